@@ -1,0 +1,29 @@
+/**
+ * docproc command-line entry point.
+ *
+ * Commands are dispatched from an explicit, static map (src/cli/commands.ts) instead of oclif's file-system
+ * discovery, which cannot work inside a `bun build --compile` binary. `--version` is answered before anything heavy
+ * is imported, so start-up stays in the milliseconds.
+ *
+ * Exit codes: 0 success, 1 some input failed, 2 usage error, 3 locked by another run, 4 configuration error.
+ */
+import pkg from "../package.json" with { type: "json" };
+
+export async function main(argv: string[]): Promise<number> {
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0] === "version")) {
+    process.stdout.write(`${pkg.version}\n`);
+    return 0;
+  }
+  const { dispatch } = await import("./cli/dispatch");
+  return dispatch(argv);
+}
+
+/** Runs the CLI and exits the process with its exit code (background OCR workers must not keep it alive). */
+export async function runCli(argv: string[] = process.argv.slice(2)): Promise<never> {
+  const code = await main(argv);
+  // Let pending stdout drain before exiting: a piped `--json` summary must never be cut short.
+  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  process.exit(code);
+}
+
+if (import.meta.main) await runCli();

@@ -1,0 +1,116 @@
+/**
+ * Runs a batch of files, one transaction per file, through `processTransaction`.
+ *
+ * MUST give every file its own transaction (uuid v4 transaction_id) so one file's failure never touches another;
+ * MUST turn every failure (conversion error, pipeline crash) into a `failure` outcome with a reason instead of
+ * throwing; MUST run at most `concurrency` files at once (all of them share one OCR engine pool).
+ */
+import path from "node:path";
+import { DocprocError, wrapStageError } from "../core/errors";
+import type { Page } from "../core/model";
+import type { PipelineContext, PipelineResult } from "../core/pipeline";
+import type { BatchProgress } from "./progress";
+
+export interface FileOutcome {
+  file: string;
+  transaction_id: string;
+  /** success: everything done; partial: results written but something (an export) failed; failure: nothing. */
+  status: "success" | "partial" | "failure";
+  /** Pages processed (page_limit may cut a file short). */
+  pages: number;
+  /** Pages in the file, processed or not. */
+  page_count: number;
+  /** How page text was obtained: "text layer", "OCR", "mixed", "none" or "-" when nothing was read. */
+  text_source: string;
+  documents: number;
+  seconds: number;
+  /** The `<transaction_id>_data.json` written, when there is one. */
+  results_file: string | null;
+  /** Every export file written, as paths under the output folder. */
+  exports: string[];
+  warnings: string[];
+  errors: Array<{ stage: string; code: string; message: string }>;
+}
+
+export interface BatchContext {
+  files: string[];
+  outDir: string;
+  concurrency: number;
+  pageLimit: number | null;
+  progress: BatchProgress;
+  /** Builds the pipeline context of one file; the caller owns project, OCR engine, sink and profiles. */
+  contextFor(transactionId: string, file: string): PipelineContext;
+  process(input: Parameters<typeof import("../core/pipeline").processTransaction>[0], ctx: PipelineContext): Promise<PipelineResult>;
+}
+
+export async function runBatch(batch: BatchContext): Promise<FileOutcome[]> {
+  const outcomes: FileOutcome[] = new Array(batch.files.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < batch.files.length) {
+      const i = next++;
+      outcomes[i] = await runOne(batch, batch.files[i]!);
+    }
+  };
+  const lanes = Math.max(1, Math.min(batch.concurrency, batch.files.length));
+  await Promise.all(Array.from({ length: lanes }, worker));
+  return outcomes;
+}
+
+async function runOne(batch: BatchContext, file: string): Promise<FileOutcome> {
+  const transactionId = crypto.randomUUID();
+  const started = performance.now();
+  const outcome: FileOutcome = {
+    file,
+    transaction_id: transactionId,
+    status: "failure",
+    pages: 0,
+    page_count: 0,
+    text_source: "-",
+    documents: 0,
+    seconds: 0,
+    results_file: null,
+    exports: [],
+    warnings: [],
+    errors: [],
+  };
+  batch.progress.start(transactionId, path.basename(file));
+  try {
+    const data = await Bun.file(file).bytes();
+    const ctx = batch.contextFor(transactionId, file);
+    ctx.onProgress = (step, done, total) => batch.progress.step(transactionId, step, done, total);
+    const source = { index: 0, filename: path.basename(file), data, split_policy: "inherit" as const };
+    const result = await batch.process({ sources: [source], pageLimit: batch.pageLimit }, ctx);
+    fillFromResult(outcome, result, batch.outDir);
+  } catch (err) {
+    const e = err instanceof DocprocError ? err : wrapStageError("pipeline", err);
+    outcome.errors.push({ stage: e.stage ?? "pipeline", code: e.code, message: e.message });
+  } finally {
+    outcome.seconds = (performance.now() - started) / 1000;
+    batch.progress.finish(transactionId);
+  }
+  return outcome;
+}
+
+function fillFromResult(outcome: FileOutcome, result: PipelineResult, outDir: string): void {
+  outcome.status = result.status;
+  outcome.pages = result.pages.length;
+  outcome.page_count = result.files.reduce((n, f) => n + f.page_count, 0);
+  outcome.text_source = describeTextSource(result.pages);
+  outcome.documents = result.results.documents.length;
+  outcome.warnings = result.warnings;
+  outcome.errors = result.errors.map(({ stage, code, message }) => ({ stage, code, message }));
+  for (const entry of Object.values(result.manifest.profiles)) {
+    for (const f of entry.files) outcome.exports.push(path.join(outDir, f.filename));
+  }
+  const dataFile = `${result.results.transaction_id}_data.json`;
+  outcome.results_file = outcome.exports.find((p) => path.basename(p) === dataFile) ?? null;
+}
+
+export function describeTextSource(pages: Page[]): string {
+  const kinds = new Set(pages.map((p) => p.text_source));
+  if (kinds.size === 0) return "-";
+  if (kinds.size > 1) return "mixed";
+  const only = [...kinds][0]!;
+  return only === "text_layer" ? "text layer" : only === "ocr" ? "OCR" : only.replace("_", " ");
+}

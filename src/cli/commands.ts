@@ -1,0 +1,13 @@
+/**
+ * The explicit command map. Adding a command = importing its class here; nothing is discovered on disk, so the
+ * same map works from source and inside the single compiled binary.
+ *
+ * Command classes MUST stay light at import time (flags, help text, a dynamic import inside `run`), so that
+ * listing commands for `--help` does not load the pipeline, OCR or the server.
+ */
+import type { Command } from "@oclif/core";
+import ProcessCommand from "../commands/process";
+
+export const COMMANDS: Record<string, Command.Class> = {
+  process: ProcessCommand,
+};

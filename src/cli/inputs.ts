@@ -1,0 +1,54 @@
+/**
+ * Turns the paths given on the command line into the list of files to process.
+ *
+ * MUST walk folders recursively in sorted (code-point) order so two runs see the same order; MUST skip hidden files
+ * and folders (dot-names: editor swap files, .DS_Store); MUST reject a path that does not exist with
+ * `invalid_input` (a usage error, exit 2) before any work starts; MUST list each file once even when given twice.
+ */
+import { readdir, stat } from "node:fs/promises";
+import path from "node:path";
+import { DocprocError } from "../core/errors";
+
+export interface CollectOptions {
+  /** Folders never walked into (the output folder, when it sits inside an input folder). */
+  exclude?: string[];
+}
+
+export async function collectInputs(paths: string[], opts: CollectOptions = {}): Promise<string[]> {
+  if (paths.length === 0) throw new DocprocError("invalid_input", "no file or folder given");
+  const exclude = new Set((opts.exclude ?? []).map((p) => path.resolve(p)));
+  const seen = new Set<string>();
+  const out: string[] = [];
+  const add = (file: string) => {
+    const key = path.resolve(file);
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(file);
+    }
+  };
+  for (const p of paths) {
+    const info = await stat(p).catch(() => null);
+    if (!info) throw new DocprocError("invalid_input", `no such file or folder: ${p}`);
+    if (info.isDirectory()) for (const f of await walk(p, exclude)) add(f);
+    else add(p);
+  }
+  return out;
+}
+
+async function walk(dir: string, exclude: Set<string>): Promise<string[]> {
+  if (exclude.has(path.resolve(dir))) return [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const files: string[] = [];
+  for (const e of entries) {
+    if (e.name.startsWith(".")) continue;
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) files.push(...(await walk(full, exclude)));
+    else if (e.isFile()) files.push(full);
+    else if (e.isSymbolicLink()) {
+      const target = await stat(full).catch(() => null);
+      if (target?.isFile()) files.push(full);
+    }
+  }
+  return files;
+}

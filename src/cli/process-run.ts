@@ -1,0 +1,121 @@
+/**
+ * The work behind `docproc process`: collect inputs, load the project, share one OCR engine, run the batch, print
+ * the summary. Returns the exit code (0 all succeeded, 1 any file failed); usage and configuration problems throw
+ * `DocprocError` (invalid_input → 2, invalid_settings → 4) before any file is touched.
+ */
+import { mkdir } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import path from "node:path";
+import pkg from "../../package.json" with { type: "json" };
+import { createOcrEngine, type OcrEngine } from "../core/engines/ocr";
+import { DocprocError } from "../core/errors";
+import { folderSink, profilesForFormats } from "../core/exporters";
+import { processTransaction, type PipelineContext } from "../core/pipeline";
+import { defaultProject, loadProjectFile, type ProjectSettings } from "../core/project";
+import { runBatch } from "./batch";
+import { collectInputs } from "./inputs";
+import { createProgress, silentProgress } from "./progress";
+import { buildSummary, renderSummary } from "./summary";
+
+export interface ProcessOptions {
+  paths: string[];
+  project?: string;
+  out: string;
+  concurrency?: number;
+  pageLimit?: number;
+  password?: string;
+  json: boolean;
+  /** Comma-separated export formats replacing the project's profiles (json, csv, xlsx, xml, pdf, jpg). */
+  format?: string;
+  /** Reserved for the processed-files ledger of cron-safe batches; accepted, not used yet. */
+  data?: string;
+}
+
+export async function runProcess(opts: ProcessOptions): Promise<number> {
+  const files = await collectInputs(opts.paths, { exclude: [opts.out] });
+  const project = opts.project ? await loadProjectFile(opts.project) : await resolveDefaultProject();
+  const profiles = opts.format ? profilesForFormats(parseFormats(opts.format)) : undefined;
+  await mkdir(opts.out, { recursive: true });
+  const cores = availableParallelism();
+  const ocr = lazyOcrEngine(() => createOcrEngine({ engine: ocrEngineSetting(project), workers: cores }));
+  const sink = folderSink(opts.out);
+  const progress = opts.json ? silentProgress : createProgress(process.stderr, files.length);
+  const started = performance.now();
+  try {
+    const outcomes = await runBatch({
+      files,
+      outDir: opts.out,
+      concurrency: opts.concurrency ?? cores,
+      pageLimit: opts.pageLimit ?? null,
+      progress,
+      process: processTransaction,
+      contextFor: (transactionId, file): PipelineContext => ({
+        meta: {
+          transaction_id: transactionId,
+          tenant_id: "local",
+          project_id: projectId(project),
+          project_version: projectVersion(project),
+          correlation_id: null,
+          metadata: { source_path: path.resolve(file) },
+          created_at: new Date().toISOString(),
+          source: "cli",
+        },
+        project,
+        ocr,
+        sink,
+        password: opts.password,
+        ...(profiles ? { profiles } : {}),
+      }),
+    });
+    progress.stop();
+    const summary = buildSummary(pkg.version, opts.out, outcomes, (performance.now() - started) / 1000);
+    process.stdout.write(opts.json ? JSON.stringify(summary, null, 2) + "\n" : renderSummary(summary, process.stdout.columns ?? 100));
+    return summary.failed === 0 ? 0 : 1;
+  } finally {
+    progress.stop();
+    await ocr.close();
+  }
+}
+
+export function parseFormats(value: string): string[] {
+  const formats = value.split(",").map((f) => f.trim().toLowerCase()).filter(Boolean);
+  if (formats.length === 0) throw new DocprocError("invalid_input", "--format needs at least one format, e.g. --format json,csv");
+  return [...new Set(formats)];
+}
+
+/**
+ * Starts the OCR engine (tesseract workers, traineddata) only when a page first needs OCR: a batch of born-digital
+ * PDFs never pays for it.
+ */
+export function lazyOcrEngine(create: () => Promise<OcrEngine>): OcrEngine {
+  let engine: Promise<OcrEngine> | undefined;
+  return {
+    name: "lazy",
+    recognize: async (img, o) => {
+      engine ??= create();
+      return (await engine).recognize(img, o);
+    },
+    close: async () => {
+      if (engine) await (await engine).close();
+    },
+  } as OcrEngine;
+}
+
+async function resolveDefaultProject(): Promise<ProjectSettings> {
+  const d = defaultProject as unknown;
+  return (typeof d === "function" ? await (d as () => ProjectSettings | Promise<ProjectSettings>)() : d) as ProjectSettings;
+}
+
+function ocrEngineSetting(project: ProjectSettings): "auto" | "wasm" | "native" {
+  const engine = (project as { ocr?: { engine?: string } }).ocr?.engine;
+  return engine === "wasm" || engine === "native" ? engine : "auto";
+}
+
+function projectId(project: ProjectSettings): string {
+  return (project as { id?: string; project_id?: string }).id ?? (project as { project_id?: string }).project_id ?? "default";
+}
+
+function projectVersion(project: ProjectSettings): number {
+  const v = (project as { version?: unknown; project_version?: unknown }).version ?? (project as { project_version?: unknown }).project_version;
+  return typeof v === "number" ? v : 1;
+}

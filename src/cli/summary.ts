@@ -1,0 +1,63 @@
+/**
+ * What `docproc process` prints when a batch ends: a table for people (stderr-free, on stdout) or one JSON object
+ * for scripts (`--json`). The JSON summary shape is documented in the README and is stable.
+ */
+import path from "node:path";
+import type { FileOutcome } from "./batch";
+import { ellipsize, formatSeconds, renderTable } from "./table";
+
+export interface BatchSummary {
+  version: string;
+  out_dir: string;
+  total: number;
+  succeeded: number;
+  failed: number;
+  seconds: number;
+  files: FileOutcome[];
+}
+
+export function buildSummary(version: string, outDir: string, outcomes: FileOutcome[], seconds: number): BatchSummary {
+  const succeeded = outcomes.filter((o) => o.status === "success").length;
+  return {
+    version,
+    out_dir: path.resolve(outDir),
+    total: outcomes.length,
+    succeeded,
+    failed: outcomes.length - succeeded,
+    seconds: round(seconds),
+    files: outcomes.map((o) => ({ ...o, seconds: round(o.seconds) })),
+  };
+}
+
+export function renderSummary(summary: BatchSummary, columns = 100): string {
+  const nameWidth = Math.max(16, Math.min(48, columns - 60));
+  const rows = summary.files.map((o) => [
+    ellipsize(o.file, nameWidth),
+    o.page_count > o.pages ? `${o.pages}/${o.page_count}` : String(o.pages),
+    o.text_source,
+    String(o.documents),
+    formatSeconds(o.seconds),
+    o.status,
+  ]);
+  const out = [renderTable(["file", "pages", "text", "documents", "time", "status"], rows, ["left", "right", "left", "right", "right", "left"])];
+  const problems = summary.files.filter((o) => o.status !== "success");
+  if (problems.length > 0) {
+    out.push("", problems.length === 1 ? "1 file failed:" : `${problems.length} files failed:`);
+    for (const o of problems) {
+      for (const e of o.errors.length ? o.errors : [{ stage: "pipeline", code: "internal", message: "unknown failure" }]) {
+        out.push(`  ${o.file}: ${e.message} [${e.code}, ${e.stage}]`);
+      }
+    }
+  }
+  const written = summary.files.reduce((n, o) => n + o.exports.length, 0);
+  out.push(
+    "",
+    `${summary.succeeded} of ${summary.total} files processed in ${formatSeconds(summary.seconds)}; ` +
+      `${written} export file${written === 1 ? "" : "s"} written to ${summary.out_dir}`,
+  );
+  return out.join("\n") + "\n";
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}

@@ -1,0 +1,53 @@
+import { describe, expect, test } from "bun:test";
+import pkg from "../../package.json" with { type: "json" };
+import { runCli } from "./helpers";
+
+describe("docproc CLI usage", () => {
+  test("--version prints the package version alone", async () => {
+    const r = await runCli(["--version"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${pkg.version}\n`);
+  });
+
+  test("--help lists every command with an example", async () => {
+    const r = await runCli(["--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("COMMANDS");
+    expect(r.stdout).toMatch(/^\s+process\s+\S/m);
+    expect(r.stdout).toContain("docproc process fixtures/inbox");
+    expect(r.stdout).toContain("EXIT CODES");
+  });
+
+  test("process --help shows usage, every flag and examples", async () => {
+    const r = await runCli(["process", "--help"]);
+    expect(r.code).toBe(0);
+    for (const flag of ["--project", "--out", "--concurrency", "--page-limit", "--password", "--json", "--format", "--data"]) {
+      expect(r.stdout).toContain(flag);
+    }
+    expect(r.stdout).toContain("$ docproc process fixtures/inbox");
+  });
+
+  test("an unknown flag is a usage error with exit code 2", async () => {
+    const r = await runCli(["process", "--no-such-flag", "x.pdf"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--no-such-flag");
+  });
+
+  test("process without a path is a usage error with exit code 2", async () => {
+    const r = await runCli(["process"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("Missing 1 required arg");
+  });
+
+  test("an unknown command exits 2 and names the known ones", async () => {
+    const r = await runCli(["frobnicate"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown command "frobnicate"');
+    expect(r.stderr).toContain("process");
+  });
+
+  test("a non-numeric --concurrency is rejected with exit code 2", async () => {
+    const r = await runCli(["process", "--concurrency", "many", "x.pdf"]);
+    expect(r.code).toBe(2);
+  });
+});
