@@ -1,0 +1,143 @@
+/**
+ * The embedded default project (raw settings; `project.ts` validates it into `defaultProject`).
+ * Labels are multilingual (en, de, fr, nl, es, it, pl) and generic: nothing here names a vendor.
+ * Within a label list the most specific label comes first; the extractor trusts earlier labels more.
+ */
+
+const ID_NOT_AFTER = ["datum", "date", "totaal", "total", "adres", "address", "adresse", "bedrag", "summe"];
+
+const invoiceNumber = {
+  id: "invoice_number", name: "Invoice number", type: "string", required: true,
+  hints: {
+    recognizer: "identifier",
+    labels: [
+      "invoice number", "invoice no", "invoice nr", "invoice #", "invoice id", "inv no", "inv #", "bill number", "bill no",
+      "receipt number", "receipt no", "credit note number", "credit note no", "document number", "document no",
+      "rechnungsnummer", "rechnungsnr", "rechnung nr", "rechnungs-nr", "gutschriftnummer", "belegnummer", "belegnr",
+      "factuurnummer", "factuurnr", "factuur nr", "creditnota nummer", "numéro de facture", "n° de facture", "facture n°",
+      "facture no", "facture n", "avoir n°", "numer faktury", "faktura nr", "faktura vat nr", "número de factura", "factura n",
+      "factura no", "numero fattura", "fattura n", "invoice", "factuur", "facture", "rechnung", "faktura", "factura", "fattura",
+      "receipt", "booking id", "reference no",
+    ],
+    exclude_after: ID_NOT_AFTER,
+    exclude_before: ["order", "customer", "client"],
+  },
+};
+
+const DATE_QUALIFIERS = ["order", "due", "delivery", "ship", "shipping", "check", "start", "end", "payment", "birth", "print", "service", "value", "posting", "expiry", "bestell", "liefer", "leverings", "commande", "livraison", "échéance", "limite"];
+
+const fieldsOfInvoice = (kind: "invoice" | "receipt" | "credit_note") => [
+  invoiceNumber,
+  {
+    id: "invoice_date", name: kind === "receipt" ? "Receipt date" : "Invoice date", type: "date", required: true,
+    hints: {
+      labels: [
+        "invoice date", "date of invoice", "invoice dated", "date of issue", "issue date", "issued on", "billing date", "bill date",
+        "receipt date", "credit note date", "rechnungsdatum", "ausstellungsdatum", "belegdatum", "factuurdatum", "factuur datum",
+        "date de facture", "date de la facture", "date d'émission", "data wystawienia", "data faktury", "fecha de factura",
+        "fecha de emisión", "data fattura", "data emissione", "date", "datum", "dated", "data", "fecha",
+      ],
+      exclude_before: DATE_QUALIFIERS,
+      fallback_first: true,
+    },
+  },
+  {
+    id: "due_date", name: "Due date", type: "date",
+    hints: {
+      labels: [
+        "due date", "payment due", "date due", "due on", "pay by", "payable by", "fälligkeitsdatum", "fällig am", "fällig bis",
+        "zahlungsziel", "zahlbar bis", "vervaldatum", "te betalen voor", "date d'échéance", "date limite de paiement", "échéance",
+        "termin płatności", "fecha de vencimiento", "data di scadenza", "scadenza",
+      ],
+    },
+  },
+  { id: "vendor_name", name: "Vendor name", type: "string", hints: { recognizer: "party", labels: ["sold by", "seller", "vendor", "supplier", "issued by", "verkäufer", "lieferant", "leverancier", "vendeur", "fournisseur", "sprzedawca", "proveedor", "fornitore"] } },
+  { id: "vendor_address", name: "Vendor address", type: "string", hints: { recognizer: "address", labels: ["sold by", "seller", "vendor", "supplier", "sprzedawca"] } },
+  { id: "vendor_vat_id", name: "Vendor VAT ID", type: "string", hints: { recognizer: "vat_id", labels: ["vat id", "vat no", "vat number", "vat reg no", "vat registration number", "ust-idnr", "ust-id-nr", "ust-id", "ustid", "umsatzsteuer-id", "btw-nummer", "btw nummer", "btw nr", "btw", "n° de tva", "tva intracommunautaire", "numéro de tva", "tva", "nip", "nif", "cif", "partita iva", "p.iva", "gstin", "vat"], exclude_before: ["uw", "your", "customer", "client", "ihre", "votre", "kunden"] } },
+  { id: "customer_name", name: "Customer name", type: "string", hints: { recognizer: "party", labels: ["bill to", "billed to", "invoice to", "sold to", "customer name", "customer", "buyer", "client", "rechnungsempfänger", "kunde", "klant", "factuuradres", "facturé à", "nabywca", "cliente", "guest name"] } },
+  { id: "iban", name: "IBAN", type: "string", hints: { recognizer: "iban", labels: ["iban"] } },
+  { id: "currency", name: "Currency", type: "string", hints: { recognizer: "currency" } },
+  { id: "subtotal_amount", name: "Subtotal", type: "amount", hints: { labels: ["subtotal", "sub total", "sub-total", "net amount", "net total", "total net", "total excl", "total excluding", "total before tax", "amount untaxed", "total ht", "montant ht", "total hors taxes", "zwischensumme", "nettobetrag", "summe netto", "gesamt netto", "netto", "subtotaal", "exclusief btw", "totaal excl", "razem netto", "wartość netto", "base imponible", "imponibile"] } },
+  { id: "tax_amount", name: "Tax amount", type: "amount", hints: { labels: ["total tax", "tax amount", "vat amount", "total vat", "sales tax", "montant tva", "total tva", "mwst-betrag", "umsatzsteuer", "mehrwertsteuer", "btw bedrag", "kwota vat", "tax", "vat", "gst", "tva", "mwst", "ust", "btw", "iva"], exclude_before: ["incl", "inclusive", "excl", "exclusive", "including", "excluding", "prijs", "inkl", "zzgl", "plus", "ohne", "hors", "uw", "your"], exclude_after: ["id", "no", "number", "nr", "nummer", "reg", "registration", "invoice", "statement", "%"] } },
+  { id: "total_amount", name: "Total amount", type: "amount", required: true, hints: { labels: ["grand total", "total amount due", "amount due", "total due", "balance due", "total amount", "invoice total", "total to pay", "total payable", "amount payable", "amount to pay", "total ttc", "montant ttc", "net à payer", "somme à payer", "montant total", "total à payer", "gesamtbetrag", "rechnungsbetrag", "endbetrag", "zu zahlen", "zahlbetrag", "gesamtsumme", "bruttobetrag", "factuur totaal", "totaalbedrag", "te betalen", "totaal", "należność ogółem", "do zapłaty", "razem do zapłaty", "importe total", "totale", "razem", "summe", "total", "gesamt"], exclude_before: ["sub", "net", "netto", "zwischen"], exclude_after: ["ht", "net", "netto", "excl", "exclusief", "excluding", "ohne", "hors", "before", "untaxed", "tax", "vat", "tva", "btw", "mwst", "ust", "weight", "qty", "quantity", "items", "pages"] } },
+  { id: "purchase_order_number", name: "Purchase order number", type: "string", hints: { recognizer: "identifier", labels: ["purchase order number", "purchase order no", "purchase order", "po number", "po no", "po #", "p.o. number", "p.o.", "order number", "order no", "order id", "bestellnummer", "bestellnr", "bestellung nr", "auftragsnummer", "ordernummer", "bestelnummer", "n° de commande", "numéro de commande", "commande n°", "numer zamówienia", "número de pedido"], exclude_after: ID_NOT_AFTER } },
+  {
+    id: "line_items", name: "Line items", type: "table",
+    columns: [
+      { id: "description", name: "Description", type: "string", labels: ["description", "item", "items", "product", "article", "service", "designation", "désignation", "libellé", "artikel", "beschreibung", "bezeichnung", "leistung", "omschrijving", "nazwa towaru", "nazwa", "descripción", "descrizione", "product title"] },
+      { id: "quantity", name: "Quantity", type: "number", labels: ["quantity", "qty", "menge", "anzahl", "aantal", "hoeveelheid", "quantité", "qté", "nombre", "ilość", "cantidad", "quantità", "units"] },
+      { id: "unit_price", name: "Unit price", type: "amount", labels: ["unit price", "price", "rate", "unit cost", "einzelpreis", "preis", "vk-preis", "prijs per stuk", "prijs", "stuksprijs", "prix unitaire", "p.u. ht", "p.u.", "pu ht", "cena", "precio", "prezzo"] },
+      { id: "amount", name: "Amount", type: "amount", labels: ["amount", "total", "line total", "betrag", "gesamt", "zeilenbetrag", "gesamtpreis", "bedrag", "totaal", "montant ht", "montant", "prix incl. btw", "wartość", "importe", "importo"] },
+    ],
+  },
+];
+
+const cls = (id: string, name: string, description: string, cue_words: string[], cue_patterns: string[] = [], negative_cue_words: string[] = []) => ({
+  id, name, description, cue_words, cue_patterns, negative_cue_words,
+});
+
+export const DEFAULT_PROJECT_RAW: Record<string, unknown> = {
+  name: "Default project",
+  locale: "auto",
+  classes: [
+    cls("invoice", "Invoice", "A request for payment for goods or services", [
+      "invoice", "tax invoice", "invoice number", "invoice date", "amount due", "bill to", "rechnung", "rechnungsnummer", "rechnungsdatum",
+      "factuur", "factuurnummer", "factuurdatum", "facture", "faktura", "factura", "fattura", "vat", "subtotal", "due date", "iban",
+      "payment terms", "zahlungsziel", "btw", "tva", "mwst", "total ttc",
+    ], ["\\binv(oice)?[\\s.#:-]*(no|nr|number)\\b"], ["credit note", "gutschrift", "creditnota", "avoir", "purchase order"]),
+    cls("credit_note", "Credit note", "A document reducing an amount owed (refund, credit)", [
+      "credit note", "credit memo", "gutschrift", "rechnungskorrektur", "creditnota", "creditfactuur", "avoir", "note de crédit",
+      "faktura korygująca", "nota de crédito", "nota di credito", "refund", "credited",
+    ]),
+    cls("receipt", "Receipt", "Proof of a payment already made (till receipt, payment receipt)", [
+      "receipt", "payment receipt", "cash receipt", "kassenbon", "quittung", "kassenbeleg", "bon", "kassabon", "reçu", "ticket de caisse",
+      "paragon", "recibo", "scontrino", "paid", "cash", "change", "thank you for your purchase", "payment received", "card",
+    ], ["\\b(visa|mastercard|maestro)\\b", "\\bchange\\s+due\\b"]),
+    cls("purchase_order", "Purchase order", "An order placed with a supplier", [
+      "purchase order", "po number", "order confirmation", "bestellung", "bestellnummer", "auftragsbestätigung", "inkooporder",
+      "bestelling", "bon de commande", "zamówienie", "orden de compra", "ordine d'acquisto", "ship to", "delivery date",
+    ], [], ["invoice", "rechnung", "factuur", "facture"]),
+    cls("contract", "Contract", "An agreement between parties", [
+      "contract", "agreement", "party", "parties", "hereby", "terms and conditions", "signature", "vertrag", "vereinbarung",
+      "vertragspartner", "overeenkomst", "contrat", "umowa", "contrato", "contratto", "whereas", "term", "termination", "governing law",
+    ], ["\\b(§|article|artikel|clause)\\s*\\d+"]),
+    cls("letter", "Letter", "Correspondence addressed to a person", [
+      "dear", "sincerely", "yours faithfully", "kind regards", "best regards", "sehr geehrte", "mit freundlichen grüßen",
+      "geachte", "met vriendelijke groet", "madame", "monsieur", "cordialement", "szanowni", "estimado", "gentile", "re:", "betreff",
+    ]),
+    cls("other", "Other", "Anything that is none of the above", []),
+  ],
+  fields: {
+    invoice: fieldsOfInvoice("invoice"),
+    credit_note: fieldsOfInvoice("credit_note"),
+    receipt: fieldsOfInvoice("receipt"),
+    purchase_order: [
+      { ...invoiceNumber, id: "purchase_order_number", name: "Purchase order number", hints: { recognizer: "identifier", labels: ["purchase order number", "purchase order no", "po number", "po no", "order number", "order no", "bestellnummer", "bestellnr", "bestelnummer", "numéro de commande", "commande n°", "numer zamówienia", "purchase order", "order"], exclude_after: ID_NOT_AFTER } },
+      { id: "order_date", name: "Order date", type: "date", hints: { labels: ["order date", "po date", "bestelldatum", "besteldatum", "date de commande", "data zamówienia", "date", "datum"], fallback_first: true } },
+      { id: "vendor_name", name: "Vendor name", type: "string", hints: { recognizer: "party", labels: ["vendor", "supplier", "lieferant", "leverancier", "fournisseur", "dostawca"] } },
+      { id: "currency", name: "Currency", type: "string", hints: { recognizer: "currency" } },
+      { id: "total_amount", name: "Total amount", type: "amount", hints: { labels: ["grand total", "total amount", "order total", "gesamtbetrag", "totaal", "total", "summe"], exclude_before: ["sub"], exclude_after: ["net", "netto", "ht", "excl"] } },
+    ],
+    contract: [
+      { id: "contract_date", name: "Contract date", type: "date", hints: { labels: ["dated", "date", "datum", "effective date", "signed on"], fallback_first: true } },
+    ],
+    letter: [
+      { id: "letter_date", name: "Letter date", type: "date", hints: { labels: ["date", "datum", "dated"], fallback_first: true } },
+    ],
+  },
+  split: {},
+  validation_rules: [
+    { id: "invoice_number_required", type: "required", field: "invoice_number", class_ids: ["invoice", "credit_note"], severity: "warning" },
+    { id: "total_required", type: "required", field: "total_amount", class_ids: ["invoice", "credit_note", "receipt"], severity: "warning" },
+    { id: "subtotal_plus_tax_is_total", type: "sum_equals", fields: ["subtotal_amount", "tax_amount"], total: "total_amount", tolerance: 0.02 },
+    { id: "line_items_sum_to_subtotal", type: "table_sum_equals", table: "line_items", column: "amount", total: "subtotal_amount", tolerance: 0.02 },
+    { id: "due_date_not_before_invoice_date", type: "date_order", before: "invoice_date", after: "due_date" },
+    { id: "currency_is_iso_4217", type: "pattern", field: "currency", pattern: "^[A-Z]{3}$" },
+  ],
+  review_thresholds: {},
+  export_profiles: [{ id: "json", name: "JSON results", output_format: "json" }],
+  workflow: [
+    { type: "split" }, { type: "classify" }, { type: "extract" }, { type: "validate" }, { type: "review" }, { type: "export" },
+    { type: "notification", id: "notify", name: "Notification", enabled: false, activity: null },
+  ],
+};
