@@ -1,0 +1,117 @@
+/**
+ * The notify stage: turns the project's Notification activities into deliveries to enqueue.
+ *
+ * MUST plan one delivery per activity whose `events` include the trigger, in workflow order:
+ * - `reached` when the workflow reaches the node (after Export: the payload links the export manifest);
+ * - `failed` when the workflow aborts before reaching it.
+ * MUST NOT send anything itself: the server enqueues each delivery as a durable job (src/queue); the CLI, which has
+ * no queue, runs them with `runDeliveries`. A misconfigured activity (no link base) is reported in `warnings` and
+ * never stops the others.
+ *
+ * fail_workflow_on_error: a delivery planned with `fail_workflow_on_error: true` MUST be finished (all attempts)
+ * before the transaction gets its final status; if it finally fails, the notify step fails and the transaction
+ * becomes `failed` with the `delivery_failed` error from `deliveryFailure`. Such a failure does not plan
+ * `transaction.failed` notifications (that would notify about the notification and could loop). With the default
+ * `false`, a failed delivery is only logged.
+ */
+import { DocprocError } from "../errors.ts";
+import type { NotificationActivity, NotificationEvent } from "../notify/activity.ts";
+import { buildDeliveryRequest, newDeliveryId, type DeliveryRequest } from "../notify/deliver.ts";
+import { buildFailedPayload, buildReachedPayload, type ExportManifestLike, type TransactionRef, type WebhookPayload } from "../notify/payload.ts";
+import { deliverWithRetries, type DeliveryResult, type RetryOptions } from "../notify/retry.ts";
+
+export type NotifyTrigger = { event: "reached"; manifest: ExportManifestLike } | { event: "failed"; error: string };
+
+export interface NotifyStageInput {
+  /** The project's Notification activities in workflow order (already parsed, defaults filled). */
+  activities: NotificationActivity[];
+  transaction: TransactionRef;
+  trigger: NotifyTrigger;
+  /** The deployment's public URL; used when an activity has no api_base_url. */
+  publicBaseUrl?: string | null;
+  now?: Date;
+  /** Delivery id factory (webhook-id); a queue MAY pass a deterministic one for idempotent enqueueing. */
+  newId?: (activityIndex: number, event: NotificationEvent) => string;
+}
+
+export interface PlannedDelivery {
+  /** Position of the activity among the project's Notification activities. */
+  activity_index: number;
+  event: NotificationEvent;
+  activity: NotificationActivity;
+  payload: WebhookPayload;
+  request: DeliveryRequest;
+  fail_workflow_on_error: boolean;
+}
+
+export interface NotifyPlan {
+  deliveries: PlannedDelivery[];
+  warnings: string[];
+}
+
+export function notifyStage(input: NotifyStageInput): NotifyPlan {
+  const now = input.now ?? new Date();
+  const event = input.trigger.event;
+  const deliveries: PlannedDelivery[] = [];
+  const warnings: string[] = [];
+  input.activities.forEach((activity, index) => {
+    if (!activity.events.includes(event)) return;
+    try {
+      const payload = payloadFor(activity, input, now);
+      const id = input.newId ? input.newId(index, event) : newDeliveryId();
+      deliveries.push({
+        activity_index: index,
+        event,
+        activity,
+        payload,
+        request: buildDeliveryRequest(activity, payload, id),
+        fail_workflow_on_error: activity.fail_workflow_on_error,
+      });
+    } catch (err) {
+      warnings.push(`notification ${index + 1}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  });
+  return { deliveries, warnings };
+}
+
+function payloadFor(activity: NotificationActivity, input: NotifyStageInput, now: Date): WebhookPayload {
+  if (input.trigger.event === "failed") {
+    return buildFailedPayload({ transaction: input.transaction, error: input.trigger.error, occurredAt: now });
+  }
+  return buildReachedPayload({
+    transaction: input.transaction,
+    manifest: input.trigger.manifest,
+    eventName: activity.event_name,
+    apiBaseUrl: activity.api_base_url,
+    publicBaseUrl: input.publicBaseUrl,
+    occurredAt: now,
+  });
+}
+
+/** The error that fails the workflow when a fail_workflow_on_error delivery finally failed; else null. */
+export function deliveryFailure(planned: PlannedDelivery, result: Pick<DeliveryResult, "ok" | "error" | "attempts">): DocprocError | null {
+  if (result.ok || !planned.fail_workflow_on_error) return null;
+  return new DocprocError(
+    "delivery_failed",
+    `notification ${planned.activity_index + 1} (${planned.event}) failed after ${result.attempts.length} attempt(s): ${result.error ?? "unknown error"}`,
+    { stage: "notify", details: { delivery_id: planned.request.delivery_id, activity_index: planned.activity_index } },
+  );
+}
+
+export interface RunDeliveriesResult {
+  results: Array<{ planned: PlannedDelivery; result: DeliveryResult }>;
+  /** Set when a fail_workflow_on_error delivery failed: the transaction MUST end `failed` with it. */
+  failWorkflow: DocprocError | null;
+}
+
+/** Runs planned deliveries one after another with retries (the CLI path; the server uses the queue instead). */
+export async function runDeliveries(planned: PlannedDelivery[], opts: Omit<RetryOptions, "deliveryId"> = {}): Promise<RunDeliveriesResult> {
+  const results: RunDeliveriesResult["results"] = [];
+  let failWorkflow: DocprocError | null = null;
+  for (const p of planned) {
+    const result = await deliverWithRetries(p.activity, p.payload, { ...opts, deliveryId: p.request.delivery_id });
+    results.push({ planned: p, result });
+    failWorkflow ??= deliveryFailure(p, result);
+  }
+  return { results, failWorkflow };
+}
