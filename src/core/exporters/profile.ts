@@ -51,6 +51,8 @@ export const CsvOptionsSchema = z.object({
   line_items_field: z.string().min(1).nullable().default(null),
   delimiter: z.string().length(1).refine((d) => !/["\r\n]/.test(d), "delimiter cannot be a quote or newline").default(","),
   include_header: z.boolean().default(true),
+  /** UTF-8 byte order mark, so spreadsheet programs read the file as UTF-8. */
+  bom: z.boolean().default(true),
 });
 
 export const XlsxOptionsSchema = z.object({

@@ -1,0 +1,166 @@
+/**
+ * Runs export profiles and builds the export manifest (spec "Export manifest").
+ * MUST run every profile even when another fails; a failed profile gets `error`, `status: "failed"` and an empty
+ * `files` array (files it wrote before failing may remain in the sink but are not listed). No profiles → empty
+ * `profiles` and zero totals. File names are unique across the whole run. Profile ids SHOULD be unique (project
+ * settings enforce it); a repeated id is run once, with a warning.
+ */
+import { DocprocError } from "../errors";
+import { ExportProfileSchema, OUTPUT_FORMATS, type ExportProfile, type ExportProfileInput, type OutputFormat } from "./profile";
+import type { ExportContext, ExportWriter } from "./context";
+import { FileNamer } from "./filename";
+import { exportJson } from "./json";
+import { exportCsv } from "./csv";
+import { exportXlsx } from "./xlsx";
+import { exportXml } from "./xml";
+import { exportPdf } from "./pdf";
+import { exportJpg } from "./jpg";
+
+export interface ManifestFile {
+  filename: string;
+  /** `exports/<filename>` */
+  path: string;
+  size_bytes: number;
+  document_ids: string[];
+  created_at: string;
+}
+
+export interface ManifestProfileEntry {
+  profile_id: string;
+  profile_name: string;
+  output_format: string;
+  scope_mode: string;
+  files: ManifestFile[];
+  error?: string;
+  /** success | partial (some pages or documents were skipped, see `warnings`) | failed */
+  status?: "success" | "partial" | "failed";
+  warnings?: string[];
+}
+
+export interface ExportManifest {
+  transaction_id: string;
+  /** The project version the exports were made with (from the results file). */
+  project_version?: number;
+  profiles: Record<string, ManifestProfileEntry>;
+  total_files: number;
+  total_size_bytes: number;
+}
+
+export function scopeModeOf(profile: ExportProfile): string {
+  switch (profile.output_format) {
+    case "json":
+    case "xml":
+      return profile.options.scope;
+    case "pdf":
+      return "per_document";
+    case "jpg":
+      return "per_page";
+    default:
+      return "per_transaction";
+  }
+}
+
+async function runOne(ctx: ExportContext, profile: ExportProfile, out: ExportWriter, now: Date): Promise<void> {
+  switch (profile.output_format) {
+    case "json":
+      return exportJson(ctx, profile, out, now);
+    case "csv":
+      return exportCsv(ctx, profile, out);
+    case "xlsx":
+      return exportXlsx(ctx, profile, out, now);
+    case "xml":
+      return exportXml(ctx, profile, out, now);
+    case "pdf":
+      return exportPdf(ctx, profile, out);
+    case "jpg":
+      return exportJpg(ctx, profile, out);
+  }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+interface ParsedProfile {
+  profile?: ExportProfile;
+  raw: ExportProfileInput;
+  error?: string;
+  /** Later profiles with the same id: they are not run (the manifest is keyed by id). */
+  duplicates: number;
+}
+
+function parseProfiles(inputs: Array<ExportProfile | ExportProfileInput>): ParsedProfile[] {
+  const byId = new Map<string, ParsedProfile>();
+  for (const raw of inputs) {
+    const first = byId.get(raw.id);
+    if (first) {
+      first.duplicates++;
+      continue;
+    }
+    const parsed = ExportProfileSchema.safeParse(raw);
+    const error = parsed.success ? undefined : `invalid profile: ${parsed.error.issues.map((i) => `${i.path.join(".") || "profile"}: ${i.message}`).join("; ")}`;
+    byId.set(raw.id, { profile: parsed.success ? parsed.data : undefined, raw, error, duplicates: 0 });
+  }
+  return [...byId.values()];
+}
+
+export async function runExports(ctx: ExportContext, profiles: Array<ExportProfile | ExportProfileInput>): Promise<ExportManifest> {
+  const clock = ctx.now ?? (() => new Date());
+  const namer = new FileNamer();
+  const manifest: ExportManifest = {
+    transaction_id: ctx.results.transaction_id,
+    project_version: ctx.results.transaction.project_version,
+    profiles: {},
+    total_files: 0,
+    total_size_bytes: 0,
+  };
+  for (const { profile, raw, error, duplicates } of parseProfiles(profiles)) {
+    const entry: ManifestProfileEntry = {
+      profile_id: raw.id,
+      profile_name: raw.name,
+      output_format: String(raw.output_format),
+      scope_mode: profile ? scopeModeOf(profile) : "unknown",
+      files: [],
+    };
+    manifest.profiles[raw.id] = entry;
+    const warnings: string[] = duplicates > 0 ? [`${duplicates} more profile(s) with id ${raw.id} were ignored`] : [];
+    const files: ManifestFile[] = [];
+    const out: ExportWriter = {
+      warn: (m) => warnings.push(m),
+      async file(name, data, documentIds) {
+        const filename = namer.unique(name);
+        const { size_bytes } = await ctx.sink.write(filename, data);
+        files.push({ filename, path: `exports/${filename}`, size_bytes, document_ids: documentIds, created_at: clock().toISOString() });
+      },
+    };
+    try {
+      if (!profile) throw new DocprocError("invalid_settings", error!, { stage: "export" });
+      await runOne(ctx, profile, out, clock());
+      entry.files = files;
+      entry.status = warnings.length > 0 ? "partial" : "success";
+      if (warnings.length > 0) entry.warnings = warnings;
+    } catch (err) {
+      entry.error = describe(err);
+      entry.status = "failed";
+    }
+  }
+  for (const entry of Object.values(manifest.profiles)) {
+    manifest.total_files += entry.files.length;
+    manifest.total_size_bytes += entry.files.reduce((sum, f) => sum + f.size_bytes, 0);
+  }
+  return manifest;
+}
+
+/**
+ * Ad-hoc profiles for the CLI's `--format json,csv,...`: one profile per format with default options, id = the
+ * format. Unknown or repeated formats are an `invalid_input` error naming the allowed ones.
+ */
+export function profilesForFormats(formats: string[]): ExportProfile[] {
+  const wanted = formats.flatMap((f) => f.split(",")).map((f) => f.trim().toLowerCase()).filter(Boolean);
+  const unknown = wanted.filter((f) => !(OUTPUT_FORMATS as readonly string[]).includes(f === "jpeg" ? "jpg" : f));
+  if (unknown.length > 0 || wanted.length === 0) {
+    throw new DocprocError("invalid_input", `unknown export format ${unknown.join(", ") || "(none)"}; allowed: ${OUTPUT_FORMATS.join(", ")}`);
+  }
+  const unique = [...new Set(wanted.map((f) => (f === "jpeg" ? "jpg" : f)))] as OutputFormat[];
+  return unique.map((format) => ExportProfileSchema.parse({ id: format, name: `${format.toUpperCase()} export`, output_format: format }));
+}
