@@ -1,0 +1,203 @@
+/**
+ * The durable job table (graphile-worker / liteque style) on bun:sqlite.
+ *
+ * - claim: MUST run under `BEGIN IMMEDIATE` (one writer decides), picks the most urgent ready job (priority DESC,
+ *   run_at, id) or a running job whose lease expired (its worker died), and hands it out under a fresh lease token.
+ * - heartbeat / complete / fail / release: MUST match `id AND lease_token`, so a worker that lost its lease can never
+ *   finish a job someone else now holds.
+ * Times are epoch milliseconds from the injected clock.
+ */
+import { randomUUID } from "node:crypto";
+import type { Clock } from "../storage/clock";
+import { json, type Db } from "../storage/db";
+
+export type JobStatus = "queued" | "running" | "done" | "failed";
+
+export interface JobRecord {
+  id: number;
+  kind: string;
+  payload: unknown;
+  job_key: string | null;
+  priority: number;
+  run_at: number;
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  last_error: string | null;
+  lease_token: string | null;
+  lease_until: number | null;
+  locked_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+type Row = Omit<JobRecord, "payload"> & { payload: string };
+const toJob = (r: Row): JobRecord => ({ ...r, payload: json(r.payload, null) });
+
+export interface NewJob {
+  kind: string;
+  payload: unknown;
+  priority?: number;
+  /** Delay before the job may run. */
+  runAt?: number;
+  maxAttempts?: number;
+  /** At most one live (queued or running) job per key; enqueueing a live key returns the existing job. */
+  key?: string;
+}
+
+export function enqueue(db: Db, clock: Clock, job: NewJob): JobRecord {
+  const now = clock.now();
+  return db
+    .transaction(() => {
+      if (job.key) {
+        const live = db.query<Row, [string]>("SELECT * FROM jobs WHERE job_key = ?").get(job.key);
+        if (live) return toJob(live);
+      }
+      const res = db
+        .query(
+          `INSERT INTO jobs (kind, payload, job_key, priority, run_at, max_attempts, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(job.kind, JSON.stringify(job.payload ?? {}), job.key ?? null, job.priority ?? 0, job.runAt ?? now, job.maxAttempts ?? 3, now, now);
+      return getJob(db, Number(res.lastInsertRowid))!;
+    })
+    .immediate();
+}
+
+export function getJob(db: Db, id: number): JobRecord | null {
+  const row = db.query<Row, [number]>("SELECT * FROM jobs WHERE id = ?").get(id);
+  return row ? toJob(row) : null;
+}
+
+export function findLiveJob(db: Db, key: string): JobRecord | null {
+  const row = db.query<Row, [string]>("SELECT * FROM jobs WHERE job_key = ? AND status IN ('queued','running')").get(key);
+  return row ? toJob(row) : null;
+}
+
+/**
+ * Claims one job. `exhausted` lists jobs whose lease expired after their last allowed attempt: they are marked
+ * failed here, and the caller runs their kind's failure hook.
+ */
+export function claim(
+  db: Db,
+  clock: Clock,
+  opts: { workerId: string; leaseMs: number; kinds: string[] },
+): { job: JobRecord | null; exhausted: JobRecord[] } {
+  if (opts.kinds.length === 0) return { job: null, exhausted: [] };
+  const now = clock.now();
+  const kindMarks = opts.kinds.map(() => "?").join(",");
+  return db
+    .transaction(() => {
+      const exhausted = db
+        .query<Row, [number, ...string[]]>(
+          `SELECT * FROM jobs WHERE status = 'running' AND lease_until < ? AND attempts >= max_attempts AND kind IN (${kindMarks})`,
+        )
+        .all(now, ...opts.kinds)
+        .map(toJob);
+      for (const j of exhausted) {
+        db.query(
+          `UPDATE jobs SET status = 'failed', job_key = NULL, lease_token = NULL, lease_until = NULL, updated_at = ?,
+             last_error = ? WHERE id = ?`,
+        ).run(now, `worker lost (lease expired) after ${j.attempts} attempt(s)`, j.id);
+      }
+      const row = db
+        .query<Row, [number, number, ...string[]]>(
+          `SELECT * FROM jobs
+           WHERE ((status = 'queued' AND run_at <= ?) OR (status = 'running' AND lease_until < ?)) AND kind IN (${kindMarks})
+           ORDER BY priority DESC, run_at, id LIMIT 1`,
+        )
+        .get(now, now, ...opts.kinds);
+      if (!row) return { job: null, exhausted };
+      const token = randomUUID();
+      db.query(
+        `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_token = ?, lease_until = ?, locked_by = ?,
+           updated_at = ? WHERE id = ?`,
+      ).run(token, now + opts.leaseMs, opts.workerId, now, row.id);
+      return { job: getJob(db, row.id)!, exhausted };
+    })
+    .immediate();
+}
+
+/** Extends the lease; false when the lease is no longer ours (the caller MUST stop working on the job). */
+export function heartbeat(db: Db, clock: Clock, id: number, token: string, leaseMs: number): boolean {
+  const now = clock.now();
+  return (
+    db.query("UPDATE jobs SET lease_until = ?, updated_at = ? WHERE id = ? AND lease_token = ? AND status = 'running'").run(now + leaseMs, now, id, token)
+      .changes === 1
+  );
+}
+
+export function leaseHeld(db: Db, id: number, token: string): boolean {
+  return !!db.query("SELECT 1 FROM jobs WHERE id = ? AND lease_token = ? AND status = 'running'").get(id, token);
+}
+
+export function complete(db: Db, clock: Clock, id: number, token: string): boolean {
+  return (
+    db
+      .query("UPDATE jobs SET status = 'done', job_key = NULL, lease_token = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND lease_token = ?")
+      .run(clock.now(), id, token).changes === 1
+  );
+}
+
+/** Exponential backoff: 1 s, 2 s, 4 s... capped at 5 minutes. */
+export function backoffMs(attempts: number, baseMs = 1000, capMs = 300_000): number {
+  return Math.min(capMs, baseMs * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
+ * Records a failed attempt. A retryable error with attempts left goes back to `queued` after a backoff; anything
+ * else ends `failed`. Returns what happened, or null when the lease was no longer ours.
+ */
+export function fail(
+  db: Db,
+  clock: Clock,
+  job: Pick<JobRecord, "id" | "attempts" | "max_attempts">,
+  token: string,
+  message: string,
+  retryable: boolean,
+  baseBackoffMs = 1000,
+): "retry" | "failed" | null {
+  const now = clock.now();
+  const retry = retryable && job.attempts < job.max_attempts;
+  const res = retry
+    ? db
+        .query(
+          `UPDATE jobs SET status = 'queued', run_at = ?, last_error = ?, lease_token = NULL, lease_until = NULL, updated_at = ?
+           WHERE id = ? AND lease_token = ?`,
+        )
+        .run(now + backoffMs(job.attempts, baseBackoffMs), message, now, job.id, token)
+    : db
+        .query(
+          `UPDATE jobs SET status = 'failed', job_key = NULL, last_error = ?, lease_token = NULL, lease_until = NULL, updated_at = ?
+           WHERE id = ? AND lease_token = ?`,
+        )
+        .run(message, now, job.id, token);
+  if (res.changes !== 1) return null;
+  return retry ? "retry" : "failed";
+}
+
+/** Gives a job back without counting the attempt (graceful shutdown). */
+export function release(db: Db, clock: Clock, id: number, token: string): boolean {
+  return (
+    db
+      .query(
+        `UPDATE jobs SET status = 'queued', attempts = MAX(0, attempts - 1), lease_token = NULL, lease_until = NULL,
+           locked_by = NULL, updated_at = ? WHERE id = ? AND lease_token = ?`,
+      )
+      .run(clock.now(), id, token).changes === 1
+  );
+}
+
+/** Jobs waiting or running, optionally of one kind: the queue depth limit counts these. */
+export function queueDepth(db: Db, kind?: string): number {
+  const sql = `SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued','running')${kind ? " AND kind = ?" : ""}`;
+  const q = db.query<{ n: number }, string[]>(sql);
+  return (kind ? q.get(kind) : q.get())!.n;
+}
+
+/** Ready jobs ahead of a given priority (for completion estimates). */
+export function jobsAhead(db: Db, kind: string, priority: number): number {
+  return db
+    .query<{ n: number }, [string, number]>("SELECT COUNT(*) AS n FROM jobs WHERE kind = ? AND status IN ('queued','running') AND priority >= ?")
+    .get(kind, priority)!.n;
+}

@@ -1,0 +1,147 @@
+/**
+ * The `process_transaction` job: loads a transaction's inputs, runs the pipeline, and stores its output.
+ *
+ * MUST be safe to run again after a crash: export files of an earlier attempt are wiped first, and results replace
+ * (never add to) earlier rows inside `helpers.finish`, under the job's lease.
+ * A step MAY pause the transaction in `awaiting_input` by throwing `AwaitInput`; a later job resumes it.
+ */
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { DocprocError } from "../core/errors";
+import type { SourceInput } from "../core/model";
+import type { BlobStore } from "../storage/blobs";
+import { isoAt, type Clock } from "../storage/clock";
+import type { Db } from "../storage/db";
+import { emptyManifest } from "../storage/export-files";
+import { getProjectById } from "../storage/projects";
+import { replaceResults } from "../storage/result-store";
+import { listSourceFiles } from "../storage/source-files";
+import * as tx from "../storage/transactions";
+import type { Notifier } from "./notifier";
+import type { PipelineRunner } from "./pipeline-runner";
+import { createProgressTracker } from "./progress";
+import type { JobHelpers, WorkerPool } from "./worker";
+
+export const PROCESS_TRANSACTION = "process_transaction";
+
+/** Thrown by a step that needs external input (human review): the transaction waits in `awaiting_input`. */
+export class AwaitInput extends Error {
+  constructor(readonly review: { step_name: string; instructions: string; timeout_hours: number } & Record<string, unknown>) {
+    super(`awaiting input at ${review.step_name}`);
+    this.name = "AwaitInput";
+  }
+}
+
+export interface ProcessDeps {
+  db: Db;
+  clock: Clock;
+  blobs: BlobStore;
+  notifier: Notifier;
+  runPipeline: PipelineRunner;
+  /** Export files go to `<exportsRoot>/<transaction_id>/`. */
+  exportsRoot: string;
+  /** Minimum milliseconds between progress writes. */
+  progressEveryMs?: number;
+}
+
+export function exportDirOf(exportsRoot: string, transactionId: string): string {
+  return path.join(exportsRoot, transactionId);
+}
+
+export function registerProcessTransaction(pool: WorkerPool, deps: ProcessDeps): void {
+  pool.registerHandler(PROCESS_TRANSACTION, (payload: { transaction_id: string }, helpers) => runTransaction(payload.transaction_id, deps, helpers), {
+    onFailure(payload: { transaction_id: string }, message, willRetry) {
+      const now = isoAt(deps.clock);
+      if (willRetry) tx.markRequeued(deps.db, payload.transaction_id, now);
+      else tx.markFailed(deps.db, payload.transaction_id, now, message, elapsedSeconds(deps, payload.transaction_id));
+      deps.notifier.emit(payload.transaction_id);
+    },
+  });
+}
+
+function elapsedSeconds(deps: ProcessDeps, id: string): number | null {
+  const t = tx.getTransaction(deps.db, id);
+  return t?.started_at ? Math.max(0, (deps.clock.now() - Date.parse(t.started_at)) / 1000) : null;
+}
+
+async function runTransaction(id: string, deps: ProcessDeps, helpers: JobHelpers): Promise<void> {
+  const { db, clock } = deps;
+  const t = tx.getTransaction(db, id);
+  // Already finished (a duplicate job, or a crash after the commit): nothing to do.
+  if (!t || (t.status !== "queued" && t.status !== "processing")) return;
+  const project = getProjectById(db, t.project_id);
+  if (!project) throw new DocprocError("not_found", `project ${t.project_id} no longer exists`);
+  tx.markProcessing(db, id, isoAt(clock), project.project_version);
+  deps.notifier.emit(id);
+
+  const files = listSourceFiles(db, id);
+  const sources: SourceInput[] = await Promise.all(
+    files.map(async (f) => ({
+      index: f.file_index,
+      filename: f.filename,
+      content_type: f.content_type,
+      data: await deps.blobs.get(f.blob_hash),
+      split_policy: f.split_policy,
+    })),
+  );
+  const exportDir = exportDirOf(deps.exportsRoot, id);
+  await rm(exportDir, { recursive: true, force: true });
+
+  const tracker = createProgressTracker();
+  let lastWrite = 0;
+  let lastStep = "";
+  const onProgress = (step: string, done: number, total: number) => {
+    const snap = tracker.update(step, done, total);
+    const now = clock.now();
+    if (step === lastStep && now - lastWrite < (deps.progressEveryMs ?? 250)) return;
+    lastStep = step;
+    lastWrite = now;
+    tx.setProgress(db, id, snap.progress, snap.step_progress, isoAt(clock));
+  };
+
+  const startedAt = Date.parse(tx.getTransaction(db, id)!.started_at ?? isoAt(clock));
+  try {
+    const out = await deps.runPipeline(
+      { sources, documentText: t.document_text ?? undefined, ocrData: (t.ocr_data as never) ?? undefined, pageLimit: t.page_limit },
+      {
+        meta: {
+          transaction_id: id,
+          tenant_id: t.tenant_id,
+          project_id: t.project_id,
+          project_version: project.project_version,
+          correlation_id: t.correlation_id,
+          metadata: clientMetadata(t.metadata),
+          created_at: t.created_at,
+          source: t.source,
+        },
+        settings: project.settings,
+        exportDir,
+        onProgress,
+        signal: helpers.signal,
+      },
+    );
+    const seconds = Math.max(0, (clock.now() - startedAt) / 1000);
+    const snap = tracker.finish(out.documents.length);
+    const stepProgress = out.errors.length ? { ...snap.step_progress, errors: out.errors } : snap.step_progress;
+    helpers.finish(() => {
+      if (out.status === "failure") {
+        tx.markFailed(db, id, isoAt(clock), out.errors.map((e) => e.message).join("; ") || "processing failed", seconds);
+        return;
+      }
+      replaceResults(db, id, { documents: out.documents, pages: out.pages, manifest: out.manifest ?? emptyManifest(id) });
+      tx.setProgress(db, id, snap.progress, stepProgress, isoAt(clock));
+      tx.markCompleted(db, id, isoAt(clock), seconds);
+    });
+  } catch (err) {
+    if (!(err instanceof AwaitInput)) throw err;
+    helpers.finish(() => tx.markAwaitingInput(db, id, isoAt(clock), err.review));
+  } finally {
+    deps.notifier.emit(id);
+  }
+}
+
+/** The client's own metadata, without the keys the service adds. */
+export function clientMetadata(m: Record<string, unknown>): Record<string, unknown> {
+  const { progress: _p, step_progress: _s, ...rest } = m;
+  return rest;
+}

@@ -1,0 +1,39 @@
+/**
+ * Puts a transaction on the queue: created → queued plus a `process_transaction` job, in one SQLite transaction.
+ * MUST refuse with `queue_full` (current_depth, max_depth) when the queue already holds `maxDepth` jobs.
+ */
+import { DocprocError } from "../core/errors";
+import { isoAt, type Clock } from "../storage/clock";
+import type { Db } from "../storage/db";
+import * as tx from "../storage/transactions";
+import { enqueue, queueDepth } from "./jobs";
+import { PROCESS_TRANSACTION } from "./process-transaction";
+
+export const DEFAULT_MAX_QUEUE_DEPTH = 1000;
+
+export function assertQueueRoom(db: Db, maxDepth: number): void {
+  const depth = queueDepth(db, PROCESS_TRANSACTION);
+  if (depth >= maxDepth) {
+    throw new DocprocError("queue_full", `The processing queue is full (${depth} of ${maxDepth} tasks); retry later`, {
+      details: { current_depth: depth, max_depth: maxDepth },
+    });
+  }
+}
+
+/** Throws `conflict` ("Cannot start transaction in <state> state") outside `created`. */
+export function submitTransaction(db: Db, clock: Clock, transactionId: string, opts: { maxDepth?: number; priority?: number } = {}): void {
+  db.transaction(() => {
+    assertQueueRoom(db, opts.maxDepth ?? DEFAULT_MAX_QUEUE_DEPTH);
+    const t = tx.getTransaction(db, transactionId);
+    if (!t) throw new DocprocError("not_found", `Transaction ${transactionId} not found`);
+    if (!tx.markQueued(db, transactionId, isoAt(clock), opts.priority)) {
+      throw new DocprocError("conflict", `Cannot start transaction in ${t.status} state`);
+    }
+    enqueue(db, clock, {
+      kind: PROCESS_TRANSACTION,
+      payload: { transaction_id: transactionId },
+      priority: opts.priority ?? t.priority,
+      key: `process:${transactionId}`,
+    });
+  }).immediate();
+}

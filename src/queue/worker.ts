@@ -1,0 +1,196 @@
+/**
+ * The worker pool: claims jobs, runs their kind's handler under a lease kept alive by heartbeats, and records the
+ * outcome. A handler is `(payload, helpers) => Promise<void>`; kinds are registered, so webhook deliveries and other
+ * jobs plug in beside `process_transaction`.
+ *
+ * Contract for handlers:
+ * - MUST write their final state through `helpers.finish(fn)`: fn runs in one SQLite transaction only while the lease
+ *   is still held, and the job is completed in that same transaction (no lost or doubled results after a crash).
+ * - SHOULD honour `helpers.signal` (aborted when the lease is lost or on a non-graceful stop).
+ * - Throw a retryable DocprocError to be retried with backoff; anything else fails the job.
+ */
+import { randomUUID } from "node:crypto";
+import { DocprocError } from "../core/errors";
+import type { Clock } from "../storage/clock";
+import type { Db } from "../storage/db";
+import { claim, complete, fail, heartbeat, leaseHeld, release, type JobRecord } from "./jobs";
+
+export interface JobHelpers {
+  job: JobRecord;
+  signal: AbortSignal;
+  clock: Clock;
+  /** Runs fn and completes the job atomically, only if the lease is still ours; throws `LeaseLostError` otherwise. */
+  finish<T>(fn: () => T): T;
+}
+
+export type JobHandler = (payload: any, helpers: JobHelpers) => Promise<void>;
+
+export interface HandlerOptions {
+  /** Called after a failed attempt (willRetry tells whether the job goes back to the queue). */
+  onFailure?(payload: any, message: string, willRetry: boolean): void;
+}
+
+export class LeaseLostError extends Error {
+  constructor(jobId: number) {
+    super(`lease on job ${jobId} was lost`);
+    this.name = "LeaseLostError";
+  }
+}
+
+export interface WorkerOptions {
+  db: Db;
+  clock: Clock;
+  concurrency?: number;
+  leaseMs?: number;
+  heartbeatMs?: number;
+  pollMs?: number;
+  backoffBaseMs?: number;
+  workerId?: string;
+  log?: (msg: string) => void;
+}
+
+export interface WorkerPool {
+  registerHandler(kind: string, handler: JobHandler, opts?: HandlerOptions): void;
+  start(): void;
+  /** Wakes idle loops at once (after an enqueue in this process). */
+  wake(): void;
+  /** Claims and runs at most one job; for tests that drive time by hand. Returns the job run, if any. */
+  runOnce(): Promise<JobRecord | null>;
+  /** graceful: wait for running jobs; otherwise abort them and release their leases. */
+  stop(opts?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
+  running(): number;
+}
+
+export function createWorkerPool(opts: WorkerOptions): WorkerPool {
+  const { db, clock } = opts;
+  const leaseMs = opts.leaseMs ?? 30_000;
+  const heartbeatMs = opts.heartbeatMs ?? Math.max(50, Math.floor(leaseMs / 3));
+  const pollMs = opts.pollMs ?? 500;
+  const workerId = opts.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const log = opts.log ?? (() => {});
+  const handlers = new Map<string, { handler: JobHandler; opts: HandlerOptions }>();
+  const inFlight = new Map<number, { ctrl: AbortController; token: string; done: Promise<void> }>();
+  let stopping = false;
+  const wakers = new Set<() => void>();
+  const loops: Promise<void>[] = [];
+
+  async function runJob(job: JobRecord): Promise<void> {
+    const entry = handlers.get(job.kind)!;
+    const token = job.lease_token!;
+    const ctrl = new AbortController();
+    const beat = setInterval(() => {
+      try {
+        if (!heartbeat(db, clock, job.id, token, leaseMs)) ctrl.abort(new LeaseLostError(job.id));
+      } catch (err) {
+        log(`heartbeat failed for job ${job.id}: ${(err as Error).message}`);
+      }
+    }, heartbeatMs);
+    let finished = false;
+    const helpers: JobHelpers = {
+      job,
+      signal: ctrl.signal,
+      clock,
+      finish: (fn) =>
+        db
+          .transaction(() => {
+            if (!leaseHeld(db, job.id, token)) throw new LeaseLostError(job.id);
+            const out = fn();
+            complete(db, clock, job.id, token);
+            finished = true;
+            return out;
+          })
+          .immediate(),
+    };
+    const done = (async () => {
+      try {
+        await entry.handler(job.payload, helpers);
+        if (!finished) complete(db, clock, job.id, token);
+      } catch (err) {
+        if (err instanceof LeaseLostError || ctrl.signal.reason instanceof LeaseLostError) {
+          log(`job ${job.id}: lease lost, leaving it to its new holder`);
+        } else if (stopping && ctrl.signal.aborted) {
+          release(db, clock, job.id, token);
+        } else {
+          const message = err instanceof Error ? err.message : String(err);
+          const retryable = err instanceof DocprocError && err.retryable;
+          const outcome = fail(db, clock, job, token, message, retryable, opts.backoffBaseMs);
+          if (outcome) entry.opts.onFailure?.(job.payload, message, outcome === "retry");
+          log(`job ${job.id} (${job.kind}) attempt ${job.attempts} failed: ${message}`);
+        }
+      } finally {
+        clearInterval(beat);
+        inFlight.delete(job.id);
+      }
+    })();
+    inFlight.set(job.id, { ctrl, token, done });
+    await done;
+  }
+
+  function claimOne(): JobRecord | null {
+    const { job, exhausted } = claim(db, clock, { workerId, leaseMs, kinds: [...handlers.keys()] });
+    for (const j of exhausted) handlers.get(j.kind)?.opts.onFailure?.(j.payload, `worker lost after ${j.attempts} attempt(s)`, false);
+    return job;
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopping) {
+      let job: JobRecord | null = null;
+      try {
+        job = claimOne();
+      } catch (err) {
+        log(`claim failed: ${(err as Error).message}`);
+      }
+      if (job) {
+        await runJob(job);
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const waker = () => {
+          clearTimeout(t);
+          wakers.delete(waker);
+          resolve();
+        };
+        const t = setTimeout(waker, pollMs);
+        wakers.add(waker);
+      });
+    }
+  }
+
+  return {
+    registerHandler(kind, handler, hopts = {}) {
+      handlers.set(kind, { handler, opts: hopts });
+    },
+    start() {
+      stopping = false;
+      for (let i = 0; i < (opts.concurrency ?? 1); i++) loops.push(loop());
+    },
+    wake() {
+      // One idle loop is enough to start the new job at once; the others find work at their next poll.
+      const first = wakers.values().next();
+      if (!first.done) first.value();
+    },
+    async runOnce() {
+      const job = claimOne();
+      if (job) await runJob(job);
+      return job;
+    },
+    async stop(sopts = {}) {
+      stopping = true;
+      for (const w of [...wakers]) w();
+      if (!sopts.graceful) for (const f of inFlight.values()) f.ctrl.abort(new Error("worker stopping"));
+      const all = Promise.all([...inFlight.values()].map((f) => f.done));
+      const limit = sopts.timeoutMs ?? 30_000;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([all, new Promise((r) => (timer = setTimeout(r, limit)))]);
+      clearTimeout(timer);
+      // Whatever still runs after the timeout is released so another worker can take it at once.
+      for (const [id, f] of inFlight) {
+        f.ctrl.abort(new Error("worker stopping"));
+        release(db, clock, id, f.token);
+      }
+      await Promise.allSettled(loops);
+      loops.length = 0;
+    },
+    running: () => inFlight.size,
+  };
+}

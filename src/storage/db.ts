@@ -1,0 +1,60 @@
+/**
+ * Opens the docproc SQLite database. Every module in storage/ and queue/ takes the returned `Db` and runs plain SQL,
+ * so a PostgreSQL implementation later replaces these modules, not their callers.
+ *
+ * MUST run in WAL mode with a busy timeout, because the server and extra `docproc worker` processes share the file.
+ * MUST apply the numbered migrations in order, each once, inside a transaction.
+ */
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { DocprocError } from "../core/errors";
+import init001 from "./migrations/001_init.sql" with { type: "text" };
+
+export type Db = Database;
+
+/** Static imports so a `bun build --compile` binary carries its schema. */
+const MIGRATIONS: Array<{ version: number; name: string; sql: string }> = [
+  { version: 1, name: "001_init", sql: init001 },
+];
+
+export interface OpenOptions {
+  /** Milliseconds a writer waits for the lock before SQLITE_BUSY. */
+  busyTimeoutMs?: number;
+}
+
+export function openDatabase(file: string, opts: OpenOptions = {}): Db {
+  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+  let db: Database;
+  try {
+    db = new Database(file, { create: true, strict: true });
+  } catch (err) {
+    throw new DocprocError("internal", `cannot open database ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 10_000))}`);
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA foreign_keys = ON");
+  migrate(db);
+  return db;
+}
+
+export function migrate(db: Db): void {
+  db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+  const applied = new Set(db.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((r) => r.version));
+  for (const m of MIGRATIONS) {
+    if (applied.has(m.version)) continue;
+    db.transaction(() => {
+      // Another process may have applied it between our read and our lock.
+      if (db.query("SELECT 1 FROM schema_migrations WHERE version = ?").get(m.version)) return;
+      db.exec(m.sql);
+      db.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(m.version, m.name, new Date().toISOString());
+    }).immediate();
+  }
+}
+
+/** Parses a JSON column; a NULL column gives `fallback`. */
+export function json<T>(text: string | null | undefined, fallback: T): T {
+  if (text === null || text === undefined || text === "") return fallback;
+  return JSON.parse(text) as T;
+}

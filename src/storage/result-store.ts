@@ -1,0 +1,26 @@
+/**
+ * Saves what a pipeline run produced. MUST replace (never append to) a transaction's pages, documents, fields,
+ * index values and manifest in ONE SQLite transaction, so a retried or recovered run can never leave duplicates.
+ */
+import type { DocumentResult, ResultsPage } from "../core/model";
+import type { Db } from "./db";
+import { deleteDocuments, insertDocuments } from "./documents";
+import { replaceManifest, type StoredManifest } from "./export-files";
+import { deletePages, insertPages } from "./pages";
+import { indexValuesOf, replaceIndex } from "./transaction-index";
+
+export interface RunOutput {
+  documents: DocumentResult[];
+  pages: Array<ResultsPage & { source_file_index?: number }>;
+  manifest: StoredManifest;
+}
+
+/** Call inside a transaction the caller opened (it also finishes the job under its lease). */
+export function replaceResults(db: Db, transactionId: string, out: RunOutput): void {
+  deleteDocuments(db, transactionId);
+  deletePages(db, transactionId);
+  insertPages(db, transactionId, out.pages);
+  insertDocuments(db, transactionId, out.documents);
+  replaceIndex(db, transactionId, indexValuesOf(out.documents));
+  replaceManifest(db, transactionId, out.manifest);
+}

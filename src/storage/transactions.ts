@@ -1,0 +1,186 @@
+/**
+ * Transactions: every field of the spec's Transaction table, plus internal columns (current_step, project_version,
+ * source, the original request). Status moves are guarded UPDATEs (`WHERE status = ...`), so two processes can never
+ * both win the same transition.
+ */
+import { json, type Db } from "./db";
+
+export type TransactionStatus = "created" | "queued" | "processing" | "awaiting_input" | "completed" | "failed";
+export const TRANSACTION_STATUSES: readonly TransactionStatus[] = ["created", "queued", "processing", "awaiting_input", "completed", "failed"];
+export const TERMINAL_STATUSES: readonly TransactionStatus[] = ["completed", "failed"];
+
+export interface TransactionRecord {
+  transaction_id: string;
+  tenant_id: string;
+  project_id: string;
+  status: TransactionStatus;
+  correlation_id: string | null;
+  metadata: Record<string, unknown>;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  processing_time_seconds: number | null;
+  error_message: string | null;
+  review_metadata: Record<string, unknown> | null;
+  dataset_id: string;
+  page_limit: number | null;
+  priority: number;
+  current_step: string | null;
+  project_version: number | null;
+  source: string;
+  request: Record<string, unknown> | null;
+  document_text: string | null;
+  ocr_data: unknown;
+  updated_at: string;
+}
+
+type Row = Omit<TransactionRecord, "metadata" | "review_metadata" | "request" | "ocr_data"> & {
+  metadata: string;
+  review_metadata: string | null;
+  request: string | null;
+  ocr_data: string | null;
+};
+
+export const toTransaction = (r: Row): TransactionRecord => ({
+  ...r,
+  metadata: json(r.metadata, {}),
+  review_metadata: json(r.review_metadata, null),
+  request: json(r.request, null),
+  ocr_data: json(r.ocr_data, null),
+});
+
+export interface NewTransaction {
+  transaction_id: string;
+  tenant_id: string;
+  project_id: string;
+  status?: TransactionStatus;
+  correlation_id?: string | null;
+  metadata?: Record<string, unknown>;
+  dataset_id?: string;
+  page_limit?: number | null;
+  priority?: number;
+  source?: string;
+  request?: Record<string, unknown> | null;
+  document_text?: string | null;
+  ocr_data?: unknown;
+  now: string;
+}
+
+export function createTransaction(db: Db, t: NewTransaction): TransactionRecord {
+  db.query(
+    `INSERT INTO transactions (transaction_id, tenant_id, project_id, status, correlation_id, metadata, created_at,
+       dataset_id, page_limit, priority, source, request, document_text, ocr_data, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    t.transaction_id,
+    t.tenant_id,
+    t.project_id,
+    t.status ?? "created",
+    t.correlation_id ?? null,
+    JSON.stringify(t.metadata ?? {}),
+    t.now,
+    t.dataset_id ?? "production",
+    t.page_limit ?? null,
+    t.priority ?? 0,
+    t.source ?? "api",
+    t.request ? JSON.stringify(t.request) : null,
+    t.document_text ?? null,
+    t.ocr_data === undefined || t.ocr_data === null ? null : JSON.stringify(t.ocr_data),
+    t.now,
+  );
+  return getTransaction(db, t.transaction_id)!;
+}
+
+export function getTransaction(db: Db, id: string): TransactionRecord | null {
+  const row = db.query<Row, [string]>("SELECT * FROM transactions WHERE transaction_id = ?").get(id);
+  return row ? toTransaction(row) : null;
+}
+
+export function getTransactions(db: Db, ids: string[]): TransactionRecord[] {
+  if (ids.length === 0) return [];
+  const marks = ids.map(() => "?").join(",");
+  return db.query<Row, string[]>(`SELECT * FROM transactions WHERE transaction_id IN (${marks})`).all(...ids).map(toTransaction);
+}
+
+/** Status only, for long-poll re-checks of many transactions in one query. */
+export function statusesOf(db: Db, ids: string[]): Map<string, TransactionStatus> {
+  const out = new Map<string, TransactionStatus>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const marks = chunk.map(() => "?").join(",");
+    const rows = db
+      .query<{ transaction_id: string; status: TransactionStatus }, string[]>(`SELECT transaction_id, status FROM transactions WHERE transaction_id IN (${marks})`)
+      .all(...chunk);
+    for (const r of rows) out.set(r.transaction_id, r.status);
+  }
+  return out;
+}
+
+/** created → queued. Returns false when the transaction was not in `created`. */
+export function markQueued(db: Db, id: string, now: string, priority?: number): boolean {
+  return (
+    db
+      .query("UPDATE transactions SET status = 'queued', priority = COALESCE(?, priority), updated_at = ? WHERE transaction_id = ? AND status = 'created'")
+      .run(priority ?? null, now, id).changes === 1
+  );
+}
+
+/** queued → processing (also re-entry after a crashed attempt). started_at keeps the first start. */
+export function markProcessing(db: Db, id: string, now: string, projectVersion: number): boolean {
+  return (
+    db
+      .query(
+        `UPDATE transactions SET status = 'processing', started_at = COALESCE(started_at, ?), project_version = ?,
+           error_message = NULL, updated_at = ?
+         WHERE transaction_id = ? AND status IN ('queued', 'processing')`,
+      )
+      .run(now, projectVersion, now, id).changes === 1
+  );
+}
+
+/** Back to `queued` after a retryable failure or a released lease. */
+export function markRequeued(db: Db, id: string, now: string): void {
+  db.query("UPDATE transactions SET status = 'queued', updated_at = ? WHERE transaction_id = ? AND status = 'processing'").run(now, id);
+}
+
+export function markCompleted(db: Db, id: string, now: string, processingSeconds: number): void {
+  db.query(
+    `UPDATE transactions SET status = 'completed', completed_at = ?, processing_time_seconds = ?, error_message = NULL,
+       review_metadata = NULL, current_step = NULL, updated_at = ? WHERE transaction_id = ?`,
+  ).run(now, processingSeconds, now, id);
+}
+
+export function markFailed(db: Db, id: string, now: string, message: string, processingSeconds: number | null): void {
+  db.query(
+    `UPDATE transactions SET status = 'failed', completed_at = ?, processing_time_seconds = ?, error_message = ?,
+       updated_at = ? WHERE transaction_id = ?`,
+  ).run(now, processingSeconds, message, now, id);
+}
+
+/** processing → awaiting_input, with the spec's review_metadata (step_name, instructions, timeout_hours). */
+export function markAwaitingInput(db: Db, id: string, now: string, review: Record<string, unknown>): void {
+  db.query("UPDATE transactions SET status = 'awaiting_input', review_metadata = ?, updated_at = ? WHERE transaction_id = ?").run(
+    JSON.stringify(review),
+    now,
+    id,
+  );
+}
+
+/** Writes metadata.progress and metadata.step_progress, leaving the client's own keys alone. */
+export function setProgress(db: Db, id: string, progress: unknown, stepProgress: { current_step: string } & Record<string, unknown>, now: string): void {
+  db.query(
+    `UPDATE transactions SET metadata = json_set(metadata, '$.progress', json(?), '$.step_progress', json(?)),
+       current_step = ?, updated_at = ? WHERE transaction_id = ?`,
+  ).run(JSON.stringify(progress), JSON.stringify(stepProgress), stepProgress.current_step, now, id);
+}
+
+/** Mean processing time of the last `n` completed transactions, for completion estimates. */
+export function recentProcessingSeconds(db: Db, n = 50): number | null {
+  const row = db
+    .query<{ avg: number | null }, [number]>(
+      `SELECT AVG(processing_time_seconds) AS avg FROM (SELECT processing_time_seconds FROM transactions
+        WHERE status = 'completed' AND processing_time_seconds IS NOT NULL ORDER BY completed_at DESC LIMIT ?)`,
+    )
+    .get(n);
+  return row?.avg ?? null;
+}

@@ -1,0 +1,173 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import path from "node:path";
+import { DocprocError } from "../../src/core/errors";
+import { claim, complete, enqueue, fail, getJob, heartbeat, queueDepth } from "../../src/queue/jobs";
+import { createNotifier } from "../../src/queue/notifier";
+import type { PipelineRunner } from "../../src/queue/pipeline-runner";
+import { AwaitInput, registerProcessTransaction } from "../../src/queue/process-transaction";
+import { submitTransaction } from "../../src/queue/submit";
+import { createWorkerPool } from "../../src/queue/worker";
+import { fsBlobStore } from "../../src/storage/blobs";
+import { fakeClock } from "../../src/storage/clock";
+import { listDocuments } from "../../src/storage/documents";
+import { createProject } from "../../src/storage/projects";
+import { addSourceFile } from "../../src/storage/source-files";
+import * as tx from "../../src/storage/transactions";
+import { freshDb } from "../storage/helpers";
+
+let env: ReturnType<typeof freshDb>;
+afterEach(() => env?.cleanup());
+const opts = { workerId: "w1", leaseMs: 10_000, kinds: ["k"] };
+
+describe("jobs", () => {
+  test("claims the highest priority first, then the oldest", () => {
+    env = freshDb();
+    const clock = fakeClock();
+    const low = enqueue(env.db, clock, { kind: "k", payload: { n: 1 } });
+    clock.advance(1);
+    const high = enqueue(env.db, clock, { kind: "k", payload: { n: 2 }, priority: 5 });
+    expect(claim(env.db, clock, opts).job!.id).toBe(high.id);
+    expect(claim(env.db, clock, opts).job!.id).toBe(low.id);
+    expect(claim(env.db, clock, opts).job).toBeNull();
+  });
+
+  test("a job is not claimed before run_at", () => {
+    env = freshDb();
+    const clock = fakeClock();
+    enqueue(env.db, clock, { kind: "k", payload: {}, runAt: clock.now() + 5000 });
+    expect(claim(env.db, clock, opts).job).toBeNull();
+    clock.advance(5000);
+    expect(claim(env.db, clock, opts).job).not.toBeNull();
+  });
+
+  test("an expired lease is recovered by another worker and the old holder can no longer finish", () => {
+    env = freshDb();
+    const clock = fakeClock();
+    enqueue(env.db, clock, { kind: "k", payload: {} });
+    const first = claim(env.db, clock, opts).job!;
+    clock.advance(5_000);
+    expect(heartbeat(env.db, clock, first.id, first.lease_token!, 10_000)).toBe(true);
+    clock.advance(9_000);
+    expect(claim(env.db, clock, { ...opts, workerId: "w2" }).job).toBeNull(); // heartbeat kept it alive
+    clock.advance(2_000);
+    const second = claim(env.db, clock, { ...opts, workerId: "w2" }).job!;
+    expect(second.id).toBe(first.id);
+    expect(second.attempts).toBe(2);
+    expect(complete(env.db, clock, first.id, first.lease_token!)).toBe(false);
+    expect(heartbeat(env.db, clock, first.id, first.lease_token!, 10_000)).toBe(false);
+    expect(complete(env.db, clock, second.id, second.lease_token!)).toBe(true);
+  });
+
+  test("retryable errors come back after an exponential backoff, then fail with last_error", () => {
+    env = freshDb();
+    const clock = fakeClock();
+    enqueue(env.db, clock, { kind: "k", payload: {}, maxAttempts: 2 });
+    const a1 = claim(env.db, clock, opts).job!;
+    expect(fail(env.db, clock, a1, a1.lease_token!, "flaky", true)).toBe("retry");
+    expect(claim(env.db, clock, opts).job).toBeNull();
+    clock.advance(1000);
+    const a2 = claim(env.db, clock, opts).job!;
+    expect(fail(env.db, clock, a2, a2.lease_token!, "flaky again", true)).toBe("failed");
+    expect(getJob(env.db, a2.id)).toMatchObject({ status: "failed", last_error: "flaky again", attempts: 2 });
+    expect(queueDepth(env.db)).toBe(0);
+  });
+
+  test("a live job key is enqueued once", () => {
+    env = freshDb();
+    const clock = fakeClock();
+    const a = enqueue(env.db, clock, { kind: "k", payload: {}, key: "x" });
+    expect(enqueue(env.db, clock, { kind: "k", payload: {}, key: "x" }).id).toBe(a.id);
+    expect(queueDepth(env.db)).toBe(1);
+  });
+});
+
+function setup(runner: PipelineRunner, pollMs = 500) {
+  env = freshDb();
+  const clock = fakeClock();
+  const notifier = createNotifier();
+  const blobs = fsBlobStore(path.join(env.dir, "blobs"));
+  const pool = createWorkerPool({ db: env.db, clock, leaseMs: 60_000, heartbeatMs: 60_000, pollMs });
+  registerProcessTransaction(pool, { db: env.db, clock, blobs, notifier, runPipeline: runner, exportsRoot: path.join(env.dir, "exports") });
+  const now = new Date(clock.now()).toISOString();
+  createProject(env.db, { project_id: "p", tenant_id: "default", name: "P", description: "", settings: {}, now });
+  tx.createTransaction(env.db, { transaction_id: "t", tenant_id: "default", project_id: "p", now });
+  return { clock, pool, notifier, blobs, now };
+}
+
+const doc = { document_id: "d", document_index: 0, document_type: "other", classification_confidence: 1, classification: {} as never, split: {} as never, fields: {} };
+
+describe("process_transaction", () => {
+  test("runs the pipeline on the stored files, records progress and completes with results", async () => {
+    let seen: string[] = [];
+    const { pool, blobs, now, clock } = setup(async (input, ctx) => {
+      seen = input.sources.map((s) => `${s.index}:${s.filename}:${new TextDecoder().decode(s.data)}`);
+      ctx.onProgress("convert", 1, 1);
+      clock.advance(2000);
+      expect(tx.getTransaction(env.db, "t")!.status).toBe("processing");
+      return { status: "success", documents: [doc], pages: [], manifest: { transaction_id: "t", profiles: {}, total_files: 0, total_size_bytes: 0 }, errors: [], warnings: [] };
+    });
+    const hash = await blobs.put(new TextEncoder().encode("abc"));
+    addSourceFile(env.db, { transaction_id: "t", filename: "a.txt", content_type: "text/plain", size: 3, blob_hash: hash, split_policy: "inherit", now });
+    submitTransaction(env.db, clock, "t");
+    expect(tx.getTransaction(env.db, "t")!.status).toBe("queued");
+    await pool.runOnce();
+    const t = tx.getTransaction(env.db, "t")!;
+    expect(seen).toEqual(["0:a.txt:abc"]);
+    expect(t.status).toBe("completed");
+    expect(t.processing_time_seconds).toBe(2);
+    expect(t.metadata).toMatchObject({ progress: { completion_percentage: 100, total_documents: 1 }, step_progress: { current_step: "completed" } });
+    expect(listDocuments(env.db, "t")).toHaveLength(1);
+  });
+
+  test("a retryable error requeues the transaction; a permanent one fails it with error_message", async () => {
+    let calls = 0;
+    const { pool, clock } = setup(async () => {
+      calls++;
+      if (calls === 1) throw new DocprocError("timeout", "engine busy", { retryable: true });
+      throw new DocprocError("corrupt_file", "broken file");
+    });
+    submitTransaction(env.db, clock, "t");
+    await pool.runOnce();
+    expect(tx.getTransaction(env.db, "t")!.status).toBe("queued");
+    clock.advance(1000);
+    await pool.runOnce();
+    expect(tx.getTransaction(env.db, "t")).toMatchObject({ status: "failed", error_message: "broken file" });
+  });
+
+  test("a step can pause the transaction in awaiting_input with review_metadata", async () => {
+    const { pool, clock } = setup(async () => {
+      throw new AwaitInput({ step_name: "review", instructions: "Check totals", timeout_hours: 24 });
+    });
+    submitTransaction(env.db, clock, "t");
+    await pool.runOnce();
+    expect(tx.getTransaction(env.db, "t")).toMatchObject({ status: "awaiting_input", review_metadata: { step_name: "review" } });
+    expect(queueDepth(env.db)).toBe(0);
+  });
+
+  test("start outside created is refused, and a full queue answers queue_full with depths", async () => {
+    const { clock, now } = setup(async () => { throw new Error("unused"); });
+    submitTransaction(env.db, clock, "t");
+    expect(() => submitTransaction(env.db, clock, "t")).toThrow("Cannot start transaction in queued state");
+    tx.createTransaction(env.db, { transaction_id: "t2", tenant_id: "default", project_id: "p", now });
+    try {
+      submitTransaction(env.db, clock, "t2", { maxDepth: 1 });
+      throw new Error("expected queue_full");
+    } catch (err) {
+      expect(err).toMatchObject({ code: "queue_full", details: { current_depth: 1, max_depth: 1 } });
+    }
+    expect(tx.getTransaction(env.db, "t2")!.status).toBe("created");
+  });
+
+  test("the worker pool picks up a job after wake() without waiting for its poll", async () => {
+    const { pool, clock, notifier } = setup(async () => ({ status: "success", documents: [], pages: [], manifest: { transaction_id: "t", profiles: {}, total_files: 0, total_size_bytes: 0 }, errors: [], warnings: [] }), 60_000);
+    const done = new Promise<void>((resolve) => notifier.subscribe("t", () => tx.getTransaction(env.db, "t")!.status === "completed" && resolve()));
+    pool.start();
+    await Bun.sleep(20);
+    submitTransaction(env.db, clock, "t");
+    pool.wake();
+    const t0 = performance.now();
+    await done;
+    expect(performance.now() - t0).toBeLessThan(2000);
+    await pool.stop({ graceful: true });
+  });
+});
