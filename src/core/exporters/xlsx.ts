@@ -2,7 +2,8 @@
  * XLSX profile (exceljs): a "Documents" sheet (one row per document) and a "Line items" sheet (one row per item).
  * Cells are typed: numbers are numeric cells, booleans boolean cells, ISO dates (`2024-03-01`, or with a time)
  * date cells with a date number format; all other text stays text (invoice numbers keep leading zeros). Text cells
- * are stored as strings, never as formulas, so no formula injection is possible here.
+ * are stored as strings, never as formulas, so no formula injection is possible here; characters XML cannot carry
+ * are stripped from them.
  * The header row is bold and frozen; column widths follow the content (capped).
  */
 import ExcelJS from "exceljs";
@@ -10,6 +11,7 @@ import type { ProfileOf } from "./profile";
 import { documentTable, lineItemTable, type Cell, type Table } from "./table";
 import { transactionValues, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate, withExtension } from "./filename";
+import { xmlSafe } from "./xml";
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -30,7 +32,8 @@ export function isoDate(text: string): Date | null {
 }
 
 function typed(cell: Cell): ExcelJS.CellValue {
-  if (typeof cell === "string") return isoDate(cell) ?? cell;
+  // Control characters XML cannot carry would make the whole workbook unreadable (exceljs writes them as-is).
+  if (typeof cell === "string") return isoDate(cell) ?? xmlSafe(cell);
   if (typeof cell === "number" && !Number.isFinite(cell)) return null;
   return cell;
 }
@@ -42,7 +45,7 @@ function widthOf(value: ExcelJS.CellValue): number {
 
 function addSheet(workbook: ExcelJS.Workbook, title: string, table: Table): void {
   const sheet = workbook.addWorksheet(title, { views: [{ state: "frozen", ySplit: 1 }] });
-  sheet.addRow(table.columns).font = { bold: true };
+  sheet.addRow(table.columns.map(xmlSafe)).font = { bold: true };
   const widths = table.columns.map((c) => c.length);
   for (const row of table.rows) {
     const values = row.map(typed);
