@@ -1,0 +1,100 @@
+/**
+ * `npm run bench`: runs every benchmark module that exists and prints one table
+ * (metric, docproc, reference, ratio, target).
+ *
+ * A bench module MUST export its function under the name listed in MODULES, returning `BenchRow[]`; it SHOULD print
+ * a missing reference tool as "not installed" (a row, not an exception). A module that is absent is skipped with a
+ * note; one that throws becomes a row saying so, and the others still run.
+ */
+import { renderTable } from "../src/cli/table";
+
+/** One line of the benchmark table. Numbers are formatted by the harness; strings are printed as given. */
+export interface BenchRow {
+  metric: string;
+  /** docproc's figure (null: not measured). */
+  docproc: number | string | null;
+  /** The reference tool's figure on the same input ("not installed" when the tool is missing). */
+  reference: number | string | null;
+  /** docproc ÷ reference (or reference ÷ docproc for lower-is-better metrics); computed when left out. */
+  ratio?: number | string | null;
+  /** E.g. "≥ 1.0×", "< 1 GB". */
+  target: string;
+  /** Appended to docproc and reference numbers, e.g. "pages/s", "MB". */
+  unit?: string;
+}
+
+type BenchFn = () => Promise<BenchRow[]>;
+
+/** Module path → exported function name, in the order the table shows them. */
+const MODULES: Array<[string, string]> = [
+  ["./convert.ts", "benchConvert"],
+  ["./ocr.ts", "benchOcr"],
+  ["./understanding.ts", "benchUnderstanding"],
+  ["./export.ts", "benchExport"],
+  ["./server.ts", "benchServer"],
+];
+
+export function formatNumber(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  const abs = Math.abs(n);
+  if (abs >= 1000) return Math.round(n).toLocaleString("en-US");
+  if (abs >= 100) return n.toFixed(0);
+  if (abs >= 10) return n.toFixed(1);
+  return n.toFixed(2);
+}
+
+function cell(v: number | string | null | undefined, unit?: string): string {
+  if (v === null || v === undefined) return "-";
+  if (typeof v === "number") return unit ? `${formatNumber(v)} ${unit}` : formatNumber(v);
+  return v;
+}
+
+function ratioCell(row: BenchRow): string {
+  if (row.ratio !== undefined) return typeof row.ratio === "number" ? `${row.ratio.toFixed(2)}×` : cell(row.ratio);
+  if (typeof row.docproc === "number" && typeof row.reference === "number" && row.reference > 0) {
+    return `${(row.docproc / row.reference).toFixed(2)}×`;
+  }
+  return "-";
+}
+
+export function renderBenchTable(rows: BenchRow[]): string {
+  return renderTable(
+    ["metric", "docproc", "reference", "ratio", "target"],
+    rows.map((r) => [r.metric, cell(r.docproc, r.unit), cell(r.reference, r.unit), ratioCell(r), r.target]),
+    ["left", "right", "right", "right", "left"],
+  );
+}
+
+async function loadBench(modulePath: string, name: string): Promise<BenchFn | null> {
+  const file = new URL(modulePath, import.meta.url).pathname;
+  if (!(await Bun.file(file).exists())) return null;
+  const mod = (await import(file)) as Record<string, unknown>;
+  const fn = mod[name];
+  if (typeof fn !== "function") throw new Error(`${modulePath} does not export ${name}()`);
+  return fn as BenchFn;
+}
+
+async function main(): Promise<void> {
+  const rows: BenchRow[] = [];
+  const notes: string[] = [];
+  for (const [modulePath, name] of MODULES) {
+    const started = performance.now();
+    try {
+      const fn = await loadBench(modulePath, name);
+      if (!fn) {
+        notes.push(`bench/${modulePath.slice(2)} not present yet: skipped`);
+        continue;
+      }
+      process.stderr.write(`running ${name} …\n`);
+      rows.push(...(await fn()));
+      process.stderr.write(`  ${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      rows.push({ metric: `${name} failed: ${message.split("\n")[0]!.slice(0, 80)}`, docproc: null, reference: null, ratio: null, target: "-" });
+    }
+  }
+  process.stdout.write("\n" + renderBenchTable(rows));
+  for (const n of notes) process.stdout.write(`note: ${n}\n`);
+}
+
+if (import.meta.main) await main();
