@@ -75,7 +75,8 @@ function wordOperators(word: Word, font: PDFFont, fontKey: PDFName, map: (x: num
     setFontAndSize(fontKey, size),
     setCharacterSqueeze((100 * width) / natural),
     setTextMatrix(a, b, c, d, origin.x, origin.y),
-    showText(font.encodeText(text)),
+    // The trailing space lets text extractors see word boundaries ("TOTAL 42.00", not "TOTAL42.00").
+    showText(font.encodeText(`${text} `)),
   ];
 }
 
