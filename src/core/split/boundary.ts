@@ -1,0 +1,102 @@
+/**
+ * Scores the gap between two neighbouring pages: is the second page the start of a new document?
+ * Evidence is summed into a score; `boundaryProbability` turns the score into 0..1.
+ */
+import type { Evidence, PageFeatures } from "./signals";
+import { jaccard } from "./signals";
+
+export interface GapContext {
+  /** The second page is the first page of another source file. */
+  fileBorder: boolean;
+  /** Blank pages lay between the two pages (dropped from the stream). */
+  blankBetween: boolean;
+}
+
+/** With no signal at all, pages stay together: a wrong merge is cheaper to fix in review than a wrong cut. */
+const PRIOR: Evidence = { weight: -0.25, reason: "no boundary signal" };
+/** Steepness of the logistic mapping from score to probability. */
+const STEEPNESS = 3;
+
+export function boundaryEvidence(prev: PageFeatures, next: PageFeatures, gap: GapContext): Evidence[] {
+  const ev: Evidence[] = [PRIOR];
+  ev.push(...counterEvidence(prev, next));
+  ev.push(...documentNumberEvidence(prev, next));
+  ev.push(...issuerEvidence(prev, next));
+  ev.push(...layoutEvidence(prev, next));
+  if (prev.classId && next.classId && prev.classId !== "other" && next.classId !== "other") {
+    ev.push(prev.classId !== next.classId
+      ? { weight: 0.5, reason: `document class changes (${prev.classId} → ${next.classId})` }
+      : { weight: -0.1, reason: `same document class (${next.classId})` });
+  }
+  if (gap.fileBorder) ev.push({ weight: 0.55, reason: "a new source file starts" });
+  if (gap.blankBetween) ev.push({ weight: 0.4, reason: "blank page in between" });
+  return ev;
+}
+
+function counterEvidence(prev: PageFeatures, next: PageFeatures): Evidence[] {
+  const p = prev.counter;
+  const n = next.counter;
+  const ev: Evidence[] = [];
+  if (n && n.current === 1) {
+    ev.push({ weight: 1.2, reason: `page counter restarts ("page 1${n.total ? ` of ${n.total}` : ""}")` });
+  } else if (n && p && n.current === p.current + 1 && (n.total === p.total || n.total === null || p.total === null)) {
+    ev.push({ weight: -1.3, reason: `page counter continues (${p.current} → ${n.current})` });
+  } else if (n && p && n.current <= p.current) {
+    ev.push({ weight: 0.9, reason: `page number resets (${p.current} → ${n.current})` });
+  } else if (n && !p && n.current > 1) {
+    ev.push({ weight: -0.6, reason: `page counter says page ${n.current}` });
+  }
+  if (p && p.total !== null && p.current === p.total) {
+    ev.push({ weight: 0.7, reason: `previous page is the last one ("page ${p.current} of ${p.total}")` });
+  } else if (p && p.total !== null && p.current < p.total && !(n && n.current === 1)) {
+    ev.push({ weight: -0.7, reason: `previous page announces more pages ("page ${p.current} of ${p.total}")` });
+  }
+  return ev;
+}
+
+function documentNumberEvidence(prev: PageFeatures, next: PageFeatures): Evidence[] {
+  if (prev.documentNumbers.length === 0 || next.documentNumbers.length === 0) return [];
+  const shared = next.documentNumbers.find((d) => prev.documentNumbers.includes(d));
+  if (shared) return [{ weight: -0.9, reason: `same document number (${shared})` }];
+  return [{ weight: 0.9, reason: `document number changes (${prev.documentNumbers[0]} → ${next.documentNumbers[0]})` }];
+}
+
+function issuerEvidence(prev: PageFeatures, next: PageFeatures): Evidence[] {
+  if (prev.issuerIds.length === 0 || next.issuerIds.length === 0) return [];
+  const shared = next.issuerIds.some((id) => prev.issuerIds.includes(id));
+  return shared
+    ? [{ weight: -0.3, reason: "same issuer identifiers (IBAN, VAT ID or domain)" }]
+    : [{ weight: 0.5, reason: "issuer changes (no shared IBAN, VAT ID or domain)" }];
+}
+
+function layoutEvidence(prev: PageFeatures, next: PageFeatures): Evidence[] {
+  const ev: Evidence[] = [];
+  if (prev.bandTokens.size >= 3 && next.bandTokens.size >= 3) {
+    const sim = jaccard(prev.bandTokens, next.bandTokens);
+    if (sim >= 0.5) ev.push({ weight: -0.4, reason: `header/footer alike (${sim.toFixed(2)})` });
+    else if (sim < 0.15) ev.push({ weight: 0.25, reason: `header/footer differ (${sim.toFixed(2)})` });
+  }
+  if (next.hasTitle && next.documentNumbers.length > 0 && !next.hasContinuationCue) {
+    ev.push({ weight: 0.3, reason: "page opens with a document title and number" });
+  }
+  if (next.hasContinuationCue) ev.push({ weight: -0.4, reason: "page says it continues (\"continued\", \"Übertrag\")" });
+  if (prev.hasClosingCue && next.hasTitle) ev.push({ weight: 0.2, reason: "previous page closes with a total" });
+  return ev;
+}
+
+export function evidenceScore(ev: Evidence[]): number {
+  return ev.reduce((sum, e) => sum + e.weight, 0);
+}
+
+export function boundaryProbability(ev: Evidence[]): number {
+  return 1 / (1 + Math.exp(-STEEPNESS * evidenceScore(ev)));
+}
+
+/** The strongest pieces of evidence pointing the way the decision went, for the reason text. */
+export function decisiveReasons(ev: Evidence[], isBoundary: boolean, max = 3): string[] {
+  return ev
+    .filter((e) => e !== PRIOR && (isBoundary ? e.weight > 0 : e.weight < 0))
+    .sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight))
+    .slice(0, max)
+    .map((e) => e.reason);
+}

@@ -1,0 +1,141 @@
+/**
+ * Content signals for the intelligent splitter. Each page is reduced to a few features once (`pageFeatures`); a
+ * boundary between two neighbouring pages is then scored from their features (`boundaryEvidence`).
+ * Positive weights speak for a new document, negative ones for a continuation.
+ */
+import type { Page } from "../model";
+
+export interface PageCounter {
+  current: number;
+  /** Total pages when the counter says "of N", else null. */
+  total: number | null;
+}
+
+export interface PageFeatures {
+  counter: PageCounter | null;
+  /** Document numbers found next to labels such as "Invoice No", "Rechnungsnr.", "Facture n°". */
+  documentNumbers: string[];
+  /** Issuer identifiers: IBANs, VAT IDs, e-mail and web domains. */
+  issuerIds: string[];
+  /** Normalised tokens of the header and footer bands (digits folded, so page numbers do not matter). */
+  bandTokens: Set<string>;
+  /** A document title ("Invoice", "Rechnung", ...) in the upper third of the page. */
+  hasTitle: boolean;
+  /** Words saying the page continues a previous one ("continued", "Übertrag", ...). */
+  hasContinuationCue: boolean;
+  /** Closing words ("Total", "Amount due", "Gesamtbetrag", ...) on the page. */
+  hasClosingCue: boolean;
+  classId: string | null;
+}
+
+export interface Evidence {
+  weight: number;
+  reason: string;
+}
+
+const PAGE_WORDS = "page|pages|seite|pagina|página|pag\\.|blatt|sheet|feuille|blad|bladzijde|strona|sida|side";
+const OF_WORDS = "of|von|de|sur|di|van|z|aus|af|av|\\/";
+const COUNTER_OF = new RegExp(`(?:^|[^\\p{L}])(?:${PAGE_WORDS})\\s*:?\\s*(\\d{1,3})\\s*(?:${OF_WORDS})\\s*(\\d{1,3})(?!\\d)`, "iu");
+const COUNTER_ALONE = new RegExp(`(?:^|[^\\p{L}])(?:${PAGE_WORDS})\\s*:?\\s*(\\d{1,3})(?![\\d/.,])`, "iu");
+const DASHED_NUMBER = /^\s*[-–]\s*(\d{1,3})\s*[-–]\s*$/;
+
+/** Reads "Page 2 of 3", "Seite 1 von 2", "Page 2 / 2", "Seite 2", "- 3 -" style page counters. */
+export function parsePageCounter(text: string): PageCounter | null {
+  const lines = text.split("\n");
+  for (const line of lines) {
+    const m = COUNTER_OF.exec(line);
+    if (m) {
+      const current = Number(m[1]);
+      const total = Number(m[2]);
+      if (current >= 1 && total >= current) return { current, total };
+    }
+  }
+  for (const line of lines) {
+    const m = COUNTER_ALONE.exec(line) ?? DASHED_NUMBER.exec(line);
+    if (m && Number(m[1]) >= 1) return { current: Number(m[1]), total: null };
+  }
+  return null;
+}
+
+const DOC_WORDS =
+  "invoice|rechnungs?|facture|factuur|fattura|factura|fatura|faktura|credit\\s*note|gutschrift|avoir|document|dokument|beleg|receipt|quittung|bon";
+const NUMBER_WORDS = "number|nummer|numero|numéro|número|nr\\.?|no\\.?|n°|nº|n\\.|#|num\\.?|id";
+const DOC_NUMBER = new RegExp(
+  `(?:^|[^\\p{L}])(?:${DOC_WORDS})\\s*-?\\s*(?:${NUMBER_WORDS})\\s*[:.]?\\s*#?\\s*([\\p{L}\\d][\\p{L}\\d\\-_/.]*\\d[\\p{L}\\d\\-_/]*)`,
+  "giu",
+);
+
+/** Document numbers next to their labels, normalised (upper case, no separators). */
+export function parseDocumentNumbers(text: string): string[] {
+  const found = new Set<string>();
+  for (const m of text.matchAll(DOC_NUMBER)) {
+    const value = m[1].replace(/[.\-_/]+$/, "").replace(/[\s\-_/.]/g, "").toUpperCase();
+    if (value.length >= 3 && /\d/.test(value)) found.add(value);
+  }
+  return [...found];
+}
+
+const IBAN = /\b([A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}(?:\s?[A-Z0-9]{1,3})?)\b/g;
+const VAT_ID = /\b(?:DE|FR|NL|GB|AT|BE|IT|ES|LU|CH|PL|DK|SE|FI|IE|PT|CZ)\s?(?:\d[\s\dA-Z]{7,13}\d)\b/g;
+const EMAIL_DOMAIN = /[\w.+-]+@([\w-]+(?:\.[\w-]+)+)/g;
+const WEB_DOMAIN = /\b(?:https?:\/\/)?www\.([\w-]+(?:\.[\w-]+)+)/gi;
+
+/** Identifiers that tell who issued a page. */
+export function parseIssuerIds(text: string): string[] {
+  const ids = new Set<string>();
+  for (const m of text.matchAll(IBAN)) ids.add("iban:" + m[1].replace(/\s/g, ""));
+  for (const m of text.matchAll(VAT_ID)) ids.add("vat:" + m[0].replace(/\s/g, ""));
+  for (const m of text.matchAll(EMAIL_DOMAIN)) ids.add("domain:" + registrable(m[1]));
+  for (const m of text.matchAll(WEB_DOMAIN)) ids.add("domain:" + registrable(m[1]));
+  return [...ids];
+}
+
+function registrable(domain: string): string {
+  return domain.toLowerCase().split(".").slice(-2).join(".");
+}
+
+const TITLE = /^(?:.{0,30}\b)?(invoice|tax invoice|rechnung|facture|factuur|fattura|factura|credit note|gutschrift|receipt|quittung|payment receipt|bill)\b/i;
+const CONTINUATION = /\b(continued|continuation|fortsetzung|übertrag|uebertrag|carried forward|brought forward|suite)\b/i;
+const CLOSING = /\b(grand total|total due|amount due|balance due|gesamtbetrag|rechnungsbetrag|endbetrag|zu zahlen|total ttc|somme à payer|totaal|total)\b/i;
+
+/** Share of the page height that counts as header or footer band. */
+const BAND = 0.12;
+
+export function pageFeatures(page: Page, classId: string | null = null): PageFeatures {
+  const text = page.text;
+  const lines = text.split("\n");
+  const upperThird = lines.slice(0, Math.max(3, Math.ceil(lines.length / 3)));
+  return {
+    counter: parsePageCounter(text),
+    documentNumbers: parseDocumentNumbers(text),
+    issuerIds: parseIssuerIds(text),
+    bandTokens: bandTokens(page),
+    hasTitle: upperThird.some((l) => TITLE.test(l.trim())),
+    hasContinuationCue: CONTINUATION.test(text),
+    hasClosingCue: CLOSING.test(text),
+    classId,
+  };
+}
+
+/** Tokens of the words in the top and bottom bands of the page (by box position; by line when boxes are missing). */
+function bandTokens(page: Page): Set<string> {
+  const height = page.image_transform?.rasterized_height || Math.max(1, ...page.words.map((w) => w.bounding_box[3]));
+  const words = page.words.filter((w) => {
+    const mid = (w.bounding_box[1] + w.bounding_box[3]) / 2;
+    return mid < height * BAND || mid > height * (1 - BAND);
+  });
+  const source = words.length > 0 ? words.map((w) => w.text) : headAndTailLines(page.text).split(/\s+/);
+  return new Set(source.map((t) => t.toLowerCase().replace(/\d/g, "#").replace(/[^\p{L}#@.]/gu, "")).filter((t) => t.length >= 2));
+}
+
+function headAndTailLines(text: string): string {
+  const lines = text.split("\n").filter((l) => l.trim());
+  return [...lines.slice(0, 3), ...lines.slice(-3)].join(" ");
+}
+
+export function jaccard(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let common = 0;
+  for (const t of a) if (b.has(t)) common++;
+  return common / (a.size + b.size - common);
+}
