@@ -27,7 +27,8 @@ interface Gray {
 /** Renders one PDF page to 8-bit grey (or RGB) raw pixels at the given DPI with pdf.js. */
 async function renderPage(file: string, pageNumber: number, dpi: number): Promise<{ png: Buffer; width: number; height: number; points: [number, number] }> {
   const data = new Uint8Array(await Bun.file(path.join(CORPUS, file)).arrayBuffer());
-  const task = pdfjs.getDocument({ data, isEvalSupported: false, verbosity: 0 });
+  // isEvalSupported: no eval of font programs (dropped from the typings in pdf.js 6, still honoured).
+  const task = pdfjs.getDocument({ data, isEvalSupported: false, verbosity: 0 } as Parameters<typeof pdfjs.getDocument>[0]);
   const doc = await task.promise;
   try {
     const page = await doc.getPage(pageNumber);
@@ -80,7 +81,8 @@ function fromGray(img: Gray) {
 /** An image-only PDF, like a scanner's output: the page keeps the original size in points. */
 async function scannedPdf(): Promise<Uint8Array> {
   const page = await renderPage("AmazonWebServices.pdf", 1, 300);
-  const skewed = await sharp(await toGray(page.png).then((g) => fromGray(g).png().toBuffer()))
+  const grayPng: Buffer = await fromGray(await toGray(page.png)).png().toBuffer();
+  const skewed = await sharp(grayPng)
     .rotate(0.7, { background: "white" })
     .extract({ left: 20, top: 20, width: page.width, height: page.height })
     .greyscale()
@@ -91,6 +93,9 @@ async function scannedPdf(): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   pdf.setProducer("docproc scripts/make-fixtures.ts");
   pdf.setCreator("simulated 300 DPI scanner");
+  // Fixed dates: pdf-lib stamps "now" otherwise, and the file would change on every run.
+  pdf.setCreationDate(new Date("2024-01-01T00:00:00Z"));
+  pdf.setModificationDate(new Date("2024-01-01T00:00:00Z"));
   const image = await pdf.embedJpg(jpeg);
   const [w, h] = page.points;
   pdf.addPage([w, h]).drawImage(image, { x: 0, y: 0, width: w, height: h });
