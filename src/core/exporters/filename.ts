@@ -37,7 +37,7 @@ export function sanitizeSegment(segment: string): string {
   let s = segment
     .normalize("NFC")
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "")
-    .replace(/[<>:"|?*\\]/g, "_")
+    .replace(/[<>:"|?*\\/]/g, "_")
     .trim();
   if (s === "." || s === "..") return "";
   s = s.replace(/[. ]+$/, "");
