@@ -30,7 +30,9 @@ export function startReceiver(opts: { hostname?: string; port?: number; tls?: { 
     async fetch(req) {
       const at = performance.now();
       const body = await req.text();
-      received.push({ method: req.method, path: new URL(req.url).pathname, headers: Object.fromEntries(req.headers), body, at });
+      const headers: Record<string, string> = {};
+      req.headers.forEach((value, name) => (headers[name] = value));
+      received.push({ method: req.method, path: new URL(req.url).pathname, headers, body, at });
       return reply(req, received.length);
     },
   });

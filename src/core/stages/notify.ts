@@ -20,11 +20,50 @@ import { buildDeliveryRequest, newDeliveryId, type DeliveryRequest } from "../no
 import { buildFailedPayload, buildReachedPayload, type ExportManifestLike, type TransactionRef, type WebhookPayload } from "../notify/payload.ts";
 import { deliverWithRetries, type DeliveryResult, type RetryOptions } from "../notify/retry.ts";
 
+/** A workflow step as project settings hold it (structural, so this stage does not depend on the settings module). */
+export interface WorkflowStepLike {
+  type: string;
+  id?: string;
+  name?: string;
+  enabled?: boolean;
+  activity?: NotificationActivity | null;
+}
+
+/** A configured, enabled Notification step and its position in the workflow. */
+export interface NotificationNode {
+  step_index: number;
+  id: string | null;
+  name: string | null;
+  activity: NotificationActivity;
+}
+
+/** The workflow's enabled Notification steps that have an activity, in workflow order. */
+export function notificationNodes(workflow: WorkflowStepLike[]): NotificationNode[] {
+  const nodes: NotificationNode[] = [];
+  workflow.forEach((step, i) => {
+    if (step.type !== "notification" || step.enabled === false || !step.activity) return;
+    nodes.push({ step_index: i, id: step.id ?? null, name: step.name ?? null, activity: step.activity });
+  });
+  return nodes;
+}
+
+/**
+ * Splits the nodes by how far the workflow got. `failedStage` is the stage that aborted the workflow (null when it
+ * completed). Nodes placed before the first workflow step of that stage were reached; the others were not and fire
+ * `failed`. A stage that is not a workflow step (convert, ocr) runs before all of them, so no node was reached.
+ */
+export function nodesByOutcome(nodes: NotificationNode[], workflow: WorkflowStepLike[], failedStage: string | null) {
+  if (failedStage === null) return { reached: nodes, notReached: [] as NotificationNode[] };
+  const at = workflow.findIndex((s) => s.type === failedStage);
+  const cut = at === -1 ? 0 : at;
+  return { reached: nodes.filter((n) => n.step_index < cut), notReached: nodes.filter((n) => n.step_index >= cut) };
+}
+
 export type NotifyTrigger = { event: "reached"; manifest: ExportManifestLike } | { event: "failed"; error: string };
 
 export interface NotifyStageInput {
-  /** The project's Notification activities in workflow order (already parsed, defaults filled). */
-  activities: NotificationActivity[];
+  /** The Notification activities to fire, in workflow order: plain activities or workflow nodes. */
+  activities: Array<NotificationActivity | NotificationNode>;
   transaction: TransactionRef;
   trigger: NotifyTrigger;
   /** The deployment's public URL; used when an activity has no api_base_url. */
@@ -35,8 +74,10 @@ export interface NotifyStageInput {
 }
 
 export interface PlannedDelivery {
-  /** Position of the activity among the project's Notification activities. */
+  /** Position in `activities`. */
   activity_index: number;
+  /** Workflow step id of the node, when the input was a node. */
+  node_id: string | null;
   event: NotificationEvent;
   activity: NotificationActivity;
   payload: WebhookPayload;
@@ -54,13 +95,17 @@ export function notifyStage(input: NotifyStageInput): NotifyPlan {
   const event = input.trigger.event;
   const deliveries: PlannedDelivery[] = [];
   const warnings: string[] = [];
-  input.activities.forEach((activity, index) => {
+  input.activities.forEach((entry, index) => {
+    const isNode = "activity" in entry && "step_index" in entry;
+    const activity = isNode ? (entry as NotificationNode).activity : (entry as NotificationActivity);
+    const nodeId = isNode ? (entry as NotificationNode).id : null;
     if (!activity.events.includes(event)) return;
     try {
       const payload = payloadFor(activity, input, now);
       const id = input.newId ? input.newId(index, event) : newDeliveryId();
       deliveries.push({
         activity_index: index,
+        node_id: nodeId,
         event,
         activity,
         payload,
