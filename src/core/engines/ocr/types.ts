@@ -1,0 +1,36 @@
+import type { RasterImage, Word } from "../../model.ts";
+
+/** Options of one recognition call. */
+export interface RecognizeOptions {
+  /** Tesseract page segmentation mode; 3 (fully automatic layout) by default. */
+  psm?: number;
+  /** Resolution of the image when known; lets tesseract skip its own x-height based estimate. */
+  dpi?: number;
+}
+
+export interface OcrResult {
+  /** Words in reading order, boxes [x1, y1, x2, y2] in the pixel space of the image passed in. */
+  words: Word[];
+  /** Words of a line joined by one space, lines joined by "\n". */
+  text: string;
+  /** Mean word confidence 0..1, null when no word was found. */
+  confidence: number | null;
+}
+
+/**
+ * A recognition engine shared by the whole process.
+ * - `recognize` MUST accept grey, RGB and RGBA rasters, MUST NOT mutate the input, and SHOULD be called concurrently
+ *   (calls beyond `workers` queue up inside the engine).
+ * - A failed call rejects with DocprocError("ocr_failed"); the engine stays usable for the next call.
+ * - `close` MUST release every worker or child process; later `recognize` calls reject.
+ */
+export interface OcrEngine {
+  /** "wasm" (tesseract.js) or "native" (tesseract CLI); a name like "native (tesseract 5.3.0)" is allowed. */
+  name: string;
+  /** How many recognitions run at once; callers size their own page concurrency from it. */
+  workers: number;
+  recognize(img: RasterImage, opts?: RecognizeOptions): Promise<OcrResult>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PSM = 3;

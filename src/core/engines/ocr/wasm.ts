@@ -1,0 +1,75 @@
+import { createWorker, OEM, type Worker } from "tesseract.js";
+import { DocprocError } from "../../errors.ts";
+import type { RasterImage } from "../../model.ts";
+import { LazyPool } from "./pool.ts";
+import { encodePgm, toGrey } from "./raster.ts";
+import type { Tessdata } from "./tessdata.ts";
+import { parseTesseractTsv } from "./tsv.ts";
+import { DEFAULT_PSM, type OcrEngine, type OcrResult, type RecognizeOptions } from "./types.ts";
+
+/**
+ * tesseract.js (wasm) engine: a pool of `workers` worker threads, created on first use and reused.
+ * Traineddata is read from the local directory only (`cacheMethod: "none"`: no cache writes, no network).
+ */
+export function createWasmEngine(opts: { workers: number; tessdata: Tessdata }): OcrEngine {
+  const pool = new LazyPool<Worker>(
+    opts.workers,
+    () => spawnWorker(opts.tessdata),
+    (w) => w.terminate().then(() => undefined),
+    () => new DocprocError("ocr_failed", "OCR engine is closed", { stage: "ocr" }),
+  );
+  return {
+    name: "wasm",
+    workers: opts.workers,
+    recognize: (img, ro) => recognizeWith(pool, img, ro),
+    close: () => pool.close(),
+  };
+}
+
+async function recognizeWith(pool: LazyPool<Worker>, img: RasterImage, ro: RecognizeOptions = {}): Promise<OcrResult> {
+  const pgm = encodePgm(toGrey(img));
+  const worker = await pool.acquire();
+  try {
+    const params: Record<string, string> = { tessedit_pageseg_mode: String(ro.psm ?? DEFAULT_PSM) };
+    if (ro.dpi) params.user_defined_dpi = String(Math.round(ro.dpi));
+    // Only TSV: it carries words, boxes, confidences and line structure; no second text rendering.
+    const res = await worker.recognize(pgm as unknown as Buffer, params, { text: false, tsv: true });
+    pool.release(worker);
+    return parseTesseractTsv(res.data.tsv ?? "");
+  } catch (err) {
+    // A wasm abort leaves the module unusable: replace the worker rather than reuse it.
+    pool.discard(worker);
+    throw new DocprocError("ocr_failed", `tesseract.js failed: ${String((err as Error)?.message ?? err)}`, {
+      stage: "ocr",
+      retryable: true,
+      cause: err,
+    });
+  }
+}
+
+async function spawnWorker(td: Tessdata): Promise<Worker> {
+  // tesseract.js swallows init failures after `load` (the createWorker promise would never settle) and by default
+  // rethrows worker errors as uncaught exceptions; route both into a rejection we own.
+  let fail: (e: unknown) => void = () => {};
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  failed.catch(() => {});
+  try {
+    const worker = await Promise.race([
+      createWorker("eng", OEM.LSTM_ONLY, {
+        langPath: td.dir,
+        gzip: td.gzip,
+        cacheMethod: "none",
+        errorHandler: (e: unknown) => fail(e),
+      }),
+      failed,
+    ]);
+    // Silences tesseract's diagnostics ("Estimating resolution as ...") that would otherwise go to stderr.
+    await worker.setParameters({ debug_file: "/dev/null" } as Record<string, string>);
+    return worker;
+  } catch (err) {
+    throw new DocprocError("ocr_failed", `could not start a tesseract.js worker: ${String((err as Error)?.message ?? err)}`, {
+      stage: "ocr",
+      cause: err,
+    });
+  }
+}
