@@ -85,10 +85,10 @@ export const DEFAULT_PROJECT_RAW: Record<string, unknown> = {
       "factuur", "factuurnummer", "factuurdatum", "facture", "faktura", "factura", "fattura", "vat", "subtotal", "due date", "iban",
       "payment terms", "zahlungsziel", "btw", "tva", "mwst", "total ttc",
     ], ["\\binv(oice)?[\\s.#:-]*(no|nr|number)\\b"], ["credit note", "gutschrift", "creditnota", "avoir", "purchase order"]),
-    cls("credit_note", "Credit note", "A document reducing an amount owed (refund, credit)", [
+    { ...cls("credit_note", "Credit note", "A document reducing an amount owed (refund, credit)", [
       "credit note", "credit memo", "gutschrift", "rechnungskorrektur", "creditnota", "creditfactuur", "avoir", "note de crédit",
       "faktura korygująca", "nota de crédito", "nota di credito", "refund", "credited",
-    ]),
+    ]), amount_sign: "negative" },
     cls("receipt", "Receipt", "Proof of a payment already made (till receipt, payment receipt)", [
       "receipt", "payment receipt", "cash receipt", "kassenbon", "quittung", "kassenbeleg", "bon", "kassabon", "reçu", "ticket de caisse",
       "paragon", "recibo", "scontrino", "paid", "cash", "change", "thank you for your purchase", "payment received", "card",

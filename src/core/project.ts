@@ -50,6 +50,8 @@ export const DocumentClassSchema = z.object({
   /** Words that argue against the class (e.g. "credit note" for invoice). */
   negative_cue_words: z.array(z.string().min(1)).default([]),
   example_documents: z.array(ExampleDocumentSchema).default([]),
+  /** `negative`: amounts of this class are reported below zero (credit notes), whatever sign is printed. */
+  amount_sign: z.enum(["as_printed", "negative"]).default("as_printed"),
 });
 
 export const FIELD_TYPES = ["string", "number", "amount", "date", "enum", "boolean", "table"] as const;

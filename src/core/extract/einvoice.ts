@@ -1,0 +1,140 @@
+/**
+ * Native e-invoices: ZUGFeRD / Factur-X / XRechnung XML in the UN/CEFACT CII syntax or in OASIS UBL (Invoice and
+ * CreditNote). Fields read from the XML are authoritative (confidence 1.0) and carry no page boxes.
+ *
+ * MUST NOT throw on a broken or foreign XML attachment: it returns null and the page-based extraction runs.
+ */
+import { XMLParser } from "fast-xml-parser";
+import type { FieldValue } from "../model";
+
+export interface EInvoice {
+  syntax: "CII" | "UBL";
+  filename: string;
+  /** Document type code: 380 invoice, 381 credit note... */
+  type_code: string | null;
+  fields: Record<string, FieldValue>;
+}
+
+const parser = new XMLParser({ removeNSPrefix: true, ignoreAttributes: false, attributeNamePrefix: "@_", parseTagValue: false, trimValues: true });
+
+type Node = any;
+/** Follows a path of element names; arrays take their first element. */
+function at(node: Node, ...path: string[]): Node {
+  let cur = node;
+  for (const key of path) {
+    if (Array.isArray(cur)) cur = cur[0];
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = cur[key];
+  }
+  return Array.isArray(cur) ? cur[0] : cur;
+}
+const list = (v: Node): Node[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+function text(node: Node): string | null {
+  if (node === undefined || node === null) return null;
+  if (typeof node === "object") return node["#text"] !== undefined ? String(node["#text"]).trim() : null;
+  const s = String(node).trim();
+  return s || null;
+}
+const num = (node: Node): number | null => {
+  const t = text(node);
+  const n = t === null ? NaN : Number(t);
+  return Number.isFinite(n) ? n : null;
+};
+/** CII dates are format 102 (YYYYMMDD); UBL dates are ISO already. */
+function date(node: Node): string | null {
+  const t = text(node);
+  if (!t) return null;
+  const m = /^(\d{4})-?(\d{2})-?(\d{2})/.exec(t);
+  return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
+}
+
+function readCii(root: Node): Omit<EInvoice, "filename"> {
+  const doc = at(root, "ExchangedDocument");
+  const tx = at(root, "SupplyChainTradeTransaction");
+  const agreement = at(tx, "ApplicableHeaderTradeAgreement");
+  const settlement = at(tx, "ApplicableHeaderTradeSettlement");
+  const sums = at(settlement, "SpecifiedTradeSettlementHeaderMonetarySummation");
+  const seller = at(agreement, "SellerTradeParty");
+  const sellerAddress = at(seller, "PostalTradeAddress");
+  const vat = list(seller?.SpecifiedTaxRegistration).map((r) => at(r, "ID")).find((id) => id?.["@_schemeID"] === "VA");
+  const taxTotal = list(sums?.TaxTotalAmount).map(num).find((n) => n !== null) ?? null;
+  const lines = list(tx?.IncludedSupplyChainTradeLineItem).map((li) => ({
+    description: text(at(li, "SpecifiedTradeProduct", "Name")),
+    quantity: num(at(li, "SpecifiedLineTradeDelivery", "BilledQuantity")),
+    unit_price: num(at(li, "SpecifiedLineTradeAgreement", "NetPriceProductTradePrice", "ChargeAmount")),
+    amount: num(at(li, "SpecifiedLineTradeSettlement", "SpecifiedTradeSettlementLineMonetarySummation", "LineTotalAmount")),
+  }));
+  const address = [text(at(sellerAddress, "LineOne")), [text(at(sellerAddress, "PostcodeCode")), text(at(sellerAddress, "CityName"))].filter(Boolean).join(" "), text(at(sellerAddress, "CountryID"))].filter(Boolean).join(", ");
+  return {
+    syntax: "CII",
+    type_code: text(at(doc, "TypeCode")),
+    fields: {
+      invoice_number: text(at(doc, "ID")),
+      invoice_date: date(at(doc, "IssueDateTime", "DateTimeString")),
+      due_date: date(at(settlement, "SpecifiedTradePaymentTerms", "DueDateDateTime", "DateTimeString")),
+      vendor_name: text(at(seller, "Name")),
+      vendor_address: address || null,
+      vendor_vat_id: text(vat),
+      customer_name: text(at(agreement, "BuyerTradeParty", "Name")),
+      iban: text(at(settlement, "SpecifiedTradeSettlementPaymentMeans", "PayeePartyCreditorFinancialAccount", "IBANID")),
+      currency: text(at(settlement, "InvoiceCurrencyCode")),
+      subtotal_amount: num(at(sums, "TaxBasisTotalAmount")),
+      tax_amount: taxTotal,
+      total_amount: num(at(sums, "GrandTotalAmount")),
+      purchase_order_number: text(at(agreement, "BuyerOrderReferencedDocument", "IssuerAssignedID")),
+      line_items: lines.length ? lines : null,
+    },
+  };
+}
+
+function readUbl(root: Node, credit: boolean): Omit<EInvoice, "filename"> {
+  const supplier = at(root, "AccountingSupplierParty", "Party");
+  const address = at(supplier, "PostalAddress");
+  const totals = at(root, "LegalMonetaryTotal");
+  const lineTag = credit ? "CreditNoteLine" : "InvoiceLine";
+  const qtyTag = credit ? "CreditedQuantity" : "InvoicedQuantity";
+  const lines = list(root[lineTag]).map((li) => ({
+    description: text(at(li, "Item", "Name")) ?? text(at(li, "Item", "Description")),
+    quantity: num(at(li, qtyTag)),
+    unit_price: num(at(li, "Price", "PriceAmount")),
+    amount: num(at(li, "LineExtensionAmount")),
+  }));
+  const addr = [text(at(address, "StreetName")), [text(at(address, "PostalZone")), text(at(address, "CityName"))].filter(Boolean).join(" "), text(at(address, "Country", "IdentificationCode"))].filter(Boolean).join(", ");
+  return {
+    syntax: "UBL",
+    type_code: text(root.InvoiceTypeCode ?? root.CreditNoteTypeCode) ?? (credit ? "381" : "380"),
+    fields: {
+      invoice_number: text(root.ID),
+      invoice_date: date(root.IssueDate),
+      due_date: date(root.DueDate) ?? date(at(root, "PaymentMeans", "PaymentDueDate")),
+      vendor_name: text(at(supplier, "PartyLegalEntity", "RegistrationName")) ?? text(at(supplier, "PartyName", "Name")),
+      vendor_address: addr || null,
+      vendor_vat_id: text(at(supplier, "PartyTaxScheme", "CompanyID")),
+      customer_name: text(at(root, "AccountingCustomerParty", "Party", "PartyLegalEntity", "RegistrationName")) ?? text(at(root, "AccountingCustomerParty", "Party", "PartyName", "Name")),
+      iban: text(at(root, "PaymentMeans", "PayeeFinancialAccount", "ID")),
+      currency: text(root.DocumentCurrencyCode),
+      subtotal_amount: num(at(totals, "TaxExclusiveAmount")),
+      tax_amount: num(at(root, "TaxTotal", "TaxAmount")),
+      total_amount: num(at(totals, "TaxInclusiveAmount")) ?? num(at(totals, "PayableAmount")),
+      purchase_order_number: text(at(root, "OrderReference", "ID")),
+      line_items: lines.length ? lines : null,
+    },
+  };
+}
+
+/** Reads the first attachment that is a CII or UBL invoice; null when there is none (or it cannot be read). */
+export function readEInvoice(attachments: Array<{ filename: string; data: Uint8Array }>): EInvoice | null {
+  for (const a of attachments) {
+    if (!/\.xml$/i.test(a.filename) && !/^\s*</.test(new TextDecoder().decode(a.data.slice(0, 64)))) continue;
+    let doc: Node;
+    try {
+      doc = parser.parse(new TextDecoder().decode(a.data));
+    } catch {
+      continue;
+    }
+    if (doc?.CrossIndustryInvoice) return { filename: a.filename, ...readCii(doc.CrossIndustryInvoice) };
+    if (doc?.Invoice) return { filename: a.filename, ...readUbl(doc.Invoice, false) };
+    if (doc?.CreditNote) return { filename: a.filename, ...readUbl(doc.CreditNote, true) };
+  }
+  return null;
+}

@@ -1,0 +1,195 @@
+/**
+ * Finding one field's value on a document's lines: labelled values (right of or below a label), configured
+ * patterns, built-in recognisers and fallbacks, each scored; the best candidate becomes the FieldResult.
+ */
+import type { FieldResult } from "../model";
+import type { FieldSettings } from "../project";
+import { boxesOf, type Line, ocrConfidenceOf, type Span, spanOf } from "./lines";
+import { below, findLabels, type LabelHit } from "./labels";
+import { findAmounts, readValue, type ReadContext, type ValueKind, type ValueMatch } from "./values";
+import { findDates } from "./normalize";
+
+export interface Candidate {
+  match: ValueMatch;
+  /** 0..1 before OCR confidence is applied. */
+  score: number;
+  reasoning: string;
+  extraSpans?: Span[];
+}
+
+export function kindOf(field: FieldSettings): ValueKind {
+  const r = field.hints.recognizer;
+  if (r && r !== "currency") return r;
+  switch (field.type) {
+    case "date": return "date";
+    case "amount": return "amount";
+    case "number": return "number";
+    case "boolean": return "boolean";
+    case "enum": return "enum";
+    default: return "text";
+  }
+}
+
+const where = (line: Line) => `page ${line.page.page_number}, line ${line.index + 1}`;
+
+function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], ctx: ReadContext): Candidate[] {
+  const { labels, exclude_before, exclude_after } = field.hints;
+  if (!labels.length) return [];
+  const out: Candidate[] = [];
+  const hits = findLabels(lines, labels, exclude_before, exclude_after);
+  for (const hit of hits) {
+    const labelFactor = 1 - (0.3 * hit.rank) / Math.max(1, labels.length);
+    const right = readValue(kind, hit.line, hit.end, ctx);
+    if (right) {
+      out.push({ match: right, score: right.strength * labelFactor, reasoning: `value right of label "${hit.line.text.slice(hit.start, hit.end).trim()}" (${where(hit.line)})` });
+      continue;
+    }
+    out.push(...belowCandidates(hit, kind, lines, ctx, labelFactor));
+  }
+  return out;
+}
+
+function belowCandidates(hit: LabelHit, kind: ValueKind, lines: Line[], ctx: ReadContext, labelFactor: number): Candidate[] {
+  const label = hit.line.text.slice(hit.start, hit.end).trim();
+  const rows = below(hit, lines, kind === "address" ? 4 : 1);
+  if (kind === "address" || kind === "party") {
+    const taken = kind === "party" ? rows.slice(0, 1) : rows.slice(0, 3);
+    const reads = taken.map((row) => readValue("text", row, 0, ctx)).filter((m): m is ValueMatch => m !== null);
+    if (!reads.length) return [];
+    const [first, ...rest] = reads;
+    const value = reads.map((r) => r.value).join(", ");
+    return [{ match: { ...first!, value }, score: first!.strength * labelFactor * 0.85, reasoning: `value below label "${label}" (${where(hit.line)})`, extraSpans: rest.map((r) => spanOf(r.line, r.start, r.end)) }];
+  }
+  // Only the first line under the label: a value further down belongs to some other label in between.
+  const row = rows[0];
+  const m = row ? readValue(kind, row, 0, ctx) : null;
+  // Below a label the value should start the column cell, not sit somewhere inside it.
+  if (m && m.start <= 2) return [{ match: m, score: m.strength * labelFactor * 0.9, reasoning: `value below label "${label}" (${where(hit.line)})` }];
+  return [];
+}
+
+function patternCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], ctx: ReadContext): Candidate[] {
+  const out: Candidate[] = [];
+  for (const source of field.hints.patterns) {
+    const re = new RegExp(source, "giu");
+    for (const line of lines) {
+      for (const m of line.text.matchAll(re)) {
+        const group = m[1] ?? m[0];
+        const start = m.index! + (m[1] !== undefined ? m[0].indexOf(m[1]) : 0);
+        const value = kind === "text" || kind === "identifier" || kind === "party" ? group : readValue(kind, line, start, ctx)?.value;
+        if (value === undefined || value === null || value === "") continue;
+        out.push({ match: { value, line, start, end: start + group.length, strength: 0.95 }, score: 0.95, reasoning: `pattern /${source}/ (${where(line)})` });
+      }
+    }
+  }
+  return out;
+}
+
+const COMPANY_SUFFIX = /(?<![\p{L}])(GmbH|AG|KG|e\.\s?K\.|B\.\s?V\.|BV|N\.\s?V\.|Ltd\.?|Limited|Inc\.?|LLC|L\.L\.C\.|S\.\s?A\.|SAS|SARL|S\.à r\.l\.|S\.r\.l\.|SRL|S\.p\.A\.|SpA|Pvt\.? Ltd\.?|plc|PLC|Corp\.?|Corporation|Oy|AB|A\/S|ApS|sp\. z o\.o\.|S\.L\.|spółka akcyjna)(?![\p{L}])/u;
+
+/** Unlabelled recognisers: IBAN, VAT ID, e-mail, phone anywhere; a party from a company-suffix line; dates/amounts as fallback. */
+function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], ctx: ReadContext): Candidate[] {
+  const out: Candidate[] = [];
+  if (kind === "iban" || kind === "vat_id" || kind === "email" || kind === "phone") {
+    for (const line of lines) {
+      for (const w of line.words) {
+        const m = readValue(kind, line, w.start, ctx);
+        if (m && m.start >= w.start) {
+          out.push({ match: m, score: 0.8, reasoning: `${kind} recogniser (${where(line)})` });
+          break;
+        }
+      }
+    }
+  } else if (kind === "party") {
+    const firstPage = lines[0]?.page;
+    for (const line of lines.filter((l) => l.page === firstPage)) {
+      const m = COMPANY_SUFFIX.exec(line.text);
+      if (!m) continue;
+      const startOfName = line.text.lastIndexOf(" - ", m.index) + 1 || 0;
+      const start = /^[\s\-:]/.test(line.text.slice(startOfName)) ? startOfName + 2 : startOfName;
+      out.push({ match: { value: line.text.slice(start, m.index + m[0].length).trim(), line, start, end: m.index + m[0].length, strength: 0.6 }, score: 0.6, reasoning: `company name with legal form "${m[1]}" (${where(line)})` });
+      break;
+    }
+  } else if (kind === "address") {
+    const c = addressAfterCompany(lines);
+    if (c) out.push(c);
+  } else if (field.hints.fallback_first && kind === "date") {
+    for (const line of lines.filter((l) => l.page === lines[0]?.page)) {
+      const d = findDates(line.text, ctx.dateOrder).find((x) => x.iso);
+      if (d) {
+        out.push({ match: { value: d.iso, line, start: d.start, end: d.end, strength: 0.5 }, score: 0.5, reasoning: `first date on the first page, no label found (${where(line)})` });
+        break;
+      }
+    }
+  } else if (field.hints.fallback_first && kind === "amount") {
+    let best: Candidate | null = null;
+    for (const line of lines) {
+      for (const a of findAmounts(line.text, ctx.dateOrder)) {
+        if (!a.decimals || (best && Math.abs(best.match.value as number) >= Math.abs(a.value))) continue;
+        best = { match: { value: a.value, line, start: a.start, end: a.end, strength: 0.4 }, score: 0.4, reasoning: `largest amount of the document, no label found (${where(line)})` };
+      }
+    }
+    if (best) out.push(best);
+  }
+  return out;
+}
+
+/** The address printed with the first company name: the rest of its line, else the lines right under it. */
+function addressAfterCompany(lines: Line[]): Candidate | null {
+  const firstPage = lines[0]?.page;
+  const pageLines = lines.filter((l) => l.page === firstPage);
+  const idx = pageLines.findIndex((l) => COMPANY_SUFFIX.test(l.text));
+  if (idx < 0) return null;
+  const line = pageLines[idx]!;
+  const m = COMPANY_SUFFIX.exec(line.text)!;
+  const restStart = m.index + m[0].length;
+  const rest = /^[\s,\-–]*(.*\d.*)$/.exec(line.text.slice(restStart));
+  if (rest) {
+    const start = line.text.length - rest[1]!.length;
+    return { match: { value: rest[1]!.replace(/\s+-\s+/g, ", "), line, start, end: line.text.length, strength: 0.5 }, score: 0.5, reasoning: `address after the company name (page ${line.page.page_number}, line ${line.index + 1})` };
+  }
+  const parts: Line[] = [];
+  for (const next of pageLines.slice(idx + 1, idx + 4)) {
+    const last = parts[parts.length - 1] ?? line;
+    if (next.box[1] - last.box[3] > (last.box[3] - last.box[1]) * 1.5 || Math.abs(next.box[0] - line.box[0]) > (line.box[3] - line.box[1]) * 2) break;
+    parts.push(next);
+  }
+  if (!parts.length || !parts.some((p) => /\d/.test(p.text))) return null;
+  const [first, ...others] = parts;
+  return {
+    match: { value: parts.map((p) => p.text).join(", "), line: first!, start: 0, end: first!.text.length, strength: 0.5 },
+    score: 0.5,
+    reasoning: `lines under the company name (page ${line.page.page_number}, line ${line.index + 2})`,
+    extraSpans: others.map((p) => spanOf(p, 0, p.text.length)),
+  };
+}
+
+/** All candidates for a field, best first. Ties keep reading order, except amounts: the larger wins. */
+export function fieldCandidates(field: FieldSettings, lines: Line[], ctx: ReadContext): Candidate[] {
+  const kind = kindOf(field);
+  const all = [...labelCandidates(field, kind, lines, ctx), ...patternCandidates(field, kind, lines, ctx), ...recognizerCandidates(field, kind, lines, ctx)];
+  return all.sort((a, b) => b.score - a.score || (kind === "amount" ? Math.abs(b.match.value as number) - Math.abs(a.match.value as number) : 0));
+}
+
+/** Builds the FieldResult for a chosen candidate (or an empty one): boxes are the union of the source words. */
+export function toFieldResult(field: FieldSettings, best: Candidate | undefined, reviewThreshold: number): FieldResult {
+  if (!best) {
+    return { name: field.name, value: null, confidence: 0, bounding_boxes: [], reasoning: "not found", review_required: field.required, is_confirmed: null };
+  }
+  const spans = [spanOf(best.match.line, best.match.start, best.match.end), ...(best.extraSpans ?? [])];
+  const ocr = ocrConfidenceOf(spans);
+  // OCR confidence scales the match strength; a perfect label match on a shaky word is still shaky.
+  const confidence = round(best.score * (0.4 + 0.6 * ocr));
+  return {
+    name: field.name,
+    value: best.match.value,
+    confidence,
+    bounding_boxes: boxesOf(spans),
+    reasoning: best.reasoning,
+    review_required: confidence < reviewThreshold,
+    is_confirmed: null,
+    raw_text: spans.map((s) => s.text).join(" | "),
+  };
+}
+
+export const round = (x: number) => Math.round(x * 1000) / 1000;

@@ -1,0 +1,130 @@
+/**
+ * Label search over word geometry: where a label is printed, and where its value sits (right of it on the same line,
+ * or below it in the same column).
+ */
+import { type Line, type LineWord, lineHeight, unionBox, xOverlap } from "./lines";
+import type { Box } from "../model";
+
+export interface LabelHit {
+  line: Line;
+  /** Character range of the label in `line.text`. */
+  start: number;
+  end: number;
+  label: string;
+  /** 0 = the most specific label of the list. */
+  rank: number;
+  box: Box;
+}
+
+const cache = new Map<string, RegExp>();
+
+/** Label → regex: tokens separated by optional spaces/dots/dashes, word boundaries on both ends. */
+export function labelRegex(label: string): RegExp {
+  let re = cache.get(label);
+  if (!re) {
+    const tokens = label.toLowerCase().trim().split(/\s+/).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    const tail = /[\p{L}\p{N}]$/u.test(label) ? "(?![\\p{L}\\p{N}])" : "";
+    const head = /^[\p{L}\p{N}]/u.test(label) ? "(?<![\\p{L}\\p{N}])" : "(?<![\\p{L}\\p{N}#])";
+    re = new RegExp(`${head}${tokens.join("[\\s.\\-]*")}\\.?${tail}`, "giu");
+    cache.set(label, re);
+  }
+  re.lastIndex = 0;
+  return re;
+}
+
+const wordBefore = (text: string, at: number) => /([\p{L}\p{N}]+)[\s.\-]*$/u.exec(text.slice(0, at))?.[1]?.toLowerCase() ?? "";
+const wordAfter = (text: string, at: number) => /^[\s.:\-]*([\p{L}\p{N}%]+)/u.exec(text.slice(at))?.[1]?.toLowerCase() ?? "";
+
+/**
+ * Every hit of `labels` on `lines`, best rank first. A hit inside a better-ranked hit on the same line is dropped;
+ * a hit preceded by an `excludeBefore` word or followed by an `excludeAfter` word is dropped.
+ */
+export function findLabels(lines: Line[], labels: string[], excludeBefore: string[] = [], excludeAfter: string[] = []): LabelHit[] {
+  const before = new Set(excludeBefore.map((w) => w.toLowerCase()));
+  const after = new Set(excludeAfter.map((w) => w.toLowerCase()));
+  const hits: LabelHit[] = [];
+  for (const line of lines) {
+    const lineHits: LabelHit[] = [];
+    labels.forEach((label, rank) => {
+      for (const m of line.text.matchAll(labelRegex(label))) {
+        const start = m.index!;
+        const end = start + m[0].length;
+        if (lineHits.some((h) => start < h.end && end > h.start)) continue;
+        if (before.has(wordBefore(line.text, start)) || after.has(wordAfter(line.text, end))) continue;
+        const words = line.words.filter((w) => w.start < end && w.end > start);
+        lineHits.push({ line, start, end, label, rank, box: unionBox(words.map((w) => w.word.bounding_box)) });
+      }
+    });
+    hits.push(...lineHits);
+  }
+  return hits.sort((a, b) => a.rank - b.rank);
+}
+
+/** The part of the label's line right of the label, as a line of its own (offsets kept relative to it). */
+export function rightOf(hit: LabelHit): { line: Line; offset: number } {
+  return { line: hit.line, offset: hit.end };
+}
+
+/**
+ * Lines below the label (up to `maxLines`, stopping at a vertical gap of more than 2.5 line heights), each cut down
+ * to the words that sit in the label's column: words overlapping the label box horizontally, extended to the
+ * neighbouring words of the same run (values are often wider than their label).
+ */
+export function below(hit: LabelHit, lines: Line[], maxLines = 3): Line[] {
+  const out: Line[] = [];
+  const pageLines = lines.filter((l) => l.page === hit.line.page && l.box[1] >= hit.line.box[3] - lineHeight(hit.line) * 0.3);
+  pageLines.sort((a, b) => a.box[1] - b.box[1]);
+  let lastBottom = hit.line.box[3];
+  let examined = 0;
+  for (const line of pageLines) {
+    if (line === hit.line) continue;
+    // Lines count whether or not they have words in the column: a value is right under its label.
+    if (examined++ >= maxLines || line.box[1] - lastBottom > lineHeight(hit.line) * 2.5) break;
+    lastBottom = line.box[3];
+    const column = columnWords(line, hit.box);
+    if (column.length) out.push(subLine(line, column));
+  }
+  return out;
+}
+
+/** Words of `line` overlapping `box` horizontally, plus the words glued to
+ * their right (gap below one line height): a value may be wider than its label, but starts under it. */
+function columnWords(line: Line, box: Box): LineWord[] {
+  const idx = line.words.map((w, i) => (xOverlap(w.word.bounding_box, box) > 0 ? i : -1)).filter((i) => i >= 0);
+  if (!idx.length) return [];
+  const first = idx[0]!;
+  let last = idx[idx.length - 1]!;
+  const gapLimit = lineHeight(line) * 0.9;
+  const gap = (a: LineWord, b: LineWord) => b.word.bounding_box[0] - a.word.bounding_box[2];
+  while (last + 1 < line.words.length && gap(line.words[last]!, line.words[last + 1]!) < gapLimit) last++;
+  return line.words.slice(first, last + 1);
+}
+
+/** A line made of some of another line's words (text and offsets rebuilt). */
+export function subLine(line: Line, words: LineWord[]): Line {
+  let text = "";
+  const rebuilt: LineWord[] = [];
+  for (const w of words) {
+    if (text) text += " ";
+    const start = text.length;
+    text += w.word.text;
+    rebuilt.push({ word: w.word, start, end: text.length });
+  }
+  return { page: line.page, index: line.index, text, words: rebuilt, box: unionBox(words.map((w) => w.word.bounding_box)) };
+}
+
+/**
+ * End offset of the block of words right of `offset`: the block starts at the first word with a letter or digit
+ * (however far right) and stops at a horizontal gap wider than three line heights (the next column).
+ */
+export function sameBlockEnd(line: Line, offset: number): number {
+  const words = line.words.filter((w) => w.end > offset);
+  const first = words.findIndex((w) => /[\p{L}\p{N}]/u.test(line.text.slice(Math.max(w.start, offset), w.end)));
+  if (first < 0) return words.length ? words[words.length - 1]!.end : offset;
+  let end = words[first]!.end;
+  for (let i = first + 1; i < words.length; i++) {
+    if (words[i]!.word.bounding_box[0] - words[i - 1]!.word.bounding_box[2] > lineHeight(line) * 3) break;
+    end = words[i]!.end;
+  }
+  return end;
+}

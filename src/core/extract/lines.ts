@@ -1,0 +1,124 @@
+/**
+ * A page as lines of words with character offsets, so that a regular expression matched on a line's text can be
+ * mapped back to the words it came from (and so to their union box).
+ */
+import type { Box, FieldBox, Page, Word } from "../model";
+
+export interface LineWord {
+  word: Word;
+  /** Character offsets of the word in `Line.text`. */
+  start: number;
+  end: number;
+}
+
+export interface Line {
+  page: Page;
+  /** Index of the line on its page (reading order). */
+  index: number;
+  text: string;
+  words: LineWord[];
+  box: Box;
+}
+
+/** Words of one page grouped into lines: by `word.line` when OCR/text layer gave it, else by vertical overlap. */
+export function pageLines(page: Page): Line[] {
+  const groups = new Map<number, Word[]>();
+  const withLine = page.words.every((w) => typeof w.line === "number");
+  if (withLine) {
+    for (const w of page.words) {
+      if (!w.text.trim()) continue;
+      const list = groups.get(w.line!) ?? [];
+      list.push(w);
+      groups.set(w.line!, list);
+    }
+  } else {
+    groupByOverlap(page.words.filter((w) => w.text.trim())).forEach((ws, i) => groups.set(i, ws));
+  }
+  const lines: Line[] = [];
+  for (const key of [...groups.keys()].sort((a, b) => a - b)) {
+    const ws = groups.get(key)!.slice().sort((a, b) => a.bounding_box[0] - b.bounding_box[0]);
+    let text = "";
+    const words: LineWord[] = [];
+    for (const w of ws) {
+      if (text) text += " ";
+      const start = text.length;
+      text += w.text;
+      words.push({ word: w, start, end: text.length });
+    }
+    lines.push({ page, index: lines.length, text, words, box: unionBox(ws.map((w) => w.bounding_box)) });
+  }
+  return lines;
+}
+
+function groupByOverlap(words: Word[]): Word[][] {
+  const sorted = words.slice().sort((a, b) => a.bounding_box[1] + a.bounding_box[3] - (b.bounding_box[1] + b.bounding_box[3]));
+  const lines: Word[][] = [];
+  for (const w of sorted) {
+    const cy = (w.bounding_box[1] + w.bounding_box[3]) / 2;
+    const last = lines[lines.length - 1];
+    if (last) {
+      const box = unionBox(last.map((x) => x.bounding_box));
+      if (cy >= box[1] && cy <= box[3]) {
+        last.push(w);
+        continue;
+      }
+    }
+    lines.push([w]);
+  }
+  return lines;
+}
+
+export function unionBox(boxes: Box[]): Box {
+  if (boxes.length === 0) return [0, 0, 0, 0];
+  let [x1, y1, x2, y2] = boxes[0]!;
+  for (const b of boxes) {
+    x1 = Math.min(x1, b[0]);
+    y1 = Math.min(y1, b[1]);
+    x2 = Math.max(x2, b[2]);
+    y2 = Math.max(y2, b[3]);
+  }
+  return [x1, y1, x2, y2];
+}
+
+/** The words of `line` that the character range [start, end) touches. */
+export function wordsInRange(line: Line, start: number, end: number): LineWord[] {
+  return line.words.filter((w) => w.start < end && w.end > start);
+}
+
+/** A piece of evidence: words of one line and the raw text they carry. */
+export interface Span {
+  line: Line;
+  words: LineWord[];
+  text: string;
+}
+
+export function spanOf(line: Line, start: number, end: number): Span {
+  return { line, words: wordsInRange(line, start, end), text: line.text.slice(start, end) };
+}
+
+/** Field boxes for spans: one union box per page, `page_index` = the page's 1-based transaction page number. */
+export function boxesOf(spans: Span[]): FieldBox[] {
+  const byPage = new Map<number, Box[]>();
+  for (const s of spans) {
+    const list = byPage.get(s.line.page.page_number) ?? [];
+    list.push(...s.words.map((w) => w.word.bounding_box));
+    byPage.set(s.line.page.page_number, list);
+  }
+  return [...byPage].filter(([, boxes]) => boxes.length).map(([page_index, boxes]) => ({ page_index, coordinates: unionBox(boxes) }));
+}
+
+/** Mean word confidence of spans (1 when there are no words, e.g. supplied text). */
+export function ocrConfidenceOf(spans: Span[]): number {
+  const confs = spans.flatMap((s) => s.words.map((w) => w.word.confidence));
+  if (!confs.length) return 1;
+  return confs.reduce((a, b) => a + b, 0) / confs.length;
+}
+
+/** Horizontal overlap of two boxes in pixels (negative when apart). */
+export function xOverlap(a: Box, b: Box): number {
+  return Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
+}
+
+export function lineHeight(line: Line): number {
+  return Math.max(1, line.box[3] - line.box[1]);
+}

@@ -1,0 +1,212 @@
+/**
+ * Value recognisers and normalisers: dates (ISO out, locale-aware day/month order in), amounts (numbers out of
+ * `1.234,56`, `1,234.56`, `1 234,56`, `(12.00)`, `12.00-`), ISO 4217 currency codes, IBAN (mod-97), VAT IDs.
+ * Pure functions over strings; no page geometry here.
+ */
+
+/** Day/month order for numeric dates: `dmy` (most of the world) or `mdy` (US). */
+export type DateOrder = "dmy" | "mdy";
+
+const MONTHS: Record<string, number> = {};
+const MONTH_NAMES: Array<[number, string[]]> = [
+  [1, ["january", "jan", "januar", "jänner", "janvier", "janv", "januari", "enero", "gennaio", "styczeń", "stycznia", "janeiro"]],
+  [2, ["february", "feb", "februar", "février", "févr", "fevrier", "februari", "febrero", "febbraio", "luty", "lutego", "fevereiro"]],
+  [3, ["march", "mar", "märz", "maerz", "mars", "maart", "marzo", "marzec", "marca", "março", "mrt"]],
+  [4, ["april", "apr", "avril", "avr", "abril", "aprile", "kwiecień", "kwietnia"]],
+  [5, ["may", "mai", "mei", "mayo", "maggio", "maj", "maja", "maio"]],
+  [6, ["june", "jun", "juni", "juin", "junio", "giugno", "czerwiec", "czerwca", "junho"]],
+  [7, ["july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lipiec", "lipca", "julho"]],
+  [8, ["august", "aug", "août", "aout", "augustus", "agosto", "sierpień", "sierpnia"]],
+  [9, ["september", "sep", "sept", "septembre", "septiembre", "settembre", "wrzesień", "września", "setembro"]],
+  [10, ["october", "oct", "oktober", "okt", "octobre", "octubre", "ottobre", "październik", "października", "outubro"]],
+  [11, ["november", "nov", "novembre", "noviembre", "listopad", "listopada", "novembro"]],
+  [12, ["december", "dec", "dezember", "dez", "décembre", "decembre", "diciembre", "dicembre", "grudzień", "grudnia", "dezembro"]],
+];
+for (const [n, names] of MONTH_NAMES) for (const name of names) MONTHS[name] = n;
+const MONTH_ALT = Object.keys(MONTHS)
+  .sort((a, b) => b.length - a.length)
+  .join("|");
+
+const B = "(?<![\\p{L}\\p{N}])";
+const E = "(?![\\p{L}\\p{N}])";
+/** Every date form we read; named groups tell which part is which. */
+export const DATE_RE = new RegExp(
+  [
+    `${B}(?<iy>\\d{4})[-/.](?<im>\\d{1,2})[-/.](?<id>\\d{1,2})${E}`,
+    `${B}(?<na>\\d{1,2})[./-](?<nb>\\d{1,2})[./-](?<ny>\\d{4}|\\d{2})${E}`,
+    `${B}(?<dd>\\d{1,2})(?:\\.|st|nd|rd|th|er)?\\s*(?:de\\s+)?(?<dm>${MONTH_ALT})\\.?,?\\s*(?:de\\s+)?(?<dy>\\d{4})${E}`,
+    `${B}(?<mm>${MONTH_ALT})\\.?\\s+(?<md>\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s*(?<my>\\d{4})${E}`,
+  ].join("|"),
+  "giu",
+);
+
+export interface DateMatch {
+  start: number;
+  end: number;
+  /** ISO date, or null when the parts do not make a calendar date. */
+  iso: string | null;
+  /** For numeric a/b/y dates: the two leading numbers (for the day/month order vote). */
+  numeric?: [number, number];
+}
+
+function iso(y: number, m: number, d: number): string | null {
+  if (y < 100) y += y >= 70 ? 1900 : 2000;
+  if (m < 1 || m > 12 || d < 1 || d > 31 || y < 1900 || y > 2200) return null;
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCMonth() !== m - 1) return null;
+  return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+}
+
+/** Finds every date in `text`; numeric day/month order follows `order`. */
+export function findDates(text: string, order: DateOrder): DateMatch[] {
+  const out: DateMatch[] = [];
+  for (const m of text.matchAll(DATE_RE)) {
+    const g = m.groups!;
+    const start = m.index!;
+    const end = start + m[0].length;
+    if (g.iy) out.push({ start, end, iso: iso(+g.iy, +g.im!, +g.id!) });
+    else if (g.na) {
+      const a = +g.na, b = +g.nb!;
+      // A number above 12 settles the order whatever the locale says.
+      const dayFirst = a > 12 ? true : b > 12 ? false : order === "dmy";
+      out.push({ start, end, iso: dayFirst ? iso(+g.ny!, b, a) : iso(+g.ny!, a, b), numeric: [a, b] });
+    } else if (g.dd) out.push({ start, end, iso: iso(+g.dy!, MONTHS[g.dm!.toLowerCase()]!, +g.dd) });
+    else if (g.mm) out.push({ start, end, iso: iso(+g.my!, MONTHS[g.mm.toLowerCase()]!, +g.md!) });
+  }
+  return out;
+}
+
+/** Normalises one date string to ISO `YYYY-MM-DD`, or null. */
+export function normalizeDate(text: string, order: DateOrder = "dmy"): string | null {
+  return findDates(text, order).find((d) => d.iso)?.iso ?? null;
+}
+
+/**
+ * Decides the document's numeric date order: a first number above 12 proves day-first, a second above 12 proves
+ * month-first; otherwise the locale (`en-US` → mdy) or, with `auto`, US-English cues decide.
+ */
+export function inferDateOrder(texts: string[], locale: string, usHint: boolean): DateOrder {
+  let dmy = 0, mdy = 0;
+  for (const t of texts) {
+    for (const d of findDates(t, "dmy")) {
+      if (!d.numeric) continue;
+      if (d.numeric[0] > 12) dmy++;
+      else if (d.numeric[1] > 12) mdy++;
+    }
+  }
+  if (dmy !== mdy) return dmy > mdy ? "dmy" : "mdy";
+  if (locale !== "auto") return /^en-(US|PH|CA)$/i.test(locale) ? "mdy" : "dmy";
+  return usHint ? "mdy" : "dmy";
+}
+
+/** Amount-like numbers. Groups: sign, body, trailing minus. Space thousands only with a comma decimal or none. */
+export const AMOUNT_RE =
+  /(?<![\p{L}\p{N}.,\/])(?<sign>[-−–]\s?)?(?<body>\d{1,3}(?:[ '\u00a0\u202f]\d{3})+(?:,\d{1,2})?(?![.\d])|\d{1,3}(?:[.,']\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?![\p{N}\p{L}]|[.,]\d)(?<trail>-)?/gu;
+
+/**
+ * Parses an amount string to a number, or null. The last `.` or `,` followed by one or two digits is the decimal
+ * separator; other separators (`.`, `,`, space, apostrophe) group thousands. `(12.00)` and `12.00-` are negative.
+ */
+export function parseAmount(raw: string): number | null {
+  let s = raw.trim().replace(/[A-Za-z€$£¥₹₽₺₩]+\.?/g, "").trim();
+  let negative = false;
+  if (/^\(.*\)$/.test(s)) { negative = true; s = s.slice(1, -1).trim(); }
+  if (/^[-−–]/.test(s)) { negative = true; s = s.replace(/^[-−–]\s*/, ""); }
+  if (/-$/.test(s)) { negative = true; s = s.slice(0, -1).trim(); }
+  if (!/^\d[\d.,' \u00a0\u202f]*$/.test(s)) return null;
+  const compact = s.replace(/[ '\u00a0\u202f]/g, "");
+  const decimal = /[.,](\d{1,2})$/.exec(compact);
+  let intPart = decimal ? compact.slice(0, decimal.index) : compact;
+  const fraction = decimal ? decimal[1]! : "";
+  if (!/^\d{1,3}([.,]\d{3})*$|^\d+$/.test(intPart)) return null;
+  intPart = intPart.replace(/[.,]/g, "");
+  const value = Number(`${intPart}.${fraction || "0"}`);
+  if (!Number.isFinite(value)) return null;
+  return negative ? -value : value;
+}
+
+const SYMBOLS: Array<[RegExp, string]> = [
+  [/US\$|U\.S\.\s?dollars?|US dollars?/i, "USD"],
+  [/(?:CA|C)\$|canadian dollars?/i, "CAD"],
+  [/(?:AU|A)\$|australian dollars?/i, "AUD"],
+  [/€|\beuros?\b/i, "EUR"],
+  [/£|\bpounds? sterling\b/i, "GBP"],
+  [/₹|(?<![\p{L}])Rs\.?(?![\p{L}])|\brupees?\b/iu, "INR"],
+  [/(?<![\p{L}])zł(?![\p{L}])|\bzłotych\b/iu, "PLN"],
+  [/¥|\byen\b/i, "JPY"],
+  [/₽/, "RUB"],
+  [/₺/, "TRY"],
+  [/₩/, "KRW"],
+  [/\$|\bdollars?\b/i, "USD"],
+];
+const ISO_CODES = [
+  "EUR", "USD", "GBP", "CHF", "JPY", "CNY", "INR", "PLN", "CZK", "HUF", "RON", "BGN", "SEK", "NOK", "DKK", "ISK", "TRY", "RUB",
+  "UAH", "CAD", "AUD", "NZD", "SGD", "HKD", "KRW", "BRL", "MXN", "ARS", "CLP", "COP", "ZAR", "AED", "SAR", "ILS", "THB", "MYR",
+  "IDR", "PHP", "VND", "EGP", "NGN", "KES", "MAD", "TWD", "QAR", "KWD", "PKR", "LKR", "BDT",
+];
+const ISO_RE = new RegExp(`(?<![\\p{L}])(${ISO_CODES.join("|")})(?![\\p{L}])`, "gu");
+
+export interface CurrencyMatch { start: number; end: number; code: string; explicit: boolean }
+
+/** Finds currency codes and symbols in text; `explicit` is true for ISO codes (stronger evidence than `$`). */
+export function findCurrencies(text: string): CurrencyMatch[] {
+  const out: CurrencyMatch[] = [];
+  for (const m of text.matchAll(ISO_RE)) out.push({ start: m.index!, end: m.index! + m[0].length, code: m[1]!, explicit: true });
+  const taken = (s: number, e: number) => out.some((o) => s < o.end && e > o.start);
+  for (const [re, code] of SYMBOLS) {
+    for (const m of text.matchAll(new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g"))) {
+      const s = m.index!, e = s + m[0].length;
+      if (!taken(s, e)) out.push({ start: s, end: e, code, explicit: false });
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** Normalises a currency symbol, name or code to its ISO 4217 code, or null. */
+export function normalizeCurrency(raw: string): string | null {
+  const found = findCurrencies(raw.trim());
+  return found[0]?.code ?? null;
+}
+
+/** IBAN lengths per country (those we check strictly; unknown countries need 15..34 characters). */
+const IBAN_LENGTH: Record<string, number> = {
+  AD: 24, AT: 20, BE: 16, BG: 22, CH: 21, CY: 28, CZ: 24, DE: 22, DK: 18, EE: 20, ES: 24, FI: 18, FR: 27, GB: 22, GR: 27,
+  HR: 21, HU: 28, IE: 22, IS: 26, IT: 27, LI: 21, LT: 20, LU: 20, LV: 21, MC: 27, MT: 31, NL: 18, NO: 15, PL: 28, PT: 25,
+  RO: 24, SE: 24, SI: 19, SK: 24, SM: 27, TR: 26, UA: 29, AE: 23, SA: 24, IL: 23, BR: 29,
+};
+
+/** True when `iban` (spaces ignored) has a valid length for its country and passes the ISO 13616 mod-97 check. */
+export function isValidIban(raw: string): boolean {
+  const iban = raw.replace(/[\s-]/g, "").toUpperCase();
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
+  const expected = IBAN_LENGTH[iban.slice(0, 2)];
+  if (expected !== undefined && iban.length !== expected) return false;
+  const rearranged = iban.slice(4) + iban.slice(0, 4);
+  let remainder = 0;
+  for (const ch of rearranged) {
+    const digits = /\d/.test(ch) ? ch : String(ch.charCodeAt(0) - 55);
+    for (const d of digits) remainder = (remainder * 10 + Number(d)) % 97;
+  }
+  return remainder === 1;
+}
+
+/** EU (and Swiss/UK/Norwegian) VAT identifier formats, compact (no spaces or dots). */
+const VAT_RE =
+  /^(ATU\d{8}|BE[01]\d{9}|BG\d{9,10}|CY\d{8}[A-Z]|CZ\d{8,10}|DE\d{9}|DK\d{8}|EE\d{9}|EL\d{9}|GR\d{9}|ES[A-Z0-9]\d{7}[A-Z0-9]|FI\d{8}|FR[A-HJ-NP-Z0-9]{2}\d{9}|GB(\d{9}|\d{12})|XI\d{9}|HR\d{11}|HU\d{8}|IE\d[A-Z0-9+*]\d{5}[A-Z]{1,2}|IT\d{11}|LT(\d{9}|\d{12})|LU\d{8}|LV\d{11}|MT\d{8}|NL\d{9}B\d{2}|PL\d{10}|PT\d{9}|RO\d{2,10}|SE\d{10}01|SI\d{8}|SK\d{10}|CHE\d{9}(MWST|TVA|IVA)?|NO\d{9}(MVA)?)$/;
+
+/** Compacts a VAT ID candidate (spaces, dots, dashes removed, upper case) and returns it when the format fits. */
+export function normalizeVatId(raw: string): string | null {
+  const compact = raw.replace(/[\s.\-]/g, "").toUpperCase();
+  return VAT_RE.test(compact) ? compact : null;
+}
+
+export const EMAIL_RE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/gu;
+export const PHONE_RE = /(?<![\p{L}\p{N}])(?:\+|00)?\(?\d{1,4}\)?(?:[ .\-\/]?\(?\d{2,4}\)?){2,5}(?![\p{L}\p{N}])/gu;
+
+/** Normalises a phone number to digits with an optional leading +, or null when it has too few digits. */
+export function normalizePhone(raw: string): string | null {
+  const plus = /^\s*(\+|00)/.test(raw);
+  const digits = raw.replace(/\D/g, "").replace(/^00/, "");
+  if (digits.length < 7 || digits.length > 15) return null;
+  return plus ? `+${digits}` : digits;
+}

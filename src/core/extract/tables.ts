@@ -1,0 +1,133 @@
+/**
+ * Line-item tables from word geometry: a header line names the columns; each following line with an amount starts
+ * a row; lines without amounts right below a row continue its description (multi-line descriptions); summary
+ * lines (subtotal, tax, total) are skipped, and after one a line that is no row ends the table.
+ */
+import type { FieldResult, FieldValue } from "../model";
+import type { FieldSettings, TableColumn } from "../project";
+import { findLabels, type LabelHit } from "./labels";
+import { boxesOf, type Line, type LineWord, lineHeight, ocrConfidenceOf, type Span } from "./lines";
+import { type DateOrder, parseAmount } from "./normalize";
+import { findAmounts } from "./values";
+import { round } from "./fields";
+
+interface Anchor { column: TableColumn | null; x1: number; x2: number }
+interface Row { cells: Map<string, LineWord[]>; description: string[]; spans: Span[] }
+
+const SUMMARY = /^(sub-?\s?total|total|totaal|subtotaal|summe|zwischensumme|gesamt|razem|netto|exclusief|montant|net|tax|vat|mwst|btw|tva|grand|balance|amount due|w tym)(?![\p{L}])/iu;
+/** Words that make a line a summary line wherever they stand. */
+const SUMMARY_ANYWHERE = /(?<![\p{L}])(sub-?\s?total|total|totaal|subtotaal|summe|zwischensumme|gesamtbetrag|grand total|amount due|balance due|razem)(?![\p{L}])/iu;
+
+/** Column anchors of a header line, or null when fewer than two of the table's columns are named there. */
+function headerAnchors(line: Line, columns: TableColumn[]): Anchor[] | null {
+  const hits: Array<LabelHit & { column: TableColumn }> = [];
+  for (const column of columns) for (const h of findLabels([line], column.labels)) hits.push({ ...h, column });
+  // Longer (more specific) labels first; then each column keeps its best-ranked hit.
+  hits.sort((a, b) => b.end - b.start - (a.end - a.start) || a.rank - b.rank);
+  const kept: typeof hits = [];
+  for (const h of hits) if (!kept.some((k) => k.start < h.end && k.end > h.start)) kept.push(h);
+  const byColumn = new Map<string, (typeof hits)[number]>();
+  for (const h of kept.sort((a, b) => a.rank - b.rank)) if (!byColumn.has(h.column.id)) byColumn.set(h.column.id, h);
+  const numeric = [...byColumn.values()].filter((h) => h.column.type !== "string").length;
+  if (byColumn.size < 2 || numeric < 1) return null;
+  const used = [...byColumn.values()];
+  const anchors: Anchor[] = used.map((h) => ({ column: h.column, x1: h.box[0], x2: h.box[2] }));
+  // Header words of columns we do not extract (tax rate, discount...) still claim the values under them.
+  for (const w of line.words) {
+    if (used.some((h) => w.start < h.end && w.end > h.start)) continue;
+    anchors.push({ column: null, x1: w.word.bounding_box[0], x2: w.word.bounding_box[2] });
+  }
+  return anchors;
+}
+
+function nearestAnchor(word: LineWord, anchors: Anchor[]): Anchor {
+  const [x1, , x2] = word.word.bounding_box;
+  const dist = (a: Anchor) => (x2 < a.x1 ? a.x1 - x2 : x1 > a.x2 ? x1 - a.x2 : 0) + Math.abs((x1 + x2) / 2 - (a.x1 + a.x2) / 2) * 0.01;
+  return anchors.reduce((best, a) => (dist(a) < dist(best) ? a : best));
+}
+
+function isRowLine(line: Line, descEnd: number, dateOrder: DateOrder): boolean {
+  const amounts = findAmounts(line.text, dateOrder).filter((a) => a.decimals || a.currency);
+  return amounts.some((a) => {
+    const word = line.words.find((w) => w.end > a.start);
+    return word !== undefined && word.word.bounding_box[0] >= descEnd;
+  });
+}
+
+function rowOf(line: Line, anchors: Anchor[]): Row {
+  const row: Row = { cells: new Map(), description: [], spans: [{ line, words: line.words, text: line.text }] };
+  const firstLine: string[] = [];
+  for (const w of line.words) {
+    if (/^(\d+([.,]\d+)?\s?)?%$/.test(w.word.text)) continue; // tax or discount rates
+
+    const anchor = nearestAnchor(w, anchors);
+    const numeric = /^[-−(]?[€$£¥₹]?\d[\d.,']*\)?-?$/.test(w.word.text) && parseAmount(w.word.text.replace(/[€$£¥₹]/g, "")) !== null;
+    if (anchor.column && anchor.column.type !== "string" && numeric) {
+      const list = row.cells.get(anchor.column.id) ?? [];
+      list.push(w);
+      row.cells.set(anchor.column.id, list);
+    } else if ((anchor.column?.type ?? "string") === "string" && !/^[€$£¥₹]$/.test(w.word.text)) {
+      if (anchor.column || !numeric) firstLine.push(w.word.text);
+    }
+  }
+  if (firstLine.length) row.description.push(firstLine.join(" "));
+  return row;
+}
+
+function cellValue(column: TableColumn, words: LineWord[] | undefined): FieldValue {
+  if (!words?.length) return null;
+  const text = column.type === "amount" ? words[words.length - 1]!.word.text : words[0]!.word.text;
+  const n = parseAmount(text.replace(/[^\d.,\-()]/g, ""));
+  return n;
+}
+
+/** Extracts a table field; rows carry the column ids as keys. */
+export function extractTable(field: FieldSettings, lines: Line[], dateOrder: DateOrder, reviewThreshold: number): FieldResult {
+  const columns = field.columns ?? [];
+  const rows: Row[] = [];
+  let reason = "";
+  for (let i = 0; i < lines.length; i++) {
+    const anchors = headerAnchors(lines[i]!, columns);
+    if (!anchors) continue;
+    const header = lines[i]!;
+    reason ||= `table under header "${header.text}" (page ${header.page.page_number}, line ${header.index + 1})`;
+    const desc = anchors.find((a) => a.column?.type === "string");
+    const firstNumeric = Math.min(...anchors.filter((a) => a.column && a.column.type !== "string").map((a) => a.x1));
+    const descEnd = desc ? Math.min(desc.x2, firstNumeric) : 0;
+    let last: Line = header;
+    let current: Row | null = null;
+    let afterSummary = false;
+    for (i = i + 1; i < lines.length && lines[i]!.page === header.page; i++) {
+      const line = lines[i]!;
+      if (line.box[1] - last.box[3] > lineHeight(last) * 3) break;
+      if (SUMMARY.test(line.text.trim()) || SUMMARY_ANYWHERE.test(line.text)) {
+        afterSummary = true;
+        current = null;
+        last = line;
+        continue;
+      }
+      if (isRowLine(line, descEnd, dateOrder)) {
+        current = rowOf(line, anchors);
+        rows.push(current);
+        afterSummary = false;
+      } else if (current && !afterSummary && line.words[0]!.word.bounding_box[0] < firstNumeric) {
+        current.description.push(line.text);
+        current.spans.push({ line, words: line.words, text: line.text });
+      } else if (afterSummary || rows.length) break;
+      last = line;
+    }
+    i--;
+  }
+  if (!rows.length) {
+    return { name: field.name, value: null, confidence: 0, bounding_boxes: [], reasoning: "no table found", review_required: field.required, is_confirmed: null };
+  }
+  const value = rows.map((r) => {
+    const out: Record<string, FieldValue> = {};
+    for (const c of columns) out[c.id] = c.type === "string" ? r.description.join("\n") || null : cellValue(c, r.cells.get(c.id));
+    return out;
+  });
+  const spans = rows.flatMap((r) => r.spans);
+  const complete = value.filter((r) => Object.values(r).filter((v) => v !== null).length >= 2).length / value.length;
+  const confidence = round(0.85 * complete * (0.4 + 0.6 * ocrConfidenceOf(spans)));
+  return { name: field.name, value, confidence, bounding_boxes: boxesOf(spans), reasoning: `${rows.length} row(s) from the ${reason}`, review_required: confidence < reviewThreshold, is_confirmed: null };
+}

@@ -1,0 +1,186 @@
+/**
+ * Reading a typed value from a line, starting at a character offset (right after a label, or at the start of a
+ * column cell). Each reader returns the value, the character range it came from and a match strength 0..1.
+ */
+import type { FieldValue } from "../model";
+import type { Line } from "./lines";
+import { AMOUNT_RE, type DateOrder, findCurrencies, findDates, isValidIban, normalizePhone, normalizeVatId, parseAmount, EMAIL_RE, PHONE_RE } from "./normalize";
+import { sameBlockEnd } from "./labels";
+
+export interface ValueMatch {
+  value: FieldValue;
+  line: Line;
+  start: number;
+  end: number;
+  strength: number;
+  /** Extra character ranges on the same line that belong to the evidence (e.g. the currency symbol). */
+  note?: string;
+}
+
+export type ValueKind = "identifier" | "text" | "party" | "address" | "date" | "amount" | "number" | "iban" | "vat_id" | "email" | "phone" | "boolean" | "enum";
+
+export interface ReadContext {
+  dateOrder: DateOrder;
+  /** Allowed values of enum fields. */
+  values?: string[];
+}
+
+/** Blanks out character ranges (keeping offsets) so that, e.g., dates are not read as amounts. */
+function mask(text: string, ranges: Array<{ start: number; end: number }>): string {
+  let out = text;
+  for (const r of ranges) out = out.slice(0, r.start) + " ".repeat(r.end - r.start) + out.slice(r.end);
+  return out;
+}
+
+const ID_RE = /^[\s:#.\-–=]*(?:(?:no|nr|n°|nº|number|num|nummer|numéro|numer)\.?\s*[:#]?\s*)?(?<v>[\p{L}\p{N}][\p{L}\p{N}\-\/_.]*[\p{L}\p{N}]|\p{N}+)/iu;
+
+function readIdentifier(line: Line, offset: number): ValueMatch | null {
+  const rest = line.text.slice(offset);
+  const m = ID_RE.exec(rest);
+  if (!m) return null;
+  const v = m.groups!.v!;
+  if (!/\p{N}/u.test(v) || v.length < 3) return null;
+  if (/^\d{1,3}([.,]\d{2})$/.test(v)) return null; // an amount, not a number of a document
+  const start = offset + m[0].length - v.length;
+  const dates = findDates(v, "dmy");
+  if (dates.some((d) => d.start === 0 && d.end === v.length)) return null;
+  // Long leading separators mean the "value" is far from its label.
+  if (m[0].length - v.length > 12) return null;
+  return { value: v, line, start, end: start + v.length, strength: /^[\p{L}]+$/u.test(v) ? 0.5 : 1 };
+}
+
+function readDate(line: Line, offset: number, ctx: ReadContext): ValueMatch | null {
+  const rest = line.text.slice(offset);
+  for (const d of findDates(rest, ctx.dateOrder)) {
+    if (d.start > 30) break;
+    if (!d.iso) continue;
+    // Words between label and date make the pairing weaker ("Date limite de paiement le 05 Juillet").
+    const between = rest.slice(0, d.start).match(/[\p{L}]{2,}/gu)?.length ?? 0;
+    return { value: d.iso, line, start: offset + d.start, end: offset + d.end, strength: between === 0 ? 1 : between <= 2 ? 0.8 : 0.6 };
+  }
+  return null;
+}
+
+export interface AmountHit { value: number; start: number; end: number; decimals: boolean; currency: string | null; currencyRange?: [number, number] }
+
+/** Every amount in `text` (dates and percentages skipped), with an adjacent currency if there is one. */
+export function findAmounts(text: string, dateOrder: DateOrder = "dmy"): AmountHit[] {
+  const masked = mask(text, findDates(text, dateOrder));
+  const currencies = findCurrencies(masked);
+  const out: AmountHit[] = [];
+  for (const m of masked.matchAll(AMOUNT_RE)) {
+    const start = m.index!;
+    const end = start + m[0].length;
+    if (/^\s*%/.test(masked.slice(end))) continue;
+    const value = parseAmount(m[0]);
+    if (value === null) continue;
+    const cur = currencies.find((c) => (c.end <= start && start - c.end <= 2) || (c.start >= end && c.start - end <= 2));
+    out.push({ value, start, end, decimals: /[.,]\d{1,2}-?$/.test(m[0]), currency: cur?.code ?? null, currencyRange: cur ? [cur.start, cur.end] : undefined });
+  }
+  return out;
+}
+
+/**
+ * Amounts right of a label: walks left to right and stops at the next word (3+ letters, not a currency) once an
+ * amount was read, so "Net € 593,36 Subtotal € 717,97" gives 593,36. Of the amounts read, the rightmost with
+ * decimals or a currency wins (summary rows print net, tax, gross: gross comes last).
+ */
+function readAmount(line: Line, offset: number, ctx: ReadContext): ValueMatch | null {
+  const rest = line.text.slice(offset);
+  const amounts = findAmounts(rest, ctx.dateOrder);
+  const taken: AmountHit[] = [];
+  let prevEnd = 0;
+  for (const a of amounts) {
+    const gap = mask(rest.slice(prevEnd, a.start), findCurrencies(rest.slice(prevEnd, a.start)));
+    if (taken.length && /[\p{L}]{3,}/u.test(gap)) break;
+    if (!taken.length && (gap.match(/[\p{L}]{2,}/gu)?.length ?? 0) > 4) break;
+    taken.push(a);
+    prevEnd = a.end;
+  }
+  const strong = taken.filter((a) => a.decimals || a.currency);
+  const pick = strong.length ? strong[strong.length - 1]! : taken.find((a) => Math.abs(a.value) < 1e6);
+  if (!pick) return null;
+  const s = pick.currencyRange ? Math.min(pick.start, pick.currencyRange[0]) : pick.start;
+  const e = pick.currencyRange ? Math.max(pick.end, pick.currencyRange[1]) : pick.end;
+  const strength = pick.decimals ? 1 : pick.currency ? 0.9 : 0.5;
+  return { value: pick.value, line, start: offset + s, end: offset + e, strength, note: pick.currency ?? undefined };
+}
+
+function readNumber(line: Line, offset: number): ValueMatch | null {
+  const m = /^[\s:#=]*([-−]?\d+(?:[.,]\d+)?)(?![\p{L}\p{N}])/u.exec(line.text.slice(offset));
+  if (!m) return null;
+  const value = Number(m[1]!.replace(",", ".").replace("−", "-"));
+  const start = offset + m[0].length - m[1]!.length;
+  return Number.isFinite(value) ? { value, line, start, end: start + m[1]!.length, strength: 1 } : null;
+}
+
+/** Rest of the line (same block), separators trimmed; the first word must be near the label. */
+function readText(line: Line, offset: number): ValueMatch | null {
+  const next = line.words.find((w) => w.end > offset && /[\p{L}\p{N}]/u.test(line.text.slice(Math.max(w.start, offset), w.end)));
+  const prev = [...line.words].reverse().find((w) => w.start < offset);
+  if (next && prev && next.word.bounding_box[0] - prev.word.bounding_box[2] > (line.box[3] - line.box[1]) * 5) return null;
+  const end = sameBlockEnd(line, offset);
+  const raw = line.text.slice(offset, end);
+  const lead = /^[\s:#.\-–=]*/.exec(raw)![0].length;
+  const value = raw.slice(lead).replace(/[\s,;:]+$/, "");
+  if (!/[\p{L}\p{N}]/u.test(value)) return null;
+  return { value, line, start: offset + lead, end: offset + lead + value.length, strength: 0.9 };
+}
+
+/** Joins up to `max` words from `offset` while the compacted text can still grow into a match of `accept`. */
+function readCompact(line: Line, offset: number, max: number, accept: (compact: string) => string | null): ValueMatch | null {
+  const words = line.words.filter((w) => w.end > offset).slice(0, max + 1);
+  for (let i = 0; i < Math.min(3, words.length); i++) {
+    let best: ValueMatch | null = null;
+    for (let j = i; j < words.length && j < i + max; j++) {
+      const start = Math.max(words[i]!.start, offset);
+      const raw = line.text.slice(start, words[j]!.end);
+      const value = accept(raw.replace(/^[\s:#.\-]+/, ""));
+      if (value) best = { value, line, start, end: words[j]!.end, strength: 1 };
+    }
+    if (best) return best;
+  }
+  return null;
+}
+
+function readRegex(line: Line, offset: number, re: RegExp, normalise: (s: string) => string | null): ValueMatch | null {
+  const rest = line.text.slice(offset);
+  for (const m of rest.matchAll(new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g"))) {
+    const value = normalise(m[0]);
+    if (value) return { value, line, start: offset + m.index!, end: offset + m.index! + m[0].length, strength: 1 };
+  }
+  return null;
+}
+
+function readBoolean(line: Line, offset: number): ValueMatch | null {
+  const m = /^[\s:]*(yes|no|true|false|ja|nein|oui|non|x|☑|☒|✓)/iu.exec(line.text.slice(offset));
+  if (!m) return null;
+  const start = offset + m[0].length - m[1]!.length;
+  return { value: /^(yes|true|ja|oui|x|☑|☒|✓)$/i.test(m[1]!), line, start, end: start + m[1]!.length, strength: 0.9 };
+}
+
+function readEnum(line: Line, offset: number, ctx: ReadContext): ValueMatch | null {
+  const rest = line.text.slice(offset).toLowerCase();
+  for (const v of ctx.values ?? []) {
+    const i = rest.indexOf(v.toLowerCase());
+    if (i >= 0 && i < 30) return { value: v, line, start: offset + i, end: offset + i + v.length, strength: 0.9 };
+  }
+  return null;
+}
+
+/** Reads a value of `kind` from `line` at `offset`, or null when none is there. */
+export function readValue(kind: ValueKind, line: Line, offset: number, ctx: ReadContext): ValueMatch | null {
+  switch (kind) {
+    case "identifier": return readIdentifier(line, offset);
+    case "date": return readDate(line, offset, ctx);
+    case "amount": return readAmount(line, offset, ctx);
+    case "number": return readNumber(line, offset);
+    case "text": case "party": case "address": return readText(line, offset);
+    case "iban": return readCompact(line, offset, 9, (s) => (isValidIban(s) ? s.replace(/[\s-]/g, "").toUpperCase() : null));
+    case "vat_id": return readCompact(line, offset, 5, normalizeVatId);
+    case "email": return readRegex(line, offset, EMAIL_RE, (s) => s.toLowerCase());
+    case "phone": return readRegex(line, offset, PHONE_RE, normalizePhone);
+    case "boolean": return readBoolean(line, offset);
+    case "enum": return readEnum(line, offset, ctx);
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Extraction stage: the fields of a document's class, read from its pages (and from an embedded e-invoice XML).
+ *
+ * Contracts:
+ * - MUST return one FieldResult per field configured for `classId` (value null and confidence 0 when not found).
+ * - A value read from a page MUST carry `bounding_boxes` = the union box of the words it came from, one box per
+ *   page, with `page_index` = that page's 1-based transaction page number (`page_number`).
+ * - Values are normalised: ISO dates, amounts as numbers (negative for classes with `amount_sign: negative`),
+ *   ISO 4217 currency codes, IBANs compact and checksum-valid.
+ * - An embedded ZUGFeRD/Factur-X/XRechnung XML (CII or UBL) is read first; its values have confidence 1.0 and no
+ *   boxes. Fields the XML lacks are read from the pages.
+ * - MUST NOT throw on odd pages (no words, no lines); it returns empty fields instead.
+ */
+import type { FieldResult, FieldValue, Page } from "../model";
+import type { FieldSettings, ProjectSettings } from "../project";
+import { pageLines, type Line } from "../extract/lines";
+import { inferDateOrder } from "../extract/normalize";
+import { fieldCandidates, toFieldResult, type Candidate } from "../extract/fields";
+import { extractTable } from "../extract/tables";
+import { extractCurrency } from "../extract/currency";
+import { readEInvoice, type EInvoice } from "../extract/einvoice";
+
+export interface ExtractOptions {
+  attachments?: Array<{ filename: string; data: Uint8Array }>;
+}
+
+const EN_WORDS = /\b(the|and|for|your|of|to|this|total|amount|invoice|date|due|bill|please|thank)\b/gi;
+const OTHER_WORDS = /\b(der|die|und|het|een|van|le|la|les|des|du|et|il|di|el|los|und|für|voor|pour|nicht|niet)\b/gi;
+
+/** US-English cue for the numeric date order: dollars and English words, no euro. */
+function looksUsEnglish(text: string): boolean {
+  if (!/\$/.test(text) || /€|\bEUR\b/.test(text)) return false;
+  return (text.match(EN_WORDS)?.length ?? 0) > 2 * (text.match(OTHER_WORDS)?.length ?? 0);
+}
+
+function fromXml(field: FieldSettings, value: FieldValue, e: EInvoice): FieldResult {
+  return {
+    name: field.name,
+    value,
+    confidence: 1,
+    bounding_boxes: [],
+    reasoning: `read from the embedded ${e.syntax} e-invoice XML "${e.filename}"`,
+    review_required: false,
+    is_confirmed: null,
+  };
+}
+
+function negate(value: FieldValue): FieldValue {
+  if (typeof value === "number") return -Math.abs(value);
+  if (Array.isArray(value)) return value.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, k === "quantity" ? v : negate(v)])));
+  return value;
+}
+
+/** Extracts every field of `classId` from `pages`; see the module contract. */
+export function extractFields(pages: Page[], classId: string, project: ProjectSettings, opts: ExtractOptions = {}): Record<string, FieldResult> {
+  const fields = project.fields[classId] ?? [];
+  const threshold = project.review_thresholds.field;
+  const lines: Line[] = pages.flatMap((p) => pageLines(p));
+  const allText = lines.map((l) => l.text).join("\n");
+  const ctx = { dateOrder: inferDateOrder([allText], project.locale, looksUsEnglish(allText)) };
+  const einvoice = opts.attachments?.length ? readEInvoice(opts.attachments) : null;
+  const negative = project.classes.find((c) => c.id === classId)?.amount_sign === "negative" || einvoice?.type_code === "381";
+
+  const out: Record<string, FieldResult> = {};
+  const best: Record<string, Candidate | undefined> = {};
+  const deferred: FieldSettings[] = [];
+  for (const field of fields) {
+    const xmlValue = einvoice?.fields[field.id];
+    if (xmlValue !== undefined && xmlValue !== null) {
+      out[field.id] = fromXml(field, field.type === "amount" && negative ? negate(xmlValue) : xmlValue, einvoice!);
+      continue;
+    }
+    if (field.hints.recognizer === "currency") {
+      deferred.push(field); // needs the total's position first
+      continue;
+    }
+    if (field.type === "table") {
+      out[field.id] = extractTable(field, lines, ctx.dateOrder, threshold);
+    } else {
+      const pick = fieldCandidates(field, lines, { ...ctx, values: field.values })[0];
+      best[field.id] = pick;
+      out[field.id] = toFieldResult(field, pick, threshold);
+    }
+    if (negative && (field.type === "amount" || field.type === "table")) out[field.id]!.value = negate(out[field.id]!.value);
+  }
+  const total = best.total_amount ?? Object.entries(best).find(([id, c]) => c?.match.note && /total/.test(id))?.[1];
+  for (const field of deferred) out[field.id] = extractCurrency(field, lines, total, threshold);
+  // Keep the configured field order in the results.
+  return Object.fromEntries(fields.map((f) => [f.id, out[f.id]!]));
+}
