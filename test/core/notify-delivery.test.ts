@@ -136,6 +136,7 @@ describe("webhook delivery to a real receiver", () => {
     expect(got.method).toBe("PUT");
     expect(JSON.parse(got.body).event).toBe("docs.ready");
     expect(got.headers["x-tenant"]).toBe("acme");
+    expect(got.headers["user-agent"]).toBe("docproc-webhooks/1");
     expect(got.headers["content-type"]).toBe("application/json");
     expect(got.headers["webhook-id"]).toBe("msg_test");
     expect(got.headers["x-service-signature"]).toBe(`sha256=${createHmac("sha256", SECRET).update(got.body).digest("hex")}`);

@@ -178,6 +178,21 @@ describe("SSRF guard rejects internal targets and nothing is sent", () => {
     }
   });
 
+  test("IPv6 loopback is reachable only when ::1/128 is allow-listed, literal or by name", async () => {
+    const v6 = startReceiver({ hostname: "::1" });
+    try {
+      const url = `http://[::1]:${v6.port}/hook`;
+      expect((await deliverOnce(request(url), {})).kind).toBe("ssrf_blocked");
+      expect((await deliverOnce(request(url), { allowPrivate: ["127.0.0.0/8"] })).kind).toBe("ssrf_blocked");
+      expect(await deliverOnce(request(url), { allowPrivate: ["::1/128"] })).toMatchObject({ ok: true, address: "::1" });
+      const byName = await deliverOnce(request(`http://v6loop.test:${v6.port}/hook`), { resolve: fakeDns, allowPrivate: ["::1/128"] });
+      expect(byName).toMatchObject({ ok: true, address: "::1" });
+      expect(v6.received.map((r) => r.headers.host)).toEqual([`[::1]:${v6.port}`, `v6loop.test:${v6.port}`]);
+    } finally {
+      v6.stop();
+    }
+  });
+
   test("an allow-list entry does not open other private ranges", async () => {
     await expect(checkWebhookUrl("http://10.0.0.1/", { allowPrivate: ["127.0.0.0/8"] })).rejects.toMatchObject({ code: "ssrf_blocked" });
     await expect(checkWebhookUrl("http://mixed.test/", { resolve: fakeDns, allowPrivate: ["10.0.0.0/8"] })).rejects.toThrow(/127\.0\.0\.1/);

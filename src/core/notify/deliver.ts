@@ -90,9 +90,10 @@ export function requestHeaders(req: DeliveryRequest, timestampSeconds: number): 
   for (const [name, value] of Object.entries(req.custom_headers)) {
     if (!RESERVED_HEADER_NAMES.includes(name.toLowerCase()) && !/[\r\n\0]/.test(value)) headers[name] = value;
   }
+  const hasAgent = Object.keys(headers).some((name) => name.toLowerCase() === "user-agent");
   return {
     ...headers,
-    "User-Agent": headers["User-Agent"] ?? USER_AGENT,
+    ...(hasAgent ? {} : { "User-Agent": USER_AGENT }),
     "Content-Type": "application/json",
     "Content-Length": String(Buffer.byteLength(req.body)),
     ...signatureHeaders(req.hmac_secret, req.delivery_id, timestampSeconds, req.body),
