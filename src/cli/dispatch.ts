@@ -47,7 +47,7 @@ export async function dispatch(argv: string[]): Promise<number> {
 async function runCommand(id: string, Cmd: Command.Class, argv: string[]): Promise<number> {
   const config = await cliConfig();
   try {
-    const cmd = new Cmd(argv, config);
+    const cmd = new (Cmd as unknown as new (argv: string[], config: Config) => Command)(argv, config);
     cmd.id = id;
     // `_run` is oclif's own init → run → catch → finally sequence; `Command.run` would reload the config.
     const result = await (cmd as unknown as { _run(): Promise<unknown> })._run();

@@ -2,23 +2,37 @@
  * Turns the paths given on the command line into the list of files to process.
  *
  * MUST walk folders recursively in sorted (code-point) order so two runs see the same order; MUST skip hidden files
- * and folders (dot-names: editor swap files, .DS_Store); MUST reject a path that does not exist with
- * `invalid_input` (a usage error, exit 2) before any work starts; MUST list each file once even when given twice.
+ * and folders (dot-names: editor swap files, .DS_Store); MUST take from folders only files with a document
+ * extension (others are returned as `skipped`, so a README in an inbox is reported, not "failed"), while a file named
+ * explicitly is always processed, whatever its name; MUST reject a path that does not exist with `invalid_input`
+ * (a usage error, exit 2) before any work starts; MUST list each file once even when given twice.
  */
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
+
+/** Extensions a folder walk picks up: the formats conversion reads, and e-mails (expanded into body + attachments). */
+export const DOCUMENT_EXTENSIONS = new Set([
+  ".pdf", ".png", ".jpg", ".jpeg", ".jpe", ".jfif", ".tif", ".tiff", ".webp", ".gif", ".bmp", ".eml",
+]);
+
+export interface CollectedInputs {
+  files: string[];
+  /** Files found in folders that are not documents docproc reads. */
+  skipped: string[];
+}
 
 export interface CollectOptions {
   /** Folders never walked into (the output folder, when it sits inside an input folder). */
   exclude?: string[];
 }
 
-export async function collectInputs(paths: string[], opts: CollectOptions = {}): Promise<string[]> {
+export async function collectInputs(paths: string[], opts: CollectOptions = {}): Promise<CollectedInputs> {
   if (paths.length === 0) throw new DocprocError("invalid_input", "no file or folder given");
   const exclude = new Set((opts.exclude ?? []).map((p) => path.resolve(p)));
   const seen = new Set<string>();
   const out: string[] = [];
+  const skipped: string[] = [];
   const add = (file: string) => {
     const key = path.resolve(file);
     if (!seen.has(key)) {
@@ -29,10 +43,16 @@ export async function collectInputs(paths: string[], opts: CollectOptions = {}):
   for (const p of paths) {
     const info = await stat(p).catch(() => null);
     if (!info) throw new DocprocError("invalid_input", `no such file or folder: ${p}`);
-    if (info.isDirectory()) for (const f of await walk(p, exclude)) add(f);
-    else add(p);
+    if (!info.isDirectory()) {
+      add(p);
+      continue;
+    }
+    for (const f of await walk(p, exclude)) {
+      if (DOCUMENT_EXTENSIONS.has(path.extname(f).toLowerCase())) add(f);
+      else skipped.push(f);
+    }
   }
-  return out;
+  return { files: out, skipped };
 }
 
 async function walk(dir: string, exclude: Set<string>): Promise<string[]> {

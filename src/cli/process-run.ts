@@ -8,7 +8,6 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { createOcrEngine, type OcrEngine } from "../core/engines/ocr";
-import { DocprocError } from "../core/errors";
 import { folderSink, profilesForFormats } from "../core/exporters";
 import { processTransaction, type PipelineContext } from "../core/pipeline";
 import { defaultProject, loadProjectFile, type ProjectSettings } from "../core/project";
@@ -25,16 +24,16 @@ export interface ProcessOptions {
   pageLimit?: number;
   password?: string;
   json: boolean;
-  /** Comma-separated export formats replacing the project's profiles (json, csv, xlsx, xml, pdf, jpg). */
+  /** Comma-separated export formats replacing the project's profiles (json, csv, xlsx, xml, pdf, jpg); invalid → invalid_input. */
   format?: string;
   /** Reserved for the processed-files ledger of cron-safe batches; accepted, not used yet. */
   data?: string;
 }
 
 export async function runProcess(opts: ProcessOptions): Promise<number> {
-  const files = await collectInputs(opts.paths, { exclude: [opts.out] });
-  const project = opts.project ? await loadProjectFile(opts.project) : await resolveDefaultProject();
-  const profiles = opts.format ? profilesForFormats(parseFormats(opts.format)) : undefined;
+  const { files, skipped } = await collectInputs(opts.paths, { exclude: [opts.out] });
+  const project = opts.project ? await loadProjectFile(opts.project) : defaultProject;
+  const profiles = opts.format !== undefined ? profilesForFormats([opts.format]) : undefined;
   await mkdir(opts.out, { recursive: true });
   const cores = availableParallelism();
   const ocr = lazyOcrEngine(() => createOcrEngine({ engine: ocrEngineSetting(project), workers: cores }));
@@ -68,19 +67,13 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
       }),
     });
     progress.stop();
-    const summary = buildSummary(pkg.version, opts.out, outcomes, (performance.now() - started) / 1000);
+    const summary = buildSummary(pkg.version, opts.out, outcomes, (performance.now() - started) / 1000, skipped);
     process.stdout.write(opts.json ? JSON.stringify(summary, null, 2) + "\n" : renderSummary(summary, process.stdout.columns ?? 100));
     return summary.failed === 0 ? 0 : 1;
   } finally {
     progress.stop();
     await ocr.close();
   }
-}
-
-export function parseFormats(value: string): string[] {
-  const formats = value.split(",").map((f) => f.trim().toLowerCase()).filter(Boolean);
-  if (formats.length === 0) throw new DocprocError("invalid_input", "--format needs at least one format, e.g. --format json,csv");
-  return [...new Set(formats)];
 }
 
 /**
@@ -101,21 +94,17 @@ export function lazyOcrEngine(create: () => Promise<OcrEngine>): OcrEngine {
   } as OcrEngine;
 }
 
-async function resolveDefaultProject(): Promise<ProjectSettings> {
-  const d = defaultProject as unknown;
-  return (typeof d === "function" ? await (d as () => ProjectSettings | Promise<ProjectSettings>)() : d) as ProjectSettings;
-}
-
 function ocrEngineSetting(project: ProjectSettings): "auto" | "wasm" | "native" {
   const engine = (project as { ocr?: { engine?: string } }).ocr?.engine;
   return engine === "wasm" || engine === "native" ? engine : "auto";
 }
 
+/** A project file is not a stored project: it has no id or version of its own, so the CLI uses fixed ones. */
 function projectId(project: ProjectSettings): string {
-  return (project as { id?: string; project_id?: string }).id ?? (project as { project_id?: string }).project_id ?? "default";
+  return (project as { id?: unknown }).id && typeof (project as { id?: unknown }).id === "string" ? String((project as { id?: unknown }).id) : "default";
 }
 
 function projectVersion(project: ProjectSettings): number {
-  const v = (project as { version?: unknown; project_version?: unknown }).version ?? (project as { project_version?: unknown }).project_version;
+  const v = (project as { version?: unknown }).version;
   return typeof v === "number" ? v : 1;
 }

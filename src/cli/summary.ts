@@ -14,9 +14,11 @@ export interface BatchSummary {
   failed: number;
   seconds: number;
   files: FileOutcome[];
+  /** Files found in folders that are not documents (not processed, not failures). */
+  skipped: string[];
 }
 
-export function buildSummary(version: string, outDir: string, outcomes: FileOutcome[], seconds: number): BatchSummary {
+export function buildSummary(version: string, outDir: string, outcomes: FileOutcome[], seconds: number, skipped: string[] = []): BatchSummary {
   const succeeded = outcomes.filter((o) => o.status === "success").length;
   return {
     version,
@@ -26,6 +28,7 @@ export function buildSummary(version: string, outDir: string, outcomes: FileOutc
     failed: outcomes.length - succeeded,
     seconds: round(seconds),
     files: outcomes.map((o) => ({ ...o, seconds: round(o.seconds) })),
+    skipped,
   };
 }
 
@@ -48,6 +51,9 @@ export function renderSummary(summary: BatchSummary, columns = 100): string {
         out.push(`  ${o.file}: ${e.message} [${e.code}, ${e.stage}]`);
       }
     }
+  }
+  if (summary.skipped.length > 0) {
+    out.push("", `Skipped (not a document type docproc reads): ${summary.skipped.join(", ")}`);
   }
   const written = summary.files.reduce((n, o) => n + o.exports.length, 0);
   out.push(

@@ -5,6 +5,8 @@ import path from "node:path";
 import { DocprocError } from "../../src/core/errors";
 import { collectInputs } from "../../src/cli/inputs";
 import { ellipsize, renderTable } from "../../src/cli/table";
+import { buildSummary, renderSummary } from "../../src/cli/summary";
+import { createProgress } from "../../src/cli/progress";
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -24,19 +26,28 @@ async function tree(files: string[]): Promise<string> {
 describe("collectInputs", () => {
   test("walks folders recursively in sorted order and skips hidden files and folders", async () => {
     const root = await tree(["b.pdf", "a.pdf", "sub/c.png", ".hidden.pdf", ".git/x.pdf", "sub/.DS_Store", "A.tif"]);
-    const files = await collectInputs([root]);
+    const { files } = await collectInputs([root]);
     expect(files.map((f) => path.relative(root, f))).toEqual(["A.tif", "a.pdf", "b.pdf", "sub/c.png"]);
+  });
+
+  test("skips non-document files found in folders but processes them when named explicitly", async () => {
+    const root = await tree(["a.pdf", "SOURCES.md", "scan.JPEG", "notes.txt"]);
+    const walked = await collectInputs([root]);
+    expect(walked.files.map((f) => path.basename(f))).toEqual(["a.pdf", "scan.JPEG"]);
+    expect(walked.skipped.map((f) => path.basename(f))).toEqual(["SOURCES.md", "notes.txt"]);
+    const named = await collectInputs([path.join(root, "notes.txt")]);
+    expect(named.files.map((f) => path.basename(f))).toEqual(["notes.txt"]);
   });
 
   test("lists a file once when it is given directly and inside a folder", async () => {
     const root = await tree(["a.pdf", "b.pdf"]);
-    const files = await collectInputs([path.join(root, "a.pdf"), root]);
+    const { files } = await collectInputs([path.join(root, "a.pdf"), root]);
     expect(files.map((f) => path.basename(f))).toEqual(["a.pdf", "b.pdf"]);
   });
 
   test("does not walk into the excluded output folder", async () => {
     const root = await tree(["a.pdf", "docproc-out/x_data.json"]);
-    const files = await collectInputs([root], { exclude: [path.join(root, "docproc-out")] });
+    const { files } = await collectInputs([root], { exclude: [path.join(root, "docproc-out")] });
     expect(files.map((f) => path.basename(f))).toEqual(["a.pdf"]);
   });
 
@@ -60,5 +71,58 @@ describe("renderTable", () => {
   test("ellipsize keeps both ends of a long name", () => {
     expect(ellipsize("a-very-long-file-name.pdf", 11)).toBe("a-ver…e.pdf");
     expect(ellipsize("short.pdf", 20)).toBe("short.pdf");
+  });
+});
+
+describe("renderSummary", () => {
+  const base = {
+    transaction_id: "t", pages: 1, page_count: 1, text_source: "text layer", documents: 1, seconds: 0.5,
+    results_file: "/out/t_data.json", exports: ["/out/t_data.json"], warnings: [], errors: [],
+  };
+
+  test("lists each failure with its reason, code and stage, and counts what succeeded", () => {
+    const summary = buildSummary("0.1.0", "/out", [
+      { ...base, file: "in/a.pdf", status: "success" },
+      { ...base, file: "in/b.pdf", status: "failure", pages: 0, exports: [], results_file: null, errors: [{ stage: "convert", code: "corrupt_file", message: "b.pdf: broken xref" }] },
+    ], 1.25, ["in/README.md"]);
+    expect(summary.failed).toBe(1);
+    const text = renderSummary(summary, 100);
+    expect(text).toMatch(/^file\s+pages\s+text\s+documents\s+time\s+status$/m);
+    expect(text).toContain("1 file failed:");
+    expect(text).toContain("in/b.pdf: b.pdf: broken xref [corrupt_file, convert]");
+    expect(text).toContain("Skipped (not a document type docproc reads): in/README.md");
+    expect(text).toContain("1 of 2 files processed in 1.3 s; 1 export file written to /out");
+  });
+
+  test("shows processed/total pages when a page limit cut a file short", () => {
+    const text = renderSummary(buildSummary("0.1.0", "/out", [{ ...base, file: "big.pdf", status: "success", pages: 10, page_count: 2000 }], 1), 100);
+    expect(text).toMatch(/big\.pdf\s+10\/2000\s+text layer/);
+  });
+});
+
+describe("createProgress", () => {
+  test("draws nothing when the stream is not a TTY", () => {
+    const writes: string[] = [];
+    const stream = { isTTY: false, write: (s: string) => writes.push(s) } as unknown as NodeJS.WriteStream;
+    const p = createProgress(stream, 3);
+    p.start("a", "a.pdf");
+    p.step("a", "ocr", 1, 2);
+    p.finish("a");
+    p.stop();
+    expect(writes).toEqual([]);
+  });
+
+  test("draws a bar with files done and the current step on a TTY", () => {
+    const writes: string[] = [];
+    const stream = { isTTY: true, columns: 100, write: (s: string) => writes.push(s) } as unknown as NodeJS.WriteStream;
+    const p = createProgress(stream, 2);
+    p.start("a", "a.pdf");
+    p.finish("a");
+    p.start("b", "scan.tif");
+    const last = writes.at(-1)!;
+    p.stop();
+    expect(last).toContain("1/2 files");
+    expect(last).toContain("scan.tif convert");
+    expect(last).toContain("████████████░░░░░░░░░░░░");
   });
 });

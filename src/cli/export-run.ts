@@ -1,0 +1,108 @@
+/**
+ * The work behind `docproc export`: re-runs export profiles over results files already written by `process`.
+ *
+ * MUST read full results files (the default JSON profile's `<transaction_id>_data.json`, pages included) and refuse
+ * anything else with `invalid_input`; MUST NOT need the original files for json, csv, xlsx and xml. PDF and JPG
+ * profiles need the original pages, which a results file does not hold: they end as a failed profile entry with
+ * the reason, like any failing profile, and the others still run.
+ */
+import { mkdir, readdir, stat } from "node:fs/promises";
+import path from "node:path";
+import { DocprocError } from "../core/errors";
+import { folderSink, profilesForFormats, runExports, type ExportManifest } from "../core/exporters";
+import type { Page, ResultsFile } from "../core/model";
+import { defaultProject, loadProjectFile } from "../core/project";
+import { renderTable } from "./table";
+
+export interface ExportOptions {
+  paths: string[];
+  out: string;
+  project?: string;
+  format?: string;
+  json: boolean;
+}
+
+interface ExportOutcome {
+  results_file: string;
+  transaction_id: string;
+  status: "success" | "failure";
+  exports: string[];
+  errors: string[];
+}
+
+export async function runExportCommand(opts: ExportOptions): Promise<number> {
+  const files = await collectResultsFiles(opts.paths);
+  const project = opts.project ? await loadProjectFile(opts.project) : defaultProject;
+  const profiles = opts.format !== undefined ? profilesForFormats([opts.format]) : project.export_profiles;
+  await mkdir(opts.out, { recursive: true });
+  const sink = folderSink(opts.out);
+  const outcomes: ExportOutcome[] = [];
+  for (const file of files) {
+    const results = await readResults(file);
+    const manifest = await runExports({ results, pages: pagesOf(results), sources: [], sink }, profiles);
+    outcomes.push(outcomeOf(file, results, manifest, opts.out));
+  }
+  const failed = outcomes.filter((o) => o.status === "failure").length;
+  if (opts.json) {
+    process.stdout.write(JSON.stringify({ out_dir: path.resolve(opts.out), total: outcomes.length, failed, files: outcomes }, null, 2) + "\n");
+  } else {
+    const rows = outcomes.map((o) => [path.basename(o.results_file), String(o.exports.length), o.status]);
+    process.stdout.write(renderTable(["results file", "files", "status"], rows, ["left", "right", "left"]));
+    for (const o of outcomes) for (const e of o.errors) process.stdout.write(`  ${o.results_file}: ${e}\n`);
+    process.stdout.write(`\nexports written to ${path.resolve(opts.out)}\n`);
+  }
+  return failed === 0 ? 0 : 1;
+}
+
+async function collectResultsFiles(paths: string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const p of paths) {
+    const info = await stat(p).catch(() => null);
+    if (!info) throw new DocprocError("invalid_input", `no such file or folder: ${p}`);
+    if (!info.isDirectory()) files.push(p);
+    else for (const name of (await readdir(p)).sort()) if (name.endsWith("_data.json")) files.push(path.join(p, name));
+  }
+  if (files.length === 0) throw new DocprocError("invalid_input", `no <transaction_id>_data.json results files in ${paths.join(", ")}`);
+  return files;
+}
+
+async function readResults(file: string): Promise<ResultsFile> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await Bun.file(file).text());
+  } catch (err) {
+    throw new DocprocError("invalid_input", `${file} is not JSON: ${(err as Error).message}`);
+  }
+  const r = raw as Partial<ResultsFile> | null;
+  const ok = r && typeof r.transaction_id === "string" && Array.isArray(r.documents) && Array.isArray(r.transaction?.source_file_names);
+  if (!ok) throw new DocprocError("invalid_input", `${file} is not a docproc results file (transaction_id, transaction, documents[])`);
+  return r as ResultsFile;
+}
+
+/** Pages rebuilt from the results file: coordinates and words as exported, no raster (the originals are not here). */
+function pagesOf(results: ResultsFile): Page[] {
+  const names = results.transaction.source_file_names;
+  return (results.pages ?? []).map((p) => ({
+    page_number: p.page_number,
+    source_file_index: Math.max(0, names.indexOf(p.source_filename)),
+    source_filename: p.source_filename,
+    source_file_page_number: p.source_file_page_number,
+    image_transform: p.image_transform,
+    text_source: p.text_source,
+    words: p.words ?? [],
+    text: p.text ?? "",
+    ocr_confidence: p.ocr_confidence ?? null,
+  }));
+}
+
+function outcomeOf(file: string, results: ResultsFile, manifest: ExportManifest, outDir: string): ExportOutcome {
+  const entries = Object.values(manifest.profiles);
+  const errors = entries.filter((e) => e.error).map((e) => `profile ${e.profile_id}: ${e.error}`);
+  return {
+    results_file: file,
+    transaction_id: results.transaction_id,
+    status: errors.length === 0 ? "success" : "failure",
+    exports: entries.flatMap((e) => e.files.map((f) => path.join(outDir, f.filename))),
+    errors,
+  };
+}
