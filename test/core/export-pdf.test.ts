@@ -16,7 +16,8 @@ interface PdfPageInfo {
 }
 
 async function readPdf(data: Uint8Array): Promise<PdfPageInfo[]> {
-  const task = pdfjs.getDocument({ data: new Uint8Array(data), isEvalSupported: false, useSystemFonts: false, standardFontDataUrl: FONTS });
+  const params = { data: new Uint8Array(data), isEvalSupported: false, useSystemFonts: false, standardFontDataUrl: FONTS };
+  const task = pdfjs.getDocument(params as Parameters<typeof pdfjs.getDocument>[0]);
   const doc = await task.promise;
   const pages: PdfPageInfo[] = [];
   for (let i = 1; i <= doc.numPages; i++) {
