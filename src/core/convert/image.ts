@@ -1,0 +1,147 @@
+/**
+ * Image conversion with sharp (BMP through our own decoder). Each image (each TIFF page) is one page; the EXIF
+ * orientation is applied, so the page is the image as a viewer shows it and rotation stays 0.
+ * Pixels are counted from the header and refused as `too_large` before anything is decoded.
+ */
+import sharp, { type Metadata, type Sharp } from "sharp";
+import { DocprocError } from "../errors.ts";
+import type { ConvertedFile, Page, RasterImage, SourceInput } from "../model.ts";
+import { checkBmpComplete, decodeBmp, readBmpHeader } from "./bmp.ts";
+import { boundedScale, makeTransform, type ConvertLimits } from "./limits.ts";
+import type { RenderOptions } from "./raster.ts";
+import { CONTENT_TYPES, type SniffedFormat } from "./sniff.ts";
+
+export interface ImageConvertOptions {
+  firstPageNumber: number;
+  maxPages: number | null;
+  limits: ConvertLimits;
+}
+
+type ImageFormat = Exclude<SniffedFormat, "pdf" | "unknown">;
+
+/** Where a page's pixels come from: encoded bytes for sharp (with a page index), or decoded BMP RGB. */
+type PixelSource = { kind: "sharp"; data: Uint8Array; page: number } | { kind: "bmp"; data: Uint8Array };
+
+export async function convertImage(src: SourceInput, format: ImageFormat, opts: ImageConvertOptions): Promise<ConvertedFile> {
+  const warnings: string[] = [];
+  const sizes = format === "bmp" ? bmpSizes(src.data, opts.limits) : await sharpSizes(src.data, format, opts.limits, warnings);
+  const wanted = opts.maxPages === null ? sizes.length : Math.min(sizes.length, Math.max(0, opts.maxPages));
+  const pages: Page[] = [];
+  for (let i = 0; i < wanted; i++) {
+    const { width, height, source } = sizes[i];
+    const scale = boundedScale(width, height, 1, opts.limits);
+    if (scale < 1) warnings.push(`page ${i + 1}: ${width} × ${height} px image is downscaled by ${scale.toFixed(3)} to stay within the raster limits`);
+    const transform = makeTransform({ width, height }, "pixel", scale, null);
+    pages.push({
+      page_number: opts.firstPageNumber + i,
+      source_file_index: src.index,
+      source_filename: src.filename,
+      source_file_page_number: i + 1,
+      image_transform: transform,
+      text_source: "none",
+      words: [],
+      text: "",
+      ocr_confidence: null,
+      render: (renderOpts?: RenderOptions) =>
+        renderPixels(source, transform.rasterized_width, transform.rasterized_height, renderOpts?.grayscale ?? false, opts.limits),
+    });
+  }
+  return {
+    source_file_index: src.index,
+    filename: src.filename,
+    content_type: CONTENT_TYPES[format],
+    page_count: sizes.length,
+    pages,
+    warnings,
+  };
+}
+
+interface PageSize {
+  width: number;
+  height: number;
+  source: PixelSource;
+}
+
+function checkPixels(width: number, height: number, limits: ConvertLimits): void {
+  if (width * height > limits.maxInputPixels) {
+    throw new DocprocError("too_large", `image of ${width} × ${height} pixels exceeds the limit of ${Math.round(limits.maxInputPixels / 1e6)} megapixels`, {
+      details: { width, height, max_pixels: limits.maxInputPixels },
+    });
+  }
+}
+
+function bmpSizes(data: Uint8Array, limits: ConvertLimits): PageSize[] {
+  const header = readBmpHeader(data);
+  checkPixels(header.width, header.height, limits);
+  checkBmpComplete(data, header);
+  return [{ width: header.width, height: header.height, source: { kind: "bmp", data } }];
+}
+
+async function sharpSizes(data: Uint8Array, format: ImageFormat, limits: ConvertLimits, warnings: string[]): Promise<PageSize[]> {
+  const first = await readMetadata(data, 0, limits);
+  // TIFF pages are document pages; GIF/WebP frames are animation, so only the first frame counts.
+  const pageTotal = format === "tiff" ? Math.max(1, first.pages ?? 1) : 1;
+  const sizes: PageSize[] = [];
+  for (let page = 0; page < pageTotal; page++) {
+    const meta = page === 0 ? first : await readMetadata(data, page, limits).catch((err) => err as Error);
+    if (meta instanceof Error) {
+      if (meta instanceof DocprocError && meta.code === "too_large") throw meta;
+      warnings.push(`page ${page + 1}: unreadable (${meta.message}); it is skipped`);
+      continue;
+    }
+    sizes.push({ width: meta.width, height: meta.height, source: { kind: "sharp", data, page } });
+  }
+  await verifyDecodes(sizes[0], limits);
+  return sizes;
+}
+
+interface ImageMeta {
+  width: number;
+  height: number;
+  pages?: number;
+}
+
+/** Header only: size after EXIF orientation. Refuses absurd sizes before any decoding. */
+async function readMetadata(data: Uint8Array, page: number, limits: ConvertLimits): Promise<ImageMeta> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(data, { page, limitInputPixels: false }).metadata();
+  } catch (err) {
+    throw new DocprocError("corrupt_file", `the image could not be read: ${(err as Error).message}`, { cause: err });
+  }
+  if (!meta.width || !meta.height) throw new DocprocError("corrupt_file", "the image header has no size");
+  checkPixels(meta.width, meta.height, limits);
+  const swap = (meta.orientation ?? 1) >= 5; // EXIF 5-8 turn the image by 90°
+  return { width: swap ? meta.height : meta.width, height: swap ? meta.width : meta.height, pages: meta.pages };
+}
+
+/** A truncated or broken image should fail now, as this file's error, not later in the OCR stage. */
+async function verifyDecodes(size: PageSize | undefined, limits: ConvertLimits): Promise<void> {
+  if (!size || size.source.kind !== "sharp") return;
+  try {
+    await sharp(size.source.data, { page: size.source.page, limitInputPixels: limits.maxInputPixels, failOn: "truncated" })
+      .resize(64, 64, { fit: "inside" })
+      .raw()
+      .toBuffer();
+  } catch (err) {
+    throw new DocprocError("corrupt_file", `the image could not be decoded: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+async function renderPixels(source: PixelSource, width: number, height: number, grayscale: boolean, limits: ConvertLimits): Promise<RasterImage> {
+  let image: Sharp;
+  if (source.kind === "sharp") {
+    image = sharp(source.data, { page: source.page, limitInputPixels: limits.maxInputPixels, failOn: "truncated" }).autoOrient();
+  } else {
+    const bmp = decodeBmp(source.data); // decoded on demand: a BMP is uncompressed and can be large
+    image = sharp(bmp.data, { raw: { width: bmp.width, height: bmp.height, channels: 3 }, limitInputPixels: limits.maxInputPixels });
+  }
+  image = image.resize(width, height, { fit: "fill" }).flatten({ background: "#ffffff" });
+  image = grayscale ? image.toColourspace("b-w") : image.toColourspace("srgb").removeAlpha();
+  const { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
+  const channels = grayscale ? 1 : 3;
+  if (info.channels !== channels || info.width !== width || info.height !== height || data.length !== width * height * channels) {
+    throw new DocprocError("internal", `image render produced ${info.width} × ${info.height} × ${info.channels}`);
+  }
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height, channels };
+}

@@ -1,0 +1,83 @@
+/**
+ * Conversion limits and the render-scale policy.
+ *
+ * Render-scale policy (one rule for every PDF page): 300 DPI, i.e. render_scale = 300/72, unless that would make
+ * a side longer than `maxSidePx` or the page larger than `maxRasterPixels`; then the scale shrinks until both hold.
+ * Images keep their own pixels (render_scale 1) under the same two bounds, shrinking the same way.
+ */
+import type { ImageTransform } from "../model.ts";
+
+export interface ConvertLimits {
+  /** Longest rasterized side in pixels. Default 10000. */
+  maxSidePx: number;
+  /** Rasterized pixel budget per page. Default 40 million (a 300-DPI A3 page is 17.4 MP). */
+  maxRasterPixels: number;
+  /** Images whose header claims more pixels than this are refused as `too_large` before decoding. Default 300 MP. */
+  maxInputPixels: number;
+  /** Opening and parsing one PDF. Default 30 s. */
+  openTimeoutMs: number;
+  /** Text extraction of one PDF page. Default 15 s. */
+  pageTimeoutMs: number;
+  /** Rendering one page. Default 60 s. */
+  renderTimeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: ConvertLimits = {
+  maxSidePx: 10_000,
+  maxRasterPixels: 40_000_000,
+  maxInputPixels: 300_000_000,
+  openTimeoutMs: 30_000,
+  pageTimeoutMs: 15_000,
+  renderTimeoutMs: 60_000,
+};
+
+export function resolveLimits(limits?: Partial<ConvertLimits>): ConvertLimits {
+  return { ...DEFAULT_LIMITS, ...limits };
+}
+
+export const PDF_RENDER_DPI = 300;
+
+/** The largest scale ≤ `preferred` that keeps a width × height page within the side and pixel bounds. */
+export function boundedScale(
+  width: number,
+  height: number,
+  preferred: number,
+  limits: Pick<ConvertLimits, "maxSidePx" | "maxRasterPixels">,
+): number {
+  let scale = preferred;
+  const longest = Math.max(width, height);
+  if (longest * scale > limits.maxSidePx) scale = limits.maxSidePx / longest;
+  if (width * height * scale * scale > limits.maxRasterPixels) scale = Math.sqrt(limits.maxRasterPixels / (width * height));
+  return scale;
+}
+
+/** Rasterized size for a source size at a scale: rounded, never below one pixel. */
+export function rasterSize(width: number, height: number, scale: number): { width: number; height: number } {
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+/** image_transform of a page as conversion produces it (rotation 0: orientation detection belongs to OCR). */
+export function makeTransform(
+  source: { width: number; height: number },
+  unit: "point" | "pixel",
+  scale: number,
+  effectiveDpi: number | null,
+): ImageTransform {
+  const raster = rasterSize(source.width, source.height, scale);
+  return {
+    rasterized_width: raster.width,
+    rasterized_height: raster.height,
+    source_width: roundTo(source.width, 3),
+    source_height: roundTo(source.height, 3),
+    source_unit: unit,
+    render_scale: scale,
+    effective_dpi: effectiveDpi === null ? null : roundTo(effectiveDpi, 3),
+    coordinate_system: "top-left-origin",
+    rotation: 0,
+  };
+}
+
+function roundTo(v: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+}

@@ -1,0 +1,57 @@
+/**
+ * Reading order for a page's words: words are grouped into lines by vertical overlap, lines run top to bottom,
+ * words in a line left to right. The same rule serves text layers and supplied OCR data, so `line` and `text` mean
+ * the same thing whatever the text source.
+ */
+import type { Word } from "../model.ts";
+
+/**
+ * Sorts `words` into reading order in place, sets `line` (1-based) on each and returns the page text
+ * (words joined by one space, lines by "\n").
+ */
+export function orderWordsIntoLines(words: Word[]): string {
+  if (words.length === 0) return "";
+  const byTop = [...words].sort((p, q) => centerY(p) - centerY(q));
+  const lines: Word[][] = [];
+  let current: Word[] = [];
+  let bandTop = 0, bandBottom = 0;
+  for (const word of byTop) {
+    const [, y1, , y2] = word.bounding_box;
+    const center = (y1 + y2) / 2;
+    // A word joins the current line when its vertical center lies inside the line's band.
+    if (current.length > 0 && center >= bandTop && center <= bandBottom) {
+      current.push(word);
+      bandTop = Math.min(bandTop, y1 + (y2 - y1) * 0.25);
+      bandBottom = Math.max(bandBottom, y2 - (y2 - y1) * 0.25);
+      continue;
+    }
+    if (current.length > 0) lines.push(current);
+    current = [word];
+    bandTop = y1 + (y2 - y1) * 0.25;
+    bandBottom = y2 - (y2 - y1) * 0.25;
+  }
+  lines.push(current);
+  let index = 0;
+  const texts: string[] = [];
+  lines.forEach((line, lineIndex) => {
+    line.sort((p, q) => p.bounding_box[0] - q.bounding_box[0]);
+    for (const word of line) {
+      word.line = lineIndex + 1;
+      words[index++] = word;
+    }
+    texts.push(line.map((w) => w.text).join(" "));
+  });
+  return texts.join("\n");
+}
+
+function centerY(word: Word): number {
+  return (word.bounding_box[1] + word.bounding_box[3]) / 2;
+}
+
+/** Mean word confidence, null without words (the Page.ocr_confidence rule). */
+export function meanConfidence(words: Word[]): number | null {
+  if (words.length === 0) return null;
+  let sum = 0;
+  for (const word of words) sum += word.confidence;
+  return Math.round((sum / words.length) * 10000) / 10000;
+}

@@ -1,0 +1,154 @@
+/**
+ * Main-thread side of the pdf.js host worker: one client per open PDF, every request bounded in time.
+ *
+ * Why a Worker and not Promise.race + doc.destroy(): pdf.js under Bun runs its parser on the calling thread, and a
+ * hostile file can keep that thread busy synchronously; a race never gets to run its timer callback then, and
+ * destroy() is only a message the busy parser never reads. Worker.terminate() stops the thread whatever it does.
+ * A timed-out request terminates the worker; the next request starts a fresh one and re-opens the document
+ * (at most MAX_RESTARTS times, so a file that hangs everywhere fails with `timeout` instead of looping).
+ */
+import { DocprocError } from "../errors.ts";
+import type { OpenResult, PdfRequest, PdfResponse, WorkerFailure } from "./pdf-protocol.ts";
+
+const MAX_RESTARTS = 3;
+const IDLE_POOL_SIZE = 2;
+const workerUrl = new URL("./pdf-worker.ts", import.meta.url).href;
+
+// Healthy workers whose document was closed; starting a worker costs ~0.1-0.3 s, so small files reuse them.
+const idleWorkers: Worker[] = [];
+
+/** Bun's Worker can be unref'd (the DOM typings in scope do not know it). */
+function setRef(worker: Worker, ref: boolean): void {
+  const w = worker as unknown as { ref(): void; unref(): void };
+  if (ref) w.ref();
+  else w.unref();
+}
+
+function takeWorker(): Worker {
+  const idle = idleWorkers.pop();
+  if (idle) {
+    setRef(idle, true);
+    return idle;
+  }
+  return new Worker(workerUrl, { type: "module" } as WorkerOptions);
+}
+
+type RequestBody = PdfRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export class PdfWorkerClient {
+  private worker: Worker | null = null;
+  private pending = new Map<number, Pending>();
+  private nextId = 1;
+  private restarts = 0;
+  private closed = false;
+
+  constructor(
+    private readonly data: Uint8Array,
+    private readonly password: string | undefined,
+    private readonly openTimeoutMs: number,
+    private readonly signal?: AbortSignal,
+  ) {
+    signal?.addEventListener("abort", () => this.kill(abortError(signal)), { once: true });
+  }
+
+  /** Opens the document (in a fresh or reused worker). Throws DocprocError for unreadable files. */
+  async open(): Promise<OpenResult> {
+    if (this.signal?.aborted) throw abortError(this.signal);
+    this.worker = takeWorker();
+    this.worker.onmessage = (event: MessageEvent<PdfResponse>) => this.settle(event.data);
+    this.worker.onerror = (event: ErrorEvent) => this.kill(new DocprocError("internal", `pdf worker failed: ${event.message}`));
+    // A copy: the worker's document may outlive a request, and the original stays here for restarts.
+    const result = (await this.send({ op: "open", data: this.data.slice(), password: this.password }, this.openTimeoutMs)) as OpenResult;
+    return result;
+  }
+
+  /** Sends a request, restarting the worker first when an earlier request killed it. */
+  async request<T>(body: RequestBody, timeoutMs: number, label: string): Promise<T> {
+    if (this.closed) throw new DocprocError("internal", `${label}: the PDF was already closed`);
+    if (!this.worker) {
+      if (this.restarts >= MAX_RESTARTS) throw new DocprocError("timeout", `${label}: pdf.js timed out ${MAX_RESTARTS} times on this file`);
+      this.restarts++;
+      await this.open();
+    }
+    return (await this.send(body, timeoutMs, label)) as T;
+  }
+
+  private send(body: RequestBody, timeoutMs: number, label = "opening the PDF"): Promise<unknown> {
+    const worker = this.worker;
+    if (!worker) return Promise.reject(new DocprocError("internal", "pdf worker is not running"));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.kill(new DocprocError("timeout", `${label}: no answer from pdf.js within ${Math.round(timeoutMs / 1000)} s`, { retryable: true }));
+      }, timeoutMs);
+      this.pending.set(id, { resolve, reject, timer });
+      worker.postMessage({ id, ...body } as PdfRequest);
+    });
+  }
+
+  private settle(response: PdfResponse): void {
+    const entry = this.pending.get(response.id);
+    if (!entry) return;
+    this.pending.delete(response.id);
+    clearTimeout(entry.timer);
+    if (response.ok) entry.resolve(response.result);
+    else entry.reject(failureToError(response.error));
+  }
+
+  /** Terminates the worker and fails everything in flight with `err`. */
+  private kill(err: DocprocError): void {
+    this.worker?.terminate();
+    this.worker = null;
+    for (const entry of this.pending.values()) {
+      clearTimeout(entry.timer);
+      entry.reject(err);
+    }
+    this.pending.clear();
+  }
+
+  /** Closes the document; a healthy worker goes back to the idle pool. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const worker = this.worker;
+    if (!worker) return this.kill(new DocprocError("internal", "the PDF was closed"));
+    try {
+      await this.send({ op: "close" }, 5_000, "closing the PDF");
+    } catch {
+      return; // kill() already terminated it
+    }
+    this.worker = null;
+    worker.onmessage = null;
+    worker.onerror = null;
+    if (idleWorkers.length < IDLE_POOL_SIZE) {
+      setRef(worker, false); // an idle worker must not keep the process alive
+      idleWorkers.push(worker);
+    } else worker.terminate();
+  }
+}
+
+function abortError(signal: AbortSignal): DocprocError {
+  const reason = signal.reason;
+  if (reason instanceof DocprocError) return reason;
+  return new DocprocError("timeout", "conversion was aborted", { retryable: true, cause: reason });
+}
+
+/** pdf.js exception names → stable docproc codes. */
+function failureToError(failure: WorkerFailure): DocprocError {
+  if (failure.passwordCode === 1) {
+    return new DocprocError("encrypted_file", "the PDF is password-protected: supply its password", { details: { reason: failure.message } });
+  }
+  if (failure.passwordCode === 2) {
+    return new DocprocError("wrong_password", "the password given for this PDF is not correct");
+  }
+  if (failure.name === "InvalidPDFException") {
+    return new DocprocError("corrupt_file", `not a readable PDF: ${failure.message}`);
+  }
+  return new DocprocError("corrupt_file", `the PDF could not be read: ${failure.message}`, { details: { pdfjs_error: failure.name } });
+}

@@ -1,0 +1,171 @@
+/**
+ * Bun Worker that hosts pdf.js. Every pdf.js call of docproc runs here so the main thread can terminate it: pdf.js
+ * in Bun/Node has no real worker of its own (it runs a "fake worker" on the calling thread), so a parser stuck in a
+ * synchronous loop on a hostile file would otherwise freeze the whole process, and Promise.race could not help.
+ * One document per worker at a time; requests are answered in order.
+ */
+import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
+import { createCanvas } from "@napi-rs/canvas";
+import { dirname, join } from "node:path";
+import { boundedScale } from "./limits.ts";
+import { orderWordsIntoLines } from "./lines.ts";
+import { judgeTextLayer, wordsOfRun, type FontStyle, type TextRun } from "./text-layer.ts";
+import type { OpenResult, PageResult, PdfRequest, PdfResponse, RenderResult } from "./pdf-protocol.ts";
+import type { Word } from "../model.ts";
+import { loadPdfjsWorkerModule } from "./pdfjs-patched-worker.ts";
+
+// Hand pdf.js its (instrumented) worker code directly; pdf.js picks up globalThis.pdfjsWorker for its fake worker.
+// Not a top-level await: messages that arrive before `onmessage` is set would be lost.
+const ready = loadPdfjsWorkerModule().then(({ WorkerMessageHandler }) => {
+  (globalThis as Record<string, unknown>).pdfjsWorker = { WorkerMessageHandler };
+});
+
+declare const self: Worker;
+
+// pdfjs-dist/{cmaps,standard_fonts,wasm}: CJK CMaps, the 14 standard fonts, and the JPX/JBIG2 decoders.
+const pdfjsRoot = dirname(dirname(dirname(Bun.resolveSync("pdfjs-dist/legacy/build/pdf.mjs", import.meta.dir))));
+const assetDir = (name: string) => join(pdfjsRoot, name) + "/";
+
+let doc: pdfjs.PDFDocumentProxy | null = null;
+
+async function open(data: Uint8Array, password?: string): Promise<OpenResult> {
+  await closeDocument();
+  const task = pdfjs.getDocument({
+    data,
+    password,
+    // pdf.js 6 no longer compiles font code with eval (the option left its typings); kept so an older pdf.js
+    // could never turn it back on.
+    ...({ isEvalSupported: false } as object),
+    verbosity: 0,
+    stopAtErrors: false,
+    useSystemFonts: false,
+    disableFontFace: true,
+    enableXfa: false,
+    // Images above 100 MP are skipped instead of decoded (a 35000 × 35000 JBIG2 scan would need > 1 GB).
+    maxImageSize: 100_000_000,
+    cMapUrl: assetDir("cmaps"),
+    cMapPacked: true,
+    standardFontDataUrl: assetDir("standard_fonts"),
+    wasmUrl: assetDir("wasm"),
+  });
+  doc = await task.promise;
+  const warnings: string[] = [];
+  const attachments: OpenResult["attachments"] = [];
+  try {
+    // pdf.js 6 lists attachments by id and hands out their bytes one by one.
+    const found = await doc.getAttachments();
+    for (const [id, item] of found ?? new Map()) {
+      const content = (await doc.getAttachmentContent(id)) as unknown;
+      const bytes = content instanceof Uint8Array ? content : (content as { content?: Uint8Array } | null)?.content;
+      if (bytes) attachments.push({ filename: item.filename ?? id, data: bytes });
+    }
+  } catch (err) {
+    warnings.push(`attachments could not be read: ${(err as Error).message}`);
+  }
+  return { numPages: doc.numPages, attachments, warnings };
+}
+
+async function extractPage(req: Extract<PdfRequest, { op: "page" }>): Promise<PageResult> {
+  const page = await requireDoc().getPage(req.pageNumber);
+  try {
+    const unit = page.getViewport({ scale: 1 });
+    const scale = boundedScale(unit.width, unit.height, req.preferredScale, req);
+    const viewport = page.getViewport({ scale });
+    const content = await page.getTextContent({ includeMarkedContent: false });
+    const styles = content.styles as Record<string, FontStyle>;
+    const words: Word[] = [];
+    for (const item of content.items) {
+      if (!("str" in item) || item.str.trim() === "") continue;
+      words.push(...wordsOfRun(item as TextRun, styles[item.fontName], viewport.transform));
+    }
+    const verdict = judgeTextLayer(words);
+    const usableWords = verdict.usable ? words : [];
+    const text = orderWordsIntoLines(usableWords);
+    return { width: unit.width, height: unit.height, scale, usable: verdict.usable, reason: verdict.reason, words: usableWords, text };
+  } finally {
+    page.cleanup();
+  }
+}
+
+async function renderPage(req: Extract<PdfRequest, { op: "render" }>): Promise<RenderResult> {
+  const page = await requireDoc().getPage(req.pageNumber);
+  const canvas = createCanvas(req.width, req.height);
+  try {
+    const ctx = canvas.getContext("2d");
+    ctx.fillStyle = "#ffffff";
+    ctx.fillRect(0, 0, req.width, req.height);
+    const viewport = page.getViewport({ scale: req.scale });
+    await page.render({
+      canvas: canvas as unknown as HTMLCanvasElement,
+      canvasContext: ctx as unknown as CanvasRenderingContext2D,
+      viewport,
+      // Form field appearances are part of what a reader sees, so OCR must see them too.
+      annotationMode: pdfjs.AnnotationMode.ENABLE,
+    }).promise;
+    const rgba = ctx.getImageData(0, 0, req.width, req.height).data;
+    return packPixels(rgba, req.width, req.height, req.grayscale);
+  } finally {
+    page.cleanup();
+    canvas.width = 1; // releases the native bitmap now rather than at the next GC
+  }
+}
+
+/** RGBA (opaque: the canvas was filled white) → RGB or luma (ITU-R BT.601 weights in integer arithmetic). */
+function packPixels(rgba: Uint8ClampedArray, width: number, height: number, grayscale: boolean): RenderResult {
+  const count = width * height;
+  if (grayscale) {
+    const out = new Uint8Array(count);
+    for (let i = 0, j = 0; i < count; i++, j += 4) out[i] = (rgba[j] * 77 + rgba[j + 1] * 150 + rgba[j + 2] * 29) >> 8;
+    return { width, height, channels: 1, data: out };
+  }
+  const out = new Uint8Array(count * 3);
+  for (let i = 0, j = 0, k = 0; i < count; i++, j += 4, k += 3) {
+    out[k] = rgba[j];
+    out[k + 1] = rgba[j + 1];
+    out[k + 2] = rgba[j + 2];
+  }
+  return { width, height, channels: 3, data: out };
+}
+
+function requireDoc(): pdfjs.PDFDocumentProxy {
+  if (!doc) throw new Error("no document is open");
+  return doc;
+}
+
+async function closeDocument(): Promise<void> {
+  const current = doc;
+  doc = null;
+  if (current) await current.loadingTask.destroy().catch(() => undefined);
+}
+
+async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer: ArrayBuffer[] }> {
+  try {
+    switch (req.op) {
+      case "open":
+        return { result: { id: req.id, ok: true, result: await open(req.data, req.password) }, transfer: [] };
+      case "page":
+        return { result: { id: req.id, ok: true, result: await extractPage(req) }, transfer: [] };
+      case "render": {
+        const raster = await renderPage(req);
+        return { result: { id: req.id, ok: true, result: raster }, transfer: [raster.data.buffer as ArrayBuffer] };
+      }
+      case "close":
+        await closeDocument();
+        return { result: { id: req.id, ok: true, result: null }, transfer: [] };
+    }
+  } catch (err) {
+    const e = err as { name?: string; message?: string; code?: number };
+    const failure = { name: e?.name ?? "Error", message: e?.message ?? String(err), passwordCode: e?.name === "PasswordException" ? e.code : undefined };
+    return { result: { id: req.id, ok: false, error: failure }, transfer: [] };
+  }
+}
+
+// Requests run one after another: pdf.js state (the open document) is shared.
+let queue: Promise<void> = ready;
+self.onmessage = (event: MessageEvent<PdfRequest>) => {
+  const req = event.data;
+  queue = queue.then(async () => {
+    const { result, transfer } = await handle(req);
+    self.postMessage(result, transfer);
+  });
+};

@@ -1,0 +1,140 @@
+/**
+ * PDF conversion: page sizes and text layers from pdf.js (in the host worker), decided page by page.
+ * Pages with a usable text layer get `text_source = "text_layer"`; the others `"none"` for the OCR stage.
+ * Nothing is rendered here: `render()` rasterizes on demand, so born-digital files cost only text extraction.
+ */
+import { DocprocError } from "../errors.ts";
+import type { ConvertedFile, Page, RasterImage, SourceInput } from "../model.ts";
+import { makeTransform, PDF_RENDER_DPI, type ConvertLimits } from "./limits.ts";
+import { meanConfidence } from "./lines.ts";
+import { PdfWorkerClient } from "./pdf-client.ts";
+import type { PageResult, RenderResult } from "./pdf-protocol.ts";
+import type { RenderOptions } from "./raster.ts";
+
+export interface PdfConvertOptions {
+  firstPageNumber: number;
+  maxPages: number | null;
+  password?: string;
+  signal?: AbortSignal;
+  limits: ConvertLimits;
+}
+
+// Used for a page pdf.js cannot even load: we still return the page (the file's page numbering must not shift).
+const A4_POINTS = { width: 595.276, height: 841.89 };
+
+export async function convertPdf(
+  src: SourceInput,
+  opts: PdfConvertOptions,
+): Promise<ConvertedFile & { close(): Promise<void> }> {
+  const password = opts.password ?? src.password;
+  const client = new PdfWorkerClient(src.data, password, opts.limits.openTimeoutMs, opts.signal);
+  let opened;
+  try {
+    opened = await client.open();
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
+  const warnings = [...opened.warnings];
+  const pageTotal = opened.numPages;
+  if (pageTotal < 1) {
+    await client.close();
+    throw new DocprocError("corrupt_file", "the PDF has no pages");
+  }
+  const wanted = opts.maxPages === null ? pageTotal : Math.min(pageTotal, Math.max(0, opts.maxPages));
+  const pages: Page[] = [];
+  try {
+    for (let n = 1; n <= wanted; n++) {
+      if (opts.signal?.aborted) throw opts.signal.reason ?? new DocprocError("timeout", "conversion was aborted");
+      pages.push(await convertPage(client, src, n, opts, warnings));
+    }
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
+  return {
+    source_file_index: src.index,
+    filename: src.filename,
+    content_type: "application/pdf",
+    page_count: pageTotal,
+    pages,
+    warnings,
+    attachments: opened.attachments,
+    close: () => client.close(),
+  };
+}
+
+async function convertPage(
+  client: PdfWorkerClient,
+  src: SourceInput,
+  n: number,
+  opts: PdfConvertOptions,
+  warnings: string[],
+): Promise<Page> {
+  const preferredScale = PDF_RENDER_DPI / 72;
+  let result: PageResult;
+  let loaded = true;
+  try {
+    result = await client.request<PageResult>(
+      { op: "page", pageNumber: n, preferredScale, maxSidePx: opts.limits.maxSidePx, maxRasterPixels: opts.limits.maxRasterPixels },
+      opts.limits.pageTimeoutMs,
+      `page ${n}`,
+    );
+  } catch (err) {
+    // A page that cannot be read is survivable unless the whole worker gave up (timeouts exhausted, abort).
+    if (err instanceof DocprocError && err.code === "timeout" && (opts.signal?.aborted || /times on this file/.test(err.message))) throw err;
+    warnings.push(`page ${n}: could not be read (${(err as Error).message}); it is treated as an empty A4 page`);
+    loaded = false;
+    result = { ...A4_POINTS, scale: preferredScale, usable: false, reason: "page could not be read", words: [], text: "" };
+  }
+  if (loaded && !result.usable && result.reason && result.reason !== "no text layer") {
+    warnings.push(`page ${n}: ${result.reason}; the page will be OCR'd`);
+  }
+  const transform = makeTransform(result, "point", result.scale, result.scale * 72);
+  const render = (renderOpts?: RenderOptions): Promise<RasterImage> =>
+    loaded
+      ? renderWith(client, n, result.scale, transform.rasterized_width, transform.rasterized_height, renderOpts, opts.limits.renderTimeoutMs)
+      : Promise.resolve(blankRaster(transform.rasterized_width, transform.rasterized_height, renderOpts));
+  return {
+    page_number: opts.firstPageNumber + n - 1,
+    source_file_index: src.index,
+    source_filename: src.filename,
+    source_file_page_number: n,
+    image_transform: transform,
+    text_source: result.usable ? "text_layer" : "none",
+    words: result.words,
+    text: result.text,
+    ocr_confidence: meanConfidence(result.words),
+    render,
+  };
+}
+
+async function renderWith(
+  client: PdfWorkerClient,
+  pageNumber: number,
+  scale: number,
+  width: number,
+  height: number,
+  renderOpts: RenderOptions | undefined,
+  timeoutMs: number,
+): Promise<RasterImage> {
+  const grayscale = renderOpts?.grayscale ?? false;
+  try {
+    const raster = await client.request<RenderResult>(
+      { op: "render", pageNumber, scale, width, height, grayscale },
+      timeoutMs,
+      `rendering page ${pageNumber}`,
+    );
+    return { data: raster.data, width: raster.width, height: raster.height, channels: raster.channels };
+  } catch (err) {
+    if (err instanceof DocprocError && err.code !== "corrupt_file") throw err;
+    // pdf.js draws what it can; an error here means nothing could be drawn. A white page keeps the batch going
+    // (conversion already recorded whether the page was readable).
+    return blankRaster(width, height, renderOpts);
+  }
+}
+
+function blankRaster(width: number, height: number, renderOpts?: RenderOptions): RasterImage {
+  const channels = renderOpts?.grayscale ? 1 : 3;
+  return { data: new Uint8Array(width * height * channels).fill(255), width, height, channels };
+}

@@ -1,0 +1,192 @@
+/**
+ * Turns a pdf.js text layer (text runs with a text matrix and an advance width) into words with boxes in
+ * rasterized pixel space, and decides whether the layer is usable or garbage.
+ * Pure functions: no pdf.js import, so they run in the pdf worker and in unit tests alike.
+ */
+import type { Box, Word } from "../model.ts";
+import { charOffsets, fontKindOf } from "./char-widths.ts";
+
+/** The subset of a pdf.js TextItem we read. */
+export interface TextRun {
+  str: string;
+  dir: string;
+  width: number;
+  height: number;
+  /** Text rendering matrix in PDF user space: [a, b, c, d, e, f]. */
+  transform: number[];
+  fontName: string;
+  /** Added by our pdf.js instrumentation: [unicode, start, end, ...] per glyph, in `width` units. */
+  glyphs?: Array<string | number> | null;
+}
+
+export interface FontStyle {
+  fontFamily?: string;
+  ascent?: number;
+  descent?: number;
+  vertical?: boolean;
+}
+
+/** 2D affine matrix [a, b, c, d, e, f] as PDF and pdf.js use them. */
+export type Matrix = number[];
+
+function apply(m: Matrix, x: number, y: number): [number, number] {
+  return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+}
+
+// Fonts without usable metrics get the typical Helvetica values.
+const DEFAULT_ASCENT = 0.75;
+const DEFAULT_DESCENT = -0.25;
+
+/**
+ * Words of one text run. `viewport` maps PDF user space to rasterized pixels (pdf.js viewport.transform at the
+ * render scale: it applies /Rotate, the CropBox origin and the y flip), so boxes land where the raster shows them.
+ */
+export function wordsOfRun(run: TextRun, style: FontStyle | undefined, viewport: Matrix): Word[] {
+  const chars = Array.from(run.str);
+  if (chars.length === 0 || !(run.width > 0) || run.transform.length < 6) return [];
+  const [a, b, c, d, e, f] = run.transform;
+  const runLength = Math.hypot(a, b);
+  const upLength = Math.hypot(c, d);
+  if (runLength === 0 || upLength === 0) return [];
+  const dirX = a / runLength, dirY = b / runLength; // baseline direction in user space
+  const fontSize = run.height > 0 ? run.height : upLength;
+  const upX = (c / upLength) * fontSize, upY = (d / upLength) * fontSize; // one em "up" in user space
+  const [ascent, descent] = fontMetrics(style);
+  const measured = glyphExtents(chars, run.glyphs);
+  const offsets = measured ? null : charOffsets(chars, fontKindOf(style?.fontFamily), run.width);
+  const rtl = run.dir === "rtl";
+  const words: Word[] = [];
+  for (const [start, end] of wordSpans(chars)) {
+    let s: number, t: number;
+    if (measured) [s, t] = spanOf(measured, start, end);
+    else if (rtl) [s, t] = [run.width - offsets![end], run.width - offsets![start]]; // logical order, drawn right to left
+    else [s, t] = [offsets![start], offsets![end]];
+    const corners: Array<[number, number]> = [];
+    for (const along of [s, t]) {
+      const bx = e + dirX * along, by = f + dirY * along;
+      corners.push(apply(viewport, bx + upX * ascent, by + upY * ascent));
+      corners.push(apply(viewport, bx + upX * descent, by + upY * descent));
+    }
+    words.push({ text: chars.slice(start, end).join(""), confidence: 1, bounding_box: boundsOf(corners) });
+  }
+  return words;
+}
+
+/**
+ * Start/end offset of every non-space char of `chars`, from the glyph offsets pdf.js measured, or null when the
+ * glyphs cannot be matched to the text (Unicode normalisation or bidi reordering changed it beyond recognition).
+ */
+function glyphExtents(chars: string[], glyphs: TextRun["glyphs"]): Array<[number, number] | null> | null {
+  if (!glyphs || glyphs.length < 3) return null;
+  const forward = alignGlyphs(chars, glyphs, false);
+  return forward ?? alignGlyphs(chars, glyphs, true);
+}
+
+function alignGlyphs(chars: string[], glyphs: Array<string | number>, reversed: boolean): Array<[number, number] | null> | null {
+  const extents: Array<[number, number] | null> = new Array(chars.length).fill(null);
+  let p = 0;
+  const skipSpaces = () => {
+    while (p < chars.length && /\s/u.test(chars[p])) p++;
+  };
+  const count = glyphs.length / 3;
+  for (let k = 0; k < count; k++) {
+    const g = reversed ? count - 1 - k : k;
+    const unicode = String(glyphs[g * 3]);
+    const start = Number(glyphs[g * 3 + 1]), end = Number(glyphs[g * 3 + 2]);
+    const candidates = [unicode, unicode.normalize("NFKC")].map((u) => Array.from(u.replace(/\s/gu, "")));
+    skipSpaces();
+    const form = candidates.find((c) => c.every((ch, i) => chars[p + i] === ch));
+    if (!form) return null;
+    form.forEach((_, i) => {
+      // A ligature glyph ("ﬁ" → "fi") shares its advance between its chars.
+      const a = start + ((end - start) * i) / form.length, b = start + ((end - start) * (i + 1)) / form.length;
+      extents[p + i] = [Math.min(a, b), Math.max(a, b)];
+    });
+    p += form.length;
+  }
+  skipSpaces();
+  return p === chars.length ? extents : null;
+}
+
+function spanOf(extents: Array<[number, number] | null>, start: number, end: number): [number, number] {
+  let s = Infinity, t = -Infinity;
+  for (let i = start; i < end; i++) {
+    const e = extents[i];
+    if (!e) continue;
+    if (e[0] < s) s = e[0];
+    if (e[1] > t) t = e[1];
+  }
+  return Number.isFinite(s) ? [s, t] : [0, 0];
+}
+
+/**
+ * Ascent and descent (em) for word boxes. pdf.js reads them from the font program; some embedded TrueType fonts
+ * yield an em box of half the real height, and boxes that small would cut through the glyphs. An em box under
+ * 0.8 em or over 1.6 em is replaced by the typical 0.75 / -0.25.
+ */
+function fontMetrics(style: FontStyle | undefined): [number, number] {
+  const ascent = clampMetric(style?.ascent, DEFAULT_ASCENT, 0.3, 1.2);
+  const descent = clampMetric(style?.descent, DEFAULT_DESCENT, -0.6, 0);
+  const em = ascent - descent;
+  return em < 0.8 || em > 1.6 ? [DEFAULT_ASCENT, DEFAULT_DESCENT] : [ascent, descent];
+}
+
+function clampMetric(value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || !Number.isFinite(value) || value === 0) return fallback;
+  return Math.min(max, Math.max(min, value));
+}
+
+/** [start, end) char index spans of the whitespace-separated words. */
+function wordSpans(chars: string[]): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  let start = -1;
+  for (let i = 0; i <= chars.length; i++) {
+    const space = i === chars.length || /\s/u.test(chars[i]);
+    if (space && start >= 0) {
+      spans.push([start, i]);
+      start = -1;
+    } else if (!space && start < 0) start = i;
+  }
+  return spans;
+}
+
+function boundsOf(points: Array<[number, number]>): Box {
+  let x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity;
+  for (const [x, y] of points) {
+    if (x < x1) x1 = x;
+    if (x > x2) x2 = x;
+    if (y < y1) y1 = y;
+    if (y > y2) y2 = y;
+  }
+  return [round2(x1), round2(y1), round2(x2), round2(y2)];
+}
+
+function round2(v: number): number {
+  return Math.round(v * 100) / 100;
+}
+
+export interface TextLayerVerdict {
+  usable: boolean;
+  /** Why a layer was rejected (for the page warning). */
+  reason?: string;
+}
+
+/**
+ * A text layer is usable when it has real words: at least one letter or digit, at most 10 % of its characters
+ * unmappable (private use area, U+FFFD, control characters: what fonts without a Unicode map, typically Type3,
+ * produce), and at least half of its characters letters or digits (garbage maps often yield punctuation soup).
+ */
+export function judgeTextLayer(words: Word[]): TextLayerVerdict {
+  let total = 0, alnum = 0, bad = 0;
+  for (const word of words) {
+    for (const ch of word.text) {
+      total++;
+      if (/[\p{L}\p{N}]/u.test(ch)) alnum++;
+      else if (/[\p{Co}\p{Cc}\p{Cs}\uFFFD]/u.test(ch)) bad++;
+    }
+  }
+  if (total === 0 || alnum === 0) return { usable: false, reason: "no text layer" };
+  if (bad / total > 0.1) return { usable: false, reason: `text layer has ${bad} unmappable characters of ${total}` };
+  if (alnum / total < 0.5) return { usable: false, reason: `text layer is mostly symbols (${alnum} letters/digits of ${total})` };
+  return { usable: true };
+}

@@ -1,0 +1,59 @@
+/**
+ * Conversion stage: one source file → pages with geometry and, where the file has one, a usable text layer.
+ *
+ * Contract (docs/ARCHITECTURE.md):
+ * - The format MUST be recognised by content (magic bytes), never by file name or declared content type.
+ * - Every returned page MUST carry `image_transform` (rotation 0: orientation is the OCR stage's business) and a
+ *   `render()` that rasterizes it lazily at `rasterized_width × rasterized_height`, un-rotated; boxes are in that
+ *   pixel space. PDF pages are never rendered during conversion.
+ * - `page_count` MUST be the file's real page count; only the first `maxPages` pages are returned.
+ * - A file that cannot be read at all MUST throw DocprocError (`empty_file`, `corrupt_file`, `encrypted_file`,
+ *   `wrong_password`, `unsupported_format`, `too_large`, `timeout`); survivable page problems go to `warnings`.
+ * - The caller MUST call `close()` once it no longer renders pages (it releases the PDF worker).
+ */
+import { DocprocError } from "../errors.ts";
+import type { ConvertedFile, SourceInput } from "../model.ts";
+import { convertImage } from "../convert/image.ts";
+import { resolveLimits, type ConvertLimits } from "../convert/limits.ts";
+import { convertPdf } from "../convert/pdf.ts";
+import { describeUnknown, sniffFormat } from "../convert/sniff.ts";
+
+export { convertText, convertOcrData, parseOcrData, OcrDataSchema } from "../convert/supplied.ts";
+export { renderPageToRaster, toGrayscale, toRgb, type RenderOptions } from "../convert/raster.ts";
+export { DEFAULT_LIMITS, type ConvertLimits } from "../convert/limits.ts";
+
+export interface ConvertOptions {
+  /** Transaction page number of this file's first page (1-based). */
+  firstPageNumber: number;
+  /** Return at most this many pages (page_limit); null for all. */
+  maxPages: number | null;
+  /** PDF password; falls back to `src.password`. */
+  password?: string;
+  signal?: AbortSignal;
+  limits?: Partial<ConvertLimits>;
+}
+
+export type ConvertedSource = ConvertedFile & { close(): Promise<void> };
+
+export async function convertSource(src: SourceInput, opts: ConvertOptions): Promise<ConvertedSource> {
+  try {
+    return await convertByFormat(src, opts);
+  } catch (err) {
+    if (err instanceof DocprocError) throw err.stage ? err : new DocprocError(err.code, err.message, { stage: "convert", retryable: err.retryable, cause: err.cause, details: err.details });
+    throw new DocprocError("corrupt_file", `${src.filename}: ${(err as Error)?.message ?? String(err)}`, { stage: "convert", cause: err });
+  }
+}
+
+async function convertByFormat(src: SourceInput, opts: ConvertOptions): Promise<ConvertedSource> {
+  if (src.data.length === 0) throw new DocprocError("empty_file", `${src.filename} is empty (0 bytes)`);
+  const limits = resolveLimits(opts.limits);
+  const format = sniffFormat(src.data);
+  if (format === "unknown") {
+    throw new DocprocError("unsupported_format", `${src.filename} is ${describeUnknown(src.data)}`);
+  }
+  if (format === "pdf") {
+    return convertPdf(src, { firstPageNumber: opts.firstPageNumber, maxPages: opts.maxPages, password: opts.password, signal: opts.signal, limits });
+  }
+  const file = await convertImage(src, format, { firstPageNumber: opts.firstPageNumber, maxPages: opts.maxPages, limits });
+  return { ...file, close: async () => {} };
+}
