@@ -83,7 +83,8 @@ export const DEFAULT_PROJECT_RAW: Record<string, unknown> = {
     cls("invoice", "Invoice", "A request for payment for goods or services", [
       "invoice", "tax invoice", "invoice number", "invoice date", "amount due", "bill to", "rechnung", "rechnungsnummer", "rechnungsdatum",
       "factuur", "factuurnummer", "factuurdatum", "facture", "faktura", "factura", "fattura", "vat", "subtotal", "due date", "iban",
-      "payment terms", "zahlungsziel", "btw", "tva", "mwst", "total ttc",
+      "payment terms", "zahlungsziel", "btw", "tva", "mwst", "total ttc", "ttc", "total ht", "montant ht", "facture n°", "net à payer",
+      "ust-idnr", "steuernummer", "nettobetrag", "gesamtbetrag", "te betalen", "vervaldatum", "sales tax", "tax invoice",
     ], ["\\binv(oice)?[\\s.#:-]*(no|nr|number)\\b"], ["credit note", "gutschrift", "creditnota", "avoir", "purchase order"]),
     { ...cls("credit_note", "Credit note", "A document reducing an amount owed (refund, credit)", [
       "credit note", "credit memo", "gutschrift", "rechnungskorrektur", "creditnota", "creditfactuur", "avoir", "note de crédit",

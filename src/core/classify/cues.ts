@@ -1,0 +1,75 @@
+/**
+ * Cue rules: each class's cue words and patterns, counted on the document, weighted up in the heading zone (the
+ * first lines of the first page and short lines) where a document names itself ("INVOICE", "Gutschrift").
+ */
+import type { DocumentClass } from "../project";
+
+export interface CueHit {
+  cue: string;
+  count: number;
+  heading: boolean;
+  negative?: boolean;
+}
+
+export interface CueScore {
+  class_id: string;
+  score: number;
+  hits: CueHit[];
+}
+
+const regexCache = new Map<string, RegExp>();
+function cueRegex(cue: string, isPattern: boolean): RegExp {
+  const key = `${isPattern ? "p" : "w"}:${cue}`;
+  let re = regexCache.get(key);
+  if (!re) {
+    const body = isPattern ? cue : cue.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "[\\s.\\-]*");
+    re = new RegExp(isPattern ? body : `(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, "giu");
+    regexCache.set(key, re);
+  }
+  re.lastIndex = 0;
+  return re;
+}
+
+const count = (re: RegExp, text: string) => {
+  let n = 0;
+  for (const _ of text.matchAll(re)) if (++n >= 5) break;
+  return n;
+};
+
+/** The heading zone: first 6 lines of the first page plus any line of at most 4 words on the first page. */
+export function headingText(firstPageText: string): string {
+  const lines = firstPageText.split("\n");
+  return lines.filter((l, i) => i < 6 || l.trim().split(/\s+/).length <= 4).join("\n");
+}
+
+/**
+ * Scores a class: each cue counts log2(1 + occurrences) (capped at 5), three times more in the heading zone;
+ * a phrase of several words counts 1.5 times (more specific); each pattern counts 2; negative cues subtract.
+ */
+export function scoreClass(cls: DocumentClass, text: string, heading: string): CueScore {
+  const lower = text.toLowerCase();
+  const head = heading.toLowerCase();
+  const hits: CueHit[] = [];
+  let score = 0;
+  const add = (cue: string, isPattern: boolean, sign: 1 | -1) => {
+    const n = count(cueRegex(cue, isPattern), lower);
+    if (!n) return;
+    const inHeading = count(cueRegex(cue, isPattern), head) > 0;
+    const specificity = isPattern ? 2 : /\s/.test(cue.trim()) ? 1.5 : 1;
+    score += sign * specificity * Math.log2(1 + n) * (inHeading ? 3 : 1);
+    hits.push({ cue: isPattern ? `/${cue}/` : cue, count: n, heading: inHeading, negative: sign < 0 || undefined });
+  };
+  for (const cue of cls.cue_words) add(cue, false, 1);
+  for (const pattern of cls.cue_patterns) add(pattern, true, 1);
+  for (const cue of cls.negative_cue_words) add(cue, false, -1);
+  hits.sort((a, b) => Number(b.heading) - Number(a.heading) || b.count - a.count);
+  return { class_id: cls.id, score: Math.max(0, score), hits };
+}
+
+export function describeHits(hits: CueHit[], max = 4): string {
+  return hits
+    .filter((h) => !h.negative)
+    .slice(0, max)
+    .map((h) => `"${h.cue}"${h.count > 1 ? ` ×${h.count}` : ""}${h.heading ? " (heading)" : ""}`)
+    .join(", ");
+}

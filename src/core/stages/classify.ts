@@ -1,0 +1,90 @@
+/**
+ * Classification stage: which class of the project a document belongs to.
+ *
+ * Contracts:
+ * - MUST return one of the project's classes with a confidence 0..1, a reasoning naming the cues (or model
+ *   tokens) that decided, and up to three ranked alternatives `{ class_id, type, confidence }`.
+ * - Cue rules always run; a statistical model runs next to them when one is given, stored in the project
+ *   (`classifier_model`), or trainable from the project's example documents that carry text.
+ * - SHOULD answer `other` (when the project has such a class) rather than a weak match: below
+ *   `review_thresholds.min_class_confidence` the document becomes `other`.
+ * - `review_required` is true below `review_thresholds.classification`; `confirmed` is null (no human yet).
+ */
+import type { Alternative, Classification, Page } from "../model";
+import type { ProjectSettings } from "../project";
+import { describeHits, headingText, scoreClass, type CueScore } from "../classify/cues";
+import { type ClassifierModel, isClassifierModel, predict, trainClassifier } from "../classify/naive-bayes";
+
+/** Cue scores are turned into probabilities with this temperature (score points per factor e). */
+const TEMPERATURE = 3;
+/** The score `other` starts with: a document needs real cues to leave it. */
+const OTHER_BASE = 4;
+/** Share of the statistical model in the combined probability when a model is available. */
+const MODEL_WEIGHT = 0.6;
+
+const trainedFromExamples = new WeakMap<ProjectSettings, ClassifierModel | null>();
+
+/** The model to use: the argument, the project's stored model, or one trained from its text examples (cached). */
+function modelFor(project: ProjectSettings, given?: ClassifierModel): ClassifierModel | null {
+  if (given) return given;
+  if (isClassifierModel(project.classifier_model)) return project.classifier_model;
+  if (!trainedFromExamples.has(project)) {
+    const examples = project.classes.flatMap((c) => c.example_documents.filter((e) => e.text).map((e) => ({ class_id: c.id, text: e.text! })));
+    const classes = new Set(examples.map((e) => e.class_id));
+    trainedFromExamples.set(project, classes.size >= 2 ? trainClassifier(examples) : null);
+  }
+  return trainedFromExamples.get(project) ?? null;
+}
+
+function softmax(scores: number[]): number[] {
+  const max = Math.max(...scores);
+  const exps = scores.map((s) => Math.exp((s - max) / TEMPERATURE));
+  const sum = exps.reduce((a, b) => a + b, 0);
+  return exps.map((e) => e / sum);
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Classifies a document from its pages; see the module contract. */
+export function classifyDocument(pages: Page[], project: ProjectSettings, model?: ClassifierModel): Classification {
+  const text = pages.map((p) => p.text).join("\n");
+  const heading = headingText(pages[0]?.text ?? "");
+  const hasOther = project.classes.some((c) => c.id === "other");
+  const cues: CueScore[] = project.classes.map((c) => scoreClass(c, text, heading));
+  const cueProb = softmax(cues.map((c) => c.score + (c.class_id === "other" ? OTHER_BASE : 0)));
+  const nb = modelFor(project, model);
+  const prediction = nb && text.trim() ? predict(nb, text) : null;
+  const prob = project.classes.map((c, i) => (prediction ? (1 - MODEL_WEIGHT) * cueProb[i]! + MODEL_WEIGHT * (prediction.probabilities[c.id] ?? 0) : cueProb[i]!));
+
+  const order = project.classes.map((_, i) => i).sort((a, b) => prob[b]! - prob[a]!);
+  let chosen = order[0]!;
+  const best = project.classes[chosen]!;
+  const thresholds = project.review_thresholds;
+  let reasoning: string;
+  const cueText = describeHits(cues[chosen]!.hits);
+  if (best.id !== "other" && prob[chosen]! < thresholds.min_class_confidence && hasOther) {
+    reasoning = `no class was convincing (best: ${best.id} at ${round(prob[chosen]!)}, below ${thresholds.min_class_confidence}${cueText ? `; cues ${cueText}` : ""}), so other`;
+    chosen = project.classes.findIndex((c) => c.id === "other");
+  } else if (best.id === "other") {
+    const runner = order.find((i) => project.classes[i]!.id !== "other");
+    reasoning = runner === undefined || !cues[runner]!.hits.length ? "no cue of any class found" : `cues of ${project.classes[runner]!.id} too weak (${describeHits(cues[runner]!.hits)})`;
+  } else {
+    reasoning = cueText ? `cue words ${cueText}` : "no cue words";
+    if (prediction) reasoning += `; classifier model ${round(prediction.probabilities[best.id] ?? 0)} (tokens ${prediction.top_tokens.map((t) => `"${t}"`).join(", ")})`;
+  }
+  const cls = project.classes[chosen]!;
+  const confidence = round(prob[chosen]!);
+  const alternatives: Alternative[] = order
+    .filter((i) => i !== chosen && prob[i]! >= 0.005)
+    .slice(0, 3)
+    .map((i) => ({ class_id: project.classes[i]!.id, type: project.classes[i]!.name, confidence: round(prob[i]!) }));
+  return {
+    class_id: cls.id,
+    type: cls.name,
+    confidence,
+    reasoning,
+    alternatives,
+    confirmed: null,
+    review_required: confidence < thresholds.classification,
+  };
+}

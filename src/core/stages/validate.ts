@@ -1,0 +1,56 @@
+/**
+ * Validation stage: the project's rules over a document's fields and over the whole transaction.
+ *
+ * Contracts:
+ * - `validateDocument` MUST return undefined when no applicable rule warns or fails (the results file shows a
+ *   document's `validation` only then); otherwise every applicable rule's result, successes included.
+ * - A rule with `class_ids` applies only to documents of those classes; a rule whose fields a document does not
+ *   have does not apply to it.
+ * - `validateTransaction` runs the transaction rules (`unique_in_transaction`) and MUST NOT throw.
+ * - `overallStatus` is `error` if any result is an error, else `warning` if any is a warning, else `success`.
+ */
+import type { DocumentResult, RuleResult, ValidationResult } from "../model";
+import type { ProjectSettings, ValidationRule } from "../project";
+import { evaluateRule, uniqueInTransaction } from "../validate/rules";
+
+export type Status = "success" | "warning" | "error";
+
+export function overallStatus(results: Array<{ status: Status } | { overall_status: Status } | undefined>): Status {
+  let status: Status = "success";
+  for (const r of results) {
+    const s = r === undefined ? "success" : "status" in r ? r.status : r.overall_status;
+    if (s === "error") return "error";
+    if (s === "warning") status = "warning";
+  }
+  return status;
+}
+
+const appliesTo = (rule: ValidationRule, doc: DocumentResult) => !rule.class_ids || rule.class_ids.includes(doc.classification?.class_id ?? doc.document_type);
+
+/** Per-document rules; undefined when all applicable rules succeed (or none applies). */
+export function validateDocument(doc: DocumentResult, project: ProjectSettings): ValidationResult | undefined {
+  const results: RuleResult[] = [];
+  for (const rule of project.validation_rules) {
+    if (!appliesTo(rule, doc)) continue;
+    const r = evaluateRule(rule, doc.fields);
+    if (r) results.push(r);
+  }
+  const overall = overallStatus(results);
+  return overall === "success" ? undefined : { overall_status: overall, rule_results: results };
+}
+
+/** Transaction rules (`validation.transaction_rule_results` of the results file). */
+export function validateTransaction(docs: DocumentResult[], project: ProjectSettings): RuleResult[] {
+  const out: RuleResult[] = [];
+  for (const rule of project.validation_rules) {
+    if (rule.type !== "unique_in_transaction") continue;
+    const r = uniqueInTransaction(rule, docs.filter((d) => appliesTo(rule, d)));
+    if (r) out.push(r);
+  }
+  return out;
+}
+
+/** The transaction's overall status: its own rules and every document's validation. */
+export function transactionStatus(docs: DocumentResult[], transactionResults: RuleResult[]): Status {
+  return overallStatus([...transactionResults, ...docs.map((d) => d.validation)]);
+}
