@@ -3,13 +3,14 @@
  * Results are stored on the page (`page.barcodes`, `page.is_blank`) and reused when present, so re-running
  * Split on stored pages gives the same answer without rendering again.
  */
-import type { Page } from "../model";
+import type { Barcode, Page, RasterImage } from "../model";
 import { detectBarcodes } from "./barcodes";
-import { inkRatio, toGrey } from "./raster";
+import { hasPatchTBars } from "./patch-code";
+import { type GreyImage, inkRatio, toGrey } from "./raster";
 import type { SeparatorSettings } from "./settings";
 
-/** Longest side used to measure ink: enough to see a line of text, cheap to compute. */
-const INK_SIDE = 800;
+/** Longest side of the overview image for ink and patch bars: enough to see a line of text, cheap to compute. */
+const OVERVIEW_SIDE = 1000;
 
 export interface AnalysisNeeds {
   barcodes: boolean;
@@ -30,9 +31,20 @@ export async function analysePages(pages: Page[], sep: SeparatorSettings, needs:
     if (wantBlank && hasText) page.is_blank = false;
     if (!wantBarcodes && page.is_blank !== undefined) continue;
     const img = page.render ? await page.render().catch(() => null) : null;
-    if (wantBarcodes) page.barcodes = img ? detectBarcodes(img, { maxSide: sep.barcode_max_side }) : [];
+    const grey = img ? toGrey(img, OVERVIEW_SIDE) : null;
+    if (wantBarcodes) page.barcodes = img && grey ? findBarcodes(img, grey, sep) : [];
     if (page.is_blank === undefined) {
-      page.is_blank = img ? inkRatio(toGrey(img, INK_SIDE)) < sep.blank_ink_ratio : !hasText;
+      // Without a raster only the text can tell: blank means no text at all.
+      page.is_blank = grey ? inkRatio(grey) < sep.blank_ink_ratio : page.text.trim() === "";
     }
   }
+}
+
+/** Decoded barcodes, plus a PATCH-T entry when the patch bars are seen but no "PATCHT" code could be read. */
+function findBarcodes(img: RasterImage, grey: GreyImage, sep: SeparatorSettings): Barcode[] {
+  const found = detectBarcodes(img, { maxSide: sep.barcode_max_side });
+  if (!found.some((b) => b.value.trim().toUpperCase() === "PATCHT") && hasPatchTBars(grey)) {
+    found.push({ format: "patch", value: "PATCHT" });
+  }
+  return found;
 }

@@ -48,5 +48,5 @@ function normaliseValue(value: string): string {
 }
 
 function describe(b: Barcode): string {
-  return `${b.format} barcode "${b.value}"`;
+  return b.format === "patch" ? "patch bars" : `${b.format} barcode "${b.value}"`;
 }
