@@ -209,6 +209,27 @@ describe("retry policy against a real receiver", () => {
     rx.reply(statuses(200));
   });
 
+  test("a 2xx whose body trickles past the timeout still counts as delivered", async () => {
+    rx.received.length = 0;
+    rx.reply(() => {
+      const body = new ReadableStream({
+        start(ctrl) {
+          ctrl.enqueue(new TextEncoder().encode("accepted, still talking"));
+          setTimeout(() => ctrl.close(), 2000);
+        },
+      });
+      return new Response(body, { status: 202 });
+    });
+    const result = await deliverWithRetries(activity({ timeout_seconds: 0.3 }), payload(activity()), ALLOW);
+    expect(result.ok).toBe(true);
+    expect(result.attempts).toHaveLength(1);
+    expect(result.attempts[0]).toMatchObject({ status: 202, kind: "success" });
+    expect(result.attempts[0].duration_ms).toBeGreaterThanOrEqual(250); // ended by the timeout, not by the body
+    expect(result.attempts[0].duration_ms).toBeLessThan(1000);
+    expect(result.attempts[0].response_excerpt).toBe("accepted, still talking");
+    rx.reply(statuses(200));
+  });
+
   test("a 302 redirect to 127.0.0.1 is not followed and not retried", async () => {
     rx.received.length = 0;
     rx.reply((req) =>

@@ -6,7 +6,7 @@ import { buildFailedPayload, downloadUrl, linkBase, type ExportManifestLike } fr
 import { parseRetryAfter } from "../../src/core/notify/deliver.ts";
 import { planNextAttempt } from "../../src/core/notify/retry.ts";
 import { canonicalJson } from "../../src/core/notify/sign.ts";
-import { deliveryFailure, nodesByOutcome, notificationNodes, notifyStage, runDeliveries } from "../../src/core/stages/notify.ts";
+import { deliveryFailure, nodesByOutcome, notificationNodes, notifyStage, planTransactionNotifications, runDeliveries } from "../../src/core/stages/notify.ts";
 import { startReceiver, statuses, type Receiver } from "./notify-receiver.ts";
 
 // The exporters' manifest type MUST be accepted where the payload builder expects a manifest (checked by tsc).
@@ -138,6 +138,24 @@ describe("notify stage", () => {
     expect(failed.deliveries.every((d) => d.payload.event === "transaction.failed")).toBe(true);
   });
 
+  test("a whole transaction: completion fires reached everywhere; failure splits reached and failed by position", () => {
+    const withLinks = workflow.map((s) => (s.activity ? { ...s, activity: { ...s.activity, api_base_url: "https://api.example", events: ["reached", "failed"] as Array<"reached" | "failed"> } } : s));
+    const ids = (i: number, e: string) => `msg_${i}_${e}`;
+    const done = planTransactionNotifications({ workflow: withLinks, transaction: tx, outcome: { status: "completed", manifest }, newId: ids });
+    expect(done.deliveries.map((d) => [d.node_id, d.payload.event, d.request.delivery_id])).toEqual([
+      ["early", "transaction.step_reached", "msg_0_reached"],
+      ["final", "transaction.step_reached", "msg_1_reached"],
+    ]);
+    const failed = planTransactionNotifications({ workflow: withLinks, transaction: tx, outcome: { status: "failed", error: "extract crashed", failedStage: "extract" }, newId: ids });
+    expect(failed.deliveries.map((d) => [d.node_id, d.payload.event, d.activity_index, d.request.delivery_id])).toEqual([
+      ["early", "transaction.step_reached", 0, "msg_0_reached"],
+      ["final", "transaction.failed", 1, "msg_1_failed"],
+    ]);
+    expect(failed.deliveries[0].payload).toMatchObject({ exports: { total_files: 0, files: [] } }); // Export had not run
+    const unknown = planTransactionNotifications({ workflow: withLinks, transaction: tx, outcome: { status: "failed", error: "x", failedStage: null } });
+    expect(unknown.deliveries.map((d) => d.payload.event)).toEqual(["transaction.failed", "transaction.failed"]);
+  });
+
   test("an activity without any link base is a warning and does not stop the others", () => {
     const noBase = parseNotificationActivity({ webhook_url: "https://a.example/" });
     const withBase = parseNotificationActivity({ webhook_url: "https://b.example/", api_base_url: "https://api.example", event_name: "ready" });
@@ -145,6 +163,8 @@ describe("notify stage", () => {
     expect(plan.deliveries.map((d) => d.activity_index)).toEqual([1]);
     expect(plan.deliveries[0].payload.event).toBe("ready");
     expect(plan.warnings[0]).toMatch(/notification 1: .*api_base_url/);
+    const asNode = notifyStage({ activities: [{ step_index: 4, id: "erp", name: null, activity: noBase }], transaction: tx, trigger: { event: "reached", manifest } });
+    expect(asNode.warnings[0]).toMatch(/notification "erp": /);
     expect(notifyStage({ activities: [noBase], transaction: tx, trigger: { event: "reached", manifest }, publicBaseUrl: "https://pub.example" }).deliveries).toHaveLength(1);
   });
 

@@ -194,9 +194,13 @@ function send(checked: CheckedUrl, req: DeliveryRequest, headers: Record<string,
       lookup: pinnedLookup as never,
       ...(isHttps && opts.ca ? { ca: opts.ca } : {}),
     });
+    // Once the status line is in, the response has arrived "within the timeout"; a body that trickles on past it
+    // is cut off but does not turn a 2xx into a failure.
+    let respond: (() => void) | null = null;
     const timer = setTimeout(() => {
       request.destroy();
-      finish({ timedOut: true, error: `no response within ${req.timeout_seconds}s` });
+      if (respond) respond();
+      else finish({ timedOut: true, error: `no response within ${req.timeout_seconds}s` });
     }, req.timeout_seconds * 1000);
     const onAbort = () => {
       request.destroy();
@@ -231,6 +235,7 @@ function send(checked: CheckedUrl, req: DeliveryRequest, headers: Record<string,
           retryAfter: header("retry-after"),
           excerpt: Buffer.concat(chunks).toString("utf8").slice(0, MAX_RESPONSE_EXCERPT),
         });
+      respond = complete;
       res.on("end", complete);
       res.on("error", complete);
     });

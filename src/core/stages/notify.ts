@@ -113,7 +113,8 @@ export function notifyStage(input: NotifyStageInput): NotifyPlan {
         fail_workflow_on_error: activity.fail_workflow_on_error,
       });
     } catch (err) {
-      warnings.push(`notification ${index + 1}: ${err instanceof Error ? err.message : String(err)}`);
+      const label = nodeId ? `"${nodeId}"` : String(index + 1);
+      warnings.push(`notification ${label}: ${err instanceof Error ? err.message : String(err)}`);
     }
   });
   return { deliveries, warnings };
@@ -159,4 +160,38 @@ export async function runDeliveries(planned: PlannedDelivery[], opts: Omit<Retry
     failWorkflow ??= deliveryFailure(p, result);
   }
   return { results, failWorkflow };
+}
+
+export interface TransactionNotificationsInput {
+  workflow: WorkflowStepLike[];
+  transaction: TransactionRef;
+  /** `failedStage`: the stage that aborted the workflow (null if unknown: then no node counts as reached). */
+  outcome: { status: "completed"; manifest: ExportManifestLike } | { status: "failed"; error: string; failedStage: string | null; manifest?: ExportManifestLike };
+  publicBaseUrl?: string | null;
+  now?: Date;
+  newId?: (activityIndex: number, event: NotificationEvent) => string;
+}
+
+/**
+ * Everything a finished transaction must notify, in workflow order: on completion every node fires `reached`; on
+ * failure the nodes the workflow had passed fire `reached` (with the manifest as it was, empty if Export had not
+ * run) and the others fire `failed`. Delivery ids are unique across both groups.
+ */
+export function planTransactionNotifications(input: TransactionNotificationsInput): NotifyPlan {
+  const nodes = notificationNodes(input.workflow);
+  const common = { transaction: input.transaction, publicBaseUrl: input.publicBaseUrl, now: input.now };
+  const idFor = (offset: number) => (input.newId ? (i: number, e: NotificationEvent) => input.newId!(i + offset, e) : undefined);
+  if (input.outcome.status === "completed") {
+    return notifyStage({ ...common, activities: nodes, trigger: { event: "reached", manifest: input.outcome.manifest }, newId: idFor(0) });
+  }
+  const split = nodesByOutcome(nodes, input.workflow, input.outcome.failedStage ?? "");
+  const manifest = input.outcome.manifest ?? emptyManifest(input.transaction.transaction_id);
+  const reached = notifyStage({ ...common, activities: split.reached, trigger: { event: "reached", manifest }, newId: idFor(0) });
+  const failed = notifyStage({ ...common, activities: split.notReached, trigger: { event: "failed", error: input.outcome.error }, newId: idFor(split.reached.length) });
+  failed.deliveries.forEach((d) => (d.activity_index += split.reached.length));
+  return { deliveries: [...reached.deliveries, ...failed.deliveries], warnings: [...reached.warnings, ...failed.warnings] };
+}
+
+function emptyManifest(transactionId: string): ExportManifestLike {
+  return { transaction_id: transactionId, profiles: {}, total_files: 0, total_size_bytes: 0 };
 }
