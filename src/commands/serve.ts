@@ -1,0 +1,52 @@
+/** `docproc serve`: flags and help only; the server is in src/server/start.ts. */
+import { Command, Flags } from "@oclif/core";
+
+export default class ServeCommand extends Command {
+  static summary = "Run the REST API with a durable job queue on one data directory";
+  static description = [
+    "Serves the API of the interface spec (see /docs and /api-docs once running) and processes transactions with " +
+      "--workers jobs at once. Everything lives in --data: the SQLite database, the original files and the export files.",
+    "Settings from the environment: ADMIN_API_KEY (X-API-Key value; a random one is generated and printed when unset), " +
+      "DOCPROC_MAX_BODY_MB (100), DOCPROC_MAX_FILE_MB (50), DOCPROC_MAX_FILES (100), DOCPROC_MAX_QUEUE_DEPTH (1000), " +
+      "DOCPROC_MAX_LONG_POLL_SECONDS (120), DOCPROC_LEASE_SECONDS (30).",
+    "SIGTERM or SIGINT: stop accepting requests, let running jobs finish (up to 30 s), release the rest.",
+  ].join("\n\n");
+  static examples = [
+    "ADMIN_API_KEY=secret <%= config.bin %> <%= command.id %> --data ./docproc-data",
+    "<%= config.bin %> <%= command.id %> --host 0.0.0.0 --port 9000 --workers 4",
+  ];
+  static flags = {
+    host: Flags.string({ description: "address to listen on", default: "127.0.0.1", helpValue: "HOST" }),
+    port: Flags.integer({ description: "port to listen on (0 picks a free one)", default: 8080, min: 0, max: 65535, helpValue: "PORT" }),
+    data: Flags.string({ description: "data directory", default: "./docproc-data", helpValue: "DIR" }),
+    workers: Flags.integer({ description: "jobs processed at once in this process (0: API only)", default: 2, min: 0, max: 64, helpValue: "N" }),
+  };
+
+  async run(): Promise<number> {
+    const { flags } = await this.parse(ServeCommand);
+    const [{ startServer }, { configFromEnv }] = await Promise.all([import("../server/start"), import("../server/config")]);
+    const config = configFromEnv();
+    const server = await startServer({ host: flags.host, port: flags.port, dataDir: flags.data, workers: flags.workers, config, log: (m) => process.stderr.write(`${m}\n`) });
+    process.stdout.write(`docproc serve listening on ${server.url} (data: ${flags.data}, workers: ${flags.workers})\n`);
+    if (config.generatedKey) process.stdout.write(`ADMIN_API_KEY not set; generated key for this run: ${config.adminApiKey}\n`);
+    await waitForSignal();
+    process.stdout.write("docproc serve: shutting down\n");
+    await server.stop();
+    return 0;
+  }
+}
+
+/** Resolves on the first SIGTERM or SIGINT. */
+export function waitForSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (sig: string) => {
+      process.off("SIGTERM", onTerm);
+      process.off("SIGINT", onInt);
+      resolve(sig);
+    };
+    const onTerm = () => on("SIGTERM");
+    const onInt = () => on("SIGINT");
+    process.on("SIGTERM", onTerm);
+    process.on("SIGINT", onInt);
+  });
+}

@@ -1,0 +1,27 @@
+/** `docproc worker --data DIR`: extra worker processes on a data directory a `docproc serve` also uses. */
+import { Command, Flags } from "@oclif/core";
+
+export default class WorkerCommand extends Command {
+  static summary = "Process queued transactions of a data directory (extra workers next to docproc serve)";
+  static description =
+    "Claims jobs from the SQLite queue in --data under expiring leases (DOCPROC_LEASE_SECONDS, default 30), so several " +
+    "processes can share one directory; a worker that dies has its jobs retried by the others. SIGTERM lets running " +
+    "jobs finish (up to 30 s) and releases the rest.";
+  static examples = ["<%= config.bin %> <%= command.id %> --data ./docproc-data --concurrency 2"];
+  static flags = {
+    data: Flags.string({ description: "data directory (the one docproc serve uses)", default: "./docproc-data", helpValue: "DIR" }),
+    concurrency: Flags.integer({ description: "jobs processed at once", default: 1, min: 1, max: 64, helpValue: "N" }),
+  };
+
+  async run(): Promise<number> {
+    const { flags } = await this.parse(WorkerCommand);
+    const [{ leaseMsFromEnv, openDataDir, startWorkerRuntime }, { waitForSignal }] = await Promise.all([import("../queue/runtime"), import("./serve")]);
+    const data = openDataDir(flags.data);
+    const runtime = startWorkerRuntime({ data, concurrency: flags.concurrency, leaseMs: leaseMsFromEnv(), log: (m) => process.stderr.write(`${m}\n`) });
+    process.stdout.write(`docproc worker running on ${data.dir} (concurrency ${flags.concurrency})\n`);
+    await waitForSignal();
+    await runtime.stop(true, 30_000);
+    data.db.close();
+    return 0;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Opens a data directory and runs a worker pool on it. Used by `docproc serve` (workers inside the server) and
+ * `docproc worker` (extra processes on the same directory).
+ *
+ * Layout: `<data>/docproc.db` (SQLite, WAL), `<data>/blobs/sha256/..` (originals), `<data>/exports/<transaction_id>/`.
+ */
+import { availableParallelism } from "node:os";
+import path from "node:path";
+import { fsBlobStore, type BlobStore } from "../storage/blobs";
+import { systemClock, type Clock } from "../storage/clock";
+import { openDatabase, type Db } from "../storage/db";
+import { createNotifier, type Notifier } from "./notifier";
+import { corePipelineRunner, type CorePipelineRunner, type PipelineRunner } from "./pipeline-runner";
+import { registerProcessTransaction } from "./process-transaction";
+import { createWorkerPool, type WorkerPool } from "./worker";
+
+export interface DataDir {
+  dir: string;
+  db: Db;
+  blobs: BlobStore;
+  exportsRoot: string;
+}
+
+export function openDataDir(dir: string): DataDir {
+  const root = path.resolve(dir);
+  return { dir: root, db: openDatabase(path.join(root, "docproc.db")), blobs: fsBlobStore(path.join(root, "blobs")), exportsRoot: path.join(root, "exports") };
+}
+
+export interface WorkerRuntimeOptions {
+  data: DataDir;
+  /** Jobs processed at once by this process. 0 runs no workers (API only). */
+  concurrency: number;
+  clock?: Clock;
+  notifier?: Notifier;
+  /** Lease length; a crashed worker's jobs are retried this long after its last heartbeat. */
+  leaseMs?: number;
+  /** Replaces the core pipeline (tests). */
+  runPipeline?: PipelineRunner;
+  log?: (msg: string) => void;
+}
+
+export interface WorkerRuntime {
+  pool: WorkerPool;
+  notifier: Notifier;
+  runner: CorePipelineRunner | null;
+  ocrStatus: CorePipelineRunner["ocrStatus"];
+  stop(graceful: boolean, timeoutMs?: number): Promise<void>;
+}
+
+export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
+  const clock = opts.clock ?? systemClock;
+  const notifier = opts.notifier ?? createNotifier();
+  const runner = opts.runPipeline ? null : corePipelineRunner({ engine: "auto", ocrWorkers: Math.max(1, availableParallelism()) });
+  const pool = createWorkerPool({ db: opts.data.db, clock, concurrency: opts.concurrency, leaseMs: opts.leaseMs, log: opts.log });
+  registerProcessTransaction(pool, {
+    db: opts.data.db,
+    clock,
+    blobs: opts.data.blobs,
+    notifier,
+    runPipeline: opts.runPipeline ?? runner!.run,
+    exportsRoot: opts.data.exportsRoot,
+  });
+  if (opts.concurrency > 0) pool.start();
+  return {
+    pool,
+    notifier,
+    runner,
+    ocrStatus: () => runner?.ocrStatus() ?? { status: "ready", engine: "injected" },
+    async stop(graceful, timeoutMs) {
+      await pool.stop({ graceful, timeoutMs });
+      await runner?.close();
+    },
+  };
+}
+
+/** DOCPROC_LEASE_SECONDS (default 30). */
+export function leaseMsFromEnv(env: Record<string, string | undefined> = process.env): number {
+  const n = Number(env.DOCPROC_LEASE_SECONDS ?? "30");
+  return Number.isFinite(n) && n > 0 ? n * 1000 : 30_000;
+}

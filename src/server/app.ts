@@ -1,0 +1,49 @@
+/**
+ * The HTTP app: one Elysia instance per resource, composed here with the cross-cutting parts (auth, body limit,
+ * error mapping). Errors become `{ "detail": string }` once, in errors.ts.
+ */
+import { Elysia } from "elysia";
+import { DocprocError } from "../core/errors";
+import { authenticate } from "./auth";
+import type { ServerDeps } from "./deps";
+import { errorResponse, fromFrameworkError } from "./errors";
+import { createLongPoll, type LongPoll } from "./long-poll";
+import { docsRoutes } from "./routes/docs";
+import { healthRoutes } from "./routes/health";
+import { projectRoutes } from "./routes/projects";
+import { resultRoutes } from "./routes/results";
+import { statusRoutes } from "./routes/status";
+import { transactionRoutes } from "./routes/transactions";
+
+function checkBodySize(request: Request, maxBodyBytes: number): void {
+  const length = Number(request.headers.get("content-length") ?? "0");
+  if (length > maxBodyBytes) {
+    throw new DocprocError("too_large", `Request body of ${length} bytes is larger than the ${maxBodyBytes}-byte limit`);
+  }
+}
+
+export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(deps.db, deps.notifier, deps.config.longPollRecheckMs)) {
+  return new Elysia()
+    .onRequest(({ request }) => {
+      try {
+        const { pathname } = new URL(request.url);
+        authenticate(request, pathname, deps.config.adminApiKey);
+        checkBodySize(request, deps.config.maxBodyBytes);
+      } catch (err) {
+        return errorResponse(err);
+      }
+    })
+    .onError(({ code, error }) => {
+      const mapped = fromFrameworkError(code, error);
+      if (!(mapped instanceof DocprocError)) console.error("unhandled error:", error);
+      return errorResponse(mapped);
+    })
+    .use(healthRoutes(deps))
+    .use(docsRoutes())
+    .use(projectRoutes(deps))
+    .use(transactionRoutes(deps))
+    .use(statusRoutes(deps, longPoll))
+    .use(resultRoutes(deps));
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,36 @@
+/** What the HTTP layer needs, built once by the serve command (or a test) and handed to createApp. */
+import type { Notifier } from "../queue/notifier";
+import type { BlobStore } from "../storage/blobs";
+import type { Clock } from "../storage/clock";
+import type { Db } from "../storage/db";
+import type { ServerConfig } from "./config";
+
+export interface OcrStatus {
+  status: "idle" | "loading" | "ready" | "error";
+  engine?: string;
+  error?: string;
+}
+
+export interface ServerDeps {
+  db: Db;
+  clock: Clock;
+  blobs: BlobStore;
+  notifier: Notifier;
+  config: ServerConfig;
+  /** Export files of a transaction live in `<exportsRoot>/<transaction_id>/`. */
+  exportsRoot: string;
+  /** Worker slots processing jobs for this data directory in this process (estimates, health). */
+  workers: number;
+  /** Wakes the in-process worker pool after an enqueue; a no-op when there is none. */
+  wake(): void;
+  /** Jobs currently running in this process. */
+  running(): number;
+  ocrStatus(): OcrStatus;
+}
+
+export const urlsOf = (id: string) => ({
+  status_url: `/transactions/${id}`,
+  poll_url: `/transactions/${id}?timeout=30`,
+  files_url: `/transactions/${id}/source-files`,
+  start_url: `/transactions/${id}/start`,
+});

@@ -1,0 +1,145 @@
+/**
+ * The OpenAPI 3.1 document, generated from the zod schemas in schemas.ts. Every route the app answers MUST have an
+ * entry in ROUTES (a test compares this list with the app's routes).
+ */
+import { z } from "zod";
+import pkg from "../../package.json" with { type: "json" };
+import * as S from "./schemas";
+
+interface Resp {
+  description: string;
+  schema?: z.ZodType;
+  content?: string;
+}
+
+export interface RouteDoc {
+  method: "get" | "post" | "put" | "patch" | "delete";
+  path: string;
+  summary: string;
+  tag: string;
+  public?: boolean;
+  body?: z.ZodType | "multipart" | "settings";
+  query?: Record<string, { type: "string" | "integer" | "boolean"; description: string }>;
+  responses: Record<number, Resp>;
+}
+
+const err = (description: string): Resp => ({ description, schema: S.ErrorSchema });
+const common = { 401: err("Missing or invalid X-API-Key") };
+const notFound = { 404: err("Unknown tenant, project or transaction") };
+const bad = { 400: err("Validation failed; detail names the offending fields") };
+const queueFull: Resp = { description: "Queue full", schema: S.QueueFullSchema };
+const tooLarge = { 413: err("Body, file or file count above the configured limits") };
+const fieldsQuery = { fields: { type: "string" as const, description: "Comma-separated fields with dot notation, e.g. status,metadata.step_progress" } };
+
+export const ROUTES: RouteDoc[] = [
+  { method: "post", path: "/tenants/{tenant_id}/projects", summary: "Create a project", tag: "Projects", body: S.CreateProjectBody, responses: { 201: { description: "Created", schema: S.ProjectSchema }, ...bad, ...common } },
+  { method: "get", path: "/tenants/{tenant_id}/projects", summary: "List projects (extension)", tag: "Projects", responses: { 200: { description: "Projects", schema: z.object({ items: z.array(S.ProjectSchema) }) }, ...common, ...notFound } },
+  { method: "get", path: "/tenants/{tenant_id}/projects/{project_id}", summary: "Read a project and its settings (extension)", tag: "Projects", responses: { 200: { description: "Project", schema: S.ProjectSchema }, ...common, ...notFound } },
+  { method: "patch", path: "/tenants/{tenant_id}/projects/{project_id}", summary: "Update name, description or settings; increments project_version (extension)", tag: "Projects", body: S.UpdateProjectBody, responses: { 200: { description: "Updated", schema: S.ProjectSchema }, ...bad, ...common, ...notFound } },
+  { method: "put", path: "/tenants/{tenant_id}/projects/{project_id}/settings", summary: "Replace the settings; increments project_version (extension)", tag: "Projects", body: "settings", responses: { 200: { description: "Updated", schema: S.ProjectSchema }, ...bad, ...common, ...notFound } },
+  { method: "post", path: "/tenants/{tenant_id}/projects/{project_id}/transactions", summary: "Create a transaction (not idempotent)", tag: "Transactions", body: S.CreateTransactionBody, responses: { 201: { description: "Created", schema: S.CreateTransactionResponse }, ...bad, ...common, ...notFound } },
+  { method: "post", path: "/tenants/{tenant_id}/projects/{project_id}/transactions/process", summary: "Submit files, text or OCR data and start processing in one step", tag: "Transactions", body: S.ProcessBody, responses: { 202: { description: "Accepted; processing", schema: S.ProcessResponse }, ...bad, ...common, ...notFound, ...tooLarge, 429: queueFull } },
+  {
+    method: "post", path: "/transactions/{transaction_id}/source-files", summary: "Upload source files (multipart)", tag: "Transactions", body: "multipart",
+    query: { file_index: { type: "integer", description: "0-based index of this request's first file" } },
+    responses: { 200: { description: "Upload result", schema: S.UploadResponse }, 400: err("Invalid split policy (lists allowed values), no files, or transaction not in created state"), ...common, ...notFound, ...tooLarge },
+  },
+  { method: "post", path: "/transactions/{transaction_id}/start", summary: "Start processing", tag: "Transactions", responses: { 200: { description: "Started", schema: S.StartResponse }, 400: err("Cannot start transaction in <state> state, or no files"), ...common, ...notFound, 429: queueFull } },
+  {
+    method: "get", path: "/transactions/{transaction_id}", summary: "Get a transaction (status, not results); long poll with timeout", tag: "Status",
+    query: { timeout: { type: "integer", description: "Long poll: hold up to N seconds, return at once on a status change" }, ...fieldsQuery, include_request: { type: "boolean", description: "Include the original request (completed transactions)" } },
+    responses: { 200: { description: "Transaction", schema: S.TransactionSchema }, ...bad, ...common, ...notFound },
+  },
+  { method: "post", path: "/transactions/batch-status", summary: "Status of up to 100 transactions", tag: "Status", body: S.BatchStatusBody, responses: { 200: { description: "Statuses keyed by transaction id", schema: S.BatchStatusResponse }, ...bad, ...common } },
+  {
+    method: "get", path: "/transactions", summary: "List transactions", tag: "Status",
+    query: {
+      dataset_id: { type: "string", description: "Default production" },
+      status: { type: "string", description: "One status or several, comma-separated" },
+      limit: { type: "integer", description: "Default 100, at most 1000" },
+      offset: { type: "integer", description: "Default 0" },
+      search: { type: "string", description: "Free text over transaction id, correlation id, file names, document types, index fields" },
+      sort_by: { type: "string", description: "created_at, status, processing_time_seconds, transaction_id, priority, completed_at, or idx_<name>" },
+      sort_order: { type: "string", description: "asc or desc (default)" },
+      step: { type: "string", description: "Current workflow step id" },
+      date_from: { type: "string", description: "Inclusive lower bound on created_at (ISO 8601)" },
+      date_to: { type: "string", description: "Inclusive upper bound on created_at; a date-only value covers the whole day" },
+      index_filter: { type: "string", description: 'JSON object: {"<index field>": ["value", ...]}' },
+      filter_expression: { type: "string", description: "JSON expression tree (docs/api.md); overrides status, step, dates and index_filter" },
+      ...fieldsQuery,
+    },
+    responses: { 200: { description: "Page of transactions", schema: S.ListResponse }, ...bad, ...common },
+  },
+  { method: "get", path: "/transactions/{transaction_id}/exports", summary: "Export manifest", tag: "Results", responses: { 200: { description: "Manifest", schema: S.ManifestSchema }, ...common, ...notFound } },
+  {
+    method: "get", path: "/transactions/{transaction_id}/exports/download/{filename}", summary: "Download an export file (filename may contain subfolders)", tag: "Results",
+    query: { inline: { type: "boolean", description: "true: Content-Disposition inline; default attachment" } },
+    responses: { 200: { description: "File bytes; Content-Type by extension", content: "application/octet-stream" }, ...common, ...notFound },
+  },
+  { method: "get", path: "/transactions/{transaction_id}/documents", summary: "Documents with classification and fields (as in the results file)", tag: "Results", responses: { 200: { description: "Documents", schema: S.DocumentsResponse }, ...common, ...notFound } },
+  { method: "get", path: "/health", summary: "Health: database, queue depth, OCR readiness", tag: "Service", public: true, responses: { 200: { description: "Healthy or degraded", schema: S.HealthResponse }, 503: { description: "Database unavailable", schema: S.HealthResponse } } },
+  { method: "get", path: "/api-docs", summary: "API explorer (HTML, served locally)", tag: "Service", public: true, responses: { 200: { description: "HTML", content: "text/html" } } },
+  { method: "get", path: "/api-docs/openapi.json", summary: "This OpenAPI document", tag: "Service", public: true, responses: { 200: { description: "OpenAPI 3.1", content: "application/json" } } },
+  { method: "get", path: "/api-docs/explorer.js", summary: "Explorer script", tag: "Service", public: true, responses: { 200: { description: "JavaScript", content: "text/javascript" } } },
+  { method: "get", path: "/docs", summary: "API reference (HTML of docs/api.md)", tag: "Service", public: true, responses: { 200: { description: "HTML", content: "text/html" } } },
+];
+
+const schemaOf = (s: z.ZodType) => z.toJSONSchema(s, { target: "draft-2020-12", io: "input", unrepresentable: "any" });
+
+function bodyOf(body: RouteDoc["body"]) {
+  if (!body) return undefined;
+  if (body === "multipart") {
+    return {
+      required: true,
+      content: {
+        "multipart/form-data": {
+          schema: {
+            type: "object",
+            required: ["files"],
+            properties: {
+              files: { type: "array", items: { type: "string", contentMediaType: "application/octet-stream" } },
+              upload_tokens: { type: "array", items: { type: "string" }, description: "Idempotency token per file, aligned by position" },
+              split_policies: { type: "array", items: { type: "string", enum: ["inherit", "single_document", "self_contained"] } },
+            },
+          },
+        },
+      },
+    };
+  }
+  if (body === "settings") return { required: true, content: { "application/json": { schema: { type: "object", description: "Project settings (docs/projects.md)" } } } };
+  return { required: true, content: { "application/json": { schema: schemaOf(body) } } };
+}
+
+export function openApiDocument(): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of ROUTES) {
+    const params = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
+    const query = Object.entries(r.query ?? {}).map(([name, q]) => ({ name, in: "query", required: false, description: q.description, schema: { type: q.type } }));
+    const responses = Object.fromEntries(
+      Object.entries(r.responses).map(([code, resp]) => [
+        code,
+        {
+          description: resp.description,
+          ...(resp.schema ? { content: { "application/json": { schema: schemaOf(resp.schema) } } } : resp.content ? { content: { [resp.content]: {} } } : {}),
+        },
+      ]),
+    );
+    (paths[r.path] ??= {})[r.method] = {
+      summary: r.summary,
+      tags: [r.tag],
+      operationId: `${r.method}_${r.path.replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, "")}`,
+      ...(r.public ? { security: [] } : {}),
+      ...(params.length + query.length ? { parameters: [...params, ...query] } : {}),
+      ...(r.body ? { requestBody: bodyOf(r.body) } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: "docproc API", version: pkg.version, description: "Document processing: submit, track, and download export files. See /docs." },
+    servers: [{ url: "/" }],
+    components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key" } } },
+    security: [{ apiKey: [] }],
+    paths,
+  };
+}

@@ -1,0 +1,19 @@
+/** /api-docs (explorer + OpenAPI JSON, all served locally) and /docs (docs/api.md as HTML). Public. */
+import { Elysia } from "elysia";
+import apiMd from "../../../docs/api.md" with { type: "text" };
+import { EXPLORER_HTML, EXPLORER_JS } from "../explorer";
+import { openApiDocument } from "../openapi";
+
+const html = (body: string, title: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><style>body{font:15px/1.5 system-ui,sans-serif;max-width:980px;margin:24px auto;padding:0 16px;color:#1d2430}table{border-collapse:collapse}td,th{border:1px solid #d8dde6;padding:4px 8px;vertical-align:top}code,pre{background:#f2f4f7;font-family:ui-monospace,monospace}pre{padding:10px;overflow:auto}</style></head><body>${body}</body></html>`;
+
+export function docsRoutes() {
+  const spec = JSON.stringify(openApiDocument());
+  const reference = html(Bun.markdown.html(apiMd), "docproc API reference");
+  const headers = (type: string) => ({ headers: { "content-type": type, "cache-control": "no-cache" } });
+  return new Elysia({ name: "docs" })
+    .get("/api-docs", () => new Response(EXPLORER_HTML, headers("text/html; charset=utf-8")))
+    .get("/api-docs/openapi.json", () => new Response(spec, headers("application/json")))
+    .get("/api-docs/explorer.js", () => new Response(EXPLORER_JS, headers("text/javascript; charset=utf-8")))
+    .get("/docs", () => new Response(reference, headers("text/html; charset=utf-8")));
+}

@@ -1,0 +1,49 @@
+/** /tenants/{tenant_id}/projects: create (spec) plus the documented list, read and update extensions. */
+import { Elysia } from "elysia";
+import type { ProjectRecord } from "../../storage/projects";
+import type { ServerDeps } from "../deps";
+import { CreateProjectBody, UpdateProjectBody } from "../schemas";
+import * as projects from "../services/projects";
+import { parseInput, readJson } from "../validation";
+
+const view = (p: ProjectRecord) => ({
+  project_id: p.project_id,
+  tenant_id: p.tenant_id,
+  name: p.name,
+  description: p.description,
+  project_version: p.project_version,
+  settings: p.settings,
+  created_at: p.created_at,
+  updated_at: p.updated_at,
+});
+
+export function projectRoutes(deps: ServerDeps) {
+  return new Elysia({ name: "projects" })
+    .post(
+      "/tenants/:tenant_id/projects",
+      async ({ params, request, set }) => {
+        const body = parseInput(CreateProjectBody, await readJson(request));
+        set.status = 201;
+        return view(projects.createProject(deps.db, deps.clock, params.tenant_id, body));
+      },
+      { parse: "none" },
+    )
+    .get("/tenants/:tenant_id/projects", ({ params }) => ({ items: projects.listProjects(deps.db, params.tenant_id).map(view) }))
+    .get("/tenants/:tenant_id/projects/:project_id", ({ params }) => view(projects.requireProject(deps.db, params.tenant_id, params.project_id)))
+    .patch(
+      "/tenants/:tenant_id/projects/:project_id",
+      async ({ params, request }) => {
+        const body = parseInput(UpdateProjectBody, await readJson(request));
+        return view(projects.updateProject(deps.db, deps.clock, params.tenant_id, params.project_id, body));
+      },
+      { parse: "none" },
+    )
+    .put(
+      "/tenants/:tenant_id/projects/:project_id/settings",
+      async ({ params, request }) => {
+        const settings = await readJson(request);
+        return view(projects.updateProject(deps.db, deps.clock, params.tenant_id, params.project_id, { settings }));
+      },
+      { parse: "none" },
+    );
+}

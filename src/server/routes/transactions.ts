@@ -1,0 +1,62 @@
+/** Submitting work: create, one-step process, upload source files, start. */
+import { Elysia } from "elysia";
+import { DocprocError } from "../../core/errors";
+import type { ServerDeps } from "../deps";
+import { CreateTransactionBody, ProcessBody } from "../schemas";
+import * as transactions from "../services/transactions";
+import { uploadFiles } from "../services/uploads";
+import { parseInput, queryInt, readJson } from "../validation";
+
+async function readForm(request: Request): Promise<FormData> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!type.toLowerCase().startsWith("multipart/form-data")) {
+    throw new DocprocError("invalid_input", "Upload must be multipart/form-data with one or more `files` fields");
+  }
+  try {
+    return await request.formData();
+  } catch {
+    throw new DocprocError("invalid_input", "Malformed multipart body");
+  }
+}
+
+const strings = (form: FormData, name: string) => form.getAll(name).map((v) => (typeof v === "string" ? v.trim() : ""));
+
+export function transactionRoutes(deps: ServerDeps) {
+  const base = "/tenants/:tenant_id/projects/:project_id/transactions";
+  return new Elysia({ name: "transactions" })
+    .post(
+      base,
+      async ({ params, request, set }) => {
+        const body = parseInput(CreateTransactionBody, await readJson(request));
+        set.status = 201;
+        return transactions.createTransaction(deps, params.tenant_id, params.project_id, body);
+      },
+      { parse: "none" },
+    )
+    .post(
+      `${base}/process`,
+      async ({ params, request, set }) => {
+        const body = parseInput(ProcessBody, await readJson(request));
+        const out = await transactions.processNow(deps, params.tenant_id, params.project_id, body);
+        set.status = 202;
+        return out;
+      },
+      { parse: "none" },
+    )
+    .post(
+      "/transactions/:transaction_id/source-files",
+      async ({ params, request, query }) => {
+        const fileIndex = queryInt(query.file_index, "file_index", { min: 0, max: 100_000 });
+        const form = await readForm(request);
+        const files = form.getAll("files").filter((v): v is File => typeof v !== "string");
+        return uploadFiles(deps, params.transaction_id, {
+          files,
+          uploadTokens: strings(form, "upload_tokens"),
+          splitPolicies: strings(form, "split_policies"),
+          fileIndex,
+        });
+      },
+      { parse: "none" },
+    )
+    .post("/transactions/:transaction_id/start", ({ params }) => transactions.startTransaction(deps, params.transaction_id), { parse: "none" });
+}

@@ -1,0 +1,41 @@
+/** Project use cases: create, list, read, update (settings validated by core/project; versions bump on update). */
+import { randomUUID } from "node:crypto";
+import { DocprocError } from "../../core/errors";
+import { defaultProject, parseProjectSettings } from "../../core/project";
+import { isoAt, type Clock } from "../../storage/clock";
+import type { Db } from "../../storage/db";
+import * as projects from "../../storage/projects";
+import { ensureTenant, getTenant } from "../../storage/tenants";
+
+export function createProject(db: Db, clock: Clock, tenantId: string, input: { name: string; description: string; settings?: unknown }) {
+  const settings = input.settings === undefined ? defaultProject : parseProjectSettings(input.settings);
+  const now = isoAt(clock);
+  return db.transaction(() => {
+    ensureTenant(db, tenantId, now);
+    return projects.createProject(db, { project_id: randomUUID(), tenant_id: tenantId, name: input.name, description: input.description, settings, now });
+  })();
+}
+
+export function requireProject(db: Db, tenantId: string, projectId: string): projects.ProjectRecord {
+  const p = projects.getProject(db, tenantId, projectId);
+  if (!p) throw new DocprocError("not_found", `Project ${projectId} not found in tenant ${tenantId}`);
+  return p;
+}
+
+export function listProjects(db: Db, tenantId: string): projects.ProjectRecord[] {
+  if (!getTenant(db, tenantId)) throw new DocprocError("not_found", `Tenant ${tenantId} not found`);
+  return projects.listProjects(db, tenantId);
+}
+
+export function updateProject(
+  db: Db,
+  clock: Clock,
+  tenantId: string,
+  projectId: string,
+  patch: { name?: string; description?: string; settings?: unknown },
+): projects.ProjectRecord {
+  const settings = patch.settings === undefined ? undefined : parseProjectSettings(patch.settings);
+  const p = projects.updateProject(db, tenantId, projectId, { ...patch, settings }, isoAt(clock));
+  if (!p) throw new DocprocError("not_found", `Project ${projectId} not found in tenant ${tenantId}`);
+  return p;
+}

@@ -1,0 +1,75 @@
+/**
+ * Transaction status views: the spec's Transaction fields, `fields` projection with dot notation, include_request.
+ * This reports status, never results (those are the export files).
+ */
+import { DocprocError } from "../../core/errors";
+import type { Db } from "../../storage/db";
+import { listSourceFiles } from "../../storage/source-files";
+import type { TransactionRecord } from "../../storage/transactions";
+
+export function transactionView(db: Db, t: TransactionRecord, opts: { includeRequest?: boolean } = {}): Record<string, unknown> {
+  const view: Record<string, unknown> = {
+    transaction_id: t.transaction_id,
+    tenant_id: t.tenant_id,
+    project_id: t.project_id,
+    status: t.status,
+    correlation_id: t.correlation_id,
+    metadata: t.metadata,
+    created_at: t.created_at,
+    started_at: t.started_at,
+    completed_at: t.completed_at,
+    processing_time_seconds: t.processing_time_seconds,
+    dataset_id: t.dataset_id,
+    page_limit: t.page_limit,
+    priority: t.priority,
+  };
+  if (t.status === "failed") view.error_message = t.error_message ?? "processing failed";
+  if (t.status === "awaiting_input" && t.review_metadata) view.review_metadata = t.review_metadata;
+  if (opts.includeRequest && t.status === "completed") {
+    view.request = {
+      ...(t.request ?? {}),
+      source_files: listSourceFiles(db, t.transaction_id).map((f) => ({
+        index: f.file_index,
+        filename: f.filename,
+        original_filename: f.original_name,
+        content_type: f.content_type,
+        size: f.size,
+        split_policy: f.split_policy,
+        upload_token: f.upload_token,
+        uploaded_at: f.uploaded_at,
+      })),
+      ...(t.document_text ? { documentText: t.document_text } : {}),
+      ...(t.ocr_data ? { ocrData: t.ocr_data } : {}),
+    };
+  }
+  return view;
+}
+
+const FIELD = /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/;
+
+/** Parses `fields=status,metadata.step_progress`; null means all fields. */
+export function parseFields(raw: string | undefined): string[][] | null {
+  if (raw === undefined || raw.trim() === "") return null;
+  const parts = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  const bad = parts.filter((p) => !FIELD.test(p));
+  if (bad.length) throw new DocprocError("invalid_input", `fields: invalid field name(s) ${bad.map((b) => JSON.stringify(b)).join(", ")}`);
+  return parts.map((p) => p.split("."));
+}
+
+/** Keeps only the requested paths (plus transaction_id); a missing path is left out rather than invented. */
+export function project(view: Record<string, unknown>, fields: string[][] | null): Record<string, unknown> {
+  if (!fields) return view;
+  const out: Record<string, unknown> = { transaction_id: view.transaction_id };
+  for (const path of fields) {
+    let src: unknown = view;
+    for (const key of path) src = src !== null && typeof src === "object" ? (src as Record<string, unknown>)[key] : undefined;
+    if (src === undefined) continue;
+    let dst = out;
+    path.slice(0, -1).forEach((key) => {
+      if (typeof dst[key] !== "object" || dst[key] === null) dst[key] = {};
+      dst = dst[key] as Record<string, unknown>;
+    });
+    dst[path[path.length - 1]!] = src;
+  }
+  return out;
+}

@@ -1,0 +1,142 @@
+/**
+ * Transaction use cases: create, one-step process, start. Services never see the HTTP context: they take plain
+ * inputs and return plain objects; every failure is a DocprocError.
+ */
+import { randomUUID } from "node:crypto";
+import { DocprocError } from "../../core/errors";
+import type { SplitPolicy } from "../../core/model";
+import { jobsAhead } from "../../queue/jobs";
+import { PROCESS_TRANSACTION } from "../../queue/process-transaction";
+import { assertQueueRoom, submitTransaction } from "../../queue/submit";
+import { isoAt } from "../../storage/clock";
+import { addSourceFile, listSourceFiles } from "../../storage/source-files";
+import * as tx from "../../storage/transactions";
+import { urlsOf, type ServerDeps } from "../deps";
+import { contentTypeOf } from "../content-types";
+import { requireProject } from "./projects";
+
+export interface CreateInput {
+  dataset_id: string;
+  correlation_id?: string | null;
+  metadata: Record<string, unknown>;
+  page_limit?: number | null;
+  priority: number;
+}
+
+export function createTransaction(deps: ServerDeps, tenantId: string, projectId: string, input: CreateInput) {
+  requireProject(deps.db, tenantId, projectId);
+  const id = randomUUID();
+  const t = tx.createTransaction(deps.db, {
+    transaction_id: id,
+    tenant_id: tenantId,
+    project_id: projectId,
+    correlation_id: input.correlation_id ?? null,
+    metadata: input.metadata,
+    dataset_id: input.dataset_id,
+    page_limit: input.page_limit ?? null,
+    priority: input.priority,
+    request: { ...input },
+    now: isoAt(deps.clock),
+  });
+  const { files_url, start_url } = urlsOf(id);
+  return { transaction_id: id, tenant_id: tenantId, project_id: projectId, status: "created" as const, correlation_id: t.correlation_id, created_at: t.created_at, files_url, start_url };
+}
+
+export function requireTransaction(deps: ServerDeps, id: string): tx.TransactionRecord {
+  const t = tx.getTransaction(deps.db, id);
+  if (!t) throw new DocprocError("not_found", `Transaction ${id} not found`);
+  return t;
+}
+
+/** Seconds until a new job at `priority` should be done: jobs ahead of it / workers × recent mean duration. */
+export function estimateSeconds(deps: ServerDeps, priority: number): number {
+  const mean = tx.recentProcessingSeconds(deps.db) ?? 10;
+  const ahead = jobsAhead(deps.db, PROCESS_TRANSACTION, priority);
+  return Math.max(1, Math.ceil(mean * Math.max(1, Math.ceil(ahead / Math.max(1, deps.workers)))));
+}
+
+export function startTransaction(deps: ServerDeps, id: string) {
+  const t = requireTransaction(deps, id);
+  if (t.status === "created" && listSourceFiles(deps.db, id).length === 0 && !t.document_text && !t.ocr_data) {
+    throw new DocprocError("invalid_input", "Transaction has no source files: upload files before starting it");
+  }
+  submitTransaction(deps.db, deps.clock, id, { maxDepth: deps.config.maxQueueDepth });
+  deps.wake();
+  const { status_url, poll_url } = urlsOf(id);
+  return { transaction_id: id, status: "processing" as const, message: "Transaction processing started", status_url, poll_url };
+}
+
+export interface ProcessInput {
+  source_files?: Array<{ filename: string; base64_data: string; split_policy: string }>;
+  documentText?: string;
+  ocrData?: Record<string, unknown>;
+  correlation_id?: string | null;
+  metadata: Record<string, unknown>;
+  priority: number;
+  page_limit?: number | null;
+}
+
+const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+
+function decodeFiles(deps: ServerDeps, files: NonNullable<ProcessInput["source_files"]>): Uint8Array[] {
+  const { maxFilesPerUpload, maxFileBytes } = deps.config;
+  if (files.length > maxFilesPerUpload) throw new DocprocError("too_large", `Too many files: ${files.length} given, at most ${maxFilesPerUpload} per request`);
+  return files.map((f, i) => {
+    const b64 = f.base64_data.replace(/\s+/g, "");
+    if (!BASE64.test(b64)) throw new DocprocError("invalid_input", `source_files[${i}].base64_data: not valid base64`);
+    if (b64.length * 0.75 > maxFileBytes + 3) throw new DocprocError("too_large", `source_files[${i}] (${f.filename}) is larger than the ${maxFileBytes}-byte file limit`);
+    const data = new Uint8Array(Buffer.from(b64, "base64"));
+    if (data.byteLength === 0) throw new DocprocError("invalid_input", `source_files[${i}].base64_data: the file is empty`);
+    return data;
+  });
+}
+
+/** One-step submit: always the production dataset; files, text and OCR data are stored, then the job is queued. */
+export async function processNow(deps: ServerDeps, tenantId: string, projectId: string, input: ProcessInput) {
+  requireProject(deps.db, tenantId, projectId);
+  const files = input.source_files ?? [];
+  const decoded = decodeFiles(deps, files);
+  assertQueueRoom(deps.db, deps.config.maxQueueDepth);
+  const hashes = await Promise.all(decoded.map((d) => deps.blobs.put(d)));
+  const id = randomUUID();
+  const now = isoAt(deps.clock);
+  deps.db.transaction(() => {
+    tx.createTransaction(deps.db, {
+      transaction_id: id,
+      tenant_id: tenantId,
+      project_id: projectId,
+      correlation_id: input.correlation_id ?? null,
+      metadata: input.metadata,
+      dataset_id: "production",
+      page_limit: input.page_limit ?? null,
+      priority: input.priority,
+      request: {
+        correlation_id: input.correlation_id ?? null,
+        metadata: input.metadata,
+        priority: input.priority,
+        page_limit: input.page_limit ?? null,
+        source_files: files.map((f, i) => ({ filename: f.filename, split_policy: f.split_policy, size: decoded[i]!.byteLength })),
+        has_document_text: !!input.documentText,
+        has_ocr_data: input.ocrData !== undefined,
+      },
+      document_text: input.documentText ?? null,
+      ocr_data: input.ocrData ?? null,
+      now,
+    });
+    files.forEach((f, i) =>
+      addSourceFile(deps.db, {
+        transaction_id: id,
+        filename: f.filename,
+        content_type: contentTypeOf(f.filename),
+        size: decoded[i]!.byteLength,
+        blob_hash: hashes[i]!,
+        split_policy: f.split_policy as SplitPolicy,
+        now,
+      }),
+    );
+    submitTransaction(deps.db, deps.clock, id, { maxDepth: deps.config.maxQueueDepth, priority: input.priority });
+  }).immediate();
+  deps.wake();
+  const { status_url, poll_url } = urlsOf(id);
+  return { transaction_id: id, status: "processing" as const, estimated_completion_seconds: estimateSeconds(deps, input.priority), status_url, poll_url };
+}

@@ -1,0 +1,61 @@
+/**
+ * Starts the API server (and, unless workers = 0, a worker pool) on one data directory.
+ * stop(): stop accepting, let in-flight jobs finish for up to `graceMs`, release the rest, close the database.
+ */
+import { leaseMsFromEnv, openDataDir, startWorkerRuntime } from "../queue/runtime";
+import type { PipelineRunner } from "../queue/pipeline-runner";
+import { systemClock } from "../storage/clock";
+import { createApp } from "./app";
+import type { ServerConfig } from "./config";
+import { createLongPoll } from "./long-poll";
+
+export interface StartOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  workers: number;
+  config: ServerConfig;
+  runPipeline?: PipelineRunner;
+  log?: (msg: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  stop(graceMs?: number): Promise<void>;
+}
+
+export async function startServer(opts: StartOptions): Promise<RunningServer> {
+  const data = openDataDir(opts.dataDir);
+  const clock = systemClock;
+  const runtime = startWorkerRuntime({ data, concurrency: opts.workers, clock, leaseMs: leaseMsFromEnv(), runPipeline: opts.runPipeline, log: opts.log });
+  const longPoll = createLongPoll(data.db, runtime.notifier, opts.config.longPollRecheckMs);
+  const app = createApp(
+    {
+      db: data.db,
+      clock,
+      blobs: data.blobs,
+      notifier: runtime.notifier,
+      config: opts.config,
+      exportsRoot: data.exportsRoot,
+      workers: Math.max(1, opts.workers),
+      wake: () => runtime.pool.wake(),
+      running: () => runtime.pool.running(),
+      ocrStatus: () => runtime.ocrStatus(),
+    },
+    longPoll,
+  );
+  // Bun's own limit is a backstop for bodies without Content-Length; the app answers 413 with a detail first.
+  app.listen({ hostname: opts.host, port: opts.port, maxRequestBodySize: opts.config.maxBodyBytes + 1024 * 1024, idleTimeout: 0 });
+  const port = app.server!.port!;
+  return {
+    url: `http://${opts.host.includes(":") ? `[${opts.host}]` : opts.host}:${port}`,
+    port,
+    async stop(graceMs = 30_000) {
+      await app.stop();
+      longPoll.close();
+      await runtime.stop(true, graceMs);
+      data.db.close();
+    },
+  };
+}
