@@ -102,3 +102,36 @@ describe("PDF export", () => {
     expect(receipt[0]!.text).toContain("Receipt");
   });
 });
+
+describe("PDF text layer on source pages with their own /Rotate", () => {
+  test("words land where pdfjs's viewport puts the raster position, for every page rotation", async () => {
+    const { PDFDocument, degrees } = await import("pdf-lib");
+    const src = await PDFDocument.create();
+    for (const angle of [0, 90, 180, 270]) src.addPage([612, 792]).setRotation(degrees(angle));
+    const { ctx, sink } = await buildFixture();
+    ctx.sources = [{ index: 0, filename: "rotated.pdf", data: await src.save(), split_policy: "inherit" }];
+    ctx.pages = [0, 90, 180, 270].map((angle, i) => {
+      const turned = angle % 180 === 90;
+      const [w, h] = turned ? [1584, 1224] : [1224, 1584]; // raster of the page as displayed, scale 2
+      return {
+        ...ctx.pages[0]!, page_number: i + 1, source_file_page_number: i + 1, text_source: "ocr" as const,
+        image_transform: { ...ctx.pages[0]!.image_transform, rasterized_width: w, rasterized_height: h, rotation: 0 },
+        words: [{ text: `Marker${angle}`, confidence: 1, bounding_box: [200, 360, 520, 400] as [number, number, number, number] }],
+      };
+    });
+    ctx.results.documents = [{ ...ctx.results.documents[0]!, split: { ...ctx.results.documents[0]!.split, page_numbers: [1, 2, 3, 4] } }];
+    await runExports(ctx, [{ id: "pdf", name: "PDF", output_format: "pdf", filename: "rot", options: { ocr_text_layer: true } }]);
+    const params = { data: new Uint8Array(sink.files.get("rot.pdf")!), isEvalSupported: false, standardFontDataUrl: FONTS };
+    const task = pdfjs.getDocument(params as Parameters<typeof pdfjs.getDocument>[0]);
+    const doc = await task.promise;
+    for (let i = 1; i <= 4; i++) {
+      const page = await doc.getPage(i);
+      const item = (await page.getTextContent()).items.find((it) => "str" in it && it.str.startsWith("Marker")) as { str: string; transform: number[] };
+      expect(item.str.trim()).toBe(`Marker${(i - 1) * 90}`);
+      const [vx, vy] = page.getViewport({ scale: 2 }).convertToViewportPoint(item.transform[4]!, item.transform[5]!);
+      expect(Math.abs(vx! - 200)).toBeLessThan(0.5); // the text origin is the box's bottom-left corner
+      expect(Math.abs(vy! - 400)).toBeLessThan(0.5);
+    }
+    await task.destroy();
+  });
+});
