@@ -1,0 +1,170 @@
+import type { Box, Word } from "../../model.ts";
+import { downscale, type GreyImage } from "./raster.ts";
+
+/**
+ * Cheap page analysis before OCR, on a copy downscaled to ≤ ANALYSIS_SIZE px: where the ink is, whether text lines
+ * run across (0/180°) or down (90/270°) the page, and their small skew. Projection profiles: ink projected across
+ * text lines at the right angle piles up into sharp peaks, so the angle with the sharpest profile (sum of squared
+ * differences of neighbouring bins) is the line direction.
+ */
+export interface PageLayout {
+  /** Bounding box of the ink in source pixels, null for a blank page. */
+  inkBox: Box | null;
+  /** "across" when lines run along x (upright or upside down), "down" when along y; null when undecided. */
+  lineAxis: "across" | "down" | null;
+  /** Clockwise skew of the text lines in degrees (same value whichever quarter turn makes the page upright). */
+  skew: number;
+}
+
+const ANALYSIS_SIZE = 1000;
+const MAX_POINTS = 120_000;
+const MAX_SKEW = 6;
+/** Below this, tesseract copes by itself and resampling would only blur. */
+export const MIN_DESKEW = 0.3;
+
+export function analyzeLayout(img: GreyImage): PageLayout {
+  const factor = Math.max(1, Math.ceil(Math.max(img.width, img.height) / ANALYSIS_SIZE));
+  const small = downscale(img, factor);
+  const threshold = otsuThreshold(small);
+  const points = inkPoints(small, threshold);
+  if (points.box[2] < 0 || points.inkCount < 50) return { inkBox: null, lineAxis: null, skew: 0 };
+  const inkBox: Box = [points.box[0] * factor, points.box[1] * factor, (points.box[2] + 1) * factor, (points.box[3] + 1) * factor];
+  if (points.count === 0) return { inkBox: [0, 0, img.width, img.height], lineAxis: null, skew: 0 };
+  const across = bestAngle(points, 0);
+  const down = bestAngle(points, 90);
+  const best = across.score >= down.score ? across : down;
+  const ratio = Math.max(across.score, down.score) / Math.max(1, Math.min(across.score, down.score));
+  const lineAxis = ratio < 1.15 ? null : across.score >= down.score ? "across" : "down";
+  if (lineAxis === null) return { inkBox, lineAxis, skew: 0 };
+  const skew = best.angle - (best === across ? 0 : 90);
+  // An edge-of-range optimum or one barely sharper than no rotation is not a measurement.
+  const reliable = Math.abs(skew) < MAX_SKEW - 0.5 && best.score > best.scoreAtZero * 1.03;
+  return { inkBox, lineAxis, skew: reliable && Math.abs(skew) >= MIN_DESKEW ? Math.round(skew * 100) / 100 : 0 };
+}
+
+interface InkPoints {
+  xs: Float32Array;
+  ys: Float32Array;
+  /** Points usable for profiles (0 when the page is mostly dark, e.g. a photo). */
+  count: number;
+  /** All ink pixels of the analysis copy. */
+  inkCount: number;
+  box: Box;
+  diagonal: number;
+}
+
+function otsuThreshold(img: GreyImage): number {
+  const hist = new Float64Array(256);
+  for (const v of img.data) hist[v]++;
+  const total = img.data.length;
+  let sumAll = 0;
+  for (let i = 0; i < 256; i++) sumAll += i * hist[i];
+  let sumB = 0;
+  let weightB = 0;
+  let best = 0;
+  let threshold = 128;
+  for (let t = 0; t < 256; t++) {
+    weightB += hist[t];
+    if (weightB === 0) continue;
+    const weightF = total - weightB;
+    if (weightF === 0) break;
+    sumB += t * hist[t];
+    const between = weightB * weightF * (sumB / weightB - (sumAll - sumB) / weightF) ** 2;
+    if (between > best) {
+      best = between;
+      threshold = t;
+    }
+  }
+  return threshold;
+}
+
+function inkPoints(img: GreyImage, threshold: number): InkPoints {
+  const { width, height, data } = img;
+  let count = 0;
+  for (const v of data) if (v <= threshold && v < 200) count++;
+  const stride = Math.max(1, Math.ceil(count / MAX_POINTS));
+  const xs = new Float32Array(Math.ceil(count / stride) + 1);
+  const ys = new Float32Array(xs.length);
+  const box: Box = [width, height, -1, -1];
+  let seen = 0;
+  let n = 0;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const v = data[y * width + x];
+      if (v > threshold || v >= 200) continue;
+      if (x < box[0]) box[0] = x;
+      if (y < box[1]) box[1] = y;
+      if (x > box[2]) box[2] = x;
+      if (y > box[3]) box[3] = y;
+      if (seen++ % stride === 0 && n < xs.length) {
+        xs[n] = x - width / 2;
+        ys[n] = y - height / 2;
+        n++;
+      }
+    }
+  }
+  // A page that is mostly "ink" (a photo, a dark scan) gives no usable profile either.
+  const usable = count < width * height * 0.5 ? n : 0;
+  return { xs, ys, count: usable, inkCount: count, box, diagonal: Math.hypot(width, height) };
+}
+
+function profileScore(p: InkPoints, degrees: number, bins: Int32Array): number {
+  const a = (degrees * Math.PI) / 180;
+  const sin = Math.sin(a);
+  const cos = Math.cos(a);
+  const offset = p.diagonal / 2 + 1;
+  bins.fill(0);
+  for (let i = 0; i < p.count; i++) bins[(cos * p.ys[i] - sin * p.xs[i] + offset) | 0]++;
+  let score = 0;
+  for (let i = 1; i < bins.length; i++) {
+    const d = bins[i] - bins[i - 1];
+    score += d * d;
+  }
+  return score;
+}
+
+/** Coarse search over ±MAX_SKEW around `base` in 0.5° steps, then refined to 0.1°. */
+function bestAngle(p: InkPoints, base: number): { angle: number; score: number; scoreAtZero: number } {
+  const bins = new Int32Array(Math.ceil(p.diagonal) + 4);
+  const scoreAtZero = profileScore(p, base, bins);
+  let angle = base;
+  let score = scoreAtZero;
+  for (let d = -MAX_SKEW; d <= MAX_SKEW; d += 0.5) {
+    const s = profileScore(p, base + d, bins);
+    if (s > score) [angle, score] = [base + d, s];
+  }
+  const coarse = angle;
+  for (let d = -0.4; d <= 0.4001; d += 0.1) {
+    const s = profileScore(p, coarse + d, bins);
+    if (s > score) [angle, score] = [coarse + d, s];
+  }
+  return { angle, score, scoreAtZero };
+}
+
+/**
+ * How much a recognition looks like upright text rather than the letter soup tesseract reads from a page upside down:
+ * confidence-weighted share of characters in word-like tokens (Capitalised, lower, UPPER words with vowels, or
+ * numbers/dates/amounts). Words whose box is taller than wide count as misses: tesseract reads a page lying on its
+ * side by turning text blocks internally, and that reading must not win over the truly upright candidate.
+ * 0..1; upright pages measured 0.74-0.96, upside-down ones 0.15-0.25.
+ */
+export function textLikeness(words: Word[]): number {
+  let good = 0;
+  let total = 0;
+  for (const w of words) {
+    const len = [...w.text].length;
+    total += len;
+    const [x1, y1, x2, y2] = w.bounding_box;
+    const lying = len < 2 || x2 - x1 >= y2 - y1;
+    if (lying && isWordLike(w.text)) good += len * w.confidence;
+  }
+  return total === 0 ? 0 : good / total;
+}
+
+function isWordLike(token: string): boolean {
+  const t = token.replace(/^[("'“‘«[]+/u, "").replace(/[)"'”’»\].,;:!?]+$/u, "");
+  if (t.length === 0) return false;
+  if (/^[€$£]?\d+([.,:/-]\d+)*[%€]?$/u.test(t)) return true;
+  if (!/^(\p{Lu}?\p{Ll}+|\p{Lu}+)(['’-](\p{Lu}?\p{Ll}+|\p{Lu}+))*$/u.test(t)) return false;
+  return t.length < 4 || /^\p{Lu}+$/u.test(t) || /[aeiouyäöüàâéèêëîïôûùáíóú]/iu.test(t);
+}

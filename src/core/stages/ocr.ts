@@ -1,0 +1,161 @@
+import { DocprocError } from "../errors.ts";
+import type { Box, Page } from "../model.ts";
+import { analyzeLayout, textLikeness, type PageLayout } from "../engines/ocr/layout.ts";
+import { boxToSource, crop, renderUpright, toGrey, uprightTransform, type GreyImage, type UprightTransform } from "../engines/ocr/raster.ts";
+import type { OcrEngine, OcrResult } from "../engines/ocr/types.ts";
+
+export interface OcrPagesOptions {
+  /** Called after each page (whether it succeeded or not) with pages done and pages to OCR in total. */
+  onPage?(done: number, total: number): void;
+  signal?: AbortSignal;
+  /** Pages in flight at once; the engine's worker count by default. */
+  concurrency?: number;
+}
+
+/** Per-page problems; the batch itself never fails because one page could not be read. */
+export interface OcrPagesReport {
+  warnings: string[];
+  failed: Array<{ page_number: number; error: DocprocError }>;
+}
+
+/** Likeness from which a reading is accepted without trying other orientations (upright pages measured ≥ 0.74). */
+const STRONG = 0.55;
+/** A challenger orientation must beat the first guess by this much: a wrong turn would ruin the page. */
+const SWITCH_MARGIN = 0.1;
+/** Side of the window (source pixels) read at each candidate orientation when the first reading is weak. */
+const PROBE_SIZE = 1200;
+
+/**
+ * OCRs every page with `text_source === "none"` that can `render()`.
+ * For each page it MUST: render once, find the orientation (0/90/180/270) and small skew, read the upright image,
+ * map every word box back to the un-rotated rasterized page (image_transform space, top-left origin), and set
+ * `words`, `text`, `ocr_confidence`, `image_transform.rotation`, `image_transform.skew_degrees` and
+ * `text_source = "ocr"`.
+ * A page whose rendering or OCR fails keeps `text_source "none"` and is listed in the returned report (warning +
+ * DocprocError "ocr_failed"); it never fails the batch. An aborted `signal` stops starting new pages and rejects
+ * with the signal's reason when it is a DocprocError, otherwise with DocprocError("timeout").
+ */
+export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesOptions = {}): Promise<OcrPagesReport> {
+  const targets = pages.filter((p) => p.text_source === "none" && typeof p.render === "function");
+  const report: OcrPagesReport = { warnings: [], failed: [] };
+  const concurrency = Math.max(1, Math.min(opts.concurrency ?? engine.workers ?? 1, targets.length));
+  let next = 0;
+  let done = 0;
+  const lane = async () => {
+    while (next < targets.length) {
+      throwIfAborted(opts.signal);
+      const page = targets[next++];
+      try {
+        await ocrPage(page, engine);
+      } catch (err) {
+        const error = err instanceof DocprocError ? err : new DocprocError("ocr_failed", String((err as Error)?.message ?? err), { stage: "ocr", cause: err });
+        report.failed.push({ page_number: page.page_number, error });
+        report.warnings.push(`page ${page.page_number} (${page.source_filename} p.${page.source_file_page_number}): OCR failed: ${error.message}`);
+      }
+      opts.onPage?.(++done, targets.length);
+    }
+  };
+  throwIfAborted(opts.signal);
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  return report;
+}
+
+function throwIfAborted(signal?: AbortSignal): void {
+  if (!signal?.aborted) return;
+  if (signal.reason instanceof DocprocError) throw signal.reason;
+  throw new DocprocError("timeout", "OCR was aborted", { stage: "ocr", retryable: true, cause: signal.reason });
+}
+
+interface Reading {
+  transform: UprightTransform;
+  result: OcrResult;
+  likeness: number;
+}
+
+async function ocrPage(page: Page, engine: OcrEngine): Promise<void> {
+  const grey = toGrey(await page.render!());
+  const layout = analyzeLayout(grey);
+  const dpi = page.image_transform.effective_dpi ?? undefined;
+  const reading = layout.inkBox
+    ? await readUpright(grey, layout, engine, dpi && dpi >= 70 ? dpi : undefined)
+    : blankReading(grey);
+  const it = page.image_transform;
+  // render() SHOULD return the rasterized size; if it does not, scale boxes into the declared space anyway.
+  const sx = it.rasterized_width / grey.width;
+  const sy = it.rasterized_height / grey.height;
+  page.words = reading.result.words.map((w) => ({ ...w, bounding_box: scaleBox(boxToSource(reading.transform, w.bounding_box), sx, sy) }));
+  page.text = reading.result.text;
+  page.ocr_confidence = reading.result.confidence;
+  page.text_source = "ocr";
+  page.image_transform = { ...it, rotation: reading.transform.rotation, skew_degrees: reading.transform.skew };
+}
+
+function scaleBox(b: Box, sx: number, sy: number): Box {
+  if (sx === 1 && sy === 1) return b;
+  return [Math.round(b[0] * sx), Math.round(b[1] * sy), Math.round(b[2] * sx), Math.round(b[3] * sy)];
+}
+
+function blankReading(grey: GreyImage): Reading {
+  return { transform: uprightTransform(grey.width, grey.height, 0, 0), result: { words: [], text: "", confidence: null }, likeness: 0 };
+}
+
+/**
+ * Reads the page at the most likely orientation first (the line axis from the layout analysis); only a weak reading
+ * triggers probes at the other quarter turns, so an upright page costs exactly one recognition.
+ */
+async function readUpright(grey: GreyImage, layout: PageLayout, engine: OcrEngine, dpi?: number): Promise<Reading> {
+  const order = layout.lineAxis === "down" ? [90, 270, 0, 180] : [0, 180, 90, 270];
+  const full = new Map<number, Promise<Reading>>();
+  const readFull = (rotation: number) => {
+    if (!full.has(rotation)) full.set(rotation, readAt(grey, uprightTransform(grey.width, grey.height, rotation, layout.skew), engine, dpi));
+    return full.get(rotation)!;
+  };
+  const first = await readFull(order[0]);
+  if (first.likeness >= STRONG) return first;
+  const rotation = await pickRotation(grey, layout.inkBox!, order, engine, dpi, readFull);
+  return readFull(rotation);
+}
+
+async function readAt(grey: GreyImage, transform: UprightTransform, engine: OcrEngine, dpi?: number): Promise<Reading> {
+  const upright = renderUpright(grey, transform);
+  const result = await engine.recognize({ ...upright, channels: 1 }, { dpi });
+  return { transform, result, likeness: textLikeness(result.words) };
+}
+
+/**
+ * Scores candidate quarter turns on a window of the ink (the whole page when the ink fits in it, reusing those
+ * readings). Tries the first guess's pair (0/180 or 90/270) first and the other pair only if neither is strong.
+ */
+async function pickRotation(
+  grey: GreyImage,
+  inkBox: Box,
+  order: number[],
+  engine: OcrEngine,
+  dpi: number | undefined,
+  readFull: (rotation: number) => Promise<Reading>,
+): Promise<number> {
+  const [x1, y1, x2, y2] = inkBox;
+  const fits = x2 - x1 <= PROBE_SIZE && y2 - y1 <= PROBE_SIZE;
+  const window = fits ? null : probeWindow(grey, inkBox);
+  const score = async (rotation: number) => {
+    if (!window) return (await readFull(rotation)).likeness;
+    return (await readAt(window, uprightTransform(window.width, window.height, rotation, 0), engine, dpi)).likeness;
+  };
+  const scores = new Map<number, number>();
+  for (const r of order.slice(0, 2)) scores.set(r, await score(r));
+  if (Math.max(...scores.values()) < STRONG) {
+    for (const r of order.slice(2)) scores.set(r, await score(r));
+  }
+  // Among challengers that clear the margin over the first guess, the highest wins.
+  const challengers = [...scores].filter(([r, s]) => r !== order[0] && s >= scores.get(order[0])! + SWITCH_MARGIN);
+  return challengers.length === 0 ? order[0] : challengers.reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+}
+
+/** The central PROBE_SIZE² window of the ink box. */
+function probeWindow(grey: GreyImage, [x1, y1, x2, y2]: Box): GreyImage {
+  const w = Math.min(PROBE_SIZE, x2 - x1, grey.width);
+  const h = Math.min(PROBE_SIZE, y2 - y1, grey.height);
+  const x = Math.max(0, Math.min(grey.width - w, Math.round((x1 + x2 - w) / 2)));
+  const y = Math.max(0, Math.min(grey.height - h, Math.round((y1 + y2 - h) / 2)));
+  return crop(grey, x, y, w, h);
+}
