@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { classifyAddress, formatIp, parseIp } from "../../src/core/notify/ip.ts";
-import { buildDeliveryRequest, deliverOnce } from "../../src/core/notify/deliver.ts";
+import { buildDeliveryRequest, deliverOnce, remoteMismatch } from "../../src/core/notify/deliver.ts";
 import { parseNotificationActivity } from "../../src/core/notify/activity.ts";
 import { buildFailedPayload } from "../../src/core/notify/payload.ts";
 import { checkWebhookUrl, parseAllowList, type Resolver } from "../../src/core/notify/ssrf.ts";
@@ -244,6 +244,13 @@ describe("the connection goes to the checked address (DNS rebinding)", () => {
     expect(outcome.address).toBe("93.184.216.34");
     expect(lookups).toBe(1);
     expect(rx.received).toHaveLength(0);
+  });
+
+  test("a socket connected anywhere but the checked address is refused (guard against a runtime ignoring lookup)", async () => {
+    const checked = await checkWebhookUrl("http://public.test/", { resolve: fakeDns });
+    expect(remoteMismatch("93.184.216.34", checked)).toBeNull();
+    expect(remoteMismatch("::ffff:93.184.216.34", checked)).toBeNull();
+    expect(remoteMismatch("127.0.0.1", checked)).toMatch(/not the checked address 93\.184\.216\.34/);
   });
 
   test("https is pinned too, and the certificate is still verified against the URL host name", async () => {

@@ -161,11 +161,49 @@ function classify(r: RawResult, now: Date): Omit<AttemptOutcome, "duration_ms" |
   };
 }
 
+/** A `lookup` that answers every query with the checked address: the runtime never asks DNS again. */
+function pinnedLookup(checked: CheckedUrl) {
+  const entry: LookupAddress = { address: checked.address, family: checked.family };
+  return (_host: string, options: { all?: boolean } | number, cb: (...args: unknown[]) => void) => {
+    if (typeof options === "object" && options?.all) cb(null, [entry]);
+    else cb(null, entry.address, entry.family);
+  };
+}
+
 /**
  * The request goes to the host name of the URL (Host header and TLS server name stay right) but the socket is
- * opened to the checked address: the custom `lookup` answers with it, so no second DNS query can be made.
- * The connected remote address is compared once more as a guard against a runtime that ignores `lookup`.
+ * opened to the checked address through `pinnedLookup`. Keep-alive agents are not used, so no socket opened for
+ * another check can be reused.
  */
+function openRequest(checked: CheckedUrl, req: DeliveryRequest, headers: Record<string, string>, ca?: string | Buffer): http.ClientRequest {
+  const url = checked.url;
+  const isHttps = url.protocol === "https:";
+  return (isHttps ? https : http).request({
+    protocol: url.protocol,
+    hostname: checked.hostname,
+    port: url.port || (isHttps ? 443 : 80),
+    path: `${url.pathname}${url.search}`,
+    method: req.method,
+    headers,
+    agent: false,
+    lookup: pinnedLookup(checked) as never,
+    ...(isHttps && ca ? { ca } : {}),
+  });
+}
+
+/** Defence in depth: a runtime that ignored `lookup` would show here, and the attempt is dropped. */
+export function remoteMismatch(remote: string | undefined, checked: CheckedUrl): string | null {
+  if (!remote) return null;
+  const bytes = parseIp(remote);
+  if (bytes && formatIp(unmapIPv4(bytes)) === checked.address) return null;
+  return `connected to ${remote}, not the checked address ${checked.address}`;
+}
+
+function headerOf(res: http.IncomingMessage, name: string): string | undefined {
+  const v = res.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
 function send(checked: CheckedUrl, req: DeliveryRequest, headers: Record<string, string>, opts: SendOptions): Promise<RawResult> {
   return new Promise((resolve) => {
     let settled = false;
@@ -176,24 +214,7 @@ function send(checked: CheckedUrl, req: DeliveryRequest, headers: Record<string,
       opts.signal?.removeEventListener("abort", onAbort);
       resolve(r);
     };
-    const pinnedLookup = (_host: string, options: { all?: boolean } | number, cb: (...args: unknown[]) => void) => {
-      const entry: LookupAddress = { address: checked.address, family: checked.family };
-      if (typeof options === "object" && options?.all) cb(null, [entry]);
-      else cb(null, entry.address, entry.family);
-    };
-    const url = checked.url;
-    const isHttps = url.protocol === "https:";
-    const request = (isHttps ? https : http).request({
-      protocol: url.protocol,
-      hostname: checked.hostname,
-      port: url.port || (isHttps ? 443 : 80),
-      path: `${url.pathname}${url.search}`,
-      method: req.method,
-      headers,
-      agent: false,
-      lookup: pinnedLookup as never,
-      ...(isHttps && opts.ca ? { ca: opts.ca } : {}),
-    });
+    const request = openRequest(checked, req, headers, opts.ca);
     // Once the status line is in, the response has arrived "within the timeout"; a body that trickles on past it
     // is cut off but does not turn a 2xx into a failure.
     let respond: (() => void) | null = null;
@@ -209,11 +230,10 @@ function send(checked: CheckedUrl, req: DeliveryRequest, headers: Record<string,
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     request.on("socket", (socket) => {
       socket.once("connect", () => {
-        const remote = socket.remoteAddress;
-        const bytes = remote ? parseIp(remote) : null;
-        if (remote && (!bytes || formatIp(unmapIPv4(bytes)) !== checked.address)) {
+        const mismatch = remoteMismatch(socket.remoteAddress, checked);
+        if (mismatch) {
           request.destroy();
-          finish({ error: `connected to ${remote}, not the checked address ${checked.address}` });
+          finish({ error: mismatch });
         }
       });
     });
@@ -224,20 +244,15 @@ function send(checked: CheckedUrl, req: DeliveryRequest, headers: Record<string,
         if (size < MAX_RESPONSE_EXCERPT) chunks.push(chunk);
         size += chunk.length;
       });
-      const header = (name: string) => {
-        const v = res.headers[name];
-        return Array.isArray(v) ? v[0] : v;
-      };
-      const complete = () =>
+      respond = () =>
         finish({
           status: res.statusCode ?? 0,
-          location: header("location"),
-          retryAfter: header("retry-after"),
+          location: headerOf(res, "location"),
+          retryAfter: headerOf(res, "retry-after"),
           excerpt: Buffer.concat(chunks).toString("utf8").slice(0, MAX_RESPONSE_EXCERPT),
         });
-      respond = complete;
-      res.on("end", complete);
-      res.on("error", complete);
+      res.on("end", respond);
+      res.on("error", respond);
     });
     request.on("error", (err) => finish({ error: err.message }));
     request.end(req.body);
