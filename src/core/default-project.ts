@@ -17,10 +17,10 @@ const invoiceNumber = {
       "factuurnummer", "factuurnr", "factuur nr", "creditnota nummer", "numéro de facture", "n° de facture", "facture n°",
       "facture no", "facture n", "avoir n°", "numer faktury", "faktura nr", "faktura vat nr", "número de factura", "factura n",
       "factura no", "numero fattura", "fattura n", "invoice", "factuur", "facture", "rechnung", "faktura", "factura", "fattura",
-      "receipt", "booking id", "reference no",
+      "receipt", "booking id", "reference no", "#",
     ],
     exclude_after: ID_NOT_AFTER,
-    exclude_before: ["order", "customer", "client"],
+    exclude_before: ["order", "customer", "client", "account", "service", "po", "phone", "tel", "vat", "tin"],
   },
 };
 
@@ -58,7 +58,7 @@ const fieldsOfInvoice = (kind: "invoice" | "receipt" | "credit_note") => [
   { id: "iban", name: "IBAN", type: "string", hints: { recognizer: "iban", labels: ["iban"] } },
   { id: "currency", name: "Currency", type: "string", hints: { recognizer: "currency" } },
   { id: "subtotal_amount", name: "Subtotal", type: "amount", hints: { labels: ["subtotal", "sub total", "sub-total", "net amount", "net total", "total net", "total excl", "total excluding", "total before tax", "amount untaxed", "total ht", "montant ht", "total hors taxes", "zwischensumme", "nettobetrag", "summe netto", "gesamt netto", "netto", "subtotaal", "exclusief btw", "totaal excl", "razem netto", "wartość netto", "base imponible", "imponibile"] } },
-  { id: "tax_amount", name: "Tax amount", type: "amount", hints: { labels: ["total tax", "tax amount", "vat amount", "total vat", "sales tax", "montant tva", "total tva", "mwst-betrag", "umsatzsteuer", "mehrwertsteuer", "btw bedrag", "kwota vat", "tax", "vat", "gst", "tva", "mwst", "ust", "btw", "iva"], exclude_before: ["incl", "inclusive", "excl", "exclusive", "including", "excluding", "prijs", "inkl", "zzgl", "plus", "ohne", "hors", "uw", "your"], exclude_after: ["id", "no", "number", "nr", "nummer", "reg", "registration", "invoice", "statement", "%"] } },
+  { id: "tax_amount", name: "Tax amount", type: "amount", hints: { labels: ["total tax", "tax amount", "vat amount", "total vat", "sales tax", "montant tva", "total tva", "mwst-betrag", "umsatzsteuer", "mehrwertsteuer", "btw bedrag", "kwota vat", "tax", "vat", "gst", "tva", "mwst", "ust", "btw", "iva"], exclude_before: ["incl", "inclusive", "excl", "exclusive", "including", "excluding", "prijs", "inkl", "zzgl", "plus", "ohne", "hors", "uw", "your"], exclude_after: ["id", "no", "number", "nr", "nummer", "reg", "registration", "invoice", "statement"] } },
   { id: "total_amount", name: "Total amount", type: "amount", required: true, hints: { labels: ["grand total", "total amount due", "amount due", "total due", "balance due", "total amount", "invoice total", "total to pay", "total payable", "amount payable", "amount to pay", "total ttc", "montant ttc", "net à payer", "somme à payer", "montant total", "total à payer", "gesamtbetrag", "rechnungsbetrag", "endbetrag", "zu zahlen", "zahlbetrag", "gesamtsumme", "bruttobetrag", "factuur totaal", "totaalbedrag", "te betalen", "totaal", "należność ogółem", "do zapłaty", "razem do zapłaty", "importe total", "totale", "razem", "summe", "total", "gesamt"], exclude_before: ["sub", "net", "netto", "zwischen"], exclude_after: ["ht", "net", "netto", "excl", "exclusief", "excluding", "ohne", "hors", "before", "untaxed", "tax", "vat", "tva", "btw", "mwst", "ust", "weight", "qty", "quantity", "items", "pages"] } },
   { id: "purchase_order_number", name: "Purchase order number", type: "string", hints: { recognizer: "identifier", labels: ["purchase order number", "purchase order no", "purchase order", "po number", "po no", "po #", "p.o. number", "p.o.", "order number", "order no", "order id", "bestellnummer", "bestellnr", "bestellung nr", "auftragsnummer", "ordernummer", "bestelnummer", "n° de commande", "numéro de commande", "commande n°", "numer zamówienia", "número de pedido"], exclude_after: ID_NOT_AFTER } },
   {
@@ -81,7 +81,7 @@ export const DEFAULT_PROJECT_RAW: Record<string, unknown> = {
   locale: "auto",
   classes: [
     cls("invoice", "Invoice", "A request for payment for goods or services", [
-      "invoice", "tax invoice", "invoice number", "invoice date", "amount due", "bill to", "rechnung", "rechnungsnummer", "rechnungsdatum",
+      "invoice", "tax invoice", "retail invoice", "bill", "invoice number", "invoice date", "amount due", "bill to", "rechnung", "rechnungsnummer", "rechnungsdatum",
       "factuur", "factuurnummer", "factuurdatum", "facture", "faktura", "factura", "fattura", "vat", "subtotal", "due date", "iban",
       "payment terms", "zahlungsziel", "btw", "tva", "mwst", "total ttc", "ttc", "total ht", "montant ht", "facture n°", "net à payer",
       "ust-idnr", "steuernummer", "nettobetrag", "gesamtbetrag", "te betalen", "vervaldatum", "sales tax", "tax invoice",

@@ -23,7 +23,8 @@ function cueRegex(cue: string, isPattern: boolean): RegExp {
   let re = regexCache.get(key);
   if (!re) {
     const body = isPattern ? cue : cue.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "[\\s.\\-]*");
-    re = new RegExp(isPattern ? body : `(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, "giu");
+    // A cue word also matches its plural ("invoices", "receipts").
+    re = new RegExp(isPattern ? body : `(?<![\\p{L}\\p{N}])${body}(?:s|es)?(?![\\p{L}\\p{N}])`, "giu");
     regexCache.set(key, re);
   }
   re.lastIndex = 0;

@@ -114,8 +114,11 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
     const c = addressAfterCompany(lines);
     if (c) out.push(c);
   } else if (field.hints.fallback_first && kind === "date") {
+    // A date labelled as some other date ("Order Date: ...", "Due ...") is not a fallback for this one.
+    const qualifiers = new Set(field.hints.exclude_before.map((w) => w.toLowerCase()));
+    const qualified = (text: string, at: number) => (text.slice(0, at).toLowerCase().match(/[\p{L}]+/gu) ?? []).slice(-3).some((w) => qualifiers.has(w));
     for (const line of lines.filter((l) => l.page === lines[0]?.page)) {
-      const d = findDates(line.text, ctx.dateOrder).find((x) => x.iso);
+      const d = findDates(line.text, ctx.dateOrder).find((x) => x.iso && !qualified(line.text, x.start));
       if (d) {
         out.push({ match: { value: d.iso, line, start: d.start, end: d.end, strength: 0.5 }, score: 0.5, reasoning: `first date on the first page, no label found (${where(line)})` });
         break;

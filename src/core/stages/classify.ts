@@ -16,7 +16,7 @@ import { describeHits, headingText, scoreClass, type CueScore } from "../classif
 import { type ClassifierModel, isClassifierModel, predict, trainClassifier } from "../classify/naive-bayes";
 
 /** Cue scores are turned into probabilities with this temperature (score points per factor e). */
-const TEMPERATURE = 3;
+const TEMPERATURE = 2;
 /** The score `other` starts with: a document needs real cues to leave it. */
 const OTHER_BASE = 4;
 /** Share of the statistical model in the combined probability when a model is available. */
