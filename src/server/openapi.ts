@@ -33,7 +33,7 @@ const fieldsQuery = { fields: { type: "string" as const, description: "Comma-sep
 
 export const ROUTES: RouteDoc[] = [
   { method: "post", path: "/tenants/{tenant_id}/projects", summary: "Create a project", tag: "Projects", body: S.CreateProjectBody, responses: { 201: { description: "Created", schema: S.ProjectSchema }, ...bad, ...common } },
-  { method: "get", path: "/tenants/{tenant_id}/projects", summary: "List projects (extension)", tag: "Projects", responses: { 200: { description: "Projects", schema: z.object({ items: z.array(S.ProjectSchema) }) }, ...common, ...notFound } },
+  { method: "get", path: "/tenants/{tenant_id}/projects", summary: "List projects (extension)", tag: "Projects", responses: { 200: { description: "Projects", schema: S.ProjectListResponse }, ...common, ...notFound } },
   { method: "get", path: "/tenants/{tenant_id}/projects/{project_id}", summary: "Read a project and its settings (extension)", tag: "Projects", responses: { 200: { description: "Project", schema: S.ProjectSchema }, ...common, ...notFound } },
   { method: "patch", path: "/tenants/{tenant_id}/projects/{project_id}", summary: "Update name, description or settings; increments project_version (extension)", tag: "Projects", body: S.UpdateProjectBody, responses: { 200: { description: "Updated", schema: S.ProjectSchema }, ...bad, ...common, ...notFound } },
   { method: "put", path: "/tenants/{tenant_id}/projects/{project_id}/settings", summary: "Replace the settings; increments project_version (extension)", tag: "Projects", body: "settings", responses: { 200: { description: "Updated", schema: S.ProjectSchema }, ...bad, ...common, ...notFound } },
@@ -84,7 +84,22 @@ export const ROUTES: RouteDoc[] = [
   { method: "get", path: "/docs", summary: "API reference (HTML of docs/api.md)", tag: "Service", public: true, responses: { 200: { description: "HTML", content: "text/html" } } },
 ];
 
-const schemaOf = (s: z.ZodType) => z.toJSONSchema(s, { target: "draft-2020-12", io: "input", unrepresentable: "any" });
+/** A named schema becomes a $ref into components; anything else is inlined. */
+function schemaOf(s: z.ZodType): Record<string, unknown> {
+  const meta = S.apiRegistry.get(s);
+  if (meta) return { $ref: `#/components/schemas/${meta.id}` };
+  return strip(z.toJSONSchema(s, { target: "draft-2020-12", io: "input", unrepresentable: "any" }) as Record<string, unknown>);
+}
+
+function strip(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _s, $id: _i, ...rest } = schema;
+  return rest;
+}
+
+function components(): Record<string, unknown> {
+  const out = z.toJSONSchema(S.apiRegistry, { uri: (id) => `#/components/schemas/${id}`, target: "draft-2020-12", io: "input", unrepresentable: "any" });
+  return Object.fromEntries(Object.entries(out.schemas).map(([id, sch]) => [id, strip(sch as Record<string, unknown>)]));
+}
 
 function bodyOf(body: RouteDoc["body"]) {
   if (!body) return undefined;
@@ -138,7 +153,7 @@ export function openApiDocument(): Record<string, unknown> {
     openapi: "3.1.0",
     info: { title: "docproc API", version: pkg.version, description: "Document processing: submit, track, and download export files. See /docs." },
     servers: [{ url: "/" }],
-    components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key" } } },
+    components: { schemas: components(), securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key" } } },
     security: [{ apiKey: [] }],
     paths,
   };

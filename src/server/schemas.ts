@@ -5,6 +5,9 @@
 import { z } from "zod";
 import { SPLIT_POLICIES } from "../core/model";
 
+/** Named schemas: they become components/schemas of the OpenAPI document. */
+export const apiRegistry = z.registry<{ id: string; description?: string }>();
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const DATASETS = ["production", "playground", "memory"] as const;
 export const STATUSES = ["created", "queued", "processing", "awaiting_input", "completed", "failed"] as const;
@@ -24,10 +27,10 @@ const Priority = z.number().int().min(-1000).max(1000);
 const PageLimit = z.number().int().min(1).nullable();
 const Detail = z.object({ detail: z.string() });
 
-export const ErrorSchema = Detail.meta({ id: "Error" });
+export const ErrorSchema = Detail.register(apiRegistry, { id: "Error" });
 export const QueueFullSchema = z
   .object({ error: z.literal("queue_full"), message: z.string(), current_depth: z.number().int(), max_depth: z.number().int(), detail: z.string() })
-  .meta({ id: "QueueFull" });
+  .register(apiRegistry, { id: "QueueFull" });
 
 export const CreateProjectBody = z
   .object({
@@ -35,7 +38,7 @@ export const CreateProjectBody = z
     description: z.string().max(5000).default(""),
     settings: z.record(z.string(), z.unknown()).optional().meta({ description: "Project settings (docs/projects.md); the embedded default when absent" }),
   })
-  .meta({ id: "CreateProject" });
+  .register(apiRegistry, { id: "CreateProject" });
 
 export const UpdateProjectBody = z
   .object({
@@ -44,7 +47,7 @@ export const UpdateProjectBody = z
     settings: z.record(z.string(), z.unknown()).optional(),
   })
   .refine((v) => v.name !== undefined || v.description !== undefined || v.settings !== undefined, { message: "give at least one of name, description, settings" })
-  .meta({ id: "UpdateProject" });
+  .register(apiRegistry, { id: "UpdateProject" });
 
 export const ProjectSchema = z
   .object({
@@ -57,7 +60,7 @@ export const ProjectSchema = z
     created_at: z.string(),
     updated_at: z.string(),
   })
-  .meta({ id: "Project" });
+  .register(apiRegistry, { id: "Project" });
 
 export const CreateTransactionBody = z
   .object({
@@ -67,7 +70,7 @@ export const CreateTransactionBody = z
     page_limit: PageLimit.optional(),
     priority: Priority.default(0),
   })
-  .meta({ id: "CreateTransaction" });
+  .register(apiRegistry, { id: "CreateTransaction" });
 
 export const CreateTransactionResponse = z
   .object({
@@ -80,7 +83,7 @@ export const CreateTransactionResponse = z
     files_url: z.string(),
     start_url: z.string(),
   })
-  .meta({ id: "CreatedTransaction" });
+  .register(apiRegistry, { id: "CreatedTransaction" });
 
 export const ProcessBody = z
   .object({
@@ -97,7 +100,7 @@ export const ProcessBody = z
   .refine((v) => (v.source_files?.length ?? 0) > 0 || !!v.documentText || v.ocrData !== undefined, {
     message: "give at least one of source_files, documentText, ocrData",
   })
-  .meta({ id: "ProcessTransaction" });
+  .register(apiRegistry, { id: "ProcessTransaction" });
 
 export const ProcessResponse = z
   .object({
@@ -107,11 +110,11 @@ export const ProcessResponse = z
     status_url: z.string(),
     poll_url: z.string(),
   })
-  .meta({ id: "ProcessStarted" });
+  .register(apiRegistry, { id: "ProcessStarted" });
 
 export const StartResponse = z
   .object({ transaction_id: z.string(), status: z.literal("processing"), message: z.string(), status_url: z.string(), poll_url: z.string() })
-  .meta({ id: "StartedTransaction" });
+  .register(apiRegistry, { id: "StartedTransaction" });
 
 export const UploadedFileSchema = z
   .object({
@@ -125,7 +128,7 @@ export const UploadedFileSchema = z
     upload_token: z.string().nullable(),
     duplicate: z.boolean().meta({ description: "true when the upload token was already recorded (nothing stored)" }),
   })
-  .meta({ id: "UploadedFile" });
+  .register(apiRegistry, { id: "UploadedFile" });
 
 export const UploadResponse = z
   .object({
@@ -136,7 +139,7 @@ export const UploadResponse = z
     uploaded_files: z.array(UploadedFileSchema),
     failed_files: z.array(z.object({ filename: z.string(), index: z.number().int().nullable(), error: z.string() })),
   })
-  .meta({ id: "UploadResult" });
+  .register(apiRegistry, { id: "UploadResult" });
 
 export const TransactionSchema = z
   .object({
@@ -158,17 +161,17 @@ export const TransactionSchema = z
     request: z.record(z.string(), z.unknown()).optional().meta({ description: "Original request (include_request=true, completed only)" }),
   })
   .partial()
-  .meta({ id: "Transaction", description: "All fields, or those named by `fields`" });
+  .register(apiRegistry, { id: "Transaction", description: "All fields, or those named by `fields`" });
 
 export const BatchStatusBody = z
   .object({ transaction_ids: z.array(z.string().min(1)).min(1).max(100), fields: z.string().optional() })
-  .meta({ id: "BatchStatusRequest" });
+  .register(apiRegistry, { id: "BatchStatusRequest" });
 
-export const BatchStatusResponse = z.object({ statuses: z.record(z.string(), TransactionSchema) }).meta({ id: "BatchStatus" });
+export const BatchStatusResponse = z.object({ statuses: z.record(z.string(), TransactionSchema) }).register(apiRegistry, { id: "BatchStatus" });
 
 export const ListResponse = z
   .object({ items: z.array(TransactionSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
-  .meta({ id: "TransactionList" });
+  .register(apiRegistry, { id: "TransactionList" });
 
 const ManifestFileSchema = z.object({
   filename: z.string(),
@@ -196,11 +199,11 @@ export const ManifestSchema = z
     total_files: z.number().int(),
     total_size_bytes: z.number().int(),
   })
-  .meta({ id: "ExportManifest" });
+  .register(apiRegistry, { id: "ExportManifest" });
 
 export const DocumentsResponse = z
   .object({ transaction_id: z.string(), status: z.string(), documents: z.array(z.record(z.string(), z.unknown())) })
-  .meta({ id: "Documents", description: "documents[] exactly as in the JSON results file" });
+  .register(apiRegistry, { id: "Documents", description: "documents[] exactly as in the JSON results file" });
 
 export const HealthResponse = z
   .object({
@@ -210,4 +213,6 @@ export const HealthResponse = z
     queue: z.object({ depth: z.number().int(), max_depth: z.number().int(), running: z.number().int(), workers: z.number().int() }),
     ocr: z.object({ status: z.string(), engine: z.string().optional(), error: z.string().optional() }),
   })
-  .meta({ id: "Health" });
+  .register(apiRegistry, { id: "Health" });
+
+export const ProjectListResponse = z.object({ items: z.array(ProjectSchema) }).register(apiRegistry, { id: "ProjectList" });

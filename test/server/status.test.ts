@@ -1,0 +1,140 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import * as tx from "../../src/storage/transactions";
+import { form, testApp } from "./helpers";
+
+let t: ReturnType<typeof testApp>;
+afterEach(async () => t?.close());
+
+/** Creates a project and `n` completed transactions via the one-step call and the worker. */
+async function seed(files: string[][]) {
+  const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
+  const ids: string[] = [];
+  for (const [i, names] of files.entries()) {
+    const r = await t.call("POST", `/tenants/default/projects/${pid}/transactions/process`, {
+      correlation_id: `corr-${i}`,
+      metadata: { customer: i % 2 ? "acme" : "globex" },
+      source_files: names.map((n) => ({ filename: n, base64_data: Buffer.from(n).toString("base64") })),
+    });
+    ids.push(r.json.transaction_id);
+  }
+  while (await t.runtime.pool.runOnce()) {}
+  return { pid, ids };
+}
+
+describe("GET /transactions/{id}", () => {
+  test("projects fields with dot notation and includes the request only for completed transactions", async () => {
+    t = testApp();
+    const { ids } = await seed([["a.pdf"]]);
+    const r = await t.call("GET", `/transactions/${ids[0]}?fields=status,metadata.progress.completion_percentage,metadata.customer`);
+    expect(r.json).toEqual({ transaction_id: ids[0], status: "completed", metadata: { progress: { completion_percentage: 100 }, customer: "globex" } });
+    const full = await t.call("GET", `/transactions/${ids[0]}?include_request=true`);
+    expect(full.json.request.source_files.map((f: any) => f.filename)).toEqual(["a.pdf"]);
+    expect(full.json.request.correlation_id).toBe("corr-0");
+    expect((await t.call("GET", `/transactions/${ids[0]}?fields=bad field`)).status).toBe(400);
+    expect((await t.call("GET", `/transactions/00000000-0000-0000-0000-000000000000`)).status).toBe(404);
+  });
+
+  test("a failed transaction shows error_message", async () => {
+    t = testApp({ runner: async () => { throw new Error("boom"); } });
+    const { ids } = await seed([["a.pdf"]]);
+    expect((await t.call("GET", `/transactions/${ids[0]}`)).json).toMatchObject({ status: "failed", error_message: "boom" });
+  });
+
+  test("a long poll returns promptly after a status change", async () => {
+    t = testApp({ workers: 0 });
+    const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
+    const id = (await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {})).json.transaction_id;
+    await t.call("POST", `/transactions/${id}/source-files`, form([{ name: "a.pdf", body: "a" }]));
+    const t0 = performance.now();
+    const poll = t.call("GET", `/transactions/${id}?timeout=10`);
+    await Bun.sleep(150);
+    await t.call("POST", `/transactions/${id}/start`);
+    const r = await poll;
+    const took = performance.now() - t0;
+    expect(r.json.status).toBe("queued");
+    expect(took).toBeLessThan(1000);
+  });
+
+  test("a long poll sees a change made by another process through the DB re-check", async () => {
+    t = testApp();
+    const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
+    const id = (await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {})).json.transaction_id;
+    const poll = t.call("GET", `/transactions/${id}?timeout=10`);
+    await Bun.sleep(100);
+    tx.markQueued(t.deps.db, id, new Date().toISOString()); // no notifier: as if a worker process wrote it
+    const t0 = performance.now();
+    expect((await poll).json.status).toBe("queued");
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  test("a long poll holds for its timeout when nothing changes", async () => {
+    t = testApp();
+    const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
+    const id = (await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {})).json.transaction_id;
+    const t0 = performance.now();
+    const r = await t.call("GET", `/transactions/${id}?timeout=1`);
+    expect(r.json.status).toBe("created");
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(950);
+    expect(t.longPoll.waiting()).toBe(0);
+  });
+});
+
+describe("batch status", () => {
+  test("answers statuses keyed by id, marks unknown ids, and refuses more than 100", async () => {
+    t = testApp();
+    const { ids } = await seed([["a.pdf"], ["b.pdf"]]);
+    const r = await t.call("POST", "/transactions/batch-status", { transaction_ids: [...ids, "nope"], fields: "status" });
+    expect(r.json.statuses).toEqual({ [ids[0]!]: { transaction_id: ids[0], status: "completed" }, [ids[1]!]: { transaction_id: ids[1], status: "completed" }, nope: { transaction_id: "nope", error: "not_found" } });
+    const many = await t.call("POST", "/transactions/batch-status", { transaction_ids: Array.from({ length: 101 }, (_, i) => `id-${i}`) });
+    expect(many.status).toBe(400);
+    expect(many.json.detail).toContain("transaction_ids");
+  });
+});
+
+describe("GET /transactions", () => {
+  test("lists with the documented shape, status/search/sort/paging filters", async () => {
+    t = testApp();
+    const { ids } = await seed([["alpha.pdf"], ["beta.pdf"], ["gamma.pdf"]]);
+    const all = await t.call("GET", "/transactions?sort_by=created_at&sort_order=asc&limit=2");
+    expect(all.json).toMatchObject({ total: 3, limit: 2, offset: 0 });
+    expect(all.json.items.map((i: any) => i.transaction_id)).toEqual(ids.slice(0, 2));
+    expect((await t.call("GET", "/transactions?search=beta")).json.items.map((i: any) => i.transaction_id)).toEqual([ids[1]]);
+    expect((await t.call("GET", "/transactions?search=corr-2")).json.total).toBe(1);
+    expect((await t.call("GET", "/transactions?search=INV-gamma")).json.total).toBe(1);
+    expect((await t.call("GET", "/transactions?status=completed,failed")).json.total).toBe(3);
+    expect((await t.call("GET", "/transactions?status=queued")).json.total).toBe(0);
+    expect((await t.call("GET", "/transactions?dataset_id=playground")).json.total).toBe(0);
+    const byIdx = await t.call("GET", "/transactions?sort_by=idx_invoice_number&sort_order=desc");
+    expect(byIdx.json.items.map((i: any) => i.transaction_id)).toEqual([ids[2], ids[1], ids[0]]);
+    expect((await t.call("GET", "/transactions?offset=2")).json.items).toHaveLength(1);
+  });
+
+  test("filters by inclusive dates, index_filter and filter_expression", async () => {
+    t = testApp();
+    const { ids } = await seed([["alpha.pdf"], ["beta.pdf"]]);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await t.call("GET", `/transactions?date_from=${today}&date_to=${today}`)).json.total).toBe(2);
+    expect((await t.call("GET", `/transactions?date_to=2000-01-01`)).json.total).toBe(0);
+    const idx = encodeURIComponent(JSON.stringify({ invoice_number: ["INV-beta.pdf"] }));
+    expect((await t.call("GET", `/transactions?index_filter=${idx}`)).json.items.map((i: any) => i.transaction_id)).toEqual([ids[1]]);
+    const expr = { or: [{ field: "metadata.customer", op: "eq", value: "acme" }, { and: [{ field: "file_name", op: "starts_with", value: "alp" }, { not: { field: "status", op: "eq", value: "failed" } }] }] };
+    const r = await t.call("GET", `/transactions?sort_order=asc&filter_expression=${encodeURIComponent(JSON.stringify(expr))}`);
+    expect(r.json.total).toBe(2);
+    const onlyAcme = { field: "metadata.customer", op: "in", value: ["acme"] };
+    expect((await t.call("GET", `/transactions?status=failed&filter_expression=${encodeURIComponent(JSON.stringify(onlyAcme))}`)).json.items.map((i: any) => i.transaction_id)).toEqual([ids[1]]);
+  });
+
+  test("rejects bad list parameters naming them", async () => {
+    t = testApp();
+    const bad = async (q: string) => (await t.call("GET", `/transactions?${q}`)).json.detail as string;
+    expect(await bad("status=done")).toContain("status");
+    expect(await bad("sort_by=color")).toContain("sort_by");
+    expect(await bad("limit=0")).toContain("limit");
+    expect(await bad("date_from=yesterday")).toContain("date_from");
+    expect(await bad("index_filter=[1]")).toContain("index_filter");
+    const expr = encodeURIComponent(JSON.stringify({ and: [{ field: "status", op: "eq", value: "x" }, { field: "status", op: "like", value: "x" }] }));
+    expect(await bad(`filter_expression=${expr}`)).toContain("filter_expression.and[1].op");
+    const field = encodeURIComponent(JSON.stringify({ field: "password", op: "eq", value: "x" }));
+    expect(await bad(`filter_expression=${field}`)).toContain("unknown field");
+  });
+});
