@@ -167,6 +167,17 @@ describe("retry policy against a real receiver", () => {
     console.log(`retry gaps measured: ${gap1.toFixed(0)} ms, ${gap2.toFixed(0)} ms (backoff 0.1 s)`);
   });
 
+  test("with the default policy the waits are 2 s then 4 s (injected sleep, no real waiting)", async () => {
+    rx.received.length = 0;
+    rx.reply(statuses(500));
+    const slept: number[] = [];
+    const result = await deliverWithRetries(activity(), payload(activity()), { allow: ["127.0.0.1/32"], sleep: async (ms) => void slept.push(ms) });
+    expect(slept).toEqual([2000, 4000]);
+    expect(result.attempts.map((a) => a.attempt)).toEqual([1, 2, 3]);
+    expect(rx.received).toHaveLength(3);
+    expect(result.error).toBe("HTTP 500 after 3 attempt(s)");
+  });
+
   test("gives up after retry_max_attempts of 5xx", async () => {
     rx.received.length = 0;
     rx.reply(statuses(503));

@@ -61,7 +61,10 @@ export interface AttemptRecord extends AttemptOutcome {
 
 export interface SendOptions {
   resolve?: Resolver;
+  /** Allow-list (see ssrf.ts); off by default. */
   allowPrivate?: AllowPrivate;
+  /** Same as allowPrivate (shorter name used by callers); allowPrivate wins when both are set. */
+  allow?: AllowPrivate;
   now?: () => Date;
   signal?: AbortSignal;
   /** Extra trust roots for https (tests with a self-signed receiver). */
@@ -120,7 +123,7 @@ export async function deliverOnce(req: DeliveryRequest, opts: SendOptions = {}):
   });
   let checked: CheckedUrl;
   try {
-    checked = await checkWebhookUrl(req.url, { resolve: opts.resolve, allowPrivate: opts.allowPrivate });
+    checked = await checkWebhookUrl(req.url, { resolve: opts.resolve, allowPrivate: opts.allowPrivate ?? opts.allow });
   } catch (err) {
     const e = err instanceof DocprocError ? err : new DocprocError("internal", String(err));
     const kind: OutcomeKind = e.code === "ssrf_blocked" ? "ssrf_blocked" : "dns";
