@@ -240,7 +240,6 @@ describe("the connection goes to the checked address (DNS rebinding)", () => {
     let lookups = 0;
     const rebinding: Resolver = async () => (++lookups === 1 ? ["93.184.216.34"] : ["127.0.0.1"]);
     const outcome = await deliverOnce(request(`http://rebind.test:${rx.port}/hook`, 0.5), { resolve: rebinding });
-    expect(outcome.ok).toBe(false); // offline sandbox: the public address is unreachable
     expect(outcome.address).toBe("93.184.216.34");
     expect(lookups).toBe(1);
     expect(rx.received).toHaveLength(0);
