@@ -11,7 +11,7 @@ describe("export manifest", () => {
     const { ctx, sink } = await buildFixture();
     const manifest = await runExports(ctx, [defaultJsonProfile, ...profilesForFormats(["csv,xlsx", "xml", "pdf", "jpg"])]);
     expect(manifest.transaction_id).toBe(TX);
-    expect(manifest.project_version).toBe(7);
+    expect(JSON.parse(new TextDecoder().decode(sink.files.get(`${TX}_data.json`)!)).transaction.project_version).toBe(7);
     expect(Object.keys(manifest.profiles)).toEqual(["json", "csv", "xlsx", "xml", "pdf", "jpg"]);
     const json = manifest.profiles.json!;
     expect(json).toMatchObject({ profile_id: "json", profile_name: "JSON results", output_format: "json", scope_mode: "per_transaction", status: "success" });
@@ -52,7 +52,7 @@ describe("export manifest", () => {
 
   test("no profiles gives an empty profiles object and zero totals", async () => {
     const { ctx, sink } = await buildFixture();
-    expect(await runExports(ctx, [])).toEqual({ transaction_id: TX, project_version: 7, profiles: {}, total_files: 0, total_size_bytes: 0 });
+    expect(await runExports(ctx, [])).toEqual({ transaction_id: TX, profiles: {}, total_files: 0, total_size_bytes: 0 });
     expect(sink.files.size).toBe(0);
   });
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { memorySink, runExports } from "../../src/core/exporters";
-import { loadResultsFile, rerunExports } from "../../src/core/stages/export";
+import { describeExports, loadResultsFile, rerunExports } from "../../src/core/stages/export";
 import { buildFixture, TX } from "./export-fixtures";
 
 describe("re-running exports over processed work", () => {
@@ -33,6 +33,9 @@ describe("re-running exports over processed work", () => {
       const meta = await sharp(again.files.get("invoice_page_1.jpg")!).metadata();
       expect(Math.max(meta.width!, meta.height!)).toBe(300);
       expect(m.profiles.csv!.files).toHaveLength(1);
+      const lines = describeExports(m, "out");
+      expect(lines[0]).toBe("pdf (pdf): 2 files");
+      expect(lines).toContain(path.join("out", "receipt scan_page_3.jpg").replace(/^/, "  "));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

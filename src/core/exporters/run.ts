@@ -39,8 +39,6 @@ export interface ManifestProfileEntry {
 
 export interface ExportManifest {
   transaction_id: string;
-  /** The project version the exports were made with (from the results file). */
-  project_version?: number;
   profiles: Record<string, ManifestProfileEntry>;
   total_files: number;
   total_size_bytes: number;
@@ -109,7 +107,6 @@ export async function runExports(ctx: ExportContext, profiles: Array<ExportProfi
   const namer = new FileNamer();
   const manifest: ExportManifest = {
     transaction_id: ctx.results.transaction_id,
-    project_version: ctx.results.transaction.project_version,
     profiles: {},
     total_files: 0,
     total_size_bytes: 0,

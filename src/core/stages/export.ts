@@ -108,3 +108,22 @@ export async function loadResultsFile(fileOrFolder: string): Promise<{ results: 
   }
   return { results: r as ResultsFile, file };
 }
+
+/**
+ * Human-readable lines for the CLI ("where did my files go"): one per profile, with the files under `folder`
+ * (the folder the sink writes to), or the profile's error.
+ */
+export function describeExports(manifest: ExportManifest, folder: string): string[] {
+  const lines: string[] = [];
+  for (const entry of Object.values(manifest.profiles)) {
+    if (entry.error) {
+      lines.push(`${entry.profile_id} (${entry.output_format}): failed: ${entry.error}`);
+      continue;
+    }
+    const count = entry.files.length;
+    lines.push(`${entry.profile_id} (${entry.output_format}): ${count} file${count === 1 ? "" : "s"}`);
+    for (const f of entry.files) lines.push(`  ${path.join(folder, f.filename)}`);
+    for (const w of entry.warnings ?? []) lines.push(`  warning: ${w}`);
+  }
+  return lines;
+}
