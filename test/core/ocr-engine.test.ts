@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createOcrEngine, resolveTessdataDir, type OcrEngine } from "../../src/core/engines/ocr/index.ts";
+import { probeNativeTesseract } from "../../src/core/engines/ocr/native.ts";
+import { LazyPool } from "../../src/core/engines/ocr/pool.ts";
+import { toGrey } from "../../src/core/engines/ocr/raster.ts";
+import { parseTesseractTsv } from "../../src/core/engines/ocr/tsv.ts";
+import { DocprocError } from "../../src/core/errors.ts";
+import type { RasterImage } from "../../src/core/model.ts";
+import { characterErrorRate, loadRaster, TESSERACT_TEST } from "./ocr-helpers.ts";
+
+const gold = fs.readFileSync(path.join(TESSERACT_TEST, "phototest.gold.txt"), "utf8");
+const native = await probeNativeTesseract();
+let grey: RasterImage;
+let rgb: RasterImage;
+let wasm: OcrEngine;
+
+beforeAll(async () => {
+  rgb = await loadRaster(path.join(TESSERACT_TEST, "phototest.tif"));
+  grey = { ...toGrey(rgb), channels: 1 };
+  wasm = await createOcrEngine({ engine: "wasm", workers: 2 });
+});
+afterAll(() => wasm.close());
+
+function toRgba(img: RasterImage): RasterImage {
+  const data = new Uint8Array(img.width * img.height * 4);
+  for (let i = 0; i < img.width * img.height; i++) data.set([img.data[i], img.data[i], img.data[i], 255], i * 4);
+  return { data, width: img.width, height: img.height, channels: 4 };
+}
+
+describe("wasm engine", () => {
+  test("reads grey, RGB and RGBA rasters alike, concurrently, with words, lines and confidences", async () => {
+    expect(rgb.channels).toBe(3);
+    const [a, b, c] = await Promise.all([wasm.recognize(grey), wasm.recognize(rgb), wasm.recognize(toRgba(grey))]);
+    expect(characterErrorRate(a.text, gold)).toBeLessThanOrEqual(0.02);
+    for (const other of [b, c]) {
+      expect(other.text).toBe(a.text);
+      expect(other.words.map((w) => w.bounding_box)).toEqual(a.words.map((w) => w.bounding_box));
+    }
+    expect(a.words[0]).toMatchObject({ text: "This", line: 1 });
+    expect(a.words[0].bounding_box).toEqual([36, 92, 96, 116]);
+    expect(a.confidence!).toBeGreaterThan(0.8);
+    expect(a.confidence!).toBeLessThanOrEqual(1);
+  });
+
+  test("rejects a raster whose buffer is shorter than its size with ocr_failed", async () => {
+    const bad: RasterImage = { data: new Uint8Array(10), width: 100, height: 100, channels: 1 };
+    const err = await wasm.recognize(bad).catch((e) => e);
+    expect(err).toBeInstanceOf(DocprocError);
+    expect(err.code).toBe("ocr_failed");
+  });
+
+  test("rejects recognize calls after close", async () => {
+    const engine = await createOcrEngine({ engine: "wasm", workers: 1 });
+    await engine.close();
+    const err = await engine.recognize(grey).catch((e) => e);
+    expect(err).toBeInstanceOf(DocprocError);
+    expect(err.code).toBe("ocr_failed");
+  });
+});
+
+describe.skipIf(!native)(`native engine (tesseract on PATH: ${native ? native.version : "not installed"})`, () => {
+  test("reads phototest with CER ≤ 0.02 and boxes within 2 px of the wasm engine's", async () => {
+    const engine = await createOcrEngine({ engine: "native", workers: 2, cacheDir: fs.mkdtempSync(path.join(os.tmpdir(), "ocr-native-")) });
+    try {
+      expect(engine.name).toStartWith("native");
+      const [n, w] = await Promise.all([engine.recognize(grey), wasm.recognize(grey)]);
+      expect(characterErrorRate(n.text, gold)).toBeLessThanOrEqual(0.02);
+      expect(n.words.map((x) => x.text)).toEqual(w.words.map((x) => x.text));
+      n.words.forEach((word, i) => word.bounding_box.forEach((v, k) => expect(Math.abs(v - w.words[i].bounding_box[k])).toBeLessThanOrEqual(2)));
+    } finally {
+      await engine.close();
+    }
+  });
+
+  test("auto picks the native engine when it works", async () => {
+    const engine = await createOcrEngine({ engine: "auto", workers: 1 });
+    await engine.close();
+    expect(engine.name).toStartWith("native");
+  });
+});
+
+describe("engine selection and traineddata", () => {
+  test.skipIf(native !== null)("native without tesseract on PATH fails with ocr_failed (tesseract is installed here)", async () => {
+    const err = await createOcrEngine({ engine: "native", workers: 1 }).catch((e) => e);
+    expect(err.code).toBe("ocr_failed");
+  });
+
+  test("rejects an unknown engine name with invalid_settings", async () => {
+    const err = await createOcrEngine({ engine: "gpu" as "auto", workers: 1 }).catch((e) => e);
+    expect(err.code).toBe("invalid_settings");
+  });
+
+  test("resolves the npm best_int traineddata by default, a companion folder next to the executable first", () => {
+    const npm = resolveTessdataDir();
+    expect(npm.file).toEndWith(path.join("4.0.0_best_int", "eng.traineddata.gz"));
+    expect(npm.gzip).toBe(true);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ocr-companion-"));
+    fs.mkdirSync(path.join(dir, "tessdata"));
+    fs.writeFileSync(path.join(dir, "tessdata", "eng.traineddata"), "x");
+    const companion = resolveTessdataDir(undefined, path.join(dir, "docproc"));
+    expect(companion).toEqual({ dir: path.join(dir, "tessdata"), file: path.join(dir, "tessdata", "eng.traineddata"), gzip: false });
+  });
+
+  test("an override directory without traineddata is invalid_settings", async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), "ocr-empty-"));
+    expect(() => resolveTessdataDir(empty)).toThrow(DocprocError);
+    await expect(createOcrEngine({ engine: "wasm", workers: 1, tessdataDir: empty })).rejects.toMatchObject({ code: "invalid_settings" });
+  });
+});
+
+describe("TSV parsing and the worker pool", () => {
+  test("parses word rows into boxes, 0..1 confidences and line numbers across blocks", () => {
+    const tsv = [
+      "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext",
+      "4\t1\t1\t1\t1\t0\t10\t10\t100\t20\t-1\t",
+      "5\t1\t1\t1\t1\t1\t10\t10\t40\t20\t96.5\tTotal",
+      "5\t1\t1\t1\t1\t2\t60\t10\t50\t20\t88\t12,50",
+      "5\t1\t1\t1\t1\t3\t120\t10\t5\t20\t-1\t ",
+      "5\t1\t2\t1\t1\t1\t10\t50\t30\t20\t70\tEUR",
+    ].join("\n");
+    const r = parseTesseractTsv(tsv);
+    expect(r.words).toEqual([
+      { text: "Total", confidence: 0.965, bounding_box: [10, 10, 50, 30], line: 1 },
+      { text: "12,50", confidence: 0.88, bounding_box: [60, 10, 110, 30], line: 1 },
+      { text: "EUR", confidence: 0.7, bounding_box: [10, 50, 40, 70], line: 2 },
+    ]);
+    expect(r.text).toBe("Total 12,50\nEUR");
+    expect(r.confidence).toBeCloseTo(0.8483, 4);
+    expect(parseTesseractTsv("")).toEqual({ words: [], text: "", confidence: null });
+  });
+
+  test("a failing creation does not strand queued callers, and close rejects the waiting ones", async () => {
+    let attempts = 0;
+    const pool = new LazyPool<number>(
+      1,
+      async () => {
+        if (++attempts === 1) throw new Error("first start fails");
+        return attempts;
+      },
+      async () => {},
+      () => new Error("closed"),
+    );
+    const [first, second] = await Promise.allSettled([pool.acquire(), pool.acquire()]);
+    expect(first.status).toBe("rejected");
+    expect(second).toEqual({ status: "fulfilled", value: 2 });
+    const waiting = pool.acquire();
+    await pool.close();
+    await expect(waiting).rejects.toThrow("closed");
+  });
+});
