@@ -1,0 +1,209 @@
+/**
+ * The workflow, top to bottom: convert → OCR → split → classify → extract → validate → results → export.
+ * Notification is the caller's job (a durable delivery job on the server, direct delivery in the CLI), because a
+ * delivery must never run inline in the workflow.
+ *
+ * MUST process every source it can: one unreadable file makes the result `partial`, never stops the others.
+ * MUST close every converted file (PDF documents hold memory) whatever happens.
+ */
+import { DocprocError, wrapStageError } from "./errors";
+import type {
+  ConvertedFile,
+  DocumentResult,
+  Page,
+  ProgressFn,
+  ResultsFile,
+  SourceInput,
+  TransactionInput,
+} from "./model";
+import { buildResultsFile, type TransactionMeta } from "./results";
+import type { ProjectSettings } from "./project";
+import type { OcrEngine } from "./engines/ocr";
+import type { ExportManifest, ExportSink } from "./exporters";
+import { runExports } from "./exporters";
+import { convertOcrData, convertSource, convertText } from "./stages/convert";
+import { ocrPages } from "./stages/ocr";
+import { splitPages } from "./stages/split";
+import { expandEmailSource } from "./split/email";
+import { classifyDocument } from "./stages/classify";
+import { extractFields } from "./stages/extract";
+import { validateDocument, validateTransaction } from "./stages/validate";
+import { exportProfilesOf, splitSettingsOf } from "./workflow";
+
+export type { TransactionMeta } from "./results";
+
+export interface PipelineContext {
+  meta: TransactionMeta;
+  project: ProjectSettings;
+  ocr: OcrEngine;
+  sink: ExportSink;
+  onProgress?: ProgressFn;
+  signal?: AbortSignal;
+  password?: string;
+  /** Overrides the project's export profiles (the CLI's `--format`). */
+  profiles?: ReturnType<typeof exportProfilesOf>;
+  now?: () => Date;
+}
+
+export interface StageError {
+  source_file_index?: number;
+  stage: string;
+  code: string;
+  message: string;
+}
+
+export interface PipelineResult {
+  status: "success" | "partial" | "failure";
+  results: ResultsFile;
+  manifest: ExportManifest;
+  files: ConvertedFile[];
+  pages: Page[];
+  warnings: string[];
+  errors: StageError[];
+}
+
+type OpenFile = ConvertedFile & { close?: () => Promise<void> };
+
+export async function processTransaction(input: TransactionInput, ctx: PipelineContext): Promise<PipelineResult> {
+  const progress = ctx.onProgress ?? (() => {});
+  const errors: StageError[] = [];
+  const warnings: string[] = [];
+  const sources = input.sources.flatMap((src) => expandEmailSource(src));
+  sources.forEach((src, i) => (src.index = i));
+  const files: OpenFile[] = [];
+  try {
+    await convertAll(sources, input, ctx, files, errors);
+    for (const f of files) warnings.push(...f.warnings.map((w) => `${f.filename}: ${w}`));
+    const pages = files.flatMap((f) => f.pages);
+    if (pages.length === 0 && errors.length > 0) {
+      const first = errors[0]!;
+      throw new DocprocError(first.code as never, first.message, { stage: first.stage });
+    }
+    const ocrTargets = pages.filter((p) => p.text_source === "none" && p.render);
+    progress("ocr", 0, ocrTargets.length);
+    try {
+      const report = await ocrPages(ocrTargets, ctx.ocr, { signal: ctx.signal, onPage: (d, t) => progress("ocr", d, t) });
+      warnings.push(...report.warnings);
+    } catch (err) {
+      throw wrapStageError("ocr", err);
+    }
+
+    const documents = await understand(files, sources, ctx, progress);
+    const txRules = validateTransaction(documents, ctx.project);
+    const results = buildResultsFile(ctx.meta, sources.map((s) => s.filename), documents, pages, txRules, ctx.now?.());
+
+    progress("export", 0, 1);
+    const profiles = ctx.profiles ?? exportProfilesOf(ctx.project);
+    const manifest = await runExports({ results, pages, sources, sink: ctx.sink, now: ctx.now }, profiles);
+    progress("export", 1, 1);
+    for (const [id, entry] of Object.entries(manifest.profiles)) {
+      if (entry.error) errors.push({ stage: "export", code: "export_failed", message: `profile ${id}: ${entry.error}` });
+    }
+    const status = errors.length === 0 ? "success" : "partial";
+    return { status, results, manifest, files, pages, warnings, errors };
+  } finally {
+    await Promise.allSettled(files.map((f) => f.close?.()));
+  }
+}
+
+async function convertAll(
+  sources: SourceInput[],
+  input: TransactionInput,
+  ctx: PipelineContext,
+  files: OpenFile[],
+  errors: StageError[],
+): Promise<void> {
+  const progress = ctx.onProgress ?? (() => {});
+  let nextPage = 1;
+  let budget = input.pageLimit ?? null;
+  const total = sources.length + (input.documentText ? 1 : 0) + (input.ocrData ? 1 : 0);
+  progress("convert", 0, total);
+  for (const src of sources) {
+    if (budget !== null && budget <= 0) break;
+    try {
+      const file = await convertSource(src, {
+        firstPageNumber: nextPage,
+        maxPages: budget,
+        password: src.password ?? ctx.password,
+        signal: ctx.signal,
+      });
+      files.push(file);
+      nextPage += file.pages.length;
+      if (budget !== null) budget -= file.pages.length;
+    } catch (err) {
+      const e = wrapStageError("convert", err);
+      errors.push({ source_file_index: src.index, stage: "convert", code: e.code, message: `${src.filename}: ${e.message}` });
+    }
+    progress("convert", files.length + errors.length, total);
+  }
+  // Supplied text and OCR data are pseudo-files after the uploaded ones, so page numbers stay in request order.
+  if (input.documentText) {
+    const file = convertText(input.documentText, nextPage);
+    file.source_file_index = sources.length;
+    files.push(file);
+    nextPage += file.pages.length;
+  }
+  if (input.ocrData) {
+    const file = convertOcrData(input.ocrData, nextPage);
+    file.source_file_index = sources.length + (input.documentText ? 1 : 0);
+    files.push(file);
+  }
+  progress("convert", total, total);
+}
+
+async function understand(
+  files: OpenFile[],
+  sources: SourceInput[],
+  ctx: PipelineContext,
+  progress: ProgressFn,
+): Promise<DocumentResult[]> {
+  const policyOf = (index: number) => sources.find((s) => s.index === index)?.split_policy ?? "inherit";
+  const splitFiles = files.map((f) => ({ index: f.source_file_index, filename: f.filename, policy: policyOf(f.source_file_index), pages: f.pages }));
+  progress("split", 0, 1);
+  let spans;
+  try {
+    spans = await splitPages(splitFiles, splitSettingsOf(ctx.project));
+  } catch (err) {
+    throw wrapStageError("split", err);
+  }
+  progress("split", 1, 1);
+  const byNumber = new Map(files.flatMap((f) => f.pages).map((p) => [p.page_number, p]));
+  const fileOfPage = new Map(files.flatMap((f) => f.pages.map((p) => [p.page_number, f] as const)));
+  const mode = splitSettingsOf(ctx.project).mode;
+  const documents: DocumentResult[] = [];
+  for (const [i, span] of spans.entries()) {
+    progress("extract", i, spans.length);
+    const pages = span.page_numbers.map((n) => byNumber.get(n)!).filter(Boolean);
+    const docFiles = [...new Set(pages.map((p) => fileOfPage.get(p.page_number)!))];
+    const attachments = docFiles.flatMap((f) => f.attachments ?? []);
+    try {
+      const classification = classifyDocument(pages, ctx.project);
+      const fields = extractFields(pages, classification.class_id, ctx.project, { attachments });
+      const doc: DocumentResult = {
+        document_id: crypto.randomUUID(),
+        document_index: i,
+        document_type: classification.type,
+        classification_confidence: classification.confidence,
+        classification,
+        split: {
+          mode,
+          policy: span.policy,
+          confidence: span.confidence,
+          reason: span.reason,
+          review_required: span.confidence < ctx.project.review_thresholds.split,
+          page_numbers: span.page_numbers,
+          source_file_indexes: docFiles.map((f) => f.source_file_index),
+          ...(span.separator_pages?.length ? { separator_pages: span.separator_pages } : {}),
+        },
+        fields,
+      };
+      const validation = validateDocument(doc, ctx.project);
+      if (validation) doc.validation = validation;
+      documents.push(doc);
+    } catch (err) {
+      throw wrapStageError("extract", err);
+    }
+  }
+  progress("extract", spans.length, spans.length);
+  return documents;
+}

@@ -1,0 +1,76 @@
+import type { DocumentResult, Page, ResultsFile, ResultsPage, RuleResult } from "./model";
+
+/** What the results file says about the transaction; the caller (CLI or server) owns these facts. */
+export interface TransactionMeta {
+  transaction_id: string;
+  tenant_id: string;
+  project_id: string;
+  project_version: number;
+  correlation_id: string | null;
+  metadata: Record<string, unknown>;
+  created_at: string;
+  /** Where the transaction came from: "cli", "api", "capture", "watch". */
+  source: string;
+  /** Final review action; `{ reviewed: false }` until a reviewer acts. */
+  last_human_review?: Record<string, unknown>;
+}
+
+export function toResultsPage(page: Page, withWords = false): ResultsPage {
+  const entry: ResultsPage = {
+    page_number: page.page_number,
+    transaction_page_number: page.page_number,
+    source_filename: page.source_filename,
+    source_file_page_number: page.source_file_page_number,
+    image_transform: page.image_transform,
+    text_source: page.text_source,
+    ocr_confidence: page.ocr_confidence,
+  };
+  if (withWords) {
+    entry.words = page.words;
+    entry.text = page.text;
+  }
+  return entry;
+}
+
+/** The worst of the statuses wins: error > warning > success. */
+export function overallStatus(statuses: Array<"success" | "warning" | "error">): "success" | "warning" | "error" {
+  if (statuses.includes("error")) return "error";
+  if (statuses.includes("warning")) return "warning";
+  return "success";
+}
+
+/**
+ * Builds the spec's JSON results file. Pages are always included here (with word-level OCR data); export profiles
+ * decide what of it reaches a file.
+ */
+export function buildResultsFile(
+  meta: TransactionMeta,
+  sourceFileNames: string[],
+  documents: DocumentResult[],
+  pages: Page[],
+  transactionRuleResults: RuleResult[],
+  now: Date = new Date(),
+): ResultsFile {
+  const statuses = [
+    ...documents.map((d) => d.validation?.overall_status ?? "success"),
+    ...transactionRuleResults.map((r) => r.status),
+  ];
+  return {
+    transaction_id: meta.transaction_id,
+    tenant_id: meta.tenant_id,
+    project_id: meta.project_id,
+    transaction: {
+      exported_at: now.toISOString(),
+      created_at: meta.created_at,
+      source_file_names: sourceFileNames,
+      project_version: meta.project_version,
+      correlation_id: meta.correlation_id,
+      source: meta.source,
+      metadata: meta.metadata,
+      last_human_review: meta.last_human_review ?? { reviewed: false },
+    },
+    validation: { overall_status: overallStatus(statuses), transaction_rule_results: transactionRuleResults },
+    documents,
+    pages: pages.map((p) => toResultsPage(p, true)),
+  };
+}
