@@ -42,7 +42,7 @@ function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], c
     const right = readValue(kind, hit.line, hit.end, ctx);
     if (right) {
       out.push({ match: right, score: right.strength * labelFactor, reasoning: `value right of label "${hit.line.text.slice(hit.start, hit.end).trim()}" (${where(hit.line)})` });
-      continue;
+      if (right.strength >= 0.9) continue;
     }
     out.push(...belowCandidates(hit, kind, lines, ctx, labelFactor));
   }
@@ -100,7 +100,7 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
         }
       }
     }
-  } else if (kind === "party") {
+  } else if (kind === "party" && field.hints.fallback_first) {
     const firstPage = lines[0]?.page;
     for (const line of lines.filter((l) => l.page === firstPage)) {
       const m = COMPANY_SUFFIX.exec(line.text);
@@ -110,7 +110,7 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
       out.push({ match: { value: line.text.slice(start, m.index + m[0].length).trim(), line, start, end: m.index + m[0].length, strength: 0.6 }, score: 0.6, reasoning: `company name with legal form "${m[1]}" (${where(line)})` });
       break;
     }
-  } else if (kind === "address") {
+  } else if (kind === "address" && field.hints.fallback_first) {
     const c = addressAfterCompany(lines);
     if (c) out.push(c);
   } else if (field.hints.fallback_first && kind === "date") {

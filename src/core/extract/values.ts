@@ -118,13 +118,17 @@ function readNumber(line: Line, offset: number): ValueMatch | null {
 function readText(line: Line, offset: number): ValueMatch | null {
   const next = line.words.find((w) => w.end > offset && /[\p{L}\p{N}]/u.test(line.text.slice(Math.max(w.start, offset), w.end)));
   const prev = [...line.words].reverse().find((w) => w.start < offset);
-  if (next && prev && next.word.bounding_box[0] - prev.word.bounding_box[2] > (line.box[3] - line.box[1]) * 5) return null;
-  const end = sameBlockEnd(line, offset);
+  // Far from its label, the text may be the next column's header rather than the value.
+  const far = next && prev && next.word.bounding_box[0] - prev.word.bounding_box[2] > (line.box[3] - line.box[1]) * 5;
+  let end = sameBlockEnd(line, offset);
+  // A word ending in ":" is the next label, not part of this value.
+  const nextLabel = line.words.find((w) => w.start >= offset && w.end <= end && /[\p{L}]:$/u.test(w.word.text));
+  if (nextLabel) end = nextLabel.start;
   const raw = line.text.slice(offset, end);
   const lead = /^[\s:#.\-–=]*/.exec(raw)![0].length;
   const value = raw.slice(lead).replace(/[\s,;:]+$/, "");
   if (!/[\p{L}\p{N}]/u.test(value)) return null;
-  return { value, line, start: offset + lead, end: offset + lead + value.length, strength: 0.9 };
+  return { value, line, start: offset + lead, end: offset + lead + value.length, strength: far ? 0.6 : 0.9 };
 }
 
 /** Joins up to `max` words from `offset` while the compacted text can still grow into a match of `accept`. */

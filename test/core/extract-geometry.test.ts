@@ -1,0 +1,201 @@
+import { describe, expect, test } from "bun:test";
+import type { Box, FieldResult, Page, Word } from "../../src/core/model";
+import { defaultProject } from "../../src/core/project";
+import { extractFields } from "../../src/core/stages/extract";
+
+/** A page from rows of [text, x] words: one row per line, 30 px apart, 10 px per character. */
+function page(rows: Array<Array<[string, number]>>, opts: { page_number?: number; confidence?: number } = {}): Page {
+  const words: Word[] = [];
+  rows.forEach((row, line) => {
+    for (const [text, x] of row) {
+      for (const [i, part] of text.split(" ").entries()) {
+        const offset = text.split(" ").slice(0, i).join(" ").length + (i ? 1 : 0);
+        const x1 = x + offset * 10;
+        words.push({ text: part, confidence: opts.confidence ?? 1, bounding_box: [x1, 100 + line * 30, x1 + part.length * 10, 120 + line * 30], line });
+      }
+    }
+  });
+  return {
+    page_number: opts.page_number ?? 1,
+    source_file_index: 0,
+    source_filename: "t.pdf",
+    source_file_page_number: 1,
+    image_transform: { rasterized_width: 2000, rasterized_height: 3000, source_width: 1000, source_height: 1500, source_unit: "point", render_scale: 2, effective_dpi: 144, coordinate_system: "top-left-origin", rotation: 0 },
+    text_source: "text_layer",
+    words,
+    text: rows.map((r) => r.map(([t]) => t).join(" ")).join("\n"),
+    ocr_confidence: opts.confidence ?? 1,
+  };
+}
+
+const boxOfWords = (p: Page, texts: string[]): Box => {
+  const ws = p.words.filter((w) => texts.includes(w.text));
+  return [Math.min(...ws.map((w) => w.bounding_box[0])), Math.min(...ws.map((w) => w.bounding_box[1])), Math.max(...ws.map((w) => w.bounding_box[2])), Math.max(...ws.map((w) => w.bounding_box[3]))];
+};
+
+const invoicePage = (n = 1, confidence = 1) =>
+  page(
+    [
+      [["ACME Widgets GmbH", 100]],
+      [["Musterstraße 5", 100]],
+      [["10115 Berlin", 100]],
+      [["INVOICE", 800]],
+      [["Invoice No: INV-2024-0042", 100], ["Invoice Date", 800], ["Due Date", 1000]],
+      [["12.03.2024", 800], ["26.03.2024", 1000]],
+      [["Description", 100], ["Qty", 700], ["Unit Price", 850], ["Amount", 1100]],
+      [["Consulting services", 100], ["2", 700], ["100,00", 850], ["200,00", 1100]],
+      [["March 2024, on site", 100]],
+      [["Travel expenses", 100], ["1", 700], ["50,00", 850], ["50,00", 1100]],
+      [["Subtotal", 800], ["250,00", 1100]],
+      [["VAT 19%", 800], ["47,50", 1100]],
+      [["Total EUR", 800], ["297,50", 1100]],
+      [["IBAN DE89 3704 0044 0532 0130 00", 100], ["USt-IdNr. DE 123 456 789", 900]],
+    ],
+    { page_number: n, confidence },
+  );
+
+describe("extractFields on word geometry", () => {
+  const p = invoicePage(3);
+  const f = extractFields([p], "invoice", defaultProject);
+
+  test("reads a value right of its label and boxes exactly its words on the transaction page", () => {
+    expect(f.invoice_number!.value).toBe("INV-2024-0042");
+    expect(f.invoice_number!.bounding_boxes).toEqual([{ page_index: 3, coordinates: boxOfWords(p, ["INV-2024-0042"]) }]);
+    expect(f.invoice_number!.reasoning).toContain('label "Invoice No"');
+    expect(f.invoice_number!.is_confirmed).toBeNull();
+  });
+
+  test("reads values below their labels in a header row", () => {
+    expect(f.invoice_date!.value).toBe("2024-03-12");
+    expect(f.due_date!.value).toBe("2024-03-26");
+    expect(f.invoice_date!.reasoning).toContain("below");
+    expect(f.due_date!.bounding_boxes[0]!.coordinates).toEqual(boxOfWords(p, ["26.03.2024"]));
+  });
+
+  test("reads amounts, currency, IBAN spread over words and the VAT ID", () => {
+    expect(f.subtotal_amount!.value).toBe(250);
+    expect(f.tax_amount!.value).toBe(47.5);
+    expect(f.total_amount!.value).toBe(297.5);
+    expect(f.currency!.value).toBe("EUR");
+    expect(f.iban!.value).toBe("DE89370400440532013000");
+    expect(f.iban!.bounding_boxes[0]!.coordinates).toEqual(boxOfWords(p, ["DE89", "3704", "0044", "0532", "0130", "00"]));
+    expect(f.vendor_vat_id!.value).toBe("DE123456789");
+    expect(f.vendor_name!.value).toBe("ACME Widgets GmbH");
+  });
+
+  test("reads line items with a two-line description", () => {
+    expect(f.line_items!.value).toEqual([
+      { description: "Consulting services\nMarch 2024, on site", quantity: 2, unit_price: 100, amount: 200 },
+      { description: "Travel expenses", quantity: 1, unit_price: 50, amount: 50 },
+    ]);
+  });
+
+  test("every field from a page has confidence in 0..1 and review flags by the project threshold", () => {
+    for (const r of Object.values(f)) {
+      expect(r.confidence).toBeGreaterThanOrEqual(0);
+      expect(r.confidence).toBeLessThanOrEqual(1);
+      expect(r.review_required).toBe(r.value === null ? defaultProject.fields.invoice!.find((x) => x.name === r.name)!.required : r.confidence < defaultProject.review_thresholds.field);
+    }
+  });
+
+  test("low OCR word confidence lowers field confidence and asks for review", () => {
+    const shaky = extractFields([invoicePage(1, 0.3)], "invoice", defaultProject);
+    expect(shaky.invoice_number!.value).toBe("INV-2024-0042");
+    expect(shaky.invoice_number!.confidence).toBeLessThan(f.invoice_number!.confidence);
+    expect(shaky.invoice_number!.review_required).toBe(true);
+  });
+
+  test("a credit note reports its amounts below zero", () => {
+    const credit = extractFields([invoicePage()], "credit_note", defaultProject);
+    expect(credit.total_amount!.value).toBe(-297.5);
+    expect((credit.line_items!.value as Array<Record<string, unknown>>)[0]!.amount).toBe(-200);
+    expect((credit.line_items!.value as Array<Record<string, unknown>>)[0]!.quantity).toBe(2);
+  });
+
+  test("fields not found are null with confidence 0; required ones ask for review", () => {
+    const empty = extractFields([page([[["Hello world", 100]]])], "invoice", defaultProject);
+    expect(empty.invoice_number).toMatchObject({ value: null, confidence: 0, bounding_boxes: [], review_required: true });
+    expect(empty.due_date).toMatchObject({ value: null, review_required: false });
+  });
+
+  test("pages without words and unknown classes give no crash", () => {
+    expect(Object.keys(extractFields([page([])], "invoice", defaultProject)).length).toBe(14);
+    expect(extractFields([page([])], "no_such_class", defaultProject)).toEqual({});
+  });
+
+  test("a field on the second page of a document carries that page's number", () => {
+    const first = page([[["Cover letter", 100]]], { page_number: 7 });
+    const second = invoicePage(8);
+    const r: Record<string, FieldResult> = extractFields([first, second], "invoice", defaultProject);
+    expect(r.total_amount!.bounding_boxes[0]!.page_index).toBe(8);
+  });
+});
+
+const cii = `<?xml version="1.0" encoding="UTF-8"?>
+<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">
+  <rsm:ExchangedDocument><ram:ID>RE-4711</ram:ID><ram:TypeCode>380</ram:TypeCode><ram:IssueDateTime><udt:DateTimeString format="102">20240312</udt:DateTimeString></ram:IssueDateTime></rsm:ExchangedDocument>
+  <rsm:SupplyChainTradeTransaction>
+    <ram:IncludedSupplyChainTradeLineItem>
+      <ram:SpecifiedTradeProduct><ram:Name>Widget</ram:Name></ram:SpecifiedTradeProduct>
+      <ram:SpecifiedLineTradeAgreement><ram:NetPriceProductTradePrice><ram:ChargeAmount>10.00</ram:ChargeAmount></ram:NetPriceProductTradePrice></ram:SpecifiedLineTradeAgreement>
+      <ram:SpecifiedLineTradeDelivery><ram:BilledQuantity unitCode="H87">3</ram:BilledQuantity></ram:SpecifiedLineTradeDelivery>
+      <ram:SpecifiedLineTradeSettlement><ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>30.00</ram:LineTotalAmount></ram:SpecifiedTradeSettlementLineMonetarySummation></ram:SpecifiedLineTradeSettlement>
+    </ram:IncludedSupplyChainTradeLineItem>
+    <ram:ApplicableHeaderTradeAgreement>
+      <ram:SellerTradeParty><ram:Name>Lieferant GmbH</ram:Name><ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">DE123456789</ram:ID></ram:SpecifiedTaxRegistration></ram:SellerTradeParty>
+      <ram:BuyerTradeParty><ram:Name>Kunde AG</ram:Name></ram:BuyerTradeParty>
+    </ram:ApplicableHeaderTradeAgreement>
+    <ram:ApplicableHeaderTradeSettlement>
+      <ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>
+      <ram:SpecifiedTradeSettlementHeaderMonetarySummation>
+        <ram:TaxBasisTotalAmount>30.00</ram:TaxBasisTotalAmount><ram:TaxTotalAmount currencyID="EUR">5.70</ram:TaxTotalAmount><ram:GrandTotalAmount>35.70</ram:GrandTotalAmount>
+      </ram:SpecifiedTradeSettlementHeaderMonetarySummation>
+    </ram:ApplicableHeaderTradeSettlement>
+  </rsm:SupplyChainTradeTransaction>
+</rsm:CrossIndustryInvoice>`;
+
+const ubl = `<?xml version="1.0" encoding="UTF-8"?>
+<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">
+  <cbc:ID>UBL-99</cbc:ID><cbc:IssueDate>2024-05-01</cbc:IssueDate><cbc:DueDate>2024-05-31</cbc:DueDate><cbc:DocumentCurrencyCode>CHF</cbc:DocumentCurrencyCode>
+  <cac:AccountingSupplierParty><cac:Party><cac:PartyName><cbc:Name>Seller SA</cbc:Name></cac:PartyName></cac:Party></cac:AccountingSupplierParty>
+  <cac:PaymentMeans><cac:PayeeFinancialAccount><cbc:ID>CH9300762011623852957</cbc:ID></cac:PayeeFinancialAccount></cac:PaymentMeans>
+  <cac:TaxTotal><cbc:TaxAmount currencyID="CHF">8.10</cbc:TaxAmount></cac:TaxTotal>
+  <cac:LegalMonetaryTotal><cbc:TaxExclusiveAmount currencyID="CHF">100.00</cbc:TaxExclusiveAmount><cbc:TaxInclusiveAmount currencyID="CHF">108.10</cbc:TaxInclusiveAmount><cbc:PayableAmount currencyID="CHF">108.10</cbc:PayableAmount></cac:LegalMonetaryTotal>
+</Invoice>`;
+
+describe("native e-invoices", () => {
+  const enc = (s: string) => new TextEncoder().encode(s);
+
+  test("reads CII (ZUGFeRD/Factur-X) fields first, with confidence 1 and no boxes", () => {
+    const f = extractFields([invoicePage()], "invoice", defaultProject, { attachments: [{ filename: "factur-x.xml", data: enc(cii) }] });
+    expect(f.invoice_number).toMatchObject({ value: "RE-4711", confidence: 1, bounding_boxes: [], review_required: false });
+    expect(f.invoice_date!.value).toBe("2024-03-12");
+    expect(f.total_amount!.value).toBe(35.7);
+    expect(f.tax_amount!.value).toBe(5.7);
+    expect(f.vendor_vat_id!.value).toBe("DE123456789");
+    expect(f.customer_name!.value).toBe("Kunde AG");
+    expect(f.line_items!.value).toEqual([{ description: "Widget", quantity: 3, unit_price: 10, amount: 30 }]);
+    expect(f.invoice_number!.reasoning).toContain("CII");
+    // Fields the XML lacks still come from the page.
+    expect(f.iban!.value).toBe("DE89370400440532013000");
+    expect(f.iban!.bounding_boxes.length).toBe(1);
+  });
+
+  test("reads UBL (XRechnung) fields", () => {
+    const f = extractFields([page([])], "invoice", defaultProject, { attachments: [{ filename: "xrechnung.xml", data: enc(ubl) }] });
+    expect(f.invoice_number!.value).toBe("UBL-99");
+    expect(f.due_date!.value).toBe("2024-05-31");
+    expect(f.currency!.value).toBe("CHF");
+    expect(f.total_amount!.value).toBe(108.1);
+    expect(f.subtotal_amount!.value).toBe(100);
+    expect(f.iban!.value).toBe("CH9300762011623852957");
+    expect(f.vendor_name!.value).toBe("Seller SA");
+  });
+
+  test("a broken or foreign XML attachment falls back to the pages", () => {
+    const f = extractFields([invoicePage()], "invoice", defaultProject, {
+      attachments: [{ filename: "a.xml", data: enc("<broken><") }, { filename: "b.xml", data: enc("<root><x/></root>") }],
+    });
+    expect(f.invoice_number!.value).toBe("INV-2024-0042");
+  });
+});
