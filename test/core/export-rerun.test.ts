@@ -41,6 +41,27 @@ describe("re-running exports over processed work", () => {
     }
   });
 
+  test("without the original files PDF and JPG fail with the reason while the other profiles succeed", async () => {
+    const { ctx, sink } = await buildFixture();
+    await runExports(ctx, [{ id: "json", name: "JSON", output_format: "json", options: { include_page_ocr: true } }]);
+    const results = JSON.parse(new TextDecoder().decode(sink.files.get(`${TX}_data.json`)!));
+    const m = await rerunExports({
+      results,
+      sources: [],
+      sink: memorySink(),
+      profiles: [
+        { id: "pdf", name: "PDF", output_format: "pdf" },
+        { id: "jpg", name: "JPG", output_format: "jpg" },
+        { id: "xml", name: "XML", output_format: "xml" },
+      ],
+    });
+    expect(m.profiles.pdf).toMatchObject({ status: "failed", files: [] });
+    expect(m.profiles.pdf!.error).toContain("not available");
+    expect(m.profiles.jpg).toMatchObject({ status: "failed", files: [] });
+    expect(m.profiles.xml!.status).toBe("success");
+    expect(m.total_files).toBe(1);
+  });
+
   test("a folder without exactly one results file is rejected with invalid_input", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "docproc-rerun-"));
     try {

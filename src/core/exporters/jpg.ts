@@ -4,8 +4,9 @@
  * (boxes of a JSON profile in corrected orientation then overlay it directly); Original leaves it un-rotated.
  * Resolution Original keeps the rasterized size, so JSON boxes overlay 1:1; reduced shrinks it (by `scale`, else to
  * `max_side`) and breaks that alignment. Quality changes bytes only, never pixel size.
- * A page without an image (supplied text) is skipped with a warning.
+ * A page without an image (supplied text) is skipped with a warning; when no page has one, the profile fails.
  */
+import { DocprocError } from "../errors";
 import type { ProfileOf } from "./profile";
 import { documentIdsOfPage, pageValues, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate } from "./filename";
@@ -26,6 +27,7 @@ export async function exportJpg(ctx: ExportContext, profile: ProfileOf<"jpg">, o
   const o = profile.options;
   const template = jpgTemplate(profile.filename);
   const pages = [...ctx.pages].sort((a, b) => a.page_number - b.page_number);
+  let written = 0;
   for (const page of pages) {
     if (!page.render) {
       out.warn(`page ${page.page_number} has no image`);
@@ -40,5 +42,9 @@ export async function exportJpg(ctx: ExportContext, profile: ProfileOf<"jpg">, o
       scale: reduced ? o.scale : null,
     });
     await out.file(name, jpeg.data, documentIdsOfPage(ctx.results, page.page_number));
+    written++;
+  }
+  if (written === 0 && pages.length > 0) {
+    throw new DocprocError("export_failed", "no page has an image (the source files are not available)", { stage: "export" });
   }
 }

@@ -2,12 +2,14 @@
  * PDF profile (pdf-lib): one PDF per split document, built from the source pages. Pages of PDF sources are copied
  * (vector content and text stay as they were); JPEG/PNG sources are embedded as they are, on a page sized to the
  * image (at its recorded density, else 72 dpi); anything else (TIFF, WebP, encrypted PDFs pdf-lib cannot read)
- * is embedded from the page raster as a JPEG. The page's recorded rotation is set as /Rotate so viewers show it
+ * is embedded from the page raster as a JPEG. A page with neither is left out with a warning; a profile that can
+ * write no PDF at all fails. The page's recorded rotation is set as /Rotate so viewers show it
  * upright. With `ocr_text_layer`, OCR'd pages get invisible text at the word boxes (pages that already had a text
  * layer are left alone, so search hits are not doubled).
  */
 import { degrees, PDFDocument, type PDFFont, type PDFPage } from "pdf-lib";
 import sharp from "sharp";
+import { DocprocError } from "../errors";
 import type { Page, SourceInput } from "../model";
 import type { ProfileOf } from "./profile";
 import { documentValues, pageByNumber, type ExportContext, type ExportWriter } from "./context";
@@ -65,17 +67,16 @@ function pointSize(p: Page): [number, number] {
   return t.source_unit === "point" ? [t.source_width, t.source_height] : [t.source_width, t.source_height].map((v) => v || 612) as [number, number];
 }
 
-async function embedRaster(pdf: PDFDocument, p: Page): Promise<PDFPage> {
+async function embedRaster(pdf: PDFDocument, p: Page & { render: NonNullable<Page["render"]> }): Promise<PDFPage> {
   const page = pdf.addPage(pointSize(p));
-  if (p.render) {
-    const jpeg = await rasterToJpeg(await p.render(), { quality: 85 });
-    const image = await pdf.embedJpg(jpeg.data);
-    page.drawImage(image, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
-  }
+  const jpeg = await rasterToJpeg(await p.render(), { quality: 85 });
+  const image = await pdf.embedJpg(jpeg.data);
+  page.drawImage(image, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
   return page;
 }
 
-async function addSourcePage(pdf: PDFDocument, p: Page, ctx: ExportContext, sources: SourcePdfs): Promise<{ page: PDFPage; copied: boolean }> {
+/** Null when the page has neither a source page nor an image (supplied text, or the sources are not at hand). */
+async function addSourcePage(pdf: PDFDocument, p: Page, ctx: ExportContext, sources: SourcePdfs): Promise<{ page: PDFPage; copied: boolean } | null> {
   const srcPdf = await sources.get(p.source_file_index);
   if (srcPdf && p.source_file_page_number <= srcPdf.getPageCount()) {
     const [copy] = await pdf.copyPages(srcPdf, [p.source_file_page_number - 1]);
@@ -83,10 +84,11 @@ async function addSourcePage(pdf: PDFDocument, p: Page, ctx: ExportContext, sour
   }
   const src = ctx.sources.find((s) => s.index === p.source_file_index);
   const embedded = src && !isPdf(src.data) ? await embedImageSource(pdf, src.data).catch(() => null) : null;
-  return { page: embedded ?? (await embedRaster(pdf, p)), copied: false };
+  if (embedded) return { page: embedded, copied: false };
+  return p.render ? { page: await embedRaster(pdf, { ...p, render: p.render }), copied: false } : null;
 }
 
-async function buildDocumentPdf(ctx: ExportContext, pageNumbers: number[], textLayer: boolean, sources: SourcePdfs, out: ExportWriter): Promise<Uint8Array> {
+async function buildDocumentPdf(ctx: ExportContext, pageNumbers: number[], textLayer: boolean, sources: SourcePdfs, out: ExportWriter): Promise<Uint8Array | null> {
   const pdf = await PDFDocument.create();
   let font: PDFFont | null = null;
   for (const n of pageNumbers) {
@@ -95,7 +97,12 @@ async function buildDocumentPdf(ctx: ExportContext, pageNumbers: number[], textL
       out.warn(`page ${n} is not available; left out of the PDF`);
       continue;
     }
-    const { page, copied } = await addSourcePage(pdf, p, ctx, sources);
+    const added = await addSourcePage(pdf, p, ctx, sources);
+    if (!added) {
+      out.warn(`page ${n} has no source page and no image; left out of the PDF`);
+      continue;
+    }
+    const { page, copied } = added;
     const hasOwnText = copied && p.text_source === "text_layer";
     if (textLayer && !hasOwnText && p.words.length > 0) {
       font ??= await embedTextFont(pdf);
@@ -104,6 +111,7 @@ async function buildDocumentPdf(ctx: ExportContext, pageNumbers: number[], textL
     const turn = quarterTurn(p.image_transform.rotation);
     if (turn !== 0) page.setRotation(degrees((page.getRotation().angle + turn) % 360));
   }
+  if (pdf.getPageCount() === 0) return null;
   pdf.setProducer("docproc");
   pdf.setCreator("docproc");
   return pdf.save();
@@ -111,9 +119,18 @@ async function buildDocumentPdf(ctx: ExportContext, pageNumbers: number[], textL
 
 export async function exportPdf(ctx: ExportContext, profile: ProfileOf<"pdf">, out: ExportWriter): Promise<void> {
   const sources = new SourcePdfs(ctx.sources);
+  let written = 0;
   for (const doc of ctx.results.documents) {
     const name = renderTemplate(profile.filename ?? "{source_stem}_{document_index}.pdf", documentValues(ctx, profile.id, doc));
     const data = await buildDocumentPdf(ctx, doc.split.page_numbers, profile.options.ocr_text_layer, sources, out);
+    if (!data) {
+      out.warn(`document ${doc.document_id} has no exportable pages; no PDF written`);
+      continue;
+    }
     await out.file(withExtension(name, "pdf"), data, [doc.document_id]);
+    written++;
+  }
+  if (written === 0 && ctx.results.documents.length > 0) {
+    throw new DocprocError("export_failed", "no document has exportable pages (the source files and page images are not available)", { stage: "export" });
   }
 }
