@@ -9,7 +9,7 @@ import { toGrey } from "../../src/core/engines/ocr/raster.ts";
 import { parseTesseractTsv } from "../../src/core/engines/ocr/tsv.ts";
 import { DocprocError } from "../../src/core/errors.ts";
 import type { RasterImage } from "../../src/core/model.ts";
-import { characterErrorRate, loadRaster, TESSERACT_TEST } from "./ocr-helpers.ts";
+import { characterErrorRate, loadRaster, OCR_TIMEOUT, TESSERACT_TEST } from "./ocr-helpers.ts";
 
 const gold = fs.readFileSync(path.join(TESSERACT_TEST, "phototest.gold.txt"), "utf8");
 const native = await probeNativeTesseract();
@@ -21,7 +21,7 @@ beforeAll(async () => {
   rgb = await loadRaster(path.join(TESSERACT_TEST, "phototest.tif"));
   grey = { ...toGrey(rgb), channels: 1 };
   wasm = await createOcrEngine({ engine: "wasm", workers: 2 });
-});
+}, OCR_TIMEOUT);
 afterAll(() => wasm.close());
 
 function toRgba(img: RasterImage): RasterImage {
@@ -43,7 +43,7 @@ describe("wasm engine", () => {
     expect(a.words[0].bounding_box).toEqual([36, 92, 96, 116]);
     expect(a.confidence!).toBeGreaterThan(0.8);
     expect(a.confidence!).toBeLessThanOrEqual(1);
-  });
+  }, OCR_TIMEOUT);
 
   test("rejects a raster whose buffer is shorter than its size with ocr_failed", async () => {
     const bad: RasterImage = { data: new Uint8Array(10), width: 100, height: 100, channels: 1 };
@@ -58,7 +58,7 @@ describe("wasm engine", () => {
     const err = await engine.recognize(grey).catch((e) => e);
     expect(err).toBeInstanceOf(DocprocError);
     expect(err.code).toBe("ocr_failed");
-  });
+  }, OCR_TIMEOUT);
 });
 
 describe.skipIf(!native)(`native engine (tesseract on PATH: ${native ? native.version : "not installed"})`, () => {
@@ -73,13 +73,13 @@ describe.skipIf(!native)(`native engine (tesseract on PATH: ${native ? native.ve
     } finally {
       await engine.close();
     }
-  });
+  }, OCR_TIMEOUT);
 
   test("auto picks the native engine when it works", async () => {
     const engine = await createOcrEngine({ engine: "auto", workers: 1 });
     await engine.close();
     expect(engine.name).toStartWith("native");
-  });
+  }, OCR_TIMEOUT);
 });
 
 describe("engine selection and traineddata", () => {

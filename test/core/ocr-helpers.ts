@@ -52,3 +52,6 @@ export function characterErrorRate(hypothesis: string, reference: string): numbe
   }
   return b.length === 0 ? (a.length === 0 ? 0 : 1) : prev[b.length] / b.length;
 }
+
+/** Per-test timeout for tests that run real OCR: seconds each on a loaded 2-core machine. */
+export const OCR_TIMEOUT = 60_000;

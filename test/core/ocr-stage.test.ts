@@ -6,7 +6,7 @@ import { createOcrEngine, rotateBox, type OcrEngine } from "../../src/core/engin
 import { DocprocError } from "../../src/core/errors.ts";
 import type { Page, Word } from "../../src/core/model.ts";
 import { ocrPages } from "../../src/core/stages/ocr.ts";
-import { characterErrorRate, loadRaster, pageOf, TESSERACT_TEST } from "./ocr-helpers.ts";
+import { characterErrorRate, loadRaster, OCR_TIMEOUT, pageOf, TESSERACT_TEST } from "./ocr-helpers.ts";
 
 const gold = fs.readFileSync(path.join(TESSERACT_TEST, "phototest.gold.txt"), "utf8");
 let engine: OcrEngine;
@@ -16,7 +16,7 @@ beforeAll(async () => {
   engine = await createOcrEngine({ engine: "wasm", workers: 2 });
   upright = pageOf(await loadRaster(path.join(TESSERACT_TEST, "phototest.tif")), "phototest.tif");
   await ocrPages([upright], engine);
-});
+}, OCR_TIMEOUT);
 afterAll(() => engine.close());
 
 /** Pairs words of two readings of the same text by position in reading order (same text only). */
@@ -64,7 +64,7 @@ describe("ocrPages on phototest and its rotated copies", () => {
           expect(v).toBeLessThanOrEqual(max);
         }
       }
-    });
+    }, OCR_TIMEOUT);
   }
 });
 
@@ -93,7 +93,7 @@ describe("ocrPages deskew", () => {
       expect(y).toBeGreaterThanOrEqual(y1 - 2);
       expect(y).toBeLessThanOrEqual(y2 + 2);
     }
-  });
+  }, OCR_TIMEOUT);
 });
 
 describe("ocrPages failure handling", () => {
@@ -117,7 +117,7 @@ describe("ocrPages failure handling", () => {
     expect(textLayer.text_source).toBe("text_layer");
     expect(progress.map(([, t]) => t)).toEqual([2, 2]);
     expect(progress.map(([d]) => d).sort()).toEqual([1, 2]);
-  });
+  }, OCR_TIMEOUT);
 
   test("an aborted signal rejects with a DocprocError before any page is read", async () => {
     const page = pageOf(await loadRaster(path.join(TESSERACT_TEST, "phototest.tif")), "phototest.tif");
