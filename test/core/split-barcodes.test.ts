@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import type { DocumentSpan } from "../../src/core/model";
 import { type SplitSettingsInput, SplitSettingsSchema } from "../../src/core/split/settings";
 import { splitPages } from "../../src/core/stages/split";
-import { CORPORA, loadPdfPages } from "./split-helpers";
+import { CORPORA, convertFile } from "./split-helpers";
 
 const DIR = CORPORA + "splitting/paperless-barcodes/";
 
@@ -52,7 +52,7 @@ describe("separator sheets: paperless-ngx barcode samples", () => {
   for (const c of cases) {
     test(`${c.file}: ${c.note}`, async () => {
       const t0 = performance.now();
-      const pdf = await loadPdfPages(DIR + c.file, { dpi: 150 });
+      const pdf = await convertFile(DIR + c.file);
       const settings = SplitSettingsSchema.parse(settingsFor(c));
       let spans: DocumentSpan[];
       try {

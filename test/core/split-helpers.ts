@@ -1,130 +1,33 @@
 /**
- * Test helper: renders a PDF into `Page`s (text layer words + lazy raster) with pdf.js legacy and @napi-rs/canvas.
- * A stand-in for core/stages/convert.ts while that module is written; the split tests only need page_number,
- * words, text and render().
+ * Test helpers for the split tests: real files through the conversion stage, and text-only pages for policy and
+ * boundary logic.
  */
 import { readFileSync } from "node:fs";
-import { createCanvas } from "@napi-rs/canvas";
-import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
-import type { Page, RasterImage, Word } from "../../src/core/model";
+import type { Page } from "../../src/core/model";
+import { convertSource } from "../../src/core/stages/convert";
 
 export const CORPORA = new URL("../../../shared/corpora/", import.meta.url).pathname;
-const PDFJS_DIR = new URL("../../node_modules/pdfjs-dist/", import.meta.url).pathname;
+
+/**
+ * Pages of a real file through the conversion stage (core/stages/convert.ts). `maxSidePx` bounds the raster
+ * (1754 px = 150 DPI for A4) to keep the tests fast; production renders at 300 DPI.
+ */
+export async function convertFile(
+  data: Uint8Array | string,
+  opts: { fileIndex?: number; filename?: string; firstPageNumber?: number; maxSidePx?: number } = {},
+): Promise<RenderedPdf> {
+  const bytes = typeof data === "string" ? new Uint8Array(readFileSync(data)) : data;
+  const filename = opts.filename ?? (typeof data === "string" ? data.split("/").pop()! : "file.pdf");
+  const converted = await convertSource(
+    { index: opts.fileIndex ?? 0, filename, data: bytes, split_policy: "inherit" },
+    { firstPageNumber: opts.firstPageNumber ?? 1, maxPages: null, limits: { maxSidePx: opts.maxSidePx ?? 1754 } },
+  );
+  return { pages: converted.pages, close: () => converted.close() };
+}
 
 export interface RenderedPdf {
   pages: Page[];
   close(): Promise<void>;
-}
-
-/** Loads a PDF; pages render at `dpi` on demand. `firstPageNumber` is the transaction page number of page 1. */
-export async function loadPdfPages(
-  data: Uint8Array | string,
-  opts: { fileIndex?: number; filename?: string; firstPageNumber?: number; dpi?: number } = {},
-): Promise<RenderedPdf> {
-  const bytes = typeof data === "string" ? new Uint8Array(readFileSync(data)) : data;
-  const params = {
-    data: bytes.slice(),
-    isEvalSupported: false,
-    // CCITT and JBIG2 images (fax scans, separator sheets) decode through pdf.js' wasm modules.
-    wasmUrl: PDFJS_DIR + "wasm/",
-    standardFontDataUrl: PDFJS_DIR + "standard_fonts/",
-    cMapUrl: PDFJS_DIR + "cmaps/",
-    iccUrl: PDFJS_DIR + "iccs/",
-    verbosity: Number(process.env.PDFJS_VERBOSITY ?? 0),
-  };
-  const task = pdfjs.getDocument(params as Parameters<typeof pdfjs.getDocument>[0]);
-  const doc = await task.promise;
-  const scale = (opts.dpi ?? 150) / 72;
-  const pages: Page[] = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const pdfPage = await doc.getPage(i);
-    const viewport = pdfPage.getViewport({ scale });
-    const words = await textLayerWords(pdfPage, viewport);
-    const width = Math.ceil(viewport.width);
-    const height = Math.ceil(viewport.height);
-    pages.push({
-      page_number: (opts.firstPageNumber ?? 1) + i - 1,
-      source_file_index: opts.fileIndex ?? 0,
-      source_filename: opts.filename ?? (typeof data === "string" ? data.split("/").pop()! : "file.pdf"),
-      source_file_page_number: i,
-      image_transform: {
-        rasterized_width: width,
-        rasterized_height: height,
-        source_width: viewport.width / scale,
-        source_height: viewport.height / scale,
-        source_unit: "point",
-        render_scale: scale,
-        effective_dpi: opts.dpi ?? 150,
-        coordinate_system: "top-left-origin",
-        rotation: 0,
-      },
-      text_source: words.length > 0 ? "text_layer" : "none",
-      words,
-      text: wordsToText(words),
-      ocr_confidence: words.length > 0 ? 1 : null,
-      render: () => renderPage(pdfPage, viewport, width, height),
-    });
-  }
-  return { pages, close: () => task.destroy() };
-}
-
-async function renderPage(pdfPage: any, viewport: any, width: number, height: number): Promise<RasterImage> {
-  const canvas = createCanvas(width, height);
-  const ctx = canvas.getContext("2d");
-  ctx.fillStyle = "#ffffff";
-  ctx.fillRect(0, 0, width, height);
-  await pdfPage.render({ canvasContext: ctx as any, viewport, canvas: canvas as any }).promise;
-  const img = ctx.getImageData(0, 0, width, height);
-  return { data: new Uint8Array(img.data.buffer), width, height, channels: 4 };
-}
-
-async function textLayerWords(pdfPage: any, viewport: any): Promise<Word[]> {
-  const content = await pdfPage.getTextContent();
-  const words: Word[] = [];
-  for (const item of content.items as any[]) {
-    if (!item.str || !item.str.trim()) continue;
-    const [a, b, , , e, f] = pdfjs.Util.transform(viewport.transform, item.transform);
-    const fontHeight = Math.hypot(a, b) || 10;
-    const itemWidth = item.width * viewport.scale;
-    const tokens = item.str.split(/(\s+)/);
-    const charWidth = itemWidth / Math.max(1, item.str.length);
-    let offset = 0;
-    for (const token of tokens) {
-      if (token.trim()) {
-        const x1 = e + offset * charWidth;
-        words.push({
-          text: token,
-          confidence: 1,
-          bounding_box: [x1, f - fontHeight, x1 + token.length * charWidth, f],
-        });
-      }
-      offset += token.length;
-    }
-  }
-  assignLines(words);
-  return words;
-}
-
-/** Groups words into lines by vertical overlap, ordered top to bottom, left to right. */
-function assignLines(words: Word[]): void {
-  words.sort((p, q) => p.bounding_box[3] - q.bounding_box[3] || p.bounding_box[0] - q.bounding_box[0]);
-  let line = -1;
-  let lineBottom = -Infinity;
-  for (const w of words) {
-    const height = w.bounding_box[3] - w.bounding_box[1];
-    if (w.bounding_box[3] - lineBottom > height * 0.5) {
-      line++;
-      lineBottom = w.bounding_box[3];
-    }
-    w.line = line;
-  }
-  words.sort((p, q) => p.line! - q.line! || p.bounding_box[0] - q.bounding_box[0]);
-}
-
-function wordsToText(words: Word[]): string {
-  const lines: string[][] = [];
-  for (const w of words) (lines[w.line!] ??= []).push(w.text);
-  return lines.filter(Boolean).map((l) => l.join(" ")).join("\n");
 }
 
 /** Text-only pages (no raster), e.g. supplied text: enough for policy and boundary logic. */

@@ -8,7 +8,7 @@ import { expandEmailSource } from "../../src/core/split/email";
 import { parseSplitPolicy } from "../../src/core/split/policy";
 import { type SplitSettingsInput, SplitSettingsSchema } from "../../src/core/split/settings";
 import { splitInfoOf, splitPages } from "../../src/core/stages/split";
-import { CORPORA, invoicePage, loadPdfPages, textFiles } from "./split-helpers";
+import { CORPORA, convertFile, invoicePage, textFiles } from "./split-helpers";
 
 const settings = (s: SplitSettingsInput) => SplitSettingsSchema.parse(s);
 const groups = (spans: DocumentSpan[]) => spans.map((s) => s.page_numbers);
@@ -75,7 +75,7 @@ describe("per-file split policies (spec rules 1-9)", () => {
   });
 
   test("rule 4: policies persist, so re-running Split on the stored transaction gives the same documents", async () => {
-    const pdf = await loadPdfPages(CORPORA + "splitting/paperless-barcodes/patch-code-t-middle.pdf", { dpi: 72, fileIndex: 1, firstPageNumber: 3 });
+    const pdf = await convertFile(CORPORA + "splitting/paperless-barcodes/patch-code-t-middle.pdf", { fileIndex: 1, firstPageNumber: 3, maxSidePx: 842 });
     try {
       const stored = JSON.stringify([
         { index: 0, filename: "a.txt", policy: "single_document" },

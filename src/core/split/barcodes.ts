@@ -16,7 +16,7 @@ import {
   type Result,
 } from "@zxing/library";
 import type { Barcode, Box, RasterImage } from "../model";
-import { type GreyImage, rotateGrey, toGrey } from "./raster";
+import { type GreyImage, rotateGrey, shrinkGrey, toGrey } from "./raster";
 
 const FORMAT_NAMES = new Map<BarcodeFormat, string>([
   [BarcodeFormat.CODE_39, "code39"],
@@ -42,34 +42,32 @@ function readers(): Reader[] {
 
 /**
  * Finds the barcodes on a page raster. MUST NOT throw on an undecodable image (returns []).
- * Boxes are in the raster's own pixel space.
+ * Passes, cheapest first, stopping at the first that finds something: coarse upright (large or distorted codes read
+ * better small), full size upright (small codes), coarse turned 90° (vertical 1D codes; 1D readers already read
+ * rows both ways, so 180° adds nothing). Boxes are in the raster's own pixel space.
  */
 export function detectBarcodes(img: RasterImage, opts: { maxSide?: number } = {}): Barcode[] {
-  const maxSide = opts.maxSide ?? 2000;
-  // Coarse first: large, distorted codes read better small and it is fast; then the full size for small codes.
-  for (const side of [...new Set([Math.min(COARSE_SIDE, maxSide), maxSide])]) {
-    const found = detectAtSize(img, side);
+  const full = toGrey(img, opts.maxSide ?? 2000);
+  const coarse = shrinkGrey(full, COARSE_SIDE);
+  const passes: Array<[GreyImage, 0 | 90]> = [[coarse, 0], [full, 0], [coarse, 90]];
+  for (const [grey, rotation] of passes) {
+    if (rotation === 0 && grey === full && full === coarse) continue; // small raster: the coarse pass was the full one
+    const found = detectIn(grey, rotation, img.width / grey.width);
     if (found.length > 0) return found;
   }
   return [];
 }
 
-function detectAtSize(img: RasterImage, maxSide: number): Barcode[] {
-  const grey = toGrey(img, maxSide);
-  const scale = img.width / grey.width;
+function detectIn(grey: GreyImage, rotation: 0 | 90, scale: number): Barcode[] {
   const found: Barcode[] = [];
-  for (const rotation of [0, 90, 180] as const) {
-    let view = rotation === 0 ? grey : rotateGrey(grey, rotation);
-    for (let i = 0; i < MAX_CODES_PER_PAGE; i++) {
-      const result = decodeOnce(view);
-      if (!result) break;
-      const box = resultBox(result, view, rotation, grey, scale);
-      const barcode: Barcode = { format: FORMAT_NAMES.get(result.getBarcodeFormat()) ?? "unknown", value: result.getText(), bounding_box: box };
-      if (!found.some((b) => b.value === barcode.value && overlaps(b.bounding_box!, box))) found.push(barcode);
-      view = whiteOut(view, result);
-    }
-    // Codes found upright: other orientations would only find the same codes again.
-    if (found.length > 0) break;
+  let view = rotation === 0 ? grey : rotateGrey(grey, rotation);
+  for (let i = 0; i < MAX_CODES_PER_PAGE; i++) {
+    const result = decodeOnce(view);
+    if (!result) break;
+    const box = resultBox(result, view, rotation, grey, scale);
+    const barcode: Barcode = { format: FORMAT_NAMES.get(result.getBarcodeFormat()) ?? "unknown", value: result.getText(), bounding_box: box };
+    if (!found.some((b) => b.value === barcode.value && overlaps(b.bounding_box!, box))) found.push(barcode);
+    view = whiteOut(view, result);
   }
   return found;
 }
@@ -116,11 +114,10 @@ function pointsBox(result: Result, img: GreyImage): Box {
 }
 
 /** Maps the box found in a rotated, downscaled view back to the original raster. */
-function resultBox(result: Result, view: GreyImage, rotation: 0 | 90 | 180, grey: GreyImage, scale: number): Box {
+function resultBox(result: Result, view: GreyImage, rotation: 0 | 90, grey: GreyImage, scale: number): Box {
   const [a, b, c, d] = pointsBox(result, view);
   let box: Box;
   if (rotation === 0) box = [a, b, c, d];
-  else if (rotation === 180) box = [grey.width - 1 - c, grey.height - 1 - d, grey.width - 1 - a, grey.height - 1 - b];
   // 90° clockwise view: view (x, y) came from grey (y, height - 1 - x).
   else box = [b, grey.height - 1 - c, d, grey.height - 1 - a];
   return box.map((v) => Math.round(v * scale)) as Box;

@@ -13,29 +13,46 @@ export interface GreyImage {
 /** Converts to 8-bit grey and box-downscales so the longest side is at most `maxSide` (never upscales). */
 export function toGrey(img: RasterImage, maxSide: number): GreyImage {
   const factor = Math.max(1, Math.ceil(Math.max(img.width, img.height) / maxSide));
-  const width = Math.floor(img.width / factor);
-  const height = Math.floor(img.height / factor);
-  const out = new Uint8ClampedArray(width * height);
+  const width = Math.max(1, Math.floor(img.width / factor));
+  const height = Math.max(1, Math.floor(img.height / factor));
+  const sums = new Float64Array(width * height);
   const ch = img.channels;
-  const area = factor * factor;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let sum = 0;
-      for (let dy = 0; dy < factor; dy++) {
-        let idx = ((y * factor + dy) * img.width + x * factor) * ch;
-        for (let dx = 0; dx < factor; dx++, idx += ch) sum += luminance(img.data, idx, ch);
-      }
-      out[y * width + x] = sum / area;
+  const d = img.data;
+  // One pass over the source rows, accumulating into the target cell each pixel falls in.
+  for (let sy = 0; sy < height * factor; sy++) {
+    const rowBase = Math.floor(sy / factor) * width;
+    let idx = sy * img.width * ch;
+    for (let sx = 0; sx < width * factor; sx++, idx += ch) {
+      let v: number;
+      if (ch === 1) v = d[idx];
+      else if (ch === 4 && d[idx + 3] === 0) v = 255; // transparent is paper, not ink
+      else v = (d[idx] * 299 + d[idx + 1] * 587 + d[idx + 2] * 114) / 1000;
+      sums[rowBase + ((sx / factor) | 0)] += v;
     }
   }
+  const out = new Uint8ClampedArray(width * height);
+  const area = factor * factor;
+  for (let i = 0; i < out.length; i++) out[i] = sums[i] / area;
   return { data: out, width, height };
 }
 
-function luminance(d: Uint8Array, i: number, ch: number): number {
-  if (ch === 1) return d[i];
-  // Transparent pixels (alpha 0) are paper, not ink.
-  if (ch === 4 && d[i + 3] === 0) return 255;
-  return (d[i] * 299 + d[i + 1] * 587 + d[i + 2] * 114) / 1000;
+/** Halves a grey image (2×2 box) when its longest side exceeds `maxSide`, repeatedly. */
+export function shrinkGrey(img: GreyImage, maxSide: number): GreyImage {
+  let cur = img;
+  while (Math.max(cur.width, cur.height) > maxSide && cur.width >= 2 && cur.height >= 2) {
+    const w = cur.width >> 1;
+    const h = cur.height >> 1;
+    const out = new Uint8ClampedArray(w * h);
+    for (let y = 0; y < h; y++) {
+      const r0 = 2 * y * cur.width;
+      const r1 = r0 + cur.width;
+      for (let x = 0; x < w; x++) {
+        out[y * w + x] = (cur.data[r0 + 2 * x] + cur.data[r0 + 2 * x + 1] + cur.data[r1 + 2 * x] + cur.data[r1 + 2 * x + 1]) / 4;
+      }
+    }
+    cur = { data: out, width: w, height: h };
+  }
+  return cur;
 }
 
 /** Rotates a grey image clockwise by 90, 180 or 270 degrees. */

@@ -47,7 +47,8 @@ export function parsePageCounter(text: string): PageCounter | null {
     if (m) {
       const current = Number(m[1]);
       const total = Number(m[2]);
-      if (current >= 1 && total >= current) return { current, total };
+      // "Page 3 of 2" is noise (OCR error, a table): no counter at all rather than a misleading one.
+      return current >= 1 && total >= current ? { current, total } : null;
     }
   }
   for (const line of lines) {
