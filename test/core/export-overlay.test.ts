@@ -1,41 +1,41 @@
 /**
  * Coordinate rules 2 and 3: field boxes from the JSON export overlay the exported JPG of a rotated scan, in
- * Original and in Corrected orientation. Word boxes come from real OCR (tesseract.js) of the upright page, mapped
- * back to the scan as it was rasterized, as the OCR stage does; the check crops each exported JPG at the field box
- * and reads the crop back with OCR.
+ * Original and in Corrected orientation. The page goes through the real OCR stage (`ocrPages`: orientation
+ * detection, boxes mapped back to the scan as rasterized); the check crops each exported JPG at the field box and
+ * reads the crop back with OCR.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import path from "node:path";
 import sharp from "sharp";
-import { createWorker, OEM, type Worker } from "tesseract.js";
-import { rotateBox, runExports } from "../../src/core/exporters";
-import type { Box, Page, ResultsFile, Word } from "../../src/core/model";
+import { createOcrEngine, type OcrEngine } from "../../src/core/engines/ocr";
+import { ocrPages } from "../../src/core/stages/ocr";
+import { runExports } from "../../src/core/exporters";
+import type { Box, Page, ResultsFile } from "../../src/core/model";
 import { toResultsPage } from "../../src/core/results";
 import { memorySink } from "../../src/core/exporters";
 import { field } from "./export-fixtures";
 
 const SCAN = path.resolve(import.meta.dir, "../../../shared/corpora/ocr-text/tesseract-test/phototest-rotated-R.png");
-const LANG_PATH = path.resolve(import.meta.dir, "../../node_modules/@tesseract.js-data/eng/4.0.0_best_int");
 const ROTATION = 270; // the scan reads upright after a 270° clockwise turn
 const PHRASE = ["This", "is", "a", "lot"];
 
-let worker: Worker;
+let engine: OcrEngine;
 beforeAll(async () => {
-  worker = await createWorker("eng", OEM.LSTM_ONLY, { langPath: LANG_PATH, gzip: true, cacheMethod: "none" });
+  engine = await createOcrEngine({ engine: "wasm", workers: 1 });
 });
-afterAll(() => worker?.terminate());
-
-async function ocrWords(png: Buffer): Promise<Word[]> {
-  const { data } = await worker.recognize(png, {}, { blocks: true });
-  return (data.blocks ?? []).flatMap((b) =>
-    b.paragraphs.flatMap((p) => p.lines.flatMap((l) => l.words.map((w) => ({ text: w.text, confidence: w.confidence / 100, bounding_box: [w.bbox.x0, w.bbox.y0, w.bbox.x1, w.bbox.y1] as Box })))),
-  );
-}
+afterAll(() => engine?.close());
 
 async function ocrText(jpeg: Uint8Array, box: Box, turn: number): Promise<string> {
   const [x1, y1, x2, y2] = box.map(Math.round) as Box;
-  const crop = await sharp(jpeg).extract({ left: x1, top: y1, width: x2 - x1, height: y2 - y1 }).rotate(turn).extend({ top: 20, bottom: 20, left: 20, right: 20, background: "#fff" }).png().toBuffer();
-  return (await worker.recognize(crop)).data.text.replace(/\s+/g, " ").trim();
+  const { data, info } = await sharp(jpeg)
+    .extract({ left: x1, top: y1, width: x2 - x1, height: y2 - y1 })
+    .rotate(turn)
+    .extend({ top: 20, bottom: 20, left: 20, right: 20, background: "#fff" })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const result = await engine.recognize({ data: new Uint8Array(data), width: info.width, height: info.height, channels: 1 }, { psm: 7 });
+  return result.text.replace(/\s+/g, " ").trim();
 }
 
 function union(boxes: Box[]): Box {
@@ -44,17 +44,17 @@ function union(boxes: Box[]): Box {
 
 async function buildRotatedScan(): Promise<{ page: Page; results: ResultsFile }> {
   const { data, info } = await sharp(SCAN).greyscale().raw().toBuffer({ resolveWithObject: true });
-  const upright = await sharp(SCAN).rotate(ROTATION).png().toBuffer();
-  // OCR sees the upright page; boxes go back onto the scan by the inverse turn (upright is H x W of the scan).
-  const words = (await ocrWords(upright)).map((w) => ({ ...w, bounding_box: rotateBox(w.bounding_box, info.height, info.width, 360 - ROTATION) }));
-  const phrase = PHRASE.map((t) => words.find((w) => w.text === t)!);
-  expect(phrase.every(Boolean)).toBe(true);
   const page: Page = {
     page_number: 1, source_file_index: 0, source_filename: "phototest-rotated-R.png", source_file_page_number: 1,
-    image_transform: { rasterized_width: info.width, rasterized_height: info.height, source_width: info.width, source_height: info.height, source_unit: "pixel", render_scale: 1, effective_dpi: null, coordinate_system: "top-left-origin", rotation: ROTATION },
-    text_source: "ocr", words, text: words.map((w) => w.text).join(" "), ocr_confidence: 0.9,
+    image_transform: { rasterized_width: info.width, rasterized_height: info.height, source_width: info.width, source_height: info.height, source_unit: "pixel", render_scale: 1, effective_dpi: null, coordinate_system: "top-left-origin", rotation: 0 },
+    text_source: "none", words: [], text: "", ocr_confidence: null,
     render: async () => ({ data: new Uint8Array(data), width: info.width, height: info.height, channels: 1 }),
   };
+  const report = await ocrPages([page], engine);
+  expect(report.failed).toEqual([]);
+  expect(page.image_transform.rotation).toBe(ROTATION);
+  const phrase = PHRASE.map((t) => page.words.find((w) => w.text === t)!);
+  expect(phrase.every(Boolean)).toBe(true);
   const results: ResultsFile = {
     transaction_id: "tx-rot", tenant_id: "t", project_id: "p",
     transaction: { exported_at: "", created_at: "", source_file_names: [page.source_filename], project_version: 1, correlation_id: null, source: "cli", metadata: {}, last_human_review: { reviewed: false } },
