@@ -38,7 +38,7 @@ export function createProgressTracker() {
       const st = steps[step]!;
       st.done = done;
       st.total = total;
-      st.status = total > 0 && done >= total ? "completed" : "running";
+      st.status = done >= total ? "completed" : "running";
       current = step;
       if (step === "extract") docs = { total, done };
       return this.snapshot();

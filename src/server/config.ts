@@ -32,7 +32,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, "adminApiKey"> = {
 
 function positive(env: Record<string, string | undefined>, name: string, fallback: number, scale = 1): number {
   const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
+  if (raw === undefined || raw === "") return Math.floor(fallback * scale);
   const n = Number(raw);
   if (!Number.isFinite(n) || n <= 0) throw new DocprocError("invalid_settings", `${name} must be a positive number, got ${JSON.stringify(raw)}`);
   return Math.floor(n * scale);

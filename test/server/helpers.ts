@@ -90,7 +90,7 @@ export function testApp(opts: { runner?: PipelineRunner; config?: Partial<Server
 
 export function form(files: Array<{ name: string; body: string | Uint8Array; type?: string }>, extra: Record<string, string[]> = {}): FormData {
   const f = new FormData();
-  for (const file of files) f.append("files", new File([file.body], file.name, { type: file.type ?? "application/pdf" }));
+  for (const file of files) f.append("files", new File([file.body as BlobPart], file.name, { type: file.type ?? "application/pdf" }));
   for (const [k, vals] of Object.entries(extra)) for (const v of vals) f.append(k, v);
   return f;
 }

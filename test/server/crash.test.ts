@@ -1,0 +1,93 @@
+/**
+ * Crash safety: SIGKILL the server while 20 transactions are queued or processing, start it again on the same data
+ * directory, and check every transaction completes once: no duplicate documents, no upload lost.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { freePort, ROOT, spawnServe, type Served } from "./spawn";
+
+const CORPUS = path.resolve(ROOT, "../shared/corpora/invoice2data");
+const KEY = "crash-key";
+const dir = mkdtempSync(path.join(tmpdir(), "docproc-crash-"));
+const servers: Served[] = [];
+afterAll(async () => {
+  for (const s of servers) if (s.proc.exitCode === null) s.proc.kill("SIGKILL");
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const files = ["AmazonWebServices.pdf", "AzureInterior.pdf", "FlipkartInvoice.pdf"];
+
+test("all 20 transactions complete after a SIGKILL mid-processing, once each, with every upload", async () => {
+  const port = await freePort();
+  // Short leases so jobs of the killed process are recovered within seconds.
+  const start = () => spawnServe({ dataDir: path.join(dir, "data"), port, key: KEY, workers: 2, env: { DOCPROC_LEASE_SECONDS: "2" } });
+  let server = await start();
+  servers.push(server);
+  const api = async (method: string, url: string, body?: unknown) => {
+    const init: RequestInit = { method, headers: { "x-api-key": KEY } };
+    if (body instanceof FormData) init.body = body;
+    else if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      (init.headers as Record<string, string>)["content-type"] = "application/json";
+    }
+    const res = await fetch(`${server.base}${url}`, init);
+    return (await res.json()) as any;
+  };
+
+  const pid = (await api("POST", "/tenants/default/projects", { name: "Crash" })).project_id;
+  const expected = new Map<string, string[]>();
+  for (let i = 0; i < 20; i++) {
+    const id = (await api("POST", `/tenants/default/projects/${pid}/transactions`, { correlation_id: `crash-${i}` })).transaction_id;
+    const names = i % 2 ? [files[i % 3]!] : [files[i % 3]!, files[(i + 1) % 3]!];
+    const form = new FormData();
+    for (const n of names) form.append("files", new File([readFileSync(path.join(CORPUS, n))], n, { type: "application/pdf" }));
+    expect((await api("POST", `/transactions/${id}/source-files`, form)).uploaded_count).toBe(names.length);
+    expected.set(id, names);
+  }
+  for (const id of expected.keys()) expect((await api("POST", `/transactions/${id}/start`, {})).status).toBe("processing");
+
+  // Wait until work is under way (some processing, most not done), then kill without warning.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const list = await api("GET", "/transactions?limit=100&fields=status");
+    const processing = list.items.filter((t: any) => t.status === "processing").length;
+    const done = list.items.filter((t: any) => t.status === "completed").length;
+    if (processing > 0 || done > 0 || Date.now() > deadline) {
+      expect(done).toBeLessThan(20);
+      break;
+    }
+    await Bun.sleep(20);
+  }
+  server.proc.kill("SIGKILL");
+  await server.proc.exited;
+
+  server = await start();
+  servers.push(server);
+  const finish = Date.now() + 150_000;
+  let statuses: string[] = [];
+  while (Date.now() < finish) {
+    const r = await api("POST", "/transactions/batch-status", { transaction_ids: [...expected.keys()], fields: "status,error_message" });
+    statuses = Object.values(r.statuses).map((s: any) => s.status);
+    if (statuses.every((s) => s === "completed" || s === "failed")) break;
+    await Bun.sleep(250);
+  }
+  expect(statuses.filter((s) => s === "completed")).toHaveLength(20);
+
+  for (const [id, names] of expected) {
+    const t = await api("GET", `/transactions/${id}?include_request=true`);
+    expect(t.request.source_files.map((f: any) => f.filename)).toEqual(names);
+    const docs = (await api("GET", `/transactions/${id}/documents`)).documents;
+    const indexes = docs.map((d: any) => d.document_index);
+    expect(new Set(indexes).size).toBe(indexes.length);
+    expect(indexes).toEqual([...indexes.keys()]);
+    const manifest = await api("GET", `/transactions/${id}/exports`);
+    const jsonFile = Object.values(manifest.profiles).flatMap((p: any) => p.files).find((f: any) => f.filename.endsWith("_data.json")) as any;
+    const results = await (await fetch(`${server.base}/transactions/${id}/exports/download/${jsonFile.filename}`, { headers: { "x-api-key": KEY } })).json() as any;
+    expect(results.documents.map((d: any) => d.document_id)).toEqual(docs.map((d: any) => d.document_id));
+    expect(results.transaction.source_file_names).toEqual(names);
+  }
+  server.proc.kill("SIGTERM");
+  expect(await server.proc.exited).toBe(0);
+}, 300_000);

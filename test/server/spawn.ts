@@ -1,0 +1,55 @@
+/**
+ * Starts `docproc serve` as a real process on a loopback port. Uses `bun src/cli.ts serve` once the command is in
+ * the CLI's command map, else test/server/serve-entry.ts (the same ServeCommand class, run the same way).
+ */
+import type { Subprocess } from "bun";
+import path from "node:path";
+import { COMMANDS } from "../../src/cli/commands";
+
+export const ROOT = path.resolve(import.meta.dir, "../..");
+const BUN = path.join(ROOT, "node_modules/.bin/bun");
+
+export interface Served {
+  proc: Subprocess;
+  base: string;
+  output(): string;
+}
+
+export async function freePort(): Promise<number> {
+  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
+  const port = s.port!;
+  s.stop(true);
+  return port;
+}
+
+export async function spawnServe(opts: { dataDir: string; port: number; key: string; workers?: number; env?: Record<string, string> }): Promise<Served> {
+  const entry = "serve" in COMMANDS ? ["src/cli.ts", "serve"] : ["test/server/serve-entry.ts"];
+  const proc = Bun.spawn([BUN, ...entry, "--data", opts.dataDir, "--port", String(opts.port), "--workers", String(opts.workers ?? 2)], {
+    cwd: ROOT,
+    env: { ...process.env, ADMIN_API_KEY: opts.key, ...opts.env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let out = "";
+  const pump = async (s: ReadableStream<Uint8Array>) => {
+    const reader = s.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      out += new TextDecoder().decode(value);
+    }
+  };
+  void pump(proc.stdout as ReadableStream<Uint8Array>);
+  void pump(proc.stderr as ReadableStream<Uint8Array>);
+  const base = `http://127.0.0.1:${opts.port}`;
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}): ${out}`);
+    try {
+      if ((await fetch(`${base}/health`)).ok) return { proc, base, output: () => out };
+    } catch {}
+    await Bun.sleep(100);
+  }
+  proc.kill("SIGKILL");
+  throw new Error(`server did not come up: ${out}`);
+}
