@@ -5,6 +5,7 @@
  * a side longer than `maxSidePx` or the page larger than `maxRasterPixels`; then the scale shrinks until both hold.
  * Images keep their own pixels (render_scale 1) under the same two bounds, shrinking the same way.
  */
+import { availableParallelism } from "node:os";
 import type { ImageTransform } from "../model.ts";
 
 export interface ConvertLimits {
@@ -20,6 +21,8 @@ export interface ConvertLimits {
   pageTimeoutMs: number;
   /** Rendering one page. Default 60 s. */
   renderTimeoutMs: number;
+  /** pdf.js workers sharing the text extraction of one long PDF. Default: 2, or 1 on a single core. */
+  pdfWorkers: number;
 }
 
 export const DEFAULT_LIMITS: ConvertLimits = {
@@ -29,6 +32,7 @@ export const DEFAULT_LIMITS: ConvertLimits = {
   openTimeoutMs: 30_000,
   pageTimeoutMs: 15_000,
   renderTimeoutMs: 60_000,
+  pdfWorkers: Math.min(2, availableParallelism()),
 };
 
 export function resolveLimits(limits?: Partial<ConvertLimits>): ConvertLimits {

@@ -20,9 +20,38 @@ export interface PageResult {
   scale: number;
   usable: boolean;
   reason?: string;
-  /** Words in rasterized pixel space, in reading order; empty when the layer is unusable. */
-  words: Word[];
+  /** Words in reading order, packed (a structured clone of thousands of small objects per page costs more than
+   *  pdf.js's own text extraction): word i is texts[i], box boxes[4i..4i+3] in rasterized pixels, line lines[i]. */
+  words: PackedWords;
   text: string;
+}
+
+export interface PackedWords {
+  texts: string[];
+  boxes: Float64Array;
+  lines: Int32Array;
+}
+
+export function packWords(words: Word[]): PackedWords {
+  const boxes = new Float64Array(words.length * 4);
+  const lines = new Int32Array(words.length);
+  const texts = new Array<string>(words.length);
+  words.forEach((w, i) => {
+    texts[i] = w.text;
+    boxes.set(w.bounding_box, i * 4);
+    lines[i] = w.line ?? 0;
+  });
+  return { texts, boxes, lines };
+}
+
+/** Text-layer words: confidence 1 (the text is what the PDF says, not a guess). */
+export function unpackWords(packed: PackedWords): Word[] {
+  const words = new Array<Word>(packed.texts.length);
+  const b = packed.boxes;
+  for (let i = 0; i < words.length; i++) {
+    words[i] = { text: packed.texts[i], confidence: 1, bounding_box: [b[i * 4], b[i * 4 + 1], b[i * 4 + 2], b[i * 4 + 3]], line: packed.lines[i] };
+  }
+  return words;
 }
 
 export interface RenderResult {

@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { boundedScale } from "./limits.ts";
 import { orderWordsIntoLines } from "./lines.ts";
 import { judgeTextLayer, wordsOfRun, type FontStyle, type TextRun } from "./text-layer.ts";
-import type { OpenResult, PageResult, PdfRequest, PdfResponse, RenderResult } from "./pdf-protocol.ts";
+import { packWords, type OpenResult, type PageResult, type PdfRequest, type PdfResponse, type RenderResult } from "./pdf-protocol.ts";
 import type { Word } from "../model.ts";
 import { loadPdfjsWorkerModule } from "./pdfjs-patched-worker.ts";
 
@@ -78,13 +78,34 @@ async function extractPage(req: Extract<PdfRequest, { op: "page" }>): Promise<Pa
       if (!("str" in item) || item.str.trim() === "") continue;
       words.push(...wordsOfRun(item as TextRun, styles[item.fontName], viewport.transform));
     }
-    const verdict = judgeTextLayer(words);
+    let verdict = judgeTextLayer(words);
+    if (verdict.usable && verdict.alnum < SPARSE_TEXT && (await paintsImages(page))) {
+      verdict = { ...verdict, usable: false, reason: `only ${verdict.alnum} letters/digits of text over an image (a scan with a stamp?)` };
+    }
     const usableWords = verdict.usable ? words : [];
     const text = orderWordsIntoLines(usableWords);
-    return { width: unit.width, height: unit.height, scale, usable: verdict.usable, reason: verdict.reason, words: usableWords, text };
+    return { width: unit.width, height: unit.height, scale, usable: verdict.usable, reason: verdict.reason, words: packWords(usableWords), text };
   } finally {
     page.cleanup();
   }
+}
+
+/**
+ * A scanned page often carries a few words of real text (a Bates number, a page stamp, a fax header) on top of the
+ * scan; trusting that layer would skip OCR of the whole page. Pages with less text than this are checked for
+ * images (the operator list is costly, so only for them) and OCR'd when they paint one.
+ */
+const SPARSE_TEXT = 20;
+const IMAGE_OPS = new Set<number>([
+  pdfjs.OPS.paintImageXObject,
+  pdfjs.OPS.paintInlineImageXObject,
+  pdfjs.OPS.paintImageXObjectRepeat,
+  pdfjs.OPS.paintImageMaskXObject,
+]);
+
+async function paintsImages(page: pdfjs.PDFPageProxy): Promise<boolean> {
+  const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
+  return ops.fnArray.some((fn) => IMAGE_OPS.has(fn));
 }
 
 async function renderPage(req: Extract<PdfRequest, { op: "render" }>): Promise<RenderResult> {
@@ -144,7 +165,10 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
       case "open":
         return { result: { id: req.id, ok: true, result: await open(req.data, req.password) }, transfer: [] };
       case "page":
-        return { result: { id: req.id, ok: true, result: await extractPage(req) }, transfer: [] };
+      {
+        const page = await extractPage(req);
+        return { result: { id: req.id, ok: true, result: page }, transfer: [page.words.boxes.buffer as ArrayBuffer, page.words.lines.buffer as ArrayBuffer] };
+      }
       case "render": {
         const raster = await renderPage(req);
         return { result: { id: req.id, ok: true, result: raster }, transfer: [raster.data.buffer as ArrayBuffer] };

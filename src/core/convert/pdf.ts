@@ -8,7 +8,7 @@ import type { ConvertedFile, Page, RasterImage, SourceInput } from "../model.ts"
 import { makeTransform, PDF_RENDER_DPI, type ConvertLimits } from "./limits.ts";
 import { meanConfidence } from "./lines.ts";
 import { PdfWorkerClient } from "./pdf-client.ts";
-import type { PageResult, RenderResult } from "./pdf-protocol.ts";
+import { packWords, unpackWords, type PageResult, type RenderResult } from "./pdf-protocol.ts";
 import type { RenderOptions } from "./raster.ts";
 
 export interface PdfConvertOptions {
@@ -42,12 +42,9 @@ export async function convertPdf(
     throw new DocprocError("corrupt_file", "the PDF has no pages");
   }
   const wanted = opts.maxPages === null ? pageTotal : Math.min(pageTotal, Math.max(0, opts.maxPages));
-  const pages: Page[] = [];
+  let pages: Page[];
   try {
-    for (let n = 1; n <= wanted; n++) {
-      if (opts.signal?.aborted) throw opts.signal.reason ?? new DocprocError("timeout", "conversion was aborted");
-      pages.push(await convertPage(client, src, n, opts, warnings));
-    }
+    pages = await convertPages(client, src, wanted, opts, warnings, password);
   } catch (err) {
     await client.close();
     throw err;
@@ -64,8 +61,65 @@ export async function convertPdf(
   };
 }
 
+// Below this many pages a second pdf.js worker costs more to start than it saves.
+const PARALLEL_MIN_PAGES = 24;
+
+/**
+ * Text extraction of pages 1..wanted. Long files are shared between `limits.pdfWorkers` workers (each opens its
+ * own copy of the document; pdf.js is single-threaded), which roughly doubles throughput on two cores. Rendering
+ * later always goes through the primary client.
+ */
+async function convertPages(
+  primary: PdfWorkerClient,
+  src: SourceInput,
+  wanted: number,
+  opts: PdfConvertOptions,
+  warnings: string[],
+  password: string | undefined,
+): Promise<Page[]> {
+  const helperCount = wanted >= PARALLEL_MIN_PAGES ? Math.max(0, opts.limits.pdfWorkers - 1) : 0;
+  const helpers = await openHelpers(helperCount, src, password, opts);
+  const pages = new Array<Page>(wanted);
+  const pageWarnings = new Array<string[]>(wanted);
+  let next = 1;
+  const drain = async (client: PdfWorkerClient) => {
+    while (next <= wanted) {
+      const n = next++;
+      if (opts.signal?.aborted) throw opts.signal.reason ?? new DocprocError("timeout", "conversion was aborted");
+      pageWarnings[n - 1] = [];
+      pages[n - 1] = await convertPage(client, primary, src, n, opts, pageWarnings[n - 1]);
+    }
+  };
+  try {
+    // Two loops per worker keep one request queued behind the running one, so a worker never idles waiting for
+    // the main thread (its page timeout then covers at most two pages of work).
+    await Promise.all([primary, ...helpers].flatMap((client) => [drain(client), drain(client)]));
+  } finally {
+    await Promise.all(helpers.map((h) => h.close()));
+  }
+  for (const list of pageWarnings) warnings.push(...(list ?? []));
+  return pages;
+}
+
+async function openHelpers(count: number, src: SourceInput, password: string | undefined, opts: PdfConvertOptions): Promise<PdfWorkerClient[]> {
+  const opened = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const helper = new PdfWorkerClient(src.data, password, opts.limits.openTimeoutMs, opts.signal);
+      try {
+        await helper.open();
+        return helper;
+      } catch {
+        await helper.close(); // the primary opened the file, so this is a resource problem: carry on without it
+        return null;
+      }
+    }),
+  );
+  return opened.filter((h): h is PdfWorkerClient => h !== null);
+}
+
 async function convertPage(
   client: PdfWorkerClient,
+  renderClient: PdfWorkerClient,
   src: SourceInput,
   n: number,
   opts: PdfConvertOptions,
@@ -85,15 +139,16 @@ async function convertPage(
     if (err instanceof DocprocError && err.code === "timeout" && (opts.signal?.aborted || /times on this file/.test(err.message))) throw err;
     warnings.push(`page ${n}: could not be read (${(err as Error).message}); it is treated as an empty A4 page`);
     loaded = false;
-    result = { ...A4_POINTS, scale: preferredScale, usable: false, reason: "page could not be read", words: [], text: "" };
+    result = { ...A4_POINTS, scale: preferredScale, usable: false, reason: "page could not be read", words: packWords([]), text: "" };
   }
   if (loaded && !result.usable && result.reason && result.reason !== "no text layer") {
     warnings.push(`page ${n}: ${result.reason}; the page will be OCR'd`);
   }
+  const words = unpackWords(result.words);
   const transform = makeTransform(result, "point", result.scale, result.scale * 72);
   const render = (renderOpts?: RenderOptions): Promise<RasterImage> =>
     loaded
-      ? renderWith(client, n, result.scale, transform.rasterized_width, transform.rasterized_height, renderOpts, opts.limits.renderTimeoutMs)
+      ? renderWith(renderClient, n, result.scale, transform.rasterized_width, transform.rasterized_height, renderOpts, opts.limits.renderTimeoutMs)
       : Promise.resolve(blankRaster(transform.rasterized_width, transform.rasterized_height, renderOpts));
   return {
     page_number: opts.firstPageNumber + n - 1,
@@ -102,9 +157,9 @@ async function convertPage(
     source_file_page_number: n,
     image_transform: transform,
     text_source: result.usable ? "text_layer" : "none",
-    words: result.words,
+    words,
     text: result.text,
-    ocr_confidence: meanConfidence(result.words),
+    ocr_confidence: meanConfidence(words),
     render,
   };
 }

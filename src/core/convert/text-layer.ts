@@ -85,27 +85,35 @@ function glyphExtents(chars: string[], glyphs: TextRun["glyphs"]): Array<[number
 function alignGlyphs(chars: string[], glyphs: Array<string | number>, reversed: boolean): Array<[number, number] | null> | null {
   const extents: Array<[number, number] | null> = new Array(chars.length).fill(null);
   let p = 0;
-  const skipSpaces = () => {
-    while (p < chars.length && /\s/u.test(chars[p])) p++;
-  };
   const count = glyphs.length / 3;
   for (let k = 0; k < count; k++) {
     const g = reversed ? count - 1 - k : k;
     const unicode = String(glyphs[g * 3]);
     const start = Number(glyphs[g * 3 + 1]), end = Number(glyphs[g * 3 + 2]);
-    const candidates = [unicode, unicode.normalize("NFKC")].map((u) => Array.from(u.replace(/\s/gu, "")));
-    skipSpaces();
-    const form = candidates.find((c) => c.every((ch, i) => chars[p + i] === ch));
+    while (p < chars.length && isSpace(chars[p])) p++;
+    // Fast path: one glyph, one char (nearly always). Otherwise compare with the NFKC form pdf.js may have output.
+    if (unicode === chars[p]) {
+      extents[p++] = start <= end ? [start, end] : [end, start];
+      continue;
+    }
+    const form = [unicode, unicode.normalize("NFKC")].map((u) => Array.from(u).filter((ch) => !isSpace(ch))).find((c) => c.every((ch, i) => chars[p + i] === ch));
     if (!form) return null;
-    form.forEach((_, i) => {
+    for (let i = 0; i < form.length; i++) {
       // A ligature glyph ("ﬁ" → "fi") shares its advance between its chars.
       const a = start + ((end - start) * i) / form.length, b = start + ((end - start) * (i + 1)) / form.length;
-      extents[p + i] = [Math.min(a, b), Math.max(a, b)];
-    });
+      extents[p + i] = a <= b ? [a, b] : [b, a];
+    }
     p += form.length;
   }
-  skipSpaces();
+  while (p < chars.length && isSpace(chars[p])) p++;
   return p === chars.length ? extents : null;
+}
+
+function isSpace(ch: string | undefined): boolean {
+  if (ch === undefined) return false;
+  const code = ch.charCodeAt(0);
+  if (code === 32 || (code >= 9 && code <= 13)) return true;
+  return code > 127 && /\s/u.test(ch);
 }
 
 function spanOf(extents: Array<[number, number] | null>, start: number, end: number): [number, number] {
@@ -141,7 +149,7 @@ function wordSpans(chars: string[]): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   let start = -1;
   for (let i = 0; i <= chars.length; i++) {
-    const space = i === chars.length || /\s/u.test(chars[i]);
+    const space = i === chars.length || isSpace(chars[i]);
     if (space && start >= 0) {
       spans.push([start, i]);
       start = -1;
@@ -167,6 +175,8 @@ function round2(v: number): number {
 
 export interface TextLayerVerdict {
   usable: boolean;
+  /** Letters and digits in the layer. */
+  alnum: number;
   /** Why a layer was rejected (for the page warning). */
   reason?: string;
 }
@@ -181,12 +191,17 @@ export function judgeTextLayer(words: Word[]): TextLayerVerdict {
   for (const word of words) {
     for (const ch of word.text) {
       total++;
-      if (/[\p{L}\p{N}]/u.test(ch)) alnum++;
+      const code = ch.charCodeAt(0);
+      if (code < 128) {
+        // ASCII fast path: the regexes below cost more than the whole text extraction on long documents.
+        if ((code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122)) alnum++;
+        else if (code < 32 || code === 127) bad++;
+      } else if (/[\p{L}\p{N}]/u.test(ch)) alnum++;
       else if (/[\p{Co}\p{Cc}\p{Cs}\uFFFD]/u.test(ch)) bad++;
     }
   }
-  if (total === 0 || alnum === 0) return { usable: false, reason: "no text layer" };
-  if (bad / total > 0.1) return { usable: false, reason: `text layer has ${bad} unmappable characters of ${total}` };
-  if (alnum / total < 0.5) return { usable: false, reason: `text layer is mostly symbols (${alnum} letters/digits of ${total})` };
-  return { usable: true };
+  if (total === 0 || alnum === 0) return { usable: false, alnum, reason: "no text layer" };
+  if (bad / total > 0.1) return { usable: false, alnum, reason: `text layer has ${bad} unmappable characters of ${total}` };
+  if (alnum / total < 0.5) return { usable: false, alnum, reason: `text layer is mostly symbols (${alnum} letters/digits of ${total})` };
+  return { usable: true, alnum };
 }
