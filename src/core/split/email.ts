@@ -4,7 +4,7 @@
  */
 import { DocprocError } from "../errors";
 import type { SourceInput } from "../model";
-import { decodeCharset, decodeEncodedWords, latin1Bytes, latin1String, type MimePart, parseMime, parseParams } from "./mime";
+import { decodeCharset, decodeEncodedWords, latin1String, type MimePart, parseMime, parseParams, rawUtf8 } from "./mime";
 
 const MAX_NESTING = 3;
 
@@ -58,8 +58,7 @@ export function renderEmail(root: MimePart, bodyPart: MimePart | null): string {
 
 function headerText(raw: string): string {
   // Raw 8-bit header bytes (RFC 6532) are UTF-8; encoded words (RFC 2047) carry their own charset.
-  const utf8 = /[\x80-\xff]/.test(raw) ? decodeCharset(latin1Bytes(raw), "utf-8") : raw;
-  return decodeEncodedWords(utf8).replace(/\s+/g, " ").trim();
+  return decodeEncodedWords(rawUtf8(raw)).replace(/\s+/g, " ").trim();
 }
 
 function partText(part: MimePart): string {
@@ -92,7 +91,7 @@ function attachmentName(p: MimePart): string | null {
   const name = fromDisposition ?? p.params.name;
   if (!name) return null;
   // Never let a path through: the name becomes a file name downstream.
-  return headerText(name).replace(/^.*[\\/]/, "").replace(/[\x00-\x1f]/g, "") || null;
+  return name.replace(/^.*[\\/]/, "").replace(/[\x00-\x1f]/g, "").trim() || null;
 }
 
 function parseDispositionName(disposition: string): string | undefined {

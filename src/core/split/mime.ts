@@ -17,8 +17,10 @@ const MAX_DEPTH = 20;
 
 export function parseMime(raw: string, depth = 0): MimePart {
   const split = /\r?\n\r?\n/.exec(raw);
-  const headerText = split ? raw.slice(0, split.index) : raw;
-  const bodyText = split ? raw.slice(split.index + split[0].length) : "";
+  // Without a header block (a bare text saved as .eml), everything is body.
+  const hasHeaders = /^[\x21-\x39\x3b-\x7e]+:/.test(raw);
+  const headerText = !hasHeaders ? "" : split ? raw.slice(0, split.index) : raw;
+  const bodyText = !hasHeaders ? raw : split ? raw.slice(split.index + split[0].length) : "";
   const headers = parseHeaders(headerText);
   const [contentType, params] = parseParams(headers.get("content-type") ?? "text/plain; charset=us-ascii");
   const part: MimePart = { headers, contentType: contentType.toLowerCase(), params, body: new Uint8Array(), parts: [] };
@@ -59,7 +61,8 @@ export function parseParams(value: string): [string, Record<string, string>] {
       const encoded = key.endsWith("*");
       (extended[m[1]] ??= []).push({ n: m[2] === undefined ? 0 : Number(m[2]), v, encoded });
     } else {
-      params[key] = v;
+      // Mailers put RFC 2047 words and raw UTF-8 into file names although neither is allowed there.
+      params[key] = key === "name" || key === "filename" ? decodeEncodedWords(rawUtf8(v)) : v;
     }
   }
   for (const [key, pieces] of Object.entries(extended)) {
@@ -140,6 +143,11 @@ export function decodeEncodedWords(value: string): string {
       : latin1Bytes(data.replace(/_/g, " ").replace(/=([0-9A-Fa-f]{2})/g, (__, h) => String.fromCharCode(parseInt(h, 16))));
     return decodeCharset(bytes, charset);
   });
+}
+
+/** A latin1 string holding raw 8-bit bytes (RFC 6532 headers) read as UTF-8; plain ASCII passes unchanged. */
+export function rawUtf8(s: string): string {
+  return /[\x80-\xff]/.test(s) ? decodeCharset(latin1Bytes(s), "utf-8") : s;
 }
 
 export function decodeCharset(bytes: Uint8Array, charset: string | undefined): string {
