@@ -52,6 +52,12 @@ export function boundedScale(
   const longest = Math.max(width, height);
   if (longest * scale > limits.maxSidePx) scale = limits.maxSidePx / longest;
   if (width * height * scale * scale > limits.maxRasterPixels) scale = Math.sqrt(limits.maxRasterPixels / (width * height));
+  // Rounding to whole pixels may overshoot a bound by a pixel row; shave the scale until the rounded size fits.
+  const fits = (s: number) => {
+    const r = rasterSize(width, height, s);
+    return Math.max(r.width, r.height) <= limits.maxSidePx && r.width * r.height <= limits.maxRasterPixels;
+  };
+  while (!fits(scale) && scale > 1e-6) scale *= 0.9995;
   return scale;
 }
 
