@@ -91,8 +91,12 @@ const COMPANY_SUFFIX = /(?<![\p{L}])(GmbH|AG|KG|e\.\s?K\.|B\.\s?V\.|BV|N\.\s?V\.
 function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], ctx: ReadContext): Candidate[] {
   const out: Candidate[] = [];
   if (kind === "iban" || kind === "vat_id" || kind === "email" || kind === "phone") {
+    // Only words that can start such a value are tried (each try joins up to nine words).
+    const canStart = kind === "iban" ? /^[A-Z]{2}\d/ : kind === "vat_id" ? /^[A-Z]{2}/ : kind === "email" ? /@|^[\p{L}\p{N}]/u : /^[+(\d]/;
     for (const line of lines) {
+      if (kind === "email" && !line.text.includes("@")) continue;
       for (const w of line.words) {
+        if (!canStart.test(w.word.text)) continue;
         const m = readValue(kind, line, w.start, ctx);
         if (m && m.start >= w.start) {
           out.push({ match: m, score: 0.8, reasoning: `${kind} recogniser (${where(line)})` });

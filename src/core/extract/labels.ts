@@ -32,6 +32,40 @@ export function labelRegex(label: string): RegExp {
   return re;
 }
 
+/**
+ * Which labels can occur on a line, found by looking the line's words up by each label's first word: the regex of
+ * a label runs only on lines that hold its first word (labels × lines × fields would otherwise add up).
+ */
+interface LabelIndex { byFirstWord: Map<string, number[]>; others: Array<{ rank: number; first: string }> }
+const indexes = new WeakMap<string[], LabelIndex>();
+function labelIndex(labels: string[]): LabelIndex {
+  let index = indexes.get(labels);
+  if (!index) {
+    index = { byFirstWord: new Map(), others: [] };
+    labels.forEach((label, rank) => {
+      const first = label.toLowerCase().trim().split(/\s+/)[0]!;
+      if (/^[\p{L}\p{N}]+$/u.test(first)) index!.byFirstWord.set(first, [...(index!.byFirstWord.get(first) ?? []), rank]);
+      else index!.others.push({ rank, first: first.replace(/[.:]+$/, "") });
+    });
+    indexes.set(labels, index);
+  }
+  return index;
+}
+
+const lineInfo = new WeakMap<Line, { lower: string; tokens: string[] }>();
+function candidateRanks(line: Line, index: LabelIndex): number[] {
+  let info = lineInfo.get(line);
+  if (!info) {
+    const lower = line.text.toLowerCase();
+    info = { lower, tokens: [...new Set(lower.split(/[^\p{L}\p{N}]+/u))] };
+    lineInfo.set(line, info);
+  }
+  const ranks = new Set<number>();
+  for (const t of info.tokens) for (const r of index.byFirstWord.get(t) ?? []) ranks.add(r);
+  for (const o of index.others) if (info.lower.includes(o.first)) ranks.add(o.rank);
+  return [...ranks].sort((a, b) => a - b);
+}
+
 const wordBefore = (text: string, at: number) => /([\p{L}\p{N}]+)[\s.\-]*$/u.exec(text.slice(0, at))?.[1]?.toLowerCase() ?? "";
 const wordAfter = (text: string, at: number) => /^[\s.:\-]*([\p{L}\p{N}%]+)/u.exec(text.slice(at))?.[1]?.toLowerCase() ?? "";
 
@@ -43,9 +77,11 @@ export function findLabels(lines: Line[], labels: string[], excludeBefore: strin
   const before = new Set(excludeBefore.map((w) => w.toLowerCase()));
   const after = new Set(excludeAfter.map((w) => w.toLowerCase()));
   const hits: LabelHit[] = [];
+  const index = labelIndex(labels);
   for (const line of lines) {
     const lineHits: LabelHit[] = [];
-    labels.forEach((label, rank) => {
+    for (const rank of candidateRanks(line, index)) {
+      const label = labels[rank]!;
       for (const m of line.text.matchAll(labelRegex(label))) {
         const start = m.index!;
         const end = start + m[0].length;
@@ -54,15 +90,10 @@ export function findLabels(lines: Line[], labels: string[], excludeBefore: strin
         const words = line.words.filter((w) => w.start < end && w.end > start);
         lineHits.push({ line, start, end, label, rank, box: unionBox(words.map((w) => w.word.bounding_box)) });
       }
-    });
+    }
     hits.push(...lineHits);
   }
   return hits.sort((a, b) => a.rank - b.rank);
-}
-
-/** The part of the label's line right of the label, as a line of its own (offsets kept relative to it). */
-export function rightOf(hit: LabelHit): { line: Line; offset: number } {
-  return { line: hit.line, offset: hit.end };
 }
 
 /**

@@ -57,8 +57,28 @@ function iso(y: number, m: number, d: number): string | null {
   return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
 }
 
+/** Memo of findDates: the same lines are searched for dates by many fields. Bounded, cleared when full. */
+const dateMemo = new Map<string, DateMatch[]>();
+
+/** Forgets memoised dates; extraction calls it per document so the memo never outlives one document. */
+export function clearDateMemo(): void {
+  dateMemo.clear();
+}
+
 /** Finds every date in `text`; numeric day/month order follows `order`. */
 export function findDates(text: string, order: DateOrder): DateMatch[] {
+  // No digit, no date: skips the large month-name alternation for most lines.
+  if (!/\d/.test(text)) return [];
+  const key = order + text;
+  const hit = dateMemo.get(key);
+  if (hit) return hit;
+  if (dateMemo.size > 20000) dateMemo.clear();
+  const out = scanDates(text, order);
+  dateMemo.set(key, out);
+  return out;
+}
+
+function scanDates(text: string, order: DateOrder): DateMatch[] {
   const out: DateMatch[] = [];
   for (const m of text.matchAll(DATE_RE)) {
     const g = m.groups!;

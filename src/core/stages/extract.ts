@@ -14,7 +14,7 @@
 import type { FieldResult, FieldValue, Page } from "../model";
 import type { FieldSettings, ProjectSettings } from "../project";
 import { pageLines, type Line } from "../extract/lines";
-import { inferDateOrder } from "../extract/normalize";
+import { clearDateMemo, inferDateOrder } from "../extract/normalize";
 import { fieldCandidates, toFieldResult, type Candidate } from "../extract/fields";
 import { extractTable } from "../extract/tables";
 import { extractCurrency } from "../extract/currency";
@@ -53,6 +53,7 @@ function negate(value: FieldValue): FieldValue {
 
 /** Extracts every field of `classId` from `pages`; see the module contract. */
 export function extractFields(pages: Page[], classId: string, project: ProjectSettings, opts: ExtractOptions = {}): Record<string, FieldResult> {
+  clearDateMemo();
   const fields = project.fields[classId] ?? [];
   const threshold = project.review_thresholds.field;
   const lines: Line[] = pages.flatMap((p) => pageLines(p));
