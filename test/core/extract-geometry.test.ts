@@ -199,3 +199,20 @@ describe("native e-invoices", () => {
     expect(f.invoice_number!.value).toBe("INV-2024-0042");
   });
 });
+
+describe("project hints", () => {
+  test("a configured pattern finds an unlabelled value, and the expected region breaks ties between candidates", async () => {
+    const { parseProjectSettings } = await import("../../src/core/project");
+    const project = parseProjectSettings({
+      ...defaultProject,
+      classes: [{ id: "memo", name: "Memo" }],
+      fields: { memo: [{ id: "ref", name: "Reference", type: "string", hints: { patterns: ["REF-(\\d{4})"], expected_region: [0, 0.5, 1, 1] } }] },
+      validation_rules: [],
+    });
+    const p = page([[["Top REF-1111", 100]], ...Array.from({ length: 60 }, () => [["filler text", 100]] as Array<[string, number]>), [["Bottom REF-2222", 100]]]);
+    const f = extractFields([p], "memo", project);
+    expect(f.ref!.value).toBe("2222");
+    expect(f.ref!.reasoning).toContain("in the expected region");
+    expect(f.ref!.bounding_boxes[0]!.coordinates).toEqual(boxOfWords(p, ["REF-2222"]));
+  });
+});

@@ -171,10 +171,29 @@ function addressAfterCompany(lines: Line[]): Candidate | null {
   };
 }
 
+/** Candidates outside the field's expected region (fractions of the page) count half. */
+function applyRegion(field: FieldSettings, candidates: Candidate[]): void {
+  const region = field.hints.expected_region;
+  if (!region) return;
+  for (const c of candidates) {
+    const { page } = c.match.line;
+    const words = c.match.line.words.filter((w) => w.start < c.match.end && w.end > c.match.start);
+    if (!words.length) continue;
+    const cx = words.reduce((s, w) => s + (w.word.bounding_box[0] + w.word.bounding_box[2]) / 2, 0) / words.length / page.image_transform.rasterized_width;
+    const cy = words.reduce((s, w) => s + (w.word.bounding_box[1] + w.word.bounding_box[3]) / 2, 0) / words.length / page.image_transform.rasterized_height;
+    const inside = cx >= region[0] && cx <= region[2] && cy >= region[1] && cy <= region[3];
+    if (!inside) {
+      c.score *= 0.5;
+      c.reasoning += ", outside the expected region";
+    } else c.reasoning += ", in the expected region";
+  }
+}
+
 /** All candidates for a field, best first. Ties keep reading order, except amounts: the larger wins. */
 export function fieldCandidates(field: FieldSettings, lines: Line[], ctx: ReadContext): Candidate[] {
   const kind = kindOf(field);
   const all = [...labelCandidates(field, kind, lines, ctx), ...patternCandidates(field, kind, lines, ctx), ...recognizerCandidates(field, kind, lines, ctx)];
+  applyRegion(field, all);
   return all.sort((a, b) => b.score - a.score || (kind === "amount" ? Math.abs(b.match.value as number) - Math.abs(a.match.value as number) : 0));
 }
 
