@@ -6,8 +6,14 @@
  * listing commands for `--help` does not load the pipeline, OCR or the server.
  */
 import type { Command } from "@oclif/core";
+import ExportCommand from "../commands/export";
 import ProcessCommand from "../commands/process";
+import ServeCommand from "../commands/serve";
+import WorkerCommand from "../commands/worker";
 
 export const COMMANDS: Record<string, Command.Class> = {
   process: ProcessCommand,
+  export: ExportCommand,
+  serve: ServeCommand,
+  worker: WorkerCommand,
 };

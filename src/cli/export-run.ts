@@ -3,15 +3,17 @@
  *
  * MUST read full results files (the default JSON profile's `<transaction_id>_data.json`, pages included) and refuse
  * anything else with `invalid_input`; MUST NOT need the original files for json, csv, xlsx and xml. PDF and JPG
- * profiles need the original pages, which a results file does not hold: they end as a failed profile entry with
- * the reason, like any failing profile, and the others still run.
+ * profiles need the original pages: they are re-read from `transaction.metadata.source_path` (recorded by
+ * `docproc process`) when that file is still there; otherwise those profiles fail with a reason, and the others
+ * still run.
  */
 import { mkdir, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
-import { folderSink, profilesForFormats, runExports, type ExportManifest } from "../core/exporters";
-import type { Page, ResultsFile } from "../core/model";
+import { folderSink, profilesForFormats, type ExportManifest } from "../core/exporters";
+import type { ResultsFile, SourceInput } from "../core/model";
 import { defaultProject, loadProjectFile } from "../core/project";
+import { loadResultsFile, rerunExports } from "../core/stages/export";
 import { renderTable } from "./table";
 
 export interface ExportOptions {
@@ -38,8 +40,8 @@ export async function runExportCommand(opts: ExportOptions): Promise<number> {
   const sink = folderSink(opts.out);
   const outcomes: ExportOutcome[] = [];
   for (const file of files) {
-    const results = await readResults(file);
-    const manifest = await runExports({ results, pages: pagesOf(results), sources: [], sink }, profiles);
+    const { results } = await loadResultsFile(file);
+    const manifest = await rerunExports({ results, sources: await originalSources(results), profiles, sink });
     outcomes.push(outcomeOf(file, results, manifest, opts.out));
   }
   const failed = outcomes.filter((o) => o.status === "failure").length;
@@ -66,33 +68,14 @@ async function collectResultsFiles(paths: string[]): Promise<string[]> {
   return files;
 }
 
-async function readResults(file: string): Promise<ResultsFile> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await Bun.file(file).text());
-  } catch (err) {
-    throw new DocprocError("invalid_input", `${file} is not JSON: ${(err as Error).message}`);
-  }
-  const r = raw as Partial<ResultsFile> | null;
-  const ok = r && typeof r.transaction_id === "string" && Array.isArray(r.documents) && Array.isArray(r.transaction?.source_file_names);
-  if (!ok) throw new DocprocError("invalid_input", `${file} is not a docproc results file (transaction_id, transaction, documents[])`);
-  return r as ResultsFile;
-}
-
-/** Pages rebuilt from the results file: coordinates and words as exported, no raster (the originals are not here). */
-function pagesOf(results: ResultsFile): Page[] {
-  const names = results.transaction.source_file_names;
-  return (results.pages ?? []).map((p) => ({
-    page_number: p.page_number,
-    source_file_index: Math.max(0, names.indexOf(p.source_filename)),
-    source_filename: p.source_filename,
-    source_file_page_number: p.source_file_page_number,
-    image_transform: p.image_transform,
-    text_source: p.text_source,
-    words: p.words ?? [],
-    text: p.text ?? "",
-    ocr_confidence: p.ocr_confidence ?? null,
-  }));
+/** The original file of a CLI transaction, when `process` recorded its path and it is still readable. */
+async function originalSources(results: ResultsFile): Promise<SourceInput[]> {
+  const sourcePath = results.transaction.metadata?.source_path;
+  const filename = results.transaction.source_file_names[0];
+  if (typeof sourcePath !== "string" || !filename || results.transaction.source_file_names.length !== 1) return [];
+  const file = Bun.file(sourcePath);
+  if (!(await file.exists())) return [];
+  return [{ index: 0, filename, data: await file.bytes(), split_policy: "inherit" }];
 }
 
 function outcomeOf(file: string, results: ResultsFile, manifest: ExportManifest, outDir: string): ExportOutcome {

@@ -42,7 +42,7 @@ export function renderSummary(summary: BatchSummary, columns = 100): string {
     formatSeconds(o.seconds),
     o.status,
   ]);
-  const out = [renderTable(["file", "pages", "text", "documents", "time", "status"], rows, ["left", "right", "left", "right", "right", "left"])];
+  const out = [renderTable(["file", "pages", "text", "documents", "time", "status"], rows, ["left", "right", "left", "right", "right", "left"]).trimEnd()];
   const problems = summary.files.filter((o) => o.status !== "success");
   if (problems.length > 0) {
     out.push("", problems.length === 1 ? "1 file failed:" : `${problems.length} files failed:`);

@@ -6,7 +6,7 @@ export default class ExportCommand extends Command {
   static description =
     "Reads <transaction_id>_data.json results files (or every one in a folder) and writes the export files of the " +
     "project's current profiles, or of --format, into --out. JSON, CSV, XLSX and XML need only the results file; " +
-    "PDF and JPG need the original pages and fail with a reason here.\n\n" +
+    "PDF and JPG re-read the original file (its path is recorded in the results file) and fail with a reason when it is gone.\n\n" +
     "Exit codes: 0 every export succeeded, 1 any profile failed, 2 usage error, 4 invalid project settings.";
   static examples = [
     "<%= config.bin %> <%= command.id %> docproc-out --format csv,xlsx --out spreadsheets",
@@ -19,7 +19,7 @@ export default class ExportCommand extends Command {
   static flags = {
     out: Flags.string({ description: "folder for export files", default: "./docproc-out", helpValue: "DIR" }),
     project: Flags.string({ description: "project settings file whose export profiles to run", helpValue: "FILE" }),
-    format: Flags.string({ description: "export formats instead of the project's profiles: json,csv,xlsx,xml", helpValue: "LIST" }),
+    format: Flags.string({ description: "export formats instead of the project's profiles: json,csv,xlsx,xml,pdf,jpg", helpValue: "LIST" }),
     json: Flags.boolean({ description: "print a machine-readable summary on stdout" }),
   };
 
