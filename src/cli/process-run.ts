@@ -68,7 +68,7 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
     });
     progress.stop();
     const summary = buildSummary(pkg.version, opts.out, outcomes, (performance.now() - started) / 1000, skipped);
-    process.stdout.write(opts.json ? JSON.stringify(summary, null, 2) + "\n" : renderSummary(summary, process.stdout.columns ?? 100));
+    process.stdout.write(opts.json ? JSON.stringify(summary, null, 2) + "\n" : renderSummary(summary, process.stdout.columns || 100));
     return summary.failed === 0 ? 0 : 1;
   } finally {
     progress.stop();

@@ -87,14 +87,13 @@ class ProgressBar implements BatchProgress {
     const now = Date.now();
     if (!force && now - this.lastDraw < 100) return;
     this.lastDraw = now;
-    const cols = this.stream.columns ?? 80;
+    const cols = this.stream.columns || 80; // 0 under some pseudo-terminals
     const width = 24;
     const filled = Math.round(this.fraction() * width);
     const bar = "█".repeat(filled) + "░".repeat(width - filled);
     const elapsed = Math.round((now - this.started) / 1000);
     const clock = `${Math.floor(elapsed / 60)}:${String(elapsed % 60).padStart(2, "0")}`;
-    const current = [...this.active.values()][0];
-    const detail = current ? `${current.label} ${current.step} ${current.done}/${current.total}` : "";
+    const detail = [...this.active.values()].map((a) => `${a.label} ${a.step} ${a.done}/${a.total}`).join(" · ");
     const head = `${bar} ${this.finished}/${this.total} files ${clock}  `;
     const line = head + ellipsize(detail, Math.max(0, cols - [...head].length - 1));
     this.stream.write(`\r\x1b[2K${line}`);

@@ -6,6 +6,9 @@ import path from "node:path";
 import type { FileOutcome } from "./batch";
 import { ellipsize, formatSeconds, renderTable } from "./table";
 
+/** Beyond this many files the export listing is cut short; the JSON summary always has everything. */
+const MAX_EXPORT_LINES = 20;
+
 export interface BatchSummary {
   version: string;
   out_dir: string;
@@ -33,7 +36,7 @@ export function buildSummary(version: string, outDir: string, outcomes: FileOutc
 }
 
 export function renderSummary(summary: BatchSummary, columns = 100): string {
-  const nameWidth = Math.max(16, Math.min(48, columns - 60));
+  const nameWidth = Math.max(24, (columns || 100) - 50);
   const rows = summary.files.map((o) => [
     ellipsize(o.file, nameWidth),
     o.page_count > o.pages ? `${o.pages}/${o.page_count}` : String(o.pages),
@@ -54,6 +57,14 @@ export function renderSummary(summary: BatchSummary, columns = 100): string {
   }
   if (summary.skipped.length > 0) {
     out.push("", `Skipped (not a document type docproc reads): ${summary.skipped.join(", ")}`);
+  }
+  const withExports = summary.files.filter((o) => o.exports.length > 0);
+  if (withExports.length > 0) {
+    out.push("", `Exports in ${summary.out_dir}:`);
+    for (const o of withExports.slice(0, MAX_EXPORT_LINES)) {
+      out.push(`  ${path.basename(o.file)} → ${o.exports.map((p) => path.relative(summary.out_dir, path.resolve(p))).join(", ")}`);
+    }
+    if (withExports.length > MAX_EXPORT_LINES) out.push(`  … and ${withExports.length - MAX_EXPORT_LINES} more (--json lists them all)`);
   }
   const written = summary.files.reduce((n, o) => n + o.exports.length, 0);
   out.push(

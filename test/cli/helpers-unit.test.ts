@@ -91,6 +91,7 @@ describe("renderSummary", () => {
     expect(text).toContain("1 file failed:");
     expect(text).toContain("in/b.pdf: b.pdf: broken xref [corrupt_file, convert]");
     expect(text).toContain("Skipped (not a document type docproc reads): in/README.md");
+    expect(text).toContain("Exports in /out:\n  a.pdf → t_data.json");
     expect(text).toContain("1 of 2 files processed in 1.3 s; 1 export file written to /out");
   });
 
