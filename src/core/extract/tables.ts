@@ -12,7 +12,7 @@ import { findAmounts } from "./values";
 import { round } from "./fields";
 
 interface Anchor { column: TableColumn | null; x1: number; x2: number }
-interface Row { cells: Map<string, LineWord[]>; description: string[]; spans: Span[] }
+interface Row { cells: Map<string, LineWord[]>; description: string[]; spans: Span[]; descriptionX: number }
 
 const SUMMARY = /^(sub-?\s?total|total|totaal|subtotaal|summe|zwischensumme|gesamt|razem|netto|exclusief|montant|net|tax|vat|mwst|btw|tva|grand|balance|amount due|w tym)(?![\p{L}])/iu;
 /** Words that make a line a summary line wherever they stand. */
@@ -55,7 +55,8 @@ function isRowLine(line: Line, descEnd: number, dateOrder: DateOrder): boolean {
 }
 
 function rowOf(line: Line, anchors: Anchor[]): Row {
-  const row: Row = { cells: new Map(), description: [], spans: [{ line, words: line.words, text: line.text }] };
+  const row: Row = { cells: new Map(), description: [], spans: [{ line, words: line.words, text: line.text }], descriptionX: line.box[0] };
+  let descriptionX = Infinity;
   const firstLine: string[] = [];
   for (const w of line.words) {
     if (/^(\d+([.,]\d+)?\s?)?%$/.test(w.word.text)) continue; // tax or discount rates
@@ -67,10 +68,14 @@ function rowOf(line: Line, anchors: Anchor[]): Row {
       list.push(w);
       row.cells.set(anchor.column.id, list);
     } else if ((anchor.column?.type ?? "string") === "string" && !/^[€$£¥₹]$/.test(w.word.text)) {
-      if (anchor.column || !numeric) firstLine.push(w.word.text);
+      if (anchor.column || !numeric) {
+        firstLine.push(w.word.text);
+        descriptionX = Math.min(descriptionX, w.word.bounding_box[0]);
+      }
     }
   }
   if (firstLine.length) row.description.push(firstLine.join(" "));
+  if (descriptionX < Infinity) row.descriptionX = descriptionX;
   return row;
 }
 
@@ -79,6 +84,52 @@ function cellValue(column: TableColumn, words: LineWord[] | undefined): FieldVal
   const text = column.type === "amount" ? words[words.length - 1]!.word.text : words[0]!.word.text;
   const n = parseAmount(text.replace(/[^\d.,\-()]/g, ""));
   return n;
+}
+
+/** A continuation line starts near the row's description (not further left, like a footer) and left of the numbers. */
+function isContinuation(line: Line, row: Row, firstNumeric: number): boolean {
+  const x = line.words[0]!.word.bounding_box[0];
+  return x < firstNumeric && x >= row.descriptionX - 2 * lineHeight(line);
+}
+
+function hasAmount(line: Line, dateOrder: DateOrder): boolean {
+  return findAmounts(line.text, dateOrder).some((a) => a.decimals || a.currency);
+}
+
+/**
+ * Rows under one header. Summary lines (with an amount) end the current row; after one, up to two other lines may
+ * pass before rows resume (a section subtotal between groups); before the first row up to four header-ish lines
+ * may pass. A vertical gap of more than three line heights ends the table.
+ */
+function readRows(lines: Line[], headerIndex: number, anchors: Anchor[], dateOrder: DateOrder): { rows: Row[]; next: number } {
+  const header = lines[headerIndex]!;
+  const desc = anchors.find((a) => a.column?.type === "string");
+  // The first numeric column right of the description (a position or quantity column may stand left of it).
+  const numericXs = anchors.filter((a) => a.column && a.column.type !== "string").map((a) => a.x1);
+  const firstNumeric = Math.min(...numericXs.filter((x) => !desc || x > desc.x1), Infinity);
+  const descEnd = desc ? Math.min(desc.x2, firstNumeric) : 0;
+  const rows: Row[] = [];
+  let last: Line = header;
+  let current: Row | null = null;
+  let afterSummary = false;
+  let skipped = 0;
+  let i = headerIndex + 1;
+  for (; i < lines.length && lines[i]!.page === header.page; i++) {
+    const line = lines[i]!;
+    if (line.box[1] - last.box[3] > lineHeight(last) * 3) break;
+    last = line;
+    if ((SUMMARY.test(line.text.trim()) || SUMMARY_ANYWHERE.test(line.text)) && hasAmount(line, dateOrder)) {
+      [afterSummary, current, skipped] = [true, null, 0];
+    } else if (isRowLine(line, descEnd, dateOrder)) {
+      current = rowOf(line, anchors);
+      rows.push(current);
+      [afterSummary, skipped] = [false, 0];
+    } else if (current && isContinuation(line, current, firstNumeric)) {
+      current.description.push(line.text);
+      current.spans.push({ line, words: line.words, text: line.text });
+    } else if (++skipped > (rows.length === 0 ? 4 : afterSummary ? 2 : 0)) break;
+  }
+  return { rows, next: i };
 }
 
 /** Extracts a table field; rows carry the column ids as keys. */
@@ -90,33 +141,11 @@ export function extractTable(field: FieldSettings, lines: Line[], dateOrder: Dat
     const anchors = headerAnchors(lines[i]!, columns);
     if (!anchors) continue;
     const header = lines[i]!;
+    const found = readRows(lines, i, anchors, dateOrder);
+    if (!found.rows.length) continue;
     reason ||= `table under header "${header.text}" (page ${header.page.page_number}, line ${header.index + 1})`;
-    const desc = anchors.find((a) => a.column?.type === "string");
-    const firstNumeric = Math.min(...anchors.filter((a) => a.column && a.column.type !== "string").map((a) => a.x1));
-    const descEnd = desc ? Math.min(desc.x2, firstNumeric) : 0;
-    let last: Line = header;
-    let current: Row | null = null;
-    let afterSummary = false;
-    for (i = i + 1; i < lines.length && lines[i]!.page === header.page; i++) {
-      const line = lines[i]!;
-      if (line.box[1] - last.box[3] > lineHeight(last) * 3) break;
-      if (SUMMARY.test(line.text.trim()) || SUMMARY_ANYWHERE.test(line.text)) {
-        afterSummary = true;
-        current = null;
-        last = line;
-        continue;
-      }
-      if (isRowLine(line, descEnd, dateOrder)) {
-        current = rowOf(line, anchors);
-        rows.push(current);
-        afterSummary = false;
-      } else if (current && !afterSummary && line.words[0]!.word.bounding_box[0] < firstNumeric) {
-        current.description.push(line.text);
-        current.spans.push({ line, words: line.words, text: line.text });
-      } else if (afterSummary || rows.length) break;
-      last = line;
-    }
-    i--;
+    rows.push(...found.rows);
+    i = found.next - 1;
   }
   if (!rows.length) {
     return { name: field.name, value: null, confidence: 0, bounding_boxes: [], reasoning: "no table found", review_required: field.required, is_confirmed: null };
