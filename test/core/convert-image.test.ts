@@ -1,6 +1,6 @@
 /** Image conversion: formats by content, EXIF orientation, multi-page TIFF, BMP variants, raster sizes. */
 import { describe, expect, test } from "bun:test";
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
 import { DocprocError } from "../../src/core/errors.ts";
 import { convertSource, renderPageToRaster } from "../../src/core/stages/convert.ts";
 
@@ -8,12 +8,12 @@ const convert = (data: Uint8Array, filename = "image", maxPages: number | null =
   convertSource({ index: 2, filename, data, split_policy: "inherit" }, { firstPageNumber: 3, maxPages });
 
 /** 200 × 100, white with a black square in the top-left corner: shows where "up" and "left" ended up. */
-function marked(): sharp.Sharp {
+function marked(): Sharp {
   const square = { input: { create: { width: 40, height: 40, channels: 3 as const, background: "#000" } }, left: 0, top: 0 };
   return sharp({ create: { width: 200, height: 100, channels: 3, background: "#fff" } }).composite([square]);
 }
 
-const bytes = async (s: sharp.Sharp) => new Uint8Array(await s.toBuffer());
+const bytes = async (s: Sharp) => new Uint8Array(await s.toBuffer());
 
 describe("image formats", () => {
   for (const [format, make] of [

@@ -19,7 +19,7 @@ interface Expectation {
 const expectations: Expectation[] = await Bun.file(path.join(CORPUS, "expectations.json")).json();
 
 /** Files where our reader (pdf.js) and the references disagree, with the reason. Each is still asserted. */
-const KNOWN_DIVERGENCES: Record<string, { code: string; reason: string }> = {
+const KNOWN_DIVERGENCES: Record<string, { code: DocprocError["code"]; reason: string }> = {
   "py-pdf-sample-files/017-unreadable-meta-data/unreadablemetadata.pdf": {
     code: "corrupt_file",
     reason: "its last cross-reference section points into a zero-filled hole; poppler rebuilds the xref, pdf.js cannot find the catalog",

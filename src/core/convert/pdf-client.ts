@@ -54,8 +54,10 @@ export class PdfWorkerClient {
     private readonly openTimeoutMs: number,
     private readonly signal?: AbortSignal,
   ) {
-    signal?.addEventListener("abort", () => this.kill(abortError(signal)), { once: true });
+    signal?.addEventListener("abort", this.onAbort, { once: true });
   }
+
+  private readonly onAbort = () => this.kill(abortError(this.signal!));
 
   /** Opens the document (in a fresh or reused worker). Throws DocprocError for unreadable files. */
   async open(): Promise<OpenResult> {
@@ -116,6 +118,7 @@ export class PdfWorkerClient {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.signal?.removeEventListener("abort", this.onAbort);
     const worker = this.worker;
     if (!worker) return this.kill(new DocprocError("internal", "the PDF was closed"));
     try {
