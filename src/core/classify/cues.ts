@@ -53,6 +53,8 @@ export function scoreClass(cls: DocumentClass, text: string, heading: string): C
   const hits: CueHit[] = [];
   let score = 0;
   const add = (cue: string, isPattern: boolean, sign: 1 | -1) => {
+    // A cue word's first word must occur as a substring before its regex is worth running.
+    if (!isPattern && !lower.includes(cue.toLowerCase().trim().split(/\s+/)[0]!)) return;
     const n = count(cueRegex(cue, isPattern), lower);
     if (!n) return;
     const inHeading = count(cueRegex(cue, isPattern), head) > 0;

@@ -60,10 +60,14 @@ function candidateRanks(line: Line, index: LabelIndex): number[] {
     info = { lower, tokens: [...new Set(lower.split(/[^\p{L}\p{N}]+/u))] };
     lineInfo.set(line, info);
   }
-  const ranks = new Set<number>();
-  for (const t of info.tokens) for (const r of index.byFirstWord.get(t) ?? []) ranks.add(r);
-  for (const o of index.others) if (info.lower.includes(o.first)) ranks.add(o.rank);
-  return [...ranks].sort((a, b) => a - b);
+  const ranks: number[] = [];
+  for (const t of info.tokens) {
+    const found = index.byFirstWord.get(t);
+    if (found) ranks.push(...found);
+  }
+  for (const o of index.others) if (info.lower.includes(o.first)) ranks.push(o.rank);
+  // Tokens are unique per line and each rank sits under one first word, so there are no duplicates to remove.
+  return ranks.length > 1 ? ranks.sort((a, b) => a - b) : ranks;
 }
 
 const wordBefore = (text: string, at: number) => /([\p{L}\p{N}]+)[\s.\-]*$/u.exec(text.slice(0, at))?.[1]?.toLowerCase() ?? "";
