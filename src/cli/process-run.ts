@@ -26,17 +26,22 @@ export interface ProcessOptions {
   json: boolean;
   /** Comma-separated export formats replacing the project's profiles (json, csv, xlsx, xml, pdf, jpg); invalid → invalid_input. */
   format?: string;
-  /** Reserved for the processed-files ledger of cron-safe batches; accepted, not used yet. */
+  /** Data folder of the processed-files ledger and its lock (cron-safe batches, src/batch/ledger-batch.ts). */
   data?: string;
+  /** With `data`: process content the ledger has already finished again. */
+  force?: boolean;
 }
 
 export async function runProcess(opts: ProcessOptions): Promise<number> {
-  const { files, skipped } = await collectInputs(opts.paths, { exclude: [opts.out] });
+  const { files: found, skipped } = await collectInputs(opts.paths, { exclude: [opts.out, ...(opts.data ? [opts.data] : [])] });
   const project = opts.project ? await loadProjectFile(opts.project) : defaultProject;
   const profiles = opts.format !== undefined ? profilesForFormats([opts.format]) : undefined;
+  // --data: the ledger skips content already processed; its lock (exit 3) keeps overlapping cron runs apart.
+  const ledger = opts.data ? (await import("../batch/ledger-batch")).LedgerBatch.open({ dataDir: opts.data, outDir: opts.out, force: opts.force }) : null;
+  const files = ledger ? await ledger.plan(found) : found;
   await mkdir(opts.out, { recursive: true });
   const cores = availableParallelism();
-  const ocr = lazyOcrEngine(() => createOcrEngine({ engine: ocrEngineSetting(project), workers: cores }));
+  const ocr = lazyOcrEngine(() => createOcrEngine({ engine: opts.ocrEngine ?? ocrEngineSetting(project), workers: cores }));
   const sink = folderSink(opts.out);
   const progress = opts.json ? silentProgress : createProgress(process.stderr, files.length);
   const started = performance.now();
@@ -47,8 +52,8 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
       concurrency: opts.concurrency ?? cores,
       pageLimit: opts.pageLimit ?? null,
       progress,
-      process: processTransaction,
-      contextFor: (transactionId, file): PipelineContext => ({
+      process: ledger ? ledger.process(processTransaction) : processTransaction,
+      contextFor: withLedger(ledger, (transactionId, file): PipelineContext => ({
         meta: {
           transaction_id: transactionId,
           tenant_id: "local",
@@ -64,16 +69,24 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
         sink,
         password: opts.password,
         ...(profiles ? { profiles } : {}),
-      }),
+      })),
     });
     progress.stop();
-    const summary = buildSummary(pkg.version, opts.out, outcomes, (performance.now() - started) / 1000, skipped);
-    process.stdout.write(opts.json ? JSON.stringify(summary, null, 2) + "\n" : renderSummary(summary, process.stdout.columns || 100));
+    const summary = buildSummary(pkg.version, opts.out, ledger ? ledger.fixOutcomes(outcomes) : outcomes, (performance.now() - started) / 1000, skipped);
+    if (opts.json) process.stdout.write(JSON.stringify(ledger ? ledger.extendSummary(summary) : summary, null, 2) + "\n");
+    else process.stdout.write(renderSummary(summary, process.stdout.columns || 100) + (ledger?.describeSkipped() ?? ""));
     return summary.failed === 0 ? 0 : 1;
   } finally {
     progress.stop();
     await ocr.close();
+    ledger?.close();
   }
+}
+
+type ContextFor = (transactionId: string, file: string) => PipelineContext;
+
+function withLedger(ledger: { contextFor(build: ContextFor): ContextFor } | null, build: ContextFor): ContextFor {
+  return ledger ? ledger.contextFor(build) : build;
 }
 
 /**

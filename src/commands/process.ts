@@ -8,13 +8,14 @@ export default class ProcessCommand extends Command {
       "classifies, extracts and validates, then writes the export files into --out. Folders are walked recursively " +
       "in sorted order; hidden files are skipped. Works offline with the embedded default project.",
     "Exit codes: 0 all files succeeded, 1 any file failed (each is listed with its reason), 2 usage error, " +
-      "4 invalid project settings.",
+      "3 another run holds the --data directory, 4 invalid project settings.",
   ].join("\n\n");
   static examples = [
     "<%= config.bin %> <%= command.id %> fixtures/inbox",
     "<%= config.bin %> <%= command.id %> scan.pdf invoices/ --out results --format json,csv",
     "<%= config.bin %> <%= command.id %> locked.pdf --password s3cret --json > summary.json",
     "<%= config.bin %> <%= command.id %> big.pdf --page-limit 10 --project my-project.yaml",
+    "<%= config.bin %> <%= command.id %> /srv/scans --data /var/lib/docproc --json   # cron-safe: skips what was done",
   ];
   static strict = false;
   static args = {
@@ -28,7 +29,13 @@ export default class ProcessCommand extends Command {
     password: Flags.string({ description: "password for encrypted PDFs", helpValue: "PASSWORD" }),
     json: Flags.boolean({ description: "print a machine-readable summary on stdout (no progress bar)" }),
     format: Flags.string({ description: "export formats replacing the project's profiles: json,csv,xlsx,xml,pdf,jpg", helpValue: "LIST" }),
-    data: Flags.string({ description: "data folder for the processed-files ledger (reserved; accepted, not used yet)", helpValue: "DIR" }),
+    "ocr-engine": Flags.string({
+      description: "OCR engine: auto (native tesseract when on PATH and working, else embedded), wasm (embedded tesseract.js), native",
+      options: ["auto", "wasm", "native"],
+      helpValue: "ENGINE",
+    }),
+    data: Flags.string({ description: "data folder of the processed-files ledger: re-runs skip content already processed, and overlapping runs are refused (exit 3)", helpValue: "DIR" }),
+    force: Flags.boolean({ description: "with --data: process files again even if the ledger has them", dependsOn: ["data"] }),
   };
 
   async run(): Promise<number> {
@@ -44,6 +51,7 @@ export default class ProcessCommand extends Command {
       json: flags.json,
       format: flags.format,
       data: flags.data,
+      force: flags.force,
     });
   }
 }

@@ -21,7 +21,7 @@ describe("docproc CLI usage", () => {
   test("process --help shows usage, every flag and examples", async () => {
     const r = await runCli(["process", "--help"]);
     expect(r.code).toBe(0);
-    for (const flag of ["--project", "--out", "--concurrency", "--page-limit", "--password", "--json", "--format", "--data"]) {
+    for (const flag of ["--project", "--out", "--concurrency", "--page-limit", "--password", "--json", "--format", "--data", "--ocr-engine"]) {
       expect(r.stdout).toContain(flag);
     }
     expect(r.stdout).toContain("$ docproc process fixtures/inbox");
@@ -49,5 +49,11 @@ describe("docproc CLI usage", () => {
   test("a non-numeric --concurrency is rejected with exit code 2", async () => {
     const r = await runCli(["process", "--concurrency", "many", "x.pdf"]);
     expect(r.code).toBe(2);
+  });
+
+  test("an --ocr-engine outside auto, wasm, native is a usage error naming the allowed values", async () => {
+    const r = await runCli(["process", "--ocr-engine", "cuneiform", "x.pdf"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("auto, wasm, native");
   });
 });
