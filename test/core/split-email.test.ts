@@ -123,7 +123,7 @@ describe("e-mail import", () => {
     } finally {
       await converted.close();
     }
-  });
+  }, 30_000);
 
   test("expands an attached e-mail the same way (its body single_document, its attachments inherit)", () => {
     expect(text(out[2])).toContain("Subject: Original invoice mail");
@@ -149,7 +149,7 @@ describe("e-mail import", () => {
     } finally {
       await pdf.close();
     }
-  });
+  }, 30_000);
 
   test("an HTML-only message is rendered as text", () => {
     const html = [

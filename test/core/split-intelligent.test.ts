@@ -48,7 +48,7 @@ describe("intelligent mode on a stack of invoices in one PDF", () => {
   let pdf: RenderedPdf;
   let spans: DocumentSpan[];
   beforeAll(async () => {
-    pdf = await convertFile(await concatenated(STACK), { filename: "stack.pdf", maxSidePx: 1200 });
+    pdf = await convertFile(await concatenated(STACK), { filename: "stack.pdf", maxSidePx: 900 });
     spans = await splitPages([{ index: 0, filename: "stack.pdf", policy: "inherit", pages: pdf.pages }], SplitSettingsSchema.parse({ mode: "intelligent" }));
     for (const s of spans) console.log(JSON.stringify(s.page_numbers), s.confidence, s.reason);
   }, 60_000);
@@ -60,14 +60,14 @@ describe("intelligent mode on a stack of invoices in one PDF", () => {
   });
 
   test("splits the same invoices stacked in another order at the right pages", async () => {
-    const shuffled = await convertFile(await concatenated(SHUFFLED), { filename: "shuffled.pdf", maxSidePx: 1200 });
+    const shuffled = await convertFile(await concatenated(SHUFFLED), { filename: "shuffled.pdf", maxSidePx: 900 });
     try {
       const got = await splitPages([{ index: 0, filename: "shuffled.pdf", policy: "inherit", pages: shuffled.pages }], SplitSettingsSchema.parse({ mode: "intelligent" }));
       expect(got.map((s) => s.page_numbers)).toEqual(expectedGroups(SHUFFLED));
     } finally {
       await shuffled.close();
     }
-  });
+  }, 60_000);
 
   test("keeps multi-page invoices together because their page counters and invoice numbers continue", () => {
     const quality = spans[1];

@@ -95,7 +95,7 @@ describe("per-file split policies (spec rules 1-9)", () => {
     } finally {
       await pdf.close();
     }
-  });
+  }, 30_000);
 
   test("rule 5: with the Split step disabled every file becomes one document regardless of policy", async () => {
     const files = textFiles([

@@ -43,15 +43,15 @@ function readers(): Reader[] {
 /**
  * Finds the barcodes on a page raster. MUST NOT throw on an undecodable image (returns []).
  * Passes, cheapest first, stopping at the first that finds something: coarse upright (large or distorted codes read
- * better small), full size upright (small codes), coarse turned 90° (vertical 1D codes; 1D readers already read
+ * better small), full size upright (small codes), then both turned 90° (vertical 1D codes; 1D readers already read
  * rows both ways, so 180° adds nothing). Boxes are in the raster's own pixel space.
  */
 export function detectBarcodes(img: RasterImage, opts: { maxSide?: number } = {}): Barcode[] {
   const full = toGrey(img, opts.maxSide ?? 2000);
   const coarse = shrinkGrey(full, COARSE_SIDE);
-  const passes: Array<[GreyImage, 0 | 90]> = [[coarse, 0], [full, 0], [coarse, 90]];
-  for (const [grey, rotation] of passes) {
-    if (rotation === 0 && grey === full && full === coarse) continue; // small raster: the coarse pass was the full one
+  const passes: Array<[GreyImage, 0 | 90]> = [[coarse, 0], [full, 0], [coarse, 90], [full, 90]];
+  for (const [i, [grey, rotation]] of passes.entries()) {
+    if (i % 2 === 1 && full === coarse) continue; // small raster: the coarse pass was the full one
     const found = detectIn(grey, rotation, img.width / grey.width);
     if (found.length > 0) return found;
   }
