@@ -4,12 +4,17 @@
  */
 import { Elysia } from "elysia";
 import { DocprocError } from "../core/errors";
-import { authenticate } from "./auth";
+import { createGuard } from "../auth/guard";
+import { DEFAULT_AUTH_SETTINGS } from "../auth/settings";
+import { authorizeRequest } from "./auth";
 import type { ServerDeps } from "./deps";
 import { errorResponse, fromFrameworkError } from "./errors";
 import { createLongPoll, type LongPoll } from "./long-poll";
 import { docsRoutes } from "./routes/docs";
 import { healthRoutes } from "./routes/health";
+import { adminRoutes } from "./routes/admin";
+import { authRoutes } from "./routes/auth";
+import { rateLimitResponse } from "./rate-limit";
 import { projectRoutes } from "./routes/projects";
 import { resultRoutes } from "./routes/results";
 import { statusRoutes } from "./routes/status";
@@ -23,16 +28,18 @@ function checkBodySize(request: Request, maxBodyBytes: number): void {
 }
 
 export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(deps.db, deps.notifier, deps.config.longPollRecheckMs)) {
+  const guard = createGuard({ db: deps.db, clock: deps.clock, adminApiKey: deps.config.adminApiKey, settings: deps.config.auth ?? DEFAULT_AUTH_SETTINGS });
   return new Elysia()
-    .onRequest(({ request }) => {
+    .onRequest(({ request, set }) => {
       try {
         const { pathname } = new URL(request.url);
-        authenticate(request, pathname, deps.config.adminApiKey);
+        authorizeRequest(request, pathname, guard, set.headers as Record<string, string>);
         checkBodySize(request, deps.config.maxBodyBytes);
       } catch (err) {
-        return errorResponse(err);
+        return rateLimitResponse(err) ?? errorResponse(err);
       }
     })
+    .onStop(() => guard.close())
     .onError(({ code, error }) => {
       const mapped = fromFrameworkError(code, error);
       if (!(mapped instanceof DocprocError)) console.error("unhandled error:", error);
@@ -43,7 +50,9 @@ export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(
     .use(projectRoutes(deps))
     .use(transactionRoutes(deps))
     .use(statusRoutes(deps, longPoll))
-    .use(resultRoutes(deps));
+    .use(resultRoutes(deps))
+    .use(adminRoutes(deps, guard))
+    .use(authRoutes(deps, guard));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -5,6 +5,9 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import { DocprocError } from "../core/errors";
+import type { Guard } from "../auth/guard";
+import type { Principal } from "../auth/principal";
+import { rateLimitHeaders } from "./rate-limit";
 
 const PUBLIC = [/^\/health\/?$/, /^\/docs(\/.*)?$/, /^\/api-docs(\/.*)?$/];
 
@@ -12,10 +15,12 @@ export function isPublicPath(pathname: string): boolean {
   return PUBLIC.some((re) => re.test(pathname));
 }
 
-function sameKey(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+let cached: { key: string; bytes: Buffer } | null = null;
+
+function sameKey(given: string, expected: string): boolean {
+  if (cached?.key !== expected) cached = { key: expected, bytes: Buffer.from(expected) };
+  const x = Buffer.from(given);
+  return x.length === cached.bytes.length && timingSafeEqual(x, cached.bytes);
 }
 
 /** Throws `unauthorized` unless the request may proceed. */
@@ -24,4 +29,41 @@ export function authenticate(request: Request, pathname: string, adminApiKey: st
   const key = request.headers.get("x-api-key") ?? request.headers.get("x-admin-key");
   if (!key) throw new DocprocError("unauthorized", "Missing API key: send it in the X-API-Key header");
   if (!sameKey(key, adminApiKey)) throw new DocprocError("unauthorized", "Invalid API key");
+}
+
+// --- Clients, keys, sessions, permissions and rate limits (src/auth; docs/auth.md) ---
+
+const principals = new WeakMap<Request, Principal>();
+
+/** Paths that need no credentials besides the public ones above: signing in. */
+const isSignIn = (pathname: string) => /^\/auth\/login\/?$/.test(pathname);
+
+/**
+ * Runs the access guard for a request: 401/403/404/429 as DocprocError, otherwise remembers the principal for the
+ * route (principalOf) and puts the X-RateLimit-* headers into `headers` (Elysia's `set.headers`).
+ */
+export function authorizeRequest(request: Request, pathname: string, guard: Guard, headers: Record<string, string | number>): void {
+  if (isPublicPath(pathname) || isSignIn(pathname)) return;
+  const access = guard.check({ method: request.method, pathname, header: (n) => request.headers.get(n) });
+  principals.set(request, access.principal);
+  if (access.rate) Object.assign(headers, rateLimitHeaders(access.rate.window));
+}
+
+/** The authenticated caller of a request; throws `unauthorized` for a request that went through no guard. */
+export function principalOf(request: Request): Principal {
+  const p = principals.get(request);
+  if (!p) throw new DocprocError("unauthorized", "Not authenticated");
+  return p;
+}
+
+/** The tenant a request is confined to, or null when it may see every tenant (the admin key). */
+export function tenantScopeOf(request: Request): string | null {
+  return principalOf(request).tenantId;
+}
+
+/** Confines GET /transactions to the caller's tenant; asking for another tenant's list gives an empty one. */
+export function scopeListQuery<Q extends { tenant_id?: string }>(query: Q, scope: string | null): Q {
+  if (scope === null) return query;
+  // NUL never occurs in a tenant id, so a foreign tenant_id filter matches nothing rather than widening the scope.
+  return { ...query, tenant_id: query.tenant_id && query.tenant_id !== scope ? `${scope}\u0000` : scope };
 }

@@ -3,6 +3,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { DocprocError } from "../core/errors";
+import { authSettingsFromEnv, type AuthSettings } from "../auth/settings";
 
 export interface ServerConfig {
   /** `X-API-Key` value that authorises everything (the spec's ADMIN_API_KEY). */
@@ -19,6 +20,8 @@ export interface ServerConfig {
   maxLongPollSeconds: number;
   /** How often long polls re-read statuses written by other processes (ms). */
   longPollRecheckMs: number;
+  /** Rate limits and session lifetimes (src/auth/settings.ts); the defaults when left out. */
+  auth?: AuthSettings;
 }
 
 export const DEFAULT_CONFIG: Omit<ServerConfig, "adminApiKey"> = {
@@ -55,5 +58,6 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     maxQueueDepth: positive(env, "DOCPROC_MAX_QUEUE_DEPTH", DEFAULT_CONFIG.maxQueueDepth),
     maxLongPollSeconds: positive(env, "DOCPROC_MAX_LONG_POLL_SECONDS", DEFAULT_CONFIG.maxLongPollSeconds),
     longPollRecheckMs: DEFAULT_CONFIG.longPollRecheckMs,
+    auth: authSettingsFromEnv(env),
   };
 }

@@ -5,7 +5,7 @@
 import { DocprocError } from "../core/errors";
 import type { Db } from "./db";
 import { compileFilter } from "./filter-expression";
-import { toTransaction, type TransactionRecord } from "./transactions";
+import { SUMMARY_COLUMNS, toSummary, type SummaryRow, type TransactionSummary } from "./transactions";
 
 export interface ListQuery {
   tenantId?: string;
@@ -88,12 +88,12 @@ function orderOf(q: ListQuery): { sql: string; params: Param[] } {
   return { sql: `${col} ${dir}, t.transaction_id ${dir}`, params: [] };
 }
 
-export function listTransactions(db: Db, q: ListQuery): { items: TransactionRecord[]; total: number } {
+export function listTransactions(db: Db, q: ListQuery): { items: TransactionSummary[]; total: number } {
   const where = whereOf(q);
   const order = orderOf(q);
   const total = db.query<{ n: number }, Param[]>(`SELECT COUNT(*) AS n FROM transactions t WHERE ${where.sql}`).get(...where.params)!.n;
   const rows = db
-    .query<Parameters<typeof toTransaction>[0], Param[]>(`SELECT t.* FROM transactions t WHERE ${where.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`)
+    .query<SummaryRow, Param[]>(`SELECT ${SUMMARY_COLUMNS} FROM transactions t WHERE ${where.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`)
     .all(...where.params, ...order.params, q.limit, q.offset);
-  return { items: rows.map(toTransaction), total };
+  return { items: rows.map(toSummary), total };
 }

@@ -102,6 +102,28 @@ export function getTransactions(db: Db, ids: string[]): TransactionRecord[] {
   return db.query<Row, string[]>(`SELECT * FROM transactions WHERE transaction_id IN (${marks})`).all(...ids).map(toTransaction);
 }
 
+/** Every column except the large request inputs (request, document_text, ocr_data): what status reads need. */
+export type TransactionSummary = Omit<TransactionRecord, "request" | "document_text" | "ocr_data">;
+
+export const SUMMARY_COLUMNS = `transaction_id, tenant_id, project_id, status, correlation_id, metadata, created_at, started_at, completed_at,
+  processing_time_seconds, error_message, review_metadata, dataset_id, page_limit, priority, current_step, project_version, source, updated_at`;
+
+export type SummaryRow = Omit<TransactionSummary, "metadata" | "review_metadata"> & { metadata: string; review_metadata: string | null };
+
+export const toSummary = (r: SummaryRow): TransactionSummary => ({ ...r, metadata: json(r.metadata, {}), review_metadata: json(r.review_metadata, null) });
+
+/** The hot read of GET /transactions/{id}: one indexed row, two small JSON columns parsed. */
+export function getTransactionSummary(db: Db, id: string): TransactionSummary | null {
+  const row = db.query<SummaryRow, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM transactions WHERE transaction_id = ?`).get(id);
+  return row ? toSummary(row) : null;
+}
+
+export function getTransactionSummaries(db: Db, ids: string[]): TransactionSummary[] {
+  if (ids.length === 0) return [];
+  const marks = ids.map(() => "?").join(",");
+  return db.query<SummaryRow, string[]>(`SELECT ${SUMMARY_COLUMNS} FROM transactions WHERE transaction_id IN (${marks})`).all(...ids).map(toSummary);
+}
+
 /** Status only, for long-poll re-checks of many transactions in one query. */
 export function statusesOf(db: Db, ids: string[]): Map<string, TransactionStatus> {
   const out = new Map<string, TransactionStatus>();

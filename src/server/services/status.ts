@@ -5,9 +5,9 @@
 import { DocprocError } from "../../core/errors";
 import type { Db } from "../../storage/db";
 import { listSourceFiles } from "../../storage/source-files";
-import type { TransactionRecord } from "../../storage/transactions";
+import { getTransaction, type TransactionSummary } from "../../storage/transactions";
 
-export function transactionView(db: Db, t: TransactionRecord, opts: { includeRequest?: boolean } = {}): Record<string, unknown> {
+export function transactionView(db: Db, t: TransactionSummary, opts: { includeRequest?: boolean } = {}): Record<string, unknown> {
   const view: Record<string, unknown> = {
     transaction_id: t.transaction_id,
     tenant_id: t.tenant_id,
@@ -26,8 +26,9 @@ export function transactionView(db: Db, t: TransactionRecord, opts: { includeReq
   if (t.status === "failed") view.error_message = t.error_message ?? "processing failed";
   if (t.status === "awaiting_input" && t.review_metadata) view.review_metadata = t.review_metadata;
   if (opts.includeRequest && t.status === "completed") {
+    const full = getTransaction(db, t.transaction_id)!;
     view.request = {
-      ...(t.request ?? {}),
+      ...(full.request ?? {}),
       source_files: listSourceFiles(db, t.transaction_id).map((f) => ({
         index: f.file_index,
         filename: f.filename,
@@ -38,8 +39,8 @@ export function transactionView(db: Db, t: TransactionRecord, opts: { includeReq
         upload_token: f.upload_token,
         uploaded_at: f.uploaded_at,
       })),
-      ...(t.document_text ? { documentText: t.document_text } : {}),
-      ...(t.ocr_data ? { ocrData: t.ocr_data } : {}),
+      ...(full.document_text ? { documentText: full.document_text } : {}),
+      ...(full.ocr_data ? { ocrData: full.ocr_data } : {}),
     };
   }
   return view;
