@@ -216,3 +216,18 @@ describe("project hints", () => {
     expect(f.ref!.bounding_boxes[0]!.coordinates).toEqual(boxOfWords(p, ["REF-2222"]));
   });
 });
+
+describe("OCR pages", () => {
+  test("labels with one OCR error still match on OCR pages, at lower confidence, and never on text layers", () => {
+    const rows: Array<Array<[string, number]>> = [[["lnvoice Number: 5512", 100]], [["Tota1 EUR 99,50", 100]]];
+    const ocr = { ...page(rows, { confidence: 0.9 }), text_source: "ocr" as const };
+    const f = extractFields([ocr], "invoice", defaultProject);
+    expect(f.invoice_number!.value).toBe("5512");
+    expect(f.invoice_number!.reasoning).toContain('read as "invoice number"');
+    expect(f.total_amount!.value).toBe(99.5);
+    const exact = extractFields([{ ...page([[["Invoice Number: 5512", 100]]], { confidence: 0.9 }), text_source: "ocr" }], "invoice", defaultProject);
+    expect(f.invoice_number!.confidence).toBeLessThan(exact.invoice_number!.confidence);
+    const layer = extractFields([page(rows)], "invoice", defaultProject);
+    expect(layer.invoice_number!.value).toBeNull();
+  });
+});

@@ -38,10 +38,11 @@ function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], c
   const out: Candidate[] = [];
   const hits = findLabels(lines, labels, exclude_before, exclude_after);
   for (const hit of hits) {
-    const labelFactor = 1 - (0.3 * hit.rank) / Math.max(1, labels.length);
+    // A label read with an OCR error allowance is weaker evidence than an exact one.
+    const labelFactor = (1 - (0.3 * hit.rank) / Math.max(1, labels.length)) * (hit.fuzzy ? 0.85 : 1);
     const right = readValue(kind, hit.line, hit.end, ctx);
     if (right) {
-      out.push({ match: right, score: right.strength * labelFactor, reasoning: `value right of label "${hit.line.text.slice(hit.start, hit.end).trim()}" (${where(hit.line)})` });
+      out.push({ match: right, score: right.strength * labelFactor, reasoning: `value right of label "${hit.line.text.slice(hit.start, hit.end).trim()}"${hit.fuzzy ? ` (read as "${hit.label}")` : ""} (${where(hit.line)})` });
       if (right.strength >= 0.9) continue;
     }
     out.push(...belowCandidates(hit, kind, lines, ctx, labelFactor));

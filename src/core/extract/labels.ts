@@ -4,6 +4,7 @@
  */
 import { type Line, type LineWord, lineHeight, unionBox, xOverlap } from "./lines";
 import type { Box } from "../model";
+import { fuzzyMatches, tokensOf } from "./fuzzy";
 
 export interface LabelHit {
   line: Line;
@@ -14,6 +15,8 @@ export interface LabelHit {
   /** 0 = the most specific label of the list. */
   rank: number;
   box: Box;
+  /** Matched with an OCR error allowance (see fuzzy.ts). */
+  fuzzy?: boolean;
 }
 
 const cache = new Map<string, RegExp>();
@@ -94,6 +97,17 @@ export function findLabels(lines: Line[], labels: string[], excludeBefore: strin
         const words = line.words.filter((w) => w.start < end && w.end > start);
         lineHits.push({ line, start, end, label, rank, box: unionBox(words.map((w) => w.word.bounding_box)) });
       }
+    }
+    if (line.page.text_source === "ocr") {
+      const tokens = tokensOf(line.text);
+      labels.forEach((label, rank) => {
+        for (const { start, end } of fuzzyMatches(tokens, label)) {
+          if (lineHits.some((h) => start < h.end && end > h.start)) continue;
+          if (before.has(wordBefore(line.text, start)) || after.has(wordAfter(line.text, end))) continue;
+          const words = line.words.filter((w) => w.start < end && w.end > start);
+          lineHits.push({ line, start, end, label, rank, box: unionBox(words.map((w) => w.word.bounding_box)), fuzzy: true });
+        }
+      });
     }
     hits.push(...lineHits);
   }

@@ -1,0 +1,53 @@
+/**
+ * OCR-tolerant label matching: on OCR pages a label may come back with one wrong, missing or extra character
+ * ("lnvoice", "Tota1", "Rechnungsnurnmer"). Only labels of five or more letters are matched this way, with one
+ * edit (two from ten letters on), so short words never turn into each other.
+ */
+
+/** Optimal string alignment distance (Levenshtein with adjacent transpositions), stopping early above `max`. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      cur.push(v);
+      rowMin = Math.min(rowMin, v);
+    }
+    if (rowMin > max) return max + 1;
+    prev2 = prev;
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+export interface TokenSpan { text: string; start: number; end: number }
+
+/** Letter/digit tokens of a line with their character offsets. */
+export function tokensOf(text: string): TokenSpan[] {
+  return [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ text: m[0].toLowerCase(), start: m.index!, end: m.index! + m[0].length }));
+}
+
+/**
+ * Character ranges of `tokens` that match `label` within the allowed edits (same number of tokens, compared
+ * joined without spaces). Exact matches are not returned: the regex search has them already.
+ */
+export function fuzzyMatches(tokens: TokenSpan[], label: string): Array<{ start: number; end: number }> {
+  const parts = label.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const target = parts.join("");
+  if (target.length < 5 || !/^[\p{L}]+$/u.test(target)) return [];
+  const max = target.length >= 10 ? 2 : 1;
+  const out: Array<{ start: number; end: number }> = [];
+  for (let i = 0; i + parts.length <= tokens.length; i++) {
+    const window = tokens.slice(i, i + parts.length);
+    const joined = window.map((t) => t.text).join("");
+    if (joined === target || Math.abs(joined.length - target.length) > max) continue;
+    if (editDistance(joined, target, max) <= max) out.push({ start: window[0]!.start, end: window[window.length - 1]!.end });
+  }
+  return out;
+}
