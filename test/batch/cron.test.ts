@@ -1,0 +1,76 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import path from "node:path";
+import { removeAll, resultsFiles, runCli, tempDir, textPdf } from "./helpers";
+
+const cleanup: string[] = [];
+afterAll(() => removeAll(cleanup));
+
+async function inbox(n: number, tag: string): Promise<string> {
+  const dir = tempDir("cron-in", cleanup);
+  for (let i = 0; i < n; i++) await Bun.write(path.join(dir, `doc-${i}.pdf`), await textPdf(`Invoice ${tag}-${i} total ${100 + i} EUR`));
+  return dir;
+}
+
+describe("process --data (cron-safe batches)", () => {
+  test("a second run on the same folder processes nothing; --force redoes everything", async () => {
+    const dir = await inbox(3, "twice");
+    // A copy of one file under another name: the same content is processed once.
+    await Bun.write(path.join(dir, "zz-copy-of-doc-0.pdf"), Bun.file(path.join(dir, "doc-0.pdf")));
+    const out = tempDir("cron-out", cleanup);
+    const data = tempDir("cron-data", cleanup);
+    const args = ["process", dir, "--out", out, "--data", data, "--json"];
+
+    const first = await runCli(args);
+    expect(first.code).toBe(0);
+    const s1 = JSON.parse(first.stdout);
+    expect(s1.total).toBe(3);
+    expect(s1.succeeded).toBe(3);
+    expect(s1.already_processed).toEqual([expect.objectContaining({ file: path.join(dir, "zz-copy-of-doc-0.pdf"), reason: "duplicate" })]);
+    expect(resultsFiles(out)).toHaveLength(3);
+    // The summary reports the transaction id the outputs were written under.
+    for (const f of s1.files) expect(path.basename(f.results_file)).toBe(`${f.transaction_id}_data.json`);
+
+    const second = await runCli(args);
+    expect(second.code).toBe(0);
+    const s2 = JSON.parse(second.stdout);
+    expect(s2.total).toBe(0);
+    expect(s2.already_processed.filter((s: { reason: string }) => s.reason === "already_processed")).toHaveLength(4);
+    expect(resultsFiles(out)).toHaveLength(3);
+
+    const forced = await runCli([...args, "--force"]);
+    expect(forced.code).toBe(0);
+    expect(JSON.parse(forced.stdout).total).toBe(3);
+    expect(resultsFiles(out)).toHaveLength(6);
+  }, 120_000);
+
+  test("two overlapping runs: one processes, the other refuses with exit code 3 and says who holds the lock", async () => {
+    const dir = await inbox(12, "overlap");
+    const out = tempDir("cron-out", cleanup);
+    const data = tempDir("cron-data", cleanup);
+    const args = ["process", dir, "--out", out, "--data", data, "--json"];
+    const [a, b] = await Promise.all([runCli(args), runCli(args)]);
+    const codes = [a.code, b.code].sort();
+    expect(codes).toEqual([0, 3]);
+    const refused = a.code === 3 ? a : b;
+    expect(refused.stderr).toMatch(/data directory .* is in use by docproc process \(pid \d+/);
+    expect(refused.stdout).toBe("");
+    expect(resultsFiles(out)).toHaveLength(12);
+  }, 120_000);
+
+  test("plain text output mentions what the ledger skipped", async () => {
+    const dir = await inbox(1, "text");
+    const out = tempDir("cron-out", cleanup);
+    const data = tempDir("cron-data", cleanup);
+    expect((await runCli(["process", dir, "--out", out, "--data", data])).code).toBe(0);
+    const again = await runCli(["process", dir, "--out", out, "--data", data]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("Skipped: 1 already processed");
+  }, 60_000);
+
+  test("--force without --data is a usage error", async () => {
+    const dir = await inbox(1, "force");
+    const r = await runCli(["process", dir, "--force"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--data");
+  });
+});
