@@ -23,6 +23,7 @@ export interface LongPoll {
 export function createLongPoll(db: Db, notifier: Notifier, recheckMs = 1000): LongPoll {
   const waiters = new Set<Waiter>();
   let timer: ReturnType<typeof setInterval> | null = null;
+  let closed = false;
 
   const recheck = () => {
     if (waiters.size === 0) {
@@ -36,7 +37,7 @@ export function createLongPoll(db: Db, notifier: Notifier, recheckMs = 1000): Lo
 
   return {
     wait(id, status, timeoutMs, signal) {
-      if (timeoutMs <= 0 || (TERMINAL_STATUSES as readonly string[]).includes(status)) return Promise.resolve();
+      if (closed || timeoutMs <= 0 || (TERMINAL_STATUSES as readonly string[]).includes(status)) return Promise.resolve();
       return new Promise<void>((resolve) => {
         let t: ReturnType<typeof setTimeout>;
         let unsubscribe = () => {};
@@ -61,7 +62,9 @@ export function createLongPoll(db: Db, notifier: Notifier, recheckMs = 1000): Lo
       });
     },
     waiting: () => waiters.size,
+    /** Answers every waiting poll now, and every later one at once (shutdown). */
     close() {
+      closed = true;
       for (const w of [...waiters]) w.done();
       if (timer) clearInterval(timer);
       timer = null;

@@ -52,8 +52,10 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     url: `http://${opts.host.includes(":") ? `[${opts.host}]` : opts.host}:${port}`,
     port,
     async stop(graceMs = 30_000) {
-      await app.stop();
+      // Stop listening first, then answer held long polls so in-flight requests can drain.
+      const stopped = app.stop();
       longPoll.close();
+      await stopped;
       await runtime.stop(true, graceMs);
       data.db.close();
     },

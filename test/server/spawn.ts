@@ -23,13 +23,29 @@ export async function freePort(): Promise<number> {
 }
 
 export async function spawnServe(opts: { dataDir: string; port: number; key: string; workers?: number; env?: Record<string, string> }): Promise<Served> {
-  const entry = "serve" in COMMANDS ? ["src/cli.ts", "serve"] : ["test/server/serve-entry.ts"];
-  const proc = Bun.spawn([BUN, ...entry, "--data", opts.dataDir, "--port", String(opts.port), "--workers", String(opts.workers ?? 2)], {
-    cwd: ROOT,
-    env: { ...process.env, ADMIN_API_KEY: opts.key, ...opts.env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const proc = spawnCommand("serve", ["--data", opts.dataDir, "--port", String(opts.port), "--workers", String(opts.workers ?? 2)], { ADMIN_API_KEY: opts.key, ...opts.env });
+  const output = capture(proc);
+  const base = `http://127.0.0.1:${opts.port}`;
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}): ${output()}`);
+    try {
+      if ((await fetch(`${base}/health`)).ok) return { proc, base, output };
+    } catch {}
+    await Bun.sleep(100);
+  }
+  proc.kill("SIGKILL");
+  throw new Error(`server did not come up: ${output()}`);
+}
+
+/** `docproc <command> ...` through the CLI when registered there, else through serve-entry.ts. */
+export function spawnCommand(command: "serve" | "worker", args: string[], env: Record<string, string> = {}): Subprocess {
+  const entry = command in COMMANDS ? ["src/cli.ts", command] : ["test/server/serve-entry.ts", command];
+  return Bun.spawn([BUN, ...entry, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+}
+
+/** Collects a process's stdout and stderr; call the result to read them so far. */
+export function capture(proc: Subprocess): () => string {
   let out = "";
   const pump = async (s: ReadableStream<Uint8Array>) => {
     const reader = s.getReader();
@@ -41,15 +57,5 @@ export async function spawnServe(opts: { dataDir: string; port: number; key: str
   };
   void pump(proc.stdout as ReadableStream<Uint8Array>);
   void pump(proc.stderr as ReadableStream<Uint8Array>);
-  const base = `http://127.0.0.1:${opts.port}`;
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}): ${out}`);
-    try {
-      if ((await fetch(`${base}/health`)).ok) return { proc, base, output: () => out };
-    } catch {}
-    await Bun.sleep(100);
-  }
-  proc.kill("SIGKILL");
-  throw new Error(`server did not come up: ${out}`);
+  return () => out;
 }
