@@ -10,12 +10,14 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
 import init001 from "./migrations/001_init.sql" with { type: "text" };
+import auth002 from "./migrations/002_auth.sql" with { type: "text" };
 
 export type Db = Database;
 
 /** Static imports so a `bun build --compile` binary carries its schema. */
 const MIGRATIONS: Array<{ version: number; name: string; sql: string }> = [
   { version: 1, name: "001_init", sql: init001 },
+  { version: 2, name: "002_auth", sql: auth002 },
 ];
 
 export interface OpenOptions {

@@ -1,0 +1,118 @@
+/**
+ * The access decision for one request: who is calling (principal.ts), whether the path is theirs (tenant scope),
+ * whether they hold the permission (permissions.ts), and whether their rate limits have room (rate-limiter.ts).
+ * No HTTP types: the server adapter passes method, path and a header getter, and renders the outcome.
+ *
+ * Order: authenticate (401) → admin-only paths (403) → rate limits (429, counted before anything else can fail)
+ * → tenant scope (404, worded like a missing resource so other tenants' ids are never confirmed)
+ * → permission (403 naming it) → step permissions for work submissions (403 naming it).
+ */
+import { DocprocError } from "../core/errors";
+import { stepEnabled } from "../core/workflow";
+import type { ProjectSettings } from "../core/project";
+import type { Clock } from "../storage/clock";
+import type { Db } from "../storage/db";
+import { getProject, getProjectById } from "../storage/projects";
+import { sha256Hex } from "./keys";
+import { accessRuleOf, STEP_PERMISSIONS, type AccessRule } from "./permissions";
+import { resolvePrincipal, type Principal, type PrincipalContext } from "./principal";
+import { createRateLimiter, type Decision, type RateLimiter, type WindowSpec } from "./rate-limiter";
+import type { AuthSettings } from "./settings";
+
+export interface RequestFacts {
+  method: string;
+  pathname: string;
+  header(name: string): string | null;
+}
+
+export interface Access {
+  principal: Principal;
+  /** The rate-limit outcome to report in headers; null for the admin. */
+  rate: Decision | null;
+}
+
+export interface Guard {
+  check(req: RequestFacts): Access;
+  limiter: RateLimiter;
+  settings: AuthSettings;
+  close(): void;
+}
+
+/** Thrown (as DocprocError details) when a limit refuses a request. */
+export interface RateRefusal {
+  decision: Decision;
+  /** The task-submission (async) window refused it. */
+  async: boolean;
+}
+
+export const ASYNC_WINDOW = "async_hour";
+
+export function windowsOf(p: Principal, submitsWork: boolean): WindowSpec[] {
+  const w: WindowSpec[] = [
+    { name: "minute", limit: p.limits.perMinute, lengthMs: 60_000 },
+    { name: "hour", limit: p.limits.perHour, lengthMs: 3600_000 },
+  ];
+  if (submitsWork) w.push({ name: ASYNC_WINDOW, limit: p.limits.asyncPerHour, lengthMs: 3600_000 });
+  return w;
+}
+
+export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; settings: AuthSettings }): Guard {
+  const { db, settings } = opts;
+  const limiter = createRateLimiter({ db, clock: opts.clock, flushMs: settings.counterFlushMs });
+  const ctx: PrincipalContext = { db, clock: opts.clock, settings, adminKeyHash: sha256Hex(opts.adminApiKey) };
+  const txOwner = db.query<{ tenant_id: string; project_id: string }, [string]>("SELECT tenant_id, project_id FROM transactions WHERE transaction_id = ?");
+
+  function check(req: RequestFacts): Access {
+    const rule = accessRuleOf(req.method, req.pathname);
+    const principal = resolvePrincipal(ctx, req.header);
+    if (rule.kind === "admin") {
+      if (principal.kind !== "admin") throw new DocprocError("forbidden", "Admin endpoints need the admin key (ADMIN_API_KEY) in X-Admin-Key or X-API-Key");
+      return { principal, rate: null };
+    }
+    if (principal.kind === "admin") return { principal, rate: null };
+    const rate = limiter.hit(principal.rateSubject!, windowsOf(principal, !!rule.submitsWork));
+    if (!rate.allowed) {
+      const refusal: RateRefusal = { decision: rate, async: rate.window.name === ASYNC_WINDOW };
+      throw new DocprocError("rate_limited", rateMessage(rate), { details: { ...refusal } });
+    }
+    const owner = rule.transactionId ? txOwner.get(rule.transactionId) : null;
+    checkScope(principal, rule, owner?.tenant_id ?? null);
+    if (rule.permission && !principal.permissions.has(rule.permission)) {
+      throw new DocprocError("forbidden", `Missing permission: ${rule.permission}`);
+    }
+    if (rule.submitsWork) checkStepPermissions(db, principal, rule, owner?.project_id ?? null);
+    return { principal, rate };
+  }
+
+  return { check, limiter, settings, close: () => limiter.close() };
+}
+
+/** Another tenant's resources answer exactly as missing ones do. */
+function checkScope(p: Principal, rule: AccessRule, txTenant: string | null): void {
+  if (p.tenantId === null) return;
+  if (rule.tenantId !== undefined && rule.tenantId !== p.tenantId) {
+    throw new DocprocError("not_found", rule.projectId !== undefined ? `Project ${rule.projectId} not found in tenant ${rule.tenantId}` : `Tenant ${rule.tenantId} not found`);
+  }
+  if (rule.transactionId !== undefined && txTenant !== null && txTenant !== p.tenantId) {
+    throw new DocprocError("not_found", `Transaction ${rule.transactionId} not found`);
+  }
+}
+
+/** Submitting work runs the project's workflow: each enabled split/classify/extract step needs its permission. */
+function checkStepPermissions(db: Db, p: Principal, rule: AccessRule, txProject: string | null): void {
+  const project = rule.projectId !== undefined && rule.tenantId !== undefined ? getProject(db, rule.tenantId, rule.projectId) : txProject ? getProjectById(db, txProject) : null;
+  if (!project) return; // the route answers 404
+  const raw = (project.settings ?? {}) as Partial<ProjectSettings>;
+  const settings = { workflow: Array.isArray(raw.workflow) ? raw.workflow : [] } as ProjectSettings;
+  for (const step of STEP_PERMISSIONS) {
+    if (stepEnabled(settings, step) && !p.permissions.has(step)) {
+      throw new DocprocError("forbidden", `Missing permission: ${step} (the workflow of project ${project.project_id} runs the ${step} step)`);
+    }
+  }
+}
+
+export function rateMessage(d: Decision): string {
+  const per = d.window.lengthMs === 60_000 ? "minute" : d.window.lengthMs === 3600_000 ? "hour" : `${Math.round(d.window.lengthMs / 1000)} seconds`;
+  const what = d.window.name === ASYNC_WINDOW ? "task submissions" : "requests";
+  return `Rate limit exceeded: ${d.window.limit} ${what} per ${per}. Try again in ${d.retryAfterSeconds} seconds.`;
+}
