@@ -34,6 +34,8 @@ export interface CorePipelineRunner {
   run: PipelineRunner;
   /** "idle" until the first job loads the engine, then "ready", or the error that stopped it. */
   ocrStatus(): { status: "idle" | "loading" | "ready" | "error"; engine?: string; error?: string };
+  /** Starts loading the OCR engine in the background (so /health can report readiness before the first job). */
+  warm(): void;
   close(): Promise<void>;
 }
 
@@ -90,6 +92,9 @@ export function corePipelineRunner(opts: { engine?: "auto" | "wasm" | "native"; 
   return {
     run,
     ocrStatus: () => state,
+    warm() {
+      engine().catch(() => {}); // the error is kept in ocrStatus()
+    },
     async close() {
       const e = await ocr?.catch(() => null);
       await e?.close();

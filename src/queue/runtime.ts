@@ -60,7 +60,10 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
     runPipeline: opts.runPipeline ?? runner!.run,
     exportsRoot: opts.data.exportsRoot,
   });
-  if (opts.concurrency > 0) pool.start();
+  if (opts.concurrency > 0) {
+    runner?.warm();
+    pool.start();
+  }
   return {
     pool,
     notifier,

@@ -37,3 +37,19 @@ export function submitTransaction(db: Db, clock: Clock, transactionId: string, o
     });
   }).immediate();
 }
+
+/**
+ * Resumes a transaction paused in `awaiting_input` (e.g. after a review): back to `queued` with a new job.
+ * Throws `conflict` in any other state.
+ */
+export function resumeTransaction(db: Db, clock: Clock, transactionId: string): void {
+  db.transaction(() => {
+    const t = tx.getTransaction(db, transactionId);
+    if (!t) throw new DocprocError("not_found", `Transaction ${transactionId} not found`);
+    const moved = db
+      .query("UPDATE transactions SET status = 'queued', review_metadata = NULL, updated_at = ? WHERE transaction_id = ? AND status = 'awaiting_input'")
+      .run(isoAt(clock), transactionId).changes;
+    if (moved !== 1) throw new DocprocError("conflict", `Cannot resume transaction in ${t.status} state`);
+    enqueue(db, clock, { kind: PROCESS_TRANSACTION, payload: { transaction_id: transactionId, resume: true }, priority: t.priority, key: `process:${transactionId}` });
+  }).immediate();
+}

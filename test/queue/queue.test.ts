@@ -5,7 +5,7 @@ import { claim, complete, enqueue, fail, getJob, heartbeat, queueDepth } from ".
 import { createNotifier } from "../../src/queue/notifier";
 import type { PipelineRunner } from "../../src/queue/pipeline-runner";
 import { AwaitInput, registerProcessTransaction } from "../../src/queue/process-transaction";
-import { submitTransaction } from "../../src/queue/submit";
+import { resumeTransaction, submitTransaction } from "../../src/queue/submit";
 import { createWorkerPool } from "../../src/queue/worker";
 import { fsBlobStore } from "../../src/storage/blobs";
 import { fakeClock } from "../../src/storage/clock";
@@ -134,14 +134,22 @@ describe("process_transaction", () => {
     expect(tx.getTransaction(env.db, "t")).toMatchObject({ status: "failed", error_message: "broken file" });
   });
 
-  test("a step can pause the transaction in awaiting_input with review_metadata", async () => {
+  test("a step can pause the transaction in awaiting_input, and resuming runs it again to completion", async () => {
+    let calls = 0;
     const { pool, clock } = setup(async () => {
-      throw new AwaitInput({ step_name: "review", instructions: "Check totals", timeout_hours: 24 });
+      if (++calls === 1) throw new AwaitInput({ step_name: "review", instructions: "Check totals", timeout_hours: 24 });
+      return { status: "success", documents: [], pages: [], manifest: { transaction_id: "t", profiles: {}, total_files: 0, total_size_bytes: 0 }, errors: [], warnings: [] };
     });
     submitTransaction(env.db, clock, "t");
     await pool.runOnce();
     expect(tx.getTransaction(env.db, "t")).toMatchObject({ status: "awaiting_input", review_metadata: { step_name: "review" } });
     expect(queueDepth(env.db)).toBe(0);
+    expect(() => submitTransaction(env.db, clock, "t")).toThrow("Cannot start transaction in awaiting_input state");
+    resumeTransaction(env.db, clock, "t");
+    expect(tx.getTransaction(env.db, "t")!.status).toBe("queued");
+    await pool.runOnce();
+    expect(tx.getTransaction(env.db, "t")).toMatchObject({ status: "completed", review_metadata: null });
+    expect(() => resumeTransaction(env.db, clock, "t")).toThrow("Cannot resume transaction in completed state");
   });
 
   test("start outside created is refused, and a full queue answers queue_full with depths", async () => {

@@ -80,6 +80,9 @@ test("serve: project, transaction, three uploads (token repeat, renamed name), s
   }
   expect(status).toBe("completed");
 
+  const health = await api("GET", "/health");
+  expect(health.json).toMatchObject({ status: "ok", database: { status: "ok" }, ocr: { status: "ready" } });
+
   const manifest = await api("GET", `/transactions/${id}/exports`);
   const jsonFile = manifest.json.profiles.json?.files.find((f: any) => f.filename === `${id}_data.json`) ?? Object.values(manifest.json.profiles).flatMap((p: any) => p.files).find((f: any) => f.filename.endsWith("_data.json"));
   expect(jsonFile).toBeDefined();
