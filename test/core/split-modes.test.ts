@@ -55,7 +55,8 @@ describe("deterministic split modes", () => {
 });
 
 describe("blank pages as separators (real rasters)", () => {
-  const kinds = ["T:Letter one", "", "T:Letter two", "T:Letter two, page 2", ".", "", "T:Letter three"];
+  // Text lines long enough (≥ 20 letters) for conversion to keep them as a text layer.
+  const kinds = ["T:Letter number one to Alice", "", "T:Letter number two to Bob", "T:Letter number two, page 2", ".", "", "T:Letter number three to Carol"];
 
   test("blank and dust-only pages separate documents and are dropped", async () => {
     const pdf = await convertFile(await pdfOf(kinds), { maxSidePx: 900 });
@@ -71,7 +72,7 @@ describe("blank pages as separators (real rasters)", () => {
   }, 30_000);
 
   test("with keep_separator the blank page becomes the first page of the next document", async () => {
-    const pdf = await convertFile(await pdfOf(["T:one", "", "T:two"]), { maxSidePx: 900 });
+    const pdf = await convertFile(await pdfOf(["T:The first of two letters", "", "T:The second of two letters"]), { maxSidePx: 900 });
     try {
       const spans = await splitPages([{ index: 0, filename: "b.pdf", policy: "inherit", pages: pdf.pages }], settings({ mode: "separator", separator: { blank_pages: true, keep_separator: true } }));
       expect(groups(spans)).toEqual([[1], [2, 3]]);
@@ -139,7 +140,7 @@ describe("settings and the results `split` object", () => {
     const files = textFiles([{ policy: "inherit", pages: ["x", "y"] }, { policy: "inherit", pages: ["z"] }]);
     const s = settings({ mode: "fixed_pages", pages_per_document: 3 });
     const [span] = await splitPages(files, s);
-    expect(splitInfoOf({ ...span, separator_pages: [9] }, s, files)).toEqual({
+    expect(splitInfoOf({ ...span, separator_pages: [9] }, s, files, 0.7)).toEqual({
       mode: "fixed_pages",
       policy: "inherit",
       confidence: 1,
@@ -149,7 +150,8 @@ describe("settings and the results `split` object", () => {
       source_file_indexes: [0, 1],
       separator_pages: [9],
     });
-    expect(splitInfoOf(span, settings({ enabled: false }), files).mode).toBe("disabled");
+    expect(splitInfoOf(span, settings({ enabled: false }), files, 0.7).mode).toBe("disabled");
+    expect(splitInfoOf({ ...span, confidence: 0.65 }, s, files, 0.7).review_required).toBe(true);
   });
 });
 

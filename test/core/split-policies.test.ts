@@ -56,7 +56,8 @@ describe("per-file split policies (spec rules 1-9)", () => {
   });
 
   test("rule 3: documents from single_document files and one-page files get confidence 1.0 and are never flagged", async () => {
-    const strict = settings({ mode: "intelligent", review_threshold: 1 });
+    const strict = settings({ mode: "intelligent" });
+    const threshold = 1; // the strictest project review threshold
     const files = textFiles([
       { policy: "single_document", pages: twoInvoices },
       { policy: "inherit", pages: ["Some page without any signal"] },
@@ -67,11 +68,11 @@ describe("per-file split policies (spec rules 1-9)", () => {
     expect(groups(spans)).toEqual([[1, 2, 3], [4], [5], [6, 7]]);
     for (const span of spans.slice(0, 3)) {
       expect(span.confidence).toBe(1);
-      expect(splitInfoOf(span, strict, files).review_required).toBe(false);
+      expect(splitInfoOf(span, strict, files, threshold).review_required).toBe(false);
     }
     // The uncertain two-page document (no signal either way) is below 1.0 and therefore flagged at this threshold.
     expect(spans[3].confidence).toBeLessThan(1);
-    expect(splitInfoOf(spans[3], strict, files).review_required).toBe(true);
+    expect(splitInfoOf(spans[3], strict, files, threshold).review_required).toBe(true);
   });
 
   test("rule 4: policies persist, so re-running Split on the stored transaction gives the same documents", async () => {

@@ -50,8 +50,11 @@ export async function splitPages(files: SplitFile[], settings: SplitSettings, op
   return applyCertainty(spans, withPages);
 }
 
-/** The `split` object of a document in the results file. */
-export function splitInfoOf(span: DocumentSpan, settings: SplitSettings, files: SplitFile[]): SplitInfo {
+/**
+ * The `split` object of a document in the results file (docs/split.md). `reviewThreshold` is the project's
+ * `review_thresholds.split`; documents at confidence 1.0 are never flagged, whatever the threshold.
+ */
+export function splitInfoOf(span: DocumentSpan, settings: SplitSettings, files: SplitFile[], reviewThreshold: number): SplitInfo {
   const fileOfPage = new Map<number, number>();
   for (const f of files) for (const p of f.pages) fileOfPage.set(p.page_number, f.index);
   const info: SplitInfo = {
@@ -59,7 +62,7 @@ export function splitInfoOf(span: DocumentSpan, settings: SplitSettings, files: 
     policy: span.policy,
     confidence: span.confidence,
     reason: span.reason,
-    review_required: span.confidence < settings.review_threshold,
+    review_required: span.confidence < 1 && span.confidence < reviewThreshold,
     page_numbers: span.page_numbers,
     source_file_indexes: [...new Set(span.page_numbers.map((n) => fileOfPage.get(n)).filter((i) => i !== undefined))],
   };
