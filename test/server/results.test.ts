@@ -39,6 +39,7 @@ describe("exports", () => {
     expect((await t.call("GET", `/transactions/${id}/exports/download/nope.json`)).status).toBe(404);
     expect((await t.call("GET", `/transactions/${id}/exports/download/..%2F..%2Fdocproc.db`)).status).toBe(404);
     expect((await t.call("GET", `/transactions/${id}/exports/download/csv/../../../docproc.db`)).status).toBe(404);
+    expect((await t.call("GET", `/transactions/${id}/exports/download/%E2.json`)).status).toBe(400);
   });
 
   test("a transaction without results has an empty manifest", async () => {

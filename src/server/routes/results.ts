@@ -13,6 +13,14 @@ import type { ServerDeps } from "../deps";
 import { requireTransaction } from "../services/transactions";
 import { queryBool } from "../validation";
 
+function decodePath(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new DocprocError("invalid_input", "filename: malformed percent-encoding");
+  }
+}
+
 export function resultRoutes(deps: ServerDeps) {
   return new Elysia({ name: "results" })
     .get("/transactions/:transaction_id/exports", ({ params }) => {
@@ -21,7 +29,7 @@ export function resultRoutes(deps: ServerDeps) {
     })
     .get("/transactions/:transaction_id/exports/download/*", async ({ params, query }) => {
       const t = requireTransaction(deps, params.transaction_id);
-      const filename = decodeURIComponent(params["*"] ?? "");
+      const filename = decodePath(params["*"] ?? "");
       const inline = queryBool(query.inline, "inline");
       const entry = filename ? findExportFile(deps.db, t.transaction_id, filename) : null;
       if (!entry) throw new DocprocError("not_found", `Export file ${JSON.stringify(filename)} not found for transaction ${t.transaction_id}`);
