@@ -10,10 +10,18 @@ import ExportCommand from "../commands/export";
 import ProcessCommand from "../commands/process";
 import ServeCommand from "../commands/serve";
 import WorkerCommand from "../commands/worker";
+import ClientsCommand from "../commands/clients";
+import KeysCommand from "../commands/keys";
+import TenantsCommand from "../commands/tenants";
+import UsersCommand from "../commands/users";
 
 export const COMMANDS: Record<string, Command.Class> = {
   process: ProcessCommand,
   export: ExportCommand,
   serve: ServeCommand,
   worker: WorkerCommand,
+  clients: ClientsCommand,
+  keys: KeysCommand,
+  tenants: TenantsCommand,
+  users: UsersCommand,
 };
