@@ -41,12 +41,16 @@ export async function loadPdfjsWorkerModule(): Promise<WorkerModule> {
   const digest = createHash("sha256").update(patched).digest("hex").slice(0, 16);
   const dir = join(tmpdir(), "docproc-pdfjs");
   const file = join(dir, `pdf.worker.${digest}.mjs`);
-  if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true });
-    // Write-then-rename: several workers may start at once and must never import a half-written file.
-    const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    writeFileSync(partial, patched);
-    renameSync(partial, file);
+  try {
+    if (!existsSync(file)) {
+      mkdirSync(dir, { recursive: true });
+      // Write-then-rename: several workers may start at once and must never import a half-written file.
+      const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+      writeFileSync(partial, patched);
+      renameSync(partial, file);
+    }
+    return { ...(await import(file)), glyphOffsets: true };
+  } catch {
+    return { ...(await import(path)), glyphOffsets: false }; // e.g. a read-only temp dir
   }
-  return { ...(await import(file)), glyphOffsets: true };
 }

@@ -3,7 +3,7 @@
  * rasterized pixel space, and decides whether the layer is usable or garbage.
  * Pure functions: no pdf.js import, so they run in the pdf worker and in unit tests alike.
  */
-import type { Box, Word } from "../model.ts";
+import type { Word } from "../model.ts";
 import { charOffsets, fontKindOf } from "./char-widths.ts";
 
 /** The subset of a pdf.js TextItem we read. */
@@ -29,10 +29,6 @@ export interface FontStyle {
 /** 2D affine matrix [a, b, c, d, e, f] as PDF and pdf.js use them. */
 export type Matrix = number[];
 
-function apply(m: Matrix, x: number, y: number): [number, number] {
-  return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
-}
-
 // Fonts without usable metrics get the typical Helvetica values.
 const DEFAULT_ASCENT = 0.75;
 const DEFAULT_DESCENT = -0.25;
@@ -56,18 +52,26 @@ export function wordsOfRun(run: TextRun, style: FontStyle | undefined, viewport:
   const offsets = measured ? null : charOffsets(chars, fontKindOf(style?.fontFamily), run.width);
   const rtl = run.dir === "rtl";
   const words: Word[] = [];
+  const [va, vb, vc, vd, ve, vf] = viewport;
   for (const [start, end] of wordSpans(chars)) {
     let s: number, t: number;
     if (measured) [s, t] = spanOf(measured, start, end);
     else if (rtl) [s, t] = [run.width - offsets![end], run.width - offsets![start]]; // logical order, drawn right to left
     else [s, t] = [offsets![start], offsets![end]];
-    const corners: Array<[number, number]> = [];
-    for (const along of [s, t]) {
-      const bx = e + dirX * along, by = f + dirY * along;
-      corners.push(apply(viewport, bx + upX * ascent, by + upY * ascent));
-      corners.push(apply(viewport, bx + upX * descent, by + upY * descent));
+    // Bounds of the four corners (start/end × ascent/descent), mapped through the viewport. Inlined: this runs
+    // once per word of every born-digital page.
+    let x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity;
+    for (let k = 0; k < 4; k++) {
+      const along = k < 2 ? s : t;
+      const em = k % 2 === 0 ? ascent : descent;
+      const ux = e + dirX * along + upX * em, uy = f + dirY * along + upY * em;
+      const px = va * ux + vc * uy + ve, py = vb * ux + vd * uy + vf;
+      if (px < x1) x1 = px;
+      if (px > x2) x2 = px;
+      if (py < y1) y1 = py;
+      if (py > y2) y2 = py;
     }
-    words.push({ text: chars.slice(start, end).join(""), confidence: 1, bounding_box: boundsOf(corners) });
+    words.push({ text: chars.slice(start, end).join(""), confidence: 1, bounding_box: [round2(x1), round2(y1), round2(x2), round2(y2)] });
   }
   return words;
 }
@@ -76,14 +80,18 @@ export function wordsOfRun(run: TextRun, style: FontStyle | undefined, viewport:
  * Start/end offset of every non-space char of `chars`, from the glyph offsets pdf.js measured, or null when the
  * glyphs cannot be matched to the text (Unicode normalisation or bidi reordering changed it beyond recognition).
  */
-function glyphExtents(chars: string[], glyphs: TextRun["glyphs"]): Array<[number, number] | null> | null {
+function glyphExtents(chars: string[], glyphs: TextRun["glyphs"]): Float64Array | null {
   if (!glyphs || glyphs.length < 3) return null;
-  const forward = alignGlyphs(chars, glyphs, false);
-  return forward ?? alignGlyphs(chars, glyphs, true);
+  return alignGlyphs(chars, glyphs, false) ?? alignGlyphs(chars, glyphs, true);
 }
 
-function alignGlyphs(chars: string[], glyphs: Array<string | number>, reversed: boolean): Array<[number, number] | null> | null {
-  const extents: Array<[number, number] | null> = new Array(chars.length).fill(null);
+/** extents[2i], extents[2i+1]: start and end of char i (NaN for spaces). */
+function alignGlyphs(chars: string[], glyphs: Array<string | number>, reversed: boolean): Float64Array | null {
+  const extents = new Float64Array(chars.length * 2).fill(NaN);
+  const set = (i: number, a: number, b: number) => {
+    extents[2 * i] = Math.min(a, b);
+    extents[2 * i + 1] = Math.max(a, b);
+  };
   let p = 0;
   const count = glyphs.length / 3;
   for (let k = 0; k < count; k++) {
@@ -93,15 +101,14 @@ function alignGlyphs(chars: string[], glyphs: Array<string | number>, reversed: 
     while (p < chars.length && isSpace(chars[p])) p++;
     // Fast path: one glyph, one char (nearly always). Otherwise compare with the NFKC form pdf.js may have output.
     if (unicode === chars[p]) {
-      extents[p++] = start <= end ? [start, end] : [end, start];
+      set(p++, start, end);
       continue;
     }
     const form = [unicode, unicode.normalize("NFKC")].map((u) => Array.from(u).filter((ch) => !isSpace(ch))).find((c) => c.every((ch, i) => chars[p + i] === ch));
     if (!form) return null;
     for (let i = 0; i < form.length; i++) {
       // A ligature glyph ("ﬁ" → "fi") shares its advance between its chars.
-      const a = start + ((end - start) * i) / form.length, b = start + ((end - start) * (i + 1)) / form.length;
-      extents[p + i] = a <= b ? [a, b] : [b, a];
+      set(p + i, start + ((end - start) * i) / form.length, start + ((end - start) * (i + 1)) / form.length);
     }
     p += form.length;
   }
@@ -116,13 +123,13 @@ function isSpace(ch: string | undefined): boolean {
   return code > 127 && /\s/u.test(ch);
 }
 
-function spanOf(extents: Array<[number, number] | null>, start: number, end: number): [number, number] {
+function spanOf(extents: Float64Array, start: number, end: number): [number, number] {
   let s = Infinity, t = -Infinity;
   for (let i = start; i < end; i++) {
-    const e = extents[i];
-    if (!e) continue;
-    if (e[0] < s) s = e[0];
-    if (e[1] > t) t = e[1];
+    const a = extents[2 * i], b = extents[2 * i + 1];
+    if (a !== a) continue; // NaN: a space
+    if (a < s) s = a;
+    if (b > t) t = b;
   }
   return Number.isFinite(s) ? [s, t] : [0, 0];
 }
@@ -156,17 +163,6 @@ function wordSpans(chars: string[]): Array<[number, number]> {
     } else if (!space && start < 0) start = i;
   }
   return spans;
-}
-
-function boundsOf(points: Array<[number, number]>): Box {
-  let x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity;
-  for (const [x, y] of points) {
-    if (x < x1) x1 = x;
-    if (x > x2) x2 = x;
-    if (y < y1) y1 = y;
-    if (y > y2) y2 = y;
-  }
-  return [round2(x1), round2(y1), round2(x2), round2(y2)];
 }
 
 function round2(v: number): number {
