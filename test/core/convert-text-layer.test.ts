@@ -1,0 +1,76 @@
+/** Text-layer building blocks: word boxes from text runs, the usable/garbage verdict, reading order. */
+import { describe, expect, test } from "bun:test";
+import type { Word } from "../../src/core/model.ts";
+import { orderWordsIntoLines } from "../../src/core/convert/lines.ts";
+import { judgeTextLayer, wordsOfRun, type TextRun } from "../../src/core/convert/text-layer.ts";
+
+// Viewport of a 600 × 800 pt page at scale 1: flips y (top-left origin).
+const VIEWPORT = [1, 0, 0, -1, 0, 800];
+const STYLE = { fontFamily: "sans-serif", ascent: 0.75, descent: -0.25 };
+
+function run(str: string, width: number, glyphs?: Array<string | number>): TextRun {
+  return { str, dir: "ltr", width, height: 10, transform: [10, 0, 0, 10, 100, 700], fontName: "f1", glyphs };
+}
+
+describe("wordsOfRun", () => {
+  test("places words at the glyph offsets pdf.js measured, with the box spanning ascent to descent", () => {
+    // "ab cd": glyph advances a=5, b=5, space=3, c=4, d=6.
+    const glyphs = ["a", 0, 5, "b", 5, 10, "c", 13, 17, "d", 17, 23];
+    const words = wordsOfRun(run("ab cd", 23, glyphs), STYLE, VIEWPORT);
+    expect(words.map((w) => [w.text, w.bounding_box])).toEqual([
+      ["ab", [100, 92.5, 110, 102.5]],
+      ["cd", [113, 92.5, 123, 102.5]],
+    ]);
+  });
+
+  test("splits a ligature glyph between its letters", () => {
+    const words = wordsOfRun(run("fix", 15, ["ﬁ", 0, 10, "x", 10, 15]), STYLE, VIEWPORT);
+    expect(words[0].bounding_box[0]).toBe(100);
+    expect(words[0].bounding_box[2]).toBe(115);
+  });
+
+  test("without glyph offsets, estimates positions inside the run but keeps its ends exact", () => {
+    const words = wordsOfRun(run("Total amount", 60), STYLE, VIEWPORT);
+    expect(words.map((w) => w.text)).toEqual(["Total", "amount"]);
+    expect(words[0].bounding_box[0]).toBe(100);
+    expect(words[1].bounding_box[2]).toBe(160);
+    expect(words[0].bounding_box[2]).toBeLessThan(words[1].bounding_box[0]);
+  });
+
+  test("an implausibly small em box from the font is replaced by typical metrics", () => {
+    const [word] = wordsOfRun(run("x", 5, ["x", 0, 5]), { ascent: 0.35, descent: -0.13 }, VIEWPORT);
+    expect(word.bounding_box[3] - word.bounding_box[1]).toBeCloseTo(10, 5); // a full em, not 4.8
+  });
+});
+
+describe("judgeTextLayer", () => {
+  const words = (...texts: string[]): Word[] => texts.map((text) => ({ text, confidence: 1, bounding_box: [0, 0, 1, 1] }));
+
+  test("accepts ordinary text, including non-Latin letters", () => {
+    expect(judgeTextLayer(words("Rechnung", "Nr.", "2024-001", "Größe")).usable).toBe(true);
+    expect(judgeTextLayer(words("Օղին", "حبيبي")).usable).toBe(true);
+  });
+
+  test("rejects private-use and replacement characters (fonts without a Unicode map)", () => {
+    const verdict = judgeTextLayer(words("\uE001\uE002\uE003", "ab"));
+    expect(verdict.usable).toBe(false);
+    expect(verdict.reason).toContain("unmappable");
+  });
+
+  test("rejects punctuation soup and an empty layer", () => {
+    expect(judgeTextLayer(words("!#%&", "*+", "a")).usable).toBe(false);
+    expect(judgeTextLayer([]).usable).toBe(false);
+  });
+});
+
+describe("orderWordsIntoLines", () => {
+  test("groups words into lines by vertical overlap, top to bottom, left to right", () => {
+    const list: Word[] = [
+      { text: "second", confidence: 1, bounding_box: [10, 50, 60, 62] },
+      { text: "world", confidence: 1, bounding_box: [70, 11, 120, 23] },
+      { text: "hello", confidence: 1, bounding_box: [10, 10, 60, 22] },
+    ];
+    expect(orderWordsIntoLines(list)).toBe("hello world\nsecond");
+    expect(list.map((w) => [w.text, w.line])).toEqual([["hello", 1], ["world", 1], ["second", 2]]);
+  });
+});
