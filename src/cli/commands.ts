@@ -10,6 +10,7 @@ import ExportCommand from "../commands/export";
 import ProcessCommand from "../commands/process";
 import ServeCommand from "../commands/serve";
 import WorkerCommand from "../commands/worker";
+import WatchCommand from "../commands/watch";
 import ClientsCommand from "../commands/clients";
 import KeysCommand from "../commands/keys";
 import TenantsCommand from "../commands/tenants";
@@ -20,6 +21,7 @@ export const COMMANDS: Record<string, Command.Class> = {
   export: ExportCommand,
   serve: ServeCommand,
   worker: WorkerCommand,
+  watch: WatchCommand,
   clients: ClientsCommand,
   keys: KeysCommand,
   tenants: TenantsCommand,
