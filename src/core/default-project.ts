@@ -48,7 +48,7 @@ const fieldsOfInvoice = (kind: "invoice" | "receipt" | "credit_note") => [
       labels: [
         "due date", "payment due", "date due", "due on", "pay by", "payable by", "fälligkeitsdatum", "fällig am", "fällig bis",
         "zahlungsziel", "zahlbar bis", "vervaldatum", "te betalen voor", "date d'échéance", "date limite de paiement", "échéance",
-        "termin płatności", "fecha de vencimiento", "data di scadenza", "scadenza",
+        "termin płatności", "fecha de vencimiento", "data di scadenza", "scadenza", "vencimiento", "due",
       ],
     },
   },
@@ -87,6 +87,7 @@ export const DEFAULT_PROJECT_RAW: Record<string, unknown> = {
       "factuur", "factuurnummer", "factuurdatum", "facture", "faktura", "factura", "fattura", "vat", "subtotal", "due date", "iban",
       "payment terms", "zahlungsziel", "btw", "tva", "mwst", "total ttc", "ttc", "total ht", "montant ht", "facture n°", "net à payer",
       "ust-idnr", "steuernummer", "nettobetrag", "gesamtbetrag", "te betalen", "vervaldatum", "sales tax", "tax invoice",
+      "base imponible", "iva", "nif", "cif", "importe", "total a pagar", "imponibile", "partita iva", "fatura", "nota fiscal",
     ], ["\\binv(oice)?[\\s.#:-]*(no|nr|number)\\b"], ["credit note", "gutschrift", "creditnota", "avoir", "purchase order"]),
     { ...cls("credit_note", "Credit note", "A document reducing an amount owed (refund, credit)", [
       "credit note", "credit memo", "gutschrift", "rechnungskorrektur", "creditnota", "creditfactuur", "avoir", "note de crédit",

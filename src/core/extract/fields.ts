@@ -151,15 +151,18 @@ function addressAfterCompany(lines: Line[]): Candidate | null {
   const line = pageLines[idx]!;
   const m = COMPANY_SUFFIX.exec(line.text)!;
   const restStart = m.index + m[0].length;
-  const rest = /^[\s,\-–]*(.*\d.*)$/.exec(line.text.slice(restStart));
+  const rest = /^[\s,\-–·|•]*(.*\d.*)$/.exec(line.text.slice(restStart));
   if (rest) {
     const start = line.text.length - rest[1]!.length;
-    return { match: { value: rest[1]!.replace(/\s+-\s+/g, ", "), line, start, end: line.text.length, strength: 0.5 }, score: 0.5, reasoning: `address after the company name (page ${line.page.page_number}, line ${line.index + 1})` };
+    return { match: { value: rest[1]!.replace(/\s+[-·|•]\s+/g, ", "), line, start, end: line.text.length, strength: 0.5 }, score: 0.5, reasoning: `address after the company name (page ${line.page.page_number}, line ${line.index + 1})` };
   }
   const parts: Line[] = [];
   for (const next of pageLines.slice(idx + 1, idx + 4)) {
     const last = parts[parts.length - 1] ?? line;
     if (next.box[1] - last.box[3] > (last.box[3] - last.box[1]) * 1.5 || Math.abs(next.box[0] - line.box[0]) > (line.box[3] - line.box[1]) * 2) break;
+    // A labelled line ("Invoice no: ...") or a one-word title ("INVOICE") is no longer the address.
+    if (/[\p{L}]:/u.test(next.text) || (/^[\p{Lu}\s]+$/u.test(next.text.trim()) && next.words.length <= 2)) break;
+    if (findDates(next.text, "dmy").some((d) => d.iso) || findAmounts(next.text).some((a) => a.decimals)) break;
     parts.push(next);
   }
   if (!parts.length || !parts.some((p) => /\d/.test(p.text))) return null;

@@ -54,24 +54,24 @@ function isRowLine(line: Line, descEnd: number, dateOrder: DateOrder): boolean {
   });
 }
 
-function rowOf(line: Line, anchors: Anchor[]): Row {
+/**
+ * Splits a row line into cells: numbers go to the numeric column they sit under; words go to the description when
+ * they sit under it or left of the first number column (wide descriptions overflow their header); the rest (units,
+ * tax rates, other columns) is dropped.
+ */
+function rowOf(line: Line, anchors: Anchor[], descLimit: number): Row {
   const row: Row = { cells: new Map(), description: [], spans: [{ line, words: line.words, text: line.text }], descriptionX: line.box[0] };
   let descriptionX = Infinity;
   const firstLine: string[] = [];
   for (const w of line.words) {
-    if (/^(\d+([.,]\d+)?\s?)?%$/.test(w.word.text)) continue; // tax or discount rates
-
+    if (/^(\d+([.,]\d+)?\s?)?%$/.test(w.word.text) || /^[€$£¥₹]$/.test(w.word.text)) continue; // rates, lone symbols
     const anchor = nearestAnchor(w, anchors);
     const numeric = /^[-−(]?[€$£¥₹]?\d[\d.,']*\)?-?$/.test(w.word.text) && parseAmount(w.word.text.replace(/[€$£¥₹]/g, "")) !== null;
     if (anchor.column && anchor.column.type !== "string" && numeric) {
-      const list = row.cells.get(anchor.column.id) ?? [];
-      list.push(w);
-      row.cells.set(anchor.column.id, list);
-    } else if ((anchor.column?.type ?? "string") === "string" && !/^[€$£¥₹]$/.test(w.word.text)) {
-      if (anchor.column || !numeric) {
-        firstLine.push(w.word.text);
-        descriptionX = Math.min(descriptionX, w.word.bounding_box[0]);
-      }
+      row.cells.set(anchor.column.id, [...(row.cells.get(anchor.column.id) ?? []), w]);
+    } else if (anchor.column?.type === "string" || (!numeric && w.word.bounding_box[2] <= descLimit)) {
+      firstLine.push(w.word.text);
+      descriptionX = Math.min(descriptionX, w.word.bounding_box[0]);
     }
   }
   if (firstLine.length) row.description.push(firstLine.join(" "));
@@ -92,6 +92,16 @@ function isContinuation(line: Line, row: Row, firstNumeric: number): boolean {
   return x < firstNumeric && x >= row.descriptionX - 2 * lineHeight(line);
 }
 
+/**
+ * Summary lines (subtotal, tax, total) end a row. Besides common words, the labels of the class's amount fields
+ * count when they stand within the first three words of the line ("zzgl. 19% MwSt. 244,25").
+ */
+function isSummary(line: Line, summaryLabels: string[]): boolean {
+  if (SUMMARY.test(line.text.trim()) || SUMMARY_ANYWHERE.test(line.text)) return true;
+  const third = line.words[Math.min(2, line.words.length - 1)]?.end ?? 0;
+  return findLabels([line], summaryLabels).some((h) => h.start < third);
+}
+
 function hasAmount(line: Line, dateOrder: DateOrder): boolean {
   return findAmounts(line.text, dateOrder).some((a) => a.decimals || a.currency);
 }
@@ -101,7 +111,7 @@ function hasAmount(line: Line, dateOrder: DateOrder): boolean {
  * pass before rows resume (a section subtotal between groups); before the first row up to four header-ish lines
  * may pass. A vertical gap of more than three line heights ends the table.
  */
-function readRows(lines: Line[], headerIndex: number, anchors: Anchor[], dateOrder: DateOrder): { rows: Row[]; next: number } {
+function readRows(lines: Line[], headerIndex: number, anchors: Anchor[], dateOrder: DateOrder, summaryLabels: string[]): { rows: Row[]; next: number } {
   const header = lines[headerIndex]!;
   const desc = anchors.find((a) => a.column?.type === "string");
   // The first numeric column right of the description (a position or quantity column may stand left of it).
@@ -118,10 +128,10 @@ function readRows(lines: Line[], headerIndex: number, anchors: Anchor[], dateOrd
     const line = lines[i]!;
     if (line.box[1] - last.box[3] > lineHeight(last) * 3) break;
     last = line;
-    if ((SUMMARY.test(line.text.trim()) || SUMMARY_ANYWHERE.test(line.text)) && hasAmount(line, dateOrder)) {
+    if (isSummary(line, summaryLabels) && hasAmount(line, dateOrder)) {
       [afterSummary, current, skipped] = [true, null, 0];
     } else if (isRowLine(line, descEnd, dateOrder)) {
-      current = rowOf(line, anchors);
+      current = rowOf(line, anchors, firstNumeric);
       rows.push(current);
       [afterSummary, skipped] = [false, 0];
     } else if (current && isContinuation(line, current, firstNumeric)) {
@@ -133,7 +143,7 @@ function readRows(lines: Line[], headerIndex: number, anchors: Anchor[], dateOrd
 }
 
 /** Extracts a table field; rows carry the column ids as keys. */
-export function extractTable(field: FieldSettings, lines: Line[], dateOrder: DateOrder, reviewThreshold: number): FieldResult {
+export function extractTable(field: FieldSettings, lines: Line[], dateOrder: DateOrder, reviewThreshold: number, summaryLabels: string[] = []): FieldResult {
   const columns = field.columns ?? [];
   const rows: Row[] = [];
   let reason = "";
@@ -141,7 +151,7 @@ export function extractTable(field: FieldSettings, lines: Line[], dateOrder: Dat
     const anchors = headerAnchors(lines[i]!, columns);
     if (!anchors) continue;
     const header = lines[i]!;
-    const found = readRows(lines, i, anchors, dateOrder);
+    const found = readRows(lines, i, anchors, dateOrder, summaryLabels);
     if (!found.rows.length) continue;
     reason ||= `table under header "${header.text}" (page ${header.page.page_number}, line ${header.index + 1})`;
     rows.push(...found.rows);

@@ -62,6 +62,8 @@ export function extractFields(pages: Page[], classId: string, project: ProjectSe
   const einvoice = opts.attachments?.length ? readEInvoice(opts.attachments) : null;
   const negative = project.classes.find((c) => c.id === classId)?.amount_sign === "negative" || einvoice?.type_code === "381";
 
+  // Labels of the class's amount fields mark the summary lines under a line-item table.
+  const summaryLabels = fields.filter((f) => f.type === "amount").flatMap((f) => f.hints.labels);
   const out: Record<string, FieldResult> = {};
   const best: Record<string, Candidate | undefined> = {};
   const deferred: FieldSettings[] = [];
@@ -76,7 +78,7 @@ export function extractFields(pages: Page[], classId: string, project: ProjectSe
       continue;
     }
     if (field.type === "table") {
-      out[field.id] = extractTable(field, lines, ctx.dateOrder, threshold);
+      out[field.id] = extractTable(field, lines, ctx.dateOrder, threshold, summaryLabels);
     } else {
       const pick = fieldCandidates(field, lines, { ...ctx, values: field.values })[0];
       best[field.id] = pick;
