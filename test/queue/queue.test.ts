@@ -152,6 +152,22 @@ describe("process_transaction", () => {
     expect(() => resumeTransaction(env.db, clock, "t")).toThrow("Cannot resume transaction in completed state");
   });
 
+  test("a job whose worker dies on every attempt ends failed, and so does its transaction", async () => {
+    const { clock } = setup(async () => { throw new Error("unused"); });
+    submitTransaction(env.db, clock, "t");
+    for (let i = 0; i < 3; i++) {
+      expect(claim(env.db, clock, { workerId: `dead-${i}`, leaseMs: 1000, kinds: ["process_transaction"] }).job).not.toBeNull();
+      clock.advance(1001); // the worker never heartbeats: its lease runs out
+    }
+    const pool = createWorkerPool({ db: env.db, clock });
+    const seen: string[] = [];
+    pool.registerHandler("process_transaction", async () => {}, { onFailure: (p, msg) => { seen.push(msg); tx.markFailed(env.db, p.transaction_id, new Date(clock.now()).toISOString(), msg, null); } });
+    expect(await pool.runOnce()).toBeNull();
+    expect(seen).toEqual(["worker lost after 3 attempt(s)"]);
+    expect(tx.getTransaction(env.db, "t")).toMatchObject({ status: "failed", error_message: "worker lost after 3 attempt(s)" });
+    expect(queueDepth(env.db)).toBe(0);
+  });
+
   test("start outside created is refused, and a full queue answers queue_full with depths", async () => {
     const { clock, now } = setup(async () => { throw new Error("unused"); });
     submitTransaction(env.db, clock, "t");
