@@ -95,6 +95,23 @@ describe("blank pages as separators (real rasters)", () => {
   }, 30_000);
 });
 
+describe("rendering only when needed", () => {
+  test("intelligent mode does not render born-digital text pages to look for PATCH-T, separator mode with rules does", async () => {
+    const [file] = textFiles([{ policy: "inherit", pages: ["x".repeat(500), "short"] }]);
+    let renders = 0;
+    const white: RasterImage = { data: new Uint8Array(300 * 400).fill(255), width: 300, height: 400, channels: 1 };
+    const fresh = () => file.pages.map((p) => ({ ...p, text_source: "text_layer" as const, render: async () => (renders++, white) }));
+    await splitPages([{ ...file, pages: fresh() }], settings({ mode: "intelligent" }));
+    expect(renders).toBe(1); // only the page with little text
+    renders = 0;
+    await splitPages([{ ...file, pages: fresh() }], settings({ mode: "separator", separator: { barcodes: [{ value: "X" }] } }));
+    expect(renders).toBe(2);
+    renders = 0;
+    await splitPages([{ ...file, pages: fresh() }], settings({ mode: "per_page" }));
+    expect(renders).toBe(0);
+  });
+});
+
 describe("barcode detection", () => {
   test("reads a Code 39 turned by 90° and maps its box back onto the page", async () => {
     const pdf = await convertFile(`${CORPORA}splitting/paperless-barcodes/barcode-39-custom.pdf`, { maxSidePx: 1754 });

@@ -15,7 +15,15 @@ const OVERVIEW_SIDE = 1000;
 export interface AnalysisNeeds {
   barcodes: boolean;
   blank: boolean;
+  /**
+   * Only PATCH-T is looked for: pages with a substantial text layer (born-digital pages) are not rendered, since a
+   * separator sheet carries little text. Their `barcodes` stay unset, so a later run that needs them still looks.
+   */
+  patchTOnly?: boolean;
 }
+
+/** Characters of text-layer text beyond which a page cannot be a PATCH-T sheet. */
+const SHEET_MAX_TEXT = 400;
 
 /**
  * Fills `barcodes` and `is_blank` on the pages that lack them. Pages without `render()` get what text alone can say:
@@ -23,7 +31,7 @@ export interface AnalysisNeeds {
  */
 export async function analysePages(pages: Page[], sep: SeparatorSettings, needs: AnalysisNeeds): Promise<void> {
   for (const page of pages) {
-    const wantBarcodes = needs.barcodes && page.barcodes === undefined;
+    const wantBarcodes = needs.barcodes && page.barcodes === undefined && !(needs.patchTOnly && isTextPage(page));
     const wantBlank = needs.blank && page.is_blank === undefined;
     if (!wantBarcodes && !wantBlank) continue;
     const hasText = page.text.replace(/\s+/g, "").length >= 3;
@@ -38,6 +46,10 @@ export async function analysePages(pages: Page[], sep: SeparatorSettings, needs:
       page.is_blank = grey ? inkRatio(grey) < sep.blank_ink_ratio : page.text.trim() === "";
     }
   }
+}
+
+function isTextPage(page: Page): boolean {
+  return page.text_source === "text_layer" && page.text.replace(/\s+/g, "").length > SHEET_MAX_TEXT;
 }
 
 /** Decoded barcodes, plus a PATCH-T entry when the patch bars are seen but no "PATCHT" code could be read. */

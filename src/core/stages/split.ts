@@ -91,7 +91,10 @@ function needsOf(g: Group, settings: SplitSettings): AnalysisNeeds {
   const barcodes = sep.patch_t || sep.barcodes.length > 0;
   if (g.kind === "single_document") return { barcodes: false, blank: false };
   const intelligent = g.kind === "self_contained" || settings.mode === "intelligent";
-  if (intelligent) return settings.intelligent.use_separators ? { barcodes, blank: true } : { barcodes: false, blank: false };
+  if (intelligent) {
+    if (!settings.intelligent.use_separators) return { barcodes: false, blank: false };
+    return { barcodes, blank: true, patchTOnly: sep.barcodes.length === 0 };
+  }
   if (settings.mode === "separator") return { barcodes, blank: sep.blank_pages };
   return { barcodes: false, blank: false };
 }
