@@ -119,10 +119,20 @@ export function findLabels(lines: Line[], labels: string[], excludeBefore: strin
  * to the words that sit in the label's column: words overlapping the label box horizontally, extended to the
  * neighbouring words of the same run (values are often wider than their label).
  */
+const sortedByPage = new WeakMap<Line[], Map<Line["page"], Line[]>>();
+/** The page's lines sorted top to bottom, computed once per line list. */
+function linesByTop(lines: Line[], page: Line["page"]): Line[] {
+  let byPage = sortedByPage.get(lines);
+  if (!byPage) sortedByPage.set(lines, (byPage = new Map()));
+  let sorted = byPage.get(page);
+  if (!sorted) byPage.set(page, (sorted = lines.filter((l) => l.page === page).sort((a, b) => a.box[1] - b.box[1])));
+  return sorted;
+}
+
 export function below(hit: LabelHit, lines: Line[], maxLines = 3): Line[] {
   const out: Line[] = [];
-  const pageLines = lines.filter((l) => l.page === hit.line.page && l.box[1] >= hit.line.box[3] - lineHeight(hit.line) * 0.3);
-  pageLines.sort((a, b) => a.box[1] - b.box[1]);
+  const top = hit.line.box[3] - lineHeight(hit.line) * 0.3;
+  const pageLines = linesByTop(lines, hit.line.page).filter((l) => l.box[1] >= top);
   let lastBottom = hit.line.box[3];
   let examined = 0;
   for (const line of pageLines) {

@@ -159,6 +159,7 @@ const SYMBOLS: Array<[RegExp, string]> = [
   [/₩/, "KRW"],
   [/\$|\bdollars?\b/i, "USD"],
 ];
+const SYMBOLS_GLOBAL: Array<[RegExp, string]> = SYMBOLS.map(([re, code]) => [new RegExp(re.source, re.flags + "g"), code]);
 const ISO_CODES = [
   "EUR", "USD", "GBP", "CHF", "JPY", "CNY", "INR", "PLN", "CZK", "HUF", "RON", "BGN", "SEK", "NOK", "DKK", "ISK", "TRY", "RUB",
   "UAH", "CAD", "AUD", "NZD", "SGD", "HKD", "KRW", "BRL", "MXN", "ARS", "CLP", "COP", "ZAR", "AED", "SAR", "ILS", "THB", "MYR",
@@ -173,8 +174,8 @@ export function findCurrencies(text: string): CurrencyMatch[] {
   const out: CurrencyMatch[] = [];
   for (const m of text.matchAll(ISO_RE)) out.push({ start: m.index!, end: m.index! + m[0].length, code: m[1]!, explicit: true });
   const taken = (s: number, e: number) => out.some((o) => s < o.end && e > o.start);
-  for (const [re, code] of SYMBOLS) {
-    for (const m of text.matchAll(new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g"))) {
+  for (const [re, code] of SYMBOLS_GLOBAL) {
+    for (const m of text.matchAll(re)) {
       const s = m.index!, e = s + m[0].length;
       if (!taken(s, e)) out.push({ start: s, end: e, code, explicit: false });
     }
