@@ -1,0 +1,114 @@
+/** Unit tests: key format and digests, route rules, the rate limiter's windows and persistence, settings. */
+import { afterEach, describe, expect, test } from "bun:test";
+import { accessRuleOf, parsePermissions, DEFAULT_PERMISSIONS } from "../../src/auth/permissions";
+import { base62, newApiKey, newSessionToken, sameDigest, sha256Hex } from "../../src/auth/keys";
+import { createRateLimiter } from "../../src/auth/rate-limiter";
+import { authSettingsFromEnv, DEFAULT_AUTH_SETTINGS } from "../../src/auth/settings";
+import { fakeClock } from "../../src/storage/clock";
+import { openDatabase, type Db } from "../../src/storage/db";
+
+describe("keys", () => {
+  test("keys carry a recognisable prefix, 43 base62 characters, and distinct digests", () => {
+    const keys = Array.from({ length: 200 }, newApiKey);
+    for (const k of keys) {
+      expect(k.value).toMatch(/^dp_live_[0-9A-Za-z]{43}$/);
+      expect(k.hash).toBe(sha256Hex(k.value));
+      expect(k.suffix).toBe(k.value.slice(-4));
+    }
+    expect(new Set(keys.map((k) => k.hash)).size).toBe(200);
+    expect(newSessionToken().value).toStartWith("dp_sess_");
+    expect(base62(new Uint8Array(32))).toBe("0".repeat(43));
+    expect(base62(new Uint8Array(32).fill(255))).toHaveLength(43);
+  });
+
+  test("digest comparison is exact and refuses empty or malformed digests", () => {
+    const h = sha256Hex("a");
+    expect(sameDigest(h, sha256Hex("a"))).toBe(true);
+    expect(sameDigest(h, sha256Hex("b"))).toBe(false);
+    expect(sameDigest(h, h.slice(0, 10))).toBe(false);
+    expect(sameDigest("", "")).toBe(false);
+  });
+});
+
+describe("permissions and route rules", () => {
+  test("every route names its permission, submission flag and scope", () => {
+    expect(accessRuleOf("POST", "/tenants/t1/projects/p1/transactions/process")).toEqual({ kind: "authenticated", permission: "transaction.create", submitsWork: true, tenantId: "t1", projectId: "p1" });
+    expect(accessRuleOf("POST", "/tenants/t1/projects/p1/capture-tokens")).toMatchObject({ permission: "transaction.create", submitsWork: true });
+    expect(accessRuleOf("POST", "/tenants/t1/projects/p1/transactions")).toMatchObject({ permission: "transaction.create", submitsWork: undefined });
+    expect(accessRuleOf("POST", "/transactions/abc/start")).toMatchObject({ permission: "transaction.create", submitsWork: true, transactionId: "abc" });
+    expect(accessRuleOf("POST", "/transactions/abc/source-files")).toMatchObject({ permission: "transaction.create", transactionId: "abc" });
+    expect(accessRuleOf("GET", "/transactions/abc")).toMatchObject({ permission: "transaction.read", transactionId: "abc" });
+    expect(accessRuleOf("GET", "/transactions/abc/exports/download/csv/a%20b.csv")).toMatchObject({ permission: "transaction.download_results", transactionId: "abc" });
+    expect(accessRuleOf("GET", "/transactions/abc/pages/1/image")).toMatchObject({ permission: "transaction.download_results" });
+    expect(accessRuleOf("POST", "/transactions/batch-status")).toEqual({ kind: "authenticated", permission: "transaction.read", submitsWork: undefined });
+    expect(accessRuleOf("GET", "/transactions")).toMatchObject({ permission: "transaction.read" });
+    expect(accessRuleOf("PUT", "/tenants/t%201/projects/p/settings")).toMatchObject({ permission: "project.manage", tenantId: "t 1" });
+    expect(accessRuleOf("GET", "/tenants/t1/projects")).toEqual({ kind: "authenticated", permission: undefined, submitsWork: undefined, tenantId: "t1" });
+    expect(accessRuleOf("DELETE", "/admin/clients/x/keys/y")).toEqual({ kind: "admin" });
+    expect(accessRuleOf("GET", "/auth/me")).toEqual({ kind: "authenticated", permission: undefined, submitsWork: undefined });
+  });
+
+  test("permission lists are validated and put in canonical order; the default leaves out project.manage", () => {
+    expect(parsePermissions(["extract", "transaction.create", "extract"])).toEqual(["transaction.create", "extract"]);
+    expect(() => parsePermissions(["transaction.delete"])).toThrow(/unknown "transaction.delete"; allowed: transaction.create/);
+    expect(DEFAULT_PERMISSIONS).not.toContain("project.manage");
+    expect(DEFAULT_PERMISSIONS).toContain("transaction.download_results");
+  });
+});
+
+describe("rate limiter", () => {
+  let db: Db;
+  afterEach(() => db?.close());
+  const minute = [{ name: "minute", limit: 3, lengthMs: 60_000 }];
+
+  test("a window opens at the first request and resets after its length; refusals report the wait", () => {
+    db = openDatabase(":memory:");
+    const clock = fakeClock();
+    const rl = createRateLimiter({ db, clock, flushMs: 1000 });
+    expect([1, 2, 3].map(() => rl.hit("k", minute).window.remaining)).toEqual([2, 1, 0]);
+    clock.advance(20_000);
+    const refused = rl.hit("k", minute);
+    expect(refused).toMatchObject({ allowed: false, retryAfterSeconds: 40 });
+    expect(refused.window.resetAt).toBe(clock.now() + 40_000);
+    clock.advance(40_000);
+    expect(rl.hit("k", minute)).toMatchObject({ allowed: true, window: { remaining: 2 } });
+    rl.close();
+  });
+
+  test("reports the tightest window and refuses on any full one without counting in the others", () => {
+    db = openDatabase(":memory:");
+    const clock = fakeClock();
+    const rl = createRateLimiter({ db, clock, flushMs: 1000 });
+    const both = [{ name: "minute", limit: 10, lengthMs: 60_000 }, { name: "async", limit: 2, lengthMs: 3600_000 }];
+    expect(rl.hit("k", both).window).toMatchObject({ name: "async", remaining: 1 });
+    expect(rl.hit("k", both).window).toMatchObject({ name: "async", remaining: 0 });
+    expect(rl.hit("k", both)).toMatchObject({ allowed: false, window: { name: "async" } });
+    expect(rl.hit("k", [both[0]!]).window).toMatchObject({ name: "minute", remaining: 7 });
+    rl.close();
+  });
+
+  test("counters are written in batches: a crash loses at most the unflushed interval, close() loses nothing", () => {
+    db = openDatabase(":memory:");
+    const clock = fakeClock();
+    const first = createRateLimiter({ db, clock, flushMs: 1000 });
+    first.hit("k", minute);
+    clock.advance(1000);
+    first.hit("k", minute); // flushes both counts (1 s since the last write)
+    first.hit("k", minute); // only in memory when the "crash" happens
+    const afterCrash = createRateLimiter({ db, clock, flushMs: 1000 });
+    expect(afterCrash.hit("k", minute).window.remaining).toBe(0);
+    afterCrash.close();
+    const afterClose = createRateLimiter({ db, clock, flushMs: 1000 });
+    expect(afterClose.hit("k", minute).allowed).toBe(false);
+    afterClose.close();
+    first.close();
+  });
+});
+
+describe("settings", () => {
+  test("reads limits and session lifetimes from the environment and reports every bad value", () => {
+    expect(authSettingsFromEnv({})).toEqual(DEFAULT_AUTH_SETTINGS);
+    expect(authSettingsFromEnv({ DOCPROC_RATE_LIMIT_PER_MINUTE: "60", DOCPROC_SESSION_HOURS: "1", DOCPROC_SESSION_IDLE_MINUTES: "5" })).toMatchObject({ ratePerMinute: 60, sessionLifetimeMs: 3600_000, sessionIdleMs: 300_000 });
+    expect(() => authSettingsFromEnv({ DOCPROC_RATE_LIMIT_PER_HOUR: "x", DOCPROC_ASYNC_LIMIT_PER_HOUR: "-1" })).toThrow(/DOCPROC_RATE_LIMIT_PER_HOUR.*DOCPROC_ASYNC_LIMIT_PER_HOUR/);
+  });
+});
