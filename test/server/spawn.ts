@@ -1,10 +1,6 @@
-/**
- * Starts `docproc serve` as a real process on a loopback port. Uses `bun src/cli.ts serve` once the command is in
- * the CLI's command map, else test/server/serve-entry.ts (the same ServeCommand class, run the same way).
- */
+/** Starts `docproc serve` / `docproc worker` as real processes (`bun src/cli.ts ...`) on a loopback port. */
 import type { Subprocess } from "bun";
 import path from "node:path";
-import { COMMANDS } from "../../src/cli/commands";
 
 export const ROOT = path.resolve(import.meta.dir, "../..");
 const BUN = path.join(ROOT, "node_modules/.bin/bun");
@@ -38,10 +34,9 @@ export async function spawnServe(opts: { dataDir: string; port: number; key: str
   throw new Error(`server did not come up: ${output()}`);
 }
 
-/** `docproc <command> ...` through the CLI when registered there, else through serve-entry.ts. */
+/** `docproc <command> ...` through the CLI entry point. */
 export function spawnCommand(command: "serve" | "worker", args: string[], env: Record<string, string> = {}): Subprocess {
-  const entry = command in COMMANDS ? ["src/cli.ts", command] : ["test/server/serve-entry.ts", command];
-  return Bun.spawn([BUN, ...entry, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  return Bun.spawn([BUN, "src/cli.ts", command, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
 }
 
 /** Collects a process's stdout and stderr; call the result to read them so far. */
