@@ -231,3 +231,24 @@ describe("OCR pages", () => {
     expect(layer.invoice_number!.value).toBeNull();
   });
 });
+
+describe("contact recognisers", () => {
+  test("e-mail and phone fields are found without labels and normalised", async () => {
+    const { parseProjectSettings } = await import("../../src/core/project");
+    const project = parseProjectSettings({
+      ...defaultProject,
+      classes: [{ id: "letter", name: "Letter" }],
+      fields: { letter: [
+        { id: "email", name: "E-mail", type: "string", hints: { recognizer: "email" } },
+        { id: "phone", name: "Phone", type: "string", hints: { recognizer: "phone", labels: ["tel", "phone"] } },
+      ] },
+      validation_rules: [],
+    });
+    const p = page([[["Dear Sir,", 100]], [["write to Info@Example.COM or", 100]], [["Tel. +49 (0)30 1234 5678", 100]]]);
+    const f = extractFields([p], "letter", project);
+    expect(f.email!.value).toBe("info@example.com");
+    expect(f.email!.bounding_boxes[0]!.coordinates).toEqual(boxOfWords(p, ["Info@Example.COM"]));
+    expect(f.phone!.value).toBe("+493012345678");
+    expect(f.phone!.reasoning).toContain('label "Tel."');
+  });
+});

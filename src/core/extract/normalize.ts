@@ -222,12 +222,13 @@ export function normalizeVatId(raw: string): string | null {
 }
 
 export const EMAIL_RE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/gu;
-export const PHONE_RE = /(?<![\p{L}\p{N}])(?:\+|00)?\(?\d{1,4}\)?(?:[ .\-\/]?\(?\d{2,4}\)?){2,5}(?![\p{L}\p{N}])/gu;
+export const PHONE_RE = /(?<![\p{L}\p{N}])(?:\+|00)?\(?\d{1,4}\)?(?:[ .\-\/]?\(?\d{1,4}\)?){2,6}(?![\p{L}\p{N}])/gu;
 
 /** Normalises a phone number to digits with an optional leading +, or null when it has too few digits. */
 export function normalizePhone(raw: string): string | null {
   const plus = /^\s*(\+|00)/.test(raw);
-  const digits = raw.replace(/\D/g, "").replace(/^00/, "");
+  // "+49 (0)30 ..." : the bracketed trunk zero is dialled only from inside the country.
+  const digits = (plus ? raw.replace(/\(0\)/g, "") : raw).replace(/\D/g, "").replace(/^00/, "");
   if (digits.length < 7 || digits.length > 15) return null;
   return plus ? `+${digits}` : digits;
 }

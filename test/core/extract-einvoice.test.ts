@@ -1,0 +1,77 @@
+/**
+ * A born-digital PDF that carries a Factur-X / ZUGFeRD XML attachment, made with pdf-lib, through the real
+ * conversion stage: the XML's values win (confidence 1.0, no boxes); fields the XML lacks come from the page text.
+ */
+import { describe, expect, test } from "bun:test";
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { convertSource } from "../../src/core/stages/convert";
+import { classifyDocument } from "../../src/core/stages/classify";
+import { extractFields } from "../../src/core/stages/extract";
+import { defaultProject } from "../../src/core/project";
+
+const cii = `<?xml version="1.0" encoding="UTF-8"?>
+<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">
+  <rsm:ExchangedDocument><ram:ID>RE-4711</ram:ID><ram:TypeCode>380</ram:TypeCode><ram:IssueDateTime><udt:DateTimeString format="102">20240312</udt:DateTimeString></ram:IssueDateTime></rsm:ExchangedDocument>
+  <rsm:SupplyChainTradeTransaction>
+    <ram:IncludedSupplyChainTradeLineItem>
+      <ram:SpecifiedTradeProduct><ram:Name>Widget</ram:Name></ram:SpecifiedTradeProduct>
+      <ram:SpecifiedLineTradeAgreement><ram:NetPriceProductTradePrice><ram:ChargeAmount>10.00</ram:ChargeAmount></ram:NetPriceProductTradePrice></ram:SpecifiedLineTradeAgreement>
+      <ram:SpecifiedLineTradeDelivery><ram:BilledQuantity unitCode="H87">3</ram:BilledQuantity></ram:SpecifiedLineTradeDelivery>
+      <ram:SpecifiedLineTradeSettlement><ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>30.00</ram:LineTotalAmount></ram:SpecifiedTradeSettlementLineMonetarySummation></ram:SpecifiedLineTradeSettlement>
+    </ram:IncludedSupplyChainTradeLineItem>
+    <ram:ApplicableHeaderTradeAgreement>
+      <ram:SellerTradeParty><ram:Name>Lieferant GmbH</ram:Name><ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">DE123456789</ram:ID></ram:SpecifiedTaxRegistration></ram:SellerTradeParty>
+      <ram:BuyerTradeParty><ram:Name>Kunde AG</ram:Name></ram:BuyerTradeParty>
+    </ram:ApplicableHeaderTradeAgreement>
+    <ram:ApplicableHeaderTradeSettlement>
+      <ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>
+      <ram:SpecifiedTradeSettlementHeaderMonetarySummation>
+        <ram:TaxBasisTotalAmount>30.00</ram:TaxBasisTotalAmount><ram:TaxTotalAmount currencyID="EUR">5.70</ram:TaxTotalAmount><ram:GrandTotalAmount>35.70</ram:GrandTotalAmount>
+      </ram:SpecifiedTradeSettlementHeaderMonetarySummation>
+    </ram:ApplicableHeaderTradeSettlement>
+  </rsm:SupplyChainTradeTransaction>
+</rsm:CrossIndustryInvoice>`;
+
+
+async function facturX(withXml: boolean): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const page = pdf.addPage([595, 842]);
+  const lines = ["Lieferant GmbH", "RECHNUNG", "Rechnungsnummer: RE-4711", "Rechnungsdatum: 12.03.2024", "IBAN: DE89 3704 0044 0532 0130 00", "Gesamtbetrag: 35,70 EUR"];
+  lines.forEach((text, i) => page.drawText(text, { x: 50, y: 780 - i * 24, size: 12, font }));
+  if (withXml) await pdf.attach(new TextEncoder().encode(cii), "factur-x.xml", { mimeType: "text/xml", description: "Factur-X" });
+  return pdf.save();
+}
+
+describe("native e-invoice inside a PDF", () => {
+  test("the embedded CII XML is read first; the IBAN it lacks comes from the page with its box", async () => {
+    const converted = await convertSource({ index: 0, filename: "factur-x.pdf", data: await facturX(true), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+    try {
+      expect(converted.attachments?.map((a) => a.filename)).toContain("factur-x.xml");
+      const cls = classifyDocument(converted.pages, defaultProject);
+      expect(cls.class_id).toBe("invoice");
+      const f = extractFields(converted.pages, cls.class_id, defaultProject, { attachments: converted.attachments });
+      expect(f.invoice_number).toMatchObject({ value: "RE-4711", confidence: 1, bounding_boxes: [] });
+      expect(f.total_amount!.value).toBe(35.7);
+      expect(f.line_items!.value).toEqual([{ description: "Widget", quantity: 3, unit_price: 10, amount: 30 }]);
+      expect(f.iban!.value).toBe("DE89370400440532013000");
+      expect(f.iban!.bounding_boxes[0]!.page_index).toBe(1);
+    } finally {
+      await converted.close();
+    }
+  });
+
+  test("the same PDF without the XML gives the same key values from the page text", async () => {
+    const converted = await convertSource({ index: 0, filename: "plain.pdf", data: await facturX(false), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+    try {
+      const f = extractFields(converted.pages, "invoice", defaultProject, { attachments: converted.attachments });
+      expect(f.invoice_number!.value).toBe("RE-4711");
+      expect(f.invoice_number!.confidence).toBeLessThan(1);
+      expect(f.invoice_date!.value).toBe("2024-03-12");
+      expect(f.total_amount!.value).toBe(35.7);
+      expect(f.currency!.value).toBe("EUR");
+    } finally {
+      await converted.close();
+    }
+  });
+});
