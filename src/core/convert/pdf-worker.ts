@@ -5,7 +5,7 @@
  * One document per worker at a time; requests are answered in order.
  */
 import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
-import { createCanvas } from "@napi-rs/canvas";
+import { createCanvas, type SKRSContext2D } from "@napi-rs/canvas";
 import { dirname, join } from "node:path";
 import { boundedScale } from "./limits.ts";
 import { orderWordsIntoLines } from "./lines.ts";
@@ -58,8 +58,9 @@ async function open(data: Uint8Array, password?: string): Promise<OpenResult> {
     useSystemFonts: false,
     disableFontFace: true,
     enableXfa: false,
-    // Images above 100 MP are skipped instead of decoded (a 35000 × 35000 JBIG2 scan would need > 1 GB).
-    maxImageSize: 100_000_000,
+    // Images above 40 MP (an A2 page scanned at 300 DPI is 35 MP) are left out of the rendering instead of being
+    // decoded: a 9000 × 9000 RGB photo alone took the worker past 1.2 GB, a 35000 × 35000 scan would need several.
+    maxImageSize: 40_000_000,
     cMapUrl: assetDir("cmaps"),
     cMapPacked: true,
     standardFontDataUrl: assetDir("standard_fonts"),
@@ -140,29 +141,37 @@ async function renderPage(req: Extract<PdfRequest, { op: "render" }>): Promise<R
       // Form field appearances are part of what a reader sees, so OCR must see them too.
       annotationMode: pdfjs.AnnotationMode.ENABLE,
     }).promise;
-    const rgba = ctx.getImageData(0, 0, req.width, req.height).data;
-    return packPixels(rgba, req.width, req.height, req.grayscale);
+    return readPixels(ctx, req.width, req.height, req.grayscale);
   } finally {
     page.cleanup();
     canvas.width = 1; // releases the native bitmap now rather than at the next GC
   }
 }
 
-/** RGBA (opaque: the canvas was filled white) → RGB or luma (ITU-R BT.601 weights in integer arithmetic). */
-function packPixels(rgba: Uint8ClampedArray, width: number, height: number, grayscale: boolean): RenderResult {
-  const count = width * height;
-  if (grayscale) {
-    const out = new Uint8Array(count);
-    for (let i = 0, j = 0; i < count; i++, j += 4) out[i] = (rgba[j] * 77 + rgba[j + 1] * 150 + rgba[j + 2] * 29) >> 8;
-    return { width, height, channels: 1, data: out };
+/**
+ * RGBA (opaque: the canvas was filled white) → RGB or luma (ITU-R BT.601 weights in integer arithmetic), read in
+ * bands of rows so a 40-megapixel page does not need a second full RGBA copy (160 MB) next to the canvas.
+ */
+function readPixels(ctx: SKRSContext2D, width: number, height: number, grayscale: boolean): RenderResult {
+  const channels = grayscale ? 1 : 3;
+  const out = new Uint8Array(width * height * channels);
+  const bandRows = Math.max(1, Math.floor(4_000_000 / (width * 4)));
+  for (let top = 0; top < height; top += bandRows) {
+    const rows = Math.min(bandRows, height - top);
+    const rgba = ctx.getImageData(0, top, width, rows).data;
+    const count = width * rows;
+    let k = top * width * channels;
+    if (grayscale) {
+      for (let i = 0, j = 0; i < count; i++, j += 4) out[k++] = (rgba[j] * 77 + rgba[j + 1] * 150 + rgba[j + 2] * 29) >> 8;
+    } else {
+      for (let i = 0, j = 0; i < count; i++, j += 4) {
+        out[k++] = rgba[j];
+        out[k++] = rgba[j + 1];
+        out[k++] = rgba[j + 2];
+      }
+    }
   }
-  const out = new Uint8Array(count * 3);
-  for (let i = 0, j = 0, k = 0; i < count; i++, j += 4, k += 3) {
-    out[k] = rgba[j];
-    out[k + 1] = rgba[j + 1];
-    out[k + 2] = rgba[j + 2];
-  }
-  return { width, height, channels: 3, data: out };
+  return { width, height, channels, data: out };
 }
 
 function requireDoc(): pdfjs.PDFDocumentProxy {
