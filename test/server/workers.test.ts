@@ -3,6 +3,7 @@
  * shutdown on SIGTERM while a long poll is held.
  */
 import { afterAll, expect, test } from "bun:test";
+import type { Subprocess } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,7 +12,7 @@ import { capture, freePort, spawnCommand, spawnServe, type Served } from "./spaw
 const KEY = "workers-key";
 const dir = mkdtempSync(path.join(tmpdir(), "docproc-workers-"));
 const data = path.join(dir, "data");
-const procs: Array<{ kill(sig?: string): void; exitCode: number | null }> = [];
+const procs: Subprocess[] = [];
 afterAll(() => {
   for (const p of procs) if (p.exitCode === null) p.kill("SIGKILL");
   rmSync(dir, { recursive: true, force: true });
