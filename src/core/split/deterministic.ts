@@ -11,7 +11,7 @@ export function splitPerFile(stream: StreamPage[], policy: SplitPolicy): Documen
   const b = new SpanBuilder(policy);
   for (const sp of stream) {
     if (sp.firstOfFile) b.start(sp.page.page_number, `one document per source file (file ${sp.fileIndex})`);
-    else b.add(sp.page.page_number, "");
+    else b.add(sp.page.page_number);
   }
   return b.spans();
 }
@@ -27,7 +27,7 @@ export function splitFixedPages(stream: StreamPage[], n: number, policy: SplitPo
   const b = new SpanBuilder(policy);
   stream.forEach((sp, i) => {
     if (i % n === 0) b.start(sp.page.page_number, `fixed ${n} page${n === 1 ? "" : "s"} per document`);
-    else b.add(sp.page.page_number, "");
+    else b.add(sp.page.page_number);
   });
   return b.spans();
 }
@@ -51,7 +51,7 @@ export function splitBySeparators(stream: StreamPage[], settings: SplitSettings,
     } else if (!b.hasOpenDocument) {
       b.start(pageNumber, lastReason);
     } else {
-      b.add(pageNumber, "");
+      b.add(pageNumber);
     }
   }
   return b.spans();

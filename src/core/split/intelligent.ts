@@ -60,9 +60,9 @@ export function splitIntelligently(
         const why = decisiveReasons(ev, true).join("; ") || "boundary evidence";
         b.start(pageNumber, `new document at page ${pageNumber}: ${why}`, p);
       } else {
-        for (const n of blanks) b.add(n, "", 1);
+        for (const n of blanks) b.add(n);
         blanks = [];
-        b.add(pageNumber, "", 1 - p);
+        b.add(pageNumber, 1 - p);
       }
     }
     prev = { features, sp };

@@ -37,9 +37,9 @@ export class SpanBuilder {
     this.docs.push(this.current);
   }
 
-  /** Adds a page to the current document (starts one when there is none). */
-  add(pageNumber: number, reason: string, confidence = 1): void {
-    if (!this.current) return this.start(pageNumber, reason, 1);
+  /** Adds a page to the current document, `confidence` being that it belongs there (starts one when there is none). */
+  add(pageNumber: number, confidence = 1): void {
+    if (!this.current) return this.start(pageNumber, "start of the page stream");
     this.current.pages.push(pageNumber);
     this.current.confidences.push(confidence);
   }
