@@ -12,7 +12,7 @@ import type { SourceInput } from "../core/model";
 import type { BlobStore } from "../storage/blobs";
 import { isoAt, type Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
-import { emptyManifest } from "../storage/export-files";
+import { emptyManifest, type StoredManifest } from "../storage/export-files";
 import { getProjectById } from "../storage/projects";
 import { replaceResults } from "../storage/result-store";
 import { listSourceFiles } from "../storage/source-files";
@@ -42,7 +42,16 @@ export interface ProcessDeps {
   exportsRoot: string;
   /** Minimum milliseconds between progress writes. */
   progressEveryMs?: number;
+  /**
+   * Runs in the SAME SQLite transaction that gives the transaction its final status, so follow-up work (e.g.
+   * webhook delivery jobs, enqueued with `enqueue(db, ...)`) is recorded if and only if the status is.
+   */
+  onFinished?: (db: Db, outcome: FinishedOutcome) => void;
 }
+
+export type FinishedOutcome =
+  | { transaction_id: string; status: "completed"; manifest: StoredManifest }
+  | { transaction_id: string; status: "failed"; error: string; failedStage: string | null };
 
 export function exportDirOf(exportsRoot: string, transactionId: string): string {
   return path.join(exportsRoot, transactionId);
@@ -50,11 +59,18 @@ export function exportDirOf(exportsRoot: string, transactionId: string): string 
 
 export function registerProcessTransaction(pool: WorkerPool, deps: ProcessDeps): void {
   pool.registerHandler(PROCESS_TRANSACTION, (payload: { transaction_id: string }, helpers) => runTransaction(payload.transaction_id, deps, helpers), {
-    onFailure(payload: { transaction_id: string }, message, willRetry) {
+    onFailure(payload: { transaction_id: string }, message, willRetry, err) {
+      const id = payload.transaction_id;
       const now = isoAt(deps.clock);
-      if (willRetry) tx.markRequeued(deps.db, payload.transaction_id, now);
-      else tx.markFailed(deps.db, payload.transaction_id, now, message, elapsedSeconds(deps, payload.transaction_id));
-      deps.notifier.emit(payload.transaction_id);
+      if (willRetry) tx.markRequeued(deps.db, id, now);
+      else {
+        deps.db.transaction(() => {
+          tx.markFailed(deps.db, id, now, message, elapsedSeconds(deps, id));
+          const stage = err instanceof DocprocError ? (err.stage ?? null) : null;
+          deps.onFinished?.(deps.db, { transaction_id: id, status: "failed", error: message, failedStage: stage });
+        }).immediate();
+      }
+      deps.notifier.emit(id);
     },
   });
 }
@@ -125,12 +141,16 @@ async function runTransaction(id: string, deps: ProcessDeps, helpers: JobHelpers
     const stepProgress = out.errors.length ? { ...snap.step_progress, errors: out.errors } : snap.step_progress;
     helpers.finish(() => {
       if (out.status === "failure") {
-        tx.markFailed(db, id, isoAt(clock), out.errors.map((e) => e.message).join("; ") || "processing failed", seconds);
+        const error = out.errors.map((e) => e.message).join("; ") || "processing failed";
+        tx.markFailed(db, id, isoAt(clock), error, seconds);
+        deps.onFinished?.(db, { transaction_id: id, status: "failed", error, failedStage: out.errors[0]?.stage ?? null });
         return;
       }
-      replaceResults(db, id, { documents: out.documents, pages: out.pages, manifest: out.manifest ?? emptyManifest(id) });
+      const manifest = out.manifest ?? emptyManifest(id);
+      replaceResults(db, id, { documents: out.documents, pages: out.pages, manifest });
       tx.setProgress(db, id, snap.progress, stepProgress, isoAt(clock));
       tx.markCompleted(db, id, isoAt(clock), seconds);
+      deps.onFinished?.(db, { transaction_id: id, status: "completed", manifest });
     });
   } catch (err) {
     if (!(err instanceof AwaitInput)) throw err;

@@ -11,7 +11,7 @@ import { systemClock, type Clock } from "../storage/clock";
 import { openDatabase, type Db } from "../storage/db";
 import { createNotifier, type Notifier } from "./notifier";
 import { corePipelineRunner, type CorePipelineRunner, type PipelineRunner } from "./pipeline-runner";
-import { registerProcessTransaction } from "./process-transaction";
+import { registerProcessTransaction, type ProcessDeps } from "./process-transaction";
 import { createWorkerPool, type WorkerPool } from "./worker";
 
 export interface DataDir {
@@ -36,6 +36,8 @@ export interface WorkerRuntimeOptions {
   leaseMs?: number;
   /** Replaces the core pipeline (tests). */
   runPipeline?: PipelineRunner;
+  /** Follow-up work committed with a transaction's final status (see ProcessDeps.onFinished). */
+  onFinished?: ProcessDeps["onFinished"];
   log?: (msg: string) => void;
 }
 
@@ -59,6 +61,7 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
     notifier,
     runPipeline: opts.runPipeline ?? runner!.run,
     exportsRoot: opts.data.exportsRoot,
+    onFinished: opts.onFinished,
   });
   if (opts.concurrency > 0) {
     runner?.warm();

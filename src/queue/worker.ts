@@ -27,7 +27,7 @@ export type JobHandler = (payload: any, helpers: JobHelpers) => Promise<void>;
 
 export interface HandlerOptions {
   /** Called after a failed attempt (willRetry tells whether the job goes back to the queue). */
-  onFailure?(payload: any, message: string, willRetry: boolean): void;
+  onFailure?(payload: any, message: string, willRetry: boolean, err?: unknown): void;
 }
 
 export class LeaseLostError extends Error {
@@ -114,7 +114,7 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
           const message = err instanceof Error ? err.message : String(err);
           const retryable = err instanceof DocprocError && err.retryable;
           const outcome = fail(db, clock, job, token, message, retryable, opts.backoffBaseMs);
-          if (outcome) entry.opts.onFailure?.(job.payload, message, outcome === "retry");
+          if (outcome) entry.opts.onFailure?.(job.payload, message, outcome === "retry", err);
           log(`job ${job.id} (${job.kind}) attempt ${job.attempts} failed: ${message}`);
         }
       } finally {

@@ -81,13 +81,13 @@ describe("jobs", () => {
   });
 });
 
-function setup(runner: PipelineRunner, pollMs = 500) {
+function setup(runner: PipelineRunner, pollMs = 500, onFinished?: Parameters<typeof registerProcessTransaction>[1]["onFinished"]) {
   env = freshDb();
   const clock = fakeClock();
   const notifier = createNotifier();
   const blobs = fsBlobStore(path.join(env.dir, "blobs"));
   const pool = createWorkerPool({ db: env.db, clock, leaseMs: 60_000, heartbeatMs: 60_000, pollMs });
-  registerProcessTransaction(pool, { db: env.db, clock, blobs, notifier, runPipeline: runner, exportsRoot: path.join(env.dir, "exports") });
+  registerProcessTransaction(pool, { db: env.db, clock, blobs, notifier, runPipeline: runner, exportsRoot: path.join(env.dir, "exports"), onFinished });
   const now = new Date(clock.now()).toISOString();
   createProject(env.db, { project_id: "p", tenant_id: "default", name: "P", description: "", settings: {}, now });
   tx.createTransaction(env.db, { transaction_id: "t", tenant_id: "default", project_id: "p", now });
@@ -132,6 +132,31 @@ describe("process_transaction", () => {
     clock.advance(1000);
     await pool.runOnce();
     expect(tx.getTransaction(env.db, "t")).toMatchObject({ status: "failed", error_message: "broken file" });
+  });
+
+  test("onFinished runs in the transaction that sets the final status, for completion and for failure", async () => {
+    let fail = false;
+    const finished: string[] = [];
+    const { pool, clock, now } = setup(
+      async () => {
+        if (fail) throw new DocprocError("corrupt_file", "bad pdf", { stage: "convert" });
+        return { status: "success", documents: [], pages: [], manifest: { transaction_id: "t", profiles: {}, total_files: 0, total_size_bytes: 0 }, errors: [], warnings: [] };
+      },
+      500,
+      (db, outcome) => {
+        // Proves atomicity: the status is already visible inside the same SQLite transaction.
+        finished.push(`${outcome.transaction_id}:${outcome.status}:${tx.getTransaction(db, outcome.transaction_id)!.status}:${"failedStage" in outcome ? outcome.failedStage : ""}`);
+        enqueue(db, clock, { kind: "webhook_delivery", payload: { transaction_id: outcome.transaction_id, event: outcome.status } });
+      },
+    );
+    submitTransaction(env.db, clock, "t");
+    await pool.runOnce();
+    tx.createTransaction(env.db, { transaction_id: "t2", tenant_id: "default", project_id: "p", now });
+    fail = true;
+    submitTransaction(env.db, clock, "t2");
+    await pool.runOnce();
+    expect(finished).toEqual(["t:completed:completed:", "t2:failed:failed:convert"]);
+    expect(env.db.query("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'webhook_delivery' AND status = 'queued'").get()).toEqual({ n: 2 });
   });
 
   test("a step can pause the transaction in awaiting_input, and resuming runs it again to completion", async () => {
