@@ -177,6 +177,8 @@ describe("e-mail import", () => {
     expect(rest).toEqual([]);
     expect(body.split_policy).toBe("single_document");
     expect(text(body).trim()).toBe("no headers at all, just text");
+    const emptyAttached = "Subject: y\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain\n\nhi\n--b\nContent-Type: message/rfc822\n\n--b--\n";
+    expect(expandEmailSource(source(emptyAttached)).map((s) => [s.filename, s.data.length])).toEqual([["mail.txt", "Subject: y\n\nhi\n".length], ["attachment-1.eml", 0]]);
     const [broken] = expandEmailSource(source('Subject: x\nContent-Type: multipart/mixed; boundary="never"\n\nno parts here'));
     expect(text(broken)).toBe("Subject: x\n\n\n");
   });

@@ -39,7 +39,8 @@ export function expandEmailSource(src: SourceInput, depth = 0): SourceInput[] {
     const name = attachmentName(att) ?? `attachment-${i + 1}${att.contentType === "message/rfc822" ? ".eml" : ".bin"}`;
     const source: SourceInput = { index: src.index + out.length, filename: name, content_type: att.contentType, data: att.body, split_policy: "inherit" };
     // An attached e-mail is expanded like the message itself: its body single_document, its attachments inherit.
-    const expanded = depth < MAX_NESTING ? expandEmailSource(source, depth + 1) : [source];
+    // An empty attached e-mail stays as it is: conversion reports it for that file alone.
+    const expanded = depth < MAX_NESTING && att.body.length > 0 ? expandEmailSource(source, depth + 1) : [source];
     for (const s of expanded) out.push({ ...s, index: src.index + out.length });
   }
   return out;
