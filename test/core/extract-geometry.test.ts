@@ -252,3 +252,33 @@ describe("contact recognisers", () => {
     expect(f.phone!.reasoning).toContain('label "Tel."');
   });
 });
+
+describe("rotated pages", () => {
+  /** The invoice page as a scan lying on its side: boxes on the un-rotated raster, rotation says turn 90/180/270. */
+  function turned(rotation: 90 | 180 | 270): Page {
+    const upright = invoicePage(1, 0.95);
+    const [W, H] = [upright.image_transform.rasterized_width, upright.image_transform.rasterized_height];
+    // Inverse of the upright mapping: where an upright box lies on the raster that must be turned `rotation`.
+    const back = (b: Box): Box =>
+      rotation === 90 ? [b[1], W - b[2], b[3], W - b[0]] : rotation === 180 ? [W - b[2], H - b[3], W - b[0], H - b[1]] : [H - b[3], b[0], H - b[1], b[2]];
+    const rasterW = rotation === 180 ? W : H;
+    const rasterH = rotation === 180 ? H : W;
+    const raster = { ...upright.image_transform, rasterized_width: rasterW, rasterized_height: rasterH, rotation };
+    const words = upright.words.map((w) => ({ ...w, bounding_box: back(w.bounding_box) }));
+    return { ...upright, text_source: "ocr", image_transform: raster, words };
+  }
+
+  for (const rotation of [90, 180, 270] as const) {
+    test(`reads labels right of and above values on a page turned ${rotation}°, reporting un-rotated boxes`, () => {
+      const p = turned(rotation);
+      const { rasterized_width: rw, rasterized_height: rh } = p.image_transform;
+      expect(p.words.every((w) => w.bounding_box[0] >= 0 && w.bounding_box[1] >= 0 && w.bounding_box[2] <= rw && w.bounding_box[3] <= rh)).toBe(true);
+      const f = extractFields([p], "invoice", defaultProject);
+      expect(f.invoice_number!.value).toBe("INV-2024-0042");
+      expect(f.due_date!.value).toBe("2024-03-26");
+      expect(f.total_amount!.value).toBe(297.5);
+      expect((f.line_items!.value as unknown[]).length).toBe(2);
+      expect(f.invoice_number!.bounding_boxes[0]!.coordinates).toEqual(boxOfWords(p, ["INV-2024-0042"]));
+    });
+  }
+});

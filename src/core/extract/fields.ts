@@ -4,7 +4,7 @@
  */
 import type { FieldResult } from "../model";
 import type { FieldSettings } from "../project";
-import { boxesOf, type Line, ocrConfidenceOf, type Span, spanOf } from "./lines";
+import { boxesOf, type Line, ocrConfidenceOf, type Span, spanOf, uprightSize } from "./lines";
 import { below, findLabels, type LabelHit } from "./labels";
 import { findAmounts, readValue, type ReadContext, type ValueKind, type ValueMatch } from "./values";
 import { findDates } from "./normalize";
@@ -183,8 +183,9 @@ function applyRegion(field: FieldSettings, candidates: Candidate[]): void {
     const { page } = c.match.line;
     const words = c.match.line.words.filter((w) => w.start < c.match.end && w.end > c.match.start);
     if (!words.length) continue;
-    const cx = words.reduce((s, w) => s + (w.word.bounding_box[0] + w.word.bounding_box[2]) / 2, 0) / words.length / page.image_transform.rasterized_width;
-    const cy = words.reduce((s, w) => s + (w.word.bounding_box[1] + w.word.bounding_box[3]) / 2, 0) / words.length / page.image_transform.rasterized_height;
+    const [width, height] = uprightSize(page);
+    const cx = words.reduce((s, w) => s + (w.box[0] + w.box[2]) / 2, 0) / words.length / width;
+    const cy = words.reduce((s, w) => s + (w.box[1] + w.box[3]) / 2, 0) / words.length / height;
     const inside = cx >= region[0] && cx <= region[2] && cy >= region[1] && cy <= region[3];
     if (!inside) {
       c.score *= 0.5;

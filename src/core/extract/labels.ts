@@ -95,7 +95,7 @@ export function findLabels(lines: Line[], labels: string[], excludeBefore: strin
         if (lineHits.some((h) => start < h.end && end > h.start)) continue;
         if (before.has(wordBefore(line.text, start)) || after.has(wordAfter(line.text, end))) continue;
         const words = line.words.filter((w) => w.start < end && w.end > start);
-        lineHits.push({ line, start, end, label, rank, box: unionBox(words.map((w) => w.word.bounding_box)) });
+        lineHits.push({ line, start, end, label, rank, box: unionBox(words.map((w) => w.box)) });
       }
     }
     if (line.page.text_source === "ocr") {
@@ -105,7 +105,7 @@ export function findLabels(lines: Line[], labels: string[], excludeBefore: strin
           if (lineHits.some((h) => start < h.end && end > h.start)) continue;
           if (before.has(wordBefore(line.text, start)) || after.has(wordAfter(line.text, end))) continue;
           const words = line.words.filter((w) => w.start < end && w.end > start);
-          lineHits.push({ line, start, end, label, rank, box: unionBox(words.map((w) => w.word.bounding_box)), fuzzy: true });
+          lineHits.push({ line, start, end, label, rank, box: unionBox(words.map((w) => w.box)), fuzzy: true });
         }
       });
     }
@@ -149,12 +149,12 @@ export function below(hit: LabelHit, lines: Line[], maxLines = 3): Line[] {
 /** Words of `line` overlapping `box` horizontally, plus the words glued to
  * their right (gap below one line height): a value may be wider than its label, but starts under it. */
 function columnWords(line: Line, box: Box): LineWord[] {
-  const idx = line.words.map((w, i) => (xOverlap(w.word.bounding_box, box) > 0 ? i : -1)).filter((i) => i >= 0);
+  const idx = line.words.map((w, i) => (xOverlap(w.box, box) > 0 ? i : -1)).filter((i) => i >= 0);
   if (!idx.length) return [];
   const first = idx[0]!;
   let last = idx[idx.length - 1]!;
   const gapLimit = lineHeight(line) * 0.9;
-  const gap = (a: LineWord, b: LineWord) => b.word.bounding_box[0] - a.word.bounding_box[2];
+  const gap = (a: LineWord, b: LineWord) => b.box[0] - a.box[2];
   while (last + 1 < line.words.length && gap(line.words[last]!, line.words[last + 1]!) < gapLimit) last++;
   return line.words.slice(first, last + 1);
 }
@@ -167,9 +167,9 @@ export function subLine(line: Line, words: LineWord[]): Line {
     if (text) text += " ";
     const start = text.length;
     text += w.word.text;
-    rebuilt.push({ word: w.word, start, end: text.length });
+    rebuilt.push({ word: w.word, box: w.box, start, end: text.length });
   }
-  return { page: line.page, index: line.index, text, words: rebuilt, box: unionBox(words.map((w) => w.word.bounding_box)) };
+  return { page: line.page, index: line.index, text, words: rebuilt, box: unionBox(words.map((w) => w.box)) };
 }
 
 /**
@@ -182,7 +182,7 @@ export function sameBlockEnd(line: Line, offset: number): number {
   if (first < 0) return words.length ? words[words.length - 1]!.end : offset;
   let end = words[first]!.end;
   for (let i = first + 1; i < words.length; i++) {
-    if (words[i]!.word.bounding_box[0] - words[i - 1]!.word.bounding_box[2] > lineHeight(line) * 3) break;
+    if (words[i]!.box[0] - words[i - 1]!.box[2] > lineHeight(line) * 3) break;
     end = words[i]!.end;
   }
   return end;

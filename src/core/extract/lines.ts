@@ -6,6 +6,8 @@ import type { Box, FieldBox, Page, Word } from "../model";
 
 export interface LineWord {
   word: Word;
+  /** The word's box on the upright page (see uprightBox): used for geometry, never reported. */
+  box: Box;
   /** Character offsets of the word in `Line.text`. */
   start: number;
   end: number;
@@ -17,53 +19,70 @@ export interface Line {
   index: number;
   text: string;
   words: LineWord[];
+  /** Union of the words' upright boxes. */
   box: Box;
+}
+
+/**
+ * A box as seen on the upright page. Word boxes are on the un-rotated rasterized page and `rotation` says how far
+ * the page must turn clockwise to read upright; "right of" and "below" only mean something upright.
+ */
+export function uprightBox(b: Box, page: Page): Box {
+  const { rasterized_width: W, rasterized_height: H, rotation } = page.image_transform;
+  switch ((((rotation ?? 0) % 360) + 360) % 360) {
+    case 90: return [H - b[3], b[0], H - b[1], b[2]];
+    case 180: return [W - b[2], H - b[3], W - b[0], H - b[1]];
+    case 270: return [b[1], W - b[2], b[3], W - b[0]];
+    default: return b;
+  }
+}
+
+/** Width and height of the upright page. */
+export function uprightSize(page: Page): [number, number] {
+  const { rasterized_width: W, rasterized_height: H, rotation } = page.image_transform;
+  return Math.abs(rotation ?? 0) % 180 === 90 ? [H, W] : [W, H];
 }
 
 /** Words of one page grouped into lines: by `word.line` when OCR/text layer gave it, else by vertical overlap. */
 export function pageLines(page: Page): Line[] {
-  const groups = new Map<number, Word[]>();
-  const withLine = page.words.every((w) => typeof w.line === "number");
-  if (withLine) {
-    for (const w of page.words) {
-      if (!w.text.trim()) continue;
-      const list = groups.get(w.line!) ?? [];
-      list.push(w);
-      groups.set(w.line!, list);
-    }
+  type Placed = { word: Word; box: Box };
+  const placed: Placed[] = page.words.filter((w) => w.text.trim()).map((w) => ({ word: w, box: uprightBox(w.bounding_box, page) }));
+  const groups = new Map<number, Placed[]>();
+  if (placed.every((p) => typeof p.word.line === "number")) {
+    for (const p of placed) groups.set(p.word.line!, [...(groups.get(p.word.line!) ?? []), p]);
   } else {
-    groupByOverlap(page.words.filter((w) => w.text.trim())).forEach((ws, i) => groups.set(i, ws));
+    groupByOverlap(placed).forEach((ps, i) => groups.set(i, ps));
   }
   const lines: Line[] = [];
   for (const key of [...groups.keys()].sort((a, b) => a - b)) {
-    const ws = groups.get(key)!.slice().sort((a, b) => a.bounding_box[0] - b.bounding_box[0]);
+    const ps = groups.get(key)!.slice().sort((a, b) => a.box[0] - b.box[0]);
     let text = "";
     const words: LineWord[] = [];
-    for (const w of ws) {
+    for (const p of ps) {
       if (text) text += " ";
       const start = text.length;
-      text += w.text;
-      words.push({ word: w, start, end: text.length });
+      text += p.word.text;
+      words.push({ word: p.word, box: p.box, start, end: text.length });
     }
-    lines.push({ page, index: lines.length, text, words, box: unionBox(ws.map((w) => w.bounding_box)) });
+    lines.push({ page, index: lines.length, text, words, box: unionBox(ps.map((p) => p.box)) });
   }
   return lines;
 }
 
-function groupByOverlap(words: Word[]): Word[][] {
-  const sorted = words.slice().sort((a, b) => a.bounding_box[1] + a.bounding_box[3] - (b.bounding_box[1] + b.bounding_box[3]));
-  const lines: Word[][] = [];
-  for (const w of sorted) {
-    const cy = (w.bounding_box[1] + w.bounding_box[3]) / 2;
+function groupByOverlap<T extends { box: Box }>(items: T[]): T[][] {
+  const sorted = items.slice().sort((a, b) => a.box[1] + a.box[3] - (b.box[1] + b.box[3]));
+  const lines: T[][] = [];
+  for (const item of sorted) {
+    const cy = (item.box[1] + item.box[3]) / 2;
     const last = lines[lines.length - 1];
     if (last) {
-      const box = unionBox(last.map((x) => x.bounding_box));
+      const box = unionBox(last.map((x) => x.box));
       if (cy >= box[1] && cy <= box[3]) {
-        last.push(w);
+        last.push(item);
         continue;
       }
     }
-    lines.push([w]);
+    lines.push([item]);
   }
   return lines;
 }

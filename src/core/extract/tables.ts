@@ -35,13 +35,13 @@ function headerAnchors(line: Line, columns: TableColumn[]): Anchor[] | null {
   // Header words of columns we do not extract (tax rate, discount...) still claim the values under them.
   for (const w of line.words) {
     if (used.some((h) => w.start < h.end && w.end > h.start)) continue;
-    anchors.push({ column: null, x1: w.word.bounding_box[0], x2: w.word.bounding_box[2] });
+    anchors.push({ column: null, x1: w.box[0], x2: w.box[2] });
   }
   return anchors;
 }
 
 function nearestAnchor(word: LineWord, anchors: Anchor[]): Anchor {
-  const [x1, , x2] = word.word.bounding_box;
+  const [x1, , x2] = word.box;
   const dist = (a: Anchor) => (x2 < a.x1 ? a.x1 - x2 : x1 > a.x2 ? x1 - a.x2 : 0) + Math.abs((x1 + x2) / 2 - (a.x1 + a.x2) / 2) * 0.01;
   return anchors.reduce((best, a) => (dist(a) < dist(best) ? a : best));
 }
@@ -50,7 +50,7 @@ function isRowLine(line: Line, descEnd: number, dateOrder: DateOrder): boolean {
   const amounts = findAmounts(line.text, dateOrder).filter((a) => a.decimals || a.currency);
   return amounts.some((a) => {
     const word = line.words.find((w) => w.end > a.start);
-    return word !== undefined && word.word.bounding_box[0] >= descEnd;
+    return word !== undefined && word.box[0] >= descEnd;
   });
 }
 
@@ -69,9 +69,9 @@ function rowOf(line: Line, anchors: Anchor[], descLimit: number): Row {
     const numeric = /^[-−(]?[€$£¥₹]?\d[\d.,']*\)?-?$/.test(w.word.text) && parseAmount(w.word.text.replace(/[€$£¥₹]/g, "")) !== null;
     if (anchor.column && anchor.column.type !== "string" && numeric) {
       row.cells.set(anchor.column.id, [...(row.cells.get(anchor.column.id) ?? []), w]);
-    } else if (anchor.column?.type === "string" || (!numeric && w.word.bounding_box[2] <= descLimit)) {
+    } else if (anchor.column?.type === "string" || (!numeric && w.box[2] <= descLimit)) {
       firstLine.push(w.word.text);
-      descriptionX = Math.min(descriptionX, w.word.bounding_box[0]);
+      descriptionX = Math.min(descriptionX, w.box[0]);
     }
   }
   if (firstLine.length) row.description.push(firstLine.join(" "));
@@ -88,7 +88,7 @@ function cellValue(column: TableColumn, words: LineWord[] | undefined): FieldVal
 
 /** A continuation line starts near the row's description (not further left, like a footer) and left of the numbers. */
 function isContinuation(line: Line, row: Row, firstNumeric: number): boolean {
-  const x = line.words[0]!.word.bounding_box[0];
+  const x = line.words[0]!.box[0];
   return x < firstNumeric && x >= row.descriptionX - 2 * lineHeight(line);
 }
 

@@ -119,7 +119,7 @@ function readText(line: Line, offset: number): ValueMatch | null {
   const next = line.words.find((w) => w.end > offset && /[\p{L}\p{N}]/u.test(line.text.slice(Math.max(w.start, offset), w.end)));
   const prev = [...line.words].reverse().find((w) => w.start < offset);
   // Far from its label, the text may be the next column's header rather than the value.
-  const far = next && prev && next.word.bounding_box[0] - prev.word.bounding_box[2] > (line.box[3] - line.box[1]) * 5;
+  const far = next && prev && next.box[0] - prev.box[2] > (line.box[3] - line.box[1]) * 5;
   let end = sameBlockEnd(line, offset);
   // A word ending in ":" is the next label, not part of this value.
   const nextLabel = line.words.find((w) => w.start >= offset && w.end <= end && /[\p{L}]:$/u.test(w.word.text));
