@@ -168,7 +168,7 @@ export function markRequeued(db: Db, id: string, now: string): void {
 export function markCompleted(db: Db, id: string, now: string, processingSeconds: number): void {
   db.query(
     `UPDATE transactions SET status = 'completed', completed_at = ?, processing_time_seconds = ?, error_message = NULL,
-       review_metadata = NULL, current_step = NULL, updated_at = ? WHERE transaction_id = ?`,
+       review_metadata = NULL, current_step = 'completed', updated_at = ? WHERE transaction_id = ?`,
   ).run(now, processingSeconds, now, id);
 }
 

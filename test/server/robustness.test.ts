@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { contentDisposition, contentTypeOf } from "../../src/server/content-types";
+import { contentDisposition, contentTypeOf, safeName } from "../../src/server/content-types";
 import { form, testApp } from "./helpers";
 
 let t: ReturnType<typeof testApp>;
@@ -63,6 +63,14 @@ describe("download headers", () => {
   test("Content-Disposition stays one safe header for quotes, semicolons and non-ASCII names", () => {
     expect(contentDisposition("attachment", 'a";b\r\n.json')).toBe(`attachment; filename="a__b__.json"; filename*=UTF-8''a%22%3Bb%0D%0A.json`);
     expect(contentDisposition("inline", "sub/€uro Rechnung.pdf")).toBe(`inline; filename="_uro Rechnung.pdf"; filename*=UTF-8''%E2%82%ACuro%20Rechnung.pdf`);
+  });
+
+  test("uploaded names lose client paths and control characters", () => {
+    expect(safeName("C:\\Users\\me\\scan.pdf", 0)).toBe("scan.pdf");
+    expect(safeName("../../etc/passwd", 0)).toBe("passwd");
+    expect(safeName("a\r\nb.pdf", 0)).toBe("a__b.pdf");
+    expect(safeName("..", 3)).toBe("file_3");
+    expect(safeName(undefined, 1)).toBe("file_1");
   });
 
   test("Content-Type follows the extension", () => {

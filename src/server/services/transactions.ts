@@ -12,7 +12,7 @@ import { isoAt } from "../../storage/clock";
 import { addSourceFile, listSourceFiles } from "../../storage/source-files";
 import * as tx from "../../storage/transactions";
 import { urlsOf, type ServerDeps } from "../deps";
-import { contentTypeOf } from "../content-types";
+import { contentTypeOf, safeName } from "../content-types";
 import { requireProject } from "./projects";
 
 export interface CreateInput {
@@ -94,7 +94,7 @@ function decodeFiles(deps: ServerDeps, files: NonNullable<ProcessInput["source_f
 /** One-step submit: always the production dataset; files, text and OCR data are stored, then the job is queued. */
 export async function processNow(deps: ServerDeps, tenantId: string, projectId: string, input: ProcessInput) {
   requireProject(deps.db, tenantId, projectId);
-  const files = input.source_files ?? [];
+  const files = (input.source_files ?? []).map((f, i) => ({ ...f, filename: safeName(f.filename, i) }));
   const decoded = decodeFiles(deps, files);
   assertQueueRoom(deps.db, deps.config.maxQueueDepth);
   const hashes = await Promise.all(decoded.map((d) => deps.blobs.put(d)));

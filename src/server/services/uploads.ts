@@ -7,7 +7,7 @@ import { DocprocError } from "../../core/errors";
 import { SPLIT_POLICIES, type SplitPolicy } from "../../core/model";
 import { isoAt } from "../../storage/clock";
 import { addSourceFile, findByUploadToken, listSourceFiles, type SourceFileRecord } from "../../storage/source-files";
-import { contentTypeOf } from "../content-types";
+import { contentTypeOf, safeName } from "../content-types";
 import type { ServerDeps } from "../deps";
 import { requireTransaction } from "./transactions";
 
@@ -59,7 +59,7 @@ export async function uploadFiles(deps: ServerDeps, transactionId: string, input
   for (const [i, file] of input.files.entries()) {
     const token = input.uploadTokens[i] || null;
     const index = input.fileIndex === undefined ? undefined : input.fileIndex + i;
-    const filename = (file.name || `file_${i}`).split(/[\\/]/).pop()!.slice(0, 255);
+    const filename = safeName(file.name, i);
     try {
       const known = token ? findByUploadToken(deps.db, transactionId, token) : null;
       if (known) {
