@@ -15,6 +15,11 @@ describe("dates", () => {
     expect(normalizeDate("02 Juillet 2015")).toBe("2015-07-02");
     expect(normalizeDate("3 marca 2021")).toBe("2021-03-03");
     expect(normalizeDate("12 de octubre de 2020")).toBe("2020-10-12");
+    expect(normalizeDate("12-Mar-2024")).toBe("2024-03-12");
+    expect(normalizeDate("05/Dec/23")).toBe("2023-12-05");
+    expect(normalizeDate("2024-03-12T10:00:00Z")).toBe("2024-03-12");
+    expect(normalizeDate("1er juillet 2015")).toBe("2015-07-01");
+    expect(normalizeDate("12. März 2024")).toBe("2024-03-12");
   });
 
   test("day/month order follows the locale for ambiguous dates, and a number above 12 overrides it", () => {

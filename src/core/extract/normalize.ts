@@ -32,10 +32,13 @@ const E = "(?![\\p{L}\\p{N}])";
 /** Every date form we read; named groups tell which part is which. */
 export const DATE_RE = new RegExp(
   [
-    `${B}(?<iy>\\d{4})[-/.](?<im>\\d{1,2})[-/.](?<id>\\d{1,2})${E}`,
+    // ISO dates may carry a time ("2024-03-12T10:00").
+    `${B}(?<iy>\\d{4})[-/.](?<im>\\d{1,2})[-/.](?<id>\\d{1,2})(?=$|[^\\p{L}\\p{N}]|T\\d)`,
     `${B}(?<na>\\d{1,2})[./-](?<nb>\\d{1,2})[./-](?<ny>\\d{4}|\\d{2})${E}`,
     `${B}(?<dd>\\d{1,2})(?:\\.|st|nd|rd|th|er)?\\s*(?:de\\s+)?(?<dm>${MONTH_ALT})\\.?,?\\s*(?:de\\s+)?(?<dy>\\d{4})${E}`,
     `${B}(?<mm>${MONTH_ALT})\\.?\\s+(?<md>\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s*(?<my>\\d{4})${E}`,
+    // "12-Mar-2024", "12/Mar/24": dashes or slashes around a month name, year of two or four digits.
+    `${B}(?<hd>\\d{1,2})[-/](?<hm>${MONTH_ALT})\\.?[-/](?<hy>\\d{4}|\\d{2})${E}`,
   ].join("|"),
   "giu",
 );
@@ -92,6 +95,7 @@ function scanDates(text: string, order: DateOrder): DateMatch[] {
       out.push({ start, end, iso: dayFirst ? iso(+g.ny!, b, a) : iso(+g.ny!, a, b), numeric: [a, b] });
     } else if (g.dd) out.push({ start, end, iso: iso(+g.dy!, MONTHS[g.dm!.toLowerCase()]!, +g.dd) });
     else if (g.mm) out.push({ start, end, iso: iso(+g.my!, MONTHS[g.mm.toLowerCase()]!, +g.md!) });
+    else if (g.hd) out.push({ start, end, iso: iso(+g.hy!, MONTHS[g.hm!.toLowerCase()]!, +g.hd) });
   }
   return out;
 }
