@@ -231,6 +231,27 @@ describe("render, page_limit, attachments", () => {
   });
 });
 
+describe("page-level time bound", () => {
+  test("a page pdf.js cannot parse in time becomes an empty page with a warning; the pages around it convert", async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    for (let i = 1; i <= 4; i++) {
+      const page = pdf.addPage([595, 842]);
+      page.drawText(`Page ${i} heading`, { x: 50, y: 780, size: 12, font });
+      // Page 2 also carries 3 million path operators (28 KB compressed): seconds of parsing, no text.
+      if (i === 2) page.node.addContentStream(pdf.context.register(pdf.context.flateStream("1 1 m\n".repeat(3_000_000))));
+    }
+    const started = performance.now();
+    const converted = await convertBytes(await pdf.save(), { limits: { pageTimeoutMs: 1_500 } });
+    await converted.close();
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(converted.pages.map((p) => p.text)).toEqual(["Page 1 heading", "", "Page 3 heading", "Page 4 heading"]);
+    expect(converted.pages[1].text_source).toBe("none");
+    expect(converted.warnings).toHaveLength(1);
+    expect(converted.warnings[0]).toContain("page 2");
+  });
+});
+
 function countDark(data: Uint8Array, width: number, [x1, y1, x2, y2]: number[]): number {
   let dark = 0;
   for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) if (data[y * width + x] < 128) dark++;

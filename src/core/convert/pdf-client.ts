@@ -59,25 +59,32 @@ export class PdfWorkerClient {
 
   private readonly onAbort = () => this.kill(abortError(this.signal!));
 
+  /** Settles when the current worker has the document open; requests wait for it so their timers start later. */
+  private opening: Promise<unknown> = Promise.resolve();
+
   /** Opens the document (in a fresh or reused worker). Throws DocprocError for unreadable files. */
-  async open(): Promise<OpenResult> {
-    if (this.signal?.aborted) throw abortError(this.signal);
+  open(): Promise<OpenResult> {
+    if (this.signal?.aborted) return Promise.reject(abortError(this.signal));
     this.worker = takeWorker();
     this.worker.onmessage = (event: MessageEvent<PdfResponse>) => this.settle(event.data);
     this.worker.onerror = (event: ErrorEvent) => this.kill(new DocprocError("internal", `pdf worker failed: ${event.message}`));
     // A copy: the worker's document may outlive a request, and the original stays here for restarts.
-    const result = (await this.send({ op: "open", data: this.data.slice(), password: this.password }, this.openTimeoutMs)) as OpenResult;
-    return result;
+    const opened = this.send({ op: "open", data: this.data.slice(), password: this.password }, this.openTimeoutMs) as Promise<OpenResult>;
+    this.opening = opened;
+    return opened;
   }
 
   /** Sends a request, restarting the worker first when an earlier request killed it. */
   async request<T>(body: RequestBody, timeoutMs: number, label: string): Promise<T> {
     if (this.closed) throw new DocprocError("internal", `${label}: the PDF was already closed`);
     if (!this.worker) {
-      if (this.restarts >= MAX_RESTARTS) throw new DocprocError("timeout", `${label}: pdf.js timed out ${MAX_RESTARTS} times on this file`);
+      if (this.restarts >= MAX_RESTARTS) {
+        throw new DocprocError("timeout", `${label}: pdf.js timed out ${MAX_RESTARTS} times on this file`, { details: { exhausted: true } });
+      }
       this.restarts++;
-      await this.open();
+      this.open().catch(() => undefined); // awaited through `opening` below, by every concurrent caller alike
     }
+    await this.opening;
     return (await this.send(body, timeoutMs, label)) as T;
   }
 
@@ -87,7 +94,9 @@ export class PdfWorkerClient {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.kill(new DocprocError("timeout", `${label}: no answer from pdf.js within ${Math.round(timeoutMs / 1000)} s`, { retryable: true }));
+        const limit = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`;
+        const err = new DocprocError("timeout", `${label}: no answer from pdf.js within ${limit}`, { retryable: true });
+        this.kill(err, id);
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
       worker.postMessage({ id, ...body } as PdfRequest);
@@ -103,13 +112,16 @@ export class PdfWorkerClient {
     else entry.reject(failureToError(response.error));
   }
 
-  /** Terminates the worker and fails everything in flight with `err`. */
-  private kill(err: DocprocError): void {
+  /**
+   * Terminates the worker and fails everything in flight with `err`; when one request (`culprit`) timed out, the
+   * others queued behind it fail as interrupted instead, so their callers can simply ask again.
+   */
+  private kill(err: DocprocError, culprit?: number): void {
     this.worker?.terminate();
     this.worker = null;
-    for (const entry of this.pending.values()) {
+    for (const [id, entry] of this.pending) {
       clearTimeout(entry.timer);
-      entry.reject(err);
+      entry.reject(culprit === undefined || id === culprit ? err : interruptedError());
     }
     this.pending.clear();
   }
@@ -134,6 +146,20 @@ export class PdfWorkerClient {
       idleWorkers.push(worker);
     } else worker.terminate();
   }
+}
+
+function interruptedError(): DocprocError {
+  return new DocprocError("internal", "interrupted: pdf.js was restarted after another request timed out", { retryable: true, details: { interrupted: true } });
+}
+
+/** True for a request that failed only because another one made the worker restart. */
+export function isInterrupted(err: unknown): boolean {
+  return err instanceof DocprocError && err.details?.interrupted === true;
+}
+
+/** True when the client gave up on the file (restarts exhausted) or the caller aborted. */
+export function isFatal(err: unknown, signal?: AbortSignal): boolean {
+  return err instanceof DocprocError && err.code === "timeout" && (signal?.aborted === true || err.details?.exhausted === true);
 }
 
 function abortError(signal: AbortSignal): DocprocError {

@@ -7,7 +7,7 @@ import { DocprocError } from "../errors.ts";
 import type { ConvertedFile, Page, RasterImage, SourceInput } from "../model.ts";
 import { makeTransform, PDF_RENDER_DPI, type ConvertLimits } from "./limits.ts";
 import { meanConfidence } from "./lines.ts";
-import { PdfWorkerClient } from "./pdf-client.ts";
+import { isFatal, isInterrupted, PdfWorkerClient } from "./pdf-client.ts";
 import { packWords, unpackWords, type PageResult, type RenderResult } from "./pdf-protocol.ts";
 import type { RenderOptions } from "./raster.ts";
 
@@ -128,15 +128,17 @@ async function convertPage(
   const preferredScale = PDF_RENDER_DPI / 72;
   let result: PageResult;
   let loaded = true;
-  try {
-    result = await client.request<PageResult>(
+  const ask = () =>
+    client.request<PageResult>(
       { op: "page", pageNumber: n, preferredScale, maxSidePx: opts.limits.maxSidePx, maxRasterPixels: opts.limits.maxRasterPixels },
       opts.limits.pageTimeoutMs,
       `page ${n}`,
     );
+  try {
+    result = await ask().catch((err) => (isInterrupted(err) ? ask() : Promise.reject(err)));
   } catch (err) {
     // A page that cannot be read is survivable unless the whole worker gave up (timeouts exhausted, abort).
-    if (err instanceof DocprocError && err.code === "timeout" && (opts.signal?.aborted || /times on this file/.test(err.message))) throw err;
+    if (isFatal(err, opts.signal)) throw err;
     warnings.push(`page ${n}: could not be read (${(err as Error).message}); it is treated as an empty A4 page`);
     loaded = false;
     result = { ...A4_POINTS, scale: preferredScale, usable: false, reason: "page could not be read", words: packWords([]), text: "" };
@@ -182,6 +184,7 @@ async function renderWith(
     );
     return { data: raster.data, width: raster.width, height: raster.height, channels: raster.channels };
   } catch (err) {
+    if (isInterrupted(err)) return renderWith(client, pageNumber, scale, width, height, renderOpts, timeoutMs);
     if (err instanceof DocprocError && err.code !== "corrupt_file") throw err;
     // pdf.js draws what it can; an error here means nothing could be drawn. A white page keeps the batch going
     // (conversion already recorded whether the page was readable).
