@@ -117,6 +117,8 @@ describe("boundary signals", () => {
     expect(ids).toContain("iban:DE30507500940000048567");
     expect(ids).toContain("vat:DE232446240");
     expect(ids).toContain("domain:qualityhosting.de");
+    // An order number shaped like an IBAN fails the checksum.
+    expect(parseIssuerIds("Order ID: OD304175096047380001")).toEqual([]);
   });
 
   const feature = (text: string, classId: string | null = null) => pageFeatures(textPages([text], 0, 1)[0], classId);

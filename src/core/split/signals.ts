@@ -84,11 +84,23 @@ const WEB_DOMAIN = /\b(?:https?:\/\/)?www\.([\w-]+(?:\.[\w-]+)+)/gi;
 /** Identifiers that tell who issued a page. */
 export function parseIssuerIds(text: string): string[] {
   const ids = new Set<string>();
-  for (const m of text.matchAll(IBAN)) ids.add("iban:" + m[1].replace(/\s/g, ""));
+  for (const m of text.matchAll(IBAN)) {
+    const iban = m[1].replace(/\s/g, "");
+    if (validIban(iban)) ids.add("iban:" + iban); // order and customer numbers look alike; the checksum tells
+  }
   for (const m of text.matchAll(VAT_ID)) ids.add("vat:" + m[0].replace(/\s/g, ""));
   for (const m of text.matchAll(EMAIL_DOMAIN)) ids.add("domain:" + registrable(m[1]));
   for (const m of text.matchAll(WEB_DOMAIN)) ids.add("domain:" + registrable(m[1]));
   return [...ids];
+}
+
+/** ISO 13616 check: move the first four characters to the end, letters to numbers, mod 97 must be 1. */
+export function validIban(iban: string): boolean {
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
+  const digits = (iban.slice(4) + iban.slice(0, 4)).replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
+  let rest = 0;
+  for (const d of digits) rest = (rest * 10 + Number(d)) % 97;
+  return rest === 1;
 }
 
 function registrable(domain: string): string {
