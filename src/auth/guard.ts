@@ -15,7 +15,7 @@ import type { Db } from "../storage/db";
 import { getProject, getProjectById } from "../storage/projects";
 import { sha256Hex } from "./keys";
 import { accessRuleOf, STEP_PERMISSIONS, type AccessRule } from "./permissions";
-import { resolvePrincipal, type Principal, type PrincipalContext } from "./principal";
+import { principalOfKeyId, resolvePrincipal, type Principal, type PrincipalContext } from "./principal";
 import { createRateLimiter, type Decision, type RateLimiter, type WindowSpec } from "./rate-limiter";
 import type { AuthSettings } from "./settings";
 
@@ -33,6 +33,14 @@ export interface Access {
 
 export interface Guard {
   check(req: RequestFacts): Access;
+  /**
+   * Counts one task submission made on behalf of `principal` without credentials on the request (the phone
+   * capture page submits for the key that minted its token). Throws the async 429 when the budget is spent.
+   * Admin principals are not limited (null).
+   */
+  chargeSubmission(principal: Principal): Decision | null;
+  /** The principal of a key that is still active, by key id; null once revoked (re-read on every call). */
+  principalOfKeyId(keyId: string): Principal | null;
   limiter: RateLimiter;
   settings: AuthSettings;
   close(): void;
@@ -70,11 +78,7 @@ export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; s
       return { principal, rate: null };
     }
     if (principal.kind === "admin") return { principal, rate: null };
-    const rate = limiter.hit(principal.rateSubject!, windowsOf(principal, !!rule.submitsWork));
-    if (!rate.allowed) {
-      const refusal: RateRefusal = { decision: rate, async: rate.window.name === ASYNC_WINDOW };
-      throw new DocprocError("rate_limited", rateMessage(rate), { details: { ...refusal } });
-    }
+    const rate = countOrRefuse(principal, windowsOf(principal, !!rule.submitsWork));
     const owner = rule.transactionId ? txOwner.get(rule.transactionId) : null;
     checkScope(principal, rule, owner?.tenant_id ?? null);
     if (rule.permission && !principal.permissions.has(rule.permission)) {
@@ -84,7 +88,32 @@ export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; s
     return { principal, rate };
   }
 
-  return { check, limiter, settings, close: () => limiter.close() };
+  function countOrRefuse(principal: Principal, windows: WindowSpec[]): Decision {
+    const rate = limiter.hit(principal.rateSubject!, windows);
+    if (!rate.allowed) {
+      const refusal: RateRefusal = { decision: rate, async: rate.window.name === ASYNC_WINDOW };
+      throw new DocprocError("rate_limited", rateMessage(rate), { details: { ...refusal } });
+    }
+    return rate;
+  }
+
+  const guard: Guard = {
+    check,
+    chargeSubmission: (p) => (p.rateSubject === null ? null : countOrRefuse(p, windowsOf(p, true).filter((w) => w.name === ASYNC_WINDOW))),
+    principalOfKeyId: (keyId) => principalOfKeyId(db, settings, keyId),
+    limiter,
+    settings,
+    close: () => limiter.close(),
+  };
+  GUARDS.set(db, guard);
+  return guard;
+}
+
+const GUARDS = new WeakMap<Db, Guard>();
+
+/** The guard of the app serving this database, for routes built without it (e.g. capture). */
+export function guardOf(db: Db): Guard | undefined {
+  return GUARDS.get(db);
 }
 
 /** Another tenant's resources answer exactly as missing ones do. */

@@ -8,7 +8,7 @@
  * The admin principal acts for every tenant and holds every permission; it is not rate limited.
  */
 import { DocprocError } from "../core/errors";
-import { findKeyByHash } from "../storage/api-keys";
+import { findActiveKeyById, findKeyByHash, type ActiveKey } from "../storage/api-keys";
 import type { Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
 import { API_KEY_PREFIX, sameDigest, sha256Hex } from "./keys";
@@ -79,7 +79,17 @@ function principalOfKey(ctx: PrincipalContext, key: string): Principal {
   const found = key.startsWith(API_KEY_PREFIX) ? findKeyByHash(ctx.db, hash) : null;
   // The index lookup already matched the digest; the constant-time compare guards against any lookup quirk.
   if (!found || !sameDigest(found.key_hash, hash)) throw new DocprocError("unauthorized", "Invalid API key");
-  const d = defaultLimits(ctx.settings);
+  return principalOfActiveKey(found, ctx.settings);
+}
+
+/** The principal of a key that is still active (null once revoked or its client deleted), by key id. */
+export function principalOfKeyId(db: Db, settings: AuthSettings, keyId: string): Principal | null {
+  const found = findActiveKeyById(db, keyId);
+  return found ? principalOfActiveKey(found, settings) : null;
+}
+
+function principalOfActiveKey(found: ActiveKey, settings: AuthSettings): Principal {
+  const d = defaultLimits(settings);
   return {
     kind: "api_key",
     tenantId: found.tenant_id,

@@ -22,7 +22,13 @@ export async function createUser(db: Db, clock: Clock, input: { tenant_id?: unkn
   requireTenant(db, tenantId);
   if (findUserForLogin(db, tenantId, username)) throw new DocprocError("conflict", `User ${username} already exists in tenant ${tenantId}`);
   const password_hash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
-  return insertUser(db, { user_id: newId("user_"), tenant_id: tenantId, username, password_hash, permissions, created_at: isoAt(clock) });
+  try {
+    return insertUser(db, { user_id: newId("user_"), tenant_id: tenantId, username, password_hash, permissions, created_at: isoAt(clock) });
+  } catch (err) {
+    // Another request created the same user while the password was being hashed.
+    if (/UNIQUE/.test(String(err))) throw new DocprocError("conflict", `User ${username} already exists in tenant ${tenantId}`);
+    throw err;
+  }
 }
 
 export { listUsers };

@@ -59,7 +59,16 @@ type ClientPart = Omit<ActiveKey, "key_id" | "key_hash" | "client_id" | "permiss
  */
 export function findKeyByHash(db: Db, keyHash: string): ActiveKey | null {
   const key = db.query<{ key_id: string; key_hash: string; client_id: string }, [string]>("SELECT key_id, key_hash, client_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL").get(keyHash);
-  if (!key) return null;
+  return key ? withClient(db, key) : null;
+}
+
+/** The same by key id (for work done later on behalf of a key, e.g. a phone capture the key minted). */
+export function findActiveKeyById(db: Db, keyId: string): ActiveKey | null {
+  const key = db.query<{ key_id: string; key_hash: string; client_id: string }, [string]>("SELECT key_id, key_hash, client_id FROM api_keys WHERE key_id = ? AND revoked_at IS NULL").get(keyId);
+  return key ? withClient(db, key) : null;
+}
+
+function withClient(db: Db, key: { key_id: string; key_hash: string; client_id: string }): ActiveKey | null {
   const c = db
     .query<ClientPart, [string]>("SELECT tenant_id, permissions, rate_limit_per_minute, rate_limit_per_hour, async_limit_per_hour FROM clients WHERE client_id = ?")
     .get(key.client_id);

@@ -112,3 +112,31 @@ describe("settings", () => {
     expect(() => authSettingsFromEnv({ DOCPROC_RATE_LIMIT_PER_HOUR: "x", DOCPROC_ASYNC_LIMIT_PER_HOUR: "-1" })).toThrow(/DOCPROC_RATE_LIMIT_PER_HOUR.*DOCPROC_ASYNC_LIMIT_PER_HOUR/);
   });
 });
+
+describe("work submitted on behalf of a key", () => {
+  test("chargeSubmission counts against the key's task budget; principalOfKeyId follows revocation", async () => {
+    const { createGuard, guardOf } = await import("../../src/auth/guard");
+    const { createClient, createKey, revokeKey } = await import("../../src/auth/clients");
+    const db = openDatabase(":memory:");
+    const clock = fakeClock();
+    const guard = createGuard({ db, clock, adminApiKey: "admin", settings: { ...DEFAULT_AUTH_SETTINGS, asyncPerHour: 2 } });
+    expect(guardOf(db)).toBe(guard);
+    createClient(db, clock, { client_id: "phone-minter" });
+    const key = createKey(db, clock, "phone-minter", {});
+    const p = guard.principalOfKeyId(key.key_id)!;
+    expect(p).toMatchObject({ kind: "api_key", tenantId: "default", keyId: key.key_id });
+    expect(guard.chargeSubmission(p)!.window).toMatchObject({ name: "async_hour", remaining: 1 });
+    guard.chargeSubmission(p);
+    let refusal: any;
+    try {
+      guard.chargeSubmission(p);
+    } catch (err) {
+      refusal = err;
+    }
+    expect(refusal).toMatchObject({ code: "rate_limited", details: { async: true } });
+    revokeKey(db, clock, "phone-minter", key.key_id);
+    expect(guard.principalOfKeyId(key.key_id)).toBeNull();
+    guard.close();
+    db.close();
+  });
+});
