@@ -282,3 +282,24 @@ describe("rotated pages", () => {
     });
   }
 });
+
+describe("fallbacks", () => {
+  test("without a total label the largest amount is the total, flagged for review", () => {
+    const p = page([[["Widgets 3 x 10,00", 100], ["30,00", 900]], [["Gadgets 1 x 5,00", 100], ["5,00", 900]], [["35,00 EUR", 900]]]);
+    const f = extractFields([p], "invoice", defaultProject);
+    expect(f.total_amount!.value).toBe(35);
+    expect(f.total_amount!.reasoning).toContain("largest amount");
+    expect(f.total_amount!.review_required).toBe(true);
+  });
+});
+
+describe("currency without a printed currency", () => {
+  test("is inferred from the IBAN's country at low confidence, boxed like the IBAN", () => {
+    const p = page([[["Invoice No: 77", 100]], [["Total 120,00", 100]], [["IBAN NL91 ABNA 0417 1643 00", 100]]]);
+    const f = extractFields([p], "invoice", defaultProject);
+    expect(f.currency!.value).toBe("EUR");
+    expect(f.currency!.confidence).toBe(0.4);
+    expect(f.currency!.reasoning).toContain("IBAN");
+    expect(f.currency!.bounding_boxes).toEqual(f.iban!.bounding_boxes);
+  });
+});

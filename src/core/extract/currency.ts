@@ -9,7 +9,23 @@ import { boxesOf, type Line, ocrConfidenceOf, spanOf } from "./lines";
 import type { Candidate } from "./fields";
 import { round } from "./fields";
 
-export function extractCurrency(field: FieldSettings, lines: Line[], total: Candidate | undefined, reviewThreshold: number): FieldResult {
+const EURO = new Set(["AT", "BE", "CY", "DE", "EE", "ES", "FI", "FR", "GR", "EL", "HR", "IE", "IT", "LT", "LU", "LV", "MT", "NL", "PT", "SI", "SK"]);
+const NATIONAL: Record<string, string> = { GB: "GBP", CH: "CHF", LI: "CHF", PL: "PLN", CZ: "CZK", SE: "SEK", DK: "DKK", NO: "NOK", HU: "HUF", RO: "RON", IS: "ISK" };
+
+/** Already extracted fields whose country prefix hints at the currency (IBAN, VAT ID), with why they count. */
+export type CountryHint = { field: FieldResult; why: string };
+
+function fromCountry(hints: CountryHint[]): { code: string; country: string; why: string; source: FieldResult } | null {
+  for (const h of hints) {
+    const country = typeof h.field.value === "string" ? h.field.value.slice(0, 2).toUpperCase() : "";
+    const code = EURO.has(country) ? "EUR" : NATIONAL[country];
+    if (code) return { code, country, why: h.why, source: h.field };
+  }
+  return null;
+}
+
+/** MUST NOT guess from a country when any currency is printed; the inferred value carries the hint's boxes. */
+export function extractCurrency(field: FieldSettings, lines: Line[], total: Candidate | undefined, reviewThreshold: number, countryHints: CountryHint[] = []): FieldResult {
   if (total?.match.note) {
     const line = total.match.line;
     const mention = findCurrencies(line.text).find((c) => c.code === total.match.note && c.start < total.match.end + 3 && c.end > total.match.start - 3);
@@ -31,6 +47,8 @@ export function extractCurrency(field: FieldSettings, lines: Line[], total: Cand
   const ranked = [...votes].sort((a, b) => b[1].score - a[1].score);
   const best = ranked[0];
   if (!best) {
+    const inferred = fromCountry(countryHints);
+    if (inferred) return { ...inferred.source, name: field.name, value: inferred.code, confidence: 0.4, reasoning: `no currency printed; ${inferred.code} is the currency of ${inferred.country} (${inferred.why})`, review_required: 0.4 < reviewThreshold, is_confirmed: null };
     return { name: field.name, value: null, confidence: 0, bounding_boxes: [], reasoning: "no currency code or symbol found", review_required: field.required, is_confirmed: null };
   }
   const total_ = ranked.reduce((s, [, v]) => s + v.score, 0);

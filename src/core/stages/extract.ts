@@ -87,7 +87,8 @@ export function extractFields(pages: Page[], classId: string, project: ProjectSe
     if (negative && (field.type === "amount" || field.type === "table")) out[field.id]!.value = negate(out[field.id]!.value);
   }
   const total = best.total_amount ?? Object.entries(best).find(([id, c]) => c?.match.note && /total/.test(id))?.[1];
-  for (const field of deferred) out[field.id] = extractCurrency(field, lines, total, threshold);
+  const hints = [["iban", "IBAN"], ["vendor_vat_id", "VAT ID"]].filter(([id]) => out[id!]?.value).map(([id, why]) => ({ field: out[id!]!, why: `from the ${why}` }));
+  for (const field of deferred) out[field.id] = extractCurrency(field, lines, total, threshold, hints);
   // Keep the configured field order in the results.
   return Object.fromEntries(fields.map((f) => [f.id, out[f.id]!]));
 }
