@@ -1,9 +1,14 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import path from "node:path";
-import { removeAll, resultsFiles, runCli, tempDir, textPdf } from "./helpers";
+import { perFileProject, removeAll, resultsFiles, runCli, tempDir, textPdf } from "./helpers";
 
 const cleanup: string[] = [];
 afterAll(() => removeAll(cleanup));
+
+let project = "";
+beforeAll(async () => {
+  project = await perFileProject(tempDir("cron-project", cleanup));
+});
 
 async function inbox(n: number, tag: string): Promise<string> {
   const dir = tempDir("cron-in", cleanup);
@@ -18,7 +23,7 @@ describe("process --data (cron-safe batches)", () => {
     await Bun.write(path.join(dir, "zz-copy-of-doc-0.pdf"), Bun.file(path.join(dir, "doc-0.pdf")));
     const out = tempDir("cron-out", cleanup);
     const data = tempDir("cron-data", cleanup);
-    const args = ["process", dir, "--out", out, "--data", data, "--json"];
+    const args = ["process", dir, "--out", out, "--data", data, "--json", "--project", project];
 
     const first = await runCli(args);
     expect(first.code).toBe(0);
@@ -47,7 +52,7 @@ describe("process --data (cron-safe batches)", () => {
     const dir = await inbox(12, "overlap");
     const out = tempDir("cron-out", cleanup);
     const data = tempDir("cron-data", cleanup);
-    const args = ["process", dir, "--out", out, "--data", data, "--json"];
+    const args = ["process", dir, "--out", out, "--data", data, "--json", "--project", project];
     const [a, b] = await Promise.all([runCli(args), runCli(args)]);
     const codes = [a.code, b.code].sort();
     expect(codes).toEqual([0, 3]);
@@ -61,8 +66,8 @@ describe("process --data (cron-safe batches)", () => {
     const dir = await inbox(1, "text");
     const out = tempDir("cron-out", cleanup);
     const data = tempDir("cron-data", cleanup);
-    expect((await runCli(["process", dir, "--out", out, "--data", data])).code).toBe(0);
-    const again = await runCli(["process", dir, "--out", out, "--data", data]);
+    expect((await runCli(["process", dir, "--out", out, "--data", data, "--project", project])).code).toBe(0);
+    const again = await runCli(["process", dir, "--out", out, "--data", data, "--project", project]);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("Skipped: 1 already processed");
   }, 60_000);

@@ -56,3 +56,15 @@ export async function runCli(args: string[], opts: { cwd?: string; timeoutMs?: n
 export function resultsFiles(dir: string): string[] {
   return [...new Bun.Glob("**/*_data.json").scanSync({ cwd: dir })].sort();
 }
+
+/**
+ * A project file equal to the default project but splitting per file: the default (intelligent) split renders each
+ * page to look for separator sheets, which costs most of the time of a one-page text PDF. Tests of batch semantics
+ * use it to stay fast; the slow-write test keeps the default project.
+ */
+export async function perFileProject(dir: string): Promise<string> {
+  const { defaultProject } = await import("../../src/core/project");
+  const file = path.join(dir, "per-file-project.json");
+  await Bun.write(file, JSON.stringify({ ...JSON.parse(JSON.stringify(defaultProject)), split: { mode: "per_file" } }));
+  return file;
+}

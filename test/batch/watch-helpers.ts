@@ -1,0 +1,63 @@
+/** A `docproc watch --json` child process whose events the tests can wait for. */
+import { spawnCli } from "./helpers";
+
+export interface Event {
+  event: string;
+  file?: string;
+  transaction_id?: string;
+  reason?: string;
+  time: string;
+  [k: string]: unknown;
+}
+
+export class WatchProc {
+  readonly events: Event[] = [];
+  readonly proc: ReturnType<typeof spawnCli>;
+  private waiters: Array<() => void> = [];
+  stderr = "";
+
+  constructor(args: string[]) {
+    this.proc = spawnCli(["watch", ...args, "--json"]);
+    void this.read();
+    void new Response(this.proc.stderr).text().then((t) => (this.stderr = t));
+  }
+
+  private async read(): Promise<void> {
+    const decoder = new TextDecoder();
+    let buf = "";
+    for await (const chunk of this.proc.stdout) {
+      buf += decoder.decode(chunk, { stream: true });
+      let nl: number;
+      while ((nl = buf.indexOf("\n")) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        if (line.trim()) this.events.push(JSON.parse(line));
+      }
+      for (const w of this.waiters.splice(0)) w();
+    }
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  of(kind: string): Event[] {
+    return this.events.filter((e) => e.event === kind);
+  }
+
+  /** Waits until `pred` holds over the events so far (checked after every batch of output). */
+  async waitFor(pred: (events: Event[]) => boolean, timeoutMs = 60_000, what = "condition"): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!pred(this.events)) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; events: ${JSON.stringify(this.events.slice(-5))}; stderr: ${this.stderr}`);
+      await Promise.race([new Promise<void>((r) => this.waiters.push(r)), Bun.sleep(200)]);
+    }
+  }
+
+  async stop(): Promise<number> {
+    this.proc.kill("SIGTERM");
+    return this.proc.exited;
+  }
+
+  async kill9(): Promise<void> {
+    this.proc.kill("SIGKILL");
+    await this.proc.exited;
+  }
+}
