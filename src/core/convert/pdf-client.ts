@@ -33,6 +33,25 @@ function takeWorker(): Worker {
   return new Worker(workerUrl, { type: "module" } as WorkerOptions);
 }
 
+/**
+ * Starts up to `count` pdf.js workers ahead of time (each loads and compiles pdf.js, 0.1-0.5 s), so the first PDF
+ * of a batch does not pay for it. Optional: a process that never calls it starts workers on demand.
+ */
+export async function prewarmPdfWorkers(count = 2): Promise<void> {
+  const wanted = Math.max(0, Math.min(count, IDLE_POOL_SIZE) - idleWorkers.length);
+  await Promise.all(
+    Array.from({ length: wanted }, async () => {
+      const worker = takeWorker();
+      const answered = new Promise<void>((resolve) => (worker.onmessage = () => resolve()));
+      worker.postMessage({ id: 0, op: "close" } satisfies PdfRequest);
+      await answered;
+      worker.onmessage = null;
+      setRef(worker, false);
+      idleWorkers.push(worker);
+    }),
+  );
+}
+
 type RequestBody = PdfRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
 
 interface Pending {
