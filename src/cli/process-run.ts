@@ -30,6 +30,8 @@ export interface ProcessOptions {
   data?: string;
   /** With `data`: process content the ledger has already finished again. */
   force?: boolean;
+  /** Overrides the project's `ocr.engine`; default auto. */
+  ocrEngine?: "auto" | "wasm" | "native";
 }
 
 export async function runProcess(opts: ProcessOptions): Promise<number> {
@@ -45,6 +47,13 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
   const sink = folderSink(opts.out);
   const progress = opts.json ? silentProgress : createProgress(process.stderr, files.length);
   const started = performance.now();
+  // Ctrl-C: leave the terminal clean (no half-drawn bar) and exit 130 like any interrupted command.
+  const onInterrupt = () => {
+    progress.stop();
+    process.stderr.write("docproc: interrupted; files already finished are in the output folder\n");
+    process.exit(130);
+  };
+  process.once("SIGINT", onInterrupt);
   try {
     const outcomes = await runBatch({
       files,
@@ -77,6 +86,7 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
     else process.stdout.write(renderSummary(summary, process.stdout.columns || 100) + (ledger?.describeSkipped() ?? ""));
     return summary.failed === 0 ? 0 : 1;
   } finally {
+    process.off("SIGINT", onInterrupt);
     progress.stop();
     await ocr.close();
     ledger?.close();

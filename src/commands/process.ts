@@ -52,6 +52,7 @@ export default class ProcessCommand extends Command {
       format: flags.format,
       data: flags.data,
       force: flags.force,
+      ocrEngine: flags["ocr-engine"] as "auto" | "wasm" | "native" | undefined,
     });
   }
 }

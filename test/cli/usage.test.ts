@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import pkg from "../../package.json" with { type: "json" };
-import { runCli } from "./helpers";
+import path from "node:path";
+import { REPO, runCli } from "./helpers";
 
 describe("docproc CLI usage", () => {
   test("--version prints the package version alone", async () => {
@@ -55,5 +56,13 @@ describe("docproc CLI usage", () => {
     const r = await runCli(["process", "--ocr-engine", "cuneiform", "x.pdf"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("auto, wasm, native");
+  });
+
+  test("the npm bin (bin/docproc.js) runs the CLI under Bun", async () => {
+    const bin = path.join(REPO, "bin/docproc.js");
+    expect((await Bun.file(bin).text()).startsWith("#!/usr/bin/env bun\n")).toBe(true);
+    const proc = Bun.spawn([process.execPath, bin, "--version"], { stdout: "pipe" });
+    expect(await new Response(proc.stdout).text()).toBe(`${pkg.version}\n`);
+    expect(await proc.exited).toBe(0);
   });
 });
