@@ -91,8 +91,11 @@ describe("sessions", () => {
   test("repeated sign-in attempts for one user name are limited", async () => {
     clock.advance(60 * MIN);
     const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await login("carol", "whatever pw")).status);
+    let last;
+    for (let i = 0; i < 5; i++) statuses.push((last = await login("carol", "whatever pw")).status);
     expect(statuses).toEqual([401, 401, 401, 401, 429]);
+    expect(Number(last!.headers.get("retry-after"))).toBe(15 * 60);
+    expect(last!.json.detail).toBe("Too many sign-in attempts. Try again in 900 seconds.");
     expect((await login("alice")).status).toBe(200); // another user name is not affected
     clock.advance(15 * MIN);
     expect((await login("carol", "whatever pw")).status).toBe(401);

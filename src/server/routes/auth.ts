@@ -10,6 +10,7 @@ import { describePrincipal } from "../../auth/principal";
 import { login, logout } from "../../auth/sessions";
 import { principalOf } from "../auth";
 import type { ServerDeps } from "../deps";
+import { rateLimitResponse } from "../rate-limit";
 import type { RouteDoc } from "../openapi";
 import { ErrorSchema } from "../schemas";
 import { parseInput, readJson } from "../validation";
@@ -24,7 +25,17 @@ export function authRoutes(deps: ServerDeps, guard: Guard) {
   return new Elysia({ name: "auth" })
     .post(
       "/auth/login",
-      async ({ request }) => login(deps.db, deps.clock, guard.settings, guard.limiter, parseInput(LoginBody, await readJson(request))),
+      async ({ request }) => {
+        const input = parseInput(LoginBody, await readJson(request));
+        try {
+          return await login(deps.db, deps.clock, guard.settings, guard.limiter, input);
+        } catch (err) {
+          // The sign-in throttle's 429 carries Retry-After and X-RateLimit-* like every other limit.
+          const limited = rateLimitResponse(err);
+          if (limited) return limited;
+          throw err;
+        }
+      },
       { parse: "none" },
     )
     .post("/auth/logout", ({ request }) => {
