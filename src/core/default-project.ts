@@ -18,7 +18,7 @@ const invoiceNumber = {
       "facture no", "facture n", "avoir n°", "numer faktury", "faktura nr", "faktura vat nr", "número de factura", "factura n",
       "factura no", "numero fattura", "fattura n", "n. fattura", "nº factura", "número", "fatura nº", "numero documento", "beleg-nr", "bon-nr",
       "bon nr", "receipt #", "transaction no", "trans no", "invoice", "factuur", "facture", "rechnung", "faktura", "factura", "fattura",
-      "receipt", "booking id", "reference no", "#",
+      "receipt", "booking id", "reference no", "^#",
     ],
     exclude_after: ID_NOT_AFTER,
     exclude_before: ["order", "customer", "client", "account", "service", "po", "phone", "tel", "vat", "tin"],

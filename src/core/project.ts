@@ -58,7 +58,7 @@ export const FIELD_TYPES = ["string", "number", "amount", "date", "enum", "boole
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 export const FieldHintsSchema = z.object({
-  /** Labels printed next to (left of) or above the value, most specific first. */
+  /** Labels printed next to (left of) or above the value, most specific first; a leading "^" anchors a label at the line start. */
   labels: z.array(z.string().min(1)).default([]),
   /** Regular expressions; the first capture group (or the whole match) is the value. */
   patterns: z.array(RegexString).default([]),

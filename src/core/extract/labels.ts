@@ -25,9 +25,12 @@ const cache = new Map<string, RegExp>();
 export function labelRegex(label: string): RegExp {
   let re = cache.get(label);
   if (!re) {
-    const tokens = label.toLowerCase().trim().split(/\s+/).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-    const tail = /[\p{L}\p{N}]$/u.test(label) ? "(?![\\p{L}\\p{N}])" : "";
-    const head = /^[\p{L}\p{N}]/u.test(label) ? "(?<![\\p{L}\\p{N}])" : "(?<![\\p{L}\\p{N}#])";
+    // A leading "^" anchors the label at the start of the line ("^#" is a number sign opening a line).
+    const anchored = label.startsWith("^");
+    const bare = anchored ? label.slice(1) : label;
+    const tokens = bare.toLowerCase().trim().split(/\s+/).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    const tail = /[\p{L}\p{N}]$/u.test(bare) ? "(?![\\p{L}\\p{N}])" : "";
+    const head = anchored ? "^\\s*" : /^[\p{L}\p{N}]/u.test(bare) ? "(?<![\\p{L}\\p{N}])" : "(?<![\\p{L}\\p{N}#])";
     re = new RegExp(`${head}${tokens.join("[\\s.\\-]*")}\\.?${tail}`, "giu");
     cache.set(label, re);
   }
@@ -46,7 +49,7 @@ function labelIndex(labels: string[]): LabelIndex {
   if (!index) {
     index = { byFirstWord: new Map(), others: [] };
     labels.forEach((label, rank) => {
-      const first = label.toLowerCase().trim().split(/\s+/)[0]!;
+      const first = label.replace(/^\^/, "").toLowerCase().trim().split(/\s+/)[0]!;
       if (/^[\p{L}\p{N}]+$/u.test(first)) index!.byFirstWord.set(first, [...(index!.byFirstWord.get(first) ?? []), rank]);
       else index!.others.push({ rank, first: first.replace(/[.:]+$/, "") });
     });
