@@ -303,3 +303,25 @@ describe("currency without a printed currency", () => {
     expect(f.currency!.bounding_boxes).toEqual(f.iban!.bounding_boxes);
   });
 });
+
+describe("enum and boolean fields", () => {
+  test("an enum takes a labelled allowed value, else one printed anywhere; a boolean reads yes/no", async () => {
+    const { parseProjectSettings } = await import("../../src/core/project");
+    const project = parseProjectSettings({
+      ...defaultProject,
+      classes: [{ id: "form", name: "Form" }],
+      fields: { form: [
+        { id: "method", name: "Payment method", type: "enum", values: ["SEPA", "Card", "Cash"], hints: { labels: ["payment method"] } },
+        { id: "plan", name: "Plan", type: "enum", values: ["Basic", "Premium"] },
+        { id: "signed", name: "Signed", type: "boolean", hints: { labels: ["signed"] } },
+      ] },
+      validation_rules: [],
+    });
+    const p = page([[["Payment method: card", 100]], [["Your premium plan renews", 100]], [["Signed: yes", 100]]]);
+    const f = extractFields([p], "form", project);
+    expect(f.method!.value).toBe("Card");
+    expect(f.plan!.value).toBe("Premium");
+    expect(f.plan!.confidence).toBeLessThan(f.method!.confidence);
+    expect(f.signed!.value).toBe(true);
+  });
+});

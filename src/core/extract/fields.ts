@@ -115,6 +115,16 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
       out.push({ match: { value: line.text.slice(start, m.index + m[0].length).trim(), line, start, end: m.index + m[0].length, strength: 0.6 }, score: 0.6, reasoning: `company name with legal form "${m[1]}" (${where(line)})` });
       break;
     }
+  } else if (kind === "enum" && field.values?.length) {
+    // An allowed value printed anywhere, as a whole word: weaker than one next to a label.
+    const res = field.values.map((v) => ({ v, re: new RegExp(`(?<![\\p{L}\\p{N}])${v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "iu") }));
+    for (const line of lines) {
+      const hit = res.map(({ v, re }) => ({ v, m: re.exec(line.text) })).find((x) => x.m);
+      if (hit) {
+        out.push({ match: { value: hit.v, line, start: hit.m!.index, end: hit.m!.index + hit.m![0].length, strength: 0.6 }, score: 0.6, reasoning: `allowed value "${hit.v}" found (${where(line)})` });
+        break;
+      }
+    }
   } else if (kind === "address" && field.hints.fallback_first) {
     const c = addressAfterCompany(lines);
     if (c) out.push(c);
