@@ -5,7 +5,8 @@ export default class WorkerCommand extends Command {
   static summary = "Process queued transactions of a data directory (extra workers next to docproc serve)";
   static description =
     "Claims jobs from the SQLite queue in --data under expiring leases (DOCPROC_LEASE_SECONDS, default 30), so several " +
-    "processes can share one directory; a worker that dies has its jobs retried by the others. SIGTERM lets running " +
+    "processes can share one directory; a worker that dies has its jobs retried by the others. One attempt may run " +
+    "DOCPROC_JOB_TIMEOUT_SECONDS (default 1800). SIGTERM lets running " +
     "jobs finish (up to 30 s) and releases the rest.";
   static examples = ["<%= config.bin %> <%= command.id %> --data ./docproc-data --concurrency 2"];
   static flags = {
@@ -15,9 +16,9 @@ export default class WorkerCommand extends Command {
 
   async run(): Promise<number> {
     const { flags } = await this.parse(WorkerCommand);
-    const [{ leaseMsFromEnv, openDataDir, startWorkerRuntime }, { waitForSignal }] = await Promise.all([import("../queue/runtime"), import("./serve")]);
+    const [{ jobTimeoutMsFromEnv, leaseMsFromEnv, openDataDir, startWorkerRuntime }, { waitForSignal }] = await Promise.all([import("../queue/runtime"), import("./serve")]);
     const data = openDataDir(flags.data);
-    const runtime = startWorkerRuntime({ data, concurrency: flags.concurrency, leaseMs: leaseMsFromEnv(), log: (m) => process.stderr.write(`${m}\n`) });
+    const runtime = startWorkerRuntime({ data, concurrency: flags.concurrency, leaseMs: leaseMsFromEnv(), jobTimeoutMs: jobTimeoutMsFromEnv(), log: (m) => process.stderr.write(`${m}\n`) });
     process.stdout.write(`docproc worker running on ${data.dir} (concurrency ${flags.concurrency})\n`);
     await waitForSignal();
     await runtime.stop(true, 30_000);

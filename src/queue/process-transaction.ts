@@ -42,6 +42,8 @@ export interface ProcessDeps {
   exportsRoot: string;
   /** Minimum milliseconds between progress writes. */
   progressEveryMs?: number;
+  /** Longest one processing attempt may take (default 30 minutes); then the transaction fails with a timeout. */
+  jobTimeoutMs?: number;
   /**
    * Runs in the SAME SQLite transaction that gives the transaction its final status, so follow-up work (e.g.
    * webhook delivery jobs, enqueued with `enqueue(db, ...)`) is recorded if and only if the status is.
@@ -59,6 +61,7 @@ export function exportDirOf(exportsRoot: string, transactionId: string): string 
 
 export function registerProcessTransaction(pool: WorkerPool, deps: ProcessDeps): void {
   pool.registerHandler(PROCESS_TRANSACTION, (payload: { transaction_id: string }, helpers) => runTransaction(payload.transaction_id, deps, helpers), {
+    timeoutMs: deps.jobTimeoutMs ?? 30 * 60_000,
     onFailure(payload: { transaction_id: string }, message, willRetry, err) {
       const id = payload.transaction_id;
       const now = isoAt(deps.clock);

@@ -36,6 +36,8 @@ export interface WorkerRuntimeOptions {
   leaseMs?: number;
   /** Replaces the core pipeline (tests). */
   runPipeline?: PipelineRunner;
+  /** Longest one processing attempt may take. */
+  jobTimeoutMs?: number;
   /** Follow-up work committed with a transaction's final status (see ProcessDeps.onFinished). */
   onFinished?: ProcessDeps["onFinished"];
   log?: (msg: string) => void;
@@ -62,6 +64,7 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
     runPipeline: opts.runPipeline ?? runner!.run,
     exportsRoot: opts.data.exportsRoot,
     onFinished: opts.onFinished,
+    jobTimeoutMs: opts.jobTimeoutMs,
   });
   if (opts.concurrency > 0) {
     runner?.warm();
@@ -79,8 +82,17 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
   };
 }
 
+function secondsFromEnv(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const n = Number(env[name] ?? fallback);
+  return Number.isFinite(n) && n > 0 ? n * 1000 : fallback * 1000;
+}
+
 /** DOCPROC_LEASE_SECONDS (default 30). */
 export function leaseMsFromEnv(env: Record<string, string | undefined> = process.env): number {
-  const n = Number(env.DOCPROC_LEASE_SECONDS ?? "30");
-  return Number.isFinite(n) && n > 0 ? n * 1000 : 30_000;
+  return secondsFromEnv(env, "DOCPROC_LEASE_SECONDS", 30);
+}
+
+/** DOCPROC_JOB_TIMEOUT_SECONDS (default 1800). */
+export function jobTimeoutMsFromEnv(env: Record<string, string | undefined> = process.env): number {
+  return secondsFromEnv(env, "DOCPROC_JOB_TIMEOUT_SECONDS", 1800);
 }

@@ -26,6 +26,11 @@ export interface JobHelpers {
 export type JobHandler = (payload: any, helpers: JobHelpers) => Promise<void>;
 
 export interface HandlerOptions {
+  /**
+   * Longest a job may run. Past it the job's signal aborts and the attempt fails with a non-retryable `timeout`,
+   * even if the handler ignores the signal (its late writes are then refused: the lease is gone).
+   */
+  timeoutMs?: number;
   /** Called after a failed attempt (willRetry tells whether the job goes back to the queue). */
   onFailure?(payload: any, message: string, willRetry: boolean, err?: unknown): void;
 }
@@ -59,6 +64,25 @@ export interface WorkerPool {
   /** graceful: wait for running jobs; otherwise abort them and release their leases. */
   stop(opts?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
   running(): number;
+}
+
+/** Races the handler against its time limit; a handler still running afterwards can no longer reject unhandled. */
+async function withTimeout(run: Promise<void>, timeoutMs: number | undefined, ctrl: AbortController, job: JobRecord): Promise<void> {
+  if (!timeoutMs) return run;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const err = new DocprocError("timeout", `job ${job.id} (${job.kind}) ran longer than ${Math.round(timeoutMs / 1000)} s`);
+      ctrl.abort(err);
+      reject(err);
+    }, timeoutMs);
+  });
+  run.catch(() => {});
+  try {
+    await Promise.race([run, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export function createWorkerPool(opts: WorkerOptions): WorkerPool {
@@ -103,7 +127,7 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
     };
     const done = (async () => {
       try {
-        await entry.handler(job.payload, helpers);
+        await withTimeout(entry.handler(job.payload, helpers), entry.opts.timeoutMs, ctrl, job);
         if (!finished) complete(db, clock, job.id, token);
       } catch (err) {
         if (err instanceof LeaseLostError || ctrl.signal.reason instanceof LeaseLostError) {

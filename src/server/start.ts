@@ -2,7 +2,7 @@
  * Starts the API server (and, unless workers = 0, a worker pool) on one data directory.
  * stop(): stop accepting, let in-flight jobs finish for up to `graceMs`, release the rest, close the database.
  */
-import { leaseMsFromEnv, openDataDir, startWorkerRuntime } from "../queue/runtime";
+import { jobTimeoutMsFromEnv, leaseMsFromEnv, openDataDir, startWorkerRuntime } from "../queue/runtime";
 import type { PipelineRunner } from "../queue/pipeline-runner";
 import { systemClock } from "../storage/clock";
 import { createApp } from "./app";
@@ -28,7 +28,7 @@ export interface RunningServer {
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const data = openDataDir(opts.dataDir);
   const clock = systemClock;
-  const runtime = startWorkerRuntime({ data, concurrency: opts.workers, clock, leaseMs: leaseMsFromEnv(), runPipeline: opts.runPipeline, log: opts.log });
+  const runtime = startWorkerRuntime({ data, concurrency: opts.workers, clock, leaseMs: leaseMsFromEnv(), jobTimeoutMs: jobTimeoutMsFromEnv(), runPipeline: opts.runPipeline, log: opts.log });
   const longPoll = createLongPoll(data.db, runtime.notifier, opts.config.longPollRecheckMs);
   const app = createApp(
     {

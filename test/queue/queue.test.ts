@@ -159,6 +159,29 @@ describe("process_transaction", () => {
     expect(env.db.query("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'webhook_delivery' AND status = 'queued'").get()).toEqual({ n: 2 });
   });
 
+  test("an attempt that outruns its time limit fails with a timeout, and its late result is refused", async () => {
+    env = freshDb();
+    const clock = fakeClock();
+    const pool = createWorkerPool({ db: env.db, clock, leaseMs: 60_000 });
+    let late: unknown = null;
+    let aborted = false;
+    pool.registerHandler("k", async (_p, helpers) => {
+      helpers.signal.addEventListener("abort", () => (aborted = true));
+      await Bun.sleep(150); // ignores the signal on purpose
+      try {
+        helpers.finish(() => "too late");
+      } catch (err) {
+        late = err;
+      }
+    }, { timeoutMs: 50 });
+    const job = enqueue(env.db, clock, { kind: "k", payload: {} });
+    await pool.runOnce();
+    expect(aborted).toBe(true);
+    expect(getJob(env.db, job.id)).toMatchObject({ status: "failed", last_error: expect.stringContaining("ran longer than") });
+    await Bun.sleep(200);
+    expect((late as Error)?.name).toBe("LeaseLostError");
+  });
+
   test("a step can pause the transaction in awaiting_input, and resuming runs it again to completion", async () => {
     let calls = 0;
     const { pool, clock } = setup(async () => {
