@@ -8,7 +8,10 @@ export interface OcrPagesOptions {
   /** Called after each page (whether it succeeded or not) with pages done and pages to OCR in total. */
   onPage?(done: number, total: number): void;
   signal?: AbortSignal;
-  /** Pages in flight at once; the engine's worker count by default. */
+  /**
+   * Pages in flight at once; by default one more than the engine's workers, so a page is rendered and analysed
+   * while the workers are still busy with the previous ones and no worker waits for its next image.
+   */
   concurrency?: number;
 }
 
@@ -38,7 +41,7 @@ const PROBE_SIZE = 1200;
 export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesOptions = {}): Promise<OcrPagesReport> {
   const targets = pages.filter((p) => p.text_source === "none" && typeof p.render === "function");
   const report: OcrPagesReport = { warnings: [], failed: [] };
-  const concurrency = Math.max(1, Math.min(opts.concurrency ?? engine.workers ?? 1, targets.length));
+  const concurrency = Math.max(1, Math.min(opts.concurrency ?? (engine.workers ?? 1) + 1, targets.length));
   let next = 0;
   let done = 0;
   const lane = async () => {

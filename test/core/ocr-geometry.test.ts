@@ -1,0 +1,95 @@
+import { describe, expect, test } from "bun:test";
+import sharp from "sharp";
+import { analyzeLayout, textLikeness } from "../../src/core/engines/ocr/layout.ts";
+import { boxToSource, renderUpright, rotateBox, toGrey, uprightTransform, type GreyImage } from "../../src/core/engines/ocr/raster.ts";
+import type { Box, Word } from "../../src/core/model.ts";
+
+/** A fake text page: lines of dark bars of varying length ("words") on white, ragged like print. */
+function fakeTextPage(width: number, height: number): GreyImage {
+  const data = new Uint8Array(width * height).fill(255);
+  let seed = 7;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let y = 40; y + 12 < height - 40; y += 30) {
+    let x = 40 + Math.floor(rand() * 30);
+    while (true) {
+      const w = 15 + Math.floor(rand() * 70);
+      if (x + w > width - 40) break;
+      for (let yy = y; yy < y + 12; yy++) data.fill(0, yy * width + x, yy * width + x + w);
+      x += w + 10 + Math.floor(rand() * 8);
+    }
+  }
+  return { data, width, height };
+}
+
+async function turned(img: GreyImage, degrees: number): Promise<GreyImage> {
+  const { data, info } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 1 } })
+    .rotate(degrees, { background: "#ffffff" })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return toGrey({ data: new Uint8Array(data), width: info.width, height: info.height, channels: info.channels as 1 | 3 });
+}
+
+describe("upright transform", () => {
+  test("quarter turns move pixels exactly and boxes map back to where they came from", () => {
+    const img: GreyImage = { data: Uint8Array.from([1, 2, 3, 4, 5, 6]), width: 3, height: 2 };
+    expect([...renderUpright(img, uprightTransform(3, 2, 90, 0)).data]).toEqual([4, 1, 5, 2, 6, 3]);
+    expect([...renderUpright(img, uprightTransform(3, 2, 180, 0)).data]).toEqual([6, 5, 4, 3, 2, 1]);
+    expect([...renderUpright(img, uprightTransform(3, 2, 270, 0)).data]).toEqual([3, 6, 2, 5, 1, 4]);
+    const box: Box = [10, 20, 60, 35];
+    for (const r of [0, 90, 180, 270]) {
+      expect(boxToSource(uprightTransform(200, 100, r, 0), rotateBox(box, r, 200, 100))).toEqual(box);
+    }
+  });
+
+  test("a deskewed image maps its centre and corners back inside the source", () => {
+    const t = uprightTransform(1000, 500, 0, 4);
+    expect(t.width).toBeGreaterThan(1000);
+    expect(boxToSource(t, [t.width / 2 - 1, t.height / 2 - 1, t.width / 2 + 1, t.height / 2 + 1])).toEqual([499, 249, 501, 251]);
+    const all = boxToSource(t, [0, 0, t.width, t.height]);
+    expect(all).toEqual([0, 0, 1000, 500]);
+  });
+
+  test("rejects a rotation that is not a quarter turn", () => {
+    expect(() => rotateBox([0, 0, 1, 1], 45, 10, 10)).toThrow("multiple of 90");
+  });
+});
+
+describe("layout analysis", () => {
+  test("finds lines running across, their skew, and lines running down on a page on its side", async () => {
+    const page = fakeTextPage(900, 700);
+    const flat = analyzeLayout(page);
+    expect(flat.lineAxis).toBe("across");
+    expect(flat.skew).toBe(0);
+    const skewed = analyzeLayout(await turned(page, 2));
+    expect(skewed.lineAxis).toBe("across");
+    expect(skewed.skew).toBeGreaterThan(1.7);
+    expect(skewed.skew).toBeLessThan(2.3);
+    const side = analyzeLayout(await turned(page, 90));
+    expect(side.lineAxis).toBe("down");
+    const sideSkewed = analyzeLayout(await turned(page, 92));
+    expect(sideSkewed.skew).toBeGreaterThan(1.7);
+    expect(sideSkewed.skew).toBeLessThan(2.3);
+  });
+
+  test("a white page has no ink and no skew", () => {
+    const blank = analyzeLayout({ data: new Uint8Array(500 * 400).fill(255), width: 500, height: 400 });
+    expect(blank).toEqual({ inkBox: null, lineAxis: null, skew: 0 });
+  });
+});
+
+describe("text likeness", () => {
+  const words = (texts: string[], tall = false, confidence = 0.9): Word[] =>
+    texts.map((text) => ({ text, confidence, bounding_box: tall ? [0, 0, 10, 40] : [0, 0, 40, 10] }));
+
+  test("scores real words, numbers and amounts high and upside-down letter soup low", () => {
+    expect(textLikeness(words(["Invoice", "No.", "2024-117", "Total:", "1.234,50", "EUR", "Müller"]))).toBeGreaterThan(0.8);
+    // What tesseract reads from phototest turned 180°, at the mean confidence it gives it (0.43).
+    const soup = "‘x04 Aze| ay} Jano padwnl Bop umoiq yoinb ay] xo} Aze| ayy Joao padwni Bop umouq XaInb ay) xo} Aze|";
+    expect(textLikeness(words(soup.split(" "), false, 0.43))).toBeLessThan(0.3);
+  });
+
+  test("counts words in tall boxes as misses, so a page read sideways cannot win", () => {
+    expect(textLikeness(words(["Invoice", "Total", "amount"], true))).toBe(0);
+    expect(textLikeness([])).toBe(0);
+  });
+});
