@@ -32,7 +32,8 @@ export interface Access {
 }
 
 export interface Guard {
-  check(req: RequestFacts): Access;
+  /** `onCounted` receives the rate-limit outcome as soon as the request is counted, before later checks may throw. */
+  check(req: RequestFacts, onCounted?: (rate: Decision) => void): Access;
   /**
    * Counts one task submission made on behalf of `principal` without credentials on the request (the phone
    * capture page submits for the key that minted its token). Throws the async 429 when the budget is spent.
@@ -70,7 +71,7 @@ export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; s
   const ctx: PrincipalContext = { db, clock: opts.clock, settings, adminKeyHash: sha256Hex(opts.adminApiKey) };
   const txOwner = db.query<{ tenant_id: string; project_id: string }, [string]>("SELECT tenant_id, project_id FROM transactions WHERE transaction_id = ?");
 
-  function check(req: RequestFacts): Access {
+  function check(req: RequestFacts, onCounted?: (rate: Decision) => void): Access {
     const rule = accessRuleOf(req.method, req.pathname);
     const principal = resolvePrincipal(ctx, req.header);
     if (rule.kind === "admin") {
@@ -79,6 +80,7 @@ export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; s
     }
     if (principal.kind === "admin") return { principal, rate: null };
     const rate = countOrRefuse(principal, windowsOf(principal, !!rule.submitsWork));
+    onCounted?.(rate);
     const owner = rule.transactionId ? txOwner.get(rule.transactionId) : null;
     checkScope(principal, rule, owner?.tenant_id ?? null);
     if (rule.permission && !principal.permissions.has(rule.permission)) {

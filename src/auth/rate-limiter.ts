@@ -59,6 +59,7 @@ export function createRateLimiter(opts: { db: Db; clock: Clock; flushMs: number 
   const dirty = new Set<string>(); // `${subject}\u0000${window}`
   let lastFlush = clock.now();
   let closed = false;
+  purgeCounters(db, lastFlush); // rows of windows that ended while the server was down
 
   function countersOf(subject: string): Map<string, Counter> {
     let m = subjects.get(subject);

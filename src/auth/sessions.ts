@@ -9,7 +9,7 @@
 import { DocprocError } from "../core/errors";
 import type { Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
-import { endSession, findLiveSession, insertSession, touchSession, type LiveSession } from "../storage/sessions";
+import { endSession, findLiveSession, insertSession, purgeSessions, touchSession, type LiveSession } from "../storage/sessions";
 import { findUserForLogin } from "../storage/users";
 import { getTenant } from "../storage/tenants";
 import { newId, newSessionToken, sha256Hex, SESSION_TOKEN_PREFIX } from "./keys";
@@ -47,6 +47,7 @@ export async function login(db: Db, clock: Clock, settings: AuthSettings, limite
   const ok = await Bun.password.verify(input.password, user?.password_hash ?? (await dummyHash));
   if (!user || !ok || user.disabled_at) throw new DocprocError("unauthorized", "Invalid user name or password");
   const now = clock.now();
+  purgeSessions(db, now - 24 * 3600_000); // housekeeping: ended or expired for a day
   const token = newSessionToken();
   const sessionId = newId("ses_");
   const expiresAt = now + settings.sessionLifetimeMs;

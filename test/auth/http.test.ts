@@ -135,6 +135,7 @@ describe("permissions", () => {
     expect((await as("GET", `/transactions/${acmeTx}`)).status).toBe(200);
     const create = await as("POST", `/tenants/acme/projects/${acmeProject}/transactions`, {});
     expect(create.status).toBe(403);
+    expect(create.headers.get("x-ratelimit-remaining")).toBe("598"); // a refused request still counted, and says so
     expect(create.json.detail).toBe("Missing permission: transaction.create");
     expect((await as("GET", `/transactions/${acmeTx}/exports`)).json.detail).toBe("Missing permission: transaction.download_results");
     expect((await as("POST", "/tenants/acme/projects", { name: "x", description: "" })).json.detail).toBe("Missing permission: project.manage");
