@@ -44,9 +44,9 @@ const isSignIn = (pathname: string) => /^\/auth\/login\/?$/.test(pathname);
  */
 export function authorizeRequest(request: Request, pathname: string, guard: Guard, headers: Record<string, string | number>): void {
   if (isPublicPath(pathname) || isSignIn(pathname)) return;
-  const access = guard.check({ method: request.method, pathname, header: (n) => request.headers.get(n) });
+  // Headers go out as soon as the request is counted, so a 403 or 404 that used up budget reports it too.
+  const access = guard.check({ method: request.method, pathname, header: (n) => request.headers.get(n) }, (rate) => Object.assign(headers, rateLimitHeaders(rate.window)));
   principals.set(request, access.principal);
-  if (access.rate) Object.assign(headers, rateLimitHeaders(access.rate.window));
 }
 
 /** The authenticated caller of a request; throws `unauthorized` for a request that went through no guard. */
