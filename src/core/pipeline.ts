@@ -23,7 +23,7 @@ import type { ExportManifest, ExportSink } from "./exporters";
 import { runExports } from "./exporters";
 import { convertOcrData, convertSource, convertText } from "./stages/convert";
 import { ocrPages } from "./stages/ocr";
-import { splitPages } from "./stages/split";
+import { splitInfoOf, splitPages } from "./stages/split";
 import { expandEmailSource } from "./split/email";
 import { classifyDocument } from "./stages/classify";
 import { extractFields } from "./stages/extract";
@@ -121,7 +121,9 @@ async function convertAll(
   for (const src of sources) {
     if (budget !== null && budget <= 0) break;
     try {
-      const file = await convertSource(src, {
+      const file = isPlainText(src)
+        ? { ...convertText(new TextDecoder().decode(src.data), nextPage), source_file_index: src.index, filename: src.filename }
+        : await convertSource(src, {
         firstPageNumber: nextPage,
         maxPages: budget,
         password: src.password ?? ctx.password,
@@ -159,22 +161,23 @@ async function understand(
 ): Promise<DocumentResult[]> {
   const policyOf = (index: number) => sources.find((s) => s.index === index)?.split_policy ?? "inherit";
   const splitFiles = files.map((f) => ({ index: f.source_file_index, filename: f.filename, policy: policyOf(f.source_file_index), pages: f.pages }));
+  const settings = splitSettingsOf(ctx.project);
   progress("split", 0, 1);
   let spans;
   try {
-    spans = await splitPages(splitFiles, splitSettingsOf(ctx.project));
+    // The class-change boundary signal needs the classifier; cue rules are cheap enough to run per candidate.
+    spans = await splitPages(splitFiles, settings, { classify: (pages) => classifyDocument(pages, ctx.project) });
   } catch (err) {
     throw wrapStageError("split", err);
   }
   progress("split", 1, 1);
   const byNumber = new Map(files.flatMap((f) => f.pages).map((p) => [p.page_number, p]));
   const fileOfPage = new Map(files.flatMap((f) => f.pages.map((p) => [p.page_number, f] as const)));
-  const mode = splitSettingsOf(ctx.project).mode;
   const documents: DocumentResult[] = [];
   for (const [i, span] of spans.entries()) {
     progress("extract", i, spans.length);
     const pages = span.page_numbers.map((n) => byNumber.get(n)!).filter(Boolean);
-    const docFiles = [...new Set(pages.map((p) => fileOfPage.get(p.page_number)!))];
+    const docFiles = [...new Set(pages.map((p) => fileOfPage.get(p.page_number)!).filter(Boolean))];
     const attachments = docFiles.flatMap((f) => f.attachments ?? []);
     try {
       const classification = classifyDocument(pages, ctx.project);
@@ -185,16 +188,7 @@ async function understand(
         document_type: classification.type,
         classification_confidence: classification.confidence,
         classification,
-        split: {
-          mode,
-          policy: span.policy,
-          confidence: span.confidence,
-          reason: span.reason,
-          review_required: span.confidence < ctx.project.review_thresholds.split,
-          page_numbers: span.page_numbers,
-          source_file_indexes: docFiles.map((f) => f.source_file_index),
-          ...(span.separator_pages?.length ? { separator_pages: span.separator_pages } : {}),
-        },
+        split: splitInfoOf(span, settings, splitFiles, ctx.project.review_thresholds.split),
         fields,
       };
       const validation = validateDocument(doc, ctx.project);
@@ -206,4 +200,18 @@ async function understand(
   }
   progress("extract", spans.length, spans.length);
   return documents;
+}
+
+/** Plain-text sources (a `.txt` upload, the rendered body of an imported e-mail) are read as supplied text. */
+function isPlainText(src: SourceInput): boolean {
+  const declared = /^text\/plain\b/i.test(src.content_type ?? "") || /\.txt$/i.test(src.filename);
+  if (!declared || src.data.length === 0) return false;
+  const head = src.data.subarray(0, 4096);
+  if (head.includes(0)) return false;
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(head.length < src.data.length ? head.subarray(0, head.length - 4) : head);
+    return true;
+  } catch {
+    return false;
+  }
 }
