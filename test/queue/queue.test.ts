@@ -8,7 +8,8 @@ import { AwaitInput, registerProcessTransaction } from "../../src/queue/process-
 import { resumeTransaction, submitTransaction } from "../../src/queue/submit";
 import { createWorkerPool } from "../../src/queue/worker";
 import { fsBlobStore } from "../../src/storage/blobs";
-import { fakeClock } from "../../src/storage/clock";
+import { fakeClock, systemClock } from "../../src/storage/clock";
+import { openDatabase } from "../../src/storage/db";
 import { listDocuments } from "../../src/storage/documents";
 import { createProject } from "../../src/storage/projects";
 import { addSourceFile } from "../../src/storage/source-files";
@@ -95,6 +96,32 @@ function setup(runner: PipelineRunner, pollMs = 500, onFinished?: Parameters<typ
 }
 
 const doc = { document_id: "d", document_index: 0, document_type: "other", classification_confidence: 1, classification: {} as never, split: {} as never, fields: {} };
+
+describe("worker pools", () => {
+  test("two pools on two connections to one file run each of 60 jobs exactly once", async () => {
+    env = freshDb();
+    const other = openDatabase(path.join(env.dir, "docproc.db"));
+    const runs = new Map<number, number>();
+    const pools = [env.db, other].map((db, i) => {
+      const pool = createWorkerPool({ db, clock: systemClock, concurrency: 3, pollMs: 5, workerId: `pool-${i}` });
+      pool.registerHandler("k", async (p: { n: number }) => {
+        runs.set(p.n, (runs.get(p.n) ?? 0) + 1);
+        await Bun.sleep(1);
+      });
+      return pool;
+    });
+    for (let n = 0; n < 60; n++) enqueue(env.db, systemClock, { kind: "k", payload: { n } });
+    pools.forEach((p) => p.start());
+    const deadline = Date.now() + 10_000;
+    while (queueDepth(env.db) > 0 && Date.now() < deadline) await Bun.sleep(20);
+    await Promise.all(pools.map((p) => p.stop({ graceful: true })));
+    other.close();
+    expect(runs.size).toBe(60);
+    expect([...runs.values()].every((c) => c === 1)).toBe(true);
+    const byWorker = env.db.query<{ locked_by: string; n: number }, []>("SELECT locked_by, COUNT(*) AS n FROM jobs GROUP BY locked_by").all();
+    expect(byWorker.length).toBe(2); // both pools took part
+  });
+});
 
 describe("process_transaction", () => {
   test("runs the pipeline on the stored files, records progress and completes with results", async () => {
