@@ -41,7 +41,8 @@ export async function convertSource(src: SourceInput, opts: ConvertOptions): Pro
     return await convertByFormat(src, opts);
   } catch (err) {
     if (err instanceof DocprocError) throw err.stage ? err : new DocprocError(err.code, err.message, { stage: "convert", retryable: err.retryable, cause: err.cause, details: err.details });
-    throw new DocprocError("corrupt_file", `${src.filename}: ${(err as Error)?.message ?? String(err)}`, { stage: "convert", cause: err });
+    // Input problems are DocprocErrors by the time they get here; anything else is a bug, and says so.
+    throw new DocprocError("internal", `${src.filename}: ${(err as Error)?.message ?? String(err)}`, { stage: "convert", cause: err });
   }
 }
 
