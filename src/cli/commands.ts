@@ -6,24 +6,25 @@
  * listing commands for `--help` does not load the pipeline, OCR or the server.
  */
 import type { Command } from "@oclif/core";
+import ClientsCommand from "../commands/clients";
 import ExportCommand from "../commands/export";
+import KeysCommand from "../commands/keys";
 import ProcessCommand from "../commands/process";
 import ServeCommand from "../commands/serve";
-import WorkerCommand from "../commands/worker";
-import WatchCommand from "../commands/watch";
-import ClientsCommand from "../commands/clients";
-import KeysCommand from "../commands/keys";
 import TenantsCommand from "../commands/tenants";
 import UsersCommand from "../commands/users";
+import WatchCommand from "../commands/watch";
+import WorkerCommand from "../commands/worker";
 
+/** In the order `docproc --help` lists them: the everyday commands first, administration last. */
 export const COMMANDS: Record<string, Command.Class> = {
   process: ProcessCommand,
+  watch: WatchCommand,
   export: ExportCommand,
   serve: ServeCommand,
   worker: WorkerCommand,
-  watch: WatchCommand,
+  tenants: TenantsCommand,
   clients: ClientsCommand,
   keys: KeysCommand,
-  tenants: TenantsCommand,
   users: UsersCommand,
 };
