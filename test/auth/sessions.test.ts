@@ -6,6 +6,8 @@ import { startAuthServer, type AuthServer } from "./helpers";
 const clock = fakeClock(Date.parse("2026-03-01T08:00:00Z"));
 let s: AuthServer;
 const MIN = 60_000;
+/** Each sign-in verifies an argon2id hash: a few hundred ms on a loaded 2-core machine. */
+const SLOW = 30_000;
 
 beforeAll(async () => {
   s = await startAuthServer({ clock, auth: { sessionLifetimeMs: 12 * 60 * MIN, sessionIdleMs: 30 * MIN, ratePerMinute: 5, loginAttemptsPer15Min: 4 } });
@@ -15,7 +17,7 @@ beforeAll(async () => {
     expect(u.status).toBe(201);
     expect(JSON.stringify(u.json)).not.toContain("correct horse");
   }
-});
+}, SLOW);
 afterAll(() => s.stop());
 
 const login = (username: string, password = "correct horse battery", tenant_id = "acme") => s.call("POST", "/auth/login", {}, { tenant_id, username, password });
@@ -34,14 +36,14 @@ describe("sessions", () => {
     expect(who.json).toMatchObject({ kind: "session", tenant_id: "acme", username: "alice" });
     expect((await s.call("GET", "/tenants/default/projects", { "x-session-token": r.json.session_token })).status).toBe(404);
     clock.advance(MIN); // fresh rate-limit minute for the next tests
-  });
+  }, SLOW);
 
   test("wrong passwords, unknown users and unknown tenants all answer the same 401", async () => {
     const replies = [await login("alice", "wrong password!"), await login("nobody"), await login("alice", undefined, "globex")];
     expect(replies.map((r) => r.status)).toEqual([401, 401, 401]);
     expect(new Set(replies.map((r) => r.json.detail)).size).toBe(1);
     expect((await s.call("GET", "/auth/me", { "x-session-token": "dp_sess_forged" })).status).toBe(401);
-  });
+  }, SLOW);
 
   test("a session ends after the idle timeout", async () => {
     const token = (await login("alice")).json.session_token;
@@ -53,7 +55,7 @@ describe("sessions", () => {
     const idle = await me(token);
     expect(idle.status).toBe(401);
     expect(idle.json.detail).toContain("/auth/login");
-  });
+  }, SLOW);
 
   test("a session ends at its absolute lifetime even when in use", async () => {
     const token = (await login("alice")).json.session_token;
@@ -62,7 +64,7 @@ describe("sessions", () => {
       const r = await me(token);
       expect(r.status).toBe(h < 35 ? 200 : 401);
     }
-  });
+  }, SLOW);
 
   test("logout ends the session on the next request; logout needs a session", async () => {
     const token = (await login("bob")).json.session_token;
@@ -72,7 +74,7 @@ describe("sessions", () => {
     expect((await me(token)).status).toBe(401);
     const { key } = await s.clientWithKey("robot", { tenant_id: "acme" });
     expect((await s.call("POST", "/auth/logout", { "x-api-key": key })).status).toBe(400);
-  });
+  }, SLOW);
 
   test("session users share their tenant's rate limit", async () => {
     clock.advance(2 * MIN);
@@ -86,7 +88,7 @@ describe("sessions", () => {
     expect(refused.json.detail).toMatch(/^Rate limit exceeded: 5 requests per minute\. Try again in \d+ seconds\.$/);
     clock.advance(MIN);
     expect((await me(b)).status).toBe(200);
-  });
+  }, SLOW);
 
   test("repeated sign-in attempts for one user name are limited", async () => {
     clock.advance(60 * MIN);
@@ -99,5 +101,5 @@ describe("sessions", () => {
     expect((await login("alice")).status).toBe(200); // another user name is not affected
     clock.advance(15 * MIN);
     expect((await login("carol", "whatever pw")).status).toBe(401);
-  });
+  }, SLOW);
 });
