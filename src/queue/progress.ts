@@ -64,3 +64,9 @@ export function createProgressTracker() {
     },
   };
 }
+
+/** What a queued transaction shows before a worker picks it up: every step pending, 0 %. */
+export function queuedProgress(): ProgressSnapshot {
+  const snap = createProgressTracker().snapshot();
+  return { ...snap, step_progress: { ...snap.step_progress, current_step: "queued", current_step_name: "Waiting for a worker" } };
+}

@@ -8,6 +8,7 @@ import type { Db } from "../storage/db";
 import * as tx from "../storage/transactions";
 import { enqueue, queueDepth } from "./jobs";
 import { PROCESS_TRANSACTION } from "./process-transaction";
+import { queuedProgress } from "./progress";
 
 export const DEFAULT_MAX_QUEUE_DEPTH = 1000;
 
@@ -29,6 +30,8 @@ export function submitTransaction(db: Db, clock: Clock, transactionId: string, o
     if (!tx.markQueued(db, transactionId, isoAt(clock), opts.priority)) {
       throw new DocprocError("conflict", `Cannot start transaction in ${t.status} state`);
     }
+    const snap = queuedProgress();
+    tx.setProgress(db, transactionId, snap.progress, snap.step_progress, isoAt(clock));
     enqueue(db, clock, {
       kind: PROCESS_TRANSACTION,
       payload: { transaction_id: transactionId },

@@ -136,7 +136,11 @@ describe("process_transaction", () => {
     const hash = await blobs.put(new TextEncoder().encode("abc"));
     addSourceFile(env.db, { transaction_id: "t", filename: "a.txt", content_type: "text/plain", size: 3, blob_hash: hash, split_policy: "inherit", now });
     submitTransaction(env.db, clock, "t");
-    expect(tx.getTransaction(env.db, "t")!.status).toBe("queued");
+    expect(tx.getTransaction(env.db, "t")).toMatchObject({
+      status: "queued",
+      current_step: "queued",
+      metadata: { progress: { completion_percentage: 0, total_documents: 0 }, step_progress: { current_step: "queued", steps: { ocr: { status: "pending" } } } },
+    });
     await pool.runOnce();
     const t = tx.getTransaction(env.db, "t")!;
     expect(seen).toEqual(["0:a.txt:abc"]);
