@@ -1,0 +1,56 @@
+/**
+ * `docproc serve` as a real process: limits read from the environment, counters that survive a graceful restart
+ * and a SIGKILL (after the flush interval), and a key created over HTTP working across restarts.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { freePort, spawnServe, type Served } from "../server/spawn";
+
+const KEY = "serve-test-admin-key";
+const dir = mkdtempSync(path.join(tmpdir(), "docproc-auth-serve-"));
+const running: Served[] = [];
+afterAll(() => {
+  for (const s of running) s.proc.kill("SIGKILL");
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function serve(): Promise<Served> {
+  const s = await spawnServe({ dataDir: dir, port: await freePort(), key: KEY, workers: 0, env: { DOCPROC_RATE_LIMIT_PER_MINUTE: "5" } });
+  running.push(s);
+  return s;
+}
+
+const me = (s: Served, key: string) => fetch(`${s.base}/auth/me`, { headers: { "x-api-key": key } });
+
+describe("docproc serve", () => {
+  test("applies DOCPROC_RATE_LIMIT_PER_MINUTE and keeps counts across a graceful restart and a crash", async () => {
+    let s = await serve();
+    const admin = { "x-api-key": KEY, "content-type": "application/json" };
+    expect((await fetch(`${s.base}/admin/clients`, { method: "POST", headers: admin, body: JSON.stringify({ client_id: "app" }) })).status).toBe(201);
+    const key = (await (await fetch(`${s.base}/admin/clients/app/keys`, { method: "POST", headers: admin, body: "{}" })).json()).api_key as string;
+    const first = await me(s, key);
+    expect(first.headers.get("x-ratelimit-limit")).toBe("5");
+    expect(first.headers.get("x-ratelimit-remaining")).toBe("4");
+
+    s.proc.kill("SIGTERM");
+    await s.proc.exited;
+    s = await serve();
+    expect((await me(s, key)).headers.get("x-ratelimit-remaining")).toBe("3");
+
+    await Bun.sleep(600); // past the 250 ms flush interval: the background write has happened
+    s.proc.kill("SIGKILL");
+    await s.proc.exited;
+    s = await serve();
+    const afterCrash = await me(s, key);
+    expect(afterCrash.headers.get("x-ratelimit-remaining")).toBe("2");
+    await me(s, key);
+    await me(s, key);
+    const refused = await me(s, key);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    s.proc.kill("SIGTERM");
+    await s.proc.exited;
+  }, 90_000);
+});
