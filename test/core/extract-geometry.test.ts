@@ -325,3 +325,29 @@ describe("enum and boolean fields", () => {
     expect(f.signed!.value).toBe(true);
   });
 });
+
+describe("arithmetic reconciliation", () => {
+  test("when subtotal + tax misses the total, the candidates that add up win and say why", () => {
+    const p = page([
+      [["Invoice No: 9", 100]],
+      [["Subtotal", 800], ["€ 300,00", 1100]],
+      [["Net amount", 800], ["€ 252,10", 1100]],
+      [["VAT 19%", 800], ["€ 47,90", 1100]],
+      [["Total", 800], ["€ 300,00", 1100]],
+    ]);
+    const f = extractFields([p], "invoice", defaultProject);
+    expect(f.subtotal_amount!.value).toBe(252.1);
+    expect(f.subtotal_amount!.reasoning).toContain("chosen so that subtotal_amount + tax_amount = total_amount");
+    // The box covers the currency sign and the number of the "Net amount" line (line 2), nothing else.
+    const netLine = p.words.filter((w) => w.line === 2 && (w.text === "€" || w.text === "252,10")).map((w) => w.bounding_box);
+    expect(f.subtotal_amount!.bounding_boxes[0]!.coordinates).toEqual([netLine[0]![0], netLine[0]![1], netLine[1]![2], netLine[1]![3]]);
+    expect(f.tax_amount!.value).toBe(47.9);
+    expect(f.total_amount!.value).toBe(300);
+  });
+
+  test("a credit note reconciles on the printed values and then reports them negative", () => {
+    const p = page([[["Subtotal 300,00", 100]], [["Net amount 252,10", 100]], [["VAT 47,90", 100]], [["Total 300,00", 100]]]);
+    const f = extractFields([p], "credit_note", defaultProject);
+    expect([f.subtotal_amount!.value, f.tax_amount!.value, f.total_amount!.value]).toEqual([-252.1, -47.9, -300]);
+  });
+});

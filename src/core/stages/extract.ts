@@ -7,6 +7,8 @@
  *   page, with `page_index` = that page's 1-based transaction page number (`page_number`).
  * - Values are normalised: ISO dates, amounts as numbers (negative for classes with `amount_sign: negative`),
  *   ISO 4217 currency codes, IBANs compact and checksum-valid.
+ * - When the best amounts break a `sum_equals` rule of the project, the best combination of candidates that adds
+ *   up is taken instead (extract/reconcile.ts).
  * - An embedded ZUGFeRD/Factur-X/XRechnung XML (CII or UBL) is read first; its values have confidence 1.0 and no
  *   boxes. Fields the XML lacks are read from the pages.
  * - MUST NOT throw on odd pages (no words, no lines); it returns empty fields instead.
@@ -19,6 +21,7 @@ import { fieldCandidates, toFieldResult, type Candidate } from "../extract/field
 import { extractTable } from "../extract/tables";
 import { extractCurrency } from "../extract/currency";
 import { readEInvoice, type EInvoice } from "../extract/einvoice";
+import { reconcileSums } from "../extract/reconcile";
 
 export interface ExtractOptions {
   attachments?: Array<{ filename: string; data: Uint8Array }>;
@@ -66,25 +69,28 @@ export function extractFields(pages: Page[], classId: string, project: ProjectSe
   const summaryLabels = fields.filter((f) => f.type === "amount").flatMap((f) => f.hints.labels);
   const out: Record<string, FieldResult> = {};
   const best: Record<string, Candidate | undefined> = {};
+  const candidates: Record<string, Candidate[]> = {};
   const deferred: FieldSettings[] = [];
+  const fromPage: FieldSettings[] = [];
   for (const field of fields) {
     const xmlValue = einvoice?.fields[field.id];
     if (xmlValue !== undefined && xmlValue !== null) {
       out[field.id] = fromXml(field, field.type === "amount" && negative ? negate(xmlValue) : xmlValue, einvoice!);
-      continue;
-    }
-    if (field.hints.recognizer === "currency") {
+    } else if (field.hints.recognizer === "currency") {
       deferred.push(field); // needs the total's position first
-      continue;
-    }
-    if (field.type === "table") {
+    } else if (field.type === "table") {
       out[field.id] = extractTable(field, lines, ctx.dateOrder, threshold, summaryLabels);
+      if (negative) out[field.id]!.value = negate(out[field.id]!.value);
     } else {
-      const pick = fieldCandidates(field, lines, { ...ctx, values: field.values })[0];
-      best[field.id] = pick;
-      out[field.id] = toFieldResult(field, pick, threshold);
+      candidates[field.id] = fieldCandidates(field, lines, { ...ctx, values: field.values });
+      best[field.id] = candidates[field.id]![0];
+      fromPage.push(field);
     }
-    if (negative && (field.type === "amount" || field.type === "table")) out[field.id]!.value = negate(out[field.id]!.value);
+  }
+  reconcileSums(project, classId, candidates, best);
+  for (const field of fromPage) {
+    out[field.id] = toFieldResult(field, best[field.id], threshold);
+    if (negative && field.type === "amount") out[field.id]!.value = negate(out[field.id]!.value);
   }
   const total = best.total_amount ?? Object.entries(best).find(([id, c]) => c?.match.note && /total/.test(id))?.[1];
   const hints = [["iban", "IBAN"], ["vendor_vat_id", "VAT ID"]].filter(([id]) => out[id!]?.value).map(([id, why]) => ({ field: out[id!]!, why: `from the ${why}` }));
