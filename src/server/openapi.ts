@@ -46,6 +46,7 @@ export const ROUTES: RouteDoc[] = [
     query: { file_index: { type: "integer", description: "0-based index of this request's first file" } },
     responses: { 200: { description: "Upload result", schema: S.UploadResponse }, 400: err("Invalid split policy (lists allowed values), no files, or transaction not in created state"), ...common, ...notFound, ...tooLarge },
   },
+  { method: "get", path: "/transactions/{transaction_id}/source-files", summary: "List the uploaded source files in index order (extension)", tag: "Transactions", responses: { 200: { description: "Source files", schema: S.SourceFileListResponse }, ...common, ...notFound } },
   { method: "post", path: "/transactions/{transaction_id}/start", summary: "Start processing", tag: "Transactions", responses: { 200: { description: "Started", schema: S.StartResponse }, 400: err("Cannot start transaction in <state> state, or no files"), ...common, ...notFound, 429: queueFull } },
   {
     method: "get", path: "/transactions/{transaction_id}", summary: "Get a transaction (status, not results); long poll with timeout", tag: "Status",

@@ -216,3 +216,7 @@ export const HealthResponse = z
   .register(apiRegistry, { id: "Health" });
 
 export const ProjectListResponse = z.object({ items: z.array(ProjectSchema) }).register(apiRegistry, { id: "ProjectList" });
+
+export const SourceFileListResponse = z
+  .object({ transaction_id: z.string(), total_files: z.number().int(), files: z.array(UploadedFileSchema.omit({ duplicate: true })) })
+  .register(apiRegistry, { id: "SourceFileList" });

@@ -99,6 +99,9 @@ describe("create and upload", () => {
     const clash = await t.call("POST", `/transactions/${id}/source-files?file_index=1`, form([{ name: "c.pdf", body: "c" }]));
     expect(clash.json).toMatchObject({ uploaded_count: 0, failed_count: 1, total_files: 2 });
     expect(clash.json.failed_files[0].error).toContain("already used");
+    const listed = await t.call("GET", `/transactions/${id}/source-files`);
+    expect(listed.json.files.map((f: any) => [f.index, f.filename])).toEqual([[0, "a.pdf"], [1, "b.pdf"]]);
+    expect(listed.json.total_files).toBe(2);
     expect((await t.call("POST", `/transactions/${id}/source-files?file_index=-1`, form([{ name: "c.pdf", body: "c" }]))).status).toBe(400);
   });
 

@@ -4,7 +4,7 @@ import { DocprocError } from "../../core/errors";
 import type { ServerDeps } from "../deps";
 import { CreateTransactionBody, ProcessBody } from "../schemas";
 import * as transactions from "../services/transactions";
-import { uploadFiles } from "../services/uploads";
+import { listUploads, uploadFiles } from "../services/uploads";
 import { parseInput, queryInt, readJson } from "../validation";
 
 async function readForm(request: Request): Promise<FormData> {
@@ -58,5 +58,6 @@ export function transactionRoutes(deps: ServerDeps) {
       },
       { parse: "none" },
     )
+    .get("/transactions/:transaction_id/source-files", ({ params }) => listUploads(deps, params.transaction_id))
     .post("/transactions/:transaction_id/start", ({ params }) => transactions.startTransaction(deps, params.transaction_id), { parse: "none" });
 }

@@ -50,6 +50,13 @@ function checkInput(deps: ServerDeps, input: UploadInput): void {
   }
 }
 
+/** The transaction's source files in index order (documented extension). */
+export function listUploads(deps: ServerDeps, transactionId: string) {
+  requireTransaction(deps, transactionId);
+  const files = listSourceFiles(deps.db, transactionId).map((f) => entryOf(f, false));
+  return { transaction_id: transactionId, total_files: files.length, files: files.map(({ duplicate: _d, ...rest }) => rest) };
+}
+
 export async function uploadFiles(deps: ServerDeps, transactionId: string, input: UploadInput) {
   const t = requireTransaction(deps, transactionId);
   if (t.status !== "created") throw new DocprocError("conflict", `Cannot upload files to transaction in ${t.status} state`);
