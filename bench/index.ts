@@ -1,11 +1,13 @@
 /**
- * `npm run bench`: runs every benchmark module that exists and prints one table
- * (metric, docproc, reference, ratio, target).
+ * `npm run bench`: runs every benchmark module and prints one table (metric, docproc, reference, ratio, target).
+ * `npm run bench -- convert ocr` runs only the named modules.
  *
- * A bench module MUST export its function under the name listed in MODULES, returning `BenchRow[]`; it SHOULD print
- * a missing reference tool as "not installed" (a row, not an exception). A module that is absent is skipped with a
- * note; one that throws becomes a row saying so, and the others still run.
+ * A bench module is `bench/<name>.ts` exporting `bench<Name>(): Promise<BenchRow[]>` (convert.ts → benchConvert).
+ * It SHOULD print a missing reference tool as "not installed" (a row, not an exception). The modules of ORDER run
+ * first, in that order (an absent one is skipped with a note), then any other module found, alphabetically; one
+ * that throws becomes a row saying so, and the others still run.
  */
+import { readdir } from "node:fs/promises";
 import { renderTable } from "../src/cli/table";
 
 /** One line of the benchmark table. Numbers are formatted by the harness; strings are printed as given. */
@@ -25,14 +27,21 @@ export interface BenchRow {
 
 type BenchFn = () => Promise<BenchRow[]>;
 
-/** Module path → exported function name, in the order the table shows them. */
-const MODULES: Array<[string, string]> = [
-  ["./convert.ts", "benchConvert"],
-  ["./ocr.ts", "benchOcr"],
-  ["./understanding.ts", "benchUnderstanding"],
-  ["./export.ts", "benchExport"],
-  ["./server.ts", "benchServer"],
-];
+/** Modules the table shows first, in this order (the pipeline's order). */
+const ORDER = ["convert", "ocr", "understanding", "export", "server"];
+
+function functionNameOf(module: string): string {
+  return `bench${module.charAt(0).toUpperCase()}${module.slice(1).replace(/[-_](\w)/g, (_, c: string) => c.toUpperCase())}`;
+}
+
+/** Module names to run: ORDER first, then the other bench/*.ts files; `only` narrows the list. */
+async function moduleList(only: string[]): Promise<string[]> {
+  const found = (await readdir(import.meta.dir))
+    .filter((f) => f.endsWith(".ts") && f !== "index.ts" && !f.startsWith("."))
+    .map((f) => f.slice(0, -3));
+  const names = [...ORDER, ...found.filter((m) => !ORDER.includes(m)).sort()];
+  return only.length > 0 ? names.filter((m) => only.includes(m)) : names;
+}
 
 export function formatNumber(n: number): string {
   if (!Number.isFinite(n)) return String(n);
@@ -65,24 +74,25 @@ export function renderBenchTable(rows: BenchRow[]): string {
   );
 }
 
-async function loadBench(modulePath: string, name: string): Promise<BenchFn | null> {
-  const file = new URL(modulePath, import.meta.url).pathname;
+async function loadBench(module: string, name: string): Promise<BenchFn | null> {
+  const file = `${import.meta.dir}/${module}.ts`;
   if (!(await Bun.file(file).exists())) return null;
   const mod = (await import(file)) as Record<string, unknown>;
   const fn = mod[name];
-  if (typeof fn !== "function") throw new Error(`${modulePath} does not export ${name}()`);
+  if (typeof fn !== "function") throw new Error(`bench/${module}.ts does not export ${name}()`);
   return fn as BenchFn;
 }
 
-async function main(): Promise<void> {
+async function main(only: string[]): Promise<void> {
   const rows: BenchRow[] = [];
   const notes: string[] = [];
-  for (const [modulePath, name] of MODULES) {
+  for (const module of await moduleList(only)) {
+    const name = functionNameOf(module);
     const started = performance.now();
     try {
-      const fn = await loadBench(modulePath, name);
+      const fn = await loadBench(module, name);
       if (!fn) {
-        notes.push(`bench/${modulePath.slice(2)} not present yet: skipped`);
+        notes.push(`bench/${module}.ts not present: skipped`);
         continue;
       }
       process.stderr.write(`running ${name} …\n`);
@@ -97,4 +107,4 @@ async function main(): Promise<void> {
   for (const n of notes) process.stdout.write(`note: ${n}\n`);
 }
 
-if (import.meta.main) await main();
+if (import.meta.main) await main(process.argv.slice(2));
