@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { PDFDocument, StandardFonts, degrees } from "pdf-lib";
+import { PDFDocument, PDFName, type PDFRef, StandardFonts, degrees } from "pdf-lib";
 import { DocprocError } from "../../src/core/errors.ts";
 import type { Page } from "../../src/core/model.ts";
 import { convertSource, renderPageToRaster } from "../../src/core/stages/convert.ts";
@@ -238,8 +238,7 @@ describe("page-level time bound", () => {
     for (let i = 1; i <= 4; i++) {
       const page = pdf.addPage([595, 842]);
       page.drawText(`Page ${i} heading`, { x: 50, y: 780, size: 12, font });
-      // Page 2 also carries 3 million path operators (28 KB compressed): seconds of parsing, no text.
-      if (i === 2) page.node.addContentStream(pdf.context.register(pdf.context.flateStream("1 1 m\n".repeat(3_000_000))));
+      if (i === 2) addHeavyContent(pdf, page, font.ref);
     }
     const started = performance.now();
     const converted = await convertBytes(await pdf.save(), { limits: { pageTimeoutMs: 1_500 } });
@@ -251,6 +250,21 @@ describe("page-level time bound", () => {
     expect(converted.warnings[0]).toContain("page 2");
   });
 });
+
+/**
+ * Page content that takes pdf.js minutes: a form XObject of a million path operators (and one text show, so pdf.js
+ * does not cache it as text-free) drawn 200 times. 60 KB on disk.
+ */
+function addHeavyContent(pdf: PDFDocument, page: ReturnType<PDFDocument["addPage"]>, fontRef: PDFRef): void {
+  const form = pdf.context.flateStream("BT /F1 1 Tf 0 0 Td (.) Tj ET\n" + "1 1 m\n".repeat(1_000_000), {
+    Type: "XObject",
+    Subtype: "Form",
+    BBox: [0, 0, 10, 10],
+    Resources: { Font: { F1: fontRef } },
+  });
+  page.node.setXObject(PDFName.of("Heavy"), pdf.context.register(form));
+  page.node.addContentStream(pdf.context.register(pdf.context.flateStream("q /Heavy Do Q\n".repeat(200))));
+}
 
 function countDark(data: Uint8Array, width: number, [x1, y1, x2, y2]: number[]): number {
   let dark = 0;
