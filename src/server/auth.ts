@@ -1,9 +1,8 @@
 /**
- * Authentication, in one module so the clients/keys/permissions issue replaces only this file.
- * For now: the ADMIN_API_KEY value in `X-API-Key` authorises everything; anything else is 401.
- * Public (no key): GET /health, /docs, /api-docs and its assets.
+ * Authentication over HTTP: runs the access guard of src/auth (API keys, the admin key, sessions, permissions,
+ * tenant scope, rate limits; docs/auth.md) for every request that is not public, and remembers the caller.
+ * Public (no key): GET /health, /docs, /api-docs and its assets, and POST /auth/login.
  */
-import { timingSafeEqual } from "node:crypto";
 import { DocprocError } from "../core/errors";
 import type { Guard } from "../auth/guard";
 import type { Principal } from "../auth/principal";
@@ -14,24 +13,6 @@ const PUBLIC = [/^\/health\/?$/, /^\/docs(\/.*)?$/, /^\/api-docs(\/.*)?$/];
 export function isPublicPath(pathname: string): boolean {
   return PUBLIC.some((re) => re.test(pathname));
 }
-
-let cached: { key: string; bytes: Buffer } | null = null;
-
-function sameKey(given: string, expected: string): boolean {
-  if (cached?.key !== expected) cached = { key: expected, bytes: Buffer.from(expected) };
-  const x = Buffer.from(given);
-  return x.length === cached.bytes.length && timingSafeEqual(x, cached.bytes);
-}
-
-/** Throws `unauthorized` unless the request may proceed. */
-export function authenticate(request: Request, pathname: string, adminApiKey: string): void {
-  if (isPublicPath(pathname)) return;
-  const key = request.headers.get("x-api-key") ?? request.headers.get("x-admin-key");
-  if (!key) throw new DocprocError("unauthorized", "Missing API key: send it in the X-API-Key header");
-  if (!sameKey(key, adminApiKey)) throw new DocprocError("unauthorized", "Invalid API key");
-}
-
-// --- Clients, keys, sessions, permissions and rate limits (src/auth; docs/auth.md) ---
 
 const principals = new WeakMap<Request, Principal>();
 
