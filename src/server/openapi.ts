@@ -158,8 +158,15 @@ export function openApiDocument(): Record<string, unknown> {
     openapi: "3.1.0",
     info: { title: "docproc API", version: pkg.version, description: "Document processing: submit, track, and download export files. See /docs." },
     servers: [{ url: "/" }],
-    components: { schemas: components(), securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key" } } },
-    security: [{ apiKey: [] }],
+    components: {
+      schemas: components(),
+      securitySchemes: {
+        apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "A client's API key, or the admin key (docs/auth.md)" },
+        adminKey: { type: "apiKey", in: "header", name: "X-Admin-Key", description: "The admin key (ADMIN_API_KEY)" },
+        sessionToken: { type: "apiKey", in: "header", name: "X-Session-Token", description: "A session from POST /auth/login" },
+      },
+    },
+    security: [{ apiKey: [] }, { adminKey: [] }, { sessionToken: [] }],
     paths,
   };
 }
