@@ -143,6 +143,8 @@ export const ProjectSettingsSchema = z.object({
 });
 
 export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;
+/** What a project file or API body may contain (defaults optional). */
+export type ProjectSettingsInput = z.input<typeof ProjectSettingsSchema>;
 export type DocumentClass = z.infer<typeof DocumentClassSchema>;
 export type FieldSettings = z.infer<typeof FieldSchema>;
 export type TableColumn = z.infer<typeof TableColumnSchema>;
