@@ -133,7 +133,7 @@ export const ProjectSettingsSchema = z.object({
   classes: z.array(DocumentClassSchema).min(1),
   /** Fields per class id. A class without an entry extracts no fields. */
   fields: z.record(z.string(), z.array(FieldSchema)).default({}),
-  split: SplitSettingsSchema,
+  split: SplitSettingsSchema.prefault({}),
   validation_rules: z.array(ValidationRuleSchema).default([]),
   review_thresholds: ReviewThresholdsSchema.prefault({}),
   export_profiles: z.array(ExportProfileSchema).default([]),
