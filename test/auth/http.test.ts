@@ -154,3 +154,29 @@ describe("permissions", () => {
     expect((await process(noExtract)).status).toBe(202);
   });
 });
+
+describe("administration", () => {
+  test("endpoint health and reload-configs answer for the admin key only", async () => {
+    const health = await s.call("GET", "/admin/endpoints/health", { "x-admin-key": ADMIN });
+    expect(health.status).toBe(200);
+    expect(health.json.status).toBe("ok");
+    expect(health.json.endpoints.map((e: any) => e.name)).toEqual(["database", "queue", "export_storage", "ocr"]);
+    const reload = await s.call("POST", "/admin/reload-configs", { "x-admin-key": ADMIN });
+    expect(reload.json).toMatchObject({ reloaded: true, tenants: 3, rate_limits: { per_minute: 600, per_hour: 18_000, async_per_hour: 300 }, sessions: { lifetime_seconds: 43_200, idle_timeout_seconds: 1800 } });
+    expect((await s.call("POST", "/admin/reload-configs")).status).toBe(401);
+    expect((await s.admin("GET", "/admin/tenants")).json.items.map((t: any) => t.tenant_id)).toEqual(["default", "acme", "globex"]);
+    expect((await s.admin("POST", "/admin/tenants", { tenant_id: "acme" })).status).toBe(400);
+    expect((await s.admin("POST", "/admin/tenants", { tenant_id: "../etc" })).json.detail).toStartWith("tenant_id:");
+  });
+
+  test("rate-limit headers come with every response to a client key, errors from the route included", async () => {
+    const { key } = await s.clientWithKey("header-check", { tenant_id: "acme" });
+    const bad = await s.call("POST", "/transactions/batch-status", { "x-api-key": key }, { transaction_ids: "nope" });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get("x-ratelimit-remaining")).toBe("599");
+    const unknown = await s.call("GET", "/no/such/route", { "x-api-key": key });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("x-ratelimit-remaining")).toBe("598");
+    expect((await s.call("GET", "/health")).headers.get("x-ratelimit-limit")).toBeNull();
+  });
+});
