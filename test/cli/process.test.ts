@@ -10,6 +10,7 @@ import { INBOX, runCli, type CliRun } from "./helpers";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const BORN_DIGITAL = path.join(INBOX, "born-digital-invoice.pdf");
+const ENCRYPTED = path.resolve(INBOX, "../../../shared/corpora/pdf-robustness/paperless/password-is-test.pdf"); // password "test"
 
 const temps: string[] = [];
 async function tempDir(): Promise<string> {
@@ -145,15 +146,17 @@ describe("docproc process with bad input", () => {
     const bytes = await Bun.file(BORN_DIGITAL).bytes();
     await writeFile(path.join(dir, "b-truncated.pdf"), bytes.slice(0, 700));
     await writeFile(path.join(dir, "c-not-a-pdf.pdf"), "MZ\x90\x00 this is an executable, renamed");
+    await writeFile(path.join(dir, "d-empty.pdf"), "");
     const out = path.join(dir, "out");
 
     const json = await runCli(["process", dir, "--out", out, "--json"]);
     expect(json.code).toBe(1);
     const summary = JSON.parse(json.stdout) as Summary;
     expect(summary.succeeded).toBe(1);
-    expect(summary.failed).toBe(2);
+    expect(summary.failed).toBe(3);
+    expect(byName(summary, "d-empty.pdf").errors[0]!.code).toBe("empty_file");
     expect(byName(summary, "a-good.pdf").status).toBe("success");
-    for (const name of ["b-truncated.pdf", "c-not-a-pdf.pdf"]) {
+    for (const name of ["b-truncated.pdf", "c-not-a-pdf.pdf", "d-empty.pdf"]) {
       const f = byName(summary, name);
       expect(f.status).toBe("failure");
       expect(f.errors[0]!.message.length).toBeGreaterThan(0);
@@ -162,9 +165,9 @@ describe("docproc process with bad input", () => {
 
     const human = await runCli(["process", dir, "--out", out]);
     expect(human.code).toBe(1);
-    expect(human.stdout).toContain("2 files failed:");
+    expect(human.stdout).toContain("3 files failed:");
     expect(human.stdout).toMatch(/c-not-a-pdf\.pdf: .+\[(unsupported_format|corrupt_file)/);
-    expect(human.stdout).toContain("1 of 3 files processed");
+    expect(human.stdout).toContain("1 of 4 files processed");
   }, 90_000);
 
   test("a path that does not exist is a usage error (exit 2) and nothing is processed", async () => {
@@ -183,6 +186,23 @@ describe("docproc process with bad input", () => {
 });
 
 describe("docproc process options", () => {
+  test("--password opens an encrypted PDF; without it or with a wrong one the file fails with a clear code", async () => {
+    const out = path.join(await tempDir(), "out");
+    const run = async (...extra: string[]) => {
+      const r = await runCli(["process", ENCRYPTED, "--out", out, "--json", ...extra]);
+      return { code: r.code, file: (JSON.parse(r.stdout) as Summary).files[0]! };
+    };
+    const none = await run();
+    expect(none.code).toBe(1);
+    expect(none.file.errors[0]!.code).toBe("encrypted_file");
+    const wrong = await run("--password", "nope");
+    expect(wrong.code).toBe(1);
+    expect(wrong.file.errors[0]!.code).toBe("wrong_password");
+    const right = await run("--password", "test");
+    expect(right.code).toBe(0);
+    expect(right.file.status).toBe("success");
+  }, 90_000);
+
   test("--format json,csv writes both files and lists them in the summary", async () => {
     const out = path.join(await tempDir(), "out");
     const r = await runCli(["process", BORN_DIGITAL, "--out", out, "--format", "json,csv", "--json"]);
