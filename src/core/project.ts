@@ -16,7 +16,7 @@ import { z } from "zod";
 import YAML from "yaml";
 import { DocprocError } from "./errors";
 import { SplitSettingsSchema } from "./split/settings";
-import { ExportProfileSchema } from "./exporters/profile";
+import { defaultJsonProfile, ExportProfileSchema } from "./exporters/profile";
 import { NotificationActivitySchema } from "./notify/activity";
 import { DEFAULT_PROJECT_RAW } from "./default-project";
 
@@ -136,7 +136,8 @@ export const ProjectSettingsSchema = z.object({
   split: SplitSettingsSchema.prefault({}),
   validation_rules: z.array(ValidationRuleSchema).default([]),
   review_thresholds: ReviewThresholdsSchema.prefault({}),
-  export_profiles: z.array(ExportProfileSchema).default([]),
+  /** Every project has the JSON profile unless its settings say otherwise (an empty list removes it). */
+  export_profiles: z.array(ExportProfileSchema).default(() => [defaultJsonProfile]),
   workflow: z.array(WorkflowStepSchema).default([]),
   /** A serialised classifier model (from `trainClassifier`), used next to the cue rules. */
   classifier_model: z.unknown().optional(),
