@@ -178,6 +178,18 @@ describe("docproc process with bad input", () => {
     expect(await Bun.file(out).exists()).toBe(false);
   }, 90_000);
 
+  test("an invalid --project file exits 4 listing every problem before any file is processed", async () => {
+    const dir = await tempDir();
+    const project = path.join(dir, "bad.yaml");
+    await writeFile(project, "classes: []\nlocale: 7\n");
+    const out = path.join(dir, "out");
+    const r = await runCli(["process", BORN_DIGITAL, "--project", project, "--out", out]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain("classes");
+    expect(r.stderr).toContain("locale");
+    expect(await Bun.file(out).exists()).toBe(false);
+  }, 90_000);
+
   test("an unknown export format is a usage error (exit 2)", async () => {
     const r = await runCli(["process", BORN_DIGITAL, "--format", "json,docx", "--out", path.join(await tempDir(), "o")]);
     expect(r.code).toBe(2);
