@@ -82,6 +82,14 @@ describe("parseProjectSettings", () => {
     expect(notes[1]!.type === "notification" && notes[1]!.activity?.retry_max_attempts).toBe(3);
   });
 
+  test("minimal settings get defaults: split settings, the JSON export profile, thresholds", () => {
+    const p = parseProjectSettings({ classes: [{ id: "memo", name: "Memo" }] });
+    expect(p.split.mode).toBe("intelligent");
+    expect(p.export_profiles.map((e) => e.id)).toEqual(["json"]);
+    expect(p.review_thresholds.classification).toBe(0.6);
+    expect(parseProjectSettings({ classes: [{ id: "memo", name: "Memo" }], export_profiles: [] }).export_profiles).toEqual([]);
+  });
+
   test("an enabled notification without an activity is a problem", () => {
     const problems = problemsOf(() => parseProjectSettings({ ...defaultProject, workflow: [{ type: "notification", id: "n", activity: null }] }));
     expect(problems.join()).toContain("workflow.0.activity: an enabled notification needs an activity");
