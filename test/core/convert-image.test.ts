@@ -1,8 +1,10 @@
 /** Image conversion: formats by content, EXIF orientation, multi-page TIFF, BMP variants, raster sizes. */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import sharp, { type Sharp } from "sharp";
 import { DocprocError } from "../../src/core/errors.ts";
 import { convertSource, renderPageToRaster } from "../../src/core/stages/convert.ts";
+
+setDefaultTimeout(30_000); // sharp and canvas work: seconds on a loaded machine
 
 const convert = (data: Uint8Array, filename = "image", maxPages: number | null = null) =>
   convertSource({ index: 2, filename, data, split_policy: "inherit" }, { firstPageNumber: 3, maxPages });

@@ -1,5 +1,5 @@
 /** PDF conversion: text layers with word boxes, coordinates, render(), page_limit, attachments, time bounds. */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { PDFDocument, PDFName, type PDFRef, StandardFonts, degrees } from "pdf-lib";
@@ -11,6 +11,9 @@ const CORPORA = path.resolve(import.meta.dir, "../../../shared/corpora");
 const INVOICES = path.join(CORPORA, "invoice2data");
 const ROBUSTNESS = path.join(CORPORA, "pdf-robustness");
 const hasPdftotext = Bun.which("pdftotext") !== null;
+
+// Several tests start pdf.js workers or wait out a timeout: seconds each on a loaded machine, not bun's default 5 s.
+setDefaultTimeout(30_000);
 
 async function convertBytes(data: Uint8Array, opts: Partial<Parameters<typeof convertSource>[1]> = {}) {
   return convertSource({ index: 0, filename: "t.pdf", data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null, ...opts });

@@ -1,9 +1,11 @@
 /** Supplied plain text (`documentText`) and supplied OCR data (`ocrData`) become pages with geometry. */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { GlobalFonts } from "@napi-rs/canvas";
 import { DocprocError } from "../../src/core/errors.ts";
 import type { OcrDataInput } from "../../src/core/model.ts";
 import { convertOcrData, convertText, renderPageToRaster } from "../../src/core/stages/convert.ts";
+
+setDefaultTimeout(30_000); // canvas rendering of an A4 page: seconds on a loaded machine
 
 describe("convertText", () => {
   test("splits pages on form feed (a trailing one adds no page) and numbers them from firstPageNumber", () => {
