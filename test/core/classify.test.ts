@@ -116,3 +116,34 @@ describe("trained classifier", () => {
     expect(() => trainClassifier([])).toThrow(expect.objectContaining({ code: "invalid_input" }));
   });
 });
+
+describe("trainFromProject", () => {
+  const project = parseProjectSettings({
+    ...defaultProject,
+    classes: [
+      { id: "payslip", name: "Payslip", example_documents: [{ path: "a.pdf" }, { text: examples[1]!.text }] },
+      { id: "bank_statement", name: "Bank statement", example_documents: [{ path: "b.pdf" }] },
+      { id: "other", name: "Other" },
+    ],
+    fields: {},
+    validation_rules: [],
+  });
+
+  test("reads path examples through the given reader and trains on text and path examples", async () => {
+    const { trainFromProject } = await import("../../src/core/classify/train");
+    const read: string[] = [];
+    const model = await trainFromProject(project, async (p) => {
+      read.push(p);
+      return p === "a.pdf" ? examples[0]!.text : examples[2]!.text + " " + examples[3]!.text;
+    });
+    expect(read).toEqual(["a.pdf", "b.pdf"]);
+    expect(model.classes.find((c) => c.class_id === "payslip")!.documents).toBe(2);
+    expect(classifyDocument([textPage("closing balance and deposits")], project, model).class_id).toBe("bank_statement");
+  });
+
+  test("an unreadable example or a single class is an invalid_input error naming the problem", async () => {
+    const { trainFromProject } = await import("../../src/core/classify/train");
+    await expect(trainFromProject(project, async () => { throw new Error("gone"); })).rejects.toMatchObject({ code: "invalid_input", message: expect.stringContaining("a.pdf") });
+    await expect(trainFromProject(defaultProject, async () => "")).rejects.toMatchObject({ code: "invalid_input", message: expect.stringContaining("at least two classes") });
+  });
+});
