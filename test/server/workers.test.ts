@@ -29,6 +29,10 @@ test("a separate worker process completes a one-step transaction that the API se
     return { status: res.status, json: (await res.json()) as any };
   };
   const pid = (await api("POST", "/tenants/default/projects", { name: "W" })).json.project_id;
+  // A long poll longer than Bun's default 10 s idle timeout must be held, not cut (runs alongside the rest).
+  const idle = (await api("POST", `/tenants/default/projects/${pid}/transactions`, {})).json.transaction_id;
+  const longStart = performance.now();
+  const longPoll = fetch(`${server.base}/transactions/${idle}?timeout=11`, { headers: { "x-api-key": KEY } }).then(async (r) => ({ status: r.status, body: (await r.json()) as any, ms: performance.now() - longStart }));
   const sent = await api("POST", `/tenants/default/projects/${pid}/transactions/process`, {
     documentText: "INVOICE\nInvoice number: INV-4711\nDate: 2024-03-01\nTotal: 119.00 EUR",
     correlation_id: "worker-1",
@@ -45,6 +49,11 @@ test("a separate worker process completes a one-step transaction that the API se
   const health = (await api("GET", "/health")).json;
   expect(health.queue).toMatchObject({ depth: 0, workers: 1, running: 0 });
   expect(health.ocr.status).toBe("idle"); // this process ran no job: its engine was never loaded
+
+  const held11 = await longPoll;
+  expect(held11.status).toBe(200);
+  expect(held11.body.status).toBe("created");
+  expect(held11.ms).toBeGreaterThanOrEqual(10_900);
 
   // SIGTERM while a long poll is held: the poll is answered at once and the server exits 0.
   const created = (await api("POST", `/tenants/default/projects/${pid}/transactions`, {})).json;
