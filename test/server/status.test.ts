@@ -41,7 +41,7 @@ describe("GET /transactions/{id}", () => {
   });
 
   test("a long poll returns promptly after a status change", async () => {
-    t = testApp({ workers: 0 });
+    t = testApp({ workers: 0, config: { longPollRecheckMs: 60_000 } }); // only the in-process notifier can wake it
     const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
     const id = (await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {})).json.transaction_id;
     await t.call("POST", `/transactions/${id}/source-files`, form([{ name: "a.pdf", body: "a" }]));

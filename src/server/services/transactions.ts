@@ -61,6 +61,7 @@ export function startTransaction(deps: ServerDeps, id: string) {
     throw new DocprocError("invalid_input", "Transaction has no source files: upload files before starting it");
   }
   submitTransaction(deps.db, deps.clock, id, { maxDepth: deps.config.maxQueueDepth });
+  deps.notifier.emit(id);
   deps.wake();
   const { status_url, poll_url } = urlsOf(id);
   return { transaction_id: id, status: "processing" as const, message: "Transaction processing started", status_url, poll_url };
