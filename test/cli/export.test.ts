@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, rm, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
@@ -29,6 +29,28 @@ describe("docproc export", () => {
     const original = await Bun.file(path.join(dir, "run", `${tid}_data.json`)).json();
     expect(rerun.documents).toEqual(original.documents);
     expect(rerun.pages).toEqual(original.pages);
+  }, 90_000);
+
+  test("re-renders PDF and JPG exports from the original file, and fails only those profiles once it is gone", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "docproc-export-"));
+    temps.push(dir);
+    const original = path.join(dir, "invoice.pdf");
+    await copyFile(path.join(INBOX, "born-digital-invoice.pdf"), original);
+    expect((await runCli(["process", original, "--out", path.join(dir, "run")])).code).toBe(0);
+
+    const withOriginal = await runCli(["export", path.join(dir, "run"), "--format", "pdf,jpg", "--out", path.join(dir, "x1"), "--json"]);
+    expect(withOriginal.code).toBe(0);
+    const files: string[] = JSON.parse(withOriginal.stdout).files[0].exports;
+    expect(files.some((p) => p.endsWith(".pdf"))).toBe(true);
+    expect(files.some((p) => p.endsWith(".jpg"))).toBe(true);
+
+    await unlink(original);
+    const without = await runCli(["export", path.join(dir, "run"), "--format", "pdf,csv", "--out", path.join(dir, "x2"), "--json"]);
+    expect(without.code).toBe(1);
+    const outcome = JSON.parse(without.stdout).files[0];
+    expect(outcome.errors).toHaveLength(1);
+    expect(outcome.errors[0]).toStartWith("profile pdf:");
+    expect(outcome.exports.some((p: string) => p.endsWith(".csv"))).toBe(true);
   }, 90_000);
 
   test("refuses a JSON file that is not a results file with exit code 2", async () => {
