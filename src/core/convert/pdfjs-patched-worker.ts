@@ -8,7 +8,7 @@
  * pdf.js upgrade), the stock worker is used and words are placed by estimated character widths instead.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, renameSync, writeFileSync, existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -38,19 +38,29 @@ export async function loadPdfjsWorkerModule(): Promise<WorkerModule> {
     if (patched.split(anchor).length !== 2) return { ...(await import(path)), glyphOffsets: false };
     patched = patched.replace(anchor, replacement);
   }
-  const digest = createHash("sha256").update(patched).digest("hex").slice(0, 16);
-  const dir = join(tmpdir(), "docproc-pdfjs");
-  const file = join(dir, `pdf.worker.${digest}.mjs`);
+  const digest = createHash("sha256").update(patched).digest("hex");
   try {
-    if (!existsSync(file)) {
-      mkdirSync(dir, { recursive: true });
+    const file = join(privateDir(), `pdf.worker.${digest.slice(0, 16)}.mjs`);
+    // Re-check the content before importing: code we run must be exactly the code we patched.
+    const current = existsSync(file) ? createHash("sha256").update(readFileSync(file)).digest("hex") : "";
+    if (current !== digest) {
       // Write-then-rename: several workers may start at once and must never import a half-written file.
       const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      writeFileSync(partial, patched);
+      writeFileSync(partial, patched, { mode: 0o600 });
       renameSync(partial, file);
     }
     return { ...(await import(file)), glyphOffsets: true };
   } catch {
-    return { ...(await import(path)), glyphOffsets: false }; // e.g. a read-only temp dir
+    return { ...(await import(path)), glyphOffsets: false }; // e.g. a read-only or foreign temp dir
   }
+}
+
+/** A temp folder only this user can write to (the patched module is executed, so no one else may plant it). */
+function privateDir(): string {
+  const uid = process.getuid?.() ?? 0;
+  const dir = join(tmpdir(), `docproc-pdfjs-${uid}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = statSync(dir);
+  if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o022) !== 0) throw new Error(`${dir} is not private`);
+  return dir;
 }
