@@ -30,6 +30,16 @@ export function kindOf(field: FieldSettings): ValueKind {
   }
 }
 
+/**
+ * A name has a word of letters only (a customer number such as "SCONL0303" is no name); an address has a digit
+ * (street number or postcode).
+ */
+function plausible(kind: ValueKind, value: unknown): boolean {
+  if (kind === "party") return /(?<![\p{L}\p{N}])\p{L}{2,}(?![\p{L}\p{N}])/u.test(String(value));
+  if (kind === "address") return /\d/.test(String(value));
+  return true;
+}
+
 const where = (line: Line) => `page ${line.page.page_number}, line ${line.index + 1}`;
 
 function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], ctx: ReadContext): Candidate[] {
@@ -40,7 +50,8 @@ function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], c
   for (const hit of hits) {
     // A label read with an OCR error allowance is weaker evidence than an exact one.
     const labelFactor = (1 - (0.3 * hit.rank) / Math.max(1, labels.length)) * (hit.fuzzy ? 0.85 : 1);
-    const right = readValue(kind, hit.line, hit.end, ctx);
+    const read = readValue(kind, hit.line, hit.end, ctx);
+    const right = read && plausible(kind, read.value) ? read : null;
     if (right) {
       out.push({ match: right, score: right.strength * labelFactor, reasoning: `value right of label "${hit.line.text.slice(hit.start, hit.end).trim()}"${hit.fuzzy ? ` (read as "${hit.label}")` : ""} (${where(hit.line)})` });
       if (right.strength >= 0.9) continue;
@@ -52,10 +63,10 @@ function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], c
 
 function belowCandidates(hit: LabelHit, kind: ValueKind, lines: Line[], ctx: ReadContext, labelFactor: number): Candidate[] {
   const label = hit.line.text.slice(hit.start, hit.end).trim();
-  const rows = below(hit, lines, kind === "address" ? 4 : 1);
+  const rows = below(hit, lines, kind === "address" ? 4 : 2);
   if (kind === "address" || kind === "party") {
     const taken = kind === "party" ? rows.slice(0, 1) : rows.slice(0, 3);
-    const reads = taken.map((row) => readValue("text", row, 0, ctx)).filter((m): m is ValueMatch => m !== null);
+    const reads = taken.map((row) => readValue("text", row, 0, ctx)).filter((m): m is ValueMatch => m !== null && plausible(kind, m.value));
     if (!reads.length) return [];
     const [first, ...rest] = reads;
     const value = reads.map((r) => r.value).join(", ");

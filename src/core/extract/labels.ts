@@ -76,6 +76,16 @@ function candidateRanks(line: Line, index: LabelIndex): number[] {
   return ranks.length > 1 ? ranks.sort((a, b) => a - b) : ranks;
 }
 
+/**
+ * True when the label sits inside running text: a lower-case word right before it and right after it, no colon
+ * ("... sent to the address below ...", "à l'adresse suivante"). Printed labels stand alone or end in a colon.
+ */
+function inSentence(text: string, start: number, end: number): boolean {
+  const before = /(\p{L}+)[’'\s]+$/u.exec(text.slice(Math.max(0, start - 40), start))?.[1] ?? "";
+  const after = /^\s+(\p{L}+)/u.exec(text.slice(end, end + 40))?.[1] ?? "";
+  return /^\p{Ll}/u.test(before) && /^\p{Ll}{2,}/u.test(after);
+}
+
 const wordBefore = (text: string, at: number) => /([\p{L}\p{N}]+)[\s.\-]*$/u.exec(text.slice(0, at))?.[1]?.toLowerCase() ?? "";
 const wordAfter = (text: string, at: number) => /^[\s.:\-]*([\p{L}\p{N}%]+)/u.exec(text.slice(at))?.[1]?.toLowerCase() ?? "";
 
@@ -96,7 +106,7 @@ export function findLabels(lines: Line[], labels: string[], excludeBefore: strin
         const start = m.index!;
         const end = start + m[0].length;
         if (lineHits.some((h) => start < h.end && end > h.start)) continue;
-        if (before.has(wordBefore(line.text, start)) || after.has(wordAfter(line.text, end))) continue;
+        if (before.has(wordBefore(line.text, start)) || after.has(wordAfter(line.text, end)) || inSentence(line.text, start, end)) continue;
         const words = line.words.filter((w) => w.start < end && w.end > start);
         lineHits.push({ line, start, end, label, rank, box: unionBox(words.map((w) => w.box)) });
       }
@@ -106,7 +116,7 @@ export function findLabels(lines: Line[], labels: string[], excludeBefore: strin
       labels.forEach((label, rank) => {
         for (const { start, end } of fuzzyMatches(tokens, label)) {
           if (lineHits.some((h) => start < h.end && end > h.start)) continue;
-          if (before.has(wordBefore(line.text, start)) || after.has(wordAfter(line.text, end))) continue;
+          if (before.has(wordBefore(line.text, start)) || after.has(wordAfter(line.text, end)) || inSentence(line.text, start, end)) continue;
           const words = line.words.filter((w) => w.start < end && w.end > start);
           lineHits.push({ line, start, end, label, rank, box: unionBox(words.map((w) => w.box)), fuzzy: true });
         }
@@ -140,11 +150,13 @@ export function below(hit: LabelHit, lines: Line[], maxLines = 3): Line[] {
   let examined = 0;
   for (const line of pageLines) {
     if (line === hit.line) continue;
-    // Lines count whether or not they have words in the column: a value is right under its label.
+    // Lines count whether or not they have words in the column: a value sits right under its label.
     if (examined++ >= maxLines || line.box[1] - lastBottom > lineHeight(hit.line) * 2.5) break;
     lastBottom = line.box[3];
     const column = columnWords(line, hit.box);
     if (column.length) out.push(subLine(line, column));
+    // A line spanning the column with nothing in it (a table header row around the gap) closes the column.
+    else if (xOverlap(line.box, hit.box) > 0) break;
   }
   return out;
 }
