@@ -76,7 +76,11 @@ const PRUNE = [/\.map$/, /\.d\.(m|c)?ts$/, /sbom\.cdx\.json$/];
 /** The companion folder at run time, as a JS expression: `docproc-lib/node_modules` beside the executable. */
 const LIB_EXPR = `process.getBuiltinModule("node:path").join(process.getBuiltinModule("node:path").dirname(process.execPath), "docproc-lib", "node_modules")`;
 const libPath = (rel: string) => `process.getBuiltinModule("node:path").join(${LIB_EXPR}, ${JSON.stringify(rel)})`;
-const dlopen = (rel: string) => `((p) => { const m = { exports: {} }; process.dlopen(m, p); return m.exports; })(${libPath(rel)})`;
+/** dlopen of a companion addon; a missing companion folder gets a message saying what to copy where. */
+const dlopen = (rel: string) =>
+  `((p) => { if (!process.getBuiltinModule("node:fs").existsSync(p)) throw new Error("the companion folder docproc-lib/ ` +
+  `is missing or incomplete beside " + process.execPath + " (no " + p + "): copy dist/docproc-lib next to the binary, ` +
+  `see docs/binary.md"); const m = { exports: {} }; process.dlopen(m, p); return m.exports; })(${libPath(rel)})`;
 
 interface Rewrite {
   /** Path suffix of the module to rewrite (node_modules/… or src/…). */

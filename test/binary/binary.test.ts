@@ -83,6 +83,19 @@ describe("single binary copied into an empty folder", () => {
     expect(events.filter((e) => e.event === "done")).toHaveLength(1);
   }, 180_000);
 
+  test("without its companion folder the binary says what to copy where", async () => {
+    const alone = mkdtempSync(path.join(tmpdir(), "docproc-binary-alone-"));
+    try {
+      cpSync(BINARY, path.join(alone, "docproc"));
+      const proc = Bun.spawn([path.join(alone, "docproc"), "process", SCANNED_PDF, "--out", path.join(alone, "out")], { cwd: alone, stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin" } });
+      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      expect(code).not.toBe(0);
+      expect(stdout + stderr).toContain("companion folder docproc-lib/ is missing");
+    } finally {
+      rmSync(alone, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   test("serve answers GET /health", async () => {
     const proc = Bun.spawn([bin, "serve", "--port", "0", "--data", "serve-data"], {
       cwd: home,
