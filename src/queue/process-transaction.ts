@@ -62,6 +62,10 @@ export function exportDirOf(exportsRoot: string, transactionId: string): string 
 export function registerProcessTransaction(pool: WorkerPool, deps: ProcessDeps): void {
   pool.registerHandler(PROCESS_TRANSACTION, (payload: { transaction_id: string }, helpers) => runTransaction(payload.transaction_id, deps, helpers), {
     timeoutMs: deps.jobTimeoutMs ?? 30 * 60_000,
+    onRelease(payload: { transaction_id: string }) {
+      tx.markRequeued(deps.db, payload.transaction_id, isoAt(deps.clock));
+      deps.notifier.emit(payload.transaction_id);
+    },
     onFailure(payload: { transaction_id: string }, message, willRetry, err) {
       const id = payload.transaction_id;
       const now = isoAt(deps.clock);

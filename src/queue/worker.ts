@@ -33,6 +33,8 @@ export interface HandlerOptions {
   timeoutMs?: number;
   /** Called after a failed attempt (willRetry tells whether the job goes back to the queue). */
   onFailure?(payload: any, message: string, willRetry: boolean, err?: unknown): void;
+  /** Called after a running job was handed back to the queue on shutdown (not counted as an attempt). */
+  onRelease?(payload: any): void;
 }
 
 export class LeaseLostError extends Error {
@@ -93,7 +95,7 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
   const workerId = opts.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
   const log = opts.log ?? (() => {});
   const handlers = new Map<string, { handler: JobHandler; opts: HandlerOptions }>();
-  const inFlight = new Map<number, { ctrl: AbortController; token: string; done: Promise<void> }>();
+  const inFlight = new Map<number, { ctrl: AbortController; token: string; kind: string; payload: unknown; done: Promise<void> }>();
   let stopping = false;
   const wakers = new Set<() => void>();
   const loops: Promise<void>[] = [];
@@ -133,7 +135,7 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
         if (err instanceof LeaseLostError || ctrl.signal.reason instanceof LeaseLostError) {
           log(`job ${job.id}: lease lost, leaving it to its new holder`);
         } else if (stopping && ctrl.signal.aborted) {
-          release(db, clock, job.id, token);
+          if (release(db, clock, job.id, token)) entry.opts.onRelease?.(job.payload);
         } else {
           const message = err instanceof Error ? err.message : String(err);
           const retryable = err instanceof DocprocError && err.retryable;
@@ -146,7 +148,7 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
         inFlight.delete(job.id);
       }
     })();
-    inFlight.set(job.id, { ctrl, token, done });
+    inFlight.set(job.id, { ctrl, token, kind: job.kind, payload: job.payload, done });
     await done;
   }
 
@@ -207,12 +209,14 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([all, new Promise((r) => (timer = setTimeout(r, limit)))]);
       clearTimeout(timer);
-      // Whatever still runs after the timeout is released so another worker can take it at once.
+      // Whatever still runs after the timeout is released so another worker can take it at once. Its loop stays
+      // stuck in the handler, so it is not awaited (its late writes are refused: the lease is gone).
+      const stuck = inFlight.size > 0;
       for (const [id, f] of inFlight) {
         f.ctrl.abort(new Error("worker stopping"));
-        release(db, clock, id, f.token);
+        if (release(db, clock, id, f.token)) handlers.get(f.kind)?.opts.onRelease?.(f.payload);
       }
-      await Promise.allSettled(loops);
+      if (!stuck) await Promise.allSettled(loops);
       loops.length = 0;
     },
     running: () => inFlight.size,

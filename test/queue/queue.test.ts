@@ -165,6 +165,23 @@ describe("process_transaction", () => {
     expect(tx.getTransaction(env.db, "t")).toMatchObject({ status: "failed", error_message: "broken file" });
   });
 
+  test("a job still running at shutdown (even one deaf to its abort signal) goes back to the queue with its transaction", async () => {
+    const { clock } = setup(async () => { throw new Error("unused"); });
+    const pool = createWorkerPool({ db: env.db, clock, pollMs: 10 });
+    // Subscribes to the signal only after it was aborted, so it never settles: stop() must not wait for it forever.
+    registerProcessTransaction(pool, { db: env.db, clock, blobs: fsBlobStore(path.join(env.dir, "b")), notifier: createNotifier(), runPipeline: async (_i, ctx) => {
+      await new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("aborted"))));
+      throw new Error("unreachable");
+    }, exportsRoot: path.join(env.dir, "e") });
+    submitTransaction(env.db, clock, "t");
+    pool.start();
+    const until = Date.now() + 3000;
+    while (tx.getTransaction(env.db, "t")!.status !== "processing" && Date.now() < until) await Bun.sleep(10);
+    await pool.stop({ graceful: false, timeoutMs: 200 });
+    expect(tx.getTransaction(env.db, "t")!.status).toBe("queued");
+    expect(env.db.query("SELECT status, attempts FROM jobs").get()).toEqual({ status: "queued", attempts: 0 });
+  });
+
   test("onFinished runs in the transaction that sets the final status, for completion and for failure", async () => {
     let fail = false;
     const finished: string[] = [];
