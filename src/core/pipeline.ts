@@ -122,7 +122,7 @@ async function convertAll(
     if (budget !== null && budget <= 0) break;
     try {
       const file = isPlainText(src)
-        ? { ...convertText(new TextDecoder().decode(src.data), nextPage), source_file_index: src.index, filename: src.filename }
+        ? convertText(new TextDecoder().decode(src.data), nextPage, { sourceFileIndex: src.index, filename: src.filename })
         : await convertSource(src, {
         firstPageNumber: nextPage,
         maxPages: budget,
@@ -140,14 +140,12 @@ async function convertAll(
   }
   // Supplied text and OCR data are pseudo-files after the uploaded ones, so page numbers stay in request order.
   if (input.documentText) {
-    const file = convertText(input.documentText, nextPage);
-    file.source_file_index = sources.length;
+    const file = convertText(input.documentText, nextPage, { sourceFileIndex: sources.length });
     files.push(file);
     nextPage += file.pages.length;
   }
   if (input.ocrData) {
-    const file = convertOcrData(input.ocrData, nextPage);
-    file.source_file_index = sources.length + (input.documentText ? 1 : 0);
+    const file = convertOcrData(input.ocrData, nextPage, { sourceFileIndex: sources.length + (input.documentText ? 1 : 0) });
     files.push(file);
   }
   progress("convert", total, total);
