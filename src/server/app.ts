@@ -14,6 +14,7 @@ import { docsRoutes } from "./routes/docs";
 import { healthRoutes } from "./routes/health";
 import { adminRoutes } from "./routes/admin";
 import { authRoutes } from "./routes/auth";
+import { captureRoutes } from "./routes/capture";
 import { rateLimitResponse } from "./rate-limit";
 import { projectRoutes } from "./routes/projects";
 import { resultRoutes } from "./routes/results";
@@ -51,6 +52,7 @@ export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(
     .use(transactionRoutes(deps))
     .use(statusRoutes(deps, longPoll))
     .use(resultRoutes(deps))
+    .use(captureRoutes(deps))
     .use(adminRoutes(deps, guard))
     .use(authRoutes(deps, guard));
 }

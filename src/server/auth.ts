@@ -1,14 +1,15 @@
 /**
  * Authentication over HTTP: runs the access guard of src/auth (API keys, the admin key, sessions, permissions,
  * tenant scope, rate limits; docs/auth.md) for every request that is not public, and remembers the caller.
- * Public (no key): GET /health, /docs, /api-docs and its assets, and POST /auth/login.
+ * Public (no key): GET /health, /docs, /api-docs and its assets, POST /auth/login, and the phone capture page
+ * (/capture, /capture/session, /capture/submit: the capture token in the body is the credential; docs/capture.md).
  */
 import { DocprocError } from "../core/errors";
 import type { Guard } from "../auth/guard";
 import type { Principal } from "../auth/principal";
 import { rateLimitHeaders } from "./rate-limit";
 
-const PUBLIC = [/^\/health\/?$/, /^\/docs(\/.*)?$/, /^\/api-docs(\/.*)?$/];
+const PUBLIC = [/^\/health\/?$/, /^\/docs(\/.*)?$/, /^\/api-docs(\/.*)?$/, /^\/capture(\/session|\/submit)?\/?$/];
 
 export function isPublicPath(pathname: string): boolean {
   return PUBLIC.some((re) => re.test(pathname));

@@ -6,6 +6,7 @@ import { z } from "zod";
 import pkg from "../../package.json" with { type: "json" };
 import { ADMIN_ROUTE_DOCS } from "./routes/admin";
 import { AUTH_ROUTE_DOCS } from "./routes/auth";
+import { CAPTURE_ROUTE_DOCS } from "./routes/capture";
 import * as S from "./schemas";
 
 interface Resp {
@@ -87,6 +88,7 @@ export const ROUTES: RouteDoc[] = [
   { method: "get", path: "/docs", summary: "API reference (HTML of docs/api.md)", tag: "Service", public: true, responses: { 200: { description: "HTML", content: "text/html" } } },
   ...ADMIN_ROUTE_DOCS,
   ...AUTH_ROUTE_DOCS,
+  ...CAPTURE_ROUTE_DOCS,
 ];
 
 /** A named schema becomes a $ref into components; anything else is inlined. */
