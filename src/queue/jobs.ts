@@ -201,3 +201,30 @@ export function jobsAhead(db: Db, kind: string, priority: number): number {
     .query<{ n: number }, [string, number]>("SELECT COUNT(*) AS n FROM jobs WHERE kind = ? AND status IN ('queued','running') AND priority >= ?")
     .get(kind, priority)!.n;
 }
+
+/**
+ * Expires at once the leases of workers on this host whose process is gone (a crash or SIGKILL), so a restarted
+ * server does not wait out their leases. `locked_by` is `<host>:<pid>:<suffix>`; a worker id of another host, or of
+ * a pid that is alive (or reused), is left to its lease. Returns how many jobs were freed.
+ */
+export function expireDeadLocalLeases(db: Db, clock: Clock, host: string, isAlive: (pid: number) => boolean): number {
+  const holders = db.query<{ locked_by: string }, []>("SELECT DISTINCT locked_by FROM jobs WHERE status = 'running' AND locked_by IS NOT NULL").all();
+  let freed = 0;
+  for (const { locked_by } of holders) {
+    const [h, pid] = locked_by.split(":");
+    if (h !== host || !/^\d+$/.test(pid ?? "") || isAlive(Number(pid))) continue;
+    freed += db.query("UPDATE jobs SET lease_until = ? WHERE status = 'running' AND locked_by = ?").run(clock.now() - 1, locked_by).changes;
+  }
+  return freed;
+}
+
+/** True when a process with this pid exists on this host. */
+export function pidAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM"; // exists, owned by someone else
+  }
+}

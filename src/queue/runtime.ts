@@ -9,6 +9,7 @@ import path from "node:path";
 import { fsBlobStore, type BlobStore } from "../storage/blobs";
 import { systemClock, type Clock } from "../storage/clock";
 import { openDatabase, type Db } from "../storage/db";
+import { deliveriesOnFinished, registerWebhookDeliveries, webhookSettingsFromEnv, type WebhookSettings } from "./deliveries";
 import { createNotifier, type Notifier } from "./notifier";
 import { corePipelineRunner, type CorePipelineRunner, type PipelineRunner } from "./pipeline-runner";
 import { registerProcessTransaction, type ProcessDeps } from "./process-transaction";
@@ -40,6 +41,8 @@ export interface WorkerRuntimeOptions {
   jobTimeoutMs?: number;
   /** Follow-up work committed with a transaction's final status (see ProcessDeps.onFinished). */
   onFinished?: ProcessDeps["onFinished"];
+  /** Webhook deliveries (public URL for links, SSRF allow-list); default: DOCPROC_PUBLIC_URL, DOCPROC_WEBHOOK_ALLOW. */
+  webhooks?: WebhookSettings;
   log?: (msg: string) => void;
 }
 
@@ -56,6 +59,10 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
   const notifier = opts.notifier ?? createNotifier();
   const runner = opts.runPipeline ? null : corePipelineRunner({ engine: "auto", ocrWorkers: Math.max(1, availableParallelism()) });
   const pool = createWorkerPool({ db: opts.data.db, clock, concurrency: opts.concurrency, leaseMs: opts.leaseMs, log: opts.log });
+  // Every finished transaction enqueues its webhook deliveries (src/queue/deliveries.ts) in the status commit.
+  const deliveryDeps = { db: opts.data.db, clock, notifier, settings: opts.webhooks ?? webhookSettingsFromEnv(), log: opts.log };
+  registerWebhookDeliveries(pool, deliveryDeps);
+  const planDeliveries = deliveriesOnFinished(pool, deliveryDeps);
   registerProcessTransaction(pool, {
     db: opts.data.db,
     clock,
@@ -63,7 +70,10 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
     notifier,
     runPipeline: opts.runPipeline ?? runner!.run,
     exportsRoot: opts.data.exportsRoot,
-    onFinished: opts.onFinished,
+    onFinished: (db, outcome) => {
+      planDeliveries(db, outcome);
+      opts.onFinished?.(db, outcome);
+    },
     jobTimeoutMs: opts.jobTimeoutMs,
   });
   if (opts.concurrency > 0) {

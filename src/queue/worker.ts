@@ -13,7 +13,8 @@ import { randomUUID } from "node:crypto";
 import { DocprocError } from "../core/errors";
 import type { Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
-import { claim, complete, fail, heartbeat, leaseHeld, release, type JobRecord } from "./jobs";
+import { hostname } from "node:os";
+import { claim, complete, expireDeadLocalLeases, fail, heartbeat, leaseHeld, pidAlive, release, type JobRecord } from "./jobs";
 
 export interface JobHelpers {
   job: JobRecord;
@@ -92,7 +93,8 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
   const leaseMs = opts.leaseMs ?? 30_000;
   const heartbeatMs = opts.heartbeatMs ?? Math.max(50, Math.floor(leaseMs / 3));
   const pollMs = opts.pollMs ?? 500;
-  const workerId = opts.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
+  // <host>:<pid>:<suffix>: lets a restarted process on this host free the leases of a crashed one at once.
+  const workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const log = opts.log ?? (() => {});
   const handlers = new Map<string, { handler: JobHandler; opts: HandlerOptions }>();
   const inFlight = new Map<number, { ctrl: AbortController; token: string; kind: string; payload: unknown; done: Promise<void> }>();
@@ -188,6 +190,12 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
     },
     start() {
       stopping = false;
+      try {
+        const freed = expireDeadLocalLeases(db, clock, hostname(), pidAlive);
+        if (freed) log(`recovered ${freed} job(s) of a worker process that is gone`);
+      } catch (err) {
+        log(`lease recovery failed: ${(err as Error).message}`);
+      }
       for (let i = 0; i < (opts.concurrency ?? 1); i++) loops.push(loop());
     },
     wake() {

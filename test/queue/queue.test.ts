@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import path from "node:path";
 import { DocprocError } from "../../src/core/errors";
-import { claim, complete, enqueue, fail, getJob, heartbeat, queueDepth } from "../../src/queue/jobs";
+import { claim, complete, enqueue, expireDeadLocalLeases, fail, getJob, heartbeat, pidAlive, queueDepth } from "../../src/queue/jobs";
 import { createNotifier } from "../../src/queue/notifier";
 import type { PipelineRunner } from "../../src/queue/pipeline-runner";
 import { AwaitInput, registerProcessTransaction } from "../../src/queue/process-transaction";
@@ -57,6 +57,21 @@ describe("jobs", () => {
     expect(complete(env.db, clock, first.id, first.lease_token!)).toBe(false);
     expect(heartbeat(env.db, clock, first.id, first.lease_token!, 10_000)).toBe(false);
     expect(complete(env.db, clock, second.id, second.lease_token!)).toBe(true);
+  });
+
+  test("leases of a dead process on this host are freed at once; live or foreign holders keep theirs", () => {
+    env = freshDb();
+    const clock = fakeClock();
+    for (const holder of ["h1:111:a", "h1:222:b", "h2:111:c"]) {
+      enqueue(env.db, clock, { kind: "k", payload: {} });
+      claim(env.db, clock, { workerId: holder, leaseMs: 60_000, kinds: ["k"] });
+    }
+    expect(expireDeadLocalLeases(env.db, clock, "h1", (pid) => pid === 222)).toBe(1);
+    const next = claim(env.db, clock, { workerId: "h1:333:d", leaseMs: 60_000, kinds: ["k"] }).job!;
+    expect(next.attempts).toBe(2);
+    expect(claim(env.db, clock, { workerId: "h1:333:d", leaseMs: 60_000, kinds: ["k"] }).job).toBeNull();
+    expect(pidAlive(process.pid)).toBe(true);
+    expect(pidAlive(2 ** 22 + 12345)).toBe(false);
   });
 
   test("retryable errors come back after an exponential backoff, then fail with last_error", () => {

@@ -22,8 +22,9 @@ const files = ["AmazonWebServices.pdf", "AzureInterior.pdf", "FlipkartInvoice.pd
 
 test("all 20 transactions complete after a SIGKILL mid-processing, once each, with every upload", async () => {
   const port = await freePort();
-  // Short leases so jobs of the killed process are recovered within seconds.
-  const start = () => spawnServe({ dataDir: path.join(dir, "data"), port, key: KEY, workers: 2, env: { DOCPROC_LEASE_SECONDS: "2" } });
+  // Leases far longer than the test: only the restart's check for dead local worker processes can recover the jobs
+  // of the killed server in time (another host's workers would wait out the lease).
+  const start = () => spawnServe({ dataDir: path.join(dir, "data"), port, key: KEY, workers: 2, env: { DOCPROC_LEASE_SECONDS: "600" } });
   let server = await start();
   servers.push(server);
   const api = async (method: string, url: string, body?: unknown) => {
@@ -68,6 +69,8 @@ test("all 20 transactions complete after a SIGKILL mid-processing, once each, wi
   server = await start();
   servers.push(server);
   const finish = Date.now() + 150_000;
+  await Bun.sleep(500);
+  expect(server.output()).toContain("recovered");
   let statuses: string[] = [];
   while (Date.now() < finish) {
     const r = await api("POST", "/transactions/batch-status", { transaction_ids: [...expected.keys()], fields: "status,error_message" });

@@ -1,0 +1,228 @@
+/**
+ * The `webhook_delivery` job kind: every webhook delivery is its own durable job, never inline in the workflow.
+ *
+ * - `planTransactionDeliveries` runs in the SAME SQLite transaction that gives a transaction its final status
+ *   (ProcessDeps.onFinished): it logs one delivery per planned notification and enqueues its first attempt. Delivery
+ *   ids are derived from (transaction, node position, event), so a recovered transaction job cannot enqueue twice.
+ * - One job = one attempt (`deliverOnce`). The attempt is recorded and the next one, if `planNextAttempt` says so,
+ *   is enqueued as a new job whose run_at is the backoff: a job MUST NOT sleep, and a restart loses nothing.
+ * - fail_workflow_on_error: a completed transaction with such deliveries is held in `processing` (current step
+ *   `notify`) until they end; the first final failure fails it with `deliveryFailure(...)`, and that failure plans no
+ *   `transaction.failed` notifications. Other deliveries never touch the transaction.
+ */
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { DocprocError } from "../core/errors";
+import { deliverOnce, newDeliveryId, type AttemptRecord, type DeliveryRequest } from "../core/notify/deliver";
+import { parseAllowList, type AllowPrivate, type Resolver } from "../core/notify/ssrf";
+import { planNextAttempt } from "../core/notify/retry";
+import type { NotificationEvent } from "../core/notify/activity";
+import { deliveryFailure, planTransactionNotifications, type PlannedDelivery, type WorkflowStepLike } from "../core/stages/notify";
+import { WorkflowStepSchema } from "../core/project";
+import { isoAt, type Clock } from "../storage/clock";
+import type { Db } from "../storage/db";
+import * as store from "../storage/deliveries";
+import { getProjectById } from "../storage/projects";
+import * as tx from "../storage/transactions";
+import { enqueue } from "./jobs";
+import type { Notifier } from "./notifier";
+import type { FinishedOutcome } from "./process-transaction";
+import type { WorkerPool } from "./worker";
+
+export const WEBHOOK_DELIVERY = "webhook_delivery";
+/** Deliveries are short I/O: they go ahead of document processing so a busy queue does not delay them. */
+const DELIVERY_PRIORITY = 100;
+/** Job-level attempts only cover a worker that died mid-attempt; the delivery's own retries are separate jobs. */
+const JOB_MAX_ATTEMPTS = 3;
+
+export interface WebhookSettings {
+  /** The deployment's public URL, for links when an activity has no api_base_url (read at planning time). */
+  publicBaseUrl: () => string | null;
+  /** SSRF allow-list (docs/webhooks.md); false = public hosts only. */
+  allowPrivate: AllowPrivate;
+  /** Host resolver (tests). */
+  resolve?: Resolver;
+}
+
+/** DOCPROC_PUBLIC_URL and DOCPROC_WEBHOOK_ALLOW; a malformed allow-list is `invalid_settings` at startup. */
+export function webhookSettingsFromEnv(env: Record<string, string | undefined> = process.env, fallbackUrl: () => string | null = () => null): WebhookSettings {
+  const allowPrivate = parseAllowList(env.DOCPROC_WEBHOOK_ALLOW);
+  const configured = env.DOCPROC_PUBLIC_URL?.trim() || null;
+  return { publicBaseUrl: () => configured ?? fallbackUrl(), allowPrivate };
+}
+
+/** `msg_<uuid-shaped sha256>` of the transaction, the node's position in the plan and the event. */
+export function deterministicDeliveryId(transactionId: string, index: number, event: NotificationEvent): string {
+  const h = createHash("sha256").update(`${transactionId}\u0000${index}\u0000${event}`).digest("hex");
+  return `msg_${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+function workflowOf(settings: unknown): WorkflowStepLike[] {
+  const raw = (settings as { workflow?: unknown } | null)?.workflow;
+  const parsed = z.array(WorkflowStepSchema).safeParse(Array.isArray(raw) ? raw : []);
+  return parsed.success ? (parsed.data as WorkflowStepLike[]) : [];
+}
+
+function enqueueAttempt(db: Db, clock: Clock, deliveryId: string, attempt: number, runAt?: number): void {
+  enqueue(db, clock, {
+    kind: WEBHOOK_DELIVERY,
+    payload: { delivery_id: deliveryId, attempt },
+    priority: DELIVERY_PRIORITY,
+    runAt,
+    maxAttempts: JOB_MAX_ATTEMPTS,
+    key: `webhook:${deliveryId}:${attempt}`,
+  });
+}
+
+function logPlanned(db: Db, now: string, transactionId: string, tenantId: string, p: PlannedDelivery): boolean {
+  return store.insertDelivery(db, {
+    delivery_id: p.request.delivery_id,
+    transaction_id: transactionId,
+    tenant_id: tenantId,
+    node_id: p.node_id,
+    activity_index: p.activity_index,
+    event: p.event,
+    event_name: p.payload.event,
+    request: p.request,
+    retry_max_attempts: p.activity.retry_max_attempts,
+    retry_backoff_seconds: p.activity.retry_backoff_seconds,
+    fail_workflow_on_error: p.fail_workflow_on_error,
+    now,
+  });
+}
+
+export interface PlanResult {
+  enqueued: number;
+  /** The transaction waits in `processing` for fail_workflow_on_error deliveries. */
+  holding: boolean;
+  warnings: string[];
+}
+
+/**
+ * Logs and enqueues the notifications of a transaction that just finished. MUST run inside the transaction that
+ * wrote its final status (so deliveries exist if and only if the status does).
+ */
+export function planTransactionDeliveries(db: Db, clock: Clock, outcome: FinishedOutcome, settings: WebhookSettings): PlanResult {
+  const t = tx.getTransaction(db, outcome.transaction_id);
+  const project = t ? getProjectById(db, t.project_id) : null;
+  if (!t || !project) return { enqueued: 0, holding: false, warnings: [] };
+  const name = t.metadata.transaction_name;
+  const plan = planTransactionNotifications({
+    workflow: workflowOf(project.settings),
+    transaction: { tenant_id: t.tenant_id, project_id: t.project_id, transaction_id: t.transaction_id, transaction_name: typeof name === "string" ? name : null },
+    outcome: outcome.status === "completed" ? { status: "completed", manifest: outcome.manifest } : { status: "failed", error: outcome.error, failedStage: outcome.failedStage },
+    publicBaseUrl: settings.publicBaseUrl(),
+    now: new Date(clock.now()),
+    newId: (i, e) => deterministicDeliveryId(t.transaction_id, i, e),
+  });
+  const now = isoAt(clock);
+  let enqueued = 0;
+  for (const p of plan.deliveries) {
+    if (!logPlanned(db, now, t.transaction_id, t.tenant_id, p)) continue;
+    enqueueAttempt(db, clock, p.request.delivery_id, 1);
+    enqueued++;
+  }
+  const holding = outcome.status === "completed" && plan.deliveries.some((p) => p.fail_workflow_on_error) && store.holdForDeliveries(db, t.transaction_id, now);
+  return { enqueued, holding, warnings: plan.warnings };
+}
+
+/** Sends a finished delivery again as a new delivery (new webhook-id, same body). It never changes the transaction. */
+export function redeliver(db: Db, clock: Clock, deliveryId: string): store.DeliveryRecord {
+  return db
+    .transaction(() => {
+      const d = store.getDelivery(db, deliveryId);
+      if (!d) throw new DocprocError("not_found", `Delivery ${deliveryId} not found`);
+      if (d.state === "pending" || d.state === "retrying") throw new DocprocError("conflict", `Delivery ${deliveryId} is still ${d.state}; redeliver it once it has ended`);
+      const id = newDeliveryId();
+      const request: DeliveryRequest = { ...d.request, delivery_id: id };
+      store.insertDelivery(db, { ...d, delivery_id: id, request, fail_workflow_on_error: false, redelivery_of: d.delivery_id, now: isoAt(clock) });
+      enqueueAttempt(db, clock, id, 1);
+      return store.getDelivery(db, id)!;
+    })
+    .immediate();
+}
+
+/**
+ * Ends a fail_workflow_on_error delivery's hold on its transaction: a failure fails the transaction at once; a
+ * success completes it when no other such delivery is still running. Returns true when the status changed.
+ */
+function settleTransaction(db: Db, clock: Clock, d: store.DeliveryRecord, ok: boolean, error: string | null): boolean {
+  if (!d.fail_workflow_on_error) return false;
+  const t = tx.getTransaction(db, d.transaction_id);
+  if (!t || t.status !== "processing" || t.current_step !== "notify") return false;
+  const now = isoAt(clock);
+  const seconds = t.started_at ? Math.max(0, (clock.now() - Date.parse(t.started_at)) / 1000) : null;
+  if (!ok) {
+    const planned = { activity_index: d.activity_index, event: d.event, fail_workflow_on_error: true, request: d.request } as PlannedDelivery;
+    const failure = deliveryFailure(planned, { ok: false, error: error ?? undefined, attempts: new Array<AttemptRecord>(d.attempts) });
+    tx.markFailed(db, t.transaction_id, now, failure!.message, seconds);
+    store.releaseHold(db, t.transaction_id, "failed", now);
+    return true;
+  }
+  if (store.pendingBlockingDeliveries(db, t.transaction_id) > 0) return false;
+  tx.markCompleted(db, t.transaction_id, now, seconds ?? 0);
+  store.releaseHold(db, t.transaction_id, "completed", now);
+  return true;
+}
+
+/** Ends a delivery (guarded: only once) and settles its transaction. */
+function endDelivery(db: Db, clock: Clock, d: store.DeliveryRecord, ok: boolean, error: string | null): boolean {
+  if (!store.markEnded(db, d.delivery_id, ok, error, isoAt(clock))) return false;
+  return settleTransaction(db, clock, d, ok, error);
+}
+
+export interface DeliveryDeps {
+  db: Db;
+  clock: Clock;
+  notifier: Notifier;
+  settings: WebhookSettings;
+  log?: (msg: string) => void;
+}
+
+async function runAttempt(payload: { delivery_id: string }, deps: DeliveryDeps, pool: WorkerPool, helpers: Parameters<Parameters<WorkerPool["registerHandler"]>[1]>[1]): Promise<void> {
+  const { db, clock } = deps;
+  const d = store.getDelivery(db, payload.delivery_id);
+  if (!d || d.state === "succeeded" || d.state === "failed") return;
+  const attempt = d.attempts + 1;
+  const outcome = await deliverOnce(d.request, { allowPrivate: deps.settings.allowPrivate, resolve: deps.settings.resolve, signal: helpers.signal, now: () => new Date(clock.now()) });
+  const next = planNextAttempt(attempt, outcome, d, new Date(clock.now()));
+  const changed = helpers.finish(() => {
+    store.recordAttempt(db, d.delivery_id, { attempt, ...outcome }, isoAt(clock));
+    if (next.action === "retry") {
+      store.markRetrying(db, d.delivery_id, next.run_at, isoAt(clock));
+      enqueueAttempt(db, clock, d.delivery_id, next.next_attempt, Date.parse(next.run_at));
+      return false;
+    }
+    return endDelivery(db, clock, d, next.action === "succeeded", next.action === "give_up" ? next.reason : null);
+  });
+  if (next.action === "retry") {
+    // Durability is the job's run_at; this timer only spares the wait for the next poll.
+    setTimeout(() => pool.wake(), next.delay_seconds * 1000 + 5).unref?.();
+    deps.log?.(`delivery ${d.delivery_id} attempt ${attempt} failed (${outcome.error}); attempt ${next.next_attempt} at ${next.run_at}`);
+  }
+  if (changed) deps.notifier.emit(d.transaction_id);
+}
+
+/** Registers the `webhook_delivery` handler on a pool. */
+export function registerWebhookDeliveries(pool: WorkerPool, deps: DeliveryDeps): void {
+  pool.registerHandler(WEBHOOK_DELIVERY, (payload: { delivery_id: string }, helpers) => runAttempt(payload, deps, pool, helpers), {
+    // An attempt is bounded by its own timeout_seconds (at most 300 s); this is the backstop.
+    timeoutMs: 330_000,
+    onFailure(payload: { delivery_id: string }, message, willRetry) {
+      if (willRetry) return;
+      const d = store.getDelivery(deps.db, payload.delivery_id);
+      if (!d) return;
+      const changed = deps.db.transaction(() => endDelivery(deps.db, deps.clock, d, false, `delivery job failed: ${message}`)).immediate();
+      if (changed) deps.notifier.emit(d.transaction_id);
+    },
+  });
+}
+
+/** The onFinished hook for ProcessDeps: plans deliveries and wakes the pool once the status is committed. */
+export function deliveriesOnFinished(pool: WorkerPool, deps: DeliveryDeps): (db: Db, outcome: FinishedOutcome) => void {
+  return (db, outcome) => {
+    const res = planTransactionDeliveries(db, deps.clock, outcome, deps.settings);
+    for (const w of res.warnings) deps.log?.(`transaction ${outcome.transaction_id}: ${w}`);
+    if (res.enqueued > 0) setTimeout(() => pool.wake(), 0);
+  };
+}
