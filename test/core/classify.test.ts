@@ -147,3 +147,13 @@ describe("trainFromProject", () => {
     await expect(trainFromProject(defaultProject, async () => "")).rejects.toMatchObject({ code: "invalid_input", message: expect.stringContaining("at least two classes") });
   });
 });
+
+describe("OCR text", () => {
+  test("a heading cue with one misread letter still counts on OCR pages, and only there", () => {
+    const text = "lNVOICE\nlnvoice Date 2024-01-01\nAmount 99.50";
+    const ocr = classifyDocument([{ ...textPage(text), text_source: "ocr" }], defaultProject);
+    expect(ocr.class_id).toBe("invoice");
+    expect(ocr.reasoning).toContain("OCR-tolerant");
+    expect(classifyDocument([textPage(text)], defaultProject).class_id).toBe("other");
+  });
+});

@@ -3,6 +3,7 @@
  * first lines of the first page and short lines) where a document names itself ("INVOICE", "Gutschrift").
  */
 import type { DocumentClass } from "../project";
+import { fuzzyMatches, tokensOf } from "../extract/fuzzy";
 
 export interface CueHit {
   cue: string;
@@ -47,14 +48,22 @@ export function headingText(firstPageText: string): string {
  * Scores a class: each cue counts log2(1 + occurrences) (capped at 5), three times more in the heading zone;
  * a phrase of several words counts 1.5 times (more specific); each pattern counts 2; negative cues subtract.
  */
-export function scoreClass(cls: DocumentClass, text: string, heading: string): CueScore {
+export function scoreClass(cls: DocumentClass, text: string, heading: string, ocr = false): CueScore {
   const lower = text.toLowerCase();
   const head = heading.toLowerCase();
+  const headTokens = ocr ? tokensOf(head) : [];
   const hits: CueHit[] = [];
   let score = 0;
   const add = (cue: string, isPattern: boolean, sign: 1 | -1) => {
     // A cue word's first word must occur as a substring before its regex is worth running.
-    if (!isPattern && !lower.includes(cue.toLowerCase().trim().split(/\s+/)[0]!)) return;
+    if (!isPattern && !lower.includes(cue.toLowerCase().trim().split(/\s+/)[0]!)) {
+      // On OCR text a heading cue may carry one misread letter ("lNVOICE"); it counts, a little less.
+      if (sign > 0 && !isPattern && headTokens.length && fuzzyMatches(headTokens, cue).length) {
+        score += 0.8 * 3 * (/\s/.test(cue.trim()) ? 1.5 : 1);
+        hits.push({ cue: `${cue} (OCR-tolerant)`, count: 1, heading: true });
+      }
+      return;
+    }
     const n = count(cueRegex(cue, isPattern), lower);
     if (!n) return;
     const inHeading = count(cueRegex(cue, isPattern), head) > 0;

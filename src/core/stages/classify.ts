@@ -50,7 +50,8 @@ export function classifyDocument(pages: Page[], project: ProjectSettings, model?
   const text = pages.map((p) => p.text).join("\n");
   const heading = headingText(pages[0]?.text ?? "");
   const hasOther = project.classes.some((c) => c.id === "other");
-  const cues: CueScore[] = project.classes.map((c) => scoreClass(c, text, heading));
+  const ocr = pages[0]?.text_source === "ocr";
+  const cues: CueScore[] = project.classes.map((c) => scoreClass(c, text, heading, ocr));
   const cueProb = softmax(cues.map((c) => c.score + (c.class_id === "other" ? OTHER_BASE : 0)));
   const nb = modelFor(project, model);
   const prediction = nb && text.trim() ? predict(nb, text) : null;
