@@ -13,7 +13,7 @@ const invoiceNumber = {
     labels: [
       "invoice number", "invoice no", "invoice nr", "invoice #", "invoice id", "inv no", "inv #", "bill number", "bill no",
       "receipt number", "receipt no", "credit note number", "credit note no", "document number", "document no",
-      "rechnungsnummer", "rechnungsnr", "rechnung nr", "rechnungs-nr", "gutschriftnummer", "belegnummer", "belegnr",
+      "rechnungsnummer", "rechnungsnr", "rechnung nr", "rechnungs-nr", "re-nr", "rg-nr", "rg.-nr", "gutschriftnummer", "belegnummer", "belegnr",
       "factuurnummer", "factuurnr", "factuur nr", "creditnota nummer", "numéro de facture", "n° de facture", "facture n°",
       "facture no", "facture n", "avoir n°", "numer faktury", "faktura nr", "faktura vat nr", "número de factura", "factura n",
       "factura no", "numero fattura", "fattura n", "n. fattura", "nº factura", "número", "fatura nº", "numero documento", "beleg-nr", "bon-nr",
@@ -33,7 +33,7 @@ const fieldsOfInvoice = (kind: "invoice" | "receipt" | "credit_note") => [
     id: "invoice_date", name: kind === "receipt" ? "Receipt date" : "Invoice date", type: "date", required: true,
     hints: {
       labels: [
-        "invoice date", "date of invoice", "invoice dated", "date of issue", "issue date", "issued on", "billing date", "bill date",
+        "invoice date", "date of invoice", "invoice dated", "date of issue", "issue date", "issued on", "date issued", "tax point date", "tax point", "billing date", "bill date",
         "receipt date", "credit note date", "rechnungsdatum", "ausstellungsdatum", "belegdatum", "factuurdatum", "factuur datum",
         "date de facture", "date de la facture", "date d'émission", "data wystawienia", "data faktury", "fecha de factura",
         "fecha de emisión", "data fattura", "data emissione", "fakturadato", "fakturadatum", "datum vystavení", "data de emissão", "date", "datum", "dated", "data", "fecha",
@@ -60,9 +60,10 @@ const fieldsOfInvoice = (kind: "invoice" | "receipt" | "credit_note") => [
   { id: "currency", name: "Currency", type: "string", hints: { recognizer: "currency" } },
   { id: "subtotal_amount", name: "Subtotal", type: "amount", hints: { labels: ["subtotal", "sub total", "sub-total", "net amount", "net total", "total net", "total excl", "total excluding", "total before tax", "amount untaxed", "total ht", "montant ht", "total hors taxes", "zwischensumme", "nettobetrag", "summe netto", "gesamt netto", "netto", "subtotaal", "exclusief btw", "totaal excl", "razem netto", "wartość netto", "base imponible", "imponibile"] } },
   { id: "tax_amount", name: "Tax amount", type: "amount", hints: { labels: ["total tax", "tax amount", "vat amount", "total vat", "sales tax", "montant tva", "total tva", "mwst-betrag", "umsatzsteuer", "mehrwertsteuer", "btw bedrag", "kwota vat", "moms", "dph", "tax", "vat", "gst", "tva", "mwst", "ust", "btw", "iva"], exclude_before: ["incl", "inclusive", "inclusief", "inkl", "excl", "exclusive", "exclusief", "exkl", "including", "excluding", "prijs", "zzgl", "plus", "ohne", "hors", "sans", "zonder", "uw", "your", "ihre", "votre"], exclude_after: ["id", "no", "number", "nr", "nummer", "reg", "registration", "invoice", "statement"] } },
-  { id: "total_amount", name: "Total amount", type: "amount", required: true, hints: { fallback_first: true, labels: ["grand total", "total amount due", "amount due", "total due", "balance due", "total amount", "invoice total", "total to pay", "total payable", "amount payable", "amount to pay", "total ttc", "montant ttc", "net à payer", "somme à payer", "montant total", "total à payer", "gesamtbetrag", "rechnungsbetrag", "endbetrag", "zu zahlen", "zahlbetrag", "gesamtsumme", "bruttobetrag", "factuur totaal", "totaalbedrag", "te betalen", "totaal", "należność ogółem", "do zapłaty", "razem do zapłaty", "importe total", "total a pagar", "total factura", "totale documento", "totale fattura", "totale da pagare", "endsumme", "att betala", "at betale", "å betale", "totalt",
+  { id: "total_amount", name: "Total amount", type: "amount", required: true, hints: { fallback_first: true, labels: ["grand total", "total amount due", "amount due", "total due", "balance due", "total amount", "invoice total", "invoice amount",
+    "zu zahlender betrag", "total to pay", "total payable", "amount payable", "amount to pay", "total ttc", "montant ttc", "net à payer", "somme à payer", "montant total", "total à payer", "gesamtbetrag", "rechnungsbetrag", "endbetrag", "zu zahlen", "zahlbetrag", "gesamtsumme", "bruttobetrag", "factuur totaal", "totaalbedrag", "te betalen", "totaal", "należność ogółem", "do zapłaty", "razem do zapłaty", "importe total", "total a pagar", "total factura", "totale documento", "totale fattura", "totale da pagare", "endsumme", "att betala", "at betale", "å betale", "totalt",
     "celkem k úhradě",
-    "totale", "razem", "summe", "total", "gesamt"], exclude_before: ["sub", "net", "netto", "zwischen"], exclude_after: ["ht", "net", "netto", "excl", "exclusief", "excluding", "ohne", "hors", "before", "untaxed", "tax", "vat", "tva", "btw", "mwst", "ust", "weight", "qty", "quantity", "items", "pages"] } },
+    "totale", "razem", "summe", "total", "gesamt", "balance"], exclude_before: ["sub", "net", "netto", "zwischen"], exclude_after: ["ht", "net", "netto", "excl", "exclusief", "excluding", "ohne", "hors", "before", "untaxed", "tax", "vat", "tva", "btw", "mwst", "ust", "weight", "qty", "quantity", "items", "pages"] } },
   { id: "purchase_order_number", name: "Purchase order number", type: "string", hints: { recognizer: "identifier", labels: ["purchase order number", "purchase order no", "purchase order", "po number", "po no", "po #", "p.o. number", "p.o.", "order number", "order no", "order id", "bestellnummer", "bestellnr", "bestellung nr", "auftragsnummer", "ordernummer", "bestelnummer", "n° de commande", "numéro de commande", "commande n°", "numer zamówienia", "número de pedido"], exclude_after: ID_NOT_AFTER } },
   {
     id: "line_items", name: "Line items", type: "table",
