@@ -139,6 +139,7 @@ export const DEFAULT_PROJECT_RAW: Record<string, unknown> = {
     { id: "line_items_sum_to_subtotal", type: "table_sum_equals", table: "line_items", column: "amount", total: "subtotal_amount", tolerance: 0.02 },
     { id: "due_date_not_before_invoice_date", type: "date_order", before: "invoice_date", after: "due_date" },
     { id: "currency_is_iso_4217", type: "pattern", field: "currency", pattern: "^[A-Z]{3}$" },
+    { id: "invoice_number_unique", type: "unique_in_transaction", field: "invoice_number", class_ids: ["invoice", "credit_note"] },
   ],
   review_thresholds: {},
   export_profiles: [{ id: "json", name: "JSON results", output_format: "json" }],

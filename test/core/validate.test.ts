@@ -97,6 +97,13 @@ describe("configurable rules", () => {
   });
 });
 
+describe("default transaction rules", () => {
+  test("the same invoice number twice in one transaction is a warning; receipts are not checked", () => {
+    const r = validateTransaction([doc(good, "invoice", 0), doc(good, "invoice", 1), doc(good, "receipt", 2)], defaultProject);
+    expect(r).toEqual([expect.objectContaining({ rule_id: "invoice_number_unique", status: "warning", message: expect.stringContaining("documents 0, 1") })]);
+  });
+});
+
 describe("overall status", () => {
   test("error beats warning beats success", () => {
     expect(overallStatus([])).toBe("success");
