@@ -11,6 +11,7 @@ import { processTransaction, type PipelineResult } from "../core/pipeline";
 import type { ProjectSettings } from "../core/project";
 import { lazyOcrEngine } from "../cli/process-run";
 import { resultsPathOf } from "./ledger-batch";
+import { notifyFinished } from "./notify-run";
 
 export interface FileOutcome {
   status: "done" | "failed";
@@ -19,6 +20,8 @@ export interface FileOutcome {
   results_path: string | null;
   documents: number;
   error: string | null;
+  /** Survivable problems (failed webhook deliveries among them). */
+  warnings: string[];
   seconds: number;
 }
 
@@ -62,17 +65,28 @@ export function createFileProcessor(opts: { project: ProjectSettings; outDir: st
           },
         );
         const failed = result.status === "failure";
+        const ref = { tenant_id: "local", project_id: projectId, transaction_id: job.transactionId };
+        const notified = await notifyFinished(
+          opts.project,
+          ref,
+          failed ? { status: "failed", error: describeErrors(result), failedStage: result.errors[0]?.stage ?? null, manifest: result.manifest } : { status: "completed", manifest: result.manifest },
+        );
+        const error = failed ? describeErrors(result) : notified.failWorkflow;
         return {
-          status: failed ? "failed" : "done",
+          status: error ? "failed" : "done",
           pipeline_status: result.status,
           results_path: resultsPathOf(result, opts.outDir),
           documents: result.results.documents.length,
-          error: failed ? describeErrors(result) : null,
+          error,
+          warnings: [...result.warnings, ...notified.warnings],
           seconds: elapsed(),
         };
       } catch (err) {
         const e = err instanceof DocprocError ? err : wrapStageError("pipeline", err);
-        return { status: "failed", pipeline_status: "error", results_path: null, documents: 0, error: `${e.message} [${e.code}, ${e.stage ?? "pipeline"}]`, seconds: elapsed() };
+        const error = `${e.message} [${e.code}, ${e.stage ?? "pipeline"}]`;
+        const ref = { tenant_id: "local", project_id: projectId, transaction_id: job.transactionId };
+        const notified = await notifyFinished(opts.project, ref, { status: "failed", error, failedStage: e.stage ?? null }).catch((n) => ({ warnings: [String(n)] }));
+        return { status: "failed", pipeline_status: "error", results_path: null, documents: 0, error, warnings: notified.warnings, seconds: elapsed() };
       }
     },
     close: () => ocr.close(),

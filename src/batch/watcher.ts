@@ -42,7 +42,7 @@ export interface WatchOptions {
 export type WatchEvent =
   | { event: "watching"; dirs: string[]; polling: boolean; reason: string }
   | { event: "taken"; file: string; transaction_id: string; retaken: boolean }
-  | { event: "done" | "failed"; file: string; transaction_id: string; results_file: string | null; documents: number; seconds: number; error: string | null; moved_to: string | null }
+  | { event: "done" | "failed"; file: string; transaction_id: string; results_file: string | null; documents: number; seconds: number; error: string | null; warnings: string[]; moved_to: string | null }
   | { event: "skipped"; file: string; reason: "already_processed" | "duplicate"; status: string; transaction_id: string; moved_to: string | null }
   | { event: "error"; file?: string; message: string }
   | { event: "stopped" };
@@ -207,7 +207,7 @@ class HotFolder {
       const outcome = await this.processor.run({ file, bytes, transactionId: txid, metadata: meta });
       this.ledger.finish(sha, { status: outcome.status, results_path: outcome.results_path, error: outcome.error });
       const moved = await this.settle(file, root, outcome.status === "done", outcome.error);
-      this.emit({ event: outcome.status, file, transaction_id: txid, results_file: outcome.results_path, documents: outcome.documents, seconds: outcome.seconds, error: outcome.error, moved_to: moved });
+      this.emit({ event: outcome.status, file, transaction_id: txid, results_file: outcome.results_path, documents: outcome.documents, seconds: outcome.seconds, error: outcome.error, warnings: outcome.warnings, moved_to: moved });
       for (const dup of this.waiting.get(sha) ?? []) {
         this.parked.delete(dup.file);
         const dupMoved = await this.settle(dup.file, dup.root, outcome.status === "done", outcome.error);

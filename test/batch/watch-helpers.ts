@@ -16,8 +16,8 @@ export class WatchProc {
   private waiters: Array<() => void> = [];
   stderr = "";
 
-  constructor(args: string[]) {
-    this.proc = spawnCli(["watch", ...args, "--json"]);
+  constructor(args: string[], opts: { env?: Record<string, string> } = {}) {
+    this.proc = spawnCli(["watch", ...args, "--json"], opts);
     void this.read();
     void new Response(this.proc.stderr).text().then((t) => (this.stderr = t));
   }
@@ -25,7 +25,10 @@ export class WatchProc {
   private async read(): Promise<void> {
     const decoder = new TextDecoder();
     let buf = "";
-    for await (const chunk of this.proc.stdout) {
+    const reader = this.proc.stdout.getReader();
+    for (;;) {
+      const { value: chunk, done } = await reader.read();
+      if (done) break;
       buf += decoder.decode(chunk, { stream: true });
       let nl: number;
       while ((nl = buf.indexOf("\n")) >= 0) {

@@ -158,3 +158,45 @@ describe("watch under load and after kill -9", () => {
     }
   }, 60_000);
 });
+
+describe("watch notifications", () => {
+  test("a project's webhook receives step_reached for each file taken, signed with its secret", async () => {
+    const received: Array<{ body: Record<string, unknown>; headers: Headers }> = [];
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: async (req) => {
+        received.push({ body: (await req.json()) as Record<string, unknown>, headers: req.headers });
+        return new Response("ok");
+      },
+    });
+    const s = await setup();
+    await mkdirp(s.inbox);
+    const { defaultProject } = await import("../../src/core/project");
+    const projectFile = path.join(s.root, "notify-project.json");
+    await Bun.write(
+      projectFile,
+      JSON.stringify({
+        ...JSON.parse(JSON.stringify(defaultProject)),
+        split: { mode: "per_file" },
+        workflow: [
+          { type: "export" },
+          { type: "notification", id: "hook", activity: { webhook_url: `http://127.0.0.1:${server.port}/hook`, hmac_secret: "s3cret", retry_max_attempts: 1, api_base_url: "http://127.0.0.1:8080" } },
+        ],
+      }),
+    );
+    await Bun.write(path.join(s.inbox, "n.pdf"), await textPdf("Notified invoice total 5 EUR"));
+    const w = new WatchProc([s.inbox, "--out", s.out, "--data", s.data, "--project", projectFile, "--stable-ms", "200"], { env: { DOCPROC_WEBHOOK_ALLOW: "127.0.0.0/8" } });
+    try {
+      await w.waitFor((ev) => ev.some((e) => e.event === "done" || e.event === "failed"), 60_000, "outcome");
+      const done = w.of("done")[0]!;
+      expect(done.warnings).toEqual([]);
+      expect(received).toHaveLength(1);
+      expect(JSON.stringify(received[0]!.body)).toContain(String(done.transaction_id));
+      expect(received[0]!.headers.get("x-service-signature")).toBeTruthy();
+    } finally {
+      expect(await w.stop()).toBe(0);
+      server.stop(true);
+    }
+  }, 90_000);
+});
