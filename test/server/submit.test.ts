@@ -154,6 +154,11 @@ describe("start and one-step process", () => {
     const pol = await t.call("POST", url, { source_files: [{ filename: "a.pdf", base64_data: "YQ==", split_policy: "whole" }] });
     expect(pol.json.detail).toContain("source_files[0].split_policy");
     expect(pol.json.detail).toContain("inherit, single_document, self_contained");
+    const ocr = await t.call("POST", url, { ocrData: { pages: [{ width: 100, height: 50, words: [{ text: "x", bbox: [5, 5, 1, 1] }] }] } });
+    expect(ocr.status).toBe(400);
+    expect(ocr.json.detail).toContain("bbox");
+    const ocrOk = await t.call("POST", url, { ocrData: { pages: [{ width: 100, height: 50, words: [{ text: "Total", bbox: [1, 1, 30, 10] }] }] } });
+    expect(ocrOk.status).toBe(202);
     const ok = await t.call("POST", url, { source_files: [{ filename: "a.pdf", base64_data: Buffer.from("%PDF").toString("base64") }], documentText: "hello", priority: 5 });
     expect(ok.status).toBe(202);
     expect(ok.json).toMatchObject({ status: "processing", status_url: `/transactions/${ok.json.transaction_id}` });

@@ -97,6 +97,12 @@ export async function processNow(deps: ServerDeps, tenantId: string, projectId: 
   requireProject(deps.db, tenantId, projectId);
   const files = (input.source_files ?? []).map((f, i) => ({ ...f, filename: safeName(f.filename, i) }));
   const decoded = decodeFiles(deps, files);
+  if (input.ocrData !== undefined) {
+    // Checked now (400 naming every problem) rather than failing the transaction later; loaded lazily because the
+    // supplied-data converter pulls in the canvas addon.
+    const { parseOcrData } = await import("../../core/convert/supplied");
+    parseOcrData(input.ocrData);
+  }
   assertQueueRoom(deps.db, deps.config.maxQueueDepth);
   const hashes = await Promise.all(decoded.map((d) => deps.blobs.put(d)));
   const id = randomUUID();
