@@ -146,7 +146,7 @@ export function redeliver(db: Db, clock: Clock, deliveryId: string): store.Deliv
  * Ends a fail_workflow_on_error delivery's hold on its transaction: a failure fails the transaction at once; a
  * success completes it when no other such delivery is still running. Returns true when the status changed.
  */
-function settleTransaction(db: Db, clock: Clock, d: store.DeliveryRecord, ok: boolean, error: string | null): boolean {
+function settleTransaction(db: Db, clock: Clock, d: store.DeliveryRecord, attempts: number, ok: boolean, error: string | null): boolean {
   if (!d.fail_workflow_on_error) return false;
   const t = tx.getTransaction(db, d.transaction_id);
   if (!t || t.status !== "processing" || t.current_step !== "notify") return false;
@@ -154,7 +154,7 @@ function settleTransaction(db: Db, clock: Clock, d: store.DeliveryRecord, ok: bo
   const seconds = t.started_at ? Math.max(0, (clock.now() - Date.parse(t.started_at)) / 1000) : null;
   if (!ok) {
     const planned = { activity_index: d.activity_index, event: d.event, fail_workflow_on_error: true, request: d.request } as PlannedDelivery;
-    const failure = deliveryFailure(planned, { ok: false, error: error ?? undefined, attempts: new Array<AttemptRecord>(d.attempts) });
+    const failure = deliveryFailure(planned, { ok: false, error: error ?? undefined, attempts: new Array<AttemptRecord>(attempts) });
     tx.markFailed(db, t.transaction_id, now, failure!.message, seconds);
     store.releaseHold(db, t.transaction_id, "failed", now);
     return true;
@@ -166,9 +166,9 @@ function settleTransaction(db: Db, clock: Clock, d: store.DeliveryRecord, ok: bo
 }
 
 /** Ends a delivery (guarded: only once) and settles its transaction. */
-function endDelivery(db: Db, clock: Clock, d: store.DeliveryRecord, ok: boolean, error: string | null): boolean {
+function endDelivery(db: Db, clock: Clock, d: store.DeliveryRecord, attempts: number, ok: boolean, error: string | null): boolean {
   if (!store.markEnded(db, d.delivery_id, ok, error, isoAt(clock))) return false;
-  return settleTransaction(db, clock, d, ok, error);
+  return settleTransaction(db, clock, d, attempts, ok, error);
 }
 
 export interface DeliveryDeps {
@@ -193,7 +193,7 @@ async function runAttempt(payload: { delivery_id: string }, deps: DeliveryDeps, 
       enqueueAttempt(db, clock, d.delivery_id, next.next_attempt, Date.parse(next.run_at));
       return false;
     }
-    return endDelivery(db, clock, d, next.action === "succeeded", next.action === "give_up" ? next.reason : null);
+    return endDelivery(db, clock, d, attempt, next.action === "succeeded", next.action === "give_up" ? next.reason : null);
   });
   if (next.action === "retry") {
     // Durability is the job's run_at; this timer only spares the wait for the next poll.
@@ -212,7 +212,7 @@ export function registerWebhookDeliveries(pool: WorkerPool, deps: DeliveryDeps):
       if (willRetry) return;
       const d = store.getDelivery(deps.db, payload.delivery_id);
       if (!d) return;
-      const changed = deps.db.transaction(() => endDelivery(deps.db, deps.clock, d, false, `delivery job failed: ${message}`)).immediate();
+      const changed = deps.db.transaction(() => endDelivery(deps.db, deps.clock, d, d.attempts, false, `delivery job failed: ${message}`)).immediate();
       if (changed) deps.notifier.emit(d.transaction_id);
     },
   });

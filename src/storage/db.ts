@@ -12,6 +12,7 @@ import { DocprocError } from "../core/errors";
 import init001 from "./migrations/001_init.sql" with { type: "text" };
 import auth002 from "./migrations/002_auth.sql" with { type: "text" };
 import capture003 from "./migrations/003_capture.sql" with { type: "text" };
+import deliveries004 from "./migrations/004_deliveries.sql" with { type: "text" };
 
 export type Db = Database;
 
@@ -20,6 +21,7 @@ const MIGRATIONS: Array<{ version: number; name: string; sql: string }> = [
   { version: 1, name: "001_init", sql: init001 },
   { version: 2, name: "002_auth", sql: auth002 },
   { version: 3, name: "003_capture", sql: capture003 },
+  { version: 4, name: "004_deliveries", sql: deliveries004 },
 ];
 
 export interface OpenOptions {
