@@ -13,6 +13,7 @@ import { createLongPoll, type LongPoll } from "./long-poll";
 import { docsRoutes } from "./routes/docs";
 import { healthRoutes } from "./routes/health";
 import { adminRoutes } from "./routes/admin";
+import { deliveryRoutes } from "./routes/deliveries";
 import { authRoutes } from "./routes/auth";
 import { captureRoutes } from "./routes/capture";
 import { rateLimitResponse } from "./rate-limit";
@@ -52,6 +53,7 @@ export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(
     .use(transactionRoutes(deps))
     .use(statusRoutes(deps, longPoll))
     .use(resultRoutes(deps))
+    .use(deliveryRoutes(deps))
     .use(captureRoutes(deps))
     .use(adminRoutes(deps, guard))
     .use(authRoutes(deps, guard));

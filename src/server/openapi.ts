@@ -6,6 +6,7 @@ import { z } from "zod";
 import pkg from "../../package.json" with { type: "json" };
 import { ADMIN_ROUTE_DOCS } from "./routes/admin";
 import { AUTH_ROUTE_DOCS } from "./routes/auth";
+import { DELIVERY_ROUTE_DOCS } from "./routes/deliveries";
 import { CAPTURE_ROUTE_DOCS } from "./routes/capture";
 import * as S from "./schemas";
 
@@ -86,6 +87,7 @@ export const ROUTES: RouteDoc[] = [
   { method: "get", path: "/api-docs/openapi.json", summary: "This OpenAPI document", tag: "Service", public: true, responses: { 200: { description: "OpenAPI 3.1", content: "application/json" } } },
   { method: "get", path: "/api-docs/explorer.js", summary: "Explorer script", tag: "Service", public: true, responses: { 200: { description: "JavaScript", content: "text/javascript" } } },
   { method: "get", path: "/docs", summary: "API reference (HTML of docs/api.md)", tag: "Service", public: true, responses: { 200: { description: "HTML", content: "text/html" } } },
+  ...DELIVERY_ROUTE_DOCS,
   ...ADMIN_ROUTE_DOCS,
   ...AUTH_ROUTE_DOCS,
   ...CAPTURE_ROUTE_DOCS,
