@@ -2,6 +2,7 @@
  * Starts the API server (and, unless workers = 0, a worker pool) on one data directory.
  * stop(): stop accepting, let in-flight jobs finish for up to `graceMs`, release the rest, close the database.
  */
+import { webhookSettingsFromEnv } from "../queue/deliveries";
 import { jobTimeoutMsFromEnv, leaseMsFromEnv, openDataDir, startWorkerRuntime } from "../queue/runtime";
 import type { PipelineRunner } from "../queue/pipeline-runner";
 import { systemClock } from "../storage/clock";
@@ -28,7 +29,10 @@ export interface RunningServer {
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const data = openDataDir(opts.dataDir);
   const clock = systemClock;
-  const runtime = startWorkerRuntime({ data, concurrency: opts.workers, clock, leaseMs: leaseMsFromEnv(), jobTimeoutMs: jobTimeoutMsFromEnv(), runPipeline: opts.runPipeline, log: opts.log });
+  // Webhook links use DOCPROC_PUBLIC_URL, else the address this server listens on (known once it listens).
+  let listenUrl: string | null = null;
+  const webhooks = webhookSettingsFromEnv(process.env, () => listenUrl);
+  const runtime = startWorkerRuntime({ data, concurrency: opts.workers, clock, leaseMs: leaseMsFromEnv(), jobTimeoutMs: jobTimeoutMsFromEnv(), runPipeline: opts.runPipeline, webhooks, log: opts.log });
   const longPoll = createLongPoll(data.db, runtime.notifier, opts.config.longPollRecheckMs);
   const app = createApp(
     {
@@ -48,8 +52,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   // Bun's own limit is a backstop for bodies without Content-Length; the app answers 413 with a detail first.
   app.listen({ hostname: opts.host, port: opts.port, maxRequestBodySize: opts.config.maxBodyBytes + 1024 * 1024, idleTimeout: 0 });
   const port = app.server!.port!;
+  listenUrl = `http://${opts.host.includes(":") ? `[${opts.host}]` : opts.host}:${port}`;
   return {
-    url: `http://${opts.host.includes(":") ? `[${opts.host}]` : opts.host}:${port}`,
+    url: listenUrl,
     port,
     async stop(graceMs = 30_000) {
       // Stop listening first, then answer held long polls so in-flight requests can drain.
