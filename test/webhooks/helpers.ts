@@ -1,0 +1,120 @@
+/**
+ * A docproc API with its worker pool on a real loopback port over a temporary data directory, for webhook tests.
+ * The pipeline is the server tests' fake runner (two export files); deliveries are the real queue code, real SQLite
+ * and real HTTP to a loopback receiver (allowed through the allow-list unless a test turns it off).
+ */
+import { createHmac } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Webhook } from "standardwebhooks";
+import type { AllowPrivate } from "../../src/core/notify/ssrf";
+import { mergeOverDefault } from "../../src/core/project";
+import type { PipelineRunner } from "../../src/queue/pipeline-runner";
+import { openDataDir, startWorkerRuntime } from "../../src/queue/runtime";
+import { createApp } from "../../src/server/app";
+import { DEFAULT_CONFIG, type ServerConfig } from "../../src/server/config";
+import type { ServerDeps } from "../../src/server/deps";
+import { createLongPoll } from "../../src/server/long-poll";
+import { systemClock } from "../../src/storage/clock";
+import { fakeRunner } from "../server/helpers";
+
+export const ADMIN = "webhook-test-admin-key";
+
+export interface Reply {
+  status: number;
+  json: any;
+}
+
+export async function startHookServer(opts: { allow?: AllowPrivate; runner?: PipelineRunner; workers?: number } = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), "docproc-webhooks-"));
+  const data = openDataDir(dir);
+  let base = "";
+  const runtime = startWorkerRuntime({
+    data,
+    concurrency: opts.workers ?? 2,
+    runPipeline: opts.runner ?? fakeRunner,
+    webhooks: { publicBaseUrl: () => base, allowPrivate: opts.allow ?? ["127.0.0.0/8"] },
+  });
+  const config: ServerConfig = { ...DEFAULT_CONFIG, adminApiKey: ADMIN, longPollRecheckMs: 100 };
+  const deps: ServerDeps = {
+    db: data.db,
+    clock: systemClock,
+    blobs: data.blobs,
+    notifier: runtime.notifier,
+    config,
+    exportsRoot: data.exportsRoot,
+    workers: 2,
+    wake: () => runtime.pool.wake(),
+    running: () => runtime.pool.running(),
+    ocrStatus: () => runtime.ocrStatus(),
+  };
+  const longPoll = createLongPoll(data.db, runtime.notifier, config.longPollRecheckMs);
+  const app = createApp(deps, longPoll);
+  app.listen({ hostname: "127.0.0.1", port: 0 });
+  base = `http://127.0.0.1:${app.server!.port}`;
+
+  async function call(method: string, url: string, body?: unknown, key = ADMIN): Promise<Reply> {
+    const init: RequestInit = { method, headers: { "x-api-key": key } };
+    if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      (init.headers as Record<string, string>)["content-type"] = "application/json";
+    }
+    const res = await fetch(base + url, init);
+    const text = await res.text();
+    return { status: res.status, json: text ? JSON.parse(text) : null };
+  }
+
+  return {
+    base,
+    db: data.db,
+    call,
+    /** A project in tenant `default` whose workflow ends with the given Notification activities after Export. */
+    async project(...activities: Array<Record<string, unknown>>): Promise<string> {
+      const workflow = [{ type: "export" }, ...activities.map((activity, i) => ({ type: "notification", id: `notify-${i + 1}`, activity }))];
+      const r = await call("POST", "/tenants/default/projects", { name: "hooks", description: "", settings: mergeOverDefault({ workflow }) });
+      if (r.status !== 201) throw new Error(`project: ${r.status} ${JSON.stringify(r.json)}`);
+      return r.json.project_id;
+    },
+    /** Submits a one-step transaction (documentText) and returns its id. */
+    async submit(projectId: string, metadata: Record<string, unknown> = {}): Promise<string> {
+      const r = await call("POST", `/tenants/default/projects/${projectId}/transactions/process`, { documentText: "Invoice 1", metadata });
+      if (r.status !== 202) throw new Error(`process: ${r.status} ${JSON.stringify(r.json)}`);
+      return r.json.transaction_id;
+    },
+    deliveries: async (id: string, key = ADMIN) => call("GET", `/transactions/${id}/deliveries`, undefined, key),
+    async clientKey(clientId: string, fields: Record<string, unknown> = {}): Promise<string> {
+      const c = await call("POST", "/admin/clients", { client_id: clientId, name: clientId, ...fields });
+      if (c.status !== 201) throw new Error(`client: ${c.status} ${JSON.stringify(c.json)}`);
+      return (await call("POST", `/admin/clients/${clientId}/keys`, { description: "test" })).json.api_key;
+    },
+    async stop() {
+      await app.stop();
+      longPoll.close();
+      await runtime.stop(false, 1000);
+      data.db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type HookServer = Awaited<ReturnType<typeof startHookServer>>;
+
+/** Polls `read` until `done` holds (or throws after `ms`). */
+export async function until<T>(read: () => Promise<T> | T, done: (v: T) => boolean, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting; last value: ${JSON.stringify(v)}`);
+    await Bun.sleep(25);
+  }
+}
+
+/** Both verifications a receiver does: X-Service-Signature with node:crypto, Standard Webhooks with its package. */
+export function verifySignatures(secret: string, headers: Record<string, string>, body: string): unknown {
+  const expected = "sha256=" + createHmac("sha256", secret).update(Buffer.from(body)).digest("hex");
+  if (headers["x-service-signature"] !== expected) throw new Error(`bad X-Service-Signature ${headers["x-service-signature"]}`);
+  const whsec = secret.startsWith("whsec_") ? secret : "whsec_" + Buffer.from(secret, "utf8").toString("base64");
+  return new Webhook(whsec).verify(body, headers);
+}
