@@ -128,15 +128,50 @@
     });
   }
 
-  /** A page count good enough for the counter; the server counts exactly and has the last word. */
+  /** Inflates a FlateDecode stream with the browser's own zlib; whatever decodes before an error is kept. */
+  function inflate(bytes) {
+    if (!window.DecompressionStream) return Promise.resolve("");
+    var reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate")).getReader();
+    var decoder = new TextDecoder("latin1"), text = "";
+    function pump() {
+      return reader.read().then(function (r) {
+        if (r.done) return text;
+        text += decoder.decode(r.value, { stream: true });
+        return pump();
+      }, function () { return text; }); // trailing bytes after the zlib data end the stream with an error
+    }
+    return pump();
+  }
+
+  /** Page objects usually sit in compressed object streams (/Type /ObjStm): those are inflated and searched too. */
+  function objectStreamTexts(bytes, text) {
+    var re = /\/Type\s*\/ObjStm/g, parts = [], m;
+    while ((m = re.exec(text)) && parts.length < 200) {
+      var at = text.indexOf("stream", m.index);
+      if (at < 0) break;
+      var start = at + 6;
+      if (text.charAt(start) === "\r") start++;
+      if (text.charAt(start) === "\n") start++;
+      var end = text.indexOf("endstream", start);
+      if (end < 0) break;
+      parts.push(inflate(bytes.subarray(start, end)));
+      re.lastIndex = end;
+    }
+    return Promise.all(parts);
+  }
+
+  /** A page count for the counter: the page objects in the file. The server counts exactly and has the last word. */
   function pdfPages(file) {
     return file.arrayBuffer().then(function (buf) {
-      var text = new TextDecoder("latin1").decode(buf);
-      if (text.indexOf("%PDF-") < 0 || text.indexOf("%PDF-") > 1024) throw new Error("not a PDF");
-      var direct = (text.match(/\/Type\s*\/Page(?![A-Za-z])/g) || []).length;
-      if (direct > 0) return direct;
-      var counts = (text.match(/\/Count\s+\d+/g) || []).map(function (s) { return parseInt(s.replace(/\D+/g, ""), 10); });
-      return Math.max(1, counts.length ? Math.max.apply(null, counts) : 1);
+      var bytes = new Uint8Array(buf);
+      var text = new TextDecoder("latin1").decode(bytes);
+      var at = text.indexOf("%PDF-");
+      if (at < 0 || at > 1024) throw new Error("not a PDF");
+      return objectStreamTexts(bytes, text).then(function (inflated) {
+        var all = [text].concat(inflated);
+        var leaves = all.reduce(function (n, t) { return n + (t.match(/\/Type\s*\/Page(?![A-Za-z])/g) || []).length; }, 0);
+        return Math.max(1, leaves);
+      });
     });
   }
 
@@ -218,10 +253,16 @@
         img.alt = "Page " + first;
         thumb.appendChild(img);
       } else {
+        var tile = document.createElement("div");
+        tile.className = "pdf-tile";
         var pdf = document.createElement("span");
         pdf.className = "pdf";
         pdf.textContent = "PDF";
-        thumb.appendChild(pdf);
+        var pages = document.createElement("span");
+        pages.textContent = it.pages + " page" + (it.pages === 1 ? "" : "s");
+        tile.appendChild(pdf);
+        tile.appendChild(pages);
+        thumb.appendChild(tile);
       }
       var badge = document.createElement("span");
       badge.className = "badge";
@@ -229,7 +270,8 @@
       thumb.appendChild(badge);
       var caption = document.createElement("div");
       caption.className = "caption";
-      caption.textContent = it.kind === "pdf" ? it.name + " · " + it.pages + " page" + (it.pages === 1 ? "" : "s") : "Photo";
+      caption.textContent = it.kind === "pdf" ? it.name : "";
+      caption.hidden = it.kind !== "pdf";
       var tools = document.createElement("div");
       tools.className = "tools";
       tools.appendChild(tool("Move page " + first + " earlier", "◀", function () { move(it.id, -1); }, index === 0 || state.sending));
