@@ -12,6 +12,7 @@ import { folderSink, profilesForFormats } from "../core/exporters";
 import { processTransaction, type PipelineContext } from "../core/pipeline";
 import { defaultProject, loadProjectFile, type ProjectSettings } from "../core/project";
 import { runBatch } from "./batch";
+import { notifyingProcess } from "./notify";
 import { collectInputs } from "./inputs";
 import { createProgress, silentProgress } from "./progress";
 import { buildSummary, renderSummary } from "./summary";
@@ -61,7 +62,8 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
       concurrency: opts.concurrency ?? cores,
       pageLimit: opts.pageLimit ?? null,
       progress,
-      process: ledger ? ledger.process(processTransaction) : processTransaction,
+      // Webhooks of the project's Notification steps are sent inline after each file (src/cli/notify.ts).
+      process: ledger ? ledger.process(notifyingProcess(project, processTransaction)) : notifyingProcess(project, processTransaction),
       contextFor: withLedger(ledger, (transactionId, file): PipelineContext => ({
         meta: {
           transaction_id: transactionId,

@@ -55,6 +55,8 @@ export function renderSummary(summary: BatchSummary, columns = 100): string {
       }
     }
   }
+  const undelivered = summary.files.flatMap((o) => o.warnings.filter((w) => w.startsWith("notification ")).map((w) => `  ${o.file}: ${w}`));
+  if (undelivered.length > 0) out.push("", "Webhook notifications not delivered:", ...undelivered);
   if (summary.skipped.length > 0) {
     out.push("", `Skipped (not a document type docproc reads): ${summary.skipped.join(", ")}`);
   }
