@@ -24,7 +24,7 @@ export async function notifyFinished(
   outcome: { status: "completed"; manifest: ExportManifest } | { status: "failed"; error: string; failedStage: string | null; manifest?: ExportManifest },
 ): Promise<NotifyOutcome> {
   if (notificationNodes(project.workflow).length === 0) return { failWorkflow: null, warnings: [], sent: 0 };
-  const plan = planTransactionNotifications({ workflow: project.workflow, transaction, outcome });
+  const plan = planTransactionNotifications({ workflow: project.workflow, transaction, outcome, publicBaseUrl: process.env.DOCPROC_PUBLIC_URL?.trim() || null });
   const { results, failWorkflow } = await runDeliveries(plan.deliveries, { allowPrivate: parseAllowList(process.env.DOCPROC_WEBHOOK_ALLOW) });
   const warnings = [
     ...plan.warnings,
