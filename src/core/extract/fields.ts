@@ -63,6 +63,7 @@ function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], c
 
 function belowCandidates(hit: LabelHit, kind: ValueKind, lines: Line[], ctx: ReadContext, labelFactor: number): Candidate[] {
   const label = hit.line.text.slice(hit.start, hit.end).trim();
+  if ((kind === "amount" || kind === "number") && ctx.tableHeaders?.has(hit.line)) return [];
   const rows = below(hit, lines, kind === "address" ? 4 : 2);
   if (kind === "address" || kind === "party") {
     const taken = kind === "party" ? rows.slice(0, 1) : rows.slice(0, 3);

@@ -142,6 +142,20 @@ function readRows(lines: Line[], headerIndex: number, anchors: Anchor[], dateOrd
   return { rows, next: i };
 }
 
+/**
+ * Lines of line-item table headers, plus the header lines wrapped under them (lines before the first row): a label
+ * there ("MwSt.", "Total") names a column, and what stands under it is a line item, not the document's value.
+ */
+export function tableHeaderZone(field: FieldSettings, lines: Line[], dateOrder: DateOrder): Set<Line> {
+  const zone = new Set<Line>();
+  for (let i = 0; i < lines.length; i++) {
+    if (!headerAnchors(lines[i]!, field.columns ?? [])) continue;
+    zone.add(lines[i]!);
+    for (let j = i + 1; j < Math.min(lines.length, i + 4) && lines[j]!.page === lines[i]!.page && !hasAmount(lines[j]!, dateOrder); j++) zone.add(lines[j]!);
+  }
+  return zone;
+}
+
 /** Extracts a table field; rows carry the column ids as keys. */
 export function extractTable(field: FieldSettings, lines: Line[], dateOrder: DateOrder, reviewThreshold: number, summaryLabels: string[] = []): FieldResult {
   const columns = field.columns ?? [];

@@ -21,6 +21,8 @@ export type ValueKind = "identifier" | "text" | "party" | "address" | "date" | "
 
 export interface ReadContext {
   dateOrder: DateOrder;
+  /** Table header lines: no amount is read below a label standing there (see tableHeaderZone). */
+  tableHeaders?: Set<Line>;
   /** Allowed values of enum fields. */
   values?: string[];
 }

@@ -18,7 +18,7 @@ import type { FieldSettings, ProjectSettings } from "../project";
 import { pageLines, type Line } from "../extract/lines";
 import { clearDateMemo, inferDateOrder } from "../extract/normalize";
 import { fieldCandidates, toFieldResult, type Candidate } from "../extract/fields";
-import { extractTable } from "../extract/tables";
+import { extractTable, tableHeaderZone } from "../extract/tables";
 import { extractCurrency } from "../extract/currency";
 import { readEInvoice, type EInvoice } from "../extract/einvoice";
 import { reconcileSums } from "../extract/reconcile";
@@ -61,7 +61,9 @@ export function extractFields(pages: Page[], classId: string, project: ProjectSe
   const threshold = project.review_thresholds.field;
   const lines: Line[] = pages.flatMap((p) => pageLines(p));
   const allText = lines.map((l) => l.text).join("\n");
-  const ctx = { dateOrder: inferDateOrder([allText], project.locale, looksUsEnglish(allText)) };
+  const dateOrder = inferDateOrder([allText], project.locale, looksUsEnglish(allText));
+  const tableHeaders = new Set(fields.filter((f) => f.type === "table").flatMap((f) => [...tableHeaderZone(f, lines, dateOrder)]));
+  const ctx = { dateOrder, tableHeaders };
   const einvoice = opts.attachments?.length ? readEInvoice(opts.attachments) : null;
   const negative = project.classes.find((c) => c.id === classId)?.amount_sign === "negative" || einvoice?.type_code === "381";
 
