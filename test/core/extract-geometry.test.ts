@@ -351,3 +351,18 @@ describe("arithmetic reconciliation", () => {
     expect([f.subtotal_amount!.value, f.tax_amount!.value, f.total_amount!.value]).toEqual([-252.1, -47.9, -300]);
   });
 });
+
+describe("table headers", () => {
+  test("a tax column header is no tax label: the line item under it is not the document's tax", () => {
+    const p = page([
+      [["Invoice No: 31", 100]],
+      [["Description", 100], ["Qty", 600], ["Price", 750], ["VAT", 900], ["Amount", 1100]],
+      [["Hosting", 100], ["1", 600], ["3,89", 750], ["0,74", 900], ["3,89", 1100]],
+      [["Total EUR", 800], ["3,89", 1100]],
+    ]);
+    const f = extractFields([p], "invoice", defaultProject);
+    expect(f.tax_amount!.value).toBeNull();
+    expect(f.total_amount!.value).toBe(3.89);
+    expect((f.line_items!.value as unknown[]).length).toBe(1);
+  });
+});
