@@ -13,6 +13,7 @@ import ProcessCommand from "../commands/process";
 import ServeCommand from "../commands/serve";
 import TenantsCommand from "../commands/tenants";
 import UsersCommand from "../commands/users";
+import CaptureCommand from "../commands/capture";
 import WatchCommand from "../commands/watch";
 import WorkerCommand from "../commands/worker";
 
@@ -27,4 +28,5 @@ export const COMMANDS: Record<string, Command.Class> = {
   clients: ClientsCommand,
   keys: KeysCommand,
   users: UsersCommand,
+  capture: CaptureCommand,
 };
