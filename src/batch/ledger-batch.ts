@@ -11,7 +11,7 @@ import type { FileOutcome } from "../cli/batch";
 import { DocprocError } from "../core/errors";
 import type { TransactionInput } from "../core/model";
 import type { PipelineContext, PipelineResult } from "../core/pipeline";
-import { Ledger, hashFile, type LedgerEntry } from "./ledger";
+import { Ledger, type LedgerEntry } from "./ledger";
 import { acquireDataDirLock, type DataDirLock } from "./lock";
 
 export interface SkippedFile {
@@ -54,7 +54,7 @@ export class LedgerBatch {
     const seen = new Set<string>();
     const todo: string[] = [];
     for (const file of files) {
-      const sha = await hashFile(file).catch(() => null);
+      const sha = await this.ledger.hashOf(file);
       if (sha === null) {
         todo.push(file); // unreadable: let the batch report the reason as a failed file
         continue;

@@ -13,6 +13,7 @@
 import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
 
@@ -62,6 +63,14 @@ CREATE TABLE IF NOT EXISTS processed_files (
   updated_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS processed_files_status ON processed_files (status);
+-- Content hashes by file identity, so cron runs and rescans do not re-read unchanged files.
+CREATE TABLE IF NOT EXISTS file_hashes (
+  path TEXT PRIMARY KEY,
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  ino INTEGER NOT NULL,
+  sha256 TEXT NOT NULL
+);
 `;
 
 export const LEDGER_FILE = "ledger.sqlite";
@@ -134,6 +143,27 @@ export class Ledger {
       .query("UPDATE processed_files SET status = ?, results_path = ?, error = ?, updated_at = ? WHERE sha256 = ? AND run_id = ? AND status = 'processing'")
       .run(outcome.status, outcome.results_path ?? null, outcome.error ?? null, this.now().toISOString(), sha256, this.runId).changes;
     if (changed !== 1) throw new DocprocError("conflict", `ledger: ${sha256.slice(0, 12)}… is not claimed by this run`);
+  }
+
+  /**
+   * sha256 of a file, read from the cache when its path, size, mtime and inode are unchanged since it was hashed
+   * (a file rewritten in place with the same size AND mtime would be missed: tools that preserve mtimes, like
+   * `rsync -t`, also change the inode when they replace a file). Returns null for a file that cannot be read.
+   */
+  async hashOf(file: string): Promise<string | null> {
+    const abs = path.resolve(file);
+    const info = await stat(abs).catch(() => null);
+    if (!info?.isFile()) return null;
+    const cached = this.db
+      .query<{ sha256: string }, [string, number, number, number]>("SELECT sha256 FROM file_hashes WHERE path = ? AND size = ? AND mtime_ms = ? AND ino = ?")
+      .get(abs, info.size, info.mtimeMs, info.ino);
+    if (cached) return cached.sha256;
+    const sha = await hashFile(abs).catch(() => null);
+    if (sha === null) return null;
+    this.db
+      .query("INSERT OR REPLACE INTO file_hashes (path, size, mtime_ms, ino, sha256) VALUES (?, ?, ?, ?, ?)")
+      .run(abs, info.size, info.mtimeMs, info.ino, sha);
+    return sha;
   }
 
   /** Every row, oldest first (tests, diagnostics). */

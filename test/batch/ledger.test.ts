@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Ledger, hashBytes, hashFile } from "../../src/batch/ledger";
@@ -79,5 +79,29 @@ describe("ledger", () => {
     const bytes = new Uint8Array(300_000).map((_, i) => i % 251);
     await Bun.write(file, bytes);
     expect(await hashFile(file)).toBe(hashBytes(bytes));
+  });
+});
+
+describe("ledger hash cache", () => {
+  test("an unchanged file is not re-read; a rewritten one is hashed again", async () => {
+    const dir = dataDir();
+    const ledger = Ledger.open(dir);
+    const file = path.join(dir, "doc.pdf");
+    const fixed = new Date("2024-05-01T10:00:00Z");
+    writeFileSync(file, "first version");
+    utimesSync(file, fixed, fixed);
+    const first = await ledger.hashOf(file);
+    expect(first).toBe(hashBytes(new TextEncoder().encode("first version")));
+    // Same size and mtime, different bytes, written in place: the cache answers (it was not re-read)…
+    const ino = statSync(file).ino;
+    writeFileSync(file, "FIRST VERSION");
+    utimesSync(file, fixed, fixed);
+    expect(statSync(file).ino).toBe(ino);
+    expect(await ledger.hashOf(file)).toBe(first);
+    // …while any change of size or mtime reads the file again.
+    await Bun.write(file, "second version, longer");
+    expect(await ledger.hashOf(file)).toBe(hashBytes(new TextEncoder().encode("second version, longer")));
+    expect(await ledger.hashOf(path.join(dir, "missing.pdf"))).toBeNull();
+    ledger.close();
   });
 });
