@@ -200,3 +200,32 @@ describe("watch notifications", () => {
     }
   }, 90_000);
 });
+
+describe("watch SIGTERM", () => {
+  test("finishes the file in hand, starts no other, exits 0; the next start takes the rest", async () => {
+    const s = await setup();
+    await mkdirp(s.inbox);
+    const scanned = path.resolve(import.meta.dir, "../../fixtures/inbox/scanned-invoice.pdf");
+    await Bun.write(path.join(s.inbox, "a-scanned.pdf"), Bun.file(scanned)); // OCR: seconds of work
+    await Bun.write(path.join(s.inbox, "b-text.pdf"), await textPdf("Waits for the next start"));
+    const args = s.args(["--stable-ms", "200", "--concurrency", "1"]);
+    const w = new WatchProc(args);
+    await w.waitFor((ev) => ev.some((e) => e.event === "taken"), 60_000, "taken");
+    const inHand = w.of("taken")[0]!.file;
+    w.proc.kill("SIGTERM");
+    expect(await w.proc.exited).toBe(0);
+    expect(w.of("taken")).toHaveLength(1);
+    expect(w.of("done").map((e) => e.file)).toEqual([inHand]);
+    expect(w.events.at(-1)!.event).toBe("stopped");
+    expect(existsSync(path.join(s.inbox, "processed", path.basename(inHand!)))).toBe(true);
+
+    const again = new WatchProc(args);
+    try {
+      await again.waitFor((ev) => ev.some((e) => e.event === "done"), 60_000, "rest done");
+      expect(again.of("done").map((e) => path.basename(String(e.file)))).toEqual([inHand!.endsWith("a-scanned.pdf") ? "b-text.pdf" : "a-scanned.pdf"]);
+      expect(resultsFiles(s.out)).toHaveLength(2);
+    } finally {
+      expect(await again.stop()).toBe(0);
+    }
+  }, 180_000);
+});
