@@ -110,13 +110,18 @@ describe("watch under load and after kill -9", () => {
   test("kill -9 in the middle, then a restart: every file processed exactly once", async () => {
     const s = await setup();
     await mkdirp(s.inbox);
-    const n = 30;
-    for (let i = 0; i < n; i++) await Bun.write(path.join(s.inbox, `k-${String(i).padStart(2, "0")}.pdf`), await textPdf(`Killed run invoice ${i}`));
-    const first = new WatchProc(s.args(["--stable-ms", "200", "--concurrency", "2"]));
-    await first.waitFor((ev) => ev.filter((e) => e.event === "done").length >= 5, 120_000, "5 done");
+    const n = 21;
+    for (let i = 0; i < n - 1; i++) await Bun.write(path.join(s.inbox, `k-${String(i).padStart(2, "0")}.pdf`), await textPdf(`Killed run invoice ${i}`));
+    // A scanned page in the middle: OCR keeps it in hand for seconds, so the kill lands mid-file for certain.
+    const scan = path.join(s.inbox, "k-10-scan.pdf");
+    await Bun.write(scan, Bun.file(path.resolve(import.meta.dir, "../../fixtures/inbox/scanned-invoice.pdf")));
+    const first = new WatchProc(s.args(["--stable-ms", "200", "--concurrency", "1"]));
+    await first.waitFor((ev) => ev.some((e) => e.event === "taken" && e.file === scan), 120_000, "scan taken");
     await first.kill9();
+    const scanTx = first.of("taken").find((e) => e.file === scan)!.transaction_id;
     const doneBefore = new Set(first.of("done").map((e) => e.transaction_id));
-    expect(doneBefore.size).toBeLessThan(n);
+    expect(doneBefore.size).toBeGreaterThanOrEqual(10);
+    expect(doneBefore.has(scanTx)).toBe(false);
 
     const second = new WatchProc(s.args(["--stable-ms", "200", "--concurrency", "2"]));
     try {
@@ -130,6 +135,7 @@ describe("watch under load and after kill -9", () => {
       const skippedIds = new Set(second.of("skipped").map((k) => k.transaction_id));
       for (const id of interrupted) expect(retaken.includes(id!) || skippedIds.has(id)).toBe(true);
       for (const id of retaken) expect(doneBefore.has(id)).toBe(false);
+      expect(second.of("taken").find((e) => e.file === scan)).toMatchObject({ transaction_id: scanTx, retaken: true });
       // Nothing finished by the killed run runs again.
       expect(doneAfter.filter((id) => doneBefore.has(id))).toEqual([]);
       // Interrupted files were re-taken under their transaction id: one results file per content, no more.
@@ -143,6 +149,7 @@ describe("watch under load and after kill -9", () => {
     ledger.close();
     expect(entries).toHaveLength(n);
     expect(entries.every((e) => e.status === "done" && existsSync(String(e.results_path)))).toBe(true);
+    expect(entries.find((e) => e.transaction_id === scanTx)?.attempts).toBe(2);
   }, 360_000);
 
   test("a second watch on the same data directory is refused with exit code 3", async () => {
