@@ -4,7 +4,7 @@
  * Saves test-output/capture-page.png (pages added) and test-output/capture-done.png for review.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
@@ -67,6 +67,7 @@ async function waitCompleted(id: string): Promise<{ status: string }> {
 }
 
 beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run installs it)`);
   dir = mkdtempSync(path.join(tmpdir(), "docproc-capture-e2e-"));
   server = await startServer({ host: "127.0.0.1", port: 0, dataDir: dir, workers: 1, config: { ...DEFAULT_CONFIG, adminApiKey: ADMIN, longPollRecheckMs: 200 }, log: () => {} });
   db = openDatabase(path.join(dir, "docproc.db"));

@@ -44,7 +44,7 @@ export async function captureApp(opts: { auth?: Partial<AuthSettings>; config?: 
 
   async function call(method: string, url: string, headers: Record<string, string> = {}, body?: unknown): Promise<Reply> {
     const init: RequestInit = { method, headers: { ...headers } };
-    if (body instanceof FormData) init.body = body;
+    if (body instanceof FormData || typeof body === "string") init.body = body;
     else if (body !== undefined) {
       init.body = JSON.stringify(body);
       (init.headers as Record<string, string>)["content-type"] = "application/json";

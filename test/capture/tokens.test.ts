@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { blankPdf, captureApp, scanJpeg } from "./helpers";
+import { blankPdf, captureApp, captureForm, scanJpeg } from "./helpers";
 
 type App = Awaited<ReturnType<typeof captureApp>>;
 let s: App;
@@ -64,6 +64,15 @@ describe("minting", () => {
     const reviewer = await mint({ reviewer_id: "nobody" });
     expect(reviewer.status).toBe(400);
     expect(reviewer.json.detail).toContain("reviewer_id");
+  });
+
+  test("a session user cannot mint: the capture acts for a key, and a session is not one", async () => {
+    expect((await s.admin("POST", "/admin/users", { username: "clerk", password: "correct horse battery" })).status).toBe(201);
+    const login = await s.call("POST", "/auth/login", {}, { username: "clerk", password: "correct horse battery" });
+    const r = await s.call("POST", mintPath(), { "x-session-token": login.json.session_token }, {});
+    expect(r.status).toBe(403);
+    expect(r.json.detail).toContain("API key");
+    expect((await mint({ reviewer_id: "clerk" })).status).toBe(201);
   });
 
   test("the QR encodes capture_url: rasterised with sharp and read back by jsQR", async () => {
@@ -136,6 +145,18 @@ describe("lifecycle", () => {
     expect(unknown.status).toBe(404);
     expect(unknown.json.state).toBe("unknown");
     expect((await s.scan("")).status).toBe(400);
+  });
+
+  test("X-Capture-Token lets the server refuse a used code before reading the upload; it must match the form's token", async () => {
+    const t = (await mint()).json;
+    const other = (await mint()).json;
+    await s.scan(t.token);
+    const mismatch = await s.call("POST", "/capture/submit", { "x-capture-token": t.token }, captureForm(other.token, [photo(1)]));
+    expect(mismatch.status).toBe(400);
+    expect((await s.call("POST", "/capture/submit", { "x-capture-token": t.token }, captureForm(t.token, [photo(1)]))).status).toBe(200);
+    const used = await s.call("POST", "/capture/submit", { "x-capture-token": t.token, "content-type": "multipart/form-data; boundary=x" }, "--x\r\nnot even a valid body");
+    expect(used.status).toBe(410);
+    expect(used.json.state).toBe("consumed");
   });
 
   test("of two simultaneous submits exactly one creates the transaction", async () => {

@@ -321,6 +321,7 @@
     state.items.forEach(function (it, i) { form.append("files", it.blob, fileName(it, i)); });
     var xhr = new XMLHttpRequest();
     xhr.open("POST", endpoint("submit"));
+    xhr.setRequestHeader("X-Capture-Token", state.token);
     xhr.upload.onprogress = function (e) {
       if (e.lengthComputable) progress(e.loaded / e.total, "Uploading… " + Math.round((100 * e.loaded) / e.total) + "%");
     };

@@ -14,7 +14,7 @@ import { sha256Hex } from "../../auth/keys";
 import { submitCapture, type SubmitContext } from "../../capture/submit";
 import { qrSvg } from "../../capture/qr";
 import { captureSettingsFromEnv, type CaptureSettings } from "../../capture/settings";
-import { describeCaptureToken, mintCaptureToken, openCaptureSession, type CaptureContext, type Minter } from "../../capture/tokens";
+import { currentToken, describeCaptureToken, mintCaptureToken, openCaptureSession, stateError, type CaptureContext, type Minter } from "../../capture/tokens";
 import { DocprocError } from "../../core/errors";
 import { principalOf } from "../auth";
 import { capturePageResponse } from "../capture-page/index";
@@ -84,6 +84,11 @@ function checkReviewer(deps: ServerDeps, tenantId: string, reviewer: string | nu
   if (!found || found.disabled_at) throw new DocprocError("invalid_input", `reviewer_id: no active user ${JSON.stringify(reviewer)} in tenant ${tenantId}`);
 }
 
+function assertUsable(ctx: CaptureContext, token: string): void {
+  const rec = currentToken(ctx, token);
+  if (rec.state !== "active") throw stateError(rec);
+}
+
 async function readCaptureForm(request: Request) {
   if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
     throw new DocprocError("invalid_input", "Submit pages as multipart/form-data: a `token` field and one or more `files`");
@@ -133,8 +138,12 @@ export function captureRoutes(deps: ServerDeps, settings: CaptureSettings = capt
       "/capture/submit",
       async ({ request }) =>
         guarded(async () => {
+          // The page also sends the token in X-Capture-Token, so a dead code is refused before its body is read.
+          const early = request.headers.get("x-capture-token")?.trim();
+          if (early) assertUsable(ctx, early);
           const { token, files } = await readCaptureForm(request);
           if (!token) throw new DocprocError("invalid_input", "token: missing (multipart field `token`)");
+          if (early && early !== token) throw new DocprocError("invalid_input", "token: the X-Capture-Token header and the form field differ");
           return submitCapture(submitContext(), token, files);
         }),
       { parse: "none" },
