@@ -7,6 +7,7 @@
  */
 import type { Command } from "@oclif/core";
 import ClientsCommand from "../commands/clients";
+import DeliveriesCommand from "../commands/deliveries";
 import ExportCommand from "../commands/export";
 import KeysCommand from "../commands/keys";
 import ProcessCommand from "../commands/process";
@@ -22,6 +23,7 @@ export const COMMANDS: Record<string, Command.Class> = {
   process: ProcessCommand,
   watch: WatchCommand,
   export: ExportCommand,
+  deliveries: DeliveriesCommand,
   serve: ServeCommand,
   worker: WorkerCommand,
   tenants: TenantsCommand,

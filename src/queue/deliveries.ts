@@ -226,3 +226,22 @@ export function deliveriesOnFinished(pool: WorkerPool, deps: DeliveryDeps): (db:
     if (res.enqueued > 0) setTimeout(() => pool.wake(), 0);
   };
 }
+
+/**
+ * Runs due `webhook_delivery` jobs in this process until the given delivery has ended (the CLI's redeliver, which
+ * may run with no server). Other due deliveries it meets are sent too: they are owed anyway.
+ */
+export async function runDeliveryToEnd(db: Db, clock: Clock, deliveryId: string, settings: WebhookSettings, log?: (m: string) => void): Promise<store.DeliveryRecord> {
+  const { createWorkerPool } = await import("./worker");
+  const { createNotifier } = await import("./notifier");
+  const pool = createWorkerPool({ db, clock, concurrency: 0, log });
+  registerWebhookDeliveries(pool, { db, clock, notifier: createNotifier(), settings, log });
+  for (;;) {
+    const d = store.getDelivery(db, deliveryId);
+    if (!d) throw new DocprocError("not_found", `Delivery ${deliveryId} not found`);
+    if (d.state === "succeeded" || d.state === "failed") return d;
+    if (await pool.runOnce()) continue;
+    const due = d.next_attempt_at ? Date.parse(d.next_attempt_at) - clock.now() : 100;
+    await new Promise((r) => setTimeout(r, Math.min(1000, Math.max(20, due))));
+  }
+}
