@@ -100,6 +100,15 @@ export async function startHookServer(opts: { allow?: AllowPrivate; runner?: Pip
 
 export type HookServer = Awaited<ReturnType<typeof startHookServer>>;
 
+/** Answers with the given statuses in order, counting from now (the shared receiver's own count spans tests). */
+export function inOrder(...codes: number[]): (req: Request) => Response {
+  let n = 0;
+  return () => {
+    const status = codes[Math.min(n++, codes.length - 1)]!;
+    return new Response(status === 204 ? null : `status ${status}`, { status });
+  };
+}
+
 /** Polls `read` until `done` holds (or throws after `ms`). */
 export async function until<T>(read: () => Promise<T> | T, done: (v: T) => boolean, ms = 10_000): Promise<T> {
   const deadline = Date.now() + ms;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startReceiver, statuses, type Receiver } from "../core/notify-receiver";
 import { planTransactionDeliveries } from "../../src/queue/deliveries";
 import { systemClock } from "../../src/storage/clock";
-import { startHookServer, until, verifySignatures, type HookServer } from "./helpers";
+import { inOrder, startHookServer, until, verifySignatures, type HookServer } from "./helpers";
 
 let s: HookServer;
 let rx: Receiver;
@@ -25,7 +25,7 @@ const hitsFor = (id: string) => rx.received.filter((r) => JSON.parse(r.body).tra
 
 describe("webhook deliveries through the queue", () => {
   test("500, 500, 200: three attempts with doubling delays, each recorded in the delivery log", async () => {
-    rx.reply(statuses(500, 500, 200));
+    rx.reply(inOrder(500, 500, 200));
     const project = await s.project({ webhook_url: rx.url("/retry"), hmac_secret: "s3cret", retry_backoff_seconds: 0.2 });
     const id = await s.submit(project);
     const log = await until(() => s.deliveries(id), ended);
