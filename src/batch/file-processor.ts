@@ -37,8 +37,9 @@ export interface FileProcessor {
   close(): Promise<void>;
 }
 
-export function createFileProcessor(opts: { project: ProjectSettings; outDir: string; source?: string; ocr?: OcrEngine }): FileProcessor {
-  const ocr = opts.ocr ?? lazyOcrEngine(() => createOcrEngine({ engine: "auto", workers: availableParallelism() }));
+export function createFileProcessor(opts: { project: ProjectSettings; outDir: string; source?: string; ocr?: OcrEngine; ocrEngine?: "auto" | "wasm" | "native" }): FileProcessor {
+  const engine = opts.ocrEngine ?? projectOcrEngine(opts.project);
+  const ocr = opts.ocr ?? lazyOcrEngine(() => createOcrEngine({ engine, workers: availableParallelism() }));
   const sink = folderSink(opts.outDir);
   const projectId = typeof (opts.project as { id?: unknown }).id === "string" ? String((opts.project as { id?: unknown }).id) : "default";
   return {
@@ -91,6 +92,11 @@ export function createFileProcessor(opts: { project: ProjectSettings; outDir: st
     },
     close: () => ocr.close(),
   };
+}
+
+function projectOcrEngine(project: ProjectSettings): "auto" | "wasm" | "native" {
+  const engine = (project as { ocr?: { engine?: string } }).ocr?.engine;
+  return engine === "wasm" || engine === "native" ? engine : "auto";
 }
 
 function describeErrors(result: PipelineResult): string {

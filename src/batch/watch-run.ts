@@ -21,6 +21,7 @@ export interface WatchCommandOptions {
   keep: boolean;
   concurrency?: number;
   json: boolean;
+  ocrEngine?: "auto" | "wasm" | "native";
 }
 
 export async function runWatchCommand(opts: WatchCommandOptions): Promise<number> {
@@ -43,6 +44,7 @@ export async function runWatchCommand(opts: WatchCommandOptions): Promise<number
       failedDir: opts.failed,
       keep: opts.keep,
       concurrency: opts.concurrency ?? availableParallelism(),
+      ocrEngine: opts.ocrEngine,
     },
     log,
   );

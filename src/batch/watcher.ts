@@ -37,6 +37,8 @@ export interface WatchOptions {
   keep: boolean;
   concurrency: number;
   rescanMs?: number;
+  /** Default: the project's `ocr.engine`, else auto. */
+  ocrEngine?: "auto" | "wasm" | "native";
 }
 
 export type WatchEvent =
@@ -68,7 +70,7 @@ export function startWatch(opts: WatchOptions, emit: (e: WatchEvent) => void): W
     lock.release();
     throw err;
   }
-  const w = new HotFolder(opts, emit, lock, ledger, createFileProcessor({ project: opts.project, outDir: opts.outDir }));
+  const w = new HotFolder(opts, emit, lock, ledger, createFileProcessor({ project: opts.project, outDir: opts.outDir, ocrEngine: opts.ocrEngine }));
   return { ready: w.start(), stop: () => w.stop() };
 }
 

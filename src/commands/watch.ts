@@ -35,6 +35,7 @@ export default class WatchCommand extends Command {
     keep: Flags.boolean({ description: "leave originals in place (the ledger still prevents processing them twice)" }),
     concurrency: Flags.integer({ description: "files processed at once (default: number of cores)", min: 1, max: 64, helpValue: "N" }),
     json: Flags.boolean({ description: "print one JSON event per line instead of log lines" }),
+    "ocr-engine": Flags.string({ description: "OCR engine: auto (native tesseract when installed, else wasm), wasm or native", options: ["auto", "wasm", "native"], helpValue: "ENGINE" }),
   };
 
   async run(): Promise<number> {
@@ -52,6 +53,7 @@ export default class WatchCommand extends Command {
       keep: flags.keep,
       concurrency: flags.concurrency,
       json: flags.json,
+      ocrEngine: flags["ocr-engine"] as "auto" | "wasm" | "native" | undefined,
     });
   }
 }
