@@ -9,7 +9,7 @@ import { createCanvas, type SKRSContext2D } from "@napi-rs/canvas";
 import { dirname, join } from "node:path";
 import { boundedScale } from "./limits.ts";
 import { orderWordsIntoLines } from "./lines.ts";
-import { judgeTextLayer, wordsOfRun, type FontStyle, type TextRun } from "./text-layer.ts";
+import { appendWordsOfRun, judgeTextLayer, type FontStyle, type TextRun } from "./text-layer.ts";
 import { packWords, type OpenResult, type PageResult, type PdfRequest, type PdfResponse, type RenderResult } from "./pdf-protocol.ts";
 import type { Word } from "../model.ts";
 import { loadPdfjsWorkerModule } from "./pdfjs-patched-worker.ts";
@@ -94,7 +94,7 @@ async function extractPage(req: Extract<PdfRequest, { op: "page" }>): Promise<Pa
     const words: Word[] = [];
     for (const item of content.items) {
       if (!("str" in item) || item.str.trim() === "") continue;
-      words.push(...wordsOfRun(item as TextRun, styles[item.fontName], viewport.transform));
+      appendWordsOfRun(words, item as TextRun, styles[item.fontName], viewport.transform);
     }
     let verdict = judgeTextLayer(words);
     if (verdict.usable && verdict.alnum < SPARSE_TEXT && (await paintsImages(page))) {

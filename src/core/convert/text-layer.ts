@@ -38,28 +38,26 @@ const DEFAULT_DESCENT = -0.25;
  * render scale: it applies /Rotate, the CropBox origin and the y flip), so boxes land where the raster shows them.
  */
 export function wordsOfRun(run: TextRun, style: FontStyle | undefined, viewport: Matrix): Word[] {
-  const chars = Array.from(run.str);
-  if (chars.length === 0 || !(run.width > 0) || run.transform.length < 6) return [];
+  const words: Word[] = [];
+  appendWordsOfRun(words, run, style, viewport);
+  return words;
+}
+
+/** wordsOfRun, appending to `out` (the page's word list) instead of returning a new array. */
+export function appendWordsOfRun(out: Word[], run: TextRun, style: FontStyle | undefined, viewport: Matrix): void {
+  if (run.str.length === 0 || !(run.width > 0) || run.transform.length < 6) return;
   const [a, b, c, d, e, f] = run.transform;
   const runLength = Math.hypot(a, b);
   const upLength = Math.hypot(c, d);
-  if (runLength === 0 || upLength === 0) return [];
+  if (runLength === 0 || upLength === 0) return;
   const dirX = a / runLength, dirY = b / runLength; // baseline direction in user space
   const fontSize = run.height > 0 ? run.height : upLength;
   const upX = (c / upLength) * fontSize, upY = (d / upLength) * fontSize; // one em "up" in user space
   const [ascent, descent] = fontMetrics(style);
-  const measured = glyphExtents(chars, run.glyphs);
-  const offsets = measured ? null : charOffsets(chars, fontKindOf(style?.fontFamily), run.width);
-  const rtl = run.dir === "rtl";
-  const words: Word[] = [];
   const [va, vb, vc, vd, ve, vf] = viewport;
-  for (const [start, end] of wordSpans(chars)) {
-    let s: number, t: number;
-    if (measured) [s, t] = spanOf(measured, start, end);
-    else if (rtl) [s, t] = [run.width - offsets![end], run.width - offsets![start]]; // logical order, drawn right to left
-    else [s, t] = [offsets![start], offsets![end]];
-    // Bounds of the four corners (start/end × ascent/descent), mapped through the viewport. Inlined: this runs
-    // once per word of every born-digital page.
+  // Bounds of the four corners (start/end × ascent/descent), mapped through the viewport. Inlined: this runs once
+  // per word of every born-digital page.
+  const place = (text: string, s: number, t: number) => {
     let x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity;
     for (let k = 0; k < 4; k++) {
       const along = k < 2 ? s : t;
@@ -71,9 +69,66 @@ export function wordsOfRun(run: TextRun, style: FontStyle | undefined, viewport:
       if (py < y1) y1 = py;
       if (py > y2) y2 = py;
     }
-    words.push({ text: chars.slice(start, end).join(""), confidence: 1, bounding_box: [round2(x1), round2(y1), round2(x2), round2(y2)] });
+    out.push({ text, confidence: 1, bounding_box: [round2(x1), round2(y1), round2(x2), round2(y2)] });
+  };
+  if (run.glyphs && placeByGlyphs(run.str, run.glyphs, place)) return;
+  const chars = Array.from(run.str);
+  const measured = glyphExtents(chars, run.glyphs);
+  const offsets = measured ? null : charOffsets(chars, fontKindOf(style?.fontFamily), run.width);
+  const rtl = run.dir === "rtl";
+  for (const [start, end] of wordSpans(chars)) {
+    let s: number, t: number;
+    if (measured) [s, t] = spanOf(measured, start, end);
+    else if (rtl) [s, t] = [run.width - offsets![end], run.width - offsets![start]]; // logical order, drawn right to left
+    else [s, t] = [offsets![start], offsets![end]];
+    place(chars.slice(start, end).join(""), s, t);
   }
-  return words;
+}
+
+/**
+ * The common case in one pass, without per-char arrays: every non-space UTF-16 unit of `str` is exactly the next
+ * glyph's unicode (no ligatures, no surrogate pairs, no reordering). Calls `place` per word with the same extents
+ * glyphExtents + spanOf would give, and returns true; returns false, having placed nothing, for anything else
+ * (the general path then decides).
+ */
+function placeByGlyphs(str: string, glyphs: Array<string | number>, place: (text: string, s: number, t: number) => void): boolean {
+  const count = glyphs.length;
+  if (count < 3) return false;
+  // Pass 1 only checks, so that a late mismatch never leaves words half placed.
+  let k = 0;
+  for (let i = 0; i < str.length; i++) {
+    const code = str.charCodeAt(i);
+    if (code === 32 || (code >= 9 && code <= 13)) continue;
+    if (code >= 0xd800 && code <= 0xdfff) return false;
+    if (code > 127 && isSpace(str[i])) continue;
+    const unicode = glyphs[k], start = glyphs[k + 1], end = glyphs[k + 2];
+    if (k >= count || typeof unicode !== "string" || unicode.length !== 1 || unicode.charCodeAt(0) !== code) return false;
+    if (typeof start !== "number" || typeof end !== "number" || start !== start || end !== end) return false;
+    k += 3;
+  }
+  if (k !== count) return false;
+  k = 0;
+  let wordStart = -1, s = Infinity, t = -Infinity;
+  for (let i = 0; i <= str.length; i++) {
+    const code = i < str.length ? str.charCodeAt(i) : 32;
+    if (code === 32 || (code >= 9 && code <= 13) || (code > 127 && isSpace(str[i]))) {
+      if (wordStart >= 0) {
+        if (Number.isFinite(s)) place(str.slice(wordStart, i), s, t);
+        else place(str.slice(wordStart, i), 0, 0); // as spanOf does
+        wordStart = -1;
+        s = Infinity;
+        t = -Infinity;
+      }
+      continue;
+    }
+    if (wordStart < 0) wordStart = i;
+    const g0 = glyphs[k + 1] as number, g1 = glyphs[k + 2] as number;
+    k += 3;
+    const lo = Math.min(g0, g1), hi = Math.max(g0, g1);
+    if (lo < s) s = lo;
+    if (hi > t) t = hi;
+  }
+  return true;
 }
 
 /**
