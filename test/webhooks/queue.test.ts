@@ -71,6 +71,23 @@ describe("webhook deliveries through the queue", () => {
     expect((await s.call("POST", `/transactions/${id}/deliveries/msg_nope/redeliver`)).status).toBe(404);
   });
 
+  test("Retry-After raises the delay; a redeliver while retrying is refused; the log hides query values", async () => {
+    const project = await s.project({ webhook_url: rx.url("/later") + "?token=t0p", retry_backoff_seconds: 0.05 });
+    rx.reply((req) => (new URL(req.url).pathname === "/later" && rx.received.filter((r) => r.path === "/later").length === 1 ? new Response("busy", { status: 503, headers: { "retry-after": "1" } }) : new Response("ok")));
+    const id = await s.submit(project);
+    const retrying = await until(() => s.deliveries(id), (r) => r.json.deliveries[0]?.state === "retrying");
+    const d = retrying.json.deliveries[0];
+    expect(d.url).toBe(rx.url("/later") + "?token=***");
+    expect(d.attempt_log[0]).toMatchObject({ status: 503, retry_after_seconds: 1 });
+    const early = await s.call("POST", `/transactions/${id}/deliveries/${d.delivery_id}/redeliver`);
+    expect(early.status).toBe(400);
+    expect(early.json.detail).toContain("still retrying");
+    await until(() => s.deliveries(id), ended);
+    const hits = rx.received.filter((r) => r.path === "/later" && JSON.parse(r.body).transaction_id === id);
+    expect(hits).toHaveLength(2);
+    expect(hits[1]!.at - hits[0]!.at).toBeGreaterThanOrEqual(990);
+  });
+
   test("a receiver that hangs is cut off at timeout_seconds", async () => {
     rx.reply(() => new Promise<Response>((r) => setTimeout(() => r(new Response("late")), 3000)));
     const project = await s.project({ webhook_url: rx.url("/slow"), timeout_seconds: 0.3, retry_max_attempts: 1 });
