@@ -29,12 +29,22 @@ function checkBodySize(request: Request, maxBodyBytes: number): void {
   }
 }
 
+/** The path of an absolute request URL, without building a URL object (this runs for every request). */
+export function pathnameOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const q = url.indexOf("?", start);
+  const h = url.indexOf("#", start);
+  const end = q < 0 ? (h < 0 ? url.length : h) : h < 0 ? q : Math.min(q, h);
+  return url.slice(start, end);
+}
+
 export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(deps.db, deps.notifier, deps.config.longPollRecheckMs)) {
   const guard = createGuard({ db: deps.db, clock: deps.clock, adminApiKey: deps.config.adminApiKey, settings: deps.config.auth ?? DEFAULT_AUTH_SETTINGS });
   return new Elysia()
     .onRequest(({ request, set }) => {
       try {
-        const { pathname } = new URL(request.url);
+        const pathname = pathnameOf(request.url);
         authorizeRequest(request, pathname, guard, set.headers as Record<string, string>);
         checkBodySize(request, deps.config.maxBodyBytes);
       } catch (err) {

@@ -110,7 +110,13 @@ export const SUMMARY_COLUMNS = `transaction_id, tenant_id, project_id, status, c
 
 export type SummaryRow = Omit<TransactionSummary, "metadata" | "review_metadata"> & { metadata: string; review_metadata: string | null };
 
-export const toSummary = (r: SummaryRow): TransactionSummary => ({ ...r, metadata: json(r.metadata, {}), review_metadata: json(r.review_metadata, null) });
+/** Parses the JSON columns in place (rows are fresh objects; this is the hot path of status reads). */
+export const toSummary = (r: SummaryRow): TransactionSummary => {
+  const out = r as unknown as TransactionSummary;
+  out.metadata = json(r.metadata, {});
+  out.review_metadata = json(r.review_metadata as string | null, null);
+  return out;
+};
 
 /** The hot read of GET /transactions/{id}: one indexed row, two small JSON columns parsed. */
 export function getTransactionSummary(db: Db, id: string): TransactionSummary | null {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { pathnameOf } from "../../src/server/app";
 import { contentDisposition, contentTypeOf, safeName } from "../../src/server/content-types";
 import { form, testApp } from "./helpers";
 
@@ -71,6 +72,12 @@ describe("download headers", () => {
     expect(safeName("a\r\nb.pdf", 0)).toBe("a__b.pdf");
     expect(safeName("..", 3)).toBe("file_3");
     expect(safeName(undefined, 1)).toBe("file_1");
+  });
+
+  test("pathnameOf matches URL.pathname", () => {
+    for (const u of ["http://h/", "http://h:8080/transactions/x?timeout=3", "http://h/a/b#frag", "http://h/a?x=/y#z", "http://[::1]:80/health", "http://h"]) {
+      expect(pathnameOf(u)).toBe(new URL(u).pathname);
+    }
   });
 
   test("Content-Type follows the extension", () => {
