@@ -1,7 +1,7 @@
 /**
  * Phone capture end to end in a real browser: Debian chromium (installed by .ci/run) driven by playwright-core with
  * a phone viewport, against the real server on a loopback port with the real pipeline (conversion + OCR).
- * Saves test-output/capture-page.png (pages added) and test-output/capture-done.png for review.
+ * Saves test-output/capture-page.png (pages added), capture-done.png and capture-expired.png for review.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -108,10 +108,17 @@ describe("capture page in chromium on a phone viewport", () => {
     expect(await page.textContent("#send")).toBe("Send 3 pages");
     await page.screenshot({ path: path.join(OUT, "capture-page.png"), fullPage: true });
 
+    await page.evaluate(() => {
+      const seen: string[] = ((window as unknown as { progressSeen: string[] }).progressSeen = []);
+      const bar = document.getElementById("progress")!;
+      new MutationObserver(() => seen.push(bar.hidden ? "hidden" : bar.textContent!.trim())).observe(bar, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
     await page.click("#send");
     await page.waitForSelector("#done:not([hidden])", { timeout: 30_000 });
     expect(await page.textContent("#done-text")).toContain("3 pages were sent");
     expect(await page.textContent("#done-ref")).toBe(t.transaction_id);
+    const progressSeen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
+    expect(progressSeen).toContain("Uploading… 100%"); // from XMLHttpRequest upload.onprogress
     await page.screenshot({ path: path.join(OUT, "capture-done.png") });
 
     const done = await waitCompleted(t.transaction_id);
@@ -155,6 +162,7 @@ describe("capture page in chromium on a phone viewport", () => {
     const page = await open(t.capture_url);
     await page.waitForSelector("#problem:not([hidden])");
     expect(await page.textContent("#problem-title")).toBe("This code has expired");
+    await page.screenshot({ path: path.join(OUT, "capture-expired.png") });
     expect((await api("GET", `/tenants/default/projects/${project}/capture-tokens/${t.transaction_id}`)).json).toMatchObject({ state: "expired", scanned_at: null });
   }, 30_000);
 

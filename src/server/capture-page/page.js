@@ -42,7 +42,7 @@
     $("problem-title").textContent = t[0];
     $("problem-text").textContent = kind in STATE_TEXT && kind !== "network" ? t[1] : detail || t[1];
     $("retry").hidden = !canRetry;
-    $("subtitle").hidden = kind === "consumed";
+    $("subtitle").hidden = !canRetry; // a dead code has nothing left to photograph
     show("problem");
     stopTimer();
   }
