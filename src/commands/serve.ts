@@ -8,7 +8,9 @@ export default class ServeCommand extends Command {
       "--workers jobs at once. Everything lives in --data: the SQLite database, the original files and the export files.",
     "Settings from the environment: ADMIN_API_KEY (X-API-Key value; a random one is generated and printed when unset), " +
       "DOCPROC_MAX_BODY_MB (100), DOCPROC_MAX_FILE_MB (50), DOCPROC_MAX_FILES (100), DOCPROC_MAX_QUEUE_DEPTH (1000), " +
-      "DOCPROC_MAX_LONG_POLL_SECONDS (120), DOCPROC_LEASE_SECONDS (30), DOCPROC_JOB_TIMEOUT_SECONDS (1800).",
+      "DOCPROC_MAX_LONG_POLL_SECONDS (120), DOCPROC_LEASE_SECONDS (30), DOCPROC_JOB_TIMEOUT_SECONDS (1800), " +
+      "DOCPROC_PUBLIC_URL (base of webhook links; default: the listen address), DOCPROC_WEBHOOK_ALLOW (webhook " +
+      "receivers on private or loopback networks, e.g. 127.0.0.0/8; off by default; see docs/webhooks.md).",
     "SIGTERM or SIGINT: stop accepting requests, let running jobs finish (up to 30 s), release the rest.",
   ].join("\n\n");
   static examples = [
