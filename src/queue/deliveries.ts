@@ -27,7 +27,7 @@ import * as tx from "../storage/transactions";
 import { enqueue } from "./jobs";
 import type { Notifier } from "./notifier";
 import type { FinishedOutcome } from "./process-transaction";
-import type { WorkerPool } from "./worker";
+import type { JobHelpers, WorkerPool } from "./worker";
 
 export const WEBHOOK_DELIVERY = "webhook_delivery";
 /** Deliveries are short I/O: they go ahead of document processing so a busy queue does not delay them. */
@@ -179,12 +179,14 @@ export interface DeliveryDeps {
   log?: (msg: string) => void;
 }
 
-async function runAttempt(payload: { delivery_id: string }, deps: DeliveryDeps, pool: WorkerPool, helpers: Parameters<Parameters<WorkerPool["registerHandler"]>[1]>[1]): Promise<void> {
+async function runAttempt(payload: { delivery_id: string }, deps: DeliveryDeps, pool: WorkerPool, helpers: JobHelpers): Promise<void> {
   const { db, clock } = deps;
   const d = store.getDelivery(db, payload.delivery_id);
   if (!d || d.state === "succeeded" || d.state === "failed") return;
   const attempt = d.attempts + 1;
   const outcome = await deliverOnce(d.request, { allowPrivate: deps.settings.allowPrivate, resolve: deps.settings.resolve, signal: helpers.signal, now: () => new Date(clock.now()) });
+  // Stopping or a lost lease: the attempt does not count; the worker releases the job (or its new holder sends it).
+  if (helpers.signal.aborted) throw helpers.signal.reason ?? new Error("delivery aborted");
   const next = planNextAttempt(attempt, outcome, d, new Date(clock.now()));
   const changed = helpers.finish(() => {
     store.recordAttempt(db, d.delivery_id, { attempt, ...outcome }, isoAt(clock));

@@ -228,3 +228,8 @@ export function pidAlive(pid: number): boolean {
     return (err as NodeJS.ErrnoException).code === "EPERM"; // exists, owned by someone else
   }
 }
+
+/** Deletes finished jobs (done or failed) last touched before `before` (epoch ms). Returns how many. */
+export function pruneFinishedJobs(db: Db, before: number): number {
+  return db.query("DELETE FROM jobs WHERE status IN ('done', 'failed') AND updated_at < ?").run(before).changes;
+}

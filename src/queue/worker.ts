@@ -14,7 +14,7 @@ import { DocprocError } from "../core/errors";
 import type { Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
 import { hostname } from "node:os";
-import { claim, complete, expireDeadLocalLeases, fail, heartbeat, leaseHeld, pidAlive, release, type JobRecord } from "./jobs";
+import { claim, complete, expireDeadLocalLeases, fail, heartbeat, leaseHeld, pidAlive, pruneFinishedJobs, release, type JobRecord } from "./jobs";
 
 export interface JobHelpers {
   job: JobRecord;
@@ -53,6 +53,8 @@ export interface WorkerOptions {
   heartbeatMs?: number;
   pollMs?: number;
   backoffBaseMs?: number;
+  /** Finished jobs older than this are deleted (at start, then hourly). Default 7 days. */
+  keepFinishedMs?: number;
   workerId?: string;
   log?: (msg: string) => void;
 }
@@ -101,6 +103,14 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
   let stopping = false;
   const wakers = new Set<() => void>();
   const loops: Promise<void>[] = [];
+  let pruneTimer: ReturnType<typeof setInterval> | null = null;
+  const prune = () => {
+    try {
+      pruneFinishedJobs(db, clock.now() - (opts.keepFinishedMs ?? 7 * 86_400_000));
+    } catch (err) {
+      log(`pruning finished jobs failed: ${(err as Error).message}`);
+    }
+  };
 
   async function runJob(job: JobRecord): Promise<void> {
     const entry = handlers.get(job.kind)!;
@@ -196,6 +206,9 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
       } catch (err) {
         log(`lease recovery failed: ${(err as Error).message}`);
       }
+      prune();
+      pruneTimer = setInterval(prune, 3_600_000);
+      pruneTimer.unref?.();
       for (let i = 0; i < (opts.concurrency ?? 1); i++) loops.push(loop());
     },
     wake() {
@@ -210,6 +223,7 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
     },
     async stop(sopts = {}) {
       stopping = true;
+      if (pruneTimer) clearInterval(pruneTimer);
       for (const w of [...wakers]) w();
       if (!sopts.graceful) for (const f of inFlight.values()) f.ctrl.abort(new Error("worker stopping"));
       const all = Promise.all([...inFlight.values()].map((f) => f.done));

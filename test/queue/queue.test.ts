@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import path from "node:path";
 import { DocprocError } from "../../src/core/errors";
-import { claim, complete, enqueue, expireDeadLocalLeases, fail, getJob, heartbeat, pidAlive, queueDepth } from "../../src/queue/jobs";
+import { claim, complete, enqueue, expireDeadLocalLeases, fail, getJob, heartbeat, pidAlive, pruneFinishedJobs, queueDepth } from "../../src/queue/jobs";
 import { createNotifier } from "../../src/queue/notifier";
 import type { PipelineRunner } from "../../src/queue/pipeline-runner";
 import { AwaitInput, registerProcessTransaction } from "../../src/queue/process-transaction";
@@ -86,6 +86,20 @@ describe("jobs", () => {
     expect(fail(env.db, clock, a2, a2.lease_token!, "flaky again", true)).toBe("failed");
     expect(getJob(env.db, a2.id)).toMatchObject({ status: "failed", last_error: "flaky again", attempts: 2 });
     expect(queueDepth(env.db)).toBe(0);
+  });
+
+  test("pruning deletes old finished jobs only", () => {
+    env = freshDb();
+    const clock = fakeClock();
+    const done = enqueue(env.db, clock, { kind: "k", payload: {} });
+    const c = claim(env.db, clock, opts).job!;
+    complete(env.db, clock, c.id, c.lease_token!);
+    const waiting = enqueue(env.db, clock, { kind: "k", payload: {} });
+    clock.advance(10_000);
+    expect(pruneFinishedJobs(env.db, clock.now() - 20_000)).toBe(0);
+    expect(pruneFinishedJobs(env.db, clock.now() - 5_000)).toBe(1);
+    expect(getJob(env.db, done.id)).toBeNull();
+    expect(getJob(env.db, waiting.id)!.status).toBe("queued");
   });
 
   test("a live job key is enqueued once", () => {
