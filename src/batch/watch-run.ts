@@ -79,6 +79,9 @@ function logLine(e: WatchEvent): void {
     case "skipped":
       line = `skipped  ${rel(e.file)}: ${e.reason === "duplicate" ? "same content as a file just processed" : `already ${e.status}`} (transaction ${e.transaction_id})`;
       break;
+    case "changed":
+      line = `changed  ${rel(e.file)}: written to while it was processed; it will be taken again once stable`;
+      break;
     case "error":
       line = `error    ${e.file ? `${rel(e.file)}: ` : ""}${e.message}`;
       break;

@@ -47,6 +47,8 @@ export type WatchEvent =
   | { event: "done" | "failed"; file: string; transaction_id: string; results_file: string | null; documents: number; seconds: number; error: string | null; warnings: string[]; moved_to: string | null }
   | { event: "skipped"; file: string; reason: "already_processed" | "duplicate"; status: string; transaction_id: string; moved_to: string | null }
   | { event: "error"; file?: string; message: string }
+  /** The file changed (or vanished) while it was processed: left in place, taken again once stable. */
+  | { event: "changed"; file: string; transaction_id: string }
   | { event: "stopped" };
 
 export interface WatchHandle {
@@ -189,6 +191,7 @@ class HotFolder {
 
   private async handle(file: string, root: Root): Promise<void> {
     try {
+      const before = await statKey(file);
       const bytes = await Bun.file(file).bytes().catch(() => null);
       if (!bytes) return; // gone meanwhile
       const sha = hashBytes(bytes);
@@ -199,6 +202,7 @@ class HotFolder {
         return;
       }
       if (claim.kind === "finished") {
+        if (await this.changedSince(file, before)) return this.waitAgain(file, claim.entry.transaction_id);
         const moved = await this.settle(file, root, claim.entry.status === "done", claim.entry.error);
         this.emit({ event: "skipped", file, reason: "already_processed", status: claim.entry.status, transaction_id: claim.entry.transaction_id, moved_to: moved });
         return;
@@ -208,8 +212,10 @@ class HotFolder {
       const meta = { ...folderMetadata(root.dir, file), content_sha256: sha, original_filename: path.basename(file) };
       const outcome = await this.processor.run({ file, bytes, transactionId: txid, metadata: meta });
       this.ledger.finish(sha, { status: outcome.status, results_path: outcome.results_path, error: outcome.error });
-      const moved = await this.settle(file, root, outcome.status === "done", outcome.error);
+      const changed = await this.changedSince(file, before);
+      const moved = changed ? null : await this.settle(file, root, outcome.status === "done", outcome.error);
       this.emit({ event: outcome.status, file, transaction_id: txid, results_file: outcome.results_path, documents: outcome.documents, seconds: outcome.seconds, error: outcome.error, warnings: outcome.warnings, moved_to: moved });
+      if (changed) this.waitAgain(file, txid);
       for (const dup of this.waiting.get(sha) ?? []) {
         this.parked.delete(dup.file);
         const dupMoved = await this.settle(dup.file, dup.root, outcome.status === "done", outcome.error);
@@ -220,6 +226,19 @@ class HotFolder {
       // Unexpected (disk full, permissions): the file stays where it is and the next scan or start retries it.
       this.emit({ event: "error", file, message: (err as Error)?.message ?? String(err) });
     }
+  }
+
+  /**
+   * A writer that paused longer than the stable time may have resumed: the content processed is recorded, but the
+   * file is left in place and waited on again, so its new content becomes a transaction of its own.
+   */
+  private async changedSince(file: string, before: string): Promise<boolean> {
+    return (await statKey(file)) !== before;
+  }
+
+  private waitAgain(file: string, transactionId: string): void {
+    this.tracker.track(file);
+    this.emit({ event: "changed", file, transaction_id: transactionId });
   }
 
   /** Moves the original to processed/ or failed/ (or remembers it with --keep); returns where it went. */

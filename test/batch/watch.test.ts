@@ -236,3 +236,27 @@ describe("watch SIGTERM", () => {
     }
   }, 180_000);
 });
+
+describe("watch and writers that resume", () => {
+  test("a file written to while it is processed stays in place and its new content is taken again", async () => {
+    const s = await setup();
+    await mkdirp(s.inbox);
+    const file = path.join(s.inbox, "resumed.pdf");
+    await Bun.write(file, Bun.file(path.resolve(import.meta.dir, "../../fixtures/inbox/scanned-invoice.pdf")));
+    const w = new WatchProc(s.args(["--stable-ms", "300", "--concurrency", "1"]));
+    try {
+      await w.waitFor((ev) => ev.some((e) => e.event === "taken"), 60_000, "taken");
+      // The writer comes back during OCR (bytes after %%EOF keep the PDF readable).
+      const { appendFileSync } = await import("node:fs");
+      appendFileSync(file, "\n% appended by a writer that resumed\n");
+      await w.waitFor((ev) => ev.filter((e) => e.event === "done").length >= 2, 120_000, "second done");
+      const [first, second] = w.of("done");
+      expect(first!.moved_to).toBeNull();
+      expect(w.of("changed")).toEqual([expect.objectContaining({ file, transaction_id: first!.transaction_id })]);
+      expect(second!.transaction_id).not.toBe(first!.transaction_id);
+      expect(second!.moved_to).toBe(path.join(s.inbox, "processed", "resumed.pdf"));
+    } finally {
+      expect(await w.stop()).toBe(0);
+    }
+  }, 180_000);
+});
