@@ -13,6 +13,7 @@ import KeysCommand from "../commands/keys";
 import ProcessCommand from "../commands/process";
 import ServeCommand from "../commands/serve";
 import TenantsCommand from "../commands/tenants";
+import TrainCommand from "../commands/train";
 import UsersCommand from "../commands/users";
 import CaptureCommand from "../commands/capture";
 import WatchCommand from "../commands/watch";
@@ -23,6 +24,7 @@ export const COMMANDS: Record<string, Command.Class> = {
   process: ProcessCommand,
   watch: WatchCommand,
   export: ExportCommand,
+  train: TrainCommand,
   deliveries: DeliveriesCommand,
   serve: ServeCommand,
   worker: WorkerCommand,

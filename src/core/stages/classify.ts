@@ -13,7 +13,7 @@
 import type { Alternative, Classification, Page } from "../model";
 import type { ProjectSettings } from "../project";
 import { describeHits, headingText, scoreClass, type CueScore } from "../classify/cues";
-import { type ClassifierModel, isClassifierModel, predict, trainClassifier } from "../classify/naive-bayes";
+import { type ClassifierModel, evidenceFor, isClassifierModel, type Prediction, predict, tokenize, trainClassifier } from "../classify/naive-bayes";
 
 /** Cue scores are turned into probabilities with this temperature (score points per factor e). */
 const TEMPERATURE = 2;
@@ -21,6 +21,12 @@ const TEMPERATURE = 2;
 const OTHER_BASE = 4;
 /** Share of the statistical model in the combined probability when a model is available. */
 const MODEL_WEIGHT = 0.6;
+/**
+ * Token coverage (share of the text's words the model knows) from which the model gets its full weight. Below it
+ * the weight shrinks in proportion: the model has no `other` class, so on a text it knows little of it would
+ * otherwise push an unrelated document into one of its classes (the "rather other than a bad match" rule).
+ */
+const FULL_COVERAGE = 0.4;
 
 const trainedFromExamples = new WeakMap<ProjectSettings, ClassifierModel | null>();
 
@@ -45,6 +51,12 @@ function softmax(scores: number[]): number[] {
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
+/** The statistical evidence for a class: the model's probability and the tokens of the text that favour it most. */
+function modelEvidence(model: ClassifierModel, prediction: Prediction, text: string, classId: string): string {
+  const tokens = evidenceFor(model, tokenize(text).slice(0, 2000), classId);
+  return `classifier model ${round(prediction.probabilities[classId] ?? 0)} for ${classId}${tokens.length ? ` (tokens ${tokens.map((t) => `"${t}"`).join(", ")})` : ""}`;
+}
+
 /** Classifies a document from its pages; see the module contract. */
 export function classifyDocument(pages: Page[], project: ProjectSettings, model?: ClassifierModel): Classification {
   const text = pages.map((p) => p.text).join("\n");
@@ -55,7 +67,8 @@ export function classifyDocument(pages: Page[], project: ProjectSettings, model?
   const cueProb = softmax(cues.map((c) => c.score + (c.class_id === "other" ? OTHER_BASE : 0)));
   const nb = modelFor(project, model);
   const prediction = nb && text.trim() ? predict(nb, text) : null;
-  const prob = project.classes.map((c, i) => (prediction ? (1 - MODEL_WEIGHT) * cueProb[i]! + MODEL_WEIGHT * (prediction.probabilities[c.id] ?? 0) : cueProb[i]!));
+  const weight = prediction ? MODEL_WEIGHT * Math.min(1, prediction.coverage / FULL_COVERAGE) : 0;
+  const prob = project.classes.map((c, i) => (1 - weight) * cueProb[i]! + weight * (prediction?.probabilities[c.id] ?? 0));
 
   const order = project.classes.map((_, i) => i).sort((a, b) => prob[b]! - prob[a]!);
   let chosen = order[0]!;
@@ -63,15 +76,18 @@ export function classifyDocument(pages: Page[], project: ProjectSettings, model?
   const thresholds = project.review_thresholds;
   let reasoning: string;
   const cueText = describeHits(cues[chosen]!.hits);
+  const statistical = (classId: string) => (nb && prediction ? modelEvidence(nb, prediction, text, classId) : "");
   if (best.id !== "other" && prob[chosen]! < thresholds.min_class_confidence && hasOther) {
-    reasoning = `no class was convincing (best: ${best.id} at ${round(prob[chosen]!)}, below ${thresholds.min_class_confidence}${cueText ? `; cues ${cueText}` : ""}), so other`;
+    const because = [cueText && `cues ${cueText}`, statistical(best.id)].filter(Boolean).join("; ");
+    reasoning = `no class was convincing (best: ${best.id} at ${round(prob[chosen]!)}, below ${thresholds.min_class_confidence}${because ? `; ${because}` : ""}), so other`;
     chosen = project.classes.findIndex((c) => c.id === "other");
   } else if (best.id === "other") {
     const runner = order.find((i) => project.classes[i]!.id !== "other");
     reasoning = runner === undefined || !cues[runner]!.hits.length ? "no cue of any class found" : `cues of ${project.classes[runner]!.id} too weak (${describeHits(cues[runner]!.hits)})`;
+    if (runner !== undefined && prediction) reasoning += `; ${statistical(project.classes[runner]!.id)} too weak`;
   } else {
     reasoning = cueText ? `cue words ${cueText}` : "no cue words";
-    if (prediction) reasoning += `; classifier model ${round(prediction.probabilities[best.id] ?? 0)} (tokens ${prediction.top_tokens.map((t) => `"${t}"`).join(", ")})`;
+    if (prediction) reasoning += `; ${statistical(best.id)}`;
   }
   const cls = project.classes[chosen]!;
   const confidence = round(prob[chosen]!);
