@@ -35,7 +35,14 @@ const PATCHES: Array<[anchor: string, replacement: string]> = [
  *   temporary arrays, with Util.transform's exact expression order (the `* 0` terms stay, so NaN and -0 behave alike);
  * - bidi: a string with no code point at or above U+0590 has no right-to-left character (baseTypes has none below
  *   U+0100 and everything from U+0100 to U+058F is "L"), so it is returned as LTR without the per-char type table;
- * - normalizeUnicode: a string without any char at or above U+00A0 (the regex's lowest) is returned unchanged.
+ * - normalizeUnicode: a string without any char at or above U+00A0 (the regex's lowest) is returned unchanged;
+ * - text content is not cut into 100-item chunks for the reader's back-pressure: getTextContent() collects the
+ *   whole page anyway, and each chunk cost about two more messages (a structured clone and a stream pull each),
+ *   some 25 per page. Time slicing (TimeSlotManager) and font/XObject loading still yield as before;
+ * - `Tf` naming a font object (an indirect reference in this content stream's resources) that this stream already
+ *   loaded sets it synchronously: loadFont would return the same cached font, only after a promise round trip
+ *   through the operator loop. Generators that wrap every line in q/Q (pdf-lib, many report tools) re-select the
+ *   font once per line, pdf-lib even under a new resource name each time. Type3 fonts always take the long way.
  */
 const SPEED_PATCHES: Array<[anchor: string, replacement: string]> = [
   [
@@ -68,6 +75,34 @@ const SPEED_PATCHES: Array<[anchor: string, replacement: string]> = [
   [
     "function normalizeUnicode(str) {\n",
     "function normalizeUnicode(str) {\n  let k = 0;\n  while (k < str.length && str.charCodeAt(k) < 0xa0) k++;\n  if (k === str.length) return str;\n",
+  ],
+  ["        if (textContent.items.length >= sink.desiredSize) {\n", "        if (false) {\n"],
+  [
+    "    async function handleSetFont(fontName, fontRef) {\n" +
+      "      const translated = await self.loadFont(fontName, fontRef, resources, task, null, null, seenRefs);\n",
+    "    const loadedFonts = new Map();\n" +
+      "    const fontKeyOf = name => {\n" +
+      "      const fontRes = resources?.get(\"Font\");\n" +
+      "      const raw = fontRes instanceof Dict ? fontRes.getRaw(name) : null;\n" +
+      "      return raw instanceof Ref ? raw.toString() : null;\n" +
+      "    };\n" +
+      "    async function handleSetFont(fontName, fontRef) {\n" +
+      "      const translated = await self.loadFont(fontName, fontRef, resources, task, null, null, seenRefs);\n" +
+      "      const loadedKey = fontRef === null && !translated.font.isType3Font ? fontKeyOf(fontName) : null;\n" +
+      "      if (loadedKey) loadedFonts.set(loadedKey, translated);\n",
+  ],
+  [
+    "            textState.fontSize = fontSizeArg;\n            next(handleSetFont(fontNameArg, null));\n            return;\n",
+    "            textState.fontSize = fontSizeArg;\n" +
+      "            const loadedKey = fontKeyOf(fontNameArg);\n" +
+      "            const loadedFont = loadedKey && loadedFonts.get(loadedKey);\n" +
+      "            if (loadedFont) {\n" +
+      "              textState.loadedName = loadedFont.loadedName;\n" +
+      "              textState.font = loadedFont.font;\n" +
+      "              textState.fontMatrix = loadedFont.font.fontMatrix || FONT_IDENTITY_MATRIX;\n" +
+      "              break;\n" +
+      "            }\n" +
+      "            next(handleSetFont(fontNameArg, null));\n            return;\n",
   ],
 ];
 
