@@ -260,3 +260,43 @@ describe("watch and writers that resume", () => {
     }
   }, 180_000);
 });
+
+describe("watch destinations", () => {
+  test("--keep leaves originals in place and a restart does not process them again", async () => {
+    const s = await setup();
+    await mkdirp(s.inbox);
+    await Bun.write(path.join(s.inbox, "kept.pdf"), await textPdf("Kept invoice"));
+    const args = s.args(["--stable-ms", "200", "--keep"]);
+    const w = new WatchProc(args);
+    await w.waitFor((ev) => ev.some((e) => e.event === "done"), 60_000, "done");
+    expect(await w.stop()).toBe(0);
+    expect(w.of("done")[0]!.moved_to).toBeNull();
+    expect(existsSync(path.join(s.inbox, "kept.pdf"))).toBe(true);
+    const again = new WatchProc(args);
+    try {
+      await again.waitFor((ev) => ev.some((e) => e.event === "skipped"), 60_000, "skipped");
+      expect(again.of("taken")).toHaveLength(0);
+      expect(resultsFiles(s.out)).toHaveLength(1);
+    } finally {
+      expect(await again.stop()).toBe(0);
+    }
+  }, 120_000);
+
+  test("--processed and --failed put originals elsewhere, keeping their subfolders", async () => {
+    const s = await setup();
+    const archive = path.join(s.root, "archive");
+    const rejected = path.join(s.root, "rejected");
+    await Bun.write(path.join(s.inbox, "acme", "ok.pdf"), await textPdf("Archived invoice"));
+    await Bun.write(path.join(s.inbox, "acme", "bad.pdf"), "not a pdf at all");
+    const w = new WatchProc(s.args(["--stable-ms", "200", "--processed", archive, "--failed", rejected]));
+    try {
+      await w.waitFor((ev) => ev.some((e) => e.event === "done") && ev.some((e) => e.event === "failed"), 60_000, "both");
+      expect(existsSync(path.join(archive, "acme", "ok.pdf"))).toBe(true);
+      expect(existsSync(path.join(rejected, "acme", "bad.pdf"))).toBe(true);
+      expect(readFileSync(path.join(rejected, "acme", "bad.pdf.error.txt"), "utf8")).toContain("unsupported_format");
+      expect(readdirSync(path.join(s.inbox, "acme"))).toEqual([]);
+    } finally {
+      expect(await w.stop()).toBe(0);
+    }
+  }, 120_000);
+});
