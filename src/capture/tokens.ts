@@ -111,6 +111,8 @@ export interface CaptureSession {
   /** When the active window ends. */
   expires_at: string;
   seconds_left: number;
+  /** Milliseconds until the window ends, as of this answer (the page counts down from it, not from its own clock). */
+  expires_in_ms: number;
 }
 
 /**
@@ -134,6 +136,7 @@ export function sessionOf(ctx: CaptureContext, rec: store.CaptureTokenRecord): C
     max_pages: rec.max_pages,
     expires_at: iso(rec.deadline_at),
     seconds_left: Math.max(0, Math.floor((rec.deadline_at - ctx.clock.now()) / 1000)),
+    expires_in_ms: Math.max(0, rec.deadline_at - ctx.clock.now()),
   };
 }
 

@@ -73,7 +73,9 @@
       .then(function (r) {
         if (r.status !== 200 || !r.body) return handleError(r.status, r.body);
         state.maxPages = r.body.max_pages;
-        state.deadline = Date.now() + r.body.seconds_left * 1000;
+        // Relative time, so a phone with a wrong clock still counts right; the reply's travel time only makes
+        // the page end a moment after the server, never before it.
+        state.deadline = Date.now() + (typeof r.body.expires_in_ms === "number" ? r.body.expires_in_ms : r.body.seconds_left * 1000);
         $("max").textContent = String(state.maxPages);
         show("capture");
         render();
@@ -85,14 +87,15 @@
   function pageCount() { return state.items.reduce(function (n, it) { return n + it.pages; }, 0); }
 
   // --- the window countdown ---
-  function startTimer() { stopTimer(); tick(); state.timer = setInterval(tick, 1000); }
+  function startTimer() { stopTimer(); tick(); state.timer = setInterval(tick, 250); }
   function stopTimer() { if (state.timer) clearInterval(state.timer); state.timer = 0; }
   function tick() {
-    var left = Math.max(0, Math.round((state.deadline - Date.now()) / 1000));
+    var ms = state.deadline - Date.now();
+    var left = Math.max(0, Math.ceil(ms / 1000));
     var el = $("timer");
     el.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") + " left";
     el.className = left <= 60 ? "timer low" : "timer";
-    if (left === 0 && !state.sending) fail("expired");
+    if (ms <= 0 && !state.sending) fail("expired");
   }
 
   // --- adding pages ---

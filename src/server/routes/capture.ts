@@ -162,7 +162,7 @@ export const CAPTURE_ROUTE_DOCS: RouteDoc[] = [
   { method: "get", path: "/capture", summary: "The phone capture page (HTML; the token is in the URL fragment)", tag: "Capture", public: true, responses: { 200: { description: "HTML", content: "text/html" } } },
   {
     method: "post", path: "/capture/session", summary: "Report a scan: issued → active (body: token)", tag: "Capture", public: true, body: TokenBody,
-    responses: { 200: { description: "Active session: transaction_id, max_pages, expires_at, seconds_left" }, 404: stateErr("Unknown capture code"), 410: stateErr("Code already used or expired") },
+    responses: { 200: { description: "Active session: transaction_id, max_pages, expires_at, seconds_left, expires_in_ms" }, 404: stateErr("Unknown capture code"), 410: stateErr("Code already used or expired") },
   },
   {
     method: "post", path: "/capture/submit", summary: "Submit the captured pages (multipart: token, files); starts processing", tag: "Capture", public: true, body: "multipart",
