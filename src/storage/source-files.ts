@@ -65,6 +65,10 @@ export function addSourceFile(db: Db, f: NewSourceFile): { file: SourceFileRecor
         const existing = findByUploadToken(db, f.transaction_id, f.upload_token);
         if (existing) return { file: existing, duplicate: true };
       }
+      // Checked under the write lock: a start that won the race must not see files appear after it.
+      const t = db.query<{ status: string }, [string]>("SELECT status FROM transactions WHERE transaction_id = ?").get(f.transaction_id);
+      if (!t) throw new DocprocError("not_found", `Transaction ${f.transaction_id} not found`);
+      if (t.status !== "created") throw new DocprocError("conflict", `Cannot upload files to transaction in ${t.status} state`);
       const files = listSourceFiles(db, f.transaction_id);
       const index = f.index ?? (files.length === 0 ? 0 : files[files.length - 1]!.file_index + 1);
       if (files.some((x) => x.file_index === index)) {

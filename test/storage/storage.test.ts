@@ -98,6 +98,14 @@ describe("source files", () => {
     expect(listSourceFiles(db, "t1").map((f) => f.filename)).toEqual(["first.pdf", "second.pdf"]);
     expect(() => addSourceFile(db, file("x.pdf", undefined, 1))).toThrow("already used");
   });
+
+  test("no file can be added once the transaction left created (a start that won the race)", () => {
+    const db = seed();
+    addSourceFile(db, file("a.pdf", "tok"));
+    tx.markQueued(db, "t1", now);
+    expect(() => addSourceFile(db, file("late.pdf"))).toThrow("Cannot upload files to transaction in queued state");
+    expect(addSourceFile(db, file("a.pdf", "tok")).duplicate).toBe(true); // a retried upload still gets its answer
+  });
 });
 
 describe("results", () => {
