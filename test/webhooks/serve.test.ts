@@ -175,3 +175,20 @@ test("docproc deliveries list / redeliver work on the server's data directory", 
   expect(hitsAt("/cli-log").map((h) => h.headers["webhook-id"])).toEqual([d.delivery_id, view.delivery_id]);
   expect((await cli("redeliver", "msg_unknown")).code).toBe(2);
 }, 90_000);
+
+test("a server killed (SIGKILL) during an attempt sends it again after its restart, with the same webhook-id", async () => {
+  let n = 0;
+  rx.reply(() => (++n === 1 ? new Promise<Response>((r) => setTimeout(() => r(new Response("too late")), 15_000)) : new Response("ok")));
+  const id = await submit(await project({ webhook_url: rx.url("/inflight"), timeout_seconds: 20 }), invoice());
+  await until(() => hitsAt("/inflight"), (h) => h.length === 1, 60_000);
+  server.proc.kill("SIGKILL");
+  await server.proc.exited;
+  await serve();
+  const log = () => api("GET", `/transactions/${id}/deliveries`);
+  const done = await until(log, (r) => r.json.deliveries[0]?.state === "succeeded", 30_000);
+  // The killed attempt was never recorded: the log shows one attempt, the receiver saw two with one webhook-id.
+  expect(done.json.deliveries[0].attempt_log.map((a: any) => [a.attempt, a.status])).toEqual([[1, 200]]);
+  const hits = hitsAt("/inflight");
+  expect(hits).toHaveLength(2);
+  expect(hits[1]!.headers["webhook-id"]).toBe(hits[0]!.headers["webhook-id"]);
+}, 90_000);
