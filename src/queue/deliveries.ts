@@ -30,8 +30,8 @@ import type { FinishedOutcome } from "./process-transaction";
 import type { JobHelpers, WorkerPool } from "./worker";
 
 export const WEBHOOK_DELIVERY = "webhook_delivery";
-/** Deliveries are short I/O: they go ahead of document processing so a busy queue does not delay them. */
-const DELIVERY_PRIORITY = 100;
+/** Deliveries are short I/O: they go ahead of all document processing (transaction priorities are -1000..1000). */
+const DELIVERY_PRIORITY = 1001;
 /** Job-level attempts only cover a worker that died mid-attempt; the delivery's own retries are separate jobs. */
 const JOB_MAX_ATTEMPTS = 3;
 
