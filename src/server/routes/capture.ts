@@ -16,6 +16,7 @@ import { qrSvg } from "../../capture/qr";
 import { captureSettingsFromEnv, type CaptureSettings } from "../../capture/settings";
 import { currentToken, describeCaptureToken, mintCaptureToken, openCaptureSession, stateError, type CaptureContext, type Minter } from "../../capture/tokens";
 import { DocprocError } from "../../core/errors";
+import { listUsers } from "../../storage/users";
 import { principalOf } from "../auth";
 import { capturePageResponse } from "../capture-page/index";
 import { safeName } from "../content-types";
@@ -25,7 +26,6 @@ import type { RouteDoc } from "../openapi";
 import { rateLimitResponse } from "../rate-limit";
 import { ErrorSchema } from "../schemas";
 import { requireProject } from "../services/projects";
-import { listUsers } from "../../storage/users";
 import { parseInput, readJson } from "../validation";
 
 export const CaptureTokenBody = z.object({
@@ -165,7 +165,7 @@ export const CAPTURE_ROUTE_DOCS: RouteDoc[] = [
     responses: { 200: { description: "Active session: transaction_id, max_pages, expires_at, seconds_left, expires_in_ms" }, 404: stateErr("Unknown capture code"), 410: stateErr("Code already used or expired") },
   },
   {
-    method: "post", path: "/capture/submit", summary: "Submit the captured pages (multipart: token, files); starts processing", tag: "Capture", public: true, body: "multipart",
+    method: "post", path: "/capture/submit", summary: "Submit the captured pages as multipart/form-data (`token`, repeated `files`; optional X-Capture-Token header); starts processing", tag: "Capture", public: true,
     responses: { 200: { description: "transaction_id, status (processing), file_count, page_count" }, 400: err("No files or no token"), 403: err("The minting key was revoked"), 404: stateErr("Unknown capture code"), 409: stateErr("Code not opened yet"), 410: stateErr("Code already used or expired"), 413: err("More pages than max_pages, or files too large"), 415: err("Not a PDF or an image"), 422: err("Unreadable or password-protected file"), 429: err("Task submission limit of the minting key") },
   },
 ];
