@@ -1,5 +1,6 @@
 /** A `docproc watch --json` child process whose events the tests can wait for. */
-import { spawnCli } from "./helpers";
+import path from "node:path";
+import { perFileProject, spawnCli, tempDir } from "./helpers";
 
 export interface Event {
   event: string;
@@ -63,4 +64,18 @@ export class WatchProc {
     this.proc.kill("SIGKILL");
     await this.proc.exited;
   }
+}
+
+/** A fresh inbox/out/data trio; `args` builds the watch arguments (per-file project unless defaultProject). */
+export async function setupWatch(cleanup: string[], opts: { defaultProject?: boolean } = {}) {
+  const root = tempDir("watch", cleanup);
+  const inbox = path.join(root, "inbox");
+  const out = path.join(root, "out");
+  const data = path.join(root, "data");
+  const project = opts.defaultProject ? [] : ["--project", await perFileProject(root)];
+  return { root, inbox, out, data, args: (extra: string[] = []) => [inbox, "--out", out, "--data", data, ...project, ...extra] };
+}
+
+export async function mkdirp(dir: string): Promise<void> {
+  await Bun.write(path.join(dir, ".keep"), "");
 }
