@@ -60,6 +60,13 @@ describe("layout analysis", () => {
     const flat = analyzeLayout(page);
     expect(flat.lineAxis).toBe("across");
     expect(flat.skew).toBe(0);
+    // The bars start at 40 px from each edge: the content box keeps a margin of about 32 px around them.
+    const [x1, y1, x2, y2] = flat.contentBox!;
+    expect(x1).toBeGreaterThanOrEqual(0);
+    expect(x1).toBeLessThanOrEqual(40 - 30);
+    expect(y1).toBeLessThanOrEqual(40 - 30);
+    expect(x2).toBeGreaterThanOrEqual(900 - 40 + 30 - 30);
+    expect(y2).toBeLessThanOrEqual(700);
     const skewed = analyzeLayout(await turned(page, 2));
     expect(skewed.lineAxis).toBe("across");
     expect(skewed.skew).toBeGreaterThan(1.7);
@@ -73,7 +80,7 @@ describe("layout analysis", () => {
 
   test("a white page has no ink and no skew", () => {
     const blank = analyzeLayout({ data: new Uint8Array(500 * 400).fill(255), width: 500, height: 400 });
-    expect(blank).toEqual({ inkBox: null, lineAxis: null, skew: 0 });
+    expect(blank).toEqual({ inkBox: null, contentBox: null, lineAxis: null, skew: 0 });
   });
 });
 

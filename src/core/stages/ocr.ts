@@ -79,18 +79,39 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<void> {
   const grey = toGrey(await page.render!());
   const layout = analyzeLayout(grey);
   const dpi = page.image_transform.effective_dpi ?? undefined;
+  const region = readRegion(grey, layout.contentBox);
   const reading = layout.inkBox
-    ? await readUpright(grey, layout, engine, dpi && dpi >= 70 ? dpi : undefined)
+    ? await readUpright(cropTo(grey, region), shiftLayout(layout, region), engine, dpi && dpi >= 70 ? dpi : undefined)
     : blankReading(grey);
   const it = page.image_transform;
   // render() SHOULD return the rasterized size; if it does not, scale boxes into the declared space anyway.
   const sx = it.rasterized_width / grey.width;
   const sy = it.rasterized_height / grey.height;
-  page.words = reading.result.words.map((w) => ({ ...w, bounding_box: scaleBox(boxToSource(reading.transform, w.bounding_box), sx, sy) }));
+  const toPage = (b: Box): Box => {
+    const [x1, y1, x2, y2] = boxToSource(reading.transform, b);
+    return scaleBox([x1 + region[0], y1 + region[1], x2 + region[0], y2 + region[1]], sx, sy);
+  };
+  page.words = reading.result.words.map((w) => ({ ...w, bounding_box: toPage(w.bounding_box) }));
   page.text = reading.result.text;
   page.ocr_confidence = reading.result.confidence;
   page.text_source = "ocr";
   page.image_transform = { ...it, rotation: reading.transform.rotation, skew_degrees: reading.transform.skew };
+}
+
+/** The part of the page tesseract gets: the content box, unless cutting the margins would save little. */
+function readRegion(grey: GreyImage, contentBox: Box | null): Box {
+  if (!contentBox) return [0, 0, grey.width, grey.height];
+  const [x1, y1, x2, y2] = contentBox;
+  return (x2 - x1) * (y2 - y1) > grey.width * grey.height * 0.9 ? [0, 0, grey.width, grey.height] : contentBox;
+}
+
+function cropTo(grey: GreyImage, [x1, y1, x2, y2]: Box): GreyImage {
+  return x2 - x1 === grey.width && y2 - y1 === grey.height ? grey : crop(grey, x1, y1, x2 - x1, y2 - y1);
+}
+
+function shiftLayout(layout: PageLayout, [dx, dy]: Box): PageLayout {
+  const shift = (b: Box | null): Box | null => (b ? [b[0] - dx, b[1] - dy, b[2] - dx, b[3] - dy] : null);
+  return { ...layout, inkBox: shift(layout.inkBox), contentBox: shift(layout.contentBox) };
 }
 
 function scaleBox(b: Box, sx: number, sy: number): Box {

@@ -10,6 +10,11 @@ import { downscale, type GreyImage } from "./raster.ts";
 export interface PageLayout {
   /** Bounding box of the ink in source pixels, null for a blank page. */
   inkBox: Box | null;
+  /**
+   * Everything that is not paper white, padded by a margin tesseract likes around text, in source pixels; null for a
+   * blank page. Reading only this region skips the empty margins of a scan (cheaper thresholding and layout).
+   */
+  contentBox: Box | null;
   /** "across" when lines run along x (upright or upside down), "down" when along y; null when undecided. */
   lineAxis: "across" | "down" | null;
   /** Clockwise skew of the text lines in degrees (same value whichever quarter turn makes the page upright). */
@@ -19,6 +24,10 @@ export interface PageLayout {
 const ANALYSIS_SIZE = 1000;
 const MAX_POINTS = 120_000;
 const MAX_SKEW = 6;
+/** Grey level from which a pixel of the analysis copy counts as blank paper. */
+const PAPER_WHITE = 245;
+/** White border kept around the content (px): tesseract reads text touching the image edge less well. */
+const CONTENT_MARGIN = 32;
 /** Below this, tesseract copes by itself and resampling would only blur. */
 export const MIN_DESKEW = 0.3;
 
@@ -27,19 +36,43 @@ export function analyzeLayout(img: GreyImage): PageLayout {
   const small = downscale(img, factor);
   const threshold = otsuThreshold(small);
   const points = inkPoints(small, threshold);
-  if (points.box[2] < 0 || points.inkCount < 50) return { inkBox: null, lineAxis: null, skew: 0 };
+  if (points.box[2] < 0 || points.inkCount < 50) return { inkBox: null, contentBox: null, lineAxis: null, skew: 0 };
   const inkBox: Box = [points.box[0] * factor, points.box[1] * factor, (points.box[2] + 1) * factor, (points.box[3] + 1) * factor];
-  if (points.count === 0) return { inkBox: [0, 0, img.width, img.height], lineAxis: null, skew: 0 };
+  const contentBox = paperBox(small, factor, img);
+  if (points.count === 0) return { inkBox: [0, 0, img.width, img.height], contentBox, lineAxis: null, skew: 0 };
   const across = bestAngle(points, 0);
   const down = bestAngle(points, 90);
   const best = across.score >= down.score ? across : down;
   const ratio = Math.max(across.score, down.score) / Math.max(1, Math.min(across.score, down.score));
   const lineAxis = ratio < 1.15 ? null : across.score >= down.score ? "across" : "down";
-  if (lineAxis === null) return { inkBox, lineAxis, skew: 0 };
+  if (lineAxis === null) return { inkBox, contentBox, lineAxis, skew: 0 };
   const skew = best.angle - (best === across ? 0 : 90);
   // An edge-of-range optimum or one barely sharper than no rotation is not a measurement.
   const reliable = Math.abs(skew) < MAX_SKEW - 0.5 && best.score > best.scoreAtZero * 1.03;
-  return { inkBox, lineAxis, skew: reliable && Math.abs(skew) >= MIN_DESKEW ? Math.round(skew * 100) / 100 : 0 };
+  const measured = reliable && Math.abs(skew) >= MIN_DESKEW ? Math.round(skew * 100) / 100 : 0;
+  return { inkBox, contentBox, lineAxis, skew: measured };
+}
+
+/** Bounding box of every pixel darker than paper (even faint print), padded and clamped, in source pixels. */
+function paperBox(small: GreyImage, factor: number, img: GreyImage): Box {
+  let [x1, y1, x2, y2] = [small.width, small.height, -1, -1];
+  for (let y = 0; y < small.height; y++) {
+    const row = y * small.width;
+    for (let x = 0; x < small.width; x++) {
+      if (small.data[row + x] >= PAPER_WHITE) continue;
+      if (x < x1) x1 = x;
+      if (x > x2) x2 = x;
+      if (y < y1) y1 = y;
+      y2 = y;
+    }
+  }
+  const pad = factor + CONTENT_MARGIN;
+  return [
+    Math.max(0, x1 * factor - pad),
+    Math.max(0, y1 * factor - pad),
+    Math.min(img.width, (x2 + 1) * factor + pad),
+    Math.min(img.height, (y2 + 1) * factor + pad),
+  ];
 }
 
 interface InkPoints {
