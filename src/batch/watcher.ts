@@ -163,9 +163,20 @@ class HotFolder {
         if (this.stopping || this.inHand.has(file)) continue;
         const key = this.settled.get(file);
         if (key !== undefined && key === (await statKey(file))) continue;
+        if (this.opts.keep && (await this.keptAndFinished(file))) continue;
         this.tracker.track(file);
       }
     }
+  }
+
+  /** --keep: a file whose (cached) content hash the ledger has finished needs no reading, no event. */
+  private async keptAndFinished(file: string): Promise<boolean> {
+    const key = await statKey(file);
+    const sha = await this.ledger.hashOf(file);
+    const entry = sha ? this.ledger.lookup(sha) : null;
+    if (!entry || entry.status === "processing") return false;
+    this.settled.set(file, key);
+    return true;
   }
 
   private enqueue(file: string): void {
@@ -190,11 +201,12 @@ class HotFolder {
   }
 
   private async handle(file: string, root: Root): Promise<void> {
+    let sha: string | null = null;
     try {
       const before = await statKey(file);
       const bytes = await Bun.file(file).bytes().catch(() => null);
       if (!bytes) return; // gone meanwhile
-      const sha = hashBytes(bytes);
+      sha = hashBytes(bytes);
       const claim = this.ledger.claim(sha, file);
       if (claim.kind === "in_progress") {
         this.waiting.set(sha, [...(this.waiting.get(sha) ?? []), { file, root }]);
@@ -225,6 +237,9 @@ class HotFolder {
     } catch (err) {
       // Unexpected (disk full, permissions): the file stays where it is and the next scan or start retries it.
       this.emit({ event: "error", file, message: (err as Error)?.message ?? String(err) });
+      // Duplicates waiting on this content are released too; the next scan picks them up again.
+      for (const dup of (sha && this.waiting.get(sha)) || []) this.parked.delete(dup.file);
+      if (sha) this.waiting.delete(sha);
     }
   }
 
