@@ -6,7 +6,7 @@ import { DocprocError } from "../core/errors";
 
 export const PERMISSIONS = {
   "transaction.create": "create and submit transactions: create, one-step process, upload source files, start, capture tokens, webhook redelivery",
-  "transaction.read": "read transactions: status (with long poll), list, batch status, webhook delivery log",
+  "transaction.read": "read transactions: status (with long poll), list, batch status, source file list, webhook delivery log",
   "transaction.download_results": "results: export manifest, export file download, documents, page images/OCR",
   "project.manage": "create and update projects and their settings",
   split: "submit work to a project whose workflow runs the Split step",
@@ -68,6 +68,7 @@ const ROUTE_RULES: Matcher[] = [
   { method: "POST", re: /^\/transactions\/batch-status\/?$/, permission: "transaction.read" },
   { method: "GET", re: /^\/transactions\/?$/, permission: "transaction.read" },
   { method: "POST", re: new RegExp(`^${X}/source-files/?$`), permission: "transaction.create" },
+  { method: "GET", re: new RegExp(`^${X}/source-files/?$`), permission: "transaction.read" },
   { method: "POST", re: new RegExp(`^${X}/start/?$`), permission: "transaction.create", submitsWork: true },
   { method: "GET", re: new RegExp(`^${X}/(exports|documents|pages)(/.*)?$`), permission: "transaction.download_results" },
   { method: "GET", re: new RegExp(`^${X}/deliveries/?$`), permission: "transaction.read" },

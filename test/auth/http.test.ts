@@ -141,6 +141,9 @@ describe("permissions", () => {
     expect((await as("POST", "/tenants/acme/projects", { name: "x", description: "" })).json.detail).toBe("Missing permission: project.manage");
     const { key: noRead } = await s.clientWithKey("creator-only", { tenant_id: "acme", permissions: ["transaction.create"] });
     expect((await s.call("GET", "/transactions", { "x-api-key": noRead })).json.detail).toBe("Missing permission: transaction.read");
+    const files = await s.call("GET", `/transactions/${acmeTx}/source-files`, { "x-api-key": noRead });
+    expect([files.status, files.json.detail]).toEqual([403, "Missing permission: transaction.read"]);
+    expect((await as("GET", `/transactions/${acmeTx}/source-files`)).status).toBe(200);
   });
 
   test("submitting work needs the permission of each enabled split/classify/extract step of the project", async () => {

@@ -37,6 +37,7 @@ describe("permissions and route rules", () => {
     expect(accessRuleOf("POST", "/tenants/t1/projects/p1/transactions")).toMatchObject({ permission: "transaction.create", submitsWork: undefined });
     expect(accessRuleOf("POST", "/transactions/abc/start")).toMatchObject({ permission: "transaction.create", submitsWork: true, transactionId: "abc" });
     expect(accessRuleOf("POST", "/transactions/abc/source-files")).toMatchObject({ permission: "transaction.create", transactionId: "abc" });
+    expect(accessRuleOf("GET", "/transactions/abc/source-files")).toMatchObject({ permission: "transaction.read", transactionId: "abc" });
     expect(accessRuleOf("GET", "/transactions/abc")).toMatchObject({ permission: "transaction.read", transactionId: "abc" });
     expect(accessRuleOf("GET", "/transactions/abc/exports/download/csv/a%20b.csv")).toMatchObject({ permission: "transaction.download_results", transactionId: "abc" });
     expect(accessRuleOf("GET", "/transactions/abc/pages/1/image")).toMatchObject({ permission: "transaction.download_results" });
