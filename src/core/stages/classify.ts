@@ -5,7 +5,9 @@
  * - MUST return one of the project's classes with a confidence 0..1, a reasoning naming the cues (or model
  *   tokens) that decided, and up to three ranked alternatives `{ class_id, type, confidence }`.
  * - Cue rules always run; a statistical model runs next to them when one is given, stored in the project
- *   (`classifier_model`), or trainable from the project's example documents that carry text.
+ *   (`classifier_model`, written by `docproc train`), or trainable from the project's example documents that carry
+ *   text. The model's share MUST shrink with its token coverage of the document (it has no `other` class), and the
+ *   reasoning MUST name the model's probability and the document's tokens that favour the chosen class.
  * - SHOULD answer `other` (when the project has such a class) rather than a weak match: below
  *   `review_thresholds.min_class_confidence` the document becomes `other`.
  * - `review_required` is true below `review_thresholds.classification`; `confirmed` is null (no human yet).
@@ -68,6 +70,8 @@ export function classifyDocument(pages: Page[], project: ProjectSettings, model?
   const nb = modelFor(project, model);
   const prediction = nb && text.trim() ? predict(nb, text) : null;
   const weight = prediction ? MODEL_WEIGHT * Math.min(1, prediction.coverage / FULL_COVERAGE) : 0;
+  // A model's class the project no longer has keeps its share of the mass unassigned rather than handing it to a
+  // remaining class: the probabilities then sum below one and `other` wins more easily, as it should.
   const prob = project.classes.map((c, i) => (1 - weight) * cueProb[i]! + weight * (prediction?.probabilities[c.id] ?? 0));
 
   const order = project.classes.map((_, i) => i).sort((a, b) => prob[b]! - prob[a]!);
