@@ -35,6 +35,11 @@ const MAX_EXAMPLE_PAGES = 10;
 export async function runTrain(opts: TrainOptions): Promise<number> {
   const project = await loadProjectFile(opts.project);
   const projectDir = path.dirname(path.resolve(opts.project));
+  const target = opts.out ?? opts.project;
+  // Checked before any example is read: a typo in --out must not cost a round of OCR.
+  if (!(await stat(path.dirname(path.resolve(target))).catch(() => null))?.isDirectory()) {
+    throw new DocprocError("invalid_input", `--out ${target}: folder ${path.dirname(target)} does not exist`);
+  }
   const folder = opts.examples ? await examplesFromFolder(opts.examples, project) : { byClass: new Map<string, string[]>(), skipped: [] };
   const withFolder: ProjectSettings = {
     ...project,
@@ -45,7 +50,6 @@ export async function runTrain(opts: TrainOptions): Promise<number> {
     const examples = await collectExamples(withFolder, (p) => readExampleFile(path.resolve(projectDir, p), ocr));
     const model = trainFromExamples(examples);
     const report = trainingReport(project, examples, model);
-    const target = opts.out ?? opts.project;
     const backup = opts.out === undefined || path.resolve(opts.out) === path.resolve(opts.project) ? `${opts.project}.bak` : null;
     if (backup) await copyFile(opts.project, backup);
     await writeTrainedProject(opts.project, target, model);

@@ -188,6 +188,12 @@ describe("docproc train errors", () => {
     expect(await readdir(dir)).not.toContain("broken.json.bak");
   });
 
+  test("an --out in a folder that does not exist is a usage error (exit 2), found before any example is read", async () => {
+    const run = await runCli(["train", "--project", path.join(LETTERS, "project.yaml"), "--out", path.join(dir, "no-such-folder", "p.yaml")]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("no-such-folder does not exist");
+  });
+
   test("examples of a single class are a usage error (exit 2): a one-class model decides nothing", async () => {
     const project = path.join(dir, "one-class.json");
     await writeFile(project, JSON.stringify({ classes: [{ id: "a", name: "A", example_documents: [{ text: "alpha" }] }, { id: "other", name: "Other" }], fields: {}, validation_rules: [] }));
