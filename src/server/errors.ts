@@ -1,6 +1,7 @@
 /**
  * The one place errors become HTTP responses: `{ "detail": string }` with the status from `httpStatusOf`.
- * queue_full carries the spec's body (error, message, current_depth, max_depth) next to detail.
+ * queue_full carries the spec's body (error, message, current_depth, max_depth) next to detail; invalid project
+ * settings add `problems` (one string per problem).
  */
 import { DocprocError, httpStatusOf } from "../core/errors";
 
@@ -13,6 +14,10 @@ export function errorResponse(err: unknown): Response {
     const status = httpStatusOf(err);
     if (err.code === "queue_full") {
       return jsonResponse({ error: "queue_full", message: err.message, detail: err.message, ...err.details }, status, { "retry-after": "30" });
+    }
+    if (err.code === "invalid_settings" && Array.isArray(err.details?.problems)) {
+      // Every problem, one string each, next to the detail that lists them too.
+      return jsonResponse({ detail: err.message, problems: err.details.problems }, status);
     }
     return jsonResponse({ detail: err.message }, status);
   }

@@ -1,14 +1,18 @@
-/** Project use cases: create, list, read, update (settings validated by core/project; versions bump on update). */
+/**
+ * Project use cases: create, list, read, update (versions bump on update). Settings given through the API MAY be
+ * partial: they are merged over the default project at the top level (core/project mergeOverDefault, as for
+ * project files) and validated as a whole; every problem is listed in one 400.
+ */
 import { randomUUID } from "node:crypto";
 import { DocprocError } from "../../core/errors";
-import { defaultProject, parseProjectSettings } from "../../core/project";
+import { defaultProject, mergeOverDefault, parseProjectSettings } from "../../core/project";
 import { isoAt, type Clock } from "../../storage/clock";
 import type { Db } from "../../storage/db";
 import * as projects from "../../storage/projects";
 import { ensureTenant, getTenant } from "../../storage/tenants";
 
 export function createProject(db: Db, clock: Clock, tenantId: string, input: { name: string; description: string; settings?: unknown }) {
-  const settings = input.settings === undefined ? defaultProject : parseProjectSettings(input.settings);
+  const settings = input.settings === undefined ? defaultProject : parseProjectSettings(mergeOverDefault(input.settings));
   const now = isoAt(clock);
   return db.transaction(() => {
     ensureTenant(db, tenantId, now);
@@ -34,7 +38,7 @@ export function updateProject(
   projectId: string,
   patch: { name?: string; description?: string; settings?: unknown },
 ): projects.ProjectRecord {
-  const settings = patch.settings === undefined ? undefined : parseProjectSettings(patch.settings);
+  const settings = patch.settings === undefined ? undefined : parseProjectSettings(mergeOverDefault(patch.settings));
   const p = projects.updateProject(db, tenantId, projectId, { ...patch, settings }, isoAt(clock));
   if (!p) throw new DocprocError("not_found", `Project ${projectId} not found in tenant ${tenantId}`);
   return p;
