@@ -16,6 +16,7 @@ import { emptyManifest, type StoredManifest } from "../storage/export-files";
 import { getProjectById } from "../storage/projects";
 import { replaceResults } from "../storage/result-store";
 import { listSourceFiles } from "../storage/source-files";
+import { passwordsOf } from "../storage/source-file-passwords";
 import * as tx from "../storage/transactions";
 import type { Notifier } from "./notifier";
 import type { PipelineRunner } from "./pipeline-runner";
@@ -98,6 +99,7 @@ async function runTransaction(id: string, deps: ProcessDeps, helpers: JobHelpers
   deps.notifier.emit(id);
 
   const files = listSourceFiles(db, id);
+  const passwords = passwordsOf(db, id);
   const sources: SourceInput[] = await Promise.all(
     files.map(async (f) => ({
       index: f.file_index,
@@ -105,6 +107,7 @@ async function runTransaction(id: string, deps: ProcessDeps, helpers: JobHelpers
       content_type: f.content_type,
       data: await deps.blobs.get(f.blob_hash),
       split_policy: f.split_policy,
+      ...(passwords.has(f.file_index) ? { password: passwords.get(f.file_index) } : {}),
     })),
   );
   const exportDir = exportDirOf(deps.exportsRoot, id);

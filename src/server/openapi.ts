@@ -124,6 +124,11 @@ function bodyOf(body: RouteDoc["body"]) {
               files: { type: "array", items: { type: "string", contentMediaType: "application/octet-stream" } },
               upload_tokens: { type: "array", items: { type: "string" }, description: "Idempotency token per file, aligned by position" },
               split_policies: { type: "array", items: { type: "string", enum: ["inherit", "single_document", "self_contained"] } },
+              passwords: {
+                type: "array",
+                items: { type: "string" },
+                description: "Password of an encrypted PDF per file, aligned by position (empty for none); used for processing, wiped when the transaction ends, never returned",
+              },
             },
           },
         },

@@ -88,7 +88,14 @@ export const CreateTransactionResponse = z
 export const ProcessBody = z
   .object({
     source_files: z
-      .array(z.object({ filename: z.string().min(1).max(255), base64_data: z.string(), split_policy: SplitPolicySchema.default("inherit") }))
+      .array(
+        z.object({
+          filename: z.string().min(1).max(255),
+          base64_data: z.string(),
+          split_policy: SplitPolicySchema.default("inherit"),
+          password: z.string().min(1).max(1024).optional().meta({ description: "Password of an encrypted PDF; used for processing, wiped when the transaction ends, never returned" }),
+        }),
+      )
       .optional(),
     documentText: z.string().optional().meta({ description: "Plain text; pages separated by form feed (\\f)" }),
     ocrData: z.record(z.string(), z.unknown()).optional().meta({ description: "Supplied OCR data (docs/inputs.md)" }),
@@ -126,6 +133,7 @@ export const UploadedFileSchema = z
     uploaded_at: z.string(),
     split_policy: z.string(),
     upload_token: z.string().nullable(),
+    has_password: z.boolean().meta({ description: "A password was given for this file (the password itself is never returned)" }),
     duplicate: z.boolean().meta({ description: "true when the upload token was already recorded (nothing stored)" }),
   })
   .register(apiRegistry, { id: "UploadedFile" });

@@ -5,6 +5,7 @@
 import { DocprocError } from "../core/errors";
 import type { SplitPolicy } from "../core/model";
 import type { Db } from "./db";
+import { setSourceFilePassword } from "./source-file-passwords";
 
 export interface SourceFileRecord {
   transaction_id: string;
@@ -29,6 +30,8 @@ export interface NewSourceFile {
   blob_hash: string;
   split_policy: SplitPolicy;
   upload_token?: string | null;
+  /** Password of an encrypted PDF; kept in source_file_passwords until the transaction ends, never returned. */
+  password?: string | null;
   now: string;
 }
 
@@ -79,6 +82,7 @@ export function addSourceFile(db: Db, f: NewSourceFile): { file: SourceFileRecor
         `INSERT INTO source_files (transaction_id, file_index, filename, original_name, content_type, size, blob_hash,
            split_policy, upload_token, uploaded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(f.transaction_id, index, filename, f.filename, f.content_type, f.size, f.blob_hash, f.split_policy, f.upload_token ?? null, f.now);
+      if (f.password) setSourceFilePassword(db, f.transaction_id, index, f.password);
       const file = db
         .query<SourceFileRecord, [string, number]>("SELECT * FROM source_files WHERE transaction_id = ? AND file_index = ?")
         .get(f.transaction_id, index)!;

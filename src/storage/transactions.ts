@@ -4,6 +4,7 @@
  * both win the same transition.
  */
 import { json, type Db } from "./db";
+import { wipePasswords } from "./source-file-passwords";
 
 export type TransactionStatus = "created" | "queued" | "processing" | "awaiting_input" | "completed" | "failed";
 export const TRANSACTION_STATUSES: readonly TransactionStatus[] = ["created", "queued", "processing", "awaiting_input", "completed", "failed"];
@@ -171,7 +172,9 @@ export function markRequeued(db: Db, id: string, now: string): void {
   db.query("UPDATE transactions SET status = 'queued', updated_at = ? WHERE transaction_id = ? AND status = 'processing'").run(now, id);
 }
 
+/** Final states wipe the source-file passwords: nothing can need them any more. */
 export function markCompleted(db: Db, id: string, now: string, processingSeconds: number): void {
+  wipePasswords(db, id);
   db.query(
     `UPDATE transactions SET status = 'completed', completed_at = ?, processing_time_seconds = ?, error_message = NULL,
        review_metadata = NULL, current_step = 'completed', updated_at = ? WHERE transaction_id = ?`,
@@ -179,6 +182,7 @@ export function markCompleted(db: Db, id: string, now: string, processingSeconds
 }
 
 export function markFailed(db: Db, id: string, now: string, message: string, processingSeconds: number | null): void {
+  wipePasswords(db, id);
   db.query(
     `UPDATE transactions SET status = 'failed', completed_at = ?, processing_time_seconds = ?, error_message = ?,
        updated_at = ? WHERE transaction_id = ?`,

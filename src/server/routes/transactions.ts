@@ -53,6 +53,8 @@ export function transactionRoutes(deps: ServerDeps) {
           files,
           uploadTokens: strings(form, "upload_tokens"),
           splitPolicies: strings(form, "split_policies"),
+          // Not trimmed: a password may begin or end with a space.
+          passwords: form.getAll("passwords").map((v) => (typeof v === "string" ? v : "")),
           fileIndex,
         });
       },

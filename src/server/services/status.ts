@@ -4,6 +4,7 @@
  */
 import { DocprocError } from "../../core/errors";
 import type { Db } from "../../storage/db";
+import { indexesWithPassword } from "../../storage/source-file-passwords";
 import { listSourceFiles } from "../../storage/source-files";
 import { getTransaction, type TransactionSummary } from "../../storage/transactions";
 
@@ -27,6 +28,7 @@ export function transactionView(db: Db, t: TransactionSummary, opts: { includeRe
   if (t.status === "awaiting_input" && t.review_metadata) view.review_metadata = t.review_metadata;
   if (opts.includeRequest && t.status === "completed") {
     const full = getTransaction(db, t.transaction_id)!;
+    const locked = indexesWithPassword(db, t.transaction_id);
     view.request = {
       ...(full.request ?? {}),
       source_files: listSourceFiles(db, t.transaction_id).map((f) => ({
@@ -38,6 +40,7 @@ export function transactionView(db: Db, t: TransactionSummary, opts: { includeRe
         split_policy: f.split_policy,
         upload_token: f.upload_token,
         uploaded_at: f.uploaded_at,
+        has_password: locked.has(f.file_index),
       })),
       ...(full.document_text ? { documentText: full.document_text } : {}),
       ...(full.ocr_data ? { ocrData: full.ocr_data } : {}),

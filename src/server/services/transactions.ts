@@ -68,7 +68,7 @@ export function startTransaction(deps: ServerDeps, id: string) {
 }
 
 export interface ProcessInput {
-  source_files?: Array<{ filename: string; base64_data: string; split_policy: string }>;
+  source_files?: Array<{ filename: string; base64_data: string; split_policy: string; password?: string }>;
   documentText?: string;
   ocrData?: Record<string, unknown>;
   correlation_id?: string | null;
@@ -122,7 +122,8 @@ export async function processNow(deps: ServerDeps, tenantId: string, projectId: 
         metadata: input.metadata,
         priority: input.priority,
         page_limit: input.page_limit ?? null,
-        source_files: files.map((f, i) => ({ filename: f.filename, split_policy: f.split_policy, size: decoded[i]!.byteLength })),
+        // Never the password: the request is returned by include_request.
+        source_files: files.map((f, i) => ({ filename: f.filename, split_policy: f.split_policy, size: decoded[i]!.byteLength, has_password: !!f.password })),
         has_document_text: !!input.documentText,
         has_ocr_data: input.ocrData !== undefined,
       },
@@ -138,6 +139,7 @@ export async function processNow(deps: ServerDeps, tenantId: string, projectId: 
         size: decoded[i]!.byteLength,
         blob_hash: hashes[i]!,
         split_policy: f.split_policy as SplitPolicy,
+        password: f.password ?? null,
         now,
       }),
     );

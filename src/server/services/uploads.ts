@@ -6,6 +6,7 @@
 import { DocprocError } from "../../core/errors";
 import { SPLIT_POLICIES, type SplitPolicy } from "../../core/model";
 import { isoAt } from "../../storage/clock";
+import { indexesWithPassword } from "../../storage/source-file-passwords";
 import { addSourceFile, findByUploadToken, listSourceFiles, type SourceFileRecord } from "../../storage/source-files";
 import { contentTypeOf, safeName } from "../content-types";
 import type { ServerDeps } from "../deps";
@@ -15,10 +16,12 @@ export interface UploadInput {
   files: File[];
   uploadTokens: string[];
   splitPolicies: string[];
+  /** Passwords of encrypted PDFs, aligned by position; "" for a file without one. Never echoed. */
+  passwords: string[];
   fileIndex?: number;
 }
 
-const entryOf = (f: SourceFileRecord, duplicate: boolean) => ({
+const entryOf = (f: SourceFileRecord, duplicate: boolean, hasPassword: boolean) => ({
   file_name: f.filename,
   filename: f.filename,
   content_type: f.content_type,
@@ -27,6 +30,7 @@ const entryOf = (f: SourceFileRecord, duplicate: boolean) => ({
   uploaded_at: f.uploaded_at,
   split_policy: f.split_policy,
   upload_token: f.upload_token,
+  has_password: hasPassword,
   duplicate,
 });
 
@@ -44,6 +48,9 @@ function checkInput(deps: ServerDeps, input: UploadInput): void {
   }
   if (input.splitPolicies.length > input.files.length) throw new DocprocError("invalid_input", "split_policies: more values than files");
   if (input.uploadTokens.length > input.files.length) throw new DocprocError("invalid_input", "upload_tokens: more values than files");
+  if (input.passwords.length > input.files.length) throw new DocprocError("invalid_input", "passwords: more values than files");
+  const long = input.passwords.findIndex((p) => p.length > 1024);
+  if (long >= 0) throw new DocprocError("invalid_input", `passwords: the value at position ${long} is longer than 1024 characters`);
   const big = input.files.findIndex((f) => f.size > deps.config.maxFileBytes);
   if (big >= 0) {
     throw new DocprocError("too_large", `File ${JSON.stringify(input.files[big]!.name)} is ${input.files[big]!.size} bytes; the limit is ${deps.config.maxFileBytes} bytes`);
@@ -53,7 +60,8 @@ function checkInput(deps: ServerDeps, input: UploadInput): void {
 /** The transaction's source files in index order (documented extension). */
 export function listUploads(deps: ServerDeps, transactionId: string) {
   requireTransaction(deps, transactionId);
-  const files = listSourceFiles(deps.db, transactionId).map((f) => entryOf(f, false));
+  const locked = indexesWithPassword(deps.db, transactionId);
+  const files = listSourceFiles(deps.db, transactionId).map((f) => entryOf(f, false, locked.has(f.file_index)));
   return { transaction_id: transactionId, total_files: files.length, files: files.map(({ duplicate: _d, ...rest }) => rest) };
 }
 
@@ -70,7 +78,7 @@ export async function uploadFiles(deps: ServerDeps, transactionId: string, input
     try {
       const known = token ? findByUploadToken(deps.db, transactionId, token) : null;
       if (known) {
-        uploaded.push(entryOf(known, true));
+        uploaded.push(entryOf(known, true, indexesWithPassword(deps.db, transactionId).has(known.file_index)));
         continue;
       }
       const data = new Uint8Array(await file.arrayBuffer());
@@ -85,9 +93,10 @@ export async function uploadFiles(deps: ServerDeps, transactionId: string, input
         blob_hash,
         split_policy: (input.splitPolicies[i] || "inherit") as SplitPolicy,
         upload_token: token,
+        password: input.passwords[i] || null,
         now: isoAt(deps.clock),
       });
-      uploaded.push(entryOf(rec, duplicate));
+      uploaded.push(entryOf(rec, duplicate, indexesWithPassword(deps.db, transactionId).has(rec.file_index)));
     } catch (err) {
       if (!(err instanceof DocprocError)) throw err;
       failed.push({ filename, index: index ?? null, error: err.message });
