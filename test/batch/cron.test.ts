@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { perFileProject, removeAll, resultsFiles, runCli, tempDir, textPdf } from "./helpers";
+import { Ledger } from "../../src/batch/ledger";
+import { perFileProject, removeAll, resultsFiles, runCli, spawnCli, tempDir, textPdf } from "./helpers";
 
 const cleanup: string[] = [];
 afterAll(() => removeAll(cleanup));
@@ -66,6 +67,42 @@ describe("process --data (cron-safe batches)", () => {
     expect(refused.stdout).toBe("");
     expect(resultsFiles(out)).toHaveLength(6);
   }, 120_000);
+
+  test("a run killed with SIGKILL mid-file: the next run re-takes that file once and redoes nothing else", async () => {
+    const dir = await inbox(3, "killed");
+    const scanned = path.join(dir, "doc-1b-scan.pdf"); // sorted between doc-1 and doc-2; OCR keeps it in hand
+    await Bun.write(scanned, Bun.file(path.resolve(import.meta.dir, "../../fixtures/inbox/scanned-invoice.pdf")));
+    const out = tempDir("cron-out", cleanup);
+    const data = tempDir("cron-data", cleanup);
+    const args = ["process", dir, "--out", out, "--data", data, "--json", "--project", project, "--concurrency", "1"];
+    const killed = spawnCli(args);
+    // Wait until the scanned file is claimed (its ledger row is `processing`), then kill -9.
+    const deadline = Date.now() + 60_000;
+    let claimed: { transaction_id: string } | undefined;
+    while (!claimed && Date.now() < deadline) {
+      await Bun.sleep(50);
+      if (!existsSync(path.join(data, "ledger.sqlite"))) continue;
+      const ledger = Ledger.open(data);
+      claimed = ledger.entries().find((e) => e.status === "processing" && e.source_path === scanned);
+      ledger.close();
+    }
+    expect(claimed).toBeDefined();
+    killed.kill("SIGKILL");
+    await killed.exited;
+
+    const rerun = await runCli(args);
+    expect(rerun.code).toBe(0);
+    const summary = JSON.parse(rerun.stdout);
+    // doc-0 and doc-1 were done before the kill; the scanned file and doc-2 are processed now.
+    expect(summary.files.map((f: { file: string }) => path.basename(f.file))).toEqual(["doc-1b-scan.pdf", "doc-2.pdf"]);
+    expect(summary.files[0].transaction_id).toBe(claimed!.transaction_id);
+    expect(resultsFiles(out)).toHaveLength(4);
+    const ledger = Ledger.open(data);
+    const entries = ledger.entries();
+    ledger.close();
+    expect(entries.map((e) => e.status)).toEqual(["done", "done", "done", "done"]);
+    expect(entries.find((e) => e.source_path === scanned)?.attempts).toBe(2);
+  }, 180_000);
 
   test("plain text output mentions what the ledger skipped", async () => {
     const dir = await inbox(1, "text");
