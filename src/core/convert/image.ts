@@ -3,13 +3,21 @@
  * orientation is applied, so the page is the image as a viewer shows it and rotation stays 0.
  * Pixels are counted from the header and refused as `too_large` before anything is decoded.
  */
-import sharp, { type Metadata, type Sharp } from "sharp";
+import type { Metadata, Sharp } from "sharp";
 import { DocprocError } from "../errors.ts";
 import type { ConvertedFile, Page, RasterImage, SourceInput } from "../model.ts";
 import { checkBmpComplete, decodeBmp, readBmpHeader } from "./bmp.ts";
 import { boundedScale, makeTransform, type ConvertLimits } from "./limits.ts";
 import type { RenderOptions } from "./raster.ts";
 import { CONTENT_TYPES, type SniffedFormat } from "./sniff.ts";
+
+type SharpFactory = typeof import("sharp");
+let sharpModule: Promise<SharpFactory> | undefined;
+/** sharp (libvips, and some 60 modules with semver) is loaded at the first image: PDF-only runs never need it. */
+function loadSharp(): Promise<SharpFactory> {
+  sharpModule ??= import("sharp").then((m) => m.default);
+  return sharpModule;
+}
 
 export interface ImageConvertOptions {
   firstPageNumber: number;
@@ -104,6 +112,7 @@ interface ImageMeta {
 /** Header only: size after EXIF orientation. Refuses absurd sizes before any decoding. */
 async function readMetadata(data: Uint8Array, page: number, limits: ConvertLimits): Promise<ImageMeta> {
   let meta: Metadata;
+  const sharp = await loadSharp();
   try {
     meta = await sharp(data, { page, limitInputPixels: false }).metadata();
   } catch (err) {
@@ -118,6 +127,7 @@ async function readMetadata(data: Uint8Array, page: number, limits: ConvertLimit
 /** A truncated or broken image should fail now, as this file's error, not later in the OCR stage. */
 async function verifyDecodes(size: PageSize | undefined, limits: ConvertLimits): Promise<void> {
   if (!size || size.source.kind !== "sharp") return;
+  const sharp = await loadSharp();
   try {
     await sharp(size.source.data, { page: size.source.page, limitInputPixels: limits.maxInputPixels, failOn: "truncated" })
       .resize(64, 64, { fit: "inside" })
@@ -130,6 +140,7 @@ async function verifyDecodes(size: PageSize | undefined, limits: ConvertLimits):
 
 async function renderPixels(source: PixelSource, width: number, height: number, grayscale: boolean, limits: ConvertLimits): Promise<RasterImage> {
   let image: Sharp;
+  const sharp = await loadSharp();
   if (source.kind === "sharp") {
     image = sharp(source.data, { page: source.page, limitInputPixels: limits.maxInputPixels, failOn: "truncated" }).autoOrient();
   } else {

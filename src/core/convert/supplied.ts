@@ -3,7 +3,6 @@
  * and OCR data (`ocrData`, shape in docs/inputs.md). Text gets a synthetic geometry, a monospace layout on A4 at
  * 300 DPI, so its words have boxes like any other page.
  */
-import { createCanvas } from "@napi-rs/canvas";
 import { z } from "zod";
 import { DocprocError } from "../errors.ts";
 import type { Box, ConvertedFile, OcrDataInput, Page, RasterImage, Word } from "../model.ts";
@@ -127,6 +126,8 @@ function clampBox([x1, y1, x2, y2]: Box, width: number, height: number): Box {
 
 /** A stand-in image for pages without one: each word drawn in its box (for image exports and review screens). */
 function drawWords(width: number, height: number, words: Word[], o?: RenderOptions): RasterImage {
+  // Loaded here, not at import: the native canvas (Skia) costs start-up time every CLI run would pay.
+  const { createCanvas } = require("@napi-rs/canvas") as typeof import("@napi-rs/canvas");
   const canvas = createCanvas(width, height);
   const ctx = canvas.getContext("2d");
   ctx.fillStyle = "#ffffff";

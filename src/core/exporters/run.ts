@@ -11,10 +11,6 @@ import type { ExportContext, ExportWriter } from "./context";
 import { FileNamer } from "./filename";
 import { exportJson } from "./json";
 import { exportCsv } from "./csv";
-import { exportXlsx } from "./xlsx";
-import { exportXml } from "./xml";
-import { exportPdf } from "./pdf";
-import { exportJpg } from "./jpg";
 
 export interface ManifestFile {
   filename: string;
@@ -58,6 +54,10 @@ export function scopeModeOf(profile: ExportProfile): string {
   }
 }
 
+/**
+ * XLSX (exceljs, ~1 s to load), PDF (pdf-lib, sharp), JPG (sharp) and XML (fast-xml-parser) exporters are imported
+ * at their first use, so a run that only writes JSON never loads them (CLI start-up).
+ */
 async function runOne(ctx: ExportContext, profile: ExportProfile, out: ExportWriter, now: Date): Promise<void> {
   switch (profile.output_format) {
     case "json":
@@ -65,13 +65,13 @@ async function runOne(ctx: ExportContext, profile: ExportProfile, out: ExportWri
     case "csv":
       return exportCsv(ctx, profile, out);
     case "xlsx":
-      return exportXlsx(ctx, profile, out, now);
+      return (await import("./xlsx")).exportXlsx(ctx, profile, out, now);
     case "xml":
-      return exportXml(ctx, profile, out, now);
+      return (await import("./xml")).exportXml(ctx, profile, out, now);
     case "pdf":
-      return exportPdf(ctx, profile, out);
+      return (await import("./pdf")).exportPdf(ctx, profile, out);
     case "jpg":
-      return exportJpg(ctx, profile, out);
+      return (await import("./jpg")).exportJpg(ctx, profile, out);
   }
 }
 

@@ -4,7 +4,6 @@
  * Split on stored pages gives the same answer without rendering again.
  */
 import type { Barcode, Page, RasterImage } from "../model";
-import { detectBarcodes } from "./barcodes";
 import { hasPatchTBars } from "./patch-code";
 import { type GreyImage, inkRatio, toGrey } from "./raster";
 import type { SeparatorSettings } from "./settings";
@@ -40,7 +39,7 @@ export async function analysePages(pages: Page[], sep: SeparatorSettings, needs:
     if (!wantBarcodes && page.is_blank !== undefined) continue;
     const img = page.render ? await page.render().catch(() => null) : null;
     const grey = img ? toGrey(img, OVERVIEW_SIDE) : null;
-    if (wantBarcodes) page.barcodes = img && grey ? findBarcodes(img, grey, sep) : [];
+    if (wantBarcodes) page.barcodes = img && grey ? await findBarcodes(img, grey, sep) : [];
     if (page.is_blank === undefined) {
       // Without a raster only the text can tell: blank means no text at all.
       page.is_blank = grey ? inkRatio(grey) < sep.blank_ink_ratio : page.text.trim() === "";
@@ -52,8 +51,12 @@ function isTextPage(page: Page): boolean {
   return page.text_source === "text_layer" && page.text.replace(/\s+/g, "").length > SHEET_MAX_TEXT;
 }
 
-/** Decoded barcodes, plus a PATCH-T entry when the patch bars are seen but no "PATCHT" code could be read. */
-function findBarcodes(img: RasterImage, grey: GreyImage, sep: SeparatorSettings): Barcode[] {
+/**
+ * Decoded barcodes, plus a PATCH-T entry when the patch bars are seen but no "PATCHT" code could be read.
+ * @zxing/library (220 modules, about half a second) is loaded here, at the first page looked at for barcodes.
+ */
+async function findBarcodes(img: RasterImage, grey: GreyImage, sep: SeparatorSettings): Promise<Barcode[]> {
+  const { detectBarcodes } = await import("./barcodes");
   const found = detectBarcodes(img, { maxSide: sep.barcode_max_side });
   if (!found.some((b) => b.value.trim().toUpperCase() === "PATCHT") && hasPatchTBars(grey)) {
     found.push({ format: "patch", value: "PATCHT" });
