@@ -3,7 +3,11 @@ import { DocprocError } from "../../errors.ts";
 import { createNativeEngine, nativeSelfTest, probeNativeTesseract } from "./native.ts";
 import { resolveTessdataDir, unpackedTessdataDir } from "./tessdata.ts";
 import type { OcrEngine } from "./types.ts";
-import { createWasmEngine } from "./wasm.ts";
+
+/** tesseract.js is loaded only when the embedded engine is chosen: `docproc process` on text PDFs never needs it. */
+async function createWasmEngine(opts: { workers: number; tessdata: ReturnType<typeof resolveTessdataDir> }): Promise<OcrEngine> {
+  return (await import("./wasm.ts")).createWasmEngine(opts);
+}
 
 export type { OcrEngine, OcrResult, RecognizeOptions } from "./types.ts";
 export { resolveTessdataDir, unpackedTessdataDir } from "./tessdata.ts";
