@@ -13,7 +13,6 @@
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import YAML from "yaml";
 import { DocprocError } from "./errors";
 import { SplitSettingsSchema } from "./split/settings";
 import { defaultJsonProfile, ExportProfileSchema } from "./exporters/profile";
@@ -255,7 +254,8 @@ export async function loadProjectFile(path: string): Promise<ProjectSettings> {
   }
   let raw: unknown;
   try {
-    raw = /\.json$/i.test(path) ? JSON.parse(text) : YAML.parse(text);
+    // yaml is imported here, not at start-up: most runs use the embedded default project.
+    raw = /\.json$/i.test(path) ? JSON.parse(text) : (await import("yaml")).default.parse(text);
   } catch (e) {
     throw new DocprocError("invalid_settings", `Project file ${path} is not valid ${/\.json$/i.test(path) ? "JSON" : "YAML"}: ${(e as Error).message}`, { cause: e });
   }
