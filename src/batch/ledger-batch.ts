@@ -21,6 +21,8 @@ export interface SkippedFile {
   status: LedgerEntry["status"] | null;
   transaction_id: string | null;
   results_file: string | null;
+  /** Why the content failed, when the ledger has it as failed. */
+  error: string | null;
 }
 
 type ProcessFn = (input: TransactionInput, ctx: PipelineContext) => Promise<PipelineResult>;
@@ -61,9 +63,9 @@ export class LedgerBatch {
       }
       const entry = this.ledger.lookup(sha);
       if (entry && entry.status !== "processing" && !this.force) {
-        this.skipped.push({ file, reason: "already_processed", status: entry.status, transaction_id: entry.transaction_id, results_file: entry.results_path });
+        this.skipped.push({ file, reason: "already_processed", status: entry.status, transaction_id: entry.transaction_id, results_file: entry.results_path, error: entry.error });
       } else if (seen.has(sha)) {
-        this.skipped.push({ file, reason: "duplicate", status: null, transaction_id: null, results_file: null });
+        this.skipped.push({ file, reason: "duplicate", status: null, transaction_id: null, results_file: null, error: null });
       } else {
         todo.push(file);
         this.shaOf.set(path.resolve(file), sha);
