@@ -11,7 +11,7 @@ import { boundedScale, makeTransform, type ConvertLimits } from "./limits.ts";
 import type { RenderOptions } from "./raster.ts";
 import { CONTENT_TYPES, type SniffedFormat } from "./sniff.ts";
 
-type SharpFactory = typeof import("sharp");
+type SharpFactory = (typeof import("sharp"))["default"];
 let sharpModule: Promise<SharpFactory> | undefined;
 /** sharp (libvips, and some 60 modules with semver) is loaded at the first image: PDF-only runs never need it. */
 function loadSharp(): Promise<SharpFactory> {
