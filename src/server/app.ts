@@ -8,7 +8,7 @@ import { createGuard } from "../auth/guard";
 import { DEFAULT_AUTH_SETTINGS } from "../auth/settings";
 import { authorizeRequest } from "./auth";
 import type { ServerDeps } from "./deps";
-import { errorResponse, fromFrameworkError } from "./errors";
+import { errorResponse, fromFrameworkError, jsonResponse } from "./errors";
 import { createLongPoll, type LongPoll } from "./long-poll";
 import { docsRoutes } from "./routes/docs";
 import { healthRoutes } from "./routes/health";
@@ -39,10 +39,27 @@ export function pathnameOf(url: string): string {
   return url.slice(start, end);
 }
 
+/** `/transactions/:id/exports/download/*` → a RegExp, for telling a wrong method (405) from an unknown path (404). */
+const routePattern = (path: string) => new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*")}/?$`);
+
 export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(deps.db, deps.notifier, deps.config.longPollRecheckMs)) {
   const guard = createGuard({ db: deps.db, clock: deps.clock, adminApiKey: deps.config.adminApiKey, settings: deps.config.auth ?? DEFAULT_AUTH_SETTINGS });
-  return new Elysia()
+  // The hooks below need the finished app (its route list, and handle() to re-dispatch); set once it is built.
+  const self: { handle?: (r: Request) => Promise<Response>; routes?: () => ReadonlyArray<{ method: string; path: string }> } = {};
+  let routes: Array<{ method: string; re: RegExp }> | null = null;
+  /** The methods the app answers on `pathname` (empty: no such path). */
+  const methodsOf = (pathname: string): string[] => {
+    const list = (routes ??= self.routes!().map((r) => ({ method: r.method.toUpperCase(), re: routePattern(r.path) })));
+    return [...new Set(list.filter((r) => r.re.test(pathname)).map((r) => r.method))].sort();
+  };
+  // Elysia's router looks for the path from index 11 of the URL by default, which skips the first segment when
+  // scheme and host are shorter (`http://api/…`, a typical container host name): routes served by Elysia's own
+  // router (the download wildcard) then answered 404. The server speaks plain HTTP (TLS ends at a proxy), so every
+  // request URL starts with `http://` and the path starts at the first `/` from index 7.
+  const app = new Elysia({ handler: { standardHostname: false } })
     .onRequest(({ request, set }) => {
+      // app.handle() callers may still pass https:// URLs: route them as the http:// URL they would arrive as.
+      if (request.url.startsWith("https://")) return self.handle!(new Request(`http://${request.url.slice(8)}`, request));
       try {
         const pathname = pathnameOf(request.url);
         authorizeRequest(request, pathname, guard, set.headers as Record<string, string>);
@@ -52,7 +69,16 @@ export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(
       }
     })
     .onStop(() => guard.close())
-    .onError(({ code, error }) => {
+    .onError(({ code, error, request }) => {
+      if (code === "NOT_FOUND") {
+        const pathname = pathnameOf(request.url);
+        const allowed = methodsOf(pathname);
+        if (allowed.length) {
+          const allow = allowed.includes("GET") && !allowed.includes("HEAD") ? [...allowed, "HEAD"] : allowed;
+          return jsonResponse({ detail: `Method ${request.method} is not allowed on ${pathname}; allowed: ${allow.join(", ")}` }, 405, { allow: allow.join(", ") });
+        }
+        return jsonResponse({ detail: `Not found: no route for ${request.method} ${pathname}` }, 404);
+      }
       const mapped = fromFrameworkError(code, error);
       if (!(mapped instanceof DocprocError)) console.error("unhandled error:", error);
       return errorResponse(mapped);
@@ -67,6 +93,9 @@ export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(
     .use(captureRoutes(deps))
     .use(adminRoutes(deps, guard))
     .use(authRoutes(deps, guard));
+  self.handle = (r) => app.handle(r);
+  self.routes = () => app.routes;
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -172,7 +172,7 @@ export const TransactionSchema = z
   .register(apiRegistry, { id: "Transaction", description: "All fields, or those named by `fields`" });
 
 export const BatchStatusBody = z
-  .object({ transaction_ids: z.array(z.string().min(1)).min(1).max(100), fields: z.string().optional() })
+  .object({ transaction_ids: z.array(z.string().min(1)).min(1, "give at least one transaction id").max(100, "at most 100 transaction ids per call"), fields: z.string().optional() })
   .register(apiRegistry, { id: "BatchStatusRequest" });
 
 export const BatchStatusResponse = z.object({ statuses: z.record(z.string(), TransactionSchema) }).register(apiRegistry, { id: "BatchStatus" });

@@ -20,13 +20,20 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefi
   throw new DocprocError("invalid_input", `Invalid request: ${problems.join("; ")}`, { details: { fields: res.error.issues.map((i) => pathOf(i.path)) } });
 }
 
-/** Reads a JSON body; an empty body counts as `{}`. */
+/**
+ * Reads a JSON body; an empty body counts as `{}`. The Content-Type is not required (`curl -d` sends form
+ * encoding), but a body that is not JSON under a non-JSON type is a 415 saying so; under a JSON type (or none), 400.
+ */
 export async function readJson(request: Request): Promise<unknown> {
   const text = await request.text();
   if (text.trim() === "") return {};
   try {
     return JSON.parse(text);
   } catch {
+    const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    if (type && !type.includes("json")) {
+      throw new DocprocError("unsupported_format", `Request body must be JSON (Content-Type: application/json), got ${type}`);
+    }
     throw new DocprocError("invalid_input", "Request body is not valid JSON");
   }
 }

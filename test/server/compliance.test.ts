@@ -44,3 +44,85 @@ describe("project settings", () => {
     expect((await t.call("GET", `/tenants/default/projects/${pid}`)).json.project_version).toBe(1);
   });
 });
+
+describe("error bodies", () => {
+  test("unknown routes 404, wrong methods 405 with Allow, bad bodies 400/415: always a string detail", async () => {
+    t = testApp();
+    const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
+    const unknown = await t.call("GET", "/no/such/route");
+    expect([unknown.status, unknown.json]).toEqual([404, { detail: "Not found: no route for GET /no/such/route" }]);
+    const wrong = await t.call("DELETE", `/tenants/default/projects/${pid}/transactions`);
+    expect(wrong.status).toBe(405);
+    expect(wrong.res.headers.get("allow")).toBe("POST");
+    expect(wrong.json.detail).toContain("allowed: POST");
+    const get = await t.call("PUT", "/transactions/abc");
+    expect([get.status, get.res.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
+    const malformed = await t.call("POST", `/tenants/default/projects/${pid}/transactions`, "{not json");
+    expect([malformed.status, malformed.json]).toEqual([400, { detail: "Request body is not valid JSON" }]);
+    const res = await t.app.handle(
+      new Request(`http://local/tenants/default/projects/${pid}/transactions`, { method: "POST", headers: { "x-api-key": "test-admin-key", "content-type": "text/plain" }, body: "hello" }),
+    );
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as any).detail).toBe("Request body must be JSON (Content-Type: application/json), got text/plain");
+    const notMultipart = await t.call("POST", `/transactions/abc/source-files`, { files: [] });
+    expect(notMultipart.status).toBe(404); // unknown transaction first
+    const batch = await t.call("POST", "/transactions/batch-status", { transaction_ids: Array.from({ length: 101 }, (_, i) => `id-${i}`) });
+    expect([batch.status, batch.json.detail]).toEqual([400, "Invalid request: transaction_ids: at most 100 transaction ids per call"]);
+  });
+
+  test("a short Host name (http://api/...) still reaches the download wildcard route", async () => {
+    t = testApp({ workers: 1 });
+    const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
+    const p = await t.call("POST", `/tenants/default/projects/${pid}/transactions/process`, { documentText: "Invoice 1" });
+    const id = p.json.transaction_id;
+    expect((await t.call("GET", `/transactions/${id}?timeout=10`)).json.status).toBe("completed");
+    t.app.listen({ hostname: "127.0.0.1", port: 0 });
+    try {
+      for (const host of ["api", "a", "docproc.internal:8080"]) {
+        const r = await fetch(`http://127.0.0.1:${t.app.server!.port}/transactions/${id}/exports/download/csv/summary%20file.csv`, { headers: { host, "x-api-key": "test-admin-key" } });
+        expect([host, r.status, await r.text()]).toEqual([host, 200, "a,b\n1,2\n"]);
+      }
+    } finally {
+      await t.app.stop();
+    }
+  });
+});
+
+describe("response fields", () => {
+  test("create, upload, start, process, get and batch answer the spec's fields", async () => {
+    t = testApp({ workers: 0 });
+    const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
+    const created = await t.call("POST", `/tenants/default/projects/${pid}/transactions`, { correlation_id: "c-1", metadata: { k: "v" } });
+    expect(Object.keys(created.json).sort()).toEqual(["correlation_id", "created_at", "files_url", "project_id", "start_url", "status", "tenant_id", "transaction_id"]);
+    const id = created.json.transaction_id;
+    expect(created.json).toMatchObject({ status: "created", correlation_id: "c-1", files_url: `/transactions/${id}/source-files`, start_url: `/transactions/${id}/start` });
+    expect(created.json.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+
+    const before = await t.call("GET", `/transactions/${id}`);
+    expect(before.json.metadata).toMatchObject({ k: "v", progress: { total_documents: 0, completed_documents: 0, completion_percentage: 0 }, step_progress: { current_step: "created" } });
+    expect(Object.keys(before.json.metadata.step_progress.steps)).toEqual(["convert", "ocr", "split", "extract", "export"]);
+    expect(before.json).not.toHaveProperty("error_message");
+    expect(before.json).not.toHaveProperty("review_metadata");
+
+    const f = new FormData();
+    f.append("files", new File(["%PDF-1.4"], "a.pdf", { type: "application/pdf" }));
+    const up = await t.call("POST", created.json.files_url, f);
+    expect(Object.keys(up.json).sort()).toEqual(["failed_count", "failed_files", "total_files", "transaction_id", "uploaded_count", "uploaded_files"]);
+    expect(up.json.uploaded_files[0]).toMatchObject({ file_name: "a.pdf", filename: "a.pdf", content_type: "application/pdf", index: 0, size: 8 });
+    expect(typeof up.json.uploaded_files[0].uploaded_at).toBe("string");
+
+    const started = await t.call("POST", created.json.start_url, {});
+    expect(Object.keys(started.json).sort()).toEqual(["message", "poll_url", "status", "status_url", "transaction_id"]);
+    expect(started.json).toMatchObject({ status: "processing", status_url: `/transactions/${id}`, poll_url: `/transactions/${id}?timeout=30` });
+    const again = await t.call("POST", created.json.start_url, {});
+    expect([again.status, again.json.detail]).toEqual([400, "Cannot start transaction in queued state"]);
+
+    const processed = await t.call("POST", `/tenants/default/projects/${pid}/transactions/process`, { documentText: "hello" });
+    expect(Object.keys(processed.json).sort()).toEqual(["estimated_completion_seconds", "poll_url", "status", "status_url", "transaction_id"]);
+    expect(Number.isInteger(processed.json.estimated_completion_seconds)).toBe(true);
+    expect(processed.json.poll_url).toEndWith("?timeout=30");
+
+    const batch = await t.call("POST", "/transactions/batch-status", { transaction_ids: [id, processed.json.transaction_id], fields: "status,metadata.step_progress.current_step" });
+    expect(batch.json.statuses[id]).toEqual({ transaction_id: id, status: "queued", metadata: { step_progress: { current_step: "queued" } } });
+  });
+});

@@ -47,6 +47,7 @@ export function transactionRoutes(deps: ServerDeps) {
       "/transactions/:transaction_id/source-files",
       async ({ params, request, query }) => {
         const fileIndex = queryInt(query.file_index, "file_index", { min: 0, max: 100_000 });
+        transactions.requireTransaction(deps, params.transaction_id); // 404 before reading a body that cannot be used
         const form = await readForm(request);
         const files = form.getAll("files").filter((v): v is File => typeof v !== "string");
         return uploadFiles(deps, params.transaction_id, {

@@ -3,10 +3,21 @@
  * This reports status, never results (those are the export files).
  */
 import { DocprocError } from "../../core/errors";
+import { queuedProgress } from "../../queue/progress";
 import type { Db } from "../../storage/db";
 import { indexesWithPassword } from "../../storage/source-file-passwords";
 import { listSourceFiles } from "../../storage/source-files";
 import { getTransaction, type TransactionSummary } from "../../storage/transactions";
+
+/**
+ * metadata with the service's `progress` and `step_progress` (spec: the service adds them). Workers write them from
+ * `queued` on; a transaction still in `created` shows 0 % with current_step `created`.
+ */
+function withProgress(t: TransactionSummary): Record<string, unknown> {
+  if (t.metadata.progress && t.metadata.step_progress) return t.metadata;
+  const snap = queuedProgress();
+  return { ...t.metadata, progress: snap.progress, step_progress: { ...snap.step_progress, current_step: "created", current_step_name: "Awaiting files or start" } };
+}
 
 export function transactionView(db: Db, t: TransactionSummary, opts: { includeRequest?: boolean } = {}): Record<string, unknown> {
   const view: Record<string, unknown> = {
@@ -15,7 +26,7 @@ export function transactionView(db: Db, t: TransactionSummary, opts: { includeRe
     project_id: t.project_id,
     status: t.status,
     correlation_id: t.correlation_id,
-    metadata: t.metadata,
+    metadata: withProgress(t),
     created_at: t.created_at,
     started_at: t.started_at,
     completed_at: t.completed_at,
