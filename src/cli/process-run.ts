@@ -7,12 +7,10 @@ import { mkdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { createOcrEngine, type OcrEngine } from "../core/engines/ocr";
-import { folderSink, profilesForFormats } from "../core/exporters";
-import { processTransaction, type PipelineContext } from "../core/pipeline";
-import { defaultProject, loadProjectFile, type ProjectSettings } from "../core/project";
-import { runBatch } from "./batch";
-import { notifyingProcess } from "./notify";
+import type { OcrEngine } from "../core/engines/ocr";
+import type { PipelineContext } from "../core/pipeline";
+import type { ProjectSettings } from "../core/project";
+import { prewarmPdfWorkers } from "../core/convert/pdf-client";
 import { collectInputs } from "./inputs";
 import { createProgress, silentProgress } from "./progress";
 import { buildSummary, renderSummary } from "./summary";
@@ -35,8 +33,25 @@ export interface ProcessOptions {
   ocrEngine?: "auto" | "wasm" | "native";
 }
 
+/** The pipeline and its settings: a few hundred modules, imported once the inputs are known (see runProcess). */
+async function loadPipeline() {
+  const [{ processTransaction }, project, { createOcrEngine }, { folderSink, profilesForFormats }, { runBatch }, { notifyingProcess }] = await Promise.all([
+    import("../core/pipeline"),
+    import("../core/project"),
+    import("../core/engines/ocr"),
+    import("../core/exporters"),
+    import("./batch"),
+    import("./notify"),
+  ]);
+  return { processTransaction, ...project, createOcrEngine, folderSink, profilesForFormats, runBatch, notifyingProcess };
+}
+
 export async function runProcess(opts: ProcessOptions): Promise<number> {
   const { files: found, skipped } = await collectInputs(opts.paths, { exclude: [opts.out, ...(opts.data ? [opts.data] : [])] });
+  // pdf.js takes 0.1-0.3 s to load in its worker thread: started now, it loads beside the pipeline modules below
+  // instead of after them (an idle worker does not keep the process alive).
+  if (found.some((f) => /\.pdf$/i.test(f))) void prewarmPdfWorkers(1).catch(() => undefined);
+  const { processTransaction, defaultProject, loadProjectFile, createOcrEngine, folderSink, profilesForFormats, runBatch, notifyingProcess } = await loadPipeline();
   const project = opts.project ? await loadProjectFile(opts.project) : defaultProject;
   const profiles = opts.format !== undefined ? profilesForFormats([opts.format]) : undefined;
   // --data: the ledger skips content already processed; its lock (exit 3) keeps overlapping cron runs apart.

@@ -16,6 +16,8 @@ const workerUrl = new URL("./pdf-worker.ts", import.meta.url).href;
 
 // Healthy workers whose document was closed; starting a worker costs ~0.1-0.3 s, so small files reuse them.
 const idleWorkers: Worker[] = [];
+// Workers started by prewarmPdfWorkers that have not answered yet, with what settles their prewarm.
+const warmingWorkers = new Map<Worker, () => void>();
 
 /** Bun's Worker can be unref'd (the DOM typings in scope do not know it). */
 function setRef(worker: Worker, ref: boolean): void {
@@ -24,27 +26,42 @@ function setRef(worker: Worker, ref: boolean): void {
   else w.unref();
 }
 
+/**
+ * An idle worker, else one still warming up (its messages queue behind pdf.js loading, so a PDF that arrives
+ * mid-prewarm waits for that worker instead of starting a second one), else a new one.
+ */
 function takeWorker(): Worker {
   const idle = idleWorkers.pop();
   if (idle) {
     setRef(idle, true);
     return idle;
   }
+  for (const [warming, settle] of warmingWorkers) {
+    warmingWorkers.delete(warming);
+    warming.onmessage = null; // its answer to the prewarm ping (id 0) is ignored by the new owner
+    settle();
+    return warming;
+  }
   return new Worker(workerUrl, { type: "module" } as WorkerOptions);
 }
 
 /**
  * Starts up to `count` pdf.js workers ahead of time (each loads and compiles pdf.js, 0.1-0.5 s), so the first PDF
- * of a batch does not pay for it. Optional: a process that never calls it starts workers on demand.
+ * of a batch does not pay for it. Optional: a process that never calls it starts workers on demand. Settles when
+ * the workers are ready or were handed to a PDF meanwhile.
  */
 export async function prewarmPdfWorkers(count = 2): Promise<void> {
-  const wanted = Math.max(0, Math.min(count, IDLE_POOL_SIZE) - idleWorkers.length);
+  const wanted = Math.max(0, Math.min(count, IDLE_POOL_SIZE) - idleWorkers.length - warmingWorkers.size);
   await Promise.all(
     Array.from({ length: wanted }, async () => {
-      const worker = takeWorker();
-      const answered = new Promise<void>((resolve) => (worker.onmessage = () => resolve()));
+      const worker = new Worker(workerUrl, { type: "module" } as WorkerOptions);
+      const answered = new Promise<boolean>((resolve) => {
+        warmingWorkers.set(worker, () => resolve(false));
+        worker.onmessage = () => resolve(true);
+      });
       worker.postMessage({ id: 0, op: "close" } satisfies PdfRequest);
-      await answered;
+      if (!(await answered)) return; // taken by a PDF while warming up
+      warmingWorkers.delete(worker);
       worker.onmessage = null;
       setRef(worker, false);
       idleWorkers.push(worker);
