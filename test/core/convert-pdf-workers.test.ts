@@ -1,0 +1,68 @@
+/** pdf.js host workers: prewarming hands its worker to the first PDF; the speed patches leave pdf.js output as is. */
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import path from "node:path";
+import { prewarmPdfWorkers } from "../../src/core/convert/pdf-client.ts";
+import { convertSource } from "../../src/core/stages/convert.ts";
+
+setDefaultTimeout(60_000);
+
+const CORPORA = path.resolve(import.meta.dir, "../../../shared/corpora");
+const INVOICE = path.resolve(import.meta.dir, "../../fixtures/inbox/born-digital-invoice.pdf");
+
+/** Counts `new Worker(...)` calls made while `fn` runs. */
+async function countingWorkers<T>(fn: () => Promise<T>): Promise<{ result: T; started: number }> {
+  const Original = globalThis.Worker;
+  let started = 0;
+  globalThis.Worker = new Proxy(Original, {
+    construct(target, args) {
+      started++;
+      return Reflect.construct(target, args);
+    },
+  });
+  try {
+    return { result: await fn(), started };
+  } finally {
+    globalThis.Worker = Original;
+  }
+}
+
+describe("pdf.js workers", () => {
+  test("a PDF that arrives while a worker is warming up takes that worker instead of starting a second one", async () => {
+    const data = new Uint8Array(await Bun.file(INVOICE).arrayBuffer());
+    const { result, started } = await countingWorkers(async () => {
+      const warming = prewarmPdfWorkers(1);
+      const converted = await convertSource({ index: 0, filename: "invoice.pdf", data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+      await converted.close();
+      await warming; // settles once its worker was handed over
+      return converted;
+    });
+    expect(started).toBe(1);
+    expect(result.pages[0]!.text_source).toBe("text_layer");
+    expect(result.pages[0]!.words.length).toBeGreaterThan(20);
+  });
+});
+
+describe("pdf.js speed patches", () => {
+  test("text content (items and styles) is identical to stock pdf.js on PDFs from several generators", async () => {
+    const files = [
+      INVOICE,
+      ...["AmazonWebServices.pdf", "FlipkartInvoice.pdf", "NetpresseInvoice.pdf", "QualityHosting.pdf", "saeco.pdf", "coolblue1.pdf"].map((f) =>
+        path.join(CORPORA, "invoice2data", f),
+      ),
+      path.join(CORPORA, "pdf-robustness/py-pdf-sample-files/026-latex-multicolumn/multicolumn.pdf"),
+      path.join(CORPORA, "pdf-robustness/py-pdf-sample-files/006-pdflatex-outline/pdflatex-outline.pdf"),
+      path.join(CORPORA, "pdf-robustness/ocrmypdf/type3_font_nomapping.pdf"),
+      path.join(CORPORA, "pdf-robustness/pdfjs/TrueType_without_cmap.pdf"),
+    ];
+    const dump = async (mode: string) => {
+      const proc = Bun.spawn([process.execPath, path.join(import.meta.dir, "pdfjs-text-dump.ts"), mode, ...files], { stdout: "pipe", stderr: "inherit" });
+      const [text, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+      expect(code).toBe(0);
+      return JSON.parse(text) as Array<{ path: string; content?: { items: Array<{ str: string }> } }>;
+    };
+    const [stock, speed] = await Promise.all([dump("stock"), dump("speed")]);
+    const items = stock.reduce((n, p) => n + (p.content?.items.length ?? 0), 0);
+    expect(items).toBeGreaterThan(1000); // the comparison covers real text, not empty pages
+    expect(speed).toEqual(stock);
+  });
+});
