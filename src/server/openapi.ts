@@ -8,6 +8,7 @@ import { ADMIN_ROUTE_DOCS } from "./routes/admin";
 import { AUTH_ROUTE_DOCS } from "./routes/auth";
 import { DELIVERY_ROUTE_DOCS } from "./routes/deliveries";
 import { CAPTURE_ROUTE_DOCS } from "./routes/capture";
+import { accessRuleOf } from "../auth/permissions";
 import * as S from "./schemas";
 
 interface Resp {
@@ -31,7 +32,6 @@ const err = (description: string): Resp => ({ description, schema: S.ErrorSchema
 const common = { 401: err("Missing or invalid X-API-Key") };
 const notFound = { 404: err("Unknown tenant, project or transaction") };
 const bad = { 400: err("Validation failed; detail names the offending fields") };
-const queueFull: Resp = { description: "Queue full", schema: S.QueueFullSchema };
 const tooLarge = { 413: err("Body, file or file count above the configured limits") };
 const fieldsQuery = { fields: { type: "string" as const, description: "Comma-separated fields with dot notation, e.g. status,metadata.step_progress" } };
 
@@ -42,14 +42,14 @@ export const ROUTES: RouteDoc[] = [
   { method: "patch", path: "/tenants/{tenant_id}/projects/{project_id}", summary: "Update name, description or settings; increments project_version (extension)", tag: "Projects", body: S.UpdateProjectBody, responses: { 200: { description: "Updated", schema: S.ProjectSchema }, ...bad, ...common, ...notFound } },
   { method: "put", path: "/tenants/{tenant_id}/projects/{project_id}/settings", summary: "Replace the settings; increments project_version (extension)", tag: "Projects", body: "settings", responses: { 200: { description: "Updated", schema: S.ProjectSchema }, ...bad, ...common, ...notFound } },
   { method: "post", path: "/tenants/{tenant_id}/projects/{project_id}/transactions", summary: "Create a transaction (not idempotent)", tag: "Transactions", body: S.CreateTransactionBody, responses: { 201: { description: "Created", schema: S.CreateTransactionResponse }, ...bad, ...common, ...notFound } },
-  { method: "post", path: "/tenants/{tenant_id}/projects/{project_id}/transactions/process", summary: "Submit files, text or OCR data and start processing in one step", tag: "Transactions", body: S.ProcessBody, responses: { 202: { description: "Accepted; processing", schema: S.ProcessResponse }, ...bad, ...common, ...notFound, ...tooLarge, 429: queueFull } },
+  { method: "post", path: "/tenants/{tenant_id}/projects/{project_id}/transactions/process", summary: "Submit files, text or OCR data and start processing in one step", tag: "Transactions", body: S.ProcessBody, responses: { 202: { description: "Accepted; processing", schema: S.ProcessResponse }, ...bad, ...common, ...notFound, ...tooLarge } },
   {
     method: "post", path: "/transactions/{transaction_id}/source-files", summary: "Upload source files (multipart)", tag: "Transactions", body: "multipart",
     query: { file_index: { type: "integer", description: "0-based index of this request's first file" } },
-    responses: { 200: { description: "Upload result", schema: S.UploadResponse }, 400: err("Invalid split policy (lists allowed values), no files, or transaction not in created state"), ...common, ...notFound, ...tooLarge },
+    responses: { 200: { description: "Upload result", schema: S.UploadResponse }, 400: err("Invalid split policy (lists allowed values), no files, more tokens/policies/passwords than files, malformed multipart, or transaction not in created state"), ...common, ...notFound, ...tooLarge, 415: err("Not multipart/form-data") },
   },
   { method: "get", path: "/transactions/{transaction_id}/source-files", summary: "List the uploaded source files in index order (extension)", tag: "Transactions", responses: { 200: { description: "Source files", schema: S.SourceFileListResponse }, ...common, ...notFound } },
-  { method: "post", path: "/transactions/{transaction_id}/start", summary: "Start processing", tag: "Transactions", responses: { 200: { description: "Started", schema: S.StartResponse }, 400: err("Cannot start transaction in <state> state, or no files"), ...common, ...notFound, 429: queueFull } },
+  { method: "post", path: "/transactions/{transaction_id}/start", summary: "Start processing", tag: "Transactions", responses: { 200: { description: "Started", schema: S.StartResponse }, 400: err("Cannot start transaction in <state> state, or no files"), ...common, ...notFound } },
   {
     method: "get", path: "/transactions/{transaction_id}", summary: "Get a transaction (status, not results); long poll with timeout", tag: "Status",
     query: { timeout: { type: "integer", description: "Long poll: hold up to N seconds, return at once on a status change" }, ...fieldsQuery, include_request: { type: "boolean", description: "Include the original request (completed transactions)" } },
@@ -139,6 +139,43 @@ function bodyOf(body: RouteDoc["body"]) {
   return { required: true, content: { "application/json": { schema: schemaOf(body) } } };
 }
 
+const ref = (s: z.ZodType) => schemaOf(s);
+const rateHeaders = {
+  "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } },
+  "X-RateLimit-Limit": { description: "Requests allowed in the window", schema: { type: "integer" } },
+  "X-RateLimit-Remaining": { description: "Requests left in the window", schema: { type: "integer" } },
+  "X-RateLimit-Reset": { description: "Unix time the window resets", schema: { type: "integer" } },
+  "X-RateLimit-Window": { description: "Window length in seconds", schema: { type: "integer" } },
+};
+
+/**
+ * Answers every credentialed route can give besides its own (derived from the access rules, so they cannot
+ * drift): 403 naming the permission, the 429s of the rate limits (task submissions also the async limit and a full
+ * queue), and 415 for a body that is not JSON.
+ */
+function sharedResponses(r: RouteDoc): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (r.body && r.body !== "multipart") out[415] = { description: "Body is not JSON (Content-Type: application/json)", content: { "application/json": { schema: ref(S.ErrorSchema) } } };
+  if (r.public) return out;
+  const rule = accessRuleOf(r.method.toUpperCase(), r.path.replace(/\{(\w+)\}/g, "$1"));
+  if (rule.kind === "admin") return out;
+  if (rule.permission) {
+    out[403] = {
+      description: `Missing permission: ${rule.permission}${rule.submitsWork ? " (or split/classify/extract for the steps the project's workflow runs)" : ""}`,
+      content: { "application/json": { schema: ref(S.ErrorSchema) } },
+    };
+  }
+  const limits = rule.submitsWork ? [ref(S.ErrorSchema), ref(S.AsyncRateLimitSchema), ref(S.QueueFullSchema)] : [ref(S.ErrorSchema)];
+  out[429] = {
+    description: rule.submitsWork
+      ? "Rate limit exceeded (requests: detail; task submissions: rate_limit_exceeded body) or queue full (queue_full body, Retry-After: 30)"
+      : "Rate limit exceeded: detail says the limit and the seconds to wait",
+    headers: rateHeaders,
+    content: { "application/json": { schema: limits.length === 1 ? limits[0] : { oneOf: limits } } },
+  };
+  return out;
+}
+
 export function openApiDocument(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of ROUTES) {
@@ -160,7 +197,7 @@ export function openApiDocument(): Record<string, unknown> {
       ...(r.public ? { security: [] } : {}),
       ...(params.length + query.length ? { parameters: [...params, ...query] } : {}),
       ...(r.body ? { requestBody: bodyOf(r.body) } : {}),
-      responses,
+      responses: { ...sharedResponses(r), ...responses },
     };
   }
   return {

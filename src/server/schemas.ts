@@ -32,6 +32,18 @@ export const QueueFullSchema = z
   .object({ error: z.literal("queue_full"), message: z.string(), current_depth: z.number().int(), max_depth: z.number().int(), detail: z.string() })
   .register(apiRegistry, { id: "QueueFull" });
 
+export const AsyncRateLimitSchema = z
+  .object({
+    error: z.literal("rate_limit_exceeded"),
+    message: z.string(),
+    detail: z.string(),
+    retry_after: z.number().int(),
+    limit: z.number().int(),
+    window: z.string(),
+    reset_at: z.string(),
+  })
+  .register(apiRegistry, { id: "AsyncRateLimited", description: "Task submission limit exceeded (docs/auth.md)" });
+
 export const CreateProjectBody = z
   .object({
     name: z.string().min(1).max(200),

@@ -64,8 +64,11 @@ describe("error bodies", () => {
     );
     expect(res.status).toBe(415);
     expect(((await res.json()) as any).detail).toBe("Request body must be JSON (Content-Type: application/json), got text/plain");
-    const notMultipart = await t.call("POST", `/transactions/abc/source-files`, { files: [] });
-    expect(notMultipart.status).toBe(404); // unknown transaction first
+    const unknownTx = await t.call("POST", `/transactions/abc/source-files`, { files: [] });
+    expect(unknownTx.status).toBe(404); // unknown transaction first
+    const tx = (await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {})).json;
+    const notMultipart = await t.call("POST", tx.files_url, { files: [] });
+    expect([notMultipart.status, notMultipart.json.detail]).toEqual([415, "Upload must be multipart/form-data with one or more `files` fields"]);
     const batch = await t.call("POST", "/transactions/batch-status", { transaction_ids: Array.from({ length: 101 }, (_, i) => `id-${i}`) });
     expect([batch.status, batch.json.detail]).toEqual([400, "Invalid request: transaction_ids: at most 100 transaction ids per call"]);
   });
@@ -124,5 +127,25 @@ describe("response fields", () => {
 
     const batch = await t.call("POST", "/transactions/batch-status", { transaction_ids: [id, processed.json.transaction_id], fields: "status,metadata.step_progress.current_step" });
     expect(batch.json.statuses[id]).toEqual({ transaction_id: id, status: "queued", metadata: { step_progress: { current_step: "queued" } } });
+  });
+});
+
+describe("OpenAPI", () => {
+  test("every credentialed operation documents 403 (with its permission) and 429; submissions the three 429 bodies", async () => {
+    t = testApp();
+    const doc = (await t.call("GET", "/api-docs/openapi.json")).json;
+    const process = doc.paths["/tenants/{tenant_id}/projects/{project_id}/transactions/process"].post.responses;
+    expect(process[429].content["application/json"].schema.oneOf.map((s: any) => s.$ref)).toEqual([
+      "#/components/schemas/Error",
+      "#/components/schemas/AsyncRateLimited",
+      "#/components/schemas/QueueFull",
+    ]);
+    expect(Object.keys(process[429].headers)).toContain("Retry-After");
+    expect(process[403].description).toStartWith("Missing permission: transaction.create");
+    expect(doc.paths["/transactions/{transaction_id}/source-files"].get.responses[403].description).toBe("Missing permission: transaction.read");
+    expect(doc.paths["/transactions/{transaction_id}/source-files"].post.responses[415]).toBeDefined();
+    expect(doc.paths["/transactions/{transaction_id}/source-files"].post.requestBody.content["multipart/form-data"].schema.properties.passwords.type).toBe("array");
+    expect(doc.paths["/health"].get.responses[429]).toBeUndefined();
+    expect(doc.paths["/admin/clients"].post.responses[429]).toBeUndefined();
   });
 });

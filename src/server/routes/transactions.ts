@@ -10,7 +10,7 @@ import { parseInput, queryInt, readJson } from "../validation";
 async function readForm(request: Request): Promise<FormData> {
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("multipart/form-data")) {
-    throw new DocprocError("invalid_input", "Upload must be multipart/form-data with one or more `files` fields");
+    throw new DocprocError("unsupported_format", "Upload must be multipart/form-data with one or more `files` fields");
   }
   try {
     return await request.formData();
