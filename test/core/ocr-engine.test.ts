@@ -52,6 +52,17 @@ describe("wasm engine", () => {
     expect(err.code).toBe("ocr_failed");
   });
 
+  test("close() rejects a recognition that is still running instead of leaving it pending", async () => {
+    const engine = await createOcrEngine({ engine: "wasm", workers: 1 });
+    await engine.recognize(grey);
+    const running = engine.recognize(grey).catch((e) => e);
+    await Bun.sleep(20);
+    await engine.close();
+    const err = await running;
+    expect(err).toBeInstanceOf(DocprocError);
+    expect(err.message).toContain("closed");
+  }, OCR_TIMEOUT);
+
   test("rejects recognize calls after close", async () => {
     const engine = await createOcrEngine({ engine: "wasm", workers: 1 });
     await engine.close();

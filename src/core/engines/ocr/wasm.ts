@@ -12,31 +12,35 @@ import { DEFAULT_PSM, type OcrEngine, type OcrResult, type RecognizeOptions } fr
  * Traineddata is read from the local directory only (`cacheMethod: "none"`: no cache writes, no network).
  */
 export function createWasmEngine(opts: { workers: number; tessdata: Tessdata }): OcrEngine {
-  const pool = new LazyPool<Worker>(
-    opts.workers,
-    () => spawnWorker(opts.tessdata),
-    (w) => w.terminate().then(() => undefined),
-    () => new DocprocError("ocr_failed", "OCR engine is closed", { stage: "ocr" }),
-  );
+  const closedError = () => new DocprocError("ocr_failed", "OCR engine is closed", { stage: "ocr" });
+  const pool = new LazyPool<Worker>(opts.workers, () => spawnWorker(opts.tessdata), (w) => w.terminate().then(() => undefined), closedError);
+  // A terminated tesseract.js worker never settles its pending jobs: calls in flight at close() reject through this.
+  let signalClosed: (e: unknown) => void = () => {};
+  const closed = new Promise<never>((_, reject) => (signalClosed = reject));
+  closed.catch(() => {});
   return {
     name: "wasm",
     workers: opts.workers,
-    recognize: (img, ro) => recognizeWith(pool, img, ro),
-    close: () => pool.close(),
+    recognize: (img, ro) => recognizeWith(pool, closed, img, ro),
+    close: async () => {
+      signalClosed(closedError());
+      await pool.close();
+    },
   };
 }
 
-async function recognizeWith(pool: LazyPool<Worker>, img: RasterImage, ro: RecognizeOptions = {}): Promise<OcrResult> {
+async function recognizeWith(pool: LazyPool<Worker>, closed: Promise<never>, img: RasterImage, ro: RecognizeOptions = {}): Promise<OcrResult> {
   const pgm = encodePgm(toGrey(img));
   const worker = await pool.acquire();
   try {
     const params: Record<string, string> = { tessedit_pageseg_mode: String(ro.psm ?? DEFAULT_PSM) };
     if (ro.dpi) params.user_defined_dpi = String(Math.round(ro.dpi));
     // Only TSV: it carries words, boxes, confidences and line structure; no second text rendering.
-    const res = await worker.recognize(pgm as unknown as Buffer, params, { text: false, tsv: true });
+    const res = await Promise.race([worker.recognize(pgm as unknown as Buffer, params, { text: false, tsv: true }), closed]);
     pool.release(worker);
     return parseTesseractTsv(res.data.tsv ?? "");
   } catch (err) {
+    if (err instanceof DocprocError) throw err;
     // A wasm abort leaves the module unusable: replace the worker rather than reuse it.
     pool.discard(worker);
     throw new DocprocError("ocr_failed", `tesseract.js failed: ${String((err as Error)?.message ?? err)}`, {
