@@ -1,7 +1,7 @@
 /** The API explorer: a small self-written page (no CDN, nothing fetched from outside this server). */
 export const EXPLORER_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>docproc API explorer</title>
+<title>docproc API explorer</title><link rel="icon" href="data:,">
 <style>
 body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
 header{background:#1d2430;color:#fff;padding:12px 20px;display:flex;gap:16px;align-items:center}
@@ -10,7 +10,7 @@ h2{margin:24px 0 8px}details{background:#fff;border:1px solid #d8dde6;border-rad
 summary{cursor:pointer;padding:8px 10px;font-family:ui-monospace,monospace}
 .m{display:inline-block;width:60px;font-weight:700;text-transform:uppercase}.get{color:#1a7f37}.post{color:#0b5cad}.put,.patch{color:#9a6700}.delete{color:#cf222e}
 .body{padding:0 12px 12px}label{display:block;margin:6px 0 2px;font-weight:600}input.p,textarea{width:100%;box-sizing:border-box;font-family:ui-monospace,monospace}
-textarea{min-height:90px}pre{background:#0d1117;color:#e6edf3;padding:10px;overflow:auto;max-height:420px;border-radius:4px}button{margin-top:8px;padding:6px 14px}
+textarea{min-height:90px}textarea.secret{min-height:40px;-webkit-text-security:disc}textarea.list{min-height:40px}pre{background:#0d1117;color:#e6edf3;padding:10px;overflow:auto;max-height:420px;border-radius:4px}button{margin-top:8px;padding:6px 14px}
 </style></head>
 <body><header><strong>docproc API</strong><label style="margin:0">X-API-Key <input id="key" type="password" autocomplete="off"></label>
 <a href="/docs" style="color:#9ecbff">Reference</a><a href="/api-docs/openapi.json" style="color:#9ecbff">openapi.json</a></header>
@@ -43,7 +43,19 @@ function operation(path, method, op) {
   let text = null, files = null;
   const ct = op.requestBody && Object.keys(op.requestBody.content)[0];
   if (ct === "application/json") { body.append(el("label", { textContent: "JSON body" })); body.append(text = el("textarea", { value: "{}" })); }
-  if (ct === "multipart/form-data") { body.append(el("label", { textContent: "files" })); body.append(files = el("input", { type: "file", multiple: true })); }
+  const parts = {};
+  if (ct === "multipart/form-data") {
+    body.append(el("label", { textContent: "files" })); body.append(files = el("input", { type: "file", multiple: true }));
+    // The other form fields (upload_tokens, split_policies, passwords, token): one value per line, aligned with files.
+    const props = (op.requestBody.content[ct].schema || {}).properties || {};
+    for (const [name, p] of Object.entries(props)) {
+      if (name === "files") continue;
+      const list = p.type === "array";
+      body.append(el("label", { textContent: name + (list ? " (one per line, aligned with files)" : "") + (p.description ? " — " + p.description : "") }));
+      body.append(parts[name] = el("textarea", { className: name === "passwords" ? "secret" : "list", spellcheck: false }));
+      parts[name].dataset.list = list ? "1" : "";
+    }
+  }
   const out = el("pre", { textContent: "" });
   const send = el("button", { textContent: "Send" });
   send.onclick = async () => {
@@ -53,7 +65,15 @@ function operation(path, method, op) {
     if ([...q].length) url += "?" + q;
     const init = { method: method.toUpperCase(), headers: { "X-API-Key": key.value } };
     if (text) { init.body = text.value; init.headers["content-type"] = "application/json"; }
-    if (files) { const f = new FormData(); for (const x of files.files) f.append("files", x); init.body = f; }
+    if (files) {
+      const f = new FormData();
+      for (const x of files.files) f.append("files", x);
+      for (const [name, t] of Object.entries(parts)) {
+        if (!t.value) continue;
+        for (const v of t.dataset.list ? t.value.split("\\n") : [t.value]) f.append(name, v);
+      }
+      init.body = f;
+    }
     out.textContent = "…";
     try {
       const r = await fetch(url, init);

@@ -5,7 +5,7 @@ import { EXPLORER_HTML, EXPLORER_JS } from "../explorer";
 import { openApiDocument } from "../openapi";
 
 const html = (body: string, title: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><style>body{font:15px/1.5 system-ui,sans-serif;max-width:980px;margin:24px auto;padding:0 16px;color:#1d2430}table{border-collapse:collapse}td,th{border:1px solid #d8dde6;padding:4px 8px;vertical-align:top}code,pre{background:#f2f4f7;font-family:ui-monospace,monospace}pre{padding:10px;overflow:auto}</style></head><body>${body}</body></html>`;
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><link rel="icon" href="data:,"><style>body{font:15px/1.5 system-ui,sans-serif;max-width:980px;margin:24px auto;padding:0 16px;color:#1d2430}table{border-collapse:collapse}td,th{border:1px solid #d8dde6;padding:4px 8px;vertical-align:top}code,pre{background:#f2f4f7;font-family:ui-monospace,monospace}pre{padding:10px;overflow:auto}</style></head><body>${body}</body></html>`;
 
 export function docsRoutes() {
   const spec = JSON.stringify(openApiDocument());
