@@ -93,12 +93,21 @@ describe.skipIf(!native)(`native engine (tesseract on PATH: ${native ? native.ve
   }, OCR_TIMEOUT);
 });
 
-describe("engine selection and traineddata", () => {
-  test.skipIf(native !== null)("native without tesseract on PATH fails with ocr_failed (tesseract is installed here)", async () => {
+describe.skipIf(native !== null)(`without tesseract on PATH (${native ? "skipped: tesseract is installed" : "it is not"})`, () => {
+  test("ocr.engine=native fails with ocr_failed naming the Debian package", async () => {
     const err = await createOcrEngine({ engine: "native", workers: 1 }).catch((e) => e);
     expect(err.code).toBe("ocr_failed");
+    expect(err.message).toContain("tesseract-ocr");
   });
 
+  test("ocr.engine=auto falls back to the wasm engine", async () => {
+    const engine = await createOcrEngine({ engine: "auto", workers: 1 });
+    await engine.close();
+    expect(engine.name).toBe("wasm");
+  });
+});
+
+describe("engine selection and traineddata", () => {
   test("rejects an unknown engine name with invalid_settings", async () => {
     const err = await createOcrEngine({ engine: "gpu" as "auto", workers: 1 }).catch((e) => e);
     expect(err.code).toBe("invalid_settings");
