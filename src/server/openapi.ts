@@ -32,15 +32,16 @@ const err = (description: string): Resp => ({ description, schema: S.ErrorSchema
 const common = { 401: err("Missing or invalid X-API-Key") };
 const notFound = { 404: err("Unknown tenant, project or transaction") };
 const bad = { 400: err("Validation failed; detail names the offending fields") };
+const badSettings = { 400: { description: "Validation failed; invalid settings list every problem in detail and problems", schema: S.SettingsErrorSchema } };
 const tooLarge = { 413: err("Body, file or file count above the configured limits") };
 const fieldsQuery = { fields: { type: "string" as const, description: "Comma-separated fields with dot notation, e.g. status,metadata.step_progress" } };
 
 export const ROUTES: RouteDoc[] = [
-  { method: "post", path: "/tenants/{tenant_id}/projects", summary: "Create a project", tag: "Projects", body: S.CreateProjectBody, responses: { 201: { description: "Created", schema: S.ProjectSchema }, ...bad, ...common } },
+  { method: "post", path: "/tenants/{tenant_id}/projects", summary: "Create a project", tag: "Projects", body: S.CreateProjectBody, responses: { 201: { description: "Created", schema: S.ProjectSchema }, ...badSettings, ...common } },
   { method: "get", path: "/tenants/{tenant_id}/projects", summary: "List projects (extension)", tag: "Projects", responses: { 200: { description: "Projects", schema: S.ProjectListResponse }, ...common, ...notFound } },
   { method: "get", path: "/tenants/{tenant_id}/projects/{project_id}", summary: "Read a project and its settings (extension)", tag: "Projects", responses: { 200: { description: "Project", schema: S.ProjectSchema }, ...common, ...notFound } },
-  { method: "patch", path: "/tenants/{tenant_id}/projects/{project_id}", summary: "Update name, description or settings; increments project_version (extension)", tag: "Projects", body: S.UpdateProjectBody, responses: { 200: { description: "Updated", schema: S.ProjectSchema }, ...bad, ...common, ...notFound } },
-  { method: "put", path: "/tenants/{tenant_id}/projects/{project_id}/settings", summary: "Replace the settings; increments project_version (extension)", tag: "Projects", body: "settings", responses: { 200: { description: "Updated", schema: S.ProjectSchema }, ...bad, ...common, ...notFound } },
+  { method: "patch", path: "/tenants/{tenant_id}/projects/{project_id}", summary: "Update name, description or settings (partial settings merge over the default project); increments project_version (extension)", tag: "Projects", body: S.UpdateProjectBody, responses: { 200: { description: "Updated", schema: S.ProjectSchema }, ...badSettings, ...common, ...notFound } },
+  { method: "put", path: "/tenants/{tenant_id}/projects/{project_id}/settings", summary: "Replace the settings (partial settings merge over the default project); increments project_version (extension)", tag: "Projects", body: "settings", responses: { 200: { description: "Updated", schema: S.ProjectSchema }, ...badSettings, ...common, ...notFound } },
   { method: "post", path: "/tenants/{tenant_id}/projects/{project_id}/transactions", summary: "Create a transaction (not idempotent)", tag: "Transactions", body: S.CreateTransactionBody, responses: { 201: { description: "Created", schema: S.CreateTransactionResponse }, ...bad, ...common, ...notFound } },
   { method: "post", path: "/tenants/{tenant_id}/projects/{project_id}/transactions/process", summary: "Submit files, text or OCR data and start processing in one step", tag: "Transactions", body: S.ProcessBody, responses: { 202: { description: "Accepted; processing", schema: S.ProcessResponse }, ...bad, ...common, ...notFound, ...tooLarge } },
   {
@@ -135,7 +136,7 @@ function bodyOf(body: RouteDoc["body"]) {
       },
     };
   }
-  if (body === "settings") return { required: true, content: { "application/json": { schema: { type: "object", description: "Project settings (docs/projects.md)" } } } };
+  if (body === "settings") return { required: true, content: { "application/json": { schema: { type: "object", description: "Project settings (docs/projects.md); may be partial: the given top-level keys replace those of the default project" } } } };
   return { required: true, content: { "application/json": { schema: schemaOf(body) } } };
 }
 

@@ -32,6 +32,10 @@ export const QueueFullSchema = z
   .object({ error: z.literal("queue_full"), message: z.string(), current_depth: z.number().int(), max_depth: z.number().int(), detail: z.string() })
   .register(apiRegistry, { id: "QueueFull" });
 
+export const SettingsErrorSchema = z
+  .object({ detail: z.string(), problems: z.array(z.string()).optional().meta({ description: "Invalid project settings: one entry per problem, with its path" }) })
+  .register(apiRegistry, { id: "ValidationError" });
+
 export const AsyncRateLimitSchema = z
   .object({
     error: z.literal("rate_limit_exceeded"),
@@ -48,7 +52,7 @@ export const CreateProjectBody = z
   .object({
     name: z.string().min(1).max(200),
     description: z.string().max(5000).default(""),
-    settings: z.record(z.string(), z.unknown()).optional().meta({ description: "Project settings (docs/projects.md); the embedded default when absent" }),
+    settings: z.record(z.string(), z.unknown()).optional().meta({ description: "Project settings (docs/projects.md); the embedded default when absent; may be partial (top-level keys merged over the default project)" }),
   })
   .register(apiRegistry, { id: "CreateProject" });
 
@@ -56,7 +60,7 @@ export const UpdateProjectBody = z
   .object({
     name: z.string().min(1).max(200).optional(),
     description: z.string().max(5000).optional(),
-    settings: z.record(z.string(), z.unknown()).optional(),
+    settings: z.record(z.string(), z.unknown()).optional().meta({ description: "Replaces the settings; may be partial (top-level keys merged over the default project, not over the current settings)" }),
   })
   .refine((v) => v.name !== undefined || v.description !== undefined || v.settings !== undefined, { message: "give at least one of name, description, settings" })
   .register(apiRegistry, { id: "UpdateProject" });

@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { defaultProject } from "../../src/core/project";
+import { AwaitInput } from "../../src/queue/process-transaction";
 import { testApp } from "./helpers";
 
 let t: ReturnType<typeof testApp>;
@@ -147,5 +148,25 @@ describe("OpenAPI", () => {
     expect(doc.paths["/transactions/{transaction_id}/source-files"].post.requestBody.content["multipart/form-data"].schema.properties.passwords.type).toBe("array");
     expect(doc.paths["/health"].get.responses[429]).toBeUndefined();
     expect(doc.paths["/admin/clients"].post.responses[429]).toBeUndefined();
+  });
+});
+
+describe("paused and failed transactions", () => {
+  test("awaiting_input shows review_metadata (step_name, instructions, timeout_hours) and no error_message", async () => {
+    t = testApp({
+      workers: 1,
+      runner: async () => {
+        throw new AwaitInput({ step_name: "review", instructions: "Check the totals", timeout_hours: 24 });
+      },
+    });
+    const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
+    const id = (await t.call("POST", `/tenants/default/projects/${pid}/transactions/process`, { documentText: "x" })).json.transaction_id;
+    let view: any;
+    for (let i = 0; i < 20 && view?.status !== "awaiting_input"; i++) view = (await t.call("GET", `/transactions/${id}?timeout=2`)).json;
+    expect(view.status).toBe("awaiting_input");
+    expect(view.review_metadata).toEqual({ step_name: "review", instructions: "Check the totals", timeout_hours: 24 });
+    expect(view).not.toHaveProperty("error_message");
+    const listed = (await t.call("GET", "/transactions?status=awaiting_input&fields=review_metadata.step_name")).json;
+    expect(listed.items).toEqual([{ transaction_id: id, review_metadata: { step_name: "review" } }]);
   });
 });
