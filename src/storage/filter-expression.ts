@@ -25,7 +25,8 @@ export type FilterOp = (typeof FILTER_OPS)[number];
 export const FILTER_COLUMNS: Record<string, string> = {
   transaction_id: "t.transaction_id",
   status: "t.status",
-  step: "t.current_step",
+  // A transaction not started yet has no step written; it reports `created` (server/services/status.ts).
+  step: "COALESCE(t.current_step, 'created')",
   correlation_id: "t.correlation_id",
   dataset_id: "t.dataset_id",
   project_id: "t.project_id",

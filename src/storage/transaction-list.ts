@@ -50,7 +50,7 @@ function whereOf(q: ListQuery): { sql: string; params: Param[] } {
     add(f.sql, ...f.params);
   } else {
     if (q.status?.length) add(`t.status IN (${q.status.map(() => "?").join(",")})`, ...q.status);
-    if (q.step) add("t.current_step = ?", q.step);
+    if (q.step) add("COALESCE(t.current_step, 'created') = ?", q.step); // not started yet: step `created`
     if (q.dateFrom) add("t.created_at >= ?", q.dateFrom);
     if (q.dateTo) add("t.created_at <= ?", q.dateTo);
     for (const [name, values] of Object.entries(q.indexFilter ?? {})) {

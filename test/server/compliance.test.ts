@@ -126,6 +126,13 @@ describe("response fields", () => {
     expect(Number.isInteger(processed.json.estimated_completion_seconds)).toBe(true);
     expect(processed.json.poll_url).toEndWith("?timeout=30");
 
+    const other = (await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {})).json.transaction_id;
+    const byStep = (step: string) => t.call("GET", `/transactions?step=${step}&fields=transaction_id`).then((r) => r.json.items.map((i: any) => i.transaction_id).sort());
+    expect(await byStep("created")).toEqual([other]);
+    expect(await byStep("queued")).toEqual([id, processed.json.transaction_id].sort());
+    const expr = encodeURIComponent(JSON.stringify({ field: "step", op: "eq", value: "created" }));
+    expect((await t.call("GET", `/transactions?filter_expression=${expr}`)).json.items.map((i: any) => i.transaction_id)).toEqual([other]);
+
     const batch = await t.call("POST", "/transactions/batch-status", { transaction_ids: [id, processed.json.transaction_id], fields: "status,metadata.step_progress.current_step" });
     expect(batch.json.statuses[id]).toEqual({ transaction_id: id, status: "queued", metadata: { step_progress: { current_step: "queued" } } });
   });
