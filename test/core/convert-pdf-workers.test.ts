@@ -1,7 +1,7 @@
 /** pdf.js host workers: prewarming hands its worker to the first PDF; the speed patches leave pdf.js output as is. */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import path from "node:path";
-import { prewarmPdfWorkers } from "../../src/core/convert/pdf-client.ts";
+import { closeIdlePdfWorkers, prewarmPdfWorkers, spareWorkerCount } from "../../src/core/convert/pdf-client.ts";
 import { convertSource } from "../../src/core/stages/convert.ts";
 
 setDefaultTimeout(60_000);
@@ -29,6 +29,8 @@ async function countingWorkers<T>(fn: () => Promise<T>): Promise<{ result: T; st
 describe("pdf.js workers", () => {
   test("a PDF that arrives while a worker is warming up takes that worker instead of starting a second one", async () => {
     const data = new Uint8Array(await Bun.file(INVOICE).arrayBuffer());
+    closeIdlePdfWorkers(); // workers left idle by earlier tests would serve the PDF instead
+    expect(spareWorkerCount()).toBe(0);
     const { result, started } = await countingWorkers(async () => {
       const warming = prewarmPdfWorkers(1);
       const converted = await convertSource({ index: 0, filename: "invoice.pdf", data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
@@ -37,6 +39,7 @@ describe("pdf.js workers", () => {
       return converted;
     });
     expect(started).toBe(1);
+    expect(spareWorkerCount()).toBe(1); // back in the pool after close()
     expect(result.pages[0]!.text_source).toBe("text_layer");
     expect(result.pages[0]!.words.length).toBeGreaterThan(20);
   });

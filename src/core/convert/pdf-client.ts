@@ -69,6 +69,16 @@ export async function prewarmPdfWorkers(count = 2): Promise<void> {
   );
 }
 
+/** Terminates the idle workers (a clean shutdown, or a test that needs an empty pool). Warming ones finish first. */
+export function closeIdlePdfWorkers(): void {
+  for (const worker of idleWorkers.splice(0)) worker.terminate();
+}
+
+/** Workers ready (idle) or warming up, which a PDF can take without paying for a cold start. */
+export function spareWorkerCount(): number {
+  return idleWorkers.length + warmingWorkers.size;
+}
+
 type RequestBody = PdfRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
 
 interface Pending {

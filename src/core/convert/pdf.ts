@@ -7,7 +7,7 @@ import { DocprocError } from "../errors.ts";
 import type { ConvertedFile, Page, RasterImage, SourceInput } from "../model.ts";
 import { makeTransform, PDF_RENDER_DPI, type ConvertLimits } from "./limits.ts";
 import { meanConfidence } from "./lines.ts";
-import { isFatal, isInterrupted, PdfWorkerClient } from "./pdf-client.ts";
+import { isFatal, isInterrupted, PdfWorkerClient, spareWorkerCount } from "./pdf-client.ts";
 import { packWords, unpackWords, type PageResult, type RenderResult } from "./pdf-protocol.ts";
 import type { RenderOptions } from "./raster.ts";
 
@@ -61,8 +61,12 @@ export async function convertPdf(
   };
 }
 
-// Below this many pages a second pdf.js worker costs more to start than it saves.
+// Below this many pages a second pdf.js worker costs more than it saves, even a warm one from the pool.
 const PARALLEL_MIN_PAGES = 24;
+// A cold helper costs ~0.13 s of CPU to start and ~0.4 s of JIT compilation of pdf.js (per worker: each has its
+// own VM) before it runs at full speed (~2 ms per page); on two cores it only pays off from about 300 pages, and
+// on a busy machine not at all. Below this, only spare (idle or warming) workers are used as helpers.
+const COLD_HELPER_MIN_PAGES = 300;
 
 /**
  * Text extraction of pages 1..wanted. Long files are shared between `limits.pdfWorkers` workers (each opens its
@@ -77,7 +81,8 @@ async function convertPages(
   warnings: string[],
   password: string | undefined,
 ): Promise<Page[]> {
-  const helperCount = wanted >= PARALLEL_MIN_PAGES ? Math.max(0, opts.limits.pdfWorkers - 1) : 0;
+  const wantedHelpers = wanted >= PARALLEL_MIN_PAGES ? Math.max(0, opts.limits.pdfWorkers - 1) : 0;
+  const helperCount = wanted >= COLD_HELPER_MIN_PAGES ? wantedHelpers : Math.min(wantedHelpers, spareWorkerCount());
   const helpers = await openHelpers(helperCount, src, password, opts);
   const pages = new Array<Page>(wanted);
   const pageWarnings = new Array<string[]>(wanted);
