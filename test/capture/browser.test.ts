@@ -121,8 +121,7 @@ describe("capture page in chromium on a phone viewport", () => {
     expect(progressSeen).toContain("Uploading… 100%"); // from XMLHttpRequest upload.onprogress
     await page.screenshot({ path: path.join(OUT, "capture-done.png") });
 
-    const done = await waitCompleted(t.transaction_id);
-    expect(done.status).toBe("completed");
+    expect(await waitCompleted(t.transaction_id)).toMatchObject({ status: "completed" });
     const pages = db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM pages WHERE transaction_id = ?").get(t.transaction_id);
     expect(pages?.n).toBe(3);
     // Order as arranged on the phone; every photo re-encoded as JPEG on the phone, the large one downscaled to 2000 px.
@@ -194,7 +193,7 @@ describe("capture page in chromium on a phone viewport", () => {
     await page.click("#send");
     await page.waitForSelector("#done:not([hidden])", { timeout: 30_000 });
     expect(await page.textContent("#done-text")).toContain("3 pages were sent");
-    expect((await waitCompleted(t.transaction_id)).status).toBe("completed");
+    expect(await waitCompleted(t.transaction_id)).toMatchObject({ status: "completed" }); // on failure: shows error_message
     const pages = db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM pages WHERE transaction_id = ?").get(t.transaction_id);
     expect(pages?.n).toBe(3);
   }, 60_000);
