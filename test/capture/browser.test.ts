@@ -178,12 +178,16 @@ describe("capture page in chromium on a phone viewport", () => {
     expect(late.json.state).toBe("expired");
     expect((await api("GET", `/transactions/${t.transaction_id}`)).status).toBe(404);
   }, 30_000);
-  test("a PDF picked from files counts its pages (compressed object streams too) against max_pages and is sent with the photo", async () => {
+  test("a PDF picked from files counts its pages (compressed object streams too) against max_pages and is sent with the photo; other files are refused", async () => {
     const t = await mint({ page_limit: 3 });
     const page = await open(t.capture_url);
     await page.waitForSelector("#capture:not([hidden])");
+    await page.setInputFiles("#pick", [{ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a document") }]);
+    await page.waitForSelector("#message:not([hidden])");
+    expect(await page.textContent("#message")).toBe("Only photos and PDF files can be sent.");
     await page.setInputFiles("#camera", [await photo("FlipkartInvoice", 700)]);
     await page.waitForSelector("#pages .page");
+    expect(await page.locator("#message").isHidden()).toBe(true);
     const pdf = { name: "contract.pdf", mimeType: "application/pdf", buffer: Buffer.from(await blankPdf(2)) };
     await page.setInputFiles("#pick", [pdf]);
     await page.waitForFunction(() => document.querySelectorAll("#pages .page").length === 2);
