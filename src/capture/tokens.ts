@@ -51,6 +51,9 @@ export const hashCaptureToken = (token: string) => createHash("sha256").update(t
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** Tokens are kept this long after their last possible use, so integrations can still read their state. */
+export const CAPTURE_TOKEN_RETENTION_MS = 30 * 24 * 3600_000;
+
 export function mintCaptureToken(ctx: CaptureContext, minter: Minter, tenantId: string, projectId: string, input: MintInput): MintedToken {
   const { settings } = ctx;
   const ttl = input.ttl_seconds ?? settings.defaultTtlSeconds;
@@ -63,6 +66,7 @@ export function mintCaptureToken(ctx: CaptureContext, minter: Minter, tenantId: 
   }
   const token = CAPTURE_TOKEN_PREFIX + randomBytes(32).toString("base64url");
   const now = ctx.clock.now();
+  store.deleteCaptureTokensBefore(ctx.db, now - CAPTURE_TOKEN_RETENTION_MS); // housekeeping where tokens are made
   const rec = store.insertCaptureToken(ctx.db, {
     token_hash: hashCaptureToken(token),
     transaction_id: randomUUID(),

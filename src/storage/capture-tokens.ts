@@ -93,3 +93,8 @@ export function consumeCaptureToken(db: Db, tokenHash: string, now: number): boo
       .changes === 1
   );
 }
+
+/** Deletes tokens whose last moment of use (deadline, or consumption) is before `cutoff`. Returns how many. */
+export function deleteCaptureTokensBefore(db: Db, cutoff: number): number {
+  return db.query("DELETE FROM capture_tokens WHERE (state = 'consumed' AND consumed_at < ?1) OR (state <> 'consumed' AND deadline_at < ?1)").run(cutoff).changes;
+}

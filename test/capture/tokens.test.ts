@@ -159,6 +159,19 @@ describe("lifecycle", () => {
     expect(used.json.state).toBe("consumed");
   });
 
+  test("tokens are forgotten 30 days after their last possible use; the transaction stays", async () => {
+    const t = (await mint({ ttl_seconds: 60 })).json;
+    await s.scan(t.token);
+    expect((await s.submit(t.token, [photo(1)])).status).toBe(200);
+    const unused = (await mint({ ttl_seconds: 60 })).json;
+    s.clock.advance(30 * 24 * 3600_000 + 61_000);
+    await mint(); // minting does the housekeeping
+    expect((await s.withKey(key)("GET", `${mintPath()}/${t.transaction_id}`)).status).toBe(404);
+    expect((await s.withKey(key)("GET", `${mintPath()}/${unused.transaction_id}`)).status).toBe(404);
+    expect((await s.withKey(key)("GET", `/transactions/${t.transaction_id}`)).status).toBe(200);
+    expect((await s.scan(unused.token)).json.state).toBe("unknown");
+  });
+
   test("of two simultaneous submits exactly one creates the transaction", async () => {
     const t = (await mint()).json;
     await s.scan(t.token);
