@@ -23,6 +23,8 @@ export interface BenchRow {
   target: string;
   /** Appended to docproc and reference numbers, e.g. "pages/s", "MB". */
   unit?: string;
+  /** Printed under the table as `note: …` (how a figure was measured, why a target is missed). */
+  note?: string;
 }
 
 type BenchFn = () => Promise<BenchRow[]>;
@@ -104,7 +106,7 @@ async function main(only: string[]): Promise<void> {
     }
   }
   process.stdout.write("\n" + renderBenchTable(rows));
-  for (const n of notes) process.stdout.write(`note: ${n}\n`);
+  for (const n of [...rows.flatMap((r) => (r.note ? [r.note] : [])), ...notes]) process.stdout.write(`note: ${n}\n`);
 }
 
 if (import.meta.main) await main(process.argv.slice(2));

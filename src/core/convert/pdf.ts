@@ -63,10 +63,11 @@ export async function convertPdf(
 
 // Below this many pages a second pdf.js worker costs more than it saves, even a warm one from the pool.
 const PARALLEL_MIN_PAGES = 24;
-// A cold helper costs ~0.13 s of CPU to start and ~0.4 s of JIT compilation of pdf.js (per worker: each has its
-// own VM) before it runs at full speed (~2 ms per page); on two cores it only pays off from about 300 pages, and
-// on a busy machine not at all. Below this, only spare (idle or warming) workers are used as helpers.
-const COLD_HELPER_MIN_PAGES = 300;
+// A cold helper costs ~0.13 s of CPU to start and 0.3-0.4 s of JIT compilation of pdf.js (each worker has its own
+// VM) before it runs at full speed (~2 ms per page). Measured on 500 pages: one worker 1.85 s of CPU in all, two
+// 2.3 s, and no faster on two busy cores; a batch already runs one file per core. So a cold helper only for long
+// files; below this, only spare (idle or warming) workers help.
+const COLD_HELPER_MIN_PAGES = 600;
 
 /**
  * Text extraction of pages 1..wanted. Long files are shared between `limits.pdfWorkers` workers (each opens its

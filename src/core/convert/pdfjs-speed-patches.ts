@@ -50,14 +50,16 @@ const TRANSFORM: Patch[] = [
       const m = textState.textMatrix, c = textState.ctm;
       const t0 = m[0] * s0 + m[2] * 0, t1 = m[1] * s0 + m[3] * 0, t2 = m[0] * 0 + m[2] * s3, t3 = m[1] * 0 + m[3] * s3;
       const t4 = m[0] * 0 + m[2] * s5 + m[4], t5 = m[1] * 0 + m[3] * s5 + m[5];
-      const r = out || new Array(6);
-      r[0] = c[0] * t0 + c[2] * t1;
-      r[1] = c[1] * t0 + c[3] * t1;
-      r[2] = c[0] * t2 + c[2] * t3;
-      r[3] = c[1] * t2 + c[3] * t3;
-      r[4] = c[0] * t4 + c[2] * t5 + c[4];
-      r[5] = c[1] * t4 + c[3] * t5 + c[5];
-      return r;
+      const r0 = c[0] * t0 + c[2] * t1, r1 = c[1] * t0 + c[3] * t1, r2 = c[0] * t2 + c[2] * t3, r3 = c[1] * t2 + c[3] * t3;
+      const r4 = c[0] * t4 + c[2] * t5 + c[4], r5 = c[1] * t4 + c[3] * t5 + c[5];
+      if (!out) return [r0, r1, r2, r3, r4, r5];
+      out[0] = r0;
+      out[1] = r1;
+      out[2] = r2;
+      out[3] = r3;
+      out[4] = r4;
+      out[5] = r5;
+      return out;
     }
 `,
   ],
