@@ -23,7 +23,7 @@ import type { ExportManifest, ExportSink } from "./exporters";
 import { runExports } from "./exporters";
 import { convertOcrData, convertSource, convertText } from "./stages/convert";
 import { ocrPages } from "./stages/ocr";
-import { splitInfoOf, splitPages } from "./stages/split";
+import { analysePage, separatorNeedsOf, splitInfoOf, splitPages, type SplitFile } from "./stages/split";
 import { expandEmailSource } from "./split/email";
 import { classifyDocument } from "./stages/classify";
 import { extractFields } from "./stages/extract";
@@ -80,6 +80,8 @@ export async function processTransaction(input: TransactionInput, ctx: PipelineC
       throw new DocprocError(first.code as never, first.message, { stage: first.stage });
     }
     const ocrTargets = pages.filter((p) => p.text_source === "none" && p.render);
+    const splitFiles = splitFilesOf(files, sources);
+    analyseWhileRendering(ocrTargets, splitFiles, ctx.project);
     progress("ocr", 0, ocrTargets.length);
     try {
       const report = await ocrPages(ocrTargets, ctx.ocr, { signal: ctx.signal, onPage: (d, t) => progress("ocr", d, t) });
@@ -88,7 +90,7 @@ export async function processTransaction(input: TransactionInput, ctx: PipelineC
       throw wrapStageError("ocr", err);
     }
 
-    const documents = await understand(files, sources, ctx, progress);
+    const documents = await understand(files, splitFiles, ctx, progress);
     const txRules = validateTransaction(documents, ctx.project);
     const results = buildResultsFile(ctx.meta, sources.map((s) => s.filename), documents, pages, txRules, ctx.now?.());
 
@@ -151,14 +153,37 @@ async function convertAll(
   progress("convert", total, total);
 }
 
+function splitFilesOf(files: OpenFile[], sources: SourceInput[]): SplitFile[] {
+  const policyOf = (index: number) => sources.find((s) => s.index === index)?.split_policy ?? "inherit";
+  return files.map((f) => ({ index: f.source_file_index, filename: f.filename, policy: policyOf(f.source_file_index), pages: f.pages }));
+}
+
+/**
+ * Scanned pages are rendered once: separator detection (barcodes, blank pages) runs on the raster the OCR stage
+ * asks for, instead of Split rendering the page again. A failure here leaves the page to Split's own analysis.
+ */
+export function analyseWhileRendering(ocrTargets: Page[], splitFiles: SplitFile[], project: ProjectSettings): void {
+  const settings = splitSettingsOf(project);
+  const needs = separatorNeedsOf(splitFiles, settings);
+  for (const page of ocrTargets) {
+    const need = needs.get(page);
+    const render = page.render;
+    if (!need || !render) continue;
+    page.render = async () => {
+      const img = await render();
+      page.render = render;
+      await analysePage(page, settings.separator, need, img).catch(() => {});
+      return img;
+    };
+  }
+}
+
 async function understand(
   files: OpenFile[],
-  sources: SourceInput[],
+  splitFiles: SplitFile[],
   ctx: PipelineContext,
   progress: ProgressFn,
 ): Promise<DocumentResult[]> {
-  const policyOf = (index: number) => sources.find((s) => s.index === index)?.split_policy ?? "inherit";
-  const splitFiles = files.map((f) => ({ index: f.source_file_index, filename: f.filename, policy: policyOf(f.source_file_index), pages: f.pages }));
   const settings = splitSettingsOf(ctx.project);
   progress("split", 0, 1);
   let spans;

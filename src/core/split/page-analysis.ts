@@ -29,21 +29,27 @@ const SHEET_MAX_TEXT = 400;
  * no barcodes, blank when there is no text. A page whose render fails is treated the same way (never throws).
  */
 export async function analysePages(pages: Page[], sep: SeparatorSettings, needs: AnalysisNeeds): Promise<void> {
-  for (const page of pages) {
-    const wantBarcodes = needs.barcodes && page.barcodes === undefined && !(needs.patchTOnly && isTextPage(page));
-    const wantBlank = needs.blank && page.is_blank === undefined;
-    if (!wantBarcodes && !wantBlank) continue;
-    const hasText = page.text.replace(/\s+/g, "").length >= 3;
-    // A page with text is not blank: no need to render for that question alone.
-    if (wantBlank && hasText) page.is_blank = false;
-    if (!wantBarcodes && page.is_blank !== undefined) continue;
-    const img = page.render ? await page.render().catch(() => null) : null;
-    const grey = img ? toGrey(img, OVERVIEW_SIDE) : null;
-    if (wantBarcodes) page.barcodes = img && grey ? await findBarcodes(img, grey, sep) : [];
-    if (page.is_blank === undefined) {
-      // Without a raster only the text can tell: blank means no text at all.
-      page.is_blank = grey ? inkRatio(grey) < sep.blank_ink_ratio : page.text.trim() === "";
-    }
+  for (const page of pages) await analysePage(page, sep, needs);
+}
+
+/**
+ * Analyses one page. `raster` is the page's render when the caller already has it (the OCR stage renders every
+ * scanned page anyway), so a scanned page is rendered once for OCR and separator detection together.
+ */
+export async function analysePage(page: Page, sep: SeparatorSettings, needs: AnalysisNeeds, raster?: RasterImage): Promise<void> {
+  const wantBarcodes = needs.barcodes && page.barcodes === undefined && !(needs.patchTOnly && isTextPage(page));
+  const wantBlank = needs.blank && page.is_blank === undefined;
+  if (!wantBarcodes && !wantBlank) return;
+  const hasText = page.text.replace(/\s+/g, "").length >= 3;
+  // A page with text is not blank: no need to render for that question alone.
+  if (wantBlank && hasText) page.is_blank = false;
+  if (!wantBarcodes && page.is_blank !== undefined) return;
+  const img = raster ?? (page.render ? await page.render().catch(() => null) : null);
+  const grey = img ? toGrey(img, OVERVIEW_SIDE) : null;
+  if (wantBarcodes) page.barcodes = img && grey ? await findBarcodes(img, grey, sep) : [];
+  if (page.is_blank === undefined) {
+    // Without a raster only the text can tell: blank means no text at all.
+    page.is_blank = grey ? inkRatio(grey) < sep.blank_ink_ratio : page.text.trim() === "";
   }
 }
 

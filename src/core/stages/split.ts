@@ -17,6 +17,7 @@ import type { DocumentSpan, Page, SplitInfo, SplitPolicy } from "../model";
 import { splitBySeparators, splitFixedPages, splitPerFile, splitPerPage } from "../split/deterministic";
 import { type PageClassifier, splitIntelligently } from "../split/intelligent";
 import { type AnalysisNeeds, analysePages } from "../split/page-analysis";
+export { analysePage } from "../split/page-analysis";
 import { parseSplitPolicy } from "../split/policy";
 import type { SplitSettings } from "../split/settings";
 import type { StreamPage } from "../split/stream";
@@ -48,6 +49,21 @@ export async function splitPages(files: SplitFile[], settings: SplitSettings, op
   for (const g of groups) await analysePages(g.files.flatMap((f) => f.pages), settings.separator, needsOf(g, settings));
   const spans = groups.flatMap((g) => splitGroup(g, settings, opts));
   return applyCertainty(spans, withPages);
+}
+
+/**
+ * What separator analysis each page will need, known before OCR: the pipeline analyses scanned pages on the raster
+ * the OCR stage renders anyway, so no page is rendered twice. Pages not in the map need nothing.
+ */
+export function separatorNeedsOf(files: SplitFile[], settings: SplitSettings): Map<Page, AnalysisNeeds> {
+  const needs = new Map<Page, AnalysisNeeds>();
+  if (!settings.enabled) return needs;
+  const withPages = files.filter((f) => f.pages.length > 0).map((f) => ({ ...f, policy: parseSplitPolicy(f.policy) }));
+  for (const g of groupFiles(withPages, settings)) {
+    const n = needsOf(g, settings);
+    if (n.barcodes || n.blank) for (const f of g.files) for (const p of f.pages) needs.set(p, n);
+  }
+  return needs;
 }
 
 /**
