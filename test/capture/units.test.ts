@@ -38,7 +38,7 @@ describe("captured file inspection", () => {
 });
 
 describe("terminal summary", () => {
-  const docs = [
+  const docs: NonNullable<Parameters<typeof summarize>[1]> = [
     { document_type: "invoice", split: { page_numbers: [1, 2] }, fields: { invoice_number: { value: "INV-7" }, total: { value: 278.61 }, po: { value: null } } },
     { document_type: "receipt", split: { page_numbers: [3] }, fields: {} },
   ];
