@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { defaultProject } from "../../src/core/project";
+import path from "node:path";
 import { AwaitInput } from "../../src/queue/process-transaction";
 import { testApp } from "./helpers";
 
@@ -175,5 +176,39 @@ describe("paused and failed transactions", () => {
     expect(view).not.toHaveProperty("error_message");
     const listed = (await t.call("GET", "/transactions?status=awaiting_input&fields=review_metadata.step_name")).json;
     expect(listed.items).toEqual([{ transaction_id: id, review_metadata: { step_name: "review" } }]);
+  });
+});
+
+describe("downloads", () => {
+  test("every export format downloads with its Content-Type; inline=true switches the disposition", async () => {
+    const kinds: Record<string, string> = {
+      "r.json": "application/json",
+      "r.pdf": "application/pdf",
+      "sheets/r.xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      "r.csv": "text/csv; charset=utf-8",
+      "r.xml": "application/xml",
+      "pages/r_page_1.jpg": "image/jpeg",
+    };
+    t = testApp({
+      workers: 1,
+      runner: async (_input, ctx) => {
+        const now = new Date().toISOString();
+        const files = Object.keys(kinds).map((f) => ({ filename: f, path: `exports/${f}`, size_bytes: 1, document_ids: [], created_at: now }));
+        for (const f of files) await Bun.write(path.join(ctx.exportDir, f.filename), f.filename.endsWith(".json") ? "{}" : "x");
+        const manifest = { transaction_id: ctx.meta.transaction_id, profiles: { all: { profile_id: "all", profile_name: "All", output_format: "json", scope_mode: "per_transaction", files } }, total_files: files.length, total_size_bytes: files.length };
+        return { status: "success", documents: [], pages: [], manifest, errors: [], warnings: [] };
+      },
+    });
+    const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
+    const id = (await t.call("POST", `/tenants/default/projects/${pid}/transactions/process`, { documentText: "x" })).json.transaction_id;
+    expect((await t.call("GET", `/transactions/${id}?timeout=10`)).json.status).toBe("completed");
+    for (const [file, type] of Object.entries(kinds)) {
+      const r = await t.call("GET", `/transactions/${id}/exports/download/${file}`);
+      expect([file, r.status, r.res.headers.get("content-type")]).toEqual([file, 200, type]);
+      expect(r.res.headers.get("content-disposition")).toStartWith(`attachment; filename="${file.split("/").pop()}"`);
+    }
+    const inline = await t.call("GET", `/transactions/${id}/exports/download/pages/r_page_1.jpg?inline=true`);
+    expect(inline.res.headers.get("content-disposition")).toStartWith('inline; filename="r_page_1.jpg"');
+    expect((await t.call("GET", `/transactions/${id}/exports/download/exports/r.json`)).status).toBe(404); // path, not filename
   });
 });

@@ -57,7 +57,7 @@ test("the explorer works offline and uploads files with tokens, split policies a
   await areas.nth(2).fill("\nsecret-b");
   expect(await areas.nth(2).evaluate((e) => getComputedStyle(e).getPropertyValue("-webkit-text-security"))).toBe("disc");
   await op.locator("button").click();
-  await page.waitForFunction(() => [...document.querySelectorAll("pre")].some((p) => /^\d{3} /.test(p.textContent ?? "")));
+  await page.waitForFunction(() => Array.from(document.querySelectorAll("pre")).some((p) => /^\d{3} /.test(p.textContent ?? "")));
   const shown = (await op.locator("pre").textContent())!;
   expect(shown).toStartWith("200");
   expect(shown).not.toContain("secret-b");
