@@ -102,7 +102,7 @@ async function extractPage(req: Extract<PdfRequest, { op: "page" }>): Promise<Pa
     }
     const usableWords = verdict.usable ? words : [];
     const text = orderWordsIntoLines(usableWords);
-    return { width: unit.width, height: unit.height, scale, usable: verdict.usable, reason: verdict.reason, words: packWords(usableWords), text };
+    return { width: unit.width, height: unit.height, scale, usable: verdict.usable, reason: verdict.reason, words: packWords(usableWords, text), text };
   } finally {
     page.cleanup();
   }

@@ -152,7 +152,7 @@ async function convertPage(
   if (loaded && !result.usable && result.reason && result.reason !== "no text layer") {
     warnings.push(`page ${n}: ${result.reason}; the page will be OCR'd`);
   }
-  const words = unpackWords(result.words);
+  const words = unpackWords(result.words, result.text);
   const transform = makeTransform(result, "point", result.scale, result.scale * 72);
   const render = (renderOpts?: RenderOptions): Promise<RasterImage> =>
     loaded
