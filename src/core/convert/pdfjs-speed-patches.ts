@@ -20,6 +20,10 @@
  *   loaded sets it synchronously: loadFont would return the same cached font, only after a promise round trip
  *   through the operator loop. Generators that wrap every line in q/Q (pdf-lib, many report tools) re-select the
  *   font once per line, pdf-lib even under a new resource name each time. Type3 fonts always take the long way.
+ * - TextState.clone (every `q`): the copy gets TextState.prototype instead of the state it was copied from as its
+ *   prototype. Object.assign already gives it every field as its own property (all of TextState's properties are
+ *   declared fields), so no read changes; but with a fresh prototype object per page (and per nesting level),
+ *   every property read on the text state (getCurrentTextTransform, twice per glyph) became megamorphic.
  */
 export type Patch = [anchor: string, replacement: string];
 
@@ -117,8 +121,15 @@ const SYNC_FONT: Patch[] = [
   ],
 ];
 
+const FLAT_TEXT_STATE: Patch[] = [
+  [
+    "    const clone = Object.assign(Object.create(this), this);\n    clone.textMatrix = this.textMatrix.slice();\n",
+    "    const clone = Object.assign(Object.create(TextState.prototype), this);\n    clone.textMatrix = this.textMatrix.slice();\n",
+  ],
+];
+
 /** Groups of patches: each group is applied whole or not at all. */
-export const SPEED_PATCHES: Patch[][] = [TRANSFORM, BIDI, NORMALIZE, ONE_CHUNK, SYNC_FONT];
+export const SPEED_PATCHES: Patch[][] = [TRANSFORM, BIDI, NORMALIZE, ONE_CHUNK, SYNC_FONT, FLAT_TEXT_STATE];
 
 /**
  * Applies `required` (all or nothing: null when one anchor is missing or repeated) and whichever `optional` groups
