@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 describe("project settings", () => {
-  test("partial settings merge over the default project; every update bumps project_version", async () => {
+  test("partial settings: create and PUT merge over the default project, PATCH over the current settings; every update bumps project_version", async () => {
     t = testApp();
     const created = await t.call("POST", "/tenants/default/projects", { name: "P", settings: { name: "Only a name" } });
     expect(created.status).toBe(201);
@@ -26,9 +26,11 @@ describe("project settings", () => {
     expect(patched.status).toBe(200);
     expect(patched.json.project_version).toBe(2);
     expect(patched.json.settings.export_profiles).toEqual([]);
-    expect(patched.json.settings.name).toBe(defaultProject.name); // merged over the default, not over the current
+    expect(patched.json.settings.name).toBe("Only a name"); // PATCH keeps the keys it does not name
     const put = await t.call("PUT", `/tenants/default/projects/${pid}/settings`, { split: { ...defaultProject.split } });
     expect([put.status, put.json.project_version]).toEqual([200, 3]);
+    expect(put.json.settings.name).toBe(defaultProject.name); // PUT replaces: what it leaves out comes from the default
+    expect(put.json.settings.export_profiles.map((p: any) => p.id)).toEqual(defaultProject.export_profiles.map((p) => p.id));
     expect((await t.call("PATCH", `/tenants/default/projects/${pid}`, { description: "d" })).json.project_version).toBe(4);
     expect((await t.call("GET", `/tenants/default/projects/${pid}`)).json.project_version).toBe(4);
   });

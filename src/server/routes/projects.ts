@@ -34,7 +34,7 @@ export function projectRoutes(deps: ServerDeps) {
       "/tenants/:tenant_id/projects/:project_id",
       async ({ params, request }) => {
         const body = parseInput(UpdateProjectBody, await readJson(request));
-        return view(projects.updateProject(deps.db, deps.clock, params.tenant_id, params.project_id, body));
+        return view(projects.updateProject(deps.db, deps.clock, params.tenant_id, params.project_id, body, "merge"));
       },
       { parse: "none" },
     )

@@ -37,9 +37,18 @@ export function updateProject(
   tenantId: string,
   projectId: string,
   patch: { name?: string; description?: string; settings?: unknown },
+  mode: "merge" | "replace" = "replace",
 ): projects.ProjectRecord {
-  const settings = patch.settings === undefined ? undefined : parseProjectSettings(mergeOverDefault(patch.settings));
+  // PATCH merges the given top-level keys over the project's current settings (keys left out stay as they are);
+  // PUT .../settings replaces them, merged over the default project like a new project's.
+  const base = mode === "merge" && isObject(patch.settings) ? requireProject(db, tenantId, projectId).settings : null;
+  const raw = base && isObject(patch.settings) ? { ...(base as Record<string, unknown>), ...patch.settings } : patch.settings;
+  const settings = raw === undefined ? undefined : parseProjectSettings(mergeOverDefault(raw));
   const p = projects.updateProject(db, tenantId, projectId, { ...patch, settings }, isoAt(clock));
   if (!p) throw new DocprocError("not_found", `Project ${projectId} not found in tenant ${tenantId}`);
   return p;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
