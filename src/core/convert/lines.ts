@@ -11,7 +11,8 @@ import type { Word } from "../model.ts";
  */
 export function orderWordsIntoLines(words: Word[]): string {
   if (words.length === 0) return "";
-  const byTop = [...words].sort((p, q) => centerY(p) - centerY(q));
+  // Text layers and OCR output usually come top to bottom already: a stable sort of a sorted list is the list.
+  const byTop = isSorted(words, centerY) ? [...words] : [...words].sort((p, q) => centerY(p) - centerY(q));
   const lines: Word[][] = [];
   let current: Word[] = [];
   let bandTop = 0, bandBottom = 0;
@@ -34,7 +35,7 @@ export function orderWordsIntoLines(words: Word[]): string {
   let index = 0;
   const texts: string[] = [];
   lines.forEach((line, lineIndex) => {
-    line.sort((p, q) => p.bounding_box[0] - q.bounding_box[0]);
+    if (!isSorted(line, left)) line.sort((p, q) => left(p) - left(q));
     for (const word of line) {
       word.line = lineIndex + 1;
       words[index++] = word;
@@ -46,6 +47,18 @@ export function orderWordsIntoLines(words: Word[]): string {
 
 function centerY(word: Word): number {
   return (word.bounding_box[1] + word.bounding_box[3]) / 2;
+}
+
+function left(word: Word): number {
+  return word.bounding_box[0];
+}
+
+/** True when `key` never decreases along `words` (the comparator sorts would use finds no pair out of order). */
+function isSorted(words: Word[], key: (w: Word) => number): boolean {
+  for (let i = 1; i < words.length; i++) {
+    if (!(key(words[i - 1]!) - key(words[i]!) <= 0)) return false;
+  }
+  return true;
 }
 
 /** Mean word confidence, null without words (the Page.ocr_confidence rule). */

@@ -240,14 +240,21 @@ export interface TextLayerVerdict {
 export function judgeTextLayer(words: Word[]): TextLayerVerdict {
   let total = 0, alnum = 0, bad = 0;
   for (const word of words) {
-    for (const ch of word.text) {
+    const text = word.text;
+    // Code point by code point (as for…of would go, without its iterator objects).
+    for (let i = 0; i < text.length; i++) {
       total++;
-      const code = ch.charCodeAt(0);
+      const code = text.charCodeAt(i);
       if (code < 128) {
         // ASCII fast path: the regexes below cost more than the whole text extraction on long documents.
         if ((code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122)) alnum++;
         else if (code < 32 || code === 127) bad++;
-      } else if (/[\p{L}\p{N}]/u.test(ch)) alnum++;
+        continue;
+      }
+      const point = text.codePointAt(i)!;
+      const ch = String.fromCodePoint(point);
+      if (point > 0xffff) i++;
+      if (/[\p{L}\p{N}]/u.test(ch)) alnum++;
       else if (/[\p{Co}\p{Cc}\p{Cs}\uFFFD]/u.test(ch)) bad++;
     }
   }
