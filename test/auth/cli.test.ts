@@ -1,12 +1,12 @@
 /** `docproc tenants|clients|keys|users` spawned as a user runs them, against a data directory a server also uses. */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { runCli } from "../cli/helpers";
 import { startAuthServer, type AuthServer } from "./helpers";
+import { makeTempDir } from "../support/temp";
 
-const dir = mkdtempSync(path.join(tmpdir(), "docproc-auth-cli-"));
+const dir = makeTempDir("auth-cli");
 let s: AuthServer | undefined;
 afterAll(async () => {
   await s?.stop({ keepDir: true });

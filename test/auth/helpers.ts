@@ -1,15 +1,8 @@
 /** A docproc API on a real loopback port (127.0.0.1, port 0) over a temporary data directory, for auth tests. */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { DEFAULT_AUTH_SETTINGS, type AuthSettings } from "../../src/auth/settings";
-import { openDataDir, startWorkerRuntime } from "../../src/queue/runtime";
-import { createApp } from "../../src/server/app";
-import { DEFAULT_CONFIG, type ServerConfig } from "../../src/server/config";
-import type { ServerDeps } from "../../src/server/deps";
-import { createLongPoll } from "../../src/server/long-poll";
-import { systemClock, type Clock } from "../../src/storage/clock";
-import { fakeRunner } from "../server/helpers";
+import type { AuthSettings } from "../../src/auth/settings";
+import type { Clock } from "../../src/storage/clock";
+import { buildTestApp } from "../support/app";
+import { jsonOrText, requestInit } from "../support/http";
 
 export const ADMIN = "auth-test-admin-key";
 
@@ -22,49 +15,18 @@ export interface Reply {
 export type AuthServer = Awaited<ReturnType<typeof startAuthServer>>;
 
 export async function startAuthServer(opts: { auth?: Partial<AuthSettings>; clock?: Clock; dir?: string } = {}) {
-  const dir = opts.dir ?? mkdtempSync(path.join(tmpdir(), "docproc-auth-"));
-  const data = openDataDir(dir);
-  const clock = opts.clock ?? systemClock;
-  const runtime = startWorkerRuntime({ data, concurrency: 0, clock, runPipeline: fakeRunner });
-  const config: ServerConfig = { ...DEFAULT_CONFIG, adminApiKey: ADMIN, longPollRecheckMs: 100, auth: { ...DEFAULT_AUTH_SETTINGS, ...opts.auth } };
-  const deps: ServerDeps = {
-    db: data.db,
-    clock,
-    blobs: data.blobs,
-    notifier: runtime.notifier,
-    config,
-    exportsRoot: data.exportsRoot,
-    workers: 1,
-    wake: () => {},
-    running: () => 0,
-    ocrStatus: () => ({ status: "idle" }),
-  };
-  const longPoll = createLongPoll(data.db, runtime.notifier, config.longPollRecheckMs);
-  const app = createApp(deps, longPoll);
-  app.listen({ hostname: "127.0.0.1", port: 0 });
-  const base = `http://127.0.0.1:${app.server!.port}`;
+  const t = buildTestApp({ adminKey: ADMIN, prefix: "auth", dir: opts.dir, clock: opts.clock, auth: opts.auth, wirePool: false });
+  const base = t.listen();
 
   async function call(method: string, url: string, headers: Record<string, string> = {}, body?: unknown): Promise<Reply> {
-    const init: RequestInit = { method, headers: { ...headers } };
-    if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      (init.headers as Record<string, string>)["content-type"] = "application/json";
-    }
-    const res = await fetch(base + url, init);
-    const text = await res.text();
-    let json: unknown = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = text;
-    }
-    return { status: res.status, json, headers: res.headers };
+    const res = await fetch(base + url, requestInit(method, headers, body));
+    return { status: res.status, json: jsonOrText(await res.text()), headers: res.headers };
   }
 
   return {
     base,
-    dir,
-    db: data.db,
+    dir: t.dir,
+    db: t.data.db,
     call,
     admin: (method: string, url: string, body?: unknown) => call(method, url, { "x-api-key": ADMIN }, body),
     withKey: (key: string) => (method: string, url: string, body?: unknown) => call(method, url, { "x-api-key": key }, body),
@@ -75,12 +37,6 @@ export async function startAuthServer(opts: { auth?: Partial<AuthSettings>; cloc
       const k = await call("POST", `/admin/clients/${clientId}/keys`, { "x-api-key": ADMIN }, { description: "test" });
       return { key: k.json.api_key, keyId: k.json.key_id };
     },
-    async stop(opts: { keepDir?: boolean } = {}) {
-      await app.stop();
-      longPoll.close();
-      await runtime.stop(false, 1000);
-      data.db.close();
-      if (!opts.keepDir) rmSync(dir, { recursive: true, force: true });
-    },
+    stop: (stopOpts: { keepDir?: boolean } = {}) => t.close(stopOpts),
   };
 }

@@ -3,13 +3,13 @@
  * and a SIGKILL (after the flush interval), and a key created over HTTP working across restarts.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
-import { freePort, spawnServe, type Served } from "../server/spawn";
+import { freePort, spawnServe, type Served } from "../support/process";
+import { makeTempDir } from "../support/temp";
 
 const KEY = "serve-test-admin-key";
-const dir = mkdtempSync(path.join(tmpdir(), "docproc-auth-serve-"));
+const dir = makeTempDir("auth-serve");
 const running: Served[] = [];
 afterAll(() => {
   for (const s of running) s.proc.kill("SIGKILL");

@@ -1,11 +1,7 @@
 /** Shared helpers of the batch tests: tiny text-layer PDFs (cheap to process) and the CLI as a real child process. */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
-
-export const REPO = path.resolve(import.meta.dir, "../..");
-export const CLI = path.join(REPO, "src/cli.ts");
+import { runCli as runCliProcess, type CliRun } from "../support/process";
 
 /** A one-page PDF with a real text layer (no OCR needed); distinct text → distinct content hash. */
 export async function textPdf(text: string): Promise<Uint8Array> {
@@ -18,38 +14,12 @@ export async function textPdf(text: string): Promise<Uint8Array> {
   return pdf.save();
 }
 
-export function tempDir(prefix: string, cleanup: string[]): string {
-  const dir = mkdtempSync(path.join(tmpdir(), `docproc-${prefix}-`));
-  cleanup.push(dir);
-  return dir;
-}
+export { removeAll, tempDir } from "../support/temp";
+export { spawnCli } from "../support/process";
 
-export function removeAll(dirs: string[]): void {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-}
-
-export interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Spawns `bun src/cli.ts ...` without a TTY, the way cron runs it. */
-export function spawnCli(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) {
-  return Bun.spawn([process.execPath, CLI, ...args], {
-    cwd: opts.cwd ?? REPO,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { ...process.env, NO_COLOR: "1", ...opts.env },
-  });
-}
-
-export async function runCli(args: string[], opts: { cwd?: string; timeoutMs?: number } = {}): Promise<Run> {
-  const proc = spawnCli(args, opts);
-  const timer = setTimeout(() => proc.kill(), opts.timeoutMs ?? 90_000);
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  clearTimeout(timer);
-  return { code, stdout, stderr };
+/** The CLI run to its end, as cron runs it; killed after `timeoutMs` (default 90 s: batch runs process real files). */
+export function runCli(args: string[], opts: { cwd?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+  return runCliProcess(args, { ...opts, timeoutMs: opts.timeoutMs ?? 90_000 });
 }
 
 /** Results files (`<transaction_id>_data.json`) in a folder tree. */

@@ -1,18 +1,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Ledger, hashBytes, hashFile } from "../../src/batch/ledger";
+import { removeAll, tempDir } from "../support/temp";
 
 const dirs: string[] = [];
-function dataDir(): string {
-  const d = mkdtempSync(path.join(tmpdir(), "docproc-ledger-"));
-  dirs.push(d);
-  return d;
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const dataDir = () => tempDir("ledger", dirs);
+afterEach(() => removeAll(dirs));
 
 describe("ledger", () => {
   test("claims new content once; the same content again is in progress, then finished", () => {

@@ -1,19 +1,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { acquireDataDirLock } from "../../src/batch/lock";
 import { DocprocError, exitCodeOf } from "../../src/core/errors";
+import { removeAll, tempDir } from "../support/temp";
 
 const dirs: string[] = [];
-function dataDir(): string {
-  const d = mkdtempSync(path.join(tmpdir(), "docproc-lock-"));
-  dirs.push(d);
-  return d;
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const dataDir = () => tempDir("lock", dirs);
+afterEach(() => removeAll(dirs));
 
 const LOCK_MODULE = path.resolve(import.meta.dir, "../../src/batch/lock.ts");
 

@@ -4,8 +4,7 @@
  * Saves test-output/capture-page.png (pages added), capture-done.png and capture-expired.png for review.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import sharp from "sharp";
@@ -14,6 +13,8 @@ import { startServer, type RunningServer } from "../../src/server/start";
 import { fsBlobStore } from "../../src/storage/blobs";
 import { openDatabase, type Db } from "../../src/storage/db";
 import { blankPdf, captureForm, CORPUS } from "./helpers";
+import { makeTempDir } from "../support/temp";
+import { requestInit } from "../support/http";
 
 const ADMIN = "capture-browser-admin";
 const OUT = path.resolve(import.meta.dir, "../../test-output");
@@ -28,13 +29,7 @@ let project: string;
 let key: string;
 
 async function api(method: string, url: string, body?: unknown, headers: Record<string, string> = { "x-api-key": key }) {
-  const init: RequestInit = { method, headers: { ...headers } };
-  if (body instanceof FormData) init.body = body;
-  else if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    (init.headers as Record<string, string>)["content-type"] = "application/json";
-  }
-  const res = await fetch(server.url + url, init);
+  const res = await fetch(server.url + url, requestInit(method, headers, body));
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : null };
 }
@@ -68,7 +63,7 @@ async function waitCompleted(id: string): Promise<{ status: string }> {
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run installs it)`);
-  dir = mkdtempSync(path.join(tmpdir(), "docproc-capture-e2e-"));
+  dir = makeTempDir("capture-e2e");
   server = await startServer({ host: "127.0.0.1", port: 0, dataDir: dir, workers: 1, config: { ...DEFAULT_CONFIG, adminApiKey: ADMIN, longPollRecheckMs: 200 }, log: () => {} });
   db = openDatabase(path.join(dir, "docproc.db"));
   const admin = { "x-api-key": ADMIN };

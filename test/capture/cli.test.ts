@@ -1,14 +1,14 @@
 /** `docproc capture` spawned through src/cli.ts against a real server on a loopback port (fake pipeline: fast). */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import type { Subprocess } from "bun";
 import jsQR from "jsqr";
 import { DEFAULT_CONFIG } from "../../src/server/config";
 import { startServer, type RunningServer } from "../../src/server/start";
-import { fakeRunner } from "../server/helpers";
-import { capture, ROOT } from "../server/spawn";
+import { fakeRunner } from "../support/fake-runner";
+import { capture, spawnCli } from "../support/process";
+import { makeTempDir } from "../support/temp";
 import { captureForm, scanJpeg } from "./helpers";
 
 const ADMIN = "capture-cli-admin";
@@ -23,7 +23,7 @@ async function adminCall(method: string, url: string, body: unknown) {
 }
 
 function spawnCapture(args: string[], env: Record<string, string> = {}): { proc: Subprocess; output: () => string; stdout: () => string } {
-  const proc = Bun.spawn([path.join(ROOT, "node_modules/.bin/bun"), "src/cli.ts", "capture", ...args], { cwd: ROOT, env: { ...process.env, DOCPROC_API_KEY: "", ...env }, stdout: "pipe", stderr: "pipe" });
+  const proc = spawnCli(["capture", ...args], { env: { DOCPROC_API_KEY: "", ...env } });
   const output = capture(proc);
   return { proc, output, stdout: output };
 }
@@ -62,7 +62,7 @@ function decodeTerminalQr(text: string): string | null {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), "docproc-capture-cli-"));
+  dir = makeTempDir("capture-cli");
   server = await startServer({ host: "127.0.0.1", port: 0, dataDir: dir, workers: 1, runPipeline: fakeRunner, config: { ...DEFAULT_CONFIG, adminApiKey: ADMIN, longPollRecheckMs: 100 }, log: () => {} });
   project = (await adminCall("POST", "/tenants/default/projects", { name: "Desk", description: "" })).project_id;
   await adminCall("POST", "/admin/clients", { client_id: "desk", name: "Desk" });

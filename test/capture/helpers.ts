@@ -1,16 +1,12 @@
 /** Capture tests: the real app over a temp data directory, called with app.handle (no port), with a fake clock. */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
-import { DEFAULT_AUTH_SETTINGS, type AuthSettings } from "../../src/auth/settings";
-import { openDataDir, startWorkerRuntime } from "../../src/queue/runtime";
-import { createApp } from "../../src/server/app";
-import { DEFAULT_CONFIG, type ServerConfig } from "../../src/server/config";
-import type { ServerDeps } from "../../src/server/deps";
-import { createLongPoll } from "../../src/server/long-poll";
+import type { AuthSettings } from "../../src/auth/settings";
+import type { ServerConfig } from "../../src/server/config";
 import { fakeClock } from "../../src/storage/clock";
-import { fakeRunner } from "../server/helpers";
+import { buildTestApp } from "../support/app";
+import { jsonOrText, requestInit } from "../support/http";
 
 export const ADMIN = "capture-test-admin-key";
 export const CORPUS = path.resolve(import.meta.dir, "../../../shared/corpora/invoice2data");
@@ -22,48 +18,18 @@ export interface Reply {
 }
 
 export async function captureApp(opts: { auth?: Partial<AuthSettings>; config?: Partial<ServerConfig> } = {}) {
-  const dir = mkdtempSync(path.join(tmpdir(), "docproc-capture-"));
-  const data = openDataDir(dir);
   const clock = fakeClock(Date.parse("2026-03-01T10:00:00Z"));
-  const runtime = startWorkerRuntime({ data, concurrency: 0, clock, runPipeline: fakeRunner });
-  const config: ServerConfig = { ...DEFAULT_CONFIG, adminApiKey: ADMIN, longPollRecheckMs: 100, auth: { ...DEFAULT_AUTH_SETTINGS, ...opts.auth }, ...opts.config };
-  const deps: ServerDeps = {
-    db: data.db,
-    clock,
-    blobs: data.blobs,
-    notifier: runtime.notifier,
-    config,
-    exportsRoot: data.exportsRoot,
-    workers: 1,
-    wake: () => {},
-    running: () => 0,
-    ocrStatus: () => ({ status: "idle" }),
-  };
-  const longPoll = createLongPoll(data.db, runtime.notifier, config.longPollRecheckMs);
-  const app = createApp(deps, longPoll);
+  const t = buildTestApp({ adminKey: ADMIN, prefix: "capture", clock, auth: opts.auth, config: opts.config, wirePool: false });
 
   async function call(method: string, url: string, headers: Record<string, string> = {}, body?: unknown): Promise<Reply> {
-    const init: RequestInit = { method, headers: { ...headers } };
-    if (body instanceof FormData || typeof body === "string") init.body = body;
-    else if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      (init.headers as Record<string, string>)["content-type"] = "application/json";
-    }
-    const res = await app.handle(new Request(`http://phone.test${url}`, init));
-    const text = await res.text();
-    let json: unknown = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = text;
-    }
-    return { status: res.status, json, headers: res.headers };
+    const res = await t.app.handle(new Request(`http://phone.test${url}`, requestInit(method, headers, body)));
+    return { status: res.status, json: jsonOrText(await res.text()), headers: res.headers };
   }
   const admin = (method: string, url: string, body?: unknown) => call(method, url, { "x-api-key": ADMIN }, body);
 
   return {
-    dir,
-    db: data.db,
+    dir: t.dir,
+    db: t.data.db,
     clock,
     call,
     admin,
@@ -82,12 +48,7 @@ export async function captureApp(opts: { auth?: Partial<AuthSettings>; config?: 
     },
     scan: (token: string) => call("POST", "/capture/session", {}, { token }),
     submit: (token: string, files: Array<{ name: string; data: Uint8Array; type?: string }>) => call("POST", "/capture/submit", {}, captureForm(token, files)),
-    async close() {
-      longPoll.close();
-      await runtime.stop(false, 1000);
-      data.db.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close: () => t.close(),
   };
 }
 

@@ -4,14 +4,15 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { freePort, ROOT, spawnServe, type Served } from "./spawn";
+import { freePort, ROOT, spawnServe, type Served } from "../support/process";
+import { makeTempDir } from "../support/temp";
+import { requestInit } from "../support/http";
 
 const CORPUS = path.resolve(ROOT, "../shared/corpora/invoice2data");
 const KEY = "crash-key";
-const dir = mkdtempSync(path.join(tmpdir(), "docproc-crash-"));
+const dir = makeTempDir("crash");
 const servers: Served[] = [];
 afterAll(async () => {
   for (const s of servers) if (s.proc.exitCode === null) s.proc.kill("SIGKILL");
@@ -28,13 +29,7 @@ test("all 20 transactions complete after a SIGKILL mid-processing, once each, wi
   let server = await start();
   servers.push(server);
   const api = async (method: string, url: string, body?: unknown) => {
-    const init: RequestInit = { method, headers: { "x-api-key": KEY } };
-    if (body instanceof FormData) init.body = body;
-    else if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      (init.headers as Record<string, string>)["content-type"] = "application/json";
-    }
-    const res = await fetch(`${server.base}${url}`, init);
+    const res = await fetch(`${server.base}${url}`, requestInit(method, { "x-api-key": KEY }, body));
     return (await res.json()) as any;
   };
 

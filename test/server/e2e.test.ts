@@ -3,14 +3,15 @@
  * corpus. Compares the served JSON results with what `docproc process` writes for the same files.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { freePort, ROOT, spawnServe, type Served } from "./spawn";
+import { freePort, ROOT, spawnServe, type Served } from "../support/process";
+import { makeTempDir } from "../support/temp";
+import { requestInit } from "../support/http";
 
 const CORPUS = path.resolve(ROOT, "../shared/corpora/invoice2data");
 const KEY = "e2e-key";
-const dir = mkdtempSync(path.join(tmpdir(), "docproc-e2e-"));
+const dir = makeTempDir("e2e");
 let server: Served;
 
 beforeAll(async () => {
@@ -23,13 +24,7 @@ afterAll(async () => {
 });
 
 const api = async (method: string, url: string, body?: unknown) => {
-  const init: RequestInit = { method, headers: { "x-api-key": KEY } };
-  if (body instanceof FormData) init.body = body;
-  else if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    (init.headers as Record<string, string>)["content-type"] = "application/json";
-  }
-  const res = await fetch(`${server.base}${url}`, init);
+  const res = await fetch(`${server.base}${url}`, requestInit(method, { "x-api-key": KEY }, body));
   return { status: res.status, res, json: res.headers.get("content-type")?.includes("json") ? ((await res.json()) as any) : null };
 };
 

@@ -4,13 +4,13 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
-import { capture, freePort, spawnCommand, spawnServe, type Served } from "./spawn";
+import { capture, freePort, spawnCommand, spawnServe, type Served } from "../support/process";
+import { makeTempDir } from "../support/temp";
 
 const KEY = "workers-key";
-const dir = mkdtempSync(path.join(tmpdir(), "docproc-workers-"));
+const dir = makeTempDir("workers");
 const data = path.join(dir, "data");
 const procs: Subprocess[] = [];
 afterAll(() => {

@@ -3,15 +3,15 @@
  * through the real CLI entry point, the real pipeline on a text-layer invoice, and a loopback receiver.
  */
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startReceiver, statuses } from "../core/notify-receiver";
+import { ROOT, runCli } from "../support/process";
+import { makeTempDir } from "../support/temp";
 import { verifySignatures } from "./helpers";
 
-const REPO = path.resolve(import.meta.dir, "../..");
-const PDF = path.resolve(REPO, "../shared/corpora/invoice2data/AmazonWebServices.pdf");
-const dir = mkdtempSync(path.join(tmpdir(), "docproc-webhook-cli-"));
+const PDF = path.resolve(ROOT, "../shared/corpora/invoice2data/AmazonWebServices.pdf");
+const dir = makeTempDir("webhook-cli");
 const rx = startReceiver();
 afterAll(() => {
   rx.stop();
@@ -25,14 +25,8 @@ function projectFile(name: string, activity: Record<string, unknown>): string {
 }
 
 async function processOne(project: string, env: Record<string, string>) {
-  const proc = Bun.spawn([process.execPath, path.join(REPO, "src/cli.ts"), "process", PDF, "--project", project, "--out", path.join(dir, "out"), "--json"], {
-    cwd: REPO,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { ...process.env, NO_COLOR: "1", ...env },
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, stdout, stderr, summary: stdout.trim() ? JSON.parse(stdout) : null };
+  const run = await runCli(["process", PDF, "--project", project, "--out", path.join(dir, "out"), "--json"], { env });
+  return { ...run, summary: run.stdout.trim() ? JSON.parse(run.stdout) : null };
 }
 
 test("process sends a signed step_reached webhook with the export links to an allow-listed loopback receiver", async () => {

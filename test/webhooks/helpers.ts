@@ -4,20 +4,12 @@
  * and real HTTP to a loopback receiver (allowed through the allow-list unless a test turns it off).
  */
 import { createHmac } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import type { AllowPrivate } from "../../src/core/notify/ssrf";
 import { mergeOverDefault } from "../../src/core/project";
 import type { PipelineRunner } from "../../src/queue/pipeline-runner";
-import { openDataDir, startWorkerRuntime } from "../../src/queue/runtime";
-import { createApp } from "../../src/server/app";
-import { DEFAULT_CONFIG, type ServerConfig } from "../../src/server/config";
-import type { ServerDeps } from "../../src/server/deps";
-import { createLongPoll } from "../../src/server/long-poll";
-import { systemClock } from "../../src/storage/clock";
-import { fakeRunner } from "../server/helpers";
+import { buildTestApp } from "../support/app";
+import { requestInit } from "../support/http";
 
 export const ADMIN = "webhook-test-admin-key";
 
@@ -27,47 +19,26 @@ export interface Reply {
 }
 
 export async function startHookServer(opts: { allow?: AllowPrivate; runner?: PipelineRunner; workers?: number } = {}) {
-  const dir = mkdtempSync(path.join(tmpdir(), "docproc-webhooks-"));
-  const data = openDataDir(dir);
   let base = "";
-  const runtime = startWorkerRuntime({
-    data,
-    concurrency: opts.workers ?? 2,
-    runPipeline: opts.runner ?? fakeRunner,
+  const t = buildTestApp({
+    adminKey: ADMIN,
+    prefix: "webhooks",
+    runner: opts.runner,
+    workers: opts.workers ?? 2,
+    slots: 2,
     webhooks: { publicBaseUrl: () => base, allowPrivate: opts.allow ?? ["127.0.0.0/8"] },
   });
-  const config: ServerConfig = { ...DEFAULT_CONFIG, adminApiKey: ADMIN, longPollRecheckMs: 100 };
-  const deps: ServerDeps = {
-    db: data.db,
-    clock: systemClock,
-    blobs: data.blobs,
-    notifier: runtime.notifier,
-    config,
-    exportsRoot: data.exportsRoot,
-    workers: 2,
-    wake: () => runtime.pool.wake(),
-    running: () => runtime.pool.running(),
-    ocrStatus: () => runtime.ocrStatus(),
-  };
-  const longPoll = createLongPoll(data.db, runtime.notifier, config.longPollRecheckMs);
-  const app = createApp(deps, longPoll);
-  app.listen({ hostname: "127.0.0.1", port: 0 });
-  base = `http://127.0.0.1:${app.server!.port}`;
+  base = t.listen();
 
   async function call(method: string, url: string, body?: unknown, key = ADMIN): Promise<Reply> {
-    const init: RequestInit = { method, headers: { "x-api-key": key } };
-    if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      (init.headers as Record<string, string>)["content-type"] = "application/json";
-    }
-    const res = await fetch(base + url, init);
+    const res = await fetch(base + url, requestInit(method, { "x-api-key": key }, body));
     const text = await res.text();
     return { status: res.status, json: text ? JSON.parse(text) : null };
   }
 
   return {
     base,
-    db: data.db,
+    db: t.data.db,
     call,
     /** A project in tenant `default` whose workflow ends with the given Notification activities after Export. */
     async project(...activities: Array<Record<string, unknown>>): Promise<string> {
@@ -88,13 +59,7 @@ export async function startHookServer(opts: { allow?: AllowPrivate; runner?: Pip
       if (c.status !== 201) throw new Error(`client: ${c.status} ${JSON.stringify(c.json)}`);
       return (await call("POST", `/admin/clients/${clientId}/keys`, { description: "test" })).json.api_key;
     },
-    async stop() {
-      await app.stop();
-      longPoll.close();
-      await runtime.stop(false, 1000);
-      data.db.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop: () => t.close(),
   };
 }
 

@@ -5,17 +5,18 @@
  * attempts loses nothing: the restarted server sends the retry.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { mergeOverDefault } from "../../src/core/project";
 import { startReceiver, statuses, type Receiver } from "../core/notify-receiver";
-import { freePort, ROOT, spawnServe, type Served } from "../server/spawn";
+import { freePort, ROOT, runCli, spawnServe, type Served } from "../support/process";
+import { makeTempDir } from "../support/temp";
 import { inOrder, until, verifySignatures } from "./helpers";
+import { requestInit } from "../support/http";
 
 const KEY = "webhook-serve-admin";
 const SECRET = "serve-secret";
-const dir = mkdtempSync(path.join(tmpdir(), "docproc-webhook-serve-"));
+const dir = makeTempDir("webhook-serve");
 const env = { DOCPROC_WEBHOOK_ALLOW: "127.0.0.0/8", DOCPROC_LEASE_SECONDS: "2" };
 let server: Served;
 let rx: Receiver;
@@ -33,13 +34,7 @@ afterAll(async () => {
 });
 
 async function api(method: string, url: string, body?: unknown, key = KEY) {
-  const init: RequestInit = { method, headers: { "x-api-key": key } };
-  if (body instanceof FormData) init.body = body;
-  else if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    (init.headers as Record<string, string>)["content-type"] = "application/json";
-  }
-  const res = await fetch(server.base + url, init);
+  const res = await fetch(server.base + url, requestInit(method, { "x-api-key": key }, body));
   const text = await res.text();
   return { status: res.status, json: text.startsWith("{") ? JSON.parse(text) : null, text };
 }
@@ -155,11 +150,7 @@ test("docproc deliveries list / redeliver work on the server's data directory", 
   rx.reply(statuses(200));
   const id = await submit(await project({ webhook_url: rx.url("/cli-log") }), invoice());
   await until(() => hitsAt("/cli-log"), (h) => h.length > 0, 60_000);
-  const cli = async (...args: string[]) => {
-    const proc = Bun.spawn([process.execPath, path.join(ROOT, "src/cli.ts"), "deliveries", ...args, "--data", dir], { cwd: ROOT, stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    return { stdout, stderr, code };
-  };
+  const cli = (...args: string[]) => runCli(["deliveries", ...args, "--data", dir], { env });
   const listed = await cli("list", id, "--json");
   expect(listed.code).toBe(0);
   const [d] = JSON.parse(listed.stdout).deliveries;

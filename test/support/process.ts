@@ -1,9 +1,43 @@
-/** Starts `docproc serve` / `docproc worker` as real processes (`bun src/cli.ts ...`) on a loopback port. */
+/**
+ * The CLI as real child processes (`bun src/cli.ts ...`): one-shot runs, long-running `serve` on a loopback port,
+ * free ports and output capture. Shared by the auth, batch, capture, cli, server and webhooks suites.
+ */
 import type { Subprocess } from "bun";
 import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dir, "../..");
-const BUN = path.join(ROOT, "node_modules/.bin/bun");
+export const CLI = path.join(ROOT, "src/cli.ts");
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface SpawnOptions {
+  cwd?: string;
+  /** Added over process.env. */
+  env?: Record<string, string>;
+}
+
+/** Spawns `bun src/cli.ts ...` with piped output, no TTY and NO_COLOR, the way cron or a script runs it. */
+export function spawnCli(args: string[], opts: SpawnOptions = {}) {
+  return Bun.spawn([process.execPath, CLI, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, NO_COLOR: "1", ...opts.env },
+  });
+}
+
+/** Runs the CLI to its end (killed after `timeoutMs`, default 60 s). */
+export async function runCli(args: string[], opts: SpawnOptions & { timeoutMs?: number } = {}): Promise<CliRun> {
+  const proc = spawnCli(args, opts);
+  const timer = setTimeout(() => proc.kill(), opts.timeoutMs ?? 60_000);
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
 
 export interface Served {
   proc: Subprocess;
@@ -11,6 +45,7 @@ export interface Served {
   output(): string;
 }
 
+/** A loopback port nothing listens on right now. */
 export async function freePort(): Promise<number> {
   const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
   const port = s.port!;
@@ -18,6 +53,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** Starts `docproc serve` and resolves once GET /health answers (throws if it exits or is not up within 20 s). */
 export async function spawnServe(opts: { dataDir: string; port: number; key: string; workers?: number; env?: Record<string, string> }): Promise<Served> {
   const proc = spawnCommand("serve", ["--data", opts.dataDir, "--port", String(opts.port), "--workers", String(opts.workers ?? 2)], { ADMIN_API_KEY: opts.key, ...opts.env });
   const output = capture(proc);
@@ -35,8 +71,8 @@ export async function spawnServe(opts: { dataDir: string; port: number; key: str
 }
 
 /** `docproc <command> ...` through the CLI entry point. */
-export function spawnCommand(command: "serve" | "worker", args: string[], env: Record<string, string> = {}): Subprocess {
-  return Bun.spawn([BUN, "src/cli.ts", command, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+export function spawnCommand(command: string, args: string[], env: Record<string, string> = {}) {
+  return spawnCli([command, ...args], { env });
 }
 
 /** Collects a process's stdout and stderr; call the result to read them so far. */

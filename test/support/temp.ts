@@ -1,0 +1,21 @@
+/** Temporary directories for tests: made under the OS temp dir, removed by the suite's after hook. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+/** A fresh `docproc-<prefix>-XXXXXX` directory. */
+export function makeTempDir(prefix: string): string {
+  return mkdtempSync(path.join(tmpdir(), `docproc-${prefix}-`));
+}
+
+/** A fresh directory, remembered in `cleanup` for removeAll. */
+export function tempDir(prefix: string, cleanup: string[]): string {
+  const dir = makeTempDir(prefix);
+  cleanup.push(dir);
+  return dir;
+}
+
+/** Removes (and forgets) every directory in `dirs`. */
+export function removeAll(dirs: string[]): void {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+}
