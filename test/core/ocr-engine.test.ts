@@ -9,7 +9,8 @@ import { toGrey } from "../../src/core/engines/ocr/raster.ts";
 import { parseTesseractTsv } from "../../src/core/engines/ocr/tsv.ts";
 import { DocprocError } from "../../src/core/errors.ts";
 import type { RasterImage } from "../../src/core/model.ts";
-import { characterErrorRate, loadRaster, OCR_TIMEOUT, TESSERACT_TEST } from "./ocr-helpers.ts";
+import { ocrPages } from "../../src/core/stages/ocr.ts";
+import { characterErrorRate, loadRaster, OCR_TIMEOUT, pageOf, TESSERACT_TEST } from "./ocr-helpers.ts";
 
 const gold = fs.readFileSync(path.join(TESSERACT_TEST, "phototest.gold.txt"), "utf8");
 const native = await probeNativeTesseract();
@@ -81,6 +82,19 @@ describe.skipIf(!native)(`native engine (tesseract on PATH: ${native ? native.ve
       expect(characterErrorRate(n.text, gold)).toBeLessThanOrEqual(0.02);
       expect(n.words.map((x) => x.text)).toEqual(w.words.map((x) => x.text));
       n.words.forEach((word, i) => word.bounding_box.forEach((v, k) => expect(Math.abs(v - w.words[i].bounding_box[k])).toBeLessThanOrEqual(2)));
+    } finally {
+      await engine.close();
+    }
+  }, OCR_TIMEOUT);
+
+  test("ocrPages with the native engine turns the 180° copy upright and reads it with CER ≤ 0.02", async () => {
+    const engine = await createOcrEngine({ engine: "native", workers: 2 });
+    try {
+      const page = pageOf(await loadRaster(path.join(TESSERACT_TEST, "phototest-rotated-180.png")), "phototest-rotated-180.png");
+      const report = await ocrPages([page], engine);
+      expect(report.warnings).toEqual([]);
+      expect(page.image_transform.rotation).toBe(180);
+      expect(characterErrorRate(page.text, gold)).toBeLessThanOrEqual(0.02);
     } finally {
       await engine.close();
     }
