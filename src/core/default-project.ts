@@ -12,16 +12,16 @@ const invoiceNumber = {
     recognizer: "identifier",
     labels: [
       "invoice number", "invoice no", "invoice nr", "invoice #", "invoice id", "inv no", "inv #", "bill number", "bill no",
-      "receipt number", "receipt no", "credit note number", "credit note no", "document number", "document no",
-      "rechnungsnummer", "rechnungsnr", "rechnung nr", "rechnungs-nr", "re-nr", "rg-nr", "rg.-nr", "gutschriftnummer", "belegnummer", "belegnr",
-      "factuurnummer", "factuurnr", "factuur nr", "creditnota nummer", "numéro de facture", "n° de facture", "facture n°",
+      "receipt number", "receipt no", "credit note number", "credit note no", "credit memo no", "document number", "document no", "bill #", "bill no.",
+      "rechnungsnummer", "rechnungsnr", "rechnung nr", "rechnungs-nr", "re-nr", "rg-nr", "rg.-nr", "gutschriftnummer", "gutschrift nr", "gutschrift-nr", "belegnummer", "belegnr",
+      "factuurnummer", "factuurnr", "factuur nr", "creditnota nummer", "creditnotanummer", "creditnota nr", "documentnummer", "numéro de facture", "n° de facture", "facture n°", "n° d'avoir", "numéro d'avoir", "numéro de document", "n° de document",
       "facture no", "facture n", "avoir n°", "numer faktury", "faktura nr", "faktura vat nr", "número de factura", "factura n",
-      "factura no", "numero fattura", "fattura n", "n. fattura", "nº factura", "número", "fatura nº", "numero documento", "beleg-nr", "bon-nr",
-      "bon nr", "receipt #", "transaction no", "trans no", "fakturanummer", "fakturanr", "číslo faktury", "fatura no", "invoice", "factuur", "facture", "rechnung", "faktura", "factura", "fattura",
-      "receipt", "booking id", "reference no", "^#",
+      "factura no", "número de documento", "nº nota de crédito", "nota de crédito nº", "factura rectificativa nº", "numero fattura", "fattura n", "n. fattura", "nota di credito n", "numero documento", "numero di documento", "nº factura", "número", "fatura nº", "numero documento", "beleg-nr", "bon-nr",
+      "bon nr", "bonnr", "receipt #", "transaction no", "trans no", "ticket n°", "ticket nº", "n° ticket", "nº ticket", "scontrino n", "documento n", "fakturanummer", "fakturanr", "číslo faktury", "fatura no", "invoice", "factuur", "facture", "rechnung", "faktura", "factura", "fattura",
+      "receipt", "booking id", "reference no", "reference", "^#",
     ],
     exclude_after: ID_NOT_AFTER,
-    exclude_before: ["order", "customer", "client", "account", "service", "po", "phone", "tel", "vat", "tin"],
+    exclude_before: ["order", "customer", "client", "account", "service", "po", "phone", "tel", "vat", "tin", "your", "our", "ihre", "unsere", "uw", "onze", "votre", "notre", "su", "vostro"],
   },
 };
 
@@ -46,7 +46,7 @@ const fieldsOfInvoice = (kind: "invoice" | "receipt" | "credit_note") => [
     id: "due_date", name: "Due date", type: "date",
     hints: {
       labels: [
-        "due date", "payment due", "date due", "due on", "pay by", "payable by", "fälligkeitsdatum", "fällig am", "fällig bis",
+        "due date", "payment due", "date due", "due on", "due by", "pay by", "payable by", "fälligkeitsdatum", "fällig am", "fällig bis",
         "zahlungsziel", "zahlbar bis", "vervaldatum", "te betalen voor", "date d'échéance", "date limite de paiement", "échéance",
         "termin płatności", "fecha de vencimiento", "data di scadenza", "scadenza", "vencimiento", "forfaldsdato", "forfallsdato", "förfallodatum", "datum splatnosti", "due",
       ],
@@ -58,7 +58,7 @@ const fieldsOfInvoice = (kind: "invoice" | "receipt" | "credit_note") => [
   { id: "customer_name", name: "Customer name", type: "string", hints: { recognizer: "party", labels: ["bill to", "billed to", "invoice to", "sold to", "customer name", "customer", "buyer", "client", "rechnungsempfänger", "kunde", "klant", "factuuradres", "facturé à", "nabywca", "cliente", "guest name"], exclude_before: ["id", "no", "nr"], exclude_after: ["care", "service", "support", "number", "no", "nr", "id", "code", "nummer", "ref", "reference", "account", "vat", "tax"] } },
   { id: "iban", name: "IBAN", type: "string", hints: { recognizer: "iban", labels: ["iban"] } },
   { id: "currency", name: "Currency", type: "string", hints: { recognizer: "currency" } },
-  { id: "subtotal_amount", name: "Subtotal", type: "amount", hints: { labels: ["subtotal", "sub total", "sub-total", "net amount", "net total", "total net", "total excl", "total excluding", "total before tax", "amount untaxed", "total ht", "montant ht", "total hors taxes", "zwischensumme", "nettobetrag", "summe netto", "gesamt netto", "netto", "subtotaal", "exclusief btw", "totaal excl", "razem netto", "wartość netto", "base imponible", "imponibile"] } },
+  { id: "subtotal_amount", name: "Subtotal", type: "amount", hints: { labels: ["subtotal", "sub total", "sub-total", "net amount", "net total", "total net", "total excl", "total excluding", "total before tax", "amount untaxed", "total ht", "montant ht", "total hors taxes", "sous-total", "total net ht", "subtotale", "totale imponibile", "totale netto", "total sin iva", "importe neto", "subtotal sin iva", "netto totaal", "zwischensumme", "nettobetrag", "summe netto", "gesamt netto", "netto", "subtotaal", "exclusief btw", "totaal excl", "razem netto", "wartość netto", "base imponible", "imponibile"] } },
   { id: "tax_amount", name: "Tax amount", type: "amount", hints: { labels: ["total tax", "tax amount", "vat amount", "total vat", "sales tax", "montant tva", "total tva", "mwst-betrag", "umsatzsteuer", "mehrwertsteuer", "btw bedrag", "kwota vat", "moms", "dph", "tax", "vat", "gst", "tva", "mwst", "ust", "btw", "iva"], exclude_before: ["incl", "inclusive", "inclusief", "inkl", "excl", "exclusive", "exclusief", "exkl", "including", "excluding", "prijs", "zzgl", "plus", "ohne", "hors", "sans", "zonder", "uw", "your", "ihre", "votre"], exclude_after: ["id", "no", "number", "nr", "nummer", "reg", "registration", "invoice", "statement"] } },
   { id: "total_amount", name: "Total amount", type: "amount", required: true, hints: { fallback_first: true, labels: ["grand total", "total amount due", "amount due", "total due", "balance due", "total amount", "invoice total", "invoice amount",
     "zu zahlender betrag", "total to pay", "total payable", "amount payable", "amount to pay", "total ttc", "montant ttc", "net à payer", "somme à payer", "montant total", "total à payer", "gesamtbetrag", "rechnungsbetrag", "endbetrag", "zu zahlen", "zahlbetrag", "gesamtsumme", "bruttobetrag", "factuur totaal", "totaalbedrag", "te betalen", "totaal", "należność ogółem", "do zapłaty", "razem do zapłaty", "importe total", "total a pagar", "total factura", "totale documento", "totale fattura", "totale da pagare", "endsumme", "att betala", "at betale", "å betale", "totalt",
@@ -76,6 +76,16 @@ const fieldsOfInvoice = (kind: "invoice" | "receipt" | "credit_note") => [
   },
 ];
 
+/**
+ * Words of any billing document, credit notes as much as invoices (tax, bank and totals vocabulary). Both classes
+ * carry them, so they tell billing documents from letters and contracts without tipping a credit note into an
+ * invoice: between those two, the title and the specific cues decide.
+ */
+const BILLING_CUES = [
+  "vat", "iban", "btw", "tva", "mwst", "ust-idnr", "steuernummer", "nettobetrag", "gesamtbetrag", "subtotal", "sales tax", "iva", "nif",
+  "cif", "importe", "base imponible", "imponibile", "partita iva", "total ttc", "ttc", "total ht", "montant ht", "bill to",
+];
+
 const cls = (id: string, name: string, description: string, cue_words: string[], cue_patterns: string[] = [], negative_cue_words: string[] = []) => ({
   id, name, description, cue_words, cue_patterns, negative_cue_words,
 });
@@ -85,31 +95,44 @@ export const DEFAULT_PROJECT_RAW: Record<string, unknown> = {
   locale: "auto",
   classes: [
     cls("invoice", "Invoice", "A request for payment for goods or services", [
-      "invoice", "tax invoice", "retail invoice", "bill", "invoice number", "invoice date", "amount due", "bill to", "rechnung", "rechnungsnummer", "rechnungsdatum",
-      "factuur", "factuurnummer", "factuurdatum", "facture", "faktura", "factura", "fattura", "vat", "subtotal", "due date", "iban",
-      "payment terms", "zahlungsziel", "btw", "tva", "mwst", "total ttc", "ttc", "total ht", "montant ht", "facture n°", "net à payer",
-      "ust-idnr", "steuernummer", "nettobetrag", "gesamtbetrag", "te betalen", "vervaldatum", "sales tax", "tax invoice",
-      "base imponible", "iva", "nif", "cif", "importe", "total a pagar", "imponibile", "partita iva", "fatura", "nota fiscal",
-    ], ["\\binv(oice)?[\\s.#:-]*(no|nr|number)\\b"], ["credit note", "gutschrift", "creditnota", "avoir", "purchase order"]),
+      "invoice", "tax invoice", "retail invoice", "bill", "invoice number", "invoice date", "amount due", "rechnung", "rechnungsnummer", "rechnungsdatum",
+      "factuur", "factuurnummer", "factuurdatum", "facture", "faktura", "factura", "fattura", "due date",
+      "payment terms", "zahlungsziel", "facture n°", "net à payer", "te betalen", "vervaldatum", "tax invoice",
+      "total a pagar", "fatura", "nota fiscal", "fecha de vencimiento", "data di scadenza", "date d'échéance", "fälligkeitsdatum", "invoice total",
+      ...BILLING_CUES,
+    ], ["\\binv(oice)?[\\s.#:-]*(no|nr|number)\\b", "(?<![\\p{L}])\\p{L}{3,}rechnung(?![\\p{L}])"],
+    ["credit note", "credit memo", "gutschrift", "rechnungskorrektur", "creditnota", "creditfactuur", "avoir", "note de crédit", "nota de crédito", "factura rectificativa", "nota di credito", "purchase order"]),
     { ...cls("credit_note", "Credit note", "A document reducing an amount owed (refund, credit)", [
       "credit note", "credit memo", "gutschrift", "rechnungskorrektur", "creditnota", "creditfactuur", "avoir", "note de crédit",
-      "faktura korygująca", "nota de crédito", "nota di credito", "refund", "credited",
+      "faktura korygująca", "nota de crédito", "nota di credito", "refund", "credited", "factura rectificativa", "storno",
+      "stornorechnung", "credit note number", "gutschriftnummer", "creditnotanummer", "n° d'avoir", "nota de abono", "abono",
+      ...BILLING_CUES,
     ]), amount_sign: "negative" },
     cls("receipt", "Receipt", "Proof of a payment already made (till receipt, payment receipt)", [
       "receipt", "payment receipt", "cash receipt", "kassenbon", "quittung", "kassenbeleg", "bon", "kassabon", "reçu", "ticket de caisse",
       "paragon", "recibo", "scontrino", "paid", "cash", "change", "thank you for your purchase", "payment received", "card",
-    ], ["\\b(visa|mastercard|maestro)\\b", "\\bchange\\s+due\\b"]),
+      "bar", "rückgeld", "wechselgeld", "gegeben", "kasse", "espèces", "especes", "rendu", "monnaie", "contant", "wisselgeld",
+      "pin", "efectivo", "cambio", "contanti", "resto", "ticket", "bon-nr", "beleg-nr", "bonnr", "cashier", "tendered",
+    ], ["\\b(visa|mastercard|maestro)\\b", "\\bchange\\s+due\\b",
+      // The change handed back, printed with its amount: only a till receipt does that.
+      "(?<![\\p{L}])(change|rückgeld|wechselgeld|rendu|monnaie rendue|wisselgeld|terug|cambio|vuelto|resto)\\s*:?\\s*[-€$£]?\\s*\\d+[.,]\\d{2}"]),
     cls("purchase_order", "Purchase order", "An order placed with a supplier", [
       "purchase order", "po number", "order confirmation", "bestellung", "bestellnummer", "auftragsbestätigung", "inkooporder",
       "bestelling", "bon de commande", "zamówienie", "orden de compra", "ordine d'acquisto", "ship to", "delivery date",
-    ], [], ["invoice", "rechnung", "factuur", "facture"]),
+      "pedido", "nº pedido", "fecha de pedido", "ordine di acquisto", "ordine", "data ordine", "numero ordine", "bestelnummer", "besteldatum",
+      "bestelldatum", "order date", "po date", "date de commande", "n° de commande", "lieferant", "leverancier", "fournisseur", "proveedor", "fornitore",
+    ], [], ["invoice", "rechnung", "factuur", "facture", "factura", "fattura"]),
     cls("contract", "Contract", "An agreement between parties", [
       "contract", "agreement", "party", "parties", "hereby", "terms and conditions", "signature", "vertrag", "vereinbarung",
       "vertragspartner", "overeenkomst", "contrat", "umowa", "contrato", "contratto", "whereas", "term", "termination", "governing law",
-    ], ["\\b(§|article|artikel|clause)\\s*\\d+"]),
+      "partes", "parti", "partijen", "parteien", "kündigung", "laufzeit", "résiliation", "préavis", "opzegging", "looptijd", "rescisión", "recesso",
+      "durata", "duración", "durée", "unterschrift", "handtekening", "firma", "firma delle parti",
+    ], ["(?:§|\\b(?:article|artikel|articolo|artículo|clause|cláusula|clausola))\\s*\\d+", "(?<![\\p{L}])\\p{L}*(vertrag|vereinbarung)(?![\\p{L}])"]),
     cls("letter", "Letter", "Correspondence addressed to a person", [
       "dear", "sincerely", "yours faithfully", "kind regards", "best regards", "sehr geehrte", "mit freundlichen grüßen",
       "geachte", "met vriendelijke groet", "madame", "monsieur", "cordialement", "szanowni", "estimado", "gentile", "re:", "betreff",
+      "atentamente", "estimada", "asunto", "saludos", "cordiali saluti", "distinti saluti", "egregio", "oggetto", "objet", "betreft",
+      "hoogachtend", "hochachtungsvoll", "yours sincerely", "veuillez agréer", "je vous prie", "dear sir", "dear madam",
     ]),
     cls("other", "Other", "Anything that is none of the above", []),
   ],

@@ -9,6 +9,8 @@ export interface CueHit {
   cue: string;
   count: number;
   heading: boolean;
+  /** The cue is a line of its own in the heading zone. */
+  title?: boolean;
   negative?: boolean;
 }
 
@@ -38,20 +40,32 @@ const count = (re: RegExp, text: string) => {
   return n;
 };
 
-/** The heading zone: first 6 lines of the first page plus any line of at most 4 words on the first page. */
+/**
+ * The heading zone: first 6 lines of the first page plus any line of at most 4 words without digits on the first
+ * page. Short lines with numbers are table or totals rows ("VAT 20% 12.00"), not headings.
+ */
 export function headingText(firstPageText: string): string {
   const lines = firstPageText.split("\n");
-  return lines.filter((l, i) => i < 6 || l.trim().split(/\s+/).length <= 4).join("\n");
+  return lines.filter((l, i) => i < 6 || (l.trim().split(/\s+/).length <= 4 && !/\d/.test(l))).join("\n");
+}
+
+const titleKey = (s: string) => s.toLowerCase().replace(/[^\p{L}\s]+/gu, " ").replace(/\s+/g, " ").trim();
+
+/** Heading lines that are nothing but words: a cue making up a whole line is the document's title. */
+function titleLines(heading: string): Set<string> {
+  return new Set(heading.split("\n").filter((l) => !/\d/.test(l)).map(titleKey).filter(Boolean));
 }
 
 /**
- * Scores a class: each cue counts log2(1 + occurrences) (capped at 5), three times more in the heading zone;
- * a phrase of several words counts 1.5 times (more specific); each pattern counts 2; negative cues subtract.
+ * Scores a class: each cue counts log2(1 + occurrences) (capped at 5), three times more in the heading zone,
+ * plus 4 when it is a title (a heading line of its own); a phrase of several words counts 1.5 times (more
+ * specific); each pattern counts 2; negative cues subtract.
  */
 export function scoreClass(cls: DocumentClass, text: string, heading: string, ocr = false): CueScore {
   const lower = text.toLowerCase();
   const head = heading.toLowerCase();
   const headTokens = ocr ? tokensOf(head) : [];
+  const titles = titleLines(heading);
   const hits: CueHit[] = [];
   let score = 0;
   const add = (cue: string, isPattern: boolean, sign: 1 | -1) => {
@@ -68,13 +82,15 @@ export function scoreClass(cls: DocumentClass, text: string, heading: string, oc
     if (!n) return;
     const inHeading = count(cueRegex(cue, isPattern), head) > 0;
     const specificity = isPattern ? 2 : /\s/.test(cue.trim()) ? 1.5 : 1;
-    score += sign * specificity * Math.log2(1 + n) * (inHeading ? 3 : 1);
-    hits.push({ cue: isPattern ? `/${cue}/` : cue, count: n, heading: inHeading, negative: sign < 0 || undefined });
+    // A title ("CREDIT NOTE" on a line of its own) names the document: it outweighs generic cues such as "VAT".
+    const title = !isPattern && titles.has(titleKey(cue));
+    score += sign * specificity * (Math.log2(1 + n) * (inHeading ? 3 : 1) + (title ? 4 : 0));
+    hits.push({ cue: isPattern ? `/${cue}/` : cue, count: n, heading: inHeading, title: title || undefined, negative: sign < 0 || undefined });
   };
   for (const cue of cls.cue_words) add(cue, false, 1);
   for (const pattern of cls.cue_patterns) add(pattern, true, 1);
   for (const cue of cls.negative_cue_words) add(cue, false, -1);
-  hits.sort((a, b) => Number(b.heading) - Number(a.heading) || b.count - a.count);
+  hits.sort((a, b) => Number(b.title ?? false) - Number(a.title ?? false) || Number(b.heading) - Number(a.heading) || b.count - a.count);
   return { class_id: cls.id, score: Math.max(0, score), hits };
 }
 
@@ -82,6 +98,6 @@ export function describeHits(hits: CueHit[], max = 4): string {
   return hits
     .filter((h) => !h.negative)
     .slice(0, max)
-    .map((h) => `"${h.cue}"${h.count > 1 ? ` ×${h.count}` : ""}${h.heading ? " (heading)" : ""}`)
+    .map((h) => `"${h.cue}"${h.count > 1 ? ` ×${h.count}` : ""}${h.title ? " (title)" : h.heading ? " (heading)" : ""}`)
     .join(", ");
 }

@@ -5,9 +5,10 @@
 import type { FieldResult } from "../model";
 import type { FieldSettings } from "../project";
 import { boxesOf, type Line, ocrConfidenceOf, type Span, spanOf, uprightSize } from "./lines";
-import { below, findLabels, type LabelHit } from "./labels";
+import { below, findLabels, type LabelHit, rowPartner } from "./labels";
 import { findAmounts, readValue, type ReadContext, type ValueKind, type ValueMatch } from "./values";
 import { findDates } from "./normalize";
+import { legalForm } from "./company";
 
 export interface Candidate {
   match: ValueMatch;
@@ -50,7 +51,13 @@ function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], c
   for (const hit of hits) {
     // A label read with an OCR error allowance is weaker evidence than an exact one.
     const labelFactor = (1 - (0.3 * hit.rank) / Math.max(1, labels.length)) * (hit.fuzzy ? 0.85 : 1);
-    const read = readValue(kind, hit.line, hit.end, ctx);
+    let read = readValue(kind, hit.line, hit.end, ctx);
+    // Nothing right of the label on its line: OCR (or a text layer) may have put the same row into a line of its own.
+    if (!read && !/[\p{L}\p{N}]/u.test(hit.line.text.slice(hit.end))) {
+      const partner = rowPartner(hit, lines);
+      const m = partner ? readValue(kind, partner, 0, ctx) : null;
+      if (m && m.start <= 4) read = { ...m, strength: m.strength * 0.95 };
+    }
     const right = read && plausible(kind, read.value) ? read : null;
     if (right) {
       out.push({ match: right, score: right.strength * labelFactor, reasoning: `value right of label "${hit.line.text.slice(hit.start, hit.end).trim()}"${hit.fuzzy ? ` (read as "${hit.label}")` : ""} (${where(hit.line)})` });
@@ -98,7 +105,6 @@ function patternCandidates(field: FieldSettings, kind: ValueKind, lines: Line[],
   return out;
 }
 
-const COMPANY_SUFFIX = /(?<![\p{L}])(GmbH|AG|KG|e\.\s?K\.|B\.\s?V\.|BV|N\.\s?V\.|Ltd\.?|Limited|Inc\.?|LLC|L\.L\.C\.|S\.\s?A\.|SAS|SARL|S\.à r\.l\.|S\.r\.l\.|SRL|S\.p\.A\.|SpA|Pvt\.? Ltd\.?|plc|PLC|Corp\.?|Corporation|Oy|AB|A\/S|ApS|sp\. z o\.o\.|S\.L\.|spółka akcyjna)(?![\p{L}])/u;
 
 /** Unlabelled recognisers: IBAN, VAT ID, e-mail, phone anywhere; a party from a company-suffix line; dates/amounts as fallback. */
 function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], ctx: ReadContext): Candidate[] {
@@ -120,7 +126,7 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
   } else if (kind === "party" && field.hints.fallback_first) {
     const firstPage = lines[0]?.page;
     for (const line of lines.filter((l) => l.page === firstPage)) {
-      const m = COMPANY_SUFFIX.exec(line.text);
+      const m = legalForm(line.text);
       if (!m) continue;
       const startOfName = line.text.lastIndexOf(" - ", m.index) + 1 || 0;
       const start = /^[\s\-:]/.test(line.text.slice(startOfName)) ? startOfName + 2 : startOfName;
@@ -168,10 +174,10 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
 function addressAfterCompany(lines: Line[]): Candidate | null {
   const firstPage = lines[0]?.page;
   const pageLines = lines.filter((l) => l.page === firstPage);
-  const idx = pageLines.findIndex((l) => COMPANY_SUFFIX.test(l.text));
+  const idx = pageLines.findIndex((l) => legalForm(l.text) !== null);
   if (idx < 0) return null;
   const line = pageLines[idx]!;
-  const m = COMPANY_SUFFIX.exec(line.text)!;
+  const m = legalForm(line.text)!;
   const restStart = m.index + m[0].length;
   const rest = /^[\s,\-–·|•]*(.*\d.*)$/.exec(line.text.slice(restStart));
   if (rest) {
@@ -221,6 +227,8 @@ export function fieldCandidates(field: FieldSettings, lines: Line[], ctx: ReadCo
   const kind = kindOf(field);
   const all = [...labelCandidates(field, kind, lines, ctx), ...patternCandidates(field, kind, lines, ctx), ...recognizerCandidates(field, kind, lines, ctx)];
   applyRegion(field, all);
+  // A zero amount is a balance after payment ("Balance due 0.00") far more often than the document's value.
+  if (kind === "amount") for (const c of all) if (c.match.value === 0) [c.score, c.reasoning] = [c.score * 0.5, `${c.reasoning}, zero counts half`];
   return all.sort((a, b) => b.score - a.score || (kind === "amount" ? Math.abs(b.match.value as number) - Math.abs(a.match.value as number) : 0));
 }
 

@@ -90,6 +90,32 @@ const wordBefore = (text: string, at: number) => /([\p{L}\p{N}]+)[\s.\-]*$/u.exe
 const wordAfter = (text: string, at: number) => /^[\s.:\-]*([\p{L}\p{N}%]+)/u.exec(text.slice(at))?.[1]?.toLowerCase() ?? "";
 
 /**
+ * True when the qualifying word before or after a label belongs to it ("Order Date", "Total excl."): it must sit
+ * in the same block, not in the next column of a header row ("Invoice No.      Date" names two columns). Word
+ * spaces are a quarter of the line height; a gap of a full line height separates columns.
+ */
+function qualified(line: Line, start: number, end: number, before: Set<string>, after: Set<string>): boolean {
+  const near = (a: LineWord | undefined, b: LineWord | undefined) => !a || !b || a === b || b.box[0] - a.box[2] <= lineHeight(line);
+  const first = line.words.find((w) => w.end > start);
+  const last = [...line.words].reverse().find((w) => w.start < end);
+  if (before.size && before.has(wordBefore(line.text, start))) {
+    const prev = [...line.words].reverse().find((w) => w.start < start && /[\p{L}\p{N}]/u.test(line.text.slice(w.start, Math.min(w.end, start))));
+    if (near(prev, first)) return true;
+  }
+  if (after.size && after.has(wordAfter(line.text, end))) {
+    const next = line.words.find((w) => w.end > end && /[\p{L}\p{N}%]/u.test(line.text.slice(Math.max(w.start, end), w.end)));
+    if (near(last, next)) return true;
+  }
+  return false;
+}
+
+/** A label's words run across a column gap ("Issue date   Due by" is no "date due"). */
+function spansColumns(line: Line, words: LineWord[]): boolean {
+  for (let i = 1; i < words.length; i++) if (words[i]!.box[0] - words[i - 1]!.box[2] > lineHeight(line)) return true;
+  return false;
+}
+
+/**
  * Every hit of `labels` on `lines`, best rank first. A hit inside a better-ranked hit on the same line is dropped;
  * a hit preceded by an `excludeBefore` word or followed by an `excludeAfter` word is dropped.
  */
@@ -106,8 +132,9 @@ export function findLabels(lines: Line[], labels: string[], excludeBefore: strin
         const start = m.index!;
         const end = start + m[0].length;
         if (lineHits.some((h) => start < h.end && end > h.start)) continue;
-        if (before.has(wordBefore(line.text, start)) || after.has(wordAfter(line.text, end)) || inSentence(line.text, start, end)) continue;
+        if (qualified(line, start, end, before, after) || inSentence(line.text, start, end)) continue;
         const words = line.words.filter((w) => w.start < end && w.end > start);
+        if (spansColumns(line, words)) continue;
         lineHits.push({ line, start, end, label, rank, box: unionBox(words.map((w) => w.box)) });
       }
     }
@@ -116,8 +143,9 @@ export function findLabels(lines: Line[], labels: string[], excludeBefore: strin
       labels.forEach((label, rank) => {
         for (const { start, end } of fuzzyMatches(tokens, label)) {
           if (lineHits.some((h) => start < h.end && end > h.start)) continue;
-          if (before.has(wordBefore(line.text, start)) || after.has(wordAfter(line.text, end)) || inSentence(line.text, start, end)) continue;
+          if (qualified(line, start, end, before, after) || inSentence(line.text, start, end)) continue;
           const words = line.words.filter((w) => w.start < end && w.end > start);
+          if (spansColumns(line, words)) continue;
           lineHits.push({ line, start, end, label, rank, box: unionBox(words.map((w) => w.box)), fuzzy: true });
         }
       });
@@ -159,6 +187,22 @@ export function below(hit: LabelHit, lines: Line[], maxLines = 3): Line[] {
     else if (xOverlap(line.box, hit.box) > 0) break;
   }
   return out;
+}
+
+/**
+ * The line standing right of the label on the same row when OCR put them into different lines (separate text
+ * blocks: "Grand Total" on the left, "Rs 1939" far right). Its vertical centre must lie within the label's line.
+ */
+export function rowPartner(hit: LabelHit, lines: Line[]): Line | null {
+  const [, top, , bottom] = hit.line.box;
+  let best: Line | null = null;
+  for (const line of linesByTop(lines, hit.line.page)) {
+    if (line === hit.line || line.box[0] < hit.line.box[2]) continue;
+    const cy = (line.box[1] + line.box[3]) / 2;
+    if (cy < top || cy > bottom) continue;
+    if (!best || line.box[0] < best.box[0]) best = line;
+  }
+  return best;
 }
 
 /** Words of `line` overlapping `box` horizontally, plus the words glued to
