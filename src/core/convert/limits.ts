@@ -21,7 +21,10 @@ export interface ConvertLimits {
   pageTimeoutMs: number;
   /** Rendering one page. Default 60 s. */
   renderTimeoutMs: number;
-  /** pdf.js workers sharing the text extraction of one long PDF. Default: 2, or 1 on a single core. */
+  /**
+   * pdf.js workers sharing the text extraction of one long PDF (see convertPages). Default: one per core, at most 4
+   * (each holds its own copy of the document and pdf.js's caches; a batch already runs one file per core).
+   */
   pdfWorkers: number;
 }
 
@@ -32,7 +35,7 @@ export const DEFAULT_LIMITS: ConvertLimits = {
   openTimeoutMs: 30_000,
   pageTimeoutMs: 15_000,
   renderTimeoutMs: 60_000,
-  pdfWorkers: Math.min(2, availableParallelism()),
+  pdfWorkers: Math.min(4, availableParallelism()),
 };
 
 export function resolveLimits(limits?: Partial<ConvertLimits>): ConvertLimits {

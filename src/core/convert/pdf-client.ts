@@ -39,6 +39,7 @@ function takeWorker(): Worker {
   for (const [warming, settle] of warmingWorkers) {
     warmingWorkers.delete(warming);
     warming.onmessage = null; // its answer to the prewarm ping (id 0) is ignored by the new owner
+    warming.onerror = null;
     settle();
     return warming;
   }
@@ -58,11 +59,19 @@ export async function prewarmPdfWorkers(count = 2): Promise<void> {
       const answered = new Promise<boolean>((resolve) => {
         warmingWorkers.set(worker, () => resolve(false));
         worker.onmessage = () => resolve(true);
+        // A worker that cannot even load (e.g. a binary without its companion folder) must not be handed to a PDF:
+        // its error event is gone by then, and the PDF would wait out the open timeout instead of failing at once.
+        worker.onerror = () => {
+          warmingWorkers.delete(worker);
+          worker.terminate();
+          resolve(false);
+        };
       });
       worker.postMessage({ id: 0, op: "close" } satisfies PdfRequest);
-      if (!(await answered)) return; // taken by a PDF while warming up
+      if (!(await answered)) return; // taken by a PDF while warming up, or failed
       warmingWorkers.delete(worker);
       worker.onmessage = null;
+      worker.onerror = null;
       setRef(worker, false);
       idleWorkers.push(worker);
     }),
