@@ -83,7 +83,7 @@ export function corePipelineRunner(opts: { engine?: "auto" | "wasm" | "native"; 
       status: res.status,
       documents: res.results.documents,
       pages,
-      manifest: res.manifest as unknown as StoredManifest,
+      manifest: res.manifest,
       errors: res.errors,
       warnings: res.warnings,
     };

@@ -2,32 +2,11 @@
  * Export files and the manifest of a transaction. The manifest is stored whole (profile errors and statuses
  * included); export_files indexes its files so downloads can be checked against it.
  */
+import type { ExportManifest, ManifestFile } from "../core/exporters/run";
 import { json, type Db } from "./db";
 
-export interface ManifestFile {
-  filename: string;
-  path: string;
-  size_bytes: number;
-  document_ids: string[];
-  created_at: string;
-}
-
-export interface ManifestProfile {
-  profile_id: string;
-  profile_name: string;
-  output_format: string;
-  scope_mode: string;
-  files: ManifestFile[];
-  error?: string;
-  status?: string;
-}
-
-export interface StoredManifest {
-  transaction_id: string;
-  profiles: Record<string, ManifestProfile>;
-  total_files: number;
-  total_size_bytes: number;
-}
+/** The manifest as stored: the exporters' manifest (src/core/exporters/run.ts), whole. */
+export type StoredManifest = ExportManifest;
 
 export function emptyManifest(transactionId: string): StoredManifest {
   return { transaction_id: transactionId, profiles: {}, total_files: 0, total_size_bytes: 0 };
