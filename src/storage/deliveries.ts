@@ -11,7 +11,8 @@ import { json, type Db } from "./db";
 
 export type DeliveryState = "pending" | "retrying" | "succeeded" | "failed";
 
-export interface NewDelivery {
+/** What is sent, for which step of which transaction, and how it is retried: fixed when the delivery is planned. */
+interface DeliveryPlan {
   delivery_id: string;
   transaction_id: string;
   tenant_id: string;
@@ -23,24 +24,17 @@ export interface NewDelivery {
   retry_max_attempts: number;
   retry_backoff_seconds: number;
   fail_workflow_on_error: boolean;
+}
+
+export interface NewDelivery extends DeliveryPlan {
   redelivery_of?: string | null;
   now: string;
 }
 
 /** A delivery as stored, with its request (secret included): for the queue only. */
-export interface DeliveryRecord {
-  delivery_id: string;
-  transaction_id: string;
-  tenant_id: string;
-  node_id: string | null;
-  activity_index: number;
-  event: string;
-  event_name: string;
+export interface DeliveryRecord extends DeliveryPlan {
+  /** The request URL for logs (redactUrl). */
   url: string;
-  request: DeliveryRequest;
-  retry_max_attempts: number;
-  retry_backoff_seconds: number;
-  fail_workflow_on_error: boolean;
   state: DeliveryState;
   attempts: number;
   next_attempt_at: string | null;
@@ -204,8 +198,10 @@ export function holdForDeliveries(db: Db, transactionId: string, now: string): b
 
 /** After the hold ends: step_progress shows the notify step done and the final step. */
 export function releaseHold(db: Db, transactionId: string, finalStep: "completed" | "failed", now: string): void {
+  // A failed transaction stays at the notify step, which shows as failed.
+  const [step, stepName, notifyStatus] = finalStep === "completed" ? (["completed", "Completed", "completed"] as const) : (["notify", "Notification", "failed"] as const);
   db.query(
     `UPDATE transactions SET current_step = ?, metadata = json_set(metadata, '$.step_progress.current_step', ?,
        '$.step_progress.current_step_name', ?, '$.step_progress.steps.notify.status', ?), updated_at = ? WHERE transaction_id = ?`,
-  ).run(finalStep === "completed" ? "completed" : "notify", finalStep === "completed" ? "completed" : "notify", finalStep === "completed" ? "Completed" : "Notification", finalStep === "completed" ? "completed" : "failed", now, transactionId);
+  ).run(step, step, stepName, notifyStatus, now, transactionId);
 }
