@@ -1,5 +1,6 @@
 /** `docproc clients create|list|delete --data DIR`: client set-up without the HTTP API. */
 import { Args, Command, Flags } from "@oclif/core";
+import { dataDirFlag } from "../cli/flags";
 
 export default class ClientsCommand extends Command {
   static summary = "Create, list or delete API clients in a data directory";
@@ -16,7 +17,7 @@ export default class ClientsCommand extends Command {
     client_id: Args.string({ description: "client id (create, delete)" }),
   };
   static flags = {
-    data: Flags.string({ description: "data directory", default: "./docproc-data", helpValue: "DIR" }),
+    data: dataDirFlag(),
     name: Flags.string({ description: "display name (create)" }),
     tenant: Flags.string({ description: "tenant (create: default `default`; list: filter)", helpValue: "TENANT" }),
     permissions: Flags.string({ description: "comma-separated permissions (create; default: all but project.manage)", helpValue: "LIST" }),

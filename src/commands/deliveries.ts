@@ -1,5 +1,6 @@
 /** `docproc deliveries list <transaction_id> | redeliver <delivery_id> --data DIR`: the webhook delivery log. */
 import { Args, Command, Flags } from "@oclif/core";
+import { dataDirFlag } from "../cli/flags";
 
 export default class DeliveriesCommand extends Command {
   static summary = "List a transaction's webhook deliveries, or send one again";
@@ -21,7 +22,7 @@ export default class DeliveriesCommand extends Command {
     id: Args.string({ description: "transaction id (list) or delivery id (redeliver)", required: true }),
   };
   static flags = {
-    data: Flags.string({ description: "data directory", default: "./docproc-data", helpValue: "DIR" }),
+    data: dataDirFlag(),
     wait: Flags.boolean({ description: "redeliver: send it from this process and wait for the result", default: true, allowNo: true }),
     json: Flags.boolean({ description: "print JSON" }),
   };

@@ -1,5 +1,6 @@
 /** `docproc export <results...>`: flags and help only; the work is in src/cli/export-run.ts. */
 import { Args, Command, Flags } from "@oclif/core";
+import { outFlag } from "../cli/flags";
 
 export default class ExportCommand extends Command {
   static summary = "Re-run export profiles over results files written by `docproc process`";
@@ -17,7 +18,7 @@ export default class ExportCommand extends Command {
     results: Args.string({ description: "results files (<transaction_id>_data.json) or folders holding them", required: true }),
   };
   static flags = {
-    out: Flags.string({ description: "folder for export files", default: "./docproc-out", helpValue: "DIR" }),
+    out: outFlag(),
     project: Flags.string({ description: "project settings file whose export profiles to run", helpValue: "FILE" }),
     format: Flags.string({ description: "export formats instead of the project's profiles: json,csv,xlsx,xml,pdf,jpg", helpValue: "LIST" }),
     json: Flags.boolean({ description: "print a machine-readable summary on stdout" }),

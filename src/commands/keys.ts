@@ -1,5 +1,6 @@
 /** `docproc keys create|revoke|list --data DIR`: API keys without the HTTP API. */
 import { Args, Command, Flags } from "@oclif/core";
+import { dataDirFlag } from "../cli/flags";
 
 export default class KeysCommand extends Command {
   static summary = "Create, list or revoke a client's API keys in a data directory";
@@ -17,7 +18,7 @@ export default class KeysCommand extends Command {
     key_id: Args.string({ description: "key id (revoke)" }),
   };
   static flags = {
-    data: Flags.string({ description: "data directory", default: "./docproc-data", helpValue: "DIR" }),
+    data: dataDirFlag(),
     description: Flags.string({ description: "what the key is for (create)" }),
     json: Flags.boolean({ description: "print JSON" }),
   };

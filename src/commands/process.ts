@@ -1,5 +1,6 @@
 /** `docproc process <file|folder>...`: flags and help only; the work is in src/cli/process-run.ts. */
 import { Args, Command, Flags } from "@oclif/core";
+import { concurrencyFlag, outFlag, projectFileFlag } from "../cli/flags";
 
 export default class ProcessCommand extends Command {
   static summary = "Process files and folders: each file becomes a transaction and a <transaction_id>_data.json";
@@ -22,9 +23,9 @@ export default class ProcessCommand extends Command {
     paths: Args.string({ description: "files and folders to process", required: true }),
   };
   static flags = {
-    project: Flags.string({ description: "project settings file (YAML or JSON); default: the embedded default project", helpValue: "FILE" }),
-    out: Flags.string({ description: "folder for export files", default: "./docproc-out", helpValue: "DIR" }),
-    concurrency: Flags.integer({ description: "files processed at once (default: number of cores)", min: 1, max: 64, helpValue: "N" }),
+    project: projectFileFlag(),
+    out: outFlag(),
+    concurrency: concurrencyFlag(),
     "page-limit": Flags.integer({ description: "process only the first N pages of each file", min: 1, helpValue: "N" }),
     password: Flags.string({ description: "password for encrypted PDFs", helpValue: "PASSWORD" }),
     json: Flags.boolean({ description: "print a machine-readable summary on stdout (no progress bar)" }),

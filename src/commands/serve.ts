@@ -1,5 +1,6 @@
 /** `docproc serve`: flags and help only; the server is in src/server/start.ts. */
 import { Command, Flags } from "@oclif/core";
+import { dataDirFlag } from "../cli/flags";
 
 export default class ServeCommand extends Command {
   static summary = "Run the REST API with a durable job queue on one data directory";
@@ -20,7 +21,7 @@ export default class ServeCommand extends Command {
   static flags = {
     host: Flags.string({ description: "address to listen on", default: "127.0.0.1", helpValue: "HOST" }),
     port: Flags.integer({ description: "port to listen on (0 picks a free one)", default: 8080, min: 0, max: 65535, helpValue: "PORT" }),
-    data: Flags.string({ description: "data directory", default: "./docproc-data", helpValue: "DIR" }),
+    data: dataDirFlag(),
     workers: Flags.integer({ description: "jobs processed at once in this process (0: API only)", default: 2, min: 0, max: 64, helpValue: "N" }),
   };
 

@@ -1,5 +1,6 @@
 /** `docproc tenants create|list --data DIR`: tenant set-up without the HTTP API. */
 import { Args, Command, Flags } from "@oclif/core";
+import { dataDirFlag } from "../cli/flags";
 
 export default class TenantsCommand extends Command {
   static summary = "Create or list tenants in a data directory";
@@ -10,7 +11,7 @@ export default class TenantsCommand extends Command {
     tenant_id: Args.string({ description: "tenant id (create)" }),
   };
   static flags = {
-    data: Flags.string({ description: "data directory", default: "./docproc-data", helpValue: "DIR" }),
+    data: dataDirFlag(),
     name: Flags.string({ description: "display name (create)" }),
     json: Flags.boolean({ description: "print JSON" }),
   };

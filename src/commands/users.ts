@@ -1,5 +1,6 @@
 /** `docproc users create|list --data DIR`: users who sign in with POST /auth/login. */
 import { Args, Command, Flags } from "@oclif/core";
+import { dataDirFlag } from "../cli/flags";
 
 export default class UsersCommand extends Command {
   static summary = "Create or list users (password sign-in) in a data directory";
@@ -12,7 +13,7 @@ export default class UsersCommand extends Command {
     username: Args.string({ description: "user name (create)" }),
   };
   static flags = {
-    data: Flags.string({ description: "data directory", default: "./docproc-data", helpValue: "DIR" }),
+    data: dataDirFlag(),
     tenant: Flags.string({ description: "tenant (default `default`)", helpValue: "TENANT" }),
     password: Flags.string({ description: "password (visible to other local users; prefer --password-stdin)" }),
     "password-stdin": Flags.boolean({ description: "read the password from stdin" }),

@@ -1,5 +1,6 @@
 /** `docproc watch <dir>...`: flags and help only; the work is in src/batch/watcher.ts. */
 import { Args, Command, Flags } from "@oclif/core";
+import { concurrencyFlag, outFlag, projectFileFlag } from "../cli/flags";
 
 export default class WatchCommand extends Command {
   static summary = "Watch hot folders: process each new file once, then move it to processed/ or failed/";
@@ -25,15 +26,15 @@ export default class WatchCommand extends Command {
     dirs: Args.string({ description: "folders to watch", required: true }),
   };
   static flags = {
-    project: Flags.string({ description: "project settings file (YAML or JSON); default: the embedded default project", helpValue: "FILE" }),
-    out: Flags.string({ description: "folder for export files", default: "./docproc-out", helpValue: "DIR" }),
+    project: projectFileFlag(),
+    out: outFlag(),
     data: Flags.string({ description: "data folder: ledger of processed content and the lock", default: "./.docproc", helpValue: "DIR" }),
     poll: Flags.boolean({ description: "poll the folders instead of using inotify (automatic on network filesystems)" }),
     "stable-ms": Flags.integer({ description: "how long size and mtime must stay unchanged before a file is taken", default: 2000, min: 0, helpValue: "MS" }),
     processed: Flags.string({ description: "where processed originals go (default: <dir>/processed)", helpValue: "DIR" }),
     failed: Flags.string({ description: "where failed originals go, with <name>.error.txt (default: <dir>/failed)", helpValue: "DIR" }),
     keep: Flags.boolean({ description: "leave originals in place (the ledger still prevents processing them twice)" }),
-    concurrency: Flags.integer({ description: "files processed at once (default: number of cores)", min: 1, max: 64, helpValue: "N" }),
+    concurrency: concurrencyFlag(),
     json: Flags.boolean({ description: "print one JSON event per line instead of log lines" }),
     "ocr-engine": Flags.string({ description: "OCR engine: auto (native tesseract when installed, else wasm), wasm or native", options: ["auto", "wasm", "native"], helpValue: "ENGINE" }),
   };

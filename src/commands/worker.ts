@@ -1,5 +1,6 @@
 /** `docproc worker --data DIR`: extra worker processes on a data directory a `docproc serve` also uses. */
 import { Command, Flags } from "@oclif/core";
+import { dataDirFlag } from "../cli/flags";
 
 export default class WorkerCommand extends Command {
   static summary = "Process queued transactions of a data directory (extra workers next to docproc serve)";
@@ -10,7 +11,7 @@ export default class WorkerCommand extends Command {
     "jobs finish (up to 30 s) and releases the rest.";
   static examples = ["<%= config.bin %> <%= command.id %> --data ./docproc-data --concurrency 2"];
   static flags = {
-    data: Flags.string({ description: "data directory (the one docproc serve uses)", default: "./docproc-data", helpValue: "DIR" }),
+    data: dataDirFlag("data directory (the one docproc serve uses)"),
     concurrency: Flags.integer({ description: "jobs processed at once", default: 1, min: 1, max: 64, helpValue: "N" }),
   };
 

@@ -1,0 +1,18 @@
+/**
+ * Flags that several commands share, defined once so that their defaults and help text cannot drift apart
+ * (a script that runs `docproc serve` and `docproc keys` without --data MUST reach the same directory).
+ */
+import { Flags } from "@oclif/core";
+
+/** The data directory of `docproc serve` (SQLite, blobs, exports) for every command that opens it. */
+export const dataDirFlag = (description = "data directory") => Flags.string({ description, default: "./docproc-data", helpValue: "DIR" });
+
+/** Where `process`, `watch` and `export` write export files. */
+export const outFlag = () => Flags.string({ description: "folder for export files", default: "./docproc-out", helpValue: "DIR" });
+
+/** A project settings file for the commands that process files. */
+export const projectFileFlag = () =>
+  Flags.string({ description: "project settings file (YAML or JSON); default: the embedded default project", helpValue: "FILE" });
+
+/** Files processed at once by `process` and `watch`. */
+export const concurrencyFlag = () => Flags.integer({ description: "files processed at once (default: number of cores)", min: 1, max: 64, helpValue: "N" });
