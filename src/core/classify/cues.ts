@@ -3,7 +3,7 @@
  * first lines of the first page and short lines) where a document names itself ("INVOICE", "Gutschrift").
  */
 import type { DocumentClass } from "../project";
-import { fuzzyMatches, tokensOf } from "../extract/fuzzy";
+import { fold, fuzzyMatches, tokensOf } from "../extract/fuzzy";
 
 export interface CueHit {
   cue: string;
@@ -25,7 +25,8 @@ function cueRegex(cue: string, isPattern: boolean): RegExp {
   const key = `${isPattern ? "p" : "w"}:${cue}`;
   let re = regexCache.get(key);
   if (!re) {
-    const body = isPattern ? cue : cue.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "[\\s.\\-]*");
+    // Cues and text are compared with accents folded away ("rückgeld" finds "RUCKGELD" from OCR).
+    const body = isPattern ? fold(cue) : fold(cue.toLowerCase()).replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "[\\s.\\-]*");
     // A cue word also matches its plural ("invoices", "receipts").
     re = new RegExp(isPattern ? body : `(?<![\\p{L}\\p{N}])${body}(?:s|es)?(?![\\p{L}\\p{N}])`, "giu");
     regexCache.set(key, re);
@@ -49,7 +50,7 @@ export function headingText(firstPageText: string): string {
   return lines.filter((l, i) => i < 6 || (l.trim().split(/\s+/).length <= 4 && !/\d/.test(l))).join("\n");
 }
 
-const titleKey = (s: string) => s.toLowerCase().replace(/[^\p{L}\s]+/gu, " ").replace(/\s+/g, " ").trim();
+const titleKey = (s: string) => fold(s.toLowerCase()).replace(/[^\p{L}\s]+/gu, " ").replace(/\s+/g, " ").trim();
 
 /** Heading lines that are nothing but words: a cue making up a whole line is the document's title. */
 function titleLines(heading: string): Set<string> {
@@ -62,15 +63,15 @@ function titleLines(heading: string): Set<string> {
  * specific); each pattern counts 2; negative cues subtract.
  */
 export function scoreClass(cls: DocumentClass, text: string, heading: string, ocr = false): CueScore {
-  const lower = text.toLowerCase();
-  const head = heading.toLowerCase();
+  const lower = fold(text.toLowerCase());
+  const head = fold(heading.toLowerCase());
   const headTokens = ocr ? tokensOf(head) : [];
   const titles = titleLines(heading);
   const hits: CueHit[] = [];
   let score = 0;
   const add = (cue: string, isPattern: boolean, sign: 1 | -1) => {
     // A cue word's first word must occur as a substring before its regex is worth running.
-    if (!isPattern && !lower.includes(cue.toLowerCase().trim().split(/\s+/)[0]!)) {
+    if (!isPattern && !lower.includes(fold(cue.toLowerCase()).trim().split(/\s+/)[0]!)) {
       // On OCR text a heading cue may carry one misread letter ("lNVOICE"); it counts, a little less.
       if (sign > 0 && !isPattern && headTokens.length && fuzzyMatches(headTokens, cue).length) {
         score += 0.8 * 3 * (/\s/.test(cue.trim()) ? 1.5 : 1);

@@ -53,7 +53,7 @@ function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], c
     const labelFactor = (1 - (0.3 * hit.rank) / Math.max(1, labels.length)) * (hit.fuzzy ? 0.85 : 1);
     let read = readValue(kind, hit.line, hit.end, ctx);
     // Nothing right of the label on its line: OCR (or a text layer) may have put the same row into a line of its own.
-    if (!read && !/[\p{L}\p{N}]/u.test(hit.line.text.slice(hit.end))) {
+    if (!read) {
       const partner = rowPartner(hit, lines);
       const m = partner ? readValue(kind, partner, 0, ctx) : null;
       if (m && m.start <= 4) read = { ...m, strength: m.strength * 0.95 };
@@ -124,8 +124,8 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
       }
     }
   } else if (kind === "party" && field.hints.fallback_first) {
-    const firstPage = lines[0]?.page;
-    for (const line of lines.filter((l) => l.page === firstPage)) {
+    // Top to bottom: OCR numbers lines by text block, and the issuer heads the page.
+    for (const line of firstPageByTop(lines)) {
       const m = legalForm(line.text);
       if (!m) continue;
       const startOfName = line.text.lastIndexOf(" - ", m.index) + 1 || 0;
@@ -170,10 +170,11 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
   return out;
 }
 
+const firstPageByTop = (lines: Line[]) => lines.filter((l) => l.page === lines[0]?.page).sort((a, b) => a.box[1] - b.box[1]);
+
 /** The address printed with the first company name: the rest of its line, else the lines right under it. */
 function addressAfterCompany(lines: Line[]): Candidate | null {
-  const firstPage = lines[0]?.page;
-  const pageLines = lines.filter((l) => l.page === firstPage);
+  const pageLines = firstPageByTop(lines);
   const idx = pageLines.findIndex((l) => legalForm(l.text) !== null);
   if (idx < 0) return null;
   const line = pageLines[idx]!;

@@ -2,9 +2,41 @@
  * OCR-tolerant label matching: on OCR pages a label may come back with one wrong, missing or extra character
  * ("lnvoice", "Tota1", "Rechnungsnurnmer"). Only labels of five or more letters are matched this way, with one
  * edit (two from ten letters on), so short words never turn into each other.
+ *
+ * A substitution counts as one edit only between characters OCR confuses (l/I/1, O/0, S/5, rn/m's halves...);
+ * any other substitution counts two, so a real word never reads as a neighbouring one ("supplies" is no
+ * "supplier"). Accents never count: OCR and typists drop them ("Ruckgeld", "Fallig am"), see `fold`.
  */
 
-/** Optimal string alignment distance (Levenshtein with adjacent transpositions), stopping early above `max`. */
+/**
+ * Strips diacritics character by character, keeping the string's length (and so every offset): "Rückgeld" →
+ * "Ruckgeld". Characters that do not decompose into a base letter and marks stay as they are.
+ */
+export function fold(text: string): string {
+  if (!/[^\x00-\x7f]/.test(text)) return text;
+  let out = "";
+  for (const ch of text) {
+    if (ch.length !== 1 || ch.charCodeAt(0) < 0xc0) {
+      out += ch;
+      continue;
+    }
+    const d = ch.normalize("NFD");
+    out += d.length > 1 && /^\p{M}+$/u.test(d.slice(1)) ? d[0]! : ch;
+  }
+  return out;
+}
+
+/** Groups of characters OCR mistakes for one another (compared lower-cased and folded). */
+const CONFUSABLE_GROUPS = ["il1|!t", "o0dq", "s5$", "b8h6", "g9q", "z2", "aeoc", "uvn", "rn", "mn", "a4", "t7f", "y4"];
+const confusable = new Set<string>();
+for (const group of CONFUSABLE_GROUPS) for (const a of group) for (const b of group) if (a !== b) confusable.add(a + b);
+
+const substitutionCost = (a: string, b: string) => (a === b ? 0 : confusable.has(a + b) || /[^\p{L}]/u.test(a + b) ? 1 : 2);
+
+/**
+ * Optimal string alignment distance (Levenshtein with adjacent transpositions, OCR-weighted substitutions),
+ * stopping early above `max`.
+ */
 export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev2: number[] = [];
@@ -13,8 +45,7 @@ export function editDistance(a: string, b: string, max: number): number {
     const cur = [i];
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + substitutionCost(a[i - 1]!, b[j - 1]!));
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
       cur.push(v);
       rowMin = Math.min(rowMin, v);
@@ -28,9 +59,9 @@ export function editDistance(a: string, b: string, max: number): number {
 
 export interface TokenSpan { text: string; start: number; end: number }
 
-/** Letter/digit tokens of a line with their character offsets. */
+/** Letter/digit tokens of a line (lower-cased, accents folded) with their character offsets. */
 export function tokensOf(text: string): TokenSpan[] {
-  return [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ text: m[0].toLowerCase(), start: m.index!, end: m.index! + m[0].length }));
+  return [...fold(text).matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ text: m[0].toLowerCase(), start: m.index!, end: m.index! + m[0].length }));
 }
 
 /**
@@ -38,7 +69,7 @@ export function tokensOf(text: string): TokenSpan[] {
  * joined without spaces). Exact matches are not returned: the regex search has them already.
  */
 export function fuzzyMatches(tokens: TokenSpan[], label: string): Array<{ start: number; end: number }> {
-  const parts = label.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const parts = fold(label.toLowerCase()).match(/[\p{L}\p{N}]+/gu) ?? [];
   const target = parts.join("");
   if (target.length < 5 || !/^[\p{L}]+$/u.test(target)) return [];
   const max = target.length >= 10 ? 2 : 1;

@@ -4,7 +4,7 @@
  */
 import { type Line, type LineWord, lineHeight, unionBox, xOverlap } from "./lines";
 import type { Box } from "../model";
-import { fuzzyMatches, tokensOf } from "./fuzzy";
+import { fold, fuzzyMatches, tokensOf } from "./fuzzy";
 
 export interface LabelHit {
   line: Line;
@@ -21,13 +21,16 @@ export interface LabelHit {
 
 const cache = new Map<string, RegExp>();
 
-/** Label → regex: tokens separated by optional spaces/dots/dashes, word boundaries on both ends. */
+/**
+ * Label → regex: tokens separated by optional spaces/dots/dashes, word boundaries on both ends. Accents are folded
+ * away (labels and lines alike), so "Fällig am" also matches "Fallig am".
+ */
 export function labelRegex(label: string): RegExp {
   let re = cache.get(label);
   if (!re) {
     // A leading "^" anchors the label at the start of the line ("^#" is a number sign opening a line).
     const anchored = label.startsWith("^");
-    const bare = anchored ? label.slice(1) : label;
+    const bare = fold(anchored ? label.slice(1) : label);
     const tokens = bare.toLowerCase().trim().split(/\s+/).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
     const tail = /[\p{L}\p{N}]$/u.test(bare) ? "(?![\\p{L}\\p{N}])" : "";
     const head = anchored ? "^\\s*" : /^[\p{L}\p{N}]/u.test(bare) ? "(?<![\\p{L}\\p{N}])" : "(?<![\\p{L}\\p{N}#])";
@@ -49,7 +52,7 @@ function labelIndex(labels: string[]): LabelIndex {
   if (!index) {
     index = { byFirstWord: new Map(), others: [] };
     labels.forEach((label, rank) => {
-      const first = label.replace(/^\^/, "").toLowerCase().trim().split(/\s+/)[0]!;
+      const first = fold(label.replace(/^\^/, "").toLowerCase()).trim().split(/\s+/)[0]!;
       if (/^[\p{L}\p{N}]+$/u.test(first)) index!.byFirstWord.set(first, [...(index!.byFirstWord.get(first) ?? []), rank]);
       else index!.others.push({ rank, first: first.replace(/[.:]+$/, "") });
     });
@@ -58,14 +61,21 @@ function labelIndex(labels: string[]): LabelIndex {
   return index;
 }
 
-const lineInfo = new WeakMap<Line, { lower: string; tokens: string[] }>();
-function candidateRanks(line: Line, index: LabelIndex): number[] {
+interface LineInfo { folded: string; lower: string; tokens: string[] }
+const lineInfo = new WeakMap<Line, LineInfo>();
+function infoOf(line: Line): LineInfo {
   let info = lineInfo.get(line);
   if (!info) {
-    const lower = line.text.toLowerCase();
-    info = { lower, tokens: [...new Set(lower.split(/[^\p{L}\p{N}]+/u))] };
+    const folded = fold(line.text);
+    const lower = folded.toLowerCase();
+    info = { folded, lower, tokens: [...new Set(lower.split(/[^\p{L}\p{N}]+/u))] };
     lineInfo.set(line, info);
   }
+  return info;
+}
+
+function candidateRanks(line: Line, index: LabelIndex): number[] {
+  const info = infoOf(line);
   const ranks: number[] = [];
   for (const t of info.tokens) {
     const found = index.byFirstWord.get(t);
@@ -95,14 +105,15 @@ const wordAfter = (text: string, at: number) => /^[\s.:\-]*([\p{L}\p{N}%]+)/u.ex
  * spaces are a quarter of the line height; a gap of a full line height separates columns.
  */
 function qualified(line: Line, start: number, end: number, before: Set<string>, after: Set<string>): boolean {
+  const text = infoOf(line).folded;
   const near = (a: LineWord | undefined, b: LineWord | undefined) => !a || !b || a === b || b.box[0] - a.box[2] <= lineHeight(line);
   const first = line.words.find((w) => w.end > start);
   const last = [...line.words].reverse().find((w) => w.start < end);
-  if (before.size && before.has(wordBefore(line.text, start))) {
+  if (before.size && before.has(wordBefore(text, start))) {
     const prev = [...line.words].reverse().find((w) => w.start < start && /[\p{L}\p{N}]/u.test(line.text.slice(w.start, Math.min(w.end, start))));
     if (near(prev, first)) return true;
   }
-  if (after.size && after.has(wordAfter(line.text, end))) {
+  if (after.size && after.has(wordAfter(text, end))) {
     const next = line.words.find((w) => w.end > end && /[\p{L}\p{N}%]/u.test(line.text.slice(Math.max(w.start, end), w.end)));
     if (near(last, next)) return true;
   }
@@ -120,15 +131,15 @@ function spansColumns(line: Line, words: LineWord[]): boolean {
  * a hit preceded by an `excludeBefore` word or followed by an `excludeAfter` word is dropped.
  */
 export function findLabels(lines: Line[], labels: string[], excludeBefore: string[] = [], excludeAfter: string[] = []): LabelHit[] {
-  const before = new Set(excludeBefore.map((w) => w.toLowerCase()));
-  const after = new Set(excludeAfter.map((w) => w.toLowerCase()));
+  const before = new Set(excludeBefore.map((w) => fold(w.toLowerCase())));
+  const after = new Set(excludeAfter.map((w) => fold(w.toLowerCase())));
   const hits: LabelHit[] = [];
   const index = labelIndex(labels);
   for (const line of lines) {
     const lineHits: LabelHit[] = [];
     for (const rank of candidateRanks(line, index)) {
       const label = labels[rank]!;
-      for (const m of line.text.matchAll(labelRegex(label))) {
+      for (const m of infoOf(line).folded.matchAll(labelRegex(label))) {
         const start = m.index!;
         const end = start + m[0].length;
         if (lineHits.some((h) => start < h.end && end > h.start)) continue;
@@ -177,7 +188,8 @@ export function below(hit: LabelHit, lines: Line[], maxLines = 3): Line[] {
   let lastBottom = hit.line.box[3];
   let examined = 0;
   for (const line of pageLines) {
-    if (line === hit.line) continue;
+    // A line wholly beside the column is another column's text (OCR reads columns as separate lines).
+    if (line === hit.line || line.box[2] < hit.box[0] || line.box[0] > hit.box[2]) continue;
     // Lines count whether or not they have words in the column: a value sits right under its label.
     if (examined++ >= maxLines || line.box[1] - lastBottom > lineHeight(hit.line) * 2.5) break;
     lastBottom = line.box[3];
