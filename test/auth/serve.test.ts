@@ -7,6 +7,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { freePort, spawnServe, type Served } from "../support/process";
 import { makeTempDir } from "../support/temp";
+import { requestInit } from "../support/http";
 
 const KEY = "serve-test-admin-key";
 const dir = makeTempDir("auth-serve");
@@ -27,9 +28,9 @@ const me = (s: Served, key: string) => fetch(`${s.base}/auth/me`, { headers: { "
 describe("docproc serve", () => {
   test("applies DOCPROC_RATE_LIMIT_PER_MINUTE and keeps counts across a graceful restart and a crash", async () => {
     let s = await serve();
-    const admin = { "x-api-key": KEY, "content-type": "application/json" };
-    expect((await fetch(`${s.base}/admin/clients`, { method: "POST", headers: admin, body: JSON.stringify({ client_id: "app" }) })).status).toBe(201);
-    const key = (await (await fetch(`${s.base}/admin/clients/app/keys`, { method: "POST", headers: admin, body: "{}" })).json()).api_key as string;
+    const admin = (url: string, body: unknown) => fetch(s.base + url, requestInit("POST", { "x-api-key": KEY }, body));
+    expect((await admin("/admin/clients", { client_id: "app" })).status).toBe(201);
+    const key = (await (await admin("/admin/clients/app/keys", {})).json()).api_key as string;
     const first = await me(s, key);
     expect(first.headers.get("x-ratelimit-limit")).toBe("5");
     expect(first.headers.get("x-ratelimit-remaining")).toBe("4");

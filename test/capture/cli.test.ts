@@ -10,6 +10,7 @@ import { fakeRunner } from "../support/fake-runner";
 import { capture, spawnCli } from "../support/process";
 import { makeTempDir } from "../support/temp";
 import { captureForm, scanJpeg } from "./helpers";
+import { requestInit } from "../support/http";
 
 const ADMIN = "capture-cli-admin";
 let server: RunningServer;
@@ -18,7 +19,7 @@ let project: string;
 let key: string;
 
 async function adminCall(method: string, url: string, body: unknown) {
-  const res = await fetch(server.url + url, { method, headers: { "x-api-key": ADMIN, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(server.url + url, requestInit(method, { "x-api-key": ADMIN }, body));
   return res.json() as Promise<any>;
 }
 

@@ -8,6 +8,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { capture, freePort, spawnCommand, spawnServe, type Served } from "../support/process";
 import { makeTempDir } from "../support/temp";
+import { requestInit } from "../support/http";
 
 const KEY = "workers-key";
 const dir = makeTempDir("workers");
@@ -25,7 +26,7 @@ test("a separate worker process completes a one-step transaction that the API se
   procs.push(worker);
   const workerOut = capture(worker);
   const api = async (method: string, url: string, body?: unknown) => {
-    const res = await fetch(`${server.base}${url}`, { method, headers: { "x-api-key": KEY, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${server.base}${url}`, requestInit(method, { "x-api-key": KEY }, body));
     return { status: res.status, json: (await res.json()) as any };
   };
   const pid = (await api("POST", "/tenants/default/projects", { name: "W" })).json.project_id;
