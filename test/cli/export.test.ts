@@ -1,19 +1,16 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { copyFile, mkdtemp, rm, unlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { copyFile, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
+import { removeAll, tempDir } from "../support/temp";
 import { INBOX, runCli } from "./helpers";
 
 const temps: string[] = [];
-afterAll(async () => {
-  for (const d of temps) await rm(d, { recursive: true, force: true });
-});
+afterAll(() => removeAll(temps));
 
 describe("docproc export", () => {
   test("re-runs CSV and JSON exports from a results folder without the original files", async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), "docproc-export-"));
-    temps.push(dir);
+    const dir = tempDir("export", temps);
     const first = await runCli(["process", path.join(INBOX, "born-digital-invoice.pdf"), "--out", path.join(dir, "run"), "--json"]);
     expect(first.code).toBe(0);
     const tid = JSON.parse(first.stdout).files[0].transaction_id as string;
@@ -32,8 +29,7 @@ describe("docproc export", () => {
   }, 90_000);
 
   test("re-renders PDF and JPG exports from the original file, and fails only those profiles once it is gone", async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), "docproc-export-"));
-    temps.push(dir);
+    const dir = tempDir("export", temps);
     const original = path.join(dir, "invoice.pdf");
     await copyFile(path.join(INBOX, "born-digital-invoice.pdf"), original);
     expect((await runCli(["process", original, "--out", path.join(dir, "run")])).code).toBe(0);
@@ -54,8 +50,7 @@ describe("docproc export", () => {
   }, 90_000);
 
   test("refuses a JSON file that is not a results file with exit code 2", async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), "docproc-export-"));
-    temps.push(dir);
+    const dir = tempDir("export", temps);
     const file = path.join(dir, "x_data.json");
     await writeFile(file, JSON.stringify({ hello: "world" }));
     const r = await runCli(["export", file, "--out", path.join(dir, "o")]);

@@ -1,21 +1,18 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DocprocError } from "../../src/core/errors";
 import { collectInputs } from "../../src/cli/inputs";
 import { ellipsize, renderTable } from "../../src/cli/table";
 import { buildSummary, renderSummary } from "../../src/cli/summary";
 import { createProgress } from "../../src/cli/progress";
+import { removeAll, tempDir } from "../support/temp";
 
 const dirs: string[] = [];
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
+afterAll(() => removeAll(dirs));
 
 async function tree(files: string[]): Promise<string> {
-  const root = await mkdtemp(path.join(tmpdir(), "docproc-inputs-"));
-  dirs.push(root);
+  const root = tempDir("inputs", dirs);
   for (const f of files) {
     await mkdir(path.dirname(path.join(root, f)), { recursive: true });
     await writeFile(path.join(root, f), "x");

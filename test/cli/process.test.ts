@@ -3,9 +3,9 @@
  * broken file. The inbox run happens once and its outputs are checked by several tests.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFile, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { copyFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { removeAll, tempDir } from "../support/temp";
 import { INBOX, runCli, type CliRun } from "./helpers";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -13,14 +13,7 @@ const BORN_DIGITAL = path.join(INBOX, "born-digital-invoice.pdf");
 const ENCRYPTED = path.resolve(INBOX, "../../../shared/corpora/pdf-robustness/paperless/password-is-test.pdf"); // password "test"
 
 const temps: string[] = [];
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), "docproc-cli-"));
-  temps.push(dir);
-  return dir;
-}
-afterAll(async () => {
-  for (const d of temps) await rm(d, { recursive: true, force: true });
-});
+afterAll(() => removeAll(temps));
 
 interface SummaryFile {
   file: string;
@@ -51,7 +44,7 @@ describe("docproc process on the sample inbox", () => {
   let out: string;
 
   beforeAll(async () => {
-    out = path.join(await tempDir(), "out");
+    out = path.join(tempDir("cli", temps), "out");
     run = await runCli(["process", INBOX, "--out", out, "--json"], { timeoutMs: 240_000 });
     summary = JSON.parse(run.stdout) as Summary;
   }, 250_000);
@@ -141,7 +134,7 @@ describe("docproc process on the sample inbox", () => {
 
 describe("docproc process with bad input", () => {
   test("lists a corrupted file with its reason, processes the rest, and exits 1", async () => {
-    const dir = await tempDir();
+    const dir = tempDir("cli", temps);
     await copyFile(BORN_DIGITAL, path.join(dir, "a-good.pdf"));
     const bytes = await Bun.file(BORN_DIGITAL).bytes();
     await writeFile(path.join(dir, "b-truncated.pdf"), bytes.slice(0, 700));
@@ -171,7 +164,7 @@ describe("docproc process with bad input", () => {
   }, 90_000);
 
   test("a path that does not exist is a usage error (exit 2) and nothing is processed", async () => {
-    const out = path.join(await tempDir(), "out");
+    const out = path.join(tempDir("cli", temps), "out");
     const r = await runCli(["process", BORN_DIGITAL, "/no/such/inbox", "--out", out]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("no such file or folder: /no/such/inbox");
@@ -179,7 +172,7 @@ describe("docproc process with bad input", () => {
   }, 90_000);
 
   test("an invalid --project file exits 4 listing every problem before any file is processed", async () => {
-    const dir = await tempDir();
+    const dir = tempDir("cli", temps);
     const project = path.join(dir, "bad.yaml");
     await writeFile(project, "classes: []\nlocale: 7\n");
     const out = path.join(dir, "out");
@@ -191,7 +184,7 @@ describe("docproc process with bad input", () => {
   }, 90_000);
 
   test("an unknown export format is a usage error (exit 2)", async () => {
-    const r = await runCli(["process", BORN_DIGITAL, "--format", "json,docx", "--out", path.join(await tempDir(), "o")]);
+    const r = await runCli(["process", BORN_DIGITAL, "--format", "json,docx", "--out", path.join(tempDir("cli", temps), "o")]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("docx");
   }, 90_000);
@@ -199,7 +192,7 @@ describe("docproc process with bad input", () => {
 
 describe("docproc process options", () => {
   test("--password opens an encrypted PDF; without it or with a wrong one the file fails with a clear code", async () => {
-    const out = path.join(await tempDir(), "out");
+    const out = path.join(tempDir("cli", temps), "out");
     const run = async (...extra: string[]) => {
       const r = await runCli(["process", ENCRYPTED, "--out", out, "--json", ...extra]);
       return { code: r.code, file: (JSON.parse(r.stdout) as Summary).files[0]! };
@@ -216,7 +209,7 @@ describe("docproc process options", () => {
   }, 90_000);
 
   test("--format json,csv writes both files and lists them in the summary", async () => {
-    const out = path.join(await tempDir(), "out");
+    const out = path.join(tempDir("cli", temps), "out");
     const r = await runCli(["process", BORN_DIGITAL, "--out", out, "--format", "json,csv", "--json"]);
     expect(r.code).toBe(0);
     const f = (JSON.parse(r.stdout) as Summary).files[0]!;
@@ -226,7 +219,7 @@ describe("docproc process options", () => {
   }, 90_000);
 
   test("--page-limit 1 processes one page of a two-page TIFF and still reports its page count", async () => {
-    const out = path.join(await tempDir(), "out");
+    const out = path.join(tempDir("cli", temps), "out");
     const r = await runCli(["process", path.join(INBOX, "multi-page-fax.tif"), "--out", out, "--page-limit", "1", "--json"], { timeoutMs: 120_000 });
     expect(r.code).toBe(0);
     const f = (JSON.parse(r.stdout) as Summary).files[0]!;
