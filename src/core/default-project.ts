@@ -18,10 +18,11 @@ const invoiceNumber = {
       "facture no", "facture n", "avoir n°", "numer faktury", "faktura nr", "faktura vat nr", "número de factura", "factura n",
       "factura no", "número de documento", "nº nota de crédito", "nota de crédito nº", "factura rectificativa nº", "numero fattura", "fattura n", "n. fattura", "nota di credito n", "numero documento", "numero di documento", "nº factura", "número", "fatura nº", "numero documento", "beleg-nr", "bon-nr",
       "bon nr", "bonnr", "receipt #", "transaction no", "trans no", "ticket n°", "ticket nº", "n° ticket", "nº ticket", "scontrino n", "documento n", "fakturanummer", "fakturanr", "číslo faktury", "fatura no", "invoice", "factuur", "facture", "rechnung", "faktura", "factura", "fattura",
+      "credit note", "credit memo", "creditfactuur", "creditnota", "gutschrift", "rechnungskorrektur", "avoir", "note de crédit", "nota de crédito", "factura rectificativa", "nota di credito",
       "receipt", "booking id", "reference no", "reference", "^#",
     ],
     exclude_after: ID_NOT_AFTER,
-    exclude_before: ["order", "customer", "client", "account", "service", "po", "phone", "tel", "vat", "tin", "your", "our", "ihre", "unsere", "uw", "onze", "votre", "notre", "su", "vostro"],
+    exclude_before: ["order", "customer", "client", "account", "service", "po", "phone", "tel", "vat", "tin", "total", "totale", "totaal", "importe", "summe", "montant", "your", "our", "ihre", "unsere", "uw", "onze", "votre", "notre", "su", "vostro"],
   },
 };
 
@@ -54,7 +55,7 @@ const fieldsOfInvoice = (kind: "invoice" | "receipt" | "credit_note") => [
   },
   { id: "vendor_name", name: "Vendor name", type: "string", hints: { recognizer: "party", fallback_first: true, labels: ["sold by", "seller", "vendor", "supplier", "issued by", "verkäufer", "lieferant", "leverancier", "vendeur", "fournisseur", "sprzedawca", "proveedor", "fornitore"] } },
   { id: "vendor_address", name: "Vendor address", type: "string", hints: { recognizer: "address", fallback_first: true, labels: ["vendor address", "supplier address", "seller address", "address", "adresse", "anschrift", "adres", "dirección", "indirizzo"], exclude_before: ["bill", "to", "ship", "billing", "shipping", "delivery", "email", "e-mail", "mail", "installation", "warehouse", "ip", "web", "invoice", "lieferadresse", "customer", "client", "rechnungs"], exclude_after: ["de", "of", "email", "e-mail", "mail"] } },
-  { id: "vendor_vat_id", name: "Vendor VAT ID", type: "string", hints: { recognizer: "vat_id", labels: ["vat id", "vat no", "vat number", "vat reg no", "vat registration number", "ust-idnr", "ust-id-nr", "ust-id", "ustid", "umsatzsteuer-id", "btw-nummer", "btw nummer", "btw nr", "btw", "n° de tva", "tva intracommunautaire", "numéro de tva", "tva", "nip", "nif", "cif", "partita iva", "p.iva", "gstin", "vat"], exclude_before: ["uw", "your", "customer", "client", "ihre", "votre", "kunden"] } },
+  { id: "vendor_vat_id", name: "Vendor VAT ID", type: "string", hints: { recognizer: "vat_id", labels: ["vat id", "vat no", "vat number", "vat reg no", "vat registration number", "ust-idnr", "ust-id-nr", "ust-id", "ustid", "umsatzsteuer-id", "btw-nummer", "btw nummer", "btw nr", "btw", "n° de tva", "tva intracommunautaire", "numéro de tva", "tva", "nip", "nif", "cif", "partita iva", "p.iva", "gstin", "vat"], exclude_before: ["uw", "your", "customer", "client", "ihre", "votre", "kunden", "su", "vostra", "vostro", "buyer", "klant"], exclude_after: ["cliente", "client", "customer", "kunde", "des", "du", "del", "klant", "van", "buyer", "acquirente"] } },
   { id: "customer_name", name: "Customer name", type: "string", hints: { recognizer: "party", labels: ["bill to", "billed to", "invoice to", "sold to", "customer name", "customer", "buyer", "client", "rechnungsempfänger", "kunde", "klant", "factuuradres", "facturé à", "nabywca", "cliente", "guest name"], exclude_before: ["id", "no", "nr"], exclude_after: ["care", "service", "support", "number", "no", "nr", "id", "code", "nummer", "ref", "reference", "account", "vat", "tax"] } },
   { id: "iban", name: "IBAN", type: "string", hints: { recognizer: "iban", labels: ["iban"] } },
   { id: "currency", name: "Currency", type: "string", hints: { recognizer: "currency" } },
@@ -119,8 +120,8 @@ export const DEFAULT_PROJECT_RAW: Record<string, unknown> = {
     cls("purchase_order", "Purchase order", "An order placed with a supplier", [
       "purchase order", "po number", "order confirmation", "bestellung", "bestellnummer", "auftragsbestätigung", "inkooporder",
       "bestelling", "bon de commande", "zamówienie", "orden de compra", "ordine d'acquisto", "ship to", "delivery date",
-      "pedido", "nº pedido", "fecha de pedido", "ordine di acquisto", "ordine", "data ordine", "numero ordine", "bestelnummer", "besteldatum",
-      "bestelldatum", "order date", "po date", "date de commande", "n° de commande", "lieferant", "leverancier", "fournisseur", "proveedor", "fornitore",
+      // Order numbers and dates are quoted by invoices too: only the names of the document and of the supplier count.
+      "pedido", "ordine di acquisto", "lieferant", "leverancier", "fournisseur", "proveedor", "fornitore", "vendor", "supplier",
     ], [], ["invoice", "rechnung", "factuur", "facture", "factura", "fattura"]),
     cls("contract", "Contract", "An agreement between parties", [
       "contract", "agreement", "party", "parties", "hereby", "terms and conditions", "signature", "vertrag", "vereinbarung",

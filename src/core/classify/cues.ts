@@ -43,23 +43,31 @@ const count = (re: RegExp, text: string) => {
 
 /**
  * The heading zone: first 6 lines of the first page plus any line of at most 4 words without digits on the first
- * page. Short lines with numbers are table or totals rows ("VAT 20% 12.00"), not headings.
+ * page. Short lines with numbers are table or totals rows ("VAT 20% 12.00"), not headings; a document number
+ * after a title does not count ("Credit Memo Nr. F2025-780" is a heading).
  */
 export function headingText(firstPageText: string): string {
   const lines = firstPageText.split("\n");
-  return lines.filter((l, i) => i < 6 || (l.trim().split(/\s+/).length <= 4 && !/\d/.test(l))).join("\n");
+  return lines.filter((l, i) => i < 6 || isShortHeading(withoutNumber(l))).join("\n");
 }
 
+const NUMBER_AFTER_TITLE = /\s*(?<![\p{L}])(?:no|nr|n°|nº|#|number|nummer|numero|número)[.:]?\s*#?[\p{L}\p{N}\-/.]*\d[\p{L}\p{N}\-/.]*\s*$/iu;
+/** The line without a trailing document number ("Rechnung Nr. 2024-117" → "Rechnung"). */
+const withoutNumber = (line: string) => line.replace(NUMBER_AFTER_TITLE, "");
+const isShortHeading = (line: string) => line.trim() !== "" && line.trim().split(/\s+/).length <= 4 && !/\d/.test(line);
+
+/** Extra points of a title: more than a heading hit, less than two, so labels standing alone cannot take over. */
+const TITLE_BONUS = 2;
 const titleKey = (s: string) => fold(s.toLowerCase()).replace(/[^\p{L}\s]+/gu, " ").replace(/\s+/g, " ").trim();
 
 /** Heading lines that are nothing but words: a cue making up a whole line is the document's title. */
 function titleLines(heading: string): Set<string> {
-  return new Set(heading.split("\n").filter((l) => !/\d/.test(l)).map(titleKey).filter(Boolean));
+  return new Set(heading.split("\n").map(withoutNumber).filter(isShortHeading).map(titleKey).filter(Boolean));
 }
 
 /**
  * Scores a class: each cue counts log2(1 + occurrences) (capped at 5), three times more in the heading zone,
- * plus 4 when it is a title (a heading line of its own); a phrase of several words counts 1.5 times (more
+ * plus 2 when it is a title (a heading line of its own); a phrase of several words counts 1.5 times (more
  * specific); each pattern counts 2; negative cues subtract.
  */
 export function scoreClass(cls: DocumentClass, text: string, heading: string, ocr = false): CueScore {
@@ -85,7 +93,7 @@ export function scoreClass(cls: DocumentClass, text: string, heading: string, oc
     const specificity = isPattern ? 2 : /\s/.test(cue.trim()) ? 1.5 : 1;
     // A title ("CREDIT NOTE" on a line of its own) names the document: it outweighs generic cues such as "VAT".
     const title = !isPattern && titles.has(titleKey(cue));
-    score += sign * specificity * (Math.log2(1 + n) * (inHeading ? 3 : 1) + (title ? 4 : 0));
+    score += sign * specificity * (Math.log2(1 + n) * (inHeading ? 3 : 1) + (title ? TITLE_BONUS : 0));
     hits.push({ cue: isPattern ? `/${cue}/` : cue, count: n, heading: inHeading, title: title || undefined, negative: sign < 0 || undefined });
   };
   for (const cue of cls.cue_words) add(cue, false, 1);

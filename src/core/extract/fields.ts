@@ -226,7 +226,14 @@ function applyRegion(field: FieldSettings, candidates: Candidate[]): void {
 /** All candidates for a field, best first. Ties keep reading order, except amounts: the larger wins. */
 export function fieldCandidates(field: FieldSettings, lines: Line[], ctx: ReadContext): Candidate[] {
   const kind = kindOf(field);
-  const all = [...labelCandidates(field, kind, lines, ctx), ...patternCandidates(field, kind, lines, ctx), ...recognizerCandidates(field, kind, lines, ctx)];
+  const labelled = labelCandidates(field, kind, lines, ctx);
+  const recognised = recognizerCandidates(field, kind, lines, ctx);
+  // A checksum- or format-valid value next to its label is the best evidence there is: better than the same kind
+  // of value anywhere (a customer's VAT ID printed first) and better than a far-down label alone.
+  if (kind === "iban" || kind === "vat_id" || kind === "email") {
+    for (const c of labelled) if (recognised.some((r) => r.match.value === c.match.value)) c.score = Math.min(1, Math.max(c.score, 0.8) + 0.1);
+  }
+  const all = [...labelled, ...patternCandidates(field, kind, lines, ctx), ...recognised];
   applyRegion(field, all);
   // A zero amount is a balance after payment ("Balance due 0.00") far more often than the document's value.
   if (kind === "amount") for (const c of all) if (c.match.value === 0) [c.score, c.reasoning] = [c.score * 0.5, `${c.reasoning}, zero counts half`];

@@ -32,7 +32,8 @@ export function labelRegex(label: string): RegExp {
     const anchored = label.startsWith("^");
     const bare = fold(anchored ? label.slice(1) : label);
     const tokens = bare.toLowerCase().trim().split(/\s+/).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-    const tail = /[\p{L}\p{N}]$/u.test(bare) ? "(?![\\p{L}\\p{N}])" : "";
+    // "º" and "ª" are letters to Unicode but number signs on documents ("Factura nº 12").
+    const tail = /[\p{L}\p{N}]$/u.test(bare) ? "(?!(?![ºª])[\\p{L}\\p{N}])" : "";
     const head = anchored ? "^\\s*" : /^[\p{L}\p{N}]/u.test(bare) ? "(?<![\\p{L}\\p{N}])" : "(?<![\\p{L}\\p{N}#])";
     re = new RegExp(`${head}${tokens.join("[\\s.\\-]*")}\\.?${tail}`, "giu");
     cache.set(label, re);
@@ -96,7 +97,14 @@ function inSentence(text: string, start: number, end: number): boolean {
   return /^\p{Ll}/u.test(before) && /^\p{Ll}{2,}/u.test(after);
 }
 
-const wordBefore = (text: string, at: number) => /([\p{L}\p{N}]+)[\s.\-]*$/u.exec(text.slice(0, at))?.[1]?.toLowerCase() ?? "";
+const NUMBER_MARKS = new Set(["n", "no", "nr", "nº", "num", "o"]);
+/** The word before a label, skipping a number sign ("Votre n° TVA": "votre"). */
+function wordBefore(text: string, at: number): string {
+  const words = text.slice(Math.max(0, at - 40), at).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  let word = words.pop() ?? "";
+  if (NUMBER_MARKS.has(word)) word = words.pop() ?? "";
+  return word;
+}
 const wordAfter = (text: string, at: number) => /^[\s.:\-]*([\p{L}\p{N}%]+)/u.exec(text.slice(at))?.[1]?.toLowerCase() ?? "";
 
 /**

@@ -120,7 +120,16 @@ export function inferDateOrder(texts: string[], locale: string, usHint: boolean)
   }
   if (dmy !== mdy) return dmy > mdy ? "dmy" : "mdy";
   if (locale !== "auto") return /^en-(US|PH|CA)$/i.test(locale) ? "mdy" : "dmy";
-  return usHint ? "mdy" : "dmy";
+  return usHint || texts.some(looksUs) ? "mdy" : "dmy";
+}
+
+/**
+ * US cues besides the dollar sign: a state-and-ZIP address line ("Austin, TX 78701") or amounts in USD, with no
+ * euro or pound on the document.
+ */
+function looksUs(text: string): boolean {
+  if (/€|£|\b(EUR|GBP|CHF)\b/.test(text)) return false;
+  return /,\s[A-Z]{2}\s\d{5}(?:-\d{4})?(?!\d)/.test(text);
 }
 
 /** Amount-like numbers. Groups: sign, body, trailing minus. Space thousands only with a comma decimal or none. */

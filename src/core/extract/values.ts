@@ -34,7 +34,7 @@ function mask(text: string, ranges: Array<{ start: number; end: number }>): stri
   return out;
 }
 
-const ID_RE = /^[\s:#.\-–=]*(?:(?:no|nr|n°|nº|number|num|nummer|numéro|numer)\.?\s*[:#]?\s*)?(?<v>[\p{L}\p{N}][\p{L}\p{N}\-\/_.]*[\p{L}\p{N}]|\p{N}+)/iu;
+const ID_RE = /^[\s:#.\-–=°º]*(?:(?:no|nr|n°|nº|number|num|nummer|numéro|numer)\.?\s*[:#]?\s*)?(?<v>[\p{L}\p{N}][\p{L}\p{N}\-\/_.]*[\p{L}\p{N}]|\p{N}+)/iu;
 
 function readIdentifier(line: Line, offset: number): ValueMatch | null {
   const rest = line.text.slice(offset);
@@ -42,7 +42,8 @@ function readIdentifier(line: Line, offset: number): ValueMatch | null {
   if (!m) return null;
   const v = m.groups!.v!;
   if (!/\p{N}/u.test(v) || v.length < 3) return null;
-  if (/^\d{1,3}([.,]\d{2})$/.test(v)) return null; // an amount, not a number of a document
+  if (/^\d+[.,]\d{2}$|^\d{1,3}([.,']\d{3})+([.,]\d{2})?$/.test(v)) return null; // an amount, not a number of a document
+  if (/^[.,]\d/.test(rest.slice(m[0].length))) return null; // the start of an amount ("7.362,40")
   const start = offset + m[0].length - v.length;
   const dates = findDates(v, "dmy");
   if (dates.some((d) => d.start === 0 && d.end === v.length)) return null;
