@@ -5,7 +5,7 @@
 import type { FieldResult } from "../model";
 import type { FieldSettings } from "../project";
 import { boxesOf, type Line, ocrConfidenceOf, type Span, spanOf, uprightSize } from "./lines";
-import { below, findLabels, type LabelHit, rowPartner } from "./labels";
+import { below, findLabels, type LabelHit, rowPartners } from "./labels";
 import { findAmounts, readValue, type ReadContext, type ValueKind, type ValueMatch } from "./values";
 import { findDates } from "./normalize";
 import { legalForm } from "./company";
@@ -53,10 +53,12 @@ function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], c
     const labelFactor = (1 - (0.3 * hit.rank) / Math.max(1, labels.length)) * (hit.fuzzy ? 0.85 : 1);
     let read = readValue(kind, hit.line, hit.end, ctx);
     // Nothing right of the label on its line: OCR (or a text layer) may have put the same row into a line of its own.
-    if (!read) {
-      const partner = rowPartner(hit, lines);
-      const m = partner ? readValue(kind, partner, 0, ctx) : null;
-      if (m && m.start <= 4) read = { ...m, strength: m.strength * 0.95 };
+    // Lines further right on the row are tried in turn past a lone word (a currency column: "Total  USD  12.00").
+    for (const partner of read ? [] : rowPartners(hit, lines).slice(0, 3)) {
+      const m = readValue(kind, partner, 0, ctx);
+      // Only a clear value counts from another block: a bare "1" there is more likely a misread "1.125,25".
+      if (m && m.start <= 4 && m.strength >= 0.9) read = { ...m, strength: m.strength * 0.95 };
+      if (read || partner.words.length > 1) break;
     }
     const right = read && plausible(kind, read.value) ? read : null;
     if (right) {
@@ -111,7 +113,8 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
   const out: Candidate[] = [];
   if (kind === "iban" || kind === "vat_id" || kind === "email" || kind === "phone") {
     // Only words that can start such a value are tried (each try joins up to nine words).
-    const canStart = kind === "iban" ? /^[A-Z]{2}\d/ : kind === "vat_id" ? /^[A-Z]{2}/ : kind === "email" ? /@|^[\p{L}\p{N}]/u : /^[+(\d]/;
+    // IBANs may start misread on OCR pages ("1T93"): the checksum decides (see readIban).
+    const canStart = kind === "iban" ? /^[A-Z0-9]{2}[0-9OISBZ]/ : kind === "vat_id" ? /^[A-Z]{2}/ : kind === "email" ? /@|^[\p{L}\p{N}]/u : /^[+(\d]/;
     for (const line of lines) {
       if (kind === "email" && !line.text.includes("@")) continue;
       for (const w of line.words) {

@@ -1,7 +1,8 @@
 /**
  * OCR-tolerant label matching: on OCR pages a label may come back with one wrong, missing or extra character
- * ("lnvoice", "Tota1", "Rechnungsnurnmer"). Only labels of five or more letters are matched this way, with one
- * edit (two from ten letters on), so short words never turn into each other.
+ * ("lnvoice", "Tota1", "Rechnungsnurnmer"). Only labels of four or more letters are matched this way, with one
+ * edit (two from ten letters on; four-letter labels only by an extra or a missing character), so short words
+ * never turn into each other.
  *
  * A substitution counts as one edit only between characters OCR confuses (l/I/1, O/0, S/5, rn/m's halves...);
  * any other substitution counts two, so a real word never reads as a neighbouring one ("supplies" is no
@@ -71,13 +72,15 @@ export function tokensOf(text: string): TokenSpan[] {
 export function fuzzyMatches(tokens: TokenSpan[], label: string): Array<{ start: number; end: number }> {
   const parts = fold(label.toLowerCase()).match(/[\p{L}\p{N}]+/gu) ?? [];
   const target = parts.join("");
-  if (target.length < 5 || !/^[\p{L}]+$/u.test(target)) return [];
+  if (target.length < 4 || !/^[\p{L}]+$/u.test(target)) return [];
   const max = target.length >= 10 ? 2 : 1;
+  // Four letters leave too little to tell words apart: only an extra or a dropped character ("MwsSt" for "MwSt").
+  const lengthOnly = target.length === 4;
   const out: Array<{ start: number; end: number }> = [];
   for (let i = 0; i + parts.length <= tokens.length; i++) {
     const window = tokens.slice(i, i + parts.length);
     const joined = window.map((t) => t.text).join("");
-    if (joined === target || Math.abs(joined.length - target.length) > max) continue;
+    if (joined === target || Math.abs(joined.length - target.length) > max || (lengthOnly && joined.length === target.length)) continue;
     if (editDistance(joined, target, max) <= max) out.push({ start: window[0]!.start, end: window[window.length - 1]!.end });
   }
   return out;

@@ -210,19 +210,15 @@ export function below(hit: LabelHit, lines: Line[], maxLines = 3): Line[] {
 }
 
 /**
- * The line standing right of the label on the same row when OCR put them into different lines (separate text
- * blocks: "Grand Total" on the left, "Rs 1939" far right). Its vertical centre must lie within the label's line.
+ * The lines standing right of the label on the same row, nearest first, when OCR put them into lines of their own
+ * (separate text blocks: "Grand Total" on the left, "Rs 1939" far right). Their vertical centres must lie within
+ * the label's line.
  */
-export function rowPartner(hit: LabelHit, lines: Line[]): Line | null {
+export function rowPartners(hit: LabelHit, lines: Line[]): Line[] {
   const [, top, , bottom] = hit.line.box;
-  let best: Line | null = null;
-  for (const line of linesByTop(lines, hit.line.page)) {
-    if (line === hit.line || line.box[0] < hit.line.box[2]) continue;
-    const cy = (line.box[1] + line.box[3]) / 2;
-    if (cy < top || cy > bottom) continue;
-    if (!best || line.box[0] < best.box[0]) best = line;
-  }
-  return best;
+  return linesByTop(lines, hit.line.page)
+    .filter((line) => line !== hit.line && line.box[0] >= hit.line.box[2] && (line.box[1] + line.box[3]) / 2 >= top && (line.box[1] + line.box[3]) / 2 <= bottom)
+    .sort((a, b) => a.box[0] - b.box[0]);
 }
 
 /** Words of `line` overlapping `box` horizontally, plus the words glued to

@@ -175,6 +175,23 @@ function readEnum(line: Line, offset: number, ctx: ReadContext): ValueMatch | nu
   return null;
 }
 
+const AS_LETTER: Record<string, string> = { "0": "O", "1": "I", "5": "S", "8": "B", "2": "Z" };
+const AS_DIGIT: Record<string, string> = { O: "0", I: "1", L: "1", S: "5", B: "8", Z: "2" };
+
+/**
+ * A compact, checksum-valid IBAN, or null. On OCR text a misread country code or check digit ("1T93" for "IT93",
+ * "DEB9" for "DE89") is repaired first; the mod-97 checksum still has to pass, so a repair cannot invent an IBAN.
+ */
+function readIban(raw: string, ocr: boolean): string | null {
+  const compact = raw.replace(/[\s-]/g, "").toUpperCase();
+  if (isValidIban(compact)) return compact;
+  if (!ocr || compact.length < 15) return null;
+  const country = [...compact.slice(0, 2)].map((c) => AS_LETTER[c] ?? c).join("");
+  const check = [...compact.slice(2, 4)].map((c) => AS_DIGIT[c] ?? c).join("");
+  const repaired = country + check + compact.slice(4);
+  return isValidIban(repaired) ? repaired : null;
+}
+
 /** Reads a value of `kind` from `line` at `offset`, or null when none is there. */
 export function readValue(kind: ValueKind, line: Line, offset: number, ctx: ReadContext): ValueMatch | null {
   switch (kind) {
@@ -183,7 +200,7 @@ export function readValue(kind: ValueKind, line: Line, offset: number, ctx: Read
     case "amount": return readAmount(line, offset, ctx);
     case "number": return readNumber(line, offset);
     case "text": case "party": case "address": return readText(line, offset);
-    case "iban": return readCompact(line, offset, 9, (s) => (isValidIban(s) ? s.replace(/[\s-]/g, "").toUpperCase() : null));
+    case "iban": return readCompact(line, offset, 9, (s) => readIban(s, line.page.text_source === "ocr"));
     case "vat_id": return readCompact(line, offset, 5, normalizeVatId);
     case "email": return readRegex(line, offset, EMAIL_RE, (s) => s.toLowerCase());
     case "phone": return readRegex(line, offset, PHONE_RE, normalizePhone);
