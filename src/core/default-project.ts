@@ -114,7 +114,11 @@ export const DEFAULT_PROJECT_RAW: Record<string, unknown> = {
       "paragon", "recibo", "scontrino", "paid", "cash", "change", "thank you for your purchase", "payment received", "card",
       "bar", "rückgeld", "wechselgeld", "gegeben", "kasse", "espèces", "especes", "rendu", "monnaie", "contant", "wisselgeld",
       "pin", "efectivo", "cambio", "contanti", "resto", "ticket", "bon-nr", "beleg-nr", "bonnr", "cashier", "tendered",
+      "kartenzahlung", "ec-karte", "girocard", "carte bancaire", "tarjeta", "carta", "bancomat", "contactless", "kontaktlos",
+      "sans contact", "auth code", "terminal", "kassa", "scontrino n",
     ], ["\\b(visa|mastercard|maestro)\\b", "\\bchange\\s+due\\b",
+      // A masked card number ("****1234") and a date with the time of day are what payment terminals and tills print.
+      "(?:\\*{3,}|[xX]{4,})\\s?\\d{4}(?!\\d)", "(?<!\\d)\\d{1,4}[./-]\\d{1,2}[./-]\\d{2,4}\\s+\\d{1,2}:\\d{2}(?!\\d)",
       // The change handed back, printed with its amount: only a till receipt does that.
       "(?<![\\p{L}])(change|rückgeld|wechselgeld|rendu|monnaie rendue|wisselgeld|terug|cambio|vuelto|resto)\\s*:?\\s*[-€$£]?\\s*\\d+[.,]\\d{2}"]),
     cls("purchase_order", "Purchase order", "An order placed with a supplier", [

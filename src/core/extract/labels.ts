@@ -150,7 +150,8 @@ export function findLabels(lines: Line[], labels: string[], excludeBefore: strin
       for (const m of infoOf(line).folded.matchAll(labelRegex(label))) {
         const start = m.index!;
         const end = start + m[0].length;
-        if (lineHits.some((h) => start < h.end && end > h.start)) continue;
+        // A longer label around a better-ranked one is more specific ("Factura rectificativa No." around "Factura").
+        if (lineHits.some((h) => start < h.end && end > h.start && !(start <= h.start && end >= h.end && end - start > h.end - h.start))) continue;
         if (qualified(line, start, end, before, after) || inSentence(line.text, start, end)) continue;
         const words = line.words.filter((w) => w.start < end && w.end > start);
         if (spansColumns(line, words)) continue;
