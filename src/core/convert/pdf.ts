@@ -26,6 +26,15 @@ export async function convertPdf(
   src: SourceInput,
   opts: PdfConvertOptions,
 ): Promise<ConvertedFile & { close(): Promise<void> }> {
+  converting++;
+  try {
+    return await openAndExtract(src, opts);
+  } finally {
+    converting--;
+  }
+}
+
+async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promise<ConvertedFile & { close(): Promise<void> }> {
   const password = opts.password ?? src.password;
   const client = new PdfWorkerClient(src.data, password, opts.limits.openTimeoutMs, opts.signal);
   let opened;
@@ -64,10 +73,14 @@ export async function convertPdf(
 // Below this many pages a second pdf.js worker costs more than it saves, even a warm one from the pool.
 const PARALLEL_MIN_PAGES = 24;
 // A cold helper costs ~0.13 s of CPU to start and 0.3-0.4 s of JIT compilation of pdf.js (each worker has its own
-// VM) before it runs at full speed (~2 ms per page). Measured on 500 pages: one worker 1.85 s of CPU in all, two
-// 2.3 s, and no faster on two busy cores; a batch already runs one file per core. So a cold helper only for long
-// files; below this, only spare (idle or warming) workers help.
-const COLD_HELPER_MIN_PAGES = 600;
+// VM) before it runs at full speed (~1.5 ms per page). Measured on 500 pages, two cores: one worker 1.45 s wall and
+// 1.5 s CPU, two workers 1.2 s wall and 2.2 s CPU when the machine is otherwise idle, and slower than one when it
+// is busy. So a cold helper only for a long file converted alone; in a batch (other conversions running, one file
+// per core already) or below this size, only spare (idle or warming) workers help.
+const COLD_HELPER_MIN_PAGES = 300;
+
+/** PDFs being opened or having their text extracted right now, in this process (convertPdf counts them). */
+let converting = 0;
 
 /**
  * Text extraction of pages 1..wanted. Long files are shared between `limits.pdfWorkers` workers (each opens its
@@ -83,8 +96,19 @@ async function convertPages(
   password: string | undefined,
 ): Promise<Page[]> {
   const wantedHelpers = wanted >= PARALLEL_MIN_PAGES ? Math.max(0, opts.limits.pdfWorkers - 1) : 0;
-  const helperCount = wanted >= COLD_HELPER_MIN_PAGES ? wantedHelpers : Math.min(wantedHelpers, spareWorkerCount());
-  const helpers = await openHelpers(helperCount, src, password, opts);
+  const alone = converting === 1; // this file only
+  const helperCount = alone && wanted >= COLD_HELPER_MIN_PAGES ? wantedHelpers : Math.min(wantedHelpers, spareWorkerCount());
+  return extractAll(primary, src, wanted, opts, warnings, await openHelpers(helperCount, src, password, opts));
+}
+
+async function extractAll(
+  primary: PdfWorkerClient,
+  src: SourceInput,
+  wanted: number,
+  opts: PdfConvertOptions,
+  warnings: string[],
+  helpers: PdfWorkerClient[],
+): Promise<Page[]> {
   const pages = new Array<Page>(wanted);
   const pageWarnings = new Array<string[]>(wanted);
   let next = 1;
