@@ -73,11 +73,12 @@ async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promis
 // Below this many pages a second pdf.js worker costs more than it saves, even a warm one from the pool.
 const PARALLEL_MIN_PAGES = 24;
 // A cold helper costs ~0.13 s of CPU to start and 0.3-0.4 s of JIT compilation of pdf.js (each worker has its own
-// VM) before it runs at full speed (~1.5 ms per page). Measured on 500 pages, two cores: one worker 1.45 s wall and
-// 1.5 s CPU, two workers 1.2 s wall and 2.2 s CPU when the machine is otherwise idle, and slower than one when it
-// is busy. So a cold helper only for a long file converted alone; in a batch (other conversions running, one file
-// per core already) or below this size, only spare (idle or warming) workers help.
-const COLD_HELPER_MIN_PAGES = 300;
+// VM); meanwhile one worker already keeps ~1.5 cores busy (its JIT threads) and then runs ~1 ms per page. Measured
+// on two cores with other work around (load ~3): 500 pages one worker 0.96-1.47 s wall and 1.45 s CPU, two workers
+// 1.19-1.90 s and 2.2 s; 2,000 pages 2.9 s either way, 3.9 s vs 5.2 s CPU. So a cold helper only for very long
+// files converted alone (an idle many-core machine gains there); in a batch, or below this size, only spare (idle
+// or warming) workers help.
+const COLD_HELPER_MIN_PAGES = 1000;
 
 /** PDFs being opened or having their text extracted right now, in this process (convertPdf counts them). */
 let converting = 0;
