@@ -84,6 +84,18 @@ describe("labels and column gaps", () => {
   });
 });
 
+describe("without labels", () => {
+  test("a US state-and-ZIP address reads ambiguous numeric dates month-first, even when OCR split the city off", () => {
+    expect(values(page([[["Springfield,", 100]], [["IL 62704", 100]], [["07/10/24 10:00", 100]], [["TOTAL", 100], ["USD 12.00", 400]]]), "receipt").invoice_date).toBe("2024-07-10");
+    expect(values(page([[["Berlin", 100]], [["07/10/24 10:00", 100]], [["SUMME", 100], ["12,00 EUR", 400]]]), "receipt").invoice_date).toBe("2024-10-07");
+  });
+
+  test("with no total label, the amount printed with its currency or twice wins over a larger stray number", () => {
+    const v = values(page([[["ZENORA TECHNIK GMBH", 100]], [["2 x 19,58 20361.26", 100]], [["357,33 €", 700]], [["KARTENZAHLUNG ****7420", 100], ["357,33", 700]]], true), "receipt");
+    expect(v.total_amount).toBe(357.33);
+  });
+});
+
 describe("OCR pages", () => {
   test("a value in a text block of its own on the label's row is read, past a currency column", () => {
     const v = values(page([[["Sales Tax 8.25%", 700], ["USD", 1200], ["8.25", 1500]], [["Grand Total", 700], ["USD", 1200], ["108.25", 1500]]], true));

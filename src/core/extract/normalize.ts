@@ -123,13 +123,16 @@ export function inferDateOrder(texts: string[], locale: string, usHint: boolean)
   return usHint || texts.some(looksUs) ? "mdy" : "dmy";
 }
 
+const US_STATES = "AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY";
+const US_ZIP = new RegExp(`(?:,\\s*|^)(?:${US_STATES})\\s\\d{5}(?:-\\d{4})?[ \\t]*(?:,?\\s*(?:USA|U\\.S\\.A\\.|United States))?$`, "m");
+
 /**
- * US cues besides the dollar sign: a state-and-ZIP address line ("Austin, TX 78701") or amounts in USD, with no
- * euro or pound on the document.
+ * A US cue besides the dollar sign: a state-and-ZIP address ending its line ("Austin, TX 78701", or "TX 78701"
+ * alone when OCR split the city off), with no euro or pound on the document.
  */
 function looksUs(text: string): boolean {
   if (/€|£|\b(EUR|GBP|CHF)\b/.test(text)) return false;
-  return /,\s[A-Z]{2}\s\d{5}(?:-\d{4})?(?!\d)/.test(text);
+  return US_ZIP.test(text);
 }
 
 /** Amount-like numbers. Groups: sign, body, trailing minus. Space thousands only with a comma decimal or none. */
