@@ -113,9 +113,10 @@ export const DEFAULT_PROJECT_RAW: Record<string, unknown> = {
       "receipt", "payment receipt", "cash receipt", "kassenbon", "quittung", "kassenbeleg", "bon", "kassabon", "reçu", "ticket de caisse",
       "paragon", "recibo", "scontrino", "paid", "cash", "change", "thank you for your purchase", "payment received", "card",
       "bar", "rückgeld", "wechselgeld", "gegeben", "kasse", "espèces", "especes", "rendu", "monnaie", "contant", "wisselgeld",
-      "pin", "efectivo", "cambio", "contanti", "resto", "ticket", "bon-nr", "beleg-nr", "bonnr", "cashier", "tendered",
-      "kartenzahlung", "ec-karte", "girocard", "carte bancaire", "tarjeta", "carta", "bancomat", "contactless", "kontaktlos",
-      "sans contact", "auth code", "terminal", "kassa", "scontrino n",
+      "efectivo", "contanti", "ticket", "bon-nr", "beleg-nr", "bonnr", "cashier", "tendered",
+      // Not "pin", "terminal", "carta", "cambio", "resto": everyday words elsewhere (the change pattern below has them).
+      "kartenzahlung", "ec-karte", "girocard", "carte bancaire", "tarjeta", "bancomat", "contactless", "kontaktlos",
+      "sans contact", "auth code", "kassa", "scontrino n",
     ], ["\\b(visa|mastercard|maestro)\\b", "\\bchange\\s+due\\b",
       // A masked card number ("****1234") and a date with the time of day are what payment terminals and tills print.
       "(?:\\*{3,}|[xX]{4,})\\s?\\d{4}(?!\\d)", "(?<!\\d)\\d{1,4}[./-]\\d{1,2}[./-]\\d{2,4}\\s+\\d{1,2}:\\d{2}(?!\\d)",
@@ -129,7 +130,7 @@ export const DEFAULT_PROJECT_RAW: Record<string, unknown> = {
     ], [], ["invoice", "rechnung", "factuur", "facture", "factura", "fattura"]),
     cls("contract", "Contract", "An agreement between parties", [
       "contract", "agreement", "party", "parties", "hereby", "terms and conditions", "signature", "vertrag", "vereinbarung",
-      "vertragspartner", "overeenkomst", "contrat", "umowa", "contrato", "contratto", "whereas", "term", "termination", "governing law",
+      "vertragspartner", "overeenkomst", "contrat", "umowa", "contrato", "contratto", "whereas", "termination", "governing law",
       "partes", "parti", "partijen", "parteien", "kündigung", "laufzeit", "résiliation", "préavis", "opzegging", "looptijd", "rescisión", "recesso",
       "durata", "duración", "durée", "unterschrift", "handtekening", "firma", "firma delle parti",
     ], ["(?:§|\\b(?:article|artikel|articolo|artículo|clause|cláusula|clausola))\\s*\\d+", "(?<![\\p{L}])\\p{L}*(vertrag|vereinbarung)(?![\\p{L}])"]),

@@ -134,6 +134,12 @@ describe("classification cues", () => {
     }
   });
 
+  test("everyday words shared with receipts and contracts do not make a manual or meeting notes one", () => {
+    for (const text of ["User manual\nChapter 1 Installation\nConnect the cable to the terminal and enter your PIN.\nPress the power button.", "Meeting notes\nThe party agreed to move the deadline. Next term we will review the budget."]) {
+      expect(classifyDocument([textPage(text)], defaultProject).class_id).toBe("other");
+    }
+  });
+
   test("a short line that is a table row does not count as a heading: receipts selling contracts stay receipts", () => {
     const c = classifyDocument([textPage("QUOHAN TIPOGRAFIA SPA\nVia Roma 3\nScontrino n. 4783\nContratto di manutenzione\n2 x 12,00 24,00\nContratto di manutenzione\n1 x 12,00 12,00\nTOTALE EUR 36,00\nCONTANTI 40,00\nRESTO 4,00")], defaultProject);
     expect(c.class_id).toBe("receipt");
