@@ -109,6 +109,12 @@ describe("OCR pages", () => {
     expect(values(page([[["IBAN 1T61 X054 2811 1010 0000 0123 456", 100]]], true)).iban).toBeNull();
   });
 
+  test("an OCR speck inside a document number is dropped on OCR pages only", () => {
+    const rows: Cell[][] = [[["Booking ID", 100]], [["IBZY?2087", 100]]];
+    expect(values(page(rows, true)).invoice_number).toBe("IBZY2087");
+    expect(values(page(rows)).invoice_number).toBeNull();
+  });
+
   test("accents dropped by OCR and an extra letter in a short label still match", () => {
     const v = values(page([[["Rechnung", 100]], [["Fallig am", 100], ["27.02.2023", 500]], [["MwsSt. 19%", 700], ["19,00", 1200]]], true));
     expect(v).toMatchObject({ due_date: "2023-02-27", tax_amount: 19 });

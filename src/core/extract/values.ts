@@ -36,20 +36,24 @@ function mask(text: string, ranges: Array<{ start: number; end: number }>): stri
 
 const ID_RE = /^[\s:#.\-–=°º]*(?:(?:no|nr|n°|nº|number|num|nummer|numéro|numer)\.?\s*[:#]?\s*)?(?<v>[\p{L}\p{N}][\p{L}\p{N}\-\/_.]*[\p{L}\p{N}]|\p{N}+)/iu;
 
+/** OCR specks read as punctuation inside a word ("IBZY?2087"): dropped from identifiers on OCR pages only. */
+const OCR_SPECK = /(?<=[\p{L}\p{N}])[?'’‘`´"](?=[\p{L}\p{N}])/gu;
+
 function readIdentifier(line: Line, offset: number): ValueMatch | null {
   const rest = line.text.slice(offset);
-  const m = ID_RE.exec(rest);
+  const m = ID_RE.exec(line.page.text_source === "ocr" ? rest.replace(OCR_SPECK, "-") : rest);
   if (!m) return null;
-  const v = m.groups!.v!;
+  // The match ran over the specks as if they were dashes; the value leaves them out (offsets are unchanged).
+  const v = line.page.text_source === "ocr" ? rest.slice(m[0].length - m.groups!.v!.length, m[0].length).replace(OCR_SPECK, "") : m.groups!.v!;
   if (!/\p{N}/u.test(v) || v.length < 3) return null;
   if (/^\d+[.,]\d{2}$|^\d{1,3}([.,']\d{3})+([.,]\d{2})?$/.test(v)) return null; // an amount, not a number of a document
   if (/^[.,]\d/.test(rest.slice(m[0].length))) return null; // the start of an amount ("7.362,40")
-  const start = offset + m[0].length - v.length;
+  const start = offset + m[0].length - m.groups!.v!.length;
   const dates = findDates(v, "dmy");
   if (dates.some((d) => d.start === 0 && d.end === v.length)) return null;
   // Long leading separators mean the "value" is far from its label.
-  if (m[0].length - v.length > 12) return null;
-  return { value: v, line, start, end: start + v.length, strength: /^[\p{L}]+$/u.test(v) ? 0.5 : 1 };
+  if (m[0].length - m.groups!.v!.length > 12) return null;
+  return { value: v, line, start, end: offset + m[0].length, strength: /^[\p{L}]+$/u.test(v) ? 0.5 : 1 };
 }
 
 function readDate(line: Line, offset: number, ctx: ReadContext): ValueMatch | null {
