@@ -79,6 +79,8 @@ export function fuzzyMatches(tokens: TokenSpan[], label: string): Array<{ start:
   const out: Array<{ start: number; end: number }> = [];
   for (let i = 0; i + parts.length <= tokens.length; i++) {
     const window = tokens.slice(i, i + parts.length);
+    // Words of up to three letters must be read exactly: "de" one letter from "due" is just another word.
+    if (window.some((t, k) => parts[k]!.length <= 3 && t.text !== parts[k])) continue;
     const joined = window.map((t) => t.text).join("");
     if (joined === target || Math.abs(joined.length - target.length) > max || (lengthOnly && joined.length === target.length)) continue;
     if (editDistance(joined, target, max) <= max) out.push({ start: window[0]!.start, end: window[window.length - 1]!.end });
