@@ -78,6 +78,11 @@ describe("labels and column gaps", () => {
     expect(v.total_amount).toBe(7362.4);
   });
 
+  test("a document number printed in digit groups is read whole, a date after it is not", () => {
+    expect(values(page([[["INVOICE", 100]], [["Invoice No. 2024 000117", 100]]])).invoice_number).toBe("2024 000117");
+    expect(values(page([[["INVOICE", 100]], [["Invoice No. 4711 05.03.2024", 100]]])).invoice_number).toBe("4711");
+  });
+
   test("legal forms: the longest one and names printed in capitals", () => {
     expect(values(page([[["Falquo Logistik GmbH & Co. KG", 100]], [["Rechnung", 100]]])).vendor_name).toBe("Falquo Logistik GmbH & Co. KG");
     expect(values(page([[["BRITEN SUPPLIES LTD", 100]], [["TOTAL", 100], ["12.00", 400]]]), "receipt").vendor_name).toBe("BRITEN SUPPLIES LTD");
