@@ -7,6 +7,7 @@ import type { Page, Word } from "../../src/core/model";
 import { defaultProject } from "../../src/core/project";
 import { classifyDocument } from "../../src/core/stages/classify";
 import { extractFields } from "../../src/core/stages/extract";
+import { normalizeDate, parseAmount } from "../../src/core/extract/normalize";
 
 type Cell = [text: string, x: number];
 
@@ -98,6 +99,15 @@ describe("without labels", () => {
   test("with no total label, the amount printed with its currency or twice wins over a larger stray number", () => {
     const v = values(page([[["ZENORA TECHNIK GMBH", 100]], [["2 x 19,58 20361.26", 100]], [["357,33 €", 700]], [["KARTENZAHLUNG ****7420", 100], ["357,33", 700]]], true), "receipt");
     expect(v.total_amount).toBe(357.33);
+  });
+});
+
+describe("value forms", () => {
+  test("two-digit years after a month name, typographic apostrophes in Swiss amounts", () => {
+    expect(normalizeDate("5 Mar 24", "dmy")).toBe("2024-03-05");
+    expect(normalizeDate("12 May 15:30", "dmy")).toBeNull();
+    expect(parseAmount("CHF 1’234.50")).toBe(1234.5);
+    expect(values(page([[["RECHNUNG", 100]], [["Total", 700], ["CHF 1’234.50", 1000]]])).total_amount).toBe(1234.5);
   });
 });
 

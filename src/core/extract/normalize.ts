@@ -35,7 +35,7 @@ export const DATE_RE = new RegExp(
     // ISO dates may carry a time ("2024-03-12T10:00").
     `${B}(?<iy>\\d{4})[-/.](?<im>\\d{1,2})[-/.](?<id>\\d{1,2})(?=$|[^\\p{L}\\p{N}]|T\\d)`,
     `${B}(?<na>\\d{1,2})[./-](?<nb>\\d{1,2})[./-](?<ny>\\d{4}|\\d{2})${E}`,
-    `${B}(?<dd>\\d{1,2})(?:\\.|st|nd|rd|th|er)?\\s*(?:de\\s+)?(?<dm>${MONTH_ALT})\\.?,?\\s*(?:de\\s+)?(?<dy>\\d{4})${E}`,
+    `${B}(?<dd>\\d{1,2})(?:\\.|st|nd|rd|th|er)?\\s*(?:de\\s+)?(?<dm>${MONTH_ALT})\\.?,?\\s*(?:de\\s+)?(?<dy>\\d{4}|\\d{2}(?![:.,]?\\d))${E}`,
     `${B}(?<mm>${MONTH_ALT})\\.?\\s+(?<md>\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s*(?<my>\\d{4})${E}`,
     // "12-Mar-2024", "12/Mar/24": dashes or slashes around a month name, year of two or four digits.
     `${B}(?<hd>\\d{1,2})[-/](?<hm>${MONTH_ALT})\\.?[-/](?<hy>\\d{4}|\\d{2})${E}`,
@@ -137,7 +137,7 @@ function looksUs(text: string): boolean {
 
 /** Amount-like numbers. Groups: sign, body, trailing minus. Space thousands only with a comma decimal or none. */
 export const AMOUNT_RE =
-  /(?<![\p{L}\p{N}.,\/])(?<sign>[-−–]\s?)?(?<body>\d{1,3}(?:[ '\u00a0\u202f]\d{3})+(?:,\d{1,2})?(?![.\d])|\d{1,3}(?:[.,']\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?![\p{N}\p{L}]|[.,]\d)(?<trail>-)?/gu;
+  /(?<![\p{L}\p{N}.,\/])(?<sign>[-−–]\s?)?(?<body>\d{1,3}(?:[ '\u00a0\u202f]\d{3})+(?:,\d{1,2})?(?![.\d])|\d{1,3}(?:[.,'’]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?![\p{N}\p{L}]|[.,]\d)(?<trail>-)?/gu;
 
 /**
  * Parses an amount string to a number, or null. The last `.` or `,` followed by one or two digits is the decimal
@@ -149,8 +149,8 @@ export function parseAmount(raw: string): number | null {
   if (/^\(.*\)$/.test(s)) { negative = true; s = s.slice(1, -1).trim(); }
   if (/^[-−–]/.test(s)) { negative = true; s = s.replace(/^[-−–]\s*/, ""); }
   if (/-$/.test(s)) { negative = true; s = s.slice(0, -1).trim(); }
-  if (!/^\d[\d.,' \u00a0\u202f]*$/.test(s)) return null;
-  const compact = s.replace(/[ '\u00a0\u202f]/g, "");
+  if (!/^\d[\d.,'’ \u00a0\u202f]*$/.test(s)) return null;
+  const compact = s.replace(/[ '’\u00a0\u202f]/g, "");
   const decimal = /[.,](\d{1,2})$/.exec(compact);
   let intPart = decimal ? compact.slice(0, decimal.index) : compact;
   const fraction = decimal ? decimal[1]! : "";
