@@ -63,13 +63,14 @@ describe("varied synthetic documents through the default project, no configurati
     expect(new Set(docs.map((d) => d.class_id))).toEqual(new Set(["invoice", "credit_note", "receipt", "purchase_order", "letter", "contract"]));
   });
 
-  test("born-digital PDFs: every field right for at least 92% of the documents that print it, classes for 95%", async () => {
+  test("born-digital PDFs: every field right for at least 95% of the documents that print it, classes for 97%", async () => {
     for (const doc of docs) digital.push(await understand(doc, await toPdf(doc), `${doc.id}.pdf`, engine));
     digitalTable = scoreOutcomes(digital.map(outcomeOf));
     console.log(formatTable(`varied set, seed ${SEED}: ${docs.length} born-digital documents, ${digital.reduce((s, r) => s + r.pages.length, 0)} pages`, digitalTable, 3));
-    const below = SCORED_FIELDS.filter((f) => share(digitalTable, f) < 0.92);
+    // Reached: 99.4% to 100% per field, 100% of classes (seed 20241121); the original extractor: 69.5% to 99%, 74.3%.
+    const below = SCORED_FIELDS.filter((f) => share(digitalTable, f) < 0.95);
     expect(below).toEqual([]);
-    expect(digitalTable.classOk / digitalTable.classN).toBeGreaterThanOrEqual(0.95);
+    expect(digitalTable.classOk / digitalTable.classN).toBeGreaterThanOrEqual(0.97);
     // Credit notes report amounts below zero whatever sign they print.
     const credits = digital.filter((r) => r.doc.class_id === "credit_note" && r.class_id === "credit_note");
     expect(credits.length).toBeGreaterThan(10);
@@ -97,7 +98,7 @@ describe("varied synthetic documents through the default project, no configurati
     expect(problems).toEqual([]);
   });
 
-  test("noisy scans through OCR: at least 75% of the (document, field) pairs right, classes right", async () => {
+  test("noisy scans through OCR: at least 80% of the (document, field) pairs right, classes right", async () => {
     const runs: Run[] = [];
     for (const [i, id] of SCANNED.entries()) {
       const doc = docs.find((d) => d.id === id)!;
@@ -110,7 +111,8 @@ describe("varied synthetic documents through the default project, no configurati
     console.log(formatTable(`varied set, seed ${SEED}: ${runs.length} noisy scans (OCR)`, table, 5));
     const pairs = [...table.rows.values()].reduce((s, r) => [s[0]! + r.ok, s[1]! + r.n], [0, 0]);
     console.log(`all fields: ${pairs[0]}/${pairs[1]} = ${((100 * pairs[0]!) / pairs[1]!).toFixed(1)}%`);
-    expect(pairs[0]! / pairs[1]!).toBeGreaterThanOrEqual(0.75);
+    // Reached: 68/71 = 95.8% (the original extractor: 53/71 = 74.6%); OCR engines differ, hence the margin.
+    expect(pairs[0]! / pairs[1]!).toBeGreaterThanOrEqual(0.8);
     expect(table.classOk).toBeGreaterThanOrEqual(runs.length - 1);
   }, 120_000);
 });
