@@ -57,6 +57,13 @@ describe("judgeTextLayer", () => {
     expect(verdict.reason).toContain("unmappable");
   });
 
+  test("dot, dash and underscore leaders do not make a text page look like symbols", () => {
+    const leaders = words("Subtotal", "..........................", "10,00", "VAT", "............................", "2,10", "Total", "..........................", "12,10", "Sign:", "______________");
+    expect(judgeTextLayer(leaders).usable).toBe(true);
+    // a lone dot or dash is still punctuation, not a leader
+    expect(judgeTextLayer(words(".", "-", ".", "-", "a")).usable).toBe(false);
+  });
+
   test("rejects punctuation soup and an empty layer", () => {
     expect(judgeTextLayer(words("!#%&", "*+", "a")).usable).toBe(false);
     expect(judgeTextLayer([]).usable).toBe(false);

@@ -236,6 +236,7 @@ export interface TextLayerVerdict {
  * A text layer is usable when it has real words: at least one letter or digit, at most 10 % of its characters
  * unmappable (private use area, U+FFFD, control characters: what fonts without a Unicode map, typically Type3,
  * produce), and at least half of its characters letters or digits (garbage maps often yield punctuation soup).
+ * Leader runs of dots, dashes or underscores are left out of the count.
  */
 export function judgeTextLayer(words: Word[]): TextLayerVerdict {
   let total = 0, alnum = 0, bad = 0;
@@ -246,6 +247,11 @@ export function judgeTextLayer(words: Word[]): TextLayerVerdict {
       total++;
       const code = text.charCodeAt(i);
       if (code < 128) {
+        // Leader runs ("Total ........ 12,00", "Name ______") are layout, not text: they don't count at all.
+        if ((code === 46 || code === 95 || code === 45) && (text.charCodeAt(i - 1) === code || text.charCodeAt(i + 1) === code)) {
+          total--;
+          continue;
+        }
         // ASCII fast path: the regexes below cost more than the whole text extraction on long documents.
         if ((code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122)) alnum++;
         else if (code < 32 || code === 127) bad++;
