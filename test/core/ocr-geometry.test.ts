@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import sharp from "sharp";
 import { analyzeLayout, textLikeness } from "../../src/core/engines/ocr/layout.ts";
-import { boxToSource, renderUpright, rotateBox, toGrey, uprightTransform, type GreyImage } from "../../src/core/engines/ocr/raster.ts";
+import { boxToSource, renderUpright, toGrey, uprightTransform, type GreyImage } from "../../src/core/engines/ocr/raster.ts";
+import { rotateBox } from "../../src/core/geometry.ts";
 import type { Box, Word } from "../../src/core/model.ts";
 
 /** A fake text page: lines of dark bars of varying length ("words") on white, ragged like print. */
@@ -37,7 +38,7 @@ describe("upright transform", () => {
     expect([...renderUpright(img, uprightTransform(3, 2, 270, 0)).data]).toEqual([3, 6, 2, 5, 1, 4]);
     const box: Box = [10, 20, 60, 35];
     for (const r of [0, 90, 180, 270]) {
-      expect(boxToSource(uprightTransform(200, 100, r, 0), rotateBox(box, r, 200, 100))).toEqual(box);
+      expect(boxToSource(uprightTransform(200, 100, r, 0), rotateBox(box, 200, 100, r))).toEqual(box);
     }
   });
 
@@ -50,7 +51,7 @@ describe("upright transform", () => {
   });
 
   test("rejects a rotation that is not a quarter turn", () => {
-    expect(() => rotateBox([0, 0, 1, 1], 45, 10, 10)).toThrow("multiple of 90");
+    expect(() => rotateBox([0, 0, 1, 1], 10, 10, 45)).toThrow("multiple of 90");
   });
 });
 

@@ -57,7 +57,7 @@ describe("ocrPages on phototest and its rotated copies", () => {
       const pairs = pairWords(page.words, upright.words);
       expect(pairs.length).toBeGreaterThanOrEqual(upright.words.length * 0.95);
       for (const [w, ref] of pairs) {
-        const turned = rotateBox(w.bounding_box, rotation, raster.width, raster.height);
+        const turned = rotateBox(w.bounding_box, raster.width, raster.height, rotation);
         for (let k = 0; k < 4; k++) expect(Math.abs(turned[k] - ref.bounding_box[k])).toBeLessThanOrEqual(3);
         for (const [v, max] of [[w.bounding_box[0], raster.width], [w.bounding_box[1], raster.height]]) {
           expect(v).toBeGreaterThanOrEqual(0);

@@ -4,34 +4,12 @@
  * (`skew_degrees`) is not, on either the image or the boxes, so they stay aligned.
  */
 import type { Box, ImageTransform, ResultsFile, ResultsPage } from "../model";
+import { quarterTurn, rotateBox } from "../geometry";
+export { quarterTurn, rotateBox };
 
 export type Orientation = "original" | "corrected";
 export type CorrectedImageTransform = ImageTransform & { orientation: Orientation };
 export type OrientedResults = ResultsFile & { orientation?: Orientation };
-
-/** 0, 90, 180 or 270: the recorded rotation snapped to a quarter turn. */
-export function quarterTurn(rotation: number): 0 | 90 | 180 | 270 {
-  const r = ((Math.round(rotation / 90) * 90) % 360 + 360) % 360;
-  return r as 0 | 90 | 180 | 270;
-}
-
-/**
- * Turns a box on a `width` × `height` page `rotation` degrees clockwise (the direction sharp's rotate() uses),
- * returning it in the rotated page's pixel space.
- */
-export function rotateBox(box: Box, width: number, height: number, rotation: number): Box {
-  const [x1, y1, x2, y2] = box;
-  switch (quarterTurn(rotation)) {
-    case 90:
-      return [height - y2, x1, height - y1, x2];
-    case 180:
-      return [width - x2, height - y2, width - x1, height - y1];
-    case 270:
-      return [y1, width - x2, y2, width - x1];
-    default:
-      return [x1, y1, x2, y2];
-  }
-}
 
 function correctedTransform(t: ImageTransform): CorrectedImageTransform {
   const swap = quarterTurn(t.rotation) % 180 === 90;

@@ -11,7 +11,7 @@ async function createWasmEngine(opts: { workers: number; tessdata: ReturnType<ty
 
 export type { OcrEngine, OcrResult, RecognizeOptions } from "./types.ts";
 export { resolveTessdataDir, unpackedTessdataDir } from "./tessdata.ts";
-export { rotateBox } from "./raster.ts";
+export { rotateBox } from "../../geometry";
 
 export type OcrEngineKind = "auto" | "wasm" | "native";
 

@@ -125,26 +125,6 @@ export function boxToSource(t: UprightTransform, box: Box): Box {
   return [clampX(Math.min(...xs)), clampY(Math.min(...ys)), clampX(Math.max(...xs)), clampY(Math.max(...ys))];
 }
 
-/**
- * Rotates a box given in the un-rotated page (width × height) clockwise by `rotation` degrees (a multiple of 90),
- * giving its position on the upright page. Consumers use it to draw boxes on the page as a human reads it.
- */
-export function rotateBox(box: Box, rotation: number, width: number, height: number): Box {
-  const [x1, y1, x2, y2] = box;
-  switch (((rotation % 360) + 360) % 360) {
-    case 0:
-      return [x1, y1, x2, y2];
-    case 90:
-      return [height - y2, x1, height - y1, x2];
-    case 180:
-      return [width - x2, height - y2, width - x1, height - y1];
-    case 270:
-      return [y1, width - x2, y2, width - x1];
-    default:
-      throw new DocprocError("invalid_input", `rotation must be a multiple of 90, got ${rotation}`);
-  }
-}
-
 /** Renders the upright image: pure quarter turns copy pixels exactly, a skew is resampled bilinearly on white. */
 export function renderUpright(img: GreyImage, t: UprightTransform): GreyImage {
   return t.skew === 0 ? quarterTurn(img, t) : resample(img, t);
