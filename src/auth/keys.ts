@@ -5,7 +5,7 @@
  *
  * MUST NOT log or persist a key or token value; MUST compare digests in constant time.
  */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 
 export const API_KEY_PREFIX = "dp_live_";
 export const SESSION_TOKEN_PREFIX = "dp_sess_";
@@ -26,15 +26,17 @@ export function base62(bytes: Uint8Array): string {
   return out.padStart(width, "0");
 }
 
+/** Runs on every authenticated request: Bun's one-shot hasher is twice as fast as node:crypto's createHash. */
 export function sha256Hex(value: string): string {
-  return createHash("sha256").update(value).digest("hex");
+  return Bun.SHA256.hash(value, "hex") as unknown as string;
 }
 
-/** Constant-time equality of two hex digests. */
+/** Constant-time equality of two hex digests (lower-case hex, as sha256Hex gives; digests are not secret-length). */
 export function sameDigest(a: string, b: string): boolean {
-  const x = Buffer.from(a, "hex");
-  const y = Buffer.from(b, "hex");
-  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
+  if (a.length !== b.length || a.length === 0) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
 }
 
 export interface NewSecret {

@@ -70,3 +70,37 @@ export function queuedProgress(): ProgressSnapshot {
   const snap = createProgressTracker().snapshot();
   return { ...snap, step_progress: { ...snap.step_progress, current_step: "queued", current_step_name: "Waiting for a worker" } };
 }
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object") {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** Statuses whose step is the status itself (queued and completed keep the snapshot's own). */
+const STATUS_STEP_NAMES: Record<string, string> = {
+  created: "Awaiting files or start",
+  processing: "Processing",
+  awaiting_input: "Awaiting input",
+  failed: "Failed",
+};
+
+const BY_STATUS = new Map<string, Readonly<ProgressSnapshot>>();
+
+/**
+ * The progress a status read shows for a transaction whose metadata has none yet (still `created`, or written by
+ * an older version): derived from its status. Shared and frozen, because status reads are the API's hot path.
+ */
+export function progressOfStatus(status: string): Readonly<ProgressSnapshot> {
+  let snap = BY_STATUS.get(status);
+  if (!snap) {
+    const base = status === "completed" ? createProgressTracker().finish(0) : queuedProgress();
+    const name = STATUS_STEP_NAMES[status];
+    const step = name ? { current_step: status, current_step_name: name } : {};
+    snap = deepFreeze({ ...base, step_progress: { ...base.step_progress, ...step } });
+    BY_STATUS.set(status, snap);
+  }
+  return snap;
+}

@@ -40,6 +40,22 @@ describe("GET /transactions/{id}", () => {
     expect((await t.call("GET", `/transactions/${ids[0]}`)).json).toMatchObject({ status: "failed", error_message: "boom" });
   });
 
+  test("progress without worker-written metadata follows the status (created 0 %, completed 100 %), and reads do not share state", async () => {
+    t = testApp({ workers: 0 });
+    const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
+    const a = (await t.call("POST", `/tenants/default/projects/${pid}/transactions`, { metadata: { k: 1 } })).json.transaction_id;
+    const b = (await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {})).json.transaction_id;
+    const created = (await t.call("GET", `/transactions/${a}`)).json.metadata;
+    expect(created).toMatchObject({ k: 1, progress: { completion_percentage: 0 }, step_progress: { current_step: "created" } });
+    // A transaction finished by an older version (or imported) has no progress in its metadata.
+    tx.markCompleted(t.data.db, b, new Date().toISOString(), 1);
+    const done = (await t.call("GET", `/transactions/${b}`)).json.metadata;
+    expect(done.progress.completion_percentage).toBe(100);
+    expect(done.step_progress.current_step).toBe("completed");
+    expect(Object.values(done.step_progress.steps).every((s: any) => s.status === "completed")).toBe(true);
+    expect((await t.call("GET", `/transactions/${a}`)).json.metadata).toEqual(created);
+  });
+
   test("a long poll returns promptly after a status change", async () => {
     t = testApp({ workers: 0, config: { longPollRecheckMs: 60_000 } }); // only the in-process notifier can wake it
     const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;

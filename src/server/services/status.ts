@@ -3,7 +3,7 @@
  * This reports status, never results (those are the export files).
  */
 import { DocprocError } from "../../core/errors";
-import { queuedProgress } from "../../queue/progress";
+import { progressOfStatus } from "../../queue/progress";
 import type { Db } from "../../storage/db";
 import { indexesWithPassword } from "../../storage/source-file-passwords";
 import { listSourceFiles } from "../../storage/source-files";
@@ -11,12 +11,12 @@ import { getTransaction, type TransactionSummary } from "../../storage/transacti
 
 /**
  * metadata with the service's `progress` and `step_progress` (spec: the service adds them). Workers write them from
- * `queued` on; a transaction still in `created` shows 0 % with current_step `created`.
+ * `queued` on; a transaction still in `created` shows 0 % with current_step `created` (progressOfStatus).
  */
 function withProgress(t: TransactionSummary): Record<string, unknown> {
   if (t.metadata.progress && t.metadata.step_progress) return t.metadata;
-  const snap = queuedProgress();
-  return { ...t.metadata, progress: snap.progress, step_progress: { ...snap.step_progress, current_step: "created", current_step_name: "Awaiting files or start" } };
+  const snap = progressOfStatus(t.status);
+  return { ...t.metadata, progress: snap.progress, step_progress: snap.step_progress };
 }
 
 export function transactionView(db: Db, t: TransactionSummary, opts: { includeRequest?: boolean } = {}): Record<string, unknown> {
