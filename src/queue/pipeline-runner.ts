@@ -43,6 +43,7 @@ export function corePipelineRunner(opts: { engine?: "auto" | "wasm" | "native"; 
   type Engine = { name: string; close(): Promise<void> };
   let ocr: Promise<Engine> | null = null;
   let state: ReturnType<CorePipelineRunner["ocrStatus"]> = { status: "idle" };
+  let pdfClient: Promise<typeof import("../core/convert/pdf-client")> | null = null;
 
   const engine = () => {
     if (!ocr) {
@@ -94,10 +95,15 @@ export function corePipelineRunner(opts: { engine?: "auto" | "wasm" | "native"; 
     ocrStatus: () => state,
     warm() {
       engine().catch(() => {}); // the error is kept in ocrStatus()
+      // A long-running process keeps two pdf.js workers: a long PDF is then shared between them (pdf.ts uses spare
+      // workers as helpers), about twice the text-extraction throughput of one on two cores. Idle ones cost ~40 MB.
+      pdfClient = import("../core/convert/pdf-client");
+      pdfClient.then((m) => m.prewarmPdfWorkers(2)).catch(() => {});
     },
     async close() {
       const e = await ocr?.catch(() => null);
       await e?.close();
+      (await pdfClient?.catch(() => null))?.closeIdlePdfWorkers();
     },
   };
 }

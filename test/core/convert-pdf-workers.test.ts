@@ -45,6 +45,41 @@ describe("pdf.js workers", () => {
   });
 });
 
+describe("pdf.js workers of a long-running process", () => {
+  test("the queue's pipeline runner keeps two warm workers, and a long PDF is shared between both", async () => {
+    const { corePipelineRunner } = await import("../../src/queue/pipeline-runner.ts");
+    const { generatePdf } = await import("../../bench/convert.ts");
+    closeIdlePdfWorkers();
+    const runner = corePipelineRunner({ engine: "wasm" });
+    try {
+      runner.warm();
+      for (let i = 0; i < 100 && spareWorkerCount() < 2; i++) await Bun.sleep(50);
+      expect(spareWorkerCount()).toBe(2);
+      const data = await generatePdf(60, 7);
+      // The second worker opens its own copy of the document: count "open" requests (two: primary + helper).
+      const opens: number[] = [];
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (this: Worker, msg: { op?: string }, ...rest: unknown[]) {
+        if (msg?.op === "open") opens.push(1);
+        return (post as (...a: unknown[]) => void).call(this, msg, ...rest);
+      } as typeof post;
+      let converted;
+      try {
+        converted = await convertSource({ index: 0, filename: "long.pdf", data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+      } finally {
+        Worker.prototype.postMessage = post;
+      }
+      await converted.close();
+      expect(opens.length).toBe(2);
+      expect(converted.pages.map((p) => p.source_file_page_number)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+      expect(converted.pages.every((p) => p.text_source === "text_layer" && p.words.length > 100)).toBe(true);
+    } finally {
+      await runner.close();
+    }
+    expect(spareWorkerCount()).toBe(0); // close() lets the idle workers go
+  });
+});
+
 describe("pdf.js speed patches", () => {
   test("text content (items and styles) is identical to stock pdf.js on PDFs from several generators", async () => {
     const files = [
