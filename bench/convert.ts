@@ -188,10 +188,11 @@ export async function benchConvert(): Promise<BenchRow[]> {
     coldRuns.push(await docprocRun(speedFile, true));
   }
   // A long-running process (serve, worker) keeps two pdf.js workers (pipeline-runner.ts prewarms them), and both
-  // are JIT-warm after its first files: a 500-page PDF is then shared between them. Two untimed rounds warm them.
+  // are JIT-warm after its first files: a 500-page PDF is then shared between them. Untimed rounds warm them (the
+  // rounds get faster up to about the fourth: JIT tier-up of the helper, which sees half the pages).
   const { prewarmPdfWorkers } = await import("../src/core/convert/pdf-client");
   await prewarmPdfWorkers(2);
-  for (let i = 0; i < 2; i++) await docprocRun(speedFile, false);
+  for (let i = 0; i < 4; i++) await docprocRun(speedFile, false);
   const warm = best([await docprocRun(speedFile, false), await docprocRun(speedFile, false), await docprocRun(speedFile, false)]);
   const cold = best(coldRuns);
   const ref = refRuns.length > 0 ? best(refRuns) : null;
