@@ -11,8 +11,8 @@ import { DocprocError } from "../core/errors";
 import { stepEnabled } from "../core/workflow";
 import type { ProjectSettings } from "../core/project";
 import type { Clock } from "../storage/clock";
-import type { Db } from "../storage/db";
-import { getProject, getProjectById } from "../storage/projects";
+import { readSnapshot, type Db } from "../storage/db";
+import { getProject, getProjectById, type ProjectRecord } from "../storage/projects";
 import { sha256Hex } from "./keys";
 import { accessRuleOf, STEP_PERMISSIONS, type AccessRule } from "./permissions";
 import { principalOfKeyId, resolvePrincipal, type Principal, type PrincipalContext } from "./principal";
@@ -69,23 +69,40 @@ export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; s
   const { db, settings } = opts;
   const limiter = createRateLimiter({ db, clock: opts.clock, flushMs: settings.counterFlushMs });
   const ctx: PrincipalContext = { db, clock: opts.clock, settings, adminKeyHash: sha256Hex(opts.adminApiKey) };
-  const txOwner = db.query<{ tenant_id: string; project_id: string }, [string]>("SELECT tenant_id, project_id FROM transactions WHERE transaction_id = ?");
+  const txOwner = db.query<Owner, [string]>("SELECT tenant_id, project_id FROM transactions WHERE transaction_id = ?");
 
   function check(req: RequestFacts, onCounted?: (rate: Decision) => void): Access {
-    const principal = resolvePrincipal(ctx, req.header);
+    const facts = lookUp(req);
+    const { principal } = facts;
     // The admin may do anything, unlimited: no rule to look up (this is the hot path of integrations using it).
-    if (principal.kind === "admin") return { principal, rate: null };
-    const rule = accessRuleOf(req.method, req.pathname);
+    if (facts.rule === null) return { principal, rate: null };
+    const rule = facts.rule;
     if (rule.kind === "admin") throw new DocprocError("forbidden", "Admin endpoints need the admin key (ADMIN_API_KEY) in X-Admin-Key or X-API-Key");
     const rate = countOrRefuse(principal, windowsOf(principal, !!rule.submitsWork));
     onCounted?.(rate);
-    const owner = rule.transactionId ? txOwner.get(rule.transactionId) : null;
-    checkScope(principal, rule, owner?.tenant_id ?? null);
+    checkScope(principal, rule, facts.owner?.tenant_id ?? null);
     if (rule.permission && !principal.permissions.has(rule.permission)) {
       throw new DocprocError("forbidden", `Missing permission: ${rule.permission}`);
     }
-    if (rule.submitsWork) checkStepPermissions(db, principal, rule, owner?.project_id ?? null);
+    if (rule.submitsWork) checkStepPermissions(principal, facts.project);
     return { principal, rate };
+  }
+
+  /**
+   * Every database read of a decision (key and client, the transaction's owner, the project of a submission), in
+   * one read snapshot for API keys: a third cheaper than three separate reads. Sessions are read on their own
+   * because resolving one may write (its last-seen time), and nothing here may write inside the snapshot.
+   */
+  function lookUp(req: RequestFacts): { principal: Principal; rule: AccessRule | null; owner: Owner | null; project: ProjectRecord | null } {
+    const read = () => {
+      const principal = resolvePrincipal(ctx, req.header);
+      if (principal.kind === "admin") return { principal, rule: null, owner: null, project: null };
+      const rule = accessRuleOf(req.method, req.pathname);
+      const owner = rule.transactionId ? txOwner.get(rule.transactionId) : null;
+      const project = rule.submitsWork ? submissionProject(db, rule, owner?.project_id ?? null) : null;
+      return { principal, rule, owner, project };
+    };
+    return req.header("x-api-key") !== null && req.header("x-admin-key") === null ? readSnapshot(db, read) : read();
   }
 
   function countOrRefuse(principal: Principal, windows: WindowSpec[]): Decision {
@@ -127,9 +144,15 @@ function checkScope(p: Principal, rule: AccessRule, txTenant: string | null): vo
   }
 }
 
+type Owner = { tenant_id: string; project_id: string };
+
+/** The project a submission runs in: named in the path, or the transaction's. */
+function submissionProject(db: Db, rule: AccessRule, txProject: string | null): ProjectRecord | null {
+  return rule.projectId !== undefined && rule.tenantId !== undefined ? getProject(db, rule.tenantId, rule.projectId) : txProject ? getProjectById(db, txProject) : null;
+}
+
 /** Submitting work runs the project's workflow: each enabled split/classify/extract step needs its permission. */
-function checkStepPermissions(db: Db, p: Principal, rule: AccessRule, txProject: string | null): void {
-  const project = rule.projectId !== undefined && rule.tenantId !== undefined ? getProject(db, rule.tenantId, rule.projectId) : txProject ? getProjectById(db, txProject) : null;
+function checkStepPermissions(p: Principal, project: ProjectRecord | null): void {
   if (!project) return; // the route answers 404
   const raw = (project.settings ?? {}) as Partial<ProjectSettings>;
   const settings = { workflow: Array.isArray(raw.workflow) ? raw.workflow : [] } as ProjectSettings;
