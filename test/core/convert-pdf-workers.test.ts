@@ -80,6 +80,33 @@ describe("pdf.js workers of a long-running process", () => {
   });
 });
 
+describe("patched pdf.js module file", () => {
+  test("writing a new version removes other versions' files and old half-written ones, not fresh partials", async () => {
+    const { loadPdfjsWorkerModule, privateDir } = await import("../../src/core/convert/pdfjs-patched-worker.ts");
+    const fs = await import("node:fs");
+    const dir = privateDir();
+    await loadPdfjsWorkerModule();
+    const current = fs.readdirSync(dir).filter((n) => /^pdf\.worker\.[0-9a-f]{16}\.mjs$/.test(n));
+    expect(current.length).toBeGreaterThan(0);
+    // Another version's file, a crashed writer's partial from an hour ago, and one being written right now.
+    const stale = path.join(dir, "pdf.worker.0123456789abcdef.mjs");
+    const oldPartial = path.join(dir, "pdf.worker.0123456789abcdef.mjs.1.x.tmp");
+    const freshPartial = path.join(dir, "pdf.worker.fedcba9876543210.mjs.2.y.tmp");
+    for (const f of [stale, oldPartial, freshPartial]) fs.writeFileSync(f, "export {};");
+    const hourAgo = new Date(Date.now() - 3600_000);
+    fs.utimesSync(oldPartial, hourAgo, hourAgo);
+    for (const name of current) fs.unlinkSync(path.join(dir, name)); // as after an upgrade: this version's file is new
+    const loaded = await loadPdfjsWorkerModule();
+    expect(loaded.glyphOffsets).toBe(true);
+    const after = fs.readdirSync(dir);
+    expect(after.filter((n) => /^pdf\.worker\.[0-9a-f]{16}\.mjs$/.test(n)).length).toBe(1);
+    expect(after).not.toContain(path.basename(stale));
+    expect(after).not.toContain(path.basename(oldPartial));
+    expect(after).toContain(path.basename(freshPartial));
+    fs.unlinkSync(freshPartial);
+  });
+});
+
 describe("pdf.js speed patches", () => {
   test("text content (items and styles) is identical to stock pdf.js on PDFs from several generators", async () => {
     const files = [

@@ -11,9 +11,9 @@
  * missing anchor there costs speed, never correctness.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { applyPatches, SPEED_PATCHES, type Patch } from "./pdfjs-speed-patches.ts";
 
 const PATCHES: Patch[] = [
@@ -49,6 +49,7 @@ export async function loadPdfjsWorkerModule(): Promise<WorkerModule> {
       const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
       writeFileSync(partial, patched, { mode: 0o600 });
       renameSync(partial, file);
+      removeStale(dirname(file), basename(file));
     }
     return { ...(await import(file)), glyphOffsets: true };
   } catch {
@@ -56,8 +57,27 @@ export async function loadPdfjsWorkerModule(): Promise<WorkerModule> {
   }
 }
 
+/**
+ * A new patched file means pdf.js or the patches changed (an upgrade): the other versions' files go. A process still
+ * running an old version rewrites its own file when its next worker starts, so nothing breaks; half-written files
+ * of crashed writers go once they are ten minutes old (younger ones may be in flight).
+ */
+function removeStale(dir: string, keep: string): void {
+  const now = Date.now();
+  for (const name of readdirSync(dir)) {
+    if (name === keep || !name.startsWith("pdf.worker.")) continue;
+    const full = join(dir, name);
+    try {
+      if (name.endsWith(".tmp") && now - statSync(full).mtimeMs < 600_000) continue;
+      if (name.endsWith(".mjs") || name.endsWith(".tmp")) unlinkSync(full);
+    } catch {
+      // Removed by another process meanwhile.
+    }
+  }
+}
+
 /** A temp folder only this user can write to (the patched module is executed, so no one else may plant it). */
-function privateDir(): string {
+export function privateDir(): string {
   const uid = process.getuid?.() ?? 0;
   const dir = join(tmpdir(), `docproc-pdfjs-${uid}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
