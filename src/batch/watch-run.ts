@@ -52,10 +52,14 @@ export async function runWatchCommand(opts: WatchCommandOptions): Promise<number
     process.once("SIGTERM", () => resolve("SIGTERM"));
     process.once("SIGINT", () => resolve("SIGINT"));
   });
+  // A hot folder runs for days: two pdf.js workers kept ready (as serve does) split long PDFs between them.
+  const pdf = import("../core/convert/pdf-client");
+  void pdf.then((m) => m.prewarmPdfWorkers(2)).catch(() => undefined);
   await handle.ready;
   const sig = await signal;
   if (!opts.json) process.stderr.write(`docproc watch: ${sig}: finishing the files in hand\n`);
   await handle.stop();
+  (await pdf.catch(() => null))?.closeIdlePdfWorkers();
   return 0;
 }
 

@@ -143,3 +143,24 @@ describe("watch destinations", () => {
     }
   }, 120_000);
 });
+
+describe("watch pdf.js workers", () => {
+  test("a running hot folder keeps two pdf.js worker threads ready before any file arrives, and still stops cleanly", async () => {
+    const s = await setupWatch(cleanup);
+    await mkdirp(s.inbox);
+    const w = new WatchProc(s.args());
+    await w.waitFor((ev) => ev.some((e) => e.event === "watching"), 30_000, "watching");
+    const workerThreads = () =>
+      readdirSync(`/proc/${w.proc.pid}/task`).filter((tid) => {
+        try {
+          return readFileSync(`/proc/${w.proc.pid}/task/${tid}/comm`, "utf8").trim() === "Worker";
+        } catch {
+          return false; // the thread ended meanwhile
+        }
+      }).length;
+    const deadline = Date.now() + 15_000;
+    while (workerThreads() < 2 && Date.now() < deadline) await Bun.sleep(100);
+    expect(workerThreads()).toBe(2); // no OCR engine yet: it loads with the first scan
+    expect(await w.stop()).toBe(0);
+  });
+});
