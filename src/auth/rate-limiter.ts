@@ -6,13 +6,15 @@
  * two full windows by straddling a boundary.) A request is allowed only if every window it is counted in has room;
  * a refused request counts in none of them.
  *
- * Persistence: a subject's rows are read the first time the subject is seen, changed rows are written at most
- * `flushMs` later (on the next check after that, or by a background timer), and on close(). A crash therefore
- * forgets at most the last `flushMs` of counts. MUST stay in one process per data directory (docproc serve).
+ * Persistence: a subject's rows are read the first time the subject is seen, new counts are merged into them at
+ * most `flushMs` later (on the next check after that, or by a background timer), and on close(). A crash therefore
+ * forgets at most the last `flushMs` of counts. Several processes on one data directory share the stored counters:
+ * each merge adds this process's new counts and brings back the others', so a shared budget can be overrun by at
+ * most what the other processes counted in their last `flushMs`.
  */
 import type { Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
-import { loadCounters, purgeCounters, saveCounters, type CounterRow } from "../storage/rate-limits";
+import { loadCounters, mergeCounters, purgeCounters, type CounterUpdate } from "../storage/rate-limits";
 
 export interface WindowSpec {
   /** Stable name, persisted: minute, hour, async_hour, login... */
@@ -42,7 +44,10 @@ export interface Decision {
 interface Counter {
   start: number;
   lengthMs: number;
+  /** Everything counted in this window, as far as this process knows. */
   count: number;
+  /** Counted here and not merged into the stored counter yet. */
+  pending: number;
 }
 
 export interface RateLimiter {
@@ -61,25 +66,50 @@ export function createRateLimiter(opts: { db: Db; clock: Clock; flushMs: number 
   let closed = false;
   purgeCounters(db, lastFlush); // rows of windows that ended while the server was down
 
-  function countersOf(subject: string): Map<string, Counter> {
+  /** When each subject's counters were last read from or merged into the database (this process's view of them). */
+  const syncedAt = new Map<string, number>();
+
+  /**
+   * A subject's counters, re-read when this process has not synchronised them for `flushMs`: another process on
+   * the same data directory may have counted meanwhile. Counts of this process not merged yet are kept on top.
+   */
+  function countersOf(subject: string, now: number): Map<string, Counter> {
     let m = subjects.get(subject);
-    if (!m) {
-      m = new Map(loadCounters(db, subject).map((r) => [r.window, { start: r.window_start, lengthMs: r.length_ms, count: r.count }]));
-      subjects.set(subject, m);
+    if (m && now - (syncedAt.get(subject) ?? 0) < flushMs) return m;
+    if (!m) subjects.set(subject, (m = new Map()));
+    for (const r of loadCounters(db, subject)) {
+      const open = now < r.window_start + r.length_ms;
+      const c = m.get(r.window);
+      if (!c) {
+        if (open) m.set(r.window, { start: r.window_start, lengthMs: r.length_ms, count: r.count, pending: 0 });
+      } else if (open && c.lengthMs === r.length_ms) {
+        c.start = r.window_start;
+        c.count = r.count + c.pending;
+      }
     }
+    syncedAt.set(subject, now);
     return m;
   }
 
   function flush(): void {
     lastFlush = clock.now();
     if (dirty.size === 0) return;
-    const rows: CounterRow[] = [];
+    const updates: CounterUpdate[] = [];
+    const counters: Counter[] = [];
     for (const k of dirty) {
       const [subject, window] = k.split("\u0000") as [string, string];
       const c = subjects.get(subject)?.get(window);
-      if (c) rows.push({ subject, window, window_start: c.start, length_ms: c.lengthMs, count: c.count });
+      if (!c) continue;
+      updates.push({ subject, window, window_start: c.start, length_ms: c.lengthMs, count: c.count, pending: c.pending });
+      counters.push(c);
     }
-    saveCounters(db, rows);
+    mergeCounters(db, updates, lastFlush).forEach((row, i) => {
+      const c = counters[i]!;
+      c.start = row.window_start;
+      c.count = row.count;
+      c.pending = 0;
+      syncedAt.set(row.subject, lastFlush);
+    });
     dirty.clear();
     evictIdle(lastFlush);
   }
@@ -88,7 +118,10 @@ export function createRateLimiter(opts: { db: Db; clock: Clock; flushMs: number 
   function evictIdle(now: number): void {
     if (subjects.size < 10_000) return;
     for (const [subject, m] of subjects) {
-      if ([...m.values()].every((c) => now >= c.start + c.lengthMs)) subjects.delete(subject);
+      if ([...m.values()].every((c) => now >= c.start + c.lengthMs)) {
+        subjects.delete(subject);
+        syncedAt.delete(subject);
+      }
     }
     purgeCounters(db, now);
   }
@@ -105,11 +138,11 @@ export function createRateLimiter(opts: { db: Db; clock: Clock; flushMs: number 
 
   function hit(subject: string, windows: readonly WindowSpec[]): Decision {
     const now = clock.now();
-    const m = countersOf(subject);
+    const m = countersOf(subject, now);
     const live = windows.map((w) => {
       let c = m.get(w.name);
       if (!c || now >= c.start + c.lengthMs || c.lengthMs !== w.lengthMs) {
-        c = { start: now, lengthMs: w.lengthMs, count: 0 };
+        c = { start: now, lengthMs: w.lengthMs, count: 0, pending: 0 };
         m.set(w.name, c);
       }
       return { w, c };
@@ -123,6 +156,7 @@ export function createRateLimiter(opts: { db: Db; clock: Clock; flushMs: number 
     }
     for (const { w, c } of live) {
       c.count++;
+      c.pending++;
       dirty.add(`${subject}\u0000${w.name}`);
     }
     const tight = live.reduce((a, b) => {

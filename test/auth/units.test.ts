@@ -4,6 +4,9 @@ import { accessRuleOf, parsePermissions, DEFAULT_PERMISSIONS } from "../../src/a
 import { base62, newApiKey, newSessionToken, sameDigest, sha256Hex } from "../../src/auth/keys";
 import { createRateLimiter } from "../../src/auth/rate-limiter";
 import { authSettingsFromEnv, DEFAULT_AUTH_SETTINGS } from "../../src/auth/settings";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { fakeClock } from "../../src/storage/clock";
 import { openDatabase, type Db } from "../../src/storage/db";
 
@@ -103,6 +106,42 @@ describe("rate limiter", () => {
     expect(afterClose.hit("k", minute).allowed).toBe(false);
     afterClose.close();
     first.close();
+  });
+
+  test("two processes on one data directory share a budget: each merge adds its own counts and brings the others'", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "docproc-rl-"));
+    const file = path.join(dir, "docproc.db");
+    db = openDatabase(file);
+    const other = openDatabase(file); // a second `docproc serve` on the same data directory
+    try {
+      const clock = fakeClock();
+      const ten = [{ name: "minute", limit: 10, lengthMs: 60_000 }];
+      const a = createRateLimiter({ db, clock, flushMs: 100 });
+      const b = createRateLimiter({ db: other, clock, flushMs: 100 });
+      for (let i = 0; i < 4; i++) expect(a.hit("k", ten).allowed).toBe(true);
+      for (let i = 0; i < 4; i++) expect(b.hit("k", ten).allowed).toBe(true);
+      a.flush();
+      b.flush(); // 4 + 4 stored; b now knows of a's 4
+      expect(b.hit("k", ten).window.remaining).toBe(1); // the 9th
+      b.flush();
+      clock.advance(100); // a's view is now older than the flush interval: its next check re-reads the counters
+      expect(a.hit("k", ten)).toMatchObject({ allowed: true, window: { remaining: 0 } }); // the 10th, knowing b's 5
+      expect(a.hit("k", ten).allowed).toBe(false);
+      clock.advance(100);
+      expect(b.hit("k", ten).allowed).toBe(false); // b re-reads too: a's 10th was merged when a counted it
+      a.close();
+      b.close();
+      const stored = db.query<{ count: number }, []>("SELECT count FROM rate_limit_counters WHERE subject = 'k'").get();
+      expect(stored!.count).toBe(10);
+      // After the window the budget is whole again for both.
+      clock.advance(60_000);
+      const c = createRateLimiter({ db: other, clock, flushMs: 100 });
+      expect(c.hit("k", ten).window.remaining).toBe(9);
+      c.close();
+    } finally {
+      other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
