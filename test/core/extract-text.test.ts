@@ -102,3 +102,29 @@ describe("supplied-text documents through the default project", () => {
     expect(fields.invoice_date!.confidence).toBeLessThan(fields.total_amount!.confidence);
   });
 });
+
+describe("currency of a ¥ printed with the total", () => {
+  const text = `WS Retail Services
+Retail Invoice
+Invoice No: 4411          Invoice Date: 20-10-2015
+Memory card 278.61
+Price is inclusive of a discount of Rs 40.00
+Grand Total ¥ 319.00`;
+  const currencyOf = (t: string, source: "ocr" | "supplied") => {
+    const { pages } = convertText(t, 1);
+    for (const p of pages) p.text_source = source;
+    return extractFields(pages, "invoice", defaultProject).currency!;
+  };
+
+  test("on an OCR'd page that names the rupee elsewhere it is ₹ (the OCR model has no ₹ and reads it as ¥)", () => {
+    const c = currencyOf(text, "ocr");
+    expect(c.value).toBe("INR");
+    expect(c.reasoning).toContain("no ₹");
+    expect(c.bounding_boxes.length).toBe(1);
+  });
+
+  test("in a text layer, or without a rupee mention, it stays yen", () => {
+    expect(currencyOf(text, "supplied").value).toBe("JPY");
+    expect(currencyOf(text.replace("Rs 40.00", "40.00"), "ocr").value).toBe("JPY");
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import sharp from "sharp";
 import { analyzeLayout, textLikeness } from "../../src/core/engines/ocr/layout.ts";
-import { boxToSource, renderUpright, toGrey, uprightTransform, type GreyImage } from "../../src/core/engines/ocr/raster.ts";
+import { boxToSource, renderUpright, toGrey, upscale, uprightTransform, type GreyImage } from "../../src/core/engines/ocr/raster.ts";
 import { rotateBox } from "../../src/core/geometry.ts";
 import type { Box, Word } from "../../src/core/model.ts";
 
@@ -79,9 +79,33 @@ describe("layout analysis", () => {
     expect(sideSkewed.skew).toBeLessThan(2.3);
   });
 
+  test("measures the height of text lines across them, and on a page on its side along them", async () => {
+    const page = fakeTextPage(900, 700); // bars 12 px high every 30 px
+    expect(analyzeLayout(page).lineHeight).toBe(12);
+    expect(analyzeLayout(await turned(page, 90)).lineHeight).toBe(12);
+    // A large page is analysed on a copy reduced by an integer factor: the height comes back in source pixels.
+    const big = fakeTextPage(2700, 2100);
+    const h = analyzeLayout(big).lineHeight!;
+    expect(h).toBeGreaterThanOrEqual(9);
+    expect(h).toBeLessThanOrEqual(15);
+  });
+
   test("a white page has no ink and no skew", () => {
     const blank = analyzeLayout({ data: new Uint8Array(500 * 400).fill(255), width: 500, height: 400 });
-    expect(blank).toEqual({ inkBox: null, contentBox: null, lineAxis: null, skew: 0 });
+    expect(blank).toEqual({ inkBox: null, contentBox: null, lineAxis: null, skew: 0, lineHeight: null });
+  });
+});
+
+describe("upscale", () => {
+  test("bilinear over pixel centres: edges keep their values, in-between pixels blend, size is rounded", () => {
+    const img: GreyImage = { data: Uint8Array.from([0, 200, 0, 200]), width: 2, height: 2 };
+    const out = upscale(img, 2);
+    expect([out.width, out.height]).toEqual([4, 4]);
+    expect([...out.data.subarray(0, 4)]).toEqual([0, 50, 150, 200]);
+    expect([...out.data.subarray(12, 16)]).toEqual([0, 50, 150, 200]);
+    const odd = upscale({ data: new Uint8Array(9).fill(7), width: 3, height: 3 }, 2.5);
+    expect([odd.width, odd.height]).toEqual([8, 8]);
+    expect(odd.data.every((v) => v === 7)).toBe(true);
   });
 });
 

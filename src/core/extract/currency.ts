@@ -31,7 +31,12 @@ export function extractCurrency(field: FieldSettings, lines: Line[], total: Cand
     const mention = findCurrencies(line.text).find((c) => c.code === total.match.note && c.start < total.match.end + 3 && c.end > total.match.start - 3);
     if (mention) {
       const spans = [spanOf(line, mention.start, mention.end)];
-      return result(field, mention.code, 0.95, spans, `currency "${line.text.slice(mention.start, mention.end)}" printed with the total (page ${line.page.page_number}, line ${line.index + 1})`, reviewThreshold);
+      const printed = line.text.slice(mention.start, mention.end);
+      const rupee = mention.code === "JPY" && misreadRupee(line, lines);
+      if (rupee) {
+        return result(field, "INR", 0.8, spans, `"${printed}" printed with the total on an OCR'd page (page ${line.page.page_number}, line ${line.index + 1}) is read as ₹: the OCR model has no ₹ and reads it as ¥, and the document names INR elsewhere ("${rupee}")`, reviewThreshold);
+      }
+      return result(field, mention.code, 0.95, spans, `currency "${printed}" printed with the total (page ${line.page.page_number}, line ${line.index + 1})`, reviewThreshold);
     }
   }
   const votes = new Map<string, { score: number; first: { line: Line; start: number; end: number } }>();
@@ -55,6 +60,19 @@ export function extractCurrency(field: FieldSettings, lines: Line[], total: Cand
   const share = best[1].score / total_;
   const { line, start, end } = best[1].first;
   return result(field, best[0], 0.5 + 0.4 * share, [spanOf(line, start, end)], `most frequent currency (${best[0]}: ${best[1].score} of ${total_} points over ${mentions} mention(s)); first at page ${line.page.page_number}, line ${line.index + 1}`, reviewThreshold);
+}
+
+/**
+ * tesseract's models have no ₹ (U+20B9) and read it as ¥. A ¥ on an OCR'd line is therefore a rupee sign when the
+ * document also names the rupee in letters (Rs, INR, rupees); the mention that shows it, or null.
+ */
+function misreadRupee(line: Line, lines: Line[]): string | null {
+  if (line.page.text_source !== "ocr") return null;
+  for (const l of lines) {
+    const inr = findCurrencies(l.text).find((c) => c.code === "INR");
+    if (inr) return l.text.slice(inr.start, inr.end);
+  }
+  return null;
 }
 
 function result(field: FieldSettings, code: string, strength: number, spans: ReturnType<typeof spanOf>[], reasoning: string, reviewThreshold: number): FieldResult {

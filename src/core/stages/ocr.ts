@@ -1,7 +1,7 @@
 import { DocprocError } from "../errors.ts";
 import type { Box, Page } from "../model.ts";
 import { analyzeLayout, textLikeness, type PageLayout } from "../engines/ocr/layout.ts";
-import { boxToSource, crop, renderUpright, toGrey, uprightTransform, type GreyImage, type UprightTransform } from "../engines/ocr/raster.ts";
+import { boxToSource, crop, renderUpright, toGrey, upscale, uprightTransform, type GreyImage, type UprightTransform } from "../engines/ocr/raster.ts";
 import type { OcrEngine, OcrResult } from "../engines/ocr/types.ts";
 
 export interface OcrPagesOptions {
@@ -80,8 +80,15 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<void> {
   const layout = analyzeLayout(grey);
   const dpi = page.image_transform.effective_dpi ?? undefined;
   const region = readRegion(grey, layout.contentBox);
+  const cropped = cropTo(grey, region);
+  const zoom = zoomFor(layout.lineHeight, cropped);
   const reading = layout.inkBox
-    ? await readUpright(cropTo(grey, region), shiftLayout(layout, region), engine, dpi && dpi >= 70 ? dpi : undefined)
+    ? await readUpright(
+        zoom > 1 ? upscale(cropped, zoom) : cropped,
+        scaleLayout(shiftLayout(layout, region), zoom),
+        engine,
+        dpi && dpi >= 70 ? dpi * zoom : undefined,
+      )
     : blankReading(grey);
   const it = page.image_transform;
   // render() SHOULD return the rasterized size; if it does not, scale boxes into the declared space anyway.
@@ -89,7 +96,7 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<void> {
   const sy = it.rasterized_height / grey.height;
   const toPage = (b: Box): Box => {
     const [x1, y1, x2, y2] = boxToSource(reading.transform, b);
-    return scaleBox([x1 + region[0], y1 + region[1], x2 + region[0], y2 + region[1]], sx, sy);
+    return scaleBox([x1 / zoom + region[0], y1 / zoom + region[1], x2 / zoom + region[0], y2 / zoom + region[1]], sx, sy);
   };
   page.words = reading.result.words.map((w) => ({ ...w, bounding_box: toPage(w.bounding_box) }));
   page.text = reading.result.text;
@@ -107,6 +114,27 @@ function readRegion(grey: GreyImage, contentBox: Box | null): Box {
 
 function cropTo(grey: GreyImage, [x1, y1, x2, y2]: Box): GreyImage {
   return x2 - x1 === grey.width && y2 - y1 === grey.height ? grey : crop(grey, x1, y1, x2 - x1, y2 - y1);
+}
+
+/** Below this median line height (px) text is too small for tesseract (10-point type under ~120 DPI). */
+const SMALL_LINES = 16;
+/** Line height the enlargement aims at: tesseract's sweet spot (x-height around 16 px). */
+const TARGET_LINES = 32;
+const MAX_ZOOM = 3;
+/** Enlarged images stay below this size (pixels). */
+const MAX_ZOOMED_PIXELS = 25_000_000;
+
+/** How much to enlarge the image before reading it: 1 unless its text lines are small. */
+function zoomFor(lineHeight: number | null, img: GreyImage): number {
+  if (lineHeight === null || lineHeight >= SMALL_LINES) return 1;
+  const zoom = Math.min(MAX_ZOOM, TARGET_LINES / Math.max(1, lineHeight), Math.sqrt(MAX_ZOOMED_PIXELS / (img.width * img.height)));
+  return zoom >= 1.25 ? zoom : 1;
+}
+
+function scaleLayout(layout: PageLayout, zoom: number): PageLayout {
+  if (zoom === 1) return layout;
+  const scale = (b: Box | null): Box | null => (b ? [b[0] * zoom, b[1] * zoom, b[2] * zoom, b[3] * zoom] : null);
+  return { ...layout, inkBox: scale(layout.inkBox), contentBox: scale(layout.contentBox), lineHeight: layout.lineHeight && layout.lineHeight * zoom };
 }
 
 function shiftLayout(layout: PageLayout, [dx, dy]: Box): PageLayout {

@@ -19,6 +19,11 @@ export interface PageLayout {
   lineAxis: "across" | "down" | null;
   /** Clockwise skew of the text lines in degrees (same value whichever quarter turn makes the page upright). */
   skew: number;
+  /**
+   * Median height of the text lines (ascender to descender) in source pixels, measured across `lineAxis`; null when
+   * there is no line axis or too few lines. Small values mean text too small for tesseract to read well.
+   */
+  lineHeight: number | null;
 }
 
 const ANALYSIS_SIZE = 1000;
@@ -36,21 +41,53 @@ export function analyzeLayout(img: GreyImage): PageLayout {
   const small = downscale(img, factor);
   const threshold = otsuThreshold(small);
   const points = inkPoints(small, threshold);
-  if (points.box[2] < 0 || points.inkCount < 50) return { inkBox: null, contentBox: null, lineAxis: null, skew: 0 };
+  if (points.box[2] < 0 || points.inkCount < 50) return { inkBox: null, contentBox: null, lineAxis: null, skew: 0, lineHeight: null };
   const inkBox: Box = [points.box[0] * factor, points.box[1] * factor, (points.box[2] + 1) * factor, (points.box[3] + 1) * factor];
   const contentBox = paperBox(small, factor, img);
-  if (points.count === 0) return { inkBox: [0, 0, img.width, img.height], contentBox, lineAxis: null, skew: 0 };
+  if (points.count === 0) return { inkBox: [0, 0, img.width, img.height], contentBox, lineAxis: null, skew: 0, lineHeight: null };
   const across = bestAngle(points, 0);
   const down = bestAngle(points, 90);
   const best = across.score >= down.score ? across : down;
   const ratio = Math.max(across.score, down.score) / Math.max(1, Math.min(across.score, down.score));
   const lineAxis = ratio < 1.15 ? null : across.score >= down.score ? "across" : "down";
-  if (lineAxis === null) return { inkBox, contentBox, lineAxis, skew: 0 };
+  if (lineAxis === null) return { inkBox, contentBox, lineAxis, skew: 0, lineHeight: null };
   const skew = best.angle - (best === across ? 0 : 90);
   // An edge-of-range optimum or one barely sharper than no rotation is not a measurement.
   const reliable = Math.abs(skew) < MAX_SKEW - 0.5 && best.score > best.scoreAtZero * 1.03;
   const measured = reliable && Math.abs(skew) >= MIN_DESKEW ? Math.round(skew * 100) / 100 : 0;
-  return { inkBox, contentBox, lineAxis, skew: measured };
+  return { inkBox, contentBox, lineAxis, skew: measured, lineHeight: medianLineHeight(small, threshold, points.box, lineAxis, factor) };
+}
+
+/** Runs thinner than this (analysis pixels) are rules, underlines or dotted borders, not text lines. */
+const MIN_LINE_RUN = 4;
+
+/**
+ * Text lines as runs of inked rows (columns when lines run down) in the ink box of the analysis copy; the median run
+ * height in source pixels. A skew or a table's vertical rules merge runs, which only overestimates the height.
+ */
+function medianLineHeight(small: GreyImage, threshold: number, box: Box, axis: "across" | "down", factor: number): number | null {
+  const [x1, y1, x2, y2] = box;
+  const across = axis === "across";
+  const counts = new Int32Array((across ? y2 - y1 : x2 - x1) + 1);
+  for (let y = y1; y <= y2; y++) {
+    for (let x = x1; x <= x2; x++) {
+      const v = small.data[y * small.width + x];
+      if (v <= threshold && v < 200) counts[across ? y - y1 : x - x1]++;
+    }
+  }
+  const minInk = Math.max(1, Math.round(((across ? x2 - x1 : y2 - y1) + 1) * 0.005));
+  const runs: number[] = [];
+  let run = 0;
+  for (let i = 0; i <= counts.length; i++) {
+    if (i < counts.length && counts[i] >= minInk) run++;
+    else {
+      if (run >= MIN_LINE_RUN) runs.push(run);
+      run = 0;
+    }
+  }
+  if (runs.length < 3) return null;
+  runs.sort((a, b) => a - b);
+  return runs[runs.length >> 1] * factor;
 }
 
 /** Bounding box of every pixel darker than paper (even faint print), padded and clamped, in source pixels. */

@@ -61,6 +61,39 @@ export function downscale(img: GreyImage, factor: number): GreyImage {
   return { data: out, width, height };
 }
 
+/**
+ * Bilinear enlargement by `factor` (> 1): small text (a 96-DPI screenshot, a low-resolution fax) read by tesseract
+ * at two to three times its size loses far fewer characters. Output pixel centres map back to input coordinates.
+ */
+export function upscale(img: GreyImage, factor: number): GreyImage {
+  const width = Math.max(1, Math.round(img.width * factor));
+  const height = Math.max(1, Math.round(img.height * factor));
+  const out = new Uint8Array(width * height);
+  const sx = img.width / width;
+  const sy = img.height / height;
+  const src = img.data;
+  const maxX = img.width - 1;
+  const maxY = img.height - 1;
+  for (let y = 0; y < height; y++) {
+    const fy = Math.min(maxY, Math.max(0, (y + 0.5) * sy - 0.5));
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(maxY, y0 + 1);
+    const wy = fy - y0;
+    const r0 = y0 * img.width;
+    const r1 = y1 * img.width;
+    for (let x = 0; x < width; x++) {
+      const fx = Math.min(maxX, Math.max(0, (x + 0.5) * sx - 0.5));
+      const x0 = Math.floor(fx);
+      const x1 = Math.min(maxX, x0 + 1);
+      const wx = fx - x0;
+      const top = src[r0 + x0]! + (src[r0 + x1]! - src[r0 + x0]!) * wx;
+      const bottom = src[r1 + x0]! + (src[r1 + x1]! - src[r1 + x0]!) * wx;
+      out[y * width + x] = top + (bottom - top) * wy + 0.5;
+    }
+  }
+  return { data: out, width, height };
+}
+
 export function crop(img: GreyImage, x: number, y: number, width: number, height: number): GreyImage {
   const out = new Uint8Array(width * height);
   for (let r = 0; r < height; r++) {
