@@ -110,7 +110,7 @@ Invoice No: 4411          Invoice Date: 20-10-2015
 Memory card 278.61
 Price is inclusive of a discount of Rs 40.00
 Grand Total ¥ 319.00`;
-  const currencyOf = (t: string, source: "ocr" | "supplied") => {
+  const currencyOf = (t: string, source: "ocr" | "supplied_text") => {
     const { pages } = convertText(t, 1);
     for (const p of pages) p.text_source = source;
     return extractFields(pages, "invoice", defaultProject).currency!;
@@ -124,7 +124,7 @@ Grand Total ¥ 319.00`;
   });
 
   test("in a text layer, or without a rupee mention, it stays yen", () => {
-    expect(currencyOf(text, "supplied").value).toBe("JPY");
+    expect(currencyOf(text, "supplied_text").value).toBe("JPY");
     expect(currencyOf(text.replace("Rs 40.00", "40.00"), "ocr").value).toBe("JPY");
   });
 });
