@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import sharp from "sharp";
 import { analyzeLayout, textLikeness } from "../../src/core/engines/ocr/layout.ts";
+import { unreadLines } from "../../src/core/engines/ocr/recover.ts";
 import { boxToSource, renderUpright, toGrey, upscale, uprightTransform, type GreyImage } from "../../src/core/engines/ocr/raster.ts";
 import { rotateBox } from "../../src/core/geometry.ts";
 import type { Box, Word } from "../../src/core/model.ts";
@@ -93,6 +94,36 @@ describe("layout analysis", () => {
   test("a white page has no ink and no skew", () => {
     const blank = analyzeLayout({ data: new Uint8Array(500 * 400).fill(255), width: 500, height: 400 });
     expect(blank).toEqual({ inkBox: null, contentBox: null, lineAxis: null, skew: 0, lineHeight: null });
+  });
+});
+
+describe("unread lines", () => {
+  /** Letter-sized dark squares (12 px) in a row starting at x, baseline row y. */
+  const row = (img: GreyImage, x: number, y: number, letters: number) => {
+    for (let i = 0; i < letters; i++) for (let yy = y; yy < y + 12; yy++) img.data.fill(0, yy * img.width + x + i * 16, yy * img.width + x + i * 16 + 10);
+  };
+  const word = (x1: number, y1: number, x2: number, y2: number, confidence = 0.9): Word => ({ text: "word", confidence, bounding_box: [x1, y1, x2, y2] });
+
+  test("a row of letter-sized ink no confident word covers comes back as one padded line box", () => {
+    const img: GreyImage = { data: new Uint8Array(600 * 300).fill(255), width: 600, height: 300 };
+    row(img, 20, 20, 10); // read: covered by words
+    row(img, 20, 60, 10);
+    row(img, 20, 100, 10);
+    row(img, 300, 200, 12); // left out by the page layout
+    row(img, 20, 250, 2); // too short to be a line
+    img.data.fill(0, 280 * 600 + 20, 280 * 600 + 580); // a rule: too thin
+    const words = [word(18, 18, 180, 34), word(18, 58, 180, 74), word(18, 98, 180, 114)];
+    const boxes = unreadLines(img, words);
+    expect(boxes).toHaveLength(1);
+    const [x1, y1, x2, y2] = boxes[0]!;
+    expect(x1).toBeLessThanOrEqual(300);
+    expect(x2).toBeGreaterThanOrEqual(300 + 11 * 16 + 10);
+    expect(y1).toBeLessThanOrEqual(200);
+    expect(y2).toBeGreaterThanOrEqual(212);
+    expect(y2 - y1).toBeLessThan(40);
+    // A guess at the same ink (confidence below 0.3) does not count as reading it; a confident word does.
+    expect(unreadLines(img, [...words, word(298, 198, 500, 214, 0.1)])).toHaveLength(1);
+    expect(unreadLines(img, [...words, word(298, 198, 500, 214, 0.8)])).toHaveLength(0);
   });
 });
 

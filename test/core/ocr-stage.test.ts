@@ -85,6 +85,27 @@ describe("ocrPages on small text", () => {
   }, OCR_TIMEOUT);
 });
 
+describe("ocrPages: lines the page layout leaves out", () => {
+  test("the invoice number in a dotted box is read, in place, once, with its box inside the frame", async () => {
+    const file = path.resolve(import.meta.dir, "../../../shared/corpora/invoice2data/FlipkartInvoice.png");
+    const page = pageOf(await loadRaster(file), "FlipkartInvoice.png");
+    await ocrPages([page], engine);
+    const lines = page.text.split("\n");
+    const at = lines.findIndex((l) => l.includes("BLR_WFLD20151000982590"));
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at]).toMatch(/Invoice No/);
+    expect(lines.findIndex((l) => /Sold By/.test(l))).toBe(at + 1); // between the title and "Sold By"
+    const number = page.words.find((w) => w.text.includes("BLR_WFLD20151000982590"))!;
+    const [x1, y1, x2, y2] = number.bounding_box; // the frame spans about x 532-762, y 45-70 of the 789 × 557 image
+    expect(x1).toBeGreaterThan(600);
+    expect(x2).toBeLessThan(765);
+    expect(y1).toBeGreaterThan(45);
+    expect(y2).toBeLessThan(72);
+    expect(page.words.filter((w) => w.text.includes("BLR_WFLD")).length).toBe(1);
+    expect(new Set(page.words.map((w) => w.line)).size).toBe(lines.length);
+  }, OCR_TIMEOUT);
+});
+
 describe("ocrPages deskew", () => {
   test("measures a 3° clockwise skew, reads the page with CER ≤ 0.02 and maps boxes into the skewed image", async () => {
     const skewed = await sharp(path.join(TESSERACT_TEST, "phototest.tif")).rotate(3, { background: "#ffffff" }).greyscale().png().toBuffer();

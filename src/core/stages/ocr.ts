@@ -3,6 +3,7 @@ import type { Box, Page } from "../model.ts";
 import { analyzeLayout, textLikeness, type PageLayout } from "../engines/ocr/layout.ts";
 import { boxToSource, crop, renderUpright, toGrey, upscale, uprightTransform, type GreyImage, type UprightTransform } from "../engines/ocr/raster.ts";
 import type { OcrEngine, OcrResult } from "../engines/ocr/types.ts";
+import { addUnreadLines } from "./ocr-recover.ts";
 
 export interface OcrPagesOptions {
   /** Called after each page (whether it succeeded or not) with pages done and pages to OCR in total. */
@@ -73,6 +74,8 @@ interface Reading {
   transform: UprightTransform;
   result: OcrResult;
   likeness: number;
+  /** The upright image that was read (the reading's pixel space). */
+  image: GreyImage;
 }
 
 async function ocrPage(page: Page, engine: OcrEngine): Promise<void> {
@@ -82,14 +85,11 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<void> {
   const region = readRegion(grey, layout.contentBox);
   const cropped = cropTo(grey, region);
   const zoom = zoomFor(layout.lineHeight, cropped);
+  const readDpi = dpi && dpi >= 70 ? dpi * zoom : undefined;
   const reading = layout.inkBox
-    ? await readUpright(
-        zoom > 1 ? upscale(cropped, zoom) : cropped,
-        scaleLayout(shiftLayout(layout, region), zoom),
-        engine,
-        dpi && dpi >= 70 ? dpi * zoom : undefined,
-      )
+    ? await readUpright(zoom > 1 ? upscale(cropped, zoom) : cropped, scaleLayout(shiftLayout(layout, region), zoom), engine, readDpi)
     : blankReading(grey);
+  if (layout.inkBox) reading.result = await addUnreadLines(reading.image, reading.result, engine, readDpi);
   const it = page.image_transform;
   // render() SHOULD return the rasterized size; if it does not, scale boxes into the declared space anyway.
   const sx = it.rasterized_width / grey.width;
@@ -148,7 +148,7 @@ function scaleBox(b: Box, sx: number, sy: number): Box {
 }
 
 function blankReading(grey: GreyImage): Reading {
-  return { transform: uprightTransform(grey.width, grey.height, 0, 0), result: { words: [], text: "", confidence: null }, likeness: 0 };
+  return { transform: uprightTransform(grey.width, grey.height, 0, 0), result: { words: [], text: "", confidence: null }, likeness: 0, image: grey };
 }
 
 /**
@@ -171,7 +171,7 @@ async function readUpright(grey: GreyImage, layout: PageLayout, engine: OcrEngin
 async function readAt(grey: GreyImage, transform: UprightTransform, engine: OcrEngine, dpi?: number): Promise<Reading> {
   const upright = renderUpright(grey, transform);
   const result = await engine.recognize({ ...upright, channels: 1 }, { dpi });
-  return { transform, result, likeness: textLikeness(result.words) };
+  return { transform, result, likeness: textLikeness(result.words), image: upright };
 }
 
 /**

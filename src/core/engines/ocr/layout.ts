@@ -123,7 +123,7 @@ interface InkPoints {
   diagonal: number;
 }
 
-function otsuThreshold(img: GreyImage): number {
+export function otsuThreshold(img: GreyImage): number {
   const hist = new Float64Array(256);
   for (const v of img.data) hist[v]++;
   const total = img.data.length;

@@ -1,0 +1,92 @@
+/**
+ * Second look at a page tesseract has read: text lines its page layout left out (see engines/ocr/recover.ts) are
+ * read one by one as single lines and put into the reading, in place by their height on the page.
+ */
+import { crop, type GreyImage } from "../engines/ocr/raster.ts";
+import { unreadLines } from "../engines/ocr/recover.ts";
+import { meanConfidence, textOfWords } from "../engines/ocr/tsv.ts";
+import type { OcrEngine, OcrResult } from "../engines/ocr/types.ts";
+import type { Box, Word } from "../model.ts";
+
+/** Tesseract's page segmentation mode for "a single text line". */
+const SINGLE_LINE = 7;
+/** A line read on its own is kept only this sure of itself: a blob row may be a signature or a logo. */
+const MIN_LINE_CONFIDENCE = 0.7;
+/** First-pass words below this are guesses at the same ink (a border read as "A") and give way to the new line. */
+const GUESS = 0.3;
+
+export async function addUnreadLines(image: GreyImage, result: OcrResult, engine: OcrEngine, dpi?: number): Promise<OcrResult> {
+  const boxes = unreadLines(image, result.words);
+  if (boxes.length === 0) return result;
+  let words = result.words;
+  let added = 0;
+  for (const box of boxes) {
+    const [x1, y1, x2, y2] = box;
+    const read = await engine.recognize({ ...crop(image, x1, y1, x2 - x1, y2 - y1), channels: 1 }, { psm: SINGLE_LINE, dpi });
+    if (!plausible(read)) continue;
+    const id = -++added; // below tesseract's line numbers until renumbered
+    const line = read.words.map((w) => ({ ...w, bounding_box: [w.bounding_box[0] + x1, w.bounding_box[1] + y1, w.bounding_box[2] + x1, w.bounding_box[3] + y1] as Box, line: id }));
+    words = insertLine(words.filter((w) => w.confidence >= GUESS || overlap(w.bounding_box, box) < 0.3), line);
+  }
+  if (added === 0) return result;
+  const renumbered = renumber(words);
+  return { words: renumbered, text: textOfWords(renumbered), confidence: meanConfidence(renumbered) };
+}
+
+/** Confident overall, with at least one confidently read word of three letters or digits. */
+function plausible(read: OcrResult): boolean {
+  if ((read.confidence ?? 0) < MIN_LINE_CONFIDENCE) return false;
+  return read.words.some((w) => w.confidence >= MIN_LINE_CONFIDENCE && /[\p{L}\p{N}]{3}/u.test(w.text));
+}
+
+/** Share of box a's area inside box b. */
+function overlap(a: Box, b: Box): number {
+  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
+  const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+  const area = Math.max(1, (a[2] - a[0]) * (a[3] - a[1]));
+  return w > 0 && h > 0 ? (w * h) / area : 0;
+}
+
+/**
+ * Into the line of the same row when one is next to it (a table header cell tesseract skipped joins its row, in
+ * x order); otherwise as a line of its own, before the first line (in reading order) that starts below its middle.
+ */
+function insertLine(words: Word[], line: Word[]): Word[] {
+  const top = Math.min(...line.map((w) => w.bounding_box[1]));
+  const bottom = Math.max(...line.map((w) => w.bounding_box[3]));
+  const left = Math.min(...line.map((w) => w.bounding_box[0]));
+  const right = Math.max(...line.map((w) => w.bounding_box[2]));
+  const extents = new Map<number | undefined, Box>();
+  for (const w of words) {
+    const e = extents.get(w.line);
+    const b = w.bounding_box;
+    extents.set(w.line, e ? [Math.min(e[0], b[0]), Math.min(e[1], b[1]), Math.max(e[2], b[2]), Math.max(e[3], b[3])] : [...b]);
+  }
+  const height = bottom - top;
+  const row = [...extents].find(([, e]) => {
+    const shared = Math.min(e[3], bottom) - Math.max(e[1], top);
+    const gap = Math.max(e[0] - right, left - e[2], 0);
+    return shared >= 0.5 * Math.min(height, e[3] - e[1]) && gap <= 2 * height;
+  });
+  if (row) {
+    const first = words.findIndex((w) => w.line === row[0]);
+    let last = first;
+    while (last + 1 < words.length && words[last + 1]!.line === row[0]) last++;
+    const merged = [...words.slice(first, last + 1), ...line.map((w) => ({ ...w, line: row[0] }))].sort((a, b) => a.bounding_box[0] - b.bounding_box[0]);
+    return [...words.slice(0, first), ...merged, ...words.slice(last + 1)];
+  }
+  const middle = (top + bottom) / 2;
+  const at = words.findIndex((w) => extents.get(w.line)![1] > middle);
+  return at < 0 ? [...words, ...line] : [...words.slice(0, at), ...line, ...words.slice(at)];
+}
+
+/** Lines numbered 1, 2, … in reading order again. */
+function renumber(words: Word[]): Word[] {
+  let n = 0;
+  let previous: number | undefined;
+  return words.map((w, i) => {
+    if (i === 0 || w.line !== previous) n++;
+    previous = w.line;
+    return { ...w, line: n };
+  });
+}
