@@ -135,6 +135,22 @@ describe("ocrPages deskew", () => {
 });
 
 describe("ocrPages failure handling", () => {
+  test("a second-look line that fails to read leaves the first reading as it was", async () => {
+    const file = path.resolve(import.meta.dir, "../../../shared/corpora/invoice2data/FlipkartInvoice.png");
+    let failed = 0;
+    const flaky: OcrEngine = {
+      ...engine,
+      recognize: (img, opts) => (opts?.psm === 7 ? (failed++, Promise.reject(new DocprocError("ocr_failed", "engine hiccup"))) : engine.recognize(img, opts)),
+    };
+    const page = pageOf(await loadRaster(file), "FlipkartInvoice.png");
+    const report = await ocrPages([page], flaky);
+    expect(failed).toBeGreaterThan(0);
+    expect(report.failed).toEqual([]);
+    expect(page.text_source).toBe("ocr");
+    expect(page.text).toContain("Grand Total");
+    expect(page.text).not.toContain("BLR_WFLD");
+  }, OCR_TIMEOUT);
+
   test("a page that cannot render becomes a warning while the other pages are still read", async () => {
     const broken = pageOf(await loadRaster(path.join(TESSERACT_TEST, "phototest.tif")), "broken.pdf", 1);
     broken.render = async () => {

@@ -1,6 +1,7 @@
 /**
  * Second look at a page tesseract has read: text lines its page layout left out (see engines/ocr/recover.ts) are
- * read one by one as single lines and put into the reading, in place by their height on the page.
+ * read one by one as single lines and put into the reading, into their row or in reading order. It can only add:
+ * a line that fails to read is left out and the first reading stands.
  */
 import { crop, type GreyImage } from "../engines/ocr/raster.ts";
 import { unreadLines } from "../engines/ocr/recover.ts";
@@ -22,8 +23,8 @@ export async function addUnreadLines(image: GreyImage, result: OcrResult, engine
   let added = 0;
   for (const box of boxes) {
     const [x1, y1, x2, y2] = box;
-    const read = await engine.recognize({ ...crop(image, x1, y1, x2 - x1, y2 - y1), channels: 1 }, { psm: SINGLE_LINE, dpi });
-    if (!plausible(read)) continue;
+    const read = await engine.recognize({ ...crop(image, x1, y1, x2 - x1, y2 - y1), channels: 1 }, { psm: SINGLE_LINE, dpi }).catch(() => null);
+    if (!read || !plausible(read)) continue;
     const id = -++added; // below tesseract's line numbers until renumbered
     const line = read.words.map((w) => ({ ...w, bounding_box: [w.bounding_box[0] + x1, w.bounding_box[1] + y1, w.bounding_box[2] + x1, w.bounding_box[3] + y1] as Box, line: id }));
     words = insertLine(words.filter((w) => w.confidence >= GUESS || overlap(w.bounding_box, box) < 0.3), line);
