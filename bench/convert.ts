@@ -18,20 +18,11 @@ import os from "node:os";
 import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { BenchRow } from "./index";
+import { Rng } from "../fixtures/varied/generator/random";
 
 const CACHE = path.resolve(import.meta.dir, ".cache");
 const SPEED_PAGES = 500;
 const RSS_PAGES = 2000;
-
-/** Mulberry32, so the generated PDFs are the same on every machine. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = (
   "the of and to in for on with by from at as is are be this that our your we you will invoice order delivery " +
@@ -65,7 +56,8 @@ function pageLines(rand: () => number, pageNumber: number): string[] {
 }
 
 export async function generatePdf(pages: number, seed = 42): Promise<Uint8Array> {
-  const rand = prng(seed);
+  const rng = new Rng(seed);
+  const rand = () => rng.next();
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   for (let p = 1; p <= pages; p++) {

@@ -12,6 +12,7 @@ import path from "node:path";
 import { PDFDocument } from "pdf-lib";
 import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import sharp from "sharp";
+import { Rng } from "../fixtures/varied/generator/random";
 
 const CORPUS = path.resolve(import.meta.dir, "../../shared/corpora/invoice2data");
 const INBOX = path.resolve(import.meta.dir, "../fixtures/inbox");
@@ -45,19 +46,10 @@ async function renderPage(file: string, pageNumber: number, dpi: number): Promis
   }
 }
 
-/** Mulberry32: tiny seeded PRNG so fixtures are reproducible. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Scanner noise: mild grain everywhere, plus sparse dark specks (dust) and a few bright dropouts on ink. */
 function addScanNoise(img: Gray, seed: number, grain = 14): Gray {
-  const rand = prng(seed);
+  const rng = new Rng(seed);
+  const rand = () => rng.next();
   const out = new Uint8Array(img.data.length);
   for (let i = 0; i < img.data.length; i++) {
     let v = img.data[i]! + (rand() + rand() + rand() - 1.5) * grain;
