@@ -125,8 +125,9 @@ interface InkPoints {
 
 export function otsuThreshold(img: GreyImage): number {
   const hist = new Float64Array(256);
-  for (const v of img.data) hist[v]++;
-  const total = img.data.length;
+  const data = img.data;
+  const total = data.length;
+  for (let i = 0; i < total; i++) hist[data[i]!]++; // indexed: a typed array's iterator is several times slower
   let sumAll = 0;
   for (let i = 0; i < 256; i++) sumAll += i * hist[i];
   let sumB = 0;
@@ -151,7 +152,7 @@ export function otsuThreshold(img: GreyImage): number {
 function inkPoints(img: GreyImage, threshold: number): InkPoints {
   const { width, height, data } = img;
   let count = 0;
-  for (const v of data) if (v <= threshold && v < 200) count++;
+  for (let i = 0; i < data.length; i++) if (data[i]! <= threshold && data[i]! < 200) count++;
   const stride = Math.max(1, Math.ceil(count / MAX_POINTS));
   const xs = new Float32Array(Math.ceil(count / stride) + 1);
   const ys = new Float32Array(xs.length);

@@ -92,11 +92,18 @@ function components(mask: Uint8Array, width: number, height: number): Blob[] {
       const i = y * width + x;
       if (!mask[i]) continue;
       let label = 0;
+      const join = (j: number) => {
+        const other = labels[j]!;
+        if (other === 0) return;
+        if (label === 0) label = other;
+        else if (other !== label) union(label, other);
+      };
       // Already labelled neighbours: left, and the three above.
-      for (const j of [x > 0 ? i - 1 : -1, y > 0 && x > 0 ? i - width - 1 : -1, y > 0 ? i - width : -1, y > 0 && x < width - 1 ? i - width + 1 : -1]) {
-        if (j < 0 || !labels[j]) continue;
-        if (label === 0) label = labels[j]!;
-        else union(label, labels[j]!);
+      if (x > 0) join(i - 1);
+      if (y > 0) {
+        if (x > 0) join(i - width - 1);
+        join(i - width);
+        if (x < width - 1) join(i - width + 1);
       }
       if (label === 0) {
         label = parent.length;
