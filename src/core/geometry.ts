@@ -1,4 +1,4 @@
-/** Page geometry shared by OCR and exports: quarter turns of boxes in rasterized pixel space. */
+/** Page geometry shared by OCR, extraction and exports: boxes in rasterized pixel space and their quarter turns. */
 import { DocprocError } from "./errors";
 import type { Box } from "./model";
 
@@ -26,4 +26,25 @@ export function rotateBox(box: Box, width: number, height: number, rotation: num
     default:
       return [x1, y1, x2, y2];
   }
+}
+
+/** The smallest box around all `boxes`; [0, 0, 0, 0] for none. */
+export function unionBox(boxes: Box[]): Box {
+  if (boxes.length === 0) return [0, 0, 0, 0];
+  let [x1, y1, x2, y2] = boxes[0]!;
+  for (const b of boxes) {
+    x1 = Math.min(x1, b[0]);
+    y1 = Math.min(y1, b[1]);
+    x2 = Math.max(x2, b[2]);
+    y2 = Math.max(y2, b[3]);
+  }
+  return [x1, y1, x2, y2];
+}
+
+/** Share of box a's area that lies inside box b (0..1). */
+export function shareInside(a: Box, b: Box): number {
+  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
+  const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+  const area = Math.max(1, (a[2] - a[0]) * (a[3] - a[1]));
+  return w > 0 && h > 0 ? (w * h) / area : 0;
 }

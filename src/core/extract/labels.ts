@@ -2,7 +2,8 @@
  * Label search over word geometry: where a label is printed, and where its value sits (right of it on the same line,
  * or below it in the same column).
  */
-import { type Line, type LineWord, lineHeight, unionBox, xOverlap } from "./lines";
+import { unionBox } from "../geometry";
+import { type Line, type LineWord, lineHeight, xOverlap } from "./lines";
 import type { Box } from "../model";
 import { fold, fuzzyMatches, tokensOf } from "./fuzzy";
 

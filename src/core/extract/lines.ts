@@ -2,6 +2,7 @@
  * A page as lines of words with character offsets, so that a regular expression matched on a line's text can be
  * mapped back to the words it came from (and so to their union box).
  */
+import { unionBox } from "../geometry";
 import type { Box, FieldBox, Page, Word } from "../model";
 
 export interface LineWord {
@@ -87,17 +88,6 @@ function groupByOverlap<T extends { box: Box }>(items: T[]): T[][] {
   return lines;
 }
 
-export function unionBox(boxes: Box[]): Box {
-  if (boxes.length === 0) return [0, 0, 0, 0];
-  let [x1, y1, x2, y2] = boxes[0]!;
-  for (const b of boxes) {
-    x1 = Math.min(x1, b[0]);
-    y1 = Math.min(y1, b[1]);
-    x2 = Math.max(x2, b[2]);
-    y2 = Math.max(y2, b[3]);
-  }
-  return [x1, y1, x2, y2];
-}
 
 /** The words of `line` that the character range [start, end) touches. */
 export function wordsInRange(line: Line, start: number, end: number): LineWord[] {

@@ -7,6 +7,7 @@ import { crop, type GreyImage } from "../engines/ocr/raster.ts";
 import { unreadLines } from "../engines/ocr/recover.ts";
 import { meanConfidence, textOfWords } from "../engines/ocr/tsv.ts";
 import type { OcrEngine, OcrResult } from "../engines/ocr/types.ts";
+import { shareInside, unionBox } from "../geometry.ts";
 import type { Box, Word } from "../model.ts";
 
 /** Tesseract's page segmentation mode for "a single text line". */
@@ -27,7 +28,7 @@ export async function addUnreadLines(image: GreyImage, result: OcrResult, engine
     if (!read || !plausible(read)) continue;
     const id = -++added; // below tesseract's line numbers until renumbered
     const line = read.words.map((w) => ({ ...w, bounding_box: [w.bounding_box[0] + x1, w.bounding_box[1] + y1, w.bounding_box[2] + x1, w.bounding_box[3] + y1] as Box, line: id }));
-    words = insertLine(words.filter((w) => w.confidence >= GUESS || overlap(w.bounding_box, box) < 0.3), line);
+    words = insertLine(words.filter((w) => w.confidence >= GUESS || shareInside(w.bounding_box, box) < 0.3), line);
   }
   if (added === 0) return result;
   const renumbered = renumber(words);
@@ -40,29 +41,15 @@ function plausible(read: OcrResult): boolean {
   return read.words.some((w) => w.confidence >= MIN_LINE_CONFIDENCE && /[\p{L}\p{N}]{3}/u.test(w.text));
 }
 
-/** Share of box a's area inside box b. */
-function overlap(a: Box, b: Box): number {
-  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
-  const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
-  const area = Math.max(1, (a[2] - a[0]) * (a[3] - a[1]));
-  return w > 0 && h > 0 ? (w * h) / area : 0;
-}
 
 /**
  * Into the line of the same row when one is next to it (a table header cell tesseract skipped joins its row, in
  * x order); otherwise as a line of its own, before the first line (in reading order) that starts below its middle.
  */
 function insertLine(words: Word[], line: Word[]): Word[] {
-  const top = Math.min(...line.map((w) => w.bounding_box[1]));
-  const bottom = Math.max(...line.map((w) => w.bounding_box[3]));
-  const left = Math.min(...line.map((w) => w.bounding_box[0]));
-  const right = Math.max(...line.map((w) => w.bounding_box[2]));
+  const [left, top, right, bottom] = unionBox(line.map((w) => w.bounding_box));
   const extents = new Map<number | undefined, Box>();
-  for (const w of words) {
-    const e = extents.get(w.line);
-    const b = w.bounding_box;
-    extents.set(w.line, e ? [Math.min(e[0], b[0]), Math.min(e[1], b[1]), Math.max(e[2], b[2]), Math.max(e[3], b[3])] : [...b]);
-  }
+  for (const w of words) extents.set(w.line, unionBox([extents.get(w.line) ?? w.bounding_box, w.bounding_box]));
   const height = bottom - top;
   const row = [...extents].find(([, e]) => {
     const shared = Math.min(e[3], bottom) - Math.max(e[1], top);
