@@ -60,23 +60,22 @@ export interface RateLimiter {
 
 export function createRateLimiter(opts: { db: Db; clock: Clock; flushMs: number }): RateLimiter {
   const { db, clock, flushMs } = opts;
-  const subjects = new Map<string, Map<string, Counter>>();
+  /** Per subject: its windows, and when this process last read them from or merged them into the database. */
+  const subjects = new Map<string, { windows: Map<string, Counter>; syncedAt: number }>();
   const dirty = new Set<string>(); // `${subject}\u0000${window}`
   let lastFlush = clock.now();
   let closed = false;
   purgeCounters(db, lastFlush); // rows of windows that ended while the server was down
-
-  /** When each subject's counters were last read from or merged into the database (this process's view of them). */
-  const syncedAt = new Map<string, number>();
 
   /**
    * A subject's counters, re-read when this process has not synchronised them for `flushMs`: another process on
    * the same data directory may have counted meanwhile. Counts of this process not merged yet are kept on top.
    */
   function countersOf(subject: string, now: number): Map<string, Counter> {
-    let m = subjects.get(subject);
-    if (m && now - (syncedAt.get(subject) ?? 0) < flushMs) return m;
-    if (!m) subjects.set(subject, (m = new Map()));
+    let s = subjects.get(subject);
+    if (s && now - s.syncedAt < flushMs) return s.windows;
+    if (!s) subjects.set(subject, (s = { windows: new Map(), syncedAt: now }));
+    const m = s.windows;
     for (const r of loadCounters(db, subject)) {
       const open = now < r.window_start + r.length_ms;
       const c = m.get(r.window);
@@ -87,7 +86,7 @@ export function createRateLimiter(opts: { db: Db; clock: Clock; flushMs: number 
         c.count = r.count + c.pending;
       }
     }
-    syncedAt.set(subject, now);
+    s.syncedAt = now;
     return m;
   }
 
@@ -98,7 +97,7 @@ export function createRateLimiter(opts: { db: Db; clock: Clock; flushMs: number 
     const counters: Counter[] = [];
     for (const k of dirty) {
       const [subject, window] = k.split("\u0000") as [string, string];
-      const c = subjects.get(subject)?.get(window);
+      const c = subjects.get(subject)?.windows.get(window);
       if (!c) continue;
       updates.push({ subject, window, window_start: c.start, length_ms: c.lengthMs, count: c.count, pending: c.pending });
       counters.push(c);
@@ -108,7 +107,7 @@ export function createRateLimiter(opts: { db: Db; clock: Clock; flushMs: number 
       c.start = row.window_start;
       c.count = row.count;
       c.pending = 0;
-      syncedAt.set(row.subject, lastFlush);
+      subjects.get(row.subject)!.syncedAt = lastFlush;
     });
     dirty.clear();
     evictIdle(lastFlush);
@@ -117,11 +116,8 @@ export function createRateLimiter(opts: { db: Db; clock: Clock; flushMs: number 
   /** Drops in-memory subjects whose windows have all ended (their rows are already written). */
   function evictIdle(now: number): void {
     if (subjects.size < 10_000) return;
-    for (const [subject, m] of subjects) {
-      if ([...m.values()].every((c) => now >= c.start + c.lengthMs)) {
-        subjects.delete(subject);
-        syncedAt.delete(subject);
-      }
+    for (const [subject, s] of subjects) {
+      if ([...s.windows.values()].every((c) => now >= c.start + c.lengthMs)) subjects.delete(subject);
     }
     purgeCounters(db, now);
   }
