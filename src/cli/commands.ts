@@ -8,6 +8,7 @@
 import type { Command } from "@oclif/core";
 import ClientsCommand from "../commands/clients";
 import DeliveriesCommand from "../commands/deliveries";
+import EvalCommand from "../commands/eval";
 import ExportCommand from "../commands/export";
 import KeysCommand from "../commands/keys";
 import ProcessCommand from "../commands/process";
@@ -25,6 +26,7 @@ export const COMMANDS: Record<string, Command.Class> = {
   watch: WatchCommand,
   export: ExportCommand,
   train: TrainCommand,
+  eval: EvalCommand,
   deliveries: DeliveriesCommand,
   serve: ServeCommand,
   worker: WorkerCommand,
