@@ -71,6 +71,11 @@ export interface Page {
   barcodes?: Barcode[];
   /** True when the page carries (next to) no ink and no text. */
   is_blank?: boolean;
+  /**
+   * Whether a PDF page with a text layer paints images (a scan under its text, a pasted separator sheet). Known
+   * only for pages with sparse text, where conversion looks; unset otherwise. Not part of the results file.
+   */
+  paints_images?: boolean;
   /** Lazily renders the page at its rasterized size (the coordinate space of its boxes), un-rotated. */
   render?: () => Promise<RasterImage>;
 }

@@ -12,6 +12,7 @@ import type {
   DocumentResult,
   Page,
   ProgressFn,
+  RasterImage,
   ResultsFile,
   SourceInput,
   TransactionInput,
@@ -81,10 +82,10 @@ export async function processTransaction(input: TransactionInput, ctx: PipelineC
     }
     const ocrTargets = pages.filter((p) => p.text_source === "none" && p.render);
     const splitFiles = splitFilesOf(files, sources);
-    analyseWhileRendering(ocrTargets, splitFiles, ctx.project);
+    const onRead = analyseAfterReading(splitFiles, ctx.project);
     progress("ocr", 0, ocrTargets.length);
     try {
-      const report = await ocrPages(ocrTargets, ctx.ocr, { signal: ctx.signal, onPage: (d, t) => progress("ocr", d, t) });
+      const report = await ocrPages(ocrTargets, ctx.ocr, { signal: ctx.signal, onPage: (d, t) => progress("ocr", d, t), onRead });
       warnings.push(...report.warnings);
     } catch (err) {
       throw wrapStageError("ocr", err);
@@ -159,23 +160,17 @@ function splitFilesOf(files: OpenFile[], sources: SourceInput[]): SplitFile[] {
 }
 
 /**
- * Scanned pages are rendered once: separator detection (barcodes, blank pages) runs on the raster the OCR stage
- * asks for, instead of Split rendering the page again. A failure here leaves the page to Split's own analysis.
+ * Scanned pages are rendered once: separator detection (barcodes, blank pages) runs on the grey raster the OCR stage
+ * read, after the reading, so a page the text already rules out is never scanned for barcodes. A failure here
+ * leaves the page to Split's own analysis.
  */
-export function analyseWhileRendering(ocrTargets: Page[], splitFiles: SplitFile[], project: ProjectSettings): void {
+export function analyseAfterReading(splitFiles: SplitFile[], project: ProjectSettings): (page: Page, grey: RasterImage) => Promise<void> {
   const settings = splitSettingsOf(project);
   const needs = separatorNeedsOf(splitFiles, settings);
-  for (const page of ocrTargets) {
+  return async (page, grey) => {
     const need = needs.get(page);
-    const render = page.render;
-    if (!need || !render) continue;
-    page.render = async () => {
-      const img = await render();
-      page.render = render;
-      await analysePage(page, settings.separator, need, img).catch(() => {});
-      return img;
-    };
-  }
+    if (need) await analysePage(page, settings.separator, need, grey);
+  };
 }
 
 async function understand(

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import sharp from "sharp";
-import { analyseWhileRendering, processTransaction } from "../../src/core/pipeline";
+import { analyseAfterReading, processTransaction } from "../../src/core/pipeline";
 import { defaultProject } from "../../src/core/project";
 import { createOcrEngine } from "../../src/core/engines/ocr";
 import { memorySink } from "../../src/core/exporters";
@@ -65,9 +65,9 @@ describe("one render per scanned page", () => {
       },
     };
     const files = [{ index: 0, filename: "phototest.tif", policy: "inherit" as const, pages: [page] }];
-    analyseWhileRendering([page], files, defaultProject);
-    await ocrPages([page], ocr);
+    await ocrPages([page], ocr, { onRead: analyseAfterReading(files, defaultProject) });
     expect(page.text_source).toBe("ocr");
+    // phototest has 225 characters of text, few enough for a separator sheet: it is looked at, after OCR.
     expect(page.barcodes).toEqual([]);
     expect(page.is_blank).toBe(false);
     const spans = await splitPages(files, defaultProject.split);

@@ -110,6 +110,36 @@ describe("rendering only when needed", () => {
     await splitPages([{ ...file, pages: fresh() }], settings({ mode: "per_page" }));
     expect(renders).toBe(0);
   });
+
+  test("a sparse born-digital page is rendered for PATCH-T only when it paints an image; OCR text rules a page out too", async () => {
+    const [file] = textFiles([{ policy: "inherit", pages: ["short", "short too", "x".repeat(500)] }]);
+    let renders = 0;
+    const white: RasterImage = { data: new Uint8Array(300 * 400).fill(255), width: 300, height: 400, channels: 1 };
+    const pages = file.pages.map((p, i) => ({
+      ...p,
+      text_source: i < 2 ? ("text_layer" as const) : ("ocr" as const),
+      paints_images: i === 1,
+      render: async () => (renders++, white),
+    }));
+    await splitPages([{ ...file, pages }], settings({ mode: "intelligent" }));
+    expect(renders).toBe(1);
+    expect(pages.map((p) => p.barcodes)).toEqual([undefined, [], undefined]);
+    expect(pages.map((p) => p.is_blank)).toEqual([false, false, false]);
+  });
+
+  test("PDF conversion tells which sparse text pages paint images", async () => {
+    // patch-code-t-middle.pdf: text page, scanned PATCH-T sheet (no text layer), text page.
+    const pdf = await convertFile(`${CORPORA}splitting/paperless-barcodes/patch-code-t-middle.pdf`);
+    const tagged = await convertFile(`${CORPORA}splitting/paperless-barcodes/split-by-tag-basic.pdf`);
+    try {
+      expect(pdf.pages.map((p) => [p.text_source, p.paints_images])).toEqual([["text_layer", false], ["none", undefined], ["text_layer", false]]);
+      // Pages 2 and 4 carry a barcode image next to their text.
+      expect(tagged.pages.map((p) => p.paints_images)).toEqual([false, true, false, true, false, false]);
+    } finally {
+      await pdf.close();
+      await tagged.close();
+    }
+  }, 30_000);
 });
 
 describe("barcode detection", () => {

@@ -26,6 +26,8 @@ export interface PageResult {
   words: PackedWords;
   /** The page text: words in reading order joined by " " within a line and "\n" between lines. */
   text: string;
+  /** Whether the page paints images; only for usable text layers of at most SHEET_MAX_TEXT characters. */
+  paintsImages?: boolean;
 }
 
 export interface PackedWords {

@@ -13,6 +13,7 @@ import { appendWordsOfRun, judgeTextLayer, type FontStyle, type TextRun } from "
 import { packWords, type OpenResult, type PageResult, type PdfRequest, type PdfResponse, type RenderResult } from "./pdf-protocol.ts";
 import type { Word } from "../model.ts";
 import { loadPdfjsWorkerModule } from "./pdfjs-patched-worker.ts";
+import { SHEET_MAX_TEXT } from "../split/sheet.ts";
 
 // Hand pdf.js its (instrumented) worker code directly; pdf.js picks up globalThis.pdfjsWorker for its fake worker.
 // Not a top-level await: messages that arrive before `onmessage` is set would be lost.
@@ -97,12 +98,17 @@ async function extractPage(req: Extract<PdfRequest, { op: "page" }>): Promise<Pa
       appendWordsOfRun(words, item as TextRun, styles[item.fontName], viewport.transform);
     }
     let verdict = judgeTextLayer(words);
-    if (verdict.usable && verdict.alnum < SPARSE_TEXT && (await paintsImages(page))) {
+    // Pages with little text are asked whether they paint images: a scan under a stamp needs OCR, and only a page
+    // with an image can carry a scanned separator sheet (the split stage renders no other born-digital page).
+    const images = verdict.usable && words.reduce((n, w) => n + w.text.length, 0) <= SHEET_MAX_TEXT ? await paintsImages(page) : undefined;
+    if (verdict.usable && verdict.alnum < SPARSE_TEXT && images) {
       verdict = { ...verdict, usable: false, reason: `only ${verdict.alnum} letters/digits of text over an image (a scan with a stamp?)` };
     }
     const usableWords = verdict.usable ? words : [];
     const text = orderWordsIntoLines(usableWords);
-    return { width: unit.width, height: unit.height, scale, usable: verdict.usable, reason: verdict.reason, words: packWords(usableWords, text), text };
+    const result: PageResult = { width: unit.width, height: unit.height, scale, usable: verdict.usable, reason: verdict.reason, words: packWords(usableWords, text), text };
+    if (verdict.usable && images !== undefined) result.paintsImages = images;
+    return result;
   } finally {
     page.cleanup();
   }

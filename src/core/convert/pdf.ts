@@ -196,6 +196,7 @@ async function convertPage(
     words,
     text: result.text,
     ocr_confidence: meanConfidence(words),
+    ...(result.paintsImages !== undefined ? { paints_images: result.paintsImages } : {}),
     render,
   };
 }

@@ -7,6 +7,7 @@ import type { Barcode, Page, RasterImage } from "../model";
 import { hasPatchTBars } from "./patch-code";
 import { type GreyImage, inkRatio, toGrey } from "./raster";
 import type { SeparatorSettings } from "./settings";
+import { SHEET_MAX_TEXT } from "./sheet";
 
 /** Longest side of the overview image for ink and patch bars: enough to see a line of text, cheap to compute. */
 const OVERVIEW_SIDE = 1000;
@@ -15,14 +16,13 @@ export interface AnalysisNeeds {
   barcodes: boolean;
   blank: boolean;
   /**
-   * Only PATCH-T is looked for: pages with a substantial text layer (born-digital pages) are not rendered, since a
-   * separator sheet carries little text. Their `barcodes` stay unset, so a later run that needs them still looks.
+   * Only PATCH-T is looked for. A separator sheet carries little text and is a scan: pages with substantial text
+   * (a text layer, or OCR text when the page was read first) and text-layer pages that paint no image are not
+   * looked at. Their `barcodes` stay unset, so a later run that needs them still looks.
    */
   patchTOnly?: boolean;
 }
 
-/** Characters of text-layer text beyond which a page cannot be a PATCH-T sheet. */
-const SHEET_MAX_TEXT = 400;
 
 /**
  * Fills `barcodes` and `is_blank` on the pages that lack them. Pages without `render()` get what text alone can say:
@@ -37,7 +37,7 @@ export async function analysePages(pages: Page[], sep: SeparatorSettings, needs:
  * scanned page anyway), so a scanned page is rendered once for OCR and separator detection together.
  */
 export async function analysePage(page: Page, sep: SeparatorSettings, needs: AnalysisNeeds, raster?: RasterImage): Promise<void> {
-  const wantBarcodes = needs.barcodes && page.barcodes === undefined && !(needs.patchTOnly && isTextPage(page));
+  const wantBarcodes = needs.barcodes && page.barcodes === undefined && !(needs.patchTOnly && cannotBeSheet(page));
   const wantBlank = needs.blank && page.is_blank === undefined;
   if (!wantBarcodes && !wantBlank) return;
   const hasText = page.text.replace(/\s+/g, "").length >= 3;
@@ -53,8 +53,14 @@ export async function analysePage(page: Page, sep: SeparatorSettings, needs: Ana
   }
 }
 
-function isTextPage(page: Page): boolean {
-  return page.text_source === "text_layer" && page.text.replace(/\s+/g, "").length > SHEET_MAX_TEXT;
+/**
+ * Cheap tests before any rendering or decoding: a page with text all over it is no separator sheet, and a
+ * born-digital page that paints no image has no scanned sheet on it (conversion checks sparse text-layer pages for
+ * images; `paints_images` is unset when it did not look).
+ */
+function cannotBeSheet(page: Page): boolean {
+  if (page.text_source === "text_layer" && page.paints_images === false) return true;
+  return (page.text_source === "text_layer" || page.text_source === "ocr") && page.text.replace(/\s+/g, "").length > SHEET_MAX_TEXT;
 }
 
 /**

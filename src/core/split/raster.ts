@@ -55,23 +55,28 @@ export function shrinkGrey(img: GreyImage, maxSide: number): GreyImage {
   return cur;
 }
 
-/** Rotates a grey image clockwise by 90, 180 or 270 degrees. */
+/**
+ * Rotates a grey image clockwise by 90, 180 or 270 degrees. Plain index arithmetic per case: a destructured pair per
+ * pixel made this a fifth of the CPU of barcode detection.
+ */
 export function rotateGrey(img: GreyImage, degrees: 90 | 180 | 270): GreyImage {
   const { width: w, height: h, data } = img;
-  const swap = degrees !== 180;
   const out = new Uint8ClampedArray(w * h);
-  const ow = swap ? h : w;
+  if (degrees === 180) {
+    for (let i = 0, j = w * h - 1; j >= 0; i++, j--) out[i] = data[j]!;
+    return { data: out, width: w, height: h };
+  }
+  // Output is h wide and w tall. 90°: (x, y) → (h-1-y, x); 270°: (x, y) → (y, w-1-x).
   for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let nx: number;
-      let ny: number;
-      if (degrees === 90) [nx, ny] = [h - 1 - y, x];
-      else if (degrees === 180) [nx, ny] = [w - 1 - x, h - 1 - y];
-      else [nx, ny] = [y, w - 1 - x];
-      out[ny * ow + nx] = data[y * w + x];
+    const row = y * w;
+    if (degrees === 90) {
+      const nx = h - 1 - y;
+      for (let x = 0; x < w; x++) out[x * h + nx] = data[row + x]!;
+    } else {
+      for (let x = 0; x < w; x++) out[(w - 1 - x) * h + y] = data[row + x]!;
     }
   }
-  return { data: out, width: ow, height: swap ? w : h };
+  return { data: out, width: h, height: w };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { DocprocError } from "../errors.ts";
-import type { Box, Page } from "../model.ts";
+import type { Box, Page, RasterImage } from "../model.ts";
 import { analyzeLayout, textLikeness, type PageLayout } from "../engines/ocr/layout.ts";
 import { boxToSource, crop, renderUpright, toGrey, upscale, uprightTransform, type GreyImage, type UprightTransform } from "../engines/ocr/raster.ts";
 import type { OcrEngine, OcrResult } from "../engines/ocr/types.ts";
@@ -14,6 +14,12 @@ export interface OcrPagesOptions {
    * while the workers are still busy with the previous ones and no worker waits for its next image.
    */
   concurrency?: number;
+  /**
+   * Called after a page was read, with the grey raster it was read from (rasterized size, un-rotated): separator
+   * detection looks at the image the OCR stage has anyway, and only once the page's text can tell it whether to.
+   * A rejection is ignored (the split stage looks again itself).
+   */
+  onRead?(page: Page, grey: RasterImage): Promise<void>;
 }
 
 /** Per-page problems; the batch itself never fails because one page could not be read. */
@@ -50,7 +56,8 @@ export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesO
       throwIfAborted(opts.signal);
       const page = targets[next++];
       try {
-        await ocrPage(page, engine);
+        const grey = await ocrPage(page, engine);
+        await opts.onRead?.(page, { ...grey, channels: 1 }).catch(() => undefined);
       } catch (err) {
         const error = err instanceof DocprocError ? err : new DocprocError("ocr_failed", String((err as Error)?.message ?? err), { stage: "ocr", cause: err });
         report.failed.push({ page_number: page.page_number, error });
@@ -78,7 +85,7 @@ interface Reading {
   image: GreyImage;
 }
 
-async function ocrPage(page: Page, engine: OcrEngine): Promise<void> {
+async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
   const grey = toGrey(await page.render!());
   const layout = analyzeLayout(grey);
   const dpi = page.image_transform.effective_dpi ?? undefined;
@@ -103,6 +110,7 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<void> {
   page.ocr_confidence = reading.result.confidence;
   page.text_source = "ocr";
   page.image_transform = { ...it, rotation: reading.transform.rotation, skew_degrees: reading.transform.skew };
+  return grey;
 }
 
 /** The part of the page tesseract gets: the content box, unless cutting the margins would save little. */
