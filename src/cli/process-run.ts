@@ -120,13 +120,20 @@ function withLedger(ledger: { contextFor(build: ContextFor): ContextFor } | null
  * Starts the OCR engine (tesseract workers, traineddata) only when a page first needs OCR: a batch of born-digital
  * PDFs never pays for it.
  */
-export function lazyOcrEngine(create: () => Promise<OcrEngine>): OcrEngine {
+export function lazyOcrEngine(create: () => Promise<OcrEngine>, workers = availableParallelism()): OcrEngine {
   let engine: Promise<OcrEngine> | undefined;
   return {
     name: "lazy",
+    workers,
     recognize: async (img, o) => {
       engine ??= create();
       return (await engine).recognize(img, o);
+    },
+    recognizeMany: async (imgs, o) => {
+      engine ??= create();
+      const e = await engine.catch(() => null);
+      if (!e) return imgs.map(() => null);
+      return e.recognizeMany ? e.recognizeMany(imgs, o) : Promise.all(imgs.map((img) => e.recognize(img, o).catch(() => null)));
     },
     close: async () => {
       if (engine) await (await engine).close();

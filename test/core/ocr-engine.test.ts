@@ -5,7 +5,7 @@ import path from "node:path";
 import { createOcrEngine, resolveTessdataDir, type OcrEngine } from "../../src/core/engines/ocr/index.ts";
 import { probeNativeTesseract } from "../../src/core/engines/ocr/native.ts";
 import { LazyPool } from "../../src/core/engines/ocr/pool.ts";
-import { toGrey } from "../../src/core/engines/ocr/raster.ts";
+import { crop, toGrey } from "../../src/core/engines/ocr/raster.ts";
 import { parseTesseractTsv } from "../../src/core/engines/ocr/tsv.ts";
 import { DocprocError } from "../../src/core/errors.ts";
 import type { RasterImage } from "../../src/core/model.ts";
@@ -95,6 +95,30 @@ describe.skipIf(!native)(`native engine (tesseract on PATH: ${native ? native.ve
       expect(report.warnings).toEqual([]);
       expect(page.image_transform.rotation).toBe(180);
       expect(characterErrorRate(page.text, gold)).toBeLessThanOrEqual(0.02);
+    } finally {
+      await engine.close();
+    }
+  }, OCR_TIMEOUT);
+
+  test("recognizeMany reads single lines in one process with the same results as one call each; a bad image is null", async () => {
+    const engine = await createOcrEngine({ engine: "native", workers: 1 });
+    try {
+      const page = await engine.recognize(grey);
+      // The first three lines of phototest, cropped around their words, read as single lines (psm 7).
+      const lines = [1, 2, 3].map((n) => page.words.filter((w) => w.line === n).map((w) => w.bounding_box));
+      const crops: RasterImage[] = lines.map((boxes) => {
+        const x1 = Math.max(0, Math.min(...boxes.map((b) => b[0])) - 8);
+        const y1 = Math.max(0, Math.min(...boxes.map((b) => b[1])) - 8);
+        const x2 = Math.max(...boxes.map((b) => b[2])) + 8;
+        const y2 = Math.max(...boxes.map((b) => b[3])) + 8;
+        return { ...crop(toGrey(grey), x1, y1, x2 - x1, y2 - y1), channels: 1 };
+      });
+      const one = await Promise.all(crops.map((c) => engine.recognize(c, { psm: 7, dpi: 200 })));
+      const many = await engine.recognizeMany!(crops, { psm: 7, dpi: 200 });
+      expect(many).toEqual(one);
+      expect(one.map((r) => r.words.length)).not.toContain(0);
+      const broken = await engine.recognizeMany!([{ data: new Uint8Array(4), width: 100, height: 100, channels: 1 }, crops[0]!, crops[1]!], { psm: 7, dpi: 200 });
+      expect(broken).toEqual([null, one[0]!, one[1]!]);
     } finally {
       await engine.close();
     }

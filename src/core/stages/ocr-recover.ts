@@ -22,9 +22,10 @@ export async function addUnreadLines(image: GreyImage, result: OcrResult, engine
   if (boxes.length === 0) return result;
   let words = result.words;
   let added = 0;
-  for (const box of boxes) {
-    const [x1, y1, x2, y2] = box;
-    const read = await engine.recognize({ ...crop(image, x1, y1, x2 - x1, y2 - y1), channels: 1 }, { psm: SINGLE_LINE, dpi }).catch(() => null);
+  const reads = await readLines(image, boxes, engine, dpi);
+  for (const [i, box] of boxes.entries()) {
+    const [x1, y1] = box;
+    const read = reads[i];
     if (!read || !plausible(read)) continue;
     const id = -++added; // below tesseract's line numbers until renumbered
     const line = read.words.map((w) => ({ ...w, bounding_box: [w.bounding_box[0] + x1, w.bounding_box[1] + y1, w.bounding_box[2] + x1, w.bounding_box[3] + y1] as Box, line: id }));
@@ -33,6 +34,16 @@ export async function addUnreadLines(image: GreyImage, result: OcrResult, engine
   if (added === 0) return result;
   const renumbered = renumber(words);
   return { words: renumbered, text: textOfWords(renumbered), confidence: meanConfidence(renumbered) };
+}
+
+/** Every line box read as a single line: in one engine call when the engine can (see OcrEngine.recognizeMany). */
+async function readLines(image: GreyImage, boxes: Box[], engine: OcrEngine, dpi?: number): Promise<Array<OcrResult | null>> {
+  const crops = boxes.map(([x1, y1, x2, y2]) => ({ ...crop(image, x1, y1, x2 - x1, y2 - y1), channels: 1 as const }));
+  const opts = { psm: SINGLE_LINE, dpi };
+  if (engine.recognizeMany) return engine.recognizeMany(crops, opts);
+  const reads: Array<OcrResult | null> = [];
+  for (const img of crops) reads.push(await engine.recognize(img, opts).catch(() => null));
+  return reads;
 }
 
 /** Confident overall, with at least one confidently read word of three letters or digits. */

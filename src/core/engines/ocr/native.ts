@@ -1,4 +1,7 @@
 import type { Subprocess } from "bun";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { DocprocError } from "../../errors.ts";
 import type { RasterImage } from "../../model.ts";
 import { LazyPool } from "./pool.ts";
@@ -33,7 +36,8 @@ export async function probeNativeTesseract(): Promise<{ binary: string; version:
 /**
  * Native tesseract CLI engine: one child process per page, at most `workers` at once, each single-threaded
  * (OMP_THREAD_LIMIT=1: parallelism comes from pages, and OpenMP threads only fight over the same cores).
- * The image goes in on stdin as PGM (no temp file, no decompression); TSV comes back on stdout.
+ * The image goes in on stdin as PGM (no temp file, no decompression); TSV comes back on stdout. The single lines
+ * of a page's second look are read together in one process (recognizeMany).
  */
 export function createNativeEngine(opts: NativeOptions): OcrEngine {
   let slotId = 0;
@@ -44,7 +48,7 @@ export function createNativeEngine(opts: NativeOptions): OcrEngine {
     async () => {},
     () => new DocprocError("ocr_failed", "OCR engine is closed", { stage: "ocr" }),
   );
-  return {
+  const engine: OcrEngine = {
     name: `native (tesseract ${opts.version})`,
     workers: opts.workers,
     async recognize(img, ro) {
@@ -56,11 +60,38 @@ export function createNativeEngine(opts: NativeOptions): OcrEngine {
         pool.release(slot);
       }
     },
+    async recognizeMany(imgs, ro) {
+      if (imgs.length <= 1) return Promise.all(imgs.map((img) => engine.recognize(img, ro).catch(() => null)));
+      const out: Array<OcrResult | null> = imgs.map(() => null);
+      const readable: number[] = [];
+      const pgms: Uint8Array[] = [];
+      imgs.forEach((img, i) => {
+        try {
+          pgms.push(encodePgm(toGrey(img)));
+          readable.push(i);
+        } catch {
+          // an invalid raster stays null; the others are still read
+        }
+      });
+      if (pgms.length === 0) return out;
+      const slot = await pool.acquire().catch(() => null);
+      if (slot === null) return out;
+      try {
+        const reads = await runTesseractOnList(opts, pgms, ro ?? {}, running);
+        readable.forEach((i, k) => (out[i] = reads[k] ?? null));
+      } catch {
+        // tesseract failed on the list: every line stays unread, the first reading stands
+      } finally {
+        pool.release(slot);
+      }
+      return out;
+    },
     async close() {
       for (const p of running) p.kill();
       await pool.close();
     },
   };
+  return engine;
 }
 
 /** Runs the CLI on a tiny blank image: proves the binary and the traineddata load together. */
@@ -75,17 +106,44 @@ export async function nativeSelfTest(opts: NativeOptions): Promise<boolean> {
 }
 
 async function runTesseract(opts: NativeOptions, pgm: Uint8Array, ro: RecognizeOptions, running: Set<Subprocess>): Promise<OcrResult> {
-  const args = [opts.binary, "stdin", "stdout", "--tessdata-dir", opts.tessdataDir, "-l", "eng", "--oem", "1"];
+  return parseTesseractTsv(await runCli(opts, "stdin", pgm, ro, running));
+}
+
+/**
+ * Reads several images in one tesseract process: the CLI takes a text file listing image paths as its input and
+ * numbers the images' TSV rows by page (column 2, from 1). Same model, same options per image as separate runs, one
+ * start-up (model loading is most of the cost of reading a single line). The images go through a private temp dir.
+ */
+async function runTesseractOnList(opts: NativeOptions, pgms: Uint8Array[], ro: RecognizeOptions, running: Set<Subprocess>): Promise<Array<OcrResult | null>> {
+  const dir = await mkdtemp(path.join(tmpdir(), "docproc-lines-"));
+  try {
+    const files = pgms.map((_, i) => path.join(dir, `${i}.pgm`));
+    await Promise.all(pgms.map((pgm, i) => writeFile(files[i]!, pgm)));
+    await writeFile(path.join(dir, "list.txt"), files.join("\n") + "\n");
+    const tsv = await runCli(opts, path.join(dir, "list.txt"), "ignore", ro, running);
+    const rows: string[][] = pgms.map(() => []);
+    for (const row of tsv.split("\n")) {
+      const page = Number(row.split("\t", 2)[1]);
+      if (Number.isInteger(page) && page >= 1 && page <= rows.length) rows[page - 1]!.push(row);
+    }
+    return rows.map((r) => parseTesseractTsv(r.join("\n")));
+  } finally {
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+async function runCli(opts: NativeOptions, input: string, stdin: Uint8Array | "ignore", ro: RecognizeOptions, running: Set<Subprocess>): Promise<string> {
+  const args = [opts.binary, input, "stdout", "--tessdata-dir", opts.tessdataDir, "-l", "eng", "--oem", "1"];
   args.push("--psm", String(ro.psm ?? DEFAULT_PSM), "-c", "tessedit_create_tsv=1", "-c", "tessedit_create_txt=0");
   if (ro.dpi) args.push("--dpi", String(Math.round(ro.dpi)));
-  const proc = Bun.spawn(args, { stdin: pgm, stdout: "pipe", stderr: "pipe", env: { OMP_THREAD_LIMIT: "1" } });
+  const proc = Bun.spawn(args, { stdin, stdout: "pipe", stderr: "pipe", env: { OMP_THREAD_LIMIT: "1" } });
   running.add(proc);
   try {
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     if (code !== 0) {
       throw new DocprocError("ocr_failed", `tesseract exited with ${code}: ${err.trim().slice(-300)}`, { stage: "ocr", retryable: true });
     }
-    return parseTesseractTsv(out);
+    return out;
   } finally {
     running.delete(proc);
   }

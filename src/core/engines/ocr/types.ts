@@ -30,6 +30,12 @@ export interface OcrEngine {
   /** How many recognitions run at once; callers size their own page concurrency from it. */
   workers: number;
   recognize(img: RasterImage, opts?: RecognizeOptions): Promise<OcrResult>;
+  /**
+   * Reads several small images (single lines of the OCR second look) with the same options in one go, so an engine
+   * that starts a process per call starts one for all of them. One result per image, in order; null for an image
+   * that could not be read. MUST NOT reject. Optional: callers fall back to `recognize` per image.
+   */
+  recognizeMany?(imgs: RasterImage[], opts?: RecognizeOptions): Promise<Array<OcrResult | null>>;
   close(): Promise<void>;
 }
 
