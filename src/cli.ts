@@ -8,6 +8,7 @@
  * Exit codes: 0 success, 1 some input failed, 2 usage error, 3 locked by another run, 4 configuration error.
  */
 import pkg from "../package.json" with { type: "json" };
+import { stdoutFlushed, trackStdout } from "./cli/stdout";
 
 export async function main(argv: string[]): Promise<number> {
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0] === "version")) {
@@ -20,9 +21,10 @@ export async function main(argv: string[]): Promise<number> {
 
 /** Runs the CLI and exits the process with its exit code (background OCR workers must not keep it alive). */
 export async function runCli(argv: string[] = process.argv.slice(2)): Promise<never> {
+  trackStdout();
   const code = await main(argv);
   // Let pending stdout drain before exiting: a piped `--json` summary must never be cut short.
-  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  await stdoutFlushed();
   process.exit(code);
 }
 
