@@ -5,7 +5,8 @@
 import { Flags } from "@oclif/core";
 
 /** The data directory of `docproc serve` (SQLite, blobs, exports) for every command that opens it. */
-export const dataDirFlag = (description = "data directory") => Flags.string({ description, default: "./docproc-data", helpValue: "DIR" });
+export const dataDirFlag = (description = "data directory") =>
+  Flags.string({ description, default: "./docproc-data", env: "DOCPROC_DATA", helpValue: "DIR" });
 
 /** Where `process`, `watch` and `export` write export files. */
 export const outFlag = () => Flags.string({ description: "folder for export files", default: "./docproc-out", helpValue: "DIR" });

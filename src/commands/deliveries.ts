@@ -53,7 +53,7 @@ export default class DeliveriesCommand extends Command {
       const original = store.getDelivery(db, args.id);
       if (!original) this.error(`delivery ${args.id} not found`, { exit: 2 });
       const created = queue.redeliver(db, clock, original.delivery_id);
-      const final = flags.wait ? await queue.runDeliveryToEnd(db, clock, created.delivery_id, queue.webhookSettingsFromEnv()) : created;
+      const final = flags.wait ? await queue.runDeliveryToEnd(db, clock, created.delivery_id, queue.webhookSettingsOf((await import("../settings/env")).loadEnvSettings().webhooks)) : created;
       const view = store.viewOf(db, final);
       if (flags.json) printResult(view, true);
       else process.stdout.write(`${view.delivery_id} (redelivery of ${original.delivery_id}): ${view.state}${view.last_error ? ` (${view.last_error})` : ""}\n`);

@@ -7,7 +7,8 @@ export default class ServeCommand extends Command {
   static description = [
     "Serves the API of the interface spec (see /docs and /api-docs once running) and processes transactions with " +
       "--workers jobs at once. Everything lives in --data: the SQLite database, the original files and the export files.",
-    "Settings from the environment: ADMIN_API_KEY (X-API-Key value; a random one is generated and printed when unset), " +
+    "Settings from the environment (all checked at start, every problem listed at once; src/settings/env.ts): " +
+      "DOCPROC_HOST, DOCPROC_PORT and DOCPROC_DATA (used when --host, --port, --data are not given), ADMIN_API_KEY (X-API-Key value; a random one is generated and printed when unset), " +
       "DOCPROC_MAX_BODY_MB (100), DOCPROC_MAX_FILE_MB (50), DOCPROC_MAX_FILES (100), DOCPROC_MAX_QUEUE_DEPTH (1000), " +
       "DOCPROC_MAX_LONG_POLL_SECONDS (120), DOCPROC_LEASE_SECONDS (30), DOCPROC_JOB_TIMEOUT_SECONDS (1800), " +
       "DOCPROC_PUBLIC_URL (base of webhook links; default: the listen address), DOCPROC_WEBHOOK_ALLOW (webhook " +
@@ -19,17 +20,30 @@ export default class ServeCommand extends Command {
     "<%= config.bin %> <%= command.id %> --host 0.0.0.0 --port 9000 --workers 4",
   ];
   static flags = {
-    host: Flags.string({ description: "address to listen on", default: "127.0.0.1", helpValue: "HOST" }),
-    port: Flags.integer({ description: "port to listen on (0 picks a free one)", default: 8080, min: 0, max: 65535, helpValue: "PORT" }),
+    host: Flags.string({ description: "address to listen on (default: DOCPROC_HOST, else 127.0.0.1)", helpValue: "HOST" }),
+    port: Flags.integer({ description: "port to listen on, 0 picks a free one (default: DOCPROC_PORT, else 8080)", min: 0, max: 65535, helpValue: "PORT" }),
     data: dataDirFlag(),
     workers: Flags.integer({ description: "jobs processed at once in this process (0: API only)", default: 2, min: 0, max: 64, helpValue: "N" }),
   };
 
   async run(): Promise<number> {
     const { flags } = await this.parse(ServeCommand);
-    const [{ startServer }, { configFromEnv }] = await Promise.all([import("../server/start"), import("../server/config")]);
-    const config = configFromEnv();
-    const server = await startServer({ host: flags.host, port: flags.port, dataDir: flags.data, workers: flags.workers, config, log: (m) => process.stderr.write(`${m}\n`) });
+    const [{ startServer }, { loadEnvSettings }] = await Promise.all([import("../server/start"), import("../settings/env")]);
+    const env = loadEnvSettings();
+    const config = env.server;
+    const host = flags.host ?? env.listen.host ?? "127.0.0.1";
+    const port = flags.port ?? env.listen.port ?? 8080;
+    const server = await startServer({
+      host,
+      port,
+      dataDir: flags.data,
+      workers: flags.workers,
+      config,
+      queue: env.queue,
+      webhooks: env.webhooks,
+      capture: env.capture,
+      log: (m) => process.stderr.write(`${m}\n`),
+    });
     process.stdout.write(`docproc serve listening on ${server.url} (data: ${flags.data}, workers: ${flags.workers})\n`);
     if (config.generatedKey) process.stdout.write(`ADMIN_API_KEY not set; generated key for this run: ${config.adminApiKey}\n`);
     await waitForSignal();

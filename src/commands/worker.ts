@@ -17,9 +17,15 @@ export default class WorkerCommand extends Command {
 
   async run(): Promise<number> {
     const { flags } = await this.parse(WorkerCommand);
-    const [{ jobTimeoutMsFromEnv, leaseMsFromEnv, openDataDir, startWorkerRuntime }, { waitForSignal }] = await Promise.all([import("../queue/runtime"), import("./serve")]);
+    const [{ openDataDir, startWorkerRuntime }, { waitForSignal }, { loadEnvSettings }, { webhookSettingsOf }] = await Promise.all([
+      import("../queue/runtime"),
+      import("./serve"),
+      import("../settings/env"),
+      import("../queue/deliveries"),
+    ]);
+    const env = loadEnvSettings();
     const data = openDataDir(flags.data);
-    const runtime = startWorkerRuntime({ data, concurrency: flags.concurrency, leaseMs: leaseMsFromEnv(), jobTimeoutMs: jobTimeoutMsFromEnv(), log: (m) => process.stderr.write(`${m}\n`) });
+    const runtime = startWorkerRuntime({ data, concurrency: flags.concurrency, leaseMs: env.queue.leaseMs, jobTimeoutMs: env.queue.jobTimeoutMs, webhooks: webhookSettingsOf(env.webhooks), log: (m) => process.stderr.write(`${m}\n`) });
     process.stdout.write(`docproc worker running on ${data.dir} (concurrency ${flags.concurrency})\n`);
     await waitForSignal();
     await runtime.stop(true, 30_000);

@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { DocprocError } from "../core/errors";
 import { deliverOnce, newDeliveryId, type AttemptRecord, type DeliveryRequest } from "../core/notify/deliver";
-import { parseAllowList, type AllowPrivate, type Resolver } from "../core/notify/ssrf";
+import type { AllowPrivate, Resolver } from "../core/notify/ssrf";
 import { planNextAttempt } from "../core/notify/retry";
 import type { NotificationEvent } from "../core/notify/activity";
 import { deliveryFailure, planTransactionNotifications, type PlannedDelivery, type WorkflowStepLike } from "../core/stages/notify";
@@ -44,11 +44,12 @@ export interface WebhookSettings {
   resolve?: Resolver;
 }
 
-/** DOCPROC_PUBLIC_URL and DOCPROC_WEBHOOK_ALLOW; a malformed allow-list is `invalid_settings` at startup. */
-export function webhookSettingsFromEnv(env: Record<string, string | undefined> = process.env, fallbackUrl: () => string | null = () => null): WebhookSettings {
-  const allowPrivate = parseAllowList(env.DOCPROC_WEBHOOK_ALLOW);
-  const configured = env.DOCPROC_PUBLIC_URL?.trim() || null;
-  return { publicBaseUrl: () => configured ?? fallbackUrl(), allowPrivate };
+/** From the environment's webhook slice (src/settings/env.ts): the configured public URL, else `fallbackUrl()`. */
+export function webhookSettingsOf(
+  env: { publicUrl: string | null; allowPrivate: AllowPrivate },
+  fallbackUrl: () => string | null = () => null,
+): WebhookSettings {
+  return { publicBaseUrl: () => env.publicUrl ?? fallbackUrl(), allowPrivate: env.allowPrivate };
 }
 
 /** `msg_<uuid-shaped sha256>` of the transaction, the node's position in the plan and the event. */

@@ -9,7 +9,7 @@ import path from "node:path";
 import { fsBlobStore, type BlobStore } from "../storage/blobs";
 import { systemClock, type Clock } from "../storage/clock";
 import { openDatabase, type Db } from "../storage/db";
-import { deliveriesOnFinished, registerWebhookDeliveries, webhookSettingsFromEnv, type WebhookSettings } from "./deliveries";
+import { deliveriesOnFinished, registerWebhookDeliveries, type WebhookSettings } from "./deliveries";
 import { createNotifier, type Notifier } from "./notifier";
 import { corePipelineRunner, type CorePipelineRunner, type PipelineRunner } from "./pipeline-runner";
 import { registerProcessTransaction, type ProcessDeps } from "./process-transaction";
@@ -41,7 +41,7 @@ export interface WorkerRuntimeOptions {
   jobTimeoutMs?: number;
   /** Follow-up work committed with a transaction's final status (see ProcessDeps.onFinished). */
   onFinished?: ProcessDeps["onFinished"];
-  /** Webhook deliveries (public URL for links, SSRF allow-list); default: DOCPROC_PUBLIC_URL, DOCPROC_WEBHOOK_ALLOW. */
+  /** Webhook deliveries (public URL for links, SSRF allow-list); default: no public URL, public hosts only. */
   webhooks?: WebhookSettings;
   log?: (msg: string) => void;
 }
@@ -60,7 +60,7 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
   const runner = opts.runPipeline ? null : corePipelineRunner({ engine: "auto", ocrWorkers: Math.max(1, availableParallelism()) });
   const pool = createWorkerPool({ db: opts.data.db, clock, concurrency: opts.concurrency, leaseMs: opts.leaseMs, log: opts.log });
   // Every finished transaction enqueues its webhook deliveries (src/queue/deliveries.ts) in the status commit.
-  const deliveryDeps = { db: opts.data.db, clock, notifier, settings: opts.webhooks ?? webhookSettingsFromEnv(), log: opts.log };
+  const deliveryDeps = { db: opts.data.db, clock, notifier, settings: opts.webhooks ?? { publicBaseUrl: () => null, allowPrivate: false }, log: opts.log };
   registerWebhookDeliveries(pool, deliveryDeps);
   const planDeliveries = deliveriesOnFinished(pool, deliveryDeps);
   registerProcessTransaction(pool, {
@@ -90,19 +90,4 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
       await runner?.close();
     },
   };
-}
-
-function secondsFromEnv(env: Record<string, string | undefined>, name: string, fallback: number): number {
-  const n = Number(env[name] ?? fallback);
-  return Number.isFinite(n) && n > 0 ? n * 1000 : fallback * 1000;
-}
-
-/** DOCPROC_LEASE_SECONDS (default 30). */
-export function leaseMsFromEnv(env: Record<string, string | undefined> = process.env): number {
-  return secondsFromEnv(env, "DOCPROC_LEASE_SECONDS", 30);
-}
-
-/** DOCPROC_JOB_TIMEOUT_SECONDS (default 1800). */
-export function jobTimeoutMsFromEnv(env: Record<string, string | undefined> = process.env): number {
-  return secondsFromEnv(env, "DOCPROC_JOB_TIMEOUT_SECONDS", 1800);
 }

@@ -3,6 +3,7 @@ import type { Notifier } from "../queue/notifier";
 import type { BlobStore } from "../storage/blobs";
 import type { Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
+import type { CaptureSettings } from "../capture/settings";
 import type { ServerConfig } from "./config";
 
 export interface OcrStatus {
@@ -17,6 +18,8 @@ export interface ServerDeps {
   blobs: BlobStore;
   notifier: Notifier;
   config: ServerConfig;
+  /** Phone capture settings; DEFAULT_CAPTURE_SETTINGS when left out. */
+  capture?: CaptureSettings;
   /** Export files of a transaction live in `<exportsRoot>/<transaction_id>/`. */
   exportsRoot: string;
   /** Worker slots processing jobs for this data directory in this process (estimates, health). */

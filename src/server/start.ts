@@ -2,8 +2,10 @@
  * Starts the API server (and, unless workers = 0, a worker pool) on one data directory.
  * stop(): stop accepting, let in-flight jobs finish for up to `graceMs`, release the rest, close the database.
  */
-import { webhookSettingsFromEnv } from "../queue/deliveries";
-import { jobTimeoutMsFromEnv, leaseMsFromEnv, openDataDir, startWorkerRuntime } from "../queue/runtime";
+import type { CaptureSettings } from "../capture/settings";
+import type { AllowPrivate } from "../core/notify/ssrf";
+import { webhookSettingsOf } from "../queue/deliveries";
+import { openDataDir, startWorkerRuntime } from "../queue/runtime";
 import type { PipelineRunner } from "../queue/pipeline-runner";
 import { systemClock } from "../storage/clock";
 import { createApp } from "./app";
@@ -17,6 +19,12 @@ export interface StartOptions {
   workers: number;
   config: ServerConfig;
   runPipeline?: PipelineRunner;
+  /** Job lease and timeout (src/settings/env.ts); defaults 30 s and 1800 s. */
+  queue?: { leaseMs: number; jobTimeoutMs: number };
+  /** Public URL and SSRF allow-list for webhooks; default: the listen address, public hosts only. */
+  webhooks?: { publicUrl: string | null; allowPrivate: AllowPrivate };
+  /** Phone capture settings; default DEFAULT_CAPTURE_SETTINGS. */
+  capture?: CaptureSettings;
   log?: (msg: string) => void;
 }
 
@@ -31,8 +39,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const clock = systemClock;
   // Webhook links use DOCPROC_PUBLIC_URL, else the address this server listens on (known once it listens).
   let listenUrl: string | null = null;
-  const webhooks = webhookSettingsFromEnv(process.env, () => listenUrl);
-  const runtime = startWorkerRuntime({ data, concurrency: opts.workers, clock, leaseMs: leaseMsFromEnv(), jobTimeoutMs: jobTimeoutMsFromEnv(), runPipeline: opts.runPipeline, webhooks, log: opts.log });
+  const webhooks = webhookSettingsOf(opts.webhooks ?? { publicUrl: null, allowPrivate: false }, () => listenUrl);
+  const queue = opts.queue ?? { leaseMs: 30_000, jobTimeoutMs: 1_800_000 };
+  const runtime = startWorkerRuntime({ data, concurrency: opts.workers, clock, leaseMs: queue.leaseMs, jobTimeoutMs: queue.jobTimeoutMs, runPipeline: opts.runPipeline, webhooks, log: opts.log });
   const longPoll = createLongPoll(data.db, runtime.notifier, opts.config.longPollRecheckMs);
   const app = createApp(
     {
@@ -41,6 +50,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       blobs: data.blobs,
       notifier: runtime.notifier,
       config: opts.config,
+      capture: opts.capture,
       exportsRoot: data.exportsRoot,
       workers: Math.max(1, opts.workers),
       wake: () => runtime.pool.wake(),

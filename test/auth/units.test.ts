@@ -1,9 +1,9 @@
 /** Unit tests: key format and digests, route rules, the rate limiter's windows and persistence, settings. */
 import { afterEach, describe, expect, test } from "bun:test";
+import { DEFAULT_AUTH_SETTINGS } from "../../src/auth/settings";
 import { accessRuleOf, parsePermissions, DEFAULT_PERMISSIONS } from "../../src/auth/permissions";
 import { base62, newApiKey, newSessionToken, sameDigest, sha256Hex } from "../../src/auth/keys";
 import { createRateLimiter } from "../../src/auth/rate-limiter";
-import { authSettingsFromEnv, DEFAULT_AUTH_SETTINGS } from "../../src/auth/settings";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -145,13 +145,6 @@ describe("rate limiter", () => {
   });
 });
 
-describe("settings", () => {
-  test("reads limits and session lifetimes from the environment and reports every bad value", () => {
-    expect(authSettingsFromEnv({})).toEqual(DEFAULT_AUTH_SETTINGS);
-    expect(authSettingsFromEnv({ DOCPROC_RATE_LIMIT_PER_MINUTE: "60", DOCPROC_SESSION_HOURS: "1", DOCPROC_SESSION_IDLE_MINUTES: "5" })).toMatchObject({ ratePerMinute: 60, sessionLifetimeMs: 3600_000, sessionIdleMs: 300_000 });
-    expect(() => authSettingsFromEnv({ DOCPROC_RATE_LIMIT_PER_HOUR: "x", DOCPROC_ASYNC_LIMIT_PER_HOUR: "-1" })).toThrow(/DOCPROC_RATE_LIMIT_PER_HOUR.*DOCPROC_ASYNC_LIMIT_PER_HOUR/);
-  });
-});
 
 describe("work submitted on behalf of a key", () => {
   test("chargeSubmission counts against the key's task budget; principalOfKeyId follows revocation", async () => {

@@ -1,25 +1,9 @@
-/** Capture units: settings from the environment, file inspection, the terminal summary. */
+/** Capture units: file inspection, the terminal summary (settings: test/settings/env.test.ts). */
 import { describe, expect, test } from "bun:test";
 import sharp from "sharp";
 import { inspectCapturedFile } from "../../src/capture/files";
-import { captureSettingsFromEnv, DEFAULT_CAPTURE_SETTINGS } from "../../src/capture/settings";
 import { renderSummary, summarize } from "../../src/capture/terminal";
 import { blankPdf } from "./helpers";
-
-describe("capture settings", () => {
-  test("defaults: ttl 900 (max 3600), 20 pages, public URL from the request", () => {
-    expect(captureSettingsFromEnv({})).toEqual(DEFAULT_CAPTURE_SETTINGS);
-    expect(DEFAULT_CAPTURE_SETTINGS).toMatchObject({ defaultTtlSeconds: 900, maxTtlSeconds: 3600, defaultMaxPages: 20, publicUrl: null });
-  });
-
-  test("reads DOCPROC_PUBLIC_URL (trailing slashes dropped) and DOCPROC_CAPTURE_MAX_PAGES", () => {
-    expect(captureSettingsFromEnv({ DOCPROC_PUBLIC_URL: "https://docs.example.com/", DOCPROC_CAPTURE_MAX_PAGES: "8" })).toMatchObject({ publicUrl: "https://docs.example.com", defaultMaxPages: 8 });
-  });
-
-  test("reports every bad value at once", () => {
-    expect(() => captureSettingsFromEnv({ DOCPROC_PUBLIC_URL: "ftp://x", DOCPROC_CAPTURE_MAX_PAGES: "0" })).toThrow(/DOCPROC_CAPTURE_MAX_PAGES.*; DOCPROC_PUBLIC_URL/);
-  });
-});
 
 describe("captured file inspection", () => {
   test("counts a PDF's real pages and one page per ordinary image, by content whatever the name", async () => {

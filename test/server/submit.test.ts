@@ -178,13 +178,3 @@ describe("start and one-step process", () => {
     expect(typeof full.json.message).toBe("string");
   });
 });
-
-describe("configuration", () => {
-  test("limits default to the documented values and read MB from the environment", async () => {
-    const { configFromEnv } = await import("../../src/server/config");
-    const d = configFromEnv({});
-    expect(d).toMatchObject({ maxBodyBytes: 100 * 1024 * 1024, maxFileBytes: 50 * 1024 * 1024, maxFilesPerUpload: 100, maxQueueDepth: 1000, generatedKey: true });
-    expect(configFromEnv({ DOCPROC_MAX_FILE_MB: "2", ADMIN_API_KEY: "k" })).toMatchObject({ maxFileBytes: 2 * 1024 * 1024, adminApiKey: "k", generatedKey: false });
-    expect(() => configFromEnv({ DOCPROC_MAX_FILES: "many" })).toThrow("DOCPROC_MAX_FILES");
-  });
-});

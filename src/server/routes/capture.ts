@@ -13,7 +13,7 @@ import { guardOf } from "../../auth/guard";
 import { sha256Hex } from "../../auth/keys";
 import { submitCapture, type SubmitContext } from "../../capture/submit";
 import { qrSvg } from "../../capture/qr";
-import { captureSettingsFromEnv, type CaptureSettings } from "../../capture/settings";
+import { DEFAULT_CAPTURE_SETTINGS, type CaptureSettings } from "../../capture/settings";
 import { currentToken, describeCaptureToken, mintCaptureToken, openCaptureSession, stateError, type CaptureContext, type Minter } from "../../capture/tokens";
 import { DocprocError } from "../../core/errors";
 import { listUsers } from "../../storage/users";
@@ -105,7 +105,7 @@ async function readCaptureForm(request: Request) {
   return { token: typeof token === "string" ? token.trim() : "", files: data };
 }
 
-export function captureRoutes(deps: ServerDeps, settings: CaptureSettings = captureSettingsFromEnv()) {
+export function captureRoutes(deps: ServerDeps, settings: CaptureSettings = deps.capture ?? DEFAULT_CAPTURE_SETTINGS) {
   const ctx: CaptureContext = { db: deps.db, clock: deps.clock, settings };
   const adminKeyHash = sha256Hex(deps.config.adminApiKey);
   const submitContext = (): SubmitContext => {

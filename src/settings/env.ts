@@ -1,0 +1,123 @@
+/**
+ * Every environment variable docproc reads, in one zod schema, parsed once at the start of a command.
+ *
+ * Contract: a command MUST call `loadEnvSettings()` once and hand the slices below to the parts that need them;
+ * nothing under src/ other than this module reads `process.env` for settings (core never does). Every problem is
+ * reported at once in one `invalid_settings` error (paperless-ngx lists all configuration errors at start-up; fixing
+ * them one restart at a time is the worst experience an operator can have). An empty value counts as unset.
+ */
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { DEFAULT_AUTH_SETTINGS, type AuthSettings } from "../auth/settings";
+import { DEFAULT_CAPTURE_SETTINGS, type CaptureSettings } from "../capture/settings";
+import { DocprocError } from "../core/errors";
+import { parseAllowList, type AllowPrivate } from "../core/notify/ssrf";
+import { DEFAULT_CONFIG, type ServerConfig } from "../server/config";
+
+type Env = Record<string, string | undefined>;
+
+const unsetIfEmpty = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v);
+const positive = () => z.preprocess(unsetIfEmpty, z.coerce.number({ error: "must be a number" }).positive("must be a positive number").optional());
+const integer = (min: number, max: number) =>
+  z.preprocess(unsetIfEmpty, z.coerce.number({ error: "must be a number" }).int("must be an integer").min(min, `must be at least ${min}`).max(max, `must be at most ${max}`).optional());
+const text = () => z.preprocess(unsetIfEmpty, z.string().optional());
+const httpUrl = () =>
+  z.preprocess(
+    unsetIfEmpty,
+    z.string().refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL").optional(),
+  );
+const cidrList = () =>
+  z.preprocess(
+    unsetIfEmpty,
+    z.string().superRefine((v, ctx) => {
+      try {
+        parseAllowList(v);
+      } catch (e) {
+        ctx.addIssue({ code: "custom", message: (e as Error).message });
+      }
+    }).optional(),
+  );
+
+/** The variables, with what each means; docs/ARCHITECTURE.md and `docproc serve --help` list the same. */
+export const EnvSchema = z.object({
+  ADMIN_API_KEY: text().describe("X-API-Key value that authorises everything; a random one is generated per run when unset"),
+  DOCPROC_HOST: text().describe("address `serve` listens on (same as --host; default 127.0.0.1)"),
+  DOCPROC_PORT: integer(0, 65535).describe("port `serve` listens on (same as --port; default 8080)"),
+  DOCPROC_DATA: text().describe("data directory (same as --data; default ./docproc-data)"),
+  DOCPROC_MAX_BODY_MB: positive().describe("largest request body (MB, default 100)"),
+  DOCPROC_MAX_FILE_MB: positive().describe("largest single file (MB, default 50)"),
+  DOCPROC_MAX_FILES: integer(1, 100_000).describe("most files per request (default 100)"),
+  DOCPROC_MAX_QUEUE_DEPTH: integer(1, 10_000_000).describe("jobs waiting or running before 429 queue_full (default 1000)"),
+  DOCPROC_MAX_LONG_POLL_SECONDS: positive().describe("longest long poll (seconds, default 120)"),
+  DOCPROC_LEASE_SECONDS: positive().describe("job lease (seconds, default 30)"),
+  DOCPROC_JOB_TIMEOUT_SECONDS: positive().describe("longest a job may run (seconds, default 1800)"),
+  DOCPROC_PUBLIC_URL: httpUrl().describe("public base URL for capture and webhook links"),
+  DOCPROC_WEBHOOK_ALLOW: cidrList().describe("private/loopback webhook receivers allowed (CIDR list, * for all)"),
+  DOCPROC_CAPTURE_MAX_PAGES: integer(1, DEFAULT_CAPTURE_SETTINGS.maxPageLimit).describe("max_pages of a capture token minted without page_limit (default 20)"),
+  DOCPROC_RATE_LIMIT_PER_MINUTE: positive().describe("requests per minute per API key (default 600)"),
+  DOCPROC_RATE_LIMIT_PER_HOUR: positive().describe("requests per hour per API key (default 18000)"),
+  DOCPROC_ASYNC_LIMIT_PER_HOUR: positive().describe("async submissions per hour per API key (default 300)"),
+  DOCPROC_SESSION_HOURS: positive().describe("absolute session lifetime (hours, default 12)"),
+  DOCPROC_SESSION_IDLE_MINUTES: positive().describe("idle session timeout (minutes, default 30)"),
+});
+
+export type EnvVariables = z.infer<typeof EnvSchema>;
+
+export interface EnvSettings {
+  /** Listen address and data directory; undefined where the variable is unset (the command's flag or default wins). */
+  listen: { host?: string; port?: number; dataDir?: string };
+  server: ServerConfig & { generatedKey: boolean };
+  auth: AuthSettings;
+  capture: CaptureSettings;
+  queue: { leaseMs: number; jobTimeoutMs: number };
+  webhooks: { publicUrl: string | null; allowPrivate: AllowPrivate };
+}
+
+/** Every variable with its description, for help texts and docs. */
+export function describeEnv(): Array<{ name: string; description: string }> {
+  return Object.entries(EnvSchema.shape).map(([name, s]) => ({ name, description: s.description ?? "" }));
+}
+
+/** Parses the environment once; throws `invalid_settings` naming every bad variable at once. */
+export function loadEnvSettings(env: Env = process.env): EnvSettings {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}, got ${JSON.stringify(env[String(i.path[0])])}`);
+    throw new DocprocError("invalid_settings", `environment: ${problems.join("; ")}`);
+  }
+  const v = parsed.data;
+  const MB = 1024 * 1024;
+  const a = DEFAULT_AUTH_SETTINGS;
+  const auth: AuthSettings = {
+    ...a,
+    ratePerMinute: Math.floor(v.DOCPROC_RATE_LIMIT_PER_MINUTE ?? a.ratePerMinute),
+    ratePerHour: Math.floor(v.DOCPROC_RATE_LIMIT_PER_HOUR ?? a.ratePerHour),
+    asyncPerHour: Math.floor(v.DOCPROC_ASYNC_LIMIT_PER_HOUR ?? a.asyncPerHour),
+    sessionLifetimeMs: v.DOCPROC_SESSION_HOURS !== undefined ? Math.floor(v.DOCPROC_SESSION_HOURS * 3600_000) : a.sessionLifetimeMs,
+    sessionIdleMs: v.DOCPROC_SESSION_IDLE_MINUTES !== undefined ? Math.floor(v.DOCPROC_SESSION_IDLE_MINUTES * 60_000) : a.sessionIdleMs,
+  };
+  const d = DEFAULT_CONFIG;
+  const publicUrl = v.DOCPROC_PUBLIC_URL?.replace(/\/+$/, "") ?? null;
+  return {
+    listen: { host: v.DOCPROC_HOST, port: v.DOCPROC_PORT, dataDir: v.DOCPROC_DATA },
+    server: {
+      adminApiKey: v.ADMIN_API_KEY ?? randomBytes(24).toString("base64url"),
+      generatedKey: !v.ADMIN_API_KEY,
+      maxBodyBytes: v.DOCPROC_MAX_BODY_MB !== undefined ? Math.floor(v.DOCPROC_MAX_BODY_MB * MB) : d.maxBodyBytes,
+      maxFileBytes: v.DOCPROC_MAX_FILE_MB !== undefined ? Math.floor(v.DOCPROC_MAX_FILE_MB * MB) : d.maxFileBytes,
+      maxFilesPerUpload: v.DOCPROC_MAX_FILES ?? d.maxFilesPerUpload,
+      maxQueueDepth: v.DOCPROC_MAX_QUEUE_DEPTH ?? d.maxQueueDepth,
+      maxLongPollSeconds: v.DOCPROC_MAX_LONG_POLL_SECONDS ?? d.maxLongPollSeconds,
+      longPollRecheckMs: d.longPollRecheckMs,
+      auth,
+    },
+    auth,
+    capture: {
+      ...DEFAULT_CAPTURE_SETTINGS,
+      defaultMaxPages: v.DOCPROC_CAPTURE_MAX_PAGES ?? DEFAULT_CAPTURE_SETTINGS.defaultMaxPages,
+      publicUrl,
+    },
+    queue: { leaseMs: (v.DOCPROC_LEASE_SECONDS ?? 30) * 1000, jobTimeoutMs: (v.DOCPROC_JOB_TIMEOUT_SECONDS ?? 1800) * 1000 },
+    webhooks: { publicUrl, allowPrivate: parseAllowList(v.DOCPROC_WEBHOOK_ALLOW) },
+  };
+}
