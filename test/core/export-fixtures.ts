@@ -8,6 +8,7 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
 import type { DocumentResult, FieldResult, FieldValue, ImageTransform, Page, RasterImage, ResultsFile, SourceInput, Word } from "../../src/core/model";
 import { memorySink, type ExportContext } from "../../src/core/exporters";
+import { drawFontFamily } from "../../src/core/imaging/draw-font";
 import { toResultsPage } from "../../src/core/results";
 
 export const TX = "4f1c2d3e-0000-4000-8000-000000000001";
@@ -40,7 +41,7 @@ export function drawPage(width: number, height: number, lines: Array<[string, nu
   g.fillStyle = "#000";
   const words: Word[] = [];
   lines.forEach(([text, x0, y, size], line) => {
-    g.font = `${size}px sans-serif`;
+    g.font = `${size}px ${drawFontFamily()}`;
     let x = x0;
     for (const word of text.split(" ")) {
       const m = g.measureText(word);

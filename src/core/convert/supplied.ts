@@ -9,6 +9,7 @@ import type { Box, ConvertedFile, OcrDataInput, Page, RasterImage, Word } from "
 import { makeTransform } from "./limits.ts";
 import { meanConfidence, orderWordsIntoLines } from "./lines.ts";
 import { toGrayscale, type RenderOptions } from "./raster.ts";
+import { drawFontFamily } from "../imaging/draw-font";
 
 export interface SuppliedOptions {
   sourceFileIndex?: number;
@@ -134,8 +135,9 @@ function drawWords(width: number, height: number, words: Word[], o?: RenderOptio
   ctx.fillRect(0, 0, width, height);
   ctx.fillStyle = "#000000";
   ctx.textBaseline = "top";
+  const family = drawFontFamily();
   for (const { text, bounding_box: [x1, y1, x2, y2] } of words) {
-    ctx.font = `${Math.max(1, Math.round((y2 - y1) * 0.9))}px monospace`;
+    ctx.font = `${Math.max(1, Math.round((y2 - y1) * 0.9))}px ${family}`;
     ctx.fillText(text, x1, y1, Math.max(1, x2 - x1));
   }
   const rgba = ctx.getImageData(0, 0, width, height).data;
