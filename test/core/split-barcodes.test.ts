@@ -68,7 +68,7 @@ describe("separator sheets: paperless-ngx barcode samples", () => {
       const reported = spans.flatMap((s) => s.separator_pages ?? []);
       if (ok && spans.length > 0) expect(reported).toEqual(dropped);
       for (const s of spans) expect(s.confidence).toBe(1);
-    }, 30_000);
+    }, 120_000);
   }
 
   afterAll(() => {

@@ -40,9 +40,10 @@ describe("webhook deliveries through the queue", () => {
     for (const h of hits) verifySignatures("s3cret", h.headers, h.body);
     const gap1 = (hits[1]!.at - hits[0]!.at) / 1000;
     const gap2 = (hits[2]!.at - hits[1]!.at) / 1000;
+    // Lower bounds only: the backoff (0.2 s, then 0.4 s) is a minimum wait, and a loaded machine only adds to it
+    // (a ratio between the two gaps failed under load when the first gap was stretched).
     expect(gap1).toBeGreaterThanOrEqual(0.19);
     expect(gap2).toBeGreaterThanOrEqual(0.39);
-    expect(gap2).toBeGreaterThan(gap1 * 1.5);
     expect((await status(id)).status).toBe("completed");
   });
 
