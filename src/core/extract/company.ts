@@ -4,17 +4,23 @@
  * printed in capitals (till receipts, letterheads), where "LTD" and "S.R.L." count too.
  */
 const FORMS = [
-  "GmbH\\s?&\\s?Co\\.?\\s?KG(?:aA)?", "gGmbH", "GmbH", "AG", "KGaA", "KG", "OHG", "GbR", "UG", "e\\.\\s?K\\.", "e\\.\\s?V\\.", "SE",
+  "GmbH\\s?&\\s?Co\\.?\\s?KG(?:aA)?", "Sdn\\.?\\s?Bhd\\.?", "Bhd\\.?", "S\\/B", "Pte\\.?\\s?Ltd\\.?", "Co\\.,?\\s?Ltd\\.?", "gGmbH", "GmbH", "AG", "KGaA", "KG", "OHG", "GbR", "UG", "e\\.\\s?K\\.", "e\\.\\s?V\\.", "SE",
   "B\\.\\s?V\\.", "BV", "N\\.\\s?V\\.", "NV", "Pvt\\.?\\s?Ltd\\.?", "Pty\\.?\\s?Ltd\\.?", "Ltd\\.?", "Limited", "LLP", "Inc\\.?", "LLC", "L\\.L\\.C\\.",
-  "S\\.A\\.R\\.L\\.", "S\\.A\\.S\\.", "S\\.\\s?A\\.", "SAS", "SARL", "Sàrl", "S\\.à\\s?r\\.l\\.", "SA", "S\\.r\\.l\\.", "SRL", "Srl", "S\\.p\\.A\\.", "SpA",
-  "S\\.L\\.U\\.", "S\\.L\\.", "SLU", "plc", "PLC", "Corp\\.?", "Corporation", "Oy", "AB", "A\\/S", "ApS", "sp\\. z o\\.o\\.", "spółka akcyjna",
+  "S\\.A\\.R\\.L\\.", "S\\.A\\.S\\.", "S\\.\\s?A\\.", "SAS", "SARL", "Sarl", "Sàrl", "S\\.à\\s?r\\.l\\.", "SA", "S\\.r\\.l\\.", "SRL", "Srl", "S\\.p\\.A\\.", "SpA",
+  "S\\.L\\.U\\.", "S\\.L\\.", "SL", "SLU", "plc", "PLC", "Corp\\.?", "Corporation", "Oy", "AB", "A\\/S", "ApS", "sp\\. z o\\.o\\.", "spółka akcyjna",
 ];
 // A form ending in a dot has no word boundary after it; the others must not run into a following letter.
 const SOURCE = `(?<![\\p{L}])(${FORMS.join("|")})(?![\\p{L}])`;
-const CASED = new RegExp(SOURCE, "u");
-const CAPS = new RegExp(SOURCE, "iu");
+const CASED = new RegExp(SOURCE, "gu");
+const CAPS = new RegExp(SOURCE, "giu");
 
-/** The legal form in `text`, or null. */
+/**
+ * The legal form in `text`, or null. Only a whole token after a name counts: "(Inc. GST)" or "Sarl au capital" at
+ * the start of a line names no company.
+ */
 export function legalForm(text: string): RegExpExecArray | null {
-  return (/\p{Ll}/u.test(text) ? CASED : CAPS).exec(text);
+  for (const m of text.matchAll(/\p{Ll}/u.test(text) ? CASED : CAPS)) {
+    if (/[\p{L}\p{N}&'’.)]\s*,?\s+$|[\p{L}\p{N}]-$/u.test(text.slice(0, m.index))) return m as RegExpExecArray;
+  }
+  return null;
 }

@@ -5,10 +5,12 @@
 import type { FieldResult } from "../model";
 import type { FieldSettings } from "../project";
 import { boxesOf, type Line, ocrConfidenceOf, type Span, spanOf, uprightSize } from "./lines";
-import { below, findLabels, type LabelHit, rowPartners } from "./labels";
+import { below, findLabels, labelRegex, type LabelHit, rowPartners } from "./labels";
+import { fold } from "./fuzzy";
 import { findAmounts, readValue, type ReadContext, type ValueKind, type ValueMatch } from "./values";
 import { findDates } from "./normalize";
 import { legalForm } from "./company";
+import { issuerCandidates, recipientWords } from "./parties";
 
 export interface Candidate {
   match: ValueMatch;
@@ -60,7 +62,7 @@ function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], c
       if (m && m.start <= 4 && m.strength >= 0.9) read = { ...m, strength: m.strength * 0.95 };
       if (read || partner.words.length > 1) break;
     }
-    const right = read && plausible(kind, read.value) ? read : null;
+    const right = read && plausible(kind, read.value) && !claimedBetween(hit, read, ctx) ? read : null;
     if (right) {
       out.push({ match: right, score: right.strength * labelFactor, reasoning: `value right of label "${hit.line.text.slice(hit.start, hit.end).trim()}"${hit.fuzzy ? ` (read as "${hit.label}")` : ""} (${where(hit.line)})` });
       if (right.strength >= 0.9) continue;
@@ -68,6 +70,20 @@ function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], c
     out.push(...belowCandidates(hit, kind, lines, ctx, labelFactor));
   }
   return out;
+}
+
+/** Qualifiers before a label that make it part of this one's wording ("Total incl. VAT", "Subtotal before tax"). */
+const QUALIFIED = /(?<![\p{L}])(incl|inkl|excl|exkl|including|excluding|inclusive|exclusive|inclusief|exclusief|zzgl|plus|ohne|hors|sans|before|after|of|on|zonder|sin|con|senza|\()[.\s]*$/iu;
+
+/**
+ * Another amount field's label between a label and the amount read right of it claims the amount: in "BTW 21% —
+ * Totaal €717,97" (OCR joined two rows) 717,97 is the total, not the tax.
+ */
+function claimedBetween(hit: LabelHit, read: ValueMatch, ctx: ReadContext): boolean {
+  if (!ctx.foreignLabels?.length || read.line !== hit.line || read.start <= hit.end) return false;
+  const between = fold(hit.line.text.slice(hit.end, read.start).toLowerCase());
+  if (!/\p{L}{3,}/u.test(between)) return false;
+  return ctx.foreignLabels.some((label) => [...between.matchAll(labelRegex(label))].some((m) => !QUALIFIED.test(between.slice(0, m.index))));
 }
 
 function belowCandidates(hit: LabelHit, kind: ValueKind, lines: Line[], ctx: ReadContext, labelFactor: number): Candidate[] {
@@ -127,14 +143,9 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
       }
     }
   } else if (kind === "party" && field.hints.fallback_first) {
-    // Top to bottom: OCR numbers lines by text block, and the issuer heads the page.
-    for (const line of firstPageByTop(lines)) {
-      const m = legalForm(line.text);
-      if (!m) continue;
-      const startOfName = line.text.lastIndexOf(" - ", m.index) + 1 || 0;
-      const start = /^[\s\-:]/.test(line.text.slice(startOfName)) ? startOfName + 2 : startOfName;
-      out.push({ match: { value: line.text.slice(start, m.index + m[0].length).trim(), line, start, end: m.index + m[0].length, strength: 0.6 }, score: 0.6, reasoning: `company name with legal form "${m[1]}" (${where(line)})` });
-      break;
+    // The issuer by position and evidence (letterhead, legal form, footer, title, web domain); never the recipient.
+    for (const c of issuerCandidates(lines).slice(0, 3)) {
+      out.push({ match: { value: c.value, line: c.line, start: c.start, end: c.end, strength: c.score }, score: c.score, reasoning: `${c.why} (${where(c.line)})` });
     }
   } else if (kind === "enum" && field.values?.length) {
     // An allowed value printed anywhere, as a whole word: weaker than one next to a label.
@@ -196,8 +207,9 @@ const firstPageByTop = (lines: Line[]) => lines.filter((l) => l.page === lines[0
 
 /** The address printed with the first company name: the rest of its line, else the lines right under it. */
 function addressAfterCompany(lines: Line[]): Candidate | null {
+  const recipient = recipientWords(lines);
   const pageLines = firstPageByTop(lines);
-  const idx = pageLines.findIndex((l) => legalForm(l.text) !== null);
+  const idx = pageLines.findIndex((l) => legalForm(l.text) !== null && !l.words.some((w) => recipient.has(w.word)));
   if (idx < 0) return null;
   const line = pageLines[idx]!;
   const m = legalForm(line.text)!;

@@ -95,7 +95,11 @@ function candidateRanks(line: Line, index: LabelIndex): number[] {
 function inSentence(text: string, start: number, end: number): boolean {
   const before = /(\p{L}+)[’'\s]+$/u.exec(text.slice(Math.max(0, start - 40), start))?.[1] ?? "";
   const after = /^\s+(\p{L}+)/u.exec(text.slice(end, end + 40))?.[1] ?? "";
-  return /^\p{Ll}/u.test(before) && /^\p{Ll}{2,}/u.test(after);
+  if (/^\p{Ll}/u.test(before) && /^\p{Ll}{2,}/u.test(after)) return true;
+  // German capitalises nouns, so the word before says little: in a long line of prose, a label between two words
+  // with a lower-case word after it ("Ihrer Kunden- und Rechnungsnummer an") is running text, not a label.
+  const next = /^[\p{L}]*[-–]?\s+(\p{L}+)/u.exec(text.slice(end, end + 40))?.[1] ?? "";
+  return before !== "" && /^\p{Ll}{2,}/u.test(next) && text.trim().split(/\s+/).length >= 8;
 }
 
 const NUMBER_MARKS = new Set(["n", "no", "nr", "nº", "num", "o"]);

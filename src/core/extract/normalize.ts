@@ -7,22 +7,45 @@
 /** Day/month order for numeric dates: `dmy` (most of the world) or `mdy` (US). */
 export type DateOrder = "dmy" | "mdy";
 
-const MONTHS: Record<string, number> = {};
-const MONTH_NAMES: Array<[number, string[]]> = [
-  [1, ["january", "jan", "januar", "jänner", "janvier", "janv", "januari", "enero", "gennaio", "styczeń", "stycznia", "janeiro"]],
-  [2, ["february", "feb", "februar", "février", "févr", "fevrier", "februari", "febrero", "febbraio", "luty", "lutego", "fevereiro"]],
-  [3, ["march", "mar", "märz", "maerz", "mars", "maart", "marzo", "marzec", "marca", "março", "mrt"]],
-  [4, ["april", "apr", "avril", "avr", "abril", "aprile", "kwiecień", "kwietnia"]],
-  [5, ["may", "mai", "mei", "mayo", "maggio", "maj", "maja", "maio"]],
-  [6, ["june", "jun", "juni", "juin", "junio", "giugno", "czerwiec", "czerwca", "junho"]],
-  [7, ["july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lipiec", "lipca", "julho"]],
-  [8, ["august", "aug", "août", "aout", "augustus", "agosto", "sierpień", "sierpnia"]],
-  [9, ["september", "sep", "sept", "septembre", "septiembre", "settembre", "wrzesień", "września", "setembro"]],
-  [10, ["october", "oct", "oktober", "okt", "octobre", "octubre", "ottobre", "październik", "października", "outubro"]],
-  [11, ["november", "nov", "novembre", "noviembre", "listopad", "listopada", "novembro"]],
-  [12, ["december", "dec", "dezember", "dez", "décembre", "decembre", "diciembre", "dicembre", "grudzień", "grudnia", "dezembro"]],
-];
-for (const [n, names] of MONTH_NAMES) for (const name of names) MONTHS[name] = n;
+/** Languages whose month names dates are read in: the languages of the default project's labels and OCR data. */
+export const DATE_LANGUAGES = ["en", "de", "fr", "nl", "es", "it", "pt", "pl", "sv", "da", "nb", "cs"];
+
+const foldAccents = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "");
+
+/**
+ * Month names from `Intl` rather than typed lists: long, abbreviated ("ene", "dic.", "ott") and the genitive form
+ * a day puts them in ("15 stycznia", "3. března"), each also without accents (OCR and ASCII systems drop them).
+ * A name two languages give different months is left out; abbreviations of one or two letters are too short to
+ * tell a month from a word.
+ */
+function monthNames(): Record<string, number> {
+  const out = new Map<string, number>();
+  const clash = new Set<string>();
+  const add = (name: string, month: number) => {
+    for (const n of new Set([name, foldAccents(name)])) {
+      if (n.length < 3 || !/^\p{L}+$/u.test(n)) continue;
+      if (out.has(n) && out.get(n) !== month) clash.add(n);
+      else out.set(n, month);
+    }
+  };
+  for (const lang of DATE_LANGUAGES) {
+    const long = new Intl.DateTimeFormat(lang, { month: "long", timeZone: "UTC" });
+    const short = new Intl.DateTimeFormat(lang, { month: "short", timeZone: "UTC" });
+    const withDay = new Intl.DateTimeFormat(lang, { day: "numeric", month: "long", timeZone: "UTC" });
+    for (let m = 0; m < 12; m++) {
+      const date = new Date(Date.UTC(2024, m, 15));
+      add(long.format(date).toLowerCase(), m + 1);
+      add(short.format(date).toLowerCase().replace(/\.$/, ""), m + 1);
+      for (const part of withDay.formatToParts(date)) if (part.type === "month") add(part.value.toLowerCase(), m + 1);
+    }
+  }
+  // Forms printed in practice that CLDR does not list: Austrian "Jänner", "Sept", "Mrz", German "Maerz".
+  for (const [name, month] of [["jänner", 1], ["sept", 9], ["mrz", 3], ["maerz", 3], ["juil", 7]] as const) add(name, month);
+  for (const n of clash) out.delete(n);
+  return Object.fromEntries(out);
+}
+
+const MONTHS: Record<string, number> = monthNames();
 const MONTH_ALT = Object.keys(MONTHS)
   .sort((a, b) => b.length - a.length)
   .join("|");

@@ -8,8 +8,11 @@
  */
 import type { ProjectSettings, ValidationRule } from "../project";
 import type { Candidate } from "./fields";
+import type { Line } from "./lines";
 
 type SumRule = Extract<ValidationRule, { type: "sum_equals" }>;
+/** An amount printed on the document (with decimals), where it stands. */
+export interface PrintedAmount { value: number; line: Line; start: number; end: number }
 const TOP = 4;
 
 /** Candidates with distinct values, best first. */
@@ -33,8 +36,17 @@ function* combinations(lists: Candidate[][], prefix: Candidate[] = []): Generato
   for (const c of lists[prefix.length]!) yield* combinations(lists, [...prefix, c]);
 }
 
+/** A tax term above another term of its sum would mean a tax rate over 100%: no such combination is taken. */
+const TAXLIKE = /tax|vat/i;
+function taxBelowNet(rule: SumRule, values: number[]): boolean {
+  const taxes = rule.fields.map((id, i) => (TAXLIKE.test(id) ? Math.abs(values[i]!) : null)).filter((v): v is number => v !== null);
+  const nets = rule.fields.map((id, i) => (TAXLIKE.test(id) ? null : Math.abs(values[i]!))).filter((v): v is number => v !== null);
+  return !taxes.length || !nets.length || taxes.every((t) => nets.every((n) => t < n));
+}
+
 const adds = (rule: SumRule, picks: Candidate[]) => {
   const values = picks.map((p) => p.match.value as number);
+  if (!taxBelowNet(rule, values)) return false;
   const total = values.pop()!;
   return Math.abs(values.reduce((a, b) => a + b, 0) - total) <= rule.tolerance + 1e-9;
 };
@@ -43,20 +55,24 @@ const adds = (rule: SumRule, picks: Candidate[]) => {
  * Updates `best` in place for every applicable `sum_equals` rule whose fields all have candidates; returns the ids
  * of the fields whose pick changed.
  */
-export function reconcileSums(project: ProjectSettings, classId: string, candidates: Record<string, Candidate[]>, best: Record<string, Candidate | undefined>): string[] {
+export function reconcileSums(project: ProjectSettings, classId: string, candidates: Record<string, Candidate[]>, best: Record<string, Candidate | undefined>, printed: PrintedAmount[] = []): string[] {
   const changed: string[] = [];
   const rules = project.validation_rules.filter((r): r is SumRule => r.type === "sum_equals" && (!r.class_ids || r.class_ids.includes(classId)));
   for (const rule of rules) {
     const ids = [...rule.fields, rule.total];
-    if (ids.some((id) => !candidates[id]?.length)) continue;
-    const current = ids.map((id) => best[id]!);
-    if (adds(rule, current)) continue;
+    const missing = ids.filter((id) => !candidates[id]?.length);
+    if (missing.length > 1) continue;
+    const current = ids.map((id) => best[id]);
+    if (!missing.length && adds(rule, current as Candidate[])) continue;
     let winner: Candidate[] | null = null;
     let winnerScore = -1;
-    for (const combo of combinations(ids.map((id) => distinct(candidates[id]!)))) {
-      const score = combo.reduce((s, c) => s + c.score, 0);
-      if (score > winnerScore && adds(rule, combo)) [winner, winnerScore] = [combo, score];
+    if (!missing.length) {
+      for (const combo of combinations(ids.map((id) => distinct(candidates[id]!)))) {
+        const score = combo.reduce((s, c) => s + c.score, 0);
+        if (score > winnerScore && adds(rule, combo)) [winner, winnerScore] = [combo, score];
+      }
     }
+    winner ??= solved(rule, ids, candidates, printed);
     if (!winner) continue;
     winner.forEach((c, i) => {
       const id = ids[i]!;
@@ -66,4 +82,42 @@ export function reconcileSums(project: ProjectSettings, classId: string, candida
     });
   }
   return changed;
+}
+
+/**
+ * No combination of candidates adds up (or one field has none): one term is solved from the others ("tax =
+ * total − subtotal") and taken when exactly that amount is printed on the document, next to no label we read
+ * (OCR lost or misplaced it). The known terms come from the fields' best few candidates; a solved amount must be
+ * positive and differ from the known ones.
+ */
+function solved(rule: SumRule, ids: string[], candidates: Record<string, Candidate[]>, printed: PrintedAmount[]): Candidate[] | null {
+  let winner: Candidate[] | null = null;
+  let winnerScore = -1;
+  ids.forEach((unknown, u) => {
+    const lists = ids.map((id, i) => (i === u ? [] : distinct(candidates[id] ?? []).slice(0, 2)));
+    if (lists.some((l, i) => i !== u && !l.length)) return;
+    for (const known of combinations(lists.filter((_, i) => i !== u))) {
+      const full: Array<Candidate | null> = [];
+      let k = 0;
+      for (let i = 0; i < ids.length; i++) full.push(i === u ? null : known[k++]!);
+      const values = full.map((c) => (c ? (c.match.value as number) : 0));
+      const total = values[values.length - 1]!;
+      const sumOthers = values.slice(0, -1).reduce((a, b) => a + b, 0);
+      const target = u === ids.length - 1 ? sumOthers : total - sumOthers;
+      if (!(target > 0) || values.some((v, i) => i !== u && Math.abs(v - target) < 0.005)) continue;
+      if (!taxBelowNet(rule, values.map((v, i) => (i === u ? target : v)))) continue;
+      const hit = printed.find((p) => Math.abs(Math.abs(p.value) - target) < 0.005);
+      if (!hit) continue;
+      const score = known.reduce((s, c) => s + c.score, 0);
+      if (score <= winnerScore) continue;
+      const found: Candidate = {
+        match: { value: Math.round(target * 100) / 100, line: hit.line, start: hit.start, end: hit.end, strength: 0.5 },
+        score: 0.5,
+        reasoning: `the printed amount that makes ${rule.fields.join(" + ")} = ${rule.total} (page ${hit.line.page.page_number}, line ${hit.line.index + 1})`,
+      };
+      full[u] = found;
+      [winner, winnerScore] = [full as Candidate[], score];
+    }
+  });
+  return winner;
 }

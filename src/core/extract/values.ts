@@ -25,6 +25,8 @@ export interface ReadContext {
   tableHeaders?: Set<Line>;
   /** Allowed values of enum fields. */
   values?: string[];
+  /** Labels of the class's other amount fields: one standing between a label and an amount claims the amount. */
+  foreignLabels?: string[];
 }
 
 /** Blanks out character ranges (keeping offsets) so that, e.g., dates are not read as amounts. */
@@ -73,9 +75,13 @@ function readDate(line: Line, offset: number, ctx: ReadContext): ValueMatch | nu
 
 export interface AmountHit { value: number; start: number; end: number; decimals: boolean; currency: string | null; currencyRange?: [number, number] }
 
-/** Every amount in `text` (dates and percentages skipped), with an adjacent currency if there is one. */
+/** A time of day ("14:35", "09:05:59", "14:35h"): never an amount, however it sits next to a total. */
+const TIME_RE = /(?<![\d.,:])\d{1,2}:\d{2}(?::\d{2})?(?![\d.,:])/g;
+const timesIn = (text: string) => [...text.matchAll(TIME_RE)].map((m) => ({ start: m.index!, end: m.index! + m[0].length }));
+
+/** Every amount in `text` (dates, times of day and percentages skipped), with an adjacent currency if there is one. */
 export function findAmounts(text: string, dateOrder: DateOrder = "dmy"): AmountHit[] {
-  const masked = mask(text, findDates(text, dateOrder));
+  const masked = mask(text, [...findDates(text, dateOrder), ...(text.includes(":") ? timesIn(text) : [])]);
   const currencies = findCurrencies(masked);
   const out: AmountHit[] = [];
   for (const m of masked.matchAll(AMOUNT_RE)) {

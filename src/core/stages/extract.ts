@@ -16,12 +16,18 @@
 import type { FieldResult, FieldValue, Page } from "../model";
 import type { FieldSettings, ProjectSettings } from "../project";
 import { pageLines, type Line } from "../extract/lines";
-import { clearDateMemo, inferDateOrder } from "../extract/normalize";
+import { clearDateMemo, type DateOrder, inferDateOrder } from "../extract/normalize";
 import { fieldCandidates, toFieldResult, type Candidate } from "../extract/fields";
 import { extractTable, tableHeaderZone } from "../extract/tables";
 import { extractCurrency } from "../extract/currency";
 import { readEInvoice, type EInvoice } from "../extract/einvoice";
-import { reconcileSums } from "../extract/reconcile";
+import { type PrintedAmount, reconcileSums } from "../extract/reconcile";
+import { findAmounts } from "../extract/values";
+
+/** Every amount printed with decimals, for the arithmetic of reconcileSums. */
+function printedAmounts(lines: Line[], dateOrder: DateOrder): PrintedAmount[] {
+  return lines.flatMap((line) => findAmounts(line.text, dateOrder).filter((a) => a.decimals).map((a) => ({ value: a.value, line, start: a.start, end: a.end })));
+}
 
 export interface ExtractOptions {
   attachments?: Array<{ filename: string; data: Uint8Array }>;
@@ -84,12 +90,13 @@ export function extractFields(pages: Page[], classId: string, project: ProjectSe
       out[field.id] = extractTable(field, lines, ctx.dateOrder, threshold, summaryLabels);
       if (negative) out[field.id]!.value = negate(out[field.id]!.value);
     } else {
-      candidates[field.id] = fieldCandidates(field, lines, { ...ctx, values: field.values });
+      const foreignLabels = field.type === "amount" ? summaryLabels.filter((l) => !field.hints.labels.includes(l)) : undefined;
+      candidates[field.id] = fieldCandidates(field, lines, { ...ctx, values: field.values, foreignLabels });
       best[field.id] = candidates[field.id]![0];
       fromPage.push(field);
     }
   }
-  reconcileSums(project, classId, candidates, best);
+  reconcileSums(project, classId, candidates, best, printedAmounts(lines, dateOrder));
   for (const field of fromPage) {
     out[field.id] = toFieldResult(field, best[field.id], threshold);
     if (negative && field.type === "amount") out[field.id]!.value = negate(out[field.id]!.value);

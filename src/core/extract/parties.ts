@@ -1,0 +1,158 @@
+/**
+ * Party roles: which printed company is the seller (issuer) and which the buyer (recipient).
+ *
+ * Contracts:
+ * - Lines under a buyer heading (bill to, ship to, Rechnungsempfänger, Käufer, facturé à, ...) and `ATTN:` / `z.Hd.`
+ *   lines belong to the recipient: no issuer candidate MAY come from them.
+ * - Issuer candidates, each scored: a company with a legal form (whole tokens, a name before it), the name in a
+ *   title ("Amazon Web Services Invoice"), the company line over a footer's legal lines (registered office, share
+ *   capital, register numbers), the letterhead (largest type at the top of the first page; on a till receipt the
+ *   merchant). A name matching the domain of the document's e-mail or web address counts more.
+ * - Pure functions over lines; the extractor merges these candidates with labelled ones.
+ */
+import type { Word } from "../model";
+import { type Line, lineHeight, uprightSize } from "./lines";
+import { below, findLabels } from "./labels";
+import { legalForm } from "./company";
+import { findDates } from "./normalize";
+import { fold } from "./fuzzy";
+
+/** Headings of the buyer's block, in the languages the default project reads. */
+export const BUYER_HEADINGS = [
+  "bill to", "billed to", "invoice to", "invoiced to", "sold to", "ship to", "shipped to", "deliver to", "delivery address", "billing address", "shipping address",
+  "customer", "buyer", "recipient", "client", "bill to address",
+  "rechnungsempfänger", "rechnungsadresse", "lieferadresse", "lieferanschrift", "käufer", "kunde", "empfänger", "leistungsempfänger",
+  "facturé à", "adresse de facturation", "adresse de livraison", "livré à", "destinataire", "acheteur",
+  "factuuradres", "afleveradres", "leveradres", "koper", "klant", "afnemer",
+  "facturar a", "dirección de facturación", "dirección de envío", "comprador", "destinatario", "cessionario", "acquirente", "spett.le", "intestatario",
+];
+const RECIPIENT_LINE = /^\s*(attn|att|attention|z\.?\s?hd\.?|zu händen|c\/o|t\.?a\.?v\.?|à l'attention de|a l'attention de)\b[\s.:]/iu;
+/** Words of a footer's legal lines: the company named above or in them is the issuer. */
+const FOOTER_LEGAL = /(?<![\p{L}])(siège|capital|rcs|siret|siren|hrb|hra|registergericht|amtsgericht|handelsregister|geschäftsführ|vorstand|kvk|registered (office|in)|company (reg|no|number)|registration|ust-?id|steuer-?nr|p\.\s?iva|cif|nif|codice fiscale|registro mercantil)/iu;
+/** What a document calls itself: a name before it in a title line is the issuer's. */
+const DOC_WORD = /\s+(tax invoice|invoice|receipt|rechnung|quittung|factuur|facture|reçu|factura|fattura|recibo|ricevuta|credit note|gutschrift)\s*$/iu;
+/** Words before a title that qualify the document, not name its issuer ("Kopie factuur", "Simplified tax invoice"). */
+const NOT_A_NAME = /^(kopie|copy|duplicate|duplicata|duplikat|original|proforma|pro forma|your|ihre|uw|votre|su|sales|commercial|final|simplified|vereinfachte|interim|partial|summary|monthly|e|electronic|elektronische)(\s|$)/iu;
+/** Words joining the words of a company name ("Marks and Spencer", "Van der Berg"). */
+const CONNECTOR = /^(&|and|und|en|et|y|e|of|de|der|den|van|von|du|la|le|des|di|del|da|-|\+)$/iu;
+
+/**
+ * Where the company name before a legal form starts: the run of capitalised words (and connectors) right before
+ * it, after any " - ", " | " or ":" separator, at most six words: "… at the end of this Invoice Amazon Web Services,
+ * Inc." gives "Amazon Web Services, Inc.".
+ */
+function nameStart(text: string, formAt: number): number {
+  const sep = Math.max(text.lastIndexOf(" - ", formAt), text.lastIndexOf(" | ", formAt), text.lastIndexOf(":", formAt));
+  const from = sep < 0 ? 0 : sep + (text[sep] === ":" ? 1 : 3);
+  const words = [...text.slice(from, formAt).matchAll(/\S+/g)];
+  let start = formAt;
+  let taken = 0;
+  for (let i = words.length - 1; i >= 0 && taken < 6; i--) {
+    const w = words[i]![0];
+    if (!/^[\p{Lu}\p{N}&+(]/u.test(w) && !CONNECTOR.test(w)) break;
+    start = from + words[i]!.index!;
+    taken++;
+  }
+  // A name does not start with a connector, a document word or a mark.
+  let rest = text.slice(start, formAt);
+  while (true) {
+    const m = /^(\S+)\s+/.exec(rest);
+    if (!m || !(CONNECTOR.test(m[1]!) || DOC_WORD.test(` ${m[1]}`) || /^[^\p{L}\p{N}]+$/u.test(m[1]!))) break;
+    start += m[0].length;
+    rest = rest.slice(m[0].length);
+  }
+  return start;
+}
+
+const FREE_MAIL = new Set(["gmail", "googlemail", "yahoo", "hotmail", "outlook", "live", "gmx", "web", "icloud", "aol", "orange", "free", "wanadoo", "proton", "protonmail", "mail", "email"]);
+
+export interface PartyCandidate { line: Line; start: number; end: number; value: string; score: number; why: string }
+
+/** Words that belong to the recipient: buyer-heading blocks and ATTN lines. */
+export function recipientWords(lines: Line[]): Set<Word> {
+  const out = new Set<Word>();
+  for (const hit of findLabels(lines, BUYER_HEADINGS)) {
+    // A heading stands at the start of its line or cell (not "customer service" in prose).
+    if (!/^\s*$|\s{2,}$/.test(hit.line.text.slice(0, hit.start)) && hit.start > 0) continue;
+    for (const w of hit.line.words) if (w.start >= hit.start && w.box[0] - hit.box[2] < lineHeight(hit.line) * 6) out.add(w.word);
+    for (const row of below(hit, lines, 5)) for (const w of row.words) out.add(w.word);
+  }
+  for (const line of lines) if (RECIPIENT_LINE.test(line.text)) for (const w of line.words) out.add(w.word);
+  return out;
+}
+
+const inRecipient = (line: Line, start: number, end: number, recipient: Set<Word>) =>
+  line.words.some((w) => w.start < end && w.end > start && recipient.has(w.word));
+
+/** Second-level labels of the e-mail and web domains printed on the document ("aws.amazon.com" → "amazon"). */
+function domainsOf(lines: Line[]): string[] {
+  const out = new Set<string>();
+  for (const line of lines) {
+    for (const m of line.text.matchAll(/(?:@|www\.|https?:\/\/|(?<![\p{L}\p{N}])[\p{L}\p{N}-]+\.)([\p{L}\p{N}-]+)\.(?:com|de|fr|nl|es|it|co|uk|net|org|io|eu|be|at|ch|pl|pt|in|my|sg|hk|au)(?![\p{L}])/giu)) {
+      const label = m[1]!.toLowerCase();
+      if (label.length >= 3 && !FREE_MAIL.has(label)) out.add(label);
+    }
+  }
+  return [...out];
+}
+
+const compact = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+const letters = (s: string) => (s.match(/\p{L}/gu) ?? []).length;
+
+/** Issuer candidates of a document, best first; see the module contract. */
+export function issuerCandidates(lines: Line[]): PartyCandidate[] {
+  const first = lines[0]?.page;
+  if (!first) return [];
+  const recipient = recipientWords(lines);
+  const out: PartyCandidate[] = [];
+  const add = (line: Line, start: number, end: number, score: number, why: string) => {
+    const value = line.text.slice(start, end).trim().replace(/[\s,;:]+$/, "");
+    if (letters(value) < 2 || inRecipient(line, start, end, recipient)) return;
+    out.push({ line, start, end, value, score, why });
+  };
+  const [, height] = uprightSize(first);
+  const firstPage = lines.filter((l) => l.page === first).sort((a, b) => a.box[1] - b.box[1]);
+
+  // 1. Company names with a legal form, top to bottom: the letterhead's counts most, the footer's next.
+  for (const line of firstPage) {
+    const m = legalForm(line.text);
+    if (!m) continue;
+    const start = nameStart(line.text, m.index);
+    const top = line.box[1] < height * 0.4;
+    add(line, start, m.index + m[0].length, top ? 0.6 : line.box[1] > height * 0.75 ? 0.55 : 0.5, `company name with legal form "${m[1]}"`);
+  }
+  // 2. A name before the document's own title ("Amazon Web Services Invoice").
+  for (const line of firstPage.slice(0, 15)) {
+    const m = DOC_WORD.exec(line.text);
+    if (!m || m.index === 0) continue;
+    const name = line.text.slice(0, m.index);
+    if (name.split(/\s+/).length <= 5 && /^\p{Lu}/u.test(name) && !/\d|:/.test(name) && !NOT_A_NAME.test(name)) add(line, 0, m.index, 0.55, "name in the document's title");
+  }
+  // 3. The company line right above a footer's legal lines (registered office, capital, register numbers).
+  for (const page of new Set(lines.map((l) => l.page))) {
+    const [, h] = uprightSize(page);
+    const sorted = lines.filter((l) => l.page === page && l.box[1] > h * 0.7).sort((a, b) => a.box[1] - b.box[1]);
+    sorted.forEach((line, i) => {
+      const prev = sorted[i - 1];
+      if (!prev || !FOOTER_LEGAL.test(fold(line.text)) || prev.words.length > 4 || /\d/.test(prev.text) || /:/.test(prev.text)) return;
+      if (line.box[1] - prev.box[3] > lineHeight(prev) * 1.5) return;
+      add(prev, 0, prev.text.length, 0.5, "company line over the footer's legal lines");
+    });
+  }
+  // 4. The letterhead: the largest type among the first lines of the first page (a till receipt's merchant).
+  const head = firstPage.filter((l) => l.box[1] < height * 0.3).slice(0, 8);
+  const plain = head.filter((l) => letters(l.text) >= 3 && l.words.length <= 6 && !/[\p{L}]:/u.test(l.text) && !DOC_WORD.test(` ${l.text}`) && !findDates(l.text, "dmy").some((d) => d.iso) && !/[@#_]|www\.|https?:|\d{3,}/i.test(l.text));
+  if (plain.length) {
+    const tallest = plain.reduce((a, b) => (lineHeight(b) > lineHeight(a) * 1.15 ? b : a));
+    add(tallest, 0, tallest.text.length, 0.42, "letterhead: the largest type at the top of the first page");
+  }
+  // Evidence: a name matching the document's own e-mail or web domain.
+  const domains = domainsOf(lines);
+  for (const c of out) {
+    if (domains.some((d) => compact(c.value).includes(d) || (d.length >= 4 && d.includes(compact(c.value)) && compact(c.value).length >= 4))) {
+      c.score = Math.min(0.75, c.score + 0.12);
+      c.why += ", matching the document's e-mail or web domain";
+    }
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
