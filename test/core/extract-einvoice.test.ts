@@ -1,6 +1,6 @@
 /**
  * A born-digital PDF that carries a Factur-X / ZUGFeRD XML attachment, made with pdf-lib, through the real
- * conversion stage: the XML's values win (confidence 1.0, no boxes); fields the XML lacks come from the page text.
+ * conversion stage: the XML's values win (confidence 1.0, boxed where the page prints them); fields the XML lacks come from the page text.
  */
 import { describe, expect, test } from "bun:test";
 import { PDFDocument, StandardFonts } from "pdf-lib";
@@ -30,7 +30,10 @@ describe("native e-invoice inside a PDF", () => {
       const cls = classifyDocument(converted.pages, defaultProject);
       expect(cls.class_id).toBe("invoice");
       const f = extractFields(converted.pages, cls.class_id, defaultProject, { attachments: converted.attachments });
-      expect(f.invoice_number).toMatchObject({ value: "RE-4711", confidence: 1, bounding_boxes: [] });
+      expect(f.invoice_number).toMatchObject({ value: "RE-4711", confidence: 1 });
+      // Located on the page: the box of the words printing the XML's value.
+      expect(f.invoice_number!.bounding_boxes.map((b) => b.page_index)).toEqual([1]);
+      expect(f.total_amount!.bounding_boxes.length).toBe(1);
       expect(f.total_amount!.value).toBe(35.7);
       expect(f.line_items!.value).toEqual([{ description: "Widget", quantity: 3, unit_price: 10, amount: 30 }]);
       expect(f.iban!.value).toBe("DE89370400440532013000");

@@ -145,9 +145,18 @@ const ubl = `<?xml version="1.0" encoding="UTF-8"?>
 describe("native e-invoices", () => {
   const enc = (s: string) => new TextEncoder().encode(s);
 
-  test("reads CII (ZUGFeRD/Factur-X) fields first, with confidence 1 and no boxes", () => {
-    const f = extractFields([invoicePage()], "invoice", defaultProject, { attachments: [{ filename: "factur-x.xml", data: enc(cii) }] });
-    expect(f.invoice_number).toMatchObject({ value: "RE-4711", confidence: 1, bounding_boxes: [], review_required: false });
+  test("reads CII (ZUGFeRD/Factur-X) fields first, with confidence 1, boxed where the page prints them", () => {
+    const pageOf = invoicePage();
+    const f = extractFields([pageOf], "invoice", defaultProject, { attachments: [{ filename: "factur-x.xml", data: enc(cii) }] });
+    expect(f.invoice_number).toMatchObject({ value: "RE-4711", confidence: 1, review_required: false });
+    // The XML's date is printed on the page (as 12.03.2024): its box is the word printing it.
+    const printed = pageOf.words.filter((w) => w.text === "12.03.2024");
+    expect(printed.length).toBe(1);
+    expect(f.invoice_date!.bounding_boxes).toEqual([{ page_index: 1, coordinates: printed[0]!.bounding_box }]);
+    expect(f.invoice_date!.reasoning).toMatch(/XML .*printed on page 1/);
+    // The XML's number and customer are not printed on this page: no box is made up for them.
+    expect(f.invoice_number!.bounding_boxes).toEqual([]);
+    expect(f.customer_name!.bounding_boxes).toEqual([]);
     expect(f.invoice_date!.value).toBe("2024-03-12");
     expect(f.total_amount!.value).toBe(35.7);
     expect(f.tax_amount!.value).toBe(5.7);
@@ -158,6 +167,45 @@ describe("native e-invoices", () => {
     // Fields the XML lacks still come from the page.
     expect(f.iban!.value).toBe("DE89370400440532013000");
     expect(f.iban!.bounding_boxes.length).toBe(1);
+  });
+
+  test("reads ZUGFeRD 1.0 (CrossIndustryDocument, the older CII element names)", () => {
+    const zugferd1 = `<?xml version="1.0" encoding="UTF-8"?>
+<rsm:CrossIndustryDocument xmlns:rsm="urn:ferd:CrossIndustryDocument:invoice:1p0" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:12" xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:15">
+  <rsm:HeaderExchangedDocument><ram:ID>Z1-2014-007</ram:ID><ram:TypeCode>380</ram:TypeCode><ram:IssueDateTime><udt:DateTimeString format="102">20140507</udt:DateTimeString></ram:IssueDateTime></rsm:HeaderExchangedDocument>
+  <rsm:SpecifiedSupplyChainTradeTransaction>
+    <ram:ApplicableSupplyChainTradeAgreement>
+      <ram:SellerTradeParty><ram:Name>Alt Lieferant GmbH</ram:Name><ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">DE232446240</ram:ID></ram:SpecifiedTaxRegistration></ram:SellerTradeParty>
+      <ram:BuyerTradeParty><ram:Name>Alt Kunde KG</ram:Name></ram:BuyerTradeParty>
+    </ram:ApplicableSupplyChainTradeAgreement>
+    <ram:ApplicableSupplyChainTradeSettlement>
+      <ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>
+      <ram:SpecifiedTradeSettlementPaymentMeans><ram:PayeePartyCreditorFinancialAccount><ram:IBANID>DE30507500940000048567</ram:IBANID></ram:PayeePartyCreditorFinancialAccount></ram:SpecifiedTradeSettlementPaymentMeans>
+      <ram:SpecifiedTradeSettlementMonetarySummation><ram:LineTotalAmount>29.18</ram:LineTotalAmount><ram:TaxBasisTotalAmount>29.18</ram:TaxBasisTotalAmount><ram:TaxTotalAmount currencyID="EUR">5.55</ram:TaxTotalAmount><ram:GrandTotalAmount>34.73</ram:GrandTotalAmount></ram:SpecifiedTradeSettlementMonetarySummation>
+    </ram:ApplicableSupplyChainTradeSettlement>
+    <ram:IncludedSupplyChainTradeLineItem>
+      <ram:SpecifiedSupplyChainTradeAgreement><ram:NetPriceProductTradePrice><ram:ChargeAmount>29.18</ram:ChargeAmount></ram:NetPriceProductTradePrice></ram:SpecifiedSupplyChainTradeAgreement>
+      <ram:SpecifiedSupplyChainTradeDelivery><ram:BilledQuantity unitCode="C62">1</ram:BilledQuantity></ram:SpecifiedSupplyChainTradeDelivery>
+      <ram:SpecifiedSupplyChainTradeSettlement><ram:SpecifiedTradeSettlementMonetarySummation><ram:LineTotalAmount>29.18</ram:LineTotalAmount></ram:SpecifiedTradeSettlementMonetarySummation></ram:SpecifiedSupplyChainTradeSettlement>
+      <ram:SpecifiedTradeProduct><ram:Name>Hosting</ram:Name></ram:SpecifiedTradeProduct>
+    </ram:IncludedSupplyChainTradeLineItem>
+    <ram:IncludedSupplyChainTradeLineItem>
+      <ram:SpecifiedSupplyChainTradeDelivery><ram:BilledQuantity unitCode="C62">0</ram:BilledQuantity></ram:SpecifiedSupplyChainTradeDelivery>
+      <ram:SpecifiedTradeProduct><ram:Name>--- Hinweis: Leistungszeitraum Mai ---</ram:Name></ram:SpecifiedTradeProduct>
+    </ram:IncludedSupplyChainTradeLineItem>
+  </rsm:SpecifiedSupplyChainTradeTransaction>
+</rsm:CrossIndustryDocument>`;
+    const f = extractFields([page([])], "invoice", defaultProject, { attachments: [{ filename: "ZUGFeRD-invoice.xml", data: enc(zugferd1) }] });
+    expect(f.invoice_number!.value).toBe("Z1-2014-007");
+    expect(f.invoice_date!.value).toBe("2014-05-07");
+    expect(f.vendor_name!.value).toBe("Alt Lieferant GmbH");
+    expect(f.vendor_vat_id!.value).toBe("DE232446240");
+    expect(f.customer_name!.value).toBe("Alt Kunde KG");
+    expect(f.iban!.value).toBe("DE30507500940000048567");
+    expect([f.subtotal_amount!.value, f.tax_amount!.value, f.total_amount!.value]).toEqual([29.18, 5.55, 34.73]);
+    // The note line (quantity 0, no amount) is no line item.
+    expect(f.line_items!.value).toEqual([{ description: "Hosting", quantity: 1, unit_price: 29.18, amount: 29.18 }]);
+    expect(f.total_amount!.reasoning).toContain("CII");
   });
 
   test("reads UBL (XRechnung) fields", () => {

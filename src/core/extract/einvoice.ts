@@ -1,6 +1,6 @@
 /**
- * Native e-invoices: ZUGFeRD / Factur-X / XRechnung XML in the UN/CEFACT CII syntax or in OASIS UBL (Invoice and
- * CreditNote). Fields read from the XML are authoritative (confidence 1.0) and carry no page boxes.
+ * Native e-invoices: ZUGFeRD (1.0 and 2.x) / Factur-X / XRechnung XML in the UN/CEFACT CII syntax or in OASIS UBL
+ * (Invoice and CreditNote). Fields read from the XML are authoritative (confidence 1.0) and carry no page boxes.
  *
  * MUST NOT throw on a broken or foreign XML attachment: it returns null and the page-based extraction runs.
  */
@@ -48,22 +48,38 @@ function date(node: Node): string | null {
   return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
 }
 
+/** The first of several element names that is present (ZUGFeRD 1.0 and CII D16B name the same parts differently). */
+function either(node: Node, ...names: string[]): Node {
+  for (const n of names) {
+    const v = at(node, n);
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
+
+/**
+ * Section headings and notes travel as lines of quantity 0 and amount 0 (Odoo's "--- Non Food ---", a delivery
+ * note): they are no line items.
+ */
+const isItem = (l: { quantity: number | null; amount: number | null }) => !(!l.quantity && !l.amount);
+
+/** CII D16B (ZUGFeRD 2.x, Factur-X, XRechnung CII) and, under its older element names, ZUGFeRD 1.0. */
 function readCii(root: Node): Omit<EInvoice, "filename"> {
-  const doc = at(root, "ExchangedDocument");
-  const tx = at(root, "SupplyChainTradeTransaction");
-  const agreement = at(tx, "ApplicableHeaderTradeAgreement");
-  const settlement = at(tx, "ApplicableHeaderTradeSettlement");
-  const sums = at(settlement, "SpecifiedTradeSettlementHeaderMonetarySummation");
+  const doc = either(root, "ExchangedDocument", "HeaderExchangedDocument");
+  const tx = either(root, "SupplyChainTradeTransaction", "SpecifiedSupplyChainTradeTransaction");
+  const agreement = either(tx, "ApplicableHeaderTradeAgreement", "ApplicableSupplyChainTradeAgreement");
+  const settlement = either(tx, "ApplicableHeaderTradeSettlement", "ApplicableSupplyChainTradeSettlement");
+  const sums = either(settlement, "SpecifiedTradeSettlementHeaderMonetarySummation", "SpecifiedTradeSettlementMonetarySummation");
   const seller = at(agreement, "SellerTradeParty");
   const sellerAddress = at(seller, "PostalTradeAddress");
   const vat = list(seller?.SpecifiedTaxRegistration).map((r) => at(r, "ID")).find((id) => id?.["@_schemeID"] === "VA");
   const taxTotal = list(sums?.TaxTotalAmount).map(num).find((n) => n !== null) ?? null;
   const lines = list(tx?.IncludedSupplyChainTradeLineItem).map((li) => ({
     description: text(at(li, "SpecifiedTradeProduct", "Name")),
-    quantity: num(at(li, "SpecifiedLineTradeDelivery", "BilledQuantity")),
-    unit_price: num(at(li, "SpecifiedLineTradeAgreement", "NetPriceProductTradePrice", "ChargeAmount")),
-    amount: num(at(li, "SpecifiedLineTradeSettlement", "SpecifiedTradeSettlementLineMonetarySummation", "LineTotalAmount")),
-  }));
+    quantity: num(at(either(li, "SpecifiedLineTradeDelivery", "SpecifiedSupplyChainTradeDelivery"), "BilledQuantity")),
+    unit_price: num(at(either(li, "SpecifiedLineTradeAgreement", "SpecifiedSupplyChainTradeAgreement"), "NetPriceProductTradePrice", "ChargeAmount")),
+    amount: num(at(either(either(li, "SpecifiedLineTradeSettlement", "SpecifiedSupplyChainTradeSettlement"), "SpecifiedTradeSettlementLineMonetarySummation", "SpecifiedTradeSettlementMonetarySummation"), "LineTotalAmount")),
+  })).filter(isItem);
   const address = [text(at(sellerAddress, "LineOne")), [text(at(sellerAddress, "PostcodeCode")), text(at(sellerAddress, "CityName"))].filter(Boolean).join(" "), text(at(sellerAddress, "CountryID"))].filter(Boolean).join(", ");
   return {
     syntax: "CII",
@@ -81,7 +97,7 @@ function readCii(root: Node): Omit<EInvoice, "filename"> {
       subtotal_amount: num(at(sums, "TaxBasisTotalAmount")),
       tax_amount: taxTotal,
       total_amount: num(at(sums, "GrandTotalAmount")),
-      purchase_order_number: text(at(agreement, "BuyerOrderReferencedDocument", "IssuerAssignedID")),
+      purchase_order_number: text(at(agreement, "BuyerOrderReferencedDocument", "IssuerAssignedID")) ?? text(at(agreement, "BuyerOrderReferencedDocument", "ID")),
       line_items: lines.length ? lines : null,
     },
   };
@@ -98,7 +114,7 @@ function readUbl(root: Node, credit: boolean): Omit<EInvoice, "filename"> {
     quantity: num(at(li, qtyTag)),
     unit_price: num(at(li, "Price", "PriceAmount")),
     amount: num(at(li, "LineExtensionAmount")),
-  }));
+  })).filter(isItem);
   const addr = [text(at(address, "StreetName")), [text(at(address, "PostalZone")), text(at(address, "CityName"))].filter(Boolean).join(" "), text(at(address, "Country", "IdentificationCode"))].filter(Boolean).join(", ");
   return {
     syntax: "UBL",
@@ -133,6 +149,7 @@ export function readEInvoice(attachments: Array<{ filename: string; data: Uint8A
       continue;
     }
     if (doc?.CrossIndustryInvoice) return { filename: a.filename, ...readCii(doc.CrossIndustryInvoice) };
+    if (doc?.CrossIndustryDocument) return { filename: a.filename, ...readCii(doc.CrossIndustryDocument) };
     if (doc?.Invoice) return { filename: a.filename, ...readUbl(doc.Invoice, false) };
     if (doc?.CreditNote) return { filename: a.filename, ...readUbl(doc.CreditNote, true) };
   }

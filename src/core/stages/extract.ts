@@ -9,13 +9,15 @@
  *   ISO 4217 currency codes, IBANs compact and checksum-valid.
  * - When the best amounts break a `sum_equals` rule of the project, the best combination of candidates that adds
  *   up is taken instead (extract/reconcile.ts).
- * - An embedded ZUGFeRD/Factur-X/XRechnung XML (CII or UBL) is read first; its values have confidence 1.0 and no
- *   boxes. Fields the XML lacks are read from the pages.
+ * - An embedded ZUGFeRD (1.0, 2.x)/Factur-X/XRechnung XML (CII or UBL) is read first; its values have confidence
+ *   1.0 and the boxes of the words printing them on the page (none when the page does not print them, see
+ *   extract/locate.ts). Fields the XML lacks are read from the pages.
  * - MUST NOT throw on odd pages (no words, no lines); it returns empty fields instead.
  */
 import type { FieldResult, FieldValue, Page } from "../model";
 import type { FieldSettings, ProjectSettings } from "../project";
-import { pageLines, type Line } from "../extract/lines";
+import { boxesOf, pageLines, type Line } from "../extract/lines";
+import { locateValue } from "../extract/locate";
 import { clearDateMemo, type DateOrder, inferDateOrder } from "../extract/normalize";
 import { fieldCandidates, toFieldResult, type Candidate } from "../extract/fields";
 import { extractTable, tableHeaderZone } from "../extract/tables";
@@ -42,13 +44,15 @@ function looksUsEnglish(text: string): boolean {
   return (text.match(EN_WORDS)?.length ?? 0) > 2 * (text.match(OTHER_WORDS)?.length ?? 0);
 }
 
-function fromXml(field: FieldSettings, value: FieldValue, e: EInvoice): FieldResult {
+function fromXml(field: FieldSettings, value: FieldValue, e: EInvoice, lines: Line[], dateOrder: DateOrder): FieldResult {
+  // The value's print on the page, when there is one, gives it the boxes a value read from the page would have.
+  const span = locateValue(field.type, value, lines, dateOrder);
   return {
     name: field.name,
     value,
     confidence: 1,
-    bounding_boxes: [],
-    reasoning: `read from the embedded ${e.syntax} e-invoice XML "${e.filename}"`,
+    bounding_boxes: span ? boxesOf([span]) : [],
+    reasoning: `read from the embedded ${e.syntax} e-invoice XML "${e.filename}"${span ? `, printed on page ${span.line.page.page_number}, line ${span.line.index + 1}` : ""}`,
     review_required: false,
     is_confirmed: null,
   };
@@ -83,7 +87,7 @@ export function extractFields(pages: Page[], classId: string, project: ProjectSe
   for (const field of fields) {
     const xmlValue = einvoice?.fields[field.id];
     if (xmlValue !== undefined && xmlValue !== null) {
-      out[field.id] = fromXml(field, field.type === "amount" && negative ? negate(xmlValue) : xmlValue, einvoice!);
+      out[field.id] = fromXml(field, field.type === "amount" && negative ? negate(xmlValue) : xmlValue, einvoice!, lines, dateOrder);
     } else if (field.hints.recognizer === "currency") {
       deferred.push(field); // needs the total's position first
     } else if (field.type === "table") {
