@@ -83,7 +83,9 @@ function claimedBetween(hit: LabelHit, read: ValueMatch, ctx: ReadContext): bool
   if (!ctx.foreignLabels?.length || read.line !== hit.line || read.start <= hit.end) return false;
   const between = fold(hit.line.text.slice(hit.end, read.start).toLowerCase());
   if (!/\p{L}{3,}/u.test(between)) return false;
-  return ctx.foreignLabels.some((label) => [...between.matchAll(labelRegex(label))].some((m) => !QUALIFIED.test(between.slice(0, m.index))));
+  // The qualifier may end the label itself ("Total excl." + "VAT"), so the text before is read from the line start.
+  const before = fold(hit.line.text.slice(0, hit.end).toLowerCase());
+  return ctx.foreignLabels.some((label) => [...between.matchAll(labelRegex(label))].some((m) => !QUALIFIED.test(before + between.slice(0, m.index))));
 }
 
 function belowCandidates(hit: LabelHit, kind: ValueKind, lines: Line[], ctx: ReadContext, labelFactor: number): Candidate[] {
