@@ -16,6 +16,7 @@ export type ErrorCode =
   | "ocr_failed"
   | "not_found"
   | "conflict" // e.g. start outside `created`
+  | "stale_version" // a write based on an older version of the data (human review): reload and retry
   | "unauthorized"
   | "forbidden"
   | "rate_limited"
@@ -59,6 +60,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   ocr_failed: 500,
   not_found: 404,
   conflict: 400, // the spec answers a start outside `created` with 400
+  stale_version: 409,
   unauthorized: 401,
   forbidden: 403,
   rate_limited: 429,

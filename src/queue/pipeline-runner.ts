@@ -5,7 +5,7 @@
  * The core modules are imported lazily: the server starts in milliseconds and loads pdf.js / tesseract only when the
  * first job runs. The OCR engine is created once per process and shared by every job.
  */
-import type { ProgressFn, ResultsPage, DocumentResult, TransactionInput } from "../core/model";
+import type { ProgressFn, ResultsFile, ResultsPage, DocumentResult, TransactionInput } from "../core/model";
 import type { TransactionMeta } from "../core/results";
 import type { StoredManifest } from "../storage/export-files";
 
@@ -26,6 +26,8 @@ export interface RunResult {
   manifest: StoredManifest;
   errors: Array<{ source_file_index?: number; stage: string; code: string; message: string }>;
   warnings: string[];
+  /** The full results file (pages with words), kept for review (docs/review.md). */
+  results?: ResultsFile;
 }
 
 export type PipelineRunner = (input: TransactionInput, ctx: RunContext) => Promise<RunResult>;
@@ -87,6 +89,7 @@ export function corePipelineRunner(opts: { engine?: "auto" | "wasm" | "native"; 
       manifest: res.manifest,
       errors: res.errors,
       warnings: res.warnings,
+      results: res.results,
     };
   };
 

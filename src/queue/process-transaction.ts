@@ -157,7 +157,7 @@ async function runTransaction(id: string, deps: ProcessDeps, helpers: JobHelpers
         return;
       }
       const manifest = out.manifest ?? emptyManifest(id);
-      replaceResults(db, id, { documents: out.documents, pages: out.pages, manifest });
+      replaceResults(db, id, { documents: out.documents, pages: out.pages, manifest, ...(out.results ? { review: { results: out.results, now: isoAt(clock) } } : {}) });
       tx.setProgress(db, id, snap.progress, stepProgress, isoAt(clock));
       tx.markCompleted(db, id, isoAt(clock), seconds);
       deps.onFinished?.(db, { transaction_id: id, status: "completed", manifest });

@@ -19,6 +19,7 @@ import { captureRoutes } from "./routes/capture";
 import { rateLimitResponse } from "./rate-limit";
 import { projectRoutes } from "./routes/projects";
 import { resultRoutes } from "./routes/results";
+import { reviewRoutes } from "./routes/review";
 import { statusRoutes } from "./routes/status";
 import { transactionRoutes } from "./routes/transactions";
 
@@ -89,6 +90,7 @@ export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(
     .use(transactionRoutes(deps))
     .use(statusRoutes(deps, longPoll))
     .use(resultRoutes(deps))
+    .use(reviewRoutes(deps))
     .use(deliveryRoutes(deps))
     .use(captureRoutes(deps))
     .use(adminRoutes(deps, guard))

@@ -1,4 +1,5 @@
 /** What the HTTP layer needs, built once by the serve command (or a test) and handed to createApp. */
+import type { ReviewFinishedHook } from "../core/review/hooks";
 import type { Notifier } from "../queue/notifier";
 import type { BlobStore } from "../storage/blobs";
 import type { Clock } from "../storage/clock";
@@ -29,6 +30,8 @@ export interface ServerDeps {
   /** Jobs currently running in this process. */
   running(): number;
   ocrStatus(): OcrStatus;
+  /** Called when a reviewer finishes a review (docs/review.md): learning from confirmed documents attaches here. */
+  onReviewFinished?: ReviewFinishedHook[];
 }
 
 export const urlsOf = (id: string) => ({

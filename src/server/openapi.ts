@@ -8,6 +8,7 @@ import { ADMIN_ROUTE_DOCS } from "./routes/admin";
 import { AUTH_ROUTE_DOCS } from "./routes/auth";
 import { DELIVERY_ROUTE_DOCS } from "./routes/deliveries";
 import { CAPTURE_ROUTE_DOCS } from "./routes/capture";
+import { REVIEW_ROUTE_DOCS } from "./routes/review";
 import { accessRuleOf } from "../auth/permissions";
 import * as S from "./schemas";
 
@@ -92,6 +93,7 @@ export const ROUTES: RouteDoc[] = [
   ...ADMIN_ROUTE_DOCS,
   ...AUTH_ROUTE_DOCS,
   ...CAPTURE_ROUTE_DOCS,
+  ...REVIEW_ROUTE_DOCS,
 ];
 
 /** A named schema becomes a $ref into components; anything else is inlined. */

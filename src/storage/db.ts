@@ -14,6 +14,7 @@ import auth002 from "./migrations/002_auth.sql" with { type: "text" };
 import capture003 from "./migrations/003_capture.sql" with { type: "text" };
 import deliveries004 from "./migrations/004_deliveries.sql" with { type: "text" };
 import passwords005 from "./migrations/005_source_file_passwords.sql" with { type: "text" };
+import review006 from "./migrations/006_review.sql" with { type: "text" };
 
 export type Db = Database;
 
@@ -24,6 +25,7 @@ const MIGRATIONS: Array<{ version: number; name: string; sql: string }> = [
   { version: 3, name: "003_capture", sql: capture003 },
   { version: 4, name: "004_deliveries", sql: deliveries004 },
   { version: 5, name: "005_source_file_passwords", sql: passwords005 },
+  { version: 6, name: "006_review", sql: review006 },
 ];
 
 export interface OpenOptions {

@@ -2,17 +2,20 @@
  * Saves what a pipeline run produced. MUST replace (never append to) a transaction's pages, documents, fields,
  * index values and manifest in ONE SQLite transaction, so a retried or recovered run can never leave duplicates.
  */
-import type { DocumentResult, ResultsPage } from "../core/model";
+import type { DocumentResult, ResultsFile, ResultsPage } from "../core/model";
 import type { Db } from "./db";
 import { deleteDocuments, insertDocuments } from "./documents";
 import { replaceManifest, type StoredManifest } from "./export-files";
 import { deletePages, insertPages } from "./pages";
+import { deletePageImages, storeReviewResults } from "./review-states";
 import { indexValuesOf, replaceIndex } from "./transaction-index";
 
 export interface RunOutput {
   documents: DocumentResult[];
   pages: Array<ResultsPage & { source_file_index?: number }>;
   manifest: StoredManifest;
+  /** The full results file (pages with words): becomes the transaction's review state (docs/review.md). */
+  review?: { results: ResultsFile; now: string };
 }
 
 /** Call inside a transaction the caller opened (it also finishes the job under its lease). */
@@ -23,4 +26,13 @@ export function replaceResults(db: Db, transactionId: string, out: RunOutput): v
   insertDocuments(db, transactionId, out.documents);
   replaceIndex(db, transactionId, indexValuesOf(out.documents));
   replaceManifest(db, transactionId, out.manifest);
+  deletePageImages(db, transactionId);
+  if (out.review) storeReviewResults(db, transactionId, out.review.results, out.review.now);
+}
+
+/** Mirrors reviewed documents into the documents, fields and index rows (GET /documents, search, sort). */
+export function replaceDocuments(db: Db, transactionId: string, documents: DocumentResult[]): void {
+  deleteDocuments(db, transactionId);
+  insertDocuments(db, transactionId, documents);
+  replaceIndex(db, transactionId, indexValuesOf(documents));
 }

@@ -53,7 +53,7 @@ describe("first-run set-up from the command line", () => {
 
     const bad = await cli("clients", "create", "x", "--permissions", "fly");
     expect(bad.code).toBe(2);
-    expect(bad.stderr.trim()).toBe('docproc: permissions: unknown "fly"; allowed: transaction.create, transaction.read, transaction.download_results, project.manage, split, classify, extract');
+    expect(bad.stderr.trim()).toBe('docproc: permissions: unknown "fly"; allowed: transaction.create, transaction.read, transaction.download_results, transaction.review, project.manage, split, classify, extract');
     expect((await cli("clients", "delete", "nobody")).code).toBe(1);
     expect((await cli("clients", "delete", "erp")).code).toBe(0);
   }, 60_000);

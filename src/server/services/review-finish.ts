@@ -1,0 +1,56 @@
+/**
+ * What happens after a reviewer finishes: the workflow continues from the step after Review.
+ *
+ * For a transaction that completed before it was reviewed, that is the Export step again: the project's export
+ * profiles run over the corrected results (JSON, CSV, XLSX, XML need no page images; PDF and JPG re-read the stored
+ * source files) and the manifest is replaced. The core modules load lazily, as in queue/pipeline-runner.ts.
+ */
+import { rm } from "node:fs/promises";
+import type { ResultsFile, SourceInput } from "../../core/model";
+import { isoAt } from "../../storage/clock";
+import { replaceManifest } from "../../storage/export-files";
+import { getProjectById } from "../../storage/projects";
+import { listSourceFiles } from "../../storage/source-files";
+import { passwordsOf } from "../../storage/source-file-passwords";
+import * as tx from "../../storage/transactions";
+import { exportDirOf } from "../../queue/process-transaction";
+import type { ServerDeps } from "../deps";
+
+export async function storedSources(deps: ServerDeps, transactionId: string): Promise<SourceInput[]> {
+  const passwords = passwordsOf(deps.db, transactionId);
+  return Promise.all(
+    listSourceFiles(deps.db, transactionId).map(async (f) => ({
+      index: f.file_index,
+      filename: f.filename,
+      content_type: f.content_type,
+      data: await deps.blobs.get(f.blob_hash),
+      split_policy: f.split_policy,
+      ...(passwords.has(f.file_index) ? { password: passwords.get(f.file_index) } : {}),
+    })),
+  );
+}
+
+/** Runs the project's export profiles again over `results` and replaces the transaction's export files. */
+export async function reexport(deps: ServerDeps, t: tx.TransactionRecord, results: ResultsFile): Promise<void> {
+  const [{ rerunExports }, { folderSink }, { parseProjectSettings }, { exportProfilesOf }] = await Promise.all([
+    import("../../core/stages/export"),
+    import("../../core/exporters/sink"),
+    import("../../core/project"),
+    import("../../core/workflow"),
+  ]);
+  const project = getProjectById(deps.db, t.project_id);
+  const profiles = project ? exportProfilesOf(parseProjectSettings(project.settings)) : [];
+  const dir = exportDirOf(deps.exportsRoot, t.transaction_id);
+  await rm(dir, { recursive: true, force: true });
+  const manifest = await rerunExports({ results, sources: await storedSources(deps, t.transaction_id), profiles, sink: folderSink(dir), now: () => new Date(deps.clock.now()) });
+  deps.db.transaction(() => replaceManifest(deps.db, t.transaction_id, manifest)).immediate();
+}
+
+export async function continueAfterReview(deps: ServerDeps, t: tx.TransactionRecord, results: ResultsFile): Promise<void> {
+  await reexport(deps, t, results);
+  if (t.status === "awaiting_input") {
+    const seconds = t.started_at ? Math.max(0, (deps.clock.now() - Date.parse(t.started_at)) / 1000) : 0;
+    tx.markCompleted(deps.db, t.transaction_id, isoAt(deps.clock), seconds);
+  }
+  deps.notifier.emit(t.transaction_id);
+}

@@ -1,0 +1,159 @@
+/**
+ * Human review over HTTP (docs/review.md): what a reviewer sees, and the corrections they send.
+ *
+ * Contracts:
+ * - Reads and writes are allowed while the transaction is `awaiting_input` (the workflow waits at its Review step)
+ *   or `completed` (a correction after the fact re-runs the exports). Other states answer 400.
+ * - A write MUST name the `version` it is based on; a stale one is refused with 409 (`stale_version`) and nothing
+ *   is written. Read, apply and write happen in ONE immediate SQLite transaction, so concurrent reviewers serialise.
+ * - Every write mirrors the reviewed documents into the documents/fields/index rows in the same transaction.
+ * - `finishReview` is the one place a review ends: results stored → hooks (`deps.onReviewFinished`) → the workflow
+ *   continues (or, for a completed transaction, the exports are re-run).
+ */
+import { DocprocError } from "../../core/errors";
+import type { ResultsFile } from "../../core/model";
+import { parseProjectSettings, type ProjectSettings } from "../../core/project";
+import { applyReviewAction, newReviewState, parseReviewAction, type ReviewState, type Reviewer } from "../../core/review/actions";
+import { announceReviewFinished } from "../../core/review/hooks";
+import type { Principal } from "../../auth/principal";
+import { isoAt } from "../../storage/clock";
+import { listDocuments } from "../../storage/documents";
+import { listPages } from "../../storage/pages";
+import { getProjectById } from "../../storage/projects";
+import { replaceDocuments } from "../../storage/result-store";
+import { getReviewState, saveReviewState, storeReviewResults } from "../../storage/review-states";
+import { listSourceFiles } from "../../storage/source-files";
+import { getTransaction, type TransactionRecord } from "../../storage/transactions";
+import type { ServerDeps } from "../deps";
+import { continueAfterReview } from "./review-finish";
+
+const REVIEWABLE = new Set(["awaiting_input", "completed"]);
+
+export function reviewerOf(p: Principal): Reviewer {
+  if (p.kind === "admin") return { id: "admin", kind: "admin" };
+  if (p.kind === "session") return { id: p.username ?? p.userId ?? "user", kind: "user" };
+  return { id: p.clientId ?? p.keyId ?? "client", kind: "client" };
+}
+
+function requireReviewable(t: TransactionRecord): void {
+  if (!REVIEWABLE.has(t.status)) {
+    throw new DocprocError("conflict", `Transaction ${t.transaction_id} is ${t.status}: only transactions in awaiting_input or completed can be reviewed`);
+  }
+}
+
+function projectOf(deps: ServerDeps, t: TransactionRecord): ProjectSettings {
+  const project = getProjectById(deps.db, t.project_id);
+  if (!project) throw new DocprocError("not_found", `project ${t.project_id} no longer exists`);
+  return parseProjectSettings(project.settings);
+}
+
+/** The stored state; a transaction stored before review existed gets one built from its rows (no page words). */
+function stateOf(deps: ServerDeps, t: TransactionRecord): ReviewState {
+  const stored = getReviewState(deps.db, t.transaction_id);
+  if (stored) return stored;
+  const results: ResultsFile = {
+    transaction_id: t.transaction_id,
+    tenant_id: t.tenant_id,
+    project_id: t.project_id,
+    transaction: {
+      exported_at: t.completed_at ?? t.updated_at,
+      created_at: t.created_at,
+      source_file_names: listSourceFiles(deps.db, t.transaction_id).map((f) => f.filename),
+      project_version: t.project_version ?? 1,
+      correlation_id: t.correlation_id,
+      source: t.source,
+      metadata: t.metadata,
+      last_human_review: { reviewed: false },
+    },
+    validation: { overall_status: "success", transaction_rule_results: [] },
+    documents: listDocuments(deps.db, t.transaction_id),
+    pages: listPages(deps.db, t.transaction_id).map(({ source_file_index: _i, ...p }) => ({ ...p, words: [], text: "" })),
+  };
+  storeReviewResults(deps.db, t.transaction_id, results, isoAt(deps.clock));
+  return getReviewState(deps.db, t.transaction_id) ?? newReviewState(results);
+}
+
+/** What the review page needs: documents with fields and boxes, pages with words and image URLs, the project's classes. */
+export function reviewView(deps: ServerDeps, t: TransactionRecord) {
+  requireReviewable(t);
+  const state = deps.db.transaction(() => stateOf(deps, t)).immediate();
+  const project = projectOf(deps, t);
+  const { results } = state;
+  return {
+    transaction_id: t.transaction_id,
+    status: t.status,
+    version: state.version,
+    finished: state.finished_at !== null,
+    review_metadata: t.review_metadata,
+    last_human_review: results.transaction.last_human_review,
+    validation: results.validation,
+    source_file_names: results.transaction.source_file_names,
+    documents: results.documents,
+    pages: (results.pages ?? []).map((p) => ({
+      page_number: p.page_number,
+      source_filename: p.source_filename,
+      source_file_page_number: p.source_file_page_number,
+      image_transform: p.image_transform,
+      text_source: p.text_source,
+      image_url: `/transactions/${t.transaction_id}/review/pages/${p.page_number}/image`,
+      words: (p.words ?? []).map((w) => ({ text: w.text, bounding_box: w.bounding_box, confidence: w.confidence })),
+    })),
+    classes: project.classes.map((c) => ({ id: c.id, name: c.name })),
+    fields: Object.fromEntries(Object.entries(project.fields).map(([cls, list]) => [cls, list.filter((f) => f.type !== "table").map((f) => ({ id: f.id, name: f.name, type: f.type, required: f.required }))])),
+    thresholds: project.review_thresholds,
+  };
+}
+
+/** The version a write is based on: `version` in the body, or an `If-Match` header. */
+export function expectedVersionOf(body: unknown, ifMatch: string | null): number {
+  const fromBody = (body as { version?: unknown } | null)?.version;
+  const raw = fromBody ?? (ifMatch ? ifMatch.replace(/^W\//, "").replace(/"/g, "") : undefined);
+  const n = typeof raw === "number" ? raw : typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(n) || n < 1) throw new DocprocError("invalid_input", "version: the review version the change is based on is required (an integer from GET .../review)");
+  return n;
+}
+
+/** Applies one reviewer action; a `finish` continues the workflow once the corrected results are stored. */
+export async function applyReview(deps: ServerDeps, t: TransactionRecord, principal: Principal, body: unknown, ifMatch: string | null) {
+  requireReviewable(t);
+  const expected = expectedVersionOf(body, ifMatch);
+  const { version: _v, ...rest } = (body ?? {}) as Record<string, unknown>;
+  const action = parseReviewAction(rest);
+  const project = projectOf(deps, t);
+  const reviewer = reviewerOf(principal);
+  const next = deps.db.transaction(() => {
+    const state = stateOf(deps, t);
+    if (state.version !== expected) {
+      throw new DocprocError("stale_version", `The review of ${t.transaction_id} changed since version ${expected} (now ${state.version}): reload it and apply your change again`, { details: { current_version: state.version } });
+    }
+    const updated = applyReviewAction(state, action, { project, reviewer, now: new Date(deps.clock.now()) });
+    if (!saveReviewState(deps.db, t.transaction_id, expected, updated, isoAt(deps.clock))) {
+      throw new DocprocError("stale_version", `The review of ${t.transaction_id} changed meanwhile: reload it and apply your change again`);
+    }
+    replaceDocuments(deps.db, t.transaction_id, updated.results.documents);
+    return updated;
+  }).immediate();
+  if (action.action === "finish") await finishReview(deps, t, next, reviewer);
+  return reviewView(deps, getTransaction(deps.db, t.transaction_id) ?? t);
+}
+
+/**
+ * THE place a review ends (docs/review.md). The corrected results are stored when this runs; the hooks see them
+ * first (learning from confirmed documents attaches to `deps.onReviewFinished`), then the workflow continues.
+ */
+export async function finishReview(deps: ServerDeps, t: TransactionRecord, state: ReviewState, reviewer: Reviewer): Promise<void> {
+  await announceReviewFinished(
+    deps.onReviewFinished ?? [],
+    {
+      transaction_id: t.transaction_id,
+      tenant_id: t.tenant_id,
+      project_id: t.project_id,
+      reviewer,
+      finished_at: state.finished_at ?? isoAt(deps.clock),
+      results: state.results,
+      history: state.history,
+    },
+    (err) => console.error(`review of ${t.transaction_id}: a review-finished hook failed:`, err),
+  );
+  await continueAfterReview(deps, t, state.results);
+}
