@@ -74,7 +74,8 @@ async function originalSources(results: ResultsFile): Promise<SourceInput[]> {
   const filename = results.transaction.source_file_names[0];
   if (typeof sourcePath !== "string" || !filename || results.transaction.source_file_names.length !== 1) return [];
   const file = Bun.file(sourcePath);
-  if (!(await file.exists())) return [];
+  // Only a regular file: the path comes from a results file, which could name /dev/zero or a FIFO.
+  if (!(await file.stat().then((s) => s.isFile(), () => false))) return [];
   return [{ index: 0, filename, data: await file.bytes(), split_policy: "inherit" }];
 }
 

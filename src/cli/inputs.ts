@@ -5,8 +5,10 @@
  * and folders (dot-names: editor swap files, .DS_Store); MUST take from folders only files with a document
  * extension (others are returned as `skipped`, so a README in an inbox is reported, not "failed"), while a file named
  * explicitly is always processed, whatever its name; MUST reject a path that does not exist with `invalid_input`
- * (a usage error, exit 2) before any work starts; MUST list each file once even when given twice.
+ * (a usage error, exit 2) before any work starts, and likewise a path that is neither a regular file nor a folder
+ * (a device, a FIFO, a socket); MUST list each file once even when given twice.
  */
+import type { Stats } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
@@ -44,6 +46,8 @@ export async function collectInputs(paths: string[], opts: CollectOptions = {}):
     const info = await stat(p).catch(() => null);
     if (!info) throw new DocprocError("invalid_input", `no such file or folder: ${p}`);
     if (!info.isDirectory()) {
+      // A device or FIFO is no document: /dev/zero never ends and a FIFO blocks until someone writes to it.
+      if (!info.isFile()) throw new DocprocError("invalid_input", `${p} is not a regular file (${kindOf(info)}): only files and folders are processed`);
       add(p);
       continue;
     }
@@ -53,6 +57,14 @@ export async function collectInputs(paths: string[], opts: CollectOptions = {}):
     }
   }
   return { files: out, skipped };
+}
+
+function kindOf(info: Stats): string {
+  if (info.isFIFO()) return "a named pipe";
+  if (info.isCharacterDevice()) return "a character device";
+  if (info.isBlockDevice()) return "a block device";
+  if (info.isSocket()) return "a socket";
+  return "not a file";
 }
 
 async function walk(dir: string, exclude: Set<string>): Promise<string[]> {

@@ -11,7 +11,7 @@
  * - Cross-references (fields of unknown classes, rules naming unknown fields, duplicate ids, bad regexes) are
  *   checked too and reported together with the schema problems.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import { DocprocError } from "./errors";
 import { SplitSettingsSchema } from "./split/settings";
@@ -248,6 +248,8 @@ export function mergeOverDefault(raw: unknown): unknown {
 export async function loadProjectFile(path: string): Promise<ProjectSettings> {
   let text: string;
   try {
+    // A device or FIFO never ends (or never starts): only a regular file is read.
+    if (!(await stat(path)).isFile()) throw new Error("not a regular file");
     text = await readFile(path, "utf8");
   } catch (e) {
     throw new DocprocError("invalid_settings", `Cannot read project file ${path}: ${(e as Error).message}`, { cause: e });

@@ -7,9 +7,10 @@ import type { Metadata, Sharp } from "sharp";
 import { DocprocError } from "../errors.ts";
 import type { ConvertedFile, Page, RasterImage, SourceInput } from "../model.ts";
 import { checkBmpComplete, decodeBmp, readBmpHeader } from "./bmp.ts";
-import { boundedScale, makeTransform, type ConvertLimits } from "./limits.ts";
+import { boundedScale, checkPageCount, makeTransform, type ConvertLimits } from "./limits.ts";
 import type { RenderOptions } from "./raster.ts";
 import { CONTENT_TYPES, type SniffedFormat } from "./sniff.ts";
+import { readTiffPages } from "./tiff.ts";
 
 type SharpFactory = (typeof import("sharp"))["default"];
 let sharpModule: Promise<SharpFactory> | undefined;
@@ -32,11 +33,13 @@ type PixelSource = { kind: "sharp"; data: Uint8Array; page: number } | { kind: "
 
 export async function convertImage(src: SourceInput, format: ImageFormat, opts: ImageConvertOptions): Promise<ConvertedFile> {
   const warnings: string[] = [];
-  const sizes = format === "bmp" ? bmpSizes(src.data, opts.limits) : await sharpSizes(src.data, format, opts.limits, warnings);
-  const wanted = opts.maxPages === null ? sizes.length : Math.min(sizes.length, Math.max(0, opts.maxPages));
+  const limit = opts.maxPages === null ? Number.MAX_SAFE_INTEGER : Math.max(0, opts.maxPages);
+  const { pageCount, sizes } = format === "bmp" ? bmpSizes(src.data, opts.limits) : await sharpSizes(src.data, format, limit, opts.limits, warnings);
+  const wanted = Math.min(sizes.length, limit);
   const pages: Page[] = [];
   for (let i = 0; i < wanted; i++) {
     const { width, height, source } = sizes[i];
+    const fileIndex = source.kind === "sharp" ? source.page : i;
     const scale = boundedScale(width, height, 1, opts.limits);
     if (scale < 1) warnings.push(`page ${i + 1}: ${width} × ${height} px image is downscaled by ${scale.toFixed(3)} to stay within the raster limits`);
     const transform = makeTransform({ width, height }, "pixel", scale, null);
@@ -44,7 +47,7 @@ export async function convertImage(src: SourceInput, format: ImageFormat, opts: 
       page_number: opts.firstPageNumber + i,
       source_file_index: src.index,
       source_filename: src.filename,
-      source_file_page_number: i + 1,
+      source_file_page_number: fileIndex + 1,
       image_transform: transform,
       text_source: "none",
       words: [],
@@ -58,7 +61,7 @@ export async function convertImage(src: SourceInput, format: ImageFormat, opts: 
     source_file_index: src.index,
     filename: src.filename,
     content_type: CONTENT_TYPES[format],
-    page_count: sizes.length,
+    page_count: pageCount,
     pages,
     warnings,
   };
@@ -78,29 +81,50 @@ function checkPixels(width: number, height: number, limits: ConvertLimits): void
   }
 }
 
-function bmpSizes(data: Uint8Array, limits: ConvertLimits): PageSize[] {
+function bmpSizes(data: Uint8Array, limits: ConvertLimits): Sizes {
   const header = readBmpHeader(data);
   checkPixels(header.width, header.height, limits);
   checkBmpComplete(data, header);
-  return [{ width: header.width, height: header.height, source: { kind: "bmp", data } }];
+  return { pageCount: 1, sizes: [{ width: header.width, height: header.height, source: { kind: "bmp", data } }] };
 }
 
-async function sharpSizes(data: Uint8Array, format: ImageFormat, limits: ConvertLimits, warnings: string[]): Promise<PageSize[]> {
+async function sharpSizes(data: Uint8Array, format: ImageFormat, wanted: number, limits: ConvertLimits, warnings: string[]): Promise<Sizes> {
   const first = await readMetadata(data, 0, limits);
-  // TIFF pages are document pages; GIF/WebP frames are animation, so only the first frame counts.
-  const pageTotal = format === "tiff" ? Math.max(1, first.pages ?? 1) : 1;
+  if (format !== "tiff") {
+    // GIF/WebP frames are animation, so only the first frame counts.
+    const sizes = [{ width: first.width, height: first.height, source: { kind: "sharp", data, page: 0 } as PixelSource }];
+    await verifyDecodes(sizes[0], limits);
+    return { pageCount: 1, sizes };
+  }
+  // TIFF pages are document pages: counted and sized from the IFD chain in one pass (see tiff.ts), only the
+  // pages that will be converted are looked at, and an over-long file is refused before any of them is.
+  const chain = readTiffPages(data, Math.min(wanted, limits.maxFilePages + 1), limits.maxTiffDirectories);
+  if (chain?.overCap) {
+    throw new DocprocError("too_large", `the TIFF has more than ${limits.maxTiffDirectories} pages`, { details: { max_pages: limits.maxTiffDirectories } });
+  }
+  const pageCount = chain?.pageCount ?? Math.max(1, first.pages ?? 1);
+  checkPageCount(Math.min(wanted, pageCount), pageCount, limits);
   const sizes: PageSize[] = [];
-  for (let page = 0; page < pageTotal; page++) {
-    const meta = page === 0 ? first : await readMetadata(data, page, limits).catch((err) => err as Error);
-    if (meta instanceof Error) {
-      if (meta instanceof DocprocError && meta.code === "too_large") throw meta;
-      warnings.push(`page ${page + 1}: unreadable (${meta.message}); it is skipped`);
-      continue;
+  if (chain) {
+    let expected = 0;
+    for (const page of chain.pages) {
+      for (; expected < page.index; expected++) warnings.push(`page ${expected + 1}: the TIFF directory has no image size; it is skipped`);
+      expected = page.index + 1;
+      checkPixels(page.width, page.height, limits);
+      const swap = page.orientation >= 5; // 5-8 turn the image by 90°
+      sizes.push({ width: swap ? page.height : page.width, height: swap ? page.width : page.height, source: { kind: "sharp", data, page: page.index } });
     }
-    sizes.push({ width: meta.width, height: meta.height, source: { kind: "sharp", data, page } });
+  } else {
+    sizes.push({ width: first.width, height: first.height, source: { kind: "sharp", data, page: 0 } });
   }
   await verifyDecodes(sizes[0], limits);
-  return sizes;
+  return { pageCount, sizes };
+}
+
+interface Sizes {
+  pageCount: number;
+  /** The pages to convert (at most `wanted`), each with its size after orientation. */
+  sizes: PageSize[];
 }
 
 interface ImageMeta {

@@ -6,6 +6,7 @@
  * Images keep their own pixels (render_scale 1) under the same two bounds, shrinking the same way.
  */
 import { availableParallelism } from "node:os";
+import { DocprocError } from "../errors.ts";
 import type { ImageTransform } from "../model.ts";
 
 export interface ConvertLimits {
@@ -26,6 +27,13 @@ export interface ConvertLimits {
    * (each holds its own copy of the document and pdf.js's caches; a batch already runs one file per core).
    */
   pdfWorkers: number;
+  /**
+   * Pages converted from one file at most (after page_limit). A file that would need more is refused as
+   * `too_large` before any page is read: a 2 KB PDF can declare a page tree of 99,999,999 pages. Default 10,000.
+   */
+  maxFilePages: number;
+  /** TIFF directories counted at most when enumerating pages (the walk is linear; this bounds it). Default 100,000. */
+  maxTiffDirectories: number;
 }
 
 export const DEFAULT_LIMITS: ConvertLimits = {
@@ -36,7 +44,19 @@ export const DEFAULT_LIMITS: ConvertLimits = {
   pageTimeoutMs: 15_000,
   renderTimeoutMs: 60_000,
   pdfWorkers: Math.min(4, availableParallelism()),
+  maxFilePages: 10_000,
+  maxTiffDirectories: 100_000,
 };
+
+/** Refuses a file whose pages to convert (`wanted` of `total`) exceed `maxFilePages`, before any is read. */
+export function checkPageCount(wanted: number, total: number, limits: Pick<ConvertLimits, "maxFilePages">): void {
+  if (wanted <= limits.maxFilePages) return;
+  throw new DocprocError(
+    "too_large",
+    `the file has ${total} pages; at most ${limits.maxFilePages} pages of one file are converted (use a page limit, or raise the limit)`,
+    { details: { page_count: total, max_pages: limits.maxFilePages } },
+  );
+}
 
 export function resolveLimits(limits?: Partial<ConvertLimits>): ConvertLimits {
   return { ...DEFAULT_LIMITS, ...limits };

@@ -5,7 +5,7 @@
  */
 import { DocprocError } from "../errors.ts";
 import type { ConvertedFile, Page, RasterImage, SourceInput } from "../model.ts";
-import { makeTransform, PDF_RENDER_DPI, type ConvertLimits } from "./limits.ts";
+import { checkPageCount, makeTransform, PDF_RENDER_DPI, type ConvertLimits } from "./limits.ts";
 import { meanConfidence } from "./lines.ts";
 import { isFatal, isInterrupted, PdfWorkerClient, spareWorkerCount } from "./pdf-client.ts";
 import { packWords, unpackWords, type PageResult, type RenderResult } from "./pdf-protocol.ts";
@@ -53,6 +53,7 @@ async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promis
   const wanted = opts.maxPages === null ? pageTotal : Math.min(pageTotal, Math.max(0, opts.maxPages));
   let pages: Page[];
   try {
+    checkPageCount(wanted, pageTotal, opts.limits);
     pages = await convertPages(client, src, wanted, opts, warnings, password);
   } catch (err) {
     await client.close();

@@ -16,6 +16,18 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { applyPatches, SPEED_PATCHES, type Patch } from "./pdfjs-speed-patches.ts";
 
+/**
+ * Safety: an object stream's `/N` (its object count) sized two arrays before a single entry was read, and JSC
+ * allocates `new Array(n)` eagerly (8 bytes an element): a 600-byte PDF declaring `/N 99999999` took 1.6 GB per
+ * fetch, several fetches per file. The arrays now grow with the entries actually parsed, which the stream's own
+ * length bounds; the loops stop at the first non-integer as before, so every valid file reads the same.
+ * Tested by test/core/hardening.test.ts (peak RSS of a CLI run on such a file).
+ */
+const OBJECT_STREAM: Patch[] = [
+  ["    const nums = new Array(n);\n    const offsets = new Array(n);\n", "    const nums = [];\n    const offsets = [];\n"],
+  ["    const entries = new Array(n);\n", "    const entries = [];\n"],
+];
+
 const PATCHES: Patch[] = [
   [
     "textChunk.str.push(glyphUnicode);",
@@ -37,7 +49,7 @@ export interface WorkerModule {
 export async function loadPdfjsWorkerModule(): Promise<WorkerModule> {
   const path = Bun.resolveSync("pdfjs-dist/legacy/build/pdf.worker.mjs", import.meta.dir);
   const source = readFileSync(path, "utf8");
-  const patched = applyPatches(source, PATCHES, SPEED_PATCHES);
+  const patched = applyPatches(source, PATCHES, [OBJECT_STREAM, ...SPEED_PATCHES]);
   if (patched === null) return { ...(await import(path)), glyphOffsets: false };
   const digest = createHash("sha256").update(patched).digest("hex");
   try {
