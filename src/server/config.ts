@@ -19,15 +19,24 @@ export interface ServerConfig {
   maxLongPollSeconds: number;
   /** How often long polls re-read statuses written by other processes (ms). */
   longPollRecheckMs: number;
+  /** Largest `documentText` of a one-step request (UTF-8 bytes): 413 above it. */
+  maxDocumentTextBytes: number;
+  /** Largest `ocrData` of a one-step request (bytes of its JSON): 413 above it. */
+  maxOcrDataBytes: number;
+  /** Public uploads (capture submits) read at once; more answer 429 with Retry-After. Optional: default below. */
+  maxPublicUploads?: number;
   /** Rate limits and session lifetimes (src/auth/settings.ts); the defaults when left out. */
   auth?: AuthSettings;
 }
 
-export const DEFAULT_CONFIG: Omit<ServerConfig, "adminApiKey"> = {
+export const DEFAULT_CONFIG: Omit<ServerConfig, "adminApiKey"> & { maxPublicUploads: number } = {
   maxBodyBytes: 100 * 1024 * 1024,
   maxFileBytes: 50 * 1024 * 1024,
   maxFilesPerUpload: 100,
   maxQueueDepth: 1000,
   maxLongPollSeconds: 120,
   longPollRecheckMs: 1000,
+  maxDocumentTextBytes: 5 * 1024 * 1024,
+  maxOcrDataBytes: 20 * 1024 * 1024,
+  maxPublicUploads: 4,
 };

@@ -24,9 +24,10 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefi
  * Reads a JSON body; an empty body counts as `{}`. The Content-Type is not required (`curl -d` sends form
  * encoding), but a body that is not JSON under a non-JSON type is a 415 saying so; under a JSON type (or none), 400.
  */
-export async function readJson(request: Request): Promise<unknown> {
+export async function readJson(request: Request, maxDepth = MAX_JSON_DEPTH): Promise<unknown> {
   const text = await request.text();
   if (text.trim() === "") return {};
+  checkJsonDepth(text, maxDepth, "Request body");
   try {
     return JSON.parse(text);
   } catch {
@@ -35,6 +36,42 @@ export async function readJson(request: Request): Promise<unknown> {
       throw new DocprocError("unsupported_format", `Request body must be JSON (Content-Type: application/json), got ${type}`);
     }
     throw new DocprocError("invalid_input", "Request body is not valid JSON");
+  }
+}
+
+/**
+ * Deepest nesting of objects and arrays any JSON body may have. Real bodies (project settings, OCR data, metadata)
+ * stay under 10; SQLite's JSON functions give up at 1,000, so a transaction whose metadata nests deeper made every
+ * metadata-filtered list answer 500, and recursive code (validation, JSON.stringify) has its own stack limits.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * 400 when JSON text nests deeper than `maxDepth`, found by one linear scan before anything recursive (JSON.parse,
+ * zod) sees it. Brackets inside strings do not count; malformed text is left to JSON.parse to report.
+ */
+export function checkJsonDepth(text: string, maxDepth: number, what: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxDepth) throw new DocprocError("invalid_input", `${what} nests objects and arrays more than ${maxDepth} levels deep`, { details: { max_depth: maxDepth } });
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+}
+
+/** JSON in a query parameter (filters): parsed after the same depth check as bodies. */
+export function parseJsonParam(raw: string, name: string, maxDepth = MAX_JSON_DEPTH): unknown {
+  checkJsonDepth(raw, maxDepth, name);
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new DocprocError("invalid_input", `${name}: not valid JSON`);
   }
 }
 
@@ -52,6 +89,8 @@ export function queryInt(value: string | undefined, name: string, opts: { min?: 
   if (value === undefined || value === "") return opts.fallback;
   if (!/^-?\d+$/.test(value)) throw new DocprocError("invalid_input", `${name}: expected an integer`);
   const n = Number(value);
+  // Beyond 2^53 a number is no longer exact, and SQLite refuses integers past 2^63 (a 500 before this check).
+  if (!Number.isSafeInteger(n)) throw new DocprocError("invalid_input", `${name}: ${value} is out of range`);
   if (opts.min !== undefined && n < opts.min) throw new DocprocError("invalid_input", `${name}: must be at least ${opts.min}`);
   if (opts.max !== undefined && n > opts.max) throw new DocprocError("invalid_input", `${name}: must be at most ${opts.max}`);
   return n;

@@ -61,7 +61,11 @@ function operand(where: string, field: unknown): { expr: string; params: Sql["pa
   if (FILTER_COLUMNS[field]) return { expr: FILTER_COLUMNS[field], params: [] };
   if (field === "document_type") return { exists: "SELECT 1 FROM documents d WHERE d.transaction_id = t.transaction_id AND d.document_type ?x", params: [] };
   if (field === "file_name") return { exists: "SELECT 1 FROM source_files f WHERE f.transaction_id = t.transaction_id AND f.filename ?x", params: [] };
-  if (field.startsWith("metadata.") && NAME.test(field.slice(9))) return { expr: "json_extract(t.metadata, ?)", params: [`$.${field.slice(9)}`] };
+  if (field.startsWith("metadata.") && NAME.test(field.slice(9))) {
+    // A row whose metadata SQLite cannot parse (nested past its 1,000 levels, stored before bodies were capped)
+    // matches nothing instead of failing the whole list.
+    return { expr: "CASE WHEN json_valid(t.metadata) THEN json_extract(t.metadata, ?) END", params: [`$.${field.slice(9)}`] };
+  }
   if (field.startsWith("idx_") && NAME.test(field.slice(4))) {
     return { expr: "(SELECT i.value FROM transaction_index i WHERE i.transaction_id = t.transaction_id AND i.name = ?)", params: [field.slice(4)] };
   }

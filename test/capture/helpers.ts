@@ -32,6 +32,8 @@ export async function captureApp(opts: { auth?: Partial<AuthSettings>; config?: 
     db: t.data.db,
     clock,
     call,
+    /** The app itself, for requests built by hand (streaming bodies). */
+    handle: (request: Request) => t.app.handle(request),
     admin,
     withKey: (key: string) => (method: string, url: string, body?: unknown) => call(method, url, { "x-api-key": key }, body),
     async project(tenant = "default"): Promise<string> {

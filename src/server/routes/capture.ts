@@ -19,7 +19,9 @@ import { DocprocError } from "../../core/errors";
 import { listUsers } from "../../storage/users";
 import { principalOf } from "../auth";
 import { capturePageResponse } from "../capture-page/index";
+import { DEFAULT_CONFIG } from "../config";
 import { safeName } from "../content-types";
+import { inFlightLimit, readMultipartHead } from "../multipart-head";
 import { urlsOf, type ServerDeps } from "../deps";
 import { errorResponse, jsonResponse } from "../errors";
 import type { RouteDoc } from "../openapi";
@@ -60,6 +62,9 @@ function captureError(err: unknown): Response {
     if (state) return jsonResponse({ detail: err.message, state }, 409);
     if (err.code === "not_found" && err.message.startsWith("Unknown capture code")) return jsonResponse({ detail: err.message, state: "unknown" }, 404);
   }
+  if (err instanceof DocprocError && err.code === "rate_limited" && typeof err.details?.retry_after === "number") {
+    return jsonResponse({ detail: err.message }, 429, { "retry-after": String(err.details.retry_after) });
+  }
   return rateLimitResponse(err) ?? errorResponse(err);
 }
 
@@ -89,10 +94,35 @@ function assertUsable(ctx: CaptureContext, token: string): void {
   if (rec.state !== "active") throw stateError(rec);
 }
 
-async function readCaptureForm(request: Request) {
+function requireMultipart(request: Request): void {
   if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
     throw new DocprocError("invalid_input", "Submit pages as multipart/form-data: a `token` field and one or more `files`");
   }
+}
+
+/**
+ * The token is checked before any file is read (issue 21): from X-Capture-Token, else from the body's first field,
+ * which MUST then be `token` (the page and every client built on docs/capture.md send it first).
+ */
+async function checkTokenFirst(ctx: CaptureContext, request: Request): Promise<{ request: Request; early: string | null }> {
+  const header = request.headers.get("x-capture-token")?.trim();
+  if (header) {
+    assertUsable(ctx, header);
+    return { request, early: header };
+  }
+  requireMultipart(request);
+  const head = await readMultipartHead(request);
+  const token = head.name === "token" ? head.value?.trim() : undefined;
+  if (!token) {
+    await head.replay.body?.cancel().catch(() => undefined);
+    throw new DocprocError("invalid_input", "token: missing; send it in the X-Capture-Token header or as the first multipart field `token`");
+  }
+  assertUsable(ctx, token);
+  return { request: head.replay, early: token };
+}
+
+async function readCaptureForm(request: Request) {
+  requireMultipart(request);
   let form: FormData;
   try {
     form = await request.formData();
@@ -115,6 +145,8 @@ export function captureRoutes(deps: ServerDeps, settings: CaptureSettings = deps
     return { ...ctx, blobs: deps.blobs, guard, adminKeyHash, maxQueueDepth, maxFileBytes, maxFiles: maxFilesPerUpload, wake: deps.wake };
   };
   const base = "/tenants/:tenant_id/projects/:project_id/capture-tokens";
+  // Public uploads held in memory at once, whatever their tokens: a bound on what visitors without a key can cost.
+  const uploads = inFlightLimit(deps.config.maxPublicUploads ?? DEFAULT_CONFIG.maxPublicUploads, "capture uploads");
   return new Elysia({ name: "capture" })
     .post(
       base,
@@ -137,15 +169,15 @@ export function captureRoutes(deps: ServerDeps, settings: CaptureSettings = deps
     .post(
       "/capture/submit",
       async ({ request }) =>
-        guarded(async () => {
-          // The page also sends the token in X-Capture-Token, so a dead code is refused before its body is read.
-          const early = request.headers.get("x-capture-token")?.trim();
-          if (early) assertUsable(ctx, early);
-          const { token, files } = await readCaptureForm(request);
-          if (!token) throw new DocprocError("invalid_input", "token: missing (multipart field `token`)");
-          if (early && early !== token) throw new DocprocError("invalid_input", "token: the X-Capture-Token header and the form field differ");
-          return submitCapture(submitContext(), token, files);
-        }),
+        guarded(() =>
+          uploads.run(async () => {
+            const { request: body, early } = await checkTokenFirst(ctx, request);
+            const { token, files } = await readCaptureForm(body);
+            if (!token) throw new DocprocError("invalid_input", "token: missing (multipart field `token`)");
+            if (early && early !== token) throw new DocprocError("invalid_input", "token: the X-Capture-Token header and the form field differ");
+            return submitCapture(submitContext(), token, files);
+          }),
+        ),
       { parse: "none" },
     );
 }
@@ -166,6 +198,6 @@ export const CAPTURE_ROUTE_DOCS: RouteDoc[] = [
   },
   {
     method: "post", path: "/capture/submit", summary: "Submit the captured pages as multipart/form-data (`token`, repeated `files`; optional X-Capture-Token header); starts processing", tag: "Capture", public: true,
-    responses: { 200: { description: "transaction_id, status (processing), file_count, page_count" }, 400: err("No files or no token"), 403: err("The minting key was revoked"), 404: stateErr("Unknown capture code"), 409: stateErr("Code not opened yet"), 410: stateErr("Code already used or expired"), 413: err("More pages than max_pages, or files too large"), 415: err("Not a PDF or an image"), 422: err("Unreadable or password-protected file"), 429: err("Task submission limit of the minting key") },
+    responses: { 200: { description: "transaction_id, status (processing), file_count, page_count" }, 400: err("No files or no token (the token goes in X-Capture-Token or the first multipart field)"), 403: err("The minting key was revoked"), 404: stateErr("Unknown capture code"), 409: stateErr("Code not opened yet"), 410: stateErr("Code already used or expired"), 413: err("More pages than max_pages, or files too large"), 415: err("Not a PDF or an image"), 422: err("Unreadable or password-protected file"), 429: err("Task submission limit of the minting key, or too many capture uploads at once (Retry-After)") },
   },
 ];

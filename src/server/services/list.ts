@@ -6,18 +6,14 @@ import { DocprocError } from "../../core/errors";
 import type { Db } from "../../storage/db";
 import { listTransactions, SORT_COLUMNS, type ListQuery } from "../../storage/transaction-list";
 import { DatasetIdSchema, STATUSES } from "../schemas";
-import { queryInt } from "../validation";
+import { parseJsonParam, queryInt } from "../validation";
 import { parseFields, project, transactionView } from "./status";
 
 export const MAX_LIST_LIMIT = 1000;
+/** Past this, no page of a list has items; a bound keeps the number a plain SQLite integer. */
+export const MAX_LIST_OFFSET = 1_000_000_000;
 
-function jsonParam(raw: string, name: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw new DocprocError("invalid_input", `${name}: not valid JSON`);
-  }
-}
+const jsonParam = (raw: string, name: string) => parseJsonParam(raw, name);
 
 /** Inclusive bound: a date-only `date_to` covers that whole day. */
 function dateParam(raw: string | undefined, name: string, endOfDay: boolean): string | undefined {
@@ -68,7 +64,7 @@ export function parseListQuery(q: Record<string, string | undefined>): ListQuery
     sortBy,
     sortOrder,
     limit: queryInt(q.limit, "limit", { min: 1, max: MAX_LIST_LIMIT, fallback: 100 }),
-    offset: queryInt(q.offset, "offset", { min: 0, fallback: 0 }),
+    offset: queryInt(q.offset, "offset", { min: 0, max: MAX_LIST_OFFSET, fallback: 0 }),
   };
 }
 
