@@ -17,3 +17,17 @@ export const projectFileFlag = () =>
 
 /** Files processed at once by `process` and `watch`. */
 export const concurrencyFlag = () => Flags.integer({ description: "files processed at once (default: number of cores)", min: 1, max: 64, helpValue: "N" });
+
+/** `--log-format` and `--log-level` of the long-running commands (serve, worker, watch); docs/operations.md. */
+export const logFlags = () => ({
+  "log-format": Flags.string({
+    description: "log lines on stderr: json (one object per line) or pretty (default: DOCPROC_LOG_FORMAT, else pretty on a terminal and json otherwise)",
+    options: ["json", "pretty"],
+    helpValue: "FORMAT",
+  }),
+  "log-level": Flags.string({
+    description: "least severe level logged (default: DOCPROC_LOG_LEVEL, else info)",
+    options: ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
+    helpValue: "LEVEL",
+  }),
+});

@@ -1,6 +1,6 @@
 /** `docproc serve`: flags and help only; the server is in src/server/start.ts. */
 import { Command, Flags } from "@oclif/core";
-import { dataDirFlag } from "../cli/flags";
+import { dataDirFlag, logFlags } from "../cli/flags";
 
 export default class ServeCommand extends Command {
   static summary = "Run the REST API with a durable job queue on one data directory";
@@ -12,7 +12,9 @@ export default class ServeCommand extends Command {
       "DOCPROC_MAX_BODY_MB (100), DOCPROC_MAX_FILE_MB (50), DOCPROC_MAX_FILES (100), DOCPROC_MAX_QUEUE_DEPTH (1000), " +
       "DOCPROC_MAX_LONG_POLL_SECONDS (120), DOCPROC_LEASE_SECONDS (30), DOCPROC_JOB_TIMEOUT_SECONDS (1800), " +
       "DOCPROC_PUBLIC_URL (base of webhook links; default: the listen address), DOCPROC_WEBHOOK_ALLOW (webhook " +
-      "receivers on private or loopback networks, e.g. 127.0.0.0/8; off by default; see docs/webhooks.md).",
+      "receivers on private or loopback networks, e.g. 127.0.0.0/8; off by default; see docs/webhooks.md), " +
+      "DOCPROC_TRUST_PROXY (honour X-Forwarded-Proto/Host/Prefix: true or the proxies' addresses; off by default), " +
+      "DOCPROC_METRICS_TOKEN (bearer token for GET /metrics), DOCPROC_LOG_FORMAT, DOCPROC_LOG_LEVEL (docs/operations.md).",
     "SIGTERM or SIGINT: stop accepting requests, let running jobs finish (up to 30 s), release the rest.",
   ].join("\n\n");
   static examples = [
@@ -24,12 +26,14 @@ export default class ServeCommand extends Command {
     port: Flags.integer({ description: "port to listen on, 0 picks a free one (default: DOCPROC_PORT, else 8080)", min: 0, max: 65535, helpValue: "PORT" }),
     data: dataDirFlag(),
     workers: Flags.integer({ description: "jobs processed at once in this process (0: API only)", default: 2, min: 0, max: 64, helpValue: "N" }),
+    ...logFlags(),
   };
 
   async run(): Promise<number> {
     const { flags } = await this.parse(ServeCommand);
-    const [{ startServer }, { loadEnvSettings }] = await Promise.all([import("../server/start"), import("../settings/env")]);
+    const [{ startServer }, { loadEnvSettings }, { loggerFromFlags }] = await Promise.all([import("../server/start"), import("../settings/env"), import("../telemetry/cli")]);
     const env = loadEnvSettings();
+    const logger = loggerFromFlags(flags, "serve", env.log);
     const config = env.server;
     const host = flags.host ?? env.listen.host ?? "127.0.0.1";
     const port = flags.port ?? env.listen.port ?? 8080;
@@ -42,13 +46,17 @@ export default class ServeCommand extends Command {
       queue: env.queue,
       webhooks: env.webhooks,
       capture: env.capture,
-      log: (m) => process.stderr.write(`${m}\n`),
+      logger,
+      log: (m) => logger.warn(m),
     });
+    logger.info({ event: "listening", url: server.url, workers: flags.workers }, `listening on ${server.url}`);
     process.stdout.write(`docproc serve listening on ${server.url} (data: ${flags.data}, workers: ${flags.workers})\n`);
     if (config.generatedKey) process.stdout.write(`ADMIN_API_KEY not set; generated key for this run: ${config.adminApiKey}\n`);
-    await waitForSignal();
+    const signal = await waitForSignal();
     process.stdout.write("docproc serve: shutting down\n");
+    logger.info({ event: "shutdown", signal }, `${signal}: shutting down`);
     await server.stop();
+    logger.info({ event: "stopped" }, "stopped");
     return 0;
   }
 }

@@ -233,3 +233,8 @@ export function pidAlive(pid: number): boolean {
 export function pruneFinishedJobs(db: Db, before: number): number {
   return db.query("DELETE FROM jobs WHERE status IN ('done', 'failed') AND updated_at < ?").run(before).changes;
 }
+
+/** Live jobs by kind and status (queued, running), for the queue-depth metric. */
+export function queueCounts(db: Db): Array<{ kind: string; status: string; n: number }> {
+  return db.query<{ kind: string; status: string; n: number }, []>("SELECT kind, status, COUNT(*) AS n FROM jobs WHERE status IN ('queued','running') GROUP BY kind, status").all();
+}

@@ -9,7 +9,8 @@ import type { Guard } from "../auth/guard";
 import type { Principal } from "../auth/principal";
 import { rateLimitHeaders } from "./rate-limit";
 
-const PUBLIC = [/^\/health\/?$/, /^\/docs(\/.*)?$/, /^\/api-docs(\/.*)?$/, /^\/capture(\/session|\/submit)?\/?$/];
+// `/` is the first-run page; `/metrics` checks its own credential (routes/metrics.ts: admin key or metrics token).
+const PUBLIC = [/^\/$/, /^\/metrics\/?$/, /^\/health\/?$/, /^\/docs(\/.*)?$/, /^\/api-docs(\/.*)?$/, /^\/capture(\/session|\/submit)?\/?$/];
 
 export function isPublicPath(pathname: string): boolean {
   return PUBLIC.some((re) => re.test(pathname));
@@ -36,6 +37,12 @@ export function principalOf(request: Request): Principal {
   const p = principals.get(request);
   if (!p) throw new DocprocError("unauthorized", "Not authenticated");
   return p;
+}
+
+/** Who made a request, for the access log: kind and ids only (null before authentication or on public paths). */
+export function callerOf(request: Request): { kind: string; keyId?: string; tenantId: string | null } | null {
+  const p = principals.get(request);
+  return p ? { kind: p.kind, keyId: p.keyId, tenantId: p.tenantId } : null;
 }
 
 /** The tenant a request is confined to, or null when it may see every tenant (the admin key). */

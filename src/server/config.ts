@@ -3,6 +3,7 @@
  * a plain object.
  */
 import type { AuthSettings } from "../auth/settings";
+import type { TrustProxy } from "./proxy";
 
 export interface ServerConfig {
   /** `X-API-Key` value that authorises everything (the spec's ADMIN_API_KEY). */
@@ -27,6 +28,10 @@ export interface ServerConfig {
   maxPublicUploads?: number;
   /** Rate limits and session lifetimes (src/auth/settings.ts); the defaults when left out. */
   auth?: AuthSettings;
+  /** Bearer token that may read GET /metrics (besides the admin key); DOCPROC_METRICS_TOKEN. */
+  metricsToken?: string | null;
+  /** Honour X-Forwarded-Proto/Host/Prefix (src/server/proxy.ts); DOCPROC_TRUST_PROXY, off by default. */
+  trustProxy?: TrustProxy;
 }
 
 export const DEFAULT_CONFIG: Omit<ServerConfig, "adminApiKey"> & { maxPublicUploads: number } = {

@@ -6,6 +6,7 @@ import type { Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
 import type { CaptureSettings } from "../capture/settings";
 import type { ServerConfig } from "./config";
+import type { Telemetry } from "./observe";
 
 export interface OcrStatus {
   status: "idle" | "loading" | "ready" | "error";
@@ -32,6 +33,8 @@ export interface ServerDeps {
   ocrStatus(): OcrStatus;
   /** Called when a reviewer finishes a review (docs/review.md): learning from confirmed documents attaches here. */
   onReviewFinished?: ReviewFinishedHook[];
+  /** Access log and metrics; default: no log lines, a private metrics registry (GET /metrics still answers). */
+  telemetry?: Telemetry;
 }
 
 export const urlsOf = (id: string) => ({

@@ -11,6 +11,7 @@ import { CAPTURE_ROUTE_DOCS } from "./routes/capture";
 import { REVIEW_ROUTE_DOCS } from "./routes/review";
 import { accessRuleOf } from "../auth/permissions";
 import * as S from "./schemas";
+import { addExamples, webhooksSection } from "./openapi-extras";
 
 interface Resp {
   description: string;
@@ -24,6 +25,8 @@ export interface RouteDoc {
   summary: string;
   tag: string;
   public?: boolean;
+  /** Overrides the document's security (a public route with its own credential, e.g. /metrics). */
+  security?: Array<Record<string, string[]>>;
   body?: z.ZodType | "multipart" | "settings";
   query?: Record<string, { type: "string" | "integer" | "boolean"; description: string }>;
   responses: Record<number, Resp>;
@@ -89,6 +92,11 @@ export const ROUTES: RouteDoc[] = [
   { method: "get", path: "/api-docs/openapi.json", summary: "This OpenAPI document", tag: "Service", public: true, responses: { 200: { description: "OpenAPI 3.1", content: "application/json" } } },
   { method: "get", path: "/api-docs/explorer.js", summary: "Explorer script", tag: "Service", public: true, responses: { 200: { description: "JavaScript", content: "text/javascript" } } },
   { method: "get", path: "/docs", summary: "API reference (HTML of docs/api.md)", tag: "Service", public: true, responses: { 200: { description: "HTML", content: "text/html" } } },
+  { method: "get", path: "/", summary: "Start page: version and links (HTML; JSON with Accept: application/json)", tag: "Service", public: true, responses: { 200: { description: "HTML", content: "text/html" } } },
+  {
+    method: "get", path: "/metrics", summary: "Prometheus metrics of this process (text format; docs/operations.md)", tag: "Service", public: true, security: [{ metricsToken: [] }, { apiKey: [] }, { adminKey: [] }],
+    responses: { 200: { description: "Prometheus text exposition format 0.0.4", content: "text/plain" }, 401: err("Neither the admin key nor the metrics token") },
+  },
   ...DELIVERY_ROUTE_DOCS,
   ...ADMIN_ROUTE_DOCS,
   ...AUTH_ROUTE_DOCS,
@@ -197,13 +205,13 @@ export function openApiDocument(): Record<string, unknown> {
       summary: r.summary,
       tags: [r.tag],
       operationId: `${r.method}_${r.path.replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, "")}`,
-      ...(r.public ? { security: [] } : {}),
+      ...(r.security ? { security: r.security } : r.public ? { security: [] } : {}),
       ...(params.length + query.length ? { parameters: [...params, ...query] } : {}),
       ...(r.body ? { requestBody: bodyOf(r.body) } : {}),
       responses: { ...sharedResponses(r), ...responses },
     };
   }
-  return {
+  return addExamples({
     openapi: "3.1.0",
     info: { title: "docproc API", version: pkg.version, description: "Document processing: submit, track, and download export files. See /docs." },
     servers: [{ url: "/" }],
@@ -213,9 +221,11 @@ export function openApiDocument(): Record<string, unknown> {
         apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "A client's API key, or the admin key (docs/auth.md)" },
         adminKey: { type: "apiKey", in: "header", name: "X-Admin-Key", description: "The admin key (ADMIN_API_KEY)" },
         sessionToken: { type: "apiKey", in: "header", name: "X-Session-Token", description: "A session from POST /auth/login" },
+        metricsToken: { type: "http", scheme: "bearer", description: "DOCPROC_METRICS_TOKEN (GET /metrics only), or the admin key" },
       },
     },
     security: [{ apiKey: [] }, { adminKey: [] }, { sessionToken: [] }],
     paths,
-  };
+    webhooks: webhooksSection(),
+  });
 }

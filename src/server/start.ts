@@ -11,6 +11,10 @@ import { systemClock } from "../storage/clock";
 import { createApp } from "./app";
 import type { ServerConfig } from "./config";
 import { createLongPoll } from "./long-poll";
+import type { Telemetry } from "./observe";
+import { silentLogger, type Logger } from "../telemetry/log";
+import { createMetrics } from "../telemetry/metrics";
+import { queueCounts } from "../queue/jobs";
 
 export interface StartOptions {
   host: string;
@@ -26,6 +30,8 @@ export interface StartOptions {
   /** Phone capture settings; default DEFAULT_CAPTURE_SETTINGS. */
   capture?: CaptureSettings;
   log?: (msg: string) => void;
+  /** Structured logs (access log, jobs, webhooks); default: none. */
+  logger?: Logger;
 }
 
 export interface RunningServer {
@@ -37,6 +43,7 @@ export interface RunningServer {
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const data = openDataDir(opts.dataDir);
   const clock = systemClock;
+  const telemetry: Telemetry = { log: opts.logger ?? silentLogger, metrics: createMetrics({ queueCounts: () => queueCounts(data.db) }) };
   // Webhook links use DOCPROC_PUBLIC_URL, else the address this server listens on (known once it listens).
   let listenUrl: string | null = null;
   const webhooks = webhookSettingsOf(opts.webhooks ?? { publicUrl: null, allowPrivate: false }, () => listenUrl);
@@ -56,6 +63,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       wake: () => runtime.pool.wake(),
       running: () => runtime.pool.running(),
       ocrStatus: () => runtime.ocrStatus(),
+      telemetry,
     },
     longPoll,
   );

@@ -13,6 +13,8 @@ import { DEFAULT_CAPTURE_SETTINGS, type CaptureSettings } from "../capture/setti
 import { DocprocError } from "../core/errors";
 import { parseAllowList, type AllowPrivate } from "../core/notify/ssrf";
 import { DEFAULT_CONFIG, type ServerConfig } from "../server/config";
+import { parseTrustProxy } from "../server/proxy";
+import type { LogSettings } from "../telemetry/cli";
 
 type Env = Record<string, string | undefined>;
 
@@ -62,6 +64,18 @@ export const EnvSchema = z.object({
   DOCPROC_ASYNC_LIMIT_PER_HOUR: positive().describe("async submissions per hour per API key (default 300)"),
   DOCPROC_SESSION_HOURS: positive().describe("absolute session lifetime (hours, default 12)"),
   DOCPROC_SESSION_IDLE_MINUTES: positive().describe("idle session timeout (minutes, default 30)"),
+  DOCPROC_TRUST_PROXY: z
+    .preprocess(unsetIfEmpty, z.string().superRefine((v, ctx) => {
+      try {
+        parseTrustProxy(v);
+      } catch (e) {
+        ctx.addIssue({ code: "custom", message: (e as Error).message });
+      }
+    }).optional())
+    .describe("honour X-Forwarded-Proto/Host/Prefix: true, or the proxies' addresses/CIDRs (default off; docs/operations.md)"),
+  DOCPROC_METRICS_TOKEN: text().describe("bearer token that may read GET /metrics besides the admin key"),
+  DOCPROC_LOG_FORMAT: z.preprocess(unsetIfEmpty, z.enum(["json", "pretty"]).optional()).describe("log lines: json or pretty (same as --log-format; default pretty on a terminal, else json)"),
+  DOCPROC_LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional()).describe("least severe level logged (same as --log-level; default info)"),
 });
 
 export type EnvVariables = z.infer<typeof EnvSchema>;
@@ -74,6 +88,8 @@ export interface EnvSettings {
   capture: CaptureSettings;
   queue: { leaseMs: number; jobTimeoutMs: number };
   webhooks: { publicUrl: string | null; allowPrivate: AllowPrivate };
+  /** DOCPROC_LOG_FORMAT / DOCPROC_LOG_LEVEL; the commands' --log-format / --log-level win. */
+  log: LogSettings;
 }
 
 /** Every variable with its description, for help texts and docs. */
@@ -116,6 +132,8 @@ export function loadEnvSettings(env: Env = process.env): EnvSettings {
       maxOcrDataBytes: v.DOCPROC_MAX_OCR_DATA_MB !== undefined ? Math.floor(v.DOCPROC_MAX_OCR_DATA_MB * MB) : d.maxOcrDataBytes,
       maxPublicUploads: v.DOCPROC_MAX_PUBLIC_UPLOADS ?? d.maxPublicUploads,
       auth,
+      metricsToken: v.DOCPROC_METRICS_TOKEN ?? null,
+      trustProxy: parseTrustProxy(v.DOCPROC_TRUST_PROXY),
     },
     auth,
     capture: {
@@ -125,5 +143,6 @@ export function loadEnvSettings(env: Env = process.env): EnvSettings {
     },
     queue: { leaseMs: (v.DOCPROC_LEASE_SECONDS ?? 30) * 1000, jobTimeoutMs: (v.DOCPROC_JOB_TIMEOUT_SECONDS ?? 1800) * 1000 },
     webhooks: { publicUrl, allowPrivate: parseAllowList(v.DOCPROC_WEBHOOK_ALLOW) },
+    log: { format: v.DOCPROC_LOG_FORMAT, level: v.DOCPROC_LOG_LEVEL },
   };
 }

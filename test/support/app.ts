@@ -14,6 +14,7 @@ import { createLongPoll } from "../../src/server/long-poll";
 import { systemClock, type Clock } from "../../src/storage/clock";
 import { fakeRunner } from "./fake-runner";
 import { makeTempDir } from "./temp";
+import type { Telemetry } from "../../src/server/observe";
 
 export interface TestAppOptions {
   adminKey: string;
@@ -32,6 +33,8 @@ export interface TestAppOptions {
   auth?: Partial<AuthSettings>;
   config?: Partial<ServerConfig>;
   webhooks?: WebhookSettings;
+  /** Access log and metrics (default: none logged, a private registry). */
+  telemetry?: Telemetry;
 }
 
 export type TestApp = ReturnType<typeof buildTestApp>;
@@ -54,6 +57,7 @@ export function buildTestApp(opts: TestAppOptions) {
     wake: pool ? () => runtime.pool.wake() : () => {},
     running: pool ? () => runtime.pool.running() : () => 0,
     ocrStatus: pool ? () => runtime.ocrStatus() : () => ({ status: "idle" }),
+    telemetry: opts.telemetry,
   };
   const longPoll = createLongPoll(data.db, runtime.notifier, config.longPollRecheckMs);
   const app = createApp(deps, longPoll);

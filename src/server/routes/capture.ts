@@ -29,6 +29,7 @@ import { rateLimitResponse } from "../rate-limit";
 import { ErrorSchema } from "../schemas";
 import { requireProject } from "../services/projects";
 import { parseInput, readJson } from "../validation";
+import { publicUrlOf } from "../proxy";
 
 export const CaptureTokenBody = z.object({
   dataset_id: z.enum(["production", "playground"]).default("production"),
@@ -155,7 +156,8 @@ export function captureRoutes(deps: ServerDeps, settings: CaptureSettings = deps
         requireProject(deps.db, params.tenant_id, params.project_id);
         checkReviewer(deps, params.tenant_id, body.reviewer_id);
         const minted = mintCaptureToken(ctx, minterOf(request, adminKeyHash), params.tenant_id, params.project_id, body);
-        const origin = settings.publicUrl ?? new URL(request.url).origin;
+        // DOCPROC_PUBLIC_URL wins; else how the client reached us (behind a trusted proxy: its scheme, host, prefix).
+        const origin = settings.publicUrl ?? publicUrlOf(request, "");
         const capture_url = `${origin}/capture#${minted.token}`;
         const { status_url, poll_url } = urlsOf(minted.transaction_id);
         set.status = 201;

@@ -3,17 +3,25 @@ import { Elysia } from "elysia";
 import apiMd from "../../../docs/api.md" with { type: "text" };
 import { EXPLORER_HTML, EXPLORER_JS } from "../explorer";
 import { openApiDocument } from "../openapi";
+import { publicBaseOf } from "../proxy";
 
 const html = (body: string, title: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><link rel="icon" href="data:,"><style>body{font:15px/1.5 system-ui,sans-serif;max-width:980px;margin:24px auto;padding:0 16px;color:#1d2430}table{border-collapse:collapse}td,th{border:1px solid #d8dde6;padding:4px 8px;vertical-align:top}code,pre{background:#f2f4f7;font-family:ui-monospace,monospace}pre{padding:10px;overflow:auto}</style></head><body>${body}</body></html>`;
 
 export function docsRoutes() {
-  const spec = JSON.stringify(openApiDocument());
+  const doc = openApiDocument();
+  const spec = JSON.stringify(doc);
+  // Behind a proxy with a prefix the document names it as its server, and the explorer's links carry it.
+  const specFor = (prefix: string) => (prefix ? JSON.stringify({ ...doc, servers: [{ url: prefix }] }) : spec);
+  const explorer = EXPLORER_HTML.replaceAll("{{P}}", "");
   const reference = html(Bun.markdown.html(apiMd), "docproc API reference");
   const headers = (type: string) => ({ headers: { "content-type": type, "cache-control": "no-cache" } });
   return new Elysia({ name: "docs" })
-    .get("/api-docs", () => new Response(EXPLORER_HTML, headers("text/html; charset=utf-8")))
-    .get("/api-docs/openapi.json", () => new Response(spec, headers("application/json")))
+    .get("/api-docs", ({ request }) => {
+      const { prefix } = publicBaseOf(request);
+      return new Response(prefix ? EXPLORER_HTML.replaceAll("{{P}}", prefix) : explorer, headers("text/html; charset=utf-8"));
+    })
+    .get("/api-docs/openapi.json", ({ request }) => new Response(specFor(publicBaseOf(request).prefix), headers("application/json")))
     .get("/api-docs/explorer.js", () => new Response(EXPLORER_JS, headers("text/javascript; charset=utf-8")))
     .get("/docs", () => new Response(reference, headers("text/html; charset=utf-8")));
 }
