@@ -16,7 +16,7 @@ summary{cursor:pointer;padding:8px 10px;font-family:ui-monospace,monospace}
 .m{display:inline-block;width:60px;font-weight:700;text-transform:uppercase}.get{color:#1a7f37}.post{color:#0b5cad}.put,.patch{color:#9a6700}.delete{color:#cf222e}
 .body{padding:0 12px 12px}label{display:block;margin:6px 0 2px;font-weight:600}input.p,textarea{width:100%;box-sizing:border-box;font-family:ui-monospace,monospace}
 textarea{min-height:90px}textarea.secret{min-height:40px;-webkit-text-security:disc}textarea.list{min-height:40px}pre{background:#0d1117;color:#e6edf3;padding:10px;overflow:auto;max-height:420px;border-radius:4px}button{margin-top:8px;padding:6px 14px}
-h4{margin:12px 0 4px}.schema{font:12px/1.5 ui-monospace,monospace;background:#f6f8fa;border:1px solid #d8dde6;border-radius:4px;padding:6px 10px}
+pre:empty{display:none}h4{margin:12px 0 4px}.schema{font:12px/1.5 ui-monospace,monospace;background:#f6f8fa;border:1px solid #d8dde6;border-radius:4px;padding:6px 10px}
 .schema ul{margin:0;padding-left:16px;list-style:none}.schema .t{color:#8250df}.schema .r{color:#cf222e}.schema .d{color:#57606a;font-family:system-ui,sans-serif}
 .resp{margin:6px 0 10px}.code{font-weight:700;margin-right:6px}pre.ex{background:#f6f8fa;color:#1d2430;border:1px solid #d8dde6;max-height:260px}
 </style></head>
@@ -35,7 +35,7 @@ let api = "";
 let schemas = {};
 async function main() {
   const spec = await (await fetch(new URL("openapi.json", here))).json();
-  api = ((spec.servers && spec.servers[0] && spec.servers[0].url) || "/").replace(/\/$/, "");
+  api = ((spec.servers && spec.servers[0] && spec.servers[0].url) || "/").replace(/\\/$/, "");
   schemas = (spec.components && spec.components.schemas) || {};
   const root = document.getElementById("ops"); root.textContent = "";
   const byTag = {};
