@@ -15,6 +15,7 @@ import capture003 from "./migrations/003_capture.sql" with { type: "text" };
 import deliveries004 from "./migrations/004_deliveries.sql" with { type: "text" };
 import passwords005 from "./migrations/005_source_file_passwords.sql" with { type: "text" };
 import review006 from "./migrations/006_review.sql" with { type: "text" };
+import mail007 from "./migrations/007_mail.sql" with { type: "text" };
 
 export type Db = Database;
 
@@ -26,6 +27,7 @@ const MIGRATIONS: Array<{ version: number; name: string; sql: string }> = [
   { version: 4, name: "004_deliveries", sql: deliveries004 },
   { version: 5, name: "005_source_file_passwords", sql: passwords005 },
   { version: 6, name: "006_review", sql: review006 },
+  { version: 7, name: "007_mail", sql: mail007 },
 ];
 
 export interface OpenOptions {

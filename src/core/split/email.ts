@@ -8,6 +8,16 @@ import { decodeCharset, decodeEncodedWords, latin1String, type MimePart, parseMi
 
 const MAX_NESTING = 3;
 
+/** What an importer may leave out of an e-mail (the mail connector does; an uploaded `.eml` keeps everything). */
+export interface EmailExpandOptions {
+  /** Inline images (not `attachment` disposition: logos, signature images) smaller than this are skipped. */
+  skipInlineImagesBelow?: number;
+  /** Skips S/MIME and PGP signature parts (`application/pkcs7-signature`, `application/pgp-signature`). */
+  skipSignatures?: boolean;
+}
+
+const SIGNATURE_TYPES = new Set(["application/pkcs7-signature", "application/x-pkcs7-signature", "application/pgp-signature"]);
+
 /** True for message/rfc822 content or a `.eml` file name. */
 export function isEmailSource(src: SourceInput): boolean {
   const type = (src.content_type ?? "").split(";")[0].trim().toLowerCase();
@@ -21,7 +31,7 @@ export function isEmailSource(src: SourceInput): boolean {
  * The returned sources keep `src.index` on the body and number attachments after it: callers that hold several
  * sources MUST renumber them. Throws DocprocError("empty_file") for an empty message.
  */
-export function expandEmailSource(src: SourceInput, depth = 0): SourceInput[] {
+export function expandEmailSource(src: SourceInput, opts: EmailExpandOptions = {}, depth = 0): SourceInput[] {
   if (!isEmailSource(src)) return [src];
   if (src.data.length === 0) throw new DocprocError("empty_file", `${src.filename}: the e-mail is empty`, { stage: "convert" });
   const root = parseMime(latin1String(src.data));
@@ -36,14 +46,21 @@ export function expandEmailSource(src: SourceInput, depth = 0): SourceInput[] {
   };
   const out: SourceInput[] = [body];
   for (const [i, att] of attachmentsOf(root, bodyPart).entries()) {
+    if (skipped(att, opts)) continue;
     const name = attachmentName(att) ?? `attachment-${i + 1}${att.contentType === "message/rfc822" ? ".eml" : ".bin"}`;
     const source: SourceInput = { index: src.index + out.length, filename: name, content_type: att.contentType, data: att.body, split_policy: "inherit" };
     // An attached e-mail is expanded like the message itself: its body single_document, its attachments inherit.
     // An empty attached e-mail stays as it is: conversion reports it for that file alone.
-    const expanded = depth < MAX_NESTING && att.body.length > 0 ? expandEmailSource(source, depth + 1) : [source];
+    const expanded = depth < MAX_NESTING && att.body.length > 0 ? expandEmailSource(source, opts, depth + 1) : [source];
     for (const s of expanded) out.push({ ...s, index: src.index + out.length });
   }
   return out;
+}
+
+function skipped(p: MimePart, opts: EmailExpandOptions): boolean {
+  if (opts.skipSignatures && SIGNATURE_TYPES.has(p.contentType)) return true;
+  const limit = opts.skipInlineImagesBelow ?? 0;
+  return limit > 0 && p.contentType.startsWith("image/") && !isAttachment(p) && p.body.length < limit;
 }
 
 /** The header block and body text of the message, as the body document shows them. */

@@ -1,0 +1,227 @@
+/**
+ * One poll of one connector's folder: every matching message not yet imported becomes one transaction, submitted
+ * through the same path as the API (`submitTransaction`), then the after-import action runs.
+ *
+ * Exactly once, across restarts, crashes and several connector processes:
+ * - a message is worked on only under a claim in the ledger (storage/mail-messages.ts), keyed by UIDVALIDITY + UID;
+ * - the transaction, its source files, its queue job and the ledger's `imported` row (with the Message-ID) are one
+ *   SQLite write transaction, fenced by the claim token: a crash before it leaves nothing, a crash after it leaves
+ *   an `imported` row whose next claim only runs the mailbox action;
+ * - the mailbox action (seen, move, delete) runs only after that commit, so it can never hide an unimported message;
+ * - a message whose Message-ID (or content hash) was imported before under another UID is recorded as a duplicate
+ *   of that transaction, not imported again.
+ * A message that cannot be imported (unreadable, too large, too many parts) is recorded `failed` with the reason and
+ * left in the mailbox untouched; it is retried on later polls up to `maxAttempts`.
+ */
+import { randomUUID } from "node:crypto";
+import type { ImapFlow } from "imapflow";
+import { DocprocError } from "../core/errors";
+import { submitTransaction } from "../queue/submit";
+import type { BlobStore } from "../storage/blobs";
+import { isoAt, type Clock } from "../storage/clock";
+import type { Db } from "../storage/db";
+import type { MailConnectorRecord } from "../storage/mail-connectors";
+import * as ledger from "../storage/mail-messages";
+import { addSourceFile } from "../storage/source-files";
+import * as tx from "../storage/transactions";
+import { describe } from "./imap";
+import { parseMail, type ParsedMail } from "./message";
+import type { ConnectionSettings } from "./settings";
+
+/** Named moments of an import, for crash tests (a hook may SIGKILL its own process there). */
+export type ImportPoint = "claimed" | "committed" | "actioned";
+
+export interface MailContext {
+  db: Db;
+  clock: Clock;
+  blobs: BlobStore;
+  maxQueueDepth: number;
+  maxFileBytes: number;
+  maxFiles: number;
+  /** How long a claim holds a message; a crashed process's messages are taken over after it. */
+  leaseMs: number;
+  /** Failed imports of one message before it is left alone (still reported). */
+  maxAttempts: number;
+  /** Wakes an in-process worker pool after a transaction was queued. */
+  wake(): void;
+  log(msg: string): void;
+  at?(point: ImportPoint, uid: number): void | Promise<void>;
+}
+
+export interface PollReport {
+  connector_id: string;
+  uid_validity: number;
+  matched: number;
+  imported: Array<{ uid: number; transaction_id: string }>;
+  duplicates: Array<{ uid: number; transaction_id: string }>;
+  failed: Array<{ uid: number; error: string }>;
+  /** The queue was full: the rest waits for the next poll. */
+  queue_full: boolean;
+}
+
+export async function pollMailbox(ctx: MailContext, connector: MailConnectorRecord, s: ConnectionSettings, client: ImapFlow): Promise<PollReport> {
+  const box = await client.mailboxOpen(s.folder);
+  const uidValidity = Number(box.uidValidity);
+  if (s.after_import.action === "move") await ensureFolder(client, s.after_import.folder!);
+  const report: PollReport = { connector_id: connector.connector_id, uid_validity: uidValidity, matched: 0, imported: [], duplicates: [], failed: [], queue_full: false };
+  const uids = ((await client.search(searchOf(s), { uid: true })) || []).sort((a, b) => a - b);
+  report.matched = uids.length;
+  const known = ledger.statesOf(ctx.db, connector.connector_id, uidValidity);
+  for (const uid of uids) {
+    const k = known.get(uid);
+    if (k && (k.state === "done" || (k.state === "failed" && k.attempts >= ctx.maxAttempts))) continue;
+    const outcome = await importOne(ctx, connector, s, client, { connector_id: connector.connector_id, uid_validity: uidValidity, uid });
+    if (outcome === "queue_full") {
+      report.queue_full = true;
+      break;
+    }
+    if (outcome?.kind === "imported") report.imported.push({ uid, transaction_id: outcome.transaction_id });
+    if (outcome?.kind === "duplicate") report.duplicates.push({ uid, transaction_id: outcome.transaction_id });
+    if (outcome?.kind === "failed") report.failed.push({ uid, error: outcome.error });
+  }
+  return report;
+}
+
+type Outcome = { kind: "imported" | "duplicate" | "actioned"; transaction_id: string } | { kind: "failed"; error: string } | "queue_full" | null;
+
+async function importOne(ctx: MailContext, c: MailConnectorRecord, s: ConnectionSettings, client: ImapFlow, key: ledger.MessageKey): Promise<Outcome> {
+  const token = randomUUID();
+  const nowMs = ctx.clock.now();
+  const prev = ledger.claimMailMessage(ctx.db, key, { token, untilMs: nowMs + ctx.leaseMs, nowMs, now: isoAt(ctx.clock), maxAttempts: ctx.maxAttempts });
+  if (prev === null) return null;
+  await ctx.at?.("claimed", key.uid);
+  if (prev === "imported") return finish(ctx, s, client, key, token, ledger.getMailMessage(ctx.db, key)!.transaction_id!, "actioned");
+  let parsed: ParsedMail;
+  try {
+    parsed = await fetchAndParse(ctx, s, client, key.uid);
+  } catch (err) {
+    if (err instanceof DocprocError) return fail(ctx, key, token, err.message);
+    ledger.releaseMailMessage(ctx.db, key, token, describe(err), isoAt(ctx.clock));
+    throw err; // the connection, not the message: the poll ends and the runner reconnects later
+  }
+  let committed: { transaction_id: string; duplicate: boolean };
+  try {
+    const hashes = await Promise.all(parsed.sources.map((src) => ctx.blobs.put(src.data)));
+    committed = commit(ctx, c, s, key, token, parsed, hashes);
+  } catch (err) {
+    if (err instanceof DocprocError && err.code === "queue_full") {
+      ledger.releaseMailMessage(ctx.db, key, token, err.message, isoAt(ctx.clock));
+      return "queue_full";
+    }
+    if (err instanceof DocprocError && err.code === "conflict") return null; // lease lost: another process has it
+    return fail(ctx, key, token, err instanceof Error ? err.message : String(err), parsed);
+  }
+  if (!committed.duplicate) ctx.wake();
+  await ctx.at?.("committed", key.uid);
+  return finish(ctx, s, client, key, token, committed.transaction_id, committed.duplicate ? "duplicate" : "imported");
+}
+
+async function fetchAndParse(ctx: MailContext, s: ConnectionSettings, client: ImapFlow, uid: number): Promise<ParsedMail> {
+  const head = await client.fetchOne(String(uid), { uid: true, size: true }, { uid: true });
+  if (!head) throw new DocprocError("not_found", "the message is no longer in the folder");
+  if ((head.size ?? 0) > s.max_message_bytes) {
+    throw new DocprocError("too_large", `the message is ${head.size} bytes; max_message_bytes is ${s.max_message_bytes}`);
+  }
+  const msg = await client.fetchOne(String(uid), { uid: true, source: true }, { uid: true });
+  if (!msg || !msg.source) throw new DocprocError("not_found", "the message is no longer in the folder");
+  let parsed: ParsedMail;
+  try {
+    parsed = await parseMail(new Uint8Array(msg.source), { skipInlineImagesBelow: s.skip_inline_images_below_bytes });
+  } catch (err) {
+    if (err instanceof DocprocError) throw err;
+    throw new DocprocError("corrupt_file", `the message cannot be read: ${describe(err)}`, { cause: err });
+  }
+  if (parsed.sources.length > ctx.maxFiles) throw new DocprocError("too_large", `the message has ${parsed.sources.length} parts; at most ${ctx.maxFiles} files per transaction`);
+  const big = parsed.sources.find((src) => src.data.byteLength > ctx.maxFileBytes);
+  if (big) throw new DocprocError("too_large", `${big.filename} is ${big.data.byteLength} bytes; the limit is ${ctx.maxFileBytes} bytes per file`);
+  return parsed;
+}
+
+function commit(ctx: MailContext, c: MailConnectorRecord, s: ConnectionSettings, key: ledger.MessageKey, token: string, p: ParsedMail, hashes: string[]) {
+  const { db } = ctx;
+  const now = isoAt(ctx.clock);
+  const f = p.facts;
+  const fields = { message_key: f.message_key, message_id: f.message_id, subject: f.subject, from_address: f.from };
+  return db.transaction(() => {
+    const earlier = ledger.importedByKey(db, c.connector_id, f.message_key);
+    if (earlier) {
+      if (!ledger.recordImported(db, key, token, { ...fields, transaction_id: earlier.transaction_id, duplicate: true }, now)) throw lostLease();
+      return { transaction_id: earlier.transaction_id, duplicate: true };
+    }
+    const id = randomUUID();
+    tx.createTransaction(db, {
+      transaction_id: id,
+      tenant_id: c.tenant_id,
+      project_id: c.project_id,
+      correlation_id: f.message_id,
+      metadata: { from: f.from, ...(f.from_name ? { from_name: f.from_name } : {}), subject: f.subject, date: f.date },
+      dataset_id: "production",
+      source: "mail",
+      request: {
+        mail: { connector_id: c.connector_id, folder: s.folder, uid_validity: key.uid_validity, uid: key.uid, message_id: f.message_id },
+        source_files: p.sources.map((src) => ({ filename: src.filename, split_policy: src.split_policy, size: src.data.byteLength })),
+      },
+      now,
+    });
+    p.sources.forEach((src, i) =>
+      addSourceFile(db, { transaction_id: id, filename: src.filename, content_type: src.content_type ?? "application/octet-stream", size: src.data.byteLength, blob_hash: hashes[i]!, split_policy: src.split_policy, now }),
+    );
+    submitTransaction(db, ctx.clock, id, { maxDepth: ctx.maxQueueDepth });
+    if (!ledger.recordImported(db, key, token, { ...fields, transaction_id: id, duplicate: false }, now)) throw lostLease();
+    return { transaction_id: id, duplicate: false };
+  }).immediate();
+}
+
+const lostLease = () => new DocprocError("conflict", "the claim on this message was taken over by another process");
+
+async function finish(ctx: MailContext, s: ConnectionSettings, client: ImapFlow, key: ledger.MessageKey, token: string, transactionId: string, kind: "imported" | "duplicate" | "actioned"): Promise<Outcome> {
+  try {
+    await afterImport(s, client, key.uid);
+  } catch (err) {
+    // Imported all the same: the row stays `imported` and the next poll retries only the action.
+    const error = `after-import action ${s.after_import.action} failed: ${describe(err)}`;
+    ledger.releaseMailMessage(ctx.db, key, token, error, isoAt(ctx.clock));
+    ctx.log(`mail ${key.connector_id}: uid ${key.uid}: ${error}`);
+    throw err;
+  }
+  await ctx.at?.("actioned", key.uid);
+  ledger.recordDone(ctx.db, key, token, isoAt(ctx.clock));
+  return { kind, transaction_id: transactionId };
+}
+
+async function afterImport(s: ConnectionSettings, client: ImapFlow, uid: number): Promise<void> {
+  const range = String(uid);
+  switch (s.after_import.action) {
+    case "mark_seen":
+      await client.messageFlagsAdd(range, ["\\Seen"], { uid: true });
+      return;
+    case "move":
+      await client.messageMove(range, s.after_import.folder!, { uid: true });
+      return;
+    case "delete":
+      await client.messageDelete(range, { uid: true });
+      return;
+    case "none":
+      return;
+  }
+}
+
+function fail(ctx: MailContext, key: ledger.MessageKey, token: string, error: string, p?: ParsedMail): Outcome {
+  const f = p?.facts;
+  ledger.recordFailed(ctx.db, key, token, error, isoAt(ctx.clock), { message_id: f?.message_id ?? null, subject: f?.subject ?? null, from_address: f?.from ?? null });
+  ctx.log(`mail ${key.connector_id}: uid ${key.uid} not imported (left in the mailbox): ${error}`);
+  return { kind: "failed", error };
+}
+
+function searchOf(s: ConnectionSettings): Record<string, unknown> {
+  const q: Record<string, unknown> = { all: true };
+  if (s.filter.from) q.from = s.filter.from;
+  if (s.filter.subject) q.subject = s.filter.subject;
+  if (s.filter.unseen) q.seen = false;
+  return q;
+}
+
+async function ensureFolder(client: ImapFlow, folder: string): Promise<void> {
+  const boxes = await client.list();
+  if (!boxes.some((b) => b.path === folder)) await client.mailboxCreate(folder);
+}
