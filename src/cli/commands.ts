@@ -11,6 +11,7 @@ import DeliveriesCommand from "../commands/deliveries";
 import EvalCommand from "../commands/eval";
 import ExportCommand from "../commands/export";
 import KeysCommand from "../commands/keys";
+import MailCommand from "../commands/mail";
 import ProcessCommand from "../commands/process";
 import ServeCommand from "../commands/serve";
 import TenantsCommand from "../commands/tenants";
@@ -24,6 +25,7 @@ import WorkerCommand from "../commands/worker";
 export const COMMANDS: Record<string, Command.Class> = {
   process: ProcessCommand,
   watch: WatchCommand,
+  mail: MailCommand,
   export: ExportCommand,
   train: TrainCommand,
   eval: EvalCommand,

@@ -40,6 +40,7 @@ export async function connectImap(s: ConnectionSettings, password: string, timeo
 
 export function describe(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
+  if (err instanceof DocprocError) return err.message;
   const e = err as Error & { responseText?: string; authenticationFailed?: boolean; code?: string };
   if (e.authenticationFailed) return "authentication failed (check username and password)";
   return [e.message, e.responseText, e.code].filter(Boolean).join(": ");
