@@ -64,6 +64,8 @@ const ROUTE_RULES: Matcher[] = [
   { method: "POST", re: new RegExp(`^${T}/projects/?$`), permission: "project.manage" },
   { method: "PATCH", re: new RegExp(`^${P}/?$`), permission: "project.manage" },
   { method: "PUT", re: new RegExp(`^${P}/settings/?$`), permission: "project.manage" },
+  // Mail connectors hold mailbox credentials: reading them is managing the project too.
+  { method: "*", re: new RegExp(`^${P}/mail-connectors(/.*)?$`), permission: "project.manage" },
   { method: "GET", re: new RegExp(`^${P}(/.*)?$`) },
   { method: "GET", re: new RegExp(`^${T}(/.*)?$`) },
   { method: "POST", re: /^\/transactions\/batch-status\/?$/, permission: "transaction.read" },
@@ -89,7 +91,7 @@ export function isAdminPath(pathname: string): boolean {
 export function accessRuleOf(method: string, pathname: string): AccessRule {
   if (isAdminPath(pathname)) return { kind: "admin" };
   const m = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase();
-  const rule = ROUTE_RULES.find((r) => r.method === m && r.re.test(pathname));
+  const rule = ROUTE_RULES.find((r) => (r.method === m || r.method === "*") && r.re.test(pathname));
   const out: AccessRule = { kind: "authenticated", permission: rule?.permission, submitsWork: rule?.submitsWork };
   for (const re of SCOPES) {
     const g = re.exec(pathname)?.groups;

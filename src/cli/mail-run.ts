@@ -9,11 +9,11 @@ import { printResult } from "../auth/admin-cli";
 import { defaultProject } from "../core/project";
 import { DocprocError } from "../core/errors";
 import { connectorMessages, connectorView, createConnector, deleteConnector, requireSecretKey } from "../mail/connectors";
-import { mailEnvFrom } from "../mail/env";
 import type { MailContext, PollReport } from "../mail/importer";
 import { pollOnce, runContinuously } from "../mail/runner";
-import { jobTimeoutMsFromEnv, leaseMsFromEnv, openDataDir, startWorkerRuntime, type DataDir } from "../queue/runtime";
-import { configFromEnv } from "../server/config";
+import { webhookSettingsOf } from "../queue/deliveries";
+import { openDataDir, startWorkerRuntime, type DataDir } from "../queue/runtime";
+import { loadEnvSettings } from "../settings/env";
 import { systemClock } from "../storage/clock";
 import { getMailConnector, listMailConnectors } from "../storage/mail-connectors";
 import { createProject, getProject, listProjects } from "../storage/projects";
@@ -57,7 +57,7 @@ function projectFor(data: DataDir, tenant: string, projectId: string | undefined
 export function mailAdd(dataDir: string, f: MailAddFlags, json: boolean): void {
   const password = process.env[f["password-env"]];
   if (!password) throw new DocprocError("invalid_input", `Set the IMAP password in the environment variable ${f["password-env"]} (it is never taken as a flag)`);
-  const env = mailEnvFrom();
+  const env = loadEnvSettings().mail;
   const data = openDataDir(dataDir);
   try {
     const body: Record<string, unknown> = {
@@ -132,12 +132,16 @@ function reportLine(r: PollReport): string {
 }
 
 export async function mailRun(dataDir: string, opts: { once: boolean; connectors?: string[]; concurrency: number }, waitForSignal: () => Promise<string>): Promise<number> {
-  const env = mailEnvFrom();
+  const settings = loadEnvSettings();
+  const env = settings.mail;
   const secretKey = requireSecretKey(env.secretKey);
-  const config = configFromEnv();
+  const config = settings.server;
   const data = openDataDir(dataDir);
   const log = (m: string) => process.stderr.write(`${m}\n`);
-  const runtime = opts.concurrency > 0 ? startWorkerRuntime({ data, concurrency: opts.concurrency, leaseMs: leaseMsFromEnv(), jobTimeoutMs: jobTimeoutMsFromEnv(), log }) : null;
+  const runtime =
+    opts.concurrency > 0
+      ? startWorkerRuntime({ data, concurrency: opts.concurrency, leaseMs: settings.queue.leaseMs, jobTimeoutMs: settings.queue.jobTimeoutMs, webhooks: webhookSettingsOf(settings.webhooks), log })
+      : null;
   const ctx: MailContext = {
     db: data.db,
     clock: systemClock,

@@ -46,6 +46,7 @@ export default class ServeCommand extends Command {
       queue: env.queue,
       webhooks: env.webhooks,
       capture: env.capture,
+      mail: env.mail,
       logger,
       log: (m) => logger.warn(m),
     });

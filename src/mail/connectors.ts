@@ -70,8 +70,16 @@ export function messageView(m: MailMessageRecord) {
   };
 }
 
+export function assertProject(db: Db, tenantId: string, projectId: string): void {
+  if (!getProject(db, tenantId, projectId)) throw new DocprocError("not_found", `Project ${projectId} not found in tenant ${tenantId}`);
+}
+
+export function listConnectors(db: Db, tenantId: string, projectId: string): store.MailConnectorRecord[] {
+  return store.listMailConnectors(db, { tenant_id: tenantId, project_id: projectId });
+}
+
 export function createConnector(deps: ConnectorDeps, tenantId: string, projectId: string, body: unknown) {
-  if (!getProject(deps.db, tenantId, projectId)) throw new DocprocError("not_found", `Project ${projectId} not found in tenant ${tenantId}`);
+  assertProject(deps.db, tenantId, projectId);
   const input = parseWith(CreateConnectorSchema, body);
   const { name, enabled, password, ...rest } = input;
   const settings = checkConnection(rest);

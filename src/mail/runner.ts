@@ -62,9 +62,24 @@ export async function pollOnce(ctx: MailContext, opts: RunOptions): Promise<{ re
   return { reports, errors };
 }
 
-/** Runs until `signal` aborts; resolves once every connector loop has closed its connection. */
-export async function runContinuously(ctx: MailContext, opts: RunOptions & { signal: AbortSignal }): Promise<void> {
-  await Promise.all(selected(ctx, opts).map((c) => connectorLoop(ctx, c.connector_id, opts)));
+/**
+ * Runs until `signal` aborts; resolves once every connector loop has closed its connection. Connectors added or
+ * enabled later (through the API) are picked up within `rescanMs`; a deleted or disabled one stops after its
+ * current wait.
+ */
+export async function runContinuously(ctx: MailContext, opts: RunOptions & { signal: AbortSignal; rescanMs?: number }): Promise<void> {
+  const running = new Map<string, Promise<void>>();
+  const scan = () => {
+    for (const c of selected(ctx, opts)) {
+      if (!c.enabled || running.has(c.connector_id)) continue;
+      running.set(c.connector_id, connectorLoop(ctx, c.connector_id, opts).finally(() => running.delete(c.connector_id)));
+    }
+  };
+  while (!opts.signal.aborted) {
+    scan();
+    await sleep(opts.rescanMs ?? 5000, opts.signal);
+  }
+  await Promise.all(running.values());
 }
 
 async function connectorLoop(ctx: MailContext, id: string, opts: RunOptions & { signal: AbortSignal }): Promise<void> {

@@ -18,6 +18,7 @@ import { authRoutes } from "./routes/auth";
 import { captureRoutes } from "./routes/capture";
 import { rateLimitResponse } from "./rate-limit";
 import { projectRoutes } from "./routes/projects";
+import { mailRoutes } from "./routes/mail";
 import { resultRoutes } from "./routes/results";
 import { reviewRoutes } from "./routes/review";
 import { statusRoutes } from "./routes/status";
@@ -122,6 +123,7 @@ export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(
     .use(healthRoutes(deps))
     .use(docsRoutes())
     .use(projectRoutes(deps))
+    .use(mailRoutes(deps))
     .use(transactionRoutes(deps))
     .use(statusRoutes(deps, longPoll))
     .use(resultRoutes(deps))

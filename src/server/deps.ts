@@ -5,6 +5,7 @@ import type { BlobStore } from "../storage/blobs";
 import type { Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
 import type { CaptureSettings } from "../capture/settings";
+import type { SecretKey } from "../storage/secret-box";
 import type { ServerConfig } from "./config";
 import type { Telemetry } from "./observe";
 
@@ -35,6 +36,8 @@ export interface ServerDeps {
   onReviewFinished?: ReviewFinishedHook[];
   /** Access log and metrics; default: no log lines, a private metrics registry (GET /metrics still answers). */
   telemetry?: Telemetry;
+  /** Seals mail connector passwords (DOCPROC_SECRET_KEY); absent or null: connectors cannot be given one. */
+  secretKey?: SecretKey | null;
 }
 
 export const urlsOf = (id: string) => ({

@@ -9,6 +9,7 @@ import { AUTH_ROUTE_DOCS } from "./routes/auth";
 import { DELIVERY_ROUTE_DOCS } from "./routes/deliveries";
 import { CAPTURE_ROUTE_DOCS } from "./routes/capture";
 import { REVIEW_ROUTE_DOCS } from "./routes/review";
+import { MAIL_ROUTE_DOCS } from "./routes/mail";
 import { accessRuleOf } from "../auth/permissions";
 import * as S from "./schemas";
 import { addExamples, webhooksSection } from "./openapi-extras";
@@ -102,6 +103,7 @@ export const ROUTES: RouteDoc[] = [
   ...AUTH_ROUTE_DOCS,
   ...CAPTURE_ROUTE_DOCS,
   ...REVIEW_ROUTE_DOCS,
+  ...MAIL_ROUTE_DOCS,
 ];
 
 /** A named schema becomes a $ref into components; anything else is inlined. */

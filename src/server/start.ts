@@ -8,6 +8,8 @@ import { webhookSettingsOf } from "../queue/deliveries";
 import { openDataDir, startWorkerRuntime } from "../queue/runtime";
 import type { PipelineRunner } from "../queue/pipeline-runner";
 import { systemClock } from "../storage/clock";
+import type { MailEnv } from "../mail/env";
+import { startMailService } from "../mail/service";
 import { createApp } from "./app";
 import type { ServerConfig } from "./config";
 import { createLongPoll } from "./long-poll";
@@ -29,6 +31,8 @@ export interface StartOptions {
   webhooks?: { publicUrl: string | null; allowPrivate: AllowPrivate };
   /** Phone capture settings; default DEFAULT_CAPTURE_SETTINGS. */
   capture?: CaptureSettings;
+  /** Mail connectors (docs/email.md): they run in this process when `mail.secretKey` is set. */
+  mail?: MailEnv;
   log?: (msg: string) => void;
   /** Structured logs (access log, jobs, webhooks); default: none. */
   logger?: Logger;
@@ -64,12 +68,16 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       running: () => runtime.pool.running(),
       ocrStatus: () => runtime.ocrStatus(),
       telemetry,
+      secretKey: opts.mail?.secretKey ?? null,
     },
     longPoll,
   );
   // Bun's own limit is a backstop for bodies without Content-Length; the app answers 413 with a detail first.
   app.listen({ hostname: opts.host, port: opts.port, maxRequestBodySize: opts.config.maxBodyBytes + 1024 * 1024, idleTimeout: 0 });
   const port = app.server!.port!;
+  // E-mail import connectors (docs/email.md) run here when DOCPROC_SECRET_KEY is set.
+  const limits = { maxQueueDepth: opts.config.maxQueueDepth, maxFileBytes: opts.config.maxFileBytes, maxFiles: opts.config.maxFilesPerUpload };
+  const mail = opts.mail ? startMailService({ db: data.db, clock, blobs: data.blobs, env: opts.mail, limits, wake: () => runtime.pool.wake(), log: opts.log ?? (() => {}) }) : null;
   listenUrl = `http://${opts.host.includes(":") ? `[${opts.host}]` : opts.host}:${port}`;
   return {
     url: listenUrl,
@@ -79,6 +87,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       const stopped = app.stop();
       longPoll.close();
       await stopped;
+      await mail?.stop();
       await runtime.stop(true, graceMs);
       data.db.close();
     },

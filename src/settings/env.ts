@@ -15,6 +15,8 @@ import { parseAllowList, type AllowPrivate } from "../core/notify/ssrf";
 import { DEFAULT_CONFIG, type ServerConfig } from "../server/config";
 import { parseTrustProxy } from "../server/proxy";
 import type { LogSettings } from "../telemetry/cli";
+import { DEFAULT_MAIL_LEASE_SECONDS, DEFAULT_MAIL_MAX_ATTEMPTS, type MailEnv } from "../mail/env";
+import { parseSecretKey } from "../storage/secret-box";
 
 type Env = Record<string, string | undefined>;
 
@@ -36,6 +38,18 @@ const cidrList = () =>
         parseAllowList(v);
       } catch (e) {
         ctx.addIssue({ code: "custom", message: (e as Error).message });
+      }
+    }).optional(),
+  );
+
+const secretKey = () =>
+  z.preprocess(
+    unsetIfEmpty,
+    z.string().superRefine((v, ctx) => {
+      try {
+        parseSecretKey(v);
+      } catch (e) {
+        ctx.addIssue({ code: "custom", message: (e as Error).message.replace(/^DOCPROC_SECRET_KEY /, "") });
       }
     }).optional(),
   );
@@ -76,6 +90,9 @@ export const EnvSchema = z.object({
   DOCPROC_METRICS_TOKEN: text().describe("bearer token that may read GET /metrics besides the admin key"),
   DOCPROC_LOG_FORMAT: z.preprocess(unsetIfEmpty, z.enum(["json", "pretty"]).optional()).describe("log lines: json or pretty (same as --log-format; default pretty on a terminal, else json)"),
   DOCPROC_LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional()).describe("least severe level logged (same as --log-level; default info)"),
+  DOCPROC_SECRET_KEY: secretKey().describe("32 random bytes (base64 or hex) sealing mail connector passwords at rest; mail connectors need it"),
+  DOCPROC_MAIL_LEASE_SECONDS: integer(1, 86_400).describe(`how long a connector's claim on a message holds before another process may take it over (default ${DEFAULT_MAIL_LEASE_SECONDS})`),
+  DOCPROC_MAIL_MAX_ATTEMPTS: integer(1, 1000).describe(`failed imports of one message before it is left in the mailbox alone (default ${DEFAULT_MAIL_MAX_ATTEMPTS})`),
 });
 
 export type EnvVariables = z.infer<typeof EnvSchema>;
@@ -90,6 +107,7 @@ export interface EnvSettings {
   webhooks: { publicUrl: string | null; allowPrivate: AllowPrivate };
   /** DOCPROC_LOG_FORMAT / DOCPROC_LOG_LEVEL; the commands' --log-format / --log-level win. */
   log: LogSettings;
+  mail: MailEnv;
 }
 
 /** Every variable with its description, for help texts and docs. */
@@ -144,5 +162,10 @@ export function loadEnvSettings(env: Env = process.env): EnvSettings {
     queue: { leaseMs: (v.DOCPROC_LEASE_SECONDS ?? 30) * 1000, jobTimeoutMs: (v.DOCPROC_JOB_TIMEOUT_SECONDS ?? 1800) * 1000 },
     webhooks: { publicUrl, allowPrivate: parseAllowList(v.DOCPROC_WEBHOOK_ALLOW) },
     log: { format: v.DOCPROC_LOG_FORMAT, level: v.DOCPROC_LOG_LEVEL },
+    mail: {
+      secretKey: v.DOCPROC_SECRET_KEY ? parseSecretKey(v.DOCPROC_SECRET_KEY) : null,
+      leaseMs: (v.DOCPROC_MAIL_LEASE_SECONDS ?? DEFAULT_MAIL_LEASE_SECONDS) * 1000,
+      maxAttempts: v.DOCPROC_MAIL_MAX_ATTEMPTS ?? DEFAULT_MAIL_MAX_ATTEMPTS,
+    },
   };
 }

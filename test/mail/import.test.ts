@@ -1,6 +1,8 @@
 /** The connector against a real dovecot: each message becomes one transaction like an uploaded .eml. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { pollOnce } from "../../src/mail/runner";
+import { getMailConnector } from "../../src/storage/mail-connectors";
+import { listMailMessages } from "../../src/storage/mail-messages";
 import { DOVECOT, message, startDovecot, type Dovecot } from "./dovecot";
 import { addConnector, dataDir, filesOf, KEY, mailContext, PDF, transactions } from "./helpers";
 
@@ -57,5 +59,119 @@ describe.skipIf(!DOVECOT)("mail import (dovecot on loopback)", () => {
     await client.logout();
     expect(seen).toHaveLength(1);
     expect(c.connector_id).toBeString();
+  });
+
+  async function folderState(folder: string) {
+    const c = await d.client();
+    try {
+      const boxes = await c.list();
+      if (!boxes.some((b) => b.path === folder)) return { all: 0, seen: 0 };
+      await c.mailboxOpen(folder);
+      return { all: ((await c.search({ all: true }, { uid: true })) || []).length, seen: ((await c.search({ seen: true }, { uid: true })) || []).length };
+    } finally {
+      await c.logout();
+    }
+  }
+
+  test("filters select by From, Subject and unseen; the others stay untouched", async () => {
+    const data = dataDir();
+    const folder = "Filters";
+    await d.append(message({ id: "f1", from: "Billing <billing@acme.test>", subject: "Invoice 1" }), folder);
+    await d.append(message({ id: "f2", from: "Billing <billing@acme.test>", subject: "Newsletter" }), folder);
+    await d.append(message({ id: "f3", from: "Someone <x@other.test>", subject: "Invoice 3" }), folder);
+    await d.append(message({ id: "f4", from: "Billing <billing@acme.test>", subject: "Invoice 4 (read)" }), folder, ["\\Seen"]);
+    addConnector(data, d, { folder, filter: { from: "acme.test", subject: "Invoice", unseen: true }, after_import: { action: "none" } });
+    const run = await pollOnce(mailContext(data), { secretKey: KEY });
+    expect(run.reports[0]!.matched).toBe(1);
+    expect(transactions(data).map((t) => t.correlation_id)).toEqual(["f1@example.com"]);
+    // after_import none: nothing in the mailbox changed (f4 was seen before).
+    expect(await folderState(folder)).toEqual({ all: 4, seen: 1 });
+  });
+
+  test("after import: move to a folder (created when missing) and delete", async () => {
+    const moveData = dataDir();
+    await d.append(message({ id: "m1" }), "Move-src");
+    await d.append(message({ id: "m2" }), "Move-src");
+    addConnector(moveData, d, { folder: "Move-src", after_import: { action: "move", folder: "Imported" } });
+    expect((await pollOnce(mailContext(moveData), { secretKey: KEY })).reports[0]!.imported).toHaveLength(2);
+    expect(await folderState("Move-src")).toEqual({ all: 0, seen: 0 });
+    expect((await folderState("Imported")).all).toBe(2);
+
+    const delData = dataDir();
+    await d.append(message({ id: "d1" }), "Delete-src");
+    addConnector(delData, d, { folder: "Delete-src", after_import: { action: "delete" } });
+    expect((await pollOnce(mailContext(delData), { secretKey: KEY })).reports[0]!.imported).toHaveLength(1);
+    expect(await folderState("Delete-src")).toEqual({ all: 0, seen: 0 });
+    expect(transactions(delData).map((t) => t.correlation_id)).toEqual(["d1@example.com"]);
+  });
+
+  test("the same Message-ID delivered again is recorded as a duplicate of the first transaction, not imported twice", async () => {
+    const data = dataDir();
+    const folder = "Dupes";
+    const raw = message({ id: "dup-1", subject: "Invoice" });
+    await d.append(raw, folder);
+    addConnector(data, d, { folder });
+    const ctx = mailContext(data);
+    await pollOnce(ctx, { secretKey: KEY });
+    await d.append(raw, folder); // re-delivered: a new UID
+    const second = await pollOnce(ctx, { secretKey: KEY });
+    expect(second.reports[0]!.imported).toEqual([]);
+    expect(second.reports[0]!.duplicates).toHaveLength(1);
+    const txs = transactions(data);
+    expect(txs).toHaveLength(1);
+    expect(second.reports[0]!.duplicates[0]!.transaction_id).toBe(txs[0]!.transaction_id);
+    expect(await folderState(folder)).toEqual({ all: 2, seen: 2 });
+  });
+
+  test("a message that cannot be imported stays in the mailbox unseen, is reported, and the others are imported", async () => {
+    const data = dataDir();
+    const folder = "Failing";
+    await d.append(message({ id: "ok-1", subject: "Small" }), folder);
+    await d.append(message({ id: "big-1", subject: "Too big", attachments: [{ name: "scan.pdf", type: "application/pdf", data: new Uint8Array(40_000).fill(65) }] }), folder);
+    const c = addConnector(data, d, { folder, max_message_bytes: 20_000 });
+    const ctx = mailContext(data, { maxAttempts: 2 });
+    const first = await pollOnce(ctx, { secretKey: KEY });
+    expect(first.reports[0]!.imported).toHaveLength(1);
+    expect(first.reports[0]!.failed).toHaveLength(1);
+    expect(first.reports[0]!.failed[0]!.error).toContain("max_message_bytes");
+    expect(ctx.logs.some((l) => l.includes("left in the mailbox"))).toBe(true);
+    expect(transactions(data).map((t) => t.correlation_id)).toEqual(["ok-1@example.com"]);
+    expect(await folderState(folder)).toEqual({ all: 2, seen: 1 });
+    // Retried until maxAttempts, then left alone (still listed as failed).
+    await pollOnce(ctx, { secretKey: KEY });
+    const third = await pollOnce(ctx, { secretKey: KEY });
+    expect(third.reports[0]!.failed).toEqual([]);
+    const failed = listMailMessages(data.db, c.connector_id, { state: "failed" });
+    expect(failed.map((m) => [m.attempts, m.subject])).toEqual([[2, null]]);
+    expect(await folderState(folder)).toEqual({ all: 2, seen: 1 });
+  });
+
+  test("TLS and STARTTLS verify the server certificate: trusted with ca_certificate, refused without", async () => {
+    for (const [security, port] of [["tls", d.tlsPort], ["starttls", d.port]] as const) {
+      const data = dataDir();
+      const folder = `Tls-${security}`;
+      await d.append(message({ id: `tls-${security}` }), folder);
+      const trusted = addConnector(data, d, { folder, security, port, host: "localhost", ca_certificate: d.certPem });
+      const ok = await pollOnce(mailContext(data), { secretKey: KEY, connectorIds: [trusted.connector_id] });
+      expect(ok.errors).toEqual([]);
+      expect(ok.reports[0]!.imported).toHaveLength(1);
+
+      const untrusted = addConnector(data, d, { folder, security, port, host: "localhost", after_import: { action: "none" } });
+      const refused = await pollOnce(mailContext(data), { secretKey: KEY, connectorIds: [untrusted.connector_id] });
+      expect(refused.errors).toHaveLength(1);
+      expect(refused.errors[0]!.error).toMatch(/certificate/i);
+      expect(getMailConnector(data.db, untrusted.connector_id)!.last_error).toMatch(/certificate/i);
+      expect(transactions(data)).toHaveLength(1);
+    }
+  });
+
+  test("a wrong password is reported on the connector and imports nothing", async () => {
+    const data = dataDir();
+    await d.append(message({ id: "pw-1" }), "Wrong-pw");
+    const c = addConnector(data, d, { folder: "Wrong-pw", password: "not-the-password" });
+    const run = await pollOnce(mailContext(data), { secretKey: KEY });
+    expect(run.errors[0]!.error).toContain("authentication failed");
+    expect(getMailConnector(data.db, c.connector_id)!.last_error).toContain("authentication failed");
+    expect(transactions(data)).toEqual([]);
   });
 });
