@@ -2,7 +2,8 @@
  * Authentication over HTTP: runs the access guard of src/auth (API keys, the admin key, sessions, permissions,
  * tenant scope, rate limits; docs/auth.md) for every request that is not public, and remembers the caller.
  * Public (no key): GET /health, /docs, /api-docs and its assets, POST /auth/login, and the phone capture page
- * (/capture, /capture/session, /capture/submit: the capture token in the body is the credential; docs/capture.md).
+ * (/capture, /capture/session, /capture/submit: the capture token in the body is the credential; docs/capture.md),
+ * and the review page's HTML (/review, /review/{id}: its data calls carry a session; docs/review.md).
  */
 import { DocprocError } from "../core/errors";
 import type { Guard } from "../auth/guard";
@@ -10,7 +11,7 @@ import type { Principal } from "../auth/principal";
 import { rateLimitHeaders } from "./rate-limit";
 
 // `/` is the first-run page; `/metrics` checks its own credential (routes/metrics.ts: admin key or metrics token).
-const PUBLIC = [/^\/$/, /^\/metrics\/?$/, /^\/health\/?$/, /^\/docs(\/.*)?$/, /^\/api-docs(\/.*)?$/, /^\/capture(\/session|\/submit)?\/?$/];
+const PUBLIC = [/^\/$/, /^\/metrics\/?$/, /^\/health\/?$/, /^\/docs(\/.*)?$/, /^\/api-docs(\/.*)?$/, /^\/capture(\/session|\/submit)?\/?$/, /^\/review(\/[^/]+)?\/?$/];
 
 export function isPublicPath(pathname: string): boolean {
   return PUBLIC.some((re) => re.test(pathname));

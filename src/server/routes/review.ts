@@ -10,6 +10,7 @@ import type { RouteDoc } from "../openapi";
 import { apiRegistry, ErrorSchema } from "../schemas";
 import { principalOf } from "../auth";
 import type { ServerDeps } from "../deps";
+import { reviewPageResponse } from "../review-page/index";
 import { pageImage, parsePageIndex } from "../services/page-images";
 import { applyReview, reviewView } from "../services/review";
 import { requireTransaction } from "../services/transactions";
@@ -21,6 +22,8 @@ function imageResponse(img: { data: Uint8Array; contentType: string }): Response
 
 export function reviewRoutes(deps: ServerDeps) {
   return new Elysia({ name: "review" })
+    .get("/review", () => reviewPageResponse())
+    .get("/review/:transaction_id", () => reviewPageResponse())
     .get("/transactions/:transaction_id/review", ({ params }) => reviewView(deps, requireTransaction(deps, params.transaction_id)))
     .post(
       "/transactions/:transaction_id/review",
@@ -60,6 +63,8 @@ const ReviewView = z
   .register(apiRegistry, { id: "ReviewView", description: "What a reviewer sees: documents as in the results file, pages with words and image URLs, the project's classes and fields" });
 
 export const REVIEW_ROUTE_DOCS: RouteDoc[] = [
+  { method: "get", path: "/review", summary: "The review page: sign in, transactions awaiting review (HTML, served locally)", tag: "Review", public: true, responses: { 200: { description: "HTML", content: "text/html" } } },
+  { method: "get", path: "/review/{transaction_id}", summary: "The review page opened on one transaction (HTML; the data calls need a session)", tag: "Review", public: true, responses: { 200: { description: "HTML", content: "text/html" } } },
   { method: "get", path: "/transactions/{transaction_id}/review", summary: "Review: documents with fields and boxes, pages with OCR words and image URLs, the version to write against", tag: "Review", responses: { 200: { description: "Review view", schema: ReviewView }, 400: err("Transaction is not awaiting_input or completed"), 401: err("Missing or invalid credentials"), 404: err("Unknown transaction") } },
   {
     method: "post", path: "/transactions/{transaction_id}/review", summary: "Apply one review action: set_field, confirm_field, set_class, confirm_document, move_boundary, merge_documents, split_document, finish (continues the workflow)", tag: "Review", body: ReviewBody,
