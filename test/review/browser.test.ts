@@ -63,7 +63,7 @@ describe("review page in chromium", () => {
     expect(await page.locator("#msg-total_amount").textContent()).toMatch(/subtotal|total/i);
     await total.focus();
     expect(await page.locator(".fbox.selected").count()).toBeGreaterThan(0);
-    const index = await page.evaluate(() => [...document.querySelectorAll(".word title")].findIndex((t) => /^(€\s?)?717[.,]97$/.test(t.textContent!)));
+    const index = await page.evaluate(() => Array.from(document.querySelectorAll(".word title")).findIndex((t) => /^(€\s?)?717[.,]97$/.test(t.textContent!)));
     expect(index).toBeGreaterThanOrEqual(0);
     const word = page.locator(".word").nth(index);
     const wordX = Number(await word.getAttribute("x"));
@@ -118,7 +118,7 @@ describe("review page in chromium", () => {
 
     const number = page.getByLabel(/^Invoice number/);
     await number.focus();
-    const index = await page.evaluate(() => [...document.querySelectorAll(".word title")].findIndex((t) => t.textContent === "Mitchell"));
+    const index = await page.evaluate(() => Array.from(document.querySelectorAll(".word title")).findIndex((t) => t.textContent === "Mitchell"));
     expect(index).toBeGreaterThanOrEqual(0);
     const word = page.locator(".word").nth(index);
     await word.scrollIntoViewIfNeeded();

@@ -4,6 +4,9 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+// Behind a proxy the page lives under a prefix (`/docproc/review/…`): every call goes to that prefix too.
+const BASE = location.pathname.replace(/\/review(\/[^/]*)?\/?$/, "");
+const at = (path) => BASE + path;
 const TOKEN_KEY = "docproc.review.session";
 const app = { token: sessionStorage.getItem(TOKEN_KEY), view: null, docId: null, fieldId: null, busy: false, viewer: null };
 
@@ -13,7 +16,7 @@ async function api(method, url, body) {
   const headers = {};
   if (app.token) headers["x-session-token"] = app.token;
   if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(at(url), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const data = (res.headers.get("content-type") || "").includes("json") ? await res.json() : null;
   if (res.status === 401) { showOnly("login"); const e = new Error("Please sign in."); e.status = 401; throw e; }
   if (!res.ok) { const e = new Error((data && data.detail) || `${res.status} ${res.statusText}`); e.status = res.status; throw e; }
@@ -58,7 +61,7 @@ async function showQueue() {
   for (const t of list.items) {
     const li = document.createElement("li");
     const a = document.createElement("a");
-    a.href = `/review/${encodeURIComponent(t.transaction_id)}`;
+    a.href = at(`/review/${encodeURIComponent(t.transaction_id)}`);
     a.textContent = t.source_file_names ? t.source_file_names.join(", ") : t.transaction_id;
     const meta = document.createElement("span");
     meta.className = "meta";
@@ -110,7 +113,7 @@ async function loadPages() {
     let url = null;
     try {
       const headers = app.token ? { "x-session-token": app.token } : {};
-      const res = await fetch(p.image_url, { headers });
+      const res = await fetch(at(p.image_url), { headers });
       if (res.ok) url = URL.createObjectURL(await res.blob());
     } catch { /* drawn from its words */ }
     app.viewer.addPage(p, url);
@@ -277,7 +280,7 @@ document.addEventListener("keydown", (ev) => {
 
 async function route() {
   say("");
-  const m = /^\/review\/([^/]+)\/?$/.exec(location.pathname);
+  const m = /^\/review\/([^/]+)\/?$/.exec(location.pathname.slice(BASE.length));
   try {
     if (m) await openReview(decodeURIComponent(m[1]));
     else await showQueue();
@@ -286,5 +289,6 @@ async function route() {
   }
 }
 
+$("brand").href = at("/review");
 app.viewer = createViewer($("pages"), { onPick, onZoom: (pct) => ($("zoom-level").textContent = `${pct}%`) });
 route();
