@@ -23,8 +23,8 @@ export const HOME_HTML = `<!doctype html><html lang="en"><head><meta charset="ut
 pre{background:#f2f4f7;padding:10px;overflow:auto;font-family:ui-monospace,monospace}</style></head>
 <body><h1>docproc</h1><p class="v">version ${escape(pkg.version)} · ${escape(pkg.description)}</p>
 <ul>${LINKS.map((l) => `<li><a href="${l.href}">${escape(l.title)}</a> — ${escape(l.text)}</li>`).join("")}</ul>
-<h2>First request</h2><pre>curl -H "X-API-Key: $ADMIN_API_KEY" -F files=@invoice.pdf \\
-  "$BASE/tenants/default/projects/default/transactions/process"</pre>
+<h2>First request</h2><pre>curl -H "X-API-Key: $ADMIN_API_KEY" -H "content-type: application/json" \\
+  -d '{"name":"Invoices"}' "$BASE/tenants/default/projects"</pre>
 <p>The quick start (docs/quickstart.md) walks from here to a downloaded result with curl and Python.</p></body></html>`;
 
 export function homeRoutes() {
