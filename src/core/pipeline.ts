@@ -28,6 +28,7 @@ import { analysePage, separatorNeedsOf, splitInfoOf, splitPages, type SplitFile 
 import { expandEmailSource } from "./split/email";
 import { classifyDocument } from "./stages/classify";
 import { extractFields } from "./stages/extract";
+import { applyMemory } from "./memory/recall";
 import { validateDocument, validateTransaction } from "./stages/validate";
 import { exportProfilesOf, splitSettingsOf } from "./workflow";
 
@@ -198,8 +199,10 @@ async function understand(
     const docFiles = [...new Set(pages.map((p) => fileOfPage.get(p.page_number)!).filter(Boolean))];
     const attachments = docFiles.flatMap((f) => f.attachments ?? []);
     try {
-      const classification = classifyDocument(pages, ctx.project);
-      const fields = extractFields(pages, classification.class_id, ctx.project, { attachments });
+      // Memory hook: a document of a remembered issuer is read at the remembered places first (src/core/memory).
+      const extract = (classId: string) => extractFields(pages, classId, ctx.project, { attachments });
+      const first = classifyDocument(pages, ctx.project);
+      const { classification, fields } = applyMemory(pages, first, extract(first.class_id), ctx.project, extract);
       const doc: DocumentResult = {
         document_id: crypto.randomUUID(),
         document_index: i,

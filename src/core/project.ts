@@ -18,6 +18,7 @@ import { SplitSettingsSchema } from "./split/settings";
 import { defaultJsonProfile, ExportProfileSchema } from "./exporters/profile";
 import { NotificationActivitySchema } from "./notify/activity";
 import { DEFAULT_PROJECT_RAW } from "./default-project";
+import { MemorySchema } from "./memory/model";
 
 /** A regular expression source (JavaScript syntax, matched case-insensitively). */
 const RegexString = z.string().min(1).refine(isRegex, "not a valid regular expression");
@@ -140,6 +141,8 @@ export const ProjectSettingsSchema = z.object({
   workflow: z.array(WorkflowStepSchema).default([]),
   /** A serialised classifier model (from `trainClassifier`), used next to the cue rules. */
   classifier_model: z.unknown().optional(),
+  /** What the project learned from confirmed documents (src/core/memory, docs/memory.md); travels with the settings. */
+  memory: z.array(MemorySchema).default([]),
 });
 
 export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;

@@ -1,0 +1,171 @@
+/**
+ * Learning from one confirmed document: find each confirmed value on the pages, note the label printed next to it,
+ * where it stood (relative to that label and to the page) and what it looked like; note who issued the document.
+ *
+ * MUST NOT throw on pages without words or values that are not printed: such a field is simply not remembered.
+ * Table fields are not remembered (their rows change from document to document).
+ */
+import type { FieldValue, Page } from "../model";
+import type { ProjectSettings } from "../project";
+import { pageLines, uprightSize, type Line, type LineWord } from "../extract/lines";
+import { findAmounts } from "../extract/values";
+import { findDates, inferDateOrder, normalizeVatId, type DateOrder } from "../extract/normalize";
+import type { Issuer, Memory, RememberedField } from "./model";
+
+export interface LearnInput {
+  pages: Page[];
+  class_id: string;
+  /** The confirmed values by field id. */
+  values: Record<string, FieldValue>;
+  project: ProjectSettings;
+  source: Memory["source"];
+  now: Date;
+  transaction_id?: string | null;
+  document_id?: string | null;
+}
+
+export const compact = (s: string) => s.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+
+/** "NW/77/B" → "A/9/A": letter and digit runs collapsed, other characters kept (spaces dropped). */
+export function shapeOf(text: string): string {
+  return text.replace(/\s+/g, "").replace(/\p{L}+/gu, "A").replace(/\p{N}+/gu, "9");
+}
+
+export interface Located { line: Line; words: LineWord[] }
+
+/** Where `value` is printed: amounts and dates by their readers, anything else by its letters and digits. */
+export function locate(type: string, value: FieldValue, lines: Line[], order: DateOrder): Located[] {
+  const out: Located[] = [];
+  const wordsOf = (line: Line, start: number, end: number) => line.words.filter((w) => w.start < end && w.end > start);
+  for (const line of lines) {
+    if (type === "amount" || type === "number") {
+      for (const a of findAmounts(line.text, order)) if (Math.abs(Math.abs(a.value) - Math.abs(Number(value))) <= 0.005) out.push({ line, words: wordsOf(line, a.start, a.end) });
+    } else if (type === "date") {
+      for (const d of findDates(line.text, order)) if (d.iso === value) out.push({ line, words: wordsOf(line, d.start, d.end) });
+    } else {
+      const target = compact(String(value));
+      if (!target) return [];
+      for (let i = 0; i < line.words.length; i++) {
+        let acc = "";
+        for (let j = i; j < Math.min(line.words.length, i + 12); j++) {
+          acc += compact(line.words[j]!.word.text);
+          if (acc === target) out.push({ line, words: line.words.slice(i, j + 1) });
+          if (acc.length >= target.length) break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Words left of the value on its line, back to a separator ("·", "|"), a number (another value) or half a page of
+ * gap: the label, when it has letters. Totals blocks print labels far left of right-aligned amounts.
+ */
+export function labelLeft(hit: Located): LineWord[] {
+  const first = hit.line.words.indexOf(hit.words[0]!);
+  const [W] = uprightSize(hit.line.page);
+  const label: LineWord[] = [];
+  let right = hit.words[0]!.box[0];
+  for (let k = first - 1; k >= 0 && label.length < 5; k--) {
+    const w = hit.line.words[k]!;
+    if (right - w.box[2] > W * 0.5 || /^[^\p{L}\p{N}]+$/u.test(w.word.text) || /\d{3}|\d[.,]\d{2}\b/.test(w.word.text)) break;
+    label.unshift(w);
+    right = w.box[0];
+  }
+  return /\p{L}/u.test(label.map((w) => w.word.text).join(" ")) ? label : [];
+}
+
+/** Words of the line above that sit over the value: the label of a value printed under its label. */
+function labelAbove(hit: Located, lines: Line[]): { line: Line; words: LineWord[] } | null {
+  const [x1, , x2] = [hit.words[0]!.box[0], 0, hit.words[hit.words.length - 1]!.box[2]];
+  const above = lines.filter((l) => l.page === hit.line.page && l.box[3] <= hit.line.box[1] + 1).sort((a, b) => b.box[3] - a.box[3])[0];
+  if (!above || hit.line.box[1] - above.box[3] > (hit.line.box[3] - hit.line.box[1]) * 0.8) return null;
+  const words = above.words.filter((w) => Math.min(w.box[2], x2) - Math.max(w.box[0], x1) > 0);
+  if (words.some((w) => /\d[.,]\d{2}\b/.test(w.word.text))) return null; // a value row, not a label
+  return words.length && /\p{L}/u.test(words.map((w) => w.word.text).join(" ")) ? { line: above, words } : null;
+}
+
+const textOf = (words: LineWord[]) => words.map((w) => w.word.text).join(" ").replace(/[:.\s]+$/, "");
+
+function remember(type: string, value: FieldValue, hits: Located[], lines: Line[], hintLabels: string[]): RememberedField | null {
+  if (!hits.length) return null;
+  const hints = hintLabels.map(compact);
+  // A value next to a label is the printed one (a total, not the same amount in a line item); a label the project
+  // also knows for this field is the surest sign.
+  const rank = (h: Located) => {
+    const label = labelLeft(h);
+    const known = label.length && hints.some((k) => compact(textOf(label)).endsWith(k));
+    return (label.length ? 2 : labelAbove(h, lines) ? 1 : 0) + (known ? 2 : 0);
+  };
+  const hit = hits.slice().sort((a, b) => rank(b) - rank(a))[0]!;
+  const page = hit.line.page;
+  const [W, H] = uprightSize(page);
+  const vx = hit.words[0]!.box[0] / W, vy = hit.words[0]!.box[1] / H;
+  const pageIndex = [...new Set(lines.map((l) => l.page))].indexOf(page) + 1;
+  const base = { position: [vx, vy] as [number, number], page: pageIndex, shape: type === "amount" || type === "number" || type === "date" ? "" : shapeOf(String(value)), words: hit.words.length, example: value as string | number | boolean };
+  const left = labelLeft(hit);
+  if (left.length) {
+    const last = left[left.length - 1]!;
+    return { ...base, label: textOf(left), relation: "right", offset: [vx - last.box[2] / W, vy - last.box[1] / H] };
+  }
+  const above = labelAbove(hit, lines);
+  if (above) return { ...base, label: textOf(above.words), relation: "below", offset: [vx - above.words[0]!.box[0] / W, vy - above.words[0]!.box[3] / H] };
+  return { ...base, label: null, relation: "none", offset: null };
+}
+
+const DOMAIN_RE = /(?:@|\bwww\.|https?:\/\/)([a-z0-9-]+(?:\.[a-z0-9-]+)+)/gi;
+
+export function domainsOf(text: string): string[] {
+  return [...new Set([...text.matchAll(DOMAIN_RE)].map((m) => m[1]!.toLowerCase().replace(/^www\./, "")))];
+}
+
+/**
+ * Layout fingerprint: the letter words of the first page's upper half, each with its cell on a coarse grid
+ * (10 columns, 20 rows). Same template → mostly the same cells, whatever the values.
+ */
+export function fingerprint(lines: Line[]): string[] {
+  const first = lines.filter((l) => l.page === lines[0]?.page);
+  if (!first.length) return [];
+  const [W, H] = uprightSize(first[0]!.page);
+  const cells = new Set<string>();
+  for (const l of first) {
+    for (const w of l.words) {
+      if (w.box[1] / H > 0.5 || !/^\p{L}{3,}[:.]?$/u.test(w.word.text)) continue;
+      cells.add(`${compact(w.word.text)}@${Math.floor((10 * w.box[0]) / W)},${Math.floor((20 * w.box[1]) / H)}`);
+    }
+  }
+  return [...cells].sort().slice(0, 200);
+}
+
+export function learnMemory(input: LearnInput): Memory {
+  const lines = input.pages.flatMap((p) => pageLines(p));
+  const text = lines.map((l) => l.text).join("\n");
+  const order = inferDateOrder([text], input.project.locale, false);
+  const fields: Record<string, RememberedField> = {};
+  for (const field of input.project.fields[input.class_id] ?? []) {
+    const value = input.values[field.id];
+    if (field.type === "table" || value === null || value === undefined || value === "" || Array.isArray(value)) continue;
+    const found = remember(field.type, value, locate(field.type, value, lines, order), lines, field.hints.labels);
+    if (found) fields[field.id] = found;
+  }
+  const vat = input.values.vendor_vat_id ? normalizeVatId(String(input.values.vendor_vat_id)) : null;
+  const iban = input.values.iban ? String(input.values.iban).replace(/\s+/g, "").toUpperCase() : null;
+  const issuer: Issuer = {
+    vat_ids: vat ? [vat] : [],
+    ibans: iban ? [iban] : [],
+    name: input.values.vendor_name ? compact(String(input.values.vendor_name)) || null : null,
+    domains: domainsOf(lines.filter((l) => l.page === lines[0]?.page).map((l) => l.text).join("\n")),
+    fingerprint: fingerprint(lines),
+  };
+  return {
+    memory_id: crypto.randomUUID(),
+    class_id: input.class_id,
+    source: input.source,
+    confirmed_at: input.now.toISOString(),
+    transaction_id: input.transaction_id ?? null,
+    document_id: input.document_id ?? null,
+    issuer,
+    fields,
+  };
+}
