@@ -69,7 +69,7 @@ export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; s
   const { db, settings } = opts;
   const limiter = createRateLimiter({ db, clock: opts.clock, flushMs: settings.counterFlushMs });
   const ctx: PrincipalContext = { db, clock: opts.clock, settings, adminKeyHash: sha256Hex(opts.adminApiKey) };
-  const txOwner = db.query<Owner, [string]>("SELECT tenant_id, project_id FROM transactions WHERE transaction_id = ?");
+  const txOwner = db.query<Owner, [string]>("SELECT tenant_id, project_id, dataset_id FROM transactions WHERE transaction_id = ?");
 
   function check(req: RequestFacts, onCounted?: (rate: Decision) => void): Access {
     const facts = lookUp(req);
@@ -78,7 +78,8 @@ export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; s
     if (facts.rule === null) return { principal, rate: null };
     const rule = facts.rule;
     if (rule.kind === "admin") throw new DocprocError("forbidden", "Admin endpoints need the admin key (ADMIN_API_KEY) in X-Admin-Key or X-API-Key");
-    const rate = countOrRefuse(principal, windowsOf(principal, !!rule.submitsWork));
+    // Starting a playground transaction is a try-out: it never counts toward the async (submission) budget.
+    const rate = countOrRefuse(principal, windowsOf(principal, !!rule.submitsWork && facts.owner?.dataset_id !== "playground"));
     onCounted?.(rate);
     checkScope(principal, rule, facts.owner?.tenant_id ?? null);
     if (rule.permission && !principal.permissions.has(rule.permission)) {
@@ -144,7 +145,7 @@ function checkScope(p: Principal, rule: AccessRule, txTenant: string | null): vo
   }
 }
 
-type Owner = { tenant_id: string; project_id: string };
+type Owner = { tenant_id: string; project_id: string; dataset_id?: string };
 
 /** The project a submission runs in: named in the path, or the transaction's. */
 function submissionProject(db: Db, rule: AccessRule, txProject: string | null): ProjectRecord | null {

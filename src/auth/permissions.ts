@@ -66,6 +66,8 @@ const ROUTE_RULES: Matcher[] = [
   { method: "PUT", re: new RegExp(`^${P}/settings/?$`), permission: "project.manage" },
   // Mail connectors hold mailbox credentials: reading them is managing the project too.
   { method: "*", re: new RegExp(`^${P}/mail-connectors(/.*)?$`), permission: "project.manage" },
+  { method: "POST", re: new RegExp(`^${P}/datasets/?$`), permission: "project.manage" },
+  { method: "DELETE", re: new RegExp(`^${P}/memories/[^/]+/?$`), permission: "project.manage" },
   { method: "GET", re: new RegExp(`^${P}(/.*)?$`) },
   { method: "GET", re: new RegExp(`^${T}(/.*)?$`) },
   { method: "POST", re: /^\/transactions\/batch-status\/?$/, permission: "transaction.read" },

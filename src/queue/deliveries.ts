@@ -107,6 +107,8 @@ export function planTransactionDeliveries(db: Db, clock: Clock, outcome: Finishe
   const t = tx.getTransaction(db, outcome.transaction_id);
   const project = t ? getProjectById(db, t.project_id) : null;
   if (!t || !project) return { enqueued: 0, holding: false, warnings: [] };
+  // The playground runs the same workflow but never notifies anyone (docs/datasets.md).
+  if (t.dataset_id === "playground") return { enqueued: 0, holding: false, warnings: [] };
   const name = t.metadata.transaction_name;
   const plan = planTransactionNotifications({
     workflow: workflowOf(project.settings),

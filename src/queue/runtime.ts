@@ -9,6 +9,7 @@ import path from "node:path";
 import { fsBlobStore, type BlobStore } from "../storage/blobs";
 import { systemClock, type Clock } from "../storage/clock";
 import { openDatabase, type Db } from "../storage/db";
+import { learnOnFinished } from "./learn";
 import { deliveriesOnFinished, registerWebhookDeliveries, type WebhookSettings } from "./deliveries";
 import { createNotifier, type Notifier } from "./notifier";
 import { corePipelineRunner, type CorePipelineRunner, type PipelineRunner } from "./pipeline-runner";
@@ -72,6 +73,7 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
     exportsRoot: opts.data.exportsRoot,
     onFinished: (db, outcome) => {
       planDeliveries(db, outcome);
+      learnOnFinished(db, clock, outcome, opts.log);
       opts.onFinished?.(db, outcome);
     },
     jobTimeoutMs: opts.jobTimeoutMs,

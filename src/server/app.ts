@@ -19,6 +19,8 @@ import { captureRoutes } from "./routes/capture";
 import { rateLimitResponse } from "./rate-limit";
 import { projectRoutes } from "./routes/projects";
 import { mailRoutes } from "./routes/mail";
+import { learningRoutes } from "./routes/learning";
+import { learnFromReviewHook } from "../queue/learn";
 import { resultRoutes } from "./routes/results";
 import { reviewRoutes } from "./routes/review";
 import { statusRoutes } from "./routes/status";
@@ -53,6 +55,8 @@ const routePattern = (path: string) => new RegExp(`^${path.replace(/[.+?^${}()|[
 
 export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(deps.db, deps.notifier, deps.config.longPollRecheckMs)) {
   const telemetry: Telemetry = deps.telemetry ?? { log: silentLogger, metrics: createMetrics({ queueCounts: () => queueCounts(deps.db) }) };
+  // Learning from confirmed documents attaches to the one place a review ends (docs/memory.md).
+  deps.onReviewFinished ??= [learnFromReviewHook(deps.db, deps.clock)];
   const guard = createGuard({ db: deps.db, clock: deps.clock, adminApiKey: deps.config.adminApiKey, settings: deps.config.auth ?? DEFAULT_AUTH_SETTINGS });
   // The hooks below need the finished app (its route list, and handle() to re-dispatch); set once it is built.
   const self: { handle?: (r: Request) => Promise<Response>; routes?: () => ReadonlyArray<{ method: string; path: string }> } = {};
@@ -124,6 +128,7 @@ export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(
     .use(docsRoutes())
     .use(projectRoutes(deps))
     .use(mailRoutes(deps))
+    .use(learningRoutes(deps))
     .use(transactionRoutes(deps))
     .use(statusRoutes(deps, longPoll))
     .use(resultRoutes(deps))

@@ -16,6 +16,7 @@ import deliveries004 from "./migrations/004_deliveries.sql" with { type: "text" 
 import passwords005 from "./migrations/005_source_file_passwords.sql" with { type: "text" };
 import review006 from "./migrations/006_review.sql" with { type: "text" };
 import mail007 from "./migrations/007_mail.sql" with { type: "text" };
+import datasets008 from "./migrations/008_datasets.sql" with { type: "text" };
 
 export type Db = Database;
 
@@ -28,6 +29,7 @@ const MIGRATIONS: Array<{ version: number; name: string; sql: string }> = [
   { version: 5, name: "005_source_file_passwords", sql: passwords005 },
   { version: 6, name: "006_review", sql: review006 },
   { version: 7, name: "007_mail", sql: mail007 },
+  { version: 8, name: "008_datasets", sql: datasets008 },
 ];
 
 export interface OpenOptions {

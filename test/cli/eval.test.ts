@@ -19,7 +19,7 @@ afterAll(() => removeAll(dirs));
 
 describe("docproc eval", () => {
   test("terminal table: per-field accuracy, confusion matrix, split F1, calibration; the file without expectations is skipped", async () => {
-    const r = await runCli(["eval", FOLDER]);
+    const r = await runCli(["eval", FOLDER], { timeoutMs: 280_000 });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("4 files, 5 documents");
     expect(r.stdout).toMatch(/invoice_number\s+2\/3\s+66\.7%/);
@@ -29,10 +29,10 @@ describe("docproc eval", () => {
     expect(r.stdout).toContain("split boundaries: F1 1.000");
     expect(r.stdout).toMatch(/0\.9–1\.0\s+\d+\s+\d+\s+100\.0%/);
     expect(r.stdout).toContain("skipped, no expected .json beside: notes.txt");
-  }, 120_000);
+  }, 600_000);
 
   test("--json gives the same figures as data; --min-accuracy fails the run below it and passes at it", async () => {
-    const r = await runCli(["eval", FOLDER, "--json", "--min-accuracy", "95%"]);
+    const r = await runCli(["eval", FOLDER, "--json", "--min-accuracy", "95%"], { timeoutMs: 280_000 });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("accuracy 94.1% is below --min-accuracy 95.0%");
     const report = JSON.parse(r.stdout);
@@ -46,9 +46,9 @@ describe("docproc eval", () => {
     expect(buckets.reduce((s, b) => s + b.total, 0)).toBe(16);
     expect(buckets.reduce((s, b) => s + b.correct, 0)).toBe(16);
     expect(report.calibration.above.total + report.calibration.below.total).toBe(16);
-    const pass = await runCli(["eval", FOLDER, "--json", "--min-accuracy", "0.94"]);
+    const pass = await runCli(["eval", FOLDER, "--json", "--min-accuracy", "0.94"], { timeoutMs: 280_000 });
     expect(pass.code).toBe(0);
-  }, 120_000);
+  }, 600_000);
 
   test("--compare: a project that knows the label \"Ref. doc.\" beside the default one, with the difference", async () => {
     const dir = tempDir("eval-compare", dirs);
@@ -57,20 +57,20 @@ describe("docproc eval", () => {
     inv.hints.labels = ["ref. doc.", ...inv.hints.labels];
     writeFileSync(path.join(dir, "a.json"), JSON.stringify({}));
     writeFileSync(path.join(dir, "b.json"), JSON.stringify({ fields }));
-    const r = await runCli(["eval", FOLDER, "--compare", `${dir}/a.json,${dir}/b.json`]);
+    const r = await runCli(["eval", FOLDER, "--compare", `${dir}/a.json,${dir}/b.json`], { timeoutMs: 280_000 });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/invoice_number\s+66\.7%\s+100\.0%\s+\+33\.3/);
     expect(r.stdout).toMatch(/all fields\s+94\.1%\s+100\.0%\s+\+5\.9/);
-  }, 180_000);
+  }, 600_000);
 
   test("usage errors exit 2 before any document is read", async () => {
-    expect((await runCli(["eval", FOLDER, "--min-accuracy", "1.5x"])).code).toBe(2);
-    expect((await runCli(["eval", FOLDER, "--compare", "only-one.yaml"])).code).toBe(2);
+    expect((await runCli(["eval", FOLDER, "--min-accuracy", "1.5x"], { timeoutMs: 280_000 })).code).toBe(2);
+    expect((await runCli(["eval", FOLDER, "--compare", "only-one.yaml"], { timeoutMs: 280_000 })).code).toBe(2);
     const empty = tempDir("eval-empty", dirs);
-    const r = await runCli(["eval", empty]);
+    const r = await runCli(["eval", empty], { timeoutMs: 280_000 });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("no document with an expected .json");
-  }, 60_000);
+  }, 600_000);
 
   test("a broken expected file is that document's error in the report, the others are still scored", async () => {
     const dir = tempDir("eval-broken", dirs);
@@ -78,18 +78,18 @@ describe("docproc eval", () => {
     writeFileSync(path.join(dir, "a.json"), readFileSync(path.join(FOLDER, "acme-1001.json")));
     writeFileSync(path.join(dir, "b.txt"), "INVOICE\nInvoice No: 5\nTotal 10.00\n");
     writeFileSync(path.join(dir, "b.json"), "{ not json");
-    const r = await runCli(["eval", dir, "--json"]);
+    const r = await runCli(["eval", dir, "--json"], { timeoutMs: 280_000 });
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.errors).toHaveLength(1);
     expect(report.errors[0].file).toBe("b.txt");
     expect(report.overall).toMatchObject({ correct: 7, total: 7 });
-  }, 60_000);
+  }, 600_000);
 
   test("the HTML report opens in chromium offline with its three charts drawn", async () => {
     const dir = tempDir("eval-html", dirs);
     const html = path.join(dir, "report.html");
-    const r = await runCli(["eval", FOLDER, "--html", html]);
+    const r = await runCli(["eval", FOLDER, "--html", html], { timeoutMs: 280_000 });
     expect(r.code).toBe(0);
     const text = readFileSync(html, "utf8");
     expect(text).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
@@ -120,7 +120,7 @@ describe("docproc eval", () => {
     } finally {
       await browser.close();
     }
-  }, 120_000);
+  }, 600_000);
 });
 
 describe("scoring units", () => {

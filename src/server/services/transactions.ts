@@ -14,6 +14,9 @@ import * as tx from "../../storage/transactions";
 import { urlsOf, type ServerDeps } from "../deps";
 import { contentTypeOf, safeName } from "../content-types";
 import { requireProject } from "./projects";
+import { getDataset } from "../../storage/datasets";
+
+const BUILT_IN_DATASETS = new Set(["production", "playground", "memory"]);
 
 export interface CreateInput {
   dataset_id: string;
@@ -25,6 +28,10 @@ export interface CreateInput {
 
 export function createTransaction(deps: ServerDeps, tenantId: string, projectId: string, input: CreateInput) {
   requireProject(deps.db, tenantId, projectId);
+  // An evaluation dataset must exist in the project (created with POST .../datasets); the built-in ones always do.
+  if (!BUILT_IN_DATASETS.has(input.dataset_id) && !getDataset(deps.db, projectId, input.dataset_id)) {
+    throw new DocprocError("invalid_input", `dataset_id: no evaluation dataset ${input.dataset_id} in project ${projectId} (create one with POST /tenants/${tenantId}/projects/${projectId}/datasets)`);
+  }
   const id = randomUUID();
   const t = tx.createTransaction(deps.db, {
     transaction_id: id,
