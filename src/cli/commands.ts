@@ -13,6 +13,7 @@ import ExportCommand from "../commands/export";
 import KeysCommand from "../commands/keys";
 import MailCommand from "../commands/mail";
 import ProcessCommand from "../commands/process";
+import ReviewCommand from "../commands/review";
 import ServeCommand from "../commands/serve";
 import TenantsCommand from "../commands/tenants";
 import TrainCommand from "../commands/train";
@@ -27,6 +28,7 @@ export const COMMANDS: Record<string, Command.Class> = {
   watch: WatchCommand,
   mail: MailCommand,
   export: ExportCommand,
+  review: ReviewCommand,
   train: TrainCommand,
   eval: EvalCommand,
   deliveries: DeliveriesCommand,

@@ -15,6 +15,7 @@ import type { ResultsFile } from "../../core/model";
 import { parseProjectSettings, type ProjectSettings } from "../../core/project";
 import { applyReviewAction, newReviewState, parseReviewAction, type ReviewState, type Reviewer } from "../../core/review/actions";
 import { announceReviewFinished } from "../../core/review/hooks";
+import { buildReviewView } from "../../core/review/view";
 import type { Principal } from "../../auth/principal";
 import { isoAt } from "../../storage/clock";
 import { listDocuments } from "../../storage/documents";
@@ -77,31 +78,7 @@ function stateOf(deps: ServerDeps, t: TransactionRecord): ReviewState {
 export function reviewView(deps: ServerDeps, t: TransactionRecord) {
   requireReviewable(t);
   const state = deps.db.transaction(() => stateOf(deps, t)).immediate();
-  const project = projectOf(deps, t);
-  const { results } = state;
-  return {
-    transaction_id: t.transaction_id,
-    status: t.status,
-    version: state.version,
-    finished: state.finished_at !== null,
-    review_metadata: t.review_metadata,
-    last_human_review: results.transaction.last_human_review,
-    validation: results.validation,
-    source_file_names: results.transaction.source_file_names,
-    documents: results.documents,
-    pages: (results.pages ?? []).map((p) => ({
-      page_number: p.page_number,
-      source_filename: p.source_filename,
-      source_file_page_number: p.source_file_page_number,
-      image_transform: p.image_transform,
-      text_source: p.text_source,
-      image_url: `/transactions/${t.transaction_id}/review/pages/${p.page_number}/image`,
-      words: (p.words ?? []).map((w) => ({ text: w.text, bounding_box: w.bounding_box, confidence: w.confidence })),
-    })),
-    classes: project.classes.map((c) => ({ id: c.id, name: c.name })),
-    fields: Object.fromEntries(Object.entries(project.fields).map(([cls, list]) => [cls, list.filter((f) => f.type !== "table").map((f) => ({ id: f.id, name: f.name, type: f.type, required: f.required }))])),
-    thresholds: project.review_thresholds,
-  };
+  return buildReviewView(state, projectOf(deps, t), { status: t.status, review_metadata: t.review_metadata });
 }
 
 /** The version a write is based on: `version` in the body, or an `If-Match` header. */
