@@ -67,6 +67,7 @@ export async function pollMailbox(ctx: MailContext, connector: MailConnectorReco
   const uids = ((await client.search(searchOf(s), { uid: true })) || []).sort((a, b) => a - b);
   report.matched = uids.length;
   const known = ledger.statesOf(ctx.db, connector.connector_id, uidValidity);
+  await settleGone(ctx, client, connector.connector_id, uidValidity, known, new Set(uids));
   for (const uid of uids) {
     const k = known.get(uid);
     if (k && (k.state === "done" || (k.state === "failed" && k.attempts >= ctx.maxAttempts))) continue;
@@ -211,6 +212,25 @@ function fail(ctx: MailContext, key: ledger.MessageKey, token: string, error: st
   ledger.recordFailed(ctx.db, key, token, error, isoAt(ctx.clock), { message_id: f?.message_id ?? null, subject: f?.subject ?? null, from_address: f?.from ?? null });
   ctx.log(`mail ${key.connector_id}: uid ${key.uid} not imported (left in the mailbox): ${error}`);
   return { kind: "failed", error };
+}
+
+/**
+ * An `imported` row whose message is no longer in the folder (the process died after a move or delete, or someone
+ * moved it by hand): its transaction exists and there is nothing left to act on, so it is done.
+ */
+async function settleGone(ctx: MailContext, client: ImapFlow, connectorId: string, uidValidity: number, known: Map<number, { state: string }>, matched: Set<number>) {
+  const pending = [...known].filter(([uid, k]) => k.state === "imported" && !matched.has(uid)).map(([uid]) => uid);
+  if (pending.length === 0) return;
+  const present = new Set((await client.search({ all: true }, { uid: true })) || []);
+  for (const uid of pending.filter((u) => !present.has(u))) {
+    const key = { connector_id: connectorId, uid_validity: uidValidity, uid };
+    const token = randomUUID();
+    const nowMs = ctx.clock.now();
+    if (ledger.claimMailMessage(ctx.db, key, { token, untilMs: nowMs + ctx.leaseMs, nowMs, now: isoAt(ctx.clock), maxAttempts: ctx.maxAttempts }) === "imported") {
+      ledger.recordDone(ctx.db, key, token, isoAt(ctx.clock));
+      known.set(uid, { state: "done" });
+    } else ledger.releaseMailMessage(ctx.db, key, token, null, isoAt(ctx.clock));
+  }
 }
 
 function searchOf(s: ConnectionSettings): Record<string, unknown> {

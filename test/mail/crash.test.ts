@@ -71,6 +71,22 @@ describe.skipIf(!DOVECOT)("mail import exactly once", () => {
     });
   }
 
+  test("SIGKILL right after a move: the restart finds the message gone, records it done and imports nothing again", async () => {
+    const data = dataDir();
+    const folder = "Crash-move";
+    const ids = ["mv-1", "mv-2", "mv-3"];
+    for (const id of ids) await d.append(message({ id, subject: `Invoice ${id}` }), folder);
+    const c = addConnector(data, d, { folder, after_import: { action: "move", folder: "Crash-move-done" } });
+    expect((await child(data.dir, "actioned", 2, 300)).signal).toBe("SIGKILL");
+    await Bun.sleep(400);
+    const rest = await child(data.dir, "none", 0, 300);
+    expect(JSON.parse(rest.stdout)).toEqual({ imported: 1, errors: [] });
+    expectExactlyOnce(data, ids);
+    expect([...statesOf(data.db, c.connector_id, uidValidityOf(data, c.connector_id)).values()].map((s) => s.state)).toEqual(["done", "done", "done"]);
+    expect((await seenCount(d, "Crash-move-done")).total).toBe(3);
+    expect((await seenCount(d, folder)).total).toBe(0);
+  });
+
   test("docproc mail run SIGKILLed mid-import, three times, then run to the end: 24 messages, 24 transactions", async () => {
     const data = dataDir();
     const folder = "Crash-cli";
