@@ -1,8 +1,9 @@
 /**
  * `docproc mail add|list|remove|messages|run` (src/commands/mail.ts parses, this does the work).
  * `run` imports from every enabled connector of the data directory and, unless `--concurrency 0`, also processes
- * what it queued with in-process workers (like `docproc worker`); `--once` polls each connector once and exits 1
- * when a connector could not be polled or a message could not be imported (both are also recorded for the API).
+ * what it queued with in-process workers (like `docproc worker`); `--once` polls each connector once, waits until
+ * what it imported is processed (with workers), and exits 1 when a connector could not be polled or a message could
+ * not be imported (both are also recorded for the API).
  */
 import { readFileSync } from "node:fs";
 import { printResult } from "../auth/admin-cli";
@@ -18,6 +19,7 @@ import { systemClock } from "../storage/clock";
 import { getMailConnector, listMailConnectors } from "../storage/mail-connectors";
 import { createProject, getProject, listProjects } from "../storage/projects";
 import { ensureTenant } from "../storage/tenants";
+import { getTransaction } from "../storage/transactions";
 
 export interface MailAddFlags {
   tenant: string;
@@ -85,7 +87,8 @@ export function mailAdd(dataDir: string, f: MailAddFlags, json: boolean): void {
 }
 
 /** Nested settings as one JSON cell each, for the key: value listing. */
-const flat = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v !== null && typeof v === "object" ? JSON.stringify(v) : v]));
+const flat = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k === "ca_certificate" ? "(PEM set)" : v !== null && typeof v === "object" ? JSON.stringify(v) : v]));
 
 export function mailList(dataDir: string, json: boolean): void {
   const data = openDataDir(dataDir);
@@ -131,6 +134,12 @@ function reportLine(r: PollReport): string {
   return `mail ${r.connector_id}: ${r.matched} matching, ${r.imported.length} imported, ${r.duplicates.length} duplicate, ${r.failed.length} failed${r.queue_full ? ", queue full (rest next poll)" : ""}\n`;
 }
 
+/** Until none of `ids` is queued or processing (the job timeout bounds each one). */
+async function settled(data: DataDir, ids: string[]): Promise<void> {
+  const busy = () => ids.some((id) => ["queued", "processing"].includes(getTransaction(data.db, id)?.status ?? ""));
+  while (busy()) await Bun.sleep(200);
+}
+
 export async function mailRun(dataDir: string, opts: { once: boolean; connectors?: string[]; concurrency: number }, waitForSignal: () => Promise<string>): Promise<number> {
   const settings = loadEnvSettings();
   const env = settings.mail;
@@ -158,6 +167,8 @@ export async function mailRun(dataDir: string, opts: { once: boolean; connectors
     if (opts.once) {
       const { reports, errors } = await pollOnce(ctx, { secretKey, connectorIds: opts.connectors, onReport: (r) => process.stdout.write(reportLine(r)) });
       for (const e of errors) process.stdout.write(`mail ${e.connector_id}: not polled: ${e.error}\n`);
+      // With workers, --once also processes what it imported before it exits (what a cron job expects).
+      if (runtime) await settled(data, reports.flatMap((r) => r.imported.map((i) => i.transaction_id)));
       return errors.length > 0 || reports.some((r) => r.failed.length > 0) ? 1 : 0;
     }
     const stop = new AbortController();
