@@ -30,7 +30,7 @@ export interface BenchRow {
 type BenchFn = () => Promise<BenchRow[]>;
 
 /** Modules the table shows first, in this order (the pipeline's order). */
-const ORDER = ["convert", "ocr", "understanding", "export", "server"];
+const ORDER = ["job", "convert", "ocr", "understanding", "export", "server"];
 
 function functionNameOf(module: string): string {
   return `bench${module.charAt(0).toUpperCase()}${module.slice(1).replace(/[-_](\w)/g, (_, c: string) => c.toUpperCase())}`;

@@ -23,6 +23,12 @@ export async function main(argv: string[]): Promise<number> {
 export async function runCli(argv: string[] = process.argv.slice(2)): Promise<never> {
   trackStdout();
   const code = await main(argv);
+  // Benchmarks ask where the time went (src/core/timing.ts): the totals go to the file named, never to stdout.
+  const timesFile = process.env.DOCPROC_STAGE_TIMES;
+  if (timesFile) {
+    const { stageTimes } = await import("./core/timing");
+    await Bun.write(timesFile, JSON.stringify(stageTimes()));
+  }
   // Let pending stdout drain before exiting: a piped `--json` summary must never be cut short.
   await stdoutFlushed();
   process.exit(code);

@@ -11,6 +11,7 @@ import type { ExportContext, ExportWriter } from "./context";
 import { FileNamer } from "./filename";
 import { exportJson } from "./json";
 import { exportCsv } from "./csv";
+import { timeStage } from "../timing";
 
 export interface ManifestFile {
   filename: string;
@@ -102,7 +103,11 @@ function parseProfiles(inputs: Array<ExportProfile | ExportProfileInput>): Parse
   return [...byId.values()];
 }
 
-export async function runExports(ctx: ExportContext, profiles: Array<ExportProfile | ExportProfileInput>): Promise<ExportManifest> {
+export function runExports(ctx: ExportContext, profiles: Array<ExportProfile | ExportProfileInput>): Promise<ExportManifest> {
+  return timeStage("export", () => exportAll(ctx, profiles));
+}
+
+async function exportAll(ctx: ExportContext, profiles: Array<ExportProfile | ExportProfileInput>): Promise<ExportManifest> {
   const clock = ctx.now ?? (() => new Date());
   const namer = new FileNamer();
   const manifest: ExportManifest = {

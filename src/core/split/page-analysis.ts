@@ -8,6 +8,7 @@ import { hasPatchTBars } from "./patch-code";
 import { type GreyImage, inkRatio, toGrey } from "./raster";
 import type { SeparatorSettings } from "./settings";
 import { SHEET_MAX_TEXT } from "./sheet";
+import { addStageTime } from "../timing";
 
 /** Longest side of the overview image for ink and patch bars: enough to see a line of text, cheap to compute. */
 const OVERVIEW_SIDE = 1000;
@@ -44,6 +45,7 @@ export async function analysePage(page: Page, sep: SeparatorSettings, needs: Ana
   // A page with text is not blank: no need to render for that question alone.
   if (wantBlank && hasText) page.is_blank = false;
   if (!wantBarcodes && page.is_blank !== undefined) return;
+  const started = performance.now();
   const img = raster ?? (page.render ? await page.render().catch(() => null) : null);
   const grey = img ? toGrey(img, OVERVIEW_SIDE) : null;
   if (wantBarcodes) page.barcodes = img && grey ? await findBarcodes(img, grey, sep) : [];
@@ -51,6 +53,7 @@ export async function analysePage(page: Page, sep: SeparatorSettings, needs: Ana
     // Without a raster only the text can tell: blank means no text at all.
     page.is_blank = grey ? inkRatio(grey) < sep.blank_ink_ratio : page.text.trim() === "";
   }
+  addStageTime(raster ? "separator detection (on the OCR raster)" : "separator detection (rendering pages)", performance.now() - started);
 }
 
 /**

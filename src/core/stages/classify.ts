@@ -16,6 +16,7 @@ import type { Alternative, Classification, Page } from "../model";
 import type { ProjectSettings } from "../project";
 import { describeHits, headingText, scoreClass, type CueScore } from "../classify/cues";
 import { type ClassifierModel, evidenceFor, isClassifierModel, type Prediction, predict, tokenize, trainClassifier } from "../classify/naive-bayes";
+import { timeStageSync } from "../timing.ts";
 
 /** Cue scores are turned into probabilities with this temperature (score points per factor e). */
 const TEMPERATURE = 2;
@@ -61,6 +62,10 @@ function modelEvidence(model: ClassifierModel, prediction: Prediction, text: str
 
 /** Classifies a document from its pages; see the module contract. */
 export function classifyDocument(pages: Page[], project: ProjectSettings, model?: ClassifierModel): Classification {
+  return timeStageSync("classify", () => classify(pages, project, model));
+}
+
+function classify(pages: Page[], project: ProjectSettings, model?: ClassifierModel): Classification {
   const text = pages.map((p) => p.text).join("\n");
   const heading = headingText(pages[0]?.text ?? "");
   const hasOther = project.classes.some((c) => c.id === "other");

@@ -17,6 +17,7 @@ import { convertImage } from "../convert/image.ts";
 import { resolveLimits, type ConvertLimits } from "../convert/limits.ts";
 import { convertPdf } from "../convert/pdf.ts";
 import { describeUnknown, sniffFormat } from "../convert/sniff.ts";
+import { timeStage } from "../timing.ts";
 
 export { convertText, convertOcrData, parseOcrData, OcrDataSchema } from "../convert/supplied.ts";
 export { renderPageToRaster, toGrayscale, toRgb, type RenderOptions } from "../convert/raster.ts";
@@ -38,7 +39,7 @@ export type ConvertedSource = ConvertedFile & { close(): Promise<void> };
 
 export async function convertSource(src: SourceInput, opts: ConvertOptions): Promise<ConvertedSource> {
   try {
-    return await convertByFormat(src, opts);
+    return await timeStage("convert", () => convertByFormat(src, opts));
   } catch (err) {
     if (err instanceof DocprocError) throw err.stage ? err : new DocprocError(err.code, err.message, { stage: "convert", retryable: err.retryable, cause: err.cause, details: err.details });
     // Input problems are DocprocErrors by the time they get here; anything else is a bug, and says so.

@@ -25,6 +25,7 @@ import { extractCurrency } from "../extract/currency";
 import { readEInvoice, type EInvoice } from "../extract/einvoice";
 import { type PrintedAmount, reconcileSums } from "../extract/reconcile";
 import { findAmounts } from "../extract/values";
+import { timeStageSync } from "../timing.ts";
 
 /** Every amount printed with decimals, for the arithmetic of reconcileSums. */
 function printedAmounts(lines: Line[], dateOrder: DateOrder): PrintedAmount[] {
@@ -66,6 +67,10 @@ function negate(value: FieldValue): FieldValue {
 
 /** Extracts every field of `classId` from `pages`; see the module contract. */
 export function extractFields(pages: Page[], classId: string, project: ProjectSettings, opts: ExtractOptions = {}): Record<string, FieldResult> {
+  return timeStageSync("extract", () => extract(pages, classId, project, opts));
+}
+
+function extract(pages: Page[], classId: string, project: ProjectSettings, opts: ExtractOptions): Record<string, FieldResult> {
   clearDateMemo();
   const fields = project.fields[classId] ?? [];
   const threshold = project.review_thresholds.field;

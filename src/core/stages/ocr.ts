@@ -4,6 +4,7 @@ import { analyzeLayout, textLikeness, type PageLayout } from "../engines/ocr/lay
 import { boxToSource, crop, renderUpright, toGrey, upscale, uprightTransform, type GreyImage, type UprightTransform } from "../engines/ocr/raster.ts";
 import type { OcrEngine, OcrResult } from "../engines/ocr/types.ts";
 import { addUnreadLines } from "./ocr-recover.ts";
+import { timeStage, timeStageSync } from "../timing.ts";
 
 export interface OcrPagesOptions {
   /** Called after each page (whether it succeeded or not) with pages done and pages to OCR in total. */
@@ -86,17 +87,17 @@ interface Reading {
 }
 
 async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
-  const grey = toGrey(await page.render!());
-  const layout = analyzeLayout(grey);
+  const grey = toGrey(await timeStage("ocr: render", () => page.render!()));
+  const layout = timeStageSync("ocr: layout analysis", () => analyzeLayout(grey));
   const dpi = page.image_transform.effective_dpi ?? undefined;
   const region = readRegion(grey, layout.contentBox);
   const cropped = cropTo(grey, region);
   const zoom = zoomFor(layout.lineHeight, cropped);
   const readDpi = dpi && dpi >= 70 ? dpi * zoom : undefined;
   const reading = layout.inkBox
-    ? await readUpright(zoom > 1 ? upscale(cropped, zoom) : cropped, scaleLayout(shiftLayout(layout, region), zoom), engine, readDpi)
+    ? await readUpright(zoom > 1 ? timeStageSync("ocr: enlargement", () => upscale(cropped, zoom)) : cropped, scaleLayout(shiftLayout(layout, region), zoom), engine, readDpi)
     : blankReading(grey);
-  if (layout.inkBox) reading.result = await addUnreadLines(reading.image, reading.result, engine, readDpi);
+  if (layout.inkBox) reading.result = await timeStage("ocr: second look", () => addUnreadLines(reading.image, reading.result, engine, readDpi));
   const it = page.image_transform;
   // render() SHOULD return the rasterized size; if it does not, scale boxes into the declared space anyway.
   const sx = it.rasterized_width / grey.width;
@@ -170,10 +171,10 @@ async function readUpright(grey: GreyImage, layout: PageLayout, engine: OcrEngin
     if (!full.has(rotation)) full.set(rotation, readAt(grey, uprightTransform(grey.width, grey.height, rotation, layout.skew), engine, dpi));
     return full.get(rotation)!;
   };
-  const first = await readFull(order[0]);
+  const first = await timeStage("ocr: recognition", () => readFull(order[0]));
   if (first.likeness >= STRONG) return first;
-  const rotation = await pickRotation(grey, layout.inkBox!, order, engine, dpi, readFull);
-  return readFull(rotation);
+  // A weak first reading: orientation probes, and the winning turn read in full when it is not the first guess.
+  return timeStage("ocr: orientation probes", async () => readFull(await pickRotation(grey, layout.inkBox!, order, engine, dpi, readFull)));
 }
 
 async function readAt(grey: GreyImage, transform: UprightTransform, engine: OcrEngine, dpi?: number): Promise<Reading> {

@@ -21,6 +21,7 @@ export { analysePage } from "../split/page-analysis";
 import { parseSplitPolicy } from "../split/policy";
 import type { SplitSettings } from "../split/settings";
 import type { StreamPage } from "../split/stream";
+import { timeStage } from "../timing";
 
 export interface SplitFile {
   index: number;
@@ -40,7 +41,11 @@ interface Group {
   files: SplitFile[];
 }
 
-export async function splitPages(files: SplitFile[], settings: SplitSettings, opts: SplitOptions = {}): Promise<DocumentSpan[]> {
+export function splitPages(files: SplitFile[], settings: SplitSettings, opts: SplitOptions = {}): Promise<DocumentSpan[]> {
+  return timeStage("split", () => split(files, settings, opts));
+}
+
+async function split(files: SplitFile[], settings: SplitSettings, opts: SplitOptions): Promise<DocumentSpan[]> {
   // Policies may come from stored, untrusted data: re-check them (rule 8) without mutating the caller's files.
   const withPages = files.filter((f) => f.pages.length > 0).map((f) => ({ ...f, policy: parseSplitPolicy(f.policy) }));
   if (!settings.enabled) return withPages.map((f) => wholeFile(f, "split step disabled: one document per source file"));

@@ -1,0 +1,298 @@
+/**
+ * The job a user runs, not its parts (issue 18): `docproc process` with the default project in a fresh process, and
+ * the same files through a warm `docproc serve`, next to what users compare against, on the same inputs:
+ * (a) a 500-page born-digital PDF of real invoice pages (the invoice2data corpus, repeated) vs pdftotext;
+ * (b) a folder of 100 one-page invoice PDFs vs a pdftotext loop;
+ * (c) 20 scanned 300-DPI pages (bench/ocr.ts's pages) as images, native and embedded engine, vs the tesseract CLI
+ *     with the same model and parallelism (2 single-threaded processes); and as one PDF vs OCRmyPDF -j 2 --sidecar
+ *     (same model through TESSDATA_PREFIX) when it is installed;
+ * (d) one tiny PDF: wall seconds of the whole process (target ≤ 0.6 s);
+ * (e) peak RSS of `docproc process` on a 2,000-page born-digital PDF (target < 600 MB).
+ * Each pair runs interleaved (docproc, reference, docproc, reference …: ROUNDS rounds, BENCH_ROUNDS overrides) and
+ * the medians count. CPU seconds (user + sys of the process and the children it waited for) are printed too: on a
+ * busy machine they move less than wall time. A per-stage table (DOCPROC_STAGE_TIMES, src/core/timing.ts) shows
+ * where docproc's time went in its first run of each input.
+ * `bun bench/job.ts [a b c d e serve]` runs it (or some of its parts) alone.
+ */
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PDFDocument } from "pdf-lib";
+import { resolveTessdataDir, unpackedTessdataDir } from "../src/core/engines/ocr/tessdata.ts";
+import type { BenchRow } from "./index";
+import { benchPages } from "./ocr";
+import { serveRows } from "./job/serve";
+
+const ROOT = path.resolve(import.meta.dir, "..");
+const CLI = path.join(ROOT, "src/cli.ts");
+const CACHE = path.resolve(import.meta.dir, ".cache", "job");
+const CORPUS = path.resolve(ROOT, "../shared/corpora/invoice2data");
+const ROUNDS = Number(process.env.BENCH_ROUNDS) || 2;
+const OCR_WORKERS = 2;
+
+export interface Run {
+  wall: number;
+  cpu: number;
+  /** Peak RSS of the largest process waited for, MB. */
+  rssMB: number;
+}
+
+/** Runs a command to its end; wall seconds, CPU seconds (its own and its waited-for children's) and peak RSS. */
+export async function measure(cmd: string[], env: Record<string, string> = {}): Promise<Run> {
+  const started = performance.now();
+  const proc = Bun.spawn(cmd, { stdout: "ignore", stderr: "pipe", env: { ...process.env, NO_COLOR: "1", ...env } });
+  const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  const wall = (performance.now() - started) / 1000;
+  if (code !== 0) throw new Error(`${path.basename(cmd[0]!)} ${cmd.slice(1, 3).join(" ")} exited with ${code}: ${stderr.trim().slice(-200)}`);
+  const usage = proc.resourceUsage();
+  const cpu = usage ? Number(usage.cpuTime.user + usage.cpuTime.system) / 1e6 : NaN;
+  return { wall, cpu, rssMB: usage ? usage.maxRSS / 1024 : NaN };
+}
+
+/** A sequence of commands, one after another (a shell loop), as one run. */
+async function measureLoop(cmds: string[][]): Promise<Run> {
+  const total: Run = { wall: 0, cpu: 0, rssMB: 0 };
+  for (const cmd of cmds) {
+    const r = await measure(cmd);
+    total.wall += r.wall;
+    total.cpu += r.cpu;
+    total.rssMB = Math.max(total.rssMB, r.rssMB);
+  }
+  return total;
+}
+
+/** Commands run by `lanes` workers at once, as one run (wall from the first start to the last exit). */
+async function measureParallel(cmds: string[][], lanes: number): Promise<Run> {
+  const started = performance.now();
+  let next = 0;
+  const runs: Run[] = [];
+  const lane = async () => {
+    while (next < cmds.length) runs.push(await measure(cmds[next++]!));
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
+  return { wall: (performance.now() - started) / 1000, cpu: runs.reduce((s, r) => s + r.cpu, 0), rssMB: Math.max(...runs.map((r) => r.rssMB)) };
+}
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** A and B in turn, `rounds` times; medians of each. */
+async function interleaved(a: () => Promise<Run>, b: (() => Promise<Run>) | null, rounds = ROUNDS): Promise<{ a: Run; b: Run | null }> {
+  const as: Run[] = [];
+  const bs: Run[] = [];
+  for (let i = 0; i < rounds; i++) {
+    as.push(await a());
+    if (b) bs.push(await b());
+  }
+  const med = (rs: Run[]): Run => ({ wall: median(rs.map((r) => r.wall)), cpu: median(rs.map((r) => r.cpu)), rssMB: median(rs.map((r) => r.rssMB)) });
+  return { a: med(as), b: b ? med(bs) : null };
+}
+
+// ---- inputs (cached in bench/.cache/job) ----
+
+/** The corpus's born-digital invoice PDFs, in name order. */
+function invoicePdfs(): string[] {
+  return readdirSync(CORPUS).filter((f) => f.endsWith(".pdf")).sort().map((f) => path.join(CORPUS, f));
+}
+
+/** The invoice pages joined, repeated up to `pages`. */
+async function realPagesPdf(pages: number): Promise<string> {
+  const file = path.join(CACHE, `real-${pages}.pdf`);
+  if (existsSync(file)) return file;
+  const out = await PDFDocument.create();
+  const sources = await Promise.all(invoicePdfs().map(async (f) => PDFDocument.load(readFileSync(f), { ignoreEncryption: true })));
+  while (out.getPageCount() < pages) {
+    for (const src of sources) {
+      const want = src.getPageIndices().slice(0, pages - out.getPageCount());
+      for (const p of await out.copyPages(src, want)) out.addPage(p);
+      if (out.getPageCount() >= pages) break;
+    }
+  }
+  writeFileSync(file, await out.save());
+  return file;
+}
+
+/** 100 one-page invoice PDFs in a folder (the corpus's one-page files, cycled). */
+async function onePageFolder(count = 100): Promise<string> {
+  const dir = path.join(CACHE, `one-page-${count}`);
+  if (existsSync(dir) && readdirSync(dir).length === count) return dir;
+  mkdirSync(dir, { recursive: true });
+  const singles: string[] = [];
+  for (const f of invoicePdfs()) if ((await PDFDocument.load(readFileSync(f), { ignoreEncryption: true })).getPageCount() === 1) singles.push(f);
+  for (let i = 0; i < count; i++) copyFileSync(singles[i % singles.length]!, path.join(dir, `${String(i).padStart(3, "0")}-${path.basename(singles[i % singles.length]!)}`));
+  return dir;
+}
+
+/** The 20 scanned pages as PNG files in a folder, and as one PDF (each page an A4 image at 300 DPI). */
+async function scannedInputs(): Promise<{ dir: string; files: string[]; pdf: string }> {
+  const pages = await benchPages();
+  const dir = path.join(CACHE, "scans");
+  mkdirSync(dir, { recursive: true });
+  const files = pages.map((p) => {
+    const to = path.join(dir, path.basename(p));
+    if (!existsSync(to)) copyFileSync(p, to);
+    return to;
+  });
+  const pdf = path.join(CACHE, "scans.pdf");
+  if (!existsSync(pdf)) {
+    const doc = await PDFDocument.create();
+    for (const f of files) {
+      const png = await doc.embedPng(readFileSync(f));
+      const page = doc.addPage([595.28, 841.89]);
+      page.drawImage(png, { x: 0, y: 0, width: 595.28, height: 841.89 });
+    }
+    writeFileSync(pdf, await doc.save());
+  }
+  return { dir, files, pdf };
+}
+
+// ---- the commands ----
+
+const tmp = () => mkdtempSync(path.join(tmpdir(), "docproc-job-"));
+
+/** `docproc process` in a fresh process, JSON summary, default project; the output folder is thrown away after. */
+function docproc(input: string, extra: string[] = [], env: Record<string, string> = {}): () => Promise<Run> {
+  return async () => {
+    const out = tmp();
+    try {
+      return await measure([process.execPath, CLI, "process", input, "--out", out, "--json", ...extra], env);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  };
+}
+
+/** The per-stage totals of one docproc run. */
+async function stageTimesOf(input: string, extra: string[] = []): Promise<Record<string, { ms: number; calls: number }>> {
+  const file = path.join(tmp(), "stages.json");
+  await docproc(input, extra, { DOCPROC_STAGE_TIMES: file })();
+  const times = JSON.parse(readFileSync(file, "utf8")) as Record<string, { ms: number; calls: number }>;
+  rmSync(path.dirname(file), { recursive: true, force: true });
+  return times;
+}
+
+function which(tool: string): string | null {
+  return Bun.which(tool);
+}
+
+function tesseractCmds(files: string[], tessdata: string): string[][] {
+  return files.map((f) => ["env", "OMP_THREAD_LIMIT=1", "tesseract", f, "stdout", "--tessdata-dir", tessdata, "-l", "eng", "--oem", "1", "--psm", "3"]);
+}
+
+function ocrmypdf(pdf: string, tessdata: string): () => Promise<Run> {
+  return async () => {
+    const out = tmp();
+    try {
+      return await measure(["ocrmypdf", "-q", "-j", String(OCR_WORKERS), "--output-type", "pdf", "--sidecar", path.join(out, "text.txt"), pdf, path.join(out, "out.pdf")], {
+        TESSDATA_PREFIX: tessdata,
+        OMP_THREAD_LIMIT: "1",
+      });
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  };
+}
+
+// ---- rows ----
+
+interface Pair {
+  metric: string;
+  units: number;
+  unit: string;
+  docproc: Run;
+  reference: Run | null;
+  refName: string;
+  target: string;
+}
+
+function pairRows(p: Pair): BenchRow[] {
+  const ref = p.reference;
+  return [
+    {
+      metric: `${p.metric} (vs ${p.refName})`,
+      docproc: p.units / p.docproc.wall,
+      reference: ref ? p.units / ref.wall : "not installed",
+      unit: p.unit,
+      target: p.target,
+    },
+    {
+      metric: `  same, per CPU-second (${p.docproc.cpu.toFixed(1)} vs ${ref ? ref.cpu.toFixed(1) : "-"} CPU-s; peak RSS ${p.docproc.rssMB.toFixed(0)} MB)`,
+      docproc: p.units / p.docproc.cpu,
+      reference: ref ? p.units / ref.cpu : null,
+      unit: `${p.unit.split("/")[0]}/CPU-s`,
+      target: "informative",
+    },
+  ];
+}
+
+function stageRows(label: string, times: Record<string, { ms: number; calls: number }>): BenchRow[] {
+  const entries = Object.entries(times).sort((a, b) => b[1].ms - a[1].ms);
+  return entries.map(([stage, t]) => ({
+    metric: `  stage time, ${label}: ${stage} (${t.calls} call${t.calls === 1 ? "" : "s"})`,
+    docproc: t.ms / 1000,
+    reference: null,
+    ratio: null,
+    unit: "s",
+    target: "informative",
+  }));
+}
+
+export async function benchJob(parts: string[] = []): Promise<BenchRow[]> {
+  mkdirSync(CACHE, { recursive: true });
+  const want = (p: string) => parts.length === 0 || parts.includes(p);
+  const rows: BenchRow[] = [];
+  const pdftotext = which("pdftotext");
+  const tessdata = unpackedTessdataDir(resolveTessdataDir());
+
+  if (want("a")) {
+    const pdf = await realPagesPdf(500);
+    const r = await interleaved(docproc(pdf), pdftotext ? () => measure([pdftotext, pdf, path.join(tmpdir(), "docproc-job-a.txt")]) : null);
+    rows.push(...pairRows({ metric: "process 500 real born-digital invoice pages, one PDF, default project", units: 500, unit: "pages/s", docproc: r.a, reference: r.b, refName: "pdftotext", target: "≥ 0.5×" }));
+    rows.push(...stageRows("500 real pages", await stageTimesOf(pdf)));
+  }
+  if (want("b")) {
+    const dir = await onePageFolder(100);
+    const files = readdirSync(dir).sort().map((f) => path.join(dir, f));
+    const loop = pdftotext ? () => measureLoop(files.map((f) => [pdftotext, f, path.join(tmpdir(), "docproc-job-b.txt")])) : null;
+    const r = await interleaved(docproc(dir), loop);
+    rows.push(...pairRows({ metric: "process a folder of 100 one-page invoice PDFs", units: 100, unit: "docs/s", docproc: r.a, reference: r.b, refName: "a pdftotext loop", target: "≥ 0.5×" }));
+    rows.push(...stageRows("100 one-page PDFs", await stageTimesOf(dir)));
+  }
+  if (want("c")) {
+    const scans = await scannedInputs();
+    const tesseract = which("tesseract") ? () => measureParallel(tesseractCmds(scans.files, tessdata), OCR_WORKERS) : null;
+    const n = scans.files.length;
+    const native = await interleaved(docproc(scans.dir, ["--ocr-engine", "native"]), tesseract);
+    rows.push(...pairRows({ metric: `process ${n} scanned pages (PNG), native engine`, units: n, unit: "pages/s", docproc: native.a, reference: native.b, refName: `tesseract CLI, ${OCR_WORKERS} at a time`, target: "≥ 1.0×" }));
+    rows.push(...stageRows(`${n} scans, native`, await stageTimesOf(scans.dir, ["--ocr-engine", "native"])));
+    const wasm = await interleaved(docproc(scans.dir, ["--ocr-engine", "wasm"]), tesseract);
+    rows.push(...pairRows({ metric: `process ${n} scanned pages (PNG), embedded engine`, units: n, unit: "pages/s", docproc: wasm.a, reference: wasm.b, refName: `tesseract CLI, ${OCR_WORKERS} at a time`, target: "≥ 0.7×" }));
+    const viaPdf = await interleaved(docproc(scans.pdf), which("ocrmypdf") ? ocrmypdf(scans.pdf, tessdata) : null);
+    rows.push(...pairRows({ metric: `process ${n} scanned pages as one PDF, default (auto) engine`, units: n, unit: "pages/s", docproc: viaPdf.a, reference: viaPdf.b, refName: `OCRmyPDF -j ${OCR_WORKERS} --sidecar`, target: "≥ 1.5×" }));
+  }
+  if (want("d")) {
+    const one = path.join(CACHE, "tiny");
+    mkdirSync(one, { recursive: true });
+    copyFileSync(path.join(CORPUS, "AmazonWebServices.pdf"), path.join(one, "AmazonWebServices.pdf"));
+    const r = await interleaved(docproc(path.join(one, "AmazonWebServices.pdf")), () => measure([process.execPath, CLI, "--version"]), Math.max(5, ROUNDS));
+    rows.push({ metric: "process one tiny PDF (1 page), whole fresh process, wall", docproc: r.a.wall, reference: r.b!.wall, ratio: null, unit: "s", target: "≤ 0.6 s (reference: docproc --version)" });
+    rows.push({ metric: "  same, CPU", docproc: r.a.cpu, reference: r.b!.cpu, ratio: null, unit: "s", target: "informative" });
+    rows.push(...stageRows("one tiny PDF", await stageTimesOf(path.join(one, "AmazonWebServices.pdf"))));
+  }
+  if (want("e")) {
+    const pdf = await realPagesPdf(2000);
+    const r = await docproc(pdf)();
+    rows.push({ metric: "process a 2,000-page born-digital PDF (real pages): peak RSS", docproc: r.rssMB, reference: null, ratio: null, unit: "MB", target: "< 600 MB" });
+  }
+  if (want("serve")) rows.push(...(await serveRows({ real500: await realPagesPdf(500), onePage: await onePageFolder(100), scans: (await scannedInputs()).pdf, pdftotext })));
+  return rows;
+}
+
+if (import.meta.main) {
+  const { renderBenchTable } = await import("./index");
+  const rows = await benchJob(process.argv.slice(2));
+  process.stdout.write(renderBenchTable(rows));
+  for (const n of rows.flatMap((r) => (r.note ? [r.note] : []))) process.stdout.write(`note: ${n}\n`);
+}

@@ -1,0 +1,167 @@
+/**
+ * The job through a warm `docproc serve` (part of bench/job.ts): one server process (default project, 2 workers, the
+ * auto OCR engine), warmed by one transaction with a PDF and a scan; then each input is submitted with the one-step
+ * call (`POST …/transactions/process`, base64 files) and timed from the first submission to the last transaction
+ * completed, interleaved with the reference tool. The server's CPU seconds (its threads and the tesseract processes
+ * it waited for) come from /proc/<pid>/stat.
+ */
+import { readFileSync, readdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { BenchRow } from "../index";
+import { measure, median, type Run } from "../job";
+
+const ROOT = path.resolve(import.meta.dir, "../..");
+const CLI = path.join(ROOT, "src/cli.ts");
+const KEY = "bench-admin-key";
+const ROUNDS = Number(process.env.BENCH_ROUNDS) || 2;
+
+interface Server {
+  base: string;
+  pid: number;
+  project: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
+  const port = s.port!;
+  s.stop(true);
+  return port;
+}
+
+async function api(server: { base: string }, method: string, url: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${server.base}${url}`, {
+    method,
+    headers: { "x-api-key": KEY, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = (await res.json().catch(() => null)) as any;
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)?.slice(0, 200)}`);
+  return json;
+}
+
+async function startServer(): Promise<Server> {
+  const dir = mkdtempSync(path.join(tmpdir(), "docproc-job-serve-"));
+  const port = await freePort();
+  const proc = Bun.spawn([process.execPath, CLI, "serve", "--data", dir, "--port", String(port), "--workers", "2"], {
+    stdout: "ignore",
+    stderr: "ignore",
+    env: { ...process.env, ADMIN_API_KEY: KEY, DOCPROC_MAX_BODY_MB: "1000", DOCPROC_MAX_FILE_MB: "1000", NO_COLOR: "1" },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`docproc serve exited with ${proc.exitCode}`);
+    if (await fetch(`${base}/health`).then((r) => r.ok).catch(() => false)) break;
+    if (Date.now() > deadline) throw new Error("docproc serve did not come up in 60 s");
+    await Bun.sleep(100);
+  }
+  const project = (await api({ base }, "POST", "/tenants/default/projects", { name: "bench" })).project_id as string;
+  return {
+    base,
+    pid: proc.pid,
+    project,
+    stop: async () => {
+      proc.kill("SIGTERM");
+      await proc.exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** user + sys seconds of a process, its threads and its waited-for children. */
+function cpuOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return fields.slice(11, 15).reduce((s, f) => s + Number(f), 0) / 100;
+}
+
+/** Submits each group of files as one transaction, all at once; resolves when every one is completed. */
+async function submitAll(server: Server, transactions: string[][]): Promise<Run> {
+  const bodies = transactions.map((files) => ({
+    source_files: files.map((f) => ({ filename: path.basename(f), base64_data: readFileSync(f).toString("base64") })),
+  }));
+  const cpu0 = cpuOf(server.pid);
+  const started = performance.now();
+  await Promise.all(
+    bodies.map(async (body) => {
+      const t = await api(server, "POST", `/tenants/default/projects/${server.project}/transactions/process`, body);
+      for (;;) {
+        const s = await api(server, "GET", t.poll_url as string);
+        if (s.status === "completed") return;
+        if (s.status === "failed") throw new Error(`transaction failed: ${s.error_message}`);
+      }
+    }),
+  );
+  return { wall: (performance.now() - started) / 1000, cpu: cpuOf(server.pid) - cpu0, rssMB: NaN };
+}
+
+export async function serveRows(inputs: { real500: string; onePage: string; scans: string; pdftotext: string | null }): Promise<BenchRow[]> {
+  const server = await startServer();
+  try {
+    const corpus = path.resolve(ROOT, "../shared/corpora");
+    // Warm-up: pdf.js workers, the pipeline modules, the OCR engine.
+    await submitAll(server, [[path.join(corpus, "invoice2data/AmazonWebServices.pdf"), path.join(corpus, "invoice2data/oyo.png")]]);
+    const onePage = readdirSync(inputs.onePage).sort().map((f) => path.join(inputs.onePage, f));
+    const cases: Array<{ metric: string; units: number; unit: string; groups: string[][]; ref: (() => Promise<Run>) | null; refName: string; target: string }> = [
+      {
+        metric: "warm serve: 500 real born-digital invoice pages, one PDF",
+        units: 500,
+        unit: "pages/s",
+        groups: [[inputs.real500]],
+        ref: inputs.pdftotext ? () => measure([inputs.pdftotext!, inputs.real500, path.join(tmpdir(), "docproc-job-s.txt")]) : null,
+        refName: "pdftotext",
+        target: "≥ 1.0×",
+      },
+      {
+        metric: "warm serve: 100 one-page invoice PDFs, one transaction each",
+        units: 100,
+        unit: "docs/s",
+        groups: onePage.map((f) => [f]),
+        ref: inputs.pdftotext ? async () => {
+          const total: Run = { wall: 0, cpu: 0, rssMB: 0 };
+          for (const f of onePage) {
+            const r = await measure([inputs.pdftotext!, f, path.join(tmpdir(), "docproc-job-s.txt")]);
+            total.wall += r.wall;
+            total.cpu += r.cpu;
+          }
+          return total;
+        } : null,
+        refName: "a pdftotext loop",
+        target: "informative",
+      },
+      {
+        metric: "warm serve: 20 scanned pages as one PDF",
+        units: 20,
+        unit: "pages/s",
+        groups: [[inputs.scans]],
+        ref: null,
+        refName: "see the process row's OCRmyPDF figure",
+        target: "informative",
+      },
+    ];
+    const rows: BenchRow[] = [];
+    for (const c of cases) {
+      const a: Run[] = [];
+      const b: Run[] = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        a.push(await submitAll(server, c.groups));
+        if (c.ref) b.push(await c.ref());
+      }
+      const wall = median(a.map((r) => r.wall));
+      const refWall = b.length ? median(b.map((r) => r.wall)) : null;
+      rows.push({ metric: `${c.metric} (vs ${c.refName})`, docproc: c.units / wall, reference: refWall ? c.units / refWall : null, unit: c.unit, target: c.target });
+      rows.push({
+        metric: `  same, per CPU-second of the server`,
+        docproc: c.units / median(a.map((r) => r.cpu)),
+        reference: b.length ? c.units / median(b.map((r) => r.cpu)) : null,
+        unit: `${c.unit.split("/")[0]}/CPU-s`,
+        target: "informative",
+      });
+    }
+    return rows;
+  } finally {
+    await server.stop();
+  }
+}
