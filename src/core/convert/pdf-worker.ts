@@ -4,8 +4,8 @@
  * synchronous loop on a hostile file would otherwise freeze the whole process, and Promise.race could not help.
  * One document per worker at a time; requests are answered in order.
  */
-import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
-import { createCanvas, type SKRSContext2D } from "@napi-rs/canvas";
+import type * as Pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
+import type { SKRSContext2D } from "@napi-rs/canvas";
 import { dirname, join } from "node:path";
 import { boundedScale } from "./limits.ts";
 import { orderWordsIntoLines } from "./lines.ts";
@@ -13,11 +13,18 @@ import { appendWordsOfRun, judgeTextLayer, type FontStyle, type TextRun } from "
 import { packWords, type OpenResult, type PageResult, type PdfRequest, type PdfResponse, type RenderResult } from "./pdf-protocol.ts";
 import type { Word } from "../model.ts";
 import { loadPdfjsWorkerModule } from "./pdfjs-patched-worker.ts";
+import { importWithoutCanvas, loadCanvas } from "./pdfjs-canvas.ts";
 import { SHEET_MAX_TEXT } from "../split/sheet.ts";
 
 // Hand pdf.js its (instrumented) worker code directly; pdf.js picks up globalThis.pdfjsWorker for its fake worker.
-// Not a top-level await: messages that arrive before `onmessage` is set would be lost.
-const ready = loadPdfjsWorkerModule().then(({ WorkerMessageHandler }) => {
+// Not a top-level await: messages that arrive before `onmessage` is set would be lost. The canvas addon is left out
+// until a page is rendered (see pdfjs-canvas.ts): text extraction never needs it.
+let pdfjs: typeof Pdfjs;
+const ready = Promise.all([
+  loadPdfjsWorkerModule(),
+  importWithoutCanvas(() => import("pdfjs-dist/legacy/build/pdf.mjs")),
+]).then(([{ WorkerMessageHandler }, api]) => {
+  pdfjs = api;
   (globalThis as Record<string, unknown>).pdfjsWorker = { WorkerMessageHandler };
 });
 
@@ -44,7 +51,7 @@ globalThis.structuredClone = ((value: unknown, options?: StructuredSerializeOpti
 const pdfjsRoot = dirname(dirname(dirname(Bun.resolveSync("pdfjs-dist/legacy/build/pdf.mjs", import.meta.dir))));
 const assetDir = (name: string) => join(pdfjsRoot, name) + "/";
 
-let doc: pdfjs.PDFDocumentProxy | null = null;
+let doc: Pdfjs.PDFDocumentProxy | null = null;
 
 async function open(data: Uint8Array, password?: string): Promise<OpenResult> {
   await closeDocument();
@@ -120,20 +127,18 @@ async function extractPage(req: Extract<PdfRequest, { op: "page" }>): Promise<Pa
  * images (the operator list is costly, so only for them) and OCR'd when they paint one.
  */
 const SPARSE_TEXT = 20;
-const IMAGE_OPS = new Set<number>([
-  pdfjs.OPS.paintImageXObject,
-  pdfjs.OPS.paintInlineImageXObject,
-  pdfjs.OPS.paintImageXObjectRepeat,
-  pdfjs.OPS.paintImageMaskXObject,
-]);
+let imageOps: Set<number> | undefined;
 
-async function paintsImages(page: pdfjs.PDFPageProxy): Promise<boolean> {
+async function paintsImages(page: Pdfjs.PDFPageProxy): Promise<boolean> {
   const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
-  return ops.fnArray.some((fn) => IMAGE_OPS.has(fn));
+  const { OPS } = pdfjs;
+  imageOps ??= new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageXObjectRepeat, OPS.paintImageMaskXObject]);
+  return ops.fnArray.some((fn) => imageOps!.has(fn));
 }
 
 async function renderPage(req: Extract<PdfRequest, { op: "render" }>): Promise<RenderResult> {
   const page = await requireDoc().getPage(req.pageNumber);
+  const { createCanvas } = await loadCanvas();
   const canvas = createCanvas(req.width, req.height);
   try {
     const ctx = canvas.getContext("2d");
@@ -180,7 +185,7 @@ function readPixels(ctx: SKRSContext2D, width: number, height: number, grayscale
   return { width, height, channels, data: out };
 }
 
-function requireDoc(): pdfjs.PDFDocumentProxy {
+function requireDoc(): Pdfjs.PDFDocumentProxy {
   if (!doc) throw new Error("no document is open");
   return doc;
 }
