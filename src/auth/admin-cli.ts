@@ -2,12 +2,33 @@
  * What the `docproc clients|keys|tenants|users` commands share: opening the data directory's database (the same
  * `<data>/docproc.db` that docproc serve uses; WAL, so this works while the server runs) and printing results.
  */
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { DocprocError } from "../core/errors";
 import { renderTable } from "../cli/table";
 import { systemClock, type Clock } from "../storage/clock";
 import { openDatabase, type Db } from "../storage/db";
 
-export async function withDataDb<T>(dataDir: string, fn: (db: Db, clock: Clock) => T | Promise<T>): Promise<T> {
+/**
+ * Opens `<dataDir>/docproc.db`. A directory without one is refused (a mistyped --data must not quietly start a
+ * second, empty database), except for `create` actions on a directory that is missing or empty: that is the
+ * first-run set-up before the server's first start, and it says so on stderr.
+ */
+export function checkDataDir(dataDir: string, opts: { create?: boolean } = {}): "exists" | "new" {
+  const dir = path.resolve(dataDir);
+  if (existsSync(path.join(dir, "docproc.db"))) return "exists";
+  const entries = existsSync(dir) ? readdirSync(dir) : [];
+  if (entries.length > 0) {
+    throw new DocprocError("invalid_input", `${dataDir} is not a docproc data directory (it has files but no docproc.db): give the --data of your docproc serve`);
+  }
+  if (!opts.create) {
+    throw new DocprocError("invalid_input", `no docproc database in ${dataDir}: give the --data of your docproc serve (its first start creates docproc.db there)`);
+  }
+  return "new";
+}
+
+export async function withDataDb<T>(dataDir: string, fn: (db: Db, clock: Clock) => T | Promise<T>, opts: { create?: boolean } = {}): Promise<T> {
+  if (checkDataDir(dataDir, opts) === "new") process.stderr.write(`docproc: creating a new data directory in ${path.resolve(dataDir)}\n`);
   const db = openDatabase(path.join(path.resolve(dataDir), "docproc.db"));
   try {
     return await fn(db, systemClock);

@@ -9,6 +9,8 @@ import { CommandHelp, Config, Errors, type Command } from "@oclif/core";
 import pkg from "../../package.json" with { type: "json" };
 import { DocprocError, exitCodeOf } from "../core/errors";
 import { COMMANDS } from "./commands";
+import { paintFor } from "./colour";
+import { didYouMean, unknownFlagOf } from "./suggest";
 
 const HELP_FLAGS = new Set(["--help", "-h"]);
 
@@ -37,7 +39,7 @@ export async function dispatch(argv: string[]): Promise<number> {
   if (id === "help") return showCommandHelp(rest[0]!);
   const Cmd = COMMANDS[id];
   if (!Cmd) {
-    process.stderr.write(`docproc: unknown command "${id}". Commands: ${Object.keys(COMMANDS).join(", ")}. See docproc --help.\n`);
+    process.stderr.write(`${prefix()} unknown command "${id}".${didYouMean(id, Object.keys(COMMANDS), (c) => `docproc ${c}`)} Commands: ${Object.keys(COMMANDS).join(", ")}. See docproc --help.\n`);
     return 2;
   }
   if (rest.some((a) => HELP_FLAGS.has(a)) && !rest.includes("--")) return showCommandHelp(id);
@@ -53,29 +55,35 @@ async function runCommand(id: string, Cmd: Command.Class, argv: string[]): Promi
     const result = await (cmd as unknown as { _run(): Promise<unknown> })._run();
     return typeof result === "number" ? result : 0;
   } catch (err) {
-    return reportError(err);
+    return reportError(err, { id, flags: Object.keys(Cmd.flags ?? {}) });
   }
 }
 
+/** `docproc:` in red on a terminal (NO_COLOR respected). */
+const prefix = () => paintFor(process.stderr).red("docproc:");
+
 /** Prints one line for a failure and returns the exit code it maps to. */
-export function reportError(err: unknown): number {
+export function reportError(err: unknown, command?: { id: string; flags: string[] }): number {
   if (err instanceof Errors.ExitError) return err.oclif.exit ?? 0;
   if (err instanceof DocprocError) {
-    process.stderr.write(`docproc: ${err.message}\n`);
+    process.stderr.write(`${prefix()} ${err.message}\n`);
     return exitCodeOf(err);
   }
   if (err instanceof Errors.CLIError) {
-    process.stderr.write(`docproc: ${err.message.trim()}\n`);
+    const flag = command && unknownFlagOf(err.message);
+    // oclif's own text ends in a second "See more help" line: one line with the suggestion instead.
+    const text = flag ? `unknown flag --${flag} for ${command.id}.${didYouMean(flag, command.flags, (f) => `--${f}`)} See docproc ${command.id} --help.` : err.message.trim();
+    process.stderr.write(`${prefix()} ${text}\n`);
     return err.oclif.exit ?? 2;
   }
-  process.stderr.write(`docproc: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(`${prefix()} internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   return exitCodeOf(err);
 }
 
 async function showCommandHelp(id: string): Promise<number> {
   const Cmd = COMMANDS[id];
   if (!Cmd) {
-    process.stderr.write(`docproc: unknown command "${id}"\n`);
+    process.stderr.write(`${prefix()} unknown command "${id}".${didYouMean(id, Object.keys(COMMANDS), (c) => `docproc help ${c}`)}\n`);
     return 2;
   }
   const config = await cliConfig();

@@ -5,6 +5,8 @@
 import path from "node:path";
 import type { FileOutcome } from "./batch";
 import { ellipsize, formatSeconds, renderTable } from "./table";
+import { paintFor, type Paint } from "./colour";
+import { nameOnce } from "./messages";
 
 /** Beyond this many files the export listing is cut short; the JSON summary always has everything. */
 const MAX_EXPORT_LINES = 20;
@@ -35,7 +37,7 @@ export function buildSummary(version: string, outDir: string, outcomes: FileOutc
   };
 }
 
-export function renderSummary(summary: BatchSummary, columns = 100): string {
+export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint = paintFor(process.stdout)): string {
   const nameWidth = Math.max(24, (columns || 100) - 50);
   const rows = summary.files.map((o) => [
     ellipsize(o.file, nameWidth),
@@ -48,10 +50,10 @@ export function renderSummary(summary: BatchSummary, columns = 100): string {
   const out = [renderTable(["file", "pages", "text", "documents", "time", "status"], rows, ["left", "right", "left", "right", "right", "left"]).trimEnd()];
   const problems = summary.files.filter((o) => o.status !== "success");
   if (problems.length > 0) {
-    out.push("", problems.length === 1 ? "1 file failed:" : `${problems.length} files failed:`);
+    out.push("", paint.red(problems.length === 1 ? "1 file failed:" : `${problems.length} files failed:`));
     for (const o of problems) {
       for (const e of o.errors.length ? o.errors : [{ stage: "pipeline", code: "internal", message: "unknown failure" }]) {
-        out.push(`  ${o.file}: ${e.message} [${e.code}, ${e.stage}]`);
+        out.push(`  ${nameOnce(o.file, e.message)} ${paint.dim(`[${e.code}, ${e.stage}]`)}`);
       }
     }
   }
@@ -69,9 +71,10 @@ export function renderSummary(summary: BatchSummary, columns = 100): string {
     if (withExports.length > MAX_EXPORT_LINES) out.push(`  … and ${withExports.length - MAX_EXPORT_LINES} more (--json lists them all)`);
   }
   const written = summary.files.reduce((n, o) => n + o.exports.length, 0);
+  const done = `${summary.succeeded} of ${summary.total} files processed`;
   out.push(
     "",
-    `${summary.succeeded} of ${summary.total} files processed in ${formatSeconds(summary.seconds)}; ` +
+    `${summary.failed ? paint.yellow(done) : paint.green(done)} in ${formatSeconds(summary.seconds)}; ` +
       `${written} export file${written === 1 ? "" : "s"} written to ${summary.out_dir}`,
   );
   return out.join("\n") + "\n";

@@ -48,7 +48,7 @@ export default class ClientsCommand extends Command {
       } else {
         printResult(clients.listClients(db, flags.tenant), flags.json, ["client_id", "tenant_id", "name", "permissions", "active_api_keys"]);
       }
-    });
+    }, { create: args.action === "create" });
     return 0;
   }
 }

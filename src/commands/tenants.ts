@@ -22,7 +22,7 @@ export default class TenantsCommand extends Command {
     await withDataDb(flags.data, (db, clock) => {
       if (args.action === "create") printResult(createTenant(db, clock, { tenant_id: args.tenant_id, name: flags.name }), flags.json);
       else printResult(listTenants(db), flags.json, ["tenant_id", "name", "created_at"]);
-    });
+    }, { create: args.action === "create" });
     return 0;
   }
 }

@@ -33,7 +33,7 @@ export default class UsersCommand extends Command {
     await withDataDb(flags.data, async (db, clock) => {
       const u = await users.createUser(db, clock, { tenant_id: flags.tenant, username: args.username, password, permissions: splitList(flags.permissions) });
       printResult(u, flags.json);
-    });
+    }, { create: true });
     return 0;
   }
 }
