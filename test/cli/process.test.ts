@@ -159,7 +159,10 @@ describe("docproc process with bad input", () => {
     const human = await runCli(["process", dir, "--out", out]);
     expect(human.code).toBe(1);
     expect(human.stdout).toContain("3 files failed:");
-    expect(human.stdout).toMatch(/c-not-a-pdf\.pdf: .+\[(unsupported_format|corrupt_file)/);
+    // The file is named once per failure line, whether the reason itself names it or not.
+    expect(human.stdout).toMatch(/c-not-a-pdf\.pdf(:| is) .+\[(unsupported_format|corrupt_file)/);
+    const line = human.stdout.split("\n").find((l) => l.startsWith("  ") && l.includes("c-not-a-pdf.pdf") && l.includes("["))!;
+    expect(line.split("c-not-a-pdf.pdf").length).toBe(2);
     expect(human.stdout).toContain("1 of 4 files processed");
   }, 90_000);
 
