@@ -46,6 +46,8 @@ export interface MailContext {
   wake(): void;
   log(msg: string): void;
   at?(point: ImportPoint, uid: number): void | Promise<void>;
+  /** Stops a poll between two messages (a message in progress is finished). */
+  signal?: AbortSignal;
 }
 
 export interface PollReport {
@@ -69,6 +71,7 @@ export async function pollMailbox(ctx: MailContext, connector: MailConnectorReco
   const known = ledger.statesOf(ctx.db, connector.connector_id, uidValidity);
   await settleGone(ctx, client, connector.connector_id, uidValidity, known, new Set(uids));
   for (const uid of uids) {
+    if (ctx.signal?.aborted) break; // shutting down: the rest waits for the next poll
     const k = known.get(uid);
     if (k && (k.state === "done" || (k.state === "failed" && k.attempts >= ctx.maxAttempts))) continue;
     const outcome = await importOne(ctx, connector, s, client, { connector_id: connector.connector_id, uid_validity: uidValidity, uid });

@@ -68,6 +68,7 @@ export async function pollOnce(ctx: MailContext, opts: RunOptions): Promise<{ re
  * current wait.
  */
 export async function runContinuously(ctx: MailContext, opts: RunOptions & { signal: AbortSignal; rescanMs?: number }): Promise<void> {
+  ctx = { ...ctx, signal: opts.signal };
   const running = new Map<string, Promise<void>>();
   const scan = () => {
     for (const c of selected(ctx, opts)) {

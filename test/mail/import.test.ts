@@ -1,6 +1,6 @@
 /** The connector against a real dovecot: each message becomes one transaction like an uploaded .eml. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { pollOnce } from "../../src/mail/runner";
+import { pollOnce, runContinuously } from "../../src/mail/runner";
 import { getMailConnector } from "../../src/storage/mail-connectors";
 import { listMailMessages } from "../../src/storage/mail-messages";
 import { DOVECOT, message, startDovecot, type Dovecot } from "./dovecot";
@@ -173,5 +173,18 @@ describe.skipIf(!DOVECOT)("mail import (dovecot on loopback)", () => {
     expect(run.errors[0]!.error).toContain("authentication failed");
     expect(getMailConnector(data.db, c.connector_id)!.last_error).toContain("authentication failed");
     expect(transactions(data)).toEqual([]);
+  });
+
+  test("stopping a running connector finishes the message in progress and leaves the rest untouched for later", async () => {
+    const data = dataDir();
+    const folder = "Stop";
+    for (let i = 1; i <= 6; i++) await d.append(message({ id: `stop-${i}` }), folder);
+    const c = addConnector(data, d, { folder });
+    const stop = new AbortController();
+    const ctx = mailContext(data, { at: (point) => void (point === "committed" && stop.abort()) });
+    await runContinuously(ctx, { secretKey: KEY, signal: stop.signal, rescanMs: 50 });
+    expect(transactions(data).map((t) => t.correlation_id)).toEqual(["stop-1@example.com"]);
+    expect(listMailMessages(data.db, c.connector_id).map((m) => m.state)).toEqual(["done"]);
+    expect(await folderState(folder)).toEqual({ all: 6, seen: 1 });
   });
 });
