@@ -10,12 +10,16 @@ import { DocprocError, wrapStageError } from "../core/errors";
 import type { Page } from "../core/model";
 import type { PipelineContext, PipelineResult } from "../core/pipeline";
 import type { BatchProgress } from "./progress";
+import { reviewSummaryOf, type FoundDocument } from "./review-summary";
 
 export interface FileOutcome {
   file: string;
   transaction_id: string;
-  /** success: everything done; partial: results written but something (an export) failed; failure: nothing. */
-  status: "success" | "partial" | "failure";
+  /**
+   * success: everything done; review: done, but fields need a person or validation warns (`docproc review`);
+   * partial: results written but something (an export) failed; failure: nothing.
+   */
+  status: "success" | "review" | "partial" | "failure";
   /** Pages processed (page_limit may cut a file short). */
   pages: number;
   /** Pages in the file, processed or not. */
@@ -30,6 +34,10 @@ export interface FileOutcome {
   exports: string[];
   warnings: string[];
   errors: Array<{ stage: string; code: string; message: string }>;
+  /** Per document: type, key fields, fields needing review (src/cli/review-summary.ts). */
+  found: FoundDocument[];
+  needs_review: number;
+  validation: "success" | "warning" | "error" | null;
 }
 
 export interface BatchContext {
@@ -73,6 +81,9 @@ async function runOne(batch: BatchContext, file: string): Promise<FileOutcome> {
     exports: [],
     warnings: [],
     errors: [],
+    found: [],
+    needs_review: 0,
+    validation: null,
   };
   batch.progress.start(transactionId, path.basename(file));
   try {
@@ -82,6 +93,9 @@ async function runOne(batch: BatchContext, file: string): Promise<FileOutcome> {
     const source = { index: 0, filename: path.basename(file), data, split_policy: "inherit" as const };
     const result = await batch.process({ sources: [source], pageLimit: batch.pageLimit }, ctx);
     fillFromResult(outcome, result, batch.outDir);
+    const review = reviewSummaryOf(result.results, ctx.project);
+    Object.assign(outcome, review);
+    if (outcome.status === "success" && (review.needs_review > 0 || review.validation !== "success")) outcome.status = "review";
   } catch (err) {
     const e = err instanceof DocprocError ? err : wrapStageError("pipeline", err);
     outcome.errors.push({ stage: e.stage ?? "pipeline", code: e.code, message: e.message });

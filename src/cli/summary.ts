@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import type { FileOutcome } from "./batch";
+import { describeFound } from "./review-summary";
 import { ellipsize, formatSeconds, renderTable } from "./table";
 import { paintFor, type Paint } from "./colour";
 import { nameOnce } from "./messages";
@@ -15,8 +16,11 @@ export interface BatchSummary {
   version: string;
   out_dir: string;
   total: number;
+  /** Files processed (status success or review). */
   succeeded: number;
   failed: number;
+  /** Files with status review: fields flagged for a person, or validation warnings. */
+  needs_review: number;
   seconds: number;
   files: FileOutcome[];
   /** Files found in folders that are not documents (not processed, not failures). */
@@ -24,13 +28,14 @@ export interface BatchSummary {
 }
 
 export function buildSummary(version: string, outDir: string, outcomes: FileOutcome[], seconds: number, skipped: string[] = []): BatchSummary {
-  const succeeded = outcomes.filter((o) => o.status === "success").length;
+  const succeeded = outcomes.filter((o) => o.status === "success" || o.status === "review").length;
   return {
     version,
     out_dir: path.resolve(outDir),
     total: outcomes.length,
     succeeded,
     failed: outcomes.length - succeeded,
+    needs_review: outcomes.filter((o) => o.status === "review").length,
     seconds: round(seconds),
     files: outcomes.map((o) => ({ ...o, seconds: round(o.seconds) })),
     skipped,
@@ -43,12 +48,28 @@ export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint
     ellipsize(o.file, nameWidth),
     o.page_count > o.pages ? `${o.pages}/${o.page_count}` : String(o.pages),
     o.text_source,
-    String(o.documents),
+    o.found.length ? [...new Set(o.found.map((d) => d.document_type))].join(", ") : String(o.documents),
+    o.needs_review ? String(o.needs_review) : "-",
     formatSeconds(o.seconds),
     o.status,
   ]);
-  const out = [renderTable(["file", "pages", "text", "documents", "time", "status"], rows, ["left", "right", "left", "right", "right", "left"]).trimEnd()];
-  const problems = summary.files.filter((o) => o.status !== "success");
+  const out = [renderTable(["file", "pages", "text", "type", "check", "time", "status"], rows, ["left", "right", "left", "left", "right", "right", "left"]).trimEnd()];
+  const found = summary.files.filter((o) => o.found.length > 0);
+  if (found.length > 0) {
+    out.push("", "Found:");
+    for (const o of found.slice(0, MAX_EXPORT_LINES)) for (const d of o.found) out.push(`  ${path.basename(o.file)}: ${describeFound(d)}`);
+  }
+  const toReview = summary.files.filter((o) => o.status === "review");
+  if (toReview.length > 0) {
+    out.push("", toReview.length === 1 ? "1 file needs review:" : `${toReview.length} files need review:`);
+    for (const o of toReview.slice(0, MAX_EXPORT_LINES)) {
+      const fields = [...new Set(o.found.flatMap((d) => d.needs_review))];
+      const parts = [fields.length ? `check ${fields.join(", ")}` : "", o.validation && o.validation !== "success" ? `validation ${o.validation}` : ""].filter(Boolean);
+      out.push(`  ${path.basename(o.file)}: ${parts.join("; ")}`);
+    }
+    out.push(`  Open them with: docproc review ${summary.out_dir}`);
+  }
+  const problems = summary.files.filter((o) => o.status !== "success" && o.status !== "review");
   if (problems.length > 0) {
     out.push("", paint.red(problems.length === 1 ? "1 file failed:" : `${problems.length} files failed:`));
     for (const o of problems) {
@@ -74,7 +95,9 @@ export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint
   const done = `${summary.succeeded} of ${summary.total} files processed`;
   out.push(
     "",
-    `${summary.failed ? paint.yellow(done) : paint.green(done)} in ${formatSeconds(summary.seconds)}; ` +
+    `${summary.failed ? paint.yellow(done) : paint.green(done)} in ${formatSeconds(summary.seconds)}` +
+      (summary.needs_review ? ` (${summary.needs_review} to review)` : "") +
+      "; " +
       `${written} export file${written === 1 ? "" : "s"} written to ${summary.out_dir}`,
   );
   return out.join("\n") + "\n";

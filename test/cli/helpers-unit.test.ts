@@ -75,6 +75,7 @@ describe("renderSummary", () => {
   const base = {
     transaction_id: "t", pages: 1, page_count: 1, text_source: "text layer", documents: 1, seconds: 0.5,
     results_file: "/out/t_data.json", exports: ["/out/t_data.json"], warnings: [], errors: [],
+    found: [{ document_type: "Invoice", key_fields: { invoice_number: "A-1", total_amount: 10 }, needs_review: [] }], needs_review: 0, validation: "success" as const,
   };
 
   test("lists each failure with its reason, code and stage, and counts what succeeded", () => {
@@ -84,12 +85,27 @@ describe("renderSummary", () => {
     ], 1.25, ["in/README.md"]);
     expect(summary.failed).toBe(1);
     const text = renderSummary(summary, 100);
-    expect(text).toMatch(/^file\s+pages\s+text\s+documents\s+time\s+status$/m);
+    expect(text).toMatch(/^file\s+pages\s+text\s+type\s+check\s+time\s+status$/m);
     expect(text).toContain("1 file failed:");
     expect(text).toContain("in/b.pdf: b.pdf: broken xref [corrupt_file, convert]");
     expect(text).toContain("Skipped (not a document type docproc reads): in/README.md");
     expect(text).toContain("Exports in /out:\n  a.pdf → t_data.json");
     expect(text).toContain("1 of 2 files processed in 1.3 s; 1 export file written to /out");
+  });
+
+  test("a file with fields to check is `review`: processed, its fields named, docproc review suggested", () => {
+    const found = [{ document_type: "Invoice", key_fields: { invoice_number: "993548900", total_amount: 717.97 }, needs_review: ["Vendor name", "Subtotal"] }];
+    const summary = buildSummary("0.1.0", "/out", [
+      { ...base, file: "in/photo.jpg", status: "review", found, needs_review: 2, validation: "warning" },
+      { ...base, file: "in/a.pdf", status: "success" },
+    ], 1);
+    expect(summary).toMatchObject({ succeeded: 2, failed: 0, needs_review: 1 });
+    const text = renderSummary(summary, 100);
+    expect(text).toMatch(/in\/photo\.jpg\s+1\s+text layer\s+Invoice\s+2\s+0\.5 s\s+review/);
+    expect(text).toContain("Found:\n  photo.jpg: Invoice: 993548900 · 717.97\n  a.pdf: Invoice: A-1 · 10");
+    expect(text).toContain("1 file needs review:\n  photo.jpg: check Vendor name, Subtotal; validation warning\n  Open them with: docproc review /out");
+    expect(text).toContain("2 of 2 files processed in 1.0 s (1 to review);");
+    expect(text).not.toContain("failed");
   });
 
   test("shows processed/total pages when a page limit cut a file short", () => {
