@@ -81,13 +81,13 @@ describe("renderSummary", () => {
   test("lists each failure with its reason, code and stage, and counts what succeeded", () => {
     const summary = buildSummary("0.1.0", "/out", [
       { ...base, file: "in/a.pdf", status: "success" },
-      { ...base, file: "in/b.pdf", status: "failure", pages: 0, exports: [], results_file: null, errors: [{ stage: "convert", code: "corrupt_file", message: "b.pdf: broken xref" }] },
+      { ...base, file: "in/b.pdf", status: "failure", pages: 0, exports: [], results_file: null, errors: [{ stage: "convert", code: "corrupt_file", message: "b.pdf: broken xref" }], found: [] },
     ], 1.25, ["in/README.md"]);
     expect(summary.failed).toBe(1);
     const text = renderSummary(summary, 100);
     expect(text).toMatch(/^file\s+pages\s+text\s+type\s+check\s+time\s+status$/m);
     expect(text).toContain("1 file failed:");
-    expect(text).toContain("in/b.pdf: b.pdf: broken xref [corrupt_file, convert]");
+    expect(text).toContain("in/b.pdf: broken xref [corrupt_file, convert]");
     expect(text).toContain("Skipped (not a document type docproc reads): in/README.md");
     expect(text).toContain("Exports in /out:\n  a.pdf → t_data.json");
     expect(text).toContain("1 of 2 files processed in 1.3 s; 1 export file written to /out");
