@@ -10,6 +10,7 @@ import ClientsCommand from "../commands/clients";
 import DeliveriesCommand from "../commands/deliveries";
 import EvalCommand from "../commands/eval";
 import ExportCommand from "../commands/export";
+import MemoryCommand from "../commands/memory";
 import KeysCommand from "../commands/keys";
 import MailCommand from "../commands/mail";
 import ProcessCommand from "../commands/process";
@@ -31,6 +32,7 @@ export const COMMANDS: Record<string, Command.Class> = {
   review: ReviewCommand,
   train: TrainCommand,
   eval: EvalCommand,
+  memory: MemoryCommand,
   deliveries: DeliveriesCommand,
   serve: ServeCommand,
   worker: WorkerCommand,
