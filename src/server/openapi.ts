@@ -10,6 +10,7 @@ import { DELIVERY_ROUTE_DOCS } from "./routes/deliveries";
 import { CAPTURE_ROUTE_DOCS } from "./routes/capture";
 import { REVIEW_ROUTE_DOCS } from "./routes/review";
 import { MAIL_ROUTE_DOCS } from "./routes/mail";
+import { LEARNING_ROUTE_DOCS } from "./routes/learning";
 import { accessRuleOf } from "../auth/permissions";
 import * as S from "./schemas";
 import { addExamples, webhooksSection } from "./openapi-extras";
@@ -104,6 +105,7 @@ export const ROUTES: RouteDoc[] = [
   ...CAPTURE_ROUTE_DOCS,
   ...REVIEW_ROUTE_DOCS,
   ...MAIL_ROUTE_DOCS,
+  ...LEARNING_ROUTE_DOCS,
 ];
 
 /** A named schema becomes a $ref into components; anything else is inlined. */

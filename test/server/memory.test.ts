@@ -149,4 +149,22 @@ describe("memory over the API", () => {
     expect(Object.values(after.fields).some((f: any) => String(f.reasoning).startsWith("as on the document confirmed"))).toBe(false);
     expect((await memories(taught)).length).toBe(list.length);
   }, 300_000);
+
+  test("eval over an evaluation dataset: completed transactions with metadata.expected, JSON and HTML report", async () => {
+    const ds = (await call("POST", `/tenants/default/projects/${plain}/datasets`, { name: "northwind" })).json.dataset_id;
+    for (const d of series.slice(5, 7)) await submitIn(plain, ds, d.text, { expected: { documents: [{ class_id: "invoice", fields: d.truth }] } });
+    await submitIn(plain, ds, series[7]!.text);
+    const r = await call("GET", `/tenants/default/projects/${plain}/datasets/${ds}/evaluation`);
+    expect(r.status).toBe(200);
+    // The plain project (no memory) reads 6 of the 10 header fields of this vendor, as in the tests above.
+    expect(r.json).toMatchObject({ name: "northwind", files: 2, documents: 2, transactions_without_expected: 1, overall: { correct: 12, total: 20 } });
+    expect(r.json.fields.find((f: { field: string }) => f.field === "invoice_number")).toMatchObject({ correct: 0, total: 2 });
+    expect(r.json.classes).toMatchObject({ labels: ["invoice"], matrix: [[2]] });
+    const html = await fetch(`${base}/tenants/default/projects/${plain}/datasets/${ds}/evaluation?format=html`, { headers: { "x-api-key": ADMIN } });
+    expect(html.headers.get("content-type")).toStartWith("text/html");
+    expect(await html.text()).toContain('<svg data-chart="fields"');
+    expect((await call("GET", `/tenants/default/projects/${plain}/datasets/${crypto.randomUUID()}/evaluation`)).status).toBe(404);
+    // An evaluation dataset never teaches.
+    expect(await memories(plain)).toEqual([]);
+  }, 300_000);
 });
