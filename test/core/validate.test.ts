@@ -54,6 +54,23 @@ describe("validateDocument with the default rules", () => {
     expect(failed.sort()).toEqual(["due_date_not_before_invoice_date", "line_items_sum_to_subtotal"]);
   });
 
+  test("without a subtotal, line items are checked against total − tax: 3.89 of items against a 34.73 total warns", () => {
+    const { subtotal_amount: _, ...noSubtotal } = good;
+    const items = [{ description: "Exchange 2010", quantity: 1, unit_price: 3.89, amount: 3.89 }];
+    const v = validateDocument(doc({ ...noSubtotal, tax_amount: null, total_amount: 34.73, line_items: items }), defaultProject)!;
+    const r = v.rule_results.find((x) => x.rule_id === "line_items_sum_to_subtotal")!;
+    expect(r.status).toBe("warning");
+    expect(r.message).toContain("3.89");
+    expect(r.message).toContain("34.73");
+    expect(r.field_ids).toEqual(["line_items", "subtotal_amount", "total_amount"]);
+    // The full table adds up to total − tax: success.
+    const all = validateDocument(doc({ ...noSubtotal, tax_amount: 19, total_amount: 119 }), defaultProject);
+    expect(all).toBeUndefined();
+    // A row whose amount was not read leaves the amounts read to add up on their own.
+    const partial = validateDocument(doc({ ...good, line_items: [...good.line_items, { description: "c", quantity: 1, unit_price: null, amount: null }] }), defaultProject);
+    expect(partial).toBeUndefined();
+  });
+
   test("a missing required field warns; rules whose fields are empty do not apply", () => {
     const v = validateDocument(doc({ ...good, invoice_number: null, tax_amount: null }), defaultProject)!;
     expect(v.rule_results.find((r) => r.rule_id === "invoice_number_required")!.status).toBe("warning");

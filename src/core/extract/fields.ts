@@ -10,7 +10,7 @@ import { fold } from "./fuzzy";
 import { findAmounts, readValue, type ReadContext, type ValueKind, type ValueMatch } from "./values";
 import { findDates } from "./normalize";
 import { legalForm } from "./company";
-import { issuerCandidates, recipientWords } from "./parties";
+import { issuerCandidates, recipientCandidates, recipientWords } from "./parties";
 
 export interface Candidate {
   match: ValueMatch;
@@ -147,6 +147,11 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
   } else if (kind === "party" && field.hints.fallback_first) {
     // The issuer by position and evidence (letterhead, legal form, footer, title, web domain); never the recipient.
     for (const c of issuerCandidates(lines).slice(0, 3)) {
+      out.push({ match: { value: c.value, line: c.line, start: c.start, end: c.end, strength: c.score }, score: c.score, reasoning: `${c.why} (${where(c.line)})` });
+    }
+  } else if (kind === "party" && field.id === "customer_name") {
+    // The buyer by position: the block under a buyer heading, else the window address block.
+    for (const c of recipientCandidates(lines).slice(0, 2)) {
       out.push({ match: { value: c.value, line: c.line, start: c.start, end: c.end, strength: c.score }, score: c.score, reasoning: `${c.why} (${where(c.line)})` });
     }
   } else if (kind === "enum" && field.values?.length) {

@@ -44,12 +44,16 @@ export function uprightSize(page: Page): [number, number] {
   return Math.abs(rotation ?? 0) % 180 === 90 ? [H, W] : [W, H];
 }
 
-/** Words of one page grouped into lines: by `word.line` when OCR/text layer gave it, else by vertical overlap. */
-export function pageLines(page: Page): Line[] {
+/**
+ * Words of one page grouped into lines: by `word.line` when OCR/text layer gave it, else by vertical overlap.
+ * `byRow` groups by vertical overlap whatever the source says: OCR reads a table column by column as text blocks,
+ * and a table row is all the words on one baseline.
+ */
+export function pageLines(page: Page, byRow = false): Line[] {
   type Placed = { word: Word; box: Box };
   const placed: Placed[] = page.words.filter((w) => w.text.trim()).map((w) => ({ word: w, box: uprightBox(w.bounding_box, page) }));
   const groups = new Map<number, Placed[]>();
-  if (placed.every((p) => typeof p.word.line === "number")) {
+  if (!byRow && placed.every((p) => typeof p.word.line === "number")) {
     for (const p of placed) groups.set(p.word.line!, [...(groups.get(p.word.line!) ?? []), p]);
   } else {
     groupByOverlap(placed).forEach((ps, i) => groups.set(i, ps));

@@ -109,7 +109,7 @@ function hasAmount(line: Line, dateOrder: DateOrder): boolean {
 /**
  * Rows under one header. Summary lines (with an amount) end the current row; after one, up to two other lines may
  * pass before rows resume (a section subtotal between groups); before the first row up to four header-ish lines
- * may pass. A vertical gap of more than three line heights ends the table.
+ * may pass. A vertical gap of more than four line heights ends the table (a contract line over the first row).
  */
 function readRows(lines: Line[], headerIndex: number, anchors: Anchor[], dateOrder: DateOrder, summaryLabels: string[]): { rows: Row[]; next: number } {
   const header = lines[headerIndex]!;
@@ -126,7 +126,7 @@ function readRows(lines: Line[], headerIndex: number, anchors: Anchor[], dateOrd
   let i = headerIndex + 1;
   for (; i < lines.length && lines[i]!.page === header.page; i++) {
     const line = lines[i]!;
-    if (line.box[1] - last.box[3] > lineHeight(last) * 3) break;
+    if (line.box[1] - last.box[3] > lineHeight(last) * 4) break;
     last = line;
     if (isSummary(line, summaryLabels) && hasAmount(line, dateOrder)) {
       [afterSummary, current, skipped] = [true, null, 0];

@@ -65,6 +65,19 @@ function negate(value: FieldValue): FieldValue {
   return value;
 }
 
+/**
+ * A table read from the lines as given and, on OCR pages, from the page's rows (all words on one baseline: OCR
+ * splits a table into column blocks); the reading with more rows wins, the lines as given on a tie.
+ */
+function bestTable(field: FieldSettings, pages: Page[], lines: Line[], dateOrder: DateOrder, threshold: number, summaryLabels: string[]): FieldResult {
+  const table = extractTable(field, lines, dateOrder, threshold, summaryLabels);
+  if (!pages.some((p) => p.text_source === "ocr")) return table;
+  const rows = pages.flatMap((p) => (p.text_source === "ocr" ? pageLines(p, true) : pageLines(p)));
+  const byRow = extractTable(field, rows, dateOrder, threshold, summaryLabels);
+  const count = (r: FieldResult) => (Array.isArray(r.value) ? r.value.length : 0);
+  return count(byRow) > count(table) ? { ...byRow, reasoning: `${byRow.reasoning}, rows read across OCR text blocks` } : table;
+}
+
 /** Extracts every field of `classId` from `pages`; see the module contract. */
 export function extractFields(pages: Page[], classId: string, project: ProjectSettings, opts: ExtractOptions = {}): Record<string, FieldResult> {
   return timeStageSync("extract", () => extract(pages, classId, project, opts));
@@ -96,7 +109,7 @@ function extract(pages: Page[], classId: string, project: ProjectSettings, opts:
     } else if (field.hints.recognizer === "currency") {
       deferred.push(field); // needs the total's position first
     } else if (field.type === "table") {
-      out[field.id] = extractTable(field, lines, ctx.dateOrder, threshold, summaryLabels);
+      out[field.id] = bestTable(field, pages, lines, ctx.dateOrder, threshold, summaryLabels);
       if (negative) out[field.id]!.value = negate(out[field.id]!.value);
     } else {
       const foreignLabels = field.type === "amount" ? summaryLabels.filter((l) => !field.hints.labels.includes(l)) : undefined;

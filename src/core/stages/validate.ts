@@ -32,7 +32,7 @@ export function validateDocument(doc: DocumentResult, project: ProjectSettings):
   const results: RuleResult[] = [];
   for (const rule of project.validation_rules) {
     if (!appliesTo(rule, doc)) continue;
-    const r = evaluateRule(rule, doc.fields);
+    const r = evaluateRule(rule, doc.fields, project.validation_rules);
     if (r) results.push(r);
   }
   const overall = overallStatus(results);

@@ -15,8 +15,27 @@ function result(rule: ValidationRule, ok: boolean, message: string, field_ids: s
   return { rule_id: rule.id, status: ok ? "success" : rule.severity, message, field_ids };
 }
 
-/** Evaluates one per-document rule; null when it does not apply to these fields. */
-export function evaluateRule(rule: ValidationRule, fields: Fields): RuleResult | null {
+/**
+ * The value of a term of a `sum_equals` rule when the document lacks it: solved from the rule's other terms (a
+ * missing subtotal is total − tax; a missing tax counts 0). Null when the rule cannot give it.
+ */
+function derived(id: string, fields: Fields, rules: ValidationRule[]): { value: number; how: string } | null {
+  for (const r of rules) {
+    if (r.type !== "sum_equals" || !r.fields.includes(id)) continue;
+    const total = num(fields[r.total]?.value);
+    if (total === null) continue;
+    const others = r.fields.filter((f) => f !== id);
+    const value = others.reduce((v, f) => v - (num(fields[f]?.value) ?? 0), total);
+    return { value, how: `${r.total}${others.map((f) => ` − ${f}`).join("")}` };
+  }
+  return null;
+}
+
+/**
+ * Evaluates one per-document rule; null when it does not apply to these fields. `rules` (the project's) lets a
+ * table sum be checked against a total the document lacks but its other sums give (items against total − tax).
+ */
+export function evaluateRule(rule: ValidationRule, fields: Fields, rules: ValidationRule[] = []): RuleResult | null {
   switch (rule.type) {
     case "required": {
       if (!(rule.field in fields)) return null;
@@ -53,13 +72,17 @@ export function evaluateRule(rule: ValidationRule, fields: Fields): RuleResult |
     }
     case "table_sum_equals": {
       const rows = fields[rule.table]?.value;
-      const total = num(fields[rule.total]?.value);
+      const printed = num(fields[rule.total]?.value);
+      const solved = printed === null ? derived(rule.total, fields, rules) : null;
+      const total = printed ?? solved?.value ?? null;
       if (!Array.isArray(rows) || !rows.length || total === null) return null;
-      const values = rows.map((r) => num(r[rule.column]));
-      if (values.some((v) => v === null)) return null;
-      const sum = values.reduce((a, b) => a! + b!, 0)!;
+      // A row whose amount was not read does not stop the check: the amounts read must still add up.
+      const values = rows.map((r) => num(r[rule.column])).filter((v): v is number => v !== null);
+      if (!values.length) return null;
+      const sum = values.reduce((a, b) => a + b, 0);
       const ok = Math.abs(sum - total) <= rule.tolerance + 1e-9;
-      return result(rule, ok, `sum of ${rule.table}.${rule.column} = ${fmt(sum)}${ok ? " equals" : " differs from"} ${rule.total} ${fmt(total)} (tolerance ${rule.tolerance})`, [rule.table, rule.total]);
+      const what = solved ? `${rule.total} (as ${solved.how})` : rule.total;
+      return result(rule, ok, `sum of ${rule.table}.${rule.column} = ${fmt(sum)}${ok ? " equals" : " differs from"} ${what} ${fmt(total)} (tolerance ${rule.tolerance})`, solved ? [rule.table, rule.total, ...rules.flatMap((r) => (r.type === "sum_equals" && r.fields.includes(rule.total) ? [r.total] : []))] : [rule.table, rule.total]);
     }
     case "date_order": {
       const before = fields[rule.before]?.value;
