@@ -12,7 +12,7 @@ const invoiceNumber = {
     recognizer: "identifier",
     labels: [
       "invoice number", "invoice no", "invoice nr", "invoice #", "invoice id", "inv no", "inv #", "bill number", "bill no",
-      "receipt number", "receipt no", "credit note number", "credit note no", "credit memo no", "document number", "document no", "bill #", "bill no.",
+      "receipt number", "receipt no", "doc no", "bill no", "credit note number", "credit note no", "credit memo no", "document number", "document no", "bill #", "bill no.",
       "rechnungsnummer", "rechnungsnr", "rechnung nr", "rechnungs-nr", "re-nr", "rg-nr", "rg.-nr", "gutschriftnummer", "gutschrift nr", "gutschrift-nr", "belegnummer", "belegnr",
       "factuurnummer", "factuurnr", "factuur nr", "creditnota nummer", "creditnotanummer", "creditnota nr", "documentnummer", "numéro de facture", "n° de facture", "facture n°", "n° d'avoir", "numéro d'avoir", "numéro de document", "n° de document",
       "facture no", "facture n", "avoir n°", "numer faktury", "faktura nr", "faktura vat nr", "número de factura", "factura n",
@@ -62,7 +62,7 @@ const fieldsOfInvoice = (kind: "invoice" | "receipt" | "credit_note") => [
   { id: "iban", name: "IBAN", type: "string", hints: { recognizer: "iban", labels: ["iban"] } },
   { id: "currency", name: "Currency", type: "string", hints: { recognizer: "currency" } },
   { id: "subtotal_amount", name: "Subtotal", type: "amount", hints: { labels: ["subtotal", "sub total", "sub-total", "net amount", "net total", "total net", "total excl", "total excluding", "total before tax", "amount untaxed", "total ht", "montant ht", "total hors taxes", "sous-total", "total net ht", "subtotale", "totale imponibile", "totale netto", "total sin iva", "importe neto", "subtotal sin iva", "netto totaal", "zwischensumme", "nettobetrag", "summe netto", "gesamt netto", "netto", "subtotaal", "exclusief btw", "totaal excl", "razem netto", "wartość netto", "base imponible", "imponibile"] } },
-  { id: "tax_amount", name: "Tax amount", type: "amount", hints: { labels: ["total tax", "tax amount", "vat amount", "total vat", "sales tax", "montant tva", "total tva", "mwst-betrag", "umsatzsteuer", "mehrwertsteuer", "btw bedrag", "kwota vat", "moms", "dph", "tax", "vat", "gst", "tva", "mwst", "ust", "btw", "iva"], exclude_before: ["incl", "inclusive", "inclusief", "inkl", "excl", "exclusive", "exclusief", "exkl", "including", "excluding", "prijs", "zzgl", "plus", "ohne", "hors", "sans", "zonder", "uw", "your", "ihre", "votre"], exclude_after: ["id", "no", "number", "nr", "nummer", "reg", "registration", "invoice", "statement"] } },
+  { id: "tax_amount", name: "Tax amount", type: "amount", hints: { labels: ["total tax", "tax amount", "vat amount", "total vat", "sales tax", "montant tva", "total tva", "mwst-betrag", "umsatzsteuer", "mehrwertsteuer", "btw bedrag", "kwota vat", "moms", "dph", "sales and service tax", "service tax", "tax", "vat", "gst", "sst", "tva", "mwst", "ust", "btw", "iva"], exclude_before: ["incl", "inclusive", "inclusief", "inkl", "excl", "exclusive", "exclusief", "exkl", "including", "excluding", "prijs", "zzgl", "plus", "ohne", "hors", "sans", "zonder", "uw", "your", "ihre", "votre"], exclude_after: ["id", "no", "number", "nr", "nummer", "reg", "registration", "invoice", "statement"] } },
   { id: "total_amount", name: "Total amount", type: "amount", required: true, hints: { fallback_first: true, labels: ["grand total", "total amount due", "amount due", "total due", "balance due", "total amount", "invoice total", "invoice amount",
     "zu zahlender betrag", "total to pay", "total payable", "amount payable", "amount to pay", "total ttc", "montant ttc", "net à payer", "somme à payer", "montant total", "total à payer", "gesamtbetrag", "rechnungsbetrag", "endbetrag", "zu zahlen", "zahlbetrag", "gesamtsumme", "bruttobetrag", "factuur totaal", "totaalbedrag", "te betalen", "totaal", "należność ogółem", "do zapłaty", "razem do zapłaty", "importe total", "total a pagar", "total factura", "totale documento", "totale fattura", "totale da pagare", "endsumme", "att betala", "at betale", "å betale", "totalt",
     "celkem k úhradě",
@@ -100,7 +100,7 @@ export const DEFAULT_PROJECT_RAW: Record<string, unknown> = {
     cls("invoice", "Invoice", "A request for payment for goods or services", [
       "invoice", "tax invoice", "retail invoice", "bill", "invoice number", "invoice date", "amount due", "rechnung", "rechnungsnummer", "rechnungsdatum",
       "factuur", "factuurnummer", "factuurdatum", "facture", "faktura", "factura", "fattura", "due date",
-      "payment terms", "zahlungsziel", "facture n°", "net à payer", "te betalen", "vervaldatum", "tax invoice",
+      "payment terms", "zahlungsziel", "facture n°", "net à payer", "te betalen", "vervaldatum",
       "total a pagar", "fatura", "nota fiscal", "fecha de vencimiento", "data di scadenza", "date d'échéance", "fälligkeitsdatum", "invoice total",
       ...BILLING_CUES,
     ], ["\\binv(oice)?[\\s.#:-]*(no|nr|number)\\b", "(?<![\\p{L}])\\p{L}{3,}rechnung(?![\\p{L}])"],

@@ -276,6 +276,14 @@ export function fieldCandidates(field: FieldSettings, lines: Line[], ctx: ReadCo
   }
   const all = [...labelled, ...patternCandidates(field, kind, lines, ctx), ...recognised];
   applyRegion(field, all);
+  // The seller's fields (VAT ID, address, bank) are not read from the buyer's block.
+  if (field.id.startsWith("vendor_") || field.id === "iban") {
+    const recipient = recipientWords(lines);
+    for (const c of all) {
+      if (!c.match.line.words.some((w) => w.start < c.match.end && w.end > c.match.start && recipient.has(w.word))) continue;
+      [c.score, c.reasoning] = [c.score * 0.5, `${c.reasoning}, in the buyer's block: counts half`];
+    }
+  }
   // A zero amount is a balance after payment ("Balance due 0.00") far more often than the document's value.
   if (kind === "amount") for (const c of all) if (c.match.value === 0) [c.score, c.reasoning] = [c.score * 0.5, `${c.reasoning}, zero counts half`];
   return all.sort((a, b) => b.score - a.score || (kind === "amount" ? Math.abs(b.match.value as number) - Math.abs(a.match.value as number) : 0));

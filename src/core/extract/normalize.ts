@@ -196,6 +196,13 @@ const SYMBOLS: Array<[RegExp, string]> = [
   [/₽/, "RUB"],
   [/₺/, "TRY"],
   [/₩/, "KRW"],
+  // South-East Asian tills: "RM48.40", "S$ 12.00", "Rp 15.000".
+  [/(?<![\p{L}])RM(?=\s?\d)|\bringgit\b/iu, "MYR"],
+  [/S\$|\bsingapore dollars?\b/i, "SGD"],
+  [/HK\$/, "HKD"],
+  [/(?<![\p{L}])Rp\.?(?=\s?\d)|\brupiah\b/iu, "IDR"],
+  [/₱/, "PHP"],
+  [/฿/, "THB"],
   [/\$|\bdollars?\b/i, "USD"],
 ];
 const SYMBOLS_GLOBAL: Array<[RegExp, string]> = SYMBOLS.map(([re, code]) => [new RegExp(re.source, re.flags + "g"), code]);

@@ -16,6 +16,7 @@ import { below, findLabels, sameBlockEnd } from "./labels";
 import { legalForm } from "./company";
 import { findDates } from "./normalize";
 import { fold } from "./fuzzy";
+import { findAmounts } from "./values";
 
 /** Headings of the buyer's block, in the languages the default project reads. */
 export const BUYER_HEADINGS = [
@@ -24,15 +25,24 @@ export const BUYER_HEADINGS = [
   "rechnungsempfänger", "rechnungsadresse", "lieferadresse", "lieferanschrift", "käufer", "kunde", "empfänger", "leistungsempfänger",
   "facturé à", "adresse de facturation", "adresse de livraison", "livré à", "destinataire", "acheteur",
   "factuuradres", "afleveradres", "leveradres", "koper", "klant", "afnemer",
-  "facturar a", "dirección de facturación", "dirección de envío", "comprador", "destinatario", "cessionario", "acquirente", "spett.le", "intestatario",
+  "facturar a", "dirección de facturación", "dirección de envío", "cliente", "comprador", "destinatario", "cessionario", "acquirente", "spett.le", "intestatario",
 ];
 const RECIPIENT_LINE = /^\s*(attn|att|attention|z\.?\s?hd\.?|zu händen|c\/o|t\.?a\.?v\.?|à l'attention de|a l'attention de)\b[\s.:]/iu;
 /** Words of a footer's legal lines: the company named above or in them is the issuer. */
 const FOOTER_LEGAL = /(?<![\p{L}])(siège|capital|rcs|siret|siren|hrb|hra|registergericht|amtsgericht|handelsregister|geschäftsführ|vorstand|kvk|registered (office|in)|company (reg|no|number)|registration|ust-?id|steuer-?nr|p\.\s?iva|cif|nif|codice fiscale|registro mercantil)/iu;
 /** What a document calls itself: a name before it in a title line is the issuer's. */
 const DOC_WORD = /\s+(tax invoice|invoice|receipt|rechnung|quittung|factuur|facture|reçu|factura|fattura|recibo|ricevuta|credit note|gutschrift)\s*$/iu;
+/** A line that is the document's title. */
+const TITLE = /^\s*(tax invoice|invoice|rechnung|factuur|facture|factura|fattura|receipt|credit note|gutschrift)\b/iu;
+
+/** The lines right under `line` (same left edge, no gap) include a street or postcode line. */
+function addressFollows(line: Line, sorted: Line[]): boolean {
+  const at = sorted.indexOf(line);
+  return sorted.slice(at + 1, at + 3).some((l) => Math.abs(l.box[0] - line.box[0]) < lineHeight(line) && l.box[1] - line.box[3] < lineHeight(line) * 2 && (STREET.test(l.text) || POSTCODE.test(l.text)) && !/:/.test(l.text));
+}
+
 /** Words before a title that qualify the document, not name its issuer ("Kopie factuur", "Simplified tax invoice"). */
-const NOT_A_NAME = /^(kopie|copy|duplicate|duplicata|duplikat|original|proforma|pro forma|your|ihre|uw|votre|su|sales|commercial|final|simplified|vereinfachte|interim|partial|summary|monthly|e|electronic|elektronische)(\s|$)/iu;
+const NOT_A_NAME = /^(tax|simplified|kopie|copy|duplicate|duplicata|duplikat|original|proforma|pro forma|your|ihre|uw|votre|su|sales|commercial|final|simplified|vereinfachte|interim|partial|summary|monthly|e|electronic|elektronische)(\s|$)/iu;
 /** Words joining the words of a company name ("Marks and Spencer", "Van der Berg"). */
 const CONNECTOR = /^(&|and|und|en|et|y|e|of|de|der|den|van|von|du|la|le|des|di|del|da|-|\+)$/iu;
 
@@ -64,21 +74,35 @@ function nameStart(text: string, formAt: number): number {
   return start;
 }
 
+/** A bank account or tax registration line: what a seller prints and a buyer's address block does not. */
+const SELLER_EVIDENCE = /(?<![\p{L}])(iban|bic|swift|kto|konto|account|rekening|ust-?id|vat|tva|btw|mwst|iva|p\.\s?iva|nif|cif|steuer-?nr|siret|siren|rcs|kvk|gst|sst)(?![\p{L}])/iu;
+
 const FREE_MAIL = new Set(["gmail", "googlemail", "yahoo", "hotmail", "outlook", "live", "gmx", "web", "icloud", "aol", "orange", "free", "wanadoo", "proton", "protonmail", "mail", "email"]);
 
 export interface PartyCandidate { line: Line; start: number; end: number; value: string; score: number; why: string }
 
-/** Words that belong to the recipient: buyer-heading blocks and ATTN lines. */
+const recipientMemo = new WeakMap<Line[], Set<Word>>();
+
+/** Words that belong to the recipient: buyer-heading blocks and ATTN lines (memoised per line list). */
 export function recipientWords(lines: Line[]): Set<Word> {
+  const memo = recipientMemo.get(lines);
+  if (memo) return memo;
   const out = new Set<Word>();
+  recipientMemo.set(lines, out);
   for (const hit of findLabels(lines, BUYER_HEADINGS)) {
-    // A heading stands at the start of its line or cell (not "customer service" in prose).
-    if (!/^\s*$|\s{2,}$/.test(hit.line.text.slice(0, hit.start)) && hit.start > 0) continue;
+    if (!startsCell(hit)) continue;
     for (const w of hit.line.words) if (w.start >= hit.start && w.box[0] - hit.box[2] < lineHeight(hit.line) * 6) out.add(w.word);
     for (const row of below(hit, lines, 5)) for (const w of row.words) out.add(w.word);
   }
   for (const line of lines) if (RECIPIENT_LINE.test(line.text)) for (const w of line.words) out.add(w.word);
   return out;
+}
+
+/** A heading stands at the start of its line or of a cell (a wide gap before it), not in prose ("our customer"). */
+function startsCell(hit: { line: Line; start: number }): boolean {
+  const i = hit.line.words.findIndex((w) => w.end > hit.start);
+  if (i <= 0) return true;
+  return hit.line.words[i]!.box[0] - hit.line.words[i - 1]!.box[2] > lineHeight(hit.line) * 2;
 }
 
 const inRecipient = (line: Line, start: number, end: number, recipient: Set<Word>) =>
@@ -112,21 +136,28 @@ export function issuerCandidates(lines: Line[]): PartyCandidate[] {
   };
   const [, height] = uprightSize(first);
   const firstPage = lines.filter((l) => l.page === first).sort((a, b) => a.box[1] - b.box[1]);
+  const title = firstPage.slice(0, 12).find((l) => l.words.length <= 4 && TITLE.test(l.text));
 
   // 1. Company names with a legal form, top to bottom: the letterhead's counts most, the footer's next.
   for (const line of firstPage) {
     const m = legalForm(line.text);
     if (!m) continue;
-    const start = nameStart(line.text, m.index);
+    // The name starts after a column gap: a text layer may join two columns into one line.
+    const cell = line.words.filter((w, i) => i > 0 && w.start < m.index && w.box[0] - line.words[i - 1]!.box[2] > lineHeight(line) * 2).pop();
+    const start = Math.max(nameStart(line.text, m.index), cell?.start ?? 0);
+    // A name has letters of its own: "1012 AB" is a Dutch postcode, not a Swedish company.
+    if (letters(line.text.slice(start, m.index)) < 2) continue;
     const top = line.box[1] < height * 0.4;
-    add(line, start, m.index + m[0].length, top ? 0.6 : line.box[1] > height * 0.75 ? 0.55 : 0.5, `company name with legal form "${m[1]}"`);
+    // Under the document's title and over a street or postcode: the recipient's window address, not a letterhead.
+    const windowed = title !== undefined && line.box[1] > title.box[3] && addressFollows(line, firstPage);
+    add(line, start, m.index + m[0].length, windowed ? 0.45 : top ? 0.6 : line.box[1] > height * 0.75 ? 0.55 : 0.5, `company name with legal form "${m[1]}"${windowed ? " in an address block under the title" : ""}`);
   }
   // 2. A name before the document's own title ("Amazon Web Services Invoice").
   for (const line of firstPage.slice(0, 15)) {
     const m = DOC_WORD.exec(line.text);
     if (!m || m.index === 0) continue;
     const name = line.text.slice(0, m.index);
-    if (name.split(/\s+/).length <= 5 && /^\p{Lu}/u.test(name) && !/\d|:/.test(name) && !NOT_A_NAME.test(name)) add(line, 0, m.index, 0.55, "name in the document's title");
+    if (name.split(/\s+/).length <= 5 && /^\p{Lu}/u.test(name) && !/\d|:|\//.test(name) && !NOT_A_NAME.test(name) && !DOC_WORD.test(` ${name.trim()}`)) add(line, 0, m.index, 0.55, "name in the document's title");
   }
   // 3. The company line right above a footer's legal lines (registered office, capital, register numbers).
   for (const page of new Set(lines.map((l) => l.page))) {
@@ -145,6 +176,16 @@ export function issuerCandidates(lines: Line[]): PartyCandidate[] {
   if (plain.length) {
     const tallest = plain.reduce((a, b) => (lineHeight(b) > lineHeight(a) * 1.15 ? b : a));
     add(tallest, 0, tallest.text.length, 0.42, "letterhead: the largest type at the top of the first page");
+  }
+  // Evidence: the seller's bank account or VAT ID printed in the candidate's block (the lines right under it).
+  const sorted = lines.slice().sort((a, b) => a.box[1] - b.box[1]);
+  for (const c of out) {
+    const at = sorted.indexOf(c.line);
+    const block = sorted.slice(at + 1, at + 4).filter((l) => l.page === c.line.page && l.box[1] - c.line.box[3] < lineHeight(c.line) * 5);
+    if (block.some((l) => SELLER_EVIDENCE.test(l.text) && !l.words.some((w) => recipient.has(w.word)))) {
+      c.score = Math.min(0.75, c.score + 0.15);
+      c.why += ", with the seller's bank or tax number in its block";
+    }
   }
   // Evidence: a name matching the document's own e-mail or web domain.
   const domains = domainsOf(lines);
@@ -175,13 +216,13 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     // Up to the column gap: a text layer may join the name with the next column ("Pino Bluebird  www.shop.nl").
     const end = sameBlockEnd(line, start);
     const value = line.text.slice(start, end).trim();
-    if (letters(value) < 3 || /[\p{L}]:\s/u.test(value) || findDates(value, "dmy").some((d) => d.iso)) return false;
+    if (letters(value) < 3 || /[\p{L}]:(\s|$)|#/u.test(value) || findDates(value, "dmy").some((d) => d.iso)) return false;
     if (DOC_WORD.test(` ${value.replace(/[.:!]+$/, "")}`)) return false; // the document's title ("FACTUUR."), not a name
     out.push({ line, start, end, value, score, why });
     return true;
   };
   for (const hit of findLabels(lines, BUYER_HEADINGS)) {
-    if (hit.start > 0 && !/\s{2,}$/.test(hit.line.text.slice(0, hit.start))) continue;
+    if (!startsCell(hit)) continue;
     const rest = hit.line.text.slice(hit.end).replace(/^[\s:]*(address|adresse|adres)?[\s:]*/i, "");
     const row = rest.trim() ? null : below(hit, lines, 1)[0];
     if (row) nameOf(row, 0.5, `first line under the buyer heading "${hit.line.text.slice(hit.start, hit.end)}"`);
@@ -198,7 +239,9 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
       if (Math.abs(next.box[0] - block[0]!.box[0]) > lineHeight(prev)) continue;
       block.push(next);
     }
-    if (block.length < 3 || !block.slice(1).some((l) => STREET.test(l.text) || POSTCODE.test(l.text))) continue;
+    // An address has no amounts (item rows of a table are no address).
+    if (block.some((l) => findAmounts(l.text).some((a) => a.decimals))) continue;
+    if (block.length < 3 || !block.slice(1).some((l) => (STREET.test(l.text) || POSTCODE.test(l.text)) && !/:/.test(l.text) && !findDates(l.text, "dmy").length)) continue;
     if (issuer && block.some((l) => l === issuer.line || compact(l.text).includes(compact(issuer.value)))) {
       i = page.indexOf(block[block.length - 1]!); // the issuer's own address block, all of it
       continue;

@@ -84,7 +84,9 @@ export function findAmounts(text: string, dateOrder: DateOrder = "dmy"): AmountH
   const masked = mask(text, [...findDates(text, dateOrder), ...(text.includes(":") ? timesIn(text) : [])]);
   const currencies = findCurrencies(masked);
   const out: AmountHit[] = [];
-  for (const m of masked.matchAll(AMOUNT_RE)) {
+  // A currency written in letters may touch its amount ("RM48.40", "Rs.1939"): the letters are no part of a word.
+  const amountsText = /(?:RM|Rp|Rs)\.?\d/.test(masked) ? masked.replace(/(?<![\p{L}])(?:RM|Rp|Rs)\.?(?=\d)/gu, (m) => " ".repeat(m.length)) : masked;
+  for (const m of amountsText.matchAll(AMOUNT_RE)) {
     const start = m.index!;
     const end = start + m[0].length;
     if (/^\s*%/.test(masked.slice(end))) continue;

@@ -4,7 +4,8 @@
  * Contracts:
  * - MUST return one of the project's classes with a confidence 0..1, a reasoning naming the cues (or model
  *   tokens) that decided, and up to three ranked alternatives `{ class_id, type, confidence }`.
- * - Cue rules always run; a statistical model runs next to them when one is given, stored in the project
+ * - Cue rules and structure (classify/structure.ts: till-receipt traits, a totals block with tax, a negative
+ *   total) always run; a statistical model runs next to them when one is given, stored in the project
  *   (`classifier_model`, written by `docproc train`), or trainable from the project's example documents that carry
  *   text. The model's share MUST shrink with its token coverage of the document (it has no `other` class), and the
  *   reasoning MUST name the model's probability and the document's tokens that favour the chosen class.
@@ -15,6 +16,7 @@
 import type { Alternative, Classification, Page } from "../model";
 import type { ProjectSettings } from "../project";
 import { describeHits, headingText, scoreClass, type CueScore } from "../classify/cues";
+import { structureBonus } from "../classify/structure";
 import { type ClassifierModel, evidenceFor, isClassifierModel, type Prediction, predict, tokenize, trainClassifier } from "../classify/naive-bayes";
 import { timeStageSync } from "../timing.ts";
 
@@ -71,6 +73,10 @@ function classify(pages: Page[], project: ProjectSettings, model?: ClassifierMod
   const hasOther = project.classes.some((c) => c.id === "other");
   const ocr = pages[0]?.text_source === "ocr";
   const cues: CueScore[] = project.classes.map((c) => scoreClass(c, text, heading, ocr));
+  // Structure (till-receipt traits, a totals block with tax) counts next to the cue words.
+  const structure = structureBonus(pages);
+  for (const cue of cues) for (const b of structure) if (b.class_id === cue.class_id) cue.score += b.points;
+  const structureWhy = (classId: string) => structure.filter((b) => b.class_id === classId).map((b) => b.why).join("; ");
   const cueProb = softmax(cues.map((c) => c.score + (c.class_id === "other" ? OTHER_BASE : 0)));
   const nb = modelFor(project, model);
   const prediction = nb && text.trim() ? predict(nb, text) : null;
@@ -96,6 +102,7 @@ function classify(pages: Page[], project: ProjectSettings, model?: ClassifierMod
     if (runner !== undefined && prediction) reasoning += `; ${statistical(project.classes[runner]!.id)} too weak`;
   } else {
     reasoning = cueText ? `cue words ${cueText}` : "no cue words";
+    if (structureWhy(best.id)) reasoning += `; structure: ${structureWhy(best.id)}`;
     if (prediction) reasoning += `; ${statistical(best.id)}`;
   }
   const cls = project.classes[chosen]!;

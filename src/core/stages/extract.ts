@@ -41,7 +41,8 @@ const OTHER_WORDS = /\b(der|die|und|het|een|van|le|la|les|des|du|et|il|di|el|los
 
 /** US-English cue for the numeric date order: dollars and English words, no euro. */
 function looksUsEnglish(text: string): boolean {
-  if (!/\$/.test(text) || /€|\bEUR\b/.test(text)) return false;
+  // "S$", "HK$", "A$" are other dollars.
+  if (!/(?<![\p{L}])\$/u.test(text) || /€|\bEUR\b/.test(text)) return false;
   return (text.match(EN_WORDS)?.length ?? 0) > 2 * (text.match(OTHER_WORDS)?.length ?? 0);
 }
 

@@ -1,0 +1,70 @@
+/**
+ * Classification by structure, beyond cue words: what the page looks like and which blocks it carries.
+ *
+ * Contracts:
+ * - Till-receipt traits: a narrow page (a till roll) or a narrow column of short lines (a photo of one), a time of
+ *   day next to a date, cash tendered and change given or a masked card number, a cashier or till number. Two or
+ *   more make the document a receipt whatever its title says ("TAX INVOICE" on a till receipt).
+ * - Billing structure: a total with its amount plus a tax line with its amount counts for the billing classes
+ *   (invoice, credit note, receipt) against letters and contracts, so a cue word inside a line item ("Laufzeit")
+ *   cannot outweigh it.
+ * - A total printed below zero counts for the credit note.
+ * - Points go to classes by their ids (`receipt`, `invoice`, `credit_note`); a project without such classes gets none.
+ */
+import type { Page } from "../model";
+import { fold } from "../extract/fuzzy";
+
+export interface StructureBonus { class_id: string; points: number; why: string }
+
+/** A date and a time of day on one line, up to a short label apart ("Date: 04/10/2024 Time: 18:03:22"). */
+const TIME_WITH_DATE = /(?<!\d)\d{1,4}[./-]\d{1,2}[./-]\d{2,4}[^\n\d]{0,12}(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?!\d)|(?<!\d)\d{1,2}:\d{2}(?::\d{2})?[^\n\d]{0,12}\d{1,4}[./-]\d{1,2}[./-]\d{2,4}(?!\d)/;
+const CASH_CHANGE = /(?<![\p{L}])(change|change due|rückgeld|wechselgeld|rendu|monnaie|wisselgeld|terug|cambio|vuelto|resto|kembalian|baki)\s*:?\s*[-€$£]?\s*(rm|rs|s\$|\$)?\s*\d+[.,]\d{2}/iu;
+const TENDERED = /(?<![\p{L}])(cash|tendered|bar|gegeben|espèces|especes|contant|efectivo|contanti|tunai)\s*:?\s*[-€$£]?\s*(rm|rs|s\$|\$)?\s*\d+[.,]\d{2}/iu;
+const MASKED_CARD = /(?:\*{3,}|[xX]{4,})\s?\d{4}(?!\d)/;
+const TILL_WORDS = /(?<![\p{L}])(cashier|kassierer|caissier|kassa|cajero|cassiere|till|counter|terminal|pos\s?no|receipt\s?no|bon\s?nr|trans(?:action)?\s?no|table|pax|server|member|terima kasih|danke fur ihren einkauf|merci de votre visite|please come again)(?![\p{L}])/iu;
+const TOTAL_LINE = /(?<![\p{L}])(total|totaal|summe|gesamt|totale|importe total|montant ttc|grand total|amount due)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
+const TAX_LINE = /(?<![\p{L}])(vat|tax|gst|sst|mwst|ust|btw|tva|iva|umsatzsteuer|mehrwertsteuer)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
+const NEGATIVE_TOTAL = /(?<![\p{L}])(total|totaal|summe|gesamt|totale|montant|amount due|balance)(?![\p{L}])[^\n\d-]*(-\s?[€$£]?\s?\d[\d.,' ]*[.,]\d{2}|\(\s?[€$£]?\s?\d[\d.,' ]*[.,]\d{2}\s?\)|\d[\d.,' ]*[.,]\d{2}-)/iu;
+
+/** A till roll (≤ 320 pt wide) or, on an image, a narrow column of short lines. */
+function tillShaped(page: Page): boolean {
+  const t = page.image_transform;
+  if (t.source_unit === "point" && Math.min(t.source_width, t.source_height) <= 320 && t.source_height > t.source_width) return true;
+  const lines = page.text.split("\n").filter((l) => l.trim());
+  if (lines.length < 10 || !page.words.length) return false;
+  const xs = page.words.map((w) => w.bounding_box);
+  const width = Math.max(...xs.map((b) => b[2])) - Math.min(...xs.map((b) => b[0]));
+  const height = Math.max(...xs.map((b) => b[3])) - Math.min(...xs.map((b) => b[1]));
+  const rotated = Math.abs(t.rotation ?? 0) % 180 === 90;
+  const ratio = rotated ? height / width : width / height;
+  const lengths = lines.map((l) => l.length).sort((a, b) => a - b);
+  return ratio < 0.75 && lengths[Math.floor(lengths.length / 2)]! <= 36;
+}
+
+/** Structure points per class for a document's pages; see the module contract. */
+export function structureBonus(pages: Page[]): StructureBonus[] {
+  const first = pages[0];
+  if (!first) return [];
+  const text = pages.map((p) => p.text).join("\n");
+  const folded = fold(text);
+  const traits: string[] = [];
+  const narrow = tillShaped(first);
+  const change = CASH_CHANGE.test(folded);
+  if (narrow) traits.push("narrow till-roll layout");
+  if (change) traits.push("change given");
+  else if (TENDERED.test(folded)) traits.push("cash tendered");
+  // Weak alone (an online shop's invoice has a card number and an order time): they count next to a strong trait.
+  const strong = traits.length > 0;
+  if (MASKED_CARD.test(text)) traits.push("masked card number");
+  if (TIME_WITH_DATE.test(text)) traits.push("time of day with the date");
+  if (TILL_WORDS.test(folded)) traits.push("till vocabulary");
+  const out: StructureBonus[] = [];
+  // Multi-page documents are rarely till receipts: the traits need a one- or two-page document. Enough points to
+  // outweigh a "TAX INVOICE" title, which tills in many countries must print.
+  if (strong && traits.length >= 2 && pages.length <= 2) out.push({ class_id: "receipt", points: 5 * traits.length, why: `till-receipt traits: ${traits.join(", ")}` });
+  if (TOTAL_LINE.test(text) && TAX_LINE.test(text)) {
+    for (const id of ["invoice", "credit_note", "receipt"]) out.push({ class_id: id, points: 3, why: "a total and a tax line with amounts" });
+  }
+  if (NEGATIVE_TOTAL.test(text)) out.push({ class_id: "credit_note", points: 2, why: "a total below zero" });
+  return out;
+}
