@@ -17,10 +17,13 @@ import { extractFields } from "../../src/core/stages/extract";
 import { type GenDoc, generateSet, toNoisyPng, toPdf } from "../../fixtures/varied/generator";
 import { formatTable, type Outcome, SCORED_FIELDS, scoreOutcomes, share, type Table } from "../../fixtures/varied/generator/score";
 
-/** A seed the extractor was never tuned on (development used seeds 1 to 7). */
-const SEED = 20241121;
-/** Scanned subset: single-page documents of several languages and kinds (OCR costs ~2 s a page). */
-const SCANNED = ["invoice-0", "invoice-2", "invoice-10", "invoice-25", "credit-1", "hard-3", "hard-10", "receipt-2"];
+/**
+ * A seed the extractor was never tuned on: development used seeds 1 to 7 and 20241121 (the seed of this test until
+ * the till receipts, two-column and footer-seller documents were added and tuned on it).
+ */
+const SEED = 20261124;
+/** Scanned subset: single-page documents of several languages and kinds (OCR costs ~2 s a page); tills look thermal. */
+const SCANNED = ["invoice-0", "invoice-2", "invoice-10", "invoice-25", "credit-1", "hard-3", "hard-10", "receipt-2", "till-1", "two-column-2", "footer-seller-3"];
 
 interface Run { doc: GenDoc; pages: Page[]; fields: Record<string, FieldResult>; class_id: string }
 
@@ -63,19 +66,25 @@ describe("varied synthetic documents through the default project, no configurati
     expect(new Set(docs.map((d) => d.class_id))).toEqual(new Set(["invoice", "credit_note", "receipt", "purchase_order", "letter", "contract"]));
   });
 
-  test("born-digital PDFs: every field right for at least 95% of the documents that print it, classes for 97%", async () => {
+  test("born-digital PDFs: every field right for at least 98% of the documents that print it, classes for 99%", async () => {
     for (const doc of docs) digital.push(await understand(doc, await toPdf(doc), `${doc.id}.pdf`, engine));
     digitalTable = scoreOutcomes(digital.map(outcomeOf));
     console.log(formatTable(`varied set, seed ${SEED}: ${docs.length} born-digital documents, ${digital.reduce((s, r) => s + r.pages.length, 0)} pages`, digitalTable, 3));
-    // Reached: 99.4% to 100% per field, 100% of classes (seed 20241121); the original extractor: 69.5% to 99%, 74.3%.
-    const below = SCORED_FIELDS.filter((f) => share(digitalTable, f) < 0.95);
+    // Reached on this untuned seed: 99.5% to 100% per field, 100% of classes (217 documents). The extractor before
+    // issue 19 (party roles, till-receipt structure) on the same set: total 96.4%, currency 92.9%, vendor 90.3%,
+    // customer 42.9%, class 94.5% (12 of 14 "TAX INVOICE" till receipts taken for invoices).
+    const below = SCORED_FIELDS.filter((f) => share(digitalTable, f) < 0.98);
     expect(below).toEqual([]);
-    expect(digitalTable.classOk / digitalTable.classN).toBeGreaterThanOrEqual(0.97);
+    expect(digitalTable.classOk / digitalTable.classN).toBeGreaterThanOrEqual(0.99);
+    // Till receipts that print "TAX INVOICE" are receipts; their merchant is the vendor.
+    const tills = digital.filter((r) => r.doc.id.startsWith("till-"));
+    expect(tills.length).toBe(14);
+    expect(tills.filter((r) => r.class_id !== "receipt").map((r) => r.doc.id)).toEqual([]);
     // Credit notes report amounts below zero whatever sign they print.
     const credits = digital.filter((r) => r.doc.class_id === "credit_note" && r.class_id === "credit_note");
     expect(credits.length).toBeGreaterThan(10);
     expect(credits.every((r) => typeof r.fields.total_amount!.value !== "number" || r.fields.total_amount!.value < 0)).toBe(true);
-  }, 120_000);
+  }, 240_000);
 
   test("letters, contracts and purchase orders are never taken for invoices or receipts", () => {
     const others = digital.filter((r) => ["letter", "contract", "purchase_order"].includes(r.doc.class_id));
@@ -103,7 +112,7 @@ describe("varied synthetic documents through the default project, no configurati
     for (const [i, id] of SCANNED.entries()) {
       const doc = docs.find((d) => d.id === id)!;
       const pdf = await convertSource({ index: 0, filename: `${id}.pdf`, data: await toPdf(doc), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: 1 });
-      const png = await toNoisyPng(pdf, SEED + i).finally(() => pdf.close());
+      const png = await toNoisyPng(pdf, SEED + i, id.startsWith("till-") ? "thermal" : "scan").finally(() => pdf.close());
       runs.push(await understand(doc, png, `${id}.png`, engine));
     }
     expect(runs.every((r) => r.pages.every((p) => p.text_source === "ocr"))).toBe(true);
@@ -114,5 +123,5 @@ describe("varied synthetic documents through the default project, no configurati
     // Reached: 68/71 = 95.8% (the original extractor: 53/71 = 74.6%); OCR engines differ, hence the margin.
     expect(pairs[0]! / pairs[1]!).toBeGreaterThanOrEqual(0.8);
     expect(table.classOk).toBeGreaterThanOrEqual(runs.length - 1);
-  }, 120_000);
+  }, 400_000);
 });
