@@ -29,7 +29,7 @@ export const BUYER_HEADINGS = [
 ];
 const RECIPIENT_LINE = /^\s*(attn|att|attention|z\.?\s?hd\.?|zu händen|c\/o|t\.?a\.?v\.?|à l'attention de|a l'attention de)\b[\s.:]/iu;
 /** Words of a footer's legal lines: the company named above or in them is the issuer. */
-const FOOTER_LEGAL = /(?<![\p{L}])(siège|capital|rcs|siret|siren|hrb|hra|registergericht|amtsgericht|handelsregister|geschäftsführ|vorstand|kvk|registered (office|in)|company (reg|no|number)|registration|ust-?id|steuer-?nr|p\.\s?iva|cif|nif|codice fiscale|registro mercantil)/iu;
+const FOOTER_LEGAL = /(?<![\p{L}])(si[eè]ge|capital|rcs|siret|siren|hrb|hra|registergericht|amtsgericht|handelsregister|geschäftsführ|vorstand|kvk|registered (office|in)|company (reg|no|number)|registration|ust-?id|steuer-?nr|p\.\s?iva|cif|nif|codice fiscale|registro mercantil)/iu;
 /** What a document calls itself: a name before it in a title line is the issuer's. */
 const DOC_WORD = /\s+(tax invoice|invoice|receipt|rechnung|quittung|factuur|facture|reçu|factura|fattura|recibo|ricevuta|credit note|gutschrift)\s*$/iu;
 /** A line that is the document's title. */
@@ -92,7 +92,13 @@ export function recipientWords(lines: Line[]): Set<Word> {
   for (const hit of findLabels(lines, BUYER_HEADINGS)) {
     if (!startsCell(hit)) continue;
     for (const w of hit.line.words) if (w.start >= hit.start && w.box[0] - hit.box[2] < lineHeight(hit.line) * 6) out.add(w.word);
-    for (const row of below(hit, lines, 5)) for (const w of row.words) out.add(w.word);
+    // The block ends at a gap wider than a blank line (the title or the next section under it).
+    let last = hit.line.box;
+    for (const row of below(hit, lines, 5)) {
+      if (row.box[1] - last[3] > lineHeight(hit.line) * 1.6) break;
+      for (const w of row.words) out.add(w.word);
+      last = row.box;
+    }
   }
   for (const line of lines) if (RECIPIENT_LINE.test(line.text)) for (const w of line.words) out.add(w.word);
   return out;
@@ -172,7 +178,9 @@ export function issuerCandidates(lines: Line[]): PartyCandidate[] {
   }
   // 4. The letterhead: the largest type among the first lines of the first page (a till receipt's merchant).
   const head = firstPage.filter((l) => l.box[1] < height * 0.3).slice(0, 8);
-  const plain = head.filter((l) => letters(l.text) >= 3 && l.words.length <= 6 && !/[\p{L}]:/u.test(l.text) && !DOC_WORD.test(` ${l.text}`) && !findDates(l.text, "dmy").some((d) => d.iso) && !/[@#_]|www\.|https?:|\d{3,}/i.test(l.text));
+  // The recipient's window address under the title is no letterhead.
+  const windowedHead = (l: Line) => title !== undefined && l.box[1] > title.box[3] && addressFollows(l, firstPage);
+  const plain = head.filter((l) => !windowedHead(l)).filter((l) => letters(l.text) >= 3 && l.words.length <= 6 && !/[\p{L}]:/u.test(l.text) && !DOC_WORD.test(` ${l.text}`) && !findDates(l.text, "dmy").some((d) => d.iso) && !/[@#_]|www\.|https?:|\d{3,}/i.test(l.text));
   if (plain.length) {
     const tallest = plain.reduce((a, b) => (lineHeight(b) > lineHeight(a) * 1.15 ? b : a));
     add(tallest, 0, tallest.text.length, 0.42, "letterhead: the largest type at the top of the first page");

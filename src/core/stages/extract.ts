@@ -20,7 +20,7 @@ import { boxesOf, pageLines, type Line } from "../extract/lines";
 import { locateValue } from "../extract/locate";
 import { clearDateMemo, type DateOrder, inferDateOrder } from "../extract/normalize";
 import { fieldCandidates, toFieldResult, type Candidate } from "../extract/fields";
-import { extractTable, tableHeaderZone } from "../extract/tables";
+import { extractTable, headerlessTable, tableHeaderZone } from "../extract/tables";
 import { extractCurrency } from "../extract/currency";
 import { readEInvoice, type EInvoice } from "../extract/einvoice";
 import { type PrintedAmount, reconcileSums } from "../extract/reconcile";
@@ -123,6 +123,15 @@ function extract(pages: Page[], classId: string, project: ProjectSettings, opts:
   for (const field of fromPage) {
     out[field.id] = toFieldResult(field, best[field.id], threshold);
     if (negative && field.type === "amount") out[field.id]!.value = negate(out[field.id]!.value);
+  }
+  // A table whose header was not read: rows above the totals whose amounts add up to the subtotal (or total − tax).
+  for (const field of fields) {
+    if (field.type !== "table" || !out[field.id] || out[field.id]!.value !== null) continue;
+    const num = (id: string) => (typeof out[id]?.value === "number" ? (out[id]!.value as number) : null);
+    const [sub, tax, tot] = [num("subtotal_amount"), num("tax_amount"), num("total_amount")];
+    const targets = [sub, tot !== null && tax !== null ? tot - tax : null, tot].filter((t): t is number => t !== null && t !== 0);
+    const found = headerlessTable(field, lines, dateOrder, threshold, summaryLabels, targets);
+    if (found) out[field.id] = negative ? { ...found, value: negate(found.value) } : found;
   }
   const total = best.total_amount ?? Object.entries(best).find(([id, c]) => c?.match.note && /total/.test(id))?.[1];
   const hints = [["iban", "IBAN"], ["vendor_vat_id", "VAT ID"]].filter(([id]) => out[id!]?.value).map(([id, why]) => ({ field: out[id!]!, why: `from the ${why}` }));
