@@ -120,8 +120,9 @@ describe("varied synthetic documents through the default project, no configurati
     console.log(formatTable(`varied set, seed ${SEED}: ${runs.length} noisy scans (OCR)`, table, 5));
     const pairs = [...table.rows.values()].reduce((s, r) => [s[0]! + r.ok, s[1]! + r.n], [0, 0]);
     console.log(`all fields: ${pairs[0]}/${pairs[1]} = ${((100 * pairs[0]!) / pairs[1]!).toFixed(1)}%`);
-    // Reached: 68/71 = 95.8% (the original extractor: 53/71 = 74.6%); OCR engines differ, hence the margin.
-    expect(pairs[0]! / pairs[1]!).toBeGreaterThanOrEqual(0.8);
+    // Reached on this seed: 88/101 = 87.1% (11 scans, a thermal-looking till roll among them; on the earlier seed's
+    // 8 scans 68/71 = 95.8%, the original extractor 53/71 = 74.6%); OCR engines differ, hence the margin.
+    expect(pairs[0]! / pairs[1]!).toBeGreaterThanOrEqual(0.82);
     expect(table.classOk).toBeGreaterThanOrEqual(runs.length - 1);
   }, 400_000);
 });
