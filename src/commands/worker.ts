@@ -1,6 +1,6 @@
 /** `docproc worker --data DIR`: extra worker processes on a data directory a `docproc serve` also uses. */
 import { Command, Flags } from "@oclif/core";
-import { dataDirFlag } from "../cli/flags";
+import { dataDirFlag, logFlags } from "../cli/flags";
 
 export default class WorkerCommand extends Command {
   static summary = "Process queued transactions of a data directory (extra workers next to docproc serve)";
@@ -13,6 +13,7 @@ export default class WorkerCommand extends Command {
   static flags = {
     data: dataDirFlag("data directory (the one docproc serve uses)"),
     concurrency: Flags.integer({ description: "jobs processed at once", default: 1, min: 1, max: 64, helpValue: "N" }),
+    ...logFlags(),
   };
 
   async run(): Promise<number> {
@@ -23,12 +24,16 @@ export default class WorkerCommand extends Command {
       import("../settings/env"),
       import("../queue/deliveries"),
     ]);
+    const { loggerFromFlags } = await import("../telemetry/cli");
     const env = loadEnvSettings();
+    const logger = loggerFromFlags(flags, "worker", env.log);
     const data = openDataDir(flags.data);
-    const runtime = startWorkerRuntime({ data, concurrency: flags.concurrency, leaseMs: env.queue.leaseMs, jobTimeoutMs: env.queue.jobTimeoutMs, webhooks: webhookSettingsOf(env.webhooks), log: (m) => process.stderr.write(`${m}\n`) });
+    const runtime = startWorkerRuntime({ data, concurrency: flags.concurrency, leaseMs: env.queue.leaseMs, jobTimeoutMs: env.queue.jobTimeoutMs, webhooks: webhookSettingsOf(env.webhooks), log: (m) => logger.warn(m), telemetry: { log: logger } });
     process.stdout.write(`docproc worker running on ${data.dir} (concurrency ${flags.concurrency})\n`);
-    await waitForSignal();
+    const signal = await waitForSignal();
+    logger.info({ event: "shutdown", signal }, `${signal}: finishing running jobs`);
     await runtime.stop(true, 30_000);
+    logger.info({ event: "stopped" }, "stopped");
     data.db.close();
     return 0;
   }

@@ -14,7 +14,7 @@ import { deliveriesOnFinished, registerWebhookDeliveries, type WebhookSettings }
 import { createNotifier, type Notifier } from "./notifier";
 import { corePipelineRunner, type CorePipelineRunner, type PipelineRunner } from "./pipeline-runner";
 import { registerProcessTransaction, type ProcessDeps } from "./process-transaction";
-import { createWorkerPool, type WorkerPool } from "./worker";
+import { createWorkerPool, type WorkerOptions, type WorkerPool } from "./worker";
 
 export interface DataDir {
   dir: string;
@@ -45,6 +45,8 @@ export interface WorkerRuntimeOptions {
   /** Webhook deliveries (public URL for links, SSRF allow-list); default: no public URL, public hosts only. */
   webhooks?: WebhookSettings;
   log?: (msg: string) => void;
+  /** Job lifecycle log lines and job metrics (src/telemetry); default: none. */
+  telemetry?: WorkerOptions["telemetry"];
 }
 
 export interface WorkerRuntime {
@@ -59,7 +61,7 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
   const clock = opts.clock ?? systemClock;
   const notifier = opts.notifier ?? createNotifier();
   const runner = opts.runPipeline ? null : corePipelineRunner({ engine: "auto", ocrWorkers: Math.max(1, availableParallelism()) });
-  const pool = createWorkerPool({ db: opts.data.db, clock, concurrency: opts.concurrency, leaseMs: opts.leaseMs, log: opts.log });
+  const pool = createWorkerPool({ db: opts.data.db, clock, concurrency: opts.concurrency, leaseMs: opts.leaseMs, log: opts.log, telemetry: opts.telemetry });
   // Every finished transaction enqueues its webhook deliveries (src/queue/deliveries.ts) in the status commit.
   const deliveryDeps = { db: opts.data.db, clock, notifier, settings: opts.webhooks ?? { publicBaseUrl: () => null, allowPrivate: false }, log: opts.log };
   registerWebhookDeliveries(pool, deliveryDeps);

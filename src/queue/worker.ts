@@ -15,6 +15,8 @@ import type { Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
 import { hostname } from "node:os";
 import { claim, complete, expireDeadLocalLeases, fail, heartbeat, leaseHeld, pidAlive, pruneFinishedJobs, release, type JobRecord } from "./jobs";
+import { errorFields, type Logger } from "../telemetry/log";
+import type { Metrics } from "../telemetry/metrics";
 
 export interface JobHelpers {
   job: JobRecord;
@@ -57,7 +59,18 @@ export interface WorkerOptions {
   keepFinishedMs?: number;
   workerId?: string;
   log?: (msg: string) => void;
+  /** Job lifecycle log lines and job metrics (docs/operations.md); default: none. */
+  telemetry?: { log?: Logger; metrics?: Metrics };
 }
+
+/** The transaction a job is about, for log lines (payloads carry ids only, never contents). */
+const transactionOf = (payload: unknown): string | undefined => {
+  const id = (payload as { transaction_id?: unknown } | null)?.transaction_id;
+  return typeof id === "string" ? id : undefined;
+};
+
+/** Webhook delivery jobs also count as delivery attempts (docproc_webhook_deliveries_total). */
+const DELIVERY_KIND = "webhook_delivery";
 
 export interface WorkerPool {
   registerHandler(kind: string, handler: JobHandler, opts?: HandlerOptions): void;
@@ -98,6 +111,20 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
   // <host>:<pid>:<suffix>: lets a restarted process on this host free the leases of a crashed one at once.
   const workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const log = opts.log ?? (() => {});
+  const tlog = opts.telemetry?.log;
+  const metrics = opts.telemetry?.metrics;
+  /** One lifecycle line and metric per job outcome; `outcome` is completed, failed, retried, released or lease_lost. */
+  const record = (job: JobRecord, outcome: string, startedAt: number, extra: Record<string, unknown> = {}) => {
+    const seconds = (performance.now() - startedAt) / 1000;
+    metrics?.jobsFinished.inc({ kind: job.kind, outcome });
+    if (job.kind === DELIVERY_KIND && outcome !== "released" && outcome !== "lease_lost") {
+      metrics?.webhookDeliveries.inc({ outcome: outcome === "completed" ? "delivered" : outcome === "retried" ? "retry" : "failed" });
+    }
+    if (!tlog) return;
+    const level = outcome === "failed" ? "error" : outcome === "retried" || outcome === "lease_lost" ? "warn" : "info";
+    const fields = { event: `job_${outcome}`, job_id: job.id, kind: job.kind, transaction_id: transactionOf(job.payload), attempt: job.attempts, duration_ms: Math.round(seconds * 1000), ...extra };
+    tlog[level](fields, `${job.kind} job ${job.id} ${outcome}`);
+  };
   const handlers = new Map<string, { handler: JobHandler; opts: HandlerOptions }>();
   const inFlight = new Map<number, { ctrl: AbortController; token: string; kind: string; payload: unknown; done: Promise<void> }>();
   let stopping = false;
@@ -124,6 +151,11 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
       }
     }, heartbeatMs);
     let finished = false;
+    const startedAt = performance.now();
+    tlog?.info(
+      { event: "job_started", job_id: job.id, kind: job.kind, transaction_id: transactionOf(job.payload), attempt: job.attempts, waited_ms: Math.max(0, clock.now() - job.run_at), worker_id: workerId },
+      `${job.kind} job ${job.id} started`,
+    );
     const helpers: JobHelpers = {
       job,
       signal: ctrl.signal,
@@ -143,17 +175,25 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
       try {
         await withTimeout(entry.handler(job.payload, helpers), entry.opts.timeoutMs, ctrl, job);
         if (!finished) complete(db, clock, job.id, token);
+        record(job, "completed", startedAt);
       } catch (err) {
         if (err instanceof LeaseLostError || ctrl.signal.reason instanceof LeaseLostError) {
           log(`job ${job.id}: lease lost, leaving it to its new holder`);
+          record(job, "lease_lost", startedAt);
         } else if (stopping && ctrl.signal.aborted) {
           if (release(db, clock, job.id, token)) entry.opts.onRelease?.(job.payload);
+          record(job, "released", startedAt);
         } else {
           const message = err instanceof Error ? err.message : String(err);
           const retryable = err instanceof DocprocError && err.retryable;
           const outcome = fail(db, clock, job, token, message, retryable, opts.backoffBaseMs);
           if (outcome) entry.opts.onFailure?.(job.payload, message, outcome === "retry", err);
-          log(`job ${job.id} (${job.kind}) attempt ${job.attempts} failed: ${message}`);
+          // The structured line carries the code (and our own message); the plain log keeps the old text.
+          if (tlog) record(job, outcome === "retry" ? "retried" : "failed", startedAt, errorFields(err));
+          else {
+            metrics?.jobsFinished.inc({ kind: job.kind, outcome: outcome === "retry" ? "retried" : "failed" });
+            log(`job ${job.id} (${job.kind}) attempt ${job.attempts} failed: ${message}`);
+          }
         }
       } finally {
         clearInterval(beat);
@@ -236,7 +276,10 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
       const stuck = inFlight.size > 0;
       for (const [id, f] of inFlight) {
         f.ctrl.abort(new Error("worker stopping"));
-        if (release(db, clock, id, f.token)) handlers.get(f.kind)?.opts.onRelease?.(f.payload);
+        if (release(db, clock, id, f.token)) {
+          handlers.get(f.kind)?.opts.onRelease?.(f.payload);
+          tlog?.warn({ event: "job_released", job_id: id, kind: f.kind, transaction_id: transactionOf(f.payload), reason: "shutdown timeout" }, `${f.kind} job ${id} released at shutdown`);
+        }
       }
       if (!stuck) await Promise.allSettled(loops);
       loops.length = 0;

@@ -52,7 +52,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   let listenUrl: string | null = null;
   const webhooks = webhookSettingsOf(opts.webhooks ?? { publicUrl: null, allowPrivate: false }, () => listenUrl);
   const queue = opts.queue ?? { leaseMs: 30_000, jobTimeoutMs: 1_800_000 };
-  const runtime = startWorkerRuntime({ data, concurrency: opts.workers, clock, leaseMs: queue.leaseMs, jobTimeoutMs: queue.jobTimeoutMs, runPipeline: opts.runPipeline, webhooks, log: opts.log });
+  const runtime = startWorkerRuntime({ data, concurrency: opts.workers, clock, leaseMs: queue.leaseMs, jobTimeoutMs: queue.jobTimeoutMs, runPipeline: opts.runPipeline, webhooks, log: opts.log, telemetry: { log: opts.logger, metrics: telemetry.metrics } });
   const longPoll = createLongPoll(data.db, runtime.notifier, opts.config.longPollRecheckMs);
   const app = createApp(
     {

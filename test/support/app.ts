@@ -43,7 +43,7 @@ export function buildTestApp(opts: TestAppOptions) {
   const dir = opts.dir ?? makeTempDir(opts.prefix);
   const data = openDataDir(dir);
   const clock = opts.clock ?? systemClock;
-  const runtime = startWorkerRuntime({ data, concurrency: opts.workers ?? 0, clock, runPipeline: opts.runner ?? fakeRunner, webhooks: opts.webhooks });
+  const runtime = startWorkerRuntime({ data, concurrency: opts.workers ?? 0, clock, runPipeline: opts.runner ?? fakeRunner, webhooks: opts.webhooks, telemetry: opts.telemetry });
   const config: ServerConfig = { ...DEFAULT_CONFIG, adminApiKey: opts.adminKey, longPollRecheckMs: 100, auth: { ...DEFAULT_AUTH_SETTINGS, ...opts.auth }, ...opts.config };
   const pool = opts.wirePool ?? true;
   const deps: ServerDeps = {
