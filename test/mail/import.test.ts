@@ -1,5 +1,7 @@
 /** The connector against a real dovecot: each message becomes one transaction like an uploaded .eml. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, rmSync } from "node:fs";
+import path from "node:path";
 import { pollOnce, runContinuously } from "../../src/mail/runner";
 import { getMailConnector } from "../../src/storage/mail-connectors";
 import { listMailMessages } from "../../src/storage/mail-messages";
@@ -186,5 +188,25 @@ describe.skipIf(!DOVECOT)("mail import (dovecot on loopback)", () => {
     expect(transactions(data).map((t) => t.correlation_id)).toEqual(["stop-1@example.com"]);
     expect(listMailMessages(data.db, c.connector_id).map((m) => m.state)).toEqual(["done"]);
     expect(await folderState(folder)).toEqual({ all: 6, seen: 1 });
+  });
+
+  test("after the server resets UIDVALIDITY, the same messages under new UIDs are duplicates, not new transactions", async () => {
+    const data = dataDir();
+    const folder = "Uidvalidity";
+    await d.append(message({ id: "uv-1" }), folder);
+    await d.append(message({ id: null, subject: "No Message-ID" }), folder);
+    const c = addConnector(data, d, { folder, after_import: { action: "none" } });
+    const ctx = mailContext(data);
+    const first = await pollOnce(ctx, { secretKey: KEY });
+    expect(first.reports[0]!.imported).toHaveLength(2);
+    // Dovecot gives a folder a new UIDVALIDITY when its UID list and indexes are lost (as after a restore).
+    const box = path.join(d.dir, "mail", "test", "Maildir", `.${folder}`);
+    for (const f of readdirSync(box)) if (f.startsWith("dovecot")) rmSync(path.join(box, f), { force: true });
+    const second = await pollOnce(ctx, { secretKey: KEY });
+    expect(second.reports[0]!.uid_validity).not.toBe(first.reports[0]!.uid_validity);
+    expect(second.reports[0]!.imported).toEqual([]);
+    expect(second.reports[0]!.duplicates.map((x) => x.transaction_id).sort()).toEqual(first.reports[0]!.imported.map((x) => x.transaction_id).sort());
+    expect(transactions(data)).toHaveLength(2);
+    expect(listMailMessages(data.db, c.connector_id).filter((m) => m.duplicate === 1)).toHaveLength(2);
   });
 });
