@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import path from "node:path";
 import { statesOf } from "../../src/storage/mail-messages";
 import { DOVECOT, message, startDovecot, type Dovecot } from "./dovecot";
-import { addConnector, dataDir, SECRET, transactions } from "./helpers";
+import { addConnector, dataDir, SECRET, transactions, removeDataDirs } from "./helpers";
 import { spawnCli } from "../support/process";
 
 const CHILD = path.join(import.meta.dir, "crash-child.ts");
@@ -44,6 +44,7 @@ describe.skipIf(!DOVECOT)("mail import exactly once", () => {
   });
   afterAll(async () => {
     await d?.stop();
+    removeDataDirs();
   });
 
   for (const point of ["claimed", "committed", "actioned"] as const) {

@@ -44,6 +44,11 @@ function idOf(name: string): { uid: number; gid: number } | null {
   return { uid: Number(f[2]), gid: Number(f[3]) };
 }
 
+function userName(uid: number): string {
+  const line = readFileSync("/etc/passwd", "utf8").split("\n").find((l) => l.split(":")[2] === String(uid));
+  return line?.split(":")[0] ?? userInfo().username;
+}
+
 function groupName(gid: number): string {
   const line = readFileSync("/etc/group", "utf8").split("\n").find((l) => l.split(":")[2] === String(gid));
   return line?.split(":")[0] ?? String(gid);
@@ -58,8 +63,8 @@ export async function startDovecot(): Promise<Dovecot> {
   const me = userInfo();
   const mailUser = root ? idOf("nobody") : { uid: me.uid, gid: me.gid };
   if (!mailUser) throw new Error("no `nobody` user to own the test maildir");
-  const loginUser = root ? "dovenull" : me.username;
-  const internalUser = root ? "dovecot" : me.username;
+  const loginUser = root ? "dovenull" : userName(me.uid);
+  const internalUser = root ? "dovecot" : userName(me.uid);
   const internalGroup = root ? "dovecot" : groupName(me.gid);
   if (root && (!idOf("dovenull") || !idOf("dovecot"))) throw new Error("the dovecot-imapd package's users dovenull and dovecot are missing");
 
@@ -121,8 +126,14 @@ service anvil {
   writeFileSync(path.join(dir, "dovecot.conf"), conf);
   const proc: Subprocess = Bun.spawn([DOVECOT, "-F", "-c", path.join(dir, "dovecot.conf")], { stdout: "pipe", stderr: "pipe" });
   const log = () => (existsSync(path.join(dir, "dovecot.log")) ? readFileSync(path.join(dir, "dovecot.log"), "utf8") : "");
-  await waitForPort(port, proc, log);
-  await waitForPort(tlsPort, proc, log);
+  try {
+    await waitForPort(port, proc, log);
+    await waitForPort(tlsPort, proc, log);
+  } catch (err) {
+    proc.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
 
   const client = async () => {
     const c = new ImapFlow({ host: "127.0.0.1", port, secure: false, doSTARTTLS: false, auth: { user, pass: password }, logger: false });

@@ -1,5 +1,6 @@
 /** Mail tests: a data directory with one project and a connector pointed at the private dovecot. */
 import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
 import { defaultProject } from "../../src/core/project";
 import { createConnector } from "../../src/mail/connectors";
 import type { MailContext } from "../../src/mail/importer";
@@ -14,8 +15,19 @@ import type { Dovecot } from "./dovecot";
 export const SECRET = randomBytes(32).toString("base64");
 export const KEY = parseSecretKey(SECRET);
 
+const made: DataDir[] = [];
+
+/** Closes and removes every data directory `dataDir()` made (each mail suite's afterAll). */
+export function removeDataDirs(): void {
+  for (const data of made.splice(0)) {
+    data.db.close();
+    rmSync(data.dir, { recursive: true, force: true });
+  }
+}
+
 export function dataDir(): DataDir & { project_id: string } {
   const data = openDataDir(makeTempDir("mail-data"));
+  made.push(data);
   const p = createProject(data.db, { project_id: crypto.randomUUID(), tenant_id: "default", name: "Mail", description: "", settings: defaultProject, now: new Date().toISOString() });
   return { ...data, project_id: p.project_id };
 }

@@ -6,7 +6,7 @@ import { pollOnce, runContinuously } from "../../src/mail/runner";
 import { getMailConnector } from "../../src/storage/mail-connectors";
 import { listMailMessages } from "../../src/storage/mail-messages";
 import { DOVECOT, message, startDovecot, type Dovecot } from "./dovecot";
-import { addConnector, dataDir, filesOf, KEY, mailContext, PDF, transactions } from "./helpers";
+import { addConnector, dataDir, filesOf, KEY, mailContext, PDF, transactions, removeDataDirs } from "./helpers";
 
 describe.skipIf(!DOVECOT)("mail import (dovecot on loopback)", () => {
   let d: Dovecot;
@@ -15,6 +15,7 @@ describe.skipIf(!DOVECOT)("mail import (dovecot on loopback)", () => {
   });
   afterAll(async () => {
     await d?.stop();
+    removeDataDirs();
   });
 
   test("a message becomes one queued transaction: body single_document, attachments inherit, Message-ID as correlation_id", async () => {

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { spawnCli } from "../support/process";
 import { DOVECOT, message, startDovecot, type Dovecot } from "./dovecot";
-import { addConnector, dataDir, SECRET, transactions } from "./helpers";
+import { addConnector, dataDir, SECRET, transactions, removeDataDirs } from "./helpers";
 
 const INVOICE = readFileSync(path.join(import.meta.dir, "../../fixtures/inbox/born-digital-invoice.pdf"));
 
@@ -18,6 +18,7 @@ describe.skipIf(!DOVECOT)("mail import processed end to end", () => {
   });
   afterAll(async () => {
     await d?.stop();
+    removeDataDirs();
   });
 
   test("docproc mail run --once imports and processes: the body is one document, the PDF its own", async () => {
