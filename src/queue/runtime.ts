@@ -12,7 +12,8 @@ import { openDatabase, type Db } from "../storage/db";
 import { learnOnFinished } from "./learn";
 import { deliveriesOnFinished, registerWebhookDeliveries, type WebhookSettings } from "./deliveries";
 import { createNotifier, type Notifier } from "./notifier";
-import { corePipelineRunner, type CorePipelineRunner, type PipelineRunner } from "./pipeline-runner";
+import type { CorePipelineRunner, PipelineRunner } from "./pipeline-runner";
+import { threadedPipelineRunner } from "./threaded-runner";
 import { registerProcessTransaction, type ProcessDeps } from "./process-transaction";
 import { createWorkerPool, type WorkerOptions, type WorkerPool } from "./worker";
 
@@ -60,7 +61,8 @@ export interface WorkerRuntime {
 export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
   const clock = opts.clock ?? systemClock;
   const notifier = opts.notifier ?? createNotifier();
-  const runner = opts.runPipeline ? null : corePipelineRunner({ engine: "auto", ocrWorkers: Math.max(1, availableParallelism()) });
+  // The pipeline runs on its own thread: the process's main thread (HTTP in `serve`) never waits for a job's CPU.
+  const runner = opts.runPipeline ? null : threadedPipelineRunner({ engine: "auto", ocrWorkers: Math.max(1, availableParallelism()) });
   const pool = createWorkerPool({ db: opts.data.db, clock, concurrency: opts.concurrency, leaseMs: opts.leaseMs, log: opts.log, telemetry: opts.telemetry });
   // Every finished transaction enqueues its webhook deliveries (src/queue/deliveries.ts) in the status commit.
   const deliveryDeps = { db: opts.data.db, clock, notifier, settings: opts.webhooks ?? { publicBaseUrl: () => null, allowPrivate: false }, log: opts.log };

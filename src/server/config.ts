@@ -41,7 +41,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, "adminApiKey"> & { maxPublicUplo
   maxQueueDepth: 1000,
   maxLongPollSeconds: 120,
   longPollRecheckMs: 1000,
-  maxDocumentTextBytes: 5 * 1024 * 1024,
+  maxDocumentTextBytes: 1024 * 1024,
   maxOcrDataBytes: 20 * 1024 * 1024,
   maxPublicUploads: 4,
 };

@@ -65,7 +65,7 @@ export const EnvSchema = z.object({
   DOCPROC_MAX_FILES: integer(1, 100_000).describe("most files per request (default 100)"),
   DOCPROC_MAX_QUEUE_DEPTH: integer(1, 10_000_000).describe("jobs waiting or running before 429 queue_full (default 1000)"),
   DOCPROC_MAX_LONG_POLL_SECONDS: positive().describe("longest long poll (seconds, default 120)"),
-  DOCPROC_MAX_DOCUMENT_TEXT_MB: positive().describe("largest documentText of a one-step request (MB of UTF-8, default 5)"),
+  DOCPROC_MAX_DOCUMENT_TEXT_MB: positive().describe("largest documentText of a one-step request (MB of UTF-8, default 1)"),
   DOCPROC_MAX_OCR_DATA_MB: positive().describe("largest ocrData of a one-step request (MB of JSON, default 20)"),
   DOCPROC_MAX_PUBLIC_UPLOADS: integer(1, 10_000).describe("capture uploads read at once; more answer 429 (default 4)"),
   DOCPROC_LEASE_SECONDS: positive().describe("job lease (seconds, default 30)"),

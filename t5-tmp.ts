@@ -1,0 +1,14 @@
+import { processTransaction } from "./src/core/pipeline";
+import { defaultProject } from "./src/core/project";
+import { memorySink } from "./src/core/exporters";
+const line = "Invoice INV-2231 Date 2024-03-01 Total 1,234.56 EUR ACME GmbH Musterstrasse 5 Berlin\n";
+const mb = Number(process.argv[2]); const ff = process.argv[3] === "ff";
+let lines = Array.from({ length: Math.floor(mb * 1024 * 1024 / line.length) }, (_, i) => (ff && i % 60 === 59 ? line + "\f" : line));
+const text = lines.join("");
+const ocr = { name: "null", workers: 1, recognize: async () => ({ words: [], text: "", confidence: null }), close: async () => {} };
+let maxGap = 0, last = performance.now();
+const iv = setInterval(() => { const now = performance.now(); maxGap = Math.max(maxGap, now - last); last = now; }, 10);
+const t = performance.now();
+const r = await processTransaction({ sources: [], documentText: text }, { meta: { transaction_id: crypto.randomUUID(), tenant_id: "d", project_id: "p", project_version: 1, correlation_id: null, metadata: {}, created_at: new Date().toISOString(), source: "t" }, project: defaultProject, ocr: ocr as any, sink: memorySink() });
+clearInterval(iv);
+console.log(mb, ff, "ms", Math.round(performance.now() - t), "maxGap", Math.round(maxGap), r.status, r.pages.length, r.results.documents.length, "rss", Math.round(process.memoryUsage().rss/1e6));
