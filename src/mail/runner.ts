@@ -127,6 +127,7 @@ function waitForMail(client: ImapFlow, ms: number, signal: AbortSignal, useIdle:
       signal.removeEventListener("abort", finish);
       resolve();
     };
+    if (signal.aborted) return resolve();
     const timer = setTimeout(finish, ms);
     client.on("exists", finish);
     client.on("close", finish);
@@ -138,6 +139,7 @@ function waitForMail(client: ImapFlow, ms: number, signal: AbortSignal, useIdle:
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
     const timer = setTimeout(done, ms);
     signal.addEventListener("abort", done);
     function done() {

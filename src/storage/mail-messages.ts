@@ -46,7 +46,7 @@ export function getMailMessage(db: Db, k: MessageKey): MailMessageRecord | null 
 /** uid → state for one mailbox generation; what a poll uses to skip finished messages without a claim. */
 export function statesOf(db: Db, connectorId: string, uidValidity: number): Map<number, { state: MailMessageState; attempts: number }> {
   const rows = db
-    .query<{ uid: number; state: MailMessageState; attempts: number }, [string, number]>("SELECT uid, state, attempts FROM mail_messages WHERE connector_id = ? AND uid_validity = ?")
+    .query<{ uid: number; state: MailMessageState; attempts: number }, [string, number]>("SELECT uid, state, attempts FROM mail_messages WHERE connector_id = ? AND uid_validity = ? ORDER BY uid")
     .all(connectorId, uidValidity);
   return new Map(rows.map((r) => [r.uid, { state: r.state, attempts: r.attempts }]));
 }

@@ -182,10 +182,13 @@ describe.skipIf(!DOVECOT)("mail import (dovecot on loopback)", () => {
     const data = dataDir();
     const folder = "Stop";
     for (let i = 1; i <= 6; i++) await d.append(message({ id: `stop-${i}` }), folder);
-    const c = addConnector(data, d, { folder });
+    // A long poll interval: the stop must not wait for it.
+    const c = addConnector(data, d, { folder, poll_interval_seconds: 600 });
     const stop = new AbortController();
     const ctx = mailContext(data, { at: (point) => void (point === "committed" && stop.abort()) });
+    const started = Date.now();
     await runContinuously(ctx, { secretKey: KEY, signal: stop.signal, rescanMs: 50 });
+    expect(Date.now() - started).toBeLessThan(60_000);
     expect(transactions(data).map((t) => t.correlation_id)).toEqual(["stop-1@example.com"]);
     expect(listMailMessages(data.db, c.connector_id).map((m) => m.state)).toEqual(["done"]);
     expect(await folderState(folder)).toEqual({ all: 6, seen: 1 });
