@@ -43,6 +43,25 @@ describe("native e-invoice inside a PDF", () => {
     }
   });
 
+  test("a standalone CII XML file is input too: one page printing its values, the XML read first, values boxed", async () => {
+    const converted = await convertSource({ index: 0, filename: "xrechnung.xml", data: new TextEncoder().encode(cii), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+    try {
+      expect(converted.pages.length).toBe(1);
+      expect(converted.attachments?.map((a) => a.filename)).toEqual(["xrechnung.xml"]);
+      const cls = classifyDocument(converted.pages, defaultProject);
+      expect(cls.class_id).toBe("invoice");
+      const f = extractFields(converted.pages, cls.class_id, defaultProject, { attachments: converted.attachments });
+      expect(f.invoice_number).toMatchObject({ value: "RE-4711", confidence: 1 });
+      expect(f.invoice_number!.bounding_boxes.map((b) => b.page_index)).toEqual([1]);
+      expect([f.total_amount!.value, f.vendor_name!.value, f.customer_name!.value]).toEqual([35.7, "Lieferant GmbH", "Kunde AG"]);
+    } finally {
+      await converted.close();
+    }
+    // XML that is no e-invoice stays an unsupported format.
+    const foreign = convertSource({ index: 0, filename: "feed.xml", data: new TextEncoder().encode("<rss><channel/></rss>"), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+    await expect(foreign).rejects.toMatchObject({ code: "unsupported_format" });
+  });
+
   test("the same PDF without the XML gives the same key values from the page text", async () => {
     const converted = await convertSource({ index: 0, filename: "plain.pdf", data: await facturX(false), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
     try {

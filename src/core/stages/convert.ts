@@ -17,6 +17,7 @@ import { convertImage } from "../convert/image.ts";
 import { resolveLimits, type ConvertLimits } from "../convert/limits.ts";
 import { convertPdf } from "../convert/pdf.ts";
 import { describeUnknown, sniffFormat } from "../convert/sniff.ts";
+import { convertEInvoiceXml } from "../convert/xml.ts";
 import { timeStage } from "../timing.ts";
 
 export { convertText, convertOcrData, parseOcrData, OcrDataSchema } from "../convert/supplied.ts";
@@ -52,6 +53,9 @@ async function convertByFormat(src: SourceInput, opts: ConvertOptions): Promise<
   const limits = resolveLimits(opts.limits);
   const format = sniffFormat(src.data);
   if (format === "unknown") {
+    // A standalone XRechnung/UBL/CII e-invoice: read from its XML, shown as one text page.
+    const xml = convertEInvoiceXml(src.data, src.filename, opts.firstPageNumber, src.index);
+    if (xml) return { ...xml, close: async () => {} };
     throw new DocprocError("unsupported_format", `${src.filename} is ${describeUnknown(src.data)}`);
   }
   if (format === "pdf") {
