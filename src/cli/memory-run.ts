@@ -9,7 +9,8 @@ import YAML from "yaml";
 import { createOcrEngine } from "../core/engines/ocr";
 import { DocprocError } from "../core/errors";
 import { memorySink } from "../core/exporters";
-import { learnFromExpected } from "../core/memory/from-results";
+import { learnFromExpected, learnFromReview } from "../core/memory/from-results";
+import type { ReviewFinishedHook } from "../core/review/hooks";
 import { summaryOf, type Memory } from "../core/memory/model";
 import { processTransaction } from "../core/pipeline";
 import { loadProjectFile } from "../core/project";
@@ -75,6 +76,15 @@ export async function runMemory(opts: MemoryOptions): Promise<number> {
   for (const m of learned) out(`learned ${m.memory_id} (${m.class_id}; fields ${Object.keys(m.fields).join(", ")}; issuer ${m.issuer.vat_ids[0] ?? m.issuer.ibans[0] ?? m.issuer.name ?? "by layout"})\n`);
   out(`wrote ${opts.project} (previous version: ${opts.project}.bak)\n`);
   return 0;
+}
+
+/** `docproc review --project FILE`: a finished review's confirmed fields are added to the file's memories. */
+export function learnIntoProjectFile(file: string): ReviewFinishedHook {
+  return async (event) => {
+    const project = await loadProjectFile(file);
+    const learned = learnFromReview(event.results, project, "review", new Date(event.finished_at));
+    if (learned.length) await writeMemory(file, [...project.memory, ...learned]);
+  };
 }
 
 async function writeMemory(file: string, memory: Memory[]): Promise<void> {

@@ -19,6 +19,7 @@ import type { ResultsFile, SourceInput } from "../core/model";
 import { defaultProject, loadProjectFile, type ProjectSettings } from "../core/project";
 import { applyReviewAction, parseReviewAction, type ReviewEntry, type ReviewState } from "../core/review/actions";
 import { announceReviewFinished, type ReviewFinishedHook } from "../core/review/hooks";
+import { learnIntoProjectFile } from "./memory-run";
 import { buildReviewView, needsReviewCount } from "../core/review/view";
 import { convertSource } from "../core/stages/convert";
 import { loadResultsFile, rerunExports } from "../core/stages/export";
@@ -173,8 +174,9 @@ async function act(tx: LocalTransaction, project: ProjectSettings, body: unknown
   const failed = Object.values(manifest.profiles).filter((e) => e.error);
   if (failed.length) (opts.log ?? console.error)(`review: exports of ${tx.file}: ${failed.map((e) => `${e.profile_id}: ${e.error}`).join("; ")}`);
   if (action.action === "finish") {
+    // With --project FILE, confirmed fields teach that project file (docs/memory.md); the default project has no file.
     await announceReviewFinished(
-      opts.onReviewFinished ?? [],
+      opts.onReviewFinished ?? (opts.project ? [learnIntoProjectFile(opts.project)] : []),
       { transaction_id: next.results.transaction_id, tenant_id: next.results.tenant_id, project_id: next.results.project_id, reviewer, finished_at: next.finished_at!, results: next.results, history: next.history },
       (err) => (opts.log ?? console.error)(`review: a review-finished hook failed: ${(err as Error).message}`),
     );
