@@ -16,6 +16,7 @@ import type { CorePipelineRunner, PipelineRunner } from "./pipeline-runner";
 import { threadedPipelineRunner } from "./threaded-runner";
 import { registerProcessTransaction, type ProcessDeps } from "./process-transaction";
 import { createWorkerPool, type WorkerOptions, type WorkerPool } from "./worker";
+import { instrumentRunner } from "./instrument";
 
 export interface DataDir {
   dir: string;
@@ -73,7 +74,7 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
     clock,
     blobs: opts.data.blobs,
     notifier,
-    runPipeline: opts.runPipeline ?? runner!.run,
+    runPipeline: opts.telemetry ? instrumentRunner(opts.runPipeline ?? runner!.run, opts.telemetry) : (opts.runPipeline ?? runner!.run),
     exportsRoot: opts.data.exportsRoot,
     onFinished: (db, outcome) => {
       planDeliveries(db, outcome);

@@ -18,7 +18,6 @@ export interface Metrics {
   httpRequests: Counter<"method" | "route" | "status">;
   httpDuration: Histogram<"method" | "route">;
   jobsFinished: Counter<"kind" | "outcome">;
-  transactionsFinished: Counter<"status">;
   stepDuration: Histogram<"step">;
   pages: Counter<"text_source">;
   ocrSeconds: Counter<string>;
@@ -44,12 +43,11 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
     registry,
     httpRequests: new Counter({ name: "docproc_http_requests_total", help: "HTTP requests by method, route template and status", labelNames: ["method", "route", "status"] as const, registers }),
     httpDuration: new Histogram({ name: "docproc_http_request_duration_seconds", help: "HTTP request latency (until the response is handed to the server)", labelNames: ["method", "route"] as const, buckets: HTTP_BUCKETS, registers }),
-    jobsFinished: new Counter({ name: "docproc_jobs_total", help: "Job attempts that ended, by kind and outcome (completed, failed, retried, released)", labelNames: ["kind", "outcome"] as const, registers }),
-    transactionsFinished: new Counter({ name: "docproc_transactions_finished_total", help: "Transactions that reached a final status in this process", labelNames: ["status"] as const, registers }),
+    jobsFinished: new Counter({ name: "docproc_jobs_total", help: "Job attempts that ended, by kind and outcome (completed, failed, retried, released, lease_lost)", labelNames: ["kind", "outcome"] as const, registers }),
     stepDuration: new Histogram({ name: "docproc_step_duration_seconds", help: "Duration of pipeline steps", labelNames: ["step"] as const, buckets: STEP_BUCKETS, registers }),
     pages: new Counter({ name: "docproc_pages_total", help: "Pages processed, by text source (text_layer, ocr, supplied_text, ...)", labelNames: ["text_source"] as const, registers }),
     ocrSeconds: new Counter({ name: "docproc_ocr_seconds_total", help: "Seconds spent in OCR", registers }),
-    webhookDeliveries: new Counter({ name: "docproc_webhook_deliveries_total", help: "Webhook delivery attempts by outcome (delivered, retry, failed, skipped)", labelNames: ["outcome"] as const, registers }),
+    webhookDeliveries: new Counter({ name: "docproc_webhook_deliveries_total", help: "Webhook delivery attempts by outcome (delivered, retry, failed)", labelNames: ["outcome"] as const, registers }),
     rateLimitRejections: new Counter({ name: "docproc_rate_limit_rejections_total", help: "Requests refused with 429, by limit (requests, async, queue_full)", labelNames: ["limit"] as const, registers }),
     contentType: registry.contentType,
     render: () => registry.metrics(),
