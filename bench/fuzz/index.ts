@@ -140,7 +140,18 @@ class Worker {
     });
   }
 
+  /** Workers restarted because their resident size between inputs passed half the memory limit. */
+  recycled = 0;
+
   async run(index: number): Promise<InputResult> {
+    // A long-lived worker's heap and allocator keep what earlier inputs used (RSS crept from ~250 MB to 1 GB over
+    // 350 inputs in the first long run); a fresh process per ~hundreds of inputs keeps each figure about its input.
+    if (this.proc && this.proc.exitCode === null && (await rssBytes(this.proc.pid)) > (this.o.memoryMb * 1024 * 1024) / 2) {
+      this.recycled++;
+      this.proc.kill("SIGKILL");
+      await this.proc.exited;
+      this.proc = null;
+    }
     if (!this.proc || this.proc.exitCode !== null) await this.start();
     const proc = this.proc!;
     const started = performance.now();
@@ -169,7 +180,8 @@ class Worker {
     proc.kill("SIGKILL");
     await proc.exited;
     this.proc = null;
-    return { index, outcome, detail, ms, peak_rss: observed };
+    const { base, ops, size } = await describeInput(this.o.seed, index);
+    return { index, base, ops, size, outcome, detail, ms, peak_rss: observed };
   }
 
   async close(): Promise<void> {
@@ -178,6 +190,17 @@ class Worker {
     const exited = await Promise.race([this.proc.exited, Bun.sleep(10_000).then(() => null)]);
     if (exited === null) this.proc.kill("SIGKILL");
   }
+}
+
+let basesForReports: Promise<Array<{ name: string; data: Uint8Array }>> | null = null;
+
+/** Base file and operators of an input whose worker was killed (the worker could not say). */
+async function describeInput(seed: number, index: number): Promise<{ base: string; ops: string[]; size: number }> {
+  basesForReports ??= import("./bases").then((m) => m.loadBases());
+  const bases = await basesForReports;
+  const { mutate } = await import("./mutate");
+  const m = mutate(bases.map((b) => b.data), seed, index);
+  return { base: bases[m.base]!.name, ops: m.ops, size: m.bytes.length };
 }
 
 export interface FuzzSummary {
