@@ -52,6 +52,23 @@ describe("PDF object streams", () => {
   });
 });
 
+describe("cancellation", () => {
+  test("after an abort a PDF page render fails at once instead of restarting pdf.js", async () => {
+    const ctrl = new AbortController();
+    const file = await convertSource({ index: 0, filename: "ok.pdf", data: pdfWithObjectStreamCount(1), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null, signal: ctrl.signal });
+    try {
+      ctrl.abort(new DocprocError("timeout", "job timed out"));
+      const started = performance.now();
+      const err = await file.pages[0]!.render!().catch((e) => e);
+      expect(err).toBeInstanceOf(DocprocError);
+      expect(err.message).toBe("job timed out");
+      expect(performance.now() - started).toBeLessThan(500);
+    } finally {
+      await file.close();
+    }
+  });
+});
+
 describe("page counts", () => {
   // Before: libvips walked the IFD chain from the start for every page's metadata: 1,000 pages 10 s of CPU,
   // 5,000 pages over 300 s even with a page limit of 5. Measured after: ~1 s wall for 5,000 (under load).

@@ -132,6 +132,8 @@ export class PdfWorkerClient {
   /** Sends a request, restarting the worker first when an earlier request killed it. */
   async request<T>(body: RequestBody, timeoutMs: number, label: string): Promise<T> {
     if (this.closed) throw new DocprocError("internal", `${label}: the PDF was already closed`);
+    // After an abort nothing restarts pdf.js: later renders (OCR, exports) fail at once instead of re-opening it.
+    if (this.signal?.aborted) throw abortError(this.signal);
     if (!this.worker) {
       if (this.restarts >= MAX_RESTARTS) {
         throw new DocprocError("timeout", `${label}: pdf.js timed out ${MAX_RESTARTS} times on this file`, { details: { exhausted: true } });
