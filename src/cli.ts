@@ -1,7 +1,7 @@
 /**
  * docproc command-line entry point.
  *
- * Commands are dispatched from an explicit, static map (src/cli/commands.ts) instead of oclif's file-system
+ * Commands are dispatched from an explicit, static map (src/commands/index.ts) instead of oclif's file-system
  * discovery, which cannot work inside a `bun build --compile` binary. `--version` is answered before anything heavy
  * is imported, so start-up stays in the milliseconds.
  *
@@ -15,7 +15,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${pkg.version}\n`);
     return 0;
   }
-  const { dispatch } = await import("./cli/dispatch");
+  const { dispatch } = await import("./commands/dispatch");
   return dispatch(argv);
 }
 

@@ -3,14 +3,13 @@
  *
  * MUST take the data-directory lock before looking at any file (two overlapping cron runs: the second exits 3);
  * MUST skip content the ledger has finished (unless `force`), and content listed twice in one run after the first;
- * MUST claim each file just before it is processed (the batch calls `contextFor` right before `process`) and record
- * its outcome right after, so a run killed mid-batch leaves only the files in hand to be re-taken.
+ * MUST claim each file just before it is processed (`wrap` claims, runs, records) and record its outcome right
+ * after, so a run killed mid-batch leaves only the files in hand to be re-taken.
  */
 import path from "node:path";
-import type { FileOutcome } from "../cli/batch";
 import { DocprocError } from "../core/errors";
-import type { TransactionInput } from "../core/model";
-import type { PipelineContext, PipelineResult } from "../core/pipeline";
+import type { ProgressFn } from "../core/model";
+import type { FileRun } from "./file-processor";
 import { Ledger, type LedgerEntry } from "./ledger";
 import { acquireDataDirLock, type DataDirLock } from "./lock";
 
@@ -25,12 +24,11 @@ export interface SkippedFile {
   error: string | null;
 }
 
-type ProcessFn = (input: TransactionInput, ctx: PipelineContext) => Promise<PipelineResult>;
+/** Runs one file as transaction `transactionId`, with extra metadata for its results file. */
+export type RunFileFn = (transactionId: string, file: string, extraMetadata: Record<string, unknown>, onProgress?: ProgressFn) => Promise<FileRun>;
 
 export class LedgerBatch {
   private readonly shaOf = new Map<string, string>();
-  /** runBatch's own transaction id → the ledger's, to report the id the outputs carry. */
-  private readonly idMap = new Map<string, string>();
   readonly skipped: SkippedFile[] = [];
 
   private constructor(
@@ -75,46 +73,29 @@ export class LedgerBatch {
     return todo;
   }
 
-  /** Wraps the batch's context builder: claims the file and gives the transaction the ledger's id. */
-  contextFor(build: (transactionId: string, file: string) => PipelineContext): (transactionId: string, file: string) => PipelineContext {
-    return (transactionId, file) => {
-      const ctx = build(transactionId, file);
+  /**
+   * Wraps a file run: claims the content, runs it under the ledger's transaction id (so a re-taken file keeps its
+   * id) with `content_sha256` in its metadata, and records done/failed once the outputs are written.
+   */
+  wrap(run: RunFileFn): (transactionId: string, file: string, onProgress?: ProgressFn) => Promise<FileRun & { transaction_id: string }> {
+    return async (transactionId, file, onProgress) => {
       const sha = this.shaOf.get(path.resolve(file));
-      if (!sha) return ctx;
+      if (!sha) return { ...(await run(transactionId, file, {}, onProgress)), transaction_id: transactionId };
       const claim = this.ledger.claim(sha, path.resolve(file), { force: this.force });
       if (claim.kind !== "claimed") {
         throw new DocprocError("conflict", `${file}: content already ${claim.entry.status} (transaction ${claim.entry.transaction_id})`);
       }
-      this.idMap.set(transactionId, claim.entry.transaction_id);
-      return { ...ctx, meta: { ...ctx.meta, transaction_id: claim.entry.transaction_id, metadata: { ...ctx.meta.metadata, content_sha256: sha } } };
-    };
-  }
-
-  /** Wraps the pipeline call: records done/failed in the ledger once the outputs are written. */
-  process(inner: ProcessFn): ProcessFn {
-    return async (input, ctx) => {
-      const sha = ctx.meta.metadata.content_sha256 as string | undefined;
-      if (!sha) return inner(input, ctx);
-      let result: PipelineResult;
+      const id = claim.entry.transaction_id;
+      let out: FileRun;
       try {
-        result = await inner(input, ctx);
+        out = await run(id, file, { content_sha256: sha }, onProgress);
       } catch (err) {
         this.ledger.finish(sha, { status: "failed", error: err instanceof Error ? err.message : String(err) });
         throw err;
       }
-      const failed = result.status === "failure";
-      this.ledger.finish(sha, {
-        status: failed ? "failed" : "done",
-        results_path: resultsPathOf(result, this.outDir),
-        error: failed ? result.errors.map((e) => e.message).join("; ") || "failed" : null,
-      });
-      return result;
+      this.ledger.finish(sha, { status: out.failed ? "failed" : "done", results_path: out.results_path, error: out.error });
+      return { ...out, transaction_id: id };
     };
-  }
-
-  /** Outcomes carry the transaction id the outputs were written under. */
-  fixOutcomes(outcomes: FileOutcome[]): FileOutcome[] {
-    return outcomes.map((o) => ({ ...o, transaction_id: this.idMap.get(o.transaction_id) ?? o.transaction_id }));
   }
 
   /** The `--json` summary plus what the ledger skipped (additive keys: scripts reading the base shape still work). */
@@ -138,12 +119,4 @@ export class LedgerBatch {
       this.lock.release();
     }
   }
-}
-
-export function resultsPathOf(result: PipelineResult, outDir: string): string | null {
-  const name = `${result.results.transaction_id}_data.json`;
-  for (const entry of Object.values(result.manifest.profiles)) {
-    for (const f of entry.files) if (path.basename(f.filename) === name) return path.resolve(outDir, f.filename);
-  }
-  return null;
 }

@@ -13,7 +13,7 @@
  */
 import { watch, type FSWatcher } from "chokidar";
 import path from "node:path";
-import { collectInputs, DOCUMENT_EXTENSIONS } from "../cli/inputs";
+import { collectInputs, DOCUMENT_EXTENSIONS } from "./inputs";
 import type { ProjectSettings } from "../core/project";
 import { createFileProcessor, type FileProcessor } from "./file-processor";
 import { folderMetadata, relativeUnder } from "./folder-meta";
@@ -72,7 +72,7 @@ export function startWatch(opts: WatchOptions, emit: (e: WatchEvent) => void): W
     lock.release();
     throw err;
   }
-  const w = new HotFolder(opts, emit, lock, ledger, createFileProcessor({ project: opts.project, outDir: opts.outDir, ocrEngine: opts.ocrEngine }));
+  const w = new HotFolder(opts, emit, lock, ledger, createFileProcessor({ project: opts.project, outDir: opts.outDir, source: "watch", ocrEngine: opts.ocrEngine }));
   return { ready: w.start(), stop: () => w.stop() };
 }
 
@@ -222,11 +222,13 @@ class HotFolder {
       const txid = claim.entry.transaction_id;
       this.emit({ event: "taken", file, transaction_id: txid, retaken: claim.retaken });
       const meta = { ...folderMetadata(root.dir, file), content_sha256: sha, original_filename: path.basename(file) };
-      const outcome = await this.processor.run({ file, bytes, transactionId: txid, metadata: meta });
-      this.ledger.finish(sha, { status: outcome.status, results_path: outcome.results_path, error: outcome.error });
+      const run = await this.processor.run({ file, bytes, transactionId: txid, metadata: meta });
+      const outcome = { status: run.failed ? ("failed" as const) : ("done" as const), results_path: run.results_path, error: run.error };
+      this.ledger.finish(sha, outcome);
       const changed = await this.changedSince(file, before);
       const moved = changed ? null : await this.settle(file, root, outcome.status === "done", outcome.error);
-      this.emit({ event: outcome.status, file, transaction_id: txid, results_file: outcome.results_path, documents: outcome.documents, seconds: outcome.seconds, error: outcome.error, warnings: outcome.warnings, moved_to: moved });
+      const documents = run.outcome.results.documents.length;
+      this.emit({ event: outcome.status, file, transaction_id: txid, results_file: run.results_path, documents, seconds: run.seconds, error: run.error, warnings: run.outcome.warnings, moved_to: moved });
       if (changed) this.waitAgain(file, txid);
       for (const dup of this.waiting.get(sha) ?? []) {
         this.parked.delete(dup.file);

@@ -1,14 +1,15 @@
 /**
- * Runs a batch of files, one transaction per file, through `processTransaction`.
+ * Runs a batch of files, one transaction per file, through the transaction runner (batch/file-processor.ts).
  *
  * MUST give every file its own transaction (uuid v4 transaction_id) so one file's failure never touches another;
- * MUST turn every failure (conversion error, pipeline crash) into a `failure` outcome with a reason instead of
+ * MUST turn every failure (unreadable file, failed run) into a `failure` outcome with a reason instead of
  * throwing; MUST run at most `concurrency` files at once (all of them share one OCR engine pool).
  */
 import path from "node:path";
 import { DocprocError, wrapStageError } from "../core/errors";
-import type { Page } from "../core/model";
-import type { PipelineContext, PipelineResult } from "../core/pipeline";
+import type { Page, ProgressFn } from "../core/model";
+import type { ProjectSettings } from "../core/project";
+import type { FileRun } from "../batch/file-processor";
 import type { BatchProgress } from "./progress";
 import { reviewSummaryOf, type FoundDocument } from "./review-summary";
 
@@ -44,11 +45,11 @@ export interface BatchContext {
   files: string[];
   outDir: string;
   concurrency: number;
-  pageLimit: number | null;
   progress: BatchProgress;
-  /** Builds the pipeline context of one file; the caller owns project, OCR engine, sink and profiles. */
-  contextFor(transactionId: string, file: string): PipelineContext;
-  process(input: Parameters<typeof import("../core/pipeline").processTransaction>[0], ctx: PipelineContext): Promise<PipelineResult>;
+  /** The project the files run under (the summary names its key fields and review thresholds). */
+  project: ProjectSettings;
+  /** Runs one file as transaction `transactionId`; the caller owns project, OCR engine, sink and ledger. */
+  run(transactionId: string, file: string, onProgress: ProgressFn): Promise<FileRun & { transaction_id?: string }>;
 }
 
 export async function runBatch(batch: BatchContext): Promise<FileOutcome[]> {
@@ -87,13 +88,9 @@ async function runOne(batch: BatchContext, file: string): Promise<FileOutcome> {
   };
   batch.progress.start(transactionId, path.basename(file));
   try {
-    const data = await Bun.file(file).bytes();
-    const ctx = batch.contextFor(transactionId, file);
-    ctx.onProgress = (step, done, total) => batch.progress.step(transactionId, step, done, total);
-    const source = { index: 0, filename: path.basename(file), data, split_policy: "inherit" as const };
-    const result = await batch.process({ sources: [source], pageLimit: batch.pageLimit }, ctx);
-    fillFromResult(outcome, result, batch.outDir);
-    const review = reviewSummaryOf(result.results, ctx.project);
+    const run = await batch.run(transactionId, file, (step, done, total) => batch.progress.step(transactionId, step, done, total));
+    fillFromRun(outcome, run, batch.outDir);
+    const review = reviewSummaryOf(run.outcome.results, batch.project);
     Object.assign(outcome, review);
     if (outcome.status === "success" && (review.needs_review > 0 || review.validation !== "success")) outcome.status = "review";
   } catch (err) {
@@ -106,8 +103,10 @@ async function runOne(batch: BatchContext, file: string): Promise<FileOutcome> {
   return outcome;
 }
 
-function fillFromResult(outcome: FileOutcome, result: PipelineResult, outDir: string): void {
-  outcome.status = result.status;
+function fillFromRun(outcome: FileOutcome, run: FileRun & { transaction_id?: string }, outDir: string): void {
+  const result = run.outcome;
+  if (run.transaction_id) outcome.transaction_id = run.transaction_id;
+  outcome.status = run.failed ? "failure" : result.status === "success" ? "success" : "partial";
   outcome.pages = result.pages.length;
   outcome.page_count = result.files.reduce((n, f) => n + f.page_count, 0);
   outcome.text_source = describeTextSource(result.pages);

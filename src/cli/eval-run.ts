@@ -6,14 +6,13 @@
 import { writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { createOcrEngine } from "../core/engines/ocr";
+import { createOcrEngine, lazyOcrEngine } from "../core/engines/ocr";
 import { DocprocError } from "../core/errors";
 import { defaultProject, loadProjectFile, type ProjectSettings } from "../core/project";
 import { evaluateFolder } from "../eval/run";
 import { renderHtml } from "../eval/report-html";
 import { renderComparison, renderReport } from "../eval/report-text";
 import type { EvalReport } from "../eval/score";
-import { lazyOcrEngine } from "./process-run";
 
 export interface EvalOptions {
   folder: string;

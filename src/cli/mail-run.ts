@@ -6,7 +6,7 @@
  * not be imported (both are also recorded for the API).
  */
 import { readFileSync } from "node:fs";
-import { printResult } from "../auth/admin-cli";
+import { printResult } from "./admin";
 import { defaultProject } from "../core/project";
 import { DocprocError } from "../core/errors";
 import { connectorMessages, connectorView, createConnector, deleteConnector, requireSecretKey } from "../mail/connectors";

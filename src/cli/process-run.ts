@@ -7,11 +7,9 @@ import { mkdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import type { OcrEngine } from "../core/engines/ocr";
-import type { PipelineContext } from "../core/pipeline";
-import type { ProjectSettings } from "../core/project";
 import { prewarmPdfWorkers } from "../core/convert/pdf-client";
-import { collectInputs } from "./inputs";
+import type { ProgressFn } from "../core/model";
+import { collectInputs } from "../batch/inputs";
 import { createProgress, silentProgress } from "./progress";
 import { buildSummary, renderSummary } from "./summary";
 
@@ -29,21 +27,19 @@ export interface ProcessOptions {
   data?: string;
   /** With `data`: process content the ledger has already finished again. */
   force?: boolean;
-  /** Overrides the project's `ocr.engine`; default auto. */
+  /** Overrides the project's `ocr.engine`; default: the project's (auto). */
   ocrEngine?: "auto" | "wasm" | "native";
 }
 
-/** The pipeline and its settings: a few hundred modules, imported once the inputs are known (see runProcess). */
+/** The runner and its settings: a few hundred modules, imported once the inputs are known (see runProcess). */
 async function loadPipeline() {
-  const [{ processTransaction }, project, { createOcrEngine }, { folderSink, profilesForFormats }, { runBatch }, { notifyingProcess }] = await Promise.all([
-    import("../core/pipeline"),
+  const [project, { profilesForFormats }, { runBatch }, { createFileProcessor }] = await Promise.all([
     import("../core/project"),
-    import("../core/engines/ocr"),
     import("../core/exporters"),
     import("./batch"),
-    import("./notify"),
+    import("../batch/file-processor"),
   ]);
-  return { processTransaction, ...project, createOcrEngine, folderSink, profilesForFormats, runBatch, notifyingProcess };
+  return { ...project, profilesForFormats, runBatch, createFileProcessor };
 }
 
 export async function runProcess(opts: ProcessOptions): Promise<number> {
@@ -51,7 +47,7 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
   // pdf.js takes 0.1-0.3 s to load in its worker thread: started now, it loads beside the pipeline modules below
   // instead of after them (an idle worker does not keep the process alive).
   if (found.some((f) => /\.pdf$/i.test(f))) void prewarmPdfWorkers(1).catch(() => undefined);
-  const { processTransaction, defaultProject, loadProjectFile, createOcrEngine, folderSink, profilesForFormats, runBatch, notifyingProcess } = await loadPipeline();
+  const { defaultProject, loadProjectFile, profilesForFormats, runBatch, createFileProcessor } = await loadPipeline();
   const project = opts.project ? await loadProjectFile(opts.project) : defaultProject;
   const profiles = opts.format !== undefined ? profilesForFormats([opts.format]) : undefined;
   // --data: the ledger skips content already processed; its lock (exit 3) keeps overlapping cron runs apart.
@@ -59,8 +55,8 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
   const files = ledger ? await ledger.plan(found) : found;
   await mkdir(opts.out, { recursive: true });
   const cores = availableParallelism();
-  const ocr = lazyOcrEngine(() => createOcrEngine({ engine: opts.ocrEngine ?? ocrEngineSetting(project), workers: cores }));
-  const sink = folderSink(opts.out);
+  // One processor for the batch: one OCR engine (the flag, else the project's ocr.engine), one output folder.
+  const processor = createFileProcessor({ project, outDir: opts.out, source: "cli", ocrEngine: opts.ocrEngine, password: opts.password, ...(profiles ? { profiles } : {}) });
   const progress = opts.json ? silentProgress : createProgress(process.stderr, files.length);
   const started = performance.now();
   // Ctrl-C: leave the terminal clean (no half-drawn bar) and exit 130 like any interrupted command.
@@ -71,87 +67,30 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
   };
   process.once("SIGINT", onInterrupt);
   try {
+    const runFile = async (transactionId: string, file: string, extra: Record<string, unknown>, onProgress?: ProgressFn) => {
+      const bytes = await Bun.file(file).bytes();
+      const metadata = { source_path: path.resolve(file), ...extra };
+      return processor.run({ file, bytes, transactionId, metadata, pageLimit: opts.pageLimit ?? null, onProgress });
+    };
     const outcomes = await runBatch({
       files,
       outDir: opts.out,
       concurrency: opts.concurrency ?? cores,
-      pageLimit: opts.pageLimit ?? null,
       progress,
-      // Webhooks of the project's Notification steps are sent inline after each file (src/cli/notify.ts).
-      process: ledger ? ledger.process(notifyingProcess(project, processTransaction)) : notifyingProcess(project, processTransaction),
-      contextFor: withLedger(ledger, (transactionId, file): PipelineContext => ({
-        meta: {
-          transaction_id: transactionId,
-          tenant_id: "local",
-          project_id: projectId(project),
-          project_version: projectVersion(project),
-          correlation_id: null,
-          metadata: { source_path: path.resolve(file) },
-          created_at: new Date().toISOString(),
-          source: "cli",
-        },
-        project,
-        ocr,
-        sink,
-        password: opts.password,
-        ...(profiles ? { profiles } : {}),
-      })),
+      project,
+      run: ledger ? ledger.wrap(runFile) : (transactionId, file, onProgress) => runFile(transactionId, file, {}, onProgress),
     });
     progress.stop();
-    const summary = buildSummary(pkg.version, opts.out, ledger ? ledger.fixOutcomes(outcomes) : outcomes, (performance.now() - started) / 1000, skipped);
+    const base = buildSummary(pkg.version, opts.out, outcomes, (performance.now() - started) / 1000, skipped);
+    // Which OCR engine ran (null: no page needed OCR), so a project's ocr.engine is visible in the summary.
+    const summary = { ...base, ocr_engine: processor.ocrEngineName() };
     if (opts.json) process.stdout.write(JSON.stringify(ledger ? ledger.extendSummary(summary) : summary, null, 2) + "\n");
     else process.stdout.write(renderSummary(summary, process.stdout.columns || 100) + (ledger?.describeSkipped() ?? ""));
     return summary.failed === 0 ? 0 : 1;
   } finally {
     process.off("SIGINT", onInterrupt);
     progress.stop();
-    await ocr.close();
+    await processor.close();
     ledger?.close();
   }
-}
-
-type ContextFor = (transactionId: string, file: string) => PipelineContext;
-
-function withLedger(ledger: { contextFor(build: ContextFor): ContextFor } | null, build: ContextFor): ContextFor {
-  return ledger ? ledger.contextFor(build) : build;
-}
-
-/**
- * Starts the OCR engine (tesseract workers, traineddata) only when a page first needs OCR: a batch of born-digital
- * PDFs never pays for it.
- */
-export function lazyOcrEngine(create: () => Promise<OcrEngine>, workers = availableParallelism()): OcrEngine {
-  let engine: Promise<OcrEngine> | undefined;
-  return {
-    name: "lazy",
-    workers,
-    recognize: async (img, o) => {
-      engine ??= create();
-      return (await engine).recognize(img, o);
-    },
-    recognizeMany: async (imgs, o) => {
-      engine ??= create();
-      const e = await engine.catch(() => null);
-      if (!e) return imgs.map(() => null);
-      return e.recognizeMany ? e.recognizeMany(imgs, o) : Promise.all(imgs.map((img) => e.recognize(img, o).catch(() => null)));
-    },
-    close: async () => {
-      if (engine) await (await engine).close();
-    },
-  } as OcrEngine;
-}
-
-function ocrEngineSetting(project: ProjectSettings): "auto" | "wasm" | "native" {
-  const engine = (project as { ocr?: { engine?: string } }).ocr?.engine;
-  return engine === "wasm" || engine === "native" ? engine : "auto";
-}
-
-/** A project file is not a stored project: it has no id or version of its own, so the CLI uses fixed ones. */
-function projectId(project: ProjectSettings): string {
-  return (project as { id?: unknown }).id && typeof (project as { id?: unknown }).id === "string" ? String((project as { id?: unknown }).id) : "default";
-}
-
-function projectVersion(project: ProjectSettings): number {
-  const v = (project as { version?: unknown }).version;
-  return typeof v === "number" ? v : 1;
 }

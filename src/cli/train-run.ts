@@ -13,13 +13,12 @@ import path from "node:path";
 import YAML from "yaml";
 import { collectExamples, trainFromExamples, trainingReport, type ClassTrainingReport } from "../core/classify/train";
 import type { ClassifierModel } from "../core/classify/naive-bayes";
-import { createOcrEngine, type OcrEngine } from "../core/engines/ocr";
+import { createOcrEngine, lazyOcrEngine, type OcrEngine } from "../core/engines/ocr";
 import { DocprocError } from "../core/errors";
 import { loadProjectFile, type ProjectSettings } from "../core/project";
 import { convertSource } from "../core/stages/convert";
 import { ocrPages } from "../core/stages/ocr";
-import { DOCUMENT_EXTENSIONS } from "./inputs";
-import { lazyOcrEngine } from "./process-run";
+import { DOCUMENT_EXTENSIONS } from "../batch/inputs";
 import { renderTable } from "./table";
 
 export interface TrainOptions {
@@ -45,7 +44,7 @@ export async function runTrain(opts: TrainOptions): Promise<number> {
     ...project,
     classes: project.classes.map((c) => ({ ...c, example_documents: [...c.example_documents, ...(folder.byClass.get(c.id) ?? []).map((p) => ({ path: p }))] })),
   };
-  const ocr = lazyOcrEngine(() => createOcrEngine({ engine: opts.ocrEngine ?? "auto", workers: availableParallelism() }));
+  const ocr = lazyOcrEngine(() => createOcrEngine({ engine: opts.ocrEngine ?? project.ocr.engine, workers: availableParallelism() }));
   try {
     const examples = await collectExamples(withFolder, (p) => readExampleFile(path.resolve(projectDir, p), ocr));
     const model = trainFromExamples(examples);

@@ -29,7 +29,7 @@ export default class ClientsCommand extends Command {
 
   async run(): Promise<number> {
     const { args, flags } = await this.parse(ClientsCommand);
-    const [{ withDataDb, printResult, splitList }, clients] = await Promise.all([import("../auth/admin-cli"), import("../auth/clients")]);
+    const [{ withDataDb, printResult, splitList }, clients] = await Promise.all([import("../cli/admin"), import("../auth/clients")]);
     const need = () => args.client_id ?? this.error(`${args.action} needs a client id`, { exit: 2 });
     await withDataDb(flags.data, (db, clock) => {
       if (args.action === "create") {

@@ -30,7 +30,7 @@ export default class DeliveriesCommand extends Command {
   async run(): Promise<number> {
     const { args, flags } = await this.parse(DeliveriesCommand);
     const [{ withDataDb, printResult }, store, queue, { renderTable }] = await Promise.all([
-      import("../auth/admin-cli"),
+      import("../cli/admin"),
       import("../storage/deliveries"),
       import("../queue/deliveries"),
       import("../cli/table"),

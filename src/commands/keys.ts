@@ -25,7 +25,7 @@ export default class KeysCommand extends Command {
 
   async run(): Promise<number> {
     const { args, flags } = await this.parse(KeysCommand);
-    const [{ withDataDb, printResult }, clients] = await Promise.all([import("../auth/admin-cli"), import("../auth/clients")]);
+    const [{ withDataDb, printResult }, clients] = await Promise.all([import("../cli/admin"), import("../auth/clients")]);
     await withDataDb(flags.data, (db, clock) => {
       if (args.action === "create") {
         const k = clients.createKey(db, clock, args.client_id, { description: flags.description });

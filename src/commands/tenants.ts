@@ -18,7 +18,7 @@ export default class TenantsCommand extends Command {
 
   async run(): Promise<number> {
     const { args, flags } = await this.parse(TenantsCommand);
-    const [{ withDataDb, printResult }, { createTenant, listTenants }] = await Promise.all([import("../auth/admin-cli"), import("../auth/tenants")]);
+    const [{ withDataDb, printResult }, { createTenant, listTenants }] = await Promise.all([import("../cli/admin"), import("../auth/tenants")]);
     await withDataDb(flags.data, (db, clock) => {
       if (args.action === "create") printResult(createTenant(db, clock, { tenant_id: args.tenant_id, name: flags.name }), flags.json);
       else printResult(listTenants(db), flags.json, ["tenant_id", "name", "created_at"]);

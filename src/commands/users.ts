@@ -23,7 +23,7 @@ export default class UsersCommand extends Command {
 
   async run(): Promise<number> {
     const { args, flags } = await this.parse(UsersCommand);
-    const [{ withDataDb, printResult, splitList }, users] = await Promise.all([import("../auth/admin-cli"), import("../auth/users")]);
+    const [{ withDataDb, printResult, splitList }, users] = await Promise.all([import("../cli/admin"), import("../auth/users")]);
     if (args.action === "list") {
       await withDataDb(flags.data, (db) => printResult(users.listUsers(db, flags.tenant), flags.json, ["username", "tenant_id", "permissions", "created_at"]));
       return 0;

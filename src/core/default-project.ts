@@ -176,6 +176,6 @@ export const DEFAULT_PROJECT_RAW: Record<string, unknown> = {
   export_profiles: [{ id: "json", name: "JSON results", output_format: "json" }],
   workflow: [
     { type: "split" }, { type: "classify" }, { type: "extract" }, { type: "validate" }, { type: "review" }, { type: "export" },
-    { type: "notification", id: "notify", name: "Notification", enabled: false, activity: null },
+    { type: "notification", id: "notify", name: "Notification", activity: null },
   ],
 };

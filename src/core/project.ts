@@ -122,11 +122,16 @@ export const ReviewThresholdsSchema = z.object({
 export const BUILTIN_STEPS = ["split", "classify", "extract", "validate", "review", "export"] as const;
 export const WorkflowStepSchema = z.discriminatedUnion("type", [
   z.object({ type: z.enum(BUILTIN_STEPS), id: Id.optional(), enabled: z.boolean().default(true) }),
-  /** A Notification activity; `activity: null` is an unconfigured node (new projects carry one after Export). */
-  z.object({ type: z.literal("notification"), id: Id, name: z.string().optional(), enabled: z.boolean().default(true), activity: NotificationActivitySchema.nullable() }),
+  /**
+   * A Notification activity. `activity: null` is an unconfigured node: it sends nothing until a webhook_url is set
+   * (new projects carry one, enabled, after Export, so setting `activity.webhook_url` is all it needs).
+   */
+  z.object({ type: z.literal("notification"), id: Id, name: z.string().optional(), enabled: z.boolean().default(true), activity: NotificationActivitySchema.nullable().default(null) }),
 ]);
 
 export const ProjectSettingsSchema = z.object({
+  /** A project file's own id (the CLI reports it as project_id); stored projects have theirs in the database. */
+  id: Id.optional(),
   name: z.string().min(1).default("Default project"),
   /** Locale hint for ambiguous dates and amounts ("en-US" reads 03/04 as March 4; most others as 3 April). */
   locale: z.string().default("auto"),
@@ -139,6 +144,8 @@ export const ProjectSettingsSchema = z.object({
   /** Every project has the JSON profile unless its settings say otherwise (an empty list removes it). */
   export_profiles: z.array(ExportProfileSchema).default(() => [defaultJsonProfile]),
   workflow: z.array(WorkflowStepSchema).default([]),
+  /** OCR engine: `auto` (native tesseract when present, else embedded), `wasm` (embedded) or `native`. */
+  ocr: z.object({ engine: z.enum(["auto", "wasm", "native"]).default("auto") }).prefault({}),
   /** A serialised classifier model (from `trainClassifier`), used next to the cue rules. */
   classifier_model: z.unknown().optional(),
   /** What the project learned from confirmed documents (src/core/memory, docs/memory.md); travels with the settings. */
@@ -211,12 +218,6 @@ function crossReferenceProblems(raw: unknown): string[] {
   });
   problems.push(...duplicates(arr(root.export_profiles), "export_profiles", "export profile"));
   problems.push(...duplicates(arr(root.workflow), "workflow", "step"));
-  arr(root.workflow).forEach((s, i) => {
-    const step = obj(s);
-    if (step.type === "notification" && step.enabled !== false && (step.activity === null || step.activity === undefined)) {
-      problems.push(`workflow.${i}.activity: an enabled notification needs an activity (webhook_url at least)`);
-    }
-  });
   return problems;
 }
 

@@ -17,7 +17,8 @@ import { deliverOnce, newDeliveryId, type AttemptRecord, type DeliveryRequest } 
 import type { AllowPrivate, Resolver } from "../core/notify/ssrf";
 import { planNextAttempt } from "../core/notify/retry";
 import type { NotificationEvent } from "../core/notify/activity";
-import { deliveryFailure, planTransactionNotifications, type PlannedDelivery, type WorkflowStepLike } from "../core/stages/notify";
+import { deliveryFailure, nodesByOutcome, notificationNodes, notifyStage, type NotificationNode, type NotifyTrigger, type PlannedDelivery, type WorkflowStepLike } from "../core/stages/notify";
+import type { ExportManifestLike } from "../core/notify/payload";
 import { WorkflowStepSchema } from "../core/project";
 import { isoAt, type Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
@@ -52,9 +53,12 @@ export function webhookSettingsOf(
   return { publicBaseUrl: () => env.publicUrl ?? fallbackUrl(), allowPrivate: env.allowPrivate };
 }
 
-/** `msg_<uuid-shaped sha256>` of the transaction, the node's position in the plan and the event. */
-export function deterministicDeliveryId(transactionId: string, index: number, event: NotificationEvent): string {
-  const h = createHash("sha256").update(`${transactionId}\u0000${index}\u0000${event}`).digest("hex");
+/**
+ * `msg_<uuid-shaped sha256>` of the transaction, the node's workflow position, the event and the run (0 for the
+ * first run; a rerun counts up), so a node reached again in the same run never enqueues twice.
+ */
+export function deterministicDeliveryId(transactionId: string, index: number, event: NotificationEvent, run = 0): string {
+  const h = createHash("sha256").update(`${transactionId}\u0000${index}\u0000${event}${run ? `\u0000${run}` : ""}`).digest("hex");
   return `msg_${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
@@ -99,9 +103,60 @@ export interface PlanResult {
   warnings: string[];
 }
 
+/** Plans, logs and enqueues the deliveries of some nodes for one trigger; returns how many were new. */
+function enqueueNodes(db: Db, clock: Clock, t: tx.TransactionRecord, nodes: NotificationNode[], all: NotificationNode[], trigger: NotifyTrigger, settings: WebhookSettings, run: number): { enqueued: number; warnings: string[] } {
+  const name = t.metadata.transaction_name;
+  const transaction = { tenant_id: t.tenant_id, project_id: t.project_id, transaction_id: t.transaction_id, transaction_name: typeof name === "string" ? name : null };
+  const now = isoAt(clock);
+  let enqueued = 0;
+  const warnings: string[] = [];
+  for (const node of nodes) {
+    const number = Math.max(0, all.findIndex((n) => n.step_index === node.step_index));
+    const plan = notifyStage({
+      activities: [node],
+      transaction,
+      trigger,
+      publicBaseUrl: settings.publicBaseUrl(),
+      now: new Date(clock.now()),
+      newId: (_i, e) => deterministicDeliveryId(t.transaction_id, node.step_index, e, run),
+    });
+    warnings.push(...plan.warnings);
+    for (const p of plan.deliveries) {
+      p.activity_index = number;
+      if (!logPlanned(db, now, t.transaction_id, t.tenant_id, p)) continue;
+      enqueueAttempt(db, clock, p.request.delivery_id, 1);
+      enqueued++;
+    }
+  }
+  return { enqueued, warnings };
+}
+
+/**
+ * A Notification node was reached mid-run: its `reached` delivery is logged and enqueued now, with the manifest of
+ * that moment (the runner's `notify` on the server). Idempotent per (transaction, node, event, run).
+ */
+export function enqueueReached(db: Db, clock: Clock, transactionId: string, stepIndex: number, manifest: ExportManifestLike, settings: WebhookSettings, run: number): PlanResult {
+  return db
+    .transaction(() => {
+      const t = tx.getTransaction(db, transactionId);
+      const project = t ? getProjectById(db, t.project_id) : null;
+      // The playground runs the same workflow but never notifies anyone (docs/datasets.md).
+      if (!t || !project || t.dataset_id === "playground") return { enqueued: 0, holding: false, warnings: [] };
+      const all = notificationNodes(workflowOf(project.settings));
+      const node = all.filter((n) => n.step_index === stepIndex);
+      return { ...enqueueNodes(db, clock, t, node, all, { event: "reached", manifest }, settings, run), holding: false };
+    })
+    .immediate();
+}
+
 /**
  * Logs and enqueues the notifications of a transaction that just finished. MUST run inside the transaction that
  * wrote its final status (so deliveries exist if and only if the status does).
+ * - completed: every node has its `reached` delivery; those enqueued when the run reached them are not repeated
+ *   (same delivery id), a node whose delivery is missing gets one with the final manifest;
+ * - failed: the nodes the run had passed keep (or get) `reached`, the others get `failed`.
+ * A completed transaction with a pending `fail_workflow_on_error` delivery is held in `processing`; one whose such
+ * delivery already failed is failed with that delivery's error.
  */
 export function planTransactionDeliveries(db: Db, clock: Clock, outcome: FinishedOutcome, settings: WebhookSettings): PlanResult {
   const t = tx.getTransaction(db, outcome.transaction_id);
@@ -109,24 +164,29 @@ export function planTransactionDeliveries(db: Db, clock: Clock, outcome: Finishe
   if (!t || !project) return { enqueued: 0, holding: false, warnings: [] };
   // The playground runs the same workflow but never notifies anyone (docs/datasets.md).
   if (t.dataset_id === "playground") return { enqueued: 0, holding: false, warnings: [] };
-  const name = t.metadata.transaction_name;
-  const plan = planTransactionNotifications({
-    workflow: workflowOf(project.settings),
-    transaction: { tenant_id: t.tenant_id, project_id: t.project_id, transaction_id: t.transaction_id, transaction_name: typeof name === "string" ? name : null },
-    outcome: outcome.status === "completed" ? { status: "completed", manifest: outcome.manifest } : { status: "failed", error: outcome.error, failedStage: outcome.failedStage },
-    publicBaseUrl: settings.publicBaseUrl(),
-    now: new Date(clock.now()),
-    newId: (i, e) => deterministicDeliveryId(t.transaction_id, i, e),
-  });
+  const workflow = workflowOf(project.settings);
+  const all = notificationNodes(workflow);
+  const run = outcome.run ?? 0;
+  const split = nodesByOutcome(all, workflow, outcome.status === "completed" ? null : outcome.failedStage ?? "");
+  const manifest = outcome.status === "completed" ? outcome.manifest : { transaction_id: t.transaction_id, profiles: {}, total_files: 0, total_size_bytes: 0 };
+  const reached = enqueueNodes(db, clock, t, split.reached, all, { event: "reached", manifest }, settings, run);
+  const failed = outcome.status === "failed" ? enqueueNodes(db, clock, t, split.notReached, all, { event: "failed", error: outcome.error }, settings, run) : { enqueued: 0, warnings: [] };
   const now = isoAt(clock);
-  let enqueued = 0;
-  for (const p of plan.deliveries) {
-    if (!logPlanned(db, now, t.transaction_id, t.tenant_id, p)) continue;
-    enqueueAttempt(db, clock, p.request.delivery_id, 1);
-    enqueued++;
+  let holding = false;
+  if (outcome.status === "completed") {
+    // This run's blocking deliveries (a rerun's are its own: earlier runs' outcomes do not count).
+    const blocking = split.reached
+      .filter((n) => n.activity.fail_workflow_on_error && n.activity.events.includes("reached"))
+      .map((n) => store.getDelivery(db, deterministicDeliveryId(t.transaction_id, n.step_index, "reached", run)))
+      .filter((d): d is store.DeliveryRecord => d !== null);
+    const lost = blocking.find((d) => d.state === "failed");
+    if (lost) {
+      const planned = { activity_index: lost.activity_index, event: lost.event, fail_workflow_on_error: true, request: lost.request } as PlannedDelivery;
+      const failure = deliveryFailure(planned, { ok: false, error: lost.last_error ?? undefined, attempts: new Array<AttemptRecord>(lost.attempts) });
+      tx.markFailed(db, t.transaction_id, now, failure!.message, t.processing_time_seconds);
+    } else if (blocking.some((d) => d.state === "pending" || d.state === "retrying")) holding = store.holdForDeliveries(db, t.transaction_id, now);
   }
-  const holding = outcome.status === "completed" && plan.deliveries.some((p) => p.fail_workflow_on_error) && store.holdForDeliveries(db, t.transaction_id, now);
-  return { enqueued, holding, warnings: plan.warnings };
+  return { enqueued: reached.enqueued + failed.enqueued, holding, warnings: [...reached.warnings, ...failed.warnings] };
 }
 
 /** Sends a finished delivery again as a new delivery (new webhook-id, same body). It never changes the transaction. */

@@ -7,6 +7,7 @@
  */
 import type { ProgressFn, ResultsFile, ResultsPage, DocumentResult, TransactionInput } from "../core/model";
 import type { TransactionMeta } from "../core/results";
+import type { NotifyFn, ReviewMetadata, SavedRun, Stage, StageName } from "../core/runner/types";
 import type { StoredManifest } from "../storage/export-files";
 
 export interface RunContext {
@@ -17,10 +18,19 @@ export interface RunContext {
   exportDir: string;
   onProgress: ProgressFn;
   signal: AbortSignal;
+  /** Continue a stored run: where it paused, or (with `fromStep`) a rerun from that workflow step. */
+  resume?: { saved: SavedRun; fromStep?: StageName };
+  /** A Notification node was reached (the server enqueues its delivery at once). */
+  notify?: NotifyFn;
 }
 
 export interface RunResult {
-  status: "success" | "partial" | "failure";
+  /** A failed run throws its DocprocError instead (the queue retries or fails the job). */
+  status: "success" | "partial" | "failure" | "awaiting_input";
+  /** With awaiting_input: the spec's review_metadata. */
+  review_metadata?: ReviewMetadata;
+  /** The run state to store for resume and rerun (absent: nothing to store, e.g. an injected test runner). */
+  saved?: SavedRun | null;
   documents: DocumentResult[];
   pages: Array<ResultsPage & { source_file_index?: number }>;
   manifest: StoredManifest;
@@ -41,24 +51,32 @@ export interface CorePipelineRunner {
   close(): Promise<void>;
 }
 
-export function corePipelineRunner(opts: { engine?: "auto" | "wasm" | "native"; ocrWorkers?: number } = {}): CorePipelineRunner {
+type EngineKind = "auto" | "wasm" | "native";
+
+/**
+ * `engine` overrides every project's `ocr.engine` (none by default: each project's choice applies). One engine per
+ * kind is started, on first use, and shared by every job; `ocrStatus` reports the last one started.
+ */
+export function corePipelineRunner(opts: { engine?: EngineKind; ocrWorkers?: number; stages?: Partial<Record<StageName, Stage>> } = {}): CorePipelineRunner {
   type Engine = { name: string; close(): Promise<void> };
-  let ocr: Promise<Engine> | null = null;
+  const engines = new Map<EngineKind, Promise<Engine>>();
   let state: ReturnType<CorePipelineRunner["ocrStatus"]> = { status: "idle" };
   let pdfClient: Promise<typeof import("../core/convert/pdf-client")> | null = null;
 
-  const engine = () => {
+  const engine = (kind: EngineKind) => {
+    let ocr = engines.get(kind);
     if (!ocr) {
       state = { status: "loading" };
       const loading: Promise<Engine> = import("../core/engines/ocr").then(
-        (m) => m.createOcrEngine({ engine: opts.engine ?? "auto", workers: opts.ocrWorkers ?? 1 }) as Promise<Engine>,
+        (m) => m.createOcrEngine({ engine: kind, workers: opts.ocrWorkers ?? 1 }) as Promise<Engine>,
       );
       ocr = loading;
+      engines.set(kind, loading);
       loading.then(
         (e) => (state = { status: "ready", engine: e.name }),
         (err) => {
           state = { status: "error", error: (err as Error).message };
-          ocr = null; // a later job may try again
+          engines.delete(kind); // a later job may try again
         },
       );
     }
@@ -66,24 +84,32 @@ export function corePipelineRunner(opts: { engine?: "auto" | "wasm" | "native"; 
   };
 
   const run: PipelineRunner = async (input, ctx) => {
-    const [{ processTransaction }, { parseProjectSettings }, { folderSink }] = await Promise.all([
-      import("../core/pipeline"),
+    const [runner, { parseProjectSettings }, { folderSink }] = await Promise.all([
+      import("../core/runner"),
       import("../core/project"),
       import("../core/exporters/sink"),
     ]);
     const project = parseProjectSettings(ctx.settings);
-    const res = await processTransaction(input, {
+    const runOpts = {
       meta: ctx.meta,
       project,
-      ocr: (await engine()) as never,
+      ocr: (await engine(runner.ocrEngineOf(project, opts.engine))) as never,
       sink: folderSink(ctx.exportDir),
       onProgress: ctx.onProgress,
       signal: ctx.signal,
-    });
+      notify: ctx.notify,
+      stages: opts.stages,
+    };
+    const res = ctx.resume
+      ? await runner.resumeTransaction(input, ctx.resume.saved, runOpts, ctx.resume.fromStep)
+      : await runner.runTransaction(input, runOpts);
+    if (res.status === "failure") throw res.error ?? new Error("processing failed");
     const fileIndexOf = new Map(res.pages.map((p) => [p.page_number, p.source_file_index]));
-    const pages = (res.results.pages ?? []).map((p) => ({ ...p, source_file_index: fileIndexOf.get(p.page_number) }));
+    const pages = (res.results.pages ?? []).map(({ words: _w, ...p }) => ({ ...p, source_file_index: fileIndexOf.get(p.page_number) }));
     return {
       status: res.status,
+      review_metadata: res.review_metadata,
+      saved: res.saved,
       documents: res.results.documents,
       pages,
       manifest: res.manifest,
@@ -97,15 +123,14 @@ export function corePipelineRunner(opts: { engine?: "auto" | "wasm" | "native"; 
     run,
     ocrStatus: () => state,
     warm() {
-      engine().catch(() => {}); // the error is kept in ocrStatus()
+      engine(opts.engine ?? "auto").catch(() => {}); // the error is kept in ocrStatus()
       // A long-running process keeps two pdf.js workers: a long PDF is then shared between them (pdf.ts uses spare
       // workers as helpers), about twice the text-extraction throughput of one on two cores. Idle ones cost ~40 MB.
       pdfClient = import("../core/convert/pdf-client");
       pdfClient.then((m) => m.prewarmPdfWorkers(2)).catch(() => {});
     },
     async close() {
-      const e = await ocr?.catch(() => null);
-      await e?.close();
+      for (const loading of engines.values()) await (await loading.catch(() => null))?.close();
       (await pdfClient?.catch(() => null))?.closeIdlePdfWorkers();
     },
   };

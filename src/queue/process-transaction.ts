@@ -3,9 +3,16 @@
  *
  * MUST be safe to run again after a crash: export files of an earlier attempt are wiped first, and results replace
  * (never add to) earlier rows inside `helpers.finish`, under the job's lease.
- * A step MAY pause the transaction in `awaiting_input` by throwing `AwaitInput`; a later job resumes it.
+ *
+ * The job's payload says where the run starts: `{ transaction_id }` from the start; `{ resume: true }` where a
+ * paused run stopped; `{ from_step, run }` a rerun from that workflow step. The last two read the run state stored
+ * (storage/run-state.ts) when the transaction paused or finished, so nothing is converted or OCR'd again.
+ * A step MAY pause the transaction in `awaiting_input` by throwing `AwaitInput` (core/runner): its state is stored
+ * and `resumeProcessing` (src/queue/resume.ts) continues it.
  */
 import { rm } from "node:fs/promises";
+import type { StageName } from "../core/runner/types";
+import { loadRunState, saveRunState } from "../storage/run-state";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
 import type { SourceInput } from "../core/model";
@@ -25,12 +32,16 @@ import type { JobHelpers, WorkerPool } from "./worker";
 
 export const PROCESS_TRANSACTION = "process_transaction";
 
-/** Thrown by a step that needs external input (human review): the transaction waits in `awaiting_input`. */
-export class AwaitInput extends Error {
-  constructor(readonly review: { step_name: string; instructions: string; timeout_hours: number } & Record<string, unknown>) {
-    super(`awaiting input at ${review.step_name}`);
-    this.name = "AwaitInput";
-  }
+import { AwaitInput } from "../core/runner/types";
+export { AwaitInput };
+
+/** Where a `process_transaction` job starts (see the module contract). */
+export interface ProcessPayload {
+  transaction_id: string;
+  resume?: boolean;
+  from_step?: StageName;
+  /** Rerun number (delivery ids stay unique per run); 0 or absent for the first run. */
+  run?: number;
 }
 
 export interface ProcessDeps {
@@ -41,6 +52,10 @@ export interface ProcessDeps {
   runPipeline: PipelineRunner;
   /** Export files go to `<exportsRoot>/<transaction_id>/`. */
   exportsRoot: string;
+  /** Run state files (`<stateRoot>/<transaction_id>.json`); default: `state/` next to exportsRoot. */
+  stateRoot?: string;
+  /** A Notification node was reached mid-run: enqueue its delivery now (wired by startWorkerRuntime). */
+  onReached?: (transactionId: string, stepIndex: number, manifest: StoredManifest, run: number) => void;
   /** Minimum milliseconds between progress writes. */
   progressEveryMs?: number;
   /** Longest one processing attempt may take (default 30 minutes); then the transaction fails with a timeout. */
@@ -53,21 +68,25 @@ export interface ProcessDeps {
 }
 
 export type FinishedOutcome =
-  | { transaction_id: string; status: "completed"; manifest: StoredManifest }
-  | { transaction_id: string; status: "failed"; error: string; failedStage: string | null };
+  | { transaction_id: string; status: "completed"; manifest: StoredManifest; run?: number }
+  | { transaction_id: string; status: "failed"; error: string; failedStage: string | null; run?: number };
+
+export function stateRootOf(deps: Pick<ProcessDeps, "exportsRoot" | "stateRoot">): string {
+  return deps.stateRoot ?? path.join(path.dirname(deps.exportsRoot), "state");
+}
 
 export function exportDirOf(exportsRoot: string, transactionId: string): string {
   return path.join(exportsRoot, transactionId);
 }
 
 export function registerProcessTransaction(pool: WorkerPool, deps: ProcessDeps): void {
-  pool.registerHandler(PROCESS_TRANSACTION, (payload: { transaction_id: string }, helpers) => runTransaction(payload.transaction_id, deps, helpers), {
+  pool.registerHandler(PROCESS_TRANSACTION, (payload: ProcessPayload, helpers) => processJob(payload, deps, helpers), {
     timeoutMs: deps.jobTimeoutMs ?? 30 * 60_000,
     onRelease(payload: { transaction_id: string }) {
       tx.markRequeued(deps.db, payload.transaction_id, isoAt(deps.clock));
       deps.notifier.emit(payload.transaction_id);
     },
-    onFailure(payload: { transaction_id: string }, message, willRetry, err) {
+    onFailure(payload: ProcessPayload, message, willRetry, err) {
       const id = payload.transaction_id;
       const now = isoAt(deps.clock);
       if (willRetry) tx.markRequeued(deps.db, id, now);
@@ -75,7 +94,7 @@ export function registerProcessTransaction(pool: WorkerPool, deps: ProcessDeps):
         deps.db.transaction(() => {
           tx.markFailed(deps.db, id, now, message, elapsedSeconds(deps, id));
           const stage = err instanceof DocprocError ? (err.stage ?? null) : null;
-          deps.onFinished?.(deps.db, { transaction_id: id, status: "failed", error: message, failedStage: stage });
+          deps.onFinished?.(deps.db, { transaction_id: id, status: "failed", error: message, failedStage: stage, run: payload.run ?? 0 });
         }).immediate();
       }
       deps.notifier.emit(id);
@@ -88,8 +107,10 @@ function elapsedSeconds(deps: ProcessDeps, id: string): number | null {
   return t?.started_at ? Math.max(0, (deps.clock.now() - Date.parse(t.started_at)) / 1000) : null;
 }
 
-async function runTransaction(id: string, deps: ProcessDeps, helpers: JobHelpers): Promise<void> {
+async function processJob(payload: ProcessPayload, deps: ProcessDeps, helpers: JobHelpers): Promise<void> {
   const { db, clock } = deps;
+  const id = payload.transaction_id;
+  const run = payload.run ?? 0;
   const t = tx.getTransaction(db, id);
   // Already finished (a duplicate job, or a crash after the commit): nothing to do.
   if (!t || (t.status !== "queued" && t.status !== "processing")) return;
@@ -110,8 +131,14 @@ async function runTransaction(id: string, deps: ProcessDeps, helpers: JobHelpers
       ...(passwords.has(f.file_index) ? { password: passwords.get(f.file_index) } : {}),
     })),
   );
+  const stateRoot = stateRootOf(deps);
+  const continuing = payload.resume || payload.from_step !== undefined;
+  const saved = continuing ? await loadRunState(stateRoot, id) : null;
+  // A rerun needs stored pages; a resume without stored state (a run by an injected test runner) starts over.
+  if (payload.from_step !== undefined && !saved) throw new DocprocError("conflict", `transaction ${id} has no stored run state to re-run from`);
   const exportDir = exportDirOf(deps.exportsRoot, id);
-  await rm(exportDir, { recursive: true, force: true });
+  // A resumed run keeps what earlier steps exported (the manifest refers to it); any other run starts clean.
+  if (!(payload.resume && saved)) await rm(exportDir, { recursive: true, force: true });
 
   const tracker = createProgressTracker();
   let lastWrite = 0;
@@ -144,8 +171,11 @@ async function runTransaction(id: string, deps: ProcessDeps, helpers: JobHelpers
         exportDir,
         onProgress,
         signal: helpers.signal,
+        ...(saved ? { resume: { saved, fromStep: payload.from_step } } : {}),
+        ...(deps.onReached ? { notify: async (e) => void (e.event === "reached" && deps.onReached!(id, e.step.step_index, e.manifest, run)) } : {}),
       },
     );
+    if (out.saved) await saveRunState(stateRoot, id, { ...out.saved, run });
     const seconds = Math.max(0, (clock.now() - startedAt) / 1000);
     const snap = tracker.finish(out.documents.length);
     const stepProgress = out.errors.length ? { ...snap.step_progress, errors: out.errors } : snap.step_progress;
@@ -153,16 +183,22 @@ async function runTransaction(id: string, deps: ProcessDeps, helpers: JobHelpers
       if (out.status === "failure") {
         const error = out.errors.map((e) => e.message).join("; ") || "processing failed";
         tx.markFailed(db, id, isoAt(clock), error, seconds);
-        deps.onFinished?.(db, { transaction_id: id, status: "failed", error, failedStage: out.errors[0]?.stage ?? null });
+        deps.onFinished?.(db, { transaction_id: id, status: "failed", error, failedStage: out.errors[0]?.stage ?? null, run });
+        return;
+      }
+      if (out.status === "awaiting_input") {
+        replaceResults(db, id, { documents: out.documents, pages: out.pages, manifest: out.manifest ?? emptyManifest(id) });
+        tx.markAwaitingInput(db, id, isoAt(clock), out.review_metadata ?? { step_name: "review", instructions: "", timeout_hours: 0 });
         return;
       }
       const manifest = out.manifest ?? emptyManifest(id);
       replaceResults(db, id, { documents: out.documents, pages: out.pages, manifest, ...(out.results ? { review: { results: out.results, now: isoAt(clock) } } : {}) });
       tx.setProgress(db, id, snap.progress, stepProgress, isoAt(clock));
       tx.markCompleted(db, id, isoAt(clock), seconds);
-      deps.onFinished?.(db, { transaction_id: id, status: "completed", manifest });
+      deps.onFinished?.(db, { transaction_id: id, status: "completed", manifest, run });
     });
   } catch (err) {
+    // An injected runner (tests) may pause by throwing; the core runner returns awaiting_input instead.
     if (!(err instanceof AwaitInput)) throw err;
     helpers.finish(() => tx.markAwaitingInput(db, id, isoAt(clock), err.review));
   } finally {

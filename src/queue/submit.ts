@@ -56,3 +56,32 @@ export function resumeTransaction(db: Db, clock: Clock, transactionId: string): 
     enqueue(db, clock, { kind: PROCESS_TRANSACTION, payload: { transaction_id: transactionId, resume: true }, priority: t.priority, key: `process:${transactionId}` });
   }).immediate();
 }
+
+/**
+ * Re-runs a finished transaction (completed or failed) from a workflow step, with its stored pages: back to
+ * `queued`, timing and error cleared, and a job `{ from_step, run }`. Throws `conflict` in any other state. The
+ * caller checks that run state is stored (storage/run-state.ts) and passes the next run number.
+ */
+export function rerunTransaction(db: Db, clock: Clock, transactionId: string, opts: { fromStep: string; run: number; maxDepth?: number }): void {
+  db.transaction(() => {
+    assertQueueRoom(db, opts.maxDepth ?? DEFAULT_MAX_QUEUE_DEPTH);
+    const t = tx.getTransaction(db, transactionId);
+    if (!t) throw new DocprocError("not_found", `Transaction ${transactionId} not found`);
+    const now = isoAt(clock);
+    const moved = db
+      .query(
+        `UPDATE transactions SET status = 'queued', started_at = NULL, completed_at = NULL, processing_time_seconds = NULL,
+           error_message = NULL, review_metadata = NULL, updated_at = ? WHERE transaction_id = ? AND status IN ('completed', 'failed')`,
+      )
+      .run(now, transactionId).changes;
+    if (moved !== 1) throw new DocprocError("conflict", `Cannot rerun transaction in ${t.status} state`);
+    const snap = queuedProgress();
+    tx.setProgress(db, transactionId, snap.progress, snap.step_progress, now);
+    enqueue(db, clock, {
+      kind: PROCESS_TRANSACTION,
+      payload: { transaction_id: transactionId, from_step: opts.fromStep, run: opts.run },
+      priority: t.priority,
+      key: `process:${transactionId}`,
+    });
+  }).immediate();
+}

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DocprocError } from "../../src/core/errors";
-import { collectInputs } from "../../src/cli/inputs";
+import { collectInputs } from "../../src/batch/inputs";
 import { ellipsize, renderTable } from "../../src/cli/table";
 import { buildSummary, renderSummary } from "../../src/cli/summary";
 import { createProgress } from "../../src/cli/progress";

@@ -7,9 +7,9 @@ const ROOT = path.resolve(import.meta.dir, "../..");
 test("docproc process loads its pipeline without exceljs, pdf-lib, @zxing/library, tesseract.js, sharp, yaml or pdf.js", async () => {
   // A child process: this test runner has loaded half of node_modules already.
   const script = `
-    await import("./src/cli/dispatch");
+    await import("./src/commands/dispatch");
     await Promise.all([import("./src/cli/process-run"), import("./src/core/pipeline"), import("./src/core/project"),
-      import("./src/core/engines/ocr"), import("./src/core/exporters"), import("./src/cli/batch"), import("./src/cli/notify")]);
+      import("./src/core/engines/ocr"), import("./src/core/exporters"), import("./src/cli/batch"), import("./src/batch/file-processor"), import("./src/core/runner")]);
     const heavy = ["exceljs", "pdf-lib", "@zxing/library", "tesseract.js", "sharp", "yaml", "pdfjs-dist", "@napi-rs/canvas"];
     const loaded = heavy.filter((name) => Object.keys(require.cache).some((k) => k.includes("/node_modules/" + name + "/")));
     console.log(JSON.stringify({ loaded, modules: Object.keys(require.cache).length }));

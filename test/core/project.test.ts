@@ -90,9 +90,25 @@ describe("parseProjectSettings", () => {
     expect(parseProjectSettings({ classes: [{ id: "memo", name: "Memo" }], export_profiles: [] }).export_profiles).toEqual([]);
   });
 
-  test("an enabled notification without an activity is a problem", () => {
-    const problems = problemsOf(() => parseProjectSettings({ ...defaultProject, workflow: [{ type: "notification", id: "n", activity: null }] }));
-    expect(problems.join()).toContain("workflow.0.activity: an enabled notification needs an activity");
+  test("a notification node without an activity is an unconfigured node, valid; the default project's needs only webhook_url", () => {
+    const p = parseProjectSettings({ ...defaultProject, workflow: [{ type: "notification", id: "n" }] });
+    expect(p.workflow[0]).toMatchObject({ type: "notification", id: "n", enabled: true, activity: null });
+    const node = defaultProject.workflow.find((s) => s.type === "notification")!;
+    expect(node.enabled).toBe(true);
+    const configured = parseProjectSettings({
+      ...defaultProject,
+      workflow: defaultProject.workflow.map((s) => (s.type === "notification" ? { ...s, activity: { webhook_url: "https://hooks.example.com/x" } } : s)),
+    });
+    const activity = configured.workflow.find((s) => s.type === "notification")!;
+    expect(activity).toMatchObject({ enabled: true, activity: { webhook_url: "https://hooks.example.com/x", events: ["reached", "failed"] } });
+  });
+
+  test("ocr.engine and id are kept (not stripped); a bad engine is reported", () => {
+    const p = parseProjectSettings({ ...defaultProject, id: "invoices", ocr: { engine: "wasm" } });
+    expect(p.id).toBe("invoices");
+    expect(p.ocr.engine).toBe("wasm");
+    expect(defaultProject.ocr.engine).toBe("auto");
+    expect(problemsOf(() => parseProjectSettings({ ...defaultProject, ocr: { engine: "gpu" } })).join()).toContain("ocr.engine");
   });
 });
 

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { buildBinary } from "../../scripts/build";
-import { COMMANDS } from "../../src/cli/commands";
+import { COMMANDS } from "../../src/commands/index";
 import { EnvSchema } from "../../src/settings/env";
 
 const ROOT = path.resolve(import.meta.dir, "../..");

@@ -54,3 +54,4 @@ export async function createOcrEngine(opts: CreateOcrEngineOptions): Promise<Ocr
     stage: "ocr",
   });
 }
+export { lazyOcrEngine } from "./lazy.ts";

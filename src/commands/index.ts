@@ -6,22 +6,22 @@
  * listing commands for `--help` does not load the pipeline, OCR or the server.
  */
 import type { Command } from "@oclif/core";
-import ClientsCommand from "../commands/clients";
-import DeliveriesCommand from "../commands/deliveries";
-import EvalCommand from "../commands/eval";
-import ExportCommand from "../commands/export";
-import MemoryCommand from "../commands/memory";
-import KeysCommand from "../commands/keys";
-import MailCommand from "../commands/mail";
-import ProcessCommand from "../commands/process";
-import ReviewCommand from "../commands/review";
-import ServeCommand from "../commands/serve";
-import TenantsCommand from "../commands/tenants";
-import TrainCommand from "../commands/train";
-import UsersCommand from "../commands/users";
-import CaptureCommand from "../commands/capture";
-import WatchCommand from "../commands/watch";
-import WorkerCommand from "../commands/worker";
+import ClientsCommand from "./clients";
+import DeliveriesCommand from "./deliveries";
+import EvalCommand from "./eval";
+import ExportCommand from "./export";
+import MemoryCommand from "./memory";
+import KeysCommand from "./keys";
+import MailCommand from "./mail";
+import ProcessCommand from "./process";
+import ReviewCommand from "./review";
+import ServeCommand from "./serve";
+import TenantsCommand from "./tenants";
+import TrainCommand from "./train";
+import UsersCommand from "./users";
+import CaptureCommand from "./capture";
+import WatchCommand from "./watch";
+import WorkerCommand from "./worker";
 
 /** In the order `docproc --help` lists them: the everyday commands first, administration last. */
 export const COMMANDS: Record<string, Command.Class> = {

@@ -8,9 +8,9 @@
 import { CommandHelp, Config, Errors, type Command } from "@oclif/core";
 import pkg from "../../package.json" with { type: "json" };
 import { DocprocError, exitCodeOf } from "../core/errors";
-import { COMMANDS } from "./commands";
-import { paintFor } from "./colour";
-import { didYouMean, unknownFlagOf } from "./suggest";
+import { COMMANDS } from "./index";
+import { paintFor } from "../cli/colour";
+import { didYouMean, unknownFlagOf } from "../cli/suggest";
 
 const HELP_FLAGS = new Set(["--help", "-h"]);
 

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
-import { renderTable } from "../cli/table";
+import { renderTable } from "./table";
 import { systemClock, type Clock } from "../storage/clock";
 import { openDatabase, type Db } from "../storage/db";
 

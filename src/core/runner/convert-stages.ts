@@ -1,0 +1,98 @@
+/**
+ * The two stages that always run first and are not workflow nodes: convert (every source file to pages) and OCR
+ * (pages without a usable text layer).
+ *
+ * MUST process every source it can: one unreadable file makes the result `partial`, never stops the others; when no
+ * file could be read the run aborts with the first file's error.
+ */
+import { DocprocError, wrapStageError } from "../errors";
+import type { Page, RasterImage, SourceInput } from "../model";
+import type { ProjectSettings } from "../project";
+import { convertOcrData, convertSource, convertText } from "../stages/convert";
+import { ocrPages } from "../stages/ocr";
+import { analysePage, separatorNeedsOf, type SplitFile } from "../stages/split";
+import { splitSettingsOf } from "../workflow";
+import type { OpenFile, Stage } from "./types";
+
+export const convertStage: Stage = async (state, ctx) => {
+  const { input, progress } = ctx;
+  let nextPage = 1;
+  let budget = input.pageLimit ?? null;
+  const sources = state.sources;
+  const total = sources.length + (input.documentText ? 1 : 0) + (input.ocrData ? 1 : 0);
+  let failed = 0;
+  progress("convert", 0, total);
+  for (const src of sources) {
+    if (budget !== null && budget <= 0) break;
+    try {
+      const file = isPlainText(src)
+        ? convertText(new TextDecoder().decode(src.data), nextPage, { sourceFileIndex: src.index, filename: src.filename })
+        : await convertSource(src, { firstPageNumber: nextPage, maxPages: budget, password: src.password ?? ctx.password, signal: ctx.signal });
+      state.files.push(file);
+      nextPage += file.pages.length;
+      if (budget !== null) budget -= file.pages.length;
+    } catch (err) {
+      const e = wrapStageError("convert", err);
+      failed++;
+      state.errors.push({ source_file_index: src.index, stage: "convert", code: e.code, message: `${src.filename}: ${e.message}` });
+    }
+    progress("convert", state.files.length + failed, total);
+  }
+  // Supplied text and OCR data are pseudo-files after the uploaded ones, so page numbers stay in request order.
+  if (input.documentText) {
+    const file = convertText(input.documentText, nextPage, { sourceFileIndex: sources.length });
+    state.files.push(file);
+    nextPage += file.pages.length;
+  }
+  if (input.ocrData) {
+    state.files.push(convertOcrData(input.ocrData, nextPage, { sourceFileIndex: sources.length + (input.documentText ? 1 : 0) }));
+  }
+  progress("convert", total, total);
+  for (const f of state.files) state.warnings.push(...f.warnings.map((w) => `${f.filename}: ${w}`));
+  state.pages = state.files.flatMap((f) => f.pages);
+  if (state.pages.length === 0 && state.errors.length > 0) {
+    const first = state.errors[0]!;
+    throw new DocprocError(first.code as never, first.message, { stage: first.stage });
+  }
+};
+
+export const ocrStage: Stage = async (state, ctx) => {
+  const targets = state.pages.filter((p) => p.text_source === "none" && p.render);
+  const onRead = analyseAfterReading(splitFilesOf(state.files, state.sources), ctx.project);
+  ctx.progress("ocr", 0, targets.length);
+  const report = await ocrPages(targets, ctx.ocr, { signal: ctx.signal, onPage: (d, t) => ctx.progress("ocr", d, t), onRead });
+  state.warnings.push(...report.warnings);
+};
+
+export function splitFilesOf(files: OpenFile[], sources: SourceInput[]): SplitFile[] {
+  const policyOf = (index: number) => sources.find((s) => s.index === index)?.split_policy ?? "inherit";
+  return files.map((f) => ({ index: f.source_file_index, filename: f.filename, policy: policyOf(f.source_file_index), pages: f.pages }));
+}
+
+/**
+ * Scanned pages are rendered once: separator detection (barcodes, blank pages) runs on the grey raster the OCR stage
+ * read, after the reading, so a page the text already rules out is never scanned for barcodes. A failure here
+ * leaves the page to Split's own analysis.
+ */
+export function analyseAfterReading(splitFiles: SplitFile[], project: ProjectSettings): (page: Page, grey: RasterImage) => Promise<void> {
+  const settings = splitSettingsOf(project);
+  const needs = separatorNeedsOf(splitFiles, settings);
+  return async (page, grey) => {
+    const need = needs.get(page);
+    if (need) await analysePage(page, settings.separator, need, grey);
+  };
+}
+
+/** Plain-text sources (a `.txt` upload, the rendered body of an imported e-mail) are read as supplied text. */
+function isPlainText(src: SourceInput): boolean {
+  const declared = /^text\/plain\b/i.test(src.content_type ?? "") || /\.txt$/i.test(src.filename);
+  if (!declared || src.data.length === 0) return false;
+  const head = src.data.subarray(0, 4096);
+  if (head.includes(0)) return false;
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(head.length < src.data.length ? head.subarray(0, head.length - 4) : head);
+    return true;
+  } catch {
+    return false;
+  }
+}
