@@ -5,7 +5,7 @@
 import { DocprocError } from "../core/errors";
 
 export const PERMISSIONS = {
-  "transaction.create": "create and submit transactions: create, one-step process, upload source files, start, capture tokens, webhook redelivery",
+  "transaction.create": "create and submit transactions: create, one-step process, upload source files, start, rerun, capture tokens, webhook redelivery",
   "transaction.read": "read transactions: status (with long poll), list, batch status, source file list, webhook delivery log",
   "transaction.download_results": "results: export manifest, export file download, documents, page images/OCR",
   "transaction.review": "human review: read a transaction's documents with boxes, words and page images, correct and confirm them, finish the review",
@@ -75,6 +75,7 @@ const ROUTE_RULES: Matcher[] = [
   { method: "POST", re: new RegExp(`^${X}/source-files/?$`), permission: "transaction.create" },
   { method: "GET", re: new RegExp(`^${X}/source-files/?$`), permission: "transaction.read" },
   { method: "POST", re: new RegExp(`^${X}/start/?$`), permission: "transaction.create", submitsWork: true },
+  { method: "POST", re: new RegExp(`^${X}/rerun/?$`), permission: "transaction.create", submitsWork: true },
   { method: "GET", re: new RegExp(`^${X}/(exports|documents|pages)(/.*)?$`), permission: "transaction.download_results" },
   { method: "GET", re: new RegExp(`^${X}/review(/.*)?$`), permission: "transaction.review" },
   { method: "POST", re: new RegExp(`^${X}/review/?$`), permission: "transaction.review" },

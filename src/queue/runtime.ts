@@ -9,10 +9,11 @@ import path from "node:path";
 import { fsBlobStore, type BlobStore } from "../storage/blobs";
 import { systemClock, type Clock } from "../storage/clock";
 import { openDatabase, type Db } from "../storage/db";
+import type { Stage, StageName } from "../core/runner/types";
 import { learnOnFinished } from "./learn";
-import { deliveriesOnFinished, registerWebhookDeliveries, type WebhookSettings } from "./deliveries";
+import { deliveriesOnFinished, enqueueReached, registerWebhookDeliveries, type WebhookSettings } from "./deliveries";
 import { createNotifier, type Notifier } from "./notifier";
-import type { CorePipelineRunner, PipelineRunner } from "./pipeline-runner";
+import { corePipelineRunner, type CorePipelineRunner, type PipelineRunner } from "./pipeline-runner";
 import { threadedPipelineRunner } from "./threaded-runner";
 import { registerProcessTransaction, type ProcessDeps } from "./process-transaction";
 import { createWorkerPool, type WorkerOptions, type WorkerPool } from "./worker";
@@ -40,6 +41,10 @@ export interface WorkerRuntimeOptions {
   leaseMs?: number;
   /** Replaces the core pipeline (tests). */
   runPipeline?: PipelineRunner;
+  /** Replaces built-in stages of the core runner (tests: a pausing test-only step). */
+  stages?: Partial<Record<StageName, Stage>>;
+  /** Overrides every project's `ocr.engine` (none: each project's choice applies). */
+  ocrEngine?: "auto" | "wasm" | "native";
   /** Longest one processing attempt may take. */
   jobTimeoutMs?: number;
   /** Follow-up work committed with a transaction's final status (see ProcessDeps.onFinished). */
@@ -63,8 +68,10 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
   const clock = opts.clock ?? systemClock;
   const notifier = opts.notifier ?? createNotifier();
   // The pipeline runs on its own thread: the process's main thread (HTTP in `serve`) never waits for a job's CPU.
-  const runner = opts.runPipeline ? null : threadedPipelineRunner({ engine: "auto", ocrWorkers: Math.max(1, availableParallelism()) });
-  const pool = createWorkerPool({ db: opts.data.db, clock, concurrency: opts.concurrency, leaseMs: opts.leaseMs, log: opts.log, telemetry: opts.telemetry });
+  // Replaced stages (tests) are functions, which cannot cross to a thread: those runs stay on this thread.
+  // No engine is forced: each project's `ocr.engine` applies unless `ocrEngine` overrides it.
+  const runnerOptions = { engine: opts.ocrEngine, ocrWorkers: Math.max(1, availableParallelism()) };
+  const runner = opts.runPipeline ? null : opts.stages ? corePipelineRunner({ ...runnerOptions, stages: opts.stages }) : threadedPipelineRunner(runnerOptions);
   // Every finished transaction enqueues its webhook deliveries (src/queue/deliveries.ts) in the status commit.
   const deliveryDeps = { db: opts.data.db, clock, notifier, settings: opts.webhooks ?? { publicBaseUrl: () => null, allowPrivate: false }, log: opts.log };
   registerWebhookDeliveries(pool, deliveryDeps);
@@ -76,6 +83,12 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
     notifier,
     runPipeline: opts.telemetry ? instrumentRunner(opts.runPipeline ?? runner!.run, opts.telemetry) : (opts.runPipeline ?? runner!.run),
     exportsRoot: opts.data.exportsRoot,
+    // A Notification node reached mid-run is enqueued at once, with the manifest of that moment.
+    onReached: (transactionId, stepIndex, manifest, run) => {
+      const res = enqueueReached(opts.data.db, clock, transactionId, stepIndex, manifest, deliveryDeps.settings, run);
+      for (const w of res.warnings) opts.log?.(`transaction ${transactionId}: ${w}`);
+      if (res.enqueued > 0) setTimeout(() => pool.wake(), 0);
+    },
     onFinished: (db, outcome) => {
       planDeliveries(db, outcome);
       learnOnFinished(db, clock, outcome, opts.log);

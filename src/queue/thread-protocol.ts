@@ -23,7 +23,7 @@ export type ThreadOut =
   | { type: "progress"; id: number; step: string; done: number; total: number }
   | { type: "notify"; id: number; call: number; event: unknown }
   | { type: "done"; id: number; ok: boolean; result?: unknown; error?: WireError }
-  | { type: "ocr"; status: { status: "idle" | "loading" | "ready" | "error"; engine?: string; error?: string } }
+  | { type: "ocr"; status: { status: "idle" | "loading" | "ready" | "error"; engine?: string; error?: string; engines?: string[] } }
   | { type: "closed" };
 
 /** DocprocErrors keep code, stage, retryable and (cloneable) details across the thread boundary. */

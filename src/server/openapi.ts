@@ -57,6 +57,7 @@ export const ROUTES: RouteDoc[] = [
   },
   { method: "get", path: "/transactions/{transaction_id}/source-files", summary: "List the uploaded source files in index order (extension)", tag: "Transactions", responses: { 200: { description: "Source files", schema: S.SourceFileListResponse }, ...common, ...notFound } },
   { method: "post", path: "/transactions/{transaction_id}/start", summary: "Start processing", tag: "Transactions", responses: { 200: { description: "Started", schema: S.StartResponse }, 400: err("Cannot start transaction in <state> state, or no files"), ...common, ...notFound } },
+  { method: "post", path: "/transactions/{transaction_id}/rerun", summary: "Re-run a completed or failed transaction from a workflow step with its stored pages (extension; no conversion or OCR again)", tag: "Transactions", body: S.RerunBody, responses: { 202: { description: "Queued; the workflow runs again from from_step", schema: S.RerunResponse }, 400: err("Cannot rerun transaction in <state> state, no stored pages, or from_step not in the workflow"), ...common, ...notFound } },
   {
     method: "get", path: "/transactions/{transaction_id}", summary: "Get a transaction (status, not results); long poll with timeout", tag: "Status",
     query: { timeout: { type: "integer", description: "Long poll: hold up to N seconds, return at once on a status change" }, ...fieldsQuery, include_request: { type: "boolean", description: "Include the original request (completed transactions)" } },

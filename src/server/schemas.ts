@@ -78,6 +78,13 @@ export const ProjectSchema = z
   })
   .register(apiRegistry, { id: "Project" });
 
+/** `POST /transactions/{id}/rerun`: the workflow step to run again from (docs/api.md, "Re-running"). */
+export const RerunBody = z
+  .object({
+    from_step: z.enum(["split", "classify", "extract", "validate", "review", "export", "notify"]).default("split"),
+  })
+  .register(apiRegistry, { id: "RerunTransaction" });
+
 export const CreateTransactionBody = z
   .object({
     dataset_id: DatasetIdSchema.default("production"),
@@ -138,6 +145,10 @@ export const ProcessResponse = z
 export const StartResponse = z
   .object({ transaction_id: z.string(), status: z.literal("processing"), message: z.string(), status_url: z.string(), poll_url: z.string() })
   .register(apiRegistry, { id: "StartedTransaction" });
+
+export const RerunResponse = z
+  .object({ transaction_id: z.string(), status: z.literal("queued"), from_step: z.string(), message: z.string(), status_url: z.string(), poll_url: z.string() })
+  .register(apiRegistry, { id: "RerunQueued" });
 
 export const UploadedFileSchema = z
   .object({

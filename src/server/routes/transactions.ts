@@ -2,7 +2,7 @@
 import { Elysia } from "elysia";
 import { DocprocError } from "../../core/errors";
 import type { ServerDeps } from "../deps";
-import { CreateTransactionBody, ProcessBody } from "../schemas";
+import { CreateTransactionBody, ProcessBody, RerunBody } from "../schemas";
 import * as transactions from "../services/transactions";
 import { listUploads, uploadFiles } from "../services/uploads";
 import { parseInput, queryInt, readJson } from "../validation";
@@ -62,5 +62,16 @@ export function transactionRoutes(deps: ServerDeps) {
       { parse: "none" },
     )
     .get("/transactions/:transaction_id/source-files", ({ params }) => listUploads(deps, params.transaction_id))
-    .post("/transactions/:transaction_id/start", ({ params }) => transactions.startTransaction(deps, params.transaction_id), { parse: "none" });
+    .post("/transactions/:transaction_id/start", ({ params }) => transactions.startTransaction(deps, params.transaction_id), { parse: "none" })
+    .post(
+      "/transactions/:transaction_id/rerun",
+      async ({ params, request, set }) => {
+        // An empty body re-runs from Split (spec rule 4: the stored split policies apply again).
+        const body = parseInput(RerunBody, await readJson(request));
+        const out = await transactions.rerunFromStep(deps, params.transaction_id, body.from_step);
+        set.status = 202;
+        return out;
+      },
+      { parse: "none" },
+    );
 }

@@ -7,7 +7,10 @@ import { DocprocError } from "../../core/errors";
 import type { SplitPolicy } from "../../core/model";
 import { jobsAhead } from "../../queue/jobs";
 import { PROCESS_TRANSACTION } from "../../queue/process-transaction";
-import { assertQueueRoom, submitTransaction } from "../../queue/submit";
+import { assertQueueRoom, rerunTransaction, submitTransaction } from "../../queue/submit";
+import { stateRootOf } from "../../queue/process-transaction";
+import { getProjectById } from "../../storage/projects";
+import { loadRunState } from "../../storage/run-state";
 import { isoAt } from "../../storage/clock";
 import { addSourceFile, listSourceFiles } from "../../storage/source-files";
 import * as tx from "../../storage/transactions";
@@ -72,6 +75,36 @@ export function startTransaction(deps: ServerDeps, id: string) {
   deps.wake();
   const { status_url, poll_url } = urlsOf(id);
   return { transaction_id: id, status: "processing" as const, message: "Transaction processing started", status_url, poll_url };
+}
+
+/**
+ * `POST /transactions/{id}/rerun`: runs a completed or failed transaction's workflow again from `from_step` with
+ * its stored pages (no conversion, no OCR), the project's current settings and the stored split policies.
+ */
+export async function rerunFromStep(deps: ServerDeps, id: string, fromStep: string) {
+  const t = requireTransaction(deps, id);
+  if (t.status !== "completed" && t.status !== "failed") throw new DocprocError("conflict", `Cannot rerun transaction in ${t.status} state`);
+  const saved = await loadRunState(stateRootOf({ exportsRoot: deps.exportsRoot }), id);
+  if (!saved) throw new DocprocError("conflict", "Transaction has no stored pages to re-run from (it failed before OCR finished); submit it again");
+  const project = getProjectById(deps.db, t.project_id);
+  const steps = project ? await workflowSteps(project.settings) : [];
+  if (!steps.includes(fromStep)) throw new DocprocError("invalid_input", `from_step must be one of: ${steps.join(", ")}`);
+  rerunTransaction(deps.db, deps.clock, id, { fromStep, run: saved.run + 1, maxDepth: deps.config.maxQueueDepth });
+  deps.notifier.emit(id);
+  deps.wake();
+  const { status_url, poll_url } = urlsOf(id);
+  return { transaction_id: id, status: "queued" as const, from_step: fromStep, message: `Transaction re-run from ${fromStep} queued`, status_url, poll_url };
+}
+
+/** The workflow stages a rerun may start from, in the order the project runs them. */
+async function workflowSteps(settings: unknown): Promise<string[]> {
+  // Imported here: the runner's modules load with the first job, not with the server.
+  const [{ stageSequence }, { parseProjectSettings }] = await Promise.all([import("../../core/runner/run"), import("../../core/project")]);
+  try {
+    return [...new Set(stageSequence(parseProjectSettings(settings)).slice(2).map((s) => s.stage))];
+  } catch {
+    return [];
+  }
 }
 
 export interface ProcessInput {
