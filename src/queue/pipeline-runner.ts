@@ -45,7 +45,7 @@ export type PipelineRunner = (input: TransactionInput, ctx: RunContext) => Promi
 export interface CorePipelineRunner {
   run: PipelineRunner;
   /** "idle" until the first job loads the engine, then "ready", or the error that stopped it. */
-  ocrStatus(): { status: "idle" | "loading" | "ready" | "error"; engine?: string; error?: string };
+  ocrStatus(): { status: "idle" | "loading" | "ready" | "error"; engine?: string; error?: string; engines?: string[] };
   /** Starts loading the OCR engine in the background (so /health can report readiness before the first job). */
   warm(): void;
   close(): Promise<void>;
@@ -55,12 +55,14 @@ type EngineKind = "auto" | "wasm" | "native";
 
 /**
  * `engine` overrides every project's `ocr.engine` (none by default: each project's choice applies). One engine per
- * kind is started, on first use, and shared by every job; `ocrStatus` reports the last one started.
+ * kind is started, on first use, and shared by every job; `ocrStatus` reports the last one started and, in
+ * `engines`, every engine ready in this process (projects may choose different ones).
  */
 export function corePipelineRunner(opts: { engine?: EngineKind; ocrWorkers?: number; stages?: Partial<Record<StageName, Stage>> } = {}): CorePipelineRunner {
   type Engine = { name: string; close(): Promise<void> };
   const engines = new Map<EngineKind, Promise<Engine>>();
   let state: ReturnType<CorePipelineRunner["ocrStatus"]> = { status: "idle" };
+  const ready = new Set<string>();
   let pdfClient: Promise<typeof import("../core/convert/pdf-client")> | null = null;
 
   const engine = (kind: EngineKind) => {
@@ -73,7 +75,10 @@ export function corePipelineRunner(opts: { engine?: EngineKind; ocrWorkers?: num
       ocr = loading;
       engines.set(kind, loading);
       loading.then(
-        (e) => (state = { status: "ready", engine: e.name }),
+        (e) => {
+          ready.add(e.name);
+          state = { status: "ready", engine: e.name };
+        },
         (err) => {
           state = { status: "error", error: (err as Error).message };
           engines.delete(kind); // a later job may try again
@@ -121,7 +126,7 @@ export function corePipelineRunner(opts: { engine?: EngineKind; ocrWorkers?: num
 
   return {
     run,
-    ocrStatus: () => state,
+    ocrStatus: () => (ready.size ? { ...state, engines: [...ready].sort() } : state),
     warm() {
       engine(opts.engine ?? "auto").catch(() => {}); // the error is kept in ocrStatus()
       // A long-running process keeps two pdf.js workers: a long PDF is then shared between them (pdf.ts uses spare

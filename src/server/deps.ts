@@ -13,6 +13,8 @@ export interface OcrStatus {
   status: "idle" | "loading" | "ready" | "error";
   engine?: string;
   error?: string;
+  /** Every OCR engine ready in this process (projects choose theirs with `ocr.engine`). */
+  engines?: string[];
 }
 
 export interface ServerDeps {

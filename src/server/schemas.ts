@@ -246,7 +246,7 @@ export const HealthResponse = z
     version: z.string(),
     database: z.object({ status: z.enum(["ok", "error"]), error: z.string().optional() }),
     queue: z.object({ depth: z.number().int(), max_depth: z.number().int(), running: z.number().int(), workers: z.number().int() }),
-    ocr: z.object({ status: z.string(), engine: z.string().optional(), error: z.string().optional() }),
+    ocr: z.object({ status: z.string(), engine: z.string().optional(), error: z.string().optional(), engines: z.array(z.string()).optional() }),
   })
   .register(apiRegistry, { id: "Health" });
 

@@ -6,7 +6,7 @@ import { rmSync } from "node:fs";
 import { DEFAULT_AUTH_SETTINGS, type AuthSettings } from "../../src/auth/settings";
 import type { WebhookSettings } from "../../src/queue/deliveries";
 import type { PipelineRunner } from "../../src/queue/pipeline-runner";
-import { openDataDir, startWorkerRuntime } from "../../src/queue/runtime";
+import { openDataDir, startWorkerRuntime, type WorkerRuntimeOptions } from "../../src/queue/runtime";
 import { createApp } from "../../src/server/app";
 import { DEFAULT_CONFIG, type ServerConfig } from "../../src/server/config";
 import type { ServerDeps } from "../../src/server/deps";
@@ -22,8 +22,10 @@ export interface TestAppOptions {
   prefix: string;
   dir?: string;
   clock?: Clock;
-  /** Pipeline; default: the fake runner (one document per file, two export files). */
-  runner?: PipelineRunner;
+  /** Pipeline; default: the fake runner (one document per file, two export files); "core": the real runner. */
+  runner?: PipelineRunner | "core";
+  /** With runner "core": built-in stages replaced (a test-only pausing step). */
+  stages?: WorkerRuntimeOptions["stages"];
   /** Worker slots that process jobs in this process (default 0: the API only). */
   workers?: number;
   /** Worker slots the deps announce (health, estimates); default 1. */
@@ -43,7 +45,7 @@ export function buildTestApp(opts: TestAppOptions) {
   const dir = opts.dir ?? makeTempDir(opts.prefix);
   const data = openDataDir(dir);
   const clock = opts.clock ?? systemClock;
-  const runtime = startWorkerRuntime({ data, concurrency: opts.workers ?? 0, clock, runPipeline: opts.runner ?? fakeRunner, webhooks: opts.webhooks, telemetry: opts.telemetry });
+  const runtime = startWorkerRuntime({ data, concurrency: opts.workers ?? 0, clock, runPipeline: opts.runner === "core" ? undefined : (opts.runner ?? fakeRunner), stages: opts.stages, webhooks: opts.webhooks, telemetry: opts.telemetry });
   const config: ServerConfig = { ...DEFAULT_CONFIG, adminApiKey: opts.adminKey, longPollRecheckMs: 100, auth: { ...DEFAULT_AUTH_SETTINGS, ...opts.auth }, ...opts.config };
   const pool = opts.wirePool ?? true;
   const deps: ServerDeps = {
