@@ -1,5 +1,5 @@
 /** Terminal rendering of an evaluation report, and of two reports side by side (`--compare`). */
-import { renderTable } from "../cli/table";
+import { renderTable } from "../text/table";
 import type { EvalReport } from "./score";
 
 export const pct = (x: number | null | undefined) => (x === null || x === undefined ? "–" : `${(100 * x).toFixed(1)}%`);
