@@ -135,7 +135,9 @@ async function failed(state: RunState, opts: RunOptions, error: DocprocError, se
       if (res?.warnings) state.warnings.push(...res.warnings);
     }
   }
-  state.errors.push({ stage: error.stage ?? "pipeline", code: error.code, message: error.message });
+  const entry = { stage: error.stage ?? "pipeline", code: error.code, message: error.message };
+  // When every file failed to convert, the run aborts with the first file's error: it is already listed.
+  if (!state.errors.some((e) => e.stage === entry.stage && e.code === entry.code && e.message === entry.message)) state.errors.push(entry);
   const saved = at > FIRST_WORKFLOW_STAGE - 1 && state.pages.length > 0 ? saveRun(state, at, null, run) : null;
   return { ...outcomeOf(state, base, "failure"), error, saved };
 }
