@@ -6,7 +6,7 @@ import { copyFile, readFile, rename, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import YAML from "yaml";
-import { createOcrEngine } from "../core/engines/ocr";
+import { createOcrEngine, lazyOcrEngine } from "../core/engines/ocr";
 import { DocprocError } from "../core/errors";
 import { memorySink } from "../core/exporters";
 import { learnFromExpected, learnFromReview } from "../core/memory/from-results";
@@ -15,7 +15,6 @@ import { summaryOf, type Memory } from "../core/memory/model";
 import { processTransaction } from "../core/pipeline";
 import { loadProjectFile } from "../core/project";
 import { parseExpected } from "../eval/folder";
-import { lazyOcrEngine } from "./process-run";
 import { renderTable } from "./table";
 
 export interface MemoryOptions {

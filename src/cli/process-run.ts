@@ -94,3 +94,6 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
     ledger?.close();
   }
 }
+
+/** Kept for callers that import it from here; it lives in src/core/engines/ocr/lazy.ts. */
+export { lazyOcrEngine } from "../core/engines/ocr";
