@@ -72,6 +72,7 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
   // No engine is forced: each project's `ocr.engine` applies unless `ocrEngine` overrides it.
   const runnerOptions = { engine: opts.ocrEngine, ocrWorkers: Math.max(1, availableParallelism()) };
   const runner = opts.runPipeline ? null : opts.stages ? corePipelineRunner({ ...runnerOptions, stages: opts.stages }) : threadedPipelineRunner(runnerOptions);
+  const pool = createWorkerPool({ db: opts.data.db, clock, concurrency: opts.concurrency, leaseMs: opts.leaseMs, log: opts.log, telemetry: opts.telemetry });
   // Every finished transaction enqueues its webhook deliveries (src/queue/deliveries.ts) in the status commit.
   const deliveryDeps = { db: opts.data.db, clock, notifier, settings: opts.webhooks ?? { publicBaseUrl: () => null, allowPrivate: false }, log: opts.log };
   registerWebhookDeliveries(pool, deliveryDeps);
