@@ -94,6 +94,20 @@ describe("memory: learn from one confirmed document, read the vendor's next docu
     expect(matchMemory([memory], learnedFrom.pages.flatMap((p) => pageLines(p)))?.signs[0]).toBe("VAT ID BE0412345678");
   });
 
+  test("the remembered class decides where the classifier was unsure (the vendor prints no title)", async () => {
+    const docs = northwind(5, 2).map((d) => ({ ...d, text: d.text.replace("\nINVOICE\n", "\n\n") }));
+    const learnedFrom = await run({ text: docs[0]!.text }, defaultProject);
+    // Untuned run: "other" at 0.503, below the classification review threshold (0.6).
+    expect(learnedFrom.doc.classification.class_id).toBe("other");
+    expect(learnedFrom.doc.classification.confidence).toBeLessThan(defaultProject.review_thresholds.classification);
+    const memory = learnMemory({ pages: learnedFrom.pages, class_id: "invoice", values: docs[0]!.truth, project: defaultProject, source: "memory", now: CONFIRMED });
+    const { doc } = await run({ text: docs[1]!.text }, parseProjectSettings({ ...defaultProject, memory: [memory] }));
+    expect(doc.classification).toMatchObject({ class_id: "invoice", review_required: false });
+    expect(doc.classification.reasoning).toContain("the classifier said other");
+    expect(doc.document_type).toBe("Invoice");
+    expect(doc.fields.invoice_number!.value).toBe(docs[1]!.truth.invoice_number);
+  }, 120_000);
+
   test("real same-template pair (invoice2data coolblue1 → coolblue2): every header field right with memory, read at the remembered places", async () => {
     const MAP: Record<string, string> = { invoice_number: "invoice_number", date: "invoice_date", amount: "total_amount", amount_untaxed: "subtotal_amount", amount_tax: "tax_amount", currency: "currency", vat: "vendor_vat_id", iban: "iban" };
     const truth = async (n: string) => {

@@ -132,7 +132,7 @@ export function applyMemory(
   // The remembered class decides only where the classifier was unsure: an issuer sends invoices and credit notes.
   if (classification.class_id !== m.class_id && classification.confidence < project.review_thresholds.classification && project.classes.some((c) => c.id === m.class_id)) {
     const cls = project.classes.find((c) => c.id === m.class_id)!;
-    classification = { ...classification, class_id: cls.id, type: cls.name, reasoning: `${since}; the classifier said ${classification.class_id} (${classification.confidence})`, review_required: false };
+    classification = { ...classification, class_id: cls.id, type: cls.name, confidence: Math.max(classification.confidence, 0.9), reasoning: `${since}; the classifier said ${classification.class_id} (${classification.confidence})`, review_required: false };
     fields = extract(cls.id);
   }
   if (classification.class_id !== m.class_id) return { classification, fields };
