@@ -45,6 +45,8 @@ export type ClaimResult =
 export interface ClaimOptions {
   /** Take the content again even when it was finished (`--force`). */
   force?: boolean;
+  /** Take content that failed before again (`watch --retry-failed`: the cause, e.g. a full disk, was fixed). */
+  retryFailed?: boolean;
   /** How many interrupted attempts before a file is marked failed (default 3). */
   maxAttempts?: number;
 }
@@ -118,14 +120,15 @@ export class Ledger {
         return { kind: "claimed", entry: this.lookup(sha256)!, retaken: false };
       }
       if (row.status === "processing" && row.run_id === this.runId) return { kind: "in_progress", entry: row };
-      if (row.status !== "processing" && !opts.force) return { kind: "finished", entry: row };
+      const retry = opts.retryFailed === true && row.status === "failed";
+      if (row.status !== "processing" && !opts.force && !retry) return { kind: "finished", entry: row };
       const interrupted = row.status === "processing";
       if (interrupted && row.attempts >= maxAttempts && !opts.force) {
         const error = `interrupted ${row.attempts} times while processing (the process was killed each time); not retried`;
         this.db.query("UPDATE processed_files SET status = 'failed', error = ?, updated_at = ? WHERE sha256 = ?").run(error, now, sha256);
         return { kind: "finished", entry: this.lookup(sha256)! };
       }
-      // Interrupted: same transaction id (outputs overwritten in place). Forced: a new transaction.
+      // Interrupted: same transaction id (outputs overwritten in place). Forced or retried: a new transaction.
       const transactionId = interrupted ? row.transaction_id : crypto.randomUUID();
       this.db
         .query(

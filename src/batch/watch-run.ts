@@ -19,6 +19,7 @@ export interface WatchCommandOptions {
   processed?: string;
   failed?: string;
   keep: boolean;
+  retryFailed?: boolean;
   concurrency?: number;
   json: boolean;
   ocrEngine?: "auto" | "wasm" | "native";
@@ -43,6 +44,7 @@ export async function runWatchCommand(opts: WatchCommandOptions): Promise<number
       processedDir: opts.processed,
       failedDir: opts.failed,
       keep: opts.keep,
+      retryFailed: opts.retryFailed,
       concurrency: opts.concurrency ?? availableParallelism(),
       ocrEngine: opts.ocrEngine,
     },

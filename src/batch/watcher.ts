@@ -35,6 +35,8 @@ export interface WatchOptions {
   failedDir?: string;
   /** Leave originals where they are (the ledger alone prevents reprocessing). */
   keep: boolean;
+  /** Content the ledger recorded as failed is processed again when it appears (after fixing the cause). */
+  retryFailed?: boolean;
   concurrency: number;
   rescanMs?: number;
   /** Default: the project's `ocr.engine`, else auto. */
@@ -174,7 +176,7 @@ class HotFolder {
     const key = await statKey(file);
     const sha = await this.ledger.hashOf(file);
     const entry = sha ? this.ledger.lookup(sha) : null;
-    if (!entry || entry.status === "processing") return false;
+    if (!entry || entry.status === "processing" || (this.opts.retryFailed && entry.status === "failed")) return false;
     this.settled.set(file, key);
     return true;
   }
@@ -207,7 +209,7 @@ class HotFolder {
       const bytes = await Bun.file(file).bytes().catch(() => null);
       if (!bytes) return; // gone meanwhile
       sha = hashBytes(bytes);
-      const claim = this.ledger.claim(sha, file);
+      const claim = this.ledger.claim(sha, file, { retryFailed: this.opts.retryFailed });
       if (claim.kind === "in_progress") {
         this.waiting.set(sha, [...(this.waiting.get(sha) ?? []), { file, root }]);
         this.parked.add(file);
