@@ -175,7 +175,9 @@ export const DEFAULT_PROJECT_RAW: Record<string, unknown> = {
   review_thresholds: {},
   export_profiles: [{ id: "json", name: "JSON results", output_format: "json" }],
   workflow: [
-    { type: "split" }, { type: "classify" }, { type: "extract" }, { type: "validate" }, { type: "review" }, { type: "export" },
+    { type: "split" }, { type: "classify" }, { type: "extract" }, { type: "validate" },
+    // Present but disabled: integrations that never review are not paused (docs/review.md).
+    { type: "review", enabled: false, when: "review_required", timeout_hours: 24, timeout_action: "continue" }, { type: "export" },
     { type: "notification", id: "notify", name: "Notification", activity: null },
   ],
 };

@@ -121,7 +121,21 @@ export const ReviewThresholdsSchema = z.object({
 
 export const BUILTIN_STEPS = ["split", "classify", "extract", "validate", "review", "export"] as const;
 export const WorkflowStepSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.enum(BUILTIN_STEPS), id: Id.optional(), enabled: z.boolean().default(true) }),
+  z.object({ type: z.enum(["split", "classify", "extract", "validate", "export"]), id: Id.optional(), enabled: z.boolean().default(true) }),
+  /**
+   * Human review (docs/review.md): on the server an enabled node whose `when` holds pauses the run in
+   * `awaiting_input`; the CLI never pauses. `classes` limits the check to those class ids.
+   */
+  z.object({
+    type: z.literal("review"),
+    id: Id.optional(),
+    enabled: z.boolean().default(true),
+    when: z.enum(["review_required", "validation_errors", "always", "never"]).default("review_required"),
+    classes: z.array(z.string().min(1)).optional(),
+    instructions: z.string().optional(),
+    timeout_hours: z.number().positive().max(24 * 365).default(24),
+    timeout_action: z.enum(["continue", "fail"]).default("continue"),
+  }),
   /**
    * A Notification activity. `activity: null` is an unconfigured node: it sends nothing until a webhook_url is set
    * (new projects carry one, enabled, after Export, so setting `activity.webhook_url` is all it needs).

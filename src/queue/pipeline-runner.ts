@@ -9,6 +9,7 @@ import type { ProgressFn, ResultsFile, ResultsPage, DocumentResult, TransactionI
 import type { TransactionMeta } from "../core/results";
 import type { NotifyFn, ReviewMetadata, SavedRun, Stage, StageName } from "../core/runner/types";
 import type { StoredManifest } from "../storage/export-files";
+import { reviewStage } from "../core/review/stage";
 
 export interface RunContext {
   meta: TransactionMeta;
@@ -103,7 +104,8 @@ export function corePipelineRunner(opts: { engine?: EngineKind; ocrWorkers?: num
       onProgress: ctx.onProgress,
       signal: ctx.signal,
       notify: ctx.notify,
-      stages: opts.stages,
+      // The server's Review step pauses the run for a person (docs/review.md); the CLI's never does.
+      stages: { review: reviewStage, ...opts.stages },
     };
     const res = ctx.resume
       ? await runner.resumeTransaction(input, ctx.resume.saved, runOpts, ctx.resume.fromStep)

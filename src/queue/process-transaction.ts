@@ -13,6 +13,8 @@
 import { rm } from "node:fs/promises";
 import type { StageName } from "../core/runner/types";
 import { loadRunState, saveRunState } from "../storage/run-state";
+import { getReviewState } from "../storage/review-states";
+import { scheduleReviewTimeout } from "./review-resume";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
 import type { SourceInput } from "../core/model";
@@ -166,6 +168,8 @@ async function processJob(payload: ProcessPayload, deps: ProcessDeps, helpers: J
           metadata: clientMetadata(t.metadata),
           created_at: t.created_at,
           source: t.source,
+          // A run resumed after a review carries the review's record into its results file and exports.
+          ...(payload.resume ? { last_human_review: getReviewState(db, id)?.results.transaction.last_human_review } : {}),
         },
         settings: project.settings,
         exportDir,
@@ -187,8 +191,11 @@ async function processJob(payload: ProcessPayload, deps: ProcessDeps, helpers: J
         return;
       }
       if (out.status === "awaiting_input") {
-        replaceResults(db, id, { documents: out.documents, pages: out.pages, manifest: out.manifest ?? emptyManifest(id) });
-        tx.markAwaitingInput(db, id, isoAt(clock), out.review_metadata ?? { step_name: "review", instructions: "", timeout_hours: 0 });
+        // The review works on the results as they are now (pages with words); its timeout is a job due later.
+        const review = { ...(out.review_metadata ?? { step_name: "review", instructions: "", timeout_hours: 0 }), paused_at: isoAt(clock) };
+        replaceResults(db, id, { documents: out.documents, pages: out.pages, manifest: out.manifest ?? emptyManifest(id), ...(out.results ? { review: { results: out.results, now: isoAt(clock) } } : {}) });
+        tx.markAwaitingInput(db, id, isoAt(clock), review);
+        scheduleReviewTimeout(db, clock, id, review);
         return;
       }
       const manifest = out.manifest ?? emptyManifest(id);

@@ -15,7 +15,8 @@ import { deliveriesOnFinished, enqueueReached, registerWebhookDeliveries, type W
 import { createNotifier, type Notifier } from "./notifier";
 import { corePipelineRunner, type CorePipelineRunner, type PipelineRunner } from "./pipeline-runner";
 import { threadedPipelineRunner } from "./threaded-runner";
-import { registerProcessTransaction, type ProcessDeps } from "./process-transaction";
+import { registerProcessTransaction, stateRootOf, type ProcessDeps } from "./process-transaction";
+import { registerReviewTimeouts } from "./review-resume";
 import { createWorkerPool, type WorkerOptions, type WorkerPool } from "./worker";
 import { instrumentRunner } from "./instrument";
 
@@ -77,6 +78,11 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
   const deliveryDeps = { db: opts.data.db, clock, notifier, settings: opts.webhooks ?? { publicBaseUrl: () => null, allowPrivate: false }, log: opts.log };
   registerWebhookDeliveries(pool, deliveryDeps);
   const planDeliveries = deliveriesOnFinished(pool, deliveryDeps);
+  const onFinished: ProcessDeps["onFinished"] = (db, outcome) => {
+    planDeliveries(db, outcome);
+    learnOnFinished(db, clock, outcome, opts.log);
+    opts.onFinished?.(db, outcome);
+  };
   registerProcessTransaction(pool, {
     db: opts.data.db,
     clock,
@@ -90,13 +96,11 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
       for (const w of res.warnings) opts.log?.(`transaction ${transactionId}: ${w}`);
       if (res.enqueued > 0) setTimeout(() => pool.wake(), 0);
     },
-    onFinished: (db, outcome) => {
-      planDeliveries(db, outcome);
-      learnOnFinished(db, clock, outcome, opts.log);
-      opts.onFinished?.(db, outcome);
-    },
+    onFinished,
     jobTimeoutMs: opts.jobTimeoutMs,
   });
+  // A review's timeout acts (continue or fail) when it is due (src/queue/review-resume.ts).
+  registerReviewTimeouts(pool, { db: opts.data.db, clock, stateRoot: stateRootOf({ exportsRoot: opts.data.exportsRoot }), wake: () => pool.wake(), emit: (id) => notifier.emit(id), onFinished });
   if (opts.concurrency > 0) {
     runner?.warm();
     pool.start();

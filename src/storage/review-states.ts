@@ -24,9 +24,13 @@ export function getReviewState(db: Db, transactionId: string): (ReviewState & { 
   return { ...stored, version: row.version, updated_at: row.updated_at };
 }
 
-/** A fresh review state over new results (no history); the version keeps rising across runs. */
+/**
+ * A fresh review state over new results; the version keeps rising across runs. Results that carry a finished
+ * review (a run resumed after it) keep its history and stay finished.
+ */
 export function storeReviewResults(db: Db, transactionId: string, results: ResultsFile, now: string): void {
-  const state = JSON.stringify({ results, history: [], finished_at: null });
+  const review = results.transaction.last_human_review as { finished?: boolean; reviewed_at?: string; changes?: unknown[] } | undefined;
+  const state = JSON.stringify({ results, history: review?.changes ?? [], finished_at: review?.finished ? (review.reviewed_at ?? now) : null });
   db.query(
     `INSERT INTO review_states (transaction_id, version, state, updated_at) VALUES (?, 1, ?, ?)
      ON CONFLICT (transaction_id) DO UPDATE SET version = version + 1, state = excluded.state, updated_at = excluded.updated_at`,

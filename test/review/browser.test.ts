@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
+import { mergeOverDefault } from "../../src/core/project";
 import { markAwaitingInput } from "../../src/storage/transactions";
+import { startReceiver, type Receiver } from "../core/notify-receiver";
 import { startReviewServer } from "./helpers";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -17,15 +19,23 @@ let s: Awaited<ReturnType<typeof startReviewServer>>;
 let browser: Browser;
 let project: string;
 let txId: string;
+let receiver: Receiver;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run installs it)`);
   s = await startReviewServer({ prefix: "review-browser" });
   expect((await s.admin("POST", "/admin/tenants", { tenant_id: "acme", name: "Acme" })).status).toBe(201);
   expect((await s.admin("POST", "/admin/users", { tenant_id: "acme", username: "alice", password: "correct horse battery" })).status).toBe(201);
-  project = (await s.admin("POST", "/tenants/acme/projects", { name: "Invoices", description: "" })).json.project_id;
+  receiver = startReceiver();
+  // Review pauses every transaction; a Notification node after Export fires only once the review is finished.
+  const workflow = [
+    { type: "split" }, { type: "classify" }, { type: "extract" }, { type: "validate" },
+    { type: "review", enabled: true, when: "always", instructions: "Check the amounts" },
+    { type: "export" }, { type: "notification", id: "after-review", activity: { webhook_url: receiver.url("/hook") } },
+  ];
+  project = (await s.admin("POST", "/tenants/acme/projects", { name: "Invoices", description: "", settings: mergeOverDefault({ workflow }) })).json.project_id;
   txId = await s.submit("acme", project, "inbox/phone-photo.jpg");
-  markAwaitingInput(s.t.data.db, txId, new Date().toISOString(), { step_name: "review", instructions: "Check the amounts", timeout_hours: 24 });
+  expect((await s.admin("GET", `/transactions/${txId}`)).json).toMatchObject({ status: "awaiting_input", review_metadata: { instructions: "Check the amounts" } });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
@@ -34,6 +44,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  receiver?.stop();
   await browser?.close();
   await s?.stop();
 });
@@ -83,9 +94,13 @@ describe("review page in chromium", () => {
     await page.keyboard.press("Control+Enter");
     await page.waitForFunction(() => /Review finished/.test(document.getElementById("status")!.textContent!));
     expect(failed).toEqual([]);
+    expect(receiver.received).toHaveLength(0); // nothing before the review finished
 
-    const t = await s.admin("GET", `/transactions/${txId}`);
-    expect(t.json.status).toBe("completed");
+    const t = await s.waitFor(txId, ["completed", "failed"]);
+    expect(t.status).toBe("completed");
+    for (let i = 0; i < 100 && receiver.received.length === 0; i++) await Bun.sleep(100);
+    expect(receiver.received).toHaveLength(1);
+    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ event: "transaction.step_reached", transaction_id: txId });
     const manifest = (await s.admin("GET", `/transactions/${txId}/exports`)).json;
     const exported = (await s.admin("GET", `/transactions/${txId}/exports/download/${manifest.profiles.json.files[0].filename}`)).json;
     const field = exported.documents[0].fields.total_amount;

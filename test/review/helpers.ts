@@ -1,6 +1,7 @@
 /** A docproc server with the real pipeline (embedded OCR) on a loopback port, for review API and browser tests. */
 import { resolve } from "node:path";
 import { corePipelineRunner } from "../../src/queue/pipeline-runner";
+import type { Clock } from "../../src/storage/clock";
 import { buildTestApp } from "../support/app";
 import { jsonOrText, requestInit } from "../support/http";
 
@@ -13,10 +14,14 @@ export interface Reply {
   headers: Headers;
 }
 
-export async function startReviewServer(opts: { prefix?: string } = {}) {
+export async function startReviewServer(opts: { prefix?: string; clock?: Clock } = {}) {
   const runner = corePipelineRunner({ engine: "wasm", ocrWorkers: 1 });
-  const t = buildTestApp({ adminKey: ADMIN, prefix: opts.prefix ?? "review", runner: runner.run, workers: 1 });
-  const base = t.listen();
+  let base = "";
+  const t = buildTestApp({
+    adminKey: ADMIN, prefix: opts.prefix ?? "review", runner: runner.run, workers: 1, clock: opts.clock,
+    webhooks: { publicBaseUrl: () => base, allowPrivate: ["127.0.0.0/8"] },
+  });
+  base = t.listen();
   const call = async (method: string, url: string, headers: Record<string, string> = {}, body?: unknown): Promise<Reply> => {
     const res = await fetch(base + url, requestInit(method, headers, body));
     return { status: res.status, json: jsonOrText(await res.text()), headers: res.headers };
@@ -29,6 +34,14 @@ export async function startReviewServer(opts: { prefix?: string } = {}) {
       const c = await admin("POST", "/admin/clients", { client_id: clientId, name: clientId, ...fields });
       if (c.status !== 201) throw new Error(`client ${clientId}: ${c.status} ${JSON.stringify(c.json)}`);
       return (await admin("POST", `/admin/clients/${clientId}/keys`, { description: "test" })).json.api_key;
+    },
+    /** Waits until the transaction's status is one of `statuses`. */
+    async waitFor(id: string, statuses: string[]): Promise<any> {
+      for (let i = 0; i < 600; i++) {
+        const r = await admin("GET", `/transactions/${id}?timeout=2`);
+        if (statuses.includes(r.json.status)) return r.json;
+      }
+      throw new Error(`transaction ${id} never reached ${statuses.join("/")}`);
     },
     /** Submits one fixture file through the one-step call and waits until it leaves processing. */
     async submit(tenant: string, project: string, file: string, as: (m: string, u: string, b?: unknown) => Promise<Reply> = admin): Promise<string> {

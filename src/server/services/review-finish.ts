@@ -13,7 +13,9 @@ import { getProjectById } from "../../storage/projects";
 import { listSourceFiles } from "../../storage/source-files";
 import { passwordsOf } from "../../storage/source-file-passwords";
 import * as tx from "../../storage/transactions";
-import { exportDirOf } from "../../queue/process-transaction";
+import { exportDirOf, stateRootOf } from "../../queue/process-transaction";
+import { continueAfterReview as resumeWithReview } from "../../queue/review-resume";
+import { loadRunState } from "../../storage/run-state";
 import type { ServerDeps } from "../deps";
 
 export async function storedSources(deps: ServerDeps, transactionId: string): Promise<SourceInput[]> {
@@ -46,7 +48,18 @@ export async function reexport(deps: ServerDeps, t: tx.TransactionRecord, result
   deps.db.transaction(() => replaceManifest(deps.db, t.transaction_id, manifest)).immediate();
 }
 
+/**
+ * A transaction paused at its Review step resumes from the next step with the reviewed documents (the stored run
+ * state, queue/review-resume.ts); one reviewed after it completed gets its exports again. A paused transaction
+ * without stored run state (paused by an injected test runner) is exported and completed here.
+ */
 export async function continueAfterReview(deps: ServerDeps, t: tx.TransactionRecord, results: ResultsFile): Promise<void> {
+  if (t.status === "awaiting_input" && (await loadRunState(stateRootOf(deps), t.transaction_id))) {
+    await resumeWithReview(deps.db, deps.clock, stateRootOf(deps), t.transaction_id, results);
+    deps.wake();
+    deps.notifier.emit(t.transaction_id);
+    return;
+  }
   await reexport(deps, t, results);
   if (t.status === "awaiting_input") {
     const seconds = t.started_at ? Math.max(0, (deps.clock.now() - Date.parse(t.started_at)) / 1000) : 0;

@@ -111,7 +111,9 @@ export async function applyReview(deps: ServerDeps, t: TransactionRecord, princi
     return updated;
   }).immediate();
   if (action.action === "finish") await finishReview(deps, t, next, reviewer);
-  return reviewView(deps, getTransaction(deps.db, t.transaction_id) ?? t);
+  // After a finish the workflow has moved on (queued, processing or completed): the answer shows where it is.
+  const now = getTransaction(deps.db, t.transaction_id) ?? t;
+  return buildReviewView(getReviewState(deps.db, t.transaction_id) ?? next, project, { status: now.status, review_metadata: now.review_metadata });
 }
 
 /**
