@@ -128,7 +128,8 @@ describe("review API", () => {
     view = (await review("POST", { version: view.version, action: "set_field", document_id: doc.document_id, field_id: "invoice_number", value: "REVIEWED-1" }, id)).json;
     const done = await review("POST", { version: view.version, action: "finish" }, id);
     expect(done.status).toBe(200);
-    expect(done.json).toMatchObject({ status: "completed", finished: true, last_human_review: { reviewed: true, finished: true, action: "finish" } });
+    expect(done.json).toMatchObject({ finished: true, last_human_review: { reviewed: true, finished: true, action: "finish" } });
+    expect((await s.waitFor(id, ["completed", "failed"])).status).toBe("completed");
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ transaction_id: id, reviewer: { id: "acme-reviewer" } });
     expect(seen[0].results.documents[0].fields.invoice_number).toMatchObject({ value: "REVIEWED-1", is_confirmed: true });
@@ -137,7 +138,9 @@ describe("review API", () => {
     const exported = (await s.withKey(reviewerKey)("GET", `/transactions/${id}/exports/download/${file}`)).json;
     expect(exported.documents[0].fields.invoice_number).toMatchObject({ value: "REVIEWED-1", is_confirmed: true });
     expect(exported.transaction.last_human_review).toMatchObject({ reviewed: true, finished: true, reviewer: { id: "acme-reviewer" } });
-    expect((await review("POST", { version: done.json.version, action: "finish" }, id)).status).toBe(400);
+    const again = (await review("GET", undefined, id)).json;
+    expect(again).toMatchObject({ status: "completed", finished: true });
+    expect((await review("POST", { version: again.version, action: "finish" }, id)).status).toBe(400);
     s.t.deps.onReviewFinished = undefined;
   }, 300_000);
 });

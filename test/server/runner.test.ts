@@ -58,10 +58,12 @@ describe("pause and resume through the queue", () => {
       if (++reviewed === 1) throw new AwaitInput({ step_name: "review", instructions: "Check the totals", timeout_hours: 48 });
     };
     const call = start({ adminKey: KEY, prefix: "runner-pause", runner: "core", workers: 1, stages: { ...stages, review } });
-    const pid = (await call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
+    // The default project ships its Review node disabled (docs/review.md): this project turns it on.
+    const workflow = defaultProject.workflow.map((n) => (n.type === "review" ? { ...n, enabled: true } : n));
+    const pid = (await call("POST", "/tenants/default/projects", { name: "P", settings: { workflow } })).json.project_id;
     const id = (await call("POST", `/tenants/default/projects/${pid}/transactions/process`, { documentText: TEXT })).json.transaction_id;
     const paused = await waitFor(call, id, "awaiting_input");
-    expect(paused.review_metadata).toEqual({ step_name: "review", instructions: "Check the totals", timeout_hours: 48 });
+    expect(paused.review_metadata).toEqual({ step_name: "review", instructions: "Check the totals", timeout_hours: 48, paused_at: expect.any(String) });
     // Documents are visible while paused; Export has not run.
     const docs = (await call("GET", `/transactions/${id}/documents`)).json;
     expect(docs.items?.length ?? docs.documents?.length).toBeGreaterThan(0);

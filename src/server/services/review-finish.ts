@@ -50,11 +50,12 @@ export async function reexport(deps: ServerDeps, t: tx.TransactionRecord, result
 
 /**
  * A transaction paused at its Review step resumes from the next step with the reviewed documents (the stored run
- * state, queue/review-resume.ts); one reviewed after it completed gets its exports again. A paused transaction
- * without stored run state (paused by an injected test runner) is exported and completed here.
+ * state, queue/review-resume.ts); one reviewed after it completed gets its exports again. A transaction waiting
+ * without a run stopped at Review (paused by an injected test runner) is exported and completed here.
  */
 export async function continueAfterReview(deps: ServerDeps, t: tx.TransactionRecord, results: ResultsFile): Promise<void> {
-  if (t.status === "awaiting_input" && (await loadRunState(stateRootOf(deps), t.transaction_id))) {
+  const saved = t.status === "awaiting_input" ? await loadRunState(stateRootOf(deps), t.transaction_id) : null;
+  if (saved && saved.stopped_after === "review") {
     await resumeWithReview(deps.db, deps.clock, stateRootOf(deps), t.transaction_id, results);
     deps.wake();
     deps.notifier.emit(t.transaction_id);
