@@ -8,6 +8,7 @@
  * - The threaded runner ends a job stuck in synchronous work within about a second of its abort.
  * Margins are for a loaded machine (timings measured under a load average of ~20 on 2 cores).
  */
+import { defaultProject } from "../../src/core/project";
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { threadedPipelineRunner } from "../../src/queue/threaded-runner";
@@ -114,7 +115,7 @@ describe("threaded runner", () => {
     dirs.push(dir);
     const text = LINE.repeat(3000); // one page of 3,000 lines: seconds of synchronous work
     const meta = { transaction_id: crypto.randomUUID(), tenant_id: "default", project_id: "p", project_version: 1, correlation_id: null, metadata: {}, created_at: new Date().toISOString(), source: "test" };
-    const running = runner.run({ sources: [], documentText: text }, { meta, settings: {}, exportDir: dir, onProgress: () => {}, signal: ctrl.signal });
+    const running = runner.run({ sources: [], documentText: text }, { meta, settings: defaultProject, exportDir: dir, onProgress: () => {}, signal: ctrl.signal });
     const outcome = running.then(() => "finished", (e) => e as Error);
     await Bun.sleep(1500);
     const abortedAt = performance.now();
