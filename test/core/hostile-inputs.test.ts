@@ -9,7 +9,9 @@ import path from "node:path";
 import { PDFDocument } from "pdf-lib";
 import { readTiffPages } from "../../src/core/convert/tiff.ts";
 import { DocprocError } from "../../src/core/errors.ts";
+import type { Page } from "../../src/core/model.ts";
 import { convertSource, type ConvertLimits } from "../../src/core/stages/convert.ts";
+import { ocrPages } from "../../src/core/stages/ocr.ts";
 import { multiPageTiff, pdfWithObjectStreamCount } from "../support/hostile.ts";
 import { spawnCli } from "../support/process.ts";
 
@@ -53,6 +55,24 @@ describe("PDF object streams", () => {
 });
 
 describe("cancellation", () => {
+  // Before: a page whose render failed because of the abort was only an "OCR failed" warning, and the run went on
+  // to split, extract and export (a fuzzed 13 KB PDF ran 17 s past its job's timeout).
+  test("an abort while a page is being rendered ends the OCR stage with the abort reason", async () => {
+    const ctrl = new AbortController();
+    const page = {
+      page_number: 1, source_file_index: 0, source_filename: "slow.pdf", source_file_page_number: 1,
+      image_transform: { rasterized_width: 10, rasterized_height: 10, source_width: 10, source_height: 10, source_unit: "pixel", render_scale: 1, effective_dpi: null, coordinate_system: "top-left-origin", rotation: 0 },
+      text_source: "none", words: [], text: "", ocr_confidence: null,
+      render: () => new Promise((_, reject) => ctrl.signal.addEventListener("abort", () => reject(new DocprocError("timeout", "render stopped")))),
+    } as unknown as Page;
+    const engine = { name: "null", workers: 1, recognize: async () => ({ words: [], text: "", confidence: null }), close: async () => {} };
+    const running = ocrPages([page], engine, { signal: ctrl.signal }).then(() => "finished", (e) => e);
+    setTimeout(() => ctrl.abort(new DocprocError("timeout", "job timed out")), 50);
+    const outcome = await running;
+    expect(outcome).toBeInstanceOf(DocprocError);
+    expect(outcome.message).toBe("job timed out");
+  });
+
   test("after an abort a PDF page render fails at once instead of restarting pdf.js", async () => {
     const ctrl = new AbortController();
     const file = await convertSource({ index: 0, filename: "ok.pdf", data: pdfWithObjectStreamCount(1), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null, signal: ctrl.signal });

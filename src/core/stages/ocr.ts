@@ -69,6 +69,8 @@ export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesO
   };
   throwIfAborted(opts.signal);
   await Promise.all(Array.from({ length: concurrency }, lane));
+  // Pages in flight at the abort fail as "OCR failed"; the run itself MUST still end as aborted, not succeed.
+  throwIfAborted(opts.signal);
   return report;
 }
 
