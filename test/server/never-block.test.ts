@@ -51,25 +51,25 @@ describe("the API never blocks", () => {
   test("/health answers within 1 s all along while a single-page text at the size limit is processed", async () => {
     const s = await serve({ DOCPROC_MAX_DOCUMENT_TEXT_MB: "0.25" });
     const project = (await (await api(s, "/tenants/default/projects", { name: "Text" })).json()).project_id;
-    const text = LINE.repeat(Math.floor((0.25 * 1024 * 1024) / LINE.length));
+    const text = LINE.repeat(Math.floor((0.25 * 1024 * 1024) / LINE.length)); // at the limit, on one page
     const submitted = await api(s, `/tenants/default/projects/${project}/transactions/process`, { documentText: text });
     expect(submitted.status).toBe(202);
     const id = (await submitted.json()).transaction_id;
     let worst = 0;
-    let polls = 0;
-    const until = Date.now() + 10_000;
+    let pollsWhileProcessing = 0;
+    const until = Date.now() + 30_000;
     while (Date.now() < until) {
       const started = performance.now();
       const res = await fetch(`${s.base}/health`);
       worst = Math.max(worst, performance.now() - started);
       expect(res.status).toBeLessThan(600);
-      polls++;
+      const status = (await (await api(s, `/transactions/${id}`)).json()).status;
+      if (status !== "processing") break;
+      pollsWhileProcessing++;
       await Bun.sleep(50);
     }
-    // The job is still running (it takes tens of seconds): the latencies above were measured during processing.
-    const status = await (await api(s, `/transactions/${id}`)).json();
-    expect(status.status).toBe("processing");
-    expect(polls).toBeGreaterThan(20);
+    // The latencies above were measured while the job ran (at least ~1 s of polling), whatever it finished as.
+    expect(pollsWhileProcessing).toBeGreaterThan(10);
     expect(worst).toBeLessThan(1000);
   }, 120_000);
 
