@@ -24,7 +24,7 @@ export async function runCli(argv: string[] = process.argv.slice(2)): Promise<ne
   trackStdout();
   const code = await main(argv);
   // Benchmarks ask where the time went (src/core/timing.ts): the totals go to the file named, never to stdout.
-  const timesFile = process.env.DOCPROC_STAGE_TIMES;
+  const timesFile = (await import("./settings/diagnostics")).stageTimesFile();
   if (timesFile) {
     const { stageTimes } = await import("./core/timing");
     await Bun.write(timesFile, JSON.stringify(stageTimes()));

@@ -17,6 +17,7 @@ import { parseTrustProxy } from "../server/proxy";
 import type { LogSettings } from "../telemetry/cli";
 import { DEFAULT_MAIL_LEASE_SECONDS, DEFAULT_MAIL_MAX_ATTEMPTS, type MailEnv } from "../mail/env";
 import { parseSecretKey } from "../storage/secret-box";
+import { DIAGNOSTICS_VARIABLES } from "./diagnostics";
 
 type Env = Record<string, string | undefined>;
 
@@ -112,7 +113,8 @@ export interface EnvSettings {
 
 /** Every variable with its description, for help texts and docs. */
 export function describeEnv(): Array<{ name: string; description: string }> {
-  return Object.entries(EnvSchema.shape).map(([name, s]) => ({ name, description: s.description ?? "" }));
+  const settings = Object.entries(EnvSchema.shape).map(([name, s]) => ({ name, description: s.description ?? "" }));
+  return [...settings, ...DIAGNOSTICS_VARIABLES];
 }
 
 /** Parses the environment once; throws `invalid_settings` naming every bad variable at once. */
