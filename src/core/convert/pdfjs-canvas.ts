@@ -43,7 +43,9 @@ export async function importWithoutCanvas<T>(load: () => Promise<T>): Promise<T>
 
 export async function loadCanvas(): Promise<Canvas> {
   if (canvas) return canvas;
-  canvas = require("@napi-rs/canvas") as Canvas;
+  // A literal dynamic import, not require(): the compiled binary bundles it (and dlopens the addon from its companion
+  // folder, scripts/build.ts); a runtime require() of the package name found nothing there and every render failed.
+  canvas = (await import("@napi-rs/canvas")) as unknown as Canvas;
   const g = globalThis as Record<string, unknown>;
   g.DOMMatrix = canvas.DOMMatrix;
   g.Path2D = canvas.Path2D;

@@ -48,6 +48,7 @@ export interface WorkerModule {
 
 export async function loadPdfjsWorkerModule(): Promise<WorkerModule> {
   const path = Bun.resolveSync("pdfjs-dist/legacy/build/pdf.worker.mjs", import.meta.dir);
+  if (!existsSync(path)) throw new Error(missingPdfjs(path));
   const source = readFileSync(path, "utf8");
   const patched = applyPatches(source, PATCHES, [OBJECT_STREAM, ...SPEED_PATCHES]);
   if (patched === null) return { ...(await import(path)), glyphOffsets: false };
@@ -67,6 +68,13 @@ export async function loadPdfjsWorkerModule(): Promise<WorkerModule> {
   } catch {
     return { ...(await import(path)), glyphOffsets: false }; // e.g. a read-only or foreign temp dir
   }
+}
+
+/** Says what to install or copy where: in a compiled binary the path is under its companion folder. */
+function missingPdfjs(path: string): string {
+  return path.includes("docproc-lib")
+    ? `the companion folder docproc-lib/ is missing or incomplete beside ${process.execPath} (no ${path}): copy dist/docproc-lib next to the binary, see docs/binary.md`
+    : `pdf.js is not installed (no ${path}): run npm ci`;
 }
 
 /**
