@@ -5,29 +5,17 @@
  *
  * MUST throw the run's `DocprocError` when the run fails (its `stage` names the stage that failed).
  */
-import type { ConvertedFile, Page, ProgressFn, ResultsFile, TransactionInput } from "./model";
+import type { ConvertedFile, Page, ResultsFile, TransactionInput } from "./model";
 import type { TransactionMeta } from "./results";
-import type { ProjectSettings } from "./project";
-import type { OcrEngine } from "./engines/ocr";
-import type { ExportManifest, ExportSink } from "./exporters";
+import type { ExportManifest } from "./exporters";
 import { runTransaction } from "./runner/run";
-import type { exportProfilesOf } from "./workflow";
+import type { RunOptions } from "./runner/types";
 
 export type { TransactionMeta } from "./results";
 export { analyseAfterReading } from "./runner/convert-stages";
 
-export interface PipelineContext {
-  meta: TransactionMeta;
-  project: ProjectSettings;
-  ocr: OcrEngine;
-  sink: ExportSink;
-  onProgress?: ProgressFn;
-  signal?: AbortSignal;
-  password?: string;
-  /** Overrides the project's export profiles (the CLI's `--format`). */
-  profiles?: ReturnType<typeof exportProfilesOf>;
-  now?: () => Date;
-}
+/** What a run needs, without the runner's pause, resume and notification hooks (one definition: RunOptions). */
+export type PipelineContext = Pick<RunOptions, "meta" | "project" | "ocr" | "sink" | "onProgress" | "signal" | "password" | "profiles" | "now">;
 
 export interface StageError {
   source_file_index?: number;
