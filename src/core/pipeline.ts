@@ -6,7 +6,6 @@
  * MUST throw the run's `DocprocError` when the run fails (its `stage` names the stage that failed).
  */
 import type { ConvertedFile, Page, ResultsFile, TransactionInput } from "./model";
-import type { TransactionMeta } from "./results";
 import type { ExportManifest } from "./exporters";
 import { runTransaction } from "./runner/run";
 import type { RunOptions } from "./runner/types";
