@@ -52,9 +52,11 @@ describe("process --data (cron-safe batches)", () => {
 
   test("two overlapping runs: one processes, the other refuses with exit code 3 and says who holds the lock", async () => {
     const dir = await inbox(6, "overlap");
+    // A scanned page keeps the first run busy for seconds (OCR); born-digital pages alone finished before the second
+    // run had started on an idle machine, and both exited 0.
+    await Bun.write(path.join(dir, "doc-1b-scan.pdf"), Bun.file(path.resolve(import.meta.dir, "../../fixtures/inbox/scanned-invoice.pdf")));
     const out = tempDir("cron-out", cleanup);
     const data = tempDir("cron-data", cleanup);
-    // The default project (intelligent split renders every page) keeps the first run busy for seconds.
     const args = ["process", dir, "--out", out, "--data", data, "--json"];
     const first = runCli(args);
     // The second starts once the first holds the lock, as an overlapping cron run would.
@@ -65,7 +67,7 @@ describe("process --data (cron-safe batches)", () => {
     const refused = a.code === 3 ? a : b;
     expect(refused.stderr).toMatch(/data directory .* is in use by docproc process \(pid \d+/);
     expect(refused.stdout).toBe("");
-    expect(resultsFiles(out)).toHaveLength(6);
+    expect(resultsFiles(out)).toHaveLength(7);
   }, 120_000);
 
   test("a run killed with SIGKILL mid-file: the next run re-takes that file once and redoes nothing else", async () => {

@@ -128,7 +128,9 @@ describe("threaded runner", () => {
     const before = process.cpuUsage();
     await Bun.sleep(1000);
     const cpu = process.cpuUsage(before);
-    expect((cpu.user + cpu.system) / 1e6).toBeLessThan(0.3);
+    // A thread still spinning would burn ~1 CPU-second in this second; the rest of the test process (timers, GC of
+    // earlier tests) measured up to 0.36 s on an idle machine, so the bar sits at half a core.
+    expect((cpu.user + cpu.system) / 1e6).toBeLessThan(0.6);
     await runner.close();
   }, 60_000);
 });
