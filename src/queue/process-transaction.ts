@@ -77,6 +77,21 @@ export function stateRootOf(deps: Pick<ProcessDeps, "exportsRoot" | "stateRoot">
   return deps.stateRoot ?? path.join(path.dirname(deps.exportsRoot), "state");
 }
 
+/** A transaction's source files as the pipeline takes them: bytes from the blob store, passwords while kept. */
+export async function storedSources(db: Db, blobs: BlobStore, transactionId: string): Promise<SourceInput[]> {
+  const passwords = passwordsOf(db, transactionId);
+  return Promise.all(
+    listSourceFiles(db, transactionId).map(async (f) => ({
+      index: f.file_index,
+      filename: f.filename,
+      content_type: f.content_type,
+      data: await blobs.get(f.blob_hash),
+      split_policy: f.split_policy,
+      ...(passwords.has(f.file_index) ? { password: passwords.get(f.file_index) } : {}),
+    })),
+  );
+}
+
 export function exportDirOf(exportsRoot: string, transactionId: string): string {
   return path.join(exportsRoot, transactionId);
 }
@@ -121,18 +136,7 @@ async function processJob(payload: ProcessPayload, deps: ProcessDeps, helpers: J
   tx.markProcessing(db, id, isoAt(clock), project.project_version);
   deps.notifier.emit(id);
 
-  const files = listSourceFiles(db, id);
-  const passwords = passwordsOf(db, id);
-  const sources: SourceInput[] = await Promise.all(
-    files.map(async (f) => ({
-      index: f.file_index,
-      filename: f.filename,
-      content_type: f.content_type,
-      data: await deps.blobs.get(f.blob_hash),
-      split_policy: f.split_policy,
-      ...(passwords.has(f.file_index) ? { password: passwords.get(f.file_index) } : {}),
-    })),
-  );
+  const sources = await storedSources(db, deps.blobs, id);
   const stateRoot = stateRootOf(deps);
   const continuing = payload.resume || payload.from_step !== undefined;
   const saved = continuing ? await loadRunState(stateRoot, id) : null;

@@ -8,22 +8,12 @@
  */
 import type { FieldValue, Page, ResultsFile } from "../model";
 import type { ProjectSettings } from "../project";
+import { pagesFromResults } from "../stages/export";
 import { learnMemory } from "./learn";
 import type { Memory } from "./model";
 
-export function pagesOf(results: ResultsFile): Page[] {
-  return (results.pages ?? []).map((p) => ({
-    page_number: p.page_number,
-    source_file_index: 0,
-    source_filename: p.source_filename,
-    source_file_page_number: p.source_file_page_number,
-    image_transform: p.image_transform,
-    text_source: p.text_source,
-    words: p.words ?? [],
-    text: p.text ?? "",
-    ocr_confidence: p.ocr_confidence,
-  }));
-}
+/** The results file's pages, words included (the exporters' reading of them). */
+export const pagesOf = (results: ResultsFile): Page[] => pagesFromResults(results);
 
 const hasWords = (pages: Page[]) => pages.some((p) => p.words.length > 0);
 

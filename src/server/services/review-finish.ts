@@ -10,27 +10,14 @@ import type { ResultsFile, SourceInput } from "../../core/model";
 import { isoAt } from "../../storage/clock";
 import { replaceManifest } from "../../storage/export-files";
 import { getProjectById } from "../../storage/projects";
-import { listSourceFiles } from "../../storage/source-files";
-import { passwordsOf } from "../../storage/source-file-passwords";
 import * as tx from "../../storage/transactions";
-import { exportDirOf, stateRootOf } from "../../queue/process-transaction";
+import { exportDirOf, stateRootOf, storedSources as storedSourcesOf } from "../../queue/process-transaction";
 import { continueAfterReview as resumeWithReview } from "../../queue/review-resume";
 import { loadRunState } from "../../storage/run-state";
 import type { ServerDeps } from "../deps";
 
-export async function storedSources(deps: ServerDeps, transactionId: string): Promise<SourceInput[]> {
-  const passwords = passwordsOf(deps.db, transactionId);
-  return Promise.all(
-    listSourceFiles(deps.db, transactionId).map(async (f) => ({
-      index: f.file_index,
-      filename: f.filename,
-      content_type: f.content_type,
-      data: await deps.blobs.get(f.blob_hash),
-      split_policy: f.split_policy,
-      ...(passwords.has(f.file_index) ? { password: passwords.get(f.file_index) } : {}),
-    })),
-  );
-}
+/** The transaction's stored source files (see queue/process-transaction.ts). */
+export const storedSources = (deps: ServerDeps, transactionId: string): Promise<SourceInput[]> => storedSourcesOf(deps.db, deps.blobs, transactionId);
 
 /** Runs the project's export profiles again over `results` and replaces the transaction's export files. */
 export async function reexport(deps: ServerDeps, t: tx.TransactionRecord, results: ResultsFile): Promise<void> {
