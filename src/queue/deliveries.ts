@@ -20,7 +20,7 @@ import type { NotificationEvent } from "../core/notify/activity";
 import { deliveryFailure, nodesByOutcome, notificationNodes, notifyStage, type NotificationNode, type NotifyTrigger, type PlannedDelivery, type WorkflowStepLike } from "../core/stages/notify";
 import type { ExportManifestLike } from "../core/notify/payload";
 import { WorkflowStepSchema } from "../core/project";
-import { isoAt, type Clock } from "../storage/clock";
+import { after, isoAt, sleep, type Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
 import * as store from "../storage/deliveries";
 import { getProjectById } from "../storage/projects";
@@ -261,8 +261,9 @@ async function runAttempt(payload: { delivery_id: string }, deps: DeliveryDeps, 
     return endDelivery(db, clock, d, attempt, next.action === "succeeded", next.action === "give_up" ? next.reason : null);
   });
   if (next.action === "retry") {
-    // Durability is the job's run_at; this timer only spares the wait for the next poll.
-    setTimeout(() => pool.wake(), next.delay_seconds * 1000 + 5).unref?.();
+    // Durability is the job's run_at; this timer (on the clock the run_at was computed from, so it never fires
+    // before the job is due) only spares the wait for the next poll.
+    after(clock, Date.parse(next.run_at) - clock.now(), () => pool.wake(), { unref: true });
     deps.log?.(`delivery ${d.delivery_id} attempt ${attempt} failed (${outcome.error}); attempt ${next.next_attempt} at ${next.run_at}`);
   }
   if (changed) deps.notifier.emit(d.transaction_id);
@@ -307,6 +308,6 @@ export async function runDeliveryToEnd(db: Db, clock: Clock, deliveryId: string,
     if (d.state === "succeeded" || d.state === "failed") return d;
     if (await pool.runOnce()) continue;
     const due = d.next_attempt_at ? Date.parse(d.next_attempt_at) - clock.now() : 100;
-    await new Promise((r) => setTimeout(r, Math.min(1000, Math.max(20, due))));
+    await sleep(clock, Math.min(1000, Math.max(20, due)));
   }
 }

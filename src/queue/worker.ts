@@ -11,7 +11,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { DocprocError } from "../core/errors";
-import type { Clock } from "../storage/clock";
+import { after, every, type Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
 import { hostname } from "node:os";
 import { claim, complete, expireDeadLocalLeases, fail, heartbeat, leaseHeld, pidAlive, pruneFinishedJobs, release, type JobRecord } from "./jobs";
@@ -49,6 +49,7 @@ export class LeaseLostError extends Error {
 
 export interface WorkerOptions {
   db: Db;
+  /** Lease times, and the timers of heartbeats, polls, job time limits and pruning (a fake clock drives them in tests). */
   clock: Clock;
   concurrency?: number;
   leaseMs?: number;
@@ -84,22 +85,25 @@ export interface WorkerPool {
   running(): number;
 }
 
-/** Races the handler against its time limit; a handler still running afterwards can no longer reject unhandled. */
-async function withTimeout(run: Promise<void>, timeoutMs: number | undefined, ctrl: AbortController, job: JobRecord): Promise<void> {
+/**
+ * Races the handler against its time limit (on the pool's clock); a handler still running afterwards can no longer
+ * reject unhandled.
+ */
+async function withTimeout(run: Promise<void>, timeoutMs: number | undefined, ctrl: AbortController, job: JobRecord, clock: Clock): Promise<void> {
   if (!timeoutMs) return run;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancel = () => {};
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    cancel = after(clock, timeoutMs, () => {
       const err = new DocprocError("timeout", `job ${job.id} (${job.kind}) ran longer than ${Math.round(timeoutMs / 1000)} s`);
       ctrl.abort(err);
       reject(err);
-    }, timeoutMs);
+    });
   });
   run.catch(() => {});
   try {
     await Promise.race([run, limit]);
   } finally {
-    clearTimeout(timer);
+    cancel();
   }
 }
 
@@ -130,7 +134,7 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
   let stopping = false;
   const wakers = new Set<() => void>();
   const loops: Promise<void>[] = [];
-  let pruneTimer: ReturnType<typeof setInterval> | null = null;
+  let stopPruning: (() => void) | null = null;
   const prune = () => {
     try {
       pruneFinishedJobs(db, clock.now() - (opts.keepFinishedMs ?? 7 * 86_400_000));
@@ -143,13 +147,13 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
     const entry = handlers.get(job.kind)!;
     const token = job.lease_token!;
     const ctrl = new AbortController();
-    const beat = setInterval(() => {
+    const stopBeating = every(clock, heartbeatMs, () => {
       try {
         if (!heartbeat(db, clock, job.id, token, leaseMs)) ctrl.abort(new LeaseLostError(job.id));
       } catch (err) {
         log(`heartbeat failed for job ${job.id}: ${(err as Error).message}`);
       }
-    }, heartbeatMs);
+    });
     let finished = false;
     const startedAt = performance.now();
     tlog?.info(
@@ -173,7 +177,7 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
     };
     const done = (async () => {
       try {
-        await withTimeout(entry.handler(job.payload, helpers), entry.opts.timeoutMs, ctrl, job);
+        await withTimeout(entry.handler(job.payload, helpers), entry.opts.timeoutMs, ctrl, job, clock);
         if (!finished) complete(db, clock, job.id, token);
         record(job, "completed", startedAt);
       } catch (err) {
@@ -196,7 +200,7 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
           }
         }
       } finally {
-        clearInterval(beat);
+        stopBeating();
         inFlight.delete(job.id);
       }
     })();
@@ -223,13 +227,14 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
         continue;
       }
       await new Promise<void>((resolve) => {
+        let cancel = () => {};
         const waker = () => {
-          clearTimeout(t);
+          cancel();
           wakers.delete(waker);
           resolve();
         };
-        const t = setTimeout(waker, pollMs);
         wakers.add(waker);
+        cancel = after(clock, pollMs, waker);
       });
     }
   }
@@ -247,8 +252,7 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
         log(`lease recovery failed: ${(err as Error).message}`);
       }
       prune();
-      pruneTimer = setInterval(prune, 3_600_000);
-      pruneTimer.unref?.();
+      stopPruning = every(clock, 3_600_000, prune, { unref: true });
       for (let i = 0; i < (opts.concurrency ?? 1); i++) loops.push(loop());
     },
     wake() {
@@ -263,10 +267,12 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
     },
     async stop(sopts = {}) {
       stopping = true;
-      if (pruneTimer) clearInterval(pruneTimer);
+      stopPruning?.();
+      stopPruning = null;
       for (const w of [...wakers]) w();
       if (!sopts.graceful) for (const f of inFlight.values()) f.ctrl.abort(new Error("worker stopping"));
       const all = Promise.all([...inFlight.values()].map((f) => f.done));
+      // The shutdown grace period is wall time on purpose: a process must exit on time whatever clock it was given.
       const limit = sopts.timeoutMs ?? 30_000;
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([all, new Promise((r) => (timer = setTimeout(r, limit)))]);

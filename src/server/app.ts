@@ -53,7 +53,7 @@ export function pathnameOf(url: string): string {
 /** `/transactions/:id/exports/download/*` → a RegExp, for telling a wrong method (405) from an unknown path (404). */
 const routePattern = (path: string) => new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*")}/?$`);
 
-export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(deps.db, deps.notifier, deps.config.longPollRecheckMs)) {
+export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(deps.db, deps.notifier, deps.config.longPollRecheckMs, deps.clock)) {
   const telemetry: Telemetry = deps.telemetry ?? { log: silentLogger, metrics: createMetrics({ queueCounts: () => queueCounts(deps.db) }) };
   // Learning from confirmed documents attaches to the one place a review ends (docs/memory.md).
   deps.onReviewFinished ??= [learnFromReviewHook(deps.db, deps.clock)];

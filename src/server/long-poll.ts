@@ -1,9 +1,11 @@
 /**
  * Long polls on transaction status. A waiter wakes at once when this process changes the status (notifier), and
  * within `recheckMs` when another process does (one shared timer re-reads the statuses of every watched
- * transaction in a single query, so 1,000 waiting clients cost one query per tick, not 1,000 timers).
+ * transaction in a single query, so 1,000 waiting clients cost one query per tick, not 1,000 timers). Both the
+ * timeout and the re-check run on the injected clock (tests advance it instead of waiting).
  */
 import type { Notifier } from "../queue/notifier";
+import { after, every, systemClock, type Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
 import { statusesOf, TERMINAL_STATUSES, type TransactionStatus } from "../storage/transactions";
 
@@ -20,15 +22,15 @@ export interface LongPoll {
   close(): void;
 }
 
-export function createLongPoll(db: Db, notifier: Notifier, recheckMs = 1000): LongPoll {
+export function createLongPoll(db: Db, notifier: Notifier, recheckMs = 1000, clock: Clock = systemClock): LongPoll {
   const waiters = new Set<Waiter>();
-  let timer: ReturnType<typeof setInterval> | null = null;
+  let stopRecheck: (() => void) | null = null;
   let closed = false;
 
   const recheck = () => {
     if (waiters.size === 0) {
-      if (timer) clearInterval(timer);
-      timer = null;
+      stopRecheck?.();
+      stopRecheck = null;
       return;
     }
     const now = statusesOf(db, [...new Set([...waiters].map((w) => w.id))]);
@@ -39,26 +41,26 @@ export function createLongPoll(db: Db, notifier: Notifier, recheckMs = 1000): Lo
     wait(id, status, timeoutMs, signal) {
       if (closed || timeoutMs <= 0 || (TERMINAL_STATUSES as readonly string[]).includes(status)) return Promise.resolve();
       return new Promise<void>((resolve) => {
-        let t: ReturnType<typeof setTimeout>;
+        let cancel = () => {};
         let unsubscribe = () => {};
         const waiter: Waiter = {
           id,
           status,
           done: () => {
             if (!waiters.delete(waiter)) return;
-            clearTimeout(t);
+            cancel();
             unsubscribe();
             signal?.removeEventListener("abort", waiter.done);
             resolve();
           },
         };
         waiters.add(waiter);
-        t = setTimeout(waiter.done, timeoutMs);
+        cancel = after(clock, timeoutMs, waiter.done);
         unsubscribe = notifier.subscribe(id, () => {
           if (statusesOf(db, [id]).get(id) !== status) waiter.done();
         });
         signal?.addEventListener("abort", waiter.done, { once: true });
-        if (!timer) timer = setInterval(recheck, recheckMs);
+        stopRecheck ??= every(clock, recheckMs, recheck);
       });
     },
     waiting: () => waiters.size,
@@ -66,8 +68,8 @@ export function createLongPoll(db: Db, notifier: Notifier, recheckMs = 1000): Lo
     close() {
       closed = true;
       for (const w of [...waiters]) w.done();
-      if (timer) clearInterval(timer);
-      timer = null;
+      stopRecheck?.();
+      stopRecheck = null;
     },
   };
 }

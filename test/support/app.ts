@@ -61,7 +61,7 @@ export function buildTestApp(opts: TestAppOptions) {
     ocrStatus: pool ? () => runtime.ocrStatus() : () => ({ status: "idle" }),
     telemetry: opts.telemetry,
   };
-  const longPoll = createLongPoll(data.db, runtime.notifier, config.longPollRecheckMs);
+  const longPoll = createLongPoll(data.db, runtime.notifier, config.longPollRecheckMs, clock);
   const app = createApp(deps, longPoll);
   let listening = false;
   return {
