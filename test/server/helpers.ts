@@ -2,11 +2,12 @@ import type { PipelineRunner } from "../../src/queue/pipeline-runner";
 import type { ServerConfig } from "../../src/server/config";
 import { buildTestApp } from "../support/app";
 import { requestInit } from "../support/http";
+import type { Clock } from "../../src/storage/clock";
 
 export const KEY = "test-admin-key";
 
-export function testApp(opts: { runner?: PipelineRunner; config?: Partial<ServerConfig>; workers?: number } = {}) {
-  const t = buildTestApp({ adminKey: KEY, prefix: "server", runner: opts.runner, config: opts.config, workers: opts.workers });
+export function testApp(opts: { runner?: PipelineRunner; config?: Partial<ServerConfig>; workers?: number; clock?: Clock } = {}) {
+  const t = buildTestApp({ adminKey: KEY, prefix: "server", runner: opts.runner, config: opts.config, workers: opts.workers, clock: opts.clock });
   const call = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await t.app.handle(new Request(`http://local${url}`, requestInit(method, { "x-api-key": KEY, ...headers }, body, { jsonStrings: true })));
     const type = res.headers.get("content-type") ?? "";

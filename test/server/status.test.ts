@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { fakeClock } from "../../src/storage/clock";
 import * as tx from "../../src/storage/transactions";
 import { form, testApp } from "./helpers";
 
@@ -56,41 +57,47 @@ describe("GET /transactions/{id}", () => {
     expect((await t.call("GET", `/transactions/${a}`)).json.metadata).toEqual(created);
   });
 
-  test("a long poll returns promptly after a status change", async () => {
-    t = testApp({ workers: 0, config: { longPollRecheckMs: 60_000 } }); // only the in-process notifier can wake it
+  // The long poll's timeout and DB re-check run on the injected clock: the clock never moves unless a test moves it,
+  // so "answered without the clock moving" proves the notifier woke it, on any machine.
+  const heldPoll = async (clock: ReturnType<typeof fakeClock>, recheckMs?: number) => {
+    t = testApp({ workers: 0, clock, config: recheckMs ? { longPollRecheckMs: recheckMs } : {} });
     const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
     const id = (await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {})).json.transaction_id;
     await t.call("POST", `/transactions/${id}/source-files`, form([{ name: "a.pdf", body: "a" }]));
-    const t0 = performance.now();
-    const poll = t.call("GET", `/transactions/${id}?timeout=10`);
-    await Bun.sleep(150);
+    let answered = false;
+    const poll = t.call("GET", `/transactions/${id}?timeout=10`).then((r) => ((answered = true), r));
+    while (t.longPoll.waiting() === 0) await Bun.sleep(5); // the request has reached the wait
+    return { id, poll, answered: () => answered };
+  };
+
+  test("a long poll returns after a status change made in this process, with no time passing", async () => {
+    const clock = fakeClock();
+    const { id, poll } = await heldPoll(clock, 60_000);
+    const before = clock.now();
     await t.call("POST", `/transactions/${id}/start`);
-    const r = await poll;
-    const took = performance.now() - t0;
-    expect(r.json.status).toBe("queued");
-    expect(took).toBeLessThan(1000);
+    expect((await poll).json.status).toBe("queued");
+    expect(clock.now()).toBe(before);
   });
 
-  test("a long poll sees a change made by another process through the DB re-check", async () => {
-    t = testApp();
-    const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
-    const id = (await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {})).json.transaction_id;
-    const poll = t.call("GET", `/transactions/${id}?timeout=10`);
-    await Bun.sleep(100);
-    tx.markQueued(t.deps.db, id, new Date().toISOString()); // no notifier: as if a worker process wrote it
-    const t0 = performance.now();
+  test("a long poll sees a change made by another process at the next DB re-check", async () => {
+    const clock = fakeClock();
+    const { id, poll, answered } = await heldPoll(clock, 100);
+    tx.markQueued(t.deps.db, id, new Date(clock.now()).toISOString()); // no notifier: as if a worker process wrote it
+    await clock.tick(99);
+    expect(answered()).toBe(false);
+    expect(t.longPoll.waiting()).toBe(1);
+    await clock.tick(1);
     expect((await poll).json.status).toBe("queued");
-    expect(performance.now() - t0).toBeLessThan(1000);
   });
 
   test("a long poll holds for its timeout when nothing changes", async () => {
-    t = testApp();
-    const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
-    const id = (await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {})).json.transaction_id;
-    const t0 = performance.now();
-    const r = await t.call("GET", `/transactions/${id}?timeout=1`);
-    expect(r.json.status).toBe("created");
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(950);
+    const clock = fakeClock();
+    const { poll, answered } = await heldPoll(clock);
+    await clock.tick(9_999);
+    expect(answered()).toBe(false);
+    expect(t.longPoll.waiting()).toBe(1);
+    await clock.tick(1);
+    expect((await poll).json.status).toBe("created");
     expect(t.longPoll.waiting()).toBe(0);
   });
 });

@@ -8,6 +8,7 @@ import { Webhook } from "standardwebhooks";
 import type { AllowPrivate } from "../../src/core/notify/ssrf";
 import { mergeOverDefault } from "../../src/core/project";
 import type { PipelineRunner } from "../../src/queue/pipeline-runner";
+import type { Clock } from "../../src/storage/clock";
 import { buildTestApp } from "../support/app";
 import { requestInit } from "../support/http";
 
@@ -18,13 +19,14 @@ export interface Reply {
   json: any;
 }
 
-export async function startHookServer(opts: { allow?: AllowPrivate; runner?: PipelineRunner; workers?: number } = {}) {
+export async function startHookServer(opts: { allow?: AllowPrivate; runner?: PipelineRunner; workers?: number; clock?: Clock } = {}) {
   let base = "";
   const t = buildTestApp({
     adminKey: ADMIN,
     prefix: "webhooks",
     runner: opts.runner,
     workers: opts.workers ?? 2,
+    clock: opts.clock,
     slots: 2,
     webhooks: { publicBaseUrl: () => base, allowPrivate: opts.allow ?? ["127.0.0.0/8"] },
   });
@@ -74,8 +76,8 @@ export function inOrder(...codes: number[]): (req: Request) => Response {
   };
 }
 
-/** Polls `read` until `done` holds (or throws after `ms`). */
-export async function until<T>(read: () => Promise<T> | T, done: (v: T) => boolean, ms = 10_000): Promise<T> {
+/** Polls `read` until `done` holds (or throws after `ms`: a ceiling for a loaded machine, not a measurement). */
+export async function until<T>(read: () => Promise<T> | T, done: (v: T) => boolean, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await read();

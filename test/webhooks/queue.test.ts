@@ -1,17 +1,22 @@
 /**
  * Webhook deliveries through the durable queue: retries as rescheduled jobs, the delivery log endpoint, redelivery,
  * fail_workflow_on_error holding and failing the transaction, and the allow-list being off by default.
+ * The server runs on a fake clock: a retry is sent when the test moves the clock past its backoff, never on wall
+ * time, so the delays are asserted exactly and a loaded machine changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startReceiver, statuses, type Receiver } from "../core/notify-receiver";
 import { planTransactionDeliveries } from "../../src/queue/deliveries";
-import { systemClock } from "../../src/storage/clock";
+import { queueCounts } from "../../src/queue/jobs";
+import { fakeClock } from "../../src/storage/clock";
 import { inOrder, startHookServer, until, verifySignatures, type HookServer } from "./helpers";
 
+// Starts at wall time: receivers check webhook-timestamp against their own clock (Standard Webhooks: ±5 min).
+const clock = fakeClock(Date.now());
 let s: HookServer;
 let rx: Receiver;
 beforeAll(async () => {
-  s = await startHookServer();
+  s = await startHookServer({ clock });
   rx = startReceiver();
 });
 afterAll(async () => {
@@ -22,12 +27,26 @@ afterAll(async () => {
 const ended = (r: { json: any }) => r.json.deliveries.length > 0 && r.json.deliveries.every((d: any) => d.state === "succeeded" || d.state === "failed");
 const status = async (id: string) => (await s.call("GET", `/transactions/${id}`)).json;
 const hitsFor = (id: string) => rx.received.filter((r) => JSON.parse(r.body).transaction_id === id);
+/** Waits until the delivery has made `attempts` attempts and waits for its next one. */
+const retryingAfter = (id: string, attempts: number) => until(() => s.deliveries(id), (r) => r.json.deliveries[0]?.state === "retrying" && r.json.deliveries[0]?.attempts === attempts);
+/** Webhook jobs queued or running, by status (none left: nothing more will be sent whatever the time). */
+const deliveryJobs = () => Object.fromEntries(queueCounts(s.db).filter((c) => c.kind === "webhook_delivery").map((c) => [c.status, c.n]));
 
 describe("webhook deliveries through the queue", () => {
   test("500, 500, 200: three attempts with doubling delays, each recorded in the delivery log", async () => {
     rx.reply(inOrder(500, 500, 200));
     const project = await s.project({ webhook_url: rx.url("/retry"), hmac_secret: "s3cret", retry_backoff_seconds: 0.2 });
     const id = await s.submit(project);
+    await retryingAfter(id, 1);
+    await clock.tick(199);
+    expect(deliveryJobs()).toEqual({ queued: 1 }); // the second attempt waits for its run_at
+    expect(hitsFor(id)).toHaveLength(1);
+    await clock.tick(1);
+    await retryingAfter(id, 2);
+    await clock.tick(399);
+    expect(deliveryJobs()).toEqual({ queued: 1 });
+    expect(hitsFor(id)).toHaveLength(2);
+    await clock.tick(1);
     const log = await until(() => s.deliveries(id), ended);
     const [d] = log.json.deliveries;
     expect(d).toMatchObject({ state: "succeeded", attempts: 3, event: "reached", event_name: "transaction.step_reached", node_id: "notify-1", url: rx.url("/retry") });
@@ -38,12 +57,9 @@ describe("webhook deliveries through the queue", () => {
     expect(hits).toHaveLength(3);
     expect(new Set(hits.map((h) => h.headers["webhook-id"]))).toEqual(new Set([d.delivery_id]));
     for (const h of hits) verifySignatures("s3cret", h.headers, h.body);
-    const gap1 = (hits[1]!.at - hits[0]!.at) / 1000;
-    const gap2 = (hits[2]!.at - hits[1]!.at) / 1000;
-    // Lower bounds only: the backoff (0.2 s, then 0.4 s) is a minimum wait, and a loaded machine only adds to it
-    // (a ratio between the two gaps failed under load when the first gap was stretched).
-    expect(gap1).toBeGreaterThanOrEqual(0.19);
-    expect(gap2).toBeGreaterThanOrEqual(0.39);
+    // On the injected clock the backoff (0.2 s, then doubled) is exact: each attempt starts when it falls due.
+    const started = d.attempt_log.map((a: any) => Date.parse(a.started_at));
+    expect([started[1] - started[0], started[2] - started[1]]).toEqual([200, 400]);
     expect((await status(id)).status).toBe("completed");
   });
 
@@ -76,17 +92,21 @@ describe("webhook deliveries through the queue", () => {
     const project = await s.project({ webhook_url: rx.url("/later") + "?token=t0p", retry_backoff_seconds: 0.05 });
     rx.reply((req) => (new URL(req.url).pathname === "/later" && rx.received.filter((r) => r.path === "/later").length === 1 ? new Response("busy", { status: 503, headers: { "retry-after": "1" } }) : new Response("ok")));
     const id = await s.submit(project);
-    const retrying = await until(() => s.deliveries(id), (r) => r.json.deliveries[0]?.state === "retrying");
+    const retrying = await retryingAfter(id, 1);
     const d = retrying.json.deliveries[0];
     expect(d.url).toBe(rx.url("/later") + "?token=***");
     expect(d.attempt_log[0]).toMatchObject({ status: 503, retry_after_seconds: 1 });
     const early = await s.call("POST", `/transactions/${id}/deliveries/${d.delivery_id}/redeliver`);
     expect(early.status).toBe(400);
     expect(early.json.detail).toContain("still retrying");
-    await until(() => s.deliveries(id), ended);
+    await clock.tick(999); // past the 0.05 s backoff, not yet past Retry-After
+    expect(deliveryJobs()).toEqual({ queued: 1 });
+    await clock.tick(1);
+    const log = await until(() => s.deliveries(id), ended);
     const hits = rx.received.filter((r) => r.path === "/later" && JSON.parse(r.body).transaction_id === id);
     expect(hits).toHaveLength(2);
-    expect(hits[1]!.at - hits[0]!.at).toBeGreaterThanOrEqual(990);
+    const [first, second] = log.json.deliveries[0].attempt_log.map((a: any) => Date.parse(a.started_at));
+    expect(second - first).toBe(1000);
   });
 
   test("a receiver that hangs is cut off at timeout_seconds", async () => {
@@ -107,14 +127,20 @@ describe("webhook deliveries through the queue", () => {
     const id = await s.submit(project);
     const held = await until(() => status(id), (t) => t.status === "processing" && t.metadata?.step_progress?.current_step === "notify");
     expect(held.metadata.step_progress.current_step_name).toBe("Notification");
+    await retryingAfter(id, 1);
+    expect((await status(id)).status).toBe("processing"); // still held while the retry waits
+    await clock.tick(400);
     const done = await until(() => status(id), (t) => t.status !== "processing");
     expect(done.status).toBe("failed");
     expect(done.error_message).toContain("notification 1 (reached) failed after 2 attempt(s): HTTP 503");
     const hits = hitsFor(id);
     expect(hits).toHaveLength(2);
     expect(hits.every((h) => JSON.parse(h.body).event === "transaction.step_reached")).toBe(true);
-    await Bun.sleep(300);
-    expect(hitsFor(id)).toHaveLength(2); // no transaction.failed after the delivery failure
+    // No transaction.failed after the delivery failure: no delivery is planned and no job is left to send one.
+    expect((await s.deliveries(id)).json.deliveries).toHaveLength(1);
+    expect(deliveryJobs()).toEqual({});
+    await clock.tick(60_000);
+    expect(hitsFor(id)).toHaveLength(2);
   });
 
   test("fail_workflow_on_error: a successful delivery releases the transaction as completed", async () => {
@@ -135,7 +161,7 @@ describe("webhook deliveries through the queue", () => {
     const id = await s.submit(project);
     await until(() => s.deliveries(id), ended);
     const settings = { publicBaseUrl: () => s.base, allowPrivate: ["127.0.0.0/8"] };
-    const again = s.db.transaction(() => planTransactionDeliveries(s.db, systemClock, { transaction_id: id, status: "completed", manifest: { transaction_id: id, profiles: {}, total_files: 0, total_size_bytes: 0 } }, settings))();
+    const again = s.db.transaction(() => planTransactionDeliveries(s.db, clock, { transaction_id: id, status: "completed", manifest: { transaction_id: id, profiles: {}, total_files: 0, total_size_bytes: 0 } }, settings))();
     expect(again.enqueued).toBe(0);
     expect((await s.deliveries(id)).json.deliveries).toHaveLength(1);
   });
