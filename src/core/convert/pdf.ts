@@ -10,6 +10,7 @@ import { meanConfidence } from "./lines.ts";
 import { isFatal, isInterrupted, PdfWorkerClient, spareWorkerCount } from "./pdf-client.ts";
 import { packWords, unpackWords, type PageResult, type RenderResult } from "./pdf-protocol.ts";
 import type { RenderOptions } from "./raster.ts";
+import { repairPdf } from "./pdf-repair.ts";
 
 export interface PdfConvertOptions {
   firstPageNumber: number;
@@ -34,17 +35,40 @@ export async function convertPdf(
   }
 }
 
-async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promise<ConvertedFile & { close(): Promise<void> }> {
-  const password = opts.password ?? src.password;
-  const client = new PdfWorkerClient(src.data, password, opts.limits.openTimeoutMs, opts.signal);
-  let opened;
+/**
+ * Opens the file in a pdf.js worker. A file pdf.js refuses as corrupt is tried once more with its xref and page tree
+ * rebuilt from the objects it still holds (pdf-repair.ts); the original error stands when that fails too.
+ */
+async function openDocument(src: SourceInput, password: string | undefined, opts: PdfConvertOptions, warnings: string[]) {
+  let client = new PdfWorkerClient(src.data, password, opts.limits.openTimeoutMs, opts.signal);
   try {
-    opened = await client.open();
+    return { client, data: src.data, opened: await client.open() };
   } catch (err) {
     await client.close();
-    throw err;
+    if (!(err instanceof DocprocError) || err.code !== "corrupt_file" || opts.signal?.aborted) throw err;
+    const repaired = repairPdf(src.data);
+    if (!repaired) throw err;
+    client = new PdfWorkerClient(repaired.data, password, opts.limits.openTimeoutMs, opts.signal);
+    try {
+      const opened = await client.open();
+      if (opened.numPages < 1) throw err;
+      warnings.push(
+        `the file is damaged (${err.message.replace(/^not a readable PDF: /, "")}): its cross-reference table and page tree were rebuilt from the ${repaired.found} page object(s) found` +
+          (repaired.padded ? `; ${repaired.padded} page(s) the file declares are missing and left blank` : ""),
+      );
+      return { client, data: repaired.data, opened };
+    } catch {
+      await client.close();
+      throw err;
+    }
   }
-  const warnings = [...opened.warnings];
+}
+
+async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promise<ConvertedFile & { close(): Promise<void> }> {
+  const password = opts.password ?? src.password;
+  const warnings: string[] = [];
+  const { client, data, opened } = await openDocument(src, password, opts, warnings);
+  warnings.push(...opened.warnings);
   const pageTotal = opened.numPages;
   if (pageTotal < 1) {
     await client.close();
@@ -54,7 +78,7 @@ async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promis
   let pages: Page[];
   try {
     checkPageCount(wanted, pageTotal, opts.limits);
-    pages = await convertPages(client, src, wanted, opts, warnings, password);
+    pages = await convertPages(client, { ...src, data }, wanted, opts, warnings, password);
   } catch (err) {
     await client.close();
     throw err;

@@ -44,6 +44,8 @@ class SourcePdfs {
 async function loadPdf(data: Uint8Array): Promise<PDFDocument | null> {
   try {
     const doc = await PDFDocument.load(data, { ignoreEncryption: true, updateMetadata: false });
+    // A damaged file pdf-lib loads may still have no usable page tree (conversion rebuilt it): use the rasters.
+    doc.getPageCount();
     return doc.isEncrypted ? null : doc; // encrypted content cannot be copied readably: use the raster
   } catch {
     return null;
