@@ -3,7 +3,7 @@
  * hostile corpus's unreadablemetadata.pdf (its page tree and a page lie in a zero-filled hole; poppler counts 4
  * pages), a file whose page tree was wiped, and hostile object numbers and page counts that must cost nothing.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import path from "node:path";
 import { DocprocError } from "../../src/core/errors.ts";
 import { repairPdf } from "../../src/core/convert/pdf-repair.ts";
@@ -11,6 +11,7 @@ import { convertSource } from "../../src/core/stages/convert.ts";
 import { classicPdf } from "../support/hostile.ts";
 
 const UNREADABLE = path.resolve(import.meta.dir, "../../../shared/corpora/pdf-robustness/py-pdf-sample-files/017-unreadable-meta-data/unreadablemetadata.pdf");
+setDefaultTimeout(60_000); // rendering a 300 dpi page takes seconds on a loaded machine
 const latin1 = (s: string) => new Uint8Array(Buffer.from(s, "latin1"));
 
 async function convert(data: Uint8Array, filename = "damaged.pdf") {
