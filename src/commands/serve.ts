@@ -15,7 +15,7 @@ export default class ServeCommand extends Command {
       "receivers on private or loopback networks, e.g. 127.0.0.0/8; off by default; see docs/webhooks.md), " +
       "DOCPROC_TRUST_PROXY (honour X-Forwarded-Proto/Host/Prefix: true or the proxies' addresses; off by default), " +
       "DOCPROC_METRICS_TOKEN (bearer token for GET /metrics), DOCPROC_LOG_FORMAT, DOCPROC_LOG_LEVEL (docs/operations.md).",
-    "SIGTERM or SIGINT: stop accepting requests, let running jobs finish (up to 30 s), release the rest.",
+    "SIGTERM or SIGINT: stop accepting requests; running jobs stop at their next checkpoint (OCR: the pages being read), store what is done and go back to the queue; the next start continues them (docs/operations.md).",
   ].join("\n\n");
   static examples = [
     "ADMIN_API_KEY=secret <%= config.bin %> <%= command.id %> --data ./docproc-data",

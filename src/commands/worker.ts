@@ -7,8 +7,8 @@ export default class WorkerCommand extends Command {
   static description =
     "Claims jobs from the SQLite queue in --data under expiring leases (DOCPROC_LEASE_SECONDS, default 30), so several " +
     "processes can share one directory; a worker that dies has its jobs retried by the others. One attempt may run " +
-    "DOCPROC_JOB_TIMEOUT_SECONDS (default 1800). SIGTERM lets running " +
-    "jobs finish (up to 30 s) and releases the rest.";
+    "DOCPROC_JOB_TIMEOUT_SECONDS (default 1800). SIGTERM stops running jobs at their next checkpoint (OCR: the " +
+    "pages being read), stores what is done and releases them; the next worker continues them.";
   static examples = ["<%= config.bin %> <%= command.id %> --data ./docproc-data --concurrency 2"];
   static flags = {
     data: dataDirFlag("data directory (the one docproc serve uses)"),

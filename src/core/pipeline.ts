@@ -36,6 +36,7 @@ export interface PipelineResult {
 export async function processTransaction(input: TransactionInput, ctx: PipelineContext): Promise<PipelineResult> {
   const out = await runTransaction(input, ctx);
   if (out.status === "failure" && out.error) throw out.error;
-  const status = out.status === "awaiting_input" ? "partial" : out.status;
+  // A checkpoint request is never passed here, so `interrupted` cannot occur; it would count as partial.
+  const status = out.status === "awaiting_input" || out.status === "interrupted" ? "partial" : out.status;
   return { status, results: out.results, manifest: out.manifest, files: out.files, pages: out.pages, warnings: out.warnings, errors: out.errors };
 }

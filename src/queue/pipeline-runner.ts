@@ -19,6 +19,8 @@ export interface RunContext {
   exportDir: string;
   onProgress: ProgressFn;
   signal: AbortSignal;
+  /** Fires on a graceful shutdown: the run stops at its next checkpoint and returns `interrupted` (core/runner). */
+  checkpoint?: AbortSignal;
   /** Continue a stored run: where it paused, or (with `fromStep`) a rerun from that workflow step. */
   resume?: { saved: SavedRun; fromStep?: StageName };
   /** A Notification node was reached (the server enqueues its delivery at once). */
@@ -26,8 +28,11 @@ export interface RunContext {
 }
 
 export interface RunResult {
-  /** A failed run throws its DocprocError instead (the queue retries or fails the job). */
-  status: "success" | "partial" | "failure" | "awaiting_input";
+  /**
+   * A failed run throws its DocprocError instead (the queue retries or fails the job). interrupted: stopped at a
+   * checkpoint on request; `saved` continues it.
+   */
+  status: "success" | "partial" | "failure" | "awaiting_input" | "interrupted";
   /** With awaiting_input: the spec's review_metadata. */
   review_metadata?: ReviewMetadata;
   /** The run state to store for resume and rerun (absent: nothing to store, e.g. an injected test runner). */
@@ -103,6 +108,7 @@ export function corePipelineRunner(opts: { engine?: EngineKind; ocrWorkers?: num
       sink: folderSink(ctx.exportDir),
       onProgress: ctx.onProgress,
       signal: ctx.signal,
+      checkpoint: ctx.checkpoint,
       notify: ctx.notify,
       // The server's Review step pauses the run for a person (docs/review.md); the CLI's never does.
       stages: { review: reviewStage, ...opts.stages },

@@ -4,7 +4,8 @@
  * exports) runs here, so the thread that serves HTTP only ever waits for messages.
  *
  * Protocol (structured clone; no functions cross):
- *   in:  init {options} · run {id, input, ctx (data only), notify: boolean} · abort {id, reason} · notified {call, ok, value|error}
+ *   in:  init {options} · run {id, input, ctx (data only), notify: boolean} · abort {id, reason} · checkpoint {id}
+ *        · notified {call, ok, value|error}
  *        · warm · close
  *   out: progress {id, step, done, total} · notify {id, call, event} · done {id, ok, result|error} · ocr {status}
  *        · closed
@@ -19,6 +20,8 @@ declare const self: Worker;
 let options: Parameters<typeof corePipelineRunner>[0] = {};
 let runner: ReturnType<typeof corePipelineRunner> | null = null;
 const jobs = new Map<number, AbortController>();
+/** Checkpoint requests (graceful shutdown) per job: the run stops at its next safe point. */
+const checkpoints = new Map<number, AbortController>();
 const calls = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
 let nextCall = 1;
 let lastStatus = "";
@@ -43,10 +46,13 @@ setInterval(reportStatus, 250).unref?.();
 
 async function run(msg: Extract<ThreadIn, { type: "run" }>): Promise<void> {
   const ctrl = new AbortController();
+  const checkpoint = new AbortController();
   jobs.set(msg.id, ctrl);
+  checkpoints.set(msg.id, checkpoint);
   const ctx = {
     ...(msg.ctx as object),
     signal: ctrl.signal,
+    checkpoint: checkpoint.signal,
     onProgress: (step: string, done: number, total: number) => post({ type: "progress", id: msg.id, step, done, total }),
   } as RunContext & Record<string, unknown>;
   if (msg.notify) {
@@ -65,6 +71,7 @@ async function run(msg: Extract<ThreadIn, { type: "run" }>): Promise<void> {
     post({ type: "done", id: msg.id, ok: false, error: errorToWire(err) });
   } finally {
     jobs.delete(msg.id);
+    checkpoints.delete(msg.id);
     reportStatus();
   }
 }
@@ -80,6 +87,9 @@ self.onmessage = (event: MessageEvent<ThreadIn>) => {
       break;
     case "abort":
       jobs.get(msg.id)?.abort(errorFromWire(msg.reason));
+      break;
+    case "checkpoint":
+      checkpoints.get(msg.id)?.abort();
       break;
     case "notified": {
       const call = calls.get(msg.call);

@@ -30,7 +30,7 @@ import * as tx from "../storage/transactions";
 import type { Notifier } from "./notifier";
 import type { PipelineRunner } from "./pipeline-runner";
 import { createProgressTracker } from "./progress";
-import type { JobHelpers, WorkerPool } from "./worker";
+import { JobReleased, type JobHelpers, type WorkerPool } from "./worker";
 
 export const PROCESS_TRANSACTION = "process_transaction";
 
@@ -136,15 +136,24 @@ async function processJob(payload: ProcessPayload, deps: ProcessDeps, helpers: J
   tx.markProcessing(db, id, isoAt(clock), project.project_version);
   deps.notifier.emit(id);
 
+  const attemptStart = clock.now();
   const sources = await storedSources(db, deps.blobs, id);
   const stateRoot = stateRootOf(deps);
   const continuing = payload.resume || payload.from_step !== undefined;
-  const saved = continuing ? await loadRunState(stateRoot, id) : null;
+  const stored = await loadRunState(stateRoot, id);
+  // An attempt stopped at a checkpoint (graceful shutdown) is continued whatever the payload says: its state is
+  // newer than the one the payload meant (a rerun's checkpoint already holds the rerun's progress).
+  const checkpoint = stored?.checkpoint ? stored : null;
+  const saved = checkpoint ?? (continuing ? stored : null);
+  const fromStep = checkpoint ? undefined : payload.from_step;
   // A rerun needs stored pages; a resume without stored state (a run by an injected test runner) starts over.
   if (payload.from_step !== undefined && !saved) throw new DocprocError("conflict", `transaction ${id} has no stored run state to re-run from`);
   const exportDir = exportDirOf(deps.exportsRoot, id);
   // A resumed run keeps what earlier steps exported (the manifest refers to it); any other run starts clean.
-  if (!(payload.resume && saved)) await rm(exportDir, { recursive: true, force: true });
+  if (!((payload.resume || checkpoint) && saved)) await rm(exportDir, { recursive: true, force: true });
+  // Time processed before this attempt, when it continues a stored state that counted it (a checkpoint, a review
+  // pause): processing_time_seconds then adds this attempt only, never the time the transaction stood still.
+  const before = fromStep === undefined ? (saved?.processing_seconds ?? null) : null;
 
   const tracker = createProgressTracker();
   let lastWrite = 0;
@@ -179,12 +188,18 @@ async function processJob(payload: ProcessPayload, deps: ProcessDeps, helpers: J
         exportDir,
         onProgress,
         signal: helpers.signal,
-        ...(saved ? { resume: { saved, fromStep: payload.from_step } } : {}),
+        checkpoint: helpers.checkpoint,
+        ...(saved ? { resume: { saved, fromStep } } : {}),
         ...(deps.onReached ? { notify: async (e) => void (e.event === "reached" && deps.onReached!(id, e.step.step_index, e.manifest, run)) } : {}),
       },
     );
-    if (out.saved) await saveRunState(stateRoot, id, { ...out.saved, run });
-    const seconds = Math.max(0, (clock.now() - startedAt) / 1000);
+    const seconds = before !== null ? before + Math.max(0, (clock.now() - attemptStart) / 1000) : Math.max(0, (clock.now() - startedAt) / 1000);
+    if (out.status === "interrupted" && out.saved) {
+      // Converted and read pages are stored; the job goes back to the queue and the next attempt continues here.
+      await saveRunState(stateRoot, id, { ...out.saved, run, checkpoint: true, processing_seconds: seconds });
+      throw new JobReleased({ next: out.saved.next, pages: out.pages.length, pages_read: out.pages.filter((p) => p.text_source !== "none").length });
+    }
+    if (out.saved) await saveRunState(stateRoot, id, { ...out.saved, run, processing_seconds: seconds });
     const snap = tracker.finish(out.documents.length);
     const stepProgress = out.errors.length ? { ...snap.step_progress, errors: out.errors } : snap.step_progress;
     helpers.finish(() => {

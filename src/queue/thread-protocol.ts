@@ -14,6 +14,7 @@ export type ThreadIn =
   | { type: "init"; options: Record<string, unknown> }
   | { type: "run"; id: number; input: unknown; ctx: unknown; notify: boolean }
   | { type: "abort"; id: number; reason: WireError }
+  | { type: "checkpoint"; id: number }
   | { type: "notified"; call: number; ok: boolean; value?: unknown; error?: WireError }
   | { type: "warm" }
   | { type: "close" };

@@ -95,7 +95,7 @@ export function threadedPipelineRunner(options: Record<string, unknown> = {}): C
     if (ctx.signal.aborted) return Promise.reject(abortReason(ctx.signal));
     start();
     const id = nextId++;
-    const { signal: _s, onProgress: _p, ...rest } = ctx as RunContext & { notify?: unknown };
+    const { signal: _s, onProgress: _p, checkpoint, ...rest } = ctx as RunContext & { notify?: unknown };
     const data = { ...rest, notify: undefined };
     return new Promise<RunResult>((resolve, reject) => {
       const job: Job = {
@@ -116,6 +116,10 @@ export function threadedPipelineRunner(options: Record<string, unknown> = {}): C
       jobs.set(id, job);
       ctx.signal.addEventListener("abort", job.onAbort, { once: true });
       send({ type: "run", id, input, ctx: data, notify: typeof (ctx as { notify?: unknown }).notify === "function" });
+      // A checkpoint request (graceful shutdown) crosses as a message: the run stops at its next safe point.
+      const onCheckpoint = () => send({ type: "checkpoint", id });
+      if (checkpoint?.aborted) onCheckpoint();
+      else checkpoint?.addEventListener("abort", onCheckpoint, { once: true });
     });
   };
 

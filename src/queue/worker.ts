@@ -7,6 +7,8 @@
  * - MUST write their final state through `helpers.finish(fn)`: fn runs in one SQLite transaction only while the lease
  *   is still held, and the job is completed in that same transaction (no lost or doubled results after a crash).
  * - SHOULD honour `helpers.signal` (aborted when the lease is lost or on a non-graceful stop).
+ * - MAY honour `helpers.checkpoint` (fired by a graceful stop): store what is done, then throw `JobReleased`; the job
+ *   goes back to the queue without counting an attempt and the next attempt continues from what was stored.
  * - Throw a retryable DocprocError to be retried with backoff; anything else fails the job.
  */
 import { randomUUID } from "node:crypto";
@@ -21,6 +23,8 @@ import type { Metrics } from "../telemetry/metrics";
 export interface JobHelpers {
   job: JobRecord;
   signal: AbortSignal;
+  /** Fires when the pool stops gracefully: a long job SHOULD checkpoint and throw `JobReleased`. */
+  checkpoint: AbortSignal;
   clock: Clock;
   /** Runs fn and completes the job atomically, only if the lease is still ours; throws `LeaseLostError` otherwise. */
   finish<T>(fn: () => T): T;
@@ -44,6 +48,15 @@ export class LeaseLostError extends Error {
   constructor(jobId: number) {
     super(`lease on job ${jobId} was lost`);
     this.name = "LeaseLostError";
+  }
+}
+
+/** Thrown by a handler that stored its progress at a checkpoint: the job is released, to continue later. */
+export class JobReleased extends Error {
+  /** `details` go into the job_released log line (ids, counts and step names only). */
+  constructor(readonly details: Record<string, unknown> = {}) {
+    super("stopped at a checkpoint");
+    this.name = "JobReleased";
   }
 }
 
@@ -80,7 +93,7 @@ export interface WorkerPool {
   wake(): void;
   /** Claims and runs at most one job; for tests that drive time by hand. Returns the job run, if any. */
   runOnce(): Promise<JobRecord | null>;
-  /** graceful: wait for running jobs; otherwise abort them and release their leases. */
+  /** graceful: ask running jobs to checkpoint (helpers.checkpoint) and wait for them; otherwise abort them and release their leases. */
   stop(opts?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
   running(): number;
 }
@@ -130,7 +143,7 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
     tlog[level](fields, `${job.kind} job ${job.id} ${outcome}`);
   };
   const handlers = new Map<string, { handler: JobHandler; opts: HandlerOptions }>();
-  const inFlight = new Map<number, { ctrl: AbortController; token: string; kind: string; payload: unknown; done: Promise<void> }>();
+  const inFlight = new Map<number, { ctrl: AbortController; checkpoint: AbortController; token: string; kind: string; payload: unknown; done: Promise<void> }>();
   let stopping = false;
   const wakers = new Set<() => void>();
   const loops: Promise<void>[] = [];
@@ -147,6 +160,8 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
     const entry = handlers.get(job.kind)!;
     const token = job.lease_token!;
     const ctrl = new AbortController();
+    const checkpoint = new AbortController();
+    if (stopping) checkpoint.abort();
     const stopBeating = every(clock, heartbeatMs, () => {
       try {
         if (!heartbeat(db, clock, job.id, token, leaseMs)) ctrl.abort(new LeaseLostError(job.id));
@@ -163,6 +178,7 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
     const helpers: JobHelpers = {
       job,
       signal: ctrl.signal,
+      checkpoint: checkpoint.signal,
       clock,
       finish: (fn) =>
         db
@@ -184,6 +200,9 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
         if (err instanceof LeaseLostError || ctrl.signal.reason instanceof LeaseLostError) {
           log(`job ${job.id}: lease lost, leaving it to its new holder`);
           record(job, "lease_lost", startedAt);
+        } else if (err instanceof JobReleased) {
+          if (release(db, clock, job.id, token)) entry.opts.onRelease?.(job.payload);
+          record(job, "released", startedAt, { reason: "checkpoint", ...err.details });
         } else if (stopping && ctrl.signal.aborted) {
           if (release(db, clock, job.id, token)) entry.opts.onRelease?.(job.payload);
           record(job, "released", startedAt);
@@ -204,7 +223,7 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
         inFlight.delete(job.id);
       }
     })();
-    inFlight.set(job.id, { ctrl, token, kind: job.kind, payload: job.payload, done });
+    inFlight.set(job.id, { ctrl, checkpoint, token, kind: job.kind, payload: job.payload, done });
     await done;
   }
 
@@ -270,7 +289,8 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
       stopPruning?.();
       stopPruning = null;
       for (const w of [...wakers]) w();
-      if (!sopts.graceful) for (const f of inFlight.values()) f.ctrl.abort(new Error("worker stopping"));
+      // Graceful: jobs that can stop at a checkpoint do so (storing their progress); the others run to the end.
+      for (const f of inFlight.values()) sopts.graceful ? f.checkpoint.abort() : f.ctrl.abort(new Error("worker stopping"));
       const all = Promise.all([...inFlight.values()].map((f) => f.done));
       // The shutdown grace period is wall time on purpose: a process must exit on time whatever clock it was given.
       const limit = sopts.timeoutMs ?? 30_000;

@@ -12,7 +12,7 @@ import { convertOcrData, convertSource, convertText } from "../stages/convert";
 import { ocrPages } from "../stages/ocr";
 import { analysePage, separatorNeedsOf, type SplitFile } from "../stages/split";
 import { splitSettingsOf } from "../workflow";
-import type { OpenFile, Stage } from "./types";
+import { StageInterrupted, type OpenFile, type Stage } from "./types";
 
 export const convertStage: Stage = async (state, ctx) => {
   const { input, progress } = ctx;
@@ -60,7 +60,10 @@ export const ocrStage: Stage = async (state, ctx) => {
   const targets = state.pages.filter((p) => p.text_source === "none" && p.render);
   const onRead = analyseAfterReading(splitFilesOf(state.files, state.sources), ctx.project);
   ctx.progress("ocr", 0, targets.length);
-  const report = await ocrPages(targets, ctx.ocr, { signal: ctx.signal, onPage: (d, t) => ctx.progress("ocr", d, t), onRead });
+  const report = await ocrPages(targets, ctx.ocr, { signal: ctx.signal, stop: ctx.checkpoint, onPage: (d, t) => ctx.progress("ocr", d, t), onRead });
+  // Stopped at a checkpoint: the pages read are kept; the rest (and any that failed, tried again) come next time,
+  // so their warnings are reported then.
+  if (report.stopped) throw new StageInterrupted("ocr");
   state.warnings.push(...report.warnings);
 };
 

@@ -15,7 +15,7 @@ import type { SourceInput, TransactionInput } from "../model";
 import type { ProjectSettings } from "../project";
 import { expandEmailSource } from "../split/email";
 import { emptyRunManifest, freshState, restoreRun, saveRun } from "./state";
-import { AwaitInput, type RunOptions, type RunOutcome, type RunState, type StageContext, type StageName, type StageStep } from "./types";
+import { AwaitInput, StageInterrupted, type RunOptions, type RunOutcome, type RunState, type StageContext, type StageName, type StageStep } from "./types";
 import { BUILTIN_STAGES, resultsOf } from "./workflow-stages";
 
 const BUILTIN_ORDER = ["split", "classify", "extract", "validate", "review", "export"] as const;
@@ -104,6 +104,7 @@ async function execute(input: TransactionInput, opts: RunOptions, state: RunStat
     for (; i < seq.length; i++) {
       const step = seq[i]!;
       if (opts.signal?.aborted) throw opts.signal.reason ?? new DocprocError("timeout", "the run was cancelled");
+      if (opts.checkpoint?.aborted) return interrupted(state, base, i, run);
       // A disabled Split still runs: with the step off, every file becomes one document (spec rule 5).
       if (!step.enabled && step.stage !== "split") continue;
       try {
@@ -113,6 +114,7 @@ async function execute(input: TransactionInput, opts: RunOptions, state: RunStat
           const saved = saveRun(state, i + 1, step.stage, run);
           return { ...outcomeOf(state, base, "awaiting_input"), review_metadata: err.review, saved };
         }
+        if (err instanceof StageInterrupted) return interrupted(state, base, i, run);
         throw wrapStageError(step.stage, err);
       }
     }
@@ -123,6 +125,11 @@ async function execute(input: TransactionInput, opts: RunOptions, state: RunStat
   } finally {
     await closeAll(state);
   }
+}
+
+/** Stopped at a checkpoint before stage `next` (or part-way through it): `saved` continues from there. */
+function interrupted(state: RunState, base: Omit<StageContext, "step">, next: number, run: number): RunOutcome {
+  return { ...outcomeOf(state, base, "interrupted"), saved: saveRun(state, next, null, run) };
 }
 
 async function failed(state: RunState, opts: RunOptions, error: DocprocError, seq: StageStep[], at: number, run: number): Promise<RunOutcome> {
@@ -148,6 +155,7 @@ function contextOf(input: TransactionInput, opts: RunOptions): Omit<StageContext
     project: opts.project,
     ocr: opts.ocr,
     sink: opts.sink,
+    checkpoint: opts.checkpoint,
     input,
     progress: opts.onProgress ?? (() => {}),
     signal: opts.signal,

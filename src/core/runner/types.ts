@@ -72,6 +72,8 @@ export interface StageContext {
   input: TransactionInput;
   progress: ProgressFn;
   signal?: AbortSignal;
+  /** The run's checkpoint request (RunOptions.checkpoint): a long stage MAY stop early by throwing StageInterrupted. */
+  checkpoint?: AbortSignal;
   password?: string;
   profiles?: ProjectSettings["export_profiles"];
   now: () => Date;
@@ -94,6 +96,17 @@ export class AwaitInput extends Error {
   }
 }
 
+/**
+ * Thrown by a stage that honoured a checkpoint request part-way (OCR: the pages in flight finished, the others were
+ * not started): the run stops with `next` at this same stage, which then does only what is left.
+ */
+export class StageInterrupted extends Error {
+  constructor(stage: StageName) {
+    super(`${stage} interrupted at a checkpoint`);
+    this.name = "StageInterrupted";
+  }
+}
+
 /** The serialisable state of a run and where it stops; what `resumeTransaction` continues from. */
 export interface SavedRun {
   version: 1;
@@ -110,11 +123,21 @@ export interface SavedRun {
   manifest: ExportManifest;
   warnings: string[];
   errors: RunState["errors"];
+  /**
+   * Set by the caller that stores the state (src/queue/process-transaction.ts): the run was stopped at a checkpoint
+   * (graceful shutdown) and the next attempt continues from here instead of starting over.
+   */
+  checkpoint?: boolean;
+  /** Seconds spent processing up to this state (stopped time, e.g. a shutdown or a review wait, excluded). */
+  processing_seconds?: number;
 }
 
 export interface RunOutcome {
-  /** failure: the run aborted (`error` says why); awaiting_input: a stage paused it (`review_metadata`). */
-  status: "success" | "partial" | "failure" | "awaiting_input";
+  /**
+   * failure: the run aborted (`error` says why); awaiting_input: a stage paused it (`review_metadata`);
+   * interrupted: it stopped at a checkpoint on request (`opts.checkpoint`), `saved` continues it.
+   */
+  status: "success" | "partial" | "failure" | "awaiting_input" | "interrupted";
   results: ResultsFile;
   manifest: ExportManifest;
   files: ConvertedFile[];
@@ -140,6 +163,12 @@ export interface RunOptions {
   now?: () => Date;
   /** Where notifications go; default: none are sent. */
   notify?: NotifyFn;
+  /**
+   * A checkpoint request (graceful shutdown). Once it fires the run stops at the next safe point (MUST lose no
+   * finished work): the OCR pages in flight finish and the others are not started; any other stage finishes. The
+   * outcome is then `interrupted` with the state `resumeTransaction` continues from (converted and read pages kept).
+   */
+  checkpoint?: AbortSignal;
   /** Replaces built-in stages (tests use a test-only pausing step; the review issue plugs its step in here). */
   stages?: Partial<Record<StageName, Stage>>;
 }

@@ -21,12 +21,19 @@ export interface OcrPagesOptions {
    * A rejection is ignored (the split stage looks again itself).
    */
   onRead?(page: Page, grey: RasterImage): Promise<void>;
+  /**
+   * A checkpoint request (graceful shutdown): once it fires, no new page is started; the pages in flight finish
+   * normally and the report says `stopped` when pages were left undone (they keep `text_source "none"`).
+   */
+  stop?: AbortSignal;
 }
 
 /** Per-page problems; the batch itself never fails because one page could not be read. */
 export interface OcrPagesReport {
   warnings: string[];
   failed: Array<{ page_number: number; error: DocprocError }>;
+  /** `stop` fired before every page was started: the pages not started are still to be read. */
+  stopped?: boolean;
 }
 
 /** Likeness from which a reading is accepted without trying other orientations (upright pages measured ≥ 0.74). */
@@ -55,6 +62,10 @@ export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesO
   const lane = async () => {
     while (next < targets.length) {
       throwIfAborted(opts.signal);
+      if (opts.stop?.aborted) {
+        report.stopped = true;
+        return;
+      }
       const page = targets[next++];
       try {
         const grey = await ocrPage(page, engine);
