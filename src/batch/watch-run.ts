@@ -1,12 +1,17 @@
 /**
  * The work behind `docproc watch`: validate folders, load the project, start the hot folder, log events, and stop
  * cleanly on SIGTERM/SIGINT (exit 0). Usage and configuration problems throw DocprocError before anything starts.
+ *
+ * Output: the log on stderr (pino, the lines serve and worker write: src/batch/watch-log.ts), and with `--json` one
+ * JSON object per event on stdout for scripts (docs/watch.md).
  */
 import { mkdir, stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import path from "node:path";
 import { DocprocError } from "../core/errors";
 import { defaultProject, loadProjectFile } from "../core/project";
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "../telemetry/log";
+import { loggerFromFlags } from "../telemetry/cli";
+import { watchLog } from "./watch-log";
 import { startWatch, type WatchEvent } from "./watcher";
 
 export interface WatchCommandOptions {
@@ -23,6 +28,8 @@ export interface WatchCommandOptions {
   concurrency?: number;
   json: boolean;
   ocrEngine?: "auto" | "wasm" | "native";
+  logFormat?: string;
+  logLevel?: string;
 }
 
 export async function runWatchCommand(opts: WatchCommandOptions): Promise<number> {
@@ -32,7 +39,12 @@ export async function runWatchCommand(opts: WatchCommandOptions): Promise<number
   }
   const project = opts.project ? await loadProjectFile(opts.project) : defaultProject;
   await mkdir(opts.out, { recursive: true });
-  const log = opts.json ? (e: WatchEvent) => process.stdout.write(JSON.stringify({ time: new Date().toISOString(), ...e }) + "\n") : logLine;
+  const logger = loggerFromFlags({ "log-format": opts.logFormat, "log-level": opts.logLevel }, "watch", logSettingsFromEnv());
+  const wlog = watchLog(logger);
+  const log = (e: WatchEvent) => {
+    if (opts.json) process.stdout.write(JSON.stringify({ time: new Date().toISOString(), ...e }) + "\n");
+    wlog.event(e);
+  };
   const handle = startWatch(
     {
       dirs: opts.dirs,
@@ -47,6 +59,7 @@ export async function runWatchCommand(opts: WatchCommandOptions): Promise<number
       retryFailed: opts.retryFailed,
       concurrency: opts.concurrency ?? availableParallelism(),
       ocrEngine: opts.ocrEngine,
+      onProgress: wlog.progress,
     },
     log,
   );
@@ -59,41 +72,22 @@ export async function runWatchCommand(opts: WatchCommandOptions): Promise<number
   void pdf.then((m) => m.prewarmPdfWorkers(2)).catch(() => undefined);
   await handle.ready;
   const sig = await signal;
-  if (!opts.json) process.stderr.write(`docproc watch: ${sig}: finishing the files in hand\n`);
+  logger.info({ event: "shutdown", signal: sig }, `${sig}: finishing the files in hand`);
   await handle.stop();
   (await pdf.catch(() => null))?.closeIdlePdfWorkers();
   return 0;
 }
 
-function logLine(e: WatchEvent): void {
-  const rel = (f: string) => path.relative(process.cwd(), f) || f;
-  const at = new Date().toISOString().slice(11, 19);
-  let line: string;
-  switch (e.event) {
-    case "watching":
-      line = `watching ${e.dirs.map(rel).join(", ")} (${e.polling ? "polling" : "inotify"}; ${e.reason})`;
-      break;
-    case "taken":
-      line = `taken    ${rel(e.file)}${e.retaken ? " (again: the previous run was interrupted)" : ""}`;
-      break;
-    case "done":
-      line = `done     ${rel(e.file)} → ${e.results_file ? rel(e.results_file) : e.transaction_id} (${e.documents} document${e.documents === 1 ? "" : "s"}, ${e.seconds.toFixed(1)} s)`;
-      break;
-    case "failed":
-      line = `failed   ${rel(e.file)}: ${(e.error ?? "").split("\n")[0]}${e.moved_to ? ` → ${rel(e.moved_to)}` : ""}`;
-      break;
-    case "skipped":
-      line = `skipped  ${rel(e.file)}: ${e.reason === "duplicate" ? "same content as a file just processed" : `already ${e.status}`} (transaction ${e.transaction_id})`;
-      break;
-    case "changed":
-      line = `changed  ${rel(e.file)}: written to while it was processed; it will be taken again once stable`;
-      break;
-    case "error":
-      line = `error    ${e.file ? `${rel(e.file)}: ` : ""}${e.message}`;
-      break;
-    case "stopped":
-      line = "stopped";
-      break;
-  }
-  process.stdout.write(`${at} ${line}\n`);
+/**
+ * DOCPROC_LOG_FORMAT and DOCPROC_LOG_LEVEL, read alone: watch does not load the server's settings (a stray bad serve
+ * variable must not stop it). A bad value is a usage error, like a bad flag.
+ */
+function logSettingsFromEnv(env: Record<string, string | undefined> = process.env): { format?: LogFormat; level?: LogLevel } {
+  const pick = <T extends string>(name: string, allowed: readonly T[]): T | undefined => {
+    const v = env[name]?.trim();
+    if (!v) return undefined;
+    if (!allowed.includes(v as T)) throw new DocprocError("invalid_input", `${name} must be one of ${allowed.join(", ")}, got "${v}"`);
+    return v as T;
+  };
+  return { format: pick("DOCPROC_LOG_FORMAT", LOG_FORMATS), level: pick("DOCPROC_LOG_LEVEL", LOG_LEVELS) };
 }

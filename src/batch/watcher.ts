@@ -41,12 +41,26 @@ export interface WatchOptions {
   rescanMs?: number;
   /** Default: the project's `ocr.engine`, else auto. */
   ocrEngine?: "auto" | "wasm" | "native";
+  /** The pipeline's progress for a file's transaction (step timings in the log: src/batch/watch-log.ts). */
+  onProgress?: (transactionId: string, step: string, done: number, total: number) => void;
 }
 
 export type WatchEvent =
   | { event: "watching"; dirs: string[]; polling: boolean; reason: string }
   | { event: "taken"; file: string; transaction_id: string; retaken: boolean }
-  | { event: "done" | "failed"; file: string; transaction_id: string; results_file: string | null; documents: number; seconds: number; error: string | null; warnings: string[]; moved_to: string | null }
+  | {
+      event: "done" | "failed";
+      file: string;
+      transaction_id: string;
+      results_file: string | null;
+      documents: number;
+      seconds: number;
+      error: string | null;
+      /** The error's stable code (docs/api.md), null when done. */
+      error_code: string | null;
+      warnings: string[];
+      moved_to: string | null;
+    }
   | { event: "skipped"; file: string; reason: "already_processed" | "duplicate"; status: string; transaction_id: string; moved_to: string | null }
   | { event: "error"; file?: string; message: string }
   /** The file changed (or vanished) while it was processed: left in place, taken again once stable. */
@@ -224,13 +238,15 @@ class HotFolder {
       const txid = claim.entry.transaction_id;
       this.emit({ event: "taken", file, transaction_id: txid, retaken: claim.retaken });
       const meta = { ...folderMetadata(root.dir, file), content_sha256: sha, original_filename: path.basename(file) };
-      const run = await this.processor.run({ file, bytes, transactionId: txid, metadata: meta });
+      const onProgress = this.opts.onProgress;
+      const run = await this.processor.run({ file, bytes, transactionId: txid, metadata: meta, ...(onProgress ? { onProgress: (step, done, total) => onProgress(txid, step, done, total) } : {}) });
       const outcome = { status: run.failed ? ("failed" as const) : ("done" as const), results_path: run.results_path, error: run.error };
       this.ledger.finish(sha, outcome);
       const changed = await this.changedSince(file, before);
       const moved = changed ? null : await this.settle(file, root, outcome.status === "done", outcome.error);
       const documents = run.outcome.results.documents.length;
-      this.emit({ event: outcome.status, file, transaction_id: txid, results_file: run.results_path, documents, seconds: run.seconds, error: run.error, warnings: run.outcome.warnings, moved_to: moved });
+      const error_code = run.failed ? (run.outcome.error?.code ?? run.outcome.errors[0]?.code ?? "internal") : null;
+      this.emit({ event: outcome.status, file, transaction_id: txid, results_file: run.results_path, documents, seconds: run.seconds, error: run.error, error_code, warnings: run.outcome.warnings, moved_to: moved });
       if (changed) this.waitAgain(file, txid);
       for (const dup of this.waiting.get(sha) ?? []) {
         this.parked.delete(dup.file);

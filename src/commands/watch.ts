@@ -1,6 +1,6 @@
 /** `docproc watch <dir>...`: flags and help only; the work is in src/batch/watcher.ts. */
 import { Args, Command, Flags } from "@oclif/core";
-import { concurrencyFlag, outFlag, projectFileFlag } from "../cli/flags";
+import { concurrencyFlag, logFlags, outFlag, projectFileFlag } from "../cli/flags";
 
 export default class WatchCommand extends Command {
   static summary = "Watch hot folders: process each new file once, then move it to processed/ or failed/";
@@ -19,7 +19,8 @@ export default class WatchCommand extends Command {
     "<%= config.bin %> <%= command.id %> /srv/scans --out /srv/docproc-out",
     "<%= config.bin %> <%= command.id %> inbox --project invoices.yaml --data /var/lib/docproc --stable-ms 5000",
     "<%= config.bin %> <%= command.id %> /mnt/share/scans --poll --processed /srv/archive --failed /srv/rejected",
-    "<%= config.bin %> <%= command.id %> inbox --keep --json   # leave originals; one JSON event per line",
+    "<%= config.bin %> <%= command.id %> inbox --keep --json   # leave originals; one JSON event per line on stdout",
+    "<%= config.bin %> <%= command.id %> inbox --log-format json --log-level debug   # the log (stderr) as JSON lines",
   ];
   static strict = false;
   static args = {
@@ -36,7 +37,8 @@ export default class WatchCommand extends Command {
     keep: Flags.boolean({ description: "leave originals in place (the ledger still prevents processing them twice)" }),
     "retry-failed": Flags.boolean({ description: "process again content that failed before (after fixing the cause, e.g. a full disk): move the originals back from failed/ into the folder" }),
     concurrency: concurrencyFlag(),
-    json: Flags.boolean({ description: "print one JSON event per line instead of log lines" }),
+    json: Flags.boolean({ description: "also print one JSON event per line on stdout (for scripts; the log stays on stderr)" }),
+    ...logFlags(),
     "ocr-engine": Flags.string({ description: "OCR engine: auto (native tesseract when installed, else wasm), wasm or native", options: ["auto", "wasm", "native"], helpValue: "ENGINE" }),
   };
 
@@ -57,6 +59,8 @@ export default class WatchCommand extends Command {
       concurrency: flags.concurrency,
       json: flags.json,
       ocrEngine: flags["ocr-engine"] as "auto" | "wasm" | "native" | undefined,
+      logFormat: flags["log-format"],
+      logLevel: flags["log-level"],
     });
   }
 }

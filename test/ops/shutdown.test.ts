@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 /** The source's pages rendered at 200 DPI (greyscale JPEG) and wrapped as an image-only PDF: every page needs OCR. */
-async function scannedPdf(): Promise<Uint8Array> {
+async function scannedPdf(): Promise<Uint8Array<ArrayBuffer>> {
   const out = path.join(dir, "render");
   mkdirSync(out);
   const r = Bun.spawnSync(["pdftoppm", "-gray", "-jpeg", "-r", "200", "-l", String(PAGES), SOURCE, path.join(out, "p")]);
@@ -38,7 +38,7 @@ async function scannedPdf(): Promise<Uint8Array> {
     doc.addPage([612, 792]).drawImage(img, { x: 0, y: 0, width: 612, height: 792 });
   }
   expect(doc.getPageCount()).toBe(PAGES);
-  return doc.save();
+  return new Uint8Array(await doc.save());
 }
 
 const api = async (base: string, method: string, url: string, body?: unknown) => {
@@ -47,7 +47,7 @@ const api = async (base: string, method: string, url: string, body?: unknown) =>
 };
 
 /** Creates a transaction with the PDF and starts it; returns its id. */
-async function submit(base: string, project: string, pdf: Uint8Array): Promise<string> {
+async function submit(base: string, project: string, pdf: Uint8Array<ArrayBuffer>): Promise<string> {
   const created = await api(base, "POST", `/tenants/default/projects/${project}/transactions`, {});
   const form = new FormData();
   form.append("files", new File([pdf], "scan.pdf", { type: "application/pdf" }));
