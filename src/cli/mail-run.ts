@@ -145,7 +145,7 @@ export async function mailRun(dataDir: string, opts: { once: boolean; connectors
   const env = settings.mail;
   const secretKey = requireSecretKey(env.secretKey);
   const config = settings.server;
-  const data = openDataDir(dataDir);
+  const data = openDataDir(dataDir, settings.storage);
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const runtime =
     opts.concurrency > 0

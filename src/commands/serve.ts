@@ -41,6 +41,7 @@ export default class ServeCommand extends Command {
       host,
       port,
       dataDir: flags.data,
+      storage: env.storage,
       workers: flags.workers,
       config,
       queue: env.queue,

@@ -27,7 +27,7 @@ export default class WorkerCommand extends Command {
     const { loggerFromFlags } = await import("../telemetry/cli");
     const env = loadEnvSettings();
     const logger = loggerFromFlags(flags, "worker", env.log);
-    const data = openDataDir(flags.data);
+    const data = openDataDir(flags.data, env.storage);
     const runtime = startWorkerRuntime({ data, concurrency: flags.concurrency, leaseMs: env.queue.leaseMs, jobTimeoutMs: env.queue.jobTimeoutMs, webhooks: webhookSettingsOf(env.webhooks), log: (m) => logger.warn(m), telemetry: { log: logger } });
     process.stdout.write(`docproc worker running on ${data.dir} (concurrency ${flags.concurrency})\n`);
     const signal = await waitForSignal();

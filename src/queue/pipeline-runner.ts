@@ -9,14 +9,17 @@ import type { ProgressFn, ResultsFile, ResultsPage, DocumentResult, TransactionI
 import type { TransactionMeta } from "../core/results";
 import type { NotifyFn, ReviewMetadata, SavedRun, Stage, StageName } from "../core/runner/types";
 import type { StoredManifest } from "../storage/export-files";
+import type { StorageConfig } from "../storage/storage-config";
 import { reviewStage } from "../core/review/stage";
 
 export interface RunContext {
   meta: TransactionMeta;
   /** The project's stored settings (raw JSON; the runner validates them). */
   settings: unknown;
-  /** Folder the export files of this transaction go to. */
+  /** Folder the export files of this transaction go to (the data directory's store). */
   exportDir: string;
+  /** The blob store when it is not the data directory: export files go there instead (plain data: crosses threads). */
+  storage?: StorageConfig;
   onProgress: ProgressFn;
   signal: AbortSignal;
   /** Fires on a graceful shutdown: the run stops at its next checkpoint and returns `interrupted` (core/runner). */
@@ -95,17 +98,18 @@ export function corePipelineRunner(opts: { engine?: EngineKind; ocrWorkers?: num
   };
 
   const run: PipelineRunner = async (input, ctx) => {
-    const [runner, { parseProjectSettings }, { folderSink }] = await Promise.all([
+    const [runner, { parseProjectSettings }, { folderSink }, { exportSinkFor }] = await Promise.all([
       import("../core/runner"),
       import("../core/project"),
       import("../core/exporters/sink"),
+      import("../storage/store-sink"),
     ]);
     const project = parseProjectSettings(ctx.settings);
     const runOpts = {
       meta: ctx.meta,
       project,
       ocr: (await engine(runner.ocrEngineOf(project, opts.engine))) as never,
-      sink: folderSink(ctx.exportDir),
+      sink: (ctx.storage && exportSinkFor(ctx.storage, ctx.meta.transaction_id)) || folderSink(ctx.exportDir),
       onProgress: ctx.onProgress,
       signal: ctx.signal,
       checkpoint: ctx.checkpoint,

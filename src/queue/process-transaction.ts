@@ -10,11 +10,11 @@
  * A step MAY pause the transaction in `awaiting_input` by throwing `AwaitInput` (core/runner): its state is stored
  * and `resumeProcessing` (src/queue/resume.ts) continues it.
  */
-import { rm } from "node:fs/promises";
 import type { StageName } from "../core/runner/types";
 import { loadRunState, saveRunState } from "../storage/run-state";
 import { getReviewState } from "../storage/review-states";
 import { scheduleReviewTimeout } from "./review-resume";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
 import type { SourceInput } from "../core/model";
@@ -22,6 +22,7 @@ import type { BlobStore } from "../storage/blobs";
 import { isoAt, type Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
 import { emptyManifest, type StoredManifest } from "../storage/export-files";
+import { exportsKeyOf } from "../storage/store-sink";
 import { getProjectById } from "../storage/projects";
 import { replaceResults } from "../storage/result-store";
 import { listSourceFiles } from "../storage/source-files";
@@ -52,10 +53,11 @@ export interface ProcessDeps {
   blobs: BlobStore;
   notifier: Notifier;
   runPipeline: PipelineRunner;
-  /** Export files go to `<exportsRoot>/<transaction_id>/`. */
+  /**
+   * Export files go to `<exportsRoot>/<transaction_id>/` when the store is the data directory, else into the store
+   * (`exports/<transaction_id>/`); run state always goes to the store (storage/run-state.ts).
+   */
   exportsRoot: string;
-  /** Run state files (`<stateRoot>/<transaction_id>.json`); default: `state/` next to exportsRoot. */
-  stateRoot?: string;
   /** A Notification node was reached mid-run: enqueue its delivery now (wired by startWorkerRuntime). */
   onReached?: (transactionId: string, stepIndex: number, manifest: StoredManifest, run: number) => void;
   /** Minimum milliseconds between progress writes. */
@@ -72,10 +74,6 @@ export interface ProcessDeps {
 export type FinishedOutcome =
   | { transaction_id: string; status: "completed"; manifest: StoredManifest; run?: number }
   | { transaction_id: string; status: "failed"; error: string; failedStage: string | null; run?: number };
-
-export function stateRootOf(deps: Pick<ProcessDeps, "exportsRoot" | "stateRoot">): string {
-  return deps.stateRoot ?? path.join(path.dirname(deps.exportsRoot), "state");
-}
 
 /** A transaction's source files as the pipeline takes them: bytes from the blob store, passwords while kept. */
 export async function storedSources(db: Db, blobs: BlobStore, transactionId: string): Promise<SourceInput[]> {
@@ -94,6 +92,12 @@ export async function storedSources(db: Db, blobs: BlobStore, transactionId: str
 
 export function exportDirOf(exportsRoot: string, transactionId: string): string {
   return path.join(exportsRoot, transactionId);
+}
+
+/** Deletes a transaction's export files (before a run that starts clean, or a re-export). */
+export async function clearExports(blobs: BlobStore, exportsRoot: string, transactionId: string): Promise<void> {
+  if (blobs.config.kind === "fs") await rm(exportDirOf(exportsRoot, transactionId), { recursive: true, force: true });
+  else await blobs.removeAll(exportsKeyOf(transactionId));
 }
 
 export function registerProcessTransaction(pool: WorkerPool, deps: ProcessDeps): void {
@@ -138,9 +142,8 @@ async function processJob(payload: ProcessPayload, deps: ProcessDeps, helpers: J
 
   const attemptStart = clock.now();
   const sources = await storedSources(db, deps.blobs, id);
-  const stateRoot = stateRootOf(deps);
   const continuing = payload.resume || payload.from_step !== undefined;
-  const stored = await loadRunState(stateRoot, id);
+  const stored = await loadRunState(deps.blobs, id);
   // An attempt stopped at a checkpoint (graceful shutdown) is continued whatever the payload says: its state is
   // newer than the one the payload meant (a rerun's checkpoint already holds the rerun's progress).
   const checkpoint = stored?.checkpoint ? stored : null;
@@ -150,7 +153,7 @@ async function processJob(payload: ProcessPayload, deps: ProcessDeps, helpers: J
   if (payload.from_step !== undefined && !saved) throw new DocprocError("conflict", `transaction ${id} has no stored run state to re-run from`);
   const exportDir = exportDirOf(deps.exportsRoot, id);
   // A resumed run keeps what earlier steps exported (the manifest refers to it); any other run starts clean.
-  if (!((payload.resume || checkpoint) && saved)) await rm(exportDir, { recursive: true, force: true });
+  if (!((payload.resume || checkpoint) && saved)) await clearExports(deps.blobs, deps.exportsRoot, id);
   // Time processed before this attempt, when it continues a stored state that counted it (a checkpoint, a review
   // pause): processing_time_seconds then adds this attempt only, never the time the transaction stood still.
   const before = fromStep === undefined ? (saved?.processing_seconds ?? null) : null;
@@ -186,6 +189,7 @@ async function processJob(payload: ProcessPayload, deps: ProcessDeps, helpers: J
         },
         settings: project.settings,
         exportDir,
+        ...(deps.blobs.config.kind === "fs" ? {} : { storage: deps.blobs.config }),
         onProgress,
         signal: helpers.signal,
         checkpoint: helpers.checkpoint,
@@ -196,10 +200,10 @@ async function processJob(payload: ProcessPayload, deps: ProcessDeps, helpers: J
     const seconds = before !== null ? before + Math.max(0, (clock.now() - attemptStart) / 1000) : Math.max(0, (clock.now() - startedAt) / 1000);
     if (out.status === "interrupted" && out.saved) {
       // Converted and read pages are stored; the job goes back to the queue and the next attempt continues here.
-      await saveRunState(stateRoot, id, { ...out.saved, run, checkpoint: true, processing_seconds: seconds });
+      await saveRunState(deps.blobs, id, { ...out.saved, run, checkpoint: true, processing_seconds: seconds });
       throw new JobReleased({ next: out.saved.next, pages: out.pages.length, pages_read: out.pages.filter((p) => p.text_source !== "none").length });
     }
-    if (out.saved) await saveRunState(stateRoot, id, { ...out.saved, run, processing_seconds: seconds });
+    if (out.saved) await saveRunState(deps.blobs, id, { ...out.saved, run, processing_seconds: seconds });
     const snap = tracker.finish(out.documents.length);
     const stepProgress = out.errors.length ? { ...snap.step_progress, errors: out.errors } : snap.step_progress;
     helpers.finish(() => {

@@ -11,6 +11,7 @@
 import { DocprocError } from "../core/errors";
 import type { ResultsFile } from "../core/model";
 import { isoAt, type Clock } from "../storage/clock";
+import type { BlobStore } from "../storage/blobs";
 import type { Db } from "../storage/db";
 import { getReviewState } from "../storage/review-states";
 import { loadRunState, saveRunState } from "../storage/run-state";
@@ -23,10 +24,10 @@ import type { WorkerPool } from "./worker";
 export const REVIEW_TIMEOUT = "review_timeout";
 
 /** Puts the reviewed documents into the stored run state and resumes the paused run. */
-export async function continueAfterReview(db: Db, clock: Clock, stateRoot: string, transactionId: string, results: ResultsFile): Promise<void> {
-  const saved = await loadRunState(stateRoot, transactionId);
+export async function continueAfterReview(db: Db, clock: Clock, store: BlobStore, transactionId: string, results: ResultsFile): Promise<void> {
+  const saved = await loadRunState(store, transactionId);
   if (!saved) throw new DocprocError("conflict", `transaction ${transactionId} has no stored run state to continue from`);
-  await saveRunState(stateRoot, transactionId, { ...saved, documents: results.documents, transaction_rules: results.validation.transaction_rule_results });
+  await saveRunState(store, transactionId, { ...saved, documents: results.documents, transaction_rules: results.validation.transaction_rule_results });
   resumeTransaction(db, clock, transactionId);
 }
 
@@ -45,7 +46,8 @@ export function scheduleReviewTimeout(db: Db, clock: Clock, transactionId: strin
 export interface ReviewTimeoutDeps {
   db: Db;
   clock: Clock;
-  stateRoot: string;
+  /** Where run state is stored (storage/run-state.ts). */
+  blobs: BlobStore;
   wake(): void;
   emit(transactionId: string): void;
   onFinished?: (db: Db, outcome: FinishedOutcome) => void;
@@ -66,7 +68,7 @@ export function registerReviewTimeouts(pool: WorkerPool, deps: ReviewTimeoutDeps
       }).immediate();
     } else {
       const review = getReviewState(db, t.transaction_id);
-      if (review) await continueAfterReview(db, clock, deps.stateRoot, t.transaction_id, review.results);
+      if (review) await continueAfterReview(db, clock, deps.blobs, t.transaction_id, review.results);
       else resumeTransaction(db, clock, t.transaction_id);
       deps.wake();
     }

@@ -2,11 +2,14 @@
  * Opens a data directory and runs a worker pool on it. Used by `docproc serve` (workers inside the server) and
  * `docproc worker` (extra processes on the same directory).
  *
- * Layout: `<data>/docproc.db` (SQLite, WAL), `<data>/blobs/sha256/..` (originals), `<data>/exports/<transaction_id>/`.
+ * Layout: `<data>/docproc.db` (SQLite, WAL), and the blob store (storage/blobs.ts): by default the data directory
+ * (`<data>/blobs/sha256/..` originals and page images, `<data>/exports/<transaction_id>/`, `<data>/state/`), or the
+ * S3 bucket `DOCPROC_STORAGE_URL` names, so processes on other hosts share it.
  */
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { fsBlobStore, type BlobStore } from "../storage/blobs";
+import type { BlobStore } from "../storage/blobs";
+import { openBlobStore, storageConfigOf, type StorageConfig } from "../storage/storage-config";
 import { systemClock, type Clock } from "../storage/clock";
 import { openDatabase, type Db } from "../storage/db";
 import type { Stage, StageName } from "../core/runner/types";
@@ -15,7 +18,7 @@ import { deliveriesOnFinished, enqueueReached, registerWebhookDeliveries, type W
 import { createNotifier, type Notifier } from "./notifier";
 import { corePipelineRunner, type CorePipelineRunner, type PipelineRunner } from "./pipeline-runner";
 import { threadedPipelineRunner } from "./threaded-runner";
-import { registerProcessTransaction, stateRootOf, type ProcessDeps } from "./process-transaction";
+import { registerProcessTransaction, type ProcessDeps } from "./process-transaction";
 import { registerReviewTimeouts } from "./review-resume";
 import { createWorkerPool, type WorkerOptions, type WorkerPool } from "./worker";
 import { instrumentRunner } from "./instrument";
@@ -27,9 +30,11 @@ export interface DataDir {
   exportsRoot: string;
 }
 
-export function openDataDir(dir: string): DataDir {
+/** Opens `<dir>/docproc.db` and the blob store: `storage` when given (DOCPROC_STORAGE_URL), else the directory. */
+export function openDataDir(dir: string, storage?: StorageConfig | null): DataDir {
   const root = path.resolve(dir);
-  return { dir: root, db: openDatabase(path.join(root, "docproc.db")), blobs: fsBlobStore(path.join(root, "blobs")), exportsRoot: path.join(root, "exports") };
+  const blobs = openBlobStore(storageConfigOf(root, storage));
+  return { dir: root, db: openDatabase(path.join(root, "docproc.db")), blobs, exportsRoot: path.join(root, "exports") };
 }
 
 export interface WorkerRuntimeOptions {
@@ -100,7 +105,7 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
     jobTimeoutMs: opts.jobTimeoutMs,
   });
   // A review's timeout acts (continue or fail) when it is due (src/queue/review-resume.ts).
-  registerReviewTimeouts(pool, { db: opts.data.db, clock, stateRoot: stateRootOf({ exportsRoot: opts.data.exportsRoot }), wake: () => pool.wake(), emit: (id) => notifier.emit(id), onFinished });
+  registerReviewTimeouts(pool, { db: opts.data.db, clock, blobs: opts.data.blobs, wake: () => pool.wake(), emit: (id) => notifier.emit(id), onFinished });
   if (opts.concurrency > 0) {
     runner?.warm();
     pool.start();

@@ -9,6 +9,7 @@ import { openDataDir, startWorkerRuntime } from "../queue/runtime";
 import type { PipelineRunner } from "../queue/pipeline-runner";
 import { systemClock } from "../storage/clock";
 import type { MailEnv } from "../mail/env";
+import type { StorageConfig } from "../storage/storage-config";
 import { startMailService } from "../mail/service";
 import { createApp } from "./app";
 import type { ServerConfig } from "./config";
@@ -22,6 +23,8 @@ export interface StartOptions {
   host: string;
   port: number;
   dataDir: string;
+  /** The blob store (DOCPROC_STORAGE_URL); default: the data directory. */
+  storage?: StorageConfig | null;
   workers: number;
   config: ServerConfig;
   runPipeline?: PipelineRunner;
@@ -45,7 +48,7 @@ export interface RunningServer {
 }
 
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
-  const data = openDataDir(opts.dataDir);
+  const data = openDataDir(opts.dataDir, opts.storage);
   const clock = systemClock;
   const telemetry: Telemetry = { log: opts.logger ?? silentLogger, metrics: createMetrics({ queueCounts: () => queueCounts(data.db) }) };
   // Webhook links use DOCPROC_PUBLIC_URL, else the address this server listens on (known once it listens).

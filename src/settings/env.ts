@@ -17,6 +17,7 @@ import { parseTrustProxy } from "../server/proxy";
 import type { LogSettings } from "../telemetry/cli";
 import { DEFAULT_MAIL_LEASE_SECONDS, DEFAULT_MAIL_MAX_ATTEMPTS, type MailEnv } from "../mail/env";
 import { parseSecretKey } from "../storage/secret-box";
+import { parseStorageUrl, type StorageConfig } from "../storage/storage-config";
 import { DIAGNOSTICS_VARIABLES } from "./diagnostics";
 
 type Env = Record<string, string | undefined>;
@@ -42,6 +43,19 @@ const cidrList = () =>
       }
     }).optional(),
   );
+
+const storageUrl = () =>
+  z.preprocess(
+    unsetIfEmpty,
+    z.string().superRefine((v, ctx) => {
+      try {
+        parseStorageUrl(v);
+      } catch (e) {
+        ctx.addIssue({ code: "custom", message: (e as Error).message });
+      }
+    }).optional(),
+  );
+const bool = () => z.preprocess(unsetIfEmpty, z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).optional());
 
 const secretKey = () =>
   z.preprocess(
@@ -93,6 +107,15 @@ export const EnvSchema = z.object({
   DOCPROC_LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional()).describe("least severe level logged (same as --log-level; default info)"),
   DOCPROC_SECRET_KEY: secretKey().describe("32 random bytes (base64 or hex) sealing mail connector passwords at rest; mail connectors need it"),
   DOCPROC_MAIL_LEASE_SECONDS: integer(1, 86_400).describe(`how long a connector's claim on a message holds before another process may take it over (default ${DEFAULT_MAIL_LEASE_SECONDS})`),
+  DOCPROC_STORAGE_URL: storageUrl().describe("blob store (originals, page images, export files, run state): unset = the data directory; s3://bucket/prefix = an S3-compatible bucket (docs/storage.md)"),
+  AWS_ENDPOINT_URL_S3: httpUrl().describe("S3 endpoint for DOCPROC_STORAGE_URL (MinIO, Garage, Ceph, R2…; default: AWS_ENDPOINT_URL, else AWS itself)"),
+  AWS_ENDPOINT_URL: httpUrl().describe("endpoint for every AWS service; the S3 one when AWS_ENDPOINT_URL_S3 is unset"),
+  AWS_REGION: text().describe("S3 region (default: AWS_DEFAULT_REGION, else us-east-1)"),
+  AWS_DEFAULT_REGION: text().describe("S3 region when AWS_REGION is unset"),
+  AWS_ACCESS_KEY_ID: text().describe("S3 access key id"),
+  AWS_SECRET_ACCESS_KEY: text().describe("S3 secret access key"),
+  AWS_SESSION_TOKEN: text().describe("S3 session token (temporary credentials)"),
+  DOCPROC_S3_VIRTUAL_HOSTED: bool().describe("true: bucket in the host name (AWS style); false: in the path (default: false when an endpoint is set, else true)"),
   DOCPROC_MAIL_MAX_ATTEMPTS: integer(1, 1000).describe(`failed imports of one message before it is left in the mailbox alone (default ${DEFAULT_MAIL_MAX_ATTEMPTS})`),
 });
 
@@ -109,6 +132,8 @@ export interface EnvSettings {
   /** DOCPROC_LOG_FORMAT / DOCPROC_LOG_LEVEL; the commands' --log-format / --log-level win. */
   log: LogSettings;
   mail: MailEnv;
+  /** DOCPROC_STORAGE_URL with the S3 variables; null: the data directory. */
+  storage: StorageConfig | null;
 }
 
 /** Every variable with its description, for help texts and docs. */
@@ -136,6 +161,17 @@ export function loadEnvSettings(env: Env = process.env): EnvSettings {
     sessionIdleMs: v.DOCPROC_SESSION_IDLE_MINUTES !== undefined ? Math.floor(v.DOCPROC_SESSION_IDLE_MINUTES * 60_000) : a.sessionIdleMs,
   };
   const d = DEFAULT_CONFIG;
+  const virtualHosted = v.DOCPROC_S3_VIRTUAL_HOSTED === undefined ? undefined : v.DOCPROC_S3_VIRTUAL_HOSTED === "true" || v.DOCPROC_S3_VIRTUAL_HOSTED === "1";
+  const storage = v.DOCPROC_STORAGE_URL
+    ? parseStorageUrl(v.DOCPROC_STORAGE_URL, {
+        endpoint: v.AWS_ENDPOINT_URL_S3 ?? v.AWS_ENDPOINT_URL,
+        region: v.AWS_REGION ?? v.AWS_DEFAULT_REGION ?? "us-east-1",
+        accessKeyId: v.AWS_ACCESS_KEY_ID,
+        secretAccessKey: v.AWS_SECRET_ACCESS_KEY,
+        sessionToken: v.AWS_SESSION_TOKEN,
+        virtualHostedStyle: virtualHosted,
+      })
+    : null;
   const publicUrl = v.DOCPROC_PUBLIC_URL?.replace(/\/+$/, "") ?? null;
   return {
     listen: { host: v.DOCPROC_HOST, port: v.DOCPROC_PORT, dataDir: v.DOCPROC_DATA },
@@ -169,5 +205,6 @@ export function loadEnvSettings(env: Env = process.env): EnvSettings {
       leaseMs: (v.DOCPROC_MAIL_LEASE_SECONDS ?? DEFAULT_MAIL_LEASE_SECONDS) * 1000,
       maxAttempts: v.DOCPROC_MAIL_MAX_ATTEMPTS ?? DEFAULT_MAIL_MAX_ATTEMPTS,
     },
+    storage,
   };
 }

@@ -38,8 +38,8 @@ export function adminRoutes(deps: ServerDeps, guard: Guard) {
     }, { parse: "none" })
     .get("/admin/users", ({ query }) => ({ items: listUsers(db, query.tenant_id || undefined) }))
     .post("/admin/reload-configs", () => reloadConfigs(deps, guard))
-    .get("/admin/endpoints/health", ({ set }) => {
-      const out = endpointHealth(deps);
+    .get("/admin/endpoints/health", async ({ set }) => {
+      const out = await endpointHealth(deps);
       if (out.status !== "ok") set.status = 503;
       return out;
     });
@@ -68,7 +68,7 @@ function reloadConfigs(deps: ServerDeps, guard: Guard) {
 
 type Check = { name: string; status: "ok" | "error" | "loading" | "idle" | "ready"; detail?: string } & Record<string, unknown>;
 
-function endpointHealth(deps: ServerDeps) {
+async function endpointHealth(deps: ServerDeps) {
   const checks: Check[] = [];
   const t0 = performance.now();
   try {
@@ -78,17 +78,28 @@ function endpointHealth(deps: ServerDeps) {
   } catch (err) {
     checks.push({ name: "database", status: "error", detail: (err as Error).message });
   }
-  try {
-    mkdirSync(deps.exportsRoot, { recursive: true });
-    accessSync(deps.exportsRoot, constants.W_OK);
-    checks.push({ name: "export_storage", status: "ok" });
-  } catch (err) {
-    checks.push({ name: "export_storage", status: "error", detail: (err as Error).message });
-  }
+  checks.push(await storageHealth(deps));
   const ocr = deps.ocrStatus();
   checks.push({ name: "ocr", status: ocr.status, ...(ocr.engine ? { engine: ocr.engine } : {}), ...(ocr.error ? { detail: ocr.error } : {}) });
   const status = checks.some((c) => c.status === "error") ? "degraded" : "ok";
   return { status, checked_at: new Date(deps.clock.now()).toISOString(), endpoints: checks };
+}
+
+/** The blob store answers: the data directory's export folder is writable, or the bucket answers a HEAD request. */
+async function storageHealth(deps: ServerDeps): Promise<Check> {
+  const t0 = performance.now();
+  try {
+    if (deps.blobs.config.kind === "fs") {
+      mkdirSync(deps.exportsRoot, { recursive: true });
+      accessSync(deps.exportsRoot, constants.W_OK);
+      return { name: "export_storage", status: "ok" };
+    }
+    // A missing key is an answer too: the bucket is there and takes these credentials.
+    await deps.blobs.open("exports/.health");
+    return { name: "export_storage", status: "ok", kind: "s3", latency_ms: +(performance.now() - t0).toFixed(3) };
+  } catch (err) {
+    return { name: "export_storage", status: "error", detail: (err as Error).message };
+  }
 }
 
 const err = (description: string) => ({ description, schema: ErrorSchema });

@@ -1,17 +1,21 @@
 /**
  * Results: the export manifest, export file downloads, and the documents list.
- * A download MUST name a file the manifest lists (so no path can escape the transaction's export folder).
+ * A download MUST name a file the manifest lists (so no path can escape the transaction's export folder), and is
+ * streamed from the blob store (`exports/<transaction_id>/<filename>`, the data directory's export folder or S3):
+ * any `serve` answers for any transaction, and a large file is never read into memory whole.
  */
 import { Elysia } from "elysia";
-import path from "node:path";
 import { DocprocError } from "../../core/errors";
 import { listDocuments } from "../../storage/documents";
 import { emptyManifest, findExportFile, getManifest } from "../../storage/export-files";
-import { exportDirOf } from "../../queue/process-transaction";
+import { exportsKeyOf } from "../../storage/store-sink";
 import { contentDisposition, contentTypeOf } from "../content-types";
 import type { ServerDeps } from "../deps";
 import { requireTransaction } from "../services/transactions";
 import { queryBool } from "../validation";
+
+/** Export files up to this size are sent with a Content-Length; larger ones stream chunked (see the download route). */
+export const BUFFERED_DOWNLOAD_BYTES = 8 * 1024 * 1024;
 
 function decodePath(raw: string): string {
   try {
@@ -33,16 +37,20 @@ export function resultRoutes(deps: ServerDeps) {
       const inline = queryBool(query.inline, "inline");
       const entry = filename ? findExportFile(deps.db, t.transaction_id, filename) : null;
       if (!entry) throw new DocprocError("not_found", `Export file ${JSON.stringify(filename)} not found for transaction ${t.transaction_id}`);
-      const root = exportDirOf(deps.exportsRoot, t.transaction_id);
-      const full = path.resolve(root, entry.filename);
-      if (!full.startsWith(path.resolve(root) + path.sep)) throw new DocprocError("not_found", "Export file not found");
-      const file = Bun.file(full);
-      if (!(await file.exists())) throw new DocprocError("not_found", `Export file ${JSON.stringify(filename)} is missing from storage`);
-      return new Response(file, {
+      const file = await deps.blobs.open(`${exportsKeyOf(t.transaction_id)}/${entry.filename}`).catch((err) => {
+        // A name the store refuses (`..`, absolute) cannot be one of this transaction's files.
+        if (err instanceof DocprocError && err.code === "invalid_input") return null;
+        throw err;
+      });
+      if (!file) throw new DocprocError("not_found", `Export file ${JSON.stringify(filename)} is missing from storage`);
+      // Bun sends a stream chunked (no Content-Length): files up to BUFFERED_DOWNLOAD_BYTES are read whole so the
+      // client knows the size; larger ones stream from the store without being held in memory.
+      const body = file.localFile ?? (file.size <= BUFFERED_DOWNLOAD_BYTES ? await file.bytes() : file.stream());
+      return new Response(body as BodyInit, {
         headers: {
           "content-type": contentTypeOf(entry.filename),
           "content-disposition": contentDisposition(inline ? "inline" : "attachment", entry.filename),
-          "content-length": String(file.size),
+          ...(body instanceof ReadableStream ? {} : { "content-length": String(file.size) }),
           "x-content-type-options": "nosniff",
         },
       });

@@ -5,15 +5,15 @@
  * profiles run over the corrected results (JSON, CSV, XLSX, XML need no page images; PDF and JPG re-read the stored
  * source files) and the manifest is replaced. The core modules load lazily, as in queue/pipeline-runner.ts.
  */
-import { rm } from "node:fs/promises";
 import type { ResultsFile, SourceInput } from "../../core/model";
 import { isoAt } from "../../storage/clock";
 import { replaceManifest } from "../../storage/export-files";
 import { getProjectById } from "../../storage/projects";
 import * as tx from "../../storage/transactions";
-import { exportDirOf, stateRootOf, storedSources as storedSourcesOf } from "../../queue/process-transaction";
+import { clearExports, exportDirOf, storedSources as storedSourcesOf } from "../../queue/process-transaction";
 import { continueAfterReview as resumeWithReview } from "../../queue/review-resume";
 import { loadRunState } from "../../storage/run-state";
+import { storeSink } from "../../storage/store-sink";
 import type { ServerDeps } from "../deps";
 
 /** The transaction's stored source files (see queue/process-transaction.ts). */
@@ -29,9 +29,9 @@ export async function reexport(deps: ServerDeps, t: tx.TransactionRecord, result
   ]);
   const project = getProjectById(deps.db, t.project_id);
   const profiles = project ? exportProfilesOf(parseProjectSettings(project.settings)) : [];
-  const dir = exportDirOf(deps.exportsRoot, t.transaction_id);
-  await rm(dir, { recursive: true, force: true });
-  const manifest = await rerunExports({ results, sources: await storedSources(deps, t.transaction_id), profiles, sink: folderSink(dir), now: () => new Date(deps.clock.now()) });
+  await clearExports(deps.blobs, deps.exportsRoot, t.transaction_id);
+  const sink = deps.blobs.config.kind === "fs" ? folderSink(exportDirOf(deps.exportsRoot, t.transaction_id)) : storeSink(deps.blobs, t.transaction_id);
+  const manifest = await rerunExports({ results, sources: await storedSources(deps, t.transaction_id), profiles, sink, now: () => new Date(deps.clock.now()) });
   deps.db.transaction(() => replaceManifest(deps.db, t.transaction_id, manifest)).immediate();
 }
 
@@ -41,9 +41,9 @@ export async function reexport(deps: ServerDeps, t: tx.TransactionRecord, result
  * without a run stopped at Review (paused by an injected test runner) is exported and completed here.
  */
 export async function continueAfterReview(deps: ServerDeps, t: tx.TransactionRecord, results: ResultsFile): Promise<void> {
-  const saved = t.status === "awaiting_input" ? await loadRunState(stateRootOf(deps), t.transaction_id) : null;
+  const saved = t.status === "awaiting_input" ? await loadRunState(deps.blobs, t.transaction_id) : null;
   if (saved && saved.stopped_after === "review") {
-    await resumeWithReview(deps.db, deps.clock, stateRootOf(deps), t.transaction_id, results);
+    await resumeWithReview(deps.db, deps.clock, deps.blobs, t.transaction_id, results);
     deps.wake();
     deps.notifier.emit(t.transaction_id);
     return;

@@ -8,7 +8,6 @@ import type { SplitPolicy } from "../../core/model";
 import { jobsAhead } from "../../queue/jobs";
 import { PROCESS_TRANSACTION } from "../../queue/process-transaction";
 import { assertQueueRoom, rerunTransaction, submitTransaction } from "../../queue/submit";
-import { stateRootOf } from "../../queue/process-transaction";
 import { getProjectById } from "../../storage/projects";
 import { loadRunState } from "../../storage/run-state";
 import { isoAt } from "../../storage/clock";
@@ -84,7 +83,7 @@ export function startTransaction(deps: ServerDeps, id: string) {
 export async function rerunFromStep(deps: ServerDeps, id: string, fromStep: string) {
   const t = requireTransaction(deps, id);
   if (t.status !== "completed" && t.status !== "failed") throw new DocprocError("conflict", `Cannot rerun transaction in ${t.status} state`);
-  const saved = await loadRunState(stateRootOf({ exportsRoot: deps.exportsRoot }), id);
+  const saved = await loadRunState(deps.blobs, id);
   if (!saved) throw new DocprocError("conflict", "Transaction has no stored pages to re-run from (it failed before OCR finished); submit it again");
   const project = getProjectById(deps.db, t.project_id);
   const steps = project ? await workflowSteps(project.settings) : [];

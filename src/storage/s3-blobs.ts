@@ -1,0 +1,99 @@
+/**
+ * The blob store in an S3-compatible bucket, through the runtime's own client (`Bun.S3Client`: no SDK to ship;
+ * docs/storage.md has the measured reason). Keys: `<prefix>/blobs/sha256/ab/cdef…` and `<prefix>/<key>`.
+ *
+ * Atomicity comes from S3 itself: a PUT (or a multipart upload, which Bun uses for large bodies) makes the object
+ * visible only once whole. Failures other than a missing key are `internal` and retryable (the queue tries again).
+ */
+import { DocprocError } from "../core/errors";
+import { blobKey, checkKey, sha256Hex, toBytes, type BlobStore, type StoredObject } from "./blobs";
+import type { StorageConfig } from "./storage-config";
+
+type S3Config = StorageConfig & { kind: "s3" };
+
+const isMissing = (err: unknown) => {
+  const e = err as { code?: string; name?: string; message?: string } | null;
+  return e?.code === "NoSuchKey" || e?.code === "NotFound" || /does not exist|not found|404/i.test(e?.message ?? "");
+};
+
+function storageError(what: string, err: unknown): DocprocError {
+  const e = err as { code?: string; message?: string } | null;
+  return new DocprocError("internal", `storage: ${what} failed: ${e?.code ? `${e.code}: ` : ""}${e?.message ?? String(err)}`, { retryable: true, cause: err });
+}
+
+export function s3BlobStore(config: S3Config): BlobStore {
+  const client = new Bun.S3Client({
+    bucket: config.bucket,
+    endpoint: config.endpoint,
+    region: config.region,
+    accessKeyId: config.accessKeyId,
+    secretAccessKey: config.secretAccessKey,
+    sessionToken: config.sessionToken,
+    virtualHostedStyle: config.virtualHostedStyle,
+  });
+  const full = (key: string) => (config.prefix ? `${config.prefix}/${key}` : key);
+
+  const exists = async (key: string) => {
+    try {
+      return await client.exists(full(key));
+    } catch (err) {
+      throw storageError(`checking ${key}`, err);
+    }
+  };
+  const readKey = async (key: string): Promise<Uint8Array | null> => {
+    try {
+      return new Uint8Array(await client.file(full(key)).arrayBuffer());
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw storageError(`reading ${key}`, err);
+    }
+  };
+  const writeKey = async (key: string, data: Uint8Array) => {
+    try {
+      await client.write(full(key), data);
+    } catch (err) {
+      throw storageError(`writing ${key}`, err);
+    }
+  };
+
+  return {
+    config,
+    has: (hash) => exists(blobKey(hash)),
+    async put(data) {
+      const hash = sha256Hex(data);
+      if (!(await exists(blobKey(hash)))) await writeKey(blobKey(hash), data);
+      return hash;
+    },
+    async get(hash) {
+      const data = await readKey(blobKey(hash));
+      if (!data) throw new DocprocError("not_found", `blob ${hash} is missing`);
+      return data;
+    },
+    write: async (key, data) => writeKey(checkKey(key), toBytes(data)),
+    read: async (key) => readKey(checkKey(key)),
+    async open(key): Promise<StoredObject | null> {
+      const k = full(checkKey(key));
+      try {
+        const { size } = await client.stat(k);
+        return { size, stream: () => client.file(k).stream(), bytes: async () => (await readKey(key)) ?? new Uint8Array() };
+      } catch (err) {
+        if (isMissing(err)) return null;
+        throw storageError(`opening ${key}`, err);
+      }
+    },
+    async removeAll(prefix) {
+      const p = `${full(checkKey(prefix))}/`;
+      try {
+        let token: string | undefined;
+        do {
+          const page = await client.list({ prefix: p, ...(token ? { continuationToken: token } : {}) });
+          // One by one: a transaction has a handful of export files, and s3rver fails parallel deletes.
+          for (const o of page.contents ?? []) await client.delete(o.key);
+          token = page.isTruncated ? page.nextContinuationToken : undefined;
+        } while (token);
+      } catch (err) {
+        throw storageError(`removing ${prefix}/`, err);
+      }
+    },
+  };
+}
