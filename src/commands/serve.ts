@@ -6,7 +6,8 @@ export default class ServeCommand extends Command {
   static summary = "Run the REST API with a durable job queue on one data directory";
   static description = [
     "Serves the API of the interface spec (see /docs and /api-docs once running) and processes transactions with " +
-      "--workers jobs at once. Everything lives in --data: the SQLite database, the original files and the export files.",
+      "--workers jobs at once. Everything lives in --data: the SQLite database, the original files and the export files " +
+      "(with DOCPROC_STORAGE_URL=s3://bucket/prefix, all but the database live in that bucket; docs/storage.md).",
     "Settings from the environment (all checked at start, every problem listed at once; src/settings/env.ts): " +
       "DOCPROC_HOST, DOCPROC_PORT and DOCPROC_DATA (used when --host, --port, --data are not given), ADMIN_API_KEY (X-API-Key value; a random one is generated and printed when unset), " +
       "DOCPROC_MAX_BODY_MB (100), DOCPROC_MAX_FILE_MB (50), DOCPROC_MAX_FILES (100), DOCPROC_MAX_QUEUE_DEPTH (1000), " +
@@ -14,7 +15,8 @@ export default class ServeCommand extends Command {
       "DOCPROC_PUBLIC_URL (base of webhook links; default: the listen address), DOCPROC_WEBHOOK_ALLOW (webhook " +
       "receivers on private or loopback networks, e.g. 127.0.0.0/8; off by default; see docs/webhooks.md), " +
       "DOCPROC_TRUST_PROXY (honour X-Forwarded-Proto/Host/Prefix: true or the proxies' addresses; off by default), " +
-      "DOCPROC_METRICS_TOKEN (bearer token for GET /metrics), DOCPROC_LOG_FORMAT, DOCPROC_LOG_LEVEL (docs/operations.md).",
+      "DOCPROC_METRICS_TOKEN (bearer token for GET /metrics), DOCPROC_LOG_FORMAT, DOCPROC_LOG_LEVEL (docs/operations.md), " +
+      "DOCPROC_STORAGE_URL with AWS_ENDPOINT_URL_S3, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, DOCPROC_S3_VIRTUAL_HOSTED (docs/storage.md).",
     "SIGTERM or SIGINT: stop accepting requests; running jobs stop at their next checkpoint (OCR: the pages being read), store what is done and go back to the queue; the next start continues them (docs/operations.md).",
   ].join("\n\n");
   static examples = [
@@ -52,7 +54,8 @@ export default class ServeCommand extends Command {
       log: (m) => logger.warn(m),
     });
     logger.info({ event: "listening", url: server.url, workers: flags.workers }, `listening on ${server.url}`);
-    process.stdout.write(`docproc serve listening on ${server.url} (data: ${flags.data}, workers: ${flags.workers})\n`);
+    const storage = env.storage ? `, storage: ${(await import("../storage/storage-config")).describeStorage(env.storage)}` : "";
+    process.stdout.write(`docproc serve listening on ${server.url} (data: ${flags.data}, workers: ${flags.workers}${storage})\n`);
     if (config.generatedKey) process.stdout.write(`ADMIN_API_KEY not set; generated key for this run: ${config.adminApiKey}\n`);
     const signal = await waitForSignal();
     process.stdout.write("docproc serve: shutting down\n");

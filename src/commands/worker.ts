@@ -29,7 +29,8 @@ export default class WorkerCommand extends Command {
     const logger = loggerFromFlags(flags, "worker", env.log);
     const data = openDataDir(flags.data, env.storage);
     const runtime = startWorkerRuntime({ data, concurrency: flags.concurrency, leaseMs: env.queue.leaseMs, jobTimeoutMs: env.queue.jobTimeoutMs, webhooks: webhookSettingsOf(env.webhooks), log: (m) => logger.warn(m), telemetry: { log: logger } });
-    process.stdout.write(`docproc worker running on ${data.dir} (concurrency ${flags.concurrency})\n`);
+    const storage = env.storage ? `, storage: ${(await import("../storage/storage-config")).describeStorage(env.storage)}` : "";
+    process.stdout.write(`docproc worker running on ${data.dir} (concurrency ${flags.concurrency}${storage})\n`);
     const signal = await waitForSignal();
     logger.info({ event: "shutdown", signal }, `${signal}: finishing running jobs`);
     await runtime.stop(true, 30_000);

@@ -47,6 +47,7 @@ test("serve on S3: a PDF processed through the API, exports and page image from 
   const first = await spawnServe({ dataDir: data, port: await freePort(), key: KEY, workers: 1, env: s3.env("e2e") });
   servers.push(first);
   const api = call(first.base);
+  expect(first.output()).toContain(`storage: s3://${S3_BUCKET}/e2e at ${s3.endpoint}`);
 
   const health = await api("GET", "/admin/endpoints/health");
   expect(health.status).toBe(200);
