@@ -49,6 +49,8 @@ export interface RunningServer {
 
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const data = openDataDir(opts.dataDir, opts.storage);
+  // A bucket that cannot be reached or refuses the credentials stops the start with the reason, not the first job.
+  if (data.blobs.config.kind === "s3") await data.blobs.check().catch((err) => (data.db.close(), Promise.reject(err)));
   const clock = systemClock;
   const telemetry: Telemetry = { log: opts.logger ?? silentLogger, metrics: createMetrics({ queueCounts: () => queueCounts(data.db) }) };
   // Webhook links use DOCPROC_PUBLIC_URL, else the address this server listens on (known once it listens).

@@ -15,7 +15,8 @@
  * Layout on disk, unchanged from before the interface: `<data>/blobs/sha256/ab/cdef…`, `<data>/<key>`.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
 import type { StorageConfig } from "./storage-config";
@@ -42,6 +43,8 @@ export interface BlobStore {
   open(key: string): Promise<StoredObject | null>;
   /** Deletes every named object under `prefix/`. */
   removeAll(prefix: string): Promise<void>;
+  /** Throws a clear error when the store cannot be used (start-up and the health check). */
+  check(): Promise<void>;
   /** How to open this store again (the pipeline thread writes export files through its own copy). */
   readonly config: StorageConfig;
 }
@@ -143,5 +146,9 @@ export function fsBlobStore(blobRoot: string, filesRoot = path.dirname(path.reso
     },
     open: async (key) => openFile(BLOB_KEY.test(key) ? path.join(root, key.slice("blobs/".length)) : fileOf(key)),
     removeAll: async (prefix) => rm(fileOf(prefix), { recursive: true, force: true }),
+    async check() {
+      await mkdir(filesRoot, { recursive: true });
+      await access(filesRoot, constants.W_OK);
+    },
   };
 }

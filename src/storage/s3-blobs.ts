@@ -11,10 +11,8 @@ import type { StorageConfig } from "./storage-config";
 
 type S3Config = StorageConfig & { kind: "s3" };
 
-const isMissing = (err: unknown) => {
-  const e = err as { code?: string; name?: string; message?: string } | null;
-  return e?.code === "NoSuchKey" || e?.code === "NotFound" || /does not exist|not found|404/i.test(e?.message ?? "");
-};
+/** A missing key, and only that: a missing bucket (NoSuchBucket) or refused credentials are errors. */
+const isMissing = (err: unknown) => (err as { code?: string } | null)?.code === "NoSuchKey";
 
 function storageError(what: string, err: unknown): DocprocError {
   const e = err as { code?: string; message?: string } | null;
@@ -58,6 +56,15 @@ export function s3BlobStore(config: S3Config): BlobStore {
 
   return {
     config,
+    async check() {
+      // A list request (not a HEAD, whose 404 has no body) tells a missing bucket and refused credentials apart.
+      // Its prefix holds nothing, so the answer is one short page (s3rver fails on truncated list pages).
+      try {
+        await client.list({ prefix: full("check/"), maxKeys: 1 });
+      } catch (err) {
+        throw storageError(`reaching bucket ${config.bucket}${config.endpoint ? ` at ${config.endpoint}` : ""}`, err);
+      }
+    },
     has: (hash) => exists(blobKey(hash)),
     async put(data) {
       const hash = sha256Hex(data);

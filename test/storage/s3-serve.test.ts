@@ -1,13 +1,14 @@
 /**
- * `docproc serve` with DOCPROC_STORAGE_URL=s3://… on the S3 stand-in (test/support/s3.ts): a real PDF through the
- * API and the real pipeline; exports, page images and run state live in the bucket, the data directory holds the
+ * `docproc serve` (API only) and a `docproc worker` with DOCPROC_STORAGE_URL=s3://… on the S3 stand-in
+ * (test/support/s3.ts): a real PDF through the API and the real pipeline in the worker process; exports, page images
+ * and run state live in the bucket, the data directory holds the
  * database only, and a second `serve` with a copy of that database and nothing else on its disk answers for the
  * transaction (downloads and page images come from the bucket, streamed).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { freePort, ROOT, runCli, spawnServe, type Served } from "../support/process";
+import { capture, freePort, ROOT, runCli, spawnCommand, spawnServe, type Served } from "../support/process";
 import { requestInit } from "../support/http";
 import { startTestS3, S3_BUCKET, type TestS3 } from "../support/s3";
 import { makeTempDir } from "../support/temp";
@@ -42,10 +43,12 @@ async function stop(s: Served): Promise<void> {
   servers.splice(servers.indexOf(s), 1);
 }
 
-test("serve on S3: a PDF processed through the API, exports and page image from the bucket, nothing but the database on disk", async () => {
+test("serve and worker on S3: a PDF processed through the API, exports and page image from the bucket, nothing but the database on disk", async () => {
   const data = path.join(dir, "data");
-  const first = await spawnServe({ dataDir: data, port: await freePort(), key: KEY, workers: 1, env: s3.env("e2e") });
+  const first = await spawnServe({ dataDir: data, port: await freePort(), key: KEY, workers: 0, env: s3.env("e2e") });
   servers.push(first);
+  const worker = spawnCommand("worker", ["--data", data, "--concurrency", "1"], s3.env("e2e"));
+  const workerOutput = capture(worker);
   const api = call(first.base);
   expect(first.output()).toContain(`storage: s3://${S3_BUCKET}/e2e at ${s3.endpoint}`);
 
@@ -65,6 +68,9 @@ test("serve on S3: a PDF processed through the API, exports and page image from 
     status = (await api("GET", started.json.poll_url)).json.status;
   }
   expect(status).toBe("completed");
+  expect(workerOutput()).toContain(`storage: s3://${S3_BUCKET}/e2e`);
+  worker.kill("SIGTERM");
+  expect(await worker.exited).toBe(0);
 
   const manifest = (await api("GET", `/transactions/${id}/exports`)).json;
   const files = Object.values(manifest.profiles).flatMap((p: any) => p.files ?? []) as Array<{ filename: string; size_bytes: number }>;
@@ -118,4 +124,15 @@ test("a bad DOCPROC_STORAGE_URL stops serve before it listens, saying what is wr
   expect(run.stderr).toContain("DOCPROC_STORAGE_URL");
   expect(run.stderr).toContain("not a valid S3 bucket name");
   expect(run.stdout).not.toContain("listening");
+});
+
+test("a bucket that cannot be used stops serve at start with the reason: missing bucket, server down", async () => {
+  const missing = await runCli(["serve", "--port", "0", "--data", path.join(dir, "nobucket")], { env: { ...s3.env("p"), DOCPROC_STORAGE_URL: "s3://no-such-bucket/p" } });
+  expect(missing.code).not.toBe(0);
+  expect(missing.stderr).toContain("reaching bucket no-such-bucket");
+  expect(missing.stderr).toContain("NoSuchBucket");
+  const down = await runCli(["worker", "--data", path.join(dir, "down")], { env: { ...s3.env("p"), AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${await freePort()}` } });
+  expect(down.code).not.toBe(0);
+  expect(down.stderr).toContain(`reaching bucket ${S3_BUCKET}`);
+  expect(down.stdout).not.toContain("running");
 });

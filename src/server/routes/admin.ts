@@ -85,7 +85,7 @@ async function endpointHealth(deps: ServerDeps) {
   return { status, checked_at: new Date(deps.clock.now()).toISOString(), endpoints: checks };
 }
 
-/** The blob store answers: the data directory's export folder is writable, or the bucket answers a HEAD request. */
+/** The blob store answers: the data directory's export folder is writable, or the bucket answers a list request. */
 async function storageHealth(deps: ServerDeps): Promise<Check> {
   const t0 = performance.now();
   try {
@@ -94,8 +94,7 @@ async function storageHealth(deps: ServerDeps): Promise<Check> {
       accessSync(deps.exportsRoot, constants.W_OK);
       return { name: "export_storage", status: "ok" };
     }
-    // A missing key is an answer too: the bucket is there and takes these credentials.
-    await deps.blobs.open("exports/.health");
+    await deps.blobs.check();
     return { name: "export_storage", status: "ok", kind: "s3", latency_ms: +(performance.now() - t0).toFixed(3) };
   } catch (err) {
     return { name: "export_storage", status: "error", detail: (err as Error).message };
