@@ -14,6 +14,11 @@ export interface ExportContext {
   sources: SourceInput[];
   sink: ExportSink;
   now?: () => Date;
+  /**
+   * Aborts the run (job timeout, shutdown, deletion): checked before every profile, page and file; an abort ends the
+   * whole export with the abort's error, never as one failed profile among others.
+   */
+  signal?: AbortSignal;
 }
 
 /** What an exporter hands its files to; the runner names, stores and lists them. */

@@ -7,6 +7,7 @@
  * A page without an image (supplied text) is skipped with a warning; when no page has one, the profile fails.
  */
 import { DocprocError } from "../errors";
+import { throwIfAborted } from "../abort";
 import type { ProfileOf } from "./profile";
 import { documentIdsOfPage, pageValues, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate } from "./filename";
@@ -29,6 +30,7 @@ export async function exportJpg(ctx: ExportContext, profile: ProfileOf<"jpg">, o
   const pages = [...ctx.pages].sort((a, b) => a.page_number - b.page_number);
   let written = 0;
   for (const page of pages) {
+    throwIfAborted(ctx.signal, "export");
     if (!page.render) {
       out.warn(`page ${page.page_number} has no image`);
       continue;

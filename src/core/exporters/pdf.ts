@@ -10,6 +10,7 @@
 import { degrees, PDFDocument, type PDFFont, type PDFPage } from "pdf-lib";
 import sharp from "sharp";
 import { DocprocError } from "../errors";
+import { throwIfAborted } from "../abort";
 import type { Page, SourceInput } from "../model";
 import type { ProfileOf } from "./profile";
 import { documentValues, pageByNumber, type ExportContext, type ExportWriter } from "./context";
@@ -94,6 +95,7 @@ async function buildDocumentPdf(ctx: ExportContext, pageNumbers: number[], textL
   const pdf = await PDFDocument.create();
   let font: PDFFont | null = null;
   for (const n of pageNumbers) {
+    throwIfAborted(ctx.signal, "export");
     const p = pageByNumber(ctx, n);
     if (!p) {
       out.warn(`page ${n} is not available; left out of the PDF`);

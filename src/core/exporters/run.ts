@@ -12,6 +12,7 @@ import { FileNamer } from "./filename";
 import { exportJson } from "./json";
 import { exportCsv } from "./csv";
 import { timeStage } from "../timing";
+import { abortError, throwIfAborted } from "../abort";
 
 export interface ManifestFile {
   filename: string;
@@ -130,11 +131,13 @@ async function exportAll(ctx: ExportContext, profiles: Array<ExportProfile | Exp
     const out: ExportWriter = {
       warn: (m) => warnings.push(m),
       async file(name, data, documentIds) {
+        throwIfAborted(ctx.signal, "export");
         const filename = namer.unique(name);
         const { size_bytes } = await ctx.sink.write(filename, data);
         files.push({ filename, path: `exports/${filename}`, size_bytes, document_ids: documentIds, created_at: clock().toISOString() });
       },
     };
+    throwIfAborted(ctx.signal, "export");
     try {
       if (!profile) throw new DocprocError("invalid_settings", error!, { stage: "export" });
       await runOne(ctx, profile, out, clock());
@@ -142,6 +145,7 @@ async function exportAll(ctx: ExportContext, profiles: Array<ExportProfile | Exp
       entry.status = warnings.length > 0 ? "partial" : "success";
       if (warnings.length > 0) entry.warnings = warnings;
     } catch (err) {
+      if (ctx.signal?.aborted) throw abortError(ctx.signal, "export");
       entry.error = describe(err);
       entry.status = "failed";
     }

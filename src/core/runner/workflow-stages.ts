@@ -34,7 +34,7 @@ export const splitStage: Stage = async (state, ctx) => {
   const splitFiles = splitFilesOf(state.files, state.sources);
   ctx.progress("split", 0, 1);
   // The class-change boundary signal needs the classifier; cue rules are cheap enough to run per candidate.
-  const spans = await splitPages(splitFiles, settings, { classify: (pages) => classifyDocument(pages, ctx.project) });
+  const spans = await splitPages(splitFiles, settings, { classify: (pages) => classifyDocument(pages, ctx.project), signal: ctx.signal });
   ctx.progress("split", 1, 1);
   state.spans = spans;
   state.documents = spans.map((span, i) => ({
@@ -94,7 +94,7 @@ export const exportStage: Stage = async (state, ctx) => {
   ctx.progress("export", 0, 1);
   const profiles = ctx.profiles ?? exportProfilesOf(ctx.project);
   const results = resultsOf(state, ctx);
-  state.manifest = await runExports({ results, pages: state.pages, sources: state.sources, sink: ctx.sink, now: ctx.now }, profiles);
+  state.manifest = await runExports({ results, pages: state.pages, sources: state.sources, sink: ctx.sink, now: ctx.now, signal: ctx.signal }, profiles);
   ctx.progress("export", 1, 1);
   for (const [id, entry] of Object.entries(state.manifest.profiles)) {
     if (entry.error) state.errors.push({ stage: "export", code: "export_failed", message: `profile ${id}: ${entry.error}` });

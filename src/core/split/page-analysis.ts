@@ -9,6 +9,7 @@ import { type GreyImage, inkRatio, toGrey } from "./raster";
 import type { SeparatorSettings } from "./settings";
 import { SHEET_MAX_TEXT } from "./sheet";
 import { addStageTime } from "../timing";
+import { throwIfAborted } from "../abort";
 
 /** Longest side of the overview image for ink and patch bars: enough to see a line of text, cheap to compute. */
 const OVERVIEW_SIDE = 1000;
@@ -27,17 +28,21 @@ export interface AnalysisNeeds {
 
 /**
  * Fills `barcodes` and `is_blank` on the pages that lack them. Pages without `render()` get what text alone can say:
- * no barcodes, blank when there is no text. A page whose render fails is treated the same way (never throws).
+ * no barcodes, blank when there is no text. A page whose render fails is treated the same way. Throws only when
+ * `signal` aborts (checked before every page: rendering and decoding a page costs up to seconds).
  */
-export async function analysePages(pages: Page[], sep: SeparatorSettings, needs: AnalysisNeeds): Promise<void> {
-  for (const page of pages) await analysePage(page, sep, needs);
+export async function analysePages(pages: Page[], sep: SeparatorSettings, needs: AnalysisNeeds, signal?: AbortSignal): Promise<void> {
+  for (const page of pages) {
+    throwIfAborted(signal, "split");
+    await analysePage(page, sep, needs, undefined, signal);
+  }
 }
 
 /**
  * Analyses one page. `raster` is the page's render when the caller already has it (the OCR stage renders every
  * scanned page anyway), so a scanned page is rendered once for OCR and separator detection together.
  */
-export async function analysePage(page: Page, sep: SeparatorSettings, needs: AnalysisNeeds, raster?: RasterImage): Promise<void> {
+export async function analysePage(page: Page, sep: SeparatorSettings, needs: AnalysisNeeds, raster?: RasterImage, signal?: AbortSignal): Promise<void> {
   const wantBarcodes = needs.barcodes && page.barcodes === undefined && !(needs.patchTOnly && cannotBeSheet(page));
   const wantBlank = needs.blank && page.is_blank === undefined;
   if (!wantBarcodes && !wantBlank) return;
@@ -47,6 +52,8 @@ export async function analysePage(page: Page, sep: SeparatorSettings, needs: Ana
   if (!wantBarcodes && page.is_blank !== undefined) return;
   const started = performance.now();
   const img = raster ?? (page.render ? await page.render().catch(() => null) : null);
+  // A render cut short by an abort says nothing about the page: stop before caching "no barcodes" on it.
+  throwIfAborted(signal, "split");
   const grey = img ? toGrey(img, OVERVIEW_SIDE) : null;
   if (wantBarcodes) page.barcodes = img && grey ? await findBarcodes(img, grey, sep) : [];
   if (page.is_blank === undefined) {

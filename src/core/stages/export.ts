@@ -69,6 +69,7 @@ export interface RerunOptions {
   profiles: Array<ExportProfile | ExportProfileInput>;
   sink: ExportSink;
   now?: () => Date;
+  signal?: AbortSignal;
 }
 
 /** Runs the given profiles again over processed work. A source that no longer converts fails only PDF/JPG pages. */
@@ -77,7 +78,7 @@ export async function rerunExports(opts: RerunOptions): Promise<ExportManifest> 
   const opened: ConvertedSource[] = [];
   try {
     if (needsImages(opts.profiles) && opts.sources.length > 0) await attachRenders(pages, opts.sources, opened);
-    return await runExports({ results: opts.results, pages, sources: opts.sources, sink: opts.sink, now: opts.now }, opts.profiles);
+    return await runExports({ results: opts.results, pages, sources: opts.sources, sink: opts.sink, now: opts.now, signal: opts.signal }, opts.profiles);
   } finally {
     await Promise.allSettled(opened.map((c) => c.close()));
   }

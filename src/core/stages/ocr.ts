@@ -1,3 +1,4 @@
+import { throwIfAborted as checkAborted } from "../abort";
 import { DocprocError } from "../errors.ts";
 import type { Box, Page, RasterImage } from "../model.ts";
 import { analyzeLayout, textLikeness, type PageLayout } from "../engines/ocr/layout.ts";
@@ -86,9 +87,7 @@ export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesO
 }
 
 function throwIfAborted(signal?: AbortSignal): void {
-  if (!signal?.aborted) return;
-  if (signal.reason instanceof DocprocError) throw signal.reason;
-  throw new DocprocError("timeout", "OCR was aborted", { stage: "ocr", retryable: true, cause: signal.reason });
+  checkAborted(signal, "ocr");
 }
 
 interface Reading {

@@ -33,6 +33,8 @@ export interface SplitFile {
 export interface SplitOptions {
   /** Classifies pages; a change of class between neighbouring pages is a boundary signal in intelligent mode. */
   classify?: PageClassifier;
+  /** Aborts separator analysis between pages (job timeout, shutdown, deletion). */
+  signal?: AbortSignal;
 }
 
 /** A run of files analysed together: one file with its own policy, or consecutive inherit files. */
@@ -51,7 +53,7 @@ async function split(files: SplitFile[], settings: SplitSettings, opts: SplitOpt
   if (!settings.enabled) return withPages.map((f) => wholeFile(f, "split step disabled: one document per source file"));
 
   const groups = groupFiles(withPages, settings);
-  for (const g of groups) await analysePages(g.files.flatMap((f) => f.pages), settings.separator, needsOf(g, settings));
+  for (const g of groups) await analysePages(g.files.flatMap((f) => f.pages), settings.separator, needsOf(g, settings), opts.signal);
   const spans = groups.flatMap((g) => splitGroup(g, settings, opts));
   return applyCertainty(spans, withPages);
 }
