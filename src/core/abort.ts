@@ -5,10 +5,16 @@
  */
 import { DocprocError } from "./errors";
 
-/** The error an aborted signal stands for: its reason when that is a DocprocError (a job timeout says so itself). */
+/**
+ * The error an aborted signal stands for: its reason when that is a DocprocError (a job timeout says so itself),
+ * else a `timeout` carrying the reason's message (`AbortSignal.timeout()` aborts with a DOMException, which must
+ * not surface as an internal error).
+ */
 export function abortError(signal: AbortSignal, stage: string): DocprocError {
-  if (signal.reason instanceof DocprocError) return signal.reason;
-  return new DocprocError("timeout", `${stage} was aborted`, { stage, retryable: true, cause: signal.reason });
+  const reason = signal.reason as unknown;
+  if (reason instanceof DocprocError) return reason;
+  const message = typeof (reason as { message?: unknown } | null)?.message === "string" ? (reason as { message: string }).message : "";
+  return new DocprocError("timeout", message || `${stage} was aborted`, { stage, retryable: true, cause: reason });
 }
 
 export function throwIfAborted(signal: AbortSignal | undefined, stage: string): void {

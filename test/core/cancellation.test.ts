@@ -10,9 +10,10 @@ import { DocprocError } from "../../src/core/errors";
 import { memorySink } from "../../src/core/exporters";
 import type { Page, RasterImage } from "../../src/core/model";
 import { defaultProject, parseProjectSettings } from "../../src/core/project";
-import { runTransaction } from "../../src/core/runner";
+import { BUILTIN_STAGES, runTransaction } from "../../src/core/runner";
 import { SplitSettingsSchema } from "../../src/core/split/settings";
-import { splitPages } from "../../src/core/stages/split";
+import { analysePage, splitPages } from "../../src/core/stages/split";
+import { detectBarcodes } from "../../src/core/split/barcodes";
 import { multiPageTiff } from "../support/hostile";
 
 setDefaultTimeout(60_000);
@@ -77,5 +78,42 @@ describe("cancellation after OCR", () => {
     expect(out.error).toMatchObject({ code: "timeout", message: "job timed out", stage: "export" });
     expect([...sink.files.keys()]).toHaveLength(1); // the first page image only: not 30, and no JSON
     expect([...sink.files.keys()][0]).toEndWith(".jpg");
+  });
+});
+
+describe("fuzz follow-ups (seed 21)", () => {
+  const meta = () => ({ transaction_id: crypto.randomUUID(), tenant_id: "local", project_id: "p", project_version: 1, correlation_id: null, metadata: {}, created_at: "2026-01-01T00:00:00.000Z", source: "test" });
+
+  // #1725 (barcode-39-custom.pdf, mutated): the harness's AbortSignal.timeout() fired between two stages and the run
+  // failed as `internal` ("classify: The operation timed out."): an abort is a timeout whatever its reason's type.
+  test("an abort whose reason is not a DocprocError (AbortSignal.timeout's DOMException) ends the run as a timeout, not internal", async () => {
+    const ctrl = new AbortController();
+    const out = await runTransaction(
+      { sources: [{ index: 0, filename: "a.txt", content_type: "text/plain", data: new TextEncoder().encode("Invoice 1"), split_policy: "inherit" }] },
+      {
+        meta: meta(), project: defaultProject, ocr: nullOcr, sink: memorySink(), signal: ctrl.signal,
+        stages: { split: async (state, ctx) => { await BUILTIN_STAGES.split(state, ctx); ctrl.abort(new DOMException("The operation timed out.", "TimeoutError")); } },
+      },
+    );
+    expect(out.status).toBe("failure");
+    expect(out.error).toMatchObject({ code: "timeout", message: "The operation timed out.", stage: "classify" });
+  });
+
+  // #1615 and #1717 (mutated PATCH-T scans): with the null OCR engine every scanned page is searched for barcodes, four
+  // synchronous zxing passes over a 300 dpi page (2.2 s idle); under load the abort could not be seen for longer
+  // than the harness's 5 s grace and the inputs were reported as hangs.
+  test("barcode detection on an OCR raster yields between passes: an abort ends it before the next pass", async () => {
+    const blank: RasterImage = { data: new Uint8Array(2480 * 3508).fill(255), width: 2480, height: 3508, channels: 1 };
+    expect(detectBarcodes(blank)).toEqual([]); // nothing to find: all passes run when not aborted
+    const page = countedPages(1, new AbortController(), 0).pages[0]!;
+    page.text_source = "none";
+    const ctrl = new AbortController();
+    const sep = SplitSettingsSchema.parse({}).separator;
+    const analysing = analysePage(page, sep, { barcodes: true, blank: true, patchTOnly: true }, blank, ctrl.signal).then(() => "finished", (e) => e);
+    setImmediate(() => ctrl.abort(timedOut())); // lands after the first pass at the latest
+    const outcome = await analysing;
+    expect(outcome).toBeInstanceOf(DocprocError);
+    expect((outcome as DocprocError).message).toBe("job timed out");
+    expect(page.barcodes).toBeUndefined(); // a later run still looks
   });
 });

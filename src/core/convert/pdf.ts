@@ -11,6 +11,7 @@ import { isFatal, isInterrupted, PdfWorkerClient, spareWorkerCount } from "./pdf
 import { packWords, unpackWords, type PageResult, type RenderResult } from "./pdf-protocol.ts";
 import type { RenderOptions } from "./raster.ts";
 import { repairPdf } from "./pdf-repair.ts";
+import { throwIfAborted } from "../abort.ts";
 
 export interface PdfConvertOptions {
   firstPageNumber: number;
@@ -141,7 +142,7 @@ async function extractAll(
   const drain = async (client: PdfWorkerClient) => {
     while (next <= wanted) {
       const n = next++;
-      if (opts.signal?.aborted) throw opts.signal.reason ?? new DocprocError("timeout", "conversion was aborted");
+      throwIfAborted(opts.signal, "convert");
       pageWarnings[n - 1] = [];
       pages[n - 1] = await convertPage(client, primary, src, n, opts, pageWarnings[n - 1]);
     }

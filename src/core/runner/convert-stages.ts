@@ -58,7 +58,7 @@ export const convertStage: Stage = async (state, ctx) => {
 
 export const ocrStage: Stage = async (state, ctx) => {
   const targets = state.pages.filter((p) => p.text_source === "none" && p.render);
-  const onRead = analyseAfterReading(splitFilesOf(state.files, state.sources), ctx.project);
+  const onRead = analyseAfterReading(splitFilesOf(state.files, state.sources), ctx.project, ctx.signal);
   ctx.progress("ocr", 0, targets.length);
   const report = await ocrPages(targets, ctx.ocr, { signal: ctx.signal, stop: ctx.checkpoint, onPage: (d, t) => ctx.progress("ocr", d, t), onRead });
   // Stopped at a checkpoint: the pages read are kept; the rest (and any that failed, tried again) come next time,
@@ -77,12 +77,12 @@ export function splitFilesOf(files: OpenFile[], sources: SourceInput[]): SplitFi
  * read, after the reading, so a page the text already rules out is never scanned for barcodes. A failure here
  * leaves the page to Split's own analysis.
  */
-export function analyseAfterReading(splitFiles: SplitFile[], project: ProjectSettings): (page: Page, grey: RasterImage) => Promise<void> {
+export function analyseAfterReading(splitFiles: SplitFile[], project: ProjectSettings, signal?: AbortSignal): (page: Page, grey: RasterImage) => Promise<void> {
   const settings = splitSettingsOf(project);
   const needs = separatorNeedsOf(splitFiles, settings);
   return async (page, grey) => {
     const need = needs.get(page);
-    if (need) await analysePage(page, settings.separator, need, grey);
+    if (need) await analysePage(page, settings.separator, need, grey, signal);
   };
 }
 

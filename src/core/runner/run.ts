@@ -10,6 +10,7 @@
  *   aborted run hands `failed` for every enabled, configured node it did not reach (not after `delivery_failed`).
  * - MUST close every converted file (PDF documents hold memory) whatever happens.
  */
+import { throwIfAborted } from "../abort";
 import { DocprocError, wrapStageError } from "../errors";
 import type { SourceInput, TransactionInput } from "../model";
 import type { ProjectSettings } from "../project";
@@ -103,7 +104,7 @@ async function execute(input: TransactionInput, opts: RunOptions, state: RunStat
   try {
     for (; i < seq.length; i++) {
       const step = seq[i]!;
-      if (opts.signal?.aborted) throw opts.signal.reason ?? new DocprocError("timeout", "the run was cancelled");
+      throwIfAborted(opts.signal, step.stage);
       if (opts.checkpoint?.aborted) return interrupted(state, base, i, run);
       // A disabled Split still runs: with the step off, every file becomes one document (spec rule 5).
       if (!step.enabled && step.stage !== "split") continue;

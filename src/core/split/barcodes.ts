@@ -17,6 +17,7 @@ import {
 } from "@zxing/library";
 import type { Barcode, Box, RasterImage } from "../model";
 import { type GreyImage, rotateGrey, shrinkGrey, toGrey } from "./raster";
+import { throwIfAborted } from "../abort";
 
 const FORMAT_NAMES = new Map<BarcodeFormat, string>([
   [BarcodeFormat.CODE_39, "code39"],
@@ -47,15 +48,35 @@ function readers(): Reader[] {
  * rows both ways, so 180° adds nothing). Boxes are in the raster's own pixel space.
  */
 export function detectBarcodes(img: RasterImage, opts: { maxSide?: number } = {}): Barcode[] {
-  const full = toGrey(img, opts.maxSide ?? 2000);
-  const coarse = shrinkGrey(full, COARSE_SIDE);
-  const passes: Array<[GreyImage, 0 | 90]> = [[coarse, 0], [full, 0], [coarse, 90], [full, 90]];
-  for (const [i, [grey, rotation]] of passes.entries()) {
-    if (i % 2 === 1 && full === coarse) continue; // small raster: the coarse pass was the full one
-    const found = detectIn(grey, rotation, img.width / grey.width);
+  for (const pass of passes(img, opts.maxSide)) {
+    const found = pass();
     if (found.length > 0) return found;
   }
   return [];
+}
+
+/**
+ * `detectBarcodes` in turns: it yields to the event loop before each pass and stops when `signal` aborts. A pass is
+ * up to ~0.5 s of synchronous decoding (seconds on a loaded machine); four in a row kept an abort from being seen.
+ */
+export async function detectBarcodesInTurns(img: RasterImage, opts: { maxSide?: number; signal?: AbortSignal } = {}): Promise<Barcode[]> {
+  for (const pass of passes(img, opts.maxSide)) {
+    await new Promise((resolve) => setImmediate(resolve));
+    throwIfAborted(opts.signal, "split");
+    const found = pass();
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+function* passes(img: RasterImage, maxSide = 2000): Generator<() => Barcode[]> {
+  const full = toGrey(img, maxSide);
+  const coarse = shrinkGrey(full, COARSE_SIDE);
+  const list: Array<[GreyImage, 0 | 90]> = [[coarse, 0], [full, 0], [coarse, 90], [full, 90]];
+  for (const [i, [grey, rotation]] of list.entries()) {
+    if (i % 2 === 1 && full === coarse) continue; // small raster: the coarse pass was the full one
+    yield () => detectIn(grey, rotation, img.width / grey.width);
+  }
 }
 
 function detectIn(grey: GreyImage, rotation: 0 | 90, scale: number): Barcode[] {

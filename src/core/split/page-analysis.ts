@@ -55,7 +55,7 @@ export async function analysePage(page: Page, sep: SeparatorSettings, needs: Ana
   // A render cut short by an abort says nothing about the page: stop before caching "no barcodes" on it.
   throwIfAborted(signal, "split");
   const grey = img ? toGrey(img, OVERVIEW_SIDE) : null;
-  if (wantBarcodes) page.barcodes = img && grey ? await findBarcodes(img, grey, sep) : [];
+  if (wantBarcodes) page.barcodes = img && grey ? await findBarcodes(img, grey, sep, signal) : [];
   if (page.is_blank === undefined) {
     // Without a raster only the text can tell: blank means no text at all.
     page.is_blank = grey ? inkRatio(grey) < sep.blank_ink_ratio : page.text.trim() === "";
@@ -77,9 +77,9 @@ function cannotBeSheet(page: Page): boolean {
  * Decoded barcodes, plus a PATCH-T entry when the patch bars are seen but no "PATCHT" code could be read.
  * @zxing/library (220 modules, about half a second) is loaded here, at the first page looked at for barcodes.
  */
-async function findBarcodes(img: RasterImage, grey: GreyImage, sep: SeparatorSettings): Promise<Barcode[]> {
-  const { detectBarcodes } = await import("./barcodes");
-  const found = detectBarcodes(img, { maxSide: sep.barcode_max_side });
+async function findBarcodes(img: RasterImage, grey: GreyImage, sep: SeparatorSettings, signal?: AbortSignal): Promise<Barcode[]> {
+  const { detectBarcodesInTurns } = await import("./barcodes");
+  const found = await detectBarcodesInTurns(img, { maxSide: sep.barcode_max_side, signal });
   if (!found.some((b) => b.value.trim().toUpperCase() === "PATCHT") && hasPatchTBars(grey)) {
     found.push({ format: "patch", value: "PATCHT" });
   }
