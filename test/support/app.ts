@@ -12,6 +12,7 @@ import { DEFAULT_CONFIG, type ServerConfig } from "../../src/server/config";
 import type { ServerDeps } from "../../src/server/deps";
 import { createLongPoll } from "../../src/server/long-poll";
 import { systemClock, type Clock } from "../../src/storage/clock";
+import type { StorageConfig } from "../../src/storage/storage-config";
 import { fakeRunner } from "./fake-runner";
 import { makeTempDir } from "./temp";
 import type { Telemetry } from "../../src/server/observe";
@@ -21,6 +22,8 @@ export interface TestAppOptions {
   /** Temp directory prefix (`docproc-<prefix>-`), unless `dir` names the data directory. */
   prefix: string;
   dir?: string;
+  /** The blob store (default: the data directory), e.g. a bucket on the S3 stand-in (test/support/s3.ts). */
+  storage?: StorageConfig;
   clock?: Clock;
   /** Pipeline; default: the fake runner (one document per file, two export files); "core": the real runner. */
   runner?: PipelineRunner | "core";
@@ -43,7 +46,7 @@ export type TestApp = ReturnType<typeof buildTestApp>;
 
 export function buildTestApp(opts: TestAppOptions) {
   const dir = opts.dir ?? makeTempDir(opts.prefix);
-  const data = openDataDir(dir);
+  const data = openDataDir(dir, opts.storage);
   const clock = opts.clock ?? systemClock;
   const runtime = startWorkerRuntime({ data, concurrency: opts.workers ?? 0, clock, runPipeline: opts.runner === "core" ? undefined : (opts.runner ?? fakeRunner), stages: opts.stages, webhooks: opts.webhooks, telemetry: opts.telemetry });
   const config: ServerConfig = { ...DEFAULT_CONFIG, adminApiKey: opts.adminKey, longPollRecheckMs: 100, auth: { ...DEFAULT_AUTH_SETTINGS, ...opts.auth }, ...opts.config };
