@@ -14,6 +14,8 @@ import type { ProjectSettings } from "../core/project";
 import { describeFailure, inlineNotifier, localMeta, ocrEngineOf, runTransaction, type InlineNotifySettings, type RunOutcome } from "../core/runner";
 import { notificationNodes } from "../core/stages/notify";
 import { loadEnvSettings } from "../settings/env";
+import { usesSourceStem, withBaseName } from "../core/exporters/names";
+import { OutputNames, ownerOf } from "./output-names";
 
 export interface FileJob {
   file: string;
@@ -36,6 +38,12 @@ export interface FileRun {
 
 export interface FileProcessor {
   run(job: FileJob): Promise<FileRun>;
+  /**
+   * Claims the base name of `file`'s results in the output folder when its export names come from the source
+   * (src/batch/output-names.ts); `run` claims too, this lets a batch claim in its file order first. Null when
+   * no name depends on the source.
+   */
+  reserveName(file: string, bytes: Uint8Array): string | null;
   /** The OCR engine actually started ("wasm", "native (…)"), or null when no page needed OCR. */
   ocrEngineName(): string | null;
   close(): Promise<void>;
@@ -54,6 +62,12 @@ export interface FileProcessorOptions {
   profiles?: ProjectSettings["export_profiles"];
   /** Default: DOCPROC_PUBLIC_URL and DOCPROC_WEBHOOK_ALLOW (src/settings/env.ts). */
   notify?: InlineNotifySettings;
+  /**
+   * transaction (default): the profiles' names (`<transaction_id>_data.json`, ...); source: every file named after
+   * the source's stem (`--name-by source`: `<stem>.json`, `<stem>.csv`, ...). Either way a `{source_stem}` in a
+   * name is the stem made unique in the output folder.
+   */
+  nameBy?: "transaction" | "source";
 }
 
 export function createFileProcessor(opts: FileProcessorOptions): FileProcessor {
@@ -63,9 +77,16 @@ export function createFileProcessor(opts: FileProcessorOptions): FileProcessor {
   const sink = folderSink(opts.outDir);
   const hasNodes = notificationNodes(opts.project.workflow).length > 0;
   const notifySettings = hasNodes ? (opts.notify ?? notifySettingsFromEnv()) : null;
+  const profiles = opts.profiles ?? opts.project.export_profiles;
+  const bySource = opts.nameBy === "source";
+  const names = bySource || usesSourceStem(profiles) ? new OutputNames(opts.outDir) : null;
+  const reserveName = (file: string, bytes: Uint8Array) => names?.claim(file, ownerOf(file, bytes)) ?? null;
   return {
+    reserveName,
     async run(job) {
       const started = performance.now();
+      const base = reserveName(job.file, job.bytes);
+      const runProfiles = base === null ? opts.profiles : withBaseName(profiles, base, bySource ? "source" : "template");
       const meta = localMeta({ transactionId: job.transactionId, project: opts.project, metadata: job.metadata, source: opts.source });
       const ref = { tenant_id: meta.tenant_id, project_id: meta.project_id, transaction_id: meta.transaction_id };
       const outcome = await runTransaction(
@@ -77,7 +98,7 @@ export function createFileProcessor(opts: FileProcessorOptions): FileProcessor {
           sink,
           onProgress: job.onProgress,
           password: opts.password,
-          ...(opts.profiles ? { profiles: opts.profiles } : {}),
+          ...(runProfiles ? { profiles: runProfiles } : {}),
           ...(notifySettings ? { notify: inlineNotifier(opts.project, ref, notifySettings) } : {}),
         },
       );
@@ -86,7 +107,7 @@ export function createFileProcessor(opts: FileProcessorOptions): FileProcessor {
         outcome,
         failed,
         error: failed ? describeFailure(outcome) : null,
-        results_path: resultsPathOf(outcome, opts.outDir),
+        results_path: resultsPathOf(outcome, opts.outDir, bySource && base !== null ? `${base}.json` : undefined),
         seconds: (performance.now() - started) / 1000,
       };
     },
@@ -101,8 +122,8 @@ export function notifySettingsFromEnv(): InlineNotifySettings {
   return { publicBaseUrl: webhooks.publicUrl, allowPrivate: webhooks.allowPrivate };
 }
 
-export function resultsPathOf(outcome: Pick<RunOutcome, "results" | "manifest">, outDir: string): string | null {
-  const name = `${outcome.results.transaction_id}_data.json`;
+/** The transaction's JSON results file: `<transaction_id>_data.json`, or `name` (e.g. `<stem>.json` by source). */
+export function resultsPathOf(outcome: Pick<RunOutcome, "results" | "manifest">, outDir: string, name = `${outcome.results.transaction_id}_data.json`): string | null {
   for (const entry of Object.values(outcome.manifest.profiles)) {
     for (const f of entry.files) if (path.basename(f.filename) === name) return path.resolve(outDir, f.filename);
   }

@@ -30,6 +30,7 @@ export interface WatchCommandOptions {
   ocrEngine?: "auto" | "wasm" | "native";
   logFormat?: string;
   logLevel?: string;
+  nameBy?: "transaction" | "source";
 }
 
 export async function runWatchCommand(opts: WatchCommandOptions): Promise<number> {
@@ -60,6 +61,7 @@ export async function runWatchCommand(opts: WatchCommandOptions): Promise<number
       concurrency: opts.concurrency ?? availableParallelism(),
       ocrEngine: opts.ocrEngine,
       onProgress: wlog.progress,
+      nameBy: opts.nameBy,
     },
     log,
   );

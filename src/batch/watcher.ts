@@ -41,6 +41,8 @@ export interface WatchOptions {
   rescanMs?: number;
   /** Default: the project's `ocr.engine`, else auto. */
   ocrEngine?: "auto" | "wasm" | "native";
+  /** Result names: by transaction id (default) or by source stem (`--name-by source`; src/batch/output-names.ts). */
+  nameBy?: "transaction" | "source";
   /** The pipeline's progress for a file's transaction (step timings in the log: src/batch/watch-log.ts). */
   onProgress?: (transactionId: string, step: string, done: number, total: number) => void;
 }
@@ -88,7 +90,7 @@ export function startWatch(opts: WatchOptions, emit: (e: WatchEvent) => void): W
     lock.release();
     throw err;
   }
-  const w = new HotFolder(opts, emit, lock, ledger, createFileProcessor({ project: opts.project, outDir: opts.outDir, source: "watch", ocrEngine: opts.ocrEngine }));
+  const w = new HotFolder(opts, emit, lock, ledger, createFileProcessor({ project: opts.project, outDir: opts.outDir, source: "watch", ocrEngine: opts.ocrEngine, nameBy: opts.nameBy }));
   return { ready: w.start(), stop: () => w.stop() };
 }
 

@@ -117,7 +117,9 @@ function fillFromRun(outcome: FileOutcome, run: FileRun & { transaction_id?: str
     for (const f of entry.files) outcome.exports.push(path.join(outDir, f.filename));
   }
   const dataFile = `${result.results.transaction_id}_data.json`;
-  outcome.results_file = outcome.exports.find((p) => path.basename(p) === dataFile) ?? null;
+  // The processor knows the results file's name (`<stem>.json` with --name-by source); same path form as exports.
+  const resultsPath = run.results_path;
+  outcome.results_file = outcome.exports.find((p) => (resultsPath ? path.resolve(p) === resultsPath : path.basename(p) === dataFile)) ?? null;
 }
 
 export function describeTextSource(pages: Page[]): string {

@@ -11,6 +11,8 @@ import { mkdir, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
 import { folderSink, profilesForFormats, type ExportManifest } from "../core/exporters";
+import { usesSourceStem, withBaseName } from "../core/exporters/names";
+import { OutputNames } from "../batch/output-names";
 import type { ResultsFile, SourceInput } from "../core/model";
 import { defaultProject, loadProjectFile } from "../core/project";
 import { loadResultsFile, rerunExports } from "../core/stages/export";
@@ -38,10 +40,15 @@ export async function runExportCommand(opts: ExportOptions): Promise<number> {
   const profiles = opts.format !== undefined ? profilesForFormats([opts.format]) : project.export_profiles;
   await mkdir(opts.out, { recursive: true });
   const sink = folderSink(opts.out);
+  // `{source_stem}` names (the PDF and JPG defaults) of two transactions with one stem must not collide in the
+  // shared folder: each transaction claims a base name (src/batch/output-names.ts), its own on a re-export.
+  const names = usesSourceStem(profiles) ? new OutputNames(opts.out) : null;
   const outcomes: ExportOutcome[] = [];
   for (const file of files) {
     const { results } = await loadResultsFile(file);
-    const manifest = await rerunExports({ results, sources: await originalSources(results), profiles, sink });
+    const base = names?.claim(results.transaction.source_file_names[0] ?? "document", `transaction ${results.transaction_id}`) ?? null;
+    const named = base === null ? profiles : withBaseName(profiles, base, "template");
+    const manifest = await rerunExports({ results, sources: await originalSources(results), profiles: named, sink });
     outcomes.push(outcomeOf(file, results, manifest, opts.out));
   }
   const failed = outcomes.filter((o) => o.status === "failure").length;

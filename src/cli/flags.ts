@@ -31,3 +31,13 @@ export const logFlags = () => ({
     helpValue: "LEVEL",
   }),
 });
+
+/** `--name-by` of `process` and `watch`: how result files in the output folder are named (docs/exports.md). */
+export const nameByFlag = () =>
+  Flags.string({
+    description:
+      "name results after the transaction id (transaction, the default: <id>_data.json) or after the source file (source: <stem>.json, <stem>.csv, <stem>_0.pdf; same-stem files get _1, _2, ...)",
+    options: ["transaction", "source"],
+    default: "transaction",
+    helpValue: "WHAT",
+  });

@@ -29,6 +29,8 @@ export interface ProcessOptions {
   force?: boolean;
   /** Overrides the project's `ocr.engine`; default: the project's (auto). */
   ocrEngine?: "auto" | "wasm" | "native";
+  /** source: results named after each file's stem (`--name-by source`; src/batch/output-names.ts). */
+  nameBy?: "transaction" | "source";
 }
 
 /** The runner and its settings: a few hundred modules, imported once the inputs are known (see runProcess). */
@@ -56,7 +58,13 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
   await mkdir(opts.out, { recursive: true });
   const cores = availableParallelism();
   // One processor for the batch: one OCR engine (the flag, else the project's ocr.engine), one output folder.
-  const processor = createFileProcessor({ project, outDir: opts.out, source: "cli", ocrEngine: opts.ocrEngine, password: opts.password, ...(profiles ? { profiles } : {}) });
+  const processor = createFileProcessor({ project, outDir: opts.out, source: "cli", ocrEngine: opts.ocrEngine, password: opts.password, nameBy: opts.nameBy, ...(profiles ? { profiles } : {}) });
+  // Names from the source are claimed in the file list's order before anything runs: the suffixes of same-stem
+  // files (a/scan.pdf → scan, b/scan.pdf → scan_1) do not depend on which finishes first.
+  for (const file of files) {
+    const bytes = await Bun.file(file).bytes().catch(() => null);
+    if (!bytes || processor.reserveName(file, bytes) === null) break;
+  }
   const progress = opts.json ? silentProgress : createProgress(process.stderr, files.length);
   const started = performance.now();
   // Ctrl-C: leave the terminal clean (no half-drawn bar) and exit 130 like any interrupted command.

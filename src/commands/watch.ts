@@ -1,6 +1,6 @@
 /** `docproc watch <dir>...`: flags and help only; the work is in src/batch/watcher.ts. */
 import { Args, Command, Flags } from "@oclif/core";
-import { concurrencyFlag, logFlags, outFlag, projectFileFlag } from "../cli/flags";
+import { concurrencyFlag, logFlags, nameByFlag, outFlag, projectFileFlag } from "../cli/flags";
 
 export default class WatchCommand extends Command {
   static summary = "Watch hot folders: process each new file once, then move it to processed/ or failed/";
@@ -38,6 +38,7 @@ export default class WatchCommand extends Command {
     "retry-failed": Flags.boolean({ description: "process again content that failed before (after fixing the cause, e.g. a full disk): move the originals back from failed/ into the folder" }),
     concurrency: concurrencyFlag(),
     json: Flags.boolean({ description: "also print one JSON event per line on stdout (for scripts; the log stays on stderr)" }),
+    "name-by": nameByFlag(),
     ...logFlags(),
     "ocr-engine": Flags.string({ description: "OCR engine: auto (native tesseract when installed, else wasm), wasm or native", options: ["auto", "wasm", "native"], helpValue: "ENGINE" }),
   };
@@ -59,6 +60,7 @@ export default class WatchCommand extends Command {
       concurrency: flags.concurrency,
       json: flags.json,
       ocrEngine: flags["ocr-engine"] as "auto" | "wasm" | "native" | undefined,
+      nameBy: flags["name-by"] as "transaction" | "source",
       logFormat: flags["log-format"],
       logLevel: flags["log-level"],
     });

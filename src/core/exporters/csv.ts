@@ -11,6 +11,7 @@ import type { ProfileOf } from "./profile";
 import { documentTable, lineItemTable, type Cell, type Table } from "./table";
 import { transactionValues, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate, withExtension } from "./filename";
+import { templateOf } from "./names";
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -42,7 +43,7 @@ export async function exportCsv(ctx: ExportContext, profile: ProfileOf<"csv">, o
   const o = profile.options;
   const table =
     o.rows === "per_line_item" ? lineItemTable(ctx.results, o.columns, o.line_items_field) : documentTable(ctx.results, o.columns);
-  const template = profile.filename ?? (o.rows === "per_line_item" ? "{transaction_id}_line_items.csv" : "{transaction_id}_documents.csv");
+  const template = templateOf(profile);
   const name = renderTemplate(template, transactionValues(ctx, profile.id));
   await out.file(withExtension(name, "csv"), toCsv(table, o), ctx.results.documents.map((d) => d.document_id));
 }

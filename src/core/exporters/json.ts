@@ -9,6 +9,7 @@ import { JsonOptionsSchema, type ProfileOf } from "./profile";
 import { correctedResults } from "./orientation";
 import { documentValues, transactionValues, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate, withExtension } from "./filename";
+import { templateOf } from "./names";
 
 export type JsonOptions = z.infer<typeof JsonOptionsSchema>;
 
@@ -68,12 +69,12 @@ export async function exportJson(ctx: ExportContext, profile: ProfileOf<"json">,
   const opts = profile.options;
   const encode = (r: ResultsFile) => JSON.stringify(buildJsonExport(r, opts, now), null, 2) + "\n";
   if (opts.scope === "per_transaction") {
-    const name = renderTemplate(profile.filename ?? "{transaction_id}_data.json", transactionValues(ctx, profile.id));
+    const name = renderTemplate(templateOf(profile), transactionValues(ctx, profile.id));
     await out.file(withExtension(name, "json"), encode(ctx.results), ctx.results.documents.map((d) => d.document_id));
     return;
   }
   for (const doc of ctx.results.documents) {
-    const name = renderTemplate(profile.filename ?? "{transaction_id}_{document_index}_data.json", documentValues(ctx, profile.id, doc));
+    const name = renderTemplate(templateOf(profile), documentValues(ctx, profile.id, doc));
     await out.file(withExtension(name, "json"), encode(resultsOfDocument(ctx.results, doc)), [doc.document_id]);
   }
 }

@@ -15,6 +15,7 @@ import type { Page, SourceInput } from "../model";
 import type { ProfileOf } from "./profile";
 import { documentValues, pageByNumber, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate, withExtension } from "./filename";
+import { templateOf } from "./names";
 import { quarterTurn } from "./orientation";
 import { addTextLayer, embedTextFont } from "./pdf-text-layer";
 import { rasterToJpeg } from "./raster";
@@ -125,7 +126,7 @@ export async function exportPdf(ctx: ExportContext, profile: ProfileOf<"pdf">, o
   const sources = new SourcePdfs(ctx.sources);
   let written = 0;
   for (const doc of ctx.results.documents) {
-    const name = renderTemplate(profile.filename ?? "{source_stem}_{document_index}.pdf", documentValues(ctx, profile.id, doc));
+    const name = renderTemplate(templateOf(profile), documentValues(ctx, profile.id, doc));
     const data = await buildDocumentPdf(ctx, doc.split.page_numbers, profile.options.ocr_text_layer, sources, out);
     if (!data) {
       out.warn(`document ${doc.document_id} has no exportable pages; no PDF written`);

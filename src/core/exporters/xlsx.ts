@@ -11,6 +11,7 @@ import type { ProfileOf } from "./profile";
 import { documentTable, lineItemTable, type Cell, type Table } from "./table";
 import { transactionValues, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate, withExtension } from "./filename";
+import { templateOf } from "./names";
 import { xmlSafe } from "./xml";
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -71,7 +72,7 @@ export async function buildXlsx(ctx: ExportContext, options: ProfileOf<"xlsx">["
 }
 
 export async function exportXlsx(ctx: ExportContext, profile: ProfileOf<"xlsx">, out: ExportWriter, now: Date): Promise<void> {
-  const name = renderTemplate(profile.filename ?? "{transaction_id}.xlsx", transactionValues(ctx, profile.id));
+  const name = renderTemplate(templateOf(profile), transactionValues(ctx, profile.id));
   const data = await buildXlsx(ctx, profile.options, now);
   await out.file(withExtension(name, "xlsx"), data, ctx.results.documents.map((d) => d.document_id));
 }

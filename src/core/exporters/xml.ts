@@ -8,6 +8,7 @@ import type { DocumentResult, FieldResult, FieldValue, ResultsFile, RuleResult }
 import type { ProfileOf } from "./profile";
 import { documentValues, transactionValues, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate, withExtension } from "./filename";
+import { templateOf } from "./names";
 
 type XmlOptions = ProfileOf<"xml">["options"];
 type Node = Record<string, unknown>;
@@ -94,12 +95,12 @@ export async function exportXml(ctx: ExportContext, profile: ProfileOf<"xml">, o
   const o = profile.options;
   const docs = ctx.results.documents;
   if (o.scope === "per_transaction") {
-    const name = renderTemplate(profile.filename ?? "{transaction_id}.xml", transactionValues(ctx, profile.id));
+    const name = renderTemplate(templateOf(profile), transactionValues(ctx, profile.id));
     await out.file(withExtension(name, "xml"), buildXml(ctx.results, docs, o, now), docs.map((d) => d.document_id));
     return;
   }
   for (const doc of docs) {
-    const name = renderTemplate(profile.filename ?? "{transaction_id}_{document_index}.xml", documentValues(ctx, profile.id, doc));
+    const name = renderTemplate(templateOf(profile), documentValues(ctx, profile.id, doc));
     await out.file(withExtension(name, "xml"), buildXml(ctx.results, [doc], o, now), [doc.document_id]);
   }
 }
