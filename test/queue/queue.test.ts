@@ -15,6 +15,7 @@ import { createProject } from "../../src/storage/projects";
 import { addSourceFile } from "../../src/storage/source-files";
 import * as tx from "../../src/storage/transactions";
 import { freshDb } from "../storage/helpers";
+import { loadRunState } from "../../src/storage/run-state";
 
 let env: ReturnType<typeof freshDb>;
 afterEach(() => env?.cleanup());
@@ -273,6 +274,53 @@ describe("process_transaction", () => {
     await pool.stop({ graceful: false, timeoutMs: 200 });
     expect(tx.getTransaction(env.db, "t")!.status).toBe("queued");
     expect(env.db.query("SELECT status, attempts FROM jobs").get()).toEqual({ status: "queued", attempts: 0 });
+  });
+
+  test("graceful stop: a job at its checkpoint is released with its state, the next attempt continues it, processing time skips the downtime", async () => {
+    const manifest = { transaction_id: "t", profiles: {}, total_files: 0, total_size_bytes: 0 };
+    const saved = { version: 1 as const, next: 1, stopped_after: null, run: 0, files: [], spans: null, documents: [], transaction_rules: [], manifest, warnings: [], errors: [] };
+    const resumedFrom: unknown[] = [];
+    let started = () => {};
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const { clock, blobs } = setup(async () => {
+      throw new Error("unused");
+    });
+    const runner: PipelineRunner = async (_input, ctx) => {
+      resumedFrom.push(ctx.resume?.saved ?? null);
+      if (!ctx.resume) {
+        // First attempt: 3 s of work, then the checkpoint request comes and the run stops there.
+        clock.advance(3000);
+        started();
+        await new Promise<void>((resolve) => (ctx.checkpoint!.aborted ? resolve() : ctx.checkpoint!.addEventListener("abort", () => resolve())));
+        return { status: "interrupted", saved: { ...saved }, documents: [], pages: [], manifest, errors: [], warnings: [] };
+      }
+      clock.advance(2000);
+      return { status: "success", saved: { ...saved, next: 9 }, documents: [doc], pages: [], manifest, errors: [], warnings: [] };
+    };
+    const poolOn = () => {
+      const pool = createWorkerPool({ db: env.db, clock, leaseMs: 60_000, heartbeatMs: 60_000, pollMs: 10 });
+      registerProcessTransaction(pool, { db: env.db, clock, blobs, notifier: createNotifier(), runPipeline: runner, exportsRoot: path.join(env.dir, "exports") });
+      return pool;
+    };
+    submitTransaction(env.db, clock, "t");
+    const first = poolOn();
+    first.start();
+    await running;
+    await first.stop({ graceful: true, timeoutMs: 5_000 });
+    // Released, not failed: no attempt counted, the transaction back in the queue, its state a checkpoint.
+    expect(env.db.query("SELECT status, attempts FROM jobs WHERE kind = 'process_transaction'").get()).toEqual({ status: "queued", attempts: 0 });
+    expect(tx.getTransaction(env.db, "t")!.status).toBe("queued");
+    expect(await loadRunState(blobs, "t")).toMatchObject({ checkpoint: true, processing_seconds: 3, next: 1 });
+
+    clock.advance(3_600_000); // an hour of downtime
+    expect((await poolOn().runOnce())?.kind).toBe("process_transaction");
+    // The second attempt continued from the checkpoint (a plain payload: the stored checkpoint decides).
+    expect(resumedFrom).toEqual([null, expect.objectContaining({ checkpoint: true, next: 1 })]);
+    const t = tx.getTransaction(env.db, "t")!;
+    expect(t.status).toBe("completed");
+    expect(t.processing_time_seconds).toBe(5);
+    expect(await loadRunState(blobs, "t")).toMatchObject({ next: 9, processing_seconds: 5 });
+    expect((await loadRunState(blobs, "t"))!.checkpoint).toBeUndefined();
   });
 
   test("onFinished runs in the transaction that sets the final status, for completion and for failure", async () => {
