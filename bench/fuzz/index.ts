@@ -84,6 +84,16 @@ async function rssBytes(pid: number): Promise<number> {
   }
 }
 
+/** CPU seconds (user + system) a process has used so far; 0 when it is gone. */
+async function cpuSeconds(pid: number): Promise<number> {
+  try {
+    const fields = (await Bun.file(`/proc/${pid}/stat`).text()).split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return 0;
+  }
+}
+
 /** One worker process; `run` answers one input, killing and restarting the process when it breaks a limit. */
 class Worker {
   private proc: Subprocess<"pipe", "pipe", "pipe"> | null = null;
@@ -155,6 +165,7 @@ class Worker {
     if (!this.proc || this.proc.exitCode !== null) await this.start();
     const proc = this.proc!;
     const started = performance.now();
+    const cpuBefore = await cpuSeconds(proc.pid);
     let observed = 0;
     let overMemory = false;
     const limit = this.o.memoryMb * 1024 * 1024;
@@ -176,7 +187,9 @@ class Worker {
       return { ...result, peak_rss: Math.max(result.peak_rss, observed) };
     }
     const outcome = overMemory ? "memory" : line === "timeout" ? "hang" : "crash";
-    const detail = outcome === "crash" ? `worker exited (${proc.exitCode ?? proc.signalCode}): ${this.stderr.slice(-300)}` : outcome === "memory" ? `RSS above ${this.o.memoryMb} MB` : `no answer in ${this.o.timeLimitMs + HANG_GRACE_MS} ms`;
+    // The CPU the input got tells a hang (a core's worth of the limit) from a worker starved on a busy machine.
+    const cpu = outcome === "hang" ? ` (${((await cpuSeconds(proc.pid)) - cpuBefore).toFixed(1)} s of CPU)` : "";
+    const detail = outcome === "crash" ? `worker exited (${proc.exitCode ?? proc.signalCode}): ${this.stderr.slice(-300)}` : outcome === "memory" ? `RSS above ${this.o.memoryMb} MB` : `no answer in ${this.o.timeLimitMs + HANG_GRACE_MS} ms${cpu}`;
     proc.kill("SIGKILL");
     await proc.exited;
     this.proc = null;
