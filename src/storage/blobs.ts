@@ -16,7 +16,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { constants } from "node:fs";
-import { access, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { access, mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
 import type { StorageConfig } from "./storage-config";
@@ -45,6 +45,8 @@ export interface BlobStore {
   removeAll(prefix: string): Promise<void>;
   /** Throws a clear error when the store cannot be used (start-up and the health check). */
   check(): Promise<void>;
+  /** Every key under `prefix/` (`blobs`, `exports`, `state`), blobs as `blobKey(hash)`; for copying a store. */
+  list(prefix: string): AsyncIterable<string>;
   /** How to open this store again (the pipeline thread writes export files through its own copy). */
   readonly config: StorageConfig;
 }
@@ -149,6 +151,19 @@ export function fsBlobStore(blobRoot: string, filesRoot = path.dirname(path.reso
     async check() {
       await mkdir(filesRoot, { recursive: true });
       await access(filesRoot, constants.W_OK);
+    },
+    async *list(prefix) {
+      // Blobs live under blobRoot (which need not be inside filesRoot); its tmp/ holds no finished object.
+      const top = prefix === "blobs" ? path.join(root, "sha256") : fileOf(prefix);
+      const base = prefix === "blobs" ? "blobs/sha256" : prefix;
+      let entries: string[];
+      try {
+        entries = (await readdir(top, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.relative(top, path.join(e.parentPath, e.name)));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
+        throw err;
+      }
+      for (const rel of entries.sort()) yield `${base}/${rel.split(path.sep).join("/")}`;
     },
   };
 }

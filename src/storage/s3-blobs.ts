@@ -65,6 +65,16 @@ export function s3BlobStore(config: S3Config): BlobStore {
         throw storageError(`reaching bucket ${config.bucket}${config.endpoint ? ` at ${config.endpoint}` : ""}`, err);
       }
     },
+    async *list(prefix) {
+      const p = `${full(checkKey(prefix))}/`;
+      const strip = config.prefix ? config.prefix.length + 1 : 0;
+      let token: string | undefined;
+      do {
+        const page = await client.list({ prefix: p, ...(token ? { continuationToken: token } : {}) }).catch((err) => Promise.reject(storageError(`listing ${prefix}/`, err)));
+        for (const o of page.contents ?? []) yield o.key.slice(strip);
+        token = page.isTruncated ? page.nextContinuationToken : undefined;
+      } while (token);
+    },
     has: (hash) => exists(blobKey(hash)),
     async put(data) {
       const hash = sha256Hex(data);

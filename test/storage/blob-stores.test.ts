@@ -7,6 +7,7 @@ import { readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { DocprocError } from "../../src/core/errors";
 import { sha256Hex, type BlobStore } from "../../src/storage/blobs";
+import { copyStore } from "../../src/storage/copy-store";
 import { openBlobStore, parseStorageUrl, storageConfigOf } from "../../src/storage/storage-config";
 import { startTestS3, type TestS3 } from "../support/s3";
 import { makeTempDir } from "../support/temp";
@@ -158,6 +159,26 @@ describe.each(Object.keys(stores))("blob store: %s", (kind) => {
     const { data: back, chunks } = await drain(opened.stream());
     expect(chunks).toBeGreaterThan(1);
     expect(sha256Hex(back)).toBe(hash);
+  });
+});
+
+describe.each([["fs", "s3"], ["s3", "fs"]])("copying a store: %s to %s", (src, dst) => {
+  test("list names every object; copyStore copies blobs, exports and state once, and a second run copies nothing", async () => {
+    const [a, b] = [await stores[src]!(), await stores[dst]!()];
+    const blobs = [bytes(3000, 7), bytes(200_000, 8)];
+    const hashes = await Promise.all(blobs.map((d) => a.store.put(d)));
+    await a.store.write("exports/t1/t1_data.json", '{"a":1}');
+    await a.store.write("exports/t1/csv/sum.csv", "x,y\n");
+    await a.store.write("state/t1.json", '{"version":1}');
+    const listed: string[] = [];
+    for (const p of ["blobs", "exports", "state"]) for await (const k of a.store.list(p)) listed.push(k);
+    expect(listed.sort()).toEqual([...hashes.map((h) => `blobs/sha256/${h.slice(0, 2)}/${h.slice(2)}`), "exports/t1/csv/sum.csv", "exports/t1/t1_data.json", "state/t1.json"].sort());
+
+    expect(await copyStore(a.store, b.store)).toEqual({ copied: 5, skipped: 0, bytes: 3000 + 200_000 + 7 + 4 + 13 });
+    for (const [i, h] of hashes.entries()) expect(await b.store.get(h)).toEqual(blobs[i]!);
+    expect(new TextDecoder().decode((await b.store.read("exports/t1/csv/sum.csv"))!)).toBe("x,y\n");
+    expect(new TextDecoder().decode((await b.store.read("state/t1.json"))!)).toBe('{"version":1}');
+    expect(await copyStore(a.store, b.store)).toEqual({ copied: 0, skipped: 5, bytes: 0 });
   });
 });
 
