@@ -19,6 +19,7 @@ import { defaultJsonProfile, ExportProfileSchema } from "./exporters/profile";
 import { NotificationActivitySchema } from "./notify/activity";
 import { DEFAULT_PROJECT_RAW } from "./default-project";
 import { MemorySchema } from "./memory/model";
+import { DEFAULT_LANGUAGES, LANGUAGE_CODE } from "./engines/ocr/languages";
 
 /** A regular expression source (JavaScript syntax, matched case-insensitively). */
 const RegexString = z.string().min(1).refine(isRegex, "not a valid regular expression");
@@ -158,8 +159,21 @@ export const ProjectSettingsSchema = z.object({
   /** Every project has the JSON profile unless its settings say otherwise (an empty list removes it). */
   export_profiles: z.array(ExportProfileSchema).default(() => [defaultJsonProfile]),
   workflow: z.array(WorkflowStepSchema).default([]),
-  /** OCR engine: `auto` (native tesseract when present, else embedded), `wasm` (embedded) or `native`. */
-  ocr: z.object({ engine: z.enum(["auto", "wasm", "native"]).default("auto") }).prefault({}),
+  /**
+   * OCR engine: `auto` (native tesseract when present, else embedded), `wasm` (embedded) or `native`. `languages`:
+   * tesseract models to read scanned pages with (`eng`, `deu`, `fra`, … or `chi_sim`); one an engine lacks is left
+   * out with a warning in the run's result.
+   */
+  ocr: z
+    .object({
+      engine: z.enum(["auto", "wasm", "native"]).default("auto"),
+      languages: z
+        .array(z.string().regex(LANGUAGE_CODE, "a tesseract language code such as eng, deu or chi_sim"))
+        .min(1)
+        .max(8)
+        .default(() => [...DEFAULT_LANGUAGES]),
+    })
+    .prefault({}),
   /** A serialised classifier model (from `trainClassifier`), used next to the cue rules. */
   classifier_model: z.unknown().optional(),
   /** What the project learned from confirmed documents (src/core/memory, docs/memory.md); travels with the settings. */

@@ -112,6 +112,17 @@ describe("parseProjectSettings", () => {
   });
 });
 
+describe("ocr.languages", () => {
+  test("defaults to English, keeps tesseract codes in order, rejects anything else by path", () => {
+    expect(defaultProject.ocr.languages).toEqual(["eng"]);
+    expect(parseProjectSettings({ ...defaultProject, ocr: { languages: ["deu", "eng", "chi_sim"] } }).ocr).toEqual({ engine: "auto", languages: ["deu", "eng", "chi_sim"] });
+    const problems = problemsOf(() => parseProjectSettings({ ...defaultProject, ocr: { languages: ["de", "eng; rm -rf /"] } })).join("\n");
+    expect(problems).toContain("ocr.languages.0");
+    expect(problems).toContain("ocr.languages.1");
+    expect(problemsOf(() => parseProjectSettings({ ...defaultProject, ocr: { languages: [] } })).join()).toContain("ocr.languages");
+  });
+});
+
 describe("loadProjectFile", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "docproc-project-"));
 

@@ -60,7 +60,7 @@ export const ocrStage: Stage = async (state, ctx) => {
   const targets = state.pages.filter((p) => p.text_source === "none" && p.render);
   const onRead = analyseAfterReading(splitFilesOf(state.files, state.sources), ctx.project, ctx.signal);
   ctx.progress("ocr", 0, targets.length);
-  const report = await ocrPages(targets, ctx.ocr, { signal: ctx.signal, stop: ctx.checkpoint, onPage: (d, t) => ctx.progress("ocr", d, t), onRead });
+  const report = await ocrPages(targets, ctx.ocr, { signal: ctx.signal, stop: ctx.checkpoint, onPage: (d, t) => ctx.progress("ocr", d, t), onRead, languages: ctx.project.ocr.languages });
   // Stopped at a checkpoint: the pages read are kept; the rest (and any that failed, tried again) come next time,
   // so their warnings are reported then.
   if (report.stopped) throw new StageInterrupted("ocr");

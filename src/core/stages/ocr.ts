@@ -3,7 +3,7 @@ import { DocprocError } from "../errors.ts";
 import type { Box, Page, RasterImage } from "../model.ts";
 import { analyzeLayout, textLikeness, type PageLayout } from "../engines/ocr/layout.ts";
 import { boxToSource, crop, renderUpright, toGrey, upscale, uprightTransform, type GreyImage, type UprightTransform } from "../engines/ocr/raster.ts";
-import type { OcrEngine, OcrResult } from "../engines/ocr/types.ts";
+import type { OcrEngine, OcrResult, RecognizeOptions } from "../engines/ocr/types.ts";
 import { addUnreadLines } from "./ocr-recover.ts";
 import { timeStage, timeStageSync } from "../timing.ts";
 
@@ -27,6 +27,8 @@ export interface OcrPagesOptions {
    * normally and the report says `stopped` when pages were left undone (they keep `text_source "none"`).
    */
   stop?: AbortSignal;
+  /** Language models to read with (the project's `ocr.languages`); the engine's default (English) when absent. */
+  languages?: readonly string[];
 }
 
 /** Per-page problems; the batch itself never fails because one page could not be read. */
@@ -57,6 +59,9 @@ const PROBE_SIZE = 1200;
 export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesOptions = {}): Promise<OcrPagesReport> {
   const targets = pages.filter((p) => p.text_source === "none" && typeof p.render === "function");
   const report: OcrPagesReport = { warnings: [], failed: [] };
+  // What the engine could not do as asked (a language it lacks) is said once per run, not once per page.
+  const engineWarnings = new Set<string>();
+  engine = withLanguages(engine, opts.languages, (w) => engineWarnings.add(w));
   const concurrency = Math.max(1, Math.min(opts.concurrency ?? (engine.workers ?? 1) + 1, targets.length));
   let next = 0;
   let done = 0;
@@ -83,7 +88,25 @@ export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesO
   await Promise.all(Array.from({ length: concurrency }, lane));
   // Pages in flight at the abort fail as "OCR failed"; the run itself MUST still end as aborted, not succeed.
   throwIfAborted(opts.signal);
+  report.warnings.unshift(...engineWarnings);
   return report;
+}
+
+/** The engine with every call reading `languages`, the warnings of its results passed to `warn`. */
+function withLanguages(engine: OcrEngine, languages: readonly string[] | undefined, warn: (w: string) => void): OcrEngine {
+  const note = (r: OcrResult | null) => {
+    for (const w of r?.warnings ?? []) warn(w);
+    return r;
+  };
+  const opts = (o?: RecognizeOptions): RecognizeOptions => (languages ? { ...o, languages } : { ...o });
+  const many = engine.recognizeMany?.bind(engine);
+  return {
+    name: engine.name,
+    workers: engine.workers,
+    recognize: async (img, o) => note(await engine.recognize(img, opts(o)))!,
+    ...(many ? { recognizeMany: async (imgs: RasterImage[], o?: RecognizeOptions) => (await many(imgs, opts(o))).map(note) } : {}),
+    close: () => engine.close(),
+  };
 }
 
 function throwIfAborted(signal?: AbortSignal): void {

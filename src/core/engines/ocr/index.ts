@@ -10,6 +10,7 @@ async function createWasmEngine(opts: { workers: number; tessdata: ReturnType<ty
 }
 
 export type { OcrEngine, OcrResult, RecognizeOptions } from "./types.ts";
+export { DEFAULT_LANGUAGES, LANGUAGE_CODE } from "./languages.ts";
 export { resolveTessdataDir, unpackedTessdataDir } from "./tessdata.ts";
 export { rotateBox } from "../../geometry";
 
@@ -46,7 +47,14 @@ export async function createOcrEngine(opts: CreateOcrEngineOptions): Promise<Ocr
   }
   const native = await probeNativeTesseract();
   if (native) {
-    const nativeOpts = { workers, binary: native.binary, version: native.version, tessdataDir: unpackedTessdataDir(tessdata, opts.cacheDir) };
+    const nativeOpts = {
+      workers,
+      binary: native.binary,
+      version: native.version,
+      tessdataDir: unpackedTessdataDir(tessdata, opts.cacheDir),
+      systemTessdataDir: native.systemTessdataDir,
+      ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
+    };
     if (await nativeSelfTest(nativeOpts)) return createNativeEngine(nativeOpts);
   }
   if (opts.engine === "auto") return createWasmEngine({ workers, tessdata });

@@ -1,9 +1,11 @@
 import type { Subprocess } from "bun";
+import fs from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DocprocError } from "../../errors.ts";
 import type { RasterImage } from "../../model.ts";
+import { chooseLanguages, missingLanguageWarning, traineddataIn } from "./languages.ts";
 import { LazyPool } from "./pool.ts";
 import { encodePgm, toGrey } from "./raster.ts";
 import { parseTesseractTsv } from "./tsv.ts";
@@ -16,10 +18,14 @@ export interface NativeOptions {
   /** Directory holding an uncompressed eng.traineddata. */
   tessdataDir: string;
   version: string;
+  /** The system's tessdata directory (Debian: /usr/share/tesseract-ocr/5/tessdata), where other languages are found. */
+  systemTessdataDir?: string | null;
+  /** Where a folder combining docproc's English with the system's other languages is made (OS temp dir by default). */
+  cacheDir?: string;
 }
 
 /** Finds `tesseract` on PATH and returns its version line, or null when it is absent or does not run. */
-export async function probeNativeTesseract(): Promise<{ binary: string; version: string } | null> {
+export async function probeNativeTesseract(): Promise<{ binary: string; version: string; systemTessdataDir: string | null } | null> {
   const binary = Bun.which("tesseract");
   if (!binary) return null;
   try {
@@ -27,7 +33,19 @@ export async function probeNativeTesseract(): Promise<{ binary: string; version:
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     if (code !== 0) return null;
     const version = /tesseract\s+v?([\d.]+)/i.exec(out + err)?.[1] ?? "unknown";
-    return { binary, version };
+    return { binary, version, systemTessdataDir: await systemTessdataDir(binary) };
+  } catch {
+    return null;
+  }
+}
+
+/** The directory the CLI loads languages from by default, as `--list-langs` names it ("… in "/usr/share/…/" (7):"). */
+async function systemTessdataDir(binary: string): Promise<string | null> {
+  try {
+    const proc = Bun.spawn([binary, "--list-langs"], { stdout: "pipe", stderr: "pipe" });
+    const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const dir = /"([^"]+)"/.exec(out + err)?.[1];
+    return dir && fs.existsSync(dir) ? path.resolve(dir) : null;
   } catch {
     return null;
   }
@@ -42,6 +60,7 @@ export async function probeNativeTesseract(): Promise<{ binary: string; version:
 export function createNativeEngine(opts: NativeOptions): OcrEngine {
   let slotId = 0;
   const running = new Set<Subprocess>();
+  const languages = nativeLanguages(opts);
   const pool = new LazyPool<number>(
     opts.workers,
     async () => ++slotId,
@@ -53,9 +72,11 @@ export function createNativeEngine(opts: NativeOptions): OcrEngine {
     workers: opts.workers,
     async recognize(img, ro) {
       const pgm = encodePgm(toGrey(img));
+      const lang = languages(ro?.languages);
       const slot = await pool.acquire();
       try {
-        return await runTesseract(opts, pgm, ro ?? {}, running);
+        const result = await runTesseract(lang.opts, pgm, { ...ro, languages: lang.use }, running);
+        return lang.warning ? { ...result, warnings: [lang.warning] } : result;
       } finally {
         pool.release(slot);
       }
@@ -77,7 +98,8 @@ export function createNativeEngine(opts: NativeOptions): OcrEngine {
       const slot = await pool.acquire().catch(() => null);
       if (slot === null) return out;
       try {
-        const reads = await runTesseractOnList(opts, pgms, ro ?? {}, running);
+        const lang = languages(ro?.languages);
+        const reads = await runTesseractOnList(lang.opts, pgms, { ...ro, languages: lang.use }, running);
         readable.forEach((i, k) => (out[i] = reads[k] ?? null));
       } catch {
         // tesseract failed on the list: every line stays unread, the first reading stands
@@ -133,7 +155,7 @@ async function runTesseractOnList(opts: NativeOptions, pgms: Uint8Array[], ro: R
 }
 
 async function runCli(opts: NativeOptions, input: string, stdin: Uint8Array | "ignore", ro: RecognizeOptions, running: Set<Subprocess>): Promise<string> {
-  const args = [opts.binary, input, "stdout", "--tessdata-dir", opts.tessdataDir, "-l", "eng", "--oem", "1"];
+  const args = [opts.binary, input, "stdout", "--tessdata-dir", opts.tessdataDir, "-l", (ro.languages ?? ["eng"]).join("+"), "--oem", "1"];
   args.push("--psm", String(ro.psm ?? DEFAULT_PSM), "-c", "tessedit_create_tsv=1", "-c", "tessedit_create_txt=0");
   if (ro.dpi) args.push("--dpi", String(Math.round(ro.dpi)));
   const proc = Bun.spawn(args, { stdin, stdout: "pipe", stderr: "pipe", env: { OMP_THREAD_LIMIT: "1" } });
@@ -147,4 +169,53 @@ async function runCli(opts: NativeOptions, input: string, stdin: Uint8Array | "i
   } finally {
     running.delete(proc);
   }
+}
+
+/**
+ * Per language set: the tessdata directory to pass and the languages to ask for. English (and any language in
+ * docproc's own tessdata) comes from there; other languages from the system's tessdata, through a cache folder of
+ * symbolic links that holds both (tesseract takes one directory). Decided once per set.
+ */
+function nativeLanguages(opts: NativeOptions): (requested?: readonly string[]) => { opts: NativeOptions; use: string[]; warning: string | null } {
+  const memo = new Map<string, { opts: NativeOptions; use: string[]; warning: string | null }>();
+  return (requested) => {
+    const key = (requested ?? []).join("+");
+    const hit = memo.get(key);
+    if (hit) return hit;
+    const own = (l: string) => traineddataIn(opts.tessdataDir, l)?.gzip === false;
+    const system = (l: string) => traineddataIn(opts.systemTessdataDir, l)?.gzip === false;
+    const choice = chooseLanguages(requested, (l) => own(l) || system(l));
+    const fromSystem = choice.use.filter((l) => !own(l));
+    let dir = opts.tessdataDir;
+    if (fromSystem.length) {
+      try {
+        dir = combinedTessdataDir(opts, choice.use.filter(own), fromSystem);
+      } catch {
+        // no writable cache: read with docproc's own languages only
+        choice.missing.push(...fromSystem);
+        choice.use = choice.use.filter(own);
+        if (choice.use.length === 0) choice.use = ["eng"];
+      }
+    }
+    const out = { opts: { ...opts, tessdataDir: dir }, use: choice.use, warning: choice.missing.length ? missingLanguageWarning("native", choice) : null };
+    memo.set(key, out);
+    return out;
+  };
+}
+
+function combinedTessdataDir(opts: NativeOptions, own: string[], fromSystem: string[]): string {
+  const root = opts.cacheDir ?? tmpdir();
+  const tag = Bun.hash(`${opts.tessdataDir}|${opts.systemTessdataDir}`).toString(36);
+  const dir = path.join(root, `docproc-tessdata-langs-${tag}`);
+  fs.mkdirSync(dir, { recursive: true });
+  const link = (target: string, name: string) => {
+    const at = path.join(dir, name);
+    if (fs.existsSync(at)) return;
+    const tmp = `${at}.${process.pid}.${Date.now()}.tmp`;
+    fs.symlinkSync(target, tmp);
+    fs.renameSync(tmp, at); // concurrent callers race safely: the last rename wins with the same target
+  };
+  for (const l of own) link(path.join(opts.tessdataDir, `${l}.traineddata`), `${l}.traineddata`);
+  for (const l of fromSystem) link(path.join(opts.systemTessdataDir!, `${l}.traineddata`), `${l}.traineddata`);
+  return dir;
 }

@@ -6,6 +6,11 @@ export interface RecognizeOptions {
   psm?: number;
   /** Resolution of the image when known; lets tesseract skip its own x-height based estimate. */
   dpi?: number;
+  /**
+   * Tesseract language models to read with (`ocr.languages`), English by default. Languages the engine cannot load
+   * are left out and named in `OcrResult.warnings`; the call MUST NOT fail because of them.
+   */
+  languages?: readonly string[];
 }
 
 export interface OcrResult {
@@ -15,6 +20,8 @@ export interface OcrResult {
   text: string;
   /** Mean word confidence 0..1, null when no word was found. */
   confidence: number | null;
+  /** What the reading could not do as asked (a requested language that is not installed). */
+  warnings?: string[];
 }
 
 /**

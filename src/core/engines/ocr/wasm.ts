@@ -1,6 +1,7 @@
 import { createWorker, OEM, type Worker } from "tesseract.js";
 import { DocprocError } from "../../errors.ts";
 import type { RasterImage } from "../../model.ts";
+import { chooseLanguages, missingLanguageWarning, traineddataIn } from "./languages.ts";
 import { LazyPool } from "./pool.ts";
 import { encodePgm, toGrey } from "./raster.ts";
 import type { Tessdata } from "./tessdata.ts";
@@ -18,10 +19,26 @@ export function createWasmEngine(opts: { workers: number; tessdata: Tessdata }):
   let signalClosed: (e: unknown) => void = () => {};
   const closed = new Promise<never>((_, reject) => (signalClosed = reject));
   closed.catch(() => {});
+  // Languages come only from the engine's own tessdata folder, in the same compression as its English model.
+  const memo = new Map<string, { use: string; warning: string | null }>();
+  const languagesFor = (requested?: readonly string[]) => {
+    const key = (requested ?? []).join("+");
+    let hit = memo.get(key);
+    if (!hit) {
+      const choice = chooseLanguages(requested, (l) => traineddataIn(opts.tessdata.dir, l)?.gzip === opts.tessdata.gzip);
+      hit = { use: choice.use.join("+"), warning: choice.missing.length ? missingLanguageWarning("embedded", choice) : null };
+      memo.set(key, hit);
+    }
+    return hit;
+  };
   return {
     name: "wasm",
     workers: opts.workers,
-    recognize: (img, ro) => recognizeWith(pool, closed, img, ro),
+    recognize: async (img, ro) => {
+      const lang = languagesFor(ro?.languages);
+      const result = await recognizeWith(pool, closed, img, ro, lang.use);
+      return lang.warning ? { ...result, warnings: [lang.warning] } : result;
+    },
     close: async () => {
       signalClosed(closedError());
       await pool.close();
@@ -29,10 +46,18 @@ export function createWasmEngine(opts: { workers: number; tessdata: Tessdata }):
   };
 }
 
-async function recognizeWith(pool: LazyPool<Worker>, closed: Promise<never>, img: RasterImage, ro: RecognizeOptions = {}): Promise<OcrResult> {
+/** The language set each worker is initialised with (workers start with English). */
+const workerLanguages = new WeakMap<Worker, string>();
+
+async function recognizeWith(pool: LazyPool<Worker>, closed: Promise<never>, img: RasterImage, ro: RecognizeOptions = {}, languages = "eng"): Promise<OcrResult> {
   const pgm = encodePgm(toGrey(img));
   const worker = await pool.acquire();
   try {
+    if ((workerLanguages.get(worker) ?? "eng") !== languages) {
+      await Promise.race([worker.reinitialize(languages, OEM.LSTM_ONLY), closed]);
+      await worker.setParameters({ debug_file: "/dev/null" } as Record<string, string>);
+      workerLanguages.set(worker, languages);
+    }
     const params: Record<string, string> = { tessedit_pageseg_mode: String(ro.psm ?? DEFAULT_PSM) };
     if (ro.dpi) params.user_defined_dpi = String(Math.round(ro.dpi));
     // Only TSV: it carries words, boxes, confidences and line structure; no second text rendering.
