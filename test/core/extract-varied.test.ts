@@ -23,7 +23,9 @@ import { formatTable, type Outcome, SCORED_FIELDS, scoreOutcomes, share, type Ta
  */
 const SEED = 20261124;
 /** Scanned subset: single-page documents of several languages and kinds (OCR costs ~2 s a page); tills look thermal. */
-const SCANNED = ["invoice-0", "invoice-2", "invoice-10", "invoice-25", "credit-1", "hard-3", "hard-10", "receipt-2", "till-1", "two-column-2", "footer-seller-3"];
+const SCANNED = ["invoice-0", "invoice-2", "invoice-10", "invoice-25", "credit-1", "hard-3", "hard-10", "receipt-2", "till-1", "two-column-2", "footer-seller-3", "till-6", "till-9"];
+/** How each scan looks: tills as thermal rolls, one printed dot-matrix, one narrow roll scanned at about 120 DPI. */
+const LOOKS: Record<string, ["scan" | "thermal" | "dotmatrix", number]> = { "till-1": ["thermal", 1], "till-6": ["dotmatrix", 1], "till-9": ["thermal", 0.4] };
 
 interface Run { doc: GenDoc; pages: Page[]; fields: Record<string, FieldResult>; class_id: string }
 
@@ -112,7 +114,8 @@ describe("varied synthetic documents through the default project, no configurati
     for (const [i, id] of SCANNED.entries()) {
       const doc = docs.find((d) => d.id === id)!;
       const pdf = await convertSource({ index: 0, filename: `${id}.pdf`, data: await toPdf(doc), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: 1 });
-      const png = await toNoisyPng(pdf, SEED + i, id.startsWith("till-") ? "thermal" : "scan").finally(() => pdf.close());
+      const [look, scale] = LOOKS[id] ?? ["scan", 1];
+      const png = await toNoisyPng(pdf, SEED + i, look, scale).finally(() => pdf.close());
       runs.push(await understand(doc, png, `${id}.png`, engine));
     }
     expect(runs.every((r) => r.pages.every((p) => p.text_source === "ocr"))).toBe(true);

@@ -2,8 +2,9 @@ import { throwIfAborted as checkAborted } from "../abort";
 import { DocprocError } from "../errors.ts";
 import type { Box, Page, RasterImage } from "../model.ts";
 import { analyzeLayout, textLikeness, type PageLayout } from "../engines/ocr/layout.ts";
-import { boxToSource, crop, renderUpright, toGrey, upscale, uprightTransform, type GreyImage, type UprightTransform } from "../engines/ocr/raster.ts";
+import { boxToSource, crop, renderUpright, smooth, toGrey, upscale, uprightTransform, type GreyImage, type UprightTransform } from "../engines/ocr/raster.ts";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../engines/ocr/types.ts";
+import { keepDecimalPoints } from "../engines/ocr/decimals.ts";
 import { addUnreadLines } from "./ocr-recover.ts";
 import { timeStage, timeStageSync } from "../timing.ts";
 
@@ -130,9 +131,10 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
   const zoom = zoomFor(layout.lineHeight, cropped);
   const readDpi = dpi && dpi >= 70 ? dpi * zoom : undefined;
   const reading = layout.inkBox
-    ? await readUpright(zoom > 1 ? timeStageSync("ocr: enlargement", () => upscale(cropped, zoom)) : cropped, scaleLayout(shiftLayout(layout, region), zoom), engine, readDpi)
+    ? await readUpright(zoom > 1 ? timeStageSync("ocr: enlargement", () => upscale(cropped, zoom)) : cropped, scaleLayout(shiftLayout(layout, region), zoom), engine, readDpi, psmFor(layout))
     : blankReading(grey);
   if (layout.inkBox) reading.result = await timeStage("ocr: second look", () => addUnreadLines(reading.image, reading.result, engine, readDpi));
+  reading.result = keepDecimalPoints(reading.image, reading.result);
   const it = page.image_transform;
   // render() SHOULD return the rasterized size; if it does not, scale boxes into the declared space anyway.
   const sx = it.rasterized_width / grey.width;
@@ -147,6 +149,23 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
   page.text_source = "ocr";
   page.image_transform = { ...it, rotation: reading.transform.rotation, skew_degrees: reading.transform.skew };
   return grey;
+}
+
+/** Lines at most this many line heights long make a single narrow column: a till roll, 32–48 characters wide. */
+const NARROW_COLUMN = 40;
+/** Tesseract's "single column of text of variable sizes". */
+const SINGLE_COLUMN = 4;
+
+/**
+ * A till roll is one column of lines with the amounts flush right. Tesseract's automatic layout (psm 3) can cut it
+ * into blocks (left texts, a column of amounts) and then splits "114.81" from "TOTAL", or even "114." from "81";
+ * read as a single column, every line stays whole. A page of ordinary width keeps the automatic layout.
+ */
+function psmFor(layout: PageLayout): number | undefined {
+  if (!layout.inkBox || !layout.lineHeight) return undefined;
+  const [x1, y1, x2, y2] = layout.inkBox;
+  const length = layout.lineAxis === "down" ? y2 - y1 : x2 - x1;
+  return length / layout.lineHeight <= NARROW_COLUMN ? SINGLE_COLUMN : undefined;
 }
 
 /** The part of the page tesseract gets: the content box, unless cutting the margins would save little. */
@@ -199,22 +218,43 @@ function blankReading(grey: GreyImage): Reading {
  * Reads the page at the most likely orientation first (the line axis from the layout analysis); only a weak reading
  * triggers probes at the other quarter turns, so an upright page costs exactly one recognition.
  */
-async function readUpright(grey: GreyImage, layout: PageLayout, engine: OcrEngine, dpi?: number): Promise<Reading> {
+async function readUpright(grey: GreyImage, layout: PageLayout, engine: OcrEngine, dpi?: number, psm?: number): Promise<Reading> {
   const order = layout.lineAxis === "down" ? [90, 270, 0, 180] : [0, 180, 90, 270];
   const full = new Map<number, Promise<Reading>>();
   const readFull = (rotation: number) => {
-    if (!full.has(rotation)) full.set(rotation, readAt(grey, uprightTransform(grey.width, grey.height, rotation, layout.skew), engine, dpi));
+    if (!full.has(rotation)) full.set(rotation, readAt(grey, uprightTransform(grey.width, grey.height, rotation, layout.skew), engine, dpi, psm));
     return full.get(rotation)!;
   };
   const first = await timeStage("ocr: recognition", () => readFull(order[0]));
   if (first.likeness >= STRONG) return first;
-  // A weak first reading: orientation probes, and the winning turn read in full when it is not the first guess.
-  return timeStage("ocr: orientation probes", async () => readFull(await pickRotation(grey, layout.inkBox!, order, engine, dpi, readFull)));
+  // A weak first reading of visible ink: the same turn again with the image averaged over about a dot pitch, so
+  // dot-matrix and worn thermal print read as strokes. Kept when it reads clearly more; strong, it ends the search.
+  const closed = await timeStage("ocr: second pass", () => readAt(smooth(grey, dotRadius(layout)), first.transform, engine, dpi, psm));
+  const pass = goodChars(closed) > goodChars(first) * 1.2 + 5 ? closed : null;
+  if (pass && pass.likeness >= STRONG) return pass;
+  // Still weak: orientation probes, and the winning turn read in full when it is not the first guess.
+  const turned = await timeStage("ocr: orientation probes", async () => readFull(await pickRotation(grey, layout.inkBox!, order, engine, dpi, readFull)));
+  return pass && turned.transform.rotation === first.transform.rotation && goodChars(pass) > goodChars(turned) ? pass : turned;
 }
 
-async function readAt(grey: GreyImage, transform: UprightTransform, engine: OcrEngine, dpi?: number): Promise<Reading> {
+/** Characters read as plausible words, weighted by confidence: what a reading is worth. */
+function goodChars(r: Reading): number {
+  let total = 0;
+  for (const w of r.result.words) total += [...w.text].length;
+  return r.likeness * total;
+}
+
+/**
+ * Radius of the second pass's averaging: about a dot pitch. Impact printers put 7–10 dots in a line of text, so the
+ * pitch follows the line height (~30 px lines at 300 DPI, 3 px pitch: radius 2); 2 when the height is unknown.
+ */
+function dotRadius(layout: PageLayout): number {
+  return layout.lineHeight ? Math.max(1, Math.min(4, Math.round(layout.lineHeight / 14))) : 2;
+}
+
+async function readAt(grey: GreyImage, transform: UprightTransform, engine: OcrEngine, dpi?: number, psm?: number): Promise<Reading> {
   const upright = renderUpright(grey, transform);
-  const result = await engine.recognize({ ...upright, channels: 1 }, { dpi });
+  const result = await engine.recognize({ ...upright, channels: 1 }, psm ? { dpi, psm } : { dpi });
   return { transform, result, likeness: textLikeness(result.words), image: upright };
 }
 
