@@ -9,16 +9,19 @@ import { classifyDocument } from "../../src/core/stages/classify";
 import { extractFields } from "../../src/core/stages/extract";
 import { defaultProject } from "../../src/core/project";
 import { cii } from "./einvoice-fixtures";
+import { processTransaction } from "../../src/core/pipeline";
+import { memorySink } from "../../src/core/exporters";
+import type { OcrEngine } from "../../src/core/engines/ocr";
 
 
 
-async function facturX(withXml: boolean): Promise<Uint8Array> {
+async function facturX(withXml: boolean, xml = cii): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   const page = pdf.addPage([595, 842]);
   const lines = ["Lieferant GmbH", "RECHNUNG", "Rechnungsnummer: RE-4711", "Rechnungsdatum: 12.03.2024", "IBAN: DE89 3704 0044 0532 0130 00", "Gesamtbetrag: 35,70 EUR"];
   lines.forEach((text, i) => page.drawText(text, { x: 50, y: 780 - i * 24, size: 12, font }));
-  if (withXml) await pdf.attach(new TextEncoder().encode(cii), "factur-x.xml", { mimeType: "text/xml", description: "Factur-X" });
+  if (withXml) await pdf.attach(new TextEncoder().encode(xml), "factur-x.xml", { mimeType: "text/xml", description: "Factur-X" });
   return pdf.save();
 }
 
@@ -74,5 +77,30 @@ describe("native e-invoice inside a PDF", () => {
     } finally {
       await converted.close();
     }
+  });
+});
+
+describe("the e-invoice's type code decides the class", () => {
+  // No page here needs OCR: an engine that is never called.
+  const noOcr: OcrEngine = { name: "none", workers: 1, recognize: () => Promise.reject(new Error("no OCR expected")), close: async () => {} };
+  const run = async (xml: string) => {
+    const data = await facturX(true, xml);
+    const meta = { transaction_id: crypto.randomUUID(), tenant_id: "default", project_id: "default", project_version: 1, correlation_id: null, metadata: {}, created_at: new Date(0).toISOString(), source: "test" };
+    const res = await processTransaction({ sources: [{ index: 0, filename: "factur-x.pdf", data, split_policy: "inherit" }] }, { meta, project: defaultProject, ocr: noOcr, sink: memorySink() } as never);
+    return res.results.documents[0]!;
+  };
+
+  test("type code 381 makes a page that prints RECHNUNG a credit note, with negative amounts and the code in the reasoning", async () => {
+    const doc = await run(cii.replace("<ram:TypeCode>380</ram:TypeCode>", "<ram:TypeCode>381</ram:TypeCode>"));
+    expect(doc.classification.class_id).toBe("credit_note");
+    expect(doc.classification.reasoning).toContain("e-invoice type code 381 (credit note)");
+    expect(doc.classification.confidence).toBeGreaterThan(0.9);
+    expect(doc.fields.total_amount!.value).toBe(-35.7);
+  });
+
+  test("type code 380 keeps it an invoice", async () => {
+    const doc = await run(cii);
+    expect(doc.classification.class_id).toBe("invoice");
+    expect(doc.fields.total_amount!.value).toBe(35.7);
   });
 });

@@ -11,6 +11,7 @@ import { runExports } from "../exporters";
 import type { Classification, DocumentResult, Page } from "../model";
 import { buildResultsFile } from "../results";
 import { classifyDocument } from "../stages/classify";
+import { readEInvoice } from "../extract/einvoice";
 import { extractFields } from "../stages/extract";
 import { applyMemory } from "../memory/recall";
 import { splitInfoOf, splitPages } from "../stages/split";
@@ -50,8 +51,13 @@ export const splitStage: Stage = async (state, ctx) => {
 };
 
 export const classifyStage: Stage = async (state, ctx) => {
+  const fileOfPage = new Map(state.files.flatMap((f) => f.pages.map((p) => [p.page_number, f] as const)));
   for (const doc of state.documents) {
-    const classification = classifyDocument(pagesOf(state, doc), ctx.project);
+    const pages = pagesOf(state, doc);
+    // An e-invoice among the document's files says what the document is (its type code).
+    const attachments = [...new Set(pages.map((p) => fileOfPage.get(p.page_number)).filter((f) => f !== undefined))].flatMap((f) => f.attachments ?? []);
+    const einvoiceTypeCode = attachments.length ? (readEInvoice(attachments)?.type_code ?? null) : null;
+    const classification = classifyDocument(pages, ctx.project, undefined, { einvoiceTypeCode });
     doc.classification = classification;
     doc.document_type = classification.type;
     doc.classification_confidence = classification.confidence;

@@ -62,19 +62,25 @@ function modelEvidence(model: ClassifierModel, prediction: Prediction, text: str
   return `classifier model ${round(prediction.probabilities[classId] ?? 0)} for ${classId}${tokens.length ? ` (tokens ${tokens.map((t) => `"${t}"`).join(", ")})` : ""}`;
 }
 
-/** Classifies a document from its pages; see the module contract. */
-export function classifyDocument(pages: Page[], project: ProjectSettings, model?: ClassifierModel): Classification {
-  return timeStageSync("classify", () => classify(pages, project, model));
+/** What the document's files say about it besides its pages: an embedded or standalone e-invoice's type code. */
+export interface ClassifyEvidence {
+  /** UN/CEFACT document type code (UNTDID 1001) of the document's e-invoice XML: 380 invoice, 381 credit note… */
+  einvoiceTypeCode?: string | null;
 }
 
-function classify(pages: Page[], project: ProjectSettings, model?: ClassifierModel): Classification {
+/** Classifies a document from its pages; see the module contract. */
+export function classifyDocument(pages: Page[], project: ProjectSettings, model?: ClassifierModel, evidence: ClassifyEvidence = {}): Classification {
+  return timeStageSync("classify", () => classify(pages, project, model, evidence));
+}
+
+function classify(pages: Page[], project: ProjectSettings, model: ClassifierModel | undefined, evidence: ClassifyEvidence): Classification {
   const text = pages.map((p) => p.text).join("\n");
   const heading = headingText(pages[0]?.text ?? "");
   const hasOther = project.classes.some((c) => c.id === "other");
   const ocr = pages[0]?.text_source === "ocr";
   const cues: CueScore[] = project.classes.map((c) => scoreClass(c, text, heading, ocr));
-  // Structure (till-receipt traits, a totals block with tax) counts next to the cue words.
-  const structure = structureBonus(pages);
+  // Structure (till-receipt traits, a totals block with tax) and an e-invoice's type code count next to the cue words.
+  const structure = [...structureBonus(pages), ...typeCodeBonus(evidence.einvoiceTypeCode, project)];
   for (const cue of cues) for (const b of structure) if (b.class_id === cue.class_id) cue.score += b.points;
   const structureWhy = (classId: string) => structure.filter((b) => b.class_id === classId).map((b) => b.why).join("; ");
   const cueProb = softmax(cues.map((c) => c.score + (c.class_id === "other" ? OTHER_BASE : 0)));
@@ -120,4 +126,25 @@ function classify(pages: Page[], project: ProjectSettings, model?: ClassifierMod
     confirmed: null,
     review_required: confidence < thresholds.classification,
   };
+}
+
+/** UNTDID 1001 codes of credit notes (credit note, factored, self-billed, related-goods credit note). */
+const CREDIT_CODES = new Set(["381", "396", "261", "262", "532"]);
+/** …and of invoices (commercial, corrected, self-billed, prepayment, partial, factored). */
+const INVOICE_CODES = new Set(["380", "384", "389", "386", "326", "393", "875", "876", "877", "751"]);
+/**
+ * Points an e-invoice's type code gives its class: the XML states what the document is, which outweighs any cue
+ * word or trait of the page (a credit note's page may print "Rechnung" throughout). The credit-note class is the
+ * project's `credit_note`, else its first class with negative amounts; the invoice class is `invoice`.
+ */
+const TYPE_CODE_POINTS = 24;
+
+function typeCodeBonus(code: string | null | undefined, project: ProjectSettings): Array<{ class_id: string; points: number; why: string }> {
+  if (!code) return [];
+  const credit = CREDIT_CODES.has(code);
+  if (!credit && !INVOICE_CODES.has(code)) return [];
+  const target = credit
+    ? (project.classes.find((c) => c.id === "credit_note") ?? project.classes.find((c) => c.amount_sign === "negative"))
+    : project.classes.find((c) => c.id === "invoice");
+  return target ? [{ class_id: target.id, points: TYPE_CODE_POINTS, why: `e-invoice type code ${code} (${credit ? "credit note" : "invoice"})` }] : [];
 }
