@@ -123,9 +123,11 @@ describe("varied synthetic documents through the default project, no configurati
     console.log(formatTable(`varied set, seed ${SEED}: ${runs.length} noisy scans (OCR)`, table, 5));
     const pairs = [...table.rows.values()].reduce((s, r) => [s[0]! + r.ok, s[1]! + r.n], [0, 0]);
     console.log(`all fields: ${pairs[0]}/${pairs[1]} = ${((100 * pairs[0]!) / pairs[1]!).toFixed(1)}%`);
-    // Reached on this seed: 88/101 = 87.1% (11 scans, a thermal-looking till roll among them; on the earlier seed's
-    // 8 scans 68/71 = 95.8%, the original extractor 53/71 = 74.6%); OCR engines differ, hence the margin.
-    expect(pairs[0]! / pairs[1]!).toBeGreaterThanOrEqual(0.82);
+    // Reached on this seed: 104/115 = 90.4% with 13 scans (a thermal, a dot-matrix and a narrow low-resolution till
+    // roll among them; before the dot-pitch second pass, single-column reading of narrow rolls and kept decimal
+    // points, the 11 scans without those two gave 88/101 = 87.1%; on the earlier seed's 8 scans 68/71 = 95.8%, the
+    // original extractor 53/71 = 74.6%); OCR engines differ, hence the margin.
+    expect(pairs[0]! / pairs[1]!).toBeGreaterThanOrEqual(0.86);
     expect(table.classOk).toBeGreaterThanOrEqual(runs.length - 1);
-  }, 400_000);
+  }, 600_000);
 });
