@@ -46,7 +46,7 @@ describe("ocr.engine of a project", () => {
       };
       expect((await call("GET", "/health")).ocr.engines ?? []).not.toContain("wasm");
       const pid = (await call("POST", "/tenants/default/projects", { name: "Scans", settings: { ocr: { engine: "wasm" } } })).project_id;
-      expect((await call("GET", `/tenants/default/projects/${pid}`)).settings.ocr).toEqual({ engine: "wasm" });
+      expect((await call("GET", `/tenants/default/projects/${pid}`)).settings.ocr).toEqual({ engine: "wasm", languages: ["eng"] });
       const files = [{ filename: "scan.png", base64_data: png.toString("base64"), split_policy: "inherit" }];
       const id = (await call("POST", `/tenants/default/projects/${pid}/transactions/process`, { source_files: files })).transaction_id;
       let view: any;
