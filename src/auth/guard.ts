@@ -67,7 +67,7 @@ export function windowsOf(p: Principal, submitsWork: boolean): WindowSpec[] {
 
 export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; settings: AuthSettings }): Guard {
   const { db, settings } = opts;
-  const limiter = createRateLimiter({ db, clock: opts.clock, flushMs: settings.counterFlushMs });
+  const limiter = createRateLimiter({ db, clock: opts.clock });
   const ctx: PrincipalContext = { db, clock: opts.clock, settings, adminKeyHash: sha256Hex(opts.adminApiKey) };
   const txOwner = db.query<Owner, [string]>("SELECT tenant_id, project_id, dataset_id FROM transactions WHERE transaction_id = ?");
 

@@ -15,8 +15,6 @@ export interface AuthSettings {
   sessionIdleMs: number;
   /** Sign-in attempts per user name per 15 minutes before 429. */
   loginAttemptsPer15Min: number;
-  /** Longest time changed rate-limit counters stay only in memory before they are written to SQLite (ms). */
-  counterFlushMs: number;
 }
 
 export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
@@ -26,5 +24,4 @@ export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
   sessionLifetimeMs: 12 * 3600_000,
   sessionIdleMs: 30 * 60_000,
   loginAttemptsPer15Min: 20,
-  counterFlushMs: 250,
 };

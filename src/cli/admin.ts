@@ -8,6 +8,8 @@ import { DocprocError } from "../core/errors";
 import { renderTable } from "./table";
 import { systemClock, type Clock } from "../storage/clock";
 import { openDatabase, type Db } from "../storage/db";
+import { openPostgres } from "../storage/pg/open";
+import { loadEnvSettings } from "../settings/env";
 
 /**
  * Opens `<dataDir>/docproc.db`. A directory without one is refused (a mistyped --data must not quietly start a
@@ -28,8 +30,10 @@ export function checkDataDir(dataDir: string, opts: { create?: boolean } = {}): 
 }
 
 export async function withDataDb<T>(dataDir: string, fn: (db: Db, clock: Clock) => T | Promise<T>, opts: { create?: boolean } = {}): Promise<T> {
-  if (checkDataDir(dataDir, opts) === "new") process.stderr.write(`docproc: creating a new data directory in ${path.resolve(dataDir)}\n`);
-  const db = openDatabase(path.join(path.resolve(dataDir), "docproc.db"));
+  // DOCPROC_DATABASE_URL: the admin commands work on the PostgreSQL database the servers share.
+  const databaseUrl = loadEnvSettings().database.url;
+  if (!databaseUrl && checkDataDir(dataDir, opts) === "new") process.stderr.write(`docproc: creating a new data directory in ${path.resolve(dataDir)}\n`);
+  const db = databaseUrl ? openPostgres(databaseUrl) : openDatabase(path.join(path.resolve(dataDir), "docproc.db"));
   try {
     return await fn(db, systemClock);
   } finally {

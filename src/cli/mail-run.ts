@@ -15,6 +15,12 @@ import { pollOnce, runContinuously } from "../mail/runner";
 import { webhookSettingsOf } from "../queue/deliveries";
 import { openDataDir, startWorkerRuntime, type DataDir } from "../queue/runtime";
 import { loadEnvSettings } from "../settings/env";
+
+/** The data directory with the database and blob store the environment names (PostgreSQL and S3 when set). */
+function openData(dataDir: string): DataDir {
+  const settings = loadEnvSettings();
+  return openDataDir(dataDir, settings.storage, { databaseUrl: settings.database.url });
+}
 import { systemClock } from "../storage/clock";
 import { getMailConnector, listMailConnectors } from "../storage/mail-connectors";
 import { createProject, getProject, listProjects } from "../storage/projects";
@@ -60,7 +66,7 @@ export function mailAdd(dataDir: string, f: MailAddFlags, json: boolean): void {
   const password = process.env[f["password-env"]];
   if (!password) throw new DocprocError("invalid_input", `Set the IMAP password in the environment variable ${f["password-env"]} (it is never taken as a flag)`);
   const env = loadEnvSettings().mail;
-  const data = openDataDir(dataDir);
+  const data = openData(dataDir);
   try {
     const body: Record<string, unknown> = {
       host: f.host,
@@ -91,7 +97,7 @@ const flat = (o: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k === "ca_certificate" ? "(PEM set)" : v !== null && typeof v === "object" ? JSON.stringify(v) : v]));
 
 export function mailList(dataDir: string, json: boolean): void {
-  const data = openDataDir(dataDir);
+  const data = openData(dataDir);
   try {
     const rows = listMailConnectors(data.db).map((c) => {
       const v = connectorView(data.db, c);
@@ -110,7 +116,7 @@ function requireById(data: DataDir, id: string) {
 }
 
 export function mailRemove(dataDir: string, id: string): void {
-  const data = openDataDir(dataDir);
+  const data = openData(dataDir);
   try {
     const c = requireById(data, id);
     deleteConnector(data.db, c.tenant_id, c.project_id, id);
@@ -121,7 +127,7 @@ export function mailRemove(dataDir: string, id: string): void {
 }
 
 export function mailMessages(dataDir: string, id: string, state: string | undefined, json: boolean): void {
-  const data = openDataDir(dataDir);
+  const data = openData(dataDir);
   try {
     const c = requireById(data, id);
     printResult(connectorMessages(data.db, c.tenant_id, c.project_id, id, { state }).items, json, ["uid", "state", "subject", "from", "transaction_id", "attempts", "error"]);
@@ -145,7 +151,7 @@ export async function mailRun(dataDir: string, opts: { once: boolean; connectors
   const env = settings.mail;
   const secretKey = requireSecretKey(env.secretKey);
   const config = settings.server;
-  const data = openDataDir(dataDir, settings.storage);
+  const data = openDataDir(dataDir, settings.storage, { databaseUrl: settings.database.url });
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const runtime =
     opts.concurrency > 0

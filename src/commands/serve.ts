@@ -50,12 +50,13 @@ export default class ServeCommand extends Command {
       webhooks: env.webhooks,
       capture: env.capture,
       mail: env.mail,
+      databaseUrl: env.database.url,
       logger,
       log: (m) => logger.warn(m),
     });
     logger.info({ event: "listening", url: server.url, workers: flags.workers }, `listening on ${server.url}`);
     const storage = env.storage ? `, storage: ${(await import("../storage/storage-config")).describeStorage(env.storage)}` : "";
-    process.stdout.write(`docproc serve listening on ${server.url} (data: ${flags.data}, workers: ${flags.workers}${storage})\n`);
+    process.stdout.write(`docproc serve listening on ${server.url} (data: ${flags.data}${env.database.url ? ", database: PostgreSQL" : ""}, workers: ${flags.workers}${storage})\n`);
     if (config.generatedKey) process.stdout.write(`ADMIN_API_KEY not set; generated key for this run: ${config.adminApiKey}\n`);
     const signal = await waitForSignal();
     process.stdout.write("docproc serve: shutting down\n");

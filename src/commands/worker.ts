@@ -27,7 +27,7 @@ export default class WorkerCommand extends Command {
     const { loggerFromFlags } = await import("../telemetry/cli");
     const env = loadEnvSettings();
     const logger = loggerFromFlags(flags, "worker", env.log);
-    const data = openDataDir(flags.data, env.storage);
+    const data = openDataDir(flags.data, env.storage, { databaseUrl: env.database.url });
     if (env.storage) await data.blobs.check().catch((err) => (data.db.close(), Promise.reject(err)));
     const runtime = startWorkerRuntime({ data, concurrency: flags.concurrency, leaseMs: env.queue.leaseMs, jobTimeoutMs: env.queue.jobTimeoutMs, webhooks: webhookSettingsOf(env.webhooks), log: (m) => logger.warn(m), telemetry: { log: logger } });
     const storage = env.storage ? `, storage: ${(await import("../storage/storage-config")).describeStorage(env.storage)}` : "";

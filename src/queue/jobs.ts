@@ -1,15 +1,17 @@
 /**
- * The durable job table (graphile-worker / liteque style) on bun:sqlite.
+ * The durable job table (graphile-worker / liteque style) on the docproc database (SQLite or PostgreSQL).
  *
- * - claim: MUST run under `BEGIN IMMEDIATE` (one writer decides), picks the most urgent ready job (priority DESC,
- *   run_at, id) or a running job whose lease expired (its worker died), and hands it out under a fresh lease token.
+ * - claim: picks the most urgent ready job (priority DESC, run_at, id) or a running job whose lease expired (its
+ *   worker died), and hands it out under a fresh lease token. SQLite: under `BEGIN IMMEDIATE` (one writer decides).
+ *   PostgreSQL: one `UPDATE … WHERE id = (SELECT … FOR UPDATE SKIP LOCKED)`, so claimers never wait for each other
+ *   nor take the same job; enqueue NOTIFYs the `jobs` channel so idle workers of every process wake at once.
  * - heartbeat / complete / fail / release: MUST match `id AND lease_token`, so a worker that lost its lease can never
  *   finish a job someone else now holds.
  * Times are epoch milliseconds from the injected clock.
  */
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../storage/clock";
-import { json, type Db } from "../storage/db";
+import { isPostgres, json, type Db } from "../storage/db";
 
 export type JobStatus = "queued" | "running" | "done" | "failed";
 
@@ -53,13 +55,15 @@ export function enqueue(db: Db, clock: Clock, job: NewJob): JobRecord {
         const live = db.query<Row, [string]>("SELECT * FROM jobs WHERE job_key = ?").get(job.key);
         if (live) return toJob(live);
       }
-      const res = db
-        .query(
+      const row = db
+        .query<Row, unknown[]>(
           `INSERT INTO jobs (kind, payload, job_key, priority, run_at, max_attempts, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
         )
-        .run(job.kind, JSON.stringify(job.payload ?? {}), job.key ?? null, job.priority ?? 0, job.runAt ?? now, job.maxAttempts ?? 3, now, now);
-      return getJob(db, Number(res.lastInsertRowid))!;
+        .get(job.kind, JSON.stringify(job.payload ?? {}), job.key ?? null, job.priority ?? 0, job.runAt ?? now, job.maxAttempts ?? 3, now, now)!;
+      // PostgreSQL: delivered at commit to every process LISTENing (storage/pg/signals.ts).
+      db.notify?.("jobs", job.kind);
+      return toJob(row);
     })
     .immediate();
 }
@@ -84,6 +88,7 @@ export function claim(
   opts: { workerId: string; leaseMs: number; kinds: string[] },
 ): { job: JobRecord | null; exhausted: JobRecord[] } {
   if (opts.kinds.length === 0) return { job: null, exhausted: [] };
+  if (isPostgres(db)) return claimSkipLocked(db, clock, opts);
   const now = clock.now();
   const kindMarks = opts.kinds.map(() => "?").join(",");
   return db
@@ -116,6 +121,32 @@ export function claim(
       return { job: getJob(db, row.id)!, exhausted };
     })
     .immediate();
+}
+
+/** claim() on PostgreSQL: row locks instead of one writer, so claims of many workers run side by side. */
+function claimSkipLocked(db: Db, clock: Clock, opts: { workerId: string; leaseMs: number; kinds: string[] }): { job: JobRecord | null; exhausted: JobRecord[] } {
+  const now = clock.now();
+  const kindMarks = opts.kinds.map(() => "?").join(",");
+  const exhausted = db
+    .query<Row, unknown[]>(
+      `UPDATE jobs SET status = 'failed', job_key = NULL, lease_token = NULL, lease_until = NULL, updated_at = ?,
+         last_error = 'worker lost (lease expired) after ' || attempts || ' attempt(s)'
+       WHERE id IN (SELECT id FROM jobs WHERE status = 'running' AND lease_until < ? AND attempts >= max_attempts AND kind IN (${kindMarks})
+                    FOR UPDATE SKIP LOCKED)
+       RETURNING *`,
+    )
+    .all(now, now, ...opts.kinds)
+    .map(toJob);
+  const row = db
+    .query<Row, unknown[]>(
+      `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_token = ?, lease_until = ?, locked_by = ?, updated_at = ?
+       WHERE id = (SELECT id FROM jobs
+                   WHERE ((status = 'queued' AND run_at <= ?) OR (status = 'running' AND lease_until < ?)) AND kind IN (${kindMarks})
+                   ORDER BY priority DESC, run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+       RETURNING *`,
+    )
+    .get(randomUUID(), now + opts.leaseMs, opts.workerId, now, now, now, ...opts.kinds);
+  return { job: row ? toJob(row) : null, exhausted };
 }
 
 /** Extends the lease; false when the lease is no longer ours (the caller MUST stop working on the job). */
@@ -181,7 +212,7 @@ export function release(db: Db, clock: Clock, id: number, token: string): boolea
   return (
     db
       .query(
-        `UPDATE jobs SET status = 'queued', attempts = MAX(0, attempts - 1), lease_token = NULL, lease_until = NULL,
+        `UPDATE jobs SET status = 'queued', attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END, lease_token = NULL, lease_until = NULL,
            locked_by = NULL, updated_at = ? WHERE id = ? AND lease_token = ?`,
       )
       .run(clock.now(), id, token).changes === 1

@@ -5,6 +5,8 @@
  * Layout: `<data>/docproc.db` (SQLite, WAL), and the blob store (storage/blobs.ts): by default the data directory
  * (`<data>/blobs/sha256/..` originals and page images, `<data>/exports/<transaction_id>/`, `<data>/state/`), or the
  * S3 bucket `DOCPROC_STORAGE_URL` names, so processes on other hosts share it.
+ * With `databaseUrl` (DOCPROC_DATABASE_URL=postgres://…) the database is PostgreSQL instead of the SQLite file, and
+ * status changes and new jobs reach the other processes by LISTEN/NOTIFY (storage/pg/signals.ts).
  */
 import { availableParallelism } from "node:os";
 import path from "node:path";
@@ -12,6 +14,9 @@ import type { BlobStore } from "../storage/blobs";
 import { openBlobStore, storageConfigOf, type StorageConfig } from "../storage/storage-config";
 import { systemClock, type Clock } from "../storage/clock";
 import { openDatabase, type Db } from "../storage/db";
+import { PgDb } from "../storage/pg/connection";
+import { openPostgres } from "../storage/pg/open";
+import { listenSignals } from "../storage/pg/signals";
 import type { Stage, StageName } from "../core/runner/types";
 import { learnOnFinished } from "./learn";
 import { deliveriesOnFinished, enqueueReached, registerWebhookDeliveries, type WebhookSettings } from "./deliveries";
@@ -30,11 +35,15 @@ export interface DataDir {
   exportsRoot: string;
 }
 
-/** Opens `<dir>/docproc.db` and the blob store: `storage` when given (DOCPROC_STORAGE_URL), else the directory. */
-export function openDataDir(dir: string, storage?: StorageConfig | null): DataDir {
+/**
+ * Opens the database (`databaseUrl`: PostgreSQL, else `<dir>/docproc.db`) and the blob store (`storage` when given:
+ * DOCPROC_STORAGE_URL, else the directory).
+ */
+export function openDataDir(dir: string, storage?: StorageConfig | null, opts: { databaseUrl?: string | null } = {}): DataDir {
   const root = path.resolve(dir);
   const blobs = openBlobStore(storageConfigOf(root, storage));
-  return { dir: root, db: openDatabase(path.join(root, "docproc.db")), blobs, exportsRoot: path.join(root, "exports") };
+  const db = opts.databaseUrl ? openPostgres(opts.databaseUrl) : openDatabase(path.join(root, "docproc.db"));
+  return { dir: root, db, blobs, exportsRoot: path.join(root, "exports") };
 }
 
 export interface WorkerRuntimeOptions {
@@ -72,7 +81,9 @@ export interface WorkerRuntime {
 
 export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
   const clock = opts.clock ?? systemClock;
-  const notifier = opts.notifier ?? createNotifier();
+  const db = opts.data.db;
+  // PostgreSQL: every status change is also NOTIFYed, so long polls on other servers wake at once.
+  const notifier = opts.notifier ?? createNotifier(db instanceof PgDb ? (id) => db.notify("status", id) : undefined);
   // The pipeline runs on its own thread: the process's main thread (HTTP in `serve`) never waits for a job's CPU.
   // Replaced stages (tests) are functions, which cannot cross to a thread: those runs stay on this thread.
   // No engine is forced: each project's `ocr.engine` applies unless `ocrEngine` overrides it.
@@ -110,6 +121,13 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
     runner?.warm();
     pool.start();
   }
+  const signals =
+    db instanceof PgDb
+      ? listenSignals(db, { jobs: () => pool.wake(), status: (id) => notifier.emit(id, { local: true }) }).catch((err) => {
+          opts.log?.(`LISTEN failed, falling back to polling: ${(err as Error).message}`);
+          return null;
+        })
+      : Promise.resolve(null);
   return {
     pool,
     notifier,
@@ -118,6 +136,7 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
     async stop(graceful, timeoutMs) {
       await pool.stop({ graceful, timeoutMs });
       await runner?.close();
+      await (await signals)?.close();
     },
   };
 }

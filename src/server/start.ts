@@ -36,6 +36,8 @@ export interface StartOptions {
   capture?: CaptureSettings;
   /** Mail connectors (docs/email.md): they run in this process when `mail.secretKey` is set. */
   mail?: MailEnv;
+  /** DOCPROC_DATABASE_URL: PostgreSQL instead of the data directory's SQLite. */
+  databaseUrl?: string | null;
   log?: (msg: string) => void;
   /** Structured logs (access log, jobs, webhooks); default: none. */
   logger?: Logger;
@@ -48,7 +50,7 @@ export interface RunningServer {
 }
 
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
-  const data = openDataDir(opts.dataDir, opts.storage);
+  const data = openDataDir(opts.dataDir, opts.storage, { databaseUrl: opts.databaseUrl });
   // A bucket that cannot be reached or refuses the credentials stops the start with the reason, not the first job.
   if (data.blobs.config.kind === "s3") await data.blobs.check().catch((err) => (data.db.close(), Promise.reject(err)));
   const clock = systemClock;

@@ -32,6 +32,11 @@ const httpUrl = () =>
     unsetIfEmpty,
     z.string().refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL").optional(),
   );
+const postgresUrl = () =>
+  z.preprocess(
+    unsetIfEmpty,
+    z.string().refine((u) => URL.canParse(u) && /^postgres(ql)?:$/.test(new URL(u).protocol), "must be a postgres:// URL").optional(),
+  );
 const cidrList = () =>
   z.preprocess(
     unsetIfEmpty,
@@ -75,6 +80,7 @@ export const EnvSchema = z.object({
   DOCPROC_HOST: text().describe("address `serve` listens on (same as --host; default 127.0.0.1)"),
   DOCPROC_PORT: integer(0, 65535).describe("port `serve` listens on (same as --port; default 8080)"),
   DOCPROC_DATA: text().describe("data directory (same as --data; default ./docproc-data)"),
+  DOCPROC_DATABASE_URL: postgresUrl().describe("postgres://user:pass@host:5432/db[?schema=name]: PostgreSQL instead of the data directory's SQLite (docs/scaling.md)"),
   DOCPROC_MAX_BODY_MB: positive().describe("largest request body (MB, default 100)"),
   DOCPROC_MAX_FILE_MB: positive().describe("largest single file (MB, default 50)"),
   DOCPROC_MAX_FILES: integer(1, 100_000).describe("most files per request (default 100)"),
@@ -134,6 +140,8 @@ export interface EnvSettings {
   mail: MailEnv;
   /** DOCPROC_STORAGE_URL with the S3 variables; null: the data directory. */
   storage: StorageConfig | null;
+  /** DOCPROC_DATABASE_URL; null: the data directory's SQLite file. */
+  database: { url: string | null };
 }
 
 /** Every variable with its description, for help texts and docs. */
@@ -200,6 +208,7 @@ export function loadEnvSettings(env: Env = process.env): EnvSettings {
     queue: { leaseMs: (v.DOCPROC_LEASE_SECONDS ?? 30) * 1000, jobTimeoutMs: (v.DOCPROC_JOB_TIMEOUT_SECONDS ?? 1800) * 1000 },
     webhooks: { publicUrl, allowPrivate: parseAllowList(v.DOCPROC_WEBHOOK_ALLOW) },
     log: { format: v.DOCPROC_LOG_FORMAT, level: v.DOCPROC_LOG_LEVEL },
+    database: { url: v.DOCPROC_DATABASE_URL ?? null },
     mail: {
       secretKey: v.DOCPROC_SECRET_KEY ? parseSecretKey(v.DOCPROC_SECRET_KEY) : null,
       leaseMs: (v.DOCPROC_MAIL_LEASE_SECONDS ?? DEFAULT_MAIL_LEASE_SECONDS) * 1000,

@@ -6,7 +6,7 @@ export interface DatasetRecord { dataset_id: string; tenant_id: string; project_
 /** Creates a dataset; null when the project already has one of that name. */
 export function createDataset(db: Db, d: DatasetRecord): DatasetRecord | null {
   const res = db
-    .query("INSERT OR IGNORE INTO datasets (dataset_id, tenant_id, project_id, name, description, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+    .query("INSERT INTO datasets (dataset_id, tenant_id, project_id, name, description, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
     .run(d.dataset_id, d.tenant_id, d.project_id, d.name, d.description, d.created_at);
   return res.changes ? d : null;
 }

@@ -1,11 +1,14 @@
 /**
- * Opens the docproc SQLite database. Every module in storage/ and queue/ takes the returned `Db` and runs plain SQL,
- * so a PostgreSQL implementation later replaces these modules, not their callers.
+ * The docproc database: `Db` is what every module in storage/ and queue/ takes and runs plain SQL on. Two engines
+ * implement it, chosen by configuration (`openDb`): the embedded default, SQLite in the data directory (bun:sqlite,
+ * used as is), and PostgreSQL (`DOCPROC_DATABASE_URL=postgres://…`, storage/pg/). SQL written for `Db` MUST be
+ * portable between the two: `?` parameters, `ON CONFLICT … DO …` instead of `INSERT OR …`, `RETURNING` instead of
+ * lastInsertRowid, no SQLite-only functions; where the dialects truly differ, branch on `isPostgres(db)`.
  *
- * MUST run in WAL mode with a busy timeout, because the server and extra `docproc worker` processes share the file.
- * MUST apply the numbered migrations in order, each once, inside a transaction.
+ * SQLite MUST run in WAL mode with a busy timeout, because the server and extra `docproc worker` processes share
+ * the file. Each engine MUST apply its numbered migrations in order, each once, inside a transaction.
  */
-import { Database, type Statement } from "bun:sqlite";
+import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
@@ -18,7 +21,37 @@ import review006 from "./migrations/006_review.sql" with { type: "text" };
 import mail007 from "./migrations/007_mail.sql" with { type: "text" };
 import datasets008 from "./migrations/008_datasets.sql" with { type: "text" };
 
-export type Db = Database;
+export type Binding = string | number | bigint | boolean | null | Uint8Array;
+
+export interface Stmt<R, P extends unknown[]> {
+  all(...params: P): R[];
+  get(...params: P): R | null;
+  run(...params: P): { changes: number; lastInsertRowid: number | bigint };
+}
+
+/** A transaction function as bun:sqlite returns it: call it (deferred) or `.immediate()` (take the write lock first). */
+export interface TxFn<A extends unknown[], T> {
+  (...args: A): T;
+  immediate(...args: A): T;
+  deferred(...args: A): T;
+  exclusive(...args: A): T;
+}
+
+/** The subset of bun:sqlite's `Database` docproc uses; storage/pg/ implements the same over PostgreSQL. */
+export interface Db {
+  query<R = unknown, P extends unknown[] = Binding[]>(sql: string): Stmt<R, P>;
+  prepare<R = unknown, P extends unknown[] = Binding[]>(sql: string): Stmt<R, P>;
+  exec(sql: string): void;
+  transaction<A extends unknown[], T>(fn: (...args: A) => T): TxFn<A, T>;
+  readonly inTransaction: boolean;
+  close(): void;
+  /** Set by the PostgreSQL engine only. */
+  readonly dialect?: "postgres";
+  /** PostgreSQL: NOTIFY the other processes (delivered at commit); SQLite has no such thing (they poll). */
+  notify?(name: "jobs" | "status", payload: string): void;
+}
+
+export const isPostgres = (db: Db): boolean => db.dialect === "postgres";
 
 /** Static imports so a `bun build --compile` binary carries its schema. */
 const MIGRATIONS: Array<{ version: number; name: string; sql: string }> = [
@@ -50,10 +83,11 @@ export function openDatabase(file: string, opts: OpenOptions = {}): Db {
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA foreign_keys = ON");
   migrate(db);
-  return db;
+  return db as unknown as Db;
 }
 
-export function migrate(db: Db): void {
+export function migrate(sqlite: Database): void {
+  const db = sqlite;
   db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
   const applied = new Set(db.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((r) => r.version));
   for (const m of MIGRATIONS) {
@@ -67,7 +101,7 @@ export function migrate(db: Db): void {
   }
 }
 
-const snapshotStatements = new WeakMap<Db, { begin: Statement; commit: Statement }>();
+const snapshotStatements = new WeakMap<Db, { begin: Stmt<unknown, []>; commit: Stmt<unknown, []> }>();
 
 /**
  * Runs `read` (SELECTs only) in one read transaction. Outside a transaction every statement opens and closes its
@@ -77,7 +111,8 @@ const snapshotStatements = new WeakMap<Db, { begin: Statement; commit: Statement
  * transaction it simply runs `read`.
  */
 export function readSnapshot<T>(db: Db, read: () => T): T {
-  if (db.inTransaction) return read();
+  // PostgreSQL: a round trip per BEGIN/COMMIT costs more than the snapshot saves; each statement reads committed data.
+  if (db.inTransaction || isPostgres(db)) return read();
   let st = snapshotStatements.get(db);
   if (!st) snapshotStatements.set(db, (st = { begin: db.prepare("BEGIN DEFERRED"), commit: db.prepare("COMMIT") }));
   st.begin.run();

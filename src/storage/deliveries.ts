@@ -1,7 +1,7 @@
 /**
  * The webhook delivery log: one row per delivery, one per attempt (migration 004_deliveries.sql).
  *
- * - A delivery row MUST be inserted at most once per delivery_id (`INSERT OR IGNORE`): the queue derives ids
+ * - A delivery row MUST be inserted at most once per delivery_id (`ON CONFLICT DO NOTHING`): the queue derives ids
  *   deterministically, so a recovered transaction job cannot log (or send) a delivery twice.
  * - `request` holds the secret; `DeliveryView` (what the API and CLI show) MUST NOT carry it.
  * - State moves are guarded (`WHERE state IN ('pending','retrying')`): a finished delivery never changes again.
@@ -62,7 +62,8 @@ export type DeliveryView = Omit<DeliveryRecord, "request"> & { attempt_log: Atte
 
 type Row = Omit<DeliveryRecord, "request" | "fail_workflow_on_error"> & { request: string; fail_workflow_on_error: number };
 
-const toRecord = (r: Row): DeliveryRecord => ({
+// PostgreSQL's table carries an explicit rowid column (SQLite's is implicit): never part of the record.
+const toRecord = ({ rowid: _rowid, ...r }: Row & { rowid?: number }): DeliveryRecord => ({
   ...r,
   request: json(r.request, null as unknown as DeliveryRequest),
   fail_workflow_on_error: r.fail_workflow_on_error === 1,
@@ -85,9 +86,9 @@ export function redactUrl(raw: string): string {
 export function insertDelivery(db: Db, d: NewDelivery): boolean {
   const res = db
     .query(
-      `INSERT OR IGNORE INTO webhook_deliveries (delivery_id, transaction_id, tenant_id, node_id, activity_index, event, event_name, url,
+      `INSERT INTO webhook_deliveries (delivery_id, transaction_id, tenant_id, node_id, activity_index, event, event_name, url,
          request, retry_max_attempts, retry_backoff_seconds, fail_workflow_on_error, redelivery_of, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     )
     .run(
       d.delivery_id,
@@ -117,10 +118,14 @@ export function getDelivery(db: Db, deliveryId: string): DeliveryRecord | null {
 /** Records one attempt (idempotent per attempt number: a re-run attempt after a crash replaces its row). */
 export function recordAttempt(db: Db, deliveryId: string, a: AttemptRecord, now: string): void {
   db.query(
-    `INSERT OR REPLACE INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, status, kind, error,
-       retry_after_seconds, address, response_excerpt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, status, kind, error,
+       retry_after_seconds, address, response_excerpt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (delivery_id, attempt) DO UPDATE SET started_at = excluded.started_at, duration_ms = excluded.duration_ms,
+       status = excluded.status, kind = excluded.kind, error = excluded.error, retry_after_seconds = excluded.retry_after_seconds,
+       address = excluded.address, response_excerpt = excluded.response_excerpt`,
   ).run(deliveryId, a.attempt, a.started_at, a.duration_ms, a.status, a.kind, a.error ?? null, a.retry_after_seconds ?? null, a.address ?? null, a.response_excerpt ?? null);
-  db.query("UPDATE webhook_deliveries SET attempts = MAX(attempts, ?), last_error = ?, updated_at = ? WHERE delivery_id = ?").run(
+  db.query("UPDATE webhook_deliveries SET attempts = CASE WHEN attempts > ? THEN attempts ELSE ? END, last_error = ?, updated_at = ? WHERE delivery_id = ?").run(
+    a.attempt,
     a.attempt,
     a.ok ? null : (a.error ?? null),
     now,
@@ -181,18 +186,27 @@ export function listDeliveries(db: Db, transactionId: string): DeliveryView[] {
  * for its fail_workflow_on_error deliveries. False when the transaction was not `completed`.
  */
 export function holdForDeliveries(db: Db, transactionId: string, now: string): boolean {
-  const notify = JSON.stringify({ name: "Notification", status: "running", done: 0, total: 0 });
+  // Read, change in JavaScript, write back: portable between the engines; the caller's transaction holds the row.
+  const row = db.query<{ metadata: string }, [string]>("SELECT metadata FROM transactions WHERE transaction_id = ? AND status = 'completed'").get(transactionId);
+  if (!row) return false;
+  const metadata = json<Record<string, unknown>>(row.metadata, {});
+  const sp = metadata.step_progress;
+  if (sp && typeof sp === "object" && !Array.isArray(sp)) {
+    const progress = sp as Record<string, unknown>;
+    progress.current_step = "notify";
+    progress.current_step_name = "Notification";
+    const steps = progress.steps && typeof progress.steps === "object" ? (progress.steps as Record<string, unknown>) : (progress.steps = {});
+    (steps as Record<string, unknown>).notify = { name: "Notification", status: "running", done: 0, total: 0 };
+  } else {
+    metadata.step_progress = { current_step: "notify", current_step_name: "Notification" };
+  }
   return (
     db
       .query(
         `UPDATE transactions SET status = 'processing', completed_at = NULL, processing_time_seconds = NULL, current_step = 'notify',
-           metadata = CASE WHEN json_type(metadata, '$.step_progress') = 'object'
-             THEN json_set(metadata, '$.step_progress.current_step', 'notify', '$.step_progress.current_step_name', 'Notification',
-                  '$.step_progress.steps.notify', json(?))
-             ELSE json_set(metadata, '$.step_progress', json_object('current_step', 'notify', 'current_step_name', 'Notification')) END,
-           updated_at = ? WHERE transaction_id = ? AND status = 'completed'`,
+           metadata = ?, updated_at = ? WHERE transaction_id = ? AND status = 'completed'`,
       )
-      .run(notify, now, transactionId).changes === 1
+      .run(JSON.stringify(metadata), now, transactionId).changes === 1
   );
 }
 
@@ -200,8 +214,14 @@ export function holdForDeliveries(db: Db, transactionId: string, now: string): b
 export function releaseHold(db: Db, transactionId: string, finalStep: "completed" | "failed", now: string): void {
   // A failed transaction stays at the notify step, which shows as failed.
   const [step, stepName, notifyStatus] = finalStep === "completed" ? (["completed", "Completed", "completed"] as const) : (["notify", "Notification", "failed"] as const);
-  db.query(
-    `UPDATE transactions SET current_step = ?, metadata = json_set(metadata, '$.step_progress.current_step', ?,
-       '$.step_progress.current_step_name', ?, '$.step_progress.steps.notify.status', ?), updated_at = ? WHERE transaction_id = ?`,
-  ).run(step, step, stepName, notifyStatus, now, transactionId);
+  const row = db.query<{ metadata: string }, [string]>("SELECT metadata FROM transactions WHERE transaction_id = ?").get(transactionId);
+  if (!row) return;
+  const metadata = json<Record<string, unknown>>(row.metadata, {});
+  const sp = (metadata.step_progress && typeof metadata.step_progress === "object" ? metadata.step_progress : (metadata.step_progress = {})) as Record<string, unknown>;
+  sp.current_step = step;
+  sp.current_step_name = stepName;
+  const steps = (sp.steps && typeof sp.steps === "object" ? sp.steps : (sp.steps = {})) as Record<string, unknown>;
+  const notify = (steps.notify && typeof steps.notify === "object" ? steps.notify : (steps.notify = {})) as Record<string, unknown>;
+  notify.status = notifyStatus;
+  db.query("UPDATE transactions SET current_step = ?, metadata = ?, updated_at = ? WHERE transaction_id = ?").run(step, JSON.stringify(metadata), now, transactionId);
 }

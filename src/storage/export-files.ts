@@ -15,10 +15,12 @@ export function emptyManifest(transactionId: string): StoredManifest {
 /** Replaces the manifest and its file index. MUST run inside the caller's transaction. */
 export function replaceManifest(db: Db, transactionId: string, manifest: StoredManifest): void {
   db.query("DELETE FROM export_files WHERE transaction_id = ?").run(transactionId);
-  db.query("INSERT OR REPLACE INTO export_manifests (transaction_id, manifest) VALUES (?, ?)").run(transactionId, JSON.stringify(manifest));
+  db.query("INSERT INTO export_manifests (transaction_id, manifest) VALUES (?, ?) ON CONFLICT (transaction_id) DO UPDATE SET manifest = excluded.manifest").run(transactionId, JSON.stringify(manifest));
   const stmt = db.query(
-    `INSERT OR REPLACE INTO export_files (transaction_id, profile_id, filename, path, size_bytes, document_ids, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO export_files (transaction_id, profile_id, filename, path, size_bytes, document_ids, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (transaction_id, filename) DO UPDATE SET profile_id = excluded.profile_id, path = excluded.path,
+       size_bytes = excluded.size_bytes, document_ids = excluded.document_ids, created_at = excluded.created_at`,
   );
   for (const [profileId, p] of Object.entries(manifest.profiles)) {
     for (const f of p.files ?? []) {

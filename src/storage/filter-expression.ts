@@ -56,7 +56,7 @@ function scalar(where: string, v: unknown): string | number {
 }
 
 /** The SQL operand for a field, or a correlated subquery template (`?x` stands for the comparison). */
-function operand(where: string, field: unknown): { expr: string; params: Sql["params"] } | { exists: string; params: Sql["params"] } {
+function operand(where: string, field: unknown, dialect: Dialect, value: unknown): { expr: string; params: Sql["params"] } | { exists: string; params: Sql["params"] } {
   if (typeof field !== "string") throw bad(`${where}.field`, "must be a string");
   if (FILTER_COLUMNS[field]) return { expr: FILTER_COLUMNS[field], params: [] };
   if (field === "document_type") return { exists: "SELECT 1 FROM documents d WHERE d.transaction_id = t.transaction_id AND d.document_type ?x", params: [] };
@@ -64,6 +64,7 @@ function operand(where: string, field: unknown): { expr: string; params: Sql["pa
   if (field.startsWith("metadata.") && NAME.test(field.slice(9))) {
     // A row whose metadata SQLite cannot parse (nested past its 1,000 levels, stored before bodies were capped)
     // matches nothing instead of failing the whole list.
+    if (dialect === "postgres") return pgMetadata(field.slice(9), value);
     return { expr: "CASE WHEN json_valid(t.metadata) THEN json_extract(t.metadata, ?) END", params: [`$.${field.slice(9)}`] };
   }
   if (field.startsWith("idx_") && NAME.test(field.slice(4))) {
@@ -91,7 +92,24 @@ function comparison(where: string, op: unknown, value: unknown): Sql {
   return { sql: value ? "IS NOT NULL" : "IS NULL", params: [] };
 }
 
-export function compileFilter(expr: unknown, where = "filter_expression"): Sql {
+/**
+ * PostgreSQL: a metadata key compared as SQLite's json_extract would, a number with numbers (booleans are 1/0)
+ * and text with text; a key of another JSON type matches nothing.
+ */
+function pgMetadata(key: string, value: unknown): { expr: string; params: Sql["params"] } {
+  const v = "(t.metadata::jsonb -> ?)";
+  if (typeof value === "number" || typeof value === "boolean") {
+    return {
+      expr: `(CASE jsonb_typeof${v} WHEN 'number' THEN (t.metadata::jsonb ->> ?)::double precision WHEN 'boolean' THEN CASE WHEN (t.metadata::jsonb ->> ?) = 'true' THEN 1 ELSE 0 END END)`,
+      params: [key, key, key],
+    };
+  }
+  return { expr: `(CASE WHEN jsonb_typeof${v} IN ('string', 'number') THEN (t.metadata::jsonb ->> ?) END)`, params: [key, key] };
+}
+
+export type Dialect = "sqlite" | "postgres";
+
+export function compileFilter(expr: unknown, where = "filter_expression", dialect: Dialect = "sqlite"): Sql {
   let nodes = 0;
   const walk = (e: unknown, at: string, depth: number): Sql => {
     if (++nodes > MAX_NODES) throw bad(at, `expression has more than ${MAX_NODES} nodes`);
@@ -115,7 +133,7 @@ export function compileFilter(expr: unknown, where = "filter_expression"): Sql {
     }
     const extra = keys.filter((k) => !["field", "op", "value"].includes(k));
     if (extra.length) throw bad(at, `unknown key(s) ${extra.join(", ")}; expected and, or, not, or field/op/value`);
-    const target = operand(at, o.field);
+    const target = operand(at, o.field, dialect, o.value);
     const c = comparison(at, o.op, o.value);
     if ("exists" in target) {
       // document_type / file_name: true when ANY document / file matches; `exists` asks whether any is present.

@@ -53,7 +53,7 @@ export function getPageImage(db: Db, transactionId: string, pageNumber: number):
 }
 
 export function putPageImage(db: Db, transactionId: string, pageNumber: number, blobHash: string, contentType: string): void {
-  db.query("INSERT OR REPLACE INTO page_images (transaction_id, page_number, blob_hash, content_type) VALUES (?, ?, ?, ?)").run(transactionId, pageNumber, blobHash, contentType);
+  db.query("INSERT INTO page_images (transaction_id, page_number, blob_hash, content_type) VALUES (?, ?, ?, ?) ON CONFLICT (transaction_id, page_number) DO UPDATE SET blob_hash = excluded.blob_hash, content_type = excluded.content_type").run(transactionId, pageNumber, blobHash, contentType);
 }
 
 /** Rendered images describe the pages of one run; a new run renders again. */

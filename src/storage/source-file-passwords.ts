@@ -4,10 +4,10 @@
  * one) when the transaction reaches completed or failed: storage/transactions.ts calls it from markCompleted and
  * markFailed.
  */
-import type { Db } from "./db";
+import { isPostgres, type Db } from "./db";
 
 export function setSourceFilePassword(db: Db, transactionId: string, fileIndex: number, password: string): void {
-  db.query("INSERT OR REPLACE INTO source_file_passwords (transaction_id, file_index, password) VALUES (?, ?, ?)").run(transactionId, fileIndex, password);
+  db.query("INSERT INTO source_file_passwords (transaction_id, file_index, password) VALUES (?, ?, ?) ON CONFLICT (transaction_id, file_index) DO UPDATE SET password = excluded.password").run(transactionId, fileIndex, password);
 }
 
 /** file_index → password, for the files of a transaction that were given one. */
@@ -27,6 +27,11 @@ export function indexesWithPassword(db: Db, transactionId: string): Set<number> 
  * the WAL until the next checkpoint overwrites it).
  */
 export function wipePasswords(db: Db, transactionId: string): void {
+  // PostgreSQL has no such switch: a dead row's bytes stay until VACUUM reuses the page (docs/scaling.md).
+  if (isPostgres(db)) {
+    db.query("UPDATE source_file_passwords SET password = NULL WHERE transaction_id = ? AND password IS NOT NULL").run(transactionId);
+    return;
+  }
   db.exec("PRAGMA secure_delete = ON");
   try {
     db.query("UPDATE source_file_passwords SET password = NULL WHERE transaction_id = ? AND password IS NOT NULL").run(transactionId);

@@ -3,8 +3,8 @@
  * `filterExpression`, when given, replaces status, step, date and index filters (spec).
  */
 import { DocprocError } from "../core/errors";
-import type { Db } from "./db";
-import { compileFilter } from "./filter-expression";
+import { isPostgres, type Db } from "./db";
+import { compileFilter, type Dialect } from "./filter-expression";
 import { SUMMARY_COLUMNS, toSummary, type SummaryRow, type TransactionSummary } from "./transactions";
 
 export interface ListQuery {
@@ -36,7 +36,7 @@ export const SORT_COLUMNS: Record<string, string> = {
 
 type Param = string | number | null;
 
-function whereOf(q: ListQuery): { sql: string; params: Param[] } {
+function whereOf(q: ListQuery, dialect: Dialect): { sql: string; params: Param[] } {
   const parts: string[] = ["t.dataset_id = ?"];
   const params: Param[] = [q.datasetId];
   const add = (sql: string, ...p: Param[]) => {
@@ -46,7 +46,7 @@ function whereOf(q: ListQuery): { sql: string; params: Param[] } {
   if (q.tenantId) add("t.tenant_id = ?", q.tenantId);
   if (q.projectId) add("t.project_id = ?", q.projectId);
   if (q.filterExpression !== undefined) {
-    const f = compileFilter(q.filterExpression);
+    const f = compileFilter(q.filterExpression, "filter_expression", dialect);
     add(f.sql, ...f.params);
   } else {
     if (q.status?.length) add(`t.status IN (${q.status.map(() => "?").join(",")})`, ...q.status);
@@ -63,12 +63,13 @@ function whereOf(q: ListQuery): { sql: string; params: Param[] } {
     }
   }
   if (q.search) {
-    const like = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    // Case-insensitive on both engines (SQLite's LIKE already is for ASCII; PostgreSQL's is not).
+    const like = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     add(
-      `(t.transaction_id LIKE ? ESCAPE '\\' OR t.correlation_id LIKE ? ESCAPE '\\'
-        OR EXISTS (SELECT 1 FROM source_files f WHERE f.transaction_id = t.transaction_id AND f.filename LIKE ? ESCAPE '\\')
-        OR EXISTS (SELECT 1 FROM documents d WHERE d.transaction_id = t.transaction_id AND d.document_type LIKE ? ESCAPE '\\')
-        OR EXISTS (SELECT 1 FROM transaction_index i WHERE i.transaction_id = t.transaction_id AND i.value LIKE ? ESCAPE '\\'))`,
+      `(LOWER(t.transaction_id) LIKE ? ESCAPE '\\' OR LOWER(t.correlation_id) LIKE ? ESCAPE '\\'
+        OR EXISTS (SELECT 1 FROM source_files f WHERE f.transaction_id = t.transaction_id AND LOWER(f.filename) LIKE ? ESCAPE '\\')
+        OR EXISTS (SELECT 1 FROM documents d WHERE d.transaction_id = t.transaction_id AND LOWER(d.document_type) LIKE ? ESCAPE '\\')
+        OR EXISTS (SELECT 1 FROM transaction_index i WHERE i.transaction_id = t.transaction_id AND LOWER(i.value) LIKE ? ESCAPE '\\'))`,
       like, like, like, like, like,
     );
   }
@@ -76,7 +77,8 @@ function whereOf(q: ListQuery): { sql: string; params: Param[] } {
 }
 
 function orderOf(q: ListQuery): { sql: string; params: Param[] } {
-  const dir = q.sortOrder === "asc" ? "ASC" : "DESC";
+  // SQLite's NULL order (NULL is the smallest value), spelled out so PostgreSQL sorts the same.
+  const dir = q.sortOrder === "asc" ? "ASC NULLS FIRST" : "DESC NULLS LAST";
   if (q.sortBy.startsWith("idx_") && q.sortBy.length > 4) {
     return {
       sql: `(SELECT i.value FROM transaction_index i WHERE i.transaction_id = t.transaction_id AND i.name = ?) ${dir}, t.created_at ${dir}, t.transaction_id ${dir}`,
@@ -89,7 +91,7 @@ function orderOf(q: ListQuery): { sql: string; params: Param[] } {
 }
 
 export function listTransactions(db: Db, q: ListQuery): { items: TransactionSummary[]; total: number } {
-  const where = whereOf(q);
+  const where = whereOf(q, isPostgres(db) ? "postgres" : "sqlite");
   const order = orderOf(q);
   const total = db.query<{ n: number }, Param[]>(`SELECT COUNT(*) AS n FROM transactions t WHERE ${where.sql}`).get(...where.params)!.n;
   const rows = db

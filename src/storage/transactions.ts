@@ -3,7 +3,7 @@
  * source, the original request). Status moves are guarded UPDATEs (`WHERE status = ...`), so two processes can never
  * both win the same transition.
  */
-import { json, type Db } from "./db";
+import { isPostgres, json, type Db } from "./db";
 import { wipePasswords } from "./source-file-passwords";
 
 export type TransactionStatus = "created" | "queued" | "processing" | "awaiting_input" | "completed" | "failed";
@@ -201,8 +201,11 @@ export function markAwaitingInput(db: Db, id: string, now: string, review: Recor
 /** Writes metadata.progress and metadata.step_progress, leaving the client's own keys alone. */
 export function setProgress(db: Db, id: string, progress: unknown, stepProgress: { current_step: string } & Record<string, unknown>, now: string): void {
   db.query(
-    `UPDATE transactions SET metadata = json_set(metadata, '$.progress', json(?), '$.step_progress', json(?)),
-       current_step = ?, updated_at = ? WHERE transaction_id = ?`,
+    isPostgres(db)
+      ? `UPDATE transactions SET metadata = jsonb_set(jsonb_set(metadata::jsonb, '{progress}', CAST(? AS text)::jsonb), '{step_progress}', CAST(? AS text)::jsonb)::text,
+           current_step = ?, updated_at = ? WHERE transaction_id = ?`
+      : `UPDATE transactions SET metadata = json_set(metadata, '$.progress', json(?), '$.step_progress', json(?)),
+           current_step = ?, updated_at = ? WHERE transaction_id = ?`,
   ).run(JSON.stringify(progress), JSON.stringify(stepProgress), stepProgress.current_step, now, id);
 }
 

@@ -9,7 +9,6 @@ import { resumeTransaction, submitTransaction } from "../../src/queue/submit";
 import { createWorkerPool, LeaseLostError } from "../../src/queue/worker";
 import { fsBlobStore } from "../../src/storage/blobs";
 import { fakeClock } from "../../src/storage/clock";
-import { openDatabase } from "../../src/storage/db";
 import { listDocuments } from "../../src/storage/documents";
 import { createProject } from "../../src/storage/projects";
 import { addSourceFile } from "../../src/storage/source-files";
@@ -130,7 +129,7 @@ const doc = { document_id: "d", document_index: 0, document_type: "other", class
 describe("worker pools", () => {
   test("two pools on two connections to one file run each of 60 jobs exactly once", async () => {
     env = freshDb();
-    const other = openDatabase(path.join(env.dir, "docproc.db"));
+    const other = env.connect();
     const clock = fakeClock();
     const runs = new Map<number, number>();
     let allRan = () => {};

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fsBlobStore, sha256Hex } from "../../src/storage/blobs";
-import { openDatabase } from "../../src/storage/db";
+import { isPostgres } from "../../src/storage/db";
 import { listDocuments } from "../../src/storage/documents";
 import { getManifest } from "../../src/storage/export-files";
 import { listPages } from "../../src/storage/pages";
@@ -26,14 +26,14 @@ function seed() {
 }
 
 describe("database", () => {
-  test("opens in WAL mode with a default tenant and migrations applied once", () => {
+  test("opens (SQLite: in WAL mode) with a default tenant and migrations applied once", () => {
     env = freshDb();
-    expect(env.db.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()!.journal_mode).toBe("wal");
+    if (!isPostgres(env.db)) expect(env.db.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()!.journal_mode).toBe("wal");
     expect(getTenant(env.db, "default")).not.toBeNull();
     const count = (d: typeof env.db) => d.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM schema_migrations").get()!.n;
     const applied = count(env.db);
     expect(applied).toBeGreaterThanOrEqual(1);
-    const again = openDatabase(path.join(env.dir, "docproc.db"));
+    const again = env.connect();
     expect(count(again)).toBe(applied);
     again.close();
   });

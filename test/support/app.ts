@@ -15,6 +15,7 @@ import { systemClock, type Clock } from "../../src/storage/clock";
 import type { StorageConfig } from "../../src/storage/storage-config";
 import { fakeRunner } from "./fake-runner";
 import { makeTempDir } from "./temp";
+import { testDatabaseUrl } from "./postgres";
 import type { Telemetry } from "../../src/server/observe";
 
 export interface TestAppOptions {
@@ -38,6 +39,8 @@ export interface TestAppOptions {
   auth?: Partial<AuthSettings>;
   config?: Partial<ServerConfig>;
   webhooks?: WebhookSettings;
+  /** The database (default: the data directory's SQLite, or a fresh PostgreSQL schema on the PostgreSQL run). */
+  databaseUrl?: string;
   /** Access log and metrics (default: none logged, a private registry). */
   telemetry?: Telemetry;
 }
@@ -46,7 +49,7 @@ export type TestApp = ReturnType<typeof buildTestApp>;
 
 export function buildTestApp(opts: TestAppOptions) {
   const dir = opts.dir ?? makeTempDir(opts.prefix);
-  const data = openDataDir(dir, opts.storage);
+  const data = openDataDir(dir, opts.storage, { databaseUrl: opts.databaseUrl ?? testDatabaseUrl(dir) });
   const clock = opts.clock ?? systemClock;
   const runtime = startWorkerRuntime({ data, concurrency: opts.workers ?? 0, clock, runPipeline: opts.runner === "core" ? undefined : (opts.runner ?? fakeRunner), stages: opts.stages, webhooks: opts.webhooks, telemetry: opts.telemetry });
   const config: ServerConfig = { ...DEFAULT_CONFIG, adminApiKey: opts.adminKey, longPollRecheckMs: 100, auth: { ...DEFAULT_AUTH_SETTINGS, ...opts.auth }, ...opts.config };

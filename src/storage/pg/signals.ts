@@ -1,0 +1,26 @@
+/**
+ * Cross-process wake-ups on PostgreSQL (LISTEN/NOTIFY): a new job wakes idle workers in every process at once, and
+ * a transaction's status change wakes long polls on every server, instead of each waiting for its next poll.
+ * NOTIFY is sent inside the writing transaction (delivered at commit) by `PgDb.notify`; this module listens on a
+ * dedicated Bun.SQL connection of the main thread. Polling stays as the safety net if the listener drops.
+ */
+import { SQL } from "bun";
+import type { PgDb } from "./connection";
+
+export interface SignalHandlers {
+  jobs(kind: string): void;
+  status(transactionId: string): void;
+}
+
+export async function listenSignals(db: PgDb, handlers: SignalHandlers): Promise<{ close(): Promise<void> }> {
+  const sql = new SQL(db.location.url, { max: 1, idleTimeout: 0 });
+  if (db.location.schema) await sql.unsafe(`SET search_path TO "${db.location.schema}"`);
+  const listen = (sql as unknown as { listen(channel: string, fn: (payload: string) => void): Promise<unknown> }).listen.bind(sql);
+  await listen(db.channel("jobs"), (payload) => handlers.jobs(payload));
+  await listen(db.channel("status"), (payload) => handlers.status(payload));
+  return {
+    async close() {
+      await sql.close({ timeout: 1 }).catch(() => {});
+    },
+  };
+}
