@@ -37,7 +37,9 @@ export default class DeliveriesCommand extends Command {
     ]);
     const { existsSync } = await import("node:fs");
     const path = await import("node:path");
-    if (!existsSync(path.join(path.resolve(flags.data), "docproc.db"))) this.error(`no docproc database in ${flags.data} (give the data directory of docproc serve with --data)`, { exit: 2 });
+    const { loadEnvSettings } = await import("../settings/env");
+    // With DOCPROC_DATABASE_URL the log is in PostgreSQL, whatever --data holds.
+    if (!loadEnvSettings().database.url && !existsSync(path.join(path.resolve(flags.data), "docproc.db"))) this.error(`no docproc database in ${flags.data} (give the data directory of docproc serve with --data)`, { exit: 2 });
     return withDataDb(flags.data, async (db, clock) => {
       if (args.action === "list") {
         const items = store.listDeliveries(db, args.id);

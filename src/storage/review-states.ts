@@ -33,7 +33,7 @@ export function storeReviewResults(db: Db, transactionId: string, results: Resul
   const state = JSON.stringify({ results, history: review?.changes ?? [], finished_at: review?.finished ? (review.reviewed_at ?? now) : null });
   db.query(
     `INSERT INTO review_states (transaction_id, version, state, updated_at) VALUES (?, 1, ?, ?)
-     ON CONFLICT (transaction_id) DO UPDATE SET version = version + 1, state = excluded.state, updated_at = excluded.updated_at`,
+     ON CONFLICT (transaction_id) DO UPDATE SET version = review_states.version + 1, state = excluded.state, updated_at = excluded.updated_at`,
   ).run(transactionId, state, now);
 }
 

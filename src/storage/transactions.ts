@@ -214,7 +214,7 @@ export function recentProcessingSeconds(db: Db, n = 50): number | null {
   const row = db
     .query<{ avg: number | null }, [number]>(
       `SELECT AVG(processing_time_seconds) AS avg FROM (SELECT processing_time_seconds FROM transactions
-        WHERE status = 'completed' AND processing_time_seconds IS NOT NULL ORDER BY completed_at DESC LIMIT ?)`,
+        WHERE status = 'completed' AND processing_time_seconds IS NOT NULL ORDER BY completed_at DESC LIMIT ?) AS recent`,
     )
     .get(n);
   return row?.avg ?? null;

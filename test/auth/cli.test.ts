@@ -5,6 +5,7 @@ import path from "node:path";
 import { runCli } from "../cli/helpers";
 import { startAuthServer, type AuthServer } from "./helpers";
 import { makeTempDir } from "../support/temp";
+import { databaseEnv } from "../support/postgres";
 
 const dir = makeTempDir("auth-cli");
 let s: AuthServer | undefined;
@@ -41,7 +42,7 @@ describe("first-run set-up from the command line", () => {
   }, 60_000);
 
   test("creates a user from a password on stdin who can sign in; bad input exits non-zero with one line", async () => {
-    const proc = Bun.spawn([process.execPath, path.resolve(import.meta.dir, "../../src/cli.ts"), "users", "create", "alice", "--tenant", "acme", "--password-stdin", "--json", "--data", dir], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([process.execPath, path.resolve(import.meta.dir, "../../src/cli.ts"), "users", "create", "alice", "--tenant", "acme", "--password-stdin", "--json", "--data", dir], { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...databaseEnv(dir) } });
     proc.stdin.write("a long enough password\n");
     proc.stdin.end();
     const [out, code] = [await new Response(proc.stdout).text(), await proc.exited];

@@ -1,5 +1,6 @@
 /** Authentication, tenancy and permissions over a real loopback port. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { storedText } from "../support/postgres";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ADMIN, startAuthServer, type AuthServer } from "./helpers";
@@ -55,8 +56,7 @@ describe("clients and keys", () => {
     const everything = JSON.stringify([detail.json, (await s.admin("GET", "/admin/clients/erp/keys")).json, (await s.admin("GET", "/admin/clients")).json]);
     expect(everything).toContain(k.json.key_id);
     expect(everything).not.toContain(k.json.api_key);
-    s.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-    const file = readFileSync(path.join(s.dir, "docproc.db")).toString("latin1");
+    const file = storedText(s.db, s.dir, ["api_keys", "clients"]);
     expect(file).not.toContain(k.json.api_key);
     expect(file).not.toContain(k.json.api_key.slice(8));
     expect((await s.call("GET", "/transactions", { "x-api-key": k.json.api_key })).status).toBe(200);

@@ -67,7 +67,7 @@ describe("sync limits", () => {
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
     // Reloading writes the counters: both windows hold the 3 counted requests; the 2 refused ones used up nothing.
     expect((await s.admin("POST", "/admin/reload-configs")).json).toMatchObject({ reloaded: true, clients: 1, active_api_keys: 1 });
-    const counters = s.db.query("SELECT window, count FROM rate_limit_counters WHERE subject LIKE 'key:%' ORDER BY window").all();
+    const counters = s.db.query(`SELECT "window", count FROM rate_limit_counters WHERE subject LIKE 'key:%' ORDER BY "window"`).all();
     expect(counters).toEqual([{ window: "hour", count: 3 }, { window: "minute", count: 3 }]);
   });
 });

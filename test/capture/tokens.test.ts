@@ -1,4 +1,5 @@
 /** Capture tokens through the real app (app.handle) with a fake clock: minting, lifecycle, acting key, server rules. */
+import { storedText } from "../support/postgres";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -37,8 +38,7 @@ describe("minting", () => {
     expect(t.max_pages).toBe(20);
     expect(t.ttl_seconds).toBe(900);
     expect(t.label).toBe("desk 3");
-    s.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-    const file = readFileSync(path.join(s.dir, "docproc.db")).toString("latin1");
+    const file = storedText(s.db, s.dir, ["capture_tokens"]);
     expect(file).not.toContain(t.token);
     expect(file).toContain(new Bun.CryptoHasher("sha256").update(t.token).digest("hex"));
   });

@@ -3,7 +3,7 @@
  * directory, and check every transaction completes once: no duplicate documents, no upload lost.
  */
 import { afterAll, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
+import { openTestDatabase } from "../support/postgres";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { freePort, ROOT, spawnServe, type Served } from "../support/process";
@@ -91,7 +91,7 @@ test("all 20 transactions complete after a SIGKILL mid-processing, once each, wi
   server.proc.kill("SIGTERM");
   expect(await server.proc.exited).toBe(0);
   // The jobs that were running at the kill were recovered from their expired leases (a second attempt).
-  const db = new Database(path.join(dir, "data", "docproc.db"), { readonly: true });
+  const db = openTestDatabase(path.join(dir, "data"));
   const retried = db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM jobs WHERE attempts >= 2").get()!.n;
   db.close();
   expect(retried).toBeGreaterThan(0);

@@ -7,19 +7,37 @@
  * stops at exit. Each test database is a fresh schema (`?schema=`), so tests never see each other's rows.
  */
 import { spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { isPostgres, openDatabase, type Db } from "../../src/storage/db";
+import { openPostgres } from "../../src/storage/pg/open";
 
 export const TEST_BACKEND: "sqlite" | "postgres" = process.env.DOCPROC_TEST_BACKEND === "postgres" ? "postgres" : "sqlite";
 
 let server: string | null = null;
 let schemas = 0;
 
-/** A database URL of its own for one test app, or undefined on the SQLite run. */
-export function testDatabaseUrl(): string | undefined {
+const byDataDir = new Map<string, string>();
+
+/**
+ * The database URL for a data directory on the PostgreSQL run (the same one every time for the same directory, so a
+ * restarted server or a CLI command on that directory finds its rows), a fresh one without a directory; undefined
+ * on the SQLite run.
+ */
+export function testDatabaseUrl(dataDir?: string): string | undefined {
   if (TEST_BACKEND !== "postgres") return undefined;
-  return freshPostgresUrl();
+  if (!dataDir) return freshPostgresUrl();
+  const key = path.resolve(dataDir);
+  let url = byDataDir.get(key);
+  if (!url) byDataDir.set(key, (url = freshPostgresUrl()));
+  return url;
+}
+
+/** Environment for a child process on `dataDir` (`docproc serve --data dir`, admin commands). */
+export function databaseEnv(dataDir: string | undefined): Record<string, string> {
+  const url = dataDir ? testDatabaseUrl(dataDir) : undefined;
+  return url ? { DOCPROC_DATABASE_URL: url } : {};
 }
 
 /** A fresh schema on the test PostgreSQL server (started on first use). */
@@ -67,4 +85,20 @@ function startPrivateServer(): string {
     rmSync(root, { recursive: true, force: true });
   });
   return `postgres://postgres@127.0.0.1:${port}/postgres`;
+}
+
+/**
+ * Everything the database holds, as text, to assert a secret is not in it: the SQLite file itself (after a
+ * checkpoint), or on PostgreSQL every row of the named tables.
+ */
+export function storedText(db: Db, dataDir: string, tables: string[]): string {
+  if (isPostgres(db)) return tables.map((t) => db.query<{ dump: string }, []>(`SELECT COALESCE(string_agg(r::text, ' '), '') AS dump FROM ${t} r`).get()!.dump).join(" ");
+  db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  return readFileSync(path.join(dataDir, "docproc.db")).toString("latin1");
+}
+
+/** The database of a data directory a server under test uses (SQLite file, or its PostgreSQL schema). */
+export function openTestDatabase(dataDir: string): Db {
+  const url = testDatabaseUrl(dataDir);
+  return url ? openPostgres(url) : openDatabase(path.join(dataDir, "docproc.db"));
 }

@@ -4,8 +4,15 @@
  */
 import type { Subprocess } from "bun";
 import path from "node:path";
+import { databaseEnv } from "./postgres";
 
 export const ROOT = path.resolve(import.meta.dir, "../..");
+
+/** The `--data` directory a command line names (its database is PostgreSQL on the PostgreSQL test run). */
+const dataDirOf = (args: string[]) => {
+  const i = args.indexOf("--data");
+  return i >= 0 ? args[i + 1] : undefined;
+};
 export const CLI = path.join(ROOT, "src/cli.ts");
 
 export interface CliRun {
@@ -26,7 +33,7 @@ export function spawnCli(args: string[], opts: SpawnOptions = {}) {
     cwd: opts.cwd ?? ROOT,
     stdout: "pipe",
     stderr: "pipe",
-    env: { ...process.env, NO_COLOR: "1", ...opts.env },
+    env: { ...process.env, NO_COLOR: "1", ...databaseEnv(dataDirOf(args)), ...opts.env },
   });
 }
 

@@ -1,5 +1,5 @@
 /**
- * `?` parameters (what docproc's portable SQL uses, as SQLite does) to PostgreSQL's `$1, $2, …`. Question marks
+ * `?` and `?NNN` parameters (what docproc's portable SQL uses, as SQLite does) to PostgreSQL's `$1, $2, …`. Question marks
  * inside string literals, quoted identifiers and comments are left alone. Hand-written because it is a dozen lines
  * of scanning and runs once per distinct statement (the result is cached by connection.ts).
  */
@@ -18,7 +18,12 @@ export function toNumbered(sql: string): string {
       out += sql.slice(i, stop);
       i = stop - 1;
     } else if (c === "?") {
-      out += `$${++n}`;
+      // `?NNN` (SQLite's numbered parameter) is PostgreSQL's `$NNN`; a bare `?` takes the next number.
+      const digits = /^\d+/.exec(sql.slice(i + 1))?.[0];
+      if (digits) {
+        out += `$${digits}`;
+        i += digits.length;
+      } else out += `$${++n}`;
     } else {
       out += c;
     }

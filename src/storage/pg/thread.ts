@@ -4,7 +4,7 @@
  *
  * Values cross as structured clones: int8 columns arrive as BigInt (`bigint: true`) and leave as numbers when they
  * are safe integers (SQLite gives numbers; docproc's int8 columns hold epoch milliseconds and counts), booleans
- * bound as parameters become 0/1 (docproc stores flags as integers on both engines).
+ * bound as parameters become 0/1 (docproc stores flags as integers on both engines), NUL in text becomes U+FFFD.
  */
 import { SQL } from "bun";
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
@@ -29,7 +29,9 @@ function rowOut(row: Record<string, unknown>): Record<string, unknown> {
   return row;
 }
 
-const paramIn = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : v === undefined ? null : v);
+// PostgreSQL text cannot hold NUL: it becomes U+FFFD (a lookup by such a value then finds nothing, as it should).
+const paramIn = (v: unknown) =>
+  typeof v === "boolean" ? (v ? 1 : 0) : v === undefined ? null : typeof v === "string" && v.includes("\u0000") ? v.replaceAll("\u0000", "\uFFFD") : v;
 
 async function run(req: BridgeRequest): Promise<BridgeReply> {
   try {
