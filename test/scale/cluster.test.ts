@@ -1,0 +1,157 @@
+/**
+ * Scale-out under fire (issue 20): two `docproc serve` (API only) and three `docproc worker` processes on one
+ * PostgreSQL database. 100 transactions are submitted through both servers while workers are SIGKILLed at seeded
+ * random moments (20 kills, each followed by a restart). Every transaction MUST complete exactly once: one
+ * document each, its export files once, one webhook delivery per event (a resend after a kill keeps its
+ * webhook-id). A long poll on one server MUST return when a worker elsewhere finishes the transaction.
+ *
+ * Runs on the PostgreSQL pass only (`npm run test:postgres`; test/support/postgres.ts starts the server).
+ */
+import { afterAll, expect, test } from "bun:test";
+import { readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import type { Subprocess } from "bun";
+import { mergeOverDefault } from "../../src/core/project";
+import { startReceiver } from "../core/notify-receiver";
+import { requestInit } from "../support/http";
+import { openTestDatabase, TEST_BACKEND, testDatabaseUrl } from "../support/postgres";
+import { capture, freePort, ROOT, spawnCommand, spawnServe, type Served } from "../support/process";
+import { makeTempDir } from "../support/temp";
+
+const KEY = "cluster-test-admin-key";
+const TRANSACTIONS = 100;
+const KILLS = 20;
+const dir = makeTempDir("cluster");
+const env = { DOCPROC_WEBHOOK_ALLOW: "127.0.0.0/8", DOCPROC_LEASE_SECONDS: "3", ADMIN_API_KEY: KEY };
+const rx = startReceiver();
+const servers: Served[] = [];
+const workers: Array<{ proc: Subprocess; output: () => string } | null> = [null, null, null];
+
+afterAll(async () => {
+  rx.stop();
+  for (const p of [...servers.map((s) => s.proc), ...workers.map((w) => w?.proc)]) p?.kill("SIGKILL");
+  await Promise.all([...servers.map((s) => s.proc.exited), ...workers.map((w) => w?.proc.exited)]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** mulberry32: the kill schedule is the same on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function startWorker(i: number): void {
+  const proc = spawnCommand("worker", ["--data", dir, "--concurrency", "1", "--log-level", "warn"], env);
+  workers[i] = { proc, output: capture(proc) };
+}
+
+async function api(base: string, method: string, url: string, body?: unknown) {
+  const res = await fetch(base + url, requestInit(method, { "x-api-key": KEY }, body));
+  const text = await res.text();
+  return { status: res.status, json: text.startsWith("{") ? JSON.parse(text) : null, text };
+}
+
+// Every tenth file a real PDF, the others text: the pipeline runs for real but 100 transactions stay quick.
+const pdf = readFileSync(path.resolve(ROOT, "../shared/corpora/invoice2data/AmazonWebServices.pdf"));
+const file = (n: number) =>
+  n % 10 === 0
+    ? new File([pdf], `invoice-${n}.pdf`, { type: "application/pdf" })
+    : new File([`INVOICE ${1000 + n}\nACME Supplies Ltd\nDate: 2026-03-${String(1 + (n % 28)).padStart(2, "0")}\nTotal: ${(n * 7.31).toFixed(2)} EUR\n`], `invoice-${n}.txt`, { type: "text/plain" });
+
+test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGKILLs, each transaction done exactly once", async () => {
+  expect(TEST_BACKEND).toBe("postgres");
+  expect(testDatabaseUrl(dir)).toStartWith("postgres://");
+  for (let i = 0; i < 2; i++) servers.push(await spawnServe({ dataDir: dir, port: await freePort(), key: KEY, workers: 0, env }));
+  const [a, b] = servers as [Served, Served];
+  for (let i = 0; i < workers.length; i++) startWorker(i);
+
+  const workflow = [{ type: "split" }, { type: "classify" }, { type: "extract" }, { type: "export" }, { type: "notification", id: "erp", activity: { webhook_url: rx.url("/cluster") } }];
+  const project = await api(a.base, "POST", "/tenants/default/projects", { name: "cluster", description: "", settings: mergeOverDefault({ workflow }) });
+  expect(project.status).toBe(201);
+
+  // Kill a random worker every 150–650 ms while the submissions and the processing go on, and restart it.
+  const random = seeded(20);
+  let kills = 0;
+  const killer = (async () => {
+    while (kills < KILLS) {
+      await Bun.sleep(150 + Math.floor(random() * 500));
+      const i = Math.floor(random() * workers.length);
+      const w = workers[i]!;
+      w.proc.kill("SIGKILL");
+      await w.proc.exited;
+      kills++;
+      startWorker(i);
+    }
+  })();
+
+  const ids: string[] = [];
+  for (let n = 0; n < TRANSACTIONS; n++) {
+    const via = n % 2 ? b : a;
+    const created = await api(via.base, "POST", `/tenants/default/projects/${project.json.project_id}/transactions`, { metadata: { n } });
+    expect(created.status).toBe(201);
+    const form = new FormData();
+    form.append("files", file(n));
+    expect((await api(via.base, "POST", `/transactions/${created.json.transaction_id}/source-files`, form)).status).toBe(200);
+    expect((await api(via.base, "POST", `/transactions/${created.json.transaction_id}/start`, {})).status).toBe(200);
+    ids.push(created.json.transaction_id);
+  }
+
+  // Long polls on server B for a transaction submitted through A: the last one returns with the completion a
+  // worker (another process) made, within seconds of it (signals.test.ts shows NOTIFY alone is enough for that).
+  const watched = ids.at(-2)!;
+  let poll = { status: 0, json: { status: "" } as { status: string; completed_at?: string } };
+  for (let polls = 0; poll.json.status !== "completed" && poll.json.status !== "failed" && polls < 8; polls++) {
+    poll = await api(b.base, "GET", `/transactions/${watched}?timeout=60`);
+    expect(poll.status).toBe(200);
+  }
+  expect(poll.json.status).toBe("completed");
+  expect(Date.now() - Date.parse(poll.json.completed_at!)).toBeLessThan(5_000);
+  await killer;
+
+  // Everything finishes (a worker killed mid-job leaves it to another once its lease lapses).
+  const deadline = Date.now() + 180_000;
+  let statuses: Record<string, { status: string }> = {};
+  while (Date.now() < deadline) {
+    statuses = (await api(a.base, "POST", "/transactions/batch-status", { transaction_ids: ids })).json.statuses;
+    if (Object.values(statuses).every((s) => s.status === "completed" || s.status === "failed")) break;
+    await Bun.sleep(500);
+  }
+  const notDone = ids.filter((id) => statuses[id]?.status !== "completed");
+  expect(notDone.map((id) => `${id}: ${statuses[id]?.status}`)).toEqual([]);
+  expect(kills).toBe(KILLS);
+
+  const db = openTestDatabase(dir);
+  try {
+    const count = (sql: string) => new Map(db.query<{ id: string; n: number }, []>(sql).all().map((r) => [r.id, r.n]));
+    const documents = count("SELECT transaction_id AS id, COUNT(*) AS n FROM documents GROUP BY transaction_id");
+    const exports = count("SELECT transaction_id AS id, COUNT(*) AS n FROM export_files GROUP BY transaction_id");
+    const deliveries = count("SELECT transaction_id AS id, COUNT(*) AS n FROM webhook_deliveries GROUP BY transaction_id");
+    const sent = count("SELECT transaction_id AS id, COUNT(*) AS n FROM webhook_deliveries WHERE state = 'succeeded' GROUP BY transaction_id");
+    for (const id of ids) {
+      expect({ id, documents: documents.get(id), deliveries: deliveries.get(id), sent: sent.get(id) }).toEqual({ id, documents: 1, deliveries: 1, sent: 1 });
+      expect(exports.get(id)).toBeGreaterThan(0);
+    }
+    // Export files are listed once each (same count for every transaction: same project, same one document).
+    expect(new Set(ids.map((id) => exports.get(id))).size).toBe(1);
+    // The kills did land mid-job: some jobs needed a second attempt.
+    const retried = db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'process_transaction' AND attempts >= 2").get()!.n;
+    expect(retried).toBeGreaterThan(0);
+  } finally {
+    db.close();
+  }
+
+  // The receiver saw each transaction's delivery under one webhook-id (a resend after a kill reuses it).
+  const byTransaction = new Map<string, Set<string>>();
+  for (const r of rx.received.filter((x) => x.path === "/cluster")) {
+    const id = (JSON.parse(r.body) as { transaction_id: string }).transaction_id;
+    if (!byTransaction.has(id)) byTransaction.set(id, new Set());
+    byTransaction.get(id)!.add(r.headers["webhook-id"]!);
+  }
+  expect(ids.filter((id) => byTransaction.get(id)?.size !== 1)).toEqual([]);
+}, 420_000);
