@@ -11,6 +11,7 @@ import DeliveriesCommand from "./deliveries";
 import EvalCommand from "./eval";
 import ExportCommand from "./export";
 import MemoryCommand from "./memory";
+import MigrateCommand from "./migrate";
 import KeysCommand from "./keys";
 import MailCommand from "./mail";
 import ProcessCommand from "./process";
@@ -36,6 +37,7 @@ export const COMMANDS: Record<string, Command.Class> = {
   deliveries: DeliveriesCommand,
   serve: ServeCommand,
   worker: WorkerCommand,
+  migrate: MigrateCommand,
   tenants: TenantsCommand,
   clients: ClientsCommand,
   keys: KeysCommand,
