@@ -11,7 +11,7 @@ import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { buildBinary } from "../../scripts/build";
 import { COMMANDS } from "../../src/commands/index";
-import { EnvSchema } from "../../src/settings/env";
+import { EnvSchema, loadEnvSettings } from "../../src/settings/env";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
 const read = (f: string) => readFileSync(path.join(ROOT, f), "utf8");
@@ -88,8 +88,29 @@ describe("compose.yaml", () => {
   });
 });
 
+describe("compose.scale.yaml and the two-host env files (PostgreSQL + S3)", () => {
+  test("docproc services run real commands with real variables; the env files name only real variables", () => {
+    const doc = parseYaml(read("compose.scale.yaml"));
+    const docproc = Object.entries(doc.services as Record<string, any>).filter(([, svc]) => svc.image === "docproc:local");
+    expect(docproc.map(([name]) => name).sort()).toEqual(["api", "worker"]);
+    for (const [name, svc] of docproc) {
+      checkArgv(svc.command, `compose.scale ${name}`);
+      for (const key of Object.keys(svc.environment)) expect(KNOWN_ENV.has(key), `compose.scale ${name}: ${key}`).toBe(true);
+      expect(svc.environment.DOCPROC_DATABASE_URL).toStartWith("postgres://");
+      expect(svc.environment.DOCPROC_STORAGE_URL).toStartWith("s3://");
+      expect(svc.volumes).toBeUndefined(); // nothing shared through a disk
+    }
+    for (const file of ["common.env", "host-a-api.env", "host-b-worker.env"]) {
+      const keys = read(`deploy/two-hosts/${file}`).split("\n").filter((l) => /^\w+=/.test(l)).map((l) => l.split("=")[0]!);
+      expect(keys.length).toBeGreaterThan(0);
+      for (const key of keys) expect(KNOWN_ENV.has(key), `${file}: ${key}`).toBe(true);
+    }
+    expect(loadEnvSettings(Object.fromEntries(read("deploy/two-hosts/common.env").split("\n").filter((l) => /^\w+=/.test(l)).map((l) => l.split(/=(.*)/s).slice(0, 2)))).database.url).toStartWith("postgres://");
+  });
+});
+
 describe("systemd units", () => {
-  const units = ["deploy/systemd/docproc.service", "deploy/systemd/docproc-watch.service"];
+  const units = ["deploy/systemd/docproc.service", "deploy/systemd/docproc-watch.service", "deploy/systemd/docproc-worker@.service"];
   test("ExecStart runs a real command with real flags; Environment names real variables", () => {
     for (const unit of units) {
       const lines = read(unit).split("\n").filter((l) => /^\w+=/.test(l));
@@ -106,7 +127,8 @@ describe("systemd units", () => {
     try {
       const bin = path.join(dir, "docproc");
       writeFileSync(bin, "#!/bin/sh\n", { mode: 0o755 });
-      const files = units.map((u) => {
+      // A template unit (docproc-worker@.service) is verified through the ExecStart check above.
+      const files = units.filter((u) => !u.includes("@")).map((u) => {
         const out = path.join(dir, path.basename(u));
         writeFileSync(out, read(u).replaceAll("/opt/docproc/docproc", bin));
         return out;

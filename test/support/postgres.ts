@@ -6,12 +6,11 @@
  * process starts from Debian's `postgresql` package (initdb in a temp directory, loopback port, fsync off) and
  * stops at exit. Each test database is a fresh schema (`?schema=`), so tests never see each other's rows.
  */
-import { spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { isPostgres, openDatabase, type Db } from "../../src/storage/db";
 import { openPostgres } from "../../src/storage/pg/open";
+import { startPostgres } from "../../scripts/postgres-server";
 
 export const TEST_BACKEND: "sqlite" | "postgres" = process.env.DOCPROC_TEST_BACKEND === "postgres" ? "postgres" : "sqlite";
 
@@ -48,43 +47,10 @@ export function freshPostgresUrl(): string {
   return u.toString();
 }
 
-function binDir(): string {
-  const fromConfig = spawnSync("pg_config", ["--bindir"], { encoding: "utf8" });
-  const candidates = [
-    ...(existsSync("/usr/lib/postgresql") ? readdirSync("/usr/lib/postgresql").sort().reverse().map((v) => `/usr/lib/postgresql/${v}/bin`) : []),
-    fromConfig.status === 0 ? fromConfig.stdout.trim() : "",
-  ];
-  const dir = candidates.find((d) => d && existsSync(path.join(d, "initdb")) && existsSync(path.join(d, "pg_ctl")));
-  if (!dir) throw new Error("DOCPROC_TEST_BACKEND=postgres needs PostgreSQL's server (Debian: apt install postgresql) or DOCPROC_TEST_POSTGRES_URL");
-  return dir;
-}
-
-function freePort(): number {
-  // Synchronous: ask the kernel for a port through a child (a server here would need the event loop).
-  const r = spawnSync(process.execPath, ["-e", "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"], { encoding: "utf8" });
-  return Number(r.stdout.trim());
-}
-
 function startPrivateServer(): string {
-  const bin = binDir();
-  const root = mkdtempSync(path.join(tmpdir(), "docproc-pg-"));
-  const data = path.join(root, "data");
-  // PostgreSQL refuses to run as root: the Debian package's `postgres` user owns the cluster then.
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) chownSync(root, Number(spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }).stdout), Number(spawnSync("id", ["-g", "postgres"], { encoding: "utf8" }).stdout));
-  const run = (cmd: string, args: string[]) => {
-    const r = asRoot ? spawnSync("runuser", ["-u", "postgres", "--", path.join(bin, cmd), ...args], { encoding: "utf8" }) : spawnSync(path.join(bin, cmd), args, { encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr || r.stdout}`);
-  };
-  run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "-N"]);
-  const port = freePort();
-  const opts = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
-  run("pg_ctl", ["-D", data, "-o", opts, "-l", path.join(root, "log"), "-w", "start"]);
-  process.on("exit", () => {
-    spawnSync(asRoot ? "runuser" : path.join(bin, "pg_ctl"), asRoot ? ["-u", "postgres", "--", path.join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "stop"] : ["-D", data, "-m", "immediate", "stop"]);
-    rmSync(root, { recursive: true, force: true });
-  });
-  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const server = startPostgres();
+  process.on("exit", () => server.stop());
+  return server.url;
 }
 
 /**
