@@ -7,11 +7,18 @@
  *   nor take the same job; enqueue NOTIFYs the `jobs` channel so idle workers of every process wake at once.
  * - heartbeat / complete / fail / release: MUST match `id AND lease_token`, so a worker that lost its lease can never
  *   finish a job someone else now holds.
+ * - give up: after `max_attempts` attempts that ended in a retryable error the job reported, or after
+ *   MAX_LOST_LEASES attempts whose worker died (SIGKILL, OOM, a lost host: a poison job that kills every worker
+ *   that takes it ends there). Workers are killed for reasons that are not the job's (deploys, autoscaling), so
+ *   that budget is larger than the error budget, as in graphile-worker and Sidekiq (25).
  * Times are epoch milliseconds from the injected clock.
  */
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../storage/clock";
 import { isPostgres, json, type Db } from "../storage/db";
+
+/** Attempts whose worker died before a job is given up (see the header). */
+export const MAX_LOST_LEASES = 10;
 
 export type JobStatus = "queued" | "running" | "done" | "failed";
 
@@ -25,6 +32,8 @@ export interface JobRecord {
   status: JobStatus;
   attempts: number;
   max_attempts: number;
+  /** Attempts that ended because the worker died (its lease ran out), counted apart from reported errors. */
+  lost_leases: number;
   last_error: string | null;
   lease_token: string | null;
   lease_until: number | null;
@@ -94,10 +103,10 @@ export function claim(
   return db
     .transaction(() => {
       const exhausted = db
-        .query<Row, [number, ...string[]]>(
-          `SELECT * FROM jobs WHERE status = 'running' AND lease_until < ? AND attempts >= max_attempts AND kind IN (${kindMarks})`,
+        .query<Row, [number, number, ...string[]]>(
+          `SELECT * FROM jobs WHERE status = 'running' AND lease_until < ? AND lost_leases + 1 >= ? AND kind IN (${kindMarks})`,
         )
-        .all(now, ...opts.kinds)
+        .all(now, MAX_LOST_LEASES, ...opts.kinds)
         .map(toJob);
       for (const j of exhausted) {
         db.query(
@@ -115,8 +124,8 @@ export function claim(
       if (!row) return { job: null, exhausted };
       const token = randomUUID();
       db.query(
-        `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_token = ?, lease_until = ?, locked_by = ?,
-           updated_at = ? WHERE id = ?`,
+        `UPDATE jobs SET lost_leases = lost_leases + CASE WHEN status = 'running' THEN 1 ELSE 0 END, status = 'running',
+           attempts = attempts + 1, lease_token = ?, lease_until = ?, locked_by = ?, updated_at = ? WHERE id = ?`,
       ).run(token, now + opts.leaseMs, opts.workerId, now, row.id);
       return { job: getJob(db, row.id)!, exhausted };
     })
@@ -131,15 +140,16 @@ function claimSkipLocked(db: Db, clock: Clock, opts: { workerId: string; leaseMs
     .query<Row, unknown[]>(
       `UPDATE jobs SET status = 'failed', job_key = NULL, lease_token = NULL, lease_until = NULL, updated_at = ?,
          last_error = 'worker lost (lease expired) after ' || attempts || ' attempt(s)'
-       WHERE id IN (SELECT id FROM jobs WHERE status = 'running' AND lease_until < ? AND attempts >= max_attempts AND kind IN (${kindMarks})
+       WHERE id IN (SELECT id FROM jobs WHERE status = 'running' AND lease_until < ? AND lost_leases + 1 >= ? AND kind IN (${kindMarks})
                     FOR UPDATE SKIP LOCKED)
        RETURNING *`,
     )
-    .all(now, now, ...opts.kinds)
+    .all(now, now, MAX_LOST_LEASES, ...opts.kinds)
     .map(toJob);
   const row = db
     .query<Row, unknown[]>(
-      `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_token = ?, lease_until = ?, locked_by = ?, updated_at = ?
+      `UPDATE jobs SET lost_leases = lost_leases + CASE WHEN status = 'running' THEN 1 ELSE 0 END, status = 'running',
+         attempts = attempts + 1, lease_token = ?, lease_until = ?, locked_by = ?, updated_at = ?
        WHERE id = (SELECT id FROM jobs
                    WHERE ((status = 'queued' AND run_at <= ?) OR (status = 'running' AND lease_until < ?)) AND kind IN (${kindMarks})
                    ORDER BY priority DESC, run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
@@ -182,14 +192,14 @@ export function backoffMs(attempts: number, baseMs = 1000, capMs = 300_000): num
 export function fail(
   db: Db,
   clock: Clock,
-  job: Pick<JobRecord, "id" | "attempts" | "max_attempts">,
+  job: Pick<JobRecord, "id" | "attempts" | "max_attempts"> & Partial<Pick<JobRecord, "lost_leases">>,
   token: string,
   message: string,
   retryable: boolean,
   baseBackoffMs = 1000,
 ): "retry" | "failed" | null {
   const now = clock.now();
-  const retry = retryable && job.attempts < job.max_attempts;
+  const retry = retryable && job.attempts - (job.lost_leases ?? 0) < job.max_attempts;
   const res = retry
     ? db
         .query(

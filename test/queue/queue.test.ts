@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import path from "node:path";
 import { DocprocError } from "../../src/core/errors";
-import { claim, complete, enqueue, expireDeadLocalLeases, fail, getJob, heartbeat, pidAlive, pruneFinishedJobs, queueDepth } from "../../src/queue/jobs";
+import { MAX_LOST_LEASES, claim, complete, enqueue, expireDeadLocalLeases, fail, getJob, heartbeat, pidAlive, pruneFinishedJobs, queueDepth } from "../../src/queue/jobs";
 import { createNotifier } from "../../src/queue/notifier";
 import type { PipelineRunner } from "../../src/queue/pipeline-runner";
 import { AwaitInput, registerProcessTransaction } from "../../src/queue/process-transaction";
@@ -403,7 +403,7 @@ describe("process_transaction", () => {
   test("a job whose worker dies on every attempt ends failed, and so does its transaction", async () => {
     const { clock } = setup(async () => { throw new Error("unused"); });
     submitTransaction(env.db, clock, "t");
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < MAX_LOST_LEASES; i++) {
       expect(claim(env.db, clock, { workerId: `dead-${i}`, leaseMs: 1000, kinds: ["process_transaction"] }).job).not.toBeNull();
       clock.advance(1001); // the worker never heartbeats: its lease runs out
     }
@@ -411,8 +411,8 @@ describe("process_transaction", () => {
     const seen: string[] = [];
     pool.registerHandler("process_transaction", async () => {}, { onFailure: (p, msg) => { seen.push(msg); tx.markFailed(env.db, p.transaction_id, new Date(clock.now()).toISOString(), msg, null); } });
     expect(await pool.runOnce()).toBeNull();
-    expect(seen).toEqual(["worker lost after 3 attempt(s)"]);
-    expect(tx.getTransaction(env.db, "t")).toMatchObject({ status: "failed", error_message: "worker lost after 3 attempt(s)" });
+    expect(seen).toEqual([`worker lost after ${MAX_LOST_LEASES} attempt(s)`]);
+    expect(tx.getTransaction(env.db, "t")).toMatchObject({ status: "failed", error_message: `worker lost after ${MAX_LOST_LEASES} attempt(s)` });
     expect(queueDepth(env.db)).toBe(0);
   });
 

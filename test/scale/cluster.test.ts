@@ -123,7 +123,8 @@ test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGK
     await Bun.sleep(500);
   }
   const notDone = ids.filter((id) => statuses[id]?.status !== "completed");
-  expect(notDone.map((id) => `${id}: ${statuses[id]?.status}`)).toEqual([]);
+  const why = await Promise.all(notDone.map(async (id) => `${id}: ${(await api(a.base, "GET", `/transactions/${id}`)).json.error_message}`));
+  expect(why).toEqual([]);
   expect(kills).toBe(KILLS);
 
   const db = openTestDatabase(dir);

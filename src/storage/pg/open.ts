@@ -13,6 +13,7 @@ import passwords005 from "./migrations/005_source_file_passwords.sql" with { typ
 import review006 from "./migrations/006_review.sql" with { type: "text" };
 import mail007 from "./migrations/007_mail.sql" with { type: "text" };
 import datasets008 from "./migrations/008_datasets.sql" with { type: "text" };
+import lostLeases009 from "./migrations/009_job_lost_leases.sql" with { type: "text" };
 
 /** Same numbers and names as the SQLite set (storage/migrations): one schema history, two dialects. */
 export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }> = [
@@ -24,6 +25,7 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
   { version: 6, name: "006_review", sql: review006 },
   { version: 7, name: "007_mail", sql: mail007 },
   { version: 8, name: "008_datasets", sql: datasets008 },
+  { version: 9, name: "009_job_lost_leases", sql: lostLeases009 },
 ];
 
 /** Key of the session lock migrations run under ("docmigr"). */
