@@ -69,7 +69,9 @@ test("a completed transaction sends a signed step_reached payload whose download
   expect(hit!.headers["user-agent"]).toBe("docproc-webhooks/1");
   expect(sortedKeys(payload) && sortedKeys(payload.exports) && !/":\s|,\s"/.test(hit!.body)).toBe(true);
 
-  const tx = (await api("GET", `/transactions/${id}`)).json;
+  // step_reached fires when the run reaches the node (the last step here), so it may arrive before the final
+  // status is committed: the transaction completes right after.
+  const tx = (await until(() => api("GET", `/transactions/${id}?timeout=10`), (r) => r.json.status !== "processing", 30_000)).json;
   expect(tx.status).toBe("completed");
   const manifest = (await api("GET", `/transactions/${id}/exports`)).json;
   const links = Object.values(manifest.profiles as Record<string, any>).flatMap((p) =>
