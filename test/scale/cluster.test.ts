@@ -48,9 +48,11 @@ function seeded(seed: number): () => number {
   };
 }
 
+const logs: Array<() => string> = [];
 function startWorker(i: number): void {
-  const proc = spawnCommand("worker", ["--data", dir, "--concurrency", "1", "--log-level", "warn"], env);
+  const proc = spawnCommand("worker", ["--data", dir, "--concurrency", "1", "--log-level", "info"], env);
   workers[i] = { proc, output: capture(proc) };
+  logs.push(workers[i]!.output);
 }
 
 async function api(base: string, method: string, url: string, body?: unknown) {
@@ -136,6 +138,11 @@ test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGK
     const exports = count("SELECT transaction_id AS id, COUNT(*) AS n FROM export_files GROUP BY transaction_id");
     const deliveries = count("SELECT transaction_id AS id, COUNT(*) AS n FROM webhook_deliveries GROUP BY transaction_id");
     const sent = count("SELECT transaction_id AS id, COUNT(*) AS n FROM webhook_deliveries WHERE state = 'succeeded' GROUP BY transaction_id");
+    for (const id of ids.filter((x) => deliveries.get(x) !== 1)) {
+      // Diagnostics for the known problem (docs/scaling.md): what the workers said about this transaction.
+      console.log(`DIAG ${id}`, JSON.stringify(db.query("SELECT id, status, attempts, lost_leases, last_error FROM jobs WHERE payload LIKE ?").all(`%${id}%`)));
+      for (const line of logs.flatMap((l) => l().split("\n")).filter((l) => l.includes(id))) console.log(`DIAG ${line.slice(0, 400)}`);
+    }
     for (const id of ids) {
       expect({ id, documents: documents.get(id), deliveries: deliveries.get(id), sent: sent.get(id) }).toEqual({ id, documents: 1, deliveries: 1, sent: 1 });
       expect(exports.get(id)).toBeGreaterThan(0);
