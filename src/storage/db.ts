@@ -12,15 +12,7 @@ import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
-import init001 from "./migrations/001_init.sql" with { type: "text" };
-import auth002 from "./migrations/002_auth.sql" with { type: "text" };
-import capture003 from "./migrations/003_capture.sql" with { type: "text" };
-import deliveries004 from "./migrations/004_deliveries.sql" with { type: "text" };
-import passwords005 from "./migrations/005_source_file_passwords.sql" with { type: "text" };
-import review006 from "./migrations/006_review.sql" with { type: "text" };
-import mail007 from "./migrations/007_mail.sql" with { type: "text" };
-import datasets008 from "./migrations/008_datasets.sql" with { type: "text" };
-import lostLeases009 from "./migrations/009_job_lost_leases.sql" with { type: "text" };
+import { MIGRATIONS } from "./migration-list";
 
 export type Binding = string | number | bigint | boolean | null | Uint8Array;
 
@@ -54,18 +46,6 @@ export interface Db {
 
 export const isPostgres = (db: Db): boolean => db.dialect === "postgres";
 
-/** Static imports so a `bun build --compile` binary carries its schema. */
-const MIGRATIONS: Array<{ version: number; name: string; sql: string }> = [
-  { version: 1, name: "001_init", sql: init001 },
-  { version: 2, name: "002_auth", sql: auth002 },
-  { version: 3, name: "003_capture", sql: capture003 },
-  { version: 4, name: "004_deliveries", sql: deliveries004 },
-  { version: 5, name: "005_source_file_passwords", sql: passwords005 },
-  { version: 6, name: "006_review", sql: review006 },
-  { version: 7, name: "007_mail", sql: mail007 },
-  { version: 8, name: "008_datasets", sql: datasets008 },
-  { version: 9, name: "009_job_lost_leases", sql: lostLeases009 },
-];
 
 export interface OpenOptions {
   /** Milliseconds a writer waits for the lock before SQLITE_BUSY. */
@@ -97,7 +77,7 @@ export function migrate(sqlite: Database): void {
     db.transaction(() => {
       // Another process may have applied it between our read and our lock.
       if (db.query("SELECT 1 FROM schema_migrations WHERE version = ?").get(m.version)) return;
-      db.exec(m.sql);
+      db.exec(m.sqlite);
       db.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(m.version, m.name, new Date().toISOString());
     }).immediate();
   }
