@@ -56,7 +56,7 @@ export function startPostgres(opts: { logStatements?: boolean } = {}): PostgresS
   let stopped = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    statementCount: () => (existsSync(log) ? (readFileSync(log, "utf8").match(/ LOG: {2}(statement|execute [^:]*):/g)?.length ?? 0) : 0),
+    statementCount: () => (existsSync(log) ? (readFileSync(log, "utf8").match(/LOG: {2}(statement|execute [^:]*):/g)?.length ?? 0) : 0),
     stop() {
       if (stopped) return;
       stopped = true;
