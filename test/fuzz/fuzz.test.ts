@@ -8,7 +8,7 @@ import { loadBases } from "../../bench/fuzz/bases";
 import { runFuzz } from "../../bench/fuzz/index";
 import { mutate } from "../../bench/fuzz/mutate";
 
-const options = { count: 12, start: 0, seed: 21, jobs: 1, timeLimitMs: 60_000, memoryMb: 1024, pageLimit: 2, ocr: "null", only: null, json: true, report: null, log: null };
+const options = { count: 12, start: 0, seed: 21, jobs: 1, timeLimitMs: 60_000, backstopMs: 600_000, memoryMb: 1024, pageLimit: 2, ocr: "null", only: null, json: true, report: null, log: null };
 
 describe("fuzz harness", () => {
   test("mutations are deterministic per seed and input index", async () => {
