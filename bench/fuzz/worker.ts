@@ -66,7 +66,23 @@ export class Worker {
 
   constructor(private readonly o: WorkerOptions) {}
 
+  /**
+   * A worker that cannot start says nothing about an input; on a shared checkout it can be a dependency folder being
+   * reinstalled under the run (that stopped a long run once), so starting is tried three times, 10 s apart.
+   */
   private async start(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.startOnce();
+      } catch (err) {
+        this.proc?.kill("SIGKILL");
+        if (attempt === 3) throw err;
+        await Bun.sleep(10_000);
+      }
+    }
+  }
+
+  private async startOnce(): Promise<void> {
     const o = this.o;
     const args = [`--seed=${o.seed}`, `--time-limit-ms=${o.timeLimitMs}`, `--backstop-ms=${o.backstopMs}`, `--page-limit=${o.pageLimit}`, `--ocr=${o.ocr}`];
     const proc = Bun.spawn([process.execPath, CHILD, ...args], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
