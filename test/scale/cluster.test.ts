@@ -1,28 +1,35 @@
 /**
  * Scale-out under fire (issue 20): two `docproc serve` (API only) and three `docproc worker` processes on one
- * PostgreSQL database. 100 transactions are submitted through both servers while workers are SIGKILLed at seeded
+ * PostgreSQL database and one S3-compatible bucket (s3rver, the protocol stand-in of test/support/s3.ts). The
+ * processes share nothing else: each one runs with its own fresh data directory as --data and working directory
+ * (a restarted worker gets a new one), so originals, page images, exports and run state can only travel through
+ * the bucket. 100 transactions are submitted through both servers while workers are SIGKILLed at seeded
  * random moments (20 kills, each followed by a restart). Every transaction MUST complete exactly once: one
  * document each, its export files once, one webhook delivery per event (a resend after a kill keeps its
  * webhook-id). A long poll on one server MUST return when a worker elsewhere finishes the transaction.
  *
- * Run by `npm run test:cluster` (test/support/postgres.ts starts the server), not by `npm test`: it takes about a
- * minute on an idle 2-core machine, and the suite would then pass its 15-minute budget (docs/scaling.md).
+ * Runs in `npm test`'s PostgreSQL pass (test/support/postgres.ts starts the server) and alone by `npm run test:cluster`.
  */
 import { afterAll, expect, test } from "bun:test";
-import { readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { Subprocess } from "bun";
 import { mergeOverDefault } from "../../src/core/project";
 import { startReceiver } from "../core/notify-receiver";
 import { requestInit } from "../support/http";
-import { openTestDatabase, TEST_BACKEND, testDatabaseUrl } from "../support/postgres";
+import { openPostgres } from "../../src/storage/pg/open";
+import { blobKey, sha256Hex } from "../../src/storage/blobs";
+import { openBlobStore } from "../../src/storage/storage-config";
+import { freshPostgresUrl, TEST_BACKEND } from "../support/postgres";
 import { capture, freePort, ROOT, spawnCommand, spawnServe, type Served } from "../support/process";
+import { startTestS3, type TestS3 } from "../support/s3";
 import { makeTempDir } from "../support/temp";
 
 const KEY = "cluster-test-admin-key";
 const TRANSACTIONS = 100;
 const KILLS = 20;
-const dir = makeTempDir("cluster");
+const root = makeTempDir("cluster");
+let s3: TestS3 | undefined;
 // Workers build the webhooks' download links from DOCPROC_PUBLIC_URL (they do not listen anywhere themselves):
 // without it they log a warning and send no webhook, as a misconfigured deployment would.
 const env: Record<string, string> = { DOCPROC_WEBHOOK_ALLOW: "127.0.0.0/8", DOCPROC_LEASE_SECONDS: "3", ADMIN_API_KEY: KEY };
@@ -34,7 +41,8 @@ afterAll(async () => {
   rx.stop();
   for (const p of [...servers.map((s) => s.proc), ...workers.map((w) => w?.proc)]) p?.kill("SIGKILL");
   await Promise.all([...servers.map((s) => s.proc.exited), ...workers.map((w) => w?.proc.exited)]);
-  rmSync(dir, { recursive: true, force: true });
+  await s3?.stop();
+  rmSync(root, { recursive: true, force: true });
 });
 
 /** mulberry32: the kill schedule is the same on every run. */
@@ -50,11 +58,24 @@ function seeded(seed: number): () => number {
 }
 
 const logs: Array<() => string> = [];
+/** A fresh, empty directory for one process (its --data and its working directory). */
+const processDirs: string[] = [];
+function freshDir(): string {
+  const d = path.join(root, `process-${processDirs.length}`);
+  mkdirSync(d);
+  processDirs.push(d);
+  return d;
+}
+
 function startWorker(i: number): void {
-  const proc = spawnCommand("worker", ["--data", dir, "--concurrency", "1", "--log-level", "info"], env);
+  const d = freshDir();
+  const proc = spawnCommand("worker", ["--data", d, "--concurrency", "1", "--log-level", "info"], env, d);
   workers[i] = { proc, output: capture(proc) };
   logs.push(workers[i]!.output);
 }
+
+/** Every file a process left in its own directory (relative paths). */
+const localFiles = (d: string) => readdirSync(d, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)));
 
 async function api(base: string, method: string, url: string, body?: unknown) {
   const res = await fetch(base + url, requestInit(method, { "x-api-key": KEY }, body));
@@ -71,10 +92,13 @@ const file = (n: number) =>
 
 test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGKILLs, each transaction done exactly once", async () => {
   expect(TEST_BACKEND).toBe("postgres");
-  expect(testDatabaseUrl(dir)).toStartWith("postgres://");
+  const databaseUrl = freshPostgresUrl();
+  s3 = await startTestS3();
+  Object.assign(env, { DOCPROC_DATABASE_URL: databaseUrl, ...s3.env("cluster") });
   const ports = [await freePort(), await freePort()];
   env.DOCPROC_PUBLIC_URL = `http://127.0.0.1:${ports[0]}`;
-  for (const port of ports) servers.push(await spawnServe({ dataDir: dir, port, key: KEY, workers: 0, env }));
+  const serveDirs = ports.map(() => freshDir());
+  servers.push(...(await Promise.all(ports.map((port, i) => spawnServe({ dataDir: serveDirs[i]!, port, key: KEY, workers: 0, env, cwd: serveDirs[i] })))));
   const [a, b] = servers as [Served, Served];
   for (let i = 0; i < workers.length; i++) startWorker(i);
 
@@ -97,8 +121,9 @@ test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGK
     }
   })();
 
+  // Submitted by four clients at once, two on each server: requests interleave across the servers, as in production.
   const ids: string[] = [];
-  for (let n = 0; n < TRANSACTIONS; n++) {
+  const submit = async (n: number) => {
     const via = n % 2 ? b : a;
     const created = await api(via.base, "POST", `/tenants/default/projects/${project.json.project_id}/transactions`, { metadata: { n } });
     expect(created.status).toBe(201);
@@ -106,19 +131,25 @@ test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGK
     form.append("files", file(n));
     expect((await api(via.base, "POST", `/transactions/${created.json.transaction_id}/source-files`, form)).status).toBe(200);
     expect((await api(via.base, "POST", `/transactions/${created.json.transaction_id}/start`, {})).status).toBe(200);
-    ids.push(created.json.transaction_id);
-  }
-
-  // Long polls on server B for a transaction submitted through A: the last one returns with the completion a
-  // worker (another process) made, within seconds of it (signals.test.ts shows NOTIFY alone is enough for that).
+    ids[n] = created.json.transaction_id;
+  };
+  const LANES = 4;
+  await Promise.all(Array.from({ length: LANES }, async (_, lane) => {
+    for (let n = lane; n < TRANSACTIONS; n += LANES) await submit(n);
+  }));
+  // Long polls on server B for a transaction submitted through A (one of the last, so a backlog is ahead of it): the
+  // last one returns with the completion a worker (another process) made (signals.test.ts shows NOTIFY alone wakes it).
   const watched = ids.at(-2)!;
   let poll = { status: 0, json: { status: "" } as { status: string; completed_at?: string } };
+  let asked = 0;
   for (let polls = 0; poll.json.status !== "completed" && poll.json.status !== "failed" && polls < 8; polls++) {
+    asked = Date.now();
     poll = await api(b.base, "GET", `/transactions/${watched}?timeout=60`);
     expect(poll.status).toBe(200);
   }
   expect(poll.json.status).toBe("completed");
-  expect(Date.now() - Date.parse(poll.json.completed_at!)).toBeLessThan(5_000);
+  // The poll that saw the completion was already waiting when it happened: it woke on it (no fixed time allowed).
+  expect(Date.parse(poll.json.completed_at!)).toBeGreaterThanOrEqual(asked);
   await killer;
 
   // Everything finishes (a worker killed mid-job leaves it to another once its lease lapses).
@@ -134,7 +165,8 @@ test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGK
   expect(why).toEqual([]);
   expect(kills).toBe(KILLS);
 
-  const db = openTestDatabase(dir);
+  let exportCount = 0;
+  const db = openPostgres(databaseUrl);
   try {
     const count = (sql: string) => new Map(db.query<{ id: string; n: number }, []>(sql).all().map((r) => [r.id, r.n]));
     const documents = count("SELECT transaction_id AS id, COUNT(*) AS n FROM documents GROUP BY transaction_id");
@@ -152,6 +184,7 @@ test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGK
     }
     // Export files are listed once each (same count for every transaction: same project, same one document).
     expect(new Set(ids.map((id) => exports.get(id))).size).toBe(1);
+    exportCount = exports.get(ids[0]!)!;
     // The kills did land mid-job: some jobs needed a second attempt.
     const retried = db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'process_transaction' AND attempts >= 2").get()!.n;
     expect(retried).toBeGreaterThan(0);
@@ -167,4 +200,37 @@ test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGK
     byTransaction.get(id)!.add(r.headers["webhook-id"]!);
   }
   expect(ids.filter((id) => byTransaction.get(id)?.size !== 1)).toEqual([]);
+
+  // Every export file downloads whole through either server (written by a worker elsewhere, read from the bucket).
+  const short: string[] = [];
+  await Promise.all(
+    ids.map(async (id, n) => {
+      const via = n % 2 ? a : b;
+      const manifest = (await api(via.base, "GET", `/transactions/${id}/exports`)).json as { profiles: Record<string, { files: Array<{ filename: string; size_bytes: number }> }> };
+      for (const f of Object.values(manifest.profiles).flatMap((p) => p.files)) {
+        const res = await fetch(`${via.base}/transactions/${id}/exports/download/${f.filename}`, { headers: { "x-api-key": KEY } });
+        const bytes = (await res.arrayBuffer()).byteLength;
+        if (res.status !== 200 || bytes !== f.size_bytes || bytes === 0) short.push(`${id} ${f.filename}: ${res.status}, ${bytes} of ${f.size_bytes} bytes`);
+      }
+    }),
+  );
+  expect(short).toEqual([]);
+  // A PDF's page image: rendered by server B from the original in the bucket, then served by A from the bucket.
+  const first = await fetch(`${b.base}/transactions/${ids[0]}/pages/1/image`, { headers: { "x-api-key": KEY } });
+  const image = new Uint8Array(await first.arrayBuffer());
+  if (first.status !== 200) console.log("DIAG", new TextDecoder().decode(image), b.output().slice(-3000));
+  expect(first.status).toBe(200);
+  expect([...image.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+  const again = await fetch(`${a.base}/transactions/${ids[0]}/pages/1/image`, { headers: { "x-api-key": KEY } });
+  expect(new Uint8Array(await again.arrayBuffer())).toEqual(image);
+
+  // Nothing went through a local disk: no process left an original, export, page image or run state in its own
+  // directory, and all of those are in the bucket.
+  expect(processDirs.flatMap(localFiles)).toEqual([]);
+  const bucket = openBlobStore(s3.config("cluster"));
+  const keys: string[] = [];
+  for (const prefix of ["blobs", "exports", "state"]) for await (const k of bucket.list(prefix)) keys.push(k);
+  for (const id of ids) expect(keys.filter((k) => k.startsWith(`exports/${id}/`)).length).toBe(exportCount);
+  const originals = await Promise.all(ids.map(async (_, n) => sha256Hex(new Uint8Array(await file(n).arrayBuffer()))));
+  expect(originals.filter((h) => !keys.includes(blobKey(h)))).toEqual([]);
 }, 420_000);

@@ -61,8 +61,8 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts `docproc serve` and resolves once GET /health answers (throws if it exits or is not up within 20 s). */
-export async function spawnServe(opts: { dataDir: string; port: number; key: string; workers?: number; env?: Record<string, string> }): Promise<Served> {
-  const proc = spawnCommand("serve", ["--data", opts.dataDir, "--port", String(opts.port), "--workers", String(opts.workers ?? 2)], { ADMIN_API_KEY: opts.key, ...opts.env });
+export async function spawnServe(opts: { dataDir: string; port: number; key: string; workers?: number; env?: Record<string, string>; cwd?: string }): Promise<Served> {
+  const proc = spawnCommand("serve", ["--data", opts.dataDir, "--port", String(opts.port), "--workers", String(opts.workers ?? 2)], { ADMIN_API_KEY: opts.key, ...opts.env }, opts.cwd);
   const output = capture(proc);
   const base = `http://127.0.0.1:${opts.port}`;
   const deadline = Date.now() + 20_000;
@@ -78,8 +78,8 @@ export async function spawnServe(opts: { dataDir: string; port: number; key: str
 }
 
 /** `docproc <command> ...` through the CLI entry point. */
-export function spawnCommand(command: string, args: string[], env: Record<string, string> = {}) {
-  return spawnCli([command, ...args], { env });
+export function spawnCommand(command: string, args: string[], env: Record<string, string> = {}, cwd?: string) {
+  return spawnCli([command, ...args], { env, cwd });
 }
 
 /** Collects a process's stdout and stderr; call the result to read them so far. */
