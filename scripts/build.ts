@@ -11,8 +11,9 @@
  * package file at run time (`require("@img/sharp-…/sharp.node")`, `__dirname` in the tesseract cores,
  * `Bun.resolveSync(x, import.meta.dir)`, `createRequire(import.meta.url)` …) to paths under the companion folder,
  * found relative to `process.execPath`. Every rewrite MUST match, otherwise the build fails: a package upgrade or
- * a refactor cannot silently break the binary. Workers (the pdf.js host, the tesseract.js worker script) are extra
- * entrypoints, as Bun requires for workers in executables.
+ * a refactor cannot silently break the binary. Workers (the pdf.js host, the pipeline thread, the PostgreSQL
+ * connection thread, the tesseract.js worker script) are extra entrypoints, as Bun requires for workers in
+ * executables.
  *
  * Start-up: code splitting + bytecode keep `docproc --version` near `bun -e 0` (commands are loaded by dynamic
  * import only). The build MUST fail when the companion folder is incomplete (checkCompanion).
@@ -109,10 +110,19 @@ function rewrites(): Rewrite[] {
     // tesseract.js spawns its worker script by path: point it at the worker bundled as an extra entrypoint.
     { file: "node_modules/tesseract.js/src/worker/node/defaultOptions.js", replace: [[/workerPath: path\.join\([^)]*\)/, `workerPath: ${JSON.stringify(TESSERACT_WORKER_RUNTIME)}`]] },
     { file: "src/core/convert/pdf-worker.ts", replace: [[/Bun\.resolveSync\(("[^"]+"), import\.meta\.dir\)/, `process.getBuiltinModule("node:path").join(${LIB_EXPR}, $1)`]] },
+    // The drawing font (stand-in page images of supplied text) is pdf.js's Liberation Sans in the companion folder.
+    { file: "src/core/imaging/draw-font.ts", replace: [[/Bun\.resolveSync\(("[^"]+"), import\.meta\.dir\)/, `process.getBuiltinModule("node:path").join(${LIB_EXPR}, $1)`]] },
     { file: "src/core/convert/pdfjs-patched-worker.ts", replace: [[/Bun\.resolveSync\(("[^"]+"), import\.meta\.dir\)/, `process.getBuiltinModule("node:path").join(${LIB_EXPR}, $1)`]] },
     { file: "src/core/engines/ocr/tessdata.ts", replace: [["createRequire(import.meta.url)", `({ resolve: (s: string) => process.getBuiltinModule("node:path").join(${LIB_EXPR}, s) })`]] },
   ];
 }
+
+/**
+ * docproc's own worker scripts, each started by `new Worker(new URL("./<name>.ts", import.meta.url))`: Bun embeds a
+ * worker only when it is an entrypoint, and a missing one fails only when it is started (the PostgreSQL connection
+ * thread: the first statement would wait for a thread that never runs). Their file names must stay unique.
+ */
+export const WORKER_ENTRYPOINTS = ["src/core/convert/pdf-worker.ts", "src/queue/pipeline-thread.ts", "src/storage/pg/thread.ts"];
 
 const TESSERACT_WORKER_SOURCE = path.join(NODE_MODULES, "tesseract.js/src/worker-script/node/index.js");
 /** Where the bundled tesseract worker lives inside the binary (flat entry names, see `naming`). */
@@ -182,7 +192,7 @@ function companionPlugin(): BunPlugin {
 export async function buildBinary(): Promise<{ binary: string; binaryBytes: number; libBytes: number; files: number }> {
   mkdirSync(DIST, { recursive: true });
   const result = await Bun.build({
-    entrypoints: [path.join(ROOT, "src/cli.ts"), path.join(ROOT, "src/core/convert/pdf-worker.ts"), TESSERACT_WORKER_SOURCE],
+    entrypoints: [path.join(ROOT, "src/cli.ts"), ...WORKER_ENTRYPOINTS.map((f) => path.join(ROOT, f)), TESSERACT_WORKER_SOURCE],
     // Flat entry names: `new Worker(new URL("./pdf-worker.ts", import.meta.url))` looks for /$bunfs/root/pdf-worker.
     naming: { entry: "[name].[ext]", chunk: "[name]-[hash].[ext]" },
     compile: { outfile: BINARY, autoloadBunfig: false, autoloadDotenv: false },

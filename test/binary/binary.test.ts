@@ -8,7 +8,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { BINARY, LIB_DIR, buildBinary } from "../../scripts/build";
+import { openPostgres } from "../../src/storage/pg/open";
 import { textPdf } from "../batch/helpers";
+import { requestInit } from "../support/http";
+import { freshPostgresUrl } from "../support/postgres";
+import { startTestS3 } from "../support/s3";
 
 const SCANNED_PDF = path.resolve(import.meta.dir, "../../fixtures/inbox/scanned-invoice.pdf");
 let home = "";
@@ -99,23 +103,8 @@ describe("single binary copied into an empty folder", () => {
   }, 60_000);
 
   test("serve answers GET /health", async () => {
-    const proc = Bun.spawn([bin, "serve", "--port", "0", "--data", "serve-data"], {
-      cwd: home,
-      stdout: "pipe",
-      stderr: "pipe",
-      env: { PATH: "/usr/bin:/bin", HOME: home, ADMIN_API_KEY: "binary-test-key" },
-    });
+    const { proc, url } = await serveBinary("serve-data", { ADMIN_API_KEY: "binary-test-key" });
     try {
-      const reader = proc.stdout.getReader();
-      let text = "";
-      const deadline = Date.now() + 60_000;
-      while (!/listening on (http:\/\/\S+)/.test(text) && Date.now() < deadline) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += new TextDecoder().decode(value);
-      }
-      const url = /listening on (http:\/\/\S+)/.exec(text)?.[1];
-      expect(url).toBeDefined();
       const res = await fetch(`${url}/health`);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ status: "ok", version: pkg.version });
@@ -124,4 +113,70 @@ describe("single binary copied into an empty folder", () => {
       expect(await proc.exited).toBe(0);
     }
   }, 90_000);
+
+  // The PostgreSQL engine runs its connection on a worker thread, which the binary must embed (scripts/build.ts).
+  test("serve on PostgreSQL and the S3 stand-in completes a transaction", async () => {
+    const s3 = await startTestS3();
+    const databaseUrl = freshPostgresUrl();
+    const { proc, url } = await serveBinary("serve-pg", { ADMIN_API_KEY: "binary-test-key", DOCPROC_DATABASE_URL: databaseUrl, ...s3.env("binary") }, ["--workers", "1"]);
+    try {
+      const call = async (method: string, route: string, body?: unknown) => {
+        const res = await fetch(url + route, requestInit(method, { "x-api-key": "binary-test-key" }, body));
+        return { status: res.status, json: (await res.json()) as any };
+      };
+      const project = await call("POST", "/tenants/default/projects", { name: "binary", description: "" });
+      expect(project.status).toBe(201);
+      const t = await call("POST", `/tenants/default/projects/${project.json.project_id}/transactions`, {});
+      const form = new FormData();
+      form.append("files", new File(["INVOICE 77\nACME Supplies Ltd\nTotal: 12.50 EUR\n"], "invoice.txt", { type: "text/plain" }));
+      expect((await call("POST", `/transactions/${t.json.transaction_id}/source-files`, form)).status).toBe(200);
+      expect((await call("POST", `/transactions/${t.json.transaction_id}/start`, {})).status).toBe(200);
+      let status: { status?: string; error_message?: string | null } = {};
+      for (let polls = 0; !["completed", "failed", "awaiting_input"].includes(status.status ?? "") && polls < 6; polls++) {
+        status = (await call("GET", `/transactions/${t.json.transaction_id}?timeout=30`)).json;
+      }
+      expect({ status: status.status, error: status.error_message }).toEqual({ status: "completed", error: undefined });
+      // The rows are in PostgreSQL and the exports in the bucket: the data directory has neither.
+      const db = openPostgres(databaseUrl);
+      try {
+        expect(db.query<{ status: string }, [string]>("SELECT status FROM transactions WHERE transaction_id = ?").get(t.json.transaction_id)?.status).toBe("completed");
+      } finally {
+        db.close();
+      }
+      expect(existsSync(path.join(home, "serve-pg", "docproc.db"))).toBe(false);
+      const manifest = (await call("GET", `/transactions/${t.json.transaction_id}/exports`)).json;
+      const files = Object.values(manifest.profiles as Record<string, { files: Array<{ filename: string; size_bytes: number }> }>).flatMap((p) => p.files);
+      expect(files.length).toBeGreaterThan(0);
+      const download = await fetch(`${url}/transactions/${t.json.transaction_id}/exports/download/${files[0]!.filename}`, { headers: { "x-api-key": "binary-test-key" } });
+      expect((await download.arrayBuffer()).byteLength).toBe(files[0]!.size_bytes);
+    } finally {
+      proc.kill("SIGTERM");
+      expect(await proc.exited).toBe(0);
+      await s3.stop();
+    }
+  }, 120_000);
 });
+
+/** Starts the copied binary's `serve` on a free port; resolves with its URL once it says it is listening. */
+async function serveBinary(dataDir: string, env: Record<string, string>, args: string[] = []) {
+  const proc = Bun.spawn([bin, "serve", "--port", "0", "--data", dataDir, ...args], { cwd: home, stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin", HOME: home, ...env } });
+  // Both streams are read to the end, so a chatty log never fills a pipe and stalls the server.
+  const stderr = new Response(proc.stderr).text();
+  const reader = proc.stdout.getReader();
+  let text = "";
+  const deadline = Date.now() + 60_000;
+  while (!/listening on (http:\/\/\S+)/.test(text) && Date.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  const url = /listening on (http:\/\/\S+)/.exec(text)?.[1];
+  if (!url) {
+    proc.kill("SIGKILL");
+    throw new Error(`the binary's serve did not start: ${text}${await stderr}`);
+  }
+  void (async () => {
+    while (!(await reader.read()).done);
+  })();
+  return { proc, url };
+}
