@@ -12,7 +12,7 @@ import { DocprocError } from "../../src/core/errors.ts";
 import type { Page } from "../../src/core/model.ts";
 import { convertSource, type ConvertLimits } from "../../src/core/stages/convert.ts";
 import { ocrPages } from "../../src/core/stages/ocr.ts";
-import { multiPageTiff, pdfWithObjectStreamCount } from "../support/hostile.ts";
+import { multiPageTiff, pdfWithCidWidthRange, pdfWithObjectStreamCount } from "../support/hostile.ts";
 import { CLI } from "../support/process.ts";
 
 setDefaultTimeout(120_000);
@@ -20,34 +20,41 @@ setDefaultTimeout(120_000);
 const convert = (data: Uint8Array, filename: string, maxPages: number | null = null, limits?: Partial<ConvertLimits>) =>
   convertSource({ index: 0, filename, data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages, limits });
 
+/**
+ * Processes one file with the CLI and returns its peak RSS, exit code and JSON summary. Peak RSS is measured by GNU
+ * time, which starts the CLI from its own small process: a child forked straight from this test process counts the
+ * test runner's resident pages before exec (its maxRSS passed 1 GB in the full suite with the CLI itself at ~190 MB).
+ */
+async function cliPeakRss(bytes: Uint8Array, name: string) {
+  const dir = await mkdtemp(path.join(tmpdir(), "docproc-hostile-"));
+  try {
+    const file = path.join(dir, name);
+    await writeFile(file, bytes);
+    const proc = Bun.spawn(["/usr/bin/time", "-f", "peak-rss-kb %M", process.execPath, CLI, "process", file, "--out", path.join(dir, "out"), "--format", "json", "--json", "--ocr-engine", "wasm"], {
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const peakKb = Number(/peak-rss-kb (\d+)/.exec(stderr)?.[1]);
+    expect(peakKb).toBeGreaterThan(10_000); // measured: a real figure, not a missing one
+    const summary = JSON.parse(stdout) as { files: Array<{ status: string; text_source: string; warnings: string[] }> };
+    return { peakKb, code, summary };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe("PDF object streams", () => {
   // Before: pdf.js sized two arrays by /N before reading an entry; the CLI peaked at 1.6-4 GB on this 600-byte file
   // and the page ended in a 15 s pdf.js timeout.
   test("`/N 99999999` in a 600-byte PDF: the CLI's peak RSS stays under 1 GB and the page fails fast", async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), "docproc-objstm-"));
-    try {
-      const file = path.join(dir, "objstm.pdf");
-      const bytes = pdfWithObjectStreamCount(99_999_999);
-      expect(bytes.length).toBeLessThan(1024);
-      await writeFile(file, bytes);
-      // Peak RSS measured by GNU time, which starts the CLI from its own small process: a child forked straight from
-      // this test process counts the test runner's resident pages before exec (its maxRSS passed 1 GB in the full
-      // suite with the CLI itself at ~190 MB).
-      const proc = Bun.spawn(["/usr/bin/time", "-f", "peak-rss-kb %M", process.execPath, CLI, "process", file, "--out", path.join(dir, "out"), "--format", "json", "--json", "--ocr-engine", "wasm"], {
-        stdout: "pipe",
-        stderr: "pipe",
-        env: { ...process.env, NO_COLOR: "1" },
-      });
-      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-      const peakKb = Number(/peak-rss-kb (\d+)/.exec(stderr)?.[1]);
-      expect(peakKb).toBeGreaterThan(10_000); // measured: a real figure, not a missing one
-      expect(peakKb * 1024).toBeLessThan(1e9);
-      expect([0, 1]).toContain(code); // processed (one blank page) or a per-file failure, never a crash
-      const summary = JSON.parse(stdout) as { files: Array<{ warnings: string[] }> };
-      expect(summary.files[0]!.warnings.join("\n")).not.toContain("no answer from pdf.js");
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const bytes = pdfWithObjectStreamCount(99_999_999);
+    expect(bytes.length).toBeLessThan(1024);
+    const { peakKb, code, summary } = await cliPeakRss(bytes, "objstm.pdf");
+    expect(peakKb * 1024).toBeLessThan(1e9);
+    expect([0, 1]).toContain(code); // processed (one blank page) or a per-file failure, never a crash
+    expect(summary.files[0]!.warnings.join("\n")).not.toContain("no answer from pdf.js");
   });
 
   test("a well-formed object stream still reads (same file with /N 1)", async () => {
@@ -58,6 +65,18 @@ describe("PDF object streams", () => {
     } finally {
       await file.close();
     }
+  });
+});
+
+describe("CID font widths", () => {
+  // Before: pdf.js set one width per CID of a `/W` range, so `[0 4294967295 500]` (fuzz input 7225 of seed 21: a
+  // mutated invalid_pdf.pdf) took the CLI to 5.1 GB, and the page ended in a 15 s pdf.js timeout as an empty page.
+  test("a `/W` range to 4294967295: peak RSS under 1 GB and the page's text layer is read", async () => {
+    const { peakKb, code, summary } = await cliPeakRss(pdfWithCidWidthRange(4_294_967_295), "cid-widths.pdf");
+    expect(peakKb * 1024).toBeLessThan(1e9);
+    expect(code).toBe(0);
+    expect(summary.files[0]!.warnings).toEqual([]);
+    expect(summary.files[0]!.text_source).toBe("text layer");
   });
 });
 

@@ -131,3 +131,20 @@ export function pdfClaimingPages(count: number): Uint8Array {
     "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
   ]);
 }
+
+/**
+ * A one-page PDF whose text uses a CID font with a `/W` range `[0 last 500]`: widths for CIDs 0 to `last`. pdf.js
+ * filled one entry per CID of the range, so a range ending at 4294967295 (a fuzzed number) took gigabytes.
+ */
+export function pdfWithCidWidthRange(last: number): Uint8Array {
+  const content = "BT /F1 12 Tf 72 720 Td <00410042> Tj ET";
+  return classicPdf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    "<< /Type /Font /Subtype /Type0 /BaseFont /Hostile /Encoding /Identity-H /DescendantFonts [6 0 R] >>",
+    `<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Hostile /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 7 0 R /W [0 ${last} 500] >>`,
+    "<< /Type /FontDescriptor /FontName /Hostile /Flags 4 /FontBBox [0 0 1000 1000] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 >>",
+  ]);
+}

@@ -28,6 +28,22 @@ const OBJECT_STREAM: Patch[] = [
   ["    const entries = new Array(n);\n", "    const entries = [];\n"],
 ];
 
+/**
+ * Safety: a CID font's `/W` (and `/W2`) range `first last width` set one entry per CID of the range, so a range
+ * ending at 4294967295 (a fuzzed number) took 5 GB and a pdf.js timeout. CIDs stop at 65,535 (PDF 32000-1 annex
+ * C), so a range is cut there: every valid font reads the same. Tested in test/core/hostile-inputs.test.ts.
+ */
+const CID_WIDTH_RANGES: Patch[] = [
+  [
+    "for (let j = start; j <= code; j++) {\n              glyphsWidths[j] = width;",
+    "for (let j = start, last = Math.min(code, 0xffff); j <= last; j++) {\n              glyphsWidths[j] = width;",
+  ],
+  [
+    "for (let j = start; j <= code; j++) {\n                glyphsVMetrics[j] = vmetric;",
+    "for (let j = start, last = Math.min(code, 0xffff); j <= last; j++) {\n                glyphsVMetrics[j] = vmetric;",
+  ],
+];
+
 const PATCHES: Patch[] = [
   [
     "textChunk.str.push(glyphUnicode);",
@@ -50,7 +66,7 @@ export async function loadPdfjsWorkerModule(): Promise<WorkerModule> {
   const path = Bun.resolveSync("pdfjs-dist/legacy/build/pdf.worker.mjs", import.meta.dir);
   if (!existsSync(path)) throw new Error(missingPdfjs(path));
   const source = readFileSync(path, "utf8");
-  const patched = applyPatches(source, PATCHES, [OBJECT_STREAM, ...SPEED_PATCHES]);
+  const patched = applyPatches(source, PATCHES, [OBJECT_STREAM, CID_WIDTH_RANGES, ...SPEED_PATCHES]);
   if (patched === null) return { ...(await import(path)), glyphOffsets: false };
   const digest = createHash("sha256").update(patched).digest("hex");
   try {
