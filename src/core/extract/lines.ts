@@ -47,7 +47,9 @@ export function uprightSize(page: Page): [number, number] {
 /**
  * Words of one page grouped into lines: by `word.line` when OCR/text layer gave it, else by vertical overlap.
  * `byRow` groups by vertical overlap whatever the source says: OCR reads a table column by column as text blocks,
- * and a table row is all the words on one baseline.
+ * and a table row is all the words on one baseline. On a photo the baselines slope (a tilt the deskew did not
+ * undo, a shear), so a row's words far apart sit at different heights: rows are then grouped on heights corrected
+ * by the slope of the lines OCR did read (see textSlope).
  */
 export function pageLines(page: Page, byRow = false): Line[] {
   type Placed = { word: Word; box: Box };
@@ -56,7 +58,8 @@ export function pageLines(page: Page, byRow = false): Line[] {
   if (!byRow && placed.every((p) => typeof p.word.line === "number")) {
     for (const p of placed) groups.set(p.word.line!, [...(groups.get(p.word.line!) ?? []), p]);
   } else {
-    groupByOverlap(placed).forEach((ps, i) => groups.set(i, ps));
+    const slope = byRow ? textSlope(placed) : 0;
+    groupByOverlap(placed, slope).forEach((ps, i) => groups.set(i, ps));
   }
   const lines: Line[] = [];
   for (const key of [...groups.keys()].sort((a, b) => a - b)) {
@@ -74,22 +77,58 @@ export function pageLines(page: Page, byRow = false): Line[] {
   return lines;
 }
 
-function groupByOverlap<T extends { box: Box }>(items: T[]): T[][] {
-  const sorted = items.slice().sort((a, b) => a.box[1] + a.box[3] - (b.box[1] + b.box[3]));
-  const lines: T[][] = [];
-  for (const item of sorted) {
-    const cy = (item.box[1] + item.box[3]) / 2;
+/** Below this slope (about 0.3°) baselines count as level: straight pages group exactly as before. */
+const LEVEL = 0.005;
+
+/**
+ * The slope (dy/dx) of the page's text lines: the median over the lines OCR read as several words spread over a
+ * wide span of the least-squares slope of their word centres. 0 when there are too few such lines or the slope is
+ * negligible.
+ */
+export function textSlope(placed: Array<{ word: Word; box: Box }>): number {
+  const byLine = new Map<number, Box[]>();
+  for (const p of placed) if (typeof p.word.line === "number") byLine.set(p.word.line, [...(byLine.get(p.word.line) ?? []), p.box]);
+  const slopes: number[] = [];
+  for (const boxes of byLine.values()) {
+    if (boxes.length < 3) continue;
+    const pts = boxes.map((b) => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] as const);
+    const mx = pts.reduce((s, p) => s + p[0], 0) / pts.length;
+    const my = pts.reduce((s, p) => s + p[1], 0) / pts.length;
+    const sxx = pts.reduce((s, p) => s + (p[0] - mx) ** 2, 0);
+    const height = Math.min(...boxes.map((b) => b[3] - b[1]));
+    // A short line says little about the slope: its span must be many character heights.
+    if (Math.sqrt(sxx / pts.length) < 3 * Math.max(1, height)) continue;
+    slopes.push(pts.reduce((s, p) => s + (p[0] - mx) * (p[1] - my), 0) / sxx);
+  }
+  if (slopes.length < 3) return 0;
+  const median = slopes.sort((a, b) => a - b)[slopes.length >> 1]!;
+  return Math.abs(median) < LEVEL ? 0 : median;
+}
+
+/** Items grouped into rows by vertical overlap of their boxes, heights corrected by `slope` (0: as printed). */
+function groupByOverlap<T extends { box: Box }>(items: T[], slope = 0): T[][] {
+  const level = (b: Box): Box => {
+    const dy = slope * ((b[0] + b[2]) / 2);
+    return [b[0], b[1] - dy, b[2], b[3] - dy];
+  };
+  const placed = items.map((item) => ({ item, box: level(item.box) }));
+  const sorted = placed.sort((a, b) => a.box[1] + a.box[3] - (b.box[1] + b.box[3]));
+  const lines: Array<typeof placed> = [];
+  for (const p of sorted) {
+    const cy = (p.box[1] + p.box[3]) / 2;
     const last = lines[lines.length - 1];
     if (last) {
       const box = unionBox(last.map((x) => x.box));
-      if (cy >= box[1] && cy <= box[3]) {
-        last.push(item);
+      // Either centre inside the other's height: a speck-sized box (a lone digit OCR boxed tightly) joins its row.
+      const lineCy = (box[1] + box[3]) / 2;
+      if ((cy >= box[1] && cy <= box[3]) || (slope !== 0 && lineCy >= p.box[1] && lineCy <= p.box[3])) {
+        last.push(p);
         continue;
       }
     }
-    lines.push([item]);
+    lines.push([p]);
   }
-  return lines;
+  return lines.map((l) => l.map((p) => p.item));
 }
 
 

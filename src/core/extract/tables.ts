@@ -10,6 +10,7 @@ import { boxesOf, type Line, type LineWord, lineHeight, ocrConfidenceOf, type Sp
 import { type DateOrder, parseAmount } from "./normalize";
 import { findAmounts } from "./values";
 import { round } from "./fields";
+import { mendRows } from "./row-arithmetic";
 
 interface Anchor { column: TableColumn | null; x1: number; x2: number }
 interface Row { cells: Map<string, LineWord[]>; description: string[]; spans: Span[]; descriptionX: number }
@@ -79,11 +80,11 @@ function rowOf(line: Line, anchors: Anchor[], descLimit: number): Row {
   return row;
 }
 
-function cellValue(column: TableColumn, words: LineWord[] | undefined): FieldValue {
-  if (!words?.length) return null;
+/** A numeric cell: amounts by their last word (after a currency or a rate), other numbers by their first. */
+function cellOf(column: TableColumn, words: LineWord[] | undefined): { value: number | null; text: string | null } {
+  if (!words?.length) return { value: null, text: null };
   const text = column.type === "amount" ? words[words.length - 1]!.word.text : words[0]!.word.text;
-  const n = parseAmount(text.replace(/[^\d.,\-()]/g, ""));
-  return n;
+  return { value: parseAmount(text.replace(/[^\d.,\-()]/g, "")), text };
 }
 
 /** A continuation line starts near the row's description (not further left, like a footer) and left of the numbers. */
@@ -176,9 +177,17 @@ export function extractTable(field: FieldSettings, lines: Line[], dateOrder: Dat
   }
   const value = rows.map((r) => {
     const out: Record<string, FieldValue> = {};
-    for (const c of columns) out[c.id] = c.type === "string" ? r.description.join("\n") || null : cellValue(c, r.cells.get(c.id));
+    for (const c of columns) out[c.id] = c.type === "string" ? r.description.join("\n") || null : cellOf(c, r.cells.get(c.id)).value;
     return out;
   });
+  // OCR damage (a lost decimal separator, a lost quantity) mended by each row's arithmetic; text layers are exact.
+  const ocr = rows.map((r, k) => [r, k] as const).filter(([r]) => r.spans[0]!.line.page.text_source === "ocr");
+  const cell = (r: Row, id: string) => {
+    const c = columns.find((col) => col.id === id);
+    return c ? cellOf(c, r.cells.get(id)) : { value: null, text: null };
+  };
+  const mended = mendRows(ocr.map(([, k]) => value[k]!), ocr.map(([r]) => ({ quantity: cell(r, "quantity"), unit_price: cell(r, "unit_price"), amount: cell(r, "amount") })), columns.some((c) => c.id === "quantity"));
+  if (mended) reason += `; ${mended} row(s) mended by quantity × unit price = amount`;
   const spans = rows.flatMap((r) => r.spans);
   const complete = value.filter((r) => Object.values(r).filter((v) => v !== null).length >= 2).length / value.length;
   const confidence = round(0.85 * complete * (0.4 + 0.6 * ocrConfidenceOf(spans)));
