@@ -34,13 +34,15 @@ function columnDecimals(texts: Array<string | null>): number {
   return best && best[1] >= 2 ? best[0] : 0;
 }
 
-/** Readings of a cell: as read, then (a damaged cell in a column with decimals) with the decimals put back. */
+/**
+ * Readings of a cell, likeliest first: a cell printed without a separator in a column whose cells print decimals
+ * lost it ("€4499" among "€14,99"), so the decimals put back come first, then the cell as read.
+ */
 function readings(cell: { value: number | null; text: string | null }, decimals: number): number[] {
   if (cell.value === null || cell.text === null) return [];
-  const out = [cell.value];
   const digits = cell.text.replace(/\D/g, "");
-  if (decimals > 0 && !hasSeparator(cell.text) && digits.length > decimals) out.push(cell.value / 10 ** decimals);
-  return out;
+  if (decimals > 0 && !hasSeparator(cell.text) && digits.length > decimals) return [cell.value / 10 ** decimals, cell.value];
+  return [cell.value];
 }
 
 /**
@@ -63,7 +65,7 @@ export function mendRows(rows: Array<Record<string, FieldValue>>, cells: RowCell
     for (const u of units) for (const a of amounts) if (!pick && fits(u, a)) pick = [u, a];
     if (!pick && amounts.length > 0 && amountDecimals > 0 && !hasSeparator(c.amount.text ?? "")) {
       // The amount did not survive OCR; the unit price (read as printed, or mended) times the quantity stands in.
-      const u = hasSeparator(c.unit_price.text ?? "") ? units[0]! : units[units.length - 1]!;
+      const u = units[0]!;
       pick = [u, Math.round(qty * u * 100) / 100];
     }
     if (!pick) return;

@@ -97,13 +97,13 @@ function isContinuation(line: Line, row: Row, firstNumeric: number): boolean {
  * Summary lines (subtotal, tax, total) end a row. Besides common words, the labels of the class's amount fields
  * count when they stand within the first three words of the line ("zzgl. 19% MwSt. 244,25").
  */
-function isSummary(line: Line, summaryLabels: string[]): boolean {
+export function isSummary(line: Line, summaryLabels: string[]): boolean {
   if (SUMMARY.test(line.text.trim()) || SUMMARY_ANYWHERE.test(line.text)) return true;
   const third = line.words[Math.min(2, line.words.length - 1)]?.end ?? 0;
   return findLabels([line], summaryLabels).some((h) => h.start < third);
 }
 
-function hasAmount(line: Line, dateOrder: DateOrder): boolean {
+export function hasAmount(line: Line, dateOrder: DateOrder): boolean {
   return findAmounts(line.text, dateOrder).some((a) => a.decimals || a.currency);
 }
 
@@ -192,41 +192,4 @@ export function extractTable(field: FieldSettings, lines: Line[], dateOrder: Dat
   const complete = value.filter((r) => Object.values(r).filter((v) => v !== null).length >= 2).length / value.length;
   const confidence = round(0.85 * complete * (0.4 + 0.6 * ocrConfidenceOf(spans)));
   return { name: field.name, value, confidence, bounding_boxes: boxesOf(spans), reasoning: `${rows.length} row(s) from the ${reason}`, review_required: confidence < reviewThreshold, is_confirmed: null };
-}
-
-/**
- * A table whose header could not be read (a shaded header row OCR garbled): the run of lines ending in an amount
- * right above the first summary line, taken only when their last amounts add up to one of `targets` (the
- * subtotal, or total − tax): the arithmetic stands in for the missing header. Description = the text before the
- * amounts; amount = the last amount; unit price = the one before it; quantity = a whole number right before them.
- */
-export function headerlessTable(field: FieldSettings, lines: Line[], dateOrder: DateOrder, reviewThreshold: number, summaryLabels: string[], targets: number[]): FieldResult | null {
-  const columns = field.columns ?? [];
-  if (!targets.length || !columns.some((c) => c.id === "amount")) return null;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (!(isSummary(line, summaryLabels) && hasAmount(line, dateOrder))) continue;
-    const run: Line[] = [];
-    for (let j = i - 1; j >= 0 && lines[j]!.page === line.page && run.length < 40; j--) {
-      const amounts = findAmounts(lines[j]!.text, dateOrder).filter((a) => a.decimals || a.currency);
-      const last = amounts[amounts.length - 1];
-      if (!last || lines[j]!.text.slice(last.end).replace(/[€$£¥₹\s]|[A-Z]{3}/g, "") !== "" || isSummary(lines[j]!, summaryLabels)) break;
-      run.unshift(lines[j]!);
-    }
-    if (!run.length) continue;
-    const rows = run.map((l) => {
-      const amounts = findAmounts(l.text, dateOrder).filter((a) => a.decimals || a.currency);
-      // A whole number standing alone right before the amounts is the quantity; the rest before them describes.
-      const qty = /(?:^|\s)(\d{1,4})\s*$/.exec(l.text.slice(0, amounts[0]!.start));
-      const descEnd = qty ? qty.index : amounts[0]!.start;
-      return { line: l, description: l.text.slice(0, descEnd).trim() || null, amount: amounts[amounts.length - 1]!.value, unit: amounts.length > 1 ? amounts[amounts.length - 2]!.value : null, qty: qty ? Number(qty[1]) : null };
-    });
-    const sum = rows.reduce((s, r) => s + r.amount, 0);
-    if (!targets.some((t) => Math.abs(Math.abs(t) - sum) <= 0.02)) continue;
-    const value = rows.map((r) => Object.fromEntries(columns.map((c) => [c.id, c.id === "description" ? r.description : c.id === "amount" ? r.amount : c.id === "unit_price" ? r.unit : c.id === "quantity" ? r.qty : null])));
-    const spans: Span[] = rows.map((r) => ({ line: r.line, words: r.line.words, text: r.line.text }));
-    const confidence = round(0.7 * (0.4 + 0.6 * ocrConfidenceOf(spans)));
-    return { name: field.name, value, confidence, bounding_boxes: boxesOf(spans), reasoning: `${rows.length} row(s) above "${line.text.trim()}" (page ${line.page.page_number}, line ${line.index + 1}): no table header was read, their amounts add up to the document's sums`, review_required: confidence < reviewThreshold, is_confirmed: null };
-  }
-  return null;
 }

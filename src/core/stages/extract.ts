@@ -20,7 +20,8 @@ import { boxesOf, pageLines, type Line } from "../extract/lines";
 import { locateValue } from "../extract/locate";
 import { clearDateMemo, type DateOrder, inferDateOrder } from "../extract/normalize";
 import { fieldCandidates, toFieldResult, type Candidate } from "../extract/fields";
-import { extractTable, headerlessTable, tableHeaderZone } from "../extract/tables";
+import { extractTable, tableHeaderZone } from "../extract/tables";
+import { headerlessTable } from "../extract/headerless";
 import { extractCurrency } from "../extract/currency";
 import { readEInvoice, type EInvoice } from "../extract/einvoice";
 import { type PrintedAmount, reconcileSums } from "../extract/reconcile";
@@ -66,14 +67,20 @@ function negate(value: FieldValue): FieldValue {
   return value;
 }
 
+/** The pages' rows: all words on one baseline (OCR splits a table into column blocks); null without OCR pages. */
+function rowsOf(pages: Page[]): Line[] | null {
+  if (!pages.some((p) => p.text_source === "ocr")) return null;
+  return pages.flatMap((p) => (p.text_source === "ocr" ? pageLines(p, true) : pageLines(p)));
+}
+
 /**
- * A table read from the lines as given and, on OCR pages, from the page's rows (all words on one baseline: OCR
- * splits a table into column blocks); the reading with more rows wins, the lines as given on a tie.
+ * A table read from the lines as given and, on OCR pages, from the page's rows; the reading with more rows wins,
+ * the lines as given on a tie.
  */
 function bestTable(field: FieldSettings, pages: Page[], lines: Line[], dateOrder: DateOrder, threshold: number, summaryLabels: string[]): FieldResult {
   const table = extractTable(field, lines, dateOrder, threshold, summaryLabels);
-  if (!pages.some((p) => p.text_source === "ocr")) return table;
-  const rows = pages.flatMap((p) => (p.text_source === "ocr" ? pageLines(p, true) : pageLines(p)));
+  const rows = rowsOf(pages);
+  if (!rows) return table;
   const byRow = extractTable(field, rows, dateOrder, threshold, summaryLabels);
   const count = (r: FieldResult) => (Array.isArray(r.value) ? r.value.length : 0);
   return count(byRow) > count(table) ? { ...byRow, reasoning: `${byRow.reasoning}, rows read across OCR text blocks` } : table;
@@ -130,7 +137,7 @@ function extract(pages: Page[], classId: string, project: ProjectSettings, opts:
     const num = (id: string) => (typeof out[id]?.value === "number" ? (out[id]!.value as number) : null);
     const [sub, tax, tot] = [num("subtotal_amount"), num("tax_amount"), num("total_amount")];
     const targets = [sub, tot !== null && tax !== null ? tot - tax : null, tot].filter((t): t is number => t !== null && t !== 0);
-    const found = headerlessTable(field, lines, dateOrder, threshold, summaryLabels, targets);
+    const found = headerlessTable(field, rowsOf(pages) ?? lines, dateOrder, threshold, summaryLabels, targets);
     if (found) out[field.id] = negative ? { ...found, value: negate(found.value) } : found;
   }
   const total = best.total_amount ?? Object.entries(best).find(([id, c]) => c?.match.note && /total/.test(id))?.[1];

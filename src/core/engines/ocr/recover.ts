@@ -13,7 +13,7 @@ const ANALYSIS_SIZE = 1400;
 /** Words below this confidence do not count as reading their ink (tesseract's guess at a border or a smudge). */
 const COVERING_CONFIDENCE = 0.3;
 /** Lines read per page at most: the extra recognitions stay bounded whatever the page holds. */
-const MAX_LINES = 12;
+const MAX_LINES = 24;
 
 interface Blob {
   x1: number;
@@ -33,7 +33,7 @@ export function unreadLines(img: GreyImage, words: Word[], textHeight?: number |
   const small = downscale(img, factor);
   const h = height / factor;
   if (h < 4) return [];
-  const ink = inkMask(small, words, factor);
+  const ink = inkMask(small, words, factor, h);
   const blobs = components(ink, small.width, small.height).filter((b) => {
     const bh = b.y2 - b.y1 + 1;
     const bw = b.x2 - b.x1 + 1;
@@ -57,11 +57,17 @@ function medianWordHeight(words: Word[]): number | null {
   return hs.length >= 3 ? hs[hs.length >> 1]! : null;
 }
 
-/** 1 for ink outside every confidently read word (boxes grown by a pixel of the reduced copy), else 0. */
-function inkMask(small: GreyImage, words: Word[], factor: number): Uint8Array {
+/**
+ * 1 for ink outside every confidently read word (boxes grown by a pixel of the reduced copy), else 0. Ink is what
+ * the page's threshold calls dark, and also faint print: grey text on a shaded band (a table's group headings, a
+ * footnote in light grey) lies above the page threshold but well below its surroundings, which a threshold over
+ * the whole page cannot see and tesseract's own binarisation drops.
+ */
+function inkMask(small: GreyImage, words: Word[], factor: number, h: number): Uint8Array {
   const threshold = otsuThreshold(small);
   const mask = new Uint8Array(small.width * small.height);
   for (let i = 0; i < mask.length; i++) mask[i] = small.data[i]! <= threshold && small.data[i]! < 200 ? 1 : 0;
+  markFaintInk(small, mask, Math.max(2, Math.round(1.5 * h)));
   for (const w of words) {
     if (w.confidence < COVERING_CONFIDENCE) continue;
     const [x1, y1, x2, y2] = w.bounding_box;
@@ -72,6 +78,42 @@ function inkMask(small: GreyImage, words: Word[], factor: number): Uint8Array {
     for (let y = ys; y <= ye; y++) mask.fill(0, y * small.width + xs, y * small.width + xe + 1);
   }
   return mask;
+}
+
+/** Faint print is this much darker than the mean of its neighbourhood (grey levels, on 0–255). */
+const FAINT_CONTRAST = 18;
+/**
+ * Only on light paper or a light shaded band: on a dim photo or a dark band every texture would pass as faint ink
+ * (and the page's threshold already sees text there).
+ */
+const LIGHT_PAPER = 200;
+
+/**
+ * Marks pixels darker by FAINT_CONTRAST than the mean of the square of side 2·radius+1 around them (from an integral
+ * image, so the cost is a few passes over the reduced copy). The edges of shaded bands stay unmarked: next to a
+ * band the mean sits between band and paper, and the band's own pixels are not that much darker than it.
+ */
+function markFaintInk(img: GreyImage, mask: Uint8Array, radius: number): void {
+  const { width, height, data } = img;
+  const sums = new Float64Array((width + 1) * (height + 1));
+  for (let y = 0; y < height; y++) {
+    let row = 0;
+    for (let x = 0; x < width; x++) {
+      row += data[y * width + x]!;
+      sums[(y + 1) * (width + 1) + x + 1] = sums[y * (width + 1) + x + 1]! + row;
+    }
+  }
+  for (let y = 0; y < height; y++) {
+    const y1 = Math.max(0, y - radius);
+    const y2 = Math.min(height, y + radius + 1);
+    for (let x = 0; x < width; x++) {
+      const x1 = Math.max(0, x - radius);
+      const x2 = Math.min(width, x + radius + 1);
+      const sum = sums[y2 * (width + 1) + x2]! - sums[y1 * (width + 1) + x2]! - sums[y2 * (width + 1) + x1]! + sums[y1 * (width + 1) + x1]!;
+      const mean = sum / ((y2 - y1) * (x2 - x1));
+      if (mean >= LIGHT_PAPER && data[y * width + x]! < mean - FAINT_CONTRAST) mask[y * width + x] = 1;
+    }
+  }
 }
 
 /** 8-connected components of the mask (union-find over one scan), as bounding boxes. */
