@@ -12,6 +12,7 @@ import { addSourceFile, listSourceFiles, uniqueName } from "../../src/storage/so
 import { getTenant } from "../../src/storage/tenants";
 import * as tx from "../../src/storage/transactions";
 import type { DocumentResult } from "../../src/core/model";
+import { TEST_BACKEND } from "../support/postgres";
 import { freshDb } from "./helpers";
 
 let env: ReturnType<typeof freshDb>;
@@ -37,6 +38,28 @@ describe("database", () => {
     expect(count(again)).toBe(applied);
     again.close();
   });
+});
+
+// PostgreSQL only: on SQLite a failed statement does not abort its transaction, so there is nothing to detect.
+test.if(TEST_BACKEND === "postgres")("a COMMIT that PostgreSQL turns into ROLLBACK (a failed statement's error was caught) throws and keeps nothing", () => {
+  env = freshDb();
+  const db = env.db;
+  db.exec("CREATE TABLE commit_probe (k TEXT PRIMARY KEY)");
+  const insert = db.query("INSERT INTO commit_probe (k) VALUES (?)");
+  insert.run("kept");
+  const swallowing = db.transaction(() => {
+    insert.run("lost");
+    try {
+      insert.run("kept"); // unique violation: PostgreSQL aborts the transaction
+    } catch {
+      // the mistake under test: carrying on after a database error
+    }
+  });
+  expect(() => swallowing()).toThrow("rolled the transaction back at COMMIT");
+  expect(db.inTransaction).toBe(false);
+  // The connection is usable afterwards, and an ordinary transaction still commits.
+  db.transaction(() => insert.run("after"))();
+  expect(db.query<{ k: string }, []>("SELECT k FROM commit_probe ORDER BY k").all().map((r) => r.k)).toEqual(["after", "kept"]);
 });
 
 describe("projects", () => {

@@ -14,7 +14,8 @@
  *   that read then write are serialised across every process, exactly like SQLite's single writer. The hot paths
  *   that must not wait behind it (job claims, rate-limit counters) use row locks or per-key locks instead.
  * A failed statement inside a transaction aborts the whole transaction (PostgreSQL semantics), so `fn` should not
- * catch a database error and carry on; the transaction is rolled back when `fn` throws.
+ * catch a database error and carry on; the transaction is rolled back when `fn` throws, and a COMMIT that PostgreSQL
+ * turns into a ROLLBACK (fn caught the error) throws instead of passing for a commit.
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { DocprocError } from "../../core/errors";
@@ -67,7 +68,7 @@ export class PgDb implements Db {
   }
 
   /** One statement, synchronously. */
-  call(op: BridgeRequest["op"], sql: string, params: unknown[] = []): { rows: Record<string, unknown>[]; count: number } {
+  call(op: BridgeRequest["op"], sql: string, params: unknown[] = []): { rows: Record<string, unknown>[]; count: number; command: string } {
     if (this.closed) throw new DocprocError("internal", "the database connection is closed");
     Atomics.store(this.flag, 0, 0);
     this.worker.postMessage({ op, sql, params } satisfies BridgeRequest);
@@ -139,10 +140,22 @@ export class PgDb implements Db {
         throw err;
       }
       this.depth--;
-      this.exec(nested ? `RELEASE SAVEPOINT ${savepoint}` : "COMMIT");
+      if (nested) this.exec(`RELEASE SAVEPOINT ${savepoint}`);
+      else this.commit();
       return result;
     };
     return Object.assign(run(false), { deferred: run(false), immediate: run(true), exclusive: run(true) });
+  }
+
+  /**
+   * COMMIT, checked: after a failed statement whose error `fn` caught, PostgreSQL answers COMMIT with the tag
+   * ROLLBACK and no error. Every write of the transaction is then gone, which the caller MUST learn.
+   */
+  private commit(): void {
+    const { command } = this.call("exec", "COMMIT");
+    if (command === "ROLLBACK") {
+      throw new DocprocError("internal", "PostgreSQL rolled the transaction back at COMMIT: a statement inside it failed and its error was caught, so none of its writes were kept");
+    }
   }
 
   close(): void {

@@ -7,5 +7,6 @@ export interface BridgeRequest {
 }
 
 export type BridgeReply =
-  | { ok: true; rows: Record<string, unknown>[]; count: number }
+  /** command: the command tag of the (last) statement, e.g. "COMMIT", or "ROLLBACK" for a COMMIT PostgreSQL refused. */
+  | { ok: true; rows: Record<string, unknown>[]; count: number; command: string }
   | { ok: false; message: string; code: string; detail?: string };

@@ -41,13 +41,13 @@ async function run(req: BridgeRequest): Promise<BridgeReply> {
     }
     if (req.op === "close") {
       await sql.close({ timeout: 1 });
-      return { ok: true, rows: [], count: 0 };
+      return { ok: true, rows: [], count: 0, command: "" };
     }
     const result = req.params.length ? await sql.unsafe(req.sql, req.params.map(paramIn)) : await sql.unsafe(req.sql);
     // A multi-statement simple query answers an array of results: the last one is the statement's answer.
     const last = Array.isArray(result[0]) && req.op === "exec" ? (result.at(-1) as unknown as typeof result) : result;
     const rows = req.op === "exec" ? [] : [...last].map((r) => rowOut(r as Record<string, unknown>));
-    return { ok: true, rows, count: Number(last.count ?? rows.length) };
+    return { ok: true, rows, count: Number(last.count ?? rows.length), command: String((last as { command?: string }).command ?? "") };
   } catch (e) {
     const err = e as Error & { errno?: string; code?: string; detail?: string };
     return { ok: false, message: err.message, code: err.errno ?? err.code ?? "", detail: err.detail };
