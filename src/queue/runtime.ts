@@ -14,9 +14,7 @@ import type { BlobStore } from "../storage/blobs";
 import { openBlobStore, storageConfigOf, type StorageConfig } from "../storage/storage-config";
 import { systemClock, type Clock } from "../storage/clock";
 import { openDatabase, type Db } from "../storage/db";
-import { PgDb } from "../storage/pg/connection";
 import { openPostgres } from "../storage/pg/open";
-import { listenSignals } from "../storage/pg/signals";
 import type { Stage, StageName } from "../core/runner/types";
 import { learnOnFinished } from "./learn";
 import { deliveriesOnFinished, enqueueReached, registerWebhookDeliveries, type WebhookSettings } from "./deliveries";
@@ -83,7 +81,7 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
   const clock = opts.clock ?? systemClock;
   const db = opts.data.db;
   // PostgreSQL: every status change is also NOTIFYed, so long polls on other servers wake at once.
-  const notifier = opts.notifier ?? createNotifier(db instanceof PgDb ? (id) => db.notify("status", id) : undefined);
+  const notifier = opts.notifier ?? createNotifier(db.notify ? (id) => db.notify!("status", id) : undefined);
   // The pipeline runs on its own thread: the process's main thread (HTTP in `serve`) never waits for a job's CPU.
   // Replaced stages (tests) are functions, which cannot cross to a thread: those runs stay on this thread.
   // No engine is forced: each project's `ocr.engine` applies unless `ocrEngine` overrides it.
@@ -122,8 +120,8 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
     pool.start();
   }
   const signals =
-    db instanceof PgDb
-      ? listenSignals(db, { jobs: () => pool.wake(), status: (id) => notifier.emit(id, { local: true }) }).catch((err) => {
+    db.listen
+      ? db.listen({ jobs: () => pool.wake(), status: (id) => notifier.emit(id, { local: true }) }).catch((err) => {
           opts.log?.(`LISTEN failed, falling back to polling: ${(err as Error).message}`);
           return null;
         })

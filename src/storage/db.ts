@@ -42,6 +42,14 @@ export interface Db {
   readonly dialect?: "postgres";
   /** PostgreSQL: NOTIFY the other processes (delivered at commit); SQLite has no such thing (they poll). */
   notify?(name: "jobs" | "status", payload: string): void;
+  /** PostgreSQL: receive the other processes' `notify` calls until closed; SQLite has none (they poll). */
+  listen?(handlers: SignalHandlers): Promise<{ close(): Promise<void> }>;
+}
+
+/** What a process does when another one NOTIFYs: a new job of `kind`, a status change of a transaction. */
+export interface SignalHandlers {
+  jobs(kind: string): void;
+  status(transactionId: string): void;
 }
 
 export const isPostgres = (db: Db): boolean => db.dialect === "postgres";

@@ -1,6 +1,6 @@
 /**
- * LISTEN/NOTIFY between processes on PostgreSQL (storage/pg/signals.ts): an API-only server whose long-poll
- * re-check is an hour away still answers a long poll as soon as a worker in another process completes the
+ * LISTEN/NOTIFY between processes on PostgreSQL (storage/pg/signals.ts, `Db.listen`): an API-only server whose
+ * long-poll re-check is an hour away still answers a long poll as soon as a worker in another process completes the
  * transaction, and a new job wakes an idle worker elsewhere at once (its poll is an hour away too).
  * Two runtimes in this test process, each on its own connection, stand for the two processes.
  */
@@ -9,7 +9,6 @@ import { enqueue } from "../../src/queue/jobs";
 import { createWorkerPool } from "../../src/queue/worker";
 import { systemClock } from "../../src/storage/clock";
 import { openPostgres } from "../../src/storage/pg/open";
-import { listenSignals } from "../../src/storage/pg/signals";
 import { buildTestApp, type TestApp } from "../support/app";
 import { freshPostgresUrl } from "../support/postgres";
 
@@ -49,7 +48,7 @@ test("a new job wakes an idle worker pool of another process at once", async () 
   pool.registerHandler("k", async () => {
     ran.push(Date.now());
   });
-  const signals = await listenSignals(b, { jobs: () => pool.wake(), status: () => {} });
+  const signals = await b.listen({ jobs: () => pool.wake(), status: () => {} });
   pool.start();
   await Bun.sleep(200); // the pool's first look found nothing; its next poll is an hour away
   const at = Date.now();

@@ -19,9 +19,10 @@
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { DocprocError } from "../../core/errors";
-import type { Binding, Db, Stmt, TxFn } from "../db";
+import type { Binding, Db, SignalHandlers, Stmt, TxFn } from "../db";
 import type { BridgeReply, BridgeRequest } from "./protocol";
 import { toNumbered } from "./placeholders";
+import { listenSignals } from "./signals";
 
 /** Key of the advisory lock `.immediate()` takes (any constant; "docproc" in ASCII). */
 export const WRITE_LOCK_KEY = 0x646f6370726f63;
@@ -114,6 +115,10 @@ export class PgDb implements Db {
 
   notify(name: string, payload: string): void {
     this.query("SELECT pg_notify(?, ?)").get(this.channel(name), payload);
+  }
+
+  listen(handlers: SignalHandlers): Promise<{ close(): Promise<void> }> {
+    return listenSignals(this, handlers);
   }
 
   exec(sql: string): void {

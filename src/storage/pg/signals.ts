@@ -1,16 +1,12 @@
 /**
  * Cross-process wake-ups on PostgreSQL (LISTEN/NOTIFY): a new job wakes idle workers in every process at once, and
  * a transaction's status change wakes long polls on every server, instead of each waiting for its next poll.
- * NOTIFY is sent inside the writing transaction (delivered at commit) by `PgDb.notify`; this module listens on a
- * dedicated Bun.SQL connection of the main thread. Polling stays as the safety net if the listener drops.
+ * NOTIFY is sent inside the writing transaction (delivered at commit) by `PgDb.notify`; this module (`PgDb.listen`)
+ * listens on a dedicated Bun.SQL connection of the main thread. Polling stays as the safety net if the listener drops.
  */
 import { SQL } from "bun";
+import type { SignalHandlers } from "../db";
 import type { PgDb } from "./connection";
-
-export interface SignalHandlers {
-  jobs(kind: string): void;
-  status(transactionId: string): void;
-}
 
 export async function listenSignals(db: PgDb, handlers: SignalHandlers): Promise<{ close(): Promise<void> }> {
   const sql = new SQL(db.location.url, { max: 1, idleTimeout: 0 });
