@@ -18,18 +18,19 @@ export default class WorkerCommand extends Command {
 
   async run(): Promise<number> {
     const { flags } = await this.parse(WorkerCommand);
-    const [{ openDataDir, startWorkerRuntime }, { waitForSignal }, { loadEnvSettings }, { webhookSettingsOf }] = await Promise.all([
+    const [{ openDataDir, startWorkerRuntime }, { waitForSignal }, { loadEnvSettings }, { webhookSettingsOf }, { recordedPublicUrl }] = await Promise.all([
       import("../queue/runtime"),
       import("./serve"),
       import("../settings/env"),
       import("../queue/deliveries"),
+      import("../storage/deployment"),
     ]);
     const { loggerFromFlags } = await import("../telemetry/cli");
     const env = loadEnvSettings();
     const logger = loggerFromFlags(flags, "worker", env.log);
     const data = openDataDir(flags.data, env.storage, { databaseUrl: env.database.url });
     if (env.storage) await data.blobs.check().catch((err) => (data.db.close(), Promise.reject(err)));
-    const runtime = startWorkerRuntime({ data, concurrency: flags.concurrency, leaseMs: env.queue.leaseMs, jobTimeoutMs: env.queue.jobTimeoutMs, webhooks: webhookSettingsOf(env.webhooks), log: (m) => logger.warn(m), telemetry: { log: logger } });
+    const runtime = startWorkerRuntime({ data, concurrency: flags.concurrency, leaseMs: env.queue.leaseMs, jobTimeoutMs: env.queue.jobTimeoutMs, webhooks: webhookSettingsOf(env.webhooks, () => recordedPublicUrl(data.db)), log: (m) => logger.warn(m), telemetry: { log: logger } });
     const storage = env.storage ? `, storage: ${(await import("../storage/storage-config")).describeStorage(env.storage)}` : "";
     process.stdout.write(`docproc worker running on ${data.dir} (concurrency ${flags.concurrency}${storage})\n`);
     const signal = await waitForSignal();

@@ -7,7 +7,8 @@ import type { AllowPrivate } from "../core/notify/ssrf";
 import { webhookSettingsOf } from "../queue/deliveries";
 import { openDataDir, startWorkerRuntime } from "../queue/runtime";
 import type { PipelineRunner } from "../queue/pipeline-runner";
-import { systemClock } from "../storage/clock";
+import { isoAt, systemClock } from "../storage/clock";
+import { recordPublicUrl } from "../storage/deployment";
 import type { MailEnv } from "../mail/env";
 import type { StorageConfig } from "../storage/storage-config";
 import { startMailService } from "../mail/service";
@@ -86,6 +87,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const limits = { maxQueueDepth: opts.config.maxQueueDepth, maxFileBytes: opts.config.maxFileBytes, maxFiles: opts.config.maxFilesPerUpload };
   const mail = opts.mail ? startMailService({ db: data.db, clock, blobs: data.blobs, env: opts.mail, limits, wake: () => runtime.pool.wake(), log: opts.log ?? (() => {}) }) : null;
   listenUrl = `http://${opts.host.includes(":") ? `[${opts.host}]` : opts.host}:${port}`;
+  // `docproc worker` processes without DOCPROC_PUBLIC_URL build their webhook links from this (storage/deployment.ts).
+  const publicUrl = opts.webhooks?.publicUrl ?? null;
+  recordPublicUrl(data.db, publicUrl ?? listenUrl, publicUrl !== null, isoAt(clock));
   return {
     url: listenUrl,
     port,

@@ -21,6 +21,8 @@ import sqlite008 from "./migrations/008_datasets.sql" with { type: "text" };
 import postgres008 from "./pg/migrations/008_datasets.sql" with { type: "text" };
 import sqlite009 from "./migrations/009_job_lost_leases.sql" with { type: "text" };
 import postgres009 from "./pg/migrations/009_job_lost_leases.sql" with { type: "text" };
+import sqlite010 from "./migrations/010_deployment_settings.sql" with { type: "text" };
+import postgres010 from "./pg/migrations/010_deployment_settings.sql" with { type: "text" };
 
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sqlite: string; postgres: string }> = [
   { version: 1, name: "001_init", sqlite: sqlite001, postgres: postgres001 },
@@ -32,4 +34,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sqlite: 
   { version: 7, name: "007_mail", sqlite: sqlite007, postgres: postgres007 },
   { version: 8, name: "008_datasets", sqlite: sqlite008, postgres: postgres008 },
   { version: 9, name: "009_job_lost_leases", sqlite: sqlite009, postgres: postgres009 },
+  { version: 10, name: "010_deployment_settings", sqlite: sqlite010, postgres: postgres010 },
 ];

@@ -30,8 +30,8 @@ const TRANSACTIONS = 100;
 const KILLS = 20;
 const root = makeTempDir("cluster");
 let s3: TestS3 | undefined;
-// Workers build the webhooks' download links from DOCPROC_PUBLIC_URL (they do not listen anywhere themselves):
-// without it they log a warning and send no webhook, as a misconfigured deployment would.
+// Only the servers get DOCPROC_PUBLIC_URL: the workers (which listen nowhere) build the webhooks' download links from
+// the base the servers recorded in the database (storage/deployment.ts).
 const env: Record<string, string> = { DOCPROC_WEBHOOK_ALLOW: "127.0.0.0/8", DOCPROC_LEASE_SECONDS: "3", ADMIN_API_KEY: KEY };
 const rx = startReceiver();
 const servers: Served[] = [];
@@ -96,9 +96,10 @@ test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGK
   s3 = await startTestS3();
   Object.assign(env, { DOCPROC_DATABASE_URL: databaseUrl, ...s3.env("cluster") });
   const ports = [await freePort(), await freePort()];
-  env.DOCPROC_PUBLIC_URL = `http://127.0.0.1:${ports[0]}`;
+  const publicUrl = `http://127.0.0.1:${ports[0]}`;
   const serveDirs = ports.map(() => freshDir());
-  servers.push(...(await Promise.all(ports.map((port, i) => spawnServe({ dataDir: serveDirs[i]!, port, key: KEY, workers: 0, env, cwd: serveDirs[i] })))));
+  const serveEnv = { ...env, DOCPROC_PUBLIC_URL: publicUrl };
+  servers.push(...(await Promise.all(ports.map((port, i) => spawnServe({ dataDir: serveDirs[i]!, port, key: KEY, workers: 0, env: serveEnv, cwd: serveDirs[i] })))));
   const [a, b] = servers as [Served, Served];
   for (let i = 0; i < workers.length; i++) startWorker(i);
 
@@ -193,13 +194,18 @@ test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGK
   }
 
   // The receiver saw each transaction's delivery under one webhook-id (a resend after a kill reuses it).
+  // Its links point at the servers' public URL, which the workers never had in their environment.
   const byTransaction = new Map<string, Set<string>>();
+  const badLinks: string[] = [];
   for (const r of rx.received.filter((x) => x.path === "/cluster")) {
-    const id = (JSON.parse(r.body) as { transaction_id: string }).transaction_id;
+    const payload = JSON.parse(r.body) as { transaction_id: string; exports: { manifest_url: string } };
+    const id = payload.transaction_id;
     if (!byTransaction.has(id)) byTransaction.set(id, new Set());
     byTransaction.get(id)!.add(r.headers["webhook-id"]!);
+    if (payload.exports.manifest_url !== `${publicUrl}/transactions/${id}/exports`) badLinks.push(`${id}: ${payload.exports.manifest_url}`);
   }
   expect(ids.filter((id) => byTransaction.get(id)?.size !== 1)).toEqual([]);
+  expect(badLinks).toEqual([]);
 
   // Every export file downloads whole through either server (written by a worker elsewhere, read from the bucket).
   const short: string[] = [];
