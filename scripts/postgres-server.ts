@@ -4,7 +4,7 @@
  * PostgreSQL refuses to run as root: as root, the package's `postgres` user owns the cluster.
  * `logStatements`: every statement is logged, so a caller can count database round trips.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -33,7 +33,18 @@ function freePort(): number {
   return Number(r.stdout.trim());
 }
 
-export function startPostgres(opts: { logStatements?: boolean } = {}): PostgresServer {
+/**
+ * A detached watchdog stops the server and removes its directory once `pid` is gone, however it ended: `bun test`
+ * runs no process "exit" handlers, and a killed test process runs none either (each run left a server behind).
+ */
+function stopWithOwner(pid: number, asRoot: boolean, pgCtl: string, data: string, root: string): void {
+  const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+  const stop = `${asRoot ? "runuser -u postgres -- " : ""}${q(pgCtl)} -D ${q(data)} -m immediate stop`;
+  const script = `while kill -0 ${pid} 2>/dev/null; do sleep 1; done; ${stop} >/dev/null 2>&1; rm -rf ${q(root)}`;
+  spawn("sh", ["-c", script], { detached: true, stdio: "ignore" }).unref();
+}
+
+export function startPostgres(opts: { logStatements?: boolean; ownerPid?: number } = {}): PostgresServer {
   const bin = binDir();
   const root = mkdtempSync(path.join(tmpdir(), "docproc-pg-"));
   const data = path.join(root, "data");
@@ -53,6 +64,7 @@ export function startPostgres(opts: { logStatements?: boolean } = {}): PostgresS
   const settings = ["-c listen_addresses=127.0.0.1", "-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off", "-c max_connections=300"];
   if (opts.logStatements) settings.push("-c log_statement=all", "-c log_line_prefix=%m:");
   run("pg_ctl", ["-D", data, "-o", `-p ${port} -k ${root} ${settings.join(" ")}`, "-l", log, "-w", "start"]);
+  if (opts.ownerPid) stopWithOwner(opts.ownerPid, asRoot, path.join(bin, "pg_ctl"), data, root);
   let stopped = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

@@ -12,7 +12,7 @@ if (!cmd) {
   console.error("usage: bun scripts/with-postgres.ts <command> [args...]");
   process.exit(2);
 }
-const server = process.env.DOCPROC_TEST_POSTGRES_URL ? null : startPostgres();
+const server = process.env.DOCPROC_TEST_POSTGRES_URL ? null : startPostgres({ ownerPid: process.pid });
 let status = 1;
 try {
   const env = { ...process.env, DOCPROC_TEST_POSTGRES_URL: process.env.DOCPROC_TEST_POSTGRES_URL ?? server!.url };

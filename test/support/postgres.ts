@@ -48,7 +48,8 @@ export function freshPostgresUrl(): string {
 }
 
 function startPrivateServer(): string {
-  const server = startPostgres();
+  // Stopped when this process is gone (bun test runs no "exit" handlers; see scripts/postgres-server.ts).
+  const server = startPostgres({ ownerPid: process.pid });
   process.on("exit", () => server.stop());
   return server.url;
 }
