@@ -2,7 +2,7 @@
  * Colour for terminal output: on when the stream is a terminal and NO_COLOR is unset (https://no-color.org), off
  * in pipes, files and CI logs, so scripts never see escape codes.
  */
-import { colourWanted } from "../telemetry/log";
+import { colourWanted } from "../telemetry/colour";
 
 export interface Paint {
   on: boolean;

@@ -8,6 +8,7 @@
  */
 import pino, { type Logger } from "pino";
 import pretty from "pino-pretty";
+import { colourWanted } from "./colour";
 
 export type { Logger } from "pino";
 
@@ -29,10 +30,7 @@ export interface LoggerOptions {
   colour?: boolean;
 }
 
-/** Whether to colour terminal output: https://no-color.org (any non-empty NO_COLOR turns colour off). */
-export function colourWanted(isTTY: boolean | undefined, env: Record<string, string | undefined> = process.env): boolean {
-  return !!isTTY && !env.NO_COLOR && env.TERM !== "dumb";
-}
+export { colourWanted } from "./colour";
 
 export function createLogger(opts: LoggerOptions = {}): Logger {
   const options: pino.LoggerOptions = {

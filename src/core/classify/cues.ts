@@ -60,26 +60,51 @@ const isShortHeading = (line: string) => line.trim() !== "" && line.trim().split
 const TITLE_BONUS = 2;
 const titleKey = (s: string) => fold(s.toLowerCase()).replace(/[^\p{L}\s]+/gu, " ").replace(/\s+/g, " ").trim();
 
+const cueTitleKeys = new Map<string, string>();
+function cueTitleKey(cue: string): string {
+  let k = cueTitleKeys.get(cue);
+  if (k === undefined) cueTitleKeys.set(cue, (k = titleKey(cue)));
+  return k;
+}
+
 /** Heading lines that are nothing but words: a cue making up a whole line is the document's title. */
 function titleLines(heading: string): Set<string> {
   return new Set(heading.split("\n").map(withoutNumber).filter(isShortHeading).map(titleKey).filter(Boolean));
 }
 
+/** What every class's cues are counted on: the text and its heading zone, folded and lower-cased once per document. */
+export interface CueText {
+  lower: string;
+  head: string;
+  headTokens: ReturnType<typeof tokensOf>;
+  titles: Set<string>;
+}
+
+export function cueTextOf(text: string, heading: string, ocr = false): CueText {
+  const head = fold(heading.toLowerCase());
+  return { lower: fold(text.toLowerCase()), head, headTokens: ocr ? tokensOf(head) : [], titles: titleLines(heading) };
+}
+
+/** A cue word's first word, folded: it must occur as a substring before the cue's regex is worth running. */
+const firstWords = new Map<string, string>();
+function firstWordOf(cue: string): string {
+  let w = firstWords.get(cue);
+  if (w === undefined) firstWords.set(cue, (w = fold(cue.toLowerCase()).trim().split(/\s+/)[0]!));
+  return w;
+}
+
 /**
  * Scores a class: each cue counts log2(1 + occurrences) (capped at 5), three times more in the heading zone,
  * plus 2 when it is a title (a heading line of its own); a phrase of several words counts 1.5 times (more
- * specific); each pattern counts 2; negative cues subtract.
+ * specific); each pattern counts 2; negative cues subtract. `text` may come prepared by cueTextOf (one
+ * preparation for all of a project's classes).
  */
-export function scoreClass(cls: DocumentClass, text: string, heading: string, ocr = false): CueScore {
-  const lower = fold(text.toLowerCase());
-  const head = fold(heading.toLowerCase());
-  const headTokens = ocr ? tokensOf(head) : [];
-  const titles = titleLines(heading);
+export function scoreClass(cls: DocumentClass, text: string | CueText, heading = "", ocr = false): CueScore {
+  const { lower, head, headTokens, titles } = typeof text === "string" ? cueTextOf(text, heading, ocr) : text;
   const hits: CueHit[] = [];
   let score = 0;
   const add = (cue: string, isPattern: boolean, sign: 1 | -1) => {
-    // A cue word's first word must occur as a substring before its regex is worth running.
-    if (!isPattern && !lower.includes(fold(cue.toLowerCase()).trim().split(/\s+/)[0]!)) {
+    if (!isPattern && !lower.includes(firstWordOf(cue))) {
       // On OCR text a heading cue may carry one misread letter ("lNVOICE"); it counts, a little less.
       if (sign > 0 && !isPattern && headTokens.length && fuzzyMatches(headTokens, cue).length) {
         score += 0.8 * 3 * (/\s/.test(cue.trim()) ? 1.5 : 1);
@@ -92,7 +117,7 @@ export function scoreClass(cls: DocumentClass, text: string, heading: string, oc
     const inHeading = count(cueRegex(cue, isPattern), head) > 0;
     const specificity = isPattern ? 2 : /\s/.test(cue.trim()) ? 1.5 : 1;
     // A title ("CREDIT NOTE" on a line of its own) names the document: it outweighs generic cues such as "VAT".
-    const title = !isPattern && titles.has(titleKey(cue));
+    const title = !isPattern && titles.has(cueTitleKey(cue));
     score += sign * specificity * (Math.log2(1 + n) * (inHeading ? 3 : 1) + (title ? TITLE_BONUS : 0));
     hits.push({ cue: isPattern ? `/${cue}/` : cue, count: n, heading: inHeading, title: title || undefined, negative: sign < 0 || undefined });
   };

@@ -15,16 +15,22 @@
  */
 export function fold(text: string): string {
   if (!/[^\x00-\x7f]/.test(text)) return text;
-  let out = "";
-  for (const ch of text) {
-    if (ch.length !== 1 || ch.charCodeAt(0) < 0xc0) {
-      out += ch;
-      continue;
-    }
+  // Surrogate halves (U+D800-DFFF) go through foldChar unchanged: a lone half does not decompose.
+  return text.replace(FOLDABLE, foldChar);
+}
+
+const FOLDABLE = /[\u00c0-\uffff]/g;
+
+/** Folded characters, remembered: a document repeats the same few accented letters thousands of times. */
+const foldedChars = new Map<string, string>();
+function foldChar(ch: string): string {
+  let f = foldedChars.get(ch);
+  if (f === undefined) {
     const d = ch.normalize("NFD");
-    out += d.length > 1 && /^\p{M}+$/u.test(d.slice(1)) ? d[0]! : ch;
+    f = d.length > 1 && /^\p{M}+$/u.test(d.slice(1)) ? d[0]! : ch;
+    foldedChars.set(ch, f);
   }
-  return out;
+  return f;
 }
 
 /** Groups of characters OCR mistakes for one another (compared lower-cased and folded). */

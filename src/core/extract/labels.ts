@@ -88,6 +88,37 @@ function candidateRanks(line: Line, index: LabelIndex): number[] {
   return ranks.length > 1 ? ranks.sort((a, b) => a - b) : ranks;
 }
 
+/** Line positions by token (infoOf's tokens), per line list: a document's lines are searched for every field. */
+const postings = new WeakMap<Line[], Map<string, number[]>>();
+function postingsOf(lines: Line[]): Map<string, number[]> {
+  let map = postings.get(lines);
+  if (!map) {
+    map = new Map();
+    lines.forEach((line, i) => {
+      for (const t of infoOf(line).tokens) {
+        const list = map!.get(t);
+        if (list) list.push(i);
+        else map!.set(t, [i]);
+      }
+    });
+    postings.set(lines, map);
+  }
+  return map;
+}
+
+/**
+ * The lines that can hold a hit, in their order: on text-layer lines only those holding a label's first word
+ * (candidateRanks finds nothing on the others). OCR lines (fuzzy matching), labels not starting with a word, and
+ * short lists are searched line by line.
+ */
+function linesToSearch(lines: Line[], index: LabelIndex): Line[] {
+  if (lines.length < 16 || index.others.length > 0 || lines.some((l) => l.page.text_source === "ocr")) return lines;
+  const map = postingsOf(lines);
+  const at = new Set<number>();
+  for (const first of index.byFirstWord.keys()) for (const i of map.get(first) ?? []) at.add(i);
+  return [...at].sort((a, b) => a - b).map((i) => lines[i]!);
+}
+
 /**
  * True when the label sits inside running text: a lower-case word right before it and right after it, no colon
  * ("... sent to the address below ...", "à l'adresse suivante"). Printed labels stand alone or end in a colon.
@@ -148,7 +179,7 @@ export function findLabels(lines: Line[], labels: string[], excludeBefore: strin
   const after = new Set(excludeAfter.map((w) => fold(w.toLowerCase())));
   const hits: LabelHit[] = [];
   const index = labelIndex(labels);
-  for (const line of lines) {
+  for (const line of linesToSearch(lines, index)) {
     const lineHits: LabelHit[] = [];
     for (const rank of candidateRanks(line, index)) {
       const label = labels[rank]!;

@@ -19,8 +19,19 @@ const SUMMARY = /^(sub-?\s?total|total|totaal|subtotaal|summe|zwischensumme|gesa
 /** Words that make a line a summary line wherever they stand. */
 const SUMMARY_ANYWHERE = /(?<![\p{L}])(sub-?\s?total|total|totaal|subtotaal|summe|zwischensumme|gesamtbetrag|grand total|amount due|balance due|razem)(?![\p{L}])/iu;
 
+/** headerAnchors per line and column list: the header zone and the table itself both look every line up. */
+const anchorMemo = new WeakMap<Line, Map<TableColumn[], Anchor[] | null>>();
+
 /** Column anchors of a header line, or null when fewer than two of the table's columns are named there. */
 function headerAnchors(line: Line, columns: TableColumn[]): Anchor[] | null {
+  let byColumns = anchorMemo.get(line);
+  if (!byColumns) anchorMemo.set(line, (byColumns = new Map()));
+  let anchors = byColumns.get(columns);
+  if (anchors === undefined) byColumns.set(columns, (anchors = findHeaderAnchors(line, columns)));
+  return anchors;
+}
+
+function findHeaderAnchors(line: Line, columns: TableColumn[]): Anchor[] | null {
   const hits: Array<LabelHit & { column: TableColumn }> = [];
   for (const column of columns) for (const h of findLabels([line], column.labels)) hits.push({ ...h, column });
   // Longer (more specific) labels first; then each column keeps its best-ranked hit.

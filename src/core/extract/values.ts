@@ -79,8 +79,29 @@ export interface AmountHit { value: number; start: number; end: number; decimals
 const TIME_RE = /(?<![\d.,:])\d{1,2}:\d{2}(?::\d{2})?(?![\d.,:])/g;
 const timesIn = (text: string) => [...text.matchAll(TIME_RE)].map((m) => ({ start: m.index!, end: m.index! + m[0].length }));
 
+/**
+ * Memo of findAmounts: the totals, table, party and locate searches read the same lines again and again. Callers
+ * never change the hits. Bounded, and cleared per document with the date memo (clearAmountMemo).
+ */
+const amountMemo = new Map<string, readonly AmountHit[]>();
+
+export function clearAmountMemo(): void {
+  amountMemo.clear();
+}
+
 /** Every amount in `text` (dates, times of day and percentages skipped), with an adjacent currency if there is one. */
 export function findAmounts(text: string, dateOrder: DateOrder = "dmy"): AmountHit[] {
+  if (!/\d/.test(text)) return [];
+  const key = dateOrder + text;
+  const hit = amountMemo.get(key);
+  if (hit) return hit as AmountHit[];
+  if (amountMemo.size > 20000) amountMemo.clear();
+  const out = scanAmounts(text, dateOrder);
+  amountMemo.set(key, out);
+  return out;
+}
+
+function scanAmounts(text: string, dateOrder: DateOrder): AmountHit[] {
   const masked = mask(text, [...findDates(text, dateOrder), ...(text.includes(":") ? timesIn(text) : [])]);
   const currencies = findCurrencies(masked);
   const out: AmountHit[] = [];

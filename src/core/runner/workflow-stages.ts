@@ -128,8 +128,12 @@ export const BUILTIN_STAGES: Record<StageName, Stage> = {
   notify: notifyStage,
 };
 
+/** Page number → page, built once per page list (a stage looks up every document's pages in it). */
+const pagesByNumber = new WeakMap<Page[], Map<number, Page>>();
+
 export function pagesOf(state: RunState, doc: DocumentResult): Page[] {
-  const byNumber = new Map(state.pages.map((p) => [p.page_number, p]));
+  let byNumber = pagesByNumber.get(state.pages);
+  if (!byNumber || byNumber.size !== state.pages.length) pagesByNumber.set(state.pages, (byNumber = new Map(state.pages.map((p) => [p.page_number, p]))));
   return doc.split.page_numbers.map((n) => byNumber.get(n)!).filter(Boolean);
 }
 

@@ -15,7 +15,7 @@
  */
 import type { Alternative, Classification, Page } from "../model";
 import type { ProjectSettings } from "../project";
-import { describeHits, headingText, scoreClass, type CueScore } from "../classify/cues";
+import { cueTextOf, describeHits, headingText, scoreClass, type CueScore } from "../classify/cues";
 import { structureBonus } from "../classify/structure";
 import { type ClassifierModel, evidenceFor, isClassifierModel, type Prediction, predict, tokenize, trainClassifier } from "../classify/naive-bayes";
 import { timeStageSync } from "../timing.ts";
@@ -68,9 +68,25 @@ export interface ClassifyEvidence {
   einvoiceTypeCode?: string | null;
 }
 
+/**
+ * Split classifies every page on its own (the class-change signal); a one-page document is then classified again
+ * from the same page. The first answer is remembered per page, for the same project and the same page content
+ * (text, words, geometry), and handed out as a copy.
+ */
+interface OnePage { project: ProjectSettings; text: string; words: Page["words"]; transform: Page["image_transform"]; source: Page["text_source"]; result: Classification }
+const onePage = new WeakMap<Page, OnePage>();
+const copyOf = (c: Classification): Classification => ({ ...c, alternatives: c.alternatives.map((a) => ({ ...a })) });
+
 /** Classifies a document from its pages; see the module contract. */
 export function classifyDocument(pages: Page[], project: ProjectSettings, model?: ClassifierModel, evidence: ClassifyEvidence = {}): Classification {
-  return timeStageSync("classify", () => classify(pages, project, model, evidence));
+  const page = pages.length === 1 && !model && !evidence.einvoiceTypeCode ? pages[0]! : null;
+  const seen = page ? onePage.get(page) : undefined;
+  if (page && seen && seen.project === project && seen.text === page.text && seen.words === page.words && seen.transform === page.image_transform && seen.source === page.text_source) {
+    return copyOf(seen.result);
+  }
+  const result = timeStageSync("classify", () => classify(pages, project, model, evidence));
+  if (page) onePage.set(page, { project, text: page.text, words: page.words, transform: page.image_transform, source: page.text_source, result: copyOf(result) });
+  return result;
 }
 
 function classify(pages: Page[], project: ProjectSettings, model: ClassifierModel | undefined, evidence: ClassifyEvidence): Classification {
@@ -78,7 +94,8 @@ function classify(pages: Page[], project: ProjectSettings, model: ClassifierMode
   const heading = headingText(pages[0]?.text ?? "");
   const hasOther = project.classes.some((c) => c.id === "other");
   const ocr = pages[0]?.text_source === "ocr";
-  const cues: CueScore[] = project.classes.map((c) => scoreClass(c, text, heading, ocr));
+  const prepared = cueTextOf(text, heading, ocr);
+  const cues: CueScore[] = project.classes.map((c) => scoreClass(c, prepared));
   // Structure (till-receipt traits, a totals block with tax) and an e-invoice's type code count next to the cue words.
   const structure = [...structureBonus(pages), ...typeCodeBonus(evidence.einvoiceTypeCode, project)];
   for (const cue of cues) for (const b of structure) if (b.class_id === cue.class_id) cue.score += b.points;

@@ -25,7 +25,7 @@ import { headerlessTable } from "../extract/headerless";
 import { extractCurrency } from "../extract/currency";
 import { readEInvoice, type EInvoice } from "../extract/einvoice";
 import { type PrintedAmount, reconcileSums } from "../extract/reconcile";
-import { findAmounts } from "../extract/values";
+import { clearAmountMemo, findAmounts } from "../extract/values";
 import { timeStageSync } from "../timing.ts";
 
 /** Every amount printed with decimals, for the arithmetic of reconcileSums. */
@@ -93,6 +93,7 @@ export function extractFields(pages: Page[], classId: string, project: ProjectSe
 
 function extract(pages: Page[], classId: string, project: ProjectSettings, opts: ExtractOptions): Record<string, FieldResult> {
   clearDateMemo();
+  clearAmountMemo();
   const fields = project.fields[classId] ?? [];
   const threshold = project.review_thresholds.field;
   const lines: Line[] = pages.flatMap((p) => pageLines(p));

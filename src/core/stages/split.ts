@@ -78,8 +78,7 @@ export function separatorNeedsOf(files: SplitFile[], settings: SplitSettings): M
  * `review_thresholds.split`; documents at confidence 1.0 are never flagged, whatever the threshold.
  */
 export function splitInfoOf(span: DocumentSpan, settings: SplitSettings, files: SplitFile[], reviewThreshold: number): SplitInfo {
-  const fileOfPage = new Map<number, number>();
-  for (const f of files) for (const p of f.pages) fileOfPage.set(p.page_number, f.index);
+  const fileOfPage = fileIndexByPage(files);
   const info: SplitInfo = {
     mode: settings.enabled ? settings.mode : "disabled",
     policy: span.policy,
@@ -91,6 +90,18 @@ export function splitInfoOf(span: DocumentSpan, settings: SplitSettings, files: 
   };
   if (span.separator_pages) info.separator_pages = span.separator_pages;
   return info;
+}
+
+/** Page number → source file index, built once per file list (every document of a transaction asks). */
+const fileIndexes = new WeakMap<SplitFile[], Map<number, number>>();
+function fileIndexByPage(files: SplitFile[]): Map<number, number> {
+  let map = fileIndexes.get(files);
+  if (!map) {
+    map = new Map<number, number>();
+    for (const f of files) for (const p of f.pages) map.set(p.page_number, f.index);
+    fileIndexes.set(files, map);
+  }
+  return map;
 }
 
 function groupFiles(files: SplitFile[], settings: SplitSettings): Group[] {
