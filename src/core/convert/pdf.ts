@@ -19,6 +19,8 @@ export interface PdfConvertOptions {
   password?: string;
   signal?: AbortSignal;
   limits: ConvertLimits;
+  /** See ConvertOptions.onPage (stages/convert.ts). */
+  onPage?: (page: Page, file: { attachments: number; pages: number }) => void;
 }
 
 // Used for a page pdf.js cannot even load: we still return the page (the file's page numbering must not shift).
@@ -79,7 +81,8 @@ async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promis
   let pages: Page[];
   try {
     checkPageCount(wanted, pageTotal, opts.limits);
-    pages = await convertPages(client, { ...src, data }, wanted, opts, warnings, password);
+    const file = { attachments: opened.attachments.length, pages: wanted };
+    pages = await convertPages(client, { ...src, data }, wanted, opts, warnings, password, opts.onPage && ((page: Page) => opts.onPage!(page, file)));
   } catch (err) {
     await client.close();
     throw err;
@@ -121,11 +124,12 @@ async function convertPages(
   opts: PdfConvertOptions,
   warnings: string[],
   password: string | undefined,
+  onPage?: (page: Page) => void,
 ): Promise<Page[]> {
   const wantedHelpers = wanted >= PARALLEL_MIN_PAGES ? Math.max(0, opts.limits.pdfWorkers - 1) : 0;
   const alone = converting === 1; // this file only
   const helperCount = alone && wanted >= COLD_HELPER_MIN_PAGES ? wantedHelpers : Math.min(wantedHelpers, spareWorkerCount());
-  return extractAll(primary, src, wanted, opts, warnings, openHelpers(helperCount, src, password, opts));
+  return extractAll(primary, src, wanted, opts, warnings, openHelpers(helperCount, src, password, opts), onPage);
 }
 
 async function extractAll(
@@ -135,17 +139,24 @@ async function extractAll(
   opts: PdfConvertOptions,
   warnings: string[],
   helpers: Array<Promise<PdfWorkerClient | null>>,
+  onPage?: (page: Page) => void,
 ): Promise<Page[]> {
   const pages = new Array<Page>(wanted);
   const pageWarnings = new Array<string[]>(wanted);
   let next = 1;
   const drain = async (client: PdfWorkerClient) => {
+    let done: Page | null = null;
     while (next <= wanted) {
       const n = next++;
       throwIfAborted(opts.signal, "convert");
       pageWarnings[n - 1] = [];
-      pages[n - 1] = await convertPage(client, primary, src, n, opts, pageWarnings[n - 1]);
+      const converting = convertPage(client, primary, src, n, opts, pageWarnings[n - 1]);
+      // The previous page is handed on after this page was asked for (the request goes out once the handler
+      // returns; the other loop's request keeps the worker busy meanwhile).
+      if (done && onPage) onPage(done);
+      pages[n - 1] = done = await converting;
     }
+    if (done && onPage && !opts.signal?.aborted) onPage(done);
   };
   // Two loops per worker keep one request queued behind the running one, so a worker never idles waiting for
   // the main thread (its page timeout then covers at most two pages of work). The primary starts at once; a

@@ -12,6 +12,7 @@ import { convertOcrData, convertSource, convertText } from "../stages/convert";
 import { ocrPages } from "../stages/ocr";
 import { analysePage, separatorNeedsOf, type SplitFile } from "../stages/split";
 import { splitSettingsOf } from "../workflow";
+import { readAheadOf } from "./read-ahead";
 import { StageInterrupted, type OpenFile, type Stage } from "./types";
 
 export const convertStage: Stage = async (state, ctx) => {
@@ -21,13 +22,14 @@ export const convertStage: Stage = async (state, ctx) => {
   const sources = state.sources;
   const total = sources.length + (input.documentText ? 1 : 0) + (input.ocrData ? 1 : 0);
   let failed = 0;
+  const readAhead = readAheadOf(ctx.project, ctx.signal);
   progress("convert", 0, total);
   for (const src of sources) {
     if (budget !== null && budget <= 0) break;
     try {
       const file = isPlainText(src)
         ? convertText(new TextDecoder().decode(src.data), nextPage, { sourceFileIndex: src.index, filename: src.filename })
-        : await convertSource(src, { firstPageNumber: nextPage, maxPages: budget, password: src.password ?? ctx.password, signal: ctx.signal });
+        : await convertSource(src, { firstPageNumber: nextPage, maxPages: budget, password: src.password ?? ctx.password, signal: ctx.signal, onPage: readAhead });
       state.files.push(file);
       nextPage += file.pages.length;
       if (budget !== null) budget -= file.pages.length;

@@ -12,7 +12,7 @@
  * - The caller MUST call `close()` once it no longer renders pages (it releases the PDF worker).
  */
 import { DocprocError } from "../errors.ts";
-import type { ConvertedFile, SourceInput } from "../model.ts";
+import type { ConvertedFile, Page, SourceInput } from "../model.ts";
 import { convertImage } from "../convert/image.ts";
 import { resolveLimits, type ConvertLimits } from "../convert/limits.ts";
 import { convertPdf } from "../convert/pdf.ts";
@@ -34,6 +34,12 @@ export interface ConvertOptions {
   password?: string;
   signal?: AbortSignal;
   limits?: Partial<ConvertLimits>;
+  /**
+   * Called with each PDF page as soon as its text layer is read, while later pages are still being converted (the
+   * runner reads pages ahead there, see core/runner/read-ahead.ts). `file` tells how many attachments the file
+   * has and how many of its pages are converted. MUST NOT throw; it runs on the main thread between page requests.
+   */
+  onPage?: (page: Page, file: { attachments: number; pages: number }) => void;
 }
 
 export type ConvertedSource = ConvertedFile & { close(): Promise<void> };
@@ -59,7 +65,7 @@ async function convertByFormat(src: SourceInput, opts: ConvertOptions): Promise<
     throw new DocprocError("unsupported_format", `${src.filename} is ${describeUnknown(src.data)}`);
   }
   if (format === "pdf") {
-    return convertPdf(src, { firstPageNumber: opts.firstPageNumber, maxPages: opts.maxPages, password: opts.password, signal: opts.signal, limits });
+    return convertPdf(src, { firstPageNumber: opts.firstPageNumber, maxPages: opts.maxPages, password: opts.password, signal: opts.signal, limits, onPage: opts.onPage });
   }
   const file = await convertImage(src, format, { firstPageNumber: opts.firstPageNumber, maxPages: opts.maxPages, limits });
   return { ...file, close: async () => {} };

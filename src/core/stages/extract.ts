@@ -88,8 +88,37 @@ function bestTable(field: FieldSettings, pages: Page[], lines: Line[], dateOrder
 
 /** Extracts every field of `classId` from `pages`; see the module contract. */
 export function extractFields(pages: Page[], classId: string, project: ProjectSettings, opts: ExtractOptions = {}): Record<string, FieldResult> {
+  const ahead = pages.length === 1 && !opts.attachments?.length ? readAhead.get(pages[0]!) : undefined;
+  if (ahead && sameKey(ahead.key, keyOf(pages[0]!, classId, project))) {
+    readAhead.delete(pages[0]!); // handed over: the caller owns the fields from now on
+    return ahead.fields;
+  }
   return timeStageSync("extract", () => extract(pages, classId, project, opts));
 }
+
+/**
+ * Extracts one page as a one-page document ahead of the Extract stage (core/runner/read-ahead.ts reads pages while
+ * the rest of the file is still being converted). The next extractFields call for that page alone, with the same
+ * class, project and page content, gets these fields instead of extracting again; any other call extracts anew.
+ */
+export function extractAhead(page: Page, classId: string, project: ProjectSettings): void {
+  const fields = timeStageSync("extract", () => extract([page], classId, project, {}));
+  readAhead.set(page, { key: keyOf(page, classId, project), fields });
+}
+
+interface AheadKey { classId: string; project: ProjectSettings; text: string; words: Page["words"]; transform: Page["image_transform"]; source: Page["text_source"]; pageNumber: number }
+const readAhead = new WeakMap<Page, { key: AheadKey; fields: Record<string, FieldResult> }>();
+const keyOf = (page: Page, classId: string, project: ProjectSettings): AheadKey => ({
+  classId,
+  project,
+  text: page.text,
+  words: page.words,
+  transform: page.image_transform,
+  source: page.text_source,
+  pageNumber: page.page_number,
+});
+const sameKey = (a: AheadKey, b: AheadKey) =>
+  a.classId === b.classId && a.project === b.project && a.text === b.text && a.words === b.words && a.transform === b.transform && a.source === b.source && a.pageNumber === b.pageNumber;
 
 function extract(pages: Page[], classId: string, project: ProjectSettings, opts: ExtractOptions): Record<string, FieldResult> {
   clearDateMemo();
