@@ -12,7 +12,8 @@
  * the medians count. CPU seconds (user + sys of the process and the children it waited for) are printed too: on a
  * busy machine they move less than wall time. A per-stage table (DOCPROC_STAGE_TIMES, src/core/timing.ts) shows
  * where docproc's time went in its first run of each input.
- * `bun bench/job.ts [a b c d e serve]` runs it (or some of its parts) alone.
+ * `bun bench/job.ts [a b c d e serve serve-pdf]` runs it (or some of its parts) alone; serve-pdf is serve without
+ * the scanned case.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -297,6 +298,8 @@ export async function benchJob(parts: string[] = []): Promise<BenchRow[]> {
     }
   }
   if (want("serve")) rows.push(...(await serveRows({ real500: await realPagesPdf(500), onePage: await onePageFolder(100), scans: (await scannedInputs()).pdf, pdftotext })));
+  // The born-digital serve rows alone (no OCR engine needed beyond the warm-up).
+  if (parts.includes("serve-pdf")) rows.push(...(await serveRows({ real500: await realPagesPdf(500), onePage: await onePageFolder(100), scans: null, pdftotext })));
   return rows;
 }
 
