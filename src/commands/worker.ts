@@ -5,10 +5,12 @@ import { dataDirFlag, logFlags } from "../cli/flags";
 export default class WorkerCommand extends Command {
   static summary = "Process queued transactions of a data directory (extra workers next to docproc serve)";
   static description =
-    "Claims jobs from the SQLite queue in --data under expiring leases (DOCPROC_LEASE_SECONDS, default 30), so several " +
-    "processes can share one directory; a worker that dies has its jobs retried by the others. One attempt may run " +
-    "DOCPROC_JOB_TIMEOUT_SECONDS (default 1800). SIGTERM stops running jobs at their next checkpoint (OCR: the " +
-    "pages being read), stores what is done and releases them; the next worker continues them.";
+    "Claims jobs from the queue of --data (or of DOCPROC_DATABASE_URL's PostgreSQL, with files in DOCPROC_STORAGE_URL: " +
+    "docs/scaling.md) under expiring leases (DOCPROC_LEASE_SECONDS, default 30), so several processes can share one " +
+    "queue; a worker that dies has its jobs retried by the others. One attempt may run DOCPROC_JOB_TIMEOUT_SECONDS " +
+    "(default 1800). SIGTERM stops running jobs at their next checkpoint (OCR: the pages being read), stores what is " +
+    "done and releases them; the next worker continues them. Webhook links: DOCPROC_PUBLIC_URL, else the base the " +
+    "servers recorded in the database.";
   static examples = ["<%= config.bin %> <%= command.id %> --data ./docproc-data --concurrency 2"];
   static flags = {
     data: dataDirFlag("data directory (the one docproc serve uses)"),
