@@ -148,3 +148,19 @@ export function pdfWithCidWidthRange(last: number): Uint8Array {
     "<< /Type /FontDescriptor /FontName /Hostile /Flags 4 /FontBBox [0 0 1000 1000] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 >>",
   ]);
 }
+
+/**
+ * A one-page PDF painting a 16 × 16 gray image (32 bytes of data, no filter) that declares `bits` bits per
+ * component. pdf.js read bits/8 bytes per component: 99999999 bits cost 15-45 s of CPU for this tiny file.
+ */
+export function pdfWithImageBits(bits: number): Uint8Array {
+  const content = "q 200 0 0 200 72 500 cm /Im0 Do Q";
+  const pixels = "\xff\x00".repeat(16);
+  return classicPdf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>",
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    `<< /Type /XObject /Subtype /Image /Width 16 /Height 16 /ColorSpace /DeviceGray /BitsPerComponent ${bits} /Length ${pixels.length} >>\nstream\n${pixels}\nendstream`,
+  ]);
+}

@@ -44,6 +44,21 @@ const CID_WIDTH_RANGES: Patch[] = [
   ],
 ];
 
+/**
+ * Safety: an image's `/BitsPerComponent` was used as given, and unpacking reads bpc/8 bytes per component, so a
+ * 16 × 16 image declaring 99999999 bits (fuzz input 1279 of seed 21) took 15-45 s of CPU to render a 22-byte
+ * stream. The spec allows 1-16 (JPX data may say more); above 32 the image is refused like any undecodable one
+ * (pdf.js leaves it out of the rendering with a warning).
+ */
+const IMAGE_BITS: Patch[] = [
+  [
+    "    this.bpc = bitsPerComponent;\n    if (!this.imageMask) {",
+    "    this.bpc = bitsPerComponent;\n" +
+      '    if (!Number.isInteger(bitsPerComponent) || bitsPerComponent < 1 || bitsPerComponent > 32) throw new FormatError(`Invalid bits per component: ${bitsPerComponent}`);\n' +
+      "    if (!this.imageMask) {",
+  ],
+];
+
 const PATCHES: Patch[] = [
   [
     "textChunk.str.push(glyphUnicode);",
@@ -66,7 +81,7 @@ export async function loadPdfjsWorkerModule(): Promise<WorkerModule> {
   const path = Bun.resolveSync("pdfjs-dist/legacy/build/pdf.worker.mjs", import.meta.dir);
   if (!existsSync(path)) throw new Error(missingPdfjs(path));
   const source = readFileSync(path, "utf8");
-  const patched = applyPatches(source, PATCHES, [OBJECT_STREAM, CID_WIDTH_RANGES, ...SPEED_PATCHES]);
+  const patched = applyPatches(source, PATCHES, [OBJECT_STREAM, CID_WIDTH_RANGES, IMAGE_BITS, ...SPEED_PATCHES]);
   if (patched === null) return { ...(await import(path)), glyphOffsets: false };
   const digest = createHash("sha256").update(patched).digest("hex");
   try {
