@@ -13,7 +13,7 @@
  * busy machine they move less than wall time. A per-stage table (DOCPROC_STAGE_TIMES, src/core/timing.ts) shows
  * where docproc's time went in its first run of each input.
  * `bun bench/job.ts [a b c d e serve serve-pdf]` runs it (or some of its parts) alone; serve-pdf is serve without
- * the scanned case.
+ * the scanned case; `c-native`, `c-wasm`, `c-pdf` pick one scanned row.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -269,17 +269,27 @@ export async function benchJob(parts: string[] = []): Promise<BenchRow[]> {
     rows.push(...pairRows({ metric: "process a folder of 100 one-page invoice PDFs", units: 100, unit: "docs/s", docproc: r.a, reference: r.b, refName: "a pdftotext loop", target: "≥ 0.5×" }));
     rows.push(...stageRows("100 one-page PDFs", await stageTimesOf(dir)));
   }
-  if (want("c")) {
+  // "c" runs the three scanned rows; "c-native", "c-wasm" and "c-pdf" one each.
+  const wantScans = (row: string) => want("c") || parts.includes(`c-${row}`);
+  if (wantScans("native") || wantScans("wasm") || wantScans("pdf")) {
     const scans = await scannedInputs();
     const tesseract = which("tesseract") ? () => measureParallel(tesseractCmds(scans.files, tessdata), OCR_WORKERS) : null;
     const n = scans.files.length;
-    const native = await interleaved(docproc(scans.dir, ["--ocr-engine", "native"]), tesseract);
-    rows.push(...pairRows({ metric: `process ${n} scanned pages (PNG), native engine`, units: n, unit: "pages/s", docproc: native.a, reference: native.b, refName: `tesseract CLI, ${OCR_WORKERS} at a time`, target: "≥ 1.0×" }));
-    rows.push(...stageRows(`${n} scans, native`, await stageTimesOf(scans.dir, ["--ocr-engine", "native"])));
-    const wasm = await interleaved(docproc(scans.dir, ["--ocr-engine", "wasm"]), tesseract);
-    rows.push(...pairRows({ metric: `process ${n} scanned pages (PNG), embedded engine`, units: n, unit: "pages/s", docproc: wasm.a, reference: wasm.b, refName: `tesseract CLI, ${OCR_WORKERS} at a time`, target: "≥ 0.7×" }));
-    const viaPdf = await interleaved(docproc(scans.pdf), which("ocrmypdf") ? ocrmypdf(scans.pdf, tessdata) : null);
-    rows.push(...pairRows({ metric: `process ${n} scanned pages as one PDF, default (auto) engine`, units: n, unit: "pages/s", docproc: viaPdf.a, reference: viaPdf.b, refName: `OCRmyPDF -j ${OCR_WORKERS} --sidecar`, target: "≥ 1.5×" }));
+    if (wantScans("native")) {
+      const native = await interleaved(docproc(scans.dir, ["--ocr-engine", "native"]), tesseract);
+      rows.push(...pairRows({ metric: `process ${n} scanned pages (PNG), native engine`, units: n, unit: "pages/s", docproc: native.a, reference: native.b, refName: `tesseract CLI, ${OCR_WORKERS} at a time`, target: "≥ 1.0×" }));
+      rows.push(...stageRows(`${n} scans, native`, await stageTimesOf(scans.dir, ["--ocr-engine", "native"])));
+    }
+    if (wantScans("wasm")) {
+      const wasm = await interleaved(docproc(scans.dir, ["--ocr-engine", "wasm"]), tesseract);
+      rows.push(...pairRows({ metric: `process ${n} scanned pages (PNG), embedded engine`, units: n, unit: "pages/s", docproc: wasm.a, reference: wasm.b, refName: `tesseract CLI, ${OCR_WORKERS} at a time`, target: "≥ 0.7×" }));
+      rows.push(...stageRows(`${n} scans, embedded`, await stageTimesOf(scans.dir, ["--ocr-engine", "wasm"])));
+    }
+    if (wantScans("pdf")) {
+      const viaPdf = await interleaved(docproc(scans.pdf), which("ocrmypdf") ? ocrmypdf(scans.pdf, tessdata) : null);
+      rows.push(...pairRows({ metric: `process ${n} scanned pages as one PDF, default (auto) engine`, units: n, unit: "pages/s", docproc: viaPdf.a, reference: viaPdf.b, refName: `OCRmyPDF -j ${OCR_WORKERS} --sidecar`, target: "≥ 1.5×" }));
+      rows.push(...stageRows(`${n} scans as one PDF`, await stageTimesOf(scans.pdf)));
+    }
   }
   if (want("d")) {
     const one = path.join(CACHE, "tiny");

@@ -3,7 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createOcrEngine, resolveTessdataDir, type OcrEngine } from "../../src/core/engines/ocr/index.ts";
-import { probeNativeTesseract } from "../../src/core/engines/ocr/native.ts";
+import { createNativeEngine, probeNativeTesseract } from "../../src/core/engines/ocr/native.ts";
+import { unpackedTessdataDir } from "../../src/core/engines/ocr/tessdata.ts";
 import { LazyPool } from "../../src/core/engines/ocr/pool.ts";
 import { crop, toGrey } from "../../src/core/engines/ocr/raster.ts";
 import { parseTesseractTsv } from "../../src/core/engines/ocr/tsv.ts";
@@ -119,6 +120,61 @@ describe.skipIf(!native)(`native engine (tesseract on PATH: ${native ? native.ve
       expect(one.map((r) => r.words.length)).not.toContain(0);
       const broken = await engine.recognizeMany!([{ data: new Uint8Array(4), width: 100, height: 100, channels: 1 }, crops[0]!, crops[1]!], { psm: 7, dpi: 200 });
       expect(broken).toEqual([null, one[0]!, one[1]!]);
+    } finally {
+      await engine.close();
+    }
+  }, OCR_TIMEOUT);
+
+  /** The engine's tesseract hosts: child processes of this test running native-host.ts. */
+  function hostPids(): number[] {
+    const out = Bun.spawnSync(["ps", "-o", "pid=,args=", "--ppid", String(process.pid)]).stdout.toString();
+    return out.split("\n").filter((l) => l.includes("native-host.ts")).map((l) => Number(l.trim().split(/\s+/)[0]));
+  }
+
+  function nativeOptions(workers: number, hosts: boolean) {
+    return { workers, hosts, binary: native!.binary, version: native!.version, systemTessdataDir: native!.systemTessdataDir, tessdataDir: unpackedTessdataDir(resolveTessdataDir()) };
+  }
+
+  test("a running tesseract host reads pages and single lines exactly as the CLI does, lines in that same host", async () => {
+    const hosted = createNativeEngine(nativeOptions(1, true));
+    const cli = createNativeEngine(nativeOptions(1, false));
+    try {
+      const [h, c] = [await hosted.recognize(grey, { dpi: 200 }), await cli.recognize(grey, { dpi: 200 })];
+      expect(h).toEqual(c);
+      expect(h.words.length).toBeGreaterThan(50);
+      const host = hostPids();
+      expect(host).toHaveLength(1);
+      const crops: RasterImage[] = [1, 2, 3].map((n) => {
+        const boxes = h.words.filter((w) => w.line === n).map((w) => w.bounding_box);
+        const [x1, y1] = [Math.max(0, Math.min(...boxes.map((b) => b[0])) - 8), Math.max(0, Math.min(...boxes.map((b) => b[1])) - 8)];
+        const [x2, y2] = [Math.max(...boxes.map((b) => b[2])) + 8, Math.max(...boxes.map((b) => b[3])) + 8];
+        return { ...crop(toGrey(grey), x1, y1, x2 - x1, y2 - y1), channels: 1 };
+      });
+      const lines = await hosted.recognizeMany!(crops, { psm: 7, dpi: 200 });
+      expect(lines).toEqual(await cli.recognizeMany!(crops, { psm: 7, dpi: 200 }));
+      expect(lines.map((r) => r?.words.length ?? 0)).not.toContain(0);
+      expect(hostPids()).toEqual(host); // the lines went to the host that read the page: no process per line
+    } finally {
+      await Promise.all([hosted.close(), cli.close()]);
+    }
+    expect(hostPids()).toEqual([]);
+  }, OCR_TIMEOUT);
+
+  test("a tesseract host that dies fails the page it was reading with ocr_failed; the next page gets a new host", async () => {
+    const engine = createNativeEngine(nativeOptions(1, true));
+    try {
+      const expected = await engine.recognize(grey);
+      const [first] = hostPids();
+      const reading = engine.recognize(grey).catch((e) => e);
+      process.kill(first!, "SIGKILL");
+      const failed = await reading;
+      // The kill may land after the reading finished; when it lands first, the page fails cleanly.
+      if (failed instanceof Error) expect((failed as DocprocError).code).toBe("ocr_failed");
+      else expect(failed).toEqual(expected);
+      let next = await engine.recognize(grey).catch((e) => e);
+      if (next instanceof Error) next = await engine.recognize(grey); // the death was seen only by this call
+      expect(next).toEqual(expected);
+      expect(hostPids()).not.toContain(first);
     } finally {
       await engine.close();
     }

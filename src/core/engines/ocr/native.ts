@@ -7,7 +7,8 @@ import { DocprocError } from "../../errors.ts";
 import type { RasterImage } from "../../model.ts";
 import { chooseLanguages, missingLanguageWarning, traineddataIn } from "./languages.ts";
 import { LazyPool } from "./pool.ts";
-import { encodePgm, toGrey } from "./raster.ts";
+import { HostUnavailable, hostScriptAvailable, NativeHost } from "./native-hosts.ts";
+import { encodePgm, toGrey, type GreyImage } from "./raster.ts";
 import { parseTesseractTsv } from "./tsv.ts";
 import { DEFAULT_PSM, type OcrEngine, type OcrResult, type RecognizeOptions } from "./types.ts";
 
@@ -22,6 +23,8 @@ export interface NativeOptions {
   systemTessdataDir?: string | null;
   /** Where a folder combining docproc's English with the system's other languages is made (OS temp dir by default). */
   cacheDir?: string;
+  /** false: run the CLI per page even where a long-running tesseract host could run (tests compare the two). */
+  hosts?: boolean;
 }
 
 /** Finds `tesseract` on PATH and returns its version line, or null when it is absent or does not run. */
@@ -52,30 +55,64 @@ async function systemTessdataDir(binary: string): Promise<string | null> {
 }
 
 /**
- * Native tesseract CLI engine: one child process per page, at most `workers` at once, each single-threaded
- * (OMP_THREAD_LIMIT=1: parallelism comes from pages, and OpenMP threads only fight over the same cores).
- * The image goes in on stdin as PGM (no temp file, no decompression); TSV comes back on stdout. The single lines
- * of a page's second look are read together in one process (recognizeMany).
+ * Native tesseract engine, at most `workers` recognitions at once, each single-threaded (OMP_THREAD_LIMIT=1:
+ * parallelism comes from pages, and OpenMP threads only fight over the same cores). Each worker slot keeps a
+ * tesseract host (native-host.ts: libtesseract loaded once in a child process) and sends it page after page and
+ * the single lines of a page's second look. Where no host can run (no libtesseract to load, or a compiled binary
+ * without the host script), it runs the `tesseract` CLI per page instead: the image on stdin as PGM, TSV on stdout,
+ * and a page's single lines together in one process (recognizeMany).
  */
 export function createNativeEngine(opts: NativeOptions): OcrEngine {
   let slotId = 0;
   const running = new Set<Subprocess>();
+  const hosts = new Map<number, NativeHost>();
+  let useHosts = opts.hosts !== false && hostScriptAvailable();
   const languages = nativeLanguages(opts);
   const pool = new LazyPool<number>(
     opts.workers,
     async () => ++slotId,
-    async () => {},
+    async (slot) => {
+      const host = hosts.get(slot);
+      hosts.delete(slot);
+      await host?.stop();
+    },
     () => new DocprocError("ocr_failed", "OCR engine is closed", { stage: "ocr" }),
   );
+  /** The slot's running host, started (or restarted after a crash) on demand; null when hosts cannot run. */
+  const hostOf = async (slot: number): Promise<NativeHost | null> => {
+    if (!useHosts) return null;
+    const host = hosts.get(slot);
+    if (host?.alive) return host;
+    try {
+      const fresh = await NativeHost.start();
+      hosts.set(slot, fresh);
+      return fresh;
+    } catch (err) {
+      if (!(err instanceof HostUnavailable)) throw err;
+      useHosts = false;
+      return null;
+    }
+  };
+  /** One image on the slot's host, or through the CLI. */
+  const readOn = async (slot: number, grey: GreyImage, ro: RecognizeOptions | undefined, lang: LanguageChoice): Promise<OcrResult> => {
+    const host = await hostOf(slot);
+    if (!host) return runTesseract(lang.opts, encodePgm(grey), { ...ro, languages: lang.use }, running);
+    const request = { datapath: lang.opts.tessdataDir, lang: lang.use.join("+"), psm: ro?.psm ?? DEFAULT_PSM, ...(ro?.dpi ? { dpi: ro.dpi } : {}) };
+    try {
+      return parseTesseractTsv(await host.read(grey, request));
+    } catch (err) {
+      throw new DocprocError("ocr_failed", `tesseract failed: ${(err as Error).message}`, { stage: "ocr", retryable: true, cause: err });
+    }
+  };
   const engine: OcrEngine = {
     name: `native (tesseract ${opts.version})`,
     workers: opts.workers,
     async recognize(img, ro) {
-      const pgm = encodePgm(toGrey(img));
+      const grey = toGrey(img);
       const lang = languages(ro?.languages);
       const slot = await pool.acquire();
       try {
-        const result = await runTesseract(lang.opts, pgm, { ...ro, languages: lang.use }, running);
+        const result = await readOn(slot, grey, ro, lang);
         return lang.warning ? { ...result, warnings: [lang.warning] } : result;
       } finally {
         pool.release(slot);
@@ -84,23 +121,26 @@ export function createNativeEngine(opts: NativeOptions): OcrEngine {
     async recognizeMany(imgs, ro) {
       if (imgs.length <= 1) return Promise.all(imgs.map((img) => engine.recognize(img, ro).catch(() => null)));
       const out: Array<OcrResult | null> = imgs.map(() => null);
-      const readable: number[] = [];
-      const pgms: Uint8Array[] = [];
-      imgs.forEach((img, i) => {
+      const greys = imgs.map((img) => {
         try {
-          pgms.push(encodePgm(toGrey(img)));
-          readable.push(i);
+          return toGrey(img);
         } catch {
-          // an invalid raster stays null; the others are still read
+          return null; // an invalid raster stays null; the others are still read
         }
       });
-      if (pgms.length === 0) return out;
+      if (greys.every((g) => g === null)) return out;
       const slot = await pool.acquire().catch(() => null);
       if (slot === null) return out;
       try {
         const lang = languages(ro?.languages);
-        const reads = await runTesseractOnList(lang.opts, pgms, { ...ro, languages: lang.use }, running);
-        readable.forEach((i, k) => (out[i] = reads[k] ?? null));
+        if (await hostOf(slot).catch(() => null)) {
+          // One running host reads them one after another: no process, no model loading per line.
+          for (const [i, grey] of greys.entries()) if (grey) out[i] = await readOn(slot, grey, ro, lang).catch(() => null);
+        } else {
+          const readable = greys.flatMap((g, i) => (g ? [i] : []));
+          const reads = await runTesseractOnList(lang.opts, readable.map((i) => encodePgm(greys[i]!)), { ...ro, languages: lang.use }, running);
+          readable.forEach((i, k) => (out[i] = reads[k] ?? null));
+        }
       } catch {
         // tesseract failed on the list: every line stays unread, the first reading stands
       } finally {
@@ -110,7 +150,9 @@ export function createNativeEngine(opts: NativeOptions): OcrEngine {
     },
     async close() {
       for (const p of running) p.kill();
-      await pool.close();
+      const stopping = [...hosts.values()].map((h) => h.stop());
+      hosts.clear();
+      await Promise.all([pool.close(), ...stopping]);
     },
   };
   return engine;
@@ -176,8 +218,14 @@ async function runCli(opts: NativeOptions, input: string, stdin: Uint8Array | "i
  * docproc's own tessdata) comes from there; other languages from the system's tessdata, through a cache folder of
  * symbolic links that holds both (tesseract takes one directory). Decided once per set.
  */
-function nativeLanguages(opts: NativeOptions): (requested?: readonly string[]) => { opts: NativeOptions; use: string[]; warning: string | null } {
-  const memo = new Map<string, { opts: NativeOptions; use: string[]; warning: string | null }>();
+interface LanguageChoice {
+  opts: NativeOptions;
+  use: string[];
+  warning: string | null;
+}
+
+function nativeLanguages(opts: NativeOptions): (requested?: readonly string[]) => LanguageChoice {
+  const memo = new Map<string, LanguageChoice>();
   return (requested) => {
     const key = (requested ?? []).join("+");
     const hit = memo.get(key);
