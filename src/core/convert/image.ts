@@ -11,6 +11,7 @@ import { boundedScale, checkPageCount, makeTransform, type ConvertLimits } from 
 import type { RenderOptions } from "./raster.ts";
 import { CONTENT_TYPES, type SniffedFormat } from "./sniff.ts";
 import { readTiffPages } from "./tiff.ts";
+import { toGrey } from "../engines/ocr/raster.ts";
 
 type SharpFactory = (typeof import("sharp"))["default"];
 let sharpModule: Promise<SharpFactory> | undefined;
@@ -36,6 +37,9 @@ export async function convertImage(src: SourceInput, format: ImageFormat, opts: 
   const limit = opts.maxPages === null ? Number.MAX_SAFE_INTEGER : Math.max(0, opts.maxPages);
   const { pageCount, sizes } = format === "bmp" ? bmpSizes(src.data, opts.limits) : await sharpSizes(src.data, format, limit, opts.limits, warnings);
   const wanted = Math.min(sizes.length, limit);
+  // The first page is decoded now, so a broken image fails here as this file's error; that decoding is kept as the
+  // grey render OCR asks for next, instead of decoding the image a second time.
+  let firstGrey = await verifyDecodes(sizes[0], wanted > 0, opts.limits);
   const pages: Page[] = [];
   for (let i = 0; i < wanted; i++) {
     const { width, height, source } = sizes[i];
@@ -53,8 +57,14 @@ export async function convertImage(src: SourceInput, format: ImageFormat, opts: 
       words: [],
       text: "",
       ocr_confidence: null,
-      render: (renderOpts?: RenderOptions) =>
-        renderPixels(source, transform.rasterized_width, transform.rasterized_height, renderOpts?.grayscale ?? false, opts.limits),
+      render: (renderOpts?: RenderOptions) => {
+        if (i === 0 && firstGrey && renderOpts?.grayscale) {
+          const kept = firstGrey;
+          firstGrey = null;
+          return Promise.resolve(kept);
+        }
+        return renderPixels(source, transform.rasterized_width, transform.rasterized_height, renderOpts?.grayscale ?? false, opts.limits);
+      },
     });
   }
   return {
@@ -93,7 +103,6 @@ async function sharpSizes(data: Uint8Array, format: ImageFormat, wanted: number,
   if (format !== "tiff") {
     // GIF/WebP frames are animation, so only the first frame counts.
     const sizes = [{ width: first.width, height: first.height, source: { kind: "sharp", data, page: 0 } as PixelSource }];
-    await verifyDecodes(sizes[0], limits);
     return { pageCount: 1, sizes };
   }
   // TIFF pages are document pages: counted and sized from the IFD chain in one pass (see tiff.ts), only the
@@ -117,7 +126,6 @@ async function sharpSizes(data: Uint8Array, format: ImageFormat, wanted: number,
   } else {
     sizes.push({ width: first.width, height: first.height, source: { kind: "sharp", data, page: 0 } });
   }
-  await verifyDecodes(sizes[0], limits);
   return { pageCount, sizes };
 }
 
@@ -148,16 +156,26 @@ async function readMetadata(data: Uint8Array, page: number, limits: ConvertLimit
   return { width: swap ? meta.height : meta.width, height: swap ? meta.width : meta.height, pages: meta.pages };
 }
 
-/** A truncated or broken image should fail now, as this file's error, not later in the OCR stage. */
-async function verifyDecodes(size: PageSize | undefined, limits: ConvertLimits): Promise<void> {
-  if (!size || size.source.kind !== "sharp") return;
+/**
+ * A truncated or broken image should fail now, as this file's error, not later in the OCR stage. When the page will
+ * be converted, the check is its grey render at its raster size (returned, for OCR to use); else a thumbnail.
+ */
+async function verifyDecodes(size: PageSize | undefined, render: boolean, limits: ConvertLimits): Promise<RasterImage | null> {
+  if (!size || size.source.kind !== "sharp") return null;
   const sharp = await loadSharp();
   try {
+    if (render) {
+      const scale = boundedScale(size.width, size.height, 1, limits);
+      const t = makeTransform({ width: size.width, height: size.height }, "pixel", scale, null);
+      return await renderPixels(size.source, t.rasterized_width, t.rasterized_height, true, limits);
+    }
     await sharp(size.source.data, { page: size.source.page, limitInputPixels: limits.maxInputPixels, failOn: "truncated" })
       .resize(64, 64, { fit: "inside" })
       .raw()
       .toBuffer();
+    return null;
   } catch (err) {
+    if (err instanceof DocprocError) throw err;
     throw new DocprocError("corrupt_file", `the image could not be decoded: ${(err as Error).message}`, { cause: err });
   }
 }
@@ -165,18 +183,31 @@ async function verifyDecodes(size: PageSize | undefined, limits: ConvertLimits):
 async function renderPixels(source: PixelSource, width: number, height: number, grayscale: boolean, limits: ConvertLimits): Promise<RasterImage> {
   let image: Sharp;
   const sharp = await loadSharp();
+  let size: { width: number; height: number };
+  let grey = false;
   if (source.kind === "sharp") {
     image = sharp(source.data, { page: source.page, limitInputPixels: limits.maxInputPixels, failOn: "truncated" }).autoOrient();
+    const meta = await image.metadata();
+    size = (meta.orientation ?? 1) >= 5 ? { width: meta.height!, height: meta.width! } : { width: meta.width!, height: meta.height! };
+    grey = meta.channels !== undefined && meta.channels <= 2 && meta.space === "b-w";
   } else {
     const bmp = decodeBmp(source.data); // decoded on demand: a BMP is uncompressed and can be large
     image = sharp(bmp.data, { raw: { width: bmp.width, height: bmp.height, channels: 3 }, limitInputPixels: limits.maxInputPixels });
+    size = { width: bmp.width, height: bmp.height };
   }
-  image = image.resize(width, height, { fit: "fill" }).flatten({ background: "#ffffff" });
-  image = grayscale ? image.toColourspace("b-w") : image.toColourspace("srgb").removeAlpha();
+  // A page at the image's own size (the rule, unless the raster limits shrink it) needs no resampling pass.
+  if (size.width !== width || size.height !== height) image = image.resize(width, height, { fit: "fill" });
+  image = image.flatten({ background: "#ffffff" });
+  // Grey asked of a grey scan: its one channel as it is, not expanded to RGB and averaged back.
+  const oneChannel = grayscale && grey;
+  image = oneChannel ? image.toColourspace("b-w") : image.toColourspace("srgb").removeAlpha();
   const { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
-  const channels = grayscale ? 1 : 3;
+  const channels = oneChannel ? 1 : 3;
   if (info.channels !== channels || info.width !== width || info.height !== height || data.length !== width * height * channels) {
     throw new DocprocError("internal", `image render produced ${info.width} × ${info.height} × ${info.channels}`);
   }
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height, channels };
+  const raster: RasterImage = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height, channels };
+  // A colour image asked for grey: luma with the OCR's weights (engines/ocr/raster.ts), so its reading is the same
+  // as from the RGB render.
+  return grayscale && !oneChannel ? { ...toGrey(raster), channels: 1 } : raster;
 }

@@ -7,6 +7,7 @@ import type { OcrEngine, OcrResult, RecognizeOptions } from "../engines/ocr/type
 import { keepDecimalPoints } from "../engines/ocr/decimals.ts";
 import { addUnreadLines } from "./ocr-recover.ts";
 import { timeStage, timeStageSync } from "../timing.ts";
+import type { RenderOptions } from "../convert/raster.ts";
 
 export interface OcrPagesOptions {
   /** Called after each page (whether it succeeded or not) with pages done and pages to OCR in total. */
@@ -123,7 +124,9 @@ interface Reading {
 }
 
 async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
-  const grey = toGrey(await timeStage("ocr: render", () => page.render!()));
+  // Grey straight from the renderer (one channel from a grey scan, luma computed off the main thread for a PDF).
+  const render = page.render as (o?: RenderOptions) => Promise<RasterImage>;
+  const grey = toGrey(await timeStage("ocr: render", () => render({ grayscale: true })));
   const layout = timeStageSync("ocr: layout analysis", () => analyzeLayout(grey));
   const dpi = page.image_transform.effective_dpi ?? undefined;
   const region = readRegion(grey, layout.contentBox);
