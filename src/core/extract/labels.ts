@@ -119,6 +119,16 @@ function linesToSearch(lines: Line[], index: LabelIndex): Line[] {
   return [...at].sort((a, b) => a - b).map((i) => lines[i]!);
 }
 
+/** Exclusion words folded and lower-cased, per list (the lists are a project's settings: one Set per field). */
+const NONE = new Set<string>();
+const foldedSets = new WeakMap<string[], Set<string>>();
+function foldedSet(words: string[]): Set<string> {
+  if (words.length === 0) return NONE;
+  let set = foldedSets.get(words);
+  if (!set) foldedSets.set(words, (set = new Set(words.map((w) => fold(w.toLowerCase())))));
+  return set;
+}
+
 /**
  * True when the label sits inside running text: a lower-case word right before it and right after it, no colon
  * ("... sent to the address below ...", "à l'adresse suivante"). Printed labels stand alone or end in a colon.
@@ -175,8 +185,8 @@ function spansColumns(line: Line, words: LineWord[]): boolean {
  * a hit preceded by an `excludeBefore` word or followed by an `excludeAfter` word is dropped.
  */
 export function findLabels(lines: Line[], labels: string[], excludeBefore: string[] = [], excludeAfter: string[] = []): LabelHit[] {
-  const before = new Set(excludeBefore.map((w) => fold(w.toLowerCase())));
-  const after = new Set(excludeAfter.map((w) => fold(w.toLowerCase())));
+  const before = foldedSet(excludeBefore);
+  const after = foldedSet(excludeAfter);
   const hits: LabelHit[] = [];
   const index = labelIndex(labels);
   for (const line of linesToSearch(lines, index)) {

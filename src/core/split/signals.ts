@@ -114,7 +114,21 @@ const CLOSING = /\b(grand total|total due|amount due|balance due|gesamtbetrag|re
 /** Share of the page height that counts as header or footer band. */
 const BAND = 0.12;
 
+/**
+ * Features per page, remembered for the same page content and class: the runner's read-ahead computes them while
+ * the file converts (core/runner/read-ahead.ts) and Split asks again. Callers only read them.
+ */
+const featureMemo = new WeakMap<Page, { text: string; words: Page["words"]; transform: Page["image_transform"]; classId: string | null; features: PageFeatures }>();
+
 export function pageFeatures(page: Page, classId: string | null = null): PageFeatures {
+  const seen = featureMemo.get(page);
+  if (seen && seen.text === page.text && seen.words === page.words && seen.transform === page.image_transform && seen.classId === classId) return seen.features;
+  const features = featuresOf(page, classId);
+  featureMemo.set(page, { text: page.text, words: page.words, transform: page.image_transform, classId, features });
+  return features;
+}
+
+function featuresOf(page: Page, classId: string | null): PageFeatures {
   const text = page.text;
   const lines = text.split("\n");
   const upperThird = lines.slice(0, Math.max(3, Math.ceil(lines.length / 3)));
