@@ -164,3 +164,28 @@ export function pdfWithImageBits(bits: number): Uint8Array {
     `<< /Type /XObject /Subtype /Image /Width 16 /Height 16 /ColorSpace /DeviceGray /BitsPerComponent ${bits} /Length ${pixels.length} >>\nstream\n${pixels}\nendstream`,
   ]);
 }
+
+/**
+ * A one-page PDF whose font carries a ToUnicode CMap with one `bfrange` of `count` four-byte codes. pdf.js allows a
+ * CMap 2^24 - 1 entries, a string each: a range that size (the shape of a ToUnicode stream damaged into garbage)
+ * took gigabytes.
+ */
+export function pdfWithToUnicodeRange(count: number): Uint8Array {
+  const hex = (n: number) => n.toString(16).padStart(8, "0");
+  const cmap = [
+    "/CIDInit /ProcSet findresource begin 12 dict begin begincmap",
+    "/CMapName /Hostile def /CMapType 2 def",
+    "1 begincodespacerange <00000000> <ffffffff> endcodespacerange",
+    `1 beginbfrange <${hex(0)}> <${hex(count - 1)}> <0041> endbfrange`,
+    "endcmap CMapName currentdict /CMap defineresource pop end end",
+  ].join("\n");
+  const content = "BT /F1 12 Tf 72 720 Td (Hello) Tj ET";
+  return classicPdf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode 6 0 R >>",
+    `<< /Length ${cmap.length} >>\nstream\n${cmap}\nendstream`,
+  ]);
+}

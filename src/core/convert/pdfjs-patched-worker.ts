@@ -59,6 +59,15 @@ const IMAGE_BITS: Patch[] = [
   ],
 ];
 
+/**
+ * Safety: a CMap may map 2^24 - 1 codes (pdf.js's own budget, per CMap), and each mapped code costs ~320 bytes in
+ * the worker: a ToUnicode stream damaged into garbage ranges (fuzz input 5438 of seed 21, a mutated
+ * NetpresseInvoice.pdf) took it to 2.4 GB, one range of 2^24 - 1 codes to 3.3 GB. Real CMaps map far fewer codes
+ * (two-byte codes: at most 65,536; Adobe's UTF-32 CMaps tens of thousands), so the budget is 2^20 - 1 (~340 MB at
+ * most); past it the rest of the CMap is ignored, as pdf.js does past its own. Tested in hostile-inputs.test.ts.
+ */
+const CMAP_BUDGET: Patch[] = [["const MAX_MAP_RANGE = 2 ** 24 - 1;", "const MAX_MAP_RANGE = 2 ** 20 - 1;"]];
+
 const PATCHES: Patch[] = [
   [
     "textChunk.str.push(glyphUnicode);",
@@ -81,7 +90,7 @@ export async function loadPdfjsWorkerModule(): Promise<WorkerModule> {
   const path = Bun.resolveSync("pdfjs-dist/legacy/build/pdf.worker.mjs", import.meta.dir);
   if (!existsSync(path)) throw new Error(missingPdfjs(path));
   const source = readFileSync(path, "utf8");
-  const patched = applyPatches(source, PATCHES, [OBJECT_STREAM, CID_WIDTH_RANGES, IMAGE_BITS, ...SPEED_PATCHES]);
+  const patched = applyPatches(source, PATCHES, [OBJECT_STREAM, CID_WIDTH_RANGES, IMAGE_BITS, CMAP_BUDGET, ...SPEED_PATCHES]);
   if (patched === null) return { ...(await import(path)), glyphOffsets: false };
   const digest = createHash("sha256").update(patched).digest("hex");
   try {
