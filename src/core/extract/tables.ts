@@ -44,10 +44,23 @@ function findHeaderAnchors(line: Line, columns: TableColumn[]): Anchor[] | null 
   if (byColumn.size < 2 || numeric < 1) return null;
   const used = [...byColumn.values()];
   const anchors: Anchor[] = used.map((h) => ({ column: h.column, x1: h.box[0], x2: h.box[2] }));
-  // Header words of columns we do not extract (tax rate, discount...) still claim the values under them.
+  // A word right after a label, a space apart, finishes that header cell ("Precio unitario", "Prix unitaire HT"):
+  // right-aligned values sit under its end. Other header words (tax rate, discount...) name columns we do not
+  // extract, and still claim the values under them.
+  const space = 0.6 * lineHeight(line);
+  let previous: Anchor | null = null;
   for (const w of line.words) {
-    if (used.some((h) => w.start < h.end && w.end > h.start)) continue;
-    anchors.push({ column: null, x1: w.box[0], x2: w.box[2] });
+    const hit = used.find((h) => w.start < h.end && w.end > h.start);
+    if (hit) {
+      previous = anchors[used.indexOf(hit)]!;
+      continue;
+    }
+    if (previous?.column && w.box[0] - previous.x2 <= space) {
+      previous.x2 = w.box[2];
+      continue;
+    }
+    previous = { column: null, x1: w.box[0], x2: w.box[2] };
+    anchors.push(previous);
   }
   return anchors;
 }
@@ -58,7 +71,13 @@ function nearestAnchor(word: LineWord, anchors: Anchor[]): Anchor {
   return anchors.reduce((best, a) => (dist(a) < dist(best) ? a : best));
 }
 
-function isRowLine(line: Line, descEnd: number, dateOrder: DateOrder): boolean {
+/**
+ * A row line carries an amount right of the description column and starts with its description (or left of it: a
+ * position or quantity column), left of the first number column: a line starting further right belongs to a
+ * totals block ("Shipping 6.41", "Amount paid 4161.42").
+ */
+function isRowLine(line: Line, descEnd: number, rowStart: number, dateOrder: DateOrder): boolean {
+  if (line.words[0]!.box[0] > rowStart) return false;
   const amounts = findAmounts(line.text, dateOrder).filter((a) => a.decimals || a.currency);
   return amounts.some((a) => {
     const word = line.words.find((w) => w.end > a.start);
@@ -75,15 +94,18 @@ function rowOf(line: Line, anchors: Anchor[], descLimit: number): Row {
   const row: Row = { cells: new Map(), description: [], spans: [{ line, words: line.words, text: line.text }], descriptionX: line.box[0] };
   let descriptionX = Infinity;
   const firstLine: string[] = [];
-  for (const w of line.words) {
-    if (/^(\d+([.,]\d+)?\s?)?%$/.test(w.word.text) || /^[€$£¥₹]$/.test(w.word.text)) continue; // rates, lone symbols
-    const anchor = nearestAnchor(w, anchors);
-    const numeric = /^[-−(]?[€$£¥₹]?\d[\d.,']*\)?-?$/.test(w.word.text) && parseAmount(w.word.text.replace(/[€$£¥₹]/g, "")) !== null;
+  for (const token of numberTokens(line)) {
+    const w = token[token.length - 1]!;
+    const text = token.map((t) => t.word.text).join(" ");
+    if (/^(\d+([.,]\d+)?\s?)?%$/.test(text) || /^[€$£¥₹]$/.test(text)) continue; // rates, lone symbols
+    // Right-aligned numbers sit under their column by their right end.
+    const anchor = nearestAnchor({ ...w, box: [token[0]!.box[0], w.box[1], w.box[2], w.box[3]] }, anchors);
+    const numeric = /^[-−(]?[€$£¥₹]?\d[\d.,' ]*\)?-?$/.test(text) && parseAmount(text.replace(/[€$£¥₹]/g, "")) !== null;
     if (anchor.column && anchor.column.type !== "string" && numeric) {
-      row.cells.set(anchor.column.id, [...(row.cells.get(anchor.column.id) ?? []), w]);
+      row.cells.set(anchor.column.id, [...(row.cells.get(anchor.column.id) ?? []), ...token]);
     } else if (anchor.column?.type === "string" || (!numeric && w.box[2] <= descLimit)) {
-      firstLine.push(w.word.text);
-      descriptionX = Math.min(descriptionX, w.box[0]);
+      firstLine.push(text);
+      descriptionX = Math.min(descriptionX, token[0]!.box[0]);
     }
   }
   if (firstLine.length) row.description.push(firstLine.join(" "));
@@ -91,9 +113,41 @@ function rowOf(line: Line, anchors: Anchor[], descLimit: number): Row {
   return row;
 }
 
-/** A numeric cell: amounts by their last word (after a currency or a rate), other numbers by their first. */
+/**
+ * The line's words, a number grouped by spaces ("3 218,04", "(1 234,56)") kept as one token: a group of one to
+ * three digits followed, a space apart, by groups of three.
+ */
+function numberTokens(line: Line): LineWord[][] {
+  const tokens: LineWord[][] = [];
+  const space = 0.6 * lineHeight(line);
+  for (const w of line.words) {
+    const last = tokens[tokens.length - 1];
+    const prev = last?.[last.length - 1];
+    const head = last?.[0]?.word.text ?? "";
+    if (last && prev && w.box[0] - prev.box[2] <= space && /^[-−(]?[€$£¥₹]?\d{1,3}$/.test(head) && /^\d{3}$/.test(last.length > 1 ? prev.word.text : "000") && /^\d{3}([.,]\d{1,2})?\)?-?$/.test(w.word.text)) {
+      last.push(w);
+    } else tokens.push([w]);
+  }
+  return tokens;
+}
+
+/**
+ * A numeric cell: amounts by their last number (after a currency or a rate), other numbers by their first. The
+ * cell's words are read together, so a number grouped with spaces ("1 234,56") is one number.
+ */
 function cellOf(column: TableColumn, words: LineWord[] | undefined): { value: number | null; text: string | null } {
   if (!words?.length) return { value: null, text: null };
+  const joined = words.map((w) => w.word.text).join(" ");
+  const hits = findAmounts(joined);
+  const hit = column.type === "amount" ? hits[hits.length - 1] : hits[0];
+  if (hit) {
+    // findAmounts reads the digits; a sign in parentheses or after the number is the cell's.
+    const negative = (joined[hit.start - 1] === "(" && joined[hit.end] === ")") || joined[hit.end] === "-";
+    return { value: negative ? -Math.abs(hit.value) : hit.value, text: joined.slice(hit.start, hit.end) };
+  }
+  // A negative in parentheses with grouped digits ("(3 218,04)") is one number only as a whole.
+  const whole = parseAmount(joined.replace(/[€$£¥₹]/g, ""));
+  if (whole !== null) return { value: whole, text: joined };
   const text = column.type === "amount" ? words[words.length - 1]!.word.text : words[0]!.word.text;
   return { value: parseAmount(text.replace(/[^\d.,\-()]/g, "")), text };
 }
@@ -142,7 +196,7 @@ function readRows(lines: Line[], headerIndex: number, anchors: Anchor[], dateOrd
     last = line;
     if (isSummary(line, summaryLabels) && hasAmount(line, dateOrder)) {
       [afterSummary, current, skipped] = [true, null, 0];
-    } else if (isRowLine(line, descEnd, dateOrder)) {
+    } else if (isRowLine(line, descEnd, Math.min(firstNumeric, desc ? desc.x1 + 4 * lineHeight(line) : Infinity), dateOrder)) {
       current = rowOf(line, anchors, firstNumeric);
       rows.push(current);
       [afterSummary, skipped] = [false, 0];
@@ -168,6 +222,27 @@ export function tableHeaderZone(field: FieldSettings, lines: Line[], dateOrder: 
   return zone;
 }
 
+/**
+ * A table continued on the next page may repeat the running total under the repeated header ("Carried forward",
+ * "Übertrag", "Report"): a row with only an amount, equal to the sum of every row above it, is that total, not an
+ * item.
+ */
+function dropCarriedTotals(rows: Row[], columns: TableColumn[]): void {
+  const amount = columns.find((c) => c.id === "amount");
+  if (!amount) return;
+  let sum = 0;
+  for (let k = 0; k < rows.length; k++) {
+    const r = rows[k]!;
+    const value = cellOf(amount, r.cells.get(amount.id)).value;
+    const onlyAmount = [...r.cells.keys()].every((id) => id === amount.id);
+    if (k >= 2 && onlyAmount && value !== null && Math.abs(value - sum) <= 0.01) {
+      rows.splice(k--, 1);
+      continue;
+    }
+    sum += value ?? 0;
+  }
+}
+
 /** Extracts a table field; rows carry the column ids as keys. */
 export function extractTable(field: FieldSettings, lines: Line[], dateOrder: DateOrder, reviewThreshold: number, summaryLabels: string[] = []): FieldResult {
   const columns = field.columns ?? [];
@@ -183,6 +258,7 @@ export function extractTable(field: FieldSettings, lines: Line[], dateOrder: Dat
     rows.push(...found.rows);
     i = found.next - 1;
   }
+  dropCarriedTotals(rows, columns);
   if (!rows.length) {
     return { name: field.name, value: null, confidence: 0, bounding_boxes: [], reasoning: "no table found", review_required: field.required, is_confirmed: null };
   }
