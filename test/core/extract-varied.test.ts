@@ -15,7 +15,7 @@ import { createOcrEngine, type OcrEngine } from "../../src/core/engines/ocr";
 import { classifyDocument } from "../../src/core/stages/classify";
 import { extractFields } from "../../src/core/stages/extract";
 import { type GenDoc, generateSet, toNoisyPng, toPdf } from "../../fixtures/varied/generator";
-import { formatTable, type Outcome, SCORED_FIELDS, scoreOutcomes, share, type Table } from "../../fixtures/varied/generator/score";
+import { formatItems, formatTable, type Outcome, SCORED_FIELDS, scoreItems, scoreOutcomes, share, type Table } from "../../fixtures/varied/generator/score";
 
 /**
  * A seed the extractor was never tuned on: development used seeds 1 to 7 and 20241121 (the seed of this test until
@@ -88,6 +88,24 @@ describe("varied synthetic documents through the default project, no configurati
     expect(credits.every((r) => typeof r.fields.total_amount!.value !== "number" || r.fields.total_amount!.value < 0)).toBe(true);
   }, 240_000);
 
+  test("line items of born-digital invoices: every row right (multi-line descriptions, tables continued across pages, carried-forward totals left out) for at least 97% of the documents", () => {
+    const outcomes = digital.map(outcomeOf);
+    const all = scoreItems(outcomes);
+    const multiLine = scoreItems(outcomes, (o) => o.doc.notes.includes("multi-line items"));
+    const multiPage = scoreItems(outcomes, (o) => o.doc.notes.some((n) => /^[2-9] page\(s\)$/.test(n)));
+    console.log([formatItems("line items, all", all, 5), formatItems("line items, multi-line rows", multiLine), formatItems("line items, tables across pages", multiPage)].join("\n"));
+    // Reached on the untuned seed 20261125: 147/147 documents (866 rows), multi-line 91/91, across pages 14/14 (3 of
+    // them continue without repeating the header); on this seed (used while writing the table changes) 147/147.
+    // Before them, on this seed: 62/147 documents, 534/869 rows (multi-line 28/83, across pages 4/11): totals-block
+    // lines taken as rows, "Precio unitario" split, spaced thousands ("1 234,56") read as 234.56, carried-forward
+    // totals as items; a page continuing the table without its header lost every row on it (27 of 33).
+    expect(all.docs).toBeGreaterThan(140);
+    expect(multiPage.docs).toBeGreaterThanOrEqual(10);
+    expect(all.docsOk / all.docs).toBeGreaterThanOrEqual(0.97);
+    expect(multiLine.docsOk / multiLine.docs).toBeGreaterThanOrEqual(0.97);
+    expect(multiPage.docsOk / multiPage.docs).toBeGreaterThanOrEqual(0.9);
+  });
+
   test("letters, contracts and purchase orders are never taken for invoices or receipts", () => {
     const others = digital.filter((r) => ["letter", "contract", "purchase_order"].includes(r.doc.class_id));
     expect(others.length).toBeGreaterThan(15);
@@ -121,6 +139,10 @@ describe("varied synthetic documents through the default project, no configurati
     expect(runs.every((r) => r.pages.every((p) => p.text_source === "ocr"))).toBe(true);
     const table = scoreOutcomes(runs.map(outcomeOf));
     console.log(formatTable(`varied set, seed ${SEED}: ${runs.length} noisy scans (OCR)`, table, 5));
+    const items = scoreItems(runs.map(outcomeOf));
+    console.log(formatItems("line items of the scanned invoices", items, 5));
+    // Not tuned on: 13 of 23 rows (5 of 9 invoices) on this seed; OCR damage to single digits is most of the misses.
+    expect(items.rowsOk / items.rows).toBeGreaterThanOrEqual(0.5);
     const pairs = [...table.rows.values()].reduce((s, r) => [s[0]! + r.ok, s[1]! + r.n], [0, 0]);
     console.log(`all fields: ${pairs[0]}/${pairs[1]} = ${((100 * pairs[0]!) / pairs[1]!).toFixed(1)}%`);
     // Reached on this seed: 104/115 = 90.4% with 13 scans (a thermal, a dot-matrix and a narrow low-resolution till

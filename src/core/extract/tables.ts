@@ -177,20 +177,21 @@ export function hasAmount(line: Line, dateOrder: DateOrder): boolean {
  * pass before rows resume (a section subtotal between groups); before the first row up to four header-ish lines
  * may pass. A vertical gap of more than four line heights ends the table (a contract line over the first row).
  */
-function readRows(lines: Line[], headerIndex: number, anchors: Anchor[], dateOrder: DateOrder, summaryLabels: string[]): { rows: Row[]; next: number } {
+function readRows(lines: Line[], headerIndex: number, anchors: Anchor[], dateOrder: DateOrder, summaryLabels: string[], from = headerIndex + 1): { rows: Row[]; next: number; open: boolean } {
   const header = lines[headerIndex]!;
+  const page = lines[from]?.page;
   const desc = anchors.find((a) => a.column?.type === "string");
   // The first numeric column right of the description (a position or quantity column may stand left of it).
   const numericXs = anchors.filter((a) => a.column && a.column.type !== "string").map((a) => a.x1);
   const firstNumeric = Math.min(...numericXs.filter((x) => !desc || x > desc.x1), Infinity);
   const descEnd = desc ? Math.min(desc.x2, firstNumeric) : 0;
   const rows: Row[] = [];
-  let last: Line = header;
+  let last: Line = from === headerIndex + 1 ? header : lines[from]!;
   let current: Row | null = null;
   let afterSummary = false;
   let skipped = 0;
-  let i = headerIndex + 1;
-  for (; i < lines.length && lines[i]!.page === header.page; i++) {
+  let i = from;
+  for (; i < lines.length && lines[i]!.page === page; i++) {
     const line = lines[i]!;
     if (line.box[1] - last.box[3] > lineHeight(last) * 4) break;
     last = line;
@@ -205,7 +206,31 @@ function readRows(lines: Line[], headerIndex: number, anchors: Anchor[], dateOrd
       current.spans.push({ line, words: line.words, text: line.text });
     } else if (++skipped > (rows.length === 0 ? 4 : afterSummary ? 2 : 0)) break;
   }
-  return { rows, next: i };
+  return { rows, next: i, open: rows.length > 0 && !afterSummary };
+}
+
+/** Lines at the top of a page (running header, page number) that may stand above a table's continued rows. */
+const PAGE_TOP = 8;
+
+/**
+ * Where a table left open at the end of a page (no summary line after its last row, none further down that page)
+ * continues on the next page without repeating its header: the first row line among the next page's first lines,
+ * read under the same columns. -1 when the next page repeats the header (the caller reads it from there), starts
+ * with a summary line or has no row near its top.
+ */
+function continuationOf(lines: Line[], next: number, anchors: Anchor[], columns: TableColumn[], dateOrder: DateOrder, summaryLabels: string[]): number {
+  const page = lines[next - 1]?.page;
+  let j = next;
+  for (; j < lines.length && lines[j]!.page === page; j++) if (isSummary(lines[j]!, summaryLabels) && hasAmount(lines[j]!, dateOrder)) return -1;
+  const desc = anchors.find((a) => a.column?.type === "string");
+  const firstNumeric = Math.min(...anchors.filter((a) => a.column && a.column.type !== "string" && (!desc || a.x1 > desc.x1)).map((a) => a.x1), Infinity);
+  const descEnd = desc ? Math.min(desc.x2, firstNumeric) : 0;
+  for (let k = j; k < Math.min(lines.length, j + PAGE_TOP) && lines[k]!.page === lines[j]?.page; k++) {
+    const line = lines[k]!;
+    if (headerAnchors(line, columns) || (isSummary(line, summaryLabels) && hasAmount(line, dateOrder))) return -1;
+    if (isRowLine(line, descEnd, Math.min(firstNumeric, desc ? desc.x1 + 4 * lineHeight(line) : Infinity), dateOrder)) return k;
+  }
+  return -1;
 }
 
 /**
@@ -256,7 +281,13 @@ export function extractTable(field: FieldSettings, lines: Line[], dateOrder: Dat
     if (!found.rows.length) continue;
     reason ||= `table under header "${header.text}" (page ${header.page.page_number}, line ${header.index + 1})`;
     rows.push(...found.rows);
-    i = found.next - 1;
+    // The table goes on across page breaks where the next page continues its rows without a header of its own.
+    let more = found;
+    for (let k = more.open ? continuationOf(lines, more.next, anchors, columns, dateOrder, summaryLabels) : -1; k >= 0; k = more.open ? continuationOf(lines, more.next, anchors, columns, dateOrder, summaryLabels) : -1) {
+      more = readRows(lines, i, anchors, dateOrder, summaryLabels, k);
+      rows.push(...more.rows);
+    }
+    i = more.next - 1;
   }
   dropCarriedTotals(rows, columns);
   if (!rows.length) {
