@@ -86,6 +86,21 @@ function bestTable(field: FieldSettings, pages: Page[], lines: Line[], dateOrder
   return count(byRow) > count(table) ? { ...byRow, reasoning: `${byRow.reasoning}, rows read across OCR text blocks` } : table;
 }
 
+const xmlHas = (e: EInvoice | null, id: string) => e?.fields[id] !== undefined && e?.fields[id] !== null;
+
+/**
+ * Line items read from the page checked against the document's sums: rows that add up to none of them (a row
+ * missed, an amount misread) are sent to review, whatever the OCR confidence says.
+ */
+function checkedAgainstSums(table: FieldResult, targets: number[]): FieldResult {
+  if (!Array.isArray(table.value) || !table.value.length || !targets.length) return table;
+  const amounts = table.value.map((r) => r.amount).filter((v): v is number => typeof v === "number");
+  if (!amounts.length) return table;
+  const sum = Math.round(amounts.reduce((a, b) => a + b, 0) * 100) / 100;
+  if (targets.some((t) => Math.abs(Math.abs(t) - Math.abs(sum)) <= 0.02)) return { ...table, reasoning: `${table.reasoning}; the amounts add up to the document's sums (${sum})` };
+  return { ...table, review_required: true, reasoning: `${table.reasoning}; the amounts add up to ${sum}, none of the document's sums (${targets.map((t) => Math.round(t * 100) / 100).join(", ")})` };
+}
+
 /** Extracts every field of `classId` from `pages`; see the module contract. */
 export function extractFields(pages: Page[], classId: string, project: ProjectSettings, opts: ExtractOptions = {}): Record<string, FieldResult> {
   const ahead = pages.length === 1 && !opts.attachments?.length ? readAhead.get(pages[0]!) : undefined;
@@ -161,14 +176,18 @@ function extract(pages: Page[], classId: string, project: ProjectSettings, opts:
     out[field.id] = toFieldResult(field, best[field.id], threshold);
     if (negative && field.type === "amount") out[field.id]!.value = negate(out[field.id]!.value);
   }
-  // A table whose header was not read: rows above the totals whose amounts add up to the subtotal (or total − tax).
+  // The document's sums the line items should add up to: the subtotal, total − tax, or (gross prices) the total.
+  const num = (id: string) => (typeof out[id]?.value === "number" ? (out[id]!.value as number) : null);
+  const [sub, tax, tot] = [num("subtotal_amount"), num("tax_amount"), num("total_amount")];
+  const targets = [sub, tot !== null && tax !== null ? tot - tax : null, tot].filter((t): t is number => t !== null && t !== 0);
   for (const field of fields) {
-    if (field.type !== "table" || !out[field.id] || out[field.id]!.value !== null) continue;
-    const num = (id: string) => (typeof out[id]?.value === "number" ? (out[id]!.value as number) : null);
-    const [sub, tax, tot] = [num("subtotal_amount"), num("tax_amount"), num("total_amount")];
-    const targets = [sub, tot !== null && tax !== null ? tot - tax : null, tot].filter((t): t is number => t !== null && t !== 0);
-    const found = headerlessTable(field, rowsOf(pages) ?? lines, dateOrder, threshold, summaryLabels, targets);
-    if (found) out[field.id] = negative ? { ...found, value: negate(found.value) } : found;
+    if (field.type !== "table" || !out[field.id] || xmlHas(einvoice, field.id)) continue;
+    // A table whose header was not read: rows whose amounts add up to one of the sums.
+    if (out[field.id]!.value === null) {
+      const found = headerlessTable(field, rowsOf(pages) ?? lines, dateOrder, threshold, summaryLabels, targets);
+      if (found) out[field.id] = negative ? { ...found, value: negate(found.value) } : found;
+    }
+    out[field.id] = checkedAgainstSums(out[field.id]!, targets);
   }
   const total = best.total_amount ?? Object.entries(best).find(([id, c]) => c?.match.note && /total/.test(id))?.[1];
   const hints = [["iban", "IBAN"], ["vendor_vat_id", "VAT ID"]].filter(([id]) => out[id!]?.value).map(([id, why]) => ({ field: out[id!]!, why: `from the ${why}` }));
