@@ -36,8 +36,29 @@ export function readAheadOf(project: ProjectSettings, signal?: AbortSignal): Con
   const mode = !split.enabled ? "none" : split.mode === "per_page" ? "pages" : split.mode.startsWith("intelligent") ? "evidence" : "none";
   let prev: Seen | null = null;
   const extractOne = (seen: Seen) => extractAhead(seen.page, seen.classId, project);
-  return (page, file) => {
-    if (page.text_source !== "text_layer" || file.attachments > 0 || signal?.aborted) return;
+  // Pages arrive nearly in order (two requests in flight per pdf.js worker, two workers on long files): they are
+  // taken in page order, so each is compared with the page before it, as the splitter does.
+  let fileIndex = -1;
+  let expected = 1;
+  const early = new Map<number, Page>();
+  return (page, info) => {
+    if (page.source_file_index !== fileIndex) {
+      fileIndex = page.source_file_index;
+      expected = 1;
+      early.clear();
+    }
+    early.set(page.source_file_page_number, page);
+    for (let next = early.get(expected); next; next = early.get(expected)) {
+      early.delete(expected++);
+      readOne(next, info);
+    }
+  };
+
+  function readOne(page: Page, file: { attachments: number; pages: number }): void {
+    if (page.text_source !== "text_layer" || file.attachments > 0 || signal?.aborted) {
+      prev = null;
+      return;
+    }
     try {
       const classId = classifyDocument([page], project).class_id;
       if (!extract || mode === "none") return;
@@ -52,5 +73,5 @@ export function readAheadOf(project: ProjectSettings, signal?: AbortSignal): Con
     } catch {
       // Only a head start: the stages compute (and report) whatever failed here again.
     }
-  };
+  }
 }
