@@ -2,8 +2,8 @@
  * The arithmetic of a line-item row (quantity × unit price = amount) used to mend what OCR damaged in it. OCR drops
  * decimal separators ("€1499" for "€ 14,99") and loses small cells (a lone "1" in the quantity column); the other
  * cells of the row and the other rows of the column say what was printed:
- * - a cell printed without a separator in a column whose other cells print decimals is read with them when that
- *   makes the row add up (or when the row's other amount, read cleanly, confirms it);
+ * - a cell printed without a separator in a table whose money cells print decimals is read with them when that
+ *   makes the row add up;
  * - an amount cell so damaged that no reading adds up is replaced by quantity × unit price, the unit price read
  *   cleanly or mended by the first rule;
  * - a missing quantity is amount ÷ unit price when that is a whole number (the table has a quantity column).
@@ -21,14 +21,16 @@ export interface RowCells {
 const close = (a: number, b: number) => Math.abs(a - b) <= Math.max(0.011, Math.abs(b) * 0.001);
 const hasSeparator = (text: string) => /\d[.,]\d{1,2}(?!\d)/.test(text);
 
-/** The number of decimals most cells of a column print (0 when most print none). */
-function columnDecimals(texts: Array<string | null>): number {
+/**
+ * The number of decimals the table's money cells print: the most common among the cells that show a separator
+ * (at least two of them), 0 when none do. One invoice prints its prices and amounts alike, so the cells OCR read
+ * cleanly say what the damaged ones printed, however many of those there are.
+ */
+function tableDecimals(texts: Array<string | null>): number {
   const counts = new Map<number, number>();
   for (const t of texts) {
-    if (!t) continue;
-    const m = /\d[.,](\d{1,2})(?!\d)/.exec(t);
-    const d = m ? m[1]!.length : 0;
-    counts.set(d, (counts.get(d) ?? 0) + 1);
+    const m = t ? /\d[.,](\d{1,2})(?!\d)/.exec(t) : null;
+    if (m) counts.set(m[1]!.length, (counts.get(m[1]!.length) ?? 0) + 1);
   }
   const [best] = [...counts].sort((a, b) => b[1] - a[1] || b[0] - a[0]);
   return best && best[1] >= 2 ? best[0] : 0;
@@ -50,8 +52,8 @@ function readings(cell: { value: number | null; text: string | null }, decimals:
  * `quantityColumn`: the table names a quantity column, so a row without one lost it.
  */
 export function mendRows(rows: Array<Record<string, FieldValue>>, cells: RowCells[], quantityColumn: boolean): number {
-  const unitDecimals = columnDecimals(cells.map((c) => c.unit_price.text));
-  const amountDecimals = columnDecimals(cells.map((c) => c.amount.text));
+  const decimals = tableDecimals(cells.flatMap((c) => [c.unit_price.text, c.amount.text]));
+  const [unitDecimals, amountDecimals] = [decimals, decimals];
   let changed = 0;
   rows.forEach((row, i) => {
     const c = cells[i]!;
