@@ -7,6 +7,7 @@
  * - an amount cell so damaged that no reading adds up is replaced by quantity × unit price, the unit price read
  *   cleanly or mended by the first rule;
  * - a missing quantity is amount ÷ unit price when that is a whole number (the table has a quantity column).
+ *   (The check is exact to the cent: 2,248.89 ÷ 749.63 is 3; a wrong reading of either rarely divides evenly.)
  * Rows that add up as read are left alone; nothing here invents a row or a cell without the other two.
  */
 import type { FieldValue } from "../model";
@@ -69,6 +70,10 @@ export function mendRows(rows: Array<Record<string, FieldValue>>, cells: RowCell
       // The amount did not survive OCR; the unit price (read as printed, or mended) times the quantity stands in.
       const u = units[0]!;
       pick = [u, Math.round(qty * u * 100) / 100];
+    }
+    if (!pick && q === null && quantityColumn) {
+      // The quantity did not survive OCR ("Co" for "9"): a whole multiple of the unit price in the amount is it.
+      for (const u of units) for (const a of amounts) if (!pick && u !== 0 && Math.abs(a / u - Math.round(a / u)) < 1e-6 && Math.round(a / u) >= 2) pick = [u, a];
     }
     if (!pick) return;
     const [u, a] = pick;

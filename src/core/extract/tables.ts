@@ -155,6 +155,8 @@ function readRows(lines: Line[], headerIndex: number, anchors: Anchor[], dateOrd
   let i = from;
   for (; i < lines.length && lines[i]!.page === page; i++) {
     const line = lines[i]!;
+    // An OCR speck between rows ("I", "|") is no line of the page.
+    if (line.text.replace(/[^\p{L}\p{N}]/gu, "").length < 2 && !hasAmount(line, dateOrder)) continue;
     if (line.box[1] - last.box[3] > lineHeight(last) * 4) break;
     last = line;
     if (isSummary(line, summaryLabels) && hasAmount(line, dateOrder)) {
