@@ -141,7 +141,9 @@ describe("varied synthetic documents through the default project, no configurati
     console.log(formatTable(`varied set, seed ${SEED}: ${runs.length} noisy scans (OCR)`, table, 5));
     const items = scoreItems(runs.map(outcomeOf));
     console.log(formatItems("line items of the scanned invoices", items, 5));
-    // Not tuned on: 13 of 23 rows (5 of 9 invoices) on this seed; OCR damage to single digits is most of the misses.
+    // 13 of 23 rows (5 of 9 invoices) before the scans' misses were looked at (the threshold comes from that run);
+    // 19 of 23 (6 of 9) once a quantity lost to OCR is taken from amount ÷ unit price and specks no longer end a
+    // table. The rest is OCR damage: "ü" read as "u", "252,31" as "252,91".
     expect(items.rowsOk / items.rows).toBeGreaterThanOrEqual(0.5);
     const pairs = [...table.rows.values()].reduce((s, r) => [s[0]! + r.ok, s[1]! + r.n], [0, 0]);
     console.log(`all fields: ${pairs[0]}/${pairs[1]} = ${((100 * pairs[0]!) / pairs[1]!).toFixed(1)}%`);
