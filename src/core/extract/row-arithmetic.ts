@@ -8,6 +8,7 @@
  *   cleanly or mended by the first rule;
  * - a missing quantity is amount ÷ unit price when that is a whole number (the table has a quantity column).
  *   (The check is exact to the cent: 2,248.89 ÷ 749.63 is 3; a wrong reading of either rarely divides evenly.)
+ * - an amount that lost its decimals with no unit price to mend it from is left unread (null) rather than wrong.
  * Rows that add up as read are left alone; nothing here invents a row or a cell without the other two.
  */
 import type { FieldValue } from "../model";
@@ -61,7 +62,14 @@ export function mendRows(rows: Array<Record<string, FieldValue>>, cells: RowCell
     const q = c.quantity.value;
     const units = readings(c.unit_price, unitDecimals);
     const amounts = readings(c.amount, amountDecimals);
-    if (!units.length) return;
+    if (!units.length) {
+      // Nothing to mend it from: an amount that lost its decimals ("€4" for "€ 4,24") is not read rather than wrong.
+      if (c.amount.text !== null && row.amount !== null && amountDecimals > 0 && !hasSeparator(c.amount.text)) {
+        row.amount = null;
+        changed++;
+      }
+      return;
+    }
     const qty = q ?? 1;
     const fits = (u: number, a: number) => close(qty * u, a) || (q === null && close(u, a));
     let pick: [number, number] | null = null;

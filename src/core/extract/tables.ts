@@ -269,7 +269,7 @@ export function extractTable(field: FieldSettings, lines: Line[], dateOrder: Dat
     return c ? cellOf(c, r.cells.get(id)) : { value: null, text: null };
   };
   const mended = mendRows(ocr.map(([, k]) => value[k]!), ocr.map(([r]) => ({ quantity: cell(r, "quantity"), unit_price: cell(r, "unit_price"), amount: cell(r, "amount") })), columns.some((c) => c.id === "quantity"));
-  if (mended) reason += `; ${mended} row(s) mended by quantity × unit price = amount`;
+  if (mended) reason += `; ${mended} row(s) with OCR damage mended by quantity × unit price = amount, or left unread`;
   const spans = rows.flatMap((r) => r.spans);
   const complete = value.filter((r) => Object.values(r).filter((v) => v !== null).length >= 2).length / value.length;
   const confidence = round(0.85 * complete * (0.4 + 0.6 * ocrConfidenceOf(spans)));
