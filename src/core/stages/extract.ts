@@ -97,7 +97,10 @@ function checkedAgainstSums(table: FieldResult, targets: number[]): FieldResult 
   const amounts = table.value.map((r) => r.amount).filter((v): v is number => typeof v === "number");
   if (!amounts.length) return table;
   const sum = Math.round(amounts.reduce((a, b) => a + b, 0) * 100) / 100;
-  if (targets.some((t) => Math.abs(Math.abs(t) - Math.abs(sum)) <= 0.02)) return { ...table, reasoning: `${table.reasoning}; the amounts add up to the document's sums (${sum})` };
+  if (targets.some((t) => Math.abs(Math.abs(t) - Math.abs(sum)) <= 0.02)) {
+    // A headerless table was taken for adding up; it says so already.
+    return table.reasoning.includes("add up to the document's sums") ? table : { ...table, reasoning: `${table.reasoning}; the amounts add up to the document's sums (${sum})` };
+  }
   return { ...table, review_required: true, reasoning: `${table.reasoning}; the amounts add up to ${sum}, none of the document's sums (${targets.map((t) => Math.round(t * 100) / 100).join(", ")})` };
 }
 
