@@ -167,7 +167,8 @@ export const DEFAULT_PROJECT_RAW: Record<string, unknown> = {
     { id: "invoice_number_required", type: "required", field: "invoice_number", class_ids: ["invoice", "credit_note"], severity: "warning" },
     { id: "total_required", type: "required", field: "total_amount", class_ids: ["invoice", "credit_note", "receipt"], severity: "warning" },
     { id: "subtotal_plus_tax_is_total", type: "sum_equals", fields: ["subtotal_amount", "tax_amount"], total: "total_amount", tolerance: 0.02 },
-    { id: "line_items_sum_to_subtotal", type: "table_sum_equals", table: "line_items", column: "amount", total: "subtotal_amount", tolerance: 0.02 },
+    // Gross line prices (tax included, as till receipts and consumer shops print them) add up to the total instead.
+    { id: "line_items_sum_to_subtotal", type: "table_sum_equals", table: "line_items", column: "amount", total: "subtotal_amount", or_totals: ["total_amount"], tolerance: 0.02 },
     { id: "due_date_not_before_invoice_date", type: "date_order", before: "invoice_date", after: "due_date" },
     { id: "currency_is_iso_4217", type: "pattern", field: "currency", pattern: "^[A-Z]{3}$" },
     { id: "invoice_number_unique", type: "unique_in_transaction", field: "invoice_number", class_ids: ["invoice", "credit_note"] },

@@ -103,7 +103,7 @@ export const ValidationRuleSchema = z.discriminatedUnion("type", [
   z.object({ id: Id, type: z.literal("range"), field: z.string(), min: z.number().optional(), max: z.number().optional(), class_ids: z.array(z.string()).optional(), severity: z.enum(["warning", "error"]).default("warning") }),
   z.object({ id: Id, type: z.literal("allowed_values"), field: z.string(), values: z.array(z.string()), class_ids: z.array(z.string()).optional(), severity: z.enum(["warning", "error"]).default("warning") }),
   z.object({ id: Id, type: z.literal("sum_equals"), fields: z.array(z.string()).min(1), total: z.string(), tolerance: z.number().min(0).default(0.02), class_ids: z.array(z.string()).optional(), severity: z.enum(["warning", "error"]).default("warning") }),
-  z.object({ id: Id, type: z.literal("table_sum_equals"), table: z.string(), column: z.string(), total: z.string(), tolerance: z.number().min(0).default(0.02), class_ids: z.array(z.string()).optional(), severity: z.enum(["warning", "error"]).default("warning") }),
+  z.object({ id: Id, type: z.literal("table_sum_equals"), table: z.string(), column: z.string(), total: z.string(), or_totals: z.array(z.string()).default([]), tolerance: z.number().min(0).default(0.02), class_ids: z.array(z.string()).optional(), severity: z.enum(["warning", "error"]).default("warning") }),
   z.object({ id: Id, type: z.literal("date_order"), before: z.string(), after: z.string(), class_ids: z.array(z.string()).optional(), severity: z.enum(["warning", "error"]).default("warning") }),
   z.object({ id: Id, type: z.literal("unique_in_transaction"), field: z.string(), class_ids: z.array(z.string()).optional(), severity: z.enum(["warning", "error"]).default("warning") }),
 ]);

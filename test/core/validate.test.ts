@@ -71,6 +71,23 @@ describe("validateDocument with the default rules", () => {
     expect(partial).toBeUndefined();
   });
 
+  test("gross line amounts that add up to the total (tax included) pass, naming the total; adding up to neither warns", () => {
+    const gross = [{ description: "a", quantity: 1, unit_price: 71.4, amount: 71.4 }, { description: "b", quantity: 1, unit_price: 47.6, amount: 47.6 }];
+    const v = validateDocument(doc({ ...good, line_items: gross }), defaultProject);
+    expect(v).toBeUndefined();
+    const off = validateDocument(doc({ ...good, line_items: [{ ...gross[0]!, amount: 80 }, gross[1]!] }), defaultProject)!;
+    const r = off.rule_results.find((x) => x.rule_id === "line_items_sum_to_subtotal")!;
+    expect(r.status).toBe("warning");
+    expect(r.message).toContain("127.60");
+    expect(r.field_ids).toEqual(["line_items", "subtotal_amount"]);
+    // The passing check says which total it matched, for the reviewer (shown when another rule fails).
+    const shown = validateDocument(doc({ ...good, due_date: "2024-02-01", line_items: gross }), defaultProject)!;
+    const matched = shown.rule_results.find((x) => x.rule_id === "line_items_sum_to_subtotal")!;
+    expect(matched.status).toBe("success");
+    expect(matched.message).toContain("equals total_amount 119.00");
+    expect(matched.field_ids).toEqual(["line_items", "total_amount"]);
+  });
+
   test("a missing required field warns; rules whose fields are empty do not apply", () => {
     const v = validateDocument(doc({ ...good, invoice_number: null, tax_amount: null }), defaultProject)!;
     expect(v.rule_results.find((r) => r.rule_id === "invoice_number_required")!.status).toBe("warning");

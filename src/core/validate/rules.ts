@@ -80,7 +80,11 @@ export function evaluateRule(rule: ValidationRule, fields: Fields, rules: Valida
       const values = rows.map((r) => num(r[rule.column])).filter((v): v is number => v !== null);
       if (!values.length) return null;
       const sum = values.reduce((a, b) => a + b, 0);
-      const ok = Math.abs(sum - total) <= rule.tolerance + 1e-9;
+      const equal = (t: number) => Math.abs(sum - t) <= rule.tolerance + 1e-9;
+      // An alternative total (printed, never derived) is accepted as it is: gross line prices add up to the total.
+      const alternative = equal(total) ? undefined : rule.or_totals.find((f) => { const t = num(fields[f]?.value); return t !== null && equal(t); });
+      if (alternative) return result(rule, true, `sum of ${rule.table}.${rule.column} = ${fmt(sum)} equals ${alternative} ${fmt(num(fields[alternative]?.value)!)} (line amounts include tax; tolerance ${rule.tolerance})`, [rule.table, alternative]);
+      const ok = equal(total);
       const what = solved ? `${rule.total} (as ${solved.how})` : rule.total;
       return result(rule, ok, `sum of ${rule.table}.${rule.column} = ${fmt(sum)}${ok ? " equals" : " differs from"} ${what} ${fmt(total)} (tolerance ${rule.tolerance})`, solved ? [rule.table, rule.total, ...rules.flatMap((r) => (r.type === "sum_equals" && r.fields.includes(rule.total) ? [r.total] : []))] : [rule.table, rule.total]);
     }
