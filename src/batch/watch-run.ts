@@ -58,7 +58,7 @@ export async function runWatchCommand(opts: WatchCommandOptions): Promise<number
       failedDir: opts.failed,
       keep: opts.keep,
       retryFailed: opts.retryFailed,
-      concurrency: opts.concurrency ?? availableParallelism() + 1, // as docproc process: OCR workers never wait on a file
+      concurrency: opts.concurrency ?? availableParallelism(),
       ocrEngine: opts.ocrEngine,
       onProgress: wlog.progress,
       nameBy: opts.nameBy,

@@ -3,7 +3,8 @@
  *
  * MUST give every file its own transaction (uuid v4 transaction_id) so one file's failure never touches another;
  * MUST turn every failure (unreadable file, failed run) into a `failure` outcome with a reason instead of
- * throwing; MUST run at most `concurrency` files at once (all of them share one OCR engine pool).
+ * throwing; MUST run at most `concurrency` files at once, one more once `extraLane` asks for it (all of them share one
+ * OCR engine pool).
  */
 import path from "node:path";
 import { DocprocError, wrapStageError } from "../core/errors";
@@ -48,6 +49,12 @@ export interface BatchContext {
   progress: BatchProgress;
   /** The project the files run under (the summary names its key fields and review thresholds). */
   project: ProjectSettings;
+  /**
+   * Asked after each file: true adds one lane, once. `docproc process` says so when the files need OCR: with one file
+   * per core, an OCR worker waits while a file is converted, classified and exported; a born-digital batch keeps
+   * one lane per core (a further lane would only start another cold pdf.js worker).
+   */
+  extraLane?(): boolean;
   /** Runs one file as transaction `transactionId`; the caller owns project, OCR engine, sink and ledger. */
   run(transactionId: string, file: string, onProgress: ProgressFn): Promise<FileRun & { transaction_id?: string }>;
 }
@@ -55,14 +62,21 @@ export interface BatchContext {
 export async function runBatch(batch: BatchContext): Promise<FileOutcome[]> {
   const outcomes: FileOutcome[] = new Array(batch.files.length);
   let next = 0;
+  let extraLane = false;
+  const running: Array<Promise<void>> = [];
   const worker = async () => {
     while (next < batch.files.length) {
       const i = next++;
       outcomes[i] = await runOne(batch, batch.files[i]!);
+      if (!extraLane && next < batch.files.length && batch.extraLane?.()) {
+        extraLane = true;
+        running.push(worker());
+      }
     }
   };
   const lanes = Math.max(1, Math.min(batch.concurrency, batch.files.length));
-  await Promise.all(Array.from({ length: lanes }, worker));
+  running.push(...Array.from({ length: lanes }, worker));
+  for (let k = 0; k < running.length; k++) await running[k]; // lanes added meanwhile are awaited too
   return outcomes;
 }
 

@@ -83,9 +83,9 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
     const outcomes = await runBatch({
       files,
       outDir: opts.out,
-      // One file more than cores: while a file is converted, classified and exported on the main thread, the others
-      // keep both OCR workers busy (with one file per core, an OCR worker waited through each file's other stages).
-      concurrency: opts.concurrency ?? cores + 1,
+      concurrency: opts.concurrency ?? cores,
+      // Once a file needed OCR, one file more than cores keeps both OCR workers busy (see BatchContext.extraLane).
+      extraLane: opts.concurrency === undefined ? () => processor.ocrEngineName() !== null : undefined,
       progress,
       project,
       run: ledger ? ledger.wrap(runFile) : (transactionId, file, onProgress) => runFile(transactionId, file, {}, onProgress),
