@@ -107,16 +107,31 @@ function postingsOf(lines: Line[]): Map<string, number[]> {
 }
 
 /**
- * The lines that can hold a hit, in their order: on text-layer lines only those holding a label's first word
- * (candidateRanks finds nothing on the others). OCR lines (fuzzy matching), labels not starting with a word, and
- * short lists are searched line by line.
+ * The lines that can hold a hit, in their order: on text-layer lines only those holding a label's first word or,
+ * for a label not starting with a word, its first token as a substring (candidateRanks finds nothing on the
+ * others). OCR lines (fuzzy matching) and short lists are searched line by line.
  */
 function linesToSearch(lines: Line[], index: LabelIndex): Line[] {
-  if (lines.length < 16 || index.others.length > 0 || lines.some((l) => l.page.text_source === "ocr")) return lines;
+  if (lines.length < 16 || lines.some((l) => l.page.text_source === "ocr")) return lines;
   const map = postingsOf(lines);
   const at = new Set<number>();
   for (const first of index.byFirstWord.keys()) for (const i of map.get(first) ?? []) at.add(i);
+  for (const o of index.others) for (const i of linesHolding(lines, o.first)) at.add(i);
   return [...at].sort((a, b) => a - b).map((i) => lines[i]!);
+}
+
+/** Positions of the lines whose lower-cased text contains `needle` (a label not starting with a word: "#", "n°"). */
+const holding = new WeakMap<Line[], Map<string, number[]>>();
+function linesHolding(lines: Line[], needle: string): number[] {
+  let byNeedle = holding.get(lines);
+  if (!byNeedle) holding.set(lines, (byNeedle = new Map()));
+  let found = byNeedle.get(needle);
+  if (!found) {
+    found = [];
+    for (let i = 0; i < lines.length; i++) if (infoOf(lines[i]!).lower.includes(needle)) found.push(i);
+    byNeedle.set(needle, found);
+  }
+  return found;
 }
 
 /** Exclusion words folded and lower-cased, per list (the lists are a project's settings: one Set per field). */
