@@ -113,11 +113,17 @@ describe("threaded runner", () => {
     const ctrl = new AbortController();
     const dir = makeTempDir("threaded");
     dirs.push(dir);
-    const text = LINE.repeat(3000); // one page of 3,000 lines: seconds of synchronous work
+    // One page of 40,000 lines: split and extract are seconds of synchronous work (~2 s and ~3 s idle, 2026-11-25).
+    const text = LINE.repeat(40_000);
     const meta = { transaction_id: crypto.randomUUID(), tenant_id: "default", project_id: "p", project_version: 1, correlation_id: null, metadata: {}, created_at: new Date().toISOString(), source: "test" };
-    const running = runner.run({ sources: [], documentText: text }, { meta, settings: defaultProject, exportDir: dir, onProgress: () => {}, signal: ctrl.signal });
+    // Abort inside that work, whatever the machine's speed: half a second after the split stage reports its start.
+    let splitStarted: () => void = () => {};
+    const inSplit = new Promise<void>((resolve) => (splitStarted = resolve));
+    const onProgress = (step: string) => { if (step === "split") splitStarted(); };
+    const running = runner.run({ sources: [], documentText: text }, { meta, settings: defaultProject, exportDir: dir, onProgress, signal: ctrl.signal });
     const outcome = running.then(() => "finished", (e) => e as Error);
-    await Bun.sleep(1500);
+    await inSplit;
+    await Bun.sleep(500);
     const abortedAt = performance.now();
     ctrl.abort(new Error("stop now"));
     const result = await outcome;
