@@ -42,14 +42,25 @@ export interface Run {
 /** Runs a command to its end; wall seconds, CPU seconds (its own and its waited-for children's) and peak RSS. */
 export async function measure(cmd: string[], env: Record<string, string> = {}): Promise<Run> {
   const started = performance.now();
-  const proc = Bun.spawn(cmd, { stdout: "ignore", stderr: "pipe", env: { ...process.env, NO_COLOR: "1", ...env } });
-  const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  const proc = Bun.spawn(cmd, { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1", ...env } });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   const wall = (performance.now() - started) / 1000;
-  if (code !== 0) throw new Error(`${path.basename(cmd[0]!)} ${cmd.slice(1, 3).join(" ")} exited with ${code}: ${stderr.trim().slice(-200)}`);
+  // docproc exits 1 when a file failed; its --json summary on stdout says which and why.
+  if (code !== 0) throw new Error(`${path.basename(cmd[0]!)} ${cmd.slice(1, 3).join(" ")} exited with ${code}: ${stderr.trim().slice(-200)} ${failuresIn(stdout)}`);
   const usage = proc.resourceUsage();
   const cpu = usage ? Number(usage.cpuTime.user + usage.cpuTime.system) / 1e6 : NaN;
   // Bun reports maxRSS in bytes.
   return { wall, cpu, rssMB: usage ? usage.maxRSS / (1024 * 1024) : NaN };
+}
+
+/** The failed files of a docproc --json summary, briefly ("" for any other output). */
+function failuresIn(stdout: string): string {
+  try {
+    const summary = JSON.parse(stdout) as { files?: Array<{ file: string; status: string; errors: unknown[] }> };
+    return JSON.stringify((summary.files ?? []).filter((f) => f.status === "failure" || f.errors.length > 0).map((f) => [path.basename(f.file), f.errors])).slice(0, 600);
+  } catch {
+    return stdout.trim().slice(-200);
+  }
 }
 
 /** A sequence of commands, one after another (a shell loop), as one run. */
