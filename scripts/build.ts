@@ -113,6 +113,8 @@ function rewrites(): Rewrite[] {
     // The drawing font (stand-in page images of supplied text) is pdf.js's Liberation Sans in the companion folder.
     { file: "src/core/imaging/draw-font.ts", replace: [[/Bun\.resolveSync\(("[^"]+"), import\.meta\.dir\)/, `process.getBuiltinModule("node:path").join(${LIB_EXPR}, $1)`]] },
     { file: "src/core/convert/pdfjs-patched-worker.ts", replace: [[/Bun\.resolveSync\(("[^"]+"), import\.meta\.dir\)/, `process.getBuiltinModule("node:path").join(${LIB_EXPR}, $1)`]] },
+    // The native OCR host runs as a script of its own (the binary started with BUN_BE_BUN=1), shipped bundled.
+    { file: "src/core/engines/ocr/native-hosts.ts", replace: [[`path.join(import.meta.dir, "native-host.ts")`, `path.join(path.dirname(process.execPath), "docproc-lib", ${JSON.stringify(HOST_BUNDLE)})`]] },
     { file: "src/core/engines/ocr/tessdata.ts", replace: [["createRequire(import.meta.url)", `({ resolve: (s: string) => process.getBuiltinModule("node:path").join(${LIB_EXPR}, s) })`]] },
   ];
 }
@@ -123,6 +125,19 @@ function rewrites(): Rewrite[] {
  * thread: the first statement would wait for a thread that never runs). Their file names must stay unique.
  */
 export const WORKER_ENTRYPOINTS = ["src/core/convert/pdf-worker.ts", "src/queue/pipeline-thread.ts", "src/storage/pg/thread.ts"];
+
+/**
+ * The native OCR host (src/core/engines/ocr/native-host.ts): a child process, not a worker, so it cannot live inside
+ * the binary. It is bundled into one script in the companion folder, which the binary runs as Bun with BUN_BE_BUN=1.
+ * Optional at run time (the engine falls back to the `tesseract` CLI per page), but the build always ships it.
+ */
+const HOST_SOURCE = path.join(ROOT, "src/core/engines/ocr/native-host.ts");
+const HOST_BUNDLE = "native-host.js";
+
+async function bundleHost(): Promise<void> {
+  const result = await Bun.build({ entrypoints: [HOST_SOURCE], outdir: LIB_DIR, naming: HOST_BUNDLE, target: "bun", format: "esm", minify: true });
+  if (!result.success) throw new Error(`build: bundling the OCR host failed:\n${result.logs.map(String).join("\n")}`);
+}
 
 const TESSERACT_WORKER_SOURCE = path.join(NODE_MODULES, "tesseract.js/src/worker-script/node/index.js");
 /** Where the bundled tesseract worker lives inside the binary (flat entry names, see `naming`). */
@@ -139,6 +154,10 @@ export function copyCompanion(): { files: number; bytes: number } {
       filter: (p) => !PRUNE.some((re) => re.test(p)),
     });
   }
+  return companionSize();
+}
+
+function companionSize(): { files: number; bytes: number } {
   let files = 0;
   let bytes = 0;
   for (const f of new Bun.Glob("**/*").scanSync({ cwd: LIB_DIR, onlyFiles: true, dot: true })) {
@@ -161,6 +180,7 @@ export function checkCompanion(libDir: string = LIB_DIR): void {
     "pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf",
   ];
   const missing = required.filter((f) => !existsSync(path.join(libDir, "node_modules", f)));
+  if (!existsSync(path.join(libDir, HOST_BUNDLE))) missing.push(HOST_BUNDLE);
   const libvips = path.join(libDir, "node_modules", `@img/sharp-libvips-${PLATFORM}/lib`);
   if (!existsSync(libvips) || ![...new Bun.Glob("libvips-cpp.so*").scanSync({ cwd: libvips })].length) missing.push(`@img/sharp-libvips-${PLATFORM}/lib/libvips-cpp.so*`);
   if (missing.length > 0) throw new Error(`build: companion folder ${libDir} is incomplete, missing: ${missing.join(", ")}`);
@@ -204,8 +224,10 @@ export async function buildBinary(): Promise<{ binary: string; binaryBytes: numb
     plugins: [companionPlugin()],
   });
   if (!result.success) throw new Error(`build failed:\n${result.logs.map(String).join("\n")}`);
-  const { files, bytes } = copyCompanion();
+  copyCompanion();
+  await bundleHost();
   checkCompanion();
+  const { files, bytes } = companionSize();
   return { binary: BINARY, binaryBytes: statSync(BINARY).size, libBytes: bytes, files };
 }
 

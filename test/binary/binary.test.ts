@@ -3,7 +3,7 @@
  * fresh temporary folder with no node_modules anywhere above it, and run from there.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pkg from "../../package.json" with { type: "json" };
@@ -31,8 +31,8 @@ afterAll(() => {
 });
 
 /** Runs the copied binary from its folder, with an environment that offers no Bun and no node_modules. */
-async function run(args: string[], timeoutMs = 120_000) {
-  const proc = Bun.spawn([bin, ...args], { cwd: home, stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin", HOME: home, NO_COLOR: "1" } });
+async function run(args: string[], timeoutMs = 120_000, env: Record<string, string> = {}) {
+  const proc = Bun.spawn([bin, ...args], { cwd: home, stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin", HOME: home, NO_COLOR: "1", ...env } });
   const timer = setTimeout(() => proc.kill(), timeoutMs);
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   clearTimeout(timer);
@@ -75,6 +75,39 @@ describe("single binary copied into an empty folder", () => {
     expect(results.documents[0].fields.invoice_number.value).toBe("42183017");
     expect(results.documents[0].fields.total_amount.value).toBe(4.11);
     expect(results.pages[0].ocr_confidence).toBeGreaterThan(0.8);
+  }, 240_000);
+
+  // The native engine's tesseract host is docproc-lib/native-host.js, run by the binary itself as Bun (BUN_BE_BUN=1).
+  // A `tesseract` on PATH that logs its calls tells host from CLI: with the host, the CLI runs only the engine's
+  // start-up self-test (one blank image); without it, once more per page and per list of second-look lines.
+  test.skipIf(!Bun.which("tesseract", { PATH: "/usr/bin:/bin" }))("process OCRs a scanned PDF in the native tesseract host, reading as from source", async () => {
+    const tbin = path.join(home, "tbin");
+    const log = path.join(home, "tesseract-calls.log");
+    mkdirSync(tbin, { recursive: true });
+    writeFileSync(path.join(tbin, "tesseract"), `#!/bin/sh\necho "$*" >> '${log}'\nexec ${Bun.which("tesseract", { PATH: "/usr/bin:/bin" })} "$@"\n`, { mode: 0o755 });
+    const cliReads = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((l) => l && !l.startsWith("--")).length : 0);
+    const reading = async (out: string, cmd: string[], cwd: string) => {
+      rmSync(log, { force: true });
+      const proc = Bun.spawn([...cmd, "process", SCANNED_PDF, "--ocr-engine", "native", "--out", out, "--json"], { cwd, stdout: "pipe", stderr: "pipe", env: { PATH: `${tbin}:/usr/bin:/bin`, HOME: home, NO_COLOR: "1" } });
+      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+      const file = JSON.parse(stdout).files[0];
+      expect(file.text_source).toBe("OCR");
+      const results = JSON.parse(readFileSync(path.resolve(cwd, file.results_file), "utf8"));
+      // What OCR read, as the fields' values, boxes and confidences and the pages' confidence show it.
+      return { cli: cliReads(), read: { fields: results.documents.map((d: any) => d.fields), confidence: results.pages.map((p: any) => p.ocr_confidence) } };
+    };
+    const ROOT = path.resolve(import.meta.dir, "../..");
+    const fromSource = await reading(path.join(home, "native-src"), [process.execPath, path.join(ROOT, "src/cli.ts")], ROOT);
+    const hosted = await reading("native-bin", [bin], home);
+    expect(hosted.cli).toBeLessThanOrEqual(1); // the self-test only: the page went to the host
+    const hostScript = path.join(home, "docproc-lib", "native-host.js");
+    renameSync(hostScript, `${hostScript}.off`);
+    const withoutHost = await reading("native-cli", [bin], home).finally(() => renameSync(`${hostScript}.off`, hostScript));
+    expect(withoutHost.cli).toBeGreaterThan(hosted.cli); // no host script: the CLI per page, still working
+    expect(hosted.read.fields[0].invoice_number.value).toBe("42183017");
+    expect(hosted.read).toEqual(fromSource.read);
+    expect(withoutHost.read).toEqual(fromSource.read);
   }, 240_000);
 
   test("watch takes a dropped file and stops cleanly on SIGTERM", async () => {

@@ -11,8 +11,9 @@ import { FrameReader, encodeFrame, type FrameHeader } from "./native-frames.ts";
 import type { GreyImage } from "./raster.ts";
 
 /**
- * The host script beside this module. A compiled docproc binary has no script on disk (its modules live inside the
- * executable), so there the engine keeps running the `tesseract` CLI per page.
+ * The host script beside this module. A compiled docproc binary has no modules on disk: the build ships the host
+ * bundled as docproc-lib/native-host.js and rewrites this line to point there (scripts/build.ts); when that file is
+ * missing the engine keeps running the `tesseract` CLI per page.
  */
 const HOST_SCRIPT = path.join(import.meta.dir, "native-host.ts");
 
@@ -45,7 +46,10 @@ export class NativeHost {
     try {
       // OMP_THREAD_LIMIT=1: parallelism comes from pages (one host per worker), OpenMP threads would only fight
       // over the same cores.
-      proc = Bun.spawn([process.execPath, HOST_SCRIPT], { stdin: "pipe", stdout: "pipe", stderr: "ignore", env: { ...process.env, OMP_THREAD_LIMIT: "1" } });
+      // BUN_BE_BUN=1: a compiled docproc then runs the script as plain Bun would, instead of its own CLI (Bun
+      // itself ignores it).
+      const env = { ...process.env, OMP_THREAD_LIMIT: "1", BUN_BE_BUN: "1" };
+      proc = Bun.spawn([process.execPath, HOST_SCRIPT], { stdin: "pipe", stdout: "pipe", stderr: "ignore", env });
     } catch (err) {
       throw new HostUnavailable(String((err as Error)?.message ?? err));
     }
