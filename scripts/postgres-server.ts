@@ -41,7 +41,10 @@ function stopWithOwner(pid: number, asRoot: boolean, pgCtl: string, data: string
   const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
   const stop = `${asRoot ? "runuser -u postgres -- " : ""}${q(pgCtl)} -D ${q(data)} -m immediate stop`;
   const script = `while kill -0 ${pid} 2>/dev/null; do sleep 1; done; ${stop} >/dev/null 2>&1; rm -rf ${q(root)}`;
-  spawn("sh", ["-c", script], { detached: true, stdio: "ignore" }).unref();
+  // The watchdog is a grandchild in a session of its own (the shell starts it and exits): `bun test` workers end
+  // the processes they spawned, process group included, when they finish (measured: a direct-child watchdog died
+  // with the worker and left the server running).
+  spawn("sh", ["-c", `setsid sh -c ${q(script)} </dev/null >/dev/null 2>&1 &`], { detached: true, stdio: "ignore" }).unref();
 }
 
 export function startPostgres(opts: { logStatements?: boolean; ownerPid?: number } = {}): PostgresServer {
