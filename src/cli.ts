@@ -8,6 +8,7 @@
  * Exit codes: 0 success, 1 some input failed, 2 usage error, 3 locked by another run, 4 configuration error.
  */
 import pkg from "../package.json" with { type: "json" };
+import { execForBatchJit } from "./cli/jit";
 import { stdoutFlushed, trackStdout } from "./cli/stdout";
 
 export async function main(argv: string[]): Promise<number> {
@@ -34,4 +35,7 @@ export async function runCli(argv: string[] = process.argv.slice(2)): Promise<ne
   process.exit(code);
 }
 
-if (import.meta.main) await runCli();
+if (import.meta.main) {
+  execForBatchJit();
+  await runCli();
+}

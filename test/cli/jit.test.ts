@@ -1,0 +1,53 @@
+/** `docproc process` restarts itself with JavaScriptCore's FTL tier off (src/cli/jit.ts); other commands do not. */
+import { expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { selfArgs, wantsBatchJit } from "../../src/cli/jit";
+
+const JIT = path.resolve(import.meta.dir, "../../src/cli/jit.ts");
+
+/** Runs a script that calls execForBatchJit() and then reports what the (possibly replaced) process sees. */
+async function runProbe(args: string[], env: Record<string, string | undefined> = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), "docproc-jit-"));
+  try {
+    const script = path.join(dir, "probe.ts");
+    writeFileSync(script, `import { execForBatchJit } from ${JSON.stringify(JIT)};
+const pid = process.pid;
+execForBatchJit();
+console.log(JSON.stringify({ ftl: process.env.BUN_JSC_useFTLJIT ?? null, args: process.argv.slice(2), pid }));`);
+    const childEnv = { ...process.env, BUN_JSC_useFTLJIT: undefined, ...env };
+    const proc = Bun.spawn([process.execPath, script, ...args], { stdout: "pipe", stderr: "pipe", env: childEnv });
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    // One line only: the first image never printed, it was replaced before.
+    expect(out.trim().split("\n")).toHaveLength(1);
+    return { ...(JSON.parse(out) as { ftl: string | null; args: string[]; pid: number }), spawnedPid: proc.pid };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("process replaces itself, same PID and arguments, with BUN_JSC_useFTLJIT=0", async () => {
+  const r = await runProbe(["process", "a file with spaces.pdf", "--json"]);
+  expect(r.ftl).toBe("0");
+  expect(r.args).toEqual(["process", "a file with spaces.pdf", "--json"]);
+  expect(r.pid).toBe(r.spawnedPid);
+});
+
+test("serve and other long-lived commands keep the default JIT", async () => {
+  for (const command of ["serve", "worker", "watch", "--version"]) expect((await runProbe([command])).ftl).toBeNull();
+});
+
+test("a user's own BUN_JSC_useFTLJIT is kept as it is", async () => {
+  expect((await runProbe(["process", "x.pdf"], { BUN_JSC_useFTLJIT: "1" })).ftl).toBe("1");
+  expect(wantsBatchJit(["process"], { BUN_JSC_useFTLJIT: "0" })).toBe(false);
+});
+
+test("the compiled binary is re-run with its own arguments; from source, bun's flags and the script come first", () => {
+  const argv = ["bun", "/$bunfs/root/docproc", "process", "in.pdf"];
+  expect(selfArgs(argv, "/opt/docproc", [], true)).toEqual(["/opt/docproc", "process", "in.pdf"]);
+  const source = ["/usr/bin/bun", "/repo/src/cli.ts", "process", "in.pdf"];
+  expect(selfArgs(source, "/usr/bin/bun", ["--smol"], false)).toEqual(["/usr/bin/bun", "--smol", "/repo/src/cli.ts", "process", "in.pdf"]);
+});
