@@ -23,6 +23,8 @@ export function hostScriptAvailable(): boolean {
 
 /** The host could not start at all (no libtesseract to load): the engine uses the CLI instead, for good. */
 export class HostUnavailable extends Error {}
+/** Tesseract answered that it could not read an image: the host itself is fine. */
+class TesseractError extends Error {}
 
 export interface HostRequest {
   datapath: string;
@@ -77,11 +79,20 @@ export class NativeHost {
     const pixels = img.data.length === img.width * img.height ? img.data : img.data.subarray(0, img.width * img.height);
     this.proc.ref();
     try {
-      this.proc.stdin.write(encodeFrame({ ...req, width: img.width, height: img.height, bytes: pixels.length }, pixels));
+      // A large write returns a promise; awaited, a host that died meanwhile fails this read (EPIPE) instead of
+      // leaving an unhandled rejection behind.
+      await this.proc.stdin.write(encodeFrame({ ...req, width: img.width, height: img.height, bytes: pixels.length }, pixels));
       await this.proc.stdin.flush();
       const { header, payload } = await this.next();
-      if (header.ok !== true) throw new Error(String(header.error ?? "tesseract failed"));
+      if (header.ok !== true) throw new TesseractError(String(header.error ?? "tesseract failed"));
       return new TextDecoder().decode(payload);
+    } catch (err) {
+      // A failed pipe means a dead host even before its exit is reported: the next page MUST get a new one.
+      if (!(err instanceof TesseractError)) {
+        this.exitError ??= err as Error;
+        this.proc.kill("SIGKILL");
+      }
+      throw err;
     } finally {
       this.proc.unref();
       this.busy = false;
