@@ -3,6 +3,7 @@
  * `1.234,56`, `1,234.56`, `1 234,56`, `(12.00)`, `12.00-`), ISO 4217 currency codes, IBAN (mod-97), VAT IDs.
  * Pure functions over strings; no page geometry here.
  */
+import { dateMatches, type DateSearch } from "./date-scan";
 
 /** Day/month order for numeric dates: `dmy` (most of the world) or `mdy` (US). */
 export type DateOrder = "dmy" | "mdy";
@@ -52,19 +53,27 @@ const MONTH_ALT = Object.keys(MONTHS)
 
 const B = "(?<![\\p{L}\\p{N}])";
 const E = "(?![\\p{L}\\p{N}])";
-/** Every date form we read; named groups tell which part is which. */
-export const DATE_RE = new RegExp(
-  [
-    // ISO dates may carry a time ("2024-03-12T10:00").
-    `${B}(?<iy>\\d{4})[-/.](?<im>\\d{1,2})[-/.](?<id>\\d{1,2})(?=$|[^\\p{L}\\p{N}]|T\\d)`,
-    `${B}(?<na>\\d{1,2})[./-](?<nb>\\d{1,2})[./-](?<ny>\\d{4}|\\d{2})${E}`,
-    `${B}(?<dd>\\d{1,2})(?:\\.|st|nd|rd|th|er)?\\s*(?:de\\s+)?(?<dm>${MONTH_ALT})\\.?,?\\s*(?:de\\s+)?(?<dy>\\d{4}|\\d{2}(?![:.,]?\\d))${E}`,
-    `${B}(?<mm>${MONTH_ALT})\\.?\\s+(?<md>\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s*(?<my>\\d{4})${E}`,
-    // "12-Mar-2024", "12/Mar/24": dashes or slashes around a month name, year of two or four digits.
-    `${B}(?<hd>\\d{1,2})[-/](?<hm>${MONTH_ALT})\\.?[-/](?<hy>\\d{4}|\\d{2})${E}`,
-  ].join("|"),
-  "giu",
-);
+/** The date forms of numbers only, then those with a month name; named groups tell which part is which. */
+const NUMERIC_DATES = [
+  // ISO dates may carry a time ("2024-03-12T10:00").
+  `${B}(?<iy>\\d{4})[-/.](?<im>\\d{1,2})[-/.](?<id>\\d{1,2})(?=$|[^\\p{L}\\p{N}]|T\\d)`,
+  `${B}(?<na>\\d{1,2})[./-](?<nb>\\d{1,2})[./-](?<ny>\\d{4}|\\d{2})${E}`,
+];
+const MONTH_NAME_DATES = [
+  `${B}(?<dd>\\d{1,2})(?:\\.|st|nd|rd|th|er)?\\s*(?:de\\s+)?(?<dm>${MONTH_ALT})\\.?,?\\s*(?:de\\s+)?(?<dy>\\d{4}|\\d{2}(?![:.,]?\\d))${E}`,
+  `${B}(?<mm>${MONTH_ALT})\\.?\\s+(?<md>\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s*(?<my>\\d{4})${E}`,
+  // "12-Mar-2024", "12/Mar/24": dashes or slashes around a month name, year of two or four digits.
+  `${B}(?<hd>\\d{1,2})[-/](?<hm>${MONTH_ALT})\\.?[-/](?<hy>\\d{4}|\\d{2})${E}`,
+];
+/** Every date form we read. */
+export const DATE_RE = new RegExp([...NUMERIC_DATES, ...MONTH_NAME_DATES].join("|"), "giu");
+/** DATE_RE in parts, so the month names are tried only where one could start (date-scan.ts). */
+const DATE_SEARCH: DateSearch = {
+  all: DATE_RE,
+  numeric: new RegExp(NUMERIC_DATES.join("|"), "giu"),
+  monthNamed: new RegExp(MONTH_NAME_DATES.join("|"), "iuy"),
+  months: new Set(Object.keys(MONTHS)),
+};
 
 export interface DateMatch {
   start: number;
@@ -106,7 +115,7 @@ export function findDates(text: string, order: DateOrder): DateMatch[] {
 
 function scanDates(text: string, order: DateOrder): DateMatch[] {
   const out: DateMatch[] = [];
-  for (const m of text.matchAll(DATE_RE)) {
+  for (const m of dateMatches(text, DATE_SEARCH)) {
     const g = m.groups!;
     const start = m.index!;
     const end = start + m[0].length;
