@@ -9,6 +9,7 @@ import type { ProgressFn, ResultsFile, ResultsPage, DocumentResult, TransactionI
 import type { TransactionMeta } from "../core/results";
 import type { NotifyFn, ReviewMetadata, SavedRun, Stage, StageName } from "../core/runner/types";
 import type { StoredManifest } from "../storage/export-files";
+import { runJsonOf, type RunJson } from "../storage/run-json";
 import type { StorageConfig } from "../storage/storage-config";
 import { reviewStage } from "../core/review/stage";
 
@@ -47,6 +48,12 @@ export interface RunResult {
   warnings: string[];
   /** The full results file (pages with words), kept for review (docs/review.md). */
   results?: ResultsFile;
+  /**
+   * `results` and `saved` as JSON text instead (the core runner's way: made where the run happened, so their
+   * words never cross to the HTTP thread as objects; storage/run-json.ts). When present, `results` and `saved` are
+   * left out.
+   */
+  json?: RunJson;
 }
 
 export type PipelineRunner = (input: TransactionInput, ctx: RunContext) => Promise<RunResult>;
@@ -126,13 +133,12 @@ export function corePipelineRunner(opts: { engine?: EngineKind; ocrWorkers?: num
     return {
       status: res.status,
       review_metadata: res.review_metadata,
-      saved: res.saved,
       documents: res.results.documents,
       pages,
       manifest: res.manifest,
       errors: res.errors,
       warnings: res.warnings,
-      results: res.results,
+      json: runJsonOf(res.results, res.saved),
     };
   };
 

@@ -10,8 +10,9 @@
  * A step MAY pause the transaction in `awaiting_input` by throwing `AwaitInput` (core/runner): its state is stored
  * and `resumeProcessing` (src/queue/resume.ts) continues it.
  */
-import type { StageName } from "../core/runner/types";
-import { loadRunState, saveRunState } from "../storage/run-state";
+import type { SavedRun, StageName } from "../core/runner/types";
+import { loadRunState, saveRunState, saveRunStateText } from "../storage/run-state";
+import { savedRunText, type RunJson } from "../storage/run-json";
 import { getReviewState } from "../storage/review-states";
 import { scheduleReviewTimeout } from "./review-resume";
 import { rm } from "node:fs/promises";
@@ -198,12 +199,15 @@ async function processJob(payload: ProcessPayload, deps: ProcessDeps, helpers: J
       },
     );
     const seconds = before !== null ? before + Math.max(0, (clock.now() - attemptStart) / 1000) : Math.max(0, (clock.now() - startedAt) / 1000);
-    if (out.status === "interrupted" && out.saved) {
+    const state = out.json ? out.json.saved : (out.saved ?? null);
+    if (out.status === "interrupted" && state) {
       // Converted and read pages are stored; the job goes back to the queue and the next attempt continues here.
-      await saveRunState(deps.blobs, id, { ...out.saved, run, checkpoint: true, processing_seconds: seconds });
-      throw new JobReleased({ next: out.saved.next, pages: out.pages.length, pages_read: out.pages.filter((p) => p.text_source !== "none").length });
+      await storeRunState(deps.blobs, id, state, { run, checkpoint: true, processing_seconds: seconds });
+      const next = "head" in state ? state.head.next : state.next;
+      throw new JobReleased({ next, pages: out.pages.length, pages_read: out.pages.filter((p) => p.text_source !== "none").length });
     }
-    if (out.saved) await saveRunState(deps.blobs, id, { ...out.saved, run, processing_seconds: seconds });
+    if (state) await storeRunState(deps.blobs, id, state, { run, processing_seconds: seconds });
+    const reviewState = out.json ? { text: out.json, now: isoAt(clock) } : out.results ? { results: out.results, now: isoAt(clock) } : undefined;
     const snap = tracker.finish(out.documents.length);
     const stepProgress = out.errors.length ? { ...snap.step_progress, errors: out.errors } : snap.step_progress;
     helpers.finish(() => {
@@ -216,13 +220,13 @@ async function processJob(payload: ProcessPayload, deps: ProcessDeps, helpers: J
       if (out.status === "awaiting_input") {
         // The review works on the results as they are now (pages with words); its timeout is a job due later.
         const review = { ...(out.review_metadata ?? { step_name: "review", instructions: "", timeout_hours: 0 }), paused_at: isoAt(clock) };
-        replaceResults(db, id, { documents: out.documents, pages: out.pages, manifest: out.manifest ?? emptyManifest(id), ...(out.results ? { review: { results: out.results, now: isoAt(clock) } } : {}) });
+        replaceResults(db, id, { documents: out.documents, pages: out.pages, manifest: out.manifest ?? emptyManifest(id), ...(reviewState ? { review: reviewState } : {}) });
         tx.markAwaitingInput(db, id, isoAt(clock), review);
         scheduleReviewTimeout(db, clock, id, review);
         return;
       }
       const manifest = out.manifest ?? emptyManifest(id);
-      replaceResults(db, id, { documents: out.documents, pages: out.pages, manifest, ...(out.results ? { review: { results: out.results, now: isoAt(clock) } } : {}) });
+      replaceResults(db, id, { documents: out.documents, pages: out.pages, manifest, ...(reviewState ? { review: reviewState } : {}) });
       tx.setProgress(db, id, snap.progress, stepProgress, isoAt(clock));
       tx.markCompleted(db, id, isoAt(clock), seconds);
       deps.onFinished?.(db, { transaction_id: id, status: "completed", manifest, run });
@@ -234,6 +238,12 @@ async function processJob(payload: ProcessPayload, deps: ProcessDeps, helpers: J
   } finally {
     deps.notifier.emit(id);
   }
+}
+
+/** Stores the run state with the members the queue sets (`patch`), from the object or its prepared JSON text. */
+async function storeRunState(blobs: BlobStore, id: string, saved: SavedRun | NonNullable<RunJson["saved"]>, patch: Partial<SavedRun>): Promise<void> {
+  if ("head" in saved) await saveRunStateText(blobs, id, savedRunText(saved, patch));
+  else await saveRunState(blobs, id, { ...saved, ...patch });
 }
 
 /** The client's own metadata, without the keys the service adds. */

@@ -7,15 +7,19 @@ import type { Db } from "./db";
 import { deleteDocuments, insertDocuments } from "./documents";
 import { replaceManifest, type StoredManifest } from "./export-files";
 import { deletePages, insertPages } from "./pages";
-import { deletePageImages, storeReviewResults } from "./review-states";
+import { deletePageImages, storeReviewResults, storeReviewResultsText } from "./review-states";
+import type { RunJson } from "./run-json";
 import { indexValuesOf, replaceIndex } from "./transaction-index";
 
 export interface RunOutput {
   documents: DocumentResult[];
   pages: Array<ResultsPage & { source_file_index?: number }>;
   manifest: StoredManifest;
-  /** The full results file (pages with words): becomes the transaction's review state (docs/review.md). */
-  review?: { results: ResultsFile; now: string };
+  /**
+   * The full results file (pages with words): becomes the transaction's review state (docs/review.md). As an
+   * object, or as JSON text serialised where the run happened (storage/run-json.ts).
+   */
+  review?: { results: ResultsFile; now: string } | { text: Pick<RunJson, "results" | "lastHumanReview">; now: string };
 }
 
 /** Call inside a transaction the caller opened (it also finishes the job under its lease). */
@@ -27,7 +31,8 @@ export function replaceResults(db: Db, transactionId: string, out: RunOutput): v
   replaceIndex(db, transactionId, indexValuesOf(out.documents));
   replaceManifest(db, transactionId, out.manifest);
   deletePageImages(db, transactionId);
-  if (out.review) storeReviewResults(db, transactionId, out.review.results, out.review.now);
+  if (out.review && "text" in out.review) storeReviewResultsText(db, transactionId, out.review.text, out.review.now);
+  else if (out.review) storeReviewResults(db, transactionId, out.review.results, out.review.now);
 }
 
 /** Mirrors reviewed documents into the documents, fields and index rows (GET /documents, search, sort). */

@@ -29,8 +29,17 @@ export function getReviewState(db: Db, transactionId: string): (ReviewState & { 
  * review (a run resumed after it) keep its history and stay finished.
  */
 export function storeReviewResults(db: Db, transactionId: string, results: ResultsFile, now: string): void {
-  const review = results.transaction.last_human_review as { finished?: boolean; reviewed_at?: string; changes?: unknown[] } | undefined;
-  const state = JSON.stringify({ results, history: review?.changes ?? [], finished_at: review?.finished ? (review.reviewed_at ?? now) : null });
+  storeReviewResultsText(db, transactionId, { results: JSON.stringify(results), lastHumanReview: results.transaction.last_human_review }, now);
+}
+
+/**
+ * `storeReviewResults` with the results file already JSON text (serialised on the pipeline thread, storage/run-json.ts);
+ * the stored state is the same text.
+ */
+export function storeReviewResultsText(db: Db, transactionId: string, results: { results: string; lastHumanReview: unknown }, now: string): void {
+  const review = results.lastHumanReview as { finished?: boolean; reviewed_at?: string; changes?: unknown[] } | undefined;
+  // Exactly JSON.stringify({ results, history, finished_at }), with the results' text spliced in as it is.
+  const state = `{"results":${results.results},"history":${JSON.stringify(review?.changes ?? [])},"finished_at":${JSON.stringify(review?.finished ? (review.reviewed_at ?? now) : null)}}`;
   db.query(
     `INSERT INTO review_states (transaction_id, version, state, updated_at) VALUES (?, 1, ?, ?)
      ON CONFLICT (transaction_id) DO UPDATE SET version = review_states.version + 1, state = excluded.state, updated_at = excluded.updated_at`,

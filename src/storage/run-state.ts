@@ -14,7 +14,12 @@ import type { BlobStore } from "./blobs";
 const keyOf = (transactionId: string) => `state/${transactionId}.json`;
 
 export async function saveRunState(store: BlobStore, transactionId: string, saved: SavedRun): Promise<void> {
-  await store.write(keyOf(transactionId), JSON.stringify(saved));
+  await saveRunStateText(store, transactionId, JSON.stringify(saved));
+}
+
+/** `saveRunState` with the state already JSON text (storage/run-json.ts `savedRunText`). */
+export async function saveRunStateText(store: BlobStore, transactionId: string, text: string): Promise<void> {
+  await store.write(keyOf(transactionId), text);
 }
 
 /** Null when the transaction has no stored state (it never got past OCR, or was run before state was kept). */

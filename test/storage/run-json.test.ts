@@ -1,0 +1,93 @@
+/**
+ * The run's output as JSON text made on the pipeline thread (src/storage/run-json.ts): the stored results file, run
+ * state and review state are byte for byte what JSON.stringify of the objects gives, for a real run of a two-page
+ * PDF and for words crafted to look like the splicer's placeholders.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { resolve } from "node:path";
+import { memorySink } from "../../src/core/exporters";
+import type { OcrEngine } from "../../src/core/engines/ocr";
+import { defaultProject, parseProjectSettings } from "../../src/core/project";
+import { runTransaction, type RunOutcome, type SavedRun } from "../../src/core/runner";
+import { runJsonOf, savedRunText } from "../../src/storage/run-json";
+import { storeReviewResults, storeReviewResultsText } from "../../src/storage/review-states";
+import { createProject } from "../../src/storage/projects";
+import { createTransaction } from "../../src/storage/transactions";
+import { freshDb } from "./helpers";
+
+const corpora = resolve(import.meta.dir, "../../../shared/corpora");
+const noOcr = { name: "none", recognize: async () => { throw new Error("OCR was not expected"); }, close: async () => {} } as unknown as OcrEngine;
+
+async function realRun(): Promise<RunOutcome & { saved: SavedRun }> {
+  const data = new Uint8Array(await Bun.file(`${corpora}/invoice2data/AzureInterior.pdf`).arrayBuffer());
+  const out = await runTransaction(
+    { sources: [{ index: 0, filename: "AzureInterior.pdf", data, split_policy: "inherit" }] },
+    {
+      meta: { transaction_id: crypto.randomUUID(), tenant_id: "t", project_id: "p", project_version: 1, correlation_id: null, metadata: {}, created_at: "2026-01-01T00:00:00.000Z", source: "test" },
+      project: parseProjectSettings(defaultProject),
+      ocr: noOcr,
+      sink: memorySink(),
+    },
+  );
+  expect(out.status).toBe("success");
+  expect(out.saved).not.toBeNull();
+  return out as RunOutcome & { saved: SavedRun };
+}
+
+describe("run output as JSON text", () => {
+  test("the results file and the run state read exactly as JSON.stringify writes them, the queue's members in place", async () => {
+    const out = await realRun();
+    expect(out.results.pages!.some((p) => (p.words?.length ?? 0) > 0)).toBe(true);
+    const json = runJsonOf(out.results, out.saved);
+    expect(json.results).toBe(JSON.stringify(out.results));
+    expect(json.lastHumanReview).toEqual({ reviewed: false });
+    expect(savedRunText(json.saved!)).toBe(JSON.stringify(out.saved));
+    // `run` replaces the runner's number where it stands; checkpoint and seconds come last, as a spread puts them.
+    const patch = { run: out.saved.run + 7, checkpoint: true, processing_seconds: 12.25 };
+    expect(savedRunText(json.saved!, patch)).toBe(JSON.stringify({ ...out.saved, ...patch }));
+    expect(JSON.parse(savedRunText(json.saved!, patch))).toEqual(JSON.parse(JSON.stringify({ ...out.saved, ...patch })));
+  });
+
+  test("words that look like placeholders, shared and empty word arrays, and a page without words come out as they are", async () => {
+    const out = await realRun();
+    const page = out.results.pages![0]!;
+    const tricky = [{ ...page.words![0]!, text: '\u0001words:00000000-0000-0000-0000-000000000000:0' }, { ...page.words![0]!, text: '"\\u0001files: "}' }];
+    page.words = tricky;
+    out.saved.files[0]!.pages[0]!.words = tricky;
+    // Another page shares the first one's array; one has no words member at all, one an empty array.
+    out.results.pages!.push({ ...page, page_number: 98 });
+    out.results.pages!.push({ ...page, page_number: 99, words: undefined });
+    out.results.pages!.push({ ...page, page_number: 100, words: [] });
+    const json = runJsonOf(out.results, out.saved);
+    expect(json.results).toBe(JSON.stringify(out.results));
+    expect(savedRunText(json.saved!, { run: 2 })).toBe(JSON.stringify({ ...out.saved, run: 2 }));
+    expect(runJsonOf(out.results, null).saved).toBeNull();
+  });
+});
+
+describe("review state from JSON text", () => {
+  let cleanup = () => {};
+  afterEach(() => cleanup());
+
+  test("stores the same state text and version as from the results object, a finished review's history included", async () => {
+    const fresh = freshDb();
+    cleanup = fresh.cleanup;
+    const { db } = fresh;
+    const out = await realRun();
+    const stateOf = (id: string) => db.query<{ state: string; version: number }, [string]>("SELECT state, version FROM review_states WHERE transaction_id = ?").get(id)!;
+    const reviewed = { ...out.results, transaction: { ...out.results.transaction, last_human_review: { reviewed: true, finished: true, reviewed_at: "2026-01-02T00:00:00.000Z", changes: [{ field: "total", from: "1", to: "2" }] } } };
+    createProject(db, { project_id: "p1", tenant_id: "default", name: "P", description: "", settings: {}, now: "2026-01-01T00:00:00.000Z" });
+    for (const results of [out.results, reviewed]) {
+      const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
+      for (const id of [a, b]) createTransaction(db, { transaction_id: id, tenant_id: "default", project_id: "p1", now: "2026-01-01T00:00:00.000Z", metadata: {} });
+      storeReviewResults(db, a, results, "2026-01-03T00:00:00.000Z");
+      const json = runJsonOf(results, null);
+      storeReviewResultsText(db, b, json, "2026-01-03T00:00:00.000Z");
+      storeReviewResultsText(db, b, json, "2026-01-03T00:00:00.000Z");
+      storeReviewResults(db, a, results, "2026-01-03T00:00:00.000Z");
+      expect(stateOf(b).state).toBe(stateOf(a).state);
+      expect(stateOf(b).version).toBe(2);
+      expect(stateOf(a).version).toBe(2);
+    }
+  });
+});
