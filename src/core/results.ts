@@ -1,4 +1,4 @@
-import type { DocumentResult, Page, ResultsFile, ResultsPage, RuleResult } from "./model";
+import type { DocumentResult, Page, ResultsFile, ResultsPage, RuleResult, Word } from "./model";
 
 /** What the results file says about the transaction; the caller (CLI or server) owns these facts. */
 export interface TransactionMeta {
@@ -26,7 +26,14 @@ export function toResultsPage(page: Page, withWords = false): ResultsPage {
     ocr_confidence: page.ocr_confidence,
   };
   if (withWords) {
-    entry.words = page.words;
+    // Read when used: a results file of a long PDF would otherwise unpack every page's packed words at once
+    // (convert/page-words.ts); JSON, spreads and structuredClone see a plain array. Assigning replaces it.
+    Object.defineProperty(entry, "words", {
+      enumerable: true,
+      configurable: true,
+      get: () => page.words,
+      set: (words: Word[]) => Object.defineProperty(entry, "words", { value: words, enumerable: true, configurable: true, writable: true }),
+    });
     entry.text = page.text;
   }
   return entry;

@@ -6,9 +6,9 @@
 import { DocprocError } from "../errors.ts";
 import type { ConvertedFile, Page, RasterImage, SourceInput } from "../model.ts";
 import { checkPageCount, makeTransform, PDF_RENDER_DPI, type ConvertLimits } from "./limits.ts";
-import { meanConfidence } from "./lines.ts";
 import { isFatal, isInterrupted, PdfWorkerClient, spareWorkerCount } from "./pdf-client.ts";
-import { packWords, unpackWords, type PageResult, type RenderResult } from "./pdf-protocol.ts";
+import { checkPackedWords, withPackedWords } from "./page-words.ts";
+import { packWords, type PageResult, type RenderResult } from "./pdf-protocol.ts";
 import type { RenderOptions } from "./raster.ts";
 import { repairPdf } from "./pdf-repair.ts";
 import { throwIfAborted } from "../abort.ts";
@@ -217,25 +217,29 @@ async function convertPage(
   if (loaded && !result.usable && result.reason && result.reason !== "no text layer") {
     warnings.push(`page ${n}: ${result.reason}; the page will be OCR'd`);
   }
-  const words = unpackWords(result.words, result.text);
+  checkPackedWords(result.words, result.text);
   const transform = makeTransform(result, "point", result.scale, result.scale * 72);
   const render = (renderOpts?: RenderOptions): Promise<RasterImage> =>
     loaded
       ? renderWith(renderClient, n, result.scale, transform.rasterized_width, transform.rasterized_height, renderOpts, opts.limits.renderTimeoutMs)
       : Promise.resolve(blankRaster(transform.rasterized_width, transform.rasterized_height, renderOpts));
-  return {
+  const wordCount = result.words.lines.length;
+  // Text-layer words stay packed until a stage reads them (page-words.ts); `words` keeps its place among the keys.
+  const page: Omit<Page, "words"> & { words?: undefined } = {
     page_number: opts.firstPageNumber + n - 1,
     source_file_index: src.index,
     source_filename: src.filename,
     source_file_page_number: n,
     image_transform: transform,
     text_source: result.usable ? "text_layer" : "none",
-    words,
+    words: undefined,
     text: result.text,
-    ocr_confidence: meanConfidence(words),
+    // Every text-layer word has confidence 1 (unpackWords).
+    ocr_confidence: wordCount === 0 ? null : 1,
     ...(result.paintsImages !== undefined ? { paints_images: result.paintsImages } : {}),
     render,
   };
+  return withPackedWords(page, result.words, result.text);
 }
 
 async function renderWith(

@@ -32,8 +32,10 @@ function shapeDocument(doc: DocumentResult, options: JsonOptions): Record<string
 
 function shapePage(page: ResultsPage, options: JsonOptions): ResultsPage {
   if (options.include_page_ocr) return page;
-  const { words: _words, text: _text, ...rest } = page;
-  return rest;
+  // Keys copied one by one: destructuring `words` away would read (unpack) every page's words just to drop them.
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(page)) if (key !== "words" && key !== "text") rest[key] = page[key as keyof ResultsPage];
+  return rest as unknown as ResultsPage;
 }
 
 /**

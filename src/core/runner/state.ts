@@ -6,6 +6,7 @@
  * restored pages of image and PDF sources get a `render()` that opens their source file on first use (only raster
  * exports — JPG, image pages of PDF exports — and separator analysis of never-rendered pages ask for it).
  */
+import { copyPage } from "../convert/page-words";
 import { convertSource, type ConvertedSource } from "../stages/convert";
 import type { ExportManifest } from "../exporters";
 import type { Page, SourceInput } from "../model";
@@ -31,7 +32,7 @@ export function saveRun(state: RunState, next: number, stoppedAfter: StageName |
       content_type: f.content_type,
       page_count: f.page_count,
       warnings: f.warnings,
-      pages: f.pages.map(({ render: _r, ...page }) => page),
+      pages: f.pages.map(withoutRender),
       ...(f.attachments?.length ? { attachments: f.attachments.map((a) => ({ filename: a.filename, data_base64: Buffer.from(a.data).toString("base64") })) } : {}),
     })),
     spans: state.spans,
@@ -41,6 +42,13 @@ export function saveRun(state: RunState, next: number, stoppedAfter: StageName |
     warnings: state.warnings,
     errors: state.errors,
   };
+}
+
+/** The page without its `render`; packed text-layer words stay packed (convert/page-words.ts). */
+function withoutRender(page: Page): Page {
+  const copy = copyPage(page);
+  delete copy.render;
+  return copy;
 }
 
 export function restoreRun(saved: SavedRun, sources: SourceInput[], password?: string): RunState {

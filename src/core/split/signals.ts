@@ -3,6 +3,7 @@
  * boundary between two neighbouring pages is then scored from their features (`boundaryEvidence`).
  * Positive weights speak for a new document, negative ones for a continuation.
  */
+import { wordsIdentity } from "../convert/page-words";
 import type { Page } from "../model";
 
 export interface PageCounter {
@@ -118,13 +119,13 @@ const BAND = 0.12;
  * Features per page, remembered for the same page content and class: the runner's read-ahead computes them while
  * the file converts (core/runner/read-ahead.ts) and Split asks again. Callers only read them.
  */
-const featureMemo = new WeakMap<Page, { text: string; words: Page["words"]; transform: Page["image_transform"]; classId: string | null; features: PageFeatures }>();
+const featureMemo = new WeakMap<Page, { text: string; words: object; transform: Page["image_transform"]; classId: string | null; features: PageFeatures }>();
 
 export function pageFeatures(page: Page, classId: string | null = null): PageFeatures {
   const seen = featureMemo.get(page);
-  if (seen && seen.text === page.text && seen.words === page.words && seen.transform === page.image_transform && seen.classId === classId) return seen.features;
+  if (seen && seen.text === page.text && seen.words === wordsIdentity(page) && seen.transform === page.image_transform && seen.classId === classId) return seen.features;
   const features = featuresOf(page, classId);
-  featureMemo.set(page, { text: page.text, words: page.words, transform: page.image_transform, classId, features });
+  featureMemo.set(page, { text: page.text, words: wordsIdentity(page), transform: page.image_transform, classId, features });
   return features;
 }
 

@@ -13,6 +13,7 @@
  *   `review_thresholds.min_class_confidence` the document becomes `other`.
  * - `review_required` is true below `review_thresholds.classification`; `confirmed` is null (no human yet).
  */
+import { wordsIdentity } from "../convert/page-words";
 import type { Alternative, Classification, Page } from "../model";
 import type { ProjectSettings } from "../project";
 import { cueTextOf, describeHits, headingText, scoreClass, type CueScore } from "../classify/cues";
@@ -73,7 +74,7 @@ export interface ClassifyEvidence {
  * from the same page. The first answer is remembered per page, for the same project and the same page content
  * (text, words, geometry), and handed out as a copy.
  */
-interface OnePage { project: ProjectSettings; text: string; words: Page["words"]; transform: Page["image_transform"]; source: Page["text_source"]; result: Classification }
+interface OnePage { project: ProjectSettings; text: string; words: object; transform: Page["image_transform"]; source: Page["text_source"]; result: Classification }
 const onePage = new WeakMap<Page, OnePage>();
 const copyOf = (c: Classification): Classification => ({ ...c, alternatives: c.alternatives.map((a) => ({ ...a })) });
 
@@ -81,11 +82,11 @@ const copyOf = (c: Classification): Classification => ({ ...c, alternatives: c.a
 export function classifyDocument(pages: Page[], project: ProjectSettings, model?: ClassifierModel, evidence: ClassifyEvidence = {}): Classification {
   const page = pages.length === 1 && !model && !evidence.einvoiceTypeCode ? pages[0]! : null;
   const seen = page ? onePage.get(page) : undefined;
-  if (page && seen && seen.project === project && seen.text === page.text && seen.words === page.words && seen.transform === page.image_transform && seen.source === page.text_source) {
+  if (page && seen && seen.project === project && seen.text === page.text && seen.words === wordsIdentity(page) && seen.transform === page.image_transform && seen.source === page.text_source) {
     return copyOf(seen.result);
   }
   const result = timeStageSync("classify", () => classify(pages, project, model, evidence));
-  if (page) onePage.set(page, { project, text: page.text, words: page.words, transform: page.image_transform, source: page.text_source, result: copyOf(result) });
+  if (page) onePage.set(page, { project, text: page.text, words: wordsIdentity(page), transform: page.image_transform, source: page.text_source, result: copyOf(result) });
   return result;
 }
 

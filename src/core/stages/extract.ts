@@ -14,6 +14,7 @@
  *   extract/locate.ts). Fields the XML lacks are read from the pages.
  * - MUST NOT throw on odd pages (no words, no lines); it returns empty fields instead.
  */
+import { wordsIdentity } from "../convert/page-words";
 import type { FieldResult, FieldValue, Page } from "../model";
 import type { FieldSettings, ProjectSettings } from "../project";
 import { boxesOf, pageLines, type Line } from "../extract/lines";
@@ -124,13 +125,13 @@ export function extractAhead(page: Page, classId: string, project: ProjectSettin
   readAhead.set(page, { key: keyOf(page, classId, project), fields });
 }
 
-interface AheadKey { classId: string; project: ProjectSettings; text: string; words: Page["words"]; transform: Page["image_transform"]; source: Page["text_source"]; pageNumber: number }
+interface AheadKey { classId: string; project: ProjectSettings; text: string; words: object; transform: Page["image_transform"]; source: Page["text_source"]; pageNumber: number }
 const readAhead = new WeakMap<Page, { key: AheadKey; fields: Record<string, FieldResult> }>();
 const keyOf = (page: Page, classId: string, project: ProjectSettings): AheadKey => ({
   classId,
   project,
   text: page.text,
-  words: page.words,
+  words: wordsIdentity(page),
   transform: page.image_transform,
   source: page.text_source,
   pageNumber: page.page_number,

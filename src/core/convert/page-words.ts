@@ -1,0 +1,102 @@
+/**
+ * Text-layer words kept packed (issue 18, memory bounded by design). A PDF page's words arrive from the pdf.js
+ * worker packed (pdf-protocol.ts: four float64 per box, the texts inside the page text), ~36 bytes a word; as
+ * `Word` objects they take ~190 bytes, so a 2,000-page file of prose held 174 MB of them until the run ended.
+ *
+ * `withPackedWords` gives a page a `words` property that unpacks on first read and keeps the array in a cache of
+ * bounded size (WORD_BUDGET words over all pages, oldest unpacked first out); an evicted page unpacks again on its
+ * next read, with equal content. So what stays per page is the packed form, and the `Word` objects alive are those
+ * of the recently read pages plus whatever a caller still holds (the lines of the document being extracted).
+ *
+ * Contracts:
+ * - Reading `page.words` MUST give the same words (texts, boxes, confidence, line) however often it is read; the
+ *   array's identity MAY change between reads. Code that remembers "this page as I saw it" compares
+ *   `wordsIdentity(page)`, which stays the same until `words` is assigned.
+ * - Assigning `page.words` (OCR does, for a page whose text layer was unusable) stores that array as it is, never
+ *   evicted, as for any other page.
+ * - The property is enumerable: spreading, JSON and structuredClone see a plain array of words.
+ */
+import type { Page, Word } from "../model.ts";
+import { unpackWords, type PackedWords } from "./pdf-protocol.ts";
+
+/** Unpacked words kept over all pages: ~19 MB of objects, a few hundred pages of an invoice. */
+export const WORD_BUDGET = 100_000;
+
+interface Lazy {
+  packed: PackedWords;
+  text: string;
+  words: Word[] | null;
+}
+
+/** Pages whose unpacked words are cached, oldest first, and how many words they hold. */
+const cached = new Set<Lazy>();
+let cachedWords = 0;
+const stateOf = new WeakMap<Page, Lazy>();
+
+/**
+ * Defines `page.words` from the packed words of its text layer (`text` is the page text they were packed with).
+ * Returns the page.
+ */
+export function withPackedWords<P extends Omit<Page, "words">>(page: P, packed: PackedWords, text: string): P & Pick<Page, "words"> {
+  const lazy: Lazy = { packed, text, words: null };
+  Object.defineProperty(page, "words", {
+    enumerable: true,
+    configurable: true,
+    get: () => read(lazy),
+    set(words: Word[]) {
+      forget(lazy);
+      stateOf.delete(page as unknown as Page);
+      Object.defineProperty(page, "words", { value: words, enumerable: true, configurable: true, writable: true });
+    },
+  });
+  stateOf.set(page as unknown as Page, lazy);
+  return page as P & Pick<Page, "words">;
+}
+
+/** What stands for the page's words in a memo key: the same object as long as the words are the same. */
+export function wordsIdentity(page: Page): object {
+  return stateOf.get(page)?.packed ?? page.words;
+}
+
+/** Copies a page keeping its packed words packed (a spread would unpack them into the copy for good). */
+export function copyPage<P extends Page>(page: P): P {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(page)) as P;
+  const lazy = stateOf.get(page);
+  if (lazy) withPackedWords(copy as Omit<P, "words">, lazy.packed, lazy.text);
+  return copy;
+}
+
+/** Throws as unpackWords would when the page text does not split into the packed words. */
+export function checkPackedWords(packed: PackedWords, text: string): void {
+  const count = packed.lines.length;
+  let texts = packed.texts?.length ?? 0;
+  if (!packed.texts && count > 0) {
+    texts = 1;
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 10) texts++;
+  }
+  if (texts !== count) throw new Error(`page text has ${texts} words, boxes ${count}`);
+}
+
+/** How many unpacked words the cache holds now (tests: it stays within WORD_BUDGET whatever the page count). */
+export function cachedWordCount(): number {
+  return cachedWords;
+}
+
+function read(lazy: Lazy): Word[] {
+  if (lazy.words) return lazy.words;
+  const words = unpackWords(lazy.packed, lazy.text);
+  lazy.words = words;
+  cached.add(lazy);
+  cachedWords += words.length;
+  for (const oldest of cached) {
+    if (cachedWords <= WORD_BUDGET || oldest === lazy) break;
+    forget(oldest);
+  }
+  return words;
+}
+
+function forget(lazy: Lazy): void {
+  if (!cached.delete(lazy)) return;
+  cachedWords -= lazy.words?.length ?? 0;
+  lazy.words = null;
+}
