@@ -12,6 +12,8 @@ import type { OpenResult, PdfRequest, PdfResponse, WorkerFailure } from "./pdf-p
 
 const MAX_RESTARTS = 3;
 const IDLE_POOL_SIZE = 2;
+/** A worker that served this many requests for one document collects its garbage when the document closes. */
+const COLLECT_AFTER_REQUESTS = 100;
 const workerUrl = new URL("./pdf-worker.ts", import.meta.url).href;
 
 // Healthy workers whose document was closed; starting a worker costs ~0.1-0.3 s, so small files reuse them.
@@ -102,6 +104,12 @@ export class PdfWorkerClient {
   private nextId = 1;
   private restarts = 0;
   private closed = false;
+  /** suspend() let the document go; the next request opens it again (not counted as a restart). */
+  private suspended = false;
+  /** Requests sent since the document was opened in the current worker. */
+  private served = 0;
+  /** A suspend() under way: requests wait for it, then open the document again. */
+  private releasing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly data: Uint8Array,
@@ -121,6 +129,7 @@ export class PdfWorkerClient {
   open(): Promise<OpenResult> {
     if (this.signal?.aborted) return Promise.reject(abortError(this.signal));
     this.worker = takeWorker();
+    this.served = 0;
     this.worker.onmessage = (event: MessageEvent<PdfResponse>) => this.settle(event.data);
     this.worker.onerror = (event: ErrorEvent) => this.kill(new DocprocError("internal", `pdf worker failed: ${event.message}`));
     // A copy: the worker's document may outlive a request, and the original stays here for restarts.
@@ -134,7 +143,12 @@ export class PdfWorkerClient {
     if (this.closed) throw new DocprocError("internal", `${label}: the PDF was already closed`);
     // After an abort nothing restarts pdf.js: later renders (OCR, exports) fail at once instead of re-opening it.
     if (this.signal?.aborted) throw abortError(this.signal);
-    if (!this.worker) {
+    await this.releasing;
+    if (this.closed) throw new DocprocError("internal", `${label}: the PDF was already closed`);
+    if (!this.worker && this.suspended) {
+      this.suspended = false;
+      this.open().catch(() => undefined);
+    } else if (!this.worker) {
       if (this.restarts >= MAX_RESTARTS) {
         throw new DocprocError("timeout", `${label}: pdf.js timed out ${MAX_RESTARTS} times on this file`, { details: { exhausted: true } });
       }
@@ -149,6 +163,7 @@ export class PdfWorkerClient {
     const worker = this.worker;
     if (!worker) return Promise.reject(new DocprocError("internal", "pdf worker is not running"));
     const id = this.nextId++;
+    this.served++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         const limit = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`;
@@ -188,10 +203,27 @@ export class PdfWorkerClient {
     if (this.closed) return;
     this.closed = true;
     this.signal?.removeEventListener("abort", this.onAbort);
-    const worker = this.worker;
-    if (!worker) return this.kill(new DocprocError("internal", "the PDF was closed"));
+    if (!this.worker) return this.kill(new DocprocError("internal", "the PDF was closed"));
+    await this.release();
+  }
+
+  /**
+   * Lets the document go while the file stays usable: the worker returns to the pool, and the next request opens
+   * the document again (in whichever worker is free). The runner calls it once the text layers are read, so a
+   * long file's pdf.js state (fonts, pages, ~150 MB for 2,000 pages) is not kept for renders that may never come.
+   * A no-op while requests are in flight.
+   */
+  async suspend(): Promise<void> {
+    if (this.closed || !this.worker || this.pending.size > 0) return;
+    this.suspended = true;
+    this.releasing = this.release();
+    await this.releasing;
+  }
+
+  private async release(): Promise<void> {
+    const worker = this.worker!;
     try {
-      await this.send({ op: "close" }, 5_000, "closing the PDF");
+      await this.send({ op: "close", collect: this.served >= COLLECT_AFTER_REQUESTS }, 5_000, "closing the PDF");
     } catch {
       return; // kill() already terminated it
     }

@@ -5,7 +5,8 @@ export type PdfRequest =
   | { id: number; op: "open"; data: Uint8Array; password?: string }
   | { id: number; op: "page"; pageNumber: number; preferredScale: number; maxSidePx: number; maxRasterPixels: number }
   | { id: number; op: "render"; pageNumber: number; scale: number; width: number; height: number; grayscale: boolean }
-  | { id: number; op: "close" };
+  /** `collect`: run a full garbage collection in the worker once the document is gone (it served many pages). */
+  | { id: number; op: "close"; collect?: boolean };
 
 export interface OpenResult {
   numPages: number;

@@ -212,6 +212,9 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
       }
       case "close":
         await closeDocument();
+        // What pdf.js built for a long document (~150 MB for 2,000 pages of prose) is garbage now; an idle worker
+        // kept in the pool would otherwise hold it until its next document.
+        if (req.collect) Bun.gc(true);
         return { result: { id: req.id, ok: true, result: null }, transfer: [] };
     }
   } catch (err) {

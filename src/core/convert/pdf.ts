@@ -29,7 +29,7 @@ const A4_POINTS = { width: 595.276, height: 841.89 };
 export async function convertPdf(
   src: SourceInput,
   opts: PdfConvertOptions,
-): Promise<ConvertedFile & { close(): Promise<void> }> {
+): Promise<ConvertedFile & { close(): Promise<void>; suspend(): Promise<void> }> {
   converting++;
   try {
     return await openAndExtract(src, opts);
@@ -67,7 +67,7 @@ async function openDocument(src: SourceInput, password: string | undefined, opts
   }
 }
 
-async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promise<ConvertedFile & { close(): Promise<void> }> {
+async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promise<ConvertedFile & { close(): Promise<void>; suspend(): Promise<void> }> {
   const password = opts.password ?? src.password;
   const warnings: string[] = [];
   const { client, data, opened } = await openDocument(src, password, opts, warnings);
@@ -96,6 +96,7 @@ async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promis
     warnings,
     attachments: opened.attachments,
     close: () => client.close(),
+    suspend: () => client.suspend(),
   };
 }
 

@@ -67,7 +67,16 @@ export const ocrStage: Stage = async (state, ctx) => {
   // so their warnings are reported then.
   if (report.stopped) throw new StageInterrupted("ocr");
   state.warnings.push(...report.warnings);
+  await suspendFiles(state.files);
 };
+
+/**
+ * After OCR (and again after Split, which may render a page for separator detection) a born-digital PDF is rarely
+ * rendered again, so its pdf.js document is let go; a later render (a JPG or PDF export) opens it again.
+ */
+export async function suspendFiles(files: OpenFile[]): Promise<void> {
+  await Promise.all(files.map((f) => f.suspend?.()));
+}
 
 export function splitFilesOf(files: OpenFile[], sources: SourceInput[]): SplitFile[] {
   const policyOf = (index: number) => sources.find((s) => s.index === index)?.split_policy ?? "inherit";

@@ -32,8 +32,11 @@ export interface StageStep {
   activity?: NotificationActivity | null;
 }
 
-/** A file after conversion, as stages see it (`close` frees the PDF document). */
-export type OpenFile = ConvertedFile & { close?: () => Promise<void> };
+/**
+ * A file after conversion, as stages see it (`close` frees the PDF document; `suspend` frees its memory until the
+ * next render, see suspendFiles in convert-stages.ts).
+ */
+export type OpenFile = ConvertedFile & { close?: () => Promise<void>; suspend?: () => Promise<void> };
 
 /**
  * What the stages share and change, in the order they fill it. Everything but `sources` and the pages' `render`

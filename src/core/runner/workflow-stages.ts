@@ -17,7 +17,7 @@ import { applyMemory } from "../memory/recall";
 import { splitInfoOf, splitPages } from "../stages/split";
 import { validateDocument, validateTransaction } from "../stages/validate";
 import { exportProfilesOf } from "../workflow";
-import { convertStage, ocrStage, splitFilesOf } from "./convert-stages";
+import { convertStage, ocrStage, splitFilesOf, suspendFiles } from "./convert-stages";
 import type { RunState, Stage, StageContext, StageName } from "./types";
 
 const unclassified = (): Classification => ({
@@ -48,6 +48,7 @@ export const splitStage: Stage = async (state, ctx) => {
     fields: {},
   }));
   state.transactionRules = [];
+  await suspendFiles(state.files);
 };
 
 export const classifyStage: Stage = async (state, ctx) => {

@@ -9,7 +9,8 @@
  * - `page_count` MUST be the file's real page count; only the first `maxPages` pages are returned.
  * - A file that cannot be read at all MUST throw DocprocError (`empty_file`, `corrupt_file`, `encrypted_file`,
  *   `wrong_password`, `unsupported_format`, `too_large`, `timeout`); survivable page problems go to `warnings`.
- * - The caller MUST call `close()` once it no longer renders pages (it releases the PDF worker).
+ * - The caller MUST call `close()` once it no longer renders pages (it releases the PDF worker). It MAY call
+ *   `suspend()` when it expects few renders for a while: the PDF's memory is given back, and a render opens it again.
  */
 import { DocprocError } from "../errors.ts";
 import type { ConvertedFile, Page, SourceInput } from "../model.ts";
@@ -42,7 +43,7 @@ export interface ConvertOptions {
   onPage?: (page: Page, file: { attachments: number; pages: number }) => void;
 }
 
-export type ConvertedSource = ConvertedFile & { close(): Promise<void> };
+export type ConvertedSource = ConvertedFile & { close(): Promise<void>; suspend?(): Promise<void> };
 
 export async function convertSource(src: SourceInput, opts: ConvertOptions): Promise<ConvertedSource> {
   try {
