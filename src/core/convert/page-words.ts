@@ -77,9 +77,14 @@ export function checkPackedWords(packed: PackedWords, text: string): void {
   if (texts !== count) throw new Error(`page text has ${texts} words, boxes ${count}`);
 }
 
-/** How many unpacked words the cache holds now (tests: it stays within WORD_BUDGET whatever the page count). */
+/** How many unpacked words the cache holds now: never more than WORD_BUDGET, whatever the page count. */
 export function cachedWordCount(): number {
   return cachedWords;
+}
+
+/** Empties the cache (pages unpack again on their next read): what a test measures then is what the pages keep. */
+export function releaseUnpackedWords(): void {
+  for (const lazy of cached) forget(lazy);
 }
 
 function read(lazy: Lazy): Word[] {
