@@ -138,7 +138,7 @@ export function corePipelineRunner(opts: { engine?: EngineKind; ocrWorkers?: num
       manifest: res.manifest,
       errors: res.errors,
       warnings: res.warnings,
-      json: runJsonOf(res.results, res.saved),
+      json: runJsonOf(res.results, res.saved, res.pages),
     };
   };
 

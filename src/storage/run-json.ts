@@ -10,7 +10,8 @@
  * JSON.parse by resume, rerun and review, and a diff of stored results must show only real changes).
  */
 import { randomUUID } from "node:crypto";
-import type { ResultsFile } from "../core/model";
+import { wordsIdentity } from "../core/convert/page-words";
+import type { Page, ResultsFile, ResultsPage } from "../core/model";
 import type { SavedRun } from "../core/runner/types";
 
 export interface RunJson {
@@ -25,24 +26,29 @@ export interface RunJson {
 type WithWords = { words?: unknown };
 
 /**
- * Serialises pages' `words` members once each, keyed by array identity, and splices them in: the page objects are
- * copied shallowly with a placeholder in `words` (same key order), so the surrounding JSON.stringify stays on its
- * fast path and the output is that of the unmodified value.
+ * Serialises pages' `words` members once per word list and splices the texts in. Pages are copied member by member
+ * (same order) with a placeholder in `words`, so the surrounding JSON.stringify stays on its fast path and never
+ * reads a word list already serialised: text-layer words are packed and unpack on read (core/convert/page-words.ts).
+ * `identity` says which pages share their words (`wordsIdentity`); the output is that of the unmodified value.
  */
 class WordsSplicer {
   private readonly tag = `\u0001words:${randomUUID()}:`;
   private readonly texts: string[] = [];
-  private readonly indexOf = new Map<unknown, number>();
+  private readonly indexOf = new Map<object, number>();
   private readonly pattern = new RegExp(`"${escapeRegExp(JSON.stringify(this.tag).slice(1, -1))}(\\d+)"`, "g");
 
-  page<P extends WithWords>(page: P): P {
-    if (!Array.isArray(page.words)) return page;
-    let i = this.indexOf.get(page.words);
+  page<P extends WithWords>(page: P, identity: object): P {
+    if (!Object.hasOwn(page, "words")) return page;
+    let i = this.indexOf.get(identity);
     if (i === undefined) {
-      i = this.texts.push(JSON.stringify(page.words)) - 1;
-      this.indexOf.set(page.words, i);
+      const words = page.words;
+      if (!Array.isArray(words)) return page;
+      i = this.texts.push(JSON.stringify(words)) - 1;
+      this.indexOf.set(identity, i);
     }
-    return { ...page, words: `${this.tag}${i}` };
+    const copy: Record<string, unknown> = {};
+    for (const key of Object.keys(page)) copy[key] = key === "words" ? `${this.tag}${i}` : page[key as keyof P];
+    return copy as P;
   }
 
   stringify(value: unknown): string {
@@ -50,15 +56,30 @@ class WordsSplicer {
   }
 }
 
-export function runJsonOf(results: ResultsFile, saved: SavedRun | null): RunJson {
+/**
+ * `pages`: the run's pages the results file was made of, in its order (RunOutcome.pages), so the results file and
+ * the run state share each page's serialised words; without them the results file's words are serialised apart.
+ */
+export function runJsonOf(results: ResultsFile, saved: SavedRun | null, pages: Page[] = []): RunJson {
   const words = new WordsSplicer();
-  const resultsText = words.stringify({ ...results, pages: results.pages?.map((p) => words.page(p)) });
+  const resultsPages = results.pages?.map((p, i) => words.page(p, resultsWordsIdentity(p, pages[i])));
+  const resultsText = words.stringify({ ...results, pages: resultsPages });
   let savedJson: RunJson["saved"] = null;
   if (saved) {
-    const filesText = words.stringify(saved.files.map((f) => ({ ...f, pages: f.pages.map((p) => words.page(p)) })));
+    const filesText = words.stringify(saved.files.map((f) => ({ ...f, pages: f.pages.map((p) => words.page(p, wordsIdentity(p))) })));
     savedJson = { head: { ...saved, files: [] }, files: filesText };
   }
   return { results: resultsText, lastHumanReview: results.transaction.last_human_review, saved: savedJson };
+}
+
+/**
+ * A results page's words read through to its run page (core/results.ts) until something assigns them: then they
+ * are its own array. Only a run page with the same number in the same place counts as its source.
+ */
+function resultsWordsIdentity(entry: ResultsPage, page: Page | undefined): object {
+  const own = Object.getOwnPropertyDescriptor(entry, "words");
+  if (own && "value" in own) return own.value ?? entry;
+  return page && page.page_number === entry.page_number ? wordsIdentity(page) : entry;
 }
 
 /** JSON text of `{ ...saved, ...patch }` (patch: members the queue sets, e.g. `run`, `processing_seconds`). */

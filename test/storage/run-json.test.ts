@@ -38,8 +38,9 @@ describe("run output as JSON text", () => {
   test("the results file and the run state read exactly as JSON.stringify writes them, the queue's members in place", async () => {
     const out = await realRun();
     expect(out.results.pages!.some((p) => (p.words?.length ?? 0) > 0)).toBe(true);
-    const json = runJsonOf(out.results, out.saved);
+    const json = runJsonOf(out.results, out.saved, out.pages);
     expect(json.results).toBe(JSON.stringify(out.results));
+    expect(runJsonOf(out.results, out.saved).results).toBe(json.results);
     expect(json.lastHumanReview).toEqual({ reviewed: false });
     expect(savedRunText(json.saved!)).toBe(JSON.stringify(out.saved));
     // `run` replaces the runner's number where it stands; checkpoint and seconds come last, as a spread puts them.
@@ -58,8 +59,10 @@ describe("run output as JSON text", () => {
     out.results.pages!.push({ ...page, page_number: 98 });
     out.results.pages!.push({ ...page, page_number: 99, words: undefined });
     out.results.pages!.push({ ...page, page_number: 100, words: [] });
-    const json = runJsonOf(out.results, out.saved);
+    const json = runJsonOf(out.results, out.saved, out.pages);
     expect(json.results).toBe(JSON.stringify(out.results));
+    // Pages given out of order share nothing, and still read as they are.
+    expect(runJsonOf(out.results, out.saved, [...out.pages].reverse()).results).toBe(json.results);
     expect(savedRunText(json.saved!, { run: 2 })).toBe(JSON.stringify({ ...out.saved, run: 2 }));
     expect(runJsonOf(out.results, null).saved).toBeNull();
   });
@@ -81,7 +84,7 @@ describe("review state from JSON text", () => {
       const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
       for (const id of [a, b]) createTransaction(db, { transaction_id: id, tenant_id: "default", project_id: "p1", now: "2026-01-01T00:00:00.000Z", metadata: {} });
       storeReviewResults(db, a, results, "2026-01-03T00:00:00.000Z");
-      const json = runJsonOf(results, null);
+      const json = runJsonOf(results, null, out.pages);
       storeReviewResultsText(db, b, json, "2026-01-03T00:00:00.000Z");
       storeReviewResultsText(db, b, json, "2026-01-03T00:00:00.000Z");
       storeReviewResults(db, a, results, "2026-01-03T00:00:00.000Z");
