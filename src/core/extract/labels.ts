@@ -76,6 +76,14 @@ function infoOf(line: Line): LineInfo {
   return info;
 }
 
+/**
+ * False when findLabels(lines, labels) surely finds nothing on this line: a text-layer line holding none of the
+ * labels' first words. (OCR lines are matched with an error allowance, so they always may.)
+ */
+export function mayHoldLabel(line: Line, labels: string[]): boolean {
+  return line.page.text_source === "ocr" || candidateRanks(line, labelIndex(labels)).length > 0;
+}
+
 function candidateRanks(line: Line, index: LabelIndex): number[] {
   const info = infoOf(line);
   const ranks: number[] = [];
