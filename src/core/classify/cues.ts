@@ -52,8 +52,9 @@ export function headingText(firstPageText: string): string {
 }
 
 const NUMBER_AFTER_TITLE = /\s*(?<![\p{L}])(?:no|nr|n°|nº|#|number|nummer|numero|número)[.:]?\s*#?[\p{L}\p{N}\-/.]*\d[\p{L}\p{N}\-/.]*\s*$/iu;
-/** The line without a trailing document number ("Rechnung Nr. 2024-117" → "Rechnung"). */
-const withoutNumber = (line: string) => line.replace(NUMBER_AFTER_TITLE, "");
+/** The line without a trailing document number ("Rechnung Nr. 2024-117" → "Rechnung"); a line without a digit has none. */
+const withoutNumber = (line: string) => (DIGIT.test(line) ? line.replace(NUMBER_AFTER_TITLE, "") : line);
+const DIGIT = /\d/;
 const isShortHeading = (line: string) => line.trim() !== "" && line.trim().split(/\s+/).length <= 4 && !/\d/.test(line);
 
 /** Extra points of a title: more than a heading hit, less than two, so labels standing alone cannot take over. */

@@ -8,7 +8,7 @@
  *
  * MUST give exactly DATE_RE's matches. `monthNameStarts` may over-report, never miss: it judges runs of letters
  * (\p{L}, as DATE_RE's boundaries do) made of ASCII and Latin-1/Latin Extended letters, where the /iu flags' case
- * folding is plain lower-casing; any other letter makes it give up (null), and the caller uses DATE_RE itself.
+ * folding is plain lower-casing; a run with any other letter is reported at both places a name could start.
  */
 
 const LETTER_RUN = /\p{L}+/gu;
@@ -29,31 +29,69 @@ export interface DateSearch {
   numeric: RegExp;
   /** Its month-name alternatives alone, sticky (flags iuy). */
   monthNamed: RegExp;
-  /** Lower-case month names, as in the alternation. */
-  months: Set<string>;
+  /** Lower-case month names, as in the alternation (monthNamesOf). */
+  months: MonthNames;
 }
 
 /**
- * Where a month name of DATE_RE may start (ascending, deduplicated), or null when the text has letters this test
- * cannot judge. A name starts a run of letters, or two letters into it after a day suffix ("1st", "1er"); it ends
- * the run or is followed by "d" ("marchde 2024": the optional "de" may touch the name).
+ * Where a month name of DATE_RE may start, ascending. A name starts a run of letters, or two letters into it after
+ * a day suffix ("1st", "1er"); it ends the run or is followed by "d" ("marchde 2024": the optional "de" may touch
+ * the name). A run with letters this test cannot judge reports both places.
  */
-export function monthNameStarts(text: string, months: Set<string>): number[] | null {
-  const isMonthAt = (word: string) => {
-    if (months.has(word)) return true;
-    for (let k = word.indexOf("d", 3); k > 0; k = word.indexOf("d", k + 1)) if (months.has(word.slice(0, k))) return true;
-    return false;
-  };
+export function monthNameStarts(text: string, months: MonthNames): number[] {
   const out: number[] = [];
-  for (const m of text.matchAll(LETTER_RUN)) {
-    const run = m[0];
-    if (run.length < 3) continue;
-    if (!FOLDS_AS_LOWER.test(run)) return null;
-    const word = run.toLowerCase();
-    if (isMonthAt(word)) out.push(m.index!);
-    else if (word.length >= 5 && DAY_SUFFIX.has(word.slice(0, 2)) && isMonthAt(word.slice(2))) out.push(m.index! + 2);
+  if (SURROGATE.test(text)) {
+    // Letters outside the BMP: runs as the regex sees them (code points), each judged as usual.
+    for (const m of text.matchAll(LETTER_RUN)) judgeRun(text, m.index!, m.index! + m[0].length, FOLDS_AS_LOWER.test(m[0]), months, out);
+    return out;
+  }
+  for (let i = 0; i < text.length; ) {
+    if (!isLetter(text, i)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let safe = true;
+    for (; i < text.length && isLetter(text, i); i++) if (text.charCodeAt(i) >= 0x80 && !FOLDS_AS_LOWER.test(text[i]!)) safe = false;
+    judgeRun(text, start, i, safe, months, out);
   }
   return out;
+}
+
+/** Month names, and the first three letters of each (most runs fail on those without building a string). */
+export interface MonthNames { names: Set<string>; prefixes: Set<string> }
+
+export function monthNamesOf(names: Iterable<string>): MonthNames {
+  const set = new Set(names);
+  return { names: set, prefixes: new Set([...set].map((n) => n.slice(0, 3))) };
+}
+
+function judgeRun(text: string, start: number, end: number, safe: boolean, months: MonthNames, out: number[]): void {
+  if (end - start < 3) return;
+  if (!safe) {
+    out.push(start);
+    if (end - start >= 5) out.push(start + 2);
+    return;
+  }
+  const head = text.slice(start, start + 3).toLowerCase();
+  if (months.prefixes.has(head) && isMonthAt(text.slice(start, end).toLowerCase(), months.names)) out.push(start);
+  else if (end - start >= 5 && DAY_SUFFIX.has(head.slice(0, 2)) && months.prefixes.has(text.slice(start + 2, start + 5).toLowerCase())) {
+    if (isMonthAt(text.slice(start + 2, end).toLowerCase(), months.names)) out.push(start + 2);
+  }
+}
+
+function isMonthAt(word: string, names: Set<string>): boolean {
+  if (names.has(word)) return true;
+  for (let k = word.indexOf("d", 3); k > 0; k = word.indexOf("d", k + 1)) if (names.has(word.slice(0, k))) return true;
+  return false;
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+const LETTER = /\p{L}/u;
+function isLetter(text: string, i: number): boolean {
+  const c = text.charCodeAt(i) | 32;
+  if (c >= 97 && c <= 122) return true;
+  return text.charCodeAt(i) >= 0x80 && LETTER.test(text[i]!);
 }
 
 /** Positions from which a month-name match could start: each name's start and the digits just before it. */
@@ -71,10 +109,6 @@ function monthMatchStarts(text: string, starts: number[]): number[] {
 /** Every match of DATE_RE in `text`, in order, as matchAll would give them. */
 export function* dateMatches(text: string, search: DateSearch): Generator<RegExpExecArray> {
   const starts = monthNameStarts(text, search.months);
-  if (starts === null) {
-    yield* text.matchAll(search.all);
-    return;
-  }
   if (starts.length === 0) {
     yield* text.matchAll(search.numeric);
     return;

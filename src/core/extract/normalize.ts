@@ -3,7 +3,7 @@
  * `1.234,56`, `1,234.56`, `1 234,56`, `(12.00)`, `12.00-`), ISO 4217 currency codes, IBAN (mod-97), VAT IDs.
  * Pure functions over strings; no page geometry here.
  */
-import { dateMatches, type DateSearch } from "./date-scan";
+import { dateMatches, type DateSearch, monthNamesOf } from "./date-scan";
 
 /** Day/month order for numeric dates: `dmy` (most of the world) or `mdy` (US). */
 export type DateOrder = "dmy" | "mdy";
@@ -72,7 +72,7 @@ const DATE_SEARCH: DateSearch = {
   all: DATE_RE,
   numeric: new RegExp(NUMERIC_DATES.join("|"), "giu"),
   monthNamed: new RegExp(MONTH_NAME_DATES.join("|"), "iuy"),
-  months: new Set(Object.keys(MONTHS)),
+  months: monthNamesOf(Object.keys(MONTHS)),
 };
 
 export interface DateMatch {
