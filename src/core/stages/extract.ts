@@ -139,6 +139,17 @@ const keyOf = (page: Page, classId: string, project: ProjectSettings): AheadKey 
 const sameKey = (a: AheadKey, b: AheadKey) =>
   a.classId === b.classId && a.project === b.project && a.text === b.text && a.words === b.words && a.transform === b.transform && a.source === b.source && a.pageNumber === b.pageNumber;
 
+/**
+ * Labels of the class's amount fields: they mark the summary lines under a line-item table. One array per field
+ * list, so that the label search's indexes, kept per label array, serve every document of the class.
+ */
+const summaryLabelMemo = new WeakMap<FieldSettings[], string[]>();
+function summaryLabelsOf(fields: FieldSettings[]): string[] {
+  let labels = summaryLabelMemo.get(fields);
+  if (!labels) summaryLabelMemo.set(fields, (labels = fields.filter((f) => f.type === "amount").flatMap((f) => f.hints.labels)));
+  return labels;
+}
+
 function extract(pages: Page[], classId: string, project: ProjectSettings, opts: ExtractOptions): Record<string, FieldResult> {
   clearDateMemo();
   clearAmountMemo();
@@ -152,8 +163,7 @@ function extract(pages: Page[], classId: string, project: ProjectSettings, opts:
   const einvoice = opts.attachments?.length ? readEInvoice(opts.attachments) : null;
   const negative = project.classes.find((c) => c.id === classId)?.amount_sign === "negative" || einvoice?.type_code === "381";
 
-  // Labels of the class's amount fields mark the summary lines under a line-item table.
-  const summaryLabels = fields.filter((f) => f.type === "amount").flatMap((f) => f.hints.labels);
+  const summaryLabels = summaryLabelsOf(fields);
   const out: Record<string, FieldResult> = {};
   const best: Record<string, Candidate | undefined> = {};
   const candidates: Record<string, Candidate[]> = {};
