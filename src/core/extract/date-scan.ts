@@ -59,11 +59,38 @@ export function monthNameStarts(text: string, months: MonthNames): number[] {
 }
 
 /** Month names, and the first three letters of each (most runs fail on those without building a string). */
-export interface MonthNames { names: Set<string>; prefixes: Set<string> }
+export interface MonthNames { names: Set<string>; prefixes: Set<string>; asciiPrefixes: Set<number> }
 
 export function monthNamesOf(names: Iterable<string>): MonthNames {
   const set = new Set(names);
-  return { names: set, prefixes: new Set([...set].map((n) => n.slice(0, 3))) };
+  const prefixes = new Set([...set].map((n) => n.slice(0, 3)));
+  const asciiPrefixes = new Set([...prefixes].map((p) => asciiKey(p, 0)).filter((k) => k >= 0));
+  return { names: set, prefixes, asciiPrefixes };
+}
+
+/** Three ASCII letters at `i`, lower-cased, as one number; -1 when any is not an ASCII letter. */
+function asciiKey(text: string, i: number): number {
+  let key = 0;
+  for (let k = i; k < i + 3; k++) {
+    const c = text.charCodeAt(k) | 32;
+    if (c < 97 || c > 122 || text.charCodeAt(k) >= 0x80) return -1;
+    key = key * 128 + c;
+  }
+  return key;
+}
+
+const SUFFIX_KEYS = new Set([...DAY_SUFFIX].map((x) => asciiKey(x + "a", 0)));
+
+/** Whether the three letters at `i` begin some month name. */
+function monthPrefixAt(text: string, i: number, months: MonthNames): boolean {
+  const key = asciiKey(text, i);
+  return key >= 0 ? months.asciiPrefixes.has(key) : months.prefixes.has(text.slice(i, i + 3).toLowerCase());
+}
+
+/** Whether the two letters at `i` are a day suffix ("st", "ER"). */
+function suffixAt(text: string, i: number): boolean {
+  const key = asciiKey(text.slice(i, i + 2) + "a", 0);
+  return key >= 0 ? SUFFIX_KEYS.has(key) : DAY_SUFFIX.has(text.slice(i, i + 2).toLowerCase());
 }
 
 function judgeRun(text: string, start: number, end: number, safe: boolean, months: MonthNames, out: number[]): void {
@@ -73,9 +100,8 @@ function judgeRun(text: string, start: number, end: number, safe: boolean, month
     if (end - start >= 5) out.push(start + 2);
     return;
   }
-  const head = text.slice(start, start + 3).toLowerCase();
-  if (months.prefixes.has(head) && isMonthAt(text.slice(start, end).toLowerCase(), months.names)) out.push(start);
-  else if (end - start >= 5 && DAY_SUFFIX.has(head.slice(0, 2)) && months.prefixes.has(text.slice(start + 2, start + 5).toLowerCase())) {
+  if (monthPrefixAt(text, start, months) && isMonthAt(text.slice(start, end).toLowerCase(), months.names)) out.push(start);
+  else if (end - start >= 5 && monthPrefixAt(text, start + 2, months) && suffixAt(text, start)) {
     if (isMonthAt(text.slice(start + 2, end).toLowerCase(), months.names)) out.push(start + 2);
   }
 }
