@@ -3,7 +3,7 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { selfArgs, wantsBatchJit } from "../../src/cli/jit";
+import { BATCH_RAM_SIZE, batchJscEnv, selfArgs, wantsBatchJit } from "../../src/cli/jit";
 
 const JIT = path.resolve(import.meta.dir, "../../src/cli/jit.ts");
 
@@ -15,15 +15,15 @@ async function runProbe(args: string[], env: Record<string, string | undefined> 
     writeFileSync(script, `import { execForBatchJit } from ${JSON.stringify(JIT)};
 const pid = process.pid;
 execForBatchJit();
-console.log(JSON.stringify({ ftl: process.env.BUN_JSC_useFTLJIT ?? null, args: process.argv.slice(2), pid }));`);
-    const childEnv = { ...process.env, BUN_JSC_useFTLJIT: undefined, ...env };
+console.log(JSON.stringify({ ftl: process.env.BUN_JSC_useFTLJIT ?? null, ram: process.env.BUN_JSC_forceRAMSize ?? null, args: process.argv.slice(2), pid }));`);
+    const childEnv = { ...process.env, BUN_JSC_useFTLJIT: undefined, BUN_JSC_forceRAMSize: undefined, ...env };
     const proc = Bun.spawn([process.execPath, script, ...args], { stdout: "pipe", stderr: "pipe", env: childEnv });
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     expect(err).toBe("");
     expect(code).toBe(0);
     // One line only: the first image never printed, it was replaced before.
     expect(out.trim().split("\n")).toHaveLength(1);
-    return { ...(JSON.parse(out) as { ftl: string | null; args: string[]; pid: number }), spawnedPid: proc.pid };
+    return { ...(JSON.parse(out) as { ftl: string | null; ram: string | null; args: string[]; pid: number }), spawnedPid: proc.pid };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -32,12 +32,21 @@ console.log(JSON.stringify({ ftl: process.env.BUN_JSC_useFTLJIT ?? null, args: p
 test("process replaces itself, same PID and arguments, with BUN_JSC_useFTLJIT=0", async () => {
   const r = await runProbe(["process", "a file with spaces.pdf", "--json"]);
   expect(r.ftl).toBe("0");
+  expect(Number(r.ram)).toBeGreaterThan(0);
+  expect(Number(r.ram)).toBeLessThanOrEqual(BATCH_RAM_SIZE);
   expect(r.args).toEqual(["process", "a file with spaces.pdf", "--json"]);
   expect(r.pid).toBe(r.spawnedPid);
 });
 
 test("serve and other long-lived commands keep the default JIT", async () => {
   for (const command of ["serve", "worker", "watch", "--version"]) expect((await runProbe([command])).ftl).toBeNull();
+});
+
+test("a batch run sizes JSC's heap by 1 GiB of RAM, or the machine's RAM when less; a user's own size is kept", async () => {
+  expect(batchJscEnv({}, 24 * BATCH_RAM_SIZE).BUN_JSC_forceRAMSize).toBe(String(BATCH_RAM_SIZE));
+  expect(batchJscEnv({}, 512 * 1024 * 1024).BUN_JSC_forceRAMSize).toBe(String(512 * 1024 * 1024));
+  expect((await runProbe(["process", "x.pdf"], { BUN_JSC_forceRAMSize: "2147483648" })).ram).toBe("2147483648");
+  for (const command of ["serve", "worker"]) expect((await runProbe([command])).ram).toBeNull();
 });
 
 test("a user's own BUN_JSC_useFTLJIT is kept as it is", async () => {
