@@ -2,6 +2,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import path from "node:path";
 import { closeIdlePdfWorkers, prewarmPdfWorkers, spareWorkerCount } from "../../src/core/convert/pdf-client.ts";
+import type { Page } from "../../src/core/model.ts";
 import { convertSource } from "../../src/core/stages/convert.ts";
 
 setDefaultTimeout(60_000);
@@ -42,6 +43,42 @@ describe("pdf.js workers", () => {
     expect(spareWorkerCount()).toBe(1); // back in the pool after close()
     expect(result.pages[0]!.text_source).toBe("text_layer");
     expect(result.pages[0]!.words.length).toBeGreaterThan(20);
+  });
+});
+
+describe("a helper worker for a long PDF read with a page consumer", () => {
+  /** Converts a generated 60-page PDF with two workers available; how many opened the document, and the pages. */
+  async function convertWithConsumer(onPage?: (page: Page) => void) {
+    const { generatePdf } = await import("../../bench/convert.ts");
+    closeIdlePdfWorkers();
+    await prewarmPdfWorkers(2);
+    const data = await generatePdf(60, 7);
+    const opens: number[] = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, msg: { op?: string }, ...rest: unknown[]) {
+      if (msg?.op === "open") opens.push(1);
+      return (post as (...a: unknown[]) => void).call(this, msg, ...rest);
+    } as typeof post;
+    try {
+      const converted = await convertSource({ index: 0, filename: "long.pdf", data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null, onPage });
+      await converted.close();
+      return { opens: opens.length, pages: converted.pages };
+    } finally {
+      Worker.prototype.postMessage = post;
+      closeIdlePdfWorkers();
+    }
+  }
+
+  test("joins when the converting thread only waits for pdf.js, and the pages come out the same", async () => {
+    const seen: number[] = [];
+    const alone = await convertWithConsumer();
+    const consumed = await convertWithConsumer((page) => seen.push(page.source_file_page_number));
+    // A consumer that takes no time leaves the thread waiting for pdf.js: the spare worker helps, as without one.
+    expect(alone.opens).toBe(2);
+    expect(consumed.opens).toBe(2);
+    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    const textOf = (pages: typeof alone.pages) => pages.map((p) => [p.source_file_page_number, p.text, JSON.stringify(p.words)]);
+    expect(textOf(consumed.pages)).toEqual(textOf(alone.pages));
   });
 });
 

@@ -12,6 +12,7 @@ import { packWords, type PageResult, type RenderResult } from "./pdf-protocol.ts
 import type { RenderOptions } from "./raster.ts";
 import { repairPdf } from "./pdf-repair.ts";
 import { throwIfAborted } from "../abort.ts";
+import { DEMAND_WINDOW_END, DEMAND_WARMUP_PAGES, WaitMeter } from "./pdf-demand.ts";
 
 export interface PdfConvertOptions {
   firstPageNumber: number;
@@ -116,7 +117,8 @@ let converting = 0;
 /**
  * Text extraction of pages 1..wanted. Long files are shared between `limits.pdfWorkers` workers (each opens its
  * own copy of the document; pdf.js is single-threaded), which roughly doubles throughput on two cores. Rendering
- * later always goes through the primary client.
+ * later always goes through the primary client. With a page consumer (`onPage`), helpers join only once this
+ * thread is seen waiting for pdf.js (pdf-demand.ts); without one they start at once.
  */
 async function convertPages(
   primary: PdfWorkerClient,
@@ -127,10 +129,13 @@ async function convertPages(
   password: string | undefined,
   onPage?: (page: Page) => void,
 ): Promise<Page[]> {
-  const wantedHelpers = wanted >= PARALLEL_MIN_PAGES ? Math.max(0, opts.limits.pdfWorkers - 1) : 0;
   const alone = converting === 1; // this file only
-  const helperCount = alone && wanted >= COLD_HELPER_MIN_PAGES ? wantedHelpers : Math.min(wantedHelpers, spareWorkerCount());
-  return extractAll(primary, src, wanted, opts, warnings, openHelpers(helperCount, src, password, opts), onPage);
+  const helpers = (remaining: number) => {
+    const wantedHelpers = remaining >= PARALLEL_MIN_PAGES ? Math.max(0, opts.limits.pdfWorkers - 1) : 0;
+    const count = alone && wanted >= COLD_HELPER_MIN_PAGES ? wantedHelpers : Math.min(wantedHelpers, spareWorkerCount());
+    return openHelpers(count, src, password, opts);
+  };
+  return extractAll(primary, src, wanted, opts, warnings, helpers, onPage);
 }
 
 async function extractAll(
@@ -139,13 +144,27 @@ async function extractAll(
   wanted: number,
   opts: PdfConvertOptions,
   warnings: string[],
-  helpers: Array<Promise<PdfWorkerClient | null>>,
+  openHelpersFor: (remaining: number) => Array<Promise<PdfWorkerClient | null>>,
   onPage?: (page: Page) => void,
 ): Promise<Page[]> {
   const pages = new Array<Page>(wanted);
   const pageWarnings = new Array<string[]>(wanted);
   let next = 1;
-  const drain = async (client: PdfWorkerClient) => {
+  // Two loops per worker keep one request queued behind the running one, so a worker never idles waiting for
+  // the main thread (its page timeout then covers at most two pages of work).
+  const meter = onPage && wanted >= DEMAND_WINDOW_END + PARALLEL_MIN_PAGES ? new WaitMeter(2) : null;
+  const helpers: Array<Promise<PdfWorkerClient | null>> = [];
+  const joined: Promise<void>[] = [];
+  const join = (openings: Array<Promise<PdfWorkerClient | null>>) => {
+    for (const opening of openings) {
+      helpers.push(opening);
+      // A helper joins when it has opened its copy (~40 ms for a 500-page file, a tenth of the whole extraction).
+      const work = opening.then((helper) => (helper ? both(helper, false) : undefined));
+      work.catch(() => undefined); // awaited after the primary's loops; a failure must not go unhandled meanwhile
+      joined.push(work);
+    }
+  };
+  const drain = async (client: PdfWorkerClient, metered: boolean) => {
     let done: Page | null = null;
     while (next <= wanted) {
       const n = next++;
@@ -155,19 +174,17 @@ async function extractAll(
       // The previous page is handed on after this page was asked for (the request goes out once the handler
       // returns; the other loop's request keeps the worker busy meanwhile).
       if (done && onPage) onPage(done);
-      pages[n - 1] = done = await converting;
+      pages[n - 1] = done = await (metered && meter ? meter.wait(converting) : converting);
+      if (metered && meter && n === DEMAND_WARMUP_PAGES) meter.restart();
+      if (metered && meter && n === DEMAND_WINDOW_END && meter.helpersWanted()) join(openHelpersFor(wanted - n));
     }
     if (done && onPage && !opts.signal?.aborted) onPage(done);
   };
-  // Two loops per worker keep one request queued behind the running one, so a worker never idles waiting for
-  // the main thread (its page timeout then covers at most two pages of work). The primary starts at once; a
-  // helper joins when it has opened its copy (~40 ms for a 500-page file, a tenth of the whole extraction).
-  const both = (client: PdfWorkerClient) => Promise.all([drain(client), drain(client)]);
+  const both = (client: PdfWorkerClient, metered: boolean) => Promise.all([drain(client, metered), drain(client, metered)]).then(() => undefined);
+  if (!meter) join(openHelpersFor(wanted));
   try {
-    await Promise.all([both(primary), ...helpers.map(async (opening) => {
-      const helper = await opening;
-      if (helper) await both(helper);
-    })]);
+    await both(primary, true);
+    await Promise.all(joined);
   } finally {
     await Promise.all(helpers.map(async (opening) => (await opening)?.close()));
   }
