@@ -122,10 +122,13 @@ function postingsOf(lines: Line[]): Map<string, number[]> {
 function linesToSearch(lines: Line[], index: LabelIndex): Line[] {
   if (lines.length < 16 || lines.some((l) => l.page.text_source === "ocr")) return lines;
   const map = postingsOf(lines);
-  const at = new Set<number>();
-  for (const first of index.byFirstWord.keys()) for (const i of map.get(first) ?? []) at.add(i);
-  for (const o of index.others) for (const i of linesHolding(lines, o.first)) at.add(i);
-  return [...at].sort((a, b) => a - b).map((i) => lines[i]!);
+  // Marks in line order instead of a set to sort: the same lines, ascending, each once.
+  const at = new Uint8Array(lines.length);
+  for (const first of index.byFirstWord.keys()) for (const i of map.get(first) ?? []) at[i] = 1;
+  for (const o of index.others) for (const i of linesHolding(lines, o.first)) at[i] = 1;
+  const out: Line[] = [];
+  for (let i = 0; i < lines.length; i++) if (at[i]) out.push(lines[i]!);
+  return out;
 }
 
 /** Positions of the lines whose lower-cased text contains `needle` (a label not starting with a word: "#", "n°"). */

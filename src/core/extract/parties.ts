@@ -129,8 +129,18 @@ function domainsOf(lines: Line[]): string[] {
 const compact = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
 const letters = (s: string) => (s.match(/\p{L}/gu) ?? []).length;
 
-/** Issuer candidates of a document, best first; see the module contract. */
+/**
+ * Issuer candidates of a document, best first; see the module contract. Remembered per line list: the vendor name
+ * asks for them, and the customer name again (the issuer is never the buyer). Callers MUST NOT change the list.
+ */
+const issuerMemo = new WeakMap<Line[], PartyCandidate[]>();
 export function issuerCandidates(lines: Line[]): PartyCandidate[] {
+  let found = issuerMemo.get(lines);
+  if (!found) issuerMemo.set(lines, (found = findIssuerCandidates(lines)));
+  return found;
+}
+
+function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
   const first = lines[0]?.page;
   if (!first) return [];
   const recipient = recipientWords(lines);
