@@ -56,7 +56,11 @@ export function pageLines(page: Page, byRow = false): Line[] {
   const placed: Placed[] = page.words.filter((w) => w.text.trim()).map((w) => ({ word: w, box: uprightBox(w.bounding_box, page) }));
   const groups = new Map<number, Placed[]>();
   if (!byRow && placed.every((p) => typeof p.word.line === "number")) {
-    for (const p of placed) groups.set(p.word.line!, [...(groups.get(p.word.line!) ?? []), p]);
+    for (const p of placed) {
+      const group = groups.get(p.word.line!);
+      if (group) group.push(p);
+      else groups.set(p.word.line!, [p]);
+    }
   } else {
     const slope = byRow ? textSlope(placed) : 0;
     groupByOverlap(placed, slope).forEach((ps, i) => groups.set(i, ps));
