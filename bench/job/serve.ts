@@ -77,12 +77,45 @@ function cpuOf(pid: number): number {
   return fields.slice(11, 15).reduce((s, f) => s + Number(f), 0) / 100;
 }
 
+/**
+ * CPU seconds of each thread of a process by the group it belongs to: the HTTP thread (the main one), the pipeline
+ * thread and the pdf.js workers (named by src/queue/threaded-runner.ts and src/core/convert/pdf-client.ts), the JIT
+ * compiler threads; everything else (GC helpers, the allocator, I/O pool, OCR) is "other".
+ */
+function cpuByThread(pid: number): Map<string, { group: string; cpu: number }> {
+  const out = new Map<string, { group: string; cpu: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const group = tid === String(pid) ? "HTTP" : name === "docproc-pipe" ? "pipeline" : name === "docproc-pdfjs" ? "pdf.js" : /^(JITWorker|JSCWarmUp)/.test(name) ? "JIT" : "other";
+      out.set(tid, { group, cpu: (Number(fields[11]) + Number(fields[12])) / 100 });
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
+const THREAD_GROUPS = ["pipeline", "pdf.js", "JIT", "HTTP", "other"] as const;
+
+/** Per-group CPU seconds between two cpuByThread readings (threads that ended meanwhile are not counted). */
+function threadDelta(before: ReturnType<typeof cpuByThread>, after: ReturnType<typeof cpuByThread>): Record<string, number> {
+  const out: Record<string, number> = Object.fromEntries(THREAD_GROUPS.map((g) => [g, 0]));
+  for (const [tid, t] of after) out[t.group] = (out[t.group] ?? 0) + t.cpu - (before.get(tid)?.cpu ?? 0);
+  return out;
+}
+
+type ServeRun = Run & { threads: Record<string, number> };
+
 /** Submits each group of files as one transaction, all at once; resolves when every one is completed. */
-async function submitAll(server: Server, transactions: string[][]): Promise<Run> {
+async function submitAll(server: Server, transactions: string[][]): Promise<ServeRun> {
   const bodies = transactions.map((files) => ({
     source_files: files.map((f) => ({ filename: path.basename(f), base64_data: readFileSync(f).toString("base64") })),
   }));
   const cpu0 = cpuOf(server.pid);
+  const threads0 = cpuByThread(server.pid);
   const started = performance.now();
   await Promise.all(
     bodies.map(async (body) => {
@@ -94,7 +127,8 @@ async function submitAll(server: Server, transactions: string[][]): Promise<Run>
       }
     }),
   );
-  return { wall: (performance.now() - started) / 1000, cpu: cpuOf(server.pid) - cpu0, rssMB: NaN };
+  const wall = (performance.now() - started) / 1000;
+  return { wall, cpu: cpuOf(server.pid) - cpu0, rssMB: NaN, threads: threadDelta(threads0, cpuByThread(server.pid)) };
 }
 
 /** `scans` null leaves the scanned case out (`bun bench/job.ts serve-pdf`: the born-digital rows only). */
@@ -145,7 +179,7 @@ export async function serveRows(inputs: { real500: string; onePage: string; scan
     const rows: BenchRow[] = [];
     for (const c of cases) {
       if (c.groups.length === 0) continue;
-      const a: Run[] = [];
+      const a: ServeRun[] = [];
       const b: Run[] = [];
       for (let i = 0; i < ROUNDS; i++) {
         a.push(await submitAll(server, c.groups));
@@ -159,6 +193,16 @@ export async function serveRows(inputs: { real500: string; onePage: string; scan
         docproc: c.units / median(a.map((r) => r.cpu)),
         reference: b.length ? c.units / median(b.map((r) => r.cpu)) : null,
         unit: `${c.unit.split("/")[0]}/CPU-s`,
+        target: "informative",
+      });
+      // Where the server's CPU went, per run (medians over the rounds), next to the reference's CPU seconds.
+      const perThread = THREAD_GROUPS.map((g) => `${g} ${median(a.map((r) => r.threads[g] ?? 0)).toFixed(2)}`).join(" · ");
+      rows.push({
+        metric: `  same, server CPU-s per run by thread`,
+        docproc: perThread,
+        reference: b.length ? median(b.map((r) => r.cpu)).toFixed(2) : null,
+        ratio: null,
+        unit: "",
         target: "informative",
       });
     }
