@@ -98,6 +98,8 @@ export function createFileProcessor(opts: FileProcessorOptions): FileProcessor {
           sink,
           onProgress: job.onProgress,
           password: opts.password,
+          // Nothing here resumes or re-runs a transaction: no copy of its state is made.
+          keepState: false,
           ...(runProfiles ? { profiles: runProfiles } : {}),
           ...(notifySettings ? { notify: inlineNotifier(opts.project, ref, notifySettings) } : {}),
         },

@@ -199,6 +199,18 @@ describe("pause, resume and rerun", () => {
     }) as Stage;
   };
 
+  test("keepState false: a finished run has no saved state and the same results; a paused one still has it", async () => {
+    const project = withWorkflow(builtins());
+    const [kept, notKept] = [await run(pdfInput(), project), await run(pdfInput(), project, { keepState: false })];
+    expect(kept.saved).not.toBeNull();
+    expect(notKept.saved).toBeNull();
+    const fieldsOf = (o: typeof kept) => o.results.documents.map((d) => [d.classification.class_id, d.split.page_numbers, d.fields]);
+    expect(fieldsOf(notKept)).toEqual(fieldsOf(kept));
+    const paused = await run(pdfInput(), project, { keepState: false, stages: { review: pauseOnce() } });
+    expect(paused.status).toBe("awaiting_input");
+    expect(paused.saved?.stopped_after).toBe("review");
+  });
+
   test("a step pauses in awaiting_input; resume continues after it from the stored state: one conversion, nothing exported twice", async () => {
     const { stages, calls } = counting(["convert", "ocr", "split", "classify", "extract", "export"]);
     const opts = { meta: meta(), project: withWorkflow(builtins()), ocr: noOcr, sink: memorySink(), stages: { ...stages, review: pauseOnce() } };

@@ -119,7 +119,7 @@ async function execute(input: TransactionInput, opts: RunOptions, state: RunStat
         throw wrapStageError(step.stage, err);
       }
     }
-    const saved = saveRun(state, seq.length, seq.at(-1)?.stage ?? null, run);
+    const saved = opts.keepState === false ? null : saveRun(state, seq.length, seq.at(-1)?.stage ?? null, run);
     return { ...outcomeOf(state, base, state.errors.length === 0 ? "success" : "partial"), saved };
   } catch (err) {
     return failed(state, opts, wrapStageError(seq[i]?.stage ?? "pipeline", err), seq, i, run);
@@ -146,7 +146,7 @@ async function failed(state: RunState, opts: RunOptions, error: DocprocError, se
   const entry = { stage: error.stage ?? "pipeline", code: error.code, message: error.message };
   // When every file failed to convert, the run aborts with the first file's error: it is already listed.
   if (!state.errors.some((e) => e.stage === entry.stage && e.code === entry.code && e.message === entry.message)) state.errors.push(entry);
-  const saved = at > FIRST_WORKFLOW_STAGE - 1 && state.pages.length > 0 ? saveRun(state, at, null, run) : null;
+  const saved = opts.keepState !== false && at > FIRST_WORKFLOW_STAGE - 1 && state.pages.length > 0 ? saveRun(state, at, null, run) : null;
   return { ...outcomeOf(state, base, "failure"), error, saved };
 }
 
