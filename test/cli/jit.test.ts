@@ -1,9 +1,12 @@
-/** `docproc process` restarts itself with JavaScriptCore's FTL tier off (src/cli/jit.ts); other commands do not. */
+/**
+ * `docproc process` restarts itself with JavaScriptCore's FTL tier off, the long-lived commands with FTL's thresholds
+ * raised (src/cli/jit.ts); other commands do not restart.
+ */
 import { expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { BATCH_RAM_SIZE, batchJscEnv, selfArgs, wantsBatchJit } from "../../src/cli/jit";
+import { BATCH_RAM_SIZE, LONG_LIVED_JSC_ENV, batchJscEnv, jscRestartEnv, selfArgs, wantsBatchJit } from "../../src/cli/jit";
 
 const JIT = path.resolve(import.meta.dir, "../../src/cli/jit.ts");
 
@@ -15,15 +18,15 @@ async function runProbe(args: string[], env: Record<string, string | undefined> 
     writeFileSync(script, `import { execForBatchJit } from ${JSON.stringify(JIT)};
 const pid = process.pid;
 execForBatchJit();
-console.log(JSON.stringify({ ftl: process.env.BUN_JSC_useFTLJIT ?? null, ram: process.env.BUN_JSC_forceRAMSize ?? null, args: process.argv.slice(2), pid }));`);
-    const childEnv = { ...process.env, BUN_JSC_useFTLJIT: undefined, BUN_JSC_forceRAMSize: undefined, ...env };
+console.log(JSON.stringify({ ftl: process.env.BUN_JSC_useFTLJIT ?? null, ram: process.env.BUN_JSC_forceRAMSize ?? null, ftlAfter: process.env.BUN_JSC_thresholdForFTLOptimizeAfterWarmUp ?? null, ftlSoon: process.env.BUN_JSC_thresholdForFTLOptimizeSoon ?? null, args: process.argv.slice(2), pid }));`);
+    const childEnv = { ...process.env, BUN_JSC_useFTLJIT: undefined, BUN_JSC_forceRAMSize: undefined, BUN_JSC_thresholdForFTLOptimizeAfterWarmUp: undefined, BUN_JSC_thresholdForFTLOptimizeSoon: undefined, ...env };
     const proc = Bun.spawn([process.execPath, script, ...args], { stdout: "pipe", stderr: "pipe", env: childEnv });
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     expect(err).toBe("");
     expect(code).toBe(0);
     // One line only: the first image never printed, it was replaced before.
     expect(out.trim().split("\n")).toHaveLength(1);
-    return { ...(JSON.parse(out) as { ftl: string | null; ram: string | null; args: string[]; pid: number }), spawnedPid: proc.pid };
+    return { ...(JSON.parse(out) as { ftl: string | null; ram: string | null; ftlAfter: string | null; ftlSoon: string | null; args: string[]; pid: number }), spawnedPid: proc.pid };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -38,8 +41,27 @@ test("process replaces itself, same PID and arguments, with BUN_JSC_useFTLJIT=0"
   expect(r.pid).toBe(r.spawnedPid);
 });
 
-test("serve and other long-lived commands keep the default JIT", async () => {
-  for (const command of ["serve", "worker", "watch", "--version"]) expect((await runProbe([command])).ftl).toBeNull();
+test("serve and other long-lived commands keep FTL and restart with its thresholds raised; --version does not restart", async () => {
+  for (const command of ["serve", "worker", "watch"]) {
+    const r = await runProbe([command, "--port", "0"]);
+    expect(r.ftl).toBeNull();
+    expect(r.ram).toBeNull();
+    expect([r.ftlAfter, r.ftlSoon]).toEqual([LONG_LIVED_JSC_ENV.BUN_JSC_thresholdForFTLOptimizeAfterWarmUp, LONG_LIVED_JSC_ENV.BUN_JSC_thresholdForFTLOptimizeSoon]);
+    expect(r.args).toEqual([command, "--port", "0"]);
+    expect(r.pid).toBe(r.spawnedPid);
+  }
+  const version = await runProbe(["--version"]);
+  expect([version.ftl, version.ftlAfter]).toEqual([null, null]);
+  // The batch restart does not raise thresholds: there FTL is off.
+  expect((await runProbe(["process", "x.pdf"])).ftlAfter).toBeNull();
+});
+
+test("a user's own JIT settings keep a long-lived command from restarting", async () => {
+  expect((await runProbe(["serve"], { BUN_JSC_thresholdForFTLOptimizeAfterWarmUp: "5" })).ftlSoon).toBeNull();
+  expect((await runProbe(["serve"], { BUN_JSC_useFTLJIT: "0" })).ftlAfter).toBeNull();
+  expect(jscRestartEnv(["serve"], { ...LONG_LIVED_JSC_ENV })).toBeNull();
+  expect(jscRestartEnv(["worker"], {})).toEqual(LONG_LIVED_JSC_ENV);
+  expect(jscRestartEnv(["export"], {})).toBeNull();
 });
 
 test("a batch run sizes JSC's heap by 1 GiB of RAM, or the machine's RAM when less; a user's own size is kept", async () => {
