@@ -70,6 +70,16 @@ export interface CorePipelineRunner {
 type EngineKind = "auto" | "wasm" | "native";
 
 /**
+ * A results page without its words, copied member by member: destructuring `words` away would read them, and a
+ * text-layer page's words are packed until read (core/convert/page-words.ts): 500 pages unpacked for nothing.
+ */
+function withoutWords(page: ResultsPage): Omit<ResultsPage, "words"> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(page)) if (key !== "words") out[key] = page[key as keyof ResultsPage];
+  return out as Omit<ResultsPage, "words">;
+}
+
+/**
  * `engine` overrides every project's `ocr.engine` (none by default: each project's choice applies). One engine per
  * kind is started, on first use, and shared by every job; `ocrStatus` reports the last one started and, in
  * `engines`, every engine ready in this process (projects may choose different ones).
@@ -129,7 +139,7 @@ export function corePipelineRunner(opts: { engine?: EngineKind; ocrWorkers?: num
       : await runner.runTransaction(input, runOpts);
     if (res.status === "failure") throw res.error ?? new Error("processing failed");
     const fileIndexOf = new Map(res.pages.map((p) => [p.page_number, p.source_file_index]));
-    const pages = (res.results.pages ?? []).map(({ words: _w, ...p }) => ({ ...p, source_file_index: fileIndexOf.get(p.page_number) }));
+    const pages = (res.results.pages ?? []).map((p) => ({ ...withoutWords(p), source_file_index: fileIndexOf.get(p.page_number) }));
     return {
       status: res.status,
       review_metadata: res.review_metadata,
