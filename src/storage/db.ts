@@ -1,7 +1,7 @@
 /**
  * The docproc database: `Db` is what every module in storage/ and queue/ takes and runs plain SQL on. Two engines
  * implement it, chosen by configuration (`openDb`): the embedded default, SQLite in the data directory (bun:sqlite,
- * used as is), and PostgreSQL (`DOCPROC_DATABASE_URL=postgres://…`, storage/pg/). SQL written for `Db` MUST be
+ * used as is but for its statement cache), and PostgreSQL (`DOCPROC_DATABASE_URL=postgres://…`, storage/pg/). SQL written for `Db` MUST be
  * portable between the two: `?` parameters, `ON CONFLICT … DO …` instead of `INSERT OR …`, `RETURNING` instead of
  * lastInsertRowid, no SQLite-only functions; where the dialects truly differ, branch on `isPostgres(db)`.
  *
@@ -72,8 +72,39 @@ export function openDatabase(file: string, opts: OpenOptions = {}): Db {
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA foreign_keys = ON");
+  cacheStatements(db);
   migrate(db);
   return db as unknown as Db;
+}
+
+/** Distinct SQL texts kept compiled per connection; past this (IN lists of every length) statements are not kept. */
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * `query()` returns the connection's compiled statement for a SQL text, compiling it once. bun:sqlite's own cache
+ * keeps only about 20 statements and docproc runs some 100 distinct ones, so it compiled most of them again on
+ * every call: 27 statements per one-page transaction in the server (issue 18). Same contract as bun's: the same
+ * text gives the same statement. `close()` finalizes them first.
+ */
+function cacheStatements(db: Database): void {
+  const statements = new Map<string, ReturnType<Database["prepare"]>>();
+  const prepare = db.prepare.bind(db);
+  const close = db.close.bind(db);
+  Object.assign(db, {
+    query(sql: string) {
+      let stmt = statements.get(sql);
+      if (!stmt) {
+        stmt = prepare(sql);
+        if (statements.size < STATEMENT_CACHE_SIZE) statements.set(sql, stmt);
+      }
+      return stmt;
+    },
+    close(throwOnError?: boolean) {
+      for (const stmt of statements.values()) stmt.finalize();
+      statements.clear();
+      return close(throwOnError);
+    },
+  });
 }
 
 export function migrate(sqlite: Database): void {
