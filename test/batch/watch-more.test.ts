@@ -153,7 +153,8 @@ describe("watch pdf.js workers", () => {
     const workerThreads = () =>
       readdirSync(`/proc/${w.proc.pid}/task`).filter((tid) => {
         try {
-          return readFileSync(`/proc/${w.proc.pid}/task/${tid}/comm`, "utf8").trim() === "Worker";
+          // pdf.js workers are named threads (src/core/convert/pdf-client.ts).
+          return readFileSync(`/proc/${w.proc.pid}/task/${tid}/comm`, "utf8").trim() === "docproc-pdfjs";
         } catch {
           return false; // the thread ended meanwhile
         }
