@@ -13,6 +13,7 @@
 import { DocprocError } from "../core/errors";
 import type { TransactionInput } from "../core/model";
 import { corePipelineRunner, type RunContext } from "./pipeline-runner";
+import { textsForTransfer } from "../storage/run-json";
 import { errorFromWire, errorToWire, type ThreadIn, type ThreadOut } from "./thread-protocol";
 
 declare const self: Worker;
@@ -66,7 +67,9 @@ async function run(msg: Extract<ThreadIn, { type: "run" }>): Promise<void> {
   }
   try {
     const result = await core().run(msg.input as TransactionInput, ctx);
-    post({ type: "done", id: msg.id, ok: true, result });
+    // The results file and run state texts (~12 MB each for 500 pages) are moved, not copied (storage/run-json.ts).
+    const moved = result.json ? textsForTransfer(result.json) : null;
+    self.postMessage({ type: "done", id: msg.id, ok: true, result: moved ? { ...result, json: moved.json } : result } satisfies ThreadOut, moved?.transfer ?? []);
   } catch (err) {
     post({ type: "done", id: msg.id, ok: false, error: errorToWire(err) });
   } finally {

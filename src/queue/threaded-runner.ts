@@ -13,6 +13,7 @@
 import { DocprocError } from "../core/errors";
 import type { TransactionInput } from "../core/model";
 import type { CorePipelineRunner, RunContext, RunResult } from "./pipeline-runner";
+import { textsFromTransfer } from "../storage/run-json";
 import { errorFromWire, errorToWire, type ThreadIn, type ThreadOut } from "./thread-protocol";
 
 const HARD_STOP_MS = 1_000;
@@ -79,7 +80,7 @@ export function threadedPipelineRunner(options: Record<string, unknown> = {}): C
         if (!job) break;
         jobs.delete(msg.id);
         job.ctx.signal.removeEventListener("abort", job.onAbort);
-        if (msg.ok) job.resolve(msg.result as RunResult);
+        if (msg.ok) job.resolve(withTexts(msg.result as RunResult));
         else job.reject(job.aborted ? abortReason(job.ctx.signal) : errorFromWire(msg.error));
         break;
       }
@@ -139,6 +140,11 @@ export function threadedPipelineRunner(options: Record<string, unknown> = {}): C
       stopThread(new DocprocError("timeout", "the server is shutting down", { retryable: true }));
     },
   };
+}
+
+/** The run's JSON texts arrive as bytes (moved, not copied: pipeline-thread.ts); the queue stores strings. */
+function withTexts(result: RunResult): RunResult {
+  return result.json ? { ...result, json: textsFromTransfer(result.json) } : result;
 }
 
 function abortReason(signal: AbortSignal): unknown {

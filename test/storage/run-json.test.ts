@@ -9,7 +9,7 @@ import { memorySink } from "../../src/core/exporters";
 import type { OcrEngine } from "../../src/core/engines/ocr";
 import { defaultProject, parseProjectSettings } from "../../src/core/project";
 import { runTransaction, type RunOutcome, type SavedRun } from "../../src/core/runner";
-import { runJsonOf, savedRunText } from "../../src/storage/run-json";
+import { runJsonOf, savedRunText, textsForTransfer, textsFromTransfer } from "../../src/storage/run-json";
 import { storeReviewResults, storeReviewResultsText } from "../../src/storage/review-states";
 import { createProject } from "../../src/storage/projects";
 import { createTransaction } from "../../src/storage/transactions";
@@ -46,7 +46,21 @@ describe("run output as JSON text", () => {
     // `run` replaces the runner's number where it stands; checkpoint and seconds come last, as a spread puts them.
     const patch = { run: out.saved.run + 7, checkpoint: true, processing_seconds: 12.25 };
     expect(savedRunText(json.saved!, patch)).toBe(JSON.stringify({ ...out.saved, ...patch }));
-    expect(JSON.parse(savedRunText(json.saved!, patch))).toEqual(JSON.parse(JSON.stringify({ ...out.saved, ...patch })));
+    expect(JSON.parse(savedRunText(json.saved!, patch) as string)).toEqual(JSON.parse(JSON.stringify({ ...out.saved, ...patch })));
+  });
+
+  test("moved to another thread as bytes, the results text and the run state (with the queue's members) read the same", async () => {
+    const out = await realRun();
+    const json = runJsonOf(out.results, out.saved, out.pages);
+    const { json: moved, transfer } = textsForTransfer(json);
+    const arrived = textsFromTransfer(structuredClone(moved, { transfer }));
+    // Moved, not copied: the sender's buffers are detached.
+    expect(transfer.every((b) => b.byteLength === 0)).toBe(true);
+    expect(arrived.results).toBe(JSON.stringify(out.results));
+    const patch = { run: 3, checkpoint: true, processing_seconds: 1.5 };
+    const state = savedRunText(arrived.saved!, patch);
+    expect(state).toBeInstanceOf(Uint8Array);
+    expect(new TextDecoder().decode(state as Uint8Array)).toBe(JSON.stringify({ ...out.saved, ...patch }));
   });
 
   test("words that look like placeholders, shared and empty word arrays, and a page without words come out as they are", async () => {
