@@ -8,6 +8,7 @@
 import type { ProgressFn, ResultsFile, ResultsPage, DocumentResult, TransactionInput } from "../core/model";
 import type { TransactionMeta } from "../core/results";
 import type { NotifyFn, ReviewMetadata, SavedRun, Stage, StageName } from "../core/runner/types";
+import type { ProjectSettings } from "../core/project";
 import type { StoredManifest } from "../storage/export-files";
 import { runJsonOf, type RunJson } from "../storage/run-json";
 import type { StorageConfig } from "../storage/storage-config";
@@ -79,6 +80,33 @@ function withoutWords(page: ResultsPage): Omit<ResultsPage, "words"> {
   return out as Omit<ResultsPage, "words">;
 }
 
+/** How many projects' parsed settings a runner keeps. */
+const SETTINGS_CACHE_SIZE = 32;
+
+/**
+ * Parsed project settings, one object per project version, reused by every job of that version. Core keeps
+ * per-project work keyed by that object (the classifier trained from the classes' examples, label search indexes),
+ * so a fresh parse per job made every one-page transaction rebuild them. The object MUST NOT be mutated: core reads
+ * settings only (test/queue/settings-cache.test.ts runs the pipeline on deep-frozen settings). The settings' JSON
+ * text is compared too, so a version that somehow changed its settings is parsed again.
+ */
+export function projectSettingsCache() {
+  const entries = new Map<string, { text: string; project: ProjectSettings }>();
+  return {
+    get(projectId: string, version: number, raw: unknown, parse: (raw: unknown) => ProjectSettings): ProjectSettings {
+      const key = `${projectId}:${version}`;
+      const text = JSON.stringify(raw);
+      const hit = entries.get(key);
+      if (hit && hit.text === text) return hit.project;
+      const project = parse(raw);
+      entries.delete(key);
+      entries.set(key, { text, project });
+      if (entries.size > SETTINGS_CACHE_SIZE) entries.delete(entries.keys().next().value!);
+      return project;
+    },
+  };
+}
+
 /**
  * `engine` overrides every project's `ocr.engine` (none by default: each project's choice applies). One engine per
  * kind is started, on first use, and shared by every job; `ocrStatus` reports the last one started and, in
@@ -114,6 +142,8 @@ export function corePipelineRunner(opts: { engine?: EngineKind; ocrWorkers?: num
     return ocr;
   };
 
+  const settingsCache = projectSettingsCache();
+
   const run: PipelineRunner = async (input, ctx) => {
     const [runner, { parseProjectSettings }, { folderSink }, { exportSinkFor }] = await Promise.all([
       import("../core/runner"),
@@ -121,7 +151,7 @@ export function corePipelineRunner(opts: { engine?: EngineKind; ocrWorkers?: num
       import("../core/exporters/sink"),
       import("../storage/store-sink"),
     ]);
-    const project = parseProjectSettings(ctx.settings);
+    const project = settingsCache.get(ctx.meta.project_id, ctx.meta.project_version, ctx.settings, parseProjectSettings);
     const runOpts = {
       meta: ctx.meta,
       project,
