@@ -13,7 +13,7 @@
  *   `review_thresholds.min_class_confidence` the document becomes `other`.
  * - `review_required` is true below `review_thresholds.classification`; `confirmed` is null (no human yet).
  */
-import { wordsIdentity } from "../convert/page-words";
+import { PageMemo } from "../page-memo";
 import type { Alternative, Classification, Page } from "../model";
 import type { ProjectSettings } from "../project";
 import { cueTextOf, describeHits, headingText, scoreClass, type CueScore } from "../classify/cues";
@@ -71,22 +71,20 @@ export interface ClassifyEvidence {
 
 /**
  * Split classifies every page on its own (the class-change signal); a one-page document is then classified again
- * from the same page. The first answer is remembered per page, for the same project and the same page content
- * (text, words, geometry), and handed out as a copy.
+ * from the same page, and reading ahead (core/runner/read-ahead.ts) classifies a document of several pages before
+ * Classify does. Answers are remembered per run of pages, for the same project and the same page content (text,
+ * words, geometry), and handed out as copies.
  */
-interface OnePage { project: ProjectSettings; text: string; words: object; transform: Page["image_transform"]; source: Page["text_source"]; result: Classification }
-const onePage = new WeakMap<Page, OnePage>();
+const remembered = new PageMemo<Classification>();
 const copyOf = (c: Classification): Classification => ({ ...c, alternatives: c.alternatives.map((a) => ({ ...a })) });
 
 /** Classifies a document from its pages; see the module contract. */
 export function classifyDocument(pages: Page[], project: ProjectSettings, model?: ClassifierModel, evidence: ClassifyEvidence = {}): Classification {
-  const page = pages.length === 1 && !model && !evidence.einvoiceTypeCode ? pages[0]! : null;
-  const seen = page ? onePage.get(page) : undefined;
-  if (page && seen && seen.project === project && seen.text === page.text && seen.words === wordsIdentity(page) && seen.transform === page.image_transform && seen.source === page.text_source) {
-    return copyOf(seen.result);
-  }
+  const memo = pages.length > 0 && !model && !evidence.einvoiceTypeCode;
+  const seen = memo ? remembered.peek(pages, [project]) : undefined;
+  if (seen) return copyOf(seen);
   const result = timeStageSync("classify", () => classify(pages, project, model, evidence));
-  if (page) onePage.set(page, { project, text: page.text, words: wordsIdentity(page), transform: page.image_transform, source: page.text_source, result: copyOf(result) });
+  if (memo) remembered.put(pages, [project], copyOf(result));
   return result;
 }
 

@@ -14,7 +14,7 @@
  *   extract/locate.ts). Fields the XML lacks are read from the pages.
  * - MUST NOT throw on odd pages (no words, no lines); it returns empty fields instead.
  */
-import { wordsIdentity } from "../convert/page-words";
+import { PageMemo } from "../page-memo";
 import type { FieldResult, FieldValue, Page } from "../model";
 import type { FieldSettings, ProjectSettings } from "../project";
 import { boxesOf, pageLines, type Line } from "../extract/lines";
@@ -107,37 +107,23 @@ function checkedAgainstSums(table: FieldResult, targets: number[]): FieldResult 
 
 /** Extracts every field of `classId` from `pages`; see the module contract. */
 export function extractFields(pages: Page[], classId: string, project: ProjectSettings, opts: ExtractOptions = {}): Record<string, FieldResult> {
-  const ahead = pages.length === 1 && !opts.attachments?.length ? readAhead.get(pages[0]!) : undefined;
-  if (ahead && sameKey(ahead.key, keyOf(pages[0]!, classId, project))) {
-    readAhead.delete(pages[0]!); // handed over: the caller owns the fields from now on
-    return ahead.fields;
-  }
-  return timeStageSync("extract", () => extract(pages, classId, project, opts));
+  // Handed over: the caller owns these fields from now on.
+  const ahead = opts.attachments?.length ? undefined : readAhead.take(pages, [classId, project]);
+  return ahead ?? timeStageSync("extract", () => extract(pages, classId, project, opts));
 }
 
 /**
- * Extracts one page as a one-page document ahead of the Extract stage (core/runner/read-ahead.ts reads pages while
- * the rest of the file is still being converted). The next extractFields call for that page alone, with the same
- * class, project and page content, gets these fields instead of extracting again; any other call extracts anew.
+ * Extracts a document (one page, or the pages of a longer one) ahead of the Extract stage: core/runner/read-ahead.ts
+ * reads pages while the rest of the file is still being converted. The next extractFields call for the same pages,
+ * class and project, with the same page content and no attachments, gets these fields instead of extracting again;
+ * any other call extracts anew (core/page-memo.ts).
  */
-export function extractAhead(page: Page, classId: string, project: ProjectSettings): void {
-  const fields = timeStageSync("extract", () => extract([page], classId, project, {}));
-  readAhead.set(page, { key: keyOf(page, classId, project), fields });
+export function extractAhead(pages: Page[], classId: string, project: ProjectSettings): void {
+  const fields = timeStageSync("extract", () => extract(pages, classId, project, {}));
+  readAhead.put(pages, [classId, project], fields);
 }
 
-interface AheadKey { classId: string; project: ProjectSettings; text: string; words: object; transform: Page["image_transform"]; source: Page["text_source"]; pageNumber: number }
-const readAhead = new WeakMap<Page, { key: AheadKey; fields: Record<string, FieldResult> }>();
-const keyOf = (page: Page, classId: string, project: ProjectSettings): AheadKey => ({
-  classId,
-  project,
-  text: page.text,
-  words: wordsIdentity(page),
-  transform: page.image_transform,
-  source: page.text_source,
-  pageNumber: page.page_number,
-});
-const sameKey = (a: AheadKey, b: AheadKey) =>
-  a.classId === b.classId && a.project === b.project && a.text === b.text && a.words === b.words && a.transform === b.transform && a.source === b.source && a.pageNumber === b.pageNumber;
+const readAhead = new PageMemo<Record<string, FieldResult>>();
 
 /**
  * Labels of the class's amount fields: they mark the summary lines under a line-item table. One array per field
