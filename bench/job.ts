@@ -185,10 +185,16 @@ function docproc(input: string, extra: string[] = [], env: Record<string, string
 }
 
 /** The per-stage totals of one docproc run. */
-async function stageTimesOf(input: string, extra: string[] = []): Promise<Record<string, { ms: number; calls: number }>> {
+interface StageTimes {
+  stages: Record<string, { ms: number; calls: number }>;
+  /** CPU seconds per kind of thread at exit (src/settings/diagnostics.ts). */
+  threads: Record<string, number>;
+}
+
+async function stageTimesOf(input: string, extra: string[] = []): Promise<StageTimes> {
   const file = path.join(tmp(), "stages.json");
   await docproc(input, extra, { DOCPROC_STAGE_TIMES: file })();
-  const times = JSON.parse(readFileSync(file, "utf8")) as Record<string, { ms: number; calls: number }>;
+  const times = JSON.parse(readFileSync(file, "utf8")) as StageTimes;
   rmSync(path.dirname(file), { recursive: true, force: true });
   return times;
 }
@@ -247,16 +253,28 @@ function pairRows(p: Pair): BenchRow[] {
   ];
 }
 
-function stageRows(label: string, times: Record<string, { ms: number; calls: number }>): BenchRow[] {
-  const entries = Object.entries(times).sort((a, b) => b[1].ms - a[1].ms);
-  return entries.map(([stage, t]) => ({
-    metric: `  stage time, ${label}: ${stage} (${t.calls} call${t.calls === 1 ? "" : "s"})`,
-    docproc: t.ms / 1000,
+function stageRows(label: string, times: StageTimes): BenchRow[] {
+  const entries = Object.entries(times.stages).sort((a, b) => b[1].ms - a[1].ms);
+  const threads = Object.entries(times.threads).sort((a, b) => b[1] - a[1]);
+  const byThread: BenchRow = {
+    metric: `  CPU-s by thread at exit, ${label}`,
+    docproc: threads.map(([kind, cpu]) => `${kind} ${cpu.toFixed(2)}`).join(" · "),
     reference: null,
     ratio: null,
-    unit: "s",
+    unit: "",
     target: "informative",
-  }));
+  };
+  return [
+    byThread,
+    ...entries.map(([stage, t]) => ({
+      metric: `  stage time, ${label}: ${stage} (${t.calls} call${t.calls === 1 ? "" : "s"})`,
+      docproc: t.ms / 1000,
+      reference: null,
+      ratio: null,
+      unit: "s",
+      target: "informative",
+    })),
+  ];
 }
 
 export async function benchJob(parts: string[] = []): Promise<BenchRow[]> {

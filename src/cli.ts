@@ -25,10 +25,11 @@ export async function runCli(argv: string[] = process.argv.slice(2)): Promise<ne
   trackStdout();
   const code = await main(argv);
   // Benchmarks ask where the time went (src/core/timing.ts): the totals go to the file named, never to stdout.
-  const timesFile = (await import("./settings/diagnostics")).stageTimesFile();
+  const diagnostics = await import("./settings/diagnostics");
+  const timesFile = diagnostics.stageTimesFile();
   if (timesFile) {
     const { stageTimes } = await import("./core/timing");
-    await Bun.write(timesFile, JSON.stringify(stageTimes()));
+    await Bun.write(timesFile, JSON.stringify({ stages: stageTimes(), threads: diagnostics.threadCpuSeconds() }));
   }
   // Let pending stdout drain before exiting: a piped `--json` summary must never be cut short.
   await stdoutFlushed();

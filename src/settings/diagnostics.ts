@@ -4,11 +4,42 @@
  * --version` must not pay. They change no behaviour, only what is written for benchmarks; a stray bad serve setting
  * MUST NOT stop `docproc process` either, which is why they are not part of loadEnvSettings().
  */
+import { readdirSync, readFileSync } from "node:fs";
+
 export const DIAGNOSTICS_VARIABLES = [
-  { name: "DOCPROC_STAGE_TIMES", description: "file the CLI writes per-stage times to at exit (bench/job.ts)" },
+  { name: "DOCPROC_STAGE_TIMES", description: "file the CLI writes per-stage wall times and per-thread CPU seconds to at exit (bench/job.ts)" },
 ] as const;
 
 /** The file named by DOCPROC_STAGE_TIMES, if any (blank counts as unset). */
 export function stageTimesFile(env: Record<string, string | undefined> = process.env): string | undefined {
   return env.DOCPROC_STAGE_TIMES?.trim() || undefined;
+}
+
+/**
+ * CPU seconds this process's threads have used so far, by kind: the main thread, the pipeline thread and pdf.js
+ * workers (named by src/queue/threaded-runner.ts and src/core/convert/pdf-client.ts), JavaScriptCore's JIT
+ * compilers, and everything else (garbage collector helpers, allocator, I/O pool). Linux only (/proc); empty elsewhere.
+ * Threads that have ended are not counted (the benchmark reads this at exit, when the batch's threads still live).
+ */
+export function threadCpuSeconds(): Record<string, number> {
+  const out: Record<string, number> = {};
+  let tids: string[];
+  try {
+    tids = readdirSync("/proc/self/task");
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const kind = tid === String(process.pid) ? "main" : name === "docproc-pipe" ? "pipeline" : name === "docproc-pdfjs" ? "pdf.js" : /^(JITWorker|JSCWarmUp)/.test(name) ? "JIT" : "other";
+      // utime + stime, in clock ticks (USER_HZ, 100 on Linux).
+      out[kind] = (out[kind] ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
 }

@@ -1,6 +1,9 @@
 /** CLI start-up: heavy dependencies load at their first use, not when `docproc process` starts. */
 import { expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { runCli } from "./helpers";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
 
@@ -21,3 +24,22 @@ test("docproc process loads its pipeline without exceljs, pdf-lib, @zxing/librar
   expect(loaded).toEqual([]);
   expect(modules).toBeGreaterThan(100); // the pipeline really was imported
 }, 30_000);
+
+test("DOCPROC_STAGE_TIMES: the CLI writes each stage's wall time and each kind of thread's CPU seconds at exit", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "docproc-stage-times-"));
+  try {
+    const file = path.join(dir, "times.json");
+    const pdf = path.resolve(ROOT, "../shared/corpora/invoice2data/AmazonWebServices.pdf");
+    const run = await runCli(["process", pdf, "--out", path.join(dir, "out")], { env: { DOCPROC_STAGE_TIMES: file } });
+    expect(run.code).toBe(0);
+    const { stages, threads } = JSON.parse(readFileSync(file, "utf8")) as { stages: Record<string, { ms: number; calls: number }>; threads: Record<string, number> };
+    expect(Object.keys(stages)).toEqual(expect.arrayContaining(["convert", "split", "classify", "extract", "export"]));
+    expect(stages.convert).toMatchObject({ calls: 1 });
+    expect(stages.extract!.ms).toBeGreaterThan(0);
+    // A PDF was read: the main thread and a pdf.js worker both worked (the clock ticks are 10 ms; both need more).
+    expect(threads.main).toBeGreaterThan(0);
+    expect(threads["pdf.js"]).toBeGreaterThan(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
