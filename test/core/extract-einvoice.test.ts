@@ -9,6 +9,7 @@ import { classifyDocument } from "../../src/core/stages/classify";
 import { extractFields } from "../../src/core/stages/extract";
 import { defaultProject } from "../../src/core/project";
 import { cii } from "./einvoice-fixtures";
+import { readEInvoice } from "../../src/core/extract/einvoice";
 import { processTransaction } from "../../src/core/pipeline";
 import { memorySink } from "../../src/core/exporters";
 import type { OcrEngine } from "../../src/core/engines/ocr";
@@ -102,5 +103,22 @@ describe("the e-invoice's type code decides the class", () => {
     const doc = await run(cii);
     expect(doc.classification.class_id).toBe("invoice");
     expect(doc.fields.total_amount!.value).toBe(35.7);
+  });
+});
+
+describe("an attachment read again", () => {
+  test("gives the same invoice as a fresh object each time (callers may change theirs)", () => {
+    const attachments = [{ filename: "factur-x.xml", data: new TextEncoder().encode(cii) }];
+    const first = readEInvoice(attachments)!;
+    expect(first).toMatchObject({ syntax: "CII", filename: "factur-x.xml", type_code: "380" });
+    expect(first.fields.invoice_number).toBe("RE-4711");
+    first.fields.invoice_number = "changed";
+    (first.fields.line_items as Array<Record<string, unknown>>)[0]!.description = "changed";
+    const second = readEInvoice(attachments)!;
+    expect(second).not.toBe(first);
+    expect(second.fields.invoice_number).toBe("RE-4711");
+    expect((second.fields.line_items as Array<Record<string, unknown>>)[0]!.description).toBe("Widget");
+    // The same bytes under another name are read as that name.
+    expect(readEInvoice([{ filename: "other.xml", data: attachments[0]!.data }])!.filename).toBe("other.xml");
   });
 });
