@@ -1,12 +1,19 @@
-/** Messages between the main thread (pdf-client.ts) and the pdf.js host worker (pdf-worker.ts). */
+/**
+ * Messages between the main thread (pdf-host.ts, pdf-client.ts) and the pdf.js host worker (pdf-worker.ts). A worker
+ * may hold several documents at once (pdf-host.ts); `doc` names the one a request is about (ids are unique within
+ * the process).
+ */
 import type { Word } from "../model.ts";
 
 export type PdfRequest =
-  | { id: number; op: "open"; data: Uint8Array; password?: string }
-  | { id: number; op: "page"; pageNumber: number; preferredScale: number; maxSidePx: number; maxRasterPixels: number }
-  | { id: number; op: "render"; pageNumber: number; scale: number; width: number; height: number; grayscale: boolean }
+  | { id: number; doc: number; op: "open"; data: Uint8Array; password?: string }
+  | { id: number; doc: number; op: "page"; pageNumber: number; preferredScale: number; maxSidePx: number; maxRasterPixels: number }
+  | { id: number; doc: number; op: "render"; pageNumber: number; scale: number; width: number; height: number; grayscale: boolean }
   /** `collect`: run a full garbage collection in the worker once the document is gone (it served many pages). */
-  | { id: number; op: "close"; collect?: boolean };
+  | { id: number; doc: number; op: "close"; collect?: boolean };
+
+/** A request without its id (the host numbers requests). */
+export type PdfRequestBody = PdfRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
 
 export interface OpenResult {
   numPages: number;

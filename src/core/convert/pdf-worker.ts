@@ -2,7 +2,8 @@
  * Bun Worker that hosts pdf.js. Every pdf.js call of docproc runs here so the main thread can terminate it: pdf.js
  * in Bun/Node has no real worker of its own (it runs a "fake worker" on the calling thread), so a parser stuck in a
  * synchronous loop on a hostile file would otherwise freeze the whole process, and Promise.race could not help.
- * One document per worker at a time; requests are answered in order.
+ * Several documents may be open at once (small files of a batch share one worker, see pdf-host.ts); requests are
+ * answered one after another, in the order they came.
  */
 import type * as Pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import type { SKRSContext2D } from "@napi-rs/canvas";
@@ -51,10 +52,10 @@ globalThis.structuredClone = ((value: unknown, options?: StructuredSerializeOpti
 const pdfjsRoot = dirname(dirname(dirname(Bun.resolveSync("pdfjs-dist/legacy/build/pdf.mjs", import.meta.dir))));
 const assetDir = (name: string) => join(pdfjsRoot, name) + "/";
 
-let doc: Pdfjs.PDFDocumentProxy | null = null;
+const docs = new Map<number, Pdfjs.PDFDocumentProxy>();
 
-async function open(data: Uint8Array, password?: string): Promise<OpenResult> {
-  await closeDocument();
+async function open(docId: number, data: Uint8Array, password?: string): Promise<OpenResult> {
+  await closeDocument(docId);
   const task = pdfjs.getDocument({
     data,
     password,
@@ -74,7 +75,8 @@ async function open(data: Uint8Array, password?: string): Promise<OpenResult> {
     standardFontDataUrl: assetDir("standard_fonts"),
     wasmUrl: assetDir("wasm"),
   });
-  doc = await task.promise;
+  const doc = await task.promise;
+  docs.set(docId, doc);
   const warnings: string[] = [];
   const attachments: OpenResult["attachments"] = [];
   try {
@@ -92,7 +94,7 @@ async function open(data: Uint8Array, password?: string): Promise<OpenResult> {
 }
 
 async function extractPage(req: Extract<PdfRequest, { op: "page" }>): Promise<PageResult> {
-  const page = await requireDoc().getPage(req.pageNumber);
+  const page = await requireDoc(req.doc).getPage(req.pageNumber);
   try {
     const unit = page.getViewport({ scale: 1 });
     const scale = boundedScale(unit.width, unit.height, req.preferredScale, req);
@@ -137,7 +139,7 @@ async function paintsImages(page: Pdfjs.PDFPageProxy): Promise<boolean> {
 }
 
 async function renderPage(req: Extract<PdfRequest, { op: "render" }>): Promise<RenderResult> {
-  const page = await requireDoc().getPage(req.pageNumber);
+  const page = await requireDoc(req.doc).getPage(req.pageNumber);
   const { createCanvas } = await loadCanvas();
   const canvas = createCanvas(req.width, req.height);
   try {
@@ -185,14 +187,15 @@ function readPixels(ctx: SKRSContext2D, width: number, height: number, grayscale
   return { width, height, channels, data: out };
 }
 
-function requireDoc(): Pdfjs.PDFDocumentProxy {
+function requireDoc(id: number): Pdfjs.PDFDocumentProxy {
+  const doc = docs.get(id);
   if (!doc) throw new Error("no document is open");
   return doc;
 }
 
-async function closeDocument(): Promise<void> {
-  const current = doc;
-  doc = null;
+async function closeDocument(id: number): Promise<void> {
+  const current = docs.get(id);
+  docs.delete(id);
   if (current) await current.loadingTask.destroy().catch(() => undefined);
 }
 
@@ -200,7 +203,7 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
   try {
     switch (req.op) {
       case "open":
-        return { result: { id: req.id, ok: true, result: await open(req.data, req.password) }, transfer: [] };
+        return { result: { id: req.id, ok: true, result: await open(req.doc, req.data, req.password) }, transfer: [] };
       case "page":
       {
         const page = await extractPage(req);
@@ -211,7 +214,7 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
         return { result: { id: req.id, ok: true, result: raster }, transfer: [raster.data.buffer as ArrayBuffer] };
       }
       case "close":
-        await closeDocument();
+        await closeDocument(req.doc);
         // What pdf.js built for a long document (~150 MB for 2,000 pages of prose) is garbage now; an idle worker
         // kept in the pool would otherwise hold it until its next document.
         if (req.collect) Bun.gc(true);
@@ -224,7 +227,8 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
   }
 }
 
-// Requests run one after another: pdf.js state (the open document) is shared.
+// Requests run one after another, in order: the host (pdf-host.ts) times only the one at the head of its queue,
+// which must be the one running here.
 let queue: Promise<void> = ready;
 self.onmessage = (event: MessageEvent<PdfRequest>) => {
   const req = event.data;

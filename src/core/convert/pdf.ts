@@ -195,7 +195,8 @@ async function extractAll(
 /** Helpers opening their own copy of the document; null for one that could not (the primary carries on alone). */
 function openHelpers(count: number, src: SourceInput, password: string | undefined, opts: PdfConvertOptions): Array<Promise<PdfWorkerClient | null>> {
   return Array.from({ length: count }, async () => {
-    const helper = new PdfWorkerClient(src.data, password, opts.limits.openTimeoutMs, opts.signal);
+    // A helper's copy keeps its worker to itself: sharing it would only slow the primary's pages down.
+    const helper = new PdfWorkerClient(src.data, password, opts.limits.openTimeoutMs, opts.signal, { share: false });
     try {
       await helper.open();
       return helper;
@@ -224,7 +225,16 @@ async function convertPage(
       `page ${n}`,
     );
   try {
-    result = await ask().catch((err) => (isInterrupted(err) ? ask() : Promise.reject(err)));
+    // Interrupted: another request (of this file or of another sharing the worker) timed out or was aborted; a
+    // file restarts pdf.js a bounded number of times, so this ends.
+    for (;;) {
+      try {
+        result = await ask();
+        break;
+      } catch (err) {
+        if (!isInterrupted(err)) throw err;
+      }
+    }
   } catch (err) {
     // A page that cannot be read is survivable unless the whole worker gave up (timeouts exhausted, abort).
     if (isFatal(err, opts.signal)) throw err;
