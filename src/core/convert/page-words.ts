@@ -58,6 +58,11 @@ export function wordsIdentity(page: Page): object {
   return stateOf.get(page)?.packed ?? page.words;
 }
 
+/** How many words the page has, without unpacking packed ones. */
+export function wordCountOf(page: Page): number {
+  return stateOf.get(page)?.packed.lines.length ?? page.words.length;
+}
+
 /** Copies a page keeping its packed words packed (a spread would unpack them into the copy for good). */
 export function copyPage<P extends Page>(page: P): P {
   const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(page)) as P;

@@ -68,15 +68,19 @@ export function pageLines(page: Page, byRow = false): Line[] {
   const lines: Line[] = [];
   for (const key of [...groups.keys()].sort((a, b) => a - b)) {
     const ps = groups.get(key)!.slice().sort((a, b) => a.box[0] - b.box[0]);
-    let text = "";
+    // Offsets counted and the text joined once: `text += word` would build a rope of two string cells per word,
+    // all alive until the text is first read flat (tens of MB for a document of a thousand pages).
+    let at = 0;
     const words: LineWord[] = [];
+    const texts: string[] = [];
     for (const p of ps) {
-      if (text) text += " ";
-      const start = text.length;
-      text += p.word.text;
-      words.push({ word: p.word, box: p.box, start, end: text.length });
+      if (texts.length) at++;
+      const start = at;
+      at += p.word.text.length;
+      words.push({ word: p.word, box: p.box, start, end: at });
+      texts.push(p.word.text);
     }
-    lines.push({ page, index: lines.length, text, words, box: unionBox(ps.map((p) => p.box)) });
+    lines.push({ page, index: lines.length, text: texts.join(" "), words, box: unionBox(ps.map((p) => p.box)) });
   }
   return lines;
 }

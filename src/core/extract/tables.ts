@@ -20,15 +20,19 @@ const SUMMARY = /^(sub-?\s?total|total|totaal|subtotaal|summe|zwischensumme|gesa
 /** Words that make a line a summary line wherever they stand. */
 const SUMMARY_ANYWHERE = /(?<![\p{L}])(sub-?\s?total|total|totaal|subtotaal|summe|zwischensumme|gesamtbetrag|grand total|amount due|balance due|razem)(?![\p{L}])/iu;
 
-/** headerAnchors per line and column list: the header zone and the table itself both look every line up. */
-const anchorMemo = new WeakMap<Line, Map<TableColumn[], Anchor[] | null>>();
+/**
+ * headerAnchors per column list and line: the header zone and the table itself both look every line up. Keyed by
+ * the (few) column lists first, so a line costs one weak entry, not a Map of its own (43,000 Maps for a document of
+ * a thousand pages).
+ */
+const anchorMemo = new WeakMap<TableColumn[], WeakMap<Line, Anchor[] | null>>();
 
 /** Column anchors of a header line, or null when fewer than two of the table's columns are named there. */
 function headerAnchors(line: Line, columns: TableColumn[]): Anchor[] | null {
-  let byColumns = anchorMemo.get(line);
-  if (!byColumns) anchorMemo.set(line, (byColumns = new Map()));
-  let anchors = byColumns.get(columns);
-  if (anchors === undefined) byColumns.set(columns, (anchors = findHeaderAnchors(line, columns)));
+  let byLine = anchorMemo.get(columns);
+  if (!byLine) anchorMemo.set(columns, (byLine = new WeakMap()));
+  let anchors = byLine.get(line);
+  if (anchors === undefined) byLine.set(line, (anchors = findHeaderAnchors(line, columns)));
   return anchors;
 }
 
