@@ -3,7 +3,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import path from "node:path";
 import { closeIdlePdfWorkers, prewarmPdfWorkers, spareWorkerCount } from "../../src/core/convert/pdf-client.ts";
 import type { Page } from "../../src/core/model.ts";
-import { convertSource } from "../../src/core/stages/convert.ts";
+import { convertSource, renderPageToRaster } from "../../src/core/stages/convert.ts";
 
 setDefaultTimeout(60_000);
 
@@ -145,26 +145,49 @@ describe("patched pdf.js module file", () => {
 });
 
 describe("pdf.js speed patches", () => {
-  test("text content (items and styles) is identical to stock pdf.js on PDFs from several generators", async () => {
-    const files = [
-      INVOICE,
-      ...["AmazonWebServices.pdf", "FlipkartInvoice.pdf", "NetpresseInvoice.pdf", "QualityHosting.pdf", "saeco.pdf", "coolblue1.pdf"].map((f) =>
-        path.join(CORPORA, "invoice2data", f),
-      ),
-      path.join(CORPORA, "pdf-robustness/py-pdf-sample-files/026-latex-multicolumn/multicolumn.pdf"),
-      path.join(CORPORA, "pdf-robustness/py-pdf-sample-files/006-pdflatex-outline/pdflatex-outline.pdf"),
-      path.join(CORPORA, "pdf-robustness/ocrmypdf/type3_font_nomapping.pdf"),
-      path.join(CORPORA, "pdf-robustness/pdfjs/TrueType_without_cmap.pdf"),
-    ];
+  test("text content (items and styles) and operator lists are identical to stock pdf.js on every corpus and fixture PDF, fonts read for text only", async () => {
+    const { readdirSync } = await import("node:fs");
+    const pdfsUnder = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true, recursive: true })
+        .filter((e) => e.isFile() && /\.pdf$/i.test(e.name))
+        .map((e) => path.join(e.parentPath, e.name))
+        .sort();
+    const files = [...pdfsUnder(path.resolve(import.meta.dir, "../../fixtures")), ...pdfsUnder(CORPORA)];
+    expect(files.length).toBeGreaterThan(100);
     const dump = async (mode: string) => {
-      const proc = Bun.spawn([process.execPath, path.join(import.meta.dir, "pdfjs-text-dump.ts"), mode, ...files], { stdout: "pipe", stderr: "inherit" });
+      const args = [path.join(import.meta.dir, "pdfjs-text-dump.ts"), mode, ...files, "--pages", "5", "--ops"];
+      const proc = Bun.spawn([process.execPath, ...args], { stdout: "pipe", stderr: "inherit" });
       const [text, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
       expect(code).toBe(0);
       return JSON.parse(text) as Array<{ path: string; content?: { items: Array<{ str: string }> } }>;
     };
     const [stock, speed] = await Promise.all([dump("stock"), dump("speed")]);
     const items = stock.reduce((n, p) => n + (p.content?.items.length ?? 0), 0);
-    expect(items).toBeGreaterThan(1000); // the comparison covers real text, not empty pages
+    expect(items).toBeGreaterThan(2000); // the comparison covers real text, not empty pages
     expect(speed).toEqual(stock);
+  });
+
+  test("a document read for its text renders with its embedded fonts (opened again in full before the first render)", async () => {
+    // The invoice's three embedded TrueType fonts are translated for text only while its text is read.
+    const data = new Uint8Array(await Bun.file(INVOICE).arrayBuffer());
+    const converted = await convertSource({ index: 0, filename: "invoice.pdf", data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+    try {
+      const page = converted.pages[0]!;
+      const before = await renderPageToRaster(page, { grayscale: true }); // the document is still open for its text
+      await converted.suspend!();
+      const after = await renderPageToRaster(page, { grayscale: true }); // opened again after a suspend: full fonts
+      expect(Bun.hash(before.data)).toBe(Bun.hash(after.data));
+      // Ink inside the word boxes: glyphs were drawn, not left out.
+      const inked = page.words.filter((w) => {
+        const [x1, y1, x2, y2] = w.bounding_box.map(Math.round);
+        let dark = 0;
+        for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) if (before.data[y * before.width + x]! < 128) dark++;
+        return dark > 0;
+      });
+      expect(page.words.length).toBeGreaterThan(20);
+      expect(inked.length).toBe(page.words.length);
+    } finally {
+      await converted.close();
+    }
   });
 });

@@ -265,6 +265,7 @@ function failureToError(failure: WorkerFailure): DocprocError {
   if (failure.passwordCode === 2) {
     return new DocprocError("wrong_password", "the password given for this PDF is not correct");
   }
+  if (failure.name === "TextOnlyDocument") return new DocprocError("internal", `pdf.js: ${failure.message}`);
   if (failure.name === "InvalidPDFException") {
     return new DocprocError("corrupt_file", `not a readable PDF: ${failure.message}`);
   }

@@ -6,7 +6,9 @@
 import type { Word } from "../model.ts";
 
 export type PdfRequest =
-  | { id: number; doc: number; op: "open"; data: Uint8Array; password?: string }
+  /** `textOnly`: embedded fonts are read for text extraction, not rebuilt for rendering (pdfjs-speed-patches.ts);
+   *  such a document refuses render requests. */
+  | { id: number; doc: number; op: "open"; data: Uint8Array; password?: string; textOnly?: boolean }
   | { id: number; doc: number; op: "page"; pageNumber: number; preferredScale: number; maxSidePx: number; maxRasterPixels: number }
   | { id: number; doc: number; op: "render"; pageNumber: number; scale: number; width: number; height: number; grayscale: boolean }
   /** `collect`: run a full garbage collection in the worker once the document is gone (it served many pages). */

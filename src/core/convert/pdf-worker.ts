@@ -53,8 +53,15 @@ const pdfjsRoot = dirname(dirname(dirname(Bun.resolveSync("pdfjs-dist/legacy/bui
 const assetDir = (name: string) => join(pdfjsRoot, name) + "/";
 
 const docs = new Map<number, Pdfjs.PDFDocumentProxy>();
+/**
+ * pdf.js ids ("g_d3") of the documents opened for their text only, read by the patched font translation
+ * (TEXT_ONLY_FONTS in pdfjs-speed-patches.ts): their embedded fonts are not rebuilt into files a renderer could use.
+ */
+const textOnlyDocs = new Set<string>();
+(globalThis as Record<string, unknown>).docprocTextOnlyDocs = textOnlyDocs;
+const textOnlyKey = (doc: Pdfjs.PDFDocumentProxy) => `g_${doc.loadingTask.docId}`;
 
-async function open(docId: number, data: Uint8Array, password?: string): Promise<OpenResult> {
+async function open(docId: number, data: Uint8Array, password?: string, textOnly = false): Promise<OpenResult> {
   await closeDocument(docId);
   const task = pdfjs.getDocument({
     data,
@@ -75,7 +82,12 @@ async function open(docId: number, data: Uint8Array, password?: string): Promise
     standardFontDataUrl: assetDir("standard_fonts"),
     wasmUrl: assetDir("wasm"),
   });
-  const doc = await task.promise;
+  // Listed before any page is loaded: fonts are translated when pages are.
+  if (textOnly) textOnlyDocs.add(`g_${task.docId}`);
+  const doc = await task.promise.catch((err) => {
+    textOnlyDocs.delete(`g_${task.docId}`);
+    throw err;
+  });
   docs.set(docId, doc);
   const warnings: string[] = [];
   const attachments: OpenResult["attachments"] = [];
@@ -139,7 +151,10 @@ async function paintsImages(page: Pdfjs.PDFPageProxy): Promise<boolean> {
 }
 
 async function renderPage(req: Extract<PdfRequest, { op: "render" }>): Promise<RenderResult> {
-  const page = await requireDoc(req.doc).getPage(req.pageNumber);
+  const doc = requireDoc(req.doc);
+  // Its fonts hold no glyph programs: drawing would silently leave text out (the client opens it again first).
+  if (textOnlyDocs.has(textOnlyKey(doc))) throw Object.assign(new Error("the document was opened for its text only"), { name: "TextOnlyDocument" });
+  const page = await doc.getPage(req.pageNumber);
   const { createCanvas } = await loadCanvas();
   const canvas = createCanvas(req.width, req.height);
   try {
@@ -196,14 +211,16 @@ function requireDoc(id: number): Pdfjs.PDFDocumentProxy {
 async function closeDocument(id: number): Promise<void> {
   const current = docs.get(id);
   docs.delete(id);
-  if (current) await current.loadingTask.destroy().catch(() => undefined);
+  if (!current) return;
+  textOnlyDocs.delete(textOnlyKey(current));
+  await current.loadingTask.destroy().catch(() => undefined);
 }
 
 async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer: ArrayBuffer[] }> {
   try {
     switch (req.op) {
       case "open":
-        return { result: { id: req.id, ok: true, result: await open(req.doc, req.data, req.password) }, transfer: [] };
+        return { result: { id: req.id, ok: true, result: await open(req.doc, req.data, req.password, req.textOnly) }, transfer: [] };
       case "page":
       {
         const page = await extractPage(req);

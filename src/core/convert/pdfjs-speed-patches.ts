@@ -29,6 +29,14 @@
  *   (binary search) instead of scanning all 123 ranges; a glyph moved past the first private use area belongs to
  *   none, so each cost a full scan: 14% of pdf.js's CPU on one-page invoices. Within two neighbouring boundaries
  *   every range either holds all codes or none, so the table's answer is the scan's.
+ * - Text-only fonts: a document opened for its text (pdf-worker.ts lists its pdf.js id in
+ *   globalThis.docprocTextOnlyDocs) gets embedded TrueType fonts whose program is read but not rebuilt: the
+ *   glyph re-mapping to private-use codes (adjustMapping: a Map entry per code of a CID font's 65,536-code CMap),
+ *   the new cmap, OS/2 and name tables and the font file are what a renderer needs, never text extraction (which
+ *   reads unicode, widths, vertical metrics, ascent/descent, bbox and font matrix, all set before or beside them;
+ *   none of the skipped code can throw, so a font never falls back to a system font in one mode and not in the
+ *   other). Rendering never sees such a font: a document is opened again with full fonts before its first render
+ *   (pdf-client.ts). About a fifth of pdf.js's CPU time on one-page invoices.
  */
 export type Patch = [anchor: string, replacement: string];
 
@@ -173,8 +181,26 @@ export const UNICODE_RANGES: Patch[] = [
   ],
 ];
 
+export const TEXT_ONLY_FONTS: Patch[] = [
+  [
+    "const font = new Font(fontName.name, fontFile, newProperties, this.options);",
+    "const font = new Font(fontName.name, fontFile, newProperties, this.options, globalThis.docprocTextOnlyDocs?.has(this.idFactory.getDocId()) === true);",
+  ],
+  ["  constructor(name, file, properties, evaluatorOptions) {\n", "  constructor(name, file, properties, evaluatorOptions, textOnly = false) {\n    this.textOnly = textOnly;\n"],
+  [
+    "        if (glyphId >= 0 && glyphId < numGlyphs && hasGlyph(glyphId)) {\n          charCodeToGlyphId.set(charCode, glyphId);",
+    "        if (!this.textOnly && glyphId >= 0 && glyphId < numGlyphs && hasGlyph(glyphId)) {\n          charCodeToGlyphId.set(charCode, glyphId);",
+  ],
+  [
+    "    if (!properties.cssFontInfo) {\n      const newMapping = adjustMapping(charCodeToGlyphId, hasGlyph, glyphZeroId, this.toUnicode);",
+    "    if (!properties.cssFontInfo && !this.textOnly) {\n      const newMapping = adjustMapping(charCodeToGlyphId, hasGlyph, glyphZeroId, this.toUnicode);",
+  ],
+  ["      tables.name.data = createNameTable(name, namePrototype);", "      tables.name.data = this.textOnly ? null : createNameTable(name, namePrototype);"],
+  ["    const builder = new OpenTypeFileBuilder(header.version);", "    if (this.textOnly) return undefined;\n    const builder = new OpenTypeFileBuilder(header.version);"],
+];
+
 /** Groups of patches: each group is applied whole or not at all. */
-export const SPEED_PATCHES: Patch[][] = [TRANSFORM, BIDI, NORMALIZE, ONE_CHUNK, SYNC_FONT, FLAT_TEXT_STATE, UNICODE_RANGES];
+export const SPEED_PATCHES: Patch[][] = [TRANSFORM, BIDI, NORMALIZE, ONE_CHUNK, SYNC_FONT, FLAT_TEXT_STATE, UNICODE_RANGES, TEXT_ONLY_FONTS];
 
 /**
  * Applies `required` (all or nothing: null when one anchor is missing or repeated) and whichever `optional` groups
