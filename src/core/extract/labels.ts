@@ -6,6 +6,7 @@ import { unionBox } from "../geometry";
 import { type Line, type LineWord, lineHeight, xOverlap } from "./lines";
 import type { Box } from "../model";
 import { fold, fuzzyMatches, tokensOf } from "./fuzzy";
+import { tick } from "./gc-pace";
 
 export interface LabelHit {
   line: Line;
@@ -216,6 +217,7 @@ export function findLabels(lines: Line[], labels: string[], excludeBefore: strin
   const hits: LabelHit[] = [];
   const index = labelIndex(labels);
   for (const line of linesToSearch(lines, index)) {
+    tick();
     const lineHits: LabelHit[] = [];
     for (const rank of candidateRanks(line, index)) {
       const label = labels[rank]!;

@@ -4,6 +4,7 @@
  */
 import { unionBox } from "../geometry";
 import type { Box, FieldBox, Page, Word } from "../model";
+import { tick } from "./gc-pace";
 
 export interface LineWord {
   word: Word;
@@ -67,6 +68,7 @@ export function pageLines(page: Page, byRow = false): Line[] {
   }
   const lines: Line[] = [];
   for (const key of [...groups.keys()].sort((a, b) => a - b)) {
+    tick();
     const ps = groups.get(key)!.slice().sort((a, b) => a.box[0] - b.box[0]);
     // Offsets counted and the text joined once: `text += word` would build a rope of two string cells per word,
     // all alive until the text is first read flat (tens of MB for a document of a thousand pages).

@@ -4,6 +4,7 @@
  * Pure functions over strings; no page geometry here.
  */
 import { dateMatches, type DateSearch, monthNamesOf } from "./date-scan";
+import { tick } from "./gc-pace";
 
 /** Day/month order for numeric dates: `dmy` (most of the world) or `mdy` (US). */
 export type DateOrder = "dmy" | "mdy";
@@ -108,6 +109,7 @@ export function findDates(text: string, order: DateOrder): DateMatch[] {
   const hit = dateMemo.get(key);
   if (hit) return hit;
   if (dateMemo.size > 20000) dateMemo.clear();
+  tick();
   const out = scanDates(text, order);
   dateMemo.set(key, out);
   return out;

@@ -12,6 +12,7 @@ import { findAmounts } from "./values";
 import { round } from "./fields";
 import { mendRows } from "./row-arithmetic";
 import { cellOf, numberTokens } from "./table-cells";
+import { tick } from "./gc-pace";
 
 interface Anchor { column: TableColumn | null; x1: number; x2: number }
 interface Row { cells: Map<string, LineWord[]>; description: string[]; spans: Span[]; descriptionX: number }
@@ -32,7 +33,10 @@ function headerAnchors(line: Line, columns: TableColumn[]): Anchor[] | null {
   let byLine = anchorMemo.get(columns);
   if (!byLine) anchorMemo.set(columns, (byLine = new WeakMap()));
   let anchors = byLine.get(line);
-  if (anchors === undefined) byLine.set(line, (anchors = findHeaderAnchors(line, columns)));
+  if (anchors === undefined) {
+    tick();
+    byLine.set(line, (anchors = findHeaderAnchors(line, columns)));
+  }
   return anchors;
 }
 

@@ -6,6 +6,8 @@ import type { FieldValue } from "../model";
 import type { Line } from "./lines";
 import { AMOUNT_RE, type DateOrder, findCurrencies, findDates, isValidIban, normalizePhone, normalizeVatId, parseAmount, EMAIL_RE, PHONE_RE } from "./normalize";
 import { sameBlockEnd } from "./labels";
+import { tick } from "./gc-pace";
+
 
 export interface ValueMatch {
   value: FieldValue;
@@ -96,6 +98,7 @@ export function findAmounts(text: string, dateOrder: DateOrder = "dmy"): AmountH
   const hit = amountMemo.get(key);
   if (hit) return hit as AmountHit[];
   if (amountMemo.size > 20000) amountMemo.clear();
+  tick();
   const out = scanAmounts(text, dateOrder);
   amountMemo.set(key, out);
   return out;
@@ -230,6 +233,7 @@ function readIban(raw: string, ocr: boolean): string | null {
 
 /** Reads a value of `kind` from `line` at `offset`, or null when none is there. */
 export function readValue(kind: ValueKind, line: Line, offset: number, ctx: ReadContext): ValueMatch | null {
+  tick();
   switch (kind) {
     case "identifier": return readIdentifier(line, offset);
     case "date": return readDate(line, offset, ctx);

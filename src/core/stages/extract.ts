@@ -29,6 +29,7 @@ import { readEInvoice, type EInvoice } from "../extract/einvoice";
 import { type PrintedAmount, reconcileSums } from "../extract/reconcile";
 import { clearAmountMemo, findAmounts } from "../extract/values";
 import { timeStageSync } from "../timing.ts";
+import { paced } from "../extract/gc-pace";
 
 /** Every amount printed with decimals, for the arithmetic of reconcileSums. */
 function printedAmounts(lines: Line[], dateOrder: DateOrder): PrintedAmount[] {
@@ -113,19 +114,25 @@ export function extractFields(pages: Page[], classId: string, project: ProjectSe
   return (
     ahead ??
     timeStageSync("extract", () => {
-      const fields = extract(pages, classId, project, opts);
-      if (wordCount(pages) >= LONG_DOCUMENT_WORDS) Bun.gc(true);
+      const long = wordCount(pages) >= LONG_DOCUMENT_WORDS;
+      const fields = paced(long, () => extract(pages, classId, project, opts));
+      // The value memos hold texts of this document's lines: not kept for the next document to clear.
+      clearDateMemo();
+      clearAmountMemo();
+      if (long) Bun.gc(true);
       return fields;
     })
   );
 }
 
 /**
- * A document this long (some 250 pages of prose, over a thousand of invoices) leaves its lines behind as garbage
- * when its extraction ends. JavaScriptCore lets the heap grow to twice what was alive at its last full collection,
- * and that was during this extraction, with every line of the document alive: the rest of the run would fill that
- * room before collecting (2,000 prose pages: +250 MB of RSS after a 999-page document). One full collection here
- * (~50 ms) resets the limit to what the run keeps. Shorter documents never pay for it.
+ * A document this long (some 250 pages of prose, over a thousand of invoices) holds all its lines while it is
+ * extracted (~150 MB for 999 pages of prose), and JavaScriptCore lets the heap grow to twice what was alive at its
+ * last full collection. So its extraction runs paced (extract/gc-pace.ts: a young collection every few thousand
+ * line scans; on the 999-page document 2,000 prose pages make, the extraction's peak went from ~700 to ~550 MB of
+ * RSS for ~0.2 CPU-s), and when it ends its lines are garbage in a heap allowed to be twice their size, which the
+ * rest of the run would fill before collecting (+250 MB of RSS after that document): one full collection (~50 ms)
+ * resets the limit to what the run keeps. Shorter documents never pay for either.
  */
 export const LONG_DOCUMENT_WORDS = 100_000;
 const wordCount = (pages: Page[]) => pages.reduce((n, p) => n + wordCountOf(p), 0);
