@@ -5,7 +5,7 @@
  *
  * MUST never throw for a bad file: every failure comes back as `failed: true` with a reason.
  */
-import { availableParallelism } from "node:os";
+import { cpuCount } from "../core/cores";
 import path from "node:path";
 import { createOcrEngine, lazyOcrEngine, type OcrEngine, type OcrEngineKind } from "../core/engines/ocr";
 import { folderSink } from "../core/exporters";
@@ -72,7 +72,7 @@ export interface FileProcessorOptions {
 
 export function createFileProcessor(opts: FileProcessorOptions): FileProcessor {
   const engine = ocrEngineOf(opts.project, opts.ocrEngine);
-  const lazy = opts.ocr ? null : lazyOcrEngine(() => createOcrEngine({ engine, workers: availableParallelism() }));
+  const lazy = opts.ocr ? null : lazyOcrEngine(() => createOcrEngine({ engine, workers: cpuCount() }));
   const ocr = opts.ocr ?? lazy!;
   const sink = folderSink(opts.outDir);
   const hasNodes = notificationNodes(opts.project.workflow).length > 0;

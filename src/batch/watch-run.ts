@@ -6,7 +6,7 @@
  * JSON object per event on stdout for scripts (docs/watch.md).
  */
 import { mkdir, stat } from "node:fs/promises";
-import { availableParallelism } from "node:os";
+import { cpuCount } from "../core/cores";
 import { DocprocError } from "../core/errors";
 import { defaultProject, loadProjectFile } from "../core/project";
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "../telemetry/log";
@@ -58,7 +58,7 @@ export async function runWatchCommand(opts: WatchCommandOptions): Promise<number
       failedDir: opts.failed,
       keep: opts.keep,
       retryFailed: opts.retryFailed,
-      concurrency: opts.concurrency ?? availableParallelism(),
+      concurrency: opts.concurrency ?? cpuCount(),
       ocrEngine: opts.ocrEngine,
       onProgress: wlog.progress,
       nameBy: opts.nameBy,

@@ -4,7 +4,7 @@
  * before any document is read.
  */
 import { writeFile } from "node:fs/promises";
-import { availableParallelism } from "node:os";
+import { cpuCount } from "../core/cores";
 import path from "node:path";
 import { createOcrEngine, lazyOcrEngine } from "../core/engines/ocr";
 import { DocprocError } from "../core/errors";
@@ -39,7 +39,7 @@ export async function runEval(opts: EvalOptions): Promise<number> {
   if (opts.compare && opts.project) throw new DocprocError("invalid_input", "--compare and --project exclude each other");
   const projects: Array<[string, ProjectSettings]> = [];
   for (const f of files) projects.push([f ?? "default project", f ? await loadProjectFile(f) : defaultProject]);
-  const ocr = lazyOcrEngine(() => createOcrEngine({ engine: opts.ocrEngine ?? "auto", workers: availableParallelism() }));
+  const ocr = lazyOcrEngine(() => createOcrEngine({ engine: opts.ocrEngine ?? "auto", workers: cpuCount() }));
   const reports: EvalReport[] = [];
   let skipped: string[] = [];
   try {

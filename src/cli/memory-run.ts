@@ -3,7 +3,7 @@
  * rewritten in its own format with only the `memory` key changed (YAML comments kept), after a backup to FILE.bak.
  */
 import { copyFile, readFile, rename, writeFile } from "node:fs/promises";
-import { availableParallelism } from "node:os";
+import { cpuCount } from "../core/cores";
 import path from "node:path";
 import YAML from "yaml";
 import { createOcrEngine, lazyOcrEngine } from "../core/engines/ocr";
@@ -58,7 +58,7 @@ export async function runMemory(opts: MemoryOptions): Promise<number> {
   const data = new Uint8Array(await readFile(id).catch(() => {
     throw new DocprocError("invalid_input", `no such file: ${id}`);
   }));
-  const ocr = lazyOcrEngine(() => createOcrEngine({ engine: opts.ocrEngine ?? "auto", workers: availableParallelism() }));
+  const ocr = lazyOcrEngine(() => createOcrEngine({ engine: opts.ocrEngine ?? "auto", workers: cpuCount() }));
   let learned: Memory[];
   try {
     const now = new Date();

@@ -4,7 +4,7 @@
  * `DocprocError` (invalid_input → 2, invalid_settings → 4) before any file is touched.
  */
 import { mkdir } from "node:fs/promises";
-import { availableParallelism } from "node:os";
+import { cpuCount } from "../core/cores";
 import path from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { prewarmPdfWorkers } from "../core/convert/pdf-client";
@@ -56,7 +56,7 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
   const ledger = opts.data ? (await import("../batch/ledger-batch")).LedgerBatch.open({ dataDir: opts.data, outDir: opts.out, force: opts.force }) : null;
   const files = ledger ? await ledger.plan(found) : found;
   await mkdir(opts.out, { recursive: true });
-  const cores = availableParallelism();
+  const cores = cpuCount();
   // One processor for the batch: one OCR engine (the flag, else the project's ocr.engine), one output folder.
   const processor = createFileProcessor({ project, outDir: opts.out, source: "cli", ocrEngine: opts.ocrEngine, password: opts.password, nameBy: opts.nameBy, ...(profiles ? { profiles } : {}) });
   // Names from the source are claimed in the file list's order before anything runs: the suffixes of same-stem

@@ -8,7 +8,7 @@
  * file unless training succeeded, and MUST keep a backup (FILE.bak) when it overwrites it.
  */
 import { copyFile, readdir, readFile, rename, stat, writeFile } from "node:fs/promises";
-import { availableParallelism } from "node:os";
+import { cpuCount } from "../core/cores";
 import path from "node:path";
 import YAML from "yaml";
 import { collectExamples, trainFromExamples, trainingReport, type ClassTrainingReport } from "../core/classify/train";
@@ -44,7 +44,7 @@ export async function runTrain(opts: TrainOptions): Promise<number> {
     ...project,
     classes: project.classes.map((c) => ({ ...c, example_documents: [...c.example_documents, ...(folder.byClass.get(c.id) ?? []).map((p) => ({ path: p }))] })),
   };
-  const ocr = lazyOcrEngine(() => createOcrEngine({ engine: opts.ocrEngine ?? project.ocr.engine, workers: availableParallelism() }));
+  const ocr = lazyOcrEngine(() => createOcrEngine({ engine: opts.ocrEngine ?? project.ocr.engine, workers: cpuCount() }));
   try {
     const examples = await collectExamples(withFolder, (p) => readExampleFile(path.resolve(projectDir, p), ocr));
     const model = trainFromExamples(examples);

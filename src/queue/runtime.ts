@@ -8,7 +8,7 @@
  * With `databaseUrl` (DOCPROC_DATABASE_URL=postgres://…) the database is PostgreSQL instead of the SQLite file, and
  * status changes and new jobs reach the other processes by LISTEN/NOTIFY (storage/pg/signals.ts).
  */
-import { availableParallelism } from "node:os";
+import { cpuCount } from "../core/cores";
 import path from "node:path";
 import type { BlobStore } from "../storage/blobs";
 import { openBlobStore, storageConfigOf, type StorageConfig } from "../storage/storage-config";
@@ -85,7 +85,7 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
   // The pipeline runs on its own thread: the process's main thread (HTTP in `serve`) never waits for a job's CPU.
   // Replaced stages (tests) are functions, which cannot cross to a thread: those runs stay on this thread.
   // No engine is forced: each project's `ocr.engine` applies unless `ocrEngine` overrides it.
-  const runnerOptions = { engine: opts.ocrEngine, ocrWorkers: Math.max(1, availableParallelism()) };
+  const runnerOptions = { engine: opts.ocrEngine, ocrWorkers: Math.max(1, cpuCount()) };
   const runner = opts.runPipeline ? null : opts.stages ? corePipelineRunner({ ...runnerOptions, stages: opts.stages }) : threadedPipelineRunner(runnerOptions);
   const pool = createWorkerPool({ db: opts.data.db, clock, concurrency: opts.concurrency, leaseMs: opts.leaseMs, log: opts.log, telemetry: opts.telemetry });
   // Every finished transaction enqueues its webhook deliveries (src/queue/deliveries.ts) in the status commit.

@@ -5,7 +5,7 @@
  * a side longer than `maxSidePx` or the page larger than `maxRasterPixels`; then the scale shrinks until both hold.
  * Images keep their own pixels (render_scale 1) under the same two bounds, shrinking the same way.
  */
-import { availableParallelism } from "node:os";
+import { cpuCount } from "../cores";
 import { DocprocError } from "../errors.ts";
 import type { ImageTransform } from "../model.ts";
 
@@ -43,7 +43,7 @@ export const DEFAULT_LIMITS: ConvertLimits = {
   openTimeoutMs: 30_000,
   pageTimeoutMs: 15_000,
   renderTimeoutMs: 60_000,
-  pdfWorkers: Math.min(4, availableParallelism()),
+  pdfWorkers: Math.min(4, cpuCount()),
   maxFilePages: 10_000,
   maxTiffDirectories: 100_000,
 };

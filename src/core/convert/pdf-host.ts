@@ -12,7 +12,7 @@
  * and the other documents') fails as interrupted (isInterrupted) and is asked again in a fresh worker, and only the
  * timed-out document counts a restart.
  */
-import { availableParallelism } from "node:os";
+import { cpuCount } from "../cores";
 import { DocprocError } from "../errors.ts";
 import type { PdfRequestBody, PdfResponse, WorkerFailure } from "./pdf-protocol.ts";
 
@@ -22,7 +22,7 @@ const MAX_TENANTS = 4;
 /** A document with more pages than this keeps its worker to itself (it can keep a worker busy on its own). */
 export const SHARE_MAX_PAGES = 8;
 /** Workers that small documents share: one per two cores (pdf.js is half of a small file's CPU time). */
-let sharedHostTarget = Math.max(1, Math.floor(availableParallelism() / 2));
+let sharedHostTarget = Math.max(1, Math.floor(cpuCount() / 2));
 
 const workerUrl = new URL("./pdf-worker.ts", import.meta.url).href;
 /** Worker options; the name is the thread's name in /proc (top -H, CPU per thread in the benchmarks). */

@@ -1,4 +1,4 @@
-import os from "node:os";
+import { cpuCount } from "../../cores";
 import { DocprocError } from "../../errors.ts";
 import { createNativeEngine, nativeSelfTest, probeNativeTesseract } from "./native.ts";
 import { resolveTessdataDir, unpackedTessdataDir } from "./tessdata.ts";
@@ -27,7 +27,7 @@ export interface CreateOcrEngineOptions {
 }
 
 export function defaultOcrWorkers(): number {
-  return Math.max(1, typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length);
+  return cpuCount();
 }
 
 /**

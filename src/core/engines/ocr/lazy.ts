@@ -3,10 +3,10 @@
  * born-digital PDFs never pays for it. `name` is "lazy" until then, the real engine's name afterwards; `workers` is
  * what the caller will start (the OCR stage sizes its pages in flight from it before the engine exists).
  */
-import os from "node:os";
+import { cpuCount } from "../../cores";
 import type { OcrEngine } from "./types.ts";
 
-export function lazyOcrEngine(create: () => Promise<OcrEngine>, workers = os.availableParallelism()): OcrEngine & { started(): OcrEngine | null } {
+export function lazyOcrEngine(create: () => Promise<OcrEngine>, workers = cpuCount()): OcrEngine & { started(): OcrEngine | null } {
   let engine: Promise<OcrEngine> | undefined;
   let ready: OcrEngine | null = null;
   const start = () =>
