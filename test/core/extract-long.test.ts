@@ -1,6 +1,7 @@
 /**
  * Extraction of a long document (issue 18, memory bounded by design): a document of LONG_DOCUMENT_WORDS words or
- * more is extracted with young collections paced by its line scans (extract/gc-pace.ts), shorter ones without, and
+ * more is extracted with young collections paced by its line scans (extract/gc-pace.ts), shorter ones without (and
+ * so are documents read ahead from page LONG_TRANSACTION_PAGES of a transaction on), and
  * what an extraction leaves alive does not grow with the document's length. Checked without timing or RSS: counts
  * of collections and of live objects after a full collection.
  */
@@ -8,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { heapStats } from "bun:jsc";
 import type { FieldResult, Page, Word } from "../../src/core/model";
 import { defaultProject } from "../../src/core/project";
-import { LONG_DOCUMENT_WORDS, extractFields } from "../../src/core/stages/extract";
+import { LONG_DOCUMENT_WORDS, LONG_TRANSACTION_PAGES, extractAhead, extractFields } from "../../src/core/stages/extract";
 import { pacedCollections } from "../../src/core/extract/gc-pace";
 
 /** Prose without two table-column labels on a line, so the fields found do not grow with the page count. */
@@ -69,6 +70,16 @@ describe("extraction of a long document", () => {
     expect(pacedCollections()).toBe(before);
     extractFields(pagesOf(LONG), "invoice", defaultProject);
     expect(pacedCollections()).toBeGreaterThan(before);
+  }, 120_000);
+
+  test("documents extracted ahead deep in a long transaction (page LONG_TRANSACTION_PAGES on) run paced; earlier ones not", () => {
+    const ahead = (from: number) => {
+      const before = pacedCollections();
+      for (const page of pagesOf(40, from)) extractAhead([page], "invoice", defaultProject);
+      return pacedCollections() - before;
+    };
+    expect(ahead(1)).toBe(0);
+    expect(ahead(LONG_TRANSACTION_PAGES)).toBeGreaterThan(0);
   }, 120_000);
 
   test("what an extraction leaves alive does not grow with the document's length (N vs 2N pages)", () => {
