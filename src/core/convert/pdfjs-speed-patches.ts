@@ -37,6 +37,12 @@
  *   none of the skipped code can throw, so a font never falls back to a system font in one mode and not in the
  *   other). Rendering never sees such a font: a document is opened again with full fonts before its first render
  *   (pdf-client.ts). About a fifth of pdf.js's CPU time on one-page invoices.
+ * - ToUnicode CMaps (about a fifth of pdf.js's CPU on one-page invoices: a bfrange can map thousands of codes):
+ *   mapBfRange with the usual two-byte destination steps its two char codes instead of building each next string
+ *   from a substring and a concatenation (the same values, carry included: a low byte past 0xFF becomes 0x00 and
+ *   the high one grows, past 0xFF too); readToUnicode turns a two-byte token that is one UTF-16 unit (not a
+ *   surrogate, at most 0xFFFF) into its string with String.fromCharCode, which for such a unit is what
+ *   String.fromCodePoint(...[unit]) returns.
  */
 export type Patch = [anchor: string, replacement: string];
 
@@ -199,8 +205,37 @@ export const TEXT_ONLY_FONTS: Patch[] = [
   ["    const builder = new OpenTypeFileBuilder(header.version);", "    if (this.textOnly) return undefined;\n    const builder = new OpenTypeFileBuilder(header.version);"],
 ];
 
+const TO_UNICODE: Patch[] = [
+  [
+    "    const lastByte = dstLow.length - 1;\n    while (low <= high) {\n      this.#map.set(low++, dstLow);\n",
+    "    const lastByte = dstLow.length - 1;\n" +
+      "    if (lastByte === 1) {\n" +
+      "      let c0 = dstLow.charCodeAt(0), c1 = dstLow.charCodeAt(1);\n" +
+      "      while (low <= high) {\n" +
+      "        this.#map.set(low++, dstLow);\n" +
+      "        if (++c1 > 0xff) {\n          c0++;\n          c1 = 0;\n        }\n" +
+      "        dstLow = String.fromCharCode(c0, c1);\n" +
+      "      }\n" +
+      "      return;\n" +
+      "    }\n" +
+      "    while (low <= high) {\n      this.#map.set(low++, dstLow);\n",
+  ],
+  [
+    "            map.set(charCode, String.fromCodePoint(token));\n            return;\n          }\n          if (token.length % 2 !== 0) {",
+    "            map.set(charCode, String.fromCodePoint(token));\n            return;\n          }\n" +
+      "          if (token.length === 2) {\n" +
+      "            const unit = token.charCodeAt(0) << 8 | token.charCodeAt(1);\n" +
+      "            if (unit <= 0xffff && (unit & 0xf800) !== 0xd800) {\n" +
+      "              map.set(charCode, String.fromCharCode(unit));\n" +
+      "              return;\n" +
+      "            }\n" +
+      "          }\n" +
+      "          if (token.length % 2 !== 0) {",
+  ],
+];
+
 /** Groups of patches: each group is applied whole or not at all. */
-export const SPEED_PATCHES: Patch[][] = [TRANSFORM, BIDI, NORMALIZE, ONE_CHUNK, SYNC_FONT, FLAT_TEXT_STATE, UNICODE_RANGES, TEXT_ONLY_FONTS];
+export const SPEED_PATCHES: Patch[][] = [TRANSFORM, BIDI, NORMALIZE, ONE_CHUNK, SYNC_FONT, FLAT_TEXT_STATE, UNICODE_RANGES, TEXT_ONLY_FONTS, TO_UNICODE];
 
 /**
  * Applies `required` (all or nothing: null when one anchor is missing or repeated) and whichever `optional` groups
