@@ -30,12 +30,13 @@
  *   none, so each cost a full scan: 14% of pdf.js's CPU on one-page invoices. Within two neighbouring boundaries
  *   every range either holds all codes or none, so the table's answer is the scan's.
  * - Text-only fonts: a document opened for its text (pdf-worker.ts lists its pdf.js id in
- *   globalThis.docprocTextOnlyDocs) gets embedded TrueType fonts whose program is read but not rebuilt: the
- *   glyph re-mapping to private-use codes (adjustMapping: a Map entry per code of a CID font's 65,536-code CMap),
- *   the new cmap, OS/2 and name tables and the font file are what a renderer needs, never text extraction (which
- *   reads unicode, widths, vertical metrics, ascent/descent, bbox and font matrix, all set before or beside them;
- *   none of the skipped code can throw, so a font never falls back to a system font in one mode and not in the
- *   other). Rendering never sees such a font: a document is opened again with full fonts before its first render
+ *   globalThis.docprocTextOnlyDocs) gets fonts whose program is read but not rebuilt: for TrueType (checkAndRepair)
+ *   the glyph re-mapping to private-use codes (adjustMapping: a Map entry per code of a CID font's 65,536-code
+ *   CMap), the new cmap, OS/2 and name tables and the font file; for Type1 and CFF, embedded or standard (convert),
+ *   the same re-mapping, the accent (seac) map and the OpenType wrapper. They are what a renderer needs, never text
+ *   extraction (which reads unicode, widths, vertical metrics, ascent/descent, bbox and font matrix, all set before
+ *   or beside them; none of the skipped code can throw for any input, so a font never falls back to a system font
+ *   in one mode and not in the other). Rendering never sees such a font: a document is opened again with full fonts before its first render
  *   (pdf-client.ts). About a fifth of pdf.js's CPU time on one-page invoices.
  * - ToUnicode CMaps (about a fifth of pdf.js's CPU on one-page invoices: a bfrange can map thousands of codes):
  *   mapBfRange with the usual two-byte destination steps its two char codes instead of building each next string
@@ -203,6 +204,11 @@ export const TEXT_ONLY_FONTS: Patch[] = [
   ],
   ["      tables.name.data = createNameTable(name, namePrototype);", "      tables.name.data = this.textOnly ? null : createNameTable(name, namePrototype);"],
   ["    const builder = new OpenTypeFileBuilder(header.version);", "    if (this.textOnly) return undefined;\n    const builder = new OpenTypeFileBuilder(header.version);"],
+  [
+    "        return new Font(baseFontName, file, newProperties, this.options);",
+    "        return new Font(baseFontName, file, newProperties, this.options, globalThis.docprocTextOnlyDocs?.has(this.idFactory.getDocId()) === true);",
+  ],
+  ["    const mapping = font.getGlyphMapping(properties);\n", "    const mapping = font.getGlyphMapping(properties);\n    if (this.textOnly) return undefined;\n"],
 ];
 
 const TO_UNICODE: Patch[] = [
