@@ -11,6 +11,7 @@ import { memorySink } from "../../src/core/exporters";
 import type { Page } from "../../src/core/model";
 import { PageMemo } from "../../src/core/page-memo";
 import { processTransaction } from "../../src/core/pipeline";
+import { MAX_AHEAD_PAGES } from "../../src/core/runner/read-ahead";
 import { defaultProject } from "../../src/core/project";
 import { classifyDocument } from "../../src/core/stages/classify";
 import { extractFields } from "../../src/core/stages/extract";
@@ -56,6 +57,22 @@ describe("reading ahead", () => {
       const fresh = extractFields(pages, classId, defaultProject);
       expect(JSON.parse(JSON.stringify(doc.fields))).toEqual(JSON.parse(JSON.stringify(fresh)));
     }
+  });
+});
+
+describe("reading ahead a long document", () => {
+  test("a document longer than MAX_AHEAD_PAGES is left to the Extract stage, which extracts it once", async () => {
+    const { generatePdf } = await import("../../bench/convert.ts");
+    const pages = MAX_AHEAD_PAGES + 5;
+    resetStageTimes();
+    let extractedBeforeSplit = -1;
+    const onProgress = (step: string) => {
+      if (step === "split" && extractedBeforeSplit < 0) extractedBeforeSplit = stageTimes().extract?.calls ?? 0;
+    };
+    const res = await processTransaction({ sources: [{ index: 0, filename: "long.pdf", data: await generatePdf(pages, 7), split_policy: "inherit" }] }, { meta: meta(), project: defaultProject, ocr, sink: memorySink(), onProgress });
+    expect(res.results.documents.map((d) => d.split.page_numbers.length)).toEqual([pages]);
+    expect(extractedBeforeSplit).toBe(0);
+    expect(stageTimes().extract?.calls).toBe(1);
   });
 });
 

@@ -22,7 +22,6 @@ import { splitSettingsOf, stepEnabled } from "../workflow";
 
 interface Seen {
   page: Page;
-  classId: string;
   features: PageFeatures;
 }
 
@@ -41,14 +40,15 @@ export function readAheadOf(project: ProjectSettings, signal?: AbortSignal): Con
   // documents of several pages, so only the classes are read ahead there.
   const mode = !split.enabled ? "none" : split.mode === "per_page" ? "pages" : split.mode.startsWith("intelligent") ? "evidence" : "none";
   let prev: Seen | null = null;
-  // The pages of the document being read, as far as reading ahead can tell (from its first page on).
-  let run: Seen[] = [];
+  // The pages of the document being read, as far as reading ahead can tell (from its first page on), and the class
+  // of its first page; null once it is longer than reading ahead extracts (nothing of it is kept then).
+  let run: Page[] | null = [];
+  let firstClass = "";
   const finish = () => {
-    const pages = run.map((seen) => seen.page);
-    const first = run[0];
+    const pages = run;
     run = [];
-    if (!first || pages.length > MAX_AHEAD_PAGES) return;
-    extractAhead(pages, pages.length === 1 ? first.classId : classifyDocument(pages, project).class_id, project);
+    if (!pages?.length) return;
+    extractAhead(pages, pages.length === 1 ? firstClass : classifyDocument(pages, project).class_id, project);
   };
   // Pages arrive nearly in order (two requests in flight per pdf.js worker, two workers on long files): they are
   // taken in page order, so each is compared with the page before it, as the splitter does.
@@ -84,9 +84,11 @@ export function readAheadOf(project: ProjectSettings, signal?: AbortSignal): Con
       if (starts) {
         if (follows) finish();
         run = [];
+        firstClass = classId;
       }
-      prev = { page, classId, features };
-      run.push(prev);
+      prev = { page, features };
+      if (run && run.length < MAX_AHEAD_PAGES) run.push(page);
+      else run = null;
       // The file's last page ends its document (unless the next file continues it: rare, and then only time is lost).
       if (page.source_file_page_number === file.pages) finish();
     } catch {
