@@ -3,8 +3,8 @@
  *
  * MUST give every file its own transaction (uuid v4 transaction_id) so one file's failure never touches another;
  * MUST turn every failure (unreadable file, failed run) into a `failure` outcome with a reason instead of
- * throwing; MUST run at most `concurrency` files at once, one more once `extraLane` asks for it (all of them share one
- * OCR engine pool).
+ * throwing; MUST run at most `concurrency` files at once, or as many as `lanes` asks for once it does (lanes are
+ * added, never taken away; all of them share one OCR engine pool and the pdf.js workers).
  */
 import path from "node:path";
 import { DocprocError, wrapStageError } from "../core/errors";
@@ -50,11 +50,11 @@ export interface BatchContext {
   /** The project the files run under (the summary names its key fields and review thresholds). */
   project: ProjectSettings;
   /**
-   * Asked after each file: true adds one lane, once. `docproc process` says so when the files need OCR: with one file
-   * per core, an OCR worker waits while a file is converted, classified and exported; a born-digital batch keeps
-   * one lane per core (a further lane would only start another cold pdf.js worker).
+   * Asked after each file with the outcomes so far (in input order, finished ones only): how many files should be
+   * in flight from now on. Lanes are added up to that number, never taken away; below `concurrency` it changes
+   * nothing. `docproc process` sizes them by what the files turned out to need (process-run.ts, lanesFor).
    */
-  extraLane?(): boolean;
+  lanes?(finished: FileOutcome[]): number;
   /** Runs one file as transaction `transactionId`; the caller owns project, OCR engine, sink and ledger. */
   run(transactionId: string, file: string, onProgress: ProgressFn): Promise<FileRun & { transaction_id?: string }>;
 }
@@ -62,16 +62,13 @@ export interface BatchContext {
 export async function runBatch(batch: BatchContext): Promise<FileOutcome[]> {
   const outcomes: FileOutcome[] = new Array(batch.files.length);
   let next = 0;
-  let extraLane = false;
   const running: Array<Promise<void>> = [];
   const worker = async () => {
     while (next < batch.files.length) {
       const i = next++;
       outcomes[i] = await runOne(batch, batch.files[i]!);
-      if (!extraLane && next < batch.files.length && batch.extraLane?.()) {
-        extraLane = true;
-        running.push(worker());
-      }
+      const wanted = batch.lanes && next < batch.files.length ? batch.lanes(outcomes.filter(Boolean)) : 0;
+      while (running.length < wanted && next < batch.files.length) running.push(worker());
     }
   };
   const lanes = Math.max(1, Math.min(batch.concurrency, batch.files.length));

@@ -1,14 +1,15 @@
 /**
- * runBatch's lanes: `concurrency` files at once, one more once `extraLane` asks for it (docproc process does when
- * files need OCR, so both OCR workers stay busy while a file's other stages run on the main thread).
+ * runBatch's lanes: `concurrency` files at once, more once `lanes` asks for them; `docproc process` asks for one
+ * more than cores once files need OCR and two per core while every file is a short born-digital one (lanesFor).
  */
 import { expect, test } from "bun:test";
-import { runBatch, type BatchContext } from "../../src/cli/batch";
+import { runBatch, type BatchContext, type FileOutcome } from "../../src/cli/batch";
+import { lanesFor } from "../../src/cli/process-run";
 import { silentProgress } from "../../src/cli/progress";
 import { defaultProject } from "../../src/core/project";
 
 /** A batch whose runs only count how many are in flight (each fails fast: runBatch turns that into an outcome). */
-function countingBatch(files: number, concurrency: number, extraLane?: () => boolean) {
+function countingBatch(files: number, concurrency: number, lanes?: BatchContext["lanes"]) {
   let inFlight = 0;
   const seen: number[] = [];
   const batch: BatchContext = {
@@ -17,7 +18,7 @@ function countingBatch(files: number, concurrency: number, extraLane?: () => boo
     concurrency,
     progress: silentProgress,
     project: defaultProject,
-    ...(extraLane ? { extraLane } : {}),
+    ...(lanes ? { lanes } : {}),
     run: async () => {
       seen.push(++inFlight);
       // Several turns of the event loop, so lanes overlap the way real files do.
@@ -29,7 +30,7 @@ function countingBatch(files: number, concurrency: number, extraLane?: () => boo
   return { batch, seen };
 }
 
-test("without extraLane at most `concurrency` files run at once", async () => {
+test("without lanes at most `concurrency` files run at once", async () => {
   const { batch, seen } = countingBatch(8, 2);
   const outcomes = await runBatch(batch);
   expect(outcomes).toHaveLength(8);
@@ -37,11 +38,26 @@ test("without extraLane at most `concurrency` files run at once", async () => {
   expect(Math.max(...seen)).toBe(2);
 });
 
-test("extraLane adds exactly one lane, once it says so, and every file still gets its outcome", async () => {
-  let asked = 0;
-  const { batch, seen } = countingBatch(8, 2, () => ++asked >= 2);
+test("lanes are added up to what `lanes` asks for after a file, never more, and every file still gets its outcome", async () => {
+  const asked: number[] = [];
+  const { batch, seen } = countingBatch(12, 2, (finished) => {
+    asked.push(finished.length);
+    return finished.length >= 2 ? 4 : 1; // below `concurrency`: changes nothing
+  });
   const outcomes = await runBatch(batch);
   expect(outcomes.map((o) => o.file)).toEqual(batch.files);
-  expect(Math.max(...seen)).toBe(3);
+  expect(Math.max(...seen)).toBe(4);
   expect(seen.slice(0, 2)).toEqual([1, 2]); // two lanes until the second finished file
+  expect(asked[0]).toBe(1); // asked with the finished outcomes only
+});
+
+const outcome = (text_source: string, page_count: number, status: FileOutcome["status"] = "success") => ({ text_source, page_count, status }) as FileOutcome;
+
+test("docproc process: two lanes per core while files are short born-digital ones, cores + 1 once OCR ran, else cores", () => {
+  expect(lanesFor(2, false, [])).toBe(2);
+  expect(lanesFor(2, false, [outcome("text layer", 1), outcome("text layer", 8)])).toBe(4);
+  expect(lanesFor(2, false, [outcome("text layer", 1), outcome("text layer", 9)])).toBe(2); // a long PDF: a worker of its own
+  expect(lanesFor(2, false, [outcome("text layer", 1), outcome("mixed", 2)])).toBe(2);
+  expect(lanesFor(2, false, [outcome("text layer", 1), outcome("-", 0, "failure")])).toBe(4); // a failed file says nothing
+  expect(lanesFor(2, true, [outcome("text layer", 1)])).toBe(3);
 });
