@@ -7,7 +7,7 @@
  *     with the same model and parallelism (2 single-threaded processes); and as one PDF vs OCRmyPDF -j 2 --sidecar
  *     (same model through TESSDATA_PREFIX) when it is installed;
  * (d) one tiny PDF: wall seconds of the whole process (target ≤ 0.6 s);
- * (e) peak RSS of `docproc process` on a 2,000-page born-digital PDF (target < 600 MB), by /usr/bin/time when installed.
+ * (e) peak RSS of `docproc process` on a 2,000-page born-digital PDF (target < 600 MB). Peak RSS is GNU time's (see measure).
  * Each pair runs interleaved (docproc, reference, docproc, reference …: ROUNDS rounds, BENCH_ROUNDS overrides) and
  * the medians count. CPU seconds (user + sys of the process and the children it waited for) are printed too: on a
  * busy machine they move less than wall time. A per-stage table (DOCPROC_STAGE_TIMES, src/core/timing.ts) shows
@@ -39,18 +39,29 @@ export interface Run {
   rssMB: number;
 }
 
-/** Runs a command to its end; wall seconds, CPU seconds (its own and its waited-for children's) and peak RSS. */
+const GNU_TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
+
+/**
+ * Runs a command to its end; wall seconds, CPU seconds (its own and its waited-for children's) and peak RSS. Peak
+ * RSS comes from GNU time when installed (wait4's ru_maxrss of the command): Bun's resourceUsage().maxRSS printed
+ * the same figure for different commands of one bench run (843 MB for both 2,000-page files where GNU time gave 408
+ * and 817; 1,203 MB for all three scanned rows), so it is only the fallback. GNU time adds ~1 ms per run.
+ */
 export async function measure(cmd: string[], env: Record<string, string> = {}): Promise<Run> {
+  const report = GNU_TIME ? path.join(tmpdir(), `docproc-bench-time-${process.pid}-${Math.random().toString(36).slice(2)}.txt`) : null;
   const started = performance.now();
-  const proc = Bun.spawn(cmd, { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1", ...env } });
+  const argv = report ? [GNU_TIME!, "-f", "%M", "-o", report, ...cmd] : cmd;
+  const proc = Bun.spawn(argv, { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1", ...env } });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   const wall = (performance.now() - started) / 1000;
+  const kb = report ? Number(readFileSync(report, "utf8").trim().split("\n").at(-1)) : NaN;
+  if (report) rmSync(report, { force: true });
   // docproc exits 1 when a file failed; its --json summary on stdout says which and why.
   if (code !== 0) throw new Error(`${path.basename(cmd[0]!)} ${cmd.slice(1, 3).join(" ")} exited with ${code}: ${stderr.trim().slice(-200)} ${failuresIn(stdout)}`);
   const usage = proc.resourceUsage();
   const cpu = usage ? Number(usage.cpuTime.user + usage.cpuTime.system) / 1e6 : NaN;
   // Bun reports maxRSS in bytes.
-  return { wall, cpu, rssMB: usage ? usage.maxRSS / (1024 * 1024) : NaN };
+  return { wall, cpu, rssMB: Number.isFinite(kb) ? kb / 1024 : usage ? usage.maxRSS / (1024 * 1024) : NaN };
 }
 
 /** The failed files of a docproc --json summary, briefly ("" for any other output). */
@@ -182,28 +193,6 @@ function docproc(input: string, extra: string[] = [], env: Record<string, string
       rmSync(out, { recursive: true, force: true });
     }
   };
-}
-
-/**
- * Peak RSS of `docproc process` on `pdf`, as GNU time reports it (wait4's ru_maxrss of the process it started) when
- * /usr/bin/time is installed: an idle run once printed Bun's resourceUsage() maxRSS as 843 MB for both 2,000-page
- * files where /usr/bin/time gave 408 and 817, so the row does not rest on it alone. Bun's figure is kept as a note
- * when the two disagree by more than 10%.
- */
-async function peakOf(pdf: string): Promise<Run & { via: string; note?: string }> {
-  const time = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
-  if (!time) return { ...(await docproc(pdf)()), via: " (Bun resourceUsage)" };
-  const out = tmp();
-  const report = path.join(out, "time.txt");
-  try {
-    const r = await measure([time, "-f", "%M", "-o", report, process.execPath, CLI, "process", pdf, "--out", path.join(out, "exports"), "--json"]);
-    const kb = Number(readFileSync(report, "utf8").trim().split("\n").at(-1));
-    const rssMB = kb / 1024;
-    const note = Math.abs(r.rssMB - rssMB) > 0.1 * rssMB ? `${path.basename(pdf)}: Bun's resourceUsage() said ${r.rssMB.toFixed(0)} MB, /usr/bin/time ${rssMB.toFixed(0)} MB` : undefined;
-    return { ...r, rssMB, via: "", note };
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
 }
 
 /** The per-stage totals of one docproc run. */
@@ -353,8 +342,8 @@ export async function benchJob(parts: string[] = []): Promise<BenchRow[]> {
   }
   if (want("e")) {
     for (const [label, pdf] of [["real invoice pages", await realPagesPdf(2000)], ["synthetic prose pages (bench/convert.ts)", await cachedPdf(2000)]] as const) {
-      const r = await peakOf(pdf);
-      rows.push({ metric: `process a 2,000-page born-digital PDF (${label}): peak RSS${r.via}`, docproc: r.rssMB, reference: null, ratio: null, unit: "MB", target: "< 600 MB", note: r.note });
+      const r = await docproc(pdf)();
+      rows.push({ metric: `process a 2,000-page born-digital PDF (${label}): peak RSS${GNU_TIME ? "" : " (Bun resourceUsage)"}`, docproc: r.rssMB, reference: null, ratio: null, unit: "MB", target: "< 600 MB" });
       rows.push({ metric: `  same, throughput (${r.cpu.toFixed(0)} CPU-s)`, docproc: 2000 / r.wall, reference: null, ratio: null, unit: "pages/s", target: "informative" });
     }
   }
