@@ -42,13 +42,14 @@ export interface Run {
 const GNU_TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
 
 /**
- * Runs a command to its end; wall seconds, CPU seconds (its own and its waited-for children's) and peak RSS. Peak
- * RSS comes from GNU time when installed (wait4's ru_maxrss of the command): Bun's resourceUsage().maxRSS printed
- * the same figure for different commands of one bench run (843 MB for both 2,000-page files where GNU time gave 408
- * and 817; 1,203 MB for all three scanned rows), so it is only the fallback. GNU time adds ~1 ms per run.
+ * Runs a command to its end; wall seconds, CPU seconds (its own and its waited-for children's) and peak RSS.
+ * `peakRss`: the peak RSS comes from GNU time when installed (wait4's ru_maxrss of the command): Bun's
+ * resourceUsage().maxRSS printed the same figure for different commands of one bench run (843 MB for both 2,000-page
+ * files where GNU time gave 408 and 817; 1,203 MB for all three scanned rows), so it is only the fallback. Only
+ * docproc's runs ask for it: GNU time adds a process start (~1 ms) to each run, 10% of a 100-file pdftotext loop.
  */
-export async function measure(cmd: string[], env: Record<string, string> = {}): Promise<Run> {
-  const report = GNU_TIME ? path.join(tmpdir(), `docproc-bench-time-${process.pid}-${Math.random().toString(36).slice(2)}.txt`) : null;
+export async function measure(cmd: string[], env: Record<string, string> = {}, peakRss = false): Promise<Run> {
+  const report = GNU_TIME && peakRss ? path.join(tmpdir(), `docproc-bench-time-${process.pid}-${Math.random().toString(36).slice(2)}.txt`) : null;
   const started = performance.now();
   const argv = report ? [GNU_TIME!, "-f", "%M", "-o", report, ...cmd] : cmd;
   const proc = Bun.spawn(argv, { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1", ...env } });
@@ -188,7 +189,7 @@ function docproc(input: string, extra: string[] = [], env: Record<string, string
   return async () => {
     const out = tmp();
     try {
-      return await measure([process.execPath, CLI, "process", input, "--out", out, "--json", ...extra], env);
+      return await measure([process.execPath, CLI, "process", input, "--out", out, "--json", ...extra], env, true);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
