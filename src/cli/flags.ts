@@ -16,7 +16,7 @@ export const projectFileFlag = () =>
   Flags.string({ description: "project settings file (YAML or JSON); default: the embedded default project", helpValue: "FILE" });
 
 /** Files processed at once by `process` and `watch`. */
-export const concurrencyFlag = () => Flags.integer({ description: "files processed at once (default: number of cores, one more once files need OCR)", min: 1, max: 64, helpValue: "N" });
+export const concurrencyFlag = (defaults = "number of cores") => Flags.integer({ description: `files processed at once (default: ${defaults})`, min: 1, max: 64, helpValue: "N" });
 
 /** `--log-format` and `--log-level` of the long-running commands (serve, worker, watch); docs/operations.md. */
 export const logFlags = () => ({

@@ -25,7 +25,7 @@ export default class ProcessCommand extends Command {
   static flags = {
     project: projectFileFlag(),
     out: outFlag(),
-    concurrency: concurrencyFlag(),
+    concurrency: concurrencyFlag("number of cores; one more once files need OCR; two per core while the files are born-digital PDFs of up to 8 pages"),
     "page-limit": Flags.integer({ description: "process only the first N pages of each file", min: 1, helpValue: "N" }),
     password: Flags.string({ description: "password for encrypted PDFs", helpValue: "PASSWORD" }),
     json: Flags.boolean({ description: "print a machine-readable summary on stdout (no progress bar)" }),
