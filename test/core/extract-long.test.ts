@@ -82,7 +82,10 @@ describe("extraction of a long document", () => {
     expect(ahead(LONG_TRANSACTION_PAGES)).toBeGreaterThan(0);
   }, 120_000);
 
-  test("what an extraction leaves alive does not grow with the document's length (N vs 2N pages)", () => {
+  test("what an extraction leaves alive does not grow with the document's length (N vs 2N pages)", async () => {
+    // Test files run one after another in a process: let what the ones before left running (a pdf.js document being
+    // destroyed, timers) finish first. In CI a measurement once saw 9,588 of their objects go.
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     const kept: Array<Record<string, FieldResult>> = [];
     const leftAlive = (count: number): number => {
       const before = liveObjects();
@@ -90,10 +93,11 @@ describe("extraction of a long document", () => {
       return liveObjects() - before;
     };
     leftAlive(4); // warm-up: modules, memos and compiled regular expressions
-    const [afterN, after2N] = [leftAlive(LONG), leftAlive(2 * LONG)];
+    const [afterN, after2N, afterNAgain] = [leftAlive(LONG), leftAlive(2 * LONG), leftAlive(LONG)];
     // The same fields are found on both (the prose repeats its kinds of values); the lines of 2N pages alone
-    // would be over 100,000 objects.
+    // would be over 100,000 objects. N is measured before and after 2N: objects of others that go during one
+    // measurement count against it, never for 2N.
     expect(Object.keys(kept[2]!)).toEqual(Object.keys(kept[1]!));
-    expect(Math.abs(after2N - afterN)).toBeLessThan(2_000);
+    expect(after2N - Math.max(afterN, afterNAgain)).toBeLessThan(2_000);
   }, 120_000);
 });
