@@ -150,6 +150,8 @@ test("SIGTERM mid-OCR: the job stops after the pages in flight, a restart reads 
   servers.push(second);
   const done = await completed(second.base, id);
   const finishedAt = performance.now();
+  // The worker logs job_completed once the job's handler has returned, after the transaction was stored completed.
+  await waitFor("the job_completed log line", async () => linesOf(second, id).some((l) => l.event === "job_completed"), 10_000);
 
   const after = linesOf(second, id);
   // Conversion is not redone, and OCR reads exactly the pages the first run left.
