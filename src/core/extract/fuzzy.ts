@@ -38,7 +38,26 @@ const CONFUSABLE_GROUPS = ["il1|!t", "o0dq", "s5$", "b8h6", "g9q", "z2", "aeoc",
 const confusable = new Set<string>();
 for (const group of CONFUSABLE_GROUPS) for (const a of group) for (const b of group) if (a !== b) confusable.add(a + b);
 
-const substitutionCost = (a: string, b: string) => (a === b ? 0 : confusable.has(a + b) || /[^\p{L}]/u.test(a + b) ? 1 : 2);
+const substitutionCostOf = (a: string, b: string) => (a === b ? 0 : confusable.has(a + b) || /[^\p{L}]/u.test(a + b) ? 1 : 2);
+/**
+ * Substitution costs by pair of UTF-16 code units, remembered: the edit distance asks for every cell of its table,
+ * and building the pair string and testing it with a regex there cost ~30 ms per OCR page (measured on the bench's
+ * scans); a document repeats the same few hundred pairs.
+ */
+const substitutionCosts = new Map<number, number>();
+function substitutionCost(a: string, b: string, ca: number, cb: number): number {
+  if (ca === cb) return 0;
+  const key = ca * 0x10000 + cb;
+  let cost = substitutionCosts.get(key);
+  if (cost === undefined) {
+    if (substitutionCosts.size >= 100_000) substitutionCosts.clear(); // bounded, whatever text comes through
+    substitutionCosts.set(key, (cost = substitutionCostOf(a, b)));
+  }
+  return cost;
+}
+
+/** Rows of the distance table, reused across calls (grown as needed): the search runs it for thousands of windows. */
+let rows = [new Int32Array(32), new Int32Array(32), new Int32Array(32)];
 
 /**
  * Optimal string alignment distance (Levenshtein with adjacent transpositions, OCR-weighted substitutions),
@@ -46,20 +65,23 @@ const substitutionCost = (a: string, b: string) => (a === b ? 0 : confusable.has
  */
 export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  if (rows[0]!.length < b.length + 1) rows = [0, 1, 2].map(() => new Int32Array(2 * (b.length + 1)));
+  let [prev2, prev, cur] = rows as [Int32Array, Int32Array, Int32Array];
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
+    cur[0] = i;
     let rowMin = i;
+    const ai = a[i - 1]!;
+    const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + substitutionCost(a[i - 1]!, b[j - 1]!));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
-      cur.push(v);
-      rowMin = Math.min(rowMin, v);
+      const cb = b.charCodeAt(j - 1);
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + substitutionCost(ai, b[j - 1]!, ca, cb));
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) v = Math.min(v, prev2[j - 2]! + 1);
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
     }
     if (rowMin > max) return max + 1;
-    prev2 = prev;
-    prev = cur;
+    [prev2, prev, cur] = [prev, cur, prev2];
   }
   return prev[b.length]!;
 }
@@ -76,20 +98,49 @@ export function tokensOf(text: string): TokenSpan[] {
  * joined without spaces). Exact matches are not returned: the regex search has them already.
  */
 export function fuzzyMatches(tokens: TokenSpan[], label: string): Array<{ start: number; end: number }> {
-  const parts = fold(label.toLowerCase()).match(/[\p{L}\p{N}]+/gu) ?? [];
-  const target = parts.join("");
-  if (target.length < 4 || !/^[\p{L}]+$/u.test(target)) return [];
-  const max = target.length >= 10 ? 2 : 1;
-  // Four letters leave too little to tell words apart: only an extra or a dropped character ("MwsSt" for "MwSt").
-  const lengthOnly = target.length === 4;
+  const shape = labelShape(label);
+  if (!shape) return [];
+  const { parts, target, max, lengthOnly } = shape;
   const out: Array<{ start: number; end: number }> = [];
   for (let i = 0; i + parts.length <= tokens.length; i++) {
-    const window = tokens.slice(i, i + parts.length);
-    // Words of up to three letters must be read exactly: "de" one letter from "due" is just another word.
-    if (window.some((t, k) => parts[k]!.length <= 3 && t.text !== parts[k])) continue;
-    const joined = window.map((t) => t.text).join("");
-    if (joined === target || Math.abs(joined.length - target.length) > max || (lengthOnly && joined.length === target.length)) continue;
-    if (editDistance(joined, target, max) <= max) out.push({ start: window[0]!.start, end: window[window.length - 1]!.end });
+    // Words of up to three letters must be read exactly: "de" one letter from "due" is just another word. The
+    // joined length is checked before the window's text is built: most windows fail there.
+    let length = 0;
+    let exactShort = true;
+    for (let k = 0; k < parts.length; k++) {
+      const t = tokens[i + k]!.text;
+      if (parts[k]!.length <= 3 && t !== parts[k]) {
+        exactShort = false;
+        break;
+      }
+      length += t.length;
+    }
+    if (!exactShort || Math.abs(length - target.length) > max || (lengthOnly && length === target.length)) continue;
+    const joined = parts.length === 1 ? tokens[i]!.text : tokens.slice(i, i + parts.length).map((t) => t.text).join("");
+    if (joined === target) continue;
+    if (editDistance(joined, target, max) <= max) out.push({ start: tokens[i]!.start, end: tokens[i + parts.length - 1]!.end });
   }
   return out;
+}
+
+interface LabelShape {
+  parts: string[];
+  target: string;
+  max: number;
+  lengthOnly: boolean;
+}
+
+/** A label's tokens and allowed edits (null: too short or not all letters for fuzzy matching), remembered per label. */
+const labelShapes = new Map<string, LabelShape | null>();
+function labelShape(label: string): LabelShape | null {
+  let shape = labelShapes.get(label);
+  if (shape !== undefined) return shape;
+  const parts = fold(label.toLowerCase()).match(/[\p{L}\p{N}]+/gu) ?? [];
+  const target = parts.join("");
+  shape = target.length < 4 || !/^[\p{L}]+$/u.test(target) ? null : { parts, target, max: target.length >= 10 ? 2 : 1, lengthOnly: target.length === 4 };
+  // Labels come from the project's settings: a handful of thousands at most, but a long-running server sees many
+  // projects; the memo starts over rather than grow without bound.
+  if (labelShapes.size >= 10_000) labelShapes.clear();
+  labelShapes.set(label, shape);
+  return shape;
 }
