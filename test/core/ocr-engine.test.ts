@@ -197,6 +197,27 @@ describe.skipIf(!native)(`native engine (tesseract on PATH: ${native ? native.ve
     }
   }, OCR_TIMEOUT);
 
+  test("warm() starts a host per worker and loads the model before the first page; the pages then use those hosts", async () => {
+    const options = nativeOptions(2, true);
+    const engine = createNativeEngine(options);
+    try {
+      await engine.warm!();
+      const hosts = hostPids().sort();
+      expect(hosts).toHaveLength(2);
+      // Each host has read the traineddata (tesseract reads the file; it does not map it) before any page came.
+      const model = fs.statSync(path.join(options.tessdataDir, "eng.traineddata")).size;
+      for (const pid of hosts) expect(Number(/rchar: (\d+)/.exec(fs.readFileSync(`/proc/${pid}/io`, "utf8"))![1])).toBeGreaterThanOrEqual(model);
+      await engine.warm!(); // idempotent: no host more
+      const [a, b] = await Promise.all([engine.recognize(grey, { dpi: 200 }), engine.recognize(grey, { dpi: 200 })]);
+      expect(a.words.length).toBeGreaterThan(50);
+      expect(b).toEqual(a);
+      expect(hostPids().sort()).toEqual(hosts);
+    } finally {
+      await engine.close();
+    }
+    expect(hostPids()).toEqual([]);
+  }, OCR_TIMEOUT);
+
   test("auto picks the native engine when it works", async () => {
     const engine = await createOcrEngine({ engine: "auto", workers: 1 });
     await engine.close();
@@ -261,6 +282,44 @@ describe("TSV parsing and the worker pool", () => {
     expect(r.text).toBe("Total 12,50\nEUR");
     expect(r.confidence).toBeCloseTo(0.8483, 4);
     expect(parseTesseractTsv("")).toEqual({ words: [], text: "", confidence: null });
+  });
+
+  test("prestart creates what is missing ahead of need, prepared; a failed preparation is dropped, never thrown", async () => {
+    let created = 0;
+    const destroyed: number[] = [];
+    const pool = new LazyPool<number>(3, async () => ++created, async (t) => void destroyed.push(t), () => new Error("closed"));
+    const held = await pool.acquire(); // one already live: prestart adds the two missing
+    const prepared: number[] = [];
+    await pool.prestart(async (t) => {
+      prepared.push(t);
+      if (t === 3) throw new Error("model failed to load");
+    });
+    expect(prepared.sort()).toEqual([2, 3]);
+    expect(destroyed).toEqual([3]);
+    // The prepared one is idle and handed out without creating; the dropped one is created again on demand.
+    expect(await pool.acquire()).toBe(2);
+    expect(await pool.acquire()).toBe(4);
+    expect(created).toBe(4);
+    pool.release(held);
+    await pool.prestart(); // nothing missing: nothing created
+    expect(created).toBe(4);
+    await pool.close();
+    await pool.prestart();
+    expect(created).toBe(4);
+  });
+
+  test("a caller waiting while prestart prepares gets the prepared resource", async () => {
+    let created = 0;
+    let ready: () => void = () => {};
+    const pool = new LazyPool<number>(1, async () => ++created, async () => {}, () => new Error("closed"));
+    const warming = pool.prestart(() => new Promise<void>((r) => (ready = r)));
+    await Bun.sleep(0);
+    const waiting = pool.acquire();
+    ready();
+    await warming;
+    expect(await waiting).toBe(1);
+    expect(created).toBe(1);
+    await pool.close();
   });
 
   test("a failing creation does not strand queued callers, and close rejects the waiting ones", async () => {

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import sharp from "sharp";
 import { analyseAfterReading, processTransaction } from "../../src/core/pipeline";
 import { defaultProject } from "../../src/core/project";
-import { createOcrEngine } from "../../src/core/engines/ocr";
+import { createOcrEngine, type OcrEngine } from "../../src/core/engines/ocr";
 import { memorySink } from "../../src/core/exporters";
 import { ocrPages } from "../../src/core/stages/ocr";
 import { splitPages } from "../../src/core/stages/split";
@@ -43,6 +43,25 @@ describe("processTransaction", () => {
     const withText = await processTransaction({ sources: [a], documentText: "Invoice 77\fpage two" }, { meta: meta(), project: defaultProject, ocr, sink: memorySink() });
     expect(withText.pages.map((p) => [p.page_number, p.text_source])).toEqual([[1, "text_layer"], [2, "supplied_text"], [3, "supplied_text"]]);
   });
+
+  test("the OCR engine is warmed before an image is decoded, with the project's languages; a text PDF never warms it", async () => {
+    const calls: string[] = [];
+    const spy: OcrEngine = {
+      name: "spy",
+      workers: 1,
+      warm: async (languages) => void calls.push(`warm ${languages?.join("+") ?? "-"}`),
+      recognize: async (img, o) => (calls.push("recognize"), ocr.recognize(img, o)),
+      close: async () => {},
+    };
+    const project = { ...defaultProject, ocr: { ...defaultProject.ocr, languages: ["eng", "deu"] } };
+    const scan = await source(0, `${corpora}/invoice2data/FlipkartInvoice.png`);
+    await processTransaction({ sources: [scan] }, { meta: meta(), project, ocr: spy, sink: memorySink() });
+    expect(calls[0]).toBe("warm eng+deu");
+    expect(calls).toContain("recognize");
+    calls.length = 0;
+    await processTransaction({ sources: [await source(0, `${corpora}/invoice2data/AzureInterior.pdf`)] }, { meta: meta(), project: defaultProject, ocr: spy, sink: memorySink() });
+    expect(calls).toEqual([]);
+  }, 120_000);
 
   test("when every file is unreadable the transaction fails with the first file's error", async () => {
     const bad: SourceInput = { index: 0, filename: "empty.pdf", data: new Uint8Array(), split_policy: "inherit" };

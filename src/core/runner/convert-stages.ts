@@ -8,6 +8,7 @@
 import { DocprocError, wrapStageError } from "../errors";
 import type { Page, RasterImage, SourceInput } from "../model";
 import type { ProjectSettings } from "../project";
+import { sniffFormat } from "../convert/sniff";
 import { convertOcrData, convertSource, convertText } from "../stages/convert";
 import { ocrPages } from "../stages/ocr";
 import { analysePage, separatorNeedsOf, type SplitFile } from "../stages/split";
@@ -23,6 +24,8 @@ export const convertStage: Stage = async (state, ctx) => {
   const total = sources.length + (input.documentText ? 1 : 0) + (input.ocrData ? 1 : 0);
   let failed = 0;
   const readAhead = readAheadOf(ctx.project, ctx.signal);
+  // An image is read by OCR next: the engine starts (workers, model) while the image is being decoded.
+  if (sources.some((s) => isImage(s.data))) void ctx.ocr.warm?.(ctx.project.ocr.languages);
   progress("convert", 0, total);
   for (const src of sources) {
     if (budget !== null && budget <= 0) break;
@@ -61,6 +64,7 @@ export const convertStage: Stage = async (state, ctx) => {
 export const ocrStage: Stage = async (state, ctx) => {
   const targets = state.pages.filter((p) => p.text_source === "none" && p.render);
   const onRead = analyseAfterReading(splitFilesOf(state.files, state.sources), ctx.project, ctx.signal);
+  if (targets.length > 0) void ctx.ocr.warm?.(ctx.project.ocr.languages);
   ctx.progress("ocr", 0, targets.length);
   const report = await ocrPages(targets, ctx.ocr, { signal: ctx.signal, stop: ctx.checkpoint, onPage: (d, t) => ctx.progress("ocr", d, t), onRead, languages: ctx.project.ocr.languages });
   // Stopped at a checkpoint: the pages read are kept; the rest (and any that failed, tried again) come next time,
@@ -95,6 +99,11 @@ export function analyseAfterReading(splitFiles: SplitFile[], project: ProjectSet
     const need = needs.get(page);
     if (need) await analysePage(page, settings.separator, need, grey, signal);
   };
+}
+
+function isImage(data: Uint8Array): boolean {
+  const format = sniffFormat(data);
+  return format !== "pdf" && format !== "unknown";
 }
 
 /** Plain-text sources (a `.txt` upload, the rendered body of an imported e-mail) are read as supplied text. */

@@ -25,6 +25,10 @@ export function lazyOcrEngine(create: () => Promise<OcrEngine>, workers = cpuCou
       if (!e) return imgs.map(() => null);
       return e.recognizeMany ? e.recognizeMany(imgs, o) : Promise.all(imgs.map((img) => e.recognize(img, o).catch(() => null)));
     },
+    warm: async (languages) => {
+      const e = await start().catch(() => null);
+      await e?.warm?.(languages);
+    },
     close: async () => {
       if (engine) await (await engine.catch(() => null))?.close();
     },

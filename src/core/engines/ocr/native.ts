@@ -148,6 +148,13 @@ export function createNativeEngine(opts: NativeOptions): OcrEngine {
       }
       return out;
     },
+    warm(requested) {
+      const lang = languages(requested);
+      // Each slot's host started and its model loaded by reading a blank image: the first page pays neither.
+      return pool.prestart(async (slot) => {
+        if (await hostOf(slot)) await readOn(slot, WARM_UP_IMAGE, undefined, lang);
+      });
+    },
     async close() {
       for (const p of running) p.kill();
       const stopping = [...hosts.values()].map((h) => h.stop());
@@ -157,6 +164,9 @@ export function createNativeEngine(opts: NativeOptions): OcrEngine {
   };
   return engine;
 }
+
+/** What a host reads to load its model ahead of the first page: a small blank image, read in a few milliseconds. */
+const WARM_UP_IMAGE: GreyImage = { data: new Uint8Array(64 * 32).fill(255), width: 64, height: 32 };
 
 /** Runs the CLI on a tiny blank image: proves the binary and the traineddata load together. */
 export async function nativeSelfTest(opts: NativeOptions): Promise<boolean> {

@@ -37,6 +37,32 @@ export class LazyPool<T> {
     else this.idle.push(t);
   }
 
+  /**
+   * Creates the resources not yet created, ahead of need, each prepared by `prepare` (a model loaded) and then idle
+   * (or handed to a caller already waiting). Resolves when all are ready; MUST NOT reject: a resource that fails to
+   * start or prepare is dropped, and the next `acquire` tries again.
+   */
+  async prestart(prepare: (t: T) => Promise<void> = async () => {}): Promise<void> {
+    if (this.closed) return;
+    const missing = this.size - this.live.size - this.creating;
+    await Promise.all(
+      Array.from({ length: Math.max(0, missing) }, async () => {
+        let t: T;
+        try {
+          t = await this.grow();
+        } catch {
+          return;
+        }
+        try {
+          await prepare(t);
+          this.release(t);
+        } catch {
+          this.discard(t);
+        }
+      }),
+    );
+  }
+
   /** Drops a broken resource; a waiting caller gets a new one instead. */
   discard(t: T): void {
     this.live.delete(t);

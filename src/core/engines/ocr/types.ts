@@ -43,6 +43,13 @@ export interface OcrEngine {
    * that could not be read. MUST NOT reject. Optional: callers fall back to `recognize` per image.
    */
   recognizeMany?(imgs: RasterImage[], opts?: RecognizeOptions): Promise<Array<OcrResult | null>>;
+  /**
+   * Starts what the first recognitions need (workers, model loading) in the background, so that a page does not wait
+   * for them: called when a run knows it will read pages, before their rasters are ready. Optional and idempotent;
+   * resolves when they are ready and MUST NOT reject (what failed to start is started again by the first call that
+   * needs it). `languages` as in RecognizeOptions.
+   */
+  warm?(languages?: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 

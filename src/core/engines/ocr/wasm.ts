@@ -39,6 +39,8 @@ export function createWasmEngine(opts: { workers: number; tessdata: Tessdata }):
       const result = await recognizeWith(pool, closed, img, ro, lang.use);
       return lang.warning ? { ...result, warnings: [lang.warning] } : result;
     },
+    // Workers start (wasm compiled, model loaded) while the first pages are still being decoded.
+    warm: (languages) => pool.prestart((w) => useLanguages(w, languagesFor(languages).use, closed)),
     close: async () => {
       signalClosed(closedError());
       await pool.close();
@@ -49,15 +51,19 @@ export function createWasmEngine(opts: { workers: number; tessdata: Tessdata }):
 /** The language set each worker is initialised with (workers start with English). */
 const workerLanguages = new WeakMap<Worker, string>();
 
+/** Loads `languages` into the worker unless it has them already. */
+async function useLanguages(worker: Worker, languages: string, closed: Promise<never>): Promise<void> {
+  if ((workerLanguages.get(worker) ?? "eng") === languages) return;
+  await Promise.race([worker.reinitialize(languages, OEM.LSTM_ONLY), closed]);
+  await worker.setParameters({ debug_file: "/dev/null" } as Record<string, string>);
+  workerLanguages.set(worker, languages);
+}
+
 async function recognizeWith(pool: LazyPool<Worker>, closed: Promise<never>, img: RasterImage, ro: RecognizeOptions = {}, languages = "eng"): Promise<OcrResult> {
   const pgm = encodePgm(toGrey(img));
   const worker = await pool.acquire();
   try {
-    if ((workerLanguages.get(worker) ?? "eng") !== languages) {
-      await Promise.race([worker.reinitialize(languages, OEM.LSTM_ONLY), closed]);
-      await worker.setParameters({ debug_file: "/dev/null" } as Record<string, string>);
-      workerLanguages.set(worker, languages);
-    }
+    await useLanguages(worker, languages, closed);
     const params: Record<string, string> = { tessedit_pageseg_mode: String(ro.psm ?? DEFAULT_PSM) };
     if (ro.dpi) params.user_defined_dpi = String(Math.round(ro.dpi));
     // Only TSV: it carries words, boxes, confidences and line structure; no second text rendering.
