@@ -125,6 +125,22 @@ describe("unread lines", () => {
     expect(unreadLines(img, [...words, word(298, 198, 500, 214, 0.1)])).toHaveLength(1);
     expect(unreadLines(img, [...words, word(298, 198, 500, 214, 0.8)])).toHaveLength(0);
   });
+
+  test("faint grey print on a light shaded band, lighter than the page's threshold, still comes back as a line", () => {
+    const img: GreyImage = { data: new Uint8Array(600 * 300).fill(255), width: 600, height: 300 };
+    row(img, 20, 20, 10);
+    row(img, 20, 60, 10);
+    row(img, 20, 100, 10);
+    img.data.fill(235, 170 * 600, 240 * 600); // the band
+    const band = { data: new Uint8Array(600 * 300).fill(255), width: 600, height: 300 };
+    row(band, 300, 200, 12);
+    for (let i = 0; i < band.data.length; i++) if (band.data[i] === 0) img.data[i] = 205;
+    const words = [word(18, 18, 180, 34), word(18, 58, 180, 74), word(18, 98, 180, 114)];
+    const boxes = unreadLines(img, words);
+    expect(boxes).toHaveLength(1);
+    const [x1, y1, x2, y2] = boxes[0]!;
+    expect([x1 <= 300, y1 <= 200, x2 >= 300 + 11 * 16 + 10, y2 >= 212, y2 - y1 < 40]).toEqual([true, true, true, true, true]);
+  });
 });
 
 describe("upscale", () => {

@@ -1,5 +1,6 @@
 import type { Box, Word } from "../../model.ts";
-import { downscale, type GreyImage } from "./raster.ts";
+import { downscale } from "./downscale.ts";
+import type { GreyImage } from "./raster.ts";
 
 /**
  * Cheap page analysis before OCR, on a copy downscaled to ≤ ANALYSIS_SIZE px: where the ink is, whether text lines
@@ -124,10 +125,8 @@ interface InkPoints {
 }
 
 export function otsuThreshold(img: GreyImage): number {
-  const hist = new Float64Array(256);
-  const data = img.data;
-  const total = data.length;
-  for (let i = 0; i < total; i++) hist[data[i]!]++; // indexed: a typed array's iterator is several times slower
+  const hist = histogram(img.data);
+  const total = img.data.length;
   let sumAll = 0;
   for (let i = 0; i < 256; i++) sumAll += i * hist[i];
   let sumB = 0;
@@ -147,6 +146,27 @@ export function otsuThreshold(img: GreyImage): number {
     }
   }
   return threshold;
+}
+
+/**
+ * Counts of each grey level (as floats, for the threshold's arithmetic). Four interleaved integer histograms: a page
+ * is mostly one paper tone, and incrementing one counter pixel after pixel waits on its own previous store each time.
+ */
+function histogram(data: Uint8Array): Float64Array {
+  const counts = new Int32Array(1024);
+  const n = data.length;
+  const end = n - (n & 3);
+  let i = 0;
+  for (; i < end; i += 4) {
+    counts[data[i]!]!++;
+    counts[256 + data[i + 1]!]!++;
+    counts[512 + data[i + 2]!]!++;
+    counts[768 + data[i + 3]!]!++;
+  }
+  for (; i < n; i++) counts[data[i]!]!++;
+  const hist = new Float64Array(256);
+  for (let v = 0; v < 256; v++) hist[v] = counts[v]! + counts[256 + v]! + counts[512 + v]! + counts[768 + v]!;
+  return hist;
 }
 
 function inkPoints(img: GreyImage, threshold: number): InkPoints {

@@ -6,7 +6,8 @@
  */
 import type { Box, Word } from "../../model.ts";
 import { otsuThreshold } from "./layout.ts";
-import { downscale, type GreyImage } from "./raster.ts";
+import { downscale } from "./downscale.ts";
+import type { GreyImage } from "./raster.ts";
 
 /** Side of the reduced copy the blobs are found on (px): cheap, and characters stay several pixels high. */
 const ANALYSIS_SIZE = 1400;
@@ -64,10 +65,8 @@ function medianWordHeight(words: Word[]): number | null {
  * the whole page cannot see and tesseract's own binarisation drops.
  */
 function inkMask(small: GreyImage, words: Word[], factor: number, h: number): Uint8Array {
-  const threshold = otsuThreshold(small);
   const mask = new Uint8Array(small.width * small.height);
-  for (let i = 0; i < mask.length; i++) mask[i] = small.data[i]! <= threshold && small.data[i]! < 200 ? 1 : 0;
-  markFaintInk(small, mask, Math.max(2, Math.round(1.5 * h)));
+  markInk(small, mask, otsuThreshold(small), Math.max(2, Math.round(1.5 * h)));
   for (const w of words) {
     if (w.confidence < COVERING_CONFIDENCE) continue;
     const [x1, y1, x2, y2] = w.bounding_box;
@@ -89,86 +88,153 @@ const FAINT_CONTRAST = 18;
 const LIGHT_PAPER = 200;
 
 /**
- * Marks pixels darker by FAINT_CONTRAST than the mean of the square of side 2·radius+1 around them (from an integral
- * image, so the cost is a few passes over the reduced copy). The edges of shaded bands stay unmarked: next to a
- * band the mean sits between band and paper, and the band's own pixels are not that much darker than it.
+ * Marks dark pixels (at or below `threshold`, and below 200) and faint ones: darker by FAINT_CONTRAST than the mean
+ * of the square of side 2·radius+1 around them (clipped at the image's edges). The edges of shaded bands stay
+ * unmarked: next to a band the mean sits between band and paper, and the band's own pixels are not that much darker.
+ * The square's sums come from column sums over the rows of the square, kept up to date row by row, and their
+ * running sum along the row: a few operations per pixel and two rows of memory.
+ * The mean test is done in integers, `sum ≥ 200·area` and `(v + 18)·area < sum`: the same answers as comparing the
+ * float mean (the sum is an integer, so it differs from either bound by at least 1, i.e. by 1/area in the mean, far
+ * above a float's rounding). A pixel of 237 or lighter cannot be 18 below a mean of at most 255, so it is not tested.
  */
-function markFaintInk(img: GreyImage, mask: Uint8Array, radius: number): void {
+function markInk(img: GreyImage, mask: Uint8Array, threshold: number, radius: number): void {
   const { width, height, data } = img;
-  const sums = new Float64Array((width + 1) * (height + 1));
+  const columns = new Int32Array(width);
+  const prefix = new Int32Array(width + 1);
+  const faintLimit = 255 - FAINT_CONTRAST;
+  for (let y = 0; y < Math.min(height, radius); y++) addRow(columns, data, y * width, width, 1);
   for (let y = 0; y < height; y++) {
-    let row = 0;
+    // The columns hold rows max(0, y - radius) .. min(height, y + radius + 1) - 1.
+    if (y + radius < height) addRow(columns, data, (y + radius) * width, width, 1);
+    if (y - radius - 1 >= 0) addRow(columns, data, (y - radius - 1) * width, width, -1);
+    const rows = Math.min(height, y + radius + 1) - Math.max(0, y - radius);
+    for (let x = 0; x < width; x++) prefix[x + 1] = prefix[x]! + columns[x]!;
+    const row = y * width;
     for (let x = 0; x < width; x++) {
-      row += data[y * width + x]!;
-      sums[(y + 1) * (width + 1) + x + 1] = sums[y * (width + 1) + x + 1]! + row;
-    }
-  }
-  for (let y = 0; y < height; y++) {
-    const y1 = Math.max(0, y - radius);
-    const y2 = Math.min(height, y + radius + 1);
-    for (let x = 0; x < width; x++) {
+      const v = data[row + x]!;
+      if (v <= threshold && v < 200) {
+        mask[row + x] = 1;
+        continue;
+      }
+      if (v >= faintLimit) continue;
       const x1 = Math.max(0, x - radius);
       const x2 = Math.min(width, x + radius + 1);
-      const sum = sums[y2 * (width + 1) + x2]! - sums[y1 * (width + 1) + x2]! - sums[y2 * (width + 1) + x1]! + sums[y1 * (width + 1) + x1]!;
-      const mean = sum / ((y2 - y1) * (x2 - x1));
-      if (mean >= LIGHT_PAPER && data[y * width + x]! < mean - FAINT_CONTRAST) mask[y * width + x] = 1;
+      const sum = prefix[x2]! - prefix[x1]!;
+      const area = rows * (x2 - x1);
+      if (sum >= LIGHT_PAPER * area && (v + FAINT_CONTRAST) * area < sum) mask[row + x] = 1;
     }
   }
 }
 
-/** 8-connected components of the mask (union-find over one scan), as bounding boxes. */
+function addRow(columns: Int32Array, data: Uint8Array, start: number, width: number, sign: 1 | -1): void {
+  if (sign === 1) for (let x = 0; x < width; x++) columns[x]! += data[start + x]!;
+  else for (let x = 0; x < width; x++) columns[x]! -= data[start + x]!;
+}
+
+/**
+ * 8-connected components of the mask, as bounding boxes in the order of their first pixel (top row, leftmost).
+ * One scan with union-find over provisional labels (a new label takes the next number, so a component's smallest
+ * label is the one of its first pixel and is made its root); each label's box grows as its pixels are met and the
+ * boxes are merged into their roots at the end. Only the labels of the row above are kept.
+ */
 function components(mask: Uint8Array, width: number, height: number): Blob[] {
-  const labels = new Int32Array(mask.length);
-  const parent: number[] = [0];
-  const find = (a: number): number => {
-    while (parent[a] !== a) a = parent[a] = parent[parent[a]!]!;
-    return a;
-  };
-  const union = (a: number, b: number) => {
-    const ra = find(a);
-    const rb = find(b);
-    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
-  };
+  let above = new Int32Array(width + 2);
+  let current = new Int32Array(width + 2);
+  const sets = new LabelSets();
   for (let y = 0; y < height; y++) {
+    const row = y * width;
+    // Labels of pixel x sit at x + 1: the columns either side of the image stay 0.
     for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      if (!mask[i]) continue;
-      let label = 0;
-      const join = (j: number) => {
-        const other = labels[j]!;
-        if (other === 0) return;
-        if (label === 0) label = other;
-        else if (other !== label) union(label, other);
-      };
-      // Already labelled neighbours: left, and the three above.
-      if (x > 0) join(i - 1);
-      if (y > 0) {
-        if (x > 0) join(i - width - 1);
-        join(i - width);
-        if (x < width - 1) join(i - width + 1);
+      if (!mask[row + x]) {
+        current[x + 1] = 0;
+        continue;
       }
+      // Neighbours already labelled: the three above and the left one. The one straight above touches the other
+      // three, so when it is ink they are joined to it already; otherwise the upper right may bridge two sets.
+      let label = above[x + 1]!;
       if (label === 0) {
-        label = parent.length;
-        parent.push(label);
+        const upRight = above[x + 2]!;
+        const left = current[x]! || above[x]!;
+        if (upRight !== 0) {
+          label = upRight;
+          if (left !== 0) sets.union(left, upRight);
+        } else label = left !== 0 ? left : sets.add();
       }
-      labels[i] = label;
+      current[x + 1] = label;
+      sets.grow(label, x, y);
     }
+    [above, current] = [current, above];
   }
-  const boxes = new Map<number, Blob>();
-  for (let i = 0; i < labels.length; i++) {
-    if (!labels[i]) continue;
-    const root = find(labels[i]!);
-    const x = i % width;
-    const y = (i - x) / width;
-    const b = boxes.get(root);
-    if (!b) boxes.set(root, { x1: x, y1: y, x2: x, y2: y });
-    else {
-      if (x < b.x1) b.x1 = x;
-      if (x > b.x2) b.x2 = x;
-      if (y > b.y2) b.y2 = y;
+  return sets.boxes();
+}
+
+/** Union-find over provisional labels 1, 2, …, with each label's bounding box. */
+class LabelSets {
+  private parent = new Int32Array(1024);
+  private box = new Int32Array(4096);
+  private count = 1;
+
+  add(): number {
+    if (this.count === this.parent.length) {
+      const parent = new Int32Array(this.count * 2);
+      parent.set(this.parent);
+      this.parent = parent;
+      const box = new Int32Array(this.count * 8);
+      box.set(this.box);
+      this.box = box;
     }
+    const label = this.count++;
+    this.parent[label] = label;
+    const b = label * 4;
+    this.box[b] = this.box[b + 1] = 2 ** 31 - 1;
+    this.box[b + 2] = this.box[b + 3] = -1;
+    return label;
   }
-  return [...boxes.values()];
+
+  grow(label: number, x: number, y: number): void {
+    const b = label * 4;
+    const box = this.box;
+    if (x < box[b]!) box[b] = x;
+    if (y < box[b + 1]!) box[b + 1] = y;
+    if (x > box[b + 2]!) box[b + 2] = x;
+    if (y > box[b + 3]!) box[b + 3] = y;
+  }
+
+  find(label: number): number {
+    const parent = this.parent;
+    while (parent[label] !== label) label = parent[label] = parent[parent[label]!]!;
+    return label;
+  }
+
+  /** The smaller root stays the root. */
+  union(a: number, b: number): void {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra !== rb) this.parent[Math.max(ra, rb)] = Math.min(ra, rb);
+  }
+
+  /** Each set's box, in the order of its root label. */
+  boxes(): Blob[] {
+    const { parent, box } = this;
+    // A label's parent is never larger than the label, so one pass in increasing order sees every parent's root first.
+    for (let label = 1; label < this.count; label++) {
+      const root = (parent[label] = parent[parent[label]!]!);
+      if (root === label) continue;
+      const r = root * 4;
+      const b = label * 4;
+      if (box[b]! < box[r]!) box[r] = box[b]!;
+      if (box[b + 1]! < box[r + 1]!) box[r + 1] = box[b + 1]!;
+      if (box[b + 2]! > box[r + 2]!) box[r + 2] = box[b + 2]!;
+      if (box[b + 3]! > box[r + 3]!) box[r + 3] = box[b + 3]!;
+    }
+    const blobs: Blob[] = [];
+    for (let label = 1; label < this.count; label++) {
+      if (parent[label] !== label) continue;
+      const b = label * 4;
+      blobs.push({ x1: box[b]!, y1: box[b + 1]!, x2: box[b + 2]!, y2: box[b + 3]! });
+    }
+    return blobs;
+  }
 }
 
 /** Left to right, a blob joins the line it overlaps vertically by half its height and follows within two heights. */
