@@ -8,6 +8,7 @@
  * Exit codes: 0 success, 1 some input failed, 2 usage error, 3 locked by another run, 4 configuration error.
  */
 import pkg from "../package.json" with { type: "json" };
+import { warmPdfEarly } from "./cli/early-pdf";
 import { execForBatchJit } from "./cli/jit";
 import { stdoutFlushed, trackStdout } from "./cli/stdout";
 
@@ -16,6 +17,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${pkg.version}\n`);
     return 0;
   }
+  await warmPdfEarly(argv);
   const { dispatch } = await import("./commands/dispatch");
   return dispatch(argv);
 }

@@ -1,0 +1,29 @@
+/** The pdf.js head start of `docproc process` (src/cli/early-pdf.ts): which arguments count as naming a PDF. */
+import { afterAll, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { namesPdf } from "../../src/cli/early-pdf";
+
+const dir = mkdtempSync(path.join(tmpdir(), "docproc-early-pdf-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+test("a PDF file, or a folder with a PDF directly in it, names a PDF; images, flags and missing paths do not", () => {
+  const pdfs = path.join(dir, "pdfs");
+  const scans = path.join(dir, "scans");
+  const nested = path.join(dir, "nested");
+  mkdirSync(pdfs);
+  mkdirSync(scans);
+  mkdirSync(path.join(nested, "inner"), { recursive: true });
+  mkdirSync(path.join(scans, "folder.pdf")); // a folder named like a PDF is none
+  writeFileSync(path.join(pdfs, "Invoice.PDF"), "%PDF-1.7");
+  writeFileSync(path.join(scans, "page.png"), "png");
+  writeFileSync(path.join(nested, "inner", "deep.pdf"), "%PDF-1.7");
+  expect(namesPdf(path.join(pdfs, "Invoice.PDF"))).toBe(true);
+  expect(namesPdf(pdfs)).toBe(true);
+  expect(namesPdf(scans)).toBe(false);
+  expect(namesPdf(path.join(scans, "page.png"))).toBe(false);
+  expect(namesPdf(nested)).toBe(false); // only the folder itself is looked at: the head start must stay cheap
+  expect(namesPdf("--json")).toBe(false);
+  expect(namesPdf(path.join(dir, "missing.pdf"))).toBe(false);
+});
