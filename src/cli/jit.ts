@@ -15,6 +15,12 @@
  * with the same CPU time within noise (issue 18). It changes only how soon JSC collects, never a limit: a larger
  * heap still grows. A user's own `BUN_JSC_forceRAMSize` is kept.
  *
+ * And it raises the thresholds at which WebAssembly functions are recompiled by the optimizing tier (OMG) tenfold:
+ * each tesseract.js worker of the embedded OCR engine compiles the same module for itself, and on the bench's 20
+ * scanned pages that compiling took 2.6 CPU-s by default, 1.7 with the thresholds raised, while the workers'
+ * recognition took the same time within noise (30.9-31.6 CPU-s) and read exactly the same text (issue 18). A user's
+ * own values are kept.
+ *
  * Long-lived commands (serve, worker, watch) keep FTL, which the HTTP path needs (GET req/s fell 13-32% without it),
  * but restart with its thresholds raised tenfold, so only code that stays hot gets the top tier. In a warm server
  * the first transactions of 500 born-digital pages then cost the JIT threads 0.3-0.7 CPU-s instead of 0.8-1.6, the
@@ -26,6 +32,9 @@ import { totalmem } from "node:os";
 /** The RAM JavaScriptCore sizes its heap growth by in a batch run. */
 export const BATCH_RAM_SIZE = 1024 * 1024 * 1024;
 
+/** WebAssembly optimizing-tier thresholds of a batch run: ten times JavaScriptCore's defaults (50,000 and 500). */
+export const BATCH_OMG_THRESHOLDS = { afterWarmUp: "500000", soon: "5000" };
+
 /** Commands that are short batch runs. */
 const BATCH_COMMANDS = new Set(["process"]);
 
@@ -36,7 +45,12 @@ export function selfArgs(argv: string[], execPath: string, execArgv: string[], c
 
 /** The JSC variables a batch run restarts with (a user's own values win). */
 export function batchJscEnv(env: Record<string, string | undefined>, ram = totalmem()): Record<string, string> {
-  return { BUN_JSC_useFTLJIT: "0", BUN_JSC_forceRAMSize: env.BUN_JSC_forceRAMSize ?? String(Math.min(ram, BATCH_RAM_SIZE)) };
+  return {
+    BUN_JSC_useFTLJIT: "0",
+    BUN_JSC_forceRAMSize: env.BUN_JSC_forceRAMSize ?? String(Math.min(ram, BATCH_RAM_SIZE)),
+    BUN_JSC_thresholdForOMGOptimizeAfterWarmUp: env.BUN_JSC_thresholdForOMGOptimizeAfterWarmUp ?? BATCH_OMG_THRESHOLDS.afterWarmUp,
+    BUN_JSC_thresholdForOMGOptimizeSoon: env.BUN_JSC_thresholdForOMGOptimizeSoon ?? BATCH_OMG_THRESHOLDS.soon,
+  };
 }
 
 /** Whether this run should restart itself without FTL. MUST be false once the variable is set (no exec loop). */

@@ -6,7 +6,7 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { BATCH_RAM_SIZE, LONG_LIVED_JSC_ENV, batchJscEnv, jscRestartEnv, selfArgs, wantsBatchJit } from "../../src/cli/jit";
+import { BATCH_OMG_THRESHOLDS, BATCH_RAM_SIZE, LONG_LIVED_JSC_ENV, batchJscEnv, jscRestartEnv, selfArgs, wantsBatchJit } from "../../src/cli/jit";
 
 const JIT = path.resolve(import.meta.dir, "../../src/cli/jit.ts");
 
@@ -18,8 +18,8 @@ async function runProbe(args: string[], env: Record<string, string | undefined> 
     writeFileSync(script, `import { execForBatchJit } from ${JSON.stringify(JIT)};
 const pid = process.pid;
 execForBatchJit();
-console.log(JSON.stringify({ ftl: process.env.BUN_JSC_useFTLJIT ?? null, ram: process.env.BUN_JSC_forceRAMSize ?? null, ftlAfter: process.env.BUN_JSC_thresholdForFTLOptimizeAfterWarmUp ?? null, ftlSoon: process.env.BUN_JSC_thresholdForFTLOptimizeSoon ?? null, args: process.argv.slice(2), pid }));`);
-    const childEnv = { ...process.env, BUN_JSC_useFTLJIT: undefined, BUN_JSC_forceRAMSize: undefined, BUN_JSC_thresholdForFTLOptimizeAfterWarmUp: undefined, BUN_JSC_thresholdForFTLOptimizeSoon: undefined, ...env };
+console.log(JSON.stringify({ ftl: process.env.BUN_JSC_useFTLJIT ?? null, ram: process.env.BUN_JSC_forceRAMSize ?? null, ftlAfter: process.env.BUN_JSC_thresholdForFTLOptimizeAfterWarmUp ?? null, ftlSoon: process.env.BUN_JSC_thresholdForFTLOptimizeSoon ?? null, omgAfter: process.env.BUN_JSC_thresholdForOMGOptimizeAfterWarmUp ?? null, omgSoon: process.env.BUN_JSC_thresholdForOMGOptimizeSoon ?? null, args: process.argv.slice(2), pid }));`);
+    const childEnv = { ...process.env, BUN_JSC_useFTLJIT: undefined, BUN_JSC_forceRAMSize: undefined, BUN_JSC_thresholdForFTLOptimizeAfterWarmUp: undefined, BUN_JSC_thresholdForFTLOptimizeSoon: undefined, BUN_JSC_thresholdForOMGOptimizeAfterWarmUp: undefined, BUN_JSC_thresholdForOMGOptimizeSoon: undefined, ...env };
     const proc = Bun.spawn([process.execPath, script, ...args], { stdout: "pipe", stderr: "pipe", env: childEnv });
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     expect(err).toBe("");
@@ -69,6 +69,13 @@ test("a batch run sizes JSC's heap by 1 GiB of RAM, or the machine's RAM when le
   expect(batchJscEnv({}, 512 * 1024 * 1024).BUN_JSC_forceRAMSize).toBe(String(512 * 1024 * 1024));
   expect((await runProbe(["process", "x.pdf"], { BUN_JSC_forceRAMSize: "2147483648" })).ram).toBe("2147483648");
   for (const command of ["serve", "worker"]) expect((await runProbe([command])).ram).toBeNull();
+});
+
+test("a batch run raises WebAssembly's optimizing-tier thresholds tenfold; a user's own values are kept; servers keep the defaults", async () => {
+  const restarted = await runProbe(["process", "x.pdf"]);
+  expect([restarted.omgAfter, restarted.omgSoon]).toEqual([BATCH_OMG_THRESHOLDS.afterWarmUp, BATCH_OMG_THRESHOLDS.soon]);
+  expect((await runProbe(["process", "x.pdf"], { BUN_JSC_thresholdForOMGOptimizeSoon: "7" })).omgSoon).toBe("7");
+  expect((await runProbe(["serve"])).omgAfter).toBeNull();
 });
 
 test("a user's own BUN_JSC_useFTLJIT is kept as it is", async () => {
