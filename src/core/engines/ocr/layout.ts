@@ -40,11 +40,13 @@ export const MIN_DESKEW = 0.3;
 export function analyzeLayout(img: GreyImage): PageLayout {
   const factor = Math.max(1, Math.ceil(Math.max(img.width, img.height) / ANALYSIS_SIZE));
   const small = downscale(img, factor);
-  const threshold = otsuThreshold(small);
-  const points = inkPoints(small, threshold);
+  const hist = histogram(small.data);
+  const threshold = thresholdOf(hist, small.data.length);
+  const scan = scanPage(small, threshold, inkCountOf(hist, threshold));
+  const points = scan.points;
   if (points.box[2] < 0 || points.inkCount < 50) return { inkBox: null, contentBox: null, lineAxis: null, skew: 0, lineHeight: null };
   const inkBox: Box = [points.box[0] * factor, points.box[1] * factor, (points.box[2] + 1) * factor, (points.box[3] + 1) * factor];
-  const contentBox = paperBox(small, factor, img);
+  const contentBox = paperBox(scan.paper, factor, img);
   if (points.count === 0) return { inkBox: [0, 0, img.width, img.height], contentBox, lineAxis: null, skew: 0, lineHeight: null };
   const across = bestAngle(points, 0);
   const down = bestAngle(points, 90);
@@ -56,7 +58,7 @@ export function analyzeLayout(img: GreyImage): PageLayout {
   // An edge-of-range optimum or one barely sharper than no rotation is not a measurement.
   const reliable = Math.abs(skew) < MAX_SKEW - 0.5 && best.score > best.scoreAtZero * 1.03;
   const measured = reliable && Math.abs(skew) >= MIN_DESKEW ? Math.round(skew * 100) / 100 : 0;
-  return { inkBox, contentBox, lineAxis, skew: measured, lineHeight: medianLineHeight(small, threshold, points.box, lineAxis, factor) };
+  return { inkBox, contentBox, lineAxis, skew: measured, lineHeight: medianLineHeight(scan, points.box, lineAxis, factor) };
 }
 
 /** Runs thinner than this (analysis pixels) are rules, underlines or dotted borders, not text lines. */
@@ -66,21 +68,11 @@ const MIN_LINE_RUN = 4;
  * Text lines as runs of inked rows (columns when lines run down) in the ink box of the analysis copy; the median run
  * height in source pixels. A skew or a table's vertical rules merge runs, which only overestimates the height.
  */
-function medianLineHeight(small: GreyImage, threshold: number, box: Box, axis: "across" | "down", factor: number): number | null {
+function medianLineHeight(scan: PageScan, box: Box, axis: "across" | "down", factor: number): number | null {
   const [x1, y1, x2, y2] = box;
   const across = axis === "across";
-  const counts = new Int32Array((across ? y2 - y1 : x2 - x1) + 1);
-  // Ink is v ≤ threshold and v < 200, i.e. v < min(threshold + 1, 200).
-  const below = Math.min(threshold + 1, 200);
-  const { data, width } = small;
-  for (let y = y1; y <= y2; y++) {
-    const row = y * width;
-    if (across) {
-      let inked = 0;
-      for (let x = x1; x <= x2; x++) if (data[row + x]! < below) inked++;
-      counts[y - y1] = inked;
-    } else for (let x = x1; x <= x2; x++) if (data[row + x]! < below) counts[x - x1]!++;
-  }
+  // The box holds every ink pixel, so the page's ink per row (column) within it is the ink per row of the box.
+  const counts = across ? scan.rowInk.subarray(y1, y2 + 1) : scan.columnInk.subarray(x1, x2 + 1);
   const minInk = Math.max(1, Math.round(((across ? x2 - x1 : y2 - y1) + 1) * 0.005));
   const runs: number[] = [];
   let run = 0;
@@ -96,19 +88,8 @@ function medianLineHeight(small: GreyImage, threshold: number, box: Box, axis: "
   return runs[runs.length >> 1] * factor;
 }
 
-/** Bounding box of every pixel darker than paper (even faint print), padded and clamped, in source pixels. */
-function paperBox(small: GreyImage, factor: number, img: GreyImage): Box {
-  let [x1, y1, x2, y2] = [small.width, small.height, -1, -1];
-  for (let y = 0; y < small.height; y++) {
-    const row = y * small.width;
-    for (let x = 0; x < small.width; x++) {
-      if (small.data[row + x] >= PAPER_WHITE) continue;
-      if (x < x1) x1 = x;
-      if (x > x2) x2 = x;
-      if (y < y1) y1 = y;
-      y2 = y;
-    }
-  }
+/** The extent of every pixel darker than paper (even faint print), padded and clamped, in source pixels. */
+function paperBox([x1, y1, x2, y2]: Box, factor: number, img: GreyImage): Box {
   const pad = factor + CONTENT_MARGIN;
   return [
     Math.max(0, x1 * factor - pad),
@@ -130,8 +111,18 @@ interface InkPoints {
 }
 
 export function otsuThreshold(img: GreyImage): number {
-  const hist = histogram(img.data);
-  const total = img.data.length;
+  return thresholdOf(histogram(img.data), img.data.length);
+}
+
+/** Ink is at or below the threshold and below 200: the pixels of the histogram's levels below min(threshold + 1, 200). */
+function inkCountOf(hist: Float64Array, threshold: number): number {
+  let count = 0;
+  for (let v = 0; v < Math.min(threshold + 1, 200); v++) count += hist[v]!;
+  return count;
+}
+
+/** Otsu's threshold of a histogram of `total` pixels. */
+function thresholdOf(hist: Float64Array, total: number): number {
   let sumAll = 0;
   for (let i = 0; i < 256; i++) sumAll += i * hist[i];
   let sumB = 0;
@@ -174,34 +165,60 @@ function histogram(data: Uint8Array): Float64Array {
   return hist;
 }
 
-function inkPoints(img: GreyImage, threshold: number): InkPoints {
+/** One pass over the analysis copy: ink points (every stride-th ink pixel), the ink box, ink per row and column, paper's extent. */
+interface PageScan {
+  points: InkPoints;
+  /** Extent of the pixels darker than PAPER_WHITE, in analysis pixels ([width, height, -1, -1] when none). */
+  paper: Box;
+  rowInk: Int32Array;
+  columnInk: Int32Array;
+}
+
+/** `count` is the number of ink pixels (from the histogram), which sets the sampling stride. */
+function scanPage(img: GreyImage, threshold: number, count: number): PageScan {
   const { width, height, data } = img;
-  let count = 0;
-  for (let i = 0; i < data.length; i++) if (data[i]! <= threshold && data[i]! < 200) count++;
+  const below = Math.min(threshold + 1, 200);
   const stride = Math.max(1, Math.ceil(count / MAX_POINTS));
   const xs = new Float32Array(Math.ceil(count / stride) + 1);
   const ys = new Float32Array(xs.length);
-  const box: Box = [width, height, -1, -1];
-  let seen = 0;
+  const rowInk = new Int32Array(height);
+  const columnInk = new Int32Array(width);
+  let [ix1, iy1, ix2, iy2] = [width, height, -1, -1];
+  let [px1, py1, px2, py2] = [width, height, -1, -1];
+  let untilSample = 1; // the first ink pixel is sampled, then every stride-th
   let n = 0;
   for (let y = 0; y < height; y++) {
+    const row = y * width;
+    let inked = 0;
     for (let x = 0; x < width; x++) {
-      const v = data[y * width + x];
-      if (v > threshold || v >= 200) continue;
-      if (x < box[0]) box[0] = x;
-      if (y < box[1]) box[1] = y;
-      if (x > box[2]) box[2] = x;
-      if (y > box[3]) box[3] = y;
-      if (seen++ % stride === 0 && n < xs.length) {
-        xs[n] = x - width / 2;
-        ys[n] = y - height / 2;
-        n++;
+      const v = data[row + x]!;
+      if (v >= PAPER_WHITE) continue;
+      if (x < px1) px1 = x;
+      if (x > px2) px2 = x;
+      if (y < py1) py1 = y;
+      py2 = y;
+      if (v >= below) continue;
+      inked++;
+      columnInk[x]!++;
+      if (x < ix1) ix1 = x;
+      if (y < iy1) iy1 = y;
+      if (x > ix2) ix2 = x;
+      if (y > iy2) iy2 = y;
+      if (--untilSample === 0) {
+        untilSample = stride;
+        if (n < xs.length) {
+          xs[n] = x - width / 2;
+          ys[n] = y - height / 2;
+          n++;
+        }
       }
     }
+    rowInk[y] = inked;
   }
   // A page that is mostly "ink" (a photo, a dark scan) gives no usable profile either.
   const usable = count < width * height * 0.5 ? n : 0;
-  return { xs, ys, count: usable, inkCount: count, box, diagonal: Math.hypot(width, height) };
+  const points = { xs, ys, count: usable, inkCount: count, box: [ix1, iy1, ix2, iy2] as Box, diagonal: Math.hypot(width, height) };
+  return { points, paper: [px1, py1, px2, py2], rowInk, columnInk };
 }
 
 /**
