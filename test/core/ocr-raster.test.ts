@@ -27,6 +27,17 @@ describe("grey conversion", () => {
     expect(wrong).toBe(0);
   });
 
+  test("any width and any buffer offset give the same luma: pixels after the last group of four, unaligned views", () => {
+    const bytes = new Uint8Array(3 * 7 * 3 + 1);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 97 + 13) & 255;
+    for (const offset of [0, 1]) {
+      const data = bytes.subarray(offset, offset + 3 * 7 * 3);
+      const grey = toGrey({ data, width: 7, height: 3, channels: 3 });
+      const expected = Array.from({ length: 21 }, (_, i) => Math.floor((data[3 * i]! * 299 + data[3 * i + 1]! * 587 + data[3 * i + 2]! * 114) / 1000));
+      expect([...grey.data]).toEqual(expected);
+    }
+  });
+
   test("alpha is composited on white; grey input is returned as it is", () => {
     const rgba = toGrey({ data: Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 255, 100, 100, 100, 255]), width: 3, height: 1, channels: 4 });
     expect([...rgba.data]).toEqual([255, 0, 100]);
