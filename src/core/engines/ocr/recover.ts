@@ -102,17 +102,19 @@ function markInk(img: GreyImage, mask: Uint8Array, threshold: number, radius: nu
   const columns = new Int32Array(width);
   const prefix = new Int32Array(width + 1);
   const faintLimit = 255 - FAINT_CONTRAST;
-  for (let y = 0; y < Math.min(height, radius); y++) addRow(columns, data, y * width, width, 1);
+  const dark = Math.min(threshold + 1, 200); // v ≤ threshold and v < 200
+  for (let y = 0; y < Math.min(height, radius); y++) {
+    for (let x = 0, start = y * width; x < width; x++) columns[x]! += data[start + x]!;
+  }
   for (let y = 0; y < height; y++) {
-    // The columns hold rows max(0, y - radius) .. min(height, y + radius + 1) - 1.
-    if (y + radius < height) addRow(columns, data, (y + radius) * width, width, 1);
-    if (y - radius - 1 >= 0) addRow(columns, data, (y - radius - 1) * width, width, -1);
+    // The columns hold rows max(0, y - radius) .. min(height, y + radius + 1) - 1: the row entering at the bottom
+    // added, the one leaving at the top taken away, and their running sum along the row, in one pass.
+    slideColumns(columns, prefix, data, y + radius < height ? (y + radius) * width : -1, y - radius - 1 >= 0 ? (y - radius - 1) * width : -1, width);
     const rows = Math.min(height, y + radius + 1) - Math.max(0, y - radius);
-    for (let x = 0; x < width; x++) prefix[x + 1] = prefix[x]! + columns[x]!;
     const row = y * width;
     for (let x = 0; x < width; x++) {
       const v = data[row + x]!;
-      if (v <= threshold && v < 200) {
+      if (v < dark) {
         mask[row + x] = 1;
         continue;
       }
@@ -126,9 +128,31 @@ function markInk(img: GreyImage, mask: Uint8Array, threshold: number, radius: nu
   }
 }
 
-function addRow(columns: Int32Array, data: Uint8Array, start: number, width: number, sign: 1 | -1): void {
-  if (sign === 1) for (let x = 0; x < width; x++) columns[x]! += data[start + x]!;
-  else for (let x = 0; x < width; x++) columns[x]! -= data[start + x]!;
+/** Adds the row at `entering`, subtracts the row at `leaving` (either -1 for none), and fills `prefix` with the running sums. */
+function slideColumns(columns: Int32Array, prefix: Int32Array, data: Uint8Array, entering: number, leaving: number, width: number): void {
+  let run = 0;
+  if (entering >= 0 && leaving >= 0) {
+    for (let x = 0; x < width; x++) {
+      const c = columns[x]! + data[entering + x]! - data[leaving + x]!;
+      columns[x] = c;
+      run += c;
+      prefix[x + 1] = run;
+    }
+  } else if (entering >= 0 || leaving >= 0) {
+    const start = entering >= 0 ? entering : leaving;
+    const sign = entering >= 0 ? 1 : -1;
+    for (let x = 0; x < width; x++) {
+      const c = columns[x]! + sign * data[start + x]!;
+      columns[x] = c;
+      run += c;
+      prefix[x + 1] = run;
+    }
+  } else {
+    for (let x = 0; x < width; x++) {
+      run += columns[x]!;
+      prefix[x + 1] = run;
+    }
+  }
 }
 
 /**
