@@ -26,7 +26,7 @@ console.log(JSON.stringify({ ftl: process.env.BUN_JSC_useFTLJIT ?? null, ram: pr
     expect(code).toBe(0);
     // One line only: the first image never printed, it was replaced before.
     expect(out.trim().split("\n")).toHaveLength(1);
-    return { ...(JSON.parse(out) as { ftl: string | null; ram: string | null; ftlAfter: string | null; ftlSoon: string | null; args: string[]; pid: number }), spawnedPid: proc.pid };
+    return { ...(JSON.parse(out) as { ftl: string | null; ram: string | null; ftlAfter: string | null; ftlSoon: string | null; omgAfter: string | null; omgSoon: string | null; args: string[]; pid: number }), spawnedPid: proc.pid };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
