@@ -2,8 +2,8 @@ import type { GreyImage } from "./raster.ts";
 
 /**
  * Box-filter downscale by an integer factor (cheap analysis copy): each output pixel is ⌊sum / factor²⌋ of its
- * block. Column sums of a band of `factor` rows are added up row by row (no per-pixel loops over the block), the
- * common factors 2-4 unrolled.
+ * block, looked up in a table built with that division. The usual factors (2-4: a 300-DPI page is reduced by 3 or
+ * 4) add their block's pixels in one expression; others add column sums of a band of rows.
  */
 export function downscale(img: GreyImage, factor: number): GreyImage {
   if (factor <= 1) return img;
@@ -11,16 +11,46 @@ export function downscale(img: GreyImage, factor: number): GreyImage {
   const width = Math.floor(img.width / factor);
   const height = Math.floor(img.height / factor);
   const out = new Uint8Array(width * height);
-  const src = img.data;
   const mean = blockMeans(factor * factor);
+  if (factor <= 4) {
+    for (let y = 0; y < height; y++) smallBlocks(img, y * factor * img.width, out, y * width, width, factor, mean);
+    return { data: out, width, height };
+  }
   const sums = new Int32Array(width);
   for (let y = 0; y < height; y++) {
     sums.fill(0);
-    for (let dy = 0; dy < factor; dy++) addBlockRow(src, (y * factor + dy) * img.width, sums, width, factor);
+    for (let dy = 0; dy < factor; dy++) addBlockRow(img.data, (y * factor + dy) * img.width, sums, width, factor);
     const row = y * width;
     for (let x = 0; x < width; x++) out[row + x] = mean[sums[x]!]!;
   }
   return { data: out, width, height };
+}
+
+/**
+ * One output row for factors 2-4: each block summed in one expression over its rows (in the batch CLI's JIT tier,
+ * without FTL, a third less time than accumulating column sums in an array).
+ */
+function smallBlocks(img: GreyImage, start: number, out: Uint8Array, row: number, width: number, factor: number, mean: Uint8Array): void {
+  const src = img.data;
+  const stride = img.width;
+  let p = start;
+  if (factor === 3) {
+    for (let x = 0; x < width; x++, p += 3) {
+      const q = p + stride;
+      const r = q + stride;
+      out[row + x] = mean[src[p]! + src[p + 1]! + src[p + 2]! + src[q]! + src[q + 1]! + src[q + 2]! + src[r]! + src[r + 1]! + src[r + 2]!]!;
+    }
+  } else if (factor === 4) {
+    for (let x = 0; x < width; x++, p += 4) {
+      const q = p + stride;
+      const r = q + stride;
+      const s = r + stride;
+      const top = src[p]! + src[p + 1]! + src[p + 2]! + src[p + 3]! + src[q]! + src[q + 1]! + src[q + 2]! + src[q + 3]!;
+      out[row + x] = mean[top + src[r]! + src[r + 1]! + src[r + 2]! + src[r + 3]! + src[s]! + src[s + 1]! + src[s + 2]! + src[s + 3]!]!;
+    }
+  } else {
+    for (let x = 0; x < width; x++, p += 2) out[row + x] = mean[src[p]! + src[p + 1]! + src[p + stride]! + src[p + stride + 1]!]!;
+  }
 }
 
 /** ⌊sum / area⌋ for every possible block sum, each computed as the float division the pixels used to be. */
@@ -33,15 +63,10 @@ function blockMeans(area: number): Uint8Array {
 /** Adds the sums of `factor` consecutive pixels of one source row, from `start`, to `sums[0..width)`. */
 function addBlockRow(src: Uint8Array, start: number, sums: Int32Array, width: number, factor: number): void {
   let p = start;
-  if (factor === 3) for (let x = 0; x < width; x++, p += 3) sums[x]! += src[p]! + src[p + 1]! + src[p + 2]!;
-  else if (factor === 4) for (let x = 0; x < width; x++, p += 4) sums[x]! += src[p]! + src[p + 1]! + src[p + 2]! + src[p + 3]!;
-  else if (factor === 2) for (let x = 0; x < width; x++, p += 2) sums[x]! += src[p]! + src[p + 1]!;
-  else {
-    for (let x = 0; x < width; x++) {
-      let sum = 0;
-      for (let dx = 0; dx < factor; dx++, p++) sum += src[p]!;
-      sums[x]! += sum;
-    }
+  for (let x = 0; x < width; x++) {
+    let sum = 0;
+    for (let dx = 0; dx < factor; dx++, p++) sum += src[p]!;
+    sums[x]! += sum;
   }
 }
 
