@@ -15,11 +15,12 @@
  * with the same CPU time within noise (issue 18). It changes only how soon JSC collects, never a limit: a larger
  * heap still grows. A user's own `BUN_JSC_forceRAMSize` is kept.
  *
- * And it raises the thresholds at which WebAssembly functions are recompiled by the optimizing tier (OMG) tenfold:
- * each tesseract.js worker of the embedded OCR engine compiles the same module for itself, and on the bench's 20
- * scanned pages that compiling took 2.6 CPU-s by default, 1.7 with the thresholds raised, while the workers'
- * recognition took the same time within noise (30.9-31.6 CPU-s) and read exactly the same text (issue 18). A user's
- * own values are kept.
+ * And it raises the thresholds at which WebAssembly functions are recompiled by the optimizing tier (OMG) a
+ * hundredfold: each tesseract.js worker of the embedded OCR engine compiles the same module for itself, and on the
+ * bench's 20 scanned pages that compiling took 2.6 CPU-s by default, 1.7 at ten times the thresholds and 0.8 at a
+ * hundred, while the workers' recognition took the same time within noise and read exactly the same text. Idle,
+ * two rounds: 18.34-18.37 s wall at x100, 18.45-18.76 at x30, 18.53-18.61 at x10 (issue 18). A user's own values
+ * are kept.
  *
  * Long-lived commands (serve, worker, watch) keep FTL, which the HTTP path needs (GET req/s fell 13-32% without it),
  * but restart with its thresholds raised tenfold, so only code that stays hot gets the top tier. In a warm server
@@ -32,8 +33,8 @@ import { totalmem } from "node:os";
 /** The RAM JavaScriptCore sizes its heap growth by in a batch run. */
 export const BATCH_RAM_SIZE = 1024 * 1024 * 1024;
 
-/** WebAssembly optimizing-tier thresholds of a batch run: ten times JavaScriptCore's defaults (50,000 and 500). */
-export const BATCH_OMG_THRESHOLDS = { afterWarmUp: "500000", soon: "5000" };
+/** WebAssembly optimizing-tier thresholds of a batch run: a hundred times JavaScriptCore's defaults (50,000 and 500). */
+export const BATCH_OMG_THRESHOLDS = { afterWarmUp: "5000000", soon: "50000" };
 
 /** Commands that are short batch runs. */
 const BATCH_COMMANDS = new Set(["process"]);

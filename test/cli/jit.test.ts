@@ -71,7 +71,7 @@ test("a batch run sizes JSC's heap by 1 GiB of RAM, or the machine's RAM when le
   for (const command of ["serve", "worker"]) expect((await runProbe([command])).ram).toBeNull();
 });
 
-test("a batch run raises WebAssembly's optimizing-tier thresholds tenfold; a user's own values are kept; servers keep the defaults", async () => {
+test("a batch run raises WebAssembly's optimizing-tier thresholds a hundredfold; a user's own values are kept; servers keep the defaults", async () => {
   const restarted = await runProbe(["process", "x.pdf"]);
   expect([restarted.omgAfter, restarted.omgSoon]).toEqual([BATCH_OMG_THRESHOLDS.afterWarmUp, BATCH_OMG_THRESHOLDS.soon]);
   expect((await runProbe(["process", "x.pdf"], { BUN_JSC_thresholdForOMGOptimizeSoon: "7" })).omgSoon).toBe("7");
