@@ -15,25 +15,29 @@ export function toGrey(img: RasterImage, maxSide: number): GreyImage {
   const factor = Math.max(1, Math.ceil(Math.max(img.width, img.height) / maxSide));
   const width = Math.max(1, Math.floor(img.width / factor));
   const height = Math.max(1, Math.floor(img.height / factor));
-  const ch = img.channels;
-  const sums = ch === 1 ? blockSums(img, factor, width, height) : new Float64Array(width * height);
-  const d = img.data;
-  // One pass over the source rows, accumulating into the target cell each pixel falls in.
-  for (let sy = 0; ch !== 1 && sy < height * factor; sy++) {
-    const rowBase = Math.floor(sy / factor) * width;
-    let idx = sy * img.width * ch;
-    for (let sx = 0; sx < width * factor; sx++, idx += ch) {
-      let v: number;
-      if (ch === 1) v = d[idx];
-      else if (ch === 4 && d[idx + 3] === 0) v = 255; // transparent is paper, not ink
-      else v = (d[idx] * 299 + d[idx + 1] * 587 + d[idx + 2] * 114) / 1000;
-      sums[rowBase + ((sx / factor) | 0)] += v;
-    }
-  }
+  const sums = img.channels === 1 ? blockSums(img, factor, width, height) : colourSums(img, factor, width, height);
   const out = new Uint8ClampedArray(width * height);
   const area = factor * factor;
   for (let i = 0; i < out.length; i++) out[i] = sums[i] / area;
   return { data: out, width, height };
+}
+
+/** The lumas of a colour image's factor × factor blocks added up: one pass over the source rows. */
+function colourSums(img: RasterImage, factor: number, width: number, height: number): Float64Array {
+  const sums = new Float64Array(width * height);
+  const ch = img.channels;
+  const d = img.data;
+  for (let sy = 0; sy < height * factor; sy++) {
+    const rowBase = Math.floor(sy / factor) * width;
+    let idx = sy * img.width * ch;
+    for (let sx = 0; sx < width * factor; sx++, idx += ch) {
+      let v: number;
+      if (ch === 4 && d[idx + 3] === 0) v = 255; // transparent is paper, not ink
+      else v = (d[idx] * 299 + d[idx + 1] * 587 + d[idx + 2] * 114) / 1000;
+      sums[rowBase + ((sx / factor) | 0)] += v;
+    }
+  }
+  return sums;
 }
 
 /**
