@@ -4,9 +4,9 @@
  * `DocprocError` (invalid_input → 2, invalid_settings → 4) before any file is touched.
  */
 import { mkdir } from "node:fs/promises";
-import { cpuCount } from "../core/cores";
 import path from "node:path";
 import pkg from "../../package.json" with { type: "json" };
+import { cpuCount } from "../core/cores";
 import { prewarmPdfWorkers } from "../core/convert/pdf-client";
 import { SHARE_MAX_PAGES } from "../core/convert/pdf-host";
 import type { ProgressFn } from "../core/model";
