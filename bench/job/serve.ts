@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { BenchRow } from "../index";
 import { measure, median, type Run } from "../job";
+import { processThreads } from "../../src/settings/diagnostics";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
 const CLI = path.join(ROOT, "src/cli.ts");
@@ -83,19 +84,7 @@ function cpuOf(pid: number): number {
  * compiler threads; everything else (GC helpers, the allocator, I/O pool, OCR) is "other".
  */
 function cpuByThread(pid: number): Map<string, { group: string; cpu: number }> {
-  const out = new Map<string, { group: string; cpu: number }>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const group = tid === String(pid) ? "HTTP" : name === "docproc-pipe" ? "pipeline" : name === "docproc-pdfjs" ? "pdf.js" : /^(JITWorker|JSCWarmUp)/.test(name) ? "JIT" : "other";
-      out.set(tid, { group, cpu: (Number(fields[11]) + Number(fields[12])) / 100 });
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return out;
+  return new Map(processThreads(pid, "HTTP").map((t) => [t.tid, { group: t.kind, cpu: t.cpu }]));
 }
 
 const THREAD_GROUPS = ["pipeline", "pdf.js", "JIT", "HTTP", "other"] as const;

@@ -23,20 +23,30 @@ export function stageTimesFile(env: Record<string, string | undefined> = process
  */
 export function threadCpuSeconds(): Record<string, number> {
   const out: Record<string, number> = {};
+  for (const t of processThreads(process.pid, "main")) out[t.kind] = (out[t.kind] ?? 0) + t.cpu;
+  return out;
+}
+
+/**
+ * The threads of process `pid` with their kind (its main thread is `mainKind`; then "pipeline", "pdf.js", "JIT",
+ * "other" as in threadCpuSeconds) and CPU seconds so far. Linux only (/proc); empty elsewhere or when it is gone.
+ */
+export function processThreads(pid: number, mainKind: string): Array<{ tid: string; kind: string; cpu: number }> {
   let tids: string[];
   try {
-    tids = readdirSync("/proc/self/task");
+    tids = readdirSync(`/proc/${pid}/task`);
   } catch {
-    return out;
+    return [];
   }
+  const out: Array<{ tid: string; kind: string; cpu: number }> = [];
   for (const tid of tids) {
     try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
       const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const kind = tid === String(process.pid) ? "main" : name === "docproc-pipe" ? "pipeline" : name === "docproc-pdfjs" ? "pdf.js" : /^(JITWorker|JSCWarmUp)/.test(name) ? "JIT" : "other";
+      const kind = tid === String(pid) ? mainKind : name === "docproc-pipe" ? "pipeline" : name === "docproc-pdfjs" ? "pdf.js" : /^(JITWorker|JSCWarmUp)/.test(name) ? "JIT" : "other";
       // utime + stime, in clock ticks (USER_HZ, 100 on Linux).
-      out[kind] = (out[kind] ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100;
+      out.push({ tid, kind, cpu: (Number(fields[11]) + Number(fields[12])) / 100 });
     } catch {
       // the thread ended meanwhile
     }
