@@ -308,6 +308,22 @@ describe("TSV parsing and the worker pool", () => {
     expect(created).toBe(4);
   });
 
+  test("prestart starts only as many as `wanted` more users need: idle ones count, busy ones do not", async () => {
+    let created = 0;
+    const pool = new LazyPool<number>(3, async () => ++created, async () => {}, () => new Error("closed"));
+    await pool.prestart(undefined, 1); // one image: one worker, not three
+    expect(created).toBe(1);
+    await pool.prestart(undefined, 1); // the first is idle and serves it
+    expect(created).toBe(1);
+    const busy = await pool.acquire();
+    await pool.prestart(undefined, 1); // the first is busy now: one more
+    expect(created).toBe(2);
+    await pool.prestart(undefined, 5); // never beyond the pool's size
+    expect(created).toBe(3);
+    pool.release(busy);
+    await pool.close();
+  });
+
   test("a caller waiting while prestart prepares gets the prepared resource", async () => {
     let created = 0;
     let ready: () => void = () => {};

@@ -49,14 +49,14 @@ describe("processTransaction", () => {
     const spy: OcrEngine = {
       name: "spy",
       workers: 1,
-      warm: async (languages) => void calls.push(`warm ${languages?.join("+") ?? "-"}`),
+      warm: async (languages, pages) => void calls.push(`warm ${languages?.join("+") ?? "-"} ${pages}`),
       recognize: async (img, o) => (calls.push("recognize"), ocr.recognize(img, o)),
       close: async () => {},
     };
     const project = { ...defaultProject, ocr: { ...defaultProject.ocr, languages: ["eng", "deu"] } };
     const scan = await source(0, `${corpora}/invoice2data/FlipkartInvoice.png`);
     await processTransaction({ sources: [scan] }, { meta: meta(), project, ocr: spy, sink: memorySink() });
-    expect(calls[0]).toBe("warm eng+deu");
+    expect(calls[0]).toBe("warm eng+deu 1"); // one image: one worker ahead, not all of them
     expect(calls).toContain("recognize");
     calls.length = 0;
     await processTransaction({ sources: [await source(0, `${corpora}/invoice2data/AzureInterior.pdf`)] }, { meta: meta(), project: defaultProject, ocr: spy, sink: memorySink() });

@@ -24,8 +24,10 @@ export const convertStage: Stage = async (state, ctx) => {
   const total = sources.length + (input.documentText ? 1 : 0) + (input.ocrData ? 1 : 0);
   let failed = 0;
   const readAhead = readAheadOf(ctx.project, ctx.signal);
-  // An image is read by OCR next: the engine starts (workers, model) while the image is being decoded.
-  if (sources.some((s) => isImage(s.data))) void ctx.ocr.warm?.(ctx.project.ocr.languages);
+  // An image is read by OCR next: the engine starts (workers, model) while the image is being decoded, one worker per
+  // image at most (the OCR stage asks again for its pages: a multi-page TIFF reads several at once).
+  const images = sources.filter((s) => isImage(s.data)).length;
+  if (images > 0) void ctx.ocr.warm?.(ctx.project.ocr.languages, images);
   progress("convert", 0, total);
   for (const src of sources) {
     if (budget !== null && budget <= 0) break;
@@ -64,7 +66,7 @@ export const convertStage: Stage = async (state, ctx) => {
 export const ocrStage: Stage = async (state, ctx) => {
   const targets = state.pages.filter((p) => p.text_source === "none" && p.render);
   const onRead = analyseAfterReading(splitFilesOf(state.files, state.sources), ctx.project, ctx.signal);
-  if (targets.length > 0) void ctx.ocr.warm?.(ctx.project.ocr.languages);
+  if (targets.length > 0) void ctx.ocr.warm?.(ctx.project.ocr.languages, targets.length);
   ctx.progress("ocr", 0, targets.length);
   const report = await ocrPages(targets, ctx.ocr, { signal: ctx.signal, stop: ctx.checkpoint, onPage: (d, t) => ctx.progress("ocr", d, t), onRead, languages: ctx.project.ocr.languages });
   // Stopped at a checkpoint: the pages read are kept; the rest (and any that failed, tried again) come next time,

@@ -25,9 +25,9 @@ export function lazyOcrEngine(create: () => Promise<OcrEngine>, workers = cpuCou
       if (!e) return imgs.map(() => null);
       return e.recognizeMany ? e.recognizeMany(imgs, o) : Promise.all(imgs.map((img) => e.recognize(img, o).catch(() => null)));
     },
-    warm: async (languages) => {
+    warm: async (languages, pages) => {
       const e = await start().catch(() => null);
-      await e?.warm?.(languages);
+      await e?.warm?.(languages, pages);
     },
     close: async () => {
       if (engine) await (await engine.catch(() => null))?.close();

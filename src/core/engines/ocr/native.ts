@@ -148,12 +148,12 @@ export function createNativeEngine(opts: NativeOptions): OcrEngine {
       }
       return out;
     },
-    warm(requested) {
+    warm(requested, pages) {
       const lang = languages(requested);
       // Each slot's host started and its model loaded by reading a blank image: the first page pays neither.
       return pool.prestart(async (slot) => {
         if (await hostOf(slot)) await readOn(slot, WARM_UP_IMAGE, undefined, lang);
-      });
+      }, pages);
     },
     async close() {
       for (const p of running) p.kill();

@@ -38,13 +38,14 @@ export class LazyPool<T> {
   }
 
   /**
-   * Creates the resources not yet created, ahead of need, each prepared by `prepare` (a model loaded) and then idle
-   * (or handed to a caller already waiting). Resolves when all are ready; MUST NOT reject: a resource that fails to
-   * start or prepare is dropped, and the next `acquire` tries again.
+   * Creates resources ahead of need, each prepared by `prepare` (a model loaded) and then idle (or handed to a caller
+   * already waiting): enough for `wanted` more users besides those holding one, counting the idle ones, within the
+   * pool's size. Resolves when they are ready; MUST NOT reject: a resource that fails to start or prepare is dropped,
+   * and the next `acquire` tries again.
    */
-  async prestart(prepare: (t: T) => Promise<void> = async () => {}): Promise<void> {
+  async prestart(prepare: (t: T) => Promise<void> = async () => {}, wanted = this.size): Promise<void> {
     if (this.closed) return;
-    const missing = this.size - this.live.size - this.creating;
+    const missing = Math.min(this.size - this.live.size - this.creating, wanted - this.idle.length);
     await Promise.all(
       Array.from({ length: Math.max(0, missing) }, async () => {
         let t: T;

@@ -45,11 +45,12 @@ export interface OcrEngine {
   recognizeMany?(imgs: RasterImage[], opts?: RecognizeOptions): Promise<Array<OcrResult | null>>;
   /**
    * Starts what the first recognitions need (workers, model loading) in the background, so that a page does not wait
-   * for them: called when a run knows it will read pages, before their rasters are ready. Optional and idempotent;
-   * resolves when they are ready and MUST NOT reject (what failed to start is started again by the first call that
-   * needs it). `languages` as in RecognizeOptions.
+   * for them: called when a run knows it will read pages, before their rasters are ready. `pages`: how many pages
+   * the caller will have read at most (a worker more than pages in flight is never started ahead; default: as many
+   * as the engine has workers). Optional and idempotent; resolves when they are ready and MUST NOT reject (what
+   * failed to start is started again by the first call that needs it). `languages` as in RecognizeOptions.
    */
-  warm?(languages?: readonly string[]): Promise<void>;
+  warm?(languages?: readonly string[], pages?: number): Promise<void>;
   close(): Promise<void>;
 }
 

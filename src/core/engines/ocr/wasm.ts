@@ -40,7 +40,7 @@ export function createWasmEngine(opts: { workers: number; tessdata: Tessdata }):
       return lang.warning ? { ...result, warnings: [lang.warning] } : result;
     },
     // Workers start (wasm compiled, model loaded) while the first pages are still being decoded.
-    warm: (languages) => pool.prestart((w) => useLanguages(w, languagesFor(languages).use, closed)),
+    warm: (languages, pages) => pool.prestart((w) => useLanguages(w, languagesFor(languages).use, closed), pages),
     close: async () => {
       signalClosed(closedError());
       await pool.close();
