@@ -4,7 +4,6 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DocprocError } from "../../errors.ts";
-import type { RasterImage } from "../../model.ts";
 import { chooseLanguages, missingLanguageWarning, traineddataIn } from "./languages.ts";
 import { LazyPool } from "./pool.ts";
 import { HostUnavailable, hostScriptAvailable, NativeHost } from "./native-hosts.ts";
@@ -165,14 +164,16 @@ export function createNativeEngine(opts: NativeOptions): OcrEngine {
   return engine;
 }
 
-/** What a host reads to load its model ahead of the first page: a small blank image, read in a few milliseconds. */
+/**
+ * A small blank image, read in a few milliseconds: what the self-test runs the CLI on, and what a host reads to load
+ * its model ahead of the first page.
+ */
 const WARM_UP_IMAGE: GreyImage = { data: new Uint8Array(64 * 32).fill(255), width: 64, height: 32 };
 
 /** Runs the CLI on a tiny blank image: proves the binary and the traineddata load together. */
 export async function nativeSelfTest(opts: NativeOptions): Promise<boolean> {
-  const blank: RasterImage = { data: new Uint8Array(64 * 32).fill(255), width: 64, height: 32, channels: 1 };
   try {
-    await runTesseract(opts, encodePgm(toGrey(blank)), {}, new Set());
+    await runTesseract(opts, encodePgm(WARM_UP_IMAGE), {}, new Set());
     return true;
   } catch {
     return false;
