@@ -86,28 +86,82 @@ export interface WorkerModule {
   glyphOffsets: boolean;
 }
 
+const OPTIONAL: Patch[][] = [OBJECT_STREAM, CID_WIDTH_RANGES, IMAGE_BITS, CMAP_BUDGET, ...SPEED_PATCHES];
+
 export async function loadPdfjsWorkerModule(): Promise<WorkerModule> {
   const path = Bun.resolveSync("pdfjs-dist/legacy/build/pdf.worker.mjs", import.meta.dir);
   if (!existsSync(path)) throw new Error(missingPdfjs(path));
+  const known = knownPatchedFile(path);
+  if (known) {
+    try {
+      return { ...(await import(known)), glyphOffsets: true };
+    } catch {
+      // Removed by another version's worker meanwhile: patch again.
+    }
+  }
   const source = readFileSync(path, "utf8");
-  const patched = applyPatches(source, PATCHES, [OBJECT_STREAM, CID_WIDTH_RANGES, IMAGE_BITS, CMAP_BUDGET, ...SPEED_PATCHES]);
+  const patched = applyPatches(source, PATCHES, OPTIONAL);
   if (patched === null) return { ...(await import(path)), glyphOffsets: false };
   const digest = createHash("sha256").update(patched).digest("hex");
   try {
     const file = join(privateDir(), `pdf.worker.${digest.slice(0, 16)}.mjs`);
     // Re-check the content before importing: code we run must be exactly the code we patched.
-    const current = existsSync(file) ? createHash("sha256").update(readFileSync(file)).digest("hex") : "";
+    const current = existsSync(file) ? sha256Of(file) : "";
     if (current !== digest) {
-      // Write-then-rename: several workers may start at once and must never import a half-written file.
-      const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      writeFileSync(partial, patched, { mode: 0o600 });
-      renameSync(partial, file);
+      writeAtomically(file, patched);
       removeStale(dirname(file), basename(file));
     }
+    rememberPatchedFile(path, digest);
     return { ...(await import(file)), glyphOffsets: true };
   } catch {
     return { ...(await import(path)), glyphOffsets: false }; // e.g. a read-only or foreign temp dir
   }
+}
+
+/**
+ * Patching cost every worker start ~15 ms of CPU (reading the 2 MB source, finding each anchor twice, hashing the
+ * result). The patched file's digest is kept in a recipe file named after the pdf.js file's identity (device,
+ * inode, size, mtime and ctime: a replaced or rewritten file has a new ctime) and the patches themselves; a start
+ * that finds it only hashes the patched file to check it is still exactly that code.
+ */
+function recipeFile(path: string): string {
+  const stat = statSync(path);
+  const recipe = JSON.stringify([path, stat.dev, stat.ino, stat.size, stat.mtimeMs, stat.ctimeMs, PATCHES, OPTIONAL]);
+  return join(privateDir(), `recipe.${createHash("sha256").update(recipe).digest("hex").slice(0, 16)}`);
+}
+
+function knownPatchedFile(path: string): string | null {
+  try {
+    const digest = readFileSync(recipeFile(path), "utf8");
+    if (!/^[0-9a-f]{64}$/.test(digest)) return null;
+    const file = join(privateDir(), `pdf.worker.${digest.slice(0, 16)}.mjs`);
+    return sha256Of(file) === digest ? file : null;
+  } catch {
+    return null; // no recipe yet, or its file is gone: patch again
+  }
+}
+
+function rememberPatchedFile(path: string, digest: string): void {
+  try {
+    const recipe = recipeFile(path);
+    writeAtomically(recipe, digest);
+    for (const name of readdirSync(dirname(recipe))) {
+      if (name.startsWith("recipe.") && !name.endsWith(".tmp") && name !== basename(recipe)) unlinkSync(join(dirname(recipe), name));
+    }
+  } catch {
+    // Best effort: without a recipe the next start patches again.
+  }
+}
+
+function sha256Of(file: string): string {
+  return createHash("sha256").update(readFileSync(file)).digest("hex");
+}
+
+/** Write-then-rename: several workers may start at once and must never read a half-written file. */
+function writeAtomically(file: string, text: string): void {
+  const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  writeFileSync(partial, text, { mode: 0o600 });
+  renameSync(partial, file);
 }
 
 /** Says what to install or copy where: in a compiled binary the path is under its companion folder. */
@@ -125,7 +179,7 @@ function missingPdfjs(path: string): string {
 function removeStale(dir: string, keep: string): void {
   const now = Date.now();
   for (const name of readdirSync(dir)) {
-    if (name === keep || !name.startsWith("pdf.worker.")) continue;
+    if (name === keep || !(name.startsWith("pdf.worker.") || name.startsWith("recipe."))) continue;
     const full = join(dir, name);
     try {
       if (name.endsWith(".tmp") && now - statSync(full).mtimeMs < 600_000) continue;
