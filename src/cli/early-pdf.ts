@@ -1,33 +1,63 @@
 /**
- * `docproc process` on PDFs starts pdf.js loading in its worker thread (0.1-0.3 s) before the command framework and
- * the pipeline are imported on the main thread (oclif alone ~70-90 ms, the pipeline ~100-150 ms), so that the two
+ * `docproc process` on PDFs starts loading pdf.js in its worker thread (0.1-0.3 s) before the command framework and
+ * the pipeline are imported on the main thread (oclif alone ~40-90 ms, the pipeline ~100-150 ms), so that the two
  * load side by side on two cores instead of pdf.js starting only once the command runs. This is only a head start:
  * process-run.ts asks for the same worker again once it has the real input list, and a worker started here for
  * nothing (a folder that turns out to hold only images) idles and does not keep the process alive.
+ *
+ * With a single PDF file to process, the worker also opens it and reads its first pages meanwhile
+ * (core/convert/pdf-head-start.ts): the run's own requests then find them done when their parameters are the
+ * defaults, and anything else (a project with other limits, a password) is simply computed again.
  */
-import { readdirSync, statSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 /** Folder entries looked at, at most, per argument: a huge inbox must not delay the start. */
 const MAX_ENTRIES = 2000;
+/** Pages the head start reads at most before the run asks (it stops sooner: once the run opens the file). */
+const HEAD_START_PAGES = 64;
+/** Larger files are left to the run: their bytes would be held twice while it starts. */
+const HEAD_START_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Whether an argument names a PDF file, or a folder with a PDF directly in it. MUST NOT throw. */
 export function namesPdf(arg: string): boolean {
   if (arg.startsWith("-")) return false;
   try {
     const info = statSync(arg);
-    if (info.isFile()) return /\.pdf$/i.test(arg);
+    if (info.isFile()) return isPdfName(arg);
     if (!info.isDirectory()) return false;
     const entries = readdirSync(arg);
-    return entries.slice(0, MAX_ENTRIES).some((e) => /\.pdf$/i.test(e) && statSync(path.join(arg, e), { throwIfNoEntry: false })?.isFile() === true);
+    return entries.slice(0, MAX_ENTRIES).some((e) => isPdfName(e) && statSync(path.join(arg, e), { throwIfNoEntry: false })?.isFile() === true);
   } catch {
     return false;
+  }
+}
+
+const isPdfName = (name: string) => /\.pdf$/i.test(name);
+
+/** The one PDF file the arguments name when they name exactly one file and no folder with PDFs; else null. MUST NOT throw. */
+export function singlePdfFile(args: string[]): string | null {
+  const named = args.filter(namesPdf);
+  if (named.length !== 1) return null;
+  try {
+    const info = statSync(named[0]!);
+    return info.isFile() && info.size > 0 && info.size <= HEAD_START_MAX_BYTES ? named[0]! : null;
+  } catch {
+    return null;
   }
 }
 
 /** For `process`: the pdf.js head start when an argument names a PDF (see the module comment). */
 export async function warmPdfEarly(argv: string[]): Promise<void> {
   if (argv[0] !== "process" || !argv.slice(1).some(namesPdf)) return;
-  const { prewarmPdfWorkers } = await import("../core/convert/pdf-client");
-  void prewarmPdfWorkers(1).catch(() => undefined);
+  const [{ prewarmPdfWorkers }, { DEFAULT_LIMITS, PDF_RENDER_DPI }] = await Promise.all([import("../core/convert/pdf-client"), import("../core/convert/limits")]);
+  const file = singlePdfFile(argv.slice(1));
+  let data: Uint8Array | null = null;
+  try {
+    data = file ? new Uint8Array(readFileSync(file)) : null;
+  } catch {
+    data = null; // unreadable now: the run reports it
+  }
+  const head = data ? { data, pages: HEAD_START_PAGES, preferredScale: PDF_RENDER_DPI / 72, maxSidePx: DEFAULT_LIMITS.maxSidePx, maxRasterPixels: DEFAULT_LIMITS.maxRasterPixels } : undefined;
+  void prewarmPdfWorkers(1, head).catch(() => undefined);
 }

@@ -3,7 +3,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { namesPdf } from "../../src/cli/early-pdf";
+import { namesPdf, singlePdfFile } from "../../src/cli/early-pdf";
 
 const dir = mkdtempSync(path.join(tmpdir(), "docproc-early-pdf-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,4 +26,23 @@ test("a PDF file, or a folder with a PDF directly in it, names a PDF; images, fl
   expect(namesPdf(nested)).toBe(false); // only the folder itself is looked at: the head start must stay cheap
   expect(namesPdf("--json")).toBe(false);
   expect(namesPdf(path.join(dir, "missing.pdf"))).toBe(false);
+});
+
+test("the worker reads ahead in a file only when the arguments name exactly one PDF file and no folder with PDFs", () => {
+  const one = path.join(dir, "single");
+  mkdirSync(one);
+  const file = path.join(one, "a.pdf");
+  const other = path.join(one, "b.pdf");
+  const empty = path.join(dir, "empty.pdf");
+  writeFileSync(file, "%PDF-1.7");
+  writeFileSync(other, "%PDF-1.7");
+  writeFileSync(empty, "");
+  const out = path.join(dir, "out");
+  mkdirSync(out);
+  expect(singlePdfFile([file, "--out", out, "--json"])).toBe(file);
+  expect(singlePdfFile([file, other])).toBeNull(); // which one the run opens first is the batch's business
+  expect(singlePdfFile([one])).toBeNull(); // a folder: as many files as it holds
+  expect(singlePdfFile([file, one])).toBeNull();
+  expect(singlePdfFile([empty])).toBeNull();
+  expect(singlePdfFile(["--json"])).toBeNull();
 });

@@ -14,7 +14,7 @@
  */
 import { cpuCount } from "../cores";
 import { DocprocError } from "../errors.ts";
-import type { PdfRequestBody, PdfResponse, WorkerFailure } from "./pdf-protocol.ts";
+import type { PageParams, PdfRequestBody, PdfResponse, WorkerFailure } from "./pdf-protocol.ts";
 
 const IDLE_POOL_SIZE = 2;
 /** Documents one worker serves at most at a time. */
@@ -208,19 +208,31 @@ export function setSharedHostTarget(count: number): number {
   return previous;
 }
 
+/** A file the first prewarmed worker opens and starts reading before it is asked to (pdf-head-start.ts). */
+export interface HeadStart extends PageParams {
+  data: Uint8Array;
+  pages: number;
+}
+
 /**
  * Starts up to `count` pdf.js workers ahead of time (each loads and compiles pdf.js, 0.1-0.5 s), so the first PDF
  * of a batch does not pay for it. Optional: a process that never calls it starts workers on demand. Settles when
- * the workers are ready or were handed to a PDF meanwhile.
+ * the workers are ready or were handed to a PDF meanwhile. With `head`, the first worker started here also opens
+ * that file and reads its first pages while waiting (`head.data` is handed over); it settles once that stopped.
  */
-export async function prewarmPdfWorkers(count = 2): Promise<void> {
+export async function prewarmPdfWorkers(count = 2, head?: HeadStart): Promise<void> {
   const wanted = Math.max(0, Math.min(count, IDLE_POOL_SIZE) - idleHosts.length - warmingWorkers.size);
   await Promise.all(
-    Array.from({ length: wanted }, async () => {
+    Array.from({ length: wanted }, async (_, i) => {
       const worker = new Worker(workerUrl, WORKER_OPTIONS);
+      const heading = Boolean(head && i === 0);
       const answered = new Promise<boolean>((resolve) => {
         warmingWorkers.set(worker, () => resolve(false));
-        worker.onmessage = () => resolve(true);
+        // With a head start, the second answer (id 0 too) says it has stopped; the worker is ready from the first.
+        let answers = 0;
+        worker.onmessage = () => {
+          if (++answers >= (heading ? 2 : 1)) resolve(true);
+        };
         // A worker that cannot even load (e.g. a binary without its companion folder) must not be handed to a PDF:
         // its error event is gone by then, and the PDF would wait out the open timeout instead of failing at once.
         worker.onerror = () => {
@@ -230,6 +242,7 @@ export async function prewarmPdfWorkers(count = 2): Promise<void> {
         };
       });
       worker.postMessage({ id: 0, doc: 0, op: "close" });
+      if (heading) worker.postMessage({ id: 0, doc: 0, op: "head-start", ...head! }, [head!.data.buffer]);
       if (!(await answered)) return; // taken by a PDF while warming up, or failed
       warmingWorkers.delete(worker);
       setRef(worker, false);

@@ -9,10 +9,19 @@ export type PdfRequest =
   /** `textOnly`: embedded fonts are read for text extraction, not rebuilt for rendering (pdfjs-speed-patches.ts);
    *  such a document refuses render requests. */
   | { id: number; doc: number; op: "open"; data: Uint8Array; password?: string; textOnly?: boolean }
-  | { id: number; doc: number; op: "page"; pageNumber: number; preferredScale: number; maxSidePx: number; maxRasterPixels: number }
+  | ({ id: number; doc: number; op: "page"; pageNumber: number } & PageParams)
   | { id: number; doc: number; op: "render"; pageNumber: number; scale: number; width: number; height: number; grayscale: boolean }
   /** `collect`: run a full garbage collection in the worker once the document is gone (it served many pages). */
-  | { id: number; doc: number; op: "close"; collect?: boolean };
+  | { id: number; doc: number; op: "close"; collect?: boolean }
+  /** Unanswered: open `data` and read its first `pages` pages before anyone asks (pdf-worker.ts, head start). */
+  | ({ id: number; doc: number; op: "head-start"; data: Uint8Array; pages: number } & PageParams);
+
+/** What a page's text extraction depends on besides the document (a page request's parameters). */
+export interface PageParams {
+  preferredScale: number;
+  maxSidePx: number;
+  maxRasterPixels: number;
+}
 
 /** A request without its id (the host numbers requests). */
 export type PdfRequestBody = PdfRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
@@ -21,6 +30,8 @@ export interface OpenResult {
   numPages: number;
   attachments: Array<{ filename: string; data: Uint8Array }>;
   warnings: string[];
+  /** Pages read ahead of the request during the worker's head start (pdf-worker.ts); absent without one. */
+  headStartPages?: number;
 }
 
 export interface PageResult {

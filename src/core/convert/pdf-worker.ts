@@ -11,7 +11,8 @@ import { dirname, join } from "node:path";
 import { boundedScale } from "./limits.ts";
 import { orderWordsIntoLines } from "./lines.ts";
 import { appendWordsOfRun, judgeTextLayer, type FontStyle, type TextRun } from "./text-layer.ts";
-import { packWords, type OpenResult, type PageResult, type PdfRequest, type PdfResponse, type RenderResult } from "./pdf-protocol.ts";
+import { packWords, type OpenResult, type PageParams, type PageResult, type PdfRequest, type PdfResponse, type RenderResult } from "./pdf-protocol.ts";
+import { adoptHead, forgetHeadPages, headStartDocId, startHead, takeHeadPage, type HeadStartHost } from "./pdf-head-start.ts";
 import type { Word } from "../model.ts";
 import { loadPdfjsWorkerModule } from "./pdfjs-patched-worker.ts";
 import { importWithoutCanvas, loadCanvas } from "./pdfjs-canvas.ts";
@@ -63,6 +64,12 @@ const textOnlyKey = (doc: Pdfjs.PDFDocumentProxy) => `g_${doc.loadingTask.docId}
 
 async function open(docId: number, data: Uint8Array, password?: string, textOnly = false): Promise<OpenResult> {
   await closeDocument(docId);
+  const head = docId === headStartDocId ? null : await adoptHead(headHost, docId, data, password, textOnly);
+  if (head) {
+    docs.set(docId, docs.get(headStartDocId)!);
+    docs.delete(headStartDocId);
+    return head;
+  }
   const task = pdfjs.getDocument({
     data,
     password,
@@ -105,7 +112,9 @@ async function open(docId: number, data: Uint8Array, password?: string, textOnly
   return { numPages: doc.numPages, attachments, warnings };
 }
 
-async function extractPage(req: Extract<PdfRequest, { op: "page" }>): Promise<PageResult> {
+async function extractPage(req: { doc: number; pageNumber: number } & PageParams): Promise<PageResult> {
+  const early = takeHeadPage(req.doc, req.pageNumber, req);
+  if (early) return early;
   const page = await requireDoc(req.doc).getPage(req.pageNumber);
   try {
     const unit = page.getViewport({ scale: 1 });
@@ -209,6 +218,7 @@ function requireDoc(id: number): Pdfjs.PDFDocumentProxy {
 }
 
 async function closeDocument(id: number): Promise<void> {
+  forgetHeadPages(id);
   const current = docs.get(id);
   docs.delete(id);
   if (!current) return;
@@ -230,6 +240,8 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
         const raster = await renderPage(req);
         return { result: { id: req.id, ok: true, result: raster }, transfer: [raster.data.buffer as ArrayBuffer] };
       }
+      case "head-start":
+        return { result: { id: req.id, ok: true, result: null }, transfer: [] }; // handled by onmessage, unanswered
       case "close":
         await closeDocument(req.doc);
         // What pdf.js built for a long document (~150 MB for 2,000 pages of prose) is garbage now; an idle worker
@@ -247,8 +259,26 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
 // Requests run one after another, in order: the host (pdf-host.ts) times only the one at the head of its queue,
 // which must be the one running here.
 let queue: Promise<void> = ready;
+
+const headHost: HeadStartHost = {
+  open: (docId, data) => open(docId, data, undefined, true),
+  page: (docId, pageNumber, params) => extractPage({ doc: docId, pageNumber, ...params }),
+  close: closeDocument,
+  // A head start's failure is never the next request's: it is swallowed (the queue must not turn rejected).
+  later: (step) => {
+    queue = queue.then(() => step().catch(() => undefined));
+  },
+};
+
 self.onmessage = (event: MessageEvent<PdfRequest>) => {
   const req = event.data;
+  if (req.op === "head-start") {
+    const { data, pages, preferredScale, maxSidePx, maxRasterPixels } = req;
+    // Answered (id 0, which hosts ignore) once it stops: prewarmPdfWorkers settles then.
+    const done = () => self.postMessage({ id: req.id, ok: true, result: null });
+    queue = queue.then(() => startHead(headHost, data, pages, { preferredScale, maxSidePx, maxRasterPixels }, done).catch(done));
+    return;
+  }
   queue = queue.then(async () => {
     const { result, transfer } = await handle(req);
     self.postMessage(result, transfer);
