@@ -18,8 +18,10 @@ export interface HeadStartHost {
   open(docId: number, data: Uint8Array): Promise<OpenResult>;
   page(docId: number, pageNumber: number, params: PageParams): Promise<PageResult>;
   close(docId: number): Promise<void>;
-  /** Runs `step` after everything queued in the worker so far. */
+  /** Runs `step` after everything queued in the worker so far, once the worker has looked at its messages. */
   later(step: () => Promise<void>): void;
+  /** Whether a request is waiting in the worker's queue. */
+  busy(): boolean;
 }
 
 /** The id the document has while nobody owns it (clients number theirs from 1). */
@@ -51,8 +53,10 @@ export async function startHead(host: HeadStartHost, data: Uint8Array, pages: nu
     return;
   }
   head.last = Math.min(head.last, head.opened.numPages);
-  const step = async (n: number) => {
+  const step = async (n: number): Promise<void> => {
     if (head.stopped || n > head.last) return done();
+    // A request came in meanwhile (the run's own open, typically): it goes first.
+    if (host.busy()) return host.later(() => step(n));
     try {
       head.pages.set(n, await host.page(HEAD_START_DOC, n, params));
     } catch {

@@ -264,11 +264,15 @@ const headHost: HeadStartHost = {
   open: (docId, data) => open(docId, data, undefined, true),
   page: (docId, pageNumber, params) => extractPage({ doc: docId, pageNumber, ...params }),
   close: closeDocument,
-  // A head start's failure is never the next request's: it is swallowed (the queue must not turn rejected).
+  // A head start's failure is never the next request's: it is swallowed (the queue must not turn rejected). Its
+  // steps chain as promise jobs, which would keep message events waiting: each first lets the event loop run.
   later: (step) => {
-    queue = queue.then(() => step().catch(() => undefined));
+    queue = queue.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => step().catch(() => undefined));
   },
+  busy: () => waiting > 0,
 };
+/** Requests received and not yet started. */
+let waiting = 0;
 
 self.onmessage = (event: MessageEvent<PdfRequest>) => {
   const req = event.data;
@@ -279,7 +283,9 @@ self.onmessage = (event: MessageEvent<PdfRequest>) => {
     queue = queue.then(() => startHead(headHost, data, pages, { preferredScale, maxSidePx, maxRasterPixels }, done).catch(done));
     return;
   }
+  waiting++;
   queue = queue.then(async () => {
+    waiting--;
     const { result, transfer } = await handle(req);
     self.postMessage(result, transfer);
   });
