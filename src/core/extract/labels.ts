@@ -85,6 +85,46 @@ export function mayHoldLabel(line: Line, labels: string[]): boolean {
   return line.page.text_source === "ocr" || candidateRanks(line, labelIndex(labels)).length > 0;
 }
 
+/**
+ * How many of the label lists may have a label on this line (mayHoldLabel for each list, counted up to `enough`):
+ * the line's words are looked up once for all lists instead of once per list (a bit each, so for up to 30 lists).
+ */
+export function listsMayHold(line: Line, lists: string[][], enough: number): number {
+  if (line.page.text_source === "ocr") return Math.min(enough, lists.length);
+  if (lists.length > 30) {
+    let count = 0;
+    for (const labels of lists) if (mayHoldLabel(line, labels) && ++count >= enough) break;
+    return count;
+  }
+  const index = multiIndex(lists);
+  const info = infoOf(line);
+  let mask = 0;
+  for (const t of info.tokens) mask |= index.byFirstWord.get(t) ?? 0;
+  for (const o of index.others) if ((mask & o.mask) !== o.mask && info.lower.includes(o.first)) mask |= o.mask;
+  let count = 0;
+  for (let m = mask; m !== 0 && count < enough; m &= m - 1) count++;
+  return count;
+}
+
+/** Per list of label lists: each first word (and each non-word first token) with the bits of the lists having it. */
+interface MultiIndex { byFirstWord: Map<string, number>; others: Array<{ mask: number; first: string }> }
+const multiIndexes = new WeakMap<string[][], MultiIndex>();
+function multiIndex(lists: string[][]): MultiIndex {
+  let index = multiIndexes.get(lists);
+  if (!index) {
+    index = { byFirstWord: new Map(), others: [] };
+    const others = new Map<string, number>();
+    lists.forEach((labels, i) => {
+      const single = labelIndex(labels);
+      for (const first of single.byFirstWord.keys()) index!.byFirstWord.set(first, (index!.byFirstWord.get(first) ?? 0) | (1 << i));
+      for (const o of single.others) others.set(o.first, (others.get(o.first) ?? 0) | (1 << i));
+    });
+    index.others = [...others].map(([first, mask]) => ({ first, mask }));
+    multiIndexes.set(lists, index);
+  }
+  return index;
+}
+
 function candidateRanks(line: Line, index: LabelIndex): number[] {
   const info = infoOf(line);
   const ranks: number[] = [];

@@ -5,7 +5,7 @@
  */
 import type { FieldResult, FieldValue } from "../model";
 import type { FieldSettings, TableColumn } from "../project";
-import { findLabels, mayHoldLabel, type LabelHit } from "./labels";
+import { findLabels, listsMayHold, type LabelHit } from "./labels";
 import { boxesOf, type Line, type LineWord, lineHeight, ocrConfidenceOf, type Span } from "./lines";
 import { type DateOrder, parseAmount } from "./normalize";
 import { findAmounts } from "./values";
@@ -40,12 +40,18 @@ function headerAnchors(line: Line, columns: TableColumn[]): Anchor[] | null {
   return anchors;
 }
 
+/** The columns' label lists, one array per column list (listsMayHold keeps its index per array). */
+const labelLists = new WeakMap<TableColumn[], string[][]>();
+function labelListsOf(columns: TableColumn[]): string[][] {
+  let lists = labelLists.get(columns);
+  if (!lists) labelLists.set(columns, (lists = columns.map((c) => c.labels)));
+  return lists;
+}
+
 function findHeaderAnchors(line: Line, columns: TableColumn[]): Anchor[] | null {
   // A header names two columns or more: most lines of a long document name none, and are passed over here
   // without the label search's allocations (a 999-page document's lines made ~250 MB of garbage).
-  let possible = 0;
-  for (const column of columns) if (mayHoldLabel(line, column.labels) && ++possible >= 2) break;
-  if (possible < 2) return null;
+  if (listsMayHold(line, labelListsOf(columns), 2) < 2) return null;
   const hits: Array<LabelHit & { column: TableColumn }> = [];
   for (const column of columns) for (const h of findLabels([line], column.labels)) hits.push({ ...h, column });
   // Longer (more specific) labels first; then each column keeps its best-ranked hit.
