@@ -218,11 +218,9 @@ const GET_OBJ_FAST = `  getObj() {
     const codes = lexerCodes;
     let n = 0, firstDigit = -1, ch = bytes[p++];
     while (ch !== 0x3e) {
-      if (specialChars[ch] !== 1) {
-        let digit = -1;
-        if (ch >= 0x30 && ch <= 0x39) digit = ch & 0x0f;
-        else if (ch >= 0x41 && ch <= 0x46 || ch >= 0x61 && ch <= 0x66) digit = (ch & 0x0f) + 9;
-        else return undefined;
+      const digit = lexerHexDigits[ch];
+      if (digit === -1) return undefined;
+      if (digit >= 0) {
         if (firstDigit === -1) {
           firstDigit = digit;
         } else {
@@ -313,6 +311,7 @@ const GET_OBJ_FAST = `  getObj() {
 
 /** Scratch char codes of the token being read (lexing is synchronous: one token at a time). */
 const CODES_HELPERS = `const lexerCodes = [];
+const lexerHexDigits = new Int8Array(256).map((_, ch) => specialChars[ch] === 1 ? -2 : toHexDigit(ch));
 const lexerNameCache = new Map();
 const lexerCommandCaches = new WeakMap();
 const lexerNullCommandCache = new Map();
@@ -339,6 +338,8 @@ function commandCacheOf(knownCommands) {
 }
 function codesToString(codes, n) {
   if (n === 0) return "";
+  if (n === 1) return String.fromCharCode(codes[0]);
+  if (n === 2) return String.fromCharCode(codes[0], codes[1]);
   codes.length = n;
   return String.fromCharCode.apply(null, codes);
 }
