@@ -216,6 +216,18 @@ export const TEXT_ONLY_FONTS: Patch[] = [
   ["    const mapping = font.getGlyphMapping(properties);\n", "    const mapping = font.getGlyphMapping(properties);\n    if (this.textOnly) return undefined;\n"],
 ];
 
+/**
+ * A text-only TrueType CID font maps no char code to a glyph id (TEXT_ONLY_FONTS), so checkAndRepair's walk over
+ * its CMap only matters for what it may throw: nothing, for the Identity CMap (CIDs are the codes 0 to 0xFFFF, all
+ * numbers), whose 65,536 steps are then skipped. About a tenth of pdf.js's CPU on one-page files with such fonts.
+ */
+const TEXT_ONLY_IDENTITY: Patch[] = [
+  [
+    "      const isCidToGidMapEmpty = !cidToGidMap?.size;\n      cMap.forEach((charCode, cid) => {",
+    "      const isCidToGidMapEmpty = !cidToGidMap?.size;\n      if (!(this.textOnly && cMap instanceof IdentityCMap)) cMap.forEach((charCode, cid) => {",
+  ],
+];
+
 const TO_UNICODE: Patch[] = [
   [
     "    const lastByte = dstLow.length - 1;\n    while (low <= high) {\n      this.#map.set(low++, dstLow);\n",
@@ -246,7 +258,7 @@ const TO_UNICODE: Patch[] = [
 ];
 
 /** Groups of patches: each group is applied whole or not at all. */
-export const SPEED_PATCHES: Patch[][] = [TRANSFORM, BIDI, NORMALIZE, ONE_CHUNK, SYNC_FONT, FLAT_TEXT_STATE, UNICODE_RANGES, TEXT_ONLY_FONTS, TO_UNICODE, LEXER];
+export const SPEED_PATCHES: Patch[][] = [TRANSFORM, BIDI, NORMALIZE, ONE_CHUNK, SYNC_FONT, FLAT_TEXT_STATE, UNICODE_RANGES, TEXT_ONLY_FONTS, TEXT_ONLY_IDENTITY, TO_UNICODE, LEXER];
 
 /**
  * Applies `required` (all or nothing: null when one anchor is missing or repeated) and whichever `optional` groups
