@@ -5,9 +5,10 @@
  * process-run.ts asks for the same worker again once it has the real input list, and a worker started here for
  * nothing (a folder that turns out to hold only images) idles and does not keep the process alive.
  *
- * With a single PDF file to process, the worker also opens it and reads its first pages meanwhile
+ * The worker also opens the first PDF the run will read and reads its first pages meanwhile
  * (core/convert/pdf-head-start.ts): the run's own requests then find them done when their parameters are the
- * defaults, and anything else (a project with other limits, a password) is simply computed again.
+ * defaults, and anything else (another file opened first, a project with other limits, a password) is simply
+ * computed again.
  */
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -47,11 +48,35 @@ export function singlePdfFile(args: string[]): string | null {
   }
 }
 
+/**
+ * The PDF a run of `process` on these arguments probably reads first: the one PDF file named, else the first PDF
+ * directly in the first folder named, in the order the run walks it (src/batch/inputs.ts: code-point order, no
+ * dot-names), unless a subfolder comes before it. A guess (it looks at one folder level, like namesPdf): a wrong
+ * one only costs the head start. Null when there is none. MUST NOT throw.
+ */
+export function firstPdfToRead(args: string[]): string | null {
+  const single = singlePdfFile(args);
+  if (single) return single;
+  try {
+    const folder = args.find((a) => !a.startsWith("-") && statSync(a, { throwIfNoEntry: false })?.isDirectory());
+    if (!folder) return null;
+    const names = readdirSync(folder).filter((n) => !n.startsWith(".")).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const name of names.slice(0, MAX_ENTRIES)) {
+      const info = statSync(path.join(folder, name), { throwIfNoEntry: false });
+      if (!info || info.isDirectory()) return null; // the run reads that folder's files first
+      if (info.isFile() && isPdfName(name)) return info.size > 0 && info.size <= HEAD_START_MAX_BYTES ? path.join(folder, name) : null;
+    }
+    return null;
+  } catch {
+    return null;
+  }
+}
+
 /** For `process`: the pdf.js head start when an argument names a PDF (see the module comment). */
 export async function warmPdfEarly(argv: string[]): Promise<void> {
   if (argv[0] !== "process" || !argv.slice(1).some(namesPdf)) return;
   const [{ prewarmPdfWorkers }, { DEFAULT_LIMITS, PDF_RENDER_DPI }] = await Promise.all([import("../core/convert/pdf-client"), import("../core/convert/limits")]);
-  const file = singlePdfFile(argv.slice(1));
+  const file = firstPdfToRead(argv.slice(1));
   let data: Uint8Array | null = null;
   try {
     data = file ? new Uint8Array(readFileSync(file)) : null;

@@ -3,7 +3,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { namesPdf, singlePdfFile } from "../../src/cli/early-pdf";
+import { firstPdfToRead, namesPdf, singlePdfFile } from "../../src/cli/early-pdf";
 
 const dir = mkdtempSync(path.join(tmpdir(), "docproc-early-pdf-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,4 +45,22 @@ test("the worker reads ahead in a file only when the arguments name exactly one 
   expect(singlePdfFile([file, one])).toBeNull();
   expect(singlePdfFile([empty])).toBeNull();
   expect(singlePdfFile(["--json"])).toBeNull();
+});
+
+test("the head start guesses the first PDF the run reads: the one file named, else the first PDF of the folder's walk", () => {
+  const inbox = path.join(dir, "inbox");
+  mkdirSync(inbox);
+  writeFileSync(path.join(inbox, "c.pdf"), "%PDF-1.7 c");
+  writeFileSync(path.join(inbox, "b.pdf"), "%PDF-1.7 b");
+  writeFileSync(path.join(inbox, "a.png"), "png");
+  writeFileSync(path.join(inbox, ".hidden.pdf"), "%PDF-1.7 hidden"); // the run skips dot-names
+  expect(firstPdfToRead([inbox, "--json"])).toBe(path.join(inbox, "b.pdf"));
+  expect(firstPdfToRead([path.join(inbox, "c.pdf"), "--json"])).toBe(path.join(inbox, "c.pdf"));
+  // A subfolder sorting first is walked first: no guess.
+  const nested = path.join(dir, "nested-first");
+  mkdirSync(path.join(nested, "0-sub"), { recursive: true });
+  writeFileSync(path.join(nested, "z.pdf"), "%PDF-1.7 z");
+  expect(firstPdfToRead([nested])).toBeNull();
+  expect(firstPdfToRead(["--json"])).toBeNull();
+  expect(firstPdfToRead([path.join(dir, "missing")])).toBeNull();
 });
