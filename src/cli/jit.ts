@@ -22,6 +22,14 @@
  * two rounds: 18.34-18.37 s wall at x100, 18.45-18.76 at x30, 18.53-18.61 at x10 (issue 18). A user's own values
  * are kept.
  *
+ * And it raises the thresholds at which JavaScript functions are compiled by the optimizing tier (DFG) threefold: a
+ * run spends a third of a core on JIT threads, much of it compiling functions that then run a few times (pdf.js's
+ * font code, extraction code for the first documents). 500 real invoice pages, idle, 10 interleaved rounds:
+ * 2.68-2.88 -> 2.62-2.81 CPU-s and 1.52-1.67 -> 1.49-1.67 s; 100 one-page files 1.97-2.12 -> 1.84-2.06 CPU-s; 20
+ * scanned pages the same within noise (the machine was in a slow phase; an earlier 8-round A/B: 1.31-1.40 ->
+ * 1.28-1.35 s on the 500 pages). Ten times the thresholds cost wall time (code stayed slow too long). A user's own
+ * values are kept.
+ *
  * Long-lived commands (serve, worker, watch) keep FTL, which the HTTP path needs (GET req/s fell 13-32% without it),
  * but restart with its thresholds raised tenfold, so only code that stays hot gets the top tier. In a warm server
  * the first transactions of 500 born-digital pages then cost the JIT threads 0.3-0.7 CPU-s instead of 0.8-1.6, the
@@ -35,6 +43,9 @@ export const BATCH_RAM_SIZE = 1024 * 1024 * 1024;
 
 /** WebAssembly optimizing-tier thresholds of a batch run: a hundred times JavaScriptCore's defaults (50,000 and 500). */
 export const BATCH_OMG_THRESHOLDS = { afterWarmUp: "5000000", soon: "50000" };
+
+/** JavaScript optimizing-tier (DFG) thresholds of a batch run: three times JavaScriptCore's defaults (1,000 each). */
+export const BATCH_DFG_THRESHOLDS = { afterWarmUp: "3000", afterLongWarmUp: "3000" };
 
 /** Commands that are short batch runs. */
 const BATCH_COMMANDS = new Set(["process"]);
@@ -51,6 +62,8 @@ export function batchJscEnv(env: Record<string, string | undefined>, ram = total
     BUN_JSC_forceRAMSize: env.BUN_JSC_forceRAMSize ?? String(Math.min(ram, BATCH_RAM_SIZE)),
     BUN_JSC_thresholdForOMGOptimizeAfterWarmUp: env.BUN_JSC_thresholdForOMGOptimizeAfterWarmUp ?? BATCH_OMG_THRESHOLDS.afterWarmUp,
     BUN_JSC_thresholdForOMGOptimizeSoon: env.BUN_JSC_thresholdForOMGOptimizeSoon ?? BATCH_OMG_THRESHOLDS.soon,
+    BUN_JSC_thresholdForOptimizeAfterWarmUp: env.BUN_JSC_thresholdForOptimizeAfterWarmUp ?? BATCH_DFG_THRESHOLDS.afterWarmUp,
+    BUN_JSC_thresholdForOptimizeAfterLongWarmUp: env.BUN_JSC_thresholdForOptimizeAfterLongWarmUp ?? BATCH_DFG_THRESHOLDS.afterLongWarmUp,
   };
 }
 
