@@ -74,6 +74,8 @@ export interface WorkerRuntime {
   notifier: Notifier;
   runner: CorePipelineRunner | null;
   ocrStatus: CorePipelineRunner["ocrStatus"];
+  /** True once this process hears other processes' signals (PostgreSQL LISTEN is up); false when it never will. */
+  signalsReady: Promise<boolean>;
   stop(graceful: boolean, timeoutMs?: number): Promise<void>;
 }
 
@@ -130,6 +132,7 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
     pool,
     notifier,
     runner,
+    signalsReady: signals.then((s) => s !== null),
     ocrStatus: () => runner?.ocrStatus() ?? { status: "ready", engine: "injected" },
     async stop(graceful, timeoutMs) {
       await pool.stop({ graceful, timeoutMs });

@@ -30,6 +30,10 @@ test("a long poll on an API-only server wakes on a completion made by another pr
   const form = new FormData();
   form.append("files", new File(["INVOICE 1\nTotal: 10.00 EUR\n"], "a.txt", { type: "text/plain" }));
   await api.app.handle(new Request(`http://local/transactions/${created.transaction_id}/source-files`, { method: "POST", headers: { "x-api-key": "k" }, body: form }));
+  // Both listen before anything happens: a NOTIFY sent while a LISTEN connection is still opening is lost (in service,
+  // polling covers that moment; here the API's re-check is an hour away). Under load opening one took seconds.
+  expect(await api.runtime.signalsReady).toBe(true);
+  expect(await worker.runtime.signalsReady).toBe(true);
   // Only the API server knows of the new job; the worker runtime hears of it through NOTIFY and runs it.
   const started = Date.now();
   await call("POST", `/transactions/${created.transaction_id}/start`, {});
