@@ -1,12 +1,12 @@
 /**
- * listsMayHold (src/core/extract/labels.ts): the table header search asks, per line, how many columns may have a
+ * listsMayHold (src/core/extract/label-index.ts): the table header search asks, per line, how many columns may have a
  * label there; it MUST count exactly the lists for which mayHoldLabel says yes.
  */
 import { expect, test } from "bun:test";
 import type { Page, Word } from "../../src/core/model";
 import { defaultProject } from "../../src/core/project";
 import { pageLines } from "../../src/core/extract/lines";
-import { listsMayHold, mayHoldLabel } from "../../src/core/extract/labels";
+import { listsMayHold, mayHoldLabel } from "../../src/core/extract/label-index";
 
 function pageOf(rows: string[], source: Page["text_source"] = "text_layer"): Page {
   const words: Word[] = [];

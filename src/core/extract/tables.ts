@@ -5,7 +5,8 @@
  */
 import type { FieldResult, FieldValue } from "../model";
 import type { FieldSettings, TableColumn } from "../project";
-import { findLabels, listsMayHold, type LabelHit } from "./labels";
+import { findLabels, type LabelHit } from "./labels";
+import { listsMayHold } from "./label-index";
 import { boxesOf, type Line, type LineWord, lineHeight, ocrConfidenceOf, type Span } from "./lines";
 import { type DateOrder, parseAmount } from "./normalize";
 import { findAmounts } from "./values";

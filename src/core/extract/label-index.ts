@@ -1,0 +1,151 @@
+/**
+ * Which lines may hold which labels, answered without running a label's regex: each label list is indexed by its
+ * labels' first words, each line by its folded tokens (and each line list by token postings), so findLabels
+ * (labels.ts) runs a label's regex only on the lines holding its first word. Text-layer lines only: OCR lines are
+ * matched with an error allowance and always may hold a label.
+ */
+import type { Line } from "./lines";
+import { fold } from "./fuzzy";
+
+/**
+ * Which labels can occur on a line, found by looking the line's words up by each label's first word: the regex of
+ * a label runs only on lines that hold its first word (labels × lines × fields would otherwise add up).
+ */
+export interface LabelIndex { byFirstWord: Map<string, number[]>; others: Array<{ rank: number; first: string }> }
+const indexes = new WeakMap<string[], LabelIndex>();
+export function labelIndex(labels: string[]): LabelIndex {
+  let index = indexes.get(labels);
+  if (!index) {
+    index = { byFirstWord: new Map(), others: [] };
+    labels.forEach((label, rank) => {
+      const first = fold(label.replace(/^\^/, "").toLowerCase()).trim().split(/\s+/)[0]!;
+      if (/^[\p{L}\p{N}]+$/u.test(first)) index!.byFirstWord.set(first, [...(index!.byFirstWord.get(first) ?? []), rank]);
+      else index!.others.push({ rank, first: first.replace(/[.:]+$/, "") });
+    });
+    indexes.set(labels, index);
+  }
+  return index;
+}
+
+interface LineInfo { folded: string; lower: string; tokens: string[] }
+const lineInfo = new WeakMap<Line, LineInfo>();
+export function infoOf(line: Line): LineInfo {
+  let info = lineInfo.get(line);
+  if (!info) {
+    const folded = fold(line.text);
+    const lower = folded.toLowerCase();
+    info = { folded, lower, tokens: [...new Set(lower.split(/[^\p{L}\p{N}]+/u))] };
+    lineInfo.set(line, info);
+  }
+  return info;
+}
+
+/**
+ * False when findLabels(lines, labels) surely finds nothing on this line: a text-layer line holding none of the
+ * labels' first words. (OCR lines are matched with an error allowance, so they always may.)
+ */
+export function mayHoldLabel(line: Line, labels: string[]): boolean {
+  return line.page.text_source === "ocr" || candidateRanks(line, labelIndex(labels)).length > 0;
+}
+
+/**
+ * How many of the label lists may have a label on this line (mayHoldLabel for each list, counted up to `enough`):
+ * the line's words are looked up once for all lists instead of once per list (a bit each, so for up to 30 lists).
+ */
+export function listsMayHold(line: Line, lists: string[][], enough: number): number {
+  if (line.page.text_source === "ocr") return Math.min(enough, lists.length);
+  if (lists.length > 30) {
+    let count = 0;
+    for (const labels of lists) if (mayHoldLabel(line, labels) && ++count >= enough) break;
+    return count;
+  }
+  const index = multiIndex(lists);
+  const info = infoOf(line);
+  let mask = 0;
+  for (const t of info.tokens) mask |= index.byFirstWord.get(t) ?? 0;
+  for (const o of index.others) if ((mask & o.mask) !== o.mask && info.lower.includes(o.first)) mask |= o.mask;
+  let count = 0;
+  for (let m = mask; m !== 0 && count < enough; m &= m - 1) count++;
+  return count;
+}
+
+/** Per list of label lists: each first word (and each non-word first token) with the bits of the lists having it. */
+interface MultiIndex { byFirstWord: Map<string, number>; others: Array<{ mask: number; first: string }> }
+const multiIndexes = new WeakMap<string[][], MultiIndex>();
+function multiIndex(lists: string[][]): MultiIndex {
+  let index = multiIndexes.get(lists);
+  if (!index) {
+    index = { byFirstWord: new Map(), others: [] };
+    const others = new Map<string, number>();
+    lists.forEach((labels, i) => {
+      const single = labelIndex(labels);
+      for (const first of single.byFirstWord.keys()) index!.byFirstWord.set(first, (index!.byFirstWord.get(first) ?? 0) | (1 << i));
+      for (const o of single.others) others.set(o.first, (others.get(o.first) ?? 0) | (1 << i));
+    });
+    index.others = [...others].map(([first, mask]) => ({ first, mask }));
+    multiIndexes.set(lists, index);
+  }
+  return index;
+}
+
+export function candidateRanks(line: Line, index: LabelIndex): number[] {
+  const info = infoOf(line);
+  const ranks: number[] = [];
+  for (const t of info.tokens) {
+    const found = index.byFirstWord.get(t);
+    if (found) ranks.push(...found);
+  }
+  for (const o of index.others) if (info.lower.includes(o.first)) ranks.push(o.rank);
+  // Tokens are unique per line and each rank sits under one first word, so there are no duplicates to remove.
+  return ranks.length > 1 ? ranks.sort((a, b) => a - b) : ranks;
+}
+
+/** Line positions by token (infoOf's tokens), per line list: a document's lines are searched for every field. */
+const postings = new WeakMap<Line[], Map<string, number[]>>();
+function postingsOf(lines: Line[]): Map<string, number[]> {
+  let map = postings.get(lines);
+  if (!map) {
+    map = new Map();
+    lines.forEach((line, i) => {
+      for (const t of infoOf(line).tokens) {
+        const list = map!.get(t);
+        if (list) list.push(i);
+        else map!.set(t, [i]);
+      }
+    });
+    postings.set(lines, map);
+  }
+  return map;
+}
+
+/**
+ * The lines that can hold a hit, in their order: on text-layer lines only those holding a label's first word or,
+ * for a label not starting with a word, its first token as a substring (candidateRanks finds nothing on the
+ * others). OCR lines (fuzzy matching) and short lists are searched line by line.
+ */
+export function linesToSearch(lines: Line[], index: LabelIndex): Line[] {
+  if (lines.length < 16 || lines.some((l) => l.page.text_source === "ocr")) return lines;
+  const map = postingsOf(lines);
+  // Marks in line order instead of a set to sort: the same lines, ascending, each once.
+  const at = new Uint8Array(lines.length);
+  for (const first of index.byFirstWord.keys()) for (const i of map.get(first) ?? []) at[i] = 1;
+  for (const o of index.others) for (const i of linesHolding(lines, o.first)) at[i] = 1;
+  const out: Line[] = [];
+  for (let i = 0; i < lines.length; i++) if (at[i]) out.push(lines[i]!);
+  return out;
+}
+
+/** Positions of the lines whose lower-cased text contains `needle` (a label not starting with a word: "#", "n°"). */
+const holding = new WeakMap<Line[], Map<string, number[]>>();
+function linesHolding(lines: Line[], needle: string): number[] {
+  let byNeedle = holding.get(lines);
+  if (!byNeedle) holding.set(lines, (byNeedle = new Map()));
+  let found = byNeedle.get(needle);
+  if (!found) {
+    found = [];
+    for (let i = 0; i < lines.length; i++) if (infoOf(lines[i]!).lower.includes(needle)) found.push(i);
+    byNeedle.set(needle, found);
+  }
+  return found;
+}
+
