@@ -36,9 +36,11 @@ export function namesPdf(arg: string): boolean {
 
 const isPdfName = (name: string) => /\.pdf$/i.test(name);
 
-/** The one PDF file the arguments name when they name exactly one file and no folder with PDFs; else null. MUST NOT throw. */
-export function singlePdfFile(args: string[]): string | null {
-  const named = args.filter(namesPdf);
+/**
+ * The one PDF file the arguments name when they name exactly one file and no folder with PDFs; else null. `named`:
+ * the arguments that name a PDF, when the caller has them already. MUST NOT throw.
+ */
+export function singlePdfFile(args: string[], named = args.filter(namesPdf)): string | null {
   if (named.length !== 1) return null;
   try {
     const info = statSync(named[0]!);
@@ -54,8 +56,8 @@ export function singlePdfFile(args: string[]): string | null {
  * dot-names), unless a subfolder comes before it. A guess (it looks at one folder level, like namesPdf): a wrong
  * one only costs the head start. Null when there is none. MUST NOT throw.
  */
-export function firstPdfToRead(args: string[]): string | null {
-  const single = singlePdfFile(args);
+export function firstPdfToRead(args: string[], named = args.filter(namesPdf)): string | null {
+  const single = singlePdfFile(args, named);
   if (single) return single;
   try {
     const folder = args.find((a) => !a.startsWith("-") && statSync(a, { throwIfNoEntry: false })?.isDirectory());
@@ -74,9 +76,12 @@ export function firstPdfToRead(args: string[]): string | null {
 
 /** For `process`: the pdf.js head start when an argument names a PDF (see the module comment). */
 export async function warmPdfEarly(argv: string[]): Promise<void> {
-  if (argv[0] !== "process" || !argv.slice(1).some(namesPdf)) return;
+  if (argv[0] !== "process") return;
+  const args = argv.slice(1);
+  const named = args.filter(namesPdf);
+  if (named.length === 0) return;
   const [{ prewarmPdfWorkers }, { DEFAULT_LIMITS, PDF_RENDER_DPI }] = await Promise.all([import("../core/convert/pdf-client"), import("../core/convert/limits")]);
-  const file = firstPdfToRead(argv.slice(1));
+  const file = firstPdfToRead(args, named);
   let data: Uint8Array | null = null;
   try {
     data = file ? new Uint8Array(readFileSync(file)) : null;

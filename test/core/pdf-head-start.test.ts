@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { closeIdlePdfWorkers, PdfWorkerClient, prewarmPdfWorkers } from "../../src/core/convert/pdf-client.ts";
-import type { PageResult } from "../../src/core/convert/pdf-protocol.ts";
+import type { OpenResult, PageResult } from "../../src/core/convert/pdf-protocol.ts";
 
 setDefaultTimeout(120_000);
 
@@ -25,23 +25,26 @@ async function pdfOf(name: string, pages: number): Promise<Uint8Array> {
 }
 
 /** Every page of `data` as a worker reads it with `params`, in a worker of its own (no head start). */
-async function pagesOf(data: Uint8Array, params = PARAMS): Promise<PageResult[]> {
+/** Opens `data` (in the pool's worker, or a new one), reads every page with `params`, closes it. */
+async function openAndRead(data: Uint8Array, params = PARAMS): Promise<{ opened: OpenResult; pages: PageResult[] }> {
   const client = new PdfWorkerClient(data, undefined, 30_000);
   try {
-    const { numPages } = await client.open();
-    const out: PageResult[] = [];
-    for (let n = 1; n <= numPages; n++) out.push(await client.request<PageResult>({ op: "page", pageNumber: n, ...params }, 30_000, `page ${n}`));
-    return out;
+    const opened = await client.open();
+    const pages: PageResult[] = [];
+    for (let n = 1; n <= opened.numPages; n++) pages.push(await client.request<PageResult>({ op: "page", pageNumber: n, ...params }, 30_000, `page ${n}`));
+    return { opened, pages };
   } finally {
     await client.close();
-    closeIdlePdfWorkers();
   }
 }
 
-async function readAll(client: PdfWorkerClient, pages: number): Promise<PageResult[]> {
-  const out: PageResult[] = [];
-  for (let n = 1; n <= pages; n++) out.push(await client.request<PageResult>({ op: "page", pageNumber: n, ...PARAMS }, 30_000, `page ${n}`));
-  return out;
+/** Every page of `data` as a worker reads it with `params`, in a worker of its own (no head start). */
+async function pagesOf(data: Uint8Array, params = PARAMS): Promise<PageResult[]> {
+  try {
+    return (await openAndRead(data, params)).pages;
+  } finally {
+    closeIdlePdfWorkers();
+  }
 }
 
 let a: Uint8Array;
@@ -62,62 +65,38 @@ afterEach(() => closeIdlePdfWorkers());
 describe("pdf.js head start", () => {
   test("the pages read ahead are the pages the run's requests read, and the rest is read as usual", async () => {
     await prewarmPdfWorkers(1, { data: a.slice(), pages: 2, ...PARAMS });
-    const client = new PdfWorkerClient(a, undefined, 30_000);
-    try {
-      const opened = await client.open();
-      expect(opened.numPages).toBe(3);
-      expect(opened.headStartPages).toBe(2);
-      const pages = await readAll(client, 3);
-      expect(pages).toEqual(referenceA);
-      expect(pages[0]!.text).toContain("Alpha page 1");
-    } finally {
-      await client.close();
-    }
+    const { opened, pages } = await openAndRead(a);
+    expect(opened.numPages).toBe(3);
+    expect(opened.headStartPages).toBe(2);
+    expect(pages).toEqual(referenceA);
+    expect(pages[0]!.text).toContain("Alpha page 1");
   });
 
   test("another file opened first discards the head start: its pages are its own", async () => {
     await prewarmPdfWorkers(1, { data: a.slice(), pages: 3, ...PARAMS });
-    const other = new PdfWorkerClient(b, undefined, 30_000);
-    try {
-      const opened = await other.open();
-      expect(opened.headStartPages).toBeUndefined();
-      expect(await readAll(other, 2)).toEqual(referenceB);
-    } finally {
-      await other.close();
-    }
+    const other = await openAndRead(b);
+    expect(other.opened.headStartPages).toBeUndefined();
+    expect(other.pages).toEqual(referenceB);
     // The same worker, now without a head start: the first file opens and reads normally.
-    const first = new PdfWorkerClient(a, undefined, 30_000);
-    try {
-      expect((await first.open()).headStartPages).toBeUndefined();
-      expect(await readAll(first, 3)).toEqual(referenceA);
-    } finally {
-      await first.close();
-    }
+    const first = await openAndRead(a);
+    expect(first.opened.headStartPages).toBeUndefined();
+    expect(first.pages).toEqual(referenceA);
   });
 
   test("pages read with other parameters are read again with the request's", async () => {
     const small = { ...PARAMS, maxSidePx: 1_000 };
     await prewarmPdfWorkers(1, { data: a.slice(), pages: 3, ...small });
-    const client = new PdfWorkerClient(a, undefined, 30_000);
-    try {
-      expect((await client.open()).headStartPages).toBe(3);
-      const pages = await readAll(client, 3);
-      expect(pages).toEqual(referenceA);
-      // What the head start read differs (a smaller raster scale), so a page served from it would have failed above.
-      expect((await pagesOf(a, small))[0]!.scale).toBeLessThan(referenceA[0]!.scale);
-    } finally {
-      await client.close();
-    }
+    const { opened, pages } = await openAndRead(a);
+    expect(opened.headStartPages).toBe(3);
+    expect(pages).toEqual(referenceA);
+    // What the head start read differs (a smaller raster scale), so a page served from it would have failed above.
+    expect((await pagesOf(a, small))[0]!.scale).toBeLessThan(referenceA[0]!.scale);
   });
 
   test("a file pdf.js cannot open leaves no head start behind", async () => {
     await prewarmPdfWorkers(1, { data: new TextEncoder().encode("%PDF-1.7\nnot really a pdf"), pages: 3, ...PARAMS });
-    const client = new PdfWorkerClient(a, undefined, 30_000);
-    try {
-      expect((await client.open()).headStartPages).toBeUndefined();
-      expect(await readAll(client, 3)).toEqual(referenceA);
-    } finally {
-      await client.close();
-    }
+    const { opened, pages } = await openAndRead(a);
+    expect(opened.headStartPages).toBeUndefined();
+    expect(pages).toEqual(referenceA);
   });
 });
