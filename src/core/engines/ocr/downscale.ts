@@ -1,9 +1,10 @@
+import { blockSums } from "../../imaging/block-sums.ts";
 import type { GreyImage } from "./raster.ts";
 
 /**
  * Box-filter downscale by an integer factor (cheap analysis copy): each output pixel is ⌊sum / factor²⌋ of its
  * block, looked up in a table built with that division. The usual factors (2-4: a 300-DPI page is reduced by 3 or
- * 4) add their block's pixels in one expression; others add column sums of a band of rows.
+ * 4) add their block's pixels in one expression; others take the block sums of imaging/block-sums.ts.
  */
 export function downscale(img: GreyImage, factor: number): GreyImage {
   if (factor <= 1) return img;
@@ -16,13 +17,8 @@ export function downscale(img: GreyImage, factor: number): GreyImage {
     for (let y = 0; y < height; y++) smallBlocks(img, y * factor * img.width, out, y * width, width, factor, mean);
     return { data: out, width, height };
   }
-  const sums = new Int32Array(width);
-  for (let y = 0; y < height; y++) {
-    sums.fill(0);
-    for (let dy = 0; dy < factor; dy++) addBlockRow(img.data, (y * factor + dy) * img.width, sums, width, factor);
-    const row = y * width;
-    for (let x = 0; x < width; x++) out[row + x] = mean[sums[x]!]!;
-  }
+  const sums = blockSums(img.data, img.width, factor, width, height);
+  for (let i = 0; i < out.length; i++) out[i] = mean[sums[i]!]!;
   return { data: out, width, height };
 }
 
@@ -58,16 +54,6 @@ function blockMeans(area: number): Uint8Array {
   const mean = new Uint8Array(255 * area + 1);
   for (let sum = 0; sum < mean.length; sum++) mean[sum] = sum / area;
   return mean;
-}
-
-/** Adds the sums of `factor` consecutive pixels of one source row, from `start`, to `sums[0..width)`. */
-function addBlockRow(src: Uint8Array, start: number, sums: Int32Array, width: number, factor: number): void {
-  let p = start;
-  for (let x = 0; x < width; x++) {
-    let sum = 0;
-    for (let dx = 0; dx < factor; dx++, p++) sum += src[p]!;
-    sums[x]! += sum;
-  }
 }
 
 /**
