@@ -122,6 +122,11 @@ describe("patched pdf.js module file", () => {
     const { loadPdfjsWorkerModule, privateDir } = await import("../../src/core/convert/pdfjs-patched-worker.ts");
     const fs = await import("node:fs");
     const dir = privateDir();
+    // Without a bytecode copy (pdfjs-bytecode.ts) a start goes through the patched file, and writes it when missing.
+    const dropBytecode = () => {
+      for (const name of fs.readdirSync(dir)) if (/\.cjs(\.jsc|\.sha256)?$/.test(name)) fs.rmSync(path.join(dir, name), { force: true });
+    };
+    dropBytecode();
     await loadPdfjsWorkerModule();
     const current = fs.readdirSync(dir).filter((n) => /^pdf\.worker\.[0-9a-f]{16}\.mjs$/.test(n));
     expect(current.length).toBeGreaterThan(0);
@@ -132,7 +137,9 @@ describe("patched pdf.js module file", () => {
     for (const f of [stale, oldPartial, freshPartial]) fs.writeFileSync(f, "export {};");
     const hourAgo = new Date(Date.now() - 3600_000);
     fs.utimesSync(oldPartial, hourAgo, hourAgo);
-    for (const name of current) fs.unlinkSync(path.join(dir, name)); // as after an upgrade: this version's file is new
+    // As after an upgrade: this version's file is new, and so is its bytecode copy.
+    for (const name of current) fs.unlinkSync(path.join(dir, name));
+    dropBytecode();
     const loaded = await loadPdfjsWorkerModule();
     expect(loaded.glyphOffsets).toBe(true);
     const after = fs.readdirSync(dir);

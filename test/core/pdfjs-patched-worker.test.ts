@@ -26,6 +26,12 @@ async function inOwnTmp(body: (tmp: string) => Promise<void>): Promise<void> {
   }
 }
 
+/** Without its bytecode copy (pdfjs-bytecode.ts, tested on its own) a start goes through the recipe and the patched file. */
+function noBytecode(): void {
+  const dir = privateDir();
+  for (const name of readdirSync(dir)) if (/\.cjs(\.jsc|\.sha256)?$/.test(name)) unlinkSync(path.join(dir, name));
+}
+
 function state() {
   const dir = privateDir();
   const names = readdirSync(dir);
@@ -51,23 +57,28 @@ test("a start finds the patched file through its recipe, and patches again when 
     const standInDigest = createHash("sha256").update(standIn).digest("hex");
     writeFileSync(path.join(first.dir, `pdf.worker.${standInDigest.slice(0, 16)}.mjs`), standIn);
     writeFileSync(first.recipe, standInDigest);
+    noBytecode();
     expect((await loadPdfjsWorkerModule()).WorkerMessageHandler).toBe("stand-in");
     unlinkSync(path.join(first.dir, `pdf.worker.${standInDigest.slice(0, 16)}.mjs`));
     writeFileSync(first.recipe, first.digest);
+    noBytecode();
     expect((await loadPdfjsWorkerModule()).WorkerMessageHandler).not.toBe("stand-in");
     expect(state().mtime).toBe(first.mtime);
 
     // A changed file is written again from the patched source.
     appendFileSync(first.file, "\n// planted\n");
+    noBytecode();
     expect((await loadPdfjsWorkerModule()).glyphOffsets).toBe(true);
     const healed = state();
     expect(healed.sha).toBe(first.digest);
 
     // A missing file, and a recipe naming another digest, too.
     unlinkSync(first.file);
+    noBytecode();
     expect((await loadPdfjsWorkerModule()).glyphOffsets).toBe(true);
     expect(state().sha).toBe(first.digest);
     writeFileSync(first.recipe, "0".repeat(64));
+    noBytecode();
     expect((await loadPdfjsWorkerModule()).glyphOffsets).toBe(true);
     expect(state().digest).toBe(first.digest);
   }));

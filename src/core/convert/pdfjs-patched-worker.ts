@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync,
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { applyPatches, SPEED_PATCHES, type Patch } from "./pdfjs-speed-patches.ts";
+import { loadBuiltBytecode, loadPdfjsBytecode } from "./pdfjs-bytecode.ts";
 
 /**
  * Safety: an object stream's `/N` (its object count) sized two arrays before a single entry was read, and JSC
@@ -91,10 +92,13 @@ const OPTIONAL: Patch[][] = [OBJECT_STREAM, CID_WIDTH_RANGES, IMAGE_BITS, CMAP_B
 export async function loadPdfjsWorkerModule(): Promise<WorkerModule> {
   const path = Bun.resolveSync("pdfjs-dist/legacy/build/pdf.worker.mjs", import.meta.dir);
   if (!existsSync(path)) throw new Error(missingPdfjs(path));
-  const known = knownPatchedFile(path);
+  const recorded = recordedDigest(path);
+  const fromBytecode = recorded ? loadBuiltBytecode(privateDir(), recorded) : null;
+  if (fromBytecode) return { ...(fromBytecode as Pick<WorkerModule, "WorkerMessageHandler">), glyphOffsets: true };
+  const known = recorded ? knownPatchedFile(recorded) : null;
   if (known) {
     try {
-      return { ...(await import(known)), glyphOffsets: true };
+      return { ...((await loadPdfjsBytecode(known, recorded!)) ?? (await import(known))), glyphOffsets: true };
     } catch {
       // Removed by another version's worker meanwhile: patch again.
     }
@@ -112,7 +116,7 @@ export async function loadPdfjsWorkerModule(): Promise<WorkerModule> {
       removeStale(dirname(file), basename(file));
     }
     rememberPatchedFile(path, digest);
-    return { ...(await import(file)), glyphOffsets: true };
+    return { ...((await loadPdfjsBytecode(file, digest)) ?? (await import(file))), glyphOffsets: true };
   } catch {
     return { ...(await import(path)), glyphOffsets: false }; // e.g. a read-only or foreign temp dir
   }
@@ -130,14 +134,22 @@ function recipeFile(path: string): string {
   return join(privateDir(), `recipe.${createHash("sha256").update(recipe).digest("hex").slice(0, 16)}`);
 }
 
-function knownPatchedFile(path: string): string | null {
+/** The patched code's digest the recipe names, if any. */
+function recordedDigest(path: string): string | null {
   try {
     const digest = readFileSync(recipeFile(path), "utf8");
-    if (!/^[0-9a-f]{64}$/.test(digest)) return null;
+    return /^[0-9a-f]{64}$/.test(digest) ? digest : null;
+  } catch {
+    return null; // no recipe yet: patch
+  }
+}
+
+function knownPatchedFile(digest: string): string | null {
+  try {
     const file = join(privateDir(), `pdf.worker.${digest.slice(0, 16)}.mjs`);
     return sha256Of(file) === digest ? file : null;
   } catch {
-    return null; // no recipe yet, or its file is gone: patch again
+    return null; // its file is gone: patch again
   }
 }
 

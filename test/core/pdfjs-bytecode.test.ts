@@ -1,0 +1,82 @@
+/**
+ * The patched pdf.js worker code is loaded from JavaScriptCore bytecode (src/core/convert/pdfjs-bytecode.ts): built
+ * once beside the patched file, loaded by later starts without reading the patched file, and only while its code is
+ * exactly what was built; otherwise it is built again. Pages read through it are the ones read from source.
+ * Runs in its own temp dir (TMPDIR), away from the private dir other docproc processes use.
+ */
+import { expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const { loadPdfjsWorkerModule, privateDir } = await import("../../src/core/convert/pdfjs-patched-worker.ts");
+const { bytecodeName } = await import("../../src/core/convert/pdfjs-bytecode.ts");
+
+async function inOwnTmp(body: (tmp: string) => Promise<void>): Promise<void> {
+  const saved = process.env.TMPDIR;
+  const tmp = mkdtempSync(path.join(tmpdir(), "docproc-bytecode-"));
+  process.env.TMPDIR = tmp;
+  try {
+    await body(tmp);
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+const sha = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+function built() {
+  const dir = privateDir();
+  const digest = readFileSync(path.join(dir, readdirSync(dir).find((n) => n.startsWith("recipe."))!), "utf8");
+  const file = path.join(dir, bytecodeName(digest));
+  return { dir, digest, file, mjs: path.join(dir, `pdf.worker.${digest.slice(0, 16)}.mjs`) };
+}
+
+test("the worker code is built to bytecode once, then loaded from it while it is exactly what was built", () =>
+  inOwnTmp(async () => {
+    const first = await loadPdfjsWorkerModule();
+    expect(first.glyphOffsets).toBe(true);
+    expect(typeof first.WorkerMessageHandler).toBe("function");
+    const { dir, file, mjs } = built();
+    expect(readFileSync(file, "utf8").startsWith("// @bun @bytecode @bun-cjs")).toBe(true);
+    expect(readFileSync(`${file}.jsc`).length).toBeGreaterThan(1_000_000);
+    expect(readFileSync(`${file}.sha256`, "utf8")).toBe(sha(file));
+    expect(readdirSync(dir).filter((n) => n.startsWith("build-"))).toEqual([]);
+
+    // A later start loads the bytecode module without the patched file (a stand-in with its digest recorded shows it).
+    const code = readFileSync(file);
+    const standIn = "// @bun @bytecode @bun-cjs\n(function(exports, require, module, __filename, __dirname) {exports.WorkerMessageHandler = 'stand-in';})\n";
+    writeFileSync(file, standIn);
+    writeFileSync(`${file}.sha256`, createHash("sha256").update(standIn).digest("hex"));
+    unlinkSync(mjs);
+    delete require.cache[file]; // a worker thread loads it once; this test loads it again in the same thread
+    expect((await loadPdfjsWorkerModule()).WorkerMessageHandler).toBe("stand-in");
+    delete require.cache[file];
+
+    // A changed .cjs is not run: it is built again from the patched code, which is written again first.
+    appendFileSync(file, "\n// planted\n");
+    await loadPdfjsWorkerModule();
+    expect(existsSync(mjs)).toBe(true);
+    expect(readFileSync(file)).toEqual(code);
+    expect(readFileSync(`${file}.sha256`, "utf8")).toBe(sha(file));
+
+    // A missing bytecode file is built again too.
+    unlinkSync(`${file}.jsc`);
+    await loadPdfjsWorkerModule();
+    expect(existsSync(`${file}.jsc`)).toBe(true);
+  }));
+
+test("bytecode of another pdf.js or Bun goes when a new one is built", () =>
+  inOwnTmp(async () => {
+    await loadPdfjsWorkerModule();
+    const { dir, file } = built();
+    const other = path.join(dir, `pdf.worker.${"0".repeat(16)}.${"1".repeat(12)}.cjs`);
+    for (const suffix of ["", ".jsc", ".sha256"]) writeFileSync(other + suffix, "old");
+    unlinkSync(`${file}.jsc`);
+    await loadPdfjsWorkerModule();
+    expect(readdirSync(dir).filter((n) => n.endsWith(".cjs")).sort()).toEqual([path.basename(file)]);
+    expect(existsSync(`${other}.jsc`)).toBe(false);
+  }));
