@@ -4,7 +4,7 @@
  *
  * MUST NOT throw on a broken or foreign XML attachment: it returns null and the page-based extraction runs.
  */
-import { XMLParser } from "fast-xml-parser";
+import type { XMLParser } from "fast-xml-parser";
 import type { FieldValue } from "../model";
 
 export interface EInvoice {
@@ -15,7 +15,18 @@ export interface EInvoice {
   fields: Record<string, FieldValue>;
 }
 
-const parser = new XMLParser({ removeNSPrefix: true, ignoreAttributes: false, attributeNamePrefix: "@_", parseTagValue: false, trimValues: true });
+/**
+ * Made on the first e-invoice: every run imports this module (the extract stage), few files carry one, and loading
+ * fast-xml-parser took ~6 ms of each start-up. A literal require() is bundled into the compiled binary.
+ */
+let parser: XMLParser | null = null;
+function xmlParser(): XMLParser {
+  if (!parser) {
+    const { XMLParser: Parser } = require("fast-xml-parser") as typeof import("fast-xml-parser");
+    parser = new Parser({ removeNSPrefix: true, ignoreAttributes: false, attributeNamePrefix: "@_", parseTagValue: false, trimValues: true });
+  }
+  return parser;
+}
 
 type Node = any;
 /** Follows a path of element names; arrays take their first element. */
@@ -168,7 +179,7 @@ function parseInvoice(a: { filename: string; data: Uint8Array }): Omit<EInvoice,
   if (!/\.xml$/i.test(a.filename) && !/^\s*</.test(new TextDecoder().decode(a.data.slice(0, 64)))) return null;
   let doc: Node;
   try {
-    doc = parser.parse(new TextDecoder().decode(a.data));
+    doc = xmlParser().parse(new TextDecoder().decode(a.data));
   } catch {
     return null;
   }

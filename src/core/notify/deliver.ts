@@ -8,8 +8,7 @@
  * - Other 4xx, 3xx (redirects are never followed) and SSRF rejections end the delivery at once.
  * - Every attempt MUST re-run the SSRF guard and connect to the address it checked (no second DNS lookup).
  */
-import http from "node:http";
-import https from "node:https";
+import type http from "node:http";
 import { randomUUID } from "node:crypto";
 import type { LookupAddress } from "node:dns";
 import { DocprocError } from "../errors.ts";
@@ -111,6 +110,14 @@ export function parseRetryAfter(value: string | null | undefined, now: Date): nu
   return Math.min(Math.max(0, seconds), MAX_RETRY_AFTER_SECONDS);
 }
 
+/**
+ * node:http and node:https load with the first delivery: every `docproc process` imports this module (through the
+ * notify stage) and most never deliver anything; loading both took ~9 ms of each start-up.
+ */
+type Transports = { http: typeof import("node:http"); https: typeof import("node:https") };
+let transports: Promise<Transports> | null = null;
+const loadTransports = () => (transports ??= Promise.all([import("node:http"), import("node:https")]).then(([http, https]) => ({ http, https })));
+
 /** Sends one attempt. Never throws: every failure is an outcome. */
 export async function deliverOnce(req: DeliveryRequest, opts: SendOptions = {}): Promise<AttemptOutcome> {
   const now = opts.now ?? (() => new Date());
@@ -130,7 +137,7 @@ export async function deliverOnce(req: DeliveryRequest, opts: SendOptions = {}):
     return done({ ok: false, kind, status: null, retryable: e.retryable, error: e.message });
   }
   const headers = requestHeaders(req, Math.floor(startedAt.getTime() / 1000));
-  const result = await send(checked, req, headers, opts);
+  const result = await send(await loadTransports(), checked, req, headers, opts);
   return done({ ...classify(result, now()), address: checked.address });
 }
 
@@ -178,7 +185,7 @@ function pinnedLookup(checked: CheckedUrl) {
  * opened to the checked address through `pinnedLookup`. Keep-alive agents are not used, so no socket opened for
  * another check can be reused.
  */
-function openRequest(checked: CheckedUrl, req: DeliveryRequest, headers: Record<string, string>, ca?: string | Buffer): http.ClientRequest {
+function openRequest({ http, https }: Transports, checked: CheckedUrl, req: DeliveryRequest, headers: Record<string, string>, ca?: string | Buffer): http.ClientRequest {
   const url = checked.url;
   const isHttps = url.protocol === "https:";
   return (isHttps ? https : http).request({
@@ -207,7 +214,7 @@ function headerOf(res: http.IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-function send(checked: CheckedUrl, req: DeliveryRequest, headers: Record<string, string>, opts: SendOptions): Promise<RawResult> {
+function send(transports: Transports, checked: CheckedUrl, req: DeliveryRequest, headers: Record<string, string>, opts: SendOptions): Promise<RawResult> {
   return new Promise((resolve) => {
     let settled = false;
     const finish = (r: RawResult) => {
@@ -217,7 +224,7 @@ function send(checked: CheckedUrl, req: DeliveryRequest, headers: Record<string,
       opts.signal?.removeEventListener("abort", onAbort);
       resolve(r);
     };
-    const request = openRequest(checked, req, headers, opts.ca);
+    const request = openRequest(transports, checked, req, headers, opts.ca);
     // Once the status line is in, the response has arrived "within the timeout"; a body that trickles on past it
     // is cut off but does not turn a 2xx into a failure.
     let respond: (() => void) | null = null;
