@@ -1,7 +1,7 @@
 /**
- * The patched pdf.js worker code is loaded from JavaScriptCore bytecode (src/core/convert/pdfjs-bytecode.ts): built
- * once beside the patched file, loaded by later starts without reading the patched file, and only while its code is
- * exactly what was built; otherwise it is built again. Pages read through it are the ones read from source.
+ * The patched pdf.js worker code and the display layer are loaded from JavaScriptCore bytecode
+ * (src/core/convert/pdfjs-bytecode.ts): built once in the private dir, loaded by later starts (the worker code without
+ * reading the patched file), and only while the code is exactly what was built; otherwise it is built again.
  * Runs in its own temp dir (TMPDIR), away from the private dir other docproc processes use.
  */
 import { expect, test } from "bun:test";
@@ -10,7 +10,7 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmS
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-const { loadPdfjsWorkerModule, privateDir } = await import("../../src/core/convert/pdfjs-patched-worker.ts");
+const { loadPdfjsDisplayModule, loadPdfjsWorkerModule, privateDir } = await import("../../src/core/convert/pdfjs-patched-worker.ts");
 const { bytecodeName } = await import("../../src/core/convert/pdfjs-bytecode.ts");
 
 async function inOwnTmp(body: (tmp: string) => Promise<void>): Promise<void> {
@@ -31,7 +31,7 @@ const sha = (file: string) => createHash("sha256").update(readFileSync(file)).di
 function built() {
   const dir = privateDir();
   const digest = readFileSync(path.join(dir, readdirSync(dir).find((n) => n.startsWith("recipe."))!), "utf8");
-  const file = path.join(dir, bytecodeName(digest));
+  const file = path.join(dir, bytecodeName("pdf.worker", digest));
   return { dir, digest, file, mjs: path.join(dir, `pdf.worker.${digest.slice(0, 16)}.mjs`) };
 }
 
@@ -67,6 +67,20 @@ test("the worker code is built to bytecode once, then loaded from it while it is
     unlinkSync(`${file}.jsc`);
     await loadPdfjsWorkerModule();
     expect(existsSync(`${file}.jsc`)).toBe(true);
+  }));
+
+test("the display layer comes from a bytecode copy of pdf.mjs that still finds the canvas addon next to pdf.js", () =>
+  inOwnTmp(async () => {
+    const display = (await loadPdfjsDisplayModule()) as { getDocument?: unknown; version?: string };
+    expect(typeof display.getDocument).toBe("function");
+    const source = Bun.resolveSync("pdfjs-dist/legacy/build/pdf.mjs", import.meta.dir);
+    const file = path.join(privateDir(), bytecodeName("pdf", sha(source)));
+    expect(existsSync(`${file}.jsc`)).toBe(true);
+    expect(readFileSync(`${file}.sha256`, "utf8")).toBe(sha(file));
+    // import.meta.url is pdf.mjs's own: the addon is required from node_modules, not from the private dir.
+    expect(readFileSync(file, "utf8")).toContain(`createRequire(${JSON.stringify(Bun.pathToFileURL(source).href)})`);
+    const { version } = (await import("pdfjs-dist/legacy/build/pdf.mjs")) as { version: string };
+    expect(display.version).toBe(version);
   }));
 
 test("bytecode of another pdf.js or Bun goes when a new one is built", () =>

@@ -14,7 +14,7 @@ import { appendWordsOfRun, judgeTextLayer, type FontStyle, type TextRun } from "
 import { packWords, type OpenResult, type PageParams, type PageResult, type PdfRequest, type PdfResponse, type RenderResult } from "./pdf-protocol.ts";
 import { adoptHead, forgetHeadPages, headStartDocId, startHead, takeHeadPage, type HeadStartHost } from "./pdf-head-start.ts";
 import type { Word } from "../model.ts";
-import { loadPdfjsWorkerModule } from "./pdfjs-patched-worker.ts";
+import { loadPdfjsDisplayModule, loadPdfjsWorkerModule } from "./pdfjs-patched-worker.ts";
 import { importWithoutCanvas, loadCanvas } from "./pdfjs-canvas.ts";
 import { SHEET_MAX_TEXT } from "../split/sheet.ts";
 
@@ -24,7 +24,7 @@ import { SHEET_MAX_TEXT } from "../split/sheet.ts";
 let pdfjs: typeof Pdfjs;
 const ready = Promise.all([
   loadPdfjsWorkerModule(),
-  importWithoutCanvas(() => import("pdfjs-dist/legacy/build/pdf.mjs")),
+  importWithoutCanvas(() => loadPdfjsDisplayModule() as Promise<typeof Pdfjs>),
 ]).then(([{ WorkerMessageHandler }, api]) => {
   pdfjs = api;
   (globalThis as Record<string, unknown>).pdfjsWorker = { WorkerMessageHandler };

@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync,
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { applyPatches, SPEED_PATCHES, type Patch } from "./pdfjs-speed-patches.ts";
-import { loadBuiltBytecode, loadPdfjsBytecode } from "./pdfjs-bytecode.ts";
+import { loadBuiltBytecode, loadPdfjsBytecode, sha256Of as digestOf } from "./pdfjs-bytecode.ts";
 
 /**
  * Safety: an object stream's `/N` (its object count) sized two arrays before a single entry was read, and JSC
@@ -89,16 +89,35 @@ export interface WorkerModule {
 
 const OPTIONAL: Patch[][] = [OBJECT_STREAM, CID_WIDTH_RANGES, IMAGE_BITS, CMAP_BUDGET, ...SPEED_PATCHES];
 
+/** File names of the patched worker code's bytecode copies (pdfjs-bytecode.ts). */
+const STEM = "pdf.worker";
+
+/**
+ * pdf.js's display layer (pdf.mjs), from a bytecode copy when one can be made (pdfjs-bytecode.ts), else imported.
+ * Hashing its 1.1 MB to name the copy costs ~1 ms. A compiled binary bundles pdf.mjs (with bytecode): there is no
+ * file to copy, and the literal import below is that bundled module.
+ */
+export async function loadPdfjsDisplayModule(): Promise<Record<string, unknown>> {
+  try {
+    const path = Bun.resolveSync("pdfjs-dist/legacy/build/pdf.mjs", import.meta.dir);
+    const fromBytecode = existsSync(path) ? await loadPdfjsBytecode(path, digestOf(path), "pdf", privateDir()) : null;
+    if (fromBytecode) return fromBytecode;
+  } catch {
+    // Not readable or no private dir: imported as it is.
+  }
+  return import("pdfjs-dist/legacy/build/pdf.mjs");
+}
+
 export async function loadPdfjsWorkerModule(): Promise<WorkerModule> {
   const path = Bun.resolveSync("pdfjs-dist/legacy/build/pdf.worker.mjs", import.meta.dir);
   if (!existsSync(path)) throw new Error(missingPdfjs(path));
   const recorded = recordedDigest(path);
-  const fromBytecode = recorded ? loadBuiltBytecode(privateDir(), recorded) : null;
+  const fromBytecode = recorded ? loadBuiltBytecode(privateDir(), STEM, recorded) : null;
   if (fromBytecode) return { ...(fromBytecode as Pick<WorkerModule, "WorkerMessageHandler">), glyphOffsets: true };
   const known = recorded ? knownPatchedFile(recorded) : null;
   if (known) {
     try {
-      return { ...((await loadPdfjsBytecode(known, recorded!)) ?? (await import(known))), glyphOffsets: true };
+      return { ...((await loadPdfjsBytecode(known, recorded!, STEM, privateDir())) ?? (await import(known))), glyphOffsets: true };
     } catch {
       // Removed by another version's worker meanwhile: patch again.
     }
@@ -116,7 +135,7 @@ export async function loadPdfjsWorkerModule(): Promise<WorkerModule> {
       removeStale(dirname(file), basename(file));
     }
     rememberPatchedFile(path, digest);
-    return { ...((await loadPdfjsBytecode(file, digest)) ?? (await import(file))), glyphOffsets: true };
+    return { ...((await loadPdfjsBytecode(file, digest, STEM, privateDir())) ?? (await import(file))), glyphOffsets: true };
   } catch {
     return { ...(await import(path)), glyphOffsets: false }; // e.g. a read-only or foreign temp dir
   }
