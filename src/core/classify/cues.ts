@@ -4,6 +4,7 @@
  */
 import type { DocumentClass } from "../project";
 import { fold, fuzzyMatches, tokensOf } from "../extract/fuzzy";
+import { NO_ALNUM_AFTER, NO_ALNUM_BEFORE } from "../extract/word-bounds";
 
 export interface CueHit {
   cue: string;
@@ -28,7 +29,7 @@ function cueRegex(cue: string, isPattern: boolean): RegExp {
     // Cues and text are compared with accents folded away ("rückgeld" finds "RUCKGELD" from OCR).
     const body = isPattern ? fold(cue) : fold(cue.toLowerCase()).replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "[\\s.\\-]*");
     // A cue word also matches its plural ("invoices", "receipts").
-    re = new RegExp(isPattern ? body : `(?<![\\p{L}\\p{N}])${body}(?:s|es)?(?![\\p{L}\\p{N}])`, "giu");
+    re = new RegExp(isPattern ? body : `${NO_ALNUM_BEFORE}${body}(?:s|es)?${NO_ALNUM_AFTER}`, "giu");
     regexCache.set(key, re);
   }
   re.lastIndex = 0;

@@ -11,6 +11,7 @@ import { findAmounts, readValue, type ReadContext, type ValueKind, type ValueMat
 import { findDates } from "./normalize";
 import { legalForm } from "./company";
 import { issuerCandidates, recipientCandidates, recipientWords } from "./parties";
+import { NO_ALNUM_AFTER, NO_ALNUM_BEFORE } from "./word-bounds";
 
 export interface Candidate {
   match: ValueMatch;
@@ -156,7 +157,7 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
     }
   } else if (kind === "enum" && field.values?.length) {
     // An allowed value printed anywhere, as a whole word: weaker than one next to a label.
-    const res = field.values.map((v) => ({ v, re: new RegExp(`(?<![\\p{L}\\p{N}])${v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "iu") }));
+    const res = field.values.map((v) => ({ v, re: new RegExp(`${NO_ALNUM_BEFORE}${v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}${NO_ALNUM_AFTER}`, "iu") }));
     for (const line of lines) {
       const hit = res.map(({ v, re }) => ({ v, m: re.exec(line.text) })).find((x) => x.m);
       if (hit) {

@@ -8,6 +8,7 @@ import type { Box } from "../model";
 import { fold, fuzzyMatches, tokensOf } from "./fuzzy";
 import { tick } from "./gc-pace";
 import { candidateRanks, infoOf, labelIndex, linesToSearch } from "./label-index";
+import { NO_ALNUM_AFTER_BUT_ORDINAL, NO_ALNUM_BEFORE, NO_ALNUM_OR_HASH_BEFORE } from "./word-bounds";
 
 export interface LabelHit {
   line: Line;
@@ -35,9 +36,8 @@ export function labelRegex(label: string): RegExp {
     const anchored = label.startsWith("^");
     const bare = fold(anchored ? label.slice(1) : label);
     const tokens = bare.toLowerCase().trim().split(/\s+/).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-    // "º" and "ª" are letters to Unicode but number signs on documents ("Factura nº 12").
-    const tail = /[\p{L}\p{N}]$/u.test(bare) ? "(?!(?![ºª])[\\p{L}\\p{N}])" : "";
-    const head = anchored ? "^\\s*" : /^[\p{L}\p{N}]/u.test(bare) ? "(?<![\\p{L}\\p{N}])" : "(?<![\\p{L}\\p{N}#])";
+    const tail = /[\p{L}\p{N}]$/u.test(bare) ? NO_ALNUM_AFTER_BUT_ORDINAL : "";
+    const head = anchored ? "^\\s*" : /^[\p{L}\p{N}]/u.test(bare) ? NO_ALNUM_BEFORE : NO_ALNUM_OR_HASH_BEFORE;
     re = new RegExp(`${head}${tokens.join("[\\s.\\-]*")}\\.?${tail}`, "giu");
     cache.set(label, re);
   }
