@@ -1,0 +1,67 @@
+/**
+ * findCurrencies first asks mayHoldCurrency (src/core/extract/normalize.ts), two cheap scans, before running its
+ * eighteen patterns. The quick test MUST pass every text in which a pattern finds a currency: checked on every line
+ * of the PDF corpora, the OCR corpus and the varied generator's documents, and on samples of every pattern in upper,
+ * lower and mixed case.
+ */
+import { expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { findCurrencies, mayHoldCurrency, scanCurrencies } from "../../src/core/extract/normalize";
+import { convertSource } from "../../src/core/stages/convert";
+import { generateSet } from "../../fixtures/varied/generator";
+
+const CORPORA = path.resolve(import.meta.dir, "../../../shared/corpora");
+
+async function corpusLines(): Promise<string[]> {
+  const lines: string[] = [];
+  for (const dir of ["invoice2data", "splitting/paperless-barcodes", "pdf-robustness"].map((d) => path.join(CORPORA, d))) {
+    for (const name of readdirSync(dir).filter((n) => n.endsWith(".pdf")).sort()) {
+      try {
+        const converted = await convertSource({ index: 0, filename: name, data: new Uint8Array(readFileSync(path.join(dir, name))), split_policy: "auto" } as never, { firstPageNumber: 1, maxPages: 3 } as never);
+        for (const page of converted.pages) lines.push(...page.text.split("\n"));
+        await converted.close?.();
+      } catch {
+        // pdf-robustness holds files made to fail
+      }
+    }
+  }
+  // The varied generator's documents (seven languages, receipts and tills among them): each printed line.
+  for (const doc of generateSet(7)) {
+    for (const page of doc.layout.pages) {
+      const rows = new Map<number, string[]>();
+      for (const run of page) rows.set(run.y, [...(rows.get(run.y) ?? []), run.text]);
+      lines.push(...[...rows.values()].map((row) => row.join("  ")));
+    }
+  }
+  const ocr = path.join(CORPORA, "ocr-text/tesseract-test");
+  for (const name of readdirSync(ocr).filter((n) => n.endsWith(".txt"))) lines.push(...readFileSync(path.join(ocr, name), "utf8").split("\n"));
+  return lines;
+}
+
+const SAMPLES = [
+  "US$ 12.00", "U.S. dollars", "us dollar", "CA$5", "C$ 3", "canadian dollars", "AU$ 9", "A$9", "australian dollar", "€ 4,00", "12 euros",
+  "EURO", "£3", "pounds sterling", "₹ 100", "Rs. 1939", "Rs.1939", "rs 12", "rupees", "12 zł", "12 ZŁ", "złotych", "¥500", "yen", "₽ 100",
+  "₺ 5", "₩ 1000", "RM48.40", "rm 12", "ringgit", "S$ 12.00", "singapore dollars", "HK$ 5", "Rp 15.000", "rp15.000", "rupiah", "₱ 20",
+  "฿ 30", "$", "dollars", "EUR 12", "12 CHF", "total (USD)", "(Rs.12)", "x-RM 4",
+];
+
+test("the quick test passes every text in which a currency pattern finds something", async () => {
+  const lines = await corpusLines();
+  expect(lines.length).toBeGreaterThan(5_000);
+  const texts = [...lines, ...SAMPLES.flatMap((s) => [s, s.toUpperCase(), s.toLowerCase(), `Total: ${s} incl.`])];
+  let withCurrency = 0;
+  let skipped = 0;
+  for (const text of texts) {
+    const found = scanCurrencies(text);
+    if (found.length) {
+      withCurrency++;
+      expect(mayHoldCurrency(text)).toBe(true);
+    } else if (!mayHoldCurrency(text)) skipped++;
+    expect(findCurrencies(text)).toEqual(found);
+  }
+  // Every sample holds a currency, and the quick test does settle many lines on its own.
+  for (const s of SAMPLES) expect(scanCurrencies(s).length).toBeGreaterThan(0);
+  expect(withCurrency).toBeGreaterThan(200);
+  expect(skipped).toBeGreaterThan(lines.length / 4);
+}, 60_000);
