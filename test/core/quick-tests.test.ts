@@ -1,19 +1,23 @@
 /**
- * findCurrencies first asks mayHoldCurrency (src/core/extract/normalize.ts), two cheap scans, before running its
- * eighteen patterns. The quick test MUST pass every text in which a pattern finds a currency: checked on every line
- * of the PDF corpora, the OCR corpus and the varied generator's documents, and on samples of every pattern in upper,
- * lower and mixed case.
+ * Quick tests that settle most lines before an expensive scan MUST pass every text in which that scan finds
+ * something: findCurrencies's mayHoldCurrency (src/core/extract/normalize.ts, before eighteen patterns) and the
+ * issuer search's DOMAIN_ENDING (src/core/extract/parties.ts, before DOMAIN). Checked on every line of the PDF
+ * corpora, the OCR corpus and the varied generator's documents, and on samples in upper, lower and mixed case.
  */
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { findCurrencies, mayHoldCurrency, scanCurrencies } from "../../src/core/extract/normalize";
+import { DOMAIN, DOMAIN_ENDING } from "../../src/core/extract/parties";
 import { convertSource } from "../../src/core/stages/convert";
 import { generateSet } from "../../fixtures/varied/generator";
 
 const CORPORA = path.resolve(import.meta.dir, "../../../shared/corpora");
 
-async function corpusLines(): Promise<string[]> {
+let loaded: Promise<string[]> | null = null;
+const corpusLines = () => (loaded ??= readCorpusLines());
+
+async function readCorpusLines(): Promise<string[]> {
   const lines: string[] = [];
   for (const dir of ["invoice2data", "splitting/paperless-barcodes", "pdf-robustness"].map((d) => path.join(CORPORA, d))) {
     for (const name of readdirSync(dir).filter((n) => n.endsWith(".pdf")).sort()) {
@@ -64,4 +68,22 @@ test("the quick test passes every text in which a currency pattern finds somethi
   for (const s of SAMPLES) expect(scanCurrencies(s).length).toBeGreaterThan(0);
   expect(withCurrency).toBeGreaterThan(200);
   expect(skipped).toBeGreaterThan(lines.length / 4);
+}, 60_000);
+
+const DOMAIN_SAMPLES = ["info@acme.com", "www.Example.DE", "https://shop.example.co.uk/x", "mail: a.b@c-d.io", "see aws.amazon.com.", "Büro.müller.de", "x@y.AU"];
+
+test("the domain quick test passes every line in which a domain is found", async () => {
+  const lines = await corpusLines();
+  let withDomain = 0;
+  let skipped = 0;
+  for (const text of [...lines, ...DOMAIN_SAMPLES.flatMap((s) => [s, s.toUpperCase(), `Web: ${s}; tel 12`])]) {
+    const found = [...text.matchAll(DOMAIN)].length;
+    if (found) {
+      withDomain++;
+      expect(DOMAIN_ENDING.test(text)).toBe(true);
+    } else if (!DOMAIN_ENDING.test(text)) skipped++;
+  }
+  for (const s of DOMAIN_SAMPLES) expect([...s.matchAll(DOMAIN)].length).toBeGreaterThan(0);
+  expect(withDomain).toBeGreaterThan(30);
+  expect(skipped).toBeGreaterThan(lines.length / 2);
 }, 60_000);
