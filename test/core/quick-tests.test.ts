@@ -1,7 +1,8 @@
 /**
  * Quick tests that settle most lines before an expensive scan MUST pass every text in which that scan finds
- * something: findCurrencies's mayHoldCurrency (src/core/extract/normalize.ts, before eighteen patterns) and the
- * issuer search's DOMAIN_ENDING (src/core/extract/parties.ts, before DOMAIN). Checked on every line of the PDF
+ * something: findCurrencies's mayHoldCurrency (src/core/extract/normalize.ts, before eighteen patterns), the
+ * issuer search's DOMAIN_ENDING (src/core/extract/parties.ts, before DOMAIN) and the heading zone's
+ * mayBeShortHeading (src/core/classify/cues.ts, before the trailing-number pattern). Checked on every line of the PDF
  * corpora, the OCR corpus and the varied generator's documents, and on samples in upper, lower and mixed case.
  */
 import { expect, test } from "bun:test";
@@ -9,6 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { findCurrencies, mayHoldCurrency, scanCurrencies } from "../../src/core/extract/normalize";
 import { DOMAIN, DOMAIN_ENDING } from "../../src/core/extract/parties";
+import { isShortHeadingLine, mayBeShortHeading } from "../../src/core/classify/cues";
 import { convertSource } from "../../src/core/stages/convert";
 import { generateSet } from "../../fixtures/varied/generator";
 
@@ -86,4 +88,24 @@ test("the domain quick test passes every line in which a domain is found", async
   for (const s of DOMAIN_SAMPLES) expect([...s.matchAll(DOMAIN)].length).toBeGreaterThan(0);
   expect(withDomain).toBeGreaterThan(30);
   expect(skipped).toBeGreaterThan(lines.length / 2);
+}, 60_000);
+
+const HEADING_SAMPLES = ["Rechnung Nr. 2024-117", "Credit Memo Nr. F2025-780", "INVOICE # 12", "Invoice no.: A-7", "a b c d no. 5", "a b c d e no. 5",
+  "a b c d e f-no. 5", "a b c d e f no.5", "one two three four five six 7", "Facture n° 12", "Factura número 7", "x # 5", "Beleg nummer 12/3"];
+
+test("a line the heading quick test turns away is never a short heading", async () => {
+  const lines = await corpusLines();
+  const texts = [...lines, ...HEADING_SAMPLES.flatMap((s) => [s, s.toUpperCase(), `  ${s}  `, `${s}\t`])];
+  let headings = 0;
+  let skipped = 0;
+  for (const text of texts) {
+    if (isShortHeadingLine(text)) {
+      headings++;
+      expect(mayBeShortHeading(text)).toBe(true);
+    } else if (!mayBeShortHeading(text)) skipped++;
+  }
+  expect(isShortHeadingLine("a b c d e f-no. 5")).toBe(false);
+  expect(isShortHeadingLine("Credit Memo Nr. F2025-780")).toBe(true);
+  expect(headings).toBeGreaterThan(300);
+  expect(skipped).toBeGreaterThan(lines.length / 10);
 }, 60_000);

@@ -49,8 +49,19 @@ const count = (re: RegExp, text: string) => {
  */
 export function headingText(firstPageText: string): string {
   const lines = firstPageText.split("\n");
-  return lines.filter((l, i) => i < 6 || isShortHeading(withoutNumber(l))).join("\n");
+  return lines.filter((l, i) => i < 6 || (mayBeShortHeading(l) && isShortHeadingLine(l))).join("\n");
 }
+
+/**
+ * Whether a line can still be a short heading once its trailing number is cut: NUMBER_AFTER_TITLE removes at most
+ * two runs of non-blanks (the number word, the number), so a line of seven or more keeps five and is none. Settles
+ * long lines without the number pattern, which tries every position of a line (~half of headingText's time).
+ */
+export const mayBeShortHeading = (line: string) => !SEVEN_RUNS.test(line);
+const SEVEN_RUNS = /^\s*(?:\S+\s+){6}\S/;
+
+/** A line that is a short heading once a trailing number is cut (exported for the test of mayBeShortHeading). */
+export const isShortHeadingLine = (line: string) => isShortHeading(withoutNumber(line));
 
 const NUMBER_AFTER_TITLE = /\s*(?<![\p{L}])(?:no|nr|n°|nº|#|number|nummer|numero|número)[.:]?\s*#?[\p{L}\p{N}\-/.]*\d[\p{L}\p{N}\-/.]*\s*$/iu;
 /** The line without a trailing document number ("Rechnung Nr. 2024-117" → "Rechnung"); a line without a digit has none. */
