@@ -5,26 +5,15 @@
  * Runs in its own temp dir (TMPDIR), away from the private dir other docproc processes use.
  */
 import { expect, test } from "bun:test";
+import { withOwnTmpdir } from "../support/temp";
 import { createHash } from "node:crypto";
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const { loadPdfjsDisplayModule, loadPdfjsWorkerModule, privateDir } = await import("../../src/core/convert/pdfjs-patched-worker.ts");
 const { bytecodeName } = await import("../../src/core/convert/pdfjs-bytecode.ts");
 
-async function inOwnTmp(body: (tmp: string) => Promise<void>): Promise<void> {
-  const saved = process.env.TMPDIR;
-  const tmp = mkdtempSync(path.join(tmpdir(), "docproc-bytecode-"));
-  process.env.TMPDIR = tmp;
-  try {
-    await body(tmp);
-  } finally {
-    if (saved === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = saved;
-    rmSync(tmp, { recursive: true, force: true });
-  }
-}
+const inOwnTmp = (body: (tmp: string) => Promise<void>) => withOwnTmpdir("bytecode", body);
 
 const sha = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 

@@ -5,26 +5,14 @@
  * Runs in its own temp dir (TMPDIR), away from the private dir other docproc processes use.
  */
 import { expect, test } from "bun:test";
+import { withOwnTmpdir } from "../support/temp";
 import { createHash } from "node:crypto";
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const { loadPdfjsWorkerModule, privateDir } = await import("../../src/core/convert/pdfjs-patched-worker.ts");
 
-/** Runs `body` with TMPDIR pointing to a fresh folder (set only while this test runs: test files share a process). */
-async function inOwnTmp(body: (tmp: string) => Promise<void>): Promise<void> {
-  const saved = process.env.TMPDIR;
-  const tmp = mkdtempSync(path.join(tmpdir(), "docproc-recipe-"));
-  process.env.TMPDIR = tmp;
-  try {
-    await body(tmp);
-  } finally {
-    if (saved === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = saved;
-    rmSync(tmp, { recursive: true, force: true });
-  }
-}
+const inOwnTmp = (body: (tmp: string) => Promise<void>) => withOwnTmpdir("recipe", body);
 
 /** Without its bytecode copy (pdfjs-bytecode.ts, tested on its own) a start goes through the recipe and the patched file. */
 function noBytecode(): void {

@@ -19,3 +19,17 @@ export function tempDir(prefix: string, cleanup: string[]): string {
 export function removeAll(dirs: string[]): void {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
+
+/** Runs `body` with TMPDIR pointing to a fresh folder (set only while it runs: test files share a process). */
+export async function withOwnTmpdir(prefix: string, body: (tmp: string) => Promise<void>): Promise<void> {
+  const saved = process.env.TMPDIR;
+  const tmp = makeTempDir(prefix);
+  process.env.TMPDIR = tmp;
+  try {
+    await body(tmp);
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
