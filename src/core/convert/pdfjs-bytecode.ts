@@ -8,13 +8,13 @@
  * 1.37-1.41 (worker code only, 5 runs each); the display layer from bytecode took one tiny PDF's pdf.js thread from
  * 0.07 to 0.05-0.06 CPU-s (6 runs each).
  *
- * Bun writes bytecode only through its bundler (`Bun.build({ bytecode: true })`, CommonJS outside a compiled
- * binary), so the first start after pdf.js, the patches or Bun changed builds it once (~0.4 s of CPU for the worker
- * code) in the private dir of the patched file, and every later start loads it. The names carry the source's digest
- * and Bun's revision. The build inlines `import.meta.url` as the source's own URL, so what pdf.js resolves from it
- * (the canvas addon, through createRequire) is found where it was. Bun itself ignores a .jsc that does not match its source or its own version (it parses the
- * source then); the .cjs is checked against the digest recorded when it was built, as the patched file is.
- * Anything that goes wrong returns null: the caller imports the patched module as before.
+ * Bun writes bytecode only through its bundler (`Bun.build({ bytecode: true })`, CommonJS outside a compiled binary),
+ * so the first start after pdf.js, the patches or Bun changed builds it once (~0.4 s of CPU for the worker code) in
+ * the private dir of the patched file, and every later start loads it. The names carry the source's digest and Bun's
+ * revision. The build inlines `import.meta.url` as the source's own URL, so what pdf.js resolves from it (the canvas
+ * addon, through createRequire) is found where it was. Bun itself ignores a .jsc that does not match its source or
+ * its own version (it parses the source then); the .cjs is checked against the digest recorded when it was built, as
+ * the patched file is. Anything that goes wrong returns null: the caller imports the patched module as before.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
