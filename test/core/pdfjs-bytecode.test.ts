@@ -7,7 +7,7 @@
 import { expect, test } from "bun:test";
 import { withOwnTmpdir } from "../support/temp";
 import { createHash } from "node:crypto";
-import { appendFileSync, existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const { loadPdfjsDisplayModule, loadPdfjsWorkerModule, privateDir } = await import("../../src/core/convert/pdfjs-patched-worker.ts");
@@ -72,14 +72,21 @@ test("the display layer comes from a bytecode copy of pdf.mjs that still finds t
     expect(display.version).toBe(version);
   }));
 
-test("bytecode of another pdf.js or Bun goes when a new one is built", () =>
+test("bytecode of another pdf.js or Bun goes when a new one is built, unless it was built within the last day", () =>
   inOwnTmp(async () => {
     await loadPdfjsWorkerModule();
     const { dir, file } = built();
-    const other = path.join(dir, `pdf.worker.${"0".repeat(16)}.${"1".repeat(12)}.cjs`);
-    for (const suffix of ["", ".jsc", ".sha256"]) writeFileSync(other + suffix, "old");
+    const old = path.join(dir, `pdf.worker.${"0".repeat(16)}.${"1".repeat(12)}.cjs`);
+    const recent = path.join(dir, `pdf.worker.${"2".repeat(16)}.${"3".repeat(12)}.cjs`);
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    for (const suffix of ["", ".jsc", ".sha256"]) {
+      writeFileSync(old + suffix, "old");
+      utimesSync(old + suffix, twoDaysAgo, twoDaysAgo);
+      writeFileSync(recent + suffix, "in use by another install");
+    }
     unlinkSync(`${file}.jsc`);
     await loadPdfjsWorkerModule();
-    expect(readdirSync(dir).filter((n) => n.endsWith(".cjs")).sort()).toEqual([path.basename(file)]);
-    expect(existsSync(`${other}.jsc`)).toBe(false);
+    expect(readdirSync(dir).filter((n) => n.endsWith(".cjs")).sort()).toEqual([path.basename(recent), path.basename(file)].sort());
+    expect(existsSync(`${old}.jsc`)).toBe(false);
+    expect(existsSync(`${recent}.jsc`)).toBe(true);
   }));

@@ -70,8 +70,12 @@ async function build(source: string, file: string): Promise<void> {
 
 /**
  * Other digests' and other Bun revisions' bytecode files of the same stem go once a new one is in place (upgrades),
- * and so do build folders left by a start that was killed (after ten minutes: younger ones may be in use).
+ * when they were built more than a day ago: two installs in use side by side (a compiled binary and a checkout on
+ * another Bun or pdf.js) would otherwise remove each other's copy at every start and rebuild it (~0.4 s). Build
+ * folders left by a start that was killed go after ten minutes (younger ones may be in use).
  */
+const OTHERS_KEPT_MS = 24 * 3600_000;
+
 function removeOthers(file: string, stem: string): void {
   const keep = basename(file);
   const mine = new RegExp(`^${stem.replace(/\./g, "\\.")}\\.[0-9a-f]{16}\\.[0-9a-f]+\\.cjs(\\.jsc|\\.sha256)?$`);
@@ -80,7 +84,7 @@ function removeOthers(file: string, stem: string): void {
     const full = join(dirname(file), name);
     try {
       if (name.startsWith("build-") && now - statSync(full).mtimeMs > 600_000) rmSync(full, { recursive: true, force: true });
-      if (!mine.test(name) || name.startsWith(keep)) continue;
+      if (!mine.test(name) || name.startsWith(keep) || now - statSync(full).mtimeMs <= OTHERS_KEPT_MS) continue;
       unlinkSync(full);
     } catch {
       // Removed by another process meanwhile.
