@@ -7,15 +7,17 @@
 import { expect, test } from "bun:test";
 import { withOwnTmpdir } from "../support/temp";
 import { createHash } from "node:crypto";
-import { appendFileSync, existsSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const { loadPdfjsDisplayModule, loadPdfjsWorkerModule, privateDir } = await import("../../src/core/convert/pdfjs-patched-worker.ts");
-const { bytecodeName } = await import("../../src/core/convert/pdfjs-bytecode.ts");
+const { bytecodeName, loadSourceBytecode } = await import("../../src/core/convert/pdfjs-bytecode.ts");
 
 const inOwnTmp = (body: (tmp: string) => Promise<void>) => withOwnTmpdir("bytecode", body);
 
 const sha = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+/** What names the copy of a source that may sit anywhere: its content and its path. */
+const located = (file: string) => createHash("sha256").update(`${sha(file)}\0${file}`).digest("hex");
 
 function built() {
   const dir = privateDir();
@@ -63,7 +65,7 @@ test("the display layer comes from a bytecode copy of pdf.mjs that still finds t
     const display = (await loadPdfjsDisplayModule()) as { getDocument?: unknown; version?: string };
     expect(typeof display.getDocument).toBe("function");
     const source = Bun.resolveSync("pdfjs-dist/legacy/build/pdf.mjs", import.meta.dir);
-    const file = path.join(privateDir(), bytecodeName("pdf", sha(source)));
+    const file = path.join(privateDir(), bytecodeName("pdf", located(source)));
     expect(existsSync(`${file}.jsc`)).toBe(true);
     expect(readFileSync(`${file}.sha256`, "utf8")).toBe(sha(file));
     // import.meta.url is pdf.mjs's own: the addon is required from node_modules, not from the private dir.
@@ -89,4 +91,28 @@ test("bytecode of another pdf.js or Bun goes when a new one is built, unless it 
     expect(readdirSync(dir).filter((n) => n.endsWith(".cjs")).sort()).toEqual([path.basename(recent), path.basename(file)].sort());
     expect(existsSync(`${old}.jsc`)).toBe(false);
     expect(existsSync(`${recent}.jsc`)).toBe(true);
+  }));
+
+test("the same module in two places (two installs) gets a copy each, and each copy resolves from its own place", () =>
+  inOwnTmp(async (tmp) => {
+    // As pdf.mjs finds the canvas addon: a require made from import.meta.url when the module runs, not bundled.
+    const code = `import { createRequire } from "node:module";\nexport const here = import.meta.url;\nexport const helper = createRequire(import.meta.url)("./" + "helper.cjs").name;\n`;
+    const places = ["install-a", "install-b"].map((name) => {
+      const dir = path.join(tmp, name);
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, "mod.mjs"), code);
+      writeFileSync(path.join(dir, "helper.cjs"), `module.exports = { name: ${JSON.stringify(name)} };`);
+      return path.join(dir, "mod.mjs");
+    });
+    const out = path.join(tmp, "private");
+    mkdirSync(out, { mode: 0o700 });
+    const loaded = [];
+    for (const source of places) loaded.push((await loadSourceBytecode(source, "mod", out)) as { here: string; helper: string });
+    expect(loaded.map((m) => m.helper)).toEqual(["install-a", "install-b"]);
+    expect(loaded.map((m) => m.here)).toEqual(places.map((p) => Bun.pathToFileURL(p).href));
+    expect(readdirSync(out).filter((n) => n.endsWith(".cjs.jsc"))).toHaveLength(2);
+    // The first install was removed: the second one still loads its own copy.
+    rmSync(path.dirname(places[0]!), { recursive: true });
+    const again = (await loadSourceBytecode(places[1]!, "mod", out)) as { helper: string };
+    expect(again.helper).toBe("install-b");
   }));

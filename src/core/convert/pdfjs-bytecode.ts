@@ -12,7 +12,11 @@
  * so the first start after pdf.js, the patches or Bun changed builds it once (~0.4 s of CPU for the worker code) in
  * the private dir of the patched file, and every later start loads it. The names carry the source's digest and Bun's
  * revision. The build inlines `import.meta.url` as the source's own URL, so what pdf.js resolves from it (the canvas
- * addon, through createRequire) is found where it was. Bun itself ignores a .jsc that does not match its source or
+ * addon, through createRequire) is found where it was; that is also why a source named by its content alone MUST
+ * live in one place (the patched worker code: in the private dir), and one that may be anywhere (pdf.mjs, in each
+ * install's node_modules) is named by its content and its location (`loadSourceBytecode`): two checkouts on one
+ * machine with the same pdf.js shared one copy, and the second one's pdf.js looked for the canvas addon in the
+ * first one's node_modules (gone with a removed checkout: no rendering, so no OCR of scanned PDFs). Bun itself ignores a .jsc that does not match its source or
  * its own version (it parses the source then); the .cjs is checked against the digest recorded when it was built, as
  * the patched file is. Anything that goes wrong returns null: the caller imports the patched module as before.
  */
@@ -94,7 +98,8 @@ function removeOthers(file: string, stem: string): void {
 
 /**
  * The module of `source` loaded from bytecode in `dir` (a private dir: its code is run), built first if needed;
- * `digest` MUST be the sha256 of the source's content. Null when that cannot be done here.
+ * `digest` MUST be the sha256 of the source's content, and `source` always the same file for that digest (see the
+ * module comment; `loadSourceBytecode` otherwise). Null when that cannot be done here.
  */
 export async function loadPdfjsBytecode(source: string, digest: string, stem: string, dir: string): Promise<Record<string, unknown> | null> {
   const ready = loadBuiltBytecode(dir, stem, digest);
@@ -107,4 +112,12 @@ export async function loadPdfjsBytecode(source: string, digest: string, stem: st
     return null; // e.g. a full disk: the module is imported from source
   }
   return loadBuiltBytecode(dir, stem, digest);
+}
+
+/**
+ * `loadPdfjsBytecode` for a source that may sit anywhere (a module in an install's node_modules): the copy is named by
+ * the source's content and its path, so each install gets its own, whose `import.meta.url` is its own source's.
+ */
+export function loadSourceBytecode(source: string, stem: string, dir: string): Promise<Record<string, unknown> | null> {
+  return loadPdfjsBytecode(source, sha256(`${sha256Of(source)}\0${source}`), stem, dir);
 }

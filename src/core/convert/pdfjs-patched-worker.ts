@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync,
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { applyPatches, SPEED_PATCHES, type Patch } from "./pdfjs-speed-patches.ts";
-import { loadBuiltBytecode, loadPdfjsBytecode, sha256Of as digestOf } from "./pdfjs-bytecode.ts";
+import { loadBuiltBytecode, loadPdfjsBytecode, loadSourceBytecode } from "./pdfjs-bytecode.ts";
 
 /**
  * Safety: an object stream's `/N` (its object count) sized two arrays before a single entry was read, and JSC
@@ -100,7 +100,7 @@ const STEM = "pdf.worker";
 export async function loadPdfjsDisplayModule(): Promise<Record<string, unknown>> {
   try {
     const path = Bun.resolveSync("pdfjs-dist/legacy/build/pdf.mjs", import.meta.dir);
-    const fromBytecode = existsSync(path) ? await loadPdfjsBytecode(path, digestOf(path), "pdf", privateDir()) : null;
+    const fromBytecode = existsSync(path) ? await loadSourceBytecode(path, "pdf", privateDir()) : null;
     if (fromBytecode) return fromBytecode;
   } catch {
     // Not readable or no private dir: imported as it is.
