@@ -188,6 +188,43 @@ describe("notification nodes", () => {
   });
 });
 
+describe("the outcome's results file", () => {
+  const exportedJson = (sink: ReturnType<typeof memorySink>) =>
+    JSON.parse(new TextDecoder().decode([...sink.files].find(([name]) => name.endsWith("_data.json"))![1]));
+
+  test("is the one the Export step wrote when nothing came after it, and a finished run's state refers to its documents", async () => {
+    const sink = memorySink();
+    const out = await run(pdfInput(), withWorkflow(builtins(), strictRule), { sink });
+    const file = exportedJson(sink);
+    expect(out.results.transaction.exported_at).toBe(file.transaction.exported_at);
+    expect(JSON.parse(JSON.stringify(out.results.documents))).toEqual(file.documents);
+    // Finished: the stored state and the outcome are serialised together, so no copy of the documents is made.
+    expect(out.saved!.documents).toBe(out.results.documents);
+  });
+
+  test("is made again when a step after Export changed what it says", async () => {
+    const sink = memorySink();
+    const workflow = [{ type: "split" }, { type: "classify" }, { type: "extract" }, { type: "export" }, { type: "validate" }];
+    const out = await run(pdfInput(), withWorkflow(workflow, strictRule), { sink });
+    // Export ran before Validate: its file knows no rule, the outcome has the failed rule and its overall status.
+    expect(exportedJson(sink).validation.overall_status).toBe("success");
+    const doc = out.results.documents[0]!;
+    expect(doc.validation?.rule_results.map((r) => r.rule_id)).toEqual(["number_starts_with_x"]);
+    expect(doc.validation!.overall_status).not.toBe("success");
+    expect(out.results.validation.overall_status).toBe(doc.validation!.overall_status);
+  });
+
+  test("a paused run's state holds a copy of the documents: later changes to the outcome leave it as it was", async () => {
+    const paused = await run(pdfInput(), withWorkflow(builtins()), {
+      stages: { review: async () => { throw new AwaitInput({ step_name: "review", instructions: "", timeout_hours: 0 }); } },
+    });
+    expect(paused.status).toBe("awaiting_input");
+    expect(paused.saved!.documents).not.toBe(paused.results.documents);
+    paused.results.documents[0]!.fields = {};
+    expect(paused.saved!.documents[0]!.fields.invoice_number?.value).toBe("INV/2023/03/0008");
+  });
+});
+
 describe("pause, resume and rerun", () => {
   /** A test-only review step: pauses the first time it is reached, lets the run through afterwards. */
   const pauseOnce = () => {

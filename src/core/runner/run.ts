@@ -108,6 +108,8 @@ async function execute(input: TransactionInput, opts: RunOptions, state: RunStat
       if (opts.checkpoint?.aborted) return interrupted(state, base, i, run);
       // A disabled Split still runs: with the step off, every file becomes one document (spec rule 5).
       if (!step.enabled && step.stage !== "split") continue;
+      // Any stage but a Notification node may change what the Export step's results file says.
+      if (step.stage !== "notify") state.exported = undefined;
       try {
         await stages[step.stage](state, { ...base, step });
       } catch (err) {
@@ -119,7 +121,8 @@ async function execute(input: TransactionInput, opts: RunOptions, state: RunStat
         throw wrapStageError(step.stage, err);
       }
     }
-    const saved = opts.keepState === false ? null : saveRun(state, seq.length, seq.at(-1)?.stage ?? null, run);
+    // Finished: nothing changes the documents any more, so the saved state may share them with the outcome.
+    const saved = opts.keepState === false ? null : saveRun(state, seq.length, seq.at(-1)?.stage ?? null, run, { finished: true });
     return { ...outcomeOf(state, base, state.errors.length === 0 ? "success" : "partial"), saved };
   } catch (err) {
     return failed(state, opts, wrapStageError(seq[i]?.stage ?? "pipeline", err), seq, i, run);
@@ -170,7 +173,7 @@ function contextOf(input: TransactionInput, opts: RunOptions): Omit<StageContext
 function outcomeOf(state: RunState, ctx: Omit<StageContext, "step">, status: RunOutcome["status"]): Omit<RunOutcome, "saved"> {
   return {
     status,
-    results: resultsOf(state, ctx),
+    results: state.exported ?? resultsOf(state, ctx),
     manifest: state.manifest,
     files: state.files,
     pages: state.pages,

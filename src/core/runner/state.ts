@@ -20,7 +20,12 @@ export function freshState(sources: SourceInput[], transactionId: string): RunSt
   return { sources, files: [], pages: [], spans: null, documents: [], transactionRules: [], manifest: emptyRunManifest(transactionId), warnings: [], errors: [] };
 }
 
-export function saveRun(state: RunState, next: number, stoppedAfter: StageName | null, run: number): SavedRun {
+/**
+ * `finished`: the run is over and its documents no longer change, so the saved state refers to them instead of a copy
+ * (500 pages: ~20 ms); the caller MUST NOT change the outcome's documents then (the queue serialises both at once).
+ * Otherwise the documents are copied: a paused or interrupted run's state must not see later changes.
+ */
+export function saveRun(state: RunState, next: number, stoppedAfter: StageName | null, run: number, opts: { finished?: boolean } = {}): SavedRun {
   return {
     version: 1,
     next,
@@ -36,7 +41,7 @@ export function saveRun(state: RunState, next: number, stoppedAfter: StageName |
       ...(f.attachments?.length ? { attachments: f.attachments.map((a) => ({ filename: a.filename, data_base64: Buffer.from(a.data).toString("base64") })) } : {}),
     })),
     spans: state.spans,
-    documents: structuredClone(state.documents),
+    documents: opts.finished ? state.documents : structuredClone(state.documents),
     transaction_rules: state.transactionRules,
     manifest: state.manifest,
     warnings: state.warnings,

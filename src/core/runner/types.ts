@@ -54,6 +54,11 @@ export interface RunState {
   manifest: ExportManifest;
   warnings: string[];
   errors: Array<{ source_file_index?: number; stage: string; code: string; message: string }>;
+  /**
+   * The results file the Export step just wrote, reused as the run's outcome while nothing has changed since (500
+   * pages: ~25 ms to build again). The runner drops it before any other stage but a Notification node runs.
+   */
+  exported?: ResultsFile;
 }
 
 /** A notification node's trigger, handed to the caller's delivery function. */

@@ -101,6 +101,7 @@ export const exportStage: Stage = async (state, ctx) => {
   ctx.progress("export", 0, 1);
   const profiles = ctx.profiles ?? exportProfilesOf(ctx.project);
   const results = resultsOf(state, ctx);
+  state.exported = results;
   state.manifest = await runExports({ results, pages: state.pages, sources: state.sources, sink: ctx.sink, now: ctx.now, signal: ctx.signal }, profiles);
   ctx.progress("export", 1, 1);
   for (const [id, entry] of Object.entries(state.manifest.profiles)) {
