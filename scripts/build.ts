@@ -124,7 +124,7 @@ function rewrites(): Rewrite[] {
  * worker only when it is an entrypoint, and a missing one fails only when it is started (the PostgreSQL connection
  * thread: the first statement would wait for a thread that never runs). Their file names must stay unique.
  */
-export const WORKER_ENTRYPOINTS = ["src/core/convert/pdf-worker.ts", "src/queue/pipeline-thread.ts", "src/storage/pg/thread.ts"];
+export const WORKER_ENTRYPOINTS = ["src/core/convert/pdf-worker.ts", "src/queue/pipeline-thread.ts", "src/storage/pg/thread.ts", "src/storage/checkpoint-thread.ts"];
 
 /**
  * The native OCR host (src/core/engines/ocr/native-host.ts): a child process, not a worker, so it cannot live inside

@@ -40,7 +40,7 @@ export interface DataDir {
 export function openDataDir(dir: string, storage?: StorageConfig | null, opts: { databaseUrl?: string | null } = {}): DataDir {
   const root = path.resolve(dir);
   const blobs = openBlobStore(storageConfigOf(root, storage));
-  const db = opts.databaseUrl ? openPostgres(opts.databaseUrl) : openDatabase(path.join(root, "docproc.db"));
+  const db = opts.databaseUrl ? openPostgres(opts.databaseUrl) : openDatabase(path.join(root, "docproc.db"), { backgroundCheckpoints: true });
   return { dir: root, db, blobs, exportsRoot: path.join(root, "exports") };
 }
 

@@ -13,6 +13,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
 import { MIGRATIONS } from "./migration-list";
+import { startWalCheckpointer, type WalCheckpointer } from "./wal-checkpointer";
 
 export type Binding = string | number | bigint | boolean | null | Uint8Array;
 
@@ -58,6 +59,11 @@ export const isPostgres = (db: Db): boolean => db.dialect === "postgres";
 export interface OpenOptions {
   /** Milliseconds a writer waits for the lock before SQLITE_BUSY. */
   busyTimeoutMs?: number;
+  /**
+   * Checkpoint the WAL on a thread of its own instead of inside commits (storage/wal-checkpointer.ts): for the
+   * long-running processes, whose commits are on the thread that serves requests. Not for ":memory:".
+   */
+  backgroundCheckpoints?: boolean;
 }
 
 export function openDatabase(file: string, opts: OpenOptions = {}): Db {
@@ -74,6 +80,7 @@ export function openDatabase(file: string, opts: OpenOptions = {}): Db {
   db.exec("PRAGMA foreign_keys = ON");
   cacheStatements(db);
   migrate(db);
+  if (opts.backgroundCheckpoints && file !== ":memory:") stopOnClose(db, startWalCheckpointer(db, path.resolve(file)));
   return db as unknown as Db;
 }
 
@@ -105,6 +112,14 @@ function cacheStatements(db: Database): void {
       return close(throwOnError);
     },
   });
+}
+
+function stopOnClose(db: Database, checkpointer: WalCheckpointer): void {
+  const close = db.close.bind(db);
+  db.close = (throwOnError?: boolean) => {
+    checkpointer.stop();
+    return close(throwOnError);
+  };
 }
 
 export function migrate(sqlite: Database): void {
