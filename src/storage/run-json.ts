@@ -11,6 +11,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { wordsIdentity } from "../core/convert/page-words";
+import type { PackedWords } from "../core/convert/pdf-protocol";
 import type { Page, ResultsFile, ResultsPage } from "../core/model";
 import type { SavedRun } from "../core/runner/types";
 
@@ -44,9 +45,14 @@ class WordsSplicer {
     if (!Object.hasOwn(page, "words")) return page;
     let i = this.indexOf.get(identity);
     if (i === undefined) {
-      const words = page.words;
-      if (!Array.isArray(words)) return page;
-      i = this.texts.push(JSON.stringify(words)) - 1;
+      // Packed text-layer words may come with their JSON text, made by the pdf.js thread (PackedWords.json).
+      const made = packedJsonOf(identity);
+      if (made !== undefined) i = this.texts.push(made) - 1;
+      else {
+        const words = page.words;
+        if (!Array.isArray(words)) return page;
+        i = this.texts.push(JSON.stringify(words)) - 1;
+      }
       this.indexOf.set(identity, i);
     }
     const copy: Record<string, unknown> = {};
@@ -95,6 +101,12 @@ export function savedRunText(saved: NonNullable<RunJson["saved"]>, patch: Omit<P
   if (typeof saved.files === "string") return before + saved.files + after;
   const encoder = new TextEncoder();
   return Buffer.concat([encoder.encode(before), saved.files, encoder.encode(after)]);
+}
+
+/** The JSON text of packed words made where they were read, if `identity` is such words (see wordsIdentity). */
+function packedJsonOf(identity: object): string | undefined {
+  const json = (identity as Partial<PackedWords>).json;
+  return typeof json === "string" && (identity as Partial<PackedWords>).boxes instanceof Float64Array ? json : undefined;
 }
 
 function escapeRegExp(s: string): string {

@@ -14,6 +14,7 @@ import { storeReviewResults, storeReviewResultsText } from "../../src/storage/re
 import { createProject } from "../../src/storage/projects";
 import { createTransaction } from "../../src/storage/transactions";
 import { freshDb } from "./helpers";
+import { wordsIdentity } from "../../src/core/convert/page-words";
 
 const corpora = resolve(import.meta.dir, "../../../shared/corpora");
 const noOcr = { name: "none", recognize: async () => { throw new Error("OCR was not expected"); }, close: async () => {} } as unknown as OcrEngine;
@@ -79,6 +80,44 @@ describe("run output as JSON text", () => {
     expect(runJsonOf(out.results, out.saved, [...out.pages].reverse()).results).toBe(json.results);
     expect(savedRunText(json.saved!, { run: 2 })).toBe(JSON.stringify({ ...out.saved, run: 2 }));
     expect(runJsonOf(out.results, null).saved).toBeNull();
+  });
+});
+
+describe("words' JSON text made by the pdf.js thread", () => {
+  const meta = () => ({ transaction_id: crypto.randomUUID(), tenant_id: "t", project_id: "p", project_version: 1, correlation_id: null, metadata: {}, created_at: "2026-01-01T00:00:00.000Z", source: "test" });
+  const pdfs = [...new Bun.Glob("{invoice2data,splitting}/*.pdf").scanSync(corpora)].sort();
+  const runOf = async (file: string, keepState?: boolean) => {
+    const data = new Uint8Array(await Bun.file(`${corpora}/${file}`).arrayBuffer());
+    const sources = [{ index: 0, filename: file, data, split_policy: "inherit" as const }];
+    return runTransaction({ sources }, { meta: meta(), project: parseProjectSettings(defaultProject), ocr: noOcr, sink: memorySink(), keepState });
+  };
+
+  test("a run that keeps its state gets them, and its results and state texts are still JSON.stringify's, on every corpus PDF", async () => {
+    expect(pdfs.length).toBeGreaterThan(10);
+    let made = 0;
+    for (const file of pdfs) {
+      const out = await runOf(file);
+      if (out.status === "failure") continue; // e.g. a password-protected sample: no pages to compare
+      // Every page whose words are still the text layer's, packed, came with the text.
+      const packed = out.pages.map((p) => wordsIdentity(p) as { boxes?: unknown; json?: string }).filter((w) => w.boxes instanceof Float64Array);
+      expect(packed.every((w) => typeof w.json === "string")).toBe(true);
+      made += packed.length;
+      const json = runJsonOf(out.results, out.saved, out.pages);
+      expect(json.results).toBe(JSON.stringify(out.results));
+      expect(savedRunText(json.saved!)).toBe(JSON.stringify(out.saved));
+    }
+    expect(made).toBeGreaterThan(10);
+  });
+
+  test("the splicer takes the made text as it is, and a run that keeps no state asks for none", async () => {
+    const kept = await runOf("invoice2data/AzureInterior.pdf");
+    const packed = wordsIdentity(kept.pages[0]!) as { json?: string };
+    expect(packed.json).toBe(JSON.stringify(kept.pages[0]!.words));
+    packed.json = '["made by the pdf.js thread"]';
+    expect(runJsonOf(kept.results, kept.saved, kept.pages).results).toContain('"words":["made by the pdf.js thread"]');
+    const notKept = await runOf("invoice2data/AzureInterior.pdf", false);
+    expect((wordsIdentity(notKept.pages[0]!) as { json?: string }).json).toBeUndefined();
+    expect(notKept.pages[0]!.words.length).toBeGreaterThan(20);
   });
 });
 

@@ -21,6 +21,8 @@ export interface PageParams {
   preferredScale: number;
   maxSidePx: number;
   maxRasterPixels: number;
+  /** Also send the words' JSON text (PackedWords.json); the text extraction itself does not depend on it. */
+  wordsJson?: boolean;
 }
 
 /** A request without its id (the host numbers requests). */
@@ -56,6 +58,12 @@ export interface PackedWords {
   lines: Int32Array;
   /** Only when `text` cannot be split back into the words (never for words made by text-layer.ts). */
   texts?: string[];
+  /**
+   * `JSON.stringify(unpackWords(this, text))`, made by the pdf.js thread when the page request asked for it
+   * (`PageParams.wordsJson`): a run whose state is stored serialises every page's words at its end, on the thread
+   * that waits for nothing else then (storage/run-json.ts takes this text instead).
+   */
+  json?: string;
 }
 
 /**

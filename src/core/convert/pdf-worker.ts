@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { boundedScale } from "./limits.ts";
 import { orderWordsIntoLines } from "./lines.ts";
 import { appendWordsOfRun, judgeTextLayer, type FontStyle, type TextRun } from "./text-layer.ts";
-import { packWords, type OpenResult, type PageParams, type PageResult, type PdfRequest, type PdfResponse, type RenderResult } from "./pdf-protocol.ts";
+import { packWords, unpackWords, type OpenResult, type PageParams, type PageResult, type PdfRequest, type PdfResponse, type RenderResult } from "./pdf-protocol.ts";
 import { adoptHead, forgetHeadPages, headStartDocId, startHead, takeHeadPage, type HeadStartHost } from "./pdf-head-start.ts";
 import type { Word } from "../model.ts";
 import { loadPdfjsDisplayModule, loadPdfjsWorkerModule } from "./pdfjs-patched-worker.ts";
@@ -136,7 +136,9 @@ async function extractPage(req: { doc: number; pageNumber: number } & PageParams
     }
     const usableWords = verdict.usable ? words : [];
     const text = orderWordsIntoLines(usableWords);
-    const result: PageResult = { width: unit.width, height: unit.height, scale, usable: verdict.usable, reason: verdict.reason, words: packWords(usableWords, text), text };
+    const packed = packWords(usableWords, text);
+    if (req.wordsJson) packed.json = JSON.stringify(unpackWords(packed, text));
+    const result: PageResult = { width: unit.width, height: unit.height, scale, usable: verdict.usable, reason: verdict.reason, words: packed, text };
     if (verdict.usable && images !== undefined) result.paintsImages = images;
     return result;
   } finally {

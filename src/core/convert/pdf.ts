@@ -22,6 +22,8 @@ export interface PdfConvertOptions {
   limits: ConvertLimits;
   /** See ConvertOptions.onPage (stages/convert.ts). */
   onPage?: (page: Page, file: { attachments: number; pages: number }) => void;
+  /** See ConvertOptions.wordsJson. */
+  wordsJson?: boolean;
 }
 
 // Used for a page pdf.js cannot even load: we still return the page (the file's page numbering must not shift).
@@ -230,7 +232,7 @@ async function convertPage(
   let loaded = true;
   const ask = () =>
     client.request<PageResult>(
-      { op: "page", pageNumber: n, preferredScale, maxSidePx: opts.limits.maxSidePx, maxRasterPixels: opts.limits.maxRasterPixels },
+      { op: "page", pageNumber: n, preferredScale, maxSidePx: opts.limits.maxSidePx, maxRasterPixels: opts.limits.maxRasterPixels, ...(opts.wordsJson ? { wordsJson: true } : {}) },
       opts.limits.pageTimeoutMs,
       `page ${n}`,
     );

@@ -34,7 +34,7 @@ export const convertStage: Stage = async (state, ctx) => {
     try {
       const file = isPlainText(src)
         ? convertText(new TextDecoder().decode(src.data), nextPage, { sourceFileIndex: src.index, filename: src.filename })
-        : await convertSource(src, { firstPageNumber: nextPage, maxPages: budget, password: src.password ?? ctx.password, signal: ctx.signal, onPage: readAhead });
+        : await convertSource(src, { firstPageNumber: nextPage, maxPages: budget, password: src.password ?? ctx.password, signal: ctx.signal, onPage: readAhead, wordsJson: ctx.keepsState });
       state.files.push(file);
       nextPage += file.pages.length;
       if (budget !== null) budget -= file.pages.length;

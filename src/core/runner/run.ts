@@ -165,6 +165,7 @@ function contextOf(input: TransactionInput, opts: RunOptions): Omit<StageContext
     signal: opts.signal,
     password: opts.password,
     profiles: opts.profiles,
+    keepsState: opts.keepState !== false,
     now: opts.now ?? (() => new Date()),
     notify: opts.notify ?? (async () => {}),
   };

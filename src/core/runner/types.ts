@@ -84,6 +84,8 @@ export interface StageContext {
   checkpoint?: AbortSignal;
   password?: string;
   profiles?: ProjectSettings["export_profiles"];
+  /** The run's state is stored at its end (RunOptions.keepState): conversion prepares the pages' words for it. */
+  keepsState?: boolean;
   now: () => Date;
   notify: NotifyFn;
   /** The step being run (its node, for workflow stages). */
