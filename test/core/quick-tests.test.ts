@@ -109,3 +109,45 @@ test("a line the heading quick test turns away is never a short heading", async 
   expect(headings).toBeGreaterThan(300);
   expect(skipped).toBeGreaterThan(lines.length / 10);
 }, 60_000);
+
+/** IBANs and VAT IDs as invoices print them (grouped, dashed, dotted), misread as OCR does, and at their longest. */
+const COMPACT_SAMPLES = [
+  "IBAN: DE89 3704 0044 0532 0130 00", "DE89-3704-0044-0532-0130-00 BIC COBADEFFXXX", "GB82 WEST 1234 5698 7654 32", "MT84MALT011000012345MTLCAST001S",
+  "1T60 X054 2811 1010 0000 0123 456", "DEB9 3704 0044 0532 0130 00", "0E89 3704 0044 0532 0130 00", "LC55 HEMM 0001 0001 0012 0012 0002 3015 -",
+  "VAT: DE 123 456 789", "USt-IdNr. DE123456789", "TVA FR 12 345678901", "CHE-123.456.789 MWST", "ATU 12345678", "NO 123 456 789 MVA",
+  "GB 123 4567 89", "NL 1234.56.789.B01", "EL-123456789", "123 DE 456", "de123456789", "ßS DE89", "# DE89 3704 0044 0532 0130 00",
+];
+
+test("a compact reader stops (more: false) only where no longer text reads a value", async () => {
+  const { ibanRead, vatIdRead } = await import("../../src/core/extract/values");
+  const lines = await corpusLines();
+  const readers: Array<[string, (raw: string) => { value: string | null; more: boolean }]> = [
+    ["iban", (raw) => ibanRead(raw, false)],
+    ["iban on OCR text", (raw) => ibanRead(raw, true)],
+    ["vat id", vatIdRead],
+  ];
+  const stopped: Record<string, number> = {};
+  const read: Record<string, number> = {};
+  for (const text of [...lines, ...COMPACT_SAMPLES]) {
+    const words = [...text.matchAll(/\S+/g)].map((m) => ({ start: m.index!, end: m.index! + m[0].length }));
+    for (let i = 0; i < words.length; i++) {
+      // The texts readCompact hands a reader: words i..j joined as printed, leading separators cut.
+      const raws = words.slice(i, i + 10).map((w) => text.slice(words[i]!.start, w.end).replace(/^[\s:#.\-]+/, ""));
+      for (const [name, reader] of readers) {
+        const results = raws.map(reader);
+        const stop = results.findIndex((r) => !r.more);
+        if (results.some((r) => r.value)) read[name] = (read[name] ?? 0) + 1;
+        if (stop === -1) continue;
+        stopped[name] = (stopped[name] ?? 0) + 1;
+        for (const later of results.slice(stop + 1)) expect(later.value).toBeNull();
+      }
+    }
+  }
+  // The samples read (as printed and repaired) and most tries stop early.
+  for (const name of ["iban", "iban on OCR text", "vat id"]) {
+    expect(read[name] ?? 0).toBeGreaterThan(5);
+    expect(stopped[name] ?? 0).toBeGreaterThan(lines.length);
+  }
+  expect(ibanRead("1T60 X054 2811 1010 0000 0123 456", true).value).toBe("IT60X0542811101000000123456");
+  expect(ibanRead("1T60 X054 2811 1010 0000 0123 456", false)).toEqual({ value: null, more: false });
+}, 120_000);

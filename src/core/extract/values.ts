@@ -173,21 +173,69 @@ function readText(line: Line, offset: number): ValueMatch | null {
   return { value, line, start: offset + lead, end: offset + lead + value.length, strength: far ? 0.6 : 0.9 };
 }
 
-/** Joins up to `max` words from `offset` while the compacted text can still grow into a match of `accept`. */
-function readCompact(line: Line, offset: number, max: number, accept: (compact: string) => string | null): ValueMatch | null {
+/**
+ * What a compact reader makes of the words joined so far: the value they read (or null), and whether more words
+ * could still give one. `more` MUST be true whenever some longer text (this text plus more) reads a value: the
+ * readers' prefix tests (test/core/quick-tests.test.ts holds them to that on every corpus line).
+ */
+export interface CompactRead {
+  value: string | null;
+  more: boolean;
+}
+
+/**
+ * Joins up to `max` words from `offset` while the compacted text can still grow into a value. Stopping when `more`
+ * is false saves most of the tries: every number on a page may start an IBAN (the recogniser tries each one with
+ * up to nine words), and none with a digit first can be one on a text layer (~60 ms per 500 pages in a warm server).
+ */
+function readCompact(line: Line, offset: number, max: number, read: (raw: string) => CompactRead): ValueMatch | null {
   const words = line.words.filter((w) => w.end > offset).slice(0, max + 1);
   for (let i = 0; i < Math.min(3, words.length); i++) {
     let best: ValueMatch | null = null;
     for (let j = i; j < words.length && j < i + max; j++) {
       const start = Math.max(words[i]!.start, offset);
       const raw = line.text.slice(start, words[j]!.end);
-      const value = accept(raw.replace(/^[\s:#.\-]+/, ""));
+      const { value, more } = read(raw.replace(/^[\s:#.\-]+/, ""));
       if (value) best = { value, line, start, end: words[j]!.end, strength: 1 };
+      if (!more) break;
     }
     if (best) return best;
   }
   return null;
 }
+
+/** Longest compact IBAN (ISO 13616: 34 characters) and VAT ID (CHE + nine digits + MWST: 16). */
+const IBAN_MAX = 34;
+const VAT_ID_MAX = 16;
+
+/** An IBAN read from joined words; `more` while the compact text is at most 34 long and its start can still fit. */
+export function ibanRead(raw: string, ocr: boolean): CompactRead {
+  const compact = raw.replace(/[\s-]/g, "").toUpperCase();
+  return { value: readIban(compact, ocr), more: compact.length <= IBAN_MAX && ibanStartFits(compact, ocr) };
+}
+
+/**
+ * Whether the first four characters (those there are) can begin an IBAN: two letters and two digits, or, on OCR
+ * text, characters readIban repairs into them. Upper case never changes what comes before (toUpperCase maps each
+ * character on its own), so a longer text has the same start.
+ */
+function ibanStartFits(compact: string, ocr: boolean): boolean {
+  for (let k = 0; k < Math.min(4, compact.length); k++) {
+    const c = compact[k]!;
+    const ok = k < 2 ? isAsciiUpper(c) || (ocr && Object.hasOwn(AS_LETTER, c)) : (c >= "0" && c <= "9") || (ocr && Object.hasOwn(AS_DIGIT, c));
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** A VAT ID read from joined words (normalizeVatId); `more` while at most 16 long and starting with letters. */
+export function vatIdRead(raw: string): CompactRead {
+  const compact = raw.replace(/[\s.\-]/g, "").toUpperCase();
+  const startFits = (compact.length < 1 || isAsciiUpper(compact[0]!)) && (compact.length < 2 || isAsciiUpper(compact[1]!));
+  return { value: normalizeVatId(compact), more: compact.length <= VAT_ID_MAX && startFits };
+}
+
+const isAsciiUpper = (c: string) => c >= "A" && c <= "Z";
 
 function readRegex(line: Line, offset: number, re: RegExp, normalise: (s: string) => string | null): ValueMatch | null {
   const rest = line.text.slice(offset);
@@ -240,8 +288,8 @@ export function readValue(kind: ValueKind, line: Line, offset: number, ctx: Read
     case "amount": return readAmount(line, offset, ctx);
     case "number": return readNumber(line, offset);
     case "text": case "party": case "address": return readText(line, offset);
-    case "iban": return readCompact(line, offset, 9, (s) => readIban(s, line.page.text_source === "ocr"));
-    case "vat_id": return readCompact(line, offset, 5, normalizeVatId);
+    case "iban": return readCompact(line, offset, 9, (s) => ibanRead(s, line.page.text_source === "ocr"));
+    case "vat_id": return readCompact(line, offset, 5, vatIdRead);
     case "email": return readRegex(line, offset, EMAIL_RE, (s) => s.toLowerCase());
     case "phone": return readRegex(line, offset, PHONE_RE, normalizePhone);
     case "boolean": return readBoolean(line, offset);
