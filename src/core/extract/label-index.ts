@@ -28,13 +28,25 @@ export function labelIndex(labels: string[]): LabelIndex {
 }
 
 interface LineInfo { folded: string; lower: string; tokens: string[] }
+const TOKEN_GAP = /[^\p{L}\p{N}]+/u;
+
+/**
+ * The distinct strings, in first-seen order (what `[...new Set(parts)]` gives): a line has a few dozen tokens, and
+ * building a Set for each of a document's lines cost more than these comparisons.
+ */
+function distinct(parts: string[]): string[] {
+  if (parts.length > 64) return [...new Set(parts)]; // a pathological line: no quadratic work
+  const out: string[] = [];
+  for (const p of parts) if (!out.includes(p)) out.push(p);
+  return out;
+}
 const lineInfo = new WeakMap<Line, LineInfo>();
 export function infoOf(line: Line): LineInfo {
   let info = lineInfo.get(line);
   if (!info) {
     const folded = fold(line.text);
     const lower = folded.toLowerCase();
-    info = { folded, lower, tokens: [...new Set(lower.split(/[^\p{L}\p{N}]+/u))] };
+    info = { folded, lower, tokens: distinct(lower.split(TOKEN_GAP)) };
     lineInfo.set(line, info);
   }
   return info;
