@@ -1,9 +1,11 @@
 /**
  * Quick tests that settle most lines before an expensive scan MUST pass every text in which that scan finds
  * something: findCurrencies's mayHoldCurrency (src/core/extract/normalize.ts, before eighteen patterns), the
- * issuer search's DOMAIN_ENDING (src/core/extract/parties.ts, before DOMAIN) and the heading zone's
- * mayBeShortHeading (src/core/classify/cues.ts, before the trailing-number pattern). Checked on every line of the PDF
- * corpora, the OCR corpus and the varied generator's documents, and on samples in upper, lower and mixed case.
+ * issuer search's DOMAIN_ENDING (src/core/extract/parties.ts, before DOMAIN), the heading zone's mayBeShortHeading
+ * (src/core/classify/cues.ts, before the trailing-number pattern) and the date-order scan's NUMERIC_DATE_HINT
+ * (normalize.ts); and the IBAN / VAT ID readers' `more` (values.ts) MUST hold while longer text can still read a
+ * value. Checked on every line of the PDF corpora, the OCR corpus and the varied generator's documents, and on
+ * samples in upper, lower and mixed case.
  */
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
@@ -150,4 +152,26 @@ test("a compact reader stops (more: false) only where no longer text reads a val
   }
   expect(ibanRead("1T60 X054 2811 1010 0000 0123 456", true).value).toBe("IT60X0542811101000000123456");
   expect(ibanRead("1T60 X054 2811 1010 0000 0123 456", false)).toEqual({ value: null, more: false });
+}, 120_000);
+
+const DATE_SAMPLES = ["12.03.2024", "3/4/24", "03-04-2024", "1.2.2024", "Date: 31/12/2023 Due 15-01-2024", "v1.2.3", "12.3.24x", "2024-03-12",
+  "12 March 2024", "March 12, 2024", "12-Mar-2024", "15\nMarch 2024 03/04/2024", "5 März\n12/05/2024", "1.10.2023", "10/1/2023"];
+
+test("the numeric-date quick test passes every text in which the date scan finds a numeric date", async () => {
+  const { findDates, NUMERIC_DATE_HINT } = await import("../../src/core/extract/normalize");
+  const lines = await corpusLines();
+  // Whole documents too (inferDateOrder scans a document's joined lines): runs of 40 lines.
+  const joined = Array.from({ length: Math.ceil(lines.length / 40) }, (_, i) => lines.slice(i * 40, i * 40 + 40).join("\n"));
+  let numeric = 0;
+  let skipped = 0;
+  for (const text of [...lines, ...joined, ...DATE_SAMPLES]) {
+    for (const order of ["dmy", "mdy"] as const) {
+      if (findDates(text, order).some((d) => d.numeric)) {
+        numeric++;
+        expect(NUMERIC_DATE_HINT.test(text)).toBe(true);
+      } else if (!NUMERIC_DATE_HINT.test(text)) skipped++;
+    }
+  }
+  expect(numeric).toBeGreaterThan(200);
+  expect(skipped).toBeGreaterThan(lines.length);
 }, 120_000);

@@ -139,6 +139,9 @@ export function normalizeDate(text: string, order: DateOrder = "dmy"): string | 
   return findDates(text, order).find((d) => d.iso)?.iso ?? null;
 }
 
+/** A digit, a separator, one or two digits, a separator, a digit: part of every numeric date (DATE_RE's na/nb/ny). */
+export const NUMERIC_DATE_HINT = /\d[./-]\d{1,2}[./-]\d/;
+
 /**
  * Decides the document's numeric date order: a first number above 12 proves day-first, a second above 12 proves
  * month-first; otherwise the locale (`en-US` → mdy) or, with `auto`, US-English cues decide.
@@ -146,6 +149,8 @@ export function normalizeDate(text: string, order: DateOrder = "dmy"): string | 
 export function inferDateOrder(texts: string[], locale: string, usHint: boolean): DateOrder {
   let dmy = 0, mdy = 0;
   for (const t of texts) {
+    // Only numeric dates count, and each holds this pattern: a text without it is not scanned (~half the documents).
+    if (!NUMERIC_DATE_HINT.test(t)) continue;
     for (const d of findDates(t, "dmy")) {
       if (!d.numeric) continue;
       if (d.numeric[0] > 12) dmy++;
