@@ -112,13 +112,22 @@ test("a line the heading quick test turns away is never a short heading", async 
   expect(skipped).toBeGreaterThan(lines.length / 10);
 }, 60_000);
 
+/** One VAT ID of every format VAT_RE knows. */
+const VAT_FORMATS = ["ATU12345678", "BE0123456789", "BG123456789", "CY12345678X", "CZ12345678", "DE123456789", "DK12345678", "EE123456789", "EL123456789",
+    "GR123456789", "ESX1234567X", "FI12345678", "FRAB123456789", "GB123456789", "XI123456789", "HR12345678901", "HU12345678", "IE1A23456B",
+    "IT12345678901", "LT123456789", "LU12345678", "LV12345678901", "MT12345678", "NL123456789B01", "PL1234567890", "PT123456789", "RO1234567",
+    "SE123456789001", "SI12345678", "SK1234567890", "CHE123456789MWST", "NO123456789MVA"];
+
 /** IBANs and VAT IDs as invoices print them (grouped, dashed, dotted), misread as OCR does, and at their longest. */
 const COMPACT_SAMPLES = [
   "IBAN: DE89 3704 0044 0532 0130 00", "DE89-3704-0044-0532-0130-00 BIC COBADEFFXXX", "GB82 WEST 1234 5698 7654 32", "MT84MALT011000012345MTLCAST001S",
   "1T60 X054 2811 1010 0000 0123 456", "DEB9 3704 0044 0532 0130 00", "0E89 3704 0044 0532 0130 00", "LC55 HEMM 0001 0001 0012 0012 0002 3015 -",
   "VAT: DE 123 456 789", "USt-IdNr. DE123456789", "TVA FR 12 345678901", "CHE-123.456.789 MWST", "ATU 12345678", "NO 123 456 789 MVA",
   "GB 123 4567 89", "NL 1234.56.789.B01", "EL-123456789", "123 DE 456", "de123456789", "ßS DE89", "# DE89 3704 0044 0532 0130 00",
+  ...VAT_FORMATS.flatMap((id) => [`VAT ${id}`, `VAT: ${id.replace(/(.{3})(?=.)/g, "$1 ")}`]),
 ];
+
+
 
 test("a compact reader stops (more: false) only where no longer text reads a value", async () => {
   const { ibanRead, vatIdRead } = await import("../../src/core/extract/values");
@@ -152,6 +161,11 @@ test("a compact reader stops (more: false) only where no longer text reads a val
   }
   expect(ibanRead("1T60 X054 2811 1010 0000 0123 456", true).value).toBe("IT60X0542811101000000123456");
   expect(ibanRead("1T60 X054 2811 1010 0000 0123 456", false)).toEqual({ value: null, more: false });
+  // Every format of VAT_RE reads, grouped by threes too.
+  for (const id of VAT_FORMATS) {
+    expect(vatIdRead(id).value).toBe(id);
+    expect(vatIdRead(id.replace(/(.{3})(?=.)/g, "$1 ")).value).toBe(id);
+  }
 }, 120_000);
 
 const DATE_SAMPLES = ["12.03.2024", "3/4/24", "03-04-2024", "1.2.2024", "Date: 31/12/2023 Due 15-01-2024", "v1.2.3", "12.3.24x", "2024-03-12",

@@ -222,20 +222,44 @@ export function ibanRead(raw: string, ocr: boolean): CompactRead {
 function ibanStartFits(compact: string, ocr: boolean): boolean {
   for (let k = 0; k < Math.min(4, compact.length); k++) {
     const c = compact[k]!;
-    const ok = k < 2 ? isAsciiUpper(c) || (ocr && Object.hasOwn(AS_LETTER, c)) : (c >= "0" && c <= "9") || (ocr && Object.hasOwn(AS_DIGIT, c));
+    const ok = k < 2 ? isAsciiUpperChar(c) || (ocr && Object.hasOwn(AS_LETTER, c)) : (c >= "0" && c <= "9") || (ocr && Object.hasOwn(AS_DIGIT, c));
     if (!ok) return false;
   }
   return true;
 }
 
-/** A VAT ID read from joined words (normalizeVatId); `more` while at most 16 long and starting with letters. */
+/**
+ * A VAT ID read from joined words (normalizeVatId); `more` while at most 16 long and its start can still be one: a
+ * country code of VAT_RE (normalize.ts), then a digit, or the letter that code's format has there (ATU, CHE; Spain and
+ * France allow letters).
+ */
 export function vatIdRead(raw: string): CompactRead {
   const compact = raw.replace(/[\s.\-]/g, "").toUpperCase();
-  const startFits = (compact.length < 1 || isAsciiUpper(compact[0]!)) && (compact.length < 2 || isAsciiUpper(compact[1]!));
-  return { value: normalizeVatId(compact), more: compact.length <= VAT_ID_MAX && startFits };
+  return { value: normalizeVatId(compact), more: compact.length <= VAT_ID_MAX && vatStartFits(compact) };
 }
 
-const isAsciiUpper = (c: string) => c >= "A" && c <= "Z";
+/** VAT_RE's country codes and what each allows as its third character besides a digit. */
+const VAT_THIRD = new Map<string, (c: string) => boolean>([
+  ..."BE BG CY CZ DE DK EE EL GR FI GB XI HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK NO".split(" ").map((code) => [code, () => false] as [string, (c: string) => boolean]),
+  ["AT", (c: string) => c === "U"],
+  ["CH", (c: string) => c === "E"],
+  ["ES", isAsciiUpperChar],
+  ["FR", isAsciiUpperChar],
+]);
+
+function vatStartFits(compact: string): boolean {
+  if (compact.length < 2) return compact.length === 0 || isAsciiUpperChar(compact[0]!);
+  const third = VAT_THIRD.get(compact.slice(0, 2));
+  if (!third) return false;
+  if (compact.length < 3) return true;
+  const c = compact[2]!;
+  return (c >= "0" && c <= "9") || third(c);
+}
+
+function isAsciiUpperChar(c: string): boolean {
+  return c >= "A" && c <= "Z";
+}
+
 
 function readRegex(line: Line, offset: number, re: RegExp, normalise: (s: string) => string | null): ValueMatch | null {
   const rest = line.text.slice(offset);
