@@ -8,8 +8,8 @@
  *     (same model through TESSDATA_PREFIX) when it is installed;
  * (d) one tiny PDF: wall seconds of the whole process (target ≤ 0.6 s);
  * (e) peak RSS of `docproc process` on a 2,000-page born-digital PDF (target < 600 MB). Peak RSS is GNU time's (see measure).
- * Each pair runs interleaved (docproc, reference, docproc, reference …: ROUNDS rounds, BENCH_ROUNDS overrides) and
- * the medians count. CPU seconds (user + sys of the process and the children it waited for) are printed too: on a
+ * Each pair runs interleaved (docproc, reference, docproc, reference …: ROUNDS rounds, BENCH_ROUNDS overrides; at least
+ * five for the born-digital rows, QUICK_ROUNDS) and the medians count. CPU seconds (user + sys of the process and the children it waited for) are printed too: on a
  * busy machine they move less than wall time. A per-stage table (DOCPROC_STAGE_TIMES, src/core/timing.ts) shows
  * where docproc's time went in its first run of each input.
  * `bun bench/job.ts [a b c d e serve serve-pdf]` runs it (or some of its parts) alone; serve-pdf is serve without
@@ -30,6 +30,11 @@ const CLI = path.join(ROOT, "src/cli.ts");
 const CACHE = path.resolve(import.meta.dir, ".cache", "job");
 const CORPUS = path.resolve(ROOT, "../shared/corpora/invoice2data");
 const ROUNDS = Number(process.env.BENCH_ROUNDS) || 2;
+/**
+ * Rounds of the born-digital rows, at least five: a run takes about a second, and the VM's speed drifts by 5-10% from
+ * run to run, so a median of two moved the 500-page ratio by ±0.02 between otherwise equal runs.
+ */
+export const QUICK_ROUNDS = Math.max(5, ROUNDS);
 const OCR_WORKERS = 2;
 
 export interface Run {
@@ -298,7 +303,7 @@ export async function benchJob(parts: string[] = []): Promise<BenchRow[]> {
 
   if (want("a")) {
     const pdf = await realPagesPdf(500);
-    const r = await interleaved(docproc(pdf), pdftotext ? () => measure([pdftotext, pdf, path.join(tmpdir(), "docproc-job-a.txt")]) : null);
+    const r = await interleaved(docproc(pdf), pdftotext ? () => measure([pdftotext, pdf, path.join(tmpdir(), "docproc-job-a.txt")]) : null, QUICK_ROUNDS);
     rows.push(...pairRows({ metric: "process 500 real born-digital invoice pages, one PDF, default project", units: 500, unit: "pages/s", docproc: r.a, reference: r.b, refName: "pdftotext", target: "≥ 0.5×" }));
     rows.push(...stageRows("500 real pages", await stageTimesOf(pdf)));
   }
@@ -306,7 +311,7 @@ export async function benchJob(parts: string[] = []): Promise<BenchRow[]> {
     const dir = await onePageFolder(100);
     const files = readdirSync(dir).sort().map((f) => path.join(dir, f));
     const loop = pdftotext ? () => measureLoop(files.map((f) => [pdftotext, f, path.join(tmpdir(), "docproc-job-b.txt")])) : null;
-    const r = await interleaved(docproc(dir), loop);
+    const r = await interleaved(docproc(dir), loop, QUICK_ROUNDS);
     rows.push(...pairRows({ metric: "process a folder of 100 one-page invoice PDFs", units: 100, unit: "docs/s", docproc: r.a, reference: r.b, refName: "a pdftotext loop", target: "≥ 0.5×" }));
     rows.push(...stageRows("100 one-page PDFs", await stageTimesOf(dir)));
   }
