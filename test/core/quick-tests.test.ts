@@ -3,7 +3,7 @@
  * something: findCurrencies's mayHoldCurrency (src/core/extract/normalize.ts, before eighteen patterns), the
  * issuer search's DOMAIN_ENDING (src/core/extract/parties.ts, before DOMAIN), the heading zone's mayBeShortHeading
  * (src/core/classify/cues.ts, before the trailing-number pattern) and the date-order scan's NUMERIC_DATE_HINT
- * (normalize.ts); and the IBAN / VAT ID readers' `more` (values.ts) MUST hold while longer text can still read a
+ * (normalize.ts); and the IBAN / VAT ID readers' `more` (compact-values.ts) MUST hold while longer text can still read a
  * value. Checked on every line of the PDF corpora, the OCR corpus and the varied generator's documents, and on
  * samples in upper, lower and mixed case.
  */
@@ -130,7 +130,7 @@ const COMPACT_SAMPLES = [
 
 
 test("a compact reader stops (more: false) only where no longer text reads a value", async () => {
-  const { ibanRead, vatIdRead } = await import("../../src/core/extract/values");
+  const { ibanRead, vatIdRead } = await import("../../src/core/extract/compact-values");
   const lines = await corpusLines();
   const readers: Array<[string, (raw: string) => { value: string | null; more: boolean }]> = [
     ["iban", (raw) => ibanRead(raw, false)],
