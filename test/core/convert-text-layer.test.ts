@@ -80,4 +80,42 @@ describe("orderWordsIntoLines", () => {
     expect(orderWordsIntoLines(list)).toBe("hello world\nsecond");
     expect(list.map((w) => [w.text, w.line])).toEqual([["hello", 1], ["world", 1], ["second", 2]]);
   });
+
+  test("the same order as a stable sort by vertical centre, ties and unsorted columns included", () => {
+    // The reference: what orderWordsIntoLines did before it sorted precomputed keys.
+    const reference = (words: Word[]): string => {
+      const centre = (w: Word) => (w.bounding_box[1] + w.bounding_box[3]) / 2;
+      const byTop = [...words].sort((p, q) => centre(p) - centre(q));
+      const lines: Word[][] = [];
+      let current: Word[] = [];
+      let top = 0, bottom = 0;
+      for (const w of byTop) {
+        const [, y1, , y2] = w.bounding_box;
+        const c = (y1 + y2) / 2;
+        if (current.length && c >= top && c <= bottom) {
+          current.push(w);
+          top = Math.min(top, y1 + (y2 - y1) * 0.25);
+          bottom = Math.max(bottom, y2 - (y2 - y1) * 0.25);
+          continue;
+        }
+        if (current.length) lines.push(current);
+        current = [w];
+        top = y1 + (y2 - y1) * 0.25;
+        bottom = y2 - (y2 - y1) * 0.25;
+      }
+      lines.push(current);
+      return lines.map((l) => l.sort((p, q) => p.bounding_box[0] - q.bounding_box[0]).map((w) => w.text).join(" ")).join("\n");
+    };
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let page = 0; page < 200; page++) {
+      // Two or three columns printed one after the other, rows on a coarse grid (many equal centres).
+      const words: Word[] = Array.from({ length: 20 + Math.floor(random() * 200) }, (_, i) => {
+        const row = Math.floor(random() * 40), x = Math.floor(random() * 3) * 200 + Math.floor(random() * 150);
+        const h = 10 + Math.floor(random() * 3);
+        return { text: `w${i}`, confidence: 1, bounding_box: [x, row * 14, x + 30, row * 14 + h] };
+      });
+      expect(orderWordsIntoLines(words.map((w) => ({ ...w })))).toBe(reference(words.map((w) => ({ ...w }))));
+    }
+  });
 });
