@@ -15,5 +15,4 @@ export {
 export { buildJsonExport } from "./json";
 export { correctedResults, rotateBox, quarterTurn, type Orientation } from "./orientation";
 export { neutralizeFormula, toCsv } from "./csv";
-export { buildXml } from "./xml";
 export { renderTemplate, sanitizePath, sanitizeSegment, PLACEHOLDERS } from "./filename";

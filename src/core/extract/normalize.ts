@@ -5,49 +5,13 @@
  */
 import { dateMatches, type DateSearch, monthNamesOf } from "./date-scan";
 import { tick } from "./gc-pace";
+import { MONTH_NAMES } from "./month-names";
 
 /** Day/month order for numeric dates: `dmy` (most of the world) or `mdy` (US). */
 export type DateOrder = "dmy" | "mdy";
 
-/** Languages whose month names dates are read in: the languages of the default project's labels and OCR data. */
-export const DATE_LANGUAGES = ["en", "de", "fr", "nl", "es", "it", "pt", "pl", "sv", "da", "nb", "cs"];
-
-const foldAccents = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "");
-
-/**
- * Month names from `Intl` rather than typed lists: long, abbreviated ("ene", "dic.", "ott") and the genitive form
- * a day puts them in ("15 stycznia", "3. března"), each also without accents (OCR and ASCII systems drop them).
- * A name two languages give different months is left out; abbreviations of one or two letters are too short to
- * tell a month from a word.
- */
-function monthNames(): Record<string, number> {
-  const out = new Map<string, number>();
-  const clash = new Set<string>();
-  const add = (name: string, month: number) => {
-    for (const n of new Set([name, foldAccents(name)])) {
-      if (n.length < 3 || !/^\p{L}+$/u.test(n)) continue;
-      if (out.has(n) && out.get(n) !== month) clash.add(n);
-      else out.set(n, month);
-    }
-  };
-  for (const lang of DATE_LANGUAGES) {
-    const long = new Intl.DateTimeFormat(lang, { month: "long", timeZone: "UTC" });
-    const short = new Intl.DateTimeFormat(lang, { month: "short", timeZone: "UTC" });
-    const withDay = new Intl.DateTimeFormat(lang, { day: "numeric", month: "long", timeZone: "UTC" });
-    for (let m = 0; m < 12; m++) {
-      const date = new Date(Date.UTC(2024, m, 15));
-      add(long.format(date).toLowerCase(), m + 1);
-      add(short.format(date).toLowerCase().replace(/\.$/, ""), m + 1);
-      for (const part of withDay.formatToParts(date)) if (part.type === "month") add(part.value.toLowerCase(), m + 1);
-    }
-  }
-  // Forms printed in practice that CLDR does not list: Austrian "Jänner", "Sept", "Mrz", German "Maerz".
-  for (const [name, month] of [["jänner", 1], ["sept", 9], ["mrz", 3], ["maerz", 3], ["juil", 7]] as const) add(name, month);
-  for (const n of clash) out.delete(n);
-  return Object.fromEntries(out);
-}
-
-const MONTHS: Record<string, number> = monthNames();
+/** Month names in the date languages (month-names-cldr.ts says which and how). */
+const MONTHS: Readonly<Record<string, number>> = MONTH_NAMES;
 const MONTH_ALT = Object.keys(MONTHS)
   .sort((a, b) => b.length - a.length)
   .join("|");
