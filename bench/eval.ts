@@ -15,7 +15,7 @@ import { evaluateFolder } from "../src/eval/run";
 import { errorRatio, renderReport } from "../src/eval/report-text";
 import { generateSet, toPdf } from "../fixtures/varied/generator";
 
-const CORPUS = path.resolve(import.meta.dir, "../../shared/corpora/invoice2data");
+const CORPUS = path.resolve(import.meta.dir, "../fixtures/corpora/invoice2data");
 const I2D: Record<string, string> = { invoice_number: "invoice_number", date: "invoice_date", amount: "total_amount", amount_untaxed: "subtotal_amount", amount_tax: "tax_amount", currency: "currency", vat: "vendor_vat_id", iban: "iban" };
 const DOCS = ["AmazonWebServices", "AzureInterior", "FlipkartInvoice", "NetpresseInvoice", "QualityHosting", "SammyMaystoneLinesTest", "coolblue1", "coolblue2", "free_fiber", "oyo", "saeco"];
 const SCANS = ["AmazonWebServices", "FlipkartInvoice", "SammyMaystoneLinesTest", "oyo"];

@@ -28,7 +28,7 @@ import { serveRows } from "./job/serve";
 const ROOT = path.resolve(import.meta.dir, "..");
 const CLI = path.join(ROOT, "src/cli.ts");
 const CACHE = path.resolve(import.meta.dir, ".cache", "job");
-const CORPUS = path.resolve(ROOT, "../shared/corpora/invoice2data");
+const CORPUS = path.resolve(ROOT, "fixtures/corpora/invoice2data");
 const ROUNDS = Number(process.env.BENCH_ROUNDS) || 2;
 /**
  * Rounds of the born-digital rows, at least five: a run takes about a second, and the VM's speed drifts by 5-10% from

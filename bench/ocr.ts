@@ -20,7 +20,7 @@ import { ocrPages } from "../src/core/stages/ocr.ts";
 import type { BenchRow } from "./index";
 
 const CACHE = path.resolve(import.meta.dir, ".cache", "ocr");
-const CORPORA = path.resolve(import.meta.dir, "../../shared/corpora");
+const CORPORA = path.resolve(import.meta.dir, "../fixtures/corpora");
 const A4 = { width: 2480, height: 3508 };
 const WORKERS = 2;
 const PAGES = 20;

@@ -14,7 +14,7 @@ import { openPostgres } from "../src/storage/pg/open";
 import type { BenchRow } from "./index";
 
 const ROOT = path.resolve(import.meta.dir, "..");
-const CORPUS = path.resolve(ROOT, "../shared/corpora/invoice2data");
+const CORPUS = path.resolve(ROOT, "fixtures/corpora/invoice2data");
 const KEY = "bench-scale-key";
 
 interface Run {

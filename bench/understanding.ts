@@ -1,6 +1,6 @@
 /**
  * Understanding benchmark (issue 3, "Done when"): milliseconds per page that classification + extraction add on
- * born-digital input (target ≤ 10 ms/page). The pages are the 11 text PDFs of ../shared/corpora/invoice2data,
+ * born-digital input (target ≤ 10 ms/page). The pages are the 11 text PDFs of fixtures/corpora/invoice2data,
  * converted once (conversion is not timed: it has its own bench); classification and extraction then run over
  * them for several rounds after a warm-up round, and the median round counts (CPU time for the target row).
  */
@@ -12,7 +12,7 @@ import { convertSource } from "../src/core/stages/convert";
 import { classifyDocument } from "../src/core/stages/classify";
 import { extractFields } from "../src/core/stages/extract";
 
-const DIR = path.resolve(import.meta.dir, "../../shared/corpora/invoice2data");
+const DIR = path.resolve(import.meta.dir, "../fixtures/corpora/invoice2data");
 const FILES = ["AmazonWebServices", "AzureInterior", "FlipkartInvoice", "NetpresseInvoice", "QualityHosting", "SammyMaystoneLinesTest", "coolblue1", "coolblue2", "free_fiber", "oyo", "saeco"];
 const ROUNDS = 15;
 

@@ -1,6 +1,6 @@
 /**
  * Regenerates the sample inbox `fixtures/inbox/` from the MIT-licensed invoice2data corpus
- * (../shared/corpora/invoice2data). Run: `npx bun scripts/make-fixtures.ts`. Deterministic: the noise comes from a
+ * (fixtures/corpora/invoice2data). Run: `npx bun scripts/make-fixtures.ts`. Deterministic: the noise comes from a
  * seeded generator, so a re-run produces the same pixels (encoders permitting).
  *
  * Each derived file imitates a real-world input the pipeline must handle: a scanned PDF (image only, 300 DPI, noise,
@@ -14,7 +14,7 @@ import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import sharp from "sharp";
 import { Rng } from "../fixtures/varied/generator/random";
 
-const CORPUS = path.resolve(import.meta.dir, "../../shared/corpora/invoice2data");
+const CORPUS = path.resolve(import.meta.dir, "../fixtures/corpora/invoice2data");
 const INBOX = path.resolve(import.meta.dir, "../fixtures/inbox");
 
 sharp.cache(false);

@@ -8,7 +8,7 @@ import path from "node:path";
 import { multiPageTiff, pdfClaimingPages, pdfWithObjectStreamCount } from "../../test/support/hostile";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
-const CORPORA = path.resolve(ROOT, "../shared/corpora");
+const CORPORA = path.resolve(ROOT, "fixtures/corpora");
 const EXTENSIONS = /\.(pdf|png|jpe?g|tiff?|webp|gif|bmp)$/i;
 const MAX_BASE_BYTES = 1024 * 1024;
 

@@ -124,7 +124,7 @@ async function submitAll(server: Server, transactions: string[][]): Promise<Serv
 export async function serveRows(inputs: { real500: string; onePage: string; scans: string | null; pdftotext: string | null }): Promise<BenchRow[]> {
   const server = await startServer();
   try {
-    const corpus = path.resolve(ROOT, "../shared/corpora");
+    const corpus = path.resolve(ROOT, "fixtures/corpora");
     // Warm-up: pdf.js workers, the pipeline modules, the OCR engine.
     await submitAll(server, [[path.join(corpus, "invoice2data/AmazonWebServices.pdf"), path.join(corpus, "invoice2data/oyo.png")]]);
     const onePage = readdirSync(inputs.onePage).sort().map((f) => path.join(inputs.onePage, f));

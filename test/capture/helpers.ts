@@ -9,7 +9,7 @@ import { buildTestApp } from "../support/app";
 import { jsonOrText, requestInit } from "../support/http";
 
 export const ADMIN = "capture-test-admin-key";
-export const CORPUS = path.resolve(import.meta.dir, "../../../shared/corpora/invoice2data");
+export const CORPUS = path.resolve(import.meta.dir, "../../fixtures/corpora/invoice2data");
 
 export interface Reply {
   status: number;

@@ -10,7 +10,7 @@ import { INBOX, runCli, type CliRun } from "./helpers";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const BORN_DIGITAL = path.join(INBOX, "born-digital-invoice.pdf");
-const ENCRYPTED = path.resolve(INBOX, "../../../shared/corpora/pdf-robustness/paperless/password-is-test.pdf"); // password "test"
+const ENCRYPTED = path.resolve(INBOX, "../corpora/pdf-robustness/paperless/password-is-test.pdf"); // password "test"
 
 const temps: string[] = [];
 afterAll(() => removeAll(temps));

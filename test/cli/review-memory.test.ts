@@ -10,7 +10,7 @@ import { startLocalReview } from "../../src/cli/review-run";
 import { runCli } from "./helpers";
 import { removeAll, tempDir } from "../support/temp";
 
-const CORPUS = "/work/shared/corpora/invoice2data";
+const CORPUS = path.resolve(import.meta.dir, "../../fixtures/corpora/invoice2data");
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
 

@@ -29,7 +29,7 @@ test("DOCPROC_STAGE_TIMES: the CLI writes each stage's wall time and each kind o
   const dir = mkdtempSync(path.join(tmpdir(), "docproc-stage-times-"));
   try {
     const file = path.join(dir, "times.json");
-    const pdf = path.resolve(ROOT, "../shared/corpora/invoice2data/AmazonWebServices.pdf");
+    const pdf = path.resolve(ROOT, "fixtures/corpora/invoice2data/AmazonWebServices.pdf");
     const run = await runCli(["process", pdf, "--out", path.join(dir, "out")], { env: { DOCPROC_STAGE_TIMES: file } });
     expect(run.code).toBe(0);
     const { stages, threads } = JSON.parse(readFileSync(file, "utf8")) as { stages: Record<string, { ms: number; calls: number }>; threads: Record<string, number> };

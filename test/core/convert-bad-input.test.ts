@@ -6,7 +6,7 @@ import sharp from "sharp";
 import { DocprocError } from "../../src/core/errors.ts";
 import { convertSource } from "../../src/core/stages/convert.ts";
 
-const ROBUSTNESS = path.resolve(import.meta.dir, "../../../shared/corpora/pdf-robustness");
+const ROBUSTNESS = path.resolve(import.meta.dir, "../../fixtures/corpora/pdf-robustness");
 setDefaultTimeout(30_000);
 
 const convert = (data: Uint8Array, filename = "input.pdf", signal?: AbortSignal) =>

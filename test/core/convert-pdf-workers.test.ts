@@ -7,7 +7,7 @@ import { convertSource, renderPageToRaster } from "../../src/core/stages/convert
 
 setDefaultTimeout(60_000);
 
-const CORPORA = path.resolve(import.meta.dir, "../../../shared/corpora");
+const CORPORA = path.resolve(import.meta.dir, "../../fixtures/corpora");
 const INVOICE = path.resolve(import.meta.dir, "../../fixtures/inbox/born-digital-invoice.pdf");
 
 /** Counts `new Worker(...)` calls made while `fn` runs. */

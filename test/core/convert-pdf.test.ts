@@ -7,7 +7,7 @@ import { DocprocError } from "../../src/core/errors.ts";
 import type { Page } from "../../src/core/model.ts";
 import { convertSource, renderPageToRaster } from "../../src/core/stages/convert.ts";
 
-const CORPORA = path.resolve(import.meta.dir, "../../../shared/corpora");
+const CORPORA = path.resolve(import.meta.dir, "../../fixtures/corpora");
 const INVOICES = path.join(CORPORA, "invoice2data");
 const ROBUSTNESS = path.join(CORPORA, "pdf-robustness");
 const hasPdftotext = Bun.which("pdftotext") !== null;

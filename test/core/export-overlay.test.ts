@@ -15,7 +15,7 @@ import { toResultsPage } from "../../src/core/results";
 import { memorySink } from "../../src/core/exporters";
 import { field } from "./export-fixtures";
 
-const SCAN = path.resolve(import.meta.dir, "../../../shared/corpora/ocr-text/tesseract-test/phototest-rotated-R.png");
+const SCAN = path.resolve(import.meta.dir, "../../fixtures/corpora/ocr-text/tesseract-test/phototest-rotated-R.png");
 const ROTATION = 270; // the scan reads upright after a 270° clockwise turn
 const PHRASE = ["This", "is", "a", "lot"];
 

@@ -54,7 +54,7 @@ test("finds exactly DATE_RE's matches on generated strings", () => {
 }, 60_000);
 
 test("finds exactly DATE_RE's matches in the shared corpora's text files, whole and line by line", () => {
-  const root = path.resolve(import.meta.dir, "../../../shared/corpora");
+  const root = path.resolve(import.meta.dir, "../../fixtures/corpora");
   const files = readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".txt"));
   expect(files.length).toBeGreaterThan(0);
   const texts = files.map((f) => readFileSync(path.join(root, f), "utf8"));

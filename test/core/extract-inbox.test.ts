@@ -1,7 +1,7 @@
 /**
  * The sample inbox (fixtures/inbox, SOURCES.md there) read as a new user would: real conversion, real OCR, the
  * default project. The expected values were read off the page images by eye (and checked against the pdftotext
- * of the originals in ../shared/corpora/invoice2data); they are what the documents print, not what the extractor
+ * of the originals in fixtures/corpora/invoice2data); they are what the documents print, not what the extractor
  * happened to return. Where OCR damages a cell beyond repair (Coolblue's "€ 4,24" read as "€4"), the cell must come
  * back unread (null), not wrong.
  */

@@ -14,7 +14,7 @@ import { createOcrEngine, type OcrEngine } from "../../src/core/engines/ocr";
 import { classifyDocument } from "../../src/core/stages/classify";
 import { extractFields } from "../../src/core/stages/extract";
 
-const PNG = path.resolve(import.meta.dir, "../../../shared/corpora/invoice2data/SammyMaystoneLinesTest.png");
+const PNG = path.resolve(import.meta.dir, "../../fixtures/corpora/invoice2data/SammyMaystoneLinesTest.png");
 
 describe("extraction from a rotated scan", () => {
   let engine: OcrEngine;

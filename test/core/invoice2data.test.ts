@@ -1,5 +1,5 @@
 /**
- * Zero-configuration extraction on invoice2data's own test invoices (../shared/corpora/invoice2data, MIT): the
+ * Zero-configuration extraction on invoice2data's own test invoices (fixtures/corpora/invoice2data, MIT): the
  * default project, no templates, pages from the real conversion and OCR stages. Scoring follows the corpus README:
  * amounts equal within 0.005, dates as ISO, identifiers case-folded with whitespace and a leading #/No. stripped.
  */
@@ -13,7 +13,7 @@ import { createOcrEngine, type OcrEngine } from "../../src/core/engines/ocr";
 import { classifyDocument } from "../../src/core/stages/classify";
 import { extractFields } from "../../src/core/stages/extract";
 
-const DIR = path.resolve(import.meta.dir, "../../../shared/corpora/invoice2data");
+const DIR = path.resolve(import.meta.dir, "../../fixtures/corpora/invoice2data");
 const TEXT_PDFS = ["AmazonWebServices", "AzureInterior", "FlipkartInvoice", "NetpresseInvoice", "QualityHosting", "SammyMaystoneLinesTest", "coolblue1", "coolblue2", "free_fiber", "oyo", "saeco"];
 const SCANS = ["AmazonWebServices", "FlipkartInvoice", "SammyMaystoneLinesTest", "oyo"];
 /** Expected-JSON key → our field id. */

@@ -6,6 +6,7 @@
  * The figure without memory is printed beside the one with it; documents of other vendors must not change at all.
  */
 import { describe, expect, test } from "bun:test";
+import path from "node:path";
 import { processTransaction } from "../../src/core/pipeline";
 import { defaultProject, parseProjectSettings, type ProjectSettings } from "../../src/core/project";
 import { memorySink } from "../../src/core/exporters";
@@ -17,7 +18,7 @@ import { pageLines } from "../../src/core/extract/lines";
 import { sameValue } from "../../src/eval/score";
 import { northwind, otherVendor } from "../../fixtures/vendor-series/series";
 
-const CORPUS = "/work/shared/corpora/invoice2data";
+const CORPUS = path.resolve(import.meta.dir, "../../fixtures/corpora/invoice2data");
 const noOcr = { name: "none", recognize: async () => { throw new Error("no OCR expected"); }, close: async () => {} } as unknown as OcrEngine;
 const CONFIRMED = new Date("2026-11-20T10:00:00Z");
 

@@ -3,7 +3,7 @@ import sharp from "sharp";
 import type { Page, RasterImage } from "../../src/core/model.ts";
 
 /** Shared helpers of the OCR tests (not a test file itself). */
-export const TESSERACT_TEST = path.resolve(import.meta.dir, "../../../shared/corpora/ocr-text/tesseract-test");
+export const TESSERACT_TEST = path.resolve(import.meta.dir, "../../fixtures/corpora/ocr-text/tesseract-test");
 
 export async function loadRaster(file: string | Buffer): Promise<RasterImage> {
   const { data, info } = await sharp(file, { limitInputPixels: 50_000_000 }).raw().toBuffer({ resolveWithObject: true });

@@ -87,7 +87,7 @@ describe("ocrPages on small text", () => {
 
 describe("ocrPages: lines the page layout leaves out", () => {
   test("the invoice number in a dotted box is read, in place, once, with its box inside the frame", async () => {
-    const file = path.resolve(import.meta.dir, "../../../shared/corpora/invoice2data/FlipkartInvoice.png");
+    const file = path.resolve(import.meta.dir, "../../fixtures/corpora/invoice2data/FlipkartInvoice.png");
     const page = pageOf(await loadRaster(file), "FlipkartInvoice.png");
     await ocrPages([page], engine);
     const lines = page.text.split("\n");
@@ -136,7 +136,7 @@ describe("ocrPages deskew", () => {
 
 describe("ocrPages failure handling", () => {
   test("a second-look line that fails to read leaves the first reading as it was", async () => {
-    const file = path.resolve(import.meta.dir, "../../../shared/corpora/invoice2data/FlipkartInvoice.png");
+    const file = path.resolve(import.meta.dir, "../../fixtures/corpora/invoice2data/FlipkartInvoice.png");
     let failed = 0;
     const flaky: OcrEngine = {
       ...engine,

@@ -10,7 +10,7 @@ import { repairPdf } from "../../src/core/convert/pdf-repair.ts";
 import { convertSource } from "../../src/core/stages/convert.ts";
 import { classicPdf } from "../support/hostile.ts";
 
-const UNREADABLE = path.resolve(import.meta.dir, "../../../shared/corpora/pdf-robustness/py-pdf-sample-files/017-unreadable-meta-data/unreadablemetadata.pdf");
+const UNREADABLE = path.resolve(import.meta.dir, "../../fixtures/corpora/pdf-robustness/py-pdf-sample-files/017-unreadable-meta-data/unreadablemetadata.pdf");
 setDefaultTimeout(60_000); // rendering a 300 dpi page takes seconds on a loaded machine
 const latin1 = (s: string) => new Uint8Array(Buffer.from(s, "latin1"));
 

@@ -1,5 +1,5 @@
 /**
- * Every file of ../shared/corpora/pdf-robustness through conversion (no OCR, no rendering): no crash, no hang,
+ * Every file of fixtures/corpora/pdf-robustness through conversion (no OCR, no rendering): no crash, no hang,
  * success or a clear DocprocError; page counts and passwords as expectations.json says.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -7,7 +7,7 @@ import path from "node:path";
 import { DocprocError } from "../../src/core/errors.ts";
 import { convertSource, type ConvertedSource } from "../../src/core/stages/convert.ts";
 
-const CORPUS = path.resolve(import.meta.dir, "../../../shared/corpora/pdf-robustness");
+const CORPUS = path.resolve(import.meta.dir, "../../fixtures/corpora/pdf-robustness");
 
 interface Expectation {
   file: string;

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PDFArray, PDFDict, PDFDocument, PDFName } from "pdf-lib";
 
-const CORPUS = path.resolve(import.meta.dir, "../../../shared/corpora/invoice2data");
+const CORPUS = path.resolve(import.meta.dir, "../../fixtures/corpora/invoice2data");
 const FILES = ["AzureInterior.pdf", "NetpresseInvoice.pdf", "SammyMaystoneLinesTest.pdf", "oyo.pdf"].map((f) => path.join(CORPUS, f));
 
 async function identityTrueTypeFonts(file: string): Promise<number> {

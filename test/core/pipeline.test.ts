@@ -9,7 +9,7 @@ import { ocrPages } from "../../src/core/stages/ocr";
 import { splitPages } from "../../src/core/stages/split";
 import type { Page, SourceInput } from "../../src/core/model";
 
-const corpora = resolve(import.meta.dir, "../../../shared/corpora");
+const corpora = resolve(import.meta.dir, "../../fixtures/corpora");
 const ocr = await createOcrEngine({ engine: "wasm", workers: 1 });
 afterAll(() => ocr.close());
 

@@ -16,7 +16,7 @@ import { isShortHeadingLine, mayBeShortHeading } from "../../src/core/classify/c
 import { convertSource } from "../../src/core/stages/convert";
 import { generateSet } from "../../fixtures/varied/generator";
 
-const CORPORA = path.resolve(import.meta.dir, "../../../shared/corpora");
+const CORPORA = path.resolve(import.meta.dir, "../../fixtures/corpora");
 
 let loaded: Promise<string[]> | null = null;
 const corpusLines = () => (loaded ??= readCorpusLines());

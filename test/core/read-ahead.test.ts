@@ -17,7 +17,7 @@ import { classifyDocument } from "../../src/core/stages/classify";
 import { extractFields } from "../../src/core/stages/extract";
 import { resetStageTimes, stageTimes } from "../../src/core/timing";
 
-const corpus = resolve(import.meta.dir, "../../../shared/corpora/invoice2data");
+const corpus = resolve(import.meta.dir, "../../fixtures/corpora/invoice2data");
 const ocr = await createOcrEngine({ engine: "wasm", workers: 1 });
 afterAll(() => ocr.close());
 

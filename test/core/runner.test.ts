@@ -23,7 +23,7 @@ import {
 } from "../../src/core/runner";
 import { startReceiver } from "./notify-receiver";
 
-const corpora = resolve(import.meta.dir, "../../../shared/corpora");
+const corpora = resolve(import.meta.dir, "../../fixtures/corpora");
 const azure = new Uint8Array(await Bun.file(`${corpora}/invoice2data/AzureInterior.pdf`).arrayBuffer());
 /** No page of these inputs needs OCR: any call is a bug the test should see. */
 const noOcr: OcrEngine = { name: "none", recognize: async () => { throw new Error("OCR was not expected"); }, close: async () => {} } as unknown as OcrEngine;

@@ -1,6 +1,6 @@
 /**
  * Separator-sheet splitting against paperless-ngx's own barcode samples and the page groups its tests assert
- * (../shared/corpora/splitting/paperless-barcodes/splits.json). Real PDFs, real rendering, real barcode decoding.
+ * (fixtures/corpora/splitting/paperless-barcodes/splits.json). Real PDFs, real rendering, real barcode decoding.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import type { Page } from "../../src/core/model";
 import { convertSource } from "../../src/core/stages/convert";
 
-export const CORPORA = new URL("../../../shared/corpora/", import.meta.url).pathname;
+export const CORPORA = new URL("../../fixtures/corpora/", import.meta.url).pathname;
 
 /**
  * Pages of a real file through the conversion stage (core/stages/convert.ts). `maxSidePx` bounds the raster

@@ -14,7 +14,7 @@ import { defaultProject } from "../../src/core/project";
 import { convertSource } from "../../src/core/stages/convert";
 import { NO_ALNUM_AFTER, NO_ALNUM_BEFORE } from "../../src/core/extract/word-bounds";
 
-const CORPUS = path.resolve(import.meta.dir, "../../../shared/corpora/invoice2data");
+const CORPUS = path.resolve(import.meta.dir, "../../fixtures/corpora/invoice2data");
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The label regex as it was written with `[\p{L}\p{N}]` classes (the reference). */

@@ -25,7 +25,7 @@ const KEY = "shutdown-admin-key-8810";
  */
 const LANES = availableParallelism() + 1;
 const PAGES = LANES + 4;
-const SOURCE = path.resolve(ROOT, "../shared/corpora/splitting/paperless-barcodes/split-by-tag-mixed-asn.pdf");
+const SOURCE = path.resolve(ROOT, "fixtures/corpora/splitting/paperless-barcodes/split-by-tag-mixed-asn.pdf");
 const dir = makeTempDir("ops-shutdown");
 const servers: Served[] = [];
 afterAll(async () => {

@@ -12,7 +12,7 @@ import { runTransaction } from "../../src/core/runner";
 import { reviewStage } from "../../src/core/review/stage";
 import { projectSettingsCache } from "../../src/queue/pipeline-runner";
 
-const corpora = resolve(import.meta.dir, "../../../shared/corpora");
+const corpora = resolve(import.meta.dir, "../../fixtures/corpora");
 const noOcr = { name: "none", recognize: async () => { throw new Error("OCR was not expected"); }, close: async () => {} } as unknown as OcrEngine;
 
 function deepFreeze<T>(value: T): T {

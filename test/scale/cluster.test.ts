@@ -84,7 +84,7 @@ async function api(base: string, method: string, url: string, body?: unknown) {
 }
 
 // Every tenth file a real PDF, the others text: the pipeline runs for real but 100 transactions stay quick.
-const pdf = readFileSync(path.resolve(ROOT, "../shared/corpora/invoice2data/AmazonWebServices.pdf"));
+const pdf = readFileSync(path.resolve(ROOT, "fixtures/corpora/invoice2data/AmazonWebServices.pdf"));
 const file = (n: number) =>
   n % 10 === 0
     ? new File([pdf], `invoice-${n}.pdf`, { type: "application/pdf" })

@@ -10,7 +10,7 @@ import { freePort, ROOT, spawnServe, type Served } from "../support/process";
 import { makeTempDir } from "../support/temp";
 import { requestInit } from "../support/http";
 
-const CORPUS = path.resolve(ROOT, "../shared/corpora/invoice2data");
+const CORPUS = path.resolve(ROOT, "fixtures/corpora/invoice2data");
 const KEY = "crash-key";
 const dir = makeTempDir("crash");
 const servers: Served[] = [];

@@ -9,7 +9,7 @@ import { freePort, ROOT, spawnServe, type Served } from "../support/process";
 import { makeTempDir } from "../support/temp";
 import { requestInit } from "../support/http";
 
-const CORPUS = path.resolve(ROOT, "../shared/corpora/invoice2data");
+const CORPUS = path.resolve(ROOT, "fixtures/corpora/invoice2data");
 const KEY = "e2e-key";
 const dir = makeTempDir("e2e");
 let server: Served;

@@ -10,7 +10,7 @@ import path from "node:path";
 import { corePipelineRunner, type CorePipelineRunner } from "../../src/queue/pipeline-runner";
 import { form, testApp } from "./helpers";
 
-const LOCKED = path.resolve(import.meta.dir, "../../../shared/corpora/pdf-robustness/py-pdf-sample-files/005-libreoffice-writer-password/libreoffice-writer-password.pdf");
+const LOCKED = path.resolve(import.meta.dir, "../../fixtures/corpora/pdf-robustness/py-pdf-sample-files/005-libreoffice-writer-password/libreoffice-writer-password.pdf");
 const PASSWORD = "openpassword";
 let runner: CorePipelineRunner;
 let t: ReturnType<typeof testApp>;

@@ -16,7 +16,7 @@ import { createTransaction } from "../../src/storage/transactions";
 import { freshDb } from "./helpers";
 import { wordsIdentity } from "../../src/core/convert/page-words";
 
-const corpora = resolve(import.meta.dir, "../../../shared/corpora");
+const corpora = resolve(import.meta.dir, "../../fixtures/corpora");
 const noOcr = { name: "none", recognize: async () => { throw new Error("OCR was not expected"); }, close: async () => {} } as unknown as OcrEngine;
 
 async function realRun(): Promise<RunOutcome & { saved: SavedRun }> {

@@ -14,7 +14,7 @@ import { requestInit } from "../support/http";
 import { startTestS3, S3_BUCKET, type TestS3 } from "../support/s3";
 import { makeTempDir } from "../support/temp";
 
-const CORPUS = path.resolve(ROOT, "../shared/corpora/invoice2data");
+const CORPUS = path.resolve(ROOT, "fixtures/corpora/invoice2data");
 const KEY = "s3-key";
 const dir = makeTempDir("s3-serve");
 let s3: TestS3;

@@ -10,7 +10,7 @@ import { ROOT, runCli } from "../support/process";
 import { makeTempDir } from "../support/temp";
 import { verifySignatures } from "./helpers";
 
-const PDF = path.resolve(ROOT, "../shared/corpora/invoice2data/AmazonWebServices.pdf");
+const PDF = path.resolve(ROOT, "fixtures/corpora/invoice2data/AmazonWebServices.pdf");
 const dir = makeTempDir("webhook-cli");
 const rx = startReceiver();
 afterAll(() => {

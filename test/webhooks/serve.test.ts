@@ -55,7 +55,7 @@ async function submit(projectId: string, file: File): Promise<string> {
   return created.json.transaction_id;
 }
 
-const invoice = () => new File([readFileSync(path.resolve(ROOT, "../shared/corpora/invoice2data/AmazonWebServices.pdf"))], "aws.pdf", { type: "application/pdf" });
+const invoice = () => new File([readFileSync(path.resolve(ROOT, "fixtures/corpora/invoice2data/AmazonWebServices.pdf"))], "aws.pdf", { type: "application/pdf" });
 const hitsAt = (p: string) => rx.received.filter((r) => r.path === p);
 const sortedKeys = (o: object) => Object.keys(o).every((k, i, all) => i === 0 || all[i - 1]! < k);
 
