@@ -78,7 +78,7 @@ describe("review page in chromium", () => {
       return { active: document.activeElement!.id, flagged: flagged ? `field-${flagged.dataset.field}` : null };
     });
     expect(focus.flagged).not.toBeNull();
-    expect(focus.active).toBe(focus.flagged);
+    expect(focus.active).toBe(focus.flagged!);
 
     // A wrong total typed in shows the validation message beside it; clicking the printed total on the page fixes it.
     const total = page.getByLabel(/^Total amount/);
