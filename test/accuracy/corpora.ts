@@ -15,7 +15,9 @@
  * - separator sheets: the paperless-ngx samples whose page groups upstream asserts, without the five slowest
  *   PATCH-T ones (20-45 s each on a busy machine; the same mechanism as the distorted/fuzzy/unreadable ones kept)
  *   and the ASN-only set (its mechanism is in the mixed ASN+TAG sample); detection-only samples have no groups;
- * - the generator's documents (fixtures/varied, seed 20241121, all 217, text PDFs: 10 s) and fixtures/eval.
+ * - the generator's documents (fixtures/varied, seed 20241121): all 217 as text PDFs (10 s), and 7 as 200-DPI scans
+ *   chosen for party roles and totals on OCR text (the generator prints the truth: vendor and customer are known);
+ * - fixtures/eval.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -162,24 +164,50 @@ const splitting: Corpus[] = settingsGroups.map((key, i) => {
   };
 });
 
-/** The generator's documents as text PDFs, made once per generator version and cached. */
-const varied: Corpus = {
-  id: "varied/text", about: `the generator's 217 documents (seed ${VARIED_SEED}) as text PDFs`,
-  async build(dir) {
-    const genDir = path.join(REPO, "fixtures/varied/generator");
-    const hash = createHash("sha256");
-    for (const f of readdirSync(genDir).sort()) hash.update(f).update(readFileSync(path.join(genDir, f)));
-    const cache = path.join(CACHE_DIR, "varied", `${VARIED_SEED}-${hash.digest("hex").slice(0, 16)}`);
-    mkdirSync(cache, { recursive: true });
-    for (const doc of generateSet(VARIED_SEED)) {
-      const pdf = path.join(cache, `${doc.id}.pdf`);
-      if (!(await Bun.file(pdf).exists())) await Bun.write(pdf, await toPdf(doc));
-      link(pdf, dir);
-      const fields = Object.fromEntries(SCORED_FIELDS.filter((f) => doc.truth[f] !== undefined).map((f) => [f, doc.truth[f]]));
-      writeJson(path.join(dir, `${doc.id}.json`), { class_id: doc.class_id, fields });
-    }
+/** The generator's documents as text PDFs, made once per generator version and cached (the scans are made from them). */
+async function variedPdfs(): Promise<Array<{ doc: ReturnType<typeof generateSet>[number]; pdf: string }>> {
+  const genDir = path.join(REPO, "fixtures/varied/generator");
+  const hash = createHash("sha256");
+  for (const f of readdirSync(genDir).sort()) hash.update(f).update(readFileSync(path.join(genDir, f)));
+  const cache = path.join(CACHE_DIR, "varied", `${VARIED_SEED}-${hash.digest("hex").slice(0, 16)}`);
+  mkdirSync(cache, { recursive: true });
+  const out = [];
+  for (const doc of generateSet(VARIED_SEED)) {
+    const pdf = path.join(cache, `${doc.id}.pdf`);
+    if (!(await Bun.file(pdf).exists())) await Bun.write(pdf, await toPdf(doc));
+    out.push({ doc, pdf });
+  }
+  return out;
+}
+
+const variedExpected = (doc: ReturnType<typeof generateSet>[number]) => ({
+  class_id: doc.class_id,
+  fields: Object.fromEntries(SCORED_FIELDS.filter((f) => doc.truth[f] !== undefined).map((f) => [f, doc.truth[f]])),
+});
+
+/** Scanned slice: party roles and totals on OCR text (seller/buyer side by side, seller only in the footer, hard layouts, a till roll). */
+const VARIED_SCANS = ["invoice-1", "hard-2", "two-column-0", "two-column-2", "footer-seller-0", "footer-seller-3", "till-0"];
+
+const varied: Corpus[] = [
+  {
+    id: "varied/text", about: `the generator's 217 documents (seed ${VARIED_SEED}) as text PDFs`,
+    async build(dir) {
+      for (const { doc, pdf } of await variedPdfs()) {
+        link(pdf, dir);
+        writeJson(path.join(dir, `${doc.id}.json`), variedExpected(doc));
+      }
+    },
   },
-};
+  {
+    id: "varied/scan-200", about: `${VARIED_SCANS.length} of them (${VARIED_SCANS.join(", ")}) as 200-DPI greyscale scans, skew ±1.5°, JPEG q60`,
+    async build(dir) {
+      for (const { doc, pdf } of (await variedPdfs()).filter((v) => VARIED_SCANS.includes(v.doc.id))) {
+        link(await scanOf(new Uint8Array(readFileSync(pdf)), `${doc.id}.pdf`, { dpi: 200, angle: skewOf(doc.id), quality: 60 }), dir, `${doc.id}.pdf`);
+        writeJson(path.join(dir, `${doc.id}.json`), variedExpected(doc));
+      }
+    },
+  },
+];
 
 const evalFixtures: Corpus = {
   id: "eval/fixtures", about: "fixtures/eval: three supplied-text documents and a two-document file",
@@ -188,4 +216,4 @@ const evalFixtures: Corpus = {
   },
 };
 
-export const CORPORA_LIST: Corpus[] = [...invoice2data, ...ocrText, ...splitting, varied, evalFixtures];
+export const CORPORA_LIST: Corpus[] = [...invoice2data, ...ocrText, ...splitting, ...varied, evalFixtures];
