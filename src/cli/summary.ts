@@ -25,9 +25,11 @@ export interface BatchSummary {
   files: FileOutcome[];
   /** Files found in folders that are not documents (not processed, not failures). */
   skipped: string[];
+  /** Why each skipped file was left out, by its path as in `skipped`. */
+  skipped_reasons: Record<string, string>;
 }
 
-export function buildSummary(version: string, outDir: string, outcomes: FileOutcome[], seconds: number, skipped: string[] = []): BatchSummary {
+export function buildSummary(version: string, outDir: string, outcomes: FileOutcome[], seconds: number, skipped: string[] = [], reasons: Record<string, string> = {}): BatchSummary {
   const succeeded = outcomes.filter((o) => o.status === "success" || o.status === "review").length;
   return {
     version,
@@ -39,6 +41,7 @@ export function buildSummary(version: string, outDir: string, outcomes: FileOutc
     seconds: round(seconds),
     files: outcomes.map((o) => ({ ...o, seconds: round(o.seconds) })),
     skipped,
+    skipped_reasons: Object.fromEntries(skipped.map((f) => [f, reasons[f] ?? "not a document type docproc reads"])),
   };
 }
 
@@ -80,9 +83,7 @@ export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint
   }
   const undelivered = summary.files.flatMap((o) => o.warnings.filter((w) => w.startsWith("notification ")).map((w) => `  ${o.file}: ${w}`));
   if (undelivered.length > 0) out.push("", "Webhook notifications not delivered:", ...undelivered);
-  if (summary.skipped.length > 0) {
-    out.push("", `Skipped (not a document type docproc reads): ${summary.skipped.join(", ")}`);
-  }
+  if (summary.skipped.length > 0) out.push("", ...describeSkipped(summary));
   const withExports = summary.files.filter((o) => o.exports.length > 0);
   if (withExports.length > 0) {
     out.push("", `Exports in ${summary.out_dir}:`);
@@ -101,6 +102,21 @@ export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint
       `${written} export file${written === 1 ? "" : "s"} written to ${summary.out_dir}`,
   );
   return out.join("\n") + "\n";
+}
+
+/**
+ * The skipped files, grouped by reason ("Skipped (not a document type docproc reads): a.md, b.txt"), and, when
+ * nothing at all was processed, a line that says so: a folder of skipped files must not read like a success.
+ */
+export function describeSkipped(summary: Pick<BatchSummary, "skipped" | "skipped_reasons" | "total">): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const f of summary.skipped) {
+    const why = summary.skipped_reasons[f] ?? "not a document type docproc reads";
+    byReason.set(why, [...(byReason.get(why) ?? []), f]);
+  }
+  const out = [...byReason].map(([why, files]) => `Skipped (${why}): ${files.join(", ")}`);
+  if (summary.total === 0) out.push(`Nothing processed: all ${summary.skipped.length} file${summary.skipped.length === 1 ? "" : "s"} found ${summary.skipped.length === 1 ? "was" : "were"} skipped.`);
+  return out;
 }
 
 function round(n: number): number {
