@@ -140,7 +140,7 @@ export const DEFAULT_PROJECT_RAW: Record<string, unknown> = {
       "vertragspartner", "overeenkomst", "contrat", "umowa", "contrato", "contratto", "whereas", "termination", "governing law",
       "partes", "parti", "partijen", "parteien", "kündigung", "laufzeit", "résiliation", "préavis", "opzegging", "looptijd", "rescisión", "recesso",
       "durata", "duración", "durée", "unterschrift", "handtekening", "firma", "firma delle parti",
-    ], ["(?:§|\\b(?:article|artikel|articolo|artículo|clause|cláusula|clausola))\\s*\\d+", "(?<![\\p{L}])\\p{L}*(vertrag|vereinbarung)(?![\\p{L}])"]),
+    ], ["(?:§|\\b(?:article|artikel|articolo|artículo|clause|cláusula|clausola))\\s*\\d+", "(?<![\\p{L}])\\p{L}+(vertrag|vereinbarung)(?![\\p{L}])"]),
     cls("letter", "Letter", "Correspondence addressed to a person", [
       "dear", "sincerely", "yours faithfully", "kind regards", "best regards", "sehr geehrte", "mit freundlichen grüßen",
       "geachte", "met vriendelijke groet", "madame", "monsieur", "cordialement", "szanowni", "estimado", "gentile", "re:", "betreff",
