@@ -51,7 +51,7 @@ export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint
     ellipsize(o.file, nameWidth),
     o.page_count > o.pages ? `${o.pages}/${o.page_count}` : String(o.pages),
     o.text_source,
-    o.found.length ? [...new Set(o.found.map((d) => d.document_type))].join(", ") : String(o.documents),
+    o.found.length ? [...new Set(o.found.map((d) => d.document_type))].join(", ") : o.unreadable_pages?.length ? "unreadable" : String(o.documents),
     o.needs_review ? String(o.needs_review) : "-",
     formatSeconds(o.seconds),
     o.status,
@@ -67,7 +67,8 @@ export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint
     out.push("", toReview.length === 1 ? "1 file needs review:" : `${toReview.length} files need review:`);
     for (const o of toReview.slice(0, MAX_EXPORT_LINES)) {
       const fields = [...new Set(o.found.flatMap((d) => d.needs_review))];
-      const parts = [fields.length ? `check ${fields.join(", ")}` : "", o.validation && o.validation !== "success" ? `validation ${o.validation}` : ""].filter(Boolean);
+      const unreadable = (o.unreadable_pages ?? []).map((p) => `page ${p.file_page} could not be read (${p.reason})`);
+      const parts = [...unreadable, fields.length ? `check ${fields.join(", ")}` : "", o.validation && o.validation !== "success" ? `validation ${o.validation}` : ""].filter(Boolean);
       out.push(`  ${path.basename(o.file)}: ${parts.join("; ")}`);
     }
     out.push(`  Open them with: docproc review ${summary.out_dir}`);
