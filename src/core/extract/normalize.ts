@@ -116,10 +116,11 @@ export const NUMERIC_DATE_HINT = /\d[./-]\d{1,2}[./-]\d/;
  * Without any evidence: day-first, the habit of most of the world.
  */
 export function inferDateOrder(texts: string[], locale: string, usHint: boolean): DateOrder {
-  let dmy = 0, mdy = 0;
+  let dmy = 0, mdy = 0, numeric = false;
   for (const t of texts) {
     // Only numeric dates count, and each holds this pattern: a text without it is not scanned (~half the documents).
     if (!NUMERIC_DATE_HINT.test(t)) continue;
+    numeric = true;
     for (const d of findDates(t, "dmy")) {
       if (!d.numeric) continue;
       if (d.numeric[0] > 12) dmy++;
@@ -130,8 +131,9 @@ export function inferDateOrder(texts: string[], locale: string, usHint: boolean)
     if (dmy !== mdy) return dmy > mdy ? "dmy" : "mdy";
     return /^en-(US|PH|CA)$/i.test(locale) ? "mdy" : "dmy";
   }
-  const text = texts.join("\n");
-  const country = countryEvidence(text);
+  // No numeric date to read: the order changes nothing, and the country need not be looked for.
+  if (!numeric) return usHint ? "mdy" : "dmy";
+  const country = countryEvidence(texts.join("\n"));
   const us = Math.min(COUNTRY_CAP, country.mdy + (usHint ? US_ENGLISH_POINTS : 0) + (texts.some(looksUs) ? US_ADDRESS_POINTS : 0));
   const forDmy = DATE_POINTS * dmy + country.dmy;
   const forMdy = DATE_POINTS * mdy + us;
