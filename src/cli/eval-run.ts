@@ -9,7 +9,7 @@ import path from "node:path";
 import { createOcrEngine, lazyOcrEngine } from "../core/engines/ocr";
 import { DocprocError } from "../core/errors";
 import { defaultProject, loadProjectFile, type ProjectSettings } from "../core/project";
-import { evaluateFolder } from "../eval/run";
+import { evaluateFolder, type EvalRun } from "../eval/run";
 import { renderHtml } from "../eval/report-html";
 import { renderComparison, renderReport } from "../eval/report-text";
 import type { EvalReport } from "../eval/score";
@@ -42,11 +42,13 @@ export async function runEval(opts: EvalOptions): Promise<number> {
   const ocr = lazyOcrEngine(() => createOcrEngine({ engine: opts.ocrEngine ?? "auto", workers: cpuCount() }));
   const reports: EvalReport[] = [];
   let skipped: string[] = [];
+  let notDocuments: EvalRun["notDocuments"] = [];
   try {
     for (const [, project] of projects) {
       const run = await evaluateFolder(opts.folder, project, { ocr });
       reports.push(run.report);
       skipped = run.skipped;
+      notDocuments = run.notDocuments;
     }
   } finally {
     await ocr.close();
@@ -59,6 +61,7 @@ export async function runEval(opts: EvalOptions): Promise<number> {
     for (const [i, r] of reports.entries()) process.stdout.write(renderReport(r, `${opts.folder} · ${names[i]}`) + "\n");
     if (reports.length === 2) process.stdout.write(renderComparison(reports[0]!, reports[1]!, [names[0]!, names[1]!]));
     if (skipped.length) process.stdout.write(`skipped, no expected .json beside: ${skipped.map((f) => path.relative(opts.folder, f)).join(", ")}\n`);
+    for (const n of notDocuments) process.stdout.write(`skipped ${path.relative(opts.folder, n.file)}: ${n.reason}\n`);
   }
   if (opts.html) {
     await writeFile(opts.html, renderHtml(reports[reports.length - 1]!, `docproc evaluation · ${opts.folder} · ${names[names.length - 1]}`));

@@ -9,22 +9,33 @@
  * text) is scored as a character error rate.
  *
  * MUST walk the folder in sorted order (stable reports); MUST report a document without an expected file as skipped
- * and an unreadable expected file as that document's error, never stop the run.
+ * and an unreadable expected file as that document's error, never stop the run. An `.xml` file is a document when
+ * its content is a UBL or CII e-invoice (as for `docproc process`); other XML is reported as not a document.
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import { whyNotADocument } from "../batch/inputs";
 import { DocprocError } from "../core/errors";
 import type { FieldValue } from "../core/model";
 import type { ExpectedDocument } from "./score";
 
-const EXTENSIONS = new Set([".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".gif", ".bmp", ".eml", ".txt"]);
+const EXTENSIONS = new Set([".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".gif", ".bmp", ".eml", ".txt", ".xml"]);
 
 export interface EvalItem { file: string; expectedFile: string; expected?: ExpectedDocument[]; error?: string }
 
-export async function readEvalFolder(dir: string): Promise<{ items: EvalItem[]; skipped: string[] }> {
+export interface EvalFolder {
+  items: EvalItem[];
+  /** Documents without an expected file. */
+  skipped: string[];
+  /** Files with a document extension that are none (XML that is no e-invoice), with the reason. */
+  notDocuments: Array<{ file: string; reason: string }>;
+}
+
+export async function readEvalFolder(dir: string): Promise<EvalFolder> {
   if (!(await stat(dir).catch(() => null))?.isDirectory()) throw new DocprocError("invalid_input", `${dir} is not a folder`);
   const items: EvalItem[] = [];
   const skipped: string[] = [];
+  const notDocuments: EvalFolder["notDocuments"] = [];
   const walk = async (d: string): Promise<void> => {
     const entries = (await readdir(d, { withFileTypes: true })).filter((e) => !e.name.startsWith(".")).sort((a, b) => (a.name < b.name ? -1 : 1));
     const names = new Set(entries.map((e) => e.name));
@@ -32,6 +43,11 @@ export async function readEvalFolder(dir: string): Promise<{ items: EvalItem[]; 
       const full = path.join(d, e.name);
       if (e.isDirectory()) await walk(full);
       else if (EXTENSIONS.has(path.extname(e.name).toLowerCase())) {
+        const why = path.extname(e.name).toLowerCase() === ".xml" ? await whyNotADocument(full) : null;
+        if (why !== null) {
+          notDocuments.push({ file: full, reason: why });
+          continue;
+        }
         const stem = e.name.slice(0, -path.extname(e.name).length);
         if (!names.has(`${stem}.json`)) {
           skipped.push(full);
@@ -48,7 +64,7 @@ export async function readEvalFolder(dir: string): Promise<{ items: EvalItem[]; 
   };
   await walk(dir);
   if (items.length === 0) throw new DocprocError("invalid_input", `${dir}: no document with an expected .json beside it`);
-  return { items, skipped };
+  return { items, skipped, notDocuments };
 }
 
 type Json = Record<string, unknown>;

@@ -20,17 +20,17 @@ export interface EvalRunOptions {
   onFile?: (done: number, total: number, file: string) => void;
 }
 
-export interface EvalRun { report: EvalReport; outcomes: FileOutcome[]; skipped: string[] }
+export interface EvalRun { report: EvalReport; outcomes: FileOutcome[]; skipped: string[]; notDocuments: Array<{ file: string; reason: string }> }
 
 export async function evaluateFolder(dir: string, project: ProjectSettings, opts: EvalRunOptions): Promise<EvalRun> {
-  const { items, skipped } = await readEvalFolder(dir);
+  const { items, skipped, notDocuments } = await readEvalFolder(dir);
   const outcomes: FileOutcome[] = [];
   for (const [i, item] of items.entries()) {
     opts.onFile?.(i, items.length, item.file);
     outcomes.push(await evaluateItem(item, dir, project, opts));
   }
   opts.onFile?.(items.length, items.length, "");
-  return { report: scoreOutcomes(outcomes, project.review_thresholds.field), outcomes, skipped };
+  return { report: scoreOutcomes(outcomes, project.review_thresholds.field), outcomes, skipped, notDocuments };
 }
 
 export function producedOf(doc: DocumentResult, project: ProjectSettings, pages: Page[] = []): ProducedDocument {
