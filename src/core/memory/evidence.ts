@@ -68,7 +68,8 @@ const valueLike = /\d[.,]\d{2}\b|\b\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b/;
 
 /**
  * The letterhead's and footer's fixed strings: lines of the first page's top third and bottom fifth that hold none of
- * the confirmed values and no amount or date (those change from document to document).
+ * the confirmed values and no amount or date (those change from document to document), long enough to be the
+ * issuer's own (a lone "INVOICE" is everybody's).
  */
 export function anchorsOf(lines: Line[], values: string[]): Issuer["anchors"] {
   const p = firstPage(lines);
@@ -78,7 +79,7 @@ export function anchorsOf(lines: Line[], values: string[]): Issuer["anchors"] {
   const out: Issuer["anchors"] = [];
   for (const l of p.lines) {
     const text = compactText(l.text);
-    if (text.length < 5 || text.length > 80 || valueLike.test(l.text) || vals.some((v) => text.includes(v) || (v.length > 6 && similarity(v, text) >= 0.8))) continue;
+    if (text.length < 8 || text.length > 80 || valueLike.test(l.text) || vals.some((v) => text.includes(v) || (v.length > 6 && similarity(v, text) >= 0.8))) continue;
     const [x, y] = placeOf(p.frame, l.box);
     const below = fromBottom(p.frame, l.box);
     if (y <= height / 3) out.push({ text, at: [r2(x, 3), r2(y, 2)], from: "top" });
@@ -96,9 +97,10 @@ export function namePlaceOf(lines: Line[], name: string): [number, number] | nul
 
 interface Page1 { lines: Line[]; frame: Frame; height: number; compact: Map<Line, string> }
 
-function anchorShare(anchors: Issuer["anchors"], p: Page1, generic: Set<string>): number {
+/** The share of the issuer's own fixed strings found at their places, and how many were found. */
+function anchorShare(anchors: Issuer["anchors"], p: Page1, generic: Set<string>): [number, number] {
   const own = anchors.filter((a) => !generic.has(a.text));
-  if (!own.length) return 0;
+  if (!own.length) return [0, 0];
   let found = 0;
   for (const a of own) {
     const ok = p.lines.some((l) => {
@@ -108,7 +110,7 @@ function anchorShare(anchors: Issuer["anchors"], p: Page1, generic: Set<string>)
     });
     if (ok) found++;
   }
-  return found / own.length;
+  return [found / own.length, found];
 }
 
 /** The name near one of its remembered places (or anywhere, for a memory that never noted a place). */
@@ -149,14 +151,14 @@ export function matchMemory(memories: Memory[], lines: Line[], legacy: (m: Memor
     const iban = m.issuer.ibans.find((v) => v.length >= 12 && upper.includes(v));
     const id = vat ? `VAT ID ${vat}` : iban ? `IBAN ${iban}` : null;
     const name = nameEvidence(m, p);
-    const anchors = anchorShare(m.issuer.anchors, p, generic);
+    const [anchors, anchorsFound] = anchorShare(m.issuer.anchors, p, generic);
     const lay = m.issuer.layouts.length ? Math.max(...m.issuer.layouts.map((l) => layoutSimilarity(l, layout))) : legacy(m, lines);
     const domain = m.issuer.domains.find((d) => text.toLowerCase().includes(d)) ?? null;
     const fresh = m.issuer.anchors.length > 0 || m.issuer.layouts.length > 0;
     const named = name.score >= 0.8;
     const ok =
       (named && (id !== null || domain !== null || anchors >= 0.3 || lay >= 0.4)) ||
-      (id !== null && anchors >= 0.5 && lay >= 0.5) ||
+      (id !== null && anchors >= 0.5 && anchorsFound >= 2 && lay >= 0.5) ||
       // A memory written before anchors and layouts were learned: its identifier with its old layout sign.
       (!fresh && id !== null && (named || domain !== null || lay >= 0.5));
     if (!ok) continue;

@@ -90,10 +90,10 @@ function applyFields(pages: Page[], lines: Line[], fields: Record<string, FieldR
     const r = m.fields[field.id];
     const general = out[field.id];
     if (!r || !general || fromXml(general) || locked.has(field.id)) continue;
-    if (r.constant) {
-      if (general.value !== null && general.value !== "") continue;
+    const constant = [r, ...(r.variants ?? [])].find((p) => p.constant);
+    if (constant && (general.value === null || general.value === "") && !recallField(field, r, lines, pages, order)) {
       const confidence = Math.round(Math.min(cap, 0.85) * 1000) / 1000;
-      out[field.id] = { ...general, value: r.example, confidence, bounding_boxes: [], reasoning: `${since}: not printed; the value confirmed for this issuer`, review_required: confidence < threshold, raw_text: "" };
+      out[field.id] = { ...general, value: constant.example, confidence, bounding_boxes: [], reasoning: `${since}: not printed; the value confirmed for this issuer`, review_required: confidence < threshold, raw_text: "" };
       changed.add(field.id);
       continue;
     }
