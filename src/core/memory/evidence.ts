@@ -18,6 +18,7 @@ import type { Page } from "../model";
 import type { Line } from "../extract/lines";
 import { compactText, findText, fromBottom, placeOf, similarity, type Frame, type Found } from "./frame";
 import { frameOf } from "./frame";
+import { editDistance } from "../extract/fuzzy";
 import type { Issuer, Memory } from "./model";
 
 export interface Evidence { id: string | null; name: number; anchors: number; layout: number; domain: string | null }
@@ -137,18 +138,35 @@ function genericAnchors(memories: Memory[]): Set<string> {
   return new Set([...owners].filter(([, s]) => s.size > 1).map(([t]) => t));
 }
 
+const CONFUSED: Record<string, string> = { O: "0", Q: "0", D: "0", I: "1", L: "1", S: "5", B: "8", Z: "2", G: "6" };
+const idKey = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, "").replace(/[OQDILSBZG]/g, (c) => CONFUSED[c]!);
+
+/** Whether an identifier is printed, as OCR reads it: confusable characters folded, one or two slips allowed. */
+function printedId(id: string, keyedText: string): boolean {
+  const k = idKey(id);
+  if (k.length < 6) return false;
+  if (keyedText.includes(k)) return true;
+  if (k.length < 12) return false;
+  const slips = k.length >= 16 ? 2 : 1;
+  // Windows starting where the identifier's first four characters are printed.
+  for (let i = keyedText.indexOf(k.slice(0, 4)); i >= 0; i = keyedText.indexOf(k.slice(0, 4), i + 1)) {
+    for (let len = k.length - slips; len <= k.length + slips; len++) if (editDistance(keyedText.slice(i, i + len), k, slips) <= slips) return true;
+  }
+  return false;
+}
+
 export function matchMemory(memories: Memory[], lines: Line[], legacy: (m: Memory, lines: Line[]) => number = () => 0): MemoryMatch | null {
   const first = firstPage(lines);
   if (!memories.length || !first) return null;
   const p: Page1 = { ...first, height: (first.frame.bottom - first.frame.top) / first.frame.unit, compact: new Map(first.lines.map((l) => [l, compactText(l.text)])) };
   const text = lines.map((l) => l.text).join("\n");
-  const upper = text.toUpperCase().replace(/[^A-Z0-9]/g, "");
+  const keyed = idKey(text);
   const layout = layoutOf(lines);
   const generic = genericAnchors(memories);
   let best: MemoryMatch | null = null;
   for (const m of memories) {
-    const vat = m.issuer.vat_ids.find((v) => v.length >= 6 && upper.includes(v.replace(/[^A-Z0-9]/gi, "").toUpperCase()));
-    const iban = m.issuer.ibans.find((v) => v.length >= 12 && upper.includes(v));
+    const vat = m.issuer.vat_ids.find((v) => printedId(v, keyed));
+    const iban = m.issuer.ibans.find((v) => v.length >= 12 && printedId(v, keyed));
     const id = vat ? `VAT ID ${vat}` : iban ? `IBAN ${iban}` : null;
     const name = nameEvidence(m, p);
     const [anchors, anchorsFound] = anchorShare(m.issuer.anchors, p, generic);
