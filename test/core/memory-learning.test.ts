@@ -101,6 +101,24 @@ describe("memory format and learning from several confirmations", () => {
   }, 60_000);
 });
 
+describe("remembered places", () => {
+  test("a remembered place holding a value of another shape falls back to the general extractor; OCR's 1/I slips are read back to the shape", async () => {
+    const [a, b] = northwind(21, 2);
+    const memory = await teach(a!);
+    const project = parseProjectSettings({ ...defaultProject, memory: [memory] });
+    // The vendor's number printed as a date-like code at the remembered place: not the remembered shape (A/9/A).
+    const odd = b!.text.replace(String(b!.truth.invoice_number), "2024-0117");
+    const [plain, withMemory] = [await run({ text: odd }, defaultProject), await run({ text: odd }, project)];
+    expect(withMemory.doc.fields.invoice_number).toEqual(plain.doc.fields.invoice_number);
+    expect(withMemory.doc.fields.invoice_date!.reasoning).toStartWith("as on the document confirmed");
+    // "NW/512/B" as a bad scan reads it, "NW/5I2/8": read back to letters and digits where the confirmed number had them.
+    const slipped = b!.text.replace(String(b!.truth.invoice_number), "NW/5I2/8");
+    const read = (await run({ text: slipped }, project)).doc.fields.invoice_number!;
+    expect(read.value).toBe("NW/512/B");
+    expect(read.reasoning).toContain('right of label "Ref. doc."');
+  }, 60_000);
+});
+
 describe("precedence: memory is the second line after what the document proves", () => {
   test("values of an embedded e-invoice XML are never replaced, even by a memory that matches and remembers another place", async () => {
     const first = await run({ source: await pdf("AzureInterior") }, defaultProject);
