@@ -18,7 +18,8 @@ const median = (xs: number[]) => {
 
 /** The frame of one page, from its lines (upright boxes). */
 export function frameOf(lines: Line[], page: Page): Frame {
-  const words = lines.filter((l) => l.page === page).flatMap((l) => l.words);
+  // Words with two letters or digits: a speck OCR read as "~" at the page's edge must not move the frame.
+  const words = lines.filter((l) => l.page === page).flatMap((l) => l.words).filter((w) => /[\p{L}\p{N}].*[\p{L}\p{N}]/u.test(w.word.text));
   const skew = ((page.image_transform.skew_degrees ?? 0) * Math.PI) / 180;
   const [W, H] = uprightSize(page);
   const [cx, cy] = [W / 2, H / 2];
