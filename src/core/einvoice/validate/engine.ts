@@ -91,7 +91,7 @@ function compile(schema: Schema): Compiled {
       checks: r.checks.map((c) => ({
         ...c,
         expr: withLets(exactRewrite(c.test), globals, lets),
-        parts: c.message.map((m): Part => ("valueOf" in m ? { expr: withLets(`string-join((${m.valueOf}) ! string(.), ' ')`, globals, lets) } : m)),
+        parts: c.message.map((m): Part => ("select" in m ? { expr: withLets(`string-join((${m.select}) ! string(.), ' ')`, globals, lets) } : m)),
       })),
     };
   }));

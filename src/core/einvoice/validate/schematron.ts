@@ -13,7 +13,7 @@ const SCH = "http://purl.oclc.org/dsdl/schematron";
 const XSL = "http://www.w3.org/1999/XSL/Transform";
 
 export interface Let { name: string; value: string }
-export type MessagePart = { text: string } | { name: true } | { valueOf: string };
+export type MessagePart = { text: string } | { name: true } | { select: string };
 export interface Check { kind: "assert" | "report"; id: string; flag: "fatal" | "warning" | "information"; test: string; message: MessagePart[] }
 export interface Rule { context: string; lets: Let[]; checks: Check[] }
 export interface Pattern { id: string; rules: Rule[] }
@@ -41,7 +41,7 @@ function message(el: Element): MessagePart[] {
     else if (n.nodeType === 1) {
       const c = n as Element;
       if (c.localName === "name") parts.push({ name: true });
-      else if (c.localName === "value-of") parts.push({ valueOf: c.getAttribute("select") ?? "." });
+      else if (c.localName === "value-of") parts.push({ select: c.getAttribute("select") ?? "." });
       else parts.push({ text: c.textContent ?? "" });
     }
   }
