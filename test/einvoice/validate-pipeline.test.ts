@@ -40,17 +40,28 @@ describe("e-invoice validation in the pipeline", () => {
     expect(v.rule_results[0]!.message).toContain("EN16931-UBL, XRechnung-UBL");
   }, 60_000);
 
-  test("the CII inside a Factur-X PDF is validated: its missing seller address is BR-08, located at the rule's context (the root)", async () => {
+  const facturX = async (xml: string) => {
     const pdf = await PDFDocument.create();
     const font = await pdf.embedFont(StandardFonts.Helvetica);
     pdf.addPage([595, 842]).drawText("Lieferant GmbH  RECHNUNG RE-4711  Gesamtbetrag: 35,70 EUR", { x: 50, y: 780, size: 12, font });
-    await pdf.attach(new TextEncoder().encode(cii), "factur-x.xml", { mimeType: "text/xml", description: "Factur-X" });
-    const results = await run("factur-x.pdf", await pdf.save());
-    const v = results.documents[0]!.validation!;
+    await pdf.attach(new TextEncoder().encode(xml), "factur-x.xml", { mimeType: "text/xml", description: "Factur-X" });
+    return (await run("factur-x.pdf", await pdf.save())).documents[0]!.validation!;
+  };
+
+  test("the CII inside a Factur-X PDF is validated: claiming EN 16931, its missing seller address (BR-08) is an error", async () => {
+    const context = `<rsm:ExchangedDocumentContext><ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>urn:cen.eu:en16931:2017</ram:ID></ram:GuidelineSpecifiedDocumentContextParameter></rsm:ExchangedDocumentContext>`;
+    const v = await facturX(cii.replace("<rsm:ExchangedDocument>", `${context}<rsm:ExchangedDocument>`));
     expect(v.overall_status).toBe("error");
     expect(v.rule_results.find((r) => r.rule_id === "BR-08")).toMatchObject({
-      severity: "fatal", xpath: "/rsm:CrossIndustryInvoice[1]", message: "[BR-08]-An Invoice shall contain the Seller postal address (BG-5).",
+      status: "error", severity: "fatal", xpath: "/rsm:CrossIndustryInvoice[1]", message: "[BR-08]-An Invoice shall contain the Seller postal address (BG-5).",
     });
-    expect(v.rule_results[0]!.message).toContain("factur-x.xml: cii e-invoice");
+    expect(v.rule_results[0]!.message).toContain("factur-x.xml: cii e-invoice (urn:cen.eu:en16931:2017)");
+  }, 60_000);
+
+  test("a CII that claims no EN 16931 conformance (no BT-24) gets the same rules, its fatal ones as warnings", async () => {
+    const v = await facturX(cii);
+    expect(v.overall_status).toBe("warning");
+    expect(v.rule_results.find((r) => r.rule_id === "BR-01")).toMatchObject({ status: "warning", severity: "fatal" });
+    expect(v.rule_results[0]!.message).toContain("does not claim EN 16931");
   }, 60_000);
 });

@@ -29,18 +29,28 @@ function fieldIds(message: string): string[] | undefined {
 
 const STATUS = { fatal: "error", warning: "warning", information: "success" } as const;
 
+/**
+ * Whether the invoice claims EN 16931 conformance: its specification identifier (BT-24) starts with the norm's
+ * (so do XRechnung, Peppol, Factur-X BASIC/EN16931/EXTENDED). A UBL 2.1 or CII file that claims nothing (an old
+ * ERP's UBL, Factur-X MINIMUM and BASIC WL) is still checked, but a fatal rule makes it a warning, not an error:
+ * it was never meant to meet the norm, and an error would send every such invoice to review.
+ */
+export const claimsEN16931 = (report: EInvoiceReport) => /^urn:cen\.eu:en16931:2017/.test(report.customization ?? "");
+
 export function einvoiceRuleResults(report: EInvoiceReport, filename: string): RuleResult[] {
   const fatal = report.results.filter((r) => r.severity === "fatal").length;
   const warnings = report.results.filter((r) => r.severity === "warning").length;
+  const claimed = claimsEN16931(report) || report.syntax === "unknown";
+  const fatalStatus = claimed ? "error" : "warning";
   const summary: RuleResult = {
     rule_id: "EINVOICE",
     origin: "einvoice",
-    status: report.valid ? (warnings || report.unevaluated.length ? "warning" : "success") : "error",
-    message: `${filename}: ${report.syntax} e-invoice${report.customization ? ` (${report.customization})` : ""} checked against ${report.ruleSets.join(", ") || "nothing"}: ${report.valid ? "valid" : "invalid"}, ${fatal} fatal, ${warnings} warning(s)${report.unevaluated.length ? `, ${report.unevaluated.length} rule(s) not evaluated` : ""}`,
+    status: report.valid ? (warnings || report.unevaluated.length ? "warning" : "success") : fatalStatus,
+    message: `${filename}: ${report.syntax} e-invoice${report.customization ? ` (${report.customization})` : ""} checked against ${report.ruleSets.join(", ") || "nothing"}: ${report.valid ? "valid" : "invalid"}, ${fatal} fatal, ${warnings} warning(s)${report.unevaluated.length ? `, ${report.unevaluated.length} rule(s) not evaluated` : ""}${claimed ? "" : "; it does not claim EN 16931 (specification identifier BT-24), so its fatal rules count as warnings"}`,
   };
   const fired: RuleResult[] = report.results.map((r) => {
     const ids = fieldIds(r.message);
-    return { rule_id: r.rule_id, status: STATUS[r.severity], origin: "einvoice", severity: r.severity, message: r.message, xpath: r.xpath, ...(ids ? { field_ids: ids } : {}) };
+    return { rule_id: r.rule_id, status: r.severity === "fatal" ? fatalStatus : STATUS[r.severity], origin: "einvoice", severity: r.severity, message: r.message, xpath: r.xpath, ...(ids ? { field_ids: ids } : {}) };
   });
   const unevaluated: RuleResult[] = report.unevaluated.map((u) => ({ rule_id: u.rule_id, status: "warning", origin: "einvoice", severity: "warning", message: `not evaluated: ${u.reason}` }));
   return [summary, ...fired, ...unevaluated];
