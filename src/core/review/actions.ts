@@ -18,6 +18,7 @@ import type { DocumentResult, FieldBox, FieldResult, FieldValue, ResultsFile } f
 import type { ProjectSettings } from "../project";
 import { overallStatus } from "../results";
 import { validateDocument, validateTransaction } from "../stages/validate";
+import { einvoiceResultsOf } from "../einvoice/validate/rule-results";
 import { normalizeReviewedValue } from "./values";
 import { mergeDocuments, moveBoundary, reextractFields, splitDocument } from "./split";
 
@@ -216,7 +217,7 @@ export function record(entry: ReviewEntry, path: string, before: unknown, after:
 }
 
 function revalidate(doc: DocumentResult, project: ProjectSettings): void {
-  const validation = validateDocument(doc, project);
+  const validation = validateDocument(doc, project, einvoiceResultsOf(doc.validation));
   if (validation) doc.validation = validation;
   else delete doc.validation;
 }

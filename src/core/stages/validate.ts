@@ -27,9 +27,12 @@ export function overallStatus(results: Array<{ status: Status } | { overall_stat
 
 const appliesTo = (rule: ValidationRule, doc: DocumentResult) => !rule.class_ids || rule.class_ids.includes(doc.classification?.class_id ?? doc.document_type);
 
-/** Per-document rules; undefined when all applicable rules succeed (or none applies). */
-export function validateDocument(doc: DocumentResult, project: ProjectSettings): ValidationResult | undefined {
-  const results: RuleResult[] = [];
+/**
+ * Per-document rules; undefined when all applicable rules succeed (or none applies). `einvoice`: the results of the
+ * document's e-invoice XML (core/einvoice/validate), listed first; a fatal one makes the status `error`.
+ */
+export function validateDocument(doc: DocumentResult, project: ProjectSettings, einvoice: RuleResult[] = []): ValidationResult | undefined {
+  const results: RuleResult[] = [...einvoice];
   for (const rule of project.validation_rules) {
     if (!appliesTo(rule, doc)) continue;
     const r = evaluateRule(rule, doc.fields, project.validation_rules);
