@@ -62,17 +62,23 @@ function sameValue(kind: string | undefined, a: string, b: string): boolean {
   return a.trim() === b.trim();
 }
 
-/** Lays the document's simple fields over `data` where they say something else (a review correction). */
-function applyFields(doc: DocumentResult, data: BtNode, fromSource: boolean): string[] {
+/**
+ * Lays the document's simple fields over `data`. For a document that came as an e-invoice, `read` holds the fields
+ * extraction read from that e-invoice: a field still equal to it is no correction (extraction's own choices, such as
+ * the first tax total, must not overwrite the term the source carries); one that differs is written to its BT.
+ */
+function applyFields(doc: DocumentResult, data: BtNode, read: Record<string, FieldValue> | null): string[] {
   const changed: string[] = [];
   for (const m of FIELD_BTS) {
     const v = str(fieldValue(doc, m.field));
     if (v === undefined) continue;
+    const was = read ? str(read[m.field] ?? undefined) : undefined;
+    if (read && was !== undefined && sameValue(m.kind, was, v)) continue;
     const node = groupAt(data, m.path, true)!;
     const had = node.values[m.bt];
     if (had !== undefined && sameValue(m.kind, had, v)) continue;
     node.values[m.bt] = normalised(m.kind, v);
-    if (fromSource) changed.push(m.bt);
+    if (read) changed.push(m.bt);
   }
   return changed;
 }
@@ -132,22 +138,28 @@ export interface BuiltModel {
   corrected: string[];
 }
 
+/** The e-invoice a document came as: its BT model and the fields extraction read from it. */
+export interface SourceInvoice {
+  data: BtNode;
+  read: Record<string, FieldValue>;
+}
+
 /**
- * The model for `doc`: `source` is the model of the e-invoice it came as (null for any other document). `defaults`
- * (BT id → value, from the profile) fill what the document leaves empty.
+ * The model for `doc`: `source` is the e-invoice it came as (null for any other document). `defaults` (BT id →
+ * value, from the profile) fill what the document leaves empty.
  */
-export function modelOfDocument(doc: DocumentResult, source: BtNode | null, defaults: Record<string, string> = {}, defaultPaths: Record<string, string[]> = {}): BuiltModel {
+export function modelOfDocument(doc: DocumentResult, source: SourceInvoice | null, defaults: Record<string, string> = {}, defaultPaths: Record<string, string[]> = {}): BuiltModel {
   const notes: string[] = [];
   if (source) {
-    const data = structuredClone(source);
-    const corrected = applyFields(doc, data, true);
+    const data = structuredClone(source.data);
+    const corrected = applyFields(doc, data, source.read);
     applyDefaults(data, defaults, defaultPaths);
     return { data, notes, corrected };
   }
   const data = emptyNode();
   const credit = doc.classification.class_id === "credit_note";
   data.values["BT-3"] = credit ? "381" : "380";
-  applyFields(doc, data, false);
+  applyFields(doc, data, null);
   applyAddress(doc, data);
   applyDefaults(data, defaults, defaultPaths);
   deriveCountries(data);

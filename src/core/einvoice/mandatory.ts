@@ -16,6 +16,12 @@ export const SPECIFICATION_IDS: Record<Specification, { bt24: string; bt23?: str
   peppol: { bt24: "urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0", bt23: "urn:fdc:peppol.eu:2017:poacc:billing:01:1.0" },
 };
 
+/** The specification an invoice claims in BT-24 (the CIUS whose extra rules apply). */
+export function specificationOf(data: BtNode): Specification {
+  const id = data.values["BT-24"] ?? "";
+  return /xrechnung/i.test(id) ? "xrechnung" : /peppol/i.test(id) ? "peppol" : "en16931";
+}
+
 export interface Finding {
   /** BT/BG id for a missing term, rule id (BR-CO-15) for a broken one. */
   id: string;

@@ -9,8 +9,9 @@ import { DocprocError } from "../errors";
 import { throwIfAborted } from "../abort";
 import type { DocumentResult } from "../model";
 import { allDefs } from "../einvoice/bt-map";
-import { modelOfDocument } from "../einvoice/from-fields";
-import { brokenTotals, missingTerms, SPECIFICATION_IDS, type Specification } from "../einvoice/mandatory";
+import { modelOfDocument, type SourceInvoice } from "../einvoice/from-fields";
+import { readEInvoice } from "../extract/einvoice";
+import { brokenTotals, missingTerms, SPECIFICATION_IDS, specificationOf, type Specification } from "../einvoice/mandatory";
 import type { BtNode, EInvoiceModel, Syntax } from "../einvoice/model";
 import { pdfAttachments } from "../einvoice/pdf-attachments";
 import { readEInvoiceModel } from "../einvoice/read";
@@ -51,7 +52,7 @@ const isPdf = (data: Uint8Array) => new TextDecoder("latin1").decode(data.subarr
 const looksXml = (a: { filename: string; data: Uint8Array }) => /\.xml$/i.test(a.filename) || /^\s*(<\?xml|<)/.test(new TextDecoder().decode(a.data.subarray(0, 64)).replace(/^\uFEFF/, ""));
 
 /** The e-invoice the document came as (standalone XML, or XML attached to its PDF), or null. */
-export async function sourceModelOf(ctx: ExportContext, doc: DocumentResult): Promise<EInvoiceModel | null> {
+export async function sourceModelOf(ctx: ExportContext, doc: DocumentResult): Promise<(EInvoiceModel & SourceInvoice) | null> {
   const mine = (p: { page_number: number }) => doc.split.page_numbers.includes(p.page_number);
   const indexes = new Set(ctx.pages.filter(mine).map((p) => p.source_file_index));
   const names = new Set((ctx.results.pages ?? []).filter(mine).map((p) => p.source_filename));
@@ -61,18 +62,13 @@ export async function sourceModelOf(ctx: ExportContext, doc: DocumentResult): Pr
     for (const a of candidates.filter(looksXml)) {
       try {
         const model = readEInvoiceModel(a.data);
-        if (model) return model;
+        if (model) return { ...model, read: readEInvoice([a])?.fields ?? {} };
       } catch {
         // Not well-formed: not an e-invoice this document came as.
       }
     }
   }
   return null;
-}
-
-function specificationOf(data: BtNode): Specification {
-  const id = data.values["BT-24"] ?? "";
-  return /xrechnung/i.test(id) ? "xrechnung" : /peppol/i.test(id) ? "peppol" : "en16931";
 }
 
 export interface BuiltEInvoice {
@@ -84,7 +80,7 @@ export interface BuiltEInvoice {
 /** The e-invoice of one document in `syntax`, checked; `problems` lists why it cannot be written. */
 export async function buildEInvoice(ctx: ExportContext, doc: DocumentResult, o: EInvoiceOptions, syntax: Syntax): Promise<BuiltEInvoice> {
   const source = await sourceModelOf(ctx, doc);
-  const { data } = modelOfDocument(doc, source?.data ?? null, o.defaults, defaultablePaths());
+  const { data } = modelOfDocument(doc, source, o.defaults, defaultablePaths());
   if (o.customization !== "source" || !source || !data.values["BT-24"]) {
     const spec = SPECIFICATION_IDS[o.customization === "source" ? "en16931" : o.customization];
     data.values["BT-24"] = spec.bt24;
