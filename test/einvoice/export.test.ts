@@ -98,7 +98,7 @@ describe("an invoice read from its pages", () => {
       expect([v["BT-1"], v["BT-2"], v["BT-5"], v["BT-24"]]).toEqual([String(fields.invoice_number!.value), String(fields.invoice_date!.value), "EUR", "urn:cen.eu:en16931:2017"]);
       expect([v["BT-109"], v["BT-110"], v["BT-112"], v["BT-115"]].map(Number)).toEqual([fields.subtotal_amount!.value, fields.tax_amount!.value, fields.total_amount!.value, fields.total_amount!.value] as number[]);
       const seller = model.data.groups["BG-4"]![0]!;
-      expect([seller.values["BT-27"], seller.values["BT-31"]]).toEqual([fields.vendor_name!.value, fields.vendor_vat_id!.value]);
+      expect([seller.values["BT-27"], seller.values["BT-31"]]).toEqual([fields.vendor_name!.value, fields.vendor_vat_id!.value] as string[]);
       expect(model.data.groups["BG-23"]![0]!.values).toMatchObject({ "BT-118": "S", "BT-119": "21" });
       expect(model.data.groups["BG-16"]![0]!.values["BT-84"]).toBe(String(fields.iban!.value));
       expect(missingTerms(model.data, "en16931")).toEqual([]);
