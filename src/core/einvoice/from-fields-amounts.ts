@@ -23,7 +23,8 @@ const decimal = (n: number): string => String(round(n, 4));
 /** The rate that reproduces `tax` from `net` best: a whole or half percent when it does (within rounding). */
 export function vatRate(net: number, tax: number): number {
   const exact = (tax / net) * 100;
-  const tolerance = Math.max(0.01, net * 0.0005);
+  // VAT summed from rounded line amounts drifts by cents, not by a tenth of a percent of the net.
+  const tolerance = Math.max(0.02, net * 0.0002);
   for (const c of [Math.round(exact), Math.round(exact * 2) / 2, Math.round(exact * 10) / 10]) {
     if (Math.abs((net * c) / 100 - tax) <= tolerance) return c;
   }

@@ -8,9 +8,9 @@
 import { DocprocError } from "../errors";
 import { throwIfAborted } from "../abort";
 import type { DocumentResult } from "../model";
-import { allDefs } from "../einvoice/bt-map";
 import { modelOfDocument, type SourceInvoice } from "../einvoice/from-fields";
 import { readEInvoice } from "../extract/einvoice";
+import { checkDefaults, defaultablePaths } from "../einvoice/defaults";
 import { brokenTotals, missingTerms, SPECIFICATION_IDS, specificationOf, type Specification } from "../einvoice/mandatory";
 import type { BtNode, EInvoiceModel, Syntax } from "../einvoice/model";
 import { pdfAttachments } from "../einvoice/pdf-attachments";
@@ -25,27 +25,6 @@ export interface EInvoiceOptions {
   document_types: string[];
   /** BT id → value for terms the documents do not carry (typically the buyer: the company docproc works for). */
   defaults: Record<string, string>;
-}
-
-/** Groups whose terms take no default: lines, notes, references, allowances and repeated identifiers. */
-const NO_DEFAULTS = new Set(["BG-1", "BG-3", "BG-20", "BG-21", "BG-24", "BG-25", "BG-4-ID", "BG-7-ID", "BG-10-ID"]);
-
-let defaultPaths: Record<string, string[]> | null = null;
-/** Where each BT a default may set lives: document level or single groups (the first instance of BG-16, BG-23). */
-export function defaultablePaths(): Record<string, string[]> {
-  if (!defaultPaths) {
-    defaultPaths = {};
-    for (const { def, path } of allDefs()) {
-      if (!def.id.startsWith("BT-") || path.some((g) => NO_DEFAULTS.has(g.id))) continue;
-      defaultPaths[def.id] ??= path.map((g) => g.id);
-    }
-  }
-  return defaultPaths;
-}
-
-export function checkDefaults(defaults: Record<string, string>): void {
-  const unknown = Object.keys(defaults).filter((k) => !defaultablePaths()[k]);
-  if (unknown.length) throw new DocprocError("invalid_settings", `options.defaults: ${unknown.join(", ")} cannot be given a default (unknown BT, or a term of lines, notes or repeated identifiers)`, { stage: "export" });
 }
 
 const isPdf = (data: Uint8Array) => new TextDecoder("latin1").decode(data.subarray(0, 1024)).includes("%PDF-");
