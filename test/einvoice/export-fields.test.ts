@@ -136,3 +136,10 @@ test("the sRGB output-intent profile is a well-formed ICC v2 display profile", (
   expect(new TextDecoder().decode(icc.subarray(36, 40))).toBe("acsp");
   expect(view.getUint32(128)).toBe(9);
 });
+
+test("docs/einvoices-export.md carries the BT mapping table of the code (scripts/einvoice-bt-table.ts writes it)", async () => {
+  const { withBtTable } = await import("../../src/core/einvoice/bt-table-doc");
+  const doc = await Bun.file(new URL("../../docs/einvoices-export.md", import.meta.url)).text();
+  expect(withBtTable(doc)).toBe(doc);
+  expect(doc).toContain("| BT-84 | Payment account identifier (IBAN) |");
+});
