@@ -76,6 +76,11 @@ export interface Page {
    * only for pages with sparse text, where conversion looks; unset otherwise. Not part of the results file.
    */
   paints_images?: boolean;
+  /**
+   * Why the page could not be read (a truncated or damaged PDF page): it stands in as an empty page, and the file is
+   * then one for a person to look at, never a plain success. Not part of the results file.
+   */
+  unreadable?: string;
   /** Lazily renders the page at its rasterized size (the coordinate space of its boxes), un-rotated. */
   render?: () => Promise<RasterImage>;
 }

@@ -12,6 +12,7 @@
 import type { DocumentResult, RuleResult, ValidationResult } from "../model";
 import type { ProjectSettings, ValidationRule } from "../project";
 import { evaluateRule, uniqueInTransaction } from "../validate/rules";
+import { EINVOICE_FORMATS } from "../einvoice/readiness-rule";
 
 export type Status = "success" | "warning" | "error";
 
@@ -37,6 +38,12 @@ export function validateDocument(doc: DocumentResult, project: ProjectSettings, 
     if (!appliesTo(rule, doc)) continue;
     const r = evaluateRule(rule, doc.fields, project.validation_rules);
     if (r) results.push(r);
+  }
+  // What the project's e-invoice profiles would miss, so that a Review step shows it before Export fails on it
+  // (loaded only for such a project: a literal require() is bundled into the compiled binary).
+  if (project.export_profiles.some((p) => EINVOICE_FORMATS.has(p.output_format))) {
+    const { einvoiceReadiness } = require("../einvoice/readiness") as typeof import("../einvoice/readiness");
+    results.push(...einvoiceReadiness(doc, project));
   }
   const overall = overallStatus(results);
   return overall === "success" ? undefined : { overall_status: overall, rule_results: results };
