@@ -10,21 +10,9 @@ import { parseXmlDocument, type Document } from "slimdom";
 import { runSchema } from "./engine";
 import { ruleSet, type RuleSetId } from "./rulesets";
 import { structuralChecks } from "./structure";
+import type { EInvoiceFinding, EInvoiceReport, Syntax, ValidateOptions } from "./types";
 
-export type Syntax = "ubl-invoice" | "ubl-creditnote" | "cii" | "unknown";
-export interface EInvoiceFinding { rule_id: string; severity: "fatal" | "warning" | "information"; message: string; xpath: string }
-export interface EInvoiceReport {
-  syntax: Syntax;
-  customization?: string;
-  ruleSets: string[];
-  results: EInvoiceFinding[];
-  unevaluated: Array<{ rule_id: string; reason: string }>;
-  valid: boolean;
-}
-export interface ValidateOptions {
-  /** "auto" (default): add the CIUS the document claims (XRechnung); "none": EN 16931 only. */
-  cius?: "auto" | "none";
-}
+export type { EInvoiceFinding, EInvoiceReport, Syntax, ValidateOptions } from "./types";
 
 const UBL_INV = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
 const UBL_CN = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";

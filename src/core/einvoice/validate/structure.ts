@@ -8,7 +8,7 @@
  */
 import type { Document, Element } from "slimdom";
 import { locate } from "./engine";
-import type { EInvoiceFinding, Syntax } from "./index";
+import type { EInvoiceFinding, Syntax } from "./types";
 
 const UBL = {
   cac: "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2",
