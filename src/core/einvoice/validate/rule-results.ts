@@ -65,7 +65,13 @@ export async function einvoiceValidation(attachments: Array<{ filename: string; 
   const read = readEInvoice(attachments);
   const file = read && attachments.find((a) => a.filename === read.filename);
   if (!file) return [];
-  const report = await validateEInvoice(file.data);
+  let report: EInvoiceReport;
+  try {
+    report = await validateEInvoice(file.data);
+  } catch (e) {
+    // validateEInvoice answers bad input with a report; this is for a bug, which must not stop the transaction.
+    return [{ rule_id: "EINVOICE", origin: "einvoice", status: "warning", severity: "warning", message: `${file.filename}: could not be validated: ${(e as Error).message}` }];
+  }
   if (report.syntax === "unknown" && !report.results.some((r) => r.rule_id === "XML-WELLFORMED")) {
     return [{ rule_id: "EINVOICE", origin: "einvoice", status: "warning", severity: "warning", message: `${file.filename}: not validated: ${report.results[0]?.message ?? "unknown syntax"} (ZUGFeRD 1.0 predates EN 16931)` }];
   }
