@@ -11,6 +11,7 @@ import { z } from "zod";
 import { DEFAULT_AUTH_SETTINGS, type AuthSettings } from "../auth/settings";
 import { DEFAULT_CAPTURE_SETTINGS, type CaptureSettings } from "../capture/settings";
 import { DocprocError } from "../core/errors";
+import { didYouMean } from "../core/suggest";
 import { parseAllowList, type AllowPrivate } from "../core/notify/ssrf";
 import { DEFAULT_CONFIG, type ServerConfig } from "../server/config";
 import { parseTrustProxy } from "../server/proxy";
@@ -76,7 +77,7 @@ const secretKey = () =>
 
 /** The variables, with what each means; docs/ARCHITECTURE.md and `docproc serve --help` list the same. */
 export const EnvSchema = z.object({
-  ADMIN_API_KEY: text().describe("X-API-Key value that authorises everything; a random one is generated per run when unset"),
+  ADMIN_API_KEY: text().describe("X-API-Key value that authorises everything; when unset, serve generates one on its first start and keeps it in DATA/admin-api-key"),
   DOCPROC_HOST: text().describe("address `serve` listens on (same as --host; default 127.0.0.1)"),
   DOCPROC_PORT: integer(0, 65535).describe("port `serve` listens on (same as --port; default 8080)"),
   DOCPROC_DATA: text().describe("data directory (same as --data; default ./docproc-data)"),
@@ -150,14 +151,34 @@ export function describeEnv(): Array<{ name: string; description: string }> {
   return [...settings, ...DIAGNOSTICS_VARIABLES];
 }
 
-/** Parses the environment once; throws `invalid_settings` naming every bad variable at once. */
+/**
+ * DOCPROC_* variables read outside this schema: by a command's flag (`env:` in oclif), by the test suite and CI.
+ * A variable a command reads MUST be in EnvSchema, DIAGNOSTICS_VARIABLES or here, or setting it is an error.
+ */
+export const OTHER_VARIABLES = ["DOCPROC_API_KEY", "DOCPROC_TESSDATA", "DOCPROC_TEST_BACKEND", "DOCPROC_TEST_POSTGRES_URL", "DOCPROC_CI_ALONE"];
+
+/**
+ * A DOCPROC_* variable docproc does not read is a typo until shown otherwise (DOCPROC_PUBLC_URL would otherwise
+ * leave the capture QR on localhost without a word). Names ending in _PASSWORD are exempt: `mail add
+ * --password-env` reads a variable of the user's choosing.
+ */
+export function unknownVariables(env: Env): string[] {
+  const known = [...Object.keys(EnvSchema.shape), ...DIAGNOSTICS_VARIABLES.map((v) => v.name), ...OTHER_VARIABLES];
+  return Object.keys(env)
+    .filter((name) => name.startsWith("DOCPROC_") && !name.endsWith("_PASSWORD") && !known.includes(name))
+    .sort()
+    .map((name) => `${name} is not a docproc setting.${didYouMean(name, known)}`);
+}
+
+/** Parses the environment once; throws `invalid_settings` naming every bad or unknown variable at once. */
 export function loadEnvSettings(env: Env = process.env): EnvSettings {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}, got ${JSON.stringify(env[String(i.path[0])])}`);
-    throw new DocprocError("invalid_settings", `environment: ${problems.join("; ")}`);
+  const unknown = unknownVariables(env);
+  if (!parsed.success || unknown.length > 0) {
+    const bad = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}, got ${JSON.stringify(env[String(i.path[0])])}`);
+    throw new DocprocError("invalid_settings", `environment: ${[...bad, ...unknown].join("; ")}`);
   }
-  const v = parsed.data;
+  const v = parsed.data!;
   const MB = 1024 * 1024;
   const a = DEFAULT_AUTH_SETTINGS;
   const auth: AuthSettings = {
