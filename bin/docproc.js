@@ -48,5 +48,7 @@ exec "$bun" "$self" "$@"
 import { execForBatchJit } from "../src/cli/jit.ts";
 
 execForBatchJit();
+// Under npx / npm run, npm and its shell sit between a signal and docproc: follow the parent out (src/cli/parent-death.ts).
+if (process.env.npm_command) await (await import("../src/cli/parent-death.ts")).terminateWithParent();
 const { runCli } = await import("../src/cli.ts");
 await runCli();

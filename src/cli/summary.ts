@@ -106,3 +106,11 @@ export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint
 function round(n: number): number {
   return Math.round(n * 1000) / 1000;
 }
+
+/** `--quiet`: one `docproc:` line per failure (reason, code, stage), nothing when every file went through. */
+export function renderFailures(summary: BatchSummary): string {
+  const lines = summary.files
+    .filter((o) => o.status !== "success" && o.status !== "review")
+    .flatMap((o) => (o.errors.length ? o.errors : [{ stage: "pipeline", code: "internal", message: "unknown failure" }]).map((e) => `docproc: ${nameOnce(o.file, e.message)} [${e.code}, ${e.stage}]`));
+  return lines.length ? `${lines.join("\n")}\n` : "";
+}

@@ -91,6 +91,31 @@ describe("npm install -g from the checkout", () => {
   }, 120_000);
 });
 
+test("SIGTERM to npx docproc serve stops the server too, though npm and its shell sit in between", async () => {
+  const data = path.join(work, "npx-data");
+  const npx = Bun.spawn(["npx", "--offline", "docproc", "serve", "--port", "0", "--data", data, "--log-format", "json"], { cwd: REPO, env: { ...cleanEnv(), ADMIN_API_KEY: "k" }, stdout: "pipe", stderr: "pipe" });
+  const reader = npx.stderr.getReader();
+  let log = "";
+  while (!log.includes('"event":"listening"')) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`serve ended before listening:\n${log}`);
+    log += new TextDecoder().decode(value);
+  }
+  const server = JSON.parse(log.split("\n").find((l) => l.includes('"event":"listening"'))!).pid as number;
+  expect(server).not.toBe(npx.pid);
+  npx.kill("SIGTERM");
+  await npx.exited;
+  // The server logs its own shutdown (it got SIGTERM when its parent shell died) and exits.
+  while (!log.includes('"event":"stopped"')) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    log += new TextDecoder().decode(value);
+  }
+  expect(log).toContain('"event":"stopped"');
+  while (existsSync(`/proc/${server}`) && !readFileSync(`/proc/${server}/stat`, "utf8").includes(") Z ")) await Bun.sleep(20);
+  expect(existsSync(`/proc/${server}`) && !readFileSync(`/proc/${server}/stat`, "utf8").includes(") Z ")).toBe(false);
+}, 120_000);
+
 describe("bin/docproc.js sets the JIT options of src/cli/jit.ts itself", () => {
   /** A copy of the bin beside a stand-in "bun" that prints the JSC options and arguments it was started with. */
   function fakeInstall(): string {
