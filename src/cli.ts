@@ -19,7 +19,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   // A misspelt DOCPROC_* variable is an error for every command, not only those that read the settings (exit 4).
   if (Object.keys(process.env).some((k) => k.startsWith("DOCPROC_"))) {
-    const unknown = (await import("./settings/env")).unknownVariables(process.env);
+    const unknown = (await import("./settings/env-names")).unknownVariables(process.env);
     if (unknown.length) {
       process.stderr.write(`docproc: environment: ${unknown.join("; ")}\n`);
       return 4;

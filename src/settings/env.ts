@@ -11,7 +11,6 @@ import { z } from "zod";
 import { DEFAULT_AUTH_SETTINGS, type AuthSettings } from "../auth/settings";
 import { DEFAULT_CAPTURE_SETTINGS, type CaptureSettings } from "../capture/settings";
 import { DocprocError } from "../core/errors";
-import { didYouMean } from "../core/suggest";
 import { parseAllowList, type AllowPrivate } from "../core/notify/ssrf";
 import { DEFAULT_CONFIG, type ServerConfig } from "../server/config";
 import { parseTrustProxy } from "../server/proxy";
@@ -20,6 +19,9 @@ import { DEFAULT_MAIL_LEASE_SECONDS, DEFAULT_MAIL_MAX_ATTEMPTS, type MailEnv } f
 import { parseSecretKey } from "../storage/secret-box";
 import { parseStorageUrl, type StorageConfig } from "../storage/storage-config";
 import { DIAGNOSTICS_VARIABLES } from "./diagnostics";
+import { unknownVariables } from "./env-names";
+
+export { unknownVariables } from "./env-names";
 
 type Env = Record<string, string | undefined>;
 
@@ -149,25 +151,6 @@ export interface EnvSettings {
 export function describeEnv(): Array<{ name: string; description: string }> {
   const settings = Object.entries(EnvSchema.shape).map(([name, s]) => ({ name, description: s.description ?? "" }));
   return [...settings, ...DIAGNOSTICS_VARIABLES];
-}
-
-/**
- * DOCPROC_* variables read outside this schema: by a command's flag (`env:` in oclif), by the test suite and CI.
- * A variable a command reads MUST be in EnvSchema, DIAGNOSTICS_VARIABLES or here, or setting it is an error.
- */
-export const OTHER_VARIABLES = ["DOCPROC_API_KEY", "DOCPROC_TESSDATA", "DOCPROC_TEST_BACKEND", "DOCPROC_TEST_POSTGRES_URL", "DOCPROC_CI_ALONE"];
-
-/**
- * A DOCPROC_* variable docproc does not read is a typo until shown otherwise (DOCPROC_PUBLC_URL would otherwise
- * leave the capture QR on localhost without a word). Names ending in _PASSWORD are exempt: `mail add
- * --password-env` reads a variable of the user's choosing.
- */
-export function unknownVariables(env: Env): string[] {
-  const known = [...Object.keys(EnvSchema.shape), ...DIAGNOSTICS_VARIABLES.map((v) => v.name), ...OTHER_VARIABLES];
-  return Object.keys(env)
-    .filter((name) => name.startsWith("DOCPROC_") && !name.endsWith("_PASSWORD") && !known.includes(name))
-    .sort()
-    .map((name) => `${name} is not a docproc setting.${didYouMean(name, known)}`);
 }
 
 /** Parses the environment once; throws `invalid_settings` naming every bad or unknown variable at once. */

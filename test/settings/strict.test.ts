@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { defaultProject, parseProjectSettings, ProjectSettingsSchema } from "../../src/core/project";
 import { unknownKeys } from "../../src/core/unknown-keys";
-import { loadEnvSettings, unknownVariables } from "../../src/settings/env";
+import { EnvSchema, loadEnvSettings, unknownVariables } from "../../src/settings/env";
+import { SETTINGS_VARIABLES } from "../../src/settings/env-names";
 import { REPO, runCli } from "../cli/helpers";
 
 const dir = mkdtempSync(path.join(tmpdir(), "docproc-strict-"));
@@ -82,3 +83,7 @@ test("memory learn --project FILE creates the file when it does not exist, and t
     expect(JSON.parse(list.stdout).items).toHaveLength(1);
   }
 }, 120_000);
+
+test("the light list of variable names (checked at every start) is EnvSchema's", () => {
+  expect([...SETTINGS_VARIABLES] as string[]).toEqual(Object.keys(EnvSchema.shape));
+});
