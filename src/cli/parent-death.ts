@@ -10,11 +10,6 @@
 const PR_SET_PDEATHSIG = 1;
 const SIGTERM = 15;
 
-/** Whether this process was started by an npm wrapper (npx, npm exec, npm run). */
-export function startedByNpm(env: Record<string, string | undefined> = process.env): boolean {
-  return !!env.npm_command;
-}
-
 /** Asks for SIGTERM when the parent process dies; false where that is not available (not Linux, no libc). */
 export async function terminateWithParent(): Promise<boolean> {
   if (process.platform !== "linux") return false;
