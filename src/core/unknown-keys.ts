@@ -14,6 +14,16 @@ type Def = { type: string; [k: string]: any };
 const defOf = (schema: unknown): Def | null => ((schema as { _zod?: { def?: Def } })?._zod?.def ?? null);
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
+/**
+ * Every problem of a parse as "path: message": zod's issues, and with `strict` the unknown keys first (zod's own
+ * "Unrecognized key" of a strict sub-schema is left out then: the walk reports it, with a guess).
+ */
+export function schemaProblems(schema: z.ZodType, value: unknown, error: z.ZodError | undefined, strict = false): string[] {
+  const issues = (error?.issues ?? []).filter((i) => !strict || i.code !== "unrecognized_keys");
+  const zodProblems = issues.map((i) => `${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`);
+  return strict ? [...unknownKeys(schema, value), ...zodProblems] : zodProblems;
+}
+
 /** Every unknown key of `value` under `schema`, as "path: message" lines. */
 export function unknownKeys(schema: z.ZodType, value: unknown, path: string[] = []): string[] {
   const def = defOf(schema);

@@ -6,7 +6,7 @@ import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { defaultProject, parseProjectSettings, ProjectSettingsSchema } from "../../src/core/project";
+import { defaultProject, mergeOverDefault, parseProjectSettings, ProjectSettingsSchema } from "../../src/core/project";
 import { unknownKeys } from "../../src/core/unknown-keys";
 import { EnvSchema, loadEnvSettings, unknownVariables } from "../../src/settings/env";
 import { SETTINGS_VARIABLES } from "../../src/settings/env-names";
@@ -45,6 +45,13 @@ test("a project file with typos at several depths fails with exit 4, every key n
     'workflow.0.whenn: unknown key "whenn". Did you mean "when"?',
   ]) expect(r.stderr).toContain(line);
   expect(existsSync(path.join(dir, "out"))).toBe(false);
+});
+
+test("a key under a schema that is strict already is reported once, with the guess", () => {
+  const workflow = [{ type: "export" }, { type: "notification", id: "h", activity: { webhook_url: "https://x.example/h", hmac_secrt: "s" } }];
+  expect(() => parseProjectSettings(mergeOverDefault({ workflow }), { strict: true })).toThrow(
+    'Invalid project settings (1 problem):\n- workflow.1.activity.hmac_secrt: unknown key "hmac_secrt". Did you mean "hmac_secret"?',
+  );
 });
 
 test("a key far from every known one is still an error, without a guess", () => {
