@@ -6,6 +6,7 @@ import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { z } from "zod";
 import { defaultProject, mergeOverDefault, parseProjectSettings, ProjectSettingsSchema } from "../../src/core/project";
 import { unknownKeys } from "../../src/core/unknown-keys";
 import { EnvSchema, loadEnvSettings, unknownVariables } from "../../src/settings/env";
@@ -52,6 +53,20 @@ test("a key under a schema that is strict already is reported once, with the gue
   expect(() => parseProjectSettings(mergeOverDefault({ workflow }), { strict: true })).toThrow(
     'Invalid project settings (1 problem):\n- workflow.1.activity.hmac_secrt: unknown key "hmac_secrt". Did you mean "hmac_secret"?',
   );
+});
+
+test("the walk: open objects accept any key, a plain union is held to its closest option, records and tuples are walked", () => {
+  const schema = z.object({
+    open: z.looseObject({ a: z.number() }),
+    either: z.union([z.object({ x: z.number() }), z.object({ y: z.number(), z: z.number() })]),
+    byName: z.record(z.string(), z.object({ size: z.number() })),
+    pair: z.tuple([z.object({ p: z.number() }), z.string()]).optional(),
+  });
+  expect(unknownKeys(schema, { open: { a: 1, extra: 2 }, either: { y: 1, zz: 2 }, byName: { a: { sise: 1 } }, pair: [{ q: 1 }, "s"] })).toEqual([
+    'either.zz: unknown key "zz". Did you mean "z"?',
+    'byName.a.sise: unknown key "sise". Did you mean "size"?',
+    'pair.0.q: unknown key "q". Did you mean "p"?',
+  ]);
 });
 
 test("a key far from every known one is still an error, without a guess", () => {
