@@ -50,13 +50,14 @@ export const SETTINGS_VARIABLES = [
 ] as const;
 
 /**
- * DOCPROC_* variables read outside the schema: by a command's flag (`env:` in oclif), by the test suite and CI.
+ * DOCPROC_* variables read outside the schema: by a command's flag (`env:` in oclif), by the test suite, the bench
+ * and CI (they reach docproc's environment when those run it).
  * A variable a command reads MUST be in EnvSchema, DIAGNOSTICS_VARIABLES or here, or setting it is an error.
  */
-export const OTHER_VARIABLES = ["DOCPROC_API_KEY", "DOCPROC_TESSDATA", "DOCPROC_TEST_BACKEND", "DOCPROC_TEST_POSTGRES_URL", "DOCPROC_CI_ALONE"];
+export const OTHER_VARIABLES = ["DOCPROC_API_KEY", "DOCPROC_TESSDATA", "DOCPROC_TEST_BACKEND", "DOCPROC_TEST_POSTGRES_URL", "DOCPROC_CI_ALONE", "DOCPROC_BENCH_BIN"];
 
 /**
- * A DOCPROC_* variable docproc does not read is a typo until shown otherwise (DOCPROC_PUBLC_URL would otherwise
+ * A DOCPROC_* variable docproc does not read is a typo until shown otherwise (a misspelt public URL variable would
  * leave the capture QR on localhost without a word). Names ending in _PASSWORD are exempt: `mail add
  * --password-env` reads a variable of the user's choosing.
  */

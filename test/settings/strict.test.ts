@@ -109,3 +109,15 @@ test("memory learn --project FILE creates the file when it does not exist, and t
 test("the light list of variable names (checked at every start) is EnvSchema's", () => {
   expect([...SETTINGS_VARIABLES] as string[]).toEqual(Object.keys(EnvSchema.shape));
 });
+
+test("every DOCPROC_* name the code, bench, scripts or CI mention is known, so setting it never stops a command", async () => {
+  const names = new Set<string>();
+  for (const dir of ["src", "bench", "scripts", ".ci"]) {
+    for (const file of new Bun.Glob("**/*").scanSync({ cwd: path.join(REPO, dir), dot: true })) {
+      for (const m of readFileSync(path.join(REPO, dir, file), "utf8").matchAll(/DOCPROC_[A-Z0-9_]*[A-Z0-9]/g)) names.add(m[0]);
+    }
+  }
+  for (const m of readFileSync(path.join(REPO, "package.json"), "utf8").matchAll(/DOCPROC_[A-Z0-9_]*[A-Z0-9]/g)) names.add(m[0]);
+  expect(names.size).toBeGreaterThan(30);
+  expect(unknownVariables(Object.fromEntries([...names].map((n) => [n, "1"])))).toEqual([]);
+});
