@@ -41,6 +41,9 @@ export default class ServeCommand extends Command {
     const config = storedKey ? { ...env.server, adminApiKey: storedKey.key } : env.server;
     const host = flags.host ?? env.listen.host ?? "127.0.0.1";
     const port = flags.port ?? env.listen.port ?? 8080;
+    // Listen for SIGTERM/SIGINT before anything announces the server: a supervisor may signal as soon as it reads
+    // the listening line, and a signal before the handler would kill the process instead of stopping it cleanly.
+    const stopSignal = waitForSignal();
     const server = await startServer({
       host,
       port,
@@ -63,7 +66,7 @@ export default class ServeCommand extends Command {
     const links = server.publicLinks();
     const warning = start.publicUrlWarning(links.base, links);
     if (warning) logger.warn({ event: "public_url_loopback", base: links.base, capture: links.capture, webhooks: links.webhooks }, warning);
-    const signal = await waitForSignal();
+    const signal = await stopSignal;
     process.stdout.write("docproc serve: shutting down\n");
     logger.info({ event: "shutdown", signal }, `${signal}: shutting down`);
     await server.stop();
