@@ -12,7 +12,7 @@ import * as projects from "../../storage/projects";
 import { ensureTenant, getTenant } from "../../storage/tenants";
 
 export function createProject(db: Db, clock: Clock, tenantId: string, input: { name: string; description: string; settings?: unknown }) {
-  const settings = input.settings === undefined ? defaultProject : parseProjectSettings(mergeOverDefault(input.settings), { strict: true });
+  const settings = input.settings === undefined ? defaultProject : parseProjectSettings(mergeOverDefault(input.settings));
   const now = isoAt(clock);
   return db.transaction(() => {
     ensureTenant(db, tenantId, now);
@@ -43,7 +43,7 @@ export function updateProject(
   // PUT .../settings replaces them, merged over the default project like a new project's.
   const base = mode === "merge" && isObject(patch.settings) ? requireProject(db, tenantId, projectId).settings : null;
   const raw = base && isObject(patch.settings) ? { ...(base as Record<string, unknown>), ...patch.settings } : patch.settings;
-  const settings = raw === undefined ? undefined : parseProjectSettings(mergeOverDefault(raw), { strict: true });
+  const settings = raw === undefined ? undefined : parseProjectSettings(mergeOverDefault(raw));
   const p = projects.updateProject(db, tenantId, projectId, { ...patch, settings }, isoAt(clock));
   if (!p) throw new DocprocError("not_found", `Project ${projectId} not found in tenant ${tenantId}`);
   return p;
