@@ -20,6 +20,16 @@ import { isPostgres, json, type Db } from "../storage/db";
 /** Attempts whose worker died before a job is given up (see the header). */
 export const MAX_LOST_LEASES = 10;
 
+/**
+ * Why a job was given up for its dead workers: how many workers were lost (the stored count plus the lease that
+ * just ran out), not how many attempts were made: attempts also count the ones that ended in an error the job
+ * reported, so "after N attempt(s)" named more deaths than there were.
+ */
+export function lostWorkersMessage(job: Pick<JobRecord, "attempts" | "lost_leases">): string {
+  const lost = job.lost_leases + 1;
+  return `worker lost ${lost} time${lost === 1 ? "" : "s"} (lease expired: killed, crashed or stalled); given up after ${job.attempts} attempt(s)`;
+}
+
 export type JobStatus = "queued" | "running" | "done" | "failed";
 
 export interface JobRecord {
@@ -112,7 +122,7 @@ export function claim(
         db.query(
           `UPDATE jobs SET status = 'failed', job_key = NULL, lease_token = NULL, lease_until = NULL, updated_at = ?,
              last_error = ? WHERE id = ?`,
-        ).run(now, `worker lost (lease expired) after ${j.attempts} attempt(s)`, j.id);
+        ).run(now, lostWorkersMessage(j), j.id);
       }
       const row = db
         .query<Row, [number, number, ...string[]]>(
@@ -138,14 +148,14 @@ function claimSkipLocked(db: Db, clock: Clock, opts: { workerId: string; leaseMs
   const kindMarks = opts.kinds.map(() => "?").join(",");
   const exhausted = db
     .query<Row, unknown[]>(
-      `UPDATE jobs SET status = 'failed', job_key = NULL, lease_token = NULL, lease_until = NULL, updated_at = ?,
-         last_error = 'worker lost (lease expired) after ' || attempts || ' attempt(s)'
+      `UPDATE jobs SET status = 'failed', job_key = NULL, lease_token = NULL, lease_until = NULL, updated_at = ?
        WHERE id IN (SELECT id FROM jobs WHERE status = 'running' AND lease_until < ? AND lost_leases + 1 >= ? AND kind IN (${kindMarks})
                     FOR UPDATE SKIP LOCKED)
        RETURNING *`,
     )
     .all(now, now, MAX_LOST_LEASES, ...opts.kinds)
     .map(toJob);
+  for (const j of exhausted) db.query("UPDATE jobs SET last_error = ? WHERE id = ?").run(lostWorkersMessage(j), j.id);
   const row = db
     .query<Row, unknown[]>(
       `UPDATE jobs SET lost_leases = lost_leases + CASE WHEN status = 'running' THEN 1 ELSE 0 END, status = 'running',
