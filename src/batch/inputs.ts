@@ -12,6 +12,7 @@ import type { Stats } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
+import { pushAll } from "../core/arrays";
 
 /** Extensions a folder walk picks up: the formats conversion reads, and e-mails (expanded into body + attachments). */
 export const DOCUMENT_EXTENSIONS = new Set([
@@ -75,7 +76,7 @@ async function walk(dir: string, exclude: Set<string>): Promise<string[]> {
   for (const e of entries) {
     if (e.name.startsWith(".")) continue;
     const full = path.join(dir, e.name);
-    if (e.isDirectory()) files.push(...(await walk(full, exclude)));
+    if (e.isDirectory()) pushAll(files, await walk(full, exclude));
     else if (e.isFile()) files.push(full);
     else if (e.isSymbolicLink()) {
       const target = await stat(full).catch(() => null);

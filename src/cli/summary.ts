@@ -8,6 +8,7 @@ import { describeFound } from "./review-summary";
 import { ellipsize, formatSeconds, renderTable } from "./table";
 import { paintFor, type Paint } from "./colour";
 import { nameOnce } from "./messages";
+import { pushAll } from "../core/arrays";
 
 /** Beyond this many files the export listing is cut short; the JSON summary always has everything. */
 const MAX_EXPORT_LINES = 20;
@@ -79,7 +80,7 @@ export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint
     }
   }
   const undelivered = summary.files.flatMap((o) => o.warnings.filter((w) => w.startsWith("notification ")).map((w) => `  ${o.file}: ${w}`));
-  if (undelivered.length > 0) out.push("", "Webhook notifications not delivered:", ...undelivered);
+  if (undelivered.length > 0) pushAll(out, ["", "Webhook notifications not delivered:", ...undelivered]);
   if (summary.skipped.length > 0) {
     out.push("", `Skipped (not a document type docproc reads): ${summary.skipped.join(", ")}`);
   }

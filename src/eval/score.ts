@@ -12,6 +12,7 @@
  * - Calibration buckets are half-open [lo, hi), the last one closed; every scored field value falls in one.
  */
 import type { FieldValue } from "../core/model";
+import { minOf } from "../core/arrays";
 
 export interface ExpectedDocument {
   class_id?: string;
@@ -97,7 +98,7 @@ export function pairDocuments(expected: ExpectedDocument[], produced: ProducedDo
   });
 }
 
-const starts = (pages: number[][]) => new Set(pages.map((p) => Math.min(...p)).filter((n) => Number.isFinite(n) && n > 1));
+const starts = (pages: number[][]) => new Set(pages.map((p) => minOf(p)).filter((n) => Number.isFinite(n) && n > 1));
 
 export function scoreOutcomes(outcomes: FileOutcome[], reviewThreshold: number): EvalReport {
   const rows = new Map<string, FieldRow>();

@@ -116,6 +116,7 @@ export function claim(
         .query<Row, [number, number, ...string[]]>(
           `SELECT * FROM jobs WHERE status = 'running' AND lease_until < ? AND lost_leases + 1 >= ? AND kind IN (${kindMarks})`,
         )
+        // stack-safe: the job kinds this worker handles (a handful).
         .all(now, MAX_LOST_LEASES, ...opts.kinds)
         .map(toJob);
       for (const j of exhausted) {
@@ -130,6 +131,7 @@ export function claim(
            WHERE ((status = 'queued' AND run_at <= ?) OR (status = 'running' AND lease_until < ?)) AND kind IN (${kindMarks})
            ORDER BY priority DESC, run_at, id LIMIT 1`,
         )
+        // stack-safe: the job kinds (a handful).
         .get(now, now, ...opts.kinds);
       if (!row) return { job: null, exhausted };
       const token = randomUUID();
@@ -153,6 +155,7 @@ function claimSkipLocked(db: Db, clock: Clock, opts: { workerId: string; leaseMs
                     FOR UPDATE SKIP LOCKED)
        RETURNING *`,
     )
+    // stack-safe: the job kinds (a handful).
     .all(now, now, MAX_LOST_LEASES, ...opts.kinds)
     .map(toJob);
   for (const j of exhausted) db.query("UPDATE jobs SET last_error = ? WHERE id = ?").run(lostWorkersMessage(j), j.id);
@@ -165,6 +168,7 @@ function claimSkipLocked(db: Db, clock: Clock, opts: { workerId: string; leaseMs
                    ORDER BY priority DESC, run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING *`,
     )
+    // stack-safe: the job kinds (a handful).
     .get(randomUUID(), now + opts.leaseMs, opts.workerId, now, now, now, ...opts.kinds);
   return { job: row ? toJob(row) : null, exhausted };
 }

@@ -8,6 +8,7 @@ import { keepDecimalPoints } from "../engines/ocr/decimals.ts";
 import { addUnreadLines } from "./ocr-recover.ts";
 import { timeStage, timeStageSync } from "../timing.ts";
 import type { RenderOptions } from "../convert/raster.ts";
+import { maxOf } from "../arrays";
 
 export interface OcrPagesOptions {
   /** Called after each page (whether it succeeded or not) with pages done and pages to OCR in total. */
@@ -90,7 +91,7 @@ export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesO
   await Promise.all(Array.from({ length: concurrency }, lane));
   // Pages in flight at the abort fail as "OCR failed"; the run itself MUST still end as aborted, not succeed.
   throwIfAborted(opts.signal);
-  report.warnings.unshift(...engineWarnings);
+  report.warnings = [...engineWarnings, ...report.warnings];
   return report;
 }
 
@@ -282,7 +283,7 @@ async function pickRotation(
   };
   const scores = new Map<number, number>();
   for (const r of order.slice(0, 2)) scores.set(r, await score(r));
-  if (Math.max(...scores.values()) < STRONG) {
+  if (maxOf(scores.values()) < STRONG) {
     for (const r of order.slice(2)) scores.set(r, await score(r));
   }
   // Among challengers that clear the margin over the first guess, the highest wins.
