@@ -76,6 +76,11 @@ async function checkRelease(s: Served, e: Json, release: string) {
     expect(now.name).toBe(p.name);
     const review = (now.settings.workflow as Json[]).find((n) => n.type === "review")!;
     expect(review.enabled).toBe(false);
+    // The project's history says why, when the upgrade changed it (the early releases' Review nodes).
+    const history = await call(s.base, "GET", `/tenants/${e.tenant_id}/projects/${p.project_id}/history`, key);
+    expect(history.status).toBe(200);
+    const migrated = p.settings.workflow.find((n: Json) => n.type === "review").when === undefined;
+    expect([release, history.json.items.length, now.project_version]).toEqual([release, migrated ? 1 : 0, p.project_version + (migrated ? 1 : 0)]);
   }
   // The transaction the release left queued completes; so do new ones on its projects.
   expect((await settled(s.base, e.api_key, e.queued.id)).status).toBe("completed");
