@@ -7,7 +7,8 @@ export default class MigrateCommand extends Command {
   static description = [
     "Copies the SQLite database of --data into the PostgreSQL database DOCPROC_DATABASE_URL names (its schema is " +
       "created first), and the data directory's files (originals, page images, export files, run state) into the " +
-      "bucket DOCPROC_STORAGE_URL names, when set. Nothing in --data changes. Safe to run again: rows and objects " +
+      "bucket DOCPROC_STORAGE_URL names, when set. The SQLite database is first brought to this release's schema and " +
+      "settings, as serve would do (each project's settings migration is printed); nothing else in --data changes. Safe to run again: rows and objects " +
       "already copied are skipped. Stop `serve`, `worker` and `mail` on the directory first, then start them with " +
       "the two variables set. See docs/scaling.md.",
     "Exit codes: 0 copied, 1 a copy failed, 2 usage error (no database in --data, DOCPROC_DATABASE_URL unset).",
