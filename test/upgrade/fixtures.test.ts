@@ -4,8 +4,9 @@
  * file, then after `docproc migrate` into a private PostgreSQL. Every record is readable, every export downloads
  * byte for byte, the key and the session still work, the client holds no permission it did not hold, migrations run
  * once (a second start changes nothing and logs no settings migration), and the stored projects behave as they did:
- * the transaction the release left queued and new ones on its projects (PDF, text, phone capture) complete without
- * pausing in awaiting_input.
+ * a stored transaction run again from Classify (where the release stored its run state), the transaction the release
+ * left queued and new ones on its projects (PDF, text, phone capture) complete without pausing in awaiting_input;
+ * documents and source-file lists read back; the project history notes each settings migration.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
@@ -62,6 +63,11 @@ async function checkRelease(s: Served, e: Json, release: string) {
     expect([release, t.id, got.status, got.json.status]).toEqual([release, t.id, 200, t.status]);
     const manifest = await call(s.base, "GET", `/transactions/${t.id}/exports`, key);
     expect(manifest.json.total_files).toBe(t.exports.total_files);
+    // Its documents and source files read back too.
+    const docs = await call(s.base, "GET", `/transactions/${t.id}/documents`, key);
+    expect([t.id, docs.status, docs.json.documents.length > 0]).toEqual([t.id, 200, true]);
+    const sources = await call(s.base, "GET", `/transactions/${t.id}/source-files`, key);
+    expect([t.id, sources.status]).toEqual([t.id, 200]);
     for (const f of t.exports.files) {
       const res = await fetch(`${s.base}/transactions/${t.id}/exports/download/${encodeURIComponent(f.filename)}`, { headers: key });
       expect([f.filename, res.status]).toEqual([f.filename, 200]);
@@ -82,6 +88,13 @@ async function checkRelease(s: Served, e: Json, release: string) {
     const migrated = p.settings.workflow.find((n: Json) => n.type === "review").when === undefined;
     expect([release, history.json.items.length, now.project_version]).toEqual([release, migrated ? 1 : 0, p.project_version + (migrated ? 1 : 0)]);
   }
+  // A stored transaction run again from Classify completes as it did (wave 1 stored no run state: 400, documented).
+  const first = e.transactions[0];
+  const rerun = await call(s.base, "POST", `/transactions/${first.id}/rerun`, key, { from_step: "classify" });
+  if (existsSync(path.join(FIXTURES, release, "data/state"))) {
+    expect([release, rerun.status]).toEqual([release, 202]);
+    expect((await settled(s.base, e.api_key, first.id)).status).toBe("completed");
+  } else expect([rerun.status, String(rerun.json.detail)]).toEqual([400, expect.stringContaining("stored pages")]);
   // The transaction the release left queued completes; so do new ones on its projects.
   expect((await settled(s.base, e.api_key, e.queued.id)).status).toBe("completed");
   const pid = e.projects[0].project_id;
