@@ -11,6 +11,7 @@ import { DocprocError } from "../core/errors";
 import { memorySink } from "../core/exporters";
 import { learnFromExpected, learnFromReview } from "../core/memory/from-results";
 import type { ReviewFinishedHook } from "../core/review/hooks";
+import { mergeMemories, sameIssuer } from "../core/memory/merge";
 import { summaryOf, type Memory } from "../core/memory/model";
 import { processTransaction } from "../core/pipeline";
 import { loadProjectFile } from "../core/project";
@@ -71,8 +72,15 @@ export async function runMemory(opts: MemoryOptions): Promise<number> {
     await ocr.close();
   }
   if (!learned.length) throw new DocprocError("invalid_input", `${id}: none of the expected values is printed on the document; nothing learned`);
-  await writeMemory(opts.project, [...project.memory, ...learned]);
-  for (const m of learned) out(`learned ${m.memory_id} (${m.class_id}; fields ${Object.keys(m.fields).join(", ")}; issuer ${m.issuer.vat_ids[0] ?? m.issuer.ibans[0] ?? m.issuer.name ?? "by layout"})\n`);
+  const after = mergeMemories(project.memory, learned);
+  await writeMemory(opts.project, after);
+  for (const m of learned) {
+    const issuer = m.issuer.vat_ids[0] ?? m.issuer.ibans[0] ?? m.issuer.names[0] ?? m.issuer.name ?? "by layout";
+    // A further confirmation of a known issuer refines its memory (core/memory/merge.ts) rather than adding one.
+    const into = after.some((x) => x.memory_id === m.memory_id) ? null : after.find((x) => sameIssuer(x, m));
+    if (into) out(`refined ${into.memory_id} (${m.class_id}; ${into.confirmations} confirmations; fields ${Object.keys(into.fields).join(", ")}; issuer ${issuer})\n`);
+    else out(`learned ${m.memory_id} (${m.class_id}; fields ${Object.keys(m.fields).join(", ")}; issuer ${issuer})\n`);
+  }
   out(`wrote ${opts.project} (previous version: ${opts.project}.bak)\n`);
   return 0;
 }
@@ -82,7 +90,7 @@ export function learnIntoProjectFile(file: string): ReviewFinishedHook {
   return async (event) => {
     const project = await loadProjectFile(file);
     const learned = learnFromReview(event.results, project, "review", new Date(event.finished_at));
-    if (learned.length) await writeMemory(file, [...project.memory, ...learned]);
+    if (learned.length) await writeMemory(file, mergeMemories(project.memory, learned));
   };
 }
 

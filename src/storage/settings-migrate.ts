@@ -7,7 +7,19 @@
  */
 import { randomUUID } from "node:crypto";
 import { migrateSettings, SETTINGS_VERSION } from "../core/settings-migrations";
-import type { Db } from "./db";
+
+/**
+ * The part of `Db` (db.ts) used here, by its shape: db.ts runs these migrations when it opens a database, so this
+ * module cannot import it (no import cycle between files, type-only ones included).
+ */
+interface Db {
+  query<R = unknown, P extends unknown[] = Array<string | number | null>>(sql: string): {
+    all(...params: P): R[];
+    get(...params: P): R | null;
+    run(...params: P): { changes: number };
+  };
+  transaction<T>(fn: () => T): () => T;
+}
 
 export interface SettingsMigrationReport {
   project_id: string;
