@@ -67,9 +67,12 @@ describe("every built-in step honours enabled: false", () => {
     const doc = out.results.documents[0]!;
     expect(doc.classification.class_id).toBe("invoice");
     expect(doc.fields.invoice_number?.value).toBe("INV/2023/03/0008");
-    // The PDF carries an old UBL invoice (no EN 16931 claim): its EN 16931 results (origin einvoice) come first, as warnings.
+    // The PDF carries an old UBL invoice (no EN 16931 claim): its EN 16931 results (origin einvoice) come first, as
+    // information (status success, the rule's own severity kept), so they change no status.
     expect(doc.validation?.rule_results.filter((r) => r.origin !== "einvoice").map((r) => r.rule_id)).toEqual(["number_starts_with_x"]);
-    expect(doc.validation?.rule_results[0]).toMatchObject({ rule_id: "EINVOICE", status: "warning" });
+    expect(doc.validation?.rule_results[0]).toMatchObject({ rule_id: "EINVOICE", status: "success" });
+    expect(doc.validation?.rule_results.some((r) => r.origin === "einvoice" && r.severity === "fatal")).toBe(true);
+    expect(doc.validation?.rule_results.filter((r) => r.origin === "einvoice").every((r) => r.status === "success")).toBe(true);
     expect(out.manifest.total_files).toBe(1);
   });
 
@@ -211,9 +214,12 @@ describe("the outcome's results file", () => {
     // Export ran before Validate: its file knows no rule, the outcome has the failed rule and its overall status.
     expect(exportedJson(sink).validation.overall_status).toBe("success");
     const doc = out.results.documents[0]!;
-    // The PDF carries an old UBL invoice (no EN 16931 claim): its EN 16931 results (origin einvoice) come first, as warnings.
+    // The PDF carries an old UBL invoice (no EN 16931 claim): its EN 16931 results (origin einvoice) come first, as
+    // information (status success, the rule's own severity kept), so they change no status.
     expect(doc.validation?.rule_results.filter((r) => r.origin !== "einvoice").map((r) => r.rule_id)).toEqual(["number_starts_with_x"]);
-    expect(doc.validation?.rule_results[0]).toMatchObject({ rule_id: "EINVOICE", status: "warning" });
+    expect(doc.validation?.rule_results[0]).toMatchObject({ rule_id: "EINVOICE", status: "success" });
+    expect(doc.validation?.rule_results.some((r) => r.origin === "einvoice" && r.severity === "fatal")).toBe(true);
+    expect(doc.validation?.rule_results.filter((r) => r.origin === "einvoice").every((r) => r.status === "success")).toBe(true);
     expect(doc.validation!.overall_status).not.toBe("success");
     expect(out.results.validation.overall_status).toBe(doc.validation!.overall_status);
   });
