@@ -293,7 +293,7 @@ async function pickRotation(
   }
   // The window can miss the text (pale print, a table's rules in the middle of the page): when it read nothing
   // at any turn it decides nothing, and whole-page readings do, in the same order, until one is strong.
-  if (window && Math.max(...scores.values()) < WINDOW_SILENT) {
+  if (window && maxOf(scores.values()) < WINDOW_SILENT) {
     for (const r of order) {
       scores.set(r, (await readFull(r)).likeness);
       if (scores.get(r)! >= STRONG) break;
