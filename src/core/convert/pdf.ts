@@ -13,6 +13,7 @@ import type { RenderOptions } from "./raster.ts";
 import { repairPdf } from "./pdf-repair.ts";
 import { throwIfAborted } from "../abort.ts";
 import { DEMAND_WINDOW_END, DEMAND_WARMUP_PAGES, WaitMeter } from "./pdf-demand.ts";
+import { pushAll } from "../arrays";
 
 export interface PdfConvertOptions {
   firstPageNumber: number;
@@ -74,7 +75,7 @@ async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promis
   const password = opts.password ?? src.password;
   const warnings: string[] = [];
   const { client, data, opened } = await openDocument(src, password, opts, warnings);
-  warnings.push(...opened.warnings);
+  pushAll(warnings, opened.warnings);
   const pageTotal = opened.numPages;
   if (pageTotal < 1) {
     await client.close();
@@ -200,7 +201,7 @@ async function extractAll(
   } finally {
     await Promise.all(helpers.map(async (opening) => (await opening)?.close()));
   }
-  for (const list of pageWarnings) warnings.push(...(list ?? []));
+  for (const list of pageWarnings) pushAll(warnings, list ?? []);
   return pages;
 }
 
