@@ -189,6 +189,12 @@ export interface RuleResult {
   status: "success" | "warning" | "error";
   message: string;
   field_ids?: string[];
+  /** E-invoice rules (core/einvoice/validate): the rule's own flag; `error` status = fatal. */
+  severity?: "fatal" | "warning" | "information";
+  /** E-invoice rules: XPath of the element the rule fired on. */
+  xpath?: string;
+  /** Where the result comes from when not from the project's rules: `einvoice` (the XML's own validation). */
+  origin?: "einvoice";
 }
 
 export interface ValidationResult {

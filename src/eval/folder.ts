@@ -5,7 +5,8 @@
  *   { "documents": [ { "class_id": "invoice", "page_numbers": [1, 2], "fields": { "invoice_number": "F-12" } } ] }
  * A field may also be given as `{ "value": ... }` (as the results file has it), `document_type` or
  * `classification.class_id` stand for `class_id`, `split.page_numbers` for `page_numbers`. A file with one document
- * may leave out the `documents` list: `{ "class_id": "invoice", "fields": { ... } }`.
+ * may leave out the `documents` list: `{ "class_id": "invoice", "fields": { ... } }`. A document's `text` (its true
+ * text) is scored as a character error rate.
  *
  * MUST walk the folder in sorted order (stable reports); MUST report a document without an expected file as skipped
  * and an unreadable expected file as that document's error, never stop the run. An `.xml` file is a document when
@@ -85,6 +86,8 @@ export function parseExpected(raw: unknown): ExpectedDocument[] {
     const out: ExpectedDocument = { fields: {} };
     if (typeof classId === "string") out.class_id = classId;
     if (pages) out.page_numbers = pages as number[];
+    if (doc.text !== undefined && typeof doc.text !== "string") throw new Error(`documents[${i}].text must be a string`);
+    if (typeof doc.text === "string") out.text = doc.text;
     for (const [id, v] of Object.entries(fields as Json)) {
       out.fields[id] = (v && typeof v === "object" && !Array.isArray(v) && "value" in v ? (v as Json).value : v) as FieldValue;
     }

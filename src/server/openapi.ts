@@ -14,25 +14,8 @@ import { LEARNING_ROUTE_DOCS } from "./routes/learning";
 import { accessRuleOf } from "../auth/permissions";
 import * as S from "./schemas";
 import { addExamples, webhooksSection } from "./openapi-extras";
+import type { RouteDoc, RouteResponseDoc as Resp } from "./route-doc";
 
-interface Resp {
-  description: string;
-  schema?: z.ZodType;
-  content?: string;
-}
-
-export interface RouteDoc {
-  method: "get" | "post" | "put" | "patch" | "delete";
-  path: string;
-  summary: string;
-  tag: string;
-  public?: boolean;
-  /** Overrides the document's security (a public route with its own credential, e.g. /metrics). */
-  security?: Array<Record<string, string[]>>;
-  body?: z.ZodType | "multipart" | "settings";
-  query?: Record<string, { type: "string" | "integer" | "boolean"; description: string }>;
-  responses: Record<number, Resp>;
-}
 
 const err = (description: string): Resp => ({ description, schema: S.ErrorSchema });
 const common = { 401: err("Missing or invalid X-API-Key") };
@@ -151,7 +134,7 @@ function bodyOf(body: RouteDoc["body"]) {
       },
     };
   }
-  if (body === "settings") return { required: true, content: { "application/json": { schema: { type: "object", description: "Project settings (docs/projects.md); may be partial: the given top-level keys replace those of the default project" } } } };
+  if (body === "settings") return { required: true, content: { "application/json": { schema: { type: "object", description: "Project settings (docs/project-settings.md); may be partial: the given top-level keys replace those of the default project" } } } };
   return { required: true, content: { "application/json": { schema: schemaOf(body) } } };
 }
 

@@ -5,6 +5,7 @@ import { analyzeLayout, textLikeness, type PageLayout } from "../engines/ocr/lay
 import { boxToSource, crop, renderUpright, smooth, toGrey, upscale, uprightTransform, type GreyImage, type UprightTransform } from "../engines/ocr/raster.ts";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../engines/ocr/types.ts";
 import { keepDecimalPoints } from "../engines/ocr/decimals.ts";
+import { orderByLayout } from "../engines/ocr/reading-order.ts";
 import { addUnreadLines } from "./ocr-recover.ts";
 import { timeStage, timeStageSync } from "../timing.ts";
 import type { RenderOptions } from "../convert/raster.ts";
@@ -47,6 +48,8 @@ const STRONG = 0.55;
 const SWITCH_MARGIN = 0.1;
 /** Side of the window (source pixels) read at each candidate orientation when the first reading is weak. */
 const PROBE_SIZE = 1200;
+/** A probe window whose best turn reads less like text than this found none: it cannot decide the turn. */
+const WINDOW_SILENT = 0.1;
 
 /**
  * OCRs every page with `text_source === "none"` that can `render()`.
@@ -138,6 +141,8 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
     : blankReading(grey);
   if (layout.inkBox) reading.result = await timeStage("ocr: second look", () => addUnreadLines(reading.image, reading.result, engine, readDpi));
   reading.result = keepDecimalPoints(reading.image, reading.result);
+  // Columns tesseract ran its lines across (a misjudged skew, a page read as one column) are read one by one.
+  reading.result = timeStageSync("ocr: reading order", () => orderByLayout(reading.result));
   const it = page.image_transform;
   // render() SHOULD return the rasterized size; if it does not, scale boxes into the declared space anyway.
   const sx = it.rasterized_width / grey.width;
@@ -284,6 +289,14 @@ async function pickRotation(
   for (const r of order.slice(0, 2)) scores.set(r, await score(r));
   if (Math.max(...scores.values()) < STRONG) {
     for (const r of order.slice(2)) scores.set(r, await score(r));
+  }
+  // The window can miss the text (pale print, a table's rules in the middle of the page): when it read nothing
+  // at any turn it decides nothing, and whole-page readings do, in the same order, until one is strong.
+  if (window && Math.max(...scores.values()) < WINDOW_SILENT) {
+    for (const r of order) {
+      scores.set(r, (await readFull(r)).likeness);
+      if (scores.get(r)! >= STRONG) break;
+    }
   }
   // Among challengers that clear the margin over the first guess, the highest wins.
   const challengers = [...scores].filter(([r, s]) => r !== order[0] && s >= scores.get(order[0])! + SWITCH_MARGIN);
