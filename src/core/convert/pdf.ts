@@ -63,7 +63,7 @@ async function openDocument(src: SourceInput, password: string | undefined, opts
         `the file is damaged (${err.message.replace(/^not a readable PDF: /, "")}): its cross-reference table and page tree were rebuilt from the ${repaired.found} page object(s) found` +
           (repaired.padded ? `; ${repaired.padded} page(s) the file declares are missing and left blank` : ""),
       );
-      return { client, data: repaired.data, opened };
+      return { client, data: repaired.data, opened, lost: repaired.lost };
     } catch {
       await client.close();
       throw err;
@@ -74,7 +74,7 @@ async function openDocument(src: SourceInput, password: string | undefined, opts
 async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promise<ConvertedFile & { close(): Promise<void>; suspend(): Promise<void> }> {
   const password = opts.password ?? src.password;
   const warnings: string[] = [];
-  const { client, data, opened } = await openDocument(src, password, opts, warnings);
+  const { client, data, opened, lost } = await openDocument(src, password, opts, warnings);
   pushAll(warnings, opened.warnings);
   const pageTotal = opened.numPages;
   if (pageTotal < 1) {
@@ -87,6 +87,7 @@ async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promis
     checkPageCount(wanted, pageTotal, opts.limits);
     const file = { attachments: opened.attachments.length, pages: wanted };
     pages = await convertPages(client, { ...src, data }, wanted, opts, warnings, password, opts.onPage && ((page: Page) => opts.onPage!(page, file)));
+    markLost(pages, lost ?? [], warnings);
   } catch (err) {
     await client.close();
     throw err;
@@ -102,6 +103,16 @@ async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promis
     close: () => client.close(),
     suspend: () => client.suspend(),
   };
+}
+
+/** Pages of a rebuilt file whose content is gone (pdf-repair.ts `lost`) read as empty: they are unreadable. */
+function markLost(pages: Page[], lost: number[], warnings: string[]): void {
+  for (const n of lost) {
+    const page = pages.find((p) => p.source_file_page_number === n);
+    if (!page || page.unreadable !== undefined) continue;
+    page.unreadable = "its content is missing from the file (cut short or damaged)";
+    warnings.push(`page ${n}: could not be read (${page.unreadable}); it is treated as an empty page`);
+  }
 }
 
 // Below this many pages a second pdf.js worker costs more than it saves, even a warm one from the pool.
