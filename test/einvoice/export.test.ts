@@ -12,7 +12,8 @@ import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream } from "pdf-lib";
 import { processTransaction } from "../../src/core/pipeline";
 import { memorySink, runExports, type ExportContext, type ExportProfileInput } from "../../src/core/exporters";
 import { defaultProject } from "../../src/core/project";
-import type { OcrEngine } from "../../src/core/engines/ocr";
+import { createOcrEngine, type OcrEngine } from "../../src/core/engines/ocr";
+import { pdfAttachments } from "../../src/core/einvoice/pdf-attachments";
 import type { SourceInput } from "../../src/core/model";
 import { readEInvoiceModel } from "../../src/core/einvoice/read";
 import { brokenTotals, missingTerms, specificationOf } from "../../src/core/einvoice/mandatory";
@@ -23,10 +24,10 @@ const CORPUS = path.join(import.meta.dir, "../../fixtures/corpora");
 const INSTANCES = path.join(CORPUS, "einvoice-rules/xrechnung/test/instances");
 const noOcr: OcrEngine = { name: "none", workers: 1, recognize: () => Promise.reject(new Error("no OCR expected")), close: async () => {} } as never;
 
-async function pipeline(file: string): Promise<{ ctx: ExportContext; sink: ReturnType<typeof memorySink> }> {
+async function pipeline(file: string, ocr: OcrEngine = noOcr): Promise<{ ctx: ExportContext; sink: ReturnType<typeof memorySink> }> {
   const sources: SourceInput[] = [{ index: 0, filename: path.basename(file), data: new Uint8Array(readFileSync(file)), split_policy: "inherit" }];
   const meta = { transaction_id: crypto.randomUUID(), tenant_id: "default", project_id: "default", project_version: 1, correlation_id: null, metadata: {}, created_at: new Date(0).toISOString(), source: "test" };
-  const res = await processTransaction({ sources }, { meta, project: defaultProject, ocr: noOcr, sink: memorySink() } as never);
+  const res = await processTransaction({ sources }, { meta, project: defaultProject, ocr, sink: memorySink() } as never);
   const sink = memorySink();
   return { sink, ctx: { results: res.results, pages: res.pages, sources, sink, now: () => new Date("2026-02-03T04:05:06Z") } };
 }
@@ -175,6 +176,26 @@ describe("Factur-X", () => {
     expect(pdf.getPageCount()).toBe((await PDFDocument.load(ctx.sources[0]!.data)).getPageCount());
   }, 60_000);
 
+  test("a scan (the same invoice as a 200 dpi PNG, read by OCR) becomes a valid Factur-X PDF built from the image", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "docproc-scan-"));
+    const ocr = await createOcrEngine({ engine: "wasm", workers: 1 });
+    try {
+      expect(pdftool(["pdftoppm", "-r", "200", "-png", "-singlefile", path.join(CORPUS, "invoice2data/coolblue1.pdf"), path.join(dir, "scan")]).code).toBe(0);
+      const { ctx, sink } = await pipeline(path.join(dir, "scan.png"), ocr);
+      expect(ctx.pages[0]!.text_source).toBe("ocr");
+      const manifest = await runExports(ctx, [{ id: "fx", name: "Factur-X", output_format: "facturx", options: { defaults: { "BT-55": "NL", "BT-20": "Payable within 14 days" } } }]);
+      expect({ status: manifest.profiles.fx!.status, error: manifest.profiles.fx!.error }).toEqual({ status: "success", error: undefined });
+      const pdf = await PDFDocument.load(fileOf(sink, "_facturx.pdf")!);
+      expect(pdf.getPageCount()).toBe(1);
+      const xml = (await pdfAttachments(fileOf(sink, "_facturx.pdf")!))[0]!;
+      expect(xml.filename).toBe("factur-x.xml");
+      expect(readEInvoiceModel(xml.data)!.data.values["BT-1"]).toBe(String(ctx.results.documents[0]!.fields.invoice_number!.value));
+    } finally {
+      await ocr.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   test("an image source gets a PDF rendered from its image, with the CII attached", async () => {
     const { ctx, sink } = await buildFixture();
     const receipt = ctx.results.documents.find((d) => d.document_id === "doc-receipt")!;
@@ -187,7 +208,7 @@ describe("Factur-X", () => {
     expect(manifest.profiles.fx).toMatchObject({ status: "success" });
     const pdf = await PDFDocument.load(fileOf(sink, "_facturx.pdf")!);
     expect(pdf.getPageCount()).toBe(1);
-    const xml = text(Object.values(await import("../../src/core/einvoice/pdf-attachments").then((m) => m.pdfAttachments(fileOf(sink, "_facturx.pdf")!)))[0]!.data);
+    const xml = text((await pdfAttachments(fileOf(sink, "_facturx.pdf")!))[0]!.data);
     const model = readEInvoiceModel(xml)!;
     expect(model.data.groups["BG-4"]![0]!.groups["BG-5"]![0]!.values).toMatchObject({ "BT-35": "Hauptstr. 1", "BT-37": "Berlin", "BT-38": "10115", "BT-40": "DE" });
     expect(model.data.groups["BG-23"]![0]!.values).toMatchObject({ "BT-116": "35.29", "BT-117": "6.71", "BT-119": "19" });
