@@ -14,6 +14,7 @@ import { memorySink, runExports, type ExportContext, type ExportProfileInput } f
 import { defaultProject } from "../../src/core/project";
 import { createOcrEngine, type OcrEngine } from "../../src/core/engines/ocr";
 import { pdfAttachments } from "../../src/core/einvoice/pdf-attachments";
+import { sourceModelOf } from "../../src/core/exporters/einvoice-common";
 import type { SourceInput } from "../../src/core/model";
 import { readEInvoiceModel } from "../../src/core/einvoice/read";
 import { brokenTotals, missingTerms, specificationOf } from "../../src/core/einvoice/mandatory";
@@ -213,6 +214,21 @@ describe("Factur-X", () => {
     expect(model.data.groups["BG-4"]![0]!.groups["BG-5"]![0]!.values).toMatchObject({ "BT-35": "Hauptstr. 1", "BT-37": "Berlin", "BT-38": "10115", "BT-40": "DE" });
     expect(model.data.groups["BG-23"]![0]!.values).toMatchObject({ "BT-116": "35.29", "BT-117": "6.71", "BT-119": "19" });
   }, 60_000);
+});
+
+describe("which e-invoice a document came as", () => {
+  test("a PDF's attached XML is the source of its one document, of none when the file was split into several", async () => {
+    const { ctx } = await buildFixture();
+    const pdf = await PDFDocument.load(ctx.sources[0]!.data);
+    await pdf.attach(readFileSync(path.join(INSTANCES, "cii/cii-br-de-1-test.xml")), "factur-x.xml", { mimeType: "text/xml" });
+    ctx.sources[0] = { ...ctx.sources[0]!, data: await pdf.save() };
+    const invoice = ctx.results.documents[0]!;
+    expect((await sourceModelOf(ctx, invoice))?.data.values["BT-1"]).toBe("123456XX");
+    const second = { ...invoice, document_id: "doc-2", split: { ...invoice.split, page_numbers: [2] } };
+    ctx.results.documents = [{ ...invoice, split: { ...invoice.split, page_numbers: [1] } }, second, ...ctx.results.documents.slice(1)];
+    expect(await sourceModelOf(ctx, ctx.results.documents[0]!)).toBeNull();
+    expect(await sourceModelOf(ctx, second)).toBeNull();
+  });
 });
 
 describe("validation before writing", () => {

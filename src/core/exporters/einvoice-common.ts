@@ -30,13 +30,23 @@ export interface EInvoiceOptions {
 const isPdf = (data: Uint8Array) => new TextDecoder("latin1").decode(data.subarray(0, 1024)).includes("%PDF-");
 const looksXml = (a: { filename: string; data: Uint8Array }) => /\.xml$/i.test(a.filename) || /^\s*(<\?xml|<)/.test(new TextDecoder().decode(a.data.subarray(0, 64)).replace(/^\uFEFF/, ""));
 
-/** The e-invoice the document came as (standalone XML, or XML attached to its PDF), or null. */
-export async function sourceModelOf(ctx: ExportContext, doc: DocumentResult): Promise<(EInvoiceModel & SourceInvoice) | null> {
+/** Source file names of a document's pages. */
+function filesOf(ctx: ExportContext, doc: DocumentResult): Set<string> {
   const mine = (p: { page_number: number }) => doc.split.page_numbers.includes(p.page_number);
-  const indexes = new Set(ctx.pages.filter(mine).map((p) => p.source_file_index));
-  const names = new Set((ctx.results.pages ?? []).filter(mine).map((p) => p.source_filename));
+  const byIndex = new Map(ctx.sources.map((s) => [s.index, s.filename]));
+  return new Set([...ctx.pages.filter(mine).map((p) => byIndex.get(p.source_file_index) ?? p.source_filename), ...(ctx.results.pages ?? []).filter(mine).map((p) => p.source_filename)]);
+}
+
+/**
+ * The e-invoice the document came as (standalone XML, or XML attached to its PDF), or null. A file split into
+ * several documents has no e-invoice of any one of them: its XML describes one invoice, not each part.
+ */
+export async function sourceModelOf(ctx: ExportContext, doc: DocumentResult): Promise<(EInvoiceModel & SourceInvoice) | null> {
+  const files = filesOf(ctx, doc);
+  const shared = ctx.results.documents.some((other) => other !== doc && [...filesOf(ctx, other)].some((f) => files.has(f)));
+  if (shared) return null;
   for (const src of ctx.sources) {
-    if ((indexes.size || names.size) && !indexes.has(src.index) && !names.has(src.filename)) continue;
+    if (files.size && !files.has(src.filename)) continue;
     const candidates = isPdf(src.data) ? await pdfAttachments(src.data) : [{ filename: src.filename, data: src.data }];
     for (const a of candidates.filter(looksXml)) {
       try {
