@@ -79,7 +79,9 @@ async function officialRules(xml: string | Uint8Array) {
 export async function buildEInvoice(ctx: ExportContext, doc: DocumentResult, o: EInvoiceOptions, syntax: Syntax): Promise<BuiltEInvoice> {
   const source = await sourceModelOf(ctx, doc);
   const { data } = modelOfDocument(doc, source, o.defaults, defaultablePaths());
-  if (o.customization !== "source" || !source || !data.values["BT-24"]) {
+  // "source" keeps an EN 16931 claim (core or a CIUS); anything else (Factur-X MINIMUM/BASIC WL, an ERP's plain UBL)
+  // becomes EN 16931, which is what docproc checks and writes.
+  if (o.customization !== "source" || !source || !/^urn:cen\.eu:en16931:2017/.test(data.values["BT-24"] ?? "")) {
     const spec = SPECIFICATION_IDS[o.customization === "source" ? "en16931" : o.customization];
     data.values["BT-24"] = spec.bt24;
     if (spec.bt23) data.values["BT-23"] ??= spec.bt23;
