@@ -8,6 +8,7 @@ import { describeFound } from "./review-summary";
 import { ellipsize, formatSeconds, renderTable } from "./table";
 import { paintFor, type Paint } from "./colour";
 import { nameOnce } from "./messages";
+import { pushAll } from "../core/arrays";
 
 /** Beyond this many files the export listing is cut short; the JSON summary always has everything. */
 const MAX_EXPORT_LINES = 20;
@@ -83,8 +84,8 @@ export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint
     }
   }
   const undelivered = summary.files.flatMap((o) => o.warnings.filter((w) => w.startsWith("notification ")).map((w) => `  ${o.file}: ${w}`));
-  if (undelivered.length > 0) out.push("", "Webhook notifications not delivered:", ...undelivered);
-  if (summary.skipped.length > 0) out.push("", ...describeSkipped(summary));
+  if (undelivered.length > 0) pushAll(out, ["", "Webhook notifications not delivered:", ...undelivered]);
+  if (summary.skipped.length > 0) pushAll(out, ["", ...describeSkipped(summary)]);
   const withExports = summary.files.filter((o) => o.exports.length > 0);
   if (withExports.length > 0) {
     out.push("", `Exports in ${summary.out_dir}:`);
@@ -122,4 +123,12 @@ export function describeSkipped(summary: Pick<BatchSummary, "skipped" | "skipped
 
 function round(n: number): number {
   return Math.round(n * 1000) / 1000;
+}
+
+/** `--quiet`: one `docproc:` line per failure (reason, code, stage), nothing when every file went through. */
+export function renderFailures(summary: BatchSummary): string {
+  const lines = summary.files
+    .filter((o) => o.status !== "success" && o.status !== "review")
+    .flatMap((o) => (o.errors.length ? o.errors : [{ stage: "pipeline", code: "internal", message: "unknown failure" }]).map((e) => `docproc: ${nameOnce(o.file, e.message)} [${e.code}, ${e.stage}]`));
+  return lines.length ? `${lines.join("\n")}\n` : "";
 }
