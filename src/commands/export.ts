@@ -20,7 +20,7 @@ export default class ExportCommand extends Command {
   static flags = {
     out: outFlag(),
     project: Flags.string({ description: "project settings file whose export profiles to run", helpValue: "FILE" }),
-    format: Flags.string({ description: "export formats instead of the project's profiles: json,csv,xlsx,xml,pdf,jpg", helpValue: "LIST" }),
+    format: Flags.string({ description: "export formats instead of the project's profiles: json,csv,xlsx,xml,pdf,jpg,ubl,cii,facturx", helpValue: "LIST" }),
     json: Flags.boolean({ description: "print a machine-readable summary on stdout" }),
   };
 

@@ -29,7 +29,7 @@ export default class ProcessCommand extends Command {
     "page-limit": Flags.integer({ description: "process only the first N pages of each file", min: 1, helpValue: "N" }),
     password: Flags.string({ description: "password for encrypted PDFs", helpValue: "PASSWORD" }),
     json: Flags.boolean({ description: "print a machine-readable summary on stdout (no progress bar)" }),
-    format: Flags.string({ description: "export formats replacing the project's profiles: json,csv,xlsx,xml,pdf,jpg", helpValue: "LIST" }),
+    format: Flags.string({ description: "export formats replacing the project's profiles: json,csv,xlsx,xml,pdf,jpg,ubl,cii,facturx", helpValue: "LIST" }),
     "ocr-engine": Flags.string({
       description: "OCR engine: auto (native tesseract when on PATH and working, else embedded), wasm (embedded tesseract.js), native",
       options: ["auto", "wasm", "native"],

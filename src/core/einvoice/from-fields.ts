@@ -24,6 +24,7 @@ export const FIELD_BTS: Array<{ field: string; bt: string; path: string[]; kind?
   { field: "payment_terms", bt: "BT-20", path: [] },
   { field: "vendor_name", bt: "BT-27", path: ["BG-4"] },
   { field: "vendor_vat_id", bt: "BT-31", path: ["BG-4"], kind: "id" },
+  { field: "vendor_tax_id", bt: "BT-32", path: ["BG-4"] },
   { field: "vendor_tax_number", bt: "BT-32", path: ["BG-4"] },
   { field: "vendor_email", bt: "BT-43", path: ["BG-4", "BG-6"] },
   { field: "vendor_phone", bt: "BT-42", path: ["BG-4", "BG-6"] },

@@ -40,7 +40,16 @@ function walk(doc: PDFDocument, node: PDFObject | undefined, out: Attachment[], 
   if (kids instanceof PDFArray) for (let i = 0; i < kids.size(); i++) walk(doc, kids.get(i), out, depth + 1);
 }
 
-export async function pdfAttachments(data: Uint8Array): Promise<Attachment[]> {
+/** Per source bytes: three e-invoice profiles over a long PDF's documents would otherwise parse it once each. */
+const cache = new WeakMap<Uint8Array, Promise<Attachment[]>>();
+
+export function pdfAttachments(data: Uint8Array): Promise<Attachment[]> {
+  let found = cache.get(data);
+  if (!found) cache.set(data, (found = readAttachments(data)));
+  return found;
+}
+
+async function readAttachments(data: Uint8Array): Promise<Attachment[]> {
   try {
     const doc = await PDFDocument.load(data, { ignoreEncryption: true, updateMetadata: false });
     const names = doc.catalog.lookup(PDFName.of("Names"));

@@ -23,7 +23,7 @@ function xmlParser(): XMLParser {
   if (!parser) {
     const { XMLParser: Parser } = require("fast-xml-parser") as typeof import("fast-xml-parser");
     // Entities are decoded by hand below: the parser's own handling leaves numeric references alone.
-    parser = new Parser({ preserveOrder: true, removeNSPrefix: true, ignoreAttributes: false, attributeNamePrefix: "", parseTagValue: false, parseAttributeValue: false, trimValues: true, processEntities: false, ignoreDeclaration: true, ignorePiTags: true });
+    parser = new Parser({ preserveOrder: true, removeNSPrefix: true, ignoreAttributes: false, attributeNamePrefix: "", parseTagValue: false, parseAttributeValue: false, trimValues: false, processEntities: false, ignoreDeclaration: true, ignorePiTags: true });
   }
   return parser;
 }
@@ -55,8 +55,10 @@ function toNode(raw: Raw): XNode | null {
       if (c) node.children.push(c);
     }
   }
-  const text = decode(texts.join("")).trim();
-  if (text) node.text = text;
+  // A leaf keeps its text as written: XRechnung's payment terms (BR-DE-18) give line breaks a meaning. Between child
+  // elements text is indentation.
+  const text = decode(texts.join(""));
+  if (node.children.length === 0 && text.trim()) node.text = text;
   return node;
 }
 

@@ -20,9 +20,9 @@ export interface ExportContext {
    */
   signal?: AbortSignal;
   /**
-   * The e-invoice validator (EN 16931, XRechnung, Peppol rules). The ubl, cii and facturx profiles run it on every
-   * file before writing it and write nothing it calls invalid; without one they rely on their own checks
-   * (mandatory terms, totals arithmetic, well-formed XML).
+   * The e-invoice validator the ubl, cii and facturx profiles run on every file before writing it (after their own
+   * checks: mandatory terms, totals arithmetic, well-formed XML); nothing it calls invalid is written. Default:
+   * core/einvoice/validate (the official EN 16931 and XRechnung Schematron). Tests inject their own.
    */
   validateEInvoice?: EInvoiceValidator;
 }
