@@ -8,15 +8,18 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { scoreTexts, textEdits } from "../../src/eval/cer";
-import { ACCURACY_DOC, compareFigures, raisedFloors, readFloors, renderAccuracyTable, withTable } from "./floors";
+import { ACCURACY_DOC, README_DOC, README_GROUPS, compareFigures, raisedFloors, readFloors, renderAccuracyTable, withTable } from "./floors";
 import { jsonDiff, normalizeResults } from "./golden";
 import { CORPORA_LIST } from "./corpora";
 import { renderScan, skewOf } from "./scans";
 
 describe("docs/accuracy.md", () => {
-  test("holds the table fixtures/accuracy/floors.json gives (bun scripts/accuracy-table.ts regenerates it)", async () => {
+  test("holds the table fixtures/accuracy/floors.json gives, and the README its invoice and OCR part (bun scripts/accuracy-table.ts regenerates them)", async () => {
     const doc = readFileSync(ACCURACY_DOC, "utf8");
     expect(doc).toBe(withTable(doc, readFloors()));
+    const readme = readFileSync(README_DOC, "utf8");
+    expect(readme).toBe(withTable(readme, readFloors(), README_GROUPS));
+    expect(readme).toContain("| figure | text | scan-200 |");
     const check = Bun.spawnSync([process.execPath, "scripts/accuracy-table.ts", "--check"], { cwd: path.resolve(import.meta.dir, "../..") });
     expect(check.exitCode).toBe(0);
   });
