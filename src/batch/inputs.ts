@@ -83,7 +83,7 @@ export async function whyNotADocument(file: string): Promise<string | null> {
 export function whyNotADocumentOf(file: string, head: Uint8Array): string | null {
   const ext = path.extname(file).toLowerCase();
   if (DOCUMENT_EXTENSIONS.has(ext)) return null;
-  if (ext !== ".xml") return `not a document type docproc reads (${ext || "no extension"})`;
+  if (ext !== ".xml") return "not a document type docproc reads";
   const sniffed = sniffEInvoiceXml(head);
   return sniffed.syntax ? null : sniffed.reason;
 }

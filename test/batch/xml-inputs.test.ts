@@ -72,7 +72,7 @@ describe("folders with XML files", () => {
     expect(skipped.map((f) => path.basename(f))).toEqual(["BR-01.xml", "drawing.xml", "notes.md"]);
     expect(reasons[path.join(dir, "BR-01.xml")]).toContain("<testSet>");
     expect(reasons[path.join(dir, "drawing.xml")]).toContain("<svg>");
-    expect(reasons[path.join(dir, "notes.md")]).toBe("not a document type docproc reads (.md)");
+    expect(reasons[path.join(dir, "notes.md")]).toBe("not a document type docproc reads");
   });
 
   test("docproc process <folder> reads the e-invoices (exit 0) and names why the rest was skipped", async () => {
