@@ -184,8 +184,8 @@ export function learnMemory(input: LearnInput): Memory {
     const value = input.values[field.id]!;
     const found = remember(field.type, value, hits.get(field.id)!, lines, field.hints.labels, valueWords);
     if (found) fields[field.id] = found;
-    // Confirmed but not printed (a till receipt that never says EUR): an issuer constant, used where the page is silent.
-    else if (field.hints.recognizer === "currency" && typeof value === "string") fields[field.id] = { label: null, relation: "none", offset: null, position: [0, 0], page: 1, shape: "", words: 1, example: value, constant: true, seen: 1 };
+    // Confirmed but not printed (a till receipt that never says EUR, a name that is a logo): an issuer constant.
+    else if ((field.hints.recognizer === "currency" || field.id === "vendor_name") && typeof value === "string") fields[field.id] = { label: null, relation: "none", offset: null, position: [0, 0], page: 1, shape: "", words: 1, example: value, constant: true, seen: 1 };
   }
   const vat = input.values.vendor_vat_id ? normalizeVatId(String(input.values.vendor_vat_id)) : null;
   const iban = input.values.iban ? String(input.values.iban).replace(/\s+/g, "").toUpperCase() : null;

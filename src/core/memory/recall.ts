@@ -91,9 +91,12 @@ function applyFields(pages: Page[], lines: Line[], fields: Record<string, FieldR
     const general = out[field.id];
     if (!r || !general || fromXml(general) || locked.has(field.id)) continue;
     const constant = [r, ...(r.variants ?? [])].find((p) => p.constant);
-    if (constant && (general.value === null || general.value === "") && !recallField(field, r, lines, pages, order)) {
+    // The issuer's name as a logo: once the issuer is recognised, its confirmed name is known, whatever was read.
+    const isName = constant !== undefined && m.issuer.names.includes(String(constant.example));
+    if (constant && (isName ? !match.nameHit : general.value === null || general.value === "") && !recallField(field, r, lines, pages, order)) {
       const confidence = Math.round(Math.min(cap, 0.85) * 1000) / 1000;
-      out[field.id] = { ...general, value: constant.example, confidence, bounding_boxes: [], reasoning: `${since}: not printed; the value confirmed for this issuer`, review_required: confidence < threshold, raw_text: "" };
+      const why = isName ? "the recognised issuer's name as confirmed (not printed as text)" : "not printed; the value confirmed for this issuer";
+      out[field.id] = { ...general, value: constant.example, confidence, bounding_boxes: [], reasoning: `${since}: ${why}; the general reading gave ${JSON.stringify(general.value)}`, review_required: confidence < threshold, raw_text: "" };
       changed.add(field.id);
       continue;
     }
