@@ -14,12 +14,14 @@ import { kindOf } from "../extract/fields";
 import { readValue } from "../extract/values";
 import type { DateOrder } from "../extract/normalize";
 import { compact, locate, shapeOf } from "./learn";
+import { readBlock } from "./block";
 import { findText, frameOf, offsetOf, placeOf, similarity, type Frame } from "./frame";
 import type { Placement, RememberedField } from "./model";
 
 export interface Read { line: Line; start: number; end: number; value: FieldValue; how: string }
 
-function readAt(field: FieldSettings, r: Placement, line: Line, from: LineWord, order: DateOrder): { start: number; end: number; value: FieldValue } | null {
+function readAt(field: FieldSettings, r: Placement, line: Line, from: LineWord, order: DateOrder, lines: Line[]): { start: number; end: number; value: FieldValue } | null {
+  if (r.lines && r.lines > 1) return readBlock(line, from, r.lines, r.joiner ?? " ", lines, r.tail);
   const kind = kindOf(field);
   if (field.type === "string" && (kind === "identifier" || kind === "text" || kind === "party")) {
     const i = line.words.indexOf(from);
@@ -86,7 +88,7 @@ function readPlacement(field: FieldSettings, r: Placement, lines: Line[], pages:
   const f = frameOf(onPage, page);
   const tryAll = (cands: Target[], how: string): Read | null => {
     for (const c of cands) {
-      const got = fitted(field, r, readAt(field, r, c.line, c.word, order));
+      const got = fitted(field, r, readAt(field, r, c.line, c.word, order, onPage));
       if (got) return { line: c.line, ...got, how };
     }
     return null;
