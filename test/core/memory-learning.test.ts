@@ -116,6 +116,10 @@ describe("remembered places", () => {
     const read = (await run({ text: slipped }, project)).doc.fields.invoice_number!;
     expect(read.value).toBe("NW/512/B");
     expect(read.reasoning).toContain('right of label "Ref. doc."');
+    // A label OCR could not read at all: the header value at its place relative to the text, shape checked.
+    const lost = (await run({ text: b!.text.replace("Ref. doc.", "Xq7 #;!") }, project)).doc.fields.invoice_number!;
+    expect(lost.value).toBe(b!.truth.invoice_number!);
+    expect(lost.reasoning).toContain("its label not read");
   }, 60_000);
 
   test("a value printed over two lines of a block (an address) is learned as a block and read back joined as confirmed", async () => {
