@@ -66,6 +66,10 @@ export function watchLog(log: Logger, cwd = process.cwd()): WatchLog {
           break;
         }
         case "skipped":
+          if (e.reason === "not_a_document") {
+            log.info({ event: "file_skipped", file: e.file, reason: e.reason, detail: e.detail }, `skipped ${rel(e.file)}: ${e.detail}`);
+            break;
+          }
           log.info(
             { event: "file_skipped", file: e.file, reason: e.reason, status: e.status, transaction_id: e.transaction_id, moved_to: e.moved_to },
             `skipped ${rel(e.file)}: ${e.reason === "duplicate" ? "same content as a file just processed" : `already ${e.status}`} (transaction ${e.transaction_id})`,

@@ -18,7 +18,7 @@ export interface FileOutcome {
   file: string;
   transaction_id: string;
   /**
-   * success: everything done; review: done, but fields need a person or validation warns (`docproc review`);
+   * success: everything done; review: done, but fields need a person, validation warns or a page could not be read;
    * partial: results written but something (an export) failed; failure: nothing.
    */
   status: "success" | "review" | "partial" | "failure";
@@ -40,6 +40,16 @@ export interface FileOutcome {
   found: FoundDocument[];
   needs_review: number;
   validation: "success" | "warning" | "error" | null;
+  /** Pages that could not be read (they stand in as empty pages): the file is `review`, never `success`. */
+  unreadable_pages: UnreadablePage[];
+}
+
+export interface UnreadablePage {
+  /** Page number in the transaction. */
+  page: number;
+  /** Page number inside its file. */
+  file_page: number;
+  reason: string;
 }
 
 export interface BatchContext {
@@ -96,6 +106,7 @@ async function runOne(batch: BatchContext, file: string): Promise<FileOutcome> {
     found: [],
     needs_review: 0,
     validation: null,
+    unreadable_pages: [],
   };
   batch.progress.start(transactionId, path.basename(file));
   try {
@@ -103,7 +114,8 @@ async function runOne(batch: BatchContext, file: string): Promise<FileOutcome> {
     fillFromRun(outcome, run, batch.outDir);
     const review = reviewSummaryOf(run.outcome.results, batch.project);
     Object.assign(outcome, review);
-    if (outcome.status === "success" && (review.needs_review > 0 || review.validation !== "success")) outcome.status = "review";
+    const flagged = review.needs_review > 0 || review.validation !== "success" || outcome.unreadable_pages.length > 0;
+    if (outcome.status === "success" && flagged) outcome.status = "review";
   } catch (err) {
     const e = err instanceof DocprocError ? err : wrapStageError("pipeline", err);
     outcome.errors.push({ stage: e.stage ?? "pipeline", code: e.code, message: e.message });
@@ -123,6 +135,7 @@ function fillFromRun(outcome: FileOutcome, run: FileRun & { transaction_id?: str
   outcome.text_source = describeTextSource(result.pages);
   outcome.documents = result.results.documents.length;
   outcome.warnings = result.warnings;
+  outcome.unreadable_pages = result.pages.filter((p) => p.unreadable !== undefined).map((p) => ({ page: p.page_number, file_page: p.source_file_page_number, reason: p.unreadable! }));
   outcome.errors = result.errors.map(({ stage, code, message }) => ({ stage, code, message }));
   for (const entry of Object.values(result.manifest.profiles)) {
     for (const f of entry.files) outcome.exports.push(path.join(outDir, f.filename));

@@ -9,7 +9,7 @@ import path from "node:path";
 import { createOcrEngine, lazyOcrEngine } from "../core/engines/ocr";
 import { DocprocError } from "../core/errors";
 import { defaultProject, loadProjectFile, type ProjectSettings } from "../core/project";
-import { evaluateFolder } from "../eval/run";
+import { evaluateFolder, type EvalRun } from "../eval/run";
 import { renderHtml } from "../eval/report-html";
 import { renderComparison, renderReport, renderSeriesComparison } from "../eval/report-text";
 import type { EvalReport, FileOutcome } from "../eval/score";
@@ -43,12 +43,14 @@ export async function runEval(opts: EvalOptions): Promise<number> {
   const reports: EvalReport[] = [];
   const outcomes: FileOutcome[][] = [];
   let skipped: string[] = [];
+  let notDocuments: EvalRun["notDocuments"] = [];
   try {
     for (const [, project] of projects) {
       const run = await evaluateFolder(opts.folder, project, { ocr });
       reports.push(run.report);
       outcomes.push(run.outcomes);
       skipped = run.skipped;
+      notDocuments = run.notDocuments;
     }
   } finally {
     await ocr.close();
@@ -64,6 +66,7 @@ export async function runEval(opts: EvalOptions): Promise<number> {
       process.stdout.write(renderSeriesComparison(outcomes[0]!, outcomes[1]!, [names[0]!, names[1]!], projects[1]![1].review_thresholds.field));
     }
     if (skipped.length) process.stdout.write(`skipped, no expected .json beside: ${skipped.map((f) => path.relative(opts.folder, f)).join(", ")}\n`);
+    for (const n of notDocuments) process.stdout.write(`skipped ${path.relative(opts.folder, n.file)}: ${n.reason}\n`);
   }
   if (opts.html) {
     await writeFile(opts.html, renderHtml(reports[reports.length - 1]!, `docproc evaluation · ${opts.folder} · ${names[names.length - 1]}`));

@@ -1,6 +1,6 @@
 /**
  * The work behind `docproc process`: collect inputs, load the project, share one OCR engine, run the batch, print
- * the summary. Returns the exit code (0 all succeeded, 1 any file failed); usage and configuration problems throw
+ * the summary. Returns the exit code (0 all succeeded, 1 any file failed, 2 every file found was skipped); usage and configuration problems throw
  * `DocprocError` (invalid_input → 2, invalid_settings → 4) before any file is touched.
  */
 import { mkdir } from "node:fs/promises";
@@ -47,7 +47,7 @@ async function loadPipeline() {
 }
 
 export async function runProcess(opts: ProcessOptions): Promise<number> {
-  const { files: found, skipped } = await collectInputs(opts.paths, { exclude: [opts.out, ...(opts.data ? [opts.data] : [])] });
+  const { files: found, skipped, reasons } = await collectInputs(opts.paths, { exclude: [opts.out, ...(opts.data ? [opts.data] : [])] });
   // pdf.js takes 0.1-0.3 s to load in its worker thread: started now, it loads beside the pipeline modules below
   // instead of after them (an idle worker does not keep the process alive).
   if (found.some((f) => /\.pdf$/i.test(f))) void prewarmPdfWorkers(1).catch(() => undefined);
@@ -92,11 +92,16 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
       run: ledger ? ledger.wrap(runFile) : (transactionId, file, onProgress) => runFile(transactionId, file, {}, onProgress),
     });
     progress.stop();
-    const base = buildSummary(pkg.version, opts.out, outcomes, (performance.now() - started) / 1000, skipped);
+    const base = buildSummary(pkg.version, opts.out, outcomes, (performance.now() - started) / 1000, skipped, reasons);
     // Which OCR engine ran (null: no page needed OCR), so a project's ocr.engine is visible in the summary.
     const summary = { ...base, ocr_engine: processor.ocrEngineName() };
     if (opts.json) process.stdout.write(JSON.stringify(ledger ? ledger.extendSummary(summary) : summary, null, 2) + "\n");
     else process.stdout.write(renderSummary(summary, process.stdout.columns || 100) + (ledger?.describeSkipped() ?? ""));
+    // Files found but every one skipped: nothing was processed, which is not a success (exit 2, as for a usage error).
+    if (found.length === 0 && skipped.length > 0) {
+      if (opts.json) process.stderr.write(`docproc: nothing processed: ${skipped.length} file(s) skipped (see "skipped_reasons")\n`);
+      return 2;
+    }
     return summary.failed === 0 ? 0 : 1;
   } finally {
     process.off("SIGINT", onInterrupt);

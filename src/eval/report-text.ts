@@ -15,7 +15,9 @@ export function renderReport(r: EvalReport, title = "evaluation"): string {
     out.push(renderTable(["", ...r.classes.labels], r.classes.labels.map((l, i) => [l, ...r.classes.matrix[i]!.map(String)]), ["left", ...r.classes.labels.map(() => "right" as const)]));
   }
   const s = r.split;
-  out.push(`split boundaries: F1 ${s.f1.toFixed(3)} (precision ${s.precision.toFixed(3)}, recall ${s.recall.toFixed(3)}; ${s.tp} right, ${s.fp} extra, ${s.fn} missed)`, "");
+  out.push(`split boundaries: F1 ${s.f1.toFixed(3)} (precision ${s.precision.toFixed(3)}, recall ${s.recall.toFixed(3)}; ${s.tp} right, ${s.fp} extra, ${s.fn} missed)`);
+  if (r.text.cer !== null) out.push(`text: character error rate ${(100 * r.text.cer).toFixed(2)}% over ${r.text.documents} documents (${r.text.files.map((f) => `${f.file} ${(100 * f.cer).toFixed(2)}%`).join(", ")})`);
+  out.push("");
   const c = r.calibration;
   out.push("calibration (fields with a value, by confidence)");
   out.push(renderTable(["confidence", "fields", "correct", "accuracy", "mean conf."], c.buckets.map((b) => [

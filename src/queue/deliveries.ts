@@ -27,7 +27,7 @@ import { getProjectById } from "../storage/projects";
 import * as tx from "../storage/transactions";
 import { enqueue } from "./jobs";
 import type { Notifier } from "./notifier";
-import type { FinishedOutcome } from "./process-transaction";
+import type { FinishedOutcome } from "./transaction-job";
 import type { JobHelpers, WorkerPool } from "./worker";
 
 export const WEBHOOK_DELIVERY = "webhook_delivery";

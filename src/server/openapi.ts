@@ -14,25 +14,8 @@ import { LEARNING_ROUTE_DOCS } from "./routes/learning";
 import { accessRuleOf } from "../auth/permissions";
 import * as S from "./schemas";
 import { addExamples, webhooksSection } from "./openapi-extras";
+import type { RouteDoc, RouteResponseDoc as Resp } from "./route-doc";
 
-interface Resp {
-  description: string;
-  schema?: z.ZodType;
-  content?: string;
-}
-
-export interface RouteDoc {
-  method: "get" | "post" | "put" | "patch" | "delete";
-  path: string;
-  summary: string;
-  tag: string;
-  public?: boolean;
-  /** Overrides the document's security (a public route with its own credential, e.g. /metrics). */
-  security?: Array<Record<string, string[]>>;
-  body?: z.ZodType | "multipart" | "settings";
-  query?: Record<string, { type: "string" | "integer" | "boolean"; description: string }>;
-  responses: Record<number, Resp>;
-}
 
 const err = (description: string): Resp => ({ description, schema: S.ErrorSchema });
 const common = { 401: err("Missing or invalid X-API-Key") };

@@ -22,8 +22,8 @@ const CASH_CHANGE = /(?<![\p{L}])(change|change due|rückgeld|wechselgeld|rendu|
 const TENDERED = /(?<![\p{L}])(cash|tendered|bar|gegeben|espèces|especes|contant|efectivo|contanti|tunai)\s*:?\s*[-€$£]?\s*(rm|rs|s\$|\$)?\s*\d+[.,]\d{2}/iu;
 const MASKED_CARD = /(?:\*{3,}|[xX]{4,})\s?\d{4}(?!\d)/;
 const TILL_WORDS = /(?<![\p{L}])(cashier|kassierer|caissier|kassa|cajero|cassiere|till|counter|terminal|pos\s?no|receipt\s?no|bon\s?nr|trans(?:action)?\s?no|table|pax|server|member|terima kasih|danke fur ihren einkauf|merci de votre visite|please come again)(?![\p{L}])/iu;
-const TOTAL_LINE = /(?<![\p{L}])(total|totaal|summe|gesamt|totale|importe total|montant ttc|grand total|amount due)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
-const TAX_LINE = /(?<![\p{L}])(vat|tax|gst|sst|mwst|ust|btw|tva|iva|umsatzsteuer|mehrwertsteuer)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
+const TOTAL_LINE = /(?<![\p{L}])(total|totaal|summe|gesamt|gesamtbetrag|rechnungsbetrag|endbetrag|zahlbetrag|zu zahlen(?:der betrag)?|totale|importe total|montant ttc|net à payer|te betalen|grand total|amount due|amount payable)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
+const TAX_LINE = /(?<![\p{L}])(vat|tax|gst|sst|mwst|ust|btw|tva|iva|\p{L}*steuer|mehrwertsteuer)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
 const NEGATIVE_TOTAL = /(?<![\p{L}])(total|totaal|summe|gesamt|totale|montant|amount due|balance)(?![\p{L}])[^\n\d-]*(-\s?[€$£]?\s?\d[\d.,' ]*[.,]\d{2}|\(\s?[€$£]?\s?\d[\d.,' ]*[.,]\d{2}\s?\)|\d[\d.,' ]*[.,]\d{2}-)/iu;
 
 /** A till roll (≤ 320 pt wide) or, on an image, a narrow column of short lines. */

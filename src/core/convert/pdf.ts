@@ -236,6 +236,7 @@ async function convertPage(
       opts.limits.pageTimeoutMs,
       `page ${n}`,
     );
+  let unreadable: string | null = null;
   try {
     // Interrupted: another request (of this file or of another sharing the worker) timed out or was aborted; a
     // file restarts pdf.js a bounded number of times, so this ends.
@@ -251,6 +252,7 @@ async function convertPage(
     // A page that cannot be read is survivable unless the whole worker gave up (timeouts exhausted, abort).
     if (isFatal(err, opts.signal)) throw err;
     warnings.push(`page ${n}: could not be read (${(err as Error).message}); it is treated as an empty A4 page`);
+    unreadable = (err as Error).message.replace(/^the PDF could not be read: /, "");
     loaded = false;
     result = { ...A4_POINTS, scale: preferredScale, usable: false, reason: "page could not be read", words: packWords([]), text: "" };
   }
@@ -277,6 +279,7 @@ async function convertPage(
     // Every text-layer word has confidence 1 (unpackWords).
     ocr_confidence: wordCount === 0 ? null : 1,
     ...(result.paintsImages !== undefined ? { paints_images: result.paintsImages } : {}),
+    ...(unreadable !== null ? { unreadable } : {}),
     render,
   };
   return withPackedWords(page, result.words, result.text);

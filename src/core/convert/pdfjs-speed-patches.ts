@@ -48,9 +48,11 @@
  *   from the stream's buffer; about 40% of pdf.js's CPU on born-digital pages went to reading them one getByte()
  *   call at a time.
  */
+import { SHARED_FONTS } from "./pdfjs-font-sharing.ts";
 import { LEXER } from "./pdfjs-lexer-patches.ts";
+import type { Patch } from "./pdfjs-patch.ts";
 
-export type Patch = [anchor: string, replacement: string];
+export type { Patch } from "./pdfjs-patch.ts";
 
 const TRANSFORM: Patch[] = [
   [
@@ -258,7 +260,7 @@ const TO_UNICODE: Patch[] = [
 ];
 
 /** Groups of patches: each group is applied whole or not at all. */
-export const SPEED_PATCHES: Patch[][] = [TRANSFORM, BIDI, NORMALIZE, ONE_CHUNK, SYNC_FONT, FLAT_TEXT_STATE, UNICODE_RANGES, TEXT_ONLY_FONTS, TEXT_ONLY_IDENTITY, TO_UNICODE, LEXER];
+export const SPEED_PATCHES: Patch[][] = [TRANSFORM, BIDI, NORMALIZE, ONE_CHUNK, SYNC_FONT, FLAT_TEXT_STATE, UNICODE_RANGES, TEXT_ONLY_FONTS, TEXT_ONLY_IDENTITY, TO_UNICODE, LEXER, SHARED_FONTS];
 
 /**
  * Applies `required` (all or nothing: null when one anchor is missing or repeated) and whichever `optional` groups

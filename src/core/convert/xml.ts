@@ -8,10 +8,11 @@
 import type { ConvertedFile } from "../model.ts";
 import { readEInvoice } from "../extract/einvoice.ts";
 import { convertText } from "./supplied.ts";
+import { kindOfTypeCode } from "../classify/type-codes.ts";
 
 const LABELS: Array<[string, string]> = [
   ["invoice_number", "Invoice number"], ["invoice_date", "Invoice date"], ["due_date", "Due date"], ["vendor_name", "Seller"],
-  ["vendor_address", "Seller address"], ["vendor_vat_id", "Seller VAT ID"], ["customer_name", "Buyer"], ["iban", "IBAN"],
+  ["vendor_address", "Seller address"], ["vendor_vat_id", "Seller VAT ID"], ["vendor_tax_id", "Seller tax number"], ["customer_name", "Buyer"], ["customer_vat_id", "Buyer VAT ID"], ["iban", "IBAN"],
   ["purchase_order_number", "Order number"], ["subtotal_amount", "Subtotal"], ["tax_amount", "Tax"], ["total_amount", "Total"],
 ];
 
@@ -20,7 +21,7 @@ export function convertEInvoiceXml(data: Uint8Array, filename: string, firstPage
   if (!head.startsWith("<")) return null;
   const e = readEInvoice([{ filename, data }]);
   if (!e) return null;
-  const credit = e.type_code === "381" || e.type_code === "396";
+  const credit = kindOfTypeCode(e.type_code) === "credit_note";
   const lines = [`${credit ? "Credit note" : "Invoice"} (${e.syntax} e-invoice XML${e.type_code ? `, type code ${e.type_code}` : ""})`, ""];
   const currency = typeof e.fields.currency === "string" ? ` ${e.fields.currency}` : "";
   for (const [id, label] of LABELS) {

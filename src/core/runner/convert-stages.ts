@@ -9,6 +9,7 @@ import { DocprocError, wrapStageError } from "../errors";
 import type { Page, RasterImage, SourceInput } from "../model";
 import type { ProjectSettings } from "../project";
 import { sniffFormat } from "../convert/sniff";
+import { readEInvoice } from "../extract/einvoice";
 import { convertOcrData, convertSource, convertText } from "../stages/convert";
 import { ocrPages } from "../stages/ocr";
 import { analysePage, separatorNeedsOf, type SplitFile } from "../stages/split";
@@ -86,7 +87,13 @@ export async function suspendFiles(files: OpenFile[]): Promise<void> {
 
 export function splitFilesOf(files: OpenFile[], sources: SourceInput[]): SplitFile[] {
   const policyOf = (index: number) => sources.find((s) => s.index === index)?.split_policy ?? "inherit";
-  return files.map((f) => ({ index: f.source_file_index, filename: f.filename, policy: policyOf(f.source_file_index), pages: f.pages }));
+  // A file carrying an e-invoice (ZUGFeRD/Factur-X PDF, a standalone XML) is the one document its XML describes: its
+  // terms pages are not a contract of their own.
+  const single = (f: OpenFile) => (f.attachments?.length ? readEInvoice(f.attachments) !== null : false);
+  return files.map((f) => {
+    const policy = policyOf(f.source_file_index);
+    return { index: f.source_file_index, filename: f.filename, policy: policy === "inherit" && single(f) ? "single_document" : policy, pages: f.pages };
+  });
 }
 
 /**

@@ -16,6 +16,7 @@ import { extractFields } from "../stages/extract";
 import { applyMemory } from "../memory/recall";
 import { splitInfoOf, splitPages } from "../stages/split";
 import { validateDocument, validateTransaction } from "../stages/validate";
+import { einvoiceValidation } from "../einvoice/validate/rule-results";
 import { exportProfilesOf } from "../workflow";
 import { convertStage, ocrStage, splitFilesOf, suspendFiles } from "./convert-stages";
 import type { RunState, Stage, StageContext, StageName } from "./types";
@@ -86,8 +87,13 @@ export const extractStage: Stage = async (state, ctx) => {
 };
 
 export const validateStage: Stage = async (state, ctx) => {
+  const fileOfPage = new Map(state.files.flatMap((f) => f.pages.map((p) => [p.page_number, f] as const)));
   for (const doc of state.documents) {
-    const validation = validateDocument(doc, ctx.project);
+    // An e-invoice among the document's files is checked against EN 16931 (and the CIUS it claims).
+    const files = [...new Set(pagesOf(state, doc).map((p) => fileOfPage.get(p.page_number)).filter((f) => f !== undefined))];
+    const attachments = files.flatMap((f) => f.attachments ?? []);
+    const einvoice = attachments.length ? await einvoiceValidation(attachments) : [];
+    const validation = validateDocument(doc, ctx.project, einvoice);
     if (validation) doc.validation = validation;
     else delete doc.validation;
   }

@@ -43,7 +43,7 @@ function sourceIndexOf(results: ResultsFile, filename: string): number {
 }
 
 function needsImages(profiles: Array<ExportProfile | ExportProfileInput>): boolean {
-  return profiles.some((p) => p.output_format === "pdf" || p.output_format === "jpg");
+  return profiles.some((p) => p.output_format === "pdf" || p.output_format === "jpg" || p.output_format === "facturx");
 }
 
 /** Attaches `render()` of freshly converted source pages to the rebuilt pages, matched by source file and page. */

@@ -5,6 +5,7 @@ import { analyzeLayout, textLikeness, type PageLayout } from "../engines/ocr/lay
 import { boxToSource, crop, renderUpright, smooth, toGrey, upscale, uprightTransform, type GreyImage, type UprightTransform } from "../engines/ocr/raster.ts";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../engines/ocr/types.ts";
 import { keepDecimalPoints } from "../engines/ocr/decimals.ts";
+import { orderByLayout } from "../engines/ocr/reading-order.ts";
 import { addUnreadLines } from "./ocr-recover.ts";
 import { timeStage, timeStageSync } from "../timing.ts";
 import type { RenderOptions } from "../convert/raster.ts";
@@ -138,6 +139,8 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
     : blankReading(grey);
   if (layout.inkBox) reading.result = await timeStage("ocr: second look", () => addUnreadLines(reading.image, reading.result, engine, readDpi));
   reading.result = keepDecimalPoints(reading.image, reading.result);
+  // Columns tesseract ran its lines across (a misjudged skew, a page read as one column) are read one by one.
+  reading.result = timeStageSync("ocr: reading order", () => orderByLayout(reading.result));
   const it = page.image_transform;
   // render() SHOULD return the rasterized size; if it does not, scale boxes into the declared space anyway.
   const sx = it.rasterized_width / grey.width;

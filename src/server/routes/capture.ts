@@ -24,7 +24,7 @@ import { safeName } from "../content-types";
 import { inFlightLimit, readMultipartHead } from "../multipart-head";
 import { urlsOf, type ServerDeps } from "../deps";
 import { errorResponse, jsonResponse } from "../errors";
-import type { RouteDoc } from "../openapi";
+import type { RouteDoc } from "../route-doc";
 import { rateLimitResponse } from "../rate-limit";
 import { ErrorSchema } from "../schemas";
 import { requireProject } from "../services/projects";

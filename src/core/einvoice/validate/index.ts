@@ -1,0 +1,100 @@
+/**
+ * E-invoice validation: an XML e-invoice (UBL 2.1 Invoice/CreditNote or UN/CEFACT CII D16B) checked against
+ * structural checks (structure.ts), the EN 16931 business rules and, when the document claims it, the XRechnung
+ * CIUS — all from the official Schematron files, run by engine.ts. Used by the pipeline (every e-invoice read),
+ * `docproc validate`, and the exporters (every e-invoice written).
+ *
+ * Contract: never throws for bad input: malformed XML or an unknown root is a report with a fatal result.
+ */
+import { parseXmlDocument, type Document } from "slimdom";
+import { runSchema } from "./engine";
+import { ruleSet, type RuleSetId } from "./rulesets";
+import { structuralChecks } from "./structure";
+
+export type Syntax = "ubl-invoice" | "ubl-creditnote" | "cii" | "unknown";
+export interface EInvoiceFinding { rule_id: string; severity: "fatal" | "warning" | "information"; message: string; xpath: string }
+export interface EInvoiceReport {
+  syntax: Syntax;
+  customization?: string;
+  ruleSets: string[];
+  results: EInvoiceFinding[];
+  unevaluated: Array<{ rule_id: string; reason: string }>;
+  valid: boolean;
+}
+export interface ValidateOptions {
+  /** "auto" (default): add the CIUS the document claims (XRechnung); "none": EN 16931 only. */
+  cius?: "auto" | "none";
+}
+
+const UBL_INV = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
+const UBL_CN = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
+const CII = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100";
+const CBC = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
+const RAM = "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100";
+
+export function syntaxOf(doc: Document): Syntax {
+  const root = doc.documentElement;
+  if (!root) return "unknown";
+  if (root.namespaceURI === UBL_INV && root.localName === "Invoice") return "ubl-invoice";
+  if (root.namespaceURI === UBL_CN && root.localName === "CreditNote") return "ubl-creditnote";
+  if (root.namespaceURI === CII && root.localName === "CrossIndustryInvoice") return "cii";
+  return "unknown";
+}
+
+/** BT-24, the specification identifier: which CIUS/extension the invoice claims. */
+function customizationOf(doc: Document, syntax: Syntax): string | undefined {
+  const root = doc.documentElement!;
+  const child = (el: Element | undefined, ns: string, local: string) => el?.children.find((c) => c.namespaceURI === ns && c.localName === local);
+  type Element = NonNullable<Document["documentElement"]>;
+  const id = syntax === "cii"
+    ? child(child(child(root, CII, "ExchangedDocumentContext"), RAM, "GuidelineSpecifiedDocumentContextParameter"), RAM, "ID")
+    : child(root, CBC, "CustomizationID");
+  const text = id?.textContent?.trim();
+  return text || undefined;
+}
+
+const XRECHNUNG = /urn:xeinkauf\.de:kosit:xrechnung/;
+const PEPPOL = /urn:fdc:peppol\.eu:2017:poacc:billing:3\.0/;
+
+function parse(xml: string | Uint8Array): { doc: Document } | { error: string } {
+  const text = typeof xml === "string" ? xml : new TextDecoder().decode(xml);
+  try {
+    return { doc: parseXmlDocument(text.replace(/^\uFEFF/, "")) };
+  } catch (e) {
+    return { error: (e instanceof Error ? e.message : String(e)).split("\n")[0]!.slice(0, 300) };
+  }
+}
+
+/** Validates an already parsed document (the unit-test harness builds documents itself). */
+export function validateDocument(doc: Document, opts: ValidateOptions = {}): EInvoiceReport {
+  const syntax = syntaxOf(doc);
+  const customization = syntax === "unknown" ? undefined : customizationOf(doc, syntax);
+  if (syntax === "unknown") {
+    const root = doc.documentElement;
+    const name = root ? `{${root.namespaceURI ?? ""}}${root.localName}` : "(no root element)";
+    return { syntax, ruleSets: [], valid: false, unevaluated: [], results: [{ rule_id: "DOCPROC-SYNTAX", severity: "fatal", xpath: "/", message: `Not an EN 16931 syntax: the root element ${name} is neither a UBL 2.1 Invoice/CreditNote nor a UN/CEFACT CII D16B CrossIndustryInvoice.` }] };
+  }
+  const ubl = syntax !== "cii";
+  const sets: RuleSetId[] = [ubl ? "EN16931-UBL" : "EN16931-CII"];
+  if (opts.cius !== "none" && customization && XRECHNUNG.test(customization)) sets.push(ubl ? "XRechnung-UBL" : "XRechnung-CII");
+  const results: EInvoiceFinding[] = structuralChecks(doc, syntax);
+  const unevaluated: EInvoiceReport["unevaluated"] = [];
+  for (const id of sets) {
+    const run = runSchema(ruleSet(id), doc);
+    results.push(...run.results);
+    unevaluated.push(...run.unevaluated);
+  }
+  if (opts.cius !== "none" && customization && PEPPOL.test(customization)) {
+    unevaluated.push({ rule_id: "PEPPOL-BIS-3", reason: "the document claims Peppol BIS Billing 3.0; docproc does not ship the Peppol rules (PEPPOL-EN16931-R*), only EN 16931 was checked" });
+  }
+  const ruleSets = ["XML-structure", ...sets];
+  return { syntax, customization, ruleSets, results, unevaluated, valid: !results.some((r) => r.severity === "fatal") };
+}
+
+export async function validateEInvoice(xml: string | Uint8Array, opts: ValidateOptions = {}): Promise<EInvoiceReport> {
+  const parsed = parse(xml);
+  if ("error" in parsed) {
+    return { syntax: "unknown", ruleSets: ["XML-structure"], valid: false, unevaluated: [], results: [{ rule_id: "XML-WELLFORMED", severity: "fatal", xpath: "/", message: `The file is not well-formed XML: ${parsed.error}` }] };
+  }
+  return validateDocument(parsed.doc, opts);
+}
