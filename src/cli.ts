@@ -17,6 +17,14 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${pkg.version}\n`);
     return 0;
   }
+  // A misspelt DOCPROC_* variable is an error for every command, not only those that read the settings (exit 4).
+  if (Object.keys(process.env).some((k) => k.startsWith("DOCPROC_"))) {
+    const unknown = (await import("./settings/env-names")).unknownVariables(process.env);
+    if (unknown.length) {
+      process.stderr.write(`docproc: environment: ${unknown.join("; ")}\n`);
+      return 4;
+    }
+  }
   await warmPdfEarly(argv);
   const { dispatch } = await import("./commands/dispatch");
   return dispatch(argv);

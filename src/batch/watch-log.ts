@@ -27,7 +27,7 @@ export function watchLog(log: Logger, cwd = process.cwd()): WatchLog {
     let t = running.get(transaction_id);
     if (!t) {
       t = stepTimer(({ step, done, total, seconds }) =>
-        log.info({ event: "step_finished", transaction_id, step, done, total, duration_ms: Math.round(seconds * 1000) }, `${step} finished`),
+        log.debug({ event: "step_finished", transaction_id, step, done, total, duration_ms: Math.round(seconds * 1000) }, `${step} finished`),
       );
       running.set(transaction_id, t);
     }

@@ -12,8 +12,8 @@ import { SHARE_MAX_PAGES } from "../core/convert/pdf-host";
 import type { ProgressFn } from "../core/model";
 import { collectInputs } from "../batch/inputs";
 import type { FileOutcome } from "./batch";
-import { createProgress, silentProgress } from "./progress";
-import { buildSummary, renderSummary } from "./summary";
+import { createProgress, silentProgress, stepLines } from "./progress";
+import { buildSummary, renderFailures, renderSummary } from "./summary";
 
 export interface ProcessOptions {
   paths: string[];
@@ -33,6 +33,8 @@ export interface ProcessOptions {
   ocrEngine?: "auto" | "wasm" | "native";
   /** source: results named after each file's stem (`--name-by source`; src/batch/output-names.ts). */
   nameBy?: "transaction" | "source";
+  /** quiet: no progress bar or summary, failures only (stderr); verbose: a line per step instead of the bar. */
+  verbosity?: "quiet" | "normal" | "verbose";
 }
 
 /** The runner and its settings: a few hundred modules, imported once the inputs are known (see runProcess). */
@@ -67,7 +69,7 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
     const bytes = await Bun.file(file).bytes().catch(() => null);
     if (!bytes || processor.reserveName(file, bytes) === null) break;
   }
-  const progress = opts.json ? silentProgress : createProgress(process.stderr, files.length);
+  const progress = opts.json || opts.verbosity === "quiet" ? silentProgress : opts.verbosity === "verbose" ? stepLines(process.stderr) : createProgress(process.stderr, files.length);
   const started = performance.now();
   // Ctrl-C: leave the terminal clean (no half-drawn bar) and exit 130 like any interrupted command.
   const onInterrupt = () => {
@@ -96,6 +98,7 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
     // Which OCR engine ran (null: no page needed OCR), so a project's ocr.engine is visible in the summary.
     const summary = { ...base, ocr_engine: processor.ocrEngineName() };
     if (opts.json) process.stdout.write(JSON.stringify(ledger ? ledger.extendSummary(summary) : summary, null, 2) + "\n");
+    else if (opts.verbosity === "quiet") process.stderr.write(renderFailures(summary));
     else process.stdout.write(renderSummary(summary, process.stdout.columns || 100) + (ledger?.describeSkipped() ?? ""));
     // Files found but every one skipped: nothing was processed, which is not a success (exit 2, as for a usage error).
     if (found.length === 0 && skipped.length > 0) {

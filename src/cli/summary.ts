@@ -123,3 +123,11 @@ export function describeSkipped(summary: Pick<BatchSummary, "skipped" | "skipped
 function round(n: number): number {
   return Math.round(n * 1000) / 1000;
 }
+
+/** `--quiet`: one `docproc:` line per failure (reason, code, stage), nothing when every file went through. */
+export function renderFailures(summary: BatchSummary): string {
+  const lines = summary.files
+    .filter((o) => o.status !== "success" && o.status !== "review")
+    .flatMap((o) => (o.errors.length ? o.errors : [{ stage: "pipeline", code: "internal", message: "unknown failure" }]).map((e) => `docproc: ${nameOnce(o.file, e.message)} [${e.code}, ${e.stage}]`));
+  return lines.length ? `${lines.join("\n")}\n` : "";
+}

@@ -134,7 +134,7 @@ function bodyOf(body: RouteDoc["body"]) {
       },
     };
   }
-  if (body === "settings") return { required: true, content: { "application/json": { schema: { type: "object", description: "Project settings (docs/projects.md); may be partial: the given top-level keys replace those of the default project" } } } };
+  if (body === "settings") return { required: true, content: { "application/json": { schema: { type: "object", description: "Project settings (docs/project-settings.md); may be partial: the given top-level keys replace those of the default project" } } } };
   return { required: true, content: { "application/json": { schema: schemaOf(body) } } };
 }
 

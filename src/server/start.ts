@@ -8,7 +8,7 @@ import { webhookSettingsOf } from "../queue/deliveries";
 import { openDataDir, startWorkerRuntime } from "../queue/runtime";
 import type { PipelineRunner } from "../queue/pipeline-runner";
 import { isoAt, systemClock } from "../storage/clock";
-import { recordPublicUrl } from "../storage/deployment";
+import { publicLinksInUse, recordPublicUrl } from "../storage/deployment";
 import type { MailEnv } from "../mail/env";
 import type { StorageConfig } from "../storage/storage-config";
 import { startMailService } from "../mail/service";
@@ -47,6 +47,8 @@ export interface StartOptions {
 export interface RunningServer {
   url: string;
   port: number;
+  /** The base of capture and webhook links, and whether any are handed out (serve warns when others cannot open them). */
+  publicLinks(): { base: string; capture: boolean; webhooks: boolean };
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -93,6 +95,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   return {
     url: listenUrl,
     port,
+    publicLinks: () => ({ base: publicUrl ?? listenUrl!, ...publicLinksInUse(data.db) }),
     async stop(graceMs = 30_000) {
       // Stop listening first, then answer held long polls so in-flight requests can drain.
       const stopped = app.stop();

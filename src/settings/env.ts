@@ -19,6 +19,9 @@ import { DEFAULT_MAIL_LEASE_SECONDS, DEFAULT_MAIL_MAX_ATTEMPTS, type MailEnv } f
 import { parseSecretKey } from "../storage/secret-box";
 import { parseStorageUrl, type StorageConfig } from "../storage/storage-config";
 import { DIAGNOSTICS_VARIABLES } from "./diagnostics";
+import { unknownVariables } from "./env-names";
+
+export { unknownVariables } from "./env-names";
 
 type Env = Record<string, string | undefined>;
 
@@ -76,7 +79,7 @@ const secretKey = () =>
 
 /** The variables, with what each means; docs/ARCHITECTURE.md and `docproc serve --help` list the same. */
 export const EnvSchema = z.object({
-  ADMIN_API_KEY: text().describe("X-API-Key value that authorises everything; a random one is generated per run when unset"),
+  ADMIN_API_KEY: text().describe("X-API-Key value that authorises everything; when unset, serve generates one on its first start and keeps it in DATA/admin-api-key"),
   DOCPROC_HOST: text().describe("address `serve` listens on (same as --host; default 127.0.0.1)"),
   DOCPROC_PORT: integer(0, 65535).describe("port `serve` listens on (same as --port; default 8080)"),
   DOCPROC_DATA: text().describe("data directory (same as --data; default ./docproc-data)"),
@@ -150,14 +153,15 @@ export function describeEnv(): Array<{ name: string; description: string }> {
   return [...settings, ...DIAGNOSTICS_VARIABLES];
 }
 
-/** Parses the environment once; throws `invalid_settings` naming every bad variable at once. */
+/** Parses the environment once; throws `invalid_settings` naming every bad or unknown variable at once. */
 export function loadEnvSettings(env: Env = process.env): EnvSettings {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}, got ${JSON.stringify(env[String(i.path[0])])}`);
-    throw new DocprocError("invalid_settings", `environment: ${problems.join("; ")}`);
+  const unknown = unknownVariables(env);
+  if (!parsed.success || unknown.length > 0) {
+    const bad = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}, got ${JSON.stringify(env[String(i.path[0])])}`);
+    throw new DocprocError("invalid_settings", `environment: ${[...bad, ...unknown].join("; ")}`);
   }
-  const v = parsed.data;
+  const v = parsed.data!;
   const MB = 1024 * 1024;
   const a = DEFAULT_AUTH_SETTINGS;
   const auth: AuthSettings = {

@@ -30,7 +30,12 @@ export function normalizeResults(value: unknown, repoRoot: string): unknown {
   return walk(value, "");
 }
 
-const show = (v: unknown) => (v === undefined ? "(absent)" : JSON.stringify(v));
+/** A value as JSON, cut to a readable length (the golden file's diff in review shows the rest). */
+const show = (v: unknown) => {
+  if (v === undefined) return "(absent)";
+  const s = JSON.stringify(v);
+  return s.length > 160 ? `${s.slice(0, 150)}… (${s.length} chars)` : s;
+};
 
 /** Where `got` differs from `expected`, one line per differing leaf: `path: expected → got`. */
 export function jsonDiff(expected: unknown, got: unknown, at = ""): string[] {

@@ -88,6 +88,9 @@ describe("golden normalisation", () => {
     const b = { documents: [{ fields: { total_amount: { value: 12 }, iban: { value: "X" } }, class: "invoice" }] };
     expect(jsonDiff(a, b)).toEqual(["documents[0].fields.total_amount.value: 12.5 → 12", 'documents[0].fields.iban: (absent) → {"value":"X"}']);
     expect(jsonDiff(a, a)).toEqual([]);
+    const long = jsonDiff({ r: [] }, { r: Array.from({ length: 40 }, (_, i) => ({ rule_id: `BR-${i}` })) });
+    expect(long).toHaveLength(40);
+    expect(jsonDiff({ v: "" }, { v: "x".repeat(400) })[0]).toMatch(/^v: "" → "x{149}… \(402 chars\)$/);
   });
 });
 

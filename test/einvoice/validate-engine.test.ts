@@ -82,4 +82,11 @@ describe("validateEInvoice", () => {
     expect(await validateEInvoice("<Invoice><a></Invoice>")).toMatchObject({ syntax: "unknown", valid: false, results: [{ rule_id: "XML-WELLFORMED", severity: "fatal" }] });
     expect(await validateEInvoice("<note/>")).toMatchObject({ syntax: "unknown", valid: false, results: [{ rule_id: "DOCPROC-SYNTAX" }] });
   }, 60_000);
+
+  test("a file nested 100,000 deep is refused before any rule runs (it would exhaust the engine's stack for minutes)", async () => {
+    const deep = `<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2">${"<cac:X>".repeat(100_000)}${"</cac:X>".repeat(100_000)}</Invoice>`;
+    const r = await validateEInvoice(deep);
+    expect(r).toMatchObject({ syntax: "ubl-invoice", valid: false, ruleSets: [], results: [{ rule_id: "DOCPROC-UNCHECKED", severity: "fatal" }] });
+    expect(r.results[0]!.message).toContain("nested 257 deep");
+  }, 60_000);
 });

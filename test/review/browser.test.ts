@@ -5,15 +5,15 @@
  * Saves test-output/review-laptop.png and review-tablet.png (docs/review.md shows them).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../support/chromium";
 import { mergeOverDefault } from "../../src/core/project";
 import { markAwaitingInput } from "../../src/storage/transactions";
 import { startReceiver, type Receiver } from "../core/notify-receiver";
 import { startReviewServer } from "./helpers";
 
-const CHROMIUM = "/usr/bin/chromium";
 const OUT = path.resolve(import.meta.dir, "../../test-output");
 let s: Awaited<ReturnType<typeof startReviewServer>>;
 let browser: Browser;
@@ -22,7 +22,6 @@ let txId: string;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run installs it)`);
   s = await startReviewServer({ prefix: "review-browser" });
   expect((await s.admin("POST", "/admin/tenants", { tenant_id: "acme", name: "Acme" })).status).toBe(201);
   expect((await s.admin("POST", "/admin/users", { tenant_id: "acme", username: "alice", password: "correct horse battery" })).status).toBe(201);
@@ -36,10 +35,7 @@ beforeAll(async () => {
   project = (await s.admin("POST", "/tenants/acme/projects", { name: "Invoices", description: "", settings: mergeOverDefault({ workflow }) })).json.project_id;
   txId = await s.submit("acme", project, "inbox/phone-photo.jpg");
   expect((await s.admin("GET", `/transactions/${txId}`)).json).toMatchObject({ status: "awaiting_input", review_metadata: { instructions: "Check the amounts" } });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   mkdirSync(OUT, { recursive: true });
 }, 300_000);
 

@@ -5,19 +5,18 @@
  * sign-in and the upload. Saves test-output/inbox-laptop.png and inbox-phone.png (docs/inbox.md shows them).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "../support/chromium";
 import { mergeOverDefault } from "../../src/core/project";
 import { FIXTURES, startReviewServer } from "../review/helpers";
 
-const CHROMIUM = "/usr/bin/chromium";
 const OUT = path.resolve(import.meta.dir, "../../test-output");
 let s: Awaited<ReturnType<typeof startReviewServer>>;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run installs it)`);
   s = await startReviewServer({ prefix: "inbox-browser" });
   expect((await s.admin("POST", "/admin/tenants", { tenant_id: "acme", name: "Acme" })).status).toBe(201);
   expect((await s.admin("POST", "/admin/users", { tenant_id: "acme", username: "bob", password: "correct horse battery" })).status).toBe(201);
@@ -27,10 +26,7 @@ beforeAll(async () => {
     { type: "review", enabled: true, when: "always", instructions: "Check it" }, { type: "export" },
   ];
   expect((await s.admin("POST", "/tenants/acme/projects", { name: "Reviewed", description: "", settings: mergeOverDefault({ workflow }) })).status).toBe(201);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   mkdirSync(OUT, { recursive: true });
 }, 300_000);
 

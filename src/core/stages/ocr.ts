@@ -48,6 +48,8 @@ const STRONG = 0.55;
 const SWITCH_MARGIN = 0.1;
 /** Side of the window (source pixels) read at each candidate orientation when the first reading is weak. */
 const PROBE_SIZE = 1200;
+/** A probe window whose best turn reads less like text than this found none: it cannot decide the turn. */
+const WINDOW_SILENT = 0.1;
 
 /**
  * OCRs every page with `text_source === "none"` that can `render()`.
@@ -287,6 +289,14 @@ async function pickRotation(
   for (const r of order.slice(0, 2)) scores.set(r, await score(r));
   if (Math.max(...scores.values()) < STRONG) {
     for (const r of order.slice(2)) scores.set(r, await score(r));
+  }
+  // The window can miss the text (pale print, a table's rules in the middle of the page): when it read nothing
+  // at any turn it decides nothing, and whole-page readings do, in the same order, until one is strong.
+  if (window && Math.max(...scores.values()) < WINDOW_SILENT) {
+    for (const r of order) {
+      scores.set(r, (await readFull(r)).likeness);
+      if (scores.get(r)! >= STRONG) break;
+    }
   }
   // Among challengers that clear the margin over the first guess, the highest wins.
   const challengers = [...scores].filter(([r, s]) => r !== order[0] && s >= scores.get(order[0])! + SWITCH_MARGIN);

@@ -10,21 +10,9 @@ import { parseXmlDocument, type Document } from "slimdom";
 import { runSchema } from "./engine";
 import { ruleSet, type RuleSetId } from "./rulesets";
 import { structuralChecks } from "./structure";
+import type { EInvoiceFinding, EInvoiceReport, Syntax, ValidateOptions } from "./types";
 
-export type Syntax = "ubl-invoice" | "ubl-creditnote" | "cii" | "unknown";
-export interface EInvoiceFinding { rule_id: string; severity: "fatal" | "warning" | "information"; message: string; xpath: string }
-export interface EInvoiceReport {
-  syntax: Syntax;
-  customization?: string;
-  ruleSets: string[];
-  results: EInvoiceFinding[];
-  unevaluated: Array<{ rule_id: string; reason: string }>;
-  valid: boolean;
-}
-export interface ValidateOptions {
-  /** "auto" (default): add the CIUS the document claims (XRechnung); "none": EN 16931 only. */
-  cius?: "auto" | "none";
-}
+export type { EInvoiceFinding, EInvoiceReport, Syntax, ValidateOptions } from "./types";
 
 const UBL_INV = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
 const UBL_CN = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
@@ -45,13 +33,31 @@ export function syntaxOf(doc: Document): Syntax {
 function customizationOf(doc: Document, syntax: Syntax): string | undefined {
   const root = doc.documentElement!;
   const child = (el: Element | undefined, ns: string, local: string) => el?.children.find((c) => c.namespaceURI === ns && c.localName === local);
-  type Element = NonNullable<Document["documentElement"]>;
   const id = syntax === "cii"
     ? child(child(child(root, CII, "ExchangedDocumentContext"), RAM, "GuidelineSpecifiedDocumentContextParameter"), RAM, "ID")
     : child(root, CBC, "CustomizationID");
   const text = id?.textContent?.trim();
   return text || undefined;
 }
+
+/**
+ * Real invoices nest about 10 deep. A hostile file nested 100,000 deep would make every rule's traversal exhaust
+ * the engine's stack (minutes of failing expressions), so such a file is refused before any rule runs.
+ */
+const MAX_DEPTH = 256;
+
+function maxDepth(doc: Document): number {
+  let max = 0;
+  const stack: Array<[Element, number]> = doc.documentElement ? [[doc.documentElement, 1]] : [];
+  while (stack.length) {
+    const [el, d] = stack.pop()!;
+    if (d > max) max = d;
+    if (max > MAX_DEPTH) return max;
+    for (const c of el.children) stack.push([c, d + 1]);
+  }
+  return max;
+}
+type Element = NonNullable<Document["documentElement"]>;
 
 const XRECHNUNG = /urn:xeinkauf\.de:kosit:xrechnung/;
 const PEPPOL = /urn:fdc:peppol\.eu:2017:poacc:billing:3\.0/;
@@ -73,6 +79,10 @@ export function validateDocument(doc: Document, opts: ValidateOptions = {}): EIn
     const root = doc.documentElement;
     const name = root ? `{${root.namespaceURI ?? ""}}${root.localName}` : "(no root element)";
     return { syntax, ruleSets: [], valid: false, unevaluated: [], results: [{ rule_id: "DOCPROC-SYNTAX", severity: "fatal", xpath: "/", message: `Not an EN 16931 syntax: the root element ${name} is neither a UBL 2.1 Invoice/CreditNote nor a UN/CEFACT CII D16B CrossIndustryInvoice.` }] };
+  }
+  const depth = maxDepth(doc);
+  if (depth > MAX_DEPTH) {
+    return { syntax, customization, ruleSets: [], valid: false, unevaluated: [], results: [{ rule_id: "DOCPROC-UNCHECKED", severity: "fatal", xpath: "/", message: `The e-invoice was not validated: its elements are nested ${depth} deep (UBL and CII need about 10; more than ${MAX_DEPTH} is refused).` }] };
   }
   const ubl = syntax !== "cii";
   const sets: RuleSetId[] = [ubl ? "EN16931-UBL" : "EN16931-CII"];
@@ -96,5 +106,12 @@ export async function validateEInvoice(xml: string | Uint8Array, opts: ValidateO
   if ("error" in parsed) {
     return { syntax: "unknown", ruleSets: ["XML-structure"], valid: false, unevaluated: [], results: [{ rule_id: "XML-WELLFORMED", severity: "fatal", xpath: "/", message: `The file is not well-formed XML: ${parsed.error}` }] };
   }
-  return validateDocument(parsed.doc, opts);
+  try {
+    return validateDocument(parsed.doc, opts);
+  } catch (e) {
+    // Not a rule's failure (those are caught per rule): the document as a whole could not be checked, e.g. nested
+    // too deep for the engine. Never a crash, never a pass.
+    const reason = (e instanceof Error ? e.message : String(e)).split("\n")[0]!.slice(0, 300);
+    return { syntax: syntaxOf(parsed.doc), ruleSets: [], valid: false, unevaluated: [], results: [{ rule_id: "DOCPROC-UNCHECKED", severity: "fatal", xpath: "/", message: `The e-invoice could not be validated: ${reason}` }] };
+  }
 }

@@ -7,7 +7,7 @@
  */
 import { readEInvoice } from "../../extract/einvoice";
 import type { RuleResult, ValidationResult } from "../../model";
-import { validateEInvoice, type EInvoiceReport } from "./index";
+import type { EInvoiceReport } from "./index";
 
 /** Business terms of EN 16931 that docproc's invoice fields hold (see core/extract/einvoice.ts). */
 const FIELD_OF_BT: Record<string, string> = {
@@ -32,27 +32,41 @@ const STATUS = { fatal: "error", warning: "warning", information: "success" } as
 /**
  * Whether the invoice claims EN 16931 conformance: its specification identifier (BT-24) starts with the norm's
  * (so do XRechnung, Peppol, Factur-X BASIC/EN16931/EXTENDED). A UBL 2.1 or CII file that claims nothing (an old
- * ERP's UBL, Factur-X MINIMUM and BASIC WL) is still checked, but a fatal rule makes it a warning, not an error:
- * it was never meant to meet the norm, and an error would send every such invoice to review.
+ * ERP's UBL, Factur-X MINIMUM and BASIC WL) is still checked, but what fires is information only (status
+ * `success`, the rule's own severity kept): it was never meant to meet the norm, a warning or an error would send
+ * every such invoice to review, and documents that completed before e-invoice validation existed must complete the
+ * same way after an upgrade. `docproc validate` gives the strict answer for them.
  */
 export const claimsEN16931 = (report: EInvoiceReport) => /^urn:cen\.eu:en16931:2017/.test(report.customization ?? "");
+
+/**
+ * The same question asked of the XML text before any parsing: UBL's CustomizationID or CII's guideline parameter ID
+ * (BT-24) starting with the norm's identifier. Unparseable text answers true, so the validator reports it.
+ */
+export function claimsInText(xml: Uint8Array): boolean {
+  const text = new TextDecoder().decode(xml);
+  const id = /<(?:[\w.-]+:)?CustomizationID\b[^>]*>\s*([^<\s]+)/.exec(text)?.[1] ?? /GuidelineSpecifiedDocumentContextParameter>\s*<(?:[\w.-]+:)?ID\b[^>]*>\s*([^<\s]+)/.exec(text)?.[1];
+  if (id === undefined) return !/<(?:[\w.-]+:)?(?:Invoice|CreditNote|CrossIndustryInvoice)\b/.test(text);
+  return /^urn:cen\.eu:en16931:2017/.test(id);
+}
 
 export function einvoiceRuleResults(report: EInvoiceReport, filename: string): RuleResult[] {
   const fatal = report.results.filter((r) => r.severity === "fatal").length;
   const warnings = report.results.filter((r) => r.severity === "warning").length;
   const claimed = claimsEN16931(report) || report.syntax === "unknown";
-  const fatalStatus = claimed ? "error" : "warning";
+  // Unclaimed: everything is information (see claimsEN16931).
+  const statusOf = (severity: "fatal" | "warning" | "information") => (claimed ? STATUS[severity] : "success");
   const summary: RuleResult = {
     rule_id: "EINVOICE",
     origin: "einvoice",
-    status: report.valid ? (warnings || report.unevaluated.length ? "warning" : "success") : fatalStatus,
-    message: `${filename}: ${report.syntax} e-invoice${report.customization ? ` (${report.customization})` : ""} checked against ${report.ruleSets.join(", ") || "nothing"}: ${report.valid ? "valid" : "invalid"}, ${fatal} fatal, ${warnings} warning(s)${report.unevaluated.length ? `, ${report.unevaluated.length} rule(s) not evaluated` : ""}${claimed ? "" : "; it does not claim EN 16931 (specification identifier BT-24), so its fatal rules count as warnings"}`,
+    status: report.valid ? (warnings || report.unevaluated.length ? statusOf("warning") : "success") : statusOf("fatal"),
+    message: `${filename}: ${report.syntax} e-invoice${report.customization ? ` (${report.customization})` : ""} checked against ${report.ruleSets.join(", ") || "nothing"}: ${report.valid ? "valid" : "invalid"}, ${fatal} fatal, ${warnings} warning(s)${report.unevaluated.length ? `, ${report.unevaluated.length} rule(s) not evaluated` : ""}${claimed ? "" : "; it does not claim EN 16931 (specification identifier BT-24), so its results are information only"}`,
   };
   const fired: RuleResult[] = report.results.map((r) => {
     const ids = fieldIds(r.message);
-    return { rule_id: r.rule_id, status: r.severity === "fatal" ? fatalStatus : STATUS[r.severity], origin: "einvoice", severity: r.severity, message: r.message, xpath: r.xpath, ...(ids ? { field_ids: ids } : {}) };
+    return { rule_id: r.rule_id, status: statusOf(r.severity), origin: "einvoice", severity: r.severity, message: r.message, xpath: r.xpath, ...(ids ? { field_ids: ids } : {}) };
   });
-  const unevaluated: RuleResult[] = report.unevaluated.map((u) => ({ rule_id: u.rule_id, status: "warning", origin: "einvoice", severity: "warning", message: `not evaluated: ${u.reason}` }));
+  const unevaluated: RuleResult[] = report.unevaluated.map((u) => ({ rule_id: u.rule_id, status: statusOf("warning"), origin: "einvoice", severity: "warning", message: `not evaluated: ${u.reason}` }));
   return [summary, ...fired, ...unevaluated];
 }
 
@@ -65,7 +79,19 @@ export async function einvoiceValidation(attachments: Array<{ filename: string; 
   const read = readEInvoice(attachments);
   const file = read && attachments.find((a) => a.filename === read.filename);
   if (!file) return [];
-  const report = await validateEInvoice(file.data);
+  // What an invoice that claims no EN 16931 conformance would get is information only, which a document without
+  // warnings or errors does not carry (documents[].validation): such invoices are not checked here at all (the
+  // first check costs about a CPU-second), and complete as they did before; `docproc validate` checks them.
+  if (!claimsInText(file.data)) return [];
+  let report: EInvoiceReport;
+  try {
+    // Loaded here, not at import: the engine and its rule sets cost ~130 ms to load, and most runs read no e-invoice.
+    const { validateEInvoice } = await import("./index");
+    report = await validateEInvoice(file.data);
+  } catch (e) {
+    // validateEInvoice answers bad input with a report; this is for a bug, which must not stop the transaction.
+    return [{ rule_id: "EINVOICE", origin: "einvoice", status: "warning", severity: "warning", message: `${file.filename}: could not be validated: ${(e as Error).message}` }];
+  }
   if (report.syntax === "unknown" && !report.results.some((r) => r.rule_id === "XML-WELLFORMED")) {
     return [{ rule_id: "EINVOICE", origin: "einvoice", status: "warning", severity: "warning", message: `${file.filename}: not validated: ${report.results[0]?.message ?? "unknown syntax"} (ZUGFeRD 1.0 predates EN 16931)` }];
   }

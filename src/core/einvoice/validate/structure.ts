@@ -8,7 +8,7 @@
  */
 import type { Document, Element } from "slimdom";
 import { locate } from "./engine";
-import type { EInvoiceFinding, Syntax } from "./index";
+import type { EInvoiceFinding, Syntax } from "./types";
 
 const UBL = {
   cac: "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2",
@@ -33,27 +33,29 @@ export function structuralChecks(doc: Document, syntax: Syntax): EInvoiceFinding
   const prefixes = new Map<string, string>(Object.entries(ubl ? { ...UBL, root: root.namespaceURI! } : CII).map(([p, u]) => [u, p === "root" ? (syntax === "ubl-invoice" ? "ubl" : "cn") : p]));
   const out: EInvoiceFinding[] = [];
   const fail = (rule_id: string, el: Element, message: string) => out.push({ rule_id, severity: "fatal", xpath: locate(el, prefixes), message });
-  const visit = (el: Element) => {
+  // Iterative (a stack, not recursion): a hostile file nested 100,000 deep must not exhaust the call stack.
+  const stack: Element[] = [root];
+  while (stack.length) {
+    const el = stack.pop()!;
     const ns = el.namespaceURI ?? "";
     if (!prefixes.has(ns)) {
       fail("XSD-NAMESPACE", el, `Element ${el.nodeName} (namespace ${ns || "none"}) is not part of the ${ubl ? "UBL 2.1" : "CII D16B"} schema.`);
-      return;
+      continue;
     }
     const text = ownText(el).trim();
     // UBL extension content may hold anything.
-    if (ubl && ns === UBL.ext && el.localName === "ExtensionContent") return;
+    if (ubl && ns === UBL.ext && el.localName === "ExtensionContent") continue;
     if (ubl ? ns === UBL.cbc : ns === CII.udt || ns === CII.qdt) {
       if (el.children.length) fail("XSD-SIMPLE", el, `${el.nodeName} has simple content but contains the element ${el.children[0]!.nodeName}.`);
       checkValue(el, text, ubl, fail);
-      return;
+      continue;
     }
     if (text && (ubl ? ns === UBL.cac : el.children.length > 0)) fail("XSD-TEXT", el, `${el.nodeName} holds elements and must not contain text ("${text.slice(0, 40)}").`);
     if (!ubl && ns === CII.ram && /Amount$/.test(el.localName) && !el.children.length && !DECIMAL.test(text)) {
       fail("XSD-DECIMAL", el, `${el.nodeName} "${text.slice(0, 40)}" is not a decimal number.`);
     }
-    for (const c of el.children) visit(c);
-  };
-  visit(root);
+    for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]!);
+  }
   return out;
 }
 
