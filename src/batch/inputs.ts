@@ -14,6 +14,7 @@ import { open, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { sniffEInvoiceXml } from "../core/convert/sniff";
 import { DocprocError } from "../core/errors";
+import { pushAll } from "../core/arrays";
 
 /** Extensions a folder walk picks up: the formats conversion reads, and e-mails (expanded into body + attachments). */
 export const DOCUMENT_EXTENSIONS = new Set([
@@ -114,7 +115,7 @@ async function walk(dir: string, exclude: Set<string>): Promise<string[]> {
   for (const e of entries) {
     if (e.name.startsWith(".")) continue;
     const full = path.join(dir, e.name);
-    if (e.isDirectory()) files.push(...(await walk(full, exclude)));
+    if (e.isDirectory()) pushAll(files, await walk(full, exclude));
     else if (e.isFile()) files.push(full);
     else if (e.isSymbolicLink()) {
       const target = await stat(full).catch(() => null);

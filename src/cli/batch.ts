@@ -13,6 +13,7 @@ import type { ProjectSettings } from "../core/project";
 import type { FileRun } from "../batch/file-processor";
 import type { BatchProgress } from "./progress";
 import { reviewSummaryOf, type FoundDocument } from "./review-summary";
+import { pushAll } from "../core/arrays";
 
 export interface FileOutcome {
   file: string;
@@ -82,7 +83,7 @@ export async function runBatch(batch: BatchContext): Promise<FileOutcome[]> {
     }
   };
   const lanes = Math.max(1, Math.min(batch.concurrency, batch.files.length));
-  running.push(...Array.from({ length: lanes }, worker));
+  pushAll(running, Array.from({ length: lanes }, worker));
   for (let k = 0; k < running.length; k++) await running[k]; // lanes added meanwhile are awaited too
   return outcomes;
 }

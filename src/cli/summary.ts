@@ -8,6 +8,7 @@ import { describeFound } from "./review-summary";
 import { ellipsize, formatSeconds, renderTable } from "./table";
 import { paintFor, type Paint } from "./colour";
 import { nameOnce } from "./messages";
+import { pushAll } from "../core/arrays";
 
 /** Beyond this many files the export listing is cut short; the JSON summary always has everything. */
 const MAX_EXPORT_LINES = 20;
@@ -83,8 +84,8 @@ export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint
     }
   }
   const undelivered = summary.files.flatMap((o) => o.warnings.filter((w) => w.startsWith("notification ")).map((w) => `  ${o.file}: ${w}`));
-  if (undelivered.length > 0) out.push("", "Webhook notifications not delivered:", ...undelivered);
-  if (summary.skipped.length > 0) out.push("", ...describeSkipped(summary));
+  if (undelivered.length > 0) pushAll(out, ["", "Webhook notifications not delivered:", ...undelivered]);
+  if (summary.skipped.length > 0) pushAll(out, ["", ...describeSkipped(summary)]);
   const withExports = summary.files.filter((o) => o.exports.length > 0);
   if (withExports.length > 0) {
     out.push("", `Exports in ${summary.out_dir}:`);

@@ -10,6 +10,7 @@ import { readEInvoice } from "../core/extract/einvoice";
 import { validateEInvoice, type EInvoiceReport } from "../core/einvoice/validate";
 import { paintFor } from "./colour";
 import { renderTable } from "./table";
+import { pushAll } from "../core/arrays";
 
 export interface ValidateOptions { paths: string[]; json?: boolean; cius?: "auto" | "none" }
 
@@ -79,7 +80,7 @@ export function renderOutcomes(outcomes: FileOutcome[], paint = paintFor(process
       const rows = [...r.results].sort((a, b) => order[a.severity] - order[b.severity]).map((x) => [x.severity, x.rule_id, x.xpath, x.message]);
       parts.push(renderTable(["severity", "rule", "where", "message"], rows).trimEnd());
     }
-    if (r?.unevaluated.length) parts.push(...r.unevaluated.map((u) => `  not evaluated: ${u.rule_id}: ${u.reason}`));
+    if (r?.unevaluated.length) pushAll(parts, r.unevaluated.map((u) => `  not evaluated: ${u.rule_id}: ${u.reason}`));
     parts.push("");
   }
   const bad = outcomes.filter((o) => o.status === "invalid" || o.status === "error").length;

@@ -21,6 +21,7 @@ import { DEFAULT_PROJECT_RAW } from "./default-project";
 import { MemorySchema } from "./memory/model";
 import { DEFAULT_LANGUAGES, LANGUAGE_CODE } from "./engines/ocr/languages";
 import { schemaProblems } from "./unknown-keys";
+import { pushAll } from "./arrays";
 
 /** A regular expression source (JavaScript syntax, matched case-insensitively). */
 const RegexString = z.string().min(1).refine(isRegex, "not a valid regular expression");
@@ -224,7 +225,7 @@ function crossReferenceProblems(raw: unknown): string[] {
   const allFieldIds = new Set<string>();
   for (const [classId, fields] of Object.entries(obj(root.fields))) {
     if (!classIds.has(classId)) problems.push(`fields.${classId}: no class with id "${classId}"`);
-    problems.push(...duplicates(arr(fields), `fields.${classId}`, "field"));
+    pushAll(problems, duplicates(arr(fields), `fields.${classId}`, "field"));
     arr(fields).forEach((f, i) => {
       const field = obj(f);
       if (typeof field.id === "string") allFieldIds.add(field.id);
@@ -233,15 +234,15 @@ function crossReferenceProblems(raw: unknown): string[] {
     });
   }
   const rules = arr(root.validation_rules);
-  problems.push(...duplicates(rules, "validation_rules", "rule"));
+  pushAll(problems, duplicates(rules, "validation_rules", "rule"));
   rules.forEach((r, i) => {
     const rule = obj(r);
     const named = [rule.field, ...arr(rule.fields), rule.total, rule.table, rule.before, rule.after].filter((f) => typeof f === "string");
     for (const f of named) if (!allFieldIds.has(f)) problems.push(`validation_rules.${i}: unknown field "${f}"`);
     for (const c of arr(rule.class_ids)) if (!classIds.has(c)) problems.push(`validation_rules.${i}.class_ids: unknown class "${c}"`);
   });
-  problems.push(...duplicates(arr(root.export_profiles), "export_profiles", "export profile"));
-  problems.push(...duplicates(arr(root.workflow), "workflow", "step"));
+  pushAll(problems, duplicates(arr(root.export_profiles), "export_profiles", "export profile"));
+  pushAll(problems, duplicates(arr(root.workflow), "workflow", "step"));
   return problems;
 }
 

@@ -8,6 +8,7 @@
  * did-you-mean when there is one; a value of the wrong type is not this module's business (the schema reports it).
  */
 import type { z } from "zod";
+import { pushAll } from "./arrays";
 import { didYouMean } from "./suggest";
 
 type Def = { type: string; [k: string]: any };
@@ -65,7 +66,7 @@ function objectKeys(def: Def, value: unknown, path: string[]): string[] {
   const open = def.catchall !== undefined && defOf(def.catchall)?.type !== "never";
   const problems: string[] = [];
   for (const [key, v] of Object.entries(value)) {
-    if (key in shape) problems.push(...unknownKeys(shape[key], v, [...path, key]));
+    if (key in shape) pushAll(problems, unknownKeys(shape[key], v, [...path, key]));
     else if (!open) problems.push(`${[...path, key].join(".")}: unknown key "${key}".${didYouMean(key, Object.keys(shape))}`);
   }
   return problems;

@@ -14,7 +14,7 @@
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { whyNotADocument } from "../batch/inputs";
+import { sniffEInvoiceXml } from "../core/convert/sniff";
 import { DocprocError } from "../core/errors";
 import type { FieldValue } from "../core/model";
 import type { ExpectedDocument } from "./score";
@@ -43,9 +43,9 @@ export async function readEvalFolder(dir: string): Promise<EvalFolder> {
       const full = path.join(d, e.name);
       if (e.isDirectory()) await walk(full);
       else if (EXTENSIONS.has(path.extname(e.name).toLowerCase())) {
-        const why = path.extname(e.name).toLowerCase() === ".xml" ? await whyNotADocument(full) : null;
-        if (why !== null) {
-          notDocuments.push({ file: full, reason: why });
+        const sniffed = path.extname(e.name).toLowerCase() === ".xml" ? sniffEInvoiceXml(await readFile(full)) : null;
+        if (sniffed && sniffed.syntax === null) {
+          notDocuments.push({ file: full, reason: sniffed.reason });
           continue;
         }
         const stem = e.name.slice(0, -path.extname(e.name).length);

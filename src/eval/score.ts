@@ -14,6 +14,7 @@
  *   (its pages' text, page by page) is scored (src/eval/cer.ts); a missing document reads as empty text.
  */
 import type { FieldValue } from "../core/model";
+import { minOf } from "../core/arrays";
 import { scoreTexts, type TextScore } from "./cer";
 
 export interface ExpectedDocument {
@@ -106,7 +107,7 @@ export function pairDocuments(expected: ExpectedDocument[], produced: ProducedDo
   });
 }
 
-const starts = (pages: number[][]) => new Set(pages.map((p) => Math.min(...p)).filter((n) => Number.isFinite(n) && n > 1));
+const starts = (pages: number[][]) => new Set(pages.map((p) => minOf(p)).filter((n) => Number.isFinite(n) && n > 1));
 
 export function scoreOutcomes(outcomes: FileOutcome[], reviewThreshold: number): EvalReport {
   const rows = new Map<string, FieldRow>();

@@ -6,6 +6,7 @@ import type { CaptureSettings } from "../capture/settings";
 import type { AllowPrivate } from "../core/notify/ssrf";
 import { webhookSettingsOf } from "../queue/deliveries";
 import { openDataDir, startWorkerRuntime } from "../queue/runtime";
+import { describeSettingsMigration, settingsMigrationsOf } from "../storage/settings-migrate";
 import type { PipelineRunner } from "../queue/pipeline-runner";
 import { isoAt, systemClock } from "../storage/clock";
 import { publicLinksInUse, recordPublicUrl } from "../storage/deployment";
@@ -58,6 +59,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   if (data.blobs.config.kind === "s3") await data.blobs.check().catch((err) => (data.db.close(), Promise.reject(err)));
   const clock = systemClock;
   const telemetry: Telemetry = { log: opts.logger ?? silentLogger, metrics: createMetrics({ queueCounts: () => queueCounts(data.db) }) };
+  for (const r of settingsMigrationsOf(data.db)) telemetry.log.info({ event: "settings_migrated", ...r }, describeSettingsMigration(r));
   // Webhook links use DOCPROC_PUBLIC_URL, else the address this server listens on (known once it listens).
   let listenUrl: string | null = null;
   const webhooks = webhookSettingsOf(opts.webhooks ?? { publicUrl: null, allowPrivate: false }, () => listenUrl);

@@ -98,7 +98,7 @@ export const toBytes = (data: Uint8Array | string): Uint8Array => (typeof data =
 export function fsBlobStore(blobRoot: string, filesRoot = path.dirname(path.resolve(blobRoot))): BlobStore & { pathOf(hash: string): string } {
   const root = path.resolve(blobRoot);
   const pathOf = (hash: string) => path.join(root, blobKey(hash).slice("blobs/".length));
-  const fileOf = (key: string) => path.join(filesRoot, ...checkKey(key).split("/"));
+  const fileOf = (key: string) => path.join(filesRoot, ...checkKey(key).split("/")); // stack-safe: a key's few segments
   const exists = async (file: string) => {
     try {
       return (await stat(file)).isFile();

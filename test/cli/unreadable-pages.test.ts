@@ -9,6 +9,7 @@ import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { removeAll, tempDir } from "../support/temp";
 import { REPO, runCli, type CliRun } from "./helpers";
+import { convertSource } from "../../src/core/stages/convert";
 
 const ROBUST = path.join(REPO, "fixtures/corpora/pdf-robustness");
 const FUZZED = path.join(ROBUST, "pdfjs/poppler-937-0-fuzzed.pdf");
@@ -18,6 +19,14 @@ afterAll(() => removeAll(temps));
 
 /** Three pages of text, cut inside the last page's content stream ("Missing endstream"): pages 1-2 read, 3 not. */
 async function truncatedPdf(): Promise<Uint8Array> {
+  const { full, text } = await threePages();
+  // Cut halfway through the last content stream.
+  const lastStream = text.lastIndexOf(">>\nstream\n");
+  const end = text.indexOf("endstream", lastStream);
+  return full.subarray(0, Math.floor((lastStream + end) / 2));
+}
+
+async function threePages(): Promise<{ full: Uint8Array; text: string }> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   for (let p = 1; p <= 3; p++) {
@@ -26,11 +35,7 @@ async function truncatedPdf(): Promise<Uint8Array> {
     for (let i = 0; i < 20; i++) page.drawText(`Page ${p} line ${i}: Invoice number INV-${p}${i} total 12.50`, { x: 50, y: 770 - i * 24, size: 11, font });
   }
   const full = await pdf.save({ useObjectStreams: false });
-  const text = new TextDecoder("latin1").decode(full);
-  // Cut halfway through the last content stream.
-  const lastStream = text.lastIndexOf(">>\nstream\n");
-  const end = text.indexOf("endstream", lastStream);
-  return full.subarray(0, Math.floor((lastStream + end) / 2));
+  return { full, text: new TextDecoder("latin1").decode(full) };
 }
 
 interface Outcome { file: string; status: string; unreadable_pages: Array<{ page: number; file_page: number; reason: string }> }
@@ -71,4 +76,24 @@ describe("unreadable pages", () => {
     expect(table.stdout).toContain("truncated.pdf: page 3 could not be read (Missing endstream command.)");
     expect(table.stdout).toContain("poppler-937-0-fuzzed.pdf: page 1 could not be read (End of file inside array.)");
   });
+});
+
+describe("a PDF cut short anywhere in its last page", () => {
+  test("inside the page dictionary, between it and its content, inside the content: page 3 is unreadable, 1-2 read", async () => {
+    const { full, text } = await threePages();
+    const pageObjects = [...text.matchAll(/(\d+) 0 obj\n<<\n\/Type \/Page\n/g)];
+    const lastPage = pageObjects[pageObjects.length - 1]!.index!;
+    const dictEnd = text.indexOf("endobj", lastPage);
+    const stream = text.indexOf(">>\nstream\n", dictEnd);
+    const cuts = { "inside the page dictionary": lastPage + 40, "after the page, before its content": dictEnd + 8, "inside the content stream": stream + 40 };
+    for (const [where, at] of Object.entries(cuts)) {
+      const converted = await convertSource({ index: 0, filename: "cut.pdf", data: full.subarray(0, at), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+      try {
+        const got = converted.pages.map((p) => [p.source_file_page_number, p.text.includes(`Page ${p.source_file_page_number} line 3`), p.unreadable !== undefined]);
+        expect({ where, got }).toEqual({ where, got: [[1, true, false], [2, true, false], [3, false, true]] });
+      } finally {
+        await converted.close?.();
+      }
+    }
+  }, 60_000);
 });

@@ -4,10 +4,11 @@ import path from "node:path";
 import { REPO, runCli } from "./helpers";
 
 describe("docproc CLI usage", () => {
-  test("--version prints the package version alone", async () => {
+  test("--version prints the package version and the checkout's commit (from git, asked only then)", async () => {
     const r = await runCli(["--version"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`${pkg.version}\n`);
+    const head = Bun.spawnSync(["git", "rev-parse", "HEAD"], { cwd: REPO }).stdout.toString().trim();
+    expect(r.stdout).toMatch(new RegExp(`^${pkg.version.replaceAll(".", "\\.")} \\(commit ${head}(\\+changes)?\\)\n$`));
   });
 
   test("--help lists every command with an example", async () => {
@@ -64,7 +65,7 @@ describe("docproc CLI usage", () => {
     expect((await Bun.file(bin).text()).startsWith("#!/bin/sh\n")).toBe(true);
     for (const cmd of [[bin, "--version"], [process.execPath, bin, "--version"]]) {
       const proc = Bun.spawn(cmd, { stdout: "pipe" });
-      expect(await new Response(proc.stdout).text()).toBe(`${pkg.version}\n`);
+      expect(await new Response(proc.stdout).text()).toStartWith(`${pkg.version} (commit `);
       expect(await proc.exited).toBe(0);
     }
   });

@@ -13,6 +13,7 @@
  */
 import type { Page } from "../model";
 import { fold } from "../extract/fuzzy";
+import { maxOf, minOf } from "../arrays";
 
 export interface StructureBonus { class_id: string; points: number; why: string }
 
@@ -33,8 +34,8 @@ function tillShaped(page: Page): boolean {
   const lines = page.text.split("\n").filter((l) => l.trim());
   if (lines.length < 10 || !page.words.length) return false;
   const xs = page.words.map((w) => w.bounding_box);
-  const width = Math.max(...xs.map((b) => b[2])) - Math.min(...xs.map((b) => b[0]));
-  const height = Math.max(...xs.map((b) => b[3])) - Math.min(...xs.map((b) => b[1]));
+  const width = maxOf(xs.map((b) => b[2])) - minOf(xs.map((b) => b[0]));
+  const height = maxOf(xs.map((b) => b[3])) - minOf(xs.map((b) => b[1]));
   const rotated = Math.abs(t.rotation ?? 0) % 180 === 90;
   const ratio = rotated ? height / width : width / height;
   const lengths = lines.map((l) => l.length).sort((a, b) => a - b);

@@ -26,6 +26,11 @@ export interface RepairedPdf {
   found: number;
   /** Blank pages standing in for pages the file declares but no longer holds. */
   padded: number;
+  /**
+   * 1-based numbers of the rebuilt file's pages whose content is gone: a page object whose /Contents names an object
+   * the bytes no longer hold (a file cut short), and the padded pages. They read as empty pages, but nothing was read.
+   */
+  lost: number[];
 }
 
 interface Located {
@@ -45,15 +50,22 @@ export function repairPdf(data: Uint8Array): RepairedPdf | null {
     order.push({ num: h.num, offset: h.offset, end: at + 3 });
   }
   const pages: number[] = [];
+  const heads = new Map<number, string>();
   for (const [i, o] of order.entries()) {
     if (objects.get(o.num)!.offset !== o.offset) continue; // redefined later: the later one counts
     const limit = Math.min(text.length, o.end + HEAD_BYTES, order[i + 1]?.offset ?? Infinity);
     let head = text.slice(o.end, limit);
     const cut = head.search(/stream|endobj/);
     if (cut >= 0) head = head.slice(0, cut);
-    if (/\/Type\s*\/Page(?![A-Za-z0-9])/.test(head) && !/\/Kids\s*\[/.test(head)) pages.push(o.num);
+    if (/\/Type\s*\/Page(?![A-Za-z0-9])/.test(head) && !/\/Kids\s*\[/.test(head)) {
+      pages.push(o.num);
+      // A page dictionary the file ends inside has lost its /Contents with its tail: "" stands for "none left".
+      heads.set(o.num, cut >= 0 ? head : "");
+    }
   }
   if (pages.length === 0) return null;
+  // Before the repair adds objects of its own (numbered from the largest found on, they could take a lost number).
+  const lost = pages.flatMap((n, i) => (contentsMissing(heads.get(n)!, objects) ? [i + 1] : []));
 
   const declared = Number(/\/Linearized[^>]*?\/N\s+(\d{1,9})/.exec(text.slice(0, 4096))?.[1] ?? 0);
   const padded = declared > pages.length && declared - pages.length <= MAX_PADDED ? declared - pages.length : 0;
@@ -94,13 +106,26 @@ export function repairPdf(data: Uint8Array): RepairedPdf | null {
   const encrypt = /\/Encrypt\s+(\d+\s+\d+\s+R)/.exec(text)?.[1];
   const id = /\/ID\s*\[\s*(<[0-9A-Fa-f\s]*>\s*<[0-9A-Fa-f\s]*>)\s*\]/.exec(text)?.[1];
   const xrefAt = offset;
-  parts.push(...rows, `trailer\n<</Size ${size}/Root ${catalogNum} 0 R${encrypt ? `/Encrypt ${encrypt}` : ""}${id ? `/ID[${id}]` : ""}>>\nstartxref\n${xrefAt}\n%%EOF\n`);
+  for (const row of rows) parts.push(row);
+  parts.push(`trailer\n<</Size ${size}/Root ${catalogNum} 0 R${encrypt ? `/Encrypt ${encrypt}` : ""}${id ? `/ID[${id}]` : ""}>>\nstartxref\n${xrefAt}\n%%EOF\n`);
 
   const tail = Buffer.from(parts.join(""), "latin1");
   const out = new Uint8Array(data.length + tail.length);
   out.set(data, 0);
   out.set(tail, data.length);
-  return { data: out, found: pages.length, padded };
+  for (let k = 1; k <= padded; k++) lost.push(pages.length + k);
+  return { data: out, found: pages.length, padded, lost };
+}
+
+/**
+ * Whether a page dictionary's /Contents (a reference or an array of them) names an object that is not there, or the
+ * dictionary itself was cut short ("").
+ */
+function contentsMissing(head: string, objects: Map<number, Located>): boolean {
+  if (head === "") return true;
+  const m = /\/Contents\s*(\[[^\]]*\]|\d+\s+\d+\s+R)/.exec(head);
+  if (!m) return false;
+  return [...m[1]!.matchAll(/(\d+)\s+\d+\s+R/g)].some((r) => !objects.has(Number(r[1])));
 }
 
 const isDigit = (c: number) => c >= 48 && c <= 57;

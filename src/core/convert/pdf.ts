@@ -13,6 +13,7 @@ import type { RenderOptions } from "./raster.ts";
 import { repairPdf } from "./pdf-repair.ts";
 import { throwIfAborted } from "../abort.ts";
 import { DEMAND_WINDOW_END, DEMAND_WARMUP_PAGES, WaitMeter } from "./pdf-demand.ts";
+import { pushAll } from "../arrays";
 
 export interface PdfConvertOptions {
   firstPageNumber: number;
@@ -62,7 +63,7 @@ async function openDocument(src: SourceInput, password: string | undefined, opts
         `the file is damaged (${err.message.replace(/^not a readable PDF: /, "")}): its cross-reference table and page tree were rebuilt from the ${repaired.found} page object(s) found` +
           (repaired.padded ? `; ${repaired.padded} page(s) the file declares are missing and left blank` : ""),
       );
-      return { client, data: repaired.data, opened };
+      return { client, data: repaired.data, opened, lost: repaired.lost };
     } catch {
       await client.close();
       throw err;
@@ -73,8 +74,8 @@ async function openDocument(src: SourceInput, password: string | undefined, opts
 async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promise<ConvertedFile & { close(): Promise<void>; suspend(): Promise<void> }> {
   const password = opts.password ?? src.password;
   const warnings: string[] = [];
-  const { client, data, opened } = await openDocument(src, password, opts, warnings);
-  warnings.push(...opened.warnings);
+  const { client, data, opened, lost } = await openDocument(src, password, opts, warnings);
+  pushAll(warnings, opened.warnings);
   const pageTotal = opened.numPages;
   if (pageTotal < 1) {
     await client.close();
@@ -86,6 +87,7 @@ async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promis
     checkPageCount(wanted, pageTotal, opts.limits);
     const file = { attachments: opened.attachments.length, pages: wanted };
     pages = await convertPages(client, { ...src, data }, wanted, opts, warnings, password, opts.onPage && ((page: Page) => opts.onPage!(page, file)));
+    markLost(pages, lost ?? [], warnings);
   } catch (err) {
     await client.close();
     throw err;
@@ -101,6 +103,16 @@ async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promis
     close: () => client.close(),
     suspend: () => client.suspend(),
   };
+}
+
+/** Pages of a rebuilt file whose content is gone (pdf-repair.ts `lost`) read as empty: they are unreadable. */
+function markLost(pages: Page[], lost: number[], warnings: string[]): void {
+  for (const n of lost) {
+    const page = pages.find((p) => p.source_file_page_number === n);
+    if (!page || page.unreadable !== undefined) continue;
+    page.unreadable = "its content is missing from the file (cut short or damaged)";
+    warnings.push(`page ${n}: could not be read (${page.unreadable}); it is treated as an empty page`);
+  }
 }
 
 // Below this many pages a second pdf.js worker costs more than it saves, even a warm one from the pool.
@@ -200,7 +212,7 @@ async function extractAll(
   } finally {
     await Promise.all(helpers.map(async (opening) => (await opening)?.close()));
   }
-  for (const list of pageWarnings) warnings.push(...(list ?? []));
+  for (const list of pageWarnings) pushAll(warnings, list ?? []);
   return pages;
 }
 

@@ -50,6 +50,7 @@
  */
 import { SHARED_FONTS } from "./pdfjs-font-sharing.ts";
 import { LEXER } from "./pdfjs-lexer-patches.ts";
+import { pushAll } from "../arrays";
 import type { Patch } from "./pdfjs-patch.ts";
 
 export type { Patch } from "./pdfjs-patch.ts";
@@ -277,11 +278,11 @@ export function applyPatches(source: string, required: Patch[], optional: Patch[
   };
   const must = locate(required);
   if (!must) return null;
-  spots.push(...must);
+  pushAll(spots, must);
   for (const group of optional) {
     const found = locate(group);
     // Overlapping anchors would make the edits ambiguous: such a group is left out.
-    if (found && found.every((f) => spots.every((s) => f.at + f.length <= s.at || s.at + s.length <= f.at))) spots.push(...found);
+    if (found && found.every((f) => spots.every((s) => f.at + f.length <= s.at || s.at + s.length <= f.at))) pushAll(spots, found);
   }
   spots.sort((a, b) => a.at - b.at);
   const parts: string[] = [];

@@ -8,6 +8,7 @@
 import type { ConvertedFile } from "../model.ts";
 import { readEInvoice } from "../extract/einvoice.ts";
 import { convertText } from "./supplied.ts";
+import { pushAll } from "../arrays";
 import { kindOfTypeCode } from "../classify/type-codes.ts";
 
 const LABELS: Array<[string, string]> = [
@@ -30,7 +31,7 @@ export function convertEInvoiceXml(data: Uint8Array, filename: string, firstPage
     lines.push(`${label}: ${v}${typeof v === "number" ? currency : ""}`);
   }
   const items = Array.isArray(e.fields.line_items) ? e.fields.line_items : [];
-  if (items.length) lines.push("", "Description  Quantity  Unit price  Amount", ...items.map((r) => `${r.description ?? ""}  ${r.quantity ?? ""}  ${r.unit_price ?? ""}  ${r.amount ?? ""}`));
+  if (items.length) pushAll(lines, ["", "Description  Quantity  Unit price  Amount", ...items.map((r) => `${r.description ?? ""}  ${r.quantity ?? ""}  ${r.unit_price ?? ""}  ${r.amount ?? ""}`)]);
   const file = convertText(lines.join("\n"), firstPageNumber, { filename, sourceFileIndex });
   return { ...file, content_type: "application/xml", attachments: [{ filename, data }] };
 }

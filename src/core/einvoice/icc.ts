@@ -56,8 +56,9 @@ export function srgbIccProfile(): Uint8Array {
   const data: number[] = [];
   for (const [sig, body] of tags) {
     const padded = pad4(body);
+    // stack-safe: a fixed profile's tags, 12 bytes of table and a few dozen of data each.
     table.push(...ascii(sig), ...u32(offset), ...u32(body.length));
-    data.push(...padded);
+    data.push(...padded); // stack-safe: as above
     offset += padded.length;
   }
   const size = 128 + tableSize + data.length;

@@ -118,6 +118,9 @@ export function runExports(ctx: ExportContext, profiles: Array<ExportProfile | E
 }
 
 async function exportAll(ctx: ExportContext, profiles: Array<ExportProfile | ExportProfileInput>): Promise<ExportManifest> {
+  // Every e-invoice written is checked by the EN 16931 / XRechnung rules first (docs/einvoices.md); the engine is
+  // loaded only when an e-invoice profile asks for it.
+  ctx = ctx.validateEInvoice ? ctx : { ...ctx, validateEInvoice: async (xml) => (await import("../einvoice/validate")).validateEInvoice(xml) };
   const clock = ctx.now ?? (() => new Date());
   const namer = new FileNamer();
   const manifest: ExportManifest = {

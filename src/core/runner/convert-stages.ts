@@ -16,6 +16,7 @@ import { analysePage, separatorNeedsOf, type SplitFile } from "../stages/split";
 import { splitSettingsOf } from "../workflow";
 import { readAheadOf } from "./read-ahead";
 import { StageInterrupted, type OpenFile, type Stage } from "./types";
+import { pushAll } from "../arrays";
 
 export const convertStage: Stage = async (state, ctx) => {
   const { input, progress } = ctx;
@@ -56,7 +57,7 @@ export const convertStage: Stage = async (state, ctx) => {
     state.files.push(convertOcrData(input.ocrData, nextPage, { sourceFileIndex: sources.length + (input.documentText ? 1 : 0) }));
   }
   progress("convert", total, total);
-  for (const f of state.files) state.warnings.push(...f.warnings.map((w) => `${f.filename}: ${w}`));
+  for (const f of state.files) pushAll(state.warnings, f.warnings.map((w) => `${f.filename}: ${w}`));
   state.pages = state.files.flatMap((f) => f.pages);
   if (state.pages.length === 0 && state.errors.length > 0) {
     const first = state.errors[0]!;
@@ -73,7 +74,7 @@ export const ocrStage: Stage = async (state, ctx) => {
   // Stopped at a checkpoint: the pages read are kept; the rest (and any that failed, tried again) come next time,
   // so their warnings are reported then.
   if (report.stopped) throw new StageInterrupted("ocr");
-  state.warnings.push(...report.warnings);
+  pushAll(state.warnings, report.warnings);
   await suspendFiles(state.files);
 };
 

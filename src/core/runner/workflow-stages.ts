@@ -20,6 +20,7 @@ import { einvoiceValidation } from "../einvoice/validate/rule-results";
 import { exportProfilesOf } from "../workflow";
 import { convertStage, ocrStage, splitFilesOf, suspendFiles } from "./convert-stages";
 import type { RunState, Stage, StageContext, StageName } from "./types";
+import { pushAll } from "../arrays";
 
 const unclassified = (): Classification => ({
   class_id: "other",
@@ -124,7 +125,7 @@ export const notifyStage: Stage = async (state, ctx) => {
   const activity = ctx.step.activity;
   if (!activity) return; // an unconfigured node (no webhook_url yet) sends nothing
   const res = await ctx.notify({ event: "reached", step: { ...ctx.step, activity }, manifest: state.manifest });
-  if (res?.warnings) state.warnings.push(...res.warnings);
+  if (res?.warnings) pushAll(state.warnings, res.warnings);
   if (res?.failWorkflow) throw new DocprocError("delivery_failed", res.failWorkflow, { stage: "notify" });
 };
 

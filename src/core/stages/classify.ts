@@ -21,6 +21,7 @@ import { structureBonus } from "../classify/structure";
 import { kindOfTypeCode } from "../classify/type-codes";
 import { type ClassifierModel, evidenceFor, isClassifierModel, type Prediction, predict, tokenize, trainClassifier } from "../classify/naive-bayes";
 import { timeStageSync } from "../timing.ts";
+import { maxOf } from "../arrays";
 
 /** Cue scores are turned into probabilities with this temperature (score points per factor e). */
 const TEMPERATURE = 2;
@@ -50,7 +51,7 @@ function modelFor(project: ProjectSettings, given?: ClassifierModel): Classifier
 }
 
 function softmax(scores: number[]): number[] {
-  const max = Math.max(...scores);
+  const max = maxOf(scores);
   const exps = scores.map((s) => Math.exp((s - max) / TEMPERATURE));
   const sum = exps.reduce((a, b) => a + b, 0);
   return exps.map((e) => e / sum);

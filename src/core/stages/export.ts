@@ -12,6 +12,7 @@ import { DocprocError } from "../errors";
 import type { Page, ResultsFile, ResultsPage, SourceInput } from "../model";
 import { runExports, type ExportManifest, type ExportProfile, type ExportProfileInput, type ExportSink } from "../exporters";
 import { convertSource, type ConvertedSource } from "./convert";
+import { maxOf, minOf } from "../arrays";
 
 export { runExports, profilesForFormats } from "../exporters";
 
@@ -51,8 +52,8 @@ async function attachRenders(pages: Page[], sources: SourceInput[], opened: Conv
   for (const src of sources) {
     const mine = pages.filter((p) => p.source_file_index === src.index);
     if (mine.length === 0) continue;
-    const first = Math.min(...mine.map((p) => p.page_number));
-    const last = Math.max(...mine.map((p) => p.source_file_page_number));
+    const first = minOf(mine.map((p) => p.page_number));
+    const last = maxOf(mine.map((p) => p.source_file_page_number));
     const converted = await convertSource(src, { firstPageNumber: first, maxPages: last });
     opened.push(converted);
     for (const page of mine) {

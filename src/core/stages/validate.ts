@@ -13,6 +13,7 @@ import type { DocumentResult, RuleResult, ValidationResult } from "../model";
 import type { ProjectSettings, ValidationRule } from "../project";
 import { evaluateRule, uniqueInTransaction } from "../validate/rules";
 import { EINVOICE_FORMATS } from "../einvoice/readiness-rule";
+import { pushAll } from "../arrays";
 
 export type Status = "success" | "warning" | "error";
 
@@ -43,7 +44,7 @@ export function validateDocument(doc: DocumentResult, project: ProjectSettings, 
   // (loaded only for such a project: a literal require() is bundled into the compiled binary).
   if (project.export_profiles.some((p) => EINVOICE_FORMATS.has(p.output_format))) {
     const { einvoiceReadiness } = require("../einvoice/readiness") as typeof import("../einvoice/readiness");
-    results.push(...einvoiceReadiness(doc, project));
+    pushAll(results, einvoiceReadiness(doc, project));
   }
   const overall = overallStatus(results);
   return overall === "success" ? undefined : { overall_status: overall, rule_results: results };

@@ -10,6 +10,7 @@ import { parseXmlDocument, type Document } from "slimdom";
 import { runSchema } from "./engine";
 import { ruleSet, type RuleSetId } from "./rulesets";
 import { structuralChecks } from "./structure";
+import { pushAll } from "../../arrays";
 import type { EInvoiceFinding, EInvoiceReport, Syntax, ValidateOptions } from "./types";
 
 export type { EInvoiceFinding, EInvoiceReport, Syntax, ValidateOptions } from "./types";
@@ -91,8 +92,8 @@ export function validateDocument(doc: Document, opts: ValidateOptions = {}): EIn
   const unevaluated: EInvoiceReport["unevaluated"] = [];
   for (const id of sets) {
     const run = runSchema(ruleSet(id), doc);
-    results.push(...run.results);
-    unevaluated.push(...run.unevaluated);
+    pushAll(results, run.results);
+    pushAll(unevaluated, run.unevaluated);
   }
   if (opts.cius !== "none" && customization && PEPPOL.test(customization)) {
     unevaluated.push({ rule_id: "PEPPOL-BIS-3", reason: "the document claims Peppol BIS Billing 3.0; docproc does not ship the Peppol rules (PEPPOL-EN16931-R*), only EN 16931 was checked" });

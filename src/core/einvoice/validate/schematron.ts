@@ -8,6 +8,7 @@
  * Anything else in the schema (phases, titles, diagnostics) is not needed to decide a rule and is ignored.
  */
 import { parseXmlDocument, type Element } from "slimdom";
+import { pushAll } from "../../arrays";
 
 const SCH = "http://purl.oclc.org/dsdl/schematron";
 const XSL = "http://www.w3.org/1999/XSL/Transform";
@@ -87,7 +88,7 @@ export function readSchema(name: string, path: string, files: Record<string, str
       else if (c.localName === "include") visitFile(resolve(at, c.getAttribute("href")!));
       else if (c.localName === "pattern") {
         if (c.getAttribute("abstract") === "true" || c.hasAttribute("is-a")) throw new Error(`${name}: abstract patterns must be preprocessed first`);
-        schema.globals.push(...lets(c));
+        pushAll(schema.globals, lets(c));
         schema.patterns.push({ id: c.getAttribute("id") ?? `pattern-${schema.patterns.length + 1}`, rules: children(c, SCH, "rule").map(rule) });
       }
     }
