@@ -116,6 +116,20 @@ describe("remembered places", () => {
     const read = (await run({ text: slipped }, project)).doc.fields.invoice_number!;
     expect(read.value).toBe("NW/512/B");
     expect(read.reasoning).toContain('right of label "Ref. doc."');
+    // A label OCR could not read at all: the header value at its place relative to the text, shape checked.
+    const lost = (await run({ text: b!.text.replace("Ref. doc.", "Xq7 #;!") }, project)).doc.fields.invoice_number!;
+    expect(lost.value).toBe(b!.truth.invoice_number!);
+    expect(lost.reasoning).toContain("its label not read");
+  }, 60_000);
+
+  test("a value printed over two lines of a block (an address) is learned as a block and read back joined as confirmed", async () => {
+    const twoLines = (d: SeriesDoc, street: string) => d.text.replace("Havenweg 9, 2000 Antwerpen", `${street}\n2000 Antwerpen`);
+    const [a, b] = northwind(31, 2);
+    const memory = await teach({ text: twoLines(a!, "Havenweg 9"), truth: { ...a!.truth, vendor_address: "Havenweg 9, 2000 Antwerpen" } });
+    expect(memory.fields.vendor_address).toMatchObject({ lines: 2, joiner: ", ", tail: 2 });
+    const { doc } = await run({ text: twoLines(b!, "Havenweg 11") }, parseProjectSettings({ ...defaultProject, memory: [memory] }));
+    expect(doc.fields.vendor_address!.value).toBe("Havenweg 11, 2000 Antwerpen");
+    expect(doc.fields.vendor_address!.reasoning).toStartWith("as on the document confirmed");
   }, 60_000);
 });
 

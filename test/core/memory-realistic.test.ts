@@ -1,9 +1,10 @@
 /**
  * Issue 33's done-when at the core level: memory on scans and receipts. The series (fixtures/vendor-series/
  * realistic.ts): page 1 of invoice2data PDFs scanned at 150-300 DPI with skew, crop and noise per copy; till
- * receipts of two shops (no VAT ID) drawn with the shipped font and degraded like photos; two issuers printing one
- * VAT ID; issuers never taught (one printing that VAT ID in its customer block). Real OCR, 36 pages, each read once
- * (recognitions are memoised by image for the second pass; rendered images are cached on disk by hash).
+ * receipts of three shops (no VAT ID; one prints its name as a logo) drawn with the shipped font and degraded like
+ * photos; two issuers printing one VAT ID; issuers never taught (one printing that VAT ID in its customer block).
+ * Real OCR, 39 pages, each read once (recognitions are memoised by image for the second pass; rendered images are
+ * cached on disk by hash).
  *
  * One confirmation per issuer (its teaching copy), then its later documents: ≥ 0.98 of their header fields with
  * memory, receipts included, every later document matched to its own issuer; documents of issuers never taught come
@@ -71,7 +72,7 @@ describe("memory on scans and receipts (issue 33)", () => {
       memories.push(m);
       taughtBy.set(m.memory_id, s.issuer);
     }
-    expect(memories).toHaveLength(9);
+    expect(memories).toHaveLength(10);
     const withMemory = parseProjectSettings({ ...defaultProject, memory: memories });
     const [a, b]: FileOutcome[][] = [[], []];
     for (const [i, s] of series.entries()) {

@@ -6,8 +6,9 @@
  * Contracts (issue 33):
  * - An identifier (VAT ID, IBAN) alone is evidence, never proof: two issuers of one group print the same VAT ID, and
  *   an invoice prints its customer's. A memory applies only when the issuer's name is printed where that issuer
- *   prints it (as OCR reads it: fuzzy) together with one more sign, or when an identifier agrees with the issuer's
- *   own fixed strings and layout.
+ *   prints it (as OCR reads it: fuzzy) together with one more sign, when an identifier agrees with the issuer's own
+ *   fixed strings and layout, or when most of those fixed strings (three at least) stand at their places in that
+ *   layout (a receipt whose shop name is a logo).
  * - The layout alone never matches (many vendors share a template); neither do fixed strings that several issuers'
  *   memories share (the customer's own address, printed by every vendor).
  * - Every match carries its evidence and score, for the reasoning of the fields it changes.
@@ -176,9 +177,10 @@ export function matchMemory(memories: Memory[], lines: Line[], legacy: (m: Memor
     const iban = m.issuer.ibans.find((v) => v.length >= 12 && printedId(v, keyed));
     const id = vat ? `VAT ID ${vat}` : iban ? `IBAN ${iban}` : null;
     const name = nameEvidence(m, p);
-    // Every way to match needs the name at its place or an identifier: the dearer signs only for those memories.
-    if (name.score < 0.8 && id === null) continue;
     const [anchors, anchorsFound] = anchorShare(m.issuer.anchors, p, generic);
+    // Without the name at its place or an identifier, only most of the issuer's own fixed strings can match: the
+    // layout (the dearer sign) is compared for those memories only.
+    if (name.score < 0.8 && id === null && (anchors < 0.6 || anchorsFound < 3)) continue;
     const lay = m.issuer.layouts.length ? Math.max(...m.issuer.layouts.map((l) => layoutSimilarity(l, layout))) : legacy(m, lines);
     const domain = m.issuer.domains.find((d) => text.toLowerCase().includes(d)) ?? null;
     const fresh = m.issuer.anchors.length > 0 || m.issuer.layouts.length > 0;
@@ -186,6 +188,8 @@ export function matchMemory(memories: Memory[], lines: Line[], legacy: (m: Memor
     const ok =
       (named && (id !== null || domain !== null || anchors >= 0.3 || lay >= 0.4)) ||
       (id !== null && anchors >= 0.4 && anchorsFound >= 2 && lay >= 0.5) ||
+      // A receipt photo whose shop name OCR cannot read: its address, phone and greetings where the shop prints them.
+      (anchors >= 0.6 && anchorsFound >= 3 && lay >= 0.5) ||
       // A memory written before anchors and layouts were learned: its identifier with its old layout sign.
       (!fresh && id !== null && (named || domain !== null || lay >= 0.5));
     if (!ok) continue;

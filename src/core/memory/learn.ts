@@ -10,6 +10,7 @@ import type { ProjectSettings } from "../project";
 import { pageLines, uprightSize, type Line, type LineWord } from "../extract/lines";
 import { findAmounts } from "../extract/values";
 import { findDates, inferDateOrder, normalizeVatId, type DateOrder } from "../extract/normalize";
+import { locateBlock, type Block } from "./block";
 import { anchorsOf, layoutOf, namePlaceOf } from "./evidence";
 import { frameOf, offsetOf, placeOf, type Frame } from "./frame";
 import type { Issuer, Memory, RememberedField } from "./model";
@@ -110,7 +111,7 @@ function anchorFor(hit: Located, lines: Line[], frame: Frame, valueWords: Set<Li
 
 const round = (x: number) => Math.round(x * 100) / 100;
 
-function remember(type: string, value: FieldValue, hits: Located[], lines: Line[], hintLabels: string[], valueWords: Set<LineWord>): RememberedField | null {
+function remember(type: string, value: FieldValue, hits: Located[], lines: Line[], hintLabels: string[], valueWords: Set<LineWord>, block?: Block | null): RememberedField | null {
   if (!hits.length) return null;
   const hints = hintLabels.map(compact);
   // A value next to a label is the printed one (a total, not the same amount in a line item); a label the project
@@ -128,7 +129,8 @@ function remember(type: string, value: FieldValue, hits: Located[], lines: Line[
   const vx = box[0] / W, vy = box[1] / H;
   const pageIndex = [...new Set(lines.map((l) => l.page))].indexOf(page) + 1;
   const place = placeOf(frame, box).map(round) as [number, number];
-  const base = { position: [vx, vy] as [number, number], page: pageIndex, shape: type === "amount" || type === "number" || type === "date" ? "" : shapeOf(String(value)), words: hit.words.length, example: value as string | number | boolean, place, seen: 1 };
+  const more = block ? { lines: block.more.length + 1, joiner: block.joiner, tail: block.more[block.more.length - 1]!.length } : {};
+  const base = { position: [vx, vy] as [number, number], page: pageIndex, shape: type === "amount" || type === "number" || type === "date" ? "" : shapeOf(String(value)), words: hit.words.length, example: value as string | number | boolean, place, seen: 1, ...more };
   const left = labelLeft(hit);
   if (left.length) {
     const last = left[left.length - 1]!;
@@ -178,14 +180,17 @@ export function learnMemory(input: LearnInput): Memory {
     return f.type !== "table" && v !== null && v !== undefined && v !== "" && !Array.isArray(v);
   });
   const hits = new Map(wanted.map((f) => [f.id, locate(f.type, input.values[f.id]!, lines, order)]));
+  // A text value no line holds may be printed over several lines of one block (an address).
+  const blocks = new Map(wanted.filter((f) => f.type === "string" && !hits.get(f.id)!.length).map((f) => [f.id, locateBlock(String(input.values[f.id]), lines)] as const));
+  for (const [id, b] of blocks) if (b) hits.set(id, [{ line: b.line, words: b.words }]);
   // Words of any confirmed value: never an anchor to measure another value from (they change).
-  const valueWords = new Set([...hits.values()].flatMap((hs) => hs.flatMap((h) => h.words)));
+  const valueWords = new Set([...hits.values()].flatMap((hs) => hs.flatMap((h) => h.words)).concat([...blocks.values()].flatMap((b) => b?.more.flat() ?? [])));
   for (const field of wanted) {
     const value = input.values[field.id]!;
-    const found = remember(field.type, value, hits.get(field.id)!, lines, field.hints.labels, valueWords);
+    const found = remember(field.type, value, hits.get(field.id)!, lines, field.hints.labels, valueWords, blocks.get(field.id));
     if (found) fields[field.id] = found;
-    // Confirmed but not printed (a till receipt that never says EUR): an issuer constant, used where the page is silent.
-    else if (field.hints.recognizer === "currency" && typeof value === "string") fields[field.id] = { label: null, relation: "none", offset: null, position: [0, 0], page: 1, shape: "", words: 1, example: value, constant: true, seen: 1 };
+    // Confirmed but not printed (a till receipt that never says EUR, a name that is a logo): an issuer constant.
+    else if ((field.hints.recognizer === "currency" || field.id === "vendor_name") && typeof value === "string") fields[field.id] = { label: null, relation: "none", offset: null, position: [0, 0], page: 1, shape: "", words: 1, example: value, constant: true, seen: 1 };
   }
   const vat = input.values.vendor_vat_id ? normalizeVatId(String(input.values.vendor_vat_id)) : null;
   const iban = input.values.iban ? String(input.values.iban).replace(/\s+/g, "").toUpperCase() : null;

@@ -37,6 +37,10 @@ const PlacementSchema = z.object({
   place: Pair.optional(),
   /** The value was confirmed but not printed (a shop's currency): used only where the page gives nothing. */
   constant: z.boolean().optional(),
+  /** A value over several lines of one block (an address): how many, the confirmed separator, last line's words. */
+  lines: z.number().int().min(2).optional(),
+  joiner: z.string().optional(),
+  tail: z.number().int().min(1).optional(),
   /** How many confirmations this placement was averaged over. */
   seen: z.number().int().min(1).optional(),
 });

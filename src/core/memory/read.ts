@@ -14,12 +14,14 @@ import { kindOf } from "../extract/fields";
 import { readValue } from "../extract/values";
 import type { DateOrder } from "../extract/normalize";
 import { compact, locate, shapeOf } from "./learn";
+import { readBlock } from "./block";
 import { findText, frameOf, offsetOf, placeOf, similarity, type Frame } from "./frame";
 import type { Placement, RememberedField } from "./model";
 
 export interface Read { line: Line; start: number; end: number; value: FieldValue; how: string }
 
-function readAt(field: FieldSettings, r: Placement, line: Line, from: LineWord, order: DateOrder): { start: number; end: number; value: FieldValue } | null {
+function readAt(field: FieldSettings, r: Placement, line: Line, from: LineWord, order: DateOrder, lines: Line[]): { start: number; end: number; value: FieldValue } | null {
+  if (r.lines && r.lines > 1) return readBlock(line, from, r.lines, r.joiner ?? " ", lines, r.tail);
   const kind = kindOf(field);
   if (field.type === "string" && (kind === "identifier" || kind === "text" || kind === "party")) {
     const i = line.words.indexOf(from);
@@ -86,7 +88,7 @@ function readPlacement(field: FieldSettings, r: Placement, lines: Line[], pages:
   const f = frameOf(onPage, page);
   const tryAll = (cands: Target[], how: string): Read | null => {
     for (const c of cands) {
-      const got = fitted(field, r, readAt(field, r, c.line, c.word, order));
+      const got = fitted(field, r, readAt(field, r, c.line, c.word, order, onPage));
       if (got) return { line: c.line, ...got, how };
     }
     return null;
@@ -101,8 +103,9 @@ function readPlacement(field: FieldSettings, r: Placement, lines: Line[], pages:
       const read = tryAll(cands, `value ${r.relation === "right" ? "right of" : "below"} label "${labelText}"`);
       if (read) return read;
     }
-    // A value that had a label and lost it is not guessed from its old place (totals move with the item count).
-    return null;
+    // A label OCR could not read: a header value (not an amount: totals move with the item count) is looked for at
+    // its place relative to the page's text, where it must still have the remembered shape.
+    return field.type === "amount" || !r.place ? null : atPlace(r, onPage, f, tryAll, "value at its remembered place (its label not read)");
   }
   if (r.label && r.offset) return legacyLabelled(field, r, onPage, page, order, tryAll);
   if (r.label) return null;
@@ -114,16 +117,20 @@ function readPlacement(field: FieldSettings, r: Placement, lines: Line[], pages:
       if (read) return read;
     }
   }
-  if (r.place) {
-    const cands = onPage.flatMap((l) => l.words.map((w) => ({ line: l, word: w, p: placeOf(f, w.box) })))
-      .filter((c) => Math.abs(c.p[0] - r.place![0]) <= 0.06 && Math.abs(c.p[1] - r.place![1]) <= 2)
-      .sort((a, b) => Math.hypot(a.p[0] - r.place![0], (a.p[1] - r.place![1]) / 30) - Math.hypot(b.p[0] - r.place![0], (b.p[1] - r.place![1]) / 30));
-    return tryAll(cands.slice(0, 3), "value at the remembered place relative to the page's text");
-  }
+  if (r.place) return atPlace(r, onPage, f, tryAll, "value at the remembered place relative to the page's text");
   // A memory written before places were relative to the text: the remembered page fractions.
   const [W, H] = uprightSize(page);
   const cands = onPage.flatMap((l) => l.words.map((w) => ({ line: l, word: w, d: Math.hypot(w.box[0] / W - r.position[0], 3 * (w.box[1] / H - r.position[1])) })));
   return tryAll(cands.filter((c) => c.d <= 0.06).sort((a, b) => a.d - b.d).slice(0, 3), "value at the remembered place on the page");
+}
+
+/** The words starting nearest the remembered place (frame terms), read in turn. */
+function atPlace(r: Placement, onPage: Line[], f: Frame, tryAll: (c: Target[], how: string) => Read | null, how: string): Read | null {
+  const place = r.place!;
+  const cands = onPage.flatMap((l) => l.words.map((w) => ({ line: l, word: w, p: placeOf(f, w.box) })))
+    .filter((c) => Math.abs(c.p[0] - place[0]) <= 0.06 && Math.abs(c.p[1] - place[1]) <= 2)
+    .sort((a, b) => Math.hypot(a.p[0] - place[0], (a.p[1] - place[1]) / 30) - Math.hypot(b.p[0] - place[0], (b.p[1] - place[1]) / 30));
+  return tryAll(cands.slice(0, 3), how);
 }
 
 /** Memories written before offsets in word heights: the label's offset in page fractions, as they were read then. */

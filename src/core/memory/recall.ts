@@ -91,9 +91,16 @@ function applyFields(pages: Page[], lines: Line[], fields: Record<string, FieldR
     const general = out[field.id];
     if (!r || !general || fromXml(general) || locked.has(field.id)) continue;
     const constant = [r, ...(r.variants ?? [])].find((p) => p.constant);
-    if (constant && (general.value === null || general.value === "") && !recallField(field, r, lines, pages, order)) {
+    // The issuer's name as a logo: once the issuer is recognised, its confirmed name is known, whatever was read.
+    const isName = constant !== undefined && m.issuer.names.includes(String(constant.example));
+    // A currency the page shows only as a symbol OCR may misread (€ as £) gives way to the issuer's confirmed one; a
+    // printed ISO code does not.
+    const symbolOnly = field.hints.recognizer === "currency" && typeof general.value === "string" && /^[A-Z]{3}$/.test(general.value) && general.value !== constant?.example && !new RegExp(`\\b${general.value}\\b`).test(text);
+    const silent = general.value === null || general.value === "" || symbolOnly;
+    if (constant && (isName ? !match.nameHit : silent) && !recallField(field, r, lines, pages, order)) {
       const confidence = Math.round(Math.min(cap, 0.85) * 1000) / 1000;
-      out[field.id] = { ...general, value: constant.example, confidence, bounding_boxes: [], reasoning: `${since}: not printed; the value confirmed for this issuer`, review_required: confidence < threshold, raw_text: "" };
+      const why = isName ? "the recognised issuer's name as confirmed (not printed as text)" : symbolOnly ? "the issuer's confirmed currency (the page shows only a symbol)" : "not printed; the value confirmed for this issuer";
+      out[field.id] = { ...general, value: constant.example, confidence, bounding_boxes: [], reasoning: `${since}: ${why}; the general reading gave ${JSON.stringify(general.value)}`, review_required: confidence < threshold, raw_text: "" };
       changed.add(field.id);
       continue;
     }
