@@ -21,6 +21,7 @@ export const SETTINGS_VARIABLES = [
   "DOCPROC_MAX_DOCUMENT_TEXT_MB",
   "DOCPROC_MAX_OCR_DATA_MB",
   "DOCPROC_MAX_PUBLIC_UPLOADS",
+  "DOCPROC_MAX_CAPTURE_FILES_FIRST_MB",
   "DOCPROC_LEASE_SECONDS",
   "DOCPROC_JOB_TIMEOUT_SECONDS",
   "DOCPROC_PUBLIC_URL",
@@ -54,7 +55,7 @@ export const SETTINGS_VARIABLES = [
  * and CI (they reach docproc's environment when those run it).
  * A variable a command reads MUST be in EnvSchema, DIAGNOSTICS_VARIABLES or here, or setting it is an error.
  */
-export const OTHER_VARIABLES = ["DOCPROC_API_KEY", "DOCPROC_TESSDATA", "DOCPROC_TEST_BACKEND", "DOCPROC_TEST_POSTGRES_URL", "DOCPROC_CI_ALONE", "DOCPROC_BENCH_BIN"];
+export const OTHER_VARIABLES = ["DOCPROC_API_KEY", "DOCPROC_TESSDATA", "DOCPROC_TEST_BACKEND", "DOCPROC_TEST_POSTGRES_URL", "DOCPROC_CI_ALONE", "DOCPROC_BENCH_BIN", "DOCPROC_BUILD_COMMIT"];
 
 /**
  * A DOCPROC_* variable docproc does not read is a typo until shown otherwise (a misspelt public URL variable would

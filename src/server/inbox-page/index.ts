@@ -3,6 +3,7 @@
  * imported as text so the compiled binary carries it, with no external asset. Served by `docproc serve` at `/` to
  * browsers (Accept: text/html); JSON clients still get the start facts as JSON there (routes/home.ts).
  */
+import pkg from "../../../package.json" with { type: "json" };
 import { inlinePage } from "../inline-page";
 import pageHtml from "./page.html" with { type: "text" };
 import pageCss from "./page.css" with { type: "text" };
@@ -11,6 +12,7 @@ import appJs from "./app.js" with { type: "text" };
 let respond: (() => Response) | null = null;
 
 export function inboxPageResponse(): Response {
-  respond ??= inlinePage("inbox", "INBOX", pageHtml as unknown as string, pageCss, appJs as unknown as string);
+  const html = (pageHtml as unknown as string).replace("<!--VERSION-->", () => pkg.version.replace(/[<&]/g, ""));
+  respond ??= inlinePage("inbox", "INBOX", html, pageCss, appJs as unknown as string);
   return respond();
 }
