@@ -14,7 +14,7 @@ import { editDistance } from "../../src/core/extract/fuzzy";
 import { withRateTaxes, type PrintedAmount } from "../../src/core/extract/reconcile";
 import type { Candidate } from "../../src/core/extract/fields";
 import type { Line } from "../../src/core/extract/lines";
-import type { FieldResult, Page } from "../../src/core/model";
+import type { FieldResult, Page, Word } from "../../src/core/model";
 import { defaultProject } from "../../src/core/project";
 import { classifyDocument } from "../../src/core/stages/classify";
 import { convertSource } from "../../src/core/stages/convert";
@@ -131,5 +131,33 @@ describe("tax from the rate on the tax line", () => {
   test("no printed amount equal to rate × value: nothing is added", () => {
     const out = withRateTaxes([candidate(112.9, "Tax 15% on $ 112.90")], printed(112.9, 279.84));
     expect(out.map((c) => c.match.value)).toEqual([112.9]);
+  });
+});
+
+describe("total against tax on OCR text", () => {
+  /** An OCR'd page of rows; "|" moves the rest of a row to the right-hand amount column. */
+  function ocrPage(rows: string[][]): Page {
+    const words: Word[] = [];
+    rows.forEach((cells, r) => {
+      let x = 100;
+      for (const cell of cells) {
+        if (cell === "|") {
+          x = 900;
+          continue;
+        }
+        for (const text of cell.split(" ")) {
+          words.push({ text, confidence: 0.9, bounding_box: [x, 100 + r * 40, x + text.length * 14, 124 + r * 40], line: r + 1 });
+          x += (text.length + 1) * 14;
+        }
+      }
+    });
+    const it = { rasterized_width: 1240, rasterized_height: 1754, source_width: 1240, source_height: 1754, source_unit: "pixel" as const, render_scale: 1, effective_dpi: 150, coordinate_system: "top-left-origin" as const, rotation: 0 };
+    return { page_number: 1, source_file_index: 0, source_filename: "scan.png", source_file_page_number: 1, image_transform: it, text_source: "ocr", words, text: rows.map((r) => r.join(" ")).join("\n"), ocr_confidence: 0.9 };
+  }
+
+  test("\"TotaI 119.00\" over \"Total VAI 19.00\": the VAT line's misread qualifier still keeps the total label off it", () => {
+    const page = ocrPage([["Nordlicht Design GmbH"], ["INVOICE"], ["Invoice No.", "|", "INV-2041"], ["Description", "|", "Amount"], ["Consulting services", "|", "100.00"], ["TotaI", "|", "119.00"], ["Total VAI", "|", "19.00"]]);
+    // Before: 19 (the exact "Total" of the VAT line beat the misread one of the total line).
+    expect(extractFields([page], "invoice", defaultProject).total_amount?.value).toBe(119);
   });
 });
