@@ -14,7 +14,8 @@ import { editDistance } from "../../src/core/extract/fuzzy";
 import { withRateTaxes, type PrintedAmount } from "../../src/core/extract/reconcile";
 import type { Candidate } from "../../src/core/extract/fields";
 import type { Line } from "../../src/core/extract/lines";
-import type { FieldResult, Page, Word } from "../../src/core/model";
+import type { RenderOptions } from "../../src/core/convert/raster";
+import type { FieldResult, Page, RasterImage, Word } from "../../src/core/model";
 import { defaultProject } from "../../src/core/project";
 import { classifyDocument } from "../../src/core/stages/classify";
 import { convertSource } from "../../src/core/stages/convert";
@@ -93,7 +94,9 @@ describe("invoice2data pages rendered and OCR'd as text layers are read", () => 
     const converted = await convertSource({ index: 0, filename: `${name}.pdf`, data: new Uint8Array(await Bun.file(file).arrayBuffer()), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
     let page: Page;
     try {
-      page = pageOf(await converted.pages[0]!.render!({ grayscale: true }), `${name}.png`);
+      // The renderer takes options the page type does not declare (the OCR stage asks for grey the same way).
+      const render = converted.pages[0]!.render as (o?: RenderOptions) => Promise<RasterImage>;
+      page = pageOf(await render({ grayscale: true }), `${name}.png`);
     } finally {
       await converted.close();
     }
