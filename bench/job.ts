@@ -24,9 +24,9 @@ import type { BenchRow } from "./index";
 import { benchPages } from "./ocr";
 import { cachedPdf } from "./convert";
 import { serveRows } from "./job/serve";
+import { docprocCommand } from "./job/command";
 
 const ROOT = path.resolve(import.meta.dir, "..");
-const CLI = path.join(ROOT, "src/cli.ts");
 const CACHE = path.resolve(import.meta.dir, ".cache", "job");
 const CORPUS = path.resolve(ROOT, "fixtures/corpora/invoice2data");
 const ROUNDS = Number(process.env.BENCH_ROUNDS) || 2;
@@ -110,7 +110,7 @@ export const median = (xs: number[]) => {
 };
 
 /** A and B in turn, `rounds` times; medians of each. */
-async function interleaved(a: () => Promise<Run>, b: (() => Promise<Run>) | null, rounds = ROUNDS): Promise<{ a: Run; b: Run | null }> {
+export async function interleaved(a: () => Promise<Run>, b: (() => Promise<Run>) | null, rounds = ROUNDS): Promise<{ a: Run; b: Run | null }> {
   const as: Run[] = [];
   const bs: Run[] = [];
   for (let i = 0; i < rounds; i++) {
@@ -132,9 +132,10 @@ function invoicePdfs(): string[] {
  * The invoice pages joined, repeated up to `pages`, in the corpus's order. Each source file is copied in one call,
  * so its fonts and images are stored once and shared by all its copies, as in a real long export.
  */
-async function realPagesPdf(pages: number): Promise<string> {
+export async function realPagesPdf(pages: number): Promise<string> {
   const file = path.join(CACHE, `real-v2-${pages}.pdf`);
   if (existsSync(file)) return file;
+  mkdirSync(CACHE, { recursive: true });
   const out = await PDFDocument.create();
   const sources = await Promise.all(invoicePdfs().map(async (f) => PDFDocument.load(readFileSync(f), { ignoreEncryption: true })));
   const cycle = sources.reduce((n, s) => n + s.getPageCount(), 0);
@@ -190,11 +191,11 @@ async function scannedInputs(): Promise<{ dir: string; files: string[]; pdf: str
 const tmp = () => mkdtempSync(path.join(tmpdir(), "docproc-job-"));
 
 /** `docproc process` in a fresh process, JSON summary, default project; the output folder is thrown away after. */
-function docproc(input: string, extra: string[] = [], env: Record<string, string> = {}): () => Promise<Run> {
+export function docproc(input: string, extra: string[] = [], env: Record<string, string> = {}): () => Promise<Run> {
   return async () => {
     const out = tmp();
     try {
-      return await measure([process.execPath, CLI, "process", input, "--out", out, "--json", ...extra], env, true);
+      return await measure([...docprocCommand(), "process", input, "--out", out, "--json", ...extra], env, true);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
@@ -250,7 +251,7 @@ interface Pair {
   target: string;
 }
 
-function pairRows(p: Pair): BenchRow[] {
+export function pairRows(p: Pair): BenchRow[] {
   const ref = p.reference;
   return [
     {
@@ -341,7 +342,7 @@ export async function benchJob(parts: string[] = []): Promise<BenchRow[]> {
     const one = path.join(CACHE, "tiny");
     mkdirSync(one, { recursive: true });
     copyFileSync(path.join(CORPUS, "AmazonWebServices.pdf"), path.join(one, "AmazonWebServices.pdf"));
-    const r = await interleaved(docproc(path.join(one, "AmazonWebServices.pdf")), () => measure([process.execPath, CLI, "--version"]), Math.max(5, ROUNDS));
+    const r = await interleaved(docproc(path.join(one, "AmazonWebServices.pdf")), () => measure([...docprocCommand(), "--version"]), Math.max(5, ROUNDS));
     rows.push({ metric: "process one tiny PDF (1 page), whole fresh process, wall", docproc: r.a.wall, reference: r.b!.wall, ratio: null, unit: "s", target: "≤ 0.6 s (reference: docproc --version)" });
     rows.push({ metric: "  same, CPU", docproc: r.a.cpu, reference: r.b!.cpu, ratio: null, unit: "s", target: "informative" });
     rows.push(...stageRows("one tiny PDF", await stageTimesOf(path.join(one, "AmazonWebServices.pdf"))));

@@ -209,6 +209,15 @@ function companionPlugin(): BunPlugin {
   };
 }
 
+/** The checkout's commit, `+changes` when tracked files differ from it; `unknown` outside a git checkout. */
+function commitOfCheckout(): string {
+  const head = Bun.spawnSync(["git", "rev-parse", "HEAD"], { cwd: ROOT, stdout: "pipe", stderr: "ignore" });
+  const sha = head.success ? head.stdout.toString().trim() : "";
+  if (!sha) return "unknown";
+  const status = Bun.spawnSync(["git", "status", "--porcelain", "--untracked-files=no"], { cwd: ROOT, stdout: "pipe", stderr: "ignore" });
+  return status.stdout.toString().trim() ? `${sha}+changes` : sha;
+}
+
 export async function buildBinary(): Promise<{ binary: string; binaryBytes: number; libBytes: number; files: number }> {
   mkdirSync(DIST, { recursive: true });
   const result = await Bun.build({
@@ -222,6 +231,8 @@ export async function buildBinary(): Promise<{ binary: string; binaryBytes: numb
     bytecode: true,
     minify: true,
     plugins: [companionPlugin()],
+    // `docproc --version` names the commit built (src/cli/version.ts); a binary has no git to ask.
+    define: { DOCPROC_BUILD_COMMIT: JSON.stringify(commitOfCheckout()) },
   });
   if (!result.success) throw new Error(`build failed:\n${result.logs.map(String).join("\n")}`);
   copyCompanion();

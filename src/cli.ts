@@ -3,7 +3,7 @@
  *
  * Commands are dispatched from an explicit, static map (src/commands/index.ts) instead of oclif's file-system
  * discovery, which cannot work inside a `bun build --compile` binary. `--version` is answered before anything heavy
- * is imported, so start-up stays in the milliseconds.
+ * is imported, so start-up stays in the milliseconds; it also names the build's commit (cli/version.ts).
  *
  * Exit codes: 0 success, 1 some input failed, 2 usage error, 3 locked by another run, 4 configuration error.
  */
@@ -14,8 +14,17 @@ import { stdoutFlushed, trackStdout } from "./cli/stdout";
 
 export async function main(argv: string[]): Promise<number> {
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0] === "version")) {
-    process.stdout.write(`${pkg.version}\n`);
+    const { versionLine } = await import("./cli/version");
+    process.stdout.write(`${versionLine(pkg.version)}\n`);
     return 0;
+  }
+  // A misspelt DOCPROC_* variable is an error for every command, not only those that read the settings (exit 4).
+  if (Object.keys(process.env).some((k) => k.startsWith("DOCPROC_"))) {
+    const unknown = (await import("./settings/env-names")).unknownVariables(process.env);
+    if (unknown.length) {
+      process.stderr.write(`docproc: environment: ${unknown.join("; ")}\n`);
+      return 4;
+    }
   }
   await warmPdfEarly(argv);
   const { dispatch } = await import("./commands/dispatch");

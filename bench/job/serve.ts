@@ -13,7 +13,7 @@ import { measure, median, QUICK_ROUNDS, type Run } from "../job";
 import { processThreads } from "../../src/settings/diagnostics";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
-const CLI = path.join(ROOT, "src/cli.ts");
+import { docprocCommand } from "./command";
 const KEY = "bench-admin-key";
 const ROUNDS = Number(process.env.BENCH_ROUNDS) || 2;
 
@@ -45,7 +45,7 @@ async function api(server: { base: string }, method: string, url: string, body?:
 async function startServer(): Promise<Server> {
   const dir = mkdtempSync(path.join(tmpdir(), "docproc-job-serve-"));
   const port = await freePort();
-  const proc = Bun.spawn([process.execPath, CLI, "serve", "--data", dir, "--port", String(port), "--workers", "2"], {
+  const proc = Bun.spawn([...docprocCommand(), "serve", "--data", dir, "--port", String(port), "--workers", "2"], {
     stdout: "ignore",
     stderr: "ignore",
     env: { ...process.env, ADMIN_API_KEY: KEY, DOCPROC_MAX_BODY_MB: "1000", DOCPROC_MAX_FILE_MB: "1000", NO_COLOR: "1" },

@@ -9,7 +9,7 @@ import { isoAt, type Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
 import { DEFAULT_TENANT } from "../storage/tenants";
 import { newApiKey, newId } from "./keys";
-import { DEFAULT_PERMISSIONS, parsePermissions } from "./permissions";
+import { DEFAULT_CLIENT_PERMISSIONS, parsePermissions } from "./permissions";
 import { checkId, requireTenant } from "./tenants";
 
 const LIMIT_FIELDS = ["rate_limit_per_minute", "rate_limit_per_hour", "async_limit_per_hour"] as const;
@@ -70,7 +70,7 @@ export function createClient(db: Db, clock: Clock, input: ClientInput) {
   const clientId = input.client_id === undefined ? newId("client_") : checkId(input.client_id, "client_id");
   const tenantId = input.tenant_id === undefined ? DEFAULT_TENANT : checkId(input.tenant_id, "tenant_id");
   const name = input.name === undefined ? clientId : text(input.name, "name", 200);
-  const permissions = input.permissions === undefined ? DEFAULT_PERMISSIONS : permissionList(input.permissions);
+  const permissions = input.permissions === undefined ? DEFAULT_CLIENT_PERMISSIONS : permissionList(input.permissions);
   const limits = Object.fromEntries(LIMIT_FIELDS.map((f) => [f, input[f] === undefined ? null : limit(input[f], f)])) as store.LimitOverrides;
   requireTenant(db, tenantId);
   if (store.getClient(db, clientId)) throw new DocprocError("conflict", `Client ${clientId} already exists`);

@@ -18,8 +18,19 @@ export const PERMISSIONS = {
 export type Permission = keyof typeof PERMISSIONS;
 export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
 
-/** Given to a client or user created without a permission list: everything except project.manage. */
-export const DEFAULT_PERMISSIONS: Permission[] = ALL_PERMISSIONS.filter((p) => p !== "project.manage");
+/**
+ * Given to a client (an integration) created without a permission list. A fixed list, never derived from
+ * PERMISSIONS: a permission added later (transaction.review came in wave 2) MUST NOT widen what a client created
+ * the way it always was gets (docs/api-stability.md). New permissions are opt-in for clients. The list is stored
+ * with the client at creation, so an existing client keeps exactly what it was given.
+ */
+export const DEFAULT_CLIENT_PERMISSIONS: Permission[] = ["transaction.create", "transaction.read", "transaction.download_results", "split", "classify", "extract"];
+
+/**
+ * Given to a user (a person signing in, mostly to review) created without a list: the client default plus
+ * transaction.review, as since wave 2. Fixed too: later permissions are opt-in.
+ */
+export const DEFAULT_USER_PERMISSIONS: Permission[] = ["transaction.create", "transaction.read", "transaction.download_results", "transaction.review", "split", "classify", "extract"];
 
 /** The workflow steps gated by a permission of the same name. */
 export const STEP_PERMISSIONS = ["split", "classify", "extract"] as const satisfies readonly Permission[];

@@ -5,7 +5,7 @@ import type { Db } from "../storage/db";
 import { DEFAULT_TENANT } from "../storage/tenants";
 import { findUserForLogin, insertUser, listUsers, type UserRecord } from "../storage/users";
 import { newId } from "./keys";
-import { DEFAULT_PERMISSIONS, parsePermissions } from "./permissions";
+import { DEFAULT_USER_PERMISSIONS, parsePermissions } from "./permissions";
 import { checkId, requireTenant } from "./tenants";
 
 export const MIN_PASSWORD_LENGTH = 10;
@@ -18,7 +18,7 @@ export async function createUser(db: Db, clock: Clock, input: { tenant_id?: unkn
   }
   const perms = input.permissions;
   if (perms !== undefined && (!Array.isArray(perms) || perms.some((x) => typeof x !== "string"))) throw new DocprocError("invalid_input", "permissions: an array of permission names");
-  const permissions = perms === undefined ? DEFAULT_PERMISSIONS : parsePermissions(perms as string[]);
+  const permissions = perms === undefined ? DEFAULT_USER_PERMISSIONS : parsePermissions(perms as string[]);
   requireTenant(db, tenantId);
   if (findUserForLogin(db, tenantId, username)) throw new DocprocError("conflict", `User ${username} already exists in tenant ${tenantId}`);
   const password_hash = await Bun.password.hash(input.password, { algorithm: "argon2id" });

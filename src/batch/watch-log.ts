@@ -27,7 +27,7 @@ export function watchLog(log: Logger, cwd = process.cwd()): WatchLog {
     let t = running.get(transaction_id);
     if (!t) {
       t = stepTimer(({ step, done, total, seconds }) =>
-        log.info({ event: "step_finished", transaction_id, step, done, total, duration_ms: Math.round(seconds * 1000) }, `${step} finished`),
+        log.debug({ event: "step_finished", transaction_id, step, done, total, duration_ms: Math.round(seconds * 1000) }, `${step} finished`),
       );
       running.set(transaction_id, t);
     }
@@ -66,6 +66,10 @@ export function watchLog(log: Logger, cwd = process.cwd()): WatchLog {
           break;
         }
         case "skipped":
+          if (e.reason === "not_a_document") {
+            log.info({ event: "file_skipped", file: e.file, reason: e.reason, detail: e.detail }, `skipped ${rel(e.file)}: ${e.detail}`);
+            break;
+          }
           log.info(
             { event: "file_skipped", file: e.file, reason: e.reason, status: e.status, transaction_id: e.transaction_id, moved_to: e.moved_to },
             `skipped ${rel(e.file)}: ${e.reason === "duplicate" ? "same content as a file just processed" : `already ${e.status}`} (transaction ${e.transaction_id})`,

@@ -13,7 +13,7 @@
  */
 import { watch, type FSWatcher } from "chokidar";
 import path from "node:path";
-import { collectInputs, DOCUMENT_EXTENSIONS } from "./inputs";
+import { collectInputs, DOCUMENT_EXTENSIONS, whyNotADocumentOf as whyNotADocument } from "./inputs";
 import type { ProjectSettings } from "../core/project";
 import { createFileProcessor, type FileProcessor } from "./file-processor";
 import { folderMetadata, relativeUnder } from "./folder-meta";
@@ -64,6 +64,8 @@ export type WatchEvent =
       moved_to: string | null;
     }
   | { event: "skipped"; file: string; reason: "already_processed" | "duplicate"; status: string; transaction_id: string; moved_to: string | null }
+  /** A settled file that is no document (an .xml that is no UBL or CII e-invoice): left where it is. */
+  | { event: "skipped"; file: string; reason: "not_a_document"; detail: string }
   | { event: "error"; file?: string; message: string }
   /** The file changed (or vanished) while it was processed: left in place, taken again once stable. */
   | { event: "changed"; file: string; transaction_id: string }
@@ -155,7 +157,9 @@ class HotFolder {
       },
     );
     const onFile = (p: string) => {
-      if (!this.stopping && !this.inHand.has(p) && DOCUMENT_EXTENSIONS.has(path.extname(p).toLowerCase())) this.tracker.track(p);
+      // An .xml file is watched too: once it has settled, handle() reads whether it is an e-invoice.
+      const ext = path.extname(p).toLowerCase();
+      if (!this.stopping && !this.inHand.has(p) && (DOCUMENT_EXTENSIONS.has(ext) || ext === ".xml")) this.tracker.track(p);
     };
     watcher.on("add", onFile).on("change", onFile).on("unlink", (p) => this.tracker.untrack(p));
     watcher.on("error", (err) => void this.onWatcherError(err));
@@ -224,6 +228,11 @@ class HotFolder {
       const before = await statKey(file);
       const bytes = await Bun.file(file).bytes().catch(() => null);
       if (!bytes) return; // gone meanwhile
+      const notDocument = whyNotADocument(file, bytes);
+      if (notDocument !== null) {
+        this.emit({ event: "skipped", file, reason: "not_a_document", detail: notDocument });
+        return;
+      }
       sha = hashBytes(bytes);
       const claim = this.ledger.claim(sha, file, { retryFailed: this.opts.retryFailed });
       if (claim.kind === "in_progress") {

@@ -13,12 +13,13 @@ import type { ProjectSettings } from "../core/project";
 import type { FileRun } from "../batch/file-processor";
 import type { BatchProgress } from "./progress";
 import { reviewSummaryOf, type FoundDocument } from "./review-summary";
+import { pushAll } from "../core/arrays";
 
 export interface FileOutcome {
   file: string;
   transaction_id: string;
   /**
-   * success: everything done; review: done, but fields need a person or validation warns (`docproc review`);
+   * success: everything done; review: done, but fields need a person, validation warns or a page could not be read;
    * partial: results written but something (an export) failed; failure: nothing.
    */
   status: "success" | "review" | "partial" | "failure";
@@ -40,6 +41,16 @@ export interface FileOutcome {
   found: FoundDocument[];
   needs_review: number;
   validation: "success" | "warning" | "error" | null;
+  /** Pages that could not be read (they stand in as empty pages): the file is `review`, never `success`. */
+  unreadable_pages: UnreadablePage[];
+}
+
+export interface UnreadablePage {
+  /** Page number in the transaction. */
+  page: number;
+  /** Page number inside its file. */
+  file_page: number;
+  reason: string;
 }
 
 export interface BatchContext {
@@ -72,7 +83,7 @@ export async function runBatch(batch: BatchContext): Promise<FileOutcome[]> {
     }
   };
   const lanes = Math.max(1, Math.min(batch.concurrency, batch.files.length));
-  running.push(...Array.from({ length: lanes }, worker));
+  pushAll(running, Array.from({ length: lanes }, worker));
   for (let k = 0; k < running.length; k++) await running[k]; // lanes added meanwhile are awaited too
   return outcomes;
 }
@@ -96,6 +107,7 @@ async function runOne(batch: BatchContext, file: string): Promise<FileOutcome> {
     found: [],
     needs_review: 0,
     validation: null,
+    unreadable_pages: [],
   };
   batch.progress.start(transactionId, path.basename(file));
   try {
@@ -103,7 +115,8 @@ async function runOne(batch: BatchContext, file: string): Promise<FileOutcome> {
     fillFromRun(outcome, run, batch.outDir);
     const review = reviewSummaryOf(run.outcome.results, batch.project);
     Object.assign(outcome, review);
-    if (outcome.status === "success" && (review.needs_review > 0 || review.validation !== "success")) outcome.status = "review";
+    const flagged = review.needs_review > 0 || review.validation !== "success" || outcome.unreadable_pages.length > 0;
+    if (outcome.status === "success" && flagged) outcome.status = "review";
   } catch (err) {
     const e = err instanceof DocprocError ? err : wrapStageError("pipeline", err);
     outcome.errors.push({ stage: e.stage ?? "pipeline", code: e.code, message: e.message });
@@ -123,6 +136,7 @@ function fillFromRun(outcome: FileOutcome, run: FileRun & { transaction_id?: str
   outcome.text_source = describeTextSource(result.pages);
   outcome.documents = result.results.documents.length;
   outcome.warnings = result.warnings;
+  outcome.unreadable_pages = result.pages.filter((p) => p.unreadable !== undefined).map((p) => ({ page: p.page_number, file_page: p.source_file_page_number, reason: p.unreadable! }));
   outcome.errors = result.errors.map(({ stage, code, message }) => ({ stage, code, message }));
   for (const entry of Object.values(result.manifest.profiles)) {
     for (const f of entry.files) outcome.exports.push(path.join(outDir, f.filename));

@@ -9,10 +9,10 @@ import path from "node:path";
 import { createOcrEngine, lazyOcrEngine } from "../core/engines/ocr";
 import { DocprocError } from "../core/errors";
 import { defaultProject, loadProjectFile, type ProjectSettings } from "../core/project";
-import { evaluateFolder } from "../eval/run";
+import { evaluateFolder, type EvalRun } from "../eval/run";
 import { renderHtml } from "../eval/report-html";
-import { renderComparison, renderReport } from "../eval/report-text";
-import type { EvalReport } from "../eval/score";
+import { renderComparison, renderReport, renderSeriesComparison } from "../eval/report-text";
+import type { EvalReport, FileOutcome } from "../eval/score";
 
 export interface EvalOptions {
   folder: string;
@@ -41,12 +41,16 @@ export async function runEval(opts: EvalOptions): Promise<number> {
   for (const f of files) projects.push([f ?? "default project", f ? await loadProjectFile(f) : defaultProject]);
   const ocr = lazyOcrEngine(() => createOcrEngine({ engine: opts.ocrEngine ?? "auto", workers: cpuCount() }));
   const reports: EvalReport[] = [];
+  const outcomes: FileOutcome[][] = [];
   let skipped: string[] = [];
+  let notDocuments: EvalRun["notDocuments"] = [];
   try {
     for (const [, project] of projects) {
       const run = await evaluateFolder(opts.folder, project, { ocr });
       reports.push(run.report);
+      outcomes.push(run.outcomes);
       skipped = run.skipped;
+      notDocuments = run.notDocuments;
     }
   } finally {
     await ocr.close();
@@ -57,8 +61,12 @@ export async function runEval(opts: EvalOptions): Promise<number> {
     process.stdout.write(JSON.stringify(body, null, 2) + "\n");
   } else {
     for (const [i, r] of reports.entries()) process.stdout.write(renderReport(r, `${opts.folder} · ${names[i]}`) + "\n");
-    if (reports.length === 2) process.stdout.write(renderComparison(reports[0]!, reports[1]!, [names[0]!, names[1]!]));
+    if (reports.length === 2) {
+      process.stdout.write(renderComparison(reports[0]!, reports[1]!, [names[0]!, names[1]!]));
+      process.stdout.write(renderSeriesComparison(outcomes[0]!, outcomes[1]!, [names[0]!, names[1]!], projects[1]![1].review_thresholds.field));
+    }
     if (skipped.length) process.stdout.write(`skipped, no expected .json beside: ${skipped.map((f) => path.relative(opts.folder, f)).join(", ")}\n`);
+    for (const n of notDocuments) process.stdout.write(`skipped ${path.relative(opts.folder, n.file)}: ${n.reason}\n`);
   }
   if (opts.html) {
     await writeFile(opts.html, renderHtml(reports[reports.length - 1]!, `docproc evaluation · ${opts.folder} · ${names[names.length - 1]}`));

@@ -1,7 +1,9 @@
 /**
  * The work behind `docproc memory`. The project file is read with the normal loader (so a bad file is exit 4) and
  * rewritten in its own format with only the `memory` key changed (YAML comments kept), after a backup to FILE.bak.
+ * `learn` into a file that does not exist yet starts from the default project and creates the file (memory only).
  */
+import { existsSync } from "node:fs";
 import { copyFile, readFile, rename, writeFile } from "node:fs/promises";
 import { cpuCount } from "../core/cores";
 import path from "node:path";
@@ -11,9 +13,10 @@ import { DocprocError } from "../core/errors";
 import { memorySink } from "../core/exporters";
 import { learnFromExpected, learnFromReview } from "../core/memory/from-results";
 import type { ReviewFinishedHook } from "../core/review/hooks";
+import { mergeMemories, sameIssuer } from "../core/memory/merge";
 import { summaryOf, type Memory } from "../core/memory/model";
 import { processTransaction } from "../core/pipeline";
-import { loadProjectFile } from "../core/project";
+import { defaultProject, loadProjectFile } from "../core/project";
 import { parseExpected } from "../eval/folder";
 import { renderTable } from "./table";
 
@@ -27,7 +30,8 @@ export interface MemoryOptions {
 }
 
 export async function runMemory(opts: MemoryOptions): Promise<number> {
-  const project = await loadProjectFile(opts.project);
+  const creating = opts.action === "learn" && !existsSync(opts.project);
+  const project = creating ? defaultProject : await loadProjectFile(opts.project);
   const out = (s: string) => process.stdout.write(s);
   if (opts.action === "list") {
     const items = project.memory.map(summaryOf);
@@ -71,9 +75,16 @@ export async function runMemory(opts: MemoryOptions): Promise<number> {
     await ocr.close();
   }
   if (!learned.length) throw new DocprocError("invalid_input", `${id}: none of the expected values is printed on the document; nothing learned`);
-  await writeMemory(opts.project, [...project.memory, ...learned]);
-  for (const m of learned) out(`learned ${m.memory_id} (${m.class_id}; fields ${Object.keys(m.fields).join(", ")}; issuer ${m.issuer.vat_ids[0] ?? m.issuer.ibans[0] ?? m.issuer.name ?? "by layout"})\n`);
-  out(`wrote ${opts.project} (previous version: ${opts.project}.bak)\n`);
+  const after = mergeMemories(project.memory, learned);
+  await writeMemory(opts.project, after);
+  for (const m of learned) {
+    const issuer = m.issuer.vat_ids[0] ?? m.issuer.ibans[0] ?? m.issuer.names[0] ?? m.issuer.name ?? "by layout";
+    // A further confirmation of a known issuer refines its memory (core/memory/merge.ts) rather than adding one.
+    const into = after.some((x) => x.memory_id === m.memory_id) ? null : after.find((x) => sameIssuer(x, m));
+    if (into) out(`refined ${into.memory_id} (${m.class_id}; ${into.confirmations} confirmations; fields ${Object.keys(into.fields).join(", ")}; issuer ${issuer})\n`);
+    else out(`learned ${m.memory_id} (${m.class_id}; fields ${Object.keys(m.fields).join(", ")}; issuer ${issuer})\n`);
+  }
+  out(creating ? `created ${opts.project} (the default project with these memories)\n` : `wrote ${opts.project} (previous version: ${opts.project}.bak)\n`);
   return 0;
 }
 
@@ -82,12 +93,13 @@ export function learnIntoProjectFile(file: string): ReviewFinishedHook {
   return async (event) => {
     const project = await loadProjectFile(file);
     const learned = learnFromReview(event.results, project, "review", new Date(event.finished_at));
-    if (learned.length) await writeMemory(file, [...project.memory, ...learned]);
+    if (learned.length) await writeMemory(file, mergeMemories(project.memory, learned));
   };
 }
 
 async function writeMemory(file: string, memory: Memory[]): Promise<void> {
-  const text = await readFile(file, "utf8");
+  const existed = existsSync(file);
+  const text = existed ? await readFile(file, "utf8") : /\.json$/i.test(file) ? "{}" : "";
   let body: string;
   if (/\.json$/i.test(file)) body = JSON.stringify({ ...JSON.parse(text), memory }, null, 2) + "\n";
   else {
@@ -95,7 +107,7 @@ async function writeMemory(file: string, memory: Memory[]): Promise<void> {
     doc.set("memory", memory);
     body = doc.toString();
   }
-  await copyFile(file, `${file}.bak`);
+  if (existed) await copyFile(file, `${file}.bak`);
   const tmp = `${file}.tmp-${process.pid}`;
   await writeFile(tmp, body);
   await rename(tmp, file);

@@ -1,6 +1,6 @@
 /**
  * The work behind `docproc process`: collect inputs, load the project, share one OCR engine, run the batch, print
- * the summary. Returns the exit code (0 all succeeded, 1 any file failed); usage and configuration problems throw
+ * the summary. Returns the exit code (0 all succeeded, 1 any file failed, 2 every file found was skipped); usage and configuration problems throw
  * `DocprocError` (invalid_input → 2, invalid_settings → 4) before any file is touched.
  */
 import { mkdir } from "node:fs/promises";
@@ -12,8 +12,8 @@ import { SHARE_MAX_PAGES } from "../core/convert/pdf-host";
 import type { ProgressFn } from "../core/model";
 import { collectInputs } from "../batch/inputs";
 import type { FileOutcome } from "./batch";
-import { createProgress, silentProgress } from "./progress";
-import { buildSummary, renderSummary } from "./summary";
+import { createProgress, silentProgress, stepLines } from "./progress";
+import { buildSummary, renderFailures, renderSummary } from "./summary";
 
 export interface ProcessOptions {
   paths: string[];
@@ -33,6 +33,8 @@ export interface ProcessOptions {
   ocrEngine?: "auto" | "wasm" | "native";
   /** source: results named after each file's stem (`--name-by source`; src/batch/output-names.ts). */
   nameBy?: "transaction" | "source";
+  /** quiet: no progress bar or summary, failures only (stderr); verbose: a line per step instead of the bar. */
+  verbosity?: "quiet" | "normal" | "verbose";
 }
 
 /** The runner and its settings: a few hundred modules, imported once the inputs are known (see runProcess). */
@@ -47,7 +49,7 @@ async function loadPipeline() {
 }
 
 export async function runProcess(opts: ProcessOptions): Promise<number> {
-  const { files: found, skipped } = await collectInputs(opts.paths, { exclude: [opts.out, ...(opts.data ? [opts.data] : [])] });
+  const { files: found, skipped, reasons } = await collectInputs(opts.paths, { exclude: [opts.out, ...(opts.data ? [opts.data] : [])] });
   // pdf.js takes 0.1-0.3 s to load in its worker thread: started now, it loads beside the pipeline modules below
   // instead of after them (an idle worker does not keep the process alive).
   if (found.some((f) => /\.pdf$/i.test(f))) void prewarmPdfWorkers(1).catch(() => undefined);
@@ -67,7 +69,7 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
     const bytes = await Bun.file(file).bytes().catch(() => null);
     if (!bytes || processor.reserveName(file, bytes) === null) break;
   }
-  const progress = opts.json ? silentProgress : createProgress(process.stderr, files.length);
+  const progress = opts.json || opts.verbosity === "quiet" ? silentProgress : opts.verbosity === "verbose" ? stepLines(process.stderr) : createProgress(process.stderr, files.length);
   const started = performance.now();
   // Ctrl-C: leave the terminal clean (no half-drawn bar) and exit 130 like any interrupted command.
   const onInterrupt = () => {
@@ -92,11 +94,17 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
       run: ledger ? ledger.wrap(runFile) : (transactionId, file, onProgress) => runFile(transactionId, file, {}, onProgress),
     });
     progress.stop();
-    const base = buildSummary(pkg.version, opts.out, outcomes, (performance.now() - started) / 1000, skipped);
+    const base = buildSummary(pkg.version, opts.out, outcomes, (performance.now() - started) / 1000, skipped, reasons);
     // Which OCR engine ran (null: no page needed OCR), so a project's ocr.engine is visible in the summary.
     const summary = { ...base, ocr_engine: processor.ocrEngineName() };
     if (opts.json) process.stdout.write(JSON.stringify(ledger ? ledger.extendSummary(summary) : summary, null, 2) + "\n");
+    else if (opts.verbosity === "quiet") process.stderr.write(renderFailures(summary));
     else process.stdout.write(renderSummary(summary, process.stdout.columns || 100) + (ledger?.describeSkipped() ?? ""));
+    // Files found but every one skipped: nothing was processed, which is not a success (exit 2, as for a usage error).
+    if (found.length === 0 && skipped.length > 0) {
+      if (opts.json) process.stderr.write(`docproc: nothing processed: ${skipped.length} file(s) skipped (see "skipped_reasons")\n`);
+      return 2;
+    }
     return summary.failed === 0 ? 0 : 1;
   } finally {
     process.off("SIGINT", onInterrupt);

@@ -30,6 +30,27 @@ export interface BatchProgress {
 
 export const silentProgress: BatchProgress = { start() {}, step() {}, finish() {}, stop() {} };
 
+/** `--verbose`: one line per step a file enters and one when it is done, for logs and terminals alike. */
+export function stepLines(stream: { write(s: string): unknown }, now: () => number = () => performance.now()): BatchProgress {
+  const files = new Map<string, { label: string; step: string; since: number }>();
+  const line = (label: string, text: string, since: number) => stream.write(`${label}: ${text} (${((now() - since) / 1000).toFixed(1)} s)\n`);
+  return {
+    start: (key, label) => void files.set(key, { label, step: "", since: now() }),
+    step(key, step) {
+      const f = files.get(key);
+      if (!f || f.step === step) return;
+      f.step = step;
+      line(f.label, step, f.since);
+    },
+    finish(key) {
+      const f = files.get(key);
+      if (f) line(f.label, "done", f.since);
+      files.delete(key);
+    },
+    stop() {},
+  };
+}
+
 export function createProgress(stream: NodeJS.WriteStream, totalFiles: number): BatchProgress {
   if (!stream.isTTY) return silentProgress;
   return new ProgressBar(stream, totalFiles);

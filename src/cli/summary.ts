@@ -8,6 +8,7 @@ import { describeFound } from "./review-summary";
 import { ellipsize, formatSeconds, renderTable } from "./table";
 import { paintFor, type Paint } from "./colour";
 import { nameOnce } from "./messages";
+import { pushAll } from "../core/arrays";
 
 /** Beyond this many files the export listing is cut short; the JSON summary always has everything. */
 const MAX_EXPORT_LINES = 20;
@@ -25,9 +26,11 @@ export interface BatchSummary {
   files: FileOutcome[];
   /** Files found in folders that are not documents (not processed, not failures). */
   skipped: string[];
+  /** Why each skipped file was left out, by its path as in `skipped`. */
+  skipped_reasons: Record<string, string>;
 }
 
-export function buildSummary(version: string, outDir: string, outcomes: FileOutcome[], seconds: number, skipped: string[] = []): BatchSummary {
+export function buildSummary(version: string, outDir: string, outcomes: FileOutcome[], seconds: number, skipped: string[] = [], reasons: Record<string, string> = {}): BatchSummary {
   const succeeded = outcomes.filter((o) => o.status === "success" || o.status === "review").length;
   return {
     version,
@@ -39,6 +42,7 @@ export function buildSummary(version: string, outDir: string, outcomes: FileOutc
     seconds: round(seconds),
     files: outcomes.map((o) => ({ ...o, seconds: round(o.seconds) })),
     skipped,
+    skipped_reasons: Object.fromEntries(skipped.map((f) => [f, reasons[f] ?? "not a document type docproc reads"])),
   };
 }
 
@@ -48,7 +52,7 @@ export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint
     ellipsize(o.file, nameWidth),
     o.page_count > o.pages ? `${o.pages}/${o.page_count}` : String(o.pages),
     o.text_source,
-    o.found.length ? [...new Set(o.found.map((d) => d.document_type))].join(", ") : String(o.documents),
+    o.found.length ? [...new Set(o.found.map((d) => d.document_type))].join(", ") : o.unreadable_pages?.length ? "unreadable" : String(o.documents),
     o.needs_review ? String(o.needs_review) : "-",
     formatSeconds(o.seconds),
     o.status,
@@ -64,7 +68,8 @@ export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint
     out.push("", toReview.length === 1 ? "1 file needs review:" : `${toReview.length} files need review:`);
     for (const o of toReview.slice(0, MAX_EXPORT_LINES)) {
       const fields = [...new Set(o.found.flatMap((d) => d.needs_review))];
-      const parts = [fields.length ? `check ${fields.join(", ")}` : "", o.validation && o.validation !== "success" ? `validation ${o.validation}` : ""].filter(Boolean);
+      const unreadable = (o.unreadable_pages ?? []).map((p) => `page ${p.file_page} could not be read (${p.reason})`);
+      const parts = [...unreadable, fields.length ? `check ${fields.join(", ")}` : "", o.validation && o.validation !== "success" ? `validation ${o.validation}` : ""].filter(Boolean);
       out.push(`  ${path.basename(o.file)}: ${parts.join("; ")}`);
     }
     out.push(`  Open them with: docproc review ${summary.out_dir}`);
@@ -79,10 +84,8 @@ export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint
     }
   }
   const undelivered = summary.files.flatMap((o) => o.warnings.filter((w) => w.startsWith("notification ")).map((w) => `  ${o.file}: ${w}`));
-  if (undelivered.length > 0) out.push("", "Webhook notifications not delivered:", ...undelivered);
-  if (summary.skipped.length > 0) {
-    out.push("", `Skipped (not a document type docproc reads): ${summary.skipped.join(", ")}`);
-  }
+  if (undelivered.length > 0) pushAll(out, ["", "Webhook notifications not delivered:", ...undelivered]);
+  if (summary.skipped.length > 0) pushAll(out, ["", ...describeSkipped(summary)]);
   const withExports = summary.files.filter((o) => o.exports.length > 0);
   if (withExports.length > 0) {
     out.push("", `Exports in ${summary.out_dir}:`);
@@ -103,6 +106,29 @@ export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint
   return out.join("\n") + "\n";
 }
 
+/**
+ * The skipped files, grouped by reason ("Skipped (not a document type docproc reads): a.md, b.txt"), and, when
+ * nothing at all was processed, a line that says so: a folder of skipped files must not read like a success.
+ */
+export function describeSkipped(summary: Pick<BatchSummary, "skipped" | "skipped_reasons" | "total">): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const f of summary.skipped) {
+    const why = summary.skipped_reasons[f] ?? "not a document type docproc reads";
+    byReason.set(why, [...(byReason.get(why) ?? []), f]);
+  }
+  const out = [...byReason].map(([why, files]) => `Skipped (${why}): ${files.join(", ")}`);
+  if (summary.total === 0) out.push(`Nothing processed: all ${summary.skipped.length} file${summary.skipped.length === 1 ? "" : "s"} found ${summary.skipped.length === 1 ? "was" : "were"} skipped.`);
+  return out;
+}
+
 function round(n: number): number {
   return Math.round(n * 1000) / 1000;
+}
+
+/** `--quiet`: one `docproc:` line per failure (reason, code, stage), nothing when every file went through. */
+export function renderFailures(summary: BatchSummary): string {
+  const lines = summary.files
+    .filter((o) => o.status !== "success" && o.status !== "review")
+    .flatMap((o) => (o.errors.length ? o.errors : [{ stage: "pipeline", code: "internal", message: "unknown failure" }]).map((e) => `docproc: ${nameOnce(o.file, e.message)} [${e.code}, ${e.stage}]`));
+  return lines.length ? `${lines.join("\n")}\n` : "";
 }

@@ -20,6 +20,7 @@ import { convertSource } from "../core/stages/convert";
 import { ocrPages } from "../core/stages/ocr";
 import { DOCUMENT_EXTENSIONS } from "../batch/inputs";
 import { renderTable } from "./table";
+import { pushAll } from "../core/arrays";
 
 export interface TrainOptions {
   project: string;
@@ -85,7 +86,7 @@ async function examplesFromFolder(dir: string, project: ProjectSettings): Promis
       .map((f) => path.join(f.parentPath, f.name))
       .sort();
     byClass.set(entry.name, files.filter(isExampleFile));
-    skipped.push(...files.filter((f) => !isExampleFile(f)));
+    pushAll(skipped, files.filter((f) => !isExampleFile(f)));
   }
   return { byClass, skipped };
 }

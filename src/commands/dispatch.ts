@@ -11,6 +11,7 @@ import { DocprocError, exitCodeOf } from "../core/errors";
 import { COMMANDS } from "./index";
 import { paintFor } from "../cli/colour";
 import { didYouMean, unknownFlagOf } from "../cli/suggest";
+import { maxOf } from "../core/arrays";
 
 const HELP_FLAGS = new Set(["--help", "-h"]);
 
@@ -128,7 +129,7 @@ export function rootHelp(): string {
     "",
     "COMMANDS",
   ];
-  const width = Math.max(...Object.keys(COMMANDS).map((k) => k.length));
+  const width = maxOf(Object.keys(COMMANDS).map((k) => k.length));
   for (const [id, Cmd] of Object.entries(COMMANDS)) lines.push(`  ${id.padEnd(width)}  ${Cmd.summary ?? ""}`);
   lines.push("", "EXAMPLES");
   for (const [id, Cmd] of Object.entries(COMMANDS)) {

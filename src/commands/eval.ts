@@ -9,7 +9,9 @@ export default class EvalCommand extends Command {
       "with the project and compared with it (shape in docs/eval.md: the results file's `documents[].fields`). " +
       "Prints per-field accuracy, a per-class confusion matrix, split boundary F1 and calibration (accuracy by " +
       "confidence bucket, to set review_thresholds from evidence). Nothing is exported.",
-    "--compare A,B evaluates two project files on the same folder side by side. --min-accuracy fails the run (exit 1) " +
+    "--compare A,B evaluates two project files on the same folder side by side (per field, and per subfolder when " +
+      "FOLDER holds series in subfolders: a vendor's scans, a shop's receipts, vendors never taught; e.g. a project " +
+      "without memory against the same project with it). --min-accuracy fails the run (exit 1) " +
       "when the share of right fields is below it (for CI).",
     "Exit codes: 0 done (and accurate enough), 1 below --min-accuracy, 2 usage error, 4 invalid project settings.",
   ].join("\n\n");

@@ -20,6 +20,7 @@ import ServeCommand from "./serve";
 import TenantsCommand from "./tenants";
 import TrainCommand from "./train";
 import UsersCommand from "./users";
+import ValidateCommand from "./validate";
 import CaptureCommand from "./capture";
 import WatchCommand from "./watch";
 import WorkerCommand from "./worker";
@@ -33,6 +34,7 @@ export const COMMANDS: Record<string, Command.Class> = {
   review: ReviewCommand,
   train: TrainCommand,
   eval: EvalCommand,
+  validate: ValidateCommand,
   memory: MemoryCommand,
   deliveries: DeliveriesCommand,
   serve: ServeCommand,

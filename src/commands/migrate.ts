@@ -7,7 +7,8 @@ export default class MigrateCommand extends Command {
   static description = [
     "Copies the SQLite database of --data into the PostgreSQL database DOCPROC_DATABASE_URL names (its schema is " +
       "created first), and the data directory's files (originals, page images, export files, run state) into the " +
-      "bucket DOCPROC_STORAGE_URL names, when set. Nothing in --data changes. Safe to run again: rows and objects " +
+      "bucket DOCPROC_STORAGE_URL names, when set. The SQLite database is first brought to this release's schema and " +
+      "settings, as serve would do (each project's settings migration is printed); nothing else in --data changes. Safe to run again: rows and objects " +
       "already copied are skipped. Stop `serve`, `worker` and `mail` on the directory first, then start them with " +
       "the two variables set. See docs/scaling.md.",
     "Exit codes: 0 copied, 1 a copy failed, 2 usage error (no database in --data, DOCPROC_DATABASE_URL unset).",
@@ -20,7 +21,7 @@ export default class MigrateCommand extends Command {
 
   async run(): Promise<number> {
     const { flags } = await this.parse(MigrateCommand);
-    const [{ existsSync }, path, { loadEnvSettings }, { openDatabase }, { openPostgres, redact }, { importSqlite }, { openBlobStore, storageConfigOf }, { copyStore }] = await Promise.all([
+    const [{ existsSync }, path, { loadEnvSettings }, { openDatabase }, { openPostgres, redact }, { importSqlite }, { openBlobStore, storageConfigOf }, { copyStore }, settingsMigrate] = await Promise.all([
       import("node:fs"),
       import("node:path"),
       import("../settings/env"),
@@ -29,6 +30,7 @@ export default class MigrateCommand extends Command {
       import("../storage/pg/import-sqlite"),
       import("../storage/storage-config"),
       import("../storage/copy-store"),
+      import("../storage/settings-migrate"),
     ]);
     const env = loadEnvSettings();
     const file = path.join(path.resolve(flags.data), "docproc.db");
@@ -39,7 +41,10 @@ export default class MigrateCommand extends Command {
     const to = openPostgres(env.database.url);
     try {
       say(`database: ${file} → ${redact(env.database.url)}`);
+      for (const r of settingsMigrate.settingsMigrationsOf(from)) say(`settings: ${settingsMigrate.describeSettingsMigration(r)}`);
       const tables = importSqlite(from, to, (t) => t.rows && say(`  ${t.table}: ${t.copied} of ${t.rows} rows copied${t.copied < t.rows ? " (the rest were there already)" : ""}`));
+      // Rows copied from a database this build did not open before still need their settings brought up.
+      for (const r of settingsMigrate.applySettingsMigrations(to)) say(`settings: ${settingsMigrate.describeSettingsMigration(r)}`);
       let files = null;
       if (env.storage) {
         const source = openBlobStore(storageConfigOf(path.resolve(flags.data), null));

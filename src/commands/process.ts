@@ -1,6 +1,6 @@
 /** `docproc process <file|folder>...`: flags and help only; the work is in src/cli/process-run.ts. */
 import { Args, Command, Flags } from "@oclif/core";
-import { concurrencyFlag, nameByFlag, outFlag, projectFileFlag } from "../cli/flags";
+import { concurrencyFlag, nameByFlag, outFlag, projectFileFlag, verbosityFlags } from "../cli/flags";
 
 export default class ProcessCommand extends Command {
   static summary = "Process files and folders: each file becomes a transaction and a <transaction_id>_data.json";
@@ -38,6 +38,7 @@ export default class ProcessCommand extends Command {
     data: Flags.string({ description: "data folder of the processed-files ledger: re-runs skip content already processed, and overlapping runs are refused (exit 3)", helpValue: "DIR" }),
     force: Flags.boolean({ description: "with --data: process files again even if the ledger has them", dependsOn: ["data"] }),
     "name-by": nameByFlag(),
+    ...verbosityFlags(),
   };
 
   async run(): Promise<number> {
@@ -56,6 +57,7 @@ export default class ProcessCommand extends Command {
       force: flags.force,
       ocrEngine: flags["ocr-engine"] as "auto" | "wasm" | "native" | undefined,
       nameBy: flags["name-by"] as "transaction" | "source",
+      verbosity: flags.quiet ? "quiet" : flags.verbose ? "verbose" : "normal",
     });
   }
 }

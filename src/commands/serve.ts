@@ -9,10 +9,10 @@ export default class ServeCommand extends Command {
       "--workers jobs at once. Everything lives in --data: the SQLite database, the original files and the export files " +
       "(with DOCPROC_STORAGE_URL=s3://bucket/prefix, all but the database live in that bucket; docs/storage.md).",
     "Settings from the environment (all checked at start, every problem listed at once; src/settings/env.ts): " +
-      "DOCPROC_HOST, DOCPROC_PORT and DOCPROC_DATA (used when --host, --port, --data are not given), ADMIN_API_KEY (X-API-Key value; a random one is generated and printed when unset), " +
+      "DOCPROC_HOST, DOCPROC_PORT and DOCPROC_DATA (used when --host, --port, --data are not given), ADMIN_API_KEY (X-API-Key value; when unset, one is generated on the first start, stored in DATA/admin-api-key (mode 0600) and reused; docs/auth.md), " +
       "DOCPROC_MAX_BODY_MB (100), DOCPROC_MAX_FILE_MB (50), DOCPROC_MAX_FILES (100), DOCPROC_MAX_QUEUE_DEPTH (1000), " +
       "DOCPROC_MAX_LONG_POLL_SECONDS (120), DOCPROC_LEASE_SECONDS (30), DOCPROC_JOB_TIMEOUT_SECONDS (1800), " +
-      "DOCPROC_PUBLIC_URL (base of webhook links; default: the listen address), DOCPROC_WEBHOOK_ALLOW (webhook " +
+      "DOCPROC_PUBLIC_URL (base of capture and webhook links; default: the listen address; serve warns when it is a loopback address and capture or webhooks are in use), DOCPROC_WEBHOOK_ALLOW (webhook " +
       "receivers on private or loopback networks, e.g. 127.0.0.0/8; off by default; see docs/webhooks.md), " +
       "DOCPROC_TRUST_PROXY (honour X-Forwarded-Proto/Host/Prefix: true or the proxies' addresses; off by default), " +
       "DOCPROC_METRICS_TOKEN (bearer token for GET /metrics), DOCPROC_LOG_FORMAT, DOCPROC_LOG_LEVEL (docs/operations.md), " +
@@ -33,12 +33,17 @@ export default class ServeCommand extends Command {
 
   async run(): Promise<number> {
     const { flags } = await this.parse(ServeCommand);
-    const [{ startServer }, { loadEnvSettings }, { loggerFromFlags }] = await Promise.all([import("../server/start"), import("../settings/env"), import("../telemetry/cli")]);
+    const [{ startServer }, { loadEnvSettings }, { loggerFromFlags }, start] = await Promise.all([import("../server/start"), import("../settings/env"), import("../telemetry/cli"), import("../cli/serve-start")]);
     const env = loadEnvSettings();
     const logger = loggerFromFlags(flags, "serve", env.log);
-    const config = env.server;
+    // Without ADMIN_API_KEY the data directory keeps one (src/cli/serve-start.ts), so clients survive a restart.
+    const storedKey = env.server.generatedKey ? start.storedAdminKey(flags.data) : null;
+    const config = storedKey ? { ...env.server, adminApiKey: storedKey.key } : env.server;
     const host = flags.host ?? env.listen.host ?? "127.0.0.1";
     const port = flags.port ?? env.listen.port ?? 8080;
+    // Listen for SIGTERM/SIGINT before anything announces the server: a supervisor may signal as soon as it reads
+    // the listening line, and a signal before the handler would kill the process instead of stopping it cleanly.
+    const stopSignal = waitForSignal();
     const server = await startServer({
       host,
       port,
@@ -57,8 +62,11 @@ export default class ServeCommand extends Command {
     logger.info({ event: "listening", url: server.url, workers: flags.workers }, `listening on ${server.url}`);
     const storage = env.storage ? `, storage: ${(await import("../storage/storage-config")).describeStorage(env.storage)}` : "";
     process.stdout.write(`docproc serve listening on ${server.url} (data: ${flags.data}${env.database.url ? ", database: PostgreSQL" : ""}, workers: ${flags.workers}${storage})\n`);
-    if (config.generatedKey) process.stdout.write(`ADMIN_API_KEY not set; generated key for this run: ${config.adminApiKey}\n`);
-    const signal = await waitForSignal();
+    if (storedKey) process.stdout.write(start.adminKeyNotice(storedKey));
+    const links = server.publicLinks();
+    const warning = start.publicUrlWarning(links.base, links);
+    if (warning) logger.warn({ event: "public_url_loopback", base: links.base, capture: links.capture, webhooks: links.webhooks }, warning);
+    const signal = await stopSignal;
     process.stdout.write("docproc serve: shutting down\n");
     logger.info({ event: "shutdown", signal }, `${signal}: shutting down`);
     await server.stop();

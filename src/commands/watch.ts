@@ -62,7 +62,7 @@ export default class WatchCommand extends Command {
       ocrEngine: flags["ocr-engine"] as "auto" | "wasm" | "native" | undefined,
       nameBy: flags["name-by"] as "transaction" | "source",
       logFormat: flags["log-format"],
-      logLevel: flags["log-level"],
+      logLevel: flags.quiet ? "warn" : flags.verbose ? "debug" : flags["log-level"],
     });
   }
 }

@@ -30,12 +30,15 @@ export default class WorkerCommand extends Command {
     const { loggerFromFlags } = await import("../telemetry/cli");
     const env = loadEnvSettings();
     const logger = loggerFromFlags(flags, "worker", env.log);
+    const stopSignal = waitForSignal(); // before the start is announced: a signal right after it must stop cleanly
     const data = openDataDir(flags.data, env.storage, { databaseUrl: env.database.url });
+    const { describeSettingsMigration, settingsMigrationsOf } = await import("../storage/settings-migrate");
+    for (const r of settingsMigrationsOf(data.db)) logger.info({ event: "settings_migrated", ...r }, describeSettingsMigration(r));
     if (env.storage) await data.blobs.check().catch((err) => (data.db.close(), Promise.reject(err)));
     const runtime = startWorkerRuntime({ data, concurrency: flags.concurrency, leaseMs: env.queue.leaseMs, jobTimeoutMs: env.queue.jobTimeoutMs, webhooks: webhookSettingsOf(env.webhooks, () => recordedPublicUrl(data.db)), log: (m) => logger.warn(m), telemetry: { log: logger } });
     const storage = env.storage ? `, storage: ${(await import("../storage/storage-config")).describeStorage(env.storage)}` : "";
     process.stdout.write(`docproc worker running on ${data.dir} (concurrency ${flags.concurrency}${storage})\n`);
-    const signal = await waitForSignal();
+    const signal = await stopSignal;
     logger.info({ event: "shutdown", signal }, `${signal}: finishing running jobs`);
     await runtime.stop(true, 30_000);
     logger.info({ event: "stopped" }, "stopped");

@@ -76,6 +76,11 @@ export interface Page {
    * only for pages with sparse text, where conversion looks; unset otherwise. Not part of the results file.
    */
   paints_images?: boolean;
+  /**
+   * Why the page could not be read (a truncated or damaged PDF page): it stands in as an empty page, and the file is
+   * then one for a person to look at, never a plain success. Not part of the results file.
+   */
+  unreadable?: string;
   /** Lazily renders the page at its rasterized size (the coordinate space of its boxes), un-rotated. */
   render?: () => Promise<RasterImage>;
 }
@@ -184,6 +189,12 @@ export interface RuleResult {
   status: "success" | "warning" | "error";
   message: string;
   field_ids?: string[];
+  /** E-invoice rules (core/einvoice/validate): the rule's own flag; `error` status = fatal. */
+  severity?: "fatal" | "warning" | "information";
+  /** E-invoice rules: XPath of the element the rule fired on. */
+  xpath?: string;
+  /** Where the result comes from when not from the project's rules: `einvoice` (the XML's own validation). */
+  origin?: "einvoice";
 }
 
 export interface ValidationResult {

@@ -20,6 +20,8 @@ import { NotificationActivitySchema } from "./notify/activity";
 import { DEFAULT_PROJECT_RAW } from "./default-project";
 import { MemorySchema } from "./memory/model";
 import { DEFAULT_LANGUAGES, LANGUAGE_CODE } from "./engines/ocr/languages";
+import { schemaProblems } from "./unknown-keys";
+import { pushAll } from "./arrays";
 
 /** A regular expression source (JavaScript syntax, matched case-insensitively). */
 const RegexString = z.string().min(1).refine(isRegex, "not a valid regular expression");
@@ -187,11 +189,6 @@ export type DocumentClass = z.infer<typeof DocumentClassSchema>;
 export type FieldSettings = z.infer<typeof FieldSchema>;
 export type TableColumn = z.infer<typeof TableColumnSchema>;
 
-/** Every problem as "path: message". */
-function issuesOf(error: z.ZodError): string[] {
-  return error.issues.map((i) => `${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`);
-}
-
 function isRegex(source: string): boolean {
   try {
     new RegExp(source, "iu");
@@ -228,7 +225,7 @@ function crossReferenceProblems(raw: unknown): string[] {
   const allFieldIds = new Set<string>();
   for (const [classId, fields] of Object.entries(obj(root.fields))) {
     if (!classIds.has(classId)) problems.push(`fields.${classId}: no class with id "${classId}"`);
-    problems.push(...duplicates(arr(fields), `fields.${classId}`, "field"));
+    pushAll(problems, duplicates(arr(fields), `fields.${classId}`, "field"));
     arr(fields).forEach((f, i) => {
       const field = obj(f);
       if (typeof field.id === "string") allFieldIds.add(field.id);
@@ -237,25 +234,26 @@ function crossReferenceProblems(raw: unknown): string[] {
     });
   }
   const rules = arr(root.validation_rules);
-  problems.push(...duplicates(rules, "validation_rules", "rule"));
+  pushAll(problems, duplicates(rules, "validation_rules", "rule"));
   rules.forEach((r, i) => {
     const rule = obj(r);
     const named = [rule.field, ...arr(rule.fields), rule.total, rule.table, rule.before, rule.after].filter((f) => typeof f === "string");
     for (const f of named) if (!allFieldIds.has(f)) problems.push(`validation_rules.${i}: unknown field "${f}"`);
     for (const c of arr(rule.class_ids)) if (!classIds.has(c)) problems.push(`validation_rules.${i}.class_ids: unknown class "${c}"`);
   });
-  problems.push(...duplicates(arr(root.export_profiles), "export_profiles", "export profile"));
-  problems.push(...duplicates(arr(root.workflow), "workflow", "step"));
+  pushAll(problems, duplicates(arr(root.export_profiles), "export_profiles", "export profile"));
+  pushAll(problems, duplicates(arr(root.workflow), "workflow", "step"));
   return problems;
 }
 
 /**
  * Validates raw settings (already merged over the defaults, if wanted) and returns typed settings.
- * MUST throw `DocprocError("invalid_settings")` listing every problem, one per line, with its path.
+ * MUST throw `DocprocError("invalid_settings")` listing every problem, one per line, with its path. `strict` (files, API
+ * bodies; not stored settings of older versions): unknown keys too, with a did-you-mean.
  */
-export function parseProjectSettings(raw: unknown): ProjectSettings {
+export function parseProjectSettings(raw: unknown, opts: { strict?: boolean } = {}): ProjectSettings {
   const parsed = ProjectSettingsSchema.safeParse(raw);
-  const problems = [...(parsed.success ? [] : issuesOf(parsed.error)), ...crossReferenceProblems(raw)];
+  const problems = [...schemaProblems(ProjectSettingsSchema, raw, parsed.error, opts.strict), ...crossReferenceProblems(raw)];
   if (problems.length > 0 || !parsed.success) {
     throw new DocprocError("invalid_settings", `Invalid project settings (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n- ${problems.join("\n- ")}`, {
       details: { problems },
@@ -274,8 +272,8 @@ export function mergeOverDefault(raw: unknown): unknown {
 }
 
 /**
- * Loads a project file (`.json`, `.yaml` or `.yml`; other names are tried as JSON, then YAML), merges it over the
- * default project and validates it. A missing or unparsable file is `invalid_settings` too.
+ * Loads a project file (`.json`, `.yaml` or `.yml`; else JSON, then YAML), merges it over the default project and
+ * validates it strictly. A missing or unparsable file is `invalid_settings` too.
  */
 export async function loadProjectFile(path: string): Promise<ProjectSettings> {
   let text: string;
@@ -296,5 +294,5 @@ export async function loadProjectFile(path: string): Promise<ProjectSettings> {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw new DocprocError("invalid_settings", `Project file ${path} must hold an object of settings`);
   }
-  return parseProjectSettings(mergeOverDefault(raw));
+  return parseProjectSettings(mergeOverDefault(raw), { strict: true });
 }

@@ -6,6 +6,7 @@
  */
 import type { EvalReport } from "./score";
 import { errorRatio, pct } from "./report-text";
+import { maxOf } from "../core/arrays";
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 const n = (x: number) => Math.round(x * 10) / 10;
@@ -42,7 +43,7 @@ function confusionChart(r: EvalReport): string {
   const { labels, matrix } = r.classes;
   if (!labels.length) return "<p>No expected classes given.</p>";
   const cell = 34, left = 130, top = 110;
-  const max = Math.max(1, ...matrix.flat());
+  const max = Math.max(1, maxOf(matrix.flat()));
   const cells = matrix.flatMap((row, i) => row.map((v, j) => {
     const shade = Math.round(255 - (200 * v) / max);
     const fill = i === j ? `rgb(${shade},${255},${shade})` : `rgb(255,${shade},${shade})`;

@@ -6,7 +6,7 @@
 import path from "node:path";
 import type { OcrEngine } from "../core/engines/ocr";
 import { wrapStageError } from "../core/errors";
-import type { DocumentResult } from "../core/model";
+import type { DocumentResult, Page } from "../core/model";
 import { processTransaction, type PipelineContext } from "../core/pipeline";
 import type { ProjectSettings } from "../core/project";
 import { memorySink } from "../core/exporters";
@@ -20,25 +20,27 @@ export interface EvalRunOptions {
   onFile?: (done: number, total: number, file: string) => void;
 }
 
-export interface EvalRun { report: EvalReport; outcomes: FileOutcome[]; skipped: string[] }
+export interface EvalRun { report: EvalReport; outcomes: FileOutcome[]; skipped: string[]; notDocuments: Array<{ file: string; reason: string }> }
 
 export async function evaluateFolder(dir: string, project: ProjectSettings, opts: EvalRunOptions): Promise<EvalRun> {
-  const { items, skipped } = await readEvalFolder(dir);
+  const { items, skipped, notDocuments } = await readEvalFolder(dir);
   const outcomes: FileOutcome[] = [];
   for (const [i, item] of items.entries()) {
     opts.onFile?.(i, items.length, item.file);
     outcomes.push(await evaluateItem(item, dir, project, opts));
   }
   opts.onFile?.(items.length, items.length, "");
-  return { report: scoreOutcomes(outcomes, project.review_thresholds.field), outcomes, skipped };
+  return { report: scoreOutcomes(outcomes, project.review_thresholds.field), outcomes, skipped, notDocuments };
 }
 
-export function producedOf(doc: DocumentResult, project: ProjectSettings): ProducedDocument {
+export function producedOf(doc: DocumentResult, project: ProjectSettings, pages: Page[] = []): ProducedDocument {
   const types = new Map((project.fields[doc.classification.class_id] ?? []).map((f) => [f.id, f.type]));
+  const text = pages.length ? doc.split.page_numbers.map((n) => pages.find((p) => p.page_number === n)?.text ?? "").join("\n") : undefined;
   return {
     class_id: doc.classification.class_id,
     page_numbers: doc.split.page_numbers,
     fields: Object.fromEntries(Object.entries(doc.fields).map(([id, f]) => [id, { value: f.value, confidence: f.confidence, type: types.get(id) }])),
+    text,
   };
 }
 
@@ -58,7 +60,7 @@ async function evaluateItem(item: EvalItem, dir: string, project: ProjectSetting
         ...opts.context,
       },
     );
-    return { file, expected: item.expected, produced: result.results.documents.map((d) => producedOf(d, project)) };
+    return { file, expected: item.expected, produced: result.results.documents.map((d) => producedOf(d, project, result.pages)) };
   } catch (err) {
     const e = wrapStageError("eval", err);
     return { file, expected: item.expected, produced: [], error: `${e.code}: ${e.message}` };

@@ -10,14 +10,20 @@
  * - Boundaries are scored per file: the page numbers where a document starts, the first page excluded; F1 over
  *   all files is 2·tp / (2·tp + fp + fn), and 1 when neither side has a boundary anywhere.
  * - Calibration buckets are half-open [lo, hi), the last one closed; every scored field value falls in one.
+ * - An expected document may give its whole `text`: then the character error rate of the produced document's text
+ *   (its pages' text, page by page) is scored (src/eval/cer.ts); a missing document reads as empty text.
  */
 import type { FieldValue } from "../core/model";
+import { minOf } from "../core/arrays";
+import { scoreTexts, type TextScore } from "./cer";
 
 export interface ExpectedDocument {
   class_id?: string;
   /** 1-based page numbers of the document inside its file; omitted for one-document files. */
   page_numbers?: number[];
   fields: Record<string, FieldValue>;
+  /** The document's true text, for the character error rate (OCR corpora). */
+  text?: string;
 }
 
 export interface ProducedField { value: FieldValue; confidence: number; type?: string }
@@ -26,6 +32,8 @@ export interface ProducedDocument {
   class_id: string;
   page_numbers: number[];
   fields: Record<string, ProducedField>;
+  /** The text read from the document's pages, joined by newlines. */
+  text?: string;
 }
 
 export interface FileOutcome {
@@ -49,6 +57,8 @@ export interface EvalReport {
   overall: { correct: number; total: number; accuracy: number };
   classes: { labels: string[]; matrix: number[][]; correct: number; total: number; accuracy: number };
   split: BoundaryScore;
+  /** Character error rate where expected texts are given (`documents` 0 and `cer` null otherwise). */
+  text: TextScore;
   calibration: {
     buckets: Bucket[];
     review_threshold: number;
@@ -97,7 +107,7 @@ export function pairDocuments(expected: ExpectedDocument[], produced: ProducedDo
   });
 }
 
-const starts = (pages: number[][]) => new Set(pages.map((p) => Math.min(...p)).filter((n) => Number.isFinite(n) && n > 1));
+const starts = (pages: number[][]) => new Set(pages.map((p) => minOf(p)).filter((n) => Number.isFinite(n) && n > 1));
 
 export function scoreOutcomes(outcomes: FileOutcome[], reviewThreshold: number): EvalReport {
   const rows = new Map<string, FieldRow>();
@@ -107,12 +117,14 @@ export function scoreOutcomes(outcomes: FileOutcome[], reviewThreshold: number):
   const below = { total: 0, correct: 0, error_rate: null as number | null };
   const classPairs: Array<[string, string]> = [];
   const split = { tp: 0, fp: 0, fn: 0 };
+  const texts: Array<{ file: string; expected: string; got: string | undefined }> = [];
   let documents = 0;
   for (const o of outcomes) {
     documents += o.expected.length;
     const paired = pairDocuments(o.expected, o.produced);
     o.expected.forEach((e, i) => {
       const got = paired[i];
+      if (typeof e.text === "string") texts.push({ file: o.file, expected: e.text, got: got?.text });
       if (e.class_id) classPairs.push([e.class_id, got?.class_id ?? "(none)"]);
       for (const [field, value] of Object.entries(e.fields)) {
         const produced = got?.fields[field];
@@ -166,6 +178,7 @@ export function scoreOutcomes(outcomes: FileOutcome[], reviewThreshold: number):
       recall: split.tp + split.fn ? split.tp / (split.tp + split.fn) : 1,
       f1: denom ? (2 * split.tp) / denom : 1,
     },
+    text: scoreTexts(texts),
     calibration: { buckets, review_threshold: reviewThreshold, above, below },
   };
 }

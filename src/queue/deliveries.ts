@@ -27,8 +27,9 @@ import { getProjectById } from "../storage/projects";
 import * as tx from "../storage/transactions";
 import { enqueue } from "./jobs";
 import type { Notifier } from "./notifier";
-import type { FinishedOutcome } from "./process-transaction";
+import type { FinishedOutcome } from "./transaction-job";
 import type { JobHelpers, WorkerPool } from "./worker";
+import { pushAll } from "../core/arrays";
 
 export const WEBHOOK_DELIVERY = "webhook_delivery";
 /** Deliveries are short I/O: they go ahead of all document processing (transaction priorities are -1000..1000). */
@@ -120,7 +121,7 @@ function enqueueNodes(db: Db, clock: Clock, t: tx.TransactionRecord, nodes: Noti
       now: new Date(clock.now()),
       newId: (_i, e) => deterministicDeliveryId(t.transaction_id, node.step_index, e, run),
     });
-    warnings.push(...plan.warnings);
+    pushAll(warnings, plan.warnings);
     for (const p of plan.deliveries) {
       p.activity_index = number;
       if (!logPlanned(db, now, t.transaction_id, t.tenant_id, p)) continue;

@@ -1,6 +1,6 @@
 /**
  * Step timings for logs and metrics, taken around any PipelineRunner (src/telemetry/steps.ts). Each finished step
- * gives one `step_finished` line and one docproc_step_duration_seconds observation; the OCR step's time also counts
+ * gives one `step_finished` line (at debug: a job's start and end are the info lines) and one docproc_step_duration_seconds observation; the OCR step's time also counts
  * as docproc_ocr_seconds_total, and the result's pages count by text source. Only ids, step names, counts and
  * durations are logged.
  */
@@ -17,7 +17,7 @@ export function instrumentRunner(run: PipelineRunner, telemetry: { log?: Logger;
     const steps = stepTimer(({ step, done, total, seconds }) => {
       metrics?.stepDuration.observe({ step }, seconds);
       if (step === "ocr") metrics?.ocrSeconds.inc(seconds);
-      log?.info({ event: "step_finished", transaction_id, step, done, total, duration_ms: Math.round(seconds * 1000) }, `${step} finished`);
+      log?.debug({ event: "step_finished", transaction_id, step, done, total, duration_ms: Math.round(seconds * 1000) }, `${step} finished`);
     });
     const onProgress: typeof ctx.onProgress = (step, done, total) => {
       steps.progress(step, done, total);

@@ -20,6 +20,16 @@ import { isPostgres, json, type Db } from "../storage/db";
 /** Attempts whose worker died before a job is given up (see the header). */
 export const MAX_LOST_LEASES = 10;
 
+/**
+ * Why a job was given up for its dead workers: how many workers were lost (the stored count plus the lease that
+ * just ran out), not how many attempts were made: attempts also count the ones that ended in an error the job
+ * reported, so "after N attempt(s)" named more deaths than there were.
+ */
+export function lostWorkersMessage(job: Pick<JobRecord, "attempts" | "lost_leases">): string {
+  const lost = job.lost_leases + 1;
+  return `worker lost ${lost} time${lost === 1 ? "" : "s"} (lease expired: killed, crashed or stalled); given up after ${job.attempts} attempt(s)`;
+}
+
 export type JobStatus = "queued" | "running" | "done" | "failed";
 
 export interface JobRecord {
@@ -106,13 +116,14 @@ export function claim(
         .query<Row, [number, number, ...string[]]>(
           `SELECT * FROM jobs WHERE status = 'running' AND lease_until < ? AND lost_leases + 1 >= ? AND kind IN (${kindMarks})`,
         )
+        // stack-safe: the job kinds this worker handles (a handful).
         .all(now, MAX_LOST_LEASES, ...opts.kinds)
         .map(toJob);
       for (const j of exhausted) {
         db.query(
           `UPDATE jobs SET status = 'failed', job_key = NULL, lease_token = NULL, lease_until = NULL, updated_at = ?,
              last_error = ? WHERE id = ?`,
-        ).run(now, `worker lost (lease expired) after ${j.attempts} attempt(s)`, j.id);
+        ).run(now, lostWorkersMessage(j), j.id);
       }
       const row = db
         .query<Row, [number, number, ...string[]]>(
@@ -120,6 +131,7 @@ export function claim(
            WHERE ((status = 'queued' AND run_at <= ?) OR (status = 'running' AND lease_until < ?)) AND kind IN (${kindMarks})
            ORDER BY priority DESC, run_at, id LIMIT 1`,
         )
+        // stack-safe: the job kinds (a handful).
         .get(now, now, ...opts.kinds);
       if (!row) return { job: null, exhausted };
       const token = randomUUID();
@@ -138,14 +150,15 @@ function claimSkipLocked(db: Db, clock: Clock, opts: { workerId: string; leaseMs
   const kindMarks = opts.kinds.map(() => "?").join(",");
   const exhausted = db
     .query<Row, unknown[]>(
-      `UPDATE jobs SET status = 'failed', job_key = NULL, lease_token = NULL, lease_until = NULL, updated_at = ?,
-         last_error = 'worker lost (lease expired) after ' || attempts || ' attempt(s)'
+      `UPDATE jobs SET status = 'failed', job_key = NULL, lease_token = NULL, lease_until = NULL, updated_at = ?
        WHERE id IN (SELECT id FROM jobs WHERE status = 'running' AND lease_until < ? AND lost_leases + 1 >= ? AND kind IN (${kindMarks})
                     FOR UPDATE SKIP LOCKED)
        RETURNING *`,
     )
+    // stack-safe: the job kinds (a handful).
     .all(now, now, MAX_LOST_LEASES, ...opts.kinds)
     .map(toJob);
+  for (const j of exhausted) db.query("UPDATE jobs SET last_error = ? WHERE id = ?").run(lostWorkersMessage(j), j.id);
   const row = db
     .query<Row, unknown[]>(
       `UPDATE jobs SET lost_leases = lost_leases + CASE WHEN status = 'running' THEN 1 ELSE 0 END, status = 'running',
@@ -155,6 +168,7 @@ function claimSkipLocked(db: Db, clock: Clock, opts: { workerId: string; leaseMs
                    ORDER BY priority DESC, run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING *`,
     )
+    // stack-safe: the job kinds (a handful).
     .get(randomUUID(), now + opts.leaseMs, opts.workerId, now, now, now, ...opts.kinds);
   return { job: row ? toJob(row) : null, exhausted };
 }

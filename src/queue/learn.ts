@@ -13,7 +13,7 @@ import { addMemories } from "../storage/memories";
 import { getProjectById } from "../storage/projects";
 import { getReviewState } from "../storage/review-states";
 import { getTransaction } from "../storage/transactions";
-import type { FinishedOutcome } from "./process-transaction";
+import type { FinishedOutcome } from "./transaction-job";
 
 /** ProcessDeps.onFinished part: runs inside the status commit, so a stored memory and the status go together. */
 export function learnOnFinished(db: Db, clock: Clock, outcome: FinishedOutcome, log?: (msg: string) => void): void {

@@ -34,7 +34,8 @@ import type { PipelineRunner } from "./pipeline-runner";
 import { createProgressTracker } from "./progress";
 import { JobReleased, type JobHelpers, type WorkerPool } from "./worker";
 
-export const PROCESS_TRANSACTION = "process_transaction";
+import { PROCESS_TRANSACTION, type FinishedOutcome } from "./transaction-job";
+
 
 import { AwaitInput } from "../core/runner/types";
 export { AwaitInput };
@@ -72,9 +73,6 @@ export interface ProcessDeps {
   onFinished?: (db: Db, outcome: FinishedOutcome) => void;
 }
 
-export type FinishedOutcome =
-  | { transaction_id: string; status: "completed"; manifest: StoredManifest; run?: number }
-  | { transaction_id: string; status: "failed"; error: string; failedStage: string | null; run?: number };
 
 /** A transaction's source files as the pipeline takes them: bytes from the blob store, passwords while kept. */
 export async function storedSources(db: Db, blobs: BlobStore, transactionId: string): Promise<SourceInput[]> {

@@ -17,7 +17,7 @@ import { getReviewState } from "../storage/review-states";
 import { loadRunState, saveRunState } from "../storage/run-state";
 import * as tx from "../storage/transactions";
 import { enqueue } from "./jobs";
-import type { FinishedOutcome } from "./process-transaction";
+import type { FinishedOutcome } from "./transaction-job";
 import { resumeTransaction } from "./submit";
 import type { WorkerPool } from "./worker";
 

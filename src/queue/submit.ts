@@ -7,7 +7,7 @@ import { isoAt, type Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
 import * as tx from "../storage/transactions";
 import { enqueue, queueDepth } from "./jobs";
-import { PROCESS_TRANSACTION } from "./process-transaction";
+import { PROCESS_TRANSACTION } from "./transaction-job";
 import { queuedProgress } from "./progress";
 
 export const DEFAULT_MAX_QUEUE_DEPTH = 1000;

@@ -16,7 +16,7 @@ import { DocprocError } from "../core/errors";
 import { after, every, type Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
 import { hostname } from "node:os";
-import { claim, complete, expireDeadLocalLeases, fail, heartbeat, leaseHeld, pidAlive, pruneFinishedJobs, release, type JobRecord } from "./jobs";
+import { claim, complete, expireDeadLocalLeases, fail, heartbeat, leaseHeld, lostWorkersMessage, pidAlive, pruneFinishedJobs, release, type JobRecord } from "./jobs";
 import { errorFields, type Logger } from "../telemetry/log";
 import type { Metrics } from "../telemetry/metrics";
 
@@ -229,7 +229,7 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
 
   function claimOne(): JobRecord | null {
     const { job, exhausted } = claim(db, clock, { workerId, leaseMs, kinds: [...handlers.keys()] });
-    for (const j of exhausted) handlers.get(j.kind)?.opts.onFailure?.(j.payload, `worker lost after ${j.attempts} attempt(s)`, false);
+    for (const j of exhausted) handlers.get(j.kind)?.opts.onFailure?.(j.payload, lostWorkersMessage(j), false);
     return job;
   }
 

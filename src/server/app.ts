@@ -2,6 +2,7 @@
  * The HTTP app: one Elysia instance per resource, composed here with the cross-cutting parts (auth, body limit,
  * error mapping). Errors become `{ "detail": string }` once, in errors.ts.
  */
+import { closeIfBodyPending } from "./unread-body";
 import { Elysia } from "elysia";
 import { DocprocError } from "../core/errors";
 import { createGuard } from "../auth/guard";
@@ -106,7 +107,7 @@ export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(
       } catch (err) {
         const refused = rateLimitResponse(err);
         if (refused) noteRejection(request, /sign-in/i.test((err as Error).message) ? "sign_in" : "requests");
-        const response = refused ?? errorResponse(err);
+        const response = closeIfBodyPending(request, refused ?? errorResponse(err));
         // Answered before routing: Elysia's after-response hook does not run, so the request is observed here.
         observeEnd(telemetry, request, response.status, templateOf(pathname), callerOf(request));
         return response;
@@ -118,7 +119,7 @@ export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(
     })
     .onStop(() => guard.close())
     .onError(({ code, error, request, set }) => {
-      const response = mapError(code, error, request);
+      const response = closeIfBodyPending(request, mapError(code, error, request));
       set.status = response.status; // for the access log: a returned Response does not set it
       return response;
     })

@@ -26,6 +26,11 @@ export interface ServerConfig {
   maxOcrDataBytes: number;
   /** Public uploads (capture submits) read at once; more answer 429 with Retry-After. Optional: default below. */
   maxPublicUploads?: number;
+  /**
+   * Largest capture submit whose token comes after the files (the deprecated form, read before its token can be
+   * checked; docs/api-stability.md); default 20 MiB, never above maxBodyBytes.
+   */
+  maxCaptureFilesFirstBytes?: number;
   /** Rate limits and session lifetimes (src/auth/settings.ts); the defaults when left out. */
   auth?: AuthSettings;
   /** Bearer token that may read GET /metrics (besides the admin key); DOCPROC_METRICS_TOKEN. */

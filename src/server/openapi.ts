@@ -14,25 +14,8 @@ import { LEARNING_ROUTE_DOCS } from "./routes/learning";
 import { accessRuleOf } from "../auth/permissions";
 import * as S from "./schemas";
 import { addExamples, webhooksSection } from "./openapi-extras";
+import type { RouteDoc, RouteResponseDoc as Resp } from "./route-doc";
 
-interface Resp {
-  description: string;
-  schema?: z.ZodType;
-  content?: string;
-}
-
-export interface RouteDoc {
-  method: "get" | "post" | "put" | "patch" | "delete";
-  path: string;
-  summary: string;
-  tag: string;
-  public?: boolean;
-  /** Overrides the document's security (a public route with its own credential, e.g. /metrics). */
-  security?: Array<Record<string, string[]>>;
-  body?: z.ZodType | "multipart" | "settings";
-  query?: Record<string, { type: "string" | "integer" | "boolean"; description: string }>;
-  responses: Record<number, Resp>;
-}
 
 const err = (description: string): Resp => ({ description, schema: S.ErrorSchema });
 const common = { 401: err("Missing or invalid X-API-Key") };
@@ -46,6 +29,7 @@ export const ROUTES: RouteDoc[] = [
   { method: "post", path: "/tenants/{tenant_id}/projects", summary: "Create a project", tag: "Projects", body: S.CreateProjectBody, responses: { 201: { description: "Created", schema: S.ProjectSchema }, ...badSettings, ...common } },
   { method: "get", path: "/tenants/{tenant_id}/projects", summary: "List projects (extension)", tag: "Projects", responses: { 200: { description: "Projects", schema: S.ProjectListResponse }, ...common, ...notFound } },
   { method: "get", path: "/tenants/{tenant_id}/projects/{project_id}", summary: "Read a project and its settings (extension)", tag: "Projects", responses: { 200: { description: "Project", schema: S.ProjectSchema }, ...common, ...notFound } },
+  { method: "get", path: "/tenants/{tenant_id}/projects/{project_id}/history", summary: "Changes made to a project's stored settings by an upgrade (settings migrations): items of kind, note, project_version, created_at (extension)", tag: "Projects", responses: { 200: { description: "History entries, oldest first" }, ...common, ...notFound } },
   { method: "patch", path: "/tenants/{tenant_id}/projects/{project_id}", summary: "Update name, description or settings (partial settings merge over the default project); increments project_version (extension)", tag: "Projects", body: S.UpdateProjectBody, responses: { 200: { description: "Updated", schema: S.ProjectSchema }, ...badSettings, ...common, ...notFound } },
   { method: "put", path: "/tenants/{tenant_id}/projects/{project_id}/settings", summary: "Replace the settings (partial settings merge over the default project); increments project_version (extension)", tag: "Projects", body: "settings", responses: { 200: { description: "Updated", schema: S.ProjectSchema }, ...badSettings, ...common, ...notFound } },
   { method: "post", path: "/tenants/{tenant_id}/projects/{project_id}/transactions", summary: "Create a transaction (not idempotent)", tag: "Transactions", body: S.CreateTransactionBody, responses: { 201: { description: "Created", schema: S.CreateTransactionResponse }, ...bad, ...common, ...notFound } },
@@ -151,7 +135,7 @@ function bodyOf(body: RouteDoc["body"]) {
       },
     };
   }
-  if (body === "settings") return { required: true, content: { "application/json": { schema: { type: "object", description: "Project settings (docs/projects.md); may be partial: the given top-level keys replace those of the default project" } } } };
+  if (body === "settings") return { required: true, content: { "application/json": { schema: { type: "object", description: "Project settings (docs/project-settings.md); may be partial: the given top-level keys replace those of the default project" } } } };
   return { required: true, content: { "application/json": { schema: schemaOf(body) } } };
 }
 

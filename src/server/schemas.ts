@@ -52,7 +52,7 @@ export const CreateProjectBody = z
   .object({
     name: z.string().min(1).max(200),
     description: z.string().max(5000).default(""),
-    settings: z.record(z.string(), z.unknown()).optional().meta({ description: "Project settings (docs/projects.md); the embedded default when absent; may be partial (top-level keys merged over the default project)" }),
+    settings: z.record(z.string(), z.unknown()).optional().meta({ description: "Project settings (docs/project-settings.md); the embedded default when absent; may be partial (top-level keys merged over the default project)" }),
   })
   .register(apiRegistry, { id: "CreateProject" });
 

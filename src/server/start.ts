@@ -6,9 +6,10 @@ import type { CaptureSettings } from "../capture/settings";
 import type { AllowPrivate } from "../core/notify/ssrf";
 import { webhookSettingsOf } from "../queue/deliveries";
 import { openDataDir, startWorkerRuntime } from "../queue/runtime";
+import { describeSettingsMigration, settingsMigrationsOf } from "../storage/settings-migrate";
 import type { PipelineRunner } from "../queue/pipeline-runner";
 import { isoAt, systemClock } from "../storage/clock";
-import { recordPublicUrl } from "../storage/deployment";
+import { publicLinksInUse, recordPublicUrl } from "../storage/deployment";
 import type { MailEnv } from "../mail/env";
 import type { StorageConfig } from "../storage/storage-config";
 import { startMailService } from "../mail/service";
@@ -47,6 +48,8 @@ export interface StartOptions {
 export interface RunningServer {
   url: string;
   port: number;
+  /** The base of capture and webhook links, and whether any are handed out (serve warns when others cannot open them). */
+  publicLinks(): { base: string; capture: boolean; webhooks: boolean };
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -56,6 +59,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   if (data.blobs.config.kind === "s3") await data.blobs.check().catch((err) => (data.db.close(), Promise.reject(err)));
   const clock = systemClock;
   const telemetry: Telemetry = { log: opts.logger ?? silentLogger, metrics: createMetrics({ queueCounts: () => queueCounts(data.db) }) };
+  for (const r of settingsMigrationsOf(data.db)) telemetry.log.info({ event: "settings_migrated", ...r }, describeSettingsMigration(r));
   // Webhook links use DOCPROC_PUBLIC_URL, else the address this server listens on (known once it listens).
   let listenUrl: string | null = null;
   const webhooks = webhookSettingsOf(opts.webhooks ?? { publicUrl: null, allowPrivate: false }, () => listenUrl);
@@ -93,6 +97,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   return {
     url: listenUrl,
     port,
+    publicLinks: () => ({ base: publicUrl ?? listenUrl!, ...publicLinksInUse(data.db) }),
     async stop(graceMs = 30_000) {
       // Stop listening first, then answer held long polls so in-flight requests can drain.
       const stopped = app.stop();

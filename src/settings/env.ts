@@ -19,6 +19,9 @@ import { DEFAULT_MAIL_LEASE_SECONDS, DEFAULT_MAIL_MAX_ATTEMPTS, type MailEnv } f
 import { parseSecretKey } from "../storage/secret-box";
 import { parseStorageUrl, type StorageConfig } from "../storage/storage-config";
 import { DIAGNOSTICS_VARIABLES } from "./diagnostics";
+import { unknownVariables } from "./env-names";
+
+export { unknownVariables } from "./env-names";
 
 type Env = Record<string, string | undefined>;
 
@@ -76,7 +79,7 @@ const secretKey = () =>
 
 /** The variables, with what each means; docs/ARCHITECTURE.md and `docproc serve --help` list the same. */
 export const EnvSchema = z.object({
-  ADMIN_API_KEY: text().describe("X-API-Key value that authorises everything; a random one is generated per run when unset"),
+  ADMIN_API_KEY: text().describe("X-API-Key value that authorises everything; when unset, serve generates one on its first start and keeps it in DATA/admin-api-key"),
   DOCPROC_HOST: text().describe("address `serve` listens on (same as --host; default 127.0.0.1)"),
   DOCPROC_PORT: integer(0, 65535).describe("port `serve` listens on (same as --port; default 8080)"),
   DOCPROC_DATA: text().describe("data directory (same as --data; default ./docproc-data)"),
@@ -89,6 +92,7 @@ export const EnvSchema = z.object({
   DOCPROC_MAX_DOCUMENT_TEXT_MB: positive().describe("largest documentText of a one-step request (MB of UTF-8, default 1)"),
   DOCPROC_MAX_OCR_DATA_MB: positive().describe("largest ocrData of a one-step request (MB of JSON, default 20)"),
   DOCPROC_MAX_PUBLIC_UPLOADS: integer(1, 10_000).describe("capture uploads read at once; more answer 429 (default 4)"),
+  DOCPROC_MAX_CAPTURE_FILES_FIRST_MB: positive().describe("largest capture submit with the token after the files (deprecated form; MB, default 20)"),
   DOCPROC_LEASE_SECONDS: positive().describe("job lease (seconds, default 30)"),
   DOCPROC_JOB_TIMEOUT_SECONDS: positive().describe("longest a job may run (seconds, default 1800)"),
   DOCPROC_PUBLIC_URL: httpUrl().describe("public base URL for capture and webhook links"),
@@ -150,14 +154,15 @@ export function describeEnv(): Array<{ name: string; description: string }> {
   return [...settings, ...DIAGNOSTICS_VARIABLES];
 }
 
-/** Parses the environment once; throws `invalid_settings` naming every bad variable at once. */
+/** Parses the environment once; throws `invalid_settings` naming every bad or unknown variable at once. */
 export function loadEnvSettings(env: Env = process.env): EnvSettings {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}, got ${JSON.stringify(env[String(i.path[0])])}`);
-    throw new DocprocError("invalid_settings", `environment: ${problems.join("; ")}`);
+  const unknown = unknownVariables(env);
+  if (!parsed.success || unknown.length > 0) {
+    const bad = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}, got ${JSON.stringify(env[String(i.path[0])])}`);
+    throw new DocprocError("invalid_settings", `environment: ${[...bad, ...unknown].join("; ")}`);
   }
-  const v = parsed.data;
+  const v = parsed.data!;
   const MB = 1024 * 1024;
   const a = DEFAULT_AUTH_SETTINGS;
   const auth: AuthSettings = {
@@ -195,6 +200,7 @@ export function loadEnvSettings(env: Env = process.env): EnvSettings {
       maxDocumentTextBytes: v.DOCPROC_MAX_DOCUMENT_TEXT_MB !== undefined ? Math.floor(v.DOCPROC_MAX_DOCUMENT_TEXT_MB * MB) : d.maxDocumentTextBytes,
       maxOcrDataBytes: v.DOCPROC_MAX_OCR_DATA_MB !== undefined ? Math.floor(v.DOCPROC_MAX_OCR_DATA_MB * MB) : d.maxOcrDataBytes,
       maxPublicUploads: v.DOCPROC_MAX_PUBLIC_UPLOADS ?? d.maxPublicUploads,
+      ...(v.DOCPROC_MAX_CAPTURE_FILES_FIRST_MB !== undefined ? { maxCaptureFilesFirstBytes: Math.floor(v.DOCPROC_MAX_CAPTURE_FILES_FIRST_MB * MB) } : {}),
       auth,
       metricsToken: v.DOCPROC_METRICS_TOKEN ?? null,
       trustProxy: parseTrustProxy(v.DOCPROC_TRUST_PROXY),

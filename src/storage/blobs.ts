@@ -19,7 +19,6 @@ import { constants } from "node:fs";
 import { access, mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
-import type { StorageConfig } from "./storage-config";
 
 /** An object ready to be streamed (downloads): its size first, then its bytes. */
 export interface StoredObject {
@@ -29,6 +28,23 @@ export interface StoredObject {
   /** A file on this host (the data directory): the HTTP server sends it as it is, length included. */
   localFile?: Blob;
 }
+
+/** Where blobs and files live: a folder, or an S3-compatible bucket (storage-config.ts reads it from settings). */
+export type StorageConfig =
+  | { kind: "fs"; blobRoot: string; filesRoot: string }
+  | {
+      kind: "s3";
+      bucket: string;
+      /** Key prefix without slashes at either end; "" for the bucket's root. */
+      prefix: string;
+      endpoint?: string;
+      region?: string;
+      accessKeyId?: string;
+      secretAccessKey?: string;
+      sessionToken?: string;
+      /** Bucket in the host name (AWS) instead of the path (most S3-compatible servers). */
+      virtualHostedStyle: boolean;
+    };
 
 export interface BlobStore {
   /** Stores the bytes; returns their sha256 hex digest. Storing the same bytes twice stores them once. */
@@ -82,7 +98,7 @@ export const toBytes = (data: Uint8Array | string): Uint8Array => (typeof data =
 export function fsBlobStore(blobRoot: string, filesRoot = path.dirname(path.resolve(blobRoot))): BlobStore & { pathOf(hash: string): string } {
   const root = path.resolve(blobRoot);
   const pathOf = (hash: string) => path.join(root, blobKey(hash).slice("blobs/".length));
-  const fileOf = (key: string) => path.join(filesRoot, ...checkKey(key).split("/"));
+  const fileOf = (key: string) => path.join(filesRoot, ...checkKey(key).split("/")); // stack-safe: a key's few segments
   const exists = async (file: string) => {
     try {
       return (await stat(file)).isFile();

@@ -69,6 +69,7 @@ export function updateClient(db: Db, clientId: string, patch: ClientPatch, now: 
     if (patch[col] !== undefined) put(col, patch[col]);
   }
   put("updated_at", now);
+  // stack-safe: one value per column of the clients table.
   const res = db.query(`UPDATE clients SET ${sets.join(", ")} WHERE client_id = ?`).run(...values, clientId);
   return res.changes ? getClient(db, clientId) : null;
 }

@@ -13,6 +13,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
 import { MIGRATIONS } from "./migration-list";
+import { applySettingsMigrations } from "./settings-migrate";
 import { startWalCheckpointer, type WalCheckpointer } from "./wal-checkpointer";
 
 export type Binding = string | number | bigint | boolean | null | Uint8Array;
@@ -135,6 +136,8 @@ export function migrate(sqlite: Database): void {
       db.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(m.version, m.name, new Date().toISOString());
     }).immediate();
   }
+  // Stored project settings to the current meaning, each project once (storage/settings-migrate.ts).
+  applySettingsMigrations(db as unknown as Db);
 }
 
 const snapshotStatements = new WeakMap<Db, { begin: Stmt<unknown, []>; commit: Stmt<unknown, []> }>();

@@ -1,6 +1,7 @@
 /** Extracted fields of a document, keyed by field id. */
 import type { FieldResult } from "../core/model";
 import { json, type Db } from "./db";
+import { inChunks } from "./in-chunks";
 
 interface Row {
   document_id: string;
@@ -39,8 +40,9 @@ export function insertFields(db: Db, documentId: string, fields: Record<string, 
 export function fieldsOf(db: Db, documentIds: string[]): Map<string, Record<string, FieldResult>> {
   const out = new Map<string, Record<string, FieldResult>>(documentIds.map((id) => [id, {}]));
   if (documentIds.length === 0) return out;
-  const marks = documentIds.map(() => "?").join(",");
-  const rows = db.query<Row, string[]>(`SELECT * FROM fields WHERE document_id IN (${marks}) ORDER BY rowid`).all(...documentIds);
+  // Chunks of 500 documents (a per-page split of a 10,000-page file makes 10,000): bounded parameter lists and
+  // spreads (stack-safe: at most 500 per call). Rows stay in rowid order within a document, which is what counts.
+  const rows = inChunks(documentIds, (chunk, marks) => db.query<Row, string[]>(`SELECT * FROM fields WHERE document_id IN (${marks}) ORDER BY rowid`).all(...chunk));
   for (const r of rows) {
     const field: FieldResult = {
       name: r.name,

@@ -54,7 +54,7 @@ export function listMailConnectors(db: Db, filter: { tenant_id?: string; project
   if (filter.project_id !== undefined) (where.push("project_id = ?"), args.push(filter.project_id));
   if (filter.enabled !== undefined) (where.push("enabled = ?"), args.push(filter.enabled ? 1 : 0));
   const sql = `SELECT ${COLUMNS} FROM mail_connectors ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at, connector_id`;
-  return db.query<Row, Array<string | number>>(sql).all(...args).map(toRecord);
+  return db.query<Row, Array<string | number>>(sql).all(...args).map(toRecord); // stack-safe: three filters at most
 }
 
 export function updateMailConnector(

@@ -40,6 +40,7 @@ const PK = "connector_id = ? AND uid_validity = ? AND uid = ?";
 const pk = (k: MessageKey) => [k.connector_id, k.uid_validity, k.uid] as const;
 
 export function getMailMessage(db: Db, k: MessageKey): MailMessageRecord | null {
+  // stack-safe: a primary key, three values.
   return db.query<MailMessageRecord, [string, number, number]>(`SELECT * FROM mail_messages WHERE ${PK}`).get(...pk(k));
 }
 
@@ -65,6 +66,7 @@ export function claimMailMessage(
     const row = getMailMessage(db, k);
     if (!row) {
       db.query(`INSERT INTO mail_messages (connector_id, uid_validity, uid, state, claim_token, claim_until, created_at, updated_at) VALUES (?, ?, ?, 'claimed', ?, ?, ?, ?)`).run(
+        // stack-safe: a primary key, three values.
         ...pk(k),
         claim.token,
         claim.untilMs,
@@ -76,6 +78,7 @@ export function claimMailMessage(
     if (row.state === "done") return null;
     if (row.state === "failed" && row.attempts >= claim.maxAttempts) return null;
     if (row.claim_token !== null && (row.claim_until ?? 0) > claim.nowMs) return null;
+    // stack-safe: a primary key, three values.
     db.query(`UPDATE mail_messages SET claim_token = ?, claim_until = ?, updated_at = ? WHERE ${PK}`).run(claim.token, claim.untilMs, claim.now, ...pk(k));
     return row.state;
   }).immediate();
@@ -107,11 +110,13 @@ export function recordImported(db: Db, k: MessageKey, token: string, f: Imported
         `UPDATE mail_messages SET state = 'imported', message_key = ?, message_id = ?, subject = ?, from_address = ?, transaction_id = ?, duplicate = ?, error = NULL, updated_at = ?
          WHERE ${PK} AND claim_token = ?`,
       )
+      // stack-safe: a primary key, three values.
       .run(f.message_key, f.message_id, f.subject, f.from_address, f.transaction_id, f.duplicate ? 1 : 0, now, ...pk(k), token).changes === 1
   );
 }
 
 export function recordDone(db: Db, k: MessageKey, token: string, now: string): boolean {
+  // stack-safe: a primary key, three values.
   return db.query(`UPDATE mail_messages SET state = 'done', claim_token = NULL, claim_until = NULL, updated_at = ? WHERE ${PK} AND claim_token = ? AND state = 'imported'`).run(now, ...pk(k), token).changes === 1;
 }
 
@@ -124,12 +129,14 @@ export function recordFailed(db: Db, k: MessageKey, token: string, error: string
            from_address = COALESCE(?, from_address), claim_token = NULL, claim_until = NULL, updated_at = ?
          WHERE ${PK} AND claim_token = ? AND state IN ('claimed', 'failed')`,
       )
+      // stack-safe: a primary key, three values.
       .run(error, fields.message_id ?? null, fields.subject ?? null, fields.from_address ?? null, now, ...pk(k), token).changes === 1
   );
 }
 
 /** Gives a message back untouched (a transient problem: connection lost, queue full); not an attempt. */
 export function releaseMailMessage(db: Db, k: MessageKey, token: string, error: string | null, now: string): void {
+  // stack-safe: a primary key, three values.
   db.query(`UPDATE mail_messages SET claim_token = NULL, claim_until = NULL, error = COALESCE(?, error), updated_at = ? WHERE ${PK} AND claim_token = ?`).run(error, now, ...pk(k), token);
 }
 

@@ -3,6 +3,7 @@
  * settings (GET/PUT .../settings, project files). Every change bumps `project_version` like any settings change:
  * results record which memories produced them.
  */
+import { mergeMemories } from "../core/memory/merge";
 import type { Memory } from "../core/memory/model";
 import type { Db } from "./db";
 import { getProjectById, updateProject, type ProjectRecord } from "./projects";
@@ -17,12 +18,15 @@ export function listMemories(db: Db, projectId: string): Memory[] {
   return p ? memoriesOf(p) : [];
 }
 
-/** Adds memories; the oldest beyond `cap` per project are dropped (a newer confirmation shows the current template). */
+/**
+ * Adds memories: a further confirmation of a known issuer refines that issuer's memory (core/memory/merge.ts); the
+ * oldest beyond `cap` per project are dropped (a newer confirmation shows the current template).
+ */
 export function addMemories(db: Db, projectId: string, added: Memory[], now: string, cap = 500): void {
   if (!added.length) return;
   const p = getProjectById(db, projectId);
   if (!p) return;
-  const memory = [...memoriesOf(p), ...added].slice(-cap);
+  const memory = mergeMemories(memoriesOf(p), added).slice(-cap);
   updateProject(db, p.tenant_id, p.project_id, { settings: { ...(p.settings as object), memory } }, now);
 }
 

@@ -23,6 +23,8 @@ import sqlite009 from "./migrations/009_job_lost_leases.sql" with { type: "text"
 import postgres009 from "./pg/migrations/009_job_lost_leases.sql" with { type: "text" };
 import sqlite010 from "./migrations/010_deployment_settings.sql" with { type: "text" };
 import postgres010 from "./pg/migrations/010_deployment_settings.sql" with { type: "text" };
+import sqlite011 from "./migrations/011_settings_version.sql" with { type: "text" };
+import postgres011 from "./pg/migrations/011_settings_version.sql" with { type: "text" };
 
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sqlite: string; postgres: string }> = [
   { version: 1, name: "001_init", sqlite: sqlite001, postgres: postgres001 },
@@ -35,4 +37,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sqlite: 
   { version: 8, name: "008_datasets", sqlite: sqlite008, postgres: postgres008 },
   { version: 9, name: "009_job_lost_leases", sqlite: sqlite009, postgres: postgres009 },
   { version: 10, name: "010_deployment_settings", sqlite: sqlite010, postgres: postgres010 },
+  { version: 11, name: "011_settings_version", sqlite: sqlite011, postgres: postgres011 },
 ];

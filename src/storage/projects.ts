@@ -2,6 +2,7 @@
  * Projects. Settings are a JSON document versioned by an integer `project_version`:
  * MUST increment the version on every update, so exports can record which settings produced them.
  */
+import { SETTINGS_VERSION } from "../core/settings-migrations";
 import { json, type Db } from "./db";
 
 export interface ProjectRecord {
@@ -15,18 +16,19 @@ export interface ProjectRecord {
   updated_at: string;
 }
 
-type Row = Omit<ProjectRecord, "settings"> & { settings: string };
+type Row = Omit<ProjectRecord, "settings"> & { settings: string; settings_version?: number };
 
-const toRecord = (r: Row): ProjectRecord => ({ ...r, settings: json(r.settings, {}) });
+// settings_version stays inside storage: the API's project view is the spec's.
+const toRecord = ({ settings_version: _, ...r }: Row): ProjectRecord => ({ ...r, settings: json(r.settings, {}) });
 
 export function createProject(
   db: Db,
   p: { project_id: string; tenant_id: string; name: string; description: string; settings: unknown; now: string },
 ): ProjectRecord {
   db.query(
-    `INSERT INTO projects (project_id, tenant_id, name, description, settings, project_version, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
-  ).run(p.project_id, p.tenant_id, p.name, p.description, JSON.stringify(p.settings), p.now, p.now);
+    `INSERT INTO projects (project_id, tenant_id, name, description, settings, settings_version, project_version, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+  ).run(p.project_id, p.tenant_id, p.name, p.description, JSON.stringify(p.settings), SETTINGS_VERSION, p.now, p.now);
   return getProject(db, p.tenant_id, p.project_id)!;
 }
 
@@ -58,6 +60,7 @@ export function updateProject(
          name = COALESCE(?, name),
          description = COALESCE(?, description),
          settings = COALESCE(?, settings),
+         settings_version = CASE WHEN ? = 1 THEN ? ELSE settings_version END,
          project_version = project_version + 1,
          updated_at = ?
        WHERE tenant_id = ? AND project_id = ?`,
@@ -66,6 +69,9 @@ export function updateProject(
       patch.name ?? null,
       patch.description ?? null,
       patch.settings === undefined ? null : JSON.stringify(patch.settings),
+      // Settings written now have this build's meaning (core/settings-migrations.ts).
+      patch.settings === undefined ? 0 : 1,
+      SETTINGS_VERSION,
       now,
       tenantId,
       projectId,

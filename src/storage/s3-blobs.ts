@@ -6,8 +6,7 @@
  * visible only once whole. Failures other than a missing key are `internal` and retryable (the queue tries again).
  */
 import { DocprocError } from "../core/errors";
-import { blobKey, checkKey, sha256Hex, toBytes, type BlobStore, type StoredObject } from "./blobs";
-import type { StorageConfig } from "./storage-config";
+import { blobKey, checkKey, sha256Hex, toBytes, type BlobStore, type StorageConfig, type StoredObject } from "./blobs";
 
 type S3Config = StorageConfig & { kind: "s3" };
 

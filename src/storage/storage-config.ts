@@ -7,24 +7,10 @@
  */
 import path from "node:path";
 import { DocprocError } from "../core/errors";
-import { fsBlobStore, type BlobStore } from "./blobs";
+import { fsBlobStore, type BlobStore, type StorageConfig } from "./blobs";
 import { s3BlobStore } from "./s3-blobs";
 
-export type StorageConfig =
-  | { kind: "fs"; blobRoot: string; filesRoot: string }
-  | {
-      kind: "s3";
-      bucket: string;
-      /** Key prefix without slashes at either end; "" for the bucket's root. */
-      prefix: string;
-      endpoint?: string;
-      region?: string;
-      accessKeyId?: string;
-      secretAccessKey?: string;
-      sessionToken?: string;
-      /** Bucket in the host name (AWS) instead of the path (most S3-compatible servers). */
-      virtualHostedStyle: boolean;
-    };
+export type { StorageConfig } from "./blobs";
 
 /** The S3 settings of the environment (src/settings/env.ts fills it). */
 export interface S3Env {

@@ -2,6 +2,7 @@
  * The GET /transactions query: filters, free-text search, sorting (including `idx_<name>`) and paging.
  * `filterExpression`, when given, replaces status, step, date and index filters (spec).
  */
+import { pushAll } from "../core/arrays";
 import { DocprocError } from "../core/errors";
 import { isPostgres, type Db } from "./db";
 import { compileFilter, type Dialect } from "./filter-expression";
@@ -39,26 +40,25 @@ type Param = string | number | null;
 function whereOf(q: ListQuery, dialect: Dialect): { sql: string; params: Param[] } {
   const parts: string[] = ["t.dataset_id = ?"];
   const params: Param[] = [q.datasetId];
-  const add = (sql: string, ...p: Param[]) => {
+  const add = (sql: string, p: Param[] = []) => {
     parts.push(sql);
-    params.push(...p);
+    pushAll(params, p);
   };
-  if (q.tenantId) add("t.tenant_id = ?", q.tenantId);
-  if (q.projectId) add("t.project_id = ?", q.projectId);
+  if (q.tenantId) add("t.tenant_id = ?", [q.tenantId]);
+  if (q.projectId) add("t.project_id = ?", [q.projectId]);
   if (q.filterExpression !== undefined) {
     const f = compileFilter(q.filterExpression, "filter_expression", dialect);
-    add(f.sql, ...f.params);
+    add(f.sql, f.params);
   } else {
-    if (q.status?.length) add(`t.status IN (${q.status.map(() => "?").join(",")})`, ...q.status);
-    if (q.step) add("COALESCE(t.current_step, 'created') = ?", q.step); // not started yet: step `created`
-    if (q.dateFrom) add("t.created_at >= ?", q.dateFrom);
-    if (q.dateTo) add("t.created_at <= ?", q.dateTo);
+    if (q.status?.length) add(`t.status IN (${q.status.map(() => "?").join(",")})`, q.status);
+    if (q.step) add("COALESCE(t.current_step, 'created') = ?", [q.step]); // not started yet: step `created`
+    if (q.dateFrom) add("t.created_at >= ?", [q.dateFrom]);
+    if (q.dateTo) add("t.created_at <= ?", [q.dateTo]);
     for (const [name, values] of Object.entries(q.indexFilter ?? {})) {
       if (values.length === 0) continue;
       add(
         `EXISTS (SELECT 1 FROM transaction_index i WHERE i.transaction_id = t.transaction_id AND i.name = ? AND i.value IN (${values.map(() => "?").join(",")}))`,
-        name,
-        ...values,
+        [name, ...values],
       );
     }
   }
@@ -70,7 +70,7 @@ function whereOf(q: ListQuery, dialect: Dialect): { sql: string; params: Param[]
         OR EXISTS (SELECT 1 FROM source_files f WHERE f.transaction_id = t.transaction_id AND LOWER(f.filename) LIKE ? ESCAPE '\\')
         OR EXISTS (SELECT 1 FROM documents d WHERE d.transaction_id = t.transaction_id AND LOWER(d.document_type) LIKE ? ESCAPE '\\')
         OR EXISTS (SELECT 1 FROM transaction_index i WHERE i.transaction_id = t.transaction_id AND LOWER(i.value) LIKE ? ESCAPE '\\'))`,
-      like, like, like, like, like,
+      [like, like, like, like, like],
     );
   }
   return { sql: parts.join(" AND "), params };
@@ -93,9 +93,11 @@ function orderOf(q: ListQuery): { sql: string; params: Param[] } {
 export function listTransactions(db: Db, q: ListQuery): { items: TransactionSummary[]; total: number } {
   const where = whereOf(q, isPostgres(db) ? "postgres" : "sqlite");
   const order = orderOf(q);
+  // stack-safe: the parameters of one request's query string (its URL is bounded by the server's header limit).
   const total = db.query<{ n: number }, Param[]>(`SELECT COUNT(*) AS n FROM transactions t WHERE ${where.sql}`).get(...where.params)!.n;
   const rows = db
     .query<SummaryRow, Param[]>(`SELECT ${SUMMARY_COLUMNS} FROM transactions t WHERE ${where.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`)
+    // stack-safe: as above, plus one sort parameter.
     .all(...where.params, ...order.params, q.limit, q.offset);
   return { items: rows.map(toSummary), total };
 }

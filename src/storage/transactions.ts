@@ -5,6 +5,7 @@
  */
 import { isPostgres, json, type Db } from "./db";
 import { wipePasswords } from "./source-file-passwords";
+import { inChunks } from "./in-chunks";
 
 export type TransactionStatus = "created" | "queued" | "processing" | "awaiting_input" | "completed" | "failed";
 export const TRANSACTION_STATUSES: readonly TransactionStatus[] = ["created", "queued", "processing", "awaiting_input", "completed", "failed"];
@@ -98,9 +99,8 @@ export function getTransaction(db: Db, id: string): TransactionRecord | null {
 }
 
 export function getTransactions(db: Db, ids: string[]): TransactionRecord[] {
-  if (ids.length === 0) return [];
-  const marks = ids.map(() => "?").join(",");
-  return db.query<Row, string[]>(`SELECT * FROM transactions WHERE transaction_id IN (${marks})`).all(...ids).map(toTransaction);
+  // stack-safe: at most IN_CHUNK (500) parameters per call.
+  return inChunks(ids, (chunk, marks) => db.query<Row, string[]>(`SELECT * FROM transactions WHERE transaction_id IN (${marks})`).all(...chunk)).map(toTransaction);
 }
 
 /** Every column except the large request inputs (request, document_text, ocr_data): what status reads need. */
@@ -126,9 +126,8 @@ export function getTransactionSummary(db: Db, id: string): TransactionSummary | 
 }
 
 export function getTransactionSummaries(db: Db, ids: string[]): TransactionSummary[] {
-  if (ids.length === 0) return [];
-  const marks = ids.map(() => "?").join(",");
-  return db.query<SummaryRow, string[]>(`SELECT ${SUMMARY_COLUMNS} FROM transactions WHERE transaction_id IN (${marks})`).all(...ids).map(toSummary);
+  // stack-safe: at most IN_CHUNK (500) parameters per call.
+  return inChunks(ids, (chunk, marks) => db.query<SummaryRow, string[]>(`SELECT ${SUMMARY_COLUMNS} FROM transactions WHERE transaction_id IN (${marks})`).all(...chunk)).map(toSummary);
 }
 
 /** Status only, for long-poll re-checks of many transactions in one query. */
@@ -139,6 +138,7 @@ export function statusesOf(db: Db, ids: string[]): Map<string, TransactionStatus
     const marks = chunk.map(() => "?").join(",");
     const rows = db
       .query<{ transaction_id: string; status: TransactionStatus }, string[]>(`SELECT transaction_id, status FROM transactions WHERE transaction_id IN (${marks})`)
+      // stack-safe: chunks of 500.
       .all(...chunk);
     for (const r of rows) out.set(r.transaction_id, r.status);
   }

@@ -1,6 +1,6 @@
 /**
  * Structured logs (pino) on stderr for `serve`, `worker` and `watch`: one JSON object per line, or pino-pretty's
- * human layout on request (docs/operations.md).
+ * human layout, one line per event too (docs/operations.md).
  *
  * Contract: callers log identifiers, codes, counts and durations only. A log line MUST NOT carry an API key, a
  * token, a password, file contents or an extracted value; the `redact` list below is a second line of defence for
@@ -43,7 +43,19 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   if (opts.format === "pretty") {
     const colorize = opts.colour ?? colourWanted(process.stderr.isTTY);
     const destination = (opts.stream as NodeJS.WritableStream | undefined) ?? 2;
-    return pino(options, pretty({ destination, sync: true, colorize, translateTime: "SYS:HH:MM:ss.l", ignore: "pid" }));
+    // One line per event (issue 37): the sentence, then the fields a person may want, compact on the same line.
+    return pino(
+      options,
+      pretty({
+        destination,
+        sync: true,
+        colorize,
+        translateTime: "SYS:HH:MM:ss.l",
+        singleLine: true,
+        ignore: "pid,hostname,component,event",
+        messageFormat: "{if component}{component}: {end}{msg}",
+      }),
+    );
   }
   const dest = opts.stream ?? pino.destination({ dest: 2, sync: true });
   return pino(options, dest as pino.DestinationStream);

@@ -3,7 +3,8 @@
 export type Align = "left" | "right";
 
 export function renderTable(headers: string[], rows: string[][], align: Align[] = []): string {
-  const widths = headers.map((h, i) => Math.max(len(h), ...rows.map((r) => len(r[i] ?? ""))));
+  // A loop, not Math.max(...rows): a table may have more rows than the stack has room for arguments.
+  const widths = headers.map((h, i) => rows.reduce((w, r) => Math.max(w, len(r[i] ?? "")), len(h)));
   const line = (cells: string[]) =>
     cells
       .map((c, i) => (align[i] === "right" ? pad(c, widths[i]!, true) : pad(c, widths[i]!, false)))

@@ -3,7 +3,7 @@
  * import counts, type-only and lazy `import("…")` ones included: a cycle of types is still a cycle of modules.
  */
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
 const SRC = path.resolve(import.meta.dir, "../../src");
@@ -65,6 +65,29 @@ export function cyclesOf(graph: Map<string, Map<string, string>>): string[][] {
   return cycles;
 }
 
+/** The file an import names (`./x` → x.ts, x.tsx or x/index.ts), or null outside src/ or not a TypeScript file. */
+function fileOf(from: string, spec: string): string | null {
+  const base = path.resolve(path.dirname(from), spec);
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")]) {
+    if (/\.tsx?$/.test(candidate) && existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
+  return null;
+}
+
+/** File → file import graph of src/, each edge named by the import that makes it. */
+export function fileGraph(): Map<string, Map<string, string>> {
+  const graph = new Map<string, Map<string, string>>();
+  for (const file of sourceFiles(SRC)) {
+    const edges = new Map<string, string>();
+    for (const spec of importsOf(readFileSync(file, "utf8"))) {
+      const to = fileOf(file, spec);
+      if (to && to !== file && !edges.has(path.relative(SRC, to))) edges.set(path.relative(SRC, to), `${path.relative(SRC, file)} → ${spec}`);
+    }
+    graph.set(path.relative(SRC, file), edges);
+  }
+  return graph;
+}
+
 describe("architecture", () => {
   test("the scanner sees static, type-only and dynamic imports and finds a planted cycle", () => {
     expect(importsOf(`import { a } from "../x";\nimport type { B } from "./y";\nconst m = await import("../z/w");\nexport * from "./q";`)).toEqual(["../x", "./y", "./q", "../z/w"]);
@@ -76,6 +99,13 @@ describe("architecture", () => {
     const graph = folderGraph();
     expect(graph.get("server")?.has("core")).toBe(true); // the scan really reads the tree
     expect(graph.get("core")).toBeUndefined(); // core imports nothing outside itself
+    expect(cyclesOf(graph)).toEqual([]);
+  });
+
+  test("no import cycle between files anywhere in src/ (type-only and lazy imports count)", () => {
+    const graph = fileGraph();
+    expect(graph.size).toBeGreaterThan(300); // the scan really reads the tree
+    expect(graph.get("server/openapi.ts")?.has("server/routes/auth.ts")).toBe(true);
     expect(cyclesOf(graph)).toEqual([]);
   });
 });

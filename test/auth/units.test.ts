@@ -1,7 +1,7 @@
 /** Unit tests: key format and digests, route rules, the rate limiter's windows and persistence, settings. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { DEFAULT_AUTH_SETTINGS } from "../../src/auth/settings";
-import { accessRuleOf, parsePermissions, DEFAULT_PERMISSIONS } from "../../src/auth/permissions";
+import { accessRuleOf, parsePermissions, DEFAULT_CLIENT_PERMISSIONS, DEFAULT_USER_PERMISSIONS } from "../../src/auth/permissions";
 import { base62, newApiKey, newSessionToken, sameDigest, sha256Hex } from "../../src/auth/keys";
 import { createRateLimiter } from "../../src/auth/rate-limiter";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -55,8 +55,14 @@ describe("permissions and route rules", () => {
   test("permission lists are validated and put in canonical order; the default leaves out project.manage", () => {
     expect(parsePermissions(["extract", "transaction.create", "extract"])).toEqual(["transaction.create", "extract"]);
     expect(() => parsePermissions(["transaction.delete"])).toThrow(/unknown "transaction.delete"; allowed: transaction.create/);
-    expect(DEFAULT_PERMISSIONS).not.toContain("project.manage");
-    expect(DEFAULT_PERMISSIONS).toContain("transaction.download_results");
+    expect(DEFAULT_USER_PERMISSIONS).not.toContain("project.manage");
+    expect(DEFAULT_USER_PERMISSIONS).toContain("transaction.download_results");
+  });
+
+  test("defaults never widen: a client made without a list gets the wave-1 list; later permissions are opt-in", () => {
+    // What a client created without a list held in wave 1 (fixtures/upgrade/wave-1/expected.json): no more, ever.
+    expect(DEFAULT_CLIENT_PERMISSIONS).toEqual(["transaction.create", "transaction.read", "transaction.download_results", "split", "classify", "extract"]);
+    expect(DEFAULT_USER_PERMISSIONS).toEqual([...DEFAULT_CLIENT_PERMISSIONS.slice(0, 3), "transaction.review", ...DEFAULT_CLIENT_PERMISSIONS.slice(3)]);
   });
 });
 

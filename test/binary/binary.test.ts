@@ -44,10 +44,10 @@ describe("single binary copied into an empty folder", () => {
     for (let dir = home; dir !== path.dirname(dir); dir = path.dirname(dir)) expect(existsSync(path.join(dir, "node_modules"))).toBe(false);
   });
 
-  test("--version prints the package version", async () => {
+  test("--version prints the package version and the commit embedded at build time (no git in the folder)", async () => {
     const r = await run(["--version"]);
     expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toBe(pkg.version);
+    expect(r.stdout.trim()).toMatch(new RegExp(`^${pkg.version.replaceAll(".", "\\.")} \\(commit [0-9a-f]{40}(\\+changes)?\\)$`));
   });
 
   test("--help lists every command with an example", async () => {

@@ -5,6 +5,7 @@
  * the server pulls from them.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { FILES_FIRST_SUNSET } from "../../src/server/routes/capture";
 import { captureApp, captureForm } from "./helpers";
 
 type App = Awaited<ReturnType<typeof captureApp>>;
@@ -13,7 +14,7 @@ let pid = "";
 const MB = 1024 * 1024;
 
 beforeAll(async () => {
-  s = await captureApp({ config: { maxPublicUploads: 2 } });
+  s = await captureApp({ config: { maxPublicUploads: 2, maxCaptureFilesFirstBytes: 1 * 1024 * 1024 } });
   pid = await s.project();
 });
 afterAll(async () => s.close());
@@ -67,7 +68,7 @@ function streamingForm(fields: Array<[string, string]>, fileBytes: number, gate?
   return { request, pulled: () => pulled };
 }
 
-describe("capture submit reads the token first", () => {
+describe("capture submit reads the token first (files first: deprecated, capped)", () => {
   test("a bogus token in the first field is refused (404) after reading well under 1 MB of a 32 MB body", async () => {
     const form = streamingForm([["token", "dp_cap_" + "x".repeat(43)]], 32 * MB);
     const reply = await appHandle(form.request());
@@ -76,12 +77,40 @@ describe("capture submit reads the token first", () => {
     expect(form.pulled()).toBeLessThan(1 * MB);
   });
 
-  test("a body that does not start with the token (and has no header) is 400 without reading the files", async () => {
+  test("files first without a token (deprecated form): read only up to its cap, then 413, with the deprecation headers", async () => {
     const form = streamingForm([], 32 * MB);
     const reply = await appHandle(form.request());
-    expect(reply.status).toBe(400);
-    expect((await reply.json()).detail).toContain("X-Capture-Token");
-    expect(form.pulled()).toBeLessThan(1 * MB);
+    expect(reply.status).toBe(413);
+    expect((await reply.json()).detail).toContain("token after the files");
+    expect(reply.headers.get("sunset")).toBe(FILES_FIRST_SUNSET);
+    expect(reply.headers.get("deprecation")).toMatch(/^@\d+$/);
+    expect(form.pulled()).toBeGreaterThan(1 * MB);
+    expect(form.pulled()).toBeLessThan(1.5 * MB);
+  });
+
+  test("files first, token after (deprecated form) still uploads, answered with Deprecation and Sunset", async () => {
+    const token = await activeToken();
+    const jpeg = await Bun.file(new URL("../../fixtures/inbox/phone-photo.jpg", import.meta.url)).bytes();
+    const form = new FormData();
+    form.append("files", new File([jpeg], "p.jpg", { type: "image/jpeg" }));
+    form.append("token", token);
+    const reply = await s.call("POST", "/capture/submit", {}, form);
+    expect(reply.status).toBe(200);
+    expect(reply.json.file_count).toBe(1);
+    expect(reply.headers.get("sunset")).toBe(FILES_FIRST_SUNSET);
+    expect(reply.headers.get("deprecation")).toMatch(/^@\d+$/);
+    // The token first: no deprecation.
+    const again = await s.call("POST", "/capture/submit", {}, captureForm(await activeToken(), [{ name: "p.jpg", data: jpeg, type: "image/jpeg" }]));
+    expect(again.status).toBe(200);
+    expect(again.headers.get("deprecation")).toBeNull();
+  });
+
+  test("files first with a bogus token: 404 once read (within the cap), deprecated", async () => {
+    const boundary = "----b";
+    const body = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\nxx\r\n--${boundary}\r\nContent-Disposition: form-data; name="token"\r\n\r\ndp_cap_${"z".repeat(43)}\r\n--${boundary}--\r\n`;
+    const reply = await appHandle(new Request("http://phone.test/capture/submit", { method: "POST", headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, body }));
+    expect(reply.status).toBe(404);
+    expect(reply.headers.get("sunset")).toBe(FILES_FIRST_SUNSET);
   });
 
   test("a valid token first still uploads: the bytes already read are replayed to the form parser", async () => {

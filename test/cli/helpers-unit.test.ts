@@ -75,7 +75,7 @@ describe("renderSummary", () => {
   const base = {
     transaction_id: "t", pages: 1, page_count: 1, text_source: "text layer", documents: 1, seconds: 0.5,
     results_file: "/out/t_data.json", exports: ["/out/t_data.json"], warnings: [], errors: [],
-    found: [{ document_type: "Invoice", key_fields: { invoice_number: "A-1", total_amount: 10 }, needs_review: [] }], needs_review: 0, validation: "success" as const,
+    found: [{ document_type: "Invoice", key_fields: { invoice_number: "A-1", total_amount: 10 }, needs_review: [] }], needs_review: 0, validation: "success" as const, unreadable_pages: [],
   };
 
   test("lists each failure with its reason, code and stage, and counts what succeeded", () => {

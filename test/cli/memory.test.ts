@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { runCli } from "./helpers";
 import { removeAll, tempDir } from "../support/temp";
-import { northwind } from "../../fixtures/vendor-series/series";
+import { northwind, otherVendor } from "../../fixtures/vendor-series/series";
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
@@ -21,10 +21,16 @@ describe("docproc memory", () => {
     const project = path.join(dir, "vendors.yaml");
     writeFileSync(project, "# projects of the purchasing team\nname: Vendors\n");
     writeFileSync(path.join(dir, "plain.yaml"), "name: Vendors\n");
+    // Series in subfolders: the vendor's later documents, and a vendor never taught (eval --compare per series).
     const evalDir = path.join(dir, "later");
-    mkdirSync(evalDir);
+    mkdirSync(path.join(evalDir, "northwind"), { recursive: true });
+    mkdirSync(path.join(evalDir, "untaught"));
+    for (const d of otherVendor(3, 2)) {
+      writeFileSync(path.join(evalDir, "untaught", `${d.name}.txt`), d.text);
+      writeFileSync(path.join(evalDir, "untaught", `${d.name}.json`), JSON.stringify({ class_id: "invoice", fields: d.truth }));
+    }
     series.forEach((d, i) => {
-      const target = i === 0 ? dir : evalDir;
+      const target = i === 0 ? dir : path.join(evalDir, "northwind");
       writeFileSync(path.join(target, `${d.name}.txt`), d.text);
       writeFileSync(path.join(target, `${d.name}.json`), JSON.stringify({ class_id: "invoice", fields: d.truth }));
     });
@@ -44,7 +50,14 @@ describe("docproc memory", () => {
 
     const cmp = await runCli(["eval", evalDir, "--compare", `${path.join(dir, "plain.yaml")},${project}`], T);
     expect(cmp.code).toBe(0);
-    expect(cmp.stdout).toMatch(/all fields\s+60\.0%\s+100\.0%\s+\+40\.0/);
+    expect(cmp.stdout).toContain("by series (subfolder)");
+    expect(cmp.stdout).toMatch(/northwind\s+3\s+18\/30 = 0\.60\s+30\/30 = 1\.00\s+\+40\.0/);
+    expect(cmp.stdout).toMatch(/untaught\s+2\s+(\d+)\/(\d+) = (\S+)\s+\1\/\2 = \3\s+\+0\.0/);
+
+    // A further confirmation of the same vendor refines its memory instead of adding a second one.
+    const again1 = await runCli(["memory", "learn", path.join(evalDir, "northwind", `${series[1]!.name}.txt`), "--expected", path.join(evalDir, "northwind", `${series[1]!.name}.json`), "--project", project], T);
+    expect(again1.stdout).toMatch(new RegExp(`refined ${id} \\(invoice; 2 confirmations;`));
+    expect(JSON.parse((await runCli(["memory", "list", "--project", project, "--json"], T)).stdout).items).toMatchObject([{ memory_id: id, confirmations: 2 }]);
 
     expect((await runCli(["memory", "forget", id, "--project", project], T)).code).toBe(0);
     expect(JSON.parse((await runCli(["memory", "list", "--project", project, "--json"], T)).stdout).items).toEqual([]);

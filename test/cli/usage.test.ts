@@ -4,10 +4,11 @@ import path from "node:path";
 import { REPO, runCli } from "./helpers";
 
 describe("docproc CLI usage", () => {
-  test("--version prints the package version alone", async () => {
+  test("--version prints the package version and the checkout's commit (from git, asked only then)", async () => {
     const r = await runCli(["--version"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`${pkg.version}\n`);
+    const head = Bun.spawnSync(["git", "rev-parse", "HEAD"], { cwd: REPO }).stdout.toString().trim();
+    expect(r.stdout).toMatch(new RegExp(`^${pkg.version.replaceAll(".", "\\.")} \\(commit ${head}(\\+changes)?\\)\n$`));
   });
 
   test("--help lists every command with an example", async () => {
@@ -58,11 +59,14 @@ describe("docproc CLI usage", () => {
     expect(r.stderr).toContain("auto, wasm, native");
   });
 
-  test("the npm bin (bin/docproc.js) runs the CLI under Bun", async () => {
+  test("the npm bin (bin/docproc.js) runs the CLI as a shell command and under Bun directly", async () => {
     const bin = path.join(REPO, "bin/docproc.js");
-    expect((await Bun.file(bin).text()).startsWith("#!/usr/bin/env bun\n")).toBe(true);
-    const proc = Bun.spawn([process.execPath, bin, "--version"], { stdout: "pipe" });
-    expect(await new Response(proc.stdout).text()).toBe(`${pkg.version}\n`);
-    expect(await proc.exited).toBe(0);
+    // A POSIX shell script first (no global bun needed: test/cli/install.test.ts), a module for Bun after.
+    expect((await Bun.file(bin).text()).startsWith("#!/bin/sh\n")).toBe(true);
+    for (const cmd of [[bin, "--version"], [process.execPath, bin, "--version"]]) {
+      const proc = Bun.spawn(cmd, { stdout: "pipe" });
+      expect(await new Response(proc.stdout).text()).toStartWith(`${pkg.version} (commit `);
+      expect(await proc.exited).toBe(0);
+    }
   });
 });

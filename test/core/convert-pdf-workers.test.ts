@@ -172,7 +172,40 @@ describe("pdf.js speed patches", () => {
     const items = stock.reduce((n, p) => n + (p.content?.items.length ?? 0), 0);
     expect(items).toBeGreaterThan(2000); // the comparison covers real text, not empty pages
     expect(speed).toEqual(stock);
-  });
+  }, 180_000); // two pdf.js processes over 100+ files: ~20 s idle, over a minute on a loaded machine
+
+  test("a PDF joined from copies of files (each copy keeps its own fonts) reads as stock pdf.js does, the copies' fonts translated once", async () => {
+    // What pdfunite, qpdf --pages and mail merges make: every copy of a file brings its own font objects.
+    const { PDFDocument } = await import("pdf-lib");
+    const { readdirSync, writeFileSync, mkdtempSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const dir = path.join(CORPORA, "invoice2data");
+    const sources = readdirSync(dir).filter((f) => f.endsWith(".pdf")).sort().slice(0, 6);
+    const joined = await PDFDocument.create();
+    for (let round = 0; round < 3; round++) {
+      for (const name of sources) {
+        const src = await PDFDocument.load(await Bun.file(path.join(dir, name)).arrayBuffer(), { ignoreEncryption: true });
+        for (const page of await joined.copyPages(src, src.getPageIndices())) joined.addPage(page); // one copy per call
+      }
+    }
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "docproc-joined-")), "joined.pdf");
+    writeFileSync(file, await joined.save());
+    const dump = async (mode: string) => {
+      const args = [path.join(import.meta.dir, "pdfjs-text-dump.ts"), mode, file, "--pages", "100", "--ops", "--count-shared"];
+      const proc = Bun.spawn([process.execPath, ...args], { stdout: "pipe", stderr: "inherit" });
+      const [text, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+      expect(code).toBe(0);
+      const out = JSON.parse(text) as Array<{ sharedFonts?: number; content?: { items: unknown[] } }>;
+      return { pages: out.slice(0, -1), shared: out.at(-1)!.sharedFonts! };
+    };
+    const [stock, speed] = await Promise.all([dump("stock"), dump("speed")]);
+    expect(stock.pages.length).toBe(joined.getPageCount());
+    expect(stock.pages.reduce((n, p) => n + (p.content?.items.length ?? 0), 0)).toBeGreaterThan(500);
+    expect(speed.pages).toEqual(stock.pages); // same items, same font names and styles, same operators
+    expect(stock.shared).toBe(0);
+    // Rounds two and three reuse every font of round one.
+    expect(speed.shared).toBeGreaterThanOrEqual(2 * sources.length);
+  }, 180_000);
 
   test("a document read for its text renders with its embedded fonts (opened again in full before the first render)", async () => {
     // The invoice's three embedded TrueType fonts are translated for text only while its text is read.

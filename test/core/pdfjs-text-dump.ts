@@ -3,7 +3,8 @@
  * styles) of every page of the PDFs given, using pdf.worker.mjs either as shipped (`stock`) or with the speed
  * patches of src/core/convert/pdfjs-speed-patches.ts (`speed`, documents opened for their text only, as docproc
  * extracts text). One process each: pdf.js keeps the first worker module it is given for the life of the process.
- * More arguments after the files: `--pages N` (default 5), `--ops` (also the operator list's function ids).
+ * More arguments after the files: `--pages N` (default 5), `--ops` (also the operator list's function ids),
+ * `--count-shared` (a last entry `{ sharedFonts }`: how many fonts reused an identical font's translation).
  */
 import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +15,7 @@ const [mode, ...args] = process.argv.slice(2);
 const flag = args.indexOf("--pages");
 const maxPages = flag >= 0 ? Number(args[flag + 1]) : 5;
 const withOps = args.includes("--ops");
+const countShared = args.includes("--count-shared");
 const files = args.filter((a, i) => !a.startsWith("--") && (flag < 0 || i !== flag + 1));
 const textOnlyDocs = new Set<string>();
 if (mode === "speed") (globalThis as Record<string, unknown>).docprocTextOnlyDocs = textOnlyDocs;
@@ -45,5 +47,6 @@ for (const path of files) {
   }
   await task.destroy();
 }
+if (countShared) out.push({ sharedFonts: Number((globalThis as Record<string, unknown>).docprocSharedFonts ?? 0) });
 await Bun.write(Bun.stdout, JSON.stringify(out));
 process.exit(0); // the fake pdf.js worker would keep the process alive

@@ -67,6 +67,7 @@ describe("every built-in step honours enabled: false", () => {
     const doc = out.results.documents[0]!;
     expect(doc.classification.class_id).toBe("invoice");
     expect(doc.fields.invoice_number?.value).toBe("INV/2023/03/0008");
+    // The PDF carries an old UBL invoice that claims no EN 16931 conformance: not checked in the pipeline.
     expect(doc.validation?.rule_results.map((r) => r.rule_id)).toEqual(["number_starts_with_x"]);
     expect(out.manifest.total_files).toBe(1);
   });
@@ -209,6 +210,7 @@ describe("the outcome's results file", () => {
     // Export ran before Validate: its file knows no rule, the outcome has the failed rule and its overall status.
     expect(exportedJson(sink).validation.overall_status).toBe("success");
     const doc = out.results.documents[0]!;
+    // The PDF carries an old UBL invoice that claims no EN 16931 conformance: not checked in the pipeline.
     expect(doc.validation?.rule_results.map((r) => r.rule_id)).toEqual(["number_starts_with_x"]);
     expect(doc.validation!.overall_status).not.toBe("success");
     expect(out.results.validation.overall_status).toBe(doc.validation!.overall_status);

@@ -11,7 +11,8 @@ export function captureLog(level: "info" | "debug" = "info"): { log: Logger; lin
 }
 
 export function telemetryFor(queueCounts?: () => QueueCount[]) {
-  const cap = captureLog();
+  // Step lines are debug lines (quiet by default); these tests read them.
+  const cap = captureLog("debug");
   const metrics: Metrics = createMetrics({ queueCounts });
   return { ...cap, telemetry: { log: cap.log, metrics } };
 }

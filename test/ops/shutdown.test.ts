@@ -107,7 +107,7 @@ test("SIGTERM mid-OCR: the job stops after the pages in flight, a restart reads 
   const pdf = await scannedPdf();
   const data = path.join(dir, "data");
   const port = await freePort();
-  const env = { DOCPROC_LOG_FORMAT: "json" };
+  const env = { DOCPROC_LOG_FORMAT: "json", DOCPROC_LOG_LEVEL: "debug" };
   const first = await spawnServe({ dataDir: data, port, key: KEY, workers: 1, env });
   servers.push(first);
   const project = (await api(first.base, "POST", "/tenants/default/projects", { name: "Shutdown" })).project_id;

@@ -32,7 +32,7 @@ async function watchOnce(flags: string[], files: Record<string, string | Uint8Ar
 
 test("JSON lines: watching, job_started, step_finished with durations, job_completed, job_failed with error_code; no text or values", async () => {
   const { w, stderr } = await watchOnce(
-    ["--log-format", "json"],
+    ["--log-format", "json", "--verbose"],
     { "invoice.pdf": readFileSync(INVOICE), "broken.pdf": "%PDF-1.4\nnot really a pdf" },
     (w) => w.of("done").length + w.of("failed").length === 2,
   );

@@ -411,9 +411,35 @@ describe("process_transaction", () => {
     const seen: string[] = [];
     pool.registerHandler("process_transaction", async () => {}, { onFailure: (p, msg) => { seen.push(msg); tx.markFailed(env.db, p.transaction_id, new Date(clock.now()).toISOString(), msg, null); } });
     expect(await pool.runOnce()).toBeNull();
-    expect(seen).toEqual([`worker lost after ${MAX_LOST_LEASES} attempt(s)`]);
-    expect(tx.getTransaction(env.db, "t")).toMatchObject({ status: "failed", error_message: `worker lost after ${MAX_LOST_LEASES} attempt(s)` });
+    const message = `worker lost ${MAX_LOST_LEASES} times (lease expired: killed, crashed or stalled); given up after ${MAX_LOST_LEASES} attempt(s)`;
+    expect(seen).toEqual([message]);
+    expect(tx.getTransaction(env.db, "t")).toMatchObject({ status: "failed", error_message: message });
     expect(queueDepth(env.db)).toBe(0);
+  });
+
+  test("the give-up message counts lost workers, not attempts: an error and nine deaths are not ten deaths", async () => {
+    const { clock } = setup(async () => { throw new Error("unused"); });
+    submitTransaction(env.db, clock, "t");
+    const kinds = ["process_transaction"];
+    // Attempt 1 ends in an error the job reported (retried); then workers die.
+    const first = claim(env.db, clock, { workerId: "w", leaseMs: 1000, kinds }).job!;
+    expect(fail(env.db, clock, first, first.lease_token!, "transient", true, 1)).toBe("retry");
+    clock.advance(10);
+    let deaths = 0;
+    for (; deaths < MAX_LOST_LEASES - 1; deaths++) {
+      expect(claim(env.db, clock, { workerId: `dead-${deaths}`, leaseMs: 1000, kinds }).job).not.toBeNull();
+      clock.advance(1001);
+    }
+    // Nine deaths: the job is still given another worker (its tenth attempt, its eleventh claim).
+    const tenth = claim(env.db, clock, { workerId: "dead-9", leaseMs: 1000, kinds });
+    expect(tenth.exhausted).toEqual([]);
+    expect(tenth.job!.lost_leases).toBe(MAX_LOST_LEASES - 1);
+    clock.advance(1001);
+    const last = claim(env.db, clock, { workerId: "w2", leaseMs: 1000, kinds });
+    expect(last.job).toBeNull();
+    expect(last.exhausted).toHaveLength(1);
+    const message = `worker lost ${MAX_LOST_LEASES} times (lease expired: killed, crashed or stalled); given up after ${MAX_LOST_LEASES + 1} attempt(s)`;
+    expect(getJob(env.db, last.exhausted[0]!.id)!.last_error).toBe(message);
   });
 
   test("start outside created is refused, and a full queue answers queue_full with depths", async () => {

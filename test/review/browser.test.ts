@@ -5,15 +5,15 @@
  * Saves test-output/review-laptop.png and review-tablet.png (docs/review.md shows them).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../support/chromium";
 import { mergeOverDefault } from "../../src/core/project";
 import { markAwaitingInput } from "../../src/storage/transactions";
 import { startReceiver, type Receiver } from "../core/notify-receiver";
 import { startReviewServer } from "./helpers";
 
-const CHROMIUM = "/usr/bin/chromium";
 const OUT = path.resolve(import.meta.dir, "../../test-output");
 let s: Awaited<ReturnType<typeof startReviewServer>>;
 let browser: Browser;
@@ -22,7 +22,6 @@ let txId: string;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run installs it)`);
   s = await startReviewServer({ prefix: "review-browser" });
   expect((await s.admin("POST", "/admin/tenants", { tenant_id: "acme", name: "Acme" })).status).toBe(201);
   expect((await s.admin("POST", "/admin/users", { tenant_id: "acme", username: "alice", password: "correct horse battery" })).status).toBe(201);
@@ -36,10 +35,7 @@ beforeAll(async () => {
   project = (await s.admin("POST", "/tenants/acme/projects", { name: "Invoices", description: "", settings: mergeOverDefault({ workflow }) })).json.project_id;
   txId = await s.submit("acme", project, "inbox/phone-photo.jpg");
   expect((await s.admin("GET", `/transactions/${txId}`)).json).toMatchObject({ status: "awaiting_input", review_metadata: { instructions: "Check the amounts" } });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   mkdirSync(OUT, { recursive: true });
 }, 300_000);
 
@@ -57,14 +53,28 @@ describe("review page in chromium", () => {
     page.on("requestfailed", (r) => failed.push(r.url()));
     page.on("pageerror", (e) => failed.push(`pageerror: ${e.message}`));
     await page.goto(`${s.base}/review`);
+    // The first screen is the sign-in form alone: no empty review workspace or file list under it.
+    await page.waitForSelector("#login:not([hidden])");
+    expect(await page.locator("#review").isVisible()).toBe(false);
+    expect(await page.locator("#queue").isVisible()).toBe(false);
     await page.getByLabel("Tenant").fill("acme");
     await page.getByLabel("User name").fill("alice");
     await page.getByLabel("Password").fill("correct horse battery");
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForSelector("#queue:not([hidden])");
+    expect(await page.locator("#review").isVisible()).toBe(false);
     await page.click(`a[href="/review/${txId}"]`);
     await page.waitForSelector("#review:not([hidden]) .page img");
     expect(await page.locator(".fbox").count()).toBeGreaterThan(5); // every field box is drawn
+    // Focus starts on the first flagged field (a red dot), not on the first empty one.
+    await page.waitForFunction(() => document.activeElement?.id.startsWith("field-"));
+    const focus = await page.evaluate(() => {
+      const rows = Array.from(document.querySelectorAll<HTMLElement>("#fields .field"));
+      const flagged = rows.find((r) => r.querySelector(".dot.bad"));
+      return { active: document.activeElement!.id, flagged: flagged ? `field-${flagged.dataset.field}` : null };
+    });
+    expect(focus.flagged).not.toBeNull();
+    expect(focus.active).toBe(focus.flagged!);
 
     // A wrong total typed in shows the validation message beside it; clicking the printed total on the page fixes it.
     const total = page.getByLabel(/^Total amount/);
@@ -117,6 +127,22 @@ describe("review page in chromium", () => {
     expect(changes).toContainEqual({ path: "fields.total_amount.value", before: 7, after: 717.97 });
     await ctx.close();
   }, 120_000);
+
+  test("the first screen on a phone and a laptop is the sign-in form alone", async () => {
+    for (const [name, viewport] of [["review-first-screen-phone.png", { width: 390, height: 844 }], ["review-first-screen-laptop.png", { width: 1366, height: 900 }]] as const) {
+      const ctx = await browser.newContext({ viewport, locale: "en-GB" });
+      const page = await ctx.newPage();
+      await page.goto(`${s.base}/review`);
+      await page.waitForSelector("#login:not([hidden])");
+      expect(await page.locator("#review").isVisible()).toBe(false);
+      expect(await page.locator("#queue").isVisible()).toBe(false);
+      const form = (await page.locator("#login").boundingBox())!;
+      expect(form.x).toBeGreaterThanOrEqual(0);
+      expect(form.x + form.width).toBeLessThanOrEqual(viewport.width); // no sideways scrolling on a phone
+      await page.screenshot({ path: path.join(OUT, name) });
+      await ctx.close();
+    }
+  });
 
   test("on a tablet the page sits above the fields; tapping a word fills the selected field; zoom and rotate keep boxes on their words", async () => {
     const id = await s.submit("acme", project, "inbox/born-digital-invoice.pdf");

@@ -82,7 +82,15 @@ test("encrypted PDFs: per-file passwords open them, are never echoed, and are wi
   // SQLite: not in the file's bytes either (secure_delete). PostgreSQL: the rows are checked above; a dead row
   // version stays in the table's pages until VACUUM reuses them (docs/scaling.md says so).
   if (isPostgres(t.data.db)) return;
-  t.data.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  // The WAL checkpointer thread (storage/wal-checkpointer.ts) may hold the checkpoint at this moment: then this one
+  // answers busy and copies nothing, so the database file still has the page as it was before the wipe. Retry
+  // until a checkpoint completes.
+  for (let i = 0; ; i++) {
+    const r = t.data.db.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
+    if (r?.busy === 0) break;
+    if (i > 200) throw new Error("no checkpoint completed");
+    await Bun.sleep(10);
+  }
   const dbBytes = readFileSync(path.join(t.dir, "docproc.db"));
   expect(dbBytes.includes(Buffer.from(PASSWORD))).toBe(false);
   expect(dbBytes.includes(Buffer.from("not-the-password"))).toBe(false);

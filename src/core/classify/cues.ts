@@ -43,14 +43,24 @@ const count = (re: RegExp, text: string) => {
 };
 
 /**
- * The heading zone: first 6 lines of the first page plus any line of at most 4 words without digits on the first
- * page. Short lines with numbers are table or totals rows ("VAT 20% 12.00"), not headings; a document number
+ * The heading zone: first 6 lines of the first page (body lines among them left out: isBodyLine) plus any line of
+ * at most 4 words without digits on the first page. Short lines with numbers are table or totals rows ("VAT 20% 12.00"), not headings; a document number
  * after a title does not count ("Credit Memo Nr. F2025-780" is a heading).
  */
 export function headingText(firstPageText: string): string {
   const lines = firstPageText.split("\n");
-  return lines.filter((l, i) => i < 6 || (mayBeShortHeading(l) && isShortHeadingLine(l))).join("\n");
+  return lines.filter((l, i) => (i < 6 && !isBodyLine(l)) || (mayBeShortHeading(l) && isShortHeadingLine(l))).join("\n");
 }
+
+/**
+ * A line among the first six that is body, not heading: prose (more than eight words) or a row ending in an amount
+ * ("Lizenz gemäß Vertrag Nr. 881 1 500,00"). On a short document the first lines reach into the body, and a
+ * contract's words in an invoice's line items or terms ("Kündigung gemäß § 5 des Vertrages") counted three times
+ * there outweighed its "Rechnung" title.
+ */
+const isBodyLine = (line: string) => PROSE.test(line) || ENDS_IN_AMOUNT.test(line);
+const PROSE = /^\s*(?:\S+\s+){8}\S/;
+const ENDS_IN_AMOUNT = /\s\d[\d.,' ]*[.,]\d{2}(?:\s*(?:[A-Z]{3}|[€$£]))?\s*$/;
 
 /**
  * Whether a line can still be a short heading once its trailing number is cut: NUMBER_AFTER_TITLE removes at most
@@ -78,6 +88,27 @@ function cueTitleKey(cue: string): string {
   let k = cueTitleKeys.get(cue);
   if (k === undefined) cueTitleKeys.set(cue, (k = titleKey(cue)));
   return k;
+}
+
+/**
+ * A pattern makes a title when it matches a whole title line: "Beitragsrechnung" or "Mietvertrag" name the document as
+ * plainly as "Rechnung" does, but only a pattern for compounds finds them.
+ */
+const anchoredPatterns = new Map<string, RegExp | null>();
+function titledByPattern(pattern: string, titles: Set<string>): boolean {
+  if (!titles.size) return false;
+  let re = anchoredPatterns.get(pattern);
+  if (re === undefined) {
+    try {
+      re = new RegExp(`^(?:${fold(pattern)})$`, "iu");
+    } catch {
+      re = null;
+    }
+    anchoredPatterns.set(pattern, re);
+  }
+  if (!re) return false;
+  for (const t of titles) if (re.test(t)) return true;
+  return false;
 }
 
 /** Heading lines that are nothing but words: a cue making up a whole line is the document's title. */
@@ -130,7 +161,7 @@ export function scoreClass(cls: DocumentClass, text: string | CueText, heading =
     const inHeading = count(cueRegex(cue, isPattern), head) > 0;
     const specificity = isPattern ? 2 : /\s/.test(cue.trim()) ? 1.5 : 1;
     // A title ("CREDIT NOTE" on a line of its own) names the document: it outweighs generic cues such as "VAT".
-    const title = !isPattern && titles.has(cueTitleKey(cue));
+    const title = isPattern ? titledByPattern(cue, titles) : titles.has(cueTitleKey(cue));
     score += sign * specificity * (Math.log2(1 + n) * (inHeading ? 3 : 1) + (title ? TITLE_BONUS : 0));
     hits.push({ cue: isPattern ? `/${cue}/` : cue, count: n, heading: inHeading, title: title || undefined, negative: sign < 0 || undefined });
   };

@@ -3,6 +3,7 @@
  * (it can be stored in the project settings as `classifier_model` or written by `docproc train`).
  */
 import { DocprocError } from "../errors";
+import { maxOf } from "../arrays";
 
 export interface ClassifierModel {
   kind: "multinomial_nb";
@@ -89,7 +90,7 @@ export function predict(model: ClassifierModel, text: string): Prediction {
     for (const t of known) logLik += Math.log(((c.counts[t] ?? 0) + 1) / (c.token_total + V));
     return Math.log(c.documents / totalDocs) + logLik / (1 + known.length / 25);
   });
-  const max = Math.max(...scores);
+  const max = maxOf(scores);
   const exps = scores.map((s) => Math.exp(s - max));
   const sum = exps.reduce((a, b) => a + b, 0);
   const probabilities: Record<string, number> = {};

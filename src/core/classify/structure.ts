@@ -13,6 +13,7 @@
  */
 import type { Page } from "../model";
 import { fold } from "../extract/fuzzy";
+import { maxOf, minOf } from "../arrays";
 
 export interface StructureBonus { class_id: string; points: number; why: string }
 
@@ -22,8 +23,8 @@ const CASH_CHANGE = /(?<![\p{L}])(change|change due|rückgeld|wechselgeld|rendu|
 const TENDERED = /(?<![\p{L}])(cash|tendered|bar|gegeben|espèces|especes|contant|efectivo|contanti|tunai)\s*:?\s*[-€$£]?\s*(rm|rs|s\$|\$)?\s*\d+[.,]\d{2}/iu;
 const MASKED_CARD = /(?:\*{3,}|[xX]{4,})\s?\d{4}(?!\d)/;
 const TILL_WORDS = /(?<![\p{L}])(cashier|kassierer|caissier|kassa|cajero|cassiere|till|counter|terminal|pos\s?no|receipt\s?no|bon\s?nr|trans(?:action)?\s?no|table|pax|server|member|terima kasih|danke fur ihren einkauf|merci de votre visite|please come again)(?![\p{L}])/iu;
-const TOTAL_LINE = /(?<![\p{L}])(total|totaal|summe|gesamt|totale|importe total|montant ttc|grand total|amount due)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
-const TAX_LINE = /(?<![\p{L}])(vat|tax|gst|sst|mwst|ust|btw|tva|iva|umsatzsteuer|mehrwertsteuer)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
+const TOTAL_LINE = /(?<![\p{L}])(total|totaal|summe|gesamt|gesamtbetrag|rechnungsbetrag|endbetrag|zahlbetrag|zu zahlen(?:der betrag)?|totale|importe total|montant ttc|net à payer|te betalen|grand total|amount due|amount payable)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
+const TAX_LINE = /(?<![\p{L}])(vat|tax|gst|sst|mwst|ust|btw|tva|iva|\p{L}*steuer|mehrwertsteuer)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
 const NEGATIVE_TOTAL = /(?<![\p{L}])(total|totaal|summe|gesamt|totale|montant|amount due|balance)(?![\p{L}])[^\n\d-]*(-\s?[€$£]?\s?\d[\d.,' ]*[.,]\d{2}|\(\s?[€$£]?\s?\d[\d.,' ]*[.,]\d{2}\s?\)|\d[\d.,' ]*[.,]\d{2}-)/iu;
 
 /** A till roll (≤ 320 pt wide) or, on an image, a narrow column of short lines. */
@@ -33,8 +34,8 @@ function tillShaped(page: Page): boolean {
   const lines = page.text.split("\n").filter((l) => l.trim());
   if (lines.length < 10 || !page.words.length) return false;
   const xs = page.words.map((w) => w.bounding_box);
-  const width = Math.max(...xs.map((b) => b[2])) - Math.min(...xs.map((b) => b[0]));
-  const height = Math.max(...xs.map((b) => b[3])) - Math.min(...xs.map((b) => b[1]));
+  const width = maxOf(xs.map((b) => b[2])) - minOf(xs.map((b) => b[0]));
+  const height = maxOf(xs.map((b) => b[3])) - minOf(xs.map((b) => b[1]));
   const rotated = Math.abs(t.rotation ?? 0) % 180 === 90;
   const ratio = rotated ? height / width : width / height;
   const lengths = lines.map((l) => l.length).sort((a, b) => a - b);

@@ -94,7 +94,8 @@ export function repairPdf(data: Uint8Array): RepairedPdf | null {
   const encrypt = /\/Encrypt\s+(\d+\s+\d+\s+R)/.exec(text)?.[1];
   const id = /\/ID\s*\[\s*(<[0-9A-Fa-f\s]*>\s*<[0-9A-Fa-f\s]*>)\s*\]/.exec(text)?.[1];
   const xrefAt = offset;
-  parts.push(...rows, `trailer\n<</Size ${size}/Root ${catalogNum} 0 R${encrypt ? `/Encrypt ${encrypt}` : ""}${id ? `/ID[${id}]` : ""}>>\nstartxref\n${xrefAt}\n%%EOF\n`);
+  for (const row of rows) parts.push(row);
+  parts.push(`trailer\n<</Size ${size}/Root ${catalogNum} 0 R${encrypt ? `/Encrypt ${encrypt}` : ""}${id ? `/ID[${id}]` : ""}>>\nstartxref\n${xrefAt}\n%%EOF\n`);
 
   const tail = Buffer.from(parts.join(""), "latin1");
   const out = new Uint8Array(data.length + tail.length);

@@ -13,6 +13,7 @@ import type { RenderOptions } from "./raster.ts";
 import { repairPdf } from "./pdf-repair.ts";
 import { throwIfAborted } from "../abort.ts";
 import { DEMAND_WINDOW_END, DEMAND_WARMUP_PAGES, WaitMeter } from "./pdf-demand.ts";
+import { pushAll } from "../arrays";
 
 export interface PdfConvertOptions {
   firstPageNumber: number;
@@ -74,7 +75,7 @@ async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promis
   const password = opts.password ?? src.password;
   const warnings: string[] = [];
   const { client, data, opened } = await openDocument(src, password, opts, warnings);
-  warnings.push(...opened.warnings);
+  pushAll(warnings, opened.warnings);
   const pageTotal = opened.numPages;
   if (pageTotal < 1) {
     await client.close();
@@ -200,7 +201,7 @@ async function extractAll(
   } finally {
     await Promise.all(helpers.map(async (opening) => (await opening)?.close()));
   }
-  for (const list of pageWarnings) warnings.push(...(list ?? []));
+  for (const list of pageWarnings) pushAll(warnings, list ?? []);
   return pages;
 }
 
@@ -236,6 +237,7 @@ async function convertPage(
       opts.limits.pageTimeoutMs,
       `page ${n}`,
     );
+  let unreadable: string | null = null;
   try {
     // Interrupted: another request (of this file or of another sharing the worker) timed out or was aborted; a
     // file restarts pdf.js a bounded number of times, so this ends.
@@ -251,6 +253,7 @@ async function convertPage(
     // A page that cannot be read is survivable unless the whole worker gave up (timeouts exhausted, abort).
     if (isFatal(err, opts.signal)) throw err;
     warnings.push(`page ${n}: could not be read (${(err as Error).message}); it is treated as an empty A4 page`);
+    unreadable = (err as Error).message.replace(/^the PDF could not be read: /, "");
     loaded = false;
     result = { ...A4_POINTS, scale: preferredScale, usable: false, reason: "page could not be read", words: packWords([]), text: "" };
   }
@@ -277,6 +280,7 @@ async function convertPage(
     // Every text-layer word has confidence 1 (unpackWords).
     ocr_confidence: wordCount === 0 ? null : 1,
     ...(result.paintsImages !== undefined ? { paints_images: result.paintsImages } : {}),
+    ...(unreadable !== null ? { unreadable } : {}),
     render,
   };
   return withPackedWords(page, result.words, result.text);

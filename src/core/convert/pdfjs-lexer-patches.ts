@@ -11,7 +11,7 @@
  *   calls getByte. The stream stays the one source of truth: the lexer keeps no position of its own, so the parser's
  *   inline-image code, which reads the same stream directly, sees what it saw before.
  */
-import type { Patch } from "./pdfjs-speed-patches.ts";
+import type { Patch } from "./pdfjs-patch.ts";
 
 const LEXER_BYTES: Patch[] = [
   [

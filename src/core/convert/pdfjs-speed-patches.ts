@@ -48,9 +48,12 @@
  *   from the stream's buffer; about 40% of pdf.js's CPU on born-digital pages went to reading them one getByte()
  *   call at a time.
  */
+import { SHARED_FONTS } from "./pdfjs-font-sharing.ts";
 import { LEXER } from "./pdfjs-lexer-patches.ts";
+import { pushAll } from "../arrays";
+import type { Patch } from "./pdfjs-patch.ts";
 
-export type Patch = [anchor: string, replacement: string];
+export type { Patch } from "./pdfjs-patch.ts";
 
 const TRANSFORM: Patch[] = [
   [
@@ -258,7 +261,7 @@ const TO_UNICODE: Patch[] = [
 ];
 
 /** Groups of patches: each group is applied whole or not at all. */
-export const SPEED_PATCHES: Patch[][] = [TRANSFORM, BIDI, NORMALIZE, ONE_CHUNK, SYNC_FONT, FLAT_TEXT_STATE, UNICODE_RANGES, TEXT_ONLY_FONTS, TEXT_ONLY_IDENTITY, TO_UNICODE, LEXER];
+export const SPEED_PATCHES: Patch[][] = [TRANSFORM, BIDI, NORMALIZE, ONE_CHUNK, SYNC_FONT, FLAT_TEXT_STATE, UNICODE_RANGES, TEXT_ONLY_FONTS, TEXT_ONLY_IDENTITY, TO_UNICODE, LEXER, SHARED_FONTS];
 
 /**
  * Applies `required` (all or nothing: null when one anchor is missing or repeated) and whichever `optional` groups
@@ -275,11 +278,11 @@ export function applyPatches(source: string, required: Patch[], optional: Patch[
   };
   const must = locate(required);
   if (!must) return null;
-  spots.push(...must);
+  pushAll(spots, must);
   for (const group of optional) {
     const found = locate(group);
     // Overlapping anchors would make the edits ambiguous: such a group is left out.
-    if (found && found.every((f) => spots.every((s) => f.at + f.length <= s.at || s.at + s.length <= f.at))) spots.push(...found);
+    if (found && found.every((f) => spots.every((s) => f.at + f.length <= s.at || s.at + s.length <= f.at))) pushAll(spots, found);
   }
   spots.sort((a, b) => a.at - b.at);
   const parts: string[] = [];

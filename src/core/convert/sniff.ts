@@ -41,3 +41,42 @@ export function describeUnknown(data: Uint8Array): string {
   if (startsWith(data, [0xd0, 0xcf, 0x11, 0xe0])) return "an old Office document";
   return "not a PDF or a supported image (PNG, JPEG, TIFF, WebP, GIF, BMP)";
 }
+
+/** Namespaces of the e-invoice syntaxes docproc reads, by root element (local name). */
+const EINVOICE_ROOTS: Record<string, { syntax: "UBL" | "CII"; namespace: RegExp }> = {
+  Invoice: { syntax: "UBL", namespace: /^urn:oasis:names:specification:ubl:schema:xsd:Invoice-2$/ },
+  CreditNote: { syntax: "UBL", namespace: /^urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2$/ },
+  CrossIndustryInvoice: { syntax: "CII", namespace: /^urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:\d+$/ },
+  // ZUGFeRD 1.0
+  CrossIndustryDocument: { syntax: "CII", namespace: /^urn:ferd:CrossIndustryDocument:invoice:\dp\d$/ },
+};
+
+export type XmlSniff = { syntax: "UBL" | "CII"; root: string } | { syntax: null; reason: string };
+
+/**
+ * Whether bytes are a UBL or CII e-invoice, from the root element and its namespace (read from the first 8 KB, no
+ * parse): how a folder walk tells an invoice `.xml` from any other XML (a config file, an SVG, a sitemap). Says why
+ * when it is not one.
+ */
+export function sniffEInvoiceXml(data: Uint8Array): XmlSniff {
+  const head = decodeHead(data.subarray(0, 8192));
+  // Skip the declaration, comments, processing instructions and a DOCTYPE before the root element.
+  const body = head.replace(/^\uFEFF/, "").replace(/^(?:\s+|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>)*/, "");
+  if (!body.startsWith("<")) return { syntax: null, reason: "not XML" };
+  const m = /^<([\p{L}_][\p{L}\p{N}_.-]*)(?::([\p{L}_][\p{L}\p{N}_.-]*))?([^>]*)>?/u.exec(body);
+  if (!m) return { syntax: null, reason: "not XML" };
+  const [prefix, local] = m[2] ? [m[1]!, m[2]] : ["", m[1]!];
+  const attrs = m[3] ?? "";
+  const nsAttr = prefix ? `xmlns:${prefix}` : "xmlns";
+  const ns = new RegExp(`(?:^|\\s)${nsAttr.replace(/[.-]/g, "\\$&")}\\s*=\\s*["']([^"']*)["']`).exec(attrs)?.[1] ?? null;
+  const known = EINVOICE_ROOTS[local];
+  if (known && ns !== null && known.namespace.test(ns.trim())) return { syntax: known.syntax, root: local };
+  const named = `root element <${m[1]}${m[2] ? `:${m[2]}` : ""}>${ns ? ` in ${ns}` : ""}`;
+  return { syntax: null, reason: `XML that is no UBL or CII e-invoice (${named})` };
+}
+
+function decodeHead(head: Uint8Array): string {
+  if (startsWith(head, [0xff, 0xfe])) return new TextDecoder("utf-16le").decode(head);
+  if (startsWith(head, [0xfe, 0xff])) return new TextDecoder("utf-16be").decode(head);
+  return new TextDecoder("utf-8").decode(head);
+}

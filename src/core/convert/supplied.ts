@@ -10,6 +10,7 @@ import { makeTransform } from "./limits.ts";
 import { meanConfidence, orderWordsIntoLines } from "./lines.ts";
 import { toGrayscale, type RenderOptions } from "./raster.ts";
 import { drawFontFamily } from "../imaging/draw-font";
+import { maxOf } from "../arrays";
 
 export interface SuppliedOptions {
   sourceFileIndex?: number;
@@ -34,7 +35,7 @@ export function convertText(text: string, firstPageNumber: number, opts: Supplie
 
 function textPage(pageText: string, i: number, firstPageNumber: number, sourceFileIndex: number, filename: string): Page {
   const lines = pageText.split("\n").map((line) => expandTabs(line).trimEnd());
-  const longest = Math.max(1, ...lines.map((line) => line.length));
+  const longest = Math.max(1, maxOf(lines.map((line) => line.length)));
   const fontSize = Math.min(
     FONT_SIZE,
     (A4.width - 2 * MARGIN) / (longest * CHAR_ADVANCE),

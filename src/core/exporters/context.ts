@@ -19,7 +19,20 @@ export interface ExportContext {
    * whole export with the abort's error, never as one failed profile among others.
    */
   signal?: AbortSignal;
+  /**
+   * The e-invoice validator (EN 16931, XRechnung, Peppol rules). The ubl, cii and facturx profiles run it on every
+   * file before writing it and write nothing it calls invalid; without one they rely on their own checks
+   * (mandatory terms, totals arithmetic, well-formed XML).
+   */
+  validateEInvoice?: EInvoiceValidator;
 }
+
+export interface EInvoiceValidationResult {
+  valid: boolean;
+  results: Array<{ rule_id: string; severity: string; message: string; xpath?: string }>;
+}
+
+export type EInvoiceValidator = (xml: string | Uint8Array) => Promise<EInvoiceValidationResult>;
 
 /** What an exporter hands its files to; the runner names, stores and lists them. */
 export interface ExportWriter {

@@ -25,6 +25,12 @@ export function defaultTemplate(profile: ExportProfile): string {
       return "{source_stem}_{document_index}.pdf";
     case "jpg":
       return "{source_stem}";
+    case "ubl":
+      return "{source_stem}_{document_index}_ubl.xml";
+    case "cii":
+      return "{source_stem}_{document_index}_cii.xml";
+    case "facturx":
+      return "{source_stem}_{document_index}_facturx.pdf";
   }
 }
 
@@ -45,6 +51,12 @@ function sourceTemplate(profile: ExportProfile): string {
       return "{source_stem}_{document_index}.pdf";
     case "jpg":
       return "{source_stem}";
+    case "ubl":
+      return "{source_stem}_{document_index}_ubl.xml";
+    case "cii":
+      return "{source_stem}_{document_index}_cii.xml";
+    case "facturx":
+      return "{source_stem}_{document_index}_facturx.pdf";
   }
 }
 

@@ -92,7 +92,10 @@ export function addTextLayer(page: PDFPage, font: PDFFont, words: Word[], raster
   const cache = new Map<string, boolean>();
   const ops = words.flatMap((w) => wordOperators(w, font, fontKey, map, cache));
   if (ops.length === 0) return;
-  page.pushOperators(pushGraphicsState(), beginText(), setTextRenderingMode(TextRenderingMode.Invisible), ...ops, endText(), popGraphicsState());
+  page.pushOperators(pushGraphicsState(), beginText(), setTextRenderingMode(TextRenderingMode.Invisible));
+  // A page of many words has many operators: they go in slices, never as one argument list.
+  for (let i = 0; i < ops.length; i += 1000) page.pushOperators(...ops.slice(i, i + 1000)); // stack-safe: 1,000 per call
+  page.pushOperators(endText(), popGraphicsState());
 }
 
 export async function embedTextFont(pdf: PDFDocument): Promise<PDFFont> {

@@ -27,7 +27,7 @@ function isPdf(data: Uint8Array): boolean {
 }
 
 /** Lazily loaded source PDFs, shared by all documents of one export run. */
-class SourcePdfs {
+export class SourcePdfs {
   private readonly cache = new Map<number, Promise<PDFDocument | null>>();
 
   constructor(private readonly sources: SourceInput[]) {}
@@ -92,7 +92,7 @@ async function addSourcePage(pdf: PDFDocument, p: Page, ctx: ExportContext, sour
   return p.render ? { page: await embedRaster(pdf, { ...p, render: p.render }), copied: false } : null;
 }
 
-async function buildDocumentPdf(ctx: ExportContext, pageNumbers: number[], textLayer: boolean, sources: SourcePdfs, out: ExportWriter): Promise<Uint8Array | null> {
+export async function buildDocumentPdf(ctx: ExportContext, pageNumbers: number[], textLayer: boolean, sources: SourcePdfs, out: ExportWriter): Promise<Uint8Array | null> {
   const pdf = await PDFDocument.create();
   let font: PDFFont | null = null;
   for (const n of pageNumbers) {

@@ -2,7 +2,7 @@
  * Export profiles (spec "Export profiles"): one per output file family of a project.
  *
  * A profile MUST have a unique `id` inside its project (it keys the export manifest), a display `name`, an
- * `output_format` (json | csv | xlsx | xml | pdf | jpg), an optional `filename` template (docs/exports.md lists the
+ * `output_format` (json | csv | xlsx | xml | pdf | jpg | ubl | cii | facturx), an optional `filename` template (docs/exports.md lists the
  * placeholders; the result is always sanitised) and format-specific `options`. Every option has a default, so
  * `{ id, name, output_format }` is a complete profile.
  */
@@ -83,6 +83,26 @@ export const JpgOptionsSchema = z.object({
   quality: z.number().int().min(1).max(100).default(85),
 });
 
+/** Document types written as e-invoices, and defaults for terms they lack (BT id → value; docs/einvoices-export.md). */
+const einvoiceBase = {
+  document_types: z.array(z.string().min(1)).min(1).default(["invoice", "credit_note", "receipt"]),
+  defaults: z.record(z.string().regex(/^BT-\d+(-\d)?$/, "a BT id such as BT-44"), z.string().min(1).max(1000)).default({}),
+};
+
+export const UblOptionsSchema = z.object({
+  /** source: the specification the source e-invoice claims (EN 16931 for other documents). */
+  customization: z.enum(["source", "en16931", "xrechnung", "peppol"]).default("source"),
+  ...einvoiceBase,
+});
+
+export const CiiOptionsSchema = z.object({
+  /** factur-x: the Factur-X / ZUGFeRD EN 16931 profile (BT-24 urn:cen.eu:en16931:2017). */
+  customization: z.enum(["source", "en16931", "factur-x", "xrechnung"]).default("source"),
+  ...einvoiceBase,
+});
+
+export const FacturxOptionsSchema = z.object({ ...einvoiceBase });
+
 export const ExportProfileSchema = z.discriminatedUnion("output_format", [
   z.object({ ...base, output_format: z.literal("json"), options: JsonOptionsSchema.prefault({}) }),
   z.object({ ...base, output_format: z.literal("csv"), options: CsvOptionsSchema.prefault({}) }),
@@ -90,6 +110,9 @@ export const ExportProfileSchema = z.discriminatedUnion("output_format", [
   z.object({ ...base, output_format: z.literal("xml"), options: XmlOptionsSchema.prefault({}) }),
   z.object({ ...base, output_format: z.literal("pdf"), options: PdfOptionsSchema.prefault({}) }),
   z.object({ ...base, output_format: z.literal("jpg"), options: JpgOptionsSchema.prefault({}) }),
+  z.object({ ...base, output_format: z.literal("ubl"), options: UblOptionsSchema.prefault({}) }),
+  z.object({ ...base, output_format: z.literal("cii"), options: CiiOptionsSchema.prefault({}) }),
+  z.object({ ...base, output_format: z.literal("facturx"), options: FacturxOptionsSchema.prefault({}) }),
 ]);
 
 /** A parsed profile (defaults applied). */
@@ -99,7 +122,7 @@ export type ExportProfileInput = z.input<typeof ExportProfileSchema>;
 export type OutputFormat = ExportProfile["output_format"];
 export type ProfileOf<F extends OutputFormat> = Extract<ExportProfile, { output_format: F }>;
 
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ["json", "csv", "xlsx", "xml", "pdf", "jpg"];
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ["json", "csv", "xlsx", "xml", "pdf", "jpg", "ubl", "cii", "facturx"];
 
 /** The JSON profile every project has by default: writes `<transaction_id>_data.json`. */
 export const defaultJsonProfile: ProfileOf<"json"> = ExportProfileSchema.parse({

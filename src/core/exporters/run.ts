@@ -48,6 +48,9 @@ export function scopeModeOf(profile: ExportProfile): string {
     case "xml":
       return profile.options.scope;
     case "pdf":
+    case "ubl":
+    case "cii":
+    case "facturx":
       return "per_document";
     case "jpg":
       return "per_page";
@@ -57,7 +60,7 @@ export function scopeModeOf(profile: ExportProfile): string {
 }
 
 /**
- * XLSX (exceljs, ~1 s to load), PDF (pdf-lib, sharp), JPG (sharp) and XML (fast-xml-parser) exporters are imported
+ * XLSX (exceljs, ~1 s to load), PDF (pdf-lib, sharp), JPG (sharp), XML (fast-xml-parser) and e-invoice exporters are imported
  * at their first use, so a run that only writes JSON never loads them (CLI start-up).
  */
 async function runOne(ctx: ExportContext, profile: ExportProfile, out: ExportWriter, now: Date): Promise<void> {
@@ -74,6 +77,12 @@ async function runOne(ctx: ExportContext, profile: ExportProfile, out: ExportWri
       return (await import("./pdf")).exportPdf(ctx, profile, out);
     case "jpg":
       return (await import("./jpg")).exportJpg(ctx, profile, out);
+    case "ubl":
+      return (await import("./ubl")).exportUbl(ctx, profile, out);
+    case "cii":
+      return (await import("./cii")).exportCii(ctx, profile, out);
+    case "facturx":
+      return (await import("./facturx")).exportFacturX(ctx, profile, out, now);
   }
 }
 

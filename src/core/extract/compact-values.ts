@@ -5,7 +5,7 @@
  */
 import type { Line } from "./lines";
 import { isValidIban, normalizeVatId } from "./normalize";
-import type { ValueMatch } from "./values";
+import type { ValueMatch } from "./value-match";
 
 /**
  * What a compact reader makes of the words joined so far: the value they read (or null), and whether more words

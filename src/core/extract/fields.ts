@@ -12,6 +12,7 @@ import { findDates } from "./normalize";
 import { legalForm } from "./company";
 import { issuerCandidates, recipientCandidates, recipientWords } from "./parties";
 import { NO_ALNUM_AFTER, NO_ALNUM_BEFORE } from "./word-bounds";
+import { pushAll } from "../arrays";
 
 export interface Candidate {
   match: ValueMatch;
@@ -68,7 +69,7 @@ function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], c
       out.push({ match: right, score: right.strength * labelFactor, reasoning: `value right of label "${hit.line.text.slice(hit.start, hit.end).trim()}"${hit.fuzzy ? ` (read as "${hit.label}")` : ""} (${where(hit.line)})` });
       if (right.strength >= 0.9) continue;
     }
-    out.push(...belowCandidates(hit, kind, lines, ctx, labelFactor));
+    pushAll(out, belowCandidates(hit, kind, lines, ctx, labelFactor));
   }
   return out;
 }

@@ -16,6 +16,7 @@ import type { DateOrder } from "./normalize";
 import { findAmounts } from "./values";
 import { round } from "./fields";
 import { hasAmount, isSummary } from "./tables";
+import { minOf } from "../arrays";
 
 interface RunLine { line: Line; amount: number; /** Left edge of the text before the amount; null when it prints only the amount. */ x: number | null; before: string; amounts: number[] }
 
@@ -64,8 +65,8 @@ function runsOf(lines: Line[], dateOrder: DateOrder, summaryLabels: string[]): R
 /** The items of a run: its heading rows when the run is grouped and every group adds up, else every row. */
 function itemsOf(run: RunLine[]): RunLine[] {
   const xs = run.map((r) => r.x).filter((x): x is number => x !== null);
-  const tolerance = 0.5 * Math.min(...run.map((r) => lineHeight(r.line)));
-  const left = Math.min(...xs);
+  const tolerance = 0.5 * minOf(run.map((r) => lineHeight(r.line)));
+  const left = minOf(xs);
   const isHead = (r: RunLine) => r.x === null || r.x - left <= tolerance;
   if (!xs.length || run.every(isHead)) return run;
   const heads: RunLine[] = [];

@@ -6,6 +6,7 @@
  */
 import type { Line } from "./lines";
 import { fold } from "./fuzzy";
+import { pushAll } from "../arrays";
 
 /**
  * Which labels can occur on a line, found by looking the line's words up by each label's first word: the regex of
@@ -105,7 +106,7 @@ export function candidateRanks(line: Line, index: LabelIndex): number[] {
   const ranks: number[] = [];
   for (const t of info.tokens) {
     const found = index.byFirstWord.get(t);
-    if (found) ranks.push(...found);
+    if (found) pushAll(ranks, found);
   }
   for (const o of index.others) if (info.lower.includes(o.first)) ranks.push(o.rank);
   // Tokens are unique per line and each rank sits under one first word, so there are no duplicates to remove.

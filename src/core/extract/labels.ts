@@ -9,6 +9,7 @@ import { editDistance, fold, fuzzyMatches, tokensOf } from "./fuzzy";
 import { tick } from "./gc-pace";
 import { candidateRanks, infoOf, labelIndex, linesToSearch } from "./label-index";
 import { NO_ALNUM_AFTER_BUT_ORDINAL, NO_ALNUM_BEFORE, NO_ALNUM_OR_HASH_BEFORE } from "./word-bounds";
+import { pushAll } from "../arrays";
 
 export interface LabelHit {
   line: Line;
@@ -155,7 +156,7 @@ export function findLabels(lines: Line[], labels: string[], excludeBefore: strin
         }
       });
     }
-    hits.push(...lineHits);
+    pushAll(hits, lineHits);
   }
   return hits.sort((a, b) => a.rank - b.rank);
 }

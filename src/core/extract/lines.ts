@@ -5,6 +5,7 @@
 import { unionBox } from "../geometry";
 import type { Box, FieldBox, Page, Word } from "../model";
 import { tick } from "./gc-pace";
+import { minOf, pushAll } from "../arrays";
 
 export interface LineWord {
   word: Word;
@@ -105,7 +106,7 @@ export function textSlope(placed: Array<{ word: Word; box: Box }>): number {
     const mx = pts.reduce((s, p) => s + p[0], 0) / pts.length;
     const my = pts.reduce((s, p) => s + p[1], 0) / pts.length;
     const sxx = pts.reduce((s, p) => s + (p[0] - mx) ** 2, 0);
-    const height = Math.min(...boxes.map((b) => b[3] - b[1]));
+    const height = minOf(boxes.map((b) => b[3] - b[1]));
     // A short line says little about the slope: its span must be many character heights.
     if (Math.sqrt(sxx / pts.length) < 3 * Math.max(1, height)) continue;
     slopes.push(pts.reduce((s, p) => s + (p[0] - mx) * (p[1] - my), 0) / sxx);
@@ -163,7 +164,7 @@ export function boxesOf(spans: Span[]): FieldBox[] {
   const byPage = new Map<number, Box[]>();
   for (const s of spans) {
     const list = byPage.get(s.line.page.page_number) ?? [];
-    list.push(...s.words.map((w) => w.word.bounding_box));
+    pushAll(list, s.words.map((w) => w.word.bounding_box));
     byPage.set(s.line.page.page_number, list);
   }
   return [...byPage].filter(([, boxes]) => boxes.length).map(([page_index, boxes]) => ({ page_index, coordinates: unionBox(boxes) }));

@@ -3,6 +3,7 @@
  * `1.234,56`, `1,234.56`, `1 234,56`, `(12.00)`, `12.00-`), ISO 4217 currency codes, IBAN (mod-97), VAT IDs.
  * Pure functions over strings; no page geometry here.
  */
+import { COUNTRY_CAP, countryEvidence } from "./date-order";
 import { dateMatches, type DateSearch, monthNamesOf } from "./date-scan";
 import { tick } from "./gc-pace";
 import { MONTH_NAMES } from "./month-names";
@@ -107,24 +108,46 @@ export function normalizeDate(text: string, order: DateOrder = "dmy"): string | 
 export const NUMERIC_DATE_HINT = /\d[./-]\d{1,2}[./-]\d/;
 
 /**
- * Decides the document's numeric date order: a first number above 12 proves day-first, a second above 12 proves
- * month-first; otherwise the locale (`en-US` → mdy) or, with `auto`, US-English cues decide.
+ * Decides the document's numeric date order, from the document before any default: each date it prints with a first
+ * number above 12 proves day-first, with a second above 12 month-first (DATE_POINTS each); next to them, where the
+ * document comes from (extract/date-order.ts: currency, phone country code, tax registrations, company forms, country,
+ * language; at most COUNTRY_CAP points, less than one such date) and US cues (a state-and-ZIP address, dollars with
+ * English words: `usHint`). A project `locale` other than `auto` replaces the country evidence (`en-US` → mdy).
+ * Without any evidence: day-first, the habit of most of the world.
  */
 export function inferDateOrder(texts: string[], locale: string, usHint: boolean): DateOrder {
-  let dmy = 0, mdy = 0;
+  let dmy = 0, mdy = 0, numeric = false;
   for (const t of texts) {
     // Only numeric dates count, and each holds this pattern: a text without it is not scanned (~half the documents).
     if (!NUMERIC_DATE_HINT.test(t)) continue;
+    numeric = true;
     for (const d of findDates(t, "dmy")) {
       if (!d.numeric) continue;
       if (d.numeric[0] > 12) dmy++;
       else if (d.numeric[1] > 12) mdy++;
     }
   }
-  if (dmy !== mdy) return dmy > mdy ? "dmy" : "mdy";
-  if (locale !== "auto") return /^en-(US|PH|CA)$/i.test(locale) ? "mdy" : "dmy";
-  return usHint || texts.some(looksUs) ? "mdy" : "dmy";
+  if (locale !== "auto") {
+    if (dmy !== mdy) return dmy > mdy ? "dmy" : "mdy";
+    return /^en-(US|PH|CA)$/i.test(locale) ? "mdy" : "dmy";
+  }
+  // No numeric date to read: the order changes nothing, and the country need not be looked for.
+  if (!numeric) return usHint ? "mdy" : "dmy";
+  const country = countryEvidence(texts.join("\n"));
+  const us = Math.min(COUNTRY_CAP, country.mdy + (usHint ? US_ENGLISH_POINTS : 0) + (texts.some(looksUs) ? US_ADDRESS_POINTS : 0));
+  const forDmy = DATE_POINTS * dmy + country.dmy;
+  const forMdy = DATE_POINTS * mdy + us;
+  return forMdy > forDmy ? "mdy" : "dmy";
 }
+
+/**
+ * Points of one unambiguous date (see inferDateOrder): more than any country evidence, so a date the document prints
+ * day-first (or month-first) settles the order; the country decides only between equal counts.
+ */
+const DATE_POINTS = COUNTRY_CAP + 1;
+/** Dollars with mostly English words (extract.ts looksUsEnglish); a US state-and-ZIP address. */
+const US_ENGLISH_POINTS = 3;
+const US_ADDRESS_POINTS = 4;
 
 const US_STATES = "AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY";
 const US_ZIP = new RegExp(`(?:,\\s*|^)(?:${US_STATES})\\s\\d{5}(?:-\\d{4})?[ \\t]*(?:,?\\s*(?:USA|U\\.S\\.A\\.|United States))?$`, "m");

@@ -14,6 +14,7 @@ import { round } from "./fields";
 import { mendRows } from "./row-arithmetic";
 import { cellOf, numberTokens } from "./table-cells";
 import { tick } from "./gc-pace";
+import { minOf, pushAll } from "../arrays";
 
 interface Anchor { column: TableColumn | null; x1: number; x2: number }
 interface Row { cells: Map<string, LineWord[]>; description: string[]; spans: Span[]; descriptionX: number }
@@ -165,7 +166,7 @@ function readRows(lines: Line[], headerIndex: number, anchors: Anchor[], dateOrd
   const desc = anchors.find((a) => a.column?.type === "string");
   // The first numeric column right of the description (a position or quantity column may stand left of it).
   const numericXs = anchors.filter((a) => a.column && a.column.type !== "string").map((a) => a.x1);
-  const firstNumeric = Math.min(...numericXs.filter((x) => !desc || x > desc.x1), Infinity);
+  const firstNumeric = Math.min(minOf(numericXs.filter((x) => !desc || x > desc.x1)), Infinity);
   const descEnd = desc ? Math.min(desc.x2, firstNumeric) : 0;
   const rows: Row[] = [];
   let last: Line = from === headerIndex + 1 ? header : lines[from]!;
@@ -207,7 +208,7 @@ function continuationOf(lines: Line[], next: number, anchors: Anchor[], columns:
   let j = next;
   for (; j < lines.length && lines[j]!.page === page; j++) if (isSummary(lines[j]!, summaryLabels) && hasAmount(lines[j]!, dateOrder)) return -1;
   const desc = anchors.find((a) => a.column?.type === "string");
-  const firstNumeric = Math.min(...anchors.filter((a) => a.column && a.column.type !== "string" && (!desc || a.x1 > desc.x1)).map((a) => a.x1), Infinity);
+  const firstNumeric = Math.min(minOf(anchors.filter((a) => a.column && a.column.type !== "string" && (!desc || a.x1 > desc.x1)).map((a) => a.x1)), Infinity);
   const descEnd = desc ? Math.min(desc.x2, firstNumeric) : 0;
   for (let k = j; k < Math.min(lines.length, j + PAGE_TOP) && lines[k]!.page === lines[j]?.page; k++) {
     const line = lines[k]!;
@@ -264,12 +265,12 @@ export function extractTable(field: FieldSettings, lines: Line[], dateOrder: Dat
     const found = readRows(lines, i, anchors, dateOrder, summaryLabels);
     if (!found.rows.length) continue;
     reason ||= `table under header "${header.text}" (page ${header.page.page_number}, line ${header.index + 1})`;
-    rows.push(...found.rows);
+    pushAll(rows, found.rows);
     // The table goes on across page breaks where the next page continues its rows without a header of its own.
     let more = found;
     for (let k = more.open ? continuationOf(lines, more.next, anchors, columns, dateOrder, summaryLabels) : -1; k >= 0; k = more.open ? continuationOf(lines, more.next, anchors, columns, dateOrder, summaryLabels) : -1) {
       more = readRows(lines, i, anchors, dateOrder, summaryLabels, k);
-      rows.push(...more.rows);
+      pushAll(rows, more.rows);
     }
     i = more.next - 1;
   }

@@ -6,19 +6,12 @@ import type { FieldValue } from "../model";
 import type { Line } from "./lines";
 import { AMOUNT_RE, type DateOrder, findCurrencies, findDates, normalizePhone, parseAmount, EMAIL_RE, PHONE_RE } from "./normalize";
 import { ibanRead, readCompact, vatIdRead } from "./compact-values";
+import type { ValueMatch } from "./value-match";
 import { sameBlockEnd } from "./labels";
 import { tick } from "./gc-pace";
 
 
-export interface ValueMatch {
-  value: FieldValue;
-  line: Line;
-  start: number;
-  end: number;
-  strength: number;
-  /** Extra character ranges on the same line that belong to the evidence (e.g. the currency symbol). */
-  note?: string;
-}
+export type { ValueMatch } from "./value-match";
 
 export type ValueKind = "identifier" | "text" | "party" | "address" | "date" | "amount" | "number" | "iban" | "vat_id" | "email" | "phone" | "boolean" | "enum";
 

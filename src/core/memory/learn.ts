@@ -10,6 +10,8 @@ import type { ProjectSettings } from "../project";
 import { pageLines, uprightSize, type Line, type LineWord } from "../extract/lines";
 import { findAmounts } from "../extract/values";
 import { findDates, inferDateOrder, normalizeVatId, type DateOrder } from "../extract/normalize";
+import { anchorsOf, layoutOf, namePlaceOf } from "./evidence";
+import { frameOf, offsetOf, placeOf, type Frame } from "./frame";
 import type { Issuer, Memory, RememberedField } from "./model";
 
 export interface LearnInput {
@@ -88,7 +90,27 @@ function labelAbove(hit: Located, lines: Line[]): { line: Line; words: LineWord[
 
 const textOf = (words: LineWord[]) => words.map((w) => w.word.text).join(" ").replace(/[:.\s]+$/, "");
 
-function remember(type: string, value: FieldValue, hits: Located[], lines: Line[], hintLabels: string[]): RememberedField | null {
+/** The nearest unique letter word of the page that is not part of a confirmed value: a fixed point to measure from. */
+function anchorFor(hit: Located, lines: Line[], frame: Frame, valueWords: Set<LineWord>): RememberedField["anchor"] {
+  const onPage = lines.filter((l) => l.page === hit.line.page).flatMap((l) => l.words);
+  const count = new Map<string, number>();
+  for (const w of onPage) count.set(compact(w.word.text), (count.get(compact(w.word.text)) ?? 0) + 1);
+  let best: { w: LineWord; d: number } | null = null;
+  for (const w of onPage) {
+    const c = compact(w.word.text);
+    if (valueWords.has(w) || hit.words.includes(w) || count.get(c) !== 1 || !/^\p{L}{3,}$/u.test(c)) continue;
+    const [dx, dy] = offsetOf(frame, w.box, hit.words[0]!.box);
+    const d = Math.hypot(dx / 3, dy);
+    if (d <= 12 && (!best || d < best.d)) best = { w, d };
+  }
+  if (!best) return null;
+  const rel = offsetOf(frame, best.w.box, hit.words[0]!.box);
+  return { text: compact(best.w.word.text), rel: [round(rel[0]), round(rel[1])] };
+}
+
+const round = (x: number) => Math.round(x * 100) / 100;
+
+function remember(type: string, value: FieldValue, hits: Located[], lines: Line[], hintLabels: string[], valueWords: Set<LineWord>): RememberedField | null {
   if (!hits.length) return null;
   const hints = hintLabels.map(compact);
   // A value next to a label is the printed one (a total, not the same amount in a line item); a label the project
@@ -101,17 +123,25 @@ function remember(type: string, value: FieldValue, hits: Located[], lines: Line[
   const hit = hits.slice().sort((a, b) => rank(b) - rank(a))[0]!;
   const page = hit.line.page;
   const [W, H] = uprightSize(page);
-  const vx = hit.words[0]!.box[0] / W, vy = hit.words[0]!.box[1] / H;
+  const frame = frameOf(lines.filter((l) => l.page === page), page);
+  const box = hit.words[0]!.box;
+  const vx = box[0] / W, vy = box[1] / H;
   const pageIndex = [...new Set(lines.map((l) => l.page))].indexOf(page) + 1;
-  const base = { position: [vx, vy] as [number, number], page: pageIndex, shape: type === "amount" || type === "number" || type === "date" ? "" : shapeOf(String(value)), words: hit.words.length, example: value as string | number | boolean };
+  const place = placeOf(frame, box).map(round) as [number, number];
+  const base = { position: [vx, vy] as [number, number], page: pageIndex, shape: type === "amount" || type === "number" || type === "date" ? "" : shapeOf(String(value)), words: hit.words.length, example: value as string | number | boolean, place, seen: 1 };
   const left = labelLeft(hit);
   if (left.length) {
     const last = left[left.length - 1]!;
-    return { ...base, label: textOf(left), relation: "right", offset: [vx - last.box[2] / W, vy - last.box[1] / H] };
+    const rel = offsetOf(frame, [last.box[2], last.box[1], last.box[2], last.box[3]], box);
+    return { ...base, label: textOf(left), relation: "right", offset: [vx - last.box[2] / W, vy - last.box[1] / H], rel: [round(rel[0]), round(rel[1])] };
   }
   const above = labelAbove(hit, lines);
-  if (above) return { ...base, label: textOf(above.words), relation: "below", offset: [vx - above.words[0]!.box[0] / W, vy - above.words[0]!.box[3] / H] };
-  return { ...base, label: null, relation: "none", offset: null };
+  if (above) {
+    const first = above.words[0]!;
+    const rel = offsetOf(frame, [first.box[0], first.box[3], first.box[2], first.box[3]], box);
+    return { ...base, label: textOf(above.words), relation: "below", offset: [vx - first.box[0] / W, vy - first.box[3] / H], rel: [round(rel[0]), round(rel[1])] };
+  }
+  return { ...base, label: null, relation: "none", offset: null, anchor: anchorFor(hit, lines, frame, valueWords) };
 }
 
 const DOMAIN_RE = /(?:@|\bwww\.|https?:\/\/)([a-z0-9-]+(?:\.[a-z0-9-]+)+)/gi;
@@ -143,20 +173,35 @@ export function learnMemory(input: LearnInput): Memory {
   const text = lines.map((l) => l.text).join("\n");
   const order = inferDateOrder([text], input.project.locale, false);
   const fields: Record<string, RememberedField> = {};
-  for (const field of input.project.fields[input.class_id] ?? []) {
-    const value = input.values[field.id];
-    if (field.type === "table" || value === null || value === undefined || value === "" || Array.isArray(value)) continue;
-    const found = remember(field.type, value, locate(field.type, value, lines, order), lines, field.hints.labels);
+  const wanted = (input.project.fields[input.class_id] ?? []).filter((f) => {
+    const v = input.values[f.id];
+    return f.type !== "table" && v !== null && v !== undefined && v !== "" && !Array.isArray(v);
+  });
+  const hits = new Map(wanted.map((f) => [f.id, locate(f.type, input.values[f.id]!, lines, order)]));
+  // Words of any confirmed value: never an anchor to measure another value from (they change).
+  const valueWords = new Set([...hits.values()].flatMap((hs) => hs.flatMap((h) => h.words)));
+  for (const field of wanted) {
+    const value = input.values[field.id]!;
+    const found = remember(field.type, value, hits.get(field.id)!, lines, field.hints.labels, valueWords);
     if (found) fields[field.id] = found;
+    // Confirmed but not printed (a till receipt that never says EUR): an issuer constant, used where the page is silent.
+    else if (field.hints.recognizer === "currency" && typeof value === "string") fields[field.id] = { label: null, relation: "none", offset: null, position: [0, 0], page: 1, shape: "", words: 1, example: value, constant: true, seen: 1 };
   }
   const vat = input.values.vendor_vat_id ? normalizeVatId(String(input.values.vendor_vat_id)) : null;
   const iban = input.values.iban ? String(input.values.iban).replace(/\s+/g, "").toUpperCase() : null;
+  const vendor = input.values.vendor_name ? String(input.values.vendor_name) : null;
+  const namePlace = vendor ? namePlaceOf(lines, vendor) : null;
+  const values = wanted.map((f) => String(input.values[f.id]));
   const issuer: Issuer = {
     vat_ids: vat ? [vat] : [],
     ibans: iban ? [iban] : [],
-    name: input.values.vendor_name ? compact(String(input.values.vendor_name)) || null : null,
+    name: vendor ? compact(vendor) || null : null,
     domains: domainsOf(lines.filter((l) => l.page === lines[0]?.page).map((l) => l.text).join("\n")),
     fingerprint: fingerprint(lines),
+    names: vendor ? [vendor] : [],
+    name_places: namePlace ? [namePlace] : [],
+    anchors: anchorsOf(lines, values),
+    layouts: lines.length ? [layoutOf(lines)] : [],
   };
   return {
     memory_id: crypto.randomUUID(),
@@ -167,5 +212,6 @@ export function learnMemory(input: LearnInput): Memory {
     document_id: input.document_id ?? null,
     issuer,
     fields,
+    confirmations: 1,
   };
 }

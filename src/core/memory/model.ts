@@ -8,7 +8,13 @@
  */
 import { z } from "zod";
 
-export const RememberedFieldSchema = z.object({
+const Pair = z.tuple([z.number(), z.number()]);
+
+/**
+ * Fields added by issue 33 are optional, so that a memory written before (label offsets in page fractions only)
+ * still loads and is used as it was (test/core/memory-format.test.ts loads one).
+ */
+const PlacementSchema = z.object({
   /** Label printed next to the value, as printed (null: the value stood alone). */
   label: z.string().nullable(),
   /** Where the value stood relative to the label: on its line to the right, or on the line below. */
@@ -23,6 +29,21 @@ export const RememberedFieldSchema = z.object({
   /** How many words the value spanned. */
   words: z.number().int().min(1),
   example: z.union([z.string(), z.number(), z.boolean()]),
+  /** Value's top-left from the label's anchor point (as `offset`), in the page's word heights: survives DPI and crops. */
+  rel: Pair.optional(),
+  /** A value without a label: the nearest fixed word of the issuer's page and the value's offset from it (word heights). */
+  anchor: z.object({ text: z.string(), rel: Pair }).nullable().optional(),
+  /** Value's place relative to the page's text (x: share of its width, y: word heights below its top); see frame.ts. */
+  place: Pair.optional(),
+  /** The value was confirmed but not printed (a shop's currency): used only where the page gives nothing. */
+  constant: z.boolean().optional(),
+  /** How many confirmations this placement was averaged over. */
+  seen: z.number().int().min(1).optional(),
+});
+
+export const RememberedFieldSchema = PlacementSchema.extend({
+  /** Other placements of the field seen in later confirmations (an issuer with two templates). */
+  variants: z.array(PlacementSchema).optional(),
 });
 
 export const IssuerSchema = z.object({
@@ -33,6 +54,13 @@ export const IssuerSchema = z.object({
   domains: z.array(z.string()).default([]),
   /** Layout fingerprint of the first page: "word@column,row" cells of its label-like words (see fingerprint()). */
   fingerprint: z.array(z.string()).default([]),
+  /** Names as confirmed (printed form kept) and where the name stood (frame place; one per template seen). */
+  names: z.array(z.string()).default([]),
+  name_places: z.array(Pair).default([]),
+  /** Fixed strings of the issuer's letterhead and footer (address, phone, greetings), compact, with their places. */
+  anchors: z.array(z.object({ text: z.string(), at: Pair, from: z.enum(["top", "bottom"]) })).default([]),
+  /** Layouts of the header block after deskewing ("word@x,y" in frame terms), one per template seen. */
+  layouts: z.array(z.array(z.string())).default([]),
 });
 
 export const MemorySchema = z.object({
@@ -45,9 +73,12 @@ export const MemorySchema = z.object({
   document_id: z.string().nullable().default(null),
   issuer: IssuerSchema,
   fields: z.record(z.string(), RememberedFieldSchema),
+  /** How many confirmed documents this memory was refined from (learning merges an issuer's confirmations). */
+  confirmations: z.number().int().min(1).default(1),
 });
 
 export type RememberedField = z.infer<typeof RememberedFieldSchema>;
+export type Placement = z.infer<typeof PlacementSchema>;
 export type Issuer = z.infer<typeof IssuerSchema>;
 export type Memory = z.infer<typeof MemorySchema>;
 
@@ -60,6 +91,7 @@ export function summaryOf(m: Memory) {
     confirmed_at: m.confirmed_at,
     issuer: { name: m.issuer.name, vat_ids: m.issuer.vat_ids, ibans: m.issuer.ibans, domains: m.issuer.domains },
     fields: Object.keys(m.fields),
+    confirmations: m.confirmations,
     transaction_id: m.transaction_id,
   };
 }

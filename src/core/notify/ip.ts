@@ -91,7 +91,7 @@ export function parseIPv6(text: string): IpBytes | null {
   if (!head || !rest) return null;
   const known = head.length + rest.length + tail.length;
   if (halves.length === 2 ? known > 7 : known !== 8) return null;
-  groups.push(...head, ...new Array(8 - known).fill(0), ...rest, ...tail);
+  groups.push(...head, ...new Array(8 - known).fill(0), ...rest, ...tail); // stack-safe: an IPv6 address's 8 groups
   const bytes = new Uint8Array(16);
   groups.forEach((g, i) => {
     bytes[2 * i] = g >> 8;

@@ -8,7 +8,7 @@
  * A hook MUST NOT throw to veto the review: its errors are logged and the review finishes anyway.
  */
 import type { ResultsFile } from "../model";
-import type { ReviewEntry, Reviewer } from "./actions";
+import type { ReviewEntry, Reviewer } from "./schema";
 
 export interface ReviewFinishedEvent {
   transaction_id: string;

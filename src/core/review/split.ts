@@ -14,7 +14,7 @@ import type { ProjectSettings } from "../project";
 import { classifyDocument } from "../stages/classify";
 import { extractFields } from "../stages/extract";
 import { pagesFromResults } from "../stages/export";
-import type { ReviewEntry } from "./actions";
+import type { ReviewEntry } from "./schema";
 
 function pagesOf(results: ResultsFile, numbers: number[]): Page[] {
   const all = new Map(pagesFromResults(results).map((p) => [p.page_number, p]));

@@ -12,6 +12,7 @@
 import type { DocumentResult, RuleResult } from "../model";
 import type { ProjectSettings } from "../project";
 import { AwaitInput, type Stage } from "../runner/types";
+import { isReadinessRule } from "../einvoice/readiness-rule";
 
 export interface ReviewNode {
   when: "review_required" | "validation_errors" | "always" | "never";
@@ -38,6 +39,8 @@ export function reviewNodeOf(project: ProjectSettings, stepIndex: number): Revie
 function flagged(doc: DocumentResult): boolean {
   if (doc.split.review_required) return true;
   if (doc.classification.review_required && doc.classification.confirmed !== true) return true;
+  // Data an e-invoice export profile needs and the document lacks (core/einvoice/readiness.ts).
+  if (doc.validation?.rule_results.some(isReadinessRule)) return true;
   return Object.values(doc.fields).some((f) => f.review_required && f.is_confirmed !== true);
 }
 

@@ -9,12 +9,14 @@ import { DocprocError, wrapStageError } from "../errors";
 import type { Page, RasterImage, SourceInput } from "../model";
 import type { ProjectSettings } from "../project";
 import { sniffFormat } from "../convert/sniff";
+import { readEInvoice } from "../extract/einvoice";
 import { convertOcrData, convertSource, convertText } from "../stages/convert";
 import { ocrPages } from "../stages/ocr";
 import { analysePage, separatorNeedsOf, type SplitFile } from "../stages/split";
 import { splitSettingsOf } from "../workflow";
 import { readAheadOf } from "./read-ahead";
 import { StageInterrupted, type OpenFile, type Stage } from "./types";
+import { pushAll } from "../arrays";
 
 export const convertStage: Stage = async (state, ctx) => {
   const { input, progress } = ctx;
@@ -55,7 +57,7 @@ export const convertStage: Stage = async (state, ctx) => {
     state.files.push(convertOcrData(input.ocrData, nextPage, { sourceFileIndex: sources.length + (input.documentText ? 1 : 0) }));
   }
   progress("convert", total, total);
-  for (const f of state.files) state.warnings.push(...f.warnings.map((w) => `${f.filename}: ${w}`));
+  for (const f of state.files) pushAll(state.warnings, f.warnings.map((w) => `${f.filename}: ${w}`));
   state.pages = state.files.flatMap((f) => f.pages);
   if (state.pages.length === 0 && state.errors.length > 0) {
     const first = state.errors[0]!;
@@ -72,7 +74,7 @@ export const ocrStage: Stage = async (state, ctx) => {
   // Stopped at a checkpoint: the pages read are kept; the rest (and any that failed, tried again) come next time,
   // so their warnings are reported then.
   if (report.stopped) throw new StageInterrupted("ocr");
-  state.warnings.push(...report.warnings);
+  pushAll(state.warnings, report.warnings);
   await suspendFiles(state.files);
 };
 
@@ -86,7 +88,13 @@ export async function suspendFiles(files: OpenFile[]): Promise<void> {
 
 export function splitFilesOf(files: OpenFile[], sources: SourceInput[]): SplitFile[] {
   const policyOf = (index: number) => sources.find((s) => s.index === index)?.split_policy ?? "inherit";
-  return files.map((f) => ({ index: f.source_file_index, filename: f.filename, policy: policyOf(f.source_file_index), pages: f.pages }));
+  // A file carrying an e-invoice (ZUGFeRD/Factur-X PDF, a standalone XML) is the one document its XML describes: its
+  // terms pages are not a contract of their own.
+  const single = (f: OpenFile) => (f.attachments?.length ? readEInvoice(f.attachments) !== null : false);
+  return files.map((f) => {
+    const policy = policyOf(f.source_file_index);
+    return { index: f.source_file_index, filename: f.filename, policy: policy === "inherit" && single(f) ? "single_document" : policy, pages: f.pages };
+  });
 }
 
 /**

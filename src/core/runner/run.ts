@@ -18,6 +18,7 @@ import { expandEmailSource } from "../split/email";
 import { emptyRunManifest, freshState, restoreRun, saveRun } from "./state";
 import { AwaitInput, StageInterrupted, type RunOptions, type RunOutcome, type RunState, type StageContext, type StageName, type StageStep } from "./types";
 import { BUILTIN_STAGES, resultsOf } from "./workflow-stages";
+import { pushAll } from "../arrays";
 
 const BUILTIN_ORDER = ["split", "classify", "extract", "validate", "review", "export"] as const;
 /** Convert and OCR come before the workflow nodes: a rerun can start at index FIRST_WORKFLOW_STAGE at the earliest. */
@@ -143,7 +144,7 @@ async function failed(state: RunState, opts: RunOptions, error: DocprocError, se
     for (const step of seq.slice(at)) {
       if (step.stage !== "notify" || !step.enabled || !step.activity) continue;
       const res = await opts.notify({ event: "failed", step: { ...step, activity: step.activity }, error: error.message }).catch((e) => ({ warnings: [String(e)] }));
-      if (res?.warnings) state.warnings.push(...res.warnings);
+      if (res?.warnings) pushAll(state.warnings, res.warnings);
     }
   }
   const entry = { stage: error.stage ?? "pipeline", code: error.code, message: error.message };

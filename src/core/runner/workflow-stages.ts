@@ -16,9 +16,11 @@ import { extractFields } from "../stages/extract";
 import { applyMemory } from "../memory/recall";
 import { splitInfoOf, splitPages } from "../stages/split";
 import { validateDocument, validateTransaction } from "../stages/validate";
+import { einvoiceValidation } from "../einvoice/validate/rule-results";
 import { exportProfilesOf } from "../workflow";
 import { convertStage, ocrStage, splitFilesOf, suspendFiles } from "./convert-stages";
 import type { RunState, Stage, StageContext, StageName } from "./types";
+import { pushAll } from "../arrays";
 
 const unclassified = (): Classification => ({
   class_id: "other",
@@ -86,8 +88,13 @@ export const extractStage: Stage = async (state, ctx) => {
 };
 
 export const validateStage: Stage = async (state, ctx) => {
+  const fileOfPage = new Map(state.files.flatMap((f) => f.pages.map((p) => [p.page_number, f] as const)));
   for (const doc of state.documents) {
-    const validation = validateDocument(doc, ctx.project);
+    // An e-invoice among the document's files is checked against EN 16931 (and the CIUS it claims).
+    const files = [...new Set(pagesOf(state, doc).map((p) => fileOfPage.get(p.page_number)).filter((f) => f !== undefined))];
+    const attachments = files.flatMap((f) => f.attachments ?? []);
+    const einvoice = attachments.length ? await einvoiceValidation(attachments) : [];
+    const validation = validateDocument(doc, ctx.project, einvoice);
     if (validation) doc.validation = validation;
     else delete doc.validation;
   }
@@ -118,7 +125,7 @@ export const notifyStage: Stage = async (state, ctx) => {
   const activity = ctx.step.activity;
   if (!activity) return; // an unconfigured node (no webhook_url yet) sends nothing
   const res = await ctx.notify({ event: "reached", step: { ...ctx.step, activity }, manifest: state.manifest });
-  if (res?.warnings) state.warnings.push(...res.warnings);
+  if (res?.warnings) pushAll(state.warnings, res.warnings);
   if (res?.failWorkflow) throw new DocprocError("delivery_failed", res.failWorkflow, { stage: "notify" });
 };
 

@@ -18,6 +18,7 @@ import {
 import type { Barcode, Box, RasterImage } from "../model";
 import { type GreyImage, rotateGrey, shrinkGrey, toGrey } from "./raster";
 import { throwIfAborted } from "../abort";
+import { maxOf, minOf } from "../arrays";
 
 const FORMAT_NAMES = new Map<BarcodeFormat, string>([
   [BarcodeFormat.CODE_39, "code39"],
@@ -123,14 +124,14 @@ function pointsBox(result: Result, img: GreyImage): Box {
   if (pts.length === 0) return [0, 0, img.width - 1, img.height - 1];
   const xs = pts.map((p) => p.getX());
   const ys = pts.map((p) => p.getY());
-  const w = Math.max(...xs) - Math.min(...xs);
+  const w = maxOf(xs) - minOf(xs);
   const padX = Math.max(10, w * 0.1);
   const padY = Math.max(pts.length <= 2 ? w * 0.5 : 10, 10);
   return [
-    Math.max(0, Math.floor(Math.min(...xs) - padX)),
-    Math.max(0, Math.floor(Math.min(...ys) - padY)),
-    Math.min(img.width - 1, Math.ceil(Math.max(...xs) + padX)),
-    Math.min(img.height - 1, Math.ceil(Math.max(...ys) + padY)),
+    Math.max(0, Math.floor(minOf(xs) - padX)),
+    Math.max(0, Math.floor(minOf(ys) - padY)),
+    Math.min(img.width - 1, Math.ceil(maxOf(xs) + padX)),
+    Math.min(img.height - 1, Math.ceil(maxOf(ys) + padY)),
   ];
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Evidence, PageFeatures } from "./signals";
 import { jaccard } from "./signals";
+import { pushAll } from "../arrays";
 
 export interface GapContext {
   /** The second page is the first page of another source file. */
@@ -19,10 +20,10 @@ const STEEPNESS = 3;
 
 export function boundaryEvidence(prev: PageFeatures, next: PageFeatures, gap: GapContext): Evidence[] {
   const ev: Evidence[] = [PRIOR];
-  ev.push(...counterEvidence(prev, next));
-  ev.push(...documentNumberEvidence(prev, next));
-  ev.push(...issuerEvidence(prev, next));
-  ev.push(...layoutEvidence(prev, next));
+  pushAll(ev, counterEvidence(prev, next));
+  pushAll(ev, documentNumberEvidence(prev, next));
+  pushAll(ev, issuerEvidence(prev, next));
+  pushAll(ev, layoutEvidence(prev, next));
   if (prev.classId && next.classId && prev.classId !== "other" && next.classId !== "other") {
     ev.push(prev.classId !== next.classId
       ? { weight: 0.5, reason: `document class changes (${prev.classId} → ${next.classId})` }

@@ -167,6 +167,7 @@ export function latin1Bytes(s: string): Uint8Array {
 
 export function latin1String(bytes: Uint8Array): string {
   let s = "";
+  // stack-safe: 8,192 bytes per call.
   for (let i = 0; i < bytes.length; i += 8192) s += String.fromCharCode(...bytes.subarray(i, i + 8192));
   return s;
 }

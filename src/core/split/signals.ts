@@ -5,6 +5,7 @@
  */
 import { wordsIdentity } from "../convert/page-words";
 import type { Page } from "../model";
+import { maxOf } from "../arrays";
 
 export interface PageCounter {
   current: number;
@@ -147,7 +148,7 @@ function featuresOf(page: Page, classId: string | null): PageFeatures {
 
 /** Tokens of the words in the top and bottom bands of the page (by box position; by line when boxes are missing). */
 function bandTokens(page: Page): Set<string> {
-  const height = page.image_transform?.rasterized_height || Math.max(1, ...page.words.map((w) => w.bounding_box[3]));
+  const height = page.image_transform?.rasterized_height || Math.max(1, maxOf(page.words.map((w) => w.bounding_box[3])));
   const words = page.words.filter((w) => {
     const mid = (w.bounding_box[1] + w.bounding_box[3]) / 2;
     return mid < height * BAND || mid > height * (1 - BAND);

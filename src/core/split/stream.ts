@@ -2,6 +2,7 @@
  * The page stream a splitter works on, and a small builder that collects documents from it.
  */
 import type { DocumentSpan, Page, SplitPolicy } from "../model";
+import { minOf, pushAll } from "../arrays";
 
 export interface StreamPage {
   page: Page;
@@ -56,11 +57,11 @@ export class SpanBuilder {
 
   spans(): DocumentSpan[] {
     const last = this.docs[this.docs.length - 1];
-    if (last && this.pendingSeparators.length > 0) last.separatorPages.push(...this.pendingSeparators);
+    if (last && this.pendingSeparators.length > 0) pushAll(last.separatorPages, this.pendingSeparators);
     return this.docs.map((d) => {
       const span: DocumentSpan = {
         page_numbers: d.pages,
-        confidence: round(Math.min(...d.confidences)),
+        confidence: round(minOf(d.confidences)),
         reason: d.startReason,
         policy: this.policy,
       };

@@ -18,8 +18,10 @@ import type { Alternative, Classification, Page } from "../model";
 import type { ProjectSettings } from "../project";
 import { cueTextOf, describeHits, headingText, scoreClass, type CueScore } from "../classify/cues";
 import { structureBonus } from "../classify/structure";
+import { kindOfTypeCode } from "../classify/type-codes";
 import { type ClassifierModel, evidenceFor, isClassifierModel, type Prediction, predict, tokenize, trainClassifier } from "../classify/naive-bayes";
 import { timeStageSync } from "../timing.ts";
+import { maxOf } from "../arrays";
 
 /** Cue scores are turned into probabilities with this temperature (score points per factor e). */
 const TEMPERATURE = 2;
@@ -49,7 +51,7 @@ function modelFor(project: ProjectSettings, given?: ClassifierModel): Classifier
 }
 
 function softmax(scores: number[]): number[] {
-  const max = Math.max(...scores);
+  const max = maxOf(scores);
   const exps = scores.map((s) => Math.exp((s - max) / TEMPERATURE));
   const sum = exps.reduce((a, b) => a + b, 0);
   return exps.map((e) => e / sum);
@@ -95,8 +97,8 @@ function classify(pages: Page[], project: ProjectSettings, model: ClassifierMode
   const ocr = pages[0]?.text_source === "ocr";
   const prepared = cueTextOf(text, heading, ocr);
   const cues: CueScore[] = project.classes.map((c) => scoreClass(c, prepared));
-  // Structure (till-receipt traits, a totals block with tax) and an e-invoice's type code count next to the cue words.
-  const structure = [...structureBonus(pages), ...typeCodeBonus(evidence.einvoiceTypeCode, project)];
+  // Structure (till-receipt traits, a totals block with tax) counts next to the cue words.
+  const structure = structureBonus(pages);
   for (const cue of cues) for (const b of structure) if (b.class_id === cue.class_id) cue.score += b.points;
   const structureWhy = (classId: string) => structure.filter((b) => b.class_id === classId).map((b) => b.why).join("; ");
   const cueProb = softmax(cues.map((c) => c.score + (c.class_id === "other" ? OTHER_BASE : 0)));
@@ -108,6 +110,10 @@ function classify(pages: Page[], project: ProjectSettings, model: ClassifierMode
   const prob = project.classes.map((c, i) => (1 - weight) * cueProb[i]! + weight * (prediction?.probabilities[c.id] ?? 0));
 
   const order = project.classes.map((_, i) => i).sort((a, b) => prob[b]! - prob[a]!);
+  // An e-invoice's type code states what the document is: it decides, whatever the page's words say (an insurer's
+  // invoice speaks of its "Vertrag" and "§ 33 VVG", a credit note's page may print "Rechnung" throughout).
+  const stated = classOfTypeCode(evidence.einvoiceTypeCode, project);
+  if (stated) return statedClass(project, stated, cues, prob, order);
   let chosen = order[0]!;
   const best = project.classes[chosen]!;
   const thresholds = project.review_thresholds;
@@ -144,23 +150,30 @@ function classify(pages: Page[], project: ProjectSettings, model: ClassifierMode
   };
 }
 
-/** UNTDID 1001 codes of credit notes (credit note, factored, self-billed, related-goods credit note). */
-const CREDIT_CODES = new Set(["381", "396", "261", "262", "532"]);
-/** …and of invoices (commercial, corrected, self-billed, prepayment, partial, factored). */
-const INVOICE_CODES = new Set(["380", "384", "389", "386", "326", "393", "875", "876", "877", "751"]);
 /**
- * Points an e-invoice's type code gives its class: the XML states what the document is, which outweighs any cue
- * word or trait of the page (a credit note's page may print "Rechnung" throughout). The credit-note class is the
- * project's `credit_note`, else its first class with negative amounts; the invoice class is `invoice`.
+ * The class an e-invoice's type code names (classify/type-codes.ts): the project's `credit_note` (else its first class
+ * with negative amounts) for a credit note, its `invoice` for an invoice; null when the project has no such class.
  */
-const TYPE_CODE_POINTS = 24;
+function classOfTypeCode(code: string | null | undefined, project: ProjectSettings): { index: number; why: string } | null {
+  const kind = kindOfTypeCode(code);
+  if (!kind) return null;
+  const index = kind === "credit_note"
+    ? [project.classes.findIndex((c) => c.id === "credit_note"), project.classes.findIndex((c) => c.amount_sign === "negative")].find((i) => i >= 0) ?? -1
+    : project.classes.findIndex((c) => c.id === "invoice");
+  return index < 0 ? null : { index, why: `e-invoice type code ${code} (${kind === "credit_note" ? "credit note" : "invoice"})` };
+}
 
-function typeCodeBonus(code: string | null | undefined, project: ProjectSettings): Array<{ class_id: string; points: number; why: string }> {
-  if (!code) return [];
-  const credit = CREDIT_CODES.has(code);
-  if (!credit && !INVOICE_CODES.has(code)) return [];
-  const target = credit
-    ? (project.classes.find((c) => c.id === "credit_note") ?? project.classes.find((c) => c.amount_sign === "negative"))
-    : project.classes.find((c) => c.id === "invoice");
-  return target ? [{ class_id: target.id, points: TYPE_CODE_POINTS, why: `e-invoice type code ${code} (${credit ? "credit note" : "invoice"})` }] : [];
+/** The classification an e-invoice's type code decides: certain (confidence 1), the page's reading as alternatives. */
+function statedClass(project: ProjectSettings, stated: { index: number; why: string }, cues: CueScore[], prob: number[], order: number[]): Classification {
+  const cls = project.classes[stated.index]!;
+  const pageSaid = order[0] === stated.index ? "" : `; the page's words alone said ${project.classes[order[0]!]!.id} (${describeHits(cues[order[0]!]!.hits)})`;
+  return {
+    class_id: cls.id,
+    type: cls.name,
+    confidence: 1,
+    reasoning: `${stated.why}: the e-invoice states the document class${pageSaid}`,
+    alternatives: order.filter((i) => i !== stated.index && prob[i]! >= 0.005).slice(0, 3).map((i) => ({ class_id: project.classes[i]!.id, type: project.classes[i]!.name, confidence: round(prob[i]!) })),
+    confirmed: null,
+    review_required: false,
+  };
 }

@@ -12,6 +12,7 @@ import { DocprocError } from "../errors";
 import type { Page, ResultsFile, ResultsPage, SourceInput } from "../model";
 import { runExports, type ExportManifest, type ExportProfile, type ExportProfileInput, type ExportSink } from "../exporters";
 import { convertSource, type ConvertedSource } from "./convert";
+import { maxOf, minOf } from "../arrays";
 
 export { runExports, profilesForFormats } from "../exporters";
 
@@ -43,7 +44,7 @@ function sourceIndexOf(results: ResultsFile, filename: string): number {
 }
 
 function needsImages(profiles: Array<ExportProfile | ExportProfileInput>): boolean {
-  return profiles.some((p) => p.output_format === "pdf" || p.output_format === "jpg");
+  return profiles.some((p) => p.output_format === "pdf" || p.output_format === "jpg" || p.output_format === "facturx");
 }
 
 /** Attaches `render()` of freshly converted source pages to the rebuilt pages, matched by source file and page. */
@@ -51,8 +52,8 @@ async function attachRenders(pages: Page[], sources: SourceInput[], opened: Conv
   for (const src of sources) {
     const mine = pages.filter((p) => p.source_file_index === src.index);
     if (mine.length === 0) continue;
-    const first = Math.min(...mine.map((p) => p.page_number));
-    const last = Math.max(...mine.map((p) => p.source_file_page_number));
+    const first = minOf(mine.map((p) => p.page_number));
+    const last = maxOf(mine.map((p) => p.source_file_page_number));
     const converted = await convertSource(src, { firstPageNumber: first, maxPages: last });
     opened.push(converted);
     for (const page of mine) {

@@ -26,6 +26,7 @@ import { extractTable, tableHeaderZone } from "../extract/tables";
 import { headerlessTable } from "../extract/headerless";
 import { extractCurrency } from "../extract/currency";
 import { readEInvoice, type EInvoice } from "../extract/einvoice";
+import { kindOfTypeCode } from "../classify/type-codes";
 import { type PrintedAmount, reconcileSums } from "../extract/reconcile";
 import { clearAmountMemo, findAmounts } from "../extract/values";
 import { timeStageSync } from "../timing.ts";
@@ -195,7 +196,7 @@ function extract(pages: Page[], classId: string, project: ProjectSettings, opts:
   const tableHeaders = new Set(fields.filter((f) => f.type === "table").flatMap((f) => [...tableHeaderZone(f, lines, dateOrder)]));
   const ctx = { dateOrder, tableHeaders };
   const einvoice = opts.attachments?.length ? readEInvoice(opts.attachments) : null;
-  const negative = project.classes.find((c) => c.id === classId)?.amount_sign === "negative" || einvoice?.type_code === "381";
+  const negative = project.classes.find((c) => c.id === classId)?.amount_sign === "negative" || kindOfTypeCode(einvoice?.type_code) === "credit_note";
 
   const summaryLabels = summaryLabelsOf(fields);
   const out: Record<string, FieldResult> = {};

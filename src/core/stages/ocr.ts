@@ -9,6 +9,7 @@ import { orderByLayout } from "../engines/ocr/reading-order.ts";
 import { addUnreadLines } from "./ocr-recover.ts";
 import { timeStage, timeStageSync } from "../timing.ts";
 import type { RenderOptions } from "../convert/raster.ts";
+import { maxOf } from "../arrays";
 
 export interface OcrPagesOptions {
   /** Called after each page (whether it succeeded or not) with pages done and pages to OCR in total. */
@@ -48,6 +49,8 @@ const STRONG = 0.55;
 const SWITCH_MARGIN = 0.1;
 /** Side of the window (source pixels) read at each candidate orientation when the first reading is weak. */
 const PROBE_SIZE = 1200;
+/** A probe window whose best turn reads less like text than this found none: it cannot decide the turn. */
+const WINDOW_SILENT = 0.1;
 
 /**
  * OCRs every page with `text_source === "none"` that can `render()`.
@@ -91,7 +94,7 @@ export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesO
   await Promise.all(Array.from({ length: concurrency }, lane));
   // Pages in flight at the abort fail as "OCR failed"; the run itself MUST still end as aborted, not succeed.
   throwIfAborted(opts.signal);
-  report.warnings.unshift(...engineWarnings);
+  report.warnings = [...engineWarnings, ...report.warnings];
   return report;
 }
 
@@ -285,8 +288,16 @@ async function pickRotation(
   };
   const scores = new Map<number, number>();
   for (const r of order.slice(0, 2)) scores.set(r, await score(r));
-  if (Math.max(...scores.values()) < STRONG) {
+  if (maxOf(scores.values()) < STRONG) {
     for (const r of order.slice(2)) scores.set(r, await score(r));
+  }
+  // The window can miss the text (pale print, a table's rules in the middle of the page): when it read nothing
+  // at any turn it decides nothing, and whole-page readings do, in the same order, until one is strong.
+  if (window && maxOf(scores.values()) < WINDOW_SILENT) {
+    for (const r of order) {
+      scores.set(r, (await readFull(r)).likeness);
+      if (scores.get(r)! >= STRONG) break;
+    }
   }
   // Among challengers that clear the margin over the first guess, the highest wins.
   const challengers = [...scores].filter(([r, s]) => r !== order[0] && s >= scores.get(order[0])! + SWITCH_MARGIN);

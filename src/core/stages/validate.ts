@@ -12,6 +12,8 @@
 import type { DocumentResult, RuleResult, ValidationResult } from "../model";
 import type { ProjectSettings, ValidationRule } from "../project";
 import { evaluateRule, uniqueInTransaction } from "../validate/rules";
+import { EINVOICE_FORMATS } from "../einvoice/readiness-rule";
+import { pushAll } from "../arrays";
 
 export type Status = "success" | "warning" | "error";
 
@@ -27,13 +29,22 @@ export function overallStatus(results: Array<{ status: Status } | { overall_stat
 
 const appliesTo = (rule: ValidationRule, doc: DocumentResult) => !rule.class_ids || rule.class_ids.includes(doc.classification?.class_id ?? doc.document_type);
 
-/** Per-document rules; undefined when all applicable rules succeed (or none applies). */
-export function validateDocument(doc: DocumentResult, project: ProjectSettings): ValidationResult | undefined {
-  const results: RuleResult[] = [];
+/**
+ * Per-document rules; undefined when all applicable rules succeed (or none applies). `einvoice`: the results of the
+ * document's e-invoice XML (core/einvoice/validate), listed first; a fatal one makes the status `error`.
+ */
+export function validateDocument(doc: DocumentResult, project: ProjectSettings, einvoice: RuleResult[] = []): ValidationResult | undefined {
+  const results: RuleResult[] = [...einvoice];
   for (const rule of project.validation_rules) {
     if (!appliesTo(rule, doc)) continue;
     const r = evaluateRule(rule, doc.fields, project.validation_rules);
     if (r) results.push(r);
+  }
+  // What the project's e-invoice profiles would miss, so that a Review step shows it before Export fails on it
+  // (loaded only for such a project: a literal require() is bundled into the compiled binary).
+  if (project.export_profiles.some((p) => EINVOICE_FORMATS.has(p.output_format))) {
+    const { einvoiceReadiness } = require("../einvoice/readiness") as typeof import("../einvoice/readiness");
+    pushAll(results, einvoiceReadiness(doc, project));
   }
   const overall = overallStatus(results);
   return overall === "success" ? undefined : { overall_status: overall, rule_results: results };

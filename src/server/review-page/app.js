@@ -102,7 +102,9 @@ async function openReview(id) {
   renderSide();
   if (first) {
     const list = fieldList(doc());
-    const start = list.find(([, f]) => f.is_confirmed !== true && (f.review_required || f.value === null)) || list[0];
+    // A flagged value first (it is what the reviewer is here for), then an empty one, then the first field.
+    const cls = ([, f]) => confidenceClass(f, threshold());
+    const start = list.find((e) => cls(e) === "bad") || list.find((e) => cls(e) === "none") || list[0];
     if (start) focusField(start[0]);
   }
 }

@@ -11,7 +11,7 @@ import { createTenant, listTenants } from "../../auth/tenants";
 import { createUser, listUsers } from "../../auth/users";
 import { queueDepth } from "../../queue/jobs";
 import type { ServerDeps } from "../deps";
-import type { RouteDoc } from "../openapi";
+import type { RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { readJson } from "../validation";
 

@@ -11,7 +11,7 @@ import { login, logout } from "../../auth/sessions";
 import { principalOf } from "../auth";
 import type { ServerDeps } from "../deps";
 import { rateLimitResponse } from "../rate-limit";
-import type { RouteDoc } from "../openapi";
+import type { RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { parseInput, readJson } from "../validation";
 

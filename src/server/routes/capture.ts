@@ -24,12 +24,13 @@ import { safeName } from "../content-types";
 import { inFlightLimit, readMultipartHead } from "../multipart-head";
 import { urlsOf, type ServerDeps } from "../deps";
 import { errorResponse, jsonResponse } from "../errors";
-import type { RouteDoc } from "../openapi";
+import type { RouteDoc } from "../route-doc";
 import { rateLimitResponse } from "../rate-limit";
 import { ErrorSchema } from "../schemas";
 import { requireProject } from "../services/projects";
 import { parseInput, readJson } from "../validation";
 import { publicUrlOf } from "../proxy";
+import { closeIfBodyPending } from "../unread-body";
 
 export const CaptureTokenBody = z.object({
   dataset_id: z.enum(["production", "playground"]).default("production"),
@@ -102,24 +103,64 @@ function requireMultipart(request: Request): void {
 }
 
 /**
- * The token is checked before any file is read (issue 21): from X-Capture-Token, else from the body's first field,
- * which MUST then be `token` (the page and every client built on docs/capture.md send it first).
+ * The token is checked before any file is read (issue 21): from X-Capture-Token, else from the body's first field
+ * `token` (the page and every client built on docs/capture.md send it first). The earlier form, files first and
+ * the token after them (`curl -F files=@… -F token=…`), is still accepted until FILES_FIRST_SUNSET
+ * (docs/api-stability.md), with Deprecation and Sunset headers: its body is read before the token can be checked,
+ * so it is capped (`maxCaptureFilesFirstBytes`, counted while it streams, chunked or not) and the public uploads
+ * read at once stay capped too: what a visitor without a token can make the server hold stays bounded.
  */
-async function checkTokenFirst(ctx: CaptureContext, request: Request): Promise<{ request: Request; early: string | null }> {
+async function checkTokenFirst(ctx: CaptureContext, request: Request, filesFirstCap: number): Promise<{ request: Request; early: string | null; filesFirst: boolean }> {
   const header = request.headers.get("x-capture-token")?.trim();
   if (header) {
     assertUsable(ctx, header);
-    return { request, early: header };
+    return { request, early: header, filesFirst: false };
   }
   requireMultipart(request);
   const head = await readMultipartHead(request);
-  const token = head.name === "token" ? head.value?.trim() : undefined;
-  if (!token) {
+  if (head.name === "token") {
+    const token = head.value?.trim();
+    if (!token) {
+      await head.replay.body?.cancel().catch(() => undefined);
+      throw new DocprocError("invalid_input", "token: empty; send it in the X-Capture-Token header or as the first multipart field `token`");
+    }
+    assertUsable(ctx, token);
+    return { request: head.replay, early: token, filesFirst: false };
+  }
+  if (head.name === null) {
     await head.replay.body?.cancel().catch(() => undefined);
     throw new DocprocError("invalid_input", "token: missing; send it in the X-Capture-Token header or as the first multipart field `token`");
   }
-  assertUsable(ctx, token);
-  return { request: head.replay, early: token };
+  return { request: cappedRequest(head.replay, filesFirstCap), early: null, filesFirst: true };
+}
+
+/** The request with a body that errors (413) once more than `max` bytes have streamed through. */
+function cappedRequest(request: Request, max: number): Request {
+  const reader = request.body!.getReader();
+  let seen = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) return controller.close();
+      seen += value.byteLength;
+      if (seen <= max) return controller.enqueue(value);
+      await reader.cancel().catch(() => undefined);
+      controller.error(new DocprocError("too_large", `A capture submit with the token after the files is limited to ${max} bytes; send the token first (or in X-Capture-Token) for larger uploads`));
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Request(request.url, { method: request.method, headers: request.headers, body, duplex: "half" } as RequestInit);
+}
+
+/** When the files-first form stops being accepted (HTTP-date, RFC 8594), and when it was deprecated (RFC 9745). */
+export const FILES_FIRST_SUNSET = "Sat, 01 May 2027 00:00:00 GMT";
+const FILES_FIRST_DEPRECATED = "@1795737600"; // 2026-11-27
+export const DEFAULT_FILES_FIRST_BYTES = 20 * 1024 * 1024;
+
+function markDeprecated(response: Response): Response {
+  response.headers.set("deprecation", FILES_FIRST_DEPRECATED);
+  response.headers.set("sunset", FILES_FIRST_SUNSET);
+  return response;
 }
 
 async function readCaptureForm(request: Request) {
@@ -127,7 +168,8 @@ async function readCaptureForm(request: Request) {
   let form: FormData;
   try {
     form = await request.formData();
-  } catch {
+  } catch (err) {
+    if (err instanceof DocprocError) throw err; // the files-first cap
     throw new DocprocError("invalid_input", "Malformed multipart body");
   }
   const token = form.get("token");
@@ -170,16 +212,27 @@ export function captureRoutes(deps: ServerDeps, settings: CaptureSettings = deps
     .post("/capture/session", async ({ request }) => guarded(async () => openCaptureSession(ctx, parseInput(TokenBody, await readJson(request)).token)), { parse: "none" })
     .post(
       "/capture/submit",
-      async ({ request }) =>
-        guarded(() =>
+      async ({ request }) => {
+        let filesFirst = false;
+        const response = await guarded(() =>
           uploads.run(async () => {
-            const { request: body, early } = await checkTokenFirst(ctx, request);
-            const { token, files } = await readCaptureForm(body);
+            const first = await checkTokenFirst(ctx, request, Math.min(deps.config.maxBodyBytes, deps.config.maxCaptureFilesFirstBytes ?? DEFAULT_FILES_FIRST_BYTES));
+            filesFirst = first.filesFirst;
+            const { token, files } = await readCaptureForm(first.request);
             if (!token) throw new DocprocError("invalid_input", "token: missing (multipart field `token`)");
-            if (early && early !== token) throw new DocprocError("invalid_input", "token: the X-Capture-Token header and the form field differ");
+            if (first.early && first.early !== token) throw new DocprocError("invalid_input", "token: the X-Capture-Token header and the form field differ");
             return submitCapture(submitContext(), token, files);
           }),
-        ),
+        );
+        if (filesFirst) {
+          deps.telemetry?.log.warn(
+            { event: "deprecated_request", route: "/capture/submit", form: "token after files", status: response.status, sunset: FILES_FIRST_SUNSET },
+            `capture submit with the token after the files (deprecated, accepted until ${FILES_FIRST_SUNSET}): send it first or in X-Capture-Token`,
+          );
+          markDeprecated(response);
+        }
+        return closeIfBodyPending(request, response);
+      },
       { parse: "none" },
     );
 }
@@ -200,6 +253,6 @@ export const CAPTURE_ROUTE_DOCS: RouteDoc[] = [
   },
   {
     method: "post", path: "/capture/submit", summary: "Submit the captured pages as multipart/form-data (`token`, repeated `files`; optional X-Capture-Token header); starts processing", tag: "Capture", public: true,
-    responses: { 200: { description: "transaction_id, status (processing), file_count, page_count" }, 400: err("No files or no token (the token goes in X-Capture-Token or the first multipart field)"), 403: err("The minting key was revoked"), 404: stateErr("Unknown capture code"), 409: stateErr("Code not opened yet"), 410: stateErr("Code already used or expired"), 413: err("More pages than max_pages, or files too large"), 415: err("Not a PDF or an image"), 422: err("Unreadable or password-protected file"), 429: err("Task submission limit of the minting key, or too many capture uploads at once (Retry-After)") },
+    responses: { 200: { description: "transaction_id, status (processing), file_count, page_count" }, 400: err("No files or no token (the token goes in X-Capture-Token or the first multipart field; after the files it is deprecated, with Deprecation and Sunset headers)"), 403: err("The minting key was revoked"), 404: stateErr("Unknown capture code"), 409: stateErr("Code not opened yet"), 410: stateErr("Code already used or expired"), 413: err("More pages than max_pages, or files too large"), 415: err("Not a PDF or an image"), 422: err("Unreadable or password-protected file"), 429: err("Task submission limit of the minting key, or too many capture uploads at once (Retry-After)") },
   },
 ];

@@ -9,7 +9,7 @@ import { DocprocError } from "../../core/errors";
 import { redeliver } from "../../queue/deliveries";
 import { getDelivery, listDeliveries, viewOf } from "../../storage/deliveries";
 import type { ServerDeps } from "../deps";
-import type { RouteDoc } from "../openapi";
+import type { RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { requireTransaction } from "../services/transactions";
 

@@ -16,7 +16,7 @@ import { forgetMemory, listMemories } from "../../storage/memories";
 import type { ServerDeps } from "../deps";
 import { requireProject } from "../services/projects";
 import { parseInput, readJson } from "../validation";
-import type { RouteDoc } from "../openapi";
+import type { RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { parseProjectSettings } from "../../core/project";
 import { listDocuments } from "../../storage/documents";

@@ -8,7 +8,7 @@ import { z } from "zod";
 import * as mail from "../../mail/connectors";
 import { CreateConnectorSchema, UpdateConnectorSchema } from "../../mail/settings";
 import type { ServerDeps } from "../deps";
-import type { RouteDoc } from "../openapi";
+import type { RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { readJson } from "../validation";
 

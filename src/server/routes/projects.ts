@@ -1,6 +1,7 @@
 /** /tenants/{tenant_id}/projects: create (spec) plus the documented list, read and update extensions. */
 import { Elysia } from "elysia";
 import type { ProjectRecord } from "../../storage/projects";
+import { listProjectHistory } from "../../storage/settings-migrate";
 import type { ServerDeps } from "../deps";
 import { CreateProjectBody, UpdateProjectBody } from "../schemas";
 import * as projects from "../services/projects";
@@ -30,6 +31,10 @@ export function projectRoutes(deps: ServerDeps) {
     )
     .get("/tenants/:tenant_id/projects", ({ params }) => ({ items: projects.listProjects(deps.db, params.tenant_id).map(view) }))
     .get("/tenants/:tenant_id/projects/:project_id", ({ params }) => view(projects.requireProject(deps.db, params.tenant_id, params.project_id)))
+    // Why stored settings changed without anyone updating them (settings migrations, docs/api-stability.md).
+    .get("/tenants/:tenant_id/projects/:project_id/history", ({ params }) => ({
+      items: listProjectHistory(deps.db, projects.requireProject(deps.db, params.tenant_id, params.project_id).project_id),
+    }))
     .patch(
       "/tenants/:tenant_id/projects/:project_id",
       async ({ params, request }) => {

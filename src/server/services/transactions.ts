@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { DocprocError } from "../../core/errors";
 import type { SplitPolicy } from "../../core/model";
 import { jobsAhead } from "../../queue/jobs";
-import { PROCESS_TRANSACTION } from "../../queue/process-transaction";
+import { PROCESS_TRANSACTION } from "../../queue/transaction-job";
 import { assertQueueRoom, rerunTransaction, submitTransaction } from "../../queue/submit";
 import { getProjectById } from "../../storage/projects";
 import { loadRunState } from "../../storage/run-state";

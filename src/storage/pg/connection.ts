@@ -133,7 +133,7 @@ export class PgDb implements Db {
       this.depth++;
       let result: T;
       try {
-        result = fn(...args);
+        result = fn(...args); // stack-safe: the transaction function's own arguments
         if (result instanceof Promise) throw new DocprocError("internal", "a database transaction function must be synchronous");
       } catch (err) {
         this.depth--;

@@ -32,6 +32,7 @@ export function importSqlite(from: Db, to: PgDb, onTable?: (r: TableReport) => v
         const batch = rows.slice(i, i + BATCH);
         const marks = batch.map(() => `(${columns.map(() => "?").join(", ")})`).join(", ");
         const params = batch.flatMap((r) => columns.map((c) => r[c] ?? null));
+        // stack-safe: BATCH (500) rows × the table's columns, a few thousand parameters.
         copied += to.query(`INSERT INTO "${table}" (${quoted}) VALUES ${marks} ON CONFLICT DO NOTHING`).run(...(params as never[])).changes;
       }
     })();

@@ -5,6 +5,7 @@
  */
 import { DocprocError } from "../../core/errors";
 import { MIGRATIONS } from "../migration-list";
+import { applySettingsMigrations } from "../settings-migrate";
 import { PgDb, parsePgUrl } from "./connection";
 
 /** Key of the session lock migrations run under ("docmigr"). */
@@ -30,6 +31,8 @@ export function openPostgres(url: string): PgDb {
         db.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(m.version, m.name, new Date().toISOString());
       })();
     }
+    // Under the same lock: stored project settings to the current meaning, each project once.
+    applySettingsMigrations(db);
   } catch (err) {
     db.close();
     throw err;

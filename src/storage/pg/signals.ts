@@ -6,9 +6,14 @@
  */
 import { SQL } from "bun";
 import type { SignalHandlers } from "../db";
-import type { PgDb } from "./connection";
 
-export async function listenSignals(db: PgDb, handlers: SignalHandlers): Promise<{ close(): Promise<void> }> {
+/** What the listener needs of the database (PgDb has it): its connection target and its channel names. */
+export interface SignalSource {
+  location: { url: string; schema?: string | null };
+  channel(name: "jobs" | "status"): string;
+}
+
+export async function listenSignals(db: SignalSource, handlers: SignalHandlers): Promise<{ close(): Promise<void> }> {
   const sql = new SQL(db.location.url, { max: 1, idleTimeout: 0 });
   if (db.location.schema) await sql.unsafe(`SET search_path TO "${db.location.schema}"`);
   const listen = (sql as unknown as { listen(channel: string, fn: (payload: string) => void): Promise<unknown> }).listen.bind(sql);

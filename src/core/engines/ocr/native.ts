@@ -10,6 +10,7 @@ import { HostUnavailable, hostScriptAvailable, NativeHost } from "./native-hosts
 import { encodePgm, toGrey, type GreyImage } from "./raster.ts";
 import { parseTesseractTsv } from "./tsv.ts";
 import { DEFAULT_PSM, type OcrEngine, type OcrResult, type RecognizeOptions } from "./types.ts";
+import { pushAll } from "../../arrays";
 
 export interface NativeOptions {
   workers: number;
@@ -251,7 +252,7 @@ function nativeLanguages(opts: NativeOptions): (requested?: readonly string[]) =
         dir = combinedTessdataDir(opts, choice.use.filter(own), fromSystem);
       } catch {
         // no writable cache: read with docproc's own languages only
-        choice.missing.push(...fromSystem);
+        pushAll(choice.missing, fromSystem);
         choice.use = choice.use.filter(own);
         if (choice.use.length === 0) choice.use = ["eng"];
       }

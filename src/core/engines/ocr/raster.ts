@@ -1,5 +1,6 @@
 import type { Box, RasterImage } from "../../model.ts";
 import { DocprocError } from "../../errors.ts";
+import { maxOf, minOf } from "../../arrays";
 
 /** An 8-bit single-channel image: what tesseract works on, so we convert once and pass this around. */
 export interface GreyImage {
@@ -176,7 +177,7 @@ export function boxToSource(t: UprightTransform, box: Box): Box {
   const ys = corners.map((p) => p[1]);
   const clampX = (v: number) => Math.min(t.srcWidth, Math.max(0, Math.round(v)));
   const clampY = (v: number) => Math.min(t.srcHeight, Math.max(0, Math.round(v)));
-  return [clampX(Math.min(...xs)), clampY(Math.min(...ys)), clampX(Math.max(...xs)), clampY(Math.max(...ys))];
+  return [clampX(minOf(xs)), clampY(minOf(ys)), clampX(maxOf(xs)), clampY(maxOf(ys))];
 }
 
 /**

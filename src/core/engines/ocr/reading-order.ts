@@ -12,6 +12,7 @@
 import type { Word } from "../../model.ts";
 import { meanConfidence, textOfWords } from "./tsv.ts";
 import type { OcrResult } from "./types.ts";
+import { maxOf, minOf } from "../../arrays";
 
 interface Item {
   word: Word;
@@ -131,8 +132,8 @@ interface Gutter {
  */
 function bestGutter(bands: Item[][], height: number): { from: number; to: number; gap: Interval } | null {
   const all = bands.flat();
-  const lo = Math.min(...all.map((i) => i.x1));
-  const hi = Math.max(...all.map((i) => i.x2));
+  const lo = minOf(all.map((i) => i.x1));
+  const hi = maxOf(all.map((i) => i.x2));
   const min = GUTTER * height;
   const frees = bands.map((band) => freeOf(band.filter((i) => solid(i, height)), lo, hi));
   let best: { from: number; to: number; gap: Interval; words: number } | null = null;
@@ -218,7 +219,7 @@ function isColumn(items: Item[], height: number): boolean {
   if (items.length === 0) return false;
   const lines = bandsOf(items, height);
   if (lines.length < MIN_COLUMN_LINES) return false;
-  const widths = lines.map((l) => Math.max(...l.map((i) => i.x2)) - Math.min(...l.map((i) => i.x1)));
+  const widths = lines.map((l) => maxOf(l.map((i) => i.x2)) - minOf(l.map((i) => i.x1)));
   return median(widths) >= MIN_COLUMN_WIDTH * height;
 }
 

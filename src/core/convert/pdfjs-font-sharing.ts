@@ -1,0 +1,83 @@
+/**
+ * Identical fonts read once per document (issue 34). A PDF joined from many files (pdfunite, qpdf, scanners' batch
+ * modes, mail merges, ERP exports) keeps every copy's fonts as separate objects: 500 invoice pages joined with
+ * pdfunite hold ~1,100 font objects, most of them byte-identical copies of about twenty. pdf.js caches a translated
+ * font by its object reference only, so it parsed every copy (cost and memory grew with the number of fonts, not
+ * pages: 1.9 GB at 2,000 such pages).
+ *
+ * For a document opened for its text (globalThis.docprocTextOnlyDocs, whose fonts hold no glyph program), the font's
+ * whole object graph — dictionaries, arrays, names, numbers, strings, and each stream as its dictionary plus a hash
+ * of its raw (still encoded) bytes — is written into one key; fonts with the same key share one translated `Font`.
+ * Each reference still gets its own `TranslatedFont` with its own loadedName (the font id pdf.js numbers in order),
+ * so text content, styles and operator lists are what stock pdf.js returns (test/core/convert-pdf-workers.test.ts
+ * compares them on joined files). Safe because `Font` is fully determined by that graph and the document's options:
+ * translateFont reads nothing else for a non-Type3 font, and text extraction only reads the shared font (its glyph
+ * cache is keyed by char code, the same for identical fonts).
+ *
+ * Left to the stock path (no key): Type3 fonts (their glyphs are content streams run against page resources), a
+ * graph over 20,000 nodes or 24 levels (hostile input: the key would cost more than it saves), a stream whose raw
+ * bytes are not at hand, any error while walking, documents opened for rendering, and a runtime without Bun.hash.
+ * A shared translation whose font turns out to carry font data (never the case for text-only fonts) is not reused:
+ * TranslatedFont.send transfers that buffer, which would detach it for the next user.
+ */
+import type { Patch } from "./pdfjs-patch.ts";
+
+const HELPERS = `function docprocFontKey(dict, xref, hash) {
+  const parts = [];
+  const onPath = new Set();
+  let budget = 20000;
+  const walk = (v, depth) => {
+    if (--budget < 0 || depth > 24) throw new Error("font graph too large to share");
+    if (v instanceof Ref) {
+      const id = v.toString();
+      if (onPath.has(id)) { parts.push("@" + id); return; }
+      onPath.add(id);
+      walk(xref.fetch(v), depth + 1);
+      onPath.delete(id);
+    } else if (v instanceof Name) {
+      parts.push("/" + v.name);
+    } else if (v instanceof Dict) {
+      parts.push("<<");
+      for (const key of v.getKeys()) { parts.push("/" + key); walk(v.getRaw(key), depth + 1); }
+      parts.push(">>");
+    } else if (v instanceof BaseStream) {
+      let raw = v;
+      for (let i = 0; i < 16 && (raw.stream || raw.str); i++) raw = raw.stream || raw.str;
+      if (!(raw.bytes instanceof Uint8Array)) throw new Error("stream bytes not at hand");
+      const bytes = raw.bytes.subarray(raw.start, raw.end);
+      parts.push("stream", String(bytes.length), String(hash(bytes)));
+      walk(v.dict, depth + 1);
+    } else if (Array.isArray(v)) {
+      parts.push("[");
+      for (const item of v) walk(item, depth + 1);
+      parts.push("]");
+    } else {
+      parts.push(typeof v + ":" + String(v));
+    }
+  };
+  try { walk(dict, 0); } catch { return null; }
+  return parts.join(" ");
+}
+function docprocTranslateShared(evaluator, preEvaluatedFont, dict) {
+  const docs = globalThis.docprocTextOnlyDocs, hash = globalThis.Bun?.hash;
+  if (!docs || !hash || preEvaluatedFont.type === "Type3" || !docs.has(evaluator.idFactory.getDocId())) return evaluator.translateFont(preEvaluatedFont);
+  const key = docprocFontKey(dict, evaluator.xref, hash);
+  if (key === null) return evaluator.translateFont(preEvaluatedFont);
+  const shared = evaluator.fontCache.docprocByContent ||= new Map();
+  const first = shared.get(key);
+  if (!first) {
+    const translation = evaluator.translateFont(preEvaluatedFont);
+    shared.set(key, translation);
+    return translation;
+  }
+  globalThis.docprocSharedFonts = (globalThis.docprocSharedFonts || 0) + 1; // read by tests
+  return first.then((font) => (font.data ? evaluator.translateFont(preEvaluatedFont) : font), () => evaluator.translateFont(preEvaluatedFont));
+}
+class TranslatedFont {`;
+
+export const SHARED_FONTS: Patch[] = [
+  ["    this.translateFont(preEvaluatedFont).then(async translatedFont => {", "    docprocTranslateShared(this, preEvaluatedFont, font).then(async translatedFont => {"],
+  ["class TranslatedFont {", HELPERS],
+  // Document cleanup drops the by-reference cache; the by-content one goes with it.
+  ["    this.fontCache.clear();\n", "    this.fontCache.clear();\n    this.fontCache.docprocByContent?.clear();\n"],
+];
