@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
 import { createCanvas } from "@napi-rs/canvas";
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
 import { createOcrEngine, type OcrEngine } from "../../src/core/engines/ocr/index.ts";
 import { orderByLayout } from "../../src/core/engines/ocr/reading-order.ts";
 import { drawFontFamily } from "../../src/core/imaging/draw-font.ts";
@@ -145,7 +145,7 @@ describe("reading order on real OCR", () => {
     return { png: await canvas.encode("png"), truth: truth.join("\n") };
   }
 
-  const turns: Array<[string, (s: sharp.Sharp) => sharp.Sharp]> = [
+  const turns: Array<[string, (s: Sharp) => Sharp]> = [
     ["upright", (s) => s],
     ["skewed 2°", (s) => s.rotate(2, { background: "#ffffff" })],
     ["skewed -2°", (s) => s.rotate(-2, { background: "#ffffff" })],

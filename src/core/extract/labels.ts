@@ -5,7 +5,7 @@
 import { unionBox } from "../geometry";
 import { type Line, type LineWord, lineHeight, xOverlap } from "./lines";
 import type { Box } from "../model";
-import { fold, fuzzyMatches, tokensOf } from "./fuzzy";
+import { editDistance, fold, fuzzyMatches, tokensOf } from "./fuzzy";
 import { tick } from "./gc-pace";
 import { candidateRanks, infoOf, labelIndex, linesToSearch } from "./label-index";
 import { NO_ALNUM_AFTER_BUT_ORDINAL, NO_ALNUM_BEFORE, NO_ALNUM_OR_HASH_BEFORE } from "./word-bounds";
@@ -81,6 +81,17 @@ function wordBefore(text: string, at: number): string {
 const wordAfter = (text: string, at: number) => /^[\s.:\-]*([\p{L}\p{N}%]+)/u.exec(text.slice(at))?.[1]?.toLowerCase() ?? "";
 
 /**
+ * `word` is in `words`; on an OCR page also when one character of it is one OCR mistakes for the listed word's
+ * ("Total VAI" is "Total VAT": the total's label must not take the VAT amount), for words of three letters or more.
+ */
+function hasWord(words: Set<string>, word: string, ocr: boolean): boolean {
+  if (words.has(word)) return true;
+  if (!ocr || word.length < 3) return false;
+  for (const w of words) if (w.length === word.length && editDistance(word, w, 1) <= 1) return true;
+  return false;
+}
+
+/**
  * True when the qualifying word before or after a label belongs to it ("Order Date", "Total excl."): it must sit
  * in the same block, not in the next column of a header row ("Invoice No.      Date" names two columns). Word
  * spaces are a quarter of the line height; a gap of a full line height separates columns.
@@ -90,11 +101,12 @@ function qualified(line: Line, start: number, end: number, before: Set<string>, 
   const near = (a: LineWord | undefined, b: LineWord | undefined) => !a || !b || a === b || b.box[0] - a.box[2] <= lineHeight(line);
   const first = line.words.find((w) => w.end > start);
   const last = [...line.words].reverse().find((w) => w.start < end);
-  if (before.size && before.has(wordBefore(text, start))) {
+  const ocr = line.page.text_source === "ocr";
+  if (before.size && hasWord(before, wordBefore(text, start), ocr)) {
     const prev = [...line.words].reverse().find((w) => w.start < start && /[\p{L}\p{N}]/u.test(line.text.slice(w.start, Math.min(w.end, start))));
     if (near(prev, first)) return true;
   }
-  if (after.size && after.has(wordAfter(text, end))) {
+  if (after.size && hasWord(after, wordAfter(text, end), ocr)) {
     const next = line.words.find((w) => w.end > end && /[\p{L}\p{N}%]/u.test(line.text.slice(Math.max(w.start, end), w.end)));
     if (near(last, next)) return true;
   }

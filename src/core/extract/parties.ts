@@ -4,6 +4,8 @@
  * Contracts:
  * - Lines under a buyer heading (bill to, ship to, Rechnungsempfänger, Käufer, facturé à, ...) and `ATTN:` / `z.Hd.`
  *   lines belong to the recipient: no issuer candidate MAY come from them.
+ * - Nor from a payment block: the bank, the account holder (a factoring company, a payment provider) and a
+ *   remittance address (bank details, Kontoinhaber, remit to, ...) name who is paid or where, not who sells.
  * - Issuer candidates, each scored: a company with a legal form (whole tokens, a name before it), the name in a
  *   title ("Amazon Web Services Invoice"), the company line over a footer's legal lines (registered office, share
  *   capital, register numbers), the letterhead (largest type at the top of the first page; on a till receipt the
@@ -12,7 +14,7 @@
  */
 import type { Word } from "../model";
 import { type Line, lineHeight, uprightSize } from "./lines";
-import { below, findLabels, sameBlockEnd } from "./labels";
+import { below, findLabels, type LabelHit, sameBlockEnd } from "./labels";
 import { legalForm } from "./company";
 import { findDates } from "./normalize";
 import { fold } from "./fuzzy";
@@ -27,6 +29,15 @@ export const BUYER_HEADINGS = [
   "factuuradres", "afleveradres", "leveradres", "koper", "klant", "afnemer",
   "facturar a", "dirección de facturación", "dirección de envío", "cliente", "comprador", "destinatario", "cessionario", "acquirente", "spett.le", "intestatario",
 ];
+/** Headings of payment blocks (see the module contract); label matching is OCR-tolerant (findLabels). */
+export const PAYMENT_HEADINGS = [
+  "bank details", "banking details", "payment details", "bank account", "account holder", "account name", "beneficiary", "remit to", "remit payment to", "please remit payment to", "please remit to", "remittance address", "make checks payable to", "make cheques payable to", "bank",
+  "bankverbindung", "bankdaten", "kontoinhaber", "zahlungsempfänger", "zahlungen bitte an", "zahlung bitte an", "kreditinstitut",
+  "coordonnées bancaires", "titulaire du compte", "titulaire", "règlement à adresser à", "banque", "bankgegevens", "rekeninghouder", "ten name van", "betaling aan",
+  "datos bancarios", "titular de la cuenta", "remitir el pago a", "banco", "coordinate bancarie", "intestatario del conto", "pagamento a", "banca",
+];
+/** The lines of a payment block under its heading: a bank box is short and set apart from what follows. */
+const PAYMENT_BLOCK_LINES = 4;
 const RECIPIENT_LINE = /^\s*(attn|att|attention|z\.?\s?hd\.?|zu händen|c\/o|t\.?a\.?v\.?|à l'attention de|a l'attention de)\b[\s.:]/iu;
 /** Words of a footer's legal lines: the company named above or in them is the issuer. */
 const FOOTER_LEGAL = /(?<![\p{L}])(si[eè]ge|capital|rcs|siret|siren|hrb|hra|registergericht|amtsgericht|handelsregister|geschäftsführ|vorstand|kvk|registered (office|in)|company (reg|no|number)|registration|ust-?id|steuer-?nr|p\.\s?iva|cif|nif|codice fiscale|registro mercantil)/iu;
@@ -89,19 +100,63 @@ export function recipientWords(lines: Line[]): Set<Word> {
   if (memo) return memo;
   const out = new Set<Word>();
   recipientMemo.set(lines, out);
-  for (const hit of findLabels(lines, BUYER_HEADINGS)) {
-    if (!startsCell(hit)) continue;
+  for (const hit of buyerHeadings(lines)) {
     for (const w of hit.line.words) if (w.start >= hit.start && w.box[0] - hit.box[2] < lineHeight(hit.line) * 6) out.add(w.word);
-    // The block ends at a gap wider than a blank line (the title or the next section under it).
+    // The block ends at a gap wider than a blank line (the title or the next section under it). The first row
+    // under the heading is its block whatever the space after a heading (OCR boxes are glyph-tight, so a heading
+    // without descenders looks short).
     let last = hit.line.box;
-    for (const row of below(hit, lines, 5)) {
-      if (row.box[1] - last[3] > lineHeight(hit.line) * 1.6) break;
+    for (const [i, row] of below(hit, lines, 5).entries()) {
+      if (i > 0 && row.box[1] - last[3] > Math.max(lineHeight(hit.line), lineHeight(row)) * 1.6) break;
       for (const w of row.words) out.add(w.word);
       last = row.box;
     }
   }
   for (const line of lines) if (RECIPIENT_LINE.test(line.text)) for (const w of line.words) out.add(w.word);
   return out;
+}
+
+const paymentMemo = new WeakMap<Line[], Set<Word>>();
+
+/**
+ * Words of payment blocks (memoised per line list): the rest of a heading's line ("Account holder: X Factoring
+ * GmbH"), and for a heading alone on its line the lines right under it, up to a gap of a line height.
+ */
+export function paymentWords(lines: Line[]): Set<Word> {
+  const memo = paymentMemo.get(lines);
+  if (memo) return memo;
+  const out = new Set<Word>();
+  paymentMemo.set(lines, out);
+  for (const hit of findLabels(lines, PAYMENT_HEADINGS)) {
+    if (!startsCell(hit)) continue;
+    const height = lineHeight(hit.line);
+    const rest = hit.line.words.filter((w) => w.start >= hit.start && w.box[0] - hit.box[2] < height * 6);
+    for (const w of rest) out.add(w.word);
+    if (rest.some((w) => w.start >= hit.end && /[\p{L}\p{N}]/u.test(w.word.text))) continue;
+    let last = hit.line.box;
+    for (const [i, row] of below(hit, lines, PAYMENT_BLOCK_LINES).entries()) {
+      if (i > 0 && row.box[1] - last[3] > Math.max(height, lineHeight(row))) break;
+      for (const w of row.words) out.add(w.word);
+      last = row.box;
+    }
+  }
+  return out;
+}
+
+const HOLDER_LABELS = ["account holder", "account name", "beneficiary", "kontoinhaber", "begünstigter", "zahlungsempfänger", "titulaire du compte", "bénéficiaire", "rekeninghouder", "ten name van", "t.n.v.", "titular de la cuenta", "beneficiario", "intestatario del conto", "intestatario", "intestato a"];
+
+/** Names printed after an account-holder label, compacted (letters and digits, lower case). */
+function holderNames(lines: Line[]): string[] {
+  return findLabels(lines, HOLDER_LABELS).map((hit) => compact(hit.line.text.slice(hit.end, sameBlockEnd(hit.line, hit.end)))).filter((n) => n.length > 0);
+}
+
+/**
+ * Buyer headings that start a cell. A heading inside a bank block is the account holder's ("Intestatario" names
+ * the addressee of an Italian invoice, and the holder of an account too).
+ */
+function buyerHeadings(lines: Line[]): LabelHit[] {
+  const payment = paymentWords(lines);
+  return findLabels(lines, BUYER_HEADINGS).filter((hit) => startsCell(hit) && !hit.line.words.some((w) => w.start < hit.end && w.end > hit.start && payment.has(w.word)));
 }
 
 /** A heading stands at the start of its line or of a cell (a wide gap before it), not in prose ("our customer"). */
@@ -154,10 +209,11 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
   const first = lines[0]?.page;
   if (!first) return [];
   const recipient = recipientWords(lines);
+  const payment = paymentWords(lines);
   const out: PartyCandidate[] = [];
   const add = (line: Line, start: number, end: number, score: number, why: string) => {
     const value = line.text.slice(start, end).trim().replace(/[\s,;:]+$/, "");
-    if (letters(value) < 2 || inRecipient(line, start, end, recipient)) return;
+    if (letters(value) < 2 || inRecipient(line, start, end, recipient) || inRecipient(line, start, end, payment)) return;
     out.push({ line, start, end, value, score, why });
   };
   const [, height] = uprightSize(first);
@@ -216,6 +272,14 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
       c.why += ", with the seller's bank or tax number in its block";
     }
   }
+  // Evidence: the holder of the bank account printed (never a candidate itself: a factor or a payment provider may
+  // hold it) names the seller when a candidate elsewhere carries the same name.
+  const holders = holderNames(lines);
+  for (const c of out) {
+    if (!holders.some((h) => h.length >= 4 && (compact(c.value).includes(h) || h.includes(compact(c.value))))) continue;
+    c.score = Math.min(0.75, c.score + 0.1);
+    c.why += ", the holder of the bank account";
+  }
   // Evidence: a name matching the document's own e-mail or web domain.
   const domains = domainsOf(lines);
   for (const c of out) {
@@ -250,8 +314,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     out.push({ line, start, end, value, score, why });
     return true;
   };
-  for (const hit of findLabels(lines, BUYER_HEADINGS)) {
-    if (!startsCell(hit)) continue;
+  for (const hit of buyerHeadings(lines)) {
     const rest = hit.line.text.slice(hit.end).replace(/^[\s:]*(address|adresse|adres)?[\s:]*/i, "");
     const row = rest.trim() ? null : below(hit, lines, 1)[0];
     if (row) nameOf(row, 0.5, `first line under the buyer heading "${hit.line.text.slice(hit.start, hit.end)}"`);

@@ -59,6 +59,15 @@ export function reconcileSums(project: ProjectSettings, classId: string, candida
   const changed: string[] = [];
   const rules = project.validation_rules.filter((r): r is SumRule => r.type === "sum_equals" && (!r.class_ids || r.class_ids.includes(classId)));
   for (const rule of rules) {
+    for (const id of rule.fields) {
+      if (!TAXLIKE.test(id) || !candidates[id]?.length) continue;
+      const first = candidates[id]![0];
+      candidates[id] = withRateTaxes(candidates[id]!, printed);
+      if (best[id] === first && candidates[id]![0] !== first) {
+        best[id] = candidates[id]![0];
+        changed.push(id);
+      }
+    }
     const ids = [...rule.fields, rule.total];
     const missing = ids.filter((id) => !candidates[id]?.length);
     if (missing.length > 1) continue;
@@ -120,4 +129,37 @@ function solved(rule: SumRule, ids: string[], candidates: Record<string, Candida
     }
   });
   return winner;
+}
+
+/** A rate on a tax line: "Tax 15% on $ 112.90", "MwSt. 19 % auf 100,00", "TVA 20,0 %". */
+const RATE = /(?<![\d.,])(\d{1,2}(?:[.,]\d{1,3})?)\s?%/u;
+
+/**
+ * A tax line may print the rate and the amount it applies to ("Tax 15% on $ 112.90", the tax itself far right, in
+ * another OCR block): a tax candidate whose value is the base is followed by the printed amount that is the rate
+ * times it, when the document prints one (tax = rate × net). Returns `list` with those amounts added, each just
+ * above the base it came from; the base itself stays a candidate (the arithmetic of the sums decides).
+ */
+export function withRateTaxes(list: Candidate[], printed: PrintedAmount[]): Candidate[] {
+  const out: Candidate[] = [];
+  for (const c of list) {
+    const base = c.match.value;
+    const rate = RATE.exec(c.match.line.text);
+    if (typeof base === "number" && rate && base > 0) {
+      const percent = Number(rate[1]!.replace(",", "."));
+      const tax = Math.round(base * percent) / 100;
+      // The candidate is the tax already when it is the rate times another printed amount.
+      const isTax = printed.some((p) => p.value !== base && Math.abs((p.value * percent) / 100 - base) <= 0.011);
+      const hit = isTax ? undefined : printed.find((p) => p.value !== base && Math.abs(p.value - tax) <= 0.011);
+      if (hit && percent > 0) {
+        out.push({
+          match: { value: hit.value, line: hit.line, start: hit.start, end: hit.end, strength: c.match.strength },
+          score: c.score + 0.01,
+          reasoning: `${rate[0]} of ${base} printed on the tax line, the tax printed at page ${hit.line.page.page_number}, line ${hit.line.index + 1}`,
+        });
+      }
+    }
+    out.push(c);
+  }
+  return out;
 }

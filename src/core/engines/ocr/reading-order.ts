@@ -110,11 +110,12 @@ function readBlock(items: Item[], height: number, depth: number, gutters: Gutter
   gutters.push({ items: run, gap });
   const middle = (gap[0] + gap[1]) / 2;
   const centre = (i: Item) => (i.x1 + i.x2) / 2;
+  // Above and below are smaller than the block (the run is not empty), so they end the recursion too.
   return [
-    ...readBlock(bands.slice(0, from).flat(), height, depth + 1, gutters),
+    ...readBlock(bands.slice(0, from).flat(), height, depth, gutters),
     ...readBlock(run.filter((i) => centre(i) < middle), height, depth + 1, gutters),
     ...readBlock(run.filter((i) => centre(i) >= middle), height, depth + 1, gutters),
-    ...readBlock(bands.slice(to + 1).flat(), height, depth + 1, gutters),
+    ...readBlock(bands.slice(to + 1).flat(), height, depth, gutters),
   ];
 }
 
