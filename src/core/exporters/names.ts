@@ -26,13 +26,18 @@ export function defaultTemplate(profile: ExportProfile): string {
     case "jpg":
       return "{source_stem}";
     case "ubl":
-      return "{source_stem}_{document_index}_ubl.xml";
     case "cii":
-      return "{source_stem}_{document_index}_cii.xml";
     case "facturx":
-      return "{source_stem}_{document_index}_facturx.pdf";
+      return EINVOICE_NAMES[profile.output_format];
   }
 }
+
+/** E-invoices are named after their source in both layouts, one file per billing document. */
+const EINVOICE_NAMES = {
+  ubl: "{source_stem}_{document_index}_ubl.xml",
+  cii: "{source_stem}_{document_index}_cii.xml",
+  facturx: "{source_stem}_{document_index}_facturx.pdf",
+} as const;
 
 export const templateOf = (profile: ExportProfile): string => profile.filename ?? defaultTemplate(profile);
 
@@ -52,11 +57,9 @@ function sourceTemplate(profile: ExportProfile): string {
     case "jpg":
       return "{source_stem}";
     case "ubl":
-      return "{source_stem}_{document_index}_ubl.xml";
     case "cii":
-      return "{source_stem}_{document_index}_cii.xml";
     case "facturx":
-      return "{source_stem}_{document_index}_facturx.pdf";
+      return EINVOICE_NAMES[profile.output_format];
   }
 }
 
