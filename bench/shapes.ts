@@ -212,10 +212,16 @@ export const SCAN_SHAPES: Shape[] = [
 
 const missingTool = (s: Shape) => s.tools.find((t) => !Bun.which(t));
 
+/** BENCH_SHAPES=pdfunite,qpdf runs only the shapes whose name contains one of the words (all when unset). */
+const picked = (s: Shape) => {
+  const words = (process.env.BENCH_SHAPES ?? "").split(",").map((w) => w.trim().toLowerCase()).filter(Boolean);
+  return words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w));
+};
+
 export async function benchShapes(pages = Number(process.env.BENCH_SHAPE_PAGES) || 500): Promise<BenchRow[]> {
   const pdftotext = Bun.which("pdftotext");
   const rows: BenchRow[][] = [];
-  for (const shape of SHAPES) {
+  for (const shape of SHAPES.filter(picked)) {
     const missing = missingTool(shape);
     if (missing) {
       rows.push([{ metric: `${shape.name}: ${missing} not installed`, docproc: null, reference: null, target: "≥ 0.5×" }]);
@@ -236,7 +242,7 @@ export async function benchShapes(pages = Number(process.env.BENCH_SHAPE_PAGES) 
     });
     rows.push(pair);
   }
-  for (const shape of SCAN_SHAPES) {
+  for (const shape of SCAN_SHAPES.filter(picked)) {
     const missing = missingTool(shape);
     if (missing) {
       rows.push([{ metric: `${shape.name}: ${missing} not installed`, docproc: null, reference: null, target: "≥ 1.5× OCRmyPDF" }]);
