@@ -1,7 +1,7 @@
 /**
  * The repository stands alone: a clone with no `shared/` folder beside it must install and pass its tests. Material
- * that reaches the project through `../shared` is copied into `fixtures/corpora/` (licences and SOURCE notes kept);
- * nothing in code, tests, benchmarks or scripts may read the sibling folder. `.ci/run` also runs the suite from a
+ * that reaches the project through that sibling folder is copied into `fixtures/corpora/` (licences and SOURCE
+ * notes kept); nothing in code, tests, benchmarks or scripts may read the sibling folder. `.ci/run` also runs the suite from a
  * clone in a folder with nothing beside it, so a reference this scan misses still fails there.
  */
 import { describe, expect, test } from "bun:test";
@@ -21,7 +21,7 @@ function files(entry: string): string[] {
 }
 
 describe("the repository stands alone", () => {
-  test("no code, test, benchmark or script reads ../shared", () => {
+  test("no code, test, benchmark or script reads the sibling shared folder", () => {
     const self = path.relative(ROOT, import.meta.path);
     const offenders = SCANNED.flatMap(files)
       .filter((f) => path.relative(ROOT, f) !== self && /\.(ts|js|mjs|json|sh)$|^run$/.test(path.basename(f)))
