@@ -3,18 +3,10 @@
  * import counts, type-only and lazy `import("…")` ones included: a cycle of types is still a cycle of modules.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { SRC, sourceFiles } from "./source-files";
 
-const SRC = path.resolve(import.meta.dir, "../../src");
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return sourceFiles(full);
-    return /\.tsx?$/.test(name) ? [full] : [];
-  });
-}
 
 /** `core`, `queue`, …; a file directly in src/ is its own node (`cli.ts`). */
 const folderOf = (file: string) => path.relative(SRC, file).split(path.sep)[0]!;

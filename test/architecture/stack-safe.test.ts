@@ -4,20 +4,12 @@
  * first, then run over every file of src/; a provably small case is allowed with a `stack-safe: <why>` comment.
  */
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import { SRC, sourceFiles } from "./source-files";
 import { maxOf, minOf, pushAll } from "../../src/core/arrays";
 import { findCallSpreads } from "./spread-scan";
 
-const SRC = path.resolve(import.meta.dir, "../../src");
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return sourceFiles(full);
-    return /\.tsx?$/.test(name) ? [full] : [];
-  });
-}
 
 describe("call-argument spreads", () => {
   test("the scanner finds planted spreads and leaves rest parameters, literals, strings and comments alone", () => {
