@@ -52,18 +52,30 @@ export async function benchAuth(): Promise<BenchRow[]> {
   const db = openDatabase(path.join(dir, "docproc.db"));
   try {
     // Limits high enough that the benchmark measures counting, never refusals.
-    const settings = { ...DEFAULT_AUTH_SETTINGS, ratePerMinute: 1e9, ratePerHour: 1e9, asyncPerHour: 1e9, loginAttemptsPer15Min: 1e9 };
+    const settings = {
+      ...DEFAULT_AUTH_SETTINGS,
+      ratePerMinute: 1e9,
+      ratePerHour: 1e9,
+      asyncPerHour: 1e9,
+      loginAttemptsPer15Min: 1e9,
+    };
     const guard = createGuard({ db, clock: systemClock, adminApiKey: ADMIN, settings });
     createClient(db, systemClock, { client_id: "bench" });
     const key = createKey(db, systemClock, "bench", {}).api_key;
     await createUser(db, systemClock, { username: "bench", password: "bench password 123" });
-    const token = (await login(db, systemClock, settings, guard.limiter, { username: "bench", password: "bench password 123" })).session_token;
+    const token = (
+      await login(db, systemClock, settings, guard.limiter, { username: "bench", password: "bench password 123" })
+    ).session_token;
 
     const apps_ = apps(guard);
-    const req = (headers: Record<string, string>) => () => apps_.withAuth.handle(new Request("http://local/ping", { headers }));
-    const bare = await perCall(N, () => apps_.bare.handle(new Request("http://local/ping", { headers: { "x-api-key": key } })));
+    const req = (headers: Record<string, string>) => () =>
+      apps_.withAuth.handle(new Request("http://local/ping", { headers }));
+    const bare = await perCall(N, () =>
+      apps_.bare.handle(new Request("http://local/ping", { headers: { "x-api-key": key } })),
+    );
     const withKey = await perCall(N, req({ "x-api-key": key }));
-    const check = (headers: Record<string, string>) => () => guard.check({ method: "GET", pathname: "/transactions/x", header: (n) => headers[n] ?? null });
+    const check = (headers: Record<string, string>) => () =>
+      guard.check({ method: "GET", pathname: "/transactions/x", header: (n) => headers[n] ?? null });
     const guardKey = await perCall(N, check({ "x-api-key": key }));
     const guardSession = await perCall(N, check({ "x-session-token": token }));
     const guardAdmin = await perCall(N, check({ "x-api-key": ADMIN }));
@@ -72,9 +84,19 @@ export async function benchAuth(): Promise<BenchRow[]> {
     const rows: BenchRow[] = [];
     const add = (metric: string, cost: Cost, target = "< 50 µs") => {
       rows.push({ metric: `${metric}, CPU time`, docproc: cost.cpu, reference: null, ratio: null, target, unit: "µs" });
-      rows.push({ metric: `${metric}, wall time (load avg ${load})`, docproc: cost.wall, reference: null, ratio: null, target, unit: "µs" });
+      rows.push({
+        metric: `${metric}, wall time (load avg ${load})`,
+        docproc: cost.wall,
+        reference: null,
+        ratio: null,
+        target,
+        unit: "µs",
+      });
     };
-    add("auth + rate limit per request (API key; app.handle with − without)", { wall: withKey.wall - bare.wall, cpu: withKey.cpu - bare.cpu });
+    add("auth + rate limit per request (API key; app.handle with − without)", {
+      wall: withKey.wall - bare.wall,
+      cpu: withKey.cpu - bare.cpu,
+    });
     add("trivial route through app.handle without auth (baseline)", bare, "-");
     add("access guard alone: API key (lookup, digest, limiter, tenant scope)", guardKey);
     add("access guard alone: session token", guardSession);

@@ -25,7 +25,8 @@ function startupMs(cmd: string[]): { median: number; min: number } {
 
 function folderMB(dir: string): number {
   let bytes = 0;
-  for (const f of new Bun.Glob("**/*").scanSync({ cwd: dir, onlyFiles: true, dot: true })) bytes += statSync(path.join(dir, f)).size;
+  for (const f of new Bun.Glob("**/*").scanSync({ cwd: dir, onlyFiles: true, dot: true }))
+    bytes += statSync(path.join(dir, f)).size;
   return bytes / 1e6;
 }
 
@@ -35,11 +36,42 @@ export async function benchBinary(): Promise<BenchRow[]> {
   const bun = startupMs([process.execPath, "-e", "0"]);
   const fromSource = startupMs([process.execPath, path.resolve(import.meta.dir, "../src/cli.ts"), "--version"]);
   return [
-    { metric: "docproc --version start-up, binary (median of 30)", docproc: binary.median, reference: bun.median, unit: "ms", target: "≤ 20 ms (reference: bun -e 0)" },
-    { metric: "docproc --version start-up, binary (fastest)", docproc: binary.min, reference: bun.min, unit: "ms", target: "≤ 20 ms" },
-    { metric: "docproc --version start-up, from source (bun src/cli.ts)", docproc: fromSource.median, reference: bun.median, unit: "ms", target: "-" },
-    { metric: "binary size (dist/docproc)", docproc: statSync(BINARY).size / 1e6, reference: statSync(process.execPath).size / 1e6, ratio: null, unit: "MB", target: "reference: the bun runtime alone" },
-    { metric: "companion folder (dist/docproc-lib)", docproc: folderMB(LIB_DIR), reference: null, unit: "MB", target: "native addons, wasm, traineddata, pdf.js assets" },
+    {
+      metric: "docproc --version start-up, binary (median of 30)",
+      docproc: binary.median,
+      reference: bun.median,
+      unit: "ms",
+      target: "≤ 20 ms (reference: bun -e 0)",
+    },
+    {
+      metric: "docproc --version start-up, binary (fastest)",
+      docproc: binary.min,
+      reference: bun.min,
+      unit: "ms",
+      target: "≤ 20 ms",
+    },
+    {
+      metric: "docproc --version start-up, from source (bun src/cli.ts)",
+      docproc: fromSource.median,
+      reference: bun.median,
+      unit: "ms",
+      target: "-",
+    },
+    {
+      metric: "binary size (dist/docproc)",
+      docproc: statSync(BINARY).size / 1e6,
+      reference: statSync(process.execPath).size / 1e6,
+      ratio: null,
+      unit: "MB",
+      target: "reference: the bun runtime alone",
+    },
+    {
+      metric: "companion folder (dist/docproc-lib)",
+      docproc: folderMB(LIB_DIR),
+      reference: null,
+      unit: "MB",
+      target: "native addons, wasm, traineddata, pdf.js assets",
+    },
   ];
 }
 

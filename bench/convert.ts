@@ -40,7 +40,8 @@ function pageLines(rand: () => number, pageNumber: number): string[] {
   const token = () => {
     const r = rand();
     if (r < 0.04) return `${(rand() * 9999).toFixed(2)} EUR`;
-    if (r < 0.06) return `${1 + Math.floor(rand() * 28)}.${1 + Math.floor(rand() * 12)}.20${10 + Math.floor(rand() * 15)}`;
+    if (r < 0.06)
+      return `${1 + Math.floor(rand() * 28)}.${1 + Math.floor(rand() * 12)}.20${10 + Math.floor(rand() * 15)}`;
     if (r < 0.08) return String(Math.floor(rand() * 100000));
     return word();
   };
@@ -102,14 +103,23 @@ export async function convertAndExport(file: string): Promise<number> {
   const converted = await convertSource(source, { firstPageNumber: 1, maxPages: null });
   try {
     const meta = {
-      transaction_id: crypto.randomUUID(), tenant_id: "bench", project_id: "default", project_version: 1,
-      correlation_id: null, metadata: {}, created_at: new Date().toISOString(), source: "cli",
+      transaction_id: crypto.randomUUID(),
+      tenant_id: "bench",
+      project_id: "default",
+      project_version: 1,
+      correlation_id: null,
+      metadata: {},
+      created_at: new Date().toISOString(),
+      source: "cli",
     };
     const results = buildResultsFile(meta, [source.filename], [], converted.pages, []);
-    const manifest = await runExports({ results, pages: converted.pages, sources: [source], sink: memorySink() }, [defaultJsonProfile]);
+    const manifest = await runExports({ results, pages: converted.pages, sources: [source], sink: memorySink() }, [
+      defaultJsonProfile,
+    ]);
     const failed = Object.values(manifest.profiles).find((p) => p.error);
     if (failed) throw new Error(`JSON export failed: ${failed.error}`);
-    if (converted.pages.some((p) => p.text_source !== "text_layer")) throw new Error("a generated page lost its text layer");
+    if (converted.pages.some((p) => p.text_source !== "text_layer"))
+      throw new Error("a generated page lost its text layer");
     return converted.pages.length;
   } finally {
     await converted.close();
@@ -130,7 +140,9 @@ async function pdftotextRun(file: string): Promise<Run | null> {
   const proc = Bun.spawn(["pdftotext", "-q", file, out], { stdout: "ignore", stderr: "ignore" });
   const code = await proc.exited;
   const seconds = (performance.now() - started) / 1000;
-  await Bun.file(out).delete().catch(() => {});
+  await Bun.file(out)
+    .delete()
+    .catch(() => {});
   if (code !== 0) throw new Error(`pdftotext exited ${code}`);
   const cpu = proc.resourceUsage()?.cpuTime;
   return { seconds, cpuSeconds: cpu ? Number(cpu.total) / 1e6 : NaN };
@@ -152,7 +164,10 @@ const best = (runs: Run[]) => runs.reduce((a, b) => (b.seconds < a.seconds ? b :
 
 /** Peak RSS in MB of a child converting and exporting the file. */
 async function childPeakRssMb(file: string): Promise<number> {
-  const proc = Bun.spawn([process.execPath, import.meta.path, "--rss-child", file], { stdout: "pipe", stderr: "inherit" });
+  const proc = Bun.spawn([process.execPath, import.meta.path, "--rss-child", file], {
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const [text, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
   if (code !== 0) throw new Error(`RSS child exited ${code}`);
   const { vmhwm_kb } = JSON.parse(text.trim().split("\n").pop()!) as { vmhwm_kb: number };
@@ -185,7 +200,11 @@ export async function benchConvert(): Promise<BenchRow[]> {
   const { prewarmPdfWorkers } = await import("../src/core/convert/pdf-client");
   await prewarmPdfWorkers(2);
   for (let i = 0; i < 4; i++) await docprocRun(speedFile, false);
-  const warm = best([await docprocRun(speedFile, false), await docprocRun(speedFile, false), await docprocRun(speedFile, false)]);
+  const warm = best([
+    await docprocRun(speedFile, false),
+    await docprocRun(speedFile, false),
+    await docprocRun(speedFile, false),
+  ]);
   const cold = best(coldRuns);
   const ref = refRuns.length > 0 ? best(refRuns) : null;
   const perPageMs = (r: Run) => (r.cpuSeconds * 1000) / SPEED_PAGES;

@@ -15,11 +15,24 @@ const DOCS = 1000;
 const [W, H] = [1240, 1754];
 
 function field(name: string, value: FieldResult["value"]): FieldResult {
-  return { name, value, confidence: 0.93, bounding_boxes: [{ coordinates: [100, 100, 400, 130], page_index: 1 }], reasoning: "bench", review_required: false, is_confirmed: null };
+  return {
+    name,
+    value,
+    confidence: 0.93,
+    bounding_boxes: [{ coordinates: [100, 100, 400, 130], page_index: 1 }],
+    reasoning: "bench",
+    review_required: false,
+    is_confirmed: null,
+  };
 }
 
 function documentOf(i: number): DocumentResult {
-  const items = Array.from({ length: 5 }, (_, k) => ({ description: `Item ${k} of document ${i}, "quoted"`, quantity: k + 1, unit_price: 9.99, amount: 9.99 * (k + 1) }));
+  const items = Array.from({ length: 5 }, (_, k) => ({
+    description: `Item ${k} of document ${i}, "quoted"`,
+    quantity: k + 1,
+    unit_price: 9.99,
+    amount: 9.99 * (k + 1),
+  }));
   const fields: Record<string, FieldResult> = {
     invoice_number: field("Invoice number", `INV-${String(i).padStart(6, "0")}`),
     invoice_date: field("Invoice date", "2024-03-01"),
@@ -34,42 +47,102 @@ function documentOf(i: number): DocumentResult {
     line_items: field("Line items", items),
   };
   return {
-    document_id: `doc-${i}`, document_index: i, document_type: "invoice", classification_confidence: 0.9,
-    classification: { class_id: "invoice", type: "invoice", confidence: 0.9, reasoning: "bench", alternatives: [], confirmed: null, review_required: false },
-    split: { mode: "bench", policy: "inherit", confidence: 1, reason: "bench", review_required: false, page_numbers: [i + 1], source_file_indexes: [0] },
+    document_id: `doc-${i}`,
+    document_index: i,
+    document_type: "invoice",
+    classification_confidence: 0.9,
+    classification: {
+      class_id: "invoice",
+      type: "invoice",
+      confidence: 0.9,
+      reasoning: "bench",
+      alternatives: [],
+      confirmed: null,
+      review_required: false,
+    },
+    split: {
+      mode: "bench",
+      policy: "inherit",
+      confidence: 1,
+      reason: "bench",
+      review_required: false,
+      page_numbers: [i + 1],
+      source_file_indexes: [0],
+    },
     fields,
   };
 }
 
 function wordsOf(i: number): Word[] {
-  return Array.from({ length: 40 }, (_, k) => ({ text: `word${k}-${i}`, confidence: 0.9, line: Math.floor(k / 8), bounding_box: [100 + (k % 8) * 130, 200 + Math.floor(k / 8) * 60, 220 + (k % 8) * 130, 240 + Math.floor(k / 8) * 60] as Word["bounding_box"] }));
+  return Array.from({ length: 40 }, (_, k) => ({
+    text: `word${k}-${i}`,
+    confidence: 0.9,
+    line: Math.floor(k / 8),
+    bounding_box: [
+      100 + (k % 8) * 130,
+      200 + Math.floor(k / 8) * 60,
+      220 + (k % 8) * 130,
+      240 + Math.floor(k / 8) * 60,
+    ] as Word["bounding_box"],
+  }));
 }
 
 function raster(): RasterImage {
   const data = new Uint8Array(W * H).fill(255);
   // Text-like dark stripes so the JPEG encoder has edges to work on.
-  for (let y = 150; y < H - 150; y += 40) for (let x = 120; x < W - 120; x++) if ((x >> 3) % 5 !== 0) data.fill(30, y * W + x, y * W + x + 1);
-  for (let y = 150; y < H - 150; y += 40) data.copyWithin((y + 1) * W, y * W, (y + 1) * W), data.copyWithin((y + 2) * W, y * W, (y + 1) * W);
+  for (let y = 150; y < H - 150; y += 40)
+    for (let x = 120; x < W - 120; x++) if ((x >> 3) % 5 !== 0) data.fill(30, y * W + x, y * W + x + 1);
+  for (let y = 150; y < H - 150; y += 40)
+    data.copyWithin((y + 1) * W, y * W, (y + 1) * W), data.copyWithin((y + 2) * W, y * W, (y + 1) * W);
   return { data, width: W, height: H, channels: 1 };
 }
 
 async function sourcePdf(): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
-  for (let i = 0; i < DOCS; i++) pdf.addPage([595, 842]).drawText(`Invoice INV-${i} total ${119 + i} EUR`, { x: 60, y: 780, size: 14, font });
+  for (let i = 0; i < DOCS; i++)
+    pdf.addPage([595, 842]).drawText(`Invoice INV-${i} total ${119 + i} EUR`, { x: 60, y: 780, size: 14, font });
   return pdf.save();
 }
 
 async function fixture(textSource: Page["text_source"]) {
   const image = raster();
   const pages: Page[] = Array.from({ length: DOCS }, (_, i) => ({
-    page_number: i + 1, source_file_index: 0, source_filename: "bench.pdf", source_file_page_number: i + 1,
-    image_transform: { rasterized_width: W, rasterized_height: H, source_width: 595, source_height: 842, source_unit: "point", render_scale: W / 595, effective_dpi: (W / 595) * 72, coordinate_system: "top-left-origin", rotation: 0 },
-    text_source: textSource, words: wordsOf(i), text: "", ocr_confidence: 0.9, render: async () => image,
+    page_number: i + 1,
+    source_file_index: 0,
+    source_filename: "bench.pdf",
+    source_file_page_number: i + 1,
+    image_transform: {
+      rasterized_width: W,
+      rasterized_height: H,
+      source_width: 595,
+      source_height: 842,
+      source_unit: "point",
+      render_scale: W / 595,
+      effective_dpi: (W / 595) * 72,
+      coordinate_system: "top-left-origin",
+      rotation: 0,
+    },
+    text_source: textSource,
+    words: wordsOf(i),
+    text: "",
+    ocr_confidence: 0.9,
+    render: async () => image,
   }));
   const results: ResultsFile = {
-    transaction_id: "bench-tx", tenant_id: "t", project_id: "p",
-    transaction: { exported_at: "", created_at: new Date(0).toISOString(), source_file_names: ["bench.pdf"], project_version: 1, correlation_id: null, source: "cli", metadata: {}, last_human_review: { reviewed: false } },
+    transaction_id: "bench-tx",
+    tenant_id: "t",
+    project_id: "p",
+    transaction: {
+      exported_at: "",
+      created_at: new Date(0).toISOString(),
+      source_file_names: ["bench.pdf"],
+      project_version: 1,
+      correlation_id: null,
+      source: "cli",
+      metadata: {},
+      last_human_review: { reviewed: false },
+    },
     validation: { overall_status: "success", transaction_rule_results: [] },
     documents: Array.from({ length: DOCS }, (_, i) => documentOf(i)),
     pages: pages.map((p) => toResultsPage(p, true)),
@@ -77,15 +150,30 @@ async function fixture(textSource: Page["text_source"]) {
   return { results, pages };
 }
 
-async function measure(name: string, profile: ExportProfileInput, ctx: Awaited<ReturnType<typeof fixture>>, source: Uint8Array): Promise<BenchRow> {
+async function measure(
+  name: string,
+  profile: ExportProfileInput,
+  ctx: Awaited<ReturnType<typeof fixture>>,
+  source: Uint8Array,
+): Promise<BenchRow> {
   const sink = memorySink();
   const t0 = performance.now();
-  const m = await runExports({ ...ctx, sources: [{ index: 0, filename: "bench.pdf", data: source, split_policy: "inherit" }], sink }, [profile]);
+  const m = await runExports(
+    { ...ctx, sources: [{ index: 0, filename: "bench.pdf", data: source, split_policy: "inherit" }], sink },
+    [profile],
+  );
   const seconds = (performance.now() - t0) / 1000;
   const entry = Object.values(m.profiles)[0]!;
-  if (entry.error) return { metric: `export ${name}`, docproc: `failed: ${entry.error}`, reference: null, target: "report" };
+  if (entry.error)
+    return { metric: `export ${name}`, docproc: `failed: ${entry.error}`, reference: null, target: "report" };
   const mb = (m.total_size_bytes / 1e6).toFixed(1);
-  return { metric: `export ${name}: ${DOCS} docs → ${m.total_files} files, ${mb} MB`, docproc: DOCS / seconds, reference: null, unit: "docs/s", target: "report" };
+  return {
+    metric: `export ${name}: ${DOCS} docs → ${m.total_files} files, ${mb} MB`,
+    docproc: DOCS / seconds,
+    reference: null,
+    unit: "docs/s",
+    target: "report",
+  };
 }
 
 export async function benchExport(): Promise<BenchRow[]> {
@@ -95,8 +183,16 @@ export async function benchExport(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const cases: Array<[string, ExportProfileInput, typeof textLayer]> = [
     ["json", { id: "json", name: "json", output_format: "json" }, textLayer],
-    ["json per document + page OCR", { id: "json", name: "json", output_format: "json", options: { scope: "per_document", include_page_ocr: true } }, textLayer],
-    ["csv (line items)", { id: "csv", name: "csv", output_format: "csv", options: { rows: "per_line_item" } }, textLayer],
+    [
+      "json per document + page OCR",
+      { id: "json", name: "json", output_format: "json", options: { scope: "per_document", include_page_ocr: true } },
+      textLayer,
+    ],
+    [
+      "csv (line items)",
+      { id: "csv", name: "csv", output_format: "csv", options: { rows: "per_line_item" } },
+      textLayer,
+    ],
     ["xlsx", { id: "xlsx", name: "xlsx", output_format: "xlsx" }, textLayer],
     ["xml", { id: "xml", name: "xml", output_format: "xml" }, textLayer],
     ["pdf (copied pages)", { id: "pdf", name: "pdf", output_format: "pdf" }, textLayer],
@@ -108,5 +204,8 @@ export async function benchExport(): Promise<BenchRow[]> {
 }
 
 if (import.meta.main) {
-  for (const row of await benchExport()) console.log(`${row.metric}: ${typeof row.docproc === "number" ? row.docproc.toFixed(1) : row.docproc} ${row.unit ?? ""}`);
+  for (const row of await benchExport())
+    console.log(
+      `${row.metric}: ${typeof row.docproc === "number" ? row.docproc.toFixed(1) : row.docproc} ${row.unit ?? ""}`,
+    );
 }

@@ -102,7 +102,13 @@ async function main(only: string[]): Promise<void> {
       process.stderr.write(`  ${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      rows.push({ metric: `${name} failed: ${message.split("\n")[0]!.slice(0, 80)}`, docproc: null, reference: null, ratio: null, target: "-" });
+      rows.push({
+        metric: `${name} failed: ${message.split("\n")[0]!.slice(0, 80)}`,
+        docproc: null,
+        reference: null,
+        ratio: null,
+        target: "-",
+      });
     }
   }
   process.stdout.write("\n" + renderBenchTable(rows));

@@ -15,7 +15,16 @@
  * `bun bench/job.ts [a b c d e serve serve-pdf]` runs it (or some of its parts) alone; serve-pdf is serve without
  * the scanned case; `c-native`, `c-wasm`, `c-pdf` pick one scanned row.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PDFDocument } from "pdf-lib";
@@ -54,16 +63,26 @@ const GNU_TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
  * docproc's runs ask for it: GNU time adds a process start (~1 ms) to each run, 10% of a 100-file pdftotext loop.
  */
 export async function measure(cmd: string[], env: Record<string, string> = {}, peakRss = false): Promise<Run> {
-  const report = GNU_TIME && peakRss ? path.join(tmpdir(), `docproc-bench-time-${process.pid}-${Math.random().toString(36).slice(2)}.txt`) : null;
+  const report =
+    GNU_TIME && peakRss
+      ? path.join(tmpdir(), `docproc-bench-time-${process.pid}-${Math.random().toString(36).slice(2)}.txt`)
+      : null;
   const started = performance.now();
   const argv = report ? [GNU_TIME!, "-f", "%M", "-o", report, ...cmd] : cmd;
   const proc = Bun.spawn(argv, { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1", ...env } });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   const wall = (performance.now() - started) / 1000;
   const kb = report ? Number(readFileSync(report, "utf8").trim().split("\n").at(-1)) : NaN;
   if (report) rmSync(report, { force: true });
   // docproc exits 1 when a file failed; its --json summary on stdout says which and why.
-  if (code !== 0) throw new Error(`${path.basename(cmd[0]!)} ${cmd.slice(1, 3).join(" ")} exited with ${code}: ${stderr.trim().slice(-200)} ${failuresIn(stdout)}`);
+  if (code !== 0)
+    throw new Error(
+      `${path.basename(cmd[0]!)} ${cmd.slice(1, 3).join(" ")} exited with ${code}: ${stderr.trim().slice(-200)} ${failuresIn(stdout)}`,
+    );
   const usage = proc.resourceUsage();
   const cpu = usage ? Number(usage.cpuTime.user + usage.cpuTime.system) / 1e6 : NaN;
   // Bun reports maxRSS in bytes.
@@ -74,7 +93,11 @@ export async function measure(cmd: string[], env: Record<string, string> = {}, p
 function failuresIn(stdout: string): string {
   try {
     const summary = JSON.parse(stdout) as { files?: Array<{ file: string; status: string; errors: unknown[] }> };
-    return JSON.stringify((summary.files ?? []).filter((f) => f.status === "failure" || f.errors.length > 0).map((f) => [path.basename(f.file), f.errors])).slice(0, 600);
+    return JSON.stringify(
+      (summary.files ?? [])
+        .filter((f) => f.status === "failure" || f.errors.length > 0)
+        .map((f) => [path.basename(f.file), f.errors]),
+    ).slice(0, 600);
   } catch {
     return stdout.trim().slice(-200);
   }
@@ -101,7 +124,11 @@ async function measureParallel(cmds: string[][], lanes: number): Promise<Run> {
     while (next < cmds.length) runs.push(await measure(cmds[next++]!));
   };
   await Promise.all(Array.from({ length: lanes }, lane));
-  return { wall: (performance.now() - started) / 1000, cpu: runs.reduce((s, r) => s + r.cpu, 0), rssMB: Math.max(...runs.map((r) => r.rssMB)) };
+  return {
+    wall: (performance.now() - started) / 1000,
+    cpu: runs.reduce((s, r) => s + r.cpu, 0),
+    rssMB: Math.max(...runs.map((r) => r.rssMB)),
+  };
 }
 
 export const median = (xs: number[]) => {
@@ -110,14 +137,22 @@ export const median = (xs: number[]) => {
 };
 
 /** A and B in turn, `rounds` times; medians of each. */
-export async function interleaved(a: () => Promise<Run>, b: (() => Promise<Run>) | null, rounds = ROUNDS): Promise<{ a: Run; b: Run | null }> {
+export async function interleaved(
+  a: () => Promise<Run>,
+  b: (() => Promise<Run>) | null,
+  rounds = ROUNDS,
+): Promise<{ a: Run; b: Run | null }> {
   const as: Run[] = [];
   const bs: Run[] = [];
   for (let i = 0; i < rounds; i++) {
     as.push(await a());
     if (b) bs.push(await b());
   }
-  const med = (rs: Run[]): Run => ({ wall: median(rs.map((r) => r.wall)), cpu: median(rs.map((r) => r.cpu)), rssMB: median(rs.map((r) => r.rssMB)) });
+  const med = (rs: Run[]): Run => ({
+    wall: median(rs.map((r) => r.wall)),
+    cpu: median(rs.map((r) => r.cpu)),
+    rssMB: median(rs.map((r) => r.rssMB)),
+  });
   return { a: med(as), b: b ? med(bs) : null };
 }
 
@@ -125,7 +160,10 @@ export async function interleaved(a: () => Promise<Run>, b: (() => Promise<Run>)
 
 /** The corpus's born-digital invoice PDFs, in name order. */
 function invoicePdfs(): string[] {
-  return readdirSync(CORPUS).filter((f) => f.endsWith(".pdf")).sort().map((f) => path.join(CORPUS, f));
+  return readdirSync(CORPUS)
+    .filter((f) => f.endsWith(".pdf"))
+    .sort()
+    .map((f) => path.join(CORPUS, f));
 }
 
 /**
@@ -137,10 +175,14 @@ export async function realPagesPdf(pages: number): Promise<string> {
   if (existsSync(file)) return file;
   mkdirSync(CACHE, { recursive: true });
   const out = await PDFDocument.create();
-  const sources = await Promise.all(invoicePdfs().map(async (f) => PDFDocument.load(readFileSync(f), { ignoreEncryption: true })));
+  const sources = await Promise.all(
+    invoicePdfs().map(async (f) => PDFDocument.load(readFileSync(f), { ignoreEncryption: true })),
+  );
   const cycle = sources.reduce((n, s) => n + s.getPageCount(), 0);
   const rounds = Math.ceil(pages / cycle);
-  const copies = await Promise.all(sources.map((src) => out.copyPages(src, Array.from({ length: rounds }, () => src.getPageIndices()).flat())));
+  const copies = await Promise.all(
+    sources.map((src) => out.copyPages(src, Array.from({ length: rounds }, () => src.getPageIndices()).flat())),
+  );
   // Round r takes the r-th copy of every source page, so the stream stays "one invoice after another".
   for (let r = 0; r < rounds; r++) {
     sources.forEach((src, i) => {
@@ -158,8 +200,13 @@ async function onePageFolder(count = 100): Promise<string> {
   if (existsSync(dir) && readdirSync(dir).length === count) return dir;
   mkdirSync(dir, { recursive: true });
   const singles: string[] = [];
-  for (const f of invoicePdfs()) if ((await PDFDocument.load(readFileSync(f), { ignoreEncryption: true })).getPageCount() === 1) singles.push(f);
-  for (let i = 0; i < count; i++) copyFileSync(singles[i % singles.length]!, path.join(dir, `${String(i).padStart(3, "0")}-${path.basename(singles[i % singles.length]!)}`));
+  for (const f of invoicePdfs())
+    if ((await PDFDocument.load(readFileSync(f), { ignoreEncryption: true })).getPageCount() === 1) singles.push(f);
+  for (let i = 0; i < count; i++)
+    copyFileSync(
+      singles[i % singles.length]!,
+      path.join(dir, `${String(i).padStart(3, "0")}-${path.basename(singles[i % singles.length]!)}`),
+    );
   return dir;
 }
 
@@ -222,17 +269,45 @@ function which(tool: string): string | null {
 }
 
 function tesseractCmds(files: string[], tessdata: string): string[][] {
-  return files.map((f) => ["env", "OMP_THREAD_LIMIT=1", "tesseract", f, "stdout", "--tessdata-dir", tessdata, "-l", "eng", "--oem", "1", "--psm", "3"]);
+  return files.map((f) => [
+    "env",
+    "OMP_THREAD_LIMIT=1",
+    "tesseract",
+    f,
+    "stdout",
+    "--tessdata-dir",
+    tessdata,
+    "-l",
+    "eng",
+    "--oem",
+    "1",
+    "--psm",
+    "3",
+  ]);
 }
 
 function ocrmypdf(pdf: string, tessdata: string): () => Promise<Run> {
   return async () => {
     const out = tmp();
     try {
-      return await measure(["ocrmypdf", "-q", "-j", String(OCR_WORKERS), "--output-type", "pdf", "--sidecar", path.join(out, "text.txt"), pdf, path.join(out, "out.pdf")], {
-        TESSDATA_PREFIX: tessdata,
-        OMP_THREAD_LIMIT: "1",
-      });
+      return await measure(
+        [
+          "ocrmypdf",
+          "-q",
+          "-j",
+          String(OCR_WORKERS),
+          "--output-type",
+          "pdf",
+          "--sidecar",
+          path.join(out, "text.txt"),
+          pdf,
+          path.join(out, "out.pdf"),
+        ],
+        {
+          TESSDATA_PREFIX: tessdata,
+          OMP_THREAD_LIMIT: "1",
+        },
+      );
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
@@ -304,37 +379,97 @@ export async function benchJob(parts: string[] = []): Promise<BenchRow[]> {
 
   if (want("a")) {
     const pdf = await realPagesPdf(500);
-    const r = await interleaved(docproc(pdf), pdftotext ? () => measure([pdftotext, pdf, path.join(tmpdir(), "docproc-job-a.txt")]) : null, QUICK_ROUNDS);
-    rows.push(...pairRows({ metric: "process 500 real born-digital invoice pages, one PDF, default project", units: 500, unit: "pages/s", docproc: r.a, reference: r.b, refName: "pdftotext", target: "≥ 0.5×" }));
+    const r = await interleaved(
+      docproc(pdf),
+      pdftotext ? () => measure([pdftotext, pdf, path.join(tmpdir(), "docproc-job-a.txt")]) : null,
+      QUICK_ROUNDS,
+    );
+    rows.push(
+      ...pairRows({
+        metric: "process 500 real born-digital invoice pages, one PDF, default project",
+        units: 500,
+        unit: "pages/s",
+        docproc: r.a,
+        reference: r.b,
+        refName: "pdftotext",
+        target: "≥ 0.5×",
+      }),
+    );
     rows.push(...stageRows("500 real pages", await stageTimesOf(pdf)));
   }
   if (want("b")) {
     const dir = await onePageFolder(100);
-    const files = readdirSync(dir).sort().map((f) => path.join(dir, f));
-    const loop = pdftotext ? () => measureLoop(files.map((f) => [pdftotext, f, path.join(tmpdir(), "docproc-job-b.txt")])) : null;
+    const files = readdirSync(dir)
+      .sort()
+      .map((f) => path.join(dir, f));
+    const loop = pdftotext
+      ? () => measureLoop(files.map((f) => [pdftotext, f, path.join(tmpdir(), "docproc-job-b.txt")]))
+      : null;
     const r = await interleaved(docproc(dir), loop, QUICK_ROUNDS);
-    rows.push(...pairRows({ metric: "process a folder of 100 one-page invoice PDFs", units: 100, unit: "docs/s", docproc: r.a, reference: r.b, refName: "a pdftotext loop", target: "≥ 0.5×" }));
+    rows.push(
+      ...pairRows({
+        metric: "process a folder of 100 one-page invoice PDFs",
+        units: 100,
+        unit: "docs/s",
+        docproc: r.a,
+        reference: r.b,
+        refName: "a pdftotext loop",
+        target: "≥ 0.5×",
+      }),
+    );
     rows.push(...stageRows("100 one-page PDFs", await stageTimesOf(dir)));
   }
   // "c" runs the three scanned rows; "c-native", "c-wasm" and "c-pdf" one each.
   const wantScans = (row: string) => want("c") || parts.includes(`c-${row}`);
   if (wantScans("native") || wantScans("wasm") || wantScans("pdf")) {
     const scans = await scannedInputs();
-    const tesseract = which("tesseract") ? () => measureParallel(tesseractCmds(scans.files, tessdata), OCR_WORKERS) : null;
+    const tesseract = which("tesseract")
+      ? () => measureParallel(tesseractCmds(scans.files, tessdata), OCR_WORKERS)
+      : null;
     const n = scans.files.length;
     if (wantScans("native")) {
       const native = await interleaved(docproc(scans.dir, ["--ocr-engine", "native"]), tesseract);
-      rows.push(...pairRows({ metric: `process ${n} scanned pages (PNG), native engine`, units: n, unit: "pages/s", docproc: native.a, reference: native.b, refName: `tesseract CLI, ${OCR_WORKERS} at a time`, target: "≥ 1.0×" }));
+      rows.push(
+        ...pairRows({
+          metric: `process ${n} scanned pages (PNG), native engine`,
+          units: n,
+          unit: "pages/s",
+          docproc: native.a,
+          reference: native.b,
+          refName: `tesseract CLI, ${OCR_WORKERS} at a time`,
+          target: "≥ 1.0×",
+        }),
+      );
       rows.push(...stageRows(`${n} scans, native`, await stageTimesOf(scans.dir, ["--ocr-engine", "native"])));
     }
     if (wantScans("wasm")) {
       const wasm = await interleaved(docproc(scans.dir, ["--ocr-engine", "wasm"]), tesseract);
-      rows.push(...pairRows({ metric: `process ${n} scanned pages (PNG), embedded engine`, units: n, unit: "pages/s", docproc: wasm.a, reference: wasm.b, refName: `tesseract CLI, ${OCR_WORKERS} at a time`, target: "≥ 0.7×" }));
+      rows.push(
+        ...pairRows({
+          metric: `process ${n} scanned pages (PNG), embedded engine`,
+          units: n,
+          unit: "pages/s",
+          docproc: wasm.a,
+          reference: wasm.b,
+          refName: `tesseract CLI, ${OCR_WORKERS} at a time`,
+          target: "≥ 0.7×",
+        }),
+      );
       rows.push(...stageRows(`${n} scans, embedded`, await stageTimesOf(scans.dir, ["--ocr-engine", "wasm"])));
     }
     if (wantScans("pdf")) {
       const viaPdf = await interleaved(docproc(scans.pdf), which("ocrmypdf") ? ocrmypdf(scans.pdf, tessdata) : null);
-      rows.push(...pairRows({ metric: `process ${n} scanned pages as one PDF, default (auto) engine`, units: n, unit: "pages/s", docproc: viaPdf.a, reference: viaPdf.b, refName: `OCRmyPDF -j ${OCR_WORKERS} --sidecar`, target: "≥ 1.5×" }));
+      rows.push(
+        ...pairRows({
+          metric: `process ${n} scanned pages as one PDF, default (auto) engine`,
+          units: n,
+          unit: "pages/s",
+          docproc: viaPdf.a,
+          reference: viaPdf.b,
+          refName: `OCRmyPDF -j ${OCR_WORKERS} --sidecar`,
+          target: "≥ 1.5×",
+        }),
+      );
       rows.push(...stageRows(`${n} scans as one PDF`, await stageTimesOf(scans.pdf)));
     }
   }
@@ -342,21 +477,72 @@ export async function benchJob(parts: string[] = []): Promise<BenchRow[]> {
     const one = path.join(CACHE, "tiny");
     mkdirSync(one, { recursive: true });
     copyFileSync(path.join(CORPUS, "AmazonWebServices.pdf"), path.join(one, "AmazonWebServices.pdf"));
-    const r = await interleaved(docproc(path.join(one, "AmazonWebServices.pdf")), () => measure([...docprocCommand(), "--version"]), Math.max(5, ROUNDS));
-    rows.push({ metric: "process one tiny PDF (1 page), whole fresh process, wall", docproc: r.a.wall, reference: r.b!.wall, ratio: null, unit: "s", target: "≤ 0.6 s (reference: docproc --version)" });
-    rows.push({ metric: "  same, CPU", docproc: r.a.cpu, reference: r.b!.cpu, ratio: null, unit: "s", target: "informative" });
+    const r = await interleaved(
+      docproc(path.join(one, "AmazonWebServices.pdf")),
+      () => measure([...docprocCommand(), "--version"]),
+      Math.max(5, ROUNDS),
+    );
+    rows.push({
+      metric: "process one tiny PDF (1 page), whole fresh process, wall",
+      docproc: r.a.wall,
+      reference: r.b!.wall,
+      ratio: null,
+      unit: "s",
+      target: "≤ 0.6 s (reference: docproc --version)",
+    });
+    rows.push({
+      metric: "  same, CPU",
+      docproc: r.a.cpu,
+      reference: r.b!.cpu,
+      ratio: null,
+      unit: "s",
+      target: "informative",
+    });
     rows.push(...stageRows("one tiny PDF", await stageTimesOf(path.join(one, "AmazonWebServices.pdf"))));
   }
   if (want("e")) {
-    for (const [label, pdf] of [["real invoice pages", await realPagesPdf(2000)], ["synthetic prose pages (bench/convert.ts)", await cachedPdf(2000)]] as const) {
+    for (const [label, pdf] of [
+      ["real invoice pages", await realPagesPdf(2000)],
+      ["synthetic prose pages (bench/convert.ts)", await cachedPdf(2000)],
+    ] as const) {
       const r = await docproc(pdf)();
-      rows.push({ metric: `process a 2,000-page born-digital PDF (${label}): peak RSS${GNU_TIME ? "" : " (Bun resourceUsage)"}`, docproc: r.rssMB, reference: null, ratio: null, unit: "MB", target: "< 600 MB" });
-      rows.push({ metric: `  same, throughput (${r.cpu.toFixed(0)} CPU-s)`, docproc: 2000 / r.wall, reference: null, ratio: null, unit: "pages/s", target: "informative" });
+      rows.push({
+        metric: `process a 2,000-page born-digital PDF (${label}): peak RSS${GNU_TIME ? "" : " (Bun resourceUsage)"}`,
+        docproc: r.rssMB,
+        reference: null,
+        ratio: null,
+        unit: "MB",
+        target: "< 600 MB",
+      });
+      rows.push({
+        metric: `  same, throughput (${r.cpu.toFixed(0)} CPU-s)`,
+        docproc: 2000 / r.wall,
+        reference: null,
+        ratio: null,
+        unit: "pages/s",
+        target: "informative",
+      });
     }
   }
-  if (want("serve")) rows.push(...(await serveRows({ real500: await realPagesPdf(500), onePage: await onePageFolder(100), scans: (await scannedInputs()).pdf, pdftotext })));
+  if (want("serve"))
+    rows.push(
+      ...(await serveRows({
+        real500: await realPagesPdf(500),
+        onePage: await onePageFolder(100),
+        scans: (await scannedInputs()).pdf,
+        pdftotext,
+      })),
+    );
   // The born-digital serve rows alone (no OCR engine needed beyond the warm-up).
-  if (parts.includes("serve-pdf")) rows.push(...(await serveRows({ real500: await realPagesPdf(500), onePage: await onePageFolder(100), scans: null, pdftotext })));
+  if (parts.includes("serve-pdf"))
+    rows.push(
+      ...(await serveRows({
+        real500: await realPagesPdf(500),
+        onePage: await onePageFolder(100),
+        scans: null,
+        pdftotext,
+      })),
+    );
   return rows;
 }
 

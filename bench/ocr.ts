@@ -45,12 +45,20 @@ async function makePage(source: string, dpi: number, file: string): Promise<void
   scale = Math.min(scale, A4.width / meta.width!, A4.height / meta.height!);
   const width = Math.round(meta.width! * scale);
   const height = Math.round(meta.height! * scale);
-  const inner = await input.flatten({ background: "#ffffff" }).greyscale().resize(width, height, { kernel: "lanczos3" }).raw().toBuffer();
+  const inner = await input
+    .flatten({ background: "#ffffff" })
+    .greyscale()
+    .resize(width, height, { kernel: "lanczos3" })
+    .raw()
+    .toBuffer();
   const canvas = new Uint8Array(A4.width * A4.height).fill(255);
   const left = Math.floor((A4.width - width) / 2);
   const top = Math.min(150, A4.height - height);
   for (let y = 0; y < height; y++) canvas.set(inner.subarray(y * width, (y + 1) * width), (top + y) * A4.width + left);
-  await sharp(canvas, { raw: { ...A4, channels: 1 } }).withMetadata({ density: 300 }).png().toFile(file);
+  await sharp(canvas, { raw: { ...A4, channels: 1 } })
+    .withMetadata({ density: 300 })
+    .png()
+    .toFile(file);
 }
 
 export async function benchPages(): Promise<string[]> {
@@ -85,7 +93,12 @@ function pageFor(file: string, index: number): Page {
     ocr_confidence: null,
     render: async () => {
       const { data, info } = await sharp(file).greyscale().raw().toBuffer({ resolveWithObject: true });
-      return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: 1 };
+      return {
+        data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+        width: info.width,
+        height: info.height,
+        channels: 1,
+      };
     },
   };
 }
@@ -119,7 +132,11 @@ async function timed(pages: number, work: () => Promise<string[]>): Promise<Run>
 }
 
 function meanRun(a: Run, b: Run): Run {
-  return { pagesPerSecond: (a.pagesPerSecond + b.pagesPerSecond) / 2, pagesPerCpuSecond: (a.pagesPerCpuSecond + b.pagesPerCpuSecond) / 2, texts: a.texts };
+  return {
+    pagesPerSecond: (a.pagesPerSecond + b.pagesPerSecond) / 2,
+    pagesPerCpuSecond: (a.pagesPerCpuSecond + b.pagesPerCpuSecond) / 2,
+    texts: a.texts,
+  };
 }
 
 /** Runs docproc's ocrPages with a warm engine. */
@@ -128,7 +145,10 @@ async function runDocproc(kind: "wasm", files: string[]): Promise<Run> {
   try {
     // The pool lives as long as the process (server, worker, watch): start and warm its workers (wasm JIT tier-up)
     // on a small text image before the clock runs, as the CLI reference has no such state to warm.
-    const { data, info } = await sharp(path.join(CORPORA, "ocr-text/tesseract-test/phototest.tif")).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(path.join(CORPORA, "ocr-text/tesseract-test/phototest.tif"))
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const warm = { data: new Uint8Array(data), width: info.width, height: info.height, channels: 1 as const };
     await Promise.all(Array.from({ length: WORKERS }, () => engine.recognize(warm)));
     const pages = files.map(pageFor);
@@ -150,11 +170,14 @@ async function runNativeCli(binary: string, files: string[], env: Record<string,
   const lane = async () => {
     while (next < files.length) {
       const i = next++;
-      const proc = Bun.spawn([binary, files[i], "stdout", "--tessdata-dir", tessdataDir, "-l", "eng", "--oem", "1", "--psm", "3"], {
-        stdout: "pipe",
-        stderr: "ignore",
-        env: { OMP_THREAD_LIMIT: "1", ...env },
-      });
+      const proc = Bun.spawn(
+        [binary, files[i], "stdout", "--tessdata-dir", tessdataDir, "-l", "eng", "--oem", "1", "--psm", "3"],
+        {
+          stdout: "pipe",
+          stderr: "ignore",
+          env: { OMP_THREAD_LIMIT: "1", ...env },
+        },
+      );
       texts[i] = await new Response(proc.stdout).text();
       if ((await proc.exited) !== 0) throw new Error(`tesseract failed on ${files[i]}`);
     }
@@ -171,7 +194,8 @@ async function runNativeCli(binary: string, files: string[], env: Record<string,
  * extent) does not count as misread characters.
  */
 function agreement(a: string[], b: string[], bagOfWords = false): number {
-  const norm = (t: string) => (bagOfWords ? t.split(/\s+/).filter(Boolean).sort().join(" ") : t.replace(/\s+/g, " ").trim());
+  const norm = (t: string) =>
+    bagOfWords ? t.split(/\s+/).filter(Boolean).sort().join(" ") : t.replace(/\s+/g, " ").trim();
   let distance = 0;
   let length = 0;
   for (let i = 0; i < a.length; i++) {

@@ -25,16 +25,27 @@ interface Run {
 
 function inputs(kind: "born-digital" | "scanned", n: number): File[] {
   const ext = kind === "born-digital" ? ".pdf" : ".png";
-  const files = existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => f.endsWith(ext)).sort() : [];
+  const files = existsSync(CORPUS)
+    ? readdirSync(CORPUS)
+        .filter((f) => f.endsWith(ext))
+        .sort()
+    : [];
   if (files.length === 0) return [];
   return Array.from({ length: n }, (_, i) => {
     const name = files[i % files.length]!;
-    return new File([readFileSync(path.join(CORPUS, name))], `${i}-${name}`, { type: kind === "born-digital" ? "application/pdf" : "image/png" });
+    return new File([readFileSync(path.join(CORPUS, name))], `${i}-${name}`, {
+      type: kind === "born-digital" ? "application/pdf" : "image/png",
+    });
   });
 }
 
 function spawn(args: string[], env: Record<string, string>): Subprocess {
-  return Bun.spawn([process.execPath, path.join(ROOT, "src/cli.ts"), ...args], { cwd: ROOT, env: { ...process.env, ADMIN_API_KEY: KEY, ...env }, stdout: "ignore", stderr: "ignore" });
+  return Bun.spawn([process.execPath, path.join(ROOT, "src/cli.ts"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ADMIN_API_KEY: KEY, ...env },
+    stdout: "ignore",
+    stderr: "ignore",
+  });
 }
 
 async function cluster(workers: number, files: File[], databaseUrl: string | null): Promise<Run> {
@@ -44,13 +55,23 @@ async function cluster(workers: number, files: File[], databaseUrl: string | nul
   const procs = [spawn(["serve", "--data", dataDir, "--port", String(port), "--workers", "0"], env)];
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await Bun.sleep(100);
   }
   for (let i = 0; i < workers; i++) procs.push(spawn(["worker", "--data", dataDir, "--concurrency", "1"], env));
   await Bun.sleep(1500); // workers up and warm before the clock starts
   const api = async (method: string, url: string, body?: BodyInit, json = true) => {
-    const res = await fetch(base + url, { method, body, headers: { "x-api-key": KEY, ...(json && body ? { "content-type": "application/json" } : {}) } });
+    const res = await fetch(base + url, {
+      method,
+      body,
+      headers: { "x-api-key": KEY, ...(json && body ? { "content-type": "application/json" } : {}) },
+    });
     return (await res.json()) as any;
   };
   try {
@@ -66,7 +87,9 @@ async function cluster(workers: number, files: File[], databaseUrl: string | nul
       ids.push(t.transaction_id);
     }
     for (;;) {
-      const statuses = Object.values((await api("POST", "/transactions/batch-status", JSON.stringify({ transaction_ids: ids }))).statuses) as Array<{ status: string }>;
+      const statuses = Object.values(
+        (await api("POST", "/transactions/batch-status", JSON.stringify({ transaction_ids: ids }))).statuses,
+      ) as Array<{ status: string }>;
       if (statuses.every((s) => s.status === "completed" || s.status === "failed")) break;
       await Bun.sleep(100);
     }
@@ -79,7 +102,8 @@ async function cluster(workers: number, files: File[], databaseUrl: string | nul
 
 function folderBytes(dir: string): number {
   let n = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) n += statSync(path.join(e.parentPath, e.name)).size;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile()) n += statSync(path.join(e.parentPath, e.name)).size;
   return n;
 }
 
@@ -98,28 +122,72 @@ export async function benchScale(): Promise<BenchRow[]> {
   try {
     let schema = 0;
     const fresh = () => `${pg.url}?schema=bench${++schema}`;
-    for (const [kind, files] of [["born-digital", born], ["scanned", scanned]] as const) {
+    for (const [kind, files] of [
+      ["born-digital", born],
+      ["scanned", scanned],
+    ] as const) {
       const baseline = await cluster(1, files, null);
       dirs.push(baseline.dataDir);
       const ref = baseline.docs / baseline.seconds;
-      for (const [backend, workers] of [["SQLite", 1], ["SQLite", 2], ["PostgreSQL", 1], ["PostgreSQL", 2]] as const) {
+      for (const [backend, workers] of [
+        ["SQLite", 1],
+        ["SQLite", 2],
+        ["PostgreSQL", 1],
+        ["PostgreSQL", 2],
+      ] as const) {
         const url = backend === "PostgreSQL" ? fresh() : null;
         const before = pg.statementCount();
         const r = backend === "SQLite" && workers === 1 ? baseline : await cluster(workers, files, url);
         if (r !== baseline) dirs.push(r.dataDir);
-        rows.push({ metric: `${kind} documents/s, ${backend}, ${workers} worker${workers > 1 ? "s" : ""}`, docproc: r.docs / r.seconds, reference: ref, target: "-", unit: "docs/s" });
+        rows.push({
+          metric: `${kind} documents/s, ${backend}, ${workers} worker${workers > 1 ? "s" : ""}`,
+          docproc: r.docs / r.seconds,
+          reference: ref,
+          target: "-",
+          unit: "docs/s",
+        });
         if (backend === "PostgreSQL" && workers === 1) {
-          rows.push({ metric: `${kind}: PostgreSQL statements per transaction`, docproc: (pg.statementCount() - before) / r.docs, reference: null, target: "-", note: "counted in the server's statement log over the whole run (create, upload, start, processing by the worker, and the bench's own batch-status polls every 100 ms, one statement each) divided by the transactions" });
+          rows.push({
+            metric: `${kind}: PostgreSQL statements per transaction`,
+            docproc: (pg.statementCount() - before) / r.docs,
+            reference: null,
+            target: "-",
+            note: "counted in the server's statement log over the whole run (create, upload, start, processing by the worker, and the bench's own batch-status polls every 100 ms, one statement each) divided by the transactions",
+          });
           const db = openPostgres(url!);
-          const bytes = db.query<{ n: number }, []>("SELECT SUM(pg_total_relation_size(c.oid))::bigint AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = current_schema() AND c.relkind = 'r'").get()!.n;
+          const bytes = db
+            .query<{ n: number }, []>(
+              "SELECT SUM(pg_total_relation_size(c.oid))::bigint AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = current_schema() AND c.relkind = 'r'",
+            )
+            .get()!.n;
           db.close();
-          rows.push({ metric: `${kind}: PostgreSQL bytes per transaction (tables + indexes)`, docproc: bytes / r.docs / 1024, reference: null, target: "-", unit: "KiB" });
-          rows.push({ metric: `${kind}: blob store bytes per transaction (originals, exports, state)`, docproc: folderBytes(r.dataDir) / r.docs / 1024, reference: null, target: "-", unit: "KiB" });
+          rows.push({
+            metric: `${kind}: PostgreSQL bytes per transaction (tables + indexes)`,
+            docproc: bytes / r.docs / 1024,
+            reference: null,
+            target: "-",
+            unit: "KiB",
+          });
+          rows.push({
+            metric: `${kind}: blob store bytes per transaction (originals, exports, state)`,
+            docproc: folderBytes(r.dataDir) / r.docs / 1024,
+            reference: null,
+            target: "-",
+            unit: "KiB",
+          });
         }
       }
       const sqliteFile = path.join(baseline.dataDir, "docproc.db");
-      const sqliteBytes = ["", "-wal"].map((s) => (existsSync(sqliteFile + s) ? statSync(sqliteFile + s).size : 0)).reduce((a, b) => a + b, 0);
-      rows.push({ metric: `${kind}: SQLite file bytes per transaction`, docproc: sqliteBytes / baseline.docs / 1024, reference: null, target: "-", unit: "KiB" });
+      const sqliteBytes = ["", "-wal"]
+        .map((s) => (existsSync(sqliteFile + s) ? statSync(sqliteFile + s).size : 0))
+        .reduce((a, b) => a + b, 0);
+      rows.push({
+        metric: `${kind}: SQLite file bytes per transaction`,
+        docproc: sqliteBytes / baseline.docs / 1024,
+        reference: null,
+        target: "-",
+        unit: "KiB",
+      });
     }
   } finally {
     pg.stop();
@@ -131,5 +199,15 @@ export async function benchScale(): Promise<BenchRow[]> {
 if (import.meta.main) {
   const { renderTable } = await import("../src/cli/table");
   const rows = await benchScale();
-  process.stdout.write(`${renderTable(["metric", "docproc", "reference", "unit"], rows.map((r) => [r.metric, typeof r.docproc === "number" ? r.docproc.toFixed(2) : String(r.docproc), typeof r.reference === "number" ? r.reference.toFixed(2) : "-", r.unit ?? ""]))}\n`);
+  process.stdout.write(
+    `${renderTable(
+      ["metric", "docproc", "reference", "unit"],
+      rows.map((r) => [
+        r.metric,
+        typeof r.docproc === "number" ? r.docproc.toFixed(2) : String(r.docproc),
+        typeof r.reference === "number" ? r.reference.toFixed(2) : "-",
+        r.unit ?? "",
+      ]),
+    )}\n`,
+  );
 }

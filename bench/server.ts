@@ -38,10 +38,22 @@ async function runTarget(): Promise<void> {
     process.exit(0);
   });
   const data = openDataDir(dir);
-  const runtime = startWorkerRuntime({ data, concurrency: 0, runPipeline: async () => { throw new Error("no processing in the benchmark"); } });
+  const runtime = startWorkerRuntime({
+    data,
+    concurrency: 0,
+    runPipeline: async () => {
+      throw new Error("no processing in the benchmark");
+    },
+  });
   const now = new Date().toISOString();
   createProject(data.db, { project_id: "p", tenant_id: "default", name: "bench", description: "", settings: {}, now });
-  tx.createTransaction(data.db, { transaction_id: "t-done", tenant_id: "default", project_id: "p", now, metadata: { customer: "acme" } });
+  tx.createTransaction(data.db, {
+    transaction_id: "t-done",
+    tenant_id: "default",
+    project_id: "p",
+    now,
+    metadata: { customer: "acme" },
+  });
   tx.markCompleted(data.db, "t-done", now, 1.5);
   tx.createTransaction(data.db, { transaction_id: "t-wait", tenant_id: "default", project_id: "p", now });
   const { createClient, createKey } = await import("../src/auth/clients");
@@ -51,18 +63,35 @@ async function runTarget(): Promise<void> {
   // Limits high enough that the benchmark measures counting, never refusals.
   const auth = { ...DEFAULT_AUTH_SETTINGS, ratePerMinute: 1e9, ratePerHour: 1e9 };
   const app = createApp({
-    db: data.db, clock: systemClock, blobs: data.blobs, notifier: runtime.notifier,
-    config: { ...DEFAULT_CONFIG, adminApiKey: KEY, auth }, exportsRoot: data.exportsRoot, workers: 1,
-    wake: () => {}, running: () => 0, ocrStatus: () => runtime.ocrStatus(),
+    db: data.db,
+    clock: systemClock,
+    blobs: data.blobs,
+    notifier: runtime.notifier,
+    config: { ...DEFAULT_CONFIG, adminApiKey: KEY, auth },
+    exportsRoot: data.exportsRoot,
+    workers: 1,
+    wake: () => {},
+    running: () => 0,
+    ocrStatus: () => runtime.ocrStatus(),
   });
   app.listen({ hostname: "127.0.0.1", port: 0, idleTimeout: 0 });
   const bare = new Elysia().get("/ping", () => ({ ok: true })).listen({ hostname: "127.0.0.1", port: 0 });
-  const target: Target = { appPort: app.server!.port!, barePort: bare.server!.port!, transactionId: "t-done", waitingId: "t-wait", apiKey };
+  const target: Target = {
+    appPort: app.server!.port!,
+    barePort: bare.server!.port!,
+    transactionId: "t-done",
+    waitingId: "t-wait",
+    apiKey,
+  };
   process.stdout.write(`${JSON.stringify(target)}\n`);
 }
 
 async function startTarget(): Promise<{ proc: ReturnType<typeof Bun.spawn>; target: Target }> {
-  const proc = Bun.spawn([process.execPath, import.meta.path, "--target"], { cwd: ROOT, stdout: "pipe", stderr: "inherit" });
+  const proc = Bun.spawn([process.execPath, import.meta.path, "--target"], {
+    cwd: ROOT,
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
   let buf = "";
   while (!buf.includes("\n")) {
@@ -80,7 +109,8 @@ async function autocannon(url: string, opts: { connections: number; seconds: num
   if (opts.key) args.push("-H", `x-api-key=${opts.key}`);
   const out = Bun.spawnSync([...args, url], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   const result = JSON.parse(out.stdout.toString()) as { requests: { average: number }; non2xx: number; errors: number };
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`autocannon: ${result.non2xx} non-2xx answers, ${result.errors} errors for ${url}`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`autocannon: ${result.non2xx} non-2xx answers, ${result.errors} errors for ${url}`);
   return result.requests.average;
 }
 
@@ -95,7 +125,10 @@ async function longPollMemory(pid: number, url: string, n: number): Promise<numb
   await Bun.sleep(300);
   const before = rssMb(pid);
   const seconds = 8;
-  const load = Bun.spawn(["node", AUTOCANNON, "-j", "-c", String(n), "-d", String(seconds), "-t", "30", "-H", `x-api-key=${KEY}`, url], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const load = Bun.spawn(
+    ["node", AUTOCANNON, "-j", "-c", String(n), "-d", String(seconds), "-t", "30", "-H", `x-api-key=${KEY}`, url],
+    { cwd: ROOT, stdout: "pipe", stderr: "pipe" },
+  );
   let peak = before;
   const until = Date.now() + seconds * 1000;
   while (Date.now() < until) {
@@ -136,11 +169,34 @@ export async function benchServer(): Promise<BenchRow[]> {
     return best as [number, number, number];
   });
   // Memory: a fresh target, so earlier load does not hide the long polls' cost in an already-grown heap.
-  const extra = await withTarget((target, pid) => longPollMemory(pid, `http://127.0.0.1:${target.appPort}/transactions/${target.waitingId}?timeout=20`, 1000));
+  const extra = await withTarget((target, pid) =>
+    longPollMemory(pid, `http://127.0.0.1:${target.appPort}/transactions/${target.waitingId}?timeout=20`, 1000),
+  );
   return [
-      { metric: "server: GET /transactions/{id} vs bare Elysia route (admin key)", docproc: get, reference: bare, ratio: get / bare, target: "≥ 0.5×", unit: "req/s" },
-      { metric: "  same with a client's API key (key lookup, rate counting, tenant scope)", docproc: getWithKey, reference: bare, ratio: getWithKey / bare, target: "informative", unit: "req/s" },
-      { metric: "server: extra RSS, 1,000 concurrent long polls", docproc: extra, reference: null, ratio: null, target: "< 200 MB", unit: "MB" },
+    {
+      metric: "server: GET /transactions/{id} vs bare Elysia route (admin key)",
+      docproc: get,
+      reference: bare,
+      ratio: get / bare,
+      target: "≥ 0.5×",
+      unit: "req/s",
+    },
+    {
+      metric: "  same with a client's API key (key lookup, rate counting, tenant scope)",
+      docproc: getWithKey,
+      reference: bare,
+      ratio: getWithKey / bare,
+      target: "informative",
+      unit: "req/s",
+    },
+    {
+      metric: "server: extra RSS, 1,000 concurrent long polls",
+      docproc: extra,
+      reference: null,
+      ratio: null,
+      target: "< 200 MB",
+      unit: "MB",
+    },
   ];
 }
 

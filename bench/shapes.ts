@@ -37,14 +37,23 @@ interface Shape {
 async function run(cmd: string[]): Promise<void> {
   const proc = Bun.spawn(cmd, { stdout: "ignore", stderr: "pipe" });
   const [err, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
-  if (code !== 0 && !(cmd[0] === "qpdf" && code === 3)) throw new Error(`${cmd[0]} exited with ${code}: ${err.slice(-300)}`); // qpdf 3: warnings
+  if (code !== 0 && !(cmd[0] === "qpdf" && code === 3))
+    throw new Error(`${cmd[0]} exited with ${code}: ${err.slice(-300)}`); // qpdf 3: warnings
 }
 
-const invoicePdfs = () => readdirSync(CORPUS).filter((f) => f.endsWith(".pdf")).sort().map((f) => path.join(CORPUS, f));
+const invoicePdfs = () =>
+  readdirSync(CORPUS)
+    .filter((f) => f.endsWith(".pdf"))
+    .sort()
+    .map((f) => path.join(CORPUS, f));
 
 /** Corpus files cycled until `pages` pages (files whole: the last may end a little short of it). */
 async function cycledFiles(pages: number): Promise<string[]> {
-  const counts = await Promise.all(invoicePdfs().map(async (f) => [f, (await PDFDocument.load(readFileSync(f), { ignoreEncryption: true })).getPageCount()] as const));
+  const counts = await Promise.all(
+    invoicePdfs().map(
+      async (f) => [f, (await PDFDocument.load(readFileSync(f), { ignoreEncryption: true })).getPageCount()] as const,
+    ),
+  );
   const out: string[] = [];
   for (let n = 0; ; ) {
     for (const [f, c] of counts) {
@@ -81,7 +90,8 @@ function appendUpdate(pdf: Uint8Array): Uint8Array {
   const trailer = text.slice(text.lastIndexOf("trailer"));
   // pdfunite writes a /Size below its highest object number: the new object takes the next free number.
   let size = Number(/\/Size\s+(\d+)/.exec(trailer)?.[1]);
-  for (const m of new TextDecoder("latin1").decode(pdf).matchAll(/(\d+) 0 obj\b/g)) size = Math.max(size, Number(m[1]) + 1);
+  for (const m of new TextDecoder("latin1").decode(pdf).matchAll(/(\d+) 0 obj\b/g))
+    size = Math.max(size, Number(m[1]) + 1);
   const root = /\/Root\s+(\d+\s+\d+\s+R)/.exec(trailer)?.[1];
   if (!Number.isFinite(prev) || !Number.isFinite(size) || !root) throw new Error("no classic trailer to update");
   const body = `\n${size} 0 obj\n<< /Title (docproc bench: incremental update) /Producer (bench/shapes.ts) >>\nendobj\n`;
@@ -92,10 +102,17 @@ function appendUpdate(pdf: Uint8Array): Uint8Array {
 
 /** The first CID-font page of the robustness corpus (pdffonts says "CID"), or null. */
 function cidSource(): string | null {
-  const files = readdirSync(ROBUST, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".pdf")).map((e) => path.join(e.parentPath, e.name)).sort();
+  const files = readdirSync(ROBUST, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".pdf"))
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
   for (const f of files) {
     const fonts = Bun.spawnSync(["pdffonts", "-l", "1", f]).stdout.toString();
-    if (/\bCID (TrueType|Type 0C?)\b/.test(fonts) && Bun.spawnSync(["pdftotext", "-l", "1", f, "-"]).stdout.toString().trim().length > 200) return f;
+    if (
+      /\bCID (TrueType|Type 0C?)\b/.test(fonts) &&
+      Bun.spawnSync(["pdftotext", "-l", "1", f, "-"]).stdout.toString().trim().length > 200
+    )
+      return f;
   }
   return null;
 }
@@ -125,7 +142,13 @@ export const SHAPES: Shape[] = [
     tools: ["qpdf", "pdfunite"],
     async build(n: number) {
       const { file, fresh } = cached(`qpdf-${kind}`, n);
-      if (fresh) await run(["qpdf", kind === "linearized" ? "--linearize" : "--object-streams=generate", await SHAPES[1]!.build(n), file]);
+      if (fresh)
+        await run([
+          "qpdf",
+          kind === "linearized" ? "--linearize" : "--object-streams=generate",
+          await SHAPES[1]!.build(n),
+          file,
+        ]);
       return file;
     },
   })),
@@ -134,7 +157,17 @@ export const SHAPES: Shape[] = [
     tools: ["gs", "pdfunite"],
     async build(n) {
       const { file, fresh } = cached("ghostscript", n);
-      if (fresh) await run(["gs", "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=pdfwrite", `-sOutputFile=${file}`, await SHAPES[1]!.build(n)]);
+      if (fresh)
+        await run([
+          "gs",
+          "-q",
+          "-dNOPAUSE",
+          "-dBATCH",
+          "-dSAFER",
+          "-sDEVICE=pdfwrite",
+          `-sOutputFile=${file}`,
+          await SHAPES[1]!.build(n),
+        ]);
       return file;
     },
   },
@@ -180,11 +213,25 @@ export const SCAN_SHAPES: Shape[] = [
       if (!fresh) return file;
       const dir = path.join(CACHE, "scan-jpeg-pages");
       mkdirSync(dir, { recursive: true });
-      await run(["pdftoppm", "-gray", "-r", "200", "-jpeg", "-jpegopt", "quality=80", "-l", String(SCAN_PAGES), await SHAPES[0]!.build(SCAN_PAGES), path.join(dir, "p")]);
+      await run([
+        "pdftoppm",
+        "-gray",
+        "-r",
+        "200",
+        "-jpeg",
+        "-jpegopt",
+        "quality=80",
+        "-l",
+        String(SCAN_PAGES),
+        await SHAPES[0]!.build(SCAN_PAGES),
+        path.join(dir, "p"),
+      ]);
       const out = await PDFDocument.create();
       for (const f of readdirSync(dir).sort()) {
         const img = await out.embedJpg(readFileSync(path.join(dir, f)));
-        out.addPage([img.width * 0.36, img.height * 0.36]).drawImage(img, { x: 0, y: 0, width: img.width * 0.36, height: img.height * 0.36 });
+        out
+          .addPage([img.width * 0.36, img.height * 0.36])
+          .drawImage(img, { x: 0, y: 0, width: img.width * 0.36, height: img.height * 0.36 });
       }
       writeFileSync(file, await out.save());
       rmSync(dir, { recursive: true, force: true });
@@ -199,8 +246,20 @@ export const SCAN_SHAPES: Shape[] = [
       if (!fresh) return file;
       const dir = path.join(CACHE, "scan-ccitt-pages");
       mkdirSync(dir, { recursive: true });
-      await run(["pdftoppm", "-mono", "-r", "200", "-tiff", "-l", String(SCAN_PAGES), await SHAPES[0]!.build(SCAN_PAGES), path.join(dir, "p")]);
-      const pages = readdirSync(dir).sort().map((f) => path.join(dir, f));
+      await run([
+        "pdftoppm",
+        "-mono",
+        "-r",
+        "200",
+        "-tiff",
+        "-l",
+        String(SCAN_PAGES),
+        await SHAPES[0]!.build(SCAN_PAGES),
+        path.join(dir, "p"),
+      ]);
+      const pages = readdirSync(dir)
+        .sort()
+        .map((f) => path.join(dir, f));
       const g4 = path.join(dir, "all.tiff");
       await run(["tiffcp", "-c", "g4", ...pages, g4]);
       await run(["tiff2pdf", "-o", file, g4]);
@@ -214,7 +273,10 @@ const missingTool = (s: Shape) => s.tools.find((t) => !Bun.which(t));
 
 /** BENCH_SHAPES=pdfunite,qpdf runs only the shapes whose name contains one of the words (all when unset). */
 const picked = (s: Shape) => {
-  const words = (process.env.BENCH_SHAPES ?? "").split(",").map((w) => w.trim().toLowerCase()).filter(Boolean);
+  const words = (process.env.BENCH_SHAPES ?? "")
+    .split(",")
+    .map((w) => w.trim().toLowerCase())
+    .filter(Boolean);
   return words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w));
 };
 
@@ -224,14 +286,28 @@ export async function benchShapes(pages = Number(process.env.BENCH_SHAPE_PAGES) 
   for (const shape of SHAPES.filter(picked)) {
     const missing = missingTool(shape);
     if (missing) {
-      rows.push([{ metric: `${shape.name}: ${missing} not installed`, docproc: null, reference: null, target: "≥ 0.5×" }]);
+      rows.push([
+        { metric: `${shape.name}: ${missing} not installed`, docproc: null, reference: null, target: "≥ 0.5×" },
+      ]);
       continue;
     }
     const pdf = await shape.build(pages);
-    const r = await interleaved(docproc(pdf), pdftotext ? () => measure([pdftotext, pdf, path.join(CACHE, "out.txt")]) : null, QUICK_ROUNDS);
+    const r = await interleaved(
+      docproc(pdf),
+      pdftotext ? () => measure([pdftotext, pdf, path.join(CACHE, "out.txt")]) : null,
+      QUICK_ROUNDS,
+    );
     const rss: Run[] = [];
     for (const n of [1000, 2000]) rss.push(await docproc(await shape.build(n))());
-    const pair = pairRows({ metric: `${shape.name}, ${pages} pages, fresh process`, units: pages, unit: "pages/s", docproc: r.a, reference: r.b, refName: "pdftotext", target: "≥ 0.5×" });
+    const pair = pairRows({
+      metric: `${shape.name}, ${pages} pages, fresh process`,
+      units: pages,
+      unit: "pages/s",
+      docproc: r.a,
+      reference: r.b,
+      refName: "pdftotext",
+      target: "≥ 0.5×",
+    });
     pair.push({
       metric: `  same shape, peak RSS at 1,000 / 2,000 pages (growth ${((rss[1]!.rssMB / rss[0]!.rssMB - 1) * 100).toFixed(0)}%)`,
       docproc: `${rss[0]!.rssMB.toFixed(0)} / ${rss[1]!.rssMB.toFixed(0)}`,
@@ -245,18 +321,53 @@ export async function benchShapes(pages = Number(process.env.BENCH_SHAPE_PAGES) 
   for (const shape of SCAN_SHAPES.filter(picked)) {
     const missing = missingTool(shape);
     if (missing) {
-      rows.push([{ metric: `${shape.name}: ${missing} not installed`, docproc: null, reference: null, target: "≥ 1.5× OCRmyPDF" }]);
+      rows.push([
+        {
+          metric: `${shape.name}: ${missing} not installed`,
+          docproc: null,
+          reference: null,
+          target: "≥ 1.5× OCRmyPDF",
+        },
+      ]);
       continue;
     }
     const pdf = await shape.build(SCAN_PAGES);
     const ocrmypdf = Bun.which("ocrmypdf");
     const out = path.join(CACHE, "ocrmypdf-out.pdf");
-    const ref = ocrmypdf ? () => measure([ocrmypdf, "-q", "-j", "2", "--force-ocr", "--output-type", "pdf", "--sidecar", path.join(CACHE, "sidecar.txt"), pdf, out]) : null;
+    const ref = ocrmypdf
+      ? () =>
+          measure([
+            ocrmypdf,
+            "-q",
+            "-j",
+            "2",
+            "--force-ocr",
+            "--output-type",
+            "pdf",
+            "--sidecar",
+            path.join(CACHE, "sidecar.txt"),
+            pdf,
+            out,
+          ])
+      : null;
     const r = await interleaved(docproc(pdf), ref);
-    rows.push(pairRows({ metric: `${shape.name}, ${SCAN_PAGES} pages`, units: SCAN_PAGES, unit: "pages/s", docproc: r.a, reference: r.b, refName: "OCRmyPDF -j 2", target: "≥ 1.5×" }));
+    rows.push(
+      pairRows({
+        metric: `${shape.name}, ${SCAN_PAGES} pages`,
+        units: SCAN_PAGES,
+        unit: "pages/s",
+        docproc: r.a,
+        reference: r.b,
+        refName: "OCRmyPDF -j 2",
+        target: "≥ 1.5×",
+      }),
+    );
   }
   // Worst ratio first: the shape that needs work leads the table.
-  const ratioOf = (group: BenchRow[]) => (typeof group[0]!.reference === "number" && typeof group[0]!.docproc === "number" ? group[0]!.docproc / group[0]!.reference : Infinity);
+  const ratioOf = (group: BenchRow[]) =>
+    typeof group[0]!.reference === "number" && typeof group[0]!.docproc === "number"
+      ? group[0]!.docproc / group[0]!.reference
+      : Infinity;
   return rows.sort((a, b) => ratioOf(a) - ratioOf(b)).flat();
 }
 

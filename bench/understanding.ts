@@ -13,14 +13,29 @@ import { classifyDocument } from "../src/core/stages/classify";
 import { extractFields } from "../src/core/stages/extract";
 
 const DIR = path.resolve(import.meta.dir, "../fixtures/corpora/invoice2data");
-const FILES = ["AmazonWebServices", "AzureInterior", "FlipkartInvoice", "NetpresseInvoice", "QualityHosting", "SammyMaystoneLinesTest", "coolblue1", "coolblue2", "free_fiber", "oyo", "saeco"];
+const FILES = [
+  "AmazonWebServices",
+  "AzureInterior",
+  "FlipkartInvoice",
+  "NetpresseInvoice",
+  "QualityHosting",
+  "SammyMaystoneLinesTest",
+  "coolblue1",
+  "coolblue2",
+  "free_fiber",
+  "oyo",
+  "saeco",
+];
 const ROUNDS = 15;
 
 async function loadDocuments(): Promise<Page[][]> {
   const docs: Page[][] = [];
   for (const name of FILES) {
     const data = new Uint8Array(await Bun.file(path.join(DIR, `${name}.pdf`)).arrayBuffer());
-    const converted = await convertSource({ index: 0, filename: `${name}.pdf`, data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+    const converted = await convertSource(
+      { index: 0, filename: `${name}.pdf`, data, split_policy: "inherit" },
+      { firstPageNumber: 1, maxPages: null },
+    );
     docs.push(converted.pages.map((p) => ({ ...p, render: undefined })));
     await converted.close();
   }
@@ -29,7 +44,11 @@ async function loadDocuments(): Promise<Page[][]> {
 
 const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-interface Round { classify: number; extract: number; cpu: number }
+interface Round {
+  classify: number;
+  extract: number;
+  cpu: number;
+}
 
 /** Times one round over all documents: wall time of classification and extraction, and process CPU time, in ms. */
 function round(docs: Page[][]): Round {
@@ -63,13 +82,42 @@ export async function benchUnderstanding(): Promise<BenchRow[]> {
   const cpu = median(rounds.map((r) => r.cpu)) / pageCount;
   const note = `${pageCount} born-digital pages (invoice2data text PDFs), median of ${ROUNDS} rounds`;
   return [
-    { metric: `classification, wall time; ${note}`, docproc: classify, reference: null, ratio: null, target: "-", unit: "ms/page" },
-    { metric: "extraction (14 invoice fields incl. line items), wall time", docproc: extract, reference: null, ratio: null, target: "-", unit: "ms/page" },
-    { metric: "classification + extraction, wall time", docproc: both, reference: null, ratio: null, target: "-", unit: "ms/page" },
-    { metric: "classification + extraction, CPU time", docproc: cpu, reference: null, ratio: null, target: "≤ 10 ms/page", unit: "ms/page" },
+    {
+      metric: `classification, wall time; ${note}`,
+      docproc: classify,
+      reference: null,
+      ratio: null,
+      target: "-",
+      unit: "ms/page",
+    },
+    {
+      metric: "extraction (14 invoice fields incl. line items), wall time",
+      docproc: extract,
+      reference: null,
+      ratio: null,
+      target: "-",
+      unit: "ms/page",
+    },
+    {
+      metric: "classification + extraction, wall time",
+      docproc: both,
+      reference: null,
+      ratio: null,
+      target: "-",
+      unit: "ms/page",
+    },
+    {
+      metric: "classification + extraction, CPU time",
+      docproc: cpu,
+      reference: null,
+      ratio: null,
+      target: "≤ 10 ms/page",
+      unit: "ms/page",
+    },
   ];
 }
 
 if (import.meta.main) {
-  for (const row of await benchUnderstanding()) console.log(`${row.metric}: ${(row.docproc as number).toFixed(2)} ${row.unit} (target ${row.target})`);
+  for (const row of await benchUnderstanding())
+    console.log(`${row.metric}: ${(row.docproc as number).toFixed(2)} ${row.unit} (target ${row.target})`);
 }

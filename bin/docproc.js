@@ -1,5 +1,5 @@
 #!/bin/sh
-":" /*
+":"; /*
 # The npm bin (`npm install -g .`, `npm link`, npx): a POSIX shell script and an ES module in one file.
 #
 # As a shell script it finds the Bun that `npm ci` installed beside this package (the `bun` npm dependency; a

@@ -9,7 +9,10 @@ import { ACCURACY_DOC, README_DOC, README_GROUPS, readFloors, withTable } from "
 
 const floors = readFloors();
 let stale = false;
-for (const [file, only] of [[ACCURACY_DOC, undefined], [README_DOC, README_GROUPS]] as const) {
+for (const [file, only] of [
+  [ACCURACY_DOC, undefined],
+  [README_DOC, README_GROUPS],
+] as const) {
   const doc = readFileSync(file, "utf8");
   const fresh = withTable(doc, floors, only ? [...only] : undefined);
   const rel = path.relative(process.cwd(), file);
@@ -17,7 +20,9 @@ for (const [file, only] of [[ACCURACY_DOC, undefined], [README_DOC, README_GROUP
     writeFileSync(file, fresh);
     console.log(`wrote ${rel}`);
   } else if (fresh !== doc) {
-    console.error(`${rel}: the accuracy table is not the one fixtures/accuracy/floors.json gives; run bun scripts/accuracy-table.ts`);
+    console.error(
+      `${rel}: the accuracy table is not the one fixtures/accuracy/floors.json gives; run bun scripts/accuracy-table.ts`,
+    );
     stale = true;
   } else console.log(`${rel}: up to date`);
 }

@@ -60,7 +60,9 @@ function companionEntries(): string[] {
     `${SHARP_PACKAGE}`,
     libvips,
     CANVAS_PACKAGE,
-    ...[...new Bun.Glob("*.wasm").scanSync({ cwd: path.join(NODE_MODULES, "tesseract.js-core") })].map((f) => `tesseract.js-core/${f}`),
+    ...[...new Bun.Glob("*.wasm").scanSync({ cwd: path.join(NODE_MODULES, "tesseract.js-core") })].map(
+      (f) => `tesseract.js-core/${f}`,
+    ),
     "@tesseract.js-data/eng/package.json",
     "@tesseract.js-data/eng/4.0.0_best_int",
     "pdfjs-dist/package.json",
@@ -99,23 +101,89 @@ function rewrites(): Rewrite[] {
   const sharpAddon = nativeAddon(SHARP_PACKAGE);
   const canvasAddon = nativeAddon(CANVAS_PACKAGE);
   return [
-    { file: "node_modules/sharp/dist/sharp.mjs", replace: [[`require("${SHARP_PACKAGE}/sharp.node")`, dlopen(sharpAddon)]] },
-    { file: "node_modules/sharp/dist/sharp.cjs", replace: [[`require("${SHARP_PACKAGE}/sharp.node")`, dlopen(sharpAddon)]] },
-    { file: "node_modules/@napi-rs/canvas/js-binding.js", replace: [[`require('${CANVAS_PACKAGE}')`, dlopen(canvasAddon)]] },
+    {
+      file: "node_modules/sharp/dist/sharp.mjs",
+      replace: [[`require("${SHARP_PACKAGE}/sharp.node")`, dlopen(sharpAddon)]],
+    },
+    {
+      file: "node_modules/sharp/dist/sharp.cjs",
+      replace: [[`require("${SHARP_PACKAGE}/sharp.node")`, dlopen(sharpAddon)]],
+    },
+    {
+      file: "node_modules/@napi-rs/canvas/js-binding.js",
+      replace: [[`require('${CANVAS_PACKAGE}')`, dlopen(canvasAddon)]],
+    },
     // pdf.js loads @napi-rs/canvas itself (DOMMatrix, Path2D, ImageData polyfills): hand it the bundled module.
-    { file: "node_modules/pdfjs-dist/legacy/build/pdf.mjs", replace: [[`require("@napi-rs/canvas")`, "__docprocCanvas"]], prepend: `import __docprocCanvas from "@napi-rs/canvas";\n` },
-    ...["tesseract-core", "tesseract-core-lstm", "tesseract-core-simd", "tesseract-core-simd-lstm", "tesseract-core-relaxedsimd", "tesseract-core-relaxedsimd-lstm"].map(
-      (name): Rewrite => ({ file: `node_modules/tesseract.js-core/${name}.js`, replace: [[`__dirname+"/"`, `${libPath("tesseract.js-core")}+"/"`]] }),
+    {
+      file: "node_modules/pdfjs-dist/legacy/build/pdf.mjs",
+      replace: [[`require("@napi-rs/canvas")`, "__docprocCanvas"]],
+      prepend: `import __docprocCanvas from "@napi-rs/canvas";\n`,
+    },
+    ...[
+      "tesseract-core",
+      "tesseract-core-lstm",
+      "tesseract-core-simd",
+      "tesseract-core-simd-lstm",
+      "tesseract-core-relaxedsimd",
+      "tesseract-core-relaxedsimd-lstm",
+    ].map(
+      (name): Rewrite => ({
+        file: `node_modules/tesseract.js-core/${name}.js`,
+        replace: [[`__dirname+"/"`, `${libPath("tesseract.js-core")}+"/"`]],
+      }),
     ),
     // tesseract.js spawns its worker script by path: point it at the worker bundled as an extra entrypoint.
-    { file: "node_modules/tesseract.js/src/worker/node/defaultOptions.js", replace: [[/workerPath: path\.join\([^)]*\)/, `workerPath: ${JSON.stringify(TESSERACT_WORKER_RUNTIME)}`]] },
-    { file: "src/core/convert/pdf-worker.ts", replace: [[/Bun\.resolveSync\(("[^"]+"), import\.meta\.dir\)/, `process.getBuiltinModule("node:path").join(${LIB_EXPR}, $1)`]] },
+    {
+      file: "node_modules/tesseract.js/src/worker/node/defaultOptions.js",
+      replace: [[/workerPath: path\.join\([^)]*\)/, `workerPath: ${JSON.stringify(TESSERACT_WORKER_RUNTIME)}`]],
+    },
+    {
+      file: "src/core/convert/pdf-worker.ts",
+      replace: [
+        [
+          /Bun\.resolveSync\(("[^"]+"), import\.meta\.dir\)/,
+          `process.getBuiltinModule("node:path").join(${LIB_EXPR}, $1)`,
+        ],
+      ],
+    },
     // The drawing font (stand-in page images of supplied text) is pdf.js's Liberation Sans in the companion folder.
-    { file: "src/core/imaging/draw-font.ts", replace: [[/Bun\.resolveSync\(("[^"]+"), import\.meta\.dir\)/, `process.getBuiltinModule("node:path").join(${LIB_EXPR}, $1)`]] },
-    { file: "src/core/convert/pdfjs-patched-worker.ts", replace: [[/Bun\.resolveSync\(("[^"]+"), import\.meta\.dir\)/, `process.getBuiltinModule("node:path").join(${LIB_EXPR}, $1)`]] },
+    {
+      file: "src/core/imaging/draw-font.ts",
+      replace: [
+        [
+          /Bun\.resolveSync\(("[^"]+"), import\.meta\.dir\)/,
+          `process.getBuiltinModule("node:path").join(${LIB_EXPR}, $1)`,
+        ],
+      ],
+    },
+    {
+      file: "src/core/convert/pdfjs-patched-worker.ts",
+      replace: [
+        [
+          /Bun\.resolveSync\(("[^"]+"), import\.meta\.dir\)/,
+          `process.getBuiltinModule("node:path").join(${LIB_EXPR}, $1)`,
+        ],
+      ],
+    },
     // The native OCR host runs as a script of its own (the binary started with BUN_BE_BUN=1), shipped bundled.
-    { file: "src/core/engines/ocr/native-hosts.ts", replace: [[`path.join(import.meta.dir, "native-host.ts")`, `path.join(path.dirname(process.execPath), "docproc-lib", ${JSON.stringify(HOST_BUNDLE)})`]] },
-    { file: "src/core/engines/ocr/tessdata.ts", replace: [["createRequire(import.meta.url)", `({ resolve: (s: string) => process.getBuiltinModule("node:path").join(${LIB_EXPR}, s) })`]] },
+    {
+      file: "src/core/engines/ocr/native-hosts.ts",
+      replace: [
+        [
+          `path.join(import.meta.dir, "native-host.ts")`,
+          `path.join(path.dirname(process.execPath), "docproc-lib", ${JSON.stringify(HOST_BUNDLE)})`,
+        ],
+      ],
+    },
+    {
+      file: "src/core/engines/ocr/tessdata.ts",
+      replace: [
+        [
+          "createRequire(import.meta.url)",
+          `({ resolve: (s: string) => process.getBuiltinModule("node:path").join(${LIB_EXPR}, s) })`,
+        ],
+      ],
+    },
   ];
 }
 
@@ -124,7 +192,12 @@ function rewrites(): Rewrite[] {
  * worker only when it is an entrypoint, and a missing one fails only when it is started (the PostgreSQL connection
  * thread: the first statement would wait for a thread that never runs). Their file names must stay unique.
  */
-export const WORKER_ENTRYPOINTS = ["src/core/convert/pdf-worker.ts", "src/queue/pipeline-thread.ts", "src/storage/pg/thread.ts", "src/storage/checkpoint-thread.ts"];
+export const WORKER_ENTRYPOINTS = [
+  "src/core/convert/pdf-worker.ts",
+  "src/queue/pipeline-thread.ts",
+  "src/storage/pg/thread.ts",
+  "src/storage/checkpoint-thread.ts",
+];
 
 /**
  * The native OCR host (src/core/engines/ocr/native-host.ts): a child process, not a worker, so it cannot live inside
@@ -135,7 +208,14 @@ const HOST_SOURCE = path.join(ROOT, "src/core/engines/ocr/native-host.ts");
 const HOST_BUNDLE = "native-host.js";
 
 async function bundleHost(): Promise<void> {
-  const result = await Bun.build({ entrypoints: [HOST_SOURCE], outdir: LIB_DIR, naming: HOST_BUNDLE, target: "bun", format: "esm", minify: true });
+  const result = await Bun.build({
+    entrypoints: [HOST_SOURCE],
+    outdir: LIB_DIR,
+    naming: HOST_BUNDLE,
+    target: "bun",
+    format: "esm",
+    minify: true,
+  });
   if (!result.success) throw new Error(`build: bundling the OCR host failed:\n${result.logs.map(String).join("\n")}`);
 }
 
@@ -182,8 +262,10 @@ export function checkCompanion(libDir: string = LIB_DIR): void {
   const missing = required.filter((f) => !existsSync(path.join(libDir, "node_modules", f)));
   if (!existsSync(path.join(libDir, HOST_BUNDLE))) missing.push(HOST_BUNDLE);
   const libvips = path.join(libDir, "node_modules", `@img/sharp-libvips-${PLATFORM}/lib`);
-  if (!existsSync(libvips) || ![...new Bun.Glob("libvips-cpp.so*").scanSync({ cwd: libvips })].length) missing.push(`@img/sharp-libvips-${PLATFORM}/lib/libvips-cpp.so*`);
-  if (missing.length > 0) throw new Error(`build: companion folder ${libDir} is incomplete, missing: ${missing.join(", ")}`);
+  if (!existsSync(libvips) || ![...new Bun.Glob("libvips-cpp.so*").scanSync({ cwd: libvips })].length)
+    missing.push(`@img/sharp-libvips-${PLATFORM}/lib/libvips-cpp.so*`);
+  if (missing.length > 0)
+    throw new Error(`build: companion folder ${libDir} is incomplete, missing: ${missing.join(", ")}`);
 }
 
 function companionPlugin(): BunPlugin {
@@ -199,8 +281,12 @@ function companionPlugin(): BunPlugin {
         let code = readFileSync(args.path, "utf8");
         for (const [search, replacement] of rule.replace) {
           const hit = typeof search === "string" ? code.includes(search) : search.test(code);
-          if (!hit) throw new Error(`build: ${rule.file} no longer contains ${String(search)}; update scripts/build.ts`);
-          code = typeof search === "string" ? code.replaceAll(search, replacement) : code.replace(new RegExp(search, "g"), replacement);
+          if (!hit)
+            throw new Error(`build: ${rule.file} no longer contains ${String(search)}; update scripts/build.ts`);
+          code =
+            typeof search === "string"
+              ? code.replaceAll(search, replacement)
+              : code.replace(new RegExp(search, "g"), replacement);
         }
         const loader = posix.endsWith(".ts") ? "ts" : "js";
         return { contents: (rule.prepend ?? "") + code, loader };
@@ -214,14 +300,22 @@ function commitOfCheckout(): string {
   const head = Bun.spawnSync(["git", "rev-parse", "HEAD"], { cwd: ROOT, stdout: "pipe", stderr: "ignore" });
   const sha = head.success ? head.stdout.toString().trim() : "";
   if (!sha) return "unknown";
-  const status = Bun.spawnSync(["git", "status", "--porcelain", "--untracked-files=no"], { cwd: ROOT, stdout: "pipe", stderr: "ignore" });
+  const status = Bun.spawnSync(["git", "status", "--porcelain", "--untracked-files=no"], {
+    cwd: ROOT,
+    stdout: "pipe",
+    stderr: "ignore",
+  });
   return status.stdout.toString().trim() ? `${sha}+changes` : sha;
 }
 
 export async function buildBinary(): Promise<{ binary: string; binaryBytes: number; libBytes: number; files: number }> {
   mkdirSync(DIST, { recursive: true });
   const result = await Bun.build({
-    entrypoints: [path.join(ROOT, "src/cli.ts"), ...WORKER_ENTRYPOINTS.map((f) => path.join(ROOT, f)), TESSERACT_WORKER_SOURCE],
+    entrypoints: [
+      path.join(ROOT, "src/cli.ts"),
+      ...WORKER_ENTRYPOINTS.map((f) => path.join(ROOT, f)),
+      TESSERACT_WORKER_SOURCE,
+    ],
     // Flat entry names: `new Worker(new URL("./pdf-worker.ts", import.meta.url))` looks for /$bunfs/root/pdf-worker.
     naming: { entry: "[name].[ext]", chunk: "[name]-[hash].[ext]" },
     compile: { outfile: BINARY, autoloadBunfig: false, autoloadDotenv: false },

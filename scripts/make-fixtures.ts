@@ -26,21 +26,34 @@ interface Gray {
 }
 
 /** Renders one PDF page to 8-bit grey (or RGB) raw pixels at the given DPI with pdf.js. */
-async function renderPage(file: string, pageNumber: number, dpi: number): Promise<{ png: Buffer; width: number; height: number; points: [number, number] }> {
+async function renderPage(
+  file: string,
+  pageNumber: number,
+  dpi: number,
+): Promise<{ png: Buffer; width: number; height: number; points: [number, number] }> {
   const data = new Uint8Array(await Bun.file(path.join(CORPUS, file)).arrayBuffer());
   // isEvalSupported: no eval of font programs (dropped from the typings in pdf.js 6, still honoured).
-  const task = pdfjs.getDocument({ data, isEvalSupported: false, verbosity: 0 } as Parameters<typeof pdfjs.getDocument>[0]);
+  const task = pdfjs.getDocument({ data, isEvalSupported: false, verbosity: 0 } as Parameters<
+    typeof pdfjs.getDocument
+  >[0]);
   const doc = await task.promise;
   try {
     const page = await doc.getPage(pageNumber);
     const base = page.getViewport({ scale: 1 });
     const vp = page.getViewport({ scale: dpi / 72 });
-    const factory = (doc as unknown as { canvasFactory: { create(w: number, h: number): { canvas: any; context: any } } }).canvasFactory;
+    const factory = (
+      doc as unknown as { canvasFactory: { create(w: number, h: number): { canvas: any; context: any } } }
+    ).canvasFactory;
     const { canvas, context } = factory.create(Math.round(vp.width), Math.round(vp.height));
     context.fillStyle = "white";
     context.fillRect(0, 0, canvas.width, canvas.height);
     await page.render({ canvasContext: context, viewport: vp, canvas } as never).promise;
-    return { png: await canvas.encode("png"), width: canvas.width, height: canvas.height, points: [base.width, base.height] };
+    return {
+      png: await canvas.encode("png"),
+      width: canvas.width,
+      height: canvas.height,
+      points: [base.width, base.height],
+    };
   } finally {
     await task.destroy();
   }
@@ -54,7 +67,8 @@ function addScanNoise(img: Gray, seed: number, grain = 14): Gray {
   for (let i = 0; i < img.data.length; i++) {
     let v = img.data[i]! + (rand() + rand() + rand() - 1.5) * grain;
     const r = rand();
-    if (r < 0.0004) v = 40 + rand() * 60; // dust speck
+    if (r < 0.0004)
+      v = 40 + rand() * 60; // dust speck
     else if (r < 0.0008 && v < 128) v = 200; // toner dropout
     out[i] = Math.max(0, Math.min(255, Math.round(v)));
   }
@@ -62,25 +76,37 @@ function addScanNoise(img: Gray, seed: number, grain = 14): Gray {
 }
 
 async function toGray(png: Buffer): Promise<Gray> {
-  const { data, info } = await sharp(png, { limitInputPixels: 1e8 }).flatten({ background: "white" }).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(png, { limitInputPixels: 1e8 })
+    .flatten({ background: "white" })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data), width: info.width, height: info.height };
 }
 
 function fromGray(img: Gray) {
-  return sharp(Buffer.from(img.data), { raw: { width: img.width, height: img.height, channels: 1 }, limitInputPixels: 1e8 });
+  return sharp(Buffer.from(img.data), {
+    raw: { width: img.width, height: img.height, channels: 1 },
+    limitInputPixels: 1e8,
+  });
 }
 
 /** An image-only PDF, like a scanner's output: the page keeps the original size in points. */
 async function scannedPdf(): Promise<Uint8Array> {
   const page = await renderPage("AmazonWebServices.pdf", 1, 300);
-  const grayPng: Buffer = await fromGray(await toGray(page.png)).png().toBuffer();
+  const grayPng: Buffer = await fromGray(await toGray(page.png))
+    .png()
+    .toBuffer();
   const skewed = await sharp(grayPng)
     .rotate(0.7, { background: "white" })
     .extract({ left: 20, top: 20, width: page.width, height: page.height })
     .greyscale()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const noisy = addScanNoise({ data: new Uint8Array(skewed.data), width: skewed.info.width, height: skewed.info.height }, 7);
+  const noisy = addScanNoise(
+    { data: new Uint8Array(skewed.data), width: skewed.info.width, height: skewed.info.height },
+    7,
+  );
   const jpeg = await fromGray(noisy).blur(0.6).jpeg({ quality: 50, mozjpeg: true }).toBuffer();
   const pdf = await PDFDocument.create();
   pdf.setProducer("docproc scripts/make-fixtures.ts");
@@ -111,7 +137,13 @@ async function phonePhoto(): Promise<Buffer> {
     .png()
     .toBuffer();
   const sheared = await sharp(shaded)
-    .affine([[1, -0.06], [0.025, 0.96]], { background: "#3a3430", interpolator: "bilinear" })
+    .affine(
+      [
+        [1, -0.06],
+        [0.025, 0.96],
+      ],
+      { background: "#3a3430", interpolator: "bilinear" },
+    )
     .rotate(-3.5, { background: "#3a3430" })
     .png()
     .toBuffer();
@@ -141,7 +173,11 @@ async function multiPageTiff(): Promise<Buffer> {
   const pages = [];
   for (const n of [1, 2]) {
     const page = await renderPage("QualityHosting.pdf", n, 200);
-    pages.push(await fromGray(addScanNoise(await toGray(page.png), 20 + n, 10)).png().toBuffer());
+    pages.push(
+      await fromGray(addScanNoise(await toGray(page.png), 20 + n, 10))
+        .png()
+        .toBuffer(),
+    );
   }
   return sharp(pages, { join: { animated: true } })
     .threshold(160)
@@ -153,7 +189,12 @@ async function multiPageTiff(): Promise<Buffer> {
 async function main() {
   await mkdir(INBOX, { recursive: true });
   const outputs: Array<[string, () => Promise<Uint8Array | Buffer | null>]> = [
-    ["born-digital-invoice.pdf", async () => (await copyFile(path.join(CORPUS, "AzureInterior.pdf"), path.join(INBOX, "born-digital-invoice.pdf")), null)],
+    [
+      "born-digital-invoice.pdf",
+      async () => (
+        await copyFile(path.join(CORPUS, "AzureInterior.pdf"), path.join(INBOX, "born-digital-invoice.pdf")), null
+      ),
+    ],
     ["scanned-invoice.pdf", scannedPdf],
     ["phone-photo.jpg", phonePhoto],
     ["rotated-scan-90.png", rotatedScan],

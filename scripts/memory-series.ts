@@ -25,8 +25,16 @@ const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "_");
 for (const s of realisticSeries()) {
   const dir = s.role === "teach" ? path.join(out, "teach") : path.join(out, "later", s.series);
   mkdirSync(dir, { recursive: true });
-  const fields = s.role === "teach" ? s.confirm : Object.fromEntries(HEADER_FIELDS.filter((f) => s.truth[f] !== undefined).map((f) => [f, s.truth[f]]));
+  const fields =
+    s.role === "teach"
+      ? s.confirm
+      : Object.fromEntries(HEADER_FIELDS.filter((f) => s.truth[f] !== undefined).map((f) => [f, s.truth[f]]));
   writeFileSync(path.join(dir, `${safe(s.name)}.png`), await s.png());
-  writeFileSync(path.join(dir, `${safe(s.name)}.json`), JSON.stringify({ class_id: s.class_id, fields }, null, 2) + "\n");
+  writeFileSync(
+    path.join(dir, `${safe(s.name)}.json`),
+    JSON.stringify({ class_id: s.class_id, fields }, null, 2) + "\n",
+  );
 }
-process.stdout.write(`wrote ${out}/teach (one copy per issuer) and ${out}/later (${["scans", "receipts", "same-vat", "untaught"].join(", ")})\n`);
+process.stdout.write(
+  `wrote ${out}/teach (one copy per issuer) and ${out}/later (${["scans", "receipts", "same-vat", "untaught"].join(", ")})\n`,
+);

@@ -61,14 +61,21 @@ function budgetSignal(start: Reading, started: number) {
     const verdict = judge(usage, { timeLimitMs, graceMs: 0, backstopMs });
     if (verdict === "running" || abortedBy) return;
     abortedBy = verdict === "hang" ? "cpu" : verdict;
-    const reason = verdict === "hang" ? `used its ${timeLimitMs / 1000} s of CPU` : `not done at the ${backstopMs / 1000} s backstop (${verdict})`;
+    const reason =
+      verdict === "hang"
+        ? `used its ${timeLimitMs / 1000} s of CPU`
+        : `not done at the ${backstopMs / 1000} s backstop (${verdict})`;
     controller.abort(new DOMException(`fuzz input ${reason}`, "TimeoutError"));
   }, 250);
   return { signal: controller.signal, stop: () => clearInterval(timer), abortedBy: () => abortedBy };
 }
 
 async function runOne(index: number) {
-  const input = mutate(bases.map((b) => b.data), seed, index);
+  const input = mutate(
+    bases.map((b) => b.data),
+    seed,
+    index,
+  );
   const base = bases[input.base]!;
   resetPeak();
   const start = (await readUsage("self")) ?? NO_READING;
@@ -80,7 +87,16 @@ async function runOne(index: number) {
     const result = await processTransaction(
       { sources: [{ index: 0, filename: base.name, data: input.bytes, split_policy: "inherit" }], pageLimit },
       {
-        meta: { transaction_id: crypto.randomUUID(), tenant_id: "default", project_id: "default", project_version: 1, correlation_id: null, metadata: {}, created_at: new Date(0).toISOString(), source: "fuzz" },
+        meta: {
+          transaction_id: crypto.randomUUID(),
+          tenant_id: "default",
+          project_id: "default",
+          project_version: 1,
+          correlation_id: null,
+          metadata: {},
+          created_at: new Date(0).toISOString(),
+          source: "fuzz",
+        },
         project: defaultProject,
         ocr,
         sink: memorySink(),
@@ -98,7 +114,17 @@ async function runOne(index: number) {
   budget.stop();
   if (budget.abortedBy() === "starved" && outcome === "error:timeout") outcome = "starved";
   const cpu = since(start, (await readUsage("self")) ?? start, 0).cpuMs;
-  return { index, base: base.name, ops: input.ops, size: input.bytes.length, outcome, detail: detail.slice(0, 300), ms: Math.round(performance.now() - started), cpu_ms: cpu, peak_rss: await peakRssBytes() };
+  return {
+    index,
+    base: base.name,
+    ops: input.ops,
+    size: input.bytes.length,
+    outcome,
+    detail: detail.slice(0, 300),
+    ms: Math.round(performance.now() - started),
+    cpu_ms: cpu,
+    peak_rss: await peakRssBytes(),
+  };
 }
 
 process.stdout.write(JSON.stringify({ ready: true, bases: bases.length }) + "\n");

@@ -37,7 +37,21 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { count: 200, start: 0, seed: 21, jobs: 1, timeLimitMs: 60_000, backstopMs: 600_000, memoryMb: 1024, pageLimit: 3, ocr: "null", only: null, json: false, report: null, log: null };
+  const o: Options = {
+    count: 200,
+    start: 0,
+    seed: 21,
+    jobs: 1,
+    timeLimitMs: 60_000,
+    backstopMs: 600_000,
+    memoryMb: 1024,
+    pageLimit: 3,
+    ocr: "null",
+    only: null,
+    json: false,
+    report: null,
+    log: null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const next = () => argv[++i] ?? "";
@@ -87,7 +101,8 @@ export interface FuzzSummary {
 }
 
 const FAILURES = ["crash", "hang", "memory", "internal", "starved"];
-const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : 0);
+const quantile = (sorted: number[], q: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : 0;
 
 export async function runFuzz(o: Options, onResult?: (r: InputResult, done: number) => void): Promise<FuzzSummary> {
   const queue = o.only ?? Array.from({ length: o.count }, (_, i) => o.start + i);
@@ -155,8 +170,13 @@ export function summarize(list: InputResult[], seed: number, wallSeconds: number
 }
 
 if (import.meta.main && process.argv[2] === "--summarize") {
-  const lines = (await Bun.file(process.argv[3]!).text()).split("\n").filter(Boolean).map((l) => JSON.parse(l) as InputResult);
-  process.stdout.write(JSON.stringify(summarize(lines, Number(process.argv[4] ?? 0), 0, [loadavg()[0]!, loadavg()[0]!]), null, 2) + "\n");
+  const lines = (await Bun.file(process.argv[3]!).text())
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as InputResult);
+  process.stdout.write(
+    JSON.stringify(summarize(lines, Number(process.argv[4] ?? 0), 0, [loadavg()[0]!, loadavg()[0]!]), null, 2) + "\n",
+  );
   process.exit(0);
 }
 
@@ -166,7 +186,9 @@ if (import.meta.main) {
   const summary = await runFuzz(o, (r, done) => {
     if (o.log) appendFileSync(o.log, JSON.stringify(r) + "\n");
     if (!o.json && (done % 100 === 0 || FAILURES.includes(r.outcome))) {
-      process.stderr.write(`${done} inputs; #${r.index} ${r.outcome} ${r.ms} ms ${Math.round(r.peak_rss / 1048576)} MB ${FAILURES.includes(r.outcome) ? r.detail.slice(0, 160) : ""}\n`);
+      process.stderr.write(
+        `${done} inputs; #${r.index} ${r.outcome} ${r.ms} ms ${Math.round(r.peak_rss / 1048576)} MB ${FAILURES.includes(r.outcome) ? r.detail.slice(0, 160) : ""}\n`,
+      );
     }
   });
   if (o.report) await Bun.write(o.report, JSON.stringify(summary, null, 2));
@@ -174,7 +196,10 @@ if (import.meta.main) {
   else {
     const { failures, ...figures } = summary;
     process.stdout.write(JSON.stringify(figures, null, 2) + "\n");
-    for (const f of failures) process.stdout.write(`#${f.index} ${f.outcome} (${f.base} ${f.ops?.join("; ") ?? ""}): ${f.detail}\n  reproduce: bun run fuzz -- --seed ${o.seed} --only ${f.index}\n`);
+    for (const f of failures)
+      process.stdout.write(
+        `#${f.index} ${f.outcome} (${f.base} ${f.ops?.join("; ") ?? ""}): ${f.detail}\n  reproduce: bun run fuzz -- --seed ${o.seed} --only ${f.index}\n`,
+      );
   }
   process.exit(summary.crashes + summary.hangs + summary.over_memory + summary.starved > 0 ? 1 : 0);
 }

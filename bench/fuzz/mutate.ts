@@ -14,7 +14,22 @@ export interface Mutation {
   ops: string[];
 }
 
-const KEYWORDS = ["endobj", "endstream", "stream", "xref", "startxref", "trailer", "obj", "/Length", "/Filter", "/Count", "/Kids", "/Root", "IDAT", "IEND"];
+const KEYWORDS = [
+  "endobj",
+  "endstream",
+  "stream",
+  "xref",
+  "startxref",
+  "trailer",
+  "obj",
+  "/Length",
+  "/Filter",
+  "/Count",
+  "/Kids",
+  "/Root",
+  "IDAT",
+  "IEND",
+];
 const BIG = ["0", "-1", "99999999", "2147483647", "4294967295", "1e308", "999999999999999999999"];
 
 function findAll(hay: Uint8Array, needle: string, limit = 64): number[] {

@@ -70,7 +70,13 @@ async function threadWaits(pid: number | "self"): Promise<Map<string, number> | 
   const waits = new Map<string, number>();
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      const wait = Number((await Bun.file(`/proc/${pid}/task/${tid}/schedstat`).text().catch(() => "")).split(" ")[1]);
+      const wait = Number(
+        (
+          await Bun.file(`/proc/${pid}/task/${tid}/schedstat`)
+            .text()
+            .catch(() => "")
+        ).split(" ")[1],
+      );
       if (Number.isFinite(wait)) waits.set(tid, wait);
     }
   } catch {

@@ -84,7 +84,13 @@ export class Worker {
 
   private async startOnce(): Promise<void> {
     const o = this.o;
-    const args = [`--seed=${o.seed}`, `--time-limit-ms=${o.timeLimitMs}`, `--backstop-ms=${o.backstopMs}`, `--page-limit=${o.pageLimit}`, `--ocr=${o.ocr}`];
+    const args = [
+      `--seed=${o.seed}`,
+      `--time-limit-ms=${o.timeLimitMs}`,
+      `--backstop-ms=${o.backstopMs}`,
+      `--page-limit=${o.pageLimit}`,
+      `--ocr=${o.ocr}`,
+    ];
     const proc = Bun.spawn([process.execPath, CHILD, ...args], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
     this.proc = proc;
     this.lines = [];
@@ -102,7 +108,8 @@ export class Worker {
       this.push(null);
     })();
     void (async () => {
-      for await (const chunk of chunks(proc.stderr)) this.stderr = (this.stderr + new TextDecoder().decode(chunk)).slice(-2000);
+      for await (const chunk of chunks(proc.stderr))
+        this.stderr = (this.stderr + new TextDecoder().decode(chunk)).slice(-2000);
     })();
     // Start-up is not an input's time; on a starved machine it may take long, so only a dead worker fails here.
     const ready = await this.next();
@@ -125,7 +132,11 @@ export class Worker {
   private async restartIfBloated(): Promise<void> {
     // A long-lived worker's heap and allocator keep what earlier inputs used (RSS crept from ~250 MB to 1 GB over
     // 350 inputs in the first long run); a fresh process per ~hundreds of inputs keeps each figure about its input.
-    if (this.proc && this.proc.exitCode === null && (await rssBytes(this.proc.pid)) > (this.o.memoryMb * 1024 * 1024) / 2) {
+    if (
+      this.proc &&
+      this.proc.exitCode === null &&
+      (await rssBytes(this.proc.pid)) > (this.o.memoryMb * 1024 * 1024) / 2
+    ) {
       this.recycled++;
       this.proc.kill("SIGKILL");
       await this.proc.exited;
@@ -137,7 +148,11 @@ export class Worker {
   async run(index: number): Promise<InputResult> {
     await this.restartIfBloated();
     const proc = this.proc!;
-    const limits: Limits = { timeLimitMs: this.o.timeLimitMs, graceMs: GRACE_MS, backstopMs: this.o.backstopMs + GRACE_MS };
+    const limits: Limits = {
+      timeLimitMs: this.o.timeLimitMs,
+      graceMs: GRACE_MS,
+      backstopMs: this.o.backstopMs + GRACE_MS,
+    };
     const startReading: Reading = (await readUsage(proc.pid)) ?? { cpuMs: 0, waitNs: null };
     const started = performance.now();
     let observed = 0;
@@ -158,7 +173,8 @@ export class Worker {
       if (!now) return;
       const usage = since(startReading, now, performance.now() - started);
       const verdict = judge(usage, limits);
-      if (verdict !== "running") kill(verdict === "starved" ? "starved" : "hang", describeVerdict(verdict, usage, limits), usage.cpuMs);
+      if (verdict !== "running")
+        kill(verdict === "starved" ? "starved" : "hang", describeVerdict(verdict, usage, limits), usage.cpuMs);
     }, 50);
     proc.stdin.write(`${index}\n`);
     proc.stdin.flush();
@@ -194,6 +210,10 @@ async function describeInput(seed: number, index: number): Promise<{ base: strin
   basesForReports ??= import("./bases").then((m) => m.loadBases());
   const bases = await basesForReports;
   const { mutate } = await import("./mutate");
-  const m = mutate(bases.map((b) => b.data), seed, index);
+  const m = mutate(
+    bases.map((b) => b.data),
+    seed,
+    index,
+  );
   return { base: bases[m.base]!.name, ops: m.ops, size: m.bytes.length };
 }

@@ -9,5 +9,7 @@ export function docprocCommand(): string[] {
   if (chosen) return [chosen];
   const installed = Bun.which("docproc");
   if (installed) return [installed];
-  throw new Error("no `docproc` on PATH: install it first (`npm install -g .` in the checkout, see README), or set DOCPROC_BENCH_BIN");
+  throw new Error(
+    "no `docproc` on PATH: install it first (`npm install -g .` in the checkout, see README), or set DOCPROC_BENCH_BIN",
+  );
 }

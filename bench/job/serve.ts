@@ -48,13 +48,24 @@ async function startServer(): Promise<Server> {
   const proc = Bun.spawn([...docprocCommand(), "serve", "--data", dir, "--port", String(port), "--workers", "2"], {
     stdout: "ignore",
     stderr: "ignore",
-    env: { ...process.env, ADMIN_API_KEY: KEY, DOCPROC_MAX_BODY_MB: "1000", DOCPROC_MAX_FILE_MB: "1000", NO_COLOR: "1" },
+    env: {
+      ...process.env,
+      ADMIN_API_KEY: KEY,
+      DOCPROC_MAX_BODY_MB: "1000",
+      DOCPROC_MAX_FILE_MB: "1000",
+      NO_COLOR: "1",
+    },
   });
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`docproc serve exited with ${proc.exitCode}`);
-    if (await fetch(`${base}/health`).then((r) => r.ok).catch(() => false)) break;
+    if (
+      await fetch(`${base}/health`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      break;
     if (Date.now() > deadline) throw new Error("docproc serve did not come up in 60 s");
     await Bun.sleep(100);
   }
@@ -90,7 +101,10 @@ function cpuByThread(pid: number): Map<string, { group: string; cpu: number }> {
 const THREAD_GROUPS = ["pipeline", "pdf.js", "JIT", "HTTP", "other"] as const;
 
 /** Per-group CPU seconds between two cpuByThread readings (threads that ended meanwhile are not counted). */
-function threadDelta(before: ReturnType<typeof cpuByThread>, after: ReturnType<typeof cpuByThread>): Record<string, number> {
+function threadDelta(
+  before: ReturnType<typeof cpuByThread>,
+  after: ReturnType<typeof cpuByThread>,
+): Record<string, number> {
   const out: Record<string, number> = Object.fromEntries(THREAD_GROUPS.map((g) => [g, 0]));
   for (const [tid, t] of after) out[t.group] = (out[t.group] ?? 0) + t.cpu - (before.get(tid)?.cpu ?? 0);
   return out;
@@ -121,20 +135,40 @@ async function submitAll(server: Server, transactions: string[][]): Promise<Serv
 }
 
 /** `scans` null leaves the scanned case out (`bun bench/job.ts serve-pdf`: the born-digital rows only). */
-export async function serveRows(inputs: { real500: string; onePage: string; scans: string | null; pdftotext: string | null }): Promise<BenchRow[]> {
+export async function serveRows(inputs: {
+  real500: string;
+  onePage: string;
+  scans: string | null;
+  pdftotext: string | null;
+}): Promise<BenchRow[]> {
   const server = await startServer();
   try {
     const corpus = path.resolve(ROOT, "fixtures/corpora");
     // Warm-up: pdf.js workers, the pipeline modules, the OCR engine.
-    await submitAll(server, [[path.join(corpus, "invoice2data/AmazonWebServices.pdf"), path.join(corpus, "invoice2data/oyo.png")]]);
-    const onePage = readdirSync(inputs.onePage).sort().map((f) => path.join(inputs.onePage, f));
-    const cases: Array<{ metric: string; units: number; unit: string; groups: string[][]; ref: (() => Promise<Run>) | null; refName: string; target: string; quick: boolean }> = [
+    await submitAll(server, [
+      [path.join(corpus, "invoice2data/AmazonWebServices.pdf"), path.join(corpus, "invoice2data/oyo.png")],
+    ]);
+    const onePage = readdirSync(inputs.onePage)
+      .sort()
+      .map((f) => path.join(inputs.onePage, f));
+    const cases: Array<{
+      metric: string;
+      units: number;
+      unit: string;
+      groups: string[][];
+      ref: (() => Promise<Run>) | null;
+      refName: string;
+      target: string;
+      quick: boolean;
+    }> = [
       {
         metric: "warm serve: 500 real born-digital invoice pages, one PDF",
         units: 500,
         unit: "pages/s",
         groups: [[inputs.real500]],
-        ref: inputs.pdftotext ? () => measure([inputs.pdftotext!, inputs.real500, path.join(tmpdir(), "docproc-job-s.txt")]) : null,
+        ref: inputs.pdftotext
+          ? () => measure([inputs.pdftotext!, inputs.real500, path.join(tmpdir(), "docproc-job-s.txt")])
+          : null,
         refName: "pdftotext",
         target: "≥ 1.0×",
         quick: true,
@@ -144,15 +178,17 @@ export async function serveRows(inputs: { real500: string; onePage: string; scan
         units: 100,
         unit: "docs/s",
         groups: onePage.map((f) => [f]),
-        ref: inputs.pdftotext ? async () => {
-          const total: Run = { wall: 0, cpu: 0, rssMB: 0 };
-          for (const f of onePage) {
-            const r = await measure([inputs.pdftotext!, f, path.join(tmpdir(), "docproc-job-s.txt")]);
-            total.wall += r.wall;
-            total.cpu += r.cpu;
-          }
-          return total;
-        } : null,
+        ref: inputs.pdftotext
+          ? async () => {
+              const total: Run = { wall: 0, cpu: 0, rssMB: 0 };
+              for (const f of onePage) {
+                const r = await measure([inputs.pdftotext!, f, path.join(tmpdir(), "docproc-job-s.txt")]);
+                total.wall += r.wall;
+                total.cpu += r.cpu;
+              }
+              return total;
+            }
+          : null,
         refName: "a pdftotext loop",
         target: "informative",
         quick: true,
@@ -183,7 +219,13 @@ export async function serveRows(inputs: { real500: string; onePage: string; scan
       }
       const wall = median(a.map((r) => r.wall));
       const refWall = b.length ? median(b.map((r) => r.wall)) : null;
-      rows.push({ metric: `${c.metric} (vs ${c.refName})`, docproc: c.units / wall, reference: refWall ? c.units / refWall : null, unit: c.unit, target: c.target });
+      rows.push({
+        metric: `${c.metric} (vs ${c.refName})`,
+        docproc: c.units / wall,
+        reference: refWall ? c.units / refWall : null,
+        unit: c.unit,
+        target: c.target,
+      });
       rows.push({
         metric: `  same, per CPU-second of the server`,
         docproc: c.units / median(a.map((r) => r.cpu)),
@@ -192,7 +234,9 @@ export async function serveRows(inputs: { real500: string; onePage: string; scan
         target: "informative",
       });
       // Where the server's CPU went, per run (medians over the rounds), next to the reference's CPU seconds.
-      const perThread = THREAD_GROUPS.map((g) => `${g} ${median(a.map((r) => r.threads[g] ?? 0)).toFixed(2)}`).join(" · ");
+      const perThread = THREAD_GROUPS.map((g) => `${g} ${median(a.map((r) => r.threads[g] ?? 0)).toFixed(2)}`).join(
+        " · ",
+      );
       rows.push({
         metric: `  same, server CPU-s per run by thread`,
         docproc: perThread,

@@ -41,22 +41,32 @@ export function clientView(c: store.ClientWithKeyCounts) {
   };
 }
 
-export const keyView = (k: ApiKeyRecord) => ({ key_id: k.key_id, key_suffix: k.key_suffix, description: k.description, created_at: k.created_at, revoked_at: k.revoked_at, active: k.revoked_at === null });
+export const keyView = (k: ApiKeyRecord) => ({
+  key_id: k.key_id,
+  key_suffix: k.key_suffix,
+  description: k.description,
+  created_at: k.created_at,
+  revoked_at: k.revoked_at,
+  active: k.revoked_at === null,
+});
 
 function text(v: unknown, field: string, max: number): string {
-  if (typeof v !== "string" || v.trim() === "" || v.length > max) throw new DocprocError("invalid_input", `${field}: a non-empty string of at most ${max} characters`);
+  if (typeof v !== "string" || v.trim() === "" || v.length > max)
+    throw new DocprocError("invalid_input", `${field}: a non-empty string of at most ${max} characters`);
   return v.trim();
 }
 
 function permissionList(v: unknown): string[] {
-  if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) throw new DocprocError("invalid_input", "permissions: an array of permission names");
+  if (!Array.isArray(v) || v.some((x) => typeof x !== "string"))
+    throw new DocprocError("invalid_input", "permissions: an array of permission names");
   return parsePermissions(v as string[]);
 }
 
 /** A limit override: a positive integer, or null for the server default. */
 function limit(v: unknown, field: string): number | null {
   if (v === null) return null;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > 1e9) throw new DocprocError("invalid_input", `${field}: a positive integer, or null for the default`);
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > 1e9)
+    throw new DocprocError("invalid_input", `${field}: a positive integer, or null for the default`);
   return v;
 }
 
@@ -71,10 +81,14 @@ export function createClient(db: Db, clock: Clock, input: ClientInput) {
   const tenantId = input.tenant_id === undefined ? DEFAULT_TENANT : checkId(input.tenant_id, "tenant_id");
   const name = input.name === undefined ? clientId : text(input.name, "name", 200);
   const permissions = input.permissions === undefined ? DEFAULT_CLIENT_PERMISSIONS : permissionList(input.permissions);
-  const limits = Object.fromEntries(LIMIT_FIELDS.map((f) => [f, input[f] === undefined ? null : limit(input[f], f)])) as store.LimitOverrides;
+  const limits = Object.fromEntries(
+    LIMIT_FIELDS.map((f) => [f, input[f] === undefined ? null : limit(input[f], f)]),
+  ) as store.LimitOverrides;
   requireTenant(db, tenantId);
   if (store.getClient(db, clientId)) throw new DocprocError("conflict", `Client ${clientId} already exists`);
-  return clientView(store.insertClient(db, { client_id: clientId, tenant_id: tenantId, name, permissions, ...limits }, isoAt(clock)));
+  return clientView(
+    store.insertClient(db, { client_id: clientId, tenant_id: tenantId, name, permissions, ...limits }, isoAt(clock)),
+  );
 }
 
 export function listClients(db: Db, tenantId?: string) {
@@ -88,8 +102,10 @@ export function getClientDetail(db: Db, clientId: string) {
 
 /** PATCH: name, permissions and the limit overrides (null returns one to the default). The tenant cannot change. */
 export function updateClient(db: Db, clock: Clock, clientId: string, input: ClientInput) {
-  if (input.client_id !== undefined && input.client_id !== clientId) throw new DocprocError("invalid_input", "client_id cannot be changed");
-  if (input.tenant_id !== undefined) throw new DocprocError("invalid_input", "tenant_id cannot be changed: create a client in the other tenant");
+  if (input.client_id !== undefined && input.client_id !== clientId)
+    throw new DocprocError("invalid_input", "client_id cannot be changed");
+  if (input.tenant_id !== undefined)
+    throw new DocprocError("invalid_input", "tenant_id cannot be changed: create a client in the other tenant");
   const patch: store.ClientPatch = {};
   if (input.name !== undefined) patch.name = text(input.name, "name", 200);
   if (input.permissions !== undefined) patch.permissions = permissionList(input.permissions);
@@ -107,11 +123,31 @@ export function deleteClient(db: Db, clientId: string) {
 /** Generates a key for the client. The response is the only place the key value ever appears. */
 export function createKey(db: Db, clock: Clock, clientId: string, input: { description?: unknown }) {
   const client = requireClient(db, clientId);
-  const description = input.description === undefined || input.description === null ? "" : typeof input.description === "string" && input.description.length <= 500 ? input.description : null;
+  const description =
+    input.description === undefined || input.description === null
+      ? ""
+      : typeof input.description === "string" && input.description.length <= 500
+        ? input.description
+        : null;
   if (description === null) throw new DocprocError("invalid_input", "description: a string of at most 500 characters");
   const secret = newApiKey();
-  const rec = insertApiKey(db, { key_id: newId("key_"), client_id: clientId, key_hash: secret.hash, key_suffix: secret.suffix, description, created_at: isoAt(clock) });
-  return { api_key: secret.value, key_id: rec.key_id, key_suffix: rec.key_suffix, client_id: clientId, client_name: client.name, description: rec.description, created_at: rec.created_at };
+  const rec = insertApiKey(db, {
+    key_id: newId("key_"),
+    client_id: clientId,
+    key_hash: secret.hash,
+    key_suffix: secret.suffix,
+    description,
+    created_at: isoAt(clock),
+  });
+  return {
+    api_key: secret.value,
+    key_id: rec.key_id,
+    key_suffix: rec.key_suffix,
+    client_id: clientId,
+    client_name: client.name,
+    description: rec.description,
+    created_at: rec.created_at,
+  };
 }
 
 export function listKeys(db: Db, clientId: string) {
@@ -122,6 +158,7 @@ export function listKeys(db: Db, clientId: string) {
 /** Revokes a key: the next request with it answers 401. Revoking twice keeps the first revocation time. */
 export function revokeKey(db: Db, clock: Clock, clientId: string, keyId: string) {
   requireClient(db, clientId);
-  if (!getApiKey(db, clientId, keyId)) throw new DocprocError("not_found", `Key ${keyId} not found for client ${clientId}`);
+  if (!getApiKey(db, clientId, keyId))
+    throw new DocprocError("not_found", `Key ${keyId} not found for client ${clientId}`);
   return keyView(revokeApiKey(db, clientId, keyId, isoAt(clock))!);
 }

@@ -69,7 +69,9 @@ export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; s
   const { db, settings } = opts;
   const limiter = createRateLimiter({ db, clock: opts.clock });
   const ctx: PrincipalContext = { db, clock: opts.clock, settings, adminKeyHash: sha256Hex(opts.adminApiKey) };
-  const txOwner = db.query<Owner, [string]>("SELECT tenant_id, project_id, dataset_id FROM transactions WHERE transaction_id = ?");
+  const txOwner = db.query<Owner, [string]>(
+    "SELECT tenant_id, project_id, dataset_id FROM transactions WHERE transaction_id = ?",
+  );
 
   function check(req: RequestFacts, onCounted?: (rate: Decision) => void): Access {
     const facts = lookUp(req);
@@ -77,9 +79,16 @@ export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; s
     // The admin may do anything, unlimited: no rule to look up (this is the hot path of integrations using it).
     if (facts.rule === null) return { principal, rate: null };
     const rule = facts.rule;
-    if (rule.kind === "admin") throw new DocprocError("forbidden", "Admin endpoints need the admin key (ADMIN_API_KEY) in X-Admin-Key or X-API-Key");
+    if (rule.kind === "admin")
+      throw new DocprocError(
+        "forbidden",
+        "Admin endpoints need the admin key (ADMIN_API_KEY) in X-Admin-Key or X-API-Key",
+      );
     // Starting a playground transaction is a try-out: it never counts toward the async (submission) budget.
-    const rate = countOrRefuse(principal, windowsOf(principal, !!rule.submitsWork && facts.owner?.dataset_id !== "playground"));
+    const rate = countOrRefuse(
+      principal,
+      windowsOf(principal, !!rule.submitsWork && facts.owner?.dataset_id !== "playground"),
+    );
     onCounted?.(rate);
     checkScope(principal, rule, facts.owner?.tenant_id ?? null);
     if (rule.permission && !principal.permissions.has(rule.permission)) {
@@ -94,7 +103,12 @@ export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; s
    * one read snapshot for API keys: a third cheaper than three separate reads. Sessions are read on their own
    * because resolving one may write (its last-seen time), and nothing here may write inside the snapshot.
    */
-  function lookUp(req: RequestFacts): { principal: Principal; rule: AccessRule | null; owner: Owner | null; project: ProjectRecord | null } {
+  function lookUp(req: RequestFacts): {
+    principal: Principal;
+    rule: AccessRule | null;
+    owner: Owner | null;
+    project: ProjectRecord | null;
+  } {
     const read = () => {
       const principal = resolvePrincipal(ctx, req.header);
       if (principal.kind === "admin") return { principal, rule: null, owner: null, project: null };
@@ -117,7 +131,13 @@ export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; s
 
   const guard: Guard = {
     check,
-    chargeSubmission: (p) => (p.rateSubject === null ? null : countOrRefuse(p, windowsOf(p, true).filter((w) => w.name === ASYNC_WINDOW))),
+    chargeSubmission: (p) =>
+      p.rateSubject === null
+        ? null
+        : countOrRefuse(
+            p,
+            windowsOf(p, true).filter((w) => w.name === ASYNC_WINDOW),
+          ),
     principalOfKeyId: (keyId) => principalOfKeyId(db, settings, keyId),
     limiter,
     settings,
@@ -138,7 +158,12 @@ export function guardOf(db: Db): Guard | undefined {
 function checkScope(p: Principal, rule: AccessRule, txTenant: string | null): void {
   if (p.tenantId === null) return;
   if (rule.tenantId !== undefined && rule.tenantId !== p.tenantId) {
-    throw new DocprocError("not_found", rule.projectId !== undefined ? `Project ${rule.projectId} not found in tenant ${rule.tenantId}` : `Tenant ${rule.tenantId} not found`);
+    throw new DocprocError(
+      "not_found",
+      rule.projectId !== undefined
+        ? `Project ${rule.projectId} not found in tenant ${rule.tenantId}`
+        : `Tenant ${rule.tenantId} not found`,
+    );
   }
   if (rule.transactionId !== undefined && txTenant !== null && txTenant !== p.tenantId) {
     throw new DocprocError("not_found", `Transaction ${rule.transactionId} not found`);
@@ -149,7 +174,11 @@ type Owner = { tenant_id: string; project_id: string; dataset_id?: string };
 
 /** The project a submission runs in: named in the path, or the transaction's. */
 function submissionProject(db: Db, rule: AccessRule, txProject: string | null): ProjectRecord | null {
-  return rule.projectId !== undefined && rule.tenantId !== undefined ? getProject(db, rule.tenantId, rule.projectId) : txProject ? getProjectById(db, txProject) : null;
+  return rule.projectId !== undefined && rule.tenantId !== undefined
+    ? getProject(db, rule.tenantId, rule.projectId)
+    : txProject
+      ? getProjectById(db, txProject)
+      : null;
 }
 
 /** Submitting work runs the project's workflow: each enabled split/classify/extract step needs its permission. */
@@ -159,13 +188,21 @@ function checkStepPermissions(p: Principal, project: ProjectRecord | null): void
   const settings = { workflow: Array.isArray(raw.workflow) ? raw.workflow : [] } as ProjectSettings;
   for (const step of STEP_PERMISSIONS) {
     if (stepEnabled(settings, step) && !p.permissions.has(step)) {
-      throw new DocprocError("forbidden", `Missing permission: ${step} (the workflow of project ${project.project_id} runs the ${step} step)`);
+      throw new DocprocError(
+        "forbidden",
+        `Missing permission: ${step} (the workflow of project ${project.project_id} runs the ${step} step)`,
+      );
     }
   }
 }
 
 export function rateMessage(d: Decision): string {
-  const per = d.window.lengthMs === 60_000 ? "minute" : d.window.lengthMs === 3600_000 ? "hour" : `${Math.round(d.window.lengthMs / 1000)} seconds`;
+  const per =
+    d.window.lengthMs === 60_000
+      ? "minute"
+      : d.window.lengthMs === 3600_000
+        ? "hour"
+        : `${Math.round(d.window.lengthMs / 1000)} seconds`;
   const what = d.window.name === ASYNC_WINDOW ? "task submissions" : "requests";
   return `Rate limit exceeded: ${d.window.limit} ${what} per ${per}. Try again in ${d.retryAfterSeconds} seconds.`;
 }

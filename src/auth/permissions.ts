@@ -5,10 +5,13 @@
 import { DocprocError } from "../core/errors";
 
 export const PERMISSIONS = {
-  "transaction.create": "create and submit transactions: create, one-step process, upload source files, start, rerun, capture tokens, webhook redelivery",
-  "transaction.read": "read transactions: status (with long poll), list, batch status, source file list, webhook delivery log",
+  "transaction.create":
+    "create and submit transactions: create, one-step process, upload source files, start, rerun, capture tokens, webhook redelivery",
+  "transaction.read":
+    "read transactions: status (with long poll), list, batch status, source file list, webhook delivery log",
   "transaction.download_results": "results: export manifest, export file download, documents, page images/OCR",
-  "transaction.review": "human review: read a transaction's documents with boxes, words and page images, correct and confirm them, finish the review",
+  "transaction.review":
+    "human review: read a transaction's documents with boxes, words and page images, correct and confirm them, finish the review",
   "project.manage": "create and update projects and their settings",
   split: "submit work to a project whose workflow runs the Split step",
   classify: "submit work to a project whose workflow runs the Classify step",
@@ -24,13 +27,28 @@ export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
  * the way it always was gets (docs/api-stability.md). New permissions are opt-in for clients. The list is stored
  * with the client at creation, so an existing client keeps exactly what it was given.
  */
-export const DEFAULT_CLIENT_PERMISSIONS: Permission[] = ["transaction.create", "transaction.read", "transaction.download_results", "split", "classify", "extract"];
+export const DEFAULT_CLIENT_PERMISSIONS: Permission[] = [
+  "transaction.create",
+  "transaction.read",
+  "transaction.download_results",
+  "split",
+  "classify",
+  "extract",
+];
 
 /**
  * Given to a user (a person signing in, mostly to review) created without a list: the client default plus
  * transaction.review, as since wave 2. Fixed too: later permissions are opt-in.
  */
-export const DEFAULT_USER_PERMISSIONS: Permission[] = ["transaction.create", "transaction.read", "transaction.download_results", "transaction.review", "split", "classify", "extract"];
+export const DEFAULT_USER_PERMISSIONS: Permission[] = [
+  "transaction.create",
+  "transaction.read",
+  "transaction.download_results",
+  "transaction.review",
+  "split",
+  "classify",
+  "extract",
+];
 
 /** The workflow steps gated by a permission of the same name. */
 export const STEP_PERMISSIONS = ["split", "classify", "extract"] as const satisfies readonly Permission[];
@@ -43,7 +61,10 @@ export function isPermission(name: string): name is Permission {
 export function parsePermissions(names: readonly string[]): Permission[] {
   const unknown = names.filter((n) => !isPermission(n));
   if (unknown.length) {
-    throw new DocprocError("invalid_input", `permissions: unknown ${unknown.map((n) => JSON.stringify(n)).join(", ")}; allowed: ${ALL_PERMISSIONS.join(", ")}`);
+    throw new DocprocError(
+      "invalid_input",
+      `permissions: unknown ${unknown.map((n) => JSON.stringify(n)).join(", ")}; allowed: ${ALL_PERMISSIONS.join(", ")}`,
+    );
   }
   return ALL_PERMISSIONS.filter((p) => names.includes(p));
 }
@@ -69,7 +90,12 @@ const X = "/transactions/(?<tx>(?!batch-status$)[^/]+)";
 
 /** First match wins. Paths not listed need authentication only (and answer 404 when no route exists). */
 const ROUTE_RULES: Matcher[] = [
-  { method: "POST", re: new RegExp(`^${P}/transactions/process/?$`), permission: "transaction.create", submitsWork: true },
+  {
+    method: "POST",
+    re: new RegExp(`^${P}/transactions/process/?$`),
+    permission: "transaction.create",
+    submitsWork: true,
+  },
   { method: "POST", re: new RegExp(`^${P}/transactions/?$`), permission: "transaction.create" },
   { method: "POST", re: new RegExp(`^${P}/capture-tokens/?$`), permission: "transaction.create", submitsWork: true },
   { method: "POST", re: new RegExp(`^${T}/projects/?$`), permission: "project.manage" },
@@ -87,7 +113,11 @@ const ROUTE_RULES: Matcher[] = [
   { method: "GET", re: new RegExp(`^${X}/source-files/?$`), permission: "transaction.read" },
   { method: "POST", re: new RegExp(`^${X}/start/?$`), permission: "transaction.create", submitsWork: true },
   { method: "POST", re: new RegExp(`^${X}/rerun/?$`), permission: "transaction.create", submitsWork: true },
-  { method: "GET", re: new RegExp(`^${X}/(exports|documents|pages)(/.*)?$`), permission: "transaction.download_results" },
+  {
+    method: "GET",
+    re: new RegExp(`^${X}/(exports|documents|pages)(/.*)?$`),
+    permission: "transaction.download_results",
+  },
   { method: "GET", re: new RegExp(`^${X}/review(/.*)?$`), permission: "transaction.review" },
   { method: "POST", re: new RegExp(`^${X}/review/?$`), permission: "transaction.review" },
   { method: "GET", re: new RegExp(`^${X}/deliveries/?$`), permission: "transaction.read" },

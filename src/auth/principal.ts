@@ -42,10 +42,20 @@ export interface PrincipalContext {
 const ADMIN_PERMISSIONS: ReadonlySet<string> = new Set<Permission>(ALL_PERMISSIONS);
 
 function adminPrincipal(settings: AuthSettings): Principal {
-  return { kind: "admin", tenantId: null, permissions: ADMIN_PERMISSIONS, rateSubject: null, limits: defaultLimits(settings) };
+  return {
+    kind: "admin",
+    tenantId: null,
+    permissions: ADMIN_PERMISSIONS,
+    rateSubject: null,
+    limits: defaultLimits(settings),
+  };
 }
 
-const defaultLimits = (s: AuthSettings) => ({ perMinute: s.ratePerMinute, perHour: s.ratePerHour, asyncPerHour: s.asyncPerHour });
+const defaultLimits = (s: AuthSettings) => ({
+  perMinute: s.ratePerMinute,
+  perHour: s.ratePerHour,
+  asyncPerHour: s.asyncPerHour,
+});
 
 export function resolvePrincipal(ctx: PrincipalContext, header: (name: string) => string | null): Principal {
   const adminHeader = header("x-admin-key");
@@ -70,7 +80,10 @@ export function resolvePrincipal(ctx: PrincipalContext, header: (name: string) =
       limits: defaultLimits(ctx.settings),
     };
   }
-  throw new DocprocError("unauthorized", "Missing credentials: send an API key in the X-API-Key header or a session token in X-Session-Token");
+  throw new DocprocError(
+    "unauthorized",
+    "Missing credentials: send an API key in the X-API-Key header or a session token in X-Session-Token",
+  );
 }
 
 function principalOfKey(ctx: PrincipalContext, key: string): Principal {
@@ -115,6 +128,8 @@ export function describePrincipal(p: Principal) {
     key_id: p.keyId ?? null,
     user_id: p.userId ?? null,
     username: p.username ?? null,
-    rate_limits: p.rateSubject ? { per_minute: p.limits.perMinute, per_hour: p.limits.perHour, async_per_hour: p.limits.asyncPerHour } : null,
+    rate_limits: p.rateSubject
+      ? { per_minute: p.limits.perMinute, per_hour: p.limits.perHour, async_per_hour: p.limits.asyncPerHour }
+      : null,
   };
 }

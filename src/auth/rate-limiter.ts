@@ -68,7 +68,14 @@ export function createRateLimiter(opts: { db: Db; clock: Clock }): RateLimiter {
         // The longest wait is the honest Retry-After when several windows are full.
         const worst = exceeded.reduce((a, b) => (b.c.start + b.c.lengthMs > a.c.start + a.c.lengthMs ? b : a));
         const resetAt = worst.c.start + worst.c.lengthMs;
-        return { result: { allowed: false, window: report(worst.w, worst.c), retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)) }, write: [] };
+        return {
+          result: {
+            allowed: false,
+            window: report(worst.w, worst.c),
+            retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+          },
+          write: [],
+        };
       }
       for (const { c } of live) c.count++;
       const tight = live.reduce((a, b) => {
@@ -76,7 +83,10 @@ export function createRateLimiter(opts: { db: Db; clock: Clock }): RateLimiter {
         const rb = b.w.limit - b.c.count;
         return rb < ra || (rb === ra && b.w.lengthMs < a.w.lengthMs) ? b : a;
       });
-      return { result: { allowed: true, window: report(tight.w, tight.c), retryAfterSeconds: 0 }, write: live.map(({ w, c }) => ({ window: w.name, ...c })) };
+      return {
+        result: { allowed: true, window: report(tight.w, tight.c), retryAfterSeconds: 0 },
+        write: live.map(({ w, c }) => ({ window: w.name, ...c })),
+      };
     });
   }
 
@@ -88,5 +98,11 @@ export function createRateLimiter(opts: { db: Db; clock: Clock }): RateLimiter {
 }
 
 function report(w: WindowSpec, c: StoredWindow): WindowReport {
-  return { name: w.name, limit: w.limit, remaining: Math.max(0, w.limit - c.count), resetAt: c.start + c.lengthMs, lengthMs: w.lengthMs };
+  return {
+    name: w.name,
+    limit: w.limit,
+    remaining: Math.max(0, w.limit - c.count),
+    resetAt: c.start + c.lengthMs,
+    lengthMs: w.lengthMs,
+  };
 }

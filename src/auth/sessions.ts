@@ -9,7 +9,14 @@
 import { DocprocError } from "../core/errors";
 import type { Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
-import { endSession, findLiveSession, insertSession, purgeSessions, touchSession, type LiveSession } from "../storage/sessions";
+import {
+  endSession,
+  findLiveSession,
+  insertSession,
+  purgeSessions,
+  touchSession,
+  type LiveSession,
+} from "../storage/sessions";
 import { findUserForLogin } from "../storage/users";
 import { getTenant } from "../storage/tenants";
 import { newId, newSessionToken, sha256Hex, SESSION_TOKEN_PREFIX } from "./keys";
@@ -36,11 +43,23 @@ const touchIntervalMs = (s: AuthSettings) => Math.min(60_000, Math.floor(s.sessi
 let dummyHash: Promise<string> | undefined;
 
 /** Verifies the password (argon2id) and opens a session. Unknown users cost the same time as wrong passwords. */
-export async function login(db: Db, clock: Clock, settings: AuthSettings, limiter: RateLimiter, input: LoginInput): Promise<LoginResult> {
+export async function login(
+  db: Db,
+  clock: Clock,
+  settings: AuthSettings,
+  limiter: RateLimiter,
+  input: LoginInput,
+): Promise<LoginResult> {
   const tenantId = input.tenant_id || DEFAULT_TENANT;
-  const attempt = limiter.hit(`login:${tenantId}/${input.username}`, [{ name: "login", limit: settings.loginAttemptsPer15Min, lengthMs: 15 * 60_000 }]);
+  const attempt = limiter.hit(`login:${tenantId}/${input.username}`, [
+    { name: "login", limit: settings.loginAttemptsPer15Min, lengthMs: 15 * 60_000 },
+  ]);
   if (!attempt.allowed) {
-    throw new DocprocError("rate_limited", `Too many sign-in attempts. Try again in ${attempt.retryAfterSeconds} seconds.`, { details: { decision: attempt } });
+    throw new DocprocError(
+      "rate_limited",
+      `Too many sign-in attempts. Try again in ${attempt.retryAfterSeconds} seconds.`,
+      { details: { decision: attempt } },
+    );
   }
   const user = getTenant(db, tenantId) ? findUserForLogin(db, tenantId, input.username) : null;
   dummyHash ??= Bun.password.hash("docproc-dummy-password", { algorithm: "argon2id" });
@@ -51,7 +70,15 @@ export async function login(db: Db, clock: Clock, settings: AuthSettings, limite
   const token = newSessionToken();
   const sessionId = newId("ses_");
   const expiresAt = now + settings.sessionLifetimeMs;
-  insertSession(db, { token_hash: token.hash, session_id: sessionId, user_id: user.user_id, tenant_id: user.tenant_id, created_at: now, expires_at: expiresAt, last_seen_at: now });
+  insertSession(db, {
+    token_hash: token.hash,
+    session_id: sessionId,
+    user_id: user.user_id,
+    tenant_id: user.tenant_id,
+    created_at: now,
+    expires_at: expiresAt,
+    last_seen_at: now,
+  });
   return {
     session_token: token.value,
     session_id: sessionId,

@@ -9,18 +9,28 @@ export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export function checkId(value: unknown, field: string): string {
   if (typeof value !== "string" || !ID_PATTERN.test(value)) {
-    throw new DocprocError("invalid_input", `${field}: 1-64 characters of letters, digits, '.', '_' or '-', starting with a letter or digit`);
+    throw new DocprocError(
+      "invalid_input",
+      `${field}: 1-64 characters of letters, digits, '.', '_' or '-', starting with a letter or digit`,
+    );
   }
   return value;
 }
 
 export function createTenant(db: Db, clock: Clock, input: { tenant_id?: unknown; name?: unknown }): TenantRow {
   const id = checkId(input.tenant_id, "tenant_id");
-  if (input.name !== undefined && (typeof input.name !== "string" || input.name.trim() === "" || input.name.length > 200)) {
+  if (
+    input.name !== undefined &&
+    (typeof input.name !== "string" || input.name.trim() === "" || input.name.length > 200)
+  ) {
     throw new DocprocError("invalid_input", "name: a non-empty string of at most 200 characters");
   }
   if (getTenant(db, id)) throw new DocprocError("conflict", `Tenant ${id} already exists`);
-  db.query("INSERT INTO tenants (tenant_id, name, created_at) VALUES (?, ?, ?)").run(id, (input.name as string | undefined)?.trim() || id, isoAt(clock));
+  db.query("INSERT INTO tenants (tenant_id, name, created_at) VALUES (?, ?, ?)").run(
+    id,
+    (input.name as string | undefined)?.trim() || id,
+    isoAt(clock),
+  );
   return getTenant(db, id)!;
 }
 

@@ -11,7 +11,15 @@ import { createOcrEngine, lazyOcrEngine, type OcrEngine, type OcrEngineKind } fr
 import { folderSink } from "../core/exporters";
 import type { ProgressFn } from "../core/model";
 import type { ProjectSettings } from "../core/project";
-import { describeFailure, inlineNotifier, localMeta, ocrEngineOf, runTransaction, type InlineNotifySettings, type RunOutcome } from "../core/runner";
+import {
+  describeFailure,
+  inlineNotifier,
+  localMeta,
+  ocrEngineOf,
+  runTransaction,
+  type InlineNotifySettings,
+  type RunOutcome,
+} from "../core/runner";
 import { notificationNodes } from "../core/stages/notify";
 import { loadEnvSettings } from "../settings/env";
 import { usesSourceStem, withBaseName } from "../core/exporters/names";
@@ -86,11 +94,20 @@ export function createFileProcessor(opts: FileProcessorOptions): FileProcessor {
     async run(job) {
       const started = performance.now();
       const base = reserveName(job.file, job.bytes);
-      const runProfiles = base === null ? opts.profiles : withBaseName(profiles, base, bySource ? "source" : "template");
-      const meta = localMeta({ transactionId: job.transactionId, project: opts.project, metadata: job.metadata, source: opts.source });
+      const runProfiles =
+        base === null ? opts.profiles : withBaseName(profiles, base, bySource ? "source" : "template");
+      const meta = localMeta({
+        transactionId: job.transactionId,
+        project: opts.project,
+        metadata: job.metadata,
+        source: opts.source,
+      });
       const ref = { tenant_id: meta.tenant_id, project_id: meta.project_id, transaction_id: meta.transaction_id };
       const outcome = await runTransaction(
-        { sources: [{ index: 0, filename: path.basename(job.file), data: job.bytes, split_policy: "inherit" }], pageLimit: job.pageLimit ?? null },
+        {
+          sources: [{ index: 0, filename: path.basename(job.file), data: job.bytes, split_policy: "inherit" }],
+          pageLimit: job.pageLimit ?? null,
+        },
         {
           meta,
           project: opts.project,
@@ -125,7 +142,11 @@ export function notifySettingsFromEnv(): InlineNotifySettings {
 }
 
 /** The transaction's JSON results file: `<transaction_id>_data.json`, or `name` (e.g. `<stem>.json` by source). */
-export function resultsPathOf(outcome: Pick<RunOutcome, "results" | "manifest">, outDir: string, name = `${outcome.results.transaction_id}_data.json`): string | null {
+export function resultsPathOf(
+  outcome: Pick<RunOutcome, "results" | "manifest">,
+  outDir: string,
+  name = `${outcome.results.transaction_id}_data.json`,
+): string | null {
   for (const entry of Object.values(outcome.manifest.profiles)) {
     for (const f of entry.files) if (path.basename(f.filename) === name) return path.resolve(outDir, f.filename);
   }

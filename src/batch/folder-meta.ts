@@ -10,7 +10,11 @@ export function folderMetadata(root: string, file: string): Record<string, strin
   const absRoot = path.resolve(root);
   const rel = path.relative(absRoot, path.resolve(path.dirname(file)));
   const parts = rel === "" || rel.startsWith("..") ? [] : rel.split(path.sep).filter(Boolean);
-  const meta: Record<string, string> = { folder: parts.join("/"), watch_root: absRoot, source_path: path.resolve(file) };
+  const meta: Record<string, string> = {
+    folder: parts.join("/"),
+    watch_root: absRoot,
+    source_path: path.resolve(file),
+  };
   parts.forEach((p, i) => (meta[`folder_${i}`] = p));
   return meta;
 }

@@ -8,9 +8,36 @@ import path from "node:path";
 
 /** Filesystem types whose remote writes inotify does not report. */
 export const NETWORK_FS_TYPES = new Set([
-  "nfs", "nfs4", "cifs", "smb", "smb2", "smbfs", "smb3", "ncpfs", "afs", "9p", "virtiofs", "ceph", "glusterfs",
-  "lustre", "gpfs", "davfs", "fuse.sshfs", "fuse.rclone", "fuse.s3fs", "fuse.glusterfs", "fuse.davfs2", "fuse.cephfs",
-  "fuse.gcsfuse", "fuse.juicefs", "fuse.mergerfs", "vboxsf", "prl_fs", "fuse.vmhgfs-fuse", "vmhgfs", "drvfs",
+  "nfs",
+  "nfs4",
+  "cifs",
+  "smb",
+  "smb2",
+  "smbfs",
+  "smb3",
+  "ncpfs",
+  "afs",
+  "9p",
+  "virtiofs",
+  "ceph",
+  "glusterfs",
+  "lustre",
+  "gpfs",
+  "davfs",
+  "fuse.sshfs",
+  "fuse.rclone",
+  "fuse.s3fs",
+  "fuse.glusterfs",
+  "fuse.davfs2",
+  "fuse.cephfs",
+  "fuse.gcsfuse",
+  "fuse.juicefs",
+  "fuse.mergerfs",
+  "vboxsf",
+  "prl_fs",
+  "fuse.vmhgfs-fuse",
+  "vmhgfs",
+  "drvfs",
 ]);
 
 export interface MountEntry {
@@ -19,12 +46,17 @@ export interface MountEntry {
 }
 
 export function parseMounts(text: string): MountEntry[] {
-  return text
-    .split("\n")
-    .map((line) => line.split(" "))
-    .filter((f) => f.length >= 3)
-    // /proc/mounts escapes spaces and tabs in mount points as octal.
-    .map((f) => ({ mountPoint: f[1]!.replace(/\\(\d{3})/g, (_, o) => String.fromCharCode(parseInt(o, 8))), fsType: f[2]! }));
+  return (
+    text
+      .split("\n")
+      .map((line) => line.split(" "))
+      .filter((f) => f.length >= 3)
+      // /proc/mounts escapes spaces and tabs in mount points as octal.
+      .map((f) => ({
+        mountPoint: f[1]!.replace(/\\(\d{3})/g, (_, o) => String.fromCharCode(parseInt(o, 8))),
+        fsType: f[2]!,
+      }))
+  );
 }
 
 /** The filesystem type a folder lives on, or null when the mount table cannot be read (not Linux). */
@@ -45,7 +77,10 @@ export function filesystemTypeOf(dir: string, mountsText?: string): string | nul
   }
   let best: MountEntry | null = null;
   for (const m of parseMounts(text)) {
-    const inside = m.mountPoint === "/" || real === m.mountPoint || real.startsWith(m.mountPoint.endsWith("/") ? m.mountPoint : m.mountPoint + "/");
+    const inside =
+      m.mountPoint === "/" ||
+      real === m.mountPoint ||
+      real.startsWith(m.mountPoint.endsWith("/") ? m.mountPoint : m.mountPoint + "/");
     if (inside && (!best || m.mountPoint.length >= best.mountPoint.length)) best = m;
   }
   return best?.fsType ?? null;

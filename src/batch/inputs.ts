@@ -18,7 +18,18 @@ import { pushAll } from "../core/arrays";
 
 /** Extensions a folder walk picks up: the formats conversion reads, and e-mails (expanded into body + attachments). */
 export const DOCUMENT_EXTENSIONS = new Set([
-  ".pdf", ".png", ".jpg", ".jpeg", ".jpe", ".jfif", ".tif", ".tiff", ".webp", ".gif", ".bmp", ".eml",
+  ".pdf",
+  ".png",
+  ".jpg",
+  ".jpeg",
+  ".jpe",
+  ".jfif",
+  ".tif",
+  ".tiff",
+  ".webp",
+  ".gif",
+  ".bmp",
+  ".eml",
 ]);
 
 export interface CollectedInputs {
@@ -53,7 +64,11 @@ export async function collectInputs(paths: string[], opts: CollectOptions = {}):
     if (!info) throw new DocprocError("invalid_input", `no such file or folder: ${p}`);
     if (!info.isDirectory()) {
       // A device or FIFO is no document: /dev/zero never ends and a FIFO blocks until someone writes to it.
-      if (!info.isFile()) throw new DocprocError("invalid_input", `${p} is not a regular file (${kindOf(info)}): only files and folders are processed`);
+      if (!info.isFile())
+        throw new DocprocError(
+          "invalid_input",
+          `${p} is not a regular file (${kindOf(info)}): only files and folders are processed`,
+        );
       add(p);
       continue;
     }

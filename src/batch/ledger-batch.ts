@@ -25,7 +25,12 @@ export interface SkippedFile {
 }
 
 /** Runs one file as transaction `transactionId`, with extra metadata for its results file. */
-export type RunFileFn = (transactionId: string, file: string, extraMetadata: Record<string, unknown>, onProgress?: ProgressFn) => Promise<FileRun>;
+export type RunFileFn = (
+  transactionId: string,
+  file: string,
+  extraMetadata: Record<string, unknown>,
+  onProgress?: ProgressFn,
+) => Promise<FileRun>;
 
 export class LedgerBatch {
   private readonly shaOf = new Map<string, string>();
@@ -42,7 +47,13 @@ export class LedgerBatch {
   static open(opts: { dataDir: string; outDir: string; force?: boolean; command?: string }): LedgerBatch {
     const lock = acquireDataDirLock(opts.dataDir, opts.command ?? "process");
     try {
-      return new LedgerBatch(path.resolve(opts.dataDir), Ledger.open(opts.dataDir), lock, opts.outDir, opts.force ?? false);
+      return new LedgerBatch(
+        path.resolve(opts.dataDir),
+        Ledger.open(opts.dataDir),
+        lock,
+        opts.outDir,
+        opts.force ?? false,
+      );
     } catch (err) {
       lock.release();
       throw err;
@@ -61,9 +72,23 @@ export class LedgerBatch {
       }
       const entry = this.ledger.lookup(sha);
       if (entry && entry.status !== "processing" && !this.force) {
-        this.skipped.push({ file, reason: "already_processed", status: entry.status, transaction_id: entry.transaction_id, results_file: entry.results_path, error: entry.error });
+        this.skipped.push({
+          file,
+          reason: "already_processed",
+          status: entry.status,
+          transaction_id: entry.transaction_id,
+          results_file: entry.results_path,
+          error: entry.error,
+        });
       } else if (seen.has(sha)) {
-        this.skipped.push({ file, reason: "duplicate", status: null, transaction_id: null, results_file: null, error: null });
+        this.skipped.push({
+          file,
+          reason: "duplicate",
+          status: null,
+          transaction_id: null,
+          results_file: null,
+          error: null,
+        });
       } else {
         todo.push(file);
         this.shaOf.set(path.resolve(file), sha);
@@ -77,13 +102,18 @@ export class LedgerBatch {
    * Wraps a file run: claims the content, runs it under the ledger's transaction id (so a re-taken file keeps its
    * id) with `content_sha256` in its metadata, and records done/failed once the outputs are written.
    */
-  wrap(run: RunFileFn): (transactionId: string, file: string, onProgress?: ProgressFn) => Promise<FileRun & { transaction_id: string }> {
+  wrap(
+    run: RunFileFn,
+  ): (transactionId: string, file: string, onProgress?: ProgressFn) => Promise<FileRun & { transaction_id: string }> {
     return async (transactionId, file, onProgress) => {
       const sha = this.shaOf.get(path.resolve(file));
       if (!sha) return { ...(await run(transactionId, file, {}, onProgress)), transaction_id: transactionId };
       const claim = this.ledger.claim(sha, path.resolve(file), { force: this.force });
       if (claim.kind !== "claimed") {
-        throw new DocprocError("conflict", `${file}: content already ${claim.entry.status} (transaction ${claim.entry.transaction_id})`);
+        throw new DocprocError(
+          "conflict",
+          `${file}: content already ${claim.entry.status} (transaction ${claim.entry.transaction_id})`,
+        );
       }
       const id = claim.entry.transaction_id;
       let out: FileRun;
@@ -93,7 +123,11 @@ export class LedgerBatch {
         this.ledger.finish(sha, { status: "failed", error: err instanceof Error ? err.message : String(err) });
         throw err;
       }
-      this.ledger.finish(sha, { status: out.failed ? "failed" : "done", results_path: out.results_path, error: out.error });
+      this.ledger.finish(sha, {
+        status: out.failed ? "failed" : "done",
+        results_path: out.results_path,
+        error: out.error,
+      });
       return { ...out, transaction_id: id };
     };
   }
@@ -108,7 +142,10 @@ export class LedgerBatch {
     if (this.skipped.length === 0) return "";
     const dup = this.skipped.filter((s) => s.reason === "duplicate").length;
     const done = this.skipped.length - dup;
-    const parts = [done > 0 ? `${done} already processed (ledger in ${this.dataDir}; --force redoes them)` : "", dup > 0 ? `${dup} duplicate content` : ""];
+    const parts = [
+      done > 0 ? `${done} already processed (ledger in ${this.dataDir}; --force redoes them)` : "",
+      dup > 0 ? `${dup} duplicate content` : "",
+    ];
     return `Skipped: ${parts.filter(Boolean).join(", ")}\n`;
   }
 

@@ -98,7 +98,9 @@ export class Ledger {
       db.exec("PRAGMA synchronous = FULL");
       db.exec(SCHEMA);
     } catch (err) {
-      throw new DocprocError("invalid_input", `cannot open the ledger ${file}: ${(err as Error).message}`, { cause: err });
+      throw new DocprocError("invalid_input", `cannot open the ledger ${file}: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
     return new Ledger(db, opts.now ?? (() => new Date()));
   }
@@ -115,7 +117,9 @@ export class Ledger {
       const row = this.lookup(sha256);
       if (!row) {
         this.db
-          .query("INSERT INTO processed_files (sha256, status, transaction_id, source_path, run_id, created_at, updated_at) VALUES (?, 'processing', ?, ?, ?, ?, ?)")
+          .query(
+            "INSERT INTO processed_files (sha256, status, transaction_id, source_path, run_id, created_at, updated_at) VALUES (?, 'processing', ?, ?, ?, ?, ?)",
+          )
           .run(sha256, crypto.randomUUID(), sourcePath, this.runId, now, now);
         return { kind: "claimed", entry: this.lookup(sha256)!, retaken: false };
       }
@@ -125,7 +129,9 @@ export class Ledger {
       const interrupted = row.status === "processing";
       if (interrupted && row.attempts >= maxAttempts && !opts.force) {
         const error = `interrupted ${row.attempts} times while processing (the process was killed each time); not retried`;
-        this.db.query("UPDATE processed_files SET status = 'failed', error = ?, updated_at = ? WHERE sha256 = ?").run(error, now, sha256);
+        this.db
+          .query("UPDATE processed_files SET status = 'failed', error = ?, updated_at = ? WHERE sha256 = ?")
+          .run(error, now, sha256);
         return { kind: "finished", entry: this.lookup(sha256)! };
       }
       // Interrupted: same transaction id (outputs overwritten in place). Forced or retried: a new transaction.
@@ -141,10 +147,22 @@ export class Ledger {
   }
 
   /** Records the outcome of a claimed file. Only the run holding the claim may finish it. */
-  finish(sha256: string, outcome: { status: "done" | "failed"; results_path?: string | null; error?: string | null }): void {
+  finish(
+    sha256: string,
+    outcome: { status: "done" | "failed"; results_path?: string | null; error?: string | null },
+  ): void {
     const changed = this.db
-      .query("UPDATE processed_files SET status = ?, results_path = ?, error = ?, updated_at = ? WHERE sha256 = ? AND run_id = ? AND status = 'processing'")
-      .run(outcome.status, outcome.results_path ?? null, outcome.error ?? null, this.now().toISOString(), sha256, this.runId).changes;
+      .query(
+        "UPDATE processed_files SET status = ?, results_path = ?, error = ?, updated_at = ? WHERE sha256 = ? AND run_id = ? AND status = 'processing'",
+      )
+      .run(
+        outcome.status,
+        outcome.results_path ?? null,
+        outcome.error ?? null,
+        this.now().toISOString(),
+        sha256,
+        this.runId,
+      ).changes;
     if (changed !== 1) throw new DocprocError("conflict", `ledger: ${sha256.slice(0, 12)}… is not claimed by this run`);
   }
 
@@ -158,7 +176,9 @@ export class Ledger {
     const info = await stat(abs).catch(() => null);
     if (!info?.isFile()) return null;
     const cached = this.db
-      .query<{ sha256: string }, [string, number, number, number]>("SELECT sha256 FROM file_hashes WHERE path = ? AND size = ? AND mtime_ms = ? AND ino = ?")
+      .query<{ sha256: string }, [string, number, number, number]>(
+        "SELECT sha256 FROM file_hashes WHERE path = ? AND size = ? AND mtime_ms = ? AND ino = ?",
+      )
       .get(abs, info.size, info.mtimeMs, info.ino);
     if (cached) return cached.sha256;
     const sha = await hashFile(abs).catch(() => null);

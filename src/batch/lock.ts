@@ -45,7 +45,9 @@ export function acquireDataDirLock(dataDir: string, command: string): DataDirLoc
   } catch (err) {
     db.close();
     if (/locked|busy/i.test((err as Error).message)) throw lockedError(dir);
-    throw new DocprocError("internal", `cannot lock the data directory ${dir}: ${(err as Error).message}`, { cause: err });
+    throw new DocprocError("internal", `cannot lock the data directory ${dir}: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   const ownerFile = path.join(dir, LOCK_OWNER_FILE);
   const owner: LockOwner = { pid: process.pid, host: hostname(), command, started_at: new Date().toISOString() };

@@ -27,7 +27,10 @@ export function watchLog(log: Logger, cwd = process.cwd()): WatchLog {
     let t = running.get(transaction_id);
     if (!t) {
       t = stepTimer(({ step, done, total, seconds }) =>
-        log.debug({ event: "step_finished", transaction_id, step, done, total, duration_ms: Math.round(seconds * 1000) }, `${step} finished`),
+        log.debug(
+          { event: "step_finished", transaction_id, step, done, total, duration_ms: Math.round(seconds * 1000) },
+          `${step} finished`,
+        ),
       );
       running.set(transaction_id, t);
     }
@@ -43,16 +46,32 @@ export function watchLog(log: Logger, cwd = process.cwd()): WatchLog {
     event(e) {
       switch (e.event) {
         case "watching":
-          log.info({ event: "watching", dirs: e.dirs, polling: e.polling, reason: e.reason }, `watching ${e.dirs.map(rel).join(", ")} (${e.polling ? "polling" : "inotify"}; ${e.reason})`);
+          log.info(
+            { event: "watching", dirs: e.dirs, polling: e.polling, reason: e.reason },
+            `watching ${e.dirs.map(rel).join(", ")} (${e.polling ? "polling" : "inotify"}; ${e.reason})`,
+          );
           break;
         case "taken":
           timerOf(e.transaction_id);
-          log.info({ event: "job_started", kind: KIND, transaction_id: e.transaction_id, file: e.file, retaken: e.retaken }, `taken ${rel(e.file)}${e.retaken ? " (again: the previous run was interrupted)" : ""}`);
+          log.info(
+            { event: "job_started", kind: KIND, transaction_id: e.transaction_id, file: e.file, retaken: e.retaken },
+            `taken ${rel(e.file)}${e.retaken ? " (again: the previous run was interrupted)" : ""}`,
+          );
           break;
         case "done":
           end(e.transaction_id);
           log.info(
-            { event: "job_completed", kind: KIND, transaction_id: e.transaction_id, file: e.file, documents: e.documents, warnings: e.warnings.length, duration_ms: Math.round(e.seconds * 1000), results_file: e.results_file, moved_to: e.moved_to },
+            {
+              event: "job_completed",
+              kind: KIND,
+              transaction_id: e.transaction_id,
+              file: e.file,
+              documents: e.documents,
+              warnings: e.warnings.length,
+              duration_ms: Math.round(e.seconds * 1000),
+              results_file: e.results_file,
+              moved_to: e.moved_to,
+            },
             `done ${rel(e.file)} → ${e.results_file ? rel(e.results_file) : e.transaction_id} (${e.documents} document${e.documents === 1 ? "" : "s"}, ${e.seconds.toFixed(1)} s)`,
           );
           break;
@@ -60,26 +79,51 @@ export function watchLog(log: Logger, cwd = process.cwd()): WatchLog {
           end(e.transaction_id);
           const error = (e.error ?? "").split("\n")[0];
           log.error(
-            { event: "job_failed", kind: KIND, transaction_id: e.transaction_id, file: e.file, error_code: e.error_code ?? "internal", error, duration_ms: Math.round(e.seconds * 1000), moved_to: e.moved_to },
+            {
+              event: "job_failed",
+              kind: KIND,
+              transaction_id: e.transaction_id,
+              file: e.file,
+              error_code: e.error_code ?? "internal",
+              error,
+              duration_ms: Math.round(e.seconds * 1000),
+              moved_to: e.moved_to,
+            },
             `failed ${rel(e.file)}: ${error}${e.moved_to ? ` → ${rel(e.moved_to)}` : ""}`,
           );
           break;
         }
         case "skipped":
           if (e.reason === "not_a_document") {
-            log.info({ event: "file_skipped", file: e.file, reason: e.reason, detail: e.detail }, `skipped ${rel(e.file)}: ${e.detail}`);
+            log.info(
+              { event: "file_skipped", file: e.file, reason: e.reason, detail: e.detail },
+              `skipped ${rel(e.file)}: ${e.detail}`,
+            );
             break;
           }
           log.info(
-            { event: "file_skipped", file: e.file, reason: e.reason, status: e.status, transaction_id: e.transaction_id, moved_to: e.moved_to },
+            {
+              event: "file_skipped",
+              file: e.file,
+              reason: e.reason,
+              status: e.status,
+              transaction_id: e.transaction_id,
+              moved_to: e.moved_to,
+            },
             `skipped ${rel(e.file)}: ${e.reason === "duplicate" ? "same content as a file just processed" : `already ${e.status}`} (transaction ${e.transaction_id})`,
           );
           break;
         case "changed":
-          log.warn({ event: "file_changed", file: e.file, transaction_id: e.transaction_id }, `changed ${rel(e.file)}: written to while it was processed; it will be taken again once stable`);
+          log.warn(
+            { event: "file_changed", file: e.file, transaction_id: e.transaction_id },
+            `changed ${rel(e.file)}: written to while it was processed; it will be taken again once stable`,
+          );
           break;
         case "error":
-          log.error({ event: "watch_error", file: e.file, error: e.message }, `${e.file ? `${rel(e.file)}: ` : ""}${e.message}`);
+          log.error(
+            { event: "watch_error", file: e.file, error: e.message },
+            `${e.file ? `${rel(e.file)}: ` : ""}${e.message}`,
+          );
           break;
         case "stopped":
           log.info({ event: "stopped" }, "stopped");

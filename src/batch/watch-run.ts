@@ -40,7 +40,11 @@ export async function runWatchCommand(opts: WatchCommandOptions): Promise<number
   }
   const project = opts.project ? await loadProjectFile(opts.project) : defaultProject;
   await mkdir(opts.out, { recursive: true });
-  const logger = loggerFromFlags({ "log-format": opts.logFormat, "log-level": opts.logLevel }, "watch", logSettingsFromEnv());
+  const logger = loggerFromFlags(
+    { "log-format": opts.logFormat, "log-level": opts.logLevel },
+    "watch",
+    logSettingsFromEnv(),
+  );
   const wlog = watchLog(logger);
   const log = (e: WatchEvent) => {
     if (opts.json) process.stdout.write(JSON.stringify({ time: new Date().toISOString(), ...e }) + "\n");
@@ -84,11 +88,15 @@ export async function runWatchCommand(opts: WatchCommandOptions): Promise<number
  * DOCPROC_LOG_FORMAT and DOCPROC_LOG_LEVEL, read alone: watch does not load the server's settings (a stray bad serve
  * variable must not stop it). A bad value is a usage error, like a bad flag.
  */
-function logSettingsFromEnv(env: Record<string, string | undefined> = process.env): { format?: LogFormat; level?: LogLevel } {
+function logSettingsFromEnv(env: Record<string, string | undefined> = process.env): {
+  format?: LogFormat;
+  level?: LogLevel;
+} {
   const pick = <T extends string>(name: string, allowed: readonly T[]): T | undefined => {
     const v = env[name]?.trim();
     if (!v) return undefined;
-    if (!allowed.includes(v as T)) throw new DocprocError("invalid_input", `${name} must be one of ${allowed.join(", ")}, got "${v}"`);
+    if (!allowed.includes(v as T))
+      throw new DocprocError("invalid_input", `${name} must be one of ${allowed.join(", ")}, got "${v}"`);
     return v as T;
   };
   return { format: pick("DOCPROC_LOG_FORMAT", LOG_FORMATS), level: pick("DOCPROC_LOG_LEVEL", LOG_LEVELS) };

@@ -63,7 +63,14 @@ export type WatchEvent =
       warnings: string[];
       moved_to: string | null;
     }
-  | { event: "skipped"; file: string; reason: "already_processed" | "duplicate"; status: string; transaction_id: string; moved_to: string | null }
+  | {
+      event: "skipped";
+      file: string;
+      reason: "already_processed" | "duplicate";
+      status: string;
+      transaction_id: string;
+      moved_to: string | null;
+    }
   /** A settled file that is no document (an .xml that is no UBL or CII e-invoice): left where it is. */
   | { event: "skipped"; file: string; reason: "not_a_document"; detail: string }
   | { event: "error"; file?: string; message: string }
@@ -92,7 +99,19 @@ export function startWatch(opts: WatchOptions, emit: (e: WatchEvent) => void): W
     lock.release();
     throw err;
   }
-  const w = new HotFolder(opts, emit, lock, ledger, createFileProcessor({ project: opts.project, outDir: opts.outDir, source: "watch", ocrEngine: opts.ocrEngine, nameBy: opts.nameBy }));
+  const w = new HotFolder(
+    opts,
+    emit,
+    lock,
+    ledger,
+    createFileProcessor({
+      project: opts.project,
+      outDir: opts.outDir,
+      source: "watch",
+      ocrEngine: opts.ocrEngine,
+      nameBy: opts.nameBy,
+    }),
+  );
   return { ready: w.start(), stop: () => w.stop() };
 }
 
@@ -123,7 +142,11 @@ class HotFolder {
   ) {
     this.roots = opts.dirs.map((d) => {
       const dir = path.resolve(d);
-      return { dir, processed: path.resolve(opts.processedDir ?? path.join(dir, "processed")), failed: path.resolve(opts.failedDir ?? path.join(dir, "failed")) };
+      return {
+        dir,
+        processed: path.resolve(opts.processedDir ?? path.join(dir, "processed")),
+        failed: path.resolve(opts.failedDir ?? path.join(dir, "failed")),
+      };
     });
     this.polling = opts.poll || this.roots.some((r) => needsPolling(r.dir));
     this.tracker = new StabilityTracker({ stableMs: opts.stableMs, onStable: (f) => this.enqueue(f) });
@@ -131,15 +154,26 @@ class HotFolder {
 
   async start(): Promise<void> {
     const network = this.roots.filter((r) => needsPolling(r.dir)).map((r) => r.dir);
-    const reason = this.opts.poll ? "--poll" : network.length > 0 ? `network filesystem: ${network.join(", ")}` : "inotify";
+    const reason = this.opts.poll
+      ? "--poll"
+      : network.length > 0
+        ? `network filesystem: ${network.join(", ")}`
+        : "inotify";
     await this.startWatcher();
     this.emit({ event: "watching", dirs: this.roots.map((r) => r.dir), polling: this.polling, reason });
     await this.scan();
-    this.rescanTimer = setInterval(() => void this.scan().catch((e) => this.emit({ event: "error", message: String(e?.message ?? e) })), this.opts.rescanMs ?? 60_000);
+    this.rescanTimer = setInterval(
+      () => void this.scan().catch((e) => this.emit({ event: "error", message: String(e?.message ?? e) })),
+      this.opts.rescanMs ?? 60_000,
+    );
   }
 
   private excluded(): string[] {
-    return [...this.roots.flatMap((r) => [r.processed, r.failed]), path.resolve(this.opts.outDir), path.resolve(this.opts.dataDir)];
+    return [
+      ...this.roots.flatMap((r) => [r.processed, r.failed]),
+      path.resolve(this.opts.outDir),
+      path.resolve(this.opts.dataDir),
+    ];
   }
 
   private async startWatcher(): Promise<void> {
@@ -153,15 +187,21 @@ class HotFolder {
         usePolling: this.polling,
         interval,
         binaryInterval: interval,
-        ignored: (p: string) => !roots.has(p) && (path.basename(p).startsWith(".") || excluded.some((x) => p === x || p.startsWith(x + path.sep))),
+        ignored: (p: string) =>
+          !roots.has(p) &&
+          (path.basename(p).startsWith(".") || excluded.some((x) => p === x || p.startsWith(x + path.sep))),
       },
     );
     const onFile = (p: string) => {
       // An .xml file is watched too: once it has settled, handle() reads whether it is an e-invoice.
       const ext = path.extname(p).toLowerCase();
-      if (!this.stopping && !this.inHand.has(p) && (DOCUMENT_EXTENSIONS.has(ext) || ext === ".xml")) this.tracker.track(p);
+      if (!this.stopping && !this.inHand.has(p) && (DOCUMENT_EXTENSIONS.has(ext) || ext === ".xml"))
+        this.tracker.track(p);
     };
-    watcher.on("add", onFile).on("change", onFile).on("unlink", (p) => this.tracker.untrack(p));
+    watcher
+      .on("add", onFile)
+      .on("change", onFile)
+      .on("unlink", (p) => this.tracker.untrack(p));
     watcher.on("error", (err) => void this.onWatcherError(err));
     await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
     this.watcher = watcher;
@@ -169,7 +209,10 @@ class HotFolder {
 
   /** inotify can fail (watch limit reached, unsupported filesystem): polling always works. */
   private async onWatcherError(err: unknown): Promise<void> {
-    this.emit({ event: "error", message: `watcher: ${(err as Error)?.message ?? err}${this.polling ? "" : "; switching to polling"}` });
+    this.emit({
+      event: "error",
+      message: `watcher: ${(err as Error)?.message ?? err}${this.polling ? "" : "; switching to polling"}`,
+    });
     if (this.polling || this.stopping) return;
     this.polling = true;
     await this.watcher?.close();
@@ -226,7 +269,9 @@ class HotFolder {
     let sha: string | null = null;
     try {
       const before = await statKey(file);
-      const bytes = await Bun.file(file).bytes().catch(() => null);
+      const bytes = await Bun.file(file)
+        .bytes()
+        .catch(() => null);
       if (!bytes) return; // gone meanwhile
       const notDocument = whyNotADocument(file, bytes);
       if (notDocument !== null) {
@@ -243,26 +288,61 @@ class HotFolder {
       if (claim.kind === "finished") {
         if (await this.changedSince(file, before)) return this.waitAgain(file, claim.entry.transaction_id);
         const moved = await this.settle(file, root, claim.entry.status === "done", claim.entry.error);
-        this.emit({ event: "skipped", file, reason: "already_processed", status: claim.entry.status, transaction_id: claim.entry.transaction_id, moved_to: moved });
+        this.emit({
+          event: "skipped",
+          file,
+          reason: "already_processed",
+          status: claim.entry.status,
+          transaction_id: claim.entry.transaction_id,
+          moved_to: moved,
+        });
         return;
       }
       const txid = claim.entry.transaction_id;
       this.emit({ event: "taken", file, transaction_id: txid, retaken: claim.retaken });
       const meta = { ...folderMetadata(root.dir, file), content_sha256: sha, original_filename: path.basename(file) };
       const onProgress = this.opts.onProgress;
-      const run = await this.processor.run({ file, bytes, transactionId: txid, metadata: meta, ...(onProgress ? { onProgress: (step, done, total) => onProgress(txid, step, done, total) } : {}) });
-      const outcome = { status: run.failed ? ("failed" as const) : ("done" as const), results_path: run.results_path, error: run.error };
+      const run = await this.processor.run({
+        file,
+        bytes,
+        transactionId: txid,
+        metadata: meta,
+        ...(onProgress ? { onProgress: (step, done, total) => onProgress(txid, step, done, total) } : {}),
+      });
+      const outcome = {
+        status: run.failed ? ("failed" as const) : ("done" as const),
+        results_path: run.results_path,
+        error: run.error,
+      };
       this.ledger.finish(sha, outcome);
       const changed = await this.changedSince(file, before);
       const moved = changed ? null : await this.settle(file, root, outcome.status === "done", outcome.error);
       const documents = run.outcome.results.documents.length;
       const error_code = run.failed ? (run.outcome.error?.code ?? run.outcome.errors[0]?.code ?? "internal") : null;
-      this.emit({ event: outcome.status, file, transaction_id: txid, results_file: run.results_path, documents, seconds: run.seconds, error: run.error, error_code, warnings: run.outcome.warnings, moved_to: moved });
+      this.emit({
+        event: outcome.status,
+        file,
+        transaction_id: txid,
+        results_file: run.results_path,
+        documents,
+        seconds: run.seconds,
+        error: run.error,
+        error_code,
+        warnings: run.outcome.warnings,
+        moved_to: moved,
+      });
       if (changed) this.waitAgain(file, txid);
       for (const dup of this.waiting.get(sha) ?? []) {
         this.parked.delete(dup.file);
         const dupMoved = await this.settle(dup.file, dup.root, outcome.status === "done", outcome.error);
-        this.emit({ event: "skipped", file: dup.file, reason: "duplicate", status: outcome.status, transaction_id: txid, moved_to: dupMoved });
+        this.emit({
+          event: "skipped",
+          file: dup.file,
+          reason: "duplicate",
+          status: outcome.status,
+          transaction_id: txid,
+          moved_to: dupMoved,
+        });
       }
       this.waiting.delete(sha);
     } catch (err) {
@@ -316,6 +396,8 @@ class HotFolder {
 }
 
 async function statKey(file: string): Promise<string> {
-  const info = await Bun.file(file).stat().catch(() => null);
+  const info = await Bun.file(file)
+    .stat()
+    .catch(() => null);
   return info ? `${info.size}:${info.mtimeMs}` : "";
 }

@@ -30,12 +30,22 @@ export const ACCEPTED_DESCRIPTION = "PDF or an image (JPEG, PNG, WebP, TIFF, GIF
 async function pdfPages(f: CapturedFile): Promise<number> {
   let doc: PDFDocument;
   try {
-    doc = await PDFDocument.load(f.data, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+    doc = await PDFDocument.load(f.data, {
+      ignoreEncryption: true,
+      updateMetadata: false,
+      throwOnInvalidObject: false,
+    });
   } catch (err) {
-    throw new DocprocError("corrupt_file", `${f.filename}: the PDF could not be read (${(err as Error).message})`, { cause: err });
+    throw new DocprocError("corrupt_file", `${f.filename}: the PDF could not be read (${(err as Error).message})`, {
+      cause: err,
+    });
   }
   // Nobody can type a password on the capture page, so an encrypted PDF would only fail later, in processing.
-  if (doc.isEncrypted) throw new DocprocError("encrypted_file", `${f.filename} is password-protected; capture accepts unprotected PDFs only`);
+  if (doc.isEncrypted)
+    throw new DocprocError(
+      "encrypted_file",
+      `${f.filename} is password-protected; capture accepts unprotected PDFs only`,
+    );
   const n = doc.getPageCount();
   if (n < 1) throw new DocprocError("corrupt_file", `${f.filename}: the PDF has no pages`);
   return n;
@@ -49,7 +59,11 @@ async function imagePages(f: CapturedFile, format: CaptureFormat): Promise<numbe
     return format === "tiff" ? Math.max(1, meta.pages ?? 1) : 1;
   } catch (err) {
     const tooBig = /pixel limit/i.test((err as Error).message);
-    throw new DocprocError(tooBig ? "too_large" : "corrupt_file", `${f.filename}: the image could not be read (${(err as Error).message})`, { cause: err });
+    throw new DocprocError(
+      tooBig ? "too_large" : "corrupt_file",
+      `${f.filename}: the image could not be read (${(err as Error).message})`,
+      { cause: err },
+    );
   }
 }
 
@@ -57,7 +71,8 @@ async function imagePages(f: CapturedFile, format: CaptureFormat): Promise<numbe
 export async function inspectCapturedFile(f: CapturedFile): Promise<InspectedFile> {
   if (f.data.byteLength === 0) throw new DocprocError("empty_file", `${f.filename} is empty`);
   const format = sniffFormat(f.data);
-  if (format === "unknown") throw new DocprocError("unsupported_format", `${f.filename} is not a ${ACCEPTED_DESCRIPTION}`);
+  if (format === "unknown")
+    throw new DocprocError("unsupported_format", `${f.filename} is not a ${ACCEPTED_DESCRIPTION}`);
   const pages = format === "pdf" ? await pdfPages(f) : await imagePages(f, format);
   return { ...f, format, content_type: CONTENT_TYPES[format], pages };
 }
@@ -74,7 +89,9 @@ export async function inspectCapture(files: CapturedFile[], maxPages: number): P
   const inspected = results.map((r) => (r as PromiseFulfilledResult<InspectedFile>).value);
   const total = inspected.reduce((n, f) => n + f.pages, 0);
   if (total > maxPages) {
-    throw new DocprocError("too_large", `${total} pages submitted; this capture code accepts at most ${maxPages}`, { details: { pages: total, max_pages: maxPages } });
+    throw new DocprocError("too_large", `${total} pages submitted; this capture code accepts at most ${maxPages}`, {
+      details: { pages: total, max_pages: maxPages },
+    });
   }
   return inspected;
 }

@@ -46,32 +46,50 @@ export interface CaptureSubmission {
 /** The minting key's principal as of now, or a 403 saying why the capture may no longer act for it. */
 function actingPrincipal(ctx: SubmitContext, rec: CaptureTokenRecord): Principal | null {
   if (rec.minted_by === "admin") {
-    if (rec.admin_key_hash !== ctx.adminKeyHash) throw new DocprocError("forbidden", "The key that created this capture code is no longer valid");
+    if (rec.admin_key_hash !== ctx.adminKeyHash)
+      throw new DocprocError("forbidden", "The key that created this capture code is no longer valid");
     return null;
   }
   const p = rec.key_id ? ctx.guard.principalOfKeyId(rec.key_id) : null;
   if (!p) throw new DocprocError("forbidden", "The key that created this capture code has been revoked");
-  if (p.tenantId !== rec.tenant_id) throw new DocprocError("forbidden", "The key that created this capture code no longer belongs to this tenant");
-  if (!p.permissions.has("transaction.create")) throw new DocprocError("forbidden", "The key that created this capture code no longer holds transaction.create");
+  if (p.tenantId !== rec.tenant_id)
+    throw new DocprocError("forbidden", "The key that created this capture code no longer belongs to this tenant");
+  if (!p.permissions.has("transaction.create"))
+    throw new DocprocError("forbidden", "The key that created this capture code no longer holds transaction.create");
   const project = getProject(ctx.db, rec.tenant_id, rec.project_id);
   const raw = (project?.settings ?? {}) as Partial<ProjectSettings>;
   const workflow = { workflow: Array.isArray(raw.workflow) ? raw.workflow : [] } as ProjectSettings;
   const missing = STEP_PERMISSIONS.find((s) => stepEnabled(workflow, s) && !p.permissions.has(s));
-  if (missing) throw new DocprocError("forbidden", `The key that created this capture code lacks the ${missing} permission the project's workflow needs`);
+  if (missing)
+    throw new DocprocError(
+      "forbidden",
+      `The key that created this capture code lacks the ${missing} permission the project's workflow needs`,
+    );
   return p;
 }
 
 function checkSizes(ctx: SubmitContext, files: CapturedFile[]): void {
-  if (files.length === 0) throw new DocprocError("invalid_input", "No files: add at least one photo or PDF (multipart field `files`)");
-  if (files.length > ctx.maxFiles) throw new DocprocError("too_large", `Too many files: ${files.length}, at most ${ctx.maxFiles}`);
+  if (files.length === 0)
+    throw new DocprocError("invalid_input", "No files: add at least one photo or PDF (multipart field `files`)");
+  if (files.length > ctx.maxFiles)
+    throw new DocprocError("too_large", `Too many files: ${files.length}, at most ${ctx.maxFiles}`);
   const big = files.find((f) => f.data.byteLength > ctx.maxFileBytes);
-  if (big) throw new DocprocError("too_large", `${big.filename} is ${big.data.byteLength} bytes; the limit is ${ctx.maxFileBytes} bytes per file`);
+  if (big)
+    throw new DocprocError(
+      "too_large",
+      `${big.filename} is ${big.data.byteLength} bytes; the limit is ${ctx.maxFileBytes} bytes per file`,
+    );
 }
 
-export async function submitCapture(ctx: SubmitContext, token: string, files: CapturedFile[]): Promise<CaptureSubmission> {
+export async function submitCapture(
+  ctx: SubmitContext,
+  token: string,
+  files: CapturedFile[],
+): Promise<CaptureSubmission> {
   const rec = currentToken(ctx, token);
   if (rec.state !== "active") throw stateError(rec);
-  if (!getProject(ctx.db, rec.tenant_id, rec.project_id)) throw new DocprocError("not_found", `Project ${rec.project_id} no longer exists`);
+  if (!getProject(ctx.db, rec.tenant_id, rec.project_id))
+    throw new DocprocError("not_found", `Project ${rec.project_id} no longer exists`);
   const principal = actingPrincipal(ctx, rec);
   checkSizes(ctx, files);
   const inspected = await inspectCapture(files, rec.max_pages);
@@ -79,7 +97,12 @@ export async function submitCapture(ctx: SubmitContext, token: string, files: Ca
   const hashes = await Promise.all(inspected.map((f) => ctx.blobs.put(f.data)));
   commit(ctx, rec, inspected, hashes);
   ctx.wake();
-  return { transaction_id: rec.transaction_id, status: "processing", file_count: inspected.length, page_count: inspected.reduce((n, f) => n + f.pages, 0) };
+  return {
+    transaction_id: rec.transaction_id,
+    status: "processing",
+    file_count: inspected.length,
+    page_count: inspected.reduce((n, f) => n + f.pages, 0),
+  };
 }
 
 function commit(ctx: SubmitContext, rec: CaptureTokenRecord, files: InspectedFile[], hashes: string[]): void {
@@ -101,13 +124,32 @@ function commit(ctx: SubmitContext, rec: CaptureTokenRecord, files: InspectedFil
       source: "capture",
       metadata: {},
       request: {
-        capture: { label: rec.label, reviewer_id: rec.reviewer_id, max_pages: rec.max_pages, minted_by: rec.minted_by, client_id: rec.client_id },
-        source_files: files.map((f) => ({ filename: f.filename, content_type: f.content_type, size: f.data.byteLength, pages: f.pages })),
+        capture: {
+          label: rec.label,
+          reviewer_id: rec.reviewer_id,
+          max_pages: rec.max_pages,
+          minted_by: rec.minted_by,
+          client_id: rec.client_id,
+        },
+        source_files: files.map((f) => ({
+          filename: f.filename,
+          content_type: f.content_type,
+          size: f.data.byteLength,
+          pages: f.pages,
+        })),
       },
       now,
     });
     files.forEach((f, i) =>
-      addSourceFile(db, { transaction_id: rec.transaction_id, filename: f.filename, content_type: f.content_type, size: f.data.byteLength, blob_hash: hashes[i]!, split_policy: "inherit", now }),
+      addSourceFile(db, {
+        transaction_id: rec.transaction_id,
+        filename: f.filename,
+        content_type: f.content_type,
+        size: f.data.byteLength,
+        blob_hash: hashes[i]!,
+        split_policy: "inherit",
+        now,
+      }),
     );
     submitTransaction(db, ctx.clock, rec.transaction_id, { maxDepth: ctx.maxQueueDepth });
   }).immediate();

@@ -35,7 +35,13 @@ interface Reply {
   body: any;
 }
 
-const STATUS_CODES: Record<number, ErrorCode> = { 400: "invalid_input", 401: "unauthorized", 403: "forbidden", 404: "not_found", 429: "rate_limited" };
+const STATUS_CODES: Record<number, ErrorCode> = {
+  400: "invalid_input",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  429: "rate_limited",
+};
 
 function client(opts: CaptureCliOptions) {
   const base = opts.server.replace(/\/+$/, "");
@@ -67,16 +73,32 @@ function fail(what: string, r: Reply): never {
 }
 
 /** Runs the whole capture; resolves with the final transaction status ("completed" | "failed"). */
-export async function runCapture(opts: CaptureCliOptions, io: CaptureIo): Promise<{ status: string; summary: CaptureSummary }> {
+export async function runCapture(
+  opts: CaptureCliOptions,
+  io: CaptureIo,
+): Promise<{ status: string; summary: CaptureSummary }> {
   const call = client(opts);
   const projectPath = `/tenants/${encodeURIComponent(opts.tenant)}/projects/${encodeURIComponent(opts.project)}`;
-  const body = { page_limit: opts.pageLimit, ttl_seconds: opts.ttlSeconds, dataset_id: opts.datasetId, label: opts.label };
+  const body = {
+    page_limit: opts.pageLimit,
+    ttl_seconds: opts.ttlSeconds,
+    dataset_id: opts.datasetId,
+    label: opts.label,
+  };
   const minted = await call("POST", `${projectPath}/capture-tokens`, body);
   if (minted.status !== 201) fail("capture token", minted);
-  const t = minted.body as { transaction_id: string; capture_url: string; expires_at: string; max_pages: number; ttl_seconds: number };
+  const t = minted.body as {
+    transaction_id: string;
+    capture_url: string;
+    expires_at: string;
+    max_pages: number;
+    ttl_seconds: number;
+  };
   io.note(await terminalQr(t.capture_url));
   io.note(`${t.capture_url}\n`);
-  io.note(`Scan the code with a phone before ${localTime(t.expires_at)}; up to ${t.max_pages} pages, ${Math.round(t.ttl_seconds / 60) || 1} min to send once opened.`);
+  io.note(
+    `Scan the code with a phone before ${localTime(t.expires_at)}; up to ${t.max_pages} pages, ${Math.round(t.ttl_seconds / 60) || 1} min to send once opened.`,
+  );
   await waitForSubmit(call, `${projectPath}/capture-tokens/${t.transaction_id}`, io, opts.pollMs ?? 2000);
   io.note("Pages received; processing…");
   const final = await waitForResult(call, t.transaction_id);
@@ -86,15 +108,27 @@ export async function runCapture(opts: CaptureCliOptions, io: CaptureIo): Promis
   return { status: final.status, summary };
 }
 
-async function waitForSubmit(call: ReturnType<typeof client>, statePath: string, io: CaptureIo, pollMs: number): Promise<void> {
+async function waitForSubmit(
+  call: ReturnType<typeof client>,
+  statePath: string,
+  io: CaptureIo,
+  pollMs: number,
+): Promise<void> {
   let last = "issued";
   for (;;) {
     const r = await call("GET", statePath);
     if (r.status !== 200) fail("capture token state", r);
     const state = r.body.state as string;
     if (state === "consumed") return;
-    if (state === "expired") throw new DocprocError("timeout", last === "active" ? "The capture window ended before the pages were sent" : "The capture code expired before it was scanned");
-    if (state === "active" && last !== "active") io.note(`Code opened on the phone; waiting for the pages (until ${localTime(r.body.window_ends_at)})…`);
+    if (state === "expired")
+      throw new DocprocError(
+        "timeout",
+        last === "active"
+          ? "The capture window ended before the pages were sent"
+          : "The capture code expired before it was scanned",
+      );
+    if (state === "active" && last !== "active")
+      io.note(`Code opened on the phone; waiting for the pages (until ${localTime(r.body.window_ends_at)})…`);
     last = state;
     await io.sleep(pollMs);
   }
@@ -139,7 +173,11 @@ export function summarize(t: Record<string, any>, documents: DocumentLike[] | nu
       documents?.map((d) => ({
         type: d.document_type,
         pages: d.split?.page_numbers ?? [],
-        fields: Object.fromEntries(Object.entries(d.fields ?? {}).filter(([, f]) => f.value !== null && f.value !== "" && f.value !== undefined).map(([k, f]) => [k, f.value])),
+        fields: Object.fromEntries(
+          Object.entries(d.fields ?? {})
+            .filter(([, f]) => f.value !== null && f.value !== "" && f.value !== undefined)
+            .map(([k, f]) => [k, f.value]),
+        ),
       })) ?? null,
   };
 }
@@ -154,9 +192,15 @@ export function renderSummary(s: CaptureSummary): string {
   else {
     lines.push(`  ${s.documents.length} document${s.documents.length === 1 ? "" : "s"}`);
     s.documents.forEach((d, i) => {
-      const pages = d.pages.length === 0 ? "" : d.pages.length === 1 ? ` (page ${d.pages[0]})` : ` (pages ${d.pages[0]}–${d.pages[d.pages.length - 1]})`;
+      const pages =
+        d.pages.length === 0
+          ? ""
+          : d.pages.length === 1
+            ? ` (page ${d.pages[0]})`
+            : ` (pages ${d.pages[0]}–${d.pages[d.pages.length - 1]})`;
       lines.push(`  ${i + 1}. ${d.type}${pages}`);
-      for (const [k, v] of Object.entries(d.fields).slice(0, KEY_FIELDS_SHOWN)) lines.push(`       ${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`);
+      for (const [k, v] of Object.entries(d.fields).slice(0, KEY_FIELDS_SHOWN))
+        lines.push(`       ${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`);
     });
   }
   return `${lines.join("\n")}\n`;

@@ -24,7 +24,9 @@ export interface CaptureContext {
 }
 
 /** Who mints: an API key (acted for at submit) or the admin key (identified by its digest). */
-export type Minter = { kind: "api_key"; keyId: string; clientId: string | null } | { kind: "admin"; adminKeyHash: string };
+export type Minter =
+  | { kind: "api_key"; keyId: string; clientId: string | null }
+  | { kind: "admin"; adminKeyHash: string };
 
 export interface MintInput {
   dataset_id: "production" | "playground";
@@ -54,15 +56,27 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** Tokens are kept this long after their last possible use, so integrations can still read their state. */
 export const CAPTURE_TOKEN_RETENTION_MS = 30 * 24 * 3600_000;
 
-export function mintCaptureToken(ctx: CaptureContext, minter: Minter, tenantId: string, projectId: string, input: MintInput): MintedToken {
+export function mintCaptureToken(
+  ctx: CaptureContext,
+  minter: Minter,
+  tenantId: string,
+  projectId: string,
+  input: MintInput,
+): MintedToken {
   const { settings } = ctx;
   const ttl = input.ttl_seconds ?? settings.defaultTtlSeconds;
   if (!Number.isInteger(ttl) || ttl < 1 || ttl > settings.maxTtlSeconds) {
-    throw new DocprocError("invalid_input", `ttl_seconds: must be an integer from 1 to ${settings.maxTtlSeconds}, got ${ttl}`);
+    throw new DocprocError(
+      "invalid_input",
+      `ttl_seconds: must be an integer from 1 to ${settings.maxTtlSeconds}, got ${ttl}`,
+    );
   }
   const pageLimit = input.page_limit ?? null;
   if (pageLimit !== null && (!Number.isInteger(pageLimit) || pageLimit < 1 || pageLimit > settings.maxPageLimit)) {
-    throw new DocprocError("invalid_input", `page_limit: must be an integer from 1 to ${settings.maxPageLimit}, got ${pageLimit}`);
+    throw new DocprocError(
+      "invalid_input",
+      `page_limit: must be an integer from 1 to ${settings.maxPageLimit}, got ${pageLimit}`,
+    );
   }
   const token = CAPTURE_TOKEN_PREFIX + randomBytes(32).toString("base64url");
   const now = ctx.clock.now();
@@ -85,7 +99,15 @@ export function mintCaptureToken(ctx: CaptureContext, minter: Minter, tenantId: 
     issued_at: now,
     expires_at: now + ttl * 1000,
   });
-  return { token, transaction_id: rec.transaction_id, expires_at: iso(rec.expires_at), max_pages: rec.max_pages, ttl_seconds: ttl, dataset_id: rec.dataset_id, label: rec.label };
+  return {
+    token,
+    transaction_id: rec.transaction_id,
+    expires_at: iso(rec.expires_at),
+    max_pages: rec.max_pages,
+    ttl_seconds: ttl,
+    dataset_id: rec.dataset_id,
+    label: rec.label,
+  };
 }
 
 /** Thrown for a token that exists but can no longer be used; `details.capture_state` says why. */
@@ -96,15 +118,25 @@ export function stateError(rec: store.CaptureTokenRecord): DocprocError {
     consumed: "This capture code has already been used: the documents were received. Ask for a new code to send more.",
     expired: "This capture code has expired. Ask for a new code.",
   };
-  return new DocprocError("conflict", messages[rec.state], { details: { capture_state: rec.state, transaction_id: rec.transaction_id } });
+  return new DocprocError("conflict", messages[rec.state], {
+    details: { capture_state: rec.state, transaction_id: rec.transaction_id },
+  });
 }
 
 /** The record with expiry applied as of now; `not_found` for an unknown token. */
 export function currentToken(ctx: CaptureContext, token: string): store.CaptureTokenRecord {
-  const hash = typeof token === "string" && token.startsWith(CAPTURE_TOKEN_PREFIX) && token.length < 200 ? hashCaptureToken(token) : null;
+  const hash =
+    typeof token === "string" && token.startsWith(CAPTURE_TOKEN_PREFIX) && token.length < 200
+      ? hashCaptureToken(token)
+      : null;
   const rec = hash ? store.getCaptureToken(ctx.db, hash) : null;
-  if (!rec) throw new DocprocError("not_found", "Unknown capture code: check that the whole link was opened, or ask for a new code");
-  if (store.expireCaptureToken(ctx.db, rec.token_hash, ctx.clock.now())) return store.getCaptureToken(ctx.db, rec.token_hash)!;
+  if (!rec)
+    throw new DocprocError(
+      "not_found",
+      "Unknown capture code: check that the whole link was opened, or ask for a new code",
+    );
+  if (store.expireCaptureToken(ctx.db, rec.token_hash, ctx.clock.now()))
+    return store.getCaptureToken(ctx.db, rec.token_hash)!;
   return rec;
 }
 
@@ -148,7 +180,10 @@ export function sessionOf(ctx: CaptureContext, rec: store.CaptureTokenRecord): C
 export function describeCaptureToken(ctx: CaptureContext, tenantId: string, projectId: string, transactionId: string) {
   const found = store.getCaptureTokenByTransaction(ctx.db, transactionId);
   if (!found || found.tenant_id !== tenantId || found.project_id !== projectId) {
-    throw new DocprocError("not_found", `Capture token for transaction ${transactionId} not found in project ${projectId}`);
+    throw new DocprocError(
+      "not_found",
+      `Capture token for transaction ${transactionId} not found in project ${projectId}`,
+    );
   }
   store.expireCaptureToken(ctx.db, found.token_hash, ctx.clock.now());
   const rec = store.getCaptureToken(ctx.db, found.token_hash)!;

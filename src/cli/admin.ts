@@ -21,18 +21,29 @@ export function checkDataDir(dataDir: string, opts: { create?: boolean } = {}): 
   if (existsSync(path.join(dir, "docproc.db"))) return "exists";
   const entries = existsSync(dir) ? readdirSync(dir) : [];
   if (entries.length > 0) {
-    throw new DocprocError("invalid_input", `${dataDir} is not a docproc data directory (it has files but no docproc.db): give the --data of your docproc serve`);
+    throw new DocprocError(
+      "invalid_input",
+      `${dataDir} is not a docproc data directory (it has files but no docproc.db): give the --data of your docproc serve`,
+    );
   }
   if (!opts.create) {
-    throw new DocprocError("invalid_input", `no docproc database in ${dataDir}: give the --data of your docproc serve (its first start creates docproc.db there)`);
+    throw new DocprocError(
+      "invalid_input",
+      `no docproc database in ${dataDir}: give the --data of your docproc serve (its first start creates docproc.db there)`,
+    );
   }
   return "new";
 }
 
-export async function withDataDb<T>(dataDir: string, fn: (db: Db, clock: Clock) => T | Promise<T>, opts: { create?: boolean } = {}): Promise<T> {
+export async function withDataDb<T>(
+  dataDir: string,
+  fn: (db: Db, clock: Clock) => T | Promise<T>,
+  opts: { create?: boolean } = {},
+): Promise<T> {
   // DOCPROC_DATABASE_URL: the admin commands work on the PostgreSQL database the servers share.
   const databaseUrl = loadEnvSettings().database.url;
-  if (!databaseUrl && checkDataDir(dataDir, opts) === "new") process.stderr.write(`docproc: creating a new data directory in ${path.resolve(dataDir)}\n`);
+  if (!databaseUrl && checkDataDir(dataDir, opts) === "new")
+    process.stderr.write(`docproc: creating a new data directory in ${path.resolve(dataDir)}\n`);
   const db = databaseUrl ? openPostgres(databaseUrl) : openDatabase(path.join(path.resolve(dataDir), "docproc.db"));
   try {
     return await fn(db, systemClock);
@@ -49,10 +60,23 @@ export function printResult(value: unknown, json: boolean, columns?: string[]): 
   }
   const cell = (v: unknown) => (v === null || v === undefined ? "-" : Array.isArray(v) ? v.join(",") : String(v));
   if (Array.isArray(value) && columns) {
-    process.stdout.write(value.length ? renderTable(columns, value.map((r) => columns.map((c) => cell((r as Record<string, unknown>)[c])))) : "(none)\n");
+    process.stdout.write(
+      value.length
+        ? renderTable(
+            columns,
+            value.map((r) => columns.map((c) => cell((r as Record<string, unknown>)[c]))),
+          )
+        : "(none)\n",
+    );
     return;
   }
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) process.stdout.write(`${k}: ${cell(v)}\n`);
 }
 
-export const splitList = (s: string | undefined) => (s === undefined ? undefined : s.split(",").map((x) => x.trim()).filter(Boolean));
+export const splitList = (s: string | undefined) =>
+  s === undefined
+    ? undefined
+    : s
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean);

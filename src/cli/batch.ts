@@ -111,7 +111,9 @@ async function runOne(batch: BatchContext, file: string): Promise<FileOutcome> {
   };
   batch.progress.start(transactionId, path.basename(file));
   try {
-    const run = await batch.run(transactionId, file, (step, done, total) => batch.progress.step(transactionId, step, done, total));
+    const run = await batch.run(transactionId, file, (step, done, total) =>
+      batch.progress.step(transactionId, step, done, total),
+    );
     fillFromRun(outcome, run, batch.outDir);
     const review = reviewSummaryOf(run.outcome.results, batch.project);
     Object.assign(outcome, review);
@@ -136,7 +138,9 @@ function fillFromRun(outcome: FileOutcome, run: FileRun & { transaction_id?: str
   outcome.text_source = describeTextSource(result.pages);
   outcome.documents = result.results.documents.length;
   outcome.warnings = result.warnings;
-  outcome.unreadable_pages = result.pages.filter((p) => p.unreadable !== undefined).map((p) => ({ page: p.page_number, file_page: p.source_file_page_number, reason: p.unreadable! }));
+  outcome.unreadable_pages = result.pages
+    .filter((p) => p.unreadable !== undefined)
+    .map((p) => ({ page: p.page_number, file_page: p.source_file_page_number, reason: p.unreadable! }));
   outcome.errors = result.errors.map(({ stage, code, message }) => ({ stage, code, message }));
   for (const entry of Object.values(result.manifest.profiles)) {
     for (const f of entry.files) outcome.exports.push(path.join(outDir, f.filename));
@@ -144,7 +148,9 @@ function fillFromRun(outcome: FileOutcome, run: FileRun & { transaction_id?: str
   const dataFile = `${result.results.transaction_id}_data.json`;
   // The processor knows the results file's name (`<stem>.json` with --name-by source); same path form as exports.
   const resultsPath = run.results_path;
-  outcome.results_file = outcome.exports.find((p) => (resultsPath ? path.resolve(p) === resultsPath : path.basename(p) === dataFile)) ?? null;
+  outcome.results_file =
+    outcome.exports.find((p) => (resultsPath ? path.resolve(p) === resultsPath : path.basename(p) === dataFile)) ??
+    null;
 }
 
 export function describeTextSource(pages: Page[]): string {

@@ -28,7 +28,9 @@ export function namesPdf(arg: string): boolean {
     if (info.isFile()) return isPdfName(arg);
     if (!info.isDirectory()) return false;
     const entries = readdirSync(arg);
-    return entries.slice(0, MAX_ENTRIES).some((e) => isPdfName(e) && statSync(path.join(arg, e), { throwIfNoEntry: false })?.isFile() === true);
+    return entries
+      .slice(0, MAX_ENTRIES)
+      .some((e) => isPdfName(e) && statSync(path.join(arg, e), { throwIfNoEntry: false })?.isFile() === true);
   } catch {
     return false;
   }
@@ -62,11 +64,14 @@ export function firstPdfToRead(args: string[], named = args.filter(namesPdf)): s
   try {
     const folder = args.find((a) => !a.startsWith("-") && statSync(a, { throwIfNoEntry: false })?.isDirectory());
     if (!folder) return null;
-    const names = readdirSync(folder).filter((n) => !n.startsWith(".")).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const names = readdirSync(folder)
+      .filter((n) => !n.startsWith("."))
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     for (const name of names.slice(0, MAX_ENTRIES)) {
       const info = statSync(path.join(folder, name), { throwIfNoEntry: false });
       if (!info || info.isDirectory()) return null; // the run reads that folder's files first
-      if (info.isFile() && isPdfName(name)) return info.size > 0 && info.size <= HEAD_START_MAX_BYTES ? path.join(folder, name) : null;
+      if (info.isFile() && isPdfName(name))
+        return info.size > 0 && info.size <= HEAD_START_MAX_BYTES ? path.join(folder, name) : null;
     }
     return null;
   } catch {
@@ -80,7 +85,10 @@ export async function warmPdfEarly(argv: string[]): Promise<void> {
   const args = argv.slice(1);
   const named = args.filter(namesPdf);
   if (named.length === 0) return;
-  const [{ prewarmPdfWorkers }, { DEFAULT_LIMITS, PDF_RENDER_DPI }] = await Promise.all([import("../core/convert/pdf-client"), import("../core/convert/limits")]);
+  const [{ prewarmPdfWorkers }, { DEFAULT_LIMITS, PDF_RENDER_DPI }] = await Promise.all([
+    import("../core/convert/pdf-client"),
+    import("../core/convert/limits"),
+  ]);
   const file = firstPdfToRead(args, named);
   let data: Uint8Array | null = null;
   try {
@@ -88,6 +96,14 @@ export async function warmPdfEarly(argv: string[]): Promise<void> {
   } catch {
     data = null; // unreadable now: the run reports it
   }
-  const head = data ? { data, pages: HEAD_START_PAGES, preferredScale: PDF_RENDER_DPI / 72, maxSidePx: DEFAULT_LIMITS.maxSidePx, maxRasterPixels: DEFAULT_LIMITS.maxRasterPixels } : undefined;
+  const head = data
+    ? {
+        data,
+        pages: HEAD_START_PAGES,
+        preferredScale: PDF_RENDER_DPI / 72,
+        maxSidePx: DEFAULT_LIMITS.maxSidePx,
+        maxRasterPixels: DEFAULT_LIMITS.maxRasterPixels,
+      }
+    : undefined;
   void prewarmPdfWorkers(1, head).catch(() => undefined);
 }

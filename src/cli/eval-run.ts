@@ -28,15 +28,23 @@ export interface EvalOptions {
 export function parseMinAccuracy(raw: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(raw);
   const v = m ? Number(m[1]) / (m[2] || Number(m[1]) > 1 ? 100 : 1) : NaN;
-  if (!(v >= 0 && v <= 1)) throw new DocprocError("invalid_input", `--min-accuracy ${raw}: give a share 0..1 or a percentage (95%)`);
+  if (!(v >= 0 && v <= 1))
+    throw new DocprocError("invalid_input", `--min-accuracy ${raw}: give a share 0..1 or a percentage (95%)`);
   return v;
 }
 
 export async function runEval(opts: EvalOptions): Promise<number> {
   const min = opts.minAccuracy === undefined ? null : parseMinAccuracy(opts.minAccuracy);
-  const files = opts.compare ? opts.compare.split(",").map((s) => s.trim()).filter(Boolean) : [opts.project];
-  if (opts.compare && files.length !== 2) throw new DocprocError("invalid_input", "--compare takes two project files: --compare A,B");
-  if (opts.compare && opts.project) throw new DocprocError("invalid_input", "--compare and --project exclude each other");
+  const files = opts.compare
+    ? opts.compare
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [opts.project];
+  if (opts.compare && files.length !== 2)
+    throw new DocprocError("invalid_input", "--compare takes two project files: --compare A,B");
+  if (opts.compare && opts.project)
+    throw new DocprocError("invalid_input", "--compare and --project exclude each other");
   const projects: Array<[string, ProjectSettings]> = [];
   for (const f of files) projects.push([f ?? "default project", f ? await loadProjectFile(f) : defaultProject]);
   const ocr = lazyOcrEngine(() => createOcrEngine({ engine: opts.ocrEngine ?? "auto", workers: cpuCount() }));
@@ -60,19 +68,37 @@ export async function runEval(opts: EvalOptions): Promise<number> {
     const body = reports.length === 2 ? { projects: names, reports } : reports[0];
     process.stdout.write(JSON.stringify(body, null, 2) + "\n");
   } else {
-    for (const [i, r] of reports.entries()) process.stdout.write(renderReport(r, `${opts.folder} · ${names[i]}`) + "\n");
+    for (const [i, r] of reports.entries())
+      process.stdout.write(renderReport(r, `${opts.folder} · ${names[i]}`) + "\n");
     if (reports.length === 2) {
       process.stdout.write(renderComparison(reports[0]!, reports[1]!, [names[0]!, names[1]!]));
-      process.stdout.write(renderSeriesComparison(outcomes[0]!, outcomes[1]!, [names[0]!, names[1]!], projects[1]![1].review_thresholds.field));
+      process.stdout.write(
+        renderSeriesComparison(
+          outcomes[0]!,
+          outcomes[1]!,
+          [names[0]!, names[1]!],
+          projects[1]![1].review_thresholds.field,
+        ),
+      );
     }
-    if (skipped.length) process.stdout.write(`skipped, no expected .json beside: ${skipped.map((f) => path.relative(opts.folder, f)).join(", ")}\n`);
+    if (skipped.length)
+      process.stdout.write(
+        `skipped, no expected .json beside: ${skipped.map((f) => path.relative(opts.folder, f)).join(", ")}\n`,
+      );
     for (const n of notDocuments) process.stdout.write(`skipped ${path.relative(opts.folder, n.file)}: ${n.reason}\n`);
   }
   if (opts.html) {
-    await writeFile(opts.html, renderHtml(reports[reports.length - 1]!, `docproc evaluation · ${opts.folder} · ${names[names.length - 1]}`));
+    await writeFile(
+      opts.html,
+      renderHtml(reports[reports.length - 1]!, `docproc evaluation · ${opts.folder} · ${names[names.length - 1]}`),
+    );
     if (!opts.json) process.stdout.write(`wrote ${opts.html}\n`);
   }
-  const failing = min === null ? [] : reports.map((r, i) => [r, names[i]] as const).filter(([r]) => r.overall.accuracy < min);
-  for (const [r, name] of failing) process.stderr.write(`docproc: ${name}: accuracy ${(100 * r.overall.accuracy).toFixed(1)}% is below --min-accuracy ${(100 * min!).toFixed(1)}%\n`);
+  const failing =
+    min === null ? [] : reports.map((r, i) => [r, names[i]] as const).filter(([r]) => r.overall.accuracy < min);
+  for (const [r, name] of failing)
+    process.stderr.write(
+      `docproc: ${name}: accuracy ${(100 * r.overall.accuracy).toFixed(1)}% is below --min-accuracy ${(100 * min!).toFixed(1)}%\n`,
+    );
   return failing.length ? 1 : 0;
 }

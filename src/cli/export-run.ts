@@ -46,14 +46,19 @@ export async function runExportCommand(opts: ExportOptions): Promise<number> {
   const outcomes: ExportOutcome[] = [];
   for (const file of files) {
     const { results } = await loadResultsFile(file);
-    const base = names?.claim(results.transaction.source_file_names[0] ?? "document", `transaction ${results.transaction_id}`) ?? null;
+    const base =
+      names?.claim(results.transaction.source_file_names[0] ?? "document", `transaction ${results.transaction_id}`) ??
+      null;
     const named = base === null ? profiles : withBaseName(profiles, base, "template");
     const manifest = await rerunExports({ results, sources: await originalSources(results), profiles: named, sink });
     outcomes.push(outcomeOf(file, results, manifest, opts.out));
   }
   const failed = outcomes.filter((o) => o.status === "failure").length;
   if (opts.json) {
-    process.stdout.write(JSON.stringify({ out_dir: path.resolve(opts.out), total: outcomes.length, failed, files: outcomes }, null, 2) + "\n");
+    process.stdout.write(
+      JSON.stringify({ out_dir: path.resolve(opts.out), total: outcomes.length, failed, files: outcomes }, null, 2) +
+        "\n",
+    );
   } else {
     const rows = outcomes.map((o) => [path.basename(o.results_file), String(o.exports.length), o.status]);
     process.stdout.write(renderTable(["results file", "files", "status"], rows, ["left", "right", "left"]));
@@ -71,7 +76,8 @@ async function collectResultsFiles(paths: string[]): Promise<string[]> {
     if (!info.isDirectory()) files.push(p);
     else for (const name of (await readdir(p)).sort()) if (name.endsWith("_data.json")) files.push(path.join(p, name));
   }
-  if (files.length === 0) throw new DocprocError("invalid_input", `no <transaction_id>_data.json results files in ${paths.join(", ")}`);
+  if (files.length === 0)
+    throw new DocprocError("invalid_input", `no <transaction_id>_data.json results files in ${paths.join(", ")}`);
   return files;
 }
 
@@ -82,7 +88,13 @@ async function originalSources(results: ResultsFile): Promise<SourceInput[]> {
   if (typeof sourcePath !== "string" || !filename || results.transaction.source_file_names.length !== 1) return [];
   const file = Bun.file(sourcePath);
   // Only a regular file: the path comes from a results file, which could name /dev/zero or a FIFO.
-  if (!(await file.stat().then((s) => s.isFile(), () => false))) return [];
+  if (
+    !(await file.stat().then(
+      (s) => s.isFile(),
+      () => false,
+    ))
+  )
+    return [];
   return [{ index: 0, filename, data: await file.bytes(), split_policy: "inherit" }];
 }
 

@@ -9,26 +9,35 @@ export const dataDirFlag = (description = "data directory") =>
   Flags.string({ description, default: "./docproc-data", env: "DOCPROC_DATA", helpValue: "DIR" });
 
 /** Where `process`, `watch` and `export` write export files. */
-export const outFlag = () => Flags.string({ description: "folder for export files", default: "./docproc-out", helpValue: "DIR" });
+export const outFlag = () =>
+  Flags.string({ description: "folder for export files", default: "./docproc-out", helpValue: "DIR" });
 
 /** A project settings file for the commands that process files. */
 export const projectFileFlag = () =>
-  Flags.string({ description: "project settings file (YAML or JSON); default: the embedded default project", helpValue: "FILE" });
+  Flags.string({
+    description: "project settings file (YAML or JSON); default: the embedded default project",
+    helpValue: "FILE",
+  });
 
 /** Files processed at once by `process` and `watch`. */
-export const concurrencyFlag = (defaults = "number of cores") => Flags.integer({ description: `files processed at once (default: ${defaults})`, min: 1, max: 64, helpValue: "N" });
+export const concurrencyFlag = (defaults = "number of cores") =>
+  Flags.integer({ description: `files processed at once (default: ${defaults})`, min: 1, max: 64, helpValue: "N" });
 
 /** `--quiet` and `--verbose`: the same two words for every command that reports as it goes. */
 export const verbosityFlags = (others: string[] = []) => ({
   quiet: Flags.boolean({ description: "print warnings and errors only", exclusive: ["verbose", ...others] }),
-  verbose: Flags.boolean({ description: "print every step too (for logs: the debug level)", exclusive: ["quiet", ...others] }),
+  verbose: Flags.boolean({
+    description: "print every step too (for logs: the debug level)",
+    exclusive: ["quiet", ...others],
+  }),
 });
 
 /** `--log-format`, `--log-level`, `--quiet` and `--verbose` of the long-running commands (serve, worker, watch); docs/operations.md. */
 export const logFlags = () => ({
   ...verbosityFlags(["log-level"]),
   "log-format": Flags.string({
-    description: "log lines on stderr: json (one object per line) or pretty (default: DOCPROC_LOG_FORMAT, else pretty on a terminal and json otherwise)",
+    description:
+      "log lines on stderr: json (one object per line) or pretty (default: DOCPROC_LOG_FORMAT, else pretty on a terminal and json otherwise)",
     options: ["json", "pretty"],
     helpValue: "FORMAT",
   }),

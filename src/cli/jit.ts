@@ -60,10 +60,13 @@ export function batchJscEnv(env: Record<string, string | undefined>, ram = total
   return {
     BUN_JSC_useFTLJIT: "0",
     BUN_JSC_forceRAMSize: env.BUN_JSC_forceRAMSize ?? String(Math.min(ram, BATCH_RAM_SIZE)),
-    BUN_JSC_thresholdForOMGOptimizeAfterWarmUp: env.BUN_JSC_thresholdForOMGOptimizeAfterWarmUp ?? BATCH_OMG_THRESHOLDS.afterWarmUp,
+    BUN_JSC_thresholdForOMGOptimizeAfterWarmUp:
+      env.BUN_JSC_thresholdForOMGOptimizeAfterWarmUp ?? BATCH_OMG_THRESHOLDS.afterWarmUp,
     BUN_JSC_thresholdForOMGOptimizeSoon: env.BUN_JSC_thresholdForOMGOptimizeSoon ?? BATCH_OMG_THRESHOLDS.soon,
-    BUN_JSC_thresholdForOptimizeAfterWarmUp: env.BUN_JSC_thresholdForOptimizeAfterWarmUp ?? BATCH_DFG_THRESHOLDS.afterWarmUp,
-    BUN_JSC_thresholdForOptimizeAfterLongWarmUp: env.BUN_JSC_thresholdForOptimizeAfterLongWarmUp ?? BATCH_DFG_THRESHOLDS.afterLongWarmUp,
+    BUN_JSC_thresholdForOptimizeAfterWarmUp:
+      env.BUN_JSC_thresholdForOptimizeAfterWarmUp ?? BATCH_DFG_THRESHOLDS.afterWarmUp,
+    BUN_JSC_thresholdForOptimizeAfterLongWarmUp:
+      env.BUN_JSC_thresholdForOptimizeAfterLongWarmUp ?? BATCH_DFG_THRESHOLDS.afterLongWarmUp,
   };
 }
 
@@ -76,12 +79,20 @@ export function wantsBatchJit(args: string[], env: Record<string, string | undef
 const LONG_LIVED_COMMANDS = new Set(["serve", "worker", "watch"]);
 
 /** FTL thresholds of a long-lived run: ten times JavaScriptCore's defaults (100,000 and 1,000). */
-export const LONG_LIVED_JSC_ENV = { BUN_JSC_thresholdForFTLOptimizeAfterWarmUp: "1000000", BUN_JSC_thresholdForFTLOptimizeSoon: "10000" };
+export const LONG_LIVED_JSC_ENV = {
+  BUN_JSC_thresholdForFTLOptimizeAfterWarmUp: "1000000",
+  BUN_JSC_thresholdForFTLOptimizeSoon: "10000",
+};
 
 /** The variables this run restarts with, or null for none. MUST be null once they are set (no exec loop). */
-export function jscRestartEnv(args: string[], env: Record<string, string | undefined>, ram = totalmem()): Record<string, string> | null {
+export function jscRestartEnv(
+  args: string[],
+  env: Record<string, string | undefined>,
+  ram = totalmem(),
+): Record<string, string> | null {
   if (wantsBatchJit(args, env)) return batchJscEnv(env, ram);
-  const userSet = env.BUN_JSC_useFTLJIT !== undefined || Object.keys(LONG_LIVED_JSC_ENV).some((k) => env[k] !== undefined);
+  const userSet =
+    env.BUN_JSC_useFTLJIT !== undefined || Object.keys(LONG_LIVED_JSC_ENV).some((k) => env[k] !== undefined);
   return LONG_LIVED_COMMANDS.has(args[0] ?? "") && !userSet ? { ...LONG_LIVED_JSC_ENV } : null;
 }
 
@@ -91,14 +102,19 @@ export function jscRestartEnv(args: string[], env: Record<string, string | undef
  * MUST run before anything starts threads of its own or writes output.
  */
 export function execForBatchJit(): void {
-  const exec = (process as { execve?: (file: string, args: string[], env: Record<string, string | undefined>) => never }).execve;
+  const exec = (
+    process as { execve?: (file: string, args: string[], env: Record<string, string | undefined>) => never }
+  ).execve;
   if (typeof exec !== "function" || process.platform === "win32") return;
   const restartEnv = jscRestartEnv(process.argv.slice(2), process.env);
   if (!restartEnv) return;
   // Inside a `bun build --compile` binary the entry script lives in Bun's virtual file system.
   const compiled = (process.argv[1] ?? "").startsWith("/$bunfs/");
   try {
-    exec.call(process, process.execPath, selfArgs(process.argv, process.execPath, process.execArgv, compiled), { ...process.env, ...restartEnv });
+    exec.call(process, process.execPath, selfArgs(process.argv, process.execPath, process.execArgv, compiled), {
+      ...process.env,
+      ...restartEnv,
+    });
   } catch {
     // Could not exec (a sandbox, an exotic install): run on with the default options, only slower.
   }

@@ -9,7 +9,13 @@ import { readFileSync } from "node:fs";
 import { printResult } from "./admin";
 import { defaultProject } from "../core/project";
 import { DocprocError } from "../core/errors";
-import { connectorMessages, connectorView, createConnector, deleteConnector, requireSecretKey } from "../mail/connectors";
+import {
+  connectorMessages,
+  connectorView,
+  createConnector,
+  deleteConnector,
+  requireSecretKey,
+} from "../mail/connectors";
 import type { MailContext, PollReport } from "../mail/importer";
 import { pollOnce, runContinuously } from "../mail/runner";
 import { webhookSettingsOf } from "../queue/deliveries";
@@ -53,18 +59,33 @@ const PROJECT_NAME = "Mail import";
 /** The project connectors of the CLI import into when none is named: one "Mail import" project per tenant. */
 function projectFor(data: DataDir, tenant: string, projectId: string | undefined): string {
   if (projectId) {
-    if (!getProject(data.db, tenant, projectId)) throw new DocprocError("not_found", `Project ${projectId} not found in tenant ${tenant}`);
+    if (!getProject(data.db, tenant, projectId))
+      throw new DocprocError("not_found", `Project ${projectId} not found in tenant ${tenant}`);
     return projectId;
   }
   const now = new Date().toISOString();
   ensureTenant(data.db, tenant, now);
   const existing = listProjects(data.db, tenant).find((p) => p.name === PROJECT_NAME);
-  return existing?.project_id ?? createProject(data.db, { project_id: crypto.randomUUID(), tenant_id: tenant, name: PROJECT_NAME, description: "Created by docproc mail add", settings: defaultProject, now }).project_id;
+  return (
+    existing?.project_id ??
+    createProject(data.db, {
+      project_id: crypto.randomUUID(),
+      tenant_id: tenant,
+      name: PROJECT_NAME,
+      description: "Created by docproc mail add",
+      settings: defaultProject,
+      now,
+    }).project_id
+  );
 }
 
 export function mailAdd(dataDir: string, f: MailAddFlags, json: boolean): void {
   const password = process.env[f["password-env"]];
-  if (!password) throw new DocprocError("invalid_input", `Set the IMAP password in the environment variable ${f["password-env"]} (it is never taken as a flag)`);
+  if (!password)
+    throw new DocprocError(
+      "invalid_input",
+      `Set the IMAP password in the environment variable ${f["password-env"]} (it is never taken as a flag)`,
+    );
   const env = loadEnvSettings().mail;
   const data = openData(dataDir);
   try {
@@ -94,7 +115,12 @@ export function mailAdd(dataDir: string, f: MailAddFlags, json: boolean): void {
 
 /** Nested settings as one JSON cell each, for the key: value listing. */
 const flat = (o: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k === "ca_certificate" ? "(PEM set)" : v !== null && typeof v === "object" ? JSON.stringify(v) : v]));
+  Object.fromEntries(
+    Object.entries(o).map(([k, v]) => [
+      k,
+      k === "ca_certificate" ? "(PEM set)" : v !== null && typeof v === "object" ? JSON.stringify(v) : v,
+    ]),
+  );
 
 export function mailList(dataDir: string, json: boolean): void {
   const data = openData(dataDir);
@@ -103,7 +129,18 @@ export function mailList(dataDir: string, json: boolean): void {
       const v = connectorView(data.db, c);
       return { ...v, imported: v.messages.imported + v.messages.done, failed: v.messages.failed };
     });
-    printResult(rows, json, ["connector_id", "project_id", "name", "enabled", "host", "folder", "imported", "failed", "last_poll_at", "last_error"]);
+    printResult(rows, json, [
+      "connector_id",
+      "project_id",
+      "name",
+      "enabled",
+      "host",
+      "folder",
+      "imported",
+      "failed",
+      "last_poll_at",
+      "last_error",
+    ]);
   } finally {
     data.db.close();
   }
@@ -130,7 +167,15 @@ export function mailMessages(dataDir: string, id: string, state: string | undefi
   const data = openData(dataDir);
   try {
     const c = requireById(data, id);
-    printResult(connectorMessages(data.db, c.tenant_id, c.project_id, id, { state }).items, json, ["uid", "state", "subject", "from", "transaction_id", "attempts", "error"]);
+    printResult(connectorMessages(data.db, c.tenant_id, c.project_id, id, { state }).items, json, [
+      "uid",
+      "state",
+      "subject",
+      "from",
+      "transaction_id",
+      "attempts",
+      "error",
+    ]);
   } finally {
     data.db.close();
   }
@@ -146,7 +191,11 @@ async function settled(data: DataDir, ids: string[]): Promise<void> {
   while (busy()) await Bun.sleep(200);
 }
 
-export async function mailRun(dataDir: string, opts: { once: boolean; connectors?: string[]; concurrency: number }, waitForSignal: () => Promise<string>): Promise<number> {
+export async function mailRun(
+  dataDir: string,
+  opts: { once: boolean; connectors?: string[]; concurrency: number },
+  waitForSignal: () => Promise<string>,
+): Promise<number> {
   const settings = loadEnvSettings();
   const env = settings.mail;
   const secretKey = requireSecretKey(env.secretKey);
@@ -155,7 +204,14 @@ export async function mailRun(dataDir: string, opts: { once: boolean; connectors
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const runtime =
     opts.concurrency > 0
-      ? startWorkerRuntime({ data, concurrency: opts.concurrency, leaseMs: settings.queue.leaseMs, jobTimeoutMs: settings.queue.jobTimeoutMs, webhooks: webhookSettingsOf(settings.webhooks), log })
+      ? startWorkerRuntime({
+          data,
+          concurrency: opts.concurrency,
+          leaseMs: settings.queue.leaseMs,
+          jobTimeoutMs: settings.queue.jobTimeoutMs,
+          webhooks: webhookSettingsOf(settings.webhooks),
+          log,
+        })
       : null;
   const ctx: MailContext = {
     db: data.db,
@@ -171,15 +227,30 @@ export async function mailRun(dataDir: string, opts: { once: boolean; connectors
   };
   try {
     if (opts.once) {
-      const { reports, errors } = await pollOnce(ctx, { secretKey, connectorIds: opts.connectors, onReport: (r) => process.stdout.write(reportLine(r)) });
+      const { reports, errors } = await pollOnce(ctx, {
+        secretKey,
+        connectorIds: opts.connectors,
+        onReport: (r) => process.stdout.write(reportLine(r)),
+      });
       for (const e of errors) process.stdout.write(`mail ${e.connector_id}: not polled: ${e.error}\n`);
       // With workers, --once also processes what it imported before it exits (what a cron job expects).
-      if (runtime) await settled(data, reports.flatMap((r) => r.imported.map((i) => i.transaction_id)));
+      if (runtime)
+        await settled(
+          data,
+          reports.flatMap((r) => r.imported.map((i) => i.transaction_id)),
+        );
       return errors.length > 0 || reports.some((r) => r.failed.length > 0) ? 1 : 0;
     }
     const stop = new AbortController();
-    process.stdout.write(`docproc mail running on ${data.dir} (${listMailConnectors(data.db, { enabled: true }).length} connectors, ${opts.concurrency} workers)\n`);
-    const loops = runContinuously(ctx, { secretKey, connectorIds: opts.connectors, signal: stop.signal, onReport: (r) => (r.imported.length || r.failed.length) && process.stdout.write(reportLine(r)) });
+    process.stdout.write(
+      `docproc mail running on ${data.dir} (${listMailConnectors(data.db, { enabled: true }).length} connectors, ${opts.concurrency} workers)\n`,
+    );
+    const loops = runContinuously(ctx, {
+      secretKey,
+      connectorIds: opts.connectors,
+      signal: stop.signal,
+      onReport: (r) => (r.imported.length || r.failed.length) && process.stdout.write(reportLine(r)),
+    });
     await Promise.race([waitForSignal(), loops]);
     stop.abort();
     await loops;

@@ -37,18 +37,38 @@ export async function runMemory(opts: MemoryOptions): Promise<number> {
     const items = project.memory.map(summaryOf);
     if (opts.json) out(JSON.stringify({ items }, null, 2) + "\n");
     else if (!items.length) out(`${opts.project}: no memories\n`);
-    else out(renderTable(["memory_id", "class", "confirmed", "source", "issuer", "fields"], items.map((m) => [m.memory_id, m.class_id, m.confirmed_at.slice(0, 10), m.source, m.issuer.vat_ids[0] ?? m.issuer.ibans[0] ?? m.issuer.name ?? "-", String(m.fields.length)])));
+    else
+      out(
+        renderTable(
+          ["memory_id", "class", "confirmed", "source", "issuer", "fields"],
+          items.map((m) => [
+            m.memory_id,
+            m.class_id,
+            m.confirmed_at.slice(0, 10),
+            m.source,
+            m.issuer.vat_ids[0] ?? m.issuer.ibans[0] ?? m.issuer.name ?? "-",
+            String(m.fields.length),
+          ]),
+        ),
+      );
     return 0;
   }
   const id = opts.target;
   if (opts.action === "show" || opts.action === "forget") {
     const m = id ? project.memory.find((x) => x.memory_id === id) : undefined;
-    if (!m) throw new DocprocError("invalid_input", `${opts.project} has no memory ${id ?? "(give its id)"}; see docproc memory list --project ${opts.project}`);
+    if (!m)
+      throw new DocprocError(
+        "invalid_input",
+        `${opts.project} has no memory ${id ?? "(give its id)"}; see docproc memory list --project ${opts.project}`,
+      );
     if (opts.action === "show") {
       out(JSON.stringify(m, null, 2) + "\n");
       return 0;
     }
-    await writeMemory(opts.project, project.memory.filter((x) => x !== m));
+    await writeMemory(
+      opts.project,
+      project.memory.filter((x) => x !== m),
+    );
     out(`forgot ${m.memory_id}; wrote ${opts.project} (previous version: ${opts.project}.bak)\n`);
     return 0;
   }
@@ -59,32 +79,70 @@ export async function runMemory(opts: MemoryOptions): Promise<number> {
   } catch (err) {
     throw new DocprocError("invalid_input", `--expected ${opts.expected}: ${(err as Error).message}`);
   }
-  const data = new Uint8Array(await readFile(id).catch(() => {
-    throw new DocprocError("invalid_input", `no such file: ${id}`);
-  }));
+  const data = new Uint8Array(
+    await readFile(id).catch(() => {
+      throw new DocprocError("invalid_input", `no such file: ${id}`);
+    }),
+  );
   const ocr = lazyOcrEngine(() => createOcrEngine({ engine: opts.ocrEngine ?? "auto", workers: cpuCount() }));
   let learned: Memory[];
   try {
     const now = new Date();
     const r = await processTransaction(
-      { sources: [{ index: 0, filename: path.basename(id), data, split_policy: "inherit", content_type: /\.txt$/i.test(id) ? "text/plain" : undefined }] },
-      { meta: { transaction_id: crypto.randomUUID(), tenant_id: "local", project_id: "default", project_version: 1, correlation_id: null, metadata: {}, created_at: now.toISOString(), source: "cli" }, project, ocr, sink: memorySink(), profiles: [] },
+      {
+        sources: [
+          {
+            index: 0,
+            filename: path.basename(id),
+            data,
+            split_policy: "inherit",
+            content_type: /\.txt$/i.test(id) ? "text/plain" : undefined,
+          },
+        ],
+      },
+      {
+        meta: {
+          transaction_id: crypto.randomUUID(),
+          tenant_id: "local",
+          project_id: "default",
+          project_version: 1,
+          correlation_id: null,
+          metadata: {},
+          created_at: now.toISOString(),
+          source: "cli",
+        },
+        project,
+        ocr,
+        sink: memorySink(),
+        profiles: [],
+      },
     );
     learned = learnFromExpected(r.results, expected, project, now).map((m) => ({ ...m, source: "cli" as const }));
   } finally {
     await ocr.close();
   }
-  if (!learned.length) throw new DocprocError("invalid_input", `${id}: none of the expected values is printed on the document; nothing learned`);
+  if (!learned.length)
+    throw new DocprocError(
+      "invalid_input",
+      `${id}: none of the expected values is printed on the document; nothing learned`,
+    );
   const after = mergeMemories(project.memory, learned);
   await writeMemory(opts.project, after);
   for (const m of learned) {
     const issuer = m.issuer.vat_ids[0] ?? m.issuer.ibans[0] ?? m.issuer.names[0] ?? m.issuer.name ?? "by layout";
     // A further confirmation of a known issuer refines its memory (core/memory/merge.ts) rather than adding one.
     const into = after.some((x) => x.memory_id === m.memory_id) ? null : after.find((x) => sameIssuer(x, m));
-    if (into) out(`refined ${into.memory_id} (${m.class_id}; ${into.confirmations} confirmations; fields ${Object.keys(into.fields).join(", ")}; issuer ${issuer})\n`);
+    if (into)
+      out(
+        `refined ${into.memory_id} (${m.class_id}; ${into.confirmations} confirmations; fields ${Object.keys(into.fields).join(", ")}; issuer ${issuer})\n`,
+      );
     else out(`learned ${m.memory_id} (${m.class_id}; fields ${Object.keys(m.fields).join(", ")}; issuer ${issuer})\n`);
   }
-  out(creating ? `created ${opts.project} (the default project with these memories)\n` : `wrote ${opts.project} (previous version: ${opts.project}.bak)\n`);
+  out(
+    creating
+      ? `created ${opts.project} (the default project with these memories)\n`
+      : `wrote ${opts.project} (previous version: ${opts.project}.bak)\n`,
+  );
   return 0;
 }
 

@@ -16,7 +16,9 @@ export async function terminateWithParent(): Promise<boolean> {
   const parent = process.ppid;
   try {
     const { dlopen, FFIType } = await import("bun:ffi");
-    const libc = dlopen("libc.so.6", { prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 } });
+    const libc = dlopen("libc.so.6", {
+      prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
+    });
     const ok = libc.symbols.prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0) === 0;
     // The parent may have died before the request: then no signal will come, so act as if it had.
     if (ok && process.ppid !== parent) process.kill(process.pid, "SIGTERM");

@@ -49,7 +49,11 @@ async function loadPipeline() {
 }
 
 export async function runProcess(opts: ProcessOptions): Promise<number> {
-  const { files: found, skipped, reasons } = await collectInputs(opts.paths, { exclude: [opts.out, ...(opts.data ? [opts.data] : [])] });
+  const {
+    files: found,
+    skipped,
+    reasons,
+  } = await collectInputs(opts.paths, { exclude: [opts.out, ...(opts.data ? [opts.data] : [])] });
   // pdf.js takes 0.1-0.3 s to load in its worker thread: started now, it loads beside the pipeline modules below
   // instead of after them (an idle worker does not keep the process alive).
   if (found.some((f) => /\.pdf$/i.test(f))) void prewarmPdfWorkers(1).catch(() => undefined);
@@ -57,19 +61,40 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
   const project = opts.project ? await loadProjectFile(opts.project) : defaultProject;
   const profiles = opts.format !== undefined ? profilesForFormats([opts.format]) : undefined;
   // --data: the ledger skips content already processed; its lock (exit 3) keeps overlapping cron runs apart.
-  const ledger = opts.data ? (await import("../batch/ledger-batch")).LedgerBatch.open({ dataDir: opts.data, outDir: opts.out, force: opts.force }) : null;
+  const ledger = opts.data
+    ? (await import("../batch/ledger-batch")).LedgerBatch.open({
+        dataDir: opts.data,
+        outDir: opts.out,
+        force: opts.force,
+      })
+    : null;
   const files = ledger ? await ledger.plan(found) : found;
   await mkdir(opts.out, { recursive: true });
   const cores = cpuCount();
   // One processor for the batch: one OCR engine (the flag, else the project's ocr.engine), one output folder.
-  const processor = createFileProcessor({ project, outDir: opts.out, source: "cli", ocrEngine: opts.ocrEngine, password: opts.password, nameBy: opts.nameBy, ...(profiles ? { profiles } : {}) });
+  const processor = createFileProcessor({
+    project,
+    outDir: opts.out,
+    source: "cli",
+    ocrEngine: opts.ocrEngine,
+    password: opts.password,
+    nameBy: opts.nameBy,
+    ...(profiles ? { profiles } : {}),
+  });
   // Names from the source are claimed in the file list's order before anything runs: the suffixes of same-stem
   // files (a/scan.pdf → scan, b/scan.pdf → scan_1) do not depend on which finishes first.
   for (const file of files) {
-    const bytes = await Bun.file(file).bytes().catch(() => null);
+    const bytes = await Bun.file(file)
+      .bytes()
+      .catch(() => null);
     if (!bytes || processor.reserveName(file, bytes) === null) break;
   }
-  const progress = opts.json || opts.verbosity === "quiet" ? silentProgress : opts.verbosity === "verbose" ? stepLines(process.stderr) : createProgress(process.stderr, files.length);
+  const progress =
+    opts.json || opts.verbosity === "quiet"
+      ? silentProgress
+      : opts.verbosity === "verbose"
+        ? stepLines(process.stderr)
+        : createProgress(process.stderr, files.length);
   const started = performance.now();
   // Ctrl-C: leave the terminal clean (no half-drawn bar) and exit 130 like any interrupted command.
   const onInterrupt = () => {
@@ -79,7 +104,12 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
   };
   process.once("SIGINT", onInterrupt);
   try {
-    const runFile = async (transactionId: string, file: string, extra: Record<string, unknown>, onProgress?: ProgressFn) => {
+    const runFile = async (
+      transactionId: string,
+      file: string,
+      extra: Record<string, unknown>,
+      onProgress?: ProgressFn,
+    ) => {
       const bytes = await Bun.file(file).bytes();
       const metadata = { source_path: path.resolve(file), ...extra };
       return processor.run({ file, bytes, transactionId, metadata, pageLimit: opts.pageLimit ?? null, onProgress });
@@ -88,21 +118,29 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
       files,
       outDir: opts.out,
       concurrency: opts.concurrency ?? cores,
-      lanes: opts.concurrency === undefined ? (finished) => lanesFor(cores, processor.ocrEngineName() !== null, finished) : undefined,
+      lanes:
+        opts.concurrency === undefined
+          ? (finished) => lanesFor(cores, processor.ocrEngineName() !== null, finished)
+          : undefined,
       progress,
       project,
-      run: ledger ? ledger.wrap(runFile) : (transactionId, file, onProgress) => runFile(transactionId, file, {}, onProgress),
+      run: ledger
+        ? ledger.wrap(runFile)
+        : (transactionId, file, onProgress) => runFile(transactionId, file, {}, onProgress),
     });
     progress.stop();
     const base = buildSummary(pkg.version, opts.out, outcomes, (performance.now() - started) / 1000, skipped, reasons);
     // Which OCR engine ran (null: no page needed OCR), so a project's ocr.engine is visible in the summary.
     const summary = { ...base, ocr_engine: processor.ocrEngineName() };
-    if (opts.json) process.stdout.write(JSON.stringify(ledger ? ledger.extendSummary(summary) : summary, null, 2) + "\n");
+    if (opts.json)
+      process.stdout.write(JSON.stringify(ledger ? ledger.extendSummary(summary) : summary, null, 2) + "\n");
     else if (opts.verbosity === "quiet") process.stderr.write(renderFailures(summary));
-    else process.stdout.write(renderSummary(summary, process.stdout.columns || 100) + (ledger?.describeSkipped() ?? ""));
+    else
+      process.stdout.write(renderSummary(summary, process.stdout.columns || 100) + (ledger?.describeSkipped() ?? ""));
     // Files found but every one skipped: nothing was processed, which is not a success (exit 2, as for a usage error).
     if (found.length === 0 && skipped.length > 0) {
-      if (opts.json) process.stderr.write(`docproc: nothing processed: ${skipped.length} file(s) skipped (see "skipped_reasons")\n`);
+      if (opts.json)
+        process.stderr.write(`docproc: nothing processed: ${skipped.length} file(s) skipped (see "skipped_reasons")\n`);
       return 2;
     }
     return summary.failed === 0 ? 0 : 1;

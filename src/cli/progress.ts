@@ -31,9 +31,13 @@ export interface BatchProgress {
 export const silentProgress: BatchProgress = { start() {}, step() {}, finish() {}, stop() {} };
 
 /** `--verbose`: one line per step a file enters and one when it is done, for logs and terminals alike. */
-export function stepLines(stream: { write(s: string): unknown }, now: () => number = () => performance.now()): BatchProgress {
+export function stepLines(
+  stream: { write(s: string): unknown },
+  now: () => number = () => performance.now(),
+): BatchProgress {
   const files = new Map<string, { label: string; step: string; since: number }>();
-  const line = (label: string, text: string, since: number) => stream.write(`${label}: ${text} (${((now() - since) / 1000).toFixed(1)} s)\n`);
+  const line = (label: string, text: string, since: number) =>
+    stream.write(`${label}: ${text} (${((now() - since) / 1000).toFixed(1)} s)\n`);
   return {
     start: (key, label) => void files.set(key, { label, step: "", since: now() }),
     step(key, step) {

@@ -47,10 +47,13 @@ interface LocalTransaction {
 }
 
 /** Starts the local review server; resolves with its URL and a stop function. */
-export async function startLocalReview(opts: ReviewOptions): Promise<{ url: string; stop: () => Promise<void>; transactions: Map<string, LocalTransaction> }> {
+export async function startLocalReview(
+  opts: ReviewOptions,
+): Promise<{ url: string; stop: () => Promise<void>; transactions: Map<string, LocalTransaction> }> {
   const project = opts.project ? await loadProjectFile(opts.project) : defaultProject;
   const transactions = await loadFolder(opts.folder);
-  if (transactions.size === 0) throw new DocprocError("invalid_input", `${opts.folder}: no <transaction_id>_data.json results files to review`);
+  if (transactions.size === 0)
+    throw new DocprocError("invalid_input", `${opts.folder}: no <transaction_id>_data.json results files to review`);
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: opts.port ?? 0,
@@ -75,7 +78,13 @@ async function loadFolder(folder: string): Promise<Map<string, LocalTransaction>
     if (!results.pages) continue; // a JSON profile without pages is not a full results file
     const previous = results.transaction.last_human_review as { changes?: ReviewEntry[] } | undefined;
     const state: ReviewState = { version: 1, results, history: previous?.changes ?? [], finished_at: null };
-    out.set(results.transaction_id, { file, state, sources: await originalSources(results), images: new Map(), prepared: null });
+    out.set(results.transaction_id, {
+      file,
+      state,
+      sources: await originalSources(results),
+      images: new Map(),
+      prepared: null,
+    });
   }
   return out;
 }
@@ -97,7 +106,9 @@ function prepare(tx: LocalTransaction, opts: ReviewOptions): Promise<void> {
     if (!src || pages.length === 0) return;
     const converted = await convertSource(src, { firstPageNumber: pages[0]!.page_number, maxPages: pages.length });
     try {
-      const needOcr = converted.pages.filter((p) => pages.find((r) => r.page_number === p.page_number)?.text_source === "ocr");
+      const needOcr = converted.pages.filter(
+        (p) => pages.find((r) => r.page_number === p.page_number)?.text_source === "ocr",
+      );
       if (needOcr.length) await ocrPages(needOcr, await opts.ocr());
       for (const fresh of converted.pages) {
         const entry = pages.find((p) => p.page_number === fresh.page_number);
@@ -105,28 +116,50 @@ function prepare(tx: LocalTransaction, opts: ReviewOptions): Promise<void> {
         if (!entry.words?.length) entry.words = fresh.words;
         if (fresh.render) {
           const img = await fresh.render();
-          tx.images.set(fresh.page_number, new Uint8Array(await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } }).jpeg({ quality: 85 }).toBuffer()));
+          tx.images.set(
+            fresh.page_number,
+            new Uint8Array(
+              await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
+                .jpeg({ quality: 85 })
+                .toBuffer(),
+            ),
+          );
         }
       }
     } finally {
       await converted.close();
     }
-  })().catch((err) => (opts.log ?? console.error)(`review: ${tx.file}: the original could not be read again (${(err as Error).message}); fields can still be typed`));
+  })().catch((err) =>
+    (opts.log ?? console.error)(
+      `review: ${tx.file}: the original could not be read again (${(err as Error).message}); fields can still be typed`,
+    ),
+  );
   return tx.prepared;
 }
 
 function statusOf(tx: LocalTransaction): string {
   if (tx.state.finished_at) return "completed";
   const r = tx.state.results;
-  return needsReviewCount(r.documents) > 0 || r.validation.overall_status !== "success" ? "awaiting_input" : "completed";
+  return needsReviewCount(r.documents) > 0 || r.validation.overall_status !== "success"
+    ? "awaiting_input"
+    : "completed";
 }
 
 function metadataOf(tx: LocalTransaction): Record<string, unknown> {
   const n = needsReviewCount(tx.state.results.documents);
-  return { step_name: "review", instructions: n ? `${n} field${n === 1 ? "" : "s"} to check` : "nothing flagged", timeout_hours: 0 };
+  return {
+    step_name: "review",
+    instructions: n ? `${n} field${n === 1 ? "" : "s"} to check` : "nothing flagged",
+    timeout_hours: 0,
+  };
 }
 
-async function route(req: Request, txs: Map<string, LocalTransaction>, project: ProjectSettings, opts: ReviewOptions): Promise<Response> {
+async function route(
+  req: Request,
+  txs: Map<string, LocalTransaction>,
+  project: ProjectSettings,
+  opts: ReviewOptions,
+): Promise<Response> {
   const url = new URL(req.url);
   const p = url.pathname;
   if (req.method === "GET" && /^\/review(\/[^/]+)?\/?$/.test(p)) return reviewPageResponse();
@@ -148,10 +181,13 @@ async function route(req: Request, txs: Map<string, LocalTransaction>, project: 
   if (m[2] && req.method === "GET") {
     const img = tx.images.get(Number(m[2]));
     if (!img) throw new DocprocError("not_found", `Page ${m[2]} has no image (the original file is not available)`);
-    return new Response(img as unknown as BodyInit, { headers: { "content-type": "image/jpeg", "cache-control": "no-store" } });
+    return new Response(img as unknown as BodyInit, {
+      headers: { "content-type": "image/jpeg", "cache-control": "no-store" },
+    });
   }
   if (req.method === "GET") return Response.json(view(tx, project));
-  if (req.method !== "POST") return Response.json({ detail: `Method ${req.method} is not allowed on ${p}` }, { status: 405 });
+  if (req.method !== "POST")
+    return Response.json({ detail: `Method ${req.method} is not allowed on ${p}` }, { status: 405 });
   return Response.json(await act(tx, project, await req.json().catch(() => null), opts));
 }
 
@@ -162,22 +198,42 @@ function view(tx: LocalTransaction, project: ProjectSettings) {
 /** One action: applied, the results file and exports rewritten; `finish` announces the finished review. */
 async function act(tx: LocalTransaction, project: ProjectSettings, body: unknown, opts: ReviewOptions) {
   const { version, ...rest } = (body ?? {}) as Record<string, unknown>;
-  if (typeof version !== "number") throw new DocprocError("invalid_input", "version: the review version the change is based on is required");
+  if (typeof version !== "number")
+    throw new DocprocError("invalid_input", "version: the review version the change is based on is required");
   const action = parseReviewAction(rest);
   if (version !== tx.state.version) {
-    throw new DocprocError("stale_version", `The review of ${tx.state.results.transaction_id} changed since version ${version} (now ${tx.state.version}): reload it and apply your change again`);
+    throw new DocprocError(
+      "stale_version",
+      `The review of ${tx.state.results.transaction_id} changed since version ${version} (now ${tx.state.version}): reload it and apply your change again`,
+    );
   }
   const reviewer = { id: process.env.USER || process.env.USERNAME || "local", kind: "local" as const };
   const next = applyReviewAction(tx.state, action, { project, reviewer, now: new Date() });
   tx.state = next;
-  const manifest = await rerunExports({ results: next.results, sources: tx.sources, profiles: project.export_profiles, sink: folderSink(path.dirname(tx.file)) });
+  const manifest = await rerunExports({
+    results: next.results,
+    sources: tx.sources,
+    profiles: project.export_profiles,
+    sink: folderSink(path.dirname(tx.file)),
+  });
   const failed = Object.values(manifest.profiles).filter((e) => e.error);
-  if (failed.length) (opts.log ?? console.error)(`review: exports of ${tx.file}: ${failed.map((e) => `${e.profile_id}: ${e.error}`).join("; ")}`);
+  if (failed.length)
+    (opts.log ?? console.error)(
+      `review: exports of ${tx.file}: ${failed.map((e) => `${e.profile_id}: ${e.error}`).join("; ")}`,
+    );
   if (action.action === "finish") {
     // With --project FILE, confirmed fields teach that project file (docs/memory.md); the default project has no file.
     await announceReviewFinished(
       opts.onReviewFinished ?? (opts.project ? [learnIntoProjectFile(opts.project)] : []),
-      { transaction_id: next.results.transaction_id, tenant_id: next.results.tenant_id, project_id: next.results.project_id, reviewer, finished_at: next.finished_at!, results: next.results, history: next.history },
+      {
+        transaction_id: next.results.transaction_id,
+        tenant_id: next.results.tenant_id,
+        project_id: next.results.project_id,
+        reviewer,
+        finished_at: next.finished_at!,
+        results: next.results,
+        history: next.history,
+      },
       (err) => (opts.log ?? console.error)(`review: a review-finished hook failed: ${(err as Error).message}`),
     );
   }
@@ -186,7 +242,12 @@ async function act(tx: LocalTransaction, project: ProjectSettings, body: unknown
 
 /** Opens `url` in the default browser when the machine has one; never fails the command. */
 export function openBrowser(url: string): boolean {
-  const cmd = process.platform === "darwin" ? ["open", url] : process.platform === "win32" ? ["cmd", "/c", "start", "", url] : ["xdg-open", url];
+  const cmd =
+    process.platform === "darwin"
+      ? ["open", url]
+      : process.platform === "win32"
+        ? ["cmd", "/c", "start", "", url]
+        : ["xdg-open", url];
   if (process.platform === "linux" && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return false;
   if (!Bun.which(cmd[0]!)) return false;
   try {
@@ -201,8 +262,13 @@ export function openBrowser(url: string): boolean {
 export async function runReviewCommand(opts: Omit<ReviewOptions, "ocr">): Promise<number> {
   const { createOcrEngine } = await import("../core/engines/ocr");
   const engine: { current: Promise<OcrEngine> | null } = { current: null };
-  const local = await startLocalReview({ ...opts, ocr: () => (engine.current ??= createOcrEngine({ engine: "auto", workers: 1 })) });
-  process.stdout.write(`Review ${local.transactions.size} results file${local.transactions.size === 1 ? "" : "s"} at ${local.url}\n(Ctrl-C to stop; corrections rewrite the results files and their exports in ${path.resolve(opts.folder)})\n`);
+  const local = await startLocalReview({
+    ...opts,
+    ocr: () => (engine.current ??= createOcrEngine({ engine: "auto", workers: 1 })),
+  });
+  process.stdout.write(
+    `Review ${local.transactions.size} results file${local.transactions.size === 1 ? "" : "s"} at ${local.url}\n(Ctrl-C to stop; corrections rewrite the results files and their exports in ${path.resolve(opts.folder)})\n`,
+  );
   if (opts.open && !openBrowser(local.url)) process.stdout.write("No browser to open here: open the address above.\n");
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);

@@ -29,12 +29,22 @@ export function reviewSummaryOf(results: ResultsFile, project: ProjectSettings):
     const required = (project.fields[d.classification.class_id] ?? []).filter((f) => f.required).map((f) => f.id);
     const withValue = Object.entries(d.fields).filter(([, f]) => scalar(f.value));
     const keys = required.length ? withValue.filter(([id]) => required.includes(id)) : withValue.slice(0, 3);
-    const needs = Object.values(d.fields).filter((f) => f.review_required && f.is_confirmed !== true).map((f) => f.name);
+    const needs = Object.values(d.fields)
+      .filter((f) => f.review_required && f.is_confirmed !== true)
+      .map((f) => f.name);
     if (d.classification.review_required && d.classification.confirmed !== true) needs.unshift("classification");
     if (d.split.review_required) needs.unshift("split");
-    return { document_type: d.document_type, key_fields: Object.fromEntries(keys.map(([id, f]) => [id, f.value])), needs_review: needs };
+    return {
+      document_type: d.document_type,
+      key_fields: Object.fromEntries(keys.map(([id, f]) => [id, f.value])),
+      needs_review: needs,
+    };
   });
-  return { found, needs_review: found.reduce((n, d) => n + d.needs_review.length, 0), validation: results.validation.overall_status };
+  return {
+    found,
+    needs_review: found.reduce((n, d) => n + d.needs_review.length, 0),
+    validation: results.validation.overall_status,
+  };
 }
 
 /** `Invoice: INV-1 · 2023-03-20 · 279.84` */

@@ -30,10 +30,15 @@ export function storedAdminKey(dataDir: string): StoredAdminKey {
     writeFileSync(file, `${key}\n`, { mode: 0o600, flag: "wx" });
     return { key, file, created: true };
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw new DocprocError("invalid_settings", `Cannot store the admin key in ${file}: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST")
+      throw new DocprocError("invalid_settings", `Cannot store the admin key in ${file}: ${(err as Error).message}`);
   }
   const stored = readFileSync(file, "utf8").trim();
-  if (!stored) throw new DocprocError("invalid_settings", `${file} is empty: delete it to generate a new admin key, or set ADMIN_API_KEY`);
+  if (!stored)
+    throw new DocprocError(
+      "invalid_settings",
+      `${file} is empty: delete it to generate a new admin key, or set ADMIN_API_KEY`,
+    );
   return { key: stored, file, created: false };
 }
 
@@ -48,7 +53,14 @@ export function adminKeyNotice(k: StoredAdminKey): string {
 export function isLoopbackUrl(url: string): boolean {
   if (!URL.canParse(url)) return false;
   const host = new URL(url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return host === "localhost" || host.endsWith(".localhost") || /^127\./.test(host) || host === "::1" || host === "0.0.0.0" || host === "::";
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    /^127\./.test(host) ||
+    host === "::1" ||
+    host === "0.0.0.0" ||
+    host === "::"
+  );
 }
 
 /** This machine's first non-internal IPv4 address, for an example others could reach; null when it has none. */
@@ -63,9 +75,15 @@ export function lanAddress(): string | null {
  * The warning when the base of capture and webhook links is loopback while capture or webhooks are in use, with the
  * setting that fixes it; null when there is nothing to say.
  */
-export function publicUrlWarning(base: string, inUse: { capture: boolean; webhooks: boolean }, lan = lanAddress()): string | null {
+export function publicUrlWarning(
+  base: string,
+  inUse: { capture: boolean; webhooks: boolean },
+  lan = lanAddress(),
+): string | null {
   if (!isLoopbackUrl(base) || (!inUse.capture && !inUse.webhooks)) return null;
-  const what = [inUse.capture ? "capture QR codes" : "", inUse.webhooks ? "webhook download links" : ""].filter(Boolean).join(" and ");
+  const what = [inUse.capture ? "capture QR codes" : "", inUse.webhooks ? "webhook download links" : ""]
+    .filter(Boolean)
+    .join(" and ");
   const port = new URL(base).port || "8080";
   const example = `http://${lan ?? "<this machine's address>"}:${port}`;
   return `${what} point at ${base}, which a phone or another host cannot open: set DOCPROC_PUBLIC_URL to an address they reach, e.g. DOCPROC_PUBLIC_URL=${example} docproc serve --host 0.0.0.0 (docs/capture.md)`;

@@ -12,7 +12,11 @@ let installed = false;
 export function trackStdout(out: NodeJS.WriteStream = process.stdout): void {
   if (installed) return;
   installed = true;
-  const write = out.write.bind(out) as (chunk: unknown, encoding?: unknown, cb?: (err?: Error | null) => void) => boolean;
+  const write = out.write.bind(out) as (
+    chunk: unknown,
+    encoding?: unknown,
+    cb?: (err?: Error | null) => void,
+  ) => boolean;
   out.write = ((chunk: unknown, encoding?: unknown, cb?: unknown) => {
     const callback = typeof encoding === "function" ? encoding : cb;
     pending++;

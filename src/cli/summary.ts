@@ -30,7 +30,14 @@ export interface BatchSummary {
   skipped_reasons: Record<string, string>;
 }
 
-export function buildSummary(version: string, outDir: string, outcomes: FileOutcome[], seconds: number, skipped: string[] = [], reasons: Record<string, string> = {}): BatchSummary {
+export function buildSummary(
+  version: string,
+  outDir: string,
+  outcomes: FileOutcome[],
+  seconds: number,
+  skipped: string[] = [],
+  reasons: Record<string, string> = {},
+): BatchSummary {
   const succeeded = outcomes.filter((o) => o.status === "success" || o.status === "review").length;
   return {
     version,
@@ -52,16 +59,31 @@ export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint
     ellipsize(o.file, nameWidth),
     o.page_count > o.pages ? `${o.pages}/${o.page_count}` : String(o.pages),
     o.text_source,
-    o.found.length ? [...new Set(o.found.map((d) => d.document_type))].join(", ") : o.unreadable_pages?.length ? "unreadable" : String(o.documents),
+    o.found.length
+      ? [...new Set(o.found.map((d) => d.document_type))].join(", ")
+      : o.unreadable_pages?.length
+        ? "unreadable"
+        : String(o.documents),
     o.needs_review ? String(o.needs_review) : "-",
     formatSeconds(o.seconds),
     o.status,
   ]);
-  const out = [renderTable(["file", "pages", "text", "type", "check", "time", "status"], rows, ["left", "right", "left", "left", "right", "right", "left"]).trimEnd()];
+  const out = [
+    renderTable(["file", "pages", "text", "type", "check", "time", "status"], rows, [
+      "left",
+      "right",
+      "left",
+      "left",
+      "right",
+      "right",
+      "left",
+    ]).trimEnd(),
+  ];
   const found = summary.files.filter((o) => o.found.length > 0);
   if (found.length > 0) {
     out.push("", "Found:");
-    for (const o of found.slice(0, MAX_EXPORT_LINES)) for (const d of o.found) out.push(`  ${path.basename(o.file)}: ${describeFound(d)}`);
+    for (const o of found.slice(0, MAX_EXPORT_LINES))
+      for (const d of o.found) out.push(`  ${path.basename(o.file)}: ${describeFound(d)}`);
   }
   const toReview = summary.files.filter((o) => o.status === "review");
   if (toReview.length > 0) {
@@ -69,7 +91,11 @@ export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint
     for (const o of toReview.slice(0, MAX_EXPORT_LINES)) {
       const fields = [...new Set(o.found.flatMap((d) => d.needs_review))];
       const unreadable = (o.unreadable_pages ?? []).map((p) => `page ${p.file_page} could not be read (${p.reason})`);
-      const parts = [...unreadable, fields.length ? `check ${fields.join(", ")}` : "", o.validation && o.validation !== "success" ? `validation ${o.validation}` : ""].filter(Boolean);
+      const parts = [
+        ...unreadable,
+        fields.length ? `check ${fields.join(", ")}` : "",
+        o.validation && o.validation !== "success" ? `validation ${o.validation}` : "",
+      ].filter(Boolean);
       out.push(`  ${path.basename(o.file)}: ${parts.join("; ")}`);
     }
     out.push(`  Open them with: docproc review ${summary.out_dir}`);
@@ -78,21 +104,28 @@ export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint
   if (problems.length > 0) {
     out.push("", paint.red(problems.length === 1 ? "1 file failed:" : `${problems.length} files failed:`));
     for (const o of problems) {
-      for (const e of o.errors.length ? o.errors : [{ stage: "pipeline", code: "internal", message: "unknown failure" }]) {
+      for (const e of o.errors.length
+        ? o.errors
+        : [{ stage: "pipeline", code: "internal", message: "unknown failure" }]) {
         out.push(`  ${nameOnce(o.file, e.message)} ${paint.dim(`[${e.code}, ${e.stage}]`)}`);
       }
     }
   }
-  const undelivered = summary.files.flatMap((o) => o.warnings.filter((w) => w.startsWith("notification ")).map((w) => `  ${o.file}: ${w}`));
+  const undelivered = summary.files.flatMap((o) =>
+    o.warnings.filter((w) => w.startsWith("notification ")).map((w) => `  ${o.file}: ${w}`),
+  );
   if (undelivered.length > 0) pushAll(out, ["", "Webhook notifications not delivered:", ...undelivered]);
   if (summary.skipped.length > 0) pushAll(out, ["", ...describeSkipped(summary)]);
   const withExports = summary.files.filter((o) => o.exports.length > 0);
   if (withExports.length > 0) {
     out.push("", `Exports in ${summary.out_dir}:`);
     for (const o of withExports.slice(0, MAX_EXPORT_LINES)) {
-      out.push(`  ${path.basename(o.file)} → ${o.exports.map((p) => path.relative(summary.out_dir, path.resolve(p))).join(", ")}`);
+      out.push(
+        `  ${path.basename(o.file)} → ${o.exports.map((p) => path.relative(summary.out_dir, path.resolve(p))).join(", ")}`,
+      );
     }
-    if (withExports.length > MAX_EXPORT_LINES) out.push(`  … and ${withExports.length - MAX_EXPORT_LINES} more (--json lists them all)`);
+    if (withExports.length > MAX_EXPORT_LINES)
+      out.push(`  … and ${withExports.length - MAX_EXPORT_LINES} more (--json lists them all)`);
   }
   const written = summary.files.reduce((n, o) => n + o.exports.length, 0);
   const done = `${summary.succeeded} of ${summary.total} files processed`;
@@ -117,7 +150,10 @@ export function describeSkipped(summary: Pick<BatchSummary, "skipped" | "skipped
     byReason.set(why, [...(byReason.get(why) ?? []), f]);
   }
   const out = [...byReason].map(([why, files]) => `Skipped (${why}): ${files.join(", ")}`);
-  if (summary.total === 0) out.push(`Nothing processed: all ${summary.skipped.length} file${summary.skipped.length === 1 ? "" : "s"} found ${summary.skipped.length === 1 ? "was" : "were"} skipped.`);
+  if (summary.total === 0)
+    out.push(
+      `Nothing processed: all ${summary.skipped.length} file${summary.skipped.length === 1 ? "" : "s"} found ${summary.skipped.length === 1 ? "was" : "were"} skipped.`,
+    );
   return out;
 }
 
@@ -129,6 +165,10 @@ function round(n: number): number {
 export function renderFailures(summary: BatchSummary): string {
   const lines = summary.files
     .filter((o) => o.status !== "success" && o.status !== "review")
-    .flatMap((o) => (o.errors.length ? o.errors : [{ stage: "pipeline", code: "internal", message: "unknown failure" }]).map((e) => `docproc: ${nameOnce(o.file, e.message)} [${e.code}, ${e.stage}]`));
+    .flatMap((o) =>
+      (o.errors.length ? o.errors : [{ stage: "pipeline", code: "internal", message: "unknown failure" }]).map(
+        (e) => `docproc: ${nameOnce(o.file, e.message)} [${e.code}, ${e.stage}]`,
+      ),
+    );
   return lines.length ? `${lines.join("\n")}\n` : "";
 }

@@ -40,21 +40,32 @@ export async function runTrain(opts: TrainOptions): Promise<number> {
   if (!(await stat(path.dirname(path.resolve(target))).catch(() => null))?.isDirectory()) {
     throw new DocprocError("invalid_input", `--out ${target}: folder ${path.dirname(target)} does not exist`);
   }
-  const folder = opts.examples ? await examplesFromFolder(opts.examples, project) : { byClass: new Map<string, string[]>(), skipped: [] };
+  const folder = opts.examples
+    ? await examplesFromFolder(opts.examples, project)
+    : { byClass: new Map<string, string[]>(), skipped: [] };
   const withFolder: ProjectSettings = {
     ...project,
-    classes: project.classes.map((c) => ({ ...c, example_documents: [...c.example_documents, ...(folder.byClass.get(c.id) ?? []).map((p) => ({ path: p }))] })),
+    classes: project.classes.map((c) => ({
+      ...c,
+      example_documents: [...c.example_documents, ...(folder.byClass.get(c.id) ?? []).map((p) => ({ path: p }))],
+    })),
   };
-  const ocr = lazyOcrEngine(() => createOcrEngine({ engine: opts.ocrEngine ?? project.ocr.engine, workers: cpuCount() }));
+  const ocr = lazyOcrEngine(() =>
+    createOcrEngine({ engine: opts.ocrEngine ?? project.ocr.engine, workers: cpuCount() }),
+  );
   try {
     const examples = await collectExamples(withFolder, (p) => readExampleFile(path.resolve(projectDir, p), ocr));
     const model = trainFromExamples(examples);
     const report = trainingReport(project, examples, model);
-    const backup = opts.out === undefined || path.resolve(opts.out) === path.resolve(opts.project) ? `${opts.project}.bak` : null;
+    const backup =
+      opts.out === undefined || path.resolve(opts.out) === path.resolve(opts.project) ? `${opts.project}.bak` : null;
     if (backup) await copyFile(opts.project, backup);
     await writeTrainedProject(opts.project, target, model);
     const untrained = project.classes.filter((c) => !report.some((r) => r.class_id === c.id)).map((c) => c.id);
-    process.stdout.write(renderReport(report, model, folder.skipped, untrained) + `wrote ${target}${backup ? ` (previous version: ${backup})` : ""}\n`);
+    process.stdout.write(
+      renderReport(report, model, folder.skipped, untrained) +
+        `wrote ${target}${backup ? ` (previous version: ${backup})` : ""}\n`,
+    );
     return 0;
   } finally {
     await ocr.close();
@@ -65,7 +76,10 @@ export async function runTrain(opts: TrainOptions): Promise<number> {
  * Example files of DIR/<class_id>/ (recursively, sorted, hidden names skipped). A folder that names no class of the
  * project is a usage error listing the known ids; files that are not documents are reported as skipped.
  */
-async function examplesFromFolder(dir: string, project: ProjectSettings): Promise<{ byClass: Map<string, string[]>; skipped: string[] }> {
+async function examplesFromFolder(
+  dir: string,
+  project: ProjectSettings,
+): Promise<{ byClass: Map<string, string[]>; skipped: string[] }> {
   const info = await stat(dir).catch(() => null);
   if (!info?.isDirectory()) throw new DocprocError("invalid_input", `--examples ${dir} is not a folder`);
   const ids = new Set(project.classes.map((c) => c.id));
@@ -79,14 +93,27 @@ async function examplesFromFolder(dir: string, project: ProjectSettings): Promis
       continue;
     }
     if (!ids.has(entry.name)) {
-      throw new DocprocError("invalid_input", `--examples: folder "${entry.name}" is not a class of the project (classes: ${[...ids].join(", ")})`);
+      throw new DocprocError(
+        "invalid_input",
+        `--examples: folder "${entry.name}" is not a class of the project (classes: ${[...ids].join(", ")})`,
+      );
     }
     const files = (await readdir(full, { recursive: true, withFileTypes: true }))
-      .filter((f) => f.isFile() && !path.relative(full, path.join(f.parentPath, f.name)).split(path.sep).some((part) => part.startsWith(".")))
+      .filter(
+        (f) =>
+          f.isFile() &&
+          !path
+            .relative(full, path.join(f.parentPath, f.name))
+            .split(path.sep)
+            .some((part) => part.startsWith(".")),
+      )
       .map((f) => path.join(f.parentPath, f.name))
       .sort();
     byClass.set(entry.name, files.filter(isExampleFile));
-    pushAll(skipped, files.filter((f) => !isExampleFile(f)));
+    pushAll(
+      skipped,
+      files.filter((f) => !isExampleFile(f)),
+    );
   }
   return { byClass, skipped };
 }
@@ -107,7 +134,11 @@ export async function readExampleFile(file: string, ocr: OcrEngine): Promise<str
     data = new Uint8Array(await readFile(file));
   } catch (err) {
     const missing = (err as NodeJS.ErrnoException).code === "ENOENT";
-    throw new DocprocError("not_found", missing ? `no such file: ${file}` : `cannot read ${file}: ${(err as Error).message}`, { cause: err });
+    throw new DocprocError(
+      "not_found",
+      missing ? `no such file: ${file}` : `cannot read ${file}: ${(err as Error).message}`,
+      { cause: err },
+    );
   }
   if (/\.txt$/i.test(file)) {
     try {
@@ -116,7 +147,10 @@ export async function readExampleFile(file: string, ocr: OcrEngine): Promise<str
       throw new DocprocError("unsupported_format", `${file} is not UTF-8 text`);
     }
   }
-  const converted = await convertSource({ index: 0, filename: path.basename(file), data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: MAX_EXAMPLE_PAGES });
+  const converted = await convertSource(
+    { index: 0, filename: path.basename(file), data, split_policy: "inherit" },
+    { firstPageNumber: 1, maxPages: MAX_EXAMPLE_PAGES },
+  );
   let warnings: string[] = [];
   try {
     warnings = (await ocrPages(converted.pages, ocr)).warnings;
@@ -124,7 +158,11 @@ export async function readExampleFile(file: string, ocr: OcrEngine): Promise<str
     await converted.close();
   }
   const text = converted.pages.map((p) => p.text).join("\f");
-  if (!text.trim()) throw new DocprocError("ocr_failed", `no text could be read from ${file}${warnings.length ? ` (${warnings.join("; ")})` : ""}`);
+  if (!text.trim())
+    throw new DocprocError(
+      "ocr_failed",
+      `no text could be read from ${file}${warnings.length ? ` (${warnings.join("; ")})` : ""}`,
+    );
   return text;
 }
 
@@ -137,7 +175,13 @@ async function writeTrainedProject(sourceFile: string, target: string, model: Cl
   const text = await readFile(sourceFile, "utf8");
   const sourceJson = /\.json$/i.test(sourceFile);
   const targetJson = /\.json$/i.test(target) || (!/\.ya?ml$/i.test(target) && sourceJson);
-  const rebase = (p: string) => (path.isAbsolute(p) ? p : path.relative(path.dirname(path.resolve(target)), path.resolve(path.dirname(sourceFile), p)).split(path.sep).join("/"));
+  const rebase = (p: string) =>
+    path.isAbsolute(p)
+      ? p
+      : path
+          .relative(path.dirname(path.resolve(target)), path.resolve(path.dirname(sourceFile), p))
+          .split(path.sep)
+          .join("/");
   let out: string;
   if (!sourceJson && !targetJson) {
     const doc = YAML.parseDocument(text);
@@ -171,18 +215,38 @@ function setIn(obj: any, keyPath: (string | number)[], value: unknown): void {
 
 /** Word counts sorted by word, so retraining on the same examples rewrites the file byte for byte. */
 function stableModel(model: ClassifierModel): ClassifierModel {
-  return { ...model, classes: model.classes.map((c) => ({ ...c, counts: Object.fromEntries(Object.entries(c.counts).sort(([a], [b]) => (a < b ? -1 : 1))) })) };
+  return {
+    ...model,
+    classes: model.classes.map((c) => ({
+      ...c,
+      counts: Object.fromEntries(Object.entries(c.counts).sort(([a], [b]) => (a < b ? -1 : 1))),
+    })),
+  };
 }
 
-function renderReport(report: ClassTrainingReport[], model: ClassifierModel, skipped: string[], untrained: string[]): string {
+function renderReport(
+  report: ClassTrainingReport[],
+  model: ClassifierModel,
+  skipped: string[],
+  untrained: string[],
+): string {
   const pct = (n: number, d: number) => `${n}/${d} (${Math.round((100 * n) / d)}%)`;
-  const rows = report.map((r) => [r.class_id, String(r.examples), String(r.tokens), r.loo_correct === null ? "–" : pct(r.loo_correct, r.examples)]);
+  const rows = report.map((r) => [
+    r.class_id,
+    String(r.examples),
+    String(r.tokens),
+    r.loo_correct === null ? "–" : pct(r.loo_correct, r.examples),
+  ]);
   const total = report.reduce((s, r) => s + r.examples, 0);
   const correct = report.every((r) => r.loo_correct !== null) ? report.reduce((s, r) => s + r.loo_correct!, 0) : null;
   let out = `Trained a naive Bayes classifier from ${total} examples of ${report.length} classes (vocabulary ${model.vocabulary_size} words)\n\n`;
   out += renderTable(["class", "examples", "tokens", "leave-one-out"], rows, ["left", "right", "right", "right"]);
-  out += correct === null ? "leave-one-out skipped (too many examples)\n" : `overall leave-one-out accuracy ${pct(correct, total)}\n`;
+  out +=
+    correct === null
+      ? "leave-one-out skipped (too many examples)\n"
+      : `overall leave-one-out accuracy ${pct(correct, total)}\n`;
   if (untrained.length) out += `classes without examples (decided by cue rules only): ${untrained.join(", ")}\n`;
-  if (skipped.length) out += `skipped ${skipped.length} file(s) that are not example documents: ${skipped.join(", ")}\n`;
+  if (skipped.length)
+    out += `skipped ${skipped.length} file(s) that are not example documents: ${skipped.join(", ")}\n`;
   return out;
 }

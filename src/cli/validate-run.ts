@@ -12,10 +12,20 @@ import { paintFor } from "./colour";
 import { renderTable } from "./table";
 import { pushAll } from "../core/arrays";
 
-export interface ValidateOptions { paths: string[]; json?: boolean; cius?: "auto" | "none" }
+export interface ValidateOptions {
+  paths: string[];
+  json?: boolean;
+  cius?: "auto" | "none";
+}
 
 /** One file's outcome: a report, or why there is none (no e-invoice in a PDF, an unreadable file). */
-export interface FileOutcome { file: string; einvoice?: string; report?: EInvoiceReport; status: "valid" | "invalid" | "no-einvoice" | "error"; error?: string }
+export interface FileOutcome {
+  file: string;
+  einvoice?: string;
+  report?: EInvoiceReport;
+  status: "valid" | "invalid" | "no-einvoice" | "error";
+  error?: string;
+}
 
 const WANTED = /\.(xml|pdf)$/i;
 
@@ -39,9 +49,13 @@ async function collect(paths: string[]): Promise<string[]> {
 
 /** The e-invoice XML of a file: the file itself, or the attachment of a PDF that extraction would read. */
 async function einvoiceOf(file: string, data: Uint8Array): Promise<{ name: string; xml: Uint8Array } | null> {
-  if (!/\.pdf$/i.test(file) && !/^%PDF-/.test(new TextDecoder().decode(data.subarray(0, 5)))) return { name: path.basename(file), xml: data };
+  if (!/\.pdf$/i.test(file) && !/^%PDF-/.test(new TextDecoder().decode(data.subarray(0, 5))))
+    return { name: path.basename(file), xml: data };
   const { convertSource } = await import("../core/stages/convert");
-  const converted = await convertSource({ index: 0, filename: path.basename(file), data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: 1 });
+  const converted = await convertSource(
+    { index: 0, filename: path.basename(file), data, split_policy: "inherit" },
+    { firstPageNumber: 1, maxPages: 1 },
+  );
   try {
     const attachments = converted.attachments ?? [];
     const read = readEInvoice(attachments);
@@ -53,14 +67,26 @@ async function einvoiceOf(file: string, data: Uint8Array): Promise<{ name: strin
 }
 
 export async function validateFiles(opts: ValidateOptions): Promise<FileOutcome[]> {
-  if (!opts.paths.length) throw new DocprocError("invalid_input", "give one or more e-invoice files or folders: docproc validate invoice.xml");
+  if (!opts.paths.length)
+    throw new DocprocError(
+      "invalid_input",
+      "give one or more e-invoice files or folders: docproc validate invoice.xml",
+    );
   const outcomes: FileOutcome[] = [];
   for (const file of await collect(opts.paths)) {
     try {
       const found = await einvoiceOf(file, new Uint8Array(await readFile(file)));
-      if (!found) { outcomes.push({ file, status: "no-einvoice" }); continue; }
+      if (!found) {
+        outcomes.push({ file, status: "no-einvoice" });
+        continue;
+      }
       const report = await validateEInvoice(found.xml, { cius: opts.cius ?? "auto" });
-      outcomes.push({ file, einvoice: found.name === path.basename(file) ? undefined : found.name, report, status: report.valid ? "valid" : "invalid" });
+      outcomes.push({
+        file,
+        einvoice: found.name === path.basename(file) ? undefined : found.name,
+        report,
+        status: report.valid ? "valid" : "invalid",
+      });
     } catch (err) {
       outcomes.push({ file, status: "error", error: (err as Error).message });
     }
@@ -71,20 +97,39 @@ export async function validateFiles(opts: ValidateOptions): Promise<FileOutcome[
 export function renderOutcomes(outcomes: FileOutcome[], paint = paintFor(process.stdout)): string {
   const parts: string[] = [];
   for (const o of outcomes) {
-    const label = o.status === "valid" ? paint.green("VALID") : o.status === "invalid" ? paint.red("INVALID") : o.status === "error" ? paint.red("ERROR") : paint.yellow("NO E-INVOICE");
+    const label =
+      o.status === "valid"
+        ? paint.green("VALID")
+        : o.status === "invalid"
+          ? paint.red("INVALID")
+          : o.status === "error"
+            ? paint.red("ERROR")
+            : paint.yellow("NO E-INVOICE");
     const r = o.report;
-    const what = r ? ` — ${r.syntax}${o.einvoice ? ` (${o.einvoice})` : ""}${r.customization ? `, ${r.customization}` : ""}; rule sets: ${r.ruleSets.join(", ")}` : o.error ? ` — ${o.error}` : "";
+    const what = r
+      ? ` — ${r.syntax}${o.einvoice ? ` (${o.einvoice})` : ""}${r.customization ? `, ${r.customization}` : ""}; rule sets: ${r.ruleSets.join(", ")}`
+      : o.error
+        ? ` — ${o.error}`
+        : "";
     parts.push(`${paint.bold(o.file)}: ${label}${what}`);
     if (r?.results.length) {
       const order = { fatal: 0, warning: 1, information: 2 };
-      const rows = [...r.results].sort((a, b) => order[a.severity] - order[b.severity]).map((x) => [x.severity, x.rule_id, x.xpath, x.message]);
+      const rows = [...r.results]
+        .sort((a, b) => order[a.severity] - order[b.severity])
+        .map((x) => [x.severity, x.rule_id, x.xpath, x.message]);
       parts.push(renderTable(["severity", "rule", "where", "message"], rows).trimEnd());
     }
-    if (r?.unevaluated.length) pushAll(parts, r.unevaluated.map((u) => `  not evaluated: ${u.rule_id}: ${u.reason}`));
+    if (r?.unevaluated.length)
+      pushAll(
+        parts,
+        r.unevaluated.map((u) => `  not evaluated: ${u.rule_id}: ${u.reason}`),
+      );
     parts.push("");
   }
   const bad = outcomes.filter((o) => o.status === "invalid" || o.status === "error").length;
-  parts.push(`${outcomes.length} file(s): ${outcomes.filter((o) => o.status === "valid").length} valid, ${bad} invalid or unreadable, ${outcomes.filter((o) => o.status === "no-einvoice").length} without an e-invoice`);
+  parts.push(
+    `${outcomes.length} file(s): ${outcomes.filter((o) => o.status === "valid").length} valid, ${bad} invalid or unreadable, ${outcomes.filter((o) => o.status === "no-einvoice").length} without an e-invoice`,
+  );
   return parts.join("\n") + "\n";
 }
 

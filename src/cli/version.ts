@@ -15,7 +15,11 @@ function gitCommit(): string | null {
     const head = Bun.spawnSync(["git", "rev-parse", "HEAD"], { cwd: ROOT, stdout: "pipe", stderr: "ignore" });
     const sha = head.success ? head.stdout.toString().trim() : "";
     if (!/^[0-9a-f]{40}$/.test(sha)) return null;
-    const status = Bun.spawnSync(["git", "status", "--porcelain", "--untracked-files=no"], { cwd: ROOT, stdout: "pipe", stderr: "ignore" });
+    const status = Bun.spawnSync(["git", "status", "--porcelain", "--untracked-files=no"], {
+      cwd: ROOT,
+      stdout: "pipe",
+      stderr: "ignore",
+    });
     return status.success && status.stdout.toString().trim() ? `${sha}+changes` : sha;
   } catch {
     return null; // no git on this machine

@@ -16,10 +16,27 @@ export default class CaptureCommand extends Command {
     server: Flags.string({ description: "base URL of the docproc server", required: true, helpValue: "URL" }),
     project: Flags.string({ description: "project id", required: true, helpValue: "ID" }),
     tenant: Flags.string({ description: "tenant id", default: "default", helpValue: "ID" }),
-    "api-key": Flags.string({ description: "API key with transaction.create", env: "DOCPROC_API_KEY", helpValue: "KEY" }),
-    "page-limit": Flags.integer({ description: "most pages the phone may send (and that are processed)", min: 1, helpValue: "N" }),
-    ttl: Flags.integer({ description: "seconds to send the pages once the code is opened (default 900, at most 3600)", min: 1, max: 3600, helpValue: "SECONDS" }),
-    dataset: Flags.string({ description: "dataset of the transaction", options: ["production", "playground"], default: "production" }),
+    "api-key": Flags.string({
+      description: "API key with transaction.create",
+      env: "DOCPROC_API_KEY",
+      helpValue: "KEY",
+    }),
+    "page-limit": Flags.integer({
+      description: "most pages the phone may send (and that are processed)",
+      min: 1,
+      helpValue: "N",
+    }),
+    ttl: Flags.integer({
+      description: "seconds to send the pages once the code is opened (default 900, at most 3600)",
+      min: 1,
+      max: 3600,
+      helpValue: "SECONDS",
+    }),
+    dataset: Flags.string({
+      description: "dataset of the transaction",
+      options: ["production", "playground"],
+      default: "production",
+    }),
     label: Flags.string({ description: "label stored with the token (for you, not shown on the phone)" }),
     json: Flags.boolean({ description: "print the result as JSON on stdout (QR code and progress go to stderr)" }),
   };
@@ -31,7 +48,17 @@ export default class CaptureCommand extends Command {
     const write = (s: string) => process.stdout.write(s.endsWith("\n") ? s : `${s}\n`);
     const note = (s: string) => (flags.json ? process.stderr : process.stdout).write(s.endsWith("\n") ? s : `${s}\n`);
     const { status } = await runCapture(
-      { server: flags.server, tenant: flags.tenant, project: flags.project, apiKey, pageLimit: flags["page-limit"], ttlSeconds: flags.ttl, datasetId: flags.dataset, label: flags.label, json: flags.json },
+      {
+        server: flags.server,
+        tenant: flags.tenant,
+        project: flags.project,
+        apiKey,
+        pageLimit: flags["page-limit"],
+        ttlSeconds: flags.ttl,
+        datasetId: flags.dataset,
+        label: flags.label,
+        json: flags.json,
+      },
       { out: write, note, sleep: (ms) => Bun.sleep(ms) },
     );
     return status === "completed" ? 0 : 1;

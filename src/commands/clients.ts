@@ -13,14 +13,21 @@ export default class ClientsCommand extends Command {
     "<%= config.bin %> <%= command.id %> delete erp",
   ];
   static args = {
-    action: Args.string({ description: "create, list or delete", required: true, options: ["create", "list", "delete"] }),
+    action: Args.string({
+      description: "create, list or delete",
+      required: true,
+      options: ["create", "list", "delete"],
+    }),
     client_id: Args.string({ description: "client id (create, delete)" }),
   };
   static flags = {
     data: dataDirFlag(),
     name: Flags.string({ description: "display name (create)" }),
     tenant: Flags.string({ description: "tenant (create: default `default`; list: filter)", helpValue: "TENANT" }),
-    permissions: Flags.string({ description: "comma-separated permissions (create; default: all but project.manage)", helpValue: "LIST" }),
+    permissions: Flags.string({
+      description: "comma-separated permissions (create; default: all but project.manage)",
+      helpValue: "LIST",
+    }),
     "rate-limit-per-minute": Flags.integer({ min: 1, description: "override of the per-minute limit (create)" }),
     "rate-limit-per-hour": Flags.integer({ min: 1, description: "override of the per-hour limit (create)" }),
     "async-limit-per-hour": Flags.integer({ min: 1, description: "override of the task-submission limit (create)" }),
@@ -29,26 +36,39 @@ export default class ClientsCommand extends Command {
 
   async run(): Promise<number> {
     const { args, flags } = await this.parse(ClientsCommand);
-    const [{ withDataDb, printResult, splitList }, clients] = await Promise.all([import("../cli/admin"), import("../auth/clients")]);
+    const [{ withDataDb, printResult, splitList }, clients] = await Promise.all([
+      import("../cli/admin"),
+      import("../auth/clients"),
+    ]);
     const need = () => args.client_id ?? this.error(`${args.action} needs a client id`, { exit: 2 });
-    await withDataDb(flags.data, (db, clock) => {
-      if (args.action === "create") {
-        const c = clients.createClient(db, clock, {
-          client_id: need(),
-          name: flags.name,
-          tenant_id: flags.tenant,
-          permissions: splitList(flags.permissions),
-          rate_limit_per_minute: flags["rate-limit-per-minute"],
-          rate_limit_per_hour: flags["rate-limit-per-hour"],
-          async_limit_per_hour: flags["async-limit-per-hour"],
-        });
-        printResult(c, flags.json);
-      } else if (args.action === "delete") {
-        printResult(clients.deleteClient(db, need()), flags.json);
-      } else {
-        printResult(clients.listClients(db, flags.tenant), flags.json, ["client_id", "tenant_id", "name", "permissions", "active_api_keys"]);
-      }
-    }, { create: args.action === "create" });
+    await withDataDb(
+      flags.data,
+      (db, clock) => {
+        if (args.action === "create") {
+          const c = clients.createClient(db, clock, {
+            client_id: need(),
+            name: flags.name,
+            tenant_id: flags.tenant,
+            permissions: splitList(flags.permissions),
+            rate_limit_per_minute: flags["rate-limit-per-minute"],
+            rate_limit_per_hour: flags["rate-limit-per-hour"],
+            async_limit_per_hour: flags["async-limit-per-hour"],
+          });
+          printResult(c, flags.json);
+        } else if (args.action === "delete") {
+          printResult(clients.deleteClient(db, need()), flags.json);
+        } else {
+          printResult(clients.listClients(db, flags.tenant), flags.json, [
+            "client_id",
+            "tenant_id",
+            "name",
+            "permissions",
+            "active_api_keys",
+          ]);
+        }
+      },
+      { create: args.action === "create" },
+    );
     return 0;
   }
 }

@@ -23,7 +23,11 @@ export default class DeliveriesCommand extends Command {
   };
   static flags = {
     data: dataDirFlag(),
-    wait: Flags.boolean({ description: "redeliver: send it from this process and wait for the result", default: true, allowNo: true }),
+    wait: Flags.boolean({
+      description: "redeliver: send it from this process and wait for the result",
+      default: true,
+      allowNo: true,
+    }),
     json: Flags.boolean({ description: "print JSON" }),
   };
 
@@ -39,7 +43,10 @@ export default class DeliveriesCommand extends Command {
     const path = await import("node:path");
     const { loadEnvSettings } = await import("../settings/env");
     // With DOCPROC_DATABASE_URL the log is in PostgreSQL, whatever --data holds.
-    if (!loadEnvSettings().database.url && !existsSync(path.join(path.resolve(flags.data), "docproc.db"))) this.error(`no docproc database in ${flags.data} (give the data directory of docproc serve with --data)`, { exit: 2 });
+    if (!loadEnvSettings().database.url && !existsSync(path.join(path.resolve(flags.data), "docproc.db")))
+      this.error(`no docproc database in ${flags.data} (give the data directory of docproc serve with --data)`, {
+        exit: 2,
+      });
     return withDataDb(flags.data, async (db, clock) => {
       if (args.action === "list") {
         const items = store.listDeliveries(db, args.id);
@@ -47,18 +54,41 @@ export default class DeliveriesCommand extends Command {
         else if (items.length === 0) process.stdout.write(`no webhook deliveries for transaction ${args.id}\n`);
         else {
           printResult(items, false, ["delivery_id", "node_id", "event_name", "state", "attempts", "url", "last_error"]);
-          const rows = items.flatMap((d) => d.attempt_log.map((a) => [d.delivery_id, String(a.attempt), a.started_at, a.status === null ? "-" : String(a.status), a.kind, `${a.duration_ms} ms`, a.error ?? ""]));
-          if (rows.length) process.stdout.write(`\nAttempts:\n${renderTable(["delivery_id", "attempt", "started_at", "status", "kind", "duration", "error"], rows)}`);
+          const rows = items.flatMap((d) =>
+            d.attempt_log.map((a) => [
+              d.delivery_id,
+              String(a.attempt),
+              a.started_at,
+              a.status === null ? "-" : String(a.status),
+              a.kind,
+              `${a.duration_ms} ms`,
+              a.error ?? "",
+            ]),
+          );
+          if (rows.length)
+            process.stdout.write(
+              `\nAttempts:\n${renderTable(["delivery_id", "attempt", "started_at", "status", "kind", "duration", "error"], rows)}`,
+            );
         }
         return 0;
       }
       const original = store.getDelivery(db, args.id);
       if (!original) this.error(`delivery ${args.id} not found`, { exit: 2 });
       const created = queue.redeliver(db, clock, original.delivery_id);
-      const final = flags.wait ? await queue.runDeliveryToEnd(db, clock, created.delivery_id, queue.webhookSettingsOf((await import("../settings/env")).loadEnvSettings().webhooks)) : created;
+      const final = flags.wait
+        ? await queue.runDeliveryToEnd(
+            db,
+            clock,
+            created.delivery_id,
+            queue.webhookSettingsOf((await import("../settings/env")).loadEnvSettings().webhooks),
+          )
+        : created;
       const view = store.viewOf(db, final);
       if (flags.json) printResult(view, true);
-      else process.stdout.write(`${view.delivery_id} (redelivery of ${original.delivery_id}): ${view.state}${view.last_error ? ` (${view.last_error})` : ""}\n`);
+      else
+        process.stdout.write(
+          `${view.delivery_id} (redelivery of ${original.delivery_id}): ${view.state}${view.last_error ? ` (${view.last_error})` : ""}\n`,
+        );
       return view.state === "failed" ? 1 : 0;
     });
   }

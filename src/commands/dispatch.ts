@@ -40,7 +40,9 @@ export async function dispatch(argv: string[]): Promise<number> {
   if (id === "help") return showCommandHelp(rest[0]!);
   const Cmd = COMMANDS[id];
   if (!Cmd) {
-    process.stderr.write(`${prefix()} unknown command "${id}".${didYouMean(id, Object.keys(COMMANDS), (c) => `docproc ${c}`)} Commands: ${Object.keys(COMMANDS).join(", ")}. See docproc --help.\n`);
+    process.stderr.write(
+      `${prefix()} unknown command "${id}".${didYouMean(id, Object.keys(COMMANDS), (c) => `docproc ${c}`)} Commands: ${Object.keys(COMMANDS).join(", ")}. See docproc --help.\n`,
+    );
     return 2;
   }
   if (rest.some((a) => HELP_FLAGS.has(a)) && !rest.includes("--")) return showCommandHelp(id);
@@ -73,22 +75,31 @@ export function reportError(err: unknown, command?: { id: string; flags: string[
   if (err instanceof Errors.CLIError) {
     const flag = command && unknownFlagOf(err.message);
     // oclif's own text ends in a second "See more help" line: one line with the suggestion instead.
-    const text = flag ? `unknown flag --${flag} for ${command.id}.${didYouMean(flag, command.flags, (f) => `--${f}`)} See docproc ${command.id} --help.` : err.message.trim();
+    const text = flag
+      ? `unknown flag --${flag} for ${command.id}.${didYouMean(flag, command.flags, (f) => `--${f}`)} See docproc ${command.id} --help.`
+      : err.message.trim();
     process.stderr.write(`${prefix()} ${text}\n`);
     return err.oclif.exit ?? 2;
   }
-  process.stderr.write(`${prefix()} internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `${prefix()} internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   return exitCodeOf(err);
 }
 
 async function showCommandHelp(id: string): Promise<number> {
   const Cmd = COMMANDS[id];
   if (!Cmd) {
-    process.stderr.write(`${prefix()} unknown command "${id}".${didYouMean(id, Object.keys(COMMANDS), (c) => `docproc help ${c}`)}\n`);
+    process.stderr.write(
+      `${prefix()} unknown command "${id}".${didYouMean(id, Object.keys(COMMANDS), (c) => `docproc help ${c}`)}\n`,
+    );
     return 2;
   }
   const config = await cliConfig();
-  const help = new CommandHelp(toLoadable(id, Cmd), config, { maxWidth: helpWidth(), stripAnsi: !process.stdout.isTTY });
+  const help = new CommandHelp(toLoadable(id, Cmd), config, {
+    maxWidth: helpWidth(),
+    stripAnsi: !process.stdout.isTTY,
+  });
   process.stdout.write(`${help.generate()}\n`);
   return 0;
 }

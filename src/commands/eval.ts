@@ -3,7 +3,8 @@ import { Args, Command, Flags } from "@oclif/core";
 import { projectFileFlag } from "../cli/flags";
 
 export default class EvalCommand extends Command {
-  static summary = "Measure accuracy on your own documents: a folder of documents with the expected results beside them";
+  static summary =
+    "Measure accuracy on your own documents: a folder of documents with the expected results beside them";
   static description = [
     "Every document in FOLDER (PDF, images, .txt, .eml) that has a .json of the same name beside it is processed " +
       "with the project and compared with it (shape in docs/eval.md: the results file's `documents[].fields`). " +
@@ -20,14 +21,29 @@ export default class EvalCommand extends Command {
     "<%= config.bin %> <%= command.id %> testset/ --project mine.yaml --html report.html --min-accuracy 0.95",
     "<%= config.bin %> <%= command.id %> testset/ --compare old.yaml,new.yaml",
   ];
-  static args = { folder: Args.string({ description: "folder of documents with expected .json files beside them", required: true }) };
+  static args = {
+    folder: Args.string({ description: "folder of documents with expected .json files beside them", required: true }),
+  };
   static flags = {
     project: projectFileFlag(),
     json: Flags.boolean({ description: "print the report as JSON on stdout" }),
-    html: Flags.string({ description: "also write an HTML report with charts (self-contained, no network)", helpValue: "FILE" }),
-    compare: Flags.string({ description: "two project files, comma-separated, evaluated side by side", helpValue: "A,B" }),
-    "min-accuracy": Flags.string({ description: "exit 1 when the share of right fields is below this (0..1, or a percentage like 95%)", helpValue: "X" }),
-    "ocr-engine": Flags.string({ description: "OCR engine: auto, wasm, native", options: ["auto", "wasm", "native"], helpValue: "ENGINE" }),
+    html: Flags.string({
+      description: "also write an HTML report with charts (self-contained, no network)",
+      helpValue: "FILE",
+    }),
+    compare: Flags.string({
+      description: "two project files, comma-separated, evaluated side by side",
+      helpValue: "A,B",
+    }),
+    "min-accuracy": Flags.string({
+      description: "exit 1 when the share of right fields is below this (0..1, or a percentage like 95%)",
+      helpValue: "X",
+    }),
+    "ocr-engine": Flags.string({
+      description: "OCR engine: auto, wasm, native",
+      options: ["auto", "wasm", "native"],
+      helpValue: "ENGINE",
+    }),
   };
 
   async run(): Promise<number> {

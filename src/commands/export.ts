@@ -15,18 +15,30 @@ export default class ExportCommand extends Command {
   ];
   static strict = false;
   static args = {
-    results: Args.string({ description: "results files (<transaction_id>_data.json) or folders holding them", required: true }),
+    results: Args.string({
+      description: "results files (<transaction_id>_data.json) or folders holding them",
+      required: true,
+    }),
   };
   static flags = {
     out: outFlag(),
     project: Flags.string({ description: "project settings file whose export profiles to run", helpValue: "FILE" }),
-    format: Flags.string({ description: "export formats instead of the project's profiles: json,csv,xlsx,xml,pdf,jpg,ubl,cii,facturx", helpValue: "LIST" }),
+    format: Flags.string({
+      description: "export formats instead of the project's profiles: json,csv,xlsx,xml,pdf,jpg,ubl,cii,facturx",
+      helpValue: "LIST",
+    }),
     json: Flags.boolean({ description: "print a machine-readable summary on stdout" }),
   };
 
   async run(): Promise<number> {
     const { argv, flags } = await this.parse(ExportCommand);
     const { runExportCommand } = await import("../cli/export-run");
-    return runExportCommand({ paths: argv as string[], out: flags.out, project: flags.project, format: flags.format, json: flags.json });
+    return runExportCommand({
+      paths: argv as string[],
+      out: flags.out,
+      project: flags.project,
+      format: flags.format,
+      json: flags.json,
+    });
   }
 }

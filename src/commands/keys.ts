@@ -13,7 +13,11 @@ export default class KeysCommand extends Command {
     "<%= config.bin %> <%= command.id %> list erp",
   ];
   static args = {
-    action: Args.string({ description: "create, revoke or list", required: true, options: ["create", "revoke", "list"] }),
+    action: Args.string({
+      description: "create, revoke or list",
+      required: true,
+      options: ["create", "revoke", "list"],
+    }),
     client_id: Args.string({ description: "client id", required: true }),
     key_id: Args.string({ description: "key id (revoke)" }),
   };
@@ -25,16 +29,29 @@ export default class KeysCommand extends Command {
 
   async run(): Promise<number> {
     const { args, flags } = await this.parse(KeysCommand);
-    const [{ withDataDb, printResult }, clients] = await Promise.all([import("../cli/admin"), import("../auth/clients")]);
+    const [{ withDataDb, printResult }, clients] = await Promise.all([
+      import("../cli/admin"),
+      import("../auth/clients"),
+    ]);
     await withDataDb(flags.data, (db, clock) => {
       if (args.action === "create") {
         const k = clients.createKey(db, clock, args.client_id, { description: flags.description });
         printResult(k, flags.json);
-        if (!flags.json) process.stderr.write("Store the api_key now: it is shown once and cannot be retrieved again.\n");
+        if (!flags.json)
+          process.stderr.write("Store the api_key now: it is shown once and cannot be retrieved again.\n");
       } else if (args.action === "revoke") {
-        printResult(clients.revokeKey(db, clock, args.client_id, args.key_id ?? this.error("revoke needs a key id", { exit: 2 })), flags.json);
+        printResult(
+          clients.revokeKey(db, clock, args.client_id, args.key_id ?? this.error("revoke needs a key id", { exit: 2 })),
+          flags.json,
+        );
       } else {
-        printResult(clients.listKeys(db, args.client_id), flags.json, ["key_id", "key_suffix", "description", "created_at", "revoked_at"]);
+        printResult(clients.listKeys(db, args.client_id), flags.json, [
+          "key_id",
+          "key_suffix",
+          "description",
+          "created_at",
+          "revoked_at",
+        ]);
       }
     });
     return 0;

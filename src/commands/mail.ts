@@ -15,7 +15,11 @@ export default class MailCommand extends Command {
     "<%= config.bin %> <%= command.id %> messages 6f1c... --state failed",
   ];
   static args = {
-    action: Args.string({ description: "add, list, remove, messages or run", required: true, options: ["add", "list", "remove", "messages", "run"] }),
+    action: Args.string({
+      description: "add, list, remove, messages or run",
+      required: true,
+      options: ["add", "list", "remove", "messages", "run"],
+    }),
     connector_id: Args.string({ description: "connector id (remove, messages)" }),
   };
   static flags = {
@@ -26,23 +30,42 @@ export default class MailCommand extends Command {
     name: Flags.string({ description: "connector name (add)" }),
     host: Flags.string({ description: "IMAP host (add)" }),
     port: Flags.integer({ description: "IMAP port (add; default 993 for tls, 143 otherwise)" }),
-    security: Flags.string({ description: "tls, starttls or none (none: loopback hosts only)", default: "tls", options: ["tls", "starttls", "none"] }),
+    security: Flags.string({
+      description: "tls, starttls or none (none: loopback hosts only)",
+      default: "tls",
+      options: ["tls", "starttls", "none"],
+    }),
     username: Flags.string({ description: "IMAP user (add)" }),
-    "password-env": Flags.string({ description: "environment variable holding the IMAP password (add)", default: "DOCPROC_MAIL_PASSWORD" }),
+    "password-env": Flags.string({
+      description: "environment variable holding the IMAP password (add)",
+      default: "DOCPROC_MAIL_PASSWORD",
+    }),
     "ca-file": Flags.string({ description: "PEM file of a CA or self-signed server certificate to trust (add)" }),
     folder: Flags.string({ description: "folder to import from (add)", default: "INBOX" }),
     from: Flags.string({ description: "only messages whose From contains this (add)" }),
     subject: Flags.string({ description: "only messages whose Subject contains this (add)" }),
     unseen: Flags.boolean({ description: "only unseen messages (add)", default: false }),
-    after: Flags.string({ description: "after import (add)", default: "mark_seen", options: ["mark_seen", "move", "delete", "none"] }),
+    after: Flags.string({
+      description: "after import (add)",
+      default: "mark_seen",
+      options: ["mark_seen", "move", "delete", "none"],
+    }),
     "move-to": Flags.string({ description: "folder for --after move (add)" }),
     "poll-interval": Flags.integer({ description: "seconds between polls (add)", default: 60, min: 1 }),
     idle: Flags.boolean({ description: "use IMAP IDLE when the server offers it (add)", default: true, allowNo: true }),
-    "skip-inline-below": Flags.integer({ description: "skip inline images smaller than this many bytes (add; default 16384)", min: 0 }),
+    "skip-inline-below": Flags.integer({
+      description: "skip inline images smaller than this many bytes (add; default 16384)",
+      min: 0,
+    }),
     state: Flags.string({ description: "claimed, imported, done or failed (messages)" }),
     once: Flags.boolean({ description: "poll each connector once and exit (run)" }),
     connector: Flags.string({ description: "only this connector (run; repeatable)", multiple: true }),
-    concurrency: Flags.integer({ description: "workers processing the queued transactions (run; 0: import only)", default: 1, min: 0, max: 64 }),
+    concurrency: Flags.integer({
+      description: "workers processing the queued transactions (run; 0: import only)",
+      default: 1,
+      min: 0,
+      max: 64,
+    }),
   };
 
   async run(): Promise<number> {
@@ -51,7 +74,11 @@ export default class MailCommand extends Command {
     const need = (v: string | undefined, what: string) => v ?? this.error(`${args.action} needs ${what}`, { exit: 2 });
     switch (args.action) {
       case "add":
-        m.mailAdd(flags.data, { ...flags, host: need(flags.host, "--host"), username: need(flags.username, "--username") }, flags.json);
+        m.mailAdd(
+          flags.data,
+          { ...flags, host: need(flags.host, "--host"), username: need(flags.username, "--username") },
+          flags.json,
+        );
         return 0;
       case "list":
         m.mailList(flags.data, flags.json);
@@ -63,7 +90,11 @@ export default class MailCommand extends Command {
         m.mailMessages(flags.data, need(args.connector_id, "a connector id"), flags.state, flags.json);
         return 0;
       default:
-        return m.mailRun(flags.data, { once: !!flags.once, connectors: flags.connector, concurrency: flags.concurrency }, waitForSignal);
+        return m.mailRun(
+          flags.data,
+          { once: !!flags.once, connectors: flags.connector, concurrency: flags.concurrency },
+          waitForSignal,
+        );
     }
   }
 }

@@ -18,19 +18,38 @@ export default class MemoryCommand extends Command {
     "<%= config.bin %> <%= command.id %> forget 0b9c…e1 --project vendors.yaml",
   ];
   static args = {
-    action: Args.string({ description: "learn, list, show or forget", required: true, options: ["learn", "list", "show", "forget"] }),
+    action: Args.string({
+      description: "learn, list, show or forget",
+      required: true,
+      options: ["learn", "list", "show", "forget"],
+    }),
     target: Args.string({ description: "learn: the document; show/forget: the memory id" }),
   };
   static flags = {
-    project: Flags.string({ description: "project settings file (YAML or JSON) holding the memories", required: true, helpValue: "FILE" }),
+    project: Flags.string({
+      description: "project settings file (YAML or JSON) holding the memories",
+      required: true,
+      helpValue: "FILE",
+    }),
     expected: Flags.string({ description: "learn: the expected values (JSON, eval file shape)", helpValue: "FILE" }),
     json: Flags.boolean({ description: "list/show: print JSON" }),
-    "ocr-engine": Flags.string({ description: "learn: OCR engine for scans", options: ["auto", "wasm", "native"], helpValue: "ENGINE" }),
+    "ocr-engine": Flags.string({
+      description: "learn: OCR engine for scans",
+      options: ["auto", "wasm", "native"],
+      helpValue: "ENGINE",
+    }),
   };
 
   async run(): Promise<number> {
     const { args, flags } = await this.parse(MemoryCommand);
     const { runMemory } = await import("../cli/memory-run");
-    return runMemory({ action: args.action as "learn" | "list" | "show" | "forget", target: args.target, project: flags.project, expected: flags.expected, json: flags.json, ocrEngine: flags["ocr-engine"] as "auto" | "wasm" | "native" | undefined });
+    return runMemory({
+      action: args.action as "learn" | "list" | "show" | "forget",
+      target: args.target,
+      project: flags.project,
+      expected: flags.expected,
+      json: flags.json,
+      ocrEngine: flags["ocr-engine"] as "auto" | "wasm" | "native" | undefined,
+    });
   }
 }

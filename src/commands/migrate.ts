@@ -13,7 +13,9 @@ export default class MigrateCommand extends Command {
       "the two variables set. See docs/scaling.md.",
     "Exit codes: 0 copied, 1 a copy failed, 2 usage error (no database in --data, DOCPROC_DATABASE_URL unset).",
   ].join("\n\n");
-  static examples = ["DOCPROC_DATABASE_URL=postgres://docproc@db/docproc DOCPROC_STORAGE_URL=s3://docproc <%= config.bin %> <%= command.id %> --data ./docproc-data"];
+  static examples = [
+    "DOCPROC_DATABASE_URL=postgres://docproc@db/docproc DOCPROC_STORAGE_URL=s3://docproc <%= config.bin %> <%= command.id %> --data ./docproc-data",
+  ];
   static flags = {
     data: dataDirFlag("data directory to move (the one docproc serve used)"),
     json: Flags.boolean({ description: "print what was copied as JSON" }),
@@ -21,7 +23,17 @@ export default class MigrateCommand extends Command {
 
   async run(): Promise<number> {
     const { flags } = await this.parse(MigrateCommand);
-    const [{ existsSync }, path, { loadEnvSettings }, { openDatabase }, { openPostgres, redact }, { importSqlite }, { openBlobStore, storageConfigOf }, { copyStore }, settingsMigrate] = await Promise.all([
+    const [
+      { existsSync },
+      path,
+      { loadEnvSettings },
+      { openDatabase },
+      { openPostgres, redact },
+      { importSqlite },
+      { openBlobStore, storageConfigOf },
+      { copyStore },
+      settingsMigrate,
+    ] = await Promise.all([
       import("node:fs"),
       import("node:path"),
       import("../settings/env"),
@@ -34,26 +46,42 @@ export default class MigrateCommand extends Command {
     ]);
     const env = loadEnvSettings();
     const file = path.join(path.resolve(flags.data), "docproc.db");
-    if (!existsSync(file)) this.error(`no docproc database in ${flags.data} (give the data directory of docproc serve with --data)`, { exit: 2 });
+    if (!existsSync(file))
+      this.error(`no docproc database in ${flags.data} (give the data directory of docproc serve with --data)`, {
+        exit: 2,
+      });
     if (!env.database.url) this.error("set DOCPROC_DATABASE_URL to the PostgreSQL database to move into", { exit: 2 });
     const say = (line: string) => flags.json || process.stdout.write(`${line}\n`);
     const from = openDatabase(file);
     const to = openPostgres(env.database.url);
     try {
       say(`database: ${file} → ${redact(env.database.url)}`);
-      for (const r of settingsMigrate.settingsMigrationsOf(from)) say(`settings: ${settingsMigrate.describeSettingsMigration(r)}`);
-      const tables = importSqlite(from, to, (t) => t.rows && say(`  ${t.table}: ${t.copied} of ${t.rows} rows copied${t.copied < t.rows ? " (the rest were there already)" : ""}`));
+      for (const r of settingsMigrate.settingsMigrationsOf(from))
+        say(`settings: ${settingsMigrate.describeSettingsMigration(r)}`);
+      const tables = importSqlite(
+        from,
+        to,
+        (t) =>
+          t.rows &&
+          say(
+            `  ${t.table}: ${t.copied} of ${t.rows} rows copied${t.copied < t.rows ? " (the rest were there already)" : ""}`,
+          ),
+      );
       // Rows copied from a database this build did not open before still need their settings brought up.
-      for (const r of settingsMigrate.applySettingsMigrations(to)) say(`settings: ${settingsMigrate.describeSettingsMigration(r)}`);
+      for (const r of settingsMigrate.applySettingsMigrations(to))
+        say(`settings: ${settingsMigrate.describeSettingsMigration(r)}`);
       let files = null;
       if (env.storage) {
         const source = openBlobStore(storageConfigOf(path.resolve(flags.data), null));
         const target = openBlobStore(env.storage);
         await target.check();
-        say(`files: ${path.resolve(flags.data)} → ${env.storage.kind === "s3" ? `s3://${env.storage.bucket}/${env.storage.prefix}` : "data directory"}`);
+        say(
+          `files: ${path.resolve(flags.data)} → ${env.storage.kind === "s3" ? `s3://${env.storage.bucket}/${env.storage.prefix}` : "data directory"}`,
+        );
         files = await copyStore(source, target);
         say(`  ${files.copied} objects copied (${(files.bytes / 1e6).toFixed(1)} MB), ${files.skipped} there already`);
-      } else say("files: DOCPROC_STORAGE_URL unset, the files stay in the data directory (every process must reach it)");
+      } else
+        say("files: DOCPROC_STORAGE_URL unset, the files stay in the data directory (every process must reach it)");
       if (flags.json) process.stdout.write(`${JSON.stringify({ tables, files }, null, 2)}\n`);
       return 0;
     } finally {

@@ -24,16 +24,35 @@ export default class ServeCommand extends Command {
     "<%= config.bin %> <%= command.id %> --host 0.0.0.0 --port 9000 --workers 4",
   ];
   static flags = {
-    host: Flags.string({ description: "address to listen on (default: DOCPROC_HOST, else 127.0.0.1)", helpValue: "HOST" }),
-    port: Flags.integer({ description: "port to listen on, 0 picks a free one (default: DOCPROC_PORT, else 8080)", min: 0, max: 65535, helpValue: "PORT" }),
+    host: Flags.string({
+      description: "address to listen on (default: DOCPROC_HOST, else 127.0.0.1)",
+      helpValue: "HOST",
+    }),
+    port: Flags.integer({
+      description: "port to listen on, 0 picks a free one (default: DOCPROC_PORT, else 8080)",
+      min: 0,
+      max: 65535,
+      helpValue: "PORT",
+    }),
     data: dataDirFlag(),
-    workers: Flags.integer({ description: "jobs processed at once in this process (0: API only)", default: 2, min: 0, max: 64, helpValue: "N" }),
+    workers: Flags.integer({
+      description: "jobs processed at once in this process (0: API only)",
+      default: 2,
+      min: 0,
+      max: 64,
+      helpValue: "N",
+    }),
     ...logFlags(),
   };
 
   async run(): Promise<number> {
     const { flags } = await this.parse(ServeCommand);
-    const [{ startServer }, { loadEnvSettings }, { loggerFromFlags }, start] = await Promise.all([import("../server/start"), import("../settings/env"), import("../telemetry/cli"), import("../cli/serve-start")]);
+    const [{ startServer }, { loadEnvSettings }, { loggerFromFlags }, start] = await Promise.all([
+      import("../server/start"),
+      import("../settings/env"),
+      import("../telemetry/cli"),
+      import("../cli/serve-start"),
+    ]);
     const env = loadEnvSettings();
     const logger = loggerFromFlags(flags, "serve", env.log);
     // Without ADMIN_API_KEY the data directory keeps one (src/cli/serve-start.ts), so clients survive a restart.
@@ -60,12 +79,20 @@ export default class ServeCommand extends Command {
       log: (m) => logger.warn(m),
     });
     logger.info({ event: "listening", url: server.url, workers: flags.workers }, `listening on ${server.url}`);
-    const storage = env.storage ? `, storage: ${(await import("../storage/storage-config")).describeStorage(env.storage)}` : "";
-    process.stdout.write(`docproc serve listening on ${server.url} (data: ${flags.data}${env.database.url ? ", database: PostgreSQL" : ""}, workers: ${flags.workers}${storage})\n`);
+    const storage = env.storage
+      ? `, storage: ${(await import("../storage/storage-config")).describeStorage(env.storage)}`
+      : "";
+    process.stdout.write(
+      `docproc serve listening on ${server.url} (data: ${flags.data}${env.database.url ? ", database: PostgreSQL" : ""}, workers: ${flags.workers}${storage})\n`,
+    );
     if (storedKey) process.stdout.write(start.adminKeyNotice(storedKey));
     const links = server.publicLinks();
     const warning = start.publicUrlWarning(links.base, links);
-    if (warning) logger.warn({ event: "public_url_loopback", base: links.base, capture: links.capture, webhooks: links.webhooks }, warning);
+    if (warning)
+      logger.warn(
+        { event: "public_url_loopback", base: links.base, capture: links.capture, webhooks: links.webhooks },
+        warning,
+      );
     const signal = await stopSignal;
     process.stdout.write("docproc serve: shutting down\n");
     logger.info({ event: "shutdown", signal }, `${signal}: shutting down`);

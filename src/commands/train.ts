@@ -18,9 +18,19 @@ export default class TrainCommand extends Command {
     "<%= config.bin %> <%= command.id %> --project letters.json --examples labelled/ --out letters.trained.json",
   ];
   static flags = {
-    project: Flags.string({ description: "project settings file (YAML or JSON) to train", required: true, helpValue: "FILE" }),
-    examples: Flags.string({ description: "folder with one subfolder per class id holding example documents", helpValue: "DIR" }),
-    out: Flags.string({ description: "where to write the trained project (default: overwrite --project, keeping FILE.bak)", helpValue: "FILE" }),
+    project: Flags.string({
+      description: "project settings file (YAML or JSON) to train",
+      required: true,
+      helpValue: "FILE",
+    }),
+    examples: Flags.string({
+      description: "folder with one subfolder per class id holding example documents",
+      helpValue: "DIR",
+    }),
+    out: Flags.string({
+      description: "where to write the trained project (default: overwrite --project, keeping FILE.bak)",
+      helpValue: "FILE",
+    }),
     "ocr-engine": Flags.string({
       description: "OCR engine for scanned examples: auto, wasm (embedded tesseract.js), native",
       options: ["auto", "wasm", "native"],

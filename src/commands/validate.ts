@@ -12,12 +12,21 @@ export default class ValidateCommand extends Command {
       "the same as JSON.",
     "Exit codes: 0 no fatal rule, 1 a file has a fatal rule (or could not be read), 2 usage error.",
   ].join("\n\n");
-  static examples = ["<%= config.bin %> <%= command.id %> invoice.xml", "<%= config.bin %> <%= command.id %> inbox/ --json", "<%= config.bin %> <%= command.id %> xrechnung.xml --cius none"];
+  static examples = [
+    "<%= config.bin %> <%= command.id %> invoice.xml",
+    "<%= config.bin %> <%= command.id %> inbox/ --json",
+    "<%= config.bin %> <%= command.id %> xrechnung.xml --cius none",
+  ];
   static strict = false;
   static args = { paths: Args.string({ description: "e-invoice files (.xml, .pdf) and folders", required: true }) };
   static flags = {
     json: Flags.boolean({ description: "print the reports as JSON on stdout" }),
-    cius: Flags.string({ description: "auto: add the CIUS the invoice claims (XRechnung); none: EN 16931 only", options: ["auto", "none"], default: "auto", helpValue: "MODE" }),
+    cius: Flags.string({
+      description: "auto: add the CIUS the invoice claims (XRechnung); none: EN 16931 only",
+      options: ["auto", "none"],
+      default: "auto",
+      helpValue: "MODE",
+    }),
   };
 
   async run(): Promise<number> {

@@ -29,18 +29,44 @@ export default class WatchCommand extends Command {
   static flags = {
     project: projectFileFlag(),
     out: outFlag(),
-    data: Flags.string({ description: "data folder: ledger of processed content and the lock", default: "./.docproc", helpValue: "DIR" }),
-    poll: Flags.boolean({ description: "poll the folders instead of using inotify (automatic on network filesystems)" }),
-    "stable-ms": Flags.integer({ description: "how long size and mtime must stay unchanged before a file is taken", default: 2000, min: 0, helpValue: "MS" }),
-    processed: Flags.string({ description: "where processed originals go (default: <dir>/processed)", helpValue: "DIR" }),
-    failed: Flags.string({ description: "where failed originals go, with <name>.error.txt (default: <dir>/failed)", helpValue: "DIR" }),
+    data: Flags.string({
+      description: "data folder: ledger of processed content and the lock",
+      default: "./.docproc",
+      helpValue: "DIR",
+    }),
+    poll: Flags.boolean({
+      description: "poll the folders instead of using inotify (automatic on network filesystems)",
+    }),
+    "stable-ms": Flags.integer({
+      description: "how long size and mtime must stay unchanged before a file is taken",
+      default: 2000,
+      min: 0,
+      helpValue: "MS",
+    }),
+    processed: Flags.string({
+      description: "where processed originals go (default: <dir>/processed)",
+      helpValue: "DIR",
+    }),
+    failed: Flags.string({
+      description: "where failed originals go, with <name>.error.txt (default: <dir>/failed)",
+      helpValue: "DIR",
+    }),
     keep: Flags.boolean({ description: "leave originals in place (the ledger still prevents processing them twice)" }),
-    "retry-failed": Flags.boolean({ description: "process again content that failed before (after fixing the cause, e.g. a full disk): move the originals back from failed/ into the folder" }),
+    "retry-failed": Flags.boolean({
+      description:
+        "process again content that failed before (after fixing the cause, e.g. a full disk): move the originals back from failed/ into the folder",
+    }),
     concurrency: concurrencyFlag(),
-    json: Flags.boolean({ description: "also print one JSON event per line on stdout (for scripts; the log stays on stderr)" }),
+    json: Flags.boolean({
+      description: "also print one JSON event per line on stdout (for scripts; the log stays on stderr)",
+    }),
     "name-by": nameByFlag(),
     ...logFlags(),
-    "ocr-engine": Flags.string({ description: "OCR engine: auto (native tesseract when installed, else wasm), wasm or native", options: ["auto", "wasm", "native"], helpValue: "ENGINE" }),
+    "ocr-engine": Flags.string({
+      description: "OCR engine: auto (native tesseract when installed, else wasm), wasm or native",
+      options: ["auto", "wasm", "native"],
+      helpValue: "ENGINE",
+    }),
   };
 
   async run(): Promise<number> {

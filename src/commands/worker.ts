@@ -20,7 +20,13 @@ export default class WorkerCommand extends Command {
 
   async run(): Promise<number> {
     const { flags } = await this.parse(WorkerCommand);
-    const [{ openDataDir, startWorkerRuntime }, { waitForSignal }, { loadEnvSettings }, { webhookSettingsOf }, { recordedPublicUrl }] = await Promise.all([
+    const [
+      { openDataDir, startWorkerRuntime },
+      { waitForSignal },
+      { loadEnvSettings },
+      { webhookSettingsOf },
+      { recordedPublicUrl },
+    ] = await Promise.all([
       import("../queue/runtime"),
       import("./serve"),
       import("../settings/env"),
@@ -33,10 +39,21 @@ export default class WorkerCommand extends Command {
     const stopSignal = waitForSignal(); // before the start is announced: a signal right after it must stop cleanly
     const data = openDataDir(flags.data, env.storage, { databaseUrl: env.database.url });
     const { describeSettingsMigration, settingsMigrationsOf } = await import("../storage/settings-migrate");
-    for (const r of settingsMigrationsOf(data.db)) logger.info({ event: "settings_migrated", ...r }, describeSettingsMigration(r));
+    for (const r of settingsMigrationsOf(data.db))
+      logger.info({ event: "settings_migrated", ...r }, describeSettingsMigration(r));
     if (env.storage) await data.blobs.check().catch((err) => (data.db.close(), Promise.reject(err)));
-    const runtime = startWorkerRuntime({ data, concurrency: flags.concurrency, leaseMs: env.queue.leaseMs, jobTimeoutMs: env.queue.jobTimeoutMs, webhooks: webhookSettingsOf(env.webhooks, () => recordedPublicUrl(data.db)), log: (m) => logger.warn(m), telemetry: { log: logger } });
-    const storage = env.storage ? `, storage: ${(await import("../storage/storage-config")).describeStorage(env.storage)}` : "";
+    const runtime = startWorkerRuntime({
+      data,
+      concurrency: flags.concurrency,
+      leaseMs: env.queue.leaseMs,
+      jobTimeoutMs: env.queue.jobTimeoutMs,
+      webhooks: webhookSettingsOf(env.webhooks, () => recordedPublicUrl(data.db)),
+      log: (m) => logger.warn(m),
+      telemetry: { log: logger },
+    });
+    const storage = env.storage
+      ? `, storage: ${(await import("../storage/storage-config")).describeStorage(env.storage)}`
+      : "";
     process.stdout.write(`docproc worker running on ${data.dir} (concurrency ${flags.concurrency}${storage})\n`);
     const signal = await stopSignal;
     logger.info({ event: "shutdown", signal }, `${signal}: finishing running jobs`);

@@ -13,7 +13,10 @@ import { DocprocError } from "./errors";
 export function abortError(signal: AbortSignal, stage: string): DocprocError {
   const reason = signal.reason as unknown;
   if (reason instanceof DocprocError) return reason;
-  const message = typeof (reason as { message?: unknown } | null)?.message === "string" ? (reason as { message: string }).message : "";
+  const message =
+    typeof (reason as { message?: unknown } | null)?.message === "string"
+      ? (reason as { message: string }).message
+      : "";
   return new DocprocError("timeout", message || `${stage} was aborted`, { stage, retryable: true, cause: reason });
 }
 

@@ -90,7 +90,14 @@ export function exitCodeOf(err: unknown): number {
 /** Wraps an unknown throw at a stage boundary so every failure names its stage. */
 export function wrapStageError(stage: string, err: unknown): DocprocError {
   if (err instanceof DocprocError) {
-    return err.stage ? err : new DocprocError(err.code, err.message, { stage, retryable: err.retryable, cause: err.cause, details: err.details });
+    return err.stage
+      ? err
+      : new DocprocError(err.code, err.message, {
+          stage,
+          retryable: err.retryable,
+          cause: err.cause,
+          details: err.details,
+        });
   }
   const message = err instanceof Error ? err.message : String(err);
   return new DocprocError("internal", `${stage}: ${message}`, { stage, cause: err });

@@ -4,7 +4,7 @@ import type { Box } from "./model";
 
 /** The nearest multiple of 90 in 0..270 (rotations are recorded in whole quarter turns). */
 export function quarterTurn(rotation: number): 0 | 90 | 180 | 270 {
-  const r = ((Math.round(rotation / 90) * 90) % 360 + 360) % 360;
+  const r = (((Math.round(rotation / 90) * 90) % 360) + 360) % 360;
   return r as 0 | 90 | 180 | 270;
 }
 
@@ -14,7 +14,8 @@ export function quarterTurn(rotation: number): 0 | 90 | 180 | 270 {
  * as a person reads it.
  */
 export function rotateBox(box: Box, width: number, height: number, rotation: number): Box {
-  if (rotation % 90 !== 0) throw new DocprocError("invalid_input", `rotation must be a multiple of 90, got ${rotation}`);
+  if (rotation % 90 !== 0)
+    throw new DocprocError("invalid_input", `rotation must be a multiple of 90, got ${rotation}`);
   const [x1, y1, x2, y2] = box;
   switch (quarterTurn(rotation)) {
     case 90:

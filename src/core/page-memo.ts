@@ -26,7 +26,11 @@ const stampOf = (page: Page): Stamp => ({
 });
 
 const sameStamp = (a: Stamp, b: Stamp) =>
-  a.text === b.text && a.words === b.words && a.transform === b.transform && a.source === b.source && a.pageNumber === b.pageNumber;
+  a.text === b.text &&
+  a.words === b.words &&
+  a.transform === b.transform &&
+  a.source === b.source &&
+  a.pageNumber === b.pageNumber;
 
 interface Entry<V> {
   pages: Page[];
@@ -50,7 +54,11 @@ export class PageMemo<V> {
   /** The answer for these pages under this context, removed from the memo; undefined when there is none. */
   take(pages: Page[], context: readonly unknown[]): V | undefined {
     const entry = this.find(pages, context);
-    if (entry) this.entries.set(pages[0]!, this.entries.get(pages[0]!)!.filter((e) => e !== entry));
+    if (entry)
+      this.entries.set(
+        pages[0]!,
+        this.entries.get(pages[0]!)!.filter((e) => e !== entry),
+      );
     return entry?.value;
   }
 

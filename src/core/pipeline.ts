@@ -14,7 +14,10 @@ export type { TransactionMeta } from "./results";
 export { analyseAfterReading } from "./runner/convert-stages";
 
 /** What a run needs, without the runner's pause, resume and notification hooks (one definition: RunOptions). */
-export type PipelineContext = Pick<RunOptions, "meta" | "project" | "ocr" | "sink" | "onProgress" | "signal" | "password" | "profiles" | "now">;
+export type PipelineContext = Pick<
+  RunOptions,
+  "meta" | "project" | "ocr" | "sink" | "onProgress" | "signal" | "password" | "profiles" | "now"
+>;
 
 export interface StageError {
   source_file_index?: number;
@@ -38,5 +41,13 @@ export async function processTransaction(input: TransactionInput, ctx: PipelineC
   if (out.status === "failure" && out.error) throw out.error;
   // A checkpoint request is never passed here, so `interrupted` cannot occur; it would count as partial.
   const status = out.status === "awaiting_input" || out.status === "interrupted" ? "partial" : out.status;
-  return { status, results: out.results, manifest: out.manifest, files: out.files, pages: out.pages, warnings: out.warnings, errors: out.errors };
+  return {
+    status,
+    results: out.results,
+    manifest: out.manifest,
+    files: out.files,
+    pages: out.pages,
+    warnings: out.warnings,
+    errors: out.errors,
+  };
 }

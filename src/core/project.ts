@@ -26,7 +26,9 @@ import { pushAll } from "./arrays";
 /** A regular expression source (JavaScript syntax, matched case-insensitively). */
 const RegexString = z.string().min(1).refine(isRegex, "not a valid regular expression");
 
-const Id = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, "must be letters, digits, _ or - (starting with a letter or digit)");
+const Id = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]*$/i, "must be letters, digits, _ or - (starting with a letter or digit)");
 
 /** A region of the page as fractions 0..1 of width and height: [x1, y1, x2, y2]. */
 const RegionSchema = z
@@ -76,7 +78,9 @@ export const FieldHintsSchema = z.object({
    * labelled, else a line with a company suffix), `address`, or a built-in recogniser that also finds unlabelled
    * values (iban, vat_id, email, phone, currency).
    */
-  recognizer: z.enum(["identifier", "text", "party", "address", "iban", "vat_id", "email", "phone", "currency"]).optional(),
+  recognizer: z
+    .enum(["identifier", "text", "party", "address", "iban", "vat_id", "email", "phone", "currency"])
+    .optional(),
   /** When no label matches, take the first value of the field's type on the first page (dates), at lower confidence. */
   fallback_first: z.boolean().default(false),
 });
@@ -100,14 +104,73 @@ export const FieldSchema = z.object({
 });
 
 export const ValidationRuleSchema = z.discriminatedUnion("type", [
-  z.object({ id: Id, type: z.literal("required"), field: z.string(), class_ids: z.array(z.string()).optional(), severity: z.enum(["warning", "error"]).default("error") }),
-  z.object({ id: Id, type: z.literal("pattern"), field: z.string(), pattern: RegexString, class_ids: z.array(z.string()).optional(), severity: z.enum(["warning", "error"]).default("warning") }),
-  z.object({ id: Id, type: z.literal("range"), field: z.string(), min: z.number().optional(), max: z.number().optional(), class_ids: z.array(z.string()).optional(), severity: z.enum(["warning", "error"]).default("warning") }),
-  z.object({ id: Id, type: z.literal("allowed_values"), field: z.string(), values: z.array(z.string()), class_ids: z.array(z.string()).optional(), severity: z.enum(["warning", "error"]).default("warning") }),
-  z.object({ id: Id, type: z.literal("sum_equals"), fields: z.array(z.string()).min(1), total: z.string(), tolerance: z.number().min(0).default(0.02), class_ids: z.array(z.string()).optional(), severity: z.enum(["warning", "error"]).default("warning") }),
-  z.object({ id: Id, type: z.literal("table_sum_equals"), table: z.string(), column: z.string(), total: z.string(), or_totals: z.array(z.string()).default([]), tolerance: z.number().min(0).default(0.02), class_ids: z.array(z.string()).optional(), severity: z.enum(["warning", "error"]).default("warning") }),
-  z.object({ id: Id, type: z.literal("date_order"), before: z.string(), after: z.string(), class_ids: z.array(z.string()).optional(), severity: z.enum(["warning", "error"]).default("warning") }),
-  z.object({ id: Id, type: z.literal("unique_in_transaction"), field: z.string(), class_ids: z.array(z.string()).optional(), severity: z.enum(["warning", "error"]).default("warning") }),
+  z.object({
+    id: Id,
+    type: z.literal("required"),
+    field: z.string(),
+    class_ids: z.array(z.string()).optional(),
+    severity: z.enum(["warning", "error"]).default("error"),
+  }),
+  z.object({
+    id: Id,
+    type: z.literal("pattern"),
+    field: z.string(),
+    pattern: RegexString,
+    class_ids: z.array(z.string()).optional(),
+    severity: z.enum(["warning", "error"]).default("warning"),
+  }),
+  z.object({
+    id: Id,
+    type: z.literal("range"),
+    field: z.string(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    class_ids: z.array(z.string()).optional(),
+    severity: z.enum(["warning", "error"]).default("warning"),
+  }),
+  z.object({
+    id: Id,
+    type: z.literal("allowed_values"),
+    field: z.string(),
+    values: z.array(z.string()),
+    class_ids: z.array(z.string()).optional(),
+    severity: z.enum(["warning", "error"]).default("warning"),
+  }),
+  z.object({
+    id: Id,
+    type: z.literal("sum_equals"),
+    fields: z.array(z.string()).min(1),
+    total: z.string(),
+    tolerance: z.number().min(0).default(0.02),
+    class_ids: z.array(z.string()).optional(),
+    severity: z.enum(["warning", "error"]).default("warning"),
+  }),
+  z.object({
+    id: Id,
+    type: z.literal("table_sum_equals"),
+    table: z.string(),
+    column: z.string(),
+    total: z.string(),
+    or_totals: z.array(z.string()).default([]),
+    tolerance: z.number().min(0).default(0.02),
+    class_ids: z.array(z.string()).optional(),
+    severity: z.enum(["warning", "error"]).default("warning"),
+  }),
+  z.object({
+    id: Id,
+    type: z.literal("date_order"),
+    before: z.string(),
+    after: z.string(),
+    class_ids: z.array(z.string()).optional(),
+    severity: z.enum(["warning", "error"]).default("warning"),
+  }),
+  z.object({
+    id: Id,
+    type: z.literal("unique_in_transaction"),
+    field: z.string(),
+    class_ids: z.array(z.string()).optional(),
+    severity: z.enum(["warning", "error"]).default("warning"),
+  }),
 ]);
 export type ValidationRule = z.infer<typeof ValidationRuleSchema>;
 
@@ -124,7 +187,11 @@ export const ReviewThresholdsSchema = z.object({
 
 export const BUILTIN_STEPS = ["split", "classify", "extract", "validate", "review", "export"] as const;
 export const WorkflowStepSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.enum(["split", "classify", "extract", "validate", "export"]), id: Id.optional(), enabled: z.boolean().default(true) }),
+  z.object({
+    type: z.enum(["split", "classify", "extract", "validate", "export"]),
+    id: Id.optional(),
+    enabled: z.boolean().default(true),
+  }),
   /**
    * Human review (docs/review.md): on the server an enabled node whose `when` holds pauses the run in
    * `awaiting_input`; the CLI never pauses. `classes` limits the check to those class ids.
@@ -136,14 +203,24 @@ export const WorkflowStepSchema = z.discriminatedUnion("type", [
     when: z.enum(["review_required", "validation_errors", "always", "never"]).default("review_required"),
     classes: z.array(z.string().min(1)).optional(),
     instructions: z.string().optional(),
-    timeout_hours: z.number().positive().max(24 * 365).default(24),
+    timeout_hours: z
+      .number()
+      .positive()
+      .max(24 * 365)
+      .default(24),
     timeout_action: z.enum(["continue", "fail"]).default("continue"),
   }),
   /**
    * A Notification activity. `activity: null` is an unconfigured node: it sends nothing until a webhook_url is set
    * (new projects carry one, enabled, after Export, so setting `activity.webhook_url` is all it needs).
    */
-  z.object({ type: z.literal("notification"), id: Id, name: z.string().optional(), enabled: z.boolean().default(true), activity: NotificationActivitySchema.nullable().default(null) }),
+  z.object({
+    type: z.literal("notification"),
+    id: Id,
+    name: z.string().optional(),
+    enabled: z.boolean().default(true),
+    activity: NotificationActivitySchema.nullable().default(null),
+  }),
 ]);
 
 export const ProjectSettingsSchema = z.object({
@@ -199,7 +276,8 @@ function isRegex(source: string): boolean {
 }
 
 const arr = (v: unknown): any[] => (Array.isArray(v) ? v : []);
-const obj = (v: unknown): Record<string, any> => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, any>) : {});
+const obj = (v: unknown): Record<string, any> =>
+  v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, any>) : {};
 
 function duplicates(items: any[], path: string, what: string): string[] {
   const seen = new Set<string>();
@@ -229,17 +307,22 @@ function crossReferenceProblems(raw: unknown): string[] {
     arr(fields).forEach((f, i) => {
       const field = obj(f);
       if (typeof field.id === "string") allFieldIds.add(field.id);
-      if (field.type === "enum" && !arr(field.values).length) problems.push(`fields.${classId}.${i}.values: an enum field needs values`);
-      if (field.type === "table" && !arr(field.columns).length) problems.push(`fields.${classId}.${i}.columns: a table field needs columns`);
+      if (field.type === "enum" && !arr(field.values).length)
+        problems.push(`fields.${classId}.${i}.values: an enum field needs values`);
+      if (field.type === "table" && !arr(field.columns).length)
+        problems.push(`fields.${classId}.${i}.columns: a table field needs columns`);
     });
   }
   const rules = arr(root.validation_rules);
   pushAll(problems, duplicates(rules, "validation_rules", "rule"));
   rules.forEach((r, i) => {
     const rule = obj(r);
-    const named = [rule.field, ...arr(rule.fields), rule.total, rule.table, rule.before, rule.after].filter((f) => typeof f === "string");
+    const named = [rule.field, ...arr(rule.fields), rule.total, rule.table, rule.before, rule.after].filter(
+      (f) => typeof f === "string",
+    );
     for (const f of named) if (!allFieldIds.has(f)) problems.push(`validation_rules.${i}: unknown field "${f}"`);
-    for (const c of arr(rule.class_ids)) if (!classIds.has(c)) problems.push(`validation_rules.${i}.class_ids: unknown class "${c}"`);
+    for (const c of arr(rule.class_ids))
+      if (!classIds.has(c)) problems.push(`validation_rules.${i}.class_ids: unknown class "${c}"`);
   });
   pushAll(problems, duplicates(arr(root.export_profiles), "export_profiles", "export profile"));
   pushAll(problems, duplicates(arr(root.workflow), "workflow", "step"));
@@ -253,11 +336,18 @@ function crossReferenceProblems(raw: unknown): string[] {
  */
 export function parseProjectSettings(raw: unknown, opts: { strict?: boolean } = {}): ProjectSettings {
   const parsed = ProjectSettingsSchema.safeParse(raw);
-  const problems = [...schemaProblems(ProjectSettingsSchema, raw, parsed.error, opts.strict), ...crossReferenceProblems(raw)];
+  const problems = [
+    ...schemaProblems(ProjectSettingsSchema, raw, parsed.error, opts.strict),
+    ...crossReferenceProblems(raw),
+  ];
   if (problems.length > 0 || !parsed.success) {
-    throw new DocprocError("invalid_settings", `Invalid project settings (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n- ${problems.join("\n- ")}`, {
-      details: { problems },
-    });
+    throw new DocprocError(
+      "invalid_settings",
+      `Invalid project settings (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n- ${problems.join("\n- ")}`,
+      {
+        details: { problems },
+      },
+    );
   }
   return parsed.data;
 }
@@ -282,14 +372,20 @@ export async function loadProjectFile(path: string): Promise<ProjectSettings> {
     if (!(await stat(path)).isFile()) throw new Error("not a regular file");
     text = await readFile(path, "utf8");
   } catch (e) {
-    throw new DocprocError("invalid_settings", `Cannot read project file ${path}: ${(e as Error).message}`, { cause: e });
+    throw new DocprocError("invalid_settings", `Cannot read project file ${path}: ${(e as Error).message}`, {
+      cause: e,
+    });
   }
   let raw: unknown;
   try {
     // yaml is imported here, not at start-up: most runs use the embedded default project.
     raw = /\.json$/i.test(path) ? JSON.parse(text) : (await import("yaml")).default.parse(text);
   } catch (e) {
-    throw new DocprocError("invalid_settings", `Project file ${path} is not valid ${/\.json$/i.test(path) ? "JSON" : "YAML"}: ${(e as Error).message}`, { cause: e });
+    throw new DocprocError(
+      "invalid_settings",
+      `Project file ${path} is not valid ${/\.json$/i.test(path) ? "JSON" : "YAML"}: ${(e as Error).message}`,
+      { cause: e },
+    );
   }
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw new DocprocError("invalid_settings", `Project file ${path} must hold an object of settings`);

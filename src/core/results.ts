@@ -32,7 +32,8 @@ export function toResultsPage(page: Page, withWords = false): ResultsPage {
       enumerable: true,
       configurable: true,
       get: () => page.words,
-      set: (words: Word[]) => Object.defineProperty(entry, "words", { value: words, enumerable: true, configurable: true, writable: true }),
+      set: (words: Word[]) =>
+        Object.defineProperty(entry, "words", { value: words, enumerable: true, configurable: true, writable: true }),
     });
     entry.text = page.text;
   }

@@ -11,7 +11,8 @@ export function editDistance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[a.length][b.length];
@@ -32,7 +33,11 @@ export function closest(word: string, candidates: Iterable<string>): string | nu
 }
 
 /** ` Did you mean "x"?` or the empty string. */
-export function didYouMean(word: string, candidates: Iterable<string>, render: (c: string) => string = (c) => c): string {
+export function didYouMean(
+  word: string,
+  candidates: Iterable<string>,
+  render: (c: string) => string = (c) => c,
+): string {
   const c = closest(word, candidates);
   return c ? ` Did you mean "${render(c)}"?` : "";
 }

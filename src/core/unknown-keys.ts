@@ -12,14 +12,20 @@ import { pushAll } from "./arrays";
 import { didYouMean } from "./suggest";
 
 type Def = { type: string; [k: string]: any };
-const defOf = (schema: unknown): Def | null => ((schema as { _zod?: { def?: Def } })?._zod?.def ?? null);
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+const defOf = (schema: unknown): Def | null => (schema as { _zod?: { def?: Def } })?._zod?.def ?? null;
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
  * Every problem of a parse as "path: message": zod's issues, and with `strict` the unknown keys first (zod's own
  * "Unrecognized key" of a strict sub-schema is left out then: the walk reports it, with a guess).
  */
-export function schemaProblems(schema: z.ZodType, value: unknown, error: z.ZodError | undefined, strict = false): string[] {
+export function schemaProblems(
+  schema: z.ZodType,
+  value: unknown,
+  error: z.ZodError | undefined,
+  strict = false,
+): string[] {
   const issues = (error?.issues ?? []).filter((i) => !strict || i.code !== "unrecognized_keys");
   const zodProblems = issues.map((i) => `${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`);
   return strict ? [...unknownKeys(schema, value), ...zodProblems] : zodProblems;
@@ -45,9 +51,13 @@ export function unknownKeys(schema: z.ZodType, value: unknown, path: string[] = 
     case "array":
       return Array.isArray(value) ? value.flatMap((v, i) => unknownKeys(def.element, v, [...path, String(i)])) : [];
     case "tuple":
-      return Array.isArray(value) ? (def.items as z.ZodType[]).flatMap((s, i) => unknownKeys(s, value[i], [...path, String(i)])) : [];
+      return Array.isArray(value)
+        ? (def.items as z.ZodType[]).flatMap((s, i) => unknownKeys(s, value[i], [...path, String(i)]))
+        : [];
     case "record":
-      return isPlainObject(value) ? Object.entries(value).flatMap(([k, v]) => unknownKeys(def.valueType, v, [...path, k])) : [];
+      return isPlainObject(value)
+        ? Object.entries(value).flatMap(([k, v]) => unknownKeys(def.valueType, v, [...path, k]))
+        : [];
     case "object":
       return objectKeys(def, value, path);
     case "union":
@@ -67,7 +77,8 @@ function objectKeys(def: Def, value: unknown, path: string[]): string[] {
   const problems: string[] = [];
   for (const [key, v] of Object.entries(value)) {
     if (key in shape) pushAll(problems, unknownKeys(shape[key], v, [...path, key]));
-    else if (!open) problems.push(`${[...path, key].join(".")}: unknown key "${key}".${didYouMean(key, Object.keys(shape))}`);
+    else if (!open)
+      problems.push(`${[...path, key].join(".")}: unknown key "${key}".${didYouMean(key, Object.keys(shape))}`);
   }
   return problems;
 }

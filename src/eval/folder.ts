@@ -19,9 +19,27 @@ import { DocprocError } from "../core/errors";
 import type { FieldValue } from "../core/model";
 import type { ExpectedDocument } from "./score";
 
-const EXTENSIONS = new Set([".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".gif", ".bmp", ".eml", ".txt", ".xml"]);
+const EXTENSIONS = new Set([
+  ".pdf",
+  ".png",
+  ".jpg",
+  ".jpeg",
+  ".tif",
+  ".tiff",
+  ".webp",
+  ".gif",
+  ".bmp",
+  ".eml",
+  ".txt",
+  ".xml",
+]);
 
-export interface EvalItem { file: string; expectedFile: string; expected?: ExpectedDocument[]; error?: string }
+export interface EvalItem {
+  file: string;
+  expectedFile: string;
+  expected?: ExpectedDocument[];
+  error?: string;
+}
 
 export interface EvalFolder {
   items: EvalItem[];
@@ -32,12 +50,15 @@ export interface EvalFolder {
 }
 
 export async function readEvalFolder(dir: string): Promise<EvalFolder> {
-  if (!(await stat(dir).catch(() => null))?.isDirectory()) throw new DocprocError("invalid_input", `${dir} is not a folder`);
+  if (!(await stat(dir).catch(() => null))?.isDirectory())
+    throw new DocprocError("invalid_input", `${dir} is not a folder`);
   const items: EvalItem[] = [];
   const skipped: string[] = [];
   const notDocuments: EvalFolder["notDocuments"] = [];
   const walk = async (d: string): Promise<void> => {
-    const entries = (await readdir(d, { withFileTypes: true })).filter((e) => !e.name.startsWith(".")).sort((a, b) => (a.name < b.name ? -1 : 1));
+    const entries = (await readdir(d, { withFileTypes: true }))
+      .filter((e) => !e.name.startsWith("."))
+      .sort((a, b) => (a.name < b.name ? -1 : 1));
     const names = new Set(entries.map((e) => e.name));
     for (const e of entries) {
       const full = path.join(d, e.name);
@@ -55,7 +76,11 @@ export async function readEvalFolder(dir: string): Promise<EvalFolder> {
         }
         const expectedFile = path.join(d, `${stem}.json`);
         try {
-          items.push({ file: full, expectedFile, expected: parseExpected(JSON.parse(await readFile(expectedFile, "utf8"))) });
+          items.push({
+            file: full,
+            expectedFile,
+            expected: parseExpected(JSON.parse(await readFile(expectedFile, "utf8"))),
+          });
         } catch (err) {
           items.push({ file: full, expectedFile, error: `${path.basename(expectedFile)}: ${(err as Error).message}` });
         }
@@ -63,7 +88,8 @@ export async function readEvalFolder(dir: string): Promise<EvalFolder> {
     }
   };
   await walk(dir);
-  if (items.length === 0) throw new DocprocError("invalid_input", `${dir}: no document with an expected .json beside it`);
+  if (items.length === 0)
+    throw new DocprocError("invalid_input", `${dir}: no document with an expected .json beside it`);
   return { items, skipped, notDocuments };
 }
 
@@ -71,7 +97,8 @@ type Json = Record<string, unknown>;
 
 /** Reads an expected file (shapes in the module comment); throws with a message naming what is wrong. */
 export function parseExpected(raw: unknown): ExpectedDocument[] {
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new Error("expected a JSON object with `documents` or `fields`");
+  if (!raw || typeof raw !== "object" || Array.isArray(raw))
+    throw new Error("expected a JSON object with `documents` or `fields`");
   const obj = raw as Json;
   const docs = Array.isArray(obj.documents) ? (obj.documents as unknown[]) : [obj];
   if (docs.length === 0) throw new Error("`documents` is empty");
@@ -79,17 +106,22 @@ export function parseExpected(raw: unknown): ExpectedDocument[] {
     if (!d || typeof d !== "object") throw new Error(`documents[${i}] is not an object`);
     const doc = d as Json;
     const fields = doc.fields ?? {};
-    if (typeof fields !== "object" || Array.isArray(fields)) throw new Error(`documents[${i}].fields must be an object`);
+    if (typeof fields !== "object" || Array.isArray(fields))
+      throw new Error(`documents[${i}].fields must be an object`);
     const classId = doc.class_id ?? (doc.classification as Json | undefined)?.class_id ?? doc.document_type;
     const pages = doc.page_numbers ?? (doc.split as Json | undefined)?.page_numbers;
-    if (pages !== undefined && (!Array.isArray(pages) || !pages.every((n) => Number.isInteger(n) && n > 0))) throw new Error(`documents[${i}].page_numbers must be positive integers`);
+    if (pages !== undefined && (!Array.isArray(pages) || !pages.every((n) => Number.isInteger(n) && n > 0)))
+      throw new Error(`documents[${i}].page_numbers must be positive integers`);
     const out: ExpectedDocument = { fields: {} };
     if (typeof classId === "string") out.class_id = classId;
     if (pages) out.page_numbers = pages as number[];
-    if (doc.text !== undefined && typeof doc.text !== "string") throw new Error(`documents[${i}].text must be a string`);
+    if (doc.text !== undefined && typeof doc.text !== "string")
+      throw new Error(`documents[${i}].text must be a string`);
     if (typeof doc.text === "string") out.text = doc.text;
     for (const [id, v] of Object.entries(fields as Json)) {
-      out.fields[id] = (v && typeof v === "object" && !Array.isArray(v) && "value" in v ? (v as Json).value : v) as FieldValue;
+      out.fields[id] = (
+        v && typeof v === "object" && !Array.isArray(v) && "value" in v ? (v as Json).value : v
+      ) as FieldValue;
     }
     return out;
   });

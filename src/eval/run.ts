@@ -20,7 +20,12 @@ export interface EvalRunOptions {
   onFile?: (done: number, total: number, file: string) => void;
 }
 
-export interface EvalRun { report: EvalReport; outcomes: FileOutcome[]; skipped: string[]; notDocuments: Array<{ file: string; reason: string }> }
+export interface EvalRun {
+  report: EvalReport;
+  outcomes: FileOutcome[];
+  skipped: string[];
+  notDocuments: Array<{ file: string; reason: string }>;
+}
 
 export async function evaluateFolder(dir: string, project: ProjectSettings, opts: EvalRunOptions): Promise<EvalRun> {
   const { items, skipped, notDocuments } = await readEvalFolder(dir);
@@ -35,24 +40,55 @@ export async function evaluateFolder(dir: string, project: ProjectSettings, opts
 
 export function producedOf(doc: DocumentResult, project: ProjectSettings, pages: Page[] = []): ProducedDocument {
   const types = new Map((project.fields[doc.classification.class_id] ?? []).map((f) => [f.id, f.type]));
-  const text = pages.length ? doc.split.page_numbers.map((n) => pages.find((p) => p.page_number === n)?.text ?? "").join("\n") : undefined;
+  const text = pages.length
+    ? doc.split.page_numbers.map((n) => pages.find((p) => p.page_number === n)?.text ?? "").join("\n")
+    : undefined;
   return {
     class_id: doc.classification.class_id,
     page_numbers: doc.split.page_numbers,
-    fields: Object.fromEntries(Object.entries(doc.fields).map(([id, f]) => [id, { value: f.value, confidence: f.confidence, type: types.get(id) }])),
+    fields: Object.fromEntries(
+      Object.entries(doc.fields).map(([id, f]) => [
+        id,
+        { value: f.value, confidence: f.confidence, type: types.get(id) },
+      ]),
+    ),
     text,
   };
 }
 
-async function evaluateItem(item: EvalItem, dir: string, project: ProjectSettings, opts: EvalRunOptions): Promise<FileOutcome> {
+async function evaluateItem(
+  item: EvalItem,
+  dir: string,
+  project: ProjectSettings,
+  opts: EvalRunOptions,
+): Promise<FileOutcome> {
   const file = path.relative(dir, item.file) || path.basename(item.file);
   if (!item.expected) return { file, expected: [], produced: [], error: item.error };
   try {
     const data = new Uint8Array(await Bun.file(item.file).arrayBuffer());
     const result = await processTransaction(
-      { sources: [{ index: 0, filename: path.basename(item.file), data, split_policy: "inherit", content_type: /\.txt$/i.test(item.file) ? "text/plain" : undefined }] },
       {
-        meta: { transaction_id: crypto.randomUUID(), tenant_id: "local", project_id: "eval", project_version: 1, correlation_id: null, metadata: {}, created_at: new Date().toISOString(), source: "eval" },
+        sources: [
+          {
+            index: 0,
+            filename: path.basename(item.file),
+            data,
+            split_policy: "inherit",
+            content_type: /\.txt$/i.test(item.file) ? "text/plain" : undefined,
+          },
+        ],
+      },
+      {
+        meta: {
+          transaction_id: crypto.randomUUID(),
+          tenant_id: "local",
+          project_id: "eval",
+          project_version: 1,
+          correlation_id: null,
+          metadata: {},
+          created_at: new Date().toISOString(),
+          source: "eval",
+        },
         project,
         ocr: opts.ocr,
         sink: memorySink(),
@@ -60,7 +96,11 @@ async function evaluateItem(item: EvalItem, dir: string, project: ProjectSetting
         ...opts.context,
       },
     );
-    return { file, expected: item.expected, produced: result.results.documents.map((d) => producedOf(d, project, result.pages)) };
+    return {
+      file,
+      expected: item.expected,
+      produced: result.results.documents.map((d) => producedOf(d, project, result.pages)),
+    };
   } catch (err) {
     const e = wrapStageError("eval", err);
     return { file, expected: item.expected, produced: [], error: `${e.code}: ${e.message}` };

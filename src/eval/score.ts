@@ -26,7 +26,11 @@ export interface ExpectedDocument {
   text?: string;
 }
 
-export interface ProducedField { value: FieldValue; confidence: number; type?: string }
+export interface ProducedField {
+  value: FieldValue;
+  confidence: number;
+  type?: string;
+}
 
 export interface ProducedDocument {
   class_id: string;
@@ -44,9 +48,29 @@ export interface FileOutcome {
   error?: string;
 }
 
-export interface FieldRow { field: string; correct: number; total: number; accuracy: number; misses: Array<{ file: string; expected: FieldValue; got: FieldValue | undefined }> }
-export interface Bucket { lo: number; hi: number; total: number; correct: number; accuracy: number | null; mean_confidence: number | null }
-export interface BoundaryScore { tp: number; fp: number; fn: number; precision: number; recall: number; f1: number }
+export interface FieldRow {
+  field: string;
+  correct: number;
+  total: number;
+  accuracy: number;
+  misses: Array<{ file: string; expected: FieldValue; got: FieldValue | undefined }>;
+}
+export interface Bucket {
+  lo: number;
+  hi: number;
+  total: number;
+  correct: number;
+  accuracy: number | null;
+  mean_confidence: number | null;
+}
+export interface BoundaryScore {
+  tp: number;
+  fp: number;
+  fn: number;
+  precision: number;
+  recall: number;
+  f1: number;
+}
 
 export interface EvalReport {
   files: number;
@@ -69,23 +93,33 @@ export interface EvalReport {
 
 export const BUCKET_EDGES = [0, 0.5, 0.7, 0.8, 0.9, 1];
 
-const ident = (v: unknown) => String(v).normalize("NFKC").toLowerCase().replace(/\s+/g, "").replace(/^(#|no\.)/, "");
+const ident = (v: unknown) =>
+  String(v)
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/\s+/g, "")
+    .replace(/^(#|no\.)/, "");
 
 /** Whether `got` is the expected value, by the conventions of the module contract. */
 export function sameValue(expected: FieldValue, got: FieldValue | undefined, type?: string): boolean {
-  if (expected === null || expected === undefined || expected === "") return got === null || got === undefined || got === "";
+  if (expected === null || expected === undefined || expected === "")
+    return got === null || got === undefined || got === "";
   if (got === null || got === undefined) return false;
   if (typeof expected === "number" || type === "amount" || type === "number") {
     const [e, g] = [Number(expected), typeof got === "number" ? got : Number(String(got).replace(/[^\d.-]/g, ""))];
     return Number.isFinite(e) && Number.isFinite(g) && Math.abs(e - g) <= 0.005;
   }
   if (typeof expected === "boolean") return got === expected;
-  if (type === "date" || /^\d{4}-\d{2}-\d{2}/.test(String(expected))) return String(got).slice(0, 10) === String(expected).slice(0, 10);
+  if (type === "date" || /^\d{4}-\d{2}-\d{2}/.test(String(expected)))
+    return String(got).slice(0, 10) === String(expected).slice(0, 10);
   return ident(expected) === ident(got);
 }
 
 /** Pairs each expected document with the produced one sharing most pages (by order when pages are not given). */
-export function pairDocuments(expected: ExpectedDocument[], produced: ProducedDocument[]): Array<ProducedDocument | undefined> {
+export function pairDocuments(
+  expected: ExpectedDocument[],
+  produced: ProducedDocument[],
+): Array<ProducedDocument | undefined> {
   const used = new Set<number>();
   return expected.map((e, i) => {
     if (!e.page_numbers?.length) {
@@ -95,7 +129,8 @@ export function pairDocuments(expected: ExpectedDocument[], produced: ProducedDo
       }
       return undefined;
     }
-    let best = -1, overlap = 0;
+    let best = -1,
+      overlap = 0;
     produced.forEach((p, j) => {
       if (used.has(j)) return;
       const n = p.page_numbers.filter((x) => e.page_numbers!.includes(x)).length;
@@ -111,7 +146,14 @@ const starts = (pages: number[][]) => new Set(pages.map((p) => minOf(p)).filter(
 
 export function scoreOutcomes(outcomes: FileOutcome[], reviewThreshold: number): EvalReport {
   const rows = new Map<string, FieldRow>();
-  const buckets: Bucket[] = BUCKET_EDGES.slice(0, -1).map((lo, i) => ({ lo, hi: BUCKET_EDGES[i + 1]!, total: 0, correct: 0, accuracy: null, mean_confidence: null }));
+  const buckets: Bucket[] = BUCKET_EDGES.slice(0, -1).map((lo, i) => ({
+    lo,
+    hi: BUCKET_EDGES[i + 1]!,
+    total: 0,
+    correct: 0,
+    accuracy: null,
+    mean_confidence: null,
+  }));
   const confSums = buckets.map(() => 0);
   const above = { total: 0, correct: 0, error_rate: null as number | null };
   const below = { total: 0, correct: 0, error_rate: null as number | null };
@@ -150,7 +192,7 @@ export function scoreOutcomes(outcomes: FileOutcome[], reviewThreshold: number):
     });
     const expectedStarts = starts(o.expected.length > 1 ? o.expected.map((e) => e.page_numbers ?? []) : []);
     const producedStarts = starts(o.produced.map((p) => p.page_numbers));
-    for (const s of producedStarts) (expectedStarts.has(s) ? split.tp++ : split.fp++);
+    for (const s of producedStarts) expectedStarts.has(s) ? split.tp++ : split.fp++;
     for (const s of expectedStarts) if (!producedStarts.has(s)) split.fn++;
   }
   buckets.forEach((b, i) => {
@@ -159,7 +201,8 @@ export function scoreOutcomes(outcomes: FileOutcome[], reviewThreshold: number):
   });
   for (const side of [above, below]) side.error_rate = side.total ? 1 - side.correct / side.total : null;
   const fields = [...rows.values()].map((r) => ({ ...r, accuracy: r.total ? r.correct / r.total : 0 }));
-  const correct = fields.reduce((s, r) => s + r.correct, 0), total = fields.reduce((s, r) => s + r.total, 0);
+  const correct = fields.reduce((s, r) => s + r.correct, 0),
+    total = fields.reduce((s, r) => s + r.total, 0);
   const labels = [...new Set(classPairs.flat())].sort();
   const matrix = labels.map(() => labels.map(() => 0));
   for (const [e, g] of classPairs) matrix[labels.indexOf(e)]![labels.indexOf(g)]!++;
@@ -171,7 +214,13 @@ export function scoreOutcomes(outcomes: FileOutcome[], reviewThreshold: number):
     errors: outcomes.filter((o) => o.error).map((o) => ({ file: o.file, error: o.error! })),
     fields,
     overall: { correct, total, accuracy: total ? correct / total : 0 },
-    classes: { labels, matrix, correct: classCorrect, total: classPairs.length, accuracy: classPairs.length ? classCorrect / classPairs.length : 1 },
+    classes: {
+      labels,
+      matrix,
+      correct: classCorrect,
+      total: classPairs.length,
+      accuracy: classPairs.length ? classCorrect / classPairs.length : 1,
+    },
     split: {
       ...split,
       precision: split.tp + split.fp ? split.tp / (split.tp + split.fp) : 1,

@@ -8,7 +8,12 @@ import { DocprocError } from "../core/errors";
 import { isoAt, type Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
 import * as store from "../storage/mail-connectors";
-import { listMailMessages, mailMessageCounts, type MailMessageRecord, type MailMessageState } from "../storage/mail-messages";
+import {
+  listMailMessages,
+  mailMessageCounts,
+  type MailMessageRecord,
+  type MailMessageState,
+} from "../storage/mail-messages";
 import { getProject } from "../storage/projects";
 import { seal, type SecretKey } from "../storage/secret-box";
 import {
@@ -30,7 +35,10 @@ export interface ConnectorDeps {
 
 export function requireSecretKey(key: SecretKey | null): SecretKey {
   if (!key) {
-    throw new DocprocError("invalid_settings", "Mail connectors need DOCPROC_SECRET_KEY (32 random bytes, base64: `openssl rand -base64 32`) to store passwords encrypted; it is not set");
+    throw new DocprocError(
+      "invalid_settings",
+      "Mail connectors need DOCPROC_SECRET_KEY (32 random bytes, base64: `openssl rand -base64 32`) to store passwords encrypted; it is not set",
+    );
   }
   return key;
 }
@@ -71,7 +79,8 @@ export function messageView(m: MailMessageRecord) {
 }
 
 export function assertProject(db: Db, tenantId: string, projectId: string): void {
-  if (!getProject(db, tenantId, projectId)) throw new DocprocError("not_found", `Project ${projectId} not found in tenant ${tenantId}`);
+  if (!getProject(db, tenantId, projectId))
+    throw new DocprocError("not_found", `Project ${projectId} not found in tenant ${tenantId}`);
 }
 
 export function listConnectors(db: Db, tenantId: string, projectId: string): store.MailConnectorRecord[] {
@@ -98,7 +107,8 @@ export function createConnector(deps: ConnectorDeps, tenantId: string, projectId
 
 export function requireConnector(db: Db, tenantId: string, projectId: string, id: string): store.MailConnectorRecord {
   const c = store.getMailConnector(db, id);
-  if (!c || c.tenant_id !== tenantId || c.project_id !== projectId) throw new DocprocError("not_found", `Mail connector ${id} not found in project ${projectId}`);
+  if (!c || c.tenant_id !== tenantId || c.project_id !== projectId)
+    throw new DocprocError("not_found", `Mail connector ${id} not found in project ${projectId}`);
   return c;
 }
 
@@ -109,7 +119,12 @@ export function updateConnector(deps: ConnectorDeps, tenantId: string, projectId
   const { name, enabled, password, ...rest } = patch;
   const merged: ConnectionSettings = checkConnection(parseWith(ConnectionSettingsSchema, { ...cur.settings, ...rest }));
   const password_sealed = password === undefined ? undefined : seal(password, requireSecretKey(deps.secretKey));
-  return store.updateMailConnector(deps.db, id, { name, enabled, settings: merged, password_sealed }, isoAt(deps.clock))!;
+  return store.updateMailConnector(
+    deps.db,
+    id,
+    { name, enabled, settings: merged, password_sealed },
+    isoAt(deps.clock),
+  )!;
 }
 
 export function deleteConnector(db: Db, tenantId: string, projectId: string, id: string): void {
@@ -119,11 +134,19 @@ export function deleteConnector(db: Db, tenantId: string, projectId: string, id:
 
 const STATES: readonly MailMessageState[] = ["claimed", "imported", "done", "failed"];
 
-export function connectorMessages(db: Db, tenantId: string, projectId: string, id: string, query: { state?: string; limit?: string }) {
+export function connectorMessages(
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  id: string,
+  query: { state?: string; limit?: string },
+) {
   requireConnector(db, tenantId, projectId, id);
   const state = query.state as MailMessageState | undefined;
-  if (state !== undefined && !STATES.includes(state)) throw new DocprocError("invalid_input", `state: must be one of ${STATES.join(", ")}`);
+  if (state !== undefined && !STATES.includes(state))
+    throw new DocprocError("invalid_input", `state: must be one of ${STATES.join(", ")}`);
   const limit = query.limit === undefined ? 100 : Number(query.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new DocprocError("invalid_input", "limit: must be an integer from 1 to 1000");
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw new DocprocError("invalid_input", "limit: must be an integer from 1 to 1000");
   return { items: listMailMessages(db, id, { state, limit }).map(messageView) };
 }

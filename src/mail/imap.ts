@@ -33,7 +33,11 @@ export async function connectImap(s: ConnectionSettings, password: string, timeo
   try {
     await client.connect();
   } catch (err) {
-    throw new DocprocError("invalid_settings", `cannot connect to IMAP ${s.host}:${portOf(s)} (${s.security}): ${describe(err)}`, { cause: err, retryable: true });
+    throw new DocprocError(
+      "invalid_settings",
+      `cannot connect to IMAP ${s.host}:${portOf(s)} (${s.security}): ${describe(err)}`,
+      { cause: err, retryable: true },
+    );
   }
   return client;
 }

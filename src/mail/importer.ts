@@ -61,11 +61,24 @@ export interface PollReport {
   queue_full: boolean;
 }
 
-export async function pollMailbox(ctx: MailContext, connector: MailConnectorRecord, s: ConnectionSettings, client: ImapFlow): Promise<PollReport> {
+export async function pollMailbox(
+  ctx: MailContext,
+  connector: MailConnectorRecord,
+  s: ConnectionSettings,
+  client: ImapFlow,
+): Promise<PollReport> {
   const box = await client.mailboxOpen(s.folder);
   const uidValidity = Number(box.uidValidity);
   if (s.after_import.action === "move") await ensureFolder(client, s.after_import.folder!);
-  const report: PollReport = { connector_id: connector.connector_id, uid_validity: uidValidity, matched: 0, imported: [], duplicates: [], failed: [], queue_full: false };
+  const report: PollReport = {
+    connector_id: connector.connector_id,
+    uid_validity: uidValidity,
+    matched: 0,
+    imported: [],
+    duplicates: [],
+    failed: [],
+    queue_full: false,
+  };
   const uids = ((await client.search(searchOf(s), { uid: true })) || []).sort((a, b) => a - b);
   report.matched = uids.length;
   const known = ledger.statesOf(ctx.db, connector.connector_id, uidValidity);
@@ -74,7 +87,11 @@ export async function pollMailbox(ctx: MailContext, connector: MailConnectorReco
     if (ctx.signal?.aborted) break; // shutting down: the rest waits for the next poll
     const k = known.get(uid);
     if (k && (k.state === "done" || (k.state === "failed" && k.attempts >= ctx.maxAttempts))) continue;
-    const outcome = await importOne(ctx, connector, s, client, { connector_id: connector.connector_id, uid_validity: uidValidity, uid });
+    const outcome = await importOne(ctx, connector, s, client, {
+      connector_id: connector.connector_id,
+      uid_validity: uidValidity,
+      uid,
+    });
     if (outcome === "queue_full") {
       report.queue_full = true;
       break;
@@ -86,15 +103,32 @@ export async function pollMailbox(ctx: MailContext, connector: MailConnectorReco
   return report;
 }
 
-type Outcome = { kind: "imported" | "duplicate" | "actioned"; transaction_id: string } | { kind: "failed"; error: string } | "queue_full" | null;
+type Outcome =
+  | { kind: "imported" | "duplicate" | "actioned"; transaction_id: string }
+  | { kind: "failed"; error: string }
+  | "queue_full"
+  | null;
 
-async function importOne(ctx: MailContext, c: MailConnectorRecord, s: ConnectionSettings, client: ImapFlow, key: ledger.MessageKey): Promise<Outcome> {
+async function importOne(
+  ctx: MailContext,
+  c: MailConnectorRecord,
+  s: ConnectionSettings,
+  client: ImapFlow,
+  key: ledger.MessageKey,
+): Promise<Outcome> {
   const token = randomUUID();
   const nowMs = ctx.clock.now();
-  const prev = ledger.claimMailMessage(ctx.db, key, { token, untilMs: nowMs + ctx.leaseMs, nowMs, now: isoAt(ctx.clock), maxAttempts: ctx.maxAttempts });
+  const prev = ledger.claimMailMessage(ctx.db, key, {
+    token,
+    untilMs: nowMs + ctx.leaseMs,
+    nowMs,
+    now: isoAt(ctx.clock),
+    maxAttempts: ctx.maxAttempts,
+  });
   if (prev === null) return null;
   await ctx.at?.("claimed", key.uid);
-  if (prev === "imported") return finish(ctx, s, client, key, token, ledger.getMailMessage(ctx.db, key)!.transaction_id!, "actioned");
+  if (prev === "imported")
+    return finish(ctx, s, client, key, token, ledger.getMailMessage(ctx.db, key)!.transaction_id!, "actioned");
   let parsed: ParsedMail;
   try {
     parsed = await fetchAndParse(ctx, s, client, key.uid);
@@ -120,11 +154,19 @@ async function importOne(ctx: MailContext, c: MailConnectorRecord, s: Connection
   return finish(ctx, s, client, key, token, committed.transaction_id, committed.duplicate ? "duplicate" : "imported");
 }
 
-async function fetchAndParse(ctx: MailContext, s: ConnectionSettings, client: ImapFlow, uid: number): Promise<ParsedMail> {
+async function fetchAndParse(
+  ctx: MailContext,
+  s: ConnectionSettings,
+  client: ImapFlow,
+  uid: number,
+): Promise<ParsedMail> {
   const head = await client.fetchOne(String(uid), { uid: true, size: true }, { uid: true });
   if (!head) throw new DocprocError("not_found", "the message is no longer in the folder");
   if ((head.size ?? 0) > s.max_message_bytes) {
-    throw new DocprocError("too_large", `the message is ${head.size} bytes; max_message_bytes is ${s.max_message_bytes}`);
+    throw new DocprocError(
+      "too_large",
+      `the message is ${head.size} bytes; max_message_bytes is ${s.max_message_bytes}`,
+    );
   }
   const msg = await client.fetchOne(String(uid), { uid: true, source: true }, { uid: true });
   if (!msg || !msg.source) throw new DocprocError("not_found", "the message is no longer in the folder");
@@ -135,50 +177,109 @@ async function fetchAndParse(ctx: MailContext, s: ConnectionSettings, client: Im
     if (err instanceof DocprocError) throw err;
     throw new DocprocError("corrupt_file", `the message cannot be read: ${describe(err)}`, { cause: err });
   }
-  if (parsed.sources.length > ctx.maxFiles) throw new DocprocError("too_large", `the message has ${parsed.sources.length} parts; at most ${ctx.maxFiles} files per transaction`);
+  if (parsed.sources.length > ctx.maxFiles)
+    throw new DocprocError(
+      "too_large",
+      `the message has ${parsed.sources.length} parts; at most ${ctx.maxFiles} files per transaction`,
+    );
   const big = parsed.sources.find((src) => src.data.byteLength > ctx.maxFileBytes);
-  if (big) throw new DocprocError("too_large", `${big.filename} is ${big.data.byteLength} bytes; the limit is ${ctx.maxFileBytes} bytes per file`);
+  if (big)
+    throw new DocprocError(
+      "too_large",
+      `${big.filename} is ${big.data.byteLength} bytes; the limit is ${ctx.maxFileBytes} bytes per file`,
+    );
   return parsed;
 }
 
-function commit(ctx: MailContext, c: MailConnectorRecord, s: ConnectionSettings, key: ledger.MessageKey, token: string, p: ParsedMail, hashes: string[]) {
+function commit(
+  ctx: MailContext,
+  c: MailConnectorRecord,
+  s: ConnectionSettings,
+  key: ledger.MessageKey,
+  token: string,
+  p: ParsedMail,
+  hashes: string[],
+) {
   const { db } = ctx;
   const now = isoAt(ctx.clock);
   const f = p.facts;
   const fields = { message_key: f.message_key, message_id: f.message_id, subject: f.subject, from_address: f.from };
-  return db.transaction(() => {
-    const earlier = ledger.importedByKey(db, c.connector_id, f.message_key);
-    if (earlier) {
-      if (!ledger.recordImported(db, key, token, { ...fields, transaction_id: earlier.transaction_id, duplicate: true }, now)) throw lostLease();
-      return { transaction_id: earlier.transaction_id, duplicate: true };
-    }
-    const id = randomUUID();
-    tx.createTransaction(db, {
-      transaction_id: id,
-      tenant_id: c.tenant_id,
-      project_id: c.project_id,
-      correlation_id: f.message_id,
-      metadata: { from: f.from, ...(f.from_name ? { from_name: f.from_name } : {}), subject: f.subject, date: f.date },
-      dataset_id: "production",
-      source: "mail",
-      request: {
-        mail: { connector_id: c.connector_id, folder: s.folder, uid_validity: key.uid_validity, uid: key.uid, message_id: f.message_id },
-        source_files: p.sources.map((src) => ({ filename: src.filename, split_policy: src.split_policy, size: src.data.byteLength })),
-      },
-      now,
-    });
-    p.sources.forEach((src, i) =>
-      addSourceFile(db, { transaction_id: id, filename: src.filename, content_type: src.content_type ?? "application/octet-stream", size: src.data.byteLength, blob_hash: hashes[i]!, split_policy: src.split_policy, now }),
-    );
-    submitTransaction(db, ctx.clock, id, { maxDepth: ctx.maxQueueDepth });
-    if (!ledger.recordImported(db, key, token, { ...fields, transaction_id: id, duplicate: false }, now)) throw lostLease();
-    return { transaction_id: id, duplicate: false };
-  }).immediate();
+  return db
+    .transaction(() => {
+      const earlier = ledger.importedByKey(db, c.connector_id, f.message_key);
+      if (earlier) {
+        if (
+          !ledger.recordImported(
+            db,
+            key,
+            token,
+            { ...fields, transaction_id: earlier.transaction_id, duplicate: true },
+            now,
+          )
+        )
+          throw lostLease();
+        return { transaction_id: earlier.transaction_id, duplicate: true };
+      }
+      const id = randomUUID();
+      tx.createTransaction(db, {
+        transaction_id: id,
+        tenant_id: c.tenant_id,
+        project_id: c.project_id,
+        correlation_id: f.message_id,
+        metadata: {
+          from: f.from,
+          ...(f.from_name ? { from_name: f.from_name } : {}),
+          subject: f.subject,
+          date: f.date,
+        },
+        dataset_id: "production",
+        source: "mail",
+        request: {
+          mail: {
+            connector_id: c.connector_id,
+            folder: s.folder,
+            uid_validity: key.uid_validity,
+            uid: key.uid,
+            message_id: f.message_id,
+          },
+          source_files: p.sources.map((src) => ({
+            filename: src.filename,
+            split_policy: src.split_policy,
+            size: src.data.byteLength,
+          })),
+        },
+        now,
+      });
+      p.sources.forEach((src, i) =>
+        addSourceFile(db, {
+          transaction_id: id,
+          filename: src.filename,
+          content_type: src.content_type ?? "application/octet-stream",
+          size: src.data.byteLength,
+          blob_hash: hashes[i]!,
+          split_policy: src.split_policy,
+          now,
+        }),
+      );
+      submitTransaction(db, ctx.clock, id, { maxDepth: ctx.maxQueueDepth });
+      if (!ledger.recordImported(db, key, token, { ...fields, transaction_id: id, duplicate: false }, now))
+        throw lostLease();
+      return { transaction_id: id, duplicate: false };
+    })
+    .immediate();
 }
 
 const lostLease = () => new DocprocError("conflict", "the claim on this message was taken over by another process");
 
-async function finish(ctx: MailContext, s: ConnectionSettings, client: ImapFlow, key: ledger.MessageKey, token: string, transactionId: string, kind: "imported" | "duplicate" | "actioned"): Promise<Outcome> {
+async function finish(
+  ctx: MailContext,
+  s: ConnectionSettings,
+  client: ImapFlow,
+  key: ledger.MessageKey,
+  token: string,
+  transactionId: string,
+  kind: "imported" | "duplicate" | "actioned",
+): Promise<Outcome> {
   try {
     await afterImport(s, client, key.uid);
   } catch (err) {
@@ -212,7 +313,11 @@ async function afterImport(s: ConnectionSettings, client: ImapFlow, uid: number)
 
 function fail(ctx: MailContext, key: ledger.MessageKey, token: string, error: string, p?: ParsedMail): Outcome {
   const f = p?.facts;
-  ledger.recordFailed(ctx.db, key, token, error, isoAt(ctx.clock), { message_id: f?.message_id ?? null, subject: f?.subject ?? null, from_address: f?.from ?? null });
+  ledger.recordFailed(ctx.db, key, token, error, isoAt(ctx.clock), {
+    message_id: f?.message_id ?? null,
+    subject: f?.subject ?? null,
+    from_address: f?.from ?? null,
+  });
   ctx.log(`mail ${key.connector_id}: uid ${key.uid} not imported (left in the mailbox): ${error}`);
   return { kind: "failed", error };
 }
@@ -221,7 +326,14 @@ function fail(ctx: MailContext, key: ledger.MessageKey, token: string, error: st
  * An `imported` row whose message is no longer in the folder (the process died after a move or delete, or someone
  * moved it by hand): its transaction exists and there is nothing left to act on, so it is done.
  */
-async function settleGone(ctx: MailContext, client: ImapFlow, connectorId: string, uidValidity: number, known: Map<number, { state: string }>, matched: Set<number>) {
+async function settleGone(
+  ctx: MailContext,
+  client: ImapFlow,
+  connectorId: string,
+  uidValidity: number,
+  known: Map<number, { state: string }>,
+  matched: Set<number>,
+) {
   const pending = [...known].filter(([uid, k]) => k.state === "imported" && !matched.has(uid)).map(([uid]) => uid);
   if (pending.length === 0) return;
   const present = new Set((await client.search({ all: true }, { uid: true })) || []);
@@ -229,7 +341,15 @@ async function settleGone(ctx: MailContext, client: ImapFlow, connectorId: strin
     const key = { connector_id: connectorId, uid_validity: uidValidity, uid };
     const token = randomUUID();
     const nowMs = ctx.clock.now();
-    if (ledger.claimMailMessage(ctx.db, key, { token, untilMs: nowMs + ctx.leaseMs, nowMs, now: isoAt(ctx.clock), maxAttempts: ctx.maxAttempts }) === "imported") {
+    if (
+      ledger.claimMailMessage(ctx.db, key, {
+        token,
+        untilMs: nowMs + ctx.leaseMs,
+        nowMs,
+        now: isoAt(ctx.clock),
+        maxAttempts: ctx.maxAttempts,
+      }) === "imported"
+    ) {
       ledger.recordDone(ctx.db, key, token, isoAt(ctx.clock));
       known.set(uid, { state: "done" });
     } else ledger.releaseMailMessage(ctx.db, key, token, null, isoAt(ctx.clock));

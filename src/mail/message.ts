@@ -28,7 +28,10 @@ export interface ParsedMail {
 }
 
 export function normalizeMessageId(raw: string | undefined | null): string | null {
-  const v = (raw ?? "").trim().replace(/^<+|>+$/g, "").trim();
+  const v = (raw ?? "")
+    .trim()
+    .replace(/^<+|>+$/g, "")
+    .trim();
   return v ? v.slice(0, 995) : null;
 }
 
@@ -44,13 +47,24 @@ export async function parseMail(raw: Uint8Array, opts: { skipInlineImagesBelow: 
     subject: email.subject ?? null,
     date: email.date ?? null,
   };
-  const src: SourceInput = { index: 0, filename: `${stemOf(facts.subject)}.eml`, content_type: "message/rfc822", data: raw, split_policy: "inherit" };
+  const src: SourceInput = {
+    index: 0,
+    filename: `${stemOf(facts.subject)}.eml`,
+    content_type: "message/rfc822",
+    data: raw,
+    split_policy: "inherit",
+  };
   const sources = expandEmailSource(src, { skipInlineImagesBelow: opts.skipInlineImagesBelow, skipSignatures: true });
   return { facts, sources };
 }
 
 /** A file name stem from the subject (the body document is `<subject>.txt`), safe on every file system. */
 function stemOf(subject: string | null): string {
-  const s = (subject ?? "").replace(/[\\/:*?"<>|\u0000-\u001f\u007f]/g, " ").replace(/\s+/g, " ").trim().slice(0, 80).trim();
+  const s = (subject ?? "")
+    .replace(/[\\/:*?"<>|\u0000-\u001f\u007f]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 80)
+    .trim();
   return s && !/^\.+$/.test(s) ? s : "message";
 }

@@ -5,7 +5,13 @@
  * (`last_error`) and retried after the poll interval; it never stops the other connectors.
  */
 import type { ImapFlow } from "imapflow";
-import { getMailConnector, listMailConnectors, recordPoll, sealedPasswordOf, type MailConnectorRecord } from "../storage/mail-connectors";
+import {
+  getMailConnector,
+  listMailConnectors,
+  recordPoll,
+  sealedPasswordOf,
+  type MailConnectorRecord,
+} from "../storage/mail-connectors";
 import { isoAt } from "../storage/clock";
 import { open, type SecretKey } from "../storage/secret-box";
 import { connectImap, describe } from "./imap";
@@ -27,10 +33,16 @@ export function settingsOf(c: MailConnectorRecord): ConnectionSettings {
 
 function selected(ctx: MailContext, opts: RunOptions): MailConnectorRecord[] {
   if (!opts.connectorIds) return listMailConnectors(ctx.db, { enabled: true });
-  return opts.connectorIds.map((id) => getMailConnector(ctx.db, id)).filter((c): c is MailConnectorRecord => c !== null);
+  return opts.connectorIds
+    .map((id) => getMailConnector(ctx.db, id))
+    .filter((c): c is MailConnectorRecord => c !== null);
 }
 
-async function connect(ctx: MailContext, c: MailConnectorRecord, key: SecretKey): Promise<{ client: ImapFlow; settings: ConnectionSettings }> {
+async function connect(
+  ctx: MailContext,
+  c: MailConnectorRecord,
+  key: SecretKey,
+): Promise<{ client: ImapFlow; settings: ConnectionSettings }> {
   const settings = settingsOf(c);
   const sealed = sealedPasswordOf(ctx.db, c.connector_id);
   if (!sealed) throw new Error(`mail connector ${c.connector_id} no longer exists`);
@@ -38,7 +50,10 @@ async function connect(ctx: MailContext, c: MailConnectorRecord, key: SecretKey)
 }
 
 /** One poll of each selected connector; a connector that fails is reported in its record and in `errors`. */
-export async function pollOnce(ctx: MailContext, opts: RunOptions): Promise<{ reports: PollReport[]; errors: Array<{ connector_id: string; error: string }> }> {
+export async function pollOnce(
+  ctx: MailContext,
+  opts: RunOptions,
+): Promise<{ reports: PollReport[]; errors: Array<{ connector_id: string; error: string }> }> {
   const reports: PollReport[] = [];
   const errors: Array<{ connector_id: string; error: string }> = [];
   for (const c of selected(ctx, opts)) {
@@ -67,13 +82,19 @@ export async function pollOnce(ctx: MailContext, opts: RunOptions): Promise<{ re
  * enabled later (through the API) are picked up within `rescanMs`; a deleted or disabled one stops after its
  * current wait.
  */
-export async function runContinuously(ctx: MailContext, opts: RunOptions & { signal: AbortSignal; rescanMs?: number }): Promise<void> {
+export async function runContinuously(
+  ctx: MailContext,
+  opts: RunOptions & { signal: AbortSignal; rescanMs?: number },
+): Promise<void> {
   ctx = { ...ctx, signal: opts.signal };
   const running = new Map<string, Promise<void>>();
   const scan = () => {
     for (const c of selected(ctx, opts)) {
       if (!c.enabled || running.has(c.connector_id)) continue;
-      running.set(c.connector_id, connectorLoop(ctx, c.connector_id, opts).finally(() => running.delete(c.connector_id)));
+      running.set(
+        c.connector_id,
+        connectorLoop(ctx, c.connector_id, opts).finally(() => running.delete(c.connector_id)),
+      );
     }
   };
   while (!opts.signal.aborted) {

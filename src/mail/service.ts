@@ -22,8 +22,19 @@ export interface MailServiceOptions {
 export function startMailService(o: MailServiceOptions): { stop(): Promise<void> } | null {
   if (!o.env.secretKey) return null;
   const stop = new AbortController();
-  const ctx = { db: o.db, clock: o.clock, blobs: o.blobs, ...o.limits, leaseMs: o.env.leaseMs, maxAttempts: o.env.maxAttempts, wake: o.wake, log: o.log };
-  const done = runContinuously(ctx, { secretKey: o.env.secretKey, signal: stop.signal }).catch((err) => o.log(`mail connectors stopped: ${(err as Error).message}`));
+  const ctx = {
+    db: o.db,
+    clock: o.clock,
+    blobs: o.blobs,
+    ...o.limits,
+    leaseMs: o.env.leaseMs,
+    maxAttempts: o.env.maxAttempts,
+    wake: o.wake,
+    log: o.log,
+  };
+  const done = runContinuously(ctx, { secretKey: o.env.secretKey, signal: stop.signal }).catch((err) =>
+    o.log(`mail connectors stopped: ${(err as Error).message}`),
+  );
   return {
     async stop() {
       stop.abort();

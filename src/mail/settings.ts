@@ -15,7 +15,10 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 
 /** 127.0.0.0/8, ::1 and `localhost`: the only hosts plain IMAP may talk to. */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, "");
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "");
   if (h === "localhost" || h.endsWith(".localhost")) return true;
   if (isIP(h) === 4) return h.startsWith("127.");
   return h === "::1" || h === "0:0:0:0:0:0:0:1" || /^::ffff:127\./.test(h);
@@ -32,7 +35,10 @@ const Filter = z
 const AfterImport = z
   .object({ action: z.enum(AFTER_IMPORT).default("mark_seen"), folder: z.string().min(1).max(500).optional() })
   .strict()
-  .refine((a) => a.action !== "move" || !!a.folder, { message: "folder is required when action is move", path: ["folder"] });
+  .refine((a) => a.action !== "move" || !!a.folder, {
+    message: "folder is required when action is move",
+    path: ["folder"],
+  });
 
 /** The stored part: everything but name, enabled and the password. */
 export const ConnectionSettingsSchema = z
@@ -65,7 +71,11 @@ export type CreateConnectorInput = z.infer<typeof CreateConnectorSchema>;
 
 /** A PATCH: any field of the create body; nested objects replace the stored ones whole. */
 export const UpdateConnectorSchema = ConnectionSettingsSchema.partial()
-  .extend({ name: z.string().min(1).max(200).optional(), enabled: z.boolean().optional(), password: z.string().min(1).max(1000).optional() })
+  .extend({
+    name: z.string().min(1).max(200).optional(),
+    enabled: z.boolean().optional(),
+    password: z.string().min(1).max(1000).optional(),
+  })
   .strict();
 
 export type UpdateConnectorInput = z.infer<typeof UpdateConnectorSchema>;
@@ -86,10 +96,16 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
 
 export function checkConnection(s: ConnectionSettings): ConnectionSettings {
   if (s.security === "none" && !isLoopbackHost(s.host)) {
-    throw new DocprocError("invalid_input", `Invalid mail connector settings: security: "none" (plain IMAP) is only allowed for a loopback host, not ${s.host}; use "tls" or "starttls"`);
+    throw new DocprocError(
+      "invalid_input",
+      `Invalid mail connector settings: security: "none" (plain IMAP) is only allowed for a loopback host, not ${s.host}; use "tls" or "starttls"`,
+    );
   }
   if (s.after_import.action === "move" && s.after_import.folder === s.folder) {
-    throw new DocprocError("invalid_input", "Invalid mail connector settings: after_import.folder must differ from folder");
+    throw new DocprocError(
+      "invalid_input",
+      "Invalid mail connector settings: after_import.folder must differ from folder",
+    );
   }
   return s;
 }

@@ -17,7 +17,16 @@ import { deliverOnce, newDeliveryId, type AttemptRecord, type DeliveryRequest } 
 import type { AllowPrivate, Resolver } from "../core/notify/ssrf";
 import { planNextAttempt } from "../core/notify/retry";
 import type { NotificationEvent } from "../core/notify/activity";
-import { deliveryFailure, nodesByOutcome, notificationNodes, notifyStage, type NotificationNode, type NotifyTrigger, type PlannedDelivery, type WorkflowStepLike } from "../core/stages/notify";
+import {
+  deliveryFailure,
+  nodesByOutcome,
+  notificationNodes,
+  notifyStage,
+  type NotificationNode,
+  type NotifyTrigger,
+  type PlannedDelivery,
+  type WorkflowStepLike,
+} from "../core/stages/notify";
 import type { ExportManifestLike } from "../core/notify/payload";
 import { WorkflowStepSchema } from "../core/project";
 import { after, isoAt, sleep, type Clock } from "../storage/clock";
@@ -58,8 +67,15 @@ export function webhookSettingsOf(
  * `msg_<uuid-shaped sha256>` of the transaction, the node's workflow position, the event and the run (0 for the
  * first run; a rerun counts up), so a node reached again in the same run never enqueues twice.
  */
-export function deterministicDeliveryId(transactionId: string, index: number, event: NotificationEvent, run = 0): string {
-  const h = createHash("sha256").update(`${transactionId}\u0000${index}\u0000${event}${run ? `\u0000${run}` : ""}`).digest("hex");
+export function deterministicDeliveryId(
+  transactionId: string,
+  index: number,
+  event: NotificationEvent,
+  run = 0,
+): string {
+  const h = createHash("sha256")
+    .update(`${transactionId}\u0000${index}\u0000${event}${run ? `\u0000${run}` : ""}`)
+    .digest("hex");
   return `msg_${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
@@ -105,14 +121,31 @@ export interface PlanResult {
 }
 
 /** Plans, logs and enqueues the deliveries of some nodes for one trigger; returns how many were new. */
-function enqueueNodes(db: Db, clock: Clock, t: tx.TransactionRecord, nodes: NotificationNode[], all: NotificationNode[], trigger: NotifyTrigger, settings: WebhookSettings, run: number): { enqueued: number; warnings: string[] } {
+function enqueueNodes(
+  db: Db,
+  clock: Clock,
+  t: tx.TransactionRecord,
+  nodes: NotificationNode[],
+  all: NotificationNode[],
+  trigger: NotifyTrigger,
+  settings: WebhookSettings,
+  run: number,
+): { enqueued: number; warnings: string[] } {
   const name = t.metadata.transaction_name;
-  const transaction = { tenant_id: t.tenant_id, project_id: t.project_id, transaction_id: t.transaction_id, transaction_name: typeof name === "string" ? name : null };
+  const transaction = {
+    tenant_id: t.tenant_id,
+    project_id: t.project_id,
+    transaction_id: t.transaction_id,
+    transaction_name: typeof name === "string" ? name : null,
+  };
   const now = isoAt(clock);
   let enqueued = 0;
   const warnings: string[] = [];
   for (const node of nodes) {
-    const number = Math.max(0, all.findIndex((n) => n.step_index === node.step_index));
+    const number = Math.max(
+      0,
+      all.findIndex((n) => n.step_index === node.step_index),
+    );
     const plan = notifyStage({
       activities: [node],
       transaction,
@@ -136,7 +169,15 @@ function enqueueNodes(db: Db, clock: Clock, t: tx.TransactionRecord, nodes: Noti
  * A Notification node was reached mid-run: its `reached` delivery is logged and enqueued now, with the manifest of
  * that moment (the runner's `notify` on the server). Idempotent per (transaction, node, event, run).
  */
-export function enqueueReached(db: Db, clock: Clock, transactionId: string, stepIndex: number, manifest: ExportManifestLike, settings: WebhookSettings, run: number): PlanResult {
+export function enqueueReached(
+  db: Db,
+  clock: Clock,
+  transactionId: string,
+  stepIndex: number,
+  manifest: ExportManifestLike,
+  settings: WebhookSettings,
+  run: number,
+): PlanResult {
   return db
     .transaction(() => {
       const t = tx.getTransaction(db, transactionId);
@@ -145,7 +186,10 @@ export function enqueueReached(db: Db, clock: Clock, transactionId: string, step
       if (!t || !project || t.dataset_id === "playground") return { enqueued: 0, holding: false, warnings: [] };
       const all = notificationNodes(workflowOf(project.settings));
       const node = all.filter((n) => n.step_index === stepIndex);
-      return { ...enqueueNodes(db, clock, t, node, all, { event: "reached", manifest }, settings, run), holding: false };
+      return {
+        ...enqueueNodes(db, clock, t, node, all, { event: "reached", manifest }, settings, run),
+        holding: false,
+      };
     })
     .immediate();
 }
@@ -159,7 +203,12 @@ export function enqueueReached(db: Db, clock: Clock, transactionId: string, step
  * A completed transaction with a pending `fail_workflow_on_error` delivery is held in `processing`; one whose such
  * delivery already failed is failed with that delivery's error.
  */
-export function planTransactionDeliveries(db: Db, clock: Clock, outcome: FinishedOutcome, settings: WebhookSettings): PlanResult {
+export function planTransactionDeliveries(
+  db: Db,
+  clock: Clock,
+  outcome: FinishedOutcome,
+  settings: WebhookSettings,
+): PlanResult {
   const t = tx.getTransaction(db, outcome.transaction_id);
   const project = t ? getProjectById(db, t.project_id) : null;
   if (!t || !project) return { enqueued: 0, holding: false, warnings: [] };
@@ -168,10 +217,16 @@ export function planTransactionDeliveries(db: Db, clock: Clock, outcome: Finishe
   const workflow = workflowOf(project.settings);
   const all = notificationNodes(workflow);
   const run = outcome.run ?? 0;
-  const split = nodesByOutcome(all, workflow, outcome.status === "completed" ? null : outcome.failedStage ?? "");
-  const manifest = outcome.status === "completed" ? outcome.manifest : { transaction_id: t.transaction_id, profiles: {}, total_files: 0, total_size_bytes: 0 };
+  const split = nodesByOutcome(all, workflow, outcome.status === "completed" ? null : (outcome.failedStage ?? ""));
+  const manifest =
+    outcome.status === "completed"
+      ? outcome.manifest
+      : { transaction_id: t.transaction_id, profiles: {}, total_files: 0, total_size_bytes: 0 };
   const reached = enqueueNodes(db, clock, t, split.reached, all, { event: "reached", manifest }, settings, run);
-  const failed = outcome.status === "failed" ? enqueueNodes(db, clock, t, split.notReached, all, { event: "failed", error: outcome.error }, settings, run) : { enqueued: 0, warnings: [] };
+  const failed =
+    outcome.status === "failed"
+      ? enqueueNodes(db, clock, t, split.notReached, all, { event: "failed", error: outcome.error }, settings, run)
+      : { enqueued: 0, warnings: [] };
   const now = isoAt(clock);
   let holding = false;
   if (outcome.status === "completed") {
@@ -182,10 +237,20 @@ export function planTransactionDeliveries(db: Db, clock: Clock, outcome: Finishe
       .filter((d): d is store.DeliveryRecord => d !== null);
     const lost = blocking.find((d) => d.state === "failed");
     if (lost) {
-      const planned = { activity_index: lost.activity_index, event: lost.event, fail_workflow_on_error: true, request: lost.request } as PlannedDelivery;
-      const failure = deliveryFailure(planned, { ok: false, error: lost.last_error ?? undefined, attempts: new Array<AttemptRecord>(lost.attempts) });
+      const planned = {
+        activity_index: lost.activity_index,
+        event: lost.event,
+        fail_workflow_on_error: true,
+        request: lost.request,
+      } as PlannedDelivery;
+      const failure = deliveryFailure(planned, {
+        ok: false,
+        error: lost.last_error ?? undefined,
+        attempts: new Array<AttemptRecord>(lost.attempts),
+      });
       tx.markFailed(db, t.transaction_id, now, failure!.message, t.processing_time_seconds);
-    } else if (blocking.some((d) => d.state === "pending" || d.state === "retrying")) holding = store.holdForDeliveries(db, t.transaction_id, now);
+    } else if (blocking.some((d) => d.state === "pending" || d.state === "retrying"))
+      holding = store.holdForDeliveries(db, t.transaction_id, now);
   }
   return { enqueued: reached.enqueued + failed.enqueued, holding, warnings: [...reached.warnings, ...failed.warnings] };
 }
@@ -196,10 +261,21 @@ export function redeliver(db: Db, clock: Clock, deliveryId: string): store.Deliv
     .transaction(() => {
       const d = store.getDelivery(db, deliveryId);
       if (!d) throw new DocprocError("not_found", `Delivery ${deliveryId} not found`);
-      if (d.state === "pending" || d.state === "retrying") throw new DocprocError("conflict", `Delivery ${deliveryId} is still ${d.state}; redeliver it once it has ended`);
+      if (d.state === "pending" || d.state === "retrying")
+        throw new DocprocError(
+          "conflict",
+          `Delivery ${deliveryId} is still ${d.state}; redeliver it once it has ended`,
+        );
       const id = newDeliveryId();
       const request: DeliveryRequest = { ...d.request, delivery_id: id };
-      store.insertDelivery(db, { ...d, delivery_id: id, request, fail_workflow_on_error: false, redelivery_of: d.delivery_id, now: isoAt(clock) });
+      store.insertDelivery(db, {
+        ...d,
+        delivery_id: id,
+        request,
+        fail_workflow_on_error: false,
+        redelivery_of: d.delivery_id,
+        now: isoAt(clock),
+      });
       enqueueAttempt(db, clock, id, 1);
       return store.getDelivery(db, id)!;
     })
@@ -210,15 +286,31 @@ export function redeliver(db: Db, clock: Clock, deliveryId: string): store.Deliv
  * Ends a fail_workflow_on_error delivery's hold on its transaction: a failure fails the transaction at once; a
  * success completes it when no other such delivery is still running. Returns true when the status changed.
  */
-function settleTransaction(db: Db, clock: Clock, d: store.DeliveryRecord, attempts: number, ok: boolean, error: string | null): boolean {
+function settleTransaction(
+  db: Db,
+  clock: Clock,
+  d: store.DeliveryRecord,
+  attempts: number,
+  ok: boolean,
+  error: string | null,
+): boolean {
   if (!d.fail_workflow_on_error) return false;
   const t = tx.getTransaction(db, d.transaction_id);
   if (!t || t.status !== "processing" || t.current_step !== "notify") return false;
   const now = isoAt(clock);
   const seconds = t.started_at ? Math.max(0, (clock.now() - Date.parse(t.started_at)) / 1000) : null;
   if (!ok) {
-    const planned = { activity_index: d.activity_index, event: d.event, fail_workflow_on_error: true, request: d.request } as PlannedDelivery;
-    const failure = deliveryFailure(planned, { ok: false, error: error ?? undefined, attempts: new Array<AttemptRecord>(attempts) });
+    const planned = {
+      activity_index: d.activity_index,
+      event: d.event,
+      fail_workflow_on_error: true,
+      request: d.request,
+    } as PlannedDelivery;
+    const failure = deliveryFailure(planned, {
+      ok: false,
+      error: error ?? undefined,
+      attempts: new Array<AttemptRecord>(attempts),
+    });
     tx.markFailed(db, t.transaction_id, now, failure!.message, seconds);
     store.releaseHold(db, t.transaction_id, "failed", now);
     return true;
@@ -230,7 +322,14 @@ function settleTransaction(db: Db, clock: Clock, d: store.DeliveryRecord, attemp
 }
 
 /** Ends a delivery (guarded: only once) and settles its transaction. */
-function endDelivery(db: Db, clock: Clock, d: store.DeliveryRecord, attempts: number, ok: boolean, error: string | null): boolean {
+function endDelivery(
+  db: Db,
+  clock: Clock,
+  d: store.DeliveryRecord,
+  attempts: number,
+  ok: boolean,
+  error: string | null,
+): boolean {
   if (!store.markEnded(db, d.delivery_id, ok, error, isoAt(clock))) return false;
   return settleTransaction(db, clock, d, attempts, ok, error);
 }
@@ -243,12 +342,22 @@ export interface DeliveryDeps {
   log?: (msg: string) => void;
 }
 
-async function runAttempt(payload: { delivery_id: string }, deps: DeliveryDeps, pool: WorkerPool, helpers: JobHelpers): Promise<void> {
+async function runAttempt(
+  payload: { delivery_id: string },
+  deps: DeliveryDeps,
+  pool: WorkerPool,
+  helpers: JobHelpers,
+): Promise<void> {
   const { db, clock } = deps;
   const d = store.getDelivery(db, payload.delivery_id);
   if (!d || d.state === "succeeded" || d.state === "failed") return;
   const attempt = d.attempts + 1;
-  const outcome = await deliverOnce(d.request, { allowPrivate: deps.settings.allowPrivate, resolve: deps.settings.resolve, signal: helpers.signal, now: () => new Date(clock.now()) });
+  const outcome = await deliverOnce(d.request, {
+    allowPrivate: deps.settings.allowPrivate,
+    resolve: deps.settings.resolve,
+    signal: helpers.signal,
+    now: () => new Date(clock.now()),
+  });
   // Stopping or a lost lease: the attempt does not count; the worker releases the job (or its new holder sends it).
   if (helpers.signal.aborted) throw helpers.signal.reason ?? new Error("delivery aborted");
   const next = planNextAttempt(attempt, outcome, d, new Date(clock.now()));
@@ -259,30 +368,45 @@ async function runAttempt(payload: { delivery_id: string }, deps: DeliveryDeps, 
       enqueueAttempt(db, clock, d.delivery_id, next.next_attempt, Date.parse(next.run_at));
       return false;
     }
-    return endDelivery(db, clock, d, attempt, next.action === "succeeded", next.action === "give_up" ? next.reason : null);
+    return endDelivery(
+      db,
+      clock,
+      d,
+      attempt,
+      next.action === "succeeded",
+      next.action === "give_up" ? next.reason : null,
+    );
   });
   if (next.action === "retry") {
     // Durability is the job's run_at; this timer (on the clock the run_at was computed from, so it never fires
     // before the job is due) only spares the wait for the next poll.
     after(clock, Date.parse(next.run_at) - clock.now(), () => pool.wake(), { unref: true });
-    deps.log?.(`delivery ${d.delivery_id} attempt ${attempt} failed (${outcome.error}); attempt ${next.next_attempt} at ${next.run_at}`);
+    deps.log?.(
+      `delivery ${d.delivery_id} attempt ${attempt} failed (${outcome.error}); attempt ${next.next_attempt} at ${next.run_at}`,
+    );
   }
   if (changed) deps.notifier.emit(d.transaction_id);
 }
 
 /** Registers the `webhook_delivery` handler on a pool. */
 export function registerWebhookDeliveries(pool: WorkerPool, deps: DeliveryDeps): void {
-  pool.registerHandler(WEBHOOK_DELIVERY, (payload: { delivery_id: string }, helpers) => runAttempt(payload, deps, pool, helpers), {
-    // An attempt is bounded by its own timeout_seconds (at most 300 s); this is the backstop.
-    timeoutMs: 330_000,
-    onFailure(payload: { delivery_id: string }, message, willRetry) {
-      if (willRetry) return;
-      const d = store.getDelivery(deps.db, payload.delivery_id);
-      if (!d) return;
-      const changed = deps.db.transaction(() => endDelivery(deps.db, deps.clock, d, d.attempts, false, `delivery job failed: ${message}`)).immediate();
-      if (changed) deps.notifier.emit(d.transaction_id);
+  pool.registerHandler(
+    WEBHOOK_DELIVERY,
+    (payload: { delivery_id: string }, helpers) => runAttempt(payload, deps, pool, helpers),
+    {
+      // An attempt is bounded by its own timeout_seconds (at most 300 s); this is the backstop.
+      timeoutMs: 330_000,
+      onFailure(payload: { delivery_id: string }, message, willRetry) {
+        if (willRetry) return;
+        const d = store.getDelivery(deps.db, payload.delivery_id);
+        if (!d) return;
+        const changed = deps.db
+          .transaction(() => endDelivery(deps.db, deps.clock, d, d.attempts, false, `delivery job failed: ${message}`))
+          .immediate();
+        if (changed) deps.notifier.emit(d.transaction_id);
+      },
     },
-  });
+  );
 }
 
 /** The onFinished hook for ProcessDeps: plans deliveries and wakes the pool once the status is committed. */
@@ -298,7 +422,13 @@ export function deliveriesOnFinished(pool: WorkerPool, deps: DeliveryDeps): (db:
  * Runs due `webhook_delivery` jobs in this process until the given delivery has ended (the CLI's redeliver, which
  * may run with no server). Other due deliveries it meets are sent too: they are owed anyway.
  */
-export async function runDeliveryToEnd(db: Db, clock: Clock, deliveryId: string, settings: WebhookSettings, log?: (m: string) => void): Promise<store.DeliveryRecord> {
+export async function runDeliveryToEnd(
+  db: Db,
+  clock: Clock,
+  deliveryId: string,
+  settings: WebhookSettings,
+  log?: (m: string) => void,
+): Promise<store.DeliveryRecord> {
   const { createWorkerPool } = await import("./worker");
   const { createNotifier } = await import("./notifier");
   const pool = createWorkerPool({ db, clock, concurrency: 0, log });

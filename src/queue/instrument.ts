@@ -17,7 +17,10 @@ export function instrumentRunner(run: PipelineRunner, telemetry: { log?: Logger;
     const steps = stepTimer(({ step, done, total, seconds }) => {
       metrics?.stepDuration.observe({ step }, seconds);
       if (step === "ocr") metrics?.ocrSeconds.inc(seconds);
-      log?.debug({ event: "step_finished", transaction_id, step, done, total, duration_ms: Math.round(seconds * 1000) }, `${step} finished`);
+      log?.debug(
+        { event: "step_finished", transaction_id, step, done, total, duration_ms: Math.round(seconds * 1000) },
+        `${step} finished`,
+      );
     });
     const onProgress: typeof ctx.onProgress = (step, done, total) => {
       steps.progress(step, done, total);

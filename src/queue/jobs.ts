@@ -79,7 +79,16 @@ export function enqueue(db: Db, clock: Clock, job: NewJob): JobRecord {
           `INSERT INTO jobs (kind, payload, job_key, priority, run_at, max_attempts, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
         )
-        .get(job.kind, JSON.stringify(job.payload ?? {}), job.key ?? null, job.priority ?? 0, job.runAt ?? now, job.maxAttempts ?? 3, now, now)!;
+        .get(
+          job.kind,
+          JSON.stringify(job.payload ?? {}),
+          job.key ?? null,
+          job.priority ?? 0,
+          job.runAt ?? now,
+          job.maxAttempts ?? 3,
+          now,
+          now,
+        )!;
       // PostgreSQL: delivered at commit to every process LISTENing (storage/pg/signals.ts).
       db.notify?.("jobs", job.kind);
       return toJob(row);
@@ -93,7 +102,9 @@ export function getJob(db: Db, id: number): JobRecord | null {
 }
 
 export function findLiveJob(db: Db, key: string): JobRecord | null {
-  const row = db.query<Row, [string]>("SELECT * FROM jobs WHERE job_key = ? AND status IN ('queued','running')").get(key);
+  const row = db
+    .query<Row, [string]>("SELECT * FROM jobs WHERE job_key = ? AND status IN ('queued','running')")
+    .get(key);
   return row ? toJob(row) : null;
 }
 
@@ -145,7 +156,11 @@ export function claim(
 }
 
 /** claim() on PostgreSQL: row locks instead of one writer, so claims of many workers run side by side. */
-function claimSkipLocked(db: Db, clock: Clock, opts: { workerId: string; leaseMs: number; kinds: string[] }): { job: JobRecord | null; exhausted: JobRecord[] } {
+function claimSkipLocked(
+  db: Db,
+  clock: Clock,
+  opts: { workerId: string; leaseMs: number; kinds: string[] },
+): { job: JobRecord | null; exhausted: JobRecord[] } {
   const now = clock.now();
   const kindMarks = opts.kinds.map(() => "?").join(",");
   const exhausted = db
@@ -177,8 +192,9 @@ function claimSkipLocked(db: Db, clock: Clock, opts: { workerId: string; leaseMs
 export function heartbeat(db: Db, clock: Clock, id: number, token: string, leaseMs: number): boolean {
   const now = clock.now();
   return (
-    db.query("UPDATE jobs SET lease_until = ?, updated_at = ? WHERE id = ? AND lease_token = ? AND status = 'running'").run(now + leaseMs, now, id, token)
-      .changes === 1
+    db
+      .query("UPDATE jobs SET lease_until = ?, updated_at = ? WHERE id = ? AND lease_token = ? AND status = 'running'")
+      .run(now + leaseMs, now, id, token).changes === 1
   );
 }
 
@@ -189,7 +205,9 @@ export function leaseHeld(db: Db, id: number, token: string): boolean {
 export function complete(db: Db, clock: Clock, id: number, token: string): boolean {
   return (
     db
-      .query("UPDATE jobs SET status = 'done', job_key = NULL, lease_token = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND lease_token = ?")
+      .query(
+        "UPDATE jobs SET status = 'done', job_key = NULL, lease_token = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND lease_token = ?",
+      )
       .run(clock.now(), id, token).changes === 1
   );
 }
@@ -253,7 +271,9 @@ export function queueDepth(db: Db, kind?: string): number {
 /** Ready jobs ahead of a given priority (for completion estimates). */
 export function jobsAhead(db: Db, kind: string, priority: number): number {
   return db
-    .query<{ n: number }, [string, number]>("SELECT COUNT(*) AS n FROM jobs WHERE kind = ? AND status IN ('queued','running') AND priority >= ?")
+    .query<{ n: number }, [string, number]>(
+      "SELECT COUNT(*) AS n FROM jobs WHERE kind = ? AND status IN ('queued','running') AND priority >= ?",
+    )
     .get(kind, priority)!.n;
 }
 
@@ -263,12 +283,18 @@ export function jobsAhead(db: Db, kind: string, priority: number): number {
  * a pid that is alive (or reused), is left to its lease. Returns how many jobs were freed.
  */
 export function expireDeadLocalLeases(db: Db, clock: Clock, host: string, isAlive: (pid: number) => boolean): number {
-  const holders = db.query<{ locked_by: string }, []>("SELECT DISTINCT locked_by FROM jobs WHERE status = 'running' AND locked_by IS NOT NULL").all();
+  const holders = db
+    .query<{ locked_by: string }, []>(
+      "SELECT DISTINCT locked_by FROM jobs WHERE status = 'running' AND locked_by IS NOT NULL",
+    )
+    .all();
   let freed = 0;
   for (const { locked_by } of holders) {
     const [h, pid] = locked_by.split(":");
     if (h !== host || !/^\d+$/.test(pid ?? "") || isAlive(Number(pid))) continue;
-    freed += db.query("UPDATE jobs SET lease_until = ? WHERE status = 'running' AND locked_by = ?").run(clock.now() - 1, locked_by).changes;
+    freed += db
+      .query("UPDATE jobs SET lease_until = ? WHERE status = 'running' AND locked_by = ?")
+      .run(clock.now() - 1, locked_by).changes;
   }
   return freed;
 }
@@ -291,5 +317,9 @@ export function pruneFinishedJobs(db: Db, before: number): number {
 
 /** Live jobs by kind and status (queued, running), for the queue-depth metric. */
 export function queueCounts(db: Db): Array<{ kind: string; status: string; n: number }> {
-  return db.query<{ kind: string; status: string; n: number }, []>("SELECT kind, status, COUNT(*) AS n FROM jobs WHERE status IN ('queued','running') GROUP BY kind, status").all();
+  return db
+    .query<{ kind: string; status: string; n: number }, []>(
+      "SELECT kind, status, COUNT(*) AS n FROM jobs WHERE status IN ('queued','running') GROUP BY kind, status",
+    )
+    .all();
 }

@@ -24,7 +24,12 @@ export function learnOnFinished(db: Db, clock: Clock, outcome: FinishedOutcome, 
     const project = getProjectById(db, t.project_id);
     const results = getReviewState(db, t.transaction_id)?.results;
     if (!project || !results) return;
-    const memories = learnFromExpected(results, parseExpected(t.metadata.expected), parseProjectSettings(project.settings), new Date(clock.now()));
+    const memories = learnFromExpected(
+      results,
+      parseExpected(t.metadata.expected),
+      parseProjectSettings(project.settings),
+      new Date(clock.now()),
+    );
     addMemories(db, t.project_id, memories, isoAt(clock));
   } catch (err) {
     log?.(`transaction ${t.transaction_id}: nothing learned: ${(err as Error).message}`);
@@ -38,7 +43,12 @@ export function learnFromReviewHook(db: Db, clock: Clock): ReviewFinishedHook {
     if (!t || t.dataset_id === "playground") return;
     const project = getProjectById(db, event.project_id);
     if (!project) return;
-    const memories = learnFromReview(event.results, parseProjectSettings(project.settings), "review", new Date(clock.now()));
+    const memories = learnFromReview(
+      event.results,
+      parseProjectSettings(project.settings),
+      "review",
+      new Date(clock.now()),
+    );
     db.transaction(() => addMemories(db, event.project_id, memories, isoAt(clock))).immediate();
   };
 }

@@ -112,7 +112,9 @@ export function projectSettingsCache() {
  * kind is started, on first use, and shared by every job; `ocrStatus` reports the last one started and, in
  * `engines`, every engine ready in this process (projects may choose different ones).
  */
-export function corePipelineRunner(opts: { engine?: EngineKind; ocrWorkers?: number; stages?: Partial<Record<StageName, Stage>> } = {}): CorePipelineRunner {
+export function corePipelineRunner(
+  opts: { engine?: EngineKind; ocrWorkers?: number; stages?: Partial<Record<StageName, Stage>> } = {},
+): CorePipelineRunner {
   type Engine = { name: string; close(): Promise<void> };
   const engines = new Map<EngineKind, Promise<Engine>>();
   let state: ReturnType<CorePipelineRunner["ocrStatus"]> = { status: "idle" };
@@ -151,7 +153,12 @@ export function corePipelineRunner(opts: { engine?: EngineKind; ocrWorkers?: num
       import("../core/exporters/sink"),
       import("../storage/store-sink"),
     ]);
-    const project = settingsCache.get(ctx.meta.project_id, ctx.meta.project_version, ctx.settings, parseProjectSettings);
+    const project = settingsCache.get(
+      ctx.meta.project_id,
+      ctx.meta.project_version,
+      ctx.settings,
+      parseProjectSettings,
+    );
     const runOpts = {
       meta: ctx.meta,
       project,
@@ -169,7 +176,10 @@ export function corePipelineRunner(opts: { engine?: EngineKind; ocrWorkers?: num
       : await runner.runTransaction(input, runOpts);
     if (res.status === "failure") throw res.error ?? new Error("processing failed");
     const fileIndexOf = new Map(res.pages.map((p) => [p.page_number, p.source_file_index]));
-    const pages = (res.results.pages ?? []).map((p) => ({ ...withoutWords(p), source_file_index: fileIndexOf.get(p.page_number) }));
+    const pages = (res.results.pages ?? []).map((p) => ({
+      ...withoutWords(p),
+      source_file_index: fileIndexOf.get(p.page_number),
+    }));
     return {
       status: res.status,
       review_metadata: res.review_metadata,

@@ -54,7 +54,8 @@ async function run(msg: Extract<ThreadIn, { type: "run" }>): Promise<void> {
     ...(msg.ctx as object),
     signal: ctrl.signal,
     checkpoint: checkpoint.signal,
-    onProgress: (step: string, done: number, total: number) => post({ type: "progress", id: msg.id, step, done, total }),
+    onProgress: (step: string, done: number, total: number) =>
+      post({ type: "progress", id: msg.id, step, done, total }),
   } as RunContext & Record<string, unknown>;
   if (msg.notify) {
     // A Notification node reached mid-run: the HTTP thread owns the database, so it enqueues the delivery.
@@ -69,7 +70,15 @@ async function run(msg: Extract<ThreadIn, { type: "run" }>): Promise<void> {
     const result = await core().run(msg.input as TransactionInput, ctx);
     // The results file and run state texts (~12 MB each for 500 pages) are moved, not copied (storage/run-json.ts).
     const moved = result.json ? textsForTransfer(result.json) : null;
-    self.postMessage({ type: "done", id: msg.id, ok: true, result: moved ? { ...result, json: moved.json } : result } satisfies ThreadOut, moved?.transfer ?? []);
+    self.postMessage(
+      {
+        type: "done",
+        id: msg.id,
+        ok: true,
+        result: moved ? { ...result, json: moved.json } : result,
+      } satisfies ThreadOut,
+      moved?.transfer ?? [],
+    );
   } catch (err) {
     post({ type: "done", id: msg.id, ok: false, error: errorToWire(err) });
   } finally {
@@ -104,7 +113,8 @@ self.onmessage = (event: MessageEvent<ThreadIn>) => {
       core().warm();
       break;
     case "close":
-      for (const ctrl of jobs.values()) ctrl.abort(new DocprocError("timeout", "the server is shutting down", { retryable: true }));
+      for (const ctrl of jobs.values())
+        ctrl.abort(new DocprocError("timeout", "the server is shutting down", { retryable: true }));
       void (runner?.close() ?? Promise.resolve()).finally(() => post({ type: "closed" }));
       break;
   }

@@ -36,7 +36,6 @@ import { JobReleased, type JobHelpers, type WorkerPool } from "./worker";
 
 import { PROCESS_TRANSACTION, type FinishedOutcome } from "./transaction-job";
 
-
 import { AwaitInput } from "../core/runner/types";
 export { AwaitInput };
 
@@ -72,7 +71,6 @@ export interface ProcessDeps {
    */
   onFinished?: (db: Db, outcome: FinishedOutcome) => void;
 }
-
 
 /** A transaction's source files as the pipeline takes them: bytes from the blob store, passwords while kept. */
 export async function storedSources(db: Db, blobs: BlobStore, transactionId: string): Promise<SourceInput[]> {
@@ -111,11 +109,19 @@ export function registerProcessTransaction(pool: WorkerPool, deps: ProcessDeps):
       const now = isoAt(deps.clock);
       if (willRetry) tx.markRequeued(deps.db, id, now);
       else {
-        deps.db.transaction(() => {
-          tx.markFailed(deps.db, id, now, message, elapsedSeconds(deps, id));
-          const stage = err instanceof DocprocError ? (err.stage ?? null) : null;
-          deps.onFinished?.(deps.db, { transaction_id: id, status: "failed", error: message, failedStage: stage, run: payload.run ?? 0 });
-        }).immediate();
+        deps.db
+          .transaction(() => {
+            tx.markFailed(deps.db, id, now, message, elapsedSeconds(deps, id));
+            const stage = err instanceof DocprocError ? (err.stage ?? null) : null;
+            deps.onFinished?.(deps.db, {
+              transaction_id: id,
+              status: "failed",
+              error: message,
+              failedStage: stage,
+              run: payload.run ?? 0,
+            });
+          })
+          .immediate();
       }
       deps.notifier.emit(id);
     },
@@ -149,7 +155,8 @@ async function processJob(payload: ProcessPayload, deps: ProcessDeps, helpers: J
   const saved = checkpoint ?? (continuing ? stored : null);
   const fromStep = checkpoint ? undefined : payload.from_step;
   // A rerun needs stored pages; a resume without stored state (a run by an injected test runner) starts over.
-  if (payload.from_step !== undefined && !saved) throw new DocprocError("conflict", `transaction ${id} has no stored run state to re-run from`);
+  if (payload.from_step !== undefined && !saved)
+    throw new DocprocError("conflict", `transaction ${id} has no stored run state to re-run from`);
   const exportDir = exportDirOf(deps.exportsRoot, id);
   // A resumed run keeps what earlier steps exported (the manifest refers to it); any other run starts clean.
   if (!((payload.resume || checkpoint) && saved)) await clearExports(deps.blobs, deps.exportsRoot, id);
@@ -172,7 +179,12 @@ async function processJob(payload: ProcessPayload, deps: ProcessDeps, helpers: J
   const startedAt = Date.parse(tx.getTransaction(db, id)!.started_at ?? isoAt(clock));
   try {
     const out = await deps.runPipeline(
-      { sources, documentText: t.document_text ?? undefined, ocrData: (t.ocr_data as never) ?? undefined, pageLimit: t.page_limit },
+      {
+        sources,
+        documentText: t.document_text ?? undefined,
+        ocrData: (t.ocr_data as never) ?? undefined,
+        pageLimit: t.page_limit,
+      },
       {
         meta: {
           transaction_id: id,
@@ -184,7 +196,9 @@ async function processJob(payload: ProcessPayload, deps: ProcessDeps, helpers: J
           created_at: t.created_at,
           source: t.source,
           // A run resumed after a review carries the review's record into its results file and exports.
-          ...(payload.resume ? { last_human_review: getReviewState(db, id)?.results.transaction.last_human_review } : {}),
+          ...(payload.resume
+            ? { last_human_review: getReviewState(db, id)?.results.transaction.last_human_review }
+            : {}),
         },
         settings: project.settings,
         exportDir,
@@ -193,38 +207,73 @@ async function processJob(payload: ProcessPayload, deps: ProcessDeps, helpers: J
         signal: helpers.signal,
         checkpoint: helpers.checkpoint,
         ...(saved ? { resume: { saved, fromStep } } : {}),
-        ...(deps.onReached ? { notify: async (e) => void (e.event === "reached" && deps.onReached!(id, e.step.step_index, e.manifest, run)) } : {}),
+        ...(deps.onReached
+          ? {
+              notify: async (e) =>
+                void (e.event === "reached" && deps.onReached!(id, e.step.step_index, e.manifest, run)),
+            }
+          : {}),
       },
     );
-    const seconds = before !== null ? before + Math.max(0, (clock.now() - attemptStart) / 1000) : Math.max(0, (clock.now() - startedAt) / 1000);
+    const seconds =
+      before !== null
+        ? before + Math.max(0, (clock.now() - attemptStart) / 1000)
+        : Math.max(0, (clock.now() - startedAt) / 1000);
     const state = out.json ? out.json.saved : (out.saved ?? null);
     if (out.status === "interrupted" && state) {
       // Converted and read pages are stored; the job goes back to the queue and the next attempt continues here.
       await storeRunState(deps.blobs, id, state, { run, checkpoint: true, processing_seconds: seconds });
       const next = "head" in state ? state.head.next : state.next;
-      throw new JobReleased({ next, pages: out.pages.length, pages_read: out.pages.filter((p) => p.text_source !== "none").length });
+      throw new JobReleased({
+        next,
+        pages: out.pages.length,
+        pages_read: out.pages.filter((p) => p.text_source !== "none").length,
+      });
     }
     if (state) await storeRunState(deps.blobs, id, state, { run, processing_seconds: seconds });
-    const reviewState = out.json ? { text: out.json, now: isoAt(clock) } : out.results ? { results: out.results, now: isoAt(clock) } : undefined;
+    const reviewState = out.json
+      ? { text: out.json, now: isoAt(clock) }
+      : out.results
+        ? { results: out.results, now: isoAt(clock) }
+        : undefined;
     const snap = tracker.finish(out.documents.length);
     const stepProgress = out.errors.length ? { ...snap.step_progress, errors: out.errors } : snap.step_progress;
     helpers.finish(() => {
       if (out.status === "failure") {
         const error = out.errors.map((e) => e.message).join("; ") || "processing failed";
         tx.markFailed(db, id, isoAt(clock), error, seconds);
-        deps.onFinished?.(db, { transaction_id: id, status: "failed", error, failedStage: out.errors[0]?.stage ?? null, run });
+        deps.onFinished?.(db, {
+          transaction_id: id,
+          status: "failed",
+          error,
+          failedStage: out.errors[0]?.stage ?? null,
+          run,
+        });
         return;
       }
       if (out.status === "awaiting_input") {
         // The review works on the results as they are now (pages with words); its timeout is a job due later.
-        const review = { ...(out.review_metadata ?? { step_name: "review", instructions: "", timeout_hours: 0 }), paused_at: isoAt(clock) };
-        replaceResults(db, id, { documents: out.documents, pages: out.pages, manifest: out.manifest ?? emptyManifest(id), ...(reviewState ? { review: reviewState } : {}) });
+        const review = {
+          ...(out.review_metadata ?? { step_name: "review", instructions: "", timeout_hours: 0 }),
+          paused_at: isoAt(clock),
+        };
+        replaceResults(db, id, {
+          documents: out.documents,
+          pages: out.pages,
+          manifest: out.manifest ?? emptyManifest(id),
+          ...(reviewState ? { review: reviewState } : {}),
+        });
         tx.markAwaitingInput(db, id, isoAt(clock), review);
         scheduleReviewTimeout(db, clock, id, review);
         return;
       }
       const manifest = out.manifest ?? emptyManifest(id);
-      replaceResults(db, id, { documents: out.documents, pages: out.pages, manifest, ...(reviewState ? { review: reviewState } : {}) });
+      replaceResults(db, id, {
+        documents: out.documents,
+        pages: out.pages,
+        manifest,
+        ...(reviewState ? { review: reviewState } : {}),
+      });
       tx.setProgress(db, id, snap.progress, stepProgress, isoAt(clock));
       tx.markCompleted(db, id, isoAt(clock), seconds);
       deps.onFinished?.(db, { transaction_id: id, status: "completed", manifest, run });
@@ -239,7 +288,12 @@ async function processJob(payload: ProcessPayload, deps: ProcessDeps, helpers: J
 }
 
 /** Stores the run state with the members the queue sets (`patch`), from the object or its prepared JSON text. */
-async function storeRunState(blobs: BlobStore, id: string, saved: SavedRun | NonNullable<RunJson["saved"]>, patch: Partial<SavedRun>): Promise<void> {
+async function storeRunState(
+  blobs: BlobStore,
+  id: string,
+  saved: SavedRun | NonNullable<RunJson["saved"]>,
+  patch: Partial<SavedRun>,
+): Promise<void> {
   if ("head" in saved) await saveRunStateText(blobs, id, savedRunText(saved, patch));
   else await saveRunState(blobs, id, { ...saved, ...patch });
 }

@@ -23,7 +23,9 @@ export interface ProgressSnapshot {
 }
 
 export function createProgressTracker() {
-  const steps: Record<string, StepState> = Object.fromEntries(STEPS.map((s) => [s.id, { name: s.name, status: "pending", done: 0, total: 0 }]));
+  const steps: Record<string, StepState> = Object.fromEntries(
+    STEPS.map((s) => [s.id, { name: s.name, status: "pending", done: 0, total: 0 }]),
+  );
   let current = STEPS[0]!.id;
   let docs = { total: 0, done: 0 };
 
@@ -58,7 +60,11 @@ export function createProgressTracker() {
       }
       const name = STEPS.find((s) => s.id === current)?.name ?? (current === "completed" ? "Completed" : current);
       return {
-        progress: { total_documents: docs.total, completed_documents: docs.done, completion_percentage: Math.round(pct * 10) / 10 },
+        progress: {
+          total_documents: docs.total,
+          completed_documents: docs.done,
+          completion_percentage: Math.round(pct * 10) / 10,
+        },
         step_progress: { current_step: current, current_step_name: name, steps: structuredClone(steps) },
       };
     },
@@ -68,7 +74,10 @@ export function createProgressTracker() {
 /** What a queued transaction shows before a worker picks it up: every step pending, 0 %. */
 export function queuedProgress(): ProgressSnapshot {
   const snap = createProgressTracker().snapshot();
-  return { ...snap, step_progress: { ...snap.step_progress, current_step: "queued", current_step_name: "Waiting for a worker" } };
+  return {
+    ...snap,
+    step_progress: { ...snap.step_progress, current_step: "queued", current_step_name: "Waiting for a worker" },
+  };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -24,15 +24,31 @@ import type { WorkerPool } from "./worker";
 export const REVIEW_TIMEOUT = "review_timeout";
 
 /** Puts the reviewed documents into the stored run state and resumes the paused run. */
-export async function continueAfterReview(db: Db, clock: Clock, store: BlobStore, transactionId: string, results: ResultsFile): Promise<void> {
+export async function continueAfterReview(
+  db: Db,
+  clock: Clock,
+  store: BlobStore,
+  transactionId: string,
+  results: ResultsFile,
+): Promise<void> {
   const saved = await loadRunState(store, transactionId);
-  if (!saved) throw new DocprocError("conflict", `transaction ${transactionId} has no stored run state to continue from`);
-  await saveRunState(store, transactionId, { ...saved, documents: results.documents, transaction_rules: results.validation.transaction_rule_results });
+  if (!saved)
+    throw new DocprocError("conflict", `transaction ${transactionId} has no stored run state to continue from`);
+  await saveRunState(store, transactionId, {
+    ...saved,
+    documents: results.documents,
+    transaction_rules: results.validation.transaction_rule_results,
+  });
   resumeTransaction(db, clock, transactionId);
 }
 
 /** Called where a run pauses: schedules the node's timeout action. */
-export function scheduleReviewTimeout(db: Db, clock: Clock, transactionId: string, review: Record<string, unknown>): void {
+export function scheduleReviewTimeout(
+  db: Db,
+  clock: Clock,
+  transactionId: string,
+  review: Record<string, unknown>,
+): void {
   const hours = typeof review.timeout_hours === "number" ? review.timeout_hours : 0;
   if (!(hours > 0)) return;
   enqueue(db, clock, {
@@ -63,8 +79,19 @@ export function registerReviewTimeouts(pool: WorkerPool, deps: ReviewTimeoutDeps
     if (meta.timeout_action === "fail") {
       const message = `Review not finished within ${meta.timeout_hours} hours (${meta.step_name ?? "review"} step, timeout_action: fail)`;
       db.transaction(() => {
-        tx.markFailed(db, t.transaction_id, isoAt(clock), message, t.started_at ? Math.max(0, (clock.now() - Date.parse(t.started_at)) / 1000) : null);
-        deps.onFinished?.(db, { transaction_id: t.transaction_id, status: "failed", error: message, failedStage: "review" });
+        tx.markFailed(
+          db,
+          t.transaction_id,
+          isoAt(clock),
+          message,
+          t.started_at ? Math.max(0, (clock.now() - Date.parse(t.started_at)) / 1000) : null,
+        );
+        deps.onFinished?.(db, {
+          transaction_id: t.transaction_id,
+          status: "failed",
+          error: message,
+          failedStage: "review",
+        });
       }).immediate();
     } else {
       const review = getReviewState(db, t.transaction_id);

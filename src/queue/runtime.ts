@@ -37,10 +37,16 @@ export interface DataDir {
  * Opens the database (`databaseUrl`: PostgreSQL, else `<dir>/docproc.db`) and the blob store (`storage` when given:
  * DOCPROC_STORAGE_URL, else the directory).
  */
-export function openDataDir(dir: string, storage?: StorageConfig | null, opts: { databaseUrl?: string | null } = {}): DataDir {
+export function openDataDir(
+  dir: string,
+  storage?: StorageConfig | null,
+  opts: { databaseUrl?: string | null } = {},
+): DataDir {
   const root = path.resolve(dir);
   const blobs = openBlobStore(storageConfigOf(root, storage));
-  const db = opts.databaseUrl ? openPostgres(opts.databaseUrl) : openDatabase(path.join(root, "docproc.db"), { backgroundCheckpoints: true });
+  const db = opts.databaseUrl
+    ? openPostgres(opts.databaseUrl)
+    : openDatabase(path.join(root, "docproc.db"), { backgroundCheckpoints: true });
   return { dir: root, db, blobs, exportsRoot: path.join(root, "exports") };
 }
 
@@ -88,10 +94,27 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
   // Replaced stages (tests) are functions, which cannot cross to a thread: those runs stay on this thread.
   // No engine is forced: each project's `ocr.engine` applies unless `ocrEngine` overrides it.
   const runnerOptions = { engine: opts.ocrEngine, ocrWorkers: Math.max(1, cpuCount()) };
-  const runner = opts.runPipeline ? null : opts.stages ? corePipelineRunner({ ...runnerOptions, stages: opts.stages }) : threadedPipelineRunner(runnerOptions);
-  const pool = createWorkerPool({ db: opts.data.db, clock, concurrency: opts.concurrency, leaseMs: opts.leaseMs, log: opts.log, telemetry: opts.telemetry });
+  const runner = opts.runPipeline
+    ? null
+    : opts.stages
+      ? corePipelineRunner({ ...runnerOptions, stages: opts.stages })
+      : threadedPipelineRunner(runnerOptions);
+  const pool = createWorkerPool({
+    db: opts.data.db,
+    clock,
+    concurrency: opts.concurrency,
+    leaseMs: opts.leaseMs,
+    log: opts.log,
+    telemetry: opts.telemetry,
+  });
   // Every finished transaction enqueues its webhook deliveries (src/queue/deliveries.ts) in the status commit.
-  const deliveryDeps = { db: opts.data.db, clock, notifier, settings: opts.webhooks ?? { publicBaseUrl: () => null, allowPrivate: false }, log: opts.log };
+  const deliveryDeps = {
+    db: opts.data.db,
+    clock,
+    notifier,
+    settings: opts.webhooks ?? { publicBaseUrl: () => null, allowPrivate: false },
+    log: opts.log,
+  };
   registerWebhookDeliveries(pool, deliveryDeps);
   const planDeliveries = deliveriesOnFinished(pool, deliveryDeps);
   const onFinished: ProcessDeps["onFinished"] = (db, outcome) => {
@@ -104,7 +127,9 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
     clock,
     blobs: opts.data.blobs,
     notifier,
-    runPipeline: opts.telemetry ? instrumentRunner(opts.runPipeline ?? runner!.run, opts.telemetry) : (opts.runPipeline ?? runner!.run),
+    runPipeline: opts.telemetry
+      ? instrumentRunner(opts.runPipeline ?? runner!.run, opts.telemetry)
+      : (opts.runPipeline ?? runner!.run),
     exportsRoot: opts.data.exportsRoot,
     // A Notification node reached mid-run is enqueued at once, with the manifest of that moment.
     onReached: (transactionId, stepIndex, manifest, run) => {
@@ -116,18 +141,24 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
     jobTimeoutMs: opts.jobTimeoutMs,
   });
   // A review's timeout acts (continue or fail) when it is due (src/queue/review-resume.ts).
-  registerReviewTimeouts(pool, { db: opts.data.db, clock, blobs: opts.data.blobs, wake: () => pool.wake(), emit: (id) => notifier.emit(id), onFinished });
+  registerReviewTimeouts(pool, {
+    db: opts.data.db,
+    clock,
+    blobs: opts.data.blobs,
+    wake: () => pool.wake(),
+    emit: (id) => notifier.emit(id),
+    onFinished,
+  });
   if (opts.concurrency > 0) {
     runner?.warm();
     pool.start();
   }
-  const signals =
-    db.listen
-      ? db.listen({ jobs: () => pool.wake(), status: (id) => notifier.emit(id, { local: true }) }).catch((err) => {
-          opts.log?.(`LISTEN failed, falling back to polling: ${(err as Error).message}`);
-          return null;
-        })
-      : Promise.resolve(null);
+  const signals = db.listen
+    ? db.listen({ jobs: () => pool.wake(), status: (id) => notifier.emit(id, { local: true }) }).catch((err) => {
+        opts.log?.(`LISTEN failed, falling back to polling: ${(err as Error).message}`);
+        return null;
+      })
+    : Promise.resolve(null);
   return {
     pool,
     notifier,

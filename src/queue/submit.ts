@@ -22,7 +22,12 @@ export function assertQueueRoom(db: Db, maxDepth: number): void {
 }
 
 /** Throws `conflict` ("Cannot start transaction in <state> state") outside `created`. */
-export function submitTransaction(db: Db, clock: Clock, transactionId: string, opts: { maxDepth?: number; priority?: number } = {}): void {
+export function submitTransaction(
+  db: Db,
+  clock: Clock,
+  transactionId: string,
+  opts: { maxDepth?: number; priority?: number } = {},
+): void {
   db.transaction(() => {
     assertQueueRoom(db, opts.maxDepth ?? DEFAULT_MAX_QUEUE_DEPTH);
     const t = tx.getTransaction(db, transactionId);
@@ -50,10 +55,17 @@ export function resumeTransaction(db: Db, clock: Clock, transactionId: string): 
     const t = tx.getTransaction(db, transactionId);
     if (!t) throw new DocprocError("not_found", `Transaction ${transactionId} not found`);
     const moved = db
-      .query("UPDATE transactions SET status = 'queued', review_metadata = NULL, updated_at = ? WHERE transaction_id = ? AND status = 'awaiting_input'")
+      .query(
+        "UPDATE transactions SET status = 'queued', review_metadata = NULL, updated_at = ? WHERE transaction_id = ? AND status = 'awaiting_input'",
+      )
       .run(isoAt(clock), transactionId).changes;
     if (moved !== 1) throw new DocprocError("conflict", `Cannot resume transaction in ${t.status} state`);
-    enqueue(db, clock, { kind: PROCESS_TRANSACTION, payload: { transaction_id: transactionId, resume: true }, priority: t.priority, key: `process:${transactionId}` });
+    enqueue(db, clock, {
+      kind: PROCESS_TRANSACTION,
+      payload: { transaction_id: transactionId, resume: true },
+      priority: t.priority,
+      key: `process:${transactionId}`,
+    });
   }).immediate();
 }
 
@@ -62,7 +74,12 @@ export function resumeTransaction(db: Db, clock: Clock, transactionId: string): 
  * `queued`, timing and error cleared, and a job `{ from_step, run }`. Throws `conflict` in any other state. The
  * caller checks that run state is stored (storage/run-state.ts) and passes the next run number.
  */
-export function rerunTransaction(db: Db, clock: Clock, transactionId: string, opts: { fromStep: string; run: number; maxDepth?: number }): void {
+export function rerunTransaction(
+  db: Db,
+  clock: Clock,
+  transactionId: string,
+  opts: { fromStep: string; run: number; maxDepth?: number },
+): void {
   db.transaction(() => {
     assertQueueRoom(db, opts.maxDepth ?? DEFAULT_MAX_QUEUE_DEPTH);
     const t = tx.getTransaction(db, transactionId);

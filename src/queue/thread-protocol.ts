@@ -24,7 +24,10 @@ export type ThreadOut =
   | { type: "progress"; id: number; step: string; done: number; total: number }
   | { type: "notify"; id: number; call: number; event: unknown }
   | { type: "done"; id: number; ok: boolean; result?: unknown; error?: WireError }
-  | { type: "ocr"; status: { status: "idle" | "loading" | "ready" | "error"; engine?: string; error?: string; engines?: string[] } }
+  | {
+      type: "ocr";
+      status: { status: "idle" | "loading" | "ready" | "error"; engine?: string; error?: string; engines?: string[] };
+    }
   | { type: "closed" };
 
 /** DocprocErrors keep code, stage, retryable and (cloneable) details across the thread boundary. */
@@ -36,7 +39,14 @@ export function errorToWire(err: unknown): WireError {
     } catch {
       details = undefined;
     }
-    return { name: err.name, message: err.message, code: err.code, stage: err.stage, retryable: err.retryable, details };
+    return {
+      name: err.name,
+      message: err.message,
+      code: err.code,
+      stage: err.stage,
+      retryable: err.retryable,
+      details,
+    };
   }
   const e = err as { name?: string; message?: string } | null;
   return { name: e?.name ?? "Error", message: e?.message ?? String(err) };
@@ -44,7 +54,12 @@ export function errorToWire(err: unknown): WireError {
 
 export function errorFromWire(w: WireError | undefined): Error {
   if (!w) return new Error("unknown error");
-  if (w.code) return new DocprocError(w.code as ErrorCode, w.message, { stage: w.stage, retryable: w.retryable, details: w.details });
+  if (w.code)
+    return new DocprocError(w.code as ErrorCode, w.message, {
+      stage: w.stage,
+      retryable: w.retryable,
+      details: w.details,
+    });
   const err = new Error(w.message);
   err.name = w.name;
   return err;

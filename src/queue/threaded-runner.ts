@@ -41,7 +41,8 @@ export function threadedPipelineRunner(options: Record<string, unknown> = {}): C
     // The name is the thread's name in /proc (top -H, the serve benchmark's CPU per thread).
     const t = new Worker(threadUrl, { type: "module", name: "docproc-pipe" } as WorkerOptions);
     t.onmessage = (event: MessageEvent<ThreadOut>) => receive(event.data);
-    t.onerror = (event: ErrorEvent) => stopThread(new DocprocError("internal", `pipeline thread failed: ${event.message}`, { retryable: true }));
+    t.onerror = (event: ErrorEvent) =>
+      stopThread(new DocprocError("internal", `pipeline thread failed: ${event.message}`, { retryable: true }));
     thread = t;
     t.postMessage({ type: "init", options } satisfies ThreadIn);
     return t;

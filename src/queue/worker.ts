@@ -16,7 +16,19 @@ import { DocprocError } from "../core/errors";
 import { after, every, type Clock } from "../storage/clock";
 import type { Db } from "../storage/db";
 import { hostname } from "node:os";
-import { claim, complete, expireDeadLocalLeases, fail, heartbeat, leaseHeld, lostWorkersMessage, pidAlive, pruneFinishedJobs, release, type JobRecord } from "./jobs";
+import {
+  claim,
+  complete,
+  expireDeadLocalLeases,
+  fail,
+  heartbeat,
+  leaseHeld,
+  lostWorkersMessage,
+  pidAlive,
+  pruneFinishedJobs,
+  release,
+  type JobRecord,
+} from "./jobs";
 import { errorFields, type Logger } from "../telemetry/log";
 import type { Metrics } from "../telemetry/metrics";
 
@@ -102,12 +114,21 @@ export interface WorkerPool {
  * Races the handler against its time limit (on the pool's clock); a handler still running afterwards can no longer
  * reject unhandled.
  */
-async function withTimeout(run: Promise<void>, timeoutMs: number | undefined, ctrl: AbortController, job: JobRecord, clock: Clock): Promise<void> {
+async function withTimeout(
+  run: Promise<void>,
+  timeoutMs: number | undefined,
+  ctrl: AbortController,
+  job: JobRecord,
+  clock: Clock,
+): Promise<void> {
   if (!timeoutMs) return run;
   let cancel = () => {};
   const limit = new Promise<never>((_, reject) => {
     cancel = after(clock, timeoutMs, () => {
-      const err = new DocprocError("timeout", `job ${job.id} (${job.kind}) ran longer than ${Math.round(timeoutMs / 1000)} s`);
+      const err = new DocprocError(
+        "timeout",
+        `job ${job.id} (${job.kind}) ran longer than ${Math.round(timeoutMs / 1000)} s`,
+      );
       ctrl.abort(err);
       reject(err);
     });
@@ -135,15 +156,35 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
     const seconds = (performance.now() - startedAt) / 1000;
     metrics?.jobsFinished.inc({ kind: job.kind, outcome });
     if (job.kind === DELIVERY_KIND && outcome !== "released" && outcome !== "lease_lost") {
-      metrics?.webhookDeliveries.inc({ outcome: outcome === "completed" ? "delivered" : outcome === "retried" ? "retry" : "failed" });
+      metrics?.webhookDeliveries.inc({
+        outcome: outcome === "completed" ? "delivered" : outcome === "retried" ? "retry" : "failed",
+      });
     }
     if (!tlog) return;
     const level = outcome === "failed" ? "error" : outcome === "retried" || outcome === "lease_lost" ? "warn" : "info";
-    const fields = { event: `job_${outcome}`, job_id: job.id, kind: job.kind, transaction_id: transactionOf(job.payload), attempt: job.attempts, duration_ms: Math.round(seconds * 1000), ...extra };
+    const fields = {
+      event: `job_${outcome}`,
+      job_id: job.id,
+      kind: job.kind,
+      transaction_id: transactionOf(job.payload),
+      attempt: job.attempts,
+      duration_ms: Math.round(seconds * 1000),
+      ...extra,
+    };
     tlog[level](fields, `${job.kind} job ${job.id} ${outcome}`);
   };
   const handlers = new Map<string, { handler: JobHandler; opts: HandlerOptions }>();
-  const inFlight = new Map<number, { ctrl: AbortController; checkpoint: AbortController; token: string; kind: string; payload: unknown; done: Promise<void> }>();
+  const inFlight = new Map<
+    number,
+    {
+      ctrl: AbortController;
+      checkpoint: AbortController;
+      token: string;
+      kind: string;
+      payload: unknown;
+      done: Promise<void>;
+    }
+  >();
   let stopping = false;
   const wakers = new Set<() => void>();
   const loops: Promise<void>[] = [];
@@ -172,7 +213,15 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
     let finished = false;
     const startedAt = performance.now();
     tlog?.info(
-      { event: "job_started", job_id: job.id, kind: job.kind, transaction_id: transactionOf(job.payload), attempt: job.attempts, waited_ms: Math.max(0, clock.now() - job.run_at), worker_id: workerId },
+      {
+        event: "job_started",
+        job_id: job.id,
+        kind: job.kind,
+        transaction_id: transactionOf(job.payload),
+        attempt: job.attempts,
+        waited_ms: Math.max(0, clock.now() - job.run_at),
+        worker_id: workerId,
+      },
       `${job.kind} job ${job.id} started`,
     );
     const helpers: JobHelpers = {
@@ -290,7 +339,8 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
       stopPruning = null;
       for (const w of [...wakers]) w();
       // Graceful: jobs that can stop at a checkpoint do so (storing their progress); the others run to the end.
-      for (const f of inFlight.values()) sopts.graceful ? f.checkpoint.abort() : f.ctrl.abort(new Error("worker stopping"));
+      for (const f of inFlight.values())
+        sopts.graceful ? f.checkpoint.abort() : f.ctrl.abort(new Error("worker stopping"));
       const all = Promise.all([...inFlight.values()].map((f) => f.done));
       // The shutdown grace period is wall time on purpose: a process must exit on time whatever clock it was given.
       const limit = sopts.timeoutMs ?? 30_000;
@@ -304,7 +354,16 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
         f.ctrl.abort(new Error("worker stopping"));
         if (release(db, clock, id, f.token)) {
           handlers.get(f.kind)?.opts.onRelease?.(f.payload);
-          tlog?.warn({ event: "job_released", job_id: id, kind: f.kind, transaction_id: transactionOf(f.payload), reason: "shutdown timeout" }, `${f.kind} job ${id} released at shutdown`);
+          tlog?.warn(
+            {
+              event: "job_released",
+              job_id: id,
+              kind: f.kind,
+              transaction_id: transactionOf(f.payload),
+              reason: "shutdown timeout",
+            },
+            `${f.kind} job ${id} released at shutdown`,
+          );
         }
       }
       if (!stuck) await Promise.allSettled(loops);

@@ -37,7 +37,10 @@ import { queueCounts } from "../queue/jobs";
 function checkBodySize(request: Request, maxBodyBytes: number): void {
   const length = Number(request.headers.get("content-length") ?? "0");
   if (length > maxBodyBytes) {
-    throw new DocprocError("too_large", `Request body of ${length} bytes is larger than the ${maxBodyBytes}-byte limit`);
+    throw new DocprocError(
+      "too_large",
+      `Request body of ${length} bytes is larger than the ${maxBodyBytes}-byte limit`,
+    );
   }
 }
 
@@ -52,19 +55,43 @@ export function pathnameOf(url: string): string {
 }
 
 /** `/transactions/:id/exports/download/*` → a RegExp, for telling a wrong method (405) from an unknown path (404). */
-const routePattern = (path: string) => new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*")}/?$`);
+const routePattern = (path: string) =>
+  new RegExp(
+    `^${path
+      .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+      .replace(/:[^/]+/g, "[^/]+")
+      .replace(/\*/g, ".*")}/?$`,
+  );
 
-export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(deps.db, deps.notifier, deps.config.longPollRecheckMs, deps.clock)) {
-  const telemetry: Telemetry = deps.telemetry ?? { log: silentLogger, metrics: createMetrics({ queueCounts: () => queueCounts(deps.db) }) };
+export function createApp(
+  deps: ServerDeps,
+  longPoll: LongPoll = createLongPoll(deps.db, deps.notifier, deps.config.longPollRecheckMs, deps.clock),
+) {
+  const telemetry: Telemetry = deps.telemetry ?? {
+    log: silentLogger,
+    metrics: createMetrics({ queueCounts: () => queueCounts(deps.db) }),
+  };
   // Learning from confirmed documents attaches to the one place a review ends (docs/memory.md).
   deps.onReviewFinished ??= [learnFromReviewHook(deps.db, deps.clock)];
-  const guard = createGuard({ db: deps.db, clock: deps.clock, adminApiKey: deps.config.adminApiKey, settings: deps.config.auth ?? DEFAULT_AUTH_SETTINGS });
+  const guard = createGuard({
+    db: deps.db,
+    clock: deps.clock,
+    adminApiKey: deps.config.adminApiKey,
+    settings: deps.config.auth ?? DEFAULT_AUTH_SETTINGS,
+  });
   // The hooks below need the finished app (its route list, and handle() to re-dispatch); set once it is built.
-  const self: { handle?: (r: Request) => Promise<Response>; routes?: () => ReadonlyArray<{ method: string; path: string }> } = {};
+  const self: {
+    handle?: (r: Request) => Promise<Response>;
+    routes?: () => ReadonlyArray<{ method: string; path: string }>;
+  } = {};
   let routes: Array<{ method: string; path: string; re: RegExp }> | null = null;
   /** The methods the app answers on `pathname` (empty: no such path). */
   const methodsOf = (pathname: string): string[] => {
-    const list = (routes ??= self.routes!().map((r) => ({ method: r.method.toUpperCase(), path: r.path, re: routePattern(r.path) })));
+    const list = (routes ??= self.routes!().map((r) => ({
+      method: r.method.toUpperCase(),
+      path: r.path,
+      re: routePattern(r.path),
+    })));
     return [...new Set(list.filter((r) => r.re.test(pathname)).map((r) => r.method))].sort();
   };
   /** The route template a path falls under, for logs and metric labels (never the path: ids stay out). */
@@ -78,7 +105,11 @@ export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(
       const allowed = methodsOf(pathname);
       if (allowed.length) {
         const allow = allowed.includes("GET") && !allowed.includes("HEAD") ? [...allowed, "HEAD"] : allowed;
-        return jsonResponse({ detail: `Method ${request.method} is not allowed on ${pathname}; allowed: ${allow.join(", ")}` }, 405, { allow: allow.join(", ") });
+        return jsonResponse(
+          { detail: `Method ${request.method} is not allowed on ${pathname}; allowed: ${allow.join(", ")}` },
+          405,
+          { allow: allow.join(", ") },
+        );
       }
       return jsonResponse({ detail: `Not found: no route for ${request.method} ${pathname}` }, 404);
     }
@@ -87,7 +118,8 @@ export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(
       console.error("unhandled error:", error);
       telemetry.log.error({ event: "unhandled_error", err: error }, "unhandled error");
     } else if (mapped.code === "queue_full") noteRejection(request, "queue_full");
-    else if (mapped.code === "rate_limited") noteRejection(request, (mapped.details as { async?: boolean } | undefined)?.async ? "async" : "requests");
+    else if (mapped.code === "rate_limited")
+      noteRejection(request, (mapped.details as { async?: boolean } | undefined)?.async ? "async" : "requests");
     return errorResponse(mapped);
   }
   // Elysia's router looks for the path from index 11 of the URL by default, which skips the first segment when
@@ -97,7 +129,8 @@ export function createApp(deps: ServerDeps, longPoll: LongPoll = createLongPoll(
   const app = new Elysia({ handler: { standardHostname: false } })
     .onRequest(({ request, set, server }) => {
       // app.handle() callers may still pass https:// URLs: route them as the http:// URL they would arrive as.
-      if (request.url.startsWith("https://")) return self.handle!(new Request(`http://${request.url.slice(8)}`, request));
+      if (request.url.startsWith("https://"))
+        return self.handle!(new Request(`http://${request.url.slice(8)}`, request));
       observeStart(request);
       if (deps.config.trustProxy) notePublicBase(request, deps.config.trustProxy, server?.requestIP(request)?.address);
       const pathname = pathnameOf(request.url);

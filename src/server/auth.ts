@@ -11,7 +11,15 @@ import type { Principal } from "../auth/principal";
 import { rateLimitHeaders } from "./rate-limit";
 
 // `/` is the first-run page; `/metrics` checks its own credential (routes/metrics.ts: admin key or metrics token).
-const PUBLIC = [/^\/$/, /^\/metrics\/?$/, /^\/health\/?$/, /^\/docs(\/.*)?$/, /^\/api-docs(\/.*)?$/, /^\/capture(\/session|\/submit)?\/?$/, /^\/review(\/[^/]+)?\/?$/];
+const PUBLIC = [
+  /^\/$/,
+  /^\/metrics\/?$/,
+  /^\/health\/?$/,
+  /^\/docs(\/.*)?$/,
+  /^\/api-docs(\/.*)?$/,
+  /^\/capture(\/session|\/submit)?\/?$/,
+  /^\/review(\/[^/]+)?\/?$/,
+];
 
 export function isPublicPath(pathname: string): boolean {
   return PUBLIC.some((re) => re.test(pathname));
@@ -26,10 +34,17 @@ const isSignIn = (pathname: string) => /^\/auth\/login\/?$/.test(pathname);
  * Runs the access guard for a request: 401/403/404/429 as DocprocError, otherwise remembers the principal for the
  * route (principalOf) and puts the X-RateLimit-* headers into `headers` (Elysia's `set.headers`).
  */
-export function authorizeRequest(request: Request, pathname: string, guard: Guard, headers: Record<string, string | number>): void {
+export function authorizeRequest(
+  request: Request,
+  pathname: string,
+  guard: Guard,
+  headers: Record<string, string | number>,
+): void {
   if (isPublicPath(pathname) || isSignIn(pathname)) return;
   // Headers go out as soon as the request is counted, so a 403 or 404 that used up budget reports it too.
-  const access = guard.check({ method: request.method, pathname, header: (n) => request.headers.get(n) }, (rate) => Object.assign(headers, rateLimitHeaders(rate.window)));
+  const access = guard.check({ method: request.method, pathname, header: (n) => request.headers.get(n) }, (rate) =>
+    Object.assign(headers, rateLimitHeaders(rate.window)),
+  );
   principals.set(request, access.principal);
 }
 

@@ -36,6 +36,11 @@ export function contentDisposition(kind: "inline" | "attachment", filename: stri
 
 /** The base name only (no client paths), without control characters, at most 255 characters. */
 export function safeName(name: string | undefined, position: number): string {
-  const base = (name ?? "").split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, "_").trim().slice(0, 255);
+  const base = (name ?? "")
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/[\u0000-\u001f\u007f]/g, "_")
+    .trim()
+    .slice(0, 255);
   return base && base !== "." && base !== ".." ? base : `file_${position}`;
 }

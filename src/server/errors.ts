@@ -13,7 +13,9 @@ export function errorResponse(err: unknown): Response {
   if (err instanceof DocprocError) {
     const status = httpStatusOf(err);
     if (err.code === "queue_full") {
-      return jsonResponse({ error: "queue_full", message: err.message, detail: err.message, ...err.details }, status, { "retry-after": "30" });
+      return jsonResponse({ error: "queue_full", message: err.message, detail: err.message, ...err.details }, status, {
+        "retry-after": "30",
+      });
     }
     if (err.code === "invalid_settings" && Array.isArray(err.details?.problems)) {
       // Every problem, one string each, next to the detail that lists them too.

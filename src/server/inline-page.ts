@@ -12,7 +12,8 @@ const hash = (s: string) => `'sha256-${createHash("sha256").update(s, "utf8").di
  * MUST refuse assets that would close their own tag.
  */
 export function inlinePage(name: string, mark: string, template: string, css: string, js: string): () => Response {
-  if (js.includes("</script") || css.includes("</style")) throw new Error(`${name} page: asset would close its own tag`);
+  if (js.includes("</script") || css.includes("</style"))
+    throw new Error(`${name} page: asset would close its own tag`);
   // Function replacers: `$` sequences in the assets must stay literal.
   const html = template.replace(`/*${mark}_CSS*/`, () => css).replace(`/*${mark}_JS*/`, () => js);
   const csp = [

@@ -39,7 +39,8 @@ export function createLongPoll(db: Db, notifier: Notifier, recheckMs = 1000, clo
 
   return {
     wait(id, status, timeoutMs, signal) {
-      if (closed || timeoutMs <= 0 || (TERMINAL_STATUSES as readonly string[]).includes(status)) return Promise.resolve();
+      if (closed || timeoutMs <= 0 || (TERMINAL_STATUSES as readonly string[]).includes(status))
+        return Promise.resolve();
       return new Promise<void>((resolve) => {
         let cancel = () => {};
         let unsubscribe = () => {};

@@ -49,12 +49,21 @@ export async function readMultipartHead(request: Request, maxBytes = 16 * 1024):
     },
     cancel: (reason) => rest?.cancel(reason),
   });
-  const replay = new Request(request.url, { method: request.method, headers: request.headers, body, duplex: "half" } as RequestInit);
+  const replay = new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body,
+    duplex: "half",
+  } as RequestInit);
   return { ...head, replay };
 }
 
 /** The first part once it is complete; a null result when it is not yet (and `final` is false). */
-function parseFirstPart(text: string, marker: string, final: boolean): { name: string | null; value: string | null } | null {
+function parseFirstPart(
+  text: string,
+  marker: string,
+  final: boolean,
+): { name: string | null; value: string | null } | null {
   const start = text.indexOf(marker);
   const headersEnd = start < 0 ? -1 : text.indexOf(CRLF2, start);
   if (headersEnd < 0) return final ? { name: null, value: null } : null;
@@ -74,7 +83,11 @@ export function inFlightLimit(max: number, what: string) {
   return {
     async run<T>(work: () => Promise<T>): Promise<T> {
       if (current >= max) {
-        throw new DocprocError("rate_limited", `Too many ${what} at once (at most ${max}); try again in a few seconds`, { details: { retry_after: 5 } });
+        throw new DocprocError(
+          "rate_limited",
+          `Too many ${what} at once (at most ${max}); try again in a few seconds`,
+          { details: { retry_after: 5 } },
+        );
       }
       current++;
       try {

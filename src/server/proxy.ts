@@ -19,13 +19,19 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy {
   if (["1", "true", "on", "yes", "*"].includes(v)) return true;
   const cidrs: Cidr[] = [];
   const bad: string[] = [];
-  for (const part of v.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const c = parseCidr(part);
     if (c) cidrs.push(c);
     else bad.push(part);
   }
   if (bad.length || !cidrs.length) {
-    throw new DocprocError("invalid_settings", `DOCPROC_TRUST_PROXY must be true, false or a comma list of proxy addresses/CIDRs; cannot read ${JSON.stringify(bad.join(",") || raw)}`);
+    throw new DocprocError(
+      "invalid_settings",
+      `DOCPROC_TRUST_PROXY must be true, false or a comma list of proxy addresses/CIDRs; cannot read ${JSON.stringify(bad.join(",") || raw)}`,
+    );
   }
   return cidrs;
 }

@@ -22,7 +22,8 @@ export function rateLimitHeaders(w: WindowReport): Record<string, string> {
   };
 }
 
-const windowName = (w: WindowReport) => (w.lengthMs === 60_000 ? "minute" : w.lengthMs === 3600_000 ? "hour" : `${Math.round(w.lengthMs / 1000)}s`);
+const windowName = (w: WindowReport) =>
+  w.lengthMs === 60_000 ? "minute" : w.lengthMs === 3600_000 ? "hour" : `${Math.round(w.lengthMs / 1000)}s`;
 
 /** The 429 for a refused request, or null when `err` is not a rate-limit refusal. */
 export function rateLimitResponse(err: unknown): Response | null {

@@ -18,7 +18,9 @@ export const SplitPolicySchema = z.enum(SPLIT_POLICIES as [string, ...string[]],
 
 export const DatasetIdSchema = z
   .string()
-  .refine((v) => (DATASETS as readonly string[]).includes(v) || UUID.test(v), { message: `must be ${DATASETS.join(", ")} or an evaluation dataset UUID` })
+  .refine((v) => (DATASETS as readonly string[]).includes(v) || UUID.test(v), {
+    message: `must be ${DATASETS.join(", ")} or an evaluation dataset UUID`,
+  })
   .meta({ description: "production (default), playground, memory, or an evaluation dataset UUID" });
 
 const Metadata = z.record(z.string(), z.unknown()).meta({ description: "Client key-value data" });
@@ -29,11 +31,23 @@ const Detail = z.object({ detail: z.string() });
 
 export const ErrorSchema = Detail.register(apiRegistry, { id: "Error" });
 export const QueueFullSchema = z
-  .object({ error: z.literal("queue_full"), message: z.string(), current_depth: z.number().int(), max_depth: z.number().int(), detail: z.string() })
+  .object({
+    error: z.literal("queue_full"),
+    message: z.string(),
+    current_depth: z.number().int(),
+    max_depth: z.number().int(),
+    detail: z.string(),
+  })
   .register(apiRegistry, { id: "QueueFull" });
 
 export const SettingsErrorSchema = z
-  .object({ detail: z.string(), problems: z.array(z.string()).optional().meta({ description: "Invalid project settings: one entry per problem, with its path" }) })
+  .object({
+    detail: z.string(),
+    problems: z
+      .array(z.string())
+      .optional()
+      .meta({ description: "Invalid project settings: one entry per problem, with its path" }),
+  })
   .register(apiRegistry, { id: "ValidationError" });
 
 export const AsyncRateLimitSchema = z
@@ -52,7 +66,10 @@ export const CreateProjectBody = z
   .object({
     name: z.string().min(1).max(200),
     description: z.string().max(5000).default(""),
-    settings: z.record(z.string(), z.unknown()).optional().meta({ description: "Project settings (docs/project-settings.md); the embedded default when absent; may be partial (top-level keys merged over the default project)" }),
+    settings: z.record(z.string(), z.unknown()).optional().meta({
+      description:
+        "Project settings (docs/project-settings.md); the embedded default when absent; may be partial (top-level keys merged over the default project)",
+    }),
   })
   .register(apiRegistry, { id: "CreateProject" });
 
@@ -60,9 +77,14 @@ export const UpdateProjectBody = z
   .object({
     name: z.string().min(1).max(200).optional(),
     description: z.string().max(5000).optional(),
-    settings: z.record(z.string(), z.unknown()).optional().meta({ description: "Replaces the settings; may be partial (top-level keys merged over the default project, not over the current settings)" }),
+    settings: z.record(z.string(), z.unknown()).optional().meta({
+      description:
+        "Replaces the settings; may be partial (top-level keys merged over the default project, not over the current settings)",
+    }),
   })
-  .refine((v) => v.name !== undefined || v.description !== undefined || v.settings !== undefined, { message: "give at least one of name, description, settings" })
+  .refine((v) => v.name !== undefined || v.description !== undefined || v.settings !== undefined, {
+    message: "give at least one of name, description, settings",
+  })
   .register(apiRegistry, { id: "UpdateProject" });
 
 export const ProjectSchema = z
@@ -116,7 +138,10 @@ export const ProcessBody = z
           filename: z.string().min(1).max(255),
           base64_data: z.string(),
           split_policy: SplitPolicySchema.default("inherit"),
-          password: z.string().min(1).max(1024).optional().meta({ description: "Password of an encrypted PDF; used for processing, wiped when the transaction ends, never returned" }),
+          password: z.string().min(1).max(1024).optional().meta({
+            description:
+              "Password of an encrypted PDF; used for processing, wiped when the transaction ends, never returned",
+          }),
         }),
       )
       .optional(),
@@ -143,11 +168,24 @@ export const ProcessResponse = z
   .register(apiRegistry, { id: "ProcessStarted" });
 
 export const StartResponse = z
-  .object({ transaction_id: z.string(), status: z.literal("processing"), message: z.string(), status_url: z.string(), poll_url: z.string() })
+  .object({
+    transaction_id: z.string(),
+    status: z.literal("processing"),
+    message: z.string(),
+    status_url: z.string(),
+    poll_url: z.string(),
+  })
   .register(apiRegistry, { id: "StartedTransaction" });
 
 export const RerunResponse = z
-  .object({ transaction_id: z.string(), status: z.literal("queued"), from_step: z.string(), message: z.string(), status_url: z.string(), poll_url: z.string() })
+  .object({
+    transaction_id: z.string(),
+    status: z.literal("queued"),
+    from_step: z.string(),
+    message: z.string(),
+    status_url: z.string(),
+    poll_url: z.string(),
+  })
   .register(apiRegistry, { id: "RerunQueued" });
 
 export const UploadedFileSchema = z
@@ -160,7 +198,9 @@ export const UploadedFileSchema = z
     uploaded_at: z.string(),
     split_policy: z.string(),
     upload_token: z.string().nullable(),
-    has_password: z.boolean().meta({ description: "A password was given for this file (the password itself is never returned)" }),
+    has_password: z
+      .boolean()
+      .meta({ description: "A password was given for this file (the password itself is never returned)" }),
     duplicate: z.boolean().meta({ description: "true when the upload token was already recorded (nothing stored)" }),
   })
   .register(apiRegistry, { id: "UploadedFile" });
@@ -193,19 +233,35 @@ export const TransactionSchema = z
     dataset_id: z.string(),
     page_limit: z.number().int().nullable(),
     priority: z.number().int(),
-    request: z.record(z.string(), z.unknown()).optional().meta({ description: "Original request (include_request=true, completed only)" }),
+    request: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: "Original request (include_request=true, completed only)" }),
   })
   .partial()
   .register(apiRegistry, { id: "Transaction", description: "All fields, or those named by `fields`" });
 
 export const BatchStatusBody = z
-  .object({ transaction_ids: z.array(z.string().min(1)).min(1, "give at least one transaction id").max(100, "at most 100 transaction ids per call"), fields: z.string().optional() })
+  .object({
+    transaction_ids: z
+      .array(z.string().min(1))
+      .min(1, "give at least one transaction id")
+      .max(100, "at most 100 transaction ids per call"),
+    fields: z.string().optional(),
+  })
   .register(apiRegistry, { id: "BatchStatusRequest" });
 
-export const BatchStatusResponse = z.object({ statuses: z.record(z.string(), TransactionSchema) }).register(apiRegistry, { id: "BatchStatus" });
+export const BatchStatusResponse = z
+  .object({ statuses: z.record(z.string(), TransactionSchema) })
+  .register(apiRegistry, { id: "BatchStatus" });
 
 export const ListResponse = z
-  .object({ items: z.array(TransactionSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
+  .object({
+    items: z.array(TransactionSchema),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  })
   .register(apiRegistry, { id: "TransactionList" });
 
 const ManifestFileSchema = z.object({
@@ -245,13 +301,29 @@ export const HealthResponse = z
     status: z.enum(["ok", "degraded"]),
     version: z.string(),
     database: z.object({ status: z.enum(["ok", "error"]), error: z.string().optional() }),
-    queue: z.object({ depth: z.number().int(), max_depth: z.number().int(), running: z.number().int(), workers: z.number().int() }),
-    ocr: z.object({ status: z.string(), engine: z.string().optional(), error: z.string().optional(), engines: z.array(z.string()).optional() }),
+    queue: z.object({
+      depth: z.number().int(),
+      max_depth: z.number().int(),
+      running: z.number().int(),
+      workers: z.number().int(),
+    }),
+    ocr: z.object({
+      status: z.string(),
+      engine: z.string().optional(),
+      error: z.string().optional(),
+      engines: z.array(z.string()).optional(),
+    }),
   })
   .register(apiRegistry, { id: "Health" });
 
-export const ProjectListResponse = z.object({ items: z.array(ProjectSchema) }).register(apiRegistry, { id: "ProjectList" });
+export const ProjectListResponse = z
+  .object({ items: z.array(ProjectSchema) })
+  .register(apiRegistry, { id: "ProjectList" });
 
 export const SourceFileListResponse = z
-  .object({ transaction_id: z.string(), total_files: z.number().int(), files: z.array(UploadedFileSchema.omit({ duplicate: true })) })
+  .object({
+    transaction_id: z.string(),
+    total_files: z.number().int(),
+    files: z.array(UploadedFileSchema.omit({ duplicate: true })),
+  })
   .register(apiRegistry, { id: "SourceFileList" });

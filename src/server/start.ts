@@ -58,13 +58,27 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   // A bucket that cannot be reached or refuses the credentials stops the start with the reason, not the first job.
   if (data.blobs.config.kind === "s3") await data.blobs.check().catch((err) => (data.db.close(), Promise.reject(err)));
   const clock = systemClock;
-  const telemetry: Telemetry = { log: opts.logger ?? silentLogger, metrics: createMetrics({ queueCounts: () => queueCounts(data.db) }) };
-  for (const r of settingsMigrationsOf(data.db)) telemetry.log.info({ event: "settings_migrated", ...r }, describeSettingsMigration(r));
+  const telemetry: Telemetry = {
+    log: opts.logger ?? silentLogger,
+    metrics: createMetrics({ queueCounts: () => queueCounts(data.db) }),
+  };
+  for (const r of settingsMigrationsOf(data.db))
+    telemetry.log.info({ event: "settings_migrated", ...r }, describeSettingsMigration(r));
   // Webhook links use DOCPROC_PUBLIC_URL, else the address this server listens on (known once it listens).
   let listenUrl: string | null = null;
   const webhooks = webhookSettingsOf(opts.webhooks ?? { publicUrl: null, allowPrivate: false }, () => listenUrl);
   const queue = opts.queue ?? { leaseMs: 30_000, jobTimeoutMs: 1_800_000 };
-  const runtime = startWorkerRuntime({ data, concurrency: opts.workers, clock, leaseMs: queue.leaseMs, jobTimeoutMs: queue.jobTimeoutMs, runPipeline: opts.runPipeline, webhooks, log: opts.log, telemetry: { log: opts.logger, metrics: telemetry.metrics } });
+  const runtime = startWorkerRuntime({
+    data,
+    concurrency: opts.workers,
+    clock,
+    leaseMs: queue.leaseMs,
+    jobTimeoutMs: queue.jobTimeoutMs,
+    runPipeline: opts.runPipeline,
+    webhooks,
+    log: opts.log,
+    telemetry: { log: opts.logger, metrics: telemetry.metrics },
+  });
   const longPoll = createLongPoll(data.db, runtime.notifier, opts.config.longPollRecheckMs);
   const app = createApp(
     {
@@ -85,11 +99,30 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     longPoll,
   );
   // Bun's own limit is a backstop for bodies without Content-Length; the app answers 413 with a detail first.
-  app.listen({ hostname: opts.host, port: opts.port, maxRequestBodySize: opts.config.maxBodyBytes + 1024 * 1024, idleTimeout: 0 });
+  app.listen({
+    hostname: opts.host,
+    port: opts.port,
+    maxRequestBodySize: opts.config.maxBodyBytes + 1024 * 1024,
+    idleTimeout: 0,
+  });
   const port = app.server!.port!;
   // E-mail import connectors (docs/email.md) run here when DOCPROC_SECRET_KEY is set.
-  const limits = { maxQueueDepth: opts.config.maxQueueDepth, maxFileBytes: opts.config.maxFileBytes, maxFiles: opts.config.maxFilesPerUpload };
-  const mail = opts.mail ? startMailService({ db: data.db, clock, blobs: data.blobs, env: opts.mail, limits, wake: () => runtime.pool.wake(), log: opts.log ?? (() => {}) }) : null;
+  const limits = {
+    maxQueueDepth: opts.config.maxQueueDepth,
+    maxFileBytes: opts.config.maxFileBytes,
+    maxFiles: opts.config.maxFilesPerUpload,
+  };
+  const mail = opts.mail
+    ? startMailService({
+        db: data.db,
+        clock,
+        blobs: data.blobs,
+        env: opts.mail,
+        limits,
+        wake: () => runtime.pool.wake(),
+        log: opts.log ?? (() => {}),
+      })
+    : null;
   listenUrl = `http://${opts.host.includes(":") ? `[${opts.host}]` : opts.host}:${port}`;
   // `docproc worker` processes without DOCPROC_PUBLIC_URL build their webhook links from this (storage/deployment.ts).
   const publicUrl = opts.webhooks?.publicUrl ?? null;

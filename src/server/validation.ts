@@ -6,7 +6,9 @@ import { z } from "zod";
 import { DocprocError } from "../core/errors";
 
 export function pathOf(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("") || "body";
+  return (
+    path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("") || "body"
+  );
 }
 
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefix = ""): z.infer<S> {
@@ -17,7 +19,9 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefi
     const name = !prefix ? p : p === "body" ? prefix : p.startsWith("[") ? `${prefix}${p}` : `${prefix}.${p}`;
     return `${name}: ${i.message}`;
   });
-  throw new DocprocError("invalid_input", `Invalid request: ${problems.join("; ")}`, { details: { fields: res.error.issues.map((i) => pathOf(i.path)) } });
+  throw new DocprocError("invalid_input", `Invalid request: ${problems.join("; ")}`, {
+    details: { fields: res.error.issues.map((i) => pathOf(i.path)) },
+  });
 }
 
 /**
@@ -33,7 +37,10 @@ export async function readJson(request: Request, maxDepth = MAX_JSON_DEPTH): Pro
   } catch {
     const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     if (type && !type.includes("json")) {
-      throw new DocprocError("unsupported_format", `Request body must be JSON (Content-Type: application/json), got ${type}`);
+      throw new DocprocError(
+        "unsupported_format",
+        `Request body must be JSON (Content-Type: application/json), got ${type}`,
+      );
     }
     throw new DocprocError("invalid_input", "Request body is not valid JSON");
   }
@@ -56,11 +63,15 @@ export function checkJsonDepth(text: string, maxDepth: number, what: string): vo
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
-      if (++depth > maxDepth) throw new DocprocError("invalid_input", `${what} nests objects and arrays more than ${maxDepth} levels deep`, { details: { max_depth: maxDepth } });
+      if (++depth > maxDepth)
+        throw new DocprocError("invalid_input", `${what} nests objects and arrays more than ${maxDepth} levels deep`, {
+          details: { max_depth: maxDepth },
+        });
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
 }
@@ -83,15 +94,29 @@ export function queryBool(value: string | undefined, name: string): boolean {
   throw new DocprocError("invalid_input", `${name}: expected true or false`);
 }
 
-export function queryInt(value: string | undefined, name: string, opts: { min?: number; max?: number; fallback: number }): number;
-export function queryInt(value: string | undefined, name: string, opts: { min?: number; max?: number; fallback?: undefined }): number | undefined;
-export function queryInt(value: string | undefined, name: string, opts: { min?: number; max?: number; fallback?: number }): number | undefined {
+export function queryInt(
+  value: string | undefined,
+  name: string,
+  opts: { min?: number; max?: number; fallback: number },
+): number;
+export function queryInt(
+  value: string | undefined,
+  name: string,
+  opts: { min?: number; max?: number; fallback?: undefined },
+): number | undefined;
+export function queryInt(
+  value: string | undefined,
+  name: string,
+  opts: { min?: number; max?: number; fallback?: number },
+): number | undefined {
   if (value === undefined || value === "") return opts.fallback;
   if (!/^-?\d+$/.test(value)) throw new DocprocError("invalid_input", `${name}: expected an integer`);
   const n = Number(value);
   // Beyond 2^53 a number is no longer exact, and SQLite refuses integers past 2^63 (a 500 before this check).
   if (!Number.isSafeInteger(n)) throw new DocprocError("invalid_input", `${name}: ${value} is out of range`);
-  if (opts.min !== undefined && n < opts.min) throw new DocprocError("invalid_input", `${name}: must be at least ${opts.min}`);
-  if (opts.max !== undefined && n > opts.max) throw new DocprocError("invalid_input", `${name}: must be at most ${opts.max}`);
+  if (opts.min !== undefined && n < opts.min)
+    throw new DocprocError("invalid_input", `${name}: must be at least ${opts.min}`);
+  if (opts.max !== undefined && n > opts.max)
+    throw new DocprocError("invalid_input", `${name}: must be at most ${opts.max}`);
   return n;
 }

@@ -7,7 +7,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 
 export const DIAGNOSTICS_VARIABLES = [
-  { name: "DOCPROC_STAGE_TIMES", description: "file the CLI writes per-stage wall times and per-thread CPU seconds to at exit (bench/job.ts)" },
+  {
+    name: "DOCPROC_STAGE_TIMES",
+    description: "file the CLI writes per-stage wall times and per-thread CPU seconds to at exit (bench/job.ts)",
+  },
 ] as const;
 
 /** The file named by DOCPROC_STAGE_TIMES, if any (blank counts as unset). */
@@ -44,7 +47,16 @@ export function processThreads(pid: number, mainKind: string): Array<{ tid: stri
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
       const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const kind = tid === String(pid) ? mainKind : name === "docproc-pipe" ? "pipeline" : name === "docproc-pdfjs" ? "pdf.js" : /^(JITWorker|JSCWarmUp)/.test(name) ? "JIT" : "other";
+      const kind =
+        tid === String(pid)
+          ? mainKind
+          : name === "docproc-pipe"
+            ? "pipeline"
+            : name === "docproc-pdfjs"
+              ? "pdf.js"
+              : /^(JITWorker|JSCWarmUp)/.test(name)
+                ? "JIT"
+                : "other";
       // utime + stime, in clock ticks (USER_HZ, 100 on Linux).
       out.push({ tid, kind, cpu: (Number(fields[11]) + Number(fields[12])) / 100 });
     } catch {

@@ -55,7 +55,15 @@ export const SETTINGS_VARIABLES = [
  * and CI (they reach docproc's environment when those run it).
  * A variable a command reads MUST be in EnvSchema, DIAGNOSTICS_VARIABLES or here, or setting it is an error.
  */
-export const OTHER_VARIABLES = ["DOCPROC_API_KEY", "DOCPROC_TESSDATA", "DOCPROC_TEST_BACKEND", "DOCPROC_TEST_POSTGRES_URL", "DOCPROC_CI_ALONE", "DOCPROC_BENCH_BIN", "DOCPROC_BUILD_COMMIT"];
+export const OTHER_VARIABLES = [
+  "DOCPROC_API_KEY",
+  "DOCPROC_TESSDATA",
+  "DOCPROC_TEST_BACKEND",
+  "DOCPROC_TEST_POSTGRES_URL",
+  "DOCPROC_CI_ALONE",
+  "DOCPROC_BENCH_BIN",
+  "DOCPROC_BUILD_COMMIT",
+];
 
 /**
  * A DOCPROC_* variable docproc does not read is a typo until shown otherwise (a misspelt public URL variable would

@@ -83,19 +83,29 @@ export function blobKey(hash: string): string {
 /** Checks a named object's key: relative, slash-separated, no `.`/`..`/empty segment, no NUL or backslash. */
 export function checkKey(key: string): string {
   const parts = key.split("/");
-  if (!key || key.includes("\0") || key.includes("\\") || /^[A-Za-z]:/.test(key) || parts.some((p) => p === "" || p === "." || p === "..")) {
+  if (
+    !key ||
+    key.includes("\0") ||
+    key.includes("\\") ||
+    /^[A-Za-z]:/.test(key) ||
+    parts.some((p) => p === "" || p === "." || p === "..")
+  ) {
     throw new DocprocError("invalid_input", `refusing storage key ${JSON.stringify(key)}`);
   }
   return key;
 }
 
-export const toBytes = (data: Uint8Array | string): Uint8Array => (typeof data === "string" ? new TextEncoder().encode(data) : data);
+export const toBytes = (data: Uint8Array | string): Uint8Array =>
+  typeof data === "string" ? new TextEncoder().encode(data) : data;
 
 /**
  * The data directory's store. `blobRoot` is `<data>/blobs`; named objects live under `filesRoot` (default: the
  * folder that holds `blobRoot`, i.e. the data directory).
  */
-export function fsBlobStore(blobRoot: string, filesRoot = path.dirname(path.resolve(blobRoot))): BlobStore & { pathOf(hash: string): string } {
+export function fsBlobStore(
+  blobRoot: string,
+  filesRoot = path.dirname(path.resolve(blobRoot)),
+): BlobStore & { pathOf(hash: string): string } {
   const root = path.resolve(blobRoot);
   const pathOf = (hash: string) => path.join(root, blobKey(hash).slice("blobs/".length));
   const fileOf = (key: string) => path.join(filesRoot, ...checkKey(key).split("/")); // stack-safe: a key's few segments
@@ -174,7 +184,9 @@ export function fsBlobStore(blobRoot: string, filesRoot = path.dirname(path.reso
       const base = prefix === "blobs" ? "blobs/sha256" : prefix;
       let entries: string[];
       try {
-        entries = (await readdir(top, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.relative(top, path.join(e.parentPath, e.name)));
+        entries = (await readdir(top, { recursive: true, withFileTypes: true }))
+          .filter((e) => e.isFile())
+          .map((e) => path.relative(top, path.join(e.parentPath, e.name)));
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
         throw err;

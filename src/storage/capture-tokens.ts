@@ -31,7 +31,10 @@ export interface CaptureTokenRecord {
   expired_at: number | null;
 }
 
-export type NewCaptureToken = Omit<CaptureTokenRecord, "state" | "deadline_at" | "scanned_at" | "consumed_at" | "expired_at">;
+export type NewCaptureToken = Omit<
+  CaptureTokenRecord,
+  "state" | "deadline_at" | "scanned_at" | "consumed_at" | "expired_at"
+>;
 
 export function insertCaptureToken(db: Db, t: NewCaptureToken): CaptureTokenRecord {
   db.query(
@@ -61,18 +64,26 @@ export function insertCaptureToken(db: Db, t: NewCaptureToken): CaptureTokenReco
 }
 
 export function getCaptureToken(db: Db, tokenHash: string): CaptureTokenRecord | null {
-  return db.query<CaptureTokenRecord, [string]>("SELECT * FROM capture_tokens WHERE token_hash = ?").get(tokenHash) ?? null;
+  return (
+    db.query<CaptureTokenRecord, [string]>("SELECT * FROM capture_tokens WHERE token_hash = ?").get(tokenHash) ?? null
+  );
 }
 
 export function getCaptureTokenByTransaction(db: Db, transactionId: string): CaptureTokenRecord | null {
-  return db.query<CaptureTokenRecord, [string]>("SELECT * FROM capture_tokens WHERE transaction_id = ?").get(transactionId) ?? null;
+  return (
+    db
+      .query<CaptureTokenRecord, [string]>("SELECT * FROM capture_tokens WHERE transaction_id = ?")
+      .get(transactionId) ?? null
+  );
 }
 
 /** issued → active, only before its deadline; the active window ends at `now + ttl`. True when this call moved it. */
 export function activateCaptureToken(db: Db, tokenHash: string, now: number): boolean {
   return (
     db
-      .query("UPDATE capture_tokens SET state = 'active', scanned_at = ?1, deadline_at = ?1 + ttl_seconds * 1000 WHERE token_hash = ?2 AND state = 'issued' AND deadline_at > ?1")
+      .query(
+        "UPDATE capture_tokens SET state = 'active', scanned_at = ?1, deadline_at = ?1 + ttl_seconds * 1000 WHERE token_hash = ?2 AND state = 'issued' AND deadline_at > ?1",
+      )
       .run(now, tokenHash).changes === 1
   );
 }
@@ -81,7 +92,9 @@ export function activateCaptureToken(db: Db, tokenHash: string, now: number): bo
 export function expireCaptureToken(db: Db, tokenHash: string, now: number): boolean {
   return (
     db
-      .query("UPDATE capture_tokens SET state = 'expired', expired_at = deadline_at WHERE token_hash = ?2 AND state IN ('issued', 'active') AND deadline_at <= ?1")
+      .query(
+        "UPDATE capture_tokens SET state = 'expired', expired_at = deadline_at WHERE token_hash = ?2 AND state IN ('issued', 'active') AND deadline_at <= ?1",
+      )
       .run(now, tokenHash).changes === 1
   );
 }
@@ -89,12 +102,19 @@ export function expireCaptureToken(db: Db, tokenHash: string, now: number): bool
 /** active → consumed, only inside the window. True when this call won; the caller MUST do so in the write transaction that creates the transaction. */
 export function consumeCaptureToken(db: Db, tokenHash: string, now: number): boolean {
   return (
-    db.query("UPDATE capture_tokens SET state = 'consumed', consumed_at = ?1 WHERE token_hash = ?2 AND state = 'active' AND deadline_at > ?1").run(now, tokenHash)
-      .changes === 1
+    db
+      .query(
+        "UPDATE capture_tokens SET state = 'consumed', consumed_at = ?1 WHERE token_hash = ?2 AND state = 'active' AND deadline_at > ?1",
+      )
+      .run(now, tokenHash).changes === 1
   );
 }
 
 /** Deletes tokens whose last moment of use (deadline, or consumption) is before `cutoff`. Returns how many. */
 export function deleteCaptureTokensBefore(db: Db, cutoff: number): number {
-  return db.query("DELETE FROM capture_tokens WHERE (state = 'consumed' AND consumed_at < ?1) OR (state <> 'consumed' AND deadline_at < ?1)").run(cutoff).changes;
+  return db
+    .query(
+      "DELETE FROM capture_tokens WHERE (state = 'consumed' AND consumed_at < ?1) OR (state <> 'consumed' AND deadline_at < ?1)",
+    )
+    .run(cutoff).changes;
 }

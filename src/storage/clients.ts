@@ -30,13 +30,30 @@ const SELECT = `SELECT c.*,
 
 const toRecord = (r: Row): ClientWithKeyCounts => ({ ...r, permissions: json<string[]>(r.permissions, []) });
 
-export type LimitOverrides = Pick<ClientRecord, "rate_limit_per_minute" | "rate_limit_per_hour" | "async_limit_per_hour">;
+export type LimitOverrides = Pick<
+  ClientRecord,
+  "rate_limit_per_minute" | "rate_limit_per_hour" | "async_limit_per_hour"
+>;
 
-export function insertClient(db: Db, c: Omit<ClientRecord, "created_at" | "updated_at">, now: string): ClientWithKeyCounts {
+export function insertClient(
+  db: Db,
+  c: Omit<ClientRecord, "created_at" | "updated_at">,
+  now: string,
+): ClientWithKeyCounts {
   db.query(
     `INSERT INTO clients (client_id, tenant_id, name, permissions, rate_limit_per_minute, rate_limit_per_hour, async_limit_per_hour, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(c.client_id, c.tenant_id, c.name, JSON.stringify(c.permissions), c.rate_limit_per_minute, c.rate_limit_per_hour, c.async_limit_per_hour, now, now);
+  ).run(
+    c.client_id,
+    c.tenant_id,
+    c.name,
+    JSON.stringify(c.permissions),
+    c.rate_limit_per_minute,
+    c.rate_limit_per_hour,
+    c.async_limit_per_hour,
+    now,
+    now,
+  );
   return getClient(db, c.client_id)!;
 }
 

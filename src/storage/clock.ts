@@ -50,11 +50,16 @@ export function every(clock: Clock, ms: number, fn: () => void, opts?: TimerOpti
   let stopped = false;
   let cancel = () => {};
   const arm = () => {
-    cancel = after(clock, ms, () => {
-      if (stopped) return;
-      arm();
-      fn();
-    }, opts);
+    cancel = after(
+      clock,
+      ms,
+      () => {
+        if (stopped) return;
+        arm();
+        fn();
+      },
+      opts,
+    );
   };
   arm();
   return () => {
@@ -99,7 +104,12 @@ export function fakeClock(start = Date.parse("2026-01-01T00:00:00Z")): FakeClock
   /** Fires the earliest timer due by `target` (at its due time); false when there is none. */
   const fireNext = (target: number): boolean => {
     let next: [number, { due: number; seq: number; fn: () => void }] | undefined;
-    for (const e of timers) if (e[1].due <= target && (!next || e[1].due < next[1].due || (e[1].due === next[1].due && e[1].seq < next[1].seq))) next = e;
+    for (const e of timers)
+      if (
+        e[1].due <= target &&
+        (!next || e[1].due < next[1].due || (e[1].due === next[1].due && e[1].seq < next[1].seq))
+      )
+        next = e;
     if (!next) return false;
     timers.delete(next[0]);
     t = Math.max(t, next[1].due);

@@ -17,7 +17,11 @@ export interface CopyReport {
 
 const BLOB = /^blobs\/sha256\/([0-9a-f]{2})\/([0-9a-f]{62})$/;
 
-export async function copyStore(from: BlobStore, to: BlobStore, onObject?: (key: string, copied: boolean) => void): Promise<CopyReport> {
+export async function copyStore(
+  from: BlobStore,
+  to: BlobStore,
+  onObject?: (key: string, copied: boolean) => void,
+): Promise<CopyReport> {
   const report: CopyReport = { copied: 0, skipped: 0, bytes: 0 };
   for (const prefix of ["blobs", "exports", "state"]) {
     for await (const key of from.list(prefix)) {
@@ -27,7 +31,8 @@ export async function copyStore(from: BlobStore, to: BlobStore, onObject?: (key:
         const hash = blob[1]! + blob[2]!;
         if (!(await to.has(hash))) {
           const data = await from.get(hash);
-          if ((await to.put(data)) !== hash) throw new DocprocError("corrupt_file", `blob ${hash} in the source does not match its hash`);
+          if ((await to.put(data)) !== hash)
+            throw new DocprocError("corrupt_file", `blob ${hash} in the source does not match its hash`);
           report.bytes += data.length;
           copied = true;
         }

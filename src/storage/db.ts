@@ -56,7 +56,6 @@ export interface SignalHandlers {
 
 export const isPostgres = (db: Db): boolean => db.dialect === "postgres";
 
-
 export interface OpenOptions {
   /** Milliseconds a writer waits for the lock before SQLITE_BUSY. */
   busyTimeoutMs?: number;
@@ -125,15 +124,26 @@ function stopOnClose(db: Database, checkpointer: WalCheckpointer): void {
 
 export function migrate(sqlite: Database): void {
   const db = sqlite;
-  db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
-  const applied = new Set(db.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((r) => r.version));
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+  );
+  const applied = new Set(
+    db
+      .query<{ version: number }, []>("SELECT version FROM schema_migrations")
+      .all()
+      .map((r) => r.version),
+  );
   for (const m of MIGRATIONS) {
     if (applied.has(m.version)) continue;
     db.transaction(() => {
       // Another process may have applied it between our read and our lock.
       if (db.query("SELECT 1 FROM schema_migrations WHERE version = ?").get(m.version)) return;
       db.exec(m.sqlite);
-      db.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(m.version, m.name, new Date().toISOString());
+      db.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(
+        m.version,
+        m.name,
+        new Date().toISOString(),
+      );
     }).immediate();
   }
   // Stored project settings to the current meaning, each project once (storage/settings-migrate.ts).

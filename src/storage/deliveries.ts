@@ -60,7 +60,10 @@ export interface AttemptView {
 /** What the delivery log endpoint and CLI show: no request, no secret. */
 export type DeliveryView = Omit<DeliveryRecord, "request"> & { attempt_log: AttemptView[] };
 
-type Row = Omit<DeliveryRecord, "request" | "fail_workflow_on_error"> & { request: string; fail_workflow_on_error: number };
+type Row = Omit<DeliveryRecord, "request" | "fail_workflow_on_error"> & {
+  request: string;
+  fail_workflow_on_error: number;
+};
 
 // PostgreSQL's table carries an explicit rowid column (SQLite's is implicit): never part of the record.
 const toRecord = ({ rowid: _rowid, ...r }: Row & { rowid?: number }): DeliveryRecord => ({
@@ -123,22 +126,27 @@ export function recordAttempt(db: Db, deliveryId: string, a: AttemptRecord, now:
      ON CONFLICT (delivery_id, attempt) DO UPDATE SET started_at = excluded.started_at, duration_ms = excluded.duration_ms,
        status = excluded.status, kind = excluded.kind, error = excluded.error, retry_after_seconds = excluded.retry_after_seconds,
        address = excluded.address, response_excerpt = excluded.response_excerpt`,
-  ).run(deliveryId, a.attempt, a.started_at, a.duration_ms, a.status, a.kind, a.error ?? null, a.retry_after_seconds ?? null, a.address ?? null, a.response_excerpt ?? null);
-  db.query("UPDATE webhook_deliveries SET attempts = CASE WHEN attempts > ? THEN attempts ELSE ? END, last_error = ?, updated_at = ? WHERE delivery_id = ?").run(
-    a.attempt,
-    a.attempt,
-    a.ok ? null : (a.error ?? null),
-    now,
+  ).run(
     deliveryId,
+    a.attempt,
+    a.started_at,
+    a.duration_ms,
+    a.status,
+    a.kind,
+    a.error ?? null,
+    a.retry_after_seconds ?? null,
+    a.address ?? null,
+    a.response_excerpt ?? null,
   );
+  db.query(
+    "UPDATE webhook_deliveries SET attempts = CASE WHEN attempts > ? THEN attempts ELSE ? END, last_error = ?, updated_at = ? WHERE delivery_id = ?",
+  ).run(a.attempt, a.attempt, a.ok ? null : (a.error ?? null), now, deliveryId);
 }
 
 export function markRetrying(db: Db, deliveryId: string, nextAttemptAt: string, now: string): void {
-  db.query("UPDATE webhook_deliveries SET state = 'retrying', next_attempt_at = ?, updated_at = ? WHERE delivery_id = ? AND state IN ('pending','retrying')").run(
-    nextAttemptAt,
-    now,
-    deliveryId,
-  );
+  db.query(
+    "UPDATE webhook_deliveries SET state = 'retrying', next_attempt_at = ?, updated_at = ? WHERE delivery_id = ? AND state IN ('pending','retrying')",
+  ).run(nextAttemptAt, now, deliveryId);
 }
 
 /** pending/retrying → succeeded or failed; false when the delivery had already ended. */
@@ -163,10 +171,13 @@ export function pendingBlockingDeliveries(db: Db, transactionId: string): number
 }
 
 const attemptsOf = (db: Db, deliveryId: string): AttemptView[] =>
-  db.query<AttemptView, [string]>("SELECT * FROM webhook_delivery_attempts WHERE delivery_id = ? ORDER BY attempt").all(deliveryId).map((a) => {
-    const { delivery_id: _d, ...rest } = a as AttemptView & { delivery_id?: string };
-    return rest;
-  });
+  db
+    .query<AttemptView, [string]>("SELECT * FROM webhook_delivery_attempts WHERE delivery_id = ? ORDER BY attempt")
+    .all(deliveryId)
+    .map((a) => {
+      const { delivery_id: _d, ...rest } = a as AttemptView & { delivery_id?: string };
+      return rest;
+    });
 
 export function viewOf(db: Db, d: DeliveryRecord): DeliveryView {
   const { request: _secret, ...rest } = d;
@@ -176,7 +187,9 @@ export function viewOf(db: Db, d: DeliveryRecord): DeliveryView {
 /** The log of one transaction, oldest first. */
 export function listDeliveries(db: Db, transactionId: string): DeliveryView[] {
   return db
-    .query<Row, [string]>("SELECT * FROM webhook_deliveries WHERE transaction_id = ? ORDER BY created_at, activity_index, rowid")
+    .query<Row, [string]>(
+      "SELECT * FROM webhook_deliveries WHERE transaction_id = ? ORDER BY created_at, activity_index, rowid",
+    )
     .all(transactionId)
     .map((r) => viewOf(db, toRecord(r)));
 }
@@ -187,7 +200,11 @@ export function listDeliveries(db: Db, transactionId: string): DeliveryView[] {
  */
 export function holdForDeliveries(db: Db, transactionId: string, now: string): boolean {
   // Read, change in JavaScript, write back: portable between the engines; the caller's transaction holds the row.
-  const row = db.query<{ metadata: string }, [string]>("SELECT metadata FROM transactions WHERE transaction_id = ? AND status = 'completed'").get(transactionId);
+  const row = db
+    .query<{ metadata: string }, [string]>(
+      "SELECT metadata FROM transactions WHERE transaction_id = ? AND status = 'completed'",
+    )
+    .get(transactionId);
   if (!row) return false;
   const metadata = json<Record<string, unknown>>(row.metadata, {});
   const sp = metadata.step_progress;
@@ -195,7 +212,10 @@ export function holdForDeliveries(db: Db, transactionId: string, now: string): b
     const progress = sp as Record<string, unknown>;
     progress.current_step = "notify";
     progress.current_step_name = "Notification";
-    const steps = progress.steps && typeof progress.steps === "object" ? (progress.steps as Record<string, unknown>) : (progress.steps = {});
+    const steps =
+      progress.steps && typeof progress.steps === "object"
+        ? (progress.steps as Record<string, unknown>)
+        : (progress.steps = {});
     (steps as Record<string, unknown>).notify = { name: "Notification", status: "running", done: 0, total: 0 };
   } else {
     metadata.step_progress = { current_step: "notify", current_step_name: "Notification" };
@@ -213,15 +233,32 @@ export function holdForDeliveries(db: Db, transactionId: string, now: string): b
 /** After the hold ends: step_progress shows the notify step done and the final step. */
 export function releaseHold(db: Db, transactionId: string, finalStep: "completed" | "failed", now: string): void {
   // A failed transaction stays at the notify step, which shows as failed.
-  const [step, stepName, notifyStatus] = finalStep === "completed" ? (["completed", "Completed", "completed"] as const) : (["notify", "Notification", "failed"] as const);
-  const row = db.query<{ metadata: string }, [string]>("SELECT metadata FROM transactions WHERE transaction_id = ?").get(transactionId);
+  const [step, stepName, notifyStatus] =
+    finalStep === "completed"
+      ? (["completed", "Completed", "completed"] as const)
+      : (["notify", "Notification", "failed"] as const);
+  const row = db
+    .query<{ metadata: string }, [string]>("SELECT metadata FROM transactions WHERE transaction_id = ?")
+    .get(transactionId);
   if (!row) return;
   const metadata = json<Record<string, unknown>>(row.metadata, {});
-  const sp = (metadata.step_progress && typeof metadata.step_progress === "object" ? metadata.step_progress : (metadata.step_progress = {})) as Record<string, unknown>;
+  const sp = (
+    metadata.step_progress && typeof metadata.step_progress === "object"
+      ? metadata.step_progress
+      : (metadata.step_progress = {})
+  ) as Record<string, unknown>;
   sp.current_step = step;
   sp.current_step_name = stepName;
   const steps = (sp.steps && typeof sp.steps === "object" ? sp.steps : (sp.steps = {})) as Record<string, unknown>;
-  const notify = (steps.notify && typeof steps.notify === "object" ? steps.notify : (steps.notify = {})) as Record<string, unknown>;
+  const notify = (steps.notify && typeof steps.notify === "object" ? steps.notify : (steps.notify = {})) as Record<
+    string,
+    unknown
+  >;
   notify.status = notifyStatus;
-  db.query("UPDATE transactions SET current_step = ?, metadata = ?, updated_at = ? WHERE transaction_id = ?").run(step, JSON.stringify(metadata), now, transactionId);
+  db.query("UPDATE transactions SET current_step = ?, metadata = ?, updated_at = ? WHERE transaction_id = ?").run(
+    step,
+    JSON.stringify(metadata),
+    now,
+    transactionId,
+  );
 }

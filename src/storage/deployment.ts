@@ -22,12 +22,18 @@ export function recordPublicUrl(db: Db, url: string, configured: boolean, now: s
 
 /** The base URL the deployment's servers recorded; null when no server has started on this database. */
 export function recordedPublicUrl(db: Db): string | null {
-  return db.query<{ value: string }, []>("SELECT value FROM deployment_settings WHERE key = 'public_url'").get()?.value ?? null;
+  return (
+    db.query<{ value: string }, []>("SELECT value FROM deployment_settings WHERE key = 'public_url'").get()?.value ??
+    null
+  );
 }
 
 /** Whether this deployment hands out links: a capture token was ever minted, or a project sends webhooks. */
 export function publicLinksInUse(db: Db): { capture: boolean; webhooks: boolean } {
   const capture = db.query<{ one: number }, []>("SELECT 1 AS one FROM capture_tokens LIMIT 1").get() != null;
-  const webhooks = db.query<{ one: number }, []>(`SELECT 1 AS one FROM projects WHERE settings LIKE '%"webhook_url":"%' LIMIT 1`).get() != null;
+  const webhooks =
+    db
+      .query<{ one: number }, []>(`SELECT 1 AS one FROM projects WHERE settings LIKE '%"webhook_url":"%' LIMIT 1`)
+      .get() != null;
   return { capture, webhooks };
 }

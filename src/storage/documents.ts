@@ -41,8 +41,13 @@ export function deleteDocuments(db: Db, transactionId: string): void {
 }
 
 export function listDocuments(db: Db, transactionId: string): DocumentResult[] {
-  const rows = db.query<Row, [string]>("SELECT * FROM documents WHERE transaction_id = ? ORDER BY document_index").all(transactionId);
-  const fields = fieldsOf(db, rows.map((r) => r.document_id));
+  const rows = db
+    .query<Row, [string]>("SELECT * FROM documents WHERE transaction_id = ? ORDER BY document_index")
+    .all(transactionId);
+  const fields = fieldsOf(
+    db,
+    rows.map((r) => r.document_id),
+  );
   return rows.map((r) => {
     const doc: DocumentResult = {
       document_id: r.document_id,
@@ -59,5 +64,7 @@ export function listDocuments(db: Db, transactionId: string): DocumentResult[] {
 }
 
 export function countDocuments(db: Db, transactionId: string): number {
-  return db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM documents WHERE transaction_id = ?").get(transactionId)!.n;
+  return db
+    .query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM documents WHERE transaction_id = ?")
+    .get(transactionId)!.n;
 }

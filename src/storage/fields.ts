@@ -42,7 +42,9 @@ export function fieldsOf(db: Db, documentIds: string[]): Map<string, Record<stri
   if (documentIds.length === 0) return out;
   // Chunks of 500 documents (a per-page split of a 10,000-page file makes 10,000): bounded parameter lists and
   // spreads (stack-safe: at most 500 per call). Rows stay in rowid order within a document, which is what counts.
-  const rows = inChunks(documentIds, (chunk, marks) => db.query<Row, string[]>(`SELECT * FROM fields WHERE document_id IN (${marks}) ORDER BY rowid`).all(...chunk));
+  const rows = inChunks(documentIds, (chunk, marks) =>
+    db.query<Row, string[]>(`SELECT * FROM fields WHERE document_id IN (${marks}) ORDER BY rowid`).all(...chunk),
+  );
   for (const r of rows) {
     const field: FieldResult = {
       name: r.name,

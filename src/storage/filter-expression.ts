@@ -19,7 +19,19 @@ export type FilterExpr =
   | { not: FilterExpr }
   | { field: string; op: FilterOp; value?: unknown };
 
-export const FILTER_OPS = ["eq", "ne", "lt", "lte", "gt", "gte", "in", "nin", "contains", "starts_with", "exists"] as const;
+export const FILTER_OPS = [
+  "eq",
+  "ne",
+  "lt",
+  "lte",
+  "gt",
+  "gte",
+  "in",
+  "nin",
+  "contains",
+  "starts_with",
+  "exists",
+] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];
 
 export const FILTER_COLUMNS: Record<string, string> = {
@@ -45,7 +57,8 @@ const MAX_DEPTH = 12;
 
 type Sql = { sql: string; params: Array<string | number | null> };
 
-const bad = (where: string, msg: string) => new DocprocError("invalid_input", `${where}: ${msg}`, { details: { field: where } });
+const bad = (where: string, msg: string) =>
+  new DocprocError("invalid_input", `${where}: ${msg}`, { details: { field: where } });
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -56,21 +69,43 @@ function scalar(where: string, v: unknown): string | number {
 }
 
 /** The SQL operand for a field, or a correlated subquery template (`?x` stands for the comparison). */
-function operand(where: string, field: unknown, dialect: Dialect, value: unknown): { expr: string; params: Sql["params"] } | { exists: string; params: Sql["params"] } {
+function operand(
+  where: string,
+  field: unknown,
+  dialect: Dialect,
+  value: unknown,
+): { expr: string; params: Sql["params"] } | { exists: string; params: Sql["params"] } {
   if (typeof field !== "string") throw bad(`${where}.field`, "must be a string");
   if (FILTER_COLUMNS[field]) return { expr: FILTER_COLUMNS[field], params: [] };
-  if (field === "document_type") return { exists: "SELECT 1 FROM documents d WHERE d.transaction_id = t.transaction_id AND d.document_type ?x", params: [] };
-  if (field === "file_name") return { exists: "SELECT 1 FROM source_files f WHERE f.transaction_id = t.transaction_id AND f.filename ?x", params: [] };
+  if (field === "document_type")
+    return {
+      exists: "SELECT 1 FROM documents d WHERE d.transaction_id = t.transaction_id AND d.document_type ?x",
+      params: [],
+    };
+  if (field === "file_name")
+    return {
+      exists: "SELECT 1 FROM source_files f WHERE f.transaction_id = t.transaction_id AND f.filename ?x",
+      params: [],
+    };
   if (field.startsWith("metadata.") && NAME.test(field.slice(9))) {
     // A row whose metadata SQLite cannot parse (nested past its 1,000 levels, stored before bodies were capped)
     // matches nothing instead of failing the whole list.
     if (dialect === "postgres") return pgMetadata(field.slice(9), value);
-    return { expr: "CASE WHEN json_valid(t.metadata) THEN json_extract(t.metadata, ?) END", params: [`$.${field.slice(9)}`] };
+    return {
+      expr: "CASE WHEN json_valid(t.metadata) THEN json_extract(t.metadata, ?) END",
+      params: [`$.${field.slice(9)}`],
+    };
   }
   if (field.startsWith("idx_") && NAME.test(field.slice(4))) {
-    return { expr: "(SELECT i.value FROM transaction_index i WHERE i.transaction_id = t.transaction_id AND i.name = ?)", params: [field.slice(4)] };
+    return {
+      expr: "(SELECT i.value FROM transaction_index i WHERE i.transaction_id = t.transaction_id AND i.name = ?)",
+      params: [field.slice(4)],
+    };
   }
-  throw bad(`${where}.field`, `unknown field ${JSON.stringify(field)}; allowed: ${[...Object.keys(FILTER_COLUMNS), "document_type", "file_name", "metadata.<key>", "idx_<name>"].join(", ")}`);
+  throw bad(
+    `${where}.field`,
+    `unknown field ${JSON.stringify(field)}; allowed: ${[...Object.keys(FILTER_COLUMNS), "document_type", "file_name", "metadata.<key>", "idx_<name>"].join(", ")}`,
+  );
 }
 
 function comparison(where: string, op: unknown, value: unknown): Sql {
@@ -80,7 +115,8 @@ function comparison(where: string, op: unknown, value: unknown): Sql {
   }
   if (cmp[op]) return { sql: `${cmp[op]} ?`, params: [scalar(`${where}.value`, value)] };
   if (op === "in" || op === "nin") {
-    if (!Array.isArray(value) || value.length === 0 || value.length > 100) throw bad(`${where}.value`, "must be an array of 1 to 100 values");
+    if (!Array.isArray(value) || value.length === 0 || value.length > 100)
+      throw bad(`${where}.value`, "must be an array of 1 to 100 values");
     const params = value.map((v, i) => scalar(`${where}.value[${i}]`, v));
     return { sql: `${op === "nin" ? "NOT IN" : "IN"} (${params.map(() => "?").join(",")})`, params };
   }
@@ -104,7 +140,10 @@ function pgMetadata(key: string, value: unknown): { expr: string; params: Sql["p
       params: [key, key, key],
     };
   }
-  return { expr: `(CASE WHEN jsonb_typeof${v} IN ('string', 'number') THEN (t.metadata::jsonb ->> ?) END)`, params: [key, key] };
+  return {
+    expr: `(CASE WHEN jsonb_typeof${v} IN ('string', 'number') THEN (t.metadata::jsonb ->> ?) END)`,
+    params: [key, key],
+  };
 }
 
 export type Dialect = "sqlite" | "postgres";
@@ -123,7 +162,10 @@ export function compileFilter(expr: unknown, where = "filter_expression", dialec
         const list = o[junction];
         if (!Array.isArray(list) || list.length === 0) throw bad(`${at}.${junction}`, "must be a non-empty array");
         const parts = list.map((x, i) => walk(x, `${at}.${junction}[${i}]`, depth + 1));
-        return { sql: `(${parts.map((p) => p.sql).join(junction === "and" ? " AND " : " OR ")})`, params: parts.flatMap((p) => p.params) };
+        return {
+          sql: `(${parts.map((p) => p.sql).join(junction === "and" ? " AND " : " OR ")})`,
+          params: parts.flatMap((p) => p.params),
+        };
       }
     }
     if ("not" in o) {

@@ -20,7 +20,8 @@ export interface MailConnectorRecord {
 
 type Row = Omit<MailConnectorRecord, "enabled" | "settings"> & { enabled: number; settings: string };
 
-const COLUMNS = "connector_id, tenant_id, project_id, name, enabled, settings, last_poll_at, last_error, created_at, updated_at";
+const COLUMNS =
+  "connector_id, tenant_id, project_id, name, enabled, settings, last_poll_at, last_error, created_at, updated_at";
 const toRecord = (r: Row): MailConnectorRecord => ({ ...r, enabled: r.enabled === 1, settings: json(r.settings, {}) });
 
 export interface NewMailConnector {
@@ -38,7 +39,17 @@ export function insertMailConnector(db: Db, c: NewMailConnector): MailConnectorR
   db.query(
     `INSERT INTO mail_connectors (connector_id, tenant_id, project_id, name, enabled, settings, password_sealed, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(c.connector_id, c.tenant_id, c.project_id, c.name, c.enabled ? 1 : 0, JSON.stringify(c.settings), c.password_sealed, c.now, c.now);
+  ).run(
+    c.connector_id,
+    c.tenant_id,
+    c.project_id,
+    c.name,
+    c.enabled ? 1 : 0,
+    JSON.stringify(c.settings),
+    c.password_sealed,
+    c.now,
+    c.now,
+  );
   return getMailConnector(db, c.connector_id)!;
 }
 
@@ -47,14 +58,21 @@ export function getMailConnector(db: Db, id: string): MailConnectorRecord | null
   return row ? toRecord(row) : null;
 }
 
-export function listMailConnectors(db: Db, filter: { tenant_id?: string; project_id?: string; enabled?: boolean } = {}): MailConnectorRecord[] {
+export function listMailConnectors(
+  db: Db,
+  filter: { tenant_id?: string; project_id?: string; enabled?: boolean } = {},
+): MailConnectorRecord[] {
   const where: string[] = [];
   const args: Array<string | number> = [];
-  if (filter.tenant_id !== undefined) (where.push("tenant_id = ?"), args.push(filter.tenant_id));
-  if (filter.project_id !== undefined) (where.push("project_id = ?"), args.push(filter.project_id));
-  if (filter.enabled !== undefined) (where.push("enabled = ?"), args.push(filter.enabled ? 1 : 0));
+  if (filter.tenant_id !== undefined) where.push("tenant_id = ?"), args.push(filter.tenant_id);
+  if (filter.project_id !== undefined) where.push("project_id = ?"), args.push(filter.project_id);
+  if (filter.enabled !== undefined) where.push("enabled = ?"), args.push(filter.enabled ? 1 : 0);
   const sql = `SELECT ${COLUMNS} FROM mail_connectors ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at, connector_id`;
-  return db.query<Row, Array<string | number>>(sql).all(...args).map(toRecord); // stack-safe: three filters at most
+  // stack-safe: three filters at most.
+  return db
+    .query<Row, Array<string | number>>(sql)
+    .all(...args)
+    .map(toRecord);
 }
 
 export function updateMailConnector(
@@ -65,7 +83,9 @@ export function updateMailConnector(
 ): MailConnectorRecord | null {
   const cur = getMailConnector(db, id);
   if (!cur) return null;
-  db.query("UPDATE mail_connectors SET name = ?, enabled = ?, settings = ?, password_sealed = COALESCE(?, password_sealed), last_error = NULL, updated_at = ? WHERE connector_id = ?").run(
+  db.query(
+    "UPDATE mail_connectors SET name = ?, enabled = ?, settings = ?, password_sealed = COALESCE(?, password_sealed), last_error = NULL, updated_at = ? WHERE connector_id = ?",
+  ).run(
     patch.name ?? cur.name,
     (patch.enabled ?? cur.enabled) ? 1 : 0,
     JSON.stringify(patch.settings ?? cur.settings),
@@ -82,7 +102,13 @@ export function deleteMailConnector(db: Db, id: string): boolean {
 
 /** Only for the importer, which opens it with the secret key to log in. */
 export function sealedPasswordOf(db: Db, id: string): string | null {
-  return db.query<{ password_sealed: string }, [string]>("SELECT password_sealed FROM mail_connectors WHERE connector_id = ?").get(id)?.password_sealed ?? null;
+  return (
+    db
+      .query<{ password_sealed: string }, [string]>(
+        "SELECT password_sealed FROM mail_connectors WHERE connector_id = ?",
+      )
+      .get(id)?.password_sealed ?? null
+  );
 }
 
 export function recordPoll(db: Db, id: string, now: string, error: string | null): void {

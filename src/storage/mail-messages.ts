@@ -45,9 +45,15 @@ export function getMailMessage(db: Db, k: MessageKey): MailMessageRecord | null 
 }
 
 /** uid → state for one mailbox generation; what a poll uses to skip finished messages without a claim. */
-export function statesOf(db: Db, connectorId: string, uidValidity: number): Map<number, { state: MailMessageState; attempts: number }> {
+export function statesOf(
+  db: Db,
+  connectorId: string,
+  uidValidity: number,
+): Map<number, { state: MailMessageState; attempts: number }> {
   const rows = db
-    .query<{ uid: number; state: MailMessageState; attempts: number }, [string, number]>("SELECT uid, state, attempts FROM mail_messages WHERE connector_id = ? AND uid_validity = ? ORDER BY uid")
+    .query<{ uid: number; state: MailMessageState; attempts: number }, [string, number]>(
+      "SELECT uid, state, attempts FROM mail_messages WHERE connector_id = ? AND uid_validity = ? ORDER BY uid",
+    )
     .all(connectorId, uidValidity);
   return new Map(rows.map((r) => [r.uid, { state: r.state, attempts: r.attempts }]));
 }
@@ -62,26 +68,35 @@ export function claimMailMessage(
   k: MessageKey,
   claim: { token: string; untilMs: number; nowMs: number; now: string; maxAttempts: number },
 ): "new" | MailMessageState | null {
-  return db.transaction((): "new" | MailMessageState | null => {
-    const row = getMailMessage(db, k);
-    if (!row) {
-      db.query(`INSERT INTO mail_messages (connector_id, uid_validity, uid, state, claim_token, claim_until, created_at, updated_at) VALUES (?, ?, ?, 'claimed', ?, ?, ?, ?)`).run(
-        // stack-safe: a primary key, three values.
-        ...pk(k),
+  return db
+    .transaction((): "new" | MailMessageState | null => {
+      const row = getMailMessage(db, k);
+      if (!row) {
+        db.query(
+          `INSERT INTO mail_messages (connector_id, uid_validity, uid, state, claim_token, claim_until, created_at, updated_at) VALUES (?, ?, ?, 'claimed', ?, ?, ?, ?)`,
+        ).run(
+          // stack-safe: a primary key, three values.
+          ...pk(k),
+          claim.token,
+          claim.untilMs,
+          claim.now,
+          claim.now,
+        );
+        return "new";
+      }
+      if (row.state === "done") return null;
+      if (row.state === "failed" && row.attempts >= claim.maxAttempts) return null;
+      if (row.claim_token !== null && (row.claim_until ?? 0) > claim.nowMs) return null;
+      // stack-safe: a primary key, three values.
+      db.query(`UPDATE mail_messages SET claim_token = ?, claim_until = ?, updated_at = ? WHERE ${PK}`).run(
         claim.token,
         claim.untilMs,
         claim.now,
-        claim.now,
+        ...pk(k),
       );
-      return "new";
-    }
-    if (row.state === "done") return null;
-    if (row.state === "failed" && row.attempts >= claim.maxAttempts) return null;
-    if (row.claim_token !== null && (row.claim_until ?? 0) > claim.nowMs) return null;
-    // stack-safe: a primary key, three values.
-    db.query(`UPDATE mail_messages SET claim_token = ?, claim_until = ?, updated_at = ? WHERE ${PK}`).run(claim.token, claim.untilMs, claim.now, ...pk(k));
-    return row.state;
-  }).immediate();
+      return row.state;
+    })
+    .immediate();
 }
 
 /** The first import of a message with this key (Message-ID or content hash), if any. */
@@ -111,17 +126,40 @@ export function recordImported(db: Db, k: MessageKey, token: string, f: Imported
          WHERE ${PK} AND claim_token = ?`,
       )
       // stack-safe: a primary key, three values.
-      .run(f.message_key, f.message_id, f.subject, f.from_address, f.transaction_id, f.duplicate ? 1 : 0, now, ...pk(k), token).changes === 1
+      .run(
+        f.message_key,
+        f.message_id,
+        f.subject,
+        f.from_address,
+        f.transaction_id,
+        f.duplicate ? 1 : 0,
+        now,
+        ...pk(k), // stack-safe: a primary key, three values.
+        token,
+      ).changes === 1
   );
 }
 
 export function recordDone(db: Db, k: MessageKey, token: string, now: string): boolean {
   // stack-safe: a primary key, three values.
-  return db.query(`UPDATE mail_messages SET state = 'done', claim_token = NULL, claim_until = NULL, updated_at = ? WHERE ${PK} AND claim_token = ? AND state = 'imported'`).run(now, ...pk(k), token).changes === 1;
+  return (
+    db
+      .query(
+        `UPDATE mail_messages SET state = 'done', claim_token = NULL, claim_until = NULL, updated_at = ? WHERE ${PK} AND claim_token = ? AND state = 'imported'`,
+      )
+      .run(now, ...pk(k), token).changes === 1
+  );
 }
 
 /** An import that failed: counted, reported, and the message left where it is. */
-export function recordFailed(db: Db, k: MessageKey, token: string, error: string, now: string, fields: Partial<Pick<MailMessageRecord, "message_id" | "subject" | "from_address">> = {}): boolean {
+export function recordFailed(
+  db: Db,
+  k: MessageKey,
+  token: string,
+  error: string,
+  now: string,
+  fields: Partial<Pick<MailMessageRecord, "message_id" | "subject" | "from_address">> = {},
+): boolean {
   return (
     db
       .query(
@@ -130,25 +168,45 @@ export function recordFailed(db: Db, k: MessageKey, token: string, error: string
          WHERE ${PK} AND claim_token = ? AND state IN ('claimed', 'failed')`,
       )
       // stack-safe: a primary key, three values.
-      .run(error, fields.message_id ?? null, fields.subject ?? null, fields.from_address ?? null, now, ...pk(k), token).changes === 1
+      .run(error, fields.message_id ?? null, fields.subject ?? null, fields.from_address ?? null, now, ...pk(k), token)
+      .changes === 1
   );
 }
 
 /** Gives a message back untouched (a transient problem: connection lost, queue full); not an attempt. */
 export function releaseMailMessage(db: Db, k: MessageKey, token: string, error: string | null, now: string): void {
   // stack-safe: a primary key, three values.
-  db.query(`UPDATE mail_messages SET claim_token = NULL, claim_until = NULL, error = COALESCE(?, error), updated_at = ? WHERE ${PK} AND claim_token = ?`).run(error, now, ...pk(k), token);
+  db.query(
+    `UPDATE mail_messages SET claim_token = NULL, claim_until = NULL, error = COALESCE(?, error), updated_at = ? WHERE ${PK} AND claim_token = ?`,
+  ).run(error, now, ...pk(k), token);
 }
 
-export function listMailMessages(db: Db, connectorId: string, opts: { state?: MailMessageState; limit?: number } = {}): MailMessageRecord[] {
+export function listMailMessages(
+  db: Db,
+  connectorId: string,
+  opts: { state?: MailMessageState; limit?: number } = {},
+): MailMessageRecord[] {
   const limit = Math.min(Math.max(opts.limit ?? 100, 1), 1000);
   return opts.state
-    ? db.query<MailMessageRecord, [string, string, number]>("SELECT * FROM mail_messages WHERE connector_id = ? AND state = ? ORDER BY updated_at DESC, uid DESC LIMIT ?").all(connectorId, opts.state, limit)
-    : db.query<MailMessageRecord, [string, number]>("SELECT * FROM mail_messages WHERE connector_id = ? ORDER BY updated_at DESC, uid DESC LIMIT ?").all(connectorId, limit);
+    ? db
+        .query<MailMessageRecord, [string, string, number]>(
+          "SELECT * FROM mail_messages WHERE connector_id = ? AND state = ? ORDER BY updated_at DESC, uid DESC LIMIT ?",
+        )
+        .all(connectorId, opts.state, limit)
+    : db
+        .query<MailMessageRecord, [string, number]>(
+          "SELECT * FROM mail_messages WHERE connector_id = ? ORDER BY updated_at DESC, uid DESC LIMIT ?",
+        )
+        .all(connectorId, limit);
 }
 
 export function mailMessageCounts(db: Db, connectorId: string): Record<MailMessageState, number> {
   const out: Record<MailMessageState, number> = { claimed: 0, imported: 0, done: 0, failed: 0 };
-  for (const r of db.query<{ state: MailMessageState; n: number }, [string]>("SELECT state, COUNT(*) AS n FROM mail_messages WHERE connector_id = ? GROUP BY state").all(connectorId)) out[r.state] = r.n;
+  for (const r of db
+    .query<{ state: MailMessageState; n: number }, [string]>(
+      "SELECT state, COUNT(*) AS n FROM mail_messages WHERE connector_id = ? GROUP BY state",
+    )
+    .all(connectorId))
+    out[r.state] = r.n;
   return out;
 }

@@ -19,7 +19,11 @@ export interface StoredPage extends ResultsPage {
 }
 
 /** MUST be called inside the caller's transaction, after deletePages, so a re-run never duplicates rows. */
-export function insertPages(db: Db, transactionId: string, pages: Array<ResultsPage & { source_file_index?: number }>): void {
+export function insertPages(
+  db: Db,
+  transactionId: string,
+  pages: Array<ResultsPage & { source_file_index?: number }>,
+): void {
   const stmt = db.query(
     `INSERT INTO pages (transaction_id, page_number, source_file_index, source_filename, source_file_page_number,
        text_source, ocr_confidence, image_transform, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,

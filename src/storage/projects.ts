@@ -33,7 +33,9 @@ export function createProject(
 }
 
 export function getProject(db: Db, tenantId: string, projectId: string): ProjectRecord | null {
-  const row = db.query<Row, [string, string]>("SELECT * FROM projects WHERE tenant_id = ? AND project_id = ?").get(tenantId, projectId);
+  const row = db
+    .query<Row, [string, string]>("SELECT * FROM projects WHERE tenant_id = ? AND project_id = ?")
+    .get(tenantId, projectId);
   return row ? toRecord(row) : null;
 }
 
@@ -43,7 +45,10 @@ export function getProjectById(db: Db, projectId: string): ProjectRecord | null 
 }
 
 export function listProjects(db: Db, tenantId: string): ProjectRecord[] {
-  return db.query<Row, [string]>("SELECT * FROM projects WHERE tenant_id = ? ORDER BY created_at, project_id").all(tenantId).map(toRecord);
+  return db
+    .query<Row, [string]>("SELECT * FROM projects WHERE tenant_id = ? ORDER BY created_at, project_id")
+    .all(tenantId)
+    .map(toRecord);
 }
 
 /** Updates any of name, description, settings; always bumps project_version. Returns null for an unknown project. */

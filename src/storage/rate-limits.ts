@@ -43,7 +43,12 @@ export function countAtomically<T>(
   );
   const tx = db.transaction(() => {
     if (isPostgres(db)) db.query("SELECT pg_advisory_xact_lock(hashtext(?))").get(`rate:${subject}`);
-    const stored = new Map(loadCounters(db, subject).map((r) => [r.window, { start: r.window_start, lengthMs: r.length_ms, count: r.count }]));
+    const stored = new Map(
+      loadCounters(db, subject).map((r) => [
+        r.window,
+        { start: r.window_start, lengthMs: r.length_ms, count: r.count },
+      ]),
+    );
     const { result, write } = decide(stored);
     for (const w of write) upsert.run(subject, w.window, w.start, w.lengthMs, w.count);
     return result;

@@ -18,7 +18,9 @@ interface Row {
 }
 
 export function getReviewState(db: Db, transactionId: string): (ReviewState & { updated_at: string }) | null {
-  const row = db.query<Row, [string]>("SELECT version, state, updated_at FROM review_states WHERE transaction_id = ?").get(transactionId);
+  const row = db
+    .query<Row, [string]>("SELECT version, state, updated_at FROM review_states WHERE transaction_id = ?")
+    .get(transactionId);
   if (!row) return null;
   const stored = json(row.state, {} as Omit<ReviewState, "version">);
   return { ...stored, version: row.version, updated_at: row.updated_at };
@@ -29,15 +31,27 @@ export function getReviewState(db: Db, transactionId: string): (ReviewState & { 
  * review (a run resumed after it) keep its history and stay finished.
  */
 export function storeReviewResults(db: Db, transactionId: string, results: ResultsFile, now: string): void {
-  storeReviewResultsText(db, transactionId, { results: JSON.stringify(results), lastHumanReview: results.transaction.last_human_review }, now);
+  storeReviewResultsText(
+    db,
+    transactionId,
+    { results: JSON.stringify(results), lastHumanReview: results.transaction.last_human_review },
+    now,
+  );
 }
 
 /**
  * `storeReviewResults` with the results file already JSON text (serialised on the pipeline thread, storage/run-json.ts);
  * the stored state is the same text.
  */
-export function storeReviewResultsText(db: Db, transactionId: string, results: { results: string; lastHumanReview: unknown }, now: string): void {
-  const review = results.lastHumanReview as { finished?: boolean; reviewed_at?: string; changes?: unknown[] } | undefined;
+export function storeReviewResultsText(
+  db: Db,
+  transactionId: string,
+  results: { results: string; lastHumanReview: unknown },
+  now: string,
+): void {
+  const review = results.lastHumanReview as
+    | { finished?: boolean; reviewed_at?: string; changes?: unknown[] }
+    | undefined;
   // Exactly JSON.stringify({ results, history, finished_at }), with the results' text spliced in as it is.
   const state = `{"results":${results.results},"history":${JSON.stringify(review?.changes ?? [])},"finished_at":${JSON.stringify(review?.finished ? (review.reviewed_at ?? now) : null)}}`;
   db.query(
@@ -47,7 +61,13 @@ export function storeReviewResultsText(db: Db, transactionId: string, results: {
 }
 
 /** Compare-and-set: true when the state was at `expected` and is now `state.version`. */
-export function saveReviewState(db: Db, transactionId: string, expected: number, state: ReviewState, now: string): boolean {
+export function saveReviewState(
+  db: Db,
+  transactionId: string,
+  expected: number,
+  state: ReviewState,
+  now: string,
+): boolean {
   const { version, results, history, finished_at } = state;
   const res = db
     .query("UPDATE review_states SET version = ?, state = ?, updated_at = ? WHERE transaction_id = ? AND version = ?")
@@ -55,14 +75,28 @@ export function saveReviewState(db: Db, transactionId: string, expected: number,
   return res.changes === 1;
 }
 
-export function getPageImage(db: Db, transactionId: string, pageNumber: number): { blob_hash: string; content_type: string } | null {
+export function getPageImage(
+  db: Db,
+  transactionId: string,
+  pageNumber: number,
+): { blob_hash: string; content_type: string } | null {
   return db
-    .query<{ blob_hash: string; content_type: string }, [string, number]>("SELECT blob_hash, content_type FROM page_images WHERE transaction_id = ? AND page_number = ?")
+    .query<{ blob_hash: string; content_type: string }, [string, number]>(
+      "SELECT blob_hash, content_type FROM page_images WHERE transaction_id = ? AND page_number = ?",
+    )
     .get(transactionId, pageNumber);
 }
 
-export function putPageImage(db: Db, transactionId: string, pageNumber: number, blobHash: string, contentType: string): void {
-  db.query("INSERT INTO page_images (transaction_id, page_number, blob_hash, content_type) VALUES (?, ?, ?, ?) ON CONFLICT (transaction_id, page_number) DO UPDATE SET blob_hash = excluded.blob_hash, content_type = excluded.content_type").run(transactionId, pageNumber, blobHash, contentType);
+export function putPageImage(
+  db: Db,
+  transactionId: string,
+  pageNumber: number,
+  blobHash: string,
+  contentType: string,
+): void {
+  db.query(
+    "INSERT INTO page_images (transaction_id, page_number, blob_hash, content_type) VALUES (?, ?, ?, ?) ON CONFLICT (transaction_id, page_number) DO UPDATE SET blob_hash = excluded.blob_hash, content_type = excluded.content_type",
+  ).run(transactionId, pageNumber, blobHash, contentType);
 }
 
 /** Rendered images describe the pages of one run; a new run renders again. */

@@ -75,7 +75,9 @@ export function runJsonOf(results: ResultsFile, saved: SavedRun | null, pages: P
   const resultsText = words.stringify({ ...results, pages: resultsPages });
   let savedJson: RunJson["saved"] = null;
   if (saved) {
-    const filesText = words.stringify(saved.files.map((f) => ({ ...f, pages: f.pages.map((p) => words.page(p, wordsIdentity(p))) })));
+    const filesText = words.stringify(
+      saved.files.map((f) => ({ ...f, pages: f.pages.map((p) => words.page(p, wordsIdentity(p))) })),
+    );
     savedJson = { head: { ...saved, files: [] }, files: filesText };
   }
   return { results: resultsText, lastHumanReview: results.transaction.last_human_review, saved: savedJson };
@@ -92,7 +94,10 @@ function resultsWordsIdentity(entry: ResultsPage, page: Page | undefined): objec
 }
 
 /** JSON text of `{ ...saved, ...patch }` (patch: members the queue sets, e.g. `run`, `processing_seconds`). */
-export function savedRunText(saved: NonNullable<RunJson["saved"]>, patch: Omit<Partial<SavedRun>, "files"> = {}): string | Uint8Array {
+export function savedRunText(
+  saved: NonNullable<RunJson["saved"]>,
+  patch: Omit<Partial<SavedRun>, "files"> = {},
+): string | Uint8Array {
   const tag = `\u0001files:${randomUUID()}`;
   // `files` keeps its place among the members: the placeholder stands where the array was.
   const text = JSON.stringify({ ...saved.head, ...patch, files: tag });
@@ -106,7 +111,9 @@ export function savedRunText(saved: NonNullable<RunJson["saved"]>, patch: Omit<P
 /** The JSON text of packed words made where they were read, if `identity` is such words (see wordsIdentity). */
 function packedJsonOf(identity: object): string | undefined {
   const json = (identity as Partial<PackedWords>).json;
-  return typeof json === "string" && (identity as Partial<PackedWords>).boxes instanceof Float64Array ? json : undefined;
+  return typeof json === "string" && (identity as Partial<PackedWords>).boxes instanceof Float64Array
+    ? json
+    : undefined;
 }
 
 function escapeRegExp(s: string): string {
@@ -121,8 +128,16 @@ function escapeRegExp(s: string): string {
 export function textsForTransfer(json: RunJson): { json: RunJson; transfer: ArrayBuffer[] } {
   const encoder = new TextEncoder();
   const results = encoder.encode(json.results);
-  const files = json.saved ? (typeof json.saved.files === "string" ? encoder.encode(json.saved.files) : json.saved.files) : null;
-  const moved = { ...json, results: results as unknown as string, saved: json.saved && files && { ...json.saved, files } };
+  const files = json.saved
+    ? typeof json.saved.files === "string"
+      ? encoder.encode(json.saved.files)
+      : json.saved.files
+    : null;
+  const moved = {
+    ...json,
+    results: results as unknown as string,
+    saved: json.saved && files && { ...json.saved, files },
+  };
   return { json: moved, transfer: [results.buffer as ArrayBuffer, ...(files ? [files.buffer as ArrayBuffer] : [])] };
 }
 

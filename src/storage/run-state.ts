@@ -18,7 +18,11 @@ export async function saveRunState(store: BlobStore, transactionId: string, save
 }
 
 /** `saveRunState` with the state already JSON text (storage/run-json.ts `savedRunText`). */
-export async function saveRunStateText(store: BlobStore, transactionId: string, text: string | Uint8Array): Promise<void> {
+export async function saveRunStateText(
+  store: BlobStore,
+  transactionId: string,
+  text: string | Uint8Array,
+): Promise<void> {
   await store.write(keyOf(transactionId), text);
 }
 

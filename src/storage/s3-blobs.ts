@@ -15,7 +15,11 @@ const isMissing = (err: unknown) => (err as { code?: string } | null)?.code === 
 
 function storageError(what: string, err: unknown): DocprocError {
   const e = err as { code?: string; message?: string } | null;
-  return new DocprocError("internal", `storage: ${what} failed: ${e?.code ? `${e.code}: ` : ""}${e?.message ?? String(err)}`, { retryable: true, cause: err });
+  return new DocprocError(
+    "internal",
+    `storage: ${what} failed: ${e?.code ? `${e.code}: ` : ""}${e?.message ?? String(err)}`,
+    { retryable: true, cause: err },
+  );
 }
 
 export function s3BlobStore(config: S3Config): BlobStore {
@@ -69,7 +73,9 @@ export function s3BlobStore(config: S3Config): BlobStore {
       const strip = config.prefix ? config.prefix.length + 1 : 0;
       let token: string | undefined;
       do {
-        const page = await client.list({ prefix: p, ...(token ? { continuationToken: token } : {}) }).catch((err) => Promise.reject(storageError(`listing ${prefix}/`, err)));
+        const page = await client
+          .list({ prefix: p, ...(token ? { continuationToken: token } : {}) })
+          .catch((err) => Promise.reject(storageError(`listing ${prefix}/`, err)));
         for (const o of page.contents ?? []) yield o.key.slice(strip);
         token = page.isTruncated ? page.nextContinuationToken : undefined;
       } while (token);
@@ -91,7 +97,11 @@ export function s3BlobStore(config: S3Config): BlobStore {
       const k = full(checkKey(key));
       try {
         const { size } = await client.stat(k);
-        return { size, stream: () => client.file(k).stream(), bytes: async () => (await readKey(key)) ?? new Uint8Array() };
+        return {
+          size,
+          stream: () => client.file(k).stream(),
+          bytes: async () => (await readKey(key)) ?? new Uint8Array(),
+        };
       } catch (err) {
         if (isMissing(err)) return null;
         throw storageError(`opening ${key}`, err);

@@ -13,7 +13,9 @@ import { migrateSettings, SETTINGS_VERSION } from "../core/settings-migrations";
  * module cannot import it (no import cycle between files, type-only ones included).
  */
 interface Db {
-  query<R = unknown, P extends unknown[] = Array<string | number | null>>(sql: string): {
+  query<R = unknown, P extends unknown[] = Array<string | number | null>>(
+    sql: string,
+  ): {
     all(...params: P): R[];
     get(...params: P): R | null;
     run(...params: P): { changes: number };
@@ -46,7 +48,9 @@ interface Row {
 
 export function applySettingsMigrations(db: Db, now = new Date().toISOString()): SettingsMigrationReport[] {
   const rows = db
-    .query<Row, [number]>("SELECT project_id, tenant_id, settings, settings_version FROM projects WHERE settings_version < ? ORDER BY created_at, project_id")
+    .query<Row, [number]>(
+      "SELECT project_id, tenant_id, settings, settings_version FROM projects WHERE settings_version < ? ORDER BY created_at, project_id",
+    )
     .all(SETTINGS_VERSION);
   const reports: SettingsMigrationReport[] = [];
   for (const row of rows) {
@@ -56,21 +60,42 @@ export function applySettingsMigrations(db: Db, now = new Date().toISOString()):
     const done = db.transaction(() => {
       const res = changed
         ? db
-            .query("UPDATE projects SET settings = ?, settings_version = ?, project_version = project_version + 1, updated_at = ? WHERE project_id = ? AND settings_version = ?")
+            .query(
+              "UPDATE projects SET settings = ?, settings_version = ?, project_version = project_version + 1, updated_at = ? WHERE project_id = ? AND settings_version = ?",
+            )
             .run(JSON.stringify(out.settings), out.version, now, row.project_id, from)
-        : db.query("UPDATE projects SET settings_version = ? WHERE project_id = ? AND settings_version = ?").run(out.version, row.project_id, from);
+        : db
+            .query("UPDATE projects SET settings_version = ? WHERE project_id = ? AND settings_version = ?")
+            .run(out.version, row.project_id, from);
       if (res.changes === 0) return false; // another process did it
       if (changed) {
-        const version = db.query<{ v: number }, [string]>("SELECT project_version AS v FROM projects WHERE project_id = ?").get(row.project_id)!.v;
+        const version = db
+          .query<{ v: number }, [string]>("SELECT project_version AS v FROM projects WHERE project_id = ?")
+          .get(row.project_id)!.v;
         for (const [i, note] of out.notes.entries()) {
           // The position first: a migration's notes sort in their order (they share created_at).
-          db.query("INSERT INTO project_history (history_id, project_id, tenant_id, kind, note, project_version, created_at) VALUES (?, ?, ?, 'settings_migration', ?, ?, ?)")
-            .run(`${String(i).padStart(4, "0")}-${randomUUID()}`, row.project_id, row.tenant_id, note, Number(version), now);
+          db.query(
+            "INSERT INTO project_history (history_id, project_id, tenant_id, kind, note, project_version, created_at) VALUES (?, ?, ?, 'settings_migration', ?, ?, ?)",
+          ).run(
+            `${String(i).padStart(4, "0")}-${randomUUID()}`,
+            row.project_id,
+            row.tenant_id,
+            note,
+            Number(version),
+            now,
+          );
         }
       }
       return true;
     })();
-    if (done) reports.push({ project_id: row.project_id, tenant_id: row.tenant_id, from_version: from, to_version: out.version, notes: out.notes });
+    if (done)
+      reports.push({
+        project_id: row.project_id,
+        tenant_id: row.tenant_id,
+        from_version: from,
+        to_version: out.version,
+        notes: out.notes,
+      });
   }
   applied.set(db, [...settingsMigrationsOf(db), ...reports]);
   return reports;
@@ -86,7 +111,9 @@ export interface ProjectHistoryEntry {
 
 export function listProjectHistory(db: Db, projectId: string): ProjectHistoryEntry[] {
   return db
-    .query<ProjectHistoryEntry, [string]>("SELECT history_id, kind, note, project_version, created_at FROM project_history WHERE project_id = ? ORDER BY created_at, history_id")
+    .query<ProjectHistoryEntry, [string]>(
+      "SELECT history_id, kind, note, project_version, created_at FROM project_history WHERE project_id = ? ORDER BY created_at, history_id",
+    )
     .all(projectId)
     .map((r) => ({ ...r, project_version: Number(r.project_version) }));
 }

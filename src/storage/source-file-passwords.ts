@@ -7,18 +7,29 @@
 import { isPostgres, type Db } from "./db";
 
 export function setSourceFilePassword(db: Db, transactionId: string, fileIndex: number, password: string): void {
-  db.query("INSERT INTO source_file_passwords (transaction_id, file_index, password) VALUES (?, ?, ?) ON CONFLICT (transaction_id, file_index) DO UPDATE SET password = excluded.password").run(transactionId, fileIndex, password);
+  db.query(
+    "INSERT INTO source_file_passwords (transaction_id, file_index, password) VALUES (?, ?, ?) ON CONFLICT (transaction_id, file_index) DO UPDATE SET password = excluded.password",
+  ).run(transactionId, fileIndex, password);
 }
 
 /** file_index → password, for the files of a transaction that were given one. */
 export function passwordsOf(db: Db, transactionId: string): Map<number, string> {
-  const rows = db.query<{ file_index: number; password: string }, [string]>("SELECT file_index, password FROM source_file_passwords WHERE transaction_id = ? AND password IS NOT NULL").all(transactionId);
+  const rows = db
+    .query<{ file_index: number; password: string }, [string]>(
+      "SELECT file_index, password FROM source_file_passwords WHERE transaction_id = ? AND password IS NOT NULL",
+    )
+    .all(transactionId);
   return new Map(rows.map((r) => [r.file_index, r.password]));
 }
 
 /** The file indexes that were given a password, also after the wipe (never the passwords themselves). */
 export function indexesWithPassword(db: Db, transactionId: string): Set<number> {
-  return new Set(db.query<{ file_index: number }, [string]>("SELECT file_index FROM source_file_passwords WHERE transaction_id = ?").all(transactionId).map((r) => r.file_index));
+  return new Set(
+    db
+      .query<{ file_index: number }, [string]>("SELECT file_index FROM source_file_passwords WHERE transaction_id = ?")
+      .all(transactionId)
+      .map((r) => r.file_index),
+  );
 }
 
 /**
@@ -29,12 +40,16 @@ export function indexesWithPassword(db: Db, transactionId: string): Set<number> 
 export function wipePasswords(db: Db, transactionId: string): void {
   // PostgreSQL has no such switch: a dead row's bytes stay until VACUUM reuses the page (docs/scaling.md).
   if (isPostgres(db)) {
-    db.query("UPDATE source_file_passwords SET password = NULL WHERE transaction_id = ? AND password IS NOT NULL").run(transactionId);
+    db.query("UPDATE source_file_passwords SET password = NULL WHERE transaction_id = ? AND password IS NOT NULL").run(
+      transactionId,
+    );
     return;
   }
   db.exec("PRAGMA secure_delete = ON");
   try {
-    db.query("UPDATE source_file_passwords SET password = NULL WHERE transaction_id = ? AND password IS NOT NULL").run(transactionId);
+    db.query("UPDATE source_file_passwords SET password = NULL WHERE transaction_id = ? AND password IS NOT NULL").run(
+      transactionId,
+    );
   } finally {
     db.exec("PRAGMA secure_delete = OFF");
   }

@@ -43,8 +43,11 @@ export function listSourceFiles(db: Db, transactionId: string): SourceFileRecord
 
 export function findByUploadToken(db: Db, transactionId: string, token: string): SourceFileRecord | null {
   return (
-    db.query<SourceFileRecord, [string, string]>("SELECT * FROM source_files WHERE transaction_id = ? AND upload_token = ?").get(transactionId, token) ??
-    null
+    db
+      .query<SourceFileRecord, [string, string]>(
+        "SELECT * FROM source_files WHERE transaction_id = ? AND upload_token = ?",
+      )
+      .get(transactionId, token) ?? null
   );
 }
 
@@ -69,9 +72,12 @@ export function addSourceFile(db: Db, f: NewSourceFile): { file: SourceFileRecor
         if (existing) return { file: existing, duplicate: true };
       }
       // Checked under the write lock: a start that won the race must not see files appear after it.
-      const t = db.query<{ status: string }, [string]>("SELECT status FROM transactions WHERE transaction_id = ?").get(f.transaction_id);
+      const t = db
+        .query<{ status: string }, [string]>("SELECT status FROM transactions WHERE transaction_id = ?")
+        .get(f.transaction_id);
       if (!t) throw new DocprocError("not_found", `Transaction ${f.transaction_id} not found`);
-      if (t.status !== "created") throw new DocprocError("conflict", `Cannot upload files to transaction in ${t.status} state`);
+      if (t.status !== "created")
+        throw new DocprocError("conflict", `Cannot upload files to transaction in ${t.status} state`);
       const files = listSourceFiles(db, f.transaction_id);
       const index = f.index ?? (files.length === 0 ? 0 : files[files.length - 1]!.file_index + 1);
       if (files.some((x) => x.file_index === index)) {
@@ -81,10 +87,23 @@ export function addSourceFile(db: Db, f: NewSourceFile): { file: SourceFileRecor
       db.query(
         `INSERT INTO source_files (transaction_id, file_index, filename, original_name, content_type, size, blob_hash,
            split_policy, upload_token, uploaded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(f.transaction_id, index, filename, f.filename, f.content_type, f.size, f.blob_hash, f.split_policy, f.upload_token ?? null, f.now);
+      ).run(
+        f.transaction_id,
+        index,
+        filename,
+        f.filename,
+        f.content_type,
+        f.size,
+        f.blob_hash,
+        f.split_policy,
+        f.upload_token ?? null,
+        f.now,
+      );
       if (f.password) setSourceFilePassword(db, f.transaction_id, index, f.password);
       const file = db
-        .query<SourceFileRecord, [string, number]>("SELECT * FROM source_files WHERE transaction_id = ? AND file_index = ?")
+        .query<SourceFileRecord, [string, number]>(
+          "SELECT * FROM source_files WHERE transaction_id = ? AND file_index = ?",
+        )
         .get(f.transaction_id, index)!;
       return { file, duplicate: false };
     })

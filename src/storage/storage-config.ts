@@ -28,9 +28,17 @@ const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 /** Parses `s3://bucket[/prefix]`; throws `invalid_settings` saying what is wrong. */
 export function parseStorageUrl(url: string, s3: S3Env = {}): StorageConfig & { kind: "s3" } {
   const m = /^s3:\/\/([^/?#]*)(\/[^?#]*)?$/.exec(url);
-  if (!m) throw new DocprocError("invalid_settings", `must be s3://bucket/prefix (unset: the data directory), got ${JSON.stringify(url)}`);
+  if (!m)
+    throw new DocprocError(
+      "invalid_settings",
+      `must be s3://bucket/prefix (unset: the data directory), got ${JSON.stringify(url)}`,
+    );
   const bucket = m[1]!;
-  if (!BUCKET.test(bucket)) throw new DocprocError("invalid_settings", `bucket ${JSON.stringify(bucket)} is not a valid S3 bucket name (3-63 of a-z 0-9 . -)`);
+  if (!BUCKET.test(bucket))
+    throw new DocprocError(
+      "invalid_settings",
+      `bucket ${JSON.stringify(bucket)} is not a valid S3 bucket name (3-63 of a-z 0-9 . -)`,
+    );
   const prefix = (m[2] ?? "").replace(/^\/+|\/+$/g, "");
   if (prefix.split("/").some((p) => p === "." || p === "..") || prefix.includes("//")) {
     throw new DocprocError("invalid_settings", `prefix ${JSON.stringify(prefix)} has an empty, . or .. segment`);

@@ -22,7 +22,10 @@ export function storeSink(store: BlobStore, transactionId: string): ExportSink {
         await store.write(`${prefix}/${relPath}`, bytes);
       } catch (err) {
         if (err instanceof DocprocError && err.code === "invalid_input") {
-          throw new DocprocError("export_failed", `refusing export path ${JSON.stringify(relPath)}`, { stage: "export", cause: err });
+          throw new DocprocError("export_failed", `refusing export path ${JSON.stringify(relPath)}`, {
+            stage: "export",
+            cause: err,
+          });
         }
         throw err;
       }

@@ -15,7 +15,11 @@ export function getTenant(db: Db, tenantId: string): TenantRow | null {
 
 /** Creates the tenant when missing; returns it either way. */
 export function ensureTenant(db: Db, tenantId: string, now: string, name = tenantId): TenantRow {
-  db.query("INSERT INTO tenants (tenant_id, name, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING").run(tenantId, name, now);
+  db.query("INSERT INTO tenants (tenant_id, name, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING").run(
+    tenantId,
+    name,
+    now,
+  );
   return getTenant(db, tenantId)!;
 }
 

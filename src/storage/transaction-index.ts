@@ -26,6 +26,10 @@ export function replaceIndex(db: Db, transactionId: string, values: Map<string, 
 }
 
 export function indexOf(db: Db, transactionId: string): Record<string, string> {
-  const rows = db.query<{ name: string; value: string }, [string]>("SELECT name, value FROM transaction_index WHERE transaction_id = ?").all(transactionId);
+  const rows = db
+    .query<{ name: string; value: string }, [string]>(
+      "SELECT name, value FROM transaction_index WHERE transaction_id = ?",
+    )
+    .all(transactionId);
   return Object.fromEntries(rows.map((r) => [r.name, r.value]));
 }

@@ -86,7 +86,11 @@ function orderOf(q: ListQuery): { sql: string; params: Param[] } {
     };
   }
   const col = SORT_COLUMNS[q.sortBy];
-  if (!col) throw new DocprocError("invalid_input", `sort_by: unknown value ${JSON.stringify(q.sortBy)}; allowed: ${Object.keys(SORT_COLUMNS).join(", ")}, idx_<name>`);
+  if (!col)
+    throw new DocprocError(
+      "invalid_input",
+      `sort_by: unknown value ${JSON.stringify(q.sortBy)}; allowed: ${Object.keys(SORT_COLUMNS).join(", ")}, idx_<name>`,
+    );
   return { sql: `${col} ${dir}, t.transaction_id ${dir}`, params: [] };
 }
 
@@ -94,9 +98,13 @@ export function listTransactions(db: Db, q: ListQuery): { items: TransactionSumm
   const where = whereOf(q, isPostgres(db) ? "postgres" : "sqlite");
   const order = orderOf(q);
   // stack-safe: the parameters of one request's query string (its URL is bounded by the server's header limit).
-  const total = db.query<{ n: number }, Param[]>(`SELECT COUNT(*) AS n FROM transactions t WHERE ${where.sql}`).get(...where.params)!.n;
+  const total = db
+    .query<{ n: number }, Param[]>(`SELECT COUNT(*) AS n FROM transactions t WHERE ${where.sql}`)
+    .get(...where.params)!.n;
   const rows = db
-    .query<SummaryRow, Param[]>(`SELECT ${SUMMARY_COLUMNS} FROM transactions t WHERE ${where.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`)
+    .query<SummaryRow, Param[]>(
+      `SELECT ${SUMMARY_COLUMNS} FROM transactions t WHERE ${where.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
+    )
     // stack-safe: as above, plus one sort parameter.
     .all(...where.params, ...order.params, q.limit, q.offset);
   return { items: rows.map(toSummary), total };

@@ -8,7 +8,14 @@ import { wipePasswords } from "./source-file-passwords";
 import { inChunks } from "./in-chunks";
 
 export type TransactionStatus = "created" | "queued" | "processing" | "awaiting_input" | "completed" | "failed";
-export const TRANSACTION_STATUSES: readonly TransactionStatus[] = ["created", "queued", "processing", "awaiting_input", "completed", "failed"];
+export const TRANSACTION_STATUSES: readonly TransactionStatus[] = [
+  "created",
+  "queued",
+  "processing",
+  "awaiting_input",
+  "completed",
+  "failed",
+];
 export const TERMINAL_STATUSES: readonly TransactionStatus[] = ["completed", "failed"];
 
 export interface TransactionRecord {
@@ -100,7 +107,9 @@ export function getTransaction(db: Db, id: string): TransactionRecord | null {
 
 export function getTransactions(db: Db, ids: string[]): TransactionRecord[] {
   // stack-safe: at most IN_CHUNK (500) parameters per call.
-  return inChunks(ids, (chunk, marks) => db.query<Row, string[]>(`SELECT * FROM transactions WHERE transaction_id IN (${marks})`).all(...chunk)).map(toTransaction);
+  return inChunks(ids, (chunk, marks) =>
+    db.query<Row, string[]>(`SELECT * FROM transactions WHERE transaction_id IN (${marks})`).all(...chunk),
+  ).map(toTransaction);
 }
 
 /** Every column except the large request inputs (request, document_text, ocr_data): what status reads need. */
@@ -109,7 +118,10 @@ export type TransactionSummary = Omit<TransactionRecord, "request" | "document_t
 export const SUMMARY_COLUMNS = `transaction_id, tenant_id, project_id, status, correlation_id, metadata, created_at, started_at, completed_at,
   processing_time_seconds, error_message, review_metadata, dataset_id, page_limit, priority, current_step, project_version, source, updated_at`;
 
-export type SummaryRow = Omit<TransactionSummary, "metadata" | "review_metadata"> & { metadata: string; review_metadata: string | null };
+export type SummaryRow = Omit<TransactionSummary, "metadata" | "review_metadata"> & {
+  metadata: string;
+  review_metadata: string | null;
+};
 
 /** Parses the JSON columns in place (rows are fresh objects; this is the hot path of status reads). */
 export const toSummary = (r: SummaryRow): TransactionSummary => {
@@ -121,13 +133,19 @@ export const toSummary = (r: SummaryRow): TransactionSummary => {
 
 /** The hot read of GET /transactions/{id}: one indexed row, two small JSON columns parsed. */
 export function getTransactionSummary(db: Db, id: string): TransactionSummary | null {
-  const row = db.query<SummaryRow, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM transactions WHERE transaction_id = ?`).get(id);
+  const row = db
+    .query<SummaryRow, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM transactions WHERE transaction_id = ?`)
+    .get(id);
   return row ? toSummary(row) : null;
 }
 
 export function getTransactionSummaries(db: Db, ids: string[]): TransactionSummary[] {
   // stack-safe: at most IN_CHUNK (500) parameters per call.
-  return inChunks(ids, (chunk, marks) => db.query<SummaryRow, string[]>(`SELECT ${SUMMARY_COLUMNS} FROM transactions WHERE transaction_id IN (${marks})`).all(...chunk)).map(toSummary);
+  return inChunks(ids, (chunk, marks) =>
+    db
+      .query<SummaryRow, string[]>(`SELECT ${SUMMARY_COLUMNS} FROM transactions WHERE transaction_id IN (${marks})`)
+      .all(...chunk),
+  ).map(toSummary);
 }
 
 /** Status only, for long-poll re-checks of many transactions in one query. */
@@ -137,7 +155,9 @@ export function statusesOf(db: Db, ids: string[]): Map<string, TransactionStatus
     const chunk = ids.slice(i, i + 500);
     const marks = chunk.map(() => "?").join(",");
     const rows = db
-      .query<{ transaction_id: string; status: TransactionStatus }, string[]>(`SELECT transaction_id, status FROM transactions WHERE transaction_id IN (${marks})`)
+      .query<{ transaction_id: string; status: TransactionStatus }, string[]>(
+        `SELECT transaction_id, status FROM transactions WHERE transaction_id IN (${marks})`,
+      )
       // stack-safe: chunks of 500.
       .all(...chunk);
     for (const r of rows) out.set(r.transaction_id, r.status);
@@ -149,7 +169,9 @@ export function statusesOf(db: Db, ids: string[]): Map<string, TransactionStatus
 export function markQueued(db: Db, id: string, now: string, priority?: number): boolean {
   return (
     db
-      .query("UPDATE transactions SET status = 'queued', priority = COALESCE(?, priority), updated_at = ? WHERE transaction_id = ? AND status = 'created'")
+      .query(
+        "UPDATE transactions SET status = 'queued', priority = COALESCE(?, priority), updated_at = ? WHERE transaction_id = ? AND status = 'created'",
+      )
       .run(priority ?? null, now, id).changes === 1
   );
 }
@@ -169,7 +191,9 @@ export function markProcessing(db: Db, id: string, now: string, projectVersion: 
 
 /** Back to `queued` after a retryable failure or a released lease. */
 export function markRequeued(db: Db, id: string, now: string): void {
-  db.query("UPDATE transactions SET status = 'queued', updated_at = ? WHERE transaction_id = ? AND status = 'processing'").run(now, id);
+  db.query(
+    "UPDATE transactions SET status = 'queued', updated_at = ? WHERE transaction_id = ? AND status = 'processing'",
+  ).run(now, id);
 }
 
 /** Final states wipe the source-file passwords: nothing can need them any more. */
@@ -191,15 +215,19 @@ export function markFailed(db: Db, id: string, now: string, message: string, pro
 
 /** processing → awaiting_input, with the spec's review_metadata (step_name, instructions, timeout_hours). */
 export function markAwaitingInput(db: Db, id: string, now: string, review: Record<string, unknown>): void {
-  db.query("UPDATE transactions SET status = 'awaiting_input', review_metadata = ?, updated_at = ? WHERE transaction_id = ?").run(
-    JSON.stringify(review),
-    now,
-    id,
-  );
+  db.query(
+    "UPDATE transactions SET status = 'awaiting_input', review_metadata = ?, updated_at = ? WHERE transaction_id = ?",
+  ).run(JSON.stringify(review), now, id);
 }
 
 /** Writes metadata.progress and metadata.step_progress, leaving the client's own keys alone. */
-export function setProgress(db: Db, id: string, progress: unknown, stepProgress: { current_step: string } & Record<string, unknown>, now: string): void {
+export function setProgress(
+  db: Db,
+  id: string,
+  progress: unknown,
+  stepProgress: { current_step: string } & Record<string, unknown>,
+  now: string,
+): void {
   db.query(
     isPostgres(db)
       ? `UPDATE transactions SET metadata = jsonb_set(jsonb_set(metadata::jsonb, '{progress}', CAST(? AS text)::jsonb), '{step_progress}', CAST(? AS text)::jsonb)::text,

@@ -12,17 +12,15 @@ export interface UserRecord {
 
 type Row = Omit<UserRecord, "permissions"> & { permissions: string; password_hash: string };
 
-const toRecord = ({ password_hash: _hash, ...r }: Row): UserRecord => ({ ...r, permissions: json<string[]>(r.permissions, []) });
+const toRecord = ({ password_hash: _hash, ...r }: Row): UserRecord => ({
+  ...r,
+  permissions: json<string[]>(r.permissions, []),
+});
 
 export function insertUser(db: Db, u: Omit<UserRecord, "disabled_at"> & { password_hash: string }): UserRecord {
-  db.query("INSERT INTO users (user_id, tenant_id, username, password_hash, permissions, created_at) VALUES (?, ?, ?, ?, ?, ?)").run(
-    u.user_id,
-    u.tenant_id,
-    u.username,
-    u.password_hash,
-    JSON.stringify(u.permissions),
-    u.created_at,
-  );
+  db.query(
+    "INSERT INTO users (user_id, tenant_id, username, password_hash, permissions, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+  ).run(u.user_id, u.tenant_id, u.username, u.password_hash, JSON.stringify(u.permissions), u.created_at);
   return getUser(db, u.user_id)!;
 }
 
@@ -32,8 +30,14 @@ export function getUser(db: Db, userId: string): UserRecord | null {
 }
 
 /** The user with its password hash, for sign-in only. */
-export function findUserForLogin(db: Db, tenantId: string, username: string): (UserRecord & { password_hash: string }) | null {
-  const row = db.query<Row, [string, string]>("SELECT * FROM users WHERE tenant_id = ? AND username = ?").get(tenantId, username);
+export function findUserForLogin(
+  db: Db,
+  tenantId: string,
+  username: string,
+): (UserRecord & { password_hash: string }) | null {
+  const row = db
+    .query<Row, [string, string]>("SELECT * FROM users WHERE tenant_id = ? AND username = ?")
+    .get(tenantId, username);
   return row ? { ...toRecord(row), password_hash: row.password_hash } : null;
 }
 

@@ -6,7 +6,11 @@ export interface LogSettings {
   level?: LogLevel;
 }
 
-export function loggerFromFlags(flags: { "log-format"?: string; "log-level"?: string; quiet?: boolean; verbose?: boolean }, component: string, env: LogSettings = {}): Logger {
+export function loggerFromFlags(
+  flags: { "log-format"?: string; "log-level"?: string; quiet?: boolean; verbose?: boolean },
+  component: string,
+  env: LogSettings = {},
+): Logger {
   const format = (flags["log-format"] as LogFormat | undefined) ?? env.format ?? defaultLogFormat();
   // --quiet / --verbose are --log-level warn / debug in the words every command shares.
   const chosen = flags.quiet ? "warn" : flags.verbose ? "debug" : (flags["log-level"] as LogLevel | undefined);

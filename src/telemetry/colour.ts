@@ -4,6 +4,9 @@
  */
 
 /** https://no-color.org: any non-empty NO_COLOR turns colour off; so do a pipe and TERM=dumb. */
-export function colourWanted(isTTY: boolean | undefined, env: Record<string, string | undefined> = process.env): boolean {
+export function colourWanted(
+  isTTY: boolean | undefined,
+  env: Record<string, string | undefined> = process.env,
+): boolean {
   return !!isTTY && !env.NO_COLOR && env.TERM !== "dumb";
 }

@@ -18,7 +18,19 @@ export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Field names whose values never reach the output, wherever they appear (one or two levels deep). */
-const REDACT = ["key", "api_key", "apiKey", "token", "password", "passwords", "secret", "authorization", "headers", "value", "text"];
+const REDACT = [
+  "key",
+  "api_key",
+  "apiKey",
+  "token",
+  "password",
+  "passwords",
+  "secret",
+  "authorization",
+  "headers",
+  "value",
+  "text",
+];
 const redactPaths = REDACT.flatMap((k) => [k, `*.${k}`]);
 
 export interface LoggerOptions {
@@ -78,5 +90,7 @@ export function errorFields(err: unknown): { error_code: string; error?: string 
   const code = typeof e?.code === "string" ? e.code : "internal";
   // DocprocError messages are written by us and name files and limits, not contents; others are reduced to a name.
   const isOurs = e !== null && typeof e === "object" && (e as { name?: unknown }).name === "DocprocError";
-  return isOurs ? { error_code: code, error: String(e!.message) } : { error_code: code, error: typeof e?.name === "string" ? e.name : "Error" };
+  return isOurs
+    ? { error_code: code, error: String(e!.message) }
+    : { error_code: code, error: typeof e?.name === "string" ? e.name : "Error" };
 }

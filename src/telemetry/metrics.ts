@@ -41,14 +41,51 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
   const registers = [registry];
   const m = {
     registry,
-    httpRequests: new Counter({ name: "docproc_http_requests_total", help: "HTTP requests by method, route template and status", labelNames: ["method", "route", "status"] as const, registers }),
-    httpDuration: new Histogram({ name: "docproc_http_request_duration_seconds", help: "HTTP request latency (until the response is handed to the server)", labelNames: ["method", "route"] as const, buckets: HTTP_BUCKETS, registers }),
-    jobsFinished: new Counter({ name: "docproc_jobs_total", help: "Job attempts that ended, by kind and outcome (completed, failed, retried, released, lease_lost)", labelNames: ["kind", "outcome"] as const, registers }),
-    stepDuration: new Histogram({ name: "docproc_step_duration_seconds", help: "Duration of pipeline steps", labelNames: ["step"] as const, buckets: STEP_BUCKETS, registers }),
-    pages: new Counter({ name: "docproc_pages_total", help: "Pages processed, by text source (text_layer, ocr, supplied_text, ...)", labelNames: ["text_source"] as const, registers }),
+    httpRequests: new Counter({
+      name: "docproc_http_requests_total",
+      help: "HTTP requests by method, route template and status",
+      labelNames: ["method", "route", "status"] as const,
+      registers,
+    }),
+    httpDuration: new Histogram({
+      name: "docproc_http_request_duration_seconds",
+      help: "HTTP request latency (until the response is handed to the server)",
+      labelNames: ["method", "route"] as const,
+      buckets: HTTP_BUCKETS,
+      registers,
+    }),
+    jobsFinished: new Counter({
+      name: "docproc_jobs_total",
+      help: "Job attempts that ended, by kind and outcome (completed, failed, retried, released, lease_lost)",
+      labelNames: ["kind", "outcome"] as const,
+      registers,
+    }),
+    stepDuration: new Histogram({
+      name: "docproc_step_duration_seconds",
+      help: "Duration of pipeline steps",
+      labelNames: ["step"] as const,
+      buckets: STEP_BUCKETS,
+      registers,
+    }),
+    pages: new Counter({
+      name: "docproc_pages_total",
+      help: "Pages processed, by text source (text_layer, ocr, supplied_text, ...)",
+      labelNames: ["text_source"] as const,
+      registers,
+    }),
     ocrSeconds: new Counter({ name: "docproc_ocr_seconds_total", help: "Seconds spent in OCR", registers }),
-    webhookDeliveries: new Counter({ name: "docproc_webhook_deliveries_total", help: "Webhook delivery attempts by outcome (delivered, retry, failed)", labelNames: ["outcome"] as const, registers }),
-    rateLimitRejections: new Counter({ name: "docproc_rate_limit_rejections_total", help: "Requests refused with 429, by limit (requests, async, queue_full)", labelNames: ["limit"] as const, registers }),
+    webhookDeliveries: new Counter({
+      name: "docproc_webhook_deliveries_total",
+      help: "Webhook delivery attempts by outcome (delivered, retry, failed)",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
+    rateLimitRejections: new Counter({
+      name: "docproc_rate_limit_rejections_total",
+      help: "Requests refused with 429, by limit (requests, async, queue_full)",
+      labelNames: ["limit"] as const,
+      registers,
+    }),
     contentType: registry.contentType,
     render: () => registry.metrics(),
   };
@@ -64,8 +101,22 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
       for (const c of queueCounts()) this.set({ kind: c.kind, status: c.status }, c.n);
     },
   });
-  new Gauge({ name: "docproc_process_resident_memory_bytes", help: "Resident memory of this process", registers, collect() { this.set(process.memoryUsage().rss); } });
+  new Gauge({
+    name: "docproc_process_resident_memory_bytes",
+    help: "Resident memory of this process",
+    registers,
+    collect() {
+      this.set(process.memoryUsage().rss);
+    },
+  });
   const started = Date.now() / 1000;
-  new Gauge({ name: "docproc_process_start_time_seconds", help: "Start time of this process (Unix seconds)", registers, collect() { this.set(started); } });
+  new Gauge({
+    name: "docproc_process_start_time_seconds",
+    help: "Start time of this process (Unix seconds)",
+    registers,
+    collect() {
+      this.set(started);
+    },
+  });
   return m;
 }

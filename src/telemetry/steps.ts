@@ -16,7 +16,10 @@ export interface StepTimer {
   close(): void;
 }
 
-export function stepTimer(onFinished: (s: FinishedStep) => void, now: () => number = () => performance.now()): StepTimer {
+export function stepTimer(
+  onFinished: (s: FinishedStep) => void,
+  now: () => number = () => performance.now(),
+): StepTimer {
   let current: { step: string; since: number; done: number; total: number } | null = null;
   const close = () => {
     if (!current) return;

@@ -48,10 +48,18 @@ const link = (from: string, dir: string, name = path.basename(from)) => symlinkS
 
 /** invoice2data key → docproc field id (issuer and desc are template constants, not page text: not scored). */
 const I2D_FIELDS: Array<[string, string]> = [
-  ["invoice_number", "invoice_number"], ["date", "invoice_date"], ["amount", "total_amount"], ["amount_untaxed", "subtotal_amount"],
-  ["amount_tax", "tax_amount"], ["currency", "currency"], ["vat", "vendor_vat_id"], ["iban", "iban"],
+  ["invoice_number", "invoice_number"],
+  ["date", "invoice_date"],
+  ["amount", "total_amount"],
+  ["amount_untaxed", "subtotal_amount"],
+  ["amount_tax", "tax_amount"],
+  ["currency", "currency"],
+  ["vat", "vendor_vat_id"],
+  ["iban", "iban"],
 ];
-const I2D_PDFS = readdirSync(I2D).filter((f) => f.endsWith(".pdf")).sort();
+const I2D_PDFS = readdirSync(I2D)
+  .filter((f) => f.endsWith(".pdf"))
+  .sort();
 const SCANS_300 = new Set(["AzureInterior", "NetpresseInvoice", "coolblue1", "saeco"]);
 
 function i2dExpected(stem: string): Json {
@@ -67,7 +75,8 @@ function i2dExpected(stem: string): Json {
 
 function i2dScans(id: string, about: string, variantOf: (stem: string) => ScanVariant | null): Corpus {
   return {
-    id, about,
+    id,
+    about,
     async build(dir) {
       for (const pdf of I2D_PDFS) {
         const stem = pdf.slice(0, -4);
@@ -84,7 +93,8 @@ const TURNED: Record<string, number> = { AmazonWebServices: 90, oyo: 180 };
 
 const invoice2data: Corpus[] = [
   {
-    id: "invoice2data/text", about: "11 text PDFs and one supplied text (Orlen)",
+    id: "invoice2data/text",
+    about: "11 text PDFs and one supplied text (Orlen)",
     async build(dir) {
       for (const f of [...I2D_PDFS, "Orlen.txt"]) {
         link(path.join(I2D, f), dir);
@@ -92,9 +102,19 @@ const invoice2data: Corpus[] = [
       }
     },
   },
-  i2dScans("invoice2data/scan-200", "the 11 PDFs as 200-DPI greyscale scans, skew ±1.5°, JPEG q60", (s) => ({ dpi: 200, angle: skewOf(s), quality: 60 })),
-  i2dScans("invoice2data/scan-300", `${[...SCANS_300].join(", ")} as 300-DPI greyscale scans, skew ±1.5°, JPEG q75`, (s) => (SCANS_300.has(s) ? { dpi: 300, angle: skewOf(`${s}@300`), quality: 75 } : null)),
-  i2dScans("invoice2data/scan-turned", "AmazonWebServices turned 90°, oyo turned 180° (300 DPI, JPEG q75)", (s) => (TURNED[s] ? { dpi: 300, angle: TURNED[s]!, quality: 75 } : null)),
+  i2dScans("invoice2data/scan-200", "the 11 PDFs as 200-DPI greyscale scans, skew ±1.5°, JPEG q60", (s) => ({
+    dpi: 200,
+    angle: skewOf(s),
+    quality: 60,
+  })),
+  i2dScans(
+    "invoice2data/scan-300",
+    `${[...SCANS_300].join(", ")} as 300-DPI greyscale scans, skew ±1.5°, JPEG q75`,
+    (s) => (SCANS_300.has(s) ? { dpi: 300, angle: skewOf(`${s}@300`), quality: 75 } : null),
+  ),
+  i2dScans("invoice2data/scan-turned", "AmazonWebServices turned 90°, oyo turned 180° (300 DPI, JPEG q75)", (s) =>
+    TURNED[s] ? { dpi: 300, angle: TURNED[s]!, quality: 75 } : null,
+  ),
 ];
 
 const PHOTOTEST = ["phototest.tif", "phototest-rotated-180.png", "phototest-rotated-L.png"];
@@ -103,7 +123,8 @@ const textOf = (f: string) => readFileSync(path.join(TESS, f), "utf8");
 
 const ocrText: Corpus[] = [
   {
-    id: "ocr-text/pages", about: "phototest upright, 180° and 90°, eurotext, UNLV magazine page 8087_054 (multi-column)",
+    id: "ocr-text/pages",
+    about: "phototest upright, 180° and 90°, eurotext, UNLV magazine page 8087_054 (multi-column)",
     async build(dir) {
       for (const f of PHOTOTEST) {
         link(path.join(TESS, f), dir);
@@ -118,10 +139,14 @@ const ocrText: Corpus[] = [
     },
   },
   {
-    id: "ocr-text/skewed-turned", about: "UNLV page 8087_054 (multi-column) skewed 1.5° and turned 90°, JPEG q75",
+    id: "ocr-text/skewed-turned",
+    about: "UNLV page 8087_054 (multi-column) skewed 1.5° and turned 90°, JPEG q75",
     async build(dir) {
       const tif = new Uint8Array(readFileSync(path.join(TESS, "8087_054.3B.tif")));
-      for (const [name, angle] of [["8087-skewed", 1.5], ["8087-turned", 90]] as const) {
+      for (const [name, angle] of [
+        ["8087-skewed", 1.5],
+        ["8087-turned", 90],
+      ] as const) {
         link(await imageScanOf(tif, name, { dpi: 300, angle, quality: 75 }), dir, `${name}.jpg`);
         writeJson(path.join(dir, `${name}.json`), { text: textOf("8087_054.3B.txt") });
       }
@@ -129,34 +154,63 @@ const ocrText: Corpus[] = [
   },
 ];
 
-const SPLIT_LEFT_OUT = new Set(["patch-code-t-middle.pdf", "patch-code-t-double.pdf", "several-patcht-codes.pdf", "patch-code-t-middle-reverse.pdf", "barcode-fax-image.pdf", "split-by-asn-1.pdf", "split-by-asn-2.pdf"]);
+const SPLIT_LEFT_OUT = new Set([
+  "patch-code-t-middle.pdf",
+  "patch-code-t-double.pdf",
+  "several-patcht-codes.pdf",
+  "patch-code-t-middle-reverse.pdf",
+  "barcode-fax-image.pdf",
+  "split-by-asn-1.pdf",
+  "split-by-asn-2.pdf",
+]);
 
-interface SplitCase { file: string; expected_documents_pages_0based: number[][]; paperless_settings: Json; detection_only?: boolean }
+interface SplitCase {
+  file: string;
+  expected_documents_pages_0based: number[][];
+  paperless_settings: Json;
+  detection_only?: boolean;
+}
 
 /** paperless-ngx's settings of a sample → our separator settings (as test/core/split-barcodes.test.ts reads them). */
 function separatorSettings(p: Json): Json {
   const barcodes: Json[] = [];
   if (typeof p.barcode_string === "string") barcodes.push({ value: p.barcode_string, keep: false });
   if (p.enable_asn_barcode) barcodes.push({ pattern: `^${p.asn_prefix as string}`, keep: true });
-  if (p.tag_split && p.tag_mapping) for (const key of Object.keys(p.tag_mapping as Json)) barcodes.push({ pattern: `^${key.replace(/\(\.\*\)$/, "")}`, keep: true });
+  if (p.tag_split && p.tag_mapping)
+    for (const key of Object.keys(p.tag_mapping as Json))
+      barcodes.push({ pattern: `^${key.replace(/\(\.\*\)$/, "")}`, keep: true });
   return { mode: "separator", separator: { patch_t: typeof p.barcode_string !== "string", barcodes } };
 }
 
-const splitCases = (JSON.parse(readFileSync(path.join(SPLITS, "splits.json"), "utf8")) as SplitCase[])
-  .filter((c) => typeof c.file === "string" && Array.isArray(c.expected_documents_pages_0based) && !c.detection_only && !SPLIT_LEFT_OUT.has(c.file));
+const splitCases = (JSON.parse(readFileSync(path.join(SPLITS, "splits.json"), "utf8")) as SplitCase[]).filter(
+  (c) =>
+    typeof c.file === "string" &&
+    Array.isArray(c.expected_documents_pages_0based) &&
+    !c.detection_only &&
+    !SPLIT_LEFT_OUT.has(c.file),
+);
 const settingsGroups = [...new Set(splitCases.map((c) => JSON.stringify(separatorSettings(c.paperless_settings))))];
 
 /** One eval folder per distinct separator setting (eval takes one project per run). */
 const splitting: Corpus[] = settingsGroups.map((key, i) => {
   const cases = splitCases.filter((c) => JSON.stringify(separatorSettings(c.paperless_settings)) === key);
   const split = JSON.parse(key) as { separator: { barcodes: Json[] } };
-  const name = split.separator.barcodes.length ? split.separator.barcodes.map((b) => String(b.pattern ?? b.value).replace(/\W/g, "")).join("+").toLowerCase() : "patch-t";
+  const name = split.separator.barcodes.length
+    ? split.separator.barcodes
+        .map((b) => String(b.pattern ?? b.value).replace(/\W/g, ""))
+        .join("+")
+        .toLowerCase()
+    : "patch-t";
   return {
-    id: `splitting/${name}`, about: `${cases.length} paperless-ngx separator samples: ${cases.map((c) => c.file.replace(/\.pdf$/, "")).join(", ")}`,
+    id: `splitting/${name}`,
+    about: `${cases.length} paperless-ngx separator samples: ${cases.map((c) => c.file.replace(/\.pdf$/, "")).join(", ")}`,
     async build(dir) {
       for (const c of cases) {
         link(path.join(SPLITS, c.file), dir);
-        const documents = c.expected_documents_pages_0based.map((pages) => ({ page_numbers: pages.map((p) => p + 1), fields: {} }));
+        const documents = c.expected_documents_pages_0based.map((pages) => ({
+          page_numbers: pages.map((p) => p + 1),
+          fields: {},
+        }));
         writeJson(path.join(dir, c.file.replace(/\.pdf$/, ".json")), { documents });
       }
       return { split: JSON.parse(settingsGroups[i]!) };
@@ -186,11 +240,20 @@ const variedExpected = (doc: ReturnType<typeof generateSet>[number]) => ({
 });
 
 /** Scanned slice: party roles and totals on OCR text (seller/buyer side by side, seller only in the footer, hard layouts, a till roll). */
-const VARIED_SCANS = ["invoice-1", "hard-2", "two-column-0", "two-column-2", "footer-seller-0", "footer-seller-3", "till-0"];
+const VARIED_SCANS = [
+  "invoice-1",
+  "hard-2",
+  "two-column-0",
+  "two-column-2",
+  "footer-seller-0",
+  "footer-seller-3",
+  "till-0",
+];
 
 const varied: Corpus[] = [
   {
-    id: "varied/text", about: `the generator's 217 documents (seed ${VARIED_SEED}) as text PDFs`,
+    id: "varied/text",
+    about: `the generator's 217 documents (seed ${VARIED_SEED}) as text PDFs`,
     async build(dir) {
       for (const { doc, pdf } of await variedPdfs()) {
         link(pdf, dir);
@@ -199,10 +262,19 @@ const varied: Corpus[] = [
     },
   },
   {
-    id: "varied/scan-200", about: `${VARIED_SCANS.length} of them (${VARIED_SCANS.join(", ")}) as 200-DPI greyscale scans, skew ±1.5°, JPEG q60`,
+    id: "varied/scan-200",
+    about: `${VARIED_SCANS.length} of them (${VARIED_SCANS.join(", ")}) as 200-DPI greyscale scans, skew ±1.5°, JPEG q60`,
     async build(dir) {
       for (const { doc, pdf } of (await variedPdfs()).filter((v) => VARIED_SCANS.includes(v.doc.id))) {
-        link(await scanOf(new Uint8Array(readFileSync(pdf)), `${doc.id}.pdf`, { dpi: 200, angle: skewOf(doc.id), quality: 60 }), dir, `${doc.id}.pdf`);
+        link(
+          await scanOf(new Uint8Array(readFileSync(pdf)), `${doc.id}.pdf`, {
+            dpi: 200,
+            angle: skewOf(doc.id),
+            quality: 60,
+          }),
+          dir,
+          `${doc.id}.pdf`,
+        );
         writeJson(path.join(dir, `${doc.id}.json`), variedExpected(doc));
       }
     },
@@ -210,9 +282,11 @@ const varied: Corpus[] = [
 ];
 
 const evalFixtures: Corpus = {
-  id: "eval/fixtures", about: "fixtures/eval: three supplied-text documents and a two-document file",
+  id: "eval/fixtures",
+  about: "fixtures/eval: three supplied-text documents and a two-document file",
   async build(dir) {
-    for (const f of readdirSync(path.join(REPO, "fixtures/eval")).sort()) link(path.join(REPO, "fixtures/eval", f), dir);
+    for (const f of readdirSync(path.join(REPO, "fixtures/eval")).sort())
+      link(path.join(REPO, "fixtures/eval", f), dir);
   },
 };
 

@@ -17,15 +17,25 @@ export const README_GROUPS = ["invoice2data", "ocr-text"];
 export const RAISE_MARGIN = 0.02;
 const EPS = 1e-9;
 
-export interface CorpusFloors { about: string; figures: Figures }
-export interface FloorsFile { note: string; corpora: Record<string, CorpusFloors> }
+export interface CorpusFloors {
+  about: string;
+  figures: Figures;
+}
+export interface FloorsFile {
+  note: string;
+  corpora: Record<string, CorpusFloors>;
+}
 
 export const readFloors = (file = FLOORS_FILE): FloorsFile => JSON.parse(readFileSync(file, "utf8")) as FloorsFile;
-export const writeFloors = (floors: FloorsFile, file = FLOORS_FILE) => writeFileSync(file, JSON.stringify(floors, null, 2) + "\n");
+export const writeFloors = (floors: FloorsFile, file = FLOORS_FILE) =>
+  writeFileSync(file, JSON.stringify(floors, null, 2) + "\n");
 
-const show = (f: Figure | undefined) => (f === undefined ? "missing" : f.total !== undefined ? `${f.value} (${f.correct}/${f.total})` : String(f.value));
-const worse = (got: Figure, floor: Figure) => (floor.lower ? got.value > floor.value + EPS : got.value < floor.value - EPS);
-const better = (got: Figure, floor: Figure, by: number) => (floor.lower ? got.value < floor.value - by - EPS : got.value > floor.value + by + EPS);
+const show = (f: Figure | undefined) =>
+  f === undefined ? "missing" : f.total !== undefined ? `${f.value} (${f.correct}/${f.total})` : String(f.value);
+const worse = (got: Figure, floor: Figure) =>
+  floor.lower ? got.value > floor.value + EPS : got.value < floor.value - EPS;
+const better = (got: Figure, floor: Figure, by: number) =>
+  floor.lower ? got.value < floor.value - by - EPS : got.value > floor.value + by + EPS;
 
 /** What fails the gate (a figure below its floor, or gone) and what deserves a higher floor. */
 export function compareFigures(floor: Figures, got: Figures): { failures: string[]; raise: string[] } {
@@ -34,10 +44,12 @@ export function compareFigures(floor: Figures, got: Figures): { failures: string
   for (const [name, f] of Object.entries(floor)) {
     const g = got[name];
     if (!g) failures.push(`${name}: floor ${show(f)}, no longer measured`);
-    else if (worse(g, f)) failures.push(`${name}: ${show(g)} is ${f.lower ? "above its ceiling" : "below its floor"} ${show(f)}`);
+    else if (worse(g, f))
+      failures.push(`${name}: ${show(g)} is ${f.lower ? "above its ceiling" : "below its floor"} ${show(f)}`);
     else if (better(g, f, RAISE_MARGIN)) raise.push(`${name}: ${show(g)}, floor ${show(f)}`);
   }
-  for (const name of Object.keys(got)) if (!floor[name]) raise.push(`${name}: ${show(got[name])}, no floor recorded yet`);
+  for (const name of Object.keys(got))
+    if (!floor[name]) raise.push(`${name}: ${show(got[name])}, no floor recorded yet`);
   return { failures, raise };
 }
 
@@ -55,7 +67,14 @@ export function raisedFloors(old: Figures | undefined, got: Figures, allowLower:
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-const cell = (f: Figure | undefined) => (f === undefined ? "" : f.lower ? `${(100 * f.value).toFixed(2)}%` : f.total !== undefined ? `${pct(f.value)} (${f.correct}/${f.total})` : pct(f.value));
+const cell = (f: Figure | undefined) =>
+  f === undefined
+    ? ""
+    : f.lower
+      ? `${(100 * f.value).toFixed(2)}%`
+      : f.total !== undefined
+        ? `${pct(f.value)} (${f.correct}/${f.total})`
+        : pct(f.value);
 
 /** Per corpus group (the part before `/`), a table: one row per figure, one column per variant (text, scans...). */
 export function renderAccuracyTable(floors: FloorsFile, only?: string[]): string {
@@ -73,7 +92,10 @@ export function renderAccuracyTable(floors: FloorsFile, only?: string[]): string
     names.sort((a, b) => order(a) - order(b) || (a < b ? -1 : a > b ? 1 : 0));
     out.push(`### ${group}`, "");
     out.push(`| figure | ${variants.join(" | ")} |`, `|---|${variants.map(() => "---:").join("|")}|`);
-    for (const n of names) out.push(`| ${n === "cer" ? "character error rate (lower is better)" : n} | ${ids.map((id) => cell(floors.corpora[id]!.figures[n])).join(" | ")} |`);
+    for (const n of names)
+      out.push(
+        `| ${n === "cer" ? "character error rate (lower is better)" : n} | ${ids.map((id) => cell(floors.corpora[id]!.figures[n])).join(" | ")} |`,
+      );
     out.push("", ...ids.map((id, i) => `- **${variants[i]}**: ${floors.corpora[id]!.about}`), "");
   }
   return out.join("\n");

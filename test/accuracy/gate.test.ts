@@ -34,7 +34,9 @@ afterAll(() => {
     floors.corpora[m.id] = { about, figures: raisedFloors(floors.corpora[m.id]?.figures, m.figures, ALLOW_LOWER) };
   }
   const order = CORPORA_LIST.map((c) => c.id);
-  floors.corpora = Object.fromEntries(Object.entries(floors.corpora).sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)));
+  floors.corpora = Object.fromEntries(
+    Object.entries(floors.corpora).sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)),
+  );
   writeFloors(floors);
   writeFileSync(ACCURACY_DOC, withTable(readFileSync(ACCURACY_DOC, "utf8"), floors));
 });
@@ -51,11 +53,27 @@ describe("accuracy gate: docproc eval over the corpora, every figure at or above
       const m = await measure(corpus, root);
       measured.push(m);
       const { failures, raise } = compareFigures(floors.corpora[corpus.id]?.figures ?? {}, m.figures);
-      const misses = m.report.fields.flatMap((f) => f.misses.map((x) => `    ${f.field} ${x.file}: expected ${JSON.stringify(x.expected)}, got ${JSON.stringify(x.got ?? null)}`));
+      const misses = m.report.fields.flatMap((f) =>
+        f.misses.map(
+          (x) =>
+            `    ${f.field} ${x.file}: expected ${JSON.stringify(x.expected)}, got ${JSON.stringify(x.got ?? null)}`,
+        ),
+      );
       const cer = m.report.text?.files.map((f) => `    cer ${f.file}: ${(100 * f.cer).toFixed(2)}%`) ?? [];
       const more = misses.length > 40 ? [`    … and ${misses.length - 40} more misses`] : [];
-      console.log([`${corpus.id} (${m.seconds.toFixed(0)} s)`, ...failures.map((f) => `  BELOW FLOOR ${f}`), ...misses.slice(0, 40), ...more, ...cer].join("\n"));
-      if (raise.length && !UPDATE) console.log(`  above the floor, raise it (UPDATE_FIXTURES=1 bun test test/accuracy/gate.test.ts):\n${raise.map((r) => `    ${r}`).join("\n")}`);
+      console.log(
+        [
+          `${corpus.id} (${m.seconds.toFixed(0)} s)`,
+          ...failures.map((f) => `  BELOW FLOOR ${f}`),
+          ...misses.slice(0, 40),
+          ...more,
+          ...cer,
+        ].join("\n"),
+      );
+      if (raise.length && !UPDATE)
+        console.log(
+          `  above the floor, raise it (UPDATE_FIXTURES=1 bun test test/accuracy/gate.test.ts):\n${raise.map((r) => `    ${r}`).join("\n")}`,
+        );
       if (!UPDATE || !ALLOW_LOWER) expect(failures).toEqual([]);
     }, 900_000);
   }

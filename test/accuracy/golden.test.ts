@@ -36,7 +36,8 @@ const fresh = new Map<string, unknown>();
 beforeAll(async () => {
   const files = Object.values(CASES);
   const run = await runCli(["process", ...files, "--out", out, "--json"], { timeoutMs: 600_000 });
-  if (!run.stdout.trim().startsWith("{")) throw new Error(`docproc process gave no summary (exit ${run.code}): ${run.stderr.slice(0, 2000)}`);
+  if (!run.stdout.trim().startsWith("{"))
+    throw new Error(`docproc process gave no summary (exit ${run.code}): ${run.stderr.slice(0, 2000)}`);
   const summary = JSON.parse(run.stdout) as { files: Array<{ file: string; results_file?: string }> };
   for (const [name, file] of Object.entries(CASES)) {
     const entry = summary.files.find((f) => path.resolve(REPO, f.file) === path.resolve(REPO, file));
@@ -56,9 +57,18 @@ describe("golden results: a fresh run gives the recorded results files", () => {
         mkdirSync(path.dirname(file), { recursive: true });
         writeFileSync(file, JSON.stringify(got, null, 2) + "\n");
       }
-      if (!existsSync(file)) throw new Error(`${path.relative(REPO, file)} is missing: record it with UPDATE_FIXTURES=1 bun test test/accuracy/golden.test.ts`);
+      if (!existsSync(file))
+        throw new Error(
+          `${path.relative(REPO, file)} is missing: record it with UPDATE_FIXTURES=1 bun test test/accuracy/golden.test.ts`,
+        );
       const diff = jsonDiff(JSON.parse(readFileSync(file, "utf8")), got);
-      if (diff.length) console.log(`${name}: ${diff.length} difference(s) from ${path.relative(REPO, file)} (UPDATE_FIXTURES=1 rewrites it)\n${diff.slice(0, 60).map((d) => `  ${d}`).join("\n")}`);
+      if (diff.length)
+        console.log(
+          `${name}: ${diff.length} difference(s) from ${path.relative(REPO, file)} (UPDATE_FIXTURES=1 rewrites it)\n${diff
+            .slice(0, 60)
+            .map((d) => `  ${d}`)
+            .join("\n")}`,
+        );
       expect(diff).toEqual([]);
     });
   }

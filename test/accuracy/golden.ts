@@ -44,7 +44,15 @@ export function jsonDiff(expected: unknown, got: unknown, at = ""): string[] {
     const keys = Array.isArray(expected)
       ? Array.from({ length: Math.max(expected.length, (got as unknown[]).length) }, (_, i) => String(i))
       : [...new Set([...Object.keys(expected as object), ...Object.keys(got as object)])];
-    return keys.flatMap((k) => jsonDiff((expected as Record<string, unknown>)[k], (got as Record<string, unknown>)[k], Array.isArray(expected) ? `${at}[${k}]` : at ? `${at}.${k}` : k));
+    return keys.flatMap((k) =>
+      jsonDiff(
+        (expected as Record<string, unknown>)[k],
+        (got as Record<string, unknown>)[k],
+        Array.isArray(expected) ? `${at}[${k}]` : at ? `${at}.${k}` : k,
+      ),
+    );
   }
-  return JSON.stringify(expected) === JSON.stringify(got) ? [] : [`${at || "(root)"}: ${show(expected)} → ${show(got)}`];
+  return JSON.stringify(expected) === JSON.stringify(got)
+    ? []
+    : [`${at || "(root)"}: ${show(expected)} → ${show(got)}`];
 }

@@ -33,7 +33,8 @@ const RECIPE = 1;
 const VERSIONS = [RECIPE, requireVersion("pdfjs-dist"), requireVersion("sharp"), requireVersion("pdf-lib")].join("/");
 
 function requireVersion(pkg: string): string {
-  return (require(path.resolve(import.meta.dir, `../../node_modules/${pkg}/package.json`)) as { version: string }).version;
+  return (require(path.resolve(import.meta.dir, `../../node_modules/${pkg}/package.json`)) as { version: string })
+    .version;
 }
 
 export const CACHE_DIR = path.join(os.tmpdir(), "docproc-accuracy-cache");
@@ -60,15 +61,34 @@ export function scanOf(pdf: Uint8Array, name: string, variant: ScanVariant): Pro
 /** The scan of an image file (its resolution from its metadata, else 300 DPI) in `variant`, as JPEG bytes. */
 export function imageScanOf(image: Uint8Array, name: string, variant: ScanVariant): Promise<string> {
   return cached(image, name, variant, "jpg", async () => {
-    const { data, info } = await sharp(image).removeAlpha().toColourspace("b-w").raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(image)
+      .removeAlpha()
+      .toColourspace("b-w")
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const dpi = (await sharp(image).metadata()).density ?? 300;
-    const raster = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: info.channels };
+    const raster = {
+      data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+      width: info.width,
+      height: info.height,
+      channels: info.channels,
+    };
     return (await degrade(raster, dpi, variant, new Rng(seedOf(`${name}:${JSON.stringify(variant)}`)))).data;
   });
 }
 
-async function cached(source: Uint8Array, name: string, variant: ScanVariant, ext: string, make: () => Promise<Uint8Array>): Promise<string> {
-  const key = createHash("sha256").update(source).update(JSON.stringify({ name, variant, VERSIONS })).digest("hex").slice(0, 24);
+async function cached(
+  source: Uint8Array,
+  name: string,
+  variant: ScanVariant,
+  ext: string,
+  make: () => Promise<Uint8Array>,
+): Promise<string> {
+  const key = createHash("sha256")
+    .update(source)
+    .update(JSON.stringify({ name, variant, VERSIONS }))
+    .digest("hex")
+    .slice(0, 24);
   const file = path.join(CACHE_DIR, "scans", `${key}.${ext}`);
   if (await Bun.file(file).exists()) return file;
   const bytes = await make();
@@ -82,7 +102,10 @@ async function cached(source: Uint8Array, name: string, variant: ScanVariant, ex
 
 /** The scan of `pdf` made now (no cache). */
 export async function renderScan(pdf: Uint8Array, name: string, variant: ScanVariant): Promise<Uint8Array> {
-  const converted = await convertSource({ index: 0, filename: name, data: pdf, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+  const converted = await convertSource(
+    { index: 0, filename: name, data: pdf, split_policy: "inherit" },
+    { firstPageNumber: 1, maxPages: null },
+  );
   const out = await PDFDocument.create();
   out.setCreationDate(new Date(Date.UTC(2024, 0, 1)));
   out.setModificationDate(new Date(Date.UTC(2024, 0, 1)));
@@ -93,7 +116,12 @@ export async function renderScan(pdf: Uint8Array, name: string, variant: ScanVar
       const t = page.image_transform;
       // Pages render at 300 DPI unless a limit shrank them: the degradation scales from what was rendered.
       const renderedDpi = t.effective_dpi ?? 72 * t.render_scale;
-      const jpeg = await degrade(await page.render!(), renderedDpi, variant, new Rng(seedOf(`${name}:${i}:${JSON.stringify(variant)}`)));
+      const jpeg = await degrade(
+        await page.render!(),
+        renderedDpi,
+        variant,
+        new Rng(seedOf(`${name}:${i}:${JSON.stringify(variant)}`)),
+      );
       const img = await out.embedJpg(jpeg.data);
       const [w, h] = [(jpeg.width * 72) / variant.dpi, (jpeg.height * 72) / variant.dpi];
       out.addPage([w, h]).drawImage(img, { x: 0, y: 0, width: w, height: h });
@@ -104,13 +132,26 @@ export async function renderScan(pdf: Uint8Array, name: string, variant: ScanVar
   return out.save({ useObjectStreams: false });
 }
 
-interface Raster { data: Uint8Array; width: number; height: number; channels: number }
+interface Raster {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  channels: number;
+}
 
 /** One page: grey at the variant's DPI, turned, grain and lower contrast, JPEG. */
-async function degrade(raster: Raster, sourceDpi: number, variant: ScanVariant, r: Rng): Promise<{ data: Uint8Array; width: number; height: number }> {
+async function degrade(
+  raster: Raster,
+  sourceDpi: number,
+  variant: ScanVariant,
+  r: Rng,
+): Promise<{ data: Uint8Array; width: number; height: number }> {
   const scale = variant.dpi / sourceDpi;
   const [width, height] = [Math.round(raster.width * scale), Math.round(raster.height * scale)];
-  let img = sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: raster.channels as 1 | 2 | 3 | 4 }, limitInputPixels: 80_000_000 })
+  let img = sharp(raster.data, {
+    raw: { width: raster.width, height: raster.height, channels: raster.channels as 1 | 2 | 3 | 4 },
+    limitInputPixels: 80_000_000,
+  })
     .removeAlpha()
     .resize(width, height, { kernel: "lanczos3" })
     .toColourspace("b-w");
@@ -126,6 +167,9 @@ async function degrade(raster: Raster, sourceDpi: number, variant: ScanVariant, 
     if (r.next() < 0.0005) g = 60;
     grey[i] = Math.max(0, Math.min(255, Math.round(g)));
   }
-  const jpeg = await sharp(grey, { raw: { width: info.width, height: info.height, channels: 1 } }).toColourspace("b-w").jpeg({ quality: variant.quality, mozjpeg: false }).toBuffer();
+  const jpeg = await sharp(grey, { raw: { width: info.width, height: info.height, channels: 1 } })
+    .toColourspace("b-w")
+    .jpeg({ quality: variant.quality, mozjpeg: false })
+    .toBuffer();
   return { data: new Uint8Array(jpeg), width: info.width, height: info.height };
 }

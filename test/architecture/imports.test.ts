@@ -7,14 +7,17 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { SRC, sourceFiles } from "./source-files";
 
-
 /** `core`, `queue`, …; a file directly in src/ is its own node (`cli.ts`). */
 const folderOf = (file: string) => path.relative(SRC, file).split(path.sep)[0]!;
 
 /** Relative specifiers of static imports, re-exports and dynamic imports. */
 export function importsOf(text: string): string[] {
   const specs: string[] = [];
-  const patterns = [/\b(?:import|export)\s[^'"`;]*?\bfrom\s*["']([^"']+)["']/g, /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g, /^\s*import\s*["']([^"']+)["']/gm];
+  const patterns = [
+    /\b(?:import|export)\s[^'"`;]*?\bfrom\s*["']([^"']+)["']/g,
+    /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
+    /^\s*import\s*["']([^"']+)["']/gm,
+  ];
   for (const re of patterns) for (const m of text.matchAll(re)) specs.push(m[1]!);
   return specs.filter((s) => s.startsWith("."));
 }
@@ -73,7 +76,8 @@ export function fileGraph(): Map<string, Map<string, string>> {
     const edges = new Map<string, string>();
     for (const spec of importsOf(readFileSync(file, "utf8"))) {
       const to = fileOf(file, spec);
-      if (to && to !== file && !edges.has(path.relative(SRC, to))) edges.set(path.relative(SRC, to), `${path.relative(SRC, file)} → ${spec}`);
+      if (to && to !== file && !edges.has(path.relative(SRC, to)))
+        edges.set(path.relative(SRC, to), `${path.relative(SRC, file)} → ${spec}`);
     }
     graph.set(path.relative(SRC, file), edges);
   }
@@ -82,8 +86,15 @@ export function fileGraph(): Map<string, Map<string, string>> {
 
 describe("architecture", () => {
   test("the scanner sees static, type-only and dynamic imports and finds a planted cycle", () => {
-    expect(importsOf(`import { a } from "../x";\nimport type { B } from "./y";\nconst m = await import("../z/w");\nexport * from "./q";`)).toEqual(["../x", "./y", "./q", "../z/w"]);
-    const planted = new Map([["a", new Map([["b", "a/1.ts → ../b/2"]])], ["b", new Map([["a", "b/2.ts → ../a/1"]])]]);
+    expect(
+      importsOf(
+        `import { a } from "../x";\nimport type { B } from "./y";\nconst m = await import("../z/w");\nexport * from "./q";`,
+      ),
+    ).toEqual(["../x", "./y", "./q", "../z/w"]);
+    const planted = new Map([
+      ["a", new Map([["b", "a/1.ts → ../b/2"]])],
+      ["b", new Map([["a", "b/2.ts → ../a/1"]])],
+    ]);
     expect(cyclesOf(planted)).toEqual([["a/1.ts → ../b/2", "b/2.ts → ../a/1"]]);
   });
 

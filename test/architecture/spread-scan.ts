@@ -3,8 +3,10 @@
  * source: each element becomes an argument on the stack, so an input-sized array overflows it (a 4.7 MB text's
  * 622k word boxes in `Math.max(...)` on serve's pipeline thread, issue 38). Rest parameters (`(...args) =>`,
  * `function f(...args)`) and array/object literal spreads are not calls and are not reported. Strings, template
- * literals and comments are skipped. A line (or the line above it) carrying `stack-safe:` with a reason is allowed.
+ * literals and comments are skipped. A spread with `stack-safe:` and a reason on its line or within NEAR_LINES lines
+ * above it is allowed.
  */
+const NEAR_LINES = 6;
 export interface SpreadHit {
   line: number;
   text: string;
@@ -106,8 +108,9 @@ export function findCallSpreads(src: string): SpreadHit[] {
       if (after) continue; // a rest parameter
       const line = code.slice(0, i).split("\n").length;
       const here = lines[line - 1] ?? "";
-      const above = lines[line - 2] ?? "";
-      if (/stack-safe:/.test(here) || /stack-safe:/.test(above)) continue;
+      // The formatter wraps long calls, so the reason may sit a few lines above the spread itself.
+      const near = lines.slice(Math.max(0, line - 1 - NEAR_LINES), line).join("\n");
+      if (/stack-safe:/.test(near)) continue;
       hits.push({ line, text: here.trim() });
     }
   }

@@ -10,7 +10,6 @@ import { SRC, sourceFiles } from "./source-files";
 import { maxOf, minOf, pushAll } from "../../src/core/arrays";
 import { findCallSpreads } from "./spread-scan";
 
-
 describe("call-argument spreads", () => {
   test("the scanner finds planted spreads and leaves rest parameters, literals, strings and comments alone", () => {
     const planted = [
@@ -45,7 +44,9 @@ describe("call-argument spreads", () => {
   test("src/ has none (a small case needs a `stack-safe:` comment saying why)", () => {
     const files = sourceFiles(SRC);
     expect(files.length).toBeGreaterThan(100);
-    const hits = files.flatMap((f) => findCallSpreads(readFileSync(f, "utf8")).map((h) => `${path.relative(SRC, f)}:${h.line}: ${h.text}`));
+    const hits = files.flatMap((f) =>
+      findCallSpreads(readFileSync(f, "utf8")).map((h) => `${path.relative(SRC, f)}:${h.line}: ${h.text}`),
+    );
     expect(hits).toEqual([]);
   });
 

@@ -41,9 +41,14 @@ describe("the repository stands alone", () => {
       const notes = files(path.join("fixtures/corpora", name)).filter((f) => /SOURCE\.md$/.test(f));
       expect(notes.length, `${name} has no SOURCE.md`).toBeGreaterThan(0);
     }
-    const manifest = readFileSync(path.join(corpora, "manifest.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const manifest = readFileSync(path.join(corpora, "manifest.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(manifest.length).toBeGreaterThan(50);
-    const missing = manifest.flatMap((m: { doc: string; gt?: string | string[] }) => [m.doc, m.gt ?? []].flat().filter((v) => v && !existsSync(path.join(corpora, v))));
+    const missing = manifest.flatMap((m: { doc: string; gt?: string | string[] }) =>
+      [m.doc, m.gt ?? []].flat().filter((v) => v && !existsSync(path.join(corpora, v))),
+    );
     expect(missing).toEqual([]);
   });
 });

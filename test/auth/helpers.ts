@@ -15,10 +15,22 @@ export interface Reply {
 export type AuthServer = Awaited<ReturnType<typeof startAuthServer>>;
 
 export async function startAuthServer(opts: { auth?: Partial<AuthSettings>; clock?: Clock; dir?: string } = {}) {
-  const t = buildTestApp({ adminKey: ADMIN, prefix: "auth", dir: opts.dir, clock: opts.clock, auth: opts.auth, wirePool: false });
+  const t = buildTestApp({
+    adminKey: ADMIN,
+    prefix: "auth",
+    dir: opts.dir,
+    clock: opts.clock,
+    auth: opts.auth,
+    wirePool: false,
+  });
   const base = t.listen();
 
-  async function call(method: string, url: string, headers: Record<string, string> = {}, body?: unknown): Promise<Reply> {
+  async function call(
+    method: string,
+    url: string,
+    headers: Record<string, string> = {},
+    body?: unknown,
+  ): Promise<Reply> {
     const res = await fetch(base + url, requestInit(method, headers, body));
     return { status: res.status, json: jsonOrText(await res.text()), headers: res.headers };
   }
@@ -29,10 +41,19 @@ export async function startAuthServer(opts: { auth?: Partial<AuthSettings>; cloc
     db: t.data.db,
     call,
     admin: (method: string, url: string, body?: unknown) => call(method, url, { "x-api-key": ADMIN }, body),
-    withKey: (key: string) => (method: string, url: string, body?: unknown) => call(method, url, { "x-api-key": key }, body),
+    withKey: (key: string) => (method: string, url: string, body?: unknown) =>
+      call(method, url, { "x-api-key": key }, body),
     /** Creates a client (admin API) and one key for it; returns the key. */
-    async clientWithKey(clientId: string, fields: Record<string, unknown> = {}): Promise<{ key: string; keyId: string }> {
-      const c = await call("POST", "/admin/clients", { "x-api-key": ADMIN }, { client_id: clientId, name: clientId, ...fields });
+    async clientWithKey(
+      clientId: string,
+      fields: Record<string, unknown> = {},
+    ): Promise<{ key: string; keyId: string }> {
+      const c = await call(
+        "POST",
+        "/admin/clients",
+        { "x-api-key": ADMIN },
+        { client_id: clientId, name: clientId, ...fields },
+      );
       if (c.status !== 201) throw new Error(`client ${clientId}: ${c.status} ${JSON.stringify(c.json)}`);
       const k = await call("POST", `/admin/clients/${clientId}/keys`, { "x-api-key": ADMIN }, { description: "test" });
       return { key: k.json.api_key, keyId: k.json.key_id };

@@ -13,7 +13,8 @@ beforeAll(async () => {
   s = await startAuthServer();
   expect((await s.admin("POST", "/admin/tenants", { tenant_id: "acme", name: "Acme" })).status).toBe(201);
   expect((await s.admin("POST", "/admin/tenants", { tenant_id: "globex" })).status).toBe(201);
-  acmeProject = (await s.admin("POST", "/tenants/acme/projects", { name: "Invoices", description: "" })).json.project_id;
+  acmeProject = (await s.admin("POST", "/tenants/acme/projects", { name: "Invoices", description: "" })).json
+    .project_id;
   acmeTx = (await s.admin("POST", `/tenants/acme/projects/${acmeProject}/transactions`, {})).json.transaction_id;
 });
 afterAll(() => s.stop());
@@ -43,9 +44,22 @@ describe("credentials", () => {
 
 describe("clients and keys", () => {
   test("a generated key is shown once: never in the client, its key list, or the database file", async () => {
-    const created = await s.admin("POST", "/admin/clients", { client_id: "erp", name: "ERP", tenant_id: "acme", permissions: ["transaction.read"] });
+    const created = await s.admin("POST", "/admin/clients", {
+      client_id: "erp",
+      name: "ERP",
+      tenant_id: "acme",
+      permissions: ["transaction.read"],
+    });
     expect(created.status).toBe(201);
-    expect(created.json).toMatchObject({ client_id: "erp", name: "ERP", tenant_id: "acme", permissions: ["transaction.read"], has_api_key: false, total_api_keys: 0, active_api_keys: 0 });
+    expect(created.json).toMatchObject({
+      client_id: "erp",
+      name: "ERP",
+      tenant_id: "acme",
+      permissions: ["transaction.read"],
+      has_api_key: false,
+      total_api_keys: 0,
+      active_api_keys: 0,
+    });
     const k = await s.admin("POST", "/admin/clients/erp/keys", { description: "production" });
     expect(k.status).toBe(201);
     expect(k.json).toMatchObject({ client_id: "erp", client_name: "ERP", description: "production" });
@@ -53,7 +67,11 @@ describe("clients and keys", () => {
     expect(k.json.api_key.endsWith(k.json.key_suffix)).toBe(true);
     const detail = await s.admin("GET", "/admin/clients/erp");
     expect(detail.json).toMatchObject({ has_api_key: true, total_api_keys: 1, active_api_keys: 1 });
-    const everything = JSON.stringify([detail.json, (await s.admin("GET", "/admin/clients/erp/keys")).json, (await s.admin("GET", "/admin/clients")).json]);
+    const everything = JSON.stringify([
+      detail.json,
+      (await s.admin("GET", "/admin/clients/erp/keys")).json,
+      (await s.admin("GET", "/admin/clients")).json,
+    ]);
     expect(everything).toContain(k.json.key_id);
     expect(everything).not.toContain(k.json.api_key);
     const file = storedText(s.db, s.dir, ["api_keys", "clients"]);
@@ -75,16 +93,33 @@ describe("clients and keys", () => {
     const next = await s.call("GET", `/transactions/${acmeTx}`, { "x-api-key": oldKey });
     expect(next.status).toBe(401);
     expect((await s.call("GET", `/transactions/${acmeTx}`, { "x-api-key": fresh })).status).toBe(200);
-    expect((await s.admin("GET", "/admin/clients/rotating")).json).toMatchObject({ has_api_key: true, total_api_keys: 2, active_api_keys: 1 });
+    expect((await s.admin("GET", "/admin/clients/rotating")).json).toMatchObject({
+      has_api_key: true,
+      total_api_keys: 2,
+      active_api_keys: 1,
+    });
     expect((await s.admin("DELETE", "/admin/clients/rotating/keys/key_unknown")).status).toBe(404);
   });
 
   test("deleting a client ends its keys at once; updates change permissions and limits; bad input is 400 naming the field", async () => {
     const { key } = await s.clientWithKey("temp", { tenant_id: "acme" });
-    const patched = await s.admin("PATCH", "/admin/clients/temp", { permissions: ["transaction.read", "split"], rate_limit_per_minute: 5 });
-    expect(patched.json).toMatchObject({ permissions: ["transaction.read", "split"], rate_limit_per_minute: 5, rate_limit_per_hour: null });
-    expect((await s.call("GET", "/auth/me", { "x-api-key": key })).json.rate_limits).toEqual({ per_minute: 5, per_hour: 18_000, async_per_hour: 300 });
-    expect((await s.admin("PATCH", "/admin/clients/temp", { rate_limit_per_minute: null })).json.rate_limit_per_minute).toBeNull();
+    const patched = await s.admin("PATCH", "/admin/clients/temp", {
+      permissions: ["transaction.read", "split"],
+      rate_limit_per_minute: 5,
+    });
+    expect(patched.json).toMatchObject({
+      permissions: ["transaction.read", "split"],
+      rate_limit_per_minute: 5,
+      rate_limit_per_hour: null,
+    });
+    expect((await s.call("GET", "/auth/me", { "x-api-key": key })).json.rate_limits).toEqual({
+      per_minute: 5,
+      per_hour: 18_000,
+      async_per_hour: 300,
+    });
+    expect(
+      (await s.admin("PATCH", "/admin/clients/temp", { rate_limit_per_minute: null })).json.rate_limit_per_minute,
+    ).toBeNull();
     expect((await s.admin("DELETE", "/admin/clients/temp")).status).toBe(200);
     expect((await s.call("GET", "/auth/me", { "x-api-key": key })).status).toBe(401);
     expect((await s.admin("GET", "/admin/clients/temp")).status).toBe(404);
@@ -109,7 +144,9 @@ describe("tenancy", () => {
     for (const p of ["/exports", "/documents", "/start"]) {
       expect((await as(p === "/start" ? "POST" : "GET", `/transactions/${acmeTx}${p}`)).status).toBe(404);
     }
-    expect((await as("GET", `/tenants/acme/projects/${acmeProject}`)).json.detail).toBe(`Project ${acmeProject} not found in tenant acme`);
+    expect((await as("GET", `/tenants/acme/projects/${acmeProject}`)).json.detail).toBe(
+      `Project ${acmeProject} not found in tenant acme`,
+    );
     expect((await as("POST", `/tenants/acme/projects/${acmeProject}/transactions`, {})).status).toBe(404);
     expect((await as("GET", "/tenants/acme/projects")).status).toBe(404);
     expect((await as("GET", "/tenants/globex/projects")).status).toBe(200);
@@ -120,11 +157,19 @@ describe("tenancy", () => {
     const list = await s.call("GET", "/transactions", { "x-api-key": key });
     expect(list.json.items.map((t: any) => t.transaction_id)).not.toContain(acmeTx);
     expect((await s.call("GET", "/transactions?tenant_id=acme", { "x-api-key": key })).json.items).toEqual([]);
-    const batch = await s.call("POST", "/transactions/batch-status", { "x-api-key": key }, { transaction_ids: [acmeTx] });
+    const batch = await s.call(
+      "POST",
+      "/transactions/batch-status",
+      { "x-api-key": key },
+      { transaction_ids: [acmeTx] },
+    );
     expect(batch.json.statuses[acmeTx]).toEqual({ transaction_id: acmeTx, error: "not_found" });
     expect((await s.admin("GET", "/transactions")).json.items.map((t: any) => t.transaction_id)).toContain(acmeTx);
     const { key: acmeKey } = await s.clientWithKey("acme-reader", { tenant_id: "acme" });
-    expect((await s.call("POST", "/transactions/batch-status", { "x-api-key": acmeKey }, { transaction_ids: [acmeTx] })).json.statuses[acmeTx].status).toBe("created");
+    expect(
+      (await s.call("POST", "/transactions/batch-status", { "x-api-key": acmeKey }, { transaction_ids: [acmeTx] })).json
+        .statuses[acmeTx].status,
+    ).toBe("created");
   });
 });
 
@@ -137,23 +182,47 @@ describe("permissions", () => {
     expect(create.status).toBe(403);
     expect(create.headers.get("x-ratelimit-remaining")).toBe("598"); // a refused request still counted, and says so
     expect(create.json.detail).toBe("Missing permission: transaction.create");
-    expect((await as("GET", `/transactions/${acmeTx}/exports`)).json.detail).toBe("Missing permission: transaction.download_results");
-    expect((await as("POST", "/tenants/acme/projects", { name: "x", description: "" })).json.detail).toBe("Missing permission: project.manage");
-    const { key: noRead } = await s.clientWithKey("creator-only", { tenant_id: "acme", permissions: ["transaction.create"] });
-    expect((await s.call("GET", "/transactions", { "x-api-key": noRead })).json.detail).toBe("Missing permission: transaction.read");
+    expect((await as("GET", `/transactions/${acmeTx}/exports`)).json.detail).toBe(
+      "Missing permission: transaction.download_results",
+    );
+    expect((await as("POST", "/tenants/acme/projects", { name: "x", description: "" })).json.detail).toBe(
+      "Missing permission: project.manage",
+    );
+    const { key: noRead } = await s.clientWithKey("creator-only", {
+      tenant_id: "acme",
+      permissions: ["transaction.create"],
+    });
+    expect((await s.call("GET", "/transactions", { "x-api-key": noRead })).json.detail).toBe(
+      "Missing permission: transaction.read",
+    );
     const files = await s.call("GET", `/transactions/${acmeTx}/source-files`, { "x-api-key": noRead });
     expect([files.status, files.json.detail]).toEqual([403, "Missing permission: transaction.read"]);
     expect((await as("GET", `/transactions/${acmeTx}/source-files`)).status).toBe(200);
   });
 
   test("submitting work needs the permission of each enabled split/classify/extract step of the project", async () => {
-    const { key } = await s.clientWithKey("no-extract", { tenant_id: "acme", permissions: ["transaction.create", "split", "classify"] });
-    const process = (project: string) => s.call("POST", `/tenants/acme/projects/${project}/transactions/process`, { "x-api-key": key }, { documentText: "Invoice 1" });
+    const { key } = await s.clientWithKey("no-extract", {
+      tenant_id: "acme",
+      permissions: ["transaction.create", "split", "classify"],
+    });
+    const process = (project: string) =>
+      s.call(
+        "POST",
+        `/tenants/acme/projects/${project}/transactions/process`,
+        { "x-api-key": key },
+        { documentText: "Invoice 1" },
+      );
     const refused = await process(acmeProject);
     expect(refused.status).toBe(403);
     expect(refused.json.detail).toStartWith("Missing permission: extract");
     const settings = (await s.admin("GET", `/tenants/acme/projects/${acmeProject}`)).json.settings;
-    const noExtract = (await s.admin("POST", "/tenants/acme/projects", { name: "Split only", description: "", settings: { ...settings, workflow: [{ type: "extract", enabled: false }] } })).json.project_id;
+    const noExtract = (
+      await s.admin("POST", "/tenants/acme/projects", {
+        name: "Split only",
+        description: "",
+        settings: { ...settings, workflow: [{ type: "extract", enabled: false }] },
+      })
+    ).json.project_id;
     expect((await process(noExtract)).status).toBe(202);
   });
 });
@@ -165,9 +234,18 @@ describe("administration", () => {
     expect(health.json.status).toBe("ok");
     expect(health.json.endpoints.map((e: any) => e.name)).toEqual(["database", "queue", "export_storage", "ocr"]);
     const reload = await s.call("POST", "/admin/reload-configs", { "x-admin-key": ADMIN });
-    expect(reload.json).toMatchObject({ reloaded: true, tenants: 3, rate_limits: { per_minute: 600, per_hour: 18_000, async_per_hour: 300 }, sessions: { lifetime_seconds: 43_200, idle_timeout_seconds: 1800 } });
+    expect(reload.json).toMatchObject({
+      reloaded: true,
+      tenants: 3,
+      rate_limits: { per_minute: 600, per_hour: 18_000, async_per_hour: 300 },
+      sessions: { lifetime_seconds: 43_200, idle_timeout_seconds: 1800 },
+    });
     expect((await s.call("POST", "/admin/reload-configs")).status).toBe(401);
-    expect((await s.admin("GET", "/admin/tenants")).json.items.map((t: any) => t.tenant_id)).toEqual(["default", "acme", "globex"]);
+    expect((await s.admin("GET", "/admin/tenants")).json.items.map((t: any) => t.tenant_id)).toEqual([
+      "default",
+      "acme",
+      "globex",
+    ]);
     expect((await s.admin("POST", "/admin/tenants", { tenant_id: "acme" })).status).toBe(400);
     expect((await s.admin("POST", "/admin/tenants", { tenant_id: "../etc" })).json.detail).toStartWith("tenant_id:");
   });

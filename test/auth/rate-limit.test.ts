@@ -25,7 +25,9 @@ describe("sync limits", () => {
     expect(limited.length).toBe(100);
     expect(replies.slice(0, 600).every((r) => r.status === 200)).toBe(true);
     // Headers count down one by one on the minute window (tighter than the hour window).
-    expect(ok.map((r) => Number(r.headers.get("x-ratelimit-remaining")))).toEqual(Array.from({ length: 600 }, (_, i) => 599 - i));
+    expect(ok.map((r) => Number(r.headers.get("x-ratelimit-remaining")))).toEqual(
+      Array.from({ length: 600 }, (_, i) => 599 - i),
+    );
     const reset = Number(ok[0]!.headers.get("x-ratelimit-reset"));
     expect(reset).toBeGreaterThan(started / 1000);
     expect(reset).toBeLessThanOrEqual(Math.ceil(started / 1000) + 61);
@@ -66,9 +68,18 @@ describe("sync limits", () => {
     for (let i = 0; i < 5; i++) statuses.push((await s.call("GET", "/auth/me", { "x-api-key": key })).status);
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
     // Reloading writes the counters: both windows hold the 3 counted requests; the 2 refused ones used up nothing.
-    expect((await s.admin("POST", "/admin/reload-configs")).json).toMatchObject({ reloaded: true, clients: 1, active_api_keys: 1 });
-    const counters = s.db.query(`SELECT "window", count FROM rate_limit_counters WHERE subject LIKE 'key:%' ORDER BY "window"`).all();
-    expect(counters).toEqual([{ window: "hour", count: 3 }, { window: "minute", count: 3 }]);
+    expect((await s.admin("POST", "/admin/reload-configs")).json).toMatchObject({
+      reloaded: true,
+      clients: 1,
+      active_api_keys: 1,
+    });
+    const counters = s.db
+      .query(`SELECT "window", count FROM rate_limit_counters WHERE subject LIKE 'key:%' ORDER BY "window"`)
+      .all();
+    expect(counters).toEqual([
+      { window: "hour", count: 3 },
+      { window: "minute", count: 3 },
+    ]);
   });
 });
 
@@ -78,7 +89,13 @@ describe("async limits", () => {
     const admin = s.admin;
     const project = (await admin("POST", "/tenants/default/projects", { name: "P", description: "" })).json.project_id;
     const { key } = await s.clientWithKey("submitter");
-    const submit = () => s!.call("POST", `/tenants/default/projects/${project}/transactions/process`, { "x-api-key": key }, { documentText: "Invoice 7" });
+    const submit = () =>
+      s!.call(
+        "POST",
+        `/tenants/default/projects/${project}/transactions/process`,
+        { "x-api-key": key },
+        { documentText: "Invoice 7" },
+      );
     const accepted = [await submit(), await submit(), await submit()];
     expect(accepted.map((r) => r.status)).toEqual([202, 202, 202]);
     expect(accepted.map((r) => r.headers.get("x-ratelimit-remaining"))).toEqual(["2", "1", "0"]);
@@ -94,7 +111,9 @@ describe("async limits", () => {
     const reset = Number(refused.headers.get("x-ratelimit-reset"));
     expect(Math.abs(reset - (Date.now() / 1000 + retry))).toBeLessThan(3);
     expect(refused.json).toMatchObject({ error: "rate_limit_exceeded", retry_after: retry, limit: 3, window: "hour" });
-    expect(refused.json.message).toBe(`Rate limit exceeded: 3 task submissions per hour. Try again in ${retry} seconds.`);
+    expect(refused.json.message).toBe(
+      `Rate limit exceeded: 3 task submissions per hour. Try again in ${retry} seconds.`,
+    );
     expect(Date.parse(refused.json.reset_at) / 1000).toBeCloseTo(reset, -1);
     // Other requests of the same key are still served (the sync budget is separate).
     const read = await s.call("GET", "/transactions", { "x-api-key": key });
@@ -103,7 +122,9 @@ describe("async limits", () => {
     // Creating a transaction is not a submission; starting it is.
     const created = await s.call("POST", `/tenants/default/projects/${project}/transactions`, { "x-api-key": key }, {});
     expect(created.status).toBe(201);
-    expect((await s.call("POST", `/transactions/${created.json.transaction_id}/start`, { "x-api-key": key }, {})).json.error).toBe("rate_limit_exceeded");
+    expect(
+      (await s.call("POST", `/transactions/${created.json.transaction_id}/start`, { "x-api-key": key }, {})).json.error,
+    ).toBe("rate_limit_exceeded");
   });
 });
 

@@ -18,7 +18,13 @@ afterAll(() => {
 });
 
 async function serve(): Promise<Served> {
-  const s = await spawnServe({ dataDir: dir, port: await freePort(), key: KEY, workers: 0, env: { DOCPROC_RATE_LIMIT_PER_MINUTE: "5" } });
+  const s = await spawnServe({
+    dataDir: dir,
+    port: await freePort(),
+    key: KEY,
+    workers: 0,
+    env: { DOCPROC_RATE_LIMIT_PER_MINUTE: "5" },
+  });
   running.push(s);
   return s;
 }

@@ -1,7 +1,12 @@
 /** Unit tests: key format and digests, route rules, the rate limiter's windows and persistence, settings. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { DEFAULT_AUTH_SETTINGS } from "../../src/auth/settings";
-import { accessRuleOf, parsePermissions, DEFAULT_CLIENT_PERMISSIONS, DEFAULT_USER_PERMISSIONS } from "../../src/auth/permissions";
+import {
+  accessRuleOf,
+  parsePermissions,
+  DEFAULT_CLIENT_PERMISSIONS,
+  DEFAULT_USER_PERMISSIONS,
+} from "../../src/auth/permissions";
 import { base62, newApiKey, newSessionToken, sameDigest, sha256Hex } from "../../src/auth/keys";
 import { createRateLimiter } from "../../src/auth/rate-limiter";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -35,34 +40,93 @@ describe("keys", () => {
 
 describe("permissions and route rules", () => {
   test("every route names its permission, submission flag and scope", () => {
-    expect(accessRuleOf("POST", "/tenants/t1/projects/p1/transactions/process")).toEqual({ kind: "authenticated", permission: "transaction.create", submitsWork: true, tenantId: "t1", projectId: "p1" });
-    expect(accessRuleOf("POST", "/tenants/t1/projects/p1/capture-tokens")).toMatchObject({ permission: "transaction.create", submitsWork: true });
-    expect(accessRuleOf("POST", "/tenants/t1/projects/p1/transactions")).toMatchObject({ permission: "transaction.create", submitsWork: undefined });
-    expect(accessRuleOf("POST", "/transactions/abc/start")).toMatchObject({ permission: "transaction.create", submitsWork: true, transactionId: "abc" });
-    expect(accessRuleOf("POST", "/transactions/abc/source-files")).toMatchObject({ permission: "transaction.create", transactionId: "abc" });
-    expect(accessRuleOf("GET", "/transactions/abc/source-files")).toMatchObject({ permission: "transaction.read", transactionId: "abc" });
-    expect(accessRuleOf("GET", "/transactions/abc")).toMatchObject({ permission: "transaction.read", transactionId: "abc" });
-    expect(accessRuleOf("GET", "/transactions/abc/exports/download/csv/a%20b.csv")).toMatchObject({ permission: "transaction.download_results", transactionId: "abc" });
-    expect(accessRuleOf("GET", "/transactions/abc/pages/1/image")).toMatchObject({ permission: "transaction.download_results" });
-    expect(accessRuleOf("POST", "/transactions/batch-status")).toEqual({ kind: "authenticated", permission: "transaction.read", submitsWork: undefined });
+    expect(accessRuleOf("POST", "/tenants/t1/projects/p1/transactions/process")).toEqual({
+      kind: "authenticated",
+      permission: "transaction.create",
+      submitsWork: true,
+      tenantId: "t1",
+      projectId: "p1",
+    });
+    expect(accessRuleOf("POST", "/tenants/t1/projects/p1/capture-tokens")).toMatchObject({
+      permission: "transaction.create",
+      submitsWork: true,
+    });
+    expect(accessRuleOf("POST", "/tenants/t1/projects/p1/transactions")).toMatchObject({
+      permission: "transaction.create",
+      submitsWork: undefined,
+    });
+    expect(accessRuleOf("POST", "/transactions/abc/start")).toMatchObject({
+      permission: "transaction.create",
+      submitsWork: true,
+      transactionId: "abc",
+    });
+    expect(accessRuleOf("POST", "/transactions/abc/source-files")).toMatchObject({
+      permission: "transaction.create",
+      transactionId: "abc",
+    });
+    expect(accessRuleOf("GET", "/transactions/abc/source-files")).toMatchObject({
+      permission: "transaction.read",
+      transactionId: "abc",
+    });
+    expect(accessRuleOf("GET", "/transactions/abc")).toMatchObject({
+      permission: "transaction.read",
+      transactionId: "abc",
+    });
+    expect(accessRuleOf("GET", "/transactions/abc/exports/download/csv/a%20b.csv")).toMatchObject({
+      permission: "transaction.download_results",
+      transactionId: "abc",
+    });
+    expect(accessRuleOf("GET", "/transactions/abc/pages/1/image")).toMatchObject({
+      permission: "transaction.download_results",
+    });
+    expect(accessRuleOf("POST", "/transactions/batch-status")).toEqual({
+      kind: "authenticated",
+      permission: "transaction.read",
+      submitsWork: undefined,
+    });
     expect(accessRuleOf("GET", "/transactions")).toMatchObject({ permission: "transaction.read" });
-    expect(accessRuleOf("PUT", "/tenants/t%201/projects/p/settings")).toMatchObject({ permission: "project.manage", tenantId: "t 1" });
-    expect(accessRuleOf("GET", "/tenants/t1/projects")).toEqual({ kind: "authenticated", permission: undefined, submitsWork: undefined, tenantId: "t1" });
+    expect(accessRuleOf("PUT", "/tenants/t%201/projects/p/settings")).toMatchObject({
+      permission: "project.manage",
+      tenantId: "t 1",
+    });
+    expect(accessRuleOf("GET", "/tenants/t1/projects")).toEqual({
+      kind: "authenticated",
+      permission: undefined,
+      submitsWork: undefined,
+      tenantId: "t1",
+    });
     expect(accessRuleOf("DELETE", "/admin/clients/x/keys/y")).toEqual({ kind: "admin" });
-    expect(accessRuleOf("GET", "/auth/me")).toEqual({ kind: "authenticated", permission: undefined, submitsWork: undefined });
+    expect(accessRuleOf("GET", "/auth/me")).toEqual({
+      kind: "authenticated",
+      permission: undefined,
+      submitsWork: undefined,
+    });
   });
 
   test("permission lists are validated and put in canonical order; the default leaves out project.manage", () => {
     expect(parsePermissions(["extract", "transaction.create", "extract"])).toEqual(["transaction.create", "extract"]);
-    expect(() => parsePermissions(["transaction.delete"])).toThrow(/unknown "transaction.delete"; allowed: transaction.create/);
+    expect(() => parsePermissions(["transaction.delete"])).toThrow(
+      /unknown "transaction.delete"; allowed: transaction.create/,
+    );
     expect(DEFAULT_USER_PERMISSIONS).not.toContain("project.manage");
     expect(DEFAULT_USER_PERMISSIONS).toContain("transaction.download_results");
   });
 
   test("defaults never widen: a client made without a list gets the wave-1 list; later permissions are opt-in", () => {
     // What a client created without a list held in wave 1 (fixtures/upgrade/wave-1/expected.json): no more, ever.
-    expect(DEFAULT_CLIENT_PERMISSIONS).toEqual(["transaction.create", "transaction.read", "transaction.download_results", "split", "classify", "extract"]);
-    expect(DEFAULT_USER_PERMISSIONS).toEqual([...DEFAULT_CLIENT_PERMISSIONS.slice(0, 3), "transaction.review", ...DEFAULT_CLIENT_PERMISSIONS.slice(3)]);
+    expect(DEFAULT_CLIENT_PERMISSIONS).toEqual([
+      "transaction.create",
+      "transaction.read",
+      "transaction.download_results",
+      "split",
+      "classify",
+      "extract",
+    ]);
+    expect(DEFAULT_USER_PERMISSIONS).toEqual([
+      ...DEFAULT_CLIENT_PERMISSIONS.slice(0, 3),
+      "transaction.review",
+      ...DEFAULT_CLIENT_PERMISSIONS.slice(3),
+    ]);
   });
 });
 
@@ -89,7 +153,10 @@ describe("rate limiter", () => {
     db = openDatabase(":memory:");
     const clock = fakeClock();
     const rl = createRateLimiter({ db, clock });
-    const both = [{ name: "minute", limit: 10, lengthMs: 60_000 }, { name: "async", limit: 2, lengthMs: 3600_000 }];
+    const both = [
+      { name: "minute", limit: 10, lengthMs: 60_000 },
+      { name: "async", limit: 2, lengthMs: 3600_000 },
+    ];
     expect(rl.hit("k", both).window).toMatchObject({ name: "async", remaining: 1 });
     expect(rl.hit("k", both).window).toMatchObject({ name: "async", remaining: 0 });
     expect(rl.hit("k", both)).toMatchObject({ allowed: false, window: { name: "async" } });
@@ -121,7 +188,9 @@ describe("rate limiter", () => {
       const a = createRateLimiter({ db, clock });
       const b = createRateLimiter({ db: other, clock });
       // Interleaved, as concurrent requests spread over two servers arrive: exactly 10 of 16 admitted.
-      const admitted = Array.from({ length: 16 }, (_, i) => (i % 2 ? b : a).hit("k", ten)).filter((d) => d.allowed).length;
+      const admitted = Array.from({ length: 16 }, (_, i) => (i % 2 ? b : a).hit("k", ten)).filter(
+        (d) => d.allowed,
+      ).length;
       expect(admitted).toBe(10);
       expect(a.hit("k", ten).allowed).toBe(false);
       expect(b.hit("k", ten).allowed).toBe(false);
@@ -138,14 +207,18 @@ describe("rate limiter", () => {
   });
 });
 
-
 describe("work submitted on behalf of a key", () => {
   test("chargeSubmission counts against the key's task budget; principalOfKeyId follows revocation", async () => {
     const { createGuard, guardOf } = await import("../../src/auth/guard");
     const { createClient, createKey, revokeKey } = await import("../../src/auth/clients");
     const db = openDatabase(":memory:");
     const clock = fakeClock();
-    const guard = createGuard({ db, clock, adminApiKey: "admin", settings: { ...DEFAULT_AUTH_SETTINGS, asyncPerHour: 2 } });
+    const guard = createGuard({
+      db,
+      clock,
+      adminApiKey: "admin",
+      settings: { ...DEFAULT_AUTH_SETTINGS, asyncPerHour: 2 },
+    });
     expect(guardOf(db)).toBe(guard);
     createClient(db, clock, { client_id: "phone-minter" });
     const key = createKey(db, clock, "phone-minter", {});

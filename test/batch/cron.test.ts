@@ -14,7 +14,8 @@ beforeAll(async () => {
 
 async function inbox(n: number, tag: string): Promise<string> {
   const dir = tempDir("cron-in", cleanup);
-  for (let i = 0; i < n; i++) await Bun.write(path.join(dir, `doc-${i}.pdf`), await textPdf(`Invoice ${tag}-${i} total ${100 + i} EUR`));
+  for (let i = 0; i < n; i++)
+    await Bun.write(path.join(dir, `doc-${i}.pdf`), await textPdf(`Invoice ${tag}-${i} total ${100 + i} EUR`));
   return dir;
 }
 
@@ -32,7 +33,9 @@ describe("process --data (cron-safe batches)", () => {
     const s1 = JSON.parse(first.stdout);
     expect(s1.total).toBe(3);
     expect(s1.succeeded).toBe(3);
-    expect(s1.already_processed).toEqual([expect.objectContaining({ file: path.join(dir, "zz-copy-of-doc-0.pdf"), reason: "duplicate" })]);
+    expect(s1.already_processed).toEqual([
+      expect.objectContaining({ file: path.join(dir, "zz-copy-of-doc-0.pdf"), reason: "duplicate" }),
+    ]);
     expect(resultsFiles(out)).toHaveLength(3);
     // The summary reports the transaction id the outputs were written under.
     for (const f of s1.files) expect(path.basename(f.results_file)).toBe(`${f.transaction_id}_data.json`);
@@ -54,7 +57,10 @@ describe("process --data (cron-safe batches)", () => {
     const dir = await inbox(6, "overlap");
     // A scanned page keeps the first run busy for seconds (OCR); born-digital pages alone finished before the second
     // run had started on an idle machine, and both exited 0.
-    await Bun.write(path.join(dir, "doc-1b-scan.pdf"), Bun.file(path.resolve(import.meta.dir, "../../fixtures/inbox/scanned-invoice.pdf")));
+    await Bun.write(
+      path.join(dir, "doc-1b-scan.pdf"),
+      Bun.file(path.resolve(import.meta.dir, "../../fixtures/inbox/scanned-invoice.pdf")),
+    );
     const out = tempDir("cron-out", cleanup);
     const data = tempDir("cron-data", cleanup);
     const args = ["process", dir, "--out", out, "--data", data, "--json"];

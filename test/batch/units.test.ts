@@ -50,7 +50,12 @@ describe("stability tracker", () => {
     await Bun.write(file, "part 1");
     let clock = 0;
     const ready: string[] = [];
-    const t = new StabilityTracker({ stableMs: 1000, pollMs: 10_000, now: () => clock, onStable: (f) => ready.push(f) });
+    const t = new StabilityTracker({
+      stableMs: 1000,
+      pollMs: 10_000,
+      now: () => clock,
+      onStable: (f) => ready.push(f),
+    });
     t.track(file);
     await t.poll(); // first look: records size/mtime
     clock = 900;

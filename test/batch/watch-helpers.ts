@@ -50,7 +50,10 @@ export class WatchProc {
   async waitFor(pred: (events: Event[]) => boolean, timeoutMs = 60_000, what = "condition"): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!pred(this.events)) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; events: ${JSON.stringify(this.events.slice(-5))}; stderr: ${this.stderr}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out waiting for ${what}; events: ${JSON.stringify(this.events.slice(-5))}; stderr: ${this.stderr}`,
+        );
       await Promise.race([new Promise<void>((r) => this.waiters.push(r)), Bun.sleep(200)]);
     }
   }
@@ -73,7 +76,13 @@ export async function setupWatch(cleanup: string[], opts: { defaultProject?: boo
   const out = path.join(root, "out");
   const data = path.join(root, "data");
   const project = opts.defaultProject ? [] : ["--project", await perFileProject(root)];
-  return { root, inbox, out, data, args: (extra: string[] = []) => [inbox, "--out", out, "--data", data, ...project, ...extra] };
+  return {
+    root,
+    inbox,
+    out,
+    data,
+    args: (extra: string[] = []) => [inbox, "--out", out, "--data", data, ...project, ...extra],
+  };
 }
 
 export async function mkdirp(dir: string): Promise<void> {

@@ -29,12 +29,24 @@ describe("watch notifications", () => {
         split: { mode: "per_file" },
         workflow: [
           { type: "export" },
-          { type: "notification", id: "hook", activity: { webhook_url: `http://127.0.0.1:${server.port}/hook`, hmac_secret: "s3cret", retry_max_attempts: 1, api_base_url: "http://127.0.0.1:8080" } },
+          {
+            type: "notification",
+            id: "hook",
+            activity: {
+              webhook_url: `http://127.0.0.1:${server.port}/hook`,
+              hmac_secret: "s3cret",
+              retry_max_attempts: 1,
+              api_base_url: "http://127.0.0.1:8080",
+            },
+          },
         ],
       }),
     );
     await Bun.write(path.join(s.inbox, "n.pdf"), await textPdf("Notified invoice total 5 EUR"));
-    const w = new WatchProc([s.inbox, "--out", s.out, "--data", s.data, "--project", projectFile, "--stable-ms", "200"], { env: { DOCPROC_WEBHOOK_ALLOW: "127.0.0.0/8" } });
+    const w = new WatchProc(
+      [s.inbox, "--out", s.out, "--data", s.data, "--project", projectFile, "--stable-ms", "200"],
+      { env: { DOCPROC_WEBHOOK_ALLOW: "127.0.0.0/8" } },
+    );
     try {
       await w.waitFor((ev) => ev.some((e) => e.event === "done" || e.event === "failed"), 60_000, "outcome");
       const done = w.of("done")[0]!;
@@ -70,7 +82,9 @@ describe("watch SIGTERM", () => {
     const again = new WatchProc(args);
     try {
       await again.waitFor((ev) => ev.some((e) => e.event === "done"), 60_000, "rest done");
-      expect(again.of("done").map((e) => path.basename(String(e.file)))).toEqual([inHand!.endsWith("a-scanned.pdf") ? "b-text.pdf" : "a-scanned.pdf"]);
+      expect(again.of("done").map((e) => path.basename(String(e.file)))).toEqual([
+        inHand!.endsWith("a-scanned.pdf") ? "b-text.pdf" : "a-scanned.pdf",
+      ]);
       expect(resultsFiles(s.out)).toHaveLength(2);
     } finally {
       expect(await again.stop()).toBe(0);
@@ -133,7 +147,11 @@ describe("watch destinations", () => {
     await Bun.write(path.join(s.inbox, "acme", "bad.pdf"), "not a pdf at all");
     const w = new WatchProc(s.args(["--stable-ms", "200", "--processed", archive, "--failed", rejected]));
     try {
-      await w.waitFor((ev) => ev.some((e) => e.event === "done") && ev.some((e) => e.event === "failed"), 60_000, "both");
+      await w.waitFor(
+        (ev) => ev.some((e) => e.event === "done") && ev.some((e) => e.event === "failed"),
+        60_000,
+        "both",
+      );
       expect(existsSync(path.join(archive, "acme", "ok.pdf"))).toBe(true);
       expect(existsSync(path.join(rejected, "acme", "bad.pdf"))).toBe(true);
       expect(readFileSync(path.join(rejected, "acme", "bad.pdf.error.txt"), "utf8")).toContain("unsupported_format");

@@ -57,9 +57,16 @@ for (const mode of ["inotify", "polling"] as const) {
         await w.waitFor((ev) => ev.some((e) => e.event === "done"), 60_000, "first done");
         await Bun.write(path.join(s.inbox, "second.pdf"), bytes);
         await Bun.write(path.join(s.inbox, "broken.pdf"), "%PDF-1.4 this is not really a PDF");
-        await w.waitFor((ev) => ev.some((e) => e.event === "skipped") && ev.some((e) => e.event === "failed"), 60_000, "skip + fail");
+        await w.waitFor(
+          (ev) => ev.some((e) => e.event === "skipped") && ev.some((e) => e.event === "failed"),
+          60_000,
+          "skip + fail",
+        );
         expect(w.of("done")).toHaveLength(1);
-        expect(w.of("skipped")[0]).toMatchObject({ file: path.join(s.inbox, "second.pdf"), reason: "already_processed" });
+        expect(w.of("skipped")[0]).toMatchObject({
+          file: path.join(s.inbox, "second.pdf"),
+          reason: "already_processed",
+        });
         expect(resultsFiles(s.out)).toHaveLength(1);
         expect(readdirSync(path.join(s.inbox, "processed")).sort()).toEqual(["first.pdf", "second.pdf"]);
         const note = readFileSync(path.join(s.inbox, "failed", "broken.pdf.error.txt"), "utf8");
@@ -78,9 +85,15 @@ describe("watch under load and after kill -9", () => {
     const w = new WatchProc(s.args(["--stable-ms", "300"]));
     try {
       await w.waitFor((ev) => ev.some((e) => e.event === "watching"), 30_000, "watching");
-      const pdfs = await Promise.all(Array.from({ length: 200 }, (_, i) => textPdf(`Bulk invoice ${i} total ${i + 10} EUR`)));
+      const pdfs = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => textPdf(`Bulk invoice ${i} total ${i + 10} EUR`)),
+      );
       await Promise.all(pdfs.map((b, i) => Bun.write(path.join(s.inbox, `bulk-${String(i).padStart(3, "0")}.pdf`), b)));
-      await w.waitFor((ev) => ev.filter((e) => e.event === "done" || e.event === "failed").length >= 200, 300_000, "200 outcomes");
+      await w.waitFor(
+        (ev) => ev.filter((e) => e.event === "done" || e.event === "failed").length >= 200,
+        300_000,
+        "200 outcomes",
+      );
       await Bun.sleep(1000); // anything processed twice would show up now
       const done = w.of("done");
       expect(done).toHaveLength(200);
@@ -98,7 +111,11 @@ describe("watch under load and after kill -9", () => {
     const s = await setupWatch(cleanup);
     await mkdirp(s.inbox);
     const n = 21;
-    for (let i = 0; i < n - 1; i++) await Bun.write(path.join(s.inbox, `k-${String(i).padStart(2, "0")}.pdf`), await textPdf(`Killed run invoice ${i}`));
+    for (let i = 0; i < n - 1; i++)
+      await Bun.write(
+        path.join(s.inbox, `k-${String(i).padStart(2, "0")}.pdf`),
+        await textPdf(`Killed run invoice ${i}`),
+      );
     // A scanned page in the middle: OCR keeps it in hand for seconds, so the kill lands mid-file for certain.
     const scan = path.join(s.inbox, "k-10-scan.pdf");
     await Bun.write(scan, Bun.file(path.resolve(import.meta.dir, "../../fixtures/inbox/scanned-invoice.pdf")));
@@ -113,12 +130,24 @@ describe("watch under load and after kill -9", () => {
 
     const second = new WatchProc(s.args(["--stable-ms", "200", "--concurrency", "2"]));
     try {
-      await second.waitFor(() => readdirSync(s.inbox).filter((f) => f.endsWith(".pdf")).length === 0 && second.of("taken").length === second.of("done").length, 180_000, "inbox drained");
+      await second.waitFor(
+        () =>
+          readdirSync(s.inbox).filter((f) => f.endsWith(".pdf")).length === 0 &&
+          second.of("taken").length === second.of("done").length,
+        180_000,
+        "inbox drained",
+      );
       await Bun.sleep(500);
       const doneAfter = second.of("done").map((e) => e.transaction_id);
       // Files in hand at the kill are re-taken (same transaction id, so their outputs are overwritten, not doubled).
-      const interrupted = first.of("taken").filter((t) => !doneBefore.has(t.transaction_id)).map((t) => t.transaction_id);
-      const retaken = second.of("taken").filter((t) => t.retaken).map((t) => t.transaction_id);
+      const interrupted = first
+        .of("taken")
+        .filter((t) => !doneBefore.has(t.transaction_id))
+        .map((t) => t.transaction_id);
+      const retaken = second
+        .of("taken")
+        .filter((t) => t.retaken)
+        .map((t) => t.transaction_id);
       // (a file claimed just before the kill may not have had its "taken" line read yet, hence "contain", not "equal").
       const skippedIds = new Set(second.of("skipped").map((k) => k.transaction_id));
       for (const id of interrupted) expect(retaken.includes(id!) || skippedIds.has(id)).toBe(true);

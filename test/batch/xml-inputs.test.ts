@@ -24,7 +24,9 @@ const temps: string[] = [];
 afterAll(() => removeAll(temps));
 
 function walkXml(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walkXml(path.join(dir, e.name)) : e.name.endsWith(".xml") ? [path.join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walkXml(path.join(dir, e.name)) : e.name.endsWith(".xml") ? [path.join(dir, e.name)] : [],
+  );
 }
 
 describe("sniffEInvoiceXml", () => {
@@ -34,7 +36,10 @@ describe("sniffEInvoiceXml", () => {
       const data = new Uint8Array(readFileSync(f));
       const s = sniffEInvoiceXml(data);
       counts[s.syntax ?? "none"]++;
-      expect({ f, einvoice: s.syntax !== null }).toEqual({ f, einvoice: readEInvoice([{ filename: f, data }]) !== null });
+      expect({ f, einvoice: s.syntax !== null }).toEqual({
+        f,
+        einvoice: readEInvoice([{ filename: f, data }]) !== null,
+      });
     }
     expect(counts.UBL).toBeGreaterThan(200);
     expect(counts.CII).toBeGreaterThan(100);
@@ -51,7 +56,10 @@ describe("sniffEInvoiceXml", () => {
     const foreign = sniffEInvoiceXml(enc(`<Invoice xmlns="http://example.com/erp"><Total>1</Total></Invoice>`));
     expect(foreign.syntax).toBeNull();
     expect(foreign.syntax === null && foreign.reason).toContain("<Invoice> in http://example.com/erp");
-    expect(sniffEInvoiceXml(enc(`<svg xmlns="http://www.w3.org/2000/svg"><text>Invoice CrossIndustryInvoice</text></svg>`)).syntax).toBeNull();
+    expect(
+      sniffEInvoiceXml(enc(`<svg xmlns="http://www.w3.org/2000/svg"><text>Invoice CrossIndustryInvoice</text></svg>`))
+        .syntax,
+    ).toBeNull();
     expect(sniffEInvoiceXml(enc("Invoice 2024-1, total 12.00"))).toEqual({ syntax: null, reason: "not XML" });
   });
 });
@@ -80,7 +88,13 @@ describe("folders with XML files", () => {
     const out = path.join(tempDir("xml-out", temps), "out");
     const run = await runCli(["process", dir, "--out", out, "--json"], { timeoutMs: 120_000 });
     expect(run.code).toBe(0);
-    const summary = JSON.parse(run.stdout) as { total: number; succeeded: number; files: Array<{ file: string; documents: number }>; skipped: string[]; skipped_reasons: Record<string, string> };
+    const summary = JSON.parse(run.stdout) as {
+      total: number;
+      succeeded: number;
+      files: Array<{ file: string; documents: number }>;
+      skipped: string[];
+      skipped_reasons: Record<string, string>;
+    };
     expect(summary.total).toBe(3);
     expect(summary.succeeded).toBe(3);
     expect(summary.files.every((f) => f.documents === 1)).toBe(true);

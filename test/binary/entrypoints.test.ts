@@ -16,7 +16,8 @@ test("every `new Worker` script under src/ is an entrypoint of the binary, and t
   for (const file of new Bun.Glob("src/**/*.ts").scanSync({ cwd: ROOT })) {
     const text = readFileSync(path.join(ROOT, file), "utf8");
     if (!/new Worker\(/.test(text)) continue;
-    for (const m of text.matchAll(/new URL\("\.\/([^"]+\.ts)", import\.meta\.url\)/g)) started.push(path.posix.join(path.posix.dirname(file), m[1]!));
+    for (const m of text.matchAll(/new URL\("\.\/([^"]+\.ts)", import\.meta\.url\)/g))
+      started.push(path.posix.join(path.posix.dirname(file), m[1]!));
   }
   expect(started.length).toBeGreaterThan(0);
   expect(started.filter((f) => !WORKER_ENTRYPOINTS.includes(f))).toEqual([]);

@@ -28,7 +28,12 @@ let phone: BrowserContext;
 let project: string;
 let key: string;
 
-async function api(method: string, url: string, body?: unknown, headers: Record<string, string> = { "x-api-key": key }) {
+async function api(
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = { "x-api-key": key },
+) {
   const res = await fetch(server.url + url, requestInit(method, headers, body));
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : null };
@@ -42,7 +47,10 @@ const mint = async (body: Record<string, unknown> = {}) => {
 
 /** A corpus scan as a PNG "photo" with the given longest side. */
 async function photo(name: string, side: number) {
-  const buffer = await sharp(readFileSync(path.join(CORPUS, `${name}.png`)), { limitInputPixels: 50_000_000 }).resize(side, side, { fit: "inside" }).png().toBuffer();
+  const buffer = await sharp(readFileSync(path.join(CORPUS, `${name}.png`)), { limitInputPixels: 50_000_000 })
+    .resize(side, side, { fit: "inside" })
+    .png()
+    .toBuffer();
   return { name: `${name}.png`, mimeType: "image/png", buffer };
 }
 
@@ -64,17 +72,40 @@ async function waitCompleted(id: string): Promise<{ status: string }> {
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run installs it)`);
   dir = makeTempDir("capture-e2e");
-  server = await startServer({ host: "127.0.0.1", port: 0, dataDir: dir, workers: 1, config: { ...DEFAULT_CONFIG, adminApiKey: ADMIN, longPollRecheckMs: 200 }, log: () => {} });
+  server = await startServer({
+    host: "127.0.0.1",
+    port: 0,
+    dataDir: dir,
+    workers: 1,
+    config: { ...DEFAULT_CONFIG, adminApiKey: ADMIN, longPollRecheckMs: 200 },
+    log: () => {},
+  });
   db = openDatabase(path.join(dir, "docproc.db"));
   const admin = { "x-api-key": ADMIN };
-  project = (await api("POST", "/tenants/default/projects", { name: "Phone capture", description: "" }, admin)).json.project_id;
+  project = (await api("POST", "/tenants/default/projects", { name: "Phone capture", description: "" }, admin)).json
+    .project_id;
   await api("POST", "/admin/clients", { client_id: "front-desk", name: "Front desk" }, admin);
   key = (await api("POST", "/admin/clients/front-desk/keys", { description: "capture e2e" }, admin)).json.api_key;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
-  phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: "en-GB" });
+  phone = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale: "en-GB",
+  });
   mkdirSync(OUT, { recursive: true });
 });
 
@@ -92,7 +123,12 @@ describe("capture page in chromium on a phone viewport", () => {
     await page.waitForSelector("#capture:not([hidden])");
     expect(new URL(page.url()).hash).toBe(""); // the token left the address bar
     expect(await page.textContent("#max")).toBe("20");
-    const [a, b, c, extra] = await Promise.all([photo("FlipkartInvoice", 789), photo("SammyMaystoneLinesTest", 1000), photo("AmazonWebServices", 3000), photo("oyo", 900)]);
+    const [a, b, c, extra] = await Promise.all([
+      photo("FlipkartInvoice", 789),
+      photo("SammyMaystoneLinesTest", 1000),
+      photo("AmazonWebServices", 3000),
+      photo("oyo", 900),
+    ]);
     await page.setInputFiles("#camera", [a, b]);
     await page.waitForFunction(() => document.querySelectorAll("#pages .page").length === 2);
     await page.setInputFiles("#camera", [c, extra]);
@@ -106,7 +142,12 @@ describe("capture page in chromium on a phone viewport", () => {
     await page.evaluate(() => {
       const seen: string[] = ((window as unknown as { progressSeen: string[] }).progressSeen = []);
       const bar = document.getElementById("progress")!;
-      new MutationObserver(() => seen.push(bar.hidden ? "hidden" : bar.textContent!.trim())).observe(bar, { subtree: true, childList: true, characterData: true, attributes: true });
+      new MutationObserver(() => seen.push(bar.hidden ? "hidden" : bar.textContent!.trim())).observe(bar, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+      });
     });
     await page.click("#send");
     await page.waitForSelector("#done:not([hidden])", { timeout: 30_000 });
@@ -117,10 +158,16 @@ describe("capture page in chromium on a phone viewport", () => {
     await page.screenshot({ path: path.join(OUT, "capture-done.png") });
 
     expect(await waitCompleted(t.transaction_id)).toMatchObject({ status: "completed" });
-    const pages = db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM pages WHERE transaction_id = ?").get(t.transaction_id);
+    const pages = db
+      .query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM pages WHERE transaction_id = ?")
+      .get(t.transaction_id);
     expect(pages?.n).toBe(3);
     // Order as arranged on the phone; every photo re-encoded as JPEG on the phone, the large one downscaled to 2000 px.
-    const files = db.query<{ blob_hash: string; content_type: string }, [string]>("SELECT blob_hash, content_type FROM source_files WHERE transaction_id = ? ORDER BY file_index").all(t.transaction_id);
+    const files = db
+      .query<{ blob_hash: string; content_type: string }, [string]>(
+        "SELECT blob_hash, content_type FROM source_files WHERE transaction_id = ? ORDER BY file_index",
+      )
+      .all(t.transaction_id);
     const blobs = fsBlobStore(path.join(dir, "blobs"));
     const sizes = await Promise.all(files.map(async (f) => sharp(await blobs.get(f.blob_hash)).metadata()));
     expect(sizes.map((m) => m.format)).toEqual(["jpeg", "jpeg", "jpeg"]);
@@ -129,7 +176,12 @@ describe("capture page in chromium on a phone viewport", () => {
     const again = await open(t.capture_url);
     await again.waitForSelector("#problem:not([hidden])");
     expect(await again.textContent("#problem-title")).toBe("This code was already used");
-    const direct = await api("POST", "/capture/submit", captureForm(t.token, [{ name: "x.jpg", data: new Uint8Array(a.buffer) }]), {});
+    const direct = await api(
+      "POST",
+      "/capture/submit",
+      captureForm(t.token, [{ name: "x.jpg", data: new Uint8Array(a.buffer) }]),
+      {},
+    );
     expect(direct.status).toBe(410);
     expect(direct.json.state).toBe("consumed");
   }, 90_000);
@@ -138,14 +190,26 @@ describe("capture page in chromium on a phone viewport", () => {
     const t = await mint({ page_limit: 2 });
     const page = await open(t.capture_url);
     await page.waitForSelector("#capture:not([hidden])");
-    const shots = await Promise.all([photo("FlipkartInvoice", 600), photo("oyo", 600), photo("SammyMaystoneLinesTest", 600)]);
+    const shots = await Promise.all([
+      photo("FlipkartInvoice", 600),
+      photo("oyo", 600),
+      photo("SammyMaystoneLinesTest", 600),
+    ]);
     await page.setInputFiles("#camera", shots);
     await page.waitForSelector("#message:not([hidden])");
     expect(await page.locator("#pages .page").count()).toBe(2);
     expect(await page.textContent("#message")).toContain("at most 2 pages: 1 file was not added");
     expect(await page.locator("#camera").isDisabled()).toBe(true);
     expect(await page.locator("#pick").isDisabled()).toBe(true);
-    const direct = await api("POST", "/capture/submit", captureForm(t.token, shots.map((s) => ({ name: s.name, data: new Uint8Array(s.buffer) }))), {});
+    const direct = await api(
+      "POST",
+      "/capture/submit",
+      captureForm(
+        t.token,
+        shots.map((s) => ({ name: s.name, data: new Uint8Array(s.buffer) })),
+      ),
+      {},
+    );
     expect(direct.status).toBe(413);
     expect(direct.json.detail).toBe("3 pages submitted; this capture code accepts at most 2");
   }, 30_000);
@@ -157,7 +221,9 @@ describe("capture page in chromium on a phone viewport", () => {
     await page.waitForSelector("#problem:not([hidden])");
     expect(await page.textContent("#problem-title")).toBe("This code has expired");
     await page.screenshot({ path: path.join(OUT, "capture-expired.png") });
-    expect((await api("GET", `/tenants/default/projects/${project}/capture-tokens/${t.transaction_id}`)).json).toMatchObject({ state: "expired", scanned_at: null });
+    expect(
+      (await api("GET", `/tenants/default/projects/${project}/capture-tokens/${t.transaction_id}`)).json,
+    ).toMatchObject({ state: "expired", scanned_at: null });
   }, 30_000);
 
   test("a scanned code expires when its window ends: the page stops, and a late submit is refused (410)", async () => {
@@ -168,7 +234,12 @@ describe("capture page in chromium on a phone viewport", () => {
     await page.waitForSelector("#pages .page");
     await page.waitForSelector("#problem:not([hidden])", { timeout: 5000 });
     expect(await page.textContent("#problem-title")).toBe("This code has expired");
-    const late = await api("POST", "/capture/submit", captureForm(t.token, [{ name: "p.png", data: new Uint8Array((await photo("FlipkartInvoice", 500)).buffer) }]), {});
+    const late = await api(
+      "POST",
+      "/capture/submit",
+      captureForm(t.token, [{ name: "p.png", data: new Uint8Array((await photo("FlipkartInvoice", 500)).buffer) }]),
+      {},
+    );
     expect(late.status).toBe(410);
     expect(late.json.state).toBe("expired");
     expect((await api("GET", `/transactions/${t.transaction_id}`)).status).toBe(404);
@@ -177,7 +248,9 @@ describe("capture page in chromium on a phone viewport", () => {
     const t = await mint({ page_limit: 3 });
     const page = await open(t.capture_url);
     await page.waitForSelector("#capture:not([hidden])");
-    await page.setInputFiles("#pick", [{ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a document") }]);
+    await page.setInputFiles("#pick", [
+      { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a document") },
+    ]);
     await page.waitForSelector("#message:not([hidden])");
     expect(await page.textContent("#message")).toBe("Only photos and PDF files can be sent.");
     await page.setInputFiles("#camera", [await photo("FlipkartInvoice", 700)]);
@@ -193,7 +266,9 @@ describe("capture page in chromium on a phone viewport", () => {
     await page.waitForSelector("#done:not([hidden])", { timeout: 30_000 });
     expect(await page.textContent("#done-text")).toContain("3 pages were sent");
     expect(await waitCompleted(t.transaction_id)).toMatchObject({ status: "completed" }); // on failure: shows error_message
-    const pages = db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM pages WHERE transaction_id = ?").get(t.transaction_id);
+    const pages = db
+      .query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM pages WHERE transaction_id = ?")
+      .get(t.transaction_id);
     expect(pages?.n).toBe(3);
   }, 60_000);
 });

@@ -23,7 +23,10 @@ async function adminCall(method: string, url: string, body: unknown) {
   return res.json() as Promise<any>;
 }
 
-function spawnCapture(args: string[], env: Record<string, string> = {}): { proc: Subprocess; output: () => string; stdout: () => string } {
+function spawnCapture(
+  args: string[],
+  env: Record<string, string> = {},
+): { proc: Subprocess; output: () => string; stdout: () => string } {
   const proc = spawnCli(["capture", ...args], { env: { DOCPROC_API_KEY: "", ...env } });
   const output = capture(proc);
   return { proc, output, stdout: output };
@@ -46,7 +49,10 @@ function decodeTerminalQr(text: string): string | null {
   const light: boolean[][] = [];
   for (const row of rows) {
     const chars = [...row.padEnd(width, " ")];
-    light.push(chars.map((c) => c === "█" || c === "▀"), chars.map((c) => c === "█" || c === "▄"));
+    light.push(
+      chars.map((c) => c === "█" || c === "▀"),
+      chars.map((c) => c === "█" || c === "▄"),
+    );
   }
   const scale = 6;
   const margin = 4 * scale;
@@ -56,7 +62,13 @@ function decodeTerminalQr(text: string): string | null {
   light.forEach((line, y) =>
     line.forEach((isLight, x) => {
       if (isLight) return;
-      for (let dy = 0; dy < scale; dy++) for (let dx = 0; dx < scale; dx++) px.fill(0, ((margin + y * scale + dy) * w + margin + x * scale + dx) * 4, ((margin + y * scale + dy) * w + margin + x * scale + dx) * 4 + 3);
+      for (let dy = 0; dy < scale; dy++)
+        for (let dx = 0; dx < scale; dx++)
+          px.fill(
+            0,
+            ((margin + y * scale + dy) * w + margin + x * scale + dx) * 4,
+            ((margin + y * scale + dy) * w + margin + x * scale + dx) * 4 + 3,
+          );
     }),
   );
   return jsQR(px, w, h)?.data ?? null;
@@ -64,7 +76,15 @@ function decodeTerminalQr(text: string): string | null {
 
 beforeAll(async () => {
   dir = makeTempDir("capture-cli");
-  server = await startServer({ host: "127.0.0.1", port: 0, dataDir: dir, workers: 1, runPipeline: fakeRunner, config: { ...DEFAULT_CONFIG, adminApiKey: ADMIN, longPollRecheckMs: 100 }, log: () => {} });
+  server = await startServer({
+    host: "127.0.0.1",
+    port: 0,
+    dataDir: dir,
+    workers: 1,
+    runPipeline: fakeRunner,
+    config: { ...DEFAULT_CONFIG, adminApiKey: ADMIN, longPollRecheckMs: 100 },
+    log: () => {},
+  });
   project = (await adminCall("POST", "/tenants/default/projects", { name: "Desk", description: "" })).project_id;
   await adminCall("POST", "/admin/clients", { client_id: "desk", name: "Desk" });
   key = (await adminCall("POST", "/admin/clients/desk/keys", { description: "cli" })).api_key;
@@ -82,10 +102,24 @@ describe("docproc capture", () => {
     expect(decodeTerminalQr(run.output())).toBe(url);
     await waitFor(run.output, /up to 20 pages/);
     // The phone: open the page (scan), then send two photos.
-    expect((await fetch(`${server.url}/capture/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${server.url}/capture/session`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ token }),
+        })
+      ).status,
+    ).toBe(200);
     await waitFor(run.output, /Code opened on the phone/, 10_000);
     const jpeg = await scanJpeg("FlipkartInvoice", 300);
-    const sent = await fetch(`${server.url}/capture/submit`, { method: "POST", body: captureForm(token!, [{ name: "page-01.jpg", data: jpeg }, { name: "page-02.jpg", data: jpeg }]) });
+    const sent = await fetch(`${server.url}/capture/submit`, {
+      method: "POST",
+      body: captureForm(token!, [
+        { name: "page-01.jpg", data: jpeg },
+        { name: "page-02.jpg", data: jpeg },
+      ]),
+    });
     const { transaction_id } = (await sent.json()) as { transaction_id: string };
     expect(await run.proc.exited).toBe(0);
     const out = run.output();

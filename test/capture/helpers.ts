@@ -19,9 +19,21 @@ export interface Reply {
 
 export async function captureApp(opts: { auth?: Partial<AuthSettings>; config?: Partial<ServerConfig> } = {}) {
   const clock = fakeClock(Date.parse("2026-03-01T10:00:00Z"));
-  const t = buildTestApp({ adminKey: ADMIN, prefix: "capture", clock, auth: opts.auth, config: opts.config, wirePool: false });
+  const t = buildTestApp({
+    adminKey: ADMIN,
+    prefix: "capture",
+    clock,
+    auth: opts.auth,
+    config: opts.config,
+    wirePool: false,
+  });
 
-  async function call(method: string, url: string, headers: Record<string, string> = {}, body?: unknown): Promise<Reply> {
+  async function call(
+    method: string,
+    url: string,
+    headers: Record<string, string> = {},
+    body?: unknown,
+  ): Promise<Reply> {
     const res = await t.app.handle(new Request(`http://phone.test${url}`, requestInit(method, headers, body)));
     return { status: res.status, json: jsonOrText(await res.text()), headers: res.headers };
   }
@@ -35,7 +47,8 @@ export async function captureApp(opts: { auth?: Partial<AuthSettings>; config?: 
     /** The app itself, for requests built by hand (streaming bodies). */
     handle: (request: Request) => t.app.handle(request),
     admin,
-    withKey: (key: string) => (method: string, url: string, body?: unknown) => call(method, url, { "x-api-key": key }, body),
+    withKey: (key: string) => (method: string, url: string, body?: unknown) =>
+      call(method, url, { "x-api-key": key }, body),
     async project(tenant = "default"): Promise<string> {
       const r = await admin("POST", `/tenants/${tenant}/projects`, { name: "Capture", description: "" });
       if (r.status !== 201) throw new Error(`project: ${r.status} ${JSON.stringify(r.json)}`);
@@ -49,7 +62,8 @@ export async function captureApp(opts: { auth?: Partial<AuthSettings>; config?: 
       return { key: k.json.api_key, keyId: k.json.key_id };
     },
     scan: (token: string) => call("POST", "/capture/session", {}, { token }),
-    submit: (token: string, files: Array<{ name: string; data: Uint8Array; type?: string }>) => call("POST", "/capture/submit", {}, captureForm(token, files)),
+    submit: (token: string, files: Array<{ name: string; data: Uint8Array; type?: string }>) =>
+      call("POST", "/capture/submit", {}, captureForm(token, files)),
     close: () => t.close(),
   };
 }
@@ -57,14 +71,21 @@ export async function captureApp(opts: { auth?: Partial<AuthSettings>; config?: 
 export function captureForm(token: string, files: Array<{ name: string; data: Uint8Array; type?: string }>): FormData {
   const form = new FormData();
   form.append("token", token);
-  for (const f of files) form.append("files", new File([f.data as BlobPart], f.name, { type: f.type ?? "application/octet-stream" }));
+  for (const f of files)
+    form.append("files", new File([f.data as BlobPart], f.name, { type: f.type ?? "application/octet-stream" }));
   return form;
 }
 
 /** A small real scan from the corpus as JPEG (longest side `side` px). */
 export async function scanJpeg(name: string, side = 700): Promise<Uint8Array> {
   const src = readFileSync(path.join(CORPUS, `${name}.png`));
-  return new Uint8Array(await sharp(src, { limitInputPixels: 50_000_000 }).resize(side, side, { fit: "inside" }).flatten({ background: "#fff" }).jpeg({ quality: 80 }).toBuffer());
+  return new Uint8Array(
+    await sharp(src, { limitInputPixels: 50_000_000 })
+      .resize(side, side, { fit: "inside" })
+      .flatten({ background: "#fff" })
+      .jpeg({ quality: 80 })
+      .toBuffer(),
+  );
 }
 
 /** A PDF of `pages` blank pages (pdf-lib). */

@@ -44,7 +44,11 @@ describe("minting", () => {
   });
 
   test("page_limit becomes max_pages; ttl_seconds above 3600 or below 1 is a 400; playground is accepted, memory is not", async () => {
-    expect((await mint({ page_limit: 5, ttl_seconds: 3600, dataset_id: "playground" })).json).toMatchObject({ max_pages: 5, ttl_seconds: 3600, dataset_id: "playground" });
+    expect((await mint({ page_limit: 5, ttl_seconds: 3600, dataset_id: "playground" })).json).toMatchObject({
+      max_pages: 5,
+      ttl_seconds: 3600,
+      dataset_id: "playground",
+    });
     const over = await mint({ ttl_seconds: 3601 });
     expect(over.status).toBe(400);
     expect(over.json.detail).toContain("ttl_seconds");
@@ -67,7 +71,9 @@ describe("minting", () => {
   });
 
   test("a session user cannot mint: the capture acts for a key, and a session is not one", async () => {
-    expect((await s.admin("POST", "/admin/users", { username: "clerk", password: "correct horse battery" })).status).toBe(201);
+    expect(
+      (await s.admin("POST", "/admin/users", { username: "clerk", password: "correct horse battery" })).status,
+    ).toBe(201);
     const login = await s.call("POST", "/auth/login", {}, { username: "clerk", password: "correct horse battery" });
     const r = await s.call("POST", mintPath(), { "x-session-token": login.json.session_token }, {});
     expect(r.status).toBe(403);
@@ -78,7 +84,11 @@ describe("minting", () => {
   test("the QR encodes capture_url: rasterised with sharp and read back by jsQR", async () => {
     const t = (await mint()).json;
     const sharp = (await import("sharp")).default;
-    const { data, info } = await sharp(Buffer.from(t.qr_svg), { density: 300 }).resize(600, 600, { fit: "inside" }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(Buffer.from(t.qr_svg), { density: 300 })
+      .resize(600, 600, { fit: "inside" })
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const jsQR = (await import("jsqr")).default;
     const code = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height);
     expect(code?.data).toBe(t.capture_url);
@@ -93,20 +103,38 @@ describe("lifecycle", () => {
     expect((await asKey("GET", `${mintPath()}/${t.transaction_id}`)).json.state).toBe("issued");
     const scan = await s.scan(t.token);
     expect(scan.status).toBe(200);
-    expect(scan.json).toMatchObject({ state: "active", transaction_id: t.transaction_id, max_pages: 20, seconds_left: 900 });
+    expect(scan.json).toMatchObject({
+      state: "active",
+      transaction_id: t.transaction_id,
+      max_pages: 20,
+      seconds_left: 900,
+    });
     expect((await asKey("GET", `/transactions/${t.transaction_id}`)).status).toBe(404);
     const sent = await s.submit(t.token, [photo(1), photo(2), photo(3)]);
     expect(sent.status).toBe(200);
-    expect(sent.json).toMatchObject({ transaction_id: t.transaction_id, status: "processing", file_count: 3, page_count: 3 });
+    expect(sent.json).toMatchObject({
+      transaction_id: t.transaction_id,
+      status: "processing",
+      file_count: 3,
+      page_count: 3,
+    });
     const txn = await asKey("GET", `/transactions/${t.transaction_id}`);
     expect(txn.status).toBe(200);
-    expect(txn.json).toMatchObject({ transaction_id: t.transaction_id, project_id: project, tenant_id: "default", dataset_id: "production" });
+    expect(txn.json).toMatchObject({
+      transaction_id: t.transaction_id,
+      project_id: project,
+      tenant_id: "default",
+      dataset_id: "production",
+    });
     expect(["queued", "processing"]).toContain(txn.json.status);
     const again = await s.submit(t.token, [photo(1)]);
     expect(again.status).toBe(410);
     expect(again.json.state).toBe("consumed");
     expect((await s.scan(t.token)).json.state).toBe("consumed");
-    expect((await asKey("GET", `${mintPath()}/${t.transaction_id}`)).json).toMatchObject({ state: "consumed", consumed_at: new Date(s.clock.now()).toISOString() });
+    expect((await asKey("GET", `${mintPath()}/${t.transaction_id}`)).json).toMatchObject({
+      state: "consumed",
+      consumed_at: new Date(s.clock.now()).toISOString(),
+    });
   });
 
   test("an unscanned code expires at expires_at exactly, and cannot be opened afterwards", async () => {
@@ -118,7 +146,11 @@ describe("lifecycle", () => {
     expect(late.status).toBe(410);
     expect(late.json).toMatchObject({ state: "expired" });
     expect(late.json.detail).toContain("expired");
-    expect((await s.withKey(key)("GET", `${mintPath()}/${t.transaction_id}`)).json).toMatchObject({ state: "expired", expired_at: t.expires_at, scanned_at: null });
+    expect((await s.withKey(key)("GET", `${mintPath()}/${t.transaction_id}`)).json).toMatchObject({
+      state: "expired",
+      expired_at: t.expires_at,
+      scanned_at: null,
+    });
     expect((await s.scan(early.token)).status).toBe(200);
   });
 
@@ -151,10 +183,23 @@ describe("lifecycle", () => {
     const t = (await mint()).json;
     const other = (await mint()).json;
     await s.scan(t.token);
-    const mismatch = await s.call("POST", "/capture/submit", { "x-capture-token": t.token }, captureForm(other.token, [photo(1)]));
+    const mismatch = await s.call(
+      "POST",
+      "/capture/submit",
+      { "x-capture-token": t.token },
+      captureForm(other.token, [photo(1)]),
+    );
     expect(mismatch.status).toBe(400);
-    expect((await s.call("POST", "/capture/submit", { "x-capture-token": t.token }, captureForm(t.token, [photo(1)]))).status).toBe(200);
-    const used = await s.call("POST", "/capture/submit", { "x-capture-token": t.token, "content-type": "multipart/form-data; boundary=x" }, "--x\r\nnot even a valid body");
+    expect(
+      (await s.call("POST", "/capture/submit", { "x-capture-token": t.token }, captureForm(t.token, [photo(1)])))
+        .status,
+    ).toBe(200);
+    const used = await s.call(
+      "POST",
+      "/capture/submit",
+      { "x-capture-token": t.token, "content-type": "multipart/form-data; boundary=x" },
+      "--x\r\nnot even a valid body",
+    );
     expect(used.status).toBe(410);
     expect(used.json.state).toBe("consumed");
   });
@@ -177,7 +222,9 @@ describe("lifecycle", () => {
     await s.scan(t.token);
     const [a, b] = await Promise.all([s.submit(t.token, [photo(1)]), s.submit(t.token, [photo(2)])]);
     expect([a.status, b.status].sort()).toEqual([200, 410]);
-    const files = s.db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM source_files WHERE transaction_id = ?").get(t.transaction_id);
+    const files = s.db
+      .query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM source_files WHERE transaction_id = ?")
+      .get(t.transaction_id);
     expect(files?.n).toBe(1);
   });
 });
@@ -198,7 +245,9 @@ describe("acting for the minting key", () => {
     const k = await s.clientKey("demoted");
     const t = (await mint({}, k.key)).json;
     await s.scan(t.token);
-    await s.admin("PATCH", "/admin/clients/demoted", { permissions: ["transaction.read", "split", "classify", "extract"] });
+    await s.admin("PATCH", "/admin/clients/demoted", {
+      permissions: ["transaction.read", "split", "classify", "extract"],
+    });
     const r = await s.submit(t.token, [photo(1)]);
     expect(r.status).toBe(403);
     expect(r.json.detail).toContain("transaction.create");
@@ -230,7 +279,10 @@ describe("server-side rules", () => {
 
   test("more pages than max_pages is a 413 naming both counts, PDF pages included; the token stays usable", async () => {
     const t = await active({ page_limit: 3 });
-    const r = await s.submit(t.token, [photo(1), { name: "three.pdf", data: await blankPdf(3), type: "application/pdf" }]);
+    const r = await s.submit(t.token, [
+      photo(1),
+      { name: "three.pdf", data: await blankPdf(3), type: "application/pdf" },
+    ]);
     expect(r.status).toBe(413);
     expect(r.json.detail).toBe("4 pages submitted; this capture code accepts at most 3");
     const ok = await s.submit(t.token, [{ name: "three.pdf", data: await blankPdf(3), type: "application/pdf" }]);
@@ -239,12 +291,16 @@ describe("server-side rules", () => {
 
   test("content decides, not names: a text file named .jpg is a 415, an empty file a 422, no files a 400", async () => {
     const t = await active();
-    const fake = await s.submit(t.token, [{ name: "photo.jpg", data: new TextEncoder().encode("not an image at all"), type: "image/jpeg" }]);
+    const fake = await s.submit(t.token, [
+      { name: "photo.jpg", data: new TextEncoder().encode("not an image at all"), type: "image/jpeg" },
+    ]);
     expect(fake.status).toBe(415);
     expect(fake.json.detail).toContain("photo.jpg is not a PDF or an image");
     expect((await s.submit(t.token, [{ name: "empty.jpg", data: new Uint8Array(0) }])).status).toBe(422);
     expect((await s.submit(t.token, [])).status).toBe(400);
-    const truncated = await s.submit(t.token, [{ name: "cut.pdf", data: new TextEncoder().encode("%PDF-1.7\n1 0 obj garbage") }]);
+    const truncated = await s.submit(t.token, [
+      { name: "cut.pdf", data: new TextEncoder().encode("%PDF-1.7\n1 0 obj garbage") },
+    ]);
     expect(truncated.status).toBe(422);
     expect((await s.withKey(key)("GET", `${mintPath()}/${t.transaction_id}`)).json.state).toBe("active");
   });

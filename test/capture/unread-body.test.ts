@@ -15,7 +15,13 @@ const dirs: string[] = [];
 let s: Served;
 
 beforeAll(async () => {
-  s = await spawnServe({ dataDir: tempDir("docproc-unread-", dirs), port: await freePort(), key: KEY, workers: 0, env: { DOCPROC_LOG_LEVEL: "info", DOCPROC_LOG_FORMAT: "json" } });
+  s = await spawnServe({
+    dataDir: tempDir("docproc-unread-", dirs),
+    port: await freePort(),
+    key: KEY,
+    workers: 0,
+    env: { DOCPROC_LOG_LEVEL: "info", DOCPROC_LOG_FORMAT: "json" },
+  });
 });
 afterAll(async () => {
   s.proc.kill("SIGTERM");
@@ -24,7 +30,10 @@ afterAll(async () => {
 });
 
 /** Streams a chunked multipart body (`head` then zero bytes) until the server closes; MB written and the answer. */
-async function streamUntilClosed(head: string, limitBytes: number): Promise<{ written: number; answer: string; closed: boolean }> {
+async function streamUntilClosed(
+  head: string,
+  limitBytes: number,
+): Promise<{ written: number; answer: string; closed: boolean }> {
   const port = Number(new URL(s.base).port);
   const sock = net.connect(port, "127.0.0.1");
   let answer = "";
@@ -36,7 +45,9 @@ async function streamUntilClosed(head: string, limitBytes: number): Promise<{ wr
   });
   await new Promise((r) => sock.once("connect", r));
   const frame = (b: Buffer) => Buffer.concat([Buffer.from(`${b.length.toString(16)}\r\n`), b, Buffer.from("\r\n")]);
-  sock.write(`POST /capture/submit HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=bnd\r\nTransfer-Encoding: chunked\r\n\r\n`);
+  sock.write(
+    `POST /capture/submit HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=bnd\r\nTransfer-Encoding: chunked\r\n\r\n`,
+  );
   sock.write(frame(Buffer.from(head)));
   const zeros = frame(Buffer.alloc(64 * 1024));
   let written = 0;
@@ -74,7 +85,12 @@ describe("a capture submit answered before its body is read", () => {
 test("the error answer itself: 404 with Connection: close to a chunked submit with a bogus token", async () => {
   const head = `--bnd\r\nContent-Disposition: form-data; name="token"\r\n\r\ndp_cap_${"x".repeat(43)}\r\n--bnd\r\nContent-Disposition: form-data; name="files"; filename="a.jpg"\r\n\r\nxx\r\n--bnd--\r\n`;
   const body = new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(new TextEncoder().encode(head)), c.close()) });
-  const res = await fetch(`${s.base}/capture/submit`, { method: "POST", headers: { "content-type": "multipart/form-data; boundary=bnd" }, body, duplex: "half" } as RequestInit);
+  const res = await fetch(`${s.base}/capture/submit`, {
+    method: "POST",
+    headers: { "content-type": "multipart/form-data; boundary=bnd" },
+    body,
+    duplex: "half",
+  } as RequestInit);
   expect(res.status).toBe(404);
   expect(res.headers.get("connection")).toBe("close");
   expect((await res.json()).state).toBe("unknown");
@@ -82,18 +98,46 @@ test("the error answer itself: 404 with Connection: close to a chunked submit wi
 
 test("files first, token after (curl -F files=@… -F token=…): accepted, Deprecation and Sunset headers, one log line", async () => {
   const admin = { "x-api-key": KEY, "content-type": "application/json" };
-  const project = await (await fetch(`${s.base}/tenants/default/projects`, { method: "POST", headers: admin, body: JSON.stringify({ name: "p", description: "" }) })).json();
-  const minted = await (await fetch(`${s.base}/tenants/default/projects/${project.project_id}/capture-tokens`, { method: "POST", headers: admin, body: "{}" })).json();
-  expect((await fetch(`${s.base}/capture/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: minted.token }) })).status).toBe(200);
+  const project = await (
+    await fetch(`${s.base}/tenants/default/projects`, {
+      method: "POST",
+      headers: admin,
+      body: JSON.stringify({ name: "p", description: "" }),
+    })
+  ).json();
+  const minted = await (
+    await fetch(`${s.base}/tenants/default/projects/${project.project_id}/capture-tokens`, {
+      method: "POST",
+      headers: admin,
+      body: "{}",
+    })
+  ).json();
+  expect(
+    (
+      await fetch(`${s.base}/capture/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token: minted.token }),
+      })
+    ).status,
+  ).toBe(200);
   const form = new FormData();
-  form.append("files", new File([await Bun.file(new URL("../../fixtures/inbox/phone-photo.jpg", import.meta.url)).bytes()], "photo.jpg", { type: "image/jpeg" }));
+  form.append(
+    "files",
+    new File([await Bun.file(new URL("../../fixtures/inbox/phone-photo.jpg", import.meta.url)).bytes()], "photo.jpg", {
+      type: "image/jpeg",
+    }),
+  );
   form.append("token", minted.token);
   const res = await fetch(`${s.base}/capture/submit`, { method: "POST", body: form });
   expect(res.status).toBe(200);
   expect(res.headers.get("deprecation")).toMatch(/^@\d+$/);
   expect(res.headers.get("sunset")).toMatch(/GMT$/);
   // One line per deprecated request (the 413 above logged its own).
-  const lines = s.output().split("\n").filter((l) => l.includes('"deprecated_request"') && l.includes('"status":200'));
+  const lines = s
+    .output()
+    .split("\n")
+    .filter((l) => l.includes('"deprecated_request"') && l.includes('"status":200'));
   expect(lines).toHaveLength(1);
   expect(lines[0]).toContain("token after files");
 });

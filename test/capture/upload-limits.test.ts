@@ -33,8 +33,15 @@ async function activeToken(): Promise<string> {
 function streamingForm(fields: Array<[string, string]>, fileBytes: number, gate?: Promise<void>) {
   const boundary = "----hostile-boundary-21";
   const enc = new TextEncoder();
-  const head = fields.map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join("");
-  const parts = [enc.encode(head + `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`)];
+  const head = fields
+    .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+    .join("");
+  const parts = [
+    enc.encode(
+      head +
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    ),
+  ];
   let pulled = 0;
   let sent = 0;
   const chunk = new Uint8Array(64 * 1024);
@@ -100,7 +107,12 @@ describe("capture submit reads the token first (files first: deprecated, capped)
     expect(reply.headers.get("sunset")).toBe(FILES_FIRST_SUNSET);
     expect(reply.headers.get("deprecation")).toMatch(/^@\d+$/);
     // The token first: no deprecation.
-    const again = await s.call("POST", "/capture/submit", {}, captureForm(await activeToken(), [{ name: "p.jpg", data: jpeg, type: "image/jpeg" }]));
+    const again = await s.call(
+      "POST",
+      "/capture/submit",
+      {},
+      captureForm(await activeToken(), [{ name: "p.jpg", data: jpeg, type: "image/jpeg" }]),
+    );
     expect(again.status).toBe(200);
     expect(again.headers.get("deprecation")).toBeNull();
   });
@@ -108,7 +120,13 @@ describe("capture submit reads the token first (files first: deprecated, capped)
   test("files first with a bogus token: 404 once read (within the cap), deprecated", async () => {
     const boundary = "----b";
     const body = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\nxx\r\n--${boundary}\r\nContent-Disposition: form-data; name="token"\r\n\r\ndp_cap_${"z".repeat(43)}\r\n--${boundary}--\r\n`;
-    const reply = await appHandle(new Request("http://phone.test/capture/submit", { method: "POST", headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, body }));
+    const reply = await appHandle(
+      new Request("http://phone.test/capture/submit", {
+        method: "POST",
+        headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+        body,
+      }),
+    );
     expect(reply.status).toBe(404);
     expect(reply.headers.get("sunset")).toBe(FILES_FIRST_SUNSET);
   });
@@ -116,7 +134,12 @@ describe("capture submit reads the token first (files first: deprecated, capped)
   test("a valid token first still uploads: the bytes already read are replayed to the form parser", async () => {
     const token = await activeToken();
     const jpeg = await Bun.file(new URL("../../fixtures/inbox/phone-photo.jpg", import.meta.url)).bytes();
-    const reply = await s.call("POST", "/capture/submit", {}, captureForm(token, [{ name: "p.jpg", data: jpeg, type: "image/jpeg" }]));
+    const reply = await s.call(
+      "POST",
+      "/capture/submit",
+      {},
+      captureForm(token, [{ name: "p.jpg", data: jpeg, type: "image/jpeg" }]),
+    );
     expect(reply.status).toBe(200);
     expect(reply.json.file_count).toBe(1);
   });

@@ -51,7 +51,8 @@ test("lanes are added up to what `lanes` asks for after a file, never more, and 
   expect(asked[0]).toBe(1); // asked with the finished outcomes only
 });
 
-const outcome = (text_source: string, page_count: number, status: FileOutcome["status"] = "success") => ({ text_source, page_count, status }) as FileOutcome;
+const outcome = (text_source: string, page_count: number, status: FileOutcome["status"] = "success") =>
+  ({ text_source, page_count, status }) as FileOutcome;
 
 test("docproc process: two lanes per core while files are short born-digital ones, cores + 1 once OCR ran, else cores", () => {
   expect(lanesFor(2, false, [])).toBe(2);

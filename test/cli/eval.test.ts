@@ -37,9 +37,15 @@ describe("docproc eval", () => {
     expect(r.stderr).toContain("accuracy 94.1% is below --min-accuracy 95.0%");
     const report = JSON.parse(r.stdout);
     expect(report.overall).toEqual({ correct: 16, total: 17, accuracy: 16 / 17 });
-    expect(report.fields.find((f: { field: string }) => f.field === "invoice_number").misses).toEqual([{ file: "northwind-77.txt", expected: "NW/77/B", got: null }]);
+    expect(report.fields.find((f: { field: string }) => f.field === "invoice_number").misses).toEqual([
+      { file: "northwind-77.txt", expected: "NW/77/B", got: null },
+    ]);
     expect(report.classes.labels).toEqual(["invoice", "letter", "receipt"]);
-    expect(report.classes.matrix).toEqual([[3, 0, 0], [0, 1, 0], [0, 0, 1]]);
+    expect(report.classes.matrix).toEqual([
+      [3, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ]);
     expect(report.split).toMatchObject({ tp: 1, fp: 0, fn: 0, f1: 1 });
     const buckets = report.calibration.buckets as Array<{ total: number; correct: number }>;
     // 16 values offered (the missed invoice number is "not found", no confidence claim), all right.
@@ -50,7 +56,7 @@ describe("docproc eval", () => {
     expect(pass.code).toBe(0);
   }, 600_000);
 
-  test("--compare: a project that knows the label \"Ref. doc.\" beside the default one, with the difference", async () => {
+  test('--compare: a project that knows the label "Ref. doc." beside the default one, with the difference', async () => {
     const dir = tempDir("eval-compare", dirs);
     const fields = structuredClone(defaultProject.fields);
     const inv = fields.invoice!.find((f) => f.id === "invoice_number")!;
@@ -93,7 +99,10 @@ describe("docproc eval", () => {
     expect(r.code).toBe(0);
     const text = readFileSync(html, "utf8");
     expect(text).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
-    const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
+    const browser = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+    });
     try {
       const page = await browser.newPage();
       const requests: string[] = [];
@@ -102,8 +111,16 @@ describe("docproc eval", () => {
       const charts = await page.evaluate(() =>
         Array.from(document.querySelectorAll("svg[data-chart]")).map((svg) => {
           const box = svg.getBoundingClientRect();
-          const marks = Array.from(svg.querySelectorAll("rect[data-field],rect[data-bucket],rect[data-cell]")).map((m) => m.getBoundingClientRect());
-          return { name: svg.getAttribute("data-chart"), width: box.width, height: box.height, marks: marks.length, drawn: marks.filter((m) => m.width > 0 && m.height > 0).length };
+          const marks = Array.from(svg.querySelectorAll("rect[data-field],rect[data-bucket],rect[data-cell]")).map(
+            (m) => m.getBoundingClientRect(),
+          );
+          return {
+            name: svg.getAttribute("data-chart"),
+            width: box.width,
+            height: box.height,
+            marks: marks.length,
+            drawn: marks.filter((m) => m.width > 0 && m.height > 0).length,
+          };
         }),
       );
       expect(charts.map((c) => c.name)).toEqual(["fields", "confusion", "calibration"]);
@@ -113,7 +130,14 @@ describe("docproc eval", () => {
       expect(confusion).toMatchObject({ marks: 9, drawn: 9 });
       expect(calibration!.drawn).toBe(5);
       // The invoice_number bar is two thirds of the total_amount bar.
-      const widths = await page.evaluate(() => Object.fromEntries(Array.from(document.querySelectorAll("rect[data-field]")).map((m) => [m.getAttribute("data-field"), m.getBoundingClientRect().width])));
+      const widths = await page.evaluate(() =>
+        Object.fromEntries(
+          Array.from(document.querySelectorAll("rect[data-field]")).map((m) => [
+            m.getAttribute("data-field"),
+            m.getBoundingClientRect().width,
+          ]),
+        ),
+      );
       expect(widths.invoice_number! / widths.total_amount!).toBeCloseTo(2 / 3, 2);
       expect(await page.locator("h1").textContent()).toContain("docproc evaluation");
       expect(requests.filter((u) => !u.startsWith("file://"))).toEqual([]);
@@ -130,9 +154,24 @@ describe("scoring units", () => {
     expect(sameValue("No.INV 1", "inv1")).toBe(true);
     expect(sameValue(null, null)).toBe(true);
     expect(sameValue(null, "x")).toBe(false);
-    const r = scoreOutcomes([
-      { file: "a", expected: [{ page_numbers: [1, 2], fields: {} }, { page_numbers: [3], fields: {} }, { page_numbers: [4], fields: {} }], produced: [{ class_id: "x", page_numbers: [1], fields: {} }, { class_id: "x", page_numbers: [2, 3], fields: {} }, { class_id: "x", page_numbers: [4], fields: {} }] },
-    ], 0.6);
+    const r = scoreOutcomes(
+      [
+        {
+          file: "a",
+          expected: [
+            { page_numbers: [1, 2], fields: {} },
+            { page_numbers: [3], fields: {} },
+            { page_numbers: [4], fields: {} },
+          ],
+          produced: [
+            { class_id: "x", page_numbers: [1], fields: {} },
+            { class_id: "x", page_numbers: [2, 3], fields: {} },
+            { class_id: "x", page_numbers: [4], fields: {} },
+          ],
+        },
+      ],
+      0.6,
+    );
     // Expected starts {3, 4}, produced {2, 4}: one right, one extra, one missed.
     expect(r.split).toMatchObject({ tp: 1, fp: 1, fn: 1, f1: 0.5 });
   });

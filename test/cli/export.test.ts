@@ -11,11 +11,25 @@ afterAll(() => removeAll(temps));
 describe("docproc export", () => {
   test("re-runs CSV and JSON exports from a results folder without the original files", async () => {
     const dir = tempDir("export", temps);
-    const first = await runCli(["process", path.join(INBOX, "born-digital-invoice.pdf"), "--out", path.join(dir, "run"), "--json"]);
+    const first = await runCli([
+      "process",
+      path.join(INBOX, "born-digital-invoice.pdf"),
+      "--out",
+      path.join(dir, "run"),
+      "--json",
+    ]);
     expect(first.code).toBe(0);
     const tid = JSON.parse(first.stdout).files[0].transaction_id as string;
 
-    const r = await runCli(["export", path.join(dir, "run"), "--format", "csv,json", "--out", path.join(dir, "again"), "--json"]);
+    const r = await runCli([
+      "export",
+      path.join(dir, "run"),
+      "--format",
+      "csv,json",
+      "--out",
+      path.join(dir, "again"),
+      "--json",
+    ]);
     expect(r.code).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary.files[0].transaction_id).toBe(tid);
@@ -34,14 +48,30 @@ describe("docproc export", () => {
     await copyFile(path.join(INBOX, "born-digital-invoice.pdf"), original);
     expect((await runCli(["process", original, "--out", path.join(dir, "run")])).code).toBe(0);
 
-    const withOriginal = await runCli(["export", path.join(dir, "run"), "--format", "pdf,jpg", "--out", path.join(dir, "x1"), "--json"]);
+    const withOriginal = await runCli([
+      "export",
+      path.join(dir, "run"),
+      "--format",
+      "pdf,jpg",
+      "--out",
+      path.join(dir, "x1"),
+      "--json",
+    ]);
     expect(withOriginal.code).toBe(0);
     const files: string[] = JSON.parse(withOriginal.stdout).files[0].exports;
     expect(files.some((p) => p.endsWith(".pdf"))).toBe(true);
     expect(files.some((p) => p.endsWith(".jpg"))).toBe(true);
 
     await unlink(original);
-    const without = await runCli(["export", path.join(dir, "run"), "--format", "pdf,csv", "--out", path.join(dir, "x2"), "--json"]);
+    const without = await runCli([
+      "export",
+      path.join(dir, "run"),
+      "--format",
+      "pdf,csv",
+      "--out",
+      path.join(dir, "x2"),
+      "--json",
+    ]);
     expect(without.code).toBe(1);
     const outcome = JSON.parse(without.stdout).files[0];
     expect(outcome.errors).toHaveLength(1);

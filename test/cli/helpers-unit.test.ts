@@ -58,7 +58,14 @@ describe("collectInputs", () => {
 
 describe("renderTable", () => {
   test("pads columns to the widest cell and right-aligns numbers", () => {
-    const out = renderTable(["file", "pages"], [["a.pdf", "1"], ["longer-name.pdf", "120"]], ["left", "right"]);
+    const out = renderTable(
+      ["file", "pages"],
+      [
+        ["a.pdf", "1"],
+        ["longer-name.pdf", "120"],
+      ],
+      ["left", "right"],
+    );
     const lines = out.trimEnd().split("\n");
     expect(lines[0]).toBe("file             pages");
     expect(lines[2]).toBe("a.pdf                1");
@@ -73,16 +80,42 @@ describe("renderTable", () => {
 
 describe("renderSummary", () => {
   const base = {
-    transaction_id: "t", pages: 1, page_count: 1, text_source: "text layer", documents: 1, seconds: 0.5,
-    results_file: "/out/t_data.json", exports: ["/out/t_data.json"], warnings: [], errors: [],
-    found: [{ document_type: "Invoice", key_fields: { invoice_number: "A-1", total_amount: 10 }, needs_review: [] }], needs_review: 0, validation: "success" as const, unreadable_pages: [],
+    transaction_id: "t",
+    pages: 1,
+    page_count: 1,
+    text_source: "text layer",
+    documents: 1,
+    seconds: 0.5,
+    results_file: "/out/t_data.json",
+    exports: ["/out/t_data.json"],
+    warnings: [],
+    errors: [],
+    found: [{ document_type: "Invoice", key_fields: { invoice_number: "A-1", total_amount: 10 }, needs_review: [] }],
+    needs_review: 0,
+    validation: "success" as const,
+    unreadable_pages: [],
   };
 
   test("lists each failure with its reason, code and stage, and counts what succeeded", () => {
-    const summary = buildSummary("0.1.0", "/out", [
-      { ...base, file: "in/a.pdf", status: "success" },
-      { ...base, file: "in/b.pdf", status: "failure", pages: 0, exports: [], results_file: null, errors: [{ stage: "convert", code: "corrupt_file", message: "b.pdf: broken xref" }], found: [] },
-    ], 1.25, ["in/README.md"]);
+    const summary = buildSummary(
+      "0.1.0",
+      "/out",
+      [
+        { ...base, file: "in/a.pdf", status: "success" },
+        {
+          ...base,
+          file: "in/b.pdf",
+          status: "failure",
+          pages: 0,
+          exports: [],
+          results_file: null,
+          errors: [{ stage: "convert", code: "corrupt_file", message: "b.pdf: broken xref" }],
+          found: [],
+        },
+      ],
+      1.25,
+      ["in/README.md"],
+    );
     expect(summary.failed).toBe(1);
     const text = renderSummary(summary, 100);
     expect(text).toMatch(/^file\s+pages\s+text\s+type\s+check\s+time\s+status$/m);
@@ -94,22 +127,38 @@ describe("renderSummary", () => {
   });
 
   test("a file with fields to check is `review`: processed, its fields named, docproc review suggested", () => {
-    const found = [{ document_type: "Invoice", key_fields: { invoice_number: "993548900", total_amount: 717.97 }, needs_review: ["Vendor name", "Subtotal"] }];
-    const summary = buildSummary("0.1.0", "/out", [
-      { ...base, file: "in/photo.jpg", status: "review", found, needs_review: 2, validation: "warning" },
-      { ...base, file: "in/a.pdf", status: "success" },
-    ], 1);
+    const found = [
+      {
+        document_type: "Invoice",
+        key_fields: { invoice_number: "993548900", total_amount: 717.97 },
+        needs_review: ["Vendor name", "Subtotal"],
+      },
+    ];
+    const summary = buildSummary(
+      "0.1.0",
+      "/out",
+      [
+        { ...base, file: "in/photo.jpg", status: "review", found, needs_review: 2, validation: "warning" },
+        { ...base, file: "in/a.pdf", status: "success" },
+      ],
+      1,
+    );
     expect(summary).toMatchObject({ succeeded: 2, failed: 0, needs_review: 1 });
     const text = renderSummary(summary, 100);
     expect(text).toMatch(/in\/photo\.jpg\s+1\s+text layer\s+Invoice\s+2\s+0\.5 s\s+review/);
     expect(text).toContain("Found:\n  photo.jpg: Invoice: 993548900 · 717.97\n  a.pdf: Invoice: A-1 · 10");
-    expect(text).toContain("1 file needs review:\n  photo.jpg: check Vendor name, Subtotal; validation warning\n  Open them with: docproc review /out");
+    expect(text).toContain(
+      "1 file needs review:\n  photo.jpg: check Vendor name, Subtotal; validation warning\n  Open them with: docproc review /out",
+    );
     expect(text).toContain("2 of 2 files processed in 1.0 s (1 to review);");
     expect(text).not.toContain("failed");
   });
 
   test("shows processed/total pages when a page limit cut a file short", () => {
-    const text = renderSummary(buildSummary("0.1.0", "/out", [{ ...base, file: "big.pdf", status: "success", pages: 10, page_count: 2000 }], 1), 100);
+    const text = renderSummary(
+      buildSummary("0.1.0", "/out", [{ ...base, file: "big.pdf", status: "success", pages: 10, page_count: 2000 }], 1),
+      100,
+    );
     expect(text).toMatch(/big\.pdf\s+10\/2000\s+text layer/);
   });
 });

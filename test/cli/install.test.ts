@@ -5,7 +5,17 @@
  * the command reaches the server.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir, totalmem } from "node:os";
 import path from "node:path";
 import { jscRestartEnv } from "../../src/cli/jit";
@@ -28,13 +38,22 @@ const JSC_NAMES = [
   "BUN_JSC_thresholdForFTLOptimizeSoon",
 ];
 /** The environment without any JSC option of the caller's (bun test may run under tuned settings itself). */
-const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !JSC_NAMES.includes(k))) as Record<string, string>;
+const cleanEnv = () =>
+  Object.fromEntries(Object.entries(process.env).filter(([k]) => !JSC_NAMES.includes(k))) as Record<string, string>;
 
 beforeAll(async () => {
   prefix = mkdtempSync(path.join(tmpdir(), "docproc-prefix-"));
   work = mkdtempSync(path.join(tmpdir(), "docproc-newcomer-"));
-  const npm = Bun.spawn(["npm", "install", "-g", "--prefix", prefix, "--offline", "--no-audit", "--no-fund", "."], { cwd: REPO, stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(npm.stdout).text(), new Response(npm.stderr).text(), npm.exited]);
+  const npm = Bun.spawn(["npm", "install", "-g", "--prefix", prefix, "--offline", "--no-audit", "--no-fund", "."], {
+    cwd: REPO,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err, code] = await Promise.all([
+    new Response(npm.stdout).text(),
+    new Response(npm.stderr).text(),
+    npm.exited,
+  ]);
   if (code !== 0) throw new Error(`npm install -g failed (${code}):\n${out}\n${err}`);
   PATH = [path.join(prefix, "bin"), "/usr/local/bin", "/usr/bin", "/bin"].join(":");
 });
@@ -45,7 +64,11 @@ afterAll(() => {
 
 async function docproc(args: string[], cwd: string) {
   const proc = Bun.spawn(["docproc", ...args], { cwd, env: { ...cleanEnv(), PATH }, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { stdout, stderr, code };
 }
 
@@ -71,7 +94,12 @@ describe("npm install -g from the checkout", () => {
 
   test("SIGTERM to the installed command stops the server: the command is the server process, not a wrapper", async () => {
     const data = path.join(work, "serve-data");
-    const proc = Bun.spawn(["docproc", "serve", "--port", "0", "--data", data, "--log-format", "json"], { cwd: work, env: { ...cleanEnv(), PATH, ADMIN_API_KEY: "k" }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(["docproc", "serve", "--port", "0", "--data", data, "--log-format", "json"], {
+      cwd: work,
+      env: { ...cleanEnv(), PATH, ADMIN_API_KEY: "k" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     // Wait for the listening line (the event, not a sleep).
     const reader = proc.stderr.getReader();
     let log = "";
@@ -93,7 +121,10 @@ describe("npm install -g from the checkout", () => {
 
 test("SIGTERM to npx docproc serve stops the server too, though npm and its shell sit in between", async () => {
   const data = path.join(work, "npx-data");
-  const npx = Bun.spawn(["npx", "--offline", "docproc", "serve", "--port", "0", "--data", data, "--log-format", "json"], { cwd: REPO, env: { ...cleanEnv(), ADMIN_API_KEY: "k" }, stdout: "pipe", stderr: "pipe" });
+  const npx = Bun.spawn(
+    ["npx", "--offline", "docproc", "serve", "--port", "0", "--data", data, "--log-format", "json"],
+    { cwd: REPO, env: { ...cleanEnv(), ADMIN_API_KEY: "k" }, stdout: "pipe", stderr: "pipe" },
+  );
   const reader = npx.stderr.getReader();
   let log = "";
   while (!log.includes('"event":"listening"')) {
@@ -112,7 +143,8 @@ test("SIGTERM to npx docproc serve stops the server too, though npm and its shel
     log += new TextDecoder().decode(value);
   }
   expect(log).toContain('"event":"stopped"');
-  while (existsSync(`/proc/${server}`) && !readFileSync(`/proc/${server}/stat`, "utf8").includes(") Z ")) await Bun.sleep(20);
+  while (existsSync(`/proc/${server}`) && !readFileSync(`/proc/${server}/stat`, "utf8").includes(") Z "))
+    await Bun.sleep(20);
   expect(existsSync(`/proc/${server}`) && !readFileSync(`/proc/${server}/stat`, "utf8").includes(") Z ")).toBe(false);
 }, 120_000);
 
@@ -132,19 +164,39 @@ describe("bin/docproc.js sets the JIT options of src/cli/jit.ts itself", () => {
   test("for every kind of command, the same variables and values as jscRestartEnv, and the arguments unchanged", async () => {
     const root = fakeInstall();
     try {
-      for (const args of [["process", "a b.pdf", "--json"], ["serve", "--port", "0"], ["worker"], ["watch", "in"], ["export", "x"], ["--version"]]) {
+      for (const args of [
+        ["process", "a b.pdf", "--json"],
+        ["serve", "--port", "0"],
+        ["worker"],
+        ["watch", "in"],
+        ["export", "x"],
+        ["--version"],
+      ]) {
         const proc = Bun.spawn([path.join(root, "bin/docproc.js"), ...args], { env: cleanEnv(), stdout: "pipe" });
         const lines = (await new Response(proc.stdout).text()).trim().split("\n").filter(Boolean);
         expect(await proc.exited).toBe(0);
-        const env = Object.fromEntries(lines.filter((l) => l.startsWith("BUN_JSC_")).map((l) => l.split("=", 2) as [string, string]));
+        const env = Object.fromEntries(
+          lines.filter((l) => l.startsWith("BUN_JSC_")).map((l) => l.split("=", 2) as [string, string]),
+        );
         expect(env).toEqual(jscRestartEnv(args, {}, totalmem()) ?? {});
-        expect(lines.filter((l) => l.startsWith("arg:")).map((l) => l.slice(4))).toEqual([path.join(root, "bin/docproc.js"), ...args]);
+        expect(lines.filter((l) => l.startsWith("arg:")).map((l) => l.slice(4))).toEqual([
+          path.join(root, "bin/docproc.js"),
+          ...args,
+        ]);
       }
       // A user's own value wins, and a user's FTL setting keeps the batch options off entirely, as in jit.ts.
-      const own = Bun.spawn([path.join(root, "bin/docproc.js"), "process"], { env: { ...cleanEnv(), BUN_JSC_forceRAMSize: "123" }, stdout: "pipe" });
+      const own = Bun.spawn([path.join(root, "bin/docproc.js"), "process"], {
+        env: { ...cleanEnv(), BUN_JSC_forceRAMSize: "123" },
+        stdout: "pipe",
+      });
       expect(await new Response(own.stdout).text()).toContain("BUN_JSC_forceRAMSize=123\n");
-      const ftl = Bun.spawn([path.join(root, "bin/docproc.js"), "process"], { env: { ...cleanEnv(), BUN_JSC_useFTLJIT: "1" }, stdout: "pipe" });
-      expect((await new Response(ftl.stdout).text()).split("\n").filter((l) => l.startsWith("BUN_JSC_"))).toEqual(["BUN_JSC_useFTLJIT=1"]);
+      const ftl = Bun.spawn([path.join(root, "bin/docproc.js"), "process"], {
+        env: { ...cleanEnv(), BUN_JSC_useFTLJIT: "1" },
+        stdout: "pipe",
+      });
+      expect((await new Response(ftl.stdout).text()).split("\n").filter((l) => l.startsWith("BUN_JSC_"))).toEqual([
+        "BUN_JSC_useFTLJIT=1",
+      ]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
@@ -154,7 +206,11 @@ describe("bin/docproc.js sets the JIT options of src/cli/jit.ts itself", () => {
     const root = fakeInstall();
     try {
       rmSync(path.join(root, "node_modules"), { recursive: true });
-      const proc = Bun.spawn([path.join(root, "bin/docproc.js"), "--version"], { env: { ...cleanEnv(), PATH: "/usr/bin:/bin" }, stdout: "pipe", stderr: "pipe" });
+      const proc = Bun.spawn([path.join(root, "bin/docproc.js"), "--version"], {
+        env: { ...cleanEnv(), PATH: "/usr/bin:/bin" },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       expect(await proc.exited).toBe(127);
       expect(await new Response(proc.stderr).text()).toContain("run 'npm ci'");
     } finally {

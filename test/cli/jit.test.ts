@@ -6,7 +6,16 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { BATCH_DFG_THRESHOLDS, BATCH_OMG_THRESHOLDS, BATCH_RAM_SIZE, LONG_LIVED_JSC_ENV, batchJscEnv, jscRestartEnv, selfArgs, wantsBatchJit } from "../../src/cli/jit";
+import {
+  BATCH_DFG_THRESHOLDS,
+  BATCH_OMG_THRESHOLDS,
+  BATCH_RAM_SIZE,
+  LONG_LIVED_JSC_ENV,
+  batchJscEnv,
+  jscRestartEnv,
+  selfArgs,
+  wantsBatchJit,
+} from "../../src/cli/jit";
 
 const JIT = path.resolve(import.meta.dir, "../../src/cli/jit.ts");
 
@@ -15,18 +24,50 @@ async function runProbe(args: string[], env: Record<string, string | undefined> 
   const dir = mkdtempSync(path.join(tmpdir(), "docproc-jit-"));
   try {
     const script = path.join(dir, "probe.ts");
-    writeFileSync(script, `import { execForBatchJit } from ${JSON.stringify(JIT)};
+    writeFileSync(
+      script,
+      `import { execForBatchJit } from ${JSON.stringify(JIT)};
 const pid = process.pid;
 execForBatchJit();
-console.log(JSON.stringify({ ftl: process.env.BUN_JSC_useFTLJIT ?? null, ram: process.env.BUN_JSC_forceRAMSize ?? null, ftlAfter: process.env.BUN_JSC_thresholdForFTLOptimizeAfterWarmUp ?? null, ftlSoon: process.env.BUN_JSC_thresholdForFTLOptimizeSoon ?? null, omgAfter: process.env.BUN_JSC_thresholdForOMGOptimizeAfterWarmUp ?? null, omgSoon: process.env.BUN_JSC_thresholdForOMGOptimizeSoon ?? null, dfgAfter: process.env.BUN_JSC_thresholdForOptimizeAfterWarmUp ?? null, dfgLong: process.env.BUN_JSC_thresholdForOptimizeAfterLongWarmUp ?? null, args: process.argv.slice(2), pid }));`);
-    const childEnv = { ...process.env, BUN_JSC_useFTLJIT: undefined, BUN_JSC_forceRAMSize: undefined, BUN_JSC_thresholdForFTLOptimizeAfterWarmUp: undefined, BUN_JSC_thresholdForFTLOptimizeSoon: undefined, BUN_JSC_thresholdForOMGOptimizeAfterWarmUp: undefined, BUN_JSC_thresholdForOMGOptimizeSoon: undefined, BUN_JSC_thresholdForOptimizeAfterWarmUp: undefined, BUN_JSC_thresholdForOptimizeAfterLongWarmUp: undefined, ...env };
+console.log(JSON.stringify({ ftl: process.env.BUN_JSC_useFTLJIT ?? null, ram: process.env.BUN_JSC_forceRAMSize ?? null, ftlAfter: process.env.BUN_JSC_thresholdForFTLOptimizeAfterWarmUp ?? null, ftlSoon: process.env.BUN_JSC_thresholdForFTLOptimizeSoon ?? null, omgAfter: process.env.BUN_JSC_thresholdForOMGOptimizeAfterWarmUp ?? null, omgSoon: process.env.BUN_JSC_thresholdForOMGOptimizeSoon ?? null, dfgAfter: process.env.BUN_JSC_thresholdForOptimizeAfterWarmUp ?? null, dfgLong: process.env.BUN_JSC_thresholdForOptimizeAfterLongWarmUp ?? null, args: process.argv.slice(2), pid }));`,
+    );
+    const childEnv = {
+      ...process.env,
+      BUN_JSC_useFTLJIT: undefined,
+      BUN_JSC_forceRAMSize: undefined,
+      BUN_JSC_thresholdForFTLOptimizeAfterWarmUp: undefined,
+      BUN_JSC_thresholdForFTLOptimizeSoon: undefined,
+      BUN_JSC_thresholdForOMGOptimizeAfterWarmUp: undefined,
+      BUN_JSC_thresholdForOMGOptimizeSoon: undefined,
+      BUN_JSC_thresholdForOptimizeAfterWarmUp: undefined,
+      BUN_JSC_thresholdForOptimizeAfterLongWarmUp: undefined,
+      ...env,
+    };
     const proc = Bun.spawn([process.execPath, script, ...args], { stdout: "pipe", stderr: "pipe", env: childEnv });
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     expect(err).toBe("");
     expect(code).toBe(0);
     // One line only: the first image never printed, it was replaced before.
     expect(out.trim().split("\n")).toHaveLength(1);
-    return { ...(JSON.parse(out) as { ftl: string | null; ram: string | null; ftlAfter: string | null; ftlSoon: string | null; omgAfter: string | null; omgSoon: string | null; dfgAfter: string | null; dfgLong: string | null; args: string[]; pid: number }), spawnedPid: proc.pid };
+    return {
+      ...(JSON.parse(out) as {
+        ftl: string | null;
+        ram: string | null;
+        ftlAfter: string | null;
+        ftlSoon: string | null;
+        omgAfter: string | null;
+        omgSoon: string | null;
+        dfgAfter: string | null;
+        dfgLong: string | null;
+        args: string[];
+        pid: number;
+      }),
+      spawnedPid: proc.pid,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -46,7 +87,10 @@ test("serve and other long-lived commands keep FTL and restart with its threshol
     const r = await runProbe([command, "--port", "0"]);
     expect(r.ftl).toBeNull();
     expect(r.ram).toBeNull();
-    expect([r.ftlAfter, r.ftlSoon]).toEqual([LONG_LIVED_JSC_ENV.BUN_JSC_thresholdForFTLOptimizeAfterWarmUp, LONG_LIVED_JSC_ENV.BUN_JSC_thresholdForFTLOptimizeSoon]);
+    expect([r.ftlAfter, r.ftlSoon]).toEqual([
+      LONG_LIVED_JSC_ENV.BUN_JSC_thresholdForFTLOptimizeAfterWarmUp,
+      LONG_LIVED_JSC_ENV.BUN_JSC_thresholdForFTLOptimizeSoon,
+    ]);
     expect(r.args).toEqual([command, "--port", "0"]);
     expect(r.pid).toBe(r.spawnedPid);
   }
@@ -73,7 +117,10 @@ test("a batch run sizes JSC's heap by 1 GiB of RAM, or the machine's RAM when le
 
 test("a batch run raises WebAssembly's optimizing-tier thresholds a hundredfold; a user's own values are kept; servers keep the defaults", async () => {
   const restarted = await runProbe(["process", "x.pdf"]);
-  expect([restarted.omgAfter, restarted.omgSoon]).toEqual([BATCH_OMG_THRESHOLDS.afterWarmUp, BATCH_OMG_THRESHOLDS.soon]);
+  expect([restarted.omgAfter, restarted.omgSoon]).toEqual([
+    BATCH_OMG_THRESHOLDS.afterWarmUp,
+    BATCH_OMG_THRESHOLDS.soon,
+  ]);
   expect((await runProbe(["process", "x.pdf"], { BUN_JSC_thresholdForOMGOptimizeSoon: "7" })).omgSoon).toBe("7");
   expect((await runProbe(["serve"])).omgAfter).toBeNull();
 });
@@ -87,12 +134,21 @@ test("the compiled binary is re-run with its own arguments; from source, bun's f
   const argv = ["bun", "/$bunfs/root/docproc", "process", "in.pdf"];
   expect(selfArgs(argv, "/opt/docproc", [], true)).toEqual(["/opt/docproc", "process", "in.pdf"]);
   const source = ["/usr/bin/bun", "/repo/src/cli.ts", "process", "in.pdf"];
-  expect(selfArgs(source, "/usr/bin/bun", ["--smol"], false)).toEqual(["/usr/bin/bun", "--smol", "/repo/src/cli.ts", "process", "in.pdf"]);
+  expect(selfArgs(source, "/usr/bin/bun", ["--smol"], false)).toEqual([
+    "/usr/bin/bun",
+    "--smol",
+    "/repo/src/cli.ts",
+    "process",
+    "in.pdf",
+  ]);
 });
 
 test("a batch run raises the JavaScript optimizing-tier (DFG) thresholds threefold; a user's own values are kept; servers keep the defaults", async () => {
   const restarted = await runProbe(["process", "x.pdf"]);
-  expect([restarted.dfgAfter, restarted.dfgLong]).toEqual([BATCH_DFG_THRESHOLDS.afterWarmUp, BATCH_DFG_THRESHOLDS.afterLongWarmUp]);
+  expect([restarted.dfgAfter, restarted.dfgLong]).toEqual([
+    BATCH_DFG_THRESHOLDS.afterWarmUp,
+    BATCH_DFG_THRESHOLDS.afterLongWarmUp,
+  ]);
   expect((await runProbe(["process", "x.pdf"], { BUN_JSC_thresholdForOptimizeAfterWarmUp: "9" })).dfgAfter).toBe("9");
   expect((await runProbe(["serve"])).dfgAfter).toBeNull();
 });

@@ -27,7 +27,10 @@ describe("docproc memory", () => {
     mkdirSync(path.join(evalDir, "untaught"));
     for (const d of otherVendor(3, 2)) {
       writeFileSync(path.join(evalDir, "untaught", `${d.name}.txt`), d.text);
-      writeFileSync(path.join(evalDir, "untaught", `${d.name}.json`), JSON.stringify({ class_id: "invoice", fields: d.truth }));
+      writeFileSync(
+        path.join(evalDir, "untaught", `${d.name}.json`),
+        JSON.stringify({ class_id: "invoice", fields: d.truth }),
+      );
     }
     series.forEach((d, i) => {
       const target = i === 0 ? dir : path.join(evalDir, "northwind");
@@ -36,7 +39,18 @@ describe("docproc memory", () => {
     });
     expect((await runCli(["memory", "list", "--project", project], T)).stdout).toContain("no memories");
 
-    const learn = await runCli(["memory", "learn", path.join(dir, `${series[0]!.name}.txt`), "--expected", path.join(dir, `${series[0]!.name}.json`), "--project", project], T);
+    const learn = await runCli(
+      [
+        "memory",
+        "learn",
+        path.join(dir, `${series[0]!.name}.txt`),
+        "--expected",
+        path.join(dir, `${series[0]!.name}.json`),
+        "--project",
+        project,
+      ],
+      T,
+    );
     expect(learn.code).toBe(0);
     expect(learn.stdout).toMatch(/learned [0-9a-f-]{36} \(invoice; fields .*invoice_number.*; issuer BE0412345678\)/);
     expect(readFileSync(project, "utf8")).toStartWith("# projects of the purchasing team\n");
@@ -55,9 +69,22 @@ describe("docproc memory", () => {
     expect(cmp.stdout).toMatch(/untaught\s+2\s+(\d+)\/(\d+) = (\S+)\s+\1\/\2 = \3\s+\+0\.0/);
 
     // A further confirmation of the same vendor refines its memory instead of adding a second one.
-    const again1 = await runCli(["memory", "learn", path.join(evalDir, "northwind", `${series[1]!.name}.txt`), "--expected", path.join(evalDir, "northwind", `${series[1]!.name}.json`), "--project", project], T);
+    const again1 = await runCli(
+      [
+        "memory",
+        "learn",
+        path.join(evalDir, "northwind", `${series[1]!.name}.txt`),
+        "--expected",
+        path.join(evalDir, "northwind", `${series[1]!.name}.json`),
+        "--project",
+        project,
+      ],
+      T,
+    );
     expect(again1.stdout).toMatch(new RegExp(`refined ${id} \\(invoice; 2 confirmations;`));
-    expect(JSON.parse((await runCli(["memory", "list", "--project", project, "--json"], T)).stdout).items).toMatchObject([{ memory_id: id, confirmations: 2 }]);
+    expect(
+      JSON.parse((await runCli(["memory", "list", "--project", project, "--json"], T)).stdout).items,
+    ).toMatchObject([{ memory_id: id, confirmations: 2 }]);
 
     expect((await runCli(["memory", "forget", id, "--project", project], T)).code).toBe(0);
     expect(JSON.parse((await runCli(["memory", "list", "--project", project, "--json"], T)).stdout).items).toEqual([]);
@@ -73,7 +100,10 @@ describe("docproc memory", () => {
     writeFileSync(path.join(dir, "a.txt"), "INVOICE\nInvoice No: 5\nTotal 10.00\n");
     writeFileSync(path.join(dir, "a.json"), JSON.stringify({ fields: { invoice_number: "ZZ-999" } }));
     expect((await runCli(["memory", "learn", path.join(dir, "a.txt"), "--project", project], T)).code).toBe(2);
-    const none = await runCli(["memory", "learn", path.join(dir, "a.txt"), "--expected", path.join(dir, "a.json"), "--project", project], T);
+    const none = await runCli(
+      ["memory", "learn", path.join(dir, "a.txt"), "--expected", path.join(dir, "a.json"), "--project", project],
+      T,
+    );
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("nothing learned");
     expect(readFileSync(project, "utf8")).toBe("{}");

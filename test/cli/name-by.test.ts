@@ -26,7 +26,16 @@ async function textPdf(text: string): Promise<Uint8Array> {
 }
 
 const eml = (body: string) =>
-  ["From: Billing <billing@example.com>", "To: ap@example.com", "Subject: Invoice", "Date: Mon, 23 Nov 2026 10:00:00 +0000", "Content-Type: text/plain; charset=utf-8", "", body, ""].join("\r\n");
+  [
+    "From: Billing <billing@example.com>",
+    "To: ap@example.com",
+    "Subject: Invoice",
+    "Date: Mon, 23 Nov 2026 10:00:00 +0000",
+    "Content-Type: text/plain; charset=utf-8",
+    "",
+    body,
+    "",
+  ].join("\r\n");
 
 describe("claims in the output folder", () => {
   test("same stem from other folders, extensions or letter case gets _1, _2; its owner gets its name back", () => {
@@ -58,38 +67,74 @@ describe("docproc process --name-by source", () => {
     mkdirSync(path.join(inbox, "a"), { recursive: true });
     mkdirSync(path.join(inbox, "b"), { recursive: true });
     copyFileSync(path.join(ROOT, "fixtures/inbox/born-digital-invoice.pdf"), path.join(inbox, "a", "invoice.pdf"));
-    writeFileSync(path.join(inbox, "b", "invoice.pdf"), await textPdf("INVOICE\nInvoice number: B-2041\nDate: 2026-11-20\nTotal: 99.00 EUR"));
+    writeFileSync(
+      path.join(inbox, "b", "invoice.pdf"),
+      await textPdf("INVOICE\nInvoice number: B-2041\nDate: 2026-11-20\nTotal: 99.00 EUR"),
+    );
     writeFileSync(path.join(inbox, "invoice.eml"), eml("Invoice number: E-77\nTotal due: 12.50 EUR"));
 
     const run = async () => {
-      const r = await runCli(["process", inbox, "--out", out, "--name-by", "source", "--format", "json,csv,pdf", "--json", "--concurrency", "3"], { timeoutMs: 120_000 });
+      const r = await runCli(
+        [
+          "process",
+          inbox,
+          "--out",
+          out,
+          "--name-by",
+          "source",
+          "--format",
+          "json,csv,pdf",
+          "--json",
+          "--concurrency",
+          "3",
+        ],
+        { timeoutMs: 120_000 },
+      );
       expect(r.code).toBe(0);
-      return JSON.parse(r.stdout) as { files: Array<{ file: string; transaction_id: string; results_file: string; exports: string[] }> };
+      return JSON.parse(r.stdout) as {
+        files: Array<{ file: string; transaction_id: string; results_file: string; exports: string[] }>;
+      };
     };
     const first = await run();
     // The file list's order (sorted walk) decides the suffixes, whatever finished first.
-    expect(first.files.map((f) => path.relative(inbox, f.file))).toEqual(["a/invoice.pdf", "b/invoice.pdf", "invoice.eml"]);
+    expect(first.files.map((f) => path.relative(inbox, f.file))).toEqual([
+      "a/invoice.pdf",
+      "b/invoice.pdf",
+      "invoice.eml",
+    ]);
     const bases = ["invoice", "invoice_1", "invoice_2"];
     first.files.forEach((f, i) => {
       expect(path.basename(f.results_file)).toBe(`${bases[i]}.json`);
-      expect(f.exports.map((e) => path.basename(e)).sort()).toEqual([`${bases[i]}.csv`, `${bases[i]}.json`, `${bases[i]}_0.pdf`]);
+      expect(f.exports.map((e) => path.basename(e)).sort()).toEqual([
+        `${bases[i]}.csv`,
+        `${bases[i]}.json`,
+        `${bases[i]}_0.pdf`,
+      ]);
       // Each results file is about its own source.
       const results = JSON.parse(readFileSync(f.results_file, "utf8"));
       expect(results.transaction_id).toBe(f.transaction_id);
       expect(results.transaction.metadata.source_path).toBe(path.resolve(f.file));
     });
-    const visible = () => readdirSync(out).filter((n) => !n.startsWith(".")).sort();
+    const visible = () =>
+      readdirSync(out)
+        .filter((n) => !n.startsWith("."))
+        .sort();
     expect(visible()).toEqual(bases.flatMap((b) => [`${b}.csv`, `${b}.json`, `${b}_0.pdf`]).sort());
 
     // Run again: the same files replace their own results under the same names.
     const second = await run();
     second.files.forEach((f, i) => expect(path.basename(f.results_file)).toBe(`${bases[i]}.json`));
     expect(visible()).toHaveLength(9);
-    expect(JSON.parse(readFileSync(path.join(out, "invoice_1.json"), "utf8")).transaction_id).toBe(second.files[1]!.transaction_id);
+    expect(JSON.parse(readFileSync(path.join(out, "invoice_1.json"), "utf8")).transaction_id).toBe(
+      second.files[1]!.transaction_id,
+    );
 
     // New content at b/invoice.pdf: a name of its own; the earlier results stay as they were.
     const before = readFileSync(path.join(out, "invoice_1.json"), "utf8");
-    writeFileSync(path.join(inbox, "b", "invoice.pdf"), await textPdf("INVOICE\nInvoice number: B-2042\nTotal: 100.00 EUR"));
+    writeFileSync(
+      path.join(inbox, "b", "invoice.pdf"),
+      await textPdf("INVOICE\nInvoice number: B-2042\nTotal: 100.00 EUR"),
+    );
     const third = await run();
     expect(path.basename(third.files[1]!.results_file)).toBe("invoice_3.json");
     expect(readFileSync(path.join(out, "invoice_1.json"), "utf8")).toBe(before);
@@ -103,9 +148,13 @@ describe("docproc process --name-by source", () => {
     mkdirSync(path.join(inbox, "b"), { recursive: true });
     writeFileSync(path.join(inbox, "a", "scan.pdf"), await textPdf("Letter A\nfirst source"));
     writeFileSync(path.join(inbox, "b", "scan.pdf"), await textPdf("Letter B\nsecond source"));
-    const r = await runCli(["process", inbox, "--out", out, "--format", "json,pdf", "--json", "--concurrency", "2"], { timeoutMs: 120_000 });
+    const r = await runCli(["process", inbox, "--out", out, "--format", "json,pdf", "--json", "--concurrency", "2"], {
+      timeoutMs: 120_000,
+    });
     expect(r.code).toBe(0);
-    const files = (JSON.parse(r.stdout) as { files: Array<{ transaction_id: string; results_file: string; exports: string[] }> }).files;
+    const files = (
+      JSON.parse(r.stdout) as { files: Array<{ transaction_id: string; results_file: string; exports: string[] }> }
+    ).files;
     expect(files.map((f) => path.basename(f.results_file))).toEqual(files.map((f) => `${f.transaction_id}_data.json`));
     const pdfs = files.map((f) => path.basename(f.exports.find((e) => e.endsWith(".pdf"))!));
     expect(pdfs).toEqual(["scan_0.pdf", "scan_1_0.pdf"]);

@@ -24,7 +24,10 @@ writeFileSync(wasmProject, JSON.stringify({ id: "scans", ocr: { engine: "wasm" }
 
 describe("ocr.engine of a project", () => {
   test("docproc process reads with the project's engine; --ocr-engine overrides it", async () => {
-    const run = await runCli(["process", image, "--project", wasmProject, "--out", path.join(dir, "out-wasm"), "--json"], { timeoutMs: 180_000 });
+    const run = await runCli(
+      ["process", image, "--project", wasmProject, "--out", path.join(dir, "out-wasm"), "--json"],
+      { timeoutMs: 180_000 },
+    );
     expect(run.code).toBe(0);
     const summary = JSON.parse(run.stdout);
     expect(summary.ocr_engine).toBe("wasm");
@@ -32,7 +35,20 @@ describe("ocr.engine of a project", () => {
     const results = JSON.parse(await Bun.file(summary.files[0].results_file).text());
     expect(results.project_id).toBe("scans"); // the project file's id is kept too
 
-    const native = await runCli(["process", image, "--project", wasmProject, "--ocr-engine", "native", "--out", path.join(dir, "out-native"), "--json"], { timeoutMs: 180_000 });
+    const native = await runCli(
+      [
+        "process",
+        image,
+        "--project",
+        wasmProject,
+        "--ocr-engine",
+        "native",
+        "--out",
+        path.join(dir, "out-native"),
+        "--json",
+      ],
+      { timeoutMs: 180_000 },
+    );
     expect(native.code).toBe(0);
     expect(JSON.parse(native.stdout).ocr_engine).toStartWith("native");
   }, 400_000);
@@ -41,16 +57,25 @@ describe("ocr.engine of a project", () => {
     const t = buildTestApp({ adminKey: "k", prefix: "ocr-engine-serve", runner: "core", workers: 1 });
     try {
       const call = async (method: string, url: string, body?: unknown) => {
-        const res = await t.app.handle(new Request(`http://local${url}`, requestInit(method, { "x-api-key": "k" }, body)));
+        const res = await t.app.handle(
+          new Request(`http://local${url}`, requestInit(method, { "x-api-key": "k" }, body)),
+        );
         return (await res.json()) as any;
       };
       expect((await call("GET", "/health")).ocr.engines ?? []).not.toContain("wasm");
-      const pid = (await call("POST", "/tenants/default/projects", { name: "Scans", settings: { ocr: { engine: "wasm" } } })).project_id;
-      expect((await call("GET", `/tenants/default/projects/${pid}`)).settings.ocr).toEqual({ engine: "wasm", languages: ["eng"] });
+      const pid = (
+        await call("POST", "/tenants/default/projects", { name: "Scans", settings: { ocr: { engine: "wasm" } } })
+      ).project_id;
+      expect((await call("GET", `/tenants/default/projects/${pid}`)).settings.ocr).toEqual({
+        engine: "wasm",
+        languages: ["eng"],
+      });
       const files = [{ filename: "scan.png", base64_data: png.toString("base64"), split_policy: "inherit" }];
-      const id = (await call("POST", `/tenants/default/projects/${pid}/transactions/process`, { source_files: files })).transaction_id;
+      const id = (await call("POST", `/tenants/default/projects/${pid}/transactions/process`, { source_files: files }))
+        .transaction_id;
       let view: any;
-      for (let i = 0; i < 150 && view?.status !== "completed" && view?.status !== "failed"; i++) view = await call("GET", `/transactions/${id}?timeout=2`);
+      for (let i = 0; i < 150 && view?.status !== "completed" && view?.status !== "failed"; i++)
+        view = await call("GET", `/transactions/${id}?timeout=2`);
       expect(view.status).toBe("completed");
       // The pipeline thread reports its engines every 250 ms. Its warm-up engine is `auto` (native where tesseract
       // is installed): "wasm" appears only because this project's page was read with it.

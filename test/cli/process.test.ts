@@ -103,7 +103,15 @@ describe("docproc process on the sample inbox", () => {
       expect(typeof doc.document_id).toBe("string");
       expect(typeof doc.document_type).toBe("string");
       expect(typeof doc.classification_confidence).toBe("number");
-      for (const key of ["class_id", "type", "confidence", "reasoning", "alternatives", "confirmed", "review_required"]) {
+      for (const key of [
+        "class_id",
+        "type",
+        "confidence",
+        "reasoning",
+        "alternatives",
+        "confirmed",
+        "review_required",
+      ]) {
         expect(doc.classification).toHaveProperty(key);
       }
       expect(typeof doc.split).toBe("object");
@@ -114,7 +122,11 @@ describe("docproc process on the sample inbox", () => {
       expect(p.transaction_page_number).toBe(p.page_number);
       expect(p.source_filename).toBe("multi-page-fax.tif");
       expect(p.source_file_page_number).toBe(p.page_number);
-      expect(p.image_transform).toMatchObject({ source_unit: "pixel", effective_dpi: null, coordinate_system: "top-left-origin" });
+      expect(p.image_transform).toMatchObject({
+        source_unit: "pixel",
+        effective_dpi: null,
+        coordinate_system: "top-left-origin",
+      });
     }
   });
 
@@ -164,7 +176,9 @@ describe("docproc process with bad input", () => {
     expect(human.stdout).toContain("3 files failed:");
     // The file is named once per failure line, whether the reason itself names it or not.
     expect(human.stdout).toMatch(/c-not-a-pdf\.pdf(:| is) .+\[(unsupported_format|corrupt_file)/);
-    const line = human.stdout.split("\n").find((l) => l.startsWith("  ") && l.includes("c-not-a-pdf.pdf") && l.includes("["))!;
+    const line = human.stdout
+      .split("\n")
+      .find((l) => l.startsWith("  ") && l.includes("c-not-a-pdf.pdf") && l.includes("["))!;
     expect(line.split("c-not-a-pdf.pdf").length).toBe(2);
     expect(human.stdout).toContain("1 of 4 files processed");
   }, 90_000);
@@ -190,7 +204,14 @@ describe("docproc process with bad input", () => {
   }, 90_000);
 
   test("an unknown export format is a usage error (exit 2)", async () => {
-    const r = await runCli(["process", BORN_DIGITAL, "--format", "json,docx", "--out", path.join(tempDir("cli", temps), "o")]);
+    const r = await runCli([
+      "process",
+      BORN_DIGITAL,
+      "--format",
+      "json,docx",
+      "--out",
+      path.join(tempDir("cli", temps), "o"),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("docx");
   }, 90_000);
@@ -227,7 +248,10 @@ describe("docproc process options", () => {
 
   test("--page-limit 1 processes one page of a two-page TIFF and still reports its page count", async () => {
     const out = path.join(tempDir("cli", temps), "out");
-    const r = await runCli(["process", path.join(INBOX, "multi-page-fax.tif"), "--out", out, "--page-limit", "1", "--json"], { timeoutMs: 120_000 });
+    const r = await runCli(
+      ["process", path.join(INBOX, "multi-page-fax.tif"), "--out", out, "--page-limit", "1", "--json"],
+      { timeoutMs: 120_000 },
+    );
     expect(r.code).toBe(0);
     const f = (JSON.parse(r.stdout) as Summary).files[0]!;
     expect(f.pages).toBe(1);

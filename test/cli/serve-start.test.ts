@@ -23,8 +23,16 @@ test("the stored admin key: created once with mode 0600, then the same key", () 
 });
 
 test("the loopback warning: only for a loopback base in use, naming what is affected and the variable to set", () => {
-  for (const u of ["http://127.0.0.1:8080", "http://localhost:1", "http://[::1]:8080", "http://0.0.0.0:8080", "http://app.localhost"]) expect(isLoopbackUrl(u)).toBe(true);
-  for (const u of ["http://192.168.1.20:8080", "https://docs.example.com", "not a url"]) expect(isLoopbackUrl(u)).toBe(false);
+  for (const u of [
+    "http://127.0.0.1:8080",
+    "http://localhost:1",
+    "http://[::1]:8080",
+    "http://0.0.0.0:8080",
+    "http://app.localhost",
+  ])
+    expect(isLoopbackUrl(u)).toBe(true);
+  for (const u of ["http://192.168.1.20:8080", "https://docs.example.com", "not a url"])
+    expect(isLoopbackUrl(u)).toBe(false);
   expect(publicUrlWarning("http://127.0.0.1:8080", { capture: false, webhooks: false })).toBeNull();
   expect(publicUrlWarning("https://docs.example.com", { capture: true, webhooks: true })).toBeNull();
   const w = publicUrlWarning("http://127.0.0.1:9000", { capture: true, webhooks: false }, "192.168.1.20")!;
@@ -47,15 +55,27 @@ test("serve without ADMIN_API_KEY: the key survives a restart, shown only when c
     while (!/shown this once:\n {2}\S+\n/.test(first.output())) await Bun.sleep(20);
     key = /shown this once:\n {2}(\S+)\n/.exec(first.output())![1];
     const admin = (method: string, p: string, body?: unknown) =>
-      fetch(`${first.base}${p}`, { method, headers: { "X-API-Key": key, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+      fetch(`${first.base}${p}`, {
+        method,
+        headers: { "X-API-Key": key, "Content-Type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     expect((await admin("GET", "/admin/clients")).status).toBe(200);
     // API bodies keep their old contract: an unknown settings key is ignored (project files are strict instead), so
     // a client written against another version of docproc keeps working.
-    const typo = await admin("POST", "/tenants/default/projects", { name: "typo", settings: { review_threshold: { field: 0.7 } } });
+    const typo = await admin("POST", "/tenants/default/projects", {
+      name: "typo",
+      settings: { review_threshold: { field: 0.7 } },
+    });
     expect(typo.status).toBe(201);
-    expect(JSON.stringify((await typo.json()).settings ?? {})).not.toContain("review_threshold\"");
-    const workflow = [{ type: "export" }, { type: "notification", id: "hook", activity: { webhook_url: "https://hooks.example.com/in" } }];
-    expect((await admin("POST", "/tenants/default/projects", { name: "hooked", settings: { workflow } })).status).toBe(201);
+    expect(JSON.stringify((await typo.json()).settings ?? {})).not.toContain('review_threshold"');
+    const workflow = [
+      { type: "export" },
+      { type: "notification", id: "hook", activity: { webhook_url: "https://hooks.example.com/in" } },
+    ];
+    expect((await admin("POST", "/tenants/default/projects", { name: "hooked", settings: { workflow } })).status).toBe(
+      201,
+    );
   } finally {
     await stop(first);
   }

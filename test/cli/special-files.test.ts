@@ -31,7 +31,10 @@ describe("special files on the command line", () => {
 
   test("a project file that is a device is refused as invalid settings (exit 4)", async () => {
     const out = tempDir("special", temps);
-    const run = await runCli(["process", "fixtures/inbox/born-digital-invoice.pdf", "--project", "/dev/zero", "--out", out], { timeoutMs: 30_000 });
+    const run = await runCli(
+      ["process", "fixtures/inbox/born-digital-invoice.pdf", "--project", "/dev/zero", "--out", out],
+      { timeoutMs: 30_000 },
+    );
     expect(run.code).toBe(4);
     expect(run.stderr).toContain("not a regular file");
   });

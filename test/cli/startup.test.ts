@@ -32,7 +32,10 @@ test("DOCPROC_STAGE_TIMES: the CLI writes each stage's wall time and each kind o
     const pdf = path.resolve(ROOT, "fixtures/corpora/invoice2data/AmazonWebServices.pdf");
     const run = await runCli(["process", pdf, "--out", path.join(dir, "out")], { env: { DOCPROC_STAGE_TIMES: file } });
     expect(run.code).toBe(0);
-    const { stages, threads } = JSON.parse(readFileSync(file, "utf8")) as { stages: Record<string, { ms: number; calls: number }>; threads: Record<string, number> };
+    const { stages, threads } = JSON.parse(readFileSync(file, "utf8")) as {
+      stages: Record<string, { ms: number; calls: number }>;
+      threads: Record<string, number>;
+    };
     expect(Object.keys(stages)).toEqual(expect.arrayContaining(["convert", "split", "classify", "extract", "export"]));
     expect(stages.convert).toMatchObject({ calls: 1 });
     expect(stages.extract!.ms).toBeGreaterThan(0);

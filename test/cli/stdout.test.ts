@@ -18,7 +18,10 @@ test("a --json summary larger than 64 KiB reaches a pipe whole", async () => {
   await copyFile(path.join(INBOX, "born-digital-invoice.pdf"), path.join(inbox, "invoice.pdf"));
   const notes = 3000;
   for (let i = 0; i < notes; i++) {
-    await writeFile(path.join(inbox, `a-note-with-a-long-name-so-the-summary-grows-quickly-${String(i).padStart(4, "0")}.txt`), "hello\n");
+    await writeFile(
+      path.join(inbox, `a-note-with-a-long-name-so-the-summary-grows-quickly-${String(i).padStart(4, "0")}.txt`),
+      "hello\n",
+    );
   }
   const out = path.join(tempDir("stdout-out", temps), "out");
   // A shell pipe into a slow reader (it starts reading a second late), as `docproc process … --json | wc -c`.
@@ -46,7 +49,11 @@ test("every write before exit is out, console.log included, whatever its size", 
     await stdoutFlushed();
     process.exit(0);
   `;
-  const proc = Bun.spawn([process.execPath, "-e", script], { cwd: path.resolve(import.meta.dir, "../.."), stdout: "pipe", stderr: "inherit" });
+  const proc = Bun.spawn([process.execPath, "-e", script], {
+    cwd: path.resolve(import.meta.dir, "../.."),
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   // A slow reader: the pipe (64 KiB) is full long before the writer is done.
   await Bun.sleep(300);
   const [text, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);

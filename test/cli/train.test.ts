@@ -28,10 +28,16 @@ async function textPdf(text: string): Promise<Uint8Array> {
 
 /** A greyscale "scan" of a text: its PDF rendered by the real converter, shrunk to ~150 DPI, saved as PNG. */
 async function textScan(text: string): Promise<Buffer> {
-  const file = await convertSource({ index: 0, filename: "scan.pdf", data: await textPdf(text), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: 1 });
+  const file = await convertSource(
+    { index: 0, filename: "scan.pdf", data: await textPdf(text), split_policy: "inherit" },
+    { firstPageNumber: 1, maxPages: 1 },
+  );
   const raster = await file.pages[0]!.render!();
   await file.close();
-  return sharp(Buffer.from(raster.data), { raw: { width: raster.width, height: raster.height, channels: raster.channels }, limitInputPixels: 50_000_000 })
+  return sharp(Buffer.from(raster.data), {
+    raw: { width: raster.width, height: raster.height, channels: raster.channels },
+    limitInputPixels: 50_000_000,
+  })
     .resize({ width: 900 })
     .greyscale()
     .png()
@@ -39,7 +45,10 @@ async function textScan(text: string): Promise<Buffer> {
 }
 
 /** Runs `docproc process --json` on files and returns the class of each file's single document, by file name. */
-async function classesAfterProcess(project: string, files: string[]): Promise<Record<string, { class_id: string; confidence: number; reasoning: string }>> {
+async function classesAfterProcess(
+  project: string,
+  files: string[],
+): Promise<Record<string, { class_id: string; confidence: number; reasoning: string }>> {
   const out = path.join(dir, `out-${path.basename(project)}`);
   const run = await runCli(["process", ...files, "--project", project, "--out", out, "--json"]);
   expect(run.stderr).toBe("");
@@ -58,7 +67,10 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), "docproc-train-"));
   await cp(LETTERS, path.join(dir, "letters"), { recursive: true });
   for (const cls of ["application", "termination"]) {
-    await writeFile(path.join(dir, `new-${cls}.pdf`), await textPdf(await readFile(path.join(LETTERS, "new", `${cls}.txt`), "utf8")));
+    await writeFile(
+      path.join(dir, `new-${cls}.pdf`),
+      await textPdf(await readFile(path.join(LETTERS, "new", `${cls}.txt`), "utf8")),
+    );
   }
 });
 
@@ -86,7 +98,10 @@ describe("docproc train --examples DIR --out FILE (JSON project)", () => {
 
     const before = await classesAfterProcess(project, newDocs);
     // Cue words alone cannot separate the two: at least one letter is misread, and each gets a tie between them.
-    expect(before["new-application.pdf"]!.class_id === "application_letter" && before["new-termination.pdf"]!.class_id === "termination_letter").toBe(false);
+    expect(
+      before["new-application.pdf"]!.class_id === "application_letter" &&
+        before["new-termination.pdf"]!.class_id === "termination_letter",
+    ).toBe(false);
     expect(before["new-termination.pdf"]!.class_id).not.toBe("termination_letter");
 
     const trained = path.join(dir, "letters.trained.json");
@@ -103,7 +118,10 @@ describe("docproc train --examples DIR --out FILE (JSON project)", () => {
     expect(JSON.parse(await readFile(project, "utf8")).classifier_model).toBeUndefined();
     const model = JSON.parse(await readFile(trained, "utf8")).classifier_model;
     expect(model.kind).toBe("multinomial_nb");
-    expect(model.classes.map((c: { class_id: string; documents: number }) => [c.class_id, c.documents])).toEqual([["application_letter", 5], ["termination_letter", 5]]);
+    expect(model.classes.map((c: { class_id: string; documents: number }) => [c.class_id, c.documents])).toEqual([
+      ["application_letter", 5],
+      ["termination_letter", 5],
+    ]);
 
     const after = await classesAfterProcess(trained, newDocs);
     expect(after["new-application.pdf"]!.class_id).toBe("application_letter");
@@ -124,7 +142,10 @@ describe("docproc train --project FILE (YAML project with listed examples)", () 
     const original = await readFile(projectFile, "utf8");
     // One termination example becomes a scanned PNG: training must OCR it.
     const scanned = "examples/termination_letter/01-flat.txt";
-    await writeFile(path.join(letters, "scan-01-flat.png"), await textScan(await readFile(path.join(LETTERS, scanned), "utf8")));
+    await writeFile(
+      path.join(letters, "scan-01-flat.png"),
+      await textScan(await readFile(path.join(LETTERS, scanned), "utf8")),
+    );
     await writeFile(projectFile, original.replace(scanned, "scan-01-flat.png"));
     const listed = await readFile(projectFile, "utf8");
 
@@ -144,7 +165,10 @@ describe("docproc train --project FILE (YAML project with listed examples)", () 
     expect(termination.counts.garden).toBeGreaterThan(0);
     expect(termination.counts.bristol).toBeGreaterThan(0);
 
-    const after = await classesAfterProcess(projectFile, ["new-application.pdf", "new-termination.pdf"].map((f) => path.join(dir, f)));
+    const after = await classesAfterProcess(
+      projectFile,
+      ["new-application.pdf", "new-termination.pdf"].map((f) => path.join(dir, f)),
+    );
     expect(after["new-application.pdf"]!.class_id).toBe("application_letter");
     expect(after["new-termination.pdf"]!.class_id).toBe("termination_letter");
   }, 60_000);
@@ -160,7 +184,9 @@ describe("docproc train errors", () => {
     await writeFile(project, text);
     const run = await runCli(["train", "--project", project, "--examples", examples]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('folder "invoices" is not a class of the project (classes: application_letter, termination_letter, other)');
+    expect(run.stderr).toContain(
+      'folder "invoices" is not a class of the project (classes: application_letter, termination_letter, other)',
+    );
     expect(await readFile(project, "utf8")).toBe(text);
   });
 
@@ -189,14 +215,30 @@ describe("docproc train errors", () => {
   });
 
   test("an --out in a folder that does not exist is a usage error (exit 2), found before any example is read", async () => {
-    const run = await runCli(["train", "--project", path.join(LETTERS, "project.yaml"), "--out", path.join(dir, "no-such-folder", "p.yaml")]);
+    const run = await runCli([
+      "train",
+      "--project",
+      path.join(LETTERS, "project.yaml"),
+      "--out",
+      path.join(dir, "no-such-folder", "p.yaml"),
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("no-such-folder does not exist");
   });
 
   test("examples of a single class are a usage error (exit 2): a one-class model decides nothing", async () => {
     const project = path.join(dir, "one-class.json");
-    await writeFile(project, JSON.stringify({ classes: [{ id: "a", name: "A", example_documents: [{ text: "alpha" }] }, { id: "other", name: "Other" }], fields: {}, validation_rules: [] }));
+    await writeFile(
+      project,
+      JSON.stringify({
+        classes: [
+          { id: "a", name: "A", example_documents: [{ text: "alpha" }] },
+          { id: "other", name: "Other" },
+        ],
+        fields: {},
+        validation_rules: [],
+      }),
+    );
     const run = await runCli(["train", "--project", project]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("at least two classes (found: a)");

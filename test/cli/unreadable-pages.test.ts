@@ -32,13 +32,23 @@ async function threePages(): Promise<{ full: Uint8Array; text: string }> {
   for (let p = 1; p <= 3; p++) {
     const page = pdf.addPage([595, 842]);
     page.drawText(p === 1 ? "INVOICE" : `Page ${p}`, { x: 50, y: 800, size: 14, font });
-    for (let i = 0; i < 20; i++) page.drawText(`Page ${p} line ${i}: Invoice number INV-${p}${i} total 12.50`, { x: 50, y: 770 - i * 24, size: 11, font });
+    for (let i = 0; i < 20; i++)
+      page.drawText(`Page ${p} line ${i}: Invoice number INV-${p}${i} total 12.50`, {
+        x: 50,
+        y: 770 - i * 24,
+        size: 11,
+        font,
+      });
   }
   const full = await pdf.save({ useObjectStreams: false });
   return { full, text: new TextDecoder("latin1").decode(full) };
 }
 
-interface Outcome { file: string; status: string; unreadable_pages: Array<{ page: number; file_page: number; reason: string }> }
+interface Outcome {
+  file: string;
+  status: string;
+  unreadable_pages: Array<{ page: number; file_page: number; reason: string }>;
+}
 
 describe("unreadable pages", () => {
   let json: CliRun;
@@ -50,7 +60,9 @@ describe("unreadable pages", () => {
     truncated = path.join(dir, "truncated.pdf");
     writeFileSync(truncated, await truncatedPdf());
     [json, table] = await Promise.all([
-      runCli(["process", FUZZED, CYCLIC, truncated, "--out", path.join(dir, "out-json"), "--json"], { timeoutMs: 120_000 }),
+      runCli(["process", FUZZED, CYCLIC, truncated, "--out", path.join(dir, "out-json"), "--json"], {
+        timeoutMs: 120_000,
+      }),
       runCli(["process", truncated, FUZZED, "--out", path.join(dir, "out-table")], { timeoutMs: 120_000 }),
     ]);
   }, 130_000);
@@ -60,9 +72,13 @@ describe("unreadable pages", () => {
     const files = (JSON.parse(json.stdout) as { files: Outcome[] }).files;
     const of = (f: string) => files.find((o) => o.file === f)!;
     expect(of(FUZZED).status).toBe("review");
-    expect(of(FUZZED).unreadable_pages).toEqual([{ page: 1, file_page: 1, reason: expect.stringContaining("End of file") }]);
+    expect(of(FUZZED).unreadable_pages).toEqual([
+      { page: 1, file_page: 1, reason: expect.stringContaining("End of file") },
+    ]);
     expect(of(CYCLIC).status).toBe("review");
-    expect(of(CYCLIC).unreadable_pages).toEqual([{ page: 2, file_page: 2, reason: expect.stringContaining("circular reference") }]);
+    expect(of(CYCLIC).unreadable_pages).toEqual([
+      { page: 2, file_page: 2, reason: expect.stringContaining("circular reference") },
+    ]);
     expect(of(truncated).status).toBe("review");
     expect(of(truncated).unreadable_pages.map((p) => p.page)).toEqual([3]);
     expect(of(truncated).unreadable_pages[0]!.reason).toContain("endstream");
@@ -85,12 +101,30 @@ describe("a PDF cut short anywhere in its last page", () => {
     const lastPage = pageObjects[pageObjects.length - 1]!.index!;
     const dictEnd = text.indexOf("endobj", lastPage);
     const stream = text.indexOf(">>\nstream\n", dictEnd);
-    const cuts = { "inside the page dictionary": lastPage + 40, "after the page, before its content": dictEnd + 8, "inside the content stream": stream + 40 };
+    const cuts = {
+      "inside the page dictionary": lastPage + 40,
+      "after the page, before its content": dictEnd + 8,
+      "inside the content stream": stream + 40,
+    };
     for (const [where, at] of Object.entries(cuts)) {
-      const converted = await convertSource({ index: 0, filename: "cut.pdf", data: full.subarray(0, at), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+      const converted = await convertSource(
+        { index: 0, filename: "cut.pdf", data: full.subarray(0, at), split_policy: "inherit" },
+        { firstPageNumber: 1, maxPages: null },
+      );
       try {
-        const got = converted.pages.map((p) => [p.source_file_page_number, p.text.includes(`Page ${p.source_file_page_number} line 3`), p.unreadable !== undefined]);
-        expect({ where, got }).toEqual({ where, got: [[1, true, false], [2, true, false], [3, false, true]] });
+        const got = converted.pages.map((p) => [
+          p.source_file_page_number,
+          p.text.includes(`Page ${p.source_file_page_number} line 3`),
+          p.unreadable !== undefined,
+        ]);
+        expect({ where, got }).toEqual({
+          where,
+          got: [
+            [1, true, false],
+            [2, true, false],
+            [3, false, true],
+          ],
+        });
       } finally {
         await converted.close?.();
       }

@@ -23,7 +23,17 @@ describe("docproc CLI usage", () => {
   test("process --help shows usage, every flag and examples", async () => {
     const r = await runCli(["process", "--help"]);
     expect(r.code).toBe(0);
-    for (const flag of ["--project", "--out", "--concurrency", "--page-limit", "--password", "--json", "--format", "--data", "--ocr-engine"]) {
+    for (const flag of [
+      "--project",
+      "--out",
+      "--concurrency",
+      "--page-limit",
+      "--password",
+      "--json",
+      "--format",
+      "--data",
+      "--ocr-engine",
+    ]) {
       expect(r.stdout).toContain(flag);
     }
     expect(r.stdout).toContain("$ docproc process fixtures/inbox");
@@ -63,7 +73,10 @@ describe("docproc CLI usage", () => {
     const bin = path.join(REPO, "bin/docproc.js");
     // A POSIX shell script first (no global bun needed: test/cli/install.test.ts), a module for Bun after.
     expect((await Bun.file(bin).text()).startsWith("#!/bin/sh\n")).toBe(true);
-    for (const cmd of [[bin, "--version"], [process.execPath, bin, "--version"]]) {
+    for (const cmd of [
+      [bin, "--version"],
+      [process.execPath, bin, "--version"],
+    ]) {
       const proc = Bun.spawn(cmd, { stdout: "pipe" });
       expect(await new Response(proc.stdout).text()).toStartWith(`${pkg.version} (commit `);
       expect(await proc.exited).toBe(0);

@@ -19,11 +19,16 @@ test("pretty logs: one line per event, the component before the sentence, the fi
   const lines: string[] = [];
   const stream = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
   const log = createLogger({ format: "pretty", colour: false, stream }).child({ component: "watch" });
-  log.info({ event: "job_completed", transaction_id: "t1", documents: 2, duration_ms: 1200 }, "done a.pdf → t1_data.json (2 documents, 1.2 s)");
+  log.info(
+    { event: "job_completed", transaction_id: "t1", documents: 2, duration_ms: 1200 },
+    "done a.pdf → t1_data.json (2 documents, 1.2 s)",
+  );
   log.error({ event: "job_failed", error_code: "corrupt_file" }, "failed b.pdf: not a PDF");
   const text = lines.join("");
   expect(text.trimEnd().split("\n")).toHaveLength(2);
-  expect(text).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: watch: done a\.pdf → t1_data\.json \(2 documents, 1\.2 s\) \{"transaction_id":"t1","documents":2,"duration_ms":1200\}\n/);
+  expect(text).toMatch(
+    /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: watch: done a\.pdf → t1_data\.json \(2 documents, 1\.2 s\) \{"transaction_id":"t1","documents":2,"duration_ms":1200\}\n/,
+  );
   expect(text).toContain('ERROR: watch: failed b.pdf: not a PDF {"error_code":"corrupt_file"}');
 });
 

@@ -19,22 +19,46 @@ import { multiPageTiff } from "../support/hostile";
 setDefaultTimeout(60_000);
 
 const timedOut = () => new DocprocError("timeout", "job timed out", { retryable: false });
-const nullOcr = { name: "null", workers: 1, recognize: async () => ({ words: [], text: "", confidence: null }), close: async () => {} } as unknown as OcrEngine;
+const nullOcr = {
+  name: "null",
+  workers: 1,
+  recognize: async () => ({ words: [], text: "", confidence: null }),
+  close: async () => {},
+} as unknown as OcrEngine;
 
 /** `count` scanned-looking pages whose render() is counted and aborts `ctrl` on render number `abortAt`. */
 function countedPages(count: number, ctrl: AbortController, abortAt: number) {
   const renders: number[] = [];
   const white: RasterImage = { data: new Uint8Array(64 * 64 * 3).fill(255), width: 64, height: 64, channels: 3 };
-  const pages = Array.from({ length: count }, (_, i): Page => ({
-    page_number: i + 1, source_file_index: 0, source_filename: "scan.tif", source_file_page_number: i + 1,
-    image_transform: { rasterized_width: 64, rasterized_height: 64, source_width: 64, source_height: 64, source_unit: "pixel", render_scale: 1, effective_dpi: null, coordinate_system: "top-left-origin", rotation: 0 },
-    text_source: "ocr", words: [], text: "", ocr_confidence: null,
-    render: async () => {
-      renders.push(i + 1);
-      if (renders.length === abortAt) ctrl.abort(timedOut());
-      return white;
-    },
-  }));
+  const pages = Array.from(
+    { length: count },
+    (_, i): Page => ({
+      page_number: i + 1,
+      source_file_index: 0,
+      source_filename: "scan.tif",
+      source_file_page_number: i + 1,
+      image_transform: {
+        rasterized_width: 64,
+        rasterized_height: 64,
+        source_width: 64,
+        source_height: 64,
+        source_unit: "pixel",
+        render_scale: 1,
+        effective_dpi: null,
+        coordinate_system: "top-left-origin",
+        rotation: 0,
+      },
+      text_source: "ocr",
+      words: [],
+      text: "",
+      ocr_confidence: null,
+      render: async () => {
+        renders.push(i + 1);
+        if (renders.length === abortAt) ctrl.abort(timedOut());
+        return white;
+      },
+    }),
+  );
   return { pages, renders };
 }
 
@@ -43,7 +67,12 @@ describe("cancellation after OCR", () => {
     const ctrl = new AbortController();
     const { pages, renders } = countedPages(40, ctrl, 3);
     const settings = SplitSettingsSchema.parse({ mode: "separator", separator: { patch_t: true } });
-    const outcome = await splitPages([{ index: 0, filename: "scan.tif", policy: "inherit", pages }], settings, { signal: ctrl.signal }).then(() => "finished", (e) => e);
+    const outcome = await splitPages([{ index: 0, filename: "scan.tif", policy: "inherit", pages }], settings, {
+      signal: ctrl.signal,
+    }).then(
+      () => "finished",
+      (e) => e,
+    );
     expect(outcome).toBeInstanceOf(DocprocError);
     expect((outcome as DocprocError).message).toBe("job timed out");
     expect(renders).toEqual([1, 2, 3]);
@@ -69,7 +98,16 @@ describe("cancellation after OCR", () => {
         { id: "data", name: "Data", output_format: "json" },
       ],
     });
-    const meta = { transaction_id: crypto.randomUUID(), tenant_id: "local", project_id: "p", project_version: 1, correlation_id: null, metadata: {}, created_at: "2026-01-01T00:00:00.000Z", source: "test" };
+    const meta = {
+      transaction_id: crypto.randomUUID(),
+      tenant_id: "local",
+      project_id: "p",
+      project_version: 1,
+      correlation_id: null,
+      metadata: {},
+      created_at: "2026-01-01T00:00:00.000Z",
+      source: "test",
+    };
     const out = await runTransaction(
       { sources: [{ index: 0, filename: "scan.tif", data: multiPageTiff(30, 64), split_policy: "inherit" }] },
       { meta, project, ocr: nullOcr, sink, signal: ctrl.signal },
@@ -82,17 +120,45 @@ describe("cancellation after OCR", () => {
 });
 
 describe("fuzz follow-ups (seed 21)", () => {
-  const meta = () => ({ transaction_id: crypto.randomUUID(), tenant_id: "local", project_id: "p", project_version: 1, correlation_id: null, metadata: {}, created_at: "2026-01-01T00:00:00.000Z", source: "test" });
+  const meta = () => ({
+    transaction_id: crypto.randomUUID(),
+    tenant_id: "local",
+    project_id: "p",
+    project_version: 1,
+    correlation_id: null,
+    metadata: {},
+    created_at: "2026-01-01T00:00:00.000Z",
+    source: "test",
+  });
 
   // #1725 (barcode-39-custom.pdf, mutated): the harness's AbortSignal.timeout() fired between two stages and the run
   // failed as `internal` ("classify: The operation timed out."): an abort is a timeout whatever its reason's type.
   test("an abort whose reason is not a DocprocError (AbortSignal.timeout's DOMException) ends the run as a timeout, not internal", async () => {
     const ctrl = new AbortController();
     const out = await runTransaction(
-      { sources: [{ index: 0, filename: "a.txt", content_type: "text/plain", data: new TextEncoder().encode("Invoice 1"), split_policy: "inherit" }] },
       {
-        meta: meta(), project: defaultProject, ocr: nullOcr, sink: memorySink(), signal: ctrl.signal,
-        stages: { split: async (state, ctx) => { await BUILTIN_STAGES.split(state, ctx); ctrl.abort(new DOMException("The operation timed out.", "TimeoutError")); } },
+        sources: [
+          {
+            index: 0,
+            filename: "a.txt",
+            content_type: "text/plain",
+            data: new TextEncoder().encode("Invoice 1"),
+            split_policy: "inherit",
+          },
+        ],
+      },
+      {
+        meta: meta(),
+        project: defaultProject,
+        ocr: nullOcr,
+        sink: memorySink(),
+        signal: ctrl.signal,
+        stages: {
+          split: async (state, ctx) => {
+            await BUILTIN_STAGES.split(state, ctx);
+            ctrl.abort(new DOMException("The operation timed out.", "TimeoutError"));
+          },
+        },
       },
     );
     expect(out.status).toBe("failure");
@@ -109,7 +175,16 @@ describe("fuzz follow-ups (seed 21)", () => {
     page.text_source = "none";
     const ctrl = new AbortController();
     const sep = SplitSettingsSchema.parse({}).separator;
-    const analysing = analysePage(page, sep, { barcodes: true, blank: true, patchTOnly: true }, blank, ctrl.signal).then(() => "finished", (e) => e);
+    const analysing = analysePage(
+      page,
+      sep,
+      { barcodes: true, blank: true, patchTOnly: true },
+      blank,
+      ctrl.signal,
+    ).then(
+      () => "finished",
+      (e) => e,
+    );
     setImmediate(() => ctrl.abort(timedOut())); // lands after the first pass at the latest
     const outcome = await analysing;
     expect(outcome).toBeInstanceOf(DocprocError);

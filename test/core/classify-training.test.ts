@@ -17,20 +17,24 @@ import { classifyDocument } from "../../src/core/stages/classify";
 const LETTERS = path.resolve(import.meta.dir, "../../fixtures/training/letters");
 const raw = YAML.parse(readFileSync(path.join(LETTERS, "project.yaml"), "utf8"));
 /** The letters project without its listed examples: cue rules only. */
-const untrained = parseProjectSettings(mergeOverDefault({ ...raw, classes: raw.classes.map((c: object) => ({ ...c, example_documents: [] })) }));
+const untrained = parseProjectSettings(
+  mergeOverDefault({ ...raw, classes: raw.classes.map((c: object) => ({ ...c, example_documents: [] })) }),
+);
 const examples = ["application_letter", "termination_letter"].flatMap((class_id) =>
   readdirSync(path.join(LETTERS, "examples", class_id))
     .sort()
     .map((f) => ({ class_id, origin: f, text: readFileSync(path.join(LETTERS, "examples", class_id, f), "utf8") })),
 );
-const newLetter = (name: string) => convertText(readFileSync(path.join(LETTERS, "new", `${name}.txt`), "utf8"), 1).pages;
+const newLetter = (name: string) =>
+  convertText(readFileSync(path.join(LETTERS, "new", `${name}.txt`), "utf8"), 1).pages;
 const classify = (pages: ReturnType<typeof newLetter>, project = untrained) => classifyDocument(pages, project);
 
 describe("letters the cue rules cannot separate", () => {
   test("without a model both letter classes tie, so one of the new letters is misread", () => {
     const application = classify(newLetter("application"));
     const termination = classify(newLetter("termination"));
-    const tie = (c: ReturnType<typeof classify>) => [c.confidence, ...c.alternatives.map((a) => a.confidence)].slice(0, 2);
+    const tie = (c: ReturnType<typeof classify>) =>
+      [c.confidence, ...c.alternatives.map((a) => a.confidence)].slice(0, 2);
     expect(tie(application)[0]).toBe(tie(application)[1]!);
     expect(tie(termination)[0]).toBe(tie(termination)[1]!);
     expect(termination.class_id).not.toBe("termination_letter");
@@ -51,7 +55,10 @@ describe("letters the cue rules cannot separate", () => {
 
   test("an unrelated document stays other after training: the model weighs in by how much of the text it knows", () => {
     const trained = parseProjectSettings({ ...untrained, classifier_model: trainClassifier(examples) });
-    const memo = convertText("ACME Ltd\nMeeting notes\nThe quick brown fox jumps over the lazy dog.\nLunch on Friday at noon.", 1).pages;
+    const memo = convertText(
+      "ACME Ltd\nMeeting notes\nThe quick brown fox jumps over the lazy dog.\nLunch on Friday at noon.",
+      1,
+    ).pages;
     const c = classify(memo, trained);
     expect(c.class_id).toBe("other");
     expect(c.reasoning).toContain("no cue of any class found");
@@ -84,7 +91,11 @@ describe("collectExamples and trainingReport", () => {
 
   test("collects text and path examples in class order with where each came from", async () => {
     const got = await collectExamples(project, async (p) => `text of ${p}`);
-    expect(got.map((e) => [e.class_id, e.origin])).toEqual([["application_letter", "text #1"], ["application_letter", "a.pdf"], ["termination_letter", "t.png"]]);
+    expect(got.map((e) => [e.class_id, e.origin])).toEqual([
+      ["application_letter", "text #1"],
+      ["application_letter", "a.pdf"],
+      ["termination_letter", "t.png"],
+    ]);
     expect(got[2]!.text).toBe("text of t.png");
   });
 
@@ -92,8 +103,13 @@ describe("collectExamples and trainingReport", () => {
     const corrupt = collectExamples(project, async () => {
       throw new DocprocError("corrupt_file", "a.pdf: broken xref");
     });
-    await expect(corrupt).rejects.toMatchObject({ code: "corrupt_file", message: "example a.pdf of class application_letter could not be read: a.pdf: broken xref" });
-    await expect(collectExamples(project, async () => Promise.reject(new Error("boom")))).rejects.toMatchObject({ code: "invalid_input" });
+    await expect(corrupt).rejects.toMatchObject({
+      code: "corrupt_file",
+      message: "example a.pdf of class application_letter could not be read: a.pdf: broken xref",
+    });
+    await expect(collectExamples(project, async () => Promise.reject(new Error("boom")))).rejects.toMatchObject({
+      code: "invalid_input",
+    });
   });
 
   test("reports examples, model tokens and leave-one-out hits per class", () => {
@@ -108,7 +124,10 @@ describe("collectExamples and trainingReport", () => {
   test("leave-one-out holds each example out of everything, the project's stored model included", () => {
     // A stored model trained on all examples would classify every held-out letter right; a lone example of a
     // class cannot be predicted from the others, and the report must say so.
-    const lone = [...examples.filter((e) => e.class_id === "application_letter"), examples.find((e) => e.class_id === "termination_letter")!];
+    const lone = [
+      ...examples.filter((e) => e.class_id === "application_letter"),
+      examples.find((e) => e.class_id === "termination_letter")!,
+    ];
     const leaky = parseProjectSettings({ ...untrained, classifier_model: trainClassifier(lone) });
     const report = trainingReport(leaky, lone, trainClassifier(lone));
     expect(report.find((r) => r.class_id === "termination_letter")).toMatchObject({ examples: 1, loo_correct: 0 });

@@ -10,7 +10,17 @@ function textPage(text: string, page_number = 1): Page {
     source_file_index: 0,
     source_filename: "t.txt",
     source_file_page_number: page_number,
-    image_transform: { rasterized_width: 100, rasterized_height: 100, source_width: 100, source_height: 100, source_unit: "pixel", render_scale: 1, effective_dpi: null, coordinate_system: "top-left-origin", rotation: 0 },
+    image_transform: {
+      rasterized_width: 100,
+      rasterized_height: 100,
+      source_width: 100,
+      source_height: 100,
+      source_unit: "pixel",
+      render_scale: 1,
+      effective_dpi: null,
+      coordinate_system: "top-left-origin",
+      rotation: 0,
+    },
     text_source: "supplied_text",
     words: [],
     text,
@@ -20,7 +30,14 @@ function textPage(text: string, page_number = 1): Page {
 
 describe("cue rules of the default project", () => {
   test("an invoice is an invoice, with the deciding cue words in the reasoning", () => {
-    const c = classifyDocument([textPage("ACME Ltd\nINVOICE\nInvoice number: 123\nInvoice date: 2024-01-02\nSubtotal 10.00\nVAT 1.90\nTotal 11.90")], defaultProject);
+    const c = classifyDocument(
+      [
+        textPage(
+          "ACME Ltd\nINVOICE\nInvoice number: 123\nInvoice date: 2024-01-02\nSubtotal 10.00\nVAT 1.90\nTotal 11.90",
+        ),
+      ],
+      defaultProject,
+    );
     expect(c.class_id).toBe("invoice");
     expect(c.type).toBe("Invoice");
     expect(c.confidence).toBeGreaterThan(0.9);
@@ -31,18 +48,40 @@ describe("cue rules of the default project", () => {
   });
 
   test("a German credit note beats invoice although it mentions the invoice it corrects", () => {
-    const c = classifyDocument([textPage("Gutschrift\nGutschrift Nr. 55 zu Rechnung 123\nBetrag wird gutgeschrieben\nGutschrift gesamt 20,00 EUR")], defaultProject);
+    const c = classifyDocument(
+      [
+        textPage(
+          "Gutschrift\nGutschrift Nr. 55 zu Rechnung 123\nBetrag wird gutgeschrieben\nGutschrift gesamt 20,00 EUR",
+        ),
+      ],
+      defaultProject,
+    );
     expect(c.class_id).toBe("credit_note");
     expect(c.alternatives.map((a) => a.class_id)).toContain("invoice");
   });
 
   test("a letter and a contract are told apart", () => {
-    expect(classifyDocument([textPage("Dear Mr Smith,\nthank you for your letter.\nKind regards\nJane")], defaultProject).class_id).toBe("letter");
-    expect(classifyDocument([textPage("SERVICE AGREEMENT\nThis agreement is made between the parties.\nArticle 1 Term\nArticle 2 Termination\nGoverning law\nSignature")], defaultProject).class_id).toBe("contract");
+    expect(
+      classifyDocument([textPage("Dear Mr Smith,\nthank you for your letter.\nKind regards\nJane")], defaultProject)
+        .class_id,
+    ).toBe("letter");
+    expect(
+      classifyDocument(
+        [
+          textPage(
+            "SERVICE AGREEMENT\nThis agreement is made between the parties.\nArticle 1 Term\nArticle 2 Termination\nGoverning law\nSignature",
+          ),
+        ],
+        defaultProject,
+      ).class_id,
+    ).toBe("contract");
   });
 
   test("alternatives are ranked, typed and exclude the chosen class", () => {
-    const c = classifyDocument([textPage("Receipt\nThank you for your purchase\nCash 20.00\nChange 2.50\nVAT included")], defaultProject);
+    const c = classifyDocument(
+      [textPage("Receipt\nThank you for your purchase\nCash 20.00\nChange 2.50\nVAT included")],
+      defaultProject,
+    );
     expect(c.class_id).toBe("receipt");
     const confs = c.alternatives.map((a) => a.confidence);
     expect(confs).toEqual([...confs].sort((a, b) => b - a));
@@ -51,13 +90,19 @@ describe("cue rules of the default project", () => {
   });
 
   test("text without cues becomes other rather than a bad match", () => {
-    const c = classifyDocument([textPage("The quick brown fox jumps over the lazy dog.\nLorem ipsum dolor sit amet.")], defaultProject);
+    const c = classifyDocument(
+      [textPage("The quick brown fox jumps over the lazy dog.\nLorem ipsum dolor sit amet.")],
+      defaultProject,
+    );
     expect(c.class_id).toBe("other");
     expect(c.reasoning).toContain("no cue");
   });
 
   test("a single weak cue falls back to other and is flagged for review", () => {
-    const strict = parseProjectSettings({ ...defaultProject, review_thresholds: { ...defaultProject.review_thresholds, min_class_confidence: 0.9, classification: 0.95 } });
+    const strict = parseProjectSettings({
+      ...defaultProject,
+      review_thresholds: { ...defaultProject.review_thresholds, min_class_confidence: 0.9, classification: 0.95 },
+    });
     const c = classifyDocument([textPage("Meeting notes\nWe talked about the agreement and lunch.")], strict);
     expect(c.class_id).toBe("other");
     expect(c.review_required).toBe(true);
@@ -70,10 +115,19 @@ describe("cue rules of the default project", () => {
 });
 
 const examples = [
-  { class_id: "payslip", text: "Payslip employee gross salary net pay income tax social security deductions pay period" },
+  {
+    class_id: "payslip",
+    text: "Payslip employee gross salary net pay income tax social security deductions pay period",
+  },
   { class_id: "payslip", text: "Salary statement gross pay net salary pension contribution tax code employee number" },
-  { class_id: "bank_statement", text: "Bank statement opening balance closing balance transactions debit credit account" },
-  { class_id: "bank_statement", text: "Account statement balance brought forward withdrawals deposits closing balance" },
+  {
+    class_id: "bank_statement",
+    text: "Bank statement opening balance closing balance transactions debit credit account",
+  },
+  {
+    class_id: "bank_statement",
+    text: "Account statement balance brought forward withdrawals deposits closing balance",
+  },
 ];
 
 describe("trained classifier", () => {
@@ -88,11 +142,19 @@ describe("trained classifier", () => {
   test("classifyDocument uses a given model for classes without cue words and names its tokens", () => {
     const project = parseProjectSettings({
       ...defaultProject,
-      classes: [{ id: "payslip", name: "Payslip" }, { id: "bank_statement", name: "Bank statement" }, { id: "other", name: "Other" }],
+      classes: [
+        { id: "payslip", name: "Payslip" },
+        { id: "bank_statement", name: "Bank statement" },
+        { id: "other", name: "Other" },
+      ],
       fields: {},
       validation_rules: [],
     });
-    const c = classifyDocument([textPage("Opening balance 100\nDeposits 50\nClosing balance 150")], project, trainClassifier(examples));
+    const c = classifyDocument(
+      [textPage("Opening balance 100\nDeposits 50\nClosing balance 150")],
+      project,
+      trainClassifier(examples),
+    );
     expect(c.class_id).toBe("bank_statement");
     expect(c.reasoning).toContain("classifier model");
     expect(c.reasoning).toContain("balance");
@@ -102,14 +164,24 @@ describe("trained classifier", () => {
     const project = parseProjectSettings({
       ...defaultProject,
       classes: [
-        { id: "payslip", name: "Payslip", example_documents: examples.filter((e) => e.class_id === "payslip").map((e) => ({ text: e.text })) },
-        { id: "bank_statement", name: "Bank statement", example_documents: examples.filter((e) => e.class_id === "bank_statement").map((e) => ({ text: e.text })) },
+        {
+          id: "payslip",
+          name: "Payslip",
+          example_documents: examples.filter((e) => e.class_id === "payslip").map((e) => ({ text: e.text })),
+        },
+        {
+          id: "bank_statement",
+          name: "Bank statement",
+          example_documents: examples.filter((e) => e.class_id === "bank_statement").map((e) => ({ text: e.text })),
+        },
         { id: "other", name: "Other" },
       ],
       fields: {},
       validation_rules: [],
     });
-    expect(classifyDocument([textPage("Employee gross salary, net pay, tax deductions")], project).class_id).toBe("payslip");
+    expect(classifyDocument([textPage("Employee gross salary, net pay, tax deductions")], project).class_id).toBe(
+      "payslip",
+    );
   });
 
   test("training without examples is an invalid_input error", () => {
@@ -138,13 +210,22 @@ describe("trainFromProject", () => {
     });
     expect(read).toEqual(["a.pdf", "b.pdf"]);
     expect(model.classes.find((c) => c.class_id === "payslip")!.documents).toBe(2);
-    expect(classifyDocument([textPage("closing balance and deposits")], project, model).class_id).toBe("bank_statement");
+    expect(classifyDocument([textPage("closing balance and deposits")], project, model).class_id).toBe(
+      "bank_statement",
+    );
   });
 
   test("an unreadable example or a single class is an invalid_input error naming the problem", async () => {
     const { trainFromProject } = await import("../../src/core/classify/train");
-    await expect(trainFromProject(project, async () => { throw new Error("gone"); })).rejects.toMatchObject({ code: "invalid_input", message: expect.stringContaining("a.pdf") });
-    await expect(trainFromProject(defaultProject, async () => "")).rejects.toMatchObject({ code: "invalid_input", message: expect.stringContaining("at least two classes") });
+    await expect(
+      trainFromProject(project, async () => {
+        throw new Error("gone");
+      }),
+    ).rejects.toMatchObject({ code: "invalid_input", message: expect.stringContaining("a.pdf") });
+    await expect(trainFromProject(defaultProject, async () => "")).rejects.toMatchObject({
+      code: "invalid_input",
+      message: expect.stringContaining("at least two classes"),
+    });
   });
 });
 

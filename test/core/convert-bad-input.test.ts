@@ -37,7 +37,12 @@ function pngClaiming(width: number, height: number): Uint8Array {
   new DataView(ihdr.buffer).setUint32(0, width);
   new DataView(ihdr.buffer).setUint32(4, height);
   ihdr.set([8, 2, 0, 0, 0], 8);
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", new Uint8Array([0x78, 0x9c, 0x03, 0x00])), chunk("IEND", new Uint8Array())];
+  const parts = [
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", new Uint8Array([0x78, 0x9c, 0x03, 0x00])),
+    chunk("IEND", new Uint8Array()),
+  ];
   return Uint8Array.from(parts.flatMap((p) => Array.from(p)));
 }
 
@@ -53,14 +58,22 @@ describe("bad input", () => {
   });
 
   test("an ELF executable renamed .pdf is `unsupported_format` and says what it is", async () => {
-    const elf = new Uint8Array(await Bun.file(process.execPath).slice(0, 64 * 1024).arrayBuffer());
+    const elf = new Uint8Array(
+      await Bun.file(process.execPath)
+        .slice(0, 64 * 1024)
+        .arrayBuffer(),
+    );
     const err = await failure(convert(elf, "invoice.pdf"));
     expect(err.code).toBe("unsupported_format");
     expect(err.message).toContain("ELF executable");
   });
 
   test("a truncated PDF converts what can be recovered or fails as `corrupt_file`", async () => {
-    const whole = new Uint8Array(await Bun.file(path.join(ROBUSTNESS, "py-pdf-sample-files/004-pdflatex-4-pages/pdflatex-4-pages.pdf")).arrayBuffer());
+    const whole = new Uint8Array(
+      await Bun.file(
+        path.join(ROBUSTNESS, "py-pdf-sample-files/004-pdflatex-4-pages/pdflatex-4-pages.pdf"),
+      ).arrayBuffer(),
+    );
     for (const fraction of [0.02, 0.3, 0.7]) {
       const cut = whole.subarray(0, Math.floor(whole.length * fraction));
       const outcome = await convert(cut).catch((err) => err);
@@ -85,8 +98,14 @@ describe("bad input", () => {
   });
 
   test("a truncated JPEG is `corrupt_file`", async () => {
-    const jpeg = new Uint8Array(await sharp({ create: { width: 400, height: 300, channels: 3, background: "#888" } }).jpeg().toBuffer());
-    expect((await failure(convert(jpeg.subarray(0, Math.floor(jpeg.length / 2)), "photo.jpg"))).code).toBe("corrupt_file");
+    const jpeg = new Uint8Array(
+      await sharp({ create: { width: 400, height: 300, channels: 3, background: "#888" } })
+        .jpeg()
+        .toBuffer(),
+    );
+    expect((await failure(convert(jpeg.subarray(0, Math.floor(jpeg.length / 2)), "photo.jpg"))).code).toBe(
+      "corrupt_file",
+    );
   });
 
   test("an aborted conversion stops with a DocprocError", async () => {
@@ -120,7 +139,9 @@ describe("bad input", () => {
     expect(file.pages[1999].text).toBe(`Statement page 2000\nInvoice 101999 total EUR 7396.30`);
     expect(file.pages.every((p) => p.text_source === "text_layer")).toBe(true);
     const growthMb = (peak - before) / 1e6;
-    console.log(`2,000-page PDF: ${seconds.toFixed(1)} s, ${(2000 / seconds).toFixed(0)} pages/s, RSS growth ${growthMb.toFixed(0)} MB (peak ${(peak / 1e6).toFixed(0)} MB)`);
+    console.log(
+      `2,000-page PDF: ${seconds.toFixed(1)} s, ${(2000 / seconds).toFixed(0)} pages/s, RSS growth ${growthMb.toFixed(0)} MB (peak ${(peak / 1e6).toFixed(0)} MB)`,
+    );
     expect(growthMb).toBeLessThan(1000);
   }, 90_000);
 });

@@ -11,7 +11,11 @@ const convert = (data: Uint8Array, filename = "image", maxPages: number | null =
 
 /** 200 × 100, white with a black square in the top-left corner: shows where "up" and "left" ended up. */
 function marked(): Sharp {
-  const square = { input: { create: { width: 40, height: 40, channels: 3 as const, background: "#000" } }, left: 0, top: 0 };
+  const square = {
+    input: { create: { width: 40, height: 40, channels: 3 as const, background: "#000" } },
+    left: 0,
+    top: 0,
+  };
   return sharp({ create: { width: 200, height: 100, channels: 3, background: "#fff" } }).composite([square]);
 }
 
@@ -31,7 +35,14 @@ describe("image formats", () => {
       expect(file.content_type).toBe(`image/${format}`);
       expect(file.page_count).toBe(1);
       const [page] = file.pages;
-      expect(page).toMatchObject({ page_number: 3, source_file_index: 2, source_file_page_number: 1, text_source: "none", words: [], ocr_confidence: null });
+      expect(page).toMatchObject({
+        page_number: 3,
+        source_file_index: 2,
+        source_file_page_number: 1,
+        text_source: "none",
+        words: [],
+        ocr_confidence: null,
+      });
       expect(page.image_transform).toEqual({
         rasterized_width: 200,
         rasterized_height: 100,
@@ -65,12 +76,27 @@ describe("image formats", () => {
 
   test("a multi-page TIFF gives one page per TIFF page, in order, and page_limit keeps the real count", async () => {
     const colours = ["#ffffff", "#ff0000", "#0000ff"];
-    const frames = await Promise.all(colours.map((c) => sharp({ create: { width: 120, height: 80, channels: 3, background: c } }).png().toBuffer()));
-    const tiff = new Uint8Array(await sharp(frames, { join: { animated: true } }).tiff().toBuffer());
+    const frames = await Promise.all(
+      colours.map((c) =>
+        sharp({ create: { width: 120, height: 80, channels: 3, background: c } })
+          .png()
+          .toBuffer(),
+      ),
+    );
+    const tiff = new Uint8Array(
+      await sharp(frames, { join: { animated: true } })
+        .tiff()
+        .toBuffer(),
+    );
     const file = await convert(tiff);
     expect(file.page_count).toBe(3);
-    expect(file.pages.map((p) => [p.page_number, p.source_file_page_number])).toEqual([[3, 1], [4, 2], [5, 3]]);
-    const near = (actual: Uint8Array, expected: number[]) => expected.forEach((v, i) => expect(Math.abs(actual[i] - v)).toBeLessThanOrEqual(2));
+    expect(file.pages.map((p) => [p.page_number, p.source_file_page_number])).toEqual([
+      [3, 1],
+      [4, 2],
+      [5, 3],
+    ]);
+    const near = (actual: Uint8Array, expected: number[]) =>
+      expected.forEach((v, i) => expect(Math.abs(actual[i] - v)).toBeLessThanOrEqual(2));
     near((await renderPageToRaster(file.pages[1])).data, [255, 0, 0]);
     near((await renderPageToRaster(file.pages[2])).data, [0, 0, 255]);
     const limited = await convert(tiff, "scan.tif", 1);
@@ -89,7 +115,15 @@ describe("image formats", () => {
 });
 
 describe("BMP", () => {
-  for (const variant of ["24-bit bottom-up", "24-bit top-down", "8-bit palette", "4-bit palette", "1-bit", "32-bit bitfields", "16-bit 555"] as const) {
+  for (const variant of [
+    "24-bit bottom-up",
+    "24-bit top-down",
+    "8-bit palette",
+    "4-bit palette",
+    "1-bit",
+    "32-bit bitfields",
+    "16-bit 555",
+  ] as const) {
     test(`decodes a ${variant} BMP with its pixels in the right places`, async () => {
       const file = await convert(makeBmp(variant), "scan.bmp");
       expect(file.content_type).toBe("image/bmp");
@@ -114,12 +148,34 @@ describe("BMP", () => {
 
 /** A 9 × 5 BMP: white, top-left pixel black, top-right pixel red (black in the 1-bit variant). */
 function makeBmp(variant: string): Uint8Array {
-  const width = 9, height = 5;
-  const bpp = { "24-bit bottom-up": 24, "24-bit top-down": 24, "8-bit palette": 8, "4-bit palette": 4, "1-bit": 1, "32-bit bitfields": 32, "16-bit 555": 16 }[variant]!;
+  const width = 9,
+    height = 5;
+  const bpp = {
+    "24-bit bottom-up": 24,
+    "24-bit top-down": 24,
+    "8-bit palette": 8,
+    "4-bit palette": 4,
+    "1-bit": 1,
+    "32-bit bitfields": 32,
+    "16-bit 555": 16,
+  }[variant]!;
   const bitfields = variant === "32-bit bitfields";
-  const palette = bpp <= 8 ? [[255, 255, 255], [0, 0, 0], [255, 0, 0]].slice(0, bpp === 1 ? 2 : 3) : [];
-  const colour = (x: number, y: number) => (x === 0 && y === 0 ? 1 : x === width - 1 && y === 0 ? (bpp === 1 ? 1 : 2) : 0); // palette index
-  const rgbOf = (i: number) => [[255, 255, 255], [0, 0, 0], [255, 0, 0]][i];
+  const palette =
+    bpp <= 8
+      ? [
+          [255, 255, 255],
+          [0, 0, 0],
+          [255, 0, 0],
+        ].slice(0, bpp === 1 ? 2 : 3)
+      : [];
+  const colour = (x: number, y: number) =>
+    x === 0 && y === 0 ? 1 : x === width - 1 && y === 0 ? (bpp === 1 ? 1 : 2) : 0; // palette index
+  const rgbOf = (i: number) =>
+    [
+      [255, 255, 255],
+      [0, 0, 0],
+      [255, 0, 0],
+    ][i];
   const rowBytes = Math.ceil((width * bpp) / 32) * 4;
   const headerEnd = 14 + 40 + (bitfields ? 12 : 0) + palette.length * 4;
   const out = new Uint8Array(headerEnd + rowBytes * height);

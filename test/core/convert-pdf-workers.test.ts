@@ -34,7 +34,10 @@ describe("pdf.js workers", () => {
     expect(spareWorkerCount()).toBe(0);
     const { result, started } = await countingWorkers(async () => {
       const warming = prewarmPdfWorkers(1);
-      const converted = await convertSource({ index: 0, filename: "invoice.pdf", data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+      const converted = await convertSource(
+        { index: 0, filename: "invoice.pdf", data, split_policy: "inherit" },
+        { firstPageNumber: 1, maxPages: null },
+      );
       await converted.close();
       await warming; // settles once its worker was handed over
       return converted;
@@ -60,7 +63,10 @@ describe("a helper worker for a long PDF read with a page consumer", () => {
       return (post as (...a: unknown[]) => void).call(this, msg, ...rest);
     } as typeof post;
     try {
-      const converted = await convertSource({ index: 0, filename: "long.pdf", data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null, onPage });
+      const converted = await convertSource(
+        { index: 0, filename: "long.pdf", data, split_policy: "inherit" },
+        { firstPageNumber: 1, maxPages: null, onPage },
+      );
       await converted.close();
       return { opens: opens.length, pages: converted.pages };
     } finally {
@@ -77,7 +83,8 @@ describe("a helper worker for a long PDF read with a page consumer", () => {
     expect(alone.opens).toBe(2);
     expect(consumed.opens).toBe(2);
     expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
-    const textOf = (pages: typeof alone.pages) => pages.map((p) => [p.source_file_page_number, p.text, JSON.stringify(p.words)]);
+    const textOf = (pages: typeof alone.pages) =>
+      pages.map((p) => [p.source_file_page_number, p.text, JSON.stringify(p.words)]);
     expect(textOf(consumed.pages)).toEqual(textOf(alone.pages));
   });
 });
@@ -102,13 +109,18 @@ describe("pdf.js workers of a long-running process", () => {
       } as typeof post;
       let converted;
       try {
-        converted = await convertSource({ index: 0, filename: "long.pdf", data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+        converted = await convertSource(
+          { index: 0, filename: "long.pdf", data, split_policy: "inherit" },
+          { firstPageNumber: 1, maxPages: null },
+        );
       } finally {
         Worker.prototype.postMessage = post;
       }
       await converted.close();
       expect(opens.length).toBe(2);
-      expect(converted.pages.map((p) => p.source_file_page_number)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+      expect(converted.pages.map((p) => p.source_file_page_number)).toEqual(
+        Array.from({ length: 60 }, (_, i) => i + 1),
+      );
       expect(converted.pages.every((p) => p.text_source === "text_layer" && p.words.length > 100)).toBe(true);
     } finally {
       await runner.close();
@@ -124,7 +136,8 @@ describe("patched pdf.js module file", () => {
     const dir = privateDir();
     // Without a bytecode copy (pdfjs-bytecode.ts) a start goes through the patched file, and writes it when missing.
     const dropBytecode = () => {
-      for (const name of fs.readdirSync(dir)) if (/\.cjs(\.jsc|\.sha256)?$/.test(name)) fs.rmSync(path.join(dir, name), { force: true });
+      for (const name of fs.readdirSync(dir))
+        if (/\.cjs(\.jsc|\.sha256)?$/.test(name)) fs.rmSync(path.join(dir, name), { force: true });
     };
     dropBytecode();
     await loadPdfjsWorkerModule();
@@ -180,18 +193,31 @@ describe("pdf.js speed patches", () => {
     const { readdirSync, writeFileSync, mkdtempSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const dir = path.join(CORPORA, "invoice2data");
-    const sources = readdirSync(dir).filter((f) => f.endsWith(".pdf")).sort().slice(0, 6);
+    const sources = readdirSync(dir)
+      .filter((f) => f.endsWith(".pdf"))
+      .sort()
+      .slice(0, 6);
     const joined = await PDFDocument.create();
     for (let round = 0; round < 3; round++) {
       for (const name of sources) {
-        const src = await PDFDocument.load(await Bun.file(path.join(dir, name)).arrayBuffer(), { ignoreEncryption: true });
+        const src = await PDFDocument.load(await Bun.file(path.join(dir, name)).arrayBuffer(), {
+          ignoreEncryption: true,
+        });
         for (const page of await joined.copyPages(src, src.getPageIndices())) joined.addPage(page); // one copy per call
       }
     }
     const file = path.join(mkdtempSync(path.join(tmpdir(), "docproc-joined-")), "joined.pdf");
     writeFileSync(file, await joined.save());
     const dump = async (mode: string) => {
-      const args = [path.join(import.meta.dir, "pdfjs-text-dump.ts"), mode, file, "--pages", "100", "--ops", "--count-shared"];
+      const args = [
+        path.join(import.meta.dir, "pdfjs-text-dump.ts"),
+        mode,
+        file,
+        "--pages",
+        "100",
+        "--ops",
+        "--count-shared",
+      ];
       const proc = Bun.spawn([process.execPath, ...args], { stdout: "pipe", stderr: "inherit" });
       const [text, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
       expect(code).toBe(0);
@@ -210,7 +236,10 @@ describe("pdf.js speed patches", () => {
   test("a document read for its text renders with its embedded fonts (opened again in full before the first render)", async () => {
     // The invoice's three embedded TrueType fonts are translated for text only while its text is read.
     const data = new Uint8Array(await Bun.file(INVOICE).arrayBuffer());
-    const converted = await convertSource({ index: 0, filename: "invoice.pdf", data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+    const converted = await convertSource(
+      { index: 0, filename: "invoice.pdf", data, split_policy: "inherit" },
+      { firstPageNumber: 1, maxPages: null },
+    );
     try {
       const page = converted.pages[0]!;
       const before = await renderPageToRaster(page, { grayscale: true }); // the document is still open for its text
@@ -221,7 +250,8 @@ describe("pdf.js speed patches", () => {
       const inked = page.words.filter((w) => {
         const [x1, y1, x2, y2] = w.bounding_box.map(Math.round);
         let dark = 0;
-        for (let y = y1; y < y2; y++) for (let x = x1; x < x2; x++) if (before.data[y * before.width + x]! < 128) dark++;
+        for (let y = y1; y < y2; y++)
+          for (let x = x1; x < x2; x++) if (before.data[y * before.width + x]! < 128) dark++;
         return dark > 0;
       });
       expect(page.words.length).toBeGreaterThan(20);

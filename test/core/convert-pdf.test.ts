@@ -16,7 +16,10 @@ const hasPdftotext = Bun.which("pdftotext") !== null;
 setDefaultTimeout(30_000);
 
 async function convertBytes(data: Uint8Array, opts: Partial<Parameters<typeof convertSource>[1]> = {}) {
-  return convertSource({ index: 0, filename: "t.pdf", data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null, ...opts });
+  return convertSource(
+    { index: 0, filename: "t.pdf", data, split_policy: "inherit" },
+    { firstPageNumber: 1, maxPages: null, ...opts },
+  );
 }
 
 const readBytes = async (file: string) => new Uint8Array(await Bun.file(file).arrayBuffer());
@@ -29,13 +32,24 @@ interface RefWord {
 /** Words with their boxes in PDF points (top-left origin of the displayed page) from poppler's `pdftotext -bbox`. */
 function popplerWords(file: string): RefWord[][] {
   const html = Bun.spawnSync(["pdftotext", "-bbox", file, "-"]).stdout.toString();
-  const unescape = (s: string) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
-  return html.split("<page ").slice(1).map((page) =>
-    [...page.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
-      text: unescape(m[5]),
-      box: [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])] as [number, number, number, number],
-    })),
-  );
+  const unescape = (s: string) =>
+    s
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&amp;/g, "&");
+  return html
+    .split("<page ")
+    .slice(1)
+    .map((page) =>
+      [...page.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map(
+        (m) => ({
+          text: unescape(m[5]),
+          box: [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])] as [number, number, number, number],
+        }),
+      ),
+    );
 }
 
 /**
@@ -45,9 +59,12 @@ function popplerWords(file: string): RefWord[][] {
 function compareWithReference(page: Page, reference: RefWord[], vertical = false) {
   const scale = page.image_transform.render_scale;
   const used = new Set<number>();
-  let matched = 0, alongMax = 0, acrossMax = 0;
+  let matched = 0,
+    alongMax = 0,
+    acrossMax = 0;
   for (const ref of reference) {
-    let best = -1, bestDistance = Infinity;
+    let best = -1,
+      bestDistance = Infinity;
     page.words.forEach((w, i) => {
       if (used.has(i) || w.text !== ref.text) return;
       const d = Math.hypot(w.bounding_box[0] / scale - ref.box[0], w.bounding_box[1] / scale - ref.box[1]);
@@ -67,52 +84,60 @@ function compareWithReference(page: Page, reference: RefWord[], vertical = false
 }
 
 describe("text layer and coordinates", () => {
-  test.skipIf(!hasPdftotext)("born-digital invoices are not OCR'd and word boxes / render_scale land within 2 pt of pdftotext -bbox", async () => {
-    const files = readdirSync(INVOICES).filter((f) => f.endsWith(".pdf"));
-    expect(files.length).toBeGreaterThanOrEqual(5);
-    let total = 0;
-    for (const name of files) {
-      const file = path.join(INVOICES, name);
+  test.skipIf(!hasPdftotext)(
+    "born-digital invoices are not OCR'd and word boxes / render_scale land within 2 pt of pdftotext -bbox",
+    async () => {
+      const files = readdirSync(INVOICES).filter((f) => f.endsWith(".pdf"));
+      expect(files.length).toBeGreaterThanOrEqual(5);
+      let total = 0;
+      for (const name of files) {
+        const file = path.join(INVOICES, name);
+        const reference = popplerWords(file);
+        const converted = await convertBytes(await readBytes(file));
+        try {
+          expect(converted.page_count).toBe(reference.length);
+          converted.pages.forEach((page, i) => {
+            if (reference[i].length === 0) return;
+            expect(page.text_source).toBe("text_layer");
+            const { matched, alongMax, acrossMax } = compareWithReference(page, reference[i]);
+            expect(matched / reference[i].length).toBeGreaterThan(0.9); // same words found
+            expect(alongMax).toBeLessThanOrEqual(2);
+            expect(acrossMax).toBeLessThanOrEqual(2);
+            total += matched;
+          });
+        } finally {
+          await converted.close();
+        }
+      }
+      expect(total).toBeGreaterThan(2000);
+    },
+  );
+
+  test.skipIf(!hasPdftotext)(
+    "rotated pages (/Rotate 0/90/180/270) with a MediaBox not at the origin match pdftotext -bbox",
+    async () => {
+      const bytes = await rotatedPdf();
+      const file = path.join(process.env.TMPDIR ?? "/tmp", `docproc-rotated-${process.pid}.pdf`);
+      await Bun.write(file, bytes);
       const reference = popplerWords(file);
-      const converted = await convertBytes(await readBytes(file));
+      const converted = await convertBytes(bytes);
       try {
-        expect(converted.page_count).toBe(reference.length);
-        converted.pages.forEach((page, i) => {
-          if (reference[i].length === 0) return;
-          expect(page.text_source).toBe("text_layer");
-          const { matched, alongMax, acrossMax } = compareWithReference(page, reference[i]);
-          expect(matched / reference[i].length).toBeGreaterThan(0.9); // same words found
+        [0, 90, 180, 270].forEach((rotation, i) => {
+          const page = converted.pages[i];
+          const turned = rotation % 180 !== 0;
+          expect([page.image_transform.source_width, page.image_transform.source_height]).toEqual(
+            turned ? [792, 612] : [612, 792],
+          );
+          const { matched, alongMax, acrossMax } = compareWithReference(page, reference[i], turned);
+          expect(matched).toBe(reference[i].length);
           expect(alongMax).toBeLessThanOrEqual(2);
           expect(acrossMax).toBeLessThanOrEqual(2);
-          total += matched;
         });
       } finally {
         await converted.close();
       }
-    }
-    expect(total).toBeGreaterThan(2000);
-  });
-
-  test.skipIf(!hasPdftotext)("rotated pages (/Rotate 0/90/180/270) with a MediaBox not at the origin match pdftotext -bbox", async () => {
-    const bytes = await rotatedPdf();
-    const file = path.join(process.env.TMPDIR ?? "/tmp", `docproc-rotated-${process.pid}.pdf`);
-    await Bun.write(file, bytes);
-    const reference = popplerWords(file);
-    const converted = await convertBytes(bytes);
-    try {
-      [0, 90, 180, 270].forEach((rotation, i) => {
-        const page = converted.pages[i];
-        const turned = rotation % 180 !== 0;
-        expect([page.image_transform.source_width, page.image_transform.source_height]).toEqual(turned ? [792, 612] : [612, 792]);
-        const { matched, alongMax, acrossMax } = compareWithReference(page, reference[i], turned);
-        expect(matched).toBe(reference[i].length);
-        expect(alongMax).toBeLessThanOrEqual(2);
-        expect(acrossMax).toBeLessThanOrEqual(2);
-      });
-    } finally {
-      await converted.close();
-    }
-  });
+    },
+  );
 
   test("word boxes match the positions pdf-lib wrote (independent of poppler)", async () => {
     const pdf = await PDFDocument.create();
@@ -171,7 +196,11 @@ describe("text layer and coordinates", () => {
   });
 
   test("fonts without a Unicode map give an unusable text layer: the page goes to OCR", async () => {
-    for (const name of ["ocrmypdf/type3_font_nomapping.pdf", "ocrmypdf/truetype_font_nomapping.pdf", "ocrmypdf/vector.pdf"]) {
+    for (const name of [
+      "ocrmypdf/type3_font_nomapping.pdf",
+      "ocrmypdf/truetype_font_nomapping.pdf",
+      "ocrmypdf/vector.pdf",
+    ]) {
       const converted = await convertBytes(await readBytes(path.join(ROBUSTNESS, name)));
       await converted.close();
       expect(converted.pages[0].text_source).toBe("none");
@@ -189,7 +218,11 @@ describe("render, page_limit, attachments", () => {
     try {
       const page = converted.pages[0];
       const rgb = await renderPageToRaster(page);
-      expect([rgb.width, rgb.height, rgb.channels]).toEqual([page.image_transform.rasterized_width, page.image_transform.rasterized_height, 3]);
+      expect([rgb.width, rgb.height, rgb.channels]).toEqual([
+        page.image_transform.rasterized_width,
+        page.image_transform.rasterized_height,
+        3,
+      ]);
       expect(rgb.data.length).toBe(rgb.width * rgb.height * 3);
       const grey = await renderPageToRaster(page, { grayscale: true });
       expect(grey.channels).toBe(1);
@@ -204,15 +237,22 @@ describe("render, page_limit, attachments", () => {
   });
 
   test("page_limit returns the first N pages, numbered from firstPageNumber, and the real page_count", async () => {
-    const data = await readBytes(path.join(ROBUSTNESS, "py-pdf-sample-files/004-pdflatex-4-pages/pdflatex-4-pages.pdf"));
+    const data = await readBytes(
+      path.join(ROBUSTNESS, "py-pdf-sample-files/004-pdflatex-4-pages/pdflatex-4-pages.pdf"),
+    );
     const converted = await convertBytes(data, { maxPages: 2, firstPageNumber: 5 });
     await converted.close();
     expect(converted.page_count).toBe(4);
-    expect(converted.pages.map((p) => [p.page_number, p.source_file_page_number])).toEqual([[5, 1], [6, 2]]);
+    expect(converted.pages.map((p) => [p.page_number, p.source_file_page_number])).toEqual([
+      [5, 1],
+      [6, 2],
+    ]);
   });
 
   test("PDF attachments (as used by ZUGFeRD/Factur-X) are returned with their bytes", async () => {
-    const converted = await convertBytes(await readBytes(path.join(ROBUSTNESS, "py-pdf-sample-files/025-attachment/with-attachment.pdf")));
+    const converted = await convertBytes(
+      await readBytes(path.join(ROBUSTNESS, "py-pdf-sample-files/025-attachment/with-attachment.pdf")),
+    );
     await converted.close();
     expect(converted.attachments?.map((a) => a.filename)).toEqual(["image.png"]);
     expect(Array.from(converted.attachments![0].data.subarray(0, 4))).toEqual([0x89, 0x50, 0x4e, 0x47]);
@@ -221,13 +261,18 @@ describe("render, page_limit, attachments", () => {
   test("a PDF that pdf.js does not answer in time fails with `timeout` promptly, and the next file converts normally", async () => {
     // No xref and 100,000 objects: pdf.js indexes the whole file before giving up (about 3 s of busy parsing).
     const parts = ["%PDF-1.4\n"];
-    for (let i = 1; i <= 100_000; i++) parts.push(`${i} 0 obj\n<< /Type /Annot /Rect [0 0 ${i} ${i}] /Contents (object ${i}) >>\nendobj\n`);
+    for (let i = 1; i <= 100_000; i++)
+      parts.push(`${i} 0 obj\n<< /Type /Annot /Rect [0 0 ${i} ${i}] /Contents (object ${i}) >>\nendobj\n`);
     const started = performance.now();
-    const err = await convertBytes(new TextEncoder().encode(parts.join("")), { limits: { openTimeoutMs: 150 } }).catch((e) => e);
+    const err = await convertBytes(new TextEncoder().encode(parts.join("")), { limits: { openTimeoutMs: 150 } }).catch(
+      (e) => e,
+    );
     expect(err).toBeInstanceOf(DocprocError);
     expect(err.code).toBe("timeout");
     expect(performance.now() - started).toBeLessThan(1_500); // the worker was terminated, not waited for
-    const data = await readBytes(path.join(ROBUSTNESS, "py-pdf-sample-files/004-pdflatex-4-pages/pdflatex-4-pages.pdf"));
+    const data = await readBytes(
+      path.join(ROBUSTNESS, "py-pdf-sample-files/004-pdflatex-4-pages/pdflatex-4-pages.pdf"),
+    );
     const converted = await convertBytes(data);
     await converted.close();
     expect(converted.page_count).toBe(4);

@@ -20,9 +20,20 @@ describe("convertText", () => {
 
   test("lays words out monospace on an A4 page at 300 DPI: boxes in order, inside the page, one line number per line", () => {
     const [page] = convertText("Invoice   42\nTotal 10.00", 1).pages;
-    expect(page.image_transform).toMatchObject({ rasterized_width: 2480, rasterized_height: 3508, source_unit: "point", effective_dpi: 300, rotation: 0 });
+    expect(page.image_transform).toMatchObject({
+      rasterized_width: 2480,
+      rasterized_height: 3508,
+      source_unit: "point",
+      effective_dpi: 300,
+      rotation: 0,
+    });
     expect(page.image_transform.render_scale).toBeCloseTo(300 / 72, 10);
-    expect(page.words.map((w) => [w.text, w.line])).toEqual([["Invoice", 1], ["42", 1], ["Total", 2], ["10.00", 2]]);
+    expect(page.words.map((w) => [w.text, w.line])).toEqual([
+      ["Invoice", 1],
+      ["42", 1],
+      ["Total", 2],
+      ["10.00", 2],
+    ]);
     const [invoice, fortyTwo, total] = page.words.map((w) => w.bounding_box);
     // Columns are kept: "42" starts 10 characters after "Invoice", as many as "Total" + 5 characters.
     const advance = (invoice[2] - invoice[0]) / 7;
@@ -89,7 +100,11 @@ describe("convertOcrData", () => {
       coordinate_system: "top-left-origin",
       rotation: 90,
     });
-    expect(first.words.map((w) => [w.text, w.line, w.confidence])).toEqual([["Invoice", 1, 0.8], ["Total", 2, 0.9], ["12.50", 2, 1]]);
+    expect(first.words.map((w) => [w.text, w.line, w.confidence])).toEqual([
+      ["Invoice", 1, 0.8],
+      ["Total", 2, 0.9],
+      ["12.50", 2, 1],
+    ]);
     expect(first.ocr_confidence).toBeCloseTo(0.9, 4);
     expect(second).toMatchObject({ page_number: 4, text: "", ocr_confidence: null });
     expect(second.image_transform.effective_dpi).toBeNull();

@@ -44,7 +44,8 @@ describe("wordsOfRun", () => {
 });
 
 describe("judgeTextLayer", () => {
-  const words = (...texts: string[]): Word[] => texts.map((text) => ({ text, confidence: 1, bounding_box: [0, 0, 1, 1] }));
+  const words = (...texts: string[]): Word[] =>
+    texts.map((text) => ({ text, confidence: 1, bounding_box: [0, 0, 1, 1] }));
 
   test("accepts ordinary text, including non-Latin letters", () => {
     expect(judgeTextLayer(words("Rechnung", "Nr.", "2024-001", "Größe")).usable).toBe(true);
@@ -58,7 +59,19 @@ describe("judgeTextLayer", () => {
   });
 
   test("dot, dash and underscore leaders do not make a text page look like symbols", () => {
-    const leaders = words("Subtotal", "..........................", "10,00", "VAT", "............................", "2,10", "Total", "..........................", "12,10", "Sign:", "______________");
+    const leaders = words(
+      "Subtotal",
+      "..........................",
+      "10,00",
+      "VAT",
+      "............................",
+      "2,10",
+      "Total",
+      "..........................",
+      "12,10",
+      "Sign:",
+      "______________",
+    );
     expect(judgeTextLayer(leaders).usable).toBe(true);
     // a lone dot or dash is still punctuation, not a leader
     expect(judgeTextLayer(words(".", "-", ".", "-", "a")).usable).toBe(false);
@@ -78,7 +91,11 @@ describe("orderWordsIntoLines", () => {
       { text: "hello", confidence: 1, bounding_box: [10, 10, 60, 22] },
     ];
     expect(orderWordsIntoLines(list)).toBe("hello world\nsecond");
-    expect(list.map((w) => [w.text, w.line])).toEqual([["hello", 1], ["world", 1], ["second", 2]]);
+    expect(list.map((w) => [w.text, w.line])).toEqual([
+      ["hello", 1],
+      ["world", 1],
+      ["second", 2],
+    ]);
   });
 
   test("the same order as a stable sort by vertical centre, ties and unsorted columns included", () => {
@@ -88,7 +105,8 @@ describe("orderWordsIntoLines", () => {
       const byTop = [...words].sort((p, q) => centre(p) - centre(q));
       const lines: Word[][] = [];
       let current: Word[] = [];
-      let top = 0, bottom = 0;
+      let top = 0,
+        bottom = 0;
       for (const w of byTop) {
         const [, y1, , y2] = w.bounding_box;
         const c = (y1 + y2) / 2;
@@ -104,14 +122,22 @@ describe("orderWordsIntoLines", () => {
         bottom = y2 - (y2 - y1) * 0.25;
       }
       lines.push(current);
-      return lines.map((l) => l.sort((p, q) => p.bounding_box[0] - q.bounding_box[0]).map((w) => w.text).join(" ")).join("\n");
+      return lines
+        .map((l) =>
+          l
+            .sort((p, q) => p.bounding_box[0] - q.bounding_box[0])
+            .map((w) => w.text)
+            .join(" "),
+        )
+        .join("\n");
     };
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let page = 0; page < 200; page++) {
       // Two or three columns printed one after the other, rows on a coarse grid (many equal centres).
       const words: Word[] = Array.from({ length: 20 + Math.floor(random() * 200) }, (_, i) => {
-        const row = Math.floor(random() * 40), x = Math.floor(random() * 3) * 200 + Math.floor(random() * 150);
+        const row = Math.floor(random() * 40),
+          x = Math.floor(random() * 3) * 200 + Math.floor(random() * 150);
         const h = 10 + Math.floor(random() * 3);
         return { text: `w${i}`, confidence: 1, bounding_box: [x, row * 14, x + 30, row * 14 + h] };
       });

@@ -46,18 +46,29 @@ describe("tax registrations of e-invoice parties", () => {
   test("CII (XRechnung instance with VA and FC), also with FC listed first", () => {
     const xml = read("cii/cii-br-de-18-case-sensitive-keyword.xml");
     expect([parse(xml).fields.vendor_vat_id, parse(xml).fields.vendor_tax_id]).toEqual(["DE123456789", "123/456/789"]);
-    const swapped = xml.replace(/(<ram:SpecifiedTaxRegistration>\s*<ram:ID schemeID="VA">[^<]*<\/ram:ID>\s*<\/ram:SpecifiedTaxRegistration>)(\s*)(<ram:SpecifiedTaxRegistration>\s*<ram:ID schemeID="FC">[^<]*<\/ram:ID>\s*<\/ram:SpecifiedTaxRegistration>)/, "$3$2$1");
+    const swapped = xml.replace(
+      /(<ram:SpecifiedTaxRegistration>\s*<ram:ID schemeID="VA">[^<]*<\/ram:ID>\s*<\/ram:SpecifiedTaxRegistration>)(\s*)(<ram:SpecifiedTaxRegistration>\s*<ram:ID schemeID="FC">[^<]*<\/ram:ID>\s*<\/ram:SpecifiedTaxRegistration>)/,
+      "$3$2$1",
+    );
     expect(swapped).not.toBe(xml);
-    expect([parse(swapped).fields.vendor_vat_id, parse(swapped).fields.vendor_tax_id]).toEqual(["DE123456789", "123/456/789"]);
+    expect([parse(swapped).fields.vendor_vat_id, parse(swapped).fields.vendor_tax_id]).toEqual([
+      "DE123456789",
+      "123/456/789",
+    ]);
   });
 
   test("a Swedish seller whose first PartyTaxScheme is the F-skatt note (TaxScheme TAX): the VAT ID is the VAT one", () => {
-    const xml = read("ubl-inv/ubl-inv-peppol-en16931-r008.xml").replace(/<cac:AccountingSupplierParty>[\s\S]*?<\/cac:AccountingSupplierParty>/, (block) => {
-      const schemes = block.match(/<cac:PartyTaxScheme>[\s\S]*?<\/cac:PartyTaxScheme>/g)!;
-      const fskatt = `<cac:PartyTaxScheme><cbc:CompanyID>Godkänd för F-skatt</cbc:CompanyID><cac:TaxScheme><cbc:ID>TAX</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme>`;
-      const vat = `<cac:PartyTaxScheme><cbc:CompanyID>SE556677889901</cbc:CompanyID><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme>`;
-      return block.replace(schemes.join(""), "").replace(/(<cac:PartyTaxScheme>[\s\S]*?<\/cac:PartyTaxScheme>\s*)+/, fskatt + vat);
-    });
+    const xml = read("ubl-inv/ubl-inv-peppol-en16931-r008.xml").replace(
+      /<cac:AccountingSupplierParty>[\s\S]*?<\/cac:AccountingSupplierParty>/,
+      (block) => {
+        const schemes = block.match(/<cac:PartyTaxScheme>[\s\S]*?<\/cac:PartyTaxScheme>/g)!;
+        const fskatt = `<cac:PartyTaxScheme><cbc:CompanyID>Godkänd för F-skatt</cbc:CompanyID><cac:TaxScheme><cbc:ID>TAX</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme>`;
+        const vat = `<cac:PartyTaxScheme><cbc:CompanyID>SE556677889901</cbc:CompanyID><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme>`;
+        return block
+          .replace(schemes.join(""), "")
+          .replace(/(<cac:PartyTaxScheme>[\s\S]*?<\/cac:PartyTaxScheme>\s*)+/, fskatt + vat);
+      },
+    );
     const fields = parse(xml).fields;
     expect(fields.vendor_vat_id).toBe("SE556677889901");
     expect(fields.vendor_tax_id).toBe("Godkänd för F-skatt");
@@ -65,7 +76,10 @@ describe("tax registrations of e-invoice parties", () => {
 
   test("through conversion and extraction, a standalone UBL file's VAT ID, tax number and buyer VAT ID are the results' fields", async () => {
     const data = new TextEncoder().encode(reverseSupplierSchemes(read("ubl-inv/ubl-inv-peppol-en16931-r008.xml")));
-    const converted = await convertSource({ index: 0, filename: "inv.xml", data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+    const converted = await convertSource(
+      { index: 0, filename: "inv.xml", data, split_policy: "inherit" },
+      { firstPageNumber: 1, maxPages: null },
+    );
     const fields = extractFields(converted.pages, "invoice", defaultProject, { attachments: converted.attachments });
     expect(fields.vendor_vat_id!.value).toBe("DEU123456789");
     expect(fields.vendor_tax_id!.value).toBe("123/456/789");

@@ -3,12 +3,21 @@ import { renderTemplate, runExports, sanitizePath } from "../../src/core/exporte
 import { FileNamer } from "../../src/core/exporters/filename";
 import { buildFixture, TX } from "./export-fixtures";
 
-const values = { transaction_id: TX, document_id: "d1", document_index: 0, document_type: "invoice", source_stem: "scan", page_number: 4 };
+const values = {
+  transaction_id: TX,
+  document_id: "d1",
+  document_index: 0,
+  document_type: "invoice",
+  source_stem: "scan",
+  page_number: 4,
+};
 
 describe("file-name templates", () => {
   test("subfolders from the template are kept, placeholders filled", () => {
     expect(renderTemplate("{document_type}/{document_id}.pdf", values)).toBe("invoice/d1.pdf");
-    expect(renderTemplate("{transaction_id}/{source_stem}_page_{page_number}.jpg", values)).toBe(`${TX}/scan_page_4.jpg`);
+    expect(renderTemplate("{transaction_id}/{source_stem}_page_{page_number}.jpg", values)).toBe(
+      `${TX}/scan_page_4.jpg`,
+    );
   });
 
   test("hostile templates cannot traverse, go absolute or carry control or reserved characters", () => {
@@ -44,7 +53,13 @@ describe("file-name templates", () => {
 
   test("collisions get _1, _2 before the extension, case-insensitively", () => {
     const namer = new FileNamer();
-    expect(["a.pdf", "A.pdf", "a.pdf", "dir.v2/file", "dir.v2/file"].map((n) => namer.unique(n))).toEqual(["a.pdf", "A_1.pdf", "a_2.pdf", "dir.v2/file", "dir.v2/file_1"]);
+    expect(["a.pdf", "A.pdf", "a.pdf", "dir.v2/file", "dir.v2/file"].map((n) => namer.unique(n))).toEqual([
+      "a.pdf",
+      "A_1.pdf",
+      "a_2.pdf",
+      "dir.v2/file",
+      "dir.v2/file_1",
+    ]);
   });
 
   test("a per-document template without a document placeholder still yields one file per document", async () => {

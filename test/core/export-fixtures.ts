@@ -6,7 +6,17 @@
 import { createCanvas } from "@napi-rs/canvas";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
-import type { DocumentResult, FieldResult, FieldValue, ImageTransform, Page, RasterImage, ResultsFile, SourceInput, Word } from "../../src/core/model";
+import type {
+  DocumentResult,
+  FieldResult,
+  FieldValue,
+  ImageTransform,
+  Page,
+  RasterImage,
+  ResultsFile,
+  SourceInput,
+  Word,
+} from "../../src/core/model";
 import { memorySink, type ExportContext } from "../../src/core/exporters";
 import { drawFontFamily } from "../../src/core/imaging/draw-font";
 import { toResultsPage } from "../../src/core/results";
@@ -15,7 +25,15 @@ export const TX = "4f1c2d3e-0000-4000-8000-000000000001";
 export const FIXED_NOW = new Date("2026-01-02T03:04:05.000Z");
 
 export function field(name: string, value: FieldValue, boxes: FieldResult["bounding_boxes"] = []): FieldResult {
-  return { name, value, confidence: 0.9, bounding_boxes: boxes, reasoning: "test", review_required: false, is_confirmed: null };
+  return {
+    name,
+    value,
+    confidence: 0.9,
+    bounding_boxes: boxes,
+    reasoning: "test",
+    review_required: false,
+    is_confirmed: null,
+  };
 }
 
 function transform(w: number, h: number, unit: "point" | "pixel", scale: number, rotation = 0): ImageTransform {
@@ -33,7 +51,11 @@ function transform(w: number, h: number, unit: "point" | "pixel", scale: number,
 }
 
 /** Draws `lines` (text, x, baseline y, px size) on white and returns raster + exact word boxes. */
-export function drawPage(width: number, height: number, lines: Array<[string, number, number, number]>): { raster: RasterImage; words: Word[]; png: Uint8Array } {
+export function drawPage(
+  width: number,
+  height: number,
+  lines: Array<[string, number, number, number]>,
+): { raster: RasterImage; words: Word[]; png: Uint8Array } {
   const canvas = createCanvas(width, height);
   const g = canvas.getContext("2d");
   g.fillStyle = "#fff";
@@ -46,12 +68,27 @@ export function drawPage(width: number, height: number, lines: Array<[string, nu
     for (const word of text.split(" ")) {
       const m = g.measureText(word);
       g.fillText(word, x, y);
-      words.push({ text: word, confidence: 0.95, line, bounding_box: [Math.floor(x), Math.floor(y - m.actualBoundingBoxAscent), Math.ceil(x + m.width), Math.ceil(y + m.actualBoundingBoxDescent)] });
+      words.push({
+        text: word,
+        confidence: 0.95,
+        line,
+        bounding_box: [
+          Math.floor(x),
+          Math.floor(y - m.actualBoundingBoxAscent),
+          Math.ceil(x + m.width),
+          Math.ceil(y + m.actualBoundingBoxDescent),
+        ],
+      });
       x += m.width + g.measureText(" ").width;
     }
   });
   const rgba = g.getImageData(0, 0, width, height).data;
-  const raster: RasterImage = { data: new Uint8Array(rgba.buffer, rgba.byteOffset, rgba.byteLength), width, height, channels: 4 };
+  const raster: RasterImage = {
+    data: new Uint8Array(rgba.buffer, rgba.byteOffset, rgba.byteLength),
+    width,
+    height,
+    channels: 4,
+  };
   return { raster, words, png: new Uint8Array(canvas.toBuffer("image/png")) };
 }
 
@@ -64,7 +101,15 @@ async function invoicePdf(): Promise<Uint8Array> {
   return pdf.save();
 }
 
-function page(n: number, srcIndex: number, filename: string, srcPage: number, t: ImageTransform, drawn: ReturnType<typeof drawPage>, textSource: Page["text_source"]): Page {
+function page(
+  n: number,
+  srcIndex: number,
+  filename: string,
+  srcPage: number,
+  t: ImageTransform,
+  drawn: ReturnType<typeof drawPage>,
+  textSource: Page["text_source"],
+): Page {
   return {
     page_number: n,
     source_file_index: srcIndex,
@@ -90,16 +135,46 @@ export const hostile = {
   xml: "A & B <c> \"d\" 'e' \u0001\u0008 ctl \uFFFE end",
 };
 
-function doc(id: string, index: number, type: string, pages: number[], fields: Record<string, FieldResult>, status?: "warning"): DocumentResult {
+function doc(
+  id: string,
+  index: number,
+  type: string,
+  pages: number[],
+  fields: Record<string, FieldResult>,
+  status?: "warning",
+): DocumentResult {
   return {
     document_id: id,
     document_index: index,
     document_type: type,
     classification_confidence: 0.87,
-    classification: { class_id: type, type, confidence: 0.87, reasoning: "keywords", alternatives: [], confirmed: null, review_required: false },
-    split: { mode: "auto", policy: "inherit", confidence: 1, reason: "test", review_required: false, page_numbers: pages, source_file_indexes: [0] },
+    classification: {
+      class_id: type,
+      type,
+      confidence: 0.87,
+      reasoning: "keywords",
+      alternatives: [],
+      confirmed: null,
+      review_required: false,
+    },
+    split: {
+      mode: "auto",
+      policy: "inherit",
+      confidence: 1,
+      reason: "test",
+      review_required: false,
+      page_numbers: pages,
+      source_file_indexes: [0],
+    },
     fields,
-    ...(status ? { validation: { overall_status: status, rule_results: [{ rule_id: "total_check", status, message: "total < 0", field_ids: ["total"] }] } } : {}),
+    ...(status
+      ? {
+          validation: {
+            overall_status: status,
+            rule_results: [{ rule_id: "total_check", status, message: "total < 0", field_ids: ["total"] }],
+          },
+        }
+      : {}),
   };
 }
 
@@ -112,7 +187,10 @@ export async function buildFixture(): Promise<Fixture> {
   const pdfBytes = await invoicePdf();
   const p1 = drawPage(1224, 1584, [["Invoice 00123 page one", 144, 220, 36]]);
   const p2 = drawPage(1224, 1584, [["Invoice 00123 page two", 144, 220, 36]]);
-  const scan = drawPage(600, 400, [["Receipt TOTAL 42.00", 40, 120, 40], ["Café Ünïcode ✓", 40, 220, 40]]);
+  const scan = drawPage(600, 400, [
+    ["Receipt TOTAL 42.00", 40, 120, 40],
+    ["Café Ünïcode ✓", 40, 220, 40],
+  ]);
   const pages = [
     page(1, 0, "invoice.pdf", 1, transform(612, 792, "point", 2), p1, "text_layer"),
     page(2, 0, "invoice.pdf", 2, transform(612, 792, "point", 2), p2, "text_layer"),
@@ -133,16 +211,23 @@ export async function buildFixture(): Promise<Fixture> {
       note: field("Note", hostile.note),
       line_items: field("Line items", lineItems),
     }),
-    doc("doc-receipt", 1, "receipt", [3], {
-      total: field("Total", 42, [{ coordinates: scan.words[1]!.bounding_box, page_index: 3 }]),
-      vendor: field("Vendor", hostile.plus),
-      note: field("Note", hostile.at),
-      ref: field("Ref", hostile.dash),
-      tab: field("Tab", hostile.tab),
-      cr: field("Cr", hostile.cr),
-      xml: field("Xml", hostile.xml),
-      missing_date: field("Bad date", "2024-02-30"),
-    }, "warning"),
+    doc(
+      "doc-receipt",
+      1,
+      "receipt",
+      [3],
+      {
+        total: field("Total", 42, [{ coordinates: scan.words[1]!.bounding_box, page_index: 3 }]),
+        vendor: field("Vendor", hostile.plus),
+        note: field("Note", hostile.at),
+        ref: field("Ref", hostile.dash),
+        tab: field("Tab", hostile.tab),
+        cr: field("Cr", hostile.cr),
+        xml: field("Xml", hostile.xml),
+        missing_date: field("Bad date", "2024-02-30"),
+      },
+      "warning",
+    ),
   ];
   const results: ResultsFile = {
     transaction_id: TX,

@@ -29,8 +29,15 @@ describe("JPG export", () => {
     const { ctx, sink } = await buildFixture();
     // a page whose ink sits in the top-left corner; rotation 90 puts it top-right when corrected
     const drawn = drawPage(300, 200, []);
-    for (let y = 0; y < 40; y++) for (let x = 0; x < 60; x++) drawn.raster.data.fill(0, (y * 300 + x) * 4, (y * 300 + x) * 4 + 3);
-    ctx.pages = [{ ...ctx.pages[2]!, image_transform: { ...ctx.pages[2]!.image_transform, rotation: 90 }, render: async () => drawn.raster }];
+    for (let y = 0; y < 40; y++)
+      for (let x = 0; x < 60; x++) drawn.raster.data.fill(0, (y * 300 + x) * 4, (y * 300 + x) * 4 + 3);
+    ctx.pages = [
+      {
+        ...ctx.pages[2]!,
+        image_transform: { ...ctx.pages[2]!.image_transform, rotation: 90 },
+        render: async () => drawn.raster,
+      },
+    ];
     await runExports(ctx, [
       { id: "orig", name: "O", output_format: "jpg", filename: "orig" },
       { id: "corr", name: "C", output_format: "jpg", filename: "corr", options: { orientation: "Corrected" } },
@@ -51,8 +58,20 @@ describe("JPG export", () => {
     await runExports(ctx, [
       { id: "hi", name: "hi", output_format: "jpg", filename: "hi", options: { quality: 95 } },
       { id: "lo", name: "lo", output_format: "jpg", filename: "lo", options: { quality: 20 } },
-      { id: "max", name: "max", output_format: "jpg", filename: "max", options: { resolution: "reduced", max_side: 800 } },
-      { id: "half", name: "half", output_format: "jpg", filename: "half", options: { resolution: "reduced", scale: 0.5 } },
+      {
+        id: "max",
+        name: "max",
+        output_format: "jpg",
+        filename: "max",
+        options: { resolution: "reduced", max_side: 800 },
+      },
+      {
+        id: "half",
+        name: "half",
+        output_format: "jpg",
+        filename: "half",
+        options: { resolution: "reduced", scale: 0.5 },
+      },
     ]);
     const size = async (name: string) => {
       const m = await sharp(sink.files.get(name)!).metadata();
@@ -61,7 +80,9 @@ describe("JPG export", () => {
     expect(await size("hi_page_1.jpg")).toEqual([1224, 1584]);
     expect(await size("lo_page_1.jpg")).toEqual([1224, 1584]);
     // A mostly white page: quality 20 is 0.70 of quality 95's bytes with the drawing font (header bytes weigh in).
-    expect(sink.files.get("lo_page_1.jpg")!.byteLength).toBeLessThan(sink.files.get("hi_page_1.jpg")!.byteLength * 0.85);
+    expect(sink.files.get("lo_page_1.jpg")!.byteLength).toBeLessThan(
+      sink.files.get("hi_page_1.jpg")!.byteLength * 0.85,
+    );
     expect(await size("max_page_1.jpg")).toEqual([618, 800]);
     expect(await size("half_page_1.jpg")).toEqual([612, 792]);
   });
@@ -69,7 +90,9 @@ describe("JPG export", () => {
   test("a page without an image is skipped with a warning; the template may place the page number itself", async () => {
     const { ctx, sink } = await buildFixture();
     delete ctx.pages[1]!.render;
-    const m = await runExports(ctx, [{ id: "jpg", name: "JPG", output_format: "jpg", filename: "{document_type}/p{page_number}.jpeg" }]);
+    const m = await runExports(ctx, [
+      { id: "jpg", name: "JPG", output_format: "jpg", filename: "{document_type}/p{page_number}.jpeg" },
+    ]);
     expect(m.profiles.jpg!.status).toBe("partial");
     expect(m.profiles.jpg!.warnings).toEqual(["page 2 has no image"]);
     expect([...sink.files.keys()]).toEqual(["invoice/p1.jpg", "receipt/p3.jpg"]);

@@ -22,7 +22,12 @@ describe("JSON export", () => {
 
   test("value-only fields, field subset, validation and pages switched off", async () => {
     const { ctx } = await buildFixture();
-    const out = buildJsonExport(ctx.results, { include_extraction_metadata: false, field_ids: ["total", "nope"], include_validation: false, include_pages: false }) as any;
+    const out = buildJsonExport(ctx.results, {
+      include_extraction_metadata: false,
+      field_ids: ["total", "nope"],
+      include_validation: false,
+      include_pages: false,
+    }) as any;
     expect(out.documents.map((d: any) => d.fields)).toEqual([{ total: 1234.5 }, { total: 42 }]);
     expect(out).not.toHaveProperty("validation");
     expect(out.documents[1]).not.toHaveProperty("validation");
@@ -38,7 +43,15 @@ describe("JSON export", () => {
 
   test("per-document scope writes one file per document with only its pages", async () => {
     const { ctx, sink } = await buildFixture();
-    const m = await runExports(ctx, [{ id: "docs", name: "Docs", output_format: "json", filename: "{document_type}/{document_index}", options: { scope: "per_document" } }]);
+    const m = await runExports(ctx, [
+      {
+        id: "docs",
+        name: "Docs",
+        output_format: "json",
+        filename: "{document_type}/{document_index}",
+        options: { scope: "per_document" },
+      },
+    ]);
     expect(m.profiles.docs!.scope_mode).toBe("per_document");
     expect(m.profiles.docs!.files.map((f) => f.filename)).toEqual(["invoice/0.json", "receipt/1.json"]);
     const receipt = JSON.parse(decode(sink.files.get("receipt/1.json")!));
@@ -75,7 +88,10 @@ describe("JSON export", () => {
     expect(rotateBox(box, 200, 100, 180)).toEqual([150, 60, 190, 80]);
     expect(rotateBox(box, 200, 100, 270)).toEqual([20, 150, 40, 190]);
     expect(rotateBox(box, 200, 100, -90)).toEqual([20, 150, 40, 190]);
-    expect(correctedResults({ ...(null as never as ResultsFile), documents: [], pages: undefined } as ResultsFile).orientation).toBe("corrected");
+    expect(
+      correctedResults({ ...(null as never as ResultsFile), documents: [], pages: undefined } as ResultsFile)
+        .orientation,
+    ).toBe("corrected");
   });
 });
 
@@ -86,7 +102,13 @@ describe("XML export", () => {
     const xml = decode(sink.files.get(`${TX}.xml`)!);
     expect(XMLValidator.validate(xml)).toBe(true);
     expect(xml).not.toMatch(/[\u0001\u0008\uFFFE]/);
-    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", parseTagValue: false, isArray: (n: string, _j: unknown, _l: unknown, attr: boolean) => !attr && ["document", "field", "item", "cell", "page", "rule", "box", "file"].includes(n) }).parse(xml);
+    const doc = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: "",
+      parseTagValue: false,
+      isArray: (n: string, _j: unknown, _l: unknown, attr: boolean) =>
+        !attr && ["document", "field", "item", "cell", "page", "rule", "box", "file"].includes(n),
+    }).parse(xml);
     const tx = doc.transaction;
     expect(tx.id).toBe(TX);
     expect(tx.project_version).toBe("7");
@@ -107,7 +129,9 @@ describe("XML export", () => {
   test("hostile field ids stay attribute values and per-document scope writes one file each", async () => {
     const { ctx, sink } = await buildFixture();
     ctx.results.documents[1]!.fields['a b"<&>'] = ctx.results.documents[1]!.fields.total!;
-    await runExports(ctx, [{ id: "xml", name: "XML", output_format: "xml", options: { scope: "per_document", include_validation: false } }]);
+    await runExports(ctx, [
+      { id: "xml", name: "XML", output_format: "xml", options: { scope: "per_document", include_validation: false } },
+    ]);
     const xml = decode(sink.files.get(`${TX}_1.xml`)!);
     expect(XMLValidator.validate(xml)).toBe(true);
     expect(xml).not.toContain("<validation");

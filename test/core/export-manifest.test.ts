@@ -3,27 +3,54 @@ import { mkdtemp, readFile, readdir, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DocprocError } from "../../src/core/errors";
-import { defaultJsonProfile, folderSink, profilesForFormats, runExports, type ExportProfileInput } from "../../src/core/exporters";
+import {
+  defaultJsonProfile,
+  folderSink,
+  profilesForFormats,
+  runExports,
+  type ExportProfileInput,
+} from "../../src/core/exporters";
 import { buildFixture, FIXED_NOW, TX } from "./export-fixtures";
 
 describe("export manifest", () => {
   test("lists every file of every profile with exports/ paths, sizes, document ids and totals", async () => {
     const { ctx, sink } = await buildFixture();
-    const manifest = await runExports(ctx, [defaultJsonProfile, ...profilesForFormats(["csv,xlsx", "xml", "pdf", "jpg"])]);
+    const manifest = await runExports(ctx, [
+      defaultJsonProfile,
+      ...profilesForFormats(["csv,xlsx", "xml", "pdf", "jpg"]),
+    ]);
     expect(manifest.transaction_id).toBe(TX);
-    expect(JSON.parse(new TextDecoder().decode(sink.files.get(`${TX}_data.json`)!)).transaction.project_version).toBe(7);
+    expect(JSON.parse(new TextDecoder().decode(sink.files.get(`${TX}_data.json`)!)).transaction.project_version).toBe(
+      7,
+    );
     expect(Object.keys(manifest.profiles)).toEqual(["json", "csv", "xlsx", "xml", "pdf", "jpg"]);
     const json = manifest.profiles.json!;
-    expect(json).toMatchObject({ profile_id: "json", profile_name: "JSON results", output_format: "json", scope_mode: "per_transaction", status: "success" });
+    expect(json).toMatchObject({
+      profile_id: "json",
+      profile_name: "JSON results",
+      output_format: "json",
+      scope_mode: "per_transaction",
+      status: "success",
+    });
     expect(json.files).toEqual([
-      { filename: `${TX}_data.json`, path: `exports/${TX}_data.json`, size_bytes: sink.files.get(`${TX}_data.json`)!.byteLength, document_ids: ["doc-invoice", "doc-receipt"], created_at: FIXED_NOW.toISOString() },
+      {
+        filename: `${TX}_data.json`,
+        path: `exports/${TX}_data.json`,
+        size_bytes: sink.files.get(`${TX}_data.json`)!.byteLength,
+        document_ids: ["doc-invoice", "doc-receipt"],
+        created_at: FIXED_NOW.toISOString(),
+      },
     ]);
     expect(manifest.profiles.pdf!.files.map((f) => [f.filename, f.document_ids])).toEqual([
       ["invoice_0.pdf", ["doc-invoice"]],
       ["receipt scan_1.pdf", ["doc-receipt"]],
     ]);
     expect(manifest.profiles.jpg!.scope_mode).toBe("per_page");
-    expect(manifest.profiles.jpg!.files.map((f) => f.filename)).toEqual(["invoice_page_1.jpg", "invoice_page_2.jpg", "receipt scan_page_3.jpg"]);
+    expect(manifest.profiles.jpg!.files.map((f) => f.filename)).toEqual([
+      "invoice_page_1.jpg",
+      "invoice_page_2.jpg",
+      "receipt scan_page_3.jpg",
+    ]);
     const all = Object.values(manifest.profiles).flatMap((p) => p.files);
     expect(manifest.total_files).toBe(all.length);
     expect(manifest.total_files).toBe(sink.files.size);
@@ -33,7 +60,16 @@ describe("export manifest", () => {
 
   test("a failing profile carries error and empty files while the others succeed", async () => {
     const { ctx } = await buildFixture();
-    const broken = ctx.pages.map((p) => (p.page_number === 2 ? { ...p, render: async () => { throw new Error("raster lost"); } } : p));
+    const broken = ctx.pages.map((p) =>
+      p.page_number === 2
+        ? {
+            ...p,
+            render: async () => {
+              throw new Error("raster lost");
+            },
+          }
+        : p,
+    );
     const profiles: ExportProfileInput[] = [
       { id: "bad-template", name: "Bad", output_format: "json", filename: "{no_such_thing}.json" },
       { id: "jpg", name: "Pages", output_format: "jpg" },
@@ -52,7 +88,12 @@ describe("export manifest", () => {
 
   test("no profiles gives an empty profiles object and zero totals", async () => {
     const { ctx, sink } = await buildFixture();
-    expect(await runExports(ctx, [])).toEqual({ transaction_id: TX, profiles: {}, total_files: 0, total_size_bytes: 0 });
+    expect(await runExports(ctx, [])).toEqual({
+      transaction_id: TX,
+      profiles: {},
+      total_files: 0,
+      total_size_bytes: 0,
+    });
     expect(sink.files.size).toBe(0);
   });
 
@@ -88,8 +129,13 @@ describe("folder sink", () => {
     try {
       const { ctx } = await buildFixture();
       const sink = folderSink(dir);
-      const manifest = await runExports({ ...ctx, sink }, [{ id: "pdf", name: "PDF", output_format: "pdf", filename: "{document_type}/{document_id}.pdf" }]);
-      expect(manifest.profiles.pdf!.files.map((f) => f.filename)).toEqual(["invoice/doc-invoice.pdf", "receipt/doc-receipt.pdf"]);
+      const manifest = await runExports({ ...ctx, sink }, [
+        { id: "pdf", name: "PDF", output_format: "pdf", filename: "{document_type}/{document_id}.pdf" },
+      ]);
+      expect(manifest.profiles.pdf!.files.map((f) => f.filename)).toEqual([
+        "invoice/doc-invoice.pdf",
+        "receipt/doc-receipt.pdf",
+      ]);
       expect((await readFile(path.join(dir, "invoice/doc-invoice.pdf"))).subarray(0, 5).toString()).toBe("%PDF-");
       for (const evil of ["../escape.txt", "/etc/passwd", "a/../../x", "C:\\x"]) {
         await expect(sink.write(evil, "x")).rejects.toThrow(/export/);

@@ -34,20 +34,44 @@ async function ocrText(jpeg: Uint8Array, box: Box, turn: number): Promise<string
     .greyscale()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const result = await engine.recognize({ data: new Uint8Array(data), width: info.width, height: info.height, channels: 1 }, { psm: 7 });
+  const result = await engine.recognize(
+    { data: new Uint8Array(data), width: info.width, height: info.height, channels: 1 },
+    { psm: 7 },
+  );
   return result.text.replace(/\s+/g, " ").trim();
 }
 
 function union(boxes: Box[]): Box {
-  return [Math.min(...boxes.map((b) => b[0])), Math.min(...boxes.map((b) => b[1])), Math.max(...boxes.map((b) => b[2])), Math.max(...boxes.map((b) => b[3]))];
+  return [
+    Math.min(...boxes.map((b) => b[0])),
+    Math.min(...boxes.map((b) => b[1])),
+    Math.max(...boxes.map((b) => b[2])),
+    Math.max(...boxes.map((b) => b[3])),
+  ];
 }
 
 async function buildRotatedScan(): Promise<{ page: Page; results: ResultsFile }> {
   const { data, info } = await sharp(SCAN).greyscale().raw().toBuffer({ resolveWithObject: true });
   const page: Page = {
-    page_number: 1, source_file_index: 0, source_filename: "phototest-rotated-R.png", source_file_page_number: 1,
-    image_transform: { rasterized_width: info.width, rasterized_height: info.height, source_width: info.width, source_height: info.height, source_unit: "pixel", render_scale: 1, effective_dpi: null, coordinate_system: "top-left-origin", rotation: 0 },
-    text_source: "none", words: [], text: "", ocr_confidence: null,
+    page_number: 1,
+    source_file_index: 0,
+    source_filename: "phototest-rotated-R.png",
+    source_file_page_number: 1,
+    image_transform: {
+      rasterized_width: info.width,
+      rasterized_height: info.height,
+      source_width: info.width,
+      source_height: info.height,
+      source_unit: "pixel",
+      render_scale: 1,
+      effective_dpi: null,
+      coordinate_system: "top-left-origin",
+      rotation: 0,
+    },
+    text_source: "none",
+    words: [],
+    text: "",
+    ocr_confidence: null,
     render: async () => ({ data: new Uint8Array(data), width: info.width, height: info.height, channels: 1 }),
   };
   const report = await ocrPages([page], engine);
@@ -56,15 +80,51 @@ async function buildRotatedScan(): Promise<{ page: Page; results: ResultsFile }>
   const phrase = PHRASE.map((t) => page.words.find((w) => w.text === t)!);
   expect(phrase.every(Boolean)).toBe(true);
   const results: ResultsFile = {
-    transaction_id: "tx-rot", tenant_id: "t", project_id: "p",
-    transaction: { exported_at: "", created_at: "", source_file_names: [page.source_filename], project_version: 1, correlation_id: null, source: "cli", metadata: {}, last_human_review: { reviewed: false } },
+    transaction_id: "tx-rot",
+    tenant_id: "t",
+    project_id: "p",
+    transaction: {
+      exported_at: "",
+      created_at: "",
+      source_file_names: [page.source_filename],
+      project_version: 1,
+      correlation_id: null,
+      source: "cli",
+      metadata: {},
+      last_human_review: { reviewed: false },
+    },
     validation: { overall_status: "success", transaction_rule_results: [] },
-    documents: [{
-      document_id: "d1", document_index: 0, document_type: "letter", classification_confidence: 1,
-      classification: { class_id: "letter", type: "letter", confidence: 1, reasoning: "", alternatives: [], confirmed: null, review_required: false },
-      split: { mode: "single", policy: "inherit", confidence: 1, reason: "", review_required: false, page_numbers: [1], source_file_indexes: [0] },
-      fields: { opening: field("Opening", PHRASE.join(" "), [{ coordinates: union(phrase.map((w) => w.bounding_box)), page_index: 1 }]) },
-    }],
+    documents: [
+      {
+        document_id: "d1",
+        document_index: 0,
+        document_type: "letter",
+        classification_confidence: 1,
+        classification: {
+          class_id: "letter",
+          type: "letter",
+          confidence: 1,
+          reasoning: "",
+          alternatives: [],
+          confirmed: null,
+          review_required: false,
+        },
+        split: {
+          mode: "single",
+          policy: "inherit",
+          confidence: 1,
+          reason: "",
+          review_required: false,
+          page_numbers: [1],
+          source_file_indexes: [0],
+        },
+        fields: {
+          opening: field("Opening", PHRASE.join(" "), [
+            { coordinates: union(phrase.map((w) => w.bounding_box)), page_index: 1 },
+          ]),
+        },
+      },
+    ],
     pages: [toResultsPage(page, true)],
   };
   return { page, results };
@@ -76,9 +136,21 @@ describe("field boxes overlay the exported JPG of a rotated scan", () => {
     const sink = memorySink();
     await runExports({ results, pages: [page], sources: [], sink }, [
       { id: "json-o", name: "o", output_format: "json", filename: "original.json" },
-      { id: "json-c", name: "c", output_format: "json", filename: "corrected.json", options: { orientation: "corrected" } },
+      {
+        id: "json-c",
+        name: "c",
+        output_format: "json",
+        filename: "corrected.json",
+        options: { orientation: "corrected" },
+      },
       { id: "jpg-o", name: "o", output_format: "jpg", filename: "original" },
-      { id: "jpg-c", name: "c", output_format: "jpg", filename: "corrected", options: { orientation: "corrected", quality: 95 } },
+      {
+        id: "jpg-c",
+        name: "c",
+        output_format: "jpg",
+        filename: "corrected",
+        options: { orientation: "corrected", quality: 95 },
+      },
     ]);
     const json = (name: string) => JSON.parse(new TextDecoder().decode(sink.files.get(name)!));
     const original = json("original.json");
@@ -91,7 +163,10 @@ describe("field boxes overlay the exported JPG of a rotated scan", () => {
     const jpgO = sink.files.get("original_page_1.jpg")!;
     const jpgC = sink.files.get("corrected_page_1.jpg")!;
     const metaC = await sharp(jpgC).metadata();
-    expect([metaC.width, metaC.height]).toEqual([corrected.pages[0].image_transform.rasterized_width, corrected.pages[0].image_transform.rasterized_height]);
+    expect([metaC.width, metaC.height]).toEqual([
+      corrected.pages[0].image_transform.rasterized_width,
+      corrected.pages[0].image_transform.rasterized_height,
+    ]);
 
     // Original: the box is on the un-rotated scan; the reader applies `rotation` to read the crop.
     expect(await ocrText(jpgO, boxO, ROTATION)).toBe(PHRASE.join(" "));

@@ -16,7 +16,12 @@ interface PdfPageInfo {
 }
 
 async function readPdf(data: Uint8Array): Promise<PdfPageInfo[]> {
-  const params = { data: new Uint8Array(data), isEvalSupported: false, useSystemFonts: false, standardFontDataUrl: FONTS };
+  const params = {
+    data: new Uint8Array(data),
+    isEvalSupported: false,
+    useSystemFonts: false,
+    standardFontDataUrl: FONTS,
+  };
   const task = pdfjs.getDocument(params as Parameters<typeof pdfjs.getDocument>[0]);
   const doc = await task.promise;
   const pages: PdfPageInfo[] = [];
@@ -26,11 +31,17 @@ async function readPdf(data: Uint8Array): Promise<PdfPageInfo[]> {
     const items = content.items.filter((it) => "str" in it) as Array<{ str: string; transform: number[] }>;
     const [, , w, h] = page.view;
     pages.push({
-      text: items.map((it) => it.str).join(" ").replace(/\s+/g, " ").trim(),
+      text: items
+        .map((it) => it.str)
+        .join(" ")
+        .replace(/\s+/g, " ")
+        .trim(),
       rotate: page.rotate,
       width: w!,
       height: h!,
-      items: items.filter((it) => it.str.trim()).map((it) => ({ str: it.str, x: it.transform[4]!, y: it.transform[5]! })),
+      items: items
+        .filter((it) => it.str.trim())
+        .map((it) => ({ str: it.str, x: it.transform[4]!, y: it.transform[5]! })),
     });
   }
   await task.destroy();
@@ -90,7 +101,9 @@ describe("PDF export", () => {
     const { ctx, sink } = await buildFixture();
     ctx.sources = []; // sources gone: fall back to Page.render()
     ctx.results.documents[1]!.split.page_numbers = [3, 99];
-    const m = await runExports(ctx, [{ id: "pdf", name: "PDF", output_format: "pdf", options: { ocr_text_layer: true } }]);
+    const m = await runExports(ctx, [
+      { id: "pdf", name: "PDF", output_format: "pdf", options: { ocr_text_layer: true } },
+    ]);
     expect(m.profiles.pdf!.status).toBe("partial");
     expect(m.profiles.pdf!.warnings).toEqual(["page 99 is not available; left out of the PDF"]);
     const invoice = await readPdf(sink.files.get("invoice_0.pdf")!);
@@ -114,19 +127,39 @@ describe("PDF text layer on source pages with their own /Rotate", () => {
       const turned = angle % 180 === 90;
       const [w, h] = turned ? [1584, 1224] : [1224, 1584]; // raster of the page as displayed, scale 2
       return {
-        ...ctx.pages[0]!, page_number: i + 1, source_file_page_number: i + 1, text_source: "ocr" as const,
+        ...ctx.pages[0]!,
+        page_number: i + 1,
+        source_file_page_number: i + 1,
+        text_source: "ocr" as const,
         image_transform: { ...ctx.pages[0]!.image_transform, rasterized_width: w, rasterized_height: h, rotation: 0 },
-        words: [{ text: `Marker${angle}`, confidence: 1, bounding_box: [200, 360, 520, 400] as [number, number, number, number] }],
+        words: [
+          {
+            text: `Marker${angle}`,
+            confidence: 1,
+            bounding_box: [200, 360, 520, 400] as [number, number, number, number],
+          },
+        ],
       };
     });
-    ctx.results.documents = [{ ...ctx.results.documents[0]!, split: { ...ctx.results.documents[0]!.split, page_numbers: [1, 2, 3, 4] } }];
-    await runExports(ctx, [{ id: "pdf", name: "PDF", output_format: "pdf", filename: "rot", options: { ocr_text_layer: true } }]);
-    const params = { data: new Uint8Array(sink.files.get("rot.pdf")!), isEvalSupported: false, standardFontDataUrl: FONTS };
+    ctx.results.documents = [
+      { ...ctx.results.documents[0]!, split: { ...ctx.results.documents[0]!.split, page_numbers: [1, 2, 3, 4] } },
+    ];
+    await runExports(ctx, [
+      { id: "pdf", name: "PDF", output_format: "pdf", filename: "rot", options: { ocr_text_layer: true } },
+    ]);
+    const params = {
+      data: new Uint8Array(sink.files.get("rot.pdf")!),
+      isEvalSupported: false,
+      standardFontDataUrl: FONTS,
+    };
     const task = pdfjs.getDocument(params as Parameters<typeof pdfjs.getDocument>[0]);
     const doc = await task.promise;
     for (let i = 1; i <= 4; i++) {
       const page = await doc.getPage(i);
-      const item = (await page.getTextContent()).items.find((it) => "str" in it && it.str.startsWith("Marker")) as { str: string; transform: number[] };
+      const item = (await page.getTextContent()).items.find((it) => "str" in it && it.str.startsWith("Marker")) as {
+        str: string;
+        transform: number[];
+      };
       expect(item.str.trim()).toBe(`Marker${(i - 1) * 90}`);
       const [vx, vy] = page.getViewport({ scale: 2 }).convertToViewportPoint(item.transform[4]!, item.transform[5]!);
       expect(Math.abs(vx! - 200)).toBeLessThan(0.5); // the text origin is the box's bottom-left corner

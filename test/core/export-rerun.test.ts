@@ -29,7 +29,11 @@ describe("re-running exports over processed work", () => {
       });
       expect(m.profiles.pdf!.status).toBe("success");
       expect(m.profiles.pdf!.files.map((f) => f.filename)).toEqual(["invoice_0.pdf", "receipt scan_1.pdf"]);
-      expect(m.profiles.jpg!.files.map((f) => f.filename)).toEqual(["invoice_page_1.jpg", "invoice_page_2.jpg", "receipt scan_page_3.jpg"]);
+      expect(m.profiles.jpg!.files.map((f) => f.filename)).toEqual([
+        "invoice_page_1.jpg",
+        "invoice_page_2.jpg",
+        "receipt scan_page_3.jpg",
+      ]);
       const meta = await sharp(again.files.get("invoice_page_1.jpg")!).metadata();
       expect(Math.max(meta.width!, meta.height!)).toBe(300);
       expect(m.profiles.csv!.files).toHaveLength(1);
@@ -66,7 +70,7 @@ describe("re-running exports over processed work", () => {
     const dir = await mkdtemp(path.join(tmpdir(), "docproc-rerun-"));
     try {
       await expect(loadResultsFile(dir)).rejects.toMatchObject({ code: "invalid_input" });
-      await writeFile(path.join(dir, "x_data.json"), "{\"hello\":1}");
+      await writeFile(path.join(dir, "x_data.json"), '{"hello":1}');
       await expect(loadResultsFile(dir)).rejects.toThrow(/not a docproc results file/);
     } finally {
       await rm(dir, { recursive: true, force: true });

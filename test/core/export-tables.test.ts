@@ -28,7 +28,10 @@ describe("CSV export", () => {
   test("neutralises cells a spreadsheet would run as formulas", async () => {
     const { ctx, sink } = await buildFixture();
     await runExports(ctx, [{ id: "csv", name: "CSV", output_format: "csv" }]);
-    const rows: Record<string, string>[] = parse(decode(sink.files.get(`${TX}_documents.csv`)!), { bom: true, columns: true });
+    const rows: Record<string, string>[] = parse(decode(sink.files.get(`${TX}_documents.csv`)!), {
+      bom: true,
+      columns: true,
+    });
     const [invoice, receipt] = rows as [Record<string, string>, Record<string, string>];
     expect(invoice.vendor).toBe(`'${hostile.vendor}`);
     expect(receipt.vendor).toBe(`'${hostile.plus}`);
@@ -42,7 +45,18 @@ describe("CSV export", () => {
   test("one row per line item with chosen columns and a semicolon delimiter", async () => {
     const { ctx, sink } = await buildFixture();
     await runExports(ctx, [
-      { id: "items", name: "Items", output_format: "csv", filename: "items", options: { rows: "per_line_item", delimiter: ";", columns: ["document_id", "line_number", "description", "amount", "vendor"], bom: false } },
+      {
+        id: "items",
+        name: "Items",
+        output_format: "csv",
+        filename: "items",
+        options: {
+          rows: "per_line_item",
+          delimiter: ";",
+          columns: ["document_id", "line_number", "description", "amount", "vendor"],
+          bom: false,
+        },
+      },
     ]);
     const text = decode(sink.files.get("items.csv")!);
     expect(text.split("\r\n")[0]).toBe("document_id;line_number;description;amount;vendor");

@@ -14,9 +14,9 @@ import { extractFields } from "../../src/core/stages/extract";
 
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
-const pick = <T,>(r: () => number, xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
+const pick = <T>(r: () => number, xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
 const pad = (n: number) => String(n).padStart(2, "0");
 
 interface Country {
@@ -29,24 +29,135 @@ interface Country {
 }
 
 const COUNTRIES: Country[] = [
-  { id: "MY", order: "dmy", sep: "/", dateLabel: "DATE", total: (a) => `TOTAL (RM) ${a}`,
-    lines: (r) => [pick(r, ["KEDAI RUNCIT ABC SDN BHD", "SYARIKAT MAJU ENTERPRISE", "99 SPEEDMART SDN. BHD."]), "NO 12, JALAN MAJU, 47500 SUBANG JAYA, SELANGOR", pick(r, ["TEL: 03-5631 2345", "TEL: +60 3-5631 2345"]), pick(r, ["GST ID: 001234567890", "SST NO: B16-1808-31000123"]), "TAX INVOICE", pick(r, ["CASHIER: AMY", "TERIMA KASIH"])] },
-  { id: "SG", order: "dmy", sep: "/", dateLabel: "Date", total: (a) => `TOTAL $${a}`,
-    lines: (r) => [pick(r, ["FAIRPRICE FINEST PTE LTD", "KOPI HOUSE PTE. LTD."]), "1 Orchard Road, Singapore 238801", "Tel: +65 6123 4567", "GST Reg No: 201234567K", "Thank you for your purchase, please come again", "Cashier: 02"] },
-  { id: "AU", order: "dmy", sep: "/", dateLabel: "Date", total: (a) => `Total incl. GST $${a}`,
-    lines: (r) => [pick(r, ["Harbour Cafe Pty Ltd", "Bondi Hardware Pty. Ltd."]), "ABN 51 824 753 556", "12 George St, Sydney NSW 2000", "Ph: +61 2 9123 4567", "Tax Invoice", "Thank you for your business"] },
-  { id: "IN", order: "dmy", sep: "-", dateLabel: "Invoice Date", total: (a) => `Grand Total Rs. ${a}`,
-    lines: (r) => [pick(r, ["Sharma Traders Pvt Ltd", "Mumbai Electronics Pvt. Ltd."]), "GSTIN: 27AAPFU0939F1ZV", "Andheri East, Mumbai, Maharashtra 400069, India", "Phone: +91 22 1234 5678", "Tax Invoice"] },
-  { id: "UK", order: "dmy", sep: "/", dateLabel: "Invoice date", total: (a) => `Total £${a}`,
-    lines: (r) => [pick(r, ["Brighton Supplies Ltd", "Camden Print Limited"]), "14 High Street, London NW1 8AB, United Kingdom", "VAT Reg No: GB123456789", "Invoice", "Tel: +44 20 7946 0000"] },
-  { id: "DE", order: "dmy", sep: ".", dateLabel: "Rechnungsdatum", total: (a) => `Gesamtbetrag ${a} EUR`,
-    lines: (r) => [pick(r, ["Muster GmbH", "Beispiel AG"]), "Hauptstraße 1, 10115 Berlin", "Rechnung", "USt-IdNr.: DE123456789", "Vielen Dank für die Bestellung und die Zusammenarbeit"] },
-  { id: "FR", order: "dmy", sep: "/", dateLabel: "Date de facture", total: (a) => `Total TTC ${a} €`,
-    lines: (r) => [pick(r, ["Dupont SARL", "Martin SAS"]), "12 rue de la Paix, 75002 Paris, France", "Facture", "N° TVA : FR12345678901", "Merci pour votre confiance et le paiement des factures"] },
-  { id: "NL", order: "dmy", sep: "-", dateLabel: "Factuurdatum", total: (a) => `Totaal € ${a}`,
-    lines: (r) => [pick(r, ["Jansen B.V.", "De Vries Handel B.V."]), "Damrak 1, 1012 LG Amsterdam", "Factuur", "BTW-nummer: NL123456789B01", "Het bedrag van de factuur graag binnen 14 dagen"] },
-  { id: "US", order: "mdy", sep: "/", dateLabel: "Invoice Date", total: (a) => `Total $${a}`,
-    lines: (r) => [pick(r, ["Acme Supply Inc.", "Lone Star Tools LLC"]), pick(r, ["500 Congress Ave, Austin, TX 78701", "Phone: (512) 555-0100"]), "Invoice", "Thank you for your business. Please pay the amount due by the due date.", "Sales tax 8.25%"] },
+  {
+    id: "MY",
+    order: "dmy",
+    sep: "/",
+    dateLabel: "DATE",
+    total: (a) => `TOTAL (RM) ${a}`,
+    lines: (r) => [
+      pick(r, ["KEDAI RUNCIT ABC SDN BHD", "SYARIKAT MAJU ENTERPRISE", "99 SPEEDMART SDN. BHD."]),
+      "NO 12, JALAN MAJU, 47500 SUBANG JAYA, SELANGOR",
+      pick(r, ["TEL: 03-5631 2345", "TEL: +60 3-5631 2345"]),
+      pick(r, ["GST ID: 001234567890", "SST NO: B16-1808-31000123"]),
+      "TAX INVOICE",
+      pick(r, ["CASHIER: AMY", "TERIMA KASIH"]),
+    ],
+  },
+  {
+    id: "SG",
+    order: "dmy",
+    sep: "/",
+    dateLabel: "Date",
+    total: (a) => `TOTAL $${a}`,
+    lines: (r) => [
+      pick(r, ["FAIRPRICE FINEST PTE LTD", "KOPI HOUSE PTE. LTD."]),
+      "1 Orchard Road, Singapore 238801",
+      "Tel: +65 6123 4567",
+      "GST Reg No: 201234567K",
+      "Thank you for your purchase, please come again",
+      "Cashier: 02",
+    ],
+  },
+  {
+    id: "AU",
+    order: "dmy",
+    sep: "/",
+    dateLabel: "Date",
+    total: (a) => `Total incl. GST $${a}`,
+    lines: (r) => [
+      pick(r, ["Harbour Cafe Pty Ltd", "Bondi Hardware Pty. Ltd."]),
+      "ABN 51 824 753 556",
+      "12 George St, Sydney NSW 2000",
+      "Ph: +61 2 9123 4567",
+      "Tax Invoice",
+      "Thank you for your business",
+    ],
+  },
+  {
+    id: "IN",
+    order: "dmy",
+    sep: "-",
+    dateLabel: "Invoice Date",
+    total: (a) => `Grand Total Rs. ${a}`,
+    lines: (r) => [
+      pick(r, ["Sharma Traders Pvt Ltd", "Mumbai Electronics Pvt. Ltd."]),
+      "GSTIN: 27AAPFU0939F1ZV",
+      "Andheri East, Mumbai, Maharashtra 400069, India",
+      "Phone: +91 22 1234 5678",
+      "Tax Invoice",
+    ],
+  },
+  {
+    id: "UK",
+    order: "dmy",
+    sep: "/",
+    dateLabel: "Invoice date",
+    total: (a) => `Total £${a}`,
+    lines: (r) => [
+      pick(r, ["Brighton Supplies Ltd", "Camden Print Limited"]),
+      "14 High Street, London NW1 8AB, United Kingdom",
+      "VAT Reg No: GB123456789",
+      "Invoice",
+      "Tel: +44 20 7946 0000",
+    ],
+  },
+  {
+    id: "DE",
+    order: "dmy",
+    sep: ".",
+    dateLabel: "Rechnungsdatum",
+    total: (a) => `Gesamtbetrag ${a} EUR`,
+    lines: (r) => [
+      pick(r, ["Muster GmbH", "Beispiel AG"]),
+      "Hauptstraße 1, 10115 Berlin",
+      "Rechnung",
+      "USt-IdNr.: DE123456789",
+      "Vielen Dank für die Bestellung und die Zusammenarbeit",
+    ],
+  },
+  {
+    id: "FR",
+    order: "dmy",
+    sep: "/",
+    dateLabel: "Date de facture",
+    total: (a) => `Total TTC ${a} €`,
+    lines: (r) => [
+      pick(r, ["Dupont SARL", "Martin SAS"]),
+      "12 rue de la Paix, 75002 Paris, France",
+      "Facture",
+      "N° TVA : FR12345678901",
+      "Merci pour votre confiance et le paiement des factures",
+    ],
+  },
+  {
+    id: "NL",
+    order: "dmy",
+    sep: "-",
+    dateLabel: "Factuurdatum",
+    total: (a) => `Totaal € ${a}`,
+    lines: (r) => [
+      pick(r, ["Jansen B.V.", "De Vries Handel B.V."]),
+      "Damrak 1, 1012 LG Amsterdam",
+      "Factuur",
+      "BTW-nummer: NL123456789B01",
+      "Het bedrag van de factuur graag binnen 14 dagen",
+    ],
+  },
+  {
+    id: "US",
+    order: "mdy",
+    sep: "/",
+    dateLabel: "Invoice Date",
+    total: (a) => `Total $${a}`,
+    lines: (r) => [
+      pick(r, ["Acme Supply Inc.", "Lone Star Tools LLC"]),
+      pick(r, ["500 Congress Ave, Austin, TX 78701", "Phone: (512) 555-0100"]),
+      "Invoice",
+      "Thank you for your business. Please pay the amount due by the due date.",
+      "Sales tax 8.25%",
+    ],
+  },
 ];
 
 function document(c: Country, seed: number): { text: string; day: number; month: number; year: number } {
@@ -81,10 +192,13 @@ describe("date order from the document", () => {
   }
 
   test("dates printed unambiguously still decide: a month-first date outweighs a day-first country, and the reverse", () => {
-    const text = "Harbour Cafe Pty Ltd\nABN 51 824 753 556\nSydney, Australia\nOrder 03/15/2018\nInvoice date 06/03/2018";
+    const text =
+      "Harbour Cafe Pty Ltd\nABN 51 824 753 556\nSydney, Australia\nOrder 03/15/2018\nInvoice date 06/03/2018";
     expect(inferDateOrder([text], "auto", false)).toBe("mdy");
     // …and one day-first date on a US invoice wins over its dollars.
-    expect(inferDateOrder(["Acme Inc.\nAustin, TX 78701\nTotal $10.00\nDate 25/03/2018 and 06/03/2018"], "auto", true)).toBe("dmy");
+    expect(
+      inferDateOrder(["Acme Inc.\nAustin, TX 78701\nTotal $10.00\nDate 25/03/2018 and 06/03/2018"], "auto", true),
+    ).toBe("dmy");
   });
 
   test("a project locale replaces the country evidence, not the printed dates", () => {

@@ -16,14 +16,95 @@ const scanned = (text: string) => {
   return findDates(text, "dmy").map((d) => [d.start, text.slice(d.start, d.end)]);
 };
 
-const WORDS = ["jan", "Jan.", "JANUARY", "march", "Mar", "Sept", "sept.", "dec", "pro", "mayo", "marchde", "Décembre", "DÉCEMBRE",
-  "października", "MÄRZ", "mrz", "juil", "Août", "Juni", "de", "maio", "xjan", "janx", "summary", "email", "ſept", "İan", "ıan",
-  "ΣΕΠ", "de\u0301cembre", "stjan", "1stMarch", "ermai", "ſtjan", "julde", "mayd", "Łuty", "KWIECIEŃ", "březen", "\ud835\udc00jan", "𝐉an"];
-const BITS = ["1", "12", "31", "2024", "24", "st", "nd", "th", "er", ".", ",", " ", "  ", "-", "/", "de ", "T10", ":", "x", "\u00a0",
-  "\n", "\t", "de\n", "€", "3rd", "0", "05.06.", "$"];
+const WORDS = [
+  "jan",
+  "Jan.",
+  "JANUARY",
+  "march",
+  "Mar",
+  "Sept",
+  "sept.",
+  "dec",
+  "pro",
+  "mayo",
+  "marchde",
+  "Décembre",
+  "DÉCEMBRE",
+  "października",
+  "MÄRZ",
+  "mrz",
+  "juil",
+  "Août",
+  "Juni",
+  "de",
+  "maio",
+  "xjan",
+  "janx",
+  "summary",
+  "email",
+  "ſept",
+  "İan",
+  "ıan",
+  "ΣΕΠ",
+  "de\u0301cembre",
+  "stjan",
+  "1stMarch",
+  "ermai",
+  "ſtjan",
+  "julde",
+  "mayd",
+  "Łuty",
+  "KWIECIEŃ",
+  "březen",
+  "\ud835\udc00jan",
+  "𝐉an",
+];
+const BITS = [
+  "1",
+  "12",
+  "31",
+  "2024",
+  "24",
+  "st",
+  "nd",
+  "th",
+  "er",
+  ".",
+  ",",
+  " ",
+  "  ",
+  "-",
+  "/",
+  "de ",
+  "T10",
+  ":",
+  "x",
+  "\u00a0",
+  "\n",
+  "\t",
+  "de\n",
+  "€",
+  "3rd",
+  "0",
+  "05.06.",
+  "$",
+];
 /** Whole dates and near-dates, so that most generated strings hold some. */
-const DATES = ["12 March 2024", "March 5, 2024", "12-Mar-24", "05.06.2024", "2024-03-12", "1st jan 24", "3 de marzo de 2024",
-  "12-Mar-05.06.2024", "15. března 2024", "Jan 31,2022", "31/12/2017", "3.1.24", "12 MAR 2024T10"];
+const DATES = [
+  "12 March 2024",
+  "March 5, 2024",
+  "12-Mar-24",
+  "05.06.2024",
+  "2024-03-12",
+  "1st jan 24",
+  "3 de marzo de 2024",
+  "12-Mar-05.06.2024",
+  "15. března 2024",
+  "Jan 31,2022",
+  "31/12/2017",
+  "3.1.24",
+  "12 MAR 2024T10",
+];
 
 function generated(count: number): string[] {
   let seed = 7;
@@ -50,7 +131,15 @@ test("finds exactly DATE_RE's matches on generated strings", () => {
   expect(differing).toEqual([]);
   // The strings do exercise both kinds of dates.
   expect(texts.filter((t) => reference(t).length > 0).length).toBeGreaterThan(1000);
-  expect(texts.filter((t) => /[a-z]/i.test(reference(t).map((m) => m[1]).join(""))).length).toBeGreaterThan(200);
+  expect(
+    texts.filter((t) =>
+      /[a-z]/i.test(
+        reference(t)
+          .map((m) => m[1])
+          .join(""),
+      ),
+    ).length,
+  ).toBeGreaterThan(200);
 }, 60_000);
 
 test("finds exactly DATE_RE's matches in the shared corpora's text files, whole and line by line", () => {

@@ -14,21 +14,30 @@ import { processTransaction } from "../../src/core/pipeline";
 import { memorySink } from "../../src/core/exporters";
 import type { OcrEngine } from "../../src/core/engines/ocr";
 
-
-
 async function facturX(withXml: boolean, xml = cii): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   const page = pdf.addPage([595, 842]);
-  const lines = ["Lieferant GmbH", "RECHNUNG", "Rechnungsnummer: RE-4711", "Rechnungsdatum: 12.03.2024", "IBAN: DE89 3704 0044 0532 0130 00", "Gesamtbetrag: 35,70 EUR"];
+  const lines = [
+    "Lieferant GmbH",
+    "RECHNUNG",
+    "Rechnungsnummer: RE-4711",
+    "Rechnungsdatum: 12.03.2024",
+    "IBAN: DE89 3704 0044 0532 0130 00",
+    "Gesamtbetrag: 35,70 EUR",
+  ];
   lines.forEach((text, i) => page.drawText(text, { x: 50, y: 780 - i * 24, size: 12, font }));
-  if (withXml) await pdf.attach(new TextEncoder().encode(xml), "factur-x.xml", { mimeType: "text/xml", description: "Factur-X" });
+  if (withXml)
+    await pdf.attach(new TextEncoder().encode(xml), "factur-x.xml", { mimeType: "text/xml", description: "Factur-X" });
   return pdf.save();
 }
 
 describe("native e-invoice inside a PDF", () => {
   test("the embedded CII XML is read first; the IBAN it lacks comes from the page with its box", async () => {
-    const converted = await convertSource({ index: 0, filename: "factur-x.pdf", data: await facturX(true), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+    const converted = await convertSource(
+      { index: 0, filename: "factur-x.pdf", data: await facturX(true), split_policy: "inherit" },
+      { firstPageNumber: 1, maxPages: null },
+    );
     try {
       expect(converted.attachments?.map((a) => a.filename)).toContain("factur-x.xml");
       const cls = classifyDocument(converted.pages, defaultProject);
@@ -48,7 +57,10 @@ describe("native e-invoice inside a PDF", () => {
   });
 
   test("a standalone CII XML file is input too: one page printing its values, the XML read first, values boxed", async () => {
-    const converted = await convertSource({ index: 0, filename: "xrechnung.xml", data: new TextEncoder().encode(cii), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+    const converted = await convertSource(
+      { index: 0, filename: "xrechnung.xml", data: new TextEncoder().encode(cii), split_policy: "inherit" },
+      { firstPageNumber: 1, maxPages: null },
+    );
     try {
       expect(converted.pages.length).toBe(1);
       expect(converted.attachments?.map((a) => a.filename)).toEqual(["xrechnung.xml"]);
@@ -57,17 +69,32 @@ describe("native e-invoice inside a PDF", () => {
       const f = extractFields(converted.pages, cls.class_id, defaultProject, { attachments: converted.attachments });
       expect(f.invoice_number).toMatchObject({ value: "RE-4711", confidence: 1 });
       expect(f.invoice_number!.bounding_boxes.map((b) => b.page_index)).toEqual([1]);
-      expect([f.total_amount!.value, f.vendor_name!.value, f.customer_name!.value]).toEqual([35.7, "Lieferant GmbH", "Kunde AG"]);
+      expect([f.total_amount!.value, f.vendor_name!.value, f.customer_name!.value]).toEqual([
+        35.7,
+        "Lieferant GmbH",
+        "Kunde AG",
+      ]);
     } finally {
       await converted.close();
     }
     // XML that is no e-invoice stays an unsupported format.
-    const foreign = convertSource({ index: 0, filename: "feed.xml", data: new TextEncoder().encode("<rss><channel/></rss>"), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+    const foreign = convertSource(
+      {
+        index: 0,
+        filename: "feed.xml",
+        data: new TextEncoder().encode("<rss><channel/></rss>"),
+        split_policy: "inherit",
+      },
+      { firstPageNumber: 1, maxPages: null },
+    );
     await expect(foreign).rejects.toMatchObject({ code: "unsupported_format" });
   });
 
   test("the same PDF without the XML gives the same key values from the page text", async () => {
-    const converted = await convertSource({ index: 0, filename: "plain.pdf", data: await facturX(false), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+    const converted = await convertSource(
+      { index: 0, filename: "plain.pdf", data: await facturX(false), split_policy: "inherit" },
+      { firstPageNumber: 1, maxPages: null },
+    );
     try {
       const f = extractFields(converted.pages, "invoice", defaultProject, { attachments: converted.attachments });
       expect(f.invoice_number!.value).toBe("RE-4711");
@@ -83,11 +110,28 @@ describe("native e-invoice inside a PDF", () => {
 
 describe("the e-invoice's type code decides the class", () => {
   // No page here needs OCR: an engine that is never called.
-  const noOcr: OcrEngine = { name: "none", workers: 1, recognize: () => Promise.reject(new Error("no OCR expected")), close: async () => {} };
+  const noOcr: OcrEngine = {
+    name: "none",
+    workers: 1,
+    recognize: () => Promise.reject(new Error("no OCR expected")),
+    close: async () => {},
+  };
   const run = async (xml: string) => {
     const data = await facturX(true, xml);
-    const meta = { transaction_id: crypto.randomUUID(), tenant_id: "default", project_id: "default", project_version: 1, correlation_id: null, metadata: {}, created_at: new Date(0).toISOString(), source: "test" };
-    const res = await processTransaction({ sources: [{ index: 0, filename: "factur-x.pdf", data, split_policy: "inherit" }] }, { meta, project: defaultProject, ocr: noOcr, sink: memorySink() } as never);
+    const meta = {
+      transaction_id: crypto.randomUUID(),
+      tenant_id: "default",
+      project_id: "default",
+      project_version: 1,
+      correlation_id: null,
+      metadata: {},
+      created_at: new Date(0).toISOString(),
+      source: "test",
+    };
+    const res = await processTransaction(
+      { sources: [{ index: 0, filename: "factur-x.pdf", data, split_policy: "inherit" }] },
+      { meta, project: defaultProject, ocr: noOcr, sink: memorySink() } as never,
+    );
     return res.results.documents[0]!;
   };
 

@@ -12,7 +12,12 @@ function page(rows: Array<Array<[string, number]>>, opts: { page_number?: number
       for (const [i, part] of text.split(" ").entries()) {
         const offset = text.split(" ").slice(0, i).join(" ").length + (i ? 1 : 0);
         const x1 = x + offset * 10;
-        words.push({ text: part, confidence: opts.confidence ?? 1, bounding_box: [x1, 100 + line * 30, x1 + part.length * 10, 120 + line * 30], line });
+        words.push({
+          text: part,
+          confidence: opts.confidence ?? 1,
+          bounding_box: [x1, 100 + line * 30, x1 + part.length * 10, 120 + line * 30],
+          line,
+        });
       }
     }
   });
@@ -21,7 +26,17 @@ function page(rows: Array<Array<[string, number]>>, opts: { page_number?: number
     source_file_index: 0,
     source_filename: "t.pdf",
     source_file_page_number: 1,
-    image_transform: { rasterized_width: 2000, rasterized_height: 3000, source_width: 1000, source_height: 1500, source_unit: "point", render_scale: 2, effective_dpi: 144, coordinate_system: "top-left-origin", rotation: 0 },
+    image_transform: {
+      rasterized_width: 2000,
+      rasterized_height: 3000,
+      source_width: 1000,
+      source_height: 1500,
+      source_unit: "point",
+      render_scale: 2,
+      effective_dpi: 144,
+      coordinate_system: "top-left-origin",
+      rotation: 0,
+    },
     text_source: "text_layer",
     words,
     text: rows.map((r) => r.map(([t]) => t).join(" ")).join("\n"),
@@ -31,7 +46,12 @@ function page(rows: Array<Array<[string, number]>>, opts: { page_number?: number
 
 const boxOfWords = (p: Page, texts: string[]): Box => {
   const ws = p.words.filter((w) => texts.includes(w.text));
-  return [Math.min(...ws.map((w) => w.bounding_box[0])), Math.min(...ws.map((w) => w.bounding_box[1])), Math.max(...ws.map((w) => w.bounding_box[2])), Math.max(...ws.map((w) => w.bounding_box[3]))];
+  return [
+    Math.min(...ws.map((w) => w.bounding_box[0])),
+    Math.min(...ws.map((w) => w.bounding_box[1])),
+    Math.max(...ws.map((w) => w.bounding_box[2])),
+    Math.max(...ws.map((w) => w.bounding_box[3])),
+  ];
 };
 
 const invoicePage = (n = 1, confidence = 1) =>
@@ -41,16 +61,50 @@ const invoicePage = (n = 1, confidence = 1) =>
       [["Musterstraße 5", 100]],
       [["10115 Berlin", 100]],
       [["INVOICE", 800]],
-      [["Invoice No: INV-2024-0042", 100], ["Invoice Date", 800], ["Due Date", 1000]],
-      [["12.03.2024", 800], ["26.03.2024", 1000]],
-      [["Description", 100], ["Qty", 700], ["Unit Price", 850], ["Amount", 1100]],
-      [["Consulting services", 100], ["2", 700], ["100,00", 850], ["200,00", 1100]],
+      [
+        ["Invoice No: INV-2024-0042", 100],
+        ["Invoice Date", 800],
+        ["Due Date", 1000],
+      ],
+      [
+        ["12.03.2024", 800],
+        ["26.03.2024", 1000],
+      ],
+      [
+        ["Description", 100],
+        ["Qty", 700],
+        ["Unit Price", 850],
+        ["Amount", 1100],
+      ],
+      [
+        ["Consulting services", 100],
+        ["2", 700],
+        ["100,00", 850],
+        ["200,00", 1100],
+      ],
       [["March 2024, on site", 100]],
-      [["Travel expenses", 100], ["1", 700], ["50,00", 850], ["50,00", 1100]],
-      [["Subtotal", 800], ["250,00", 1100]],
-      [["VAT 19%", 800], ["47,50", 1100]],
-      [["Total EUR", 800], ["297,50", 1100]],
-      [["IBAN DE89 3704 0044 0532 0130 00", 100], ["USt-IdNr. DE 123 456 789", 900]],
+      [
+        ["Travel expenses", 100],
+        ["1", 700],
+        ["50,00", 850],
+        ["50,00", 1100],
+      ],
+      [
+        ["Subtotal", 800],
+        ["250,00", 1100],
+      ],
+      [
+        ["VAT 19%", 800],
+        ["47,50", 1100],
+      ],
+      [
+        ["Total EUR", 800],
+        ["297,50", 1100],
+      ],
+      [
+        ["IBAN DE89 3704 0044 0532 0130 00", 100],
+        ["USt-IdNr. DE 123 456 789", 900],
+      ],
     ],
     { page_number: n, confidence },
   );
@@ -61,7 +115,9 @@ describe("extractFields on word geometry", () => {
 
   test("reads a value right of its label and boxes exactly its words on the transaction page", () => {
     expect(f.invoice_number!.value).toBe("INV-2024-0042");
-    expect(f.invoice_number!.bounding_boxes).toEqual([{ page_index: 3, coordinates: boxOfWords(p, ["INV-2024-0042"]) }]);
+    expect(f.invoice_number!.bounding_boxes).toEqual([
+      { page_index: 3, coordinates: boxOfWords(p, ["INV-2024-0042"]) },
+    ]);
     expect(f.invoice_number!.reasoning).toContain('label "Invoice No"');
     expect(f.invoice_number!.is_confirmed).toBeNull();
   });
@@ -79,7 +135,9 @@ describe("extractFields on word geometry", () => {
     expect(f.total_amount!.value).toBe(297.5);
     expect(f.currency!.value).toBe("EUR");
     expect(f.iban!.value).toBe("DE89370400440532013000");
-    expect(f.iban!.bounding_boxes[0]!.coordinates).toEqual(boxOfWords(p, ["DE89", "3704", "0044", "0532", "0130", "00"]));
+    expect(f.iban!.bounding_boxes[0]!.coordinates).toEqual(
+      boxOfWords(p, ["DE89", "3704", "0044", "0532", "0130", "00"]),
+    );
     expect(f.vendor_vat_id!.value).toBe("DE123456789");
     expect(f.vendor_name!.value).toBe("ACME Widgets GmbH");
   });
@@ -95,7 +153,11 @@ describe("extractFields on word geometry", () => {
     for (const r of Object.values(f)) {
       expect(r.confidence).toBeGreaterThanOrEqual(0);
       expect(r.confidence).toBeLessThanOrEqual(1);
-      expect(r.review_required).toBe(r.value === null ? defaultProject.fields.invoice!.find((x) => x.name === r.name)!.required : r.confidence < defaultProject.review_thresholds.field);
+      expect(r.review_required).toBe(
+        r.value === null
+          ? defaultProject.fields.invoice!.find((x) => x.name === r.name)!.required
+          : r.confidence < defaultProject.review_thresholds.field,
+      );
     }
   });
 
@@ -115,12 +177,19 @@ describe("extractFields on word geometry", () => {
 
   test("fields not found are null with confidence 0; required ones ask for review", () => {
     const empty = extractFields([page([[["Hello world", 100]]])], "invoice", defaultProject);
-    expect(empty.invoice_number).toMatchObject({ value: null, confidence: 0, bounding_boxes: [], review_required: true });
+    expect(empty.invoice_number).toMatchObject({
+      value: null,
+      confidence: 0,
+      bounding_boxes: [],
+      review_required: true,
+    });
     expect(empty.due_date).toMatchObject({ value: null, review_required: false });
   });
 
   test("pages without words and unknown classes give no crash", () => {
-    expect(Object.keys(extractFields([page([])], "invoice", defaultProject)).length).toBe(defaultProject.fields.invoice!.length);
+    expect(Object.keys(extractFields([page([])], "invoice", defaultProject)).length).toBe(
+      defaultProject.fields.invoice!.length,
+    );
     expect(extractFields([page([])], "no_such_class", defaultProject)).toEqual({});
   });
 
@@ -131,7 +200,6 @@ describe("extractFields on word geometry", () => {
     expect(r.total_amount!.bounding_boxes[0]!.page_index).toBe(8);
   });
 });
-
 
 const ubl = `<?xml version="1.0" encoding="UTF-8"?>
 <Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">
@@ -147,7 +215,9 @@ describe("native e-invoices", () => {
 
   test("reads CII (ZUGFeRD/Factur-X) fields first, with confidence 1, boxed where the page prints them", () => {
     const pageOf = invoicePage();
-    const f = extractFields([pageOf], "invoice", defaultProject, { attachments: [{ filename: "factur-x.xml", data: enc(cii) }] });
+    const f = extractFields([pageOf], "invoice", defaultProject, {
+      attachments: [{ filename: "factur-x.xml", data: enc(cii) }],
+    });
     expect(f.invoice_number).toMatchObject({ value: "RE-4711", confidence: 1, review_required: false });
     // The XML's date is printed on the page (as 12.03.2024): its box is the word printing it.
     const printed = pageOf.words.filter((w) => w.text === "12.03.2024");
@@ -195,7 +265,9 @@ describe("native e-invoices", () => {
     </ram:IncludedSupplyChainTradeLineItem>
   </rsm:SpecifiedSupplyChainTradeTransaction>
 </rsm:CrossIndustryDocument>`;
-    const f = extractFields([page([])], "invoice", defaultProject, { attachments: [{ filename: "ZUGFeRD-invoice.xml", data: enc(zugferd1) }] });
+    const f = extractFields([page([])], "invoice", defaultProject, {
+      attachments: [{ filename: "ZUGFeRD-invoice.xml", data: enc(zugferd1) }],
+    });
     expect(f.invoice_number!.value).toBe("Z1-2014-007");
     expect(f.invoice_date!.value).toBe("2014-05-07");
     expect(f.vendor_name!.value).toBe("Alt Lieferant GmbH");
@@ -209,7 +281,9 @@ describe("native e-invoices", () => {
   });
 
   test("reads UBL (XRechnung) fields", () => {
-    const f = extractFields([page([])], "invoice", defaultProject, { attachments: [{ filename: "xrechnung.xml", data: enc(ubl) }] });
+    const f = extractFields([page([])], "invoice", defaultProject, {
+      attachments: [{ filename: "xrechnung.xml", data: enc(ubl) }],
+    });
     expect(f.invoice_number!.value).toBe("UBL-99");
     expect(f.due_date!.value).toBe("2024-05-31");
     expect(f.currency!.value).toBe("CHF");
@@ -221,7 +295,10 @@ describe("native e-invoices", () => {
 
   test("a broken or foreign XML attachment falls back to the pages", () => {
     const f = extractFields([invoicePage()], "invoice", defaultProject, {
-      attachments: [{ filename: "a.xml", data: enc("<broken><") }, { filename: "b.xml", data: enc("<root><x/></root>") }],
+      attachments: [
+        { filename: "a.xml", data: enc("<broken><") },
+        { filename: "b.xml", data: enc("<root><x/></root>") },
+      ],
     });
     expect(f.invoice_number!.value).toBe("INV-2024-0042");
   });
@@ -233,10 +310,23 @@ describe("project hints", () => {
     const project = parseProjectSettings({
       ...defaultProject,
       classes: [{ id: "memo", name: "Memo" }],
-      fields: { memo: [{ id: "ref", name: "Reference", type: "string", hints: { patterns: ["REF-(\\d{4})"], expected_region: [0, 0.5, 1, 1] } }] },
+      fields: {
+        memo: [
+          {
+            id: "ref",
+            name: "Reference",
+            type: "string",
+            hints: { patterns: ["REF-(\\d{4})"], expected_region: [0, 0.5, 1, 1] },
+          },
+        ],
+      },
       validation_rules: [],
     });
-    const p = page([[["Top REF-1111", 100]], ...Array.from({ length: 60 }, () => [["filler text", 100]] as Array<[string, number]>), [["Bottom REF-2222", 100]]]);
+    const p = page([
+      [["Top REF-1111", 100]],
+      ...Array.from({ length: 60 }, () => [["filler text", 100]] as Array<[string, number]>),
+      [["Bottom REF-2222", 100]],
+    ]);
     const f = extractFields([p], "memo", project);
     expect(f.ref!.value).toBe("2222");
     expect(f.ref!.reasoning).toContain("in the expected region");
@@ -252,7 +342,11 @@ describe("OCR pages", () => {
     expect(f.invoice_number!.value).toBe("5512");
     expect(f.invoice_number!.reasoning).toContain('read as "invoice number"');
     expect(f.total_amount!.value).toBe(99.5);
-    const exact = extractFields([{ ...page([[["Invoice Number: 5512", 100]]], { confidence: 0.9 }), text_source: "ocr" }], "invoice", defaultProject);
+    const exact = extractFields(
+      [{ ...page([[["Invoice Number: 5512", 100]]], { confidence: 0.9 }), text_source: "ocr" }],
+      "invoice",
+      defaultProject,
+    );
     expect(f.invoice_number!.confidence).toBeLessThan(exact.invoice_number!.confidence);
     const layer = extractFields([page(rows)], "invoice", defaultProject);
     expect(layer.invoice_number!.value).toBeNull();
@@ -265,13 +359,19 @@ describe("contact recognisers", () => {
     const project = parseProjectSettings({
       ...defaultProject,
       classes: [{ id: "letter", name: "Letter" }],
-      fields: { letter: [
-        { id: "email", name: "E-mail", type: "string", hints: { recognizer: "email" } },
-        { id: "phone", name: "Phone", type: "string", hints: { recognizer: "phone", labels: ["tel", "phone"] } },
-      ] },
+      fields: {
+        letter: [
+          { id: "email", name: "E-mail", type: "string", hints: { recognizer: "email" } },
+          { id: "phone", name: "Phone", type: "string", hints: { recognizer: "phone", labels: ["tel", "phone"] } },
+        ],
+      },
       validation_rules: [],
     });
-    const p = page([[["Dear Sir,", 100]], [["write to Info@Example.COM or", 100]], [["Tel. +49 (0)30 1234 5678", 100]]]);
+    const p = page([
+      [["Dear Sir,", 100]],
+      [["write to Info@Example.COM or", 100]],
+      [["Tel. +49 (0)30 1234 5678", 100]],
+    ]);
     const f = extractFields([p], "letter", project);
     expect(f.email!.value).toBe("info@example.com");
     expect(f.email!.bounding_boxes[0]!.coordinates).toEqual(boxOfWords(p, ["Info@Example.COM"]));
@@ -287,7 +387,11 @@ describe("rotated pages", () => {
     const [W, H] = [upright.image_transform.rasterized_width, upright.image_transform.rasterized_height];
     // Inverse of the upright mapping: where an upright box lies on the raster that must be turned `rotation`.
     const back = (b: Box): Box =>
-      rotation === 90 ? [b[1], W - b[2], b[3], W - b[0]] : rotation === 180 ? [W - b[2], H - b[3], W - b[0], H - b[1]] : [H - b[3], b[0], H - b[1], b[2]];
+      rotation === 90
+        ? [b[1], W - b[2], b[3], W - b[0]]
+        : rotation === 180
+          ? [W - b[2], H - b[3], W - b[0], H - b[1]]
+          : [H - b[3], b[0], H - b[1], b[2]];
     const rasterW = rotation === 180 ? W : H;
     const rasterH = rotation === 180 ? H : W;
     const raster = { ...upright.image_transform, rasterized_width: rasterW, rasterized_height: rasterH, rotation };
@@ -299,7 +403,11 @@ describe("rotated pages", () => {
     test(`reads labels right of and above values on a page turned ${rotation}°, reporting un-rotated boxes`, () => {
       const p = turned(rotation);
       const { rasterized_width: rw, rasterized_height: rh } = p.image_transform;
-      expect(p.words.every((w) => w.bounding_box[0] >= 0 && w.bounding_box[1] >= 0 && w.bounding_box[2] <= rw && w.bounding_box[3] <= rh)).toBe(true);
+      expect(
+        p.words.every(
+          (w) => w.bounding_box[0] >= 0 && w.bounding_box[1] >= 0 && w.bounding_box[2] <= rw && w.bounding_box[3] <= rh,
+        ),
+      ).toBe(true);
       const f = extractFields([p], "invoice", defaultProject);
       expect(f.invoice_number!.value).toBe("INV-2024-0042");
       expect(f.due_date!.value).toBe("2024-03-26");
@@ -312,7 +420,17 @@ describe("rotated pages", () => {
 
 describe("fallbacks", () => {
   test("without a total label the largest amount is the total, flagged for review", () => {
-    const p = page([[["Widgets 3 x 10,00", 100], ["30,00", 900]], [["Gadgets 1 x 5,00", 100], ["5,00", 900]], [["35,00 EUR", 900]]]);
+    const p = page([
+      [
+        ["Widgets 3 x 10,00", 100],
+        ["30,00", 900],
+      ],
+      [
+        ["Gadgets 1 x 5,00", 100],
+        ["5,00", 900],
+      ],
+      [["35,00 EUR", 900]],
+    ]);
     const f = extractFields([p], "invoice", defaultProject);
     expect(f.total_amount!.value).toBe(35);
     expect(f.total_amount!.reasoning).toContain("largest amount");
@@ -337,11 +455,19 @@ describe("enum and boolean fields", () => {
     const project = parseProjectSettings({
       ...defaultProject,
       classes: [{ id: "form", name: "Form" }],
-      fields: { form: [
-        { id: "method", name: "Payment method", type: "enum", values: ["SEPA", "Card", "Cash"], hints: { labels: ["payment method"] } },
-        { id: "plan", name: "Plan", type: "enum", values: ["Basic", "Premium"] },
-        { id: "signed", name: "Signed", type: "boolean", hints: { labels: ["signed"] } },
-      ] },
+      fields: {
+        form: [
+          {
+            id: "method",
+            name: "Payment method",
+            type: "enum",
+            values: ["SEPA", "Card", "Cash"],
+            hints: { labels: ["payment method"] },
+          },
+          { id: "plan", name: "Plan", type: "enum", values: ["Basic", "Premium"] },
+          { id: "signed", name: "Signed", type: "boolean", hints: { labels: ["signed"] } },
+        ],
+      },
       validation_rules: [],
     });
     const p = page([[["Payment method: card", 100]], [["Your premium plan renews", 100]], [["Signed: yes", 100]]]);
@@ -357,23 +483,47 @@ describe("arithmetic reconciliation", () => {
   test("when subtotal + tax misses the total, the candidates that add up win and say why", () => {
     const p = page([
       [["Invoice No: 9", 100]],
-      [["Subtotal", 800], ["€ 300,00", 1100]],
-      [["Net amount", 800], ["€ 252,10", 1100]],
-      [["VAT 19%", 800], ["€ 47,90", 1100]],
-      [["Total", 800], ["€ 300,00", 1100]],
+      [
+        ["Subtotal", 800],
+        ["€ 300,00", 1100],
+      ],
+      [
+        ["Net amount", 800],
+        ["€ 252,10", 1100],
+      ],
+      [
+        ["VAT 19%", 800],
+        ["€ 47,90", 1100],
+      ],
+      [
+        ["Total", 800],
+        ["€ 300,00", 1100],
+      ],
     ]);
     const f = extractFields([p], "invoice", defaultProject);
     expect(f.subtotal_amount!.value).toBe(252.1);
     expect(f.subtotal_amount!.reasoning).toContain("chosen so that subtotal_amount + tax_amount = total_amount");
     // The box covers the currency sign and the number of the "Net amount" line (line 2), nothing else.
-    const netLine = p.words.filter((w) => w.line === 2 && (w.text === "€" || w.text === "252,10")).map((w) => w.bounding_box);
-    expect(f.subtotal_amount!.bounding_boxes[0]!.coordinates).toEqual([netLine[0]![0], netLine[0]![1], netLine[1]![2], netLine[1]![3]]);
+    const netLine = p.words
+      .filter((w) => w.line === 2 && (w.text === "€" || w.text === "252,10"))
+      .map((w) => w.bounding_box);
+    expect(f.subtotal_amount!.bounding_boxes[0]!.coordinates).toEqual([
+      netLine[0]![0],
+      netLine[0]![1],
+      netLine[1]![2],
+      netLine[1]![3],
+    ]);
     expect(f.tax_amount!.value).toBe(47.9);
     expect(f.total_amount!.value).toBe(300);
   });
 
   test("a credit note reconciles on the printed values and then reports them negative", () => {
-    const p = page([[["Subtotal 300,00", 100]], [["Net amount 252,10", 100]], [["VAT 47,90", 100]], [["Total 300,00", 100]]]);
+    const p = page([
+      [["Subtotal 300,00", 100]],
+      [["Net amount 252,10", 100]],
+      [["VAT 47,90", 100]],
+      [["Total 300,00", 100]],
+    ]);
     const f = extractFields([p], "credit_note", defaultProject);
     expect([f.subtotal_amount!.value, f.tax_amount!.value, f.total_amount!.value]).toEqual([-252.1, -47.9, -300]);
   });
@@ -383,9 +533,24 @@ describe("table headers", () => {
   test("a tax column header is no tax label: the line item under it is not the document's tax", () => {
     const p = page([
       [["Invoice No: 31", 100]],
-      [["Description", 100], ["Qty", 600], ["Price", 750], ["VAT", 900], ["Amount", 1100]],
-      [["Hosting", 100], ["1", 600], ["3,89", 750], ["0,74", 900], ["3,89", 1100]],
-      [["Total EUR", 800], ["3,89", 1100]],
+      [
+        ["Description", 100],
+        ["Qty", 600],
+        ["Price", 750],
+        ["VAT", 900],
+        ["Amount", 1100],
+      ],
+      [
+        ["Hosting", 100],
+        ["1", 600],
+        ["3,89", 750],
+        ["0,74", 900],
+        ["3,89", 1100],
+      ],
+      [
+        ["Total EUR", 800],
+        ["3,89", 1100],
+      ],
     ]);
     const f = extractFields([p], "invoice", defaultProject);
     expect(f.tax_amount!.value).toBeNull();

@@ -18,16 +18,27 @@ import { extractFields } from "../../src/core/stages/extract";
 const INBOX = path.resolve(import.meta.dir, "../../fixtures/inbox");
 type Row = Record<string, unknown>;
 
-interface Read { class_id: string; fields: Record<string, FieldResult>; pageCount: number }
+interface Read {
+  class_id: string;
+  fields: Record<string, FieldResult>;
+  pageCount: number;
+}
 
 async function read(file: string, engine: OcrEngine): Promise<Read> {
   const data = new Uint8Array(await Bun.file(path.join(INBOX, file)).arrayBuffer());
-  const converted = await convertSource({ index: 0, filename: file, data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+  const converted = await convertSource(
+    { index: 0, filename: file, data, split_policy: "inherit" },
+    { firstPageNumber: 1, maxPages: null },
+  );
   try {
     const needOcr = converted.pages.filter((p) => p.text_source === "none");
     if (needOcr.length) await ocrPages(needOcr, engine, {});
     const cls = classifyDocument(converted.pages, defaultProject);
-    return { class_id: cls.class_id, pageCount: converted.pages.length, fields: extractFields(converted.pages, cls.class_id, defaultProject, { attachments: converted.attachments }) };
+    return {
+      class_id: cls.class_id,
+      pageCount: converted.pages.length,
+      fields: extractFields(converted.pages, cls.class_id, defaultProject, { attachments: converted.attachments }),
+    };
   } finally {
     await converted.close();
   }
@@ -36,14 +47,24 @@ async function read(file: string, engine: OcrEngine): Promise<Read> {
 const rows = (r: Read) => (r.fields.line_items!.value ?? []) as Row[];
 const column = (r: Read, id: string) => rows(r).map((row) => row[id] ?? null);
 /** Letters and digits only, lower case: OCR spacing ("J ustificatif") and punctuation do not count. */
-const compact = (v: unknown) => String(v ?? "").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+const compact = (v: unknown) =>
+  String(v ?? "")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, "");
 
 describe("the sample inbox through real OCR and the default project", () => {
   let engine: OcrEngine;
   const reads = new Map<string, Read>();
   beforeAll(async () => {
     engine = await createOcrEngine({ engine: "auto", workers: 1 });
-    for (const file of ["scanned-invoice.pdf", "phone-photo.jpg", "rotated-scan-90.png", "multi-page-fax.tif", "born-digital-invoice.pdf"]) reads.set(file, await read(file, engine));
+    for (const file of [
+      "scanned-invoice.pdf",
+      "phone-photo.jpg",
+      "rotated-scan-90.png",
+      "multi-page-fax.tif",
+      "born-digital-invoice.pdf",
+    ])
+      reads.set(file, await read(file, engine));
   }, 240_000);
   afterAll(async () => {
     await engine?.close();
@@ -56,7 +77,12 @@ describe("the sample inbox through real OCR and the default project", () => {
     expect(r.fields.customer_name!.value).toBe("iViveLabs Limited");
     expect(r.fields.total_amount!.value).toBe(4.11);
     // Printed in light grey on shaded bands; each carries its amount, broken down by "Charges" and "VAT" under it.
-    expect(column(r, "description").map(compact)).toEqual(["awsdatatransfer", "amazonelasticcomputecloud", "amazonglacier", "amazonsimplestorageservice"]);
+    expect(column(r, "description").map(compact)).toEqual([
+      "awsdatatransfer",
+      "amazonelasticcomputecloud",
+      "amazonglacier",
+      "amazonsimplestorageservice",
+    ]);
     expect(column(r, "amount")).toEqual([0.01, 1.87, 2.22, 0.01]);
   });
 
@@ -64,10 +90,19 @@ describe("the sample inbox through real OCR and the default project", () => {
     const r = reads.get("phone-photo.jpg")!;
     expect(r.fields.vendor_name!.value).toBe("Coolblue B.V.");
     expect(r.fields.customer_name!.value).toBe("Pino Bluebird");
-    expect([r.fields.subtotal_amount!.value, r.fields.tax_amount!.value, r.fields.total_amount!.value]).toEqual([593.36, 124.61, 717.97]);
+    expect([r.fields.subtotal_amount!.value, r.fields.tax_amount!.value, r.fields.total_amount!.value]).toEqual([
+      593.36, 124.61, 717.97,
+    ]);
     const desc = column(r, "description").map(compact);
     expect(desc.length).toBe(6);
-    ["appleipadairwifi16gbzilver", "inclthuiskopieheffing", "decodedleatherslimcover", "nintendo3dsxlwitblauw", "nintendoacadapter", "mariokart7"].forEach((start, i) => expect(desc[i]!.startsWith(start)).toBe(true));
+    [
+      "appleipadairwifi16gbzilver",
+      "inclthuiskopieheffing",
+      "decodedleatherslimcover",
+      "nintendo3dsxlwitblauw",
+      "nintendoacadapter",
+      "mariokart7",
+    ].forEach((start, i) => expect(desc[i]!.startsWith(start)).toBe(true));
     // The five products (quantity 1 each, prices incl. BTW) add up to the total; row 2 is the levy included in the
     // iPad's price, its "€ 4,24" read by OCR as "€4": left unread rather than wrong.
     const amounts = column(r, "amount");
@@ -82,8 +117,14 @@ describe("the sample inbox through real OCR and the default project", () => {
     const r = reads.get("rotated-scan-90.png")!;
     expect(r.fields.vendor_name!.value).toBe("NETPRESSE");
     expect(r.fields.customer_name!.value).toBe("ALEXINUX");
-    expect([r.fields.subtotal_amount!.value, r.fields.tax_amount!.value, r.fields.total_amount!.value]).toEqual([46.68, 9.34, 56.02]);
-    expect(column(r, "description").map(compact)).toEqual(["letoutlyonfrdu06122022", "justificatifpdf", "justificatifpapier"]);
+    expect([r.fields.subtotal_amount!.value, r.fields.tax_amount!.value, r.fields.total_amount!.value]).toEqual([
+      46.68, 9.34, 56.02,
+    ]);
+    expect(column(r, "description").map(compact)).toEqual([
+      "letoutlyonfrdu06122022",
+      "justificatifpdf",
+      "justificatifpapier",
+    ]);
     expect(column(r, "quantity")).toEqual([null, 1, 0]);
     expect(column(r, "unit_price")).toEqual([null, 0.75, 3.5]);
     expect(column(r, "amount")).toEqual([45.93, 0.75, 0]);
@@ -97,7 +138,11 @@ describe("the sample inbox through real OCR and the default project", () => {
     expect(r.fields.total_amount!.value).toBe(34.73);
     expect(column(r, "amount")).toEqual([3.89, 5.39, 5.39, 5.39, 5.39, 5.39, 3.89]);
     expect(column(r, "quantity")).toEqual([1, 1, 1, 1, 1, 1, 1]);
-    expect(column(r, "description").map((d) => compact(String(d).split("\n")[0]))).toEqual(["smallbusinessstandardexchange2010", ...Array(5).fill("smallbusinessqualityexchange2010"), "smallbusinessstandardexchange2010"]);
+    expect(column(r, "description").map((d) => compact(String(d).split("\n")[0]))).toEqual([
+      "smallbusinessstandardexchange2010",
+      ...Array(5).fill("smallbusinessqualityexchange2010"),
+      "smallbusinessstandardexchange2010",
+    ]);
     // Rows 1–6 on page 1 and row 7 under the repeated header on page 2; no row for "Contract No. CON02858".
     expect(r.fields.line_items!.bounding_boxes.map((b) => b.page_index)).toEqual([1, 2]);
   });
@@ -111,12 +156,20 @@ describe("the sample inbox through real OCR and the default project", () => {
 
   test("born-digital invoice read from its page alone (the XML left out): the same four items, headings and subtotals not among them", async () => {
     const data = new Uint8Array(await Bun.file(path.join(INBOX, "born-digital-invoice.pdf")).arrayBuffer());
-    const converted = await convertSource({ index: 0, filename: "born-digital-invoice.pdf", data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+    const converted = await convertSource(
+      { index: 0, filename: "born-digital-invoice.pdf", data, split_policy: "inherit" },
+      { firstPageNumber: 1, maxPages: null },
+    );
     try {
       const items = extractFields(converted.pages, "invoice", defaultProject).line_items!;
       const r: Read = { class_id: "invoice", pageCount: 1, fields: { line_items: items } };
       // "--- Non Food ---" and "--- Food Products ---" head sections; "Subtotal $ 112.00" closes one.
-      expect(column(r, "description").map((d) => String(d).split("\n")[0])).toEqual(["[17589684] Beeswax XL", "[FURN_7777] Office Chair", "*987123* Olive Oil", "[LUX_TRF] Luxury Truffles"]);
+      expect(column(r, "description").map((d) => String(d).split("\n")[0])).toEqual([
+        "[17589684] Beeswax XL",
+        "[FURN_7777] Office Chair",
+        "*987123* Olive Oil",
+        "[LUX_TRF] Luxury Truffles",
+      ]);
       expect(column(r, "quantity")).toEqual([1, 1, 1, 15]);
       expect(column(r, "unit_price")).toEqual([42, 70, 1, 10]);
       expect(column(r, "amount")).toEqual([42, 70, 0.9, 150]);

@@ -13,7 +13,12 @@ function pageOf(rows: string[], source: Page["text_source"] = "text_layer"): Pag
   rows.forEach((row, line) => {
     let x = 50;
     for (const text of row.split(" ").filter(Boolean)) {
-      words.push({ text, confidence: 1, bounding_box: [x, 100 + line * 30, x + text.length * 10, 120 + line * 30], line });
+      words.push({
+        text,
+        confidence: 1,
+        bounding_box: [x, 100 + line * 30, x + text.length * 10, 120 + line * 30],
+        line,
+      });
       x += text.length * 10 + 10;
     }
   });
@@ -22,7 +27,17 @@ function pageOf(rows: string[], source: Page["text_source"] = "text_layer"): Pag
     source_file_index: 0,
     source_filename: "t.pdf",
     source_file_page_number: 1,
-    image_transform: { rasterized_width: 2000, rasterized_height: 3000, source_width: 1000, source_height: 1500, source_unit: "point", render_scale: 2, effective_dpi: 144, coordinate_system: "top-left-origin", rotation: 0 },
+    image_transform: {
+      rasterized_width: 2000,
+      rasterized_height: 3000,
+      source_width: 1000,
+      source_height: 1500,
+      source_unit: "point",
+      render_scale: 2,
+      effective_dpi: 144,
+      coordinate_system: "top-left-origin",
+      rotation: 0,
+    },
     text_source: source,
     words: words.filter((w) => w.text),
     text: rows.map((r) => r.split(" ").filter(Boolean).join(" ")).join("\n"),
@@ -64,5 +79,6 @@ test("more than 30 lists, and OCR lines, are counted the same way", () => {
     const yes = many.filter((labels) => mayHoldLabel(line, labels)).length;
     expect(listsMayHold(line, many, 40)).toBe(yes);
   }
-  for (const line of pageLines(pageOf(["nothing to see", "Qty Amount"], "ocr"))) expect(listsMayHold(line, lists, 2)).toBe(2);
+  for (const line of pageLines(pageOf(["nothing to see", "Qty Amount"], "ocr")))
+    expect(listsMayHold(line, lists, 2)).toBe(2);
 });

@@ -1,5 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { findDates, inferDateOrder, isValidIban, normalizeCurrency, normalizeDate, normalizePhone, normalizeVatId, parseAmount } from "../../src/core/extract/normalize";
+import {
+  findDates,
+  inferDateOrder,
+  isValidIban,
+  normalizeCurrency,
+  normalizeDate,
+  normalizePhone,
+  normalizeVatId,
+  parseAmount,
+} from "../../src/core/extract/normalize";
 import { findAmounts } from "../../src/core/extract/values";
 
 describe("dates", () => {

@@ -14,21 +14,47 @@ import { normalizeDate } from "../../src/core/extract/normalize";
 import { findAmounts } from "../../src/core/extract/values";
 
 /** A page from rows of [y, [[text, x], ...]]: 10 px per character, 20 px high lines. */
-function page(rows: Array<[number, Array<[string, number]>]>, size: [number, number] = [2000, 3000], pointWidth = 1000): Page {
+function page(
+  rows: Array<[number, Array<[string, number]>]>,
+  size: [number, number] = [2000, 3000],
+  pointWidth = 1000,
+): Page {
   const words: Word[] = [];
   rows.forEach(([y, cells], line) => {
     for (const [text, x] of cells) {
       let offset = 0;
       for (const part of text.split(" ")) {
-        if (part) words.push({ text: part, confidence: 1, bounding_box: [x + offset * 10, y, x + (offset + part.length) * 10, y + 20], line });
+        if (part)
+          words.push({
+            text: part,
+            confidence: 1,
+            bounding_box: [x + offset * 10, y, x + (offset + part.length) * 10, y + 20],
+            line,
+          });
         offset += part.length + 1;
       }
     }
   });
   return {
-    page_number: 1, source_file_index: 0, source_filename: "t.pdf", source_file_page_number: 1,
-    image_transform: { rasterized_width: size[0], rasterized_height: size[1], source_width: pointWidth, source_height: (pointWidth * size[1]) / size[0], source_unit: "point", render_scale: size[0] / pointWidth, effective_dpi: 144, coordinate_system: "top-left-origin", rotation: 0 },
-    text_source: "text_layer", words, text: rows.map(([, cells]) => cells.map(([t]) => t).join(" ")).join("\n"), ocr_confidence: 1,
+    page_number: 1,
+    source_file_index: 0,
+    source_filename: "t.pdf",
+    source_file_page_number: 1,
+    image_transform: {
+      rasterized_width: size[0],
+      rasterized_height: size[1],
+      source_width: pointWidth,
+      source_height: (pointWidth * size[1]) / size[0],
+      source_unit: "point",
+      render_scale: size[0] / pointWidth,
+      effective_dpi: 144,
+      coordinate_system: "top-left-origin",
+      rotation: 0,
+    },
+    text_source: "text_layer",
+    words,
+    text: rows.map(([, cells]) => cells.map(([t]) => t).join(" ")).join("\n"),
+    ocr_confidence: 1,
   };
 }
 
@@ -59,10 +85,34 @@ describe("party roles", () => {
       [360, [["69100 Villeurbanne", 100]]],
       [450, [["Facture n° 2022089083", 100]]],
       [480, [["Date : 28/11/2022", 100]]],
-      [600, [["Annonce légale du 06/12/2022", 100], ["45,93 €", 1500]]],
-      [640, [["Total HT", 1200], ["45,93 €", 1500]]],
-      [670, [["TVA 20%", 1200], ["9,19 €", 1500]]],
-      [700, [["Total TTC", 1200], ["55,12 €", 1500]]],
+      [
+        600,
+        [
+          ["Annonce légale du 06/12/2022", 100],
+          ["45,93 €", 1500],
+        ],
+      ],
+      [
+        640,
+        [
+          ["Total HT", 1200],
+          ["45,93 €", 1500],
+        ],
+      ],
+      [
+        670,
+        [
+          ["TVA 20%", 1200],
+          ["9,19 €", 1500],
+        ],
+      ],
+      [
+        700,
+        [
+          ["Total TTC", 1200],
+          ["55,12 €", 1500],
+        ],
+      ],
       [2700, [["NETPRESSE", 900]]],
       [2730, [["Siège social : 16 rue Mollien - 92100 BOULOGNE", 600]]],
       [2760, [["Sarl au capital de 10 000€ - RCS Paris B 530 848 134", 600]]],
@@ -76,13 +126,55 @@ describe("party roles", () => {
   test("seller and buyer side by side under Verkäufer / Käufer: each field takes its own column", () => {
     const p = page([
       [100, [["Rechnung", 100]]],
-      [200, [["Käufer", 100], ["Verkäufer", 1100]]],
-      [230, [["Baustoffe Ost GmbH", 100], ["Lieferwerk Nord GmbH", 1100]]],
-      [260, [["Hauptstraße 5", 100], ["Lindenweg 12", 1100]]],
-      [290, [["10115 Berlin", 100], ["80331 München", 1100]]],
-      [320, [["USt-IdNr.: DE111111111", 100], ["USt-IdNr.: DE222222222", 1100]]],
-      [400, [["Rechnungsnummer", 100], ["RE-7", 1800]]],
-      [430, [["Gesamtbetrag", 100], ["119,00 EUR", 1800]]],
+      [
+        200,
+        [
+          ["Käufer", 100],
+          ["Verkäufer", 1100],
+        ],
+      ],
+      [
+        230,
+        [
+          ["Baustoffe Ost GmbH", 100],
+          ["Lieferwerk Nord GmbH", 1100],
+        ],
+      ],
+      [
+        260,
+        [
+          ["Hauptstraße 5", 100],
+          ["Lindenweg 12", 1100],
+        ],
+      ],
+      [
+        290,
+        [
+          ["10115 Berlin", 100],
+          ["80331 München", 1100],
+        ],
+      ],
+      [
+        320,
+        [
+          ["USt-IdNr.: DE111111111", 100],
+          ["USt-IdNr.: DE222222222", 1100],
+        ],
+      ],
+      [
+        400,
+        [
+          ["Rechnungsnummer", 100],
+          ["RE-7", 1800],
+        ],
+      ],
+      [
+        430,
+        [
+          ["Gesamtbetrag", 100],
+          ["119,00 EUR", 1800],
+        ],
+      ],
     ]);
     const f = extractFields([p], "invoice", defaultProject);
     expect(f.vendor_name!.value).toBe("Lieferwerk Nord GmbH");
@@ -114,7 +206,13 @@ describe("values and arithmetic", () => {
     const p = page([
       [100, [["FACTUUR", 100]]],
       [200, [["Factuurnummer: 993548900", 100]]],
-      [600, [["Exclusief BTW", 1000], ["€593,36", 1600]]],
+      [
+        600,
+        [
+          ["Exclusief BTW", 1000],
+          ["€593,36", 1600],
+        ],
+      ],
       [630, [["€124,61", 1600]]],
       [660, [["BTW 21% — Totaal €717,97", 1000]]],
     ]);
@@ -127,8 +225,21 @@ describe("values and arithmetic", () => {
     const rows = (second: string): Array<[number, Array<[string, number]>]> => [
       [100, [["Facture n° 77", 100]]],
       [300, [["S— one | ru | a", 100]]],
-      [330, [["Annonce du 06/12/2022", 100], ["45,93€", 1500]]],
-      [360, [["Justificatif PDF 1", 100], ["0,75€", 1300], [second, 1500]]],
+      [
+        330,
+        [
+          ["Annonce du 06/12/2022", 100],
+          ["45,93€", 1500],
+        ],
+      ],
+      [
+        360,
+        [
+          ["Justificatif PDF 1", 100],
+          ["0,75€", 1300],
+          [second, 1500],
+        ],
+      ],
       [400, [["Total HT: 46,68 €", 1200]]],
       [430, [["TVA 20%: 9,34 €", 1200]]],
       [460, [["Total TTC : 56,02 €", 1200]]],
@@ -146,14 +257,35 @@ describe("values and arithmetic", () => {
 
 describe("classification by structure", () => {
   test("a till roll that prints TAX INVOICE, with change given and the time, is a receipt", () => {
-    const lines = ["GOLDEN PHARMACY SDN BHD", "GST ID: W10-5771-69705397", "SIMPLIFIED TAX INVOICE", "Bill No: CS88724162", "Date: 04/10/2024 Time: 18:03:22",
-      "Cashier: RAJ", "RICE 5KG 101.37", "MILO 1KG 26.78", "SUBTOTAL 128.15", "SST 6% 7.69", "TOTAL RM135.85", "CASH 190.00", "CHANGE 54.15"];
-    const till = page(lines.map((t, i) => [60 + i * 40, [[t, 20]]] as [number, Array<[string, number]>]), [940, 1360], 226);
+    const lines = [
+      "GOLDEN PHARMACY SDN BHD",
+      "GST ID: W10-5771-69705397",
+      "SIMPLIFIED TAX INVOICE",
+      "Bill No: CS88724162",
+      "Date: 04/10/2024 Time: 18:03:22",
+      "Cashier: RAJ",
+      "RICE 5KG 101.37",
+      "MILO 1KG 26.78",
+      "SUBTOTAL 128.15",
+      "SST 6% 7.69",
+      "TOTAL RM135.85",
+      "CASH 190.00",
+      "CHANGE 54.15",
+    ];
+    const till = page(
+      lines.map((t, i) => [60 + i * 40, [[t, 20]]] as [number, Array<[string, number]>]),
+      [940, 1360],
+      226,
+    );
     const c = classifyDocument([till], defaultProject);
     expect(c.class_id).toBe("receipt");
     expect(c.reasoning).toContain("till-receipt traits");
     // The same words on an A4 invoice page without cash and change stay an invoice.
-    const a4 = page(lines.filter((t) => !/CASH|CHANGE|Cashier/.test(t)).map((t, i) => [100 + i * 40, [[t, 100]]] as [number, Array<[string, number]>]));
+    const a4 = page(
+      lines
+        .filter((t) => !/CASH|CHANGE|Cashier/.test(t))
+        .map((t, i) => [100 + i * 40, [[t, 100]]] as [number, Array<[string, number]>]),
+    );
     expect(classifyDocument([a4], defaultProject).class_id).toBe("invoice");
   });
 });

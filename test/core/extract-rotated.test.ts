@@ -27,7 +27,10 @@ describe("extraction from a rotated scan", () => {
 
   test("a scan turned 90° reads like the upright one, with boxes on the un-rotated raster", async () => {
     const data = new Uint8Array(await sharp(PNG).rotate(90).png().toBuffer());
-    const converted = await convertSource({ index: 0, filename: "sideways.png", data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+    const converted = await convertSource(
+      { index: 0, filename: "sideways.png", data, split_policy: "inherit" },
+      { firstPageNumber: 1, maxPages: null },
+    );
     await ocrPages(converted.pages, engine, {});
     const page = converted.pages[0]!;
     expect(page.image_transform.rotation).toBe(270);

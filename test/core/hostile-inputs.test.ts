@@ -12,7 +12,13 @@ import { DocprocError } from "../../src/core/errors.ts";
 import type { Page } from "../../src/core/model.ts";
 import { convertSource, type ConvertLimits } from "../../src/core/stages/convert.ts";
 import { ocrPages } from "../../src/core/stages/ocr.ts";
-import { multiPageTiff, pdfWithCidWidthRange, pdfWithImageBits, pdfWithObjectStreamCount, pdfWithToUnicodeRange } from "../support/hostile.ts";
+import {
+  multiPageTiff,
+  pdfWithCidWidthRange,
+  pdfWithImageBits,
+  pdfWithObjectStreamCount,
+  pdfWithToUnicodeRange,
+} from "../support/hostile.ts";
 import { CLI } from "../support/process.ts";
 
 setDefaultTimeout(120_000);
@@ -31,12 +37,34 @@ async function cliPeakRss(bytes: Uint8Array, name: string) {
   try {
     const file = path.join(dir, name);
     await writeFile(file, bytes);
-    const proc = Bun.spawn(["/usr/bin/time", "-f", "peak-rss-kb %M cpu-s %U %S", process.execPath, CLI, "process", file, "--out", path.join(dir, "out"), "--format", "json", "--json", "--ocr-engine", "wasm"], {
-      stdout: "pipe",
-      stderr: "pipe",
-      env: { ...process.env, NO_COLOR: "1" },
-    });
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const proc = Bun.spawn(
+      [
+        "/usr/bin/time",
+        "-f",
+        "peak-rss-kb %M cpu-s %U %S",
+        process.execPath,
+        CLI,
+        "process",
+        file,
+        "--out",
+        path.join(dir, "out"),
+        "--format",
+        "json",
+        "--json",
+        "--ocr-engine",
+        "wasm",
+      ],
+      {
+        stdout: "pipe",
+        stderr: "pipe",
+        env: { ...process.env, NO_COLOR: "1" },
+      },
+    );
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     const [, peak, user, system] = /peak-rss-kb (\d+) cpu-s ([\d.]+) ([\d.]+)/.exec(stderr) ?? [];
     const peakKb = Number(peak);
     const cpuSeconds = Number(user) + Number(system);
@@ -113,13 +141,40 @@ describe("cancellation", () => {
   test("an abort while a page is being rendered ends the OCR stage with the abort reason", async () => {
     const ctrl = new AbortController();
     const page = {
-      page_number: 1, source_file_index: 0, source_filename: "slow.pdf", source_file_page_number: 1,
-      image_transform: { rasterized_width: 10, rasterized_height: 10, source_width: 10, source_height: 10, source_unit: "pixel", render_scale: 1, effective_dpi: null, coordinate_system: "top-left-origin", rotation: 0 },
-      text_source: "none", words: [], text: "", ocr_confidence: null,
-      render: () => new Promise((_, reject) => ctrl.signal.addEventListener("abort", () => reject(new DocprocError("timeout", "render stopped")))),
+      page_number: 1,
+      source_file_index: 0,
+      source_filename: "slow.pdf",
+      source_file_page_number: 1,
+      image_transform: {
+        rasterized_width: 10,
+        rasterized_height: 10,
+        source_width: 10,
+        source_height: 10,
+        source_unit: "pixel",
+        render_scale: 1,
+        effective_dpi: null,
+        coordinate_system: "top-left-origin",
+        rotation: 0,
+      },
+      text_source: "none",
+      words: [],
+      text: "",
+      ocr_confidence: null,
+      render: () =>
+        new Promise((_, reject) =>
+          ctrl.signal.addEventListener("abort", () => reject(new DocprocError("timeout", "render stopped"))),
+        ),
     } as unknown as Page;
-    const engine = { name: "null", workers: 1, recognize: async () => ({ words: [], text: "", confidence: null }), close: async () => {} };
-    const running = ocrPages([page], engine, { signal: ctrl.signal }).then(() => "finished", (e) => e);
+    const engine = {
+      name: "null",
+      workers: 1,
+      recognize: async () => ({ words: [], text: "", confidence: null }),
+      close: async () => {},
+    };
+    const running = ocrPages([page], engine, { signal: ctrl.signal }).then(
+      () => "finished",
+      (e) => e,
+    );
     setTimeout(() => ctrl.abort(new DocprocError("timeout", "job timed out")), 50);
     const outcome = await running;
     expect(outcome).toBeInstanceOf(DocprocError);
@@ -128,7 +183,10 @@ describe("cancellation", () => {
 
   test("after an abort a PDF page render fails at once instead of restarting pdf.js", async () => {
     const ctrl = new AbortController();
-    const file = await convertSource({ index: 0, filename: "ok.pdf", data: pdfWithObjectStreamCount(1), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null, signal: ctrl.signal });
+    const file = await convertSource(
+      { index: 0, filename: "ok.pdf", data: pdfWithObjectStreamCount(1), split_policy: "inherit" },
+      { firstPageNumber: 1, maxPages: null, signal: ctrl.signal },
+    );
     try {
       ctrl.abort(new DocprocError("timeout", "job timed out"));
       const started = performance.now();
@@ -159,7 +217,11 @@ describe("page counts", () => {
   test("every page of a multi-page TIFF is sized from its own directory", async () => {
     const file = await convert(multiPageTiff(3, 16), "three.tif");
     expect(file.page_count).toBe(3);
-    expect(file.pages.map((p) => [p.image_transform.rasterized_width, p.image_transform.rasterized_height])).toEqual([[16, 16], [16, 16], [16, 16]]);
+    expect(file.pages.map((p) => [p.image_transform.rasterized_width, p.image_transform.rasterized_height])).toEqual([
+      [16, 16],
+      [16, 16],
+      [16, 16],
+    ]);
     const raster = await file.pages[2]!.render!();
     expect(raster.width).toBe(16);
   });

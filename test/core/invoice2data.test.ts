@@ -14,12 +14,33 @@ import { classifyDocument } from "../../src/core/stages/classify";
 import { extractFields } from "../../src/core/stages/extract";
 
 const DIR = path.resolve(import.meta.dir, "../../fixtures/corpora/invoice2data");
-const TEXT_PDFS = ["AmazonWebServices", "AzureInterior", "FlipkartInvoice", "NetpresseInvoice", "QualityHosting", "SammyMaystoneLinesTest", "coolblue1", "coolblue2", "free_fiber", "oyo", "saeco"];
+const TEXT_PDFS = [
+  "AmazonWebServices",
+  "AzureInterior",
+  "FlipkartInvoice",
+  "NetpresseInvoice",
+  "QualityHosting",
+  "SammyMaystoneLinesTest",
+  "coolblue1",
+  "coolblue2",
+  "free_fiber",
+  "oyo",
+  "saeco",
+];
 const SCANS = ["AmazonWebServices", "FlipkartInvoice", "SammyMaystoneLinesTest", "oyo"];
 /** Expected-JSON key → our field id. */
-const SCORED: Array<[string, string]> = [["invoice_number", "invoice_number"], ["date", "invoice_date"], ["amount", "total_amount"], ["currency", "currency"]];
+const SCORED: Array<[string, string]> = [
+  ["invoice_number", "invoice_number"],
+  ["date", "invoice_date"],
+  ["amount", "total_amount"],
+  ["currency", "currency"],
+];
 
-const ident = (v: unknown) => String(v).toLowerCase().replace(/\s+/g, "").replace(/^(#|no\.)/, "");
+const ident = (v: unknown) =>
+  String(v)
+    .toLowerCase()
+    .replace(/\s+/g, "")
+    .replace(/^(#|no\.)/, "");
 function correct(key: string, expected: unknown, got: unknown): boolean {
   if (got === null || got === undefined) return false;
   if (key === "amount") return typeof got === "number" && Math.abs(got - Number(expected)) <= 0.005;
@@ -28,7 +49,13 @@ function correct(key: string, expected: unknown, got: unknown): boolean {
   return ident(got) === ident(expected);
 }
 
-interface Outcome { name: string; fields: Record<string, FieldResult>; pages: Page[]; expected: Record<string, unknown>; skip?: string[] }
+interface Outcome {
+  name: string;
+  fields: Record<string, FieldResult>;
+  pages: Page[];
+  expected: Record<string, unknown>;
+  skip?: string[];
+}
 
 async function expectedOf(name: string): Promise<Record<string, unknown>> {
   return (await Bun.file(path.join(DIR, `${name}.json`)).json())[0];
@@ -36,13 +63,21 @@ async function expectedOf(name: string): Promise<Record<string, unknown>> {
 
 async function runFile(name: string, ext: "pdf" | "png", engine: OcrEngine): Promise<Outcome> {
   const data = new Uint8Array(await Bun.file(path.join(DIR, `${name}.${ext}`)).arrayBuffer());
-  const converted = await convertSource({ index: 0, filename: `${name}.${ext}`, data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+  const converted = await convertSource(
+    { index: 0, filename: `${name}.${ext}`, data, split_policy: "inherit" },
+    { firstPageNumber: 1, maxPages: null },
+  );
   try {
     const needOcr = converted.pages.filter((p) => p.text_source === "none");
     if (needOcr.length) await ocrPages(needOcr, engine, {});
     const pages = converted.pages;
     const cls = classifyDocument(pages, defaultProject);
-    return { name, pages, fields: extractFields(pages, cls.class_id, defaultProject, { attachments: converted.attachments }), expected: await expectedOf(name) };
+    return {
+      name,
+      pages,
+      fields: extractFields(pages, cls.class_id, defaultProject, { attachments: converted.attachments }),
+      expected: await expectedOf(name),
+    };
   } finally {
     await converted.close();
   }
@@ -62,7 +97,8 @@ function score(label: string, outcomes: Outcome[]): number {
       perField.set(key, row);
     }
   }
-  let ok = 0, n = 0;
+  let ok = 0,
+    n = 0;
   const lines = [`\n${label}`, "field            correct", "---------------  -------"];
   for (const [key, r] of perField) {
     ok += r.ok;
@@ -75,7 +111,12 @@ function score(label: string, outcomes: Outcome[]): number {
   return ok / n;
 }
 
-const unionOf = (boxes: Box[]): Box => [Math.min(...boxes.map((b) => b[0])), Math.min(...boxes.map((b) => b[1])), Math.max(...boxes.map((b) => b[2])), Math.max(...boxes.map((b) => b[3]))];
+const unionOf = (boxes: Box[]): Box => [
+  Math.min(...boxes.map((b) => b[0])),
+  Math.min(...boxes.map((b) => b[1])),
+  Math.max(...boxes.map((b) => b[2])),
+  Math.max(...boxes.map((b) => b[3])),
+];
 const inside = (w: Box, b: Box) => w[0] >= b[0] && w[1] >= b[1] && w[2] <= b[2] && w[3] <= b[3];
 
 /** Every page-sourced field box must be exactly the union of the page words it encloses (no padding, no guess). */
@@ -89,9 +130,11 @@ function checkBoxes(o: Outcome): string[] {
         continue;
       }
       const words = page.words.filter((w) => inside(w.bounding_box, fb.coordinates)).map((w) => w.bounding_box);
-      if (!words.length || JSON.stringify(unionOf(words)) !== JSON.stringify(fb.coordinates)) problems.push(`${o.name}.${id}: box ${JSON.stringify(fb.coordinates)} is not a union of words`);
+      if (!words.length || JSON.stringify(unionOf(words)) !== JSON.stringify(fb.coordinates))
+        problems.push(`${o.name}.${id}: box ${JSON.stringify(fb.coordinates)} is not a union of words`);
     }
-    if (f.value !== null && f.bounding_boxes.length === 0 && !f.reasoning.includes("XML")) problems.push(`${o.name}.${id}: a value from a page without a box`);
+    if (f.value !== null && f.bounding_boxes.length === 0 && !f.reasoning.includes("XML"))
+      problems.push(`${o.name}.${id}: a value from a page without a box`);
   }
   return problems;
 }
@@ -124,7 +167,13 @@ describe("invoice2data corpus through the default project, no templates", () => 
     const converted = convertText(await Bun.file(path.join(DIR, "Orlen.txt")).text(), 1);
     const cls = classifyDocument(converted.pages, defaultProject);
     expect(cls.class_id).toBe("invoice");
-    const o: Outcome = { name: "Orlen", pages: converted.pages, fields: extractFields(converted.pages, cls.class_id, defaultProject), expected: await expectedOf("Orlen"), skip: ["invoice_number"] };
+    const o: Outcome = {
+      name: "Orlen",
+      pages: converted.pages,
+      fields: extractFields(converted.pages, cls.class_id, defaultProject),
+      expected: await expectedOf("Orlen"),
+      skip: ["invoice_number"],
+    };
     expect(score("Orlen.txt (supplied text)", [o])).toBe(1);
     expect(checkBoxes(o)).toEqual([]);
   });
@@ -133,11 +182,14 @@ describe("invoice2data corpus through the default project, no templates", () => 
     expect(textOutcomes.length + scanOutcomes.length).toBe(15);
     const problems = [...textOutcomes, ...scanOutcomes].flatMap(checkBoxes);
     expect(problems).toEqual([]);
-    const boxed = [...textOutcomes, ...scanOutcomes].flatMap((o) => Object.values(o.fields).filter((f) => f.bounding_boxes.length)).length;
+    const boxed = [...textOutcomes, ...scanOutcomes].flatMap((o) =>
+      Object.values(o.fields).filter((f) => f.bounding_boxes.length),
+    ).length;
     expect(boxed).toBeGreaterThan(60);
   });
 
   test("the text PDFs classify as invoices or receipts, never other", () => {
-    for (const o of textOutcomes) expect(["invoice", "receipt"]).toContain(classifyDocument(o.pages, defaultProject).class_id);
+    for (const o of textOutcomes)
+      expect(["invoice", "receipt"]).toContain(classifyDocument(o.pages, defaultProject).class_id);
   });
 });

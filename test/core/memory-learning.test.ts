@@ -21,24 +21,56 @@ import { northwind, northwindB, type SeriesDoc } from "../../fixtures/vendor-ser
 import { removeAll, tempDir } from "../support/temp";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
-const noOcr = { name: "none", recognize: async () => { throw new Error("no OCR expected"); }, close: async () => {} } as unknown as OcrEngine;
+const noOcr = {
+  name: "none",
+  recognize: async () => {
+    throw new Error("no OCR expected");
+  },
+  close: async () => {},
+} as unknown as OcrEngine;
 const AT = new Date("2026-11-20T10:00:00Z");
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
 
-async function run(input: { text?: string; source?: SourceInput }, project: ProjectSettings): Promise<{ doc: DocumentResult; pages: Page[] }> {
+async function run(
+  input: { text?: string; source?: SourceInput },
+  project: ProjectSettings,
+): Promise<{ doc: DocumentResult; pages: Page[] }> {
   const r = await processTransaction(
     { sources: input.source ? [input.source] : [], documentText: input.text },
-    { meta: { transaction_id: crypto.randomUUID(), tenant_id: "t", project_id: "p", project_version: 1, correlation_id: null, metadata: {}, created_at: AT.toISOString(), source: "test" }, project, ocr: noOcr, sink: memorySink(), profiles: [] },
+    {
+      meta: {
+        transaction_id: crypto.randomUUID(),
+        tenant_id: "t",
+        project_id: "p",
+        project_version: 1,
+        correlation_id: null,
+        metadata: {},
+        created_at: AT.toISOString(),
+        source: "test",
+      },
+      project,
+      ocr: noOcr,
+      sink: memorySink(),
+      profiles: [],
+    },
   );
   return { doc: r.results.documents[0]!, pages: r.pages };
 }
 
 const teach = async (d: { text: string; truth: Record<string, string | number> }, values = d.truth) =>
-  learnMemory({ pages: (await run({ text: d.text }, defaultProject)).pages, class_id: "invoice", values, project: defaultProject, source: "memory", now: AT });
+  learnMemory({
+    pages: (await run({ text: d.text }, defaultProject)).pages,
+    class_id: "invoice",
+    values,
+    project: defaultProject,
+    source: "memory",
+    now: AT,
+  });
 
 async function accuracy(docs: SeriesDoc[], project: ProjectSettings): Promise<number> {
-  let ok = 0, n = 0;
+  let ok = 0,
+    n = 0;
   for (const d of docs) {
     const { doc } = await run({ text: d.text }, project);
     for (const [k, v] of Object.entries(d.truth)) {
@@ -49,7 +81,12 @@ async function accuracy(docs: SeriesDoc[], project: ProjectSettings): Promise<nu
   return ok / n;
 }
 
-const pdf = async (name: string): Promise<SourceInput> => ({ index: 0, filename: `${name}.pdf`, data: new Uint8Array(await Bun.file(`${ROOT}/fixtures/corpora/invoice2data/${name}.pdf`).arrayBuffer()), split_policy: "inherit" });
+const pdf = async (name: string): Promise<SourceInput> => ({
+  index: 0,
+  filename: `${name}.pdf`,
+  data: new Uint8Array(await Bun.file(`${ROOT}/fixtures/corpora/invoice2data/${name}.pdf`).arrayBuffer()),
+  split_policy: "inherit",
+});
 
 describe("memory format and learning from several confirmations", () => {
   test("a project file holding a memory written by the previous version loads, and its memory still reads the vendor's documents", async () => {
@@ -82,9 +119,18 @@ describe("memory format and learning from several confirmations", () => {
     expect(both[0]!.confirmations).toBe(2);
     expect(both[0]!.fields.invoice_number!.variants!.map((v) => v.label)).toEqual(["Doc. no"]);
     expect(both[0]!.issuer.layouts).toHaveLength(2);
-    const [withA, withBoth] = [parseProjectSettings({ ...defaultProject, memory: onlyA }), parseProjectSettings({ ...defaultProject, memory: both })];
-    const [bWithA, bWithBoth, aWithBoth] = [await accuracy(bRest, withA), await accuracy(bRest, withBoth), await accuracy(aRest, withBoth)];
-    console.log(`second template: ${(100 * bWithA).toFixed(1)}% after confirming the first only, ${(100 * bWithBoth).toFixed(1)}% after one of each; first template then ${(100 * aWithBoth).toFixed(1)}%`);
+    const [withA, withBoth] = [
+      parseProjectSettings({ ...defaultProject, memory: onlyA }),
+      parseProjectSettings({ ...defaultProject, memory: both }),
+    ];
+    const [bWithA, bWithBoth, aWithBoth] = [
+      await accuracy(bRest, withA),
+      await accuracy(bRest, withBoth),
+      await accuracy(aRest, withBoth),
+    ];
+    console.log(
+      `second template: ${(100 * bWithA).toFixed(1)}% after confirming the first only, ${(100 * bWithBoth).toFixed(1)}% after one of each; first template then ${(100 * aWithBoth).toFixed(1)}%`,
+    );
     expect(bWithBoth).toBeGreaterThanOrEqual(0.98);
     expect(aWithBoth).toBeGreaterThanOrEqual(0.98);
     expect(bWithA).toBeLessThan(bWithBoth);
@@ -92,11 +138,23 @@ describe("memory format and learning from several confirmations", () => {
 
   test("two issuers printing one VAT ID are two memories; a VAT ID alone (here in another issuer's customer block) applies none", async () => {
     const [a] = northwind(3, 1);
-    const other = a!.text.replace("Northwind Traders BV", "Southwind Goods NV").replace("Havenweg 9, 2000 Antwerpen", "Zuidlaan 4, 1000 Brussel").replace("Client: Contoso NV, Kerkstraat 1, 9000 Gent", "Client: Northwind Traders BV, VAT BE0412345678").replace(/BE0412345678 · .*$/m, "BE0999999999 · IBAN BE68 5390 0754 7034 · info@southwind.example");
+    const other = a!.text
+      .replace("Northwind Traders BV", "Southwind Goods NV")
+      .replace("Havenweg 9, 2000 Antwerpen", "Zuidlaan 4, 1000 Brussel")
+      .replace("Client: Contoso NV, Kerkstraat 1, 9000 Gent", "Client: Northwind Traders BV, VAT BE0412345678")
+      .replace(/BE0412345678 · .*$/m, "BE0999999999 · IBAN BE68 5390 0754 7034 · info@southwind.example");
     const memory = await teach(a!);
     const { pages } = await run({ text: other }, defaultProject);
-    expect(matchMemory([memory], pages.flatMap((p) => pageLines(p)))).toBeNull();
-    const sister = await teach({ text: other.replace("BE0999999999 ·", "BE0412345678 ·"), truth: { ...a!.truth, vendor_name: "Southwind Goods NV", iban: "BE68539007547034" } });
+    expect(
+      matchMemory(
+        [memory],
+        pages.flatMap((p) => pageLines(p)),
+      ),
+    ).toBeNull();
+    const sister = await teach({
+      text: other.replace("BE0999999999 ·", "BE0412345678 ·"),
+      truth: { ...a!.truth, vendor_name: "Southwind Goods NV", iban: "BE68539007547034" },
+    });
     expect(mergeMemories([memory], [sister])).toHaveLength(2);
   }, 60_000);
 });
@@ -123,11 +181,18 @@ describe("remembered places", () => {
   }, 60_000);
 
   test("a value printed over two lines of a block (an address) is learned as a block and read back joined as confirmed", async () => {
-    const twoLines = (d: SeriesDoc, street: string) => d.text.replace("Havenweg 9, 2000 Antwerpen", `${street}\n2000 Antwerpen`);
+    const twoLines = (d: SeriesDoc, street: string) =>
+      d.text.replace("Havenweg 9, 2000 Antwerpen", `${street}\n2000 Antwerpen`);
     const [a, b] = northwind(31, 2);
-    const memory = await teach({ text: twoLines(a!, "Havenweg 9"), truth: { ...a!.truth, vendor_address: "Havenweg 9, 2000 Antwerpen" } });
+    const memory = await teach({
+      text: twoLines(a!, "Havenweg 9"),
+      truth: { ...a!.truth, vendor_address: "Havenweg 9, 2000 Antwerpen" },
+    });
     expect(memory.fields.vendor_address).toMatchObject({ lines: 2, joiner: ", ", tail: 2 });
-    const { doc } = await run({ text: twoLines(b!, "Havenweg 11") }, parseProjectSettings({ ...defaultProject, memory: [memory] }));
+    const { doc } = await run(
+      { text: twoLines(b!, "Havenweg 11") },
+      parseProjectSettings({ ...defaultProject, memory: [memory] }),
+    );
     expect(doc.fields.vendor_address!.value).toBe("Havenweg 11, 2000 Antwerpen");
     expect(doc.fields.vendor_address!.reasoning).toStartWith("as on the document confirmed");
   }, 60_000);
@@ -137,12 +202,33 @@ describe("precedence: memory is the second line after what the document proves",
   test("values of an embedded e-invoice XML are never replaced, even by a memory that matches and remembers another place", async () => {
     const first = await run({ source: await pdf("AzureInterior") }, defaultProject);
     // A confirmation that put the number at the "Reference" place: memory alone would read CUSTREF123 there.
-    const memory = learnMemory({ pages: first.pages, class_id: "invoice", values: { vendor_name: "Azure Interior", invoice_number: "CUSTREF123", invoice_date: "2023-03-20", total_amount: 279.84 }, project: defaultProject, source: "memory", now: AT });
+    const memory = learnMemory({
+      pages: first.pages,
+      class_id: "invoice",
+      values: {
+        vendor_name: "Azure Interior",
+        invoice_number: "CUSTREF123",
+        invoice_date: "2023-03-20",
+        total_amount: 279.84,
+      },
+      project: defaultProject,
+      source: "memory",
+      now: AT,
+    });
     expect(memory.fields.invoice_number!.example).toBe("CUSTREF123");
-    expect(matchMemory([memory], first.pages.flatMap((p) => pageLines(p)))).not.toBeNull();
-    const { doc } = await run({ source: await pdf("AzureInterior") }, parseProjectSettings({ ...defaultProject, memory: [memory] }));
+    expect(
+      matchMemory(
+        [memory],
+        first.pages.flatMap((p) => pageLines(p)),
+      ),
+    ).not.toBeNull();
+    const { doc } = await run(
+      { source: await pdf("AzureInterior") },
+      parseProjectSettings({ ...defaultProject, memory: [memory] }),
+    );
     expect(doc.fields.invoice_number!.value).toBe("INV/2023/03/0008");
-    for (const f of Object.values(first.doc.fields).filter((f) => f.reasoning.includes("e-invoice XML"))) expect(Object.values(doc.fields)).toContainEqual(f);
+    for (const f of Object.values(first.doc.fields).filter((f) => f.reasoning.includes("e-invoice XML")))
+      expect(Object.values(doc.fields)).toContainEqual(f);
   }, 60_000);
 
   test("amounts whose arithmetic closes are kept; a remembered amount that breaks it is flagged for review, confidence capped by the match", async () => {
@@ -157,11 +243,22 @@ describe("precedence: memory is the second line after what the document proves",
     // coolblue: the general reading closes (net + tax = total); a memory that learned the total at an item's place is ignored there.
     const c1 = await run({ source: await pdf("coolblue1") }, defaultProject);
     const itemPrice = 189; // an item's amount, printed on coolblue1
-    const odd = learnMemory({ pages: c1.pages, class_id: "invoice", values: { invoice_number: "993548900", vendor_vat_id: "NL810433941B01", total_amount: itemPrice }, project: defaultProject, source: "memory", now: AT });
+    const odd = learnMemory({
+      pages: c1.pages,
+      class_id: "invoice",
+      values: { invoice_number: "993548900", vendor_vat_id: "NL810433941B01", total_amount: itemPrice },
+      project: defaultProject,
+      source: "memory",
+      now: AT,
+    });
     expect(odd.fields.total_amount!.example).toBe(itemPrice);
-    const c2 = await run({ source: await pdf("coolblue2") }, parseProjectSettings({ ...defaultProject, memory: [odd] }));
+    const c2 = await run(
+      { source: await pdf("coolblue2") },
+      parseProjectSettings({ ...defaultProject, memory: [odd] }),
+    );
     expect(c2.doc.fields.total_amount!.value).toBe(4904.94);
     expect(c2.doc.fields.invoice_number!.reasoning).toStartWith("as on the document confirmed on");
-    for (const f of Object.values(c2.doc.fields).filter((f) => f.reasoning.startsWith("as on"))) expect(f.confidence).toBeLessThanOrEqual(0.97);
+    for (const f of Object.values(c2.doc.fields).filter((f) => f.reasoning.startsWith("as on")))
+      expect(f.confidence).toBeLessThanOrEqual(0.97);
   }, 60_000);
 });

@@ -36,7 +36,10 @@ beforeAll(async () => {
     name: engine.name,
     workers: engine.workers,
     recognize: (img, opts) => {
-      const key = createHash("sha1").update(img.data).update(JSON.stringify([img.width, img.height, opts])).digest("hex");
+      const key = createHash("sha1")
+        .update(img.data)
+        .update(JSON.stringify([img.width, img.height, opts]))
+        .digest("hex");
       if (!memo.has(key)) memo.set(key, engine.recognize(img, opts));
       return memo.get(key)!;
     },
@@ -48,14 +51,35 @@ afterAll(() => engine?.close());
 async function run(png: Uint8Array, project: ProjectSettings): Promise<{ doc: DocumentResult; pages: Page[] }> {
   const r = await processTransaction(
     { sources: [{ index: 0, filename: "scan.png", data: png, split_policy: "inherit" }] },
-    { meta: { transaction_id: crypto.randomUUID(), tenant_id: "t", project_id: "p", project_version: 1, correlation_id: null, metadata: {}, created_at: "2026-11-20T10:00:00Z", source: "test" }, project, ocr, sink: memorySink(), profiles: [] },
+    {
+      meta: {
+        transaction_id: crypto.randomUUID(),
+        tenant_id: "t",
+        project_id: "p",
+        project_version: 1,
+        correlation_id: null,
+        metadata: {},
+        created_at: "2026-11-20T10:00:00Z",
+        source: "test",
+      },
+      project,
+      ocr,
+      sink: memorySink(),
+      profiles: [],
+    },
   );
   return { doc: r.results.documents[0]!, pages: r.pages };
 }
 
-const header = (truth: SeriesItem["truth"]) => Object.fromEntries(HEADER_FIELDS.filter((f) => truth[f] !== undefined).map((f) => [f, truth[f]!]));
-const outcome = (s: SeriesItem, doc: DocumentResult, project: ProjectSettings): FileOutcome => ({ file: `${s.series}/${s.name}`, expected: [{ class_id: s.class_id, fields: header(s.truth) }], produced: [producedOf(doc, project)] });
-const same = (a: DocumentResult, b: DocumentResult) => JSON.stringify([a.classification, a.fields]) === JSON.stringify([b.classification, b.fields]);
+const header = (truth: SeriesItem["truth"]) =>
+  Object.fromEntries(HEADER_FIELDS.filter((f) => truth[f] !== undefined).map((f) => [f, truth[f]!]));
+const outcome = (s: SeriesItem, doc: DocumentResult, project: ProjectSettings): FileOutcome => ({
+  file: `${s.series}/${s.name}`,
+  expected: [{ class_id: s.class_id, fields: header(s.truth) }],
+  produced: [producedOf(doc, project)],
+});
+const same = (a: DocumentResult, b: DocumentResult) =>
+  JSON.stringify([a.classification, a.fields]) === JSON.stringify([b.classification, b.fields]);
 
 describe("memory on scans and receipts (issue 33)", () => {
   test("one confirmation per issuer: later documents ≥ 0.98 on header fields, receipts matched, issuers never taught unchanged", async () => {
@@ -68,7 +92,14 @@ describe("memory on scans and receipts (issue 33)", () => {
       const r = await run(pngs[i]!, defaultProject);
       before.push(r);
       if (s.role !== "teach") continue;
-      const m = learnMemory({ pages: r.pages, class_id: s.class_id, values: s.confirm, project: defaultProject, source: "memory", now: new Date("2026-11-20T10:00:00Z") });
+      const m = learnMemory({
+        pages: r.pages,
+        class_id: s.class_id,
+        values: s.confirm,
+        project: defaultProject,
+        source: "memory",
+        now: new Date("2026-11-20T10:00:00Z"),
+      });
       memories.push(m);
       taughtBy.set(m.memory_id, s.issuer);
     }
@@ -78,20 +109,31 @@ describe("memory on scans and receipts (issue 33)", () => {
     for (const [i, s] of series.entries()) {
       if (s.role === "teach") continue;
       const { doc } = await run(pngs[i]!, withMemory);
-      const match = matchMemory(memories, before[i]!.pages.flatMap((p) => pageLines(p)));
+      const match = matchMemory(
+        memories,
+        before[i]!.pages.flatMap((p) => pageLines(p)),
+      );
       if (s.role === "untaught") {
         expect({ doc: s.name, match: match?.signs ?? null }).toEqual({ doc: s.name, match: null });
         expect(same(doc, before[i]!.doc)).toBe(true);
       } else {
-        expect({ doc: s.name, issuer: match ? taughtBy.get(match.memory.memory_id) : null }).toEqual({ doc: s.name, issuer: s.issuer });
+        expect({ doc: s.name, issuer: match ? taughtBy.get(match.memory.memory_id) : null }).toEqual({
+          doc: s.name,
+          issuer: s.issuer,
+        });
       }
       a.push(outcome(s, before[i]!.doc, defaultProject));
       b.push(outcome(s, doc, withMemory));
     }
-    console.log(renderSeriesComparison(a, b, ["without memory", "with memory"], defaultProject.review_thresholds.field));
+    console.log(
+      renderSeriesComparison(a, b, ["without memory", "with memory"], defaultProject.review_thresholds.field),
+    );
     const right = (os: FileOutcome[], series?: string) => {
-      let ok = 0, n = 0;
-      for (const o of os.filter((o) => !o.file.startsWith("untaught/") && (!series || o.file.startsWith(`${series}/`)))) {
+      let ok = 0,
+        n = 0;
+      for (const o of os.filter(
+        (o) => !o.file.startsWith("untaught/") && (!series || o.file.startsWith(`${series}/`)),
+      )) {
         for (const [k, v] of Object.entries(o.expected[0]!.fields)) {
           n++;
           if (sameValue(v, o.produced[0]?.fields[k]?.value, typeof v === "number" ? "amount" : undefined)) ok++;
@@ -100,10 +142,13 @@ describe("memory on scans and receipts (issue 33)", () => {
       return { ok, n, share: ok / n };
     };
     const [all0, all1] = [right(a), right(b)];
-    console.log(`later documents, header fields: without memory ${all0.ok}/${all0.n} = ${all0.share.toFixed(3)}, with ${all1.ok}/${all1.n} = ${all1.share.toFixed(3)}`);
+    console.log(
+      `later documents, header fields: without memory ${all0.ok}/${all0.n} = ${all0.share.toFixed(3)}, with ${all1.ok}/${all1.n} = ${all1.share.toFixed(3)}`,
+    );
     expect(all1.share).toBeGreaterThanOrEqual(0.98);
     // Each series holds too (one OCR slip in a series of ~50 fields is 0.98: the per-series bar leaves room for it).
-    for (const s of ["scans", "receipts", "same-vat"]) expect({ series: s, share: right(b, s).share >= 0.95 }).toEqual({ series: s, share: true });
+    for (const s of ["scans", "receipts", "same-vat"])
+      expect({ series: s, share: right(b, s).share >= 0.95 }).toEqual({ series: s, share: true });
     expect(all0.share).toBeLessThan(all1.share);
   }, 900_000);
 });

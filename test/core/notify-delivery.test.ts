@@ -19,16 +19,38 @@ const manifest: ExportManifestLike = {
       profile_name: "JSON",
       output_format: "json",
       scope_mode: "per_transaction",
-      files: [{ filename: "tx-1_data.json", path: "exports/tx-1_data.json", size_bytes: 120, document_ids: [], created_at: "2026-01-01T00:00:00.000Z" }],
+      files: [
+        {
+          filename: "tx-1_data.json",
+          path: "exports/tx-1_data.json",
+          size_bytes: 120,
+          document_ids: [],
+          created_at: "2026-01-01T00:00:00.000Z",
+        },
+      ],
     },
     csv_docs: {
       profile_id: "csv_docs",
       profile_name: "CSV per document",
       output_format: "csv",
       scope_mode: "per_document",
-      files: [{ filename: "invoices/Rechnung 1#ä.csv", path: "exports/invoices/Rechnung 1#ä.csv", size_bytes: 30, document_ids: ["d1"], created_at: "2026-01-01T00:00:00.000Z" }],
+      files: [
+        {
+          filename: "invoices/Rechnung 1#ä.csv",
+          path: "exports/invoices/Rechnung 1#ä.csv",
+          size_bytes: 30,
+          document_ids: ["d1"],
+          created_at: "2026-01-01T00:00:00.000Z",
+        },
+      ],
     },
-    broken_pdf: { profile_id: "broken_pdf", profile_name: "PDF", output_format: "pdf", files: [], error: "render failed" },
+    broken_pdf: {
+      profile_id: "broken_pdf",
+      profile_name: "PDF",
+      output_format: "pdf",
+      files: [],
+      error: "render failed",
+    },
   },
   total_files: 2,
   total_size_bytes: 150,
@@ -45,7 +67,13 @@ function activity(extra: Record<string, unknown> = {}): NotificationActivity {
 }
 
 function payload(a: NotificationActivity) {
-  return buildReachedPayload({ transaction: tx, manifest, eventName: a.event_name, apiBaseUrl: a.api_base_url, occurredAt });
+  return buildReachedPayload({
+    transaction: tx,
+    manifest,
+    eventName: a.event_name,
+    apiBaseUrl: a.api_base_url,
+    occurredAt,
+  });
 }
 
 async function sendOnce(a: NotificationActivity) {
@@ -87,7 +115,8 @@ describe("webhook delivery to a real receiver", () => {
             output_format: "csv",
             filename: "invoices/Rechnung 1#ä.csv",
             size_bytes: 30,
-            download_url: "https://docs.example.com/api/transactions/tx-1/exports/download/invoices/Rechnung%201%23%C3%A4.csv",
+            download_url:
+              "https://docs.example.com/api/transactions/tx-1/exports/download/invoices/Rechnung%201%23%C3%A4.csv",
           },
         ],
       },
@@ -101,7 +130,9 @@ describe("webhook delivery to a real receiver", () => {
   test("X-Service-Signature is the HMAC-SHA256 hex of the exact body bytes (verified with node:crypto)", async () => {
     rx.reply(statuses(200));
     const { got } = await sendOnce(activity({ hmac_secret: SECRET }));
-    const expected = createHmac("sha256", Buffer.from(SECRET, "utf8")).update(Buffer.from(got.body, "utf8")).digest("hex");
+    const expected = createHmac("sha256", Buffer.from(SECRET, "utf8"))
+      .update(Buffer.from(got.body, "utf8"))
+      .digest("hex");
     expect(got.headers["x-service-signature"]).toBe(`sha256=${expected}`);
     const forged = createHmac("sha256", "other").update(got.body).digest("hex");
     expect(got.headers["x-service-signature"]).not.toBe(`sha256=${forged}`);
@@ -116,7 +147,9 @@ describe("webhook delivery to a real receiver", () => {
     expect(wh.verify(got.body, got.headers)).toEqual(JSON.parse(got.body));
     expect(standardWebhooksSecretFor(SECRET)).toBe(`whsec_${Buffer.from(SECRET, "utf8").toString("base64")}`);
     expect(() => wh.verify(got.body.replace("t1", "t2"), got.headers)).toThrow();
-    expect(() => wh.verify(got.body, { ...got.headers, "webhook-timestamp": String(Math.floor(Date.now() / 1000) - 3600) })).toThrow();
+    expect(() =>
+      wh.verify(got.body, { ...got.headers, "webhook-timestamp": String(Math.floor(Date.now() / 1000) - 3600) }),
+    ).toThrow();
   });
 
   test("a whsec_ secret works in the standardwebhooks package as-is", async () => {
@@ -130,7 +163,12 @@ describe("webhook delivery to a real receiver", () => {
     rx.reply(statuses(204));
     const a = { ...activity({ http_method: "PUT", event_name: "docs.ready", hmac_secret: SECRET }) };
     // Bypass the schema (which rejects reserved names) to prove the sender enforces it too.
-    a.custom_headers = { "X-Tenant": "acme", "X-Service-Signature": "sha256=forged", "content-type": "text/plain", "Webhook-Id": "x" };
+    a.custom_headers = {
+      "X-Tenant": "acme",
+      "X-Service-Signature": "sha256=forged",
+      "content-type": "text/plain",
+      "Webhook-Id": "x",
+    };
     const { outcome, got } = await sendOnce(a);
     expect(outcome.ok).toBe(true);
     expect(got.method).toBe("PUT");
@@ -139,7 +177,9 @@ describe("webhook delivery to a real receiver", () => {
     expect(got.headers["user-agent"]).toBe("docproc-webhooks/1");
     expect(got.headers["content-type"]).toBe("application/json");
     expect(got.headers["webhook-id"]).toBe("msg_test");
-    expect(got.headers["x-service-signature"]).toBe(`sha256=${createHmac("sha256", SECRET).update(got.body).digest("hex")}`);
+    expect(got.headers["x-service-signature"]).toBe(
+      `sha256=${createHmac("sha256", SECRET).update(got.body).digest("hex")}`,
+    );
   });
 });
 
@@ -148,10 +188,14 @@ describe("retry policy against a real receiver", () => {
     rx.received.length = 0;
     rx.reply(statuses(500, 500, 200));
     const seen: number[] = [];
-    const result = await deliverWithRetries(activity({ retry_backoff_seconds: 0.1, hmac_secret: SECRET }), payload(activity()), {
-      ...ALLOW,
-      onAttempt: (r) => seen.push(r.attempt),
-    });
+    const result = await deliverWithRetries(
+      activity({ retry_backoff_seconds: 0.1, hmac_secret: SECRET }),
+      payload(activity()),
+      {
+        ...ALLOW,
+        onAttempt: (r) => seen.push(r.attempt),
+      },
+    );
     expect(result.ok).toBe(true);
     expect(result.attempts.map((a) => a.status)).toEqual([500, 500, 200]);
     expect(seen).toEqual([1, 2, 3]);
@@ -171,7 +215,10 @@ describe("retry policy against a real receiver", () => {
     rx.received.length = 0;
     rx.reply(statuses(500));
     const slept: number[] = [];
-    const result = await deliverWithRetries(activity(), payload(activity()), { allow: ["127.0.0.1/32"], sleep: async (ms) => void slept.push(ms) });
+    const result = await deliverWithRetries(activity(), payload(activity()), {
+      allow: ["127.0.0.1/32"],
+      sleep: async (ms) => void slept.push(ms),
+    });
     expect(slept).toEqual([2000, 4000]);
     expect(result.attempts.map((a) => a.attempt)).toEqual([1, 2, 3]);
     expect(rx.received).toHaveLength(3);
@@ -181,7 +228,11 @@ describe("retry policy against a real receiver", () => {
   test("gives up after retry_max_attempts of 5xx", async () => {
     rx.received.length = 0;
     rx.reply(statuses(503));
-    const result = await deliverWithRetries(activity({ retry_backoff_seconds: 0.01, retry_max_attempts: 2 }), payload(activity()), ALLOW);
+    const result = await deliverWithRetries(
+      activity({ retry_backoff_seconds: 0.01, retry_max_attempts: 2 }),
+      payload(activity()),
+      ALLOW,
+    );
     expect(result.ok).toBe(false);
     expect(rx.received).toHaveLength(2);
     expect(result.error).toContain("after 2 attempt(s)");
@@ -210,7 +261,11 @@ describe("retry policy against a real receiver", () => {
     rx.received.length = 0;
     rx.reply(() => new Promise<Response>((r) => setTimeout(() => r(new Response("late")), 3000)));
     const t0 = performance.now();
-    const result = await deliverWithRetries(activity({ timeout_seconds: 0.3, retry_max_attempts: 2, retry_backoff_seconds: 0.01 }), payload(activity()), ALLOW);
+    const result = await deliverWithRetries(
+      activity({ timeout_seconds: 0.3, retry_max_attempts: 2, retry_backoff_seconds: 0.01 }),
+      payload(activity()),
+      ALLOW,
+    );
     const elapsed = performance.now() - t0;
     expect(result.ok).toBe(false);
     expect(result.attempts.map((a) => a.kind)).toEqual(["timeout", "timeout"]);
@@ -250,7 +305,9 @@ describe("retry policy against a real receiver", () => {
   test("a 302 redirect to 127.0.0.1 is not followed and not retried", async () => {
     rx.received.length = 0;
     rx.reply((req) =>
-      new URL(req.url).pathname === "/hook" ? new Response(null, { status: 302, headers: { Location: rx.url("/internal") } }) : new Response("internal!"),
+      new URL(req.url).pathname === "/hook"
+        ? new Response(null, { status: 302, headers: { Location: rx.url("/internal") } })
+        : new Response("internal!"),
     );
     const result = await deliverWithRetries(activity({ retry_backoff_seconds: 0.01 }), payload(activity()), ALLOW);
     expect(result.ok).toBe(false);
@@ -264,7 +321,16 @@ describe("retry policy against a real receiver", () => {
     const closed = startReceiver();
     const url = closed.url();
     closed.stop();
-    const result = await deliverWithRetries(parseNotificationActivity({ webhook_url: url, api_base_url: "https://x.example", retry_backoff_seconds: 0.01, retry_max_attempts: 2 }), payload(activity()), ALLOW);
+    const result = await deliverWithRetries(
+      parseNotificationActivity({
+        webhook_url: url,
+        api_base_url: "https://x.example",
+        retry_backoff_seconds: 0.01,
+        retry_max_attempts: 2,
+      }),
+      payload(activity()),
+      ALLOW,
+    );
     expect(result.attempts.map((a) => [a.attempt, a.kind, a.retryable])).toEqual([
       [1, "network", true],
       [2, "network", true],

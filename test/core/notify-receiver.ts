@@ -19,7 +19,9 @@ export interface Receiver {
   stop: () => void;
 }
 
-export function startReceiver(opts: { hostname?: string; port?: number; tls?: { cert: string; key: string } } = {}): Receiver {
+export function startReceiver(
+  opts: { hostname?: string; port?: number; tls?: { cert: string; key: string } } = {},
+): Receiver {
   const received: ReceivedRequest[] = [];
   let reply: Reply = () => new Response("ok");
   const hostname = opts.hostname ?? "127.0.0.1";

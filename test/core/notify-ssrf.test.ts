@@ -26,7 +26,11 @@ MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgwgiABiqtpWQOuQAd
 -----END PRIVATE KEY-----
 `;
 
-const payload = buildFailedPayload({ transaction: { tenant_id: "t", project_id: "p", transaction_id: "x" }, error: "boom", occurredAt: new Date(0) });
+const payload = buildFailedPayload({
+  transaction: { tenant_id: "t", project_id: "p", transaction_id: "x" },
+  error: "boom",
+  occurredAt: new Date(0),
+});
 
 function request(url: string, timeout_seconds = 2) {
   const activity = parseNotificationActivity({ webhook_url: "http://placeholder.example/", timeout_seconds });
@@ -40,7 +44,7 @@ const zone: Record<string, string[]> = {
   "metadata.test": ["169.254.169.254"],
   "v6loop.test": ["::1"],
   "mapped.test": ["::ffff:127.0.0.1"],
-  "localhost": ["127.0.0.1", "::1"],
+  localhost: ["127.0.0.1", "::1"],
   "public.test": ["93.184.216.34"],
 };
 const fakeDns: Resolver = async (host) => {
@@ -83,7 +87,15 @@ describe("address classification", () => {
   });
 
   test("rejects malformed literals", () => {
-    for (const bad of ["1.2.3.4.5", "256.1.1.1", "1.2.3.0x100", "a::b::c", "1:2:3:4:5:6:7:8:9", "08.0.0.1", "fe80::1%eth0"]) {
+    for (const bad of [
+      "1.2.3.4.5",
+      "256.1.1.1",
+      "1.2.3.0x100",
+      "a::b::c",
+      "1:2:3:4:5:6:7:8:9",
+      "08.0.0.1",
+      "fe80::1%eth0",
+    ]) {
       expect(parseIp(bad)).toBeNull();
     }
   });
@@ -166,7 +178,13 @@ describe("SSRF guard rejects internal targets and nothing is sent", () => {
   test("the receiver saw nothing from the whole table", () => expect(rx.received).toHaveLength(0));
 
   test("the loopback spellings do reach the receiver once 127.0.0.0/8 is allow-listed (the table is live)", async () => {
-    const live = [`http://2130706433:${P()}/hook`, `http://0x7f.1:${P()}/hook`, `http://127.1:${P()}/hook`, `http://[::ffff:127.0.0.1]:${P()}/hook`, `http://localhost:${P()}/hook`];
+    const live = [
+      `http://2130706433:${P()}/hook`,
+      `http://0x7f.1:${P()}/hook`,
+      `http://127.1:${P()}/hook`,
+      `http://[::ffff:127.0.0.1]:${P()}/hook`,
+      `http://localhost:${P()}/hook`,
+    ];
     try {
       for (const url of live) {
         const outcome = await deliverOnce(request(url), { resolve: fakeDns, allowPrivate: ["127.0.0.0/8", "::1/128"] });
@@ -184,8 +202,14 @@ describe("SSRF guard rejects internal targets and nothing is sent", () => {
       const url = `http://[::1]:${v6.port}/hook`;
       expect((await deliverOnce(request(url), {})).kind).toBe("ssrf_blocked");
       expect((await deliverOnce(request(url), { allowPrivate: ["127.0.0.0/8"] })).kind).toBe("ssrf_blocked");
-      expect(await deliverOnce(request(url), { allowPrivate: ["::1/128"] })).toMatchObject({ ok: true, address: "::1" });
-      const byName = await deliverOnce(request(`http://v6loop.test:${v6.port}/hook`), { resolve: fakeDns, allowPrivate: ["::1/128"] });
+      expect(await deliverOnce(request(url), { allowPrivate: ["::1/128"] })).toMatchObject({
+        ok: true,
+        address: "::1",
+      });
+      const byName = await deliverOnce(request(`http://v6loop.test:${v6.port}/hook`), {
+        resolve: fakeDns,
+        allowPrivate: ["::1/128"],
+      });
       expect(byName).toMatchObject({ ok: true, address: "::1" });
       expect(v6.received.map((r) => r.headers.host)).toEqual([`[::1]:${v6.port}`, `v6loop.test:${v6.port}`]);
     } finally {
@@ -194,8 +218,12 @@ describe("SSRF guard rejects internal targets and nothing is sent", () => {
   });
 
   test("an allow-list entry does not open other private ranges", async () => {
-    await expect(checkWebhookUrl("http://10.0.0.1/", { allowPrivate: ["127.0.0.0/8"] })).rejects.toMatchObject({ code: "ssrf_blocked" });
-    await expect(checkWebhookUrl("http://mixed.test/", { resolve: fakeDns, allowPrivate: ["10.0.0.0/8"] })).rejects.toThrow(/127\.0\.0\.1/);
+    await expect(checkWebhookUrl("http://10.0.0.1/", { allowPrivate: ["127.0.0.0/8"] })).rejects.toMatchObject({
+      code: "ssrf_blocked",
+    });
+    await expect(
+      checkWebhookUrl("http://mixed.test/", { resolve: fakeDns, allowPrivate: ["10.0.0.0/8"] }),
+    ).rejects.toThrow(/127\.0\.0\.1/);
   });
 
   test("the default resolver resolves localhost and the guard rejects it", async () => {
@@ -220,14 +248,20 @@ describe("the connection goes to the checked address (DNS rebinding)", () => {
     let lookups = 0;
     const rebinding: Resolver = async () => (++lookups === 1 ? ["127.0.0.2"] : ["127.0.0.1"]);
     try {
-      const outcome = await deliverOnce(request(`http://rebind.test:${checkedRx.port}/hook`), { resolve: rebinding, allowPrivate: ["127.0.0.2/32"] });
+      const outcome = await deliverOnce(request(`http://rebind.test:${checkedRx.port}/hook`), {
+        resolve: rebinding,
+        allowPrivate: ["127.0.0.2/32"],
+      });
       expect(outcome).toMatchObject({ ok: true, address: "127.0.0.2" });
       expect(lookups).toBe(1);
       expect(checkedRx.received).toHaveLength(1);
       expect(checkedRx.received[0].headers.host).toBe(`rebind.test:${checkedRx.port}`);
       expect(rebindRx.received).toHaveLength(0);
       // The next attempt checks again and now sees the rebinding answer: blocked, still nothing sent to it.
-      const second = await deliverOnce(request(`http://rebind.test:${checkedRx.port}/hook`), { resolve: rebinding, allowPrivate: ["127.0.0.2/32"] });
+      const second = await deliverOnce(request(`http://rebind.test:${checkedRx.port}/hook`), {
+        resolve: rebinding,
+        allowPrivate: ["127.0.0.2/32"],
+      });
       expect(second.kind).toBe("ssrf_blocked");
       expect(rebindRx.received).toHaveLength(0);
     } finally {
@@ -256,13 +290,24 @@ describe("the connection goes to the checked address (DNS rebinding)", () => {
     const tlsRx = startReceiver({ hostname: "127.0.0.2", tls: { cert: TEST_CERT, key: TEST_KEY } });
     const resolve: Resolver = async () => ["127.0.0.2"];
     try {
-      const ok = await deliverOnce(request(`https://hooks.test:${tlsRx.port}/hook`), { resolve, allowPrivate: ["127.0.0.2/32"], ca: TEST_CERT });
+      const ok = await deliverOnce(request(`https://hooks.test:${tlsRx.port}/hook`), {
+        resolve,
+        allowPrivate: ["127.0.0.2/32"],
+        ca: TEST_CERT,
+      });
       expect(ok).toMatchObject({ ok: true, status: 200, address: "127.0.0.2" });
       expect(tlsRx.received[0].headers.host).toBe(`hooks.test:${tlsRx.port}`);
-      const wrongName = await deliverOnce(request(`https://other.test:${tlsRx.port}/hook`), { resolve, allowPrivate: ["127.0.0.2/32"], ca: TEST_CERT });
+      const wrongName = await deliverOnce(request(`https://other.test:${tlsRx.port}/hook`), {
+        resolve,
+        allowPrivate: ["127.0.0.2/32"],
+        ca: TEST_CERT,
+      });
       expect(wrongName.ok).toBe(false);
       expect(wrongName.error).toMatch(/altnames|certificate/i);
-      const untrusted = await deliverOnce(request(`https://hooks.test:${tlsRx.port}/hook`), { resolve, allowPrivate: ["127.0.0.2/32"] });
+      const untrusted = await deliverOnce(request(`https://hooks.test:${tlsRx.port}/hook`), {
+        resolve,
+        allowPrivate: ["127.0.0.2/32"],
+      });
       expect(untrusted.ok).toBe(false);
       expect(tlsRx.received).toHaveLength(1);
     } finally {

@@ -2,7 +2,14 @@ import { describe, expect, test } from "bun:test";
 import sharp from "sharp";
 import { analyzeLayout, textLikeness } from "../../src/core/engines/ocr/layout.ts";
 import { unreadLines } from "../../src/core/engines/ocr/recover.ts";
-import { boxToSource, renderUpright, toGrey, upscale, uprightTransform, type GreyImage } from "../../src/core/engines/ocr/raster.ts";
+import {
+  boxToSource,
+  renderUpright,
+  toGrey,
+  upscale,
+  uprightTransform,
+  type GreyImage,
+} from "../../src/core/engines/ocr/raster.ts";
 import { rotateBox } from "../../src/core/geometry.ts";
 import type { Box, Word } from "../../src/core/model.ts";
 
@@ -10,7 +17,7 @@ import type { Box, Word } from "../../src/core/model.ts";
 function fakeTextPage(width: number, height: number): GreyImage {
   const data = new Uint8Array(width * height).fill(255);
   let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   for (let y = 40; y + 12 < height - 40; y += 30) {
     let x = 40 + Math.floor(rand() * 30);
     while (true) {
@@ -28,7 +35,12 @@ async function turned(img: GreyImage, degrees: number): Promise<GreyImage> {
     .rotate(degrees, { background: "#ffffff" })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  return toGrey({ data: new Uint8Array(data), width: info.width, height: info.height, channels: info.channels as 1 | 3 });
+  return toGrey({
+    data: new Uint8Array(data),
+    width: info.width,
+    height: info.height,
+    channels: info.channels as 1 | 3,
+  });
 }
 
 describe("upright transform", () => {
@@ -46,7 +58,9 @@ describe("upright transform", () => {
   test("a deskewed image maps its centre and corners back inside the source", () => {
     const t = uprightTransform(1000, 500, 0, 4);
     expect(t.width).toBeGreaterThan(1000);
-    expect(boxToSource(t, [t.width / 2 - 1, t.height / 2 - 1, t.width / 2 + 1, t.height / 2 + 1])).toEqual([499, 249, 501, 251]);
+    expect(boxToSource(t, [t.width / 2 - 1, t.height / 2 - 1, t.width / 2 + 1, t.height / 2 + 1])).toEqual([
+      499, 249, 501, 251,
+    ]);
     const all = boxToSource(t, [0, 0, t.width, t.height]);
     expect(all).toEqual([0, 0, 1000, 500]);
   });
@@ -100,9 +114,15 @@ describe("layout analysis", () => {
 describe("unread lines", () => {
   /** Letter-sized dark squares (12 px) in a row starting at x, baseline row y. */
   const row = (img: GreyImage, x: number, y: number, letters: number) => {
-    for (let i = 0; i < letters; i++) for (let yy = y; yy < y + 12; yy++) img.data.fill(0, yy * img.width + x + i * 16, yy * img.width + x + i * 16 + 10);
+    for (let i = 0; i < letters; i++)
+      for (let yy = y; yy < y + 12; yy++)
+        img.data.fill(0, yy * img.width + x + i * 16, yy * img.width + x + i * 16 + 10);
   };
-  const word = (x1: number, y1: number, x2: number, y2: number, confidence = 0.9): Word => ({ text: "word", confidence, bounding_box: [x1, y1, x2, y2] });
+  const word = (x1: number, y1: number, x2: number, y2: number, confidence = 0.9): Word => ({
+    text: "word",
+    confidence,
+    bounding_box: [x1, y1, x2, y2],
+  });
 
   test("a row of letter-sized ink no confident word covers comes back as one padded line box", () => {
     const img: GreyImage = { data: new Uint8Array(600 * 300).fill(255), width: 600, height: 300 };
@@ -139,7 +159,13 @@ describe("unread lines", () => {
     const boxes = unreadLines(img, words);
     expect(boxes).toHaveLength(1);
     const [x1, y1, x2, y2] = boxes[0]!;
-    expect([x1 <= 300, y1 <= 200, x2 >= 300 + 11 * 16 + 10, y2 >= 212, y2 - y1 < 40]).toEqual([true, true, true, true, true]);
+    expect([x1 <= 300, y1 <= 200, x2 >= 300 + 11 * 16 + 10, y2 >= 212, y2 - y1 < 40]).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 });
 
@@ -161,7 +187,9 @@ describe("text likeness", () => {
     texts.map((text) => ({ text, confidence, bounding_box: tall ? [0, 0, 10, 40] : [0, 0, 40, 10] }));
 
   test("scores real words, numbers and amounts high and upside-down letter soup low", () => {
-    expect(textLikeness(words(["Invoice", "No.", "2024-117", "Total:", "1.234,50", "EUR", "Müller"]))).toBeGreaterThan(0.8);
+    expect(textLikeness(words(["Invoice", "No.", "2024-117", "Total:", "1.234,50", "EUR", "Müller"]))).toBeGreaterThan(
+      0.8,
+    );
     // What tesseract reads from phototest turned 180°, at the mean confidence it gives it (0.43).
     const soup = "‘x04 Aze| ay} Jano padwnl Bop umoiq yoinb ay] xo} Aze| ayy Joao padwni Bop umouq XaInb ay) xo} Aze|";
     expect(textLikeness(words(soup.split(" "), false, 0.43))).toBeLessThan(0.3);

@@ -6,8 +6,15 @@ import type { Page, RasterImage } from "../../src/core/model.ts";
 export const TESSERACT_TEST = path.resolve(import.meta.dir, "../../fixtures/corpora/ocr-text/tesseract-test");
 
 export async function loadRaster(file: string | Buffer): Promise<RasterImage> {
-  const { data, info } = await sharp(file, { limitInputPixels: 50_000_000 }).raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: info.channels as 1 | 3 | 4 };
+  const { data, info } = await sharp(file, { limitInputPixels: 50_000_000 })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return {
+    data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+    width: info.width,
+    height: info.height,
+    channels: info.channels as 1 | 3 | 4,
+  };
 }
 
 /** A page the way conversion delivers an image page: pixel source, render_scale 1, needing OCR. */

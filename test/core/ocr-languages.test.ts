@@ -40,41 +40,57 @@ describe("language choice", () => {
 });
 
 describe("native engine with the system's traineddata", () => {
-  test("eng+deu+spa+por reads the umlauts and accents English alone misses, with a lower character error rate", async () => {
-    const eng = await native.recognize(eurotext, { languages: ["eng"] });
-    const many = await native.recognize(eurotext, { languages: ["eng", "deu", "spa", "por"] });
-    expect(many.warnings).toBeUndefined();
-    expect(many.text).toContain("über den faulen Hund");
-    expect(many.text).toMatch(/preguiçoso/);
-    expect(eng.text).not.toContain("über");
-    const [cerEng, cerMany] = [characterErrorRate(eng.text, gold), characterErrorRate(many.text, gold)];
-    expect(cerMany).toBeLessThan(cerEng);
-    expect(cerMany).toBeLessThanOrEqual(0.03);
-    // the combined folder links the system's models next to docproc's English, nothing is copied
-    const linked = fs.readdirSync(cacheDir).find((d) => d.startsWith("docproc-tessdata-langs-"));
-    expect(fs.lstatSync(path.join(cacheDir, linked!, "deu.traineddata")).isSymbolicLink()).toBe(true);
-  }, OCR_TIMEOUT);
+  test(
+    "eng+deu+spa+por reads the umlauts and accents English alone misses, with a lower character error rate",
+    async () => {
+      const eng = await native.recognize(eurotext, { languages: ["eng"] });
+      const many = await native.recognize(eurotext, { languages: ["eng", "deu", "spa", "por"] });
+      expect(many.warnings).toBeUndefined();
+      expect(many.text).toContain("über den faulen Hund");
+      expect(many.text).toMatch(/preguiçoso/);
+      expect(eng.text).not.toContain("über");
+      const [cerEng, cerMany] = [characterErrorRate(eng.text, gold), characterErrorRate(many.text, gold)];
+      expect(cerMany).toBeLessThan(cerEng);
+      expect(cerMany).toBeLessThanOrEqual(0.03);
+      // the combined folder links the system's models next to docproc's English, nothing is copied
+      const linked = fs.readdirSync(cacheDir).find((d) => d.startsWith("docproc-tessdata-langs-"));
+      expect(fs.lstatSync(path.join(cacheDir, linked!, "deu.traineddata")).isSymbolicLink()).toBe(true);
+    },
+    OCR_TIMEOUT,
+  );
 
-  test("a language that is not installed is left out with a warning naming its Debian package; the page is still read", async () => {
-    const r = await native.recognize(eurotext, { languages: ["deu", "zzz"] });
-    expect(r.warnings).toEqual([expect.stringContaining("zzz")]);
-    expect(r.warnings![0]).toContain("tesseract-ocr-zzz");
-    expect(r.warnings![0]).toContain("read with deu only");
-    expect(r.text).toContain("über den faulen Hund");
-  }, OCR_TIMEOUT);
+  test(
+    "a language that is not installed is left out with a warning naming its Debian package; the page is still read",
+    async () => {
+      const r = await native.recognize(eurotext, { languages: ["deu", "zzz"] });
+      expect(r.warnings).toEqual([expect.stringContaining("zzz")]);
+      expect(r.warnings![0]).toContain("tesseract-ocr-zzz");
+      expect(r.warnings![0]).toContain("read with deu only");
+      expect(r.text).toContain("über den faulen Hund");
+    },
+    OCR_TIMEOUT,
+  );
 });
 
 describe("embedded engine", () => {
-  test("a language it does not ship gives one warning per run in the OCR report, pages read in English", async () => {
-    const wasm = await createOcrEngine({ engine: "wasm", workers: 1 });
-    try {
-      const pages = [pageOf(eurotext, "a.tif", 1), pageOf(eurotext, "b.tif", 2)];
-      const report = await ocrPages(pages, wasm, { languages: ["eng", "deu"] });
-      expect(report.failed).toEqual([]);
-      expect(report.warnings).toEqual([expect.stringMatching(/OCR language deu is not available to the embedded engine: pages were read with eng only/)]);
-      for (const p of pages) expect(characterErrorRate(p.text, gold)).toBeLessThanOrEqual(0.08);
-    } finally {
-      await wasm.close();
-    }
-  }, OCR_TIMEOUT);
+  test(
+    "a language it does not ship gives one warning per run in the OCR report, pages read in English",
+    async () => {
+      const wasm = await createOcrEngine({ engine: "wasm", workers: 1 });
+      try {
+        const pages = [pageOf(eurotext, "a.tif", 1), pageOf(eurotext, "b.tif", 2)];
+        const report = await ocrPages(pages, wasm, { languages: ["eng", "deu"] });
+        expect(report.failed).toEqual([]);
+        expect(report.warnings).toEqual([
+          expect.stringMatching(
+            /OCR language deu is not available to the embedded engine: pages were read with eng only/,
+          ),
+        ]);
+        for (const p of pages) expect(characterErrorRate(p.text, gold)).toBeLessThanOrEqual(0.08);
+      } finally {
+        await wasm.close();
+      }
+    },
+    OCR_TIMEOUT,
+  );
 });

@@ -33,13 +33,20 @@ describe("grey conversion", () => {
     for (const offset of [0, 1]) {
       const data = bytes.subarray(offset, offset + 3 * 7 * 3);
       const grey = toGrey({ data, width: 7, height: 3, channels: 3 });
-      const expected = Array.from({ length: 21 }, (_, i) => Math.floor((data[3 * i]! * 299 + data[3 * i + 1]! * 587 + data[3 * i + 2]! * 114) / 1000));
+      const expected = Array.from({ length: 21 }, (_, i) =>
+        Math.floor((data[3 * i]! * 299 + data[3 * i + 1]! * 587 + data[3 * i + 2]! * 114) / 1000),
+      );
       expect([...grey.data]).toEqual(expected);
     }
   });
 
   test("alpha is composited on white; grey input is returned as it is", () => {
-    const rgba = toGrey({ data: Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 255, 100, 100, 100, 255]), width: 3, height: 1, channels: 4 });
+    const rgba = toGrey({
+      data: Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 255, 100, 100, 100, 255]),
+      width: 3,
+      height: 1,
+      channels: 4,
+    });
     expect([...rgba.data]).toEqual([255, 0, 100]);
     const grey = Uint8Array.from([1, 2, 3]);
     expect(toGrey({ data: grey, width: 3, height: 1, channels: 1 }).data).toBe(grey);
@@ -56,7 +63,8 @@ describe("downscale", () => {
       for (let y = 0; y < small.height; y++) {
         for (let x = 0; x < small.width; x++) {
           let sum = 0;
-          for (let dy = 0; dy < factor; dy++) for (let dx = 0; dx < factor; dx++) sum += img.data[(y * factor + dy) * img.width + x * factor + dx]!;
+          for (let dy = 0; dy < factor; dy++)
+            for (let dx = 0; dx < factor; dx++) sum += img.data[(y * factor + dy) * img.width + x * factor + dx]!;
           if (small.data[y * small.width + x] !== Math.floor(sum / (factor * factor))) wrong++;
         }
       }

@@ -10,7 +10,10 @@ import type { Word } from "../../src/core/model.ts";
 import { ocrPages } from "../../src/core/stages/ocr.ts";
 import { characterErrorRate, loadRaster, OCR_TIMEOUT, pageOf, TESSERACT_TEST } from "./ocr-helpers.ts";
 
-const VOCABULARY = "the quick brown fox jumps over lazy dog while seven wizards quietly judge boxing matches near old harbour walls and many pale sailors count golden coins under bright lanterns every evening before winter storms arrive".split(" ");
+const VOCABULARY =
+  "the quick brown fox jumps over lazy dog while seven wizards quietly judge boxing matches near old harbour walls and many pale sailors count golden coins under bright lanterns every evening before winter storms arrive".split(
+    " ",
+  );
 
 /** Deterministic prose: `count` words picked by a linear congruential generator from `seed`. */
 function prose(seed: number, count: number): string[] {
@@ -47,13 +50,21 @@ function interleavedReading(left: string[], right: string[], degrees: number): W
   const words: Word[] = [];
   const rows = Math.max(left.length, right.length);
   for (let row = 0; row < rows; row++) {
-    for (const [column, x0] of [[left, 100], [right, 100 + 36 * 12 + 40]] as const) {
+    for (const [column, x0] of [
+      [left, 100],
+      [right, 100 + 36 * 12 + 40],
+    ] as const) {
       let x = x0;
       for (const text of (column[row] ?? "").split(" ").filter(Boolean)) {
         const cx = x + (text.length * 12) / 2;
         const cy = 212 + row * 36;
         const [rx, ry] = [cx * Math.cos(a) - cy * Math.sin(a), cx * Math.sin(a) + cy * Math.cos(a)];
-        words.push({ text, confidence: 0.95, bounding_box: [rx - text.length * 6, ry - 12, rx + text.length * 6, ry + 12], line: row + 1 });
+        words.push({
+          text,
+          confidence: 0.95,
+          bounding_box: [rx - text.length * 6, ry - 12, rx + text.length * 6, ry + 12],
+          line: row + 1,
+        });
         x += (text.length + 1) * 12;
       }
     }
@@ -78,7 +89,16 @@ describe("reading order from the page's layout", () => {
   }
 
   test("a heading across both columns stays above them, a footer line below", () => {
-    const words = interleavedReading(left, right, 0).map((w) => ({ ...w, bounding_box: [w.bounding_box[0], w.bounding_box[1] + 60, w.bounding_box[2], w.bounding_box[3] + 60] as Word["bounding_box"], line: w.line! + 1 }));
+    const words = interleavedReading(left, right, 0).map((w) => ({
+      ...w,
+      bounding_box: [
+        w.bounding_box[0],
+        w.bounding_box[1] + 60,
+        w.bounding_box[2],
+        w.bounding_box[3] + 60,
+      ] as Word["bounding_box"],
+      line: w.line! + 1,
+    }));
     const heading = ["a", "heading", "that", "runs", "right", "across", "both", "of", "the", "columns", "below", "it"];
     let x = 100;
     for (const text of heading) {
@@ -102,16 +122,36 @@ describe("reading order from the page's layout", () => {
 
   test("labels and values of a form (short lines on each side) are not cut into columns", () => {
     const words: Word[] = [];
-    const labels = ["Invoice number:", "Invoice date:", "Due date:", "Customer number:", "Order reference:", "Payment terms:", "Currency:", "Sales contact:"];
+    const labels = [
+      "Invoice number:",
+      "Invoice date:",
+      "Due date:",
+      "Customer number:",
+      "Order reference:",
+      "Payment terms:",
+      "Currency:",
+      "Sales contact:",
+    ];
     labels.forEach((label, row) => {
       let x = 100;
       for (const text of [...label.split(" "), "ABC-12345"]) {
         if (text === "ABC-12345") x = 700;
-        words.push({ text, confidence: 0.9, bounding_box: [x, 200 + row * 36, x + text.length * 12, 224 + row * 36], line: row + 1 });
+        words.push({
+          text,
+          confidence: 0.9,
+          bounding_box: [x, 200 + row * 36, x + text.length * 12, 224 + row * 36],
+          line: row + 1,
+        });
         x += (text.length + 1) * 12;
       }
     });
-    for (let i = 0; i < 30; i++) words.push({ text: `item${i}`, confidence: 0.9, bounding_box: [100, 600 + i * 36, 172, 624 + i * 36], line: 100 + i });
+    for (let i = 0; i < 30; i++)
+      words.push({
+        text: `item${i}`,
+        confidence: 0.9,
+        bounding_box: [100, 600 + i * 36, 172, 624 + i * 36],
+        line: 100 + i,
+      });
     const result = { words, text: "as read", confidence: 0.9 };
     expect(orderByLayout(result)).toBe(result);
   });
@@ -133,7 +173,10 @@ describe("reading order on real OCR", () => {
     ctx.fillStyle = "#000000";
     ctx.font = `26px ${drawFontFamily()}`;
     const truth: string[] = [];
-    for (const [column, x0] of [[0, 90], [1, 675]] as const) {
+    for (const [column, x0] of [
+      [0, 90],
+      [1, 675],
+    ] as const) {
       // The right column starts half a line lower: its lines fall between the left column's.
       let y = 160 + column * 17;
       for (const line of wrap(prose(column * 7 + 1, 130), 34)) {
@@ -154,23 +197,33 @@ describe("reading order on real OCR", () => {
     ["turned 270°", (s) => s.rotate(270)],
   ];
   for (const [name, turn] of turns) {
-    test(`a generated two-column page ${name} reads column by column with CER ≤ 0.02`, async () => {
-      const { png, truth } = await twoColumnPage();
-      const raster = await loadRaster(await turn(sharp(png).greyscale()).png().toBuffer());
-      const page = pageOf(raster, "two-columns.png");
-      await ocrPages([page], engine);
-      expect(characterErrorRate(page.text, truth)).toBeLessThanOrEqual(0.02);
-    }, 2 * OCR_TIMEOUT); // a turned page is read at several orientations
+    test(
+      `a generated two-column page ${name} reads column by column with CER ≤ 0.02`,
+      async () => {
+        const { png, truth } = await twoColumnPage();
+        const raster = await loadRaster(await turn(sharp(png).greyscale()).png().toBuffer());
+        const page = pageOf(raster, "two-columns.png");
+        await ocrPages([page], engine);
+        expect(characterErrorRate(page.text, truth)).toBeLessThanOrEqual(0.02);
+      },
+      2 * OCR_TIMEOUT,
+    ); // a turned page is read at several orientations
   }
 
-  test("a magazine page turned 3° anticlockwise, whose skew the page analysis misjudges, is read column by column", async () => {
-    // Before the layout order: tesseract ran its lines across the gutters, CER 0.24 against the zone-ordered text.
-    const file = path.join(TESSERACT_TEST, "8071_093.3B.tif");
-    const raster = await loadRaster(await sharp(file).greyscale().rotate(-3, { background: "#ffffff" }).png().toBuffer());
-    const page = pageOf(raster, "8071_093.3B-skewed.png");
-    await ocrPages([page], engine);
-    const truth = fs.readFileSync(path.join(TESSERACT_TEST, "8071_093.3B.txt"), "utf8");
-    expect(characterErrorRate(page.text, truth)).toBeLessThanOrEqual(0.1);
-    expect(page.text).toContain("wandered around the house\nwith the look of an injured");
-  }, 4 * OCR_TIMEOUT);
+  test(
+    "a magazine page turned 3° anticlockwise, whose skew the page analysis misjudges, is read column by column",
+    async () => {
+      // Before the layout order: tesseract ran its lines across the gutters, CER 0.24 against the zone-ordered text.
+      const file = path.join(TESSERACT_TEST, "8071_093.3B.tif");
+      const raster = await loadRaster(
+        await sharp(file).greyscale().rotate(-3, { background: "#ffffff" }).png().toBuffer(),
+      );
+      const page = pageOf(raster, "8071_093.3B-skewed.png");
+      await ocrPages([page], engine);
+      const truth = fs.readFileSync(path.join(TESSERACT_TEST, "8071_093.3B.txt"), "utf8");
+      expect(characterErrorRate(page.text, truth)).toBeLessThanOrEqual(0.1);
+      expect(page.text).toContain("wandered around the house\nwith the look of an injured");
+    },
+    4 * OCR_TIMEOUT,
+  );
 });

@@ -15,7 +15,13 @@ import { defaultProject } from "../../src/core/project";
 import { runTransaction, type RunOutcome } from "../../src/core/runner";
 import { convertSource } from "../../src/core/stages/convert";
 
-const noOcr = { name: "none", recognize: async () => { throw new Error("OCR was not expected"); }, close: async () => {} } as unknown as OcrEngine;
+const noOcr = {
+  name: "none",
+  recognize: async () => {
+    throw new Error("OCR was not expected");
+  },
+  close: async () => {},
+} as unknown as OcrEngine;
 const WORDS_PER_LINE = 10;
 const LINES_PER_PAGE = 40;
 /** A heading of two words and 39 lines of ten. */
@@ -29,7 +35,9 @@ async function textPdf(count: number): Promise<Uint8Array> {
     const page = doc.addPage([595, 842]);
     page.drawText(`Invoice INV-${1000 + n}`, { x: 40, y: 800, size: 14, font });
     for (let i = 0; i < LINES_PER_PAGE - 1; i++) {
-      const words = Array.from({ length: WORDS_PER_LINE }, (_, k) => (k === WORDS_PER_LINE - 1 ? `${n * 7 + i}.${(i * 13) % 100}` : `item${n}w${i}x${k}`));
+      const words = Array.from({ length: WORDS_PER_LINE }, (_, k) =>
+        k === WORDS_PER_LINE - 1 ? `${n * 7 + i}.${(i * 13) % 100}` : `item${n}w${i}x${k}`,
+      );
       page.drawText(words.join(" "), { x: 40, y: 770 - i * 18, size: 9, font });
     }
   }
@@ -38,12 +46,24 @@ async function textPdf(count: number): Promise<Uint8Array> {
 
 const source = (data: Uint8Array) => ({ index: 0, filename: "pages.pdf", data, split_policy: "inherit" as const });
 const run = (data: Uint8Array) =>
-  runTransaction({ sources: [source(data)] }, {
-    meta: { transaction_id: crypto.randomUUID(), tenant_id: "local", project_id: "p", project_version: 1, correlation_id: null, metadata: {}, created_at: "2026-01-01T00:00:00.000Z", source: "test" },
-    project: defaultProject,
-    ocr: noOcr,
-    sink: memorySink(),
-  });
+  runTransaction(
+    { sources: [source(data)] },
+    {
+      meta: {
+        transaction_id: crypto.randomUUID(),
+        tenant_id: "local",
+        project_id: "p",
+        project_version: 1,
+        correlation_id: null,
+        metadata: {},
+        created_at: "2026-01-01T00:00:00.000Z",
+        source: "test",
+      },
+      project: defaultProject,
+      ocr: noOcr,
+      sink: memorySink(),
+    },
+  );
 
 /** Arrays alive after a full collection (each unpacked word holds one: its bounding box). */
 async function liveArrays(): Promise<number> {

@@ -19,7 +19,13 @@ async function pdfOf(name: string, pages: number): Promise<Uint8Array> {
   for (let p = 1; p <= pages; p++) {
     const page = pdf.addPage([595, 842]);
     page.drawText(`${name} page ${p}`, { x: 50, y: 780, size: 18, font });
-    for (let l = 0; l < 20; l++) page.drawText(`${name} line ${l} of page ${p}: item ${p * 100 + l} costs ${(p * l * 1.25).toFixed(2)} EUR`, { x: 50, y: 740 - l * 24, size: 11, font });
+    for (let l = 0; l < 20; l++)
+      page.drawText(`${name} line ${l} of page ${p}: item ${p * 100 + l} costs ${(p * l * 1.25).toFixed(2)} EUR`, {
+        x: 50,
+        y: 740 - l * 24,
+        size: 11,
+        font,
+      });
   }
   return pdf.save();
 }
@@ -31,7 +37,8 @@ async function openAndRead(data: Uint8Array, params = PARAMS): Promise<{ opened:
   try {
     const opened = await client.open();
     const pages: PageResult[] = [];
-    for (let n = 1; n <= opened.numPages; n++) pages.push(await client.request<PageResult>({ op: "page", pageNumber: n, ...params }, 30_000, `page ${n}`));
+    for (let n = 1; n <= opened.numPages; n++)
+      pages.push(await client.request<PageResult>({ op: "page", pageNumber: n, ...params }, 30_000, `page ${n}`));
     return { opened, pages };
   } finally {
     await client.close();

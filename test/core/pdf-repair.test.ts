@@ -10,7 +10,10 @@ import { repairPdf } from "../../src/core/convert/pdf-repair.ts";
 import { convertSource } from "../../src/core/stages/convert.ts";
 import { classicPdf } from "../support/hostile.ts";
 
-const UNREADABLE = path.resolve(import.meta.dir, "../../fixtures/corpora/pdf-robustness/py-pdf-sample-files/017-unreadable-meta-data/unreadablemetadata.pdf");
+const UNREADABLE = path.resolve(
+  import.meta.dir,
+  "../../fixtures/corpora/pdf-robustness/py-pdf-sample-files/017-unreadable-meta-data/unreadablemetadata.pdf",
+);
 setDefaultTimeout(60_000); // rendering a 300 dpi page takes seconds on a loaded machine
 const latin1 = (s: string) => new Uint8Array(Buffer.from(s, "latin1"));
 
@@ -20,7 +23,8 @@ async function convert(data: Uint8Array, filename = "damaged.pdf") {
 
 /** Three text pages; object 2 is the page tree. */
 function threePages(): Uint8Array {
-  const page = (content: number) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${content} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`;
+  const page = (content: number) =>
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${content} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`;
   const text = (words: string) => {
     const ops = `BT /F1 24 Tf 72 700 Td (${words}) Tj ET`;
     return `<< /Length ${ops.length} >>\nstream\n${ops}\nendstream`;
@@ -29,9 +33,12 @@ function threePages(): Uint8Array {
     "<< /Type /Catalog /Pages 2 0 R >>",
     "<< /Type /Pages /Kids [4 0 R 6 0 R 8 0 R] /Count 3 >>",
     "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    page(5), text("Alpha invoice number one hundred"),
-    page(7), text("Bravo delivery note two hundred"),
-    page(9), text("Charlie credit note three hundred"),
+    page(5),
+    text("Alpha invoice number one hundred"),
+    page(7),
+    text("Bravo delivery note two hundred"),
+    page(9),
+    text("Charlie credit note three hundred"),
   ]);
 }
 
@@ -60,7 +67,9 @@ describe("damaged PDFs", () => {
       // Their fonts' Unicode maps were in the hole: the text layer is judged unusable, so OCR reads them.
       expect(result.pages.slice(1, 3).map((p) => p.text_source)).toEqual(["none", "none"]);
       expect(result.pages[3]!.words).toHaveLength(0);
-      expect(result.warnings[0]).toContain("rebuilt from the 3 page object(s) found; 1 page(s) the file declares are missing and left blank");
+      expect(result.warnings[0]).toContain(
+        "rebuilt from the 3 page object(s) found; 1 page(s) the file declares are missing and left blank",
+      );
       // The rebuilt document also renders (the OCR and image exports go through it).
       const raster = await first.render!();
       expect(raster.data.some((v) => v < 128)).toBe(true);

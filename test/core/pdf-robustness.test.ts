@@ -11,7 +11,14 @@ const CORPUS = path.resolve(import.meta.dir, "../../fixtures/corpora/pdf-robustn
 
 interface Expectation {
   file: string;
-  expected_upstream: { loads?: boolean | null; pages?: number; encrypted?: boolean; password?: string; user_password?: string; note?: string };
+  expected_upstream: {
+    loads?: boolean | null;
+    pages?: number;
+    encrypted?: boolean;
+    password?: string;
+    user_password?: string;
+    note?: string;
+  };
   poppler_rc: number;
   poppler_pages?: number;
 }
@@ -26,7 +33,8 @@ const expectations: Expectation[] = await Bun.file(path.join(CORPUS, "expectatio
 const KNOWN_DIVERGENCES: Record<string, { code?: DocprocError["code"]; recovered?: number; reason: string }> = {
   "pdfjs/poppler-395-0-fuzzed.pdf": {
     recovered: 1,
-    reason: "the catalog names page tree 2 0 R, which the fuzzing renumbered; pdf.js and poppler refuse the file, the repair finds its one page object (5 0 obj)",
+    reason:
+      "the catalog names page tree 2 0 R, which the fuzzing renumbered; pdf.js and poppler refuse the file, the repair finds its one page object (5 0 obj)",
   },
 };
 
@@ -37,11 +45,17 @@ const PER_FILE_MS = 30_000;
 // The assertion below checks the 30 s bound; the test timeout only has to let it speak.
 setDefaultTimeout(2 * PER_FILE_MS + 5_000);
 
-async function convert(file: string, password?: string): Promise<{ result?: ConvertedSource; error?: unknown; ms: number }> {
+async function convert(
+  file: string,
+  password?: string,
+): Promise<{ result?: ConvertedSource; error?: unknown; ms: number }> {
   const data = new Uint8Array(await Bun.file(path.join(CORPUS, file)).arrayBuffer());
   const started = performance.now();
   try {
-    const result = await convertSource({ index: 0, filename: path.basename(file), data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null, password });
+    const result = await convertSource(
+      { index: 0, filename: path.basename(file), data, split_policy: "inherit" },
+      { firstPageNumber: 1, maxPages: null, password },
+    );
     return { result, ms: performance.now() - started };
   } catch (error) {
     return { error, ms: performance.now() - started };
@@ -127,7 +141,10 @@ describe("pdf-robustness corpus", () => {
 
   test("an encrypted PDF also opens with the password carried on the source itself", async () => {
     const data = new Uint8Array(await Bun.file(path.join(CORPUS, "paperless/password-is-test.pdf")).arrayBuffer());
-    const result = await convertSource({ index: 0, filename: "p.pdf", data, split_policy: "inherit", password: "test" }, { firstPageNumber: 1, maxPages: null });
+    const result = await convertSource(
+      { index: 0, filename: "p.pdf", data, split_policy: "inherit", password: "test" },
+      { firstPageNumber: 1, maxPages: null },
+    );
     expect(result.pages[0].text_source).toBe("text_layer");
     await result.close();
   });

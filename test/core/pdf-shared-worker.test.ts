@@ -15,7 +15,13 @@ import { convertSource } from "../../src/core/stages/convert.ts";
 setDefaultTimeout(120_000);
 
 const INVOICE = path.resolve(import.meta.dir, "../../fixtures/inbox/born-digital-invoice.pdf");
-const PAGE = { op: "page", pageNumber: 1, preferredScale: 300 / 72, maxSidePx: 10_000, maxRasterPixels: 40_000_000 } as const;
+const PAGE = {
+  op: "page",
+  pageNumber: 1,
+  preferredScale: 300 / 72,
+  maxSidePx: 10_000,
+  maxRasterPixels: 40_000_000,
+} as const;
 
 /** A one-page PDF whose page takes pdf.js minutes: a form XObject of a million path operators drawn 200 times. */
 async function hangingPdf(): Promise<Uint8Array> {
@@ -45,7 +51,11 @@ function spyOnWorkers() {
       return Reflect.construct(target, args);
     },
   });
-  OriginalWorker.prototype.postMessage = function (this: Worker, msg: { op?: string; doc?: number }, ...rest: unknown[]) {
+  OriginalWorker.prototype.postMessage = function (
+    this: Worker,
+    msg: { op?: string; doc?: number },
+    ...rest: unknown[]
+  ) {
     if (msg?.op === "open") seen.opens.set(msg.doc!, (seen.opens.get(msg.doc!) ?? 0) + 1);
     return (post as (...a: unknown[]) => void).call(this, msg, ...rest);
   } as typeof post;
@@ -114,13 +124,22 @@ describe("small PDFs sharing a pdf.js worker", () => {
 
   test("converting a file with a hanging page next to a healthy one in the same worker: the healthy one's text is whole", async () => {
     const invoice = new Uint8Array(await Bun.file(INVOICE).arrayBuffer());
-    const reference = await convertSource({ index: 0, filename: "ref.pdf", data: invoice, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
+    const reference = await convertSource(
+      { index: 0, filename: "ref.pdf", data: invoice, split_policy: "inherit" },
+      { firstPageNumber: 1, maxPages: null },
+    );
     await reference.close();
     closeIdlePdfWorkers();
     spy.seen.started = 0;
     const [hostile, healthy] = await Promise.all([
-      convertSource({ index: 0, filename: "hang.pdf", data: await hangingPdf(), split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null, limits: { pageTimeoutMs: 1_000 } }),
-      convertSource({ index: 1, filename: "ok.pdf", data: invoice, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null }),
+      convertSource(
+        { index: 0, filename: "hang.pdf", data: await hangingPdf(), split_policy: "inherit" },
+        { firstPageNumber: 1, maxPages: null, limits: { pageTimeoutMs: 1_000 } },
+      ),
+      convertSource(
+        { index: 1, filename: "ok.pdf", data: invoice, split_policy: "inherit" },
+        { firstPageNumber: 1, maxPages: null },
+      ),
     ]);
     await Promise.all([hostile.close(), healthy.close()]);
     expect(hostile.pages[0]!.text_source).toBe("none");
@@ -129,13 +148,22 @@ describe("small PDFs sharing a pdf.js worker", () => {
     // Both shared one worker, and the healthy file (opened last) was opened again after the hanging page took it down.
     expect(spy.seen.started).toBe(2);
     expect([...spy.seen.opens.values()].at(-1)).toBe(2);
-    expect(healthy.pages.map((p) => [p.text, JSON.stringify(p.words)])).toEqual(reference.pages.map((p) => [p.text, JSON.stringify(p.words)]));
+    expect(healthy.pages.map((p) => [p.text, JSON.stringify(p.words)])).toEqual(
+      reference.pages.map((p) => [p.text, JSON.stringify(p.words)]),
+    );
   });
 
   test("two one-page files converted at once use one worker; a long file keeps its worker to itself", async () => {
     const invoice = new Uint8Array(await Bun.file(INVOICE).arrayBuffer());
-    const source = (data: Uint8Array, filename: string, index: number) => ({ index, filename, data, split_policy: "inherit" as const });
-    const both = await Promise.all([0, 1].map((i) => convertSource(source(invoice, `${i}.pdf`, i), { firstPageNumber: 1, maxPages: null })));
+    const source = (data: Uint8Array, filename: string, index: number) => ({
+      index,
+      filename,
+      data,
+      split_policy: "inherit" as const,
+    });
+    const both = await Promise.all(
+      [0, 1].map((i) => convertSource(source(invoice, `${i}.pdf`, i), { firstPageNumber: 1, maxPages: null })),
+    );
     expect(spy.seen.started).toBe(1);
     expect(both[1]!.pages[0]!.text).toBe(both[0]!.pages[0]!.text);
     expect(both[0]!.pages[0]!.text_source).toBe("text_layer");
@@ -143,7 +171,10 @@ describe("small PDFs sharing a pdf.js worker", () => {
 
     // Once open, a document of more than a few pages is known to be long: no other document joins its worker.
     const { generatePdf } = await import("../../bench/convert.ts");
-    const long = await convertSource(source(await generatePdf(12, 7), "long.pdf", 2), { firstPageNumber: 1, maxPages: null });
+    const long = await convertSource(source(await generatePdf(12, 7), "long.pdf", 2), {
+      firstPageNumber: 1,
+      maxPages: null,
+    });
     const small = await convertSource(source(invoice, "small.pdf", 3), { firstPageNumber: 1, maxPages: null });
     expect(spy.seen.started).toBe(2); // the small file did not join the long one's worker
     expect(small.pages[0]!.text).toBe(both[0]!.pages[0]!.text);

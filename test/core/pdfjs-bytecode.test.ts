@@ -7,17 +7,32 @@
 import { expect, test } from "bun:test";
 import { withOwnTmpdir } from "../support/temp";
 import { createHash } from "node:crypto";
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 
-const { loadPdfjsDisplayModule, loadPdfjsWorkerModule, privateDir } = await import("../../src/core/convert/pdfjs-patched-worker.ts");
+const { loadPdfjsDisplayModule, loadPdfjsWorkerModule, privateDir } = await import(
+  "../../src/core/convert/pdfjs-patched-worker.ts"
+);
 const { bytecodeName, loadSourceBytecode } = await import("../../src/core/convert/pdfjs-bytecode.ts");
 
 const inOwnTmp = (body: (tmp: string) => Promise<void>) => withOwnTmpdir("bytecode", body);
 
 const sha = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 /** What names the copy of a source that may sit anywhere: its content and its path. */
-const located = (file: string) => createHash("sha256").update(`${sha(file)}\0${file}`).digest("hex");
+const located = (file: string) =>
+  createHash("sha256")
+    .update(`${sha(file)}\0${file}`)
+    .digest("hex");
 
 function built() {
   const dir = privateDir();
@@ -39,7 +54,8 @@ test("the worker code is built to bytecode once, then loaded from it while it is
 
     // A later start loads the bytecode module without the patched file (a stand-in with its digest recorded shows it).
     const code = readFileSync(file);
-    const standIn = "// @bun @bytecode @bun-cjs\n(function(exports, require, module, __filename, __dirname) {exports.WorkerMessageHandler = 'stand-in';})\n";
+    const standIn =
+      "// @bun @bytecode @bun-cjs\n(function(exports, require, module, __filename, __dirname) {exports.WorkerMessageHandler = 'stand-in';})\n";
     writeFileSync(file, standIn);
     writeFileSync(`${file}.sha256`, createHash("sha256").update(standIn).digest("hex"));
     unlinkSync(mjs);
@@ -88,7 +104,11 @@ test("bytecode of another pdf.js or Bun goes when a new one is built, unless it 
     }
     unlinkSync(`${file}.jsc`);
     await loadPdfjsWorkerModule();
-    expect(readdirSync(dir).filter((n) => n.endsWith(".cjs")).sort()).toEqual([path.basename(recent), path.basename(file)].sort());
+    expect(
+      readdirSync(dir)
+        .filter((n) => n.endsWith(".cjs"))
+        .sort(),
+    ).toEqual([path.basename(recent), path.basename(file)].sort());
     expect(existsSync(`${old}.jsc`)).toBe(false);
     expect(existsSync(`${recent}.jsc`)).toBe(true);
   }));
@@ -107,7 +127,8 @@ test("the same module in two places (two installs) gets a copy each, and each co
     const out = path.join(tmp, "private");
     mkdirSync(out, { mode: 0o700 });
     const loaded = [];
-    for (const source of places) loaded.push((await loadSourceBytecode(source, "mod", out)) as { here: string; helper: string });
+    for (const source of places)
+      loaded.push((await loadSourceBytecode(source, "mod", out)) as { here: string; helper: string });
     expect(loaded.map((m) => m.helper)).toEqual(["install-a", "install-b"]);
     expect(loaded.map((m) => m.here)).toEqual(places.map((p) => Bun.pathToFileURL(p).href));
     expect(readdirSync(out).filter((n) => n.endsWith(".cjs.jsc"))).toHaveLength(2);

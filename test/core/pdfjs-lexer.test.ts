@@ -101,7 +101,12 @@ function expectSameTokens(text: string): unknown[] {
   for (const kind of ["stream", "substream", "chunks1", "chunks7"] as const) {
     for (const withCommands of [true, false]) {
       tokens = lex(stock, bytes, kind, withCommands);
-      expect({ text, kind, withCommands, tokens: lex(speed, bytes, kind, withCommands) }).toEqual({ text, kind, withCommands, tokens });
+      expect({ text, kind, withCommands, tokens: lex(speed, bytes, kind, withCommands) }).toEqual({
+        text,
+        kind,
+        withCommands,
+        tokens,
+      });
     }
   }
   return tokens;
@@ -115,16 +120,33 @@ test("numbers, names, strings, hex strings and commands lex the same, edge cases
   const cases = [
     "0.570000 w 0 J 0 j [] 0 d 0 G 0 g\nBT /F1 10.000000 Tf ET\n",
     "-.5 4. --3 +7 1.2.3 -0 0.0 . - + 12-3 -\n5 007 123456789012345678901234567890 .5.6",
-    "-a", "+(", "-<", "-", ".", "4.",
+    "-a",
+    "+(",
+    "-<",
+    "-",
+    ".",
+    "4.",
     "/F1 /A#42C /A#4 /A#zz /A# /#41#42 / /a.b-c_d /\x80\xff /Span<</MCID 0>>BDC",
     "/" + "n".repeat(127) + " /" + "m".repeat(128) + " /" + "q".repeat(6) + " /" + "r".repeat(7),
     "<48656c6c6f> <48 65\n6c6c 6f> <4> <> <0a0B0c0D0e0F> <4g5> <41> <48656c6c6f",
     "(Hello) (a(b)c) (a\\(b) (\\n\\r\\t\\b\\f\\\\\\(\\)) (\\0\\12\\123\\1234\\8\\9) (\\777) (a\\\r\nb) (a\\\rb) (a\\\nb) (\\q)",
-    "(unterminated", "(a\\", "(\\1", "(\\12", "(nested (deep (deeper)) text",
+    "(unterminated",
+    "(a\\",
+    "(\\1",
+    "(\\12",
+    "(nested (deep (deeper)) text",
     "BT T* Tj TJ ' \" f* B* b* BDC BMC EMC cm re RG rg gs Do BI ID EI true false null truex nullx fa fal",
     "abc abcdef abcdefg BTq qQ Qq ETBT Tfx" + " x".repeat(3) + " " + "k".repeat(128) + " " + "k".repeat(129),
     "\x01a \x7f \x80 \x80a \xffz \x00 [ ] { } << >> > ) after",
-    "% comment\n1 % another\r2 %\n/N", "%", "1", "/N", "Tj", "<", "<<", ">", "(",
+    "% comment\n1 % another\r2 %\n/N",
+    "%",
+    "1",
+    "/N",
+    "Tj",
+    "<",
+    "<<",
+    ">",
+    "(",
   ];
   for (const text of cases) expectSameTokens(text);
   // The cases reach their tokens: spot checks on the stock lexer's reading.
@@ -141,12 +163,65 @@ test("numbers, names, strings, hex strings and commands lex the same, edge cases
 
 test("random mixes of token fragments lex the same", () => {
   const fragments = [
-    "-", "--", "+", ".", "4", "12", "3.5", "-.5", "4.", "\n", "\r", " ", "\t", "\f", "\0", "/", "#", "#41", "#4", "#z",
-    "(", ")", "\\", "\\n", "\\0", "\\12", "\\123", "\\\r\n", "<", ">", "<<", ">>", "[", "]", "{", "}", "%", "abc", "BT",
-    "Tj", "TJ", "T*", "'", '"', "true", "false", "null", "BI", "f*", "0a", "ff", "\x80", "\xff", "\x01", "Tf", "cm",
+    "-",
+    "--",
+    "+",
+    ".",
+    "4",
+    "12",
+    "3.5",
+    "-.5",
+    "4.",
+    "\n",
+    "\r",
+    " ",
+    "\t",
+    "\f",
+    "\0",
+    "/",
+    "#",
+    "#41",
+    "#4",
+    "#z",
+    "(",
+    ")",
+    "\\",
+    "\\n",
+    "\\0",
+    "\\12",
+    "\\123",
+    "\\\r\n",
+    "<",
+    ">",
+    "<<",
+    ">>",
+    "[",
+    "]",
+    "{",
+    "}",
+    "%",
+    "abc",
+    "BT",
+    "Tj",
+    "TJ",
+    "T*",
+    "'",
+    '"',
+    "true",
+    "false",
+    "null",
+    "BI",
+    "f*",
+    "0a",
+    "ff",
+    "\x80",
+    "\xff",
+    "\x01",
+    "Tf",
+    "cm",
   ];
   let seed = 20261126;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   let tokens = 0;
   for (let i = 0; i < 800; i++) {
     let text = "";

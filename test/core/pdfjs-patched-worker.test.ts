@@ -29,7 +29,14 @@ function state() {
   expect(files.length).toBe(1);
   const file = path.join(dir, files[0]!);
   const digest = readFileSync(path.join(dir, recipes[0]!), "utf8");
-  return { dir, file, recipe: path.join(dir, recipes[0]!), digest, mtime: statSync(file).mtimeMs, sha: createHash("sha256").update(readFileSync(file)).digest("hex") };
+  return {
+    dir,
+    file,
+    recipe: path.join(dir, recipes[0]!),
+    digest,
+    mtime: statSync(file).mtimeMs,
+    sha: createHash("sha256").update(readFileSync(file)).digest("hex"),
+  };
 }
 
 test("a start finds the patched file through its recipe, and patches again when the file is not exactly that code", () =>

@@ -24,22 +24,37 @@ const patched = applyPatches(source, [], mode === "speed" ? SPEED_PATCHES : [])!
 if (mode === "speed" && patched === source) throw new Error("no speed patch applies to this pdf.js");
 const file = join(mkdtempSync(join(tmpdir(), "docproc-pdfjs-test-")), "pdf.worker.mjs");
 writeFileSync(file, patched);
-(globalThis as Record<string, unknown>).pdfjsWorker = { WorkerMessageHandler: (await import(file)).WorkerMessageHandler };
+(globalThis as Record<string, unknown>).pdfjsWorker = {
+  WorkerMessageHandler: (await import(file)).WorkerMessageHandler,
+};
 const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
 
 // The asset folders docproc gives pdf.js (pdf-worker.ts): CID fonts need the CMaps, unembedded fonts the standard ones.
 const root = dirname(dirname(dirname(Bun.resolveSync("pdfjs-dist/legacy/build/pdf.mjs", import.meta.dir))));
-const assets = { cMapUrl: join(root, "cmaps") + "/", cMapPacked: true, standardFontDataUrl: join(root, "standard_fonts") + "/" };
+const assets = {
+  cMapUrl: join(root, "cmaps") + "/",
+  cMapPacked: true,
+  standardFontDataUrl: join(root, "standard_fonts") + "/",
+};
 
 const out: unknown[] = [];
 for (const path of files) {
-  const task = pdfjs.getDocument({ data: new Uint8Array(readFileSync(path)), verbosity: 0, stopAtErrors: false, disableFontFace: true, useSystemFonts: false, ...assets });
+  const task = pdfjs.getDocument({
+    data: new Uint8Array(readFileSync(path)),
+    verbosity: 0,
+    stopAtErrors: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    ...assets,
+  });
   textOnlyDocs.add(`g_${task.docId}`);
   try {
     const doc = await task.promise;
     for (let n = 1; n <= Math.min(doc.numPages, maxPages); n++) {
       const page = await doc.getPage(n);
-      const ops = withOps ? Array.from((await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE })).fnArray) : undefined;
+      const ops = withOps
+        ? Array.from((await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE })).fnArray)
+        : undefined;
       out.push({ path, n, content: await page.getTextContent({ includeMarkedContent: false }), ops });
     }
   } catch (err) {

@@ -10,7 +10,9 @@ import path from "node:path";
 import { PDFArray, PDFDict, PDFDocument, PDFName } from "pdf-lib";
 
 const CORPUS = path.resolve(import.meta.dir, "../../fixtures/corpora/invoice2data");
-const FILES = ["AzureInterior.pdf", "NetpresseInvoice.pdf", "SammyMaystoneLinesTest.pdf", "oyo.pdf"].map((f) => path.join(CORPUS, f));
+const FILES = ["AzureInterior.pdf", "NetpresseInvoice.pdf", "SammyMaystoneLinesTest.pdf", "oyo.pdf"].map((f) =>
+  path.join(CORPUS, f),
+);
 
 async function identityTrueTypeFonts(file: string): Promise<number> {
   const pdf = await PDFDocument.load(readFileSync(file), { updateMetadata: false, ignoreEncryption: true });
@@ -36,6 +38,8 @@ test("text and operator lists of documents with Identity-H TrueType CID fonts ar
   };
   const [stock, speed] = await Promise.all([dump("stock"), dump("speed")]);
   expect(stock.every((page) => !page.error)).toBe(true);
-  expect(stock.flatMap((page) => page.content?.items.map((i) => i.str ?? "") ?? []).join("").length).toBeGreaterThan(1000);
+  expect(stock.flatMap((page) => page.content?.items.map((i) => i.str ?? "") ?? []).join("").length).toBeGreaterThan(
+    1000,
+  );
   expect(speed).toEqual(stock);
 }, 120_000);

@@ -39,7 +39,9 @@ async function edgePdf(): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const page = pdf.addPage([595, 842]);
   const toUnicode = pdf.context.register(pdf.context.flateStream(TO_UNICODE));
-  const font = pdf.context.register(pdf.context.obj({ Type: "Font", Subtype: "Type1", BaseFont: "Helvetica", ToUnicode: toUnicode }));
+  const font = pdf.context.register(
+    pdf.context.obj({ Type: "Font", Subtype: "Type1", BaseFont: "Helvetica", ToUnicode: toUnicode }),
+  );
   page.node.setFontDictionary(PDFName.of("F1"), font);
   const codes = [...Array.from({ length: 0x44 }, (_, i) => 0x20 + i), 0x70, 0x71, 0x72];
   const hex = codes.map((c) => c.toString(16).padStart(2, "0")).join("");
@@ -51,7 +53,10 @@ test("ToUnicode bfranges and bfchars read the same with the speed patch, carries
   const file = path.join(mkdtempSync(path.join(tmpdir(), "docproc-tounicode-")), "edge.pdf");
   writeFileSync(file, await edgePdf());
   const dump = async (mode: string) => {
-    const proc = Bun.spawn([process.execPath, path.join(import.meta.dir, "pdfjs-text-dump.ts"), mode, file], { stdout: "pipe", stderr: "inherit" });
+    const proc = Bun.spawn([process.execPath, path.join(import.meta.dir, "pdfjs-text-dump.ts"), mode, file], {
+      stdout: "pipe",
+      stderr: "inherit",
+    });
     const [text, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(code).toBe(0);
     return JSON.parse(text) as Array<{ content?: { items: Array<{ str: string }> } }>;

@@ -28,7 +28,8 @@ test("the patched getUnicodeRangeFor gives pdf.js's answer for every code point 
   for (let code = 0; code <= 0x110000; code++) {
     for (const hint of [-1, 0, 60, 122]) if (stock(code, hint) !== fast(code, hint)) differing.push([code, hint]);
   }
-  for (const odd of [-1, 0.5, 127.5, 0xffff + 0.25, Number.NaN, Infinity]) if (stock(odd) !== fast(odd)) differing.push([odd, -1]);
+  for (const odd of [-1, 0.5, 127.5, 0xffff + 0.25, Number.NaN, Infinity])
+    if (stock(odd) !== fast(odd)) differing.push([odd, -1]);
   expect(differing).toEqual([]);
   // Codes past the first private use area belong to no range: the case the table is for.
   expect(fast(0x100000)).toBe(-1);

@@ -18,9 +18,32 @@ function problemsOf(fn: () => unknown): string[] {
 
 describe("default project", () => {
   test("covers the seven document classes with invoice fields and a notification node after export", () => {
-    expect(defaultProject.classes.map((c) => c.id)).toEqual(["invoice", "credit_note", "receipt", "purchase_order", "contract", "letter", "other"]);
+    expect(defaultProject.classes.map((c) => c.id)).toEqual([
+      "invoice",
+      "credit_note",
+      "receipt",
+      "purchase_order",
+      "contract",
+      "letter",
+      "other",
+    ]);
     const ids = defaultProject.fields.invoice!.map((f) => f.id);
-    for (const id of ["invoice_number", "invoice_date", "due_date", "vendor_name", "vendor_address", "vendor_vat_id", "customer_name", "iban", "currency", "subtotal_amount", "tax_amount", "total_amount", "purchase_order_number", "line_items"]) {
+    for (const id of [
+      "invoice_number",
+      "invoice_date",
+      "due_date",
+      "vendor_name",
+      "vendor_address",
+      "vendor_vat_id",
+      "customer_name",
+      "iban",
+      "currency",
+      "subtotal_amount",
+      "tax_amount",
+      "total_amount",
+      "purchase_order_number",
+      "line_items",
+    ]) {
       expect(ids).toContain(id);
     }
     expect(defaultProject.fields.receipt!.map((f) => f.id)).toEqual(ids);
@@ -37,11 +60,17 @@ describe("parseProjectSettings", () => {
   test("lists every problem at once, with paths, schema and cross-reference problems together", () => {
     const problems = problemsOf(() =>
       parseProjectSettings({
-        classes: [{ id: "bad id", name: "" }, { id: "invoice", name: "Invoice", cue_patterns: ["(unclosed"] }],
+        classes: [
+          { id: "bad id", name: "" },
+          { id: "invoice", name: "Invoice", cue_patterns: ["(unclosed"] },
+        ],
         fields: { invoice: [{ id: "x", name: "X", type: "money" }], ghost: [] },
         split: { mode: "sideways" },
         validation_rules: [{ id: "r1", type: "required", field: "nope" }],
-        export_profiles: [{ id: "j", name: "J", output_format: "json" }, { id: "j", name: "J2", output_format: "json" }],
+        export_profiles: [
+          { id: "j", name: "J", output_format: "json" },
+          { id: "j", name: "J2", output_format: "json" },
+        ],
         workflow: [{ type: "notification", id: "n1", activity: { webhook_url: "not a url" } }],
       }),
     );
@@ -60,7 +89,7 @@ describe("parseProjectSettings", () => {
 
   test("the error message names the count and every problem on its own line", () => {
     try {
-      parseProjectSettings({ classes: [] , split: {} });
+      parseProjectSettings({ classes: [], split: {} });
     } catch (e) {
       expect((e as Error).message).toMatch(/^Invalid project settings \(1 problem\):\n- classes: /);
       return;
@@ -87,7 +116,9 @@ describe("parseProjectSettings", () => {
     expect(p.split.mode).toBe("intelligent");
     expect(p.export_profiles.map((e) => e.id)).toEqual(["json"]);
     expect(p.review_thresholds.classification).toBe(0.6);
-    expect(parseProjectSettings({ classes: [{ id: "memo", name: "Memo" }], export_profiles: [] }).export_profiles).toEqual([]);
+    expect(
+      parseProjectSettings({ classes: [{ id: "memo", name: "Memo" }], export_profiles: [] }).export_profiles,
+    ).toEqual([]);
   });
 
   test("a notification node without an activity is an unconfigured node, valid; the default project's needs only webhook_url", () => {
@@ -97,10 +128,15 @@ describe("parseProjectSettings", () => {
     expect(node.enabled).toBe(true);
     const configured = parseProjectSettings({
       ...defaultProject,
-      workflow: defaultProject.workflow.map((s) => (s.type === "notification" ? { ...s, activity: { webhook_url: "https://hooks.example.com/x" } } : s)),
+      workflow: defaultProject.workflow.map((s) =>
+        s.type === "notification" ? { ...s, activity: { webhook_url: "https://hooks.example.com/x" } } : s,
+      ),
     });
     const activity = configured.workflow.find((s) => s.type === "notification")!;
-    expect(activity).toMatchObject({ enabled: true, activity: { webhook_url: "https://hooks.example.com/x", events: ["reached", "failed"] } });
+    expect(activity).toMatchObject({
+      enabled: true,
+      activity: { webhook_url: "https://hooks.example.com/x", events: ["reached", "failed"] },
+    });
   });
 
   test("ocr.engine and id are kept (not stripped); a bad engine is reported", () => {
@@ -108,18 +144,27 @@ describe("parseProjectSettings", () => {
     expect(p.id).toBe("invoices");
     expect(p.ocr.engine).toBe("wasm");
     expect(defaultProject.ocr.engine).toBe("auto");
-    expect(problemsOf(() => parseProjectSettings({ ...defaultProject, ocr: { engine: "gpu" } })).join()).toContain("ocr.engine");
+    expect(problemsOf(() => parseProjectSettings({ ...defaultProject, ocr: { engine: "gpu" } })).join()).toContain(
+      "ocr.engine",
+    );
   });
 });
 
 describe("ocr.languages", () => {
   test("defaults to English, keeps tesseract codes in order, rejects anything else by path", () => {
     expect(defaultProject.ocr.languages).toEqual(["eng"]);
-    expect(parseProjectSettings({ ...defaultProject, ocr: { languages: ["deu", "eng", "chi_sim"] } }).ocr).toEqual({ engine: "auto", languages: ["deu", "eng", "chi_sim"] });
-    const problems = problemsOf(() => parseProjectSettings({ ...defaultProject, ocr: { languages: ["de", "eng; rm -rf /"] } })).join("\n");
+    expect(parseProjectSettings({ ...defaultProject, ocr: { languages: ["deu", "eng", "chi_sim"] } }).ocr).toEqual({
+      engine: "auto",
+      languages: ["deu", "eng", "chi_sim"],
+    });
+    const problems = problemsOf(() =>
+      parseProjectSettings({ ...defaultProject, ocr: { languages: ["de", "eng; rm -rf /"] } }),
+    ).join("\n");
     expect(problems).toContain("ocr.languages.0");
     expect(problems).toContain("ocr.languages.1");
-    expect(problemsOf(() => parseProjectSettings({ ...defaultProject, ocr: { languages: [] } })).join()).toContain("ocr.languages");
+    expect(problemsOf(() => parseProjectSettings({ ...defaultProject, ocr: { languages: [] } })).join()).toContain(
+      "ocr.languages",
+    );
   });
 });
 
@@ -138,7 +183,14 @@ describe("loadProjectFile", () => {
 
   test("reads JSON and replaces the class list wholesale", async () => {
     const file = path.join(dir, "p.json");
-    writeFileSync(file, JSON.stringify({ classes: [{ id: "memo", name: "Memo", cue_words: ["memo"] }], fields: {}, validation_rules: [] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        classes: [{ id: "memo", name: "Memo", cue_words: ["memo"] }],
+        fields: {},
+        validation_rules: [],
+      }),
+    );
     const p = await loadProjectFile(file);
     expect(p.classes.map((c) => c.id)).toEqual(["memo"]);
   });

@@ -23,10 +23,22 @@ const corpusLines = () => (loaded ??= readCorpusLines());
 
 async function readCorpusLines(): Promise<string[]> {
   const lines: string[] = [];
-  for (const dir of ["invoice2data", "splitting/paperless-barcodes", "pdf-robustness"].map((d) => path.join(CORPORA, d))) {
-    for (const name of readdirSync(dir).filter((n) => n.endsWith(".pdf")).sort()) {
+  for (const dir of ["invoice2data", "splitting/paperless-barcodes", "pdf-robustness"].map((d) =>
+    path.join(CORPORA, d),
+  )) {
+    for (const name of readdirSync(dir)
+      .filter((n) => n.endsWith(".pdf"))
+      .sort()) {
       try {
-        const converted = await convertSource({ index: 0, filename: name, data: new Uint8Array(readFileSync(path.join(dir, name))), split_policy: "auto" } as never, { firstPageNumber: 1, maxPages: 3 } as never);
+        const converted = await convertSource(
+          {
+            index: 0,
+            filename: name,
+            data: new Uint8Array(readFileSync(path.join(dir, name))),
+            split_policy: "auto",
+          } as never,
+          { firstPageNumber: 1, maxPages: 3 } as never,
+        );
         for (const page of converted.pages) lines.push(...page.text.split("\n"));
         await converted.close?.();
       } catch {
@@ -43,15 +55,57 @@ async function readCorpusLines(): Promise<string[]> {
     }
   }
   const ocr = path.join(CORPORA, "ocr-text/tesseract-test");
-  for (const name of readdirSync(ocr).filter((n) => n.endsWith(".txt"))) lines.push(...readFileSync(path.join(ocr, name), "utf8").split("\n"));
+  for (const name of readdirSync(ocr).filter((n) => n.endsWith(".txt")))
+    lines.push(...readFileSync(path.join(ocr, name), "utf8").split("\n"));
   return lines;
 }
 
 const SAMPLES = [
-  "US$ 12.00", "U.S. dollars", "us dollar", "CA$5", "C$ 3", "canadian dollars", "AU$ 9", "A$9", "australian dollar", "€ 4,00", "12 euros",
-  "EURO", "£3", "pounds sterling", "₹ 100", "Rs. 1939", "Rs.1939", "rs 12", "rupees", "12 zł", "12 ZŁ", "złotych", "¥500", "yen", "₽ 100",
-  "₺ 5", "₩ 1000", "RM48.40", "rm 12", "ringgit", "S$ 12.00", "singapore dollars", "HK$ 5", "Rp 15.000", "rp15.000", "rupiah", "₱ 20",
-  "฿ 30", "$", "dollars", "EUR 12", "12 CHF", "total (USD)", "(Rs.12)", "x-RM 4",
+  "US$ 12.00",
+  "U.S. dollars",
+  "us dollar",
+  "CA$5",
+  "C$ 3",
+  "canadian dollars",
+  "AU$ 9",
+  "A$9",
+  "australian dollar",
+  "€ 4,00",
+  "12 euros",
+  "EURO",
+  "£3",
+  "pounds sterling",
+  "₹ 100",
+  "Rs. 1939",
+  "Rs.1939",
+  "rs 12",
+  "rupees",
+  "12 zł",
+  "12 ZŁ",
+  "złotych",
+  "¥500",
+  "yen",
+  "₽ 100",
+  "₺ 5",
+  "₩ 1000",
+  "RM48.40",
+  "rm 12",
+  "ringgit",
+  "S$ 12.00",
+  "singapore dollars",
+  "HK$ 5",
+  "Rp 15.000",
+  "rp15.000",
+  "rupiah",
+  "₱ 20",
+  "฿ 30",
+  "$",
+  "dollars",
+  "EUR 12",
+  "12 CHF",
+  "total (USD)",
+  "(Rs.12)",
+  "x-RM 4",
 ];
 
 test("the quick test passes every text in which a currency pattern finds something", async () => {
@@ -74,7 +128,15 @@ test("the quick test passes every text in which a currency pattern finds somethi
   expect(skipped).toBeGreaterThan(lines.length / 4);
 }, 60_000);
 
-const DOMAIN_SAMPLES = ["info@acme.com", "www.Example.DE", "https://shop.example.co.uk/x", "mail: a.b@c-d.io", "see aws.amazon.com.", "Büro.müller.de", "x@y.AU"];
+const DOMAIN_SAMPLES = [
+  "info@acme.com",
+  "www.Example.DE",
+  "https://shop.example.co.uk/x",
+  "mail: a.b@c-d.io",
+  "see aws.amazon.com.",
+  "Büro.müller.de",
+  "x@y.AU",
+];
 
 test("the domain quick test passes every line in which a domain is found", async () => {
   const lines = await corpusLines();
@@ -92,8 +154,21 @@ test("the domain quick test passes every line in which a domain is found", async
   expect(skipped).toBeGreaterThan(lines.length / 2);
 }, 60_000);
 
-const HEADING_SAMPLES = ["Rechnung Nr. 2024-117", "Credit Memo Nr. F2025-780", "INVOICE # 12", "Invoice no.: A-7", "a b c d no. 5", "a b c d e no. 5",
-  "a b c d e f-no. 5", "a b c d e f no.5", "one two three four five six 7", "Facture n° 12", "Factura número 7", "x # 5", "Beleg nummer 12/3"];
+const HEADING_SAMPLES = [
+  "Rechnung Nr. 2024-117",
+  "Credit Memo Nr. F2025-780",
+  "INVOICE # 12",
+  "Invoice no.: A-7",
+  "a b c d no. 5",
+  "a b c d e no. 5",
+  "a b c d e f-no. 5",
+  "a b c d e f no.5",
+  "one two three four five six 7",
+  "Facture n° 12",
+  "Factura número 7",
+  "x # 5",
+  "Beleg nummer 12/3",
+];
 
 test("a line the heading quick test turns away is never a short heading", async () => {
   const lines = await corpusLines();
@@ -113,21 +188,66 @@ test("a line the heading quick test turns away is never a short heading", async 
 }, 60_000);
 
 /** One VAT ID of every format VAT_RE knows. */
-const VAT_FORMATS = ["ATU12345678", "BE0123456789", "BG123456789", "CY12345678X", "CZ12345678", "DE123456789", "DK12345678", "EE123456789", "EL123456789",
-    "GR123456789", "ESX1234567X", "FI12345678", "FRAB123456789", "GB123456789", "XI123456789", "HR12345678901", "HU12345678", "IE1A23456B",
-    "IT12345678901", "LT123456789", "LU12345678", "LV12345678901", "MT12345678", "NL123456789B01", "PL1234567890", "PT123456789", "RO1234567",
-    "SE123456789001", "SI12345678", "SK1234567890", "CHE123456789MWST", "NO123456789MVA"];
+const VAT_FORMATS = [
+  "ATU12345678",
+  "BE0123456789",
+  "BG123456789",
+  "CY12345678X",
+  "CZ12345678",
+  "DE123456789",
+  "DK12345678",
+  "EE123456789",
+  "EL123456789",
+  "GR123456789",
+  "ESX1234567X",
+  "FI12345678",
+  "FRAB123456789",
+  "GB123456789",
+  "XI123456789",
+  "HR12345678901",
+  "HU12345678",
+  "IE1A23456B",
+  "IT12345678901",
+  "LT123456789",
+  "LU12345678",
+  "LV12345678901",
+  "MT12345678",
+  "NL123456789B01",
+  "PL1234567890",
+  "PT123456789",
+  "RO1234567",
+  "SE123456789001",
+  "SI12345678",
+  "SK1234567890",
+  "CHE123456789MWST",
+  "NO123456789MVA",
+];
 
 /** IBANs and VAT IDs as invoices print them (grouped, dashed, dotted), misread as OCR does, and at their longest. */
 const COMPACT_SAMPLES = [
-  "IBAN: DE89 3704 0044 0532 0130 00", "DE89-3704-0044-0532-0130-00 BIC COBADEFFXXX", "GB82 WEST 1234 5698 7654 32", "MT84MALT011000012345MTLCAST001S",
-  "1T60 X054 2811 1010 0000 0123 456", "DEB9 3704 0044 0532 0130 00", "0E89 3704 0044 0532 0130 00", "LC55 HEMM 0001 0001 0012 0012 0002 3015 -",
-  "VAT: DE 123 456 789", "USt-IdNr. DE123456789", "TVA FR 12 345678901", "CHE-123.456.789 MWST", "ATU 12345678", "NO 123 456 789 MVA",
-  "GB 123 4567 89", "NL 1234.56.789.B01", "EL-123456789", "123 DE 456", "de123456789", "ßS DE89", "# DE89 3704 0044 0532 0130 00",
+  "IBAN: DE89 3704 0044 0532 0130 00",
+  "DE89-3704-0044-0532-0130-00 BIC COBADEFFXXX",
+  "GB82 WEST 1234 5698 7654 32",
+  "MT84MALT011000012345MTLCAST001S",
+  "1T60 X054 2811 1010 0000 0123 456",
+  "DEB9 3704 0044 0532 0130 00",
+  "0E89 3704 0044 0532 0130 00",
+  "LC55 HEMM 0001 0001 0012 0012 0002 3015 -",
+  "VAT: DE 123 456 789",
+  "USt-IdNr. DE123456789",
+  "TVA FR 12 345678901",
+  "CHE-123.456.789 MWST",
+  "ATU 12345678",
+  "NO 123 456 789 MVA",
+  "GB 123 4567 89",
+  "NL 1234.56.789.B01",
+  "EL-123456789",
+  "123 DE 456",
+  "de123456789",
+  "ßS DE89",
+  "# DE89 3704 0044 0532 0130 00",
   ...VAT_FORMATS.flatMap((id) => [`VAT ${id}`, `VAT: ${id.replace(/(.{3})(?=.)/g, "$1 ")}`]),
 ];
-
-
 
 test("a compact reader stops (more: false) only where no longer text reads a value", async () => {
   const { ibanRead, vatIdRead } = await import("../../src/core/extract/compact-values");
@@ -168,14 +288,31 @@ test("a compact reader stops (more: false) only where no longer text reads a val
   }
 }, 120_000);
 
-const DATE_SAMPLES = ["12.03.2024", "3/4/24", "03-04-2024", "1.2.2024", "Date: 31/12/2023 Due 15-01-2024", "v1.2.3", "12.3.24x", "2024-03-12",
-  "12 March 2024", "March 12, 2024", "12-Mar-2024", "15\nMarch 2024 03/04/2024", "5 März\n12/05/2024", "1.10.2023", "10/1/2023"];
+const DATE_SAMPLES = [
+  "12.03.2024",
+  "3/4/24",
+  "03-04-2024",
+  "1.2.2024",
+  "Date: 31/12/2023 Due 15-01-2024",
+  "v1.2.3",
+  "12.3.24x",
+  "2024-03-12",
+  "12 March 2024",
+  "March 12, 2024",
+  "12-Mar-2024",
+  "15\nMarch 2024 03/04/2024",
+  "5 März\n12/05/2024",
+  "1.10.2023",
+  "10/1/2023",
+];
 
 test("the numeric-date quick test passes every text in which the date scan finds a numeric date", async () => {
   const { findDates, NUMERIC_DATE_HINT } = await import("../../src/core/extract/normalize");
   const lines = await corpusLines();
   // Whole documents too (inferDateOrder scans a document's joined lines): runs of 40 lines.
-  const joined = Array.from({ length: Math.ceil(lines.length / 40) }, (_, i) => lines.slice(i * 40, i * 40 + 40).join("\n"));
+  const joined = Array.from({ length: Math.ceil(lines.length / 40) }, (_, i) =>
+    lines.slice(i * 40, i * 40 + 40).join("\n"),
+  );
   let numeric = 0;
   let skipped = 0;
   for (const text of [...lines, ...joined, ...DATE_SAMPLES]) {

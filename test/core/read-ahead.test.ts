@@ -32,8 +32,14 @@ async function joined(): Promise<Uint8Array> {
 }
 
 const meta = () => ({
-  transaction_id: crypto.randomUUID(), tenant_id: "default", project_id: "default", project_version: 1,
-  correlation_id: null, metadata: {}, created_at: new Date().toISOString(), source: "test",
+  transaction_id: crypto.randomUUID(),
+  tenant_id: "default",
+  project_id: "default",
+  project_version: 1,
+  correlation_id: null,
+  metadata: {},
+  created_at: new Date().toISOString(),
+  source: "test",
 });
 
 describe("reading ahead", () => {
@@ -43,7 +49,10 @@ describe("reading ahead", () => {
     const onProgress = (step: string) => {
       if (step === "split" && extractedBeforeSplit < 0) extractedBeforeSplit = stageTimes().extract?.calls ?? 0;
     };
-    const res = await processTransaction({ sources: [{ index: 0, filename: "joined.pdf", data: await joined(), split_policy: "inherit" }] }, { meta: meta(), project: defaultProject, ocr, sink: memorySink(), onProgress });
+    const res = await processTransaction(
+      { sources: [{ index: 0, filename: "joined.pdf", data: await joined(), split_policy: "inherit" }] },
+      { meta: meta(), project: defaultProject, ocr, sink: memorySink(), onProgress },
+    );
     const docs = res.results.documents;
     expect(docs.map((d) => d.split.page_numbers)).toEqual([[1], [2, 3], [4], [5, 6]]);
     // Every document was extracted while the file was converted, and only then: the stage took each answer.
@@ -69,7 +78,10 @@ describe("reading ahead a long document", () => {
     const onProgress = (step: string) => {
       if (step === "split" && extractedBeforeSplit < 0) extractedBeforeSplit = stageTimes().extract?.calls ?? 0;
     };
-    const res = await processTransaction({ sources: [{ index: 0, filename: "long.pdf", data: await generatePdf(pages, 7), split_policy: "inherit" }] }, { meta: meta(), project: defaultProject, ocr, sink: memorySink(), onProgress });
+    const res = await processTransaction(
+      { sources: [{ index: 0, filename: "long.pdf", data: await generatePdf(pages, 7), split_policy: "inherit" }] },
+      { meta: meta(), project: defaultProject, ocr, sink: memorySink(), onProgress },
+    );
     expect(res.results.documents.map((d) => d.split.page_numbers.length)).toEqual([pages]);
     expect(extractedBeforeSplit).toBe(0);
     expect(stageTimes().extract?.calls).toBe(1);
@@ -77,7 +89,8 @@ describe("reading ahead a long document", () => {
 });
 
 describe("page memo", () => {
-  const page = (n: number, text: string): Page => ({ page_number: n, text, words: [], text_source: "text_layer" }) as unknown as Page;
+  const page = (n: number, text: string): Page =>
+    ({ page_number: n, text, words: [], text_source: "text_layer" }) as unknown as Page;
 
   test("answers only for the same pages, content and context, once by take and again by peek", () => {
     const memo = new PageMemo<string>();

@@ -21,7 +21,8 @@ interface SplitCase {
 }
 
 const cases = (JSON.parse(readFileSync(DIR + "splits.json", "utf8")) as Array<SplitCase | { task: string }>).filter(
-  (c): c is SplitCase => typeof (c as SplitCase).file === "string" && Array.isArray((c as SplitCase).expected_documents_pages_0based),
+  (c): c is SplitCase =>
+    typeof (c as SplitCase).file === "string" && Array.isArray((c as SplitCase).expected_documents_pages_0based),
 );
 
 /** Translates the paperless-ngx settings of a case into our separator settings. */
@@ -64,7 +65,9 @@ describe("separator sheets: paperless-ngx barcode samples", () => {
       const ok = JSON.stringify(got) === JSON.stringify(c.expected_documents_pages_0based);
       outcomes.push({ file: c.file, expected: c.expected_documents_pages_0based, got, ok, ms: performance.now() - t0 });
       // Dropped separators are reported on the documents; kept ones are first pages.
-      const dropped = Object.entries(c.separator_pages_0based).filter(([, keep]) => !keep).map(([i]) => Number(i) + 1);
+      const dropped = Object.entries(c.separator_pages_0based)
+        .filter(([, keep]) => !keep)
+        .map(([i]) => Number(i) + 1);
       const reported = spans.flatMap((s) => s.separator_pages ?? []);
       if (ok && spans.length > 0) expect(reported).toEqual(dropped);
       for (const s of spans) expect(s.confidence).toBe(1);
@@ -74,7 +77,9 @@ describe("separator sheets: paperless-ngx barcode samples", () => {
   afterAll(() => {
     console.log("\nseparator-sheet cases (0-based page groups)");
     for (const o of outcomes) {
-      console.log(`${o.ok ? "ok  " : "FAIL"} ${o.file.padEnd(36)} expected ${JSON.stringify(o.expected).padEnd(40)} got ${JSON.stringify(o.got)} ${o.ms.toFixed(0)} ms`);
+      console.log(
+        `${o.ok ? "ok  " : "FAIL"} ${o.file.padEnd(36)} expected ${JSON.stringify(o.expected).padEnd(40)} got ${JSON.stringify(o.got)} ${o.ms.toFixed(0)} ms`,
+      );
     }
     const passed = outcomes.filter((o) => o.ok).length;
     console.log(`${passed}/${outcomes.length} cases reproduce the expected page groups exactly`);

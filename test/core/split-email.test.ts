@@ -101,7 +101,9 @@ describe("e-mail import", () => {
       "Subject: Rechnungen für März",
       "Date: Tue, 3 Mar 2026 09:15:00 +0100",
     ]);
-    expect(text(body)).toContain("Hallo, anbei die Rechnung für März. Dies ist eine sehr lange Zeile, die weich umbrochen wurde.");
+    expect(text(body)).toContain(
+      "Hallo, anbei die Rechnung für März. Dies ist eine sehr lange Zeile, die weich umbrochen wurde.",
+    );
     expect(text(body)).not.toContain("<p>");
   });
 
@@ -133,7 +135,11 @@ describe("e-mail import", () => {
 
   test("through Split, the body stays one document while attachment pages follow the project mode", async () => {
     const bodyFile = convertText(text(out[0]) + "\fsecond body page", 1);
-    const pdf = await convertFile(out[1].data, { fileIndex: 1, firstPageNumber: bodyFile.pages.length + 1, maxSidePx: 600 });
+    const pdf = await convertFile(out[1].data, {
+      fileIndex: 1,
+      firstPageNumber: bodyFile.pages.length + 1,
+      maxSidePx: 600,
+    });
     try {
       const spans = await splitPages(
         [
@@ -158,7 +164,9 @@ describe("e-mail import", () => {
       "Content-Type: text/html; charset=utf-8",
       "Content-Transfer-Encoding: base64",
       "",
-      Buffer.from("<html><style>p{}</style><body><p>Total &amp; due:&nbsp;5&#8364;</p><br>Thanks</body></html>").toString("base64"),
+      Buffer.from(
+        "<html><style>p{}</style><body><p>Total &amp; due:&nbsp;5&#8364;</p><br>Thanks</body></html>",
+      ).toString("base64"),
     ].join("\n");
     const [body, ...rest] = expandEmailSource(source(html, "hi.eml"));
     expect(rest).toEqual([]);
@@ -177,9 +185,15 @@ describe("e-mail import", () => {
     expect(rest).toEqual([]);
     expect(body.split_policy).toBe("single_document");
     expect(text(body).trim()).toBe("no headers at all, just text");
-    const emptyAttached = "Subject: y\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain\n\nhi\n--b\nContent-Type: message/rfc822\n\n--b--\n";
-    expect(expandEmailSource(source(emptyAttached)).map((s) => [s.filename, s.data.length])).toEqual([["mail.txt", "Subject: y\n\nhi\n".length], ["attachment-1.eml", 0]]);
-    const [broken] = expandEmailSource(source('Subject: x\nContent-Type: multipart/mixed; boundary="never"\n\nno parts here'));
+    const emptyAttached =
+      "Subject: y\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain\n\nhi\n--b\nContent-Type: message/rfc822\n\n--b--\n";
+    expect(expandEmailSource(source(emptyAttached)).map((s) => [s.filename, s.data.length])).toEqual([
+      ["mail.txt", "Subject: y\n\nhi\n".length],
+      ["attachment-1.eml", 0],
+    ]);
+    const [broken] = expandEmailSource(
+      source('Subject: x\nContent-Type: multipart/mixed; boundary="never"\n\nno parts here'),
+    );
     expect(text(broken)).toBe("Subject: x\n\n\n");
   });
 

@@ -31,7 +31,12 @@ export interface RenderedPdf {
 }
 
 /** Text-only pages (no raster), e.g. supplied text: enough for policy and boundary logic. */
-export function textPages(texts: string[], fileIndex: number, firstPageNumber: number, filename = `file${fileIndex}.txt`): Page[] {
+export function textPages(
+  texts: string[],
+  fileIndex: number,
+  firstPageNumber: number,
+  filename = `file${fileIndex}.txt`,
+): Page[] {
   return texts.map((text, i) => ({
     page_number: firstPageNumber + i,
     source_file_index: fileIndex,

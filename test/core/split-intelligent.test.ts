@@ -49,7 +49,10 @@ describe("intelligent mode on a stack of invoices in one PDF", () => {
   let spans: DocumentSpan[];
   beforeAll(async () => {
     pdf = await convertFile(await concatenated(STACK), { filename: "stack.pdf", maxSidePx: 900 });
-    spans = await splitPages([{ index: 0, filename: "stack.pdf", policy: "inherit", pages: pdf.pages }], SplitSettingsSchema.parse({ mode: "intelligent" }));
+    spans = await splitPages(
+      [{ index: 0, filename: "stack.pdf", policy: "inherit", pages: pdf.pages }],
+      SplitSettingsSchema.parse({ mode: "intelligent" }),
+    );
     for (const s of spans) console.log(JSON.stringify(s.page_numbers), s.confidence, s.reason);
   }, 60_000);
   afterAll(() => pdf?.close());
@@ -62,7 +65,10 @@ describe("intelligent mode on a stack of invoices in one PDF", () => {
   test("splits the same invoices stacked in another order at the right pages", async () => {
     const shuffled = await convertFile(await concatenated(SHUFFLED), { filename: "shuffled.pdf", maxSidePx: 900 });
     try {
-      const got = await splitPages([{ index: 0, filename: "shuffled.pdf", policy: "inherit", pages: shuffled.pages }], SplitSettingsSchema.parse({ mode: "intelligent" }));
+      const got = await splitPages(
+        [{ index: 0, filename: "shuffled.pdf", policy: "inherit", pages: shuffled.pages }],
+        SplitSettingsSchema.parse({ mode: "intelligent" }),
+      );
       expect(got.map((s) => s.page_numbers)).toEqual(expectedGroups(SHUFFLED));
     } finally {
       await shuffled.close();
@@ -159,7 +165,14 @@ describe("boundary signals", () => {
   });
 
   test("the classify option feeds the class-change signal", async () => {
-    const files = [{ index: 0, filename: "f.txt", policy: "inherit" as const, pages: textPages(["RECEIPT one", "CONTRACT two", "CONTRACT three"], 0, 1) }];
+    const files = [
+      {
+        index: 0,
+        filename: "f.txt",
+        policy: "inherit" as const,
+        pages: textPages(["RECEIPT one", "CONTRACT two", "CONTRACT three"], 0, 1),
+      },
+    ];
     const classify = (pages: { text: string }[]) => ({ class_id: pages[0].text.split(" ")[0].toLowerCase() });
     const settings = SplitSettingsSchema.parse({ mode: "intelligent" });
     expect((await splitPages(files, settings, { classify })).map((s) => s.page_numbers)).toEqual([[1], [2, 3]]);

@@ -39,29 +39,53 @@ describe("deterministic split modes", () => {
   });
 
   test("per_page makes one document per page", async () => {
-    expect(groups(await splitPages(threeFiles(), settings({ mode: "per_page" })))).toEqual([[1], [2], [3], [4], [5], [6]]);
+    expect(groups(await splitPages(threeFiles(), settings({ mode: "per_page" })))).toEqual([
+      [1],
+      [2],
+      [3],
+      [4],
+      [5],
+      [6],
+    ]);
   });
 
   test("fixed_pages cuts every N pages across inherit files, the last document shorter", async () => {
     const spans = await splitPages(threeFiles(), settings({ mode: "fixed_pages", pages_per_document: 4 }));
-    expect(groups(spans)).toEqual([[1, 2, 3, 4], [5, 6]]);
+    expect(groups(spans)).toEqual([
+      [1, 2, 3, 4],
+      [5, 6],
+    ]);
     expect(spans[0].reason).toBe("fixed 4 pages per document");
   });
 
   test("files without pages produce no documents", async () => {
-    const files = textFiles([{ policy: "single_document", pages: [] }, { policy: "inherit", pages: ["x"] }]);
+    const files = textFiles([
+      { policy: "single_document", pages: [] },
+      { policy: "inherit", pages: ["x"] },
+    ]);
     expect(groups(await splitPages(files, settings({ mode: "per_file" })))).toEqual([[1]]);
   });
 });
 
 describe("blank pages as separators (real rasters)", () => {
   // Text lines long enough (≥ 20 letters) for conversion to keep them as a text layer.
-  const kinds = ["T:Letter number one to Alice", "", "T:Letter number two to Bob", "T:Letter number two, page 2", ".", "", "T:Letter number three to Carol"];
+  const kinds = [
+    "T:Letter number one to Alice",
+    "",
+    "T:Letter number two to Bob",
+    "T:Letter number two, page 2",
+    ".",
+    "",
+    "T:Letter number three to Carol",
+  ];
 
   test("blank and dust-only pages separate documents and are dropped", async () => {
     const pdf = await convertFile(await pdfOf(kinds), { maxSidePx: 900 });
     try {
-      const spans = await splitPages([{ index: 0, filename: "blank.pdf", policy: "inherit", pages: pdf.pages }], settings({ mode: "separator", separator: { blank_pages: true } }));
+      const spans = await splitPages(
+        [{ index: 0, filename: "blank.pdf", policy: "inherit", pages: pdf.pages }],
+        settings({ mode: "separator", separator: { blank_pages: true } }),
+      );
       expect(groups(spans)).toEqual([[1], [3, 4], [7]]);
       expect(spans.map((s) => s.separator_pages)).toEqual([undefined, [2], [5, 6]]);
       expect(pdf.pages.map((p) => p.is_blank)).toEqual([false, true, false, false, true, true, false]);
@@ -72,9 +96,14 @@ describe("blank pages as separators (real rasters)", () => {
   }, 30_000);
 
   test("with keep_separator the blank page becomes the first page of the next document", async () => {
-    const pdf = await convertFile(await pdfOf(["T:The first of two letters", "", "T:The second of two letters"]), { maxSidePx: 900 });
+    const pdf = await convertFile(await pdfOf(["T:The first of two letters", "", "T:The second of two letters"]), {
+      maxSidePx: 900,
+    });
     try {
-      const spans = await splitPages([{ index: 0, filename: "b.pdf", policy: "inherit", pages: pdf.pages }], settings({ mode: "separator", separator: { blank_pages: true, keep_separator: true } }));
+      const spans = await splitPages(
+        [{ index: 0, filename: "b.pdf", policy: "inherit", pages: pdf.pages }],
+        settings({ mode: "separator", separator: { blank_pages: true, keep_separator: true } }),
+      );
       expect(groups(spans)).toEqual([[1], [2, 3]]);
     } finally {
       await pdf.close();
@@ -82,11 +111,15 @@ describe("blank pages as separators (real rasters)", () => {
   }, 30_000);
 
   test("intelligent mode keeps a blank page inside a document but drops it at a boundary", async () => {
-    const a = (page: number) => `T:${invoicePage({ vendor: "Alpha", number: "A-1", page, of: 2 }).replace(/\n/g, " | ")}`;
+    const a = (page: number) =>
+      `T:${invoicePage({ vendor: "Alpha", number: "A-1", page, of: 2 }).replace(/\n/g, " | ")}`;
     const b = `T:${invoicePage({ vendor: "Beta", number: "B-2", page: 1, of: 1 }).replace(/\n/g, " | ")}`;
     const pdf = await convertFile(await pdfOf([a(1), "", a(2), "", b]), { maxSidePx: 900 });
     try {
-      const spans = await splitPages([{ index: 0, filename: "i.pdf", policy: "inherit", pages: pdf.pages }], settings({ mode: "intelligent" }));
+      const spans = await splitPages(
+        [{ index: 0, filename: "i.pdf", policy: "inherit", pages: pdf.pages }],
+        settings({ mode: "intelligent" }),
+      );
       expect(groups(spans)).toEqual([[1, 2, 3], [5]]);
       expect(spans[1].separator_pages).toEqual([4]);
     } finally {
@@ -100,11 +133,15 @@ describe("rendering only when needed", () => {
     const [file] = textFiles([{ policy: "inherit", pages: ["x".repeat(500), "short"] }]);
     let renders = 0;
     const white: RasterImage = { data: new Uint8Array(300 * 400).fill(255), width: 300, height: 400, channels: 1 };
-    const fresh = () => file.pages.map((p) => ({ ...p, text_source: "text_layer" as const, render: async () => (renders++, white) }));
+    const fresh = () =>
+      file.pages.map((p) => ({ ...p, text_source: "text_layer" as const, render: async () => (renders++, white) }));
     await splitPages([{ ...file, pages: fresh() }], settings({ mode: "intelligent" }));
     expect(renders).toBe(1); // only the page with little text
     renders = 0;
-    await splitPages([{ ...file, pages: fresh() }], settings({ mode: "separator", separator: { barcodes: [{ value: "X" }] } }));
+    await splitPages(
+      [{ ...file, pages: fresh() }],
+      settings({ mode: "separator", separator: { barcodes: [{ value: "X" }] } }),
+    );
     expect(renders).toBe(2);
     renders = 0;
     await splitPages([{ ...file, pages: fresh() }], settings({ mode: "per_page" }));
@@ -132,7 +169,11 @@ describe("rendering only when needed", () => {
     const pdf = await convertFile(`${CORPORA}splitting/paperless-barcodes/patch-code-t-middle.pdf`);
     const tagged = await convertFile(`${CORPORA}splitting/paperless-barcodes/split-by-tag-basic.pdf`);
     try {
-      expect(pdf.pages.map((p) => [p.text_source, p.paints_images])).toEqual([["text_layer", false], ["none", undefined], ["text_layer", false]]);
+      expect(pdf.pages.map((p) => [p.text_source, p.paints_images])).toEqual([
+        ["text_layer", false],
+        ["none", undefined],
+        ["text_layer", false],
+      ]);
       // Pages 2 and 4 carry a barcode image next to their text.
       expect(tagged.pages.map((p) => p.paints_images)).toEqual([false, true, false, true, false, false]);
     } finally {
@@ -177,14 +218,30 @@ describe("barcode detection", () => {
 describe("settings and the results `split` object", () => {
   test("defaults are complete and invalid settings list every problem", () => {
     const s = SplitSettingsSchema.parse({});
-    expect(s).toMatchObject({ enabled: true, mode: "intelligent", separator: { patch_t: true, keep_separator: false } });
-    const bad = SplitSettingsSchema.safeParse({ mode: "by_magic", pages_per_document: 0, separator: { barcodes: [{ pattern: "(" }, { keep: true }] } });
+    expect(s).toMatchObject({
+      enabled: true,
+      mode: "intelligent",
+      separator: { patch_t: true, keep_separator: false },
+    });
+    const bad = SplitSettingsSchema.safeParse({
+      mode: "by_magic",
+      pages_per_document: 0,
+      separator: { barcodes: [{ pattern: "(" }, { keep: true }] },
+    });
     expect(bad.success).toBe(false);
-    expect(bad.error!.issues.map((i) => i.path.join("."))).toEqual(["mode", "pages_per_document", "separator.barcodes.0.pattern", "separator.barcodes.1"]);
+    expect(bad.error!.issues.map((i) => i.path.join("."))).toEqual([
+      "mode",
+      "pages_per_document",
+      "separator.barcodes.0.pattern",
+      "separator.barcodes.1",
+    ]);
   });
 
   test("splitInfoOf reports mode, policy, confidence, review flag, pages, files and dropped separators", async () => {
-    const files = textFiles([{ policy: "inherit", pages: ["x", "y"] }, { policy: "inherit", pages: ["z"] }]);
+    const files = textFiles([
+      { policy: "inherit", pages: ["x", "y"] },
+      { policy: "inherit", pages: ["z"] },
+    ]);
     const s = settings({ mode: "fixed_pages", pages_per_document: 3 });
     const [span] = await splitPages(files, s);
     expect(splitInfoOf({ ...span, separator_pages: [9] }, s, files, 0.7)).toEqual({

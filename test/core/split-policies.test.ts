@@ -42,16 +42,29 @@ describe("per-file split policies (spec rules 1-9)", () => {
         { policy: "inherit", pages: ["d1"] },
       ]);
     // Control: with inherit everywhere, fixed chunks of 3 run across file borders.
-    expect(groups(await splitPages(around("inherit"), fixed3))).toEqual([[1, 2, 3], [4, 5, 6]]);
+    expect(groups(await splitPages(around("inherit"), fixed3))).toEqual([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
     for (const policy of ["single_document", "self_contained"] as const) {
       expect(groups(await splitPages(around(policy), fixed3))).toEqual([[1, 2], [3], [4, 5, 6]]);
     }
     // Intelligent mode: the page after the breaking file continues A-1 by content, yet must not join it.
-    const a = [invoicePage({ vendor: "Alpha", number: "A-1", page: 1, of: 3 }), invoicePage({ vendor: "Alpha", number: "A-1", page: 2, of: 3 })];
+    const a = [
+      invoicePage({ vendor: "Alpha", number: "A-1", page: 1, of: 3 }),
+      invoicePage({ vendor: "Alpha", number: "A-1", page: 2, of: 3 }),
+    ];
     const c = [invoicePage({ vendor: "Alpha", number: "A-1", page: 3, of: 3 })];
-    const files = textFiles([{ policy: "inherit", pages: a }, { policy: "self_contained", pages: ["note"] }, { policy: "inherit", pages: c }]);
+    const files = textFiles([
+      { policy: "inherit", pages: a },
+      { policy: "self_contained", pages: ["note"] },
+      { policy: "inherit", pages: c },
+    ]);
     expect(groups(await splitPages(files, settings({ mode: "intelligent" })))).toEqual([[1, 2], [3], [4]]);
-    const joined = textFiles([{ policy: "inherit", pages: a }, { policy: "inherit", pages: c }]);
+    const joined = textFiles([
+      { policy: "inherit", pages: a },
+      { policy: "inherit", pages: c },
+    ]);
     expect(groups(await splitPages(joined, settings({ mode: "intelligent" })))).toEqual([[1, 2, 3]]);
   });
 
@@ -76,16 +89,27 @@ describe("per-file split policies (spec rules 1-9)", () => {
   });
 
   test("rule 4: policies persist, so re-running Split on the stored transaction gives the same documents", async () => {
-    const pdf = await convertFile(CORPORA + "splitting/paperless-barcodes/patch-code-t-middle.pdf", { fileIndex: 1, firstPageNumber: 3, maxSidePx: 842 });
+    const pdf = await convertFile(CORPORA + "splitting/paperless-barcodes/patch-code-t-middle.pdf", {
+      fileIndex: 1,
+      firstPageNumber: 3,
+      maxSidePx: 842,
+    });
     try {
       const stored = JSON.stringify([
         { index: 0, filename: "a.txt", policy: "single_document" },
         { index: 1, filename: "scan.pdf", policy: "self_contained" },
       ]);
       const build = () => {
-        const [a, b] = JSON.parse(stored) as Array<{ index: number; filename: string; policy: "single_document" | "self_contained" }>;
+        const [a, b] = JSON.parse(stored) as Array<{
+          index: number;
+          filename: string;
+          policy: "single_document" | "self_contained";
+        }>;
         const [textFile] = textFiles([{ policy: a.policy, pages: twoInvoices.slice(0, 2) }]);
-        return [{ ...a, pages: textFile.pages }, { ...b, pages: pdf.pages }];
+        return [
+          { ...a, pages: textFile.pages },
+          { ...b, pages: pdf.pages },
+        ];
       };
       const s = settings({ mode: "per_file" });
       const first = await splitPages(build(), s);
@@ -106,7 +130,11 @@ describe("per-file split policies (spec rules 1-9)", () => {
     ]);
     for (const mode of ["per_page", "intelligent", "separator"] as const) {
       const spans = await splitPages(files, settings({ enabled: false, mode }));
-      expect(groups(spans)).toEqual([[1, 2, 3], [4, 5, 6], [7, 8]]);
+      expect(groups(spans)).toEqual([
+        [1, 2, 3],
+        [4, 5, 6],
+        [7, 8],
+      ]);
       expect(spans.map((s) => s.policy)).toEqual(["self_contained", "inherit", "single_document"]);
       expect(spans.every((s) => s.reason.includes("disabled"))).toBe(true);
     }
@@ -126,7 +154,10 @@ describe("per-file split policies (spec rules 1-9)", () => {
   test("rule 7: intelligent_llm_per_source behaves as if every file were self_contained", async () => {
     const a = [invoicePage({ vendor: "Alpha", number: "A-1", page: 1, of: 2 })];
     const b = [invoicePage({ vendor: "Alpha", number: "A-1", page: 2, of: 2 }), ...twoInvoices.slice(2)];
-    const files = textFiles([{ policy: "inherit", pages: a }, { policy: "inherit", pages: b }]);
+    const files = textFiles([
+      { policy: "inherit", pages: a },
+      { policy: "inherit", pages: b },
+    ]);
     // Plain intelligent mode joins the continuation page across the file border...
     expect(groups(await splitPages(files, settings({ mode: "intelligent" })))).toEqual([[1, 2], [3]]);
     // ...per-source mode never crosses it, yet still splits inside each file.
@@ -171,25 +202,33 @@ describe("per-file split policies (spec rules 1-9)", () => {
       "Please find two invoices attached.",
       "--b1",
       'Content-Type: text/plain; name="inv-1.txt"',
-      "Content-Disposition: attachment; filename=\"inv-1.txt\"",
+      'Content-Disposition: attachment; filename="inv-1.txt"',
       "",
       twoInvoices.join("\f"),
       "--b1",
       'Content-Type: text/plain; name="inv-2.txt"',
-      "Content-Disposition: attachment; filename=\"inv-2.txt\"",
+      'Content-Disposition: attachment; filename="inv-2.txt"',
       "",
       "Another page",
       "--b1--",
       "",
     ].join("\r\n");
-    const sources = expandEmailSource({ index: 0, filename: "mail.eml", content_type: "message/rfc822", data: new TextEncoder().encode(eml), split_policy: "inherit" });
+    const sources = expandEmailSource({
+      index: 0,
+      filename: "mail.eml",
+      content_type: "message/rfc822",
+      data: new TextEncoder().encode(eml),
+      split_policy: "inherit",
+    });
     expect(sources.map((s) => [s.filename, s.split_policy])).toEqual([
       ["mail.txt", "single_document"],
       ["inv-1.txt", "inherit"],
       ["inv-2.txt", "inherit"],
     ]);
     // Through Split: the body stays one document; attachment pages follow the project mode.
-    const files = textFiles(sources.map((s) => ({ policy: s.split_policy, pages: new TextDecoder().decode(s.data).split("\f") })));
+    const files = textFiles(
+      sources.map((s) => ({ policy: s.split_policy, pages: new TextDecoder().decode(s.data).split("\f") })),
+    );
     const spans = await splitPages(files, settings({ mode: "per_page" }));
     expect(groups(spans)).toEqual([[1], [2], [3], [4], [5]]);
     expect(spans[0].policy).toBe("single_document");

@@ -9,7 +9,12 @@ import { toGrey } from "../../src/core/split/raster";
 test("a grey raster's box downscale is each block's mean, rounded as a clamped byte store rounds", () => {
   let seed = 7;
   const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  for (const [w, h, maxSide] of [[53, 41, 20], [200, 90, 40], [37, 300, 50], [64, 64, 64]] as const) {
+  for (const [w, h, maxSide] of [
+    [53, 41, 20],
+    [200, 90, 40],
+    [37, 300, 50],
+    [64, 64, 64],
+  ] as const) {
     const data = Uint8Array.from({ length: w * h }, () => Math.floor(random() * 256));
     const grey = toGrey({ data, width: w, height: h, channels: 1 }, maxSide);
     const factor = Math.max(1, Math.ceil(Math.max(w, h) / maxSide));
@@ -18,7 +23,8 @@ test("a grey raster's box downscale is each block's mean, rounded as a clamped b
     for (let y = 0; y < grey.height; y++) {
       for (let x = 0; x < grey.width; x++) {
         let sum = 0;
-        for (let dy = 0; dy < factor; dy++) for (let dx = 0; dx < factor; dx++) sum += data[(y * factor + dy) * w + x * factor + dx]!;
+        for (let dy = 0; dy < factor; dy++)
+          for (let dx = 0; dx < factor; dx++) sum += data[(y * factor + dy) * w + x * factor + dx]!;
         expected[y * grey.width + x] = sum / (factor * factor);
       }
     }

@@ -1,9 +1,22 @@
 import { describe, expect, test } from "bun:test";
 import type { DocumentResult, FieldResult, FieldValue } from "../../src/core/model";
 import { defaultProject, parseProjectSettings } from "../../src/core/project";
-import { overallStatus, transactionStatus, validateDocument, validateTransaction } from "../../src/core/stages/validate";
+import {
+  overallStatus,
+  transactionStatus,
+  validateDocument,
+  validateTransaction,
+} from "../../src/core/stages/validate";
 
-const field = (value: FieldValue): FieldResult => ({ name: "x", value, confidence: 1, bounding_boxes: [], reasoning: "", review_required: false, is_confirmed: null });
+const field = (value: FieldValue): FieldResult => ({
+  name: "x",
+  value,
+  confidence: 1,
+  bounding_boxes: [],
+  reasoning: "",
+  review_required: false,
+  is_confirmed: null,
+});
 
 function doc(values: Record<string, FieldValue>, classId = "invoice", index = 0): DocumentResult {
   return {
@@ -11,8 +24,24 @@ function doc(values: Record<string, FieldValue>, classId = "invoice", index = 0)
     document_index: index,
     document_type: classId,
     classification_confidence: 1,
-    classification: { class_id: classId, type: classId, confidence: 1, reasoning: "", alternatives: [], confirmed: null, review_required: false },
-    split: { mode: "per_file", policy: "inherit", confidence: 1, reason: "", review_required: false, page_numbers: [1], source_file_indexes: [0] },
+    classification: {
+      class_id: classId,
+      type: classId,
+      confidence: 1,
+      reasoning: "",
+      alternatives: [],
+      confirmed: null,
+      review_required: false,
+    },
+    split: {
+      mode: "per_file",
+      policy: "inherit",
+      confidence: 1,
+      reason: "",
+      review_required: false,
+      page_numbers: [1],
+      source_file_indexes: [0],
+    },
     fields: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, field(v)])),
   };
 }
@@ -25,7 +54,10 @@ const good = {
   subtotal_amount: 100,
   tax_amount: 19,
   total_amount: 119,
-  line_items: [{ description: "a", quantity: 1, unit_price: 60, amount: 60 }, { description: "b", quantity: 1, unit_price: 40, amount: 40 }],
+  line_items: [
+    { description: "a", quantity: 1, unit_price: 60, amount: 60 },
+    { description: "b", quantity: 1, unit_price: 40, amount: 40 },
+  ],
 };
 
 describe("validateDocument with the default rules", () => {
@@ -49,7 +81,14 @@ describe("validateDocument with the default rules", () => {
   });
 
   test("line amounts that do not add up to the subtotal and a due date before the invoice date are reported", () => {
-    const v = validateDocument(doc({ ...good, due_date: "2024-02-01", line_items: [{ description: "a", quantity: 1, unit_price: 60, amount: 60 }] }), defaultProject)!;
+    const v = validateDocument(
+      doc({
+        ...good,
+        due_date: "2024-02-01",
+        line_items: [{ description: "a", quantity: 1, unit_price: 60, amount: 60 }],
+      }),
+      defaultProject,
+    )!;
     const failed = v.rule_results.filter((r) => r.status !== "success").map((r) => r.rule_id);
     expect(failed.sort()).toEqual(["due_date_not_before_invoice_date", "line_items_sum_to_subtotal"]);
   });
@@ -57,7 +96,10 @@ describe("validateDocument with the default rules", () => {
   test("without a subtotal, line items are checked against total − tax: 3.89 of items against a 34.73 total warns", () => {
     const { subtotal_amount: _, ...noSubtotal } = good;
     const items = [{ description: "Exchange 2010", quantity: 1, unit_price: 3.89, amount: 3.89 }];
-    const v = validateDocument(doc({ ...noSubtotal, tax_amount: null, total_amount: 34.73, line_items: items }), defaultProject)!;
+    const v = validateDocument(
+      doc({ ...noSubtotal, tax_amount: null, total_amount: 34.73, line_items: items }),
+      defaultProject,
+    )!;
     const r = v.rule_results.find((x) => x.rule_id === "line_items_sum_to_subtotal")!;
     expect(r.status).toBe("warning");
     expect(r.message).toContain("3.89");
@@ -67,15 +109,27 @@ describe("validateDocument with the default rules", () => {
     const all = validateDocument(doc({ ...noSubtotal, tax_amount: 19, total_amount: 119 }), defaultProject);
     expect(all).toBeUndefined();
     // A row whose amount was not read leaves the amounts read to add up on their own.
-    const partial = validateDocument(doc({ ...good, line_items: [...good.line_items, { description: "c", quantity: 1, unit_price: null, amount: null }] }), defaultProject);
+    const partial = validateDocument(
+      doc({
+        ...good,
+        line_items: [...good.line_items, { description: "c", quantity: 1, unit_price: null, amount: null }],
+      }),
+      defaultProject,
+    );
     expect(partial).toBeUndefined();
   });
 
   test("gross line amounts that add up to the total (tax included) pass, naming the total; adding up to neither warns", () => {
-    const gross = [{ description: "a", quantity: 1, unit_price: 71.4, amount: 71.4 }, { description: "b", quantity: 1, unit_price: 47.6, amount: 47.6 }];
+    const gross = [
+      { description: "a", quantity: 1, unit_price: 71.4, amount: 71.4 },
+      { description: "b", quantity: 1, unit_price: 47.6, amount: 47.6 },
+    ];
     const v = validateDocument(doc({ ...good, line_items: gross }), defaultProject);
     expect(v).toBeUndefined();
-    const off = validateDocument(doc({ ...good, line_items: [{ ...gross[0]!, amount: 80 }, gross[1]!] }), defaultProject)!;
+    const off = validateDocument(
+      doc({ ...good, line_items: [{ ...gross[0]!, amount: 80 }, gross[1]!] }),
+      defaultProject,
+    )!;
     const r = off.rule_results.find((x) => x.rule_id === "line_items_sum_to_subtotal")!;
     expect(r.status).toBe("warning");
     expect(r.message).toContain("127.60");
@@ -122,19 +176,34 @@ describe("configurable rules", () => {
   });
 
   test("a number repeated across documents is a transaction warning; unique numbers succeed", () => {
-    const dup = validateTransaction([doc(good, "invoice", 0), doc(good, "invoice", 1), doc({ ...good, invoice_number: "B-2" }, "invoice", 2)], project);
+    const dup = validateTransaction(
+      [doc(good, "invoice", 0), doc(good, "invoice", 1), doc({ ...good, invoice_number: "B-2" }, "invoice", 2)],
+      project,
+    );
     expect(dup).toHaveLength(1);
     expect(dup[0]!.status).toBe("warning");
     expect(dup[0]!.message).toContain("documents 0, 1");
-    expect(validateTransaction([doc(good, "invoice", 0), doc({ ...good, invoice_number: "B-2" }, "invoice", 1)], project)[0]!.status).toBe("success");
+    expect(
+      validateTransaction([doc(good, "invoice", 0), doc({ ...good, invoice_number: "B-2" }, "invoice", 1)], project)[0]!
+        .status,
+    ).toBe("success");
     expect(validateTransaction([], project)).toEqual([]);
   });
 });
 
 describe("default transaction rules", () => {
   test("the same invoice number twice in one transaction is a warning; receipts are not checked", () => {
-    const r = validateTransaction([doc(good, "invoice", 0), doc(good, "invoice", 1), doc(good, "receipt", 2)], defaultProject);
-    expect(r).toEqual([expect.objectContaining({ rule_id: "invoice_number_unique", status: "warning", message: expect.stringContaining("documents 0, 1") })]);
+    const r = validateTransaction(
+      [doc(good, "invoice", 0), doc(good, "invoice", 1), doc(good, "receipt", 2)],
+      defaultProject,
+    );
+    expect(r).toEqual([
+      expect.objectContaining({
+        rule_id: "invoice_number_unique",
+        status: "warning",
+        message: expect.stringContaining("documents 0, 1"),
+      }),
+    ]);
   });
 });
 

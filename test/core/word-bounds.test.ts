@@ -43,8 +43,18 @@ const matches = (re: RegExp, text: string) => [...text.matchAll(re)].map((m) => 
 
 async function corpusText(): Promise<string> {
   const texts: string[] = [];
-  for (const name of readdirSync(CORPUS).filter((n) => n.endsWith(".pdf")).sort()) {
-    const converted = await convertSource({ index: 0, filename: name, data: new Uint8Array(readFileSync(path.join(CORPUS, name))), split_policy: "auto" } as never, { firstPageNumber: 1, maxPages: 3 } as never);
+  for (const name of readdirSync(CORPUS)
+    .filter((n) => n.endsWith(".pdf"))
+    .sort()) {
+    const converted = await convertSource(
+      {
+        index: 0,
+        filename: name,
+        data: new Uint8Array(readFileSync(path.join(CORPUS, name))),
+        split_policy: "auto",
+      } as never,
+      { firstPageNumber: 1, maxPages: 3 } as never,
+    );
     texts.push(...converted.pages.map((p) => p.text));
     await converted.close?.();
   }
@@ -63,7 +73,9 @@ test("labels, cue words and allowed values match the same with either word-bound
   for (const label of labels) {
     const bare = fold(label.replace(/^\^/, "")).toLowerCase();
     // The label between letters, digits, signs and ordinals, accented and not.
-    const edges = ["", "x", "é", "1", "#", " ", "-", "º", "ª", "ß"].flatMap((a) => ["", "s", "é", "1", "º", "ª", ".", ":", " 12"].map((b) => `${a}${bare}${b}`));
+    const edges = ["", "x", "é", "1", "#", " ", "-", "º", "ª", "ß"].flatMap((a) =>
+      ["", "s", "é", "1", "º", "ª", ".", ":", " 12"].map((b) => `${a}${bare}${b}`),
+    );
     for (const text of [corpus, fold(corpus).toLowerCase(), edges.join("\n"), edges.join(" ")]) {
       const reference = matches(classLabelRegex(label), text);
       expect(matches(labelRegex(label), text)).toEqual(reference);
@@ -75,7 +87,9 @@ test("labels, cue words and allowed values match the same with either word-bound
     const body = escape(fold(word.toLowerCase()));
     const reference = new RegExp(`(?<![\\p{L}\\p{N}])${body}(?:s|es)?(?![\\p{L}\\p{N}])`, "giu");
     const rewritten = new RegExp(`${NO_ALNUM_BEFORE}${body}(?:s|es)?${NO_ALNUM_AFTER}`, "giu");
-    const edges = ["", "x", "é", "1", " "].flatMap((a) => ["", "s", "es", "é", "1", " "].map((b) => `${a}${word}${b}`)).join("\n");
+    const edges = ["", "x", "é", "1", " "]
+      .flatMap((a) => ["", "s", "es", "é", "1", " "].map((b) => `${a}${word}${b}`))
+      .join("\n");
     for (const text of [fold(corpus).toLowerCase(), edges, fold(edges).toLowerCase()]) {
       const expected = matches(reference, text);
       expect(matches(rewritten, text)).toEqual(expected);

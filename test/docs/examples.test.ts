@@ -24,12 +24,18 @@ export function wordsOf(line: string): string[] {
 
 /** `docproc …` lines of the markdown files: in sh code blocks and in backticked table cells. */
 function documentedLines(): Array<{ where: string; line: string }> {
-  const files = ["README.md", ...readdirSync(path.join(REPO, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+  const files = [
+    "README.md",
+    ...readdirSync(path.join(REPO, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => `docs/${f}`),
+  ];
   const found: Array<{ where: string; line: string }> = [];
   for (const file of files) {
     const md = readFileSync(path.join(REPO, file), "utf8");
     for (const block of md.matchAll(/^```(?:sh|bash)?\n([\s\S]*?)^```/gm)) {
-      for (const line of block[1]!.split("\n")) if (/^(?:[A-Z_][A-Z0-9_]*=\S+\s+)*docproc\s/.test(line.trim())) found.push({ where: file, line: line.trim() });
+      for (const line of block[1]!.split("\n"))
+        if (/^(?:[A-Z_][A-Z0-9_]*=\S+\s+)*docproc\s/.test(line.trim())) found.push({ where: file, line: line.trim() });
     }
     for (const row of md.matchAll(/^\|.*\| `(docproc [^`]+)` \|$/gm)) found.push({ where: file, line: row[1]! });
   }
@@ -54,7 +60,12 @@ async function problemOf(line: string): Promise<string | null> {
 }
 
 test("the words of a command line: quotes kept together, env assignments and redirects dropped", () => {
-  expect(wordsOf(`ADMIN_API_KEY=x docproc serve --data "my data" > log # note`)).toEqual(["docproc", "serve", "--data", "my data"]);
+  expect(wordsOf(`ADMIN_API_KEY=x docproc serve --data "my data" > log # note`)).toEqual([
+    "docproc",
+    "serve",
+    "--data",
+    "my data",
+  ]);
   expect(wordsOf("docproc process in/ --json | jq .")).toEqual(["docproc", "process", "in/", "--json"]);
 });
 
@@ -63,7 +74,9 @@ test("every help example of every command parses", async () => {
   let checked = 0;
   for (const [id, Cmd] of Object.entries(COMMANDS)) {
     for (const example of (Cmd.examples ?? []) as Array<string | { command: string }>) {
-      const text = (typeof example === "string" ? example : example.command).replaceAll("<%= config.bin %>", "docproc").replaceAll("<%= command.id %>", id);
+      const text = (typeof example === "string" ? example : example.command)
+        .replaceAll("<%= config.bin %>", "docproc")
+        .replaceAll("<%= command.id %>", id);
       for (const line of text.split("\n").filter((l) => wordsOf(l).includes("docproc"))) {
         checked++;
         const problem = await problemOf(line);

@@ -42,11 +42,19 @@ function stripCode(markdown: string): string {
 /** Relative link targets of a markdown file: [text](target) and [text]: target. */
 export function relativeLinks(markdown: string): string[] {
   const text = stripCode(markdown);
-  const targets = [...text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g), ...text.matchAll(/^\s*\[[^\]]+\]:\s*(\S+)/gm)].map((m) => m[1]);
+  const targets = [
+    ...text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g),
+    ...text.matchAll(/^\s*\[[^\]]+\]:\s*(\S+)/gm),
+  ].map((m) => m[1]);
   return targets.filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t));
 }
 
-const files = ["README.md", ...readdirSync(path.join(REPO, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const files = [
+  "README.md",
+  ...readdirSync(path.join(REPO, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 test("every relative link in README.md and docs/*.md resolves, fragments included", () => {
   const broken: string[] = [];
@@ -61,7 +69,12 @@ test("every relative link in README.md and docs/*.md resolves, fragments include
         broken.push(`${file}: ${link} (no such file)`);
         continue;
       }
-      if (fragment && statSync(resolved).isFile() && resolved.endsWith(".md") && !anchorsOf(readFileSync(resolved, "utf8")).has(fragment.toLowerCase())) {
+      if (
+        fragment &&
+        statSync(resolved).isFile() &&
+        resolved.endsWith(".md") &&
+        !anchorsOf(readFileSync(resolved, "utf8")).has(fragment.toLowerCase())
+      ) {
         broken.push(`${file}: ${link} (no heading #${fragment})`);
       }
     }
@@ -71,9 +84,12 @@ test("every relative link in README.md and docs/*.md resolves, fragments include
 });
 
 test("the checker finds what it must: links outside code, GitHub's anchors", () => {
-  const md = "See [a](docs/a.md#b-c) and [x](https://example.com), `[not](a link)`.\n```\n[nor](this.md)\n```\n[ref]: ../up.md\n";
+  const md =
+    "See [a](docs/a.md#b-c) and [x](https://example.com), `[not](a link)`.\n```\n[nor](this.md)\n```\n[ref]: ../up.md\n";
   expect(relativeLinks(md)).toEqual(["docs/a.md#b-c", "../up.md"]);
-  expect(slugOf("Accuracy: `docproc eval` over the repository's corpora")).toBe("accuracy-docproc-eval-over-the-repositorys-corpora");
+  expect(slugOf("Accuracy: `docproc eval` over the repository's corpora")).toBe(
+    "accuracy-docproc-eval-over-the-repositorys-corpora",
+  );
   expect(anchorsOf("# A\n## A\n```\n# not a heading\n```\n")).toEqual(new Set(["a", "a-1"]));
 });
 

@@ -15,7 +15,13 @@ import type { BtNode } from "../../src/core/einvoice/model";
 import { parseXml, type XNode } from "../../src/core/einvoice/xml";
 
 const ROOT = path.join(import.meta.dir, "../../fixtures/corpora/einvoice-rules/xrechnung/test/instances");
-const FILES = readdirSync(ROOT).flatMap((sub) => readdirSync(path.join(ROOT, sub)).filter((f) => f.endsWith(".xml")).map((f) => path.join(ROOT, sub, f))).sort();
+const FILES = readdirSync(ROOT)
+  .flatMap((sub) =>
+    readdirSync(path.join(ROOT, sub))
+      .filter((f) => f.endsWith(".xml"))
+      .map((f) => path.join(ROOT, sub, f)),
+  )
+  .sort();
 
 /** BT-by-BT list: `BG-25[2]/BT-131 = 10.00`, so a failure names the term that changed. */
 function flatten(n: BtNode, prefix = "", out: string[] = []): string[] {
@@ -38,9 +44,19 @@ function leaves(n: XNode, at: string, out: Array<[string, string]> = []): Array<
 
 /** Syntax constants (code "VAT", date format 102, type codes of references) and elements EN 16931 has no term for. */
 const NOT_EN16931 = [
-  /\/@format$/, /TaxScheme\/ID/, /\/ID\/@schemeID$/, /ReferencedDocument\/TypeCode$/, /SpecifiedProcuringProject\/Name$/, /CardAccount\/NetworkID$/,
-  /\/IncludedNote\/(Content|SubjectCode)$/, /^\/(Invoice|CreditNote)\/Note$/, // compared through the model (UBL "#code#text")
-  /SubInvoiceLine/, /PrepaidPayment/, /CreditAccount/, /OrderLineReference\/OrderReference/, /PayerSpecifiedDebtorFinancialInstitution/, // XRechnung extensions, non-EN UBL
+  /\/@format$/,
+  /TaxScheme\/ID/,
+  /\/ID\/@schemeID$/,
+  /ReferencedDocument\/TypeCode$/,
+  /SpecifiedProcuringProject\/Name$/,
+  /CardAccount\/NetworkID$/,
+  /\/IncludedNote\/(Content|SubjectCode)$/,
+  /^\/(Invoice|CreditNote)\/Note$/, // compared through the model (UBL "#code#text")
+  /SubInvoiceLine/,
+  /PrepaidPayment/,
+  /CreditAccount/,
+  /OrderLineReference\/OrderReference/,
+  /PayerSpecifiedDebtorFinancialInstitution/, // XRechnung extensions, non-EN UBL
   /DefinedTradeContact\/DepartmentName$/, // BT-41 is the person or the department: with both, CII keeps the person
   /TaxTotalAmount\/@currencyID$/,
   /GrossPriceProductTradePrice\/BasisQuantity$/, // BT-149 is one base quantity for the gross and the net price
@@ -67,7 +83,10 @@ describe("e-invoice round trip on the XRechnung instances", () => {
         const [had, has] = [new Set(before), new Set(after)];
         const lost = before.filter((x) => !has.has(x));
         const added = after.filter((x) => !had.has(x));
-        if (lost.length || added.length) failures.push(`${path.basename(file)} ${model.syntax}→${syntax}: lost ${lost.join("; ")} added ${added.join("; ")}`);
+        if (lost.length || added.length)
+          failures.push(
+            `${path.basename(file)} ${model.syntax}→${syntax}: lost ${lost.join("; ")} added ${added.join("; ")}`,
+          );
         compared += before.join("\n").split(" = ").length - 1;
       }
     }
@@ -81,7 +100,11 @@ describe("e-invoice round trip on the XRechnung instances", () => {
     for (const file of FILES) {
       const xml = readFileSync(file);
       const model = readEInvoiceModel(xml)!;
-      const out = new Set(leaves(parseXml(writeEInvoice(model.data, model.syntax === "UBL" ? "CII" : "UBL")), "").map(([, v]) => dateless(v)));
+      const out = new Set(
+        leaves(parseXml(writeEInvoice(model.data, model.syntax === "UBL" ? "CII" : "UBL")), "").map(([, v]) =>
+          dateless(v),
+        ),
+      );
       for (const [p, v] of leaves(parseXml(xml), "")) {
         if (out.has(dateless(v)) || NOT_EN16931.some((r) => r.test(p))) continue;
         missing.set(p, (missing.get(p) ?? 0) + 1);
@@ -106,7 +129,8 @@ describe("e-invoice round trip on the XRechnung instances", () => {
     const unordered = new Set<string>();
     for (const file of FILES) {
       const model = readEInvoiceModel(readFileSync(file))!;
-      for (const syntax of ["UBL", "CII"] as const) unorderedElements(buildTree(model.data, syntax), syntax).forEach((u) => unordered.add(`${syntax} ${u}`));
+      for (const syntax of ["UBL", "CII"] as const)
+        unorderedElements(buildTree(model.data, syntax), syntax).forEach((u) => unordered.add(`${syntax} ${u}`));
     }
     expect([...unordered]).toEqual([]);
   }, 60_000);

@@ -13,7 +13,9 @@ import { RULES_DIR } from "./validate-cases";
 const KEY = "einv-key";
 const dir = makeTempDir("einv-api");
 let server: Served;
-beforeAll(async () => { server = await spawnServe({ dataDir: path.join(dir, "data"), port: await freePort(), key: KEY }); });
+beforeAll(async () => {
+  server = await spawnServe({ dataDir: path.join(dir, "data"), port: await freePort(), key: KEY });
+});
 afterAll(async () => {
   server?.proc.kill("SIGTERM");
   await server?.proc.exited;
@@ -22,11 +24,17 @@ afterAll(async () => {
 
 const api = async (method: string, url: string, body?: unknown) => {
   const res = await fetch(`${server.base}${url}`, requestInit(method, { "x-api-key": KEY }, body));
-  return { status: res.status, json: res.headers.get("content-type")?.includes("json") ? ((await res.json()) as any) : null };
+  return {
+    status: res.status,
+    json: res.headers.get("content-type")?.includes("json") ? ((await res.json()) as any) : null,
+  };
 };
 
 test("a transaction's documents carry the e-invoice rules that fired: id, severity, message, XPath", async () => {
-  const xml = readFileSync(path.join(RULES_DIR, "xrechnung/test/instances/ubl-inv/ubl-inv-br-de-1-test.xml"), "utf8").replace(/<cbc:ID>[^<]*<\/cbc:ID>/, "");
+  const xml = readFileSync(
+    path.join(RULES_DIR, "xrechnung/test/instances/ubl-inv/ubl-inv-br-de-1-test.xml"),
+    "utf8",
+  ).replace(/<cbc:ID>[^<]*<\/cbc:ID>/, "");
   const project = await api("POST", "/tenants/default/projects", { name: "E-invoices" });
   const created = await api("POST", `/tenants/default/projects/${project.json.project_id}/transactions`, {});
   const form = new FormData();
@@ -35,7 +43,10 @@ test("a transaction's documents carry the e-invoice rules that fired: id, severi
   expect((await api("POST", created.json.files_url, form)).status).toBeLessThan(300);
   const started = await api("POST", created.json.start_url, {});
   let status = "";
-  for (const deadline = Date.now() + 120_000; Date.now() < deadline && status !== "completed" && status !== "failed";) {
+  for (
+    const deadline = Date.now() + 120_000;
+    Date.now() < deadline && status !== "completed" && status !== "failed";
+  ) {
     status = (await api("GET", started.json.poll_url)).json.status;
   }
   expect(status).toBe("completed");
@@ -43,7 +54,12 @@ test("a transaction's documents carry the e-invoice rules that fired: id, severi
   const v = docs[0].validation;
   expect(v.overall_status).toBe("error");
   expect(v.rule_results.find((r: any) => r.rule_id === "BR-02")).toEqual({
-    rule_id: "BR-02", status: "error", origin: "einvoice", severity: "fatal", xpath: "/ubl:Invoice[1]",
-    message: "[BR-02]-An Invoice shall have an Invoice number (BT-1).", field_ids: ["invoice_number"],
+    rule_id: "BR-02",
+    status: "error",
+    origin: "einvoice",
+    severity: "fatal",
+    xpath: "/ubl:Invoice[1]",
+    message: "[BR-02]-An Invoice shall have an Invoice number (BT-1).",
+    field_ids: ["invoice_number"],
   });
 }, 180_000);

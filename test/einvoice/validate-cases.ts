@@ -18,36 +18,66 @@ import type { RuleSetId } from "../../src/core/einvoice/validate/rulesets";
 export const RULES_DIR = join(import.meta.dir, "../../fixtures/corpora/einvoice-rules");
 const VEFA = "http://difi.no/xsd/vefa/validator/1.0";
 
-export interface Expect { rule_id: string; must: "pass" | "fire" | "warning" | "fatal" }
-export interface Case { name: string; ruleSet: RuleSetId; doc: Document; expect: Expect[] }
+export interface Expect {
+  rule_id: string;
+  must: "pass" | "fire" | "warning" | "fatal";
+}
+export interface Case {
+  name: string;
+  ruleSet: RuleSetId;
+  doc: Document;
+  expect: Expect[];
+}
 
 export function en16931Cases(): Case[] {
   const out: Case[] = [];
-  for (const [dir, ruleSet] of [["Invoice-unit-UBL", "EN16931-UBL"], ["CreditNote-unit-UBL", "EN16931-UBL"], ["cii", "EN16931-CII"]] as const) {
+  for (const [dir, ruleSet] of [
+    ["Invoice-unit-UBL", "EN16931-UBL"],
+    ["CreditNote-unit-UBL", "EN16931-UBL"],
+    ["cii", "EN16931-CII"],
+  ] as const) {
     const base = join(RULES_DIR, "en16931/test", dir);
-    for (const f of readdirSync(base).filter((n) => n.endsWith(".xml")).sort()) {
+    for (const f of readdirSync(base)
+      .filter((n) => n.endsWith(".xml"))
+      .sort()) {
       const set = parseXmlDocument(readFileSync(join(base, f), "utf8")).documentElement!;
-      set.children.filter((c) => c.localName === "test").forEach((test, i) => {
-        const assert = test.children.find((c) => c.namespaceURI === VEFA && c.localName === "assert")!;
-        const invoice = test.children.find((c) => c.namespaceURI !== VEFA)!;
-        const expect = assert.children.filter((e) => ["success", "warning", "error"].includes(e.localName)).map((e): Expect => ({
-          rule_id: e.textContent!.trim(), must: e.localName === "success" ? "pass" : e.localName === "warning" ? "warning" : "fatal",
-        }));
-        out.push({ name: `${dir}/${f} test ${i + 1}`, ruleSet, doc: parseXmlDocument(serializeToWellFormedString(invoice)), expect });
-      });
+      set.children
+        .filter((c) => c.localName === "test")
+        .forEach((test, i) => {
+          const assert = test.children.find((c) => c.namespaceURI === VEFA && c.localName === "assert")!;
+          const invoice = test.children.find((c) => c.namespaceURI !== VEFA)!;
+          const expect = assert.children
+            .filter((e) => ["success", "warning", "error"].includes(e.localName))
+            .map(
+              (e): Expect => ({
+                rule_id: e.textContent!.trim(),
+                must: e.localName === "success" ? "pass" : e.localName === "warning" ? "warning" : "fatal",
+              }),
+            );
+          out.push({
+            name: `${dir}/${f} test ${i + 1}`,
+            ruleSet,
+            doc: parseXmlDocument(serializeToWellFormedString(invoice)),
+            expect,
+          });
+        });
     }
   }
   return out;
 }
 
-interface Instruction { attrs: Record<string, string>; index: number }
+interface Instruction {
+  attrs: Record<string, string>;
+  index: number;
+}
 
 function instructions(doc: Document): Instruction[] {
   const out: Instruction[] = [];
   let index = 0;
   const walk = (n: Node) => {
     for (const c of n.childNodes) {
-      if (c.nodeType === 7 && (c as any).target === "xmute") out.push({ attrs: piAttrs((c as any).data), index: index++ });
+      if (c.nodeType === 7 && (c as any).target === "xmute")
+        out.push({ attrs: piAttrs((c as any).data), index: index++ });
       else if (c.nodeType === 7) index++;
       if (c.nodeType === 1) walk(c);
     }
@@ -66,7 +96,12 @@ function piAttrs(data: string): Record<string, string> {
 function mutant(text: string, index: number, apply: (target: Element) => void): Document {
   const doc = parseXmlDocument(text);
   const pis: Node[] = [];
-  const walk = (n: Node) => { for (const c of n.childNodes) { if (c.nodeType === 7) pis.push(c); if (c.nodeType === 1) walk(c); } };
+  const walk = (n: Node) => {
+    for (const c of n.childNodes) {
+      if (c.nodeType === 7) pis.push(c);
+      if (c.nodeType === 1) walk(c);
+    }
+  };
   walk(doc);
   let target: Node | null = pis[index]!.nextSibling;
   while (target && target.nodeType !== 1) target = target.nextSibling;
@@ -79,14 +114,33 @@ function mutant(text: string, index: number, apply: (target: Element) => void): 
 function mutations(ins: Instruction): Array<{ label: string; apply: (el: Element) => void }> {
   const a = ins.attrs;
   const attr = a.attribute;
-  const setText = (el: Element, v: string) => { if (attr) el.setAttribute(attr, v); else el.textContent = v; };
+  const setText = (el: Element, v: string) => {
+    if (attr) el.setAttribute(attr, v);
+    else el.textContent = v;
+  };
   switch (a.mutator) {
-    case "identity": case "noop": return [{ label: "identity", apply: () => {} }];
-    case "remove": return [{ label: "remove", apply: (el) => (attr ? el.removeAttribute(attr) : el.parentNode!.removeChild(el)) }];
-    case "empty": return [{ label: "empty", apply: (el) => setText(el, "") }];
-    case "whitespace": return [{ label: "whitespace", apply: (el) => setText(el, ` \n\t${attr ? el.getAttribute(attr) : el.textContent}\t\n `) }];
-    case "code": return (a.values ?? "").split(a.separator || ",").map((v) => v.trim()).filter((v) => v !== "").map((v) => ({ label: `code ${JSON.stringify(v)}`, apply: (el: Element) => setText(el, v) }));
-    default: throw new Error(`xmute mutator ${a.mutator} is not supported by this harness`);
+    case "identity":
+    case "noop":
+      return [{ label: "identity", apply: () => {} }];
+    case "remove":
+      return [{ label: "remove", apply: (el) => (attr ? el.removeAttribute(attr) : el.parentNode!.removeChild(el)) }];
+    case "empty":
+      return [{ label: "empty", apply: (el) => setText(el, "") }];
+    case "whitespace":
+      return [
+        {
+          label: "whitespace",
+          apply: (el) => setText(el, ` \n\t${attr ? el.getAttribute(attr) : el.textContent}\t\n `),
+        },
+      ];
+    case "code":
+      return (a.values ?? "")
+        .split(a.separator || ",")
+        .map((v) => v.trim())
+        .filter((v) => v !== "")
+        .map((v) => ({ label: `code ${JSON.stringify(v)}`, apply: (el: Element) => setText(el, v) }));
+    default:
+      throw new Error(`xmute mutator ${a.mutator} is not supported by this harness`);
   }
 }
 
@@ -95,14 +149,28 @@ export function xrechnungCases(): Case[] {
   for (const dir of ["ubl-inv", "ubl-cn", "cii"]) {
     const ruleSet: RuleSetId = dir === "cii" ? "XRechnung-CII" : "XRechnung-UBL";
     const base = join(RULES_DIR, "xrechnung/test/instances", dir);
-    for (const f of readdirSync(base).filter((n) => n.endsWith(".xml")).sort()) {
+    for (const f of readdirSync(base)
+      .filter((n) => n.endsWith(".xml"))
+      .sort()) {
       const text = readFileSync(join(base, f), "utf8");
       for (const ins of instructions(parseXmlDocument(text))) {
-        const ids = (k: string) => (ins.attrs[k] ?? "").split(/[\s,]+/).filter(Boolean).map((s) => s.replace(/^[\w-]+:/, ""));
-        const expect: Expect[] = [...ids("schematron-valid").map((rule_id): Expect => ({ rule_id, must: "pass" })), ...ids("schematron-invalid").map((rule_id): Expect => ({ rule_id, must: "fire" }))];
+        const ids = (k: string) =>
+          (ins.attrs[k] ?? "")
+            .split(/[\s,]+/)
+            .filter(Boolean)
+            .map((s) => s.replace(/^[\w-]+:/, ""));
+        const expect: Expect[] = [
+          ...ids("schematron-valid").map((rule_id): Expect => ({ rule_id, must: "pass" })),
+          ...ids("schematron-invalid").map((rule_id): Expect => ({ rule_id, must: "fire" })),
+        ];
         if (!expect.length) continue;
         for (const m of mutations(ins)) {
-          out.push({ name: `${dir}/${f} #${ins.attrs.id ?? ins.index} ${m.label}`, ruleSet, doc: mutant(text, ins.index, m.apply), expect });
+          out.push({
+            name: `${dir}/${f} #${ins.attrs.id ?? ins.index} ${m.label}`,
+            ruleSet,
+            doc: mutant(text, ins.index, m.apply),
+            expect,
+          });
         }
       }
     }

@@ -13,12 +13,31 @@ import type { OcrEngine } from "../../src/core/engines/ocr";
 import { RULES_DIR } from "./validate-cases";
 import { cii } from "../core/einvoice-fixtures";
 
-const noOcr: OcrEngine = { name: "none", workers: 1, recognize: () => Promise.reject(new Error("no OCR expected")), close: async () => {} };
+const noOcr: OcrEngine = {
+  name: "none",
+  workers: 1,
+  recognize: () => Promise.reject(new Error("no OCR expected")),
+  close: async () => {},
+};
 const valid = readFileSync(join(RULES_DIR, "xrechnung/test/instances/ubl-inv/ubl-inv-br-de-1-test.xml"), "utf8");
 
 async function run(filename: string, data: Uint8Array) {
-  const meta = { transaction_id: crypto.randomUUID(), tenant_id: "default", project_id: "default", project_version: 1, correlation_id: null, metadata: {}, created_at: new Date(0).toISOString(), source: "test" };
-  const res = await processTransaction({ sources: [{ index: 0, filename, data, split_policy: "inherit" }] }, { meta, project: defaultProject, ocr: noOcr, sink: memorySink() } as never);
+  const meta = {
+    transaction_id: crypto.randomUUID(),
+    tenant_id: "default",
+    project_id: "default",
+    project_version: 1,
+    correlation_id: null,
+    metadata: {},
+    created_at: new Date(0).toISOString(),
+    source: "test",
+  };
+  const res = await processTransaction({ sources: [{ index: 0, filename, data, split_policy: "inherit" }] }, {
+    meta,
+    project: defaultProject,
+    ocr: noOcr,
+    sink: memorySink(),
+  } as never);
   return res.results;
 }
 
@@ -34,7 +53,13 @@ describe("e-invoice validation in the pipeline", () => {
     expect(v.overall_status).toBe("error");
     expect(bad.validation.overall_status).toBe("error");
     const br02 = v.rule_results.find((r) => r.rule_id === "BR-02")!;
-    expect(br02).toMatchObject({ status: "error", severity: "fatal", xpath: "/ubl:Invoice[1]", origin: "einvoice", field_ids: ["invoice_number"] });
+    expect(br02).toMatchObject({
+      status: "error",
+      severity: "fatal",
+      xpath: "/ubl:Invoice[1]",
+      origin: "einvoice",
+      field_ids: ["invoice_number"],
+    });
     expect(br02.message).toContain("Invoice number (BT-1)");
     expect(v.rule_results[0]).toMatchObject({ rule_id: "EINVOICE", status: "error" });
     expect(v.rule_results[0]!.message).toContain("EN16931-UBL, XRechnung-UBL");
@@ -43,7 +68,9 @@ describe("e-invoice validation in the pipeline", () => {
   const facturX = async (xml: string) => {
     const pdf = await PDFDocument.create();
     const font = await pdf.embedFont(StandardFonts.Helvetica);
-    pdf.addPage([595, 842]).drawText("Lieferant GmbH  RECHNUNG RE-4711  Gesamtbetrag: 35,70 EUR", { x: 50, y: 780, size: 12, font });
+    pdf
+      .addPage([595, 842])
+      .drawText("Lieferant GmbH  RECHNUNG RE-4711  Gesamtbetrag: 35,70 EUR", { x: 50, y: 780, size: 12, font });
     await pdf.attach(new TextEncoder().encode(xml), "factur-x.xml", { mimeType: "text/xml", description: "Factur-X" });
     return (await run("factur-x.pdf", await pdf.save())).documents[0]!.validation!;
   };
@@ -53,7 +80,10 @@ describe("e-invoice validation in the pipeline", () => {
     const v = await facturX(cii.replace("<rsm:ExchangedDocument>", `${context}<rsm:ExchangedDocument>`));
     expect(v.overall_status).toBe("error");
     expect(v.rule_results.find((r) => r.rule_id === "BR-08")).toMatchObject({
-      status: "error", severity: "fatal", xpath: "/rsm:CrossIndustryInvoice[1]", message: "[BR-08]-An Invoice shall contain the Seller postal address (BG-5).",
+      status: "error",
+      severity: "fatal",
+      xpath: "/rsm:CrossIndustryInvoice[1]",
+      message: "[BR-08]-An Invoice shall contain the Seller postal address (BG-5).",
     });
     expect(v.rule_results[0]!.message).toContain("factur-x.xml: cii e-invoice (urn:cen.eu:en16931:2017)");
   }, 60_000);

@@ -17,8 +17,17 @@ import { en16931Cases, xrechnungCases, type Case } from "./validate-cases";
  */
 const NOT_VENDORED = /^PEPPOL-EN16931-R/;
 
-function agreement(cases: Case[]): { agree: number; total: number; disagreements: string[]; notVendored: number; absent: number } {
-  let agree = 0, total = 0, notVendored = 0, absent = 0;
+function agreement(cases: Case[]): {
+  agree: number;
+  total: number;
+  disagreements: string[];
+  notVendored: number;
+  absent: number;
+} {
+  let agree = 0,
+    total = 0,
+    notVendored = 0,
+    absent = 0;
   const disagreements: string[] = [];
   for (const c of cases) {
     const run = runSchema(ruleSet(c.ruleSet), c.doc, new Set(c.expect.map((e) => e.rule_id)));
@@ -27,14 +36,25 @@ function agreement(cases: Case[]): { agree: number; total: number; disagreements
       const fired = run.results.filter((r) => r.rule_id === e.rule_id);
       const unevaluated = run.unevaluated.find((u) => u.rule_id === e.rule_id);
       const known = run.checked.includes(e.rule_id);
-      if (!known && NOT_VENDORED.test(e.rule_id)) { notVendored++; continue; }
+      if (!known && NOT_VENDORED.test(e.rule_id)) {
+        notVendored++;
+        continue;
+      }
       // A <success> on a rule the rule set no longer holds (BR-CO-25 in EN 16931 1.3.16) agrees: it cannot fire.
       if (!known && e.must === "pass") absent++;
-      const ok = (known || e.must === "pass") && !unevaluated && (e.must === "pass" ? fired.length === 0
-        : e.must === "fire" ? fired.length > 0
-        : fired.some((r) => r.severity === e.must));
+      const ok =
+        (known || e.must === "pass") &&
+        !unevaluated &&
+        (e.must === "pass"
+          ? fired.length === 0
+          : e.must === "fire"
+            ? fired.length > 0
+            : fired.some((r) => r.severity === e.must));
       if (ok) agree++;
-      else disagreements.push(`${c.name}: ${e.rule_id} must ${e.must}, got ${!known ? "no such rule" : unevaluated ? `unevaluated (${unevaluated.reason})` : fired.map((r) => r.severity).join(",") || "pass"}`);
+      else
+        disagreements.push(
+          `${c.name}: ${e.rule_id} must ${e.must}, got ${!known ? "no such rule" : unevaluated ? `unevaluated (${unevaluated.reason})` : fired.map((r) => r.severity).join(",") || "pass"}`,
+        );
     }
   }
   return { agree, total, disagreements, notVendored, absent };
@@ -44,7 +64,9 @@ describe("official unit tests", () => {
   test("EN 16931 (UBL Invoice, UBL CreditNote, CII): every assertion agrees", () => {
     const cases = en16931Cases();
     const r = agreement(cases);
-    console.log(`EN 16931 unit tests: ${r.agree}/${r.total} assertions agree (${cases.length} test documents; ${r.absent} <success> on rules the rule set no longer has)`);
+    console.log(
+      `EN 16931 unit tests: ${r.agree}/${r.total} assertions agree (${cases.length} test documents; ${r.absent} <success> on rules the rule set no longer has)`,
+    );
     expect(r.total).toBeGreaterThan(1000);
     expect(r.disagreements).toEqual([]);
     expect(r.notVendored).toBe(0);
@@ -53,7 +75,9 @@ describe("official unit tests", () => {
   test("XRechnung CIUS (UBL, CII instances and their xmute mutants): every assertion agrees", () => {
     const cases = xrechnungCases();
     const r = agreement(cases);
-    console.log(`XRechnung unit tests: ${r.agree}/${r.total} assertions agree (${cases.length} documents); ${r.notVendored} name Peppol rules that are not vendored (unevaluated, counted as disagreements)`);
+    console.log(
+      `XRechnung unit tests: ${r.agree}/${r.total} assertions agree (${cases.length} documents); ${r.notVendored} name Peppol rules that are not vendored (unevaluated, counted as disagreements)`,
+    );
     expect(r.total).toBeGreaterThan(900);
     expect(r.disagreements).toEqual([]);
     expect(r.agree + r.notVendored).toBe(r.total);

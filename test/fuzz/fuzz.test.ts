@@ -8,7 +8,21 @@ import { loadBases } from "../../bench/fuzz/bases";
 import { runFuzz } from "../../bench/fuzz/index";
 import { mutate } from "../../bench/fuzz/mutate";
 
-const options = { count: 12, start: 0, seed: 21, jobs: 1, timeLimitMs: 60_000, backstopMs: 600_000, memoryMb: 1024, pageLimit: 2, ocr: "null", only: null, json: true, report: null, log: null };
+const options = {
+  count: 12,
+  start: 0,
+  seed: 21,
+  jobs: 1,
+  timeLimitMs: 60_000,
+  backstopMs: 600_000,
+  memoryMb: 1024,
+  pageLimit: 2,
+  ocr: "null",
+  only: null,
+  json: true,
+  report: null,
+  log: null,
+};
 
 describe("fuzz harness", () => {
   test("mutations are deterministic per seed and input index", async () => {
@@ -29,7 +43,8 @@ describe("fuzz harness", () => {
     expect([summary.crashes, summary.hangs, summary.over_memory]).toEqual([0, 0, 0]);
     expect(summary.peak_rss_max_mb).toBeLessThan(1024);
     // Every input ended in one of the pipeline's statuses or a clear error code.
-    for (const outcome of Object.keys(summary.outcomes)) expect(outcome).toMatch(/^(success|partial|failure|internal|error:[a-z_]+)$/);
+    for (const outcome of Object.keys(summary.outcomes))
+      expect(outcome).toMatch(/^(success|partial|failure|internal|error:[a-z_]+)$/);
   }, 600_000);
 
   test("an input over the memory limit is killed and reported as `memory`; the worker is restarted for the next", async () => {

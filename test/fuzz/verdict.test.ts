@@ -23,7 +23,10 @@ function spawn(cmd: string[]): Subprocess {
 }
 
 /** Polls the process the way the harness does until the verdict is no longer `running`. */
-async function verdictOf(pid: number, limits: Limits): Promise<{ verdict: Verdict; cpuMs: number; waitMs: number | null; wallMs: number }> {
+async function verdictOf(
+  pid: number,
+  limits: Limits,
+): Promise<{ verdict: Verdict; cpuMs: number; waitMs: number | null; wallMs: number }> {
   const start = (await readUsage(pid))!;
   const started = performance.now();
   for (;;) {

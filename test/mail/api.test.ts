@@ -17,21 +17,40 @@ async function setup(withKey = true) {
   apps.push(t);
   if (withKey) t.deps.secretKey = KEY;
   const call = async (method: string, url: string, body?: unknown, key = ADMIN) => {
-    const res = await t.app.handle(new Request(`http://api.test${url}`, requestInit(method, { "x-api-key": key }, body)));
+    const res = await t.app.handle(
+      new Request(`http://api.test${url}`, requestInit(method, { "x-api-key": key }, body)),
+    );
     return { status: res.status, json: jsonOrText(await res.text()) as any };
   };
-  const project = (await call("POST", "/tenants/default/projects", { name: "Mail", description: "" })).json.project_id as string;
+  const project = (await call("POST", "/tenants/default/projects", { name: "Mail", description: "" })).json
+    .project_id as string;
   return { t, call, base: `/tenants/default/projects/${project}/mail-connectors` };
 }
 
-const body = { name: "invoices", host: "imap.example.com", username: "invoices@example.com", password: PASSWORD, folder: "INBOX", after_import: { action: "move", folder: "Done" } };
+const body = {
+  name: "invoices",
+  host: "imap.example.com",
+  username: "invoices@example.com",
+  password: PASSWORD,
+  folder: "INBOX",
+  after_import: { action: "move", folder: "Done" },
+};
 
 describe("mail connector API", () => {
   test("create → read → update → delete; the password is never in a response nor stored in clear", async () => {
     const { t, call, base } = await setup();
     const created = await call("POST", base, body);
     expect(created.status).toBe(201);
-    expect(created.json).toMatchObject({ name: "invoices", host: "imap.example.com", port: 993, security: "tls", folder: "INBOX", has_password: true, idle: true, poll_interval_seconds: 60 });
+    expect(created.json).toMatchObject({
+      name: "invoices",
+      host: "imap.example.com",
+      port: 993,
+      security: "tls",
+      folder: "INBOX",
+      has_password: true,
+      idle: true,
+      poll_interval_seconds: 60,
+    });
     expect(created.json.after_import).toEqual({ action: "move", folder: "Done" });
     const id = created.json.connector_id;
     const list = await call("GET", base);
@@ -41,14 +60,22 @@ describe("mail connector API", () => {
       expect(JSON.stringify(r.json)).not.toContain(PASSWORD);
       expect(JSON.stringify(r.json)).not.toContain("sealed");
     }
-    const stored = t.data.db.query<{ settings: string; password_sealed: string }, []>("SELECT settings, password_sealed FROM mail_connectors").get()!;
+    const stored = t.data.db
+      .query<{ settings: string; password_sealed: string }, []>("SELECT settings, password_sealed FROM mail_connectors")
+      .get()!;
     expect(stored.settings + stored.password_sealed).not.toContain(PASSWORD);
     expect(stored.password_sealed).toStartWith("v1.");
 
-    const patched = await call("PATCH", `${base}/${id}`, { folder: "Invoices", password: "new-password", filter: { unseen: true } });
+    const patched = await call("PATCH", `${base}/${id}`, {
+      folder: "Invoices",
+      password: "new-password",
+      filter: { unseen: true },
+    });
     expect(patched.status).toBe(200);
     expect(patched.json).toMatchObject({ folder: "Invoices", host: "imap.example.com", filter: { unseen: true } });
-    const resealed = t.data.db.query<{ password_sealed: string }, []>("SELECT password_sealed FROM mail_connectors").get()!.password_sealed;
+    const resealed = t.data.db
+      .query<{ password_sealed: string }, []>("SELECT password_sealed FROM mail_connectors")
+      .get()!.password_sealed;
     expect(resealed).not.toBe(stored.password_sealed);
     expect(JSON.stringify(patched.json)).not.toContain("new-password");
 
@@ -60,7 +87,14 @@ describe("mail connector API", () => {
 
   test("invalid settings are a 400 listing every problem; plain IMAP only to loopback", async () => {
     const { call, base } = await setup();
-    const bad = await call("POST", base, { host: "", username: "u", password: "p", security: "ssl", poll_interval_seconds: 0, extra: 1 });
+    const bad = await call("POST", base, {
+      host: "",
+      username: "u",
+      password: "p",
+      security: "ssl",
+      poll_interval_seconds: 0,
+      extra: 1,
+    });
     expect(bad.status).toBe(400);
     for (const field of ["host", "security", "poll_interval_seconds"]) expect(bad.json.detail).toContain(field);
     expect(bad.json.detail).toMatch(/extra|Unrecognized/i);

@@ -14,7 +14,11 @@ import { spawnCli } from "../support/process";
 const CHILD = path.join(import.meta.dir, "crash-child.ts");
 
 async function child(dir: string, point: string, nth: number, leaseMs: number) {
-  const proc = Bun.spawn([process.execPath, CHILD, dir, point, String(nth), String(leaseMs)], { stdout: "pipe", stderr: "pipe", env: { ...process.env, DOCPROC_SECRET_KEY: SECRET } });
+  const proc = Bun.spawn([process.execPath, CHILD, dir, point, String(nth), String(leaseMs)], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, DOCPROC_SECRET_KEY: SECRET },
+  });
   const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   await proc.exited;
   return { signal: proc.signalCode, code: proc.exitCode, stdout, stderr };
@@ -57,7 +61,9 @@ describe.skipIf(!DOVECOT)("mail import exactly once", () => {
 
       const killed = await child(data.dir, point, 2, 300);
       expect(killed.signal).toBe("SIGKILL");
-      const states = [...statesOf(data.db, c.connector_id, uidValidityOf(data, c.connector_id)).values()].map((s) => s.state);
+      const states = [...statesOf(data.db, c.connector_id, uidValidityOf(data, c.connector_id)).values()].map(
+        (s) => s.state,
+      );
       // What the kill left: message 1 finished; message 2 stopped at the named moment.
       expect(states).toEqual(["done", point === "claimed" ? "claimed" : "imported"]);
       expect(transactions(data)).toHaveLength(point === "claimed" ? 1 : 2);
@@ -68,7 +74,11 @@ describe.skipIf(!DOVECOT)("mail import exactly once", () => {
       expect(JSON.parse(rest.stdout).errors).toEqual([]);
       expectExactlyOnce(data, ids);
       expect(await seenCount(d, folder)).toEqual({ seen: 4, total: 4 });
-      expect([...statesOf(data.db, c.connector_id, uidValidityOf(data, c.connector_id)).values()].every((s) => s.state === "done")).toBe(true);
+      expect(
+        [...statesOf(data.db, c.connector_id, uidValidityOf(data, c.connector_id)).values()].every(
+          (s) => s.state === "done",
+        ),
+      ).toBe(true);
     });
   }
 
@@ -83,7 +93,9 @@ describe.skipIf(!DOVECOT)("mail import exactly once", () => {
     const rest = await child(data.dir, "none", 0, 300);
     expect(JSON.parse(rest.stdout)).toEqual({ imported: 1, errors: [] });
     expectExactlyOnce(data, ids);
-    expect([...statesOf(data.db, c.connector_id, uidValidityOf(data, c.connector_id)).values()].map((s) => s.state)).toEqual(["done", "done", "done"]);
+    expect(
+      [...statesOf(data.db, c.connector_id, uidValidityOf(data, c.connector_id)).values()].map((s) => s.state),
+    ).toEqual(["done", "done", "done"]);
     expect((await seenCount(d, "Crash-move-done")).total).toBe(3);
     expect((await seenCount(d, folder)).total).toBe(0);
   });
@@ -101,7 +113,8 @@ describe.skipIf(!DOVECOT)("mail import exactly once", () => {
       const proc = spawnCli(["mail", "run", "--once", "--data", data.dir, "--concurrency", "0"], { env });
       // Kill once this run has imported a few: it is then in the middle of the next message.
       const deadline = Date.now() + 60_000;
-      while (transactions(data).length < before + 3 && Date.now() < deadline && proc.exitCode === null) await Bun.sleep(5);
+      while (transactions(data).length < before + 3 && Date.now() < deadline && proc.exitCode === null)
+        await Bun.sleep(5);
       proc.kill("SIGKILL");
       await proc.exited;
       const states = [...statesOf(data.db, c.connector_id, uidValidityOf(data, c.connector_id)).values()];
@@ -124,7 +137,12 @@ describe.skipIf(!DOVECOT)("mail import exactly once", () => {
     const env = { DOCPROC_SECRET_KEY: SECRET };
     const a = spawnCli(["mail", "run", "--once", "--data", data.dir, "--concurrency", "0"], { env });
     const b = spawnCli(["mail", "run", "--once", "--data", data.dir, "--concurrency", "0"], { env });
-    const [outA, outB, codeA, codeB] = await Promise.all([new Response(a.stdout).text(), new Response(b.stdout).text(), a.exited, b.exited]);
+    const [outA, outB, codeA, codeB] = await Promise.all([
+      new Response(a.stdout).text(),
+      new Response(b.stdout).text(),
+      a.exited,
+      b.exited,
+    ]);
     expect([codeA, codeB]).toEqual([0, 0]);
     expectExactlyOnce(data, ids);
     const importedBy = (out: string) => Number(/(\d+) imported/.exec(out)?.[1] ?? -1);
@@ -135,5 +153,7 @@ describe.skipIf(!DOVECOT)("mail import exactly once", () => {
 });
 
 function uidValidityOf(data: ReturnType<typeof dataDir>, connectorId: string): number {
-  return data.db.query<{ v: number }, [string]>("SELECT uid_validity AS v FROM mail_messages WHERE connector_id = ? LIMIT 1").get(connectorId)!.v;
+  return data.db
+    .query<{ v: number }, [string]>("SELECT uid_validity AS v FROM mail_messages WHERE connector_id = ? LIMIT 1")
+    .get(connectorId)!.v;
 }

@@ -38,19 +38,25 @@ export interface Dovecot {
 }
 
 function idOf(name: string): { uid: number; gid: number } | null {
-  const line = readFileSync("/etc/passwd", "utf8").split("\n").find((l) => l.startsWith(`${name}:`));
+  const line = readFileSync("/etc/passwd", "utf8")
+    .split("\n")
+    .find((l) => l.startsWith(`${name}:`));
   if (!line) return null;
   const f = line.split(":");
   return { uid: Number(f[2]), gid: Number(f[3]) };
 }
 
 function userName(uid: number): string {
-  const line = readFileSync("/etc/passwd", "utf8").split("\n").find((l) => l.split(":")[2] === String(uid));
+  const line = readFileSync("/etc/passwd", "utf8")
+    .split("\n")
+    .find((l) => l.split(":")[2] === String(uid));
   return line?.split(":")[0] ?? userInfo().username;
 }
 
 function groupName(gid: number): string {
-  const line = readFileSync("/etc/group", "utf8").split("\n").find((l) => l.split(":")[2] === String(gid));
+  const line = readFileSync("/etc/group", "utf8")
+    .split("\n")
+    .find((l) => l.split(":")[2] === String(gid));
   return line?.split(":")[0] ?? String(gid);
 }
 
@@ -66,7 +72,8 @@ export async function startDovecot(): Promise<Dovecot> {
   const loginUser = root ? "dovenull" : userName(me.uid);
   const internalUser = root ? "dovecot" : userName(me.uid);
   const internalGroup = root ? "dovecot" : groupName(me.gid);
-  if (root && (!idOf("dovenull") || !idOf("dovecot"))) throw new Error("the dovecot-imapd package's users dovenull and dovecot are missing");
+  if (root && (!idOf("dovenull") || !idOf("dovecot")))
+    throw new Error("the dovecot-imapd package's users dovenull and dovecot are missing");
 
   const home = path.join(dir, "mail", "test");
   mkdirSync(home, { recursive: true });
@@ -74,14 +81,34 @@ export async function startDovecot(): Promise<Dovecot> {
     chownSync(path.join(dir, "mail"), mailUser.uid, mailUser.gid);
     chownSync(home, mailUser.uid, mailUser.gid);
   }
-  execFileSync(OPENSSL, [
-    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
-    "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem"),
-    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-  ], { stdio: "ignore" });
+  execFileSync(
+    OPENSSL,
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-days",
+      "2",
+      "-keyout",
+      path.join(dir, "key.pem"),
+      "-out",
+      path.join(dir, "cert.pem"),
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost,IP:127.0.0.1",
+    ],
+    { stdio: "ignore" },
+  );
   const user = "test";
   const password = "test-password";
-  writeFileSync(path.join(dir, "passwd"), `${user}:{PLAIN}${password}:${mailUser.uid}:${mailUser.gid}::${home}::\n`, { mode: 0o644 });
+  writeFileSync(path.join(dir, "passwd"), `${user}:{PLAIN}${password}:${mailUser.uid}:${mailUser.gid}::${home}::\n`, {
+    mode: 0o644,
+  });
   const conf = `
 base_dir = ${dir}/run
 state_dir = ${dir}/state
@@ -124,8 +151,12 @@ service anvil {
 `;
   mkdirSync(path.join(dir, "state"), { recursive: true });
   writeFileSync(path.join(dir, "dovecot.conf"), conf);
-  const proc: Subprocess = Bun.spawn([DOVECOT, "-F", "-c", path.join(dir, "dovecot.conf")], { stdout: "pipe", stderr: "pipe" });
-  const log = () => (existsSync(path.join(dir, "dovecot.log")) ? readFileSync(path.join(dir, "dovecot.log"), "utf8") : "");
+  const proc: Subprocess = Bun.spawn([DOVECOT, "-F", "-c", path.join(dir, "dovecot.conf")], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const log = () =>
+    existsSync(path.join(dir, "dovecot.log")) ? readFileSync(path.join(dir, "dovecot.log"), "utf8") : "";
   try {
     await waitForPort(port, proc, log);
     await waitForPort(tlsPort, proc, log);
@@ -136,7 +167,14 @@ service anvil {
   }
 
   const client = async () => {
-    const c = new ImapFlow({ host: "127.0.0.1", port, secure: false, doSTARTTLS: false, auth: { user, pass: password }, logger: false });
+    const c = new ImapFlow({
+      host: "127.0.0.1",
+      port,
+      secure: false,
+      doSTARTTLS: false,
+      auth: { user, pass: password },
+      logger: false,
+    });
     c.on("error", () => {});
     await c.connect();
     return c;
@@ -163,7 +201,11 @@ service anvil {
       try {
         const boxes = await c.list();
         if (!boxes.some((b) => b.path === folder)) await c.mailboxCreate(folder);
-        const r = await c.append(folder, typeof raw === "string" ? Buffer.from(raw, "latin1") : Buffer.from(raw), flags);
+        const r = await c.append(
+          folder,
+          typeof raw === "string" ? Buffer.from(raw, "latin1") : Buffer.from(raw),
+          flags,
+        );
         if (!r || !r.uid) throw new Error("APPEND gave no UID");
         return r.uid;
       } finally {
@@ -177,7 +219,10 @@ service anvil {
 async function waitForPort(port: number, proc: Subprocess, log: () => string): Promise<void> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    if (proc.exitCode !== null) throw new Error(`dovecot exited (${proc.exitCode}): ${await new Response(proc.stderr as ReadableStream).text()} ${log()}`);
+    if (proc.exitCode !== null)
+      throw new Error(
+        `dovecot exited (${proc.exitCode}): ${await new Response(proc.stderr as ReadableStream).text()} ${log()}`,
+      );
     const ok = await new Promise<boolean>((resolve) => {
       const s = net.connect({ host: "127.0.0.1", port }, () => (s.destroy(), resolve(true)));
       s.on("error", () => resolve(false));
@@ -189,7 +234,13 @@ async function waitForPort(port: number, proc: Subprocess, log: () => string): P
 }
 
 /** A message as a mail client would send it. */
-export function message(opts: { id?: string | null; from?: string; subject?: string; body?: string; attachments?: Array<{ name: string; type: string; data: Uint8Array; inline?: boolean; cid?: string }> }): string {
+export function message(opts: {
+  id?: string | null;
+  from?: string;
+  subject?: string;
+  body?: string;
+  attachments?: Array<{ name: string; type: string; data: Uint8Array; inline?: boolean; cid?: string }>;
+}): string {
   const boundary = "b0undary-docproc";
   const head = [
     `From: ${opts.from ?? "Billing <billing@example.com>"}`,

@@ -28,16 +28,37 @@ export function removeDataDirs(): void {
 export function dataDir(): DataDir & { project_id: string } {
   const data = openDataDir(makeTempDir("mail-data"));
   made.push(data);
-  const p = createProject(data.db, { project_id: crypto.randomUUID(), tenant_id: "default", name: "Mail", description: "", settings: defaultProject, now: new Date().toISOString() });
+  const p = createProject(data.db, {
+    project_id: crypto.randomUUID(),
+    tenant_id: "default",
+    name: "Mail",
+    description: "",
+    settings: defaultProject,
+    now: new Date().toISOString(),
+  });
   return { ...data, project_id: p.project_id };
 }
 
 export function connectorBody(d: Dovecot, extra: Record<string, unknown> = {}) {
-  return { name: "test inbox", host: d.host, port: d.port, security: "none", username: d.user, password: d.password, poll_interval_seconds: 1, ...extra };
+  return {
+    name: "test inbox",
+    host: d.host,
+    port: d.port,
+    security: "none",
+    username: d.user,
+    password: d.password,
+    poll_interval_seconds: 1,
+    ...extra,
+  };
 }
 
 export function addConnector(data: DataDir & { project_id: string }, d: Dovecot, extra: Record<string, unknown> = {}) {
-  return createConnector({ db: data.db, clock: systemClock, secretKey: KEY }, "default", data.project_id, connectorBody(d, extra));
+  return createConnector(
+    { db: data.db, clock: systemClock, secretKey: KEY },
+    "default",
+    data.project_id,
+    connectorBody(d, extra),
+  );
 }
 
 export function mailContext(data: DataDir, over: Partial<MailContext> = {}): MailContext & { logs: string[] } {
@@ -67,11 +88,20 @@ export interface TxRow {
 }
 
 export function transactions(data: DataDir): TxRow[] {
-  return data.db.query<TxRow, []>("SELECT transaction_id, correlation_id, status, source, metadata FROM transactions ORDER BY created_at, transaction_id").all();
+  return data.db
+    .query<TxRow, []>(
+      "SELECT transaction_id, correlation_id, status, source, metadata FROM transactions ORDER BY created_at, transaction_id",
+    )
+    .all();
 }
 
 export function filesOf(data: DataDir, id: string) {
-  return listSourceFiles(data.db, id).map((f) => ({ filename: f.filename, split_policy: f.split_policy, content_type: f.content_type, size: f.size }));
+  return listSourceFiles(data.db, id).map((f) => ({
+    filename: f.filename,
+    split_policy: f.split_policy,
+    content_type: f.content_type,
+    size: f.size,
+  }));
 }
 
 /** A tiny valid PDF (one page) for attachments. */

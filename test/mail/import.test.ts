@@ -44,13 +44,20 @@ describe.skipIf(!DOVECOT)("mail import (dovecot on loopback)", () => {
     expect(txs[0]!.correlation_id).toBe("inv-1@example.com");
     expect(txs[0]!.status).toBe("queued");
     expect(txs[0]!.source).toBe("mail");
-    expect(JSON.parse(txs[0]!.metadata)).toMatchObject({ from: "billing@example.com", from_name: "Billing", subject: "Invoice 2026-17", date: "2026-03-02T08:30:00.000Z" });
+    expect(JSON.parse(txs[0]!.metadata)).toMatchObject({
+      from: "billing@example.com",
+      from_name: "Billing",
+      subject: "Invoice 2026-17",
+      date: "2026-03-02T08:30:00.000Z",
+    });
     // The small inline logo is skipped (default threshold 16 KiB); the body text carries the headers.
     expect(filesOf(data, txs[0]!.transaction_id).map((f) => [f.filename, f.split_policy])).toEqual([
       ["Invoice 2026-17.txt", "single_document"],
       ["invoice.pdf", "inherit"],
     ]);
-    const job = data.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'process_transaction'").get()!;
+    const job = data.db
+      .query<{ n: number }, []>("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'process_transaction'")
+      .get()!;
     expect(job.n).toBe(1);
     // Marked seen (the default action), and a second poll imports nothing more.
     const again = await pollOnce(ctx, { secretKey: KEY });
@@ -70,7 +77,10 @@ describe.skipIf(!DOVECOT)("mail import (dovecot on loopback)", () => {
       const boxes = await c.list();
       if (!boxes.some((b) => b.path === folder)) return { all: 0, seen: 0 };
       await c.mailboxOpen(folder);
-      return { all: ((await c.search({ all: true }, { uid: true })) || []).length, seen: ((await c.search({ seen: true }, { uid: true })) || []).length };
+      return {
+        all: ((await c.search({ all: true }, { uid: true })) || []).length,
+        seen: ((await c.search({ seen: true }, { uid: true })) || []).length,
+      };
     } finally {
       await c.logout();
     }
@@ -82,8 +92,14 @@ describe.skipIf(!DOVECOT)("mail import (dovecot on loopback)", () => {
     await d.append(message({ id: "f1", from: "Billing <billing@acme.test>", subject: "Invoice 1" }), folder);
     await d.append(message({ id: "f2", from: "Billing <billing@acme.test>", subject: "Newsletter" }), folder);
     await d.append(message({ id: "f3", from: "Someone <x@other.test>", subject: "Invoice 3" }), folder);
-    await d.append(message({ id: "f4", from: "Billing <billing@acme.test>", subject: "Invoice 4 (read)" }), folder, ["\\Seen"]);
-    addConnector(data, d, { folder, filter: { from: "acme.test", subject: "Invoice", unseen: true }, after_import: { action: "none" } });
+    await d.append(message({ id: "f4", from: "Billing <billing@acme.test>", subject: "Invoice 4 (read)" }), folder, [
+      "\\Seen",
+    ]);
+    addConnector(data, d, {
+      folder,
+      filter: { from: "acme.test", subject: "Invoice", unseen: true },
+      after_import: { action: "none" },
+    });
     const run = await pollOnce(mailContext(data), { secretKey: KEY });
     expect(run.reports[0]!.matched).toBe(1);
     expect(transactions(data).map((t) => t.correlation_id)).toEqual(["f1@example.com"]);
@@ -130,7 +146,14 @@ describe.skipIf(!DOVECOT)("mail import (dovecot on loopback)", () => {
     const data = dataDir();
     const folder = "Failing";
     await d.append(message({ id: "ok-1", subject: "Small" }), folder);
-    await d.append(message({ id: "big-1", subject: "Too big", attachments: [{ name: "scan.pdf", type: "application/pdf", data: new Uint8Array(40_000).fill(65) }] }), folder);
+    await d.append(
+      message({
+        id: "big-1",
+        subject: "Too big",
+        attachments: [{ name: "scan.pdf", type: "application/pdf", data: new Uint8Array(40_000).fill(65) }],
+      }),
+      folder,
+    );
     const c = addConnector(data, d, { folder, max_message_bytes: 20_000 });
     const ctx = mailContext(data, { maxAttempts: 2 });
     const first = await pollOnce(ctx, { secretKey: KEY });
@@ -150,7 +173,10 @@ describe.skipIf(!DOVECOT)("mail import (dovecot on loopback)", () => {
   });
 
   test("TLS and STARTTLS verify the server certificate: trusted with ca_certificate, refused without", async () => {
-    for (const [security, port] of [["tls", d.tlsPort], ["starttls", d.port]] as const) {
+    for (const [security, port] of [
+      ["tls", d.tlsPort],
+      ["starttls", d.port],
+    ] as const) {
       const data = dataDir();
       const folder = `Tls-${security}`;
       await d.append(message({ id: `tls-${security}` }), folder);
@@ -159,7 +185,13 @@ describe.skipIf(!DOVECOT)("mail import (dovecot on loopback)", () => {
       expect(ok.errors).toEqual([]);
       expect(ok.reports[0]!.imported).toHaveLength(1);
 
-      const untrusted = addConnector(data, d, { folder, security, port, host: "localhost", after_import: { action: "none" } });
+      const untrusted = addConnector(data, d, {
+        folder,
+        security,
+        port,
+        host: "localhost",
+        after_import: { action: "none" },
+      });
       const refused = await pollOnce(mailContext(data), { secretKey: KEY, connectorIds: [untrusted.connector_id] });
       expect(refused.errors).toHaveLength(1);
       expect(refused.errors[0]!.error).toMatch(/certificate/i);
@@ -209,7 +241,9 @@ describe.skipIf(!DOVECOT)("mail import (dovecot on loopback)", () => {
     const second = await pollOnce(ctx, { secretKey: KEY });
     expect(second.reports[0]!.uid_validity).not.toBe(first.reports[0]!.uid_validity);
     expect(second.reports[0]!.imported).toEqual([]);
-    expect(second.reports[0]!.duplicates.map((x) => x.transaction_id).sort()).toEqual(first.reports[0]!.imported.map((x) => x.transaction_id).sort());
+    expect(second.reports[0]!.duplicates.map((x) => x.transaction_id).sort()).toEqual(
+      first.reports[0]!.imported.map((x) => x.transaction_id).sort(),
+    );
     expect(transactions(data)).toHaveLength(2);
     expect(listMailMessages(data.db, c.connector_id).filter((m) => m.duplicate === 1)).toHaveLength(2);
   });

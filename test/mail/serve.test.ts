@@ -18,7 +18,13 @@ describe.skipIf(!DOVECOT)("mail connectors inside docproc serve", () => {
   const dir = makeTempDir("mail-serve");
   beforeAll(async () => {
     d = await startDovecot();
-    served = await spawnServe({ dataDir: dir, port: await freePort(), key: ADMIN, workers: 0, env: { DOCPROC_SECRET_KEY: SECRET } });
+    served = await spawnServe({
+      dataDir: dir,
+      port: await freePort(),
+      key: ADMIN,
+      workers: 0,
+      env: { DOCPROC_SECRET_KEY: SECRET },
+    });
   });
   afterAll(async () => {
     served?.proc.kill("SIGTERM");
@@ -28,7 +34,11 @@ describe.skipIf(!DOVECOT)("mail connectors inside docproc serve", () => {
   });
 
   const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${served.base}${path}`, { method, headers: { "x-api-key": ADMIN, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${served.base}${path}`, {
+      method,
+      headers: { "x-api-key": ADMIN, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, json: (await res.json()) as any };
   };
   const until = async <T>(what: string, get: () => Promise<T | null | undefined | false>, ms: number): Promise<T> => {
@@ -44,7 +54,16 @@ describe.skipIf(!DOVECOT)("mail connectors inside docproc serve", () => {
   test("a connector added over the API imports a new message through IDLE, long before its 300 s poll", async () => {
     const project = (await api("POST", "/tenants/default/projects", { name: "Mail", description: "" })).json.project_id;
     const base = `/tenants/default/projects/${project}/mail-connectors`;
-    const created = await api("POST", base, { host: d.host, port: d.port, security: "none", username: d.user, password: d.password, folder: "Serve-idle", poll_interval_seconds: 300, idle: true });
+    const created = await api("POST", base, {
+      host: d.host,
+      port: d.port,
+      security: "none",
+      username: d.user,
+      password: d.password,
+      folder: "Serve-idle",
+      poll_interval_seconds: 300,
+      idle: true,
+    });
     expect(created.status).toBe(201);
     await d.append(message({ id: "before-start" }), "Serve-idle");
     const id = created.json.connector_id;
@@ -54,13 +73,23 @@ describe.skipIf(!DOVECOT)("mail connectors inside docproc serve", () => {
     await Bun.sleep(500);
     const appendedAt = Date.now();
     await d.append(message({ id: "while-idle", subject: "Invoice via IDLE" }), "Serve-idle");
-    const found = await until("the IDLE import", async () => (await api("GET", "/transactions?search=while-idle")).json.items?.[0], 30_000);
+    const found = await until(
+      "the IDLE import",
+      async () => (await api("GET", "/transactions?search=while-idle")).json.items?.[0],
+      30_000,
+    );
     expect(Date.now() - appendedAt).toBeLessThan(30_000);
     expect(found.correlation_id).toBe("while-idle@example.com");
     const after = (await api("GET", `${base}/${id}`)).json;
     expect(after.last_poll_at > firstPoll).toBe(true);
     expect(after.last_error).toBeNull();
     const ledger = (await api("GET", `${base}/${id}/messages`)).json.items;
-    expect(ledger.map((m: any) => [m.state, m.subject, m.transaction_id === found.transaction_id || m.subject !== "Invoice via IDLE"])).toContainEqual(["done", "Invoice via IDLE", true]);
+    expect(
+      ledger.map((m: any) => [
+        m.state,
+        m.subject,
+        m.transaction_id === found.transaction_id || m.subject !== "Invoice via IDLE",
+      ]),
+    ).toContainEqual(["done", "Invoice via IDLE", true]);
   });
 });

@@ -31,8 +31,13 @@ describe("sealed secrets", () => {
 
   test("a key must be 32 bytes as base64 or hex; the environment names the variable", () => {
     expect(() => parseSecretKey("short")).toThrow(/32 random bytes/);
-    expect(() => loadEnvSettings({ DOCPROC_SECRET_KEY: "short", DOCPROC_MAIL_MAX_ATTEMPTS: "0" })).toThrow(/DOCPROC_SECRET_KEY.*DOCPROC_MAIL_MAX_ATTEMPTS|DOCPROC_MAIL_MAX_ATTEMPTS.*DOCPROC_SECRET_KEY/);
-    const env = loadEnvSettings({ DOCPROC_SECRET_KEY: randomBytes(32).toString("base64"), DOCPROC_MAIL_LEASE_SECONDS: "5" });
+    expect(() => loadEnvSettings({ DOCPROC_SECRET_KEY: "short", DOCPROC_MAIL_MAX_ATTEMPTS: "0" })).toThrow(
+      /DOCPROC_SECRET_KEY.*DOCPROC_MAIL_MAX_ATTEMPTS|DOCPROC_MAIL_MAX_ATTEMPTS.*DOCPROC_SECRET_KEY/,
+    );
+    const env = loadEnvSettings({
+      DOCPROC_SECRET_KEY: randomBytes(32).toString("base64"),
+      DOCPROC_MAIL_LEASE_SECONDS: "5",
+    });
     expect(env.mail.secretKey?.key.length).toBe(32);
     expect(env.mail.leaseMs).toBe(5000);
     expect(loadEnvSettings({}).mail).toEqual({ secretKey: null, leaseMs: 120_000, maxAttempts: 3 });
@@ -42,7 +47,8 @@ describe("sealed secrets", () => {
 describe("connection settings", () => {
   test("plain IMAP only to loopback hosts", () => {
     for (const h of ["127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]"]) expect(isLoopbackHost(h)).toBe(true);
-    for (const h of ["10.0.0.1", "imap.example.com", "128.0.0.1", "localhost.example.com"]) expect(isLoopbackHost(h)).toBe(false);
+    for (const h of ["10.0.0.1", "imap.example.com", "128.0.0.1", "localhost.example.com"])
+      expect(isLoopbackHost(h)).toBe(false);
     const base = { host: "imap.example.com", username: "u", security: "none" };
     expect(() => checkConnection(ConnectionSettingsSchema.parse(base))).toThrow(/loopback/);
     expect(checkConnection(ConnectionSettingsSchema.parse({ ...base, host: "127.0.0.1" })).security).toBe("none");
@@ -50,8 +56,16 @@ describe("connection settings", () => {
 
   test("defaults: TLS, INBOX, mark seen, 60 s polls, IDLE, inline images under 16 KiB skipped", () => {
     expect(ConnectionSettingsSchema.parse({ host: "h", username: "u" })).toEqual({
-      host: "h", username: "u", security: "tls", folder: "INBOX", filter: { unseen: false }, after_import: { action: "mark_seen" },
-      poll_interval_seconds: 60, idle: true, skip_inline_images_below_bytes: 16384, max_message_bytes: 25 * 1024 * 1024,
+      host: "h",
+      username: "u",
+      security: "tls",
+      folder: "INBOX",
+      filter: { unseen: false },
+      after_import: { action: "mark_seen" },
+      poll_interval_seconds: 60,
+      idle: true,
+      skip_inline_images_below_bytes: 16384,
+      max_message_bytes: 25 * 1024 * 1024,
     });
   });
 });
@@ -72,7 +86,14 @@ describe("what a message becomes", () => {
 
   test("an uploaded .eml keeps every part; the connector skips small inline images and signatures only", async () => {
     const src = { index: 0, filename: "m.eml", data: new TextEncoder().encode(raw), split_policy: "inherit" as const };
-    expect(expandEmailSource(src).map((s) => s.filename)).toEqual(["m.txt", "invoice.pdf", "logo.png", "photo.jpg", "small-attached.png", "smime.p7s"]);
+    expect(expandEmailSource(src).map((s) => s.filename)).toEqual([
+      "m.txt",
+      "invoice.pdf",
+      "logo.png",
+      "photo.jpg",
+      "small-attached.png",
+      "smime.p7s",
+    ]);
     const parsed = await parseMail(new TextEncoder().encode(raw), { skipInlineImagesBelow: 16384 });
     expect(parsed.sources.map((s) => [s.filename, s.split_policy])).toEqual([
       ["Invoice.txt", "single_document"],
@@ -81,8 +102,15 @@ describe("what a message becomes", () => {
       ["small-attached.png", "inherit"],
     ]);
     // The body is the same rendering an uploaded .eml gets.
-    expect(new TextDecoder().decode(parsed.sources[0]!.data)).toBe(new TextDecoder().decode(expandEmailSource(src)[0]!.data));
-    expect(parsed.facts).toMatchObject({ message_id: "abc@example.com", message_key: "mid:abc@example.com", from: "billing@example.com", subject: "Invoice" });
+    expect(new TextDecoder().decode(parsed.sources[0]!.data)).toBe(
+      new TextDecoder().decode(expandEmailSource(src)[0]!.data),
+    );
+    expect(parsed.facts).toMatchObject({
+      message_id: "abc@example.com",
+      message_key: "mid:abc@example.com",
+      from: "billing@example.com",
+      subject: "Invoice",
+    });
   });
 
   test("a message without Message-ID is identified by its content hash and has no correlation id", async () => {

@@ -27,7 +27,9 @@ describe("did you mean", () => {
     expect(cmd.stderr).toStartWith('docproc: unknown command "wtach". Did you mean "docproc watch"?');
     const flag = await runCli(["process", "a.pdf", "--ouput", "x"]);
     expect(flag.code).toBe(2);
-    expect(flag.stderr.trim()).toBe('docproc: unknown flag --ouput for process. Did you mean "--out"? See docproc process --help.');
+    expect(flag.stderr.trim()).toBe(
+      'docproc: unknown flag --ouput for process. Did you mean "--out"? See docproc process --help.',
+    );
     const none = await runCli(["process", "a.pdf", "--zzzzzz"]);
     expect(none.stderr.trim()).toBe("docproc: unknown flag --zzzzzz for process. See docproc process --help.");
   });
@@ -55,11 +57,21 @@ describe("errors name the file once", () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, "notes.pdf"), "not a pdf at all");
     writeFileSync(path.join(dir, "empty.pdf"), "");
-    const r = await runCli(["process", path.join(dir, "notes.pdf"), path.join(dir, "empty.pdf"), "--out", path.join(tmp, "out")]);
+    const r = await runCli([
+      "process",
+      path.join(dir, "notes.pdf"),
+      path.join(dir, "empty.pdf"),
+      "--out",
+      path.join(tmp, "out"),
+    ]);
     expect(r.code).toBe(1);
     const lines = r.stdout.split("\n").filter((l) => /^ {2}\S/.test(l) && l.includes("["));
     expect(lines).toHaveLength(2);
-    for (const [line, name] of [[lines[0], "notes.pdf"], [lines[1], "empty.pdf"]] as const) expect(line.split(name).length - 1).toBe(1);
+    for (const [line, name] of [
+      [lines[0], "notes.pdf"],
+      [lines[1], "empty.pdf"],
+    ] as const)
+      expect(line.split(name).length - 1).toBe(1);
     expect(r.stdout).not.toContain("\x1b[");
   }, 60_000);
 });
@@ -77,7 +89,9 @@ describe("--data of the admin commands", () => {
     const typo = path.join(tmp, "docproc-dat");
     const list = await runCli(["clients", "list", "--data", typo]);
     expect(list.code).toBe(2);
-    expect(list.stderr.trim()).toBe(`docproc: no docproc database in ${typo}: give the --data of your docproc serve (its first start creates docproc.db there)`);
+    expect(list.stderr.trim()).toBe(
+      `docproc: no docproc database in ${typo}: give the --data of your docproc serve (its first start creates docproc.db there)`,
+    );
     expect(existsSync(typo)).toBe(false);
   });
 

@@ -22,7 +22,8 @@ afterEach(async () => {
 
 // Fails a transaction whose text asks for it, the way a corrupt file fails conversion.
 const runner: PipelineRunner = async (input, ctx) => {
-  if (input.sources.some((s) => s.filename.startsWith("broken"))) throw new DocprocError("corrupt_file", "broken.pdf: not a readable PDF", { stage: "convert" });
+  if (input.sources.some((s) => s.filename.startsWith("broken")))
+    throw new DocprocError("corrupt_file", "broken.pdf: not a readable PDF", { stage: "convert" });
   const result = await fakeRunner(input, ctx); // reports convert
   ctx.onProgress("ocr", 1, 1);
   return result;
@@ -34,12 +35,16 @@ test("started and completed/failed lines with kind, transaction, attempt, durati
   t = buildTestApp({ adminKey: ADMIN, prefix: "ops-jobs", runner, telemetry: tel.telemetry });
   db = t.data.db;
   const call = async (method: string, url: string, body?: unknown) => {
-    const res = await t!.app.handle(new Request(`http://local${url}`, requestInit(method, { "x-api-key": ADMIN }, body)));
+    const res = await t!.app.handle(
+      new Request(`http://local${url}`, requestInit(method, { "x-api-key": ADMIN }, body)),
+    );
     return { status: res.status, text: await res.text() };
   };
   const project = JSON.parse((await call("POST", "/tenants/default/projects", { name: "J" })).text).project_id;
   const submit = async (filename: string) => {
-    const r = await call("POST", `/tenants/default/projects/${project}/transactions/process`, { source_files: [{ filename, base64_data: Buffer.from("SECRET-CONTENT-xyz").toString("base64") }] });
+    const r = await call("POST", `/tenants/default/projects/${project}/transactions/process`, {
+      source_files: [{ filename, base64_data: Buffer.from("SECRET-CONTENT-xyz").toString("base64") }],
+    });
     expect(r.status).toBe(202);
     return JSON.parse(r.text).transaction_id as string;
   };
@@ -52,10 +57,20 @@ test("started and completed/failed lines with kind, transaction, attempt, durati
   expect(of(good, "job_started")).toMatchObject({ level: "info", kind: "process_transaction", attempt: 1 });
   expect(of(good, "job_completed")).toMatchObject({ level: "info", kind: "process_transaction" });
   expect(of(good, "job_completed")!.duration_ms).toBeNumber();
-  expect(of(bad, "job_failed")).toMatchObject({ level: "error", kind: "process_transaction", error_code: "corrupt_file" });
+  expect(of(bad, "job_failed")).toMatchObject({
+    level: "error",
+    kind: "process_transaction",
+    error_code: "corrupt_file",
+  });
 
   const text = tel.text();
-  for (const secret of ["SECRET-CONTENT-xyz", Buffer.from("SECRET-CONTENT-xyz").toString("base64"), "INV-invoice.pdf", ADMIN]) expect(text).not.toContain(secret);
+  for (const secret of [
+    "SECRET-CONTENT-xyz",
+    Buffer.from("SECRET-CONTENT-xyz").toString("base64"),
+    "INV-invoice.pdf",
+    ADMIN,
+  ])
+    expect(text).not.toContain(secret);
 
   // Each step reported by the runner is timed until the next one starts or the run ends.
   expect(lines.length).toBeGreaterThan(0);
@@ -79,12 +94,25 @@ test("pages count by text source; OCR time counts as OCR seconds", async () => {
       ctx.onProgress("ocr", 0, 2);
       await Bun.sleep(20);
       ctx.onProgress("ocr", 2, 2);
-      return { status: "success", documents: [], pages: [{ text_source: "ocr" }, { text_source: "ocr" }, { text_source: "text_layer" }] as any, manifest: {} as any, errors: [], warnings: [] };
+      return {
+        status: "success",
+        documents: [],
+        pages: [{ text_source: "ocr" }, { text_source: "ocr" }, { text_source: "text_layer" }] as any,
+        manifest: {} as any,
+        errors: [],
+        warnings: [],
+      };
     },
     { metrics },
   );
   const seen: string[] = [];
-  await run({ sources: [] } as any, { meta: { transaction_id: "t" } as any, settings: {}, exportDir: "", signal: new AbortController().signal, onProgress: (s, d, t) => void seen.push(`${s} ${d}/${t}`) });
+  await run({ sources: [] } as any, {
+    meta: { transaction_id: "t" } as any,
+    settings: {},
+    exportDir: "",
+    signal: new AbortController().signal,
+    onProgress: (s, d, t) => void seen.push(`${s} ${d}/${t}`),
+  });
   expect(seen).toEqual(["ocr 0/2", "ocr 2/2"]); // the runner's own progress still arrives
   const m = parseMetrics(await metrics.render());
   expect(sample(m, "docproc_pages_total", { text_source: "ocr" })).toBe(2);

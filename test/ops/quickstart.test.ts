@@ -24,7 +24,13 @@ let server: RunningServer;
 let dataDir: string;
 beforeAll(async () => {
   dataDir = makeTempDir("quickstart-data");
-  server = await startServer({ host: "127.0.0.1", port: 0, dataDir, workers: 1, config: { ...DEFAULT_CONFIG, adminApiKey: KEY } });
+  server = await startServer({
+    host: "127.0.0.1",
+    port: 0,
+    dataDir,
+    workers: 1,
+    config: { ...DEFAULT_CONFIG, adminApiKey: KEY },
+  });
 });
 afterAll(async () => {
   await server?.stop(5000);
@@ -35,8 +41,17 @@ async function runScript(argv: string[], script: string) {
   const cwd = makeTempDir("quickstart-run");
   const file = path.join(cwd, argv[0] === "bash" ? "quickstart.sh" : "quickstart.py");
   await Bun.write(file, script);
-  const proc = Bun.spawn([...argv, file], { cwd, env: { PATH: process.env.PATH, HOME: cwd, BASE: server.url, ADMIN_API_KEY: KEY, FILE: PDF }, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const proc = Bun.spawn([...argv, file], {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: cwd, BASE: server.url, ADMIN_API_KEY: KEY, FILE: PDF },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { cwd, stdout, stderr, code };
 }
 

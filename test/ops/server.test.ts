@@ -20,9 +20,20 @@ afterEach(async () => {
 function setup(config: Record<string, unknown> = {}, auth: Record<string, unknown> = {}) {
   let db: any;
   const tel = telemetryFor(() => queueCounts(db));
-  t = buildTestApp({ adminKey: ADMIN, prefix: "ops", telemetry: tel.telemetry, config: { metricsToken: METRICS_TOKEN, ...config }, auth });
+  t = buildTestApp({
+    adminKey: ADMIN,
+    prefix: "ops",
+    telemetry: tel.telemetry,
+    config: { metricsToken: METRICS_TOKEN, ...config },
+    auth,
+  });
   db = t.data.db;
-  const call = async (method: string, url: string, body?: unknown, headers: Record<string, string> = { "x-api-key": ADMIN }) => {
+  const call = async (
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = { "x-api-key": ADMIN },
+  ) => {
     const res = await t!.app.handle(new Request(`http://local${url}`, requestInit(method, headers, body)));
     const text = await res.text();
     // The access log and the request metrics are written just after the response (Elysia's after-response hook).
@@ -45,26 +56,59 @@ describe("access log", () => {
   test("one line per request with method, route template, status, duration and key id; no key, token, query or body", async () => {
     const s = setup();
     const project = (await s.call("POST", "/tenants/default/projects", { name: "Ops" })).json.project_id;
-    await s.call("POST", "/admin/clients", { client_id: "erp", name: "ERP", tenant_id: "default", permissions: ["transaction.read", "transaction.create"] });
+    await s.call("POST", "/admin/clients", {
+      client_id: "erp",
+      name: "ERP",
+      tenant_id: "default",
+      permissions: ["transaction.read", "transaction.create"],
+    });
     const key = (await s.call("POST", "/admin/clients/erp/keys", { description: "prod" })).json;
-    const tx = (await s.call("POST", `/tenants/default/projects/${project}/transactions`, { metadata: { secret_note: "confidential-value-55" } }, { "x-api-key": key.api_key })).json.transaction_id;
+    const tx = (
+      await s.call(
+        "POST",
+        `/tenants/default/projects/${project}/transactions`,
+        { metadata: { secret_note: "confidential-value-55" } },
+        { "x-api-key": key.api_key },
+      )
+    ).json.transaction_id;
     expect(tx).toBeString();
-    await s.call("GET", `/transactions/${tx}?fields=status&search=private-query-88`, undefined, { "x-api-key": key.api_key });
+    await s.call("GET", `/transactions/${tx}?fields=status&search=private-query-88`, undefined, {
+      "x-api-key": key.api_key,
+    });
     await s.call("GET", "/transactions", undefined, { "x-api-key": "dp_live_wrong-key-value-0000" });
     await s.call("GET", "/no/such/route");
 
     const lines = s.lines().filter((l) => l.event === "http_request");
     const get = lines.find((l) => l.route === "/transactions/:transaction_id");
-    expect(get).toMatchObject({ level: "info", method: "GET", status: 200, principal: "api_key", key_id: key.key_id, tenant_id: "default" });
+    expect(get).toMatchObject({
+      level: "info",
+      method: "GET",
+      status: 200,
+      principal: "api_key",
+      key_id: key.key_id,
+      tenant_id: "default",
+    });
     expect(get!.duration_ms).toBeNumber();
     expect(typeof get!.time).toBe("string");
-    expect(lines.find((l) => l.route === "/tenants/:tenant_id/projects/:project_id/transactions")).toMatchObject({ method: "POST", status: 201, key_id: key.key_id });
+    expect(lines.find((l) => l.route === "/tenants/:tenant_id/projects/:project_id/transactions")).toMatchObject({
+      method: "POST",
+      status: 201,
+      key_id: key.key_id,
+    });
     // Refused before routing: still logged, with its template and no principal.
     expect(lines.find((l) => l.status === 401)).toMatchObject({ route: "/transactions", principal: "anonymous" });
     expect(lines.find((l) => l.status === 404)).toMatchObject({ route: "(unmatched)" });
     expect(lines.length).toBe(7);
     const text = s.text();
-    for (const secret of [ADMIN, key.api_key, "dp_live_wrong-key-value-0000", "private-query-88", "confidential-value-55", tx]) expect(text).not.toContain(secret);
+    for (const secret of [
+      ADMIN,
+      key.api_key,
+      "dp_live_wrong-key-value-0000",
+      "private-query-88",
+      "confidential-value-55",
+      tx,
+    ])
+      expect(text).not.toContain(secret);
   });
 });
 
@@ -78,7 +122,12 @@ describe("GET /metrics", () => {
     const ok = await s.call("GET", "/metrics", undefined, { "x-api-key": ADMIN });
     expect(ok.status).toBe(200);
     expect(ok.res.headers.get("content-type")).toContain("text/plain");
-    await s.call("POST", "/admin/clients", { client_id: "c", name: "C", tenant_id: "default", permissions: ["transaction.read"] });
+    await s.call("POST", "/admin/clients", {
+      client_id: "c",
+      name: "C",
+      tenant_id: "default",
+      permissions: ["transaction.read"],
+    });
     const key = (await s.call("POST", "/admin/clients/c/keys", {})).json.api_key;
     expect((await s.call("GET", "/metrics", undefined, { "x-api-key": key })).status).toBe(401);
   });
@@ -89,18 +138,32 @@ describe("GET /metrics", () => {
     expect(sample(before, "docproc_http_requests_total", { route: "/health", status: "200" })).toBe(0);
     for (let i = 0; i < 3; i++) expect((await s.call("GET", "/health", undefined, {})).status).toBe(200);
     const project = (await s.call("POST", "/tenants/default/projects", { name: "M" })).json.project_id;
-    const sub = await s.call("POST", `/tenants/default/projects/${project}/transactions/process`, { documentText: "Invoice 1\nTotal 10.00" });
+    const sub = await s.call("POST", `/tenants/default/projects/${project}/transactions/process`, {
+      documentText: "Invoice 1\nTotal 10.00",
+    });
     expect(sub.status).toBe(202);
     // A client key limited to 3 requests a minute: the 4th is refused.
-    await s.call("POST", "/admin/clients", { client_id: "r", name: "R", tenant_id: "default", permissions: ["transaction.read"] });
+    await s.call("POST", "/admin/clients", {
+      client_id: "r",
+      name: "R",
+      tenant_id: "default",
+      permissions: ["transaction.read"],
+    });
     const key = (await s.call("POST", "/admin/clients/r/keys", {})).json.api_key;
     const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await s.call("GET", "/transactions", undefined, { "x-api-key": key })).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await s.call("GET", "/transactions", undefined, { "x-api-key": key })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
 
     const after = await s.metrics();
     expect(sample(after, "docproc_http_requests_total", { method: "GET", route: "/health", status: "200" })).toBe(3);
-    expect(sample(after, "docproc_http_requests_total", { method: "POST", route: "/tenants/:tenant_id/projects/:project_id/transactions/process", status: "202" })).toBe(1);
+    expect(
+      sample(after, "docproc_http_requests_total", {
+        method: "POST",
+        route: "/tenants/:tenant_id/projects/:project_id/transactions/process",
+        status: "202",
+      }),
+    ).toBe(1);
     expect(sample(after, "docproc_http_requests_total", { route: "/transactions", status: "429" })).toBe(1);
     expect(sample(after, "docproc_rate_limit_rejections_total", { limit: "requests" })).toBe(1);
     // No worker runs here: the submitted job waits in the queue.
@@ -127,10 +190,19 @@ describe("first run", () => {
 });
 
 describe("behind a proxy", () => {
-  const forwarded = { "x-forwarded-proto": "https", "x-forwarded-host": "docs.example.com", "x-forwarded-prefix": "/docproc/" };
+  const forwarded = {
+    "x-forwarded-proto": "https",
+    "x-forwarded-host": "docs.example.com",
+    "x-forwarded-prefix": "/docproc/",
+  };
   async function captureUrl(s: ReturnType<typeof setup>, headers: Record<string, string>) {
     const project = (await s.call("POST", "/tenants/default/projects", { name: "Cap" })).json.project_id;
-    const r = await s.call("POST", `/tenants/default/projects/${project}/capture-tokens`, {}, { "x-api-key": ADMIN, ...headers });
+    const r = await s.call(
+      "POST",
+      `/tenants/default/projects/${project}/capture-tokens`,
+      {},
+      { "x-api-key": ADMIN, ...headers },
+    );
     expect(r.status).toBe(201);
     return r.json.capture_url as string;
   }
@@ -140,7 +212,9 @@ describe("behind a proxy", () => {
     expect(await captureUrl(s, forwarded)).toMatch(/^https:\/\/docs\.example\.com\/docproc\/capture#[\w-]+$/);
     const doc = JSON.parse((await s.call("GET", "/api-docs/openapi.json", undefined, forwarded)).text);
     expect(doc.servers).toEqual([{ url: "/docproc" }]);
-    expect((await s.call("GET", "/api-docs", undefined, forwarded)).text).toContain('src="/docproc/api-docs/explorer.js"');
+    expect((await s.call("GET", "/api-docs", undefined, forwarded)).text).toContain(
+      'src="/docproc/api-docs/explorer.js"',
+    );
   });
 
   test("not trusted (the default, or a peer outside the proxy list): forwarded headers change nothing", async () => {

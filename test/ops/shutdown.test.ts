@@ -89,8 +89,12 @@ const completed = (base: string, id: string) =>
  */
 async function comparable(base: string, id: string) {
   const manifest = await api(base, "GET", `/transactions/${id}/exports`);
-  const file = Object.values(manifest.profiles).flatMap((p: any) => p.files).find((f: any) => f.filename.endsWith("_data.json")) as any;
-  const text = await (await fetch(`${base}/transactions/${id}/exports/download/${file.filename}`, { headers: { "x-api-key": KEY } })).text();
+  const file = Object.values(manifest.profiles)
+    .flatMap((p: any) => p.files)
+    .find((f: any) => f.filename.endsWith("_data.json")) as any;
+  const text = await (
+    await fetch(`${base}/transactions/${id}/exports/download/${file.filename}`, { headers: { "x-api-key": KEY } })
+  ).text();
   return JSON.parse(text.replaceAll(id, "<id>"), (k, v) => (/_at$/.test(k) || k === "document_id" ? undefined : v));
 }
 
@@ -151,7 +155,11 @@ test("SIGTERM mid-OCR: the job stops after the pages in flight, a restart reads 
   const done = await completed(second.base, id);
   const finishedAt = performance.now();
   // The worker logs job_completed once the job's handler has returned, after the transaction was stored completed.
-  await waitFor("the job_completed log line", async () => linesOf(second, id).some((l) => l.event === "job_completed"), 10_000);
+  await waitFor(
+    "the job_completed log line",
+    async () => linesOf(second, id).some((l) => l.event === "job_completed"),
+    10_000,
+  );
 
   const after = linesOf(second, id);
   // Conversion is not redone, and OCR reads exactly the pages the first run left.
@@ -170,7 +178,9 @@ test("SIGTERM mid-OCR: the job stops after the pages in flight, a restart reads 
   expect(done.processing_time_seconds).toBeGreaterThan(0);
   expect(done.processing_time_seconds).toBeLessThan(wall - downtime + 0.5);
 
-  console.log(`pages read before SIGTERM ${readBefore}/${PAGES}; downtime ${downtime.toFixed(1)} s; wall ${wall.toFixed(1)} s; processing_time_seconds ${done.processing_time_seconds}`);
+  console.log(
+    `pages read before SIGTERM ${readBefore}/${PAGES}; downtime ${downtime.toFixed(1)} s; wall ${wall.toFixed(1)} s; processing_time_seconds ${done.processing_time_seconds}`,
+  );
   second.proc.kill("SIGTERM");
   expect(await second.proc.exited).toBe(0);
 }, 300_000);

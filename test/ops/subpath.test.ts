@@ -28,18 +28,35 @@ beforeAll(async () => {
     port: 0,
     async fetch(req) {
       const url = new URL(req.url);
-      if (url.pathname !== "/docproc" && !url.pathname.startsWith("/docproc/")) return new Response("not behind /docproc", { status: 404 });
+      if (url.pathname !== "/docproc" && !url.pathname.startsWith("/docproc/"))
+        return new Response("not behind /docproc", { status: 404 });
       const headers = new Headers(req.headers);
       headers.set("x-forwarded-proto", "http");
       headers.set("x-forwarded-host", url.host);
       headers.set("x-forwarded-prefix", "/docproc");
       const body = req.method === "GET" || req.method === "HEAD" ? undefined : await req.arrayBuffer();
-      const res = await fetch(`${upstream}${url.pathname.slice("/docproc".length) || "/"}${url.search}`, { method: req.method, headers, body, redirect: "manual" });
+      const res = await fetch(`${upstream}${url.pathname.slice("/docproc".length) || "/"}${url.search}`, {
+        method: req.method,
+        headers,
+        body,
+        redirect: "manual",
+      });
       return new Response(res.body, { status: res.status, headers: res.headers });
     },
   });
   front = `http://127.0.0.1:${proxy.port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
   mkdirSync(OUT, { recursive: true });
 });
 
@@ -65,13 +82,21 @@ test("start page → explorer (schemas, examples, a request sent) and the captur
   await page.dispatchEvent("#key", "change");
 
   // An operation with a JSON body: its schema tree, the example pre-filled, and the responses with schemas.
-  const op = page.locator("details", { has: page.locator("summary", { hasText: /^post\/tenants\/\{tenant_id\}\/projects\/\{project_id\}\/transactions\/process/ }) }).first();
+  const op = page
+    .locator("details", {
+      has: page.locator("summary", {
+        hasText: /^post\/tenants\/\{tenant_id\}\/projects\/\{project_id\}\/transactions\/process/,
+      }),
+    })
+    .first();
   await op.locator("summary").first().click();
   const schema = op.locator(".schema").first();
   await schema.waitFor();
   expect(await schema.textContent()).toContain("source_files");
   expect(await schema.textContent()).toContain("split_policy");
-  expect(JSON.parse(await op.locator("textarea").first().inputValue())).toMatchObject({ source_files: [{ filename: "invoice.pdf" }] });
+  expect(JSON.parse(await op.locator("textarea").first().inputValue())).toMatchObject({
+    source_files: [{ filename: "invoice.pdf" }],
+  });
   const responses = await op.locator(".resp").allTextContents();
   expect(responses.some((r) => r.startsWith("202") && r.includes("transaction_id"))).toBe(true);
   await op.locator("summary").first().scrollIntoViewIfNeeded();
@@ -86,8 +111,22 @@ test("start page → explorer (schemas, examples, a request sent) and the captur
   expect(await health.locator("pre").first().textContent()).toContain('"status": "ok"');
 
   // The capture link names the public prefix, and the page opens its session through it.
-  const project = (await (await fetch(`${front}/docproc/tenants/default/projects`, { method: "POST", headers: { "x-api-key": ADMIN, "content-type": "application/json" }, body: JSON.stringify({ name: "Sub" }) })).json()).project_id;
-  const minted = await (await fetch(`${front}/docproc/tenants/default/projects/${project}/capture-tokens`, { method: "POST", headers: { "x-api-key": ADMIN, "content-type": "application/json" }, body: "{}" })).json();
+  const project = (
+    await (
+      await fetch(`${front}/docproc/tenants/default/projects`, {
+        method: "POST",
+        headers: { "x-api-key": ADMIN, "content-type": "application/json" },
+        body: JSON.stringify({ name: "Sub" }),
+      })
+    ).json()
+  ).project_id;
+  const minted = await (
+    await fetch(`${front}/docproc/tenants/default/projects/${project}/capture-tokens`, {
+      method: "POST",
+      headers: { "x-api-key": ADMIN, "content-type": "application/json" },
+      body: "{}",
+    })
+  ).json();
   expect(minted.capture_url).toStartWith(`${front}/docproc/capture#`);
   const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
   phone.on("request", (r) => void (r.url().startsWith(`${front}/docproc/`) || stray.push(r.url())));

@@ -16,7 +16,12 @@ afterAll(() => removeAll(cleanup));
 const INVOICE = path.join(ROOT, "fixtures/inbox/born-digital-invoice.pdf");
 
 /** Runs watch until `expected` events were seen for the files, stops it; returns its events and stderr. */
-async function watchOnce(flags: string[], files: Record<string, string | Uint8Array>, until: (w: WatchProc) => boolean, env: Record<string, string> = {}) {
+async function watchOnce(
+  flags: string[],
+  files: Record<string, string | Uint8Array>,
+  until: (w: WatchProc) => boolean,
+  env: Record<string, string> = {},
+) {
   const s = await setupWatch(cleanup);
   await mkdirp(s.inbox);
   for (const [name, content] of Object.entries(files)) await Bun.write(path.join(s.inbox, name), content);
@@ -41,7 +46,12 @@ test("JSON lines: watching, job_started, step_finished with durations, job_compl
     .filter(Boolean)
     .map((l) => JSON.parse(l));
   for (const l of lines) {
-    expect(l).toMatchObject({ component: "watch", pid: expect.any(Number), level: expect.any(String), msg: expect.any(String) });
+    expect(l).toMatchObject({
+      component: "watch",
+      pid: expect.any(Number),
+      level: expect.any(String),
+      msg: expect.any(String),
+    });
     expect(Date.parse(l.time)).not.toBeNaN();
   }
   expect(lines.find((l) => l.event === "watching")).toMatchObject({ level: "info", polling: expect.any(Boolean) });
@@ -52,12 +62,21 @@ test("JSON lines: watching, job_started, step_finished with durations, job_compl
   const about = (id: unknown) => lines.filter((l) => l.transaction_id === id);
 
   const ok = about(done.transaction_id);
-  expect(ok.find((l) => l.event === "job_started")).toMatchObject({ kind: "watch_file", file: done.file, retaken: false });
+  expect(ok.find((l) => l.event === "job_started")).toMatchObject({
+    kind: "watch_file",
+    file: done.file,
+    retaken: false,
+  });
   const steps = ok.filter((l) => l.event === "step_finished");
   expect(steps.map((l) => l.step)).toEqual(expect.arrayContaining(["convert", "extract", "export"]));
   expect(steps.find((l) => l.step === "ocr")?.total ?? 0).toBe(0); // a text-layer PDF: no page to read
   for (const l of steps) expect(l.duration_ms).toBeGreaterThanOrEqual(0);
-  expect(ok.find((l) => l.event === "job_completed")).toMatchObject({ level: "info", documents: 1, duration_ms: expect.any(Number), results_file: done.results_file });
+  expect(ok.find((l) => l.event === "job_completed")).toMatchObject({
+    level: "info",
+    documents: 1,
+    duration_ms: expect.any(Number),
+    results_file: done.results_file,
+  });
 
   expect(about(failed.transaction_id).find((l) => l.event === "job_failed")).toMatchObject({
     level: "error",
@@ -71,13 +90,18 @@ test("JSON lines: watching, job_started, step_finished with durations, job_compl
 
   // Never the file's text or what was extracted from it.
   const results = JSON.parse(readFileSync(done.results_file as string, "utf8"));
-  const values = results.documents.flatMap((d: any) => Object.values(d.fields).map((f: any) => f.value)).filter((v: unknown) => v !== null && String(v).length >= 4);
+  const values = results.documents
+    .flatMap((d: any) => Object.values(d.fields).map((f: any) => f.value))
+    .filter((v: unknown) => v !== null && String(v).length >= 4);
   expect(values.length).toBeGreaterThan(2);
   // Compared without each line's clock and pid: a timestamp such as "…T02:15:16.940Z" holds the total "16.94".
   const logged = lines.map(({ time: _time, pid: _pid, ...rest }) => JSON.stringify(rest)).join("\n");
   for (const v of values) expect(logged).not.toContain(String(v));
   const text = Bun.spawnSync(["pdftotext", INVOICE, "-"]).stdout.toString();
-  const phrases = text.split("\n").map((l) => l.trim()).filter((l) => l.length >= 12);
+  const phrases = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.length >= 12);
   expect(phrases.length).toBeGreaterThan(3);
   for (const p of phrases) expect(logged).not.toContain(p);
 }, 120_000);
@@ -94,9 +118,15 @@ test("--log-level warn keeps failures only; --log-format pretty writes lines for
 
   // The same from the environment; a flag wins over it.
   const viaEnv = await watchOnce([], files, until, { DOCPROC_LOG_FORMAT: "json", DOCPROC_LOG_LEVEL: "error" });
-  const lines = viaEnv.stderr.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const lines = viaEnv.stderr
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   expect(lines.map((l) => l.event)).toEqual(["job_failed"]);
-  const flagWins = await watchOnce(["--log-level", "info"], files, until, { DOCPROC_LOG_FORMAT: "json", DOCPROC_LOG_LEVEL: "error" });
+  const flagWins = await watchOnce(["--log-level", "info"], files, until, {
+    DOCPROC_LOG_FORMAT: "json",
+    DOCPROC_LOG_LEVEL: "error",
+  });
   expect(flagWins.stderr).toContain('"event":"job_started"');
 }, 180_000);
 

@@ -1,7 +1,19 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import path from "node:path";
 import { DocprocError } from "../../src/core/errors";
-import { MAX_LOST_LEASES, claim, complete, enqueue, expireDeadLocalLeases, fail, getJob, heartbeat, pidAlive, pruneFinishedJobs, queueDepth } from "../../src/queue/jobs";
+import {
+  MAX_LOST_LEASES,
+  claim,
+  complete,
+  enqueue,
+  expireDeadLocalLeases,
+  fail,
+  getJob,
+  heartbeat,
+  pidAlive,
+  pruneFinishedJobs,
+  queueDepth,
+} from "../../src/queue/jobs";
 import { createNotifier } from "../../src/queue/notifier";
 import type { PipelineRunner } from "../../src/queue/pipeline-runner";
 import { AwaitInput, registerProcessTransaction } from "../../src/queue/process-transaction";
@@ -111,20 +123,40 @@ describe("jobs", () => {
   });
 });
 
-function setup(runner: PipelineRunner, pollMs = 500, onFinished?: Parameters<typeof registerProcessTransaction>[1]["onFinished"]) {
+function setup(
+  runner: PipelineRunner,
+  pollMs = 500,
+  onFinished?: Parameters<typeof registerProcessTransaction>[1]["onFinished"],
+) {
   env = freshDb();
   const clock = fakeClock();
   const notifier = createNotifier();
   const blobs = fsBlobStore(path.join(env.dir, "blobs"));
   const pool = createWorkerPool({ db: env.db, clock, leaseMs: 60_000, heartbeatMs: 60_000, pollMs });
-  registerProcessTransaction(pool, { db: env.db, clock, blobs, notifier, runPipeline: runner, exportsRoot: path.join(env.dir, "exports"), onFinished });
+  registerProcessTransaction(pool, {
+    db: env.db,
+    clock,
+    blobs,
+    notifier,
+    runPipeline: runner,
+    exportsRoot: path.join(env.dir, "exports"),
+    onFinished,
+  });
   const now = new Date(clock.now()).toISOString();
   createProject(env.db, { project_id: "p", tenant_id: "default", name: "P", description: "", settings: {}, now });
   tx.createTransaction(env.db, { transaction_id: "t", tenant_id: "default", project_id: "p", now });
   return { clock, pool, notifier, blobs, now };
 }
 
-const doc = { document_id: "d", document_index: 0, document_type: "other", classification_confidence: 1, classification: {} as never, split: {} as never, fields: {} };
+const doc = {
+  document_id: "d",
+  document_index: 0,
+  document_type: "other",
+  classification_confidence: 1,
+  classification: {} as never,
+  split: {} as never,
+  fields: {},
+};
 
 describe("worker pools", () => {
   test("two pools on two connections to one file run each of 60 jobs exactly once", async () => {
@@ -153,7 +185,9 @@ describe("worker pools", () => {
     other.close();
     expect(runs.size).toBe(60);
     expect([...runs.values()].every((c) => c === 1)).toBe(true);
-    const byWorker = env.db.query<{ locked_by: string; n: number }, []>("SELECT locked_by, COUNT(*) AS n FROM jobs GROUP BY locked_by").all();
+    const byWorker = env.db
+      .query<{ locked_by: string; n: number }, []>("SELECT locked_by, COUNT(*) AS n FROM jobs GROUP BY locked_by")
+      .all();
     expect(byWorker.length).toBe(2); // both pools took part
   });
 });
@@ -182,7 +216,13 @@ describe("worker timers on the injected clock", () => {
     // Beats slower than the lease: another worker takes the job over, and the next beat aborts the first holder.
     const slow = createWorkerPool({ db: env.db, clock, leaseMs: 1_000, heartbeatMs: 5_000, workerId: "w3" });
     let reason: unknown = null;
-    slow.registerHandler("k", (_p, helpers) => new Promise<void>((_, reject) => helpers.signal.addEventListener("abort", () => reject((reason = helpers.signal.reason)))));
+    slow.registerHandler(
+      "k",
+      (_p, helpers) =>
+        new Promise<void>((_, reject) =>
+          helpers.signal.addEventListener("abort", () => reject((reason = helpers.signal.reason))),
+        ),
+    );
     const job = enqueue(env.db, clock, { kind: "k", payload: {} });
     const attempt = slow.runOnce();
     clock.advance(1_001);
@@ -220,22 +260,43 @@ describe("process_transaction", () => {
       ctx.onProgress("convert", 1, 1);
       clock.advance(2000);
       expect(tx.getTransaction(env.db, "t")!.status).toBe("processing");
-      return { status: "success", documents: [doc], pages: [], manifest: { transaction_id: "t", profiles: {}, total_files: 0, total_size_bytes: 0 }, errors: [], warnings: [] };
+      return {
+        status: "success",
+        documents: [doc],
+        pages: [],
+        manifest: { transaction_id: "t", profiles: {}, total_files: 0, total_size_bytes: 0 },
+        errors: [],
+        warnings: [],
+      };
     });
     const hash = await blobs.put(new TextEncoder().encode("abc"));
-    addSourceFile(env.db, { transaction_id: "t", filename: "a.txt", content_type: "text/plain", size: 3, blob_hash: hash, split_policy: "inherit", now });
+    addSourceFile(env.db, {
+      transaction_id: "t",
+      filename: "a.txt",
+      content_type: "text/plain",
+      size: 3,
+      blob_hash: hash,
+      split_policy: "inherit",
+      now,
+    });
     submitTransaction(env.db, clock, "t");
     expect(tx.getTransaction(env.db, "t")).toMatchObject({
       status: "queued",
       current_step: "queued",
-      metadata: { progress: { completion_percentage: 0, total_documents: 0 }, step_progress: { current_step: "queued", steps: { ocr: { status: "pending" } } } },
+      metadata: {
+        progress: { completion_percentage: 0, total_documents: 0 },
+        step_progress: { current_step: "queued", steps: { ocr: { status: "pending" } } },
+      },
     });
     await pool.runOnce();
     const t = tx.getTransaction(env.db, "t")!;
     expect(seen).toEqual(["0:a.txt:abc"]);
     expect(t.status).toBe("completed");
     expect(t.processing_time_seconds).toBe(2);
-    expect(t.metadata).toMatchObject({ progress: { completion_percentage: 100, total_documents: 1 }, step_progress: { current_step: "completed" } });
+    expect(t.metadata).toMatchObject({
+      progress: { completion_percentage: 100, total_documents: 1 },
+      step_progress: { current_step: "completed" },
+    });
     expect(listDocuments(env.db, "t")).toHaveLength(1);
   });
 
@@ -255,16 +316,25 @@ describe("process_transaction", () => {
   });
 
   test("a job still running at shutdown (even one deaf to its abort signal) goes back to the queue with its transaction", async () => {
-    const { clock } = setup(async () => { throw new Error("unused"); });
+    const { clock } = setup(async () => {
+      throw new Error("unused");
+    });
     const pool = createWorkerPool({ db: env.db, clock, pollMs: 10 });
     let started = () => {};
     const running = new Promise<void>((resolve) => (started = resolve));
     // Subscribes to the signal only after it was aborted, so it never settles: stop() must not wait for it forever.
-    registerProcessTransaction(pool, { db: env.db, clock, blobs: fsBlobStore(path.join(env.dir, "b")), notifier: createNotifier(), runPipeline: async (_i, ctx) => {
-      started();
-      await new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("aborted"))));
-      throw new Error("unreachable");
-    }, exportsRoot: path.join(env.dir, "e") });
+    registerProcessTransaction(pool, {
+      db: env.db,
+      clock,
+      blobs: fsBlobStore(path.join(env.dir, "b")),
+      notifier: createNotifier(),
+      runPipeline: async (_i, ctx) => {
+        started();
+        await new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("aborted"))));
+        throw new Error("unreachable");
+      },
+      exportsRoot: path.join(env.dir, "e"),
+    });
     submitTransaction(env.db, clock, "t");
     pool.start();
     await running;
@@ -277,7 +347,19 @@ describe("process_transaction", () => {
 
   test("graceful stop: a job at its checkpoint is released with its state, the next attempt continues it, processing time skips the downtime", async () => {
     const manifest = { transaction_id: "t", profiles: {}, total_files: 0, total_size_bytes: 0 };
-    const saved = { version: 1 as const, next: 1, stopped_after: null, run: 0, files: [], spans: null, documents: [], transaction_rules: [], manifest, warnings: [], errors: [] };
+    const saved = {
+      version: 1 as const,
+      next: 1,
+      stopped_after: null,
+      run: 0,
+      files: [],
+      spans: null,
+      documents: [],
+      transaction_rules: [],
+      manifest,
+      warnings: [],
+      errors: [],
+    };
     const resumedFrom: unknown[] = [];
     let started = () => {};
     const running = new Promise<void>((resolve) => (started = resolve));
@@ -290,15 +372,40 @@ describe("process_transaction", () => {
         // First attempt: 3 s of work, then the checkpoint request comes and the run stops there.
         clock.advance(3000);
         started();
-        await new Promise<void>((resolve) => (ctx.checkpoint!.aborted ? resolve() : ctx.checkpoint!.addEventListener("abort", () => resolve())));
-        return { status: "interrupted", saved: { ...saved }, documents: [], pages: [], manifest, errors: [], warnings: [] };
+        await new Promise<void>((resolve) =>
+          ctx.checkpoint!.aborted ? resolve() : ctx.checkpoint!.addEventListener("abort", () => resolve()),
+        );
+        return {
+          status: "interrupted",
+          saved: { ...saved },
+          documents: [],
+          pages: [],
+          manifest,
+          errors: [],
+          warnings: [],
+        };
       }
       clock.advance(2000);
-      return { status: "success", saved: { ...saved, next: 9 }, documents: [doc], pages: [], manifest, errors: [], warnings: [] };
+      return {
+        status: "success",
+        saved: { ...saved, next: 9 },
+        documents: [doc],
+        pages: [],
+        manifest,
+        errors: [],
+        warnings: [],
+      };
     };
     const poolOn = () => {
       const pool = createWorkerPool({ db: env.db, clock, leaseMs: 60_000, heartbeatMs: 60_000, pollMs: 10 });
-      registerProcessTransaction(pool, { db: env.db, clock, blobs, notifier: createNotifier(), runPipeline: runner, exportsRoot: path.join(env.dir, "exports") });
+      registerProcessTransaction(pool, {
+        db: env.db,
+        clock,
+        blobs,
+        notifier: createNotifier(),
+        runPipeline: runner,
+        exportsRoot: path.join(env.dir, "exports"),
+      });
       return pool;
     };
     submitTransaction(env.db, clock, "t");
@@ -307,7 +414,10 @@ describe("process_transaction", () => {
     await running;
     await first.stop({ graceful: true, timeoutMs: 5_000 });
     // Released, not failed: no attempt counted, the transaction back in the queue, its state a checkpoint.
-    expect(env.db.query("SELECT status, attempts FROM jobs WHERE kind = 'process_transaction'").get()).toEqual({ status: "queued", attempts: 0 });
+    expect(env.db.query("SELECT status, attempts FROM jobs WHERE kind = 'process_transaction'").get()).toEqual({
+      status: "queued",
+      attempts: 0,
+    });
     expect(tx.getTransaction(env.db, "t")!.status).toBe("queued");
     expect(await loadRunState(blobs, "t")).toMatchObject({ checkpoint: true, processing_seconds: 3, next: 1 });
 
@@ -328,13 +438,25 @@ describe("process_transaction", () => {
     const { pool, clock, now } = setup(
       async () => {
         if (fail) throw new DocprocError("corrupt_file", "bad pdf", { stage: "convert" });
-        return { status: "success", documents: [], pages: [], manifest: { transaction_id: "t", profiles: {}, total_files: 0, total_size_bytes: 0 }, errors: [], warnings: [] };
+        return {
+          status: "success",
+          documents: [],
+          pages: [],
+          manifest: { transaction_id: "t", profiles: {}, total_files: 0, total_size_bytes: 0 },
+          errors: [],
+          warnings: [],
+        };
       },
       500,
       (db, outcome) => {
         // Proves atomicity: the status is already visible inside the same SQLite transaction.
-        finished.push(`${outcome.transaction_id}:${outcome.status}:${tx.getTransaction(db, outcome.transaction_id)!.status}:${"failedStage" in outcome ? outcome.failedStage : ""}`);
-        enqueue(db, clock, { kind: "webhook_delivery", payload: { transaction_id: outcome.transaction_id, event: outcome.status } });
+        finished.push(
+          `${outcome.transaction_id}:${outcome.status}:${tx.getTransaction(db, outcome.transaction_id)!.status}:${"failedStage" in outcome ? outcome.failedStage : ""}`,
+        );
+        enqueue(db, clock, {
+          kind: "webhook_delivery",
+          payload: { transaction_id: outcome.transaction_id, event: outcome.status },
+        });
       },
     );
     submitTransaction(env.db, clock, "t");
@@ -344,7 +466,9 @@ describe("process_transaction", () => {
     submitTransaction(env.db, clock, "t2");
     await pool.runOnce();
     expect(finished).toEqual(["t:completed:completed:", "t2:failed:failed:convert"]);
-    expect(env.db.query("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'webhook_delivery' AND status = 'queued'").get()).toEqual({ n: 2 });
+    expect(
+      env.db.query("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'webhook_delivery' AND status = 'queued'").get(),
+    ).toEqual({ n: 2 });
   });
 
   test("an attempt that outruns its time limit fails with a timeout, and its late result is refused", async () => {
@@ -357,16 +481,20 @@ describe("process_transaction", () => {
     const released = new Promise<void>((resolve) => (release = resolve));
     let handlerDone = () => {};
     const handlerEnded = new Promise<void>((resolve) => (handlerDone = resolve));
-    pool.registerHandler("k", async (_p, helpers) => {
-      helpers.signal.addEventListener("abort", () => (aborted = true));
-      await released; // ignores the signal on purpose
-      try {
-        helpers.finish(() => "too late");
-      } catch (err) {
-        late = err;
-      }
-      handlerDone();
-    }, { timeoutMs: 50_000 });
+    pool.registerHandler(
+      "k",
+      async (_p, helpers) => {
+        helpers.signal.addEventListener("abort", () => (aborted = true));
+        await released; // ignores the signal on purpose
+        try {
+          helpers.finish(() => "too late");
+        } catch (err) {
+          late = err;
+        }
+        handlerDone();
+      },
+      { timeoutMs: 50_000 },
+    );
     const job = enqueue(env.db, clock, { kind: "k", payload: {} });
     const attempt = pool.runOnce();
     clock.advance(49_999);
@@ -376,7 +504,10 @@ describe("process_transaction", () => {
     clock.advance(1);
     await attempt;
     expect(aborted).toBe(true);
-    expect(getJob(env.db, job.id)).toMatchObject({ status: "failed", last_error: expect.stringContaining("ran longer than 50 s") });
+    expect(getJob(env.db, job.id)).toMatchObject({
+      status: "failed",
+      last_error: expect.stringContaining("ran longer than 50 s"),
+    });
     release();
     await handlerEnded;
     expect(late).toBeInstanceOf(LeaseLostError);
@@ -386,11 +517,21 @@ describe("process_transaction", () => {
     let calls = 0;
     const { pool, clock } = setup(async () => {
       if (++calls === 1) throw new AwaitInput({ step_name: "review", instructions: "Check totals", timeout_hours: 24 });
-      return { status: "success", documents: [], pages: [], manifest: { transaction_id: "t", profiles: {}, total_files: 0, total_size_bytes: 0 }, errors: [], warnings: [] };
+      return {
+        status: "success",
+        documents: [],
+        pages: [],
+        manifest: { transaction_id: "t", profiles: {}, total_files: 0, total_size_bytes: 0 },
+        errors: [],
+        warnings: [],
+      };
     });
     submitTransaction(env.db, clock, "t");
     await pool.runOnce();
-    expect(tx.getTransaction(env.db, "t")).toMatchObject({ status: "awaiting_input", review_metadata: { step_name: "review" } });
+    expect(tx.getTransaction(env.db, "t")).toMatchObject({
+      status: "awaiting_input",
+      review_metadata: { step_name: "review" },
+    });
     expect(queueDepth(env.db)).toBe(0);
     expect(() => submitTransaction(env.db, clock, "t")).toThrow("Cannot start transaction in awaiting_input state");
     resumeTransaction(env.db, clock, "t");
@@ -401,15 +542,24 @@ describe("process_transaction", () => {
   });
 
   test("a job whose worker dies on every attempt ends failed, and so does its transaction", async () => {
-    const { clock } = setup(async () => { throw new Error("unused"); });
+    const { clock } = setup(async () => {
+      throw new Error("unused");
+    });
     submitTransaction(env.db, clock, "t");
     for (let i = 0; i < MAX_LOST_LEASES; i++) {
-      expect(claim(env.db, clock, { workerId: `dead-${i}`, leaseMs: 1000, kinds: ["process_transaction"] }).job).not.toBeNull();
+      expect(
+        claim(env.db, clock, { workerId: `dead-${i}`, leaseMs: 1000, kinds: ["process_transaction"] }).job,
+      ).not.toBeNull();
       clock.advance(1001); // the worker never heartbeats: its lease runs out
     }
     const pool = createWorkerPool({ db: env.db, clock });
     const seen: string[] = [];
-    pool.registerHandler("process_transaction", async () => {}, { onFailure: (p, msg) => { seen.push(msg); tx.markFailed(env.db, p.transaction_id, new Date(clock.now()).toISOString(), msg, null); } });
+    pool.registerHandler("process_transaction", async () => {}, {
+      onFailure: (p, msg) => {
+        seen.push(msg);
+        tx.markFailed(env.db, p.transaction_id, new Date(clock.now()).toISOString(), msg, null);
+      },
+    });
     expect(await pool.runOnce()).toBeNull();
     const message = `worker lost ${MAX_LOST_LEASES} times (lease expired: killed, crashed or stalled); given up after ${MAX_LOST_LEASES} attempt(s)`;
     expect(seen).toEqual([message]);
@@ -418,7 +568,9 @@ describe("process_transaction", () => {
   });
 
   test("the give-up message counts lost workers, not attempts: an error and nine deaths are not ten deaths", async () => {
-    const { clock } = setup(async () => { throw new Error("unused"); });
+    const { clock } = setup(async () => {
+      throw new Error("unused");
+    });
     submitTransaction(env.db, clock, "t");
     const kinds = ["process_transaction"];
     // Attempt 1 ends in an error the job reported (retried); then workers die.
@@ -443,7 +595,9 @@ describe("process_transaction", () => {
   });
 
   test("start outside created is refused, and a full queue answers queue_full with depths", async () => {
-    const { clock, now } = setup(async () => { throw new Error("unused"); });
+    const { clock, now } = setup(async () => {
+      throw new Error("unused");
+    });
     submitTransaction(env.db, clock, "t");
     expect(() => submitTransaction(env.db, clock, "t")).toThrow("Cannot start transaction in queued state");
     tx.createTransaction(env.db, { transaction_id: "t2", tenant_id: "default", project_id: "p", now });
@@ -457,8 +611,20 @@ describe("process_transaction", () => {
   });
 
   test("the worker pool picks up a job after wake() without waiting for its poll", async () => {
-    const { pool, clock, notifier } = setup(async () => ({ status: "success", documents: [], pages: [], manifest: { transaction_id: "t", profiles: {}, total_files: 0, total_size_bytes: 0 }, errors: [], warnings: [] }), 60_000);
-    const done = new Promise<void>((resolve) => notifier.subscribe("t", () => tx.getTransaction(env.db, "t")!.status === "completed" && resolve()));
+    const { pool, clock, notifier } = setup(
+      async () => ({
+        status: "success",
+        documents: [],
+        pages: [],
+        manifest: { transaction_id: "t", profiles: {}, total_files: 0, total_size_bytes: 0 },
+        errors: [],
+        warnings: [],
+      }),
+      60_000,
+    );
+    const done = new Promise<void>((resolve) =>
+      notifier.subscribe("t", () => tx.getTransaction(env.db, "t")!.status === "completed" && resolve()),
+    );
     pool.start(); // the loop finds nothing and waits for its poll, which is on the clock: it never fires here
     submitTransaction(env.db, clock, "t");
     pool.wake();

@@ -13,7 +13,13 @@ import { reviewStage } from "../../src/core/review/stage";
 import { projectSettingsCache } from "../../src/queue/pipeline-runner";
 
 const corpora = resolve(import.meta.dir, "../../fixtures/corpora");
-const noOcr = { name: "none", recognize: async () => { throw new Error("OCR was not expected"); }, close: async () => {} } as unknown as OcrEngine;
+const noOcr = {
+  name: "none",
+  recognize: async () => {
+    throw new Error("OCR was not expected");
+  },
+  close: async () => {},
+} as unknown as OcrEngine;
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === "object" && !Object.isFrozen(value)) {
@@ -25,11 +31,27 @@ function deepFreeze<T>(value: T): T {
 
 async function run(project: ProjectSettings) {
   const pdf = new Uint8Array(await Bun.file(`${corpora}/invoice2data/AzureInterior.pdf`).arrayBuffer());
-  const text = new TextEncoder().encode("INVOICE 4711\nACME Supplies Ltd\nDate: 2026-03-02\nTotal: 12.50 EUR\fINVOICE 4712\nACME Supplies Ltd\nDate: 2026-03-03\nTotal: 99.00 EUR");
+  const text = new TextEncoder().encode(
+    "INVOICE 4711\nACME Supplies Ltd\nDate: 2026-03-02\nTotal: 12.50 EUR\fINVOICE 4712\nACME Supplies Ltd\nDate: 2026-03-03\nTotal: 99.00 EUR",
+  );
   const out = await runTransaction(
-    { sources: [{ index: 0, filename: "AzureInterior.pdf", data: pdf, split_policy: "inherit" }, { index: 1, filename: "two.txt", content_type: "text/plain", data: text, split_policy: "inherit" }] },
     {
-      meta: { transaction_id: "t", tenant_id: "t", project_id: "p", project_version: 1, correlation_id: null, metadata: {}, created_at: "2026-01-01T00:00:00.000Z", source: "test" },
+      sources: [
+        { index: 0, filename: "AzureInterior.pdf", data: pdf, split_policy: "inherit" },
+        { index: 1, filename: "two.txt", content_type: "text/plain", data: text, split_policy: "inherit" },
+      ],
+    },
+    {
+      meta: {
+        transaction_id: "t",
+        tenant_id: "t",
+        project_id: "p",
+        project_version: 1,
+        correlation_id: null,
+        metadata: {},
+        created_at: "2026-01-01T00:00:00.000Z",
+        source: "test",
+      },
       project,
       ocr: noOcr,
       sink: memorySink(),
@@ -38,7 +60,11 @@ async function run(project: ProjectSettings) {
       stages: { review: reviewStage },
     },
   );
-  return { status: out.status, errors: out.errors, documents: out.results.documents.map(({ document_id: _id, ...d }) => d) };
+  return {
+    status: out.status,
+    errors: out.errors,
+    documents: out.results.documents.map(({ document_id: _id, ...d }) => d),
+  };
 }
 
 describe("project settings shared between jobs", () => {

@@ -24,17 +24,33 @@ let receiver: Receiver;
 beforeAll(async () => {
   s = await startReviewServer({ prefix: "review-browser" });
   expect((await s.admin("POST", "/admin/tenants", { tenant_id: "acme", name: "Acme" })).status).toBe(201);
-  expect((await s.admin("POST", "/admin/users", { tenant_id: "acme", username: "alice", password: "correct horse battery" })).status).toBe(201);
+  expect(
+    (await s.admin("POST", "/admin/users", { tenant_id: "acme", username: "alice", password: "correct horse battery" }))
+      .status,
+  ).toBe(201);
   receiver = startReceiver();
   // Review pauses every transaction; a Notification node after Export fires only once the review is finished.
   const workflow = [
-    { type: "split" }, { type: "classify" }, { type: "extract" }, { type: "validate" },
+    { type: "split" },
+    { type: "classify" },
+    { type: "extract" },
+    { type: "validate" },
     { type: "review", enabled: true, when: "always", instructions: "Check the amounts" },
-    { type: "export" }, { type: "notification", id: "after-review", activity: { webhook_url: receiver.url("/hook") } },
+    { type: "export" },
+    { type: "notification", id: "after-review", activity: { webhook_url: receiver.url("/hook") } },
   ];
-  project = (await s.admin("POST", "/tenants/acme/projects", { name: "Invoices", description: "", settings: mergeOverDefault({ workflow }) })).json.project_id;
+  project = (
+    await s.admin("POST", "/tenants/acme/projects", {
+      name: "Invoices",
+      description: "",
+      settings: mergeOverDefault({ workflow }),
+    })
+  ).json.project_id;
   txId = await s.submit("acme", project, "inbox/phone-photo.jpg");
-  expect((await s.admin("GET", `/transactions/${txId}`)).json).toMatchObject({ status: "awaiting_input", review_metadata: { instructions: "Check the amounts" } });
+  expect((await s.admin("GET", `/transactions/${txId}`)).json).toMatchObject({
+    status: "awaiting_input",
+    review_metadata: { instructions: "Check the amounts" },
+  });
   browser = await launchChromium();
   mkdirSync(OUT, { recursive: true });
 }, 300_000);
@@ -80,17 +96,25 @@ describe("review page in chromium", () => {
     const total = page.getByLabel(/^Total amount/);
     await total.fill("7.00");
     await total.press("Enter");
-    await page.waitForFunction(() => /7/.test((document.getElementById("msg-total_amount") as HTMLElement).textContent ?? "") && (document.getElementById("msg-total_amount") as HTMLElement).textContent !== "");
+    await page.waitForFunction(
+      () =>
+        /7/.test((document.getElementById("msg-total_amount") as HTMLElement).textContent ?? "") &&
+        (document.getElementById("msg-total_amount") as HTMLElement).textContent !== "",
+    );
     expect(await page.locator("#msg-total_amount").textContent()).toMatch(/subtotal|total/i);
     await total.focus();
     expect(await page.locator(".fbox.selected").count()).toBeGreaterThan(0);
-    const index = await page.evaluate(() => Array.from(document.querySelectorAll(".word title")).findIndex((t) => /^(€\s?)?717[.,]97$/.test(t.textContent!)));
+    const index = await page.evaluate(() =>
+      Array.from(document.querySelectorAll(".word title")).findIndex((t) => /^(€\s?)?717[.,]97$/.test(t.textContent!)),
+    );
     expect(index).toBeGreaterThanOrEqual(0);
     const word = page.locator(".word").nth(index);
     const wordX = Number(await word.getAttribute("x"));
     await word.scrollIntoViewIfNeeded();
     await word.click();
-    await page.waitForFunction(() => (document.getElementById("field-total_amount") as HTMLInputElement).value === "717.97");
+    await page.waitForFunction(
+      () => (document.getElementById("field-total_amount") as HTMLInputElement).value === "717.97",
+    );
     expect(await page.locator('.field[data-field="total_amount"] .ok').textContent()).toContain("confirmed");
     expect(await page.locator("#msg-total_amount").textContent()).toBe("");
     await page.screenshot({ path: path.join(OUT, "review-laptop.png") });
@@ -113,23 +137,36 @@ describe("review page in chromium", () => {
     expect(t.status).toBe("completed");
     for (let i = 0; i < 100 && receiver.received.length === 0; i++) await Bun.sleep(100);
     expect(receiver.received).toHaveLength(1);
-    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ event: "transaction.step_reached", transaction_id: txId });
+    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({
+      event: "transaction.step_reached",
+      transaction_id: txId,
+    });
     const manifest = (await s.admin("GET", `/transactions/${txId}/exports`)).json;
-    const exported = (await s.admin("GET", `/transactions/${txId}/exports/download/${manifest.profiles.json.files[0].filename}`)).json;
+    const exported = (
+      await s.admin("GET", `/transactions/${txId}/exports/download/${manifest.profiles.json.files[0].filename}`)
+    ).json;
     const field = exported.documents[0].fields.total_amount;
     expect(field).toMatchObject({ value: 717.97, is_confirmed: true, review_required: false });
     expect(field.bounding_boxes).toHaveLength(1);
     expect(field.bounding_boxes[0].page_index).toBe(1);
     expect(field.bounding_boxes[0].coordinates[0]).toBe(wordX);
     expect(exported.documents[0].classification.confirmed).toBe(true);
-    expect(exported.transaction.last_human_review).toMatchObject({ reviewed: true, finished: true, action: "finish", reviewer: { id: "alice", kind: "user" } });
+    expect(exported.transaction.last_human_review).toMatchObject({
+      reviewed: true,
+      finished: true,
+      action: "finish",
+      reviewer: { id: "alice", kind: "user" },
+    });
     const changes = exported.transaction.last_human_review.changes.flatMap((c: any) => c.changes);
     expect(changes).toContainEqual({ path: "fields.total_amount.value", before: 7, after: 717.97 });
     await ctx.close();
   }, 120_000);
 
   test("the first screen on a phone and a laptop is the sign-in form alone", async () => {
-    for (const [name, viewport] of [["review-first-screen-phone.png", { width: 390, height: 844 }], ["review-first-screen-laptop.png", { width: 1366, height: 900 }]] as const) {
+    for (const [name, viewport] of [
+      ["review-first-screen-phone.png", { width: 390, height: 844 }],
+      ["review-first-screen-laptop.png", { width: 1366, height: 900 }],
+    ] as const) {
       const ctx = await browser.newContext({ viewport, locale: "en-GB" });
       const page = await ctx.newPage();
       await page.goto(`${s.base}/review`);
@@ -146,8 +183,18 @@ describe("review page in chromium", () => {
 
   test("on a tablet the page sits above the fields; tapping a word fills the selected field; zoom and rotate keep boxes on their words", async () => {
     const id = await s.submit("acme", project, "inbox/born-digital-invoice.pdf");
-    markAwaitingInput(s.t.data.db, id, new Date().toISOString(), { step_name: "review", instructions: "Check the invoice number", timeout_hours: 24 });
-    const ctx = await browser.newContext({ viewport: { width: 820, height: 1180 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true, locale: "en-GB" });
+    markAwaitingInput(s.t.data.db, id, new Date().toISOString(), {
+      step_name: "review",
+      instructions: "Check the invoice number",
+      timeout_hours: 24,
+    });
+    const ctx = await browser.newContext({
+      viewport: { width: 820, height: 1180 },
+      deviceScaleFactor: 1,
+      isMobile: true,
+      hasTouch: true,
+      locale: "en-GB",
+    });
     const page = await ctx.newPage();
     await page.goto(`${s.base}/review/${id}`);
     await page.getByLabel("Tenant").fill("acme");
@@ -162,18 +209,24 @@ describe("review page in chromium", () => {
 
     const number = page.getByLabel(/^Invoice number/);
     await number.focus();
-    const index = await page.evaluate(() => Array.from(document.querySelectorAll(".word title")).findIndex((t) => t.textContent === "Mitchell"));
+    const index = await page.evaluate(() =>
+      Array.from(document.querySelectorAll(".word title")).findIndex((t) => t.textContent === "Mitchell"),
+    );
     expect(index).toBeGreaterThanOrEqual(0);
     const word = page.locator(".word").nth(index);
     await word.scrollIntoViewIfNeeded();
     await word.tap();
-    await page.waitForFunction(() => (document.getElementById("field-invoice_number") as HTMLInputElement).value === "Mitchell");
+    await page.waitForFunction(
+      () => (document.getElementById("field-invoice_number") as HTMLInputElement).value === "Mitchell",
+    );
 
     // The selected field's box is drawn over the tapped word, also after zooming in and turning the page.
     const overlap = async () => {
       const a = (await page.locator(".fbox.selected").first().boundingBox())!;
       const b = (await word.boundingBox())!;
-      return Math.abs(a.x + a.width / 2 - (b.x + b.width / 2)) < 3 && Math.abs(a.y + a.height / 2 - (b.y + b.height / 2)) < 3;
+      return (
+        Math.abs(a.x + a.width / 2 - (b.x + b.width / 2)) < 3 && Math.abs(a.y + a.height / 2 - (b.y + b.height / 2)) < 3
+      );
     };
     expect(await overlap()).toBe(true);
     const before = (await page.locator(".page").boundingBox())!;

@@ -20,13 +20,19 @@ let browser: Browser;
 const resultsFile = () => path.join(out, `${id}_data.json`);
 const readResults = () => JSON.parse(readFileSync(resultsFile(), "utf8"));
 const call = async (method: string, url: string, body?: unknown) => {
-  const res = await fetch(base + url, { method, headers: body ? { "content-type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(base + url, {
+    method,
+    headers: body ? { "content-type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
   return { status: res.status, json: (await res.json()) as any };
 };
 
 beforeAll(async () => {
   copyFileSync(path.join(FIXTURES, "inbox/born-digital-invoice.pdf"), path.join(dir, "invoice.pdf"));
-  const processed = await runCli(["process", path.join(dir, "invoice.pdf"), "--out", out, "--json"], { timeoutMs: 120_000 });
+  const processed = await runCli(["process", path.join(dir, "invoice.pdf"), "--out", out, "--json"], {
+    timeoutMs: 120_000,
+  });
   expect(processed.code).toBe(0);
   id = JSON.parse(processed.stdout).files[0].transaction_id;
   proc = spawnCli(["review", out, "--no-open"]);
@@ -39,7 +45,18 @@ beforeAll(async () => {
   }
   reader.releaseLock();
   base = /http:\/\/127\.0\.0\.1:\d+/.exec(text)![0];
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -59,7 +76,10 @@ describe("docproc review", () => {
     const img = await fetch(`${base}${view.json.pages[0].image_url}`);
     expect(img.headers.get("content-type")).toBe("image/jpeg");
     const meta = await sharp(Buffer.from(await img.arrayBuffer())).metadata();
-    expect([meta.width, meta.height]).toEqual([view.json.pages[0].image_transform.rasterized_width, view.json.pages[0].image_transform.rasterized_height]);
+    expect([meta.width, meta.height]).toEqual([
+      view.json.pages[0].image_transform.rasterized_width,
+      view.json.pages[0].image_transform.rasterized_height,
+    ]);
     expect((await call("GET", "/transactions/nope/review")).status).toBe(404);
   });
 
@@ -69,15 +89,23 @@ describe("docproc review", () => {
     await page.waitForSelector("#review:not([hidden]) .page img");
     expect(await page.locator("#login").isHidden()).toBe(true); // no sign-in on the loopback review
     await page.getByLabel(/^Customer name/).focus();
-    const index = await page.evaluate(() => Array.from(document.querySelectorAll(".word title")).findIndex((t) => t.textContent === "YourCompany,"));
+    const index = await page.evaluate(() =>
+      Array.from(document.querySelectorAll(".word title")).findIndex((t) => t.textContent === "YourCompany,"),
+    );
     expect(index).toBeGreaterThanOrEqual(0);
     await page.locator(".word").nth(index).click();
-    await page.waitForFunction(() => (document.getElementById("field-customer_name") as HTMLInputElement).value === "YourCompany,");
+    await page.waitForFunction(
+      () => (document.getElementById("field-customer_name") as HTMLInputElement).value === "YourCompany,",
+    );
     await page.close();
     const onDisk = readResults();
     expect(onDisk.documents[0].fields.customer_name).toMatchObject({ value: "YourCompany,", is_confirmed: true });
     expect(onDisk.documents[0].fields.customer_name.bounding_boxes[0].page_index).toBe(1);
-    expect(onDisk.transaction.last_human_review).toMatchObject({ reviewed: true, action: "set_field", reviewer: { kind: "local" } });
+    expect(onDisk.transaction.last_human_review).toMatchObject({
+      reviewed: true,
+      action: "set_field",
+      reviewer: { kind: "local" },
+    });
     expect(readdirSync(out).filter((n) => n.endsWith("_data.json"))).toEqual([`${id}_data.json`]);
 
     const view = (await call("GET", `/transactions/${id}/review`)).json;
@@ -85,6 +113,10 @@ describe("docproc review", () => {
     expect(stale.status).toBe(409);
     const done = await call("POST", `/transactions/${id}/review`, { version: view.version, action: "finish" });
     expect(done.status).toBe(200);
-    expect(readResults().transaction.last_human_review).toMatchObject({ reviewed: true, finished: true, action: "finish" });
+    expect(readResults().transaction.last_human_review).toMatchObject({
+      reviewed: true,
+      finished: true,
+      action: "finish",
+    });
   }, 120_000);
 });

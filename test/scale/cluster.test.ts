@@ -32,7 +32,11 @@ const root = makeTempDir("cluster");
 let s3: TestS3 | undefined;
 // Only the servers get DOCPROC_PUBLIC_URL: the workers (which listen nowhere) build the webhooks' download links from
 // the base the servers recorded in the database (storage/deployment.ts).
-const env: Record<string, string> = { DOCPROC_WEBHOOK_ALLOW: "127.0.0.0/8", DOCPROC_LEASE_SECONDS: "3", ADMIN_API_KEY: KEY };
+const env: Record<string, string> = {
+  DOCPROC_WEBHOOK_ALLOW: "127.0.0.0/8",
+  DOCPROC_LEASE_SECONDS: "3",
+  ADMIN_API_KEY: KEY,
+};
 const rx = startReceiver();
 const servers: Served[] = [];
 const workers: Array<{ proc: Subprocess; output: () => string } | null> = [null, null, null];
@@ -75,7 +79,10 @@ function startWorker(i: number): void {
 }
 
 /** Every file a process left in its own directory (relative paths). */
-const localFiles = (d: string) => readdirSync(d, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)));
+const localFiles = (d: string) =>
+  readdirSync(d, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(root, path.join(e.parentPath, e.name)));
 
 async function api(base: string, method: string, url: string, body?: unknown) {
   const res = await fetch(base + url, requestInit(method, { "x-api-key": KEY }, body));
@@ -88,7 +95,13 @@ const pdf = readFileSync(path.resolve(ROOT, "fixtures/corpora/invoice2data/Amazo
 const file = (n: number) =>
   n % 10 === 0
     ? new File([pdf], `invoice-${n}.pdf`, { type: "application/pdf" })
-    : new File([`INVOICE ${1000 + n}\nACME Supplies Ltd\nDate: 2026-03-${String(1 + (n % 28)).padStart(2, "0")}\nTotal: ${(n * 7.31).toFixed(2)} EUR\n`], `invoice-${n}.txt`, { type: "text/plain" });
+    : new File(
+        [
+          `INVOICE ${1000 + n}\nACME Supplies Ltd\nDate: 2026-03-${String(1 + (n % 28)).padStart(2, "0")}\nTotal: ${(n * 7.31).toFixed(2)} EUR\n`,
+        ],
+        `invoice-${n}.txt`,
+        { type: "text/plain" },
+      );
 
 test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGKILLs, each transaction done exactly once", async () => {
   expect(TEST_BACKEND).toBe("postgres");
@@ -99,12 +112,28 @@ test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGK
   const publicUrl = `http://127.0.0.1:${ports[0]}`;
   const serveDirs = ports.map(() => freshDir());
   const serveEnv = { ...env, DOCPROC_PUBLIC_URL: publicUrl };
-  servers.push(...(await Promise.all(ports.map((port, i) => spawnServe({ dataDir: serveDirs[i]!, port, key: KEY, workers: 0, env: serveEnv, cwd: serveDirs[i] })))));
+  servers.push(
+    ...(await Promise.all(
+      ports.map((port, i) =>
+        spawnServe({ dataDir: serveDirs[i]!, port, key: KEY, workers: 0, env: serveEnv, cwd: serveDirs[i] }),
+      ),
+    )),
+  );
   const [a, b] = servers as [Served, Served];
   for (let i = 0; i < workers.length; i++) startWorker(i);
 
-  const workflow = [{ type: "split" }, { type: "classify" }, { type: "extract" }, { type: "export" }, { type: "notification", id: "erp", activity: { webhook_url: rx.url("/cluster") } }];
-  const project = await api(a.base, "POST", "/tenants/default/projects", { name: "cluster", description: "", settings: mergeOverDefault({ workflow }) });
+  const workflow = [
+    { type: "split" },
+    { type: "classify" },
+    { type: "extract" },
+    { type: "export" },
+    { type: "notification", id: "erp", activity: { webhook_url: rx.url("/cluster") } },
+  ];
+  const project = await api(a.base, "POST", "/tenants/default/projects", {
+    name: "cluster",
+    description: "",
+    settings: mergeOverDefault({ workflow }),
+  });
   expect(project.status).toBe(201);
 
   // Kill a random worker every 150–650 ms while the submissions and the processing go on, and restart it.
@@ -126,18 +155,24 @@ test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGK
   const ids: string[] = [];
   const submit = async (n: number) => {
     const via = n % 2 ? b : a;
-    const created = await api(via.base, "POST", `/tenants/default/projects/${project.json.project_id}/transactions`, { metadata: { n } });
+    const created = await api(via.base, "POST", `/tenants/default/projects/${project.json.project_id}/transactions`, {
+      metadata: { n },
+    });
     expect(created.status).toBe(201);
     const form = new FormData();
     form.append("files", file(n));
-    expect((await api(via.base, "POST", `/transactions/${created.json.transaction_id}/source-files`, form)).status).toBe(200);
+    expect(
+      (await api(via.base, "POST", `/transactions/${created.json.transaction_id}/source-files`, form)).status,
+    ).toBe(200);
     expect((await api(via.base, "POST", `/transactions/${created.json.transaction_id}/start`, {})).status).toBe(200);
     ids[n] = created.json.transaction_id;
   };
   const LANES = 4;
-  await Promise.all(Array.from({ length: LANES }, async (_, lane) => {
-    for (let n = lane; n < TRANSACTIONS; n += LANES) await submit(n);
-  }));
+  await Promise.all(
+    Array.from({ length: LANES }, async (_, lane) => {
+      for (let n = lane; n < TRANSACTIONS; n += LANES) await submit(n);
+    }),
+  );
   // Long polls on server B for a transaction submitted through A (one of the last, so a backlog is ahead of it): the
   // last one returns with the completion a worker (another process) made (signals.test.ts shows NOTIFY alone wakes it).
   const watched = ids.at(-2)!;
@@ -162,32 +197,59 @@ test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGK
     await Bun.sleep(500);
   }
   const notDone = ids.filter((id) => statuses[id]?.status !== "completed");
-  const why = await Promise.all(notDone.map(async (id) => `${id}: ${(await api(a.base, "GET", `/transactions/${id}`)).json.error_message}`));
+  const why = await Promise.all(
+    notDone.map(async (id) => `${id}: ${(await api(a.base, "GET", `/transactions/${id}`)).json.error_message}`),
+  );
   expect(why).toEqual([]);
   expect(kills).toBe(KILLS);
 
   let exportCount = 0;
   const db = openPostgres(databaseUrl);
   try {
-    const count = (sql: string) => new Map(db.query<{ id: string; n: number }, []>(sql).all().map((r) => [r.id, r.n]));
+    const count = (sql: string) =>
+      new Map(
+        db
+          .query<{ id: string; n: number }, []>(sql)
+          .all()
+          .map((r) => [r.id, r.n]),
+      );
     const documents = count("SELECT transaction_id AS id, COUNT(*) AS n FROM documents GROUP BY transaction_id");
     const exports = count("SELECT transaction_id AS id, COUNT(*) AS n FROM export_files GROUP BY transaction_id");
-    const deliveries = count("SELECT transaction_id AS id, COUNT(*) AS n FROM webhook_deliveries GROUP BY transaction_id");
-    const sent = count("SELECT transaction_id AS id, COUNT(*) AS n FROM webhook_deliveries WHERE state = 'succeeded' GROUP BY transaction_id");
+    const deliveries = count(
+      "SELECT transaction_id AS id, COUNT(*) AS n FROM webhook_deliveries GROUP BY transaction_id",
+    );
+    const sent = count(
+      "SELECT transaction_id AS id, COUNT(*) AS n FROM webhook_deliveries WHERE state = 'succeeded' GROUP BY transaction_id",
+    );
     for (const id of ids.filter((x) => deliveries.get(x) !== 1)) {
       // Diagnostics for the known problem (docs/scaling.md): what the workers said about this transaction.
-      console.log(`DIAG ${id}`, JSON.stringify(db.query("SELECT id, status, attempts, lost_leases, last_error FROM jobs WHERE payload LIKE ?").all(`%${id}%`)));
-      for (const line of logs.flatMap((l) => l().split("\n")).filter((l) => l.includes(id))) console.log(`DIAG ${line.slice(0, 400)}`);
+      console.log(
+        `DIAG ${id}`,
+        JSON.stringify(
+          db
+            .query("SELECT id, status, attempts, lost_leases, last_error FROM jobs WHERE payload LIKE ?")
+            .all(`%${id}%`),
+        ),
+      );
+      for (const line of logs.flatMap((l) => l().split("\n")).filter((l) => l.includes(id)))
+        console.log(`DIAG ${line.slice(0, 400)}`);
     }
     for (const id of ids) {
-      expect({ id, documents: documents.get(id), deliveries: deliveries.get(id), sent: sent.get(id) }).toEqual({ id, documents: 1, deliveries: 1, sent: 1 });
+      expect({ id, documents: documents.get(id), deliveries: deliveries.get(id), sent: sent.get(id) }).toEqual({
+        id,
+        documents: 1,
+        deliveries: 1,
+        sent: 1,
+      });
       expect(exports.get(id)).toBeGreaterThan(0);
     }
     // Export files are listed once each (same count for every transaction: same project, same one document).
     expect(new Set(ids.map((id) => exports.get(id))).size).toBe(1);
     exportCount = exports.get(ids[0]!)!;
     // The kills did land mid-job: some jobs needed a second attempt.
-    const retried = db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'process_transaction' AND attempts >= 2").get()!.n;
+    const retried = db
+      .query<{ n: number }, []>("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'process_transaction' AND attempts >= 2")
+      .get()!.n;
     expect(retried).toBeGreaterThan(0);
   } finally {
     db.close();
@@ -202,7 +264,8 @@ test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGK
     const id = payload.transaction_id;
     if (!byTransaction.has(id)) byTransaction.set(id, new Set());
     byTransaction.get(id)!.add(r.headers["webhook-id"]!);
-    if (payload.exports.manifest_url !== `${publicUrl}/transactions/${id}/exports`) badLinks.push(`${id}: ${payload.exports.manifest_url}`);
+    if (payload.exports.manifest_url !== `${publicUrl}/transactions/${id}/exports`)
+      badLinks.push(`${id}: ${payload.exports.manifest_url}`);
   }
   expect(ids.filter((id) => byTransaction.get(id)?.size !== 1)).toEqual([]);
   expect(badLinks).toEqual([]);
@@ -212,11 +275,16 @@ test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGK
   await Promise.all(
     ids.map(async (id, n) => {
       const via = n % 2 ? a : b;
-      const manifest = (await api(via.base, "GET", `/transactions/${id}/exports`)).json as { profiles: Record<string, { files: Array<{ filename: string; size_bytes: number }> }> };
+      const manifest = (await api(via.base, "GET", `/transactions/${id}/exports`)).json as {
+        profiles: Record<string, { files: Array<{ filename: string; size_bytes: number }> }>;
+      };
       for (const f of Object.values(manifest.profiles).flatMap((p) => p.files)) {
-        const res = await fetch(`${via.base}/transactions/${id}/exports/download/${f.filename}`, { headers: { "x-api-key": KEY } });
+        const res = await fetch(`${via.base}/transactions/${id}/exports/download/${f.filename}`, {
+          headers: { "x-api-key": KEY },
+        });
         const bytes = (await res.arrayBuffer()).byteLength;
-        if (res.status !== 200 || bytes !== f.size_bytes || bytes === 0) short.push(`${id} ${f.filename}: ${res.status}, ${bytes} of ${f.size_bytes} bytes`);
+        if (res.status !== 200 || bytes !== f.size_bytes || bytes === 0)
+          short.push(`${id} ${f.filename}: ${res.status}, ${bytes} of ${f.size_bytes} bytes`);
       }
     }),
   );

@@ -28,24 +28,46 @@ test("a data directory moves into PostgreSQL and a bucket; a server on an empty 
   const old = buildTestApp({ adminKey: KEY, prefix: "migrate-old", databaseUrl: "", workers: 1 });
   dirs.push(old.dir);
   const base = old.listen();
-  const call = async (url: string, init: RequestInit = {}) => fetch(base + url, { ...init, headers: { "x-api-key": KEY, ...(init.headers ?? {}) } });
-  const project = await (await call("/tenants/default/projects", { method: "POST", body: JSON.stringify({ name: "old", description: "" }), headers: { "content-type": "application/json" } })).json() as any;
+  const call = async (url: string, init: RequestInit = {}) =>
+    fetch(base + url, { ...init, headers: { "x-api-key": KEY, ...(init.headers ?? {}) } });
+  const project = (await (
+    await call("/tenants/default/projects", {
+      method: "POST",
+      body: JSON.stringify({ name: "old", description: "" }),
+      headers: { "content-type": "application/json" },
+    })
+  ).json()) as any;
   const ids: string[] = [];
   for (const n of [1, 2]) {
-    const t = await (await call(`/tenants/default/projects/${project.project_id}/transactions`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } })).json() as any;
+    const t = (await (
+      await call(`/tenants/default/projects/${project.project_id}/transactions`, {
+        method: "POST",
+        body: "{}",
+        headers: { "content-type": "application/json" },
+      })
+    ).json()) as any;
     const form = new FormData();
     form.append("files", new File([`INVOICE ${n}\nTotal: ${n}0.00 EUR\n`], `doc-${n}.txt`, { type: "text/plain" }));
     await call(`/transactions/${t.transaction_id}/source-files`, { method: "POST", body: form });
-    await call(`/transactions/${t.transaction_id}/start`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+    await call(`/transactions/${t.transaction_id}/start`, {
+      method: "POST",
+      body: "{}",
+      headers: { "content-type": "application/json" },
+    });
     ids.push(t.transaction_id);
   }
   const before: Record<string, { status: string; file: string; bytes: string }> = {};
   for (const id of ids) {
-    const done = await (await call(`/transactions/${id}?timeout=30`)).json() as any;
-    const final = done.status === "completed" ? done : await (await call(`/transactions/${id}?timeout=30`)).json() as any;
-    const manifest = await (await call(`/transactions/${id}/exports`)).json() as any;
+    const done = (await (await call(`/transactions/${id}?timeout=30`)).json()) as any;
+    const final =
+      done.status === "completed" ? done : ((await (await call(`/transactions/${id}?timeout=30`)).json()) as any);
+    const manifest = (await (await call(`/transactions/${id}/exports`)).json()) as any;
     const file = Object.values(manifest.profiles).flatMap((p: any) => p.files)[0] as any;
-    before[id] = { status: final.status, file: file.filename, bytes: await (await call(`/transactions/${id}/exports/download/${file.filename}`)).text() };
+    before[id] = {
+      status: final.status,
+      file: file.filename,
+      bytes: await (await call(`/transactions/${id}/exports/download/${file.filename}`)).text(),
+    };
   }
   expect(Object.values(before).map((b) => b.status)).toEqual(["completed", "completed"]);
   await old.close({ keepDir: true });
@@ -66,9 +88,15 @@ test("a data directory moves into PostgreSQL and a bucket; a server on an empty 
   dirs.push(empty);
   served = await spawnServe({ dataDir: empty, port: await freePort(), key: KEY, workers: 0, env });
   for (const id of ids) {
-    const t = await (await fetch(`${served.base}/transactions/${id}`, { headers: { "x-api-key": KEY } })).json() as any;
+    const t = (await (
+      await fetch(`${served.base}/transactions/${id}`, { headers: { "x-api-key": KEY } })
+    ).json()) as any;
     expect(t.status).toBe("completed");
-    const bytes = await (await fetch(`${served.base}/transactions/${id}/exports/download/${before[id]!.file}`, { headers: { "x-api-key": KEY } })).text();
+    const bytes = await (
+      await fetch(`${served.base}/transactions/${id}/exports/download/${before[id]!.file}`, {
+        headers: { "x-api-key": KEY },
+      })
+    ).text();
     expect(bytes).toBe(before[id]!.bytes);
   }
 }, 180_000);

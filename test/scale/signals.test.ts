@@ -19,17 +19,37 @@ afterAll(async () => {
 
 test("a long poll on an API-only server wakes on a completion made by another process's worker", async () => {
   const url = freshPostgresUrl();
-  const api = buildTestApp({ adminKey: "k", prefix: "signals-api", databaseUrl: url, wirePool: false, config: { longPollRecheckMs: 3_600_000 } });
+  const api = buildTestApp({
+    adminKey: "k",
+    prefix: "signals-api",
+    databaseUrl: url,
+    wirePool: false,
+    config: { longPollRecheckMs: 3_600_000 },
+  });
   apps.push(api);
   const worker = buildTestApp({ adminKey: "k", prefix: "signals-worker", dir: api.dir, databaseUrl: url, workers: 1 });
   apps.push(worker);
   const call = (method: string, path: string, body?: unknown) =>
-    api.app.handle(new Request(`http://local${path}`, { method, headers: { "x-api-key": "k", "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) })).then((r) => r.json() as Promise<any>);
+    api.app
+      .handle(
+        new Request(`http://local${path}`, {
+          method,
+          headers: { "x-api-key": "k", "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+      )
+      .then((r) => r.json() as Promise<any>);
   const project = await call("POST", "/tenants/default/projects", { name: "signals", description: "" });
   const created = await call("POST", `/tenants/default/projects/${project.project_id}/transactions`, {});
   const form = new FormData();
   form.append("files", new File(["INVOICE 1\nTotal: 10.00 EUR\n"], "a.txt", { type: "text/plain" }));
-  await api.app.handle(new Request(`http://local/transactions/${created.transaction_id}/source-files`, { method: "POST", headers: { "x-api-key": "k" }, body: form }));
+  await api.app.handle(
+    new Request(`http://local/transactions/${created.transaction_id}/source-files`, {
+      method: "POST",
+      headers: { "x-api-key": "k" },
+      body: form,
+    }),
+  );
   // Both listen before anything happens: a NOTIFY sent while a LISTEN connection is still opening is lost (in service,
   // polling covers that moment; here the API's re-check is an hour away). Under load opening one took seconds.
   expect(await api.runtime.signalsReady).toBe(true);
@@ -38,7 +58,8 @@ test("a long poll on an API-only server wakes on a completion made by another pr
   const started = Date.now();
   await call("POST", `/transactions/${created.transaction_id}/start`, {});
   let status = "queued";
-  for (let i = 0; i < 5 && status !== "completed"; i++) status = (await call("GET", `/transactions/${created.transaction_id}?timeout=30`)).status;
+  for (let i = 0; i < 5 && status !== "completed"; i++)
+    status = (await call("GET", `/transactions/${created.transaction_id}?timeout=30`)).status;
   expect(status).toBe("completed");
   expect(Date.now() - started).toBeLessThan(20_000);
 }, 60_000);

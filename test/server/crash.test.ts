@@ -25,7 +25,8 @@ test("all 20 transactions complete after a SIGKILL mid-processing, once each, wi
   const port = await freePort();
   // Leases far longer than the test: only the restart's check for dead local worker processes can recover the jobs
   // of the killed server in time (another host's workers would wait out the lease).
-  const start = () => spawnServe({ dataDir: path.join(dir, "data"), port, key: KEY, workers: 2, env: { DOCPROC_LEASE_SECONDS: "600" } });
+  const start = () =>
+    spawnServe({ dataDir: path.join(dir, "data"), port, key: KEY, workers: 2, env: { DOCPROC_LEASE_SECONDS: "600" } });
   let server = await start();
   servers.push(server);
   const api = async (method: string, url: string, body?: unknown) => {
@@ -36,14 +37,17 @@ test("all 20 transactions complete after a SIGKILL mid-processing, once each, wi
   const pid = (await api("POST", "/tenants/default/projects", { name: "Crash" })).project_id;
   const expected = new Map<string, string[]>();
   for (let i = 0; i < 20; i++) {
-    const id = (await api("POST", `/tenants/default/projects/${pid}/transactions`, { correlation_id: `crash-${i}` })).transaction_id;
+    const id = (await api("POST", `/tenants/default/projects/${pid}/transactions`, { correlation_id: `crash-${i}` }))
+      .transaction_id;
     const names = i % 2 ? [files[i % 3]!] : [files[i % 3]!, files[(i + 1) % 3]!];
     const form = new FormData();
-    for (const n of names) form.append("files", new File([readFileSync(path.join(CORPUS, n))], n, { type: "application/pdf" }));
+    for (const n of names)
+      form.append("files", new File([readFileSync(path.join(CORPUS, n))], n, { type: "application/pdf" }));
     expect((await api("POST", `/transactions/${id}/source-files`, form)).uploaded_count).toBe(names.length);
     expected.set(id, names);
   }
-  for (const id of expected.keys()) expect((await api("POST", `/transactions/${id}/start`, {})).status).toBe("processing");
+  for (const id of expected.keys())
+    expect((await api("POST", `/transactions/${id}/start`, {})).status).toBe("processing");
 
   // Wait until work is under way (some processing, most not done), then kill without warning.
   const deadline = Date.now() + 60_000;
@@ -68,7 +72,10 @@ test("all 20 transactions complete after a SIGKILL mid-processing, once each, wi
   expect(server.output()).toContain("recovered");
   let statuses: string[] = [];
   while (Date.now() < finish) {
-    const r = await api("POST", "/transactions/batch-status", { transaction_ids: [...expected.keys()], fields: "status,error_message" });
+    const r = await api("POST", "/transactions/batch-status", {
+      transaction_ids: [...expected.keys()],
+      fields: "status,error_message",
+    });
     statuses = Object.values(r.statuses).map((s: any) => s.status);
     if (statuses.every((s) => s === "completed" || s === "failed")) break;
     await Bun.sleep(250);
@@ -83,8 +90,14 @@ test("all 20 transactions complete after a SIGKILL mid-processing, once each, wi
     expect(new Set(indexes).size).toBe(indexes.length);
     expect(indexes).toEqual([...indexes.keys()]);
     const manifest = await api("GET", `/transactions/${id}/exports`);
-    const jsonFile = Object.values(manifest.profiles).flatMap((p: any) => p.files).find((f: any) => f.filename.endsWith("_data.json")) as any;
-    const results = await (await fetch(`${server.base}/transactions/${id}/exports/download/${jsonFile.filename}`, { headers: { "x-api-key": KEY } })).json() as any;
+    const jsonFile = Object.values(manifest.profiles)
+      .flatMap((p: any) => p.files)
+      .find((f: any) => f.filename.endsWith("_data.json")) as any;
+    const results = (await (
+      await fetch(`${server.base}/transactions/${id}/exports/download/${jsonFile.filename}`, {
+        headers: { "x-api-key": KEY },
+      })
+    ).json()) as any;
     expect(results.documents.map((d: any) => d.document_id)).toEqual(docs.map((d: any) => d.document_id));
     expect(results.transaction.source_file_names).toEqual(names);
   }

@@ -36,7 +36,11 @@ async function startIn(dataset: string): Promise<{ id: string; start: number }> 
   expect(c.status).toBe(201);
   const f = new FormData();
   f.append("files", new File(["INVOICE\nInvoice No: 7\nTotal 10.00 EUR\n"], "a.txt", { type: "text/plain" }));
-  const up = await fetch(`${base}/transactions/${c.json.transaction_id}/source-files`, { method: "POST", headers: { "x-api-key": key }, body: f });
+  const up = await fetch(`${base}/transactions/${c.json.transaction_id}/source-files`, {
+    method: "POST",
+    headers: { "x-api-key": key },
+    body: f,
+  });
   expect(up.status).toBeLessThan(300);
   const s = await call("POST", `/transactions/${c.json.transaction_id}/start`);
   return { id: c.json.transaction_id, start: s.status };
@@ -44,13 +48,36 @@ async function startIn(dataset: string): Promise<{ id: string; start: number }> 
 
 beforeAll(async () => {
   rx = startReceiver();
-  t = buildTestApp({ adminKey: ADMIN, prefix: "datasets", workers: 1, auth: { asyncPerHour: 2 }, webhooks: { publicBaseUrl: () => base, allowPrivate: ["127.0.0.0/8"] } });
+  t = buildTestApp({
+    adminKey: ADMIN,
+    prefix: "datasets",
+    workers: 1,
+    auth: { asyncPerHour: 2 },
+    webhooks: { publicBaseUrl: () => base, allowPrivate: ["127.0.0.0/8"] },
+  });
   base = t.listen();
-  const workflow = [{ type: "export" }, { type: "notification", id: "notify", activity: { webhook_url: rx.url("/hook") } }];
-  const p = await call("POST", "/tenants/default/projects", { name: "ds", description: "", settings: mergeOverDefault({ workflow }) }, ADMIN);
+  const workflow = [
+    { type: "export" },
+    { type: "notification", id: "notify", activity: { webhook_url: rx.url("/hook") } },
+  ];
+  const p = await call(
+    "POST",
+    "/tenants/default/projects",
+    { name: "ds", description: "", settings: mergeOverDefault({ workflow }) },
+    ADMIN,
+  );
   expect(p.status).toBe(201);
   project = p.json.project_id;
-  await call("POST", "/admin/clients", { client_id: "ds-client", name: "ds", permissions: ["transaction.create", "transaction.read", "project.manage", "split", "classify", "extract"] }, ADMIN);
+  await call(
+    "POST",
+    "/admin/clients",
+    {
+      client_id: "ds-client",
+      name: "ds",
+      permissions: ["transaction.create", "transaction.read", "project.manage", "split", "classify", "extract"],
+    },
+    ADMIN,
+  );
   key = (await call("POST", "/admin/clients/ds-client/keys", { description: "t" }, ADMIN)).json.api_key;
 }, 60_000);
 afterAll(async () => {
@@ -64,15 +91,23 @@ describe("datasets", () => {
     expect(r.status).toBe(201);
     expect(r.json).toMatchObject({ name: "Q3 invoices", project_id: project, kind: "evaluation" });
     expect(r.json.dataset_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect((await call("POST", `/tenants/default/projects/${project}/datasets`, { name: "Q3 invoices" })).json.detail).toContain("already has a dataset named");
+    expect(
+      (await call("POST", `/tenants/default/projects/${project}/datasets`, { name: "Q3 invoices" })).json.detail,
+    ).toContain("already has a dataset named");
     expect((await call("POST", `/tenants/default/projects/${project}/datasets`, { name: "" })).status).toBe(400);
-    const c = await call("POST", `/tenants/default/projects/${project}/transactions`, { dataset_id: r.json.dataset_id });
+    const c = await call("POST", `/tenants/default/projects/${project}/transactions`, {
+      dataset_id: r.json.dataset_id,
+    });
     expect(c.status).toBe(201);
-    const unknown = await call("POST", `/tenants/default/projects/${project}/transactions`, { dataset_id: crypto.randomUUID() });
+    const unknown = await call("POST", `/tenants/default/projects/${project}/transactions`, {
+      dataset_id: crypto.randomUUID(),
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.json.detail).toContain("no evaluation dataset");
     const list = await call("GET", `/tenants/default/projects/${project}/datasets`);
-    expect(list.json.items).toEqual([expect.objectContaining({ dataset_id: r.json.dataset_id, name: "Q3 invoices", transactions: { created: 1 } })]);
+    expect(list.json.items).toEqual([
+      expect.objectContaining({ dataset_id: r.json.dataset_id, name: "Q3 invoices", transactions: { created: 1 } }),
+    ]);
     const inIt = await call("GET", `/transactions?dataset_id=${r.json.dataset_id}`);
     expect(inIt.json.items.map((x: { transaction_id: string }) => x.transaction_id)).toEqual([c.json.transaction_id]);
   });
@@ -91,14 +126,20 @@ describe("datasets", () => {
     // Production notified (the receiver got one request per production run); the playground never did.
     const deadline = Date.now() + 20_000;
     while (rx.received.length < 2 && Date.now() < deadline) await Bun.sleep(100);
-    const notified = rx.received.map((r) => JSON.parse(r.body).transaction_id ?? JSON.parse(r.body).data?.transaction_id);
+    const notified = rx.received.map(
+      (r) => JSON.parse(r.body).transaction_id ?? JSON.parse(r.body).data?.transaction_id,
+    );
     expect(notified.sort()).toEqual(prod.map((p) => p.id).sort());
     for (const p of play) expect((await call("GET", `/transactions/${p.id}/deliveries`)).json.items ?? []).toEqual([]);
     // Default lists are production only; the playground is listed when asked for.
-    const listed = (await call("GET", "/transactions")).json.items.map((x: { transaction_id: string }) => x.transaction_id);
+    const listed = (await call("GET", "/transactions")).json.items.map(
+      (x: { transaction_id: string }) => x.transaction_id,
+    );
     for (const p of play) expect(listed).not.toContain(p.id);
     for (const p of prod) expect(listed).toContain(p.id);
-    const playList = (await call("GET", "/transactions?dataset_id=playground")).json.items.map((x: { transaction_id: string }) => x.transaction_id);
+    const playList = (await call("GET", "/transactions?dataset_id=playground")).json.items.map(
+      (x: { transaction_id: string }) => x.transaction_id,
+    );
     expect(playList.sort()).toEqual(play.map((p) => p.id).sort());
   }, 120_000);
 });

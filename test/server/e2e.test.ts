@@ -25,7 +25,11 @@ afterAll(async () => {
 
 const api = async (method: string, url: string, body?: unknown) => {
   const res = await fetch(`${server.base}${url}`, requestInit(method, { "x-api-key": KEY }, body));
-  return { status: res.status, res, json: res.headers.get("content-type")?.includes("json") ? ((await res.json()) as any) : null };
+  return {
+    status: res.status,
+    res,
+    json: res.headers.get("content-type")?.includes("json") ? ((await res.json()) as any) : null,
+  };
 };
 
 const pdf = (name: string) => new File([readFileSync(path.join(CORPUS, name))], name, { type: "application/pdf" });
@@ -37,16 +41,23 @@ const upload = (files: Array<[File, string, string?]>) => {
   }
   return f;
 };
-const blobCount = () => readdirSync(path.join(dir, "data", "blobs", "sha256"), { recursive: true }).filter((f) => String(f).length > 10).length;
+const blobCount = () =>
+  readdirSync(path.join(dir, "data", "blobs", "sha256"), { recursive: true }).filter((f) => String(f).length > 10)
+    .length;
 
 /** What must agree between server and CLI: per document its type and field values. */
 const essence = (results: any) =>
-  results.documents.map((d: any) => ({ type: d.document_type, fields: Object.fromEntries(Object.entries(d.fields).map(([k, f]: any) => [k, f.value])) }));
+  results.documents.map((d: any) => ({
+    type: d.document_type,
+    fields: Object.fromEntries(Object.entries(d.fields).map(([k, f]: any) => [k, f.value])),
+  }));
 
 test("serve: project, transaction, three uploads (token repeat, renamed name), start, long poll, manifest, download", async () => {
   const project = await api("POST", "/tenants/default/projects", { name: "E2E", description: "invoices" });
   expect(project.status).toBe(201);
-  const created = await api("POST", `/tenants/default/projects/${project.json.project_id}/transactions`, { correlation_id: "e2e-1" });
+  const created = await api("POST", `/tenants/default/projects/${project.json.project_id}/transactions`, {
+    correlation_id: "e2e-1",
+  });
   const id = created.json.transaction_id as string;
 
   const first = await api("POST", created.json.files_url, upload([[pdf("AmazonWebServices.pdf"), "tok-aws"]]));
@@ -55,8 +66,18 @@ test("serve: project, transaction, three uploads (token repeat, renamed name), s
   const retry = await api("POST", created.json.files_url, upload([[pdf("AmazonWebServices.pdf"), "tok-aws"]]));
   expect(retry.json.uploaded_files[0]).toMatchObject({ index: 0, duplicate: true });
   expect(blobCount()).toBe(blobs);
-  const more = await api("POST", created.json.files_url, upload([[pdf("AzureInterior.pdf"), "tok-az", "invoice.pdf"], [pdf("FlipkartInvoice.pdf"), "tok-fk", "invoice.pdf"]]));
-  expect(more.json.uploaded_files.map((f: any) => [f.index, f.filename])).toEqual([[1, "invoice.pdf"], [2, "invoice_1.pdf"]]);
+  const more = await api(
+    "POST",
+    created.json.files_url,
+    upload([
+      [pdf("AzureInterior.pdf"), "tok-az", "invoice.pdf"],
+      [pdf("FlipkartInvoice.pdf"), "tok-fk", "invoice.pdf"],
+    ]),
+  );
+  expect(more.json.uploaded_files.map((f: any) => [f.index, f.filename])).toEqual([
+    [1, "invoice.pdf"],
+    [2, "invoice_1.pdf"],
+  ]);
   expect(more.json.total_files).toBe(3);
 
   const started = await api("POST", created.json.start_url, {});
@@ -79,7 +100,11 @@ test("serve: project, transaction, three uploads (token repeat, renamed name), s
   expect(health.json).toMatchObject({ status: "ok", database: { status: "ok" }, ocr: { status: "ready" } });
 
   const manifest = await api("GET", `/transactions/${id}/exports`);
-  const jsonFile = manifest.json.profiles.json?.files.find((f: any) => f.filename === `${id}_data.json`) ?? Object.values(manifest.json.profiles).flatMap((p: any) => p.files).find((f: any) => f.filename.endsWith("_data.json"));
+  const jsonFile =
+    manifest.json.profiles.json?.files.find((f: any) => f.filename === `${id}_data.json`) ??
+    Object.values(manifest.json.profiles)
+      .flatMap((p: any) => p.files)
+      .find((f: any) => f.filename.endsWith("_data.json"));
   expect(jsonFile).toBeDefined();
   const download = await api("GET", `/transactions/${id}/exports/download/${jsonFile.filename}`);
   expect(download.res.headers.get("content-type")).toBe("application/json");
@@ -89,22 +114,42 @@ test("serve: project, transaction, three uploads (token repeat, renamed name), s
   expect(results.transaction.source_file_names).toEqual(["AmazonWebServices.pdf", "invoice.pdf", "invoice_1.pdf"]);
   expect(results.transaction.correlation_id).toBe("e2e-1");
   const documents = await api("GET", `/transactions/${id}/documents`);
-  expect(documents.json.documents.map((d: any) => d.document_id)).toEqual(results.documents.map((d: any) => d.document_id));
+  expect(documents.json.documents.map((d: any) => d.document_id)).toEqual(
+    results.documents.map((d: any) => d.document_id),
+  );
 
   // The same three files through `docproc process`: the same documents, types and field values.
   const inbox = path.join(dir, "inbox");
-  await Bun.write(path.join(inbox, "1", "AmazonWebServices.pdf"), readFileSync(path.join(CORPUS, "AmazonWebServices.pdf")));
+  await Bun.write(
+    path.join(inbox, "1", "AmazonWebServices.pdf"),
+    readFileSync(path.join(CORPUS, "AmazonWebServices.pdf")),
+  );
   await Bun.write(path.join(inbox, "2", "invoice.pdf"), readFileSync(path.join(CORPUS, "AzureInterior.pdf")));
   await Bun.write(path.join(inbox, "3", "invoice_1.pdf"), readFileSync(path.join(CORPUS, "FlipkartInvoice.pdf")));
   const out = path.join(dir, "cli-out");
-  const cli = Bun.spawnSync([path.join(ROOT, "node_modules/.bin/bun"), "src/cli.ts", "process", path.join(inbox, "1"), path.join(inbox, "2"), path.join(inbox, "3"), "--out", out, "--json"], { cwd: ROOT });
+  const cli = Bun.spawnSync(
+    [
+      path.join(ROOT, "node_modules/.bin/bun"),
+      "src/cli.ts",
+      "process",
+      path.join(inbox, "1"),
+      path.join(inbox, "2"),
+      path.join(inbox, "3"),
+      "--out",
+      out,
+      "--json",
+    ],
+    { cwd: ROOT },
+  );
   expect(cli.exitCode).toBe(0);
   const order = ["AmazonWebServices.pdf", "invoice.pdf", "invoice_1.pdf"];
   const cliDocs = readdirSync(out, { recursive: true })
     .map(String)
     .filter((f) => f.endsWith("_data.json"))
     .map((f) => JSON.parse(readFileSync(path.join(out, f), "utf8")))
-    .sort((a, b) => order.indexOf(a.transaction.source_file_names[0]) - order.indexOf(b.transaction.source_file_names[0]))
+    .sort(
+      (a, b) => order.indexOf(a.transaction.source_file_names[0]) - order.indexOf(b.transaction.source_file_names[0]),
+    )
     .flatMap(essence);
   expect(essence(results)).toEqual(cliDocs);
 }, 180_000);

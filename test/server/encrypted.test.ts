@@ -10,7 +10,10 @@ import path from "node:path";
 import { corePipelineRunner, type CorePipelineRunner } from "../../src/queue/pipeline-runner";
 import { form, testApp } from "./helpers";
 
-const LOCKED = path.resolve(import.meta.dir, "../../fixtures/corpora/pdf-robustness/py-pdf-sample-files/005-libreoffice-writer-password/libreoffice-writer-password.pdf");
+const LOCKED = path.resolve(
+  import.meta.dir,
+  "../../fixtures/corpora/pdf-robustness/py-pdf-sample-files/005-libreoffice-writer-password/libreoffice-writer-password.pdf",
+);
 const PASSWORD = "openpassword";
 let runner: CorePipelineRunner;
 let t: ReturnType<typeof testApp>;
@@ -36,7 +39,10 @@ test("encrypted PDFs: per-file passwords open them, are never echoed, and are wi
   const p = await t.call("POST", "/tenants/default/projects", { name: "Locked", settings: { name: "Locked files" } });
   expect(p.status).toBe(201);
   const pid = p.json.project_id;
-  expect((await t.call("PATCH", `/tenants/default/projects/${pid}`, { settings: { name: "Locked files v2" } })).json.project_version).toBe(2);
+  expect(
+    (await t.call("PATCH", `/tenants/default/projects/${pid}`, { settings: { name: "Locked files v2" } })).json
+      .project_version,
+  ).toBe(2);
   const bytes = readFileSync(LOCKED);
 
   // One-step: the password opens the file; the results file records the project version at processing time.
@@ -47,16 +53,25 @@ test("encrypted PDFs: per-file passwords open them, are never echoed, and are wi
   expect(JSON.stringify(ok.json)).not.toContain(PASSWORD);
   const done = await waitDone(ok.json.transaction_id);
   expect(done.status).toBe("completed");
-  expect((await t.call("PATCH", `/tenants/default/projects/${pid}`, { description: "later" })).json.project_version).toBe(3);
+  expect(
+    (await t.call("PATCH", `/tenants/default/projects/${pid}`, { description: "later" })).json.project_version,
+  ).toBe(3);
   const manifest = (await t.call("GET", `/transactions/${ok.json.transaction_id}/exports`)).json;
-  const jsonFile = Object.values(manifest.profiles as Record<string, any>).flatMap((pr) => pr.files).find((f: any) => f.filename.endsWith("_data.json"));
-  const results = (await t.call("GET", `/transactions/${ok.json.transaction_id}/exports/download/${jsonFile.filename}`)).json;
+  const jsonFile = Object.values(manifest.profiles as Record<string, any>)
+    .flatMap((pr) => pr.files)
+    .find((f: any) => f.filename.endsWith("_data.json"));
+  const results = (await t.call("GET", `/transactions/${ok.json.transaction_id}/exports/download/${jsonFile.filename}`))
+    .json;
   expect(results.transaction.project_version).toBe(2);
   expect(results.transaction.source_file_names).toEqual(["locked.pdf"]);
 
   // Multipart: `passwords` aligned by position; a wrong password fails the transaction with a clear message.
   const created = (await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {})).json;
-  const up = await t.call("POST", created.files_url, form([{ name: "locked.pdf", body: bytes }], { passwords: ["not-the-password"] }));
+  const up = await t.call(
+    "POST",
+    created.files_url,
+    form([{ name: "locked.pdf", body: bytes }], { passwords: ["not-the-password"] }),
+  );
   expect(up.json.uploaded_files[0]).toMatchObject({ filename: "locked.pdf", has_password: true });
   expect(JSON.stringify(up.json)).not.toContain("not-the-password");
   await t.call("POST", created.start_url, {});
@@ -66,7 +81,9 @@ test("encrypted PDFs: per-file passwords open them, are never echoed, and are wi
   expect(failed.error_message).not.toContain("not-the-password");
 
   // Without any password the file cannot be opened.
-  const none = await t.call("POST", `/tenants/default/projects/${pid}/transactions/process`, { source_files: [{ filename: "locked.pdf", base64_data: bytes.toString("base64") }] });
+  const none = await t.call("POST", `/tenants/default/projects/${pid}/transactions/process`, {
+    source_files: [{ filename: "locked.pdf", base64_data: bytes.toString("base64") }],
+  });
   const noneDone = await waitDone(none.json.transaction_id);
   expect(noneDone.status).toBe("failed");
   expect(noneDone.error_message).toContain("password-protected");
@@ -75,7 +92,9 @@ test("encrypted PDFs: per-file passwords open them, are never echoed, and are wi
   const withRequest = await t.call("GET", `/transactions/${ok.json.transaction_id}?include_request=true`);
   expect(withRequest.json.request.source_files[0]).toMatchObject({ filename: "locked.pdf", has_password: true });
   expect(JSON.stringify(withRequest.json)).not.toContain(PASSWORD);
-  expect((await t.call("GET", `/transactions/${created.transaction_id}/source-files`)).json.files[0].has_password).toBe(true);
+  expect((await t.call("GET", `/transactions/${created.transaction_id}/source-files`)).json.files[0].has_password).toBe(
+    true,
+  );
   const rows = t.data.db.query<{ password: string | null }, []>("SELECT password FROM source_file_passwords").all();
   expect(rows.length).toBe(2);
   expect(rows.every((r) => r.password === null)).toBe(true);

@@ -20,7 +20,15 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${t.app.server!.port}`;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 });
 afterAll(async () => {
@@ -44,7 +52,11 @@ test("the explorer works offline and uploads files with tokens, split policies a
   await page.fill("#key", KEY);
   await page.dispatchEvent("#key", "change");
 
-  const op = page.locator("details", { has: page.locator("summary", { hasText: /^post\/transactions\/\{transaction_id\}\/source-files/ }) }).first();
+  const op = page
+    .locator("details", {
+      has: page.locator("summary", { hasText: /^post\/transactions\/\{transaction_id\}\/source-files/ }),
+    })
+    .first();
   await op.locator("summary").first().click();
   await op.locator("input.p").first().fill(tx);
   await op.locator("input[type=file]").setInputFiles([
@@ -55,9 +67,13 @@ test("the explorer works offline and uploads files with tokens, split policies a
   await areas.nth(0).fill("tok-a\ntok-b");
   await areas.nth(1).fill("inherit\nsingle_document");
   await areas.nth(2).fill("\nsecret-b");
-  expect(await areas.nth(2).evaluate((e) => getComputedStyle(e).getPropertyValue("-webkit-text-security"))).toBe("disc");
+  expect(await areas.nth(2).evaluate((e) => getComputedStyle(e).getPropertyValue("-webkit-text-security"))).toBe(
+    "disc",
+  );
   await op.locator("button").first().click();
-  await page.waitForFunction(() => Array.from(document.querySelectorAll("pre")).some((p) => /^\d{3} /.test(p.textContent ?? "")));
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll("pre")).some((p) => /^\d{3} /.test(p.textContent ?? "")),
+  );
   const shown = (await op.locator("pre").first().textContent())!; // the reply; the others are response examples
   expect(shown).toStartWith("200");
   expect(shown).not.toContain("secret-b");

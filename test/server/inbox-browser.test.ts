@@ -19,13 +19,28 @@ let browser: Browser;
 beforeAll(async () => {
   s = await startReviewServer({ prefix: "inbox-browser" });
   expect((await s.admin("POST", "/admin/tenants", { tenant_id: "acme", name: "Acme" })).status).toBe(201);
-  expect((await s.admin("POST", "/admin/users", { tenant_id: "acme", username: "bob", password: "correct horse battery" })).status).toBe(201);
+  expect(
+    (await s.admin("POST", "/admin/users", { tenant_id: "acme", username: "bob", password: "correct horse battery" }))
+      .status,
+  ).toBe(201);
   expect((await s.admin("POST", "/tenants/acme/projects", { name: "Invoices", description: "" })).status).toBe(201);
   const workflow = [
-    { type: "split" }, { type: "classify" }, { type: "extract" }, { type: "validate" },
-    { type: "review", enabled: true, when: "always", instructions: "Check it" }, { type: "export" },
+    { type: "split" },
+    { type: "classify" },
+    { type: "extract" },
+    { type: "validate" },
+    { type: "review", enabled: true, when: "always", instructions: "Check it" },
+    { type: "export" },
   ];
-  expect((await s.admin("POST", "/tenants/acme/projects", { name: "Reviewed", description: "", settings: mergeOverDefault({ workflow }) })).status).toBe(201);
+  expect(
+    (
+      await s.admin("POST", "/tenants/acme/projects", {
+        name: "Reviewed",
+        description: "",
+        settings: mergeOverDefault({ workflow }),
+      })
+    ).status,
+  ).toBe(201);
   browser = await launchChromium();
   mkdirSync(OUT, { recursive: true });
 }, 300_000);
@@ -59,12 +74,18 @@ async function upload(page: Page, project: string, file: string) {
 
 describe("web inbox in chromium", () => {
   test("sign in, upload, watch it complete, download the JSON export; a reviewed project opens in review", async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: "en-GB", acceptDownloads: true });
+    const ctx = await browser.newContext({
+      viewport: { width: 1366, height: 900 },
+      locale: "en-GB",
+      acceptDownloads: true,
+    });
     const page = await ctx.newPage();
     const failed: string[] = [];
     page.on("pageerror", (e) => failed.push(`pageerror: ${e.message}`));
     await signIn(page);
-    expect(await page.locator("#project option").allTextContents()).toEqual(expect.arrayContaining(["Invoices", "Reviewed"]));
+    expect(await page.locator("#project option").allTextContents()).toEqual(
+      expect.arrayContaining(["Invoices", "Reviewed"]),
+    );
 
     await upload(page, "Invoices", "inbox/born-digital-invoice.pdf");
     const row = page.locator("#list li", { hasText: "born-digital-invoice.pdf" });
@@ -90,7 +111,12 @@ describe("web inbox in chromium", () => {
   }, 240_000);
 
   test("on a phone the inbox fits the width and lists what was uploaded", async () => {
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: "en-GB" });
+    const ctx = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      locale: "en-GB",
+    });
     const page = await ctx.newPage();
     await signIn(page);
     await page.locator("#list li").first().waitFor();

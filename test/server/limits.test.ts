@@ -38,7 +38,11 @@ describe("supplied text and OCR data", () => {
   });
 
   test("ocrData above the limit is 413", async () => {
-    const words = Array.from({ length: 2000 }, (_, i) => ({ text: `word${i}`, bbox: [i % 500, 10, (i % 500) + 20, 20], confidence: 0.9 }));
+    const words = Array.from({ length: 2000 }, (_, i) => ({
+      text: `word${i}`,
+      bbox: [i % 500, 10, (i % 500) + 20, 20],
+      confidence: 0.9,
+    }));
     const r = await t.call("POST", processUrl(), { ocrData: { pages: [{ width: 600, height: 800, words }] } });
     expect(r.status).toBe(413);
     expect(r.json.detail).toContain("ocrData is");
@@ -47,7 +51,11 @@ describe("supplied text and OCR data", () => {
 
   test("the limits come from the environment, in MB", async () => {
     const { loadEnvSettings } = await import("../../src/settings/env");
-    const c = loadEnvSettings({ DOCPROC_MAX_DOCUMENT_TEXT_MB: "0.5", DOCPROC_MAX_OCR_DATA_MB: "2", DOCPROC_MAX_PUBLIC_UPLOADS: "3" }).server;
+    const c = loadEnvSettings({
+      DOCPROC_MAX_DOCUMENT_TEXT_MB: "0.5",
+      DOCPROC_MAX_OCR_DATA_MB: "2",
+      DOCPROC_MAX_PUBLIC_UPLOADS: "3",
+    }).server;
     expect([c.maxDocumentTextBytes, c.maxOcrDataBytes, c.maxPublicUploads]).toEqual([512 * KB, 2 * 1024 * KB, 3]);
     expect(() => loadEnvSettings({ DOCPROC_MAX_DOCUMENT_TEXT_MB: "-1" })).toThrow("DOCPROC_MAX_DOCUMENT_TEXT_MB");
   });
@@ -57,30 +65,44 @@ describe("JSON nesting", () => {
   // Before: depth 100,000 → 500 at create; depth 1,500 was stored and then every metadata-filtered list was 500.
   test.each([1500, 100_000])("metadata nested %i levels deep is 400 at create", async (depth) => {
     const body = `{"metadata":${nestedJson(depth)}}`;
-    const r = await t.call("POST", `/tenants/default/projects/${pid}/transactions`, body, { "content-type": "application/json" });
+    const r = await t.call("POST", `/tenants/default/projects/${pid}/transactions`, body, {
+      "content-type": "application/json",
+    });
     expect(r.status).toBe(400);
     expect(r.json.detail).toContain(`more than ${MAX_JSON_DEPTH} levels deep`);
   });
 
   test("every JSON body is held to the same depth (project settings, one-step process)", async () => {
-    const settings = await t.call("PUT", `/tenants/default/projects/${pid}/settings`, nestedJson(MAX_JSON_DEPTH + 1), { "content-type": "application/json" });
+    const settings = await t.call("PUT", `/tenants/default/projects/${pid}/settings`, nestedJson(MAX_JSON_DEPTH + 1), {
+      "content-type": "application/json",
+    });
     expect(settings.status).toBe(400);
-    const one = await t.call("POST", processUrl(), `{"documentText":"a","metadata":${nestedJson(MAX_JSON_DEPTH)}}`, { "content-type": "application/json" });
+    const one = await t.call("POST", processUrl(), `{"documentText":"a","metadata":${nestedJson(MAX_JSON_DEPTH)}}`, {
+      "content-type": "application/json",
+    });
     expect(one.status).toBe(400);
   });
 
   test("metadata within the limit is stored and filtered on", async () => {
-    const created = await t.call("POST", `/tenants/default/projects/${pid}/transactions`, { metadata: { batch: "b-7", deep: JSON.parse(nestedJson(20)) } });
+    const created = await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {
+      metadata: { batch: "b-7", deep: JSON.parse(nestedJson(20)) },
+    });
     expect(created.status).toBe(201);
     const filter = encodeURIComponent(JSON.stringify({ field: "metadata.batch", op: "eq", value: "b-7" }));
     const list = await t.call("GET", `/transactions?dataset_id=production&filter_expression=${filter}`);
     expect(list.status).toBe(200);
-    expect(list.json.items.map((i: { transaction_id: string }) => i.transaction_id)).toContain(created.json.transaction_id);
+    expect(list.json.items.map((i: { transaction_id: string }) => i.transaction_id)).toContain(
+      created.json.transaction_id,
+    );
   });
 
   test("a row SQLite cannot parse (stored before the cap) no longer fails metadata-filtered lists", async () => {
-    const created = await t.call("POST", `/tenants/default/projects/${pid}/transactions`, { metadata: { batch: "old" } });
-    t.data.db.query("UPDATE transactions SET metadata = ? WHERE transaction_id = ?").run(`{"batch":"old","x":${nestedJson(1500)}}`, created.json.transaction_id);
+    const created = await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {
+      metadata: { batch: "old" },
+    });
+    t.data.db
+      .query("UPDATE transactions SET metadata = ? WHERE transaction_id = ?")
+      .run(`{"batch":"old","x":${nestedJson(1500)}}`, created.json.transaction_id);
     const filter = encodeURIComponent(JSON.stringify({ field: "metadata.batch", op: "eq", value: "b-7" }));
     const list = await t.call("GET", `/transactions?dataset_id=production&filter_expression=${filter}`);
     expect(list.status).toBe(200);
@@ -116,7 +138,11 @@ describe("numeric query parameters", () => {
   test("long-poll timeout and file_index beyond 2^53 are 400", async () => {
     const tid = (await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {})).json.transaction_id;
     expect((await t.call("GET", `/transactions/${tid}?timeout=100000000000000000000`)).status).toBe(400);
-    const up = await t.call("POST", `/transactions/${tid}/source-files?file_index=100000000000000000000`, new FormData());
+    const up = await t.call(
+      "POST",
+      `/transactions/${tid}/source-files?file_index=100000000000000000000`,
+      new FormData(),
+    );
     expect(up.status).toBe(400);
   });
 

@@ -78,7 +78,8 @@ describe("the API never blocks", () => {
     const project = (await (await api(s, "/tenants/default/projects", { name: "Tiff" })).json()).project_id;
     // The idle baseline: once start-up work (OCR engine, pdf.js workers, JIT) has settled, 3 s of a quiet server.
     const warm = Date.now() + 60_000;
-    while (Date.now() < warm && (await (await fetch(`${s.base}/health`)).json()).ocr.status !== "ready") await Bun.sleep(200);
+    while (Date.now() < warm && (await (await fetch(`${s.base}/health`)).json()).ocr.status !== "ready")
+      await Bun.sleep(200);
     await Bun.sleep(2000);
     const idleFrom = cpuSeconds(s.proc.pid);
     await Bun.sleep(3000);
@@ -115,13 +116,30 @@ describe("threaded runner", () => {
     dirs.push(dir);
     // One page of 40,000 lines: split and extract are seconds of synchronous work (~2 s and ~3 s idle, 2026-11-25).
     const text = LINE.repeat(40_000);
-    const meta = { transaction_id: crypto.randomUUID(), tenant_id: "default", project_id: "p", project_version: 1, correlation_id: null, metadata: {}, created_at: new Date().toISOString(), source: "test" };
+    const meta = {
+      transaction_id: crypto.randomUUID(),
+      tenant_id: "default",
+      project_id: "p",
+      project_version: 1,
+      correlation_id: null,
+      metadata: {},
+      created_at: new Date().toISOString(),
+      source: "test",
+    };
     // Abort inside that work, whatever the machine's speed: half a second after the split stage reports its start.
     let splitStarted: () => void = () => {};
     const inSplit = new Promise<void>((resolve) => (splitStarted = resolve));
-    const onProgress = (step: string) => { if (step === "split") splitStarted(); };
-    const running = runner.run({ sources: [], documentText: text }, { meta, settings: defaultProject, exportDir: dir, onProgress, signal: ctrl.signal });
-    const outcome = running.then(() => "finished", (e) => e as Error);
+    const onProgress = (step: string) => {
+      if (step === "split") splitStarted();
+    };
+    const running = runner.run(
+      { sources: [], documentText: text },
+      { meta, settings: defaultProject, exportDir: dir, onProgress, signal: ctrl.signal },
+    );
+    const outcome = running.then(
+      () => "finished",
+      (e) => e as Error,
+    );
     await inSplit;
     await Bun.sleep(500);
     const abortedAt = performance.now();

@@ -9,7 +9,10 @@ afterEach(async () => t?.close());
 async function completed() {
   const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
   const r = await t.call("POST", `/tenants/default/projects/${pid}/transactions/process`, {
-    source_files: [{ filename: "a.pdf", base64_data: "YQ==" }, { filename: "b.pdf", base64_data: "Yg==", split_policy: "single_document" }],
+    source_files: [
+      { filename: "a.pdf", base64_data: "YQ==" },
+      { filename: "b.pdf", base64_data: "Yg==", split_policy: "single_document" },
+    ],
   });
   while (await t.runtime.pool.runOnce()) {}
   return r.json.transaction_id as string;
@@ -25,7 +28,9 @@ describe("exports", () => {
     const json = await t.call("GET", `/transactions/${id}/exports/download/${id}_data.json`);
     expect(json.status).toBe(200);
     expect(json.res.headers.get("content-type")).toBe("application/json");
-    expect(json.res.headers.get("content-disposition")).toBe(`attachment; filename="${id}_data.json"; filename*=UTF-8''${id}_data.json`);
+    expect(json.res.headers.get("content-disposition")).toBe(
+      `attachment; filename="${id}_data.json"; filename*=UTF-8''${id}_data.json`,
+    );
     expect(json.json.documents).toHaveLength(2);
     const csv = await t.call("GET", `/transactions/${id}/exports/download/csv/summary%20file.csv?inline=true`);
     expect(csv.res.headers.get("content-type")).toStartWith("text/csv");
@@ -46,7 +51,12 @@ describe("exports", () => {
     t = testApp();
     const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
     const id = (await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {})).json.transaction_id;
-    expect((await t.call("GET", `/transactions/${id}/exports`)).json).toEqual({ transaction_id: id, profiles: {}, total_files: 0, total_size_bytes: 0 });
+    expect((await t.call("GET", `/transactions/${id}/exports`)).json).toEqual({
+      transaction_id: id,
+      profiles: {},
+      total_files: 0,
+      total_size_bytes: 0,
+    });
   });
 });
 
@@ -56,7 +66,12 @@ describe("documents", () => {
     const id = await completed();
     const d = await t.call("GET", `/transactions/${id}/documents`);
     expect(d.json.documents).toHaveLength(2);
-    expect(d.json.documents[1]).toMatchObject({ document_index: 1, document_type: "invoice", split: { policy: "single_document" }, fields: { invoice_number: { value: "INV-b.pdf" } } });
+    expect(d.json.documents[1]).toMatchObject({
+      document_index: 1,
+      document_type: "invoice",
+      split: { policy: "single_document" },
+      fields: { invoice_number: { value: "INV-b.pdf" } },
+    });
   });
 });
 
@@ -66,7 +81,12 @@ describe("health and docs", () => {
     const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
     await t.call("POST", `/tenants/default/projects/${pid}/transactions/process`, { documentText: "x" });
     const h = await t.call("GET", "/health", undefined, { "x-api-key": "" });
-    expect(h.json).toMatchObject({ status: "ok", database: { status: "ok" }, queue: { depth: 1, max_depth: 1000 }, ocr: { status: "ready" } });
+    expect(h.json).toMatchObject({
+      status: "ok",
+      database: { status: "ok" },
+      queue: { depth: 1, max_depth: 1000 },
+      ocr: { status: "ready" },
+    });
   });
 
   test("the explorer and reference are served locally without a key", async () => {
@@ -92,7 +112,9 @@ describe("health and docs", () => {
     const served = t.app.routes
       .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, "{$1}").replace(/\*$/, "{filename}")}`)
       .sort();
-    const documented = Object.entries(doc.paths as Record<string, object>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`)).sort();
+    const documented = Object.entries(doc.paths as Record<string, object>)
+      .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`))
+      .sort();
     expect(documented).toEqual([...new Set(served)]);
     expect(ROUTES.length).toBe(documented.length);
   });

@@ -23,10 +23,19 @@ describe("bad input never crashes", () => {
     ["POST", "/tenants/default/projects/PID/transactions", () => ({ metadata: "x", priority: 1.5 })],
     ["POST", "/tenants/default/projects/PID/transactions", () => ({ correlation_id: 5 })],
     ["POST", "/tenants/default/projects/PID/transactions/process", () => ({ source_files: "a.pdf" })],
-    ["POST", "/tenants/default/projects/PID/transactions/process", () => ({ source_files: [{ filename: "", base64_data: "" }] })],
+    [
+      "POST",
+      "/tenants/default/projects/PID/transactions/process",
+      () => ({ source_files: [{ filename: "", base64_data: "" }] }),
+    ],
     ["POST", "/tenants/default/projects/PID/transactions/process", () => ({ ocrData: [], documentText: 7 })],
     ["POST", "/transactions/TID/source-files", () => ({ files: "nope" })],
-    ["POST", "/transactions/TID/source-files", () => "--x\r\nbroken", { "content-type": "multipart/form-data; boundary=x" }],
+    [
+      "POST",
+      "/transactions/TID/source-files",
+      () => "--x\r\nbroken",
+      { "content-type": "multipart/form-data; boundary=x" },
+    ],
     ["POST", "/transactions/TID/source-files?file_index=abc", () => form([{ name: "a.pdf", body: "a" }])],
     ["POST", "/transactions/batch-status", () => ({ transaction_ids: "x" })],
     ["POST", "/transactions/batch-status", () => ({ transaction_ids: [] })],
@@ -36,9 +45,19 @@ describe("bad input never crashes", () => {
     ["GET", "/transactions?limit=abc&offset=-3", () => undefined],
     ["GET", "/transactions?filter_expression={", () => undefined],
     ["GET", "/transactions?filter_expression=" + encodeURIComponent(JSON.stringify({ and: [] })), () => undefined],
-    ["GET", "/transactions?filter_expression=" + encodeURIComponent(JSON.stringify({ field: "status", op: "in", value: [{}] })), () => undefined],
-    ["GET", "/transactions?filter_expression=" + encodeURIComponent(JSON.stringify({ field: "metadata.a'b", op: "eq", value: 1 })), () => undefined],
-    ["GET", "/transactions?filter_expression=" + encodeURIComponent("[" .repeat(50) + "]".repeat(50)), () => undefined],
+    [
+      "GET",
+      "/transactions?filter_expression=" +
+        encodeURIComponent(JSON.stringify({ field: "status", op: "in", value: [{}] })),
+      () => undefined,
+    ],
+    [
+      "GET",
+      "/transactions?filter_expression=" +
+        encodeURIComponent(JSON.stringify({ field: "metadata.a'b", op: "eq", value: 1 })),
+      () => undefined,
+    ],
+    ["GET", "/transactions?filter_expression=" + encodeURIComponent("[".repeat(50) + "]".repeat(50)), () => undefined],
     ["GET", "/transactions?sort_by=idx_", () => undefined],
     ["GET", "/transactions/%00/documents", () => undefined],
     ["DELETE", "/transactions/TID", () => undefined],
@@ -53,7 +72,14 @@ describe("bad input never crashes", () => {
   }
 
   test("an upload of an empty file lands in failed_files, the others are stored", async () => {
-    const r = await t.call("POST", `/transactions/${tid}/source-files`, form([{ name: "empty.pdf", body: "" }, { name: "ok.pdf", body: "ok" }]));
+    const r = await t.call(
+      "POST",
+      `/transactions/${tid}/source-files`,
+      form([
+        { name: "empty.pdf", body: "" },
+        { name: "ok.pdf", body: "ok" },
+      ]),
+    );
     expect(r.status).toBe(200);
     expect(r.json.failed_files).toEqual([{ filename: "empty.pdf", index: null, error: "the file is empty" }]);
     expect(r.json.uploaded_files.map((f: any) => f.filename)).toEqual(["ok.pdf"]);
@@ -62,8 +88,12 @@ describe("bad input never crashes", () => {
 
 describe("download headers", () => {
   test("Content-Disposition stays one safe header for quotes, semicolons and non-ASCII names", () => {
-    expect(contentDisposition("attachment", 'a";b\r\n.json')).toBe(`attachment; filename="a__b__.json"; filename*=UTF-8''a%22%3Bb%0D%0A.json`);
-    expect(contentDisposition("inline", "sub/€uro Rechnung.pdf")).toBe(`inline; filename="_uro Rechnung.pdf"; filename*=UTF-8''%E2%82%ACuro%20Rechnung.pdf`);
+    expect(contentDisposition("attachment", 'a";b\r\n.json')).toBe(
+      `attachment; filename="a__b__.json"; filename*=UTF-8''a%22%3Bb%0D%0A.json`,
+    );
+    expect(contentDisposition("inline", "sub/€uro Rechnung.pdf")).toBe(
+      `inline; filename="_uro Rechnung.pdf"; filename*=UTF-8''%E2%82%ACuro%20Rechnung.pdf`,
+    );
   });
 
   test("uploaded names lose client paths and control characters", () => {
@@ -75,7 +105,14 @@ describe("download headers", () => {
   });
 
   test("pathnameOf matches URL.pathname", () => {
-    for (const u of ["http://h/", "http://h:8080/transactions/x?timeout=3", "http://h/a/b#frag", "http://h/a?x=/y#z", "http://[::1]:80/health", "http://h"]) {
+    for (const u of [
+      "http://h/",
+      "http://h:8080/transactions/x?timeout=3",
+      "http://h/a/b#frag",
+      "http://h/a?x=/y#z",
+      "http://[::1]:80/health",
+      "http://h",
+    ]) {
       expect(pathnameOf(u)).toBe(new URL(u).pathname);
     }
   });

@@ -28,23 +28,29 @@ function start(opts: Parameters<typeof buildTestApp>[0]) {
   const app = t.app;
   return async (method: string, url: string, body?: unknown) => {
     const res = await app.handle(new Request(`http://local${url}`, requestInit(method, { "x-api-key": KEY }, body)));
-    return { status: res.status, json: (res.headers.get("content-type") ?? "").includes("json") ? ((await res.json()) as any) : null };
+    return {
+      status: res.status,
+      json: (res.headers.get("content-type") ?? "").includes("json") ? ((await res.json()) as any) : null,
+    };
   };
 }
 
 async function waitFor(call: ReturnType<typeof start>, id: string, status: string, tries = 120) {
   let view: any;
-  for (let i = 0; i < tries && view?.status !== status; i++) view = (await call("GET", `/transactions/${id}?timeout=2`)).json;
+  for (let i = 0; i < tries && view?.status !== status; i++)
+    view = (await call("GET", `/transactions/${id}?timeout=2`)).json;
   expect(view?.status).toBe(status);
   return view;
 }
 
 const counter = () => {
   const calls: Record<string, number> = {};
-  const wrap = (name: "convert" | "ocr" | "split"): Stage => async (state, ctx) => {
-    calls[name] = (calls[name] ?? 0) + 1;
-    await BUILTIN_STAGES[name](state, ctx);
-  };
+  const wrap =
+    (name: "convert" | "ocr" | "split"): Stage =>
+    async (state, ctx) => {
+      calls[name] = (calls[name] ?? 0) + 1;
+      await BUILTIN_STAGES[name](state, ctx);
+    };
   return { calls, stages: { convert: wrap("convert"), ocr: wrap("ocr"), split: wrap("split") } };
 };
 
@@ -55,15 +61,29 @@ describe("pause and resume through the queue", () => {
     const { calls, stages } = counter();
     let reviewed = 0;
     const review: Stage = async () => {
-      if (++reviewed === 1) throw new AwaitInput({ step_name: "review", instructions: "Check the totals", timeout_hours: 48 });
+      if (++reviewed === 1)
+        throw new AwaitInput({ step_name: "review", instructions: "Check the totals", timeout_hours: 48 });
     };
-    const call = start({ adminKey: KEY, prefix: "runner-pause", runner: "core", workers: 1, stages: { ...stages, review } });
+    const call = start({
+      adminKey: KEY,
+      prefix: "runner-pause",
+      runner: "core",
+      workers: 1,
+      stages: { ...stages, review },
+    });
     // The default project ships its Review node disabled (docs/review.md): this project turns it on.
     const workflow = defaultProject.workflow.map((n) => (n.type === "review" ? { ...n, enabled: true } : n));
-    const pid = (await call("POST", "/tenants/default/projects", { name: "P", settings: { workflow } })).json.project_id;
-    const id = (await call("POST", `/tenants/default/projects/${pid}/transactions/process`, { documentText: TEXT })).json.transaction_id;
+    const pid = (await call("POST", "/tenants/default/projects", { name: "P", settings: { workflow } })).json
+      .project_id;
+    const id = (await call("POST", `/tenants/default/projects/${pid}/transactions/process`, { documentText: TEXT }))
+      .json.transaction_id;
     const paused = await waitFor(call, id, "awaiting_input");
-    expect(paused.review_metadata).toEqual({ step_name: "review", instructions: "Check the totals", timeout_hours: 48, paused_at: expect.any(String) });
+    expect(paused.review_metadata).toEqual({
+      step_name: "review",
+      instructions: "Check the totals",
+      timeout_hours: 48,
+      paused_at: expect.any(String),
+    });
     // Documents are visible while paused; Export has not run.
     const docs = (await call("GET", `/transactions/${id}/documents`)).json;
     expect(docs.items?.length ?? docs.documents?.length).toBeGreaterThan(0);
@@ -83,9 +103,12 @@ describe("POST /transactions/{id}/rerun", () => {
   test("re-runs from Split with the stored pages: new project settings and changed split policies apply, nothing is converted again", async () => {
     const { calls, stages } = counter();
     const call = start({ adminKey: KEY, prefix: "runner-rerun", runner: "core", workers: 1, stages });
-    const pid = (await call("POST", "/tenants/default/projects", { name: "P", settings: { split: { mode: "per_page" } } })).json.project_id;
+    const pid = (
+      await call("POST", "/tenants/default/projects", { name: "P", settings: { split: { mode: "per_page" } } })
+    ).json.project_id;
     const files = [{ filename: "two.txt", base64_data: Buffer.from(TEXT).toString("base64"), split_policy: "inherit" }];
-    const id = (await call("POST", `/tenants/default/projects/${pid}/transactions/process`, { source_files: files })).json.transaction_id;
+    const id = (await call("POST", `/tenants/default/projects/${pid}/transactions/process`, { source_files: files }))
+      .json.transaction_id;
     const first = await waitFor(call, id, "completed");
     expect(first.metadata.progress.total_documents).toBe(2);
 
@@ -108,7 +131,7 @@ describe("POST /transactions/{id}/rerun", () => {
     await call("PATCH", `/tenants/default/projects/${pid}`, { settings: { split: { mode: "per_file" } } });
     expect((await call("POST", `/transactions/${id}/rerun`, { from_step: "split" })).status).toBe(202);
     await waitFor(call, id, "completed");
-    const again = ((await call("GET", `/transactions/${id}/documents`)).json);
+    const again = (await call("GET", `/transactions/${id}/documents`)).json;
     expect((again.items ?? again.documents).map((d: any) => d.split.page_numbers)).toEqual([[1, 2]]);
     expect(calls).toEqual({ convert: 1, ocr: 1, split: 3 });
 
@@ -121,8 +144,15 @@ describe("POST /transactions/{id}/rerun", () => {
   test("a transaction that failed before OCR finished has nothing stored to re-run from", async () => {
     const call = start({ adminKey: KEY, prefix: "runner-rerun-bad", runner: "core", workers: 1 });
     const pid = (await call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
-    const files = [{ filename: "bad.pdf", base64_data: Buffer.from("%PDF-1.7\n1 0 obj <<").toString("base64"), split_policy: "inherit" }];
-    const id = (await call("POST", `/tenants/default/projects/${pid}/transactions/process`, { source_files: files })).json.transaction_id;
+    const files = [
+      {
+        filename: "bad.pdf",
+        base64_data: Buffer.from("%PDF-1.7\n1 0 obj <<").toString("base64"),
+        split_policy: "inherit",
+      },
+    ];
+    const id = (await call("POST", `/tenants/default/projects/${pid}/transactions/process`, { source_files: files }))
+      .json.transaction_id;
     await waitFor(call, id, "failed");
     const res = await call("POST", `/transactions/${id}/rerun`, {});
     expect(res.status).toBe(400);
@@ -143,13 +173,31 @@ describe("Notification nodes on the server", () => {
       await BUILTIN_STAGES.validate(state, ctx);
     };
     const call = start({
-      adminKey: KEY, prefix: "runner-notify", runner: "core", workers: 2, stages: { validate },
+      adminKey: KEY,
+      prefix: "runner-notify",
+      runner: "core",
+      workers: 2,
+      stages: { validate },
       webhooks: { publicBaseUrl: () => "http://docproc.test", allowPrivate: ["127.0.0.0/8"] },
     });
-    const node = (id: string, p: string) => ({ type: "notification", id, activity: { webhook_url: receiver.url(p), retry_max_attempts: 1 } });
-    const workflow = [{ type: "split" }, { type: "classify" }, { type: "extract" }, node("mid", "/mid"), { type: "validate" }, { type: "export" }, node("end", "/end")];
-    const pid = (await call("POST", "/tenants/default/projects", { name: "P", settings: { workflow } })).json.project_id;
-    const id = (await call("POST", `/tenants/default/projects/${pid}/transactions/process`, { documentText: TEXT })).json.transaction_id;
+    const node = (id: string, p: string) => ({
+      type: "notification",
+      id,
+      activity: { webhook_url: receiver.url(p), retry_max_attempts: 1 },
+    });
+    const workflow = [
+      { type: "split" },
+      { type: "classify" },
+      { type: "extract" },
+      node("mid", "/mid"),
+      { type: "validate" },
+      { type: "export" },
+      node("end", "/end"),
+    ];
+    const pid = (await call("POST", "/tenants/default/projects", { name: "P", settings: { workflow } })).json
+      .project_id;
+    const id = (await call("POST", `/tenants/default/projects/${pid}/transactions/process`, { documentText: TEXT }))
+      .json.transaction_id;
     await waitFor(call, id, "completed");
     for (let i = 0; i < 1200 && receiver.received.length < 2; i++) await Bun.sleep(50); // up to 60 s on a loaded machine
     expect(statusWhenDelivered).toBe("processing");
@@ -160,22 +208,40 @@ describe("Notification nodes on the server", () => {
     // The receiver has the body before the server has its answer and marks the delivery succeeded.
     const deliveries = async () => (await call("GET", `/transactions/${id}/deliveries`)).json.deliveries as any[];
     let log = await deliveries();
-    for (let i = 0; i < 1200 && log.some((d) => d.state === "pending" || d.state === "retrying"); i++) log = await Bun.sleep(50).then(deliveries);
-    expect(log.map((d: any) => [d.node_id, d.event, d.state])).toEqual([["mid", "reached", "succeeded"], ["end", "reached", "succeeded"]]);
+    for (let i = 0; i < 1200 && log.some((d) => d.state === "pending" || d.state === "retrying"); i++)
+      log = await Bun.sleep(50).then(deliveries);
+    expect(log.map((d: any) => [d.node_id, d.event, d.state])).toEqual([
+      ["mid", "reached", "succeeded"],
+      ["end", "reached", "succeeded"],
+    ]);
   });
 
   test("the default project's Notification node sends once only webhook_url is set", async () => {
     rx = startReceiver();
     const receiver = rx;
-    const call = start({ adminKey: KEY, prefix: "runner-default-node", runner: "core", workers: 2, webhooks: { publicBaseUrl: () => "http://docproc.test", allowPrivate: ["127.0.0.0/8"] } });
+    const call = start({
+      adminKey: KEY,
+      prefix: "runner-default-node",
+      runner: "core",
+      workers: 2,
+      webhooks: { publicBaseUrl: () => "http://docproc.test", allowPrivate: ["127.0.0.0/8"] },
+    });
     const created = (await call("POST", "/tenants/default/projects", { name: "P" })).json;
-    const workflow = created.settings.workflow.map((s: any) => (s.type === "notification" ? { ...s, activity: { webhook_url: receiver.url("/hook") } } : s));
+    const workflow = created.settings.workflow.map((s: any) =>
+      s.type === "notification" ? { ...s, activity: { webhook_url: receiver.url("/hook") } } : s,
+    );
     expect(workflow.at(-1)).toMatchObject({ type: "notification", enabled: true });
-    expect((await call("PATCH", `/tenants/default/projects/${created.project_id}`, { settings: { workflow } })).status).toBe(200);
-    const id = (await call("POST", `/tenants/default/projects/${created.project_id}/transactions/process`, { documentText: TEXT })).json.transaction_id;
+    expect(
+      (await call("PATCH", `/tenants/default/projects/${created.project_id}`, { settings: { workflow } })).status,
+    ).toBe(200);
+    const id = (
+      await call("POST", `/tenants/default/projects/${created.project_id}/transactions/process`, { documentText: TEXT })
+    ).json.transaction_id;
     await waitFor(call, id, "completed");
     for (let i = 0; i < 1200 && receiver.received.length < 1; i++) await Bun.sleep(50);
-    expect(receiver.received.map((r) => [r.path, JSON.parse(r.body).event])).toEqual([["/hook", "transaction.step_reached"]]);
+    expect(receiver.received.map((r) => [r.path, JSON.parse(r.body).event])).toEqual([
+      ["/hook", "transaction.step_reached"],
+    ]);
     expect(defaultProject.workflow.at(-1)).toMatchObject({ type: "notification", activity: null, enabled: true });
   });
 });

@@ -26,8 +26,15 @@ describe("GET /transactions/{id}", () => {
   test("projects fields with dot notation and includes the request only for completed transactions", async () => {
     t = testApp();
     const { ids } = await seed([["a.pdf"]]);
-    const r = await t.call("GET", `/transactions/${ids[0]}?fields=status,metadata.progress.completion_percentage,metadata.customer`);
-    expect(r.json).toEqual({ transaction_id: ids[0], status: "completed", metadata: { progress: { completion_percentage: 100 }, customer: "globex" } });
+    const r = await t.call(
+      "GET",
+      `/transactions/${ids[0]}?fields=status,metadata.progress.completion_percentage,metadata.customer`,
+    );
+    expect(r.json).toEqual({
+      transaction_id: ids[0],
+      status: "completed",
+      metadata: { progress: { completion_percentage: 100 }, customer: "globex" },
+    });
     const full = await t.call("GET", `/transactions/${ids[0]}?include_request=true`);
     expect(full.json.request.source_files.map((f: any) => f.filename)).toEqual(["a.pdf"]);
     expect(full.json.request.correlation_id).toBe("corr-0");
@@ -36,18 +43,30 @@ describe("GET /transactions/{id}", () => {
   });
 
   test("a failed transaction shows error_message", async () => {
-    t = testApp({ runner: async () => { throw new Error("boom"); } });
+    t = testApp({
+      runner: async () => {
+        throw new Error("boom");
+      },
+    });
     const { ids } = await seed([["a.pdf"]]);
-    expect((await t.call("GET", `/transactions/${ids[0]}`)).json).toMatchObject({ status: "failed", error_message: "boom" });
+    expect((await t.call("GET", `/transactions/${ids[0]}`)).json).toMatchObject({
+      status: "failed",
+      error_message: "boom",
+    });
   });
 
   test("progress without worker-written metadata follows the status (created 0 %, completed 100 %), and reads do not share state", async () => {
     t = testApp({ workers: 0 });
     const pid = (await t.call("POST", "/tenants/default/projects", { name: "P" })).json.project_id;
-    const a = (await t.call("POST", `/tenants/default/projects/${pid}/transactions`, { metadata: { k: 1 } })).json.transaction_id;
+    const a = (await t.call("POST", `/tenants/default/projects/${pid}/transactions`, { metadata: { k: 1 } })).json
+      .transaction_id;
     const b = (await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {})).json.transaction_id;
     const created = (await t.call("GET", `/transactions/${a}`)).json.metadata;
-    expect(created).toMatchObject({ k: 1, progress: { completion_percentage: 0 }, step_progress: { current_step: "created" } });
+    expect(created).toMatchObject({
+      k: 1,
+      progress: { completion_percentage: 0 },
+      step_progress: { current_step: "created" },
+    });
     // A transaction finished by an older version (or imported) has no progress in its metadata.
     tx.markCompleted(t.data.db, b, new Date().toISOString(), 1);
     const done = (await t.call("GET", `/transactions/${b}`)).json.metadata;
@@ -106,9 +125,18 @@ describe("batch status", () => {
   test("answers statuses keyed by id, marks unknown ids, and refuses more than 100", async () => {
     t = testApp();
     const { ids } = await seed([["a.pdf"], ["b.pdf"]]);
-    const r = await t.call("POST", "/transactions/batch-status", { transaction_ids: [...ids, "nope"], fields: "status" });
-    expect(r.json.statuses).toEqual({ [ids[0]!]: { transaction_id: ids[0], status: "completed" }, [ids[1]!]: { transaction_id: ids[1], status: "completed" }, nope: { transaction_id: "nope", error: "not_found" } });
-    const many = await t.call("POST", "/transactions/batch-status", { transaction_ids: Array.from({ length: 101 }, (_, i) => `id-${i}`) });
+    const r = await t.call("POST", "/transactions/batch-status", {
+      transaction_ids: [...ids, "nope"],
+      fields: "status",
+    });
+    expect(r.json.statuses).toEqual({
+      [ids[0]!]: { transaction_id: ids[0], status: "completed" },
+      [ids[1]!]: { transaction_id: ids[1], status: "completed" },
+      nope: { transaction_id: "nope", error: "not_found" },
+    });
+    const many = await t.call("POST", "/transactions/batch-status", {
+      transaction_ids: Array.from({ length: 101 }, (_, i) => `id-${i}`),
+    });
     expect(many.status).toBe(400);
     expect(many.json.detail).toContain("transaction_ids");
   });
@@ -121,7 +149,9 @@ describe("GET /transactions", () => {
     const all = await t.call("GET", "/transactions?sort_by=created_at&sort_order=asc&limit=2");
     expect(all.json).toMatchObject({ total: 3, limit: 2, offset: 0 });
     expect(all.json.items.map((i: any) => i.transaction_id)).toEqual(ids.slice(0, 2));
-    expect((await t.call("GET", "/transactions?search=beta")).json.items.map((i: any) => i.transaction_id)).toEqual([ids[1]]);
+    expect((await t.call("GET", "/transactions?search=beta")).json.items.map((i: any) => i.transaction_id)).toEqual([
+      ids[1],
+    ]);
     expect((await t.call("GET", "/transactions?search=corr-2")).json.total).toBe(1);
     expect((await t.call("GET", "/transactions?search=INV-gamma")).json.total).toBe(1);
     expect((await t.call("GET", "/transactions?status=completed,failed")).json.total).toBe(3);
@@ -139,12 +169,34 @@ describe("GET /transactions", () => {
     expect((await t.call("GET", `/transactions?date_from=${today}&date_to=${today}`)).json.total).toBe(2);
     expect((await t.call("GET", `/transactions?date_to=2000-01-01`)).json.total).toBe(0);
     const idx = encodeURIComponent(JSON.stringify({ invoice_number: ["INV-beta.pdf"] }));
-    expect((await t.call("GET", `/transactions?index_filter=${idx}`)).json.items.map((i: any) => i.transaction_id)).toEqual([ids[1]]);
-    const expr = { or: [{ field: "metadata.customer", op: "eq", value: "acme" }, { and: [{ field: "file_name", op: "starts_with", value: "alp" }, { not: { field: "status", op: "eq", value: "failed" } }] }] };
-    const r = await t.call("GET", `/transactions?sort_order=asc&filter_expression=${encodeURIComponent(JSON.stringify(expr))}`);
+    expect(
+      (await t.call("GET", `/transactions?index_filter=${idx}`)).json.items.map((i: any) => i.transaction_id),
+    ).toEqual([ids[1]]);
+    const expr = {
+      or: [
+        { field: "metadata.customer", op: "eq", value: "acme" },
+        {
+          and: [
+            { field: "file_name", op: "starts_with", value: "alp" },
+            { not: { field: "status", op: "eq", value: "failed" } },
+          ],
+        },
+      ],
+    };
+    const r = await t.call(
+      "GET",
+      `/transactions?sort_order=asc&filter_expression=${encodeURIComponent(JSON.stringify(expr))}`,
+    );
     expect(r.json.total).toBe(2);
     const onlyAcme = { field: "metadata.customer", op: "in", value: ["acme"] };
-    expect((await t.call("GET", `/transactions?status=failed&filter_expression=${encodeURIComponent(JSON.stringify(onlyAcme))}`)).json.items.map((i: any) => i.transaction_id)).toEqual([ids[1]]);
+    expect(
+      (
+        await t.call(
+          "GET",
+          `/transactions?status=failed&filter_expression=${encodeURIComponent(JSON.stringify(onlyAcme))}`,
+        )
+      ).json.items.map((i: any) => i.transaction_id),
+    ).toEqual([ids[1]]);
   });
 
   test("rejects bad list parameters naming them", async () => {
@@ -155,7 +207,14 @@ describe("GET /transactions", () => {
     expect(await bad("limit=0")).toContain("limit");
     expect(await bad("date_from=yesterday")).toContain("date_from");
     expect(await bad("index_filter=[1]")).toContain("index_filter");
-    const expr = encodeURIComponent(JSON.stringify({ and: [{ field: "status", op: "eq", value: "x" }, { field: "status", op: "like", value: "x" }] }));
+    const expr = encodeURIComponent(
+      JSON.stringify({
+        and: [
+          { field: "status", op: "eq", value: "x" },
+          { field: "status", op: "like", value: "x" },
+        ],
+      }),
+    );
     expect(await bad(`filter_expression=${expr}`)).toContain("filter_expression.and[1].op");
     const field = encodeURIComponent(JSON.stringify({ field: "password", op: "eq", value: "x" }));
     expect(await bad(`filter_expression=${field}`)).toContain("unknown field");

@@ -21,7 +21,8 @@ async function transaction(body: unknown = {}) {
 
 const blobCount = () => {
   try {
-    return readdirSync(path.join(t.dir, "blobs", "sha256"), { recursive: true }).filter((f) => String(f).length > 10).length;
+    return readdirSync(path.join(t.dir, "blobs", "sha256"), { recursive: true }).filter((f) => String(f).length > 10)
+      .length;
   } catch {
     return 0;
   }
@@ -67,26 +68,58 @@ describe("create and upload", () => {
   test("create answers the spec fields; unknown project is 404; bad dataset and page_limit are 400 naming them", async () => {
     t = testApp();
     const pid = await project();
-    const c = await t.call("POST", `/tenants/default/projects/${pid}/transactions`, { correlation_id: "po-1", page_limit: 2, dataset_id: "playground" });
+    const c = await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {
+      correlation_id: "po-1",
+      page_limit: 2,
+      dataset_id: "playground",
+    });
     expect(c.json).toMatchObject({ tenant_id: "default", project_id: pid, status: "created", correlation_id: "po-1" });
     expect(c.json.files_url).toBe(`/transactions/${c.json.transaction_id}/source-files`);
     expect(c.json.start_url).toBe(`/transactions/${c.json.transaction_id}/start`);
     expect((await t.call("POST", `/tenants/default/projects/nope/transactions`, {})).status).toBe(404);
-    const bad = await t.call("POST", `/tenants/default/projects/${pid}/transactions`, { dataset_id: "staging", page_limit: 0 });
+    const bad = await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {
+      dataset_id: "staging",
+      page_limit: 0,
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.detail).toContain("dataset_id");
     expect(bad.json.detail).toContain("page_limit");
-    expect((await t.call("POST", `/tenants/default/projects/${pid}/transactions`, "{oops")).json.detail).toBe("Request body is not valid JSON");
+    expect((await t.call("POST", `/tenants/default/projects/${pid}/transactions`, "{oops")).json.detail).toBe(
+      "Request body is not valid JSON",
+    );
   });
 
   test("a repeated upload token returns the original index and stores nothing new; a repeated name is renamed", async () => {
     t = testApp();
     const id = await transaction();
-    const first = await t.call("POST", `/transactions/${id}/source-files`, form([{ name: "scan.pdf", body: "one" }], { upload_tokens: ["tok-1"] }));
-    expect(first.json.uploaded_files[0]).toMatchObject({ index: 0, filename: "scan.pdf", file_name: "scan.pdf", size: 3, content_type: "application/pdf" });
+    const first = await t.call(
+      "POST",
+      `/transactions/${id}/source-files`,
+      form([{ name: "scan.pdf", body: "one" }], { upload_tokens: ["tok-1"] }),
+    );
+    expect(first.json.uploaded_files[0]).toMatchObject({
+      index: 0,
+      filename: "scan.pdf",
+      file_name: "scan.pdf",
+      size: 3,
+      content_type: "application/pdf",
+    });
     const blobs = blobCount();
-    const again = await t.call("POST", `/transactions/${id}/source-files`, form([{ name: "scan.pdf", body: "one-retry" }, { name: "scan.pdf", body: "two" }], { upload_tokens: ["tok-1", "tok-2"] }));
-    expect(again.json.uploaded_files.map((f: any) => [f.index, f.filename, f.duplicate])).toEqual([[0, "scan.pdf", true], [1, "scan_1.pdf", false]]);
+    const again = await t.call(
+      "POST",
+      `/transactions/${id}/source-files`,
+      form(
+        [
+          { name: "scan.pdf", body: "one-retry" },
+          { name: "scan.pdf", body: "two" },
+        ],
+        { upload_tokens: ["tok-1", "tok-2"] },
+      ),
+    );
+    expect(again.json.uploaded_files.map((f: any) => [f.index, f.filename, f.duplicate])).toEqual([
+      [0, "scan.pdf", true],
+      [1, "scan_1.pdf", false],
+    ]);
     expect(again.json).toMatchObject({ total_files: 2, uploaded_count: 2, failed_count: 0 });
     expect(blobCount()).toBe(blobs + 1);
   });
@@ -96,19 +129,39 @@ describe("create and upload", () => {
     const id = await transaction();
     await t.call("POST", `/transactions/${id}/source-files?file_index=1`, form([{ name: "b.pdf", body: "b" }]));
     await t.call("POST", `/transactions/${id}/source-files?file_index=0`, form([{ name: "a.pdf", body: "a" }]));
-    const clash = await t.call("POST", `/transactions/${id}/source-files?file_index=1`, form([{ name: "c.pdf", body: "c" }]));
+    const clash = await t.call(
+      "POST",
+      `/transactions/${id}/source-files?file_index=1`,
+      form([{ name: "c.pdf", body: "c" }]),
+    );
     expect(clash.json).toMatchObject({ uploaded_count: 0, failed_count: 1, total_files: 2 });
     expect(clash.json.failed_files[0].error).toContain("already used");
     const listed = await t.call("GET", `/transactions/${id}/source-files`);
-    expect(listed.json.files.map((f: any) => [f.index, f.filename])).toEqual([[0, "a.pdf"], [1, "b.pdf"]]);
+    expect(listed.json.files.map((f: any) => [f.index, f.filename])).toEqual([
+      [0, "a.pdf"],
+      [1, "b.pdf"],
+    ]);
     expect(listed.json.total_files).toBe(2);
-    expect((await t.call("POST", `/transactions/${id}/source-files?file_index=-1`, form([{ name: "c.pdf", body: "c" }]))).status).toBe(400);
+    expect(
+      (await t.call("POST", `/transactions/${id}/source-files?file_index=-1`, form([{ name: "c.pdf", body: "c" }])))
+        .status,
+    ).toBe(400);
   });
 
   test("rejects an unknown split policy with 400 listing the allowed values, storing nothing", async () => {
     t = testApp();
     const id = await transaction();
-    const r = await t.call("POST", `/transactions/${id}/source-files`, form([{ name: "a.pdf", body: "a" }, { name: "b.pdf", body: "b" }], { split_policies: ["inherit", "per_page"] }));
+    const r = await t.call(
+      "POST",
+      `/transactions/${id}/source-files`,
+      form(
+        [
+          { name: "a.pdf", body: "a" },
+          { name: "b.pdf", body: "b" },
+        ],
+        { split_policies: ["inherit", "per_page"] },
+      ),
+    );
     expect(r.status).toBe(400);
     expect(r.json.detail).toContain("inherit, single_document, self_contained");
     expect(r.json.detail).toContain('"per_page" at position 1');
@@ -118,13 +171,26 @@ describe("create and upload", () => {
   test("answers 413 for too many files, a file too large, or a body above the limit", async () => {
     t = testApp({ config: { maxFilesPerUpload: 2, maxFileBytes: 10, maxBodyBytes: 2000 } });
     const id = await transaction();
-    const many = await t.call("POST", `/transactions/${id}/source-files`, form([1, 2, 3].map((n) => ({ name: `${n}.pdf`, body: "x" }))));
+    const many = await t.call(
+      "POST",
+      `/transactions/${id}/source-files`,
+      form([1, 2, 3].map((n) => ({ name: `${n}.pdf`, body: "x" }))),
+    );
     expect(many.status).toBe(413);
     expect(many.json.detail).toContain("at most 2");
-    const big = await t.call("POST", `/transactions/${id}/source-files`, form([{ name: "big.pdf", body: "x".repeat(11) }]));
+    const big = await t.call(
+      "POST",
+      `/transactions/${id}/source-files`,
+      form([{ name: "big.pdf", body: "x".repeat(11) }]),
+    );
     expect(big.status).toBe(413);
     expect(big.json.detail).toContain("big.pdf");
-    const body = await t.call("POST", `/transactions/${id}/source-files`, form([{ name: "a.pdf", body: "x".repeat(5000) }]), { "content-length": "5300" });
+    const body = await t.call(
+      "POST",
+      `/transactions/${id}/source-files`,
+      form([{ name: "a.pdf", body: "x".repeat(5000) }]),
+      { "content-length": "5300" },
+    );
     expect(body.status).toBe(413);
     expect(body.json.detail).toContain("2000-byte limit");
   });
@@ -137,7 +203,11 @@ describe("start and one-step process", () => {
     expect((await t.call("POST", `/transactions/${id}/start`)).json.detail).toContain("no source files");
     await t.call("POST", `/transactions/${id}/source-files`, form([{ name: "a.pdf", body: "a" }]));
     const s = await t.call("POST", `/transactions/${id}/start`, {});
-    expect(s.json).toMatchObject({ transaction_id: id, status: "processing", poll_url: `/transactions/${id}?timeout=30` });
+    expect(s.json).toMatchObject({
+      transaction_id: id,
+      status: "processing",
+      poll_url: `/transactions/${id}?timeout=30`,
+    });
     expect((await t.call("GET", `/transactions/${id}`)).json.status).toBe("queued");
     const again = await t.call("POST", `/transactions/${id}/start`, {});
     expect(again).toMatchObject({ status: 400, json: { detail: "Cannot start transaction in queued state" } });
@@ -149,17 +219,31 @@ describe("start and one-step process", () => {
     t = testApp();
     const pid = await project();
     const url = `/tenants/default/projects/${pid}/transactions/process`;
-    expect((await t.call("POST", url, { correlation_id: "x" })).json.detail).toContain("at least one of source_files, documentText, ocrData");
-    expect((await t.call("POST", url, { source_files: [{ filename: "a.pdf", base64_data: "***" }] })).json.detail).toContain("source_files[0].base64_data");
-    const pol = await t.call("POST", url, { source_files: [{ filename: "a.pdf", base64_data: "YQ==", split_policy: "whole" }] });
+    expect((await t.call("POST", url, { correlation_id: "x" })).json.detail).toContain(
+      "at least one of source_files, documentText, ocrData",
+    );
+    expect(
+      (await t.call("POST", url, { source_files: [{ filename: "a.pdf", base64_data: "***" }] })).json.detail,
+    ).toContain("source_files[0].base64_data");
+    const pol = await t.call("POST", url, {
+      source_files: [{ filename: "a.pdf", base64_data: "YQ==", split_policy: "whole" }],
+    });
     expect(pol.json.detail).toContain("source_files[0].split_policy");
     expect(pol.json.detail).toContain("inherit, single_document, self_contained");
-    const ocr = await t.call("POST", url, { ocrData: { pages: [{ width: 100, height: 50, words: [{ text: "x", bbox: [5, 5, 1, 1] }] }] } });
+    const ocr = await t.call("POST", url, {
+      ocrData: { pages: [{ width: 100, height: 50, words: [{ text: "x", bbox: [5, 5, 1, 1] }] }] },
+    });
     expect(ocr.status).toBe(400);
     expect(ocr.json.detail).toContain("bbox");
-    const ocrOk = await t.call("POST", url, { ocrData: { pages: [{ width: 100, height: 50, words: [{ text: "Total", bbox: [1, 1, 30, 10] }] }] } });
+    const ocrOk = await t.call("POST", url, {
+      ocrData: { pages: [{ width: 100, height: 50, words: [{ text: "Total", bbox: [1, 1, 30, 10] }] }] },
+    });
     expect(ocrOk.status).toBe(202);
-    const ok = await t.call("POST", url, { source_files: [{ filename: "a.pdf", base64_data: Buffer.from("%PDF").toString("base64") }], documentText: "hello", priority: 5 });
+    const ok = await t.call("POST", url, {
+      source_files: [{ filename: "a.pdf", base64_data: Buffer.from("%PDF").toString("base64") }],
+      documentText: "hello",
+      priority: 5,
+    });
     expect(ok.status).toBe(202);
     expect(ok.json).toMatchObject({ status: "processing", status_url: `/transactions/${ok.json.transaction_id}` });
     expect(ok.json.estimated_completion_seconds).toBeGreaterThan(0);

@@ -33,7 +33,9 @@ test("a separate worker process completes a one-step transaction that the API se
   // A long poll longer than Bun's default 10 s idle timeout must be held, not cut (runs alongside the rest).
   const idle = (await api("POST", `/tenants/default/projects/${pid}/transactions`, {})).json.transaction_id;
   const longStart = performance.now();
-  const longPoll = fetch(`${server.base}/transactions/${idle}?timeout=11`, { headers: { "x-api-key": KEY } }).then(async (r) => ({ status: r.status, body: (await r.json()) as any, ms: performance.now() - longStart }));
+  const longPoll = fetch(`${server.base}/transactions/${idle}?timeout=11`, { headers: { "x-api-key": KEY } }).then(
+    async (r) => ({ status: r.status, body: (await r.json()) as any, ms: performance.now() - longStart }),
+  );
   const sent = await api("POST", `/tenants/default/projects/${pid}/transactions/process`, {
     documentText: "INVOICE\nInvoice number: INV-4711\nDate: 2024-03-01\nTotal: 119.00 EUR",
     correlation_id: "worker-1",
@@ -59,7 +61,9 @@ test("a separate worker process completes a one-step transaction that the API se
   // SIGTERM while a long poll is held: the poll is answered at once and the server exits 0.
   const created = (await api("POST", `/tenants/default/projects/${pid}/transactions`, {})).json;
   const t0 = performance.now();
-  const held = fetch(`${server.base}/transactions/${created.transaction_id}?timeout=60`, { headers: { "x-api-key": KEY } });
+  const held = fetch(`${server.base}/transactions/${created.transaction_id}?timeout=60`, {
+    headers: { "x-api-key": KEY },
+  });
   await Bun.sleep(300);
   server.proc.kill("SIGTERM");
   const answered = (await (await held).json()) as any;

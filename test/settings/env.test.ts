@@ -44,8 +44,22 @@ describe("environment settings", () => {
       DOCPROC_SESSION_IDLE_MINUTES: "5",
     });
     expect(s.listen).toEqual({ host: "0.0.0.0", port: 9000, dataDir: "/srv/docproc" });
-    expect(s.server).toMatchObject({ adminApiKey: "k", generatedKey: false, maxFileBytes: 2 * 1024 * 1024, maxBodyBytes: DEFAULT_CONFIG.maxBodyBytes, maxFilesPerUpload: 7, maxQueueDepth: 12, maxLongPollSeconds: 30 });
-    expect(s.auth).toMatchObject({ ratePerMinute: 60, ratePerHour: 100, asyncPerHour: 5, sessionLifetimeMs: 3600_000, sessionIdleMs: 300_000 });
+    expect(s.server).toMatchObject({
+      adminApiKey: "k",
+      generatedKey: false,
+      maxFileBytes: 2 * 1024 * 1024,
+      maxBodyBytes: DEFAULT_CONFIG.maxBodyBytes,
+      maxFilesPerUpload: 7,
+      maxQueueDepth: 12,
+      maxLongPollSeconds: 30,
+    });
+    expect(s.auth).toMatchObject({
+      ratePerMinute: 60,
+      ratePerHour: 100,
+      asyncPerHour: 5,
+      sessionLifetimeMs: 3600_000,
+      sessionIdleMs: 300_000,
+    });
     expect(s.server.auth).toEqual(s.auth);
     expect(s.queue).toEqual({ leaseMs: 2000, jobTimeoutMs: 20_000 });
     expect(s.capture).toMatchObject({ publicUrl: "https://docs.example.com", defaultMaxPages: 8 });
@@ -68,7 +82,15 @@ describe("environment settings", () => {
       expect((e as { code?: string }).code).toBe("invalid_settings");
       message = (e as Error).message;
     }
-    for (const name of ["DOCPROC_MAX_FILES", "DOCPROC_PORT", "DOCPROC_LEASE_SECONDS", "DOCPROC_PUBLIC_URL", "DOCPROC_WEBHOOK_ALLOW", "DOCPROC_CAPTURE_MAX_PAGES", "DOCPROC_RATE_LIMIT_PER_HOUR"]) {
+    for (const name of [
+      "DOCPROC_MAX_FILES",
+      "DOCPROC_PORT",
+      "DOCPROC_LEASE_SECONDS",
+      "DOCPROC_PUBLIC_URL",
+      "DOCPROC_WEBHOOK_ALLOW",
+      "DOCPROC_CAPTURE_MAX_PAGES",
+      "DOCPROC_RATE_LIMIT_PER_HOUR",
+    ]) {
       expect(message).toContain(name);
     }
     expect(message).toContain('"70000"');
@@ -82,7 +104,8 @@ describe("environment settings", () => {
         if (statSync(p).isDirectory()) walk(p);
         else if (p.endsWith(".ts") && !p.includes(`${path.sep}settings${path.sep}`)) {
           const text = readFileSync(p, "utf8");
-          if (/process\.env\.(DOCPROC_|ADMIN_API_KEY)|process\.env\[["'`](DOCPROC_|ADMIN_API_KEY)/.test(text)) offenders.push(p);
+          if (/process\.env\.(DOCPROC_|ADMIN_API_KEY)|process\.env\[["'`](DOCPROC_|ADMIN_API_KEY)/.test(text))
+            offenders.push(p);
         }
       }
     };
@@ -96,12 +119,20 @@ describe("docproc serve reads its settings from the environment", () => {
   test("DOCPROC_HOST, DOCPROC_PORT and DOCPROC_DATA stand in for --host, --port and --data", async () => {
     const dir = makeTempDir("docproc-env-");
     const port = await freePort();
-    const proc = spawnCommand("serve", ["--workers", "0"], { ADMIN_API_KEY: "k", DOCPROC_HOST: "127.0.0.1", DOCPROC_PORT: String(port), DOCPROC_DATA: path.join(dir, "data") });
+    const proc = spawnCommand("serve", ["--workers", "0"], {
+      ADMIN_API_KEY: "k",
+      DOCPROC_HOST: "127.0.0.1",
+      DOCPROC_PORT: String(port),
+      DOCPROC_DATA: path.join(dir, "data"),
+    });
     const output = capture(proc);
     try {
       let ok = false;
       for (let i = 0; i < 200 && !ok && proc.exitCode === null; i++) {
-        ok = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
+        ok = await fetch(`http://127.0.0.1:${port}/health`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (!ok) await Bun.sleep(100);
       }
       expect(ok).toBe(true);
@@ -115,9 +146,12 @@ describe("docproc serve reads its settings from the environment", () => {
   });
 
   test("bad variables stop serve before it listens, all named in one message, exit code non-zero", async () => {
-    const run = await runCli(["serve", "--port", "0"], { env: { DOCPROC_MAX_FILES: "many", DOCPROC_LEASE_SECONDS: "0", DOCPROC_PUBLIC_URL: "nope" } });
+    const run = await runCli(["serve", "--port", "0"], {
+      env: { DOCPROC_MAX_FILES: "many", DOCPROC_LEASE_SECONDS: "0", DOCPROC_PUBLIC_URL: "nope" },
+    });
     expect(run.code).not.toBe(0);
-    for (const name of ["DOCPROC_MAX_FILES", "DOCPROC_LEASE_SECONDS", "DOCPROC_PUBLIC_URL"]) expect(run.stderr).toContain(name);
+    for (const name of ["DOCPROC_MAX_FILES", "DOCPROC_LEASE_SECONDS", "DOCPROC_PUBLIC_URL"])
+      expect(run.stderr).toContain(name);
     expect(run.stdout).not.toContain("listening");
   });
 });

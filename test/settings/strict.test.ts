@@ -44,12 +44,16 @@ test("a project file with typos at several depths fails with exit 4, every key n
     'fields.invoice.0.hints.lables: unknown key "lables". Did you mean "labels"?',
     'export_profiles.0.options.delimitr: unknown key "delimitr". Did you mean "delimiter"?',
     'workflow.0.whenn: unknown key "whenn". Did you mean "when"?',
-  ]) expect(r.stderr).toContain(line);
+  ])
+    expect(r.stderr).toContain(line);
   expect(existsSync(path.join(dir, "out"))).toBe(false);
 });
 
 test("a key under a schema that is strict already is reported once, with the guess", () => {
-  const workflow = [{ type: "export" }, { type: "notification", id: "h", activity: { webhook_url: "https://x.example/h", hmac_secrt: "s" } }];
+  const workflow = [
+    { type: "export" },
+    { type: "notification", id: "h", activity: { webhook_url: "https://x.example/h", hmac_secrt: "s" } },
+  ];
   expect(() => parseProjectSettings(mergeOverDefault({ workflow }), { strict: true })).toThrow(
     'Invalid project settings (1 problem):\n- workflow.1.activity.hmac_secrt: unknown key "hmac_secrt". Did you mean "hmac_secret"?',
   );
@@ -62,7 +66,14 @@ test("the walk: open objects accept any key, a plain union is held to its closes
     byName: z.record(z.string(), z.object({ size: z.number() })),
     pair: z.tuple([z.object({ p: z.number() }), z.string()]).optional(),
   });
-  expect(unknownKeys(schema, { open: { a: 1, extra: 2 }, either: { y: 1, zz: 2 }, byName: { a: { sise: 1 } }, pair: [{ q: 1 }, "s"] })).toEqual([
+  expect(
+    unknownKeys(schema, {
+      open: { a: 1, extra: 2 },
+      either: { y: 1, zz: 2 },
+      byName: { a: { sise: 1 } },
+      pair: [{ q: 1 }, "s"],
+    }),
+  ).toEqual([
     'either.zz: unknown key "zz". Did you mean "z"?',
     'byName.a.sise: unknown key "sise". Did you mean "size"?',
     'pair.0.q: unknown key "q". Did you mean "p"?',
@@ -76,17 +87,29 @@ test("a key far from every known one is still an error, without a guess", () => 
 test("stored settings load as before: parsing without strict ignores keys of other versions", () => {
   const stored = { ...JSON.parse(JSON.stringify(defaultProject)), retired_setting: true };
   expect(parseProjectSettings(stored).name).toBe(defaultProject.name);
-  expect(() => parseProjectSettings(stored, { strict: true })).toThrow('retired_setting: unknown key "retired_setting"');
+  expect(() => parseProjectSettings(stored, { strict: true })).toThrow(
+    'retired_setting: unknown key "retired_setting"',
+  );
   // What docproc writes itself is strictly valid: the default project as parsed.
   expect(unknownKeys(ProjectSettingsSchema, JSON.parse(JSON.stringify(defaultProject)))).toEqual([]);
 });
 
 test("an unknown DOCPROC_ variable is an error naming the closest one; other variables and _PASSWORD ones are left alone", async () => {
-  expect(unknownVariables({ DOCPROC_PUBLC_URL: "http://x", DOCPROC_PORT: "1", HOME: "/root", DOCPROC_MAIL_PASSWORD: "s", DOCPROC_IMAP_PASSWORD: "s" })).toEqual([
-    'DOCPROC_PUBLC_URL is not a docproc setting. Did you mean "DOCPROC_PUBLIC_URL"?',
-  ]);
-  expect(() => loadEnvSettings({ DOCPROC_PORTT: "1", DOCPROC_MAX_FILES: "x" })).toThrow(/DOCPROC_MAX_FILES must be a number.*DOCPROC_PORTT is not a docproc setting\. Did you mean "DOCPROC_PORT"\?/);
-  const r = await runCli(["process", PDF, "--out", path.join(dir, "env-out")], { env: { DOCPROC_WEBHOOK_ALLOWW: "*" } });
+  expect(
+    unknownVariables({
+      DOCPROC_PUBLC_URL: "http://x",
+      DOCPROC_PORT: "1",
+      HOME: "/root",
+      DOCPROC_MAIL_PASSWORD: "s",
+      DOCPROC_IMAP_PASSWORD: "s",
+    }),
+  ).toEqual(['DOCPROC_PUBLC_URL is not a docproc setting. Did you mean "DOCPROC_PUBLIC_URL"?']);
+  expect(() => loadEnvSettings({ DOCPROC_PORTT: "1", DOCPROC_MAX_FILES: "x" })).toThrow(
+    /DOCPROC_MAX_FILES must be a number.*DOCPROC_PORTT is not a docproc setting\. Did you mean "DOCPROC_PORT"\?/,
+  );
+  const r = await runCli(["process", PDF, "--out", path.join(dir, "env-out")], {
+    env: { DOCPROC_WEBHOOK_ALLOWW: "*" },
+  });
   expect(r.code).toBe(4);
   expect(r.stderr).toContain('DOCPROC_WEBHOOK_ALLOWW is not a docproc setting. Did you mean "DOCPROC_WEBHOOK_ALLOW"?');
 });
@@ -94,7 +117,15 @@ test("an unknown DOCPROC_ variable is an error naming the closest one; other var
 test("memory learn --project FILE creates the file when it does not exist, and the file then loads strictly", async () => {
   for (const name of ["vendors.yaml", "vendors.json"]) {
     const project = path.join(dir, name);
-    const r = await runCli(["memory", "learn", path.join(REPO, "fixtures/eval/acme-1001.txt"), "--expected", path.join(REPO, "fixtures/eval/acme-1001.json"), "--project", project]);
+    const r = await runCli([
+      "memory",
+      "learn",
+      path.join(REPO, "fixtures/eval/acme-1001.txt"),
+      "--expected",
+      path.join(REPO, "fixtures/eval/acme-1001.json"),
+      "--project",
+      project,
+    ]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`created ${project}`);
@@ -114,10 +145,12 @@ test("every DOCPROC_* name the code, bench, scripts or CI mention is known, so s
   const names = new Set<string>();
   for (const dir of ["src", "bench", "scripts", ".ci"]) {
     for (const file of new Bun.Glob("**/*").scanSync({ cwd: path.join(REPO, dir), dot: true })) {
-      for (const m of readFileSync(path.join(REPO, dir, file), "utf8").matchAll(/DOCPROC_[A-Z0-9_]*[A-Z0-9]/g)) names.add(m[0]);
+      for (const m of readFileSync(path.join(REPO, dir, file), "utf8").matchAll(/DOCPROC_[A-Z0-9_]*[A-Z0-9]/g))
+        names.add(m[0]);
     }
   }
-  for (const m of readFileSync(path.join(REPO, "package.json"), "utf8").matchAll(/DOCPROC_[A-Z0-9_]*[A-Z0-9]/g)) names.add(m[0]);
+  for (const m of readFileSync(path.join(REPO, "package.json"), "utf8").matchAll(/DOCPROC_[A-Z0-9_]*[A-Z0-9]/g))
+    names.add(m[0]);
   expect(names.size).toBeGreaterThan(30);
   expect(unknownVariables(Object.fromEntries([...names].map((n) => [n, "1"])))).toEqual([]);
 });

@@ -18,7 +18,15 @@ const admin = { "x-api-key": KEY, "content-type": "application/json" };
 
 beforeAll(async () => {
   s = await spawnServe({ dataDir: tempDir("docproc-large-", dirs), port: await freePort(), key: KEY, workers: 1 });
-  project = (await (await fetch(`${s.base}/tenants/default/projects`, { method: "POST", headers: admin, body: JSON.stringify({ name: "large", description: "" }) })).json()).project_id;
+  project = (
+    await (
+      await fetch(`${s.base}/tenants/default/projects`, {
+        method: "POST",
+        headers: admin,
+        body: JSON.stringify({ name: "large", description: "" }),
+      })
+    ).json()
+  ).project_id;
 });
 afterAll(async () => {
   s.proc.kill("SIGTERM");
@@ -28,7 +36,20 @@ afterAll(async () => {
 
 /** Lines of invoice-like words and numbers, `bytes` long. */
 function longText(bytes: number): string {
-  const words = ["invoice", "item", "widget", "quantity", "price", "total", "EUR", "delivery", "order", "customer", "service", "amount"];
+  const words = [
+    "invoice",
+    "item",
+    "widget",
+    "quantity",
+    "price",
+    "total",
+    "EUR",
+    "delivery",
+    "order",
+    "customer",
+    "service",
+    "amount",
+  ];
   const lines = ["INVOICE", "Invoice number: INV-2026-1", "Date: 2026-11-20"];
   let size = 0;
   for (let i = 0; size < bytes; i++) {
@@ -73,6 +94,9 @@ test("a 10,000-page PDF completes through serve's pipeline thread", async () => 
   expect([t.status, t.error_message ?? null]).toEqual(["completed", null]);
   const docs = await (await fetch(`${s.base}/transactions/${t.transaction_id}/documents`, { headers: admin })).json();
   // Every page is in a document (the counter "page N of M" keeps them one document).
-  const pages = (docs.documents as Array<{ split: { page_numbers: number[] } }>).reduce((n, d) => n + d.split.page_numbers.length, 0);
+  const pages = (docs.documents as Array<{ split: { page_numbers: number[] } }>).reduce(
+    (n, d) => n + d.split.page_numbers.length,
+    0,
+  );
   expect(pages).toBe(10_000);
 }, 900_000);

@@ -50,13 +50,22 @@ const stores: Record<string, () => Promise<Subject>> = {
     const dir = makeTempDir("blobs");
     dirs.push(dir);
     const store = openBlobStore(storageConfigOf(dir));
-    return { store, keys: async () => walk(dir).map((f) => path.relative(dir, f).split(path.sep).join("/")), writesAreAtomic: true };
+    return {
+      store,
+      keys: async () => walk(dir).map((f) => path.relative(dir, f).split(path.sep).join("/")),
+      writesAreAtomic: true,
+    };
   },
   s3: async () => {
     const prefix = `t${++n}/p`;
     const store = openBlobStore(s3.config(prefix));
     const client = new Bun.S3Client(s3.config(prefix));
-    return { store, keys: async () => ((await client.list({ prefix: `${prefix}/` })).contents ?? []).map((o) => o.key.slice(prefix.length + 1)), writesAreAtomic: false };
+    return {
+      store,
+      keys: async () =>
+        ((await client.list({ prefix: `${prefix}/` })).contents ?? []).map((o) => o.key.slice(prefix.length + 1)),
+      writesAreAtomic: false,
+    };
   },
 };
 
@@ -87,7 +96,12 @@ describe.each(Object.keys(stores))("blob store: %s", (kind) => {
     const other = await store.put(bytes(10, 2));
     expect(other).not.toBe(hash);
     const blobKeys = (await keys()).filter((k) => k.startsWith("blobs/sha256/"));
-    expect(blobKeys.sort()).toEqual([`blobs/sha256/${hash.slice(0, 2)}/${hash.slice(2)}`, `blobs/sha256/${other.slice(0, 2)}/${other.slice(2)}`].sort());
+    expect(blobKeys.sort()).toEqual(
+      [
+        `blobs/sha256/${hash.slice(0, 2)}/${hash.slice(2)}`,
+        `blobs/sha256/${other.slice(0, 2)}/${other.slice(2)}`,
+      ].sort(),
+    );
   });
 
   test("a missing blob is not_found; a missing object is null; bad keys and digests are refused", async () => {
@@ -163,7 +177,10 @@ describe.each(Object.keys(stores))("blob store: %s", (kind) => {
   });
 });
 
-describe.each([["fs", "s3"], ["s3", "fs"]])("copying a store: %s to %s", (src, dst) => {
+describe.each([
+  ["fs", "s3"],
+  ["s3", "fs"],
+])("copying a store: %s to %s", (src, dst) => {
   test("list names every object; copyStore copies blobs, exports and state once, and a second run copies nothing", async () => {
     const [a, b] = [await stores[src]!(), await stores[dst]!()];
     const blobs = [bytes(3000, 7), bytes(200_000, 8)];
@@ -173,7 +190,14 @@ describe.each([["fs", "s3"], ["s3", "fs"]])("copying a store: %s to %s", (src, d
     await a.store.write("state/t1.json", '{"version":1}');
     const listed: string[] = [];
     for (const p of ["blobs", "exports", "state"]) for await (const k of a.store.list(p)) listed.push(k);
-    expect(listed.sort()).toEqual([...hashes.map((h) => `blobs/sha256/${h.slice(0, 2)}/${h.slice(2)}`), "exports/t1/csv/sum.csv", "exports/t1/t1_data.json", "state/t1.json"].sort());
+    expect(listed.sort()).toEqual(
+      [
+        ...hashes.map((h) => `blobs/sha256/${h.slice(0, 2)}/${h.slice(2)}`),
+        "exports/t1/csv/sum.csv",
+        "exports/t1/t1_data.json",
+        "state/t1.json",
+      ].sort(),
+    );
 
     expect(await copyStore(a.store, b.store)).toEqual({ copied: 5, skipped: 0, bytes: 3000 + 200_000 + 7 + 4 + 13 });
     for (const [i, h] of hashes.entries()) expect(await b.store.get(h)).toEqual(blobs[i]!);
@@ -185,8 +209,16 @@ describe.each([["fs", "s3"], ["s3", "fs"]])("copying a store: %s to %s", (src, d
 
 describe("DOCPROC_STORAGE_URL", () => {
   test("s3://bucket/prefix parses; a bad URL says what is wrong", () => {
-    expect(parseStorageUrl("s3://my-bucket/docproc/prod/", { endpoint: "http://127.0.0.1:9000" })).toMatchObject({ bucket: "my-bucket", prefix: "docproc/prod", virtualHostedStyle: false });
-    expect(parseStorageUrl("s3://my-bucket")).toMatchObject({ bucket: "my-bucket", prefix: "", virtualHostedStyle: true });
+    expect(parseStorageUrl("s3://my-bucket/docproc/prod/", { endpoint: "http://127.0.0.1:9000" })).toMatchObject({
+      bucket: "my-bucket",
+      prefix: "docproc/prod",
+      virtualHostedStyle: false,
+    });
+    expect(parseStorageUrl("s3://my-bucket")).toMatchObject({
+      bucket: "my-bucket",
+      prefix: "",
+      virtualHostedStyle: true,
+    });
     expect(() => parseStorageUrl("file:///srv/x")).toThrow(/must be s3:\/\/bucket\/prefix/);
     expect(() => parseStorageUrl("s3://Bad_Bucket/x")).toThrow(/not a valid S3 bucket name/);
     expect(() => parseStorageUrl("s3://bucket/a/../b")).toThrow(/\.\. segment/);
@@ -194,10 +226,35 @@ describe("DOCPROC_STORAGE_URL", () => {
 
   test("the environment: unset is the data directory; S3 settings come from the usual AWS variables", () => {
     expect(loadEnvSettings({}).storage).toBeNull();
-    const env = { DOCPROC_STORAGE_URL: "s3://docs/prod", AWS_ENDPOINT_URL: "http://127.0.0.1:1", AWS_ENDPOINT_URL_S3: "http://127.0.0.1:9000", AWS_DEFAULT_REGION: "eu-central-1", AWS_ACCESS_KEY_ID: "id", AWS_SECRET_ACCESS_KEY: "secret" };
-    expect(loadEnvSettings(env).storage).toEqual({ kind: "s3", bucket: "docs", prefix: "prod", endpoint: "http://127.0.0.1:9000", region: "eu-central-1", accessKeyId: "id", secretAccessKey: "secret", sessionToken: undefined, virtualHostedStyle: false });
-    expect(loadEnvSettings({ ...env, DOCPROC_S3_VIRTUAL_HOSTED: "true" }).storage).toMatchObject({ virtualHostedStyle: true });
-    expect(() => loadEnvSettings({ DOCPROC_STORAGE_URL: "/srv/blobs", AWS_ENDPOINT_URL_S3: "localhost:9000", DOCPROC_S3_VIRTUAL_HOSTED: "yes" })).toThrow(
+    const env = {
+      DOCPROC_STORAGE_URL: "s3://docs/prod",
+      AWS_ENDPOINT_URL: "http://127.0.0.1:1",
+      AWS_ENDPOINT_URL_S3: "http://127.0.0.1:9000",
+      AWS_DEFAULT_REGION: "eu-central-1",
+      AWS_ACCESS_KEY_ID: "id",
+      AWS_SECRET_ACCESS_KEY: "secret",
+    };
+    expect(loadEnvSettings(env).storage).toEqual({
+      kind: "s3",
+      bucket: "docs",
+      prefix: "prod",
+      endpoint: "http://127.0.0.1:9000",
+      region: "eu-central-1",
+      accessKeyId: "id",
+      secretAccessKey: "secret",
+      sessionToken: undefined,
+      virtualHostedStyle: false,
+    });
+    expect(loadEnvSettings({ ...env, DOCPROC_S3_VIRTUAL_HOSTED: "true" }).storage).toMatchObject({
+      virtualHostedStyle: true,
+    });
+    expect(() =>
+      loadEnvSettings({
+        DOCPROC_STORAGE_URL: "/srv/blobs",
+        AWS_ENDPOINT_URL_S3: "localhost:9000",
+        DOCPROC_S3_VIRTUAL_HOSTED: "yes",
+      }),
+    ).toThrow(
       /DOCPROC_STORAGE_URL must be s3:\/\/bucket\/prefix.*AWS_ENDPOINT_URL_S3 must be an http\(s\) URL.*DOCPROC_S3_VIRTUAL_HOSTED must be true or false/,
     );
   });

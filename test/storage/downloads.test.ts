@@ -30,12 +30,31 @@ const runner: PipelineRunner = async (_input, ctx) => {
   await sink.write("big.pdf", big);
   await sink.write("small.json", small);
   const now = new Date().toISOString();
-  const file = (filename: string, size: number) => ({ filename, path: `exports/${filename}`, size_bytes: size, document_ids: [], created_at: now });
+  const file = (filename: string, size: number) => ({
+    filename,
+    path: `exports/${filename}`,
+    size_bytes: size,
+    document_ids: [],
+    created_at: now,
+  });
   return {
     status: "success",
     documents: [],
     pages: [],
-    manifest: { transaction_id: id, profiles: { p: { profile_id: "p", profile_name: "P", output_format: "pdf", scope_mode: "per_transaction", files: [file("big.pdf", big.length), file("small.json", small.length)] } }, total_files: 2, total_size_bytes: big.length + small.length },
+    manifest: {
+      transaction_id: id,
+      profiles: {
+        p: {
+          profile_id: "p",
+          profile_name: "P",
+          output_format: "pdf",
+          scope_mode: "per_transaction",
+          files: [file("big.pdf", big.length), file("small.json", small.length)],
+        },
+      },
+      total_files: 2,
+      total_size_bytes: big.length + small.length,
+    },
     errors: [],
     warnings: [],
   };
@@ -44,12 +63,22 @@ const runner: PipelineRunner = async (_input, ctx) => {
 let n = 0;
 describe.each(["fs", "s3"])("downloads from the %s store", (kind) => {
   test("small files with Content-Length; a large one streamed whole", async () => {
-    const t = buildTestApp({ adminKey: KEY, prefix: "downloads", runner, ...(kind === "s3" ? { storage: s3.config(`dl${++n}`) } : {}) });
+    const t = buildTestApp({
+      adminKey: KEY,
+      prefix: "downloads",
+      runner,
+      ...(kind === "s3" ? { storage: s3.config(`dl${++n}`) } : {}),
+    });
     try {
       const base = t.listen();
-      const call = (method: string, url: string, body?: unknown) => fetch(`${base}${url}`, requestInit(method, { "x-api-key": KEY }, body));
+      const call = (method: string, url: string, body?: unknown) =>
+        fetch(`${base}${url}`, requestInit(method, { "x-api-key": KEY }, body));
       const pid = ((await (await call("POST", "/tenants/default/projects", { name: "P" })).json()) as any).project_id;
-      const r = (await (await call("POST", `/tenants/default/projects/${pid}/transactions/process`, { source_files: [{ filename: "a.pdf", base64_data: "YQ==" }] })).json()) as any;
+      const r = (await (
+        await call("POST", `/tenants/default/projects/${pid}/transactions/process`, {
+          source_files: [{ filename: "a.pdf", base64_data: "YQ==" }],
+        })
+      ).json()) as any;
       while (await t.runtime.pool.runOnce()) {}
       const id = r.transaction_id as string;
 

@@ -17,14 +17,29 @@ import { freshDb } from "./helpers";
 import { wordsIdentity } from "../../src/core/convert/page-words";
 
 const corpora = resolve(import.meta.dir, "../../fixtures/corpora");
-const noOcr = { name: "none", recognize: async () => { throw new Error("OCR was not expected"); }, close: async () => {} } as unknown as OcrEngine;
+const noOcr = {
+  name: "none",
+  recognize: async () => {
+    throw new Error("OCR was not expected");
+  },
+  close: async () => {},
+} as unknown as OcrEngine;
 
 async function realRun(): Promise<RunOutcome & { saved: SavedRun }> {
   const data = new Uint8Array(await Bun.file(`${corpora}/invoice2data/AzureInterior.pdf`).arrayBuffer());
   const out = await runTransaction(
     { sources: [{ index: 0, filename: "AzureInterior.pdf", data, split_policy: "inherit" }] },
     {
-      meta: { transaction_id: crypto.randomUUID(), tenant_id: "t", project_id: "p", project_version: 1, correlation_id: null, metadata: {}, created_at: "2026-01-01T00:00:00.000Z", source: "test" },
+      meta: {
+        transaction_id: crypto.randomUUID(),
+        tenant_id: "t",
+        project_id: "p",
+        project_version: 1,
+        correlation_id: null,
+        metadata: {},
+        created_at: "2026-01-01T00:00:00.000Z",
+        source: "test",
+      },
       project: parseProjectSettings(defaultProject),
       ocr: noOcr,
       sink: memorySink(),
@@ -47,7 +62,9 @@ describe("run output as JSON text", () => {
     // `run` replaces the runner's number where it stands; checkpoint and seconds come last, as a spread puts them.
     const patch = { run: out.saved.run + 7, checkpoint: true, processing_seconds: 12.25 };
     expect(savedRunText(json.saved!, patch)).toBe(JSON.stringify({ ...out.saved, ...patch }));
-    expect(JSON.parse(savedRunText(json.saved!, patch) as string)).toEqual(JSON.parse(JSON.stringify({ ...out.saved, ...patch })));
+    expect(JSON.parse(savedRunText(json.saved!, patch) as string)).toEqual(
+      JSON.parse(JSON.stringify({ ...out.saved, ...patch })),
+    );
   });
 
   test("moved to another thread as bytes, the results text and the run state (with the queue's members) read the same", async () => {
@@ -67,7 +84,10 @@ describe("run output as JSON text", () => {
   test("words that look like placeholders, shared and empty word arrays, and a page without words come out as they are", async () => {
     const out = await realRun();
     const page = out.results.pages![0]!;
-    const tricky = [{ ...page.words![0]!, text: '\u0001words:00000000-0000-0000-0000-000000000000:0' }, { ...page.words![0]!, text: '"\\u0001files: "}' }];
+    const tricky = [
+      { ...page.words![0]!, text: "\u0001words:00000000-0000-0000-0000-000000000000:0" },
+      { ...page.words![0]!, text: '"\\u0001files: "}' },
+    ];
     page.words = tricky;
     out.saved.files[0]!.pages[0]!.words = tricky;
     // Another page shares the first one's array; one has no words member at all, one an empty array.
@@ -84,12 +104,24 @@ describe("run output as JSON text", () => {
 });
 
 describe("words' JSON text made by the pdf.js thread", () => {
-  const meta = () => ({ transaction_id: crypto.randomUUID(), tenant_id: "t", project_id: "p", project_version: 1, correlation_id: null, metadata: {}, created_at: "2026-01-01T00:00:00.000Z", source: "test" });
+  const meta = () => ({
+    transaction_id: crypto.randomUUID(),
+    tenant_id: "t",
+    project_id: "p",
+    project_version: 1,
+    correlation_id: null,
+    metadata: {},
+    created_at: "2026-01-01T00:00:00.000Z",
+    source: "test",
+  });
   const pdfs = [...new Bun.Glob("{invoice2data,splitting}/*.pdf").scanSync(corpora)].sort();
   const runOf = async (file: string, keepState?: boolean) => {
     const data = new Uint8Array(await Bun.file(`${corpora}/${file}`).arrayBuffer());
     const sources = [{ index: 0, filename: file, data, split_policy: "inherit" as const }];
-    return runTransaction({ sources }, { meta: meta(), project: parseProjectSettings(defaultProject), ocr: noOcr, sink: memorySink(), keepState });
+    return runTransaction(
+      { sources },
+      { meta: meta(), project: parseProjectSettings(defaultProject), ocr: noOcr, sink: memorySink(), keepState },
+    );
   };
 
   test("a run that keeps its state gets them, and its results and state texts are still JSON.stringify's, on every corpus PDF", async () => {
@@ -99,7 +131,9 @@ describe("words' JSON text made by the pdf.js thread", () => {
       const out = await runOf(file);
       if (out.status === "failure") continue; // e.g. a password-protected sample: no pages to compare
       // Every page whose words are still the text layer's, packed, came with the text.
-      const packed = out.pages.map((p) => wordsIdentity(p) as { boxes?: unknown; json?: string }).filter((w) => w.boxes instanceof Float64Array);
+      const packed = out.pages
+        .map((p) => wordsIdentity(p) as { boxes?: unknown; json?: string })
+        .filter((w) => w.boxes instanceof Float64Array);
       expect(packed.every((w) => typeof w.json === "string")).toBe(true);
       made += packed.length;
       const json = runJsonOf(out.results, out.saved, out.pages);
@@ -130,12 +164,42 @@ describe("review state from JSON text", () => {
     cleanup = fresh.cleanup;
     const { db } = fresh;
     const out = await realRun();
-    const stateOf = (id: string) => db.query<{ state: string; version: number }, [string]>("SELECT state, version FROM review_states WHERE transaction_id = ?").get(id)!;
-    const reviewed = { ...out.results, transaction: { ...out.results.transaction, last_human_review: { reviewed: true, finished: true, reviewed_at: "2026-01-02T00:00:00.000Z", changes: [{ field: "total", from: "1", to: "2" }] } } };
-    createProject(db, { project_id: "p1", tenant_id: "default", name: "P", description: "", settings: {}, now: "2026-01-01T00:00:00.000Z" });
+    const stateOf = (id: string) =>
+      db
+        .query<{ state: string; version: number }, [string]>(
+          "SELECT state, version FROM review_states WHERE transaction_id = ?",
+        )
+        .get(id)!;
+    const reviewed = {
+      ...out.results,
+      transaction: {
+        ...out.results.transaction,
+        last_human_review: {
+          reviewed: true,
+          finished: true,
+          reviewed_at: "2026-01-02T00:00:00.000Z",
+          changes: [{ field: "total", from: "1", to: "2" }],
+        },
+      },
+    };
+    createProject(db, {
+      project_id: "p1",
+      tenant_id: "default",
+      name: "P",
+      description: "",
+      settings: {},
+      now: "2026-01-01T00:00:00.000Z",
+    });
     for (const results of [out.results, reviewed]) {
       const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
-      for (const id of [a, b]) createTransaction(db, { transaction_id: id, tenant_id: "default", project_id: "p1", now: "2026-01-01T00:00:00.000Z", metadata: {} });
+      for (const id of [a, b])
+        createTransaction(db, {
+          transaction_id: id,
+          tenant_id: "default",
+          project_id: "p1",
+          now: "2026-01-01T00:00:00.000Z",
+          metadata: {},
+        });
       storeReviewResults(db, a, results, "2026-01-03T00:00:00.000Z");
       const json = runJsonOf(results, null, out.pages);
       storeReviewResultsText(db, b, json, "2026-01-03T00:00:00.000Z");

@@ -55,17 +55,31 @@ test("serve and worker on S3: a PDF processed through the API, exports and page 
 
   const health = await api("GET", "/admin/endpoints/health");
   expect(health.status).toBe(200);
-  expect(health.json.endpoints.find((e: any) => e.name === "export_storage")).toMatchObject({ status: "ok", kind: "s3" });
+  expect(health.json.endpoints.find((e: any) => e.name === "export_storage")).toMatchObject({
+    status: "ok",
+    kind: "s3",
+  });
 
   const project = await api("POST", "/tenants/default/projects", { name: "S3", description: "invoices" });
   const created = await api("POST", `/tenants/default/projects/${project.json.project_id}/transactions`, {});
   const id = created.json.transaction_id as string;
   const form = new FormData();
-  form.append("files", new File([readFileSync(path.join(CORPUS, "AmazonWebServices.pdf"))], "AmazonWebServices.pdf", { type: "application/pdf" }));
-  expect((await api("POST", created.json.files_url, form)).json.uploaded_files[0]).toMatchObject({ index: 0, duplicate: false });
+  form.append(
+    "files",
+    new File([readFileSync(path.join(CORPUS, "AmazonWebServices.pdf"))], "AmazonWebServices.pdf", {
+      type: "application/pdf",
+    }),
+  );
+  expect((await api("POST", created.json.files_url, form)).json.uploaded_files[0]).toMatchObject({
+    index: 0,
+    duplicate: false,
+  });
   const started = await api("POST", created.json.start_url, {});
   let status = "";
-  for (const deadline = Date.now() + 120_000; Date.now() < deadline && status !== "completed" && status !== "failed"; ) {
+  for (
+    const deadline = Date.now() + 120_000;
+    Date.now() < deadline && status !== "completed" && status !== "failed";
+  ) {
     status = (await api("GET", started.json.poll_url)).json.status;
   }
   expect(status).toBe("completed");
@@ -74,11 +88,16 @@ test("serve and worker on S3: a PDF processed through the API, exports and page 
   expect(await worker.exited).toBe(0);
 
   const manifest = (await api("GET", `/transactions/${id}/exports`)).json;
-  const files = Object.values(manifest.profiles).flatMap((p: any) => p.files ?? []) as Array<{ filename: string; size_bytes: number }>;
+  const files = Object.values(manifest.profiles).flatMap((p: any) => p.files ?? []) as Array<{
+    filename: string;
+    size_bytes: number;
+  }>;
   expect(files.length).toBeGreaterThan(0);
   const downloads = new Map<string, Uint8Array<ArrayBuffer>>();
   for (const f of files) {
-    const res = await fetch(`${first.base}/transactions/${id}/exports/download/${encodeURIComponent(f.filename)}`, { headers: { "x-api-key": KEY } });
+    const res = await fetch(`${first.base}/transactions/${id}/exports/download/${encodeURIComponent(f.filename)}`, {
+      headers: { "x-api-key": KEY },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-length")).toBe(String(f.size_bytes));
     const body = new Uint8Array(await res.arrayBuffer());
@@ -102,27 +121,47 @@ test("serve and worker on S3: a PDF processed through the API, exports and page 
   expect(keys).toContain(`e2e/state/${id}.json`);
   await stop(first);
   // On the PostgreSQL run the directory holds nothing at all (not even created).
-  expect(existsSync(data) ? readdirSync(data, { recursive: true }).map(String).filter((f) => !/^docproc\.db(-wal|-shm)?$/.test(f)) : []).toEqual([]);
+  expect(
+    existsSync(data)
+      ? readdirSync(data, { recursive: true })
+          .map(String)
+          .filter((f) => !/^docproc\.db(-wal|-shm)?$/.test(f))
+      : [],
+  ).toEqual([]);
 
   // "Another host": a copy of the database, an empty disk otherwise, the same bucket, no workers.
   const other = path.join(dir, "other");
   mkdirSync(other);
   // SQLite: a copy of the database file; PostgreSQL: the same database.
   if (TEST_BACKEND === "sqlite") copyFileSync(path.join(data, "docproc.db"), path.join(other, "docproc.db"));
-  const second = await spawnServe({ dataDir: other, port: await freePort(), key: KEY, workers: 0, env: { ...s3.env("e2e"), ...databaseEnv(data) } });
+  const second = await spawnServe({
+    dataDir: other,
+    port: await freePort(),
+    key: KEY,
+    workers: 0,
+    env: { ...s3.env("e2e"), ...databaseEnv(data) },
+  });
   servers.push(second);
   for (const [name, body] of downloads) {
-    const res = await fetch(`${second.base}/transactions/${id}/exports/download/${encodeURIComponent(name)}`, { headers: { "x-api-key": KEY } });
+    const res = await fetch(`${second.base}/transactions/${id}/exports/download/${encodeURIComponent(name)}`, {
+      headers: { "x-api-key": KEY },
+    });
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(body);
   }
   const again = await fetch(`${second.base}/transactions/${id}/pages/1/image`, { headers: { "x-api-key": KEY } });
   expect(new Uint8Array(await again.arrayBuffer())).toEqual(jpeg);
   await stop(second);
-  expect(readdirSync(other, { recursive: true }).map(String).filter((f) => !/^docproc\.db(-wal|-shm)?$/.test(f))).toEqual([]);
+  expect(
+    readdirSync(other, { recursive: true })
+      .map(String)
+      .filter((f) => !/^docproc\.db(-wal|-shm)?$/.test(f)),
+  ).toEqual([]);
 }, 180_000);
 
 test("a bad DOCPROC_STORAGE_URL stops serve before it listens, saying what is wrong", async () => {
-  const run = await runCli(["serve", "--port", "0", "--data", path.join(dir, "bad")], { env: { DOCPROC_STORAGE_URL: `s3://${S3_BUCKET.toUpperCase()}_x/p` } });
+  const run = await runCli(["serve", "--port", "0", "--data", path.join(dir, "bad")], {
+    env: { DOCPROC_STORAGE_URL: `s3://${S3_BUCKET.toUpperCase()}_x/p` },
+  });
   expect(run.code).not.toBe(0);
   expect(run.stderr).toContain("DOCPROC_STORAGE_URL");
   expect(run.stderr).toContain("not a valid S3 bucket name");
@@ -130,11 +169,15 @@ test("a bad DOCPROC_STORAGE_URL stops serve before it listens, saying what is wr
 });
 
 test("a bucket that cannot be used stops serve at start with the reason: missing bucket, server down", async () => {
-  const missing = await runCli(["serve", "--port", "0", "--data", path.join(dir, "nobucket")], { env: { ...s3.env("p"), DOCPROC_STORAGE_URL: "s3://no-such-bucket/p" } });
+  const missing = await runCli(["serve", "--port", "0", "--data", path.join(dir, "nobucket")], {
+    env: { ...s3.env("p"), DOCPROC_STORAGE_URL: "s3://no-such-bucket/p" },
+  });
   expect(missing.code).not.toBe(0);
   expect(missing.stderr).toContain("reaching bucket no-such-bucket");
   expect(missing.stderr).toContain("NoSuchBucket");
-  const down = await runCli(["worker", "--data", path.join(dir, "down")], { env: { ...s3.env("p"), AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${await freePort()}` } });
+  const down = await runCli(["worker", "--data", path.join(dir, "down")], {
+    env: { ...s3.env("p"), AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${await freePort()}` },
+  });
   expect(down.code).not.toBe(0);
   expect(down.stderr).toContain(`reaching bucket ${S3_BUCKET}`);
   expect(down.stdout).not.toContain("running");

@@ -41,7 +41,12 @@ test("reads inside one snapshot do not see a commit made between them; the next 
 
 test("an error inside ends the snapshot, and inside an open transaction it joins that transaction", () => {
   const [a] = twoConnections();
-  expect(() => readSnapshot(a, () => { value(a); throw new Error("boom"); })).toThrow("boom");
+  expect(() =>
+    readSnapshot(a, () => {
+      value(a);
+      throw new Error("boom");
+    }),
+  ).toThrow("boom");
   expect(a.inTransaction).toBe(false);
   a.transaction(() => {
     a.query("UPDATE t SET v = 5 WHERE k = 'x'").run();

@@ -21,17 +21,32 @@ const now = "2026-01-01T00:00:00.000Z";
 
 function seed() {
   env = freshDb();
-  createProject(env.db, { project_id: "p1", tenant_id: "default", name: "P", description: "", settings: { a: 1 }, now });
-  tx.createTransaction(env.db, { transaction_id: "t1", tenant_id: "default", project_id: "p1", now, metadata: { customer: "x" } });
+  createProject(env.db, {
+    project_id: "p1",
+    tenant_id: "default",
+    name: "P",
+    description: "",
+    settings: { a: 1 },
+    now,
+  });
+  tx.createTransaction(env.db, {
+    transaction_id: "t1",
+    tenant_id: "default",
+    project_id: "p1",
+    now,
+    metadata: { customer: "x" },
+  });
   return env.db;
 }
 
 describe("database", () => {
   test("opens (SQLite: in WAL mode) with a default tenant and migrations applied once", () => {
     env = freshDb();
-    if (!isPostgres(env.db)) expect(env.db.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()!.journal_mode).toBe("wal");
+    if (!isPostgres(env.db))
+      expect(env.db.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()!.journal_mode).toBe("wal");
     expect(getTenant(env.db, "default")).not.toBeNull();
-    const count = (d: typeof env.db) => d.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM schema_migrations").get()!.n;
+    const count = (d: typeof env.db) =>
+      d.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM schema_migrations").get()!.n;
     const applied = count(env.db);
     expect(applied).toBeGreaterThanOrEqual(1);
     const again = env.connect();
@@ -41,26 +56,34 @@ describe("database", () => {
 });
 
 // PostgreSQL only: on SQLite a failed statement does not abort its transaction, so there is nothing to detect.
-test.if(TEST_BACKEND === "postgres")("a COMMIT that PostgreSQL turns into ROLLBACK (a failed statement's error was caught) throws and keeps nothing", () => {
-  env = freshDb();
-  const db = env.db;
-  db.exec("CREATE TABLE commit_probe (k TEXT PRIMARY KEY)");
-  const insert = db.query("INSERT INTO commit_probe (k) VALUES (?)");
-  insert.run("kept");
-  const swallowing = db.transaction(() => {
-    insert.run("lost");
-    try {
-      insert.run("kept"); // unique violation: PostgreSQL aborts the transaction
-    } catch {
-      // the mistake under test: carrying on after a database error
-    }
-  });
-  expect(() => swallowing()).toThrow("rolled the transaction back at COMMIT");
-  expect(db.inTransaction).toBe(false);
-  // The connection is usable afterwards, and an ordinary transaction still commits.
-  db.transaction(() => insert.run("after"))();
-  expect(db.query<{ k: string }, []>("SELECT k FROM commit_probe ORDER BY k").all().map((r) => r.k)).toEqual(["after", "kept"]);
-});
+test.if(TEST_BACKEND === "postgres")(
+  "a COMMIT that PostgreSQL turns into ROLLBACK (a failed statement's error was caught) throws and keeps nothing",
+  () => {
+    env = freshDb();
+    const db = env.db;
+    db.exec("CREATE TABLE commit_probe (k TEXT PRIMARY KEY)");
+    const insert = db.query("INSERT INTO commit_probe (k) VALUES (?)");
+    insert.run("kept");
+    const swallowing = db.transaction(() => {
+      insert.run("lost");
+      try {
+        insert.run("kept"); // unique violation: PostgreSQL aborts the transaction
+      } catch {
+        // the mistake under test: carrying on after a database error
+      }
+    });
+    expect(() => swallowing()).toThrow("rolled the transaction back at COMMIT");
+    expect(db.inTransaction).toBe(false);
+    // The connection is usable afterwards, and an ordinary transaction still commits.
+    db.transaction(() => insert.run("after"))();
+    expect(
+      db
+        .query<{ k: string }, []>("SELECT k FROM commit_probe ORDER BY k")
+        .all()
+        .map((r) => r.k),
+    ).toEqual(["after", "kept"]);
+  },
+);
 
 describe("projects", () => {
   test("every update increments project_version", () => {
@@ -79,21 +102,49 @@ describe("transactions", () => {
   test("stores every spec field and guards status moves", () => {
     const db = seed();
     const t = tx.getTransaction(db, "t1")!;
-    expect(t).toMatchObject({ status: "created", dataset_id: "production", priority: 0, page_limit: null, metadata: { customer: "x" } });
+    expect(t).toMatchObject({
+      status: "created",
+      dataset_id: "production",
+      priority: 0,
+      page_limit: null,
+      metadata: { customer: "x" },
+    });
     expect(tx.markQueued(db, "t1", now)).toBe(true);
     expect(tx.markQueued(db, "t1", now)).toBe(false);
-    tx.setProgress(db, "t1", { total_documents: 1, completed_documents: 0, completion_percentage: 10 }, { current_step: "ocr", current_step_name: "OCR", steps: {} }, now);
+    tx.setProgress(
+      db,
+      "t1",
+      { total_documents: 1, completed_documents: 0, completion_percentage: 10 },
+      { current_step: "ocr", current_step_name: "OCR", steps: {} },
+      now,
+    );
     const after = tx.getTransaction(db, "t1")!;
-    expect(after.metadata).toMatchObject({ customer: "x", progress: { completion_percentage: 10 }, step_progress: { current_step: "ocr" } });
+    expect(after.metadata).toMatchObject({
+      customer: "x",
+      progress: { completion_percentage: 10 },
+      step_progress: { current_step: "ocr" },
+    });
     expect(after.current_step).toBe("ocr");
     tx.markAwaitingInput(db, "t1", now, { step_name: "review", instructions: "check", timeout_hours: 24 });
-    expect(tx.getTransaction(db, "t1")!.review_metadata).toEqual({ step_name: "review", instructions: "check", timeout_hours: 24 });
+    expect(tx.getTransaction(db, "t1")!.review_metadata).toEqual({
+      step_name: "review",
+      instructions: "check",
+      timeout_hours: 24,
+    });
   });
 });
 
 describe("source files", () => {
   const file = (name: string, token?: string, index?: number) => ({
-    transaction_id: "t1", filename: name, content_type: "application/pdf", size: 3, blob_hash: "h", split_policy: "inherit" as const, upload_token: token, index, now,
+    transaction_id: "t1",
+    filename: name,
+    content_type: "application/pdf",
+    size: 3,
+    blob_hash: "h",
+    split_policy: "inherit" as const,
+    upload_token: token,
+    index,
+    now,
   });
 
   test("indexes in request order and renames repeated names name_1.ext, name_2.ext", () => {
@@ -101,7 +152,11 @@ describe("source files", () => {
     expect(addSourceFile(db, file("a.pdf")).file.file_index).toBe(0);
     expect(addSourceFile(db, file("a.pdf")).file.filename).toBe("a_1.pdf");
     expect(addSourceFile(db, file("a.pdf")).file.filename).toBe("a_2.pdf");
-    expect(listSourceFiles(db, "t1").map((f) => [f.file_index, f.filename])).toEqual([[0, "a.pdf"], [1, "a_1.pdf"], [2, "a_2.pdf"]]);
+    expect(listSourceFiles(db, "t1").map((f) => [f.file_index, f.filename])).toEqual([
+      [0, "a.pdf"],
+      [1, "a_1.pdf"],
+      [2, "a_2.pdf"],
+    ]);
     expect(uniqueName(new Set(["README"]), "README")).toBe("README_1");
   });
 
@@ -133,16 +188,75 @@ describe("source files", () => {
 
 describe("results", () => {
   const doc = (id: string): DocumentResult => ({
-    document_id: id, document_index: 0, document_type: "invoice", classification_confidence: 0.9,
-    classification: { class_id: "invoice", type: "invoice", confidence: 0.9, reasoning: "", alternatives: [], confirmed: null, review_required: false },
-    split: { mode: "x", policy: "inherit", confidence: 1, reason: "", review_required: false, page_numbers: [1], source_file_indexes: [0] },
-    fields: { total: { name: "Total", value: 12.5, confidence: 0.8, bounding_boxes: [{ coordinates: [1, 2, 3, 4], page_index: 1 }], reasoning: "r", review_required: false, is_confirmed: null } },
+    document_id: id,
+    document_index: 0,
+    document_type: "invoice",
+    classification_confidence: 0.9,
+    classification: {
+      class_id: "invoice",
+      type: "invoice",
+      confidence: 0.9,
+      reasoning: "",
+      alternatives: [],
+      confirmed: null,
+      review_required: false,
+    },
+    split: {
+      mode: "x",
+      policy: "inherit",
+      confidence: 1,
+      reason: "",
+      review_required: false,
+      page_numbers: [1],
+      source_file_indexes: [0],
+    },
+    fields: {
+      total: {
+        name: "Total",
+        value: 12.5,
+        confidence: 0.8,
+        bounding_boxes: [{ coordinates: [1, 2, 3, 4], page_index: 1 }],
+        reasoning: "r",
+        review_required: false,
+        is_confirmed: null,
+      },
+    },
   });
 
   test("replacing results twice leaves one set, never duplicates", () => {
     const db = seed();
-    const page = { page_number: 1, transaction_page_number: 1, source_filename: "a.pdf", source_file_page_number: 1, text_source: "text_layer" as const, ocr_confidence: null, image_transform: {} as never, source_file_index: 0 };
-    const manifest = { transaction_id: "t1", profiles: { json: { profile_id: "json", profile_name: "JSON", output_format: "json", scope_mode: "per_transaction", files: [{ filename: "t1_data.json", path: "exports/t1_data.json", size_bytes: 10, document_ids: ["d1"], created_at: now }] } }, total_files: 1, total_size_bytes: 10 };
+    const page = {
+      page_number: 1,
+      transaction_page_number: 1,
+      source_filename: "a.pdf",
+      source_file_page_number: 1,
+      text_source: "text_layer" as const,
+      ocr_confidence: null,
+      image_transform: {} as never,
+      source_file_index: 0,
+    };
+    const manifest = {
+      transaction_id: "t1",
+      profiles: {
+        json: {
+          profile_id: "json",
+          profile_name: "JSON",
+          output_format: "json",
+          scope_mode: "per_transaction",
+          files: [
+            {
+              filename: "t1_data.json",
+              path: "exports/t1_data.json",
+              size_bytes: 10,
+              document_ids: ["d1"],
+              created_at: now,
+            },
+          ],
+        },
+      },
+      total_files: 1,
+      total_size_bytes: 10,
+    };
     db.transaction(() => replaceResults(db, "t1", { documents: [doc("d1")], pages: [page], manifest }))();
     db.transaction(() => replaceResults(db, "t1", { documents: [doc("d2")], pages: [page], manifest }))();
     const docs = listDocuments(db, "t1");

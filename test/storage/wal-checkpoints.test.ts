@@ -44,13 +44,15 @@ async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void
   }
 }
 
-const autocheckpoint = (db: Db) => (db.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
+const autocheckpoint = (db: Db) =>
+  (db.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
 
 /** ~6 MB in one commit: 1,500 pages of 4 KiB, past SQLite's default threshold of 1,000. */
 function writeBig(db: Db): void {
   db.exec("CREATE TABLE IF NOT EXISTS big (id INTEGER PRIMARY KEY, data BLOB)");
   db.transaction(() => {
-    for (let i = 0; i < 6; i++) db.query("INSERT INTO big (data) VALUES (?)").run(new Uint8Array(1_000_000).fill(i + 1));
+    for (let i = 0; i < 6; i++)
+      db.query("INSERT INTO big (data) VALUES (?)").run(new Uint8Array(1_000_000).fill(i + 1));
   })();
 }
 
@@ -69,7 +71,9 @@ test("with background checkpoints the commit leaves the copy to a thread, which 
   await until("the thread to end", () => threadsNamed("docproc-wal") === before);
   // Nothing was lost: the file opens again with every row.
   const again = openDatabase(file);
-  expect((again.query("SELECT COUNT(*) AS n, SUM(length(data)) AS bytes FROM big").get() as { n: number; bytes: number })).toEqual({ n: 6, bytes: 6_000_000 });
+  expect(
+    again.query("SELECT COUNT(*) AS n, SUM(length(data)) AS bytes FROM big").get() as { n: number; bytes: number },
+  ).toEqual({ n: 6, bytes: 6_000_000 });
   again.close();
 });
 

@@ -51,8 +51,22 @@ export function buildTestApp(opts: TestAppOptions) {
   const dir = opts.dir ?? makeTempDir(opts.prefix);
   const data = openDataDir(dir, opts.storage, { databaseUrl: opts.databaseUrl ?? testDatabaseUrl(dir) });
   const clock = opts.clock ?? systemClock;
-  const runtime = startWorkerRuntime({ data, concurrency: opts.workers ?? 0, clock, runPipeline: opts.runner === "core" ? undefined : (opts.runner ?? fakeRunner), stages: opts.stages, webhooks: opts.webhooks, telemetry: opts.telemetry });
-  const config: ServerConfig = { ...DEFAULT_CONFIG, adminApiKey: opts.adminKey, longPollRecheckMs: 100, auth: { ...DEFAULT_AUTH_SETTINGS, ...opts.auth }, ...opts.config };
+  const runtime = startWorkerRuntime({
+    data,
+    concurrency: opts.workers ?? 0,
+    clock,
+    runPipeline: opts.runner === "core" ? undefined : (opts.runner ?? fakeRunner),
+    stages: opts.stages,
+    webhooks: opts.webhooks,
+    telemetry: opts.telemetry,
+  });
+  const config: ServerConfig = {
+    ...DEFAULT_CONFIG,
+    adminApiKey: opts.adminKey,
+    longPollRecheckMs: 100,
+    auth: { ...DEFAULT_AUTH_SETTINGS, ...opts.auth },
+    ...opts.config,
+  };
   const pool = opts.wirePool ?? true;
   const deps: ServerDeps = {
     db: data.db,
@@ -71,7 +85,13 @@ export function buildTestApp(opts: TestAppOptions) {
   const app = createApp(deps, longPoll);
   let listening = false;
   return {
-    app, deps, data, runtime, longPoll, dir, clock,
+    app,
+    deps,
+    data,
+    runtime,
+    longPoll,
+    dir,
+    clock,
     /** Listens on 127.0.0.1 (a free port); returns the base URL. */
     listen(): string {
       app.listen({ hostname: "127.0.0.1", port: 0 });

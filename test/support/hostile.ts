@@ -37,7 +37,10 @@ export function pdfWithObjectStreamCount(count: number): Uint8Array {
   object(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources 6 0 R /Contents 7 0 R >>");
   const header = "6 0 ";
   const objStm = `${header}<< /ProcSet [/PDF /Text] >>`;
-  object(4, `<< /Type /ObjStm /N ${count} /First ${header.length} /Length ${objStm.length} >>\nstream\n${objStm}\nendstream`);
+  object(
+    4,
+    `<< /Type /ObjStm /N ${count} /First ${header.length} /Length ${objStm.length} >>\nstream\n${objStm}\nendstream`,
+  );
   const content = "BT /F1 12 Tf 72 720 Td (hostile) Tj ET";
   object(7, `<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
   // Cross-reference stream (W [1 4 2]): objects 1-4 and 7 in the file, 6 in the object stream 4 at index 0.

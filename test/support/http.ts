@@ -4,7 +4,12 @@
  * A RequestInit for `body`: FormData goes as it is; a string as it is (typed as JSON when `jsonStrings`, so tests
  * can send malformed JSON); anything else as JSON. A JSON body MUST replace any content-type in `headers`.
  */
-export function requestInit(method: string, headers: Record<string, string>, body?: unknown, opts: { jsonStrings?: boolean } = {}): RequestInit {
+export function requestInit(
+  method: string,
+  headers: Record<string, string>,
+  body?: unknown,
+  opts: { jsonStrings?: boolean } = {},
+): RequestInit {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body instanceof FormData) init.body = body;
   else if (typeof body === "string" && !opts.jsonStrings) init.body = body;

@@ -24,7 +24,10 @@ export function longPdf(pages: number): Uint8Array {
   obj(3, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>");
   for (let k = 0; k < pages; k++) {
     const text = `BT /F1 12 Tf 72 760 Td (Report page ${k + 1} of ${pages}) Tj ET`;
-    obj(4 + 2 * k, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * k} 0 R >>`);
+    obj(
+      4 + 2 * k,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * k} 0 R >>`,
+    );
     obj(5 + 2 * k, `<< /Length ${text.length} >>\nstream\n${text}\nendstream`);
   }
   const size = 4 + 2 * pages;

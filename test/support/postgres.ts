@@ -12,7 +12,8 @@ import { isPostgres, openDatabase, type Db } from "../../src/storage/db";
 import { openPostgres } from "../../src/storage/pg/open";
 import { startPostgres } from "../../scripts/postgres-server";
 
-export const TEST_BACKEND: "sqlite" | "postgres" = process.env.DOCPROC_TEST_BACKEND === "postgres" ? "postgres" : "sqlite";
+export const TEST_BACKEND: "sqlite" | "postgres" =
+  process.env.DOCPROC_TEST_BACKEND === "postgres" ? "postgres" : "sqlite";
 
 let server: string | null = null;
 let schemas = 0;
@@ -59,7 +60,14 @@ function startPrivateServer(): string {
  * checkpoint), or on PostgreSQL every row of the named tables.
  */
 export function storedText(db: Db, dataDir: string, tables: string[]): string {
-  if (isPostgres(db)) return tables.map((t) => db.query<{ dump: string }, []>(`SELECT COALESCE(string_agg(r::text, ' '), '') AS dump FROM ${t} r`).get()!.dump).join(" ");
+  if (isPostgres(db))
+    return tables
+      .map(
+        (t) =>
+          db.query<{ dump: string }, []>(`SELECT COALESCE(string_agg(r::text, ' '), '') AS dump FROM ${t} r`).get()!
+            .dump,
+      )
+      .join(" ");
   db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   return readFileSync(path.join(dataDir, "docproc.db")).toString("latin1");
 }

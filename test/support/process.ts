@@ -41,7 +41,11 @@ export function spawnCli(args: string[], opts: SpawnOptions = {}) {
 export async function runCli(args: string[], opts: SpawnOptions & { timeoutMs?: number } = {}): Promise<CliRun> {
   const proc = spawnCli(args, opts);
   const timer = setTimeout(() => proc.kill(), opts.timeoutMs ?? 60_000);
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   clearTimeout(timer);
   return { code, stdout, stderr };
 }
@@ -61,8 +65,20 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts `docproc serve` and resolves once GET /health answers (throws if it exits or is not up within 20 s). */
-export async function spawnServe(opts: { dataDir: string; port: number; key: string; workers?: number; env?: Record<string, string>; cwd?: string }): Promise<Served> {
-  const proc = spawnCommand("serve", ["--data", opts.dataDir, "--port", String(opts.port), "--workers", String(opts.workers ?? 2)], { ADMIN_API_KEY: opts.key, ...opts.env }, opts.cwd);
+export async function spawnServe(opts: {
+  dataDir: string;
+  port: number;
+  key: string;
+  workers?: number;
+  env?: Record<string, string>;
+  cwd?: string;
+}): Promise<Served> {
+  const proc = spawnCommand(
+    "serve",
+    ["--data", opts.dataDir, "--port", String(opts.port), "--workers", String(opts.workers ?? 2)],
+    { ADMIN_API_KEY: opts.key, ...opts.env },
+    opts.cwd,
+  );
   const output = capture(proc);
   const base = `http://127.0.0.1:${opts.port}`;
   const deadline = Date.now() + 20_000;

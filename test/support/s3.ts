@@ -25,13 +25,28 @@ export interface TestS3 {
 
 export async function startTestS3(): Promise<TestS3> {
   const dir = makeTempDir("s3rver");
-  const server = new S3rver({ address: "127.0.0.1", port: 0, directory: dir, silent: true, configureBuckets: [{ name: S3_BUCKET }] });
+  const server = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    directory: dir,
+    silent: true,
+    configureBuckets: [{ name: S3_BUCKET }],
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,
     dir,
-    config: (prefix) => ({ kind: "s3", bucket: S3_BUCKET, prefix, endpoint, region: "us-east-1", accessKeyId: S3_KEY, secretAccessKey: S3_KEY, virtualHostedStyle: false }),
+    config: (prefix) => ({
+      kind: "s3",
+      bucket: S3_BUCKET,
+      prefix,
+      endpoint,
+      region: "us-east-1",
+      accessKeyId: S3_KEY,
+      secretAccessKey: S3_KEY,
+      virtualHostedStyle: false,
+    }),
     env: (prefix) => ({
       DOCPROC_STORAGE_URL: `s3://${S3_BUCKET}/${prefix}`,
       AWS_ENDPOINT_URL_S3: endpoint,

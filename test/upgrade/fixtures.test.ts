@@ -19,7 +19,9 @@ import { freePort, ROOT, runCli, spawnServe, type Served } from "../support/proc
 import { removeAll, tempDir } from "../support/temp";
 
 const FIXTURES = path.join(ROOT, "fixtures/upgrade");
-const RELEASES = readdirSync(FIXTURES).filter((d) => existsSync(path.join(FIXTURES, d, "expected.json"))).sort();
+const RELEASES = readdirSync(FIXTURES)
+  .filter((d) => existsSync(path.join(FIXTURES, d, "expected.json")))
+  .sort();
 const cleanup: string[] = [];
 afterAll(() => removeAll(cleanup));
 
@@ -30,7 +32,8 @@ const inbox = (name: string) => readFileSync(path.join(ROOT, "fixtures/inbox", n
 async function call(base: string, method: string, url: string, headers: Record<string, string>, body?: unknown) {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body instanceof FormData) init.body = body;
-  else if (body !== undefined) Object.assign(init, { body: JSON.stringify(body), headers: { ...headers, "content-type": "application/json" } });
+  else if (body !== undefined)
+    Object.assign(init, { body: JSON.stringify(body), headers: { ...headers, "content-type": "application/json" } });
   const res = await fetch(base + url, init);
   const text = await res.text();
   return { status: res.status, json: (text.startsWith("{") ? JSON.parse(text) : text) as Json };
@@ -69,7 +72,9 @@ async function checkRelease(s: Served, e: Json, release: string) {
     const sources = await call(s.base, "GET", `/transactions/${t.id}/source-files`, key);
     expect([t.id, sources.status]).toEqual([t.id, 200]);
     for (const f of t.exports.files) {
-      const res = await fetch(`${s.base}/transactions/${t.id}/exports/download/${encodeURIComponent(f.filename)}`, { headers: key });
+      const res = await fetch(`${s.base}/transactions/${t.id}/exports/download/${encodeURIComponent(f.filename)}`, {
+        headers: key,
+      });
       expect([f.filename, res.status]).toEqual([f.filename, 200]);
       expect(sha256(new Uint8Array(await res.arrayBuffer()))).toBe(f.sha256);
     }
@@ -86,7 +91,11 @@ async function checkRelease(s: Served, e: Json, release: string) {
     const history = await call(s.base, "GET", `/tenants/${e.tenant_id}/projects/${p.project_id}/history`, key);
     expect(history.status).toBe(200);
     const migrated = p.settings.workflow.find((n: Json) => n.type === "review").when === undefined;
-    expect([release, history.json.items.length, now.project_version]).toEqual([release, migrated ? 1 : 0, p.project_version + (migrated ? 1 : 0)]);
+    expect([release, history.json.items.length, now.project_version]).toEqual([
+      release,
+      migrated ? 1 : 0,
+      p.project_version + (migrated ? 1 : 0),
+    ]);
   }
   // A stored transaction run again from Classify completes as it did (wave 1 stored no run state: 400, documented).
   const first = e.transactions[0];
@@ -99,8 +108,16 @@ async function checkRelease(s: Served, e: Json, release: string) {
   expect((await settled(s.base, e.api_key, e.queued.id)).status).toBe("completed");
   const pid = e.projects[0].project_id;
   const submitted: string[] = [];
-  const pdf = await call(s.base, "POST", `/tenants/${e.tenant_id}/projects/${pid}/transactions/process`, key, { source_files: [{ filename: "invoice.pdf", base64_data: inbox("born-digital-invoice.pdf").toString("base64") }] });
-  const text = await call(s.base, "POST", `/tenants/${e.tenant_id}/projects/${e.projects[1].project_id}/transactions/process`, key, { documentText: "INVOICE\nInvoice number: INV-7\nTotal: 119.00 EUR\n" });
+  const pdf = await call(s.base, "POST", `/tenants/${e.tenant_id}/projects/${pid}/transactions/process`, key, {
+    source_files: [{ filename: "invoice.pdf", base64_data: inbox("born-digital-invoice.pdf").toString("base64") }],
+  });
+  const text = await call(
+    s.base,
+    "POST",
+    `/tenants/${e.tenant_id}/projects/${e.projects[1].project_id}/transactions/process`,
+    key,
+    { documentText: "INVOICE\nInvoice number: INV-7\nTotal: 119.00 EUR\n" },
+  );
   submitted.push(pdf.json.transaction_id, text.json.transaction_id);
   const minted = await call(s.base, "POST", `/tenants/${e.tenant_id}/projects/${pid}/capture-tokens`, key, {});
   expect(minted.status).toBe(201);
@@ -121,7 +138,13 @@ async function checkRelease(s: Served, e: Json, release: string) {
 const settingsLines = (out: string) => out.split("\n").filter((l) => l.includes("settings migrated"));
 
 async function serveOn(dir: string, e: Json, env: Record<string, string>): Promise<Served> {
-  return spawnServe({ dataDir: dir, port: await freePort(), key: e.admin_key, workers: 1, env: { DOCPROC_SESSION_IDLE_MINUTES: "100000000", DOCPROC_LOG_LEVEL: "info", ...env } });
+  return spawnServe({
+    dataDir: dir,
+    port: await freePort(),
+    key: e.admin_key,
+    workers: 1,
+    env: { DOCPROC_SESSION_IDLE_MINUTES: "100000000", DOCPROC_LOG_LEVEL: "info", ...env },
+  });
 }
 
 async function stop(s: Served) {
@@ -150,9 +173,18 @@ describe.each(RELEASES)("upgrade from %s", (release) => {
     }
     expectSettingsLog(settingsLines(first.output()), e, release);
     const db = new Database(path.join(dir, "docproc.db"), { readonly: true });
-    const versions = () => db.query<{ project_id: string; project_version: number }, []>("SELECT project_id, project_version FROM projects ORDER BY project_id").all();
+    const versions = () =>
+      db
+        .query<{ project_id: string; project_version: number }, []>(
+          "SELECT project_id, project_version FROM projects ORDER BY project_id",
+        )
+        .all();
     const before = versions();
-    const applied = db.query<{ version: number; n: number }, []>("SELECT version, COUNT(*) AS n FROM schema_migrations GROUP BY version").all();
+    const applied = db
+      .query<{ version: number; n: number }, []>(
+        "SELECT version, COUNT(*) AS n FROM schema_migrations GROUP BY version",
+      )
+      .all();
     db.close();
     expect(applied.map((r) => [r.version, r.n])).toEqual(MIGRATIONS.map((m) => [m.version, 1]));
     const second = await serveOn(dir, e, {});
@@ -167,7 +199,10 @@ describe.each(RELEASES)("upgrade from %s", (release) => {
     const dir = tempDir("docproc-upgrade-pg-", cleanup);
     cpSync(path.join(FIXTURES, release, "data"), dir, { recursive: true });
     const url = freshPostgresUrl();
-    const migrated = await runCli(["migrate", "--data", dir], { env: { DOCPROC_DATABASE_URL: url }, timeoutMs: 120_000 });
+    const migrated = await runCli(["migrate", "--data", dir], {
+      env: { DOCPROC_DATABASE_URL: url },
+      timeoutMs: 120_000,
+    });
     expect([migrated.code, migrated.stderr]).toEqual([0, ""]);
     expectSettingsLog(settingsLines(migrated.stdout), e, release);
     const s = await serveOn(dir, e, { DOCPROC_DATABASE_URL: url });

@@ -12,8 +12,12 @@ import { freshDb } from "../storage/helpers";
 
 /** The default project's workflow as a build before the Review step stored it (its schema stripped other keys). */
 const EARLY_WORKFLOW = [
-  { type: "split", enabled: true }, { type: "classify", enabled: true }, { type: "extract", enabled: true },
-  { type: "validate", enabled: true }, { type: "review", enabled: true }, { type: "export", enabled: true },
+  { type: "split", enabled: true },
+  { type: "classify", enabled: true },
+  { type: "extract", enabled: true },
+  { type: "validate", enabled: true },
+  { type: "review", enabled: true },
+  { type: "export", enabled: true },
   { type: "notification", id: "notify", name: "Notification", enabled: false, activity: null },
 ];
 
@@ -27,7 +31,11 @@ describe("migrateSettings", () => {
     expect(out.notes[0]).toContain("workflow.4 (review)");
     // A node the Review step's schema wrote (it has `when`) was meant: it stays enabled.
     const meant = { type: "review", enabled: true, when: "always", timeout_hours: 24, timeout_action: "continue" };
-    expect(migrateSettings({ workflow: [meant] }, 0)).toEqual({ settings: { workflow: [meant] }, version: SETTINGS_VERSION, notes: [] });
+    expect(migrateSettings({ workflow: [meant] }, 0)).toEqual({
+      settings: { workflow: [meant] },
+      version: SETTINGS_VERSION,
+      notes: [],
+    });
     // Already at the version: nothing runs again.
     expect(migrateSettings({ workflow: EARLY_WORKFLOW }, SETTINGS_VERSION).notes).toEqual([]);
   });
@@ -44,8 +52,22 @@ describe("stored settings at open", () => {
   test("migrated once per project, with a new project_version and a history note; new projects are current", () => {
     env = freshDb();
     const now = "2026-11-24T03:00:00.000Z";
-    const old = createProject(env.db, { project_id: "p-old", tenant_id: "default", name: "old", description: "", settings: { ...defaultProject, workflow: EARLY_WORKFLOW }, now });
-    const fresh = createProject(env.db, { project_id: "p-new", tenant_id: "default", name: "new", description: "", settings: defaultProject, now });
+    const old = createProject(env.db, {
+      project_id: "p-old",
+      tenant_id: "default",
+      name: "old",
+      description: "",
+      settings: { ...defaultProject, workflow: EARLY_WORKFLOW },
+      now,
+    });
+    const fresh = createProject(env.db, {
+      project_id: "p-new",
+      tenant_id: "default",
+      name: "new",
+      description: "",
+      settings: defaultProject,
+      now,
+    });
     // As an earlier build left them: no settings version recorded.
     env.db.query("UPDATE projects SET settings_version = 0").run();
     const reports = applySettingsMigrations(env.db, "2026-11-27T00:00:00.000Z");

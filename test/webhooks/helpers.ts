@@ -19,7 +19,9 @@ export interface Reply {
   json: any;
 }
 
-export async function startHookServer(opts: { allow?: AllowPrivate; runner?: PipelineRunner; workers?: number; clock?: Clock } = {}) {
+export async function startHookServer(
+  opts: { allow?: AllowPrivate; runner?: PipelineRunner; workers?: number; clock?: Clock } = {},
+) {
   let base = "";
   const t = buildTestApp({
     adminKey: ADMIN,
@@ -44,14 +46,24 @@ export async function startHookServer(opts: { allow?: AllowPrivate; runner?: Pip
     call,
     /** A project in tenant `default` whose workflow ends with the given Notification activities after Export. */
     async project(...activities: Array<Record<string, unknown>>): Promise<string> {
-      const workflow = [{ type: "export" }, ...activities.map((activity, i) => ({ type: "notification", id: `notify-${i + 1}`, activity }))];
-      const r = await call("POST", "/tenants/default/projects", { name: "hooks", description: "", settings: mergeOverDefault({ workflow }) });
+      const workflow = [
+        { type: "export" },
+        ...activities.map((activity, i) => ({ type: "notification", id: `notify-${i + 1}`, activity })),
+      ];
+      const r = await call("POST", "/tenants/default/projects", {
+        name: "hooks",
+        description: "",
+        settings: mergeOverDefault({ workflow }),
+      });
       if (r.status !== 201) throw new Error(`project: ${r.status} ${JSON.stringify(r.json)}`);
       return r.json.project_id;
     },
     /** Submits a one-step transaction (documentText) and returns its id. */
     async submit(projectId: string, metadata: Record<string, unknown> = {}): Promise<string> {
-      const r = await call("POST", `/tenants/default/projects/${projectId}/transactions/process`, { documentText: "Invoice 1", metadata });
+      const r = await call("POST", `/tenants/default/projects/${projectId}/transactions/process`, {
+        documentText: "Invoice 1",
+        metadata,
+      });
       if (r.status !== 202) throw new Error(`process: ${r.status} ${JSON.stringify(r.json)}`);
       return r.json.transaction_id;
     },
@@ -90,7 +102,8 @@ export async function until<T>(read: () => Promise<T> | T, done: (v: T) => boole
 /** Both verifications a receiver does: X-Service-Signature with node:crypto, Standard Webhooks with its package. */
 export function verifySignatures(secret: string, headers: Record<string, string>, body: string): unknown {
   const expected = "sha256=" + createHmac("sha256", secret).update(Buffer.from(body)).digest("hex");
-  if (headers["x-service-signature"] !== expected) throw new Error(`bad X-Service-Signature ${headers["x-service-signature"]}`);
+  if (headers["x-service-signature"] !== expected)
+    throw new Error(`bad X-Service-Signature ${headers["x-service-signature"]}`);
   const whsec = secret.startsWith("whsec_") ? secret : "whsec_" + Buffer.from(secret, "utf8").toString("base64");
   return new Webhook(whsec).verify(body, headers);
 }

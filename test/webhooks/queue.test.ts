@@ -24,18 +24,32 @@ afterAll(async () => {
   await s.stop();
 });
 
-const ended = (r: { json: any }) => r.json.deliveries.length > 0 && r.json.deliveries.every((d: any) => d.state === "succeeded" || d.state === "failed");
+const ended = (r: { json: any }) =>
+  r.json.deliveries.length > 0 && r.json.deliveries.every((d: any) => d.state === "succeeded" || d.state === "failed");
 const status = async (id: string) => (await s.call("GET", `/transactions/${id}`)).json;
 const hitsFor = (id: string) => rx.received.filter((r) => JSON.parse(r.body).transaction_id === id);
 /** Waits until the delivery has made `attempts` attempts and waits for its next one. */
-const retryingAfter = (id: string, attempts: number) => until(() => s.deliveries(id), (r) => r.json.deliveries[0]?.state === "retrying" && r.json.deliveries[0]?.attempts === attempts);
+const retryingAfter = (id: string, attempts: number) =>
+  until(
+    () => s.deliveries(id),
+    (r) => r.json.deliveries[0]?.state === "retrying" && r.json.deliveries[0]?.attempts === attempts,
+  );
 /** Webhook jobs queued or running, by status (none left: nothing more will be sent whatever the time). */
-const deliveryJobs = () => Object.fromEntries(queueCounts(s.db).filter((c) => c.kind === "webhook_delivery").map((c) => [c.status, c.n]));
+const deliveryJobs = () =>
+  Object.fromEntries(
+    queueCounts(s.db)
+      .filter((c) => c.kind === "webhook_delivery")
+      .map((c) => [c.status, c.n]),
+  );
 
 describe("webhook deliveries through the queue", () => {
   test("500, 500, 200: three attempts with doubling delays, each recorded in the delivery log", async () => {
     rx.reply(inOrder(500, 500, 200));
-    const project = await s.project({ webhook_url: rx.url("/retry"), hmac_secret: "s3cret", retry_backoff_seconds: 0.2 });
+    const project = await s.project({
+      webhook_url: rx.url("/retry"),
+      hmac_secret: "s3cret",
+      retry_backoff_seconds: 0.2,
+    });
     const id = await s.submit(project);
     await retryingAfter(id, 1);
     await clock.tick(199);
@@ -49,8 +63,19 @@ describe("webhook deliveries through the queue", () => {
     await clock.tick(1);
     const log = await until(() => s.deliveries(id), ended);
     const [d] = log.json.deliveries;
-    expect(d).toMatchObject({ state: "succeeded", attempts: 3, event: "reached", event_name: "transaction.step_reached", node_id: "notify-1", url: rx.url("/retry") });
-    expect(d.attempt_log.map((a: any) => [a.attempt, a.status, a.kind])).toEqual([[1, 500, "http_status"], [2, 500, "http_status"], [3, 200, "success"]]);
+    expect(d).toMatchObject({
+      state: "succeeded",
+      attempts: 3,
+      event: "reached",
+      event_name: "transaction.step_reached",
+      node_id: "notify-1",
+      url: rx.url("/retry"),
+    });
+    expect(d.attempt_log.map((a: any) => [a.attempt, a.status, a.kind])).toEqual([
+      [1, 500, "http_status"],
+      [2, 500, "http_status"],
+      [3, 200, "success"],
+    ]);
     expect(d.attempt_log[0].address).toBe("127.0.0.1");
     expect(JSON.stringify(log.json)).not.toContain("s3cret");
     const hits = hitsFor(id);
@@ -78,8 +103,15 @@ describe("webhook deliveries through the queue", () => {
     expect(again.status).toBe(202);
     expect(again.json).toMatchObject({ redelivery_of: d.delivery_id, state: "pending", fail_workflow_on_error: false });
     expect(again.json.delivery_id).not.toBe(d.delivery_id);
-    const after = await until(() => s.deliveries(id), (r) => r.json.deliveries.length === 2 && ended(r));
-    expect(after.json.deliveries[1]).toMatchObject({ delivery_id: again.json.delivery_id, state: "succeeded", attempts: 1 });
+    const after = await until(
+      () => s.deliveries(id),
+      (r) => r.json.deliveries.length === 2 && ended(r),
+    );
+    expect(after.json.deliveries[1]).toMatchObject({
+      delivery_id: again.json.delivery_id,
+      state: "succeeded",
+      attempts: 1,
+    });
     const hits = hitsFor(id);
     expect(hits).toHaveLength(2);
     expect(hits[1]!.headers["webhook-id"]).toBe(again.json.delivery_id);
@@ -90,7 +122,11 @@ describe("webhook deliveries through the queue", () => {
 
   test("Retry-After raises the delay; a redeliver while retrying is refused; the log hides query values", async () => {
     const project = await s.project({ webhook_url: rx.url("/later") + "?token=t0p", retry_backoff_seconds: 0.05 });
-    rx.reply((req) => (new URL(req.url).pathname === "/later" && rx.received.filter((r) => r.path === "/later").length === 1 ? new Response("busy", { status: 503, headers: { "retry-after": "1" } }) : new Response("ok")));
+    rx.reply((req) =>
+      new URL(req.url).pathname === "/later" && rx.received.filter((r) => r.path === "/later").length === 1
+        ? new Response("busy", { status: 503, headers: { "retry-after": "1" } })
+        : new Response("ok"),
+    );
     const id = await s.submit(project);
     const retrying = await retryingAfter(id, 1);
     const d = retrying.json.deliveries[0];
@@ -123,14 +159,25 @@ describe("webhook deliveries through the queue", () => {
 
   test("fail_workflow_on_error: the transaction waits in processing at notify, then fails with delivery_failed and sends no transaction.failed", async () => {
     rx.reply(statuses(503));
-    const project = await s.project({ webhook_url: rx.url("/strict"), fail_workflow_on_error: true, retry_max_attempts: 2, retry_backoff_seconds: 0.4 });
+    const project = await s.project({
+      webhook_url: rx.url("/strict"),
+      fail_workflow_on_error: true,
+      retry_max_attempts: 2,
+      retry_backoff_seconds: 0.4,
+    });
     const id = await s.submit(project);
-    const held = await until(() => status(id), (t) => t.status === "processing" && t.metadata?.step_progress?.current_step === "notify");
+    const held = await until(
+      () => status(id),
+      (t) => t.status === "processing" && t.metadata?.step_progress?.current_step === "notify",
+    );
     expect(held.metadata.step_progress.current_step_name).toBe("Notification");
     await retryingAfter(id, 1);
     expect((await status(id)).status).toBe("processing"); // still held while the retry waits
     await clock.tick(400);
-    const done = await until(() => status(id), (t) => t.status !== "processing");
+    const done = await until(
+      () => status(id),
+      (t) => t.status !== "processing",
+    );
     expect(done.status).toBe("failed");
     expect(done.error_message).toContain("notification 1 (reached) failed after 2 attempt(s): HTTP 503");
     const hits = hitsFor(id);
@@ -145,9 +192,15 @@ describe("webhook deliveries through the queue", () => {
 
   test("fail_workflow_on_error: a successful delivery releases the transaction as completed", async () => {
     rx.reply(statuses(200));
-    const project = await s.project({ webhook_url: rx.url("/ok"), fail_workflow_on_error: true }, { webhook_url: rx.url("/also") });
+    const project = await s.project(
+      { webhook_url: rx.url("/ok"), fail_workflow_on_error: true },
+      { webhook_url: rx.url("/also") },
+    );
     const id = await s.submit(project);
-    const done = await until(() => status(id), (t) => t.status === "completed" || t.status === "failed");
+    const done = await until(
+      () => status(id),
+      (t) => t.status === "completed" || t.status === "failed",
+    );
     expect(done.status).toBe("completed");
     const log = (await s.deliveries(id)).json.deliveries;
     const strict = log.find((d: any) => d.fail_workflow_on_error);
@@ -161,7 +214,18 @@ describe("webhook deliveries through the queue", () => {
     const id = await s.submit(project);
     await until(() => s.deliveries(id), ended);
     const settings = { publicBaseUrl: () => s.base, allowPrivate: ["127.0.0.0/8"] };
-    const again = s.db.transaction(() => planTransactionDeliveries(s.db, clock, { transaction_id: id, status: "completed", manifest: { transaction_id: id, profiles: {}, total_files: 0, total_size_bytes: 0 } }, settings))();
+    const again = s.db.transaction(() =>
+      planTransactionDeliveries(
+        s.db,
+        clock,
+        {
+          transaction_id: id,
+          status: "completed",
+          manifest: { transaction_id: id, profiles: {}, total_files: 0, total_size_bytes: 0 },
+        },
+        settings,
+      ),
+    )();
     expect(again.enqueued).toBe(0);
     expect((await s.deliveries(id)).json.deliveries).toHaveLength(1);
   });
@@ -189,7 +253,9 @@ describe("delivery log access", () => {
   test("the OpenAPI document lists both delivery routes", async () => {
     const doc = (await s.call("GET", "/api-docs/openapi.json")).json;
     expect(Object.keys(doc.paths["/transactions/{transaction_id}/deliveries"])).toEqual(["get"]);
-    expect(Object.keys(doc.paths["/transactions/{transaction_id}/deliveries/{delivery_id}/redeliver"])).toEqual(["post"]);
+    expect(Object.keys(doc.paths["/transactions/{transaction_id}/deliveries/{delivery_id}/redeliver"])).toEqual([
+      "post",
+    ]);
   });
 });
 

@@ -21,7 +21,8 @@ const env = { DOCPROC_WEBHOOK_ALLOW: "127.0.0.0/8", DOCPROC_LEASE_SECONDS: "2" }
 let server: Served;
 let rx: Receiver;
 
-const serve = async () => (server = await spawnServe({ dataDir: dir, port: await freePort(), key: KEY, workers: 2, env }));
+const serve = async () =>
+  (server = await spawnServe({ dataDir: dir, port: await freePort(), key: KEY, workers: 2, env }));
 beforeAll(async () => {
   rx = startReceiver();
   await serve();
@@ -40,14 +41,26 @@ async function api(method: string, url: string, body?: unknown, key = KEY) {
 }
 
 async function project(activity: Record<string, unknown>): Promise<string> {
-  const workflow = [{ type: "split" }, { type: "classify" }, { type: "extract" }, { type: "export" }, { type: "notification", id: "erp", activity }];
-  const r = await api("POST", "/tenants/default/projects", { name: "hooks", description: "", settings: mergeOverDefault({ workflow }) });
+  const workflow = [
+    { type: "split" },
+    { type: "classify" },
+    { type: "extract" },
+    { type: "export" },
+    { type: "notification", id: "erp", activity },
+  ];
+  const r = await api("POST", "/tenants/default/projects", {
+    name: "hooks",
+    description: "",
+    settings: mergeOverDefault({ workflow }),
+  });
   expect(r.status).toBe(201);
   return r.json.project_id;
 }
 
 async function submit(projectId: string, file: File): Promise<string> {
-  const created = await api("POST", `/tenants/default/projects/${projectId}/transactions`, { metadata: { transaction_name: "March invoices" } });
+  const created = await api("POST", `/tenants/default/projects/${projectId}/transactions`, {
+    metadata: { transaction_name: "March invoices" },
+  });
   const form = new FormData();
   form.append("files", file);
   expect((await api("POST", created.json.files_url, form)).status).toBe(200);
@@ -55,14 +68,21 @@ async function submit(projectId: string, file: File): Promise<string> {
   return created.json.transaction_id;
 }
 
-const invoice = () => new File([readFileSync(path.resolve(ROOT, "fixtures/corpora/invoice2data/AmazonWebServices.pdf"))], "aws.pdf", { type: "application/pdf" });
+const invoice = () =>
+  new File([readFileSync(path.resolve(ROOT, "fixtures/corpora/invoice2data/AmazonWebServices.pdf"))], "aws.pdf", {
+    type: "application/pdf",
+  });
 const hitsAt = (p: string) => rx.received.filter((r) => r.path === p);
 const sortedKeys = (o: object) => Object.keys(o).every((k, i, all) => i === 0 || all[i - 1]! < k);
 
 test("a completed transaction sends a signed step_reached payload whose download links work with the receiver's own key", async () => {
   rx.reply(statuses(200));
   const id = await submit(await project({ webhook_url: rx.url("/erp"), hmac_secret: SECRET }), invoice());
-  await until(() => hitsAt("/erp"), (h) => h.length > 0, 60_000);
+  await until(
+    () => hitsAt("/erp"),
+    (h) => h.length > 0,
+    60_000,
+  );
   const [hit] = hitsAt("/erp");
   const payload = verifySignatures(SECRET, hit!.headers, hit!.body) as any;
   expect(hit!.headers["content-type"]).toBe("application/json");
@@ -71,7 +91,13 @@ test("a completed transaction sends a signed step_reached payload whose download
 
   // step_reached fires when the run reaches the node (the last step here), so it may arrive before the final
   // status is committed: the transaction completes right after.
-  const tx = (await until(() => api("GET", `/transactions/${id}?timeout=10`), (r) => r.json.status !== "processing", 30_000)).json;
+  const tx = (
+    await until(
+      () => api("GET", `/transactions/${id}?timeout=10`),
+      (r) => r.json.status !== "processing",
+      30_000,
+    )
+  ).json;
   expect(tx.status).toBe("completed");
   const manifest = (await api("GET", `/transactions/${id}/exports`)).json;
   const links = Object.values(manifest.profiles as Record<string, any>).flatMap((p) =>
@@ -87,7 +113,12 @@ test("a completed transaction sends a signed step_reached payload whose download
   expect(links.length).toBeGreaterThan(0);
   expect(payload).toEqual({
     event: "transaction.step_reached",
-    exports: { files: links, manifest_url: `${server.base}/transactions/${id}/exports`, total_files: manifest.total_files, total_size_bytes: manifest.total_size_bytes },
+    exports: {
+      files: links,
+      manifest_url: `${server.base}/transactions/${id}/exports`,
+      total_files: manifest.total_files,
+      total_size_bytes: manifest.total_size_bytes,
+    },
     occurred_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     project_id: tx.project_id,
     tenant_id: "default",
@@ -97,8 +128,12 @@ test("a completed transaction sends a signed step_reached payload whose download
   expect(hit!.body).not.toContain(KEY);
 
   // The receiver's own client and key, made through the admin API: download permission only.
-  expect((await api("POST", "/admin/clients", { client_id: "receiver", permissions: ["transaction.download_results"] })).status).toBe(201);
-  const own = (await api("POST", "/admin/clients/receiver/keys", { description: "webhook receiver" })).json.api_key as string;
+  expect(
+    (await api("POST", "/admin/clients", { client_id: "receiver", permissions: ["transaction.download_results"] }))
+      .status,
+  ).toBe(201);
+  const own = (await api("POST", "/admin/clients/receiver/keys", { description: "webhook receiver" })).json
+    .api_key as string;
   for (const f of payload.exports.files) {
     expect((await fetch(f.download_url)).status).toBe(401);
     const res = await fetch(f.download_url, { headers: { "x-api-key": own } });
@@ -107,14 +142,25 @@ test("a completed transaction sends a signed step_reached payload whose download
   }
   const log = (await api("GET", `/transactions/${id}/deliveries`)).json.deliveries;
   expect(log).toHaveLength(1);
-  expect(log[0]).toMatchObject({ delivery_id: hit!.headers["webhook-id"], state: "succeeded", attempts: 1, node_id: "erp" });
+  expect(log[0]).toMatchObject({
+    delivery_id: hit!.headers["webhook-id"],
+    state: "succeeded",
+    attempts: 1,
+    node_id: "erp",
+  });
 }, 90_000);
 
 test("a transaction that fails (corrupt-only upload) sends transaction.failed with its error and empty exports", async () => {
   rx.reply(statuses(204));
-  const corrupt = new File([new TextEncoder().encode("%PDF-1.7 this is not really a PDF")], "broken.pdf", { type: "application/pdf" });
+  const corrupt = new File([new TextEncoder().encode("%PDF-1.7 this is not really a PDF")], "broken.pdf", {
+    type: "application/pdf",
+  });
   const id = await submit(await project({ webhook_url: rx.url("/failed"), hmac_secret: SECRET }), corrupt);
-  await until(() => hitsAt("/failed"), (h) => h.length > 0, 60_000);
+  await until(
+    () => hitsAt("/failed"),
+    (h) => h.length > 0,
+    60_000,
+  );
   const [hit] = hitsAt("/failed");
   const payload = verifySignatures(SECRET, hit!.headers, hit!.body) as any;
   const tx = (await api("GET", `/transactions/${id}`)).json;
@@ -151,12 +197,20 @@ test("a server killed (SIGKILL) between two attempts sends the retry after its r
 test("docproc deliveries list / redeliver work on the server's data directory", async () => {
   rx.reply(statuses(200));
   const id = await submit(await project({ webhook_url: rx.url("/cli-log") }), invoice());
-  await until(() => hitsAt("/cli-log"), (h) => h.length > 0, 60_000);
+  await until(
+    () => hitsAt("/cli-log"),
+    (h) => h.length > 0,
+    60_000,
+  );
   const cli = (...args: string[]) => runCli(["deliveries", ...args, "--data", dir], { env });
   const listed = await cli("list", id, "--json");
   expect(listed.code).toBe(0);
   const [d] = JSON.parse(listed.stdout).deliveries;
-  expect(d).toMatchObject({ state: "succeeded", attempts: 1, delivery_id: hitsAt("/cli-log")[0]!.headers["webhook-id"] });
+  expect(d).toMatchObject({
+    state: "succeeded",
+    attempts: 1,
+    delivery_id: hitsAt("/cli-log")[0]!.headers["webhook-id"],
+  });
   const table = await cli("list", id);
   expect(table.stdout).toContain(d.delivery_id);
   expect(table.stdout).toContain("Attempts:");
@@ -171,9 +225,17 @@ test("docproc deliveries list / redeliver work on the server's data directory", 
 
 test("a server killed (SIGKILL) during an attempt sends it again after its restart, with the same webhook-id", async () => {
   let n = 0;
-  rx.reply(() => (++n === 1 ? new Promise<Response>((r) => setTimeout(() => r(new Response("too late")), 15_000)) : new Response("ok")));
+  rx.reply(() =>
+    ++n === 1
+      ? new Promise<Response>((r) => setTimeout(() => r(new Response("too late")), 15_000))
+      : new Response("ok"),
+  );
   const id = await submit(await project({ webhook_url: rx.url("/inflight"), timeout_seconds: 20 }), invoice());
-  await until(() => hitsAt("/inflight"), (h) => h.length === 1, 60_000);
+  await until(
+    () => hitsAt("/inflight"),
+    (h) => h.length === 1,
+    60_000,
+  );
   server.proc.kill("SIGKILL");
   await server.proc.exited;
   await serve();

@@ -27,7 +27,11 @@ function cueRegex(cue: string, isPattern: boolean): RegExp {
   let re = regexCache.get(key);
   if (!re) {
     // Cues and text are compared with accents folded away ("rückgeld" finds "RUCKGELD" from OCR).
-    const body = isPattern ? fold(cue) : fold(cue.toLowerCase()).replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "[\\s.\\-]*");
+    const body = isPattern
+      ? fold(cue)
+      : fold(cue.toLowerCase())
+          .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+          .replace(/\s+/g, "[\\s.\\-]*");
     // A cue word also matches its plural ("invoices", "receipts").
     re = new RegExp(isPattern ? body : `${NO_ALNUM_BEFORE}${body}(?:s|es)?${NO_ALNUM_AFTER}`, "giu");
     regexCache.set(key, re);
@@ -49,7 +53,9 @@ const count = (re: RegExp, text: string) => {
  */
 export function headingText(firstPageText: string): string {
   const lines = firstPageText.split("\n");
-  return lines.filter((l, i) => (i < 6 && !isBodyLine(l)) || (mayBeShortHeading(l) && isShortHeadingLine(l))).join("\n");
+  return lines
+    .filter((l, i) => (i < 6 && !isBodyLine(l)) || (mayBeShortHeading(l) && isShortHeadingLine(l)))
+    .join("\n");
 }
 
 /**
@@ -73,7 +79,8 @@ const SEVEN_RUNS = /^\s*(?:\S+\s+){6}\S/;
 /** A line that is a short heading once a trailing number is cut (exported for the test of mayBeShortHeading). */
 export const isShortHeadingLine = (line: string) => isShortHeading(withoutNumber(line));
 
-const NUMBER_AFTER_TITLE = /\s*(?<![\p{L}])(?:no|nr|n°|nº|#|number|nummer|numero|número)[.:]?\s*#?[\p{L}\p{N}\-/.]*\d[\p{L}\p{N}\-/.]*\s*$/iu;
+const NUMBER_AFTER_TITLE =
+  /\s*(?<![\p{L}])(?:no|nr|n°|nº|#|number|nummer|numero|número)[.:]?\s*#?[\p{L}\p{N}\-/.]*\d[\p{L}\p{N}\-/.]*\s*$/iu;
 /** The line without a trailing document number ("Rechnung Nr. 2024-117" → "Rechnung"); a line without a digit has none. */
 const withoutNumber = (line: string) => (DIGIT.test(line) ? line.replace(NUMBER_AFTER_TITLE, "") : line);
 const DIGIT = /\d/;
@@ -81,7 +88,11 @@ const isShortHeading = (line: string) => line.trim() !== "" && line.trim().split
 
 /** Extra points of a title: more than a heading hit, less than two, so labels standing alone cannot take over. */
 const TITLE_BONUS = 2;
-const titleKey = (s: string) => fold(s.toLowerCase()).replace(/[^\p{L}\s]+/gu, " ").replace(/\s+/g, " ").trim();
+const titleKey = (s: string) =>
+  fold(s.toLowerCase())
+    .replace(/[^\p{L}\s]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 
 const cueTitleKeys = new Map<string, string>();
 function cueTitleKey(cue: string): string {
@@ -163,12 +174,21 @@ export function scoreClass(cls: DocumentClass, text: string | CueText, heading =
     // A title ("CREDIT NOTE" on a line of its own) names the document: it outweighs generic cues such as "VAT".
     const title = isPattern ? titledByPattern(cue, titles) : titles.has(cueTitleKey(cue));
     score += sign * specificity * (Math.log2(1 + n) * (inHeading ? 3 : 1) + (title ? TITLE_BONUS : 0));
-    hits.push({ cue: isPattern ? `/${cue}/` : cue, count: n, heading: inHeading, title: title || undefined, negative: sign < 0 || undefined });
+    hits.push({
+      cue: isPattern ? `/${cue}/` : cue,
+      count: n,
+      heading: inHeading,
+      title: title || undefined,
+      negative: sign < 0 || undefined,
+    });
   };
   for (const cue of cls.cue_words) add(cue, false, 1);
   for (const pattern of cls.cue_patterns) add(pattern, true, 1);
   for (const cue of cls.negative_cue_words) add(cue, false, -1);
-  hits.sort((a, b) => Number(b.title ?? false) - Number(a.title ?? false) || Number(b.heading) - Number(a.heading) || b.count - a.count);
+  hits.sort(
+    (a, b) =>
+      Number(b.title ?? false) - Number(a.title ?? false) || Number(b.heading) - Number(a.heading) || b.count - a.count,
+  );
   return { class_id: cls.id, score: Math.max(0, score), hits };
 }
 

@@ -27,7 +27,9 @@ const STOP = new Set(
     "der die das und mit von für ist ich sie wir ein eine einen dem den des im zu zum zur auf aus bei als auch oder",
     "het een van voor met ik je op te les des une pour avec par est le la du et en un au aux je vous nous il ce qui que",
     "del los las por con el lo se al",
-  ].join(" ").split(" "),
+  ]
+    .join(" ")
+    .split(" "),
 );
 
 /** Lower-cased word tokens of a text (letters first, 2..31 characters, stop words dropped). */
@@ -111,7 +113,8 @@ export function evidenceFor(model: ClassifierModel, tokens: string[], classId: s
   const V = model.vocabulary_size + 1;
   const others = model.classes.filter((c) => c !== target);
   const p = (c: ClassifierModel["classes"][number], t: string) => ((c.counts[t] ?? 0) + 1) / (c.token_total + V);
-  const lift = (t: string) => Math.log(p(target, t) / (others.length ? others.reduce((s, c) => s + p(c, t), 0) / others.length : 1 / V));
+  const lift = (t: string) =>
+    Math.log(p(target, t) / (others.length ? others.reduce((s, c) => s + p(c, t), 0) / others.length : 1 / V));
   const occurrences = new Map<string, number>();
   for (const t of tokens) if (model.classes.some((c) => c.counts[t])) occurrences.set(t, (occurrences.get(t) ?? 0) + 1);
   return [...occurrences]

@@ -15,22 +15,34 @@ import type { Page } from "../model";
 import { fold } from "../extract/fuzzy";
 import { maxOf, minOf } from "../arrays";
 
-export interface StructureBonus { class_id: string; points: number; why: string }
+export interface StructureBonus {
+  class_id: string;
+  points: number;
+  why: string;
+}
 
 /** A date and a time of day on one line, up to a short label apart ("Date: 04/10/2024 Time: 18:03:22"). */
-const TIME_WITH_DATE = /(?<!\d)\d{1,4}[./-]\d{1,2}[./-]\d{2,4}[^\n\d]{0,12}(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?!\d)|(?<!\d)\d{1,2}:\d{2}(?::\d{2})?[^\n\d]{0,12}\d{1,4}[./-]\d{1,2}[./-]\d{2,4}(?!\d)/;
-const CASH_CHANGE = /(?<![\p{L}])(change|change due|rückgeld|wechselgeld|rendu|monnaie|wisselgeld|terug|cambio|vuelto|resto|kembalian|baki)\s*:?\s*[-€$£]?\s*(rm|rs|s\$|\$)?\s*\d+[.,]\d{2}/iu;
-const TENDERED = /(?<![\p{L}])(cash|tendered|bar|gegeben|espèces|especes|contant|efectivo|contanti|tunai)\s*:?\s*[-€$£]?\s*(rm|rs|s\$|\$)?\s*\d+[.,]\d{2}/iu;
+const TIME_WITH_DATE =
+  /(?<!\d)\d{1,4}[./-]\d{1,2}[./-]\d{2,4}[^\n\d]{0,12}(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?!\d)|(?<!\d)\d{1,2}:\d{2}(?::\d{2})?[^\n\d]{0,12}\d{1,4}[./-]\d{1,2}[./-]\d{2,4}(?!\d)/;
+const CASH_CHANGE =
+  /(?<![\p{L}])(change|change due|rückgeld|wechselgeld|rendu|monnaie|wisselgeld|terug|cambio|vuelto|resto|kembalian|baki)\s*:?\s*[-€$£]?\s*(rm|rs|s\$|\$)?\s*\d+[.,]\d{2}/iu;
+const TENDERED =
+  /(?<![\p{L}])(cash|tendered|bar|gegeben|espèces|especes|contant|efectivo|contanti|tunai)\s*:?\s*[-€$£]?\s*(rm|rs|s\$|\$)?\s*\d+[.,]\d{2}/iu;
 const MASKED_CARD = /(?:\*{3,}|[xX]{4,})\s?\d{4}(?!\d)/;
-const TILL_WORDS = /(?<![\p{L}])(cashier|kassierer|caissier|kassa|cajero|cassiere|till|counter|terminal|pos\s?no|receipt\s?no|bon\s?nr|trans(?:action)?\s?no|table|pax|server|member|terima kasih|danke fur ihren einkauf|merci de votre visite|please come again)(?![\p{L}])/iu;
-const TOTAL_LINE = /(?<![\p{L}])(total|totaal|summe|gesamt|gesamtbetrag|rechnungsbetrag|endbetrag|zahlbetrag|zu zahlen(?:der betrag)?|totale|importe total|montant ttc|net à payer|te betalen|grand total|amount due|amount payable)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
-const TAX_LINE = /(?<![\p{L}])(vat|tax|gst|sst|mwst|ust|btw|tva|iva|\p{L}*steuer|mehrwertsteuer)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
-const NEGATIVE_TOTAL = /(?<![\p{L}])(total|totaal|summe|gesamt|totale|montant|amount due|balance)(?![\p{L}])[^\n\d-]*(-\s?[€$£]?\s?\d[\d.,' ]*[.,]\d{2}|\(\s?[€$£]?\s?\d[\d.,' ]*[.,]\d{2}\s?\)|\d[\d.,' ]*[.,]\d{2}-)/iu;
+const TILL_WORDS =
+  /(?<![\p{L}])(cashier|kassierer|caissier|kassa|cajero|cassiere|till|counter|terminal|pos\s?no|receipt\s?no|bon\s?nr|trans(?:action)?\s?no|table|pax|server|member|terima kasih|danke fur ihren einkauf|merci de votre visite|please come again)(?![\p{L}])/iu;
+const TOTAL_LINE =
+  /(?<![\p{L}])(total|totaal|summe|gesamt|gesamtbetrag|rechnungsbetrag|endbetrag|zahlbetrag|zu zahlen(?:der betrag)?|totale|importe total|montant ttc|net à payer|te betalen|grand total|amount due|amount payable)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
+const TAX_LINE =
+  /(?<![\p{L}])(vat|tax|gst|sst|mwst|ust|btw|tva|iva|\p{L}*steuer|mehrwertsteuer)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
+const NEGATIVE_TOTAL =
+  /(?<![\p{L}])(total|totaal|summe|gesamt|totale|montant|amount due|balance)(?![\p{L}])[^\n\d-]*(-\s?[€$£]?\s?\d[\d.,' ]*[.,]\d{2}|\(\s?[€$£]?\s?\d[\d.,' ]*[.,]\d{2}\s?\)|\d[\d.,' ]*[.,]\d{2}-)/iu;
 
 /** A till roll (≤ 320 pt wide) or, on an image, a narrow column of short lines. */
 function tillShaped(page: Page): boolean {
   const t = page.image_transform;
-  if (t.source_unit === "point" && Math.min(t.source_width, t.source_height) <= 320 && t.source_height > t.source_width) return true;
+  if (t.source_unit === "point" && Math.min(t.source_width, t.source_height) <= 320 && t.source_height > t.source_width)
+    return true;
   const lines = page.text.split("\n").filter((l) => l.trim());
   if (lines.length < 10 || !page.words.length) return false;
   const xs = page.words.map((w) => w.bounding_box);
@@ -62,9 +74,11 @@ export function structureBonus(pages: Page[]): StructureBonus[] {
   const out: StructureBonus[] = [];
   // Multi-page documents are rarely till receipts: the traits need a one- or two-page document. Enough points to
   // outweigh a "TAX INVOICE" title, which tills in many countries must print.
-  if (strong && traits.length >= 2 && pages.length <= 2) out.push({ class_id: "receipt", points: 5 * traits.length, why: `till-receipt traits: ${traits.join(", ")}` });
+  if (strong && traits.length >= 2 && pages.length <= 2)
+    out.push({ class_id: "receipt", points: 5 * traits.length, why: `till-receipt traits: ${traits.join(", ")}` });
   if (TOTAL_LINE.test(text) && TAX_LINE.test(text)) {
-    for (const id of ["invoice", "credit_note", "receipt"]) out.push({ class_id: id, points: 3, why: "a total and a tax line with amounts" });
+    for (const id of ["invoice", "credit_note", "receipt"])
+      out.push({ class_id: id, points: 3, why: "a total and a tax line with amounts" });
   }
   if (NEGATIVE_TOTAL.test(text)) out.push({ class_id: "credit_note", points: 2, why: "a total below zero" });
   return out;

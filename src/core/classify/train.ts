@@ -19,7 +19,10 @@ export interface LabelledExample extends TrainingExample {
  * feeds (`\f`), as `convertText` expects. MUST fail naming the example when `readExample` fails: a DocprocError
  * keeps its code (a corrupt or missing file is not a usage error), anything else becomes `invalid_input`.
  */
-export async function collectExamples(project: ProjectSettings, readExample: (path: string) => Promise<string>): Promise<LabelledExample[]> {
+export async function collectExamples(
+  project: ProjectSettings,
+  readExample: (path: string) => Promise<string>,
+): Promise<LabelledExample[]> {
   const examples: LabelledExample[] = [];
   for (const cls of project.classes) {
     for (const [i, ex] of cls.example_documents.entries()) {
@@ -29,7 +32,11 @@ export async function collectExamples(project: ProjectSettings, readExample: (pa
         examples.push({ class_id: cls.id, text: await readExample(ex.path), origin: ex.path });
       } catch (err) {
         const code = err instanceof DocprocError && err.code !== "internal" ? err.code : "invalid_input";
-        throw new DocprocError(code, `example ${ex.path} of class ${cls.id} could not be read: ${(err as Error).message}`, { cause: err });
+        throw new DocprocError(
+          code,
+          `example ${ex.path} of class ${cls.id} could not be read: ${(err as Error).message}`,
+          { cause: err },
+        );
       }
     }
   }
@@ -40,7 +47,10 @@ export async function collectExamples(project: ProjectSettings, readExample: (pa
 export function trainFromExamples(examples: TrainingExample[]): ClassifierModel {
   const classes = new Set(examples.map((e) => e.class_id));
   if (classes.size < 2) {
-    throw new DocprocError("invalid_input", `training needs examples of at least two classes (found: ${[...classes].join(", ") || "none"})`);
+    throw new DocprocError(
+      "invalid_input",
+      `training needs examples of at least two classes (found: ${[...classes].join(", ") || "none"})`,
+    );
   }
   return trainClassifier(examples);
 }
@@ -49,7 +59,10 @@ export function trainFromExamples(examples: TrainingExample[]): ClassifierModel 
  * Collects every example of every class and trains a model. MUST fail with `invalid_input` naming the example when
  * `readExample` fails, and when fewer than two classes have examples (a one-class model decides nothing).
  */
-export async function trainFromProject(project: ProjectSettings, readExample: (path: string) => Promise<string>): Promise<ClassifierModel> {
+export async function trainFromProject(
+  project: ProjectSettings,
+  readExample: (path: string) => Promise<string>,
+): Promise<ClassifierModel> {
   return trainFromExamples(await collectExamples(project, readExample));
 }
 
@@ -69,7 +82,11 @@ export const MAX_LEAVE_ONE_OUT = 400;
  * `classifyDocument` with the project's cue rules (the way documents will really be classified). An example whose
  * class has no other example cannot be predicted from the rest, but it still counts: the table must not flatter.
  */
-export function trainingReport(project: ProjectSettings, examples: LabelledExample[], model: ClassifierModel): ClassTrainingReport[] {
+export function trainingReport(
+  project: ProjectSettings,
+  examples: LabelledExample[],
+  model: ClassifierModel,
+): ClassTrainingReport[] {
   const loo = examples.length <= MAX_LEAVE_ONE_OUT ? leaveOneOut(project, examples) : null;
   const ids = [...new Set(examples.map((e) => e.class_id))];
   return ids.map((class_id) => ({
@@ -82,7 +99,11 @@ export function trainingReport(project: ProjectSettings, examples: LabelledExamp
 
 function leaveOneOut(project: ProjectSettings, examples: LabelledExample[]): boolean[] {
   // The project's stored model and text examples must not leak the held-out example back in.
-  const bare: ProjectSettings = { ...project, classifier_model: undefined, classes: project.classes.map((c) => ({ ...c, example_documents: [] })) };
+  const bare: ProjectSettings = {
+    ...project,
+    classifier_model: undefined,
+    classes: project.classes.map((c) => ({ ...c, example_documents: [] })),
+  };
   return examples.map((held, i) => {
     const rest = examples.filter((_, j) => j !== i);
     if (new Set(rest.map((e) => e.class_id)).size < 2) return false;

@@ -17,7 +17,9 @@ export interface BmpHeader {
   masks: [number, number, number] | null;
 }
 
-const BI_RGB = 0, BI_BITFIELDS = 3, BI_ALPHABITFIELDS = 6;
+const BI_RGB = 0,
+  BI_BITFIELDS = 3,
+  BI_ALPHABITFIELDS = 6;
 
 function corrupt(message: string): DocprocError {
   return new DocprocError("corrupt_file", `BMP: ${message}`);
@@ -28,7 +30,11 @@ export function readBmpHeader(data: Uint8Array): BmpHeader {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const pixelOffset = view.getUint32(10, true);
   const headerSize = view.getUint32(14, true);
-  let width: number, height: number, bitsPerPixel: number, compression = BI_RGB, colorsUsed = 0;
+  let width: number,
+    height: number,
+    bitsPerPixel: number,
+    compression = BI_RGB,
+    colorsUsed = 0;
   if (headerSize === 12) {
     width = view.getUint16(18, true);
     height = view.getInt16(20, true);
@@ -44,7 +50,10 @@ export function readBmpHeader(data: Uint8Array): BmpHeader {
   if (![1, 4, 8, 16, 24, 32].includes(bitsPerPixel)) throw corrupt(`unsupported bit depth ${bitsPerPixel}`);
   const bitfields = compression === BI_BITFIELDS || compression === BI_ALPHABITFIELDS;
   if (compression !== BI_RGB && !bitfields) {
-    throw new DocprocError("unsupported_format", `BMP compression ${compression} (RLE/JPEG/PNG) is not supported; convert the file to PNG`);
+    throw new DocprocError(
+      "unsupported_format",
+      `BMP compression ${compression} (RLE/JPEG/PNG) is not supported; convert the file to PNG`,
+    );
   }
   let masks: [number, number, number] | null = null;
   if (bitfields) {
@@ -54,7 +63,17 @@ export function readBmpHeader(data: Uint8Array): BmpHeader {
   } else if (bitsPerPixel === 16) masks = [0x7c00, 0x03e0, 0x001f];
   else if (bitsPerPixel === 32) masks = [0xff0000, 0x00ff00, 0x0000ff];
   const paletteSize = bitsPerPixel <= 8 ? colorsUsed || 1 << bitsPerPixel : 0;
-  return { width, height: Math.abs(height), bitsPerPixel, topDown: height < 0, compression, pixelOffset, headerSize, paletteSize, masks };
+  return {
+    width,
+    height: Math.abs(height),
+    bitsPerPixel,
+    topDown: height < 0,
+    compression,
+    pixelOffset,
+    headerSize,
+    paletteSize,
+    masks,
+  };
 }
 
 /** Throws `corrupt_file` when the pixel rows the header announces are not all in the file. */
@@ -64,7 +83,10 @@ export function checkBmpComplete(data: Uint8Array, header: BmpHeader): void {
 }
 
 /** Decodes to packed RGB. Call readBmpHeader first to check the dimensions against the pixel limit. */
-export function decodeBmp(data: Uint8Array, header = readBmpHeader(data)): { width: number; height: number; data: Uint8Array } {
+export function decodeBmp(
+  data: Uint8Array,
+  header = readBmpHeader(data),
+): { width: number; height: number; data: Uint8Array } {
   const { width, height, bitsPerPixel, topDown, pixelOffset } = header;
   const rowBytes = Math.ceil((width * bitsPerPixel) / 32) * 4;
   checkBmpComplete(data, header);
@@ -81,10 +103,14 @@ export function decodeBmp(data: Uint8Array, header = readBmpHeader(data)): { wid
         const byte = data[src + (bit >> 3)];
         const index = (byte >> (8 - bitsPerPixel - (bit & 7))) & ((1 << bitsPerPixel) - 1);
         const p = (index < header.paletteSize ? index : 0) * 3;
-        out[o] = palette[p]; out[o + 1] = palette[p + 1]; out[o + 2] = palette[p + 2];
+        out[o] = palette[p];
+        out[o + 1] = palette[p + 1];
+        out[o + 2] = palette[p + 2];
       } else if (bitsPerPixel === 24) {
         const p = src + x * 3;
-        out[o] = data[p + 2]; out[o + 1] = data[p + 1]; out[o + 2] = data[p];
+        out[o] = data[p + 2];
+        out[o + 1] = data[p + 1];
+        out[o + 2] = data[p];
       } else {
         const value = bitsPerPixel === 16 ? view.getUint16(src + x * 2, true) : view.getUint32(src + x * 4, true);
         for (let c = 0; c < 3; c++) out[o + c] = channel![c](value);
@@ -102,7 +128,9 @@ function readPalette(data: Uint8Array, header: BmpHeader): Uint8Array {
   for (let i = 0; i < header.paletteSize; i++) {
     const p = start + i * entry;
     if (p + 2 >= data.length) throw corrupt("palette is truncated");
-    palette[i * 3] = data[p + 2]; palette[i * 3 + 1] = data[p + 1]; palette[i * 3 + 2] = data[p];
+    palette[i * 3] = data[p + 2];
+    palette[i * 3 + 1] = data[p + 1];
+    palette[i * 3 + 2] = data[p];
   }
   return palette;
 }

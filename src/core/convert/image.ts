@@ -13,7 +13,7 @@ import { CONTENT_TYPES, type SniffedFormat } from "./sniff.ts";
 import { readTiffPages } from "./tiff.ts";
 import { toGrey } from "../engines/ocr/raster.ts";
 
-type SharpFactory = (typeof import("sharp"))["default"];
+type SharpFactory = typeof import("sharp")["default"];
 let sharpModule: Promise<SharpFactory> | undefined;
 /** sharp (libvips, and some 60 modules with semver) is loaded at the first image: PDF-only runs never need it. */
 function loadSharp(): Promise<SharpFactory> {
@@ -32,10 +32,17 @@ type ImageFormat = Exclude<SniffedFormat, "pdf" | "unknown">;
 /** Where a page's pixels come from: encoded bytes for sharp (with a page index), or decoded BMP RGB. */
 type PixelSource = { kind: "sharp"; data: Uint8Array; page: number } | { kind: "bmp"; data: Uint8Array };
 
-export async function convertImage(src: SourceInput, format: ImageFormat, opts: ImageConvertOptions): Promise<ConvertedFile> {
+export async function convertImage(
+  src: SourceInput,
+  format: ImageFormat,
+  opts: ImageConvertOptions,
+): Promise<ConvertedFile> {
   const warnings: string[] = [];
   const limit = opts.maxPages === null ? Number.MAX_SAFE_INTEGER : Math.max(0, opts.maxPages);
-  const { pageCount, sizes } = format === "bmp" ? bmpSizes(src.data, opts.limits) : await sharpSizes(src.data, format, limit, opts.limits, warnings);
+  const { pageCount, sizes } =
+    format === "bmp"
+      ? bmpSizes(src.data, opts.limits)
+      : await sharpSizes(src.data, format, limit, opts.limits, warnings);
   const wanted = Math.min(sizes.length, limit);
   // The first page is decoded now, so a broken image fails here as this file's error; that decoding is kept as the
   // grey render OCR asks for next, instead of decoding the image a second time.
@@ -45,7 +52,10 @@ export async function convertImage(src: SourceInput, format: ImageFormat, opts: 
     const { width, height, source } = sizes[i];
     const fileIndex = source.kind === "sharp" ? source.page : i;
     const scale = boundedScale(width, height, 1, opts.limits);
-    if (scale < 1) warnings.push(`page ${i + 1}: ${width} × ${height} px image is downscaled by ${scale.toFixed(3)} to stay within the raster limits`);
+    if (scale < 1)
+      warnings.push(
+        `page ${i + 1}: ${width} × ${height} px image is downscaled by ${scale.toFixed(3)} to stay within the raster limits`,
+      );
     const transform = makeTransform({ width, height }, "pixel", scale, null);
     pages.push({
       page_number: opts.firstPageNumber + i,
@@ -63,7 +73,13 @@ export async function convertImage(src: SourceInput, format: ImageFormat, opts: 
           firstGrey = null;
           return Promise.resolve(kept);
         }
-        return renderPixels(source, transform.rasterized_width, transform.rasterized_height, renderOpts?.grayscale ?? false, opts.limits);
+        return renderPixels(
+          source,
+          transform.rasterized_width,
+          transform.rasterized_height,
+          renderOpts?.grayscale ?? false,
+          opts.limits,
+        );
       },
     });
   }
@@ -85,9 +101,13 @@ interface PageSize {
 
 function checkPixels(width: number, height: number, limits: ConvertLimits): void {
   if (width * height > limits.maxInputPixels) {
-    throw new DocprocError("too_large", `image of ${width} × ${height} pixels exceeds the limit of ${Math.round(limits.maxInputPixels / 1e6)} megapixels`, {
-      details: { width, height, max_pixels: limits.maxInputPixels },
-    });
+    throw new DocprocError(
+      "too_large",
+      `image of ${width} × ${height} pixels exceeds the limit of ${Math.round(limits.maxInputPixels / 1e6)} megapixels`,
+      {
+        details: { width, height, max_pixels: limits.maxInputPixels },
+      },
+    );
   }
 }
 
@@ -98,18 +118,28 @@ function bmpSizes(data: Uint8Array, limits: ConvertLimits): Sizes {
   return { pageCount: 1, sizes: [{ width: header.width, height: header.height, source: { kind: "bmp", data } }] };
 }
 
-async function sharpSizes(data: Uint8Array, format: ImageFormat, wanted: number, limits: ConvertLimits, warnings: string[]): Promise<Sizes> {
+async function sharpSizes(
+  data: Uint8Array,
+  format: ImageFormat,
+  wanted: number,
+  limits: ConvertLimits,
+  warnings: string[],
+): Promise<Sizes> {
   const first = await readMetadata(data, 0, limits);
   if (format !== "tiff") {
     // GIF/WebP frames are animation, so only the first frame counts.
-    const sizes = [{ width: first.width, height: first.height, source: { kind: "sharp", data, page: 0 } as PixelSource }];
+    const sizes = [
+      { width: first.width, height: first.height, source: { kind: "sharp", data, page: 0 } as PixelSource },
+    ];
     return { pageCount: 1, sizes };
   }
   // TIFF pages are document pages: counted and sized from the IFD chain in one pass (see tiff.ts), only the
   // pages that will be converted are looked at, and an over-long file is refused before any of them is.
   const chain = readTiffPages(data, Math.min(wanted, limits.maxFilePages + 1), limits.maxTiffDirectories);
   if (chain?.overCap) {
-    throw new DocprocError("too_large", `the TIFF has more than ${limits.maxTiffDirectories} pages`, { details: { max_pages: limits.maxTiffDirectories } });
+    throw new DocprocError("too_large", `the TIFF has more than ${limits.maxTiffDirectories} pages`, {
+      details: { max_pages: limits.maxTiffDirectories },
+    });
   }
   const pageCount = chain?.pageCount ?? Math.max(1, first.pages ?? 1);
   checkPageCount(Math.min(wanted, pageCount), pageCount, limits);
@@ -117,11 +147,16 @@ async function sharpSizes(data: Uint8Array, format: ImageFormat, wanted: number,
   if (chain) {
     let expected = 0;
     for (const page of chain.pages) {
-      for (; expected < page.index; expected++) warnings.push(`page ${expected + 1}: the TIFF directory has no image size; it is skipped`);
+      for (; expected < page.index; expected++)
+        warnings.push(`page ${expected + 1}: the TIFF directory has no image size; it is skipped`);
       expected = page.index + 1;
       checkPixels(page.width, page.height, limits);
       const swap = page.orientation >= 5; // 5-8 turn the image by 90°
-      sizes.push({ width: swap ? page.height : page.width, height: swap ? page.width : page.height, source: { kind: "sharp", data, page: page.index } });
+      sizes.push({
+        width: swap ? page.height : page.width,
+        height: swap ? page.width : page.height,
+        source: { kind: "sharp", data, page: page.index },
+      });
     }
   } else {
     sizes.push({ width: first.width, height: first.height, source: { kind: "sharp", data, page: 0 } });
@@ -160,7 +195,11 @@ async function readMetadata(data: Uint8Array, page: number, limits: ConvertLimit
  * A truncated or broken image should fail now, as this file's error, not later in the OCR stage. When the page will
  * be converted, the check is its grey render at its raster size (returned, for OCR to use); else a thumbnail.
  */
-async function verifyDecodes(size: PageSize | undefined, render: boolean, limits: ConvertLimits): Promise<RasterImage | null> {
+async function verifyDecodes(
+  size: PageSize | undefined,
+  render: boolean,
+  limits: ConvertLimits,
+): Promise<RasterImage | null> {
   if (!size || size.source.kind !== "sharp") return null;
   const sharp = await loadSharp();
   try {
@@ -169,7 +208,11 @@ async function verifyDecodes(size: PageSize | undefined, render: boolean, limits
       const t = makeTransform({ width: size.width, height: size.height }, "pixel", scale, null);
       return await renderPixels(size.source, t.rasterized_width, t.rasterized_height, true, limits);
     }
-    await sharp(size.source.data, { page: size.source.page, limitInputPixels: limits.maxInputPixels, failOn: "truncated" })
+    await sharp(size.source.data, {
+      page: size.source.page,
+      limitInputPixels: limits.maxInputPixels,
+      failOn: "truncated",
+    })
       .resize(64, 64, { fit: "inside" })
       .raw()
       .toBuffer();
@@ -180,19 +223,35 @@ async function verifyDecodes(size: PageSize | undefined, render: boolean, limits
   }
 }
 
-async function renderPixels(source: PixelSource, width: number, height: number, grayscale: boolean, limits: ConvertLimits): Promise<RasterImage> {
+async function renderPixels(
+  source: PixelSource,
+  width: number,
+  height: number,
+  grayscale: boolean,
+  limits: ConvertLimits,
+): Promise<RasterImage> {
   let image: Sharp;
   const sharp = await loadSharp();
   let size: { width: number; height: number };
   let grey = false;
   if (source.kind === "sharp") {
-    image = sharp(source.data, { page: source.page, limitInputPixels: limits.maxInputPixels, failOn: "truncated" }).autoOrient();
+    image = sharp(source.data, {
+      page: source.page,
+      limitInputPixels: limits.maxInputPixels,
+      failOn: "truncated",
+    }).autoOrient();
     const meta = await image.metadata();
-    size = (meta.orientation ?? 1) >= 5 ? { width: meta.height!, height: meta.width! } : { width: meta.width!, height: meta.height! };
+    size =
+      (meta.orientation ?? 1) >= 5
+        ? { width: meta.height!, height: meta.width! }
+        : { width: meta.width!, height: meta.height! };
     grey = meta.channels !== undefined && meta.channels <= 2 && meta.space === "b-w";
   } else {
     const bmp = decodeBmp(source.data); // decoded on demand: a BMP is uncompressed and can be large
-    image = sharp(bmp.data, { raw: { width: bmp.width, height: bmp.height, channels: 3 }, limitInputPixels: limits.maxInputPixels });
+    image = sharp(bmp.data, {
+      raw: { width: bmp.width, height: bmp.height, channels: 3 },
+      limitInputPixels: limits.maxInputPixels,
+    });
     size = { width: bmp.width, height: bmp.height };
   }
   // A page at the image's own size (the rule, unless the raster limits shrink it) needs no resampling pass.
@@ -203,10 +262,20 @@ async function renderPixels(source: PixelSource, width: number, height: number, 
   image = oneChannel ? image.toColourspace("b-w") : image.toColourspace("srgb").removeAlpha();
   const { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
   const channels = oneChannel ? 1 : 3;
-  if (info.channels !== channels || info.width !== width || info.height !== height || data.length !== width * height * channels) {
+  if (
+    info.channels !== channels ||
+    info.width !== width ||
+    info.height !== height ||
+    data.length !== width * height * channels
+  ) {
     throw new DocprocError("internal", `image render produced ${info.width} × ${info.height} × ${info.channels}`);
   }
-  const raster: RasterImage = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height, channels };
+  const raster: RasterImage = {
+    data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    width,
+    height,
+    channels,
+  };
   // A colour image asked for grey: luma with the OCR's weights (engines/ocr/raster.ts), so its reading is the same
   // as from the RGB render.
   return grayscale && !oneChannel ? { ...toGrey(raster), channels: 1 } : raster;

@@ -74,7 +74,8 @@ export function boundedScale(
   let scale = preferred;
   const longest = Math.max(width, height);
   if (longest * scale > limits.maxSidePx) scale = limits.maxSidePx / longest;
-  if (width * height * scale * scale > limits.maxRasterPixels) scale = Math.sqrt(limits.maxRasterPixels / (width * height));
+  if (width * height * scale * scale > limits.maxRasterPixels)
+    scale = Math.sqrt(limits.maxRasterPixels / (width * height));
   // Rounding to whole pixels may overshoot a bound by a pixel row; shave the scale until the rounded size fits.
   const fits = (s: number) => {
     const r = rasterSize(width, height, s);

@@ -15,7 +15,8 @@ export function orderWordsIntoLines(words: Word[]): string {
   const byTop = isSorted(words, centerY) ? [...words] : sortedBy(words, centerY);
   const lines: Word[][] = [];
   let current: Word[] = [];
-  let bandTop = 0, bandBottom = 0;
+  let bandTop = 0,
+    bandBottom = 0;
   for (const word of byTop) {
     const [, y1, , y2] = word.bounding_box;
     const center = (y1 + y2) / 2;

@@ -37,7 +37,11 @@ const stateOf = new WeakMap<Page, Lazy>();
  * Defines `page.words` from the packed words of its text layer (`text` is the page text they were packed with).
  * Returns the page.
  */
-export function withPackedWords<P extends Omit<Page, "words">>(page: P, packed: PackedWords, text: string): P & Pick<Page, "words"> {
+export function withPackedWords<P extends Omit<Page, "words">>(
+  page: P,
+  packed: PackedWords,
+  text: string,
+): P & Pick<Page, "words"> {
   const lazy: Lazy = { packed, text, words: null };
   Object.defineProperty(page, "words", {
     enumerable: true,

@@ -10,7 +10,14 @@
  * interrupted, and their callers ask again.
  */
 import { DocprocError } from "../errors.ts";
-import { interruptedError, isInterrupted, SHARE_MAX_PAGES, takeHost, type HostTenant, type PdfHost } from "./pdf-host.ts";
+import {
+  interruptedError,
+  isInterrupted,
+  SHARE_MAX_PAGES,
+  takeHost,
+  type HostTenant,
+  type PdfHost,
+} from "./pdf-host.ts";
 import type { OpenResult, PdfRequestBody } from "./pdf-protocol.ts";
 
 export { closeIdlePdfWorkers, isInterrupted, prewarmPdfWorkers, spareWorkerCount } from "./pdf-host.ts";
@@ -105,7 +112,13 @@ export class PdfWorkerClient implements HostTenant {
     host.attach(this);
     // A copy, handed over: the worker's document may outlive a request, and the original stays here for restarts.
     const data = this.data.slice();
-    const opened = this.send(host, { op: "open", data, password: this.password, textOnly: !this.fullFonts }, this.openTimeoutMs, "opening the PDF", [data.buffer]).then((result) => {
+    const opened = this.send(
+      host,
+      { op: "open", data, password: this.password, textOnly: !this.fullFonts },
+      this.openTimeoutMs,
+      "opening the PDF",
+      [data.buffer],
+    ).then((result) => {
       this.pageCount = (result as OpenResult).numPages;
       return result as OpenResult;
     });
@@ -125,7 +138,9 @@ export class PdfWorkerClient implements HostTenant {
       this.openOnce().catch(() => undefined);
     } else if (!this.host) {
       if (this.restarts >= MAX_RESTARTS) {
-        throw new DocprocError("timeout", `${label}: pdf.js timed out ${MAX_RESTARTS} times on this file`, { details: { exhausted: true } });
+        throw new DocprocError("timeout", `${label}: pdf.js timed out ${MAX_RESTARTS} times on this file`, {
+          details: { exhausted: true },
+        });
       }
       this.restarts++;
       this.openOnce().catch(() => undefined); // awaited through `opening` below, by every concurrent caller alike
@@ -155,7 +170,13 @@ export class PdfWorkerClient implements HostTenant {
     })();
   }
 
-  private send(host: PdfHost, body: RequestBody, timeoutMs: number, label: string, transfer?: Transferable[]): Promise<unknown> {
+  private send(
+    host: PdfHost,
+    body: RequestBody,
+    timeoutMs: number,
+    label: string,
+    transfer?: Transferable[],
+  ): Promise<unknown> {
     this.served++;
     return host.send(this, { ...body, doc: this.docId } as PdfRequestBody, timeoutMs, label, transfer);
   }
@@ -194,7 +215,11 @@ export class PdfWorkerClient implements HostTenant {
 
 /** True when the client gave up on the file (restarts exhausted) or the caller aborted. */
 export function isFatal(err: unknown, signal?: AbortSignal): boolean {
-  return err instanceof DocprocError && err.code === "timeout" && (signal?.aborted === true || err.details?.exhausted === true);
+  return (
+    err instanceof DocprocError &&
+    err.code === "timeout" &&
+    (signal?.aborted === true || err.details?.exhausted === true)
+  );
 }
 
 function abortError(signal: AbortSignal): DocprocError {

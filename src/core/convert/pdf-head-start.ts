@@ -41,7 +41,13 @@ let started: Started | null = null;
 const adopted = new Map<number, { params: PageParams; pages: Map<number, PageResult> }>();
 
 /** Opens `data` and reads pages 1..`pages` one per queue turn; `done` once it stops (read them all, adopted, failed). */
-export async function startHead(host: HeadStartHost, data: Uint8Array, pages: number, params: PageParams, done: () => void): Promise<void> {
+export async function startHead(
+  host: HeadStartHost,
+  data: Uint8Array,
+  pages: number,
+  params: PageParams,
+  done: () => void,
+): Promise<void> {
   await discard(host);
   const head: Started = { data: data.slice(), params, last: pages, opened: null, pages: new Map(), stopped: false };
   started = head;
@@ -71,7 +77,13 @@ export async function startHead(host: HeadStartHost, data: Uint8Array, pages: nu
  * Called by every `open`: the head start's document and pages when they are these bytes, else null (and the head
  * start, if any, is let go).
  */
-export async function adoptHead(host: HeadStartHost, docId: number, data: Uint8Array, password: string | undefined, textOnly: boolean): Promise<OpenResult | null> {
+export async function adoptHead(
+  host: HeadStartHost,
+  docId: number,
+  data: Uint8Array,
+  password: string | undefined,
+  textOnly: boolean,
+): Promise<OpenResult | null> {
   const head = started;
   if (!head) return null;
   if (!head.opened || password || !textOnly || !sameBytes(head.data, data)) {
@@ -111,7 +123,8 @@ async function discard(host: HeadStartHost): Promise<void> {
   if (head.opened) await host.close(HEAD_START_DOC);
 }
 
-const sameParams = (a: PageParams, b: PageParams) => a.preferredScale === b.preferredScale && a.maxSidePx === b.maxSidePx && a.maxRasterPixels === b.maxRasterPixels;
+const sameParams = (a: PageParams, b: PageParams) =>
+  a.preferredScale === b.preferredScale && a.maxSidePx === b.maxSidePx && a.maxRasterPixels === b.maxRasterPixels;
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;

@@ -57,7 +57,8 @@ export class PdfHost {
 
   constructor(readonly worker: Worker) {
     worker.onmessage = (event: MessageEvent<PdfResponse>) => this.settle(event.data);
-    worker.onerror = (event: ErrorEvent) => this.kill(new DocprocError("internal", `pdf worker failed: ${event.message}`), this.head()?.[1].tenant);
+    worker.onerror = (event: ErrorEvent) =>
+      this.kill(new DocprocError("internal", `pdf worker failed: ${event.message}`), this.head()?.[1].tenant);
   }
 
   get alive(): boolean {
@@ -77,7 +78,13 @@ export class PdfHost {
     return false;
   }
 
-  send(tenant: HostTenant, body: PdfRequestBody, timeoutMs: number, label: string, transfer: Transferable[] = []): Promise<unknown> {
+  send(
+    tenant: HostTenant,
+    body: PdfRequestBody,
+    timeoutMs: number,
+    label: string,
+    transfer: Transferable[] = [],
+  ): Promise<unknown> {
     if (this.dead) return Promise.reject(new DocprocError("internal", "pdf worker is not running"));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -98,7 +105,9 @@ export class PdfHost {
     const [id, entry] = head;
     entry.timer = setTimeout(() => {
       const limit = entry.timeoutMs >= 1000 ? `${Math.round(entry.timeoutMs / 1000)} s` : `${entry.timeoutMs} ms`;
-      const err = new DocprocError("timeout", `${entry.label}: no answer from pdf.js within ${limit}`, { retryable: true });
+      const err = new DocprocError("timeout", `${entry.label}: no answer from pdf.js within ${limit}`, {
+        retryable: true,
+      });
       this.kill(err, entry.tenant, id);
     }, entry.timeoutMs);
   }
@@ -262,7 +271,10 @@ export function spareWorkerCount(): number {
 }
 
 export function interruptedError(): DocprocError {
-  return new DocprocError("internal", "interrupted: pdf.js was restarted after another request timed out", { retryable: true, details: { interrupted: true } });
+  return new DocprocError("internal", "interrupted: pdf.js was restarted after another request timed out", {
+    retryable: true,
+    details: { interrupted: true },
+  });
 }
 
 /** True for a request that failed only because another one made the worker restart. */
@@ -273,7 +285,9 @@ export function isInterrupted(err: unknown): boolean {
 /** pdf.js exception names → stable docproc codes. */
 function failureToError(failure: WorkerFailure): DocprocError {
   if (failure.passwordCode === 1) {
-    return new DocprocError("encrypted_file", "the PDF is password-protected: supply its password", { details: { reason: failure.message } });
+    return new DocprocError("encrypted_file", "the PDF is password-protected: supply its password", {
+      details: { reason: failure.message },
+    });
   }
   if (failure.passwordCode === 2) {
     return new DocprocError("wrong_password", "the password given for this PDF is not correct");
@@ -282,5 +296,7 @@ function failureToError(failure: WorkerFailure): DocprocError {
   if (failure.name === "InvalidPDFException") {
     return new DocprocError("corrupt_file", `not a readable PDF: ${failure.message}`);
   }
-  return new DocprocError("corrupt_file", `the PDF could not be read: ${failure.message}`, { details: { pdfjs_error: failure.name } });
+  return new DocprocError("corrupt_file", `the PDF could not be read: ${failure.message}`, {
+    details: { pdfjs_error: failure.name },
+  });
 }

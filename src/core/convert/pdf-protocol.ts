@@ -10,7 +10,16 @@ export type PdfRequest =
    *  such a document refuses render requests. */
   | { id: number; doc: number; op: "open"; data: Uint8Array; password?: string; textOnly?: boolean }
   | ({ id: number; doc: number; op: "page"; pageNumber: number } & PageParams)
-  | { id: number; doc: number; op: "render"; pageNumber: number; scale: number; width: number; height: number; grayscale: boolean }
+  | {
+      id: number;
+      doc: number;
+      op: "render";
+      pageNumber: number;
+      scale: number;
+      width: number;
+      height: number;
+      grayscale: boolean;
+    }
   /** `collect`: run a full garbage collection in the worker once the document is gone (it served many pages). */
   | { id: number; doc: number; op: "close"; collect?: boolean }
   /** Unanswered: open `data` and read its first `pages` pages before anyone asks (pdf-worker.ts, head start). */
@@ -94,7 +103,12 @@ export function unpackWords(packed: PackedWords, text: string): Word[] {
   const words = new Array<Word>(count);
   const b = packed.boxes;
   for (let i = 0; i < count; i++) {
-    words[i] = { text: texts[i]!, confidence: 1, bounding_box: [b[i * 4]!, b[i * 4 + 1]!, b[i * 4 + 2]!, b[i * 4 + 3]!], line: packed.lines[i] };
+    words[i] = {
+      text: texts[i]!,
+      confidence: 1,
+      bounding_box: [b[i * 4]!, b[i * 4 + 1]!, b[i * 4 + 2]!, b[i * 4 + 3]!],
+      line: packed.lines[i],
+    };
   }
   return words;
 }

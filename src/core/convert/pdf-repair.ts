@@ -107,7 +107,9 @@ export function repairPdf(data: Uint8Array): RepairedPdf | null {
   const id = /\/ID\s*\[\s*(<[0-9A-Fa-f\s]*>\s*<[0-9A-Fa-f\s]*>)\s*\]/.exec(text)?.[1];
   const xrefAt = offset;
   for (const row of rows) parts.push(row);
-  parts.push(`trailer\n<</Size ${size}/Root ${catalogNum} 0 R${encrypt ? `/Encrypt ${encrypt}` : ""}${id ? `/ID[${id}]` : ""}>>\nstartxref\n${xrefAt}\n%%EOF\n`);
+  parts.push(
+    `trailer\n<</Size ${size}/Root ${catalogNum} 0 R${encrypt ? `/Encrypt ${encrypt}` : ""}${id ? `/ID[${id}]` : ""}>>\nstartxref\n${xrefAt}\n%%EOF\n`,
+  );
 
   const tail = Buffer.from(parts.join(""), "latin1");
   const out = new Uint8Array(data.length + tail.length);

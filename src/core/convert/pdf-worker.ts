@@ -11,8 +11,24 @@ import { dirname, join } from "node:path";
 import { boundedScale } from "./limits.ts";
 import { orderWordsIntoLines } from "./lines.ts";
 import { appendWordsOfRun, judgeTextLayer, type FontStyle, type TextRun } from "./text-layer.ts";
-import { packWords, unpackWords, type OpenResult, type PageParams, type PageResult, type PdfRequest, type PdfResponse, type RenderResult } from "./pdf-protocol.ts";
-import { adoptHead, forgetHeadPages, headStartDocId, startHead, takeHeadPage, type HeadStartHost } from "./pdf-head-start.ts";
+import {
+  packWords,
+  unpackWords,
+  type OpenResult,
+  type PageParams,
+  type PageResult,
+  type PdfRequest,
+  type PdfResponse,
+  type RenderResult,
+} from "./pdf-protocol.ts";
+import {
+  adoptHead,
+  forgetHeadPages,
+  headStartDocId,
+  startHead,
+  takeHeadPage,
+  type HeadStartHost,
+} from "./pdf-head-start.ts";
 import type { Word } from "../model.ts";
 import { loadPdfjsDisplayModule, loadPdfjsWorkerModule } from "./pdfjs-patched-worker.ts";
 import { importWithoutCanvas, loadCanvas } from "./pdfjs-canvas.ts";
@@ -43,7 +59,13 @@ const cloneForReal = globalThis.structuredClone;
 globalThis.structuredClone = ((value: unknown, options?: StructuredSerializeOptions) => {
   const envelope = value as { chunk?: { items?: unknown; styles?: unknown } } | null;
   const chunk = envelope?.chunk;
-  if (!options?.transfer?.length && chunk && Array.isArray(chunk.items) && chunk.styles && typeof chunk.styles === "object") {
+  if (
+    !options?.transfer?.length &&
+    chunk &&
+    Array.isArray(chunk.items) &&
+    chunk.styles &&
+    typeof chunk.styles === "object"
+  ) {
     return { ...envelope, chunk: { ...chunk } };
   }
   return cloneForReal(value, options);
@@ -130,15 +152,30 @@ async function extractPage(req: { doc: number; pageNumber: number } & PageParams
     let verdict = judgeTextLayer(words);
     // Pages with little text are asked whether they paint images: a scan under a stamp needs OCR, and only a page
     // with an image can carry a scanned separator sheet (the split stage renders no other born-digital page).
-    const images = verdict.usable && words.reduce((n, w) => n + w.text.length, 0) <= SHEET_MAX_TEXT ? await paintsImages(page) : undefined;
+    const images =
+      verdict.usable && words.reduce((n, w) => n + w.text.length, 0) <= SHEET_MAX_TEXT
+        ? await paintsImages(page)
+        : undefined;
     if (verdict.usable && verdict.alnum < SPARSE_TEXT && images) {
-      verdict = { ...verdict, usable: false, reason: `only ${verdict.alnum} letters/digits of text over an image (a scan with a stamp?)` };
+      verdict = {
+        ...verdict,
+        usable: false,
+        reason: `only ${verdict.alnum} letters/digits of text over an image (a scan with a stamp?)`,
+      };
     }
     const usableWords = verdict.usable ? words : [];
     const text = orderWordsIntoLines(usableWords);
     const packed = packWords(usableWords, text);
     if (req.wordsJson) packed.json = JSON.stringify(unpackWords(packed, text));
-    const result: PageResult = { width: unit.width, height: unit.height, scale, usable: verdict.usable, reason: verdict.reason, words: packed, text };
+    const result: PageResult = {
+      width: unit.width,
+      height: unit.height,
+      scale,
+      usable: verdict.usable,
+      reason: verdict.reason,
+      words: packed,
+      text,
+    };
     if (verdict.usable && images !== undefined) result.paintsImages = images;
     return result;
   } finally {
@@ -157,14 +194,20 @@ let imageOps: Set<number> | undefined;
 async function paintsImages(page: Pdfjs.PDFPageProxy): Promise<boolean> {
   const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
   const { OPS } = pdfjs;
-  imageOps ??= new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageXObjectRepeat, OPS.paintImageMaskXObject]);
+  imageOps ??= new Set<number>([
+    OPS.paintImageXObject,
+    OPS.paintInlineImageXObject,
+    OPS.paintImageXObjectRepeat,
+    OPS.paintImageMaskXObject,
+  ]);
   return ops.fnArray.some((fn) => imageOps!.has(fn));
 }
 
 async function renderPage(req: Extract<PdfRequest, { op: "render" }>): Promise<RenderResult> {
   const doc = requireDoc(req.doc);
   // Its fonts hold no glyph programs: drawing would silently leave text out (the client opens it again first).
-  if (textOnlyDocs.has(textOnlyKey(doc))) throw Object.assign(new Error("the document was opened for its text only"), { name: "TextOnlyDocument" });
+  if (textOnlyDocs.has(textOnlyKey(doc)))
+    throw Object.assign(new Error("the document was opened for its text only"), { name: "TextOnlyDocument" });
   const page = await doc.getPage(req.pageNumber);
   const { createCanvas } = await loadCanvas();
   const canvas = createCanvas(req.width, req.height);
@@ -201,7 +244,8 @@ function readPixels(ctx: SKRSContext2D, width: number, height: number, grayscale
     const count = width * rows;
     let k = top * width * channels;
     if (grayscale) {
-      for (let i = 0, j = 0; i < count; i++, j += 4) out[k++] = (rgba[j] * 77 + rgba[j + 1] * 150 + rgba[j + 2] * 29) >> 8;
+      for (let i = 0, j = 0; i < count; i++, j += 4)
+        out[k++] = (rgba[j] * 77 + rgba[j + 1] * 150 + rgba[j + 2] * 29) >> 8;
     } else {
       for (let i = 0, j = 0; i < count; i++, j += 4) {
         out[k++] = rgba[j];
@@ -232,11 +276,16 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
   try {
     switch (req.op) {
       case "open":
-        return { result: { id: req.id, ok: true, result: await open(req.doc, req.data, req.password, req.textOnly) }, transfer: [] };
-      case "page":
-      {
+        return {
+          result: { id: req.id, ok: true, result: await open(req.doc, req.data, req.password, req.textOnly) },
+          transfer: [],
+        };
+      case "page": {
         const page = await extractPage(req);
-        return { result: { id: req.id, ok: true, result: page }, transfer: [page.words.boxes.buffer as ArrayBuffer, page.words.lines.buffer as ArrayBuffer] };
+        return {
+          result: { id: req.id, ok: true, result: page },
+          transfer: [page.words.boxes.buffer as ArrayBuffer, page.words.lines.buffer as ArrayBuffer],
+        };
       }
       case "render": {
         const raster = await renderPage(req);
@@ -250,7 +299,11 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
     }
   } catch (err) {
     const e = err as { name?: string; message?: string; code?: number };
-    const failure = { name: e?.name ?? "Error", message: e?.message ?? String(err), passwordCode: e?.name === "PasswordException" ? e.code : undefined };
+    const failure = {
+      name: e?.name ?? "Error",
+      message: e?.message ?? String(err),
+      passwordCode: e?.name === "PasswordException" ? e.code : undefined,
+    };
     return { result: { id: req.id, ok: false, error: failure }, transfer: [] };
   }
 }
@@ -266,7 +319,9 @@ const headHost: HeadStartHost = {
   // A head start's failure is never the next request's: it is swallowed (the queue must not turn rejected). Its
   // steps chain as promise jobs, which would keep message events waiting: each first lets the event loop run.
   later: (step) => {
-    queue = queue.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => step().catch(() => undefined));
+    queue = queue
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => step().catch(() => undefined));
   },
   busy: () => waiting > 0,
 };
@@ -279,7 +334,9 @@ self.onmessage = (event: MessageEvent<PdfRequest>) => {
     const { data, pages, preferredScale, maxSidePx, maxRasterPixels } = req;
     // Answered (id 0, which hosts ignore) once it stops: prewarmPdfWorkers settles then.
     const done = () => self.postMessage({ id: req.id, ok: true, result: null });
-    queue = queue.then(() => startHead(headHost, data, pages, { preferredScale, maxSidePx, maxRasterPixels }, done).catch(done));
+    queue = queue.then(() =>
+      startHead(headHost, data, pages, { preferredScale, maxSidePx, maxRasterPixels }, done).catch(done),
+    );
     return;
   }
   waiting++;

@@ -46,7 +46,12 @@ export async function convertPdf(
  * Opens the file in a pdf.js worker. A file pdf.js refuses as corrupt is tried once more with its xref and page tree
  * rebuilt from the objects it still holds (pdf-repair.ts); the original error stands when that fails too.
  */
-async function openDocument(src: SourceInput, password: string | undefined, opts: PdfConvertOptions, warnings: string[]) {
+async function openDocument(
+  src: SourceInput,
+  password: string | undefined,
+  opts: PdfConvertOptions,
+  warnings: string[],
+) {
   let client = new PdfWorkerClient(src.data, password, opts.limits.openTimeoutMs, opts.signal);
   try {
     return { client, data: src.data, opened: await client.open() };
@@ -71,7 +76,10 @@ async function openDocument(src: SourceInput, password: string | undefined, opts
   }
 }
 
-async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promise<ConvertedFile & { close(): Promise<void>; suspend(): Promise<void> }> {
+async function openAndExtract(
+  src: SourceInput,
+  opts: PdfConvertOptions,
+): Promise<ConvertedFile & { close(): Promise<void>; suspend(): Promise<void> }> {
   const password = opts.password ?? src.password;
   const warnings: string[] = [];
   const { client, data, opened, lost } = await openDocument(src, password, opts, warnings);
@@ -86,7 +94,15 @@ async function openAndExtract(src: SourceInput, opts: PdfConvertOptions): Promis
   try {
     checkPageCount(wanted, pageTotal, opts.limits);
     const file = { attachments: opened.attachments.length, pages: wanted };
-    pages = await convertPages(client, { ...src, data }, wanted, opts, warnings, password, opts.onPage && ((page: Page) => opts.onPage!(page, file)));
+    pages = await convertPages(
+      client,
+      { ...src, data },
+      wanted,
+      opts,
+      warnings,
+      password,
+      opts.onPage && ((page: Page) => opts.onPage!(page, file)),
+    );
     markLost(pages, lost ?? [], warnings);
   } catch (err) {
     await client.close();
@@ -156,7 +172,8 @@ async function convertPages(
   const alone = converting === 1; // this file only
   const helpers = (remaining: number) => {
     const wantedHelpers = remaining >= PARALLEL_MIN_PAGES ? Math.max(0, opts.limits.pdfWorkers - 1) : 0;
-    const count = alone && wanted >= COLD_HELPER_MIN_PAGES ? wantedHelpers : Math.min(wantedHelpers, spareWorkerCount());
+    const count =
+      alone && wanted >= COLD_HELPER_MIN_PAGES ? wantedHelpers : Math.min(wantedHelpers, spareWorkerCount());
     return openHelpers(count, src, password, opts);
   };
   return extractAll(primary, src, wanted, opts, warnings, helpers, onPage);
@@ -204,7 +221,8 @@ async function extractAll(
     }
     if (done && onPage && !opts.signal?.aborted) onPage(done);
   };
-  const both = (client: PdfWorkerClient, metered: boolean) => Promise.all(Array.from({ length: LOOPS }, () => drain(client, metered))).then(() => undefined);
+  const both = (client: PdfWorkerClient, metered: boolean) =>
+    Promise.all(Array.from({ length: LOOPS }, () => drain(client, metered))).then(() => undefined);
   if (!meter) join(openHelpersFor(wanted));
   try {
     await both(primary, true);
@@ -217,7 +235,12 @@ async function extractAll(
 }
 
 /** Helpers opening their own copy of the document; null for one that could not (the primary carries on alone). */
-function openHelpers(count: number, src: SourceInput, password: string | undefined, opts: PdfConvertOptions): Array<Promise<PdfWorkerClient | null>> {
+function openHelpers(
+  count: number,
+  src: SourceInput,
+  password: string | undefined,
+  opts: PdfConvertOptions,
+): Array<Promise<PdfWorkerClient | null>> {
   return Array.from({ length: count }, async () => {
     // A helper's copy keeps its worker to itself: sharing it would only slow the primary's pages down.
     const helper = new PdfWorkerClient(src.data, password, opts.limits.openTimeoutMs, opts.signal, { share: false });
@@ -244,7 +267,14 @@ async function convertPage(
   let loaded = true;
   const ask = () =>
     client.request<PageResult>(
-      { op: "page", pageNumber: n, preferredScale, maxSidePx: opts.limits.maxSidePx, maxRasterPixels: opts.limits.maxRasterPixels, ...(opts.wordsJson ? { wordsJson: true } : {}) },
+      {
+        op: "page",
+        pageNumber: n,
+        preferredScale,
+        maxSidePx: opts.limits.maxSidePx,
+        maxRasterPixels: opts.limits.maxRasterPixels,
+        ...(opts.wordsJson ? { wordsJson: true } : {}),
+      },
       opts.limits.pageTimeoutMs,
       `page ${n}`,
     );
@@ -266,7 +296,14 @@ async function convertPage(
     warnings.push(`page ${n}: could not be read (${(err as Error).message}); it is treated as an empty A4 page`);
     unreadable = (err as Error).message.replace(/^the PDF could not be read: /, "");
     loaded = false;
-    result = { ...A4_POINTS, scale: preferredScale, usable: false, reason: "page could not be read", words: packWords([]), text: "" };
+    result = {
+      ...A4_POINTS,
+      scale: preferredScale,
+      usable: false,
+      reason: "page could not be read",
+      words: packWords([]),
+      text: "",
+    };
   }
   if (loaded && !result.usable && result.reason && result.reason !== "no text layer") {
     warnings.push(`page ${n}: ${result.reason}; the page will be OCR'd`);
@@ -275,7 +312,15 @@ async function convertPage(
   const transform = makeTransform(result, "point", result.scale, result.scale * 72);
   const render = (renderOpts?: RenderOptions): Promise<RasterImage> =>
     loaded
-      ? renderWith(renderClient, n, result.scale, transform.rasterized_width, transform.rasterized_height, renderOpts, opts.limits.renderTimeoutMs)
+      ? renderWith(
+          renderClient,
+          n,
+          result.scale,
+          transform.rasterized_width,
+          transform.rasterized_height,
+          renderOpts,
+          opts.limits.renderTimeoutMs,
+        )
       : Promise.resolve(blankRaster(transform.rasterized_width, transform.rasterized_height, renderOpts));
   const wordCount = result.words.lines.length;
   // Text-layer words stay packed until a stage reads them (page-words.ts); `words` keeps its place among the keys.

@@ -21,7 +21,17 @@
  * the patched file is. Anything that goes wrong returns null: the caller imports the patched module as before.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 /** The bytecode module's file name for a source with this stem and digest, under this Bun. */
@@ -58,7 +68,14 @@ async function build(source: string, file: string): Promise<void> {
   const dir = dirname(file);
   const out = mkdtempSync(join(dir, "build-"));
   try {
-    const result = await Bun.build({ entrypoints: [source], target: "bun", format: "cjs", bytecode: true, outdir: out, naming: basename(file) });
+    const result = await Bun.build({
+      entrypoints: [source],
+      target: "bun",
+      format: "cjs",
+      bytecode: true,
+      outdir: out,
+      naming: basename(file),
+    });
     if (!result.success) throw new Error(result.logs.map(String).join("; "));
     const built = join(out, basename(file));
     renameSync(`${built}.jsc`, `${file}.jsc`);
@@ -87,7 +104,8 @@ function removeOthers(file: string, stem: string): void {
   for (const name of readdirSync(dirname(file))) {
     const full = join(dirname(file), name);
     try {
-      if (name.startsWith("build-") && now - statSync(full).mtimeMs > 600_000) rmSync(full, { recursive: true, force: true });
+      if (name.startsWith("build-") && now - statSync(full).mtimeMs > 600_000)
+        rmSync(full, { recursive: true, force: true });
       if (!mine.test(name) || name.startsWith(keep) || now - statSync(full).mtimeMs <= OTHERS_KEPT_MS) continue;
       unlinkSync(full);
     } catch {
@@ -101,7 +119,12 @@ function removeOthers(file: string, stem: string): void {
  * `digest` MUST be the sha256 of the source's content, and `source` always the same file for that digest (see the
  * module comment; `loadSourceBytecode` otherwise). Null when that cannot be done here.
  */
-export async function loadPdfjsBytecode(source: string, digest: string, stem: string, dir: string): Promise<Record<string, unknown> | null> {
+export async function loadPdfjsBytecode(
+  source: string,
+  digest: string,
+  stem: string,
+  dir: string,
+): Promise<Record<string, unknown> | null> {
   const ready = loadBuiltBytecode(dir, stem, digest);
   if (ready) return ready;
   const file = join(dir, bytecodeName(stem, digest));

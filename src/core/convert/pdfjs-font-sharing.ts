@@ -76,7 +76,10 @@ function docprocTranslateShared(evaluator, preEvaluatedFont, dict) {
 class TranslatedFont {`;
 
 export const SHARED_FONTS: Patch[] = [
-  ["    this.translateFont(preEvaluatedFont).then(async translatedFont => {", "    docprocTranslateShared(this, preEvaluatedFont, font).then(async translatedFont => {"],
+  [
+    "    this.translateFont(preEvaluatedFont).then(async translatedFont => {",
+    "    docprocTranslateShared(this, preEvaluatedFont, font).then(async translatedFont => {",
+  ],
   ["class TranslatedFont {", HELPERS],
   // Document cleanup drops the by-reference cache; the by-content one goes with it.
   ["    this.fontCache.clear();\n", "    this.fontCache.clear();\n    this.fontCache.docprocByContent?.clear();\n"],

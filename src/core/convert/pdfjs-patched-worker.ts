@@ -11,7 +11,16 @@
  * missing anchor there costs speed, never correctness.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { applyPatches, SPEED_PATCHES, type Patch } from "./pdfjs-speed-patches.ts";
@@ -25,7 +34,10 @@ import { loadBuiltBytecode, loadPdfjsBytecode, loadSourceBytecode } from "./pdfj
  * Tested by test/core/hardening.test.ts (peak RSS of a CLI run on such a file).
  */
 const OBJECT_STREAM: Patch[] = [
-  ["    const nums = new Array(n);\n    const offsets = new Array(n);\n", "    const nums = [];\n    const offsets = [];\n"],
+  [
+    "    const nums = new Array(n);\n    const offsets = new Array(n);\n",
+    "    const nums = [];\n    const offsets = [];\n",
+  ],
   ["    const entries = new Array(n);\n", "    const entries = [];\n"],
 ];
 
@@ -55,7 +67,7 @@ const IMAGE_BITS: Patch[] = [
   [
     "    this.bpc = bitsPerComponent;\n    if (!this.imageMask) {",
     "    this.bpc = bitsPerComponent;\n" +
-      '    if (!Number.isInteger(bitsPerComponent) || bitsPerComponent < 1 || bitsPerComponent > 32) throw new FormatError(`Invalid bits per component: ${bitsPerComponent}`);\n' +
+      "    if (!Number.isInteger(bitsPerComponent) || bitsPerComponent < 1 || bitsPerComponent > 32) throw new FormatError(`Invalid bits per component: ${bitsPerComponent}`);\n" +
       "    if (!this.imageMask) {",
   ],
 ];
@@ -117,7 +129,10 @@ export async function loadPdfjsWorkerModule(): Promise<WorkerModule> {
   const known = recorded ? knownPatchedFile(recorded) : null;
   if (known) {
     try {
-      return { ...((await loadPdfjsBytecode(known, recorded!, STEM, privateDir())) ?? (await import(known))), glyphOffsets: true };
+      return {
+        ...((await loadPdfjsBytecode(known, recorded!, STEM, privateDir())) ?? (await import(known))),
+        glyphOffsets: true,
+      };
     } catch {
       // Removed by another version's worker meanwhile: patch again.
     }
@@ -135,7 +150,10 @@ export async function loadPdfjsWorkerModule(): Promise<WorkerModule> {
       removeStale(dirname(file), basename(file));
     }
     rememberPatchedFile(path, digest);
-    return { ...((await loadPdfjsBytecode(file, digest, STEM, privateDir())) ?? (await import(file))), glyphOffsets: true };
+    return {
+      ...((await loadPdfjsBytecode(file, digest, STEM, privateDir())) ?? (await import(file))),
+      glyphOffsets: true,
+    };
   } catch {
     return { ...(await import(path)), glyphOffsets: false }; // e.g. a read-only or foreign temp dir
   }
@@ -177,7 +195,8 @@ function rememberPatchedFile(path: string, digest: string): void {
     const recipe = recipeFile(path);
     writeAtomically(recipe, digest);
     for (const name of readdirSync(dirname(recipe))) {
-      if (name.startsWith("recipe.") && !name.endsWith(".tmp") && name !== basename(recipe)) unlinkSync(join(dirname(recipe), name));
+      if (name.startsWith("recipe.") && !name.endsWith(".tmp") && name !== basename(recipe))
+        unlinkSync(join(dirname(recipe), name));
     }
   } catch {
     // Best effort: without a recipe the next start patches again.

@@ -117,7 +117,9 @@ const NORMALIZE: Patch[] = [
   ],
 ];
 
-const ONE_CHUNK: Patch[] = [["        if (textContent.items.length >= sink.desiredSize) {\n", "        if (false) {\n"]];
+const ONE_CHUNK: Patch[] = [
+  ["        if (textContent.items.length >= sink.desiredSize) {\n", "        if (false) {\n"],
+];
 
 const SYNC_FONT: Patch[] = [
   [
@@ -201,7 +203,10 @@ export const TEXT_ONLY_FONTS: Patch[] = [
     "const font = new Font(fontName.name, fontFile, newProperties, this.options);",
     "const font = new Font(fontName.name, fontFile, newProperties, this.options, globalThis.docprocTextOnlyDocs?.has(this.idFactory.getDocId()) === true);",
   ],
-  ["  constructor(name, file, properties, evaluatorOptions) {\n", "  constructor(name, file, properties, evaluatorOptions, textOnly = false) {\n    this.textOnly = textOnly;\n"],
+  [
+    "  constructor(name, file, properties, evaluatorOptions) {\n",
+    "  constructor(name, file, properties, evaluatorOptions, textOnly = false) {\n    this.textOnly = textOnly;\n",
+  ],
   [
     "        if (glyphId >= 0 && glyphId < numGlyphs && hasGlyph(glyphId)) {\n          charCodeToGlyphId.set(charCode, glyphId);",
     "        if (!this.textOnly && glyphId >= 0 && glyphId < numGlyphs && hasGlyph(glyphId)) {\n          charCodeToGlyphId.set(charCode, glyphId);",
@@ -210,13 +215,22 @@ export const TEXT_ONLY_FONTS: Patch[] = [
     "    if (!properties.cssFontInfo) {\n      const newMapping = adjustMapping(charCodeToGlyphId, hasGlyph, glyphZeroId, this.toUnicode);",
     "    if (!properties.cssFontInfo && !this.textOnly) {\n      const newMapping = adjustMapping(charCodeToGlyphId, hasGlyph, glyphZeroId, this.toUnicode);",
   ],
-  ["      tables.name.data = createNameTable(name, namePrototype);", "      tables.name.data = this.textOnly ? null : createNameTable(name, namePrototype);"],
-  ["    const builder = new OpenTypeFileBuilder(header.version);", "    if (this.textOnly) return undefined;\n    const builder = new OpenTypeFileBuilder(header.version);"],
+  [
+    "      tables.name.data = createNameTable(name, namePrototype);",
+    "      tables.name.data = this.textOnly ? null : createNameTable(name, namePrototype);",
+  ],
+  [
+    "    const builder = new OpenTypeFileBuilder(header.version);",
+    "    if (this.textOnly) return undefined;\n    const builder = new OpenTypeFileBuilder(header.version);",
+  ],
   [
     "        return new Font(baseFontName, file, newProperties, this.options);",
     "        return new Font(baseFontName, file, newProperties, this.options, globalThis.docprocTextOnlyDocs?.has(this.idFactory.getDocId()) === true);",
   ],
-  ["    const mapping = font.getGlyphMapping(properties);\n", "    const mapping = font.getGlyphMapping(properties);\n    if (this.textOnly) return undefined;\n"],
+  [
+    "    const mapping = font.getGlyphMapping(properties);\n",
+    "    const mapping = font.getGlyphMapping(properties);\n    if (this.textOnly) return undefined;\n",
+  ],
 ];
 
 /**
@@ -261,7 +275,20 @@ const TO_UNICODE: Patch[] = [
 ];
 
 /** Groups of patches: each group is applied whole or not at all. */
-export const SPEED_PATCHES: Patch[][] = [TRANSFORM, BIDI, NORMALIZE, ONE_CHUNK, SYNC_FONT, FLAT_TEXT_STATE, UNICODE_RANGES, TEXT_ONLY_FONTS, TEXT_ONLY_IDENTITY, TO_UNICODE, LEXER, SHARED_FONTS];
+export const SPEED_PATCHES: Patch[][] = [
+  TRANSFORM,
+  BIDI,
+  NORMALIZE,
+  ONE_CHUNK,
+  SYNC_FONT,
+  FLAT_TEXT_STATE,
+  UNICODE_RANGES,
+  TEXT_ONLY_FONTS,
+  TEXT_ONLY_IDENTITY,
+  TO_UNICODE,
+  LEXER,
+  SHARED_FONTS,
+];
 
 /**
  * Applies `required` (all or nothing: null when one anchor is missing or repeated) and whichever `optional` groups
@@ -282,7 +309,8 @@ export function applyPatches(source: string, required: Patch[], optional: Patch[
   for (const group of optional) {
     const found = locate(group);
     // Overlapping anchors would make the edits ambiguous: such a group is left out.
-    if (found && found.every((f) => spots.every((s) => f.at + f.length <= s.at || s.at + s.length <= f.at))) pushAll(spots, found);
+    if (found && found.every((f) => spots.every((s) => f.at + f.length <= s.at || s.at + s.length <= f.at)))
+      pushAll(spots, found);
   }
   spots.sort((a, b) => a.at - b.at);
   const parts: string[] = [];

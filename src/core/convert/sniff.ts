@@ -68,7 +68,8 @@ export function sniffEInvoiceXml(data: Uint8Array): XmlSniff {
   const [prefix, local] = m[2] ? [m[1]!, m[2]] : ["", m[1]!];
   const attrs = m[3] ?? "";
   const nsAttr = prefix ? `xmlns:${prefix}` : "xmlns";
-  const ns = new RegExp(`(?:^|\\s)${nsAttr.replace(/[.-]/g, "\\$&")}\\s*=\\s*["']([^"']*)["']`).exec(attrs)?.[1] ?? null;
+  const ns =
+    new RegExp(`(?:^|\\s)${nsAttr.replace(/[.-]/g, "\\$&")}\\s*=\\s*["']([^"']*)["']`).exec(attrs)?.[1] ?? null;
   const known = EINVOICE_ROOTS[local];
   if (known && ns !== null && known.namespace.test(ns.trim())) return { syntax: known.syntax, root: local };
   const named = `root element <${m[1]}${m[2] ? `:${m[2]}` : ""}>${ns ? ` in ${ns}` : ""}`;

@@ -30,10 +30,23 @@ export function convertText(text: string, firstPageNumber: number, opts: Supplie
   if (parts.length > 1 && parts[parts.length - 1].trim() === "") parts.pop();
   const filename = opts.filename ?? "document.txt";
   const pages = parts.map((pageText, i) => textPage(pageText, i, firstPageNumber, opts.sourceFileIndex ?? 0, filename));
-  return { source_file_index: opts.sourceFileIndex ?? 0, filename, content_type: "text/plain", page_count: pages.length, pages, warnings: [] };
+  return {
+    source_file_index: opts.sourceFileIndex ?? 0,
+    filename,
+    content_type: "text/plain",
+    page_count: pages.length,
+    pages,
+    warnings: [],
+  };
 }
 
-function textPage(pageText: string, i: number, firstPageNumber: number, sourceFileIndex: number, filename: string): Page {
+function textPage(
+  pageText: string,
+  i: number,
+  firstPageNumber: number,
+  sourceFileIndex: number,
+  filename: string,
+): Page {
   const lines = pageText.split("\n").map((line) => expandTabs(line).trimEnd());
   const longest = Math.max(1, maxOf(lines.map((line) => line.length)));
   const fontSize = Math.min(
@@ -49,7 +62,12 @@ function textPage(pageText: string, i: number, firstPageNumber: number, sourceFi
     for (const match of line.matchAll(/\S+/g)) {
       const x1 = margin + match.index * advance;
       const y1 = margin + lineIndex * lineHeight;
-      const box: Box = [round2(x1), round2(y1), round2(x1 + match[0].length * advance), round2(y1 + fontSize * TEXT_SCALE)];
+      const box: Box = [
+        round2(x1),
+        round2(y1),
+        round2(x1 + match[0].length * advance),
+        round2(y1 + fontSize * TEXT_SCALE),
+      ];
       words.push({ text: match[0], confidence: 1, bounding_box: box, line: lineIndex + 1 });
     }
   });
@@ -64,18 +82,23 @@ function textPage(pageText: string, i: number, firstPageNumber: number, sourceFi
     words,
     text: lines.join("\n").replace(/\n+$/, ""),
     ocr_confidence: meanConfidence(words),
-    render: (o?: RenderOptions) => Promise.resolve(drawWords(transform.rasterized_width, transform.rasterized_height, words, o)),
+    render: (o?: RenderOptions) =>
+      Promise.resolve(drawWords(transform.rasterized_width, transform.rasterized_height, words, o)),
   };
 }
 
 function expandTabs(line: string): string {
-  return line.includes("\t") ? line.replace(/([^\t]*)\t/g, (_, before: string) => before + " ".repeat(8 - (before.length % 8))) : line;
+  return line.includes("\t")
+    ? line.replace(/([^\t]*)\t/g, (_, before: string) => before + " ".repeat(8 - (before.length % 8)))
+    : line;
 }
 
 const finite = z.number().finite();
 const OcrWordSchema = z.object({
   text: z.string().min(1),
-  bbox: z.tuple([finite, finite, finite, finite]).refine(([x1, y1, x2, y2]) => x1 <= x2 && y1 <= y2, "bbox must be [x1, y1, x2, y2] with x1 <= x2 and y1 <= y2"),
+  bbox: z
+    .tuple([finite, finite, finite, finite])
+    .refine(([x1, y1, x2, y2]) => x1 <= x2 && y1 <= y2, "bbox must be [x1, y1, x2, y2] with x1 <= x2 and y1 <= y2"),
   confidence: z.number().min(0).max(1).optional(),
 });
 const OcrPageSchema = z.object({
@@ -101,7 +124,11 @@ export function convertOcrData(data: OcrDataInput, firstPageNumber: number, opts
   const filename = opts.filename ?? valid.filename ?? "ocr-data.json";
   const sourceFileIndex = opts.sourceFileIndex ?? 0;
   const pages = valid.pages.map((p, i): Page => {
-    const words: Word[] = p.words.map((w) => ({ text: w.text, confidence: w.confidence ?? 1, bounding_box: clampBox(w.bbox, p.width, p.height) }));
+    const words: Word[] = p.words.map((w) => ({
+      text: w.text,
+      confidence: w.confidence ?? 1,
+      bounding_box: clampBox(w.bbox, p.width, p.height),
+    }));
     const text = orderWordsIntoLines(words);
     const transform = { ...makeTransform(p, "pixel", 1, p.dpi ?? null), rotation: p.rotation ?? 0 };
     return {
@@ -117,7 +144,14 @@ export function convertOcrData(data: OcrDataInput, firstPageNumber: number, opts
       render: (o?: RenderOptions) => Promise.resolve(drawWords(p.width, p.height, words, o)),
     };
   });
-  return { source_file_index: sourceFileIndex, filename, content_type: "application/json", page_count: pages.length, pages, warnings: [] };
+  return {
+    source_file_index: sourceFileIndex,
+    filename,
+    content_type: "application/json",
+    page_count: pages.length,
+    pages,
+    warnings: [],
+  };
 }
 
 function clampBox([x1, y1, x2, y2]: Box, width: number, height: number): Box {
@@ -137,14 +171,19 @@ function drawWords(width: number, height: number, words: Word[], o?: RenderOptio
   ctx.fillStyle = "#000000";
   ctx.textBaseline = "top";
   const family = drawFontFamily();
-  for (const { text, bounding_box: [x1, y1, x2, y2] } of words) {
+  for (const {
+    text,
+    bounding_box: [x1, y1, x2, y2],
+  } of words) {
     ctx.font = `${Math.max(1, Math.round((y2 - y1) * 0.9))}px ${family}`;
     ctx.fillText(text, x1, y1, Math.max(1, x2 - x1));
   }
   const rgba = ctx.getImageData(0, 0, width, height).data;
   const rgb = new Uint8Array(width * height * 3);
   for (let i = 0, j = 0; j < rgba.length; i += 3, j += 4) {
-    rgb[i] = rgba[j]; rgb[i + 1] = rgba[j + 1]; rgb[i + 2] = rgba[j + 2];
+    rgb[i] = rgba[j];
+    rgb[i + 1] = rgba[j + 1];
+    rgb[i + 2] = rgba[j + 2];
   }
   const raster: RasterImage = { data: rgb, width, height, channels: 3 };
   return o?.grayscale ? toGrayscale(raster) : raster;

@@ -50,20 +50,27 @@ export function appendWordsOfRun(out: Word[], run: TextRun, style: FontStyle | u
   const runLength = Math.hypot(a, b);
   const upLength = Math.hypot(c, d);
   if (runLength === 0 || upLength === 0) return;
-  const dirX = a / runLength, dirY = b / runLength; // baseline direction in user space
+  const dirX = a / runLength,
+    dirY = b / runLength; // baseline direction in user space
   const fontSize = run.height > 0 ? run.height : upLength;
-  const upX = (c / upLength) * fontSize, upY = (d / upLength) * fontSize; // one em "up" in user space
+  const upX = (c / upLength) * fontSize,
+    upY = (d / upLength) * fontSize; // one em "up" in user space
   const [ascent, descent] = fontMetrics(style);
   const [va, vb, vc, vd, ve, vf] = viewport;
   // Bounds of the four corners (start/end × ascent/descent), mapped through the viewport. Inlined: this runs once
   // per word of every born-digital page.
   const place = (text: string, s: number, t: number) => {
-    let x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity;
+    let x1 = Infinity,
+      y1 = Infinity,
+      x2 = -Infinity,
+      y2 = -Infinity;
     for (let k = 0; k < 4; k++) {
       const along = k < 2 ? s : t;
       const em = k % 2 === 0 ? ascent : descent;
-      const ux = e + dirX * along + upX * em, uy = f + dirY * along + upY * em;
-      const px = va * ux + vc * uy + ve, py = vb * ux + vd * uy + vf;
+      const ux = e + dirX * along + upX * em,
+        uy = f + dirY * along + upY * em;
+      const px = va * ux + vc * uy + ve,
+        py = vb * ux + vd * uy + vf;
       if (px < x1) x1 = px;
       if (px > x2) x2 = px;
       if (py < y1) y1 = py;
@@ -79,7 +86,8 @@ export function appendWordsOfRun(out: Word[], run: TextRun, style: FontStyle | u
   for (const [start, end] of wordSpans(chars)) {
     let s: number, t: number;
     if (measured) [s, t] = spanOf(measured, start, end);
-    else if (rtl) [s, t] = [run.width - offsets![end], run.width - offsets![start]]; // logical order, drawn right to left
+    else if (rtl)
+      [s, t] = [run.width - offsets![end], run.width - offsets![start]]; // logical order, drawn right to left
     else [s, t] = [offsets![start], offsets![end]];
     place(chars.slice(start, end).join(""), s, t);
   }
@@ -91,7 +99,11 @@ export function appendWordsOfRun(out: Word[], run: TextRun, style: FontStyle | u
  * glyphExtents + spanOf would give, and returns true; returns false, having placed nothing, for anything else
  * (the general path then decides).
  */
-function placeByGlyphs(str: string, glyphs: Array<string | number>, place: (text: string, s: number, t: number) => void): boolean {
+function placeByGlyphs(
+  str: string,
+  glyphs: Array<string | number>,
+  place: (text: string, s: number, t: number) => void,
+): boolean {
   const count = glyphs.length;
   if (count < 3) return false;
   // Pass 1 only checks, so that a late mismatch never leaves words half placed.
@@ -101,14 +113,19 @@ function placeByGlyphs(str: string, glyphs: Array<string | number>, place: (text
     if (code === 32 || (code >= 9 && code <= 13)) continue;
     if (code >= 0xd800 && code <= 0xdfff) return false;
     if (code > 127 && isSpace(str[i])) continue;
-    const unicode = glyphs[k], start = glyphs[k + 1], end = glyphs[k + 2];
-    if (k >= count || typeof unicode !== "string" || unicode.length !== 1 || unicode.charCodeAt(0) !== code) return false;
+    const unicode = glyphs[k],
+      start = glyphs[k + 1],
+      end = glyphs[k + 2];
+    if (k >= count || typeof unicode !== "string" || unicode.length !== 1 || unicode.charCodeAt(0) !== code)
+      return false;
     if (typeof start !== "number" || typeof end !== "number" || start !== start || end !== end) return false;
     k += 3;
   }
   if (k !== count) return false;
   k = 0;
-  let wordStart = -1, s = Infinity, t = -Infinity;
+  let wordStart = -1,
+    s = Infinity,
+    t = -Infinity;
   for (let i = 0; i <= str.length; i++) {
     const code = i < str.length ? str.charCodeAt(i) : 32;
     if (code === 32 || (code >= 9 && code <= 13) || (code > 127 && isSpace(str[i]))) {
@@ -122,9 +139,11 @@ function placeByGlyphs(str: string, glyphs: Array<string | number>, place: (text
       continue;
     }
     if (wordStart < 0) wordStart = i;
-    const g0 = glyphs[k + 1] as number, g1 = glyphs[k + 2] as number;
+    const g0 = glyphs[k + 1] as number,
+      g1 = glyphs[k + 2] as number;
     k += 3;
-    const lo = Math.min(g0, g1), hi = Math.max(g0, g1);
+    const lo = Math.min(g0, g1),
+      hi = Math.max(g0, g1);
     if (lo < s) s = lo;
     if (hi > t) t = hi;
   }
@@ -152,14 +171,17 @@ function alignGlyphs(chars: string[], glyphs: Array<string | number>, reversed: 
   for (let k = 0; k < count; k++) {
     const g = reversed ? count - 1 - k : k;
     const unicode = String(glyphs[g * 3]);
-    const start = Number(glyphs[g * 3 + 1]), end = Number(glyphs[g * 3 + 2]);
+    const start = Number(glyphs[g * 3 + 1]),
+      end = Number(glyphs[g * 3 + 2]);
     while (p < chars.length && isSpace(chars[p])) p++;
     // Fast path: one glyph, one char (nearly always). Otherwise compare with the NFKC form pdf.js may have output.
     if (unicode === chars[p]) {
       set(p++, start, end);
       continue;
     }
-    const form = [unicode, unicode.normalize("NFKC")].map((u) => Array.from(u).filter((ch) => !isSpace(ch))).find((c) => c.every((ch, i) => chars[p + i] === ch));
+    const form = [unicode, unicode.normalize("NFKC")]
+      .map((u) => Array.from(u).filter((ch) => !isSpace(ch)))
+      .find((c) => c.every((ch, i) => chars[p + i] === ch));
     if (!form) return null;
     for (let i = 0; i < form.length; i++) {
       // A ligature glyph ("ﬁ" → "fi") shares its advance between its chars.
@@ -179,9 +201,11 @@ function isSpace(ch: string | undefined): boolean {
 }
 
 function spanOf(extents: Float64Array, start: number, end: number): [number, number] {
-  let s = Infinity, t = -Infinity;
+  let s = Infinity,
+    t = -Infinity;
   for (let i = start; i < end; i++) {
-    const a = extents[2 * i], b = extents[2 * i + 1];
+    const a = extents[2 * i],
+      b = extents[2 * i + 1];
     if (a !== a) continue; // NaN: a space
     if (a < s) s = a;
     if (b > t) t = b;
@@ -239,7 +263,9 @@ export interface TextLayerVerdict {
  * Leader runs of dots, dashes or underscores are left out of the count.
  */
 export function judgeTextLayer(words: Word[]): TextLayerVerdict {
-  let total = 0, alnum = 0, bad = 0;
+  let total = 0,
+    alnum = 0,
+    bad = 0;
   for (const word of words) {
     const text = word.text;
     // Code point by code point (as for…of would go, without its iterator objects).
@@ -248,7 +274,10 @@ export function judgeTextLayer(words: Word[]): TextLayerVerdict {
       const code = text.charCodeAt(i);
       if (code < 128) {
         // Leader runs ("Total ........ 12,00", "Name ______") are layout, not text: they don't count at all.
-        if ((code === 46 || code === 95 || code === 45) && (text.charCodeAt(i - 1) === code || text.charCodeAt(i + 1) === code)) {
+        if (
+          (code === 46 || code === 95 || code === 45) &&
+          (text.charCodeAt(i - 1) === code || text.charCodeAt(i + 1) === code)
+        ) {
           total--;
           continue;
         }
@@ -265,7 +294,9 @@ export function judgeTextLayer(words: Word[]): TextLayerVerdict {
     }
   }
   if (total === 0 || alnum === 0) return { usable: false, alnum, reason: "no text layer" };
-  if (bad / total > 0.1) return { usable: false, alnum, reason: `text layer has ${bad} unmappable characters of ${total}` };
-  if (alnum / total < 0.5) return { usable: false, alnum, reason: `text layer is mostly symbols (${alnum} letters/digits of ${total})` };
+  if (bad / total > 0.1)
+    return { usable: false, alnum, reason: `text layer has ${bad} unmappable characters of ${total}` };
+  if (alnum / total < 0.5)
+    return { usable: false, alnum, reason: `text layer is mostly symbols (${alnum} letters/digits of ${total})` };
   return { usable: true, alnum };
 }

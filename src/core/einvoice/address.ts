@@ -14,11 +14,63 @@ export interface ParsedAddress {
 }
 
 const LANGS = ["en", "de", "fr", "nl", "es", "it", "pl", "pt"];
-const EXTRA: Record<string, string> = { uk: "GB", "great britain": "GB", england: "GB", usa: "US", "u.s.a.": "US", "united states of america": "US", holland: "NL", deu: "DE", fra: "FR", nld: "NL", aut: "AT", che: "CH", bel: "BE", ita: "IT", esp: "ES", gbr: "GB", pol: "PL", lux: "LU", dnk: "DK", swe: "SE" };
+const EXTRA: Record<string, string> = {
+  uk: "GB",
+  "great britain": "GB",
+  england: "GB",
+  usa: "US",
+  "u.s.a.": "US",
+  "united states of america": "US",
+  holland: "NL",
+  deu: "DE",
+  fra: "FR",
+  nld: "NL",
+  aut: "AT",
+  che: "CH",
+  bel: "BE",
+  ita: "IT",
+  esp: "ES",
+  gbr: "GB",
+  pol: "PL",
+  lux: "LU",
+  dnk: "DK",
+  swe: "SE",
+};
 /** Region codes that are no ISO 3166-1 country (any more): groupings, private use, withdrawn codes. */
-const NOT_COUNTRIES = new Set(["EU", "EZ", "UN", "ZZ", "QO", "XA", "XB", "UK", "YU", "AN", "SU", "CS", "DD", "FX", "BU", "TP", "ZR", "NT", "DY", "HV", "RH", "VD", "YD"]);
+const NOT_COUNTRIES = new Set([
+  "EU",
+  "EZ",
+  "UN",
+  "ZZ",
+  "QO",
+  "XA",
+  "XB",
+  "UK",
+  "YU",
+  "AN",
+  "SU",
+  "CS",
+  "DD",
+  "FX",
+  "BU",
+  "TP",
+  "ZR",
+  "NT",
+  "DY",
+  "HV",
+  "RH",
+  "VD",
+  "YD",
+]);
 
-const fold = (s: string): string => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/^the\s+/, "").replace(/[.\s]+$/, "").trim();
+const fold = (s: string): string =>
+  s
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/^the\s+/, "")
+    .replace(/[.\s]+$/, "")
+    .trim();
 
 let names: Map<string, string> | null = null;
 function countryNames(): Map<string, string> {
@@ -59,7 +111,8 @@ export function countryOfVatId(vatId: string): string | undefined {
 }
 
 // "12345 City", "D-12345 City", "1234 AB City" (NL), "00-950 City" (PL), "SW1A 1AA City" (UK).
-const POST_FIRST = /^(?:[A-Z]{1,2}-)?(\d{4}\s?[A-Z]{2}(?=\s)|\d{4,5}|\d{2}-\d{3}|\d{3}\s\d{2}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\s+(\p{L}.*)$/u;
+const POST_FIRST =
+  /^(?:[A-Z]{1,2}-)?(\d{4}\s?[A-Z]{2}(?=\s)|\d{4,5}|\d{2}-\d{3}|\d{3}\s\d{2}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\s+(\p{L}.*)$/u;
 // "City 12345", "City, ST 12345" handled as "ST 12345": US and UK styles that put the code last.
 const POST_LAST = /^(\p{L}[\p{L} .'-]*?)\s+(?:[A-Z]{2}\s+)?(\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})$/u;
 
@@ -67,7 +120,10 @@ const POST_LAST = /^(\p{L}[\p{L} .'-]*?)\s+(?:[A-Z]{2}\s+)?(\d{5}(?:-\d{4})?|[A-
 const STATE_ZIP = /^([A-Z]{2})\s+(\d{5}(?:-\d{4})?)$/;
 
 export function parseAddress(text: string): ParsedAddress {
-  const parts = text.split(/\s*(?:,|\n|;|\|)\s*/).map((p) => p.trim()).filter(Boolean);
+  const parts = text
+    .split(/\s*(?:,|\n|;|\|)\s*/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   const result: ParsedAddress = { lines: [] };
   const last = parts[parts.length - 1];
   if (parts.length > 1 && last && countryCode(last)) {
@@ -77,7 +133,12 @@ export function parseAddress(text: string): ParsedAddress {
   const at = parts.findIndex((p) => POST_FIRST.test(p) || POST_LAST.test(p) || STATE_ZIP.test(p));
   const stateZip = at > 0 ? STATE_ZIP.exec(parts[at]!) : null;
   if (stateZip) {
-    Object.assign(result, { subdivision: stateZip[1], postcode: stateZip[2], city: parts[at - 1], lines: parts.slice(0, at - 1) });
+    Object.assign(result, {
+      subdivision: stateZip[1],
+      postcode: stateZip[2],
+      city: parts[at - 1],
+      lines: parts.slice(0, at - 1),
+    });
   } else if (at >= 0) {
     const p = parts[at]!;
     const first = POST_FIRST.exec(p);

@@ -44,14 +44,32 @@ export interface PickContext {
   values: Record<string, string>;
 }
 
-const bt = (id: string, name: string, ubl: BtDef["ubl"], cii: BtDef["cii"], extra: Partial<BtDef> = {}): BtDef => ({ id, name, ubl, cii, ...extra });
-const date = (id: string, name: string, ubl: BtDef["ubl"], cii: BtDef["cii"], extra: Partial<BtDef> = {}): BtDef => bt(id, name, ubl, cii, { kind: "date", ...extra });
-const amount = (id: string, name: string, ubl: string, cii: string, extra: Partial<BtDef> = {}): BtDef => bt(id, name, ubl, cii, { kind: "amount", ...extra });
-const group = (id: string, name: string, repeat: boolean, ubl: BgDef["ubl"], cii: BgDef["cii"], bts: BtDef[], groups: BgDef[] = [], pick?: BgDef["pick"]): BgDef => ({ id, name, repeat, ubl, cii, bts, groups, pick });
+const bt = (id: string, name: string, ubl: BtDef["ubl"], cii: BtDef["cii"], extra: Partial<BtDef> = {}): BtDef => ({
+  id,
+  name,
+  ubl,
+  cii,
+  ...extra,
+});
+const date = (id: string, name: string, ubl: BtDef["ubl"], cii: BtDef["cii"], extra: Partial<BtDef> = {}): BtDef =>
+  bt(id, name, ubl, cii, { kind: "date", ...extra });
+const amount = (id: string, name: string, ubl: string, cii: string, extra: Partial<BtDef> = {}): BtDef =>
+  bt(id, name, ubl, cii, { kind: "amount", ...extra });
+const group = (
+  id: string,
+  name: string,
+  repeat: boolean,
+  ubl: BgDef["ubl"],
+  cii: BgDef["cii"],
+  bts: BtDef[],
+  groups: BgDef[] = [],
+  pick?: BgDef["pick"],
+): BgDef => ({ id, name, repeat, ubl, cii, bts, groups, pick });
 
 /** With a scheme the CII identifier is a GlobalID, without it an ID. */
 const byScheme = (scheme: string) => (c: PickContext) => (c.syntax === "CII" && c.values[scheme] !== undefined ? 1 : 0);
-const ibanLike = (c: PickContext) => (/^[A-Z]{2}\d{2}[A-Z0-9]{8,30}$/.test((c.values["BT-84"] ?? "").replace(/\s/g, "")) ? 0 : 1);
+const ibanLike = (c: PickContext) =>
+  /^[A-Z]{2}\d{2}[A-Z0-9]{8,30}$/.test((c.values["BT-84"] ?? "").replace(/\s/g, "")) ? 0 : 1;
 const creditPick = (c: PickContext) => (c.credit ? 1 : 0);
 
 const SETTLEMENT = "rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement";
@@ -62,7 +80,15 @@ const CII_DATE = "udt:DateTimeString";
 
 /** A postal address group; `ids` are the BT numbers of line 1, line 2, line 3, city, post code, subdivision, country. */
 function address(id: string, name: string, ubl: string, cii: string, ids: number[]): BgDef {
-  const [l1, l2, l3, city, post, sub, country] = ids.map((n) => `BT-${n}`) as [string, string, string, string, string, string, string];
+  const [l1, l2, l3, city, post, sub, country] = ids.map((n) => `BT-${n}`) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   return group(id, name, false, { el: ubl }, { el: cii }, [
     bt(l1, "Address line 1", "cbc:StreetName", "ram:LineOne"),
     bt(l2, "Address line 2", "cbc:AdditionalStreetName", "ram:LineTwo"),
@@ -84,38 +110,161 @@ function contact(id: string, name: string, ids: number[]): BgDef {
 }
 
 /** Seller (BG-4) and buyer (BG-7) share their shape; `n` are the BT numbers in the order of the standard. */
-function party(id: string, name: string, ubl: string, cii: string, n: { name: number; trading: number; id: number; legal: number; vat: number; legalInfo?: number; address: [string, number[]]; contact: [string, number[]]; endpoint: number; ids: boolean }): BgDef {
+function party(
+  id: string,
+  name: string,
+  ubl: string,
+  cii: string,
+  n: {
+    name: number;
+    trading: number;
+    id: number;
+    legal: number;
+    vat: number;
+    legalInfo?: number;
+    address: [string, number[]];
+    contact: [string, number[]];
+    endpoint: number;
+    ids: boolean;
+  },
+): BgDef {
   const B = (x: number) => `BT-${x}`;
   const ident = bt(B(n.id), "Identifier", "cbc:ID", ".");
   const scheme = bt(`${B(n.id)}-1`, "Identifier scheme", "cbc:ID/@schemeID", "@schemeID");
-  const ids = group(`${id}-ID`, `${name} identifiers`, true, { el: "cac:PartyIdentification[cbc:ID/@schemeID!='SEPA']" }, { el: ["ram:ID", "ram:GlobalID"] }, [ident, scheme], [], byScheme(`${B(n.id)}-1`));
-  return group(id, name, false, { el: ubl }, { el: cii }, [
-    bt(B(n.name), `${name} name`, "cac:PartyLegalEntity/cbc:RegistrationName", "ram:Name"),
-    bt(B(n.trading), `${name} trading name`, "cac:PartyName/cbc:Name", "ram:SpecifiedLegalOrganization/ram:TradingBusinessName"),
-    bt(B(n.legal), `${name} legal registration identifier`, "cac:PartyLegalEntity/cbc:CompanyID", "ram:SpecifiedLegalOrganization/ram:ID"),
-    bt(`${B(n.legal)}-1`, "Legal registration scheme", "cac:PartyLegalEntity/cbc:CompanyID/@schemeID", "ram:SpecifiedLegalOrganization/ram:ID/@schemeID"),
-    bt(B(n.vat), `${name} VAT identifier`, "cac:PartyTaxScheme[cac:TaxScheme/cbc:ID='VAT']/cbc:CompanyID", "ram:SpecifiedTaxRegistration[ram:ID/@schemeID='VA']/ram:ID"),
-    ...(n.legalInfo ? [bt(B(n.legalInfo), "Seller additional legal information", "cac:PartyLegalEntity/cbc:CompanyLegalForm", "ram:Description"), bt("BT-32", "Seller tax registration identifier", "cac:PartyTaxScheme[cac:TaxScheme/cbc:ID!='VAT':'FC']/cbc:CompanyID", "ram:SpecifiedTaxRegistration[ram:ID/@schemeID='FC']/ram:ID")] : []),
-    bt(B(n.endpoint), `${name} electronic address`, "cbc:EndpointID", "ram:URIUniversalCommunication/ram:URIID"),
-    bt(`${B(n.endpoint)}-1`, "Electronic address scheme", "cbc:EndpointID/@schemeID", "ram:URIUniversalCommunication/ram:URIID/@schemeID"),
-  ], [ids, address(n.address[0], `${name} postal address`, "cac:PostalAddress", "ram:PostalTradeAddress", n.address[1]), contact(n.contact[0], `${name} contact`, n.contact[1])]);
+  const ids = group(
+    `${id}-ID`,
+    `${name} identifiers`,
+    true,
+    { el: "cac:PartyIdentification[cbc:ID/@schemeID!='SEPA']" },
+    { el: ["ram:ID", "ram:GlobalID"] },
+    [ident, scheme],
+    [],
+    byScheme(`${B(n.id)}-1`),
+  );
+  return group(
+    id,
+    name,
+    false,
+    { el: ubl },
+    { el: cii },
+    [
+      bt(B(n.name), `${name} name`, "cac:PartyLegalEntity/cbc:RegistrationName", "ram:Name"),
+      bt(
+        B(n.trading),
+        `${name} trading name`,
+        "cac:PartyName/cbc:Name",
+        "ram:SpecifiedLegalOrganization/ram:TradingBusinessName",
+      ),
+      bt(
+        B(n.legal),
+        `${name} legal registration identifier`,
+        "cac:PartyLegalEntity/cbc:CompanyID",
+        "ram:SpecifiedLegalOrganization/ram:ID",
+      ),
+      bt(
+        `${B(n.legal)}-1`,
+        "Legal registration scheme",
+        "cac:PartyLegalEntity/cbc:CompanyID/@schemeID",
+        "ram:SpecifiedLegalOrganization/ram:ID/@schemeID",
+      ),
+      bt(
+        B(n.vat),
+        `${name} VAT identifier`,
+        "cac:PartyTaxScheme[cac:TaxScheme/cbc:ID='VAT']/cbc:CompanyID",
+        "ram:SpecifiedTaxRegistration[ram:ID/@schemeID='VA']/ram:ID",
+      ),
+      ...(n.legalInfo
+        ? [
+            bt(
+              B(n.legalInfo),
+              "Seller additional legal information",
+              "cac:PartyLegalEntity/cbc:CompanyLegalForm",
+              "ram:Description",
+            ),
+            bt(
+              "BT-32",
+              "Seller tax registration identifier",
+              "cac:PartyTaxScheme[cac:TaxScheme/cbc:ID!='VAT':'FC']/cbc:CompanyID",
+              "ram:SpecifiedTaxRegistration[ram:ID/@schemeID='FC']/ram:ID",
+            ),
+          ]
+        : []),
+      bt(B(n.endpoint), `${name} electronic address`, "cbc:EndpointID", "ram:URIUniversalCommunication/ram:URIID"),
+      bt(
+        `${B(n.endpoint)}-1`,
+        "Electronic address scheme",
+        "cbc:EndpointID/@schemeID",
+        "ram:URIUniversalCommunication/ram:URIID/@schemeID",
+      ),
+    ],
+    [
+      ids,
+      address(n.address[0], `${name} postal address`, "cac:PostalAddress", "ram:PostalTradeAddress", n.address[1]),
+      contact(n.contact[0], `${name} contact`, n.contact[1]),
+    ],
+  );
 }
 
-function allowanceCharge(id: string, name: string, charge: boolean, first: number, ubl: { base?: string }, cii: { base?: string }, withVat: boolean): BgDef {
+function allowanceCharge(
+  id: string,
+  name: string,
+  charge: boolean,
+  first: number,
+  ubl: { base?: string },
+  cii: { base?: string },
+  withVat: boolean,
+): BgDef {
   const B = (k: number) => `BT-${first + k}`;
   const flag = charge ? "true" : "false";
   const vat = withVat
-    ? [bt(B(3), "VAT category code", `${UBL_VAT_CATEGORY}/cbc:ID`, "ram:CategoryTradeTax[!ram:TypeCode='VAT']/ram:CategoryCode"), bt(B(4), "VAT rate", `${UBL_VAT_CATEGORY}/cbc:Percent`, "ram:CategoryTradeTax[!ram:TypeCode='VAT']/ram:RateApplicablePercent")]
+    ? [
+        bt(
+          B(3),
+          "VAT category code",
+          `${UBL_VAT_CATEGORY}/cbc:ID`,
+          "ram:CategoryTradeTax[!ram:TypeCode='VAT']/ram:CategoryCode",
+        ),
+        bt(
+          B(4),
+          "VAT rate",
+          `${UBL_VAT_CATEGORY}/cbc:Percent`,
+          "ram:CategoryTradeTax[!ram:TypeCode='VAT']/ram:RateApplicablePercent",
+        ),
+      ]
     : [];
   const k = withVat ? 2 : 0;
-  return group(id, name, true, { ...ubl, el: `cac:AllowanceCharge[cbc:ChargeIndicator='${flag}']` }, { ...cii, el: `ram:SpecifiedTradeAllowanceCharge[ram:ChargeIndicator/udt:Indicator='${flag}']` }, [
-    amount(B(0), "Amount", "cbc:Amount", "ram:ActualAmount"),
-    amount(B(1), "Base amount", "cbc:BaseAmount", "ram:BasisAmount"),
-    bt(B(2), "Percentage", "cbc:MultiplierFactorNumeric", "ram:CalculationPercent"),
-    ...vat,
-    bt(B(3 + k), "Reason", "cbc:AllowanceChargeReason", "ram:Reason"),
-    bt(B(4 + k), "Reason code", "cbc:AllowanceChargeReasonCode", "ram:ReasonCode"),
-  ]);
+  return group(
+    id,
+    name,
+    true,
+    { ...ubl, el: `cac:AllowanceCharge[cbc:ChargeIndicator='${flag}']` },
+    { ...cii, el: `ram:SpecifiedTradeAllowanceCharge[ram:ChargeIndicator/udt:Indicator='${flag}']` },
+    [
+      amount(B(0), "Amount", "cbc:Amount", "ram:ActualAmount"),
+      amount(B(1), "Base amount", "cbc:BaseAmount", "ram:BasisAmount"),
+      bt(B(2), "Percentage", "cbc:MultiplierFactorNumeric", "ram:CalculationPercent"),
+      ...vat,
+      bt(B(3 + k), "Reason", "cbc:AllowanceChargeReason", "ram:Reason"),
+      bt(B(4 + k), "Reason code", "cbc:AllowanceChargeReasonCode", "ram:ReasonCode"),
+    ],
+  );
 }
 
-export { SETTLEMENT, AGREEMENT, DELIVERY, UBL_VAT_CATEGORY, CII_DATE, bt, date, amount, group, address, contact, party, allowanceCharge, byScheme, ibanLike, creditPick };
+export {
+  SETTLEMENT,
+  AGREEMENT,
+  DELIVERY,
+  UBL_VAT_CATEGORY,
+  CII_DATE,
+  bt,
+  date,
+  amount,
+  group,
+  address,
+  contact,
+  party,
+  allowanceCharge,
+  byScheme,
+  ibanLike,
+  creditPick,
+};

@@ -19,14 +19,22 @@ function rows(g: BgDef, out: string[]): void {
     out.push(`| **${g.id}**${g.repeat ? " (repeats)" : ""} | **${g.name}** | ${el(g.ubl)} | ${el(g.cii)} |`);
   }
   for (const bt of g.bts as BtDef[]) {
-    const note = bt.kind === "date" ? " (date)" : bt.codes ? ` (codes UBL↔CII: ${bt.codes.map(([u, c]) => `${u}↔${c}`).join(", ")})` : "";
+    const note =
+      bt.kind === "date"
+        ? " (date)"
+        : bt.codes
+          ? ` (codes UBL↔CII: ${bt.codes.map(([u, c]) => `${u}↔${c}`).join(", ")})`
+          : "";
     out.push(`| ${bt.id} | ${bt.name}${note} | ${paths(bt.ubl)} | ${paths(bt.cii)} |`);
   }
   for (const sub of g.groups) rows(sub, out);
 }
 
 export function btMappingMarkdown(): string {
-  const out = ["| Term | Name | UBL 2.1 (relative to the group) | CII D16B (relative to the group) |", "|---|---|---|---|"];
+  const out = [
+    "| Term | Name | UBL 2.1 (relative to the group) | CII D16B (relative to the group) |",
+    "|---|---|---|---|",
+  ];
   rows(INVOICE, out);
   return out.join("\n");
 }

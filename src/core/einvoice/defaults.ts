@@ -24,6 +24,10 @@ export function defaultablePaths(): Record<string, string[]> {
 /** Throws `invalid_settings` naming the keys that cannot take a default. */
 export function checkDefaults(defaults: Record<string, string>): void {
   const unknown = Object.keys(defaults).filter((k) => !defaultablePaths()[k]);
-  if (unknown.length) throw new DocprocError("invalid_settings", `options.defaults: ${unknown.join(", ")} cannot be given a default (unknown BT, or a term of lines, notes or repeated identifiers)`, { stage: "export" });
+  if (unknown.length)
+    throw new DocprocError(
+      "invalid_settings",
+      `options.defaults: ${unknown.join(", ")} cannot be given a default (unknown BT, or a term of lines, notes or repeated identifiers)`,
+      { stage: "export" },
+    );
 }
-

@@ -69,10 +69,21 @@ export async function makeFacturX(pdfBytes: Uint8Array, xml: string, o: FacturXO
     afRelationship: AFRelationship.Alternative,
   });
   const ctx = pdf.context;
-  const metadata = ctx.stream(new TextEncoder().encode(xmp({ title: o.title, producer, date: xmpDate(now), conformance: o.conformance ?? "EN 16931" })), { Type: "Metadata", Subtype: "XML" });
+  const metadata = ctx.stream(
+    new TextEncoder().encode(
+      xmp({ title: o.title, producer, date: xmpDate(now), conformance: o.conformance ?? "EN 16931" }),
+    ),
+    { Type: "Metadata", Subtype: "XML" },
+  );
   pdf.catalog.set(PDFName.of("Metadata"), ctx.register(metadata));
   const icc = ctx.register(ctx.stream(srgbIccProfile(), { N: 3 }));
-  const intent = ctx.obj({ Type: "OutputIntent", S: "GTS_PDFA1", OutputConditionIdentifier: PDFHexString.fromText("sRGB"), Info: PDFHexString.fromText("sRGB IEC61966-2.1"), DestOutputProfile: icc });
+  const intent = ctx.obj({
+    Type: "OutputIntent",
+    S: "GTS_PDFA1",
+    OutputConditionIdentifier: PDFHexString.fromText("sRGB"),
+    Info: PDFHexString.fromText("sRGB IEC61966-2.1"),
+    DestOutputProfile: icc,
+  });
   pdf.catalog.set(PDFName.of("OutputIntents"), ctx.obj([ctx.register(intent)]));
   // PDF/A needs a file identifier; derived from the content so the same input gives the same file.
   const id = createHash("md5").update(pdfBytes).update(xmlBytes).update(now.toISOString()).digest("hex");

@@ -14,7 +14,8 @@ export function toNumber(v: unknown): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-const round = (n: number, places: number) => Math.round((n + Math.sign(n) * Number.EPSILON) * 10 ** places) / 10 ** places;
+const round = (n: number, places: number) =>
+  Math.round((n + Math.sign(n) * Number.EPSILON) * 10 ** places) / 10 ** places;
 /** Two decimals, as EN 16931 wants amounts (BR-DEC-*). */
 export const money = (n: number): string => round(n, 2).toFixed(2);
 /** Up to four decimals without trailing zeros (quantities, prices). */
@@ -59,7 +60,9 @@ export function vatBreakdown(data: BtNode, notes: string[]): void {
   } else if (b["BT-118"] && b["BT-118"] !== "O") {
     b["BT-119"] ??= "0";
   } else if (!b["BT-118"]) {
-    notes.push("no VAT on the document: its VAT category (BT-118: Z, E, AE, K, G or O) cannot be told from the amounts");
+    notes.push(
+      "no VAT on the document: its VAT category (BT-118: Z, E, AE, K, G or O) cannot be told from the amounts",
+    );
   }
 }
 
@@ -71,7 +74,8 @@ interface Line {
 }
 
 function lineOf(row: Record<string, FieldValue>): Line | null {
-  const description = typeof row.description === "string" && row.description.trim() ? row.description.trim() : undefined;
+  const description =
+    typeof row.description === "string" && row.description.trim() ? row.description.trim() : undefined;
   let quantity = abs(toNumber(row.quantity));
   let price = abs(toNumber(row.unit_price));
   let amount = abs(toNumber(row.amount));
@@ -97,9 +101,14 @@ export function lineItems(data: BtNode, value: FieldValue | undefined, documentT
   const breakdown = data.groups["BG-23"]?.[0]?.values ?? {};
   const rows = Array.isArray(value) ? value.map(lineOf) : [];
   let lines = rows.filter((l): l is Line => l !== null);
-  const sum = round(lines.reduce((s, l) => s + l.amount, 0), 2);
+  const sum = round(
+    lines.reduce((s, l) => s + l.amount, 0),
+    2,
+  );
   if (lines.length && (lines.length !== rows.length || Math.abs(sum - net) >= 0.005)) {
-    notes.push(`the line items add up to ${money(sum)}, not to the net total ${money(net)}: one summary line written instead`);
+    notes.push(
+      `the line items add up to ${money(sum)}, not to the net total ${money(net)}: one summary line written instead`,
+    );
     lines = [];
   }
   if (!lines.length) {
@@ -107,7 +116,13 @@ export function lineItems(data: BtNode, value: FieldValue | undefined, documentT
     lines = [{ description: label, quantity: 1, price: net, amount: net }];
   }
   data.groups["BG-25"] = lines.map((l, i) => {
-    const values: Record<string, string> = { "BT-126": String(i + 1), "BT-129": decimal(l.quantity), "BT-130": "C62", "BT-131": money(l.amount), "BT-146": decimal(round(l.price, 4)) };
+    const values: Record<string, string> = {
+      "BT-126": String(i + 1),
+      "BT-129": decimal(l.quantity),
+      "BT-130": "C62",
+      "BT-131": money(l.amount),
+      "BT-146": decimal(round(l.price, 4)),
+    };
     if (l.description) values["BT-153"] = l.description;
     if (breakdown["BT-118"]) values["BT-151"] = breakdown["BT-118"];
     if (breakdown["BT-119"] !== undefined) values["BT-152"] = breakdown["BT-119"];

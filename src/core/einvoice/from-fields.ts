@@ -36,9 +36,21 @@ export const FIELD_BTS: Array<{ field: string; bt: string; path: string[]; kind?
 ];
 
 /** Address fields and the address group they fill. */
-const ADDRESS_FIELDS: Array<{ field: string; path: string[]; bts: [string, string, string, string, string, string, string] }> = [
-  { field: "vendor_address", path: ["BG-4", "BG-5"], bts: ["BT-35", "BT-36", "BT-162", "BT-37", "BT-38", "BT-39", "BT-40"] },
-  { field: "customer_address", path: ["BG-7", "BG-8"], bts: ["BT-50", "BT-51", "BT-163", "BT-52", "BT-53", "BT-54", "BT-55"] },
+const ADDRESS_FIELDS: Array<{
+  field: string;
+  path: string[];
+  bts: [string, string, string, string, string, string, string];
+}> = [
+  {
+    field: "vendor_address",
+    path: ["BG-4", "BG-5"],
+    bts: ["BT-35", "BT-36", "BT-162", "BT-37", "BT-38", "BT-39", "BT-40"],
+  },
+  {
+    field: "customer_address",
+    path: ["BG-7", "BG-8"],
+    bts: ["BT-50", "BT-51", "BT-163", "BT-52", "BT-53", "BT-54", "BT-55"],
+  },
 ];
 
 const str = (v: FieldValue | undefined): string | undefined => {
@@ -58,7 +70,8 @@ function normalised(kind: string | undefined, value: string): string {
 }
 
 function sameValue(kind: string | undefined, a: string, b: string): boolean {
-  if (kind === "amount") return toNumber(a) !== null && Math.abs(Math.abs(toNumber(a)!) - Math.abs(toNumber(b) ?? NaN)) < 0.005;
+  if (kind === "amount")
+    return toNumber(a) !== null && Math.abs(Math.abs(toNumber(a)!) - Math.abs(toNumber(b) ?? NaN)) < 0.005;
   if (kind === "id") return normalised(kind, a) === normalised(kind, b);
   return a.trim() === b.trim();
 }
@@ -149,7 +162,12 @@ export interface SourceInvoice {
  * The model for `doc`: `source` is the e-invoice it came as (null for any other document). `defaults` (BT id →
  * value, from the profile) fill what the document leaves empty.
  */
-export function modelOfDocument(doc: DocumentResult, source: SourceInvoice | null, defaults: Record<string, string> = {}, defaultPaths: Record<string, string[]> = {}): BuiltModel {
+export function modelOfDocument(
+  doc: DocumentResult,
+  source: SourceInvoice | null,
+  defaults: Record<string, string> = {},
+  defaultPaths: Record<string, string[]> = {},
+): BuiltModel {
   const notes: string[] = [];
   if (source) {
     const data = structuredClone(source.data);

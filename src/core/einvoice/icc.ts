@@ -29,7 +29,22 @@ function curve(gamma: number): number[] {
 }
 function desc(s: string): number[] {
   // textDescriptionType: ASCII part, then empty Unicode and ScriptCode parts.
-  return [...ascii("desc"), 0, 0, 0, 0, ...u32(s.length + 1), ...ascii(s), 0, ...u32(0), ...u32(0), 0, 0, 0, ...new Array(67).fill(0)];
+  return [
+    ...ascii("desc"),
+    0,
+    0,
+    0,
+    0,
+    ...u32(s.length + 1),
+    ...ascii(s),
+    0,
+    ...u32(0),
+    ...u32(0),
+    0,
+    0,
+    0,
+    ...new Array(67).fill(0),
+  ];
 }
 function textType(s: string): number[] {
   return [...ascii("text"), 0, 0, 0, 0, ...ascii(s), 0];
@@ -63,11 +78,32 @@ export function srgbIccProfile(): Uint8Array {
   }
   const size = 128 + tableSize + data.length;
   const header = [
-    ...u32(size), ...ascii("none"), 0x02, 0x10, 0, 0, ...ascii("mntr"), ...ascii("RGB "), ...ascii("XYZ "),
+    ...u32(size),
+    ...ascii("none"),
+    0x02,
+    0x10,
+    0,
+    0,
+    ...ascii("mntr"),
+    ...ascii("RGB "),
+    ...ascii("XYZ "),
     ...[2026, 1, 1, 0, 0, 0].flatMap((n) => [(n >> 8) & 255, n & 255]), // creation date and time (fixed: same bytes every run)
-    ...ascii("acsp"), ...u32(0), ...u32(0), ...u32(0), ...u32(0), 0, 0, 0, 0, 0, 0, 0, 0, // platform, flags, manufacturer, model, attributes
+    ...ascii("acsp"),
+    ...u32(0),
+    ...u32(0),
+    ...u32(0),
+    ...u32(0),
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0, // platform, flags, manufacturer, model, attributes
     ...u32(0), // rendering intent: perceptual
-    ...D50.flatMap(s15f16), ...ascii("none"),
+    ...D50.flatMap(s15f16),
+    ...ascii("none"),
   ];
   if (header.length !== 84) throw new Error(`ICC header is ${header.length} bytes`);
   const bytes = [...header, ...new Array(128 - header.length).fill(0), ...table, ...data];

@@ -59,7 +59,13 @@ function parseStepNow(raw: string): Step {
   for (const m of raw.slice(open < 0 ? raw.length : open).matchAll(/\[([^\]]+)\]/g)) {
     const p = PRED.exec(m[1]!);
     if (!p) throw new Error(`bad predicate ${m[0]} in ${raw}`);
-    preds.push({ writeOnly: p[1] === "!", lhs: splitSteps(p[2]!), op: p[3] as "=" | "!=", value: p[4]!, written: p[5] });
+    preds.push({
+      writeOnly: p[1] === "!",
+      lhs: splitSteps(p[2]!),
+      op: p[3] as "=" | "!=",
+      value: p[4]!,
+      written: p[5],
+    });
   }
   return { name: name.startsWith("@") ? name.slice(1) : name, attr: name.startsWith("@"), preds };
 }
@@ -73,7 +79,8 @@ export function parsePath(path: string): Step[] {
 /** Values of `$BT-n` references. */
 export type Refs = Record<string, string | undefined>;
 
-const resolve = (value: string, refs: Refs): string | undefined => (value.startsWith("$") ? refs[value.slice(1)] : value);
+const resolve = (value: string, refs: Refs): string | undefined =>
+  value.startsWith("$") ? refs[value.slice(1)] : value;
 
 /** The text of a relative path (first match), or of an attribute at its end. */
 function valueAt(node: XNode, steps: string[], refs: Refs): string | undefined {
@@ -149,7 +156,8 @@ function setAt(node: XNode, steps: string[], value: string, refs: Refs): void {
 /** Finds or creates the element at `path` (`fresh`: every step is created, for a new instance of a repeated group). */
 export function ensure(node: XNode, path: string, refs: Refs, fresh = false): XNode {
   let cur = node;
-  for (const step of parsePath(path)) cur = (fresh ? undefined : cur.children.find((c) => matches(c, step, refs))) ?? create(cur, step, refs);
+  for (const step of parsePath(path))
+    cur = (fresh ? undefined : cur.children.find((c) => matches(c, step, refs))) ?? create(cur, step, refs);
   return cur;
 }
 

@@ -2,7 +2,17 @@
  * The embedded files of a PDF (the document's EmbeddedFiles name tree), read with pdf-lib: the export side needs the
  * full XML of a ZUGFeRD/Factur-X source, not only the fields extraction kept. Never throws: an unreadable PDF has none.
  */
-import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFString, type PDFObject } from "pdf-lib";
+import {
+  decodePDFRawStream,
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFRawStream,
+  PDFString,
+  type PDFObject,
+} from "pdf-lib";
 
 export interface Attachment {
   filename: string;

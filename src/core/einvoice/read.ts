@@ -7,7 +7,8 @@ import { CREDIT_NOTE_NAMES, emptyNode, type BtNode, type EInvoiceModel, type Syn
 import { readValue, selectAll, type Refs } from "./path";
 import { parseXml, type XNode } from "./xml";
 
-export const pathsOf = (p: string | string[] | undefined): string[] => (p === undefined ? [] : Array.isArray(p) ? p : [p]);
+export const pathsOf = (p: string | string[] | undefined): string[] =>
+  p === undefined ? [] : Array.isArray(p) ? p : [p];
 
 /** ISO date from CII format 102 (YYYYMMDD) or an ISO date; anything else is kept as it is. */
 function isoDate(text: string): string {
@@ -53,13 +54,16 @@ function readGroup(def: BgDef, el: XNode, syntax: Syntax, refs: Refs, values: Re
   const node: BtNode = { values, groups: {} };
   readBts(def, el, syntax, refs, values);
   for (const g of def.groups) {
-    const found = groupElements(g, el, syntax, refs).map((child) => readGroup(g, child, syntax, refs)).filter(hasContent);
+    const found = groupElements(g, el, syntax, refs)
+      .map((child) => readGroup(g, child, syntax, refs))
+      .filter(hasContent);
     if (found.length) node.groups[g.id] = found;
   }
   return node;
 }
 
-export const hasContent = (n: BtNode): boolean => Object.keys(n.values).length > 0 || Object.values(n.groups).some((l) => l.some(hasContent));
+export const hasContent = (n: BtNode): boolean =>
+  Object.keys(n.values).length > 0 || Object.values(n.groups).some((l) => l.some(hasContent));
 
 function renamed(node: XNode): XNode {
   return { ...node, name: CREDIT_NOTE_NAMES[node.name] ?? node.name, children: node.children.map(renamed) };
@@ -81,7 +85,11 @@ function readRoot(root: XNode, syntax: Syntax): BtNode {
 }
 
 /** The alternative path a writer uses for `def` in `ctx`. */
-export function chosenPath(p: string | string[] | undefined, pick: ((c: PickContext) => number) | undefined, ctx: PickContext): string | undefined {
+export function chosenPath(
+  p: string | string[] | undefined,
+  pick: ((c: PickContext) => number) | undefined,
+  ctx: PickContext,
+): string | undefined {
   const paths = pathsOf(p);
   if (paths.length <= 1) return paths[0];
   return paths[Math.min(pick ? pick(ctx) : 0, paths.length - 1)];

@@ -31,7 +31,8 @@ function fieldsOf(finding: Finding): string[] {
   return [...new Set([...direct, ...more])];
 }
 
-const cameAsEInvoice = (doc: DocumentResult) => Object.values(doc.fields).some((f) => /e-invoice XML/.test(f.reasoning ?? ""));
+const cameAsEInvoice = (doc: DocumentResult) =>
+  Object.values(doc.fields).some((f) => /e-invoice XML/.test(f.reasoning ?? ""));
 
 export function einvoiceReadiness(doc: DocumentResult, project: ProjectSettings): RuleResult[] {
   const profiles = project.export_profiles.filter((p) => EINVOICE_FORMATS.has(p.output_format));
@@ -41,7 +42,8 @@ export function einvoiceReadiness(doc: DocumentResult, project: ProjectSettings)
     const o = p.options as { document_types: string[]; defaults: Record<string, string>; customization?: string };
     if (!o.document_types.includes(doc.classification?.class_id ?? doc.document_type)) continue;
     const { data } = modelOfDocument(doc, null, o.defaults, defaultablePaths());
-    const spec: Specification = o.customization === "xrechnung" || o.customization === "peppol" ? o.customization : "en16931";
+    const spec: Specification =
+      o.customization === "xrechnung" || o.customization === "peppol" ? o.customization : "en16931";
     data.values["BT-24"] = SPECIFICATION_IDS[spec].bt24;
     const findings = [...missingTerms(data, spec), ...brokenTotals(data)];
     if (!findings.length) continue;

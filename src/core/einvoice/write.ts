@@ -42,14 +42,16 @@ function writeBts(def: BgDef, el: XNode, node: BtNode, ctx: WriteContext): void 
     if (bt.codes && ctx.syntax === "CII") value = bt.codes.find(([ubl]) => ubl === value)?.[1] ?? value;
     if (bt.kind === "date" && ctx.syntax === "CII") value = cii102(value);
     const target = writeValue(el, path, value, ctx.refs);
-    if (bt.kind === "date" && ctx.syntax === "CII" && /DateTimeString|DateString/.test(target.name)) target.attrs.format = "102";
+    if (bt.kind === "date" && ctx.syntax === "CII" && /DateTimeString|DateString/.test(target.name))
+      target.attrs.format = "102";
     if (bt.kind === "amount" && ctx.syntax === "UBL") {
       const currency = ctx.refs[bt.currency ?? "BT-5"];
       if (currency && target.attrs.currencyID === undefined) target.attrs.currencyID = currency;
     }
   }
   // A UBL note with only a subject code still needs its text element.
-  if (ctx.syntax === "UBL" && def.id === "BG-1" && node.values["BT-22"] === undefined && node.values["BT-21"]) el.text = `#${node.values["BT-21"]}#`;
+  if (ctx.syntax === "UBL" && def.id === "BG-1" && node.values["BT-22"] === undefined && node.values["BT-21"])
+    el.text = `#${node.values["BT-21"]}#`;
 }
 
 function writeGroup(def: BgDef, el: XNode, node: BtNode, ctx: WriteContext): void {
@@ -70,14 +72,18 @@ function writeGroup(def: BgDef, el: XNode, node: BtNode, ctx: WriteContext): voi
 function sortTree(node: XNode, syntax: Syntax): void {
   const parent = localName(node.name);
   const rank = (c: XNode) => rankOf(syntax, parent, localName(c.name)) ?? Number.MAX_SAFE_INTEGER;
-  node.children = node.children.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map(({ c }) => c);
+  node.children = node.children
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i)
+    .map(({ c }) => c);
   for (const c of node.children) sortTree(c, syntax);
 }
 
 /** Elements whose parent's order list lacks them (tests assert there are none). */
 export function unorderedElements(node: XNode, syntax: Syntax, out: string[] = []): string[] {
   for (const c of node.children) {
-    if (rankOf(syntax, localName(node.name), localName(c.name)) === undefined) out.push(`${localName(node.name)}/${localName(c.name)}`);
+    if (rankOf(syntax, localName(node.name), localName(c.name)) === undefined)
+      out.push(`${localName(node.name)}/${localName(c.name)}`);
     unorderedElements(c, syntax, out);
   }
   return out;
@@ -100,7 +106,12 @@ export function buildTree(data: BtNode, syntax: Syntax): XNode {
   writeGroup(INVOICE, root, data, ctx);
   if (syntax === "CII") {
     // Required by the CII schema even when empty.
-    for (const part of ["ApplicableHeaderTradeAgreement", "ApplicableHeaderTradeDelivery", "ApplicableHeaderTradeSettlement"]) ensure(root, `rsm:SupplyChainTradeTransaction/ram:${part}`, ctx.refs);
+    for (const part of [
+      "ApplicableHeaderTradeAgreement",
+      "ApplicableHeaderTradeDelivery",
+      "ApplicableHeaderTradeSettlement",
+    ])
+      ensure(root, `rsm:SupplyChainTradeTransaction/ram:${part}`, ctx.refs);
     ensure(root, "rsm:ExchangedDocumentContext/ram:GuidelineSpecifiedDocumentContextParameter", ctx.refs);
   }
   if (credit) renameCredit(root);
@@ -110,7 +121,10 @@ export function buildTree(data: BtNode, syntax: Syntax): XNode {
 
 export function writeUbl(data: BtNode): string {
   const root = buildTree(data, "UBL");
-  const main = root.name === "CreditNote" ? "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2" : "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
+  const main =
+    root.name === "CreditNote"
+      ? "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"
+      : "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
   return serializeXml(root, { "": main, ...UBL_NS });
 }
 
@@ -118,4 +132,5 @@ export function writeCii(data: BtNode): string {
   return serializeXml(buildTree(data, "CII"), CII_NS);
 }
 
-export const writeEInvoice = (data: BtNode, syntax: Syntax): string => (syntax === "UBL" ? writeUbl(data) : writeCii(data));
+export const writeEInvoice = (data: BtNode, syntax: Syntax): string =>
+  syntax === "UBL" ? writeUbl(data) : writeCii(data);

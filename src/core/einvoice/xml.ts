@@ -23,7 +23,18 @@ function xmlParser(): XMLParser {
   if (!parser) {
     const { XMLParser: Parser } = require("fast-xml-parser") as typeof import("fast-xml-parser");
     // Entities are decoded by hand below: the parser's own handling leaves numeric references alone.
-    parser = new Parser({ preserveOrder: true, removeNSPrefix: true, ignoreAttributes: false, attributeNamePrefix: "", parseTagValue: false, parseAttributeValue: false, trimValues: false, processEntities: false, ignoreDeclaration: true, ignorePiTags: true });
+    parser = new Parser({
+      preserveOrder: true,
+      removeNSPrefix: true,
+      ignoreAttributes: false,
+      attributeNamePrefix: "",
+      parseTagValue: false,
+      parseAttributeValue: false,
+      trimValues: false,
+      processEntities: false,
+      ignoreDeclaration: true,
+      ignorePiTags: true,
+    });
   }
   return parser;
 }
@@ -80,13 +91,21 @@ export function parseXml(xml: string | Uint8Array): XNode {
 const INVALID_XML = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 function escape(s: string, attr: boolean): string {
   const t = s.replace(INVALID_XML, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  return attr ? t.replace(/"/g, "&quot;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;") : t.replace(/\r/g, "&#13;");
+  return attr
+    ? t.replace(/"/g, "&quot;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;")
+    : t.replace(/\r/g, "&#13;");
 }
 
 function write(node: XNode, indent: string, out: string[]): void {
-  const attrs = Object.entries(node.attrs).map(([k, v]) => ` ${k}="${escape(v, true)}"`).join("");
+  const attrs = Object.entries(node.attrs)
+    .map(([k, v]) => ` ${k}="${escape(v, true)}"`)
+    .join("");
   if (node.children.length === 0) {
-    out.push(node.text === undefined ? `${indent}<${node.name}${attrs}/>` : `${indent}<${node.name}${attrs}>${escape(node.text, false)}</${node.name}>`);
+    out.push(
+      node.text === undefined
+        ? `${indent}<${node.name}${attrs}/>`
+        : `${indent}<${node.name}${attrs}>${escape(node.text, false)}</${node.name}>`,
+    );
     return;
   }
   out.push(`${indent}<${node.name}${attrs}>`);

@@ -57,7 +57,10 @@ export function transactionStem(results: ResultsFile): string {
 }
 
 function stemOfPage(ctx: ExportContext, pageNumber: number | undefined): string {
-  const page = pageNumber === undefined ? undefined : (pageByNumber(ctx, pageNumber) ?? ctx.results.pages?.find((p) => p.page_number === pageNumber));
+  const page =
+    pageNumber === undefined
+      ? undefined
+      : (pageByNumber(ctx, pageNumber) ?? ctx.results.pages?.find((p) => p.page_number === pageNumber));
   return page ? fileStem(page.source_filename) : transactionStem(ctx.results);
 }
 

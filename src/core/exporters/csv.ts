@@ -42,8 +42,14 @@ export function toCsv(table: Table, opts: { delimiter: string; include_header: b
 export async function exportCsv(ctx: ExportContext, profile: ProfileOf<"csv">, out: ExportWriter): Promise<void> {
   const o = profile.options;
   const table =
-    o.rows === "per_line_item" ? lineItemTable(ctx.results, o.columns, o.line_items_field) : documentTable(ctx.results, o.columns);
+    o.rows === "per_line_item"
+      ? lineItemTable(ctx.results, o.columns, o.line_items_field)
+      : documentTable(ctx.results, o.columns);
   const template = templateOf(profile);
   const name = renderTemplate(template, transactionValues(ctx, profile.id));
-  await out.file(withExtension(name, "csv"), toCsv(table, o), ctx.results.documents.map((d) => d.document_id));
+  await out.file(
+    withExtension(name, "csv"),
+    toCsv(table, o),
+    ctx.results.documents.map((d) => d.document_id),
+  );
 }

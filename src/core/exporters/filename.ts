@@ -62,11 +62,19 @@ export function sanitizePath(raw: string, fallback = "export"): string {
 export function renderTemplate(template: string, values: TemplateValues): string {
   const filled = template.replace(/\{([^{}]*)\}/g, (_m, name: string) => {
     if (!(PLACEHOLDERS as readonly string[]).includes(name)) {
-      throw new DocprocError("invalid_settings", `unknown file-name placeholder {${name}}; allowed: ${PLACEHOLDERS.join(", ")}`, { stage: "export" });
+      throw new DocprocError(
+        "invalid_settings",
+        `unknown file-name placeholder {${name}}; allowed: ${PLACEHOLDERS.join(", ")}`,
+        { stage: "export" },
+      );
     }
     const value = values[name as Placeholder];
     if (value === undefined || value === "") {
-      throw new DocprocError("invalid_settings", `file-name placeholder {${name}} is not available for this profile's scope`, { stage: "export" });
+      throw new DocprocError(
+        "invalid_settings",
+        `file-name placeholder {${name}} is not available for this profile's scope`,
+        { stage: "export" },
+      );
     }
     return sanitizeSegment(String(value)) || "_";
   });

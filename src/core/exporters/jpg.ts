@@ -47,6 +47,8 @@ export async function exportJpg(ctx: ExportContext, profile: ProfileOf<"jpg">, o
     written++;
   }
   if (written === 0 && pages.length > 0) {
-    throw new DocprocError("export_failed", "no page has an image (the source files are not available)", { stage: "export" });
+    throw new DocprocError("export_failed", "no page has an image (the source files are not available)", {
+      stage: "export",
+    });
   }
 }

@@ -13,7 +13,10 @@ import { templateOf } from "./names";
 
 export type JsonOptions = z.infer<typeof JsonOptionsSchema>;
 
-function pickFields(fields: Record<string, FieldResult>, options: JsonOptions): Record<string, FieldResult | FieldValue> {
+function pickFields(
+  fields: Record<string, FieldResult>,
+  options: JsonOptions,
+): Record<string, FieldResult | FieldValue> {
   const ids = options.field_ids ?? Object.keys(fields);
   const out: Record<string, FieldResult | FieldValue> = {};
   for (const id of ids) {
@@ -34,7 +37,8 @@ function shapePage(page: ResultsPage, options: JsonOptions): ResultsPage {
   if (options.include_page_ocr) return page;
   // Keys copied one by one: destructuring `words` away would read (unpack) every page's words just to drop them.
   const rest: Record<string, unknown> = {};
-  for (const key of Object.keys(page)) if (key !== "words" && key !== "text") rest[key] = page[key as keyof ResultsPage];
+  for (const key of Object.keys(page))
+    if (key !== "words" && key !== "text") rest[key] = page[key as keyof ResultsPage];
   return rest as unknown as ResultsPage;
 }
 
@@ -43,7 +47,11 @@ function shapePage(page: ResultsPage, options: JsonOptions): ResultsPage {
  * apply). Fields listed in `field_ids` but absent from a document are omitted, not null. `include_page_ocr`
  * implies pages. Corrected orientation rotates every box (see correctedResults).
  */
-export function buildJsonExport(results: ResultsFile, options: Partial<z.input<typeof JsonOptionsSchema>> = {}, exportedAt?: Date): Record<string, unknown> {
+export function buildJsonExport(
+  results: ResultsFile,
+  options: Partial<z.input<typeof JsonOptionsSchema>> = {},
+  exportedAt?: Date,
+): Record<string, unknown> {
   const opts = JsonOptionsSchema.parse(options);
   const source = opts.orientation === "corrected" ? correctedResults(results) : results;
   const { documents, pages, validation, transaction, ...top } = source;
@@ -67,12 +75,21 @@ function resultsOfDocument(results: ResultsFile, doc: DocumentResult): ResultsFi
   };
 }
 
-export async function exportJson(ctx: ExportContext, profile: ProfileOf<"json">, out: ExportWriter, now: Date): Promise<void> {
+export async function exportJson(
+  ctx: ExportContext,
+  profile: ProfileOf<"json">,
+  out: ExportWriter,
+  now: Date,
+): Promise<void> {
   const opts = profile.options;
   const encode = (r: ResultsFile) => JSON.stringify(buildJsonExport(r, opts, now), null, 2) + "\n";
   if (opts.scope === "per_transaction") {
     const name = renderTemplate(templateOf(profile), transactionValues(ctx, profile.id));
-    await out.file(withExtension(name, "json"), encode(ctx.results), ctx.results.documents.map((d) => d.document_id));
+    await out.file(
+      withExtension(name, "json"),
+      encode(ctx.results),
+      ctx.results.documents.map((d) => d.document_id),
+    );
     return;
   }
   for (const doc of ctx.results.documents) {

@@ -14,13 +14,19 @@ import type { ExportProfile } from "./profile";
 export function defaultTemplate(profile: ExportProfile): string {
   switch (profile.output_format) {
     case "json":
-      return profile.options.scope === "per_document" ? "{transaction_id}_{document_index}_data.json" : "{transaction_id}_data.json";
+      return profile.options.scope === "per_document"
+        ? "{transaction_id}_{document_index}_data.json"
+        : "{transaction_id}_data.json";
     case "csv":
-      return profile.options.rows === "per_line_item" ? "{transaction_id}_line_items.csv" : "{transaction_id}_documents.csv";
+      return profile.options.rows === "per_line_item"
+        ? "{transaction_id}_line_items.csv"
+        : "{transaction_id}_documents.csv";
     case "xlsx":
       return "{transaction_id}.xlsx";
     case "xml":
-      return profile.options.scope === "per_document" ? "{transaction_id}_{document_index}.xml" : "{transaction_id}.xml";
+      return profile.options.scope === "per_document"
+        ? "{transaction_id}_{document_index}.xml"
+        : "{transaction_id}.xml";
     case "pdf":
       return "{source_stem}_{document_index}.pdf";
     case "jpg":
@@ -64,9 +70,17 @@ function sourceTemplate(profile: ExportProfile): string {
 }
 
 /** Whether any profile's file names depend on the source's stem (then the CLI claims a unique base name). */
-export const usesSourceStem = (profiles: readonly ExportProfile[]): boolean => profiles.some((p) => templateOf(p).includes("{source_stem}"));
+export const usesSourceStem = (profiles: readonly ExportProfile[]): boolean =>
+  profiles.some((p) => templateOf(p).includes("{source_stem}"));
 
-export function withBaseName(profiles: readonly ExportProfile[], base: string, mode: "source" | "template"): ExportProfile[] {
+export function withBaseName(
+  profiles: readonly ExportProfile[],
+  base: string,
+  mode: "source" | "template",
+): ExportProfile[] {
   const literal = base.replace(/[{}]/g, "_");
-  return profiles.map((p) => ({ ...p, filename: (mode === "source" ? sourceTemplate(p) : templateOf(p)).replaceAll("{source_stem}", literal) }));
+  return profiles.map((p) => ({
+    ...p,
+    filename: (mode === "source" ? sourceTemplate(p) : templateOf(p)).replaceAll("{source_stem}", literal),
+  }));
 }

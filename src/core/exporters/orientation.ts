@@ -51,7 +51,10 @@ export function correctedResults(results: ResultsFile): OrientedResults {
           bounding_boxes: field.bounding_boxes.map((fb) => {
             const t = transforms.get(fb.page_index);
             if (!t) return { ...fb };
-            return { ...fb, coordinates: rotateBox(fb.coordinates, t.rasterized_width, t.rasterized_height, t.rotation) };
+            return {
+              ...fb,
+              coordinates: rotateBox(fb.coordinates, t.rasterized_width, t.rasterized_height, t.rotation),
+            };
           }),
         },
       ]),

@@ -58,7 +58,13 @@ function encodable(font: PDFFont, text: string, cache: Map<string, boolean>): st
   return out;
 }
 
-function wordOperators(word: Word, font: PDFFont, fontKey: PDFName, map: (x: number, y: number) => Point, cache: Map<string, boolean>): PDFOperator[] {
+function wordOperators(
+  word: Word,
+  font: PDFFont,
+  fontKey: PDFName,
+  map: (x: number, y: number) => Point,
+  cache: Map<string, boolean>,
+): PDFOperator[] {
   const [x1, y1, x2, y2] = word.bounding_box;
   const text = encodable(font, word.text.trim(), cache);
   if (!text || x2 <= x1 || y2 <= y1) return [];
@@ -84,7 +90,12 @@ function wordOperators(word: Word, font: PDFFont, fontKey: PDFName, map: (x: num
  * Draws `words` invisibly on `page` with `font` (embedded once per document by the caller). MUST be called before
  * the page's /Rotate is changed for display, since the mapping reads the rotation the raster was made with.
  */
-export function addTextLayer(page: PDFPage, font: PDFFont, words: Word[], raster: { width: number; height: number }): void {
+export function addTextLayer(
+  page: PDFPage,
+  font: PDFFont,
+  words: Word[],
+  raster: { width: number; height: number },
+): void {
   if (words.length === 0) return;
   // The font goes into this page's resources under a fresh name that Tf then refers to.
   const fontKey = page.node.newFontDictionary(font.name, font.ref);

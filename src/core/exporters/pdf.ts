@@ -57,7 +57,8 @@ async function loadPdf(data: Uint8Array): Promise<PDFDocument | null> {
 async function embedImageSource(pdf: PDFDocument, data: Uint8Array): Promise<PDFPage | null> {
   const meta = await sharp(data, { limitInputPixels: MAX_PIXELS }).metadata();
   if ((meta.pages ?? 1) > 1 || (meta.orientation ?? 1) > 1 || !meta.width || !meta.height) return null;
-  const image = meta.format === "jpeg" ? await pdf.embedJpg(data) : meta.format === "png" ? await pdf.embedPng(data) : null;
+  const image =
+    meta.format === "jpeg" ? await pdf.embedJpg(data) : meta.format === "png" ? await pdf.embedPng(data) : null;
   if (!image) return null;
   const k = 72 / (meta.density && meta.density > 1 ? meta.density : 72);
   const page = pdf.addPage([meta.width * k, meta.height * k]);
@@ -68,7 +69,9 @@ async function embedImageSource(pdf: PDFDocument, data: Uint8Array): Promise<PDF
 /** Page size in points from the image transform: points for PDF sources, pixels at 72 dpi otherwise. */
 function pointSize(p: Page): [number, number] {
   const t = p.image_transform;
-  return t.source_unit === "point" ? [t.source_width, t.source_height] : [t.source_width, t.source_height].map((v) => v || 612) as [number, number];
+  return t.source_unit === "point"
+    ? [t.source_width, t.source_height]
+    : ([t.source_width, t.source_height].map((v) => v || 612) as [number, number]);
 }
 
 async function embedRaster(pdf: PDFDocument, p: Page & { render: NonNullable<Page["render"]> }): Promise<PDFPage> {
@@ -80,7 +83,12 @@ async function embedRaster(pdf: PDFDocument, p: Page & { render: NonNullable<Pag
 }
 
 /** Null when the page has neither a source page nor an image (supplied text, or the sources are not at hand). */
-async function addSourcePage(pdf: PDFDocument, p: Page, ctx: ExportContext, sources: SourcePdfs): Promise<{ page: PDFPage; copied: boolean } | null> {
+async function addSourcePage(
+  pdf: PDFDocument,
+  p: Page,
+  ctx: ExportContext,
+  sources: SourcePdfs,
+): Promise<{ page: PDFPage; copied: boolean } | null> {
   const srcPdf = await sources.get(p.source_file_index);
   if (srcPdf && p.source_file_page_number <= srcPdf.getPageCount()) {
     const [copy] = await pdf.copyPages(srcPdf, [p.source_file_page_number - 1]);
@@ -92,7 +100,13 @@ async function addSourcePage(pdf: PDFDocument, p: Page, ctx: ExportContext, sour
   return p.render ? { page: await embedRaster(pdf, { ...p, render: p.render }), copied: false } : null;
 }
 
-export async function buildDocumentPdf(ctx: ExportContext, pageNumbers: number[], textLayer: boolean, sources: SourcePdfs, out: ExportWriter): Promise<Uint8Array | null> {
+export async function buildDocumentPdf(
+  ctx: ExportContext,
+  pageNumbers: number[],
+  textLayer: boolean,
+  sources: SourcePdfs,
+  out: ExportWriter,
+): Promise<Uint8Array | null> {
   const pdf = await PDFDocument.create();
   let font: PDFFont | null = null;
   for (const n of pageNumbers) {
@@ -111,7 +125,10 @@ export async function buildDocumentPdf(ctx: ExportContext, pageNumbers: number[]
     const hasOwnText = copied && p.text_source === "text_layer";
     if (textLayer && !hasOwnText && p.words.length > 0) {
       font ??= await embedTextFont(pdf);
-      addTextLayer(page, font, p.words, { width: p.image_transform.rasterized_width, height: p.image_transform.rasterized_height });
+      addTextLayer(page, font, p.words, {
+        width: p.image_transform.rasterized_width,
+        height: p.image_transform.rasterized_height,
+      });
     }
     const turn = quarterTurn(p.image_transform.rotation);
     if (turn !== 0) page.setRotation(degrees((page.getRotation().angle + turn) % 360));
@@ -136,6 +153,10 @@ export async function exportPdf(ctx: ExportContext, profile: ProfileOf<"pdf">, o
     written++;
   }
   if (written === 0 && ctx.results.documents.length > 0) {
-    throw new DocprocError("export_failed", "no document has exportable pages (the source files and page images are not available)", { stage: "export" });
+    throw new DocprocError(
+      "export_failed",
+      "no document has exportable pages (the source files and page images are not available)",
+      { stage: "export" },
+    );
   }
 }

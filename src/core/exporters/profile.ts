@@ -49,7 +49,11 @@ export const CsvOptionsSchema = z.object({
   columns: z.array(z.string().min(1)).nullable().default(null),
   /** Table field holding the line items; null = the first table-valued field found. */
   line_items_field: z.string().min(1).nullable().default(null),
-  delimiter: z.string().length(1).refine((d) => !/["\r\n]/.test(d), "delimiter cannot be a quote or newline").default(","),
+  delimiter: z
+    .string()
+    .length(1)
+    .refine((d) => !/["\r\n]/.test(d), "delimiter cannot be a quote or newline")
+    .default(","),
   include_header: z.boolean().default(true),
   /** UTF-8 byte order mark, so spreadsheet programs read the file as UTF-8. */
   bom: z.boolean().default(true),
@@ -86,7 +90,9 @@ export const JpgOptionsSchema = z.object({
 /** Document types written as e-invoices, and defaults for terms they lack (BT id → value; docs/einvoices-export.md). */
 const einvoiceBase = {
   document_types: z.array(z.string().min(1)).min(1).default(["invoice", "credit_note", "receipt"]),
-  defaults: z.record(z.string().regex(/^BT-\d+(-\d)?$/, "a BT id such as BT-44"), z.string().min(1).max(1000)).default({}),
+  defaults: z
+    .record(z.string().regex(/^BT-\d+(-\d)?$/, "a BT id such as BT-44"), z.string().min(1).max(1000))
+    .default({}),
 };
 
 export const UblOptionsSchema = z.object({
@@ -122,7 +128,17 @@ export type ExportProfileInput = z.input<typeof ExportProfileSchema>;
 export type OutputFormat = ExportProfile["output_format"];
 export type ProfileOf<F extends OutputFormat> = Extract<ExportProfile, { output_format: F }>;
 
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ["json", "csv", "xlsx", "xml", "pdf", "jpg", "ubl", "cii", "facturx"];
+export const OUTPUT_FORMATS: readonly OutputFormat[] = [
+  "json",
+  "csv",
+  "xlsx",
+  "xml",
+  "pdf",
+  "jpg",
+  "ubl",
+  "cii",
+  "facturx",
+];
 
 /** The JSON profile every project has by default: writes `<transaction_id>_data.json`. */
 export const defaultJsonProfile: ProfileOf<"json"> = ExportProfileSchema.parse({

@@ -6,7 +6,13 @@
  * settings enforce it); a repeated id is run once, with a warning.
  */
 import { DocprocError } from "../errors";
-import { ExportProfileSchema, OUTPUT_FORMATS, type ExportProfile, type ExportProfileInput, type OutputFormat } from "./profile";
+import {
+  ExportProfileSchema,
+  OUTPUT_FORMATS,
+  type ExportProfile,
+  type ExportProfileInput,
+  type OutputFormat,
+} from "./profile";
 import type { ExportContext, ExportWriter } from "./context";
 import { FileNamer } from "./filename";
 import { exportJson } from "./json";
@@ -107,17 +113,25 @@ function parseProfiles(inputs: Array<ExportProfile | ExportProfileInput>): Parse
       continue;
     }
     const parsed = ExportProfileSchema.safeParse(raw);
-    const error = parsed.success ? undefined : `invalid profile: ${parsed.error.issues.map((i) => `${i.path.join(".") || "profile"}: ${i.message}`).join("; ")}`;
+    const error = parsed.success
+      ? undefined
+      : `invalid profile: ${parsed.error.issues.map((i) => `${i.path.join(".") || "profile"}: ${i.message}`).join("; ")}`;
     byId.set(raw.id, { profile: parsed.success ? parsed.data : undefined, raw, error, duplicates: 0 });
   }
   return [...byId.values()];
 }
 
-export function runExports(ctx: ExportContext, profiles: Array<ExportProfile | ExportProfileInput>): Promise<ExportManifest> {
+export function runExports(
+  ctx: ExportContext,
+  profiles: Array<ExportProfile | ExportProfileInput>,
+): Promise<ExportManifest> {
   return timeStage("export", () => exportAll(ctx, profiles));
 }
 
-async function exportAll(ctx: ExportContext, profiles: Array<ExportProfile | ExportProfileInput>): Promise<ExportManifest> {
+async function exportAll(
+  ctx: ExportContext,
+  profiles: Array<ExportProfile | ExportProfileInput>,
+): Promise<ExportManifest> {
   const clock = ctx.now ?? (() => new Date());
   const namer = new FileNamer();
   const manifest: ExportManifest = {
@@ -143,7 +157,13 @@ async function exportAll(ctx: ExportContext, profiles: Array<ExportProfile | Exp
         throwIfAborted(ctx.signal, "export");
         const filename = namer.unique(name);
         const { size_bytes } = await ctx.sink.write(filename, data);
-        files.push({ filename, path: `exports/${filename}`, size_bytes, document_ids: documentIds, created_at: clock().toISOString() });
+        files.push({
+          filename,
+          path: `exports/${filename}`,
+          size_bytes,
+          document_ids: documentIds,
+          created_at: clock().toISOString(),
+        });
       },
     };
     throwIfAborted(ctx.signal, "export");
@@ -171,11 +191,19 @@ async function exportAll(ctx: ExportContext, profiles: Array<ExportProfile | Exp
  * format. Unknown or repeated formats are an `invalid_input` error naming the allowed ones.
  */
 export function profilesForFormats(formats: string[]): ExportProfile[] {
-  const wanted = formats.flatMap((f) => f.split(",")).map((f) => f.trim().toLowerCase()).filter(Boolean);
+  const wanted = formats
+    .flatMap((f) => f.split(","))
+    .map((f) => f.trim().toLowerCase())
+    .filter(Boolean);
   const unknown = wanted.filter((f) => !(OUTPUT_FORMATS as readonly string[]).includes(f === "jpeg" ? "jpg" : f));
   if (unknown.length > 0 || wanted.length === 0) {
-    throw new DocprocError("invalid_input", `unknown export format ${unknown.join(", ") || "(none)"}; allowed: ${OUTPUT_FORMATS.join(", ")}`);
+    throw new DocprocError(
+      "invalid_input",
+      `unknown export format ${unknown.join(", ") || "(none)"}; allowed: ${OUTPUT_FORMATS.join(", ")}`,
+    );
   }
   const unique = [...new Set(wanted.map((f) => (f === "jpeg" ? "jpg" : f)))] as OutputFormat[];
-  return unique.map((format) => ExportProfileSchema.parse({ id: format, name: `${format.toUpperCase()} export`, output_format: format }));
+  return unique.map((format) =>
+    ExportProfileSchema.parse({ id: format, name: `${format.toUpperCase()} export`, output_format: format }),
+  );
 }

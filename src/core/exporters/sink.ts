@@ -34,13 +34,17 @@ export function folderSink(dir: string): ExportSink {
       }
       const target = path.resolve(root, relPath);
       if (!isInside(root, target)) {
-        throw new DocprocError("export_failed", `export path ${JSON.stringify(relPath)} leaves the export folder`, { stage: "export" });
+        throw new DocprocError("export_failed", `export path ${JSON.stringify(relPath)} leaves the export folder`, {
+          stage: "export",
+        });
       }
       await mkdir(path.dirname(target), { recursive: true });
       // A symlinked subfolder could still point outside; compare real paths once the folder exists.
       const [realRoot, realParent] = await Promise.all([realpath(root), realpath(path.dirname(target))]);
       if (realParent !== realRoot && !isInside(realRoot, realParent)) {
-        throw new DocprocError("export_failed", `export path ${JSON.stringify(relPath)} leaves the export folder`, { stage: "export" });
+        throw new DocprocError("export_failed", `export path ${JSON.stringify(relPath)} leaves the export folder`, {
+          stage: "export",
+        });
       }
       const bytes = toBytes(data);
       await writeFile(target, bytes);

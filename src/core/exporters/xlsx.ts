@@ -61,7 +61,11 @@ function addSheet(workbook: ExcelJS.Workbook, title: string, table: Table): void
   widths.forEach((w, i) => (sheet.getColumn(i + 1).width = Math.min(MAX_WIDTH, w + 2)));
 }
 
-export async function buildXlsx(ctx: ExportContext, options: ProfileOf<"xlsx">["options"], now: Date): Promise<Uint8Array> {
+export async function buildXlsx(
+  ctx: ExportContext,
+  options: ProfileOf<"xlsx">["options"],
+  now: Date,
+): Promise<Uint8Array> {
   const workbook = new ExcelJS.Workbook();
   workbook.creator = "docproc";
   workbook.created = now;
@@ -71,8 +75,17 @@ export async function buildXlsx(ctx: ExportContext, options: ProfileOf<"xlsx">["
   return new Uint8Array(buffer as ArrayBuffer);
 }
 
-export async function exportXlsx(ctx: ExportContext, profile: ProfileOf<"xlsx">, out: ExportWriter, now: Date): Promise<void> {
+export async function exportXlsx(
+  ctx: ExportContext,
+  profile: ProfileOf<"xlsx">,
+  out: ExportWriter,
+  now: Date,
+): Promise<void> {
   const name = renderTemplate(templateOf(profile), transactionValues(ctx, profile.id));
   const data = await buildXlsx(ctx, profile.options, now);
-  await out.file(withExtension(name, "xlsx"), data, ctx.results.documents.map((d) => d.document_id));
+  await out.file(
+    withExtension(name, "xlsx"),
+    data,
+    ctx.results.documents.map((d) => d.document_id),
+  );
 }

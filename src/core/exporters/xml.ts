@@ -37,7 +37,10 @@ function valueNode(value: FieldValue): Node {
   return {
     item: value.map((item, i) => ({
       "@_index": i + 1,
-      cell: Object.entries(item).map(([key, v]) => ({ "@_key": text(key), "#text": text(Array.isArray(v) ? JSON.stringify(v) : v) })),
+      cell: Object.entries(item).map(([key, v]) => ({
+        "@_key": text(key),
+        "#text": text(Array.isArray(v) ? JSON.stringify(v) : v),
+      })),
     })),
   };
 }
@@ -51,7 +54,15 @@ function fieldNode(id: string, f: FieldResult): Node {
     "@_is_confirmed": f.is_confirmed === null ? "" : f.is_confirmed,
     value: valueNode(f.value),
     ...(f.bounding_boxes.length
-      ? { box: f.bounding_boxes.map((b) => ({ "@_page": b.page_index, "@_x1": b.coordinates[0], "@_y1": b.coordinates[1], "@_x2": b.coordinates[2], "@_y2": b.coordinates[3] })) }
+      ? {
+          box: f.bounding_boxes.map((b) => ({
+            "@_page": b.page_index,
+            "@_x1": b.coordinates[0],
+            "@_y1": b.coordinates[1],
+            "@_x2": b.coordinates[2],
+            "@_y2": b.coordinates[3],
+          })),
+        }
       : {}),
   };
 }
@@ -64,10 +75,18 @@ function documentNode(doc: DocumentResult, o: XmlOptions): Node {
     "@_index": doc.document_index,
     "@_type": text(doc.document_type),
     "@_classification_confidence": doc.classification_confidence,
-    classification: { "@_class_id": text(c.class_id), "@_type": text(c.type), "@_confidence": c.confidence, "@_review_required": c.review_required, "#text": text(c.reasoning) },
+    classification: {
+      "@_class_id": text(c.class_id),
+      "@_type": text(c.type),
+      "@_confidence": c.confidence,
+      "@_review_required": c.review_required,
+      "#text": text(c.reasoning),
+    },
     pages: { page: doc.split.page_numbers },
     fields: { field: ids.filter((id) => doc.fields[id]).map((id) => fieldNode(id, doc.fields[id]!)) },
-    ...(o.include_validation && doc.validation ? { validation: { "@_overall_status": doc.validation.overall_status, rule: rules(doc.validation.rule_results) } } : {}),
+    ...(o.include_validation && doc.validation
+      ? { validation: { "@_overall_status": doc.validation.overall_status, rule: rules(doc.validation.rule_results) } }
+      : {}),
   };
 }
 
@@ -83,20 +102,40 @@ export function buildXml(results: ResultsFile, documents: DocumentResult[], o: X
     ...(t.correlation_id ? { "@_correlation_id": text(t.correlation_id) } : {}),
     source_files: { file: t.source_file_names.map(text) },
     ...(o.include_validation
-      ? { validation: { "@_overall_status": results.validation.overall_status, rule: rules(results.validation.transaction_rule_results) } }
+      ? {
+          validation: {
+            "@_overall_status": results.validation.overall_status,
+            rule: rules(results.validation.transaction_rule_results),
+          },
+        }
       : {}),
     documents: { document: documents.map((d) => documentNode(d, o)) },
   };
-  const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: "@_", format: true, suppressEmptyNode: true, suppressBooleanAttributes: false });
+  const builder = new XMLBuilder({
+    ignoreAttributes: false,
+    attributeNamePrefix: "@_",
+    format: true,
+    suppressEmptyNode: true,
+    suppressBooleanAttributes: false,
+  });
   return `<?xml version="1.0" encoding="UTF-8"?>\n${builder.build({ transaction: root })}`;
 }
 
-export async function exportXml(ctx: ExportContext, profile: ProfileOf<"xml">, out: ExportWriter, now: Date): Promise<void> {
+export async function exportXml(
+  ctx: ExportContext,
+  profile: ProfileOf<"xml">,
+  out: ExportWriter,
+  now: Date,
+): Promise<void> {
   const o = profile.options;
   const docs = ctx.results.documents;
   if (o.scope === "per_transaction") {
     const name = renderTemplate(templateOf(profile), transactionValues(ctx, profile.id));
-    await out.file(withExtension(name, "xml"), buildXml(ctx.results, docs, o, now), docs.map((d) => d.document_id));
+    await out.file(
+      withExtension(name, "xml"),
+      buildXml(ctx.results, docs, o, now),
+      docs.map((d) => d.document_id),
+    );
     return;
   }
   for (const doc of docs) {

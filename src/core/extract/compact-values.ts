@@ -22,7 +22,12 @@ export interface CompactRead {
  * is false saves most of the tries: every number on a page may start an IBAN (the recogniser tries each one with
  * up to nine words), and none with a digit first can be one on a text layer (~60 ms per 500 pages in a warm server).
  */
-export function readCompact(line: Line, offset: number, max: number, read: (raw: string) => CompactRead): ValueMatch | null {
+export function readCompact(
+  line: Line,
+  offset: number,
+  max: number,
+  read: (raw: string) => CompactRead,
+): ValueMatch | null {
   const words = line.words.filter((w) => w.end > offset).slice(0, max + 1);
   for (let i = 0; i < Math.min(3, words.length); i++) {
     let best: ValueMatch | null = null;
@@ -56,7 +61,10 @@ export function ibanRead(raw: string, ocr: boolean): CompactRead {
 function ibanStartFits(compact: string, ocr: boolean): boolean {
   for (let k = 0; k < Math.min(4, compact.length); k++) {
     const c = compact[k]!;
-    const ok = k < 2 ? isAsciiUpperChar(c) || (ocr && Object.hasOwn(AS_LETTER, c)) : (c >= "0" && c <= "9") || (ocr && Object.hasOwn(AS_DIGIT, c));
+    const ok =
+      k < 2
+        ? isAsciiUpperChar(c) || (ocr && Object.hasOwn(AS_LETTER, c))
+        : (c >= "0" && c <= "9") || (ocr && Object.hasOwn(AS_DIGIT, c));
     if (!ok) return false;
   }
   return true;
@@ -74,7 +82,9 @@ export function vatIdRead(raw: string): CompactRead {
 
 /** VAT_RE's country codes and what each allows as its third character besides a digit. */
 const VAT_THIRD = new Map<string, (c: string) => boolean>([
-  ..."BE BG CY CZ DE DK EE EL GR FI GB XI HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK NO".split(" ").map((code) => [code, () => false] as [string, (c: string) => boolean]),
+  ..."BE BG CY CZ DE DK EE EL GR FI GB XI HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK NO"
+    .split(" ")
+    .map((code) => [code, () => false] as [string, (c: string) => boolean]),
   ["AT", (c: string) => c === "U"],
   ["CH", (c: string) => c === "E"],
   ["ES", isAsciiUpperChar],
@@ -93,7 +103,6 @@ function vatStartFits(compact: string): boolean {
 function isAsciiUpperChar(c: string): boolean {
   return c >= "A" && c <= "Z";
 }
-
 
 const AS_LETTER: Record<string, string> = { "0": "O", "1": "I", "5": "S", "8": "B", "2": "Z" };
 const AS_DIGIT: Record<string, string> = { O: "0", I: "1", L: "1", S: "5", B: "8", Z: "2" };

@@ -9,8 +9,42 @@ import { boxesOf, type Line, ocrConfidenceOf, spanOf } from "./lines";
 import type { Candidate } from "./fields";
 import { round } from "./fields";
 
-const EURO = new Set(["AT", "BE", "CY", "DE", "EE", "ES", "FI", "FR", "GR", "EL", "HR", "IE", "IT", "LT", "LU", "LV", "MT", "NL", "PT", "SI", "SK"]);
-const NATIONAL: Record<string, string> = { GB: "GBP", CH: "CHF", LI: "CHF", PL: "PLN", CZ: "CZK", SE: "SEK", DK: "DKK", NO: "NOK", HU: "HUF", RO: "RON", IS: "ISK" };
+const EURO = new Set([
+  "AT",
+  "BE",
+  "CY",
+  "DE",
+  "EE",
+  "ES",
+  "FI",
+  "FR",
+  "GR",
+  "EL",
+  "HR",
+  "IE",
+  "IT",
+  "LT",
+  "LU",
+  "LV",
+  "MT",
+  "NL",
+  "PT",
+  "SI",
+  "SK",
+]);
+const NATIONAL: Record<string, string> = {
+  GB: "GBP",
+  CH: "CHF",
+  LI: "CHF",
+  PL: "PLN",
+  CZ: "CZK",
+  SE: "SEK",
+  DK: "DKK",
+  NO: "NOK",
+  HU: "HUF",
+  RO: "RON",
+  IS: "ISK",
+};
 
 /** Already extracted fields whose country prefix hints at the currency (IBAN, VAT ID), with why they count. */
 export type CountryHint = { field: FieldResult; why: string };
@@ -25,18 +59,40 @@ function fromCountry(hints: CountryHint[]): { code: string; country: string; why
 }
 
 /** MUST NOT guess from a country when any currency is printed; the inferred value carries the hint's boxes. */
-export function extractCurrency(field: FieldSettings, lines: Line[], total: Candidate | undefined, reviewThreshold: number, countryHints: CountryHint[] = []): FieldResult {
+export function extractCurrency(
+  field: FieldSettings,
+  lines: Line[],
+  total: Candidate | undefined,
+  reviewThreshold: number,
+  countryHints: CountryHint[] = [],
+): FieldResult {
   if (total?.match.note) {
     const line = total.match.line;
-    const mention = findCurrencies(line.text).find((c) => c.code === total.match.note && c.start < total.match.end + 3 && c.end > total.match.start - 3);
+    const mention = findCurrencies(line.text).find(
+      (c) => c.code === total.match.note && c.start < total.match.end + 3 && c.end > total.match.start - 3,
+    );
     if (mention) {
       const spans = [spanOf(line, mention.start, mention.end)];
       const printed = line.text.slice(mention.start, mention.end);
       const rupee = mention.code === "JPY" && misreadRupee(line, lines);
       if (rupee) {
-        return result(field, "INR", 0.8, spans, `"${printed}" printed with the total on an OCR'd page (page ${line.page.page_number}, line ${line.index + 1}) is read as ₹: the OCR model has no ₹ and reads it as ¥, and the document names INR elsewhere ("${rupee}")`, reviewThreshold);
+        return result(
+          field,
+          "INR",
+          0.8,
+          spans,
+          `"${printed}" printed with the total on an OCR'd page (page ${line.page.page_number}, line ${line.index + 1}) is read as ₹: the OCR model has no ₹ and reads it as ¥, and the document names INR elsewhere ("${rupee}")`,
+          reviewThreshold,
+        );
       }
-      return result(field, mention.code, 0.95, spans, `currency "${printed}" printed with the total (page ${line.page.page_number}, line ${line.index + 1})`, reviewThreshold);
+      return result(
+        field,
+        mention.code,
+        0.95,
+        spans,
+        `currency "${printed}" printed with the total (page ${line.page.page_number}, line ${line.index + 1})`,
+        reviewThreshold,
+      );
     }
   }
   const votes = new Map<string, { score: number; first: { line: Line; start: number; end: number } }>();
@@ -53,13 +109,37 @@ export function extractCurrency(field: FieldSettings, lines: Line[], total: Cand
   const best = ranked[0];
   if (!best) {
     const inferred = fromCountry(countryHints);
-    if (inferred) return { ...inferred.source, name: field.name, value: inferred.code, confidence: 0.4, reasoning: `no currency printed; ${inferred.code} is the currency of ${inferred.country} (${inferred.why})`, review_required: 0.4 < reviewThreshold, is_confirmed: null };
-    return { name: field.name, value: null, confidence: 0, bounding_boxes: [], reasoning: "no currency code or symbol found", review_required: field.required, is_confirmed: null };
+    if (inferred)
+      return {
+        ...inferred.source,
+        name: field.name,
+        value: inferred.code,
+        confidence: 0.4,
+        reasoning: `no currency printed; ${inferred.code} is the currency of ${inferred.country} (${inferred.why})`,
+        review_required: 0.4 < reviewThreshold,
+        is_confirmed: null,
+      };
+    return {
+      name: field.name,
+      value: null,
+      confidence: 0,
+      bounding_boxes: [],
+      reasoning: "no currency code or symbol found",
+      review_required: field.required,
+      is_confirmed: null,
+    };
   }
   const total_ = ranked.reduce((s, [, v]) => s + v.score, 0);
   const share = best[1].score / total_;
   const { line, start, end } = best[1].first;
-  return result(field, best[0], 0.5 + 0.4 * share, [spanOf(line, start, end)], `most frequent currency (${best[0]}: ${best[1].score} of ${total_} points over ${mentions} mention(s)); first at page ${line.page.page_number}, line ${line.index + 1}`, reviewThreshold);
+  return result(
+    field,
+    best[0],
+    0.5 + 0.4 * share,
+    [spanOf(line, start, end)],
+    `most frequent currency (${best[0]}: ${best[1].score} of ${total_} points over ${mentions} mention(s)); first at page ${line.page.page_number}, line ${line.index + 1}`,
+    reviewThreshold,
+  );
 }
 
 /**
@@ -75,7 +155,23 @@ function misreadRupee(line: Line, lines: Line[]): string | null {
   return null;
 }
 
-function result(field: FieldSettings, code: string, strength: number, spans: ReturnType<typeof spanOf>[], reasoning: string, reviewThreshold: number): FieldResult {
+function result(
+  field: FieldSettings,
+  code: string,
+  strength: number,
+  spans: ReturnType<typeof spanOf>[],
+  reasoning: string,
+  reviewThreshold: number,
+): FieldResult {
   const confidence = round(strength * (0.4 + 0.6 * ocrConfidenceOf(spans)));
-  return { name: field.name, value: code, confidence, bounding_boxes: boxesOf(spans), reasoning, review_required: confidence < reviewThreshold, is_confirmed: null, raw_text: spans.map((s) => s.text).join(" ") };
+  return {
+    name: field.name,
+    value: code,
+    confidence,
+    bounding_boxes: boxesOf(spans),
+    reasoning,
+    review_required: confidence < reviewThreshold,
+    is_confirmed: null,
+    raw_text: spans.map((s) => s.text).join(" "),
+  };
 }

@@ -10,27 +10,70 @@
  */
 
 /** A cue: what it is called in the reasoning, its pattern, the order it points to and its weight. */
-interface Cue { name: string; re: RegExp; order: "dmy" | "mdy"; points: number }
+interface Cue {
+  name: string;
+  re: RegExp;
+  order: "dmy" | "mdy";
+  points: number;
+}
 
 const L = "(?<![\\p{L}\\p{N}])";
 const R = "(?![\\p{L}\\p{N}])";
-const cue = (name: string, body: string, order: "dmy" | "mdy", points: number, flags = "iu"): Cue => ({ name, re: new RegExp(`${L}(?:${body})${R}`, flags), order, points });
+const cue = (name: string, body: string, order: "dmy" | "mdy", points: number, flags = "iu"): Cue => ({
+  name,
+  re: new RegExp(`${L}(?:${body})${R}`, flags),
+  order,
+  points,
+});
 
 const CUES: Cue[] = [
   // Currencies of day-first countries (symbols and ISO codes; "RM 12.50", "S$ 4.00", "£", "€", "₹").
-  cue("currency", "RM(?=\\s?\\d)|MYR|SGD|S\\$|GBP|EUR|INR|Rs\\.?(?=\\s?\\d)|AUD|A\\$|NZD|NZ\\$|ZAR|HKD|HK\\$|IDR|Rp\\.?(?=\\s?\\d)|THB|VND|AED|SAR|CHF|SEK|NOK|DKK|PLN|CZK|BRL|R\\$|TRY|KES|NGN|PKR|LKR|BDT", "dmy", 2, "u"),
+  cue(
+    "currency",
+    "RM(?=\\s?\\d)|MYR|SGD|S\\$|GBP|EUR|INR|Rs\\.?(?=\\s?\\d)|AUD|A\\$|NZD|NZ\\$|ZAR|HKD|HK\\$|IDR|Rp\\.?(?=\\s?\\d)|THB|VND|AED|SAR|CHF|SEK|NOK|DKK|PLN|CZK|BRL|R\\$|TRY|KES|NGN|PKR|LKR|BDT",
+    "dmy",
+    2,
+    "u",
+  ),
   { name: "currency", re: /[€£₹฿₫]/u, order: "dmy", points: 2 },
   // Phone numbers with a day-first country code, or in a national format: Malaysia's "03-5631 2345", "012-345 6789".
-  cue("phone country code", "\\+\\s?(?:60|65|44|49|33|39|34|31|32|41|43|45|46|47|48|351|353|91|92|94|880|61|64|62|63|66|84|852|971|966|27|234|254|90|55)(?=[\\s\\-(]?\\d)", "dmy", 2, "u"),
+  cue(
+    "phone country code",
+    "\\+\\s?(?:60|65|44|49|33|39|34|31|32|41|43|45|46|47|48|351|353|91|92|94|880|61|64|62|63|66|84|852|971|966|27|234|254|90|55)(?=[\\s\\-(]?\\d)",
+    "dmy",
+    2,
+    "u",
+  ),
   cue("phone (Malaysian format)", "0\\d{1,2}-\\d{3,4}\\s?\\d{4}", "dmy", 1, "u"),
   // Tax registrations that only day-first countries issue.
-  cue("tax registration", "GST\\s?(?:ID|REG(?:\\.|ISTRATION)?|NO\\.?)|SST\\s?(?:ID|REG(?:\\.|ISTRATION)?|NO\\.?)|GSTIN|ABN|UEN|VAT\\s?REG(?:\\.|ISTRATION)?|USt-?IdNr\\.?|TVA|BTW|IVA|P\\.?\\s?IVA|NIF|CIF", "dmy", 1.5),
+  cue(
+    "tax registration",
+    "GST\\s?(?:ID|REG(?:\\.|ISTRATION)?|NO\\.?)|SST\\s?(?:ID|REG(?:\\.|ISTRATION)?|NO\\.?)|GSTIN|ABN|UEN|VAT\\s?REG(?:\\.|ISTRATION)?|USt-?IdNr\\.?|TVA|BTW|IVA|P\\.?\\s?IVA|NIF|CIF",
+    "dmy",
+    1.5,
+  ),
   // Company forms.
-  cue("company form", "Sdn\\.?\\s?Bhd\\.?|Bhd\\.?|Pte\\.?\\s?Ltd\\.?|Pvt\\.?\\s?Ltd\\.?|Pty\\.?\\s?Ltd\\.?|GmbH|AG|S\\.?A\\.?R\\.?L\\.?|SAS|S\\.?p\\.?A\\.?|B\\.?V\\.?|Ltd\\.?|PLC|Limited", "dmy", 1.5, "u"),
+  cue(
+    "company form",
+    "Sdn\\.?\\s?Bhd\\.?|Bhd\\.?|Pte\\.?\\s?Ltd\\.?|Pvt\\.?\\s?Ltd\\.?|Pty\\.?\\s?Ltd\\.?|GmbH|AG|S\\.?A\\.?R\\.?L\\.?|SAS|S\\.?p\\.?A\\.?|B\\.?V\\.?|Ltd\\.?|PLC|Limited",
+    "dmy",
+    1.5,
+    "u",
+  ),
   // Countries and their well-known places.
-  cue("country", "Malaysia|Kuala Lumpur|Selangor|Johor|Penang|Pulau Pinang|Singapore|India|Indonesia|Jakarta|Thailand|Bangkok|Vietnam|Philippines|Australia|New Zealand|United Kingdom|England|Scotland|Ireland|South Africa|Germany|Deutschland|France|Italia|Italy|España|Spain|Nederland|Netherlands|België|Belgique|Österreich|Schweiz|Suisse|Hong Kong|Dubai|UAE|Brasil|Brazil", "dmy", 2),
+  cue(
+    "country",
+    "Malaysia|Kuala Lumpur|Selangor|Johor|Penang|Pulau Pinang|Singapore|India|Indonesia|Jakarta|Thailand|Bangkok|Vietnam|Philippines|Australia|New Zealand|United Kingdom|England|Scotland|Ireland|South Africa|Germany|Deutschland|France|Italia|Italy|España|Spain|Nederland|Netherlands|België|Belgique|Österreich|Schweiz|Suisse|Hong Kong|Dubai|UAE|Brasil|Brazil",
+    "dmy",
+    2,
+  ),
   // Words of languages whose countries write the day first (Malay, German, French, Dutch, Spanish, Italian...).
-  cue("language", "terima kasih|jumlah|tunai|baki|harga|kuantiti|cukai|und|der|die|das|für|rechnung|datum|et|le|la|les|des|facture|montant|het|een|van|factuur|bedrag|el|los|las|factura|fecha|il|di|fattura|importo", "dmy", 0.5),
+  cue(
+    "language",
+    "terima kasih|jumlah|tunai|baki|harga|kuantiti|cukai|und|der|die|das|für|rechnung|datum|et|le|la|les|des|facture|montant|het|een|van|factuur|bedrag|el|los|las|factura|fecha|il|di|fattura|importo",
+    "dmy",
+    0.5,
+  ),
   // Month-first: the US (a state and ZIP code is in normalize.ts), its phone format, its words.
   cue("US phone", "\\+\\s?1[\\s\\-.(]+\\d{3}|\\(\\d{3}\\)\\s?\\d{3}-\\d{4}", "mdy", 2, "u"),
   cue("country", "USA|U\\.S\\.A\\.|United States(?: of America)?", "mdy", 2, "u"),
@@ -43,7 +86,11 @@ const LANGUAGE_CAP = 2;
 /** The most that country evidence can add up to: below one unambiguous date (normalize.ts DATE_POINTS). */
 export const COUNTRY_CAP = 6;
 
-export interface OrderEvidence { dmy: number; mdy: number; cues: string[] }
+export interface OrderEvidence {
+  dmy: number;
+  mdy: number;
+  cues: string[];
+}
 
 export function countryEvidence(text: string): OrderEvidence {
   const best = new Map<string, { order: "dmy" | "mdy"; points: number }>();
@@ -63,7 +110,8 @@ export function countryEvidence(text: string): OrderEvidence {
     best.set(key, { order: c.order, points: c.points });
     cues.push(`${c.name} "${m[0].trim()}"`);
   }
-  let dmy = 0, mdy = 0;
+  let dmy = 0,
+    mdy = 0;
   for (const b of best.values()) b.order === "dmy" ? (dmy += b.points) : (mdy += b.points);
   return { dmy: Math.min(COUNTRY_CAP, dmy), mdy: Math.min(COUNTRY_CAP, mdy), cues };
 }

@@ -42,7 +42,8 @@ export function monthNameStarts(text: string, months: MonthNames): number[] {
   const out: number[] = [];
   if (SURROGATE.test(text)) {
     // Letters outside the BMP: runs as the regex sees them (code points), each judged as usual.
-    for (const m of text.matchAll(LETTER_RUN)) judgeRun(text, m.index!, m.index! + m[0].length, FOLDS_AS_LOWER.test(m[0]), months, out);
+    for (const m of text.matchAll(LETTER_RUN))
+      judgeRun(text, m.index!, m.index! + m[0].length, FOLDS_AS_LOWER.test(m[0]), months, out);
     return out;
   }
   for (let i = 0; i < text.length; ) {
@@ -52,14 +53,19 @@ export function monthNameStarts(text: string, months: MonthNames): number[] {
     }
     const start = i;
     let safe = true;
-    for (; i < text.length && isLetter(text, i); i++) if (text.charCodeAt(i) >= 0x80 && !FOLDS_AS_LOWER.test(text[i]!)) safe = false;
+    for (; i < text.length && isLetter(text, i); i++)
+      if (text.charCodeAt(i) >= 0x80 && !FOLDS_AS_LOWER.test(text[i]!)) safe = false;
     judgeRun(text, start, i, safe, months, out);
   }
   return out;
 }
 
 /** Month names, and the first three letters of each (most runs fail on those without building a string). */
-export interface MonthNames { names: Set<string>; prefixes: Set<string>; asciiPrefixes: Set<number> }
+export interface MonthNames {
+  names: Set<string>;
+  prefixes: Set<string>;
+  asciiPrefixes: Set<number>;
+}
 
 export function monthNamesOf(names: Iterable<string>): MonthNames {
   const set = new Set(names);
@@ -100,7 +106,8 @@ function judgeRun(text: string, start: number, end: number, safe: boolean, month
     if (end - start >= 5) out.push(start + 2);
     return;
   }
-  if (monthPrefixAt(text, start, months) && isMonthAt(text.slice(start, end).toLowerCase(), months.names)) out.push(start);
+  if (monthPrefixAt(text, start, months) && isMonthAt(text.slice(start, end).toLowerCase(), months.names))
+    out.push(start);
   else if (end - start >= 5 && monthPrefixAt(text, start + 2, months) && suffixAt(text, start)) {
     if (isMonthAt(text.slice(start + 2, end).toLowerCase(), months.names)) out.push(start + 2);
   }
@@ -142,7 +149,10 @@ const copies = new WeakMap<DateSearch, { numeric: RegExp; named: RegExp }>();
 function ownCopies(search: DateSearch): { numeric: RegExp; named: RegExp } {
   let own = copies.get(search);
   if (!own) {
-    own = { numeric: new RegExp(search.numeric.source, search.numeric.flags), named: new RegExp(search.monthNamed.source, search.monthNamed.flags) };
+    own = {
+      numeric: new RegExp(search.numeric.source, search.numeric.flags),
+      named: new RegExp(search.monthNamed.source, search.monthNamed.flags),
+    };
     copies.set(search, own);
   }
   return own;

@@ -23,7 +23,13 @@ let parser: XMLParser | null = null;
 function xmlParser(): XMLParser {
   if (!parser) {
     const { XMLParser: Parser } = require("fast-xml-parser") as typeof import("fast-xml-parser");
-    parser = new Parser({ removeNSPrefix: true, ignoreAttributes: false, attributeNamePrefix: "@_", parseTagValue: false, trimValues: true });
+    parser = new Parser({
+      removeNSPrefix: true,
+      ignoreAttributes: false,
+      attributeNamePrefix: "@_",
+      parseTagValue: false,
+      trimValues: true,
+    });
   }
   return parser;
 }
@@ -80,19 +86,51 @@ function readCii(root: Node): Omit<EInvoice, "filename"> {
   const tx = either(root, "SupplyChainTradeTransaction", "SpecifiedSupplyChainTradeTransaction");
   const agreement = either(tx, "ApplicableHeaderTradeAgreement", "ApplicableSupplyChainTradeAgreement");
   const settlement = either(tx, "ApplicableHeaderTradeSettlement", "ApplicableSupplyChainTradeSettlement");
-  const sums = either(settlement, "SpecifiedTradeSettlementHeaderMonetarySummation", "SpecifiedTradeSettlementMonetarySummation");
+  const sums = either(
+    settlement,
+    "SpecifiedTradeSettlementHeaderMonetarySummation",
+    "SpecifiedTradeSettlementMonetarySummation",
+  );
   const seller = at(agreement, "SellerTradeParty");
   const sellerAddress = at(seller, "PostalTradeAddress");
   const sellerTax = ciiTaxIds(seller);
   const buyerTax = ciiTaxIds(at(agreement, "BuyerTradeParty"));
-  const taxTotal = list(sums?.TaxTotalAmount).map(num).find((n) => n !== null) ?? null;
-  const lines = list(tx?.IncludedSupplyChainTradeLineItem).map((li) => ({
-    description: text(at(li, "SpecifiedTradeProduct", "Name")),
-    quantity: num(at(either(li, "SpecifiedLineTradeDelivery", "SpecifiedSupplyChainTradeDelivery"), "BilledQuantity")),
-    unit_price: num(at(either(li, "SpecifiedLineTradeAgreement", "SpecifiedSupplyChainTradeAgreement"), "NetPriceProductTradePrice", "ChargeAmount")),
-    amount: num(at(either(either(li, "SpecifiedLineTradeSettlement", "SpecifiedSupplyChainTradeSettlement"), "SpecifiedTradeSettlementLineMonetarySummation", "SpecifiedTradeSettlementMonetarySummation"), "LineTotalAmount")),
-  })).filter(isItem);
-  const address = [text(at(sellerAddress, "LineOne")), [text(at(sellerAddress, "PostcodeCode")), text(at(sellerAddress, "CityName"))].filter(Boolean).join(" "), text(at(sellerAddress, "CountryID"))].filter(Boolean).join(", ");
+  const taxTotal =
+    list(sums?.TaxTotalAmount)
+      .map(num)
+      .find((n) => n !== null) ?? null;
+  const lines = list(tx?.IncludedSupplyChainTradeLineItem)
+    .map((li) => ({
+      description: text(at(li, "SpecifiedTradeProduct", "Name")),
+      quantity: num(
+        at(either(li, "SpecifiedLineTradeDelivery", "SpecifiedSupplyChainTradeDelivery"), "BilledQuantity"),
+      ),
+      unit_price: num(
+        at(
+          either(li, "SpecifiedLineTradeAgreement", "SpecifiedSupplyChainTradeAgreement"),
+          "NetPriceProductTradePrice",
+          "ChargeAmount",
+        ),
+      ),
+      amount: num(
+        at(
+          either(
+            either(li, "SpecifiedLineTradeSettlement", "SpecifiedSupplyChainTradeSettlement"),
+            "SpecifiedTradeSettlementLineMonetarySummation",
+            "SpecifiedTradeSettlementMonetarySummation",
+          ),
+          "LineTotalAmount",
+        ),
+      ),
+    }))
+    .filter(isItem);
+  const address = [
+    text(at(sellerAddress, "LineOne")),
+    [text(at(sellerAddress, "PostcodeCode")), text(at(sellerAddress, "CityName"))].filter(Boolean).join(" "),
+    text(at(sellerAddress, "CountryID")),
+  ]
+    .filter(Boolean)
+    .join(", ");
   return {
     syntax: "CII",
     type_code: text(at(doc, "TypeCode")),
@@ -107,12 +145,16 @@ function readCii(root: Node): Omit<EInvoice, "filename"> {
       customer_name: text(at(agreement, "BuyerTradeParty", "Name")),
       customer_vat_id: buyerTax.vat,
       customer_tax_id: buyerTax.other,
-      iban: text(at(settlement, "SpecifiedTradeSettlementPaymentMeans", "PayeePartyCreditorFinancialAccount", "IBANID")),
+      iban: text(
+        at(settlement, "SpecifiedTradeSettlementPaymentMeans", "PayeePartyCreditorFinancialAccount", "IBANID"),
+      ),
       currency: text(at(settlement, "InvoiceCurrencyCode")),
       subtotal_amount: num(at(sums, "TaxBasisTotalAmount")),
       tax_amount: taxTotal,
       total_amount: num(at(sums, "GrandTotalAmount")),
-      purchase_order_number: text(at(agreement, "BuyerOrderReferencedDocument", "IssuerAssignedID")) ?? text(at(agreement, "BuyerOrderReferencedDocument", "ID")),
+      purchase_order_number:
+        text(at(agreement, "BuyerOrderReferencedDocument", "IssuerAssignedID")) ??
+        text(at(agreement, "BuyerOrderReferencedDocument", "ID")),
       line_items: lines.length ? lines : null,
     },
   };
@@ -122,12 +164,20 @@ function readCii(root: Node): Omit<EInvoice, "filename"> {
  * A party's VAT registration and its other tax registration (a national tax number, the Swedish "Godkänd för
  * F-skatt" note): they are told apart by scheme, never by order — 9 of 149 real UBL files list the other first.
  */
-interface TaxIds { vat: string | null; other: string | null }
+interface TaxIds {
+  vat: string | null;
+  other: string | null;
+}
 
 /** CII: `SpecifiedTaxRegistration/ID` with schemeID VA is the VAT ID, FC the tax number (BT-31, BT-32, BT-48). */
 function ciiTaxIds(party: Node): TaxIds {
-  const ids = list(party?.SpecifiedTaxRegistration).map((r) => at(r, "ID")).filter((id) => text(id) !== null);
-  const scheme = (id: Node) => String(id?.["@_schemeID"] ?? "").trim().toUpperCase();
+  const ids = list(party?.SpecifiedTaxRegistration)
+    .map((r) => at(r, "ID"))
+    .filter((id) => text(id) !== null);
+  const scheme = (id: Node) =>
+    String(id?.["@_schemeID"] ?? "")
+      .trim()
+      .toUpperCase();
   return { vat: text(ids.find((id) => scheme(id) === "VA")), other: text(ids.find((id) => scheme(id) !== "VA")) };
 }
 
@@ -137,8 +187,12 @@ function ciiTaxIds(party: Node): TaxIds {
  * as one (two letters of a country, then digits or letters).
  */
 function ublTaxIds(party: Node): TaxIds {
-  const schemes = list(party?.PartyTaxScheme).map((s) => ({ id: text(at(s, "CompanyID")), scheme: (text(at(s, "TaxScheme", "ID")) ?? "").toUpperCase() })).filter((s) => s.id !== null);
-  const vat = schemes.find((s) => s.scheme === "VAT") ?? schemes.find((s) => s.scheme === "" && VAT_SHAPE.test(s.id!.replace(/[\s.-]/g, "")));
+  const schemes = list(party?.PartyTaxScheme)
+    .map((s) => ({ id: text(at(s, "CompanyID")), scheme: (text(at(s, "TaxScheme", "ID")) ?? "").toUpperCase() }))
+    .filter((s) => s.id !== null);
+  const vat =
+    schemes.find((s) => s.scheme === "VAT") ??
+    schemes.find((s) => s.scheme === "" && VAT_SHAPE.test(s.id!.replace(/[\s.-]/g, "")));
   return { vat: vat?.id ?? null, other: schemes.find((s) => s !== vat)?.id ?? null };
 }
 const VAT_SHAPE = /^[A-Z]{2}[0-9A-Z]{2,13}$/;
@@ -151,13 +205,21 @@ function readUbl(root: Node, credit: boolean): Omit<EInvoice, "filename"> {
   const totals = at(root, "LegalMonetaryTotal");
   const lineTag = credit ? "CreditNoteLine" : "InvoiceLine";
   const qtyTag = credit ? "CreditedQuantity" : "InvoicedQuantity";
-  const lines = list(root[lineTag]).map((li) => ({
-    description: text(at(li, "Item", "Name")) ?? text(at(li, "Item", "Description")),
-    quantity: num(at(li, qtyTag)),
-    unit_price: num(at(li, "Price", "PriceAmount")),
-    amount: num(at(li, "LineExtensionAmount")),
-  })).filter(isItem);
-  const addr = [text(at(address, "StreetName")), [text(at(address, "PostalZone")), text(at(address, "CityName"))].filter(Boolean).join(" "), text(at(address, "Country", "IdentificationCode"))].filter(Boolean).join(", ");
+  const lines = list(root[lineTag])
+    .map((li) => ({
+      description: text(at(li, "Item", "Name")) ?? text(at(li, "Item", "Description")),
+      quantity: num(at(li, qtyTag)),
+      unit_price: num(at(li, "Price", "PriceAmount")),
+      amount: num(at(li, "LineExtensionAmount")),
+    }))
+    .filter(isItem);
+  const addr = [
+    text(at(address, "StreetName")),
+    [text(at(address, "PostalZone")), text(at(address, "CityName"))].filter(Boolean).join(" "),
+    text(at(address, "Country", "IdentificationCode")),
+  ]
+    .filter(Boolean)
+    .join(", ");
   return {
     syntax: "UBL",
     type_code: text(root.InvoiceTypeCode ?? root.CreditNoteTypeCode) ?? (credit ? "381" : "380"),
@@ -165,13 +227,16 @@ function readUbl(root: Node, credit: boolean): Omit<EInvoice, "filename"> {
       invoice_number: text(root.ID),
       invoice_date: date(root.IssueDate),
       due_date: date(root.DueDate) ?? date(at(root, "PaymentMeans", "PaymentDueDate")),
-      vendor_name: text(at(supplier, "PartyLegalEntity", "RegistrationName")) ?? text(at(supplier, "PartyName", "Name")),
+      vendor_name:
+        text(at(supplier, "PartyLegalEntity", "RegistrationName")) ?? text(at(supplier, "PartyName", "Name")),
       vendor_address: addr || null,
       vendor_vat_id: supplierTax.vat,
       vendor_tax_id: supplierTax.other,
       customer_vat_id: customerTax.vat,
       customer_tax_id: customerTax.other,
-      customer_name: text(at(root, "AccountingCustomerParty", "Party", "PartyLegalEntity", "RegistrationName")) ?? text(at(root, "AccountingCustomerParty", "Party", "PartyName", "Name")),
+      customer_name:
+        text(at(root, "AccountingCustomerParty", "Party", "PartyLegalEntity", "RegistrationName")) ??
+        text(at(root, "AccountingCustomerParty", "Party", "PartyName", "Name")),
       iban: text(at(root, "PaymentMeans", "PayeeFinancialAccount", "ID")),
       currency: text(root.DocumentCurrencyCode),
       subtotal_amount: num(at(totals, "TaxExclusiveAmount")),

@@ -26,12 +26,18 @@ export function kindOf(field: FieldSettings): ValueKind {
   const r = field.hints.recognizer;
   if (r && r !== "currency") return r;
   switch (field.type) {
-    case "date": return "date";
-    case "amount": return "amount";
-    case "number": return "number";
-    case "boolean": return "boolean";
-    case "enum": return "enum";
-    default: return "text";
+    case "date":
+      return "date";
+    case "amount":
+      return "amount";
+    case "number":
+      return "number";
+    case "boolean":
+      return "boolean";
+    case "enum":
+      return "enum";
+    default:
+      return "text";
   }
 }
 
@@ -66,7 +72,11 @@ function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], c
     }
     const right = read && plausible(kind, read.value) && !claimedBetween(hit, read, ctx) ? read : null;
     if (right) {
-      out.push({ match: right, score: right.strength * labelFactor, reasoning: `value right of label "${hit.line.text.slice(hit.start, hit.end).trim()}"${hit.fuzzy ? ` (read as "${hit.label}")` : ""} (${where(hit.line)})` });
+      out.push({
+        match: right,
+        score: right.strength * labelFactor,
+        reasoning: `value right of label "${hit.line.text.slice(hit.start, hit.end).trim()}"${hit.fuzzy ? ` (read as "${hit.label}")` : ""} (${where(hit.line)})`,
+      });
       if (right.strength >= 0.9) continue;
     }
     pushAll(out, belowCandidates(hit, kind, lines, ctx, labelFactor));
@@ -75,7 +85,8 @@ function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], c
 }
 
 /** Qualifiers before a label that make it part of this one's wording ("Total incl. VAT", "Subtotal before tax"). */
-const QUALIFIED = /(?<![\p{L}])(incl|inkl|excl|exkl|including|excluding|inclusive|exclusive|inclusief|exclusief|zzgl|plus|ohne|hors|sans|before|after|of|on|zonder|sin|con|senza|\()[.\s]*$/iu;
+const QUALIFIED =
+  /(?<![\p{L}])(incl|inkl|excl|exkl|including|excluding|inclusive|exclusive|inclusief|exclusief|zzgl|plus|ohne|hors|sans|before|after|of|on|zonder|sin|con|senza|\()[.\s]*$/iu;
 
 /**
  * Another amount field's label between a label and the amount read right of it claims the amount: in "BTW 21% —
@@ -87,26 +98,50 @@ function claimedBetween(hit: LabelHit, read: ValueMatch, ctx: ReadContext): bool
   if (!/\p{L}{3,}/u.test(between)) return false;
   // The qualifier may end the label itself ("Total excl." + "VAT"), so the text before is read from the line start.
   const before = fold(hit.line.text.slice(0, hit.end).toLowerCase());
-  return ctx.foreignLabels.some((label) => [...between.matchAll(labelRegex(label))].some((m) => !QUALIFIED.test(before + between.slice(0, m.index))));
+  return ctx.foreignLabels.some((label) =>
+    [...between.matchAll(labelRegex(label))].some((m) => !QUALIFIED.test(before + between.slice(0, m.index))),
+  );
 }
 
-function belowCandidates(hit: LabelHit, kind: ValueKind, lines: Line[], ctx: ReadContext, labelFactor: number): Candidate[] {
+function belowCandidates(
+  hit: LabelHit,
+  kind: ValueKind,
+  lines: Line[],
+  ctx: ReadContext,
+  labelFactor: number,
+): Candidate[] {
   const label = hit.line.text.slice(hit.start, hit.end).trim();
   if ((kind === "amount" || kind === "number") && ctx.tableHeaders?.has(hit.line)) return [];
   const rows = below(hit, lines, kind === "address" ? 4 : 2);
   if (kind === "address" || kind === "party") {
     const taken = kind === "party" ? rows.slice(0, 1) : rows.slice(0, 3);
-    const reads = taken.map((row) => readValue("text", row, 0, ctx)).filter((m): m is ValueMatch => m !== null && plausible(kind, m.value));
+    const reads = taken
+      .map((row) => readValue("text", row, 0, ctx))
+      .filter((m): m is ValueMatch => m !== null && plausible(kind, m.value));
     if (!reads.length) return [];
     const [first, ...rest] = reads;
     const value = reads.map((r) => r.value).join(", ");
-    return [{ match: { ...first!, value }, score: first!.strength * labelFactor * 0.85, reasoning: `value below label "${label}" (${where(hit.line)})`, extraSpans: rest.map((r) => spanOf(r.line, r.start, r.end)) }];
+    return [
+      {
+        match: { ...first!, value },
+        score: first!.strength * labelFactor * 0.85,
+        reasoning: `value below label "${label}" (${where(hit.line)})`,
+        extraSpans: rest.map((r) => spanOf(r.line, r.start, r.end)),
+      },
+    ];
   }
   // Only the first line under the label: a value further down belongs to some other label in between.
   const row = rows[0];
   const m = row ? readValue(kind, row, 0, ctx) : null;
   // Below a label the value should start the column cell, not sit somewhere inside it.
-  if (m && m.start <= 2) return [{ match: m, score: m.strength * labelFactor * 0.9, reasoning: `value below label "${label}" (${where(hit.line)})` }];
+  if (m && m.start <= 2)
+    return [
+      {
+        match: m,
+        score: m.strength * labelFactor * 0.9,
+        reasoning: `value below label "${label}" (${where(hit.line)})`,
+      },
+    ];
   return [];
 }
 
@@ -118,15 +153,21 @@ function patternCandidates(field: FieldSettings, kind: ValueKind, lines: Line[],
       for (const m of line.text.matchAll(re)) {
         const group = m[1] ?? m[0];
         const start = m.index! + (m[1] !== undefined ? m[0].indexOf(m[1]) : 0);
-        const value = kind === "text" || kind === "identifier" || kind === "party" ? group : readValue(kind, line, start, ctx)?.value;
+        const value =
+          kind === "text" || kind === "identifier" || kind === "party"
+            ? group
+            : readValue(kind, line, start, ctx)?.value;
         if (value === undefined || value === null || value === "") continue;
-        out.push({ match: { value, line, start, end: start + group.length, strength: 0.95 }, score: 0.95, reasoning: `pattern /${source}/ (${where(line)})` });
+        out.push({
+          match: { value, line, start, end: start + group.length, strength: 0.95 },
+          score: 0.95,
+          reasoning: `pattern /${source}/ (${where(line)})`,
+        });
       }
     }
   }
   return out;
 }
-
 
 /** Unlabelled recognisers: IBAN, VAT ID, e-mail, phone anywhere; a party from a company-suffix line; dates/amounts as fallback. */
 function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], ctx: ReadContext): Candidate[] {
@@ -134,7 +175,14 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
   if (kind === "iban" || kind === "vat_id" || kind === "email" || kind === "phone") {
     // Only words that can start such a value are tried (each try joins up to nine words).
     // IBANs may start misread on OCR pages ("1T93"): the checksum decides (see readIban).
-    const canStart = kind === "iban" ? /^[A-Z0-9]{2}[0-9OISBZ]/ : kind === "vat_id" ? /^[A-Z]{2}/ : kind === "email" ? /@|^[\p{L}\p{N}]/u : /^[+(\d]/;
+    const canStart =
+      kind === "iban"
+        ? /^[A-Z0-9]{2}[0-9OISBZ]/
+        : kind === "vat_id"
+          ? /^[A-Z]{2}/
+          : kind === "email"
+            ? /@|^[\p{L}\p{N}]/u
+            : /^[+(\d]/;
     for (const line of lines) {
       if (kind === "email" && !line.text.includes("@")) continue;
       for (const w of line.words) {
@@ -149,20 +197,35 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
   } else if (kind === "party" && field.hints.fallback_first) {
     // The issuer by position and evidence (letterhead, legal form, footer, title, web domain); never the recipient.
     for (const c of issuerCandidates(lines).slice(0, 3)) {
-      out.push({ match: { value: c.value, line: c.line, start: c.start, end: c.end, strength: c.score }, score: c.score, reasoning: `${c.why} (${where(c.line)})` });
+      out.push({
+        match: { value: c.value, line: c.line, start: c.start, end: c.end, strength: c.score },
+        score: c.score,
+        reasoning: `${c.why} (${where(c.line)})`,
+      });
     }
   } else if (kind === "party" && field.id === "customer_name") {
     // The buyer by position: the block under a buyer heading, else the window address block.
     for (const c of recipientCandidates(lines).slice(0, 2)) {
-      out.push({ match: { value: c.value, line: c.line, start: c.start, end: c.end, strength: c.score }, score: c.score, reasoning: `${c.why} (${where(c.line)})` });
+      out.push({
+        match: { value: c.value, line: c.line, start: c.start, end: c.end, strength: c.score },
+        score: c.score,
+        reasoning: `${c.why} (${where(c.line)})`,
+      });
     }
   } else if (kind === "enum" && field.values?.length) {
     // An allowed value printed anywhere, as a whole word: weaker than one next to a label.
-    const res = field.values.map((v) => ({ v, re: new RegExp(`${NO_ALNUM_BEFORE}${v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}${NO_ALNUM_AFTER}`, "iu") }));
+    const res = field.values.map((v) => ({
+      v,
+      re: new RegExp(`${NO_ALNUM_BEFORE}${v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}${NO_ALNUM_AFTER}`, "iu"),
+    }));
     for (const line of lines) {
       const hit = res.map(({ v, re }) => ({ v, m: re.exec(line.text) })).find((x) => x.m);
       if (hit) {
-        out.push({ match: { value: hit.v, line, start: hit.m!.index, end: hit.m!.index + hit.m![0].length, strength: 0.6 }, score: 0.6, reasoning: `allowed value "${hit.v}" found (${where(line)})` });
+        out.push({
+          match: { value: hit.v, line, start: hit.m!.index, end: hit.m!.index + hit.m![0].length, strength: 0.6 },
+          score: 0.6,
+          reasoning: `allowed value "${hit.v}" found (${where(line)})`,
+        });
         break;
       }
     }
@@ -172,11 +235,23 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
   } else if (field.hints.fallback_first && kind === "date") {
     // A date labelled as some other date ("Order Date: ...", "Due ...") is not a fallback for this one.
     const qualifiers = new Set(field.hints.exclude_before.map((w) => w.toLowerCase()));
-    const qualified = (text: string, at: number) => (text.slice(0, at).toLowerCase().match(/[\p{L}]+/gu) ?? []).slice(-3).some((w) => qualifiers.has(w));
+    const qualified = (text: string, at: number) =>
+      (
+        text
+          .slice(0, at)
+          .toLowerCase()
+          .match(/[\p{L}]+/gu) ?? []
+      )
+        .slice(-3)
+        .some((w) => qualifiers.has(w));
     for (const line of lines.filter((l) => l.page === lines[0]?.page)) {
       const d = findDates(line.text, ctx.dateOrder).find((x) => x.iso && !qualified(line.text, x.start));
       if (d) {
-        out.push({ match: { value: d.iso, line, start: d.start, end: d.end, strength: 0.5 }, score: 0.5, reasoning: `first date on the first page, no label found (${where(line)})` });
+        out.push({
+          match: { value: d.iso, line, start: d.start, end: d.end, strength: 0.5 },
+          score: 0.5,
+          reasoning: `first date on the first page, no label found (${where(line)})`,
+        });
         break;
       }
     }
@@ -192,12 +267,19 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
  * lost by OCR but "357,33 €" and "VISA ****7420 357,33" left), the largest such; else the largest amount.
  */
 function unlabelledTotal(lines: Line[], ctx: ReadContext): Candidate | null {
-  const seen = new Map<number, { lines: Set<Line>; currency: boolean; first: { line: Line; start: number; end: number; value: number } }>();
+  const seen = new Map<
+    number,
+    { lines: Set<Line>; currency: boolean; first: { line: Line; start: number; end: number; value: number } }
+  >();
   for (const line of lines) {
     for (const a of findAmounts(line.text, ctx.dateOrder)) {
       if (!a.decimals) continue;
       const key = Math.abs(a.value);
-      const entry = seen.get(key) ?? { lines: new Set<Line>(), currency: false, first: { line, start: a.start, end: a.end, value: a.value } };
+      const entry = seen.get(key) ?? {
+        lines: new Set<Line>(),
+        currency: false,
+        first: { line, start: a.start, end: a.end, value: a.value },
+      };
       entry.lines.add(line);
       entry.currency ||= a.currency !== null;
       seen.set(key, entry);
@@ -205,14 +287,23 @@ function unlabelledTotal(lines: Line[], ctx: ReadContext): Candidate | null {
   }
   const marked = (e: { lines: Set<Line>; currency: boolean }) => e.currency || e.lines.size > 1;
   let best: [number, NonNullable<ReturnType<typeof seen.get>>] | null = null;
-  for (const [value, e] of seen) if (!best || Number(marked(e)) - Number(marked(best[1])) > 0 || (marked(e) === marked(best[1]) && value > best[0])) best = [value, e];
+  for (const [value, e] of seen)
+    if (!best || Number(marked(e)) - Number(marked(best[1])) > 0 || (marked(e) === marked(best[1]) && value > best[0]))
+      best = [value, e];
   if (!best) return null;
   const { line, start, end, value } = best[1].first;
-  const why = marked(best[1]) ? "the largest amount printed with its currency or repeated" : "largest amount of the document";
-  return { match: { value, line, start, end, strength: 0.4 }, score: 0.4, reasoning: `${why}, no label found (${where(line)})` };
+  const why = marked(best[1])
+    ? "the largest amount printed with its currency or repeated"
+    : "largest amount of the document";
+  return {
+    match: { value, line, start, end, strength: 0.4 },
+    score: 0.4,
+    reasoning: `${why}, no label found (${where(line)})`,
+  };
 }
 
-const firstPageByTop = (lines: Line[]) => lines.filter((l) => l.page === lines[0]?.page).sort((a, b) => a.box[1] - b.box[1]);
+const firstPageByTop = (lines: Line[]) =>
+  lines.filter((l) => l.page === lines[0]?.page).sort((a, b) => a.box[1] - b.box[1]);
 
 /** The address printed with the first company name: the rest of its line, else the lines right under it. */
 function addressAfterCompany(lines: Line[]): Candidate | null {
@@ -226,12 +317,20 @@ function addressAfterCompany(lines: Line[]): Candidate | null {
   const rest = /^[\s,\-–·|•]*(.*\d.*)$/.exec(line.text.slice(restStart));
   if (rest) {
     const start = line.text.length - rest[1]!.length;
-    return { match: { value: rest[1]!.replace(/\s+[-·|•]\s+/g, ", "), line, start, end: line.text.length, strength: 0.5 }, score: 0.5, reasoning: `address after the company name (page ${line.page.page_number}, line ${line.index + 1})` };
+    return {
+      match: { value: rest[1]!.replace(/\s+[-·|•]\s+/g, ", "), line, start, end: line.text.length, strength: 0.5 },
+      score: 0.5,
+      reasoning: `address after the company name (page ${line.page.page_number}, line ${line.index + 1})`,
+    };
   }
   const parts: Line[] = [];
   for (const next of pageLines.slice(idx + 1, idx + 4)) {
     const last = parts[parts.length - 1] ?? line;
-    if (next.box[1] - last.box[3] > (last.box[3] - last.box[1]) * 1.5 || Math.abs(next.box[0] - line.box[0]) > (line.box[3] - line.box[1]) * 2) break;
+    if (
+      next.box[1] - last.box[3] > (last.box[3] - last.box[1]) * 1.5 ||
+      Math.abs(next.box[0] - line.box[0]) > (line.box[3] - line.box[1]) * 2
+    )
+      break;
     // A labelled line ("Invoice no: ...") or a one-word title ("INVOICE") is no longer the address.
     if (/[\p{L}]:/u.test(next.text) || (/^[\p{Lu}\s]+$/u.test(next.text.trim()) && next.words.length <= 2)) break;
     if (findDates(next.text, "dmy").some((d) => d.iso) || findAmounts(next.text).some((a) => a.decimals)) break;
@@ -240,7 +339,13 @@ function addressAfterCompany(lines: Line[]): Candidate | null {
   if (!parts.length || !parts.some((p) => /\d/.test(p.text))) return null;
   const [first, ...others] = parts;
   return {
-    match: { value: parts.map((p) => p.text).join(", "), line: first!, start: 0, end: first!.text.length, strength: 0.5 },
+    match: {
+      value: parts.map((p) => p.text).join(", "),
+      line: first!,
+      start: 0,
+      end: first!.text.length,
+      strength: 0.5,
+    },
     score: 0.5,
     reasoning: `lines under the company name (page ${line.page.page_number}, line ${line.index + 2})`,
     extraSpans: others.map((p) => spanOf(p, 0, p.text.length)),
@@ -274,7 +379,8 @@ export function fieldCandidates(field: FieldSettings, lines: Line[], ctx: ReadCo
   // A checksum- or format-valid value next to its label is the best evidence there is: better than the same kind
   // of value anywhere (a customer's VAT ID printed first) and better than a far-down label alone.
   if (kind === "iban" || kind === "vat_id" || kind === "email") {
-    for (const c of labelled) if (recognised.some((r) => r.match.value === c.match.value)) c.score = Math.min(1, Math.max(c.score, 0.8) + 0.1);
+    for (const c of labelled)
+      if (recognised.some((r) => r.match.value === c.match.value)) c.score = Math.min(1, Math.max(c.score, 0.8) + 0.1);
   }
   const all = [...labelled, ...patternCandidates(field, kind, lines, ctx), ...recognised];
   applyRegion(field, all);
@@ -282,19 +388,34 @@ export function fieldCandidates(field: FieldSettings, lines: Line[], ctx: ReadCo
   if (field.id.startsWith("vendor_") || field.id === "iban") {
     const recipient = recipientWords(lines);
     for (const c of all) {
-      if (!c.match.line.words.some((w) => w.start < c.match.end && w.end > c.match.start && recipient.has(w.word))) continue;
+      if (!c.match.line.words.some((w) => w.start < c.match.end && w.end > c.match.start && recipient.has(w.word)))
+        continue;
       [c.score, c.reasoning] = [c.score * 0.5, `${c.reasoning}, in the buyer's block: counts half`];
     }
   }
   // A zero amount is a balance after payment ("Balance due 0.00") far more often than the document's value.
-  if (kind === "amount") for (const c of all) if (c.match.value === 0) [c.score, c.reasoning] = [c.score * 0.5, `${c.reasoning}, zero counts half`];
-  return all.sort((a, b) => b.score - a.score || (kind === "amount" ? Math.abs(b.match.value as number) - Math.abs(a.match.value as number) : 0));
+  if (kind === "amount")
+    for (const c of all)
+      if (c.match.value === 0) [c.score, c.reasoning] = [c.score * 0.5, `${c.reasoning}, zero counts half`];
+  return all.sort(
+    (a, b) =>
+      b.score - a.score ||
+      (kind === "amount" ? Math.abs(b.match.value as number) - Math.abs(a.match.value as number) : 0),
+  );
 }
 
 /** Builds the FieldResult for a chosen candidate (or an empty one): boxes are the union of the source words. */
 export function toFieldResult(field: FieldSettings, best: Candidate | undefined, reviewThreshold: number): FieldResult {
   if (!best) {
-    return { name: field.name, value: null, confidence: 0, bounding_boxes: [], reasoning: "not found", review_required: field.required, is_confirmed: null };
+    return {
+      name: field.name,
+      value: null,
+      confidence: 0,
+      bounding_boxes: [],
+      reasoning: "not found",
+      review_required: field.required,
+      is_confirmed: null,
+    };
   }
   const spans = [spanOf(best.match.line, best.match.start, best.match.end), ...(best.extraSpans ?? [])];
   const ocr = ocrConfidenceOf(spans);

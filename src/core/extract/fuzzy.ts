@@ -38,7 +38,8 @@ const CONFUSABLE_GROUPS = ["il1|!t", "o0dq", "s5$", "b8h6", "g9q", "z2", "aeoc",
 const confusable = new Set<string>();
 for (const group of CONFUSABLE_GROUPS) for (const a of group) for (const b of group) if (a !== b) confusable.add(a + b);
 
-const substitutionCostOf = (a: string, b: string) => (a === b ? 0 : confusable.has(a + b) || /[^\p{L}]/u.test(a + b) ? 1 : 2);
+const substitutionCostOf = (a: string, b: string) =>
+  a === b ? 0 : confusable.has(a + b) || /[^\p{L}]/u.test(a + b) ? 1 : 2;
 /**
  * Substitution costs by pair of UTF-16 code units, remembered: the edit distance asks for every cell of its table,
  * and building the pair string and testing it with a regex there cost ~30 ms per OCR page (measured on the bench's
@@ -76,7 +77,8 @@ export function editDistance(a: string, b: string, max: number): number {
     for (let j = 1; j <= b.length; j++) {
       const cb = b.charCodeAt(j - 1);
       let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + substitutionCost(ai, b[j - 1]!, ca, cb));
-      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) v = Math.min(v, prev2[j - 2]! + 1);
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb)
+        v = Math.min(v, prev2[j - 2]! + 1);
       cur[j] = v;
       if (v < rowMin) rowMin = v;
     }
@@ -86,11 +88,19 @@ export function editDistance(a: string, b: string, max: number): number {
   return prev[b.length]!;
 }
 
-export interface TokenSpan { text: string; start: number; end: number }
+export interface TokenSpan {
+  text: string;
+  start: number;
+  end: number;
+}
 
 /** Letter/digit tokens of a line (lower-cased, accents folded) with their character offsets. */
 export function tokensOf(text: string): TokenSpan[] {
-  return [...fold(text).matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ text: m[0].toLowerCase(), start: m.index!, end: m.index! + m[0].length }));
+  return [...fold(text).matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({
+    text: m[0].toLowerCase(),
+    start: m.index!,
+    end: m.index! + m[0].length,
+  }));
 }
 
 /**
@@ -116,9 +126,16 @@ export function fuzzyMatches(tokens: TokenSpan[], label: string): Array<{ start:
       length += t.length;
     }
     if (!exactShort || Math.abs(length - target.length) > max || (lengthOnly && length === target.length)) continue;
-    const joined = parts.length === 1 ? tokens[i]!.text : tokens.slice(i, i + parts.length).map((t) => t.text).join("");
+    const joined =
+      parts.length === 1
+        ? tokens[i]!.text
+        : tokens
+            .slice(i, i + parts.length)
+            .map((t) => t.text)
+            .join("");
     if (joined === target) continue;
-    if (editDistance(joined, target, max) <= max) out.push({ start: tokens[i]!.start, end: tokens[i + parts.length - 1]!.end });
+    if (editDistance(joined, target, max) <= max)
+      out.push({ start: tokens[i]!.start, end: tokens[i + parts.length - 1]!.end });
   }
   return out;
 }
@@ -137,7 +154,10 @@ function labelShape(label: string): LabelShape | null {
   if (shape !== undefined) return shape;
   const parts = fold(label.toLowerCase()).match(/[\p{L}\p{N}]+/gu) ?? [];
   const target = parts.join("");
-  shape = target.length < 4 || !/^[\p{L}]+$/u.test(target) ? null : { parts, target, max: target.length >= 10 ? 2 : 1, lengthOnly: target.length === 4 };
+  shape =
+    target.length < 4 || !/^[\p{L}]+$/u.test(target)
+      ? null
+      : { parts, target, max: target.length >= 10 ? 2 : 1, lengthOnly: target.length === 4 };
   // Labels come from the project's settings: a handful of thousands at most, but a long-running server sees many
   // projects; the memo starts over rather than grow without bound.
   if (labelShapes.size >= 10_000) labelShapes.clear();

@@ -18,16 +18,31 @@ import { round } from "./fields";
 import { hasAmount, isSummary } from "./tables";
 import { minOf } from "../arrays";
 
-interface RunLine { line: Line; amount: number; /** Left edge of the text before the amount; null when it prints only the amount. */ x: number | null; before: string; amounts: number[] }
+interface RunLine {
+  line: Line;
+  amount: number /** Left edge of the text before the amount; null when it prints only the amount. */;
+  x: number | null;
+  before: string;
+  amounts: number[];
+}
 
 /** The line's closing amount (nothing but a currency after it), with the text before its amounts. */
 function closingAmount(line: Line, dateOrder: DateOrder): RunLine | null {
   const amounts = findAmounts(line.text, dateOrder).filter((a) => a.decimals || a.currency);
   const last = amounts[amounts.length - 1];
   if (!last || line.text.slice(last.end).replace(/[€$£¥₹\s]|[A-Z]{3}/g, "") !== "") return null;
-  const before = line.text.slice(0, amounts[0]!.start).replace(/[€$£¥₹]\s*$/, "").trim();
+  const before = line.text
+    .slice(0, amounts[0]!.start)
+    .replace(/[€$£¥₹]\s*$/, "")
+    .trim();
   const first = line.words.find((w) => w.end > 0 && w.start < amounts[0]!.start && /[\p{L}\p{N}]/u.test(w.word.text));
-  return { line, amount: last.value, x: before && first ? first.box[0] : null, before, amounts: amounts.map((a) => a.value) };
+  return {
+    line,
+    amount: last.value,
+    x: before && first ? first.box[0] : null,
+    before,
+    amounts: amounts.map((a) => a.value),
+  };
 }
 
 /** Runs of consecutive lines ending in an amount, on one page, without a wide vertical gap. */
@@ -72,7 +87,8 @@ function itemsOf(run: RunLine[]): RunLine[] {
   const heads: RunLine[] = [];
   let children = 0;
   let sum = 0;
-  const groupAddsUp = () => heads.length === 0 || children === 0 || Math.abs(heads[heads.length - 1]!.amount - sum) <= 0.02;
+  const groupAddsUp = () =>
+    heads.length === 0 || children === 0 || Math.abs(heads[heads.length - 1]!.amount - sum) <= 0.02;
   for (const r of run) {
     if (isHead(r)) {
       if (!groupAddsUp()) return run;
@@ -91,7 +107,12 @@ function rowValue(field: FieldSettings, r: RunLine): Record<string, FieldValue> 
   const qty = /(?:^|\s)(\d{1,4})\s*$/.exec(r.before);
   const description = (qty ? r.before.slice(0, qty.index) : r.before).trim() || null;
   const unit = r.amounts.length > 1 ? r.amounts[r.amounts.length - 2]! : null;
-  const cell: Record<string, FieldValue> = { description, amount: r.amount, unit_price: unit, quantity: qty ? Number(qty[1]) : null };
+  const cell: Record<string, FieldValue> = {
+    description,
+    amount: r.amount,
+    unit_price: unit,
+    quantity: qty ? Number(qty[1]) : null,
+  };
   return Object.fromEntries((field.columns ?? []).map((c) => [c.id, cell[c.id] ?? null]));
 }
 
@@ -99,7 +120,14 @@ function rowValue(field: FieldSettings, r: RunLine): Record<string, FieldValue> 
  * The headerless table of `lines` whose items add up to one of `targets` (the run with the most items when several
  * do); null when none does. See the module comment.
  */
-export function headerlessTable(field: FieldSettings, lines: Line[], dateOrder: DateOrder, reviewThreshold: number, summaryLabels: string[], targets: number[]): FieldResult | null {
+export function headerlessTable(
+  field: FieldSettings,
+  lines: Line[],
+  dateOrder: DateOrder,
+  reviewThreshold: number,
+  summaryLabels: string[],
+  targets: number[],
+): FieldResult | null {
   if (!targets.length || !(field.columns ?? []).some((c) => c.id === "amount")) return null;
   let best: { items: RunLine[]; grouped: boolean } | null = null;
   for (const run of runsOf(lines, dateOrder, summaryLabels)) {

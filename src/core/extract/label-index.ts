@@ -12,7 +12,10 @@ import { pushAll } from "../arrays";
  * Which labels can occur on a line, found by looking the line's words up by each label's first word: the regex of
  * a label runs only on lines that hold its first word (labels × lines × fields would otherwise add up).
  */
-export interface LabelIndex { byFirstWord: Map<string, number[]>; others: Array<{ rank: number; first: string }> }
+export interface LabelIndex {
+  byFirstWord: Map<string, number[]>;
+  others: Array<{ rank: number; first: string }>;
+}
 const indexes = new WeakMap<string[], LabelIndex>();
 export function labelIndex(labels: string[]): LabelIndex {
   let index = indexes.get(labels);
@@ -20,7 +23,8 @@ export function labelIndex(labels: string[]): LabelIndex {
     index = { byFirstWord: new Map(), others: [] };
     labels.forEach((label, rank) => {
       const first = fold(label.replace(/^\^/, "").toLowerCase()).trim().split(/\s+/)[0]!;
-      if (/^[\p{L}\p{N}]+$/u.test(first)) index!.byFirstWord.set(first, [...(index!.byFirstWord.get(first) ?? []), rank]);
+      if (/^[\p{L}\p{N}]+$/u.test(first))
+        index!.byFirstWord.set(first, [...(index!.byFirstWord.get(first) ?? []), rank]);
       else index!.others.push({ rank, first: first.replace(/[.:]+$/, "") });
     });
     indexes.set(labels, index);
@@ -28,7 +32,11 @@ export function labelIndex(labels: string[]): LabelIndex {
   return index;
 }
 
-interface LineInfo { folded: string; lower: string; tokens: string[] }
+interface LineInfo {
+  folded: string;
+  lower: string;
+  tokens: string[];
+}
 const TOKEN_GAP = /[^\p{L}\p{N}]+/u;
 
 /**
@@ -83,7 +91,10 @@ export function listsMayHold(line: Line, lists: string[][], enough: number): num
 }
 
 /** Per list of label lists: each first word (and each non-word first token) with the bits of the lists having it. */
-interface MultiIndex { byFirstWord: Map<string, number>; others: Array<{ mask: number; first: string }> }
+interface MultiIndex {
+  byFirstWord: Map<string, number>;
+  others: Array<{ mask: number; first: string }>;
+}
 const multiIndexes = new WeakMap<string[][], MultiIndex>();
 function multiIndex(lists: string[][]): MultiIndex {
   let index = multiIndexes.get(lists);
@@ -92,7 +103,8 @@ function multiIndex(lists: string[][]): MultiIndex {
     const others = new Map<string, number>();
     lists.forEach((labels, i) => {
       const single = labelIndex(labels);
-      for (const first of single.byFirstWord.keys()) index!.byFirstWord.set(first, (index!.byFirstWord.get(first) ?? 0) | (1 << i));
+      for (const first of single.byFirstWord.keys())
+        index!.byFirstWord.set(first, (index!.byFirstWord.get(first) ?? 0) | (1 << i));
       for (const o of single.others) others.set(o.first, (others.get(o.first) ?? 0) | (1 << i));
     });
     index.others = [...others].map(([first, mask]) => ({ first, mask }));
@@ -161,4 +173,3 @@ function linesHolding(lines: Line[], needle: string): number[] {
   }
   return found;
 }
-

@@ -36,7 +36,11 @@ export function labelRegex(label: string): RegExp {
     // A leading "^" anchors the label at the start of the line ("^#" is a number sign opening a line).
     const anchored = label.startsWith("^");
     const bare = fold(anchored ? label.slice(1) : label);
-    const tokens = bare.toLowerCase().trim().split(/\s+/).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    const tokens = bare
+      .toLowerCase()
+      .trim()
+      .split(/\s+/)
+      .map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
     const tail = /[\p{L}\p{N}]$/u.test(bare) ? NO_ALNUM_AFTER_BUT_ORDINAL : "";
     const head = anchored ? "^\\s*" : /^[\p{L}\p{N}]/u.test(bare) ? NO_ALNUM_BEFORE : NO_ALNUM_OR_HASH_BEFORE;
     re = new RegExp(`${head}${tokens.join("[\\s.\\-]*")}\\.?${tail}`, "giu");
@@ -73,12 +77,17 @@ function inSentence(text: string, start: number, end: number): boolean {
 const NUMBER_MARKS = new Set(["n", "no", "nr", "nº", "num", "o"]);
 /** The word before a label, skipping a number sign ("Votre n° TVA": "votre"). */
 function wordBefore(text: string, at: number): string {
-  const words = text.slice(Math.max(0, at - 40), at).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words =
+    text
+      .slice(Math.max(0, at - 40), at)
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   let word = words.pop() ?? "";
   if (NUMBER_MARKS.has(word)) word = words.pop() ?? "";
   return word;
 }
-const wordAfter = (text: string, at: number) => /^[\s.:\-]*([\p{L}\p{N}%]+)/u.exec(text.slice(at))?.[1]?.toLowerCase() ?? "";
+const wordAfter = (text: string, at: number) =>
+  /^[\s.:\-]*([\p{L}\p{N}%]+)/u.exec(text.slice(at))?.[1]?.toLowerCase() ?? "";
 
 /**
  * `word` is in `words`; on an OCR page also when one character of it is one OCR mistakes for the listed word's
@@ -98,16 +107,21 @@ function hasWord(words: Set<string>, word: string, ocr: boolean): boolean {
  */
 function qualified(line: Line, start: number, end: number, before: Set<string>, after: Set<string>): boolean {
   const text = infoOf(line).folded;
-  const near = (a: LineWord | undefined, b: LineWord | undefined) => !a || !b || a === b || b.box[0] - a.box[2] <= lineHeight(line);
+  const near = (a: LineWord | undefined, b: LineWord | undefined) =>
+    !a || !b || a === b || b.box[0] - a.box[2] <= lineHeight(line);
   const first = line.words.find((w) => w.end > start);
   const last = [...line.words].reverse().find((w) => w.start < end);
   const ocr = line.page.text_source === "ocr";
   if (before.size && hasWord(before, wordBefore(text, start), ocr)) {
-    const prev = [...line.words].reverse().find((w) => w.start < start && /[\p{L}\p{N}]/u.test(line.text.slice(w.start, Math.min(w.end, start))));
+    const prev = [...line.words]
+      .reverse()
+      .find((w) => w.start < start && /[\p{L}\p{N}]/u.test(line.text.slice(w.start, Math.min(w.end, start))));
     if (near(prev, first)) return true;
   }
   if (after.size && hasWord(after, wordAfter(text, end), ocr)) {
-    const next = line.words.find((w) => w.end > end && /[\p{L}\p{N}%]/u.test(line.text.slice(Math.max(w.start, end), w.end)));
+    const next = line.words.find(
+      (w) => w.end > end && /[\p{L}\p{N}%]/u.test(line.text.slice(Math.max(w.start, end), w.end)),
+    );
     if (near(last, next)) return true;
   }
   return false;
@@ -123,7 +137,12 @@ function spansColumns(line: Line, words: LineWord[]): boolean {
  * Every hit of `labels` on `lines`, best rank first. A hit inside a better-ranked hit on the same line is dropped;
  * a hit preceded by an `excludeBefore` word or followed by an `excludeAfter` word is dropped.
  */
-export function findLabels(lines: Line[], labels: string[], excludeBefore: string[] = [], excludeAfter: string[] = []): LabelHit[] {
+export function findLabels(
+  lines: Line[],
+  labels: string[],
+  excludeBefore: string[] = [],
+  excludeAfter: string[] = [],
+): LabelHit[] {
   const before = foldedSet(excludeBefore);
   const after = foldedSet(excludeAfter);
   const hits: LabelHit[] = [];
@@ -137,7 +156,13 @@ export function findLabels(lines: Line[], labels: string[], excludeBefore: strin
         const start = m.index!;
         const end = start + m[0].length;
         // A longer label around a better-ranked one is more specific ("Factura rectificativa No." around "Factura").
-        if (lineHits.some((h) => start < h.end && end > h.start && !(start <= h.start && end >= h.end && end - start > h.end - h.start))) continue;
+        if (
+          lineHits.some(
+            (h) =>
+              start < h.end && end > h.start && !(start <= h.start && end >= h.end && end - start > h.end - h.start),
+          )
+        )
+          continue;
         if (qualified(line, start, end, before, after) || inSentence(line.text, start, end)) continue;
         const words = line.words.filter((w) => w.start < end && w.end > start);
         if (spansColumns(line, words)) continue;
@@ -204,7 +229,13 @@ export function below(hit: LabelHit, lines: Line[], maxLines = 3): Line[] {
 export function rowPartners(hit: LabelHit, lines: Line[]): Line[] {
   const [, top, , bottom] = hit.line.box;
   return linesByTop(lines, hit.line.page)
-    .filter((line) => line !== hit.line && line.box[0] >= hit.line.box[2] && (line.box[1] + line.box[3]) / 2 >= top && (line.box[1] + line.box[3]) / 2 <= bottom)
+    .filter(
+      (line) =>
+        line !== hit.line &&
+        line.box[0] >= hit.line.box[2] &&
+        (line.box[1] + line.box[3]) / 2 >= top &&
+        (line.box[1] + line.box[3]) / 2 <= bottom,
+    )
     .sort((a, b) => a.box[0] - b.box[0]);
 }
 

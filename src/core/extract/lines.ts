@@ -33,10 +33,14 @@ export interface Line {
 export function uprightBox(b: Box, page: Page): Box {
   const { rasterized_width: W, rasterized_height: H, rotation } = page.image_transform;
   switch ((((rotation ?? 0) % 360) + 360) % 360) {
-    case 90: return [H - b[3], b[0], H - b[1], b[2]];
-    case 180: return [W - b[2], H - b[3], W - b[0], H - b[1]];
-    case 270: return [b[1], W - b[2], b[3], W - b[0]];
-    default: return b;
+    case 90:
+      return [H - b[3], b[0], H - b[1], b[2]];
+    case 180:
+      return [W - b[2], H - b[3], W - b[0], H - b[1]];
+    case 270:
+      return [b[1], W - b[2], b[3], W - b[0]];
+    default:
+      return b;
   }
 }
 
@@ -55,7 +59,9 @@ export function uprightSize(page: Page): [number, number] {
  */
 export function pageLines(page: Page, byRow = false): Line[] {
   type Placed = { word: Word; box: Box };
-  const placed: Placed[] = page.words.filter((w) => w.text.trim()).map((w) => ({ word: w, box: uprightBox(w.bounding_box, page) }));
+  const placed: Placed[] = page.words
+    .filter((w) => w.text.trim())
+    .map((w) => ({ word: w, box: uprightBox(w.bounding_box, page) }));
   const groups = new Map<number, Placed[]>();
   if (!byRow && placed.every((p) => typeof p.word.line === "number")) {
     for (const p of placed) {
@@ -70,7 +76,10 @@ export function pageLines(page: Page, byRow = false): Line[] {
   const lines: Line[] = [];
   for (const key of [...groups.keys()].sort((a, b) => a - b)) {
     tick();
-    const ps = groups.get(key)!.slice().sort((a, b) => a.box[0] - b.box[0]);
+    const ps = groups
+      .get(key)!
+      .slice()
+      .sort((a, b) => a.box[0] - b.box[0]);
     // Offsets counted and the text joined once: `text += word` would build a rope of two string cells per word,
     // all alive until the text is first read flat (tens of MB for a document of a thousand pages).
     let at = 0;
@@ -98,7 +107,8 @@ const LEVEL = 0.005;
  */
 export function textSlope(placed: Array<{ word: Word; box: Box }>): number {
   const byLine = new Map<number, Box[]>();
-  for (const p of placed) if (typeof p.word.line === "number") byLine.set(p.word.line, [...(byLine.get(p.word.line) ?? []), p.box]);
+  for (const p of placed)
+    if (typeof p.word.line === "number") byLine.set(p.word.line, [...(byLine.get(p.word.line) ?? []), p.box]);
   const slopes: number[] = [];
   for (const boxes of byLine.values()) {
     if (boxes.length < 3) continue;
@@ -142,7 +152,6 @@ function groupByOverlap<T extends { box: Box }>(items: T[], slope = 0): T[][] {
   return lines.map((l) => l.map((p) => p.item));
 }
 
-
 /** The words of `line` that the character range [start, end) touches. */
 export function wordsInRange(line: Line, start: number, end: number): LineWord[] {
   return line.words.filter((w) => w.start < end && w.end > start);
@@ -164,10 +173,15 @@ export function boxesOf(spans: Span[]): FieldBox[] {
   const byPage = new Map<number, Box[]>();
   for (const s of spans) {
     const list = byPage.get(s.line.page.page_number) ?? [];
-    pushAll(list, s.words.map((w) => w.word.bounding_box));
+    pushAll(
+      list,
+      s.words.map((w) => w.word.bounding_box),
+    );
     byPage.set(s.line.page.page_number, list);
   }
-  return [...byPage].filter(([, boxes]) => boxes.length).map(([page_index, boxes]) => ({ page_index, coordinates: unionBox(boxes) }));
+  return [...byPage]
+    .filter(([, boxes]) => boxes.length)
+    .map(([page_index, boxes]) => ({ page_index, coordinates: unionBox(boxes) }));
 }
 
 /** Mean word confidence of spans (1 when there are no words, e.g. supplied text). */

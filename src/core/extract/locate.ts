@@ -54,7 +54,9 @@ export function locateValue(type: string, value: FieldValue, lines: Line[], date
   }
   if (typeof value === "number") {
     for (const line of lines) {
-      const a = findAmounts(line.text, dateOrder).find((x) => Math.abs(Math.abs(x.value) - Math.abs(value)) < 0.005 && (x.decimals || Number.isInteger(value)));
+      const a = findAmounts(line.text, dateOrder).find(
+        (x) => Math.abs(Math.abs(x.value) - Math.abs(value)) < 0.005 && (x.decimals || Number.isInteger(value)),
+      );
       if (a) return spanOf(line, a.start, a.end);
     }
     return null;

@@ -12,7 +12,13 @@
 export const DATE_LANGUAGES = ["en", "de", "fr", "nl", "es", "it", "pt", "pl", "sv", "da", "nb", "cs"];
 
 /** Forms printed in practice that CLDR does not list: Austrian "Jänner", "Sept", "Mrz", German "Maerz". */
-const EXTRA_NAMES = [["jänner", 1], ["sept", 9], ["mrz", 3], ["maerz", 3], ["juil", 7]] as const;
+const EXTRA_NAMES = [
+  ["jänner", 1],
+  ["sept", 9],
+  ["mrz", 3],
+  ["maerz", 3],
+  ["juil", 7],
+] as const;
 
 const foldAccents = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "");
 

@@ -88,7 +88,8 @@ function scanDates(text: string, order: DateOrder): DateMatch[] {
     const end = start + m[0].length;
     if (g.iy) out.push({ start, end, iso: iso(+g.iy, +g.im!, +g.id!) });
     else if (g.na) {
-      const a = +g.na, b = +g.nb!;
+      const a = +g.na,
+        b = +g.nb!;
       // A number above 12 settles the order whatever the locale says.
       const dayFirst = a > 12 ? true : b > 12 ? false : order === "dmy";
       out.push({ start, end, iso: dayFirst ? iso(+g.ny!, b, a) : iso(+g.ny!, a, b), numeric: [a, b] });
@@ -116,7 +117,9 @@ export const NUMERIC_DATE_HINT = /\d[./-]\d{1,2}[./-]\d/;
  * Without any evidence: day-first, the habit of most of the world.
  */
 export function inferDateOrder(texts: string[], locale: string, usHint: boolean): DateOrder {
-  let dmy = 0, mdy = 0, numeric = false;
+  let dmy = 0,
+    mdy = 0,
+    numeric = false;
   for (const t of texts) {
     // Only numeric dates count, and each holds this pattern: a text without it is not scanned (~half the documents).
     if (!NUMERIC_DATE_HINT.test(t)) continue;
@@ -134,7 +137,10 @@ export function inferDateOrder(texts: string[], locale: string, usHint: boolean)
   // No numeric date to read: the order changes nothing, and the country need not be looked for.
   if (!numeric) return usHint ? "mdy" : "dmy";
   const country = countryEvidence(texts.join("\n"));
-  const us = Math.min(COUNTRY_CAP, country.mdy + (usHint ? US_ENGLISH_POINTS : 0) + (texts.some(looksUs) ? US_ADDRESS_POINTS : 0));
+  const us = Math.min(
+    COUNTRY_CAP,
+    country.mdy + (usHint ? US_ENGLISH_POINTS : 0) + (texts.some(looksUs) ? US_ADDRESS_POINTS : 0),
+  );
   const forDmy = DATE_POINTS * dmy + country.dmy;
   const forMdy = DATE_POINTS * mdy + us;
   return forMdy > forDmy ? "mdy" : "dmy";
@@ -149,8 +155,12 @@ const DATE_POINTS = COUNTRY_CAP + 1;
 const US_ENGLISH_POINTS = 3;
 const US_ADDRESS_POINTS = 4;
 
-const US_STATES = "AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY";
-const US_ZIP = new RegExp(`(?:,\\s*|^)(?:${US_STATES})\\s\\d{5}(?:-\\d{4})?[ \\t]*(?:,?\\s*(?:USA|U\\.S\\.A\\.|United States))?$`, "m");
+const US_STATES =
+  "AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY";
+const US_ZIP = new RegExp(
+  `(?:,\\s*|^)(?:${US_STATES})\\s\\d{5}(?:-\\d{4})?[ \\t]*(?:,?\\s*(?:USA|U\\.S\\.A\\.|United States))?$`,
+  "m",
+);
 
 /**
  * A US cue besides the dollar sign: a state-and-ZIP address ending its line ("Austin, TX 78701", or "TX 78701"
@@ -170,11 +180,23 @@ export const AMOUNT_RE =
  * separator; other separators (`.`, `,`, space, apostrophe) group thousands. `(12.00)` and `12.00-` are negative.
  */
 export function parseAmount(raw: string): number | null {
-  let s = raw.trim().replace(/[A-Za-z€$£¥₹₽₺₩]+\.?/g, "").trim();
+  let s = raw
+    .trim()
+    .replace(/[A-Za-z€$£¥₹₽₺₩]+\.?/g, "")
+    .trim();
   let negative = false;
-  if (/^\(.*\)$/.test(s)) { negative = true; s = s.slice(1, -1).trim(); }
-  if (/^[-−–]/.test(s)) { negative = true; s = s.replace(/^[-−–]\s*/, ""); }
-  if (/-$/.test(s)) { negative = true; s = s.slice(0, -1).trim(); }
+  if (/^\(.*\)$/.test(s)) {
+    negative = true;
+    s = s.slice(1, -1).trim();
+  }
+  if (/^[-−–]/.test(s)) {
+    negative = true;
+    s = s.replace(/^[-−–]\s*/, "");
+  }
+  if (/-$/.test(s)) {
+    negative = true;
+    s = s.slice(0, -1).trim();
+  }
   if (!/^\d[\d.,'’ \u00a0\u202f]*$/.test(s)) return null;
   const compact = s.replace(/[ '’\u00a0\u202f]/g, "");
   const decimal = /[.,](\d{1,2})$/.exec(compact);
@@ -208,11 +230,60 @@ const SYMBOLS: Array<[RegExp, string]> = [
   [/฿/, "THB"],
   [/\$|\bdollars?\b/i, "USD"],
 ];
-const SYMBOLS_GLOBAL: Array<[RegExp, string]> = SYMBOLS.map(([re, code]) => [new RegExp(re.source, re.flags + "g"), code]);
+const SYMBOLS_GLOBAL: Array<[RegExp, string]> = SYMBOLS.map(([re, code]) => [
+  new RegExp(re.source, re.flags + "g"),
+  code,
+]);
 const ISO_CODES = [
-  "EUR", "USD", "GBP", "CHF", "JPY", "CNY", "INR", "PLN", "CZK", "HUF", "RON", "BGN", "SEK", "NOK", "DKK", "ISK", "TRY", "RUB",
-  "UAH", "CAD", "AUD", "NZD", "SGD", "HKD", "KRW", "BRL", "MXN", "ARS", "CLP", "COP", "ZAR", "AED", "SAR", "ILS", "THB", "MYR",
-  "IDR", "PHP", "VND", "EGP", "NGN", "KES", "MAD", "TWD", "QAR", "KWD", "PKR", "LKR", "BDT",
+  "EUR",
+  "USD",
+  "GBP",
+  "CHF",
+  "JPY",
+  "CNY",
+  "INR",
+  "PLN",
+  "CZK",
+  "HUF",
+  "RON",
+  "BGN",
+  "SEK",
+  "NOK",
+  "DKK",
+  "ISK",
+  "TRY",
+  "RUB",
+  "UAH",
+  "CAD",
+  "AUD",
+  "NZD",
+  "SGD",
+  "HKD",
+  "KRW",
+  "BRL",
+  "MXN",
+  "ARS",
+  "CLP",
+  "COP",
+  "ZAR",
+  "AED",
+  "SAR",
+  "ILS",
+  "THB",
+  "MYR",
+  "IDR",
+  "PHP",
+  "VND",
+  "EGP",
+  "NGN",
+  "KES",
+  "MAD",
+  "TWD",
+  "QAR",
+  "KWD",
+  "PKR",
+  "LKR",
+  "BDT",
 ];
 const ISO_RE = new RegExp(`(?<![\\p{L}])(${ISO_CODES.join("|")})(?![\\p{L}])`, "gu");
 
@@ -225,7 +296,12 @@ const SIGN_OR_CODE = /[€£₹¥₽₺₩₱฿$]|[A-Z]{3}/;
 const CURRENCY_WORD = /euro|pound|rupee|z\u0142|yen|ringgit|dollar|rupiah|(?:^|[^a-z])r[smp]/iu;
 export const mayHoldCurrency = (text: string) => SIGN_OR_CODE.test(text) || CURRENCY_WORD.test(text);
 
-export interface CurrencyMatch { start: number; end: number; code: string; explicit: boolean }
+export interface CurrencyMatch {
+  start: number;
+  end: number;
+  code: string;
+  explicit: boolean;
+}
 
 /** Finds currency codes and symbols in text; `explicit` is true for ISO codes (stronger evidence than `$`). */
 export function findCurrencies(text: string): CurrencyMatch[] {
@@ -235,11 +311,13 @@ export function findCurrencies(text: string): CurrencyMatch[] {
 /** findCurrencies without the quick test (exported for the test that holds the two equal). */
 export function scanCurrencies(text: string): CurrencyMatch[] {
   const out: CurrencyMatch[] = [];
-  for (const m of text.matchAll(ISO_RE)) out.push({ start: m.index!, end: m.index! + m[0].length, code: m[1]!, explicit: true });
+  for (const m of text.matchAll(ISO_RE))
+    out.push({ start: m.index!, end: m.index! + m[0].length, code: m[1]!, explicit: true });
   const taken = (s: number, e: number) => out.some((o) => s < o.end && e > o.start);
   for (const [re, code] of SYMBOLS_GLOBAL) {
     for (const m of text.matchAll(re)) {
-      const s = m.index!, e = s + m[0].length;
+      const s = m.index!,
+        e = s + m[0].length;
       if (!taken(s, e)) out.push({ start: s, end: e, code, explicit: false });
     }
   }
@@ -254,9 +332,47 @@ export function normalizeCurrency(raw: string): string | null {
 
 /** IBAN lengths per country (those we check strictly; unknown countries need 15..34 characters). */
 const IBAN_LENGTH: Record<string, number> = {
-  AD: 24, AT: 20, BE: 16, BG: 22, CH: 21, CY: 28, CZ: 24, DE: 22, DK: 18, EE: 20, ES: 24, FI: 18, FR: 27, GB: 22, GR: 27,
-  HR: 21, HU: 28, IE: 22, IS: 26, IT: 27, LI: 21, LT: 20, LU: 20, LV: 21, MC: 27, MT: 31, NL: 18, NO: 15, PL: 28, PT: 25,
-  RO: 24, SE: 24, SI: 19, SK: 24, SM: 27, TR: 26, UA: 29, AE: 23, SA: 24, IL: 23, BR: 29,
+  AD: 24,
+  AT: 20,
+  BE: 16,
+  BG: 22,
+  CH: 21,
+  CY: 28,
+  CZ: 24,
+  DE: 22,
+  DK: 18,
+  EE: 20,
+  ES: 24,
+  FI: 18,
+  FR: 27,
+  GB: 22,
+  GR: 27,
+  HR: 21,
+  HU: 28,
+  IE: 22,
+  IS: 26,
+  IT: 27,
+  LI: 21,
+  LT: 20,
+  LU: 20,
+  LV: 21,
+  MC: 27,
+  MT: 31,
+  NL: 18,
+  NO: 15,
+  PL: 28,
+  PT: 25,
+  RO: 24,
+  SE: 24,
+  SI: 19,
+  SK: 24,
+  SM: 27,
+  TR: 26,
+  UA: 29,
+  AE: 23,
+  SA: 24,
+  IL: 23,
+  BR: 29,
 };
 
 /** True when `iban` (spaces ignored) has a valid length for its country and passes the ISO 13616 mod-97 check. */

@@ -22,38 +22,125 @@ import { findAmounts } from "./values";
 
 /** Headings of the buyer's block, in the languages the default project reads. */
 export const BUYER_HEADINGS = [
-  "bill to", "billed to", "invoice to", "invoiced to", "sold to", "ship to", "shipped to", "deliver to", "delivery address", "billing address", "shipping address",
-  "customer", "buyer", "recipient", "client", "bill to address",
-  "rechnungsempfänger", "rechnungsadresse", "lieferadresse", "lieferanschrift", "käufer", "kunde", "empfänger", "leistungsempfänger",
-  "facturé à", "adresse de facturation", "adresse de livraison", "livré à", "destinataire", "acheteur",
-  "factuuradres", "afleveradres", "leveradres", "koper", "klant", "afnemer",
-  "facturar a", "dirección de facturación", "dirección de envío", "cliente", "comprador", "destinatario", "cessionario", "acquirente", "spett.le", "intestatario",
+  "bill to",
+  "billed to",
+  "invoice to",
+  "invoiced to",
+  "sold to",
+  "ship to",
+  "shipped to",
+  "deliver to",
+  "delivery address",
+  "billing address",
+  "shipping address",
+  "customer",
+  "buyer",
+  "recipient",
+  "client",
+  "bill to address",
+  "rechnungsempfänger",
+  "rechnungsadresse",
+  "lieferadresse",
+  "lieferanschrift",
+  "käufer",
+  "kunde",
+  "empfänger",
+  "leistungsempfänger",
+  "facturé à",
+  "adresse de facturation",
+  "adresse de livraison",
+  "livré à",
+  "destinataire",
+  "acheteur",
+  "factuuradres",
+  "afleveradres",
+  "leveradres",
+  "koper",
+  "klant",
+  "afnemer",
+  "facturar a",
+  "dirección de facturación",
+  "dirección de envío",
+  "cliente",
+  "comprador",
+  "destinatario",
+  "cessionario",
+  "acquirente",
+  "spett.le",
+  "intestatario",
 ];
 /** Headings of payment blocks (see the module contract); label matching is OCR-tolerant (findLabels). */
 export const PAYMENT_HEADINGS = [
-  "bank details", "banking details", "payment details", "bank account", "account holder", "account name", "beneficiary", "remit to", "remit payment to", "please remit payment to", "please remit to", "remittance address", "make checks payable to", "make cheques payable to", "bank",
-  "bankverbindung", "bankdaten", "kontoinhaber", "zahlungsempfänger", "zahlungen bitte an", "zahlung bitte an", "kreditinstitut",
-  "coordonnées bancaires", "titulaire du compte", "titulaire", "règlement à adresser à", "banque", "bankgegevens", "rekeninghouder", "ten name van", "betaling aan",
-  "datos bancarios", "titular de la cuenta", "remitir el pago a", "banco", "coordinate bancarie", "intestatario del conto", "pagamento a", "banca",
+  "bank details",
+  "banking details",
+  "payment details",
+  "bank account",
+  "account holder",
+  "account name",
+  "beneficiary",
+  "remit to",
+  "remit payment to",
+  "please remit payment to",
+  "please remit to",
+  "remittance address",
+  "make checks payable to",
+  "make cheques payable to",
+  "bank",
+  "bankverbindung",
+  "bankdaten",
+  "kontoinhaber",
+  "zahlungsempfänger",
+  "zahlungen bitte an",
+  "zahlung bitte an",
+  "kreditinstitut",
+  "coordonnées bancaires",
+  "titulaire du compte",
+  "titulaire",
+  "règlement à adresser à",
+  "banque",
+  "bankgegevens",
+  "rekeninghouder",
+  "ten name van",
+  "betaling aan",
+  "datos bancarios",
+  "titular de la cuenta",
+  "remitir el pago a",
+  "banco",
+  "coordinate bancarie",
+  "intestatario del conto",
+  "pagamento a",
+  "banca",
 ];
 /** The lines of a payment block under its heading: a bank box is short and set apart from what follows. */
 const PAYMENT_BLOCK_LINES = 4;
-const RECIPIENT_LINE = /^\s*(attn|att|attention|z\.?\s?hd\.?|zu händen|c\/o|t\.?a\.?v\.?|à l'attention de|a l'attention de)\b[\s.:]/iu;
+const RECIPIENT_LINE =
+  /^\s*(attn|att|attention|z\.?\s?hd\.?|zu händen|c\/o|t\.?a\.?v\.?|à l'attention de|a l'attention de)\b[\s.:]/iu;
 /** Words of a footer's legal lines: the company named above or in them is the issuer. */
-const FOOTER_LEGAL = /(?<![\p{L}])(si[eè]ge|capital|rcs|siret|siren|hrb|hra|registergericht|amtsgericht|handelsregister|geschäftsführ|vorstand|kvk|registered (office|in)|company (reg|no|number)|registration|ust-?id|steuer-?nr|p\.\s?iva|cif|nif|codice fiscale|registro mercantil)/iu;
+const FOOTER_LEGAL =
+  /(?<![\p{L}])(si[eè]ge|capital|rcs|siret|siren|hrb|hra|registergericht|amtsgericht|handelsregister|geschäftsführ|vorstand|kvk|registered (office|in)|company (reg|no|number)|registration|ust-?id|steuer-?nr|p\.\s?iva|cif|nif|codice fiscale|registro mercantil)/iu;
 /** What a document calls itself: a name before it in a title line is the issuer's. */
-const DOC_WORD = /\s+(tax invoice|invoice|receipt|rechnung|quittung|factuur|facture|reçu|factura|fattura|recibo|ricevuta|credit note|gutschrift)\s*$/iu;
+const DOC_WORD =
+  /\s+(tax invoice|invoice|receipt|rechnung|quittung|factuur|facture|reçu|factura|fattura|recibo|ricevuta|credit note|gutschrift)\s*$/iu;
 /** A line that is the document's title. */
 const TITLE = /^\s*(tax invoice|invoice|rechnung|factuur|facture|factura|fattura|receipt|credit note|gutschrift)\b/iu;
 
 /** The lines right under `line` (same left edge, no gap) include a street or postcode line. */
 function addressFollows(line: Line, sorted: Line[]): boolean {
   const at = sorted.indexOf(line);
-  return sorted.slice(at + 1, at + 3).some((l) => Math.abs(l.box[0] - line.box[0]) < lineHeight(line) && l.box[1] - line.box[3] < lineHeight(line) * 2 && (STREET.test(l.text) || POSTCODE.test(l.text)) && !/:/.test(l.text));
+  return sorted
+    .slice(at + 1, at + 3)
+    .some(
+      (l) =>
+        Math.abs(l.box[0] - line.box[0]) < lineHeight(line) &&
+        l.box[1] - line.box[3] < lineHeight(line) * 2 &&
+        (STREET.test(l.text) || POSTCODE.test(l.text)) &&
+        !/:/.test(l.text),
+    );
 }
 
 /** Words before a title that qualify the document, not name its issuer ("Kopie factuur", "Simplified tax invoice"). */
-const NOT_A_NAME = /^(tax|simplified|kopie|copy|duplicate|duplicata|duplikat|original|proforma|pro forma|your|ihre|uw|votre|su|sales|commercial|final|simplified|vereinfachte|interim|partial|summary|monthly|e|electronic|elektronische)(\s|$)/iu;
+const NOT_A_NAME =
+  /^(tax|simplified|kopie|copy|duplicate|duplicata|duplikat|original|proforma|pro forma|your|ihre|uw|votre|su|sales|commercial|final|simplified|vereinfachte|interim|partial|summary|monthly|e|electronic|elektronische)(\s|$)/iu;
 /** Words joining the words of a company name ("Marks and Spencer", "Van der Berg"). */
 const CONNECTOR = /^(&|and|und|en|et|y|e|of|de|der|den|van|von|du|la|le|des|di|del|da|-|\+)$/iu;
 
@@ -86,11 +173,37 @@ function nameStart(text: string, formAt: number): number {
 }
 
 /** A bank account or tax registration line: what a seller prints and a buyer's address block does not. */
-const SELLER_EVIDENCE = /(?<![\p{L}])(iban|bic|swift|kto|konto|account|rekening|ust-?id|vat|tva|btw|mwst|iva|p\.\s?iva|nif|cif|steuer-?nr|siret|siren|rcs|kvk|gst|sst)(?![\p{L}])/iu;
+const SELLER_EVIDENCE =
+  /(?<![\p{L}])(iban|bic|swift|kto|konto|account|rekening|ust-?id|vat|tva|btw|mwst|iva|p\.\s?iva|nif|cif|steuer-?nr|siret|siren|rcs|kvk|gst|sst)(?![\p{L}])/iu;
 
-const FREE_MAIL = new Set(["gmail", "googlemail", "yahoo", "hotmail", "outlook", "live", "gmx", "web", "icloud", "aol", "orange", "free", "wanadoo", "proton", "protonmail", "mail", "email"]);
+const FREE_MAIL = new Set([
+  "gmail",
+  "googlemail",
+  "yahoo",
+  "hotmail",
+  "outlook",
+  "live",
+  "gmx",
+  "web",
+  "icloud",
+  "aol",
+  "orange",
+  "free",
+  "wanadoo",
+  "proton",
+  "protonmail",
+  "mail",
+  "email",
+]);
 
-export interface PartyCandidate { line: Line; start: number; end: number; value: string; score: number; why: string }
+export interface PartyCandidate {
+  line: Line;
+  start: number;
+  end: number;
+  value: string;
+  score: number;
+  why: string;
+}
 
 const recipientMemo = new WeakMap<Line[], Set<Word>>();
 
@@ -101,7 +214,8 @@ export function recipientWords(lines: Line[]): Set<Word> {
   const out = new Set<Word>();
   recipientMemo.set(lines, out);
   for (const hit of buyerHeadings(lines)) {
-    for (const w of hit.line.words) if (w.start >= hit.start && w.box[0] - hit.box[2] < lineHeight(hit.line) * 6) out.add(w.word);
+    for (const w of hit.line.words)
+      if (w.start >= hit.start && w.box[0] - hit.box[2] < lineHeight(hit.line) * 6) out.add(w.word);
     // The block ends at a gap wider than a blank line (the title or the next section under it). The first row
     // under the heading is its block whatever the space after a heading (OCR boxes are glyph-tight, so a heading
     // without descenders looks short).
@@ -143,11 +257,30 @@ export function paymentWords(lines: Line[]): Set<Word> {
   return out;
 }
 
-const HOLDER_LABELS = ["account holder", "account name", "beneficiary", "kontoinhaber", "begünstigter", "zahlungsempfänger", "titulaire du compte", "bénéficiaire", "rekeninghouder", "ten name van", "t.n.v.", "titular de la cuenta", "beneficiario", "intestatario del conto", "intestatario", "intestato a"];
+const HOLDER_LABELS = [
+  "account holder",
+  "account name",
+  "beneficiary",
+  "kontoinhaber",
+  "begünstigter",
+  "zahlungsempfänger",
+  "titulaire du compte",
+  "bénéficiaire",
+  "rekeninghouder",
+  "ten name van",
+  "t.n.v.",
+  "titular de la cuenta",
+  "beneficiario",
+  "intestatario del conto",
+  "intestatario",
+  "intestato a",
+];
 
 /** Names printed after an account-holder label, compacted (letters and digits, lower case). */
 function holderNames(lines: Line[]): string[] {
-  return findLabels(lines, HOLDER_LABELS).map((hit) => compact(hit.line.text.slice(hit.end, sameBlockEnd(hit.line, hit.end)))).filter((n) => n.length > 0);
+  return findLabels(lines, HOLDER_LABELS)
+    .map((hit) => compact(hit.line.text.slice(hit.end, sameBlockEnd(hit.line, hit.end))))
+    .filter((n) => n.length > 0);
 }
 
 /**
@@ -156,7 +289,10 @@ function holderNames(lines: Line[]): string[] {
  */
 function buyerHeadings(lines: Line[]): LabelHit[] {
   const payment = paymentWords(lines);
-  return findLabels(lines, BUYER_HEADINGS).filter((hit) => startsCell(hit) && !hit.line.words.some((w) => w.start < hit.end && w.end > hit.start && payment.has(w.word)));
+  return findLabels(lines, BUYER_HEADINGS).filter(
+    (hit) =>
+      startsCell(hit) && !hit.line.words.some((w) => w.start < hit.end && w.end > hit.start && payment.has(w.word)),
+  );
 }
 
 /** A heading stands at the start of its line or of a cell (a wide gap before it), not in prose ("our customer"). */
@@ -170,7 +306,8 @@ const inRecipient = (line: Line, start: number, end: number, recipient: Set<Word
   line.words.some((w) => w.start < end && w.end > start && recipient.has(w.word));
 
 /** An e-mail or web domain; group 1 is its second-level label. */
-export const DOMAIN = /(?:@|www\.|https?:\/\/|(?<![\p{L}\p{N}])[\p{L}\p{N}-]+\.)([\p{L}\p{N}-]+)\.(?:com|de|fr|nl|es|it|co|uk|net|org|io|eu|be|at|ch|pl|pt|in|my|sg|hk|au)(?![\p{L}])/giu;
+export const DOMAIN =
+  /(?:@|www\.|https?:\/\/|(?<![\p{L}\p{N}])[\p{L}\p{N}-]+\.)([\p{L}\p{N}-]+)\.(?:com|de|fr|nl|es|it|co|uk|net|org|io|eu|be|at|ch|pl|pt|in|my|sg|hk|au)(?![\p{L}])/giu;
 
 /**
  * A line can print a domain only if it has "." and one of the endings DOMAIN knows: one quick scan settles ~95% of an
@@ -212,8 +349,12 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
   const payment = paymentWords(lines);
   const out: PartyCandidate[] = [];
   const add = (line: Line, start: number, end: number, score: number, why: string) => {
-    const value = line.text.slice(start, end).trim().replace(/[\s,;:]+$/, "");
-    if (letters(value) < 2 || inRecipient(line, start, end, recipient) || inRecipient(line, start, end, payment)) return;
+    const value = line.text
+      .slice(start, end)
+      .trim()
+      .replace(/[\s,;:]+$/, "");
+    if (letters(value) < 2 || inRecipient(line, start, end, recipient) || inRecipient(line, start, end, payment))
+      return;
     out.push({ line, start, end, value, score, why });
   };
   const [, height] = uprightSize(first);
@@ -225,21 +366,36 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
     const m = legalForm(line.text);
     if (!m) continue;
     // The name starts after a column gap: a text layer may join two columns into one line.
-    const cell = line.words.filter((w, i) => i > 0 && w.start < m.index && w.box[0] - line.words[i - 1]!.box[2] > lineHeight(line) * 2).pop();
+    const cell = line.words
+      .filter((w, i) => i > 0 && w.start < m.index && w.box[0] - line.words[i - 1]!.box[2] > lineHeight(line) * 2)
+      .pop();
     const start = Math.max(nameStart(line.text, m.index), cell?.start ?? 0);
     // A name has letters of its own: "1012 AB" is a Dutch postcode, not a Swedish company.
     if (letters(line.text.slice(start, m.index)) < 2) continue;
     const top = line.box[1] < height * 0.4;
     // Under the document's title and over a street or postcode: the recipient's window address, not a letterhead.
     const windowed = title !== undefined && line.box[1] > title.box[3] && addressFollows(line, firstPage);
-    add(line, start, m.index + m[0].length, windowed ? 0.45 : top ? 0.6 : line.box[1] > height * 0.75 ? 0.55 : 0.5, `company name with legal form "${m[1]}"${windowed ? " in an address block under the title" : ""}`);
+    add(
+      line,
+      start,
+      m.index + m[0].length,
+      windowed ? 0.45 : top ? 0.6 : line.box[1] > height * 0.75 ? 0.55 : 0.5,
+      `company name with legal form "${m[1]}"${windowed ? " in an address block under the title" : ""}`,
+    );
   }
   // 2. A name before the document's own title ("Amazon Web Services Invoice").
   for (const line of firstPage.slice(0, 15)) {
     const m = DOC_WORD.exec(line.text);
     if (!m || m.index === 0) continue;
     const name = line.text.slice(0, m.index);
-    if (name.split(/\s+/).length <= 5 && /^\p{Lu}/u.test(name) && !/\d|:|\//.test(name) && !NOT_A_NAME.test(name) && !DOC_WORD.test(` ${name.trim()}`)) add(line, 0, m.index, 0.55, "name in the document's title");
+    if (
+      name.split(/\s+/).length <= 5 &&
+      /^\p{Lu}/u.test(name) &&
+      !/\d|:|\//.test(name) &&
+      !NOT_A_NAME.test(name) &&
+      !DOC_WORD.test(` ${name.trim()}`)
+    )
+      add(line, 0, m.index, 0.55, "name in the document's title");
   }
   // 3. The company line right above a footer's legal lines (registered office, capital, register numbers).
   for (const page of new Set(lines.map((l) => l.page))) {
@@ -248,7 +404,14 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
     sorted.forEach((line, i) => {
       const prev = sorted[i - 1];
       // The cheap tests of the line above first: most lines never reach the footer words' scan.
-      if (!prev || prev.words.length > 4 || /\d/.test(prev.text) || /:/.test(prev.text) || !FOOTER_LEGAL.test(fold(line.text))) return;
+      if (
+        !prev ||
+        prev.words.length > 4 ||
+        /\d/.test(prev.text) ||
+        /:/.test(prev.text) ||
+        !FOOTER_LEGAL.test(fold(line.text))
+      )
+        return;
       if (line.box[1] - prev.box[3] > lineHeight(prev) * 1.5) return;
       add(prev, 0, prev.text.length, 0.5, "company line over the footer's legal lines");
     });
@@ -257,7 +420,17 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
   const head = firstPage.filter((l) => l.box[1] < height * 0.3).slice(0, 8);
   // The recipient's window address under the title is no letterhead.
   const windowedHead = (l: Line) => title !== undefined && l.box[1] > title.box[3] && addressFollows(l, firstPage);
-  const plain = head.filter((l) => !windowedHead(l)).filter((l) => letters(l.text) >= 3 && l.words.length <= 6 && !/[\p{L}]:/u.test(l.text) && !DOC_WORD.test(` ${l.text}`) && !findDates(l.text, "dmy").some((d) => d.iso) && !/[@#_]|www\.|https?:|\d{3,}/i.test(l.text));
+  const plain = head
+    .filter((l) => !windowedHead(l))
+    .filter(
+      (l) =>
+        letters(l.text) >= 3 &&
+        l.words.length <= 6 &&
+        !/[\p{L}]:/u.test(l.text) &&
+        !DOC_WORD.test(` ${l.text}`) &&
+        !findDates(l.text, "dmy").some((d) => d.iso) &&
+        !/[@#_]|www\.|https?:|\d{3,}/i.test(l.text),
+    );
   if (plain.length) {
     const tallest = plain.reduce((a, b) => (lineHeight(b) > lineHeight(a) * 1.15 ? b : a));
     add(tallest, 0, tallest.text.length, 0.42, "letterhead: the largest type at the top of the first page");
@@ -266,7 +439,9 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
   const sorted = lines.slice().sort((a, b) => a.box[1] - b.box[1]);
   for (const c of out) {
     const at = sorted.indexOf(c.line);
-    const block = sorted.slice(at + 1, at + 4).filter((l) => l.page === c.line.page && l.box[1] - c.line.box[3] < lineHeight(c.line) * 5);
+    const block = sorted
+      .slice(at + 1, at + 4)
+      .filter((l) => l.page === c.line.page && l.box[1] - c.line.box[3] < lineHeight(c.line) * 5);
     if (block.some((l) => SELLER_EVIDENCE.test(l.text) && !l.words.some((w) => recipient.has(w.word)))) {
       c.score = Math.min(0.75, c.score + 0.15);
       c.why += ", with the seller's bank or tax number in its block";
@@ -283,7 +458,13 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
   // Evidence: a name matching the document's own e-mail or web domain.
   const domains = domainsOf(lines);
   for (const c of out) {
-    if (domains.some((d) => compact(c.value).includes(d) || (d.length >= 4 && d.includes(compact(c.value)) && compact(c.value).length >= 4))) {
+    if (
+      domains.some(
+        (d) =>
+          compact(c.value).includes(d) ||
+          (d.length >= 4 && d.includes(compact(c.value)) && compact(c.value).length >= 4),
+      )
+    ) {
       c.score = Math.min(0.75, c.score + 0.12);
       c.why += ", matching the document's e-mail or web domain";
     }
@@ -292,7 +473,8 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
 }
 
 const STREET = /(?<![\p{L}\p{N}])\d{1,5}[a-z]?\s+\p{L}{3,}|\p{L}{3,}\.?\s+\d{1,5}[a-z]?(?![\p{L}\p{N}])/iu;
-const POSTCODE = /(?<![\p{L}\p{N}])(\d{4,5}|\d{4}\s?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]-\d{4,5})\s+\p{L}{3,}/u;
+const POSTCODE =
+  /(?<![\p{L}\p{N}])(\d{4,5}|\d{4}\s?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]-\d{4,5})\s+\p{L}{3,}/u;
 
 /**
  * The buyer's name: the first line of a block under a buyer heading (an `ATTN:` prefix dropped), else of the
@@ -305,11 +487,12 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
   const out: PartyCandidate[] = [];
   const nameOf = (line: Line, score: number, why: string): boolean => {
     const attn = RECIPIENT_LINE.exec(line.text);
-    const start = attn ? attn[0].length + (/^\s*/.exec(line.text.slice(attn[0].length))![0].length) : 0;
+    const start = attn ? attn[0].length + /^\s*/.exec(line.text.slice(attn[0].length))![0].length : 0;
     // Up to the column gap: a text layer may join the name with the next column ("Pino Bluebird  www.shop.nl").
     const end = sameBlockEnd(line, start);
     const value = line.text.slice(start, end).trim();
-    if (letters(value) < 3 || /[\p{L}]:(\s|$)|#/u.test(value) || findDates(value, "dmy").some((d) => d.iso)) return false;
+    if (letters(value) < 3 || /[\p{L}]:(\s|$)|#/u.test(value) || findDates(value, "dmy").some((d) => d.iso))
+      return false;
     if (DOC_WORD.test(` ${value.replace(/[.:!]+$/, "")}`)) return false; // the document's title ("FACTUUR."), not a name
     out.push({ line, start, end, value, score, why });
     return true;
@@ -333,7 +516,16 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     }
     // An address has no amounts (item rows of a table are no address).
     if (block.some((l) => findAmounts(l.text).some((a) => a.decimals))) continue;
-    if (block.length < 3 || !block.slice(1).some((l) => (STREET.test(l.text) || POSTCODE.test(l.text)) && !/:/.test(l.text) && !findDates(l.text, "dmy").length)) continue;
+    if (
+      block.length < 3 ||
+      !block
+        .slice(1)
+        .some(
+          (l) =>
+            (STREET.test(l.text) || POSTCODE.test(l.text)) && !/:/.test(l.text) && !findDates(l.text, "dmy").length,
+        )
+    )
+      continue;
     if (issuer && block.some((l) => l === issuer.line || compact(l.text).includes(compact(issuer.value)))) {
       i = page.indexOf(block[block.length - 1]!); // the issuer's own address block, all of it
       continue;

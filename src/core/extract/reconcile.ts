@@ -12,7 +12,12 @@ import type { Line } from "./lines";
 
 type SumRule = Extract<ValidationRule, { type: "sum_equals" }>;
 /** An amount printed on the document (with decimals), where it stands. */
-export interface PrintedAmount { value: number; line: Line; start: number; end: number }
+export interface PrintedAmount {
+  value: number;
+  line: Line;
+  start: number;
+  end: number;
+}
 const TOP = 4;
 
 /** Candidates with distinct values, best first. */
@@ -39,8 +44,12 @@ function* combinations(lists: Candidate[][], prefix: Candidate[] = []): Generato
 /** A tax term above another term of its sum would mean a tax rate over 100%: no such combination is taken. */
 const TAXLIKE = /tax|vat/i;
 function taxBelowNet(rule: SumRule, values: number[]): boolean {
-  const taxes = rule.fields.map((id, i) => (TAXLIKE.test(id) ? Math.abs(values[i]!) : null)).filter((v): v is number => v !== null);
-  const nets = rule.fields.map((id, i) => (TAXLIKE.test(id) ? null : Math.abs(values[i]!))).filter((v): v is number => v !== null);
+  const taxes = rule.fields
+    .map((id, i) => (TAXLIKE.test(id) ? Math.abs(values[i]!) : null))
+    .filter((v): v is number => v !== null);
+  const nets = rule.fields
+    .map((id, i) => (TAXLIKE.test(id) ? null : Math.abs(values[i]!)))
+    .filter((v): v is number => v !== null);
   return !taxes.length || !nets.length || taxes.every((t) => nets.every((n) => t < n));
 }
 
@@ -55,9 +64,17 @@ const adds = (rule: SumRule, picks: Candidate[]) => {
  * Updates `best` in place for every applicable `sum_equals` rule whose fields all have candidates; returns the ids
  * of the fields whose pick changed.
  */
-export function reconcileSums(project: ProjectSettings, classId: string, candidates: Record<string, Candidate[]>, best: Record<string, Candidate | undefined>, printed: PrintedAmount[] = []): string[] {
+export function reconcileSums(
+  project: ProjectSettings,
+  classId: string,
+  candidates: Record<string, Candidate[]>,
+  best: Record<string, Candidate | undefined>,
+  printed: PrintedAmount[] = [],
+): string[] {
   const changed: string[] = [];
-  const rules = project.validation_rules.filter((r): r is SumRule => r.type === "sum_equals" && (!r.class_ids || r.class_ids.includes(classId)));
+  const rules = project.validation_rules.filter(
+    (r): r is SumRule => r.type === "sum_equals" && (!r.class_ids || r.class_ids.includes(classId)),
+  );
   for (const rule of rules) {
     for (const id of rule.fields) {
       if (!TAXLIKE.test(id) || !candidates[id]?.length) continue;
@@ -99,7 +116,12 @@ export function reconcileSums(project: ProjectSettings, classId: string, candida
  * (OCR lost or misplaced it). The known terms come from the fields' best few candidates; a solved amount must be
  * positive and differ from the known ones.
  */
-function solved(rule: SumRule, ids: string[], candidates: Record<string, Candidate[]>, printed: PrintedAmount[]): Candidate[] | null {
+function solved(
+  rule: SumRule,
+  ids: string[],
+  candidates: Record<string, Candidate[]>,
+  printed: PrintedAmount[],
+): Candidate[] | null {
   let winner: Candidate[] | null = null;
   let winnerScore = -1;
   ids.forEach((unknown, u) => {
@@ -114,7 +136,13 @@ function solved(rule: SumRule, ids: string[], candidates: Record<string, Candida
       const sumOthers = values.slice(0, -1).reduce((a, b) => a + b, 0);
       const target = u === ids.length - 1 ? sumOthers : total - sumOthers;
       if (!(target > 0) || values.some((v, i) => i !== u && Math.abs(v - target) < 0.005)) continue;
-      if (!taxBelowNet(rule, values.map((v, i) => (i === u ? target : v)))) continue;
+      if (
+        !taxBelowNet(
+          rule,
+          values.map((v, i) => (i === u ? target : v)),
+        )
+      )
+        continue;
       const hit = printed.find((p) => Math.abs(Math.abs(p.value) - target) < 0.005);
       if (!hit) continue;
       const score = known.reduce((s, c) => s + c.score, 0);

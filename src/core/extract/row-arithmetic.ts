@@ -45,7 +45,8 @@ function tableDecimals(texts: Array<string | null>): number {
 function readings(cell: { value: number | null; text: string | null }, decimals: number): number[] {
   if (cell.value === null || cell.text === null) return [];
   const digits = cell.text.replace(/\D/g, "");
-  if (decimals > 0 && !hasSeparator(cell.text) && digits.length > decimals) return [cell.value / 10 ** decimals, cell.value];
+  if (decimals > 0 && !hasSeparator(cell.text) && digits.length > decimals)
+    return [cell.value / 10 ** decimals, cell.value];
   return [cell.value];
 }
 
@@ -81,7 +82,9 @@ export function mendRows(rows: Array<Record<string, FieldValue>>, cells: RowCell
     }
     if (!pick && q === null && quantityColumn) {
       // The quantity did not survive OCR ("Co" for "9"): a whole multiple of the unit price in the amount is it.
-      for (const u of units) for (const a of amounts) if (!pick && u !== 0 && Math.abs(a / u - Math.round(a / u)) < 1e-6 && Math.round(a / u) >= 2) pick = [u, a];
+      for (const u of units)
+        for (const a of amounts)
+          if (!pick && u !== 0 && Math.abs(a / u - Math.round(a / u)) < 1e-6 && Math.round(a / u) >= 2) pick = [u, a];
     }
     if (!pick) return;
     const [u, a] = pick;

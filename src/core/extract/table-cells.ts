@@ -17,7 +17,14 @@ export function numberTokens(line: Line): LineWord[][] {
     const last = tokens[tokens.length - 1];
     const prev = last?.[last.length - 1];
     const head = last?.[0]?.word.text ?? "";
-    if (last && prev && w.box[0] - prev.box[2] <= space && /^[-−(]?[€$£¥₹]?\d{1,3}$/.test(head) && /^\d{3}$/.test(last.length > 1 ? prev.word.text : "000") && /^\d{3}([.,]\d{1,2})?\)?-?$/.test(w.word.text)) {
+    if (
+      last &&
+      prev &&
+      w.box[0] - prev.box[2] <= space &&
+      /^[-−(]?[€$£¥₹]?\d{1,3}$/.test(head) &&
+      /^\d{3}$/.test(last.length > 1 ? prev.word.text : "000") &&
+      /^\d{3}([.,]\d{1,2})?\)?-?$/.test(w.word.text)
+    ) {
       last.push(w);
     } else tokens.push([w]);
   }
@@ -28,7 +35,10 @@ export function numberTokens(line: Line): LineWord[][] {
  * A numeric cell: amounts by their last number (after a currency or a rate), other numbers by their first. The
  * cell's words are read together, so a number grouped with spaces ("1 234,56") is one number.
  */
-export function cellOf(column: TableColumn, words: LineWord[] | undefined): { value: number | null; text: string | null } {
+export function cellOf(
+  column: TableColumn,
+  words: LineWord[] | undefined,
+): { value: number | null; text: string | null } {
   if (!words?.length) return { value: null, text: null };
   const joined = words.map((w) => w.word.text).join(" ");
   const hits = findAmounts(joined);

@@ -16,12 +16,23 @@ import { cellOf, numberTokens } from "./table-cells";
 import { tick } from "./gc-pace";
 import { minOf, pushAll } from "../arrays";
 
-interface Anchor { column: TableColumn | null; x1: number; x2: number }
-interface Row { cells: Map<string, LineWord[]>; description: string[]; spans: Span[]; descriptionX: number }
+interface Anchor {
+  column: TableColumn | null;
+  x1: number;
+  x2: number;
+}
+interface Row {
+  cells: Map<string, LineWord[]>;
+  description: string[];
+  spans: Span[];
+  descriptionX: number;
+}
 
-const SUMMARY = /^(sub-?\s?total|total|totaal|subtotaal|summe|zwischensumme|gesamt|razem|netto|exclusief|montant|net|tax|vat|mwst|btw|tva|grand|balance|amount due|w tym)(?![\p{L}])/iu;
+const SUMMARY =
+  /^(sub-?\s?total|total|totaal|subtotaal|summe|zwischensumme|gesamt|razem|netto|exclusief|montant|net|tax|vat|mwst|btw|tva|grand|balance|amount due|w tym)(?![\p{L}])/iu;
 /** Words that make a line a summary line wherever they stand. */
-const SUMMARY_ANYWHERE = /(?<![\p{L}])(sub-?\s?total|total|totaal|subtotaal|summe|zwischensumme|gesamtbetrag|grand total|amount due|balance due|razem)(?![\p{L}])/iu;
+const SUMMARY_ANYWHERE =
+  /(?<![\p{L}])(sub-?\s?total|total|totaal|subtotaal|summe|zwischensumme|gesamtbetrag|grand total|amount due|balance due|razem)(?![\p{L}])/iu;
 
 /**
  * headerAnchors per column list and line: the header zone and the table itself both look every line up. Keyed by
@@ -89,7 +100,8 @@ function findHeaderAnchors(line: Line, columns: TableColumn[]): Anchor[] | null 
 
 function nearestAnchor(word: LineWord, anchors: Anchor[]): Anchor {
   const [x1, , x2] = word.box;
-  const dist = (a: Anchor) => (x2 < a.x1 ? a.x1 - x2 : x1 > a.x2 ? x1 - a.x2 : 0) + Math.abs((x1 + x2) / 2 - (a.x1 + a.x2) / 2) * 0.01;
+  const dist = (a: Anchor) =>
+    (x2 < a.x1 ? a.x1 - x2 : x1 > a.x2 ? x1 - a.x2 : 0) + Math.abs((x1 + x2) / 2 - (a.x1 + a.x2) / 2) * 0.01;
   return anchors.reduce((best, a) => (dist(a) < dist(best) ? a : best));
 }
 
@@ -113,7 +125,12 @@ function isRowLine(line: Line, descEnd: number, rowStart: number, dateOrder: Dat
  * tax rates, other columns) is dropped.
  */
 function rowOf(line: Line, anchors: Anchor[], descLimit: number): Row {
-  const row: Row = { cells: new Map(), description: [], spans: [{ line, words: line.words, text: line.text }], descriptionX: line.box[0] };
+  const row: Row = {
+    cells: new Map(),
+    description: [],
+    spans: [{ line, words: line.words, text: line.text }],
+    descriptionX: line.box[0],
+  };
   let descriptionX = Infinity;
   const firstLine: string[] = [];
   for (const token of numberTokens(line)) {
@@ -160,7 +177,14 @@ export function hasAmount(line: Line, dateOrder: DateOrder): boolean {
  * pass before rows resume (a section subtotal between groups); before the first row up to four header-ish lines
  * may pass. A vertical gap of more than four line heights ends the table (a contract line over the first row).
  */
-function readRows(lines: Line[], headerIndex: number, anchors: Anchor[], dateOrder: DateOrder, summaryLabels: string[], from = headerIndex + 1): { rows: Row[]; next: number; open: boolean } {
+function readRows(
+  lines: Line[],
+  headerIndex: number,
+  anchors: Anchor[],
+  dateOrder: DateOrder,
+  summaryLabels: string[],
+  from = headerIndex + 1,
+): { rows: Row[]; next: number; open: boolean } {
   const header = lines[headerIndex]!;
   const page = lines[from]?.page;
   const desc = anchors.find((a) => a.column?.type === "string");
@@ -182,7 +206,9 @@ function readRows(lines: Line[], headerIndex: number, anchors: Anchor[], dateOrd
     last = line;
     if (isSummary(line, summaryLabels) && hasAmount(line, dateOrder)) {
       [afterSummary, current, skipped] = [true, null, 0];
-    } else if (isRowLine(line, descEnd, Math.min(firstNumeric, desc ? desc.x1 + 4 * lineHeight(line) : Infinity), dateOrder)) {
+    } else if (
+      isRowLine(line, descEnd, Math.min(firstNumeric, desc ? desc.x1 + 4 * lineHeight(line) : Infinity), dateOrder)
+    ) {
       current = rowOf(line, anchors, firstNumeric);
       rows.push(current);
       [afterSummary, skipped] = [false, 0];
@@ -203,17 +229,29 @@ const PAGE_TOP = 8;
  * read under the same columns. -1 when the next page repeats the header (the caller reads it from there), starts
  * with a summary line or has no row near its top.
  */
-function continuationOf(lines: Line[], next: number, anchors: Anchor[], columns: TableColumn[], dateOrder: DateOrder, summaryLabels: string[]): number {
+function continuationOf(
+  lines: Line[],
+  next: number,
+  anchors: Anchor[],
+  columns: TableColumn[],
+  dateOrder: DateOrder,
+  summaryLabels: string[],
+): number {
   const page = lines[next - 1]?.page;
   let j = next;
-  for (; j < lines.length && lines[j]!.page === page; j++) if (isSummary(lines[j]!, summaryLabels) && hasAmount(lines[j]!, dateOrder)) return -1;
+  for (; j < lines.length && lines[j]!.page === page; j++)
+    if (isSummary(lines[j]!, summaryLabels) && hasAmount(lines[j]!, dateOrder)) return -1;
   const desc = anchors.find((a) => a.column?.type === "string");
-  const firstNumeric = Math.min(minOf(anchors.filter((a) => a.column && a.column.type !== "string" && (!desc || a.x1 > desc.x1)).map((a) => a.x1)), Infinity);
+  const firstNumeric = Math.min(
+    minOf(anchors.filter((a) => a.column && a.column.type !== "string" && (!desc || a.x1 > desc.x1)).map((a) => a.x1)),
+    Infinity,
+  );
   const descEnd = desc ? Math.min(desc.x2, firstNumeric) : 0;
   for (let k = j; k < Math.min(lines.length, j + PAGE_TOP) && lines[k]!.page === lines[j]?.page; k++) {
     const line = lines[k]!;
     if (headerAnchors(line, columns) || (isSummary(line, summaryLabels) && hasAmount(line, dateOrder))) return -1;
-    if (isRowLine(line, descEnd, Math.min(firstNumeric, desc ? desc.x1 + 4 * lineHeight(line) : Infinity), dateOrder)) return k;
+    if (isRowLine(line, descEnd, Math.min(firstNumeric, desc ? desc.x1 + 4 * lineHeight(line) : Infinity), dateOrder))
+      return k;
   }
   return -1;
 }
@@ -227,7 +265,12 @@ export function tableHeaderZone(field: FieldSettings, lines: Line[], dateOrder: 
   for (let i = 0; i < lines.length; i++) {
     if (!headerAnchors(lines[i]!, field.columns ?? [])) continue;
     zone.add(lines[i]!);
-    for (let j = i + 1; j < Math.min(lines.length, i + 4) && lines[j]!.page === lines[i]!.page && !hasAmount(lines[j]!, dateOrder); j++) zone.add(lines[j]!);
+    for (
+      let j = i + 1;
+      j < Math.min(lines.length, i + 4) && lines[j]!.page === lines[i]!.page && !hasAmount(lines[j]!, dateOrder);
+      j++
+    )
+      zone.add(lines[j]!);
   }
   return zone;
 }
@@ -254,7 +297,13 @@ function dropCarriedTotals(rows: Row[], columns: TableColumn[]): void {
 }
 
 /** Extracts a table field; rows carry the column ids as keys. */
-export function extractTable(field: FieldSettings, lines: Line[], dateOrder: DateOrder, reviewThreshold: number, summaryLabels: string[] = []): FieldResult {
+export function extractTable(
+  field: FieldSettings,
+  lines: Line[],
+  dateOrder: DateOrder,
+  reviewThreshold: number,
+  summaryLabels: string[] = [],
+): FieldResult {
   const columns = field.columns ?? [];
   const rows: Row[] = [];
   let reason = "";
@@ -268,7 +317,11 @@ export function extractTable(field: FieldSettings, lines: Line[], dateOrder: Dat
     pushAll(rows, found.rows);
     // The table goes on across page breaks where the next page continues its rows without a header of its own.
     let more = found;
-    for (let k = more.open ? continuationOf(lines, more.next, anchors, columns, dateOrder, summaryLabels) : -1; k >= 0; k = more.open ? continuationOf(lines, more.next, anchors, columns, dateOrder, summaryLabels) : -1) {
+    for (
+      let k = more.open ? continuationOf(lines, more.next, anchors, columns, dateOrder, summaryLabels) : -1;
+      k >= 0;
+      k = more.open ? continuationOf(lines, more.next, anchors, columns, dateOrder, summaryLabels) : -1
+    ) {
       more = readRows(lines, i, anchors, dateOrder, summaryLabels, k);
       pushAll(rows, more.rows);
     }
@@ -276,11 +329,20 @@ export function extractTable(field: FieldSettings, lines: Line[], dateOrder: Dat
   }
   dropCarriedTotals(rows, columns);
   if (!rows.length) {
-    return { name: field.name, value: null, confidence: 0, bounding_boxes: [], reasoning: "no table found", review_required: field.required, is_confirmed: null };
+    return {
+      name: field.name,
+      value: null,
+      confidence: 0,
+      bounding_boxes: [],
+      reasoning: "no table found",
+      review_required: field.required,
+      is_confirmed: null,
+    };
   }
   const value = rows.map((r) => {
     const out: Record<string, FieldValue> = {};
-    for (const c of columns) out[c.id] = c.type === "string" ? r.description.join("\n") || null : cellOf(c, r.cells.get(c.id)).value;
+    for (const c of columns)
+      out[c.id] = c.type === "string" ? r.description.join("\n") || null : cellOf(c, r.cells.get(c.id)).value;
     return out;
   });
   // OCR damage (a lost decimal separator, a lost quantity) mended by each row's arithmetic; text layers are exact.
@@ -289,10 +351,22 @@ export function extractTable(field: FieldSettings, lines: Line[], dateOrder: Dat
     const c = columns.find((col) => col.id === id);
     return c ? cellOf(c, r.cells.get(id)) : { value: null, text: null };
   };
-  const mended = mendRows(ocr.map(([, k]) => value[k]!), ocr.map(([r]) => ({ quantity: cell(r, "quantity"), unit_price: cell(r, "unit_price"), amount: cell(r, "amount") })), columns.some((c) => c.id === "quantity"));
+  const mended = mendRows(
+    ocr.map(([, k]) => value[k]!),
+    ocr.map(([r]) => ({ quantity: cell(r, "quantity"), unit_price: cell(r, "unit_price"), amount: cell(r, "amount") })),
+    columns.some((c) => c.id === "quantity"),
+  );
   if (mended) reason += `; ${mended} row(s) with OCR damage mended by quantity × unit price = amount, or left unread`;
   const spans = rows.flatMap((r) => r.spans);
   const complete = value.filter((r) => Object.values(r).filter((v) => v !== null).length >= 2).length / value.length;
   const confidence = round(0.85 * complete * (0.4 + 0.6 * ocrConfidenceOf(spans)));
-  return { name: field.name, value, confidence, bounding_boxes: boxesOf(spans), reasoning: `${rows.length} row(s) from the ${reason}`, review_required: confidence < reviewThreshold, is_confirmed: null };
+  return {
+    name: field.name,
+    value,
+    confidence,
+    bounding_boxes: boxesOf(spans),
+    reasoning: `${rows.length} row(s) from the ${reason}`,
+    review_required: confidence < reviewThreshold,
+    is_confirmed: null,
+  };
 }

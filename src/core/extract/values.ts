@@ -4,16 +4,37 @@
  */
 import type { FieldValue } from "../model";
 import type { Line } from "./lines";
-import { AMOUNT_RE, type DateOrder, findCurrencies, findDates, normalizePhone, parseAmount, EMAIL_RE, PHONE_RE } from "./normalize";
+import {
+  AMOUNT_RE,
+  type DateOrder,
+  findCurrencies,
+  findDates,
+  normalizePhone,
+  parseAmount,
+  EMAIL_RE,
+  PHONE_RE,
+} from "./normalize";
 import { ibanRead, readCompact, vatIdRead } from "./compact-values";
 import type { ValueMatch } from "./value-match";
 import { sameBlockEnd } from "./labels";
 import { tick } from "./gc-pace";
 
-
 export type { ValueMatch } from "./value-match";
 
-export type ValueKind = "identifier" | "text" | "party" | "address" | "date" | "amount" | "number" | "iban" | "vat_id" | "email" | "phone" | "boolean" | "enum";
+export type ValueKind =
+  | "identifier"
+  | "text"
+  | "party"
+  | "address"
+  | "date"
+  | "amount"
+  | "number"
+  | "iban"
+  | "vat_id"
+  | "email"
+  | "phone"
+  | "boolean"
+  | "enum";
 
 export interface ReadContext {
   dateOrder: DateOrder;
@@ -32,7 +53,8 @@ function mask(text: string, ranges: Array<{ start: number; end: number }>): stri
   return out;
 }
 
-const ID_RE = /^[\s:#.\-–=°º]*(?:(?:no|nr|n°|nº|number|num|nummer|numéro|numer)\.?\s*[:#]?\s*)?(?<v>[\p{L}\p{N}][\p{L}\p{N}\-\/_.]*[\p{L}\p{N}]|\p{N}+)/iu;
+const ID_RE =
+  /^[\s:#.\-–=°º]*(?:(?:no|nr|n°|nº|number|num|nummer|numéro|numer)\.?\s*[:#]?\s*)?(?<v>[\p{L}\p{N}][\p{L}\p{N}\-\/_.]*[\p{L}\p{N}]|\p{N}+)/iu;
 
 /** OCR specks read as punctuation inside a word ("IBZY?2087"): dropped from identifiers on OCR pages only. */
 const OCR_SPECK = /(?<=[\p{L}\p{N}])[?'’‘`´"](?=[\p{L}\p{N}])/gu;
@@ -42,7 +64,10 @@ function readIdentifier(line: Line, offset: number): ValueMatch | null {
   const m = ID_RE.exec(line.page.text_source === "ocr" ? rest.replace(OCR_SPECK, "-") : rest);
   if (!m) return null;
   // The match ran over the specks as if they were dashes; the value leaves them out (offsets are unchanged).
-  const v = line.page.text_source === "ocr" ? rest.slice(m[0].length - m.groups!.v!.length, m[0].length).replace(OCR_SPECK, "") : m.groups!.v!;
+  const v =
+    line.page.text_source === "ocr"
+      ? rest.slice(m[0].length - m.groups!.v!.length, m[0].length).replace(OCR_SPECK, "")
+      : m.groups!.v!;
   if (!/\p{N}/u.test(v) || v.length < 3) return null;
   if (/^\d+[.,]\d{2}$|^\d{1,3}([.,']\d{3})+([.,]\d{2})?$/.test(v)) return null; // an amount, not a number of a document
   if (/^[.,]\d/.test(rest.slice(m[0].length))) return null; // the start of an amount ("7.362,40")
@@ -64,16 +89,30 @@ function readDate(line: Line, offset: number, ctx: ReadContext): ValueMatch | nu
     if (!d.iso) continue;
     // Words between label and date make the pairing weaker ("Date limite de paiement le 05 Juillet").
     const between = rest.slice(0, d.start).match(/[\p{L}]{2,}/gu)?.length ?? 0;
-    return { value: d.iso, line, start: offset + d.start, end: offset + d.end, strength: between === 0 ? 1 : between <= 2 ? 0.8 : 0.6 };
+    return {
+      value: d.iso,
+      line,
+      start: offset + d.start,
+      end: offset + d.end,
+      strength: between === 0 ? 1 : between <= 2 ? 0.8 : 0.6,
+    };
   }
   return null;
 }
 
-export interface AmountHit { value: number; start: number; end: number; decimals: boolean; currency: string | null; currencyRange?: [number, number] }
+export interface AmountHit {
+  value: number;
+  start: number;
+  end: number;
+  decimals: boolean;
+  currency: string | null;
+  currencyRange?: [number, number];
+}
 
 /** A time of day ("14:35", "09:05:59", "14:35h"): never an amount, however it sits next to a total. */
 const TIME_RE = /(?<![\d.,:])\d{1,2}:\d{2}(?::\d{2})?(?![\d.,:])/g;
-const timesIn = (text: string) => [...text.matchAll(TIME_RE)].map((m) => ({ start: m.index!, end: m.index! + m[0].length }));
+const timesIn = (text: string) =>
+  [...text.matchAll(TIME_RE)].map((m) => ({ start: m.index!, end: m.index! + m[0].length }));
 
 /**
  * Memo of findAmounts: the totals, table, party and locate searches read the same lines again and again. Callers
@@ -103,15 +142,26 @@ function scanAmounts(text: string, dateOrder: DateOrder): AmountHit[] {
   const currencies = findCurrencies(masked);
   const out: AmountHit[] = [];
   // A currency written in letters may touch its amount ("RM48.40", "Rs.1939"): the letters are no part of a word.
-  const amountsText = /(?:RM|Rp|Rs)\.?\d/.test(masked) ? masked.replace(/(?<![\p{L}])(?:RM|Rp|Rs)\.?(?=\d)/gu, (m) => " ".repeat(m.length)) : masked;
+  const amountsText = /(?:RM|Rp|Rs)\.?\d/.test(masked)
+    ? masked.replace(/(?<![\p{L}])(?:RM|Rp|Rs)\.?(?=\d)/gu, (m) => " ".repeat(m.length))
+    : masked;
   for (const m of amountsText.matchAll(AMOUNT_RE)) {
     const start = m.index!;
     const end = start + m[0].length;
     if (/^\s*%/.test(masked.slice(end))) continue;
     const value = parseAmount(m[0]);
     if (value === null) continue;
-    const cur = currencies.find((c) => (c.end <= start && start - c.end <= 2) || (c.start >= end && c.start - end <= 2));
-    out.push({ value, start, end, decimals: /[.,]\d{1,2}-?$/.test(m[0]), currency: cur?.code ?? null, currencyRange: cur ? [cur.start, cur.end] : undefined });
+    const cur = currencies.find(
+      (c) => (c.end <= start && start - c.end <= 2) || (c.start >= end && c.start - end <= 2),
+    );
+    out.push({
+      value,
+      start,
+      end,
+      decimals: /[.,]\d{1,2}-?$/.test(m[0]),
+      currency: cur?.code ?? null,
+      currencyRange: cur ? [cur.start, cur.end] : undefined,
+    });
   }
   return out;
 }
@@ -152,7 +202,9 @@ function readNumber(line: Line, offset: number): ValueMatch | null {
 
 /** Rest of the line (same block), separators trimmed; the first word must be near the label. */
 function readText(line: Line, offset: number): ValueMatch | null {
-  const next = line.words.find((w) => w.end > offset && /[\p{L}\p{N}]/u.test(line.text.slice(Math.max(w.start, offset), w.end)));
+  const next = line.words.find(
+    (w) => w.end > offset && /[\p{L}\p{N}]/u.test(line.text.slice(Math.max(w.start, offset), w.end)),
+  );
   const prev = [...line.words].reverse().find((w) => w.start < offset);
   // Far from its label, the text may be the next column's header rather than the value.
   const far = next && prev && next.box[0] - prev.box[2] > (line.box[3] - line.box[1]) * 5;
@@ -196,16 +248,29 @@ function readEnum(line: Line, offset: number, ctx: ReadContext): ValueMatch | nu
 export function readValue(kind: ValueKind, line: Line, offset: number, ctx: ReadContext): ValueMatch | null {
   tick();
   switch (kind) {
-    case "identifier": return readIdentifier(line, offset);
-    case "date": return readDate(line, offset, ctx);
-    case "amount": return readAmount(line, offset, ctx);
-    case "number": return readNumber(line, offset);
-    case "text": case "party": case "address": return readText(line, offset);
-    case "iban": return readCompact(line, offset, 9, (s) => ibanRead(s, line.page.text_source === "ocr"));
-    case "vat_id": return readCompact(line, offset, 5, vatIdRead);
-    case "email": return readRegex(line, offset, EMAIL_RE, (s) => s.toLowerCase());
-    case "phone": return readRegex(line, offset, PHONE_RE, normalizePhone);
-    case "boolean": return readBoolean(line, offset);
-    case "enum": return readEnum(line, offset, ctx);
+    case "identifier":
+      return readIdentifier(line, offset);
+    case "date":
+      return readDate(line, offset, ctx);
+    case "amount":
+      return readAmount(line, offset, ctx);
+    case "number":
+      return readNumber(line, offset);
+    case "text":
+    case "party":
+    case "address":
+      return readText(line, offset);
+    case "iban":
+      return readCompact(line, offset, 9, (s) => ibanRead(s, line.page.text_source === "ocr"));
+    case "vat_id":
+      return readCompact(line, offset, 5, vatIdRead);
+    case "email":
+      return readRegex(line, offset, EMAIL_RE, (s) => s.toLowerCase());
+    case "phone":
+      return readRegex(line, offset, PHONE_RE, normalizePhone);
+    case "boolean":
+      return readBoolean(line, offset);
+    case "enum":
+      return readEnum(line, offset, ctx);
   }
 }

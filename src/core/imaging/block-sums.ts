@@ -4,7 +4,13 @@
  * analysis copy (engines/ocr/downscale.ts), which round the division each in its own way.
  * `width` × `height` blocks from the top-left corner; a source row is `stride` pixels long.
  */
-export function blockSums(src: Uint8Array | Uint8ClampedArray, stride: number, factor: number, width: number, height: number): Int32Array {
+export function blockSums(
+  src: Uint8Array | Uint8ClampedArray,
+  stride: number,
+  factor: number,
+  width: number,
+  height: number,
+): Int32Array {
   const sums = new Int32Array(width * height);
   for (let y = 0; y < height; y++) {
     const row = y * width;

@@ -16,16 +16,26 @@ export function runFrom(line: Line, x: number): LineWord[] {
   const start = line.words.findIndex((w) => Math.abs(w.box[0] - x) <= 2 * h);
   if (start < 0) return [];
   const out = [line.words[start]!];
-  for (let k = start + 1; k < line.words.length && line.words[k]!.box[0] - out[out.length - 1]!.box[2] <= 2.5 * h; k++) out.push(line.words[k]!);
+  for (let k = start + 1; k < line.words.length && line.words[k]!.box[0] - out[out.length - 1]!.box[2] <= 2.5 * h; k++)
+    out.push(line.words[k]!);
   return out;
 }
 
 /** The line right under `line` (within 1.5 line heights) with a word starting near `x`. */
 export function lineBelow(line: Line, x: number, lines: Line[]): Line | null {
   const h = height(line);
-  return lines
-    .filter((l) => l.page === line.page && l !== line && l.box[1] >= line.box[1] + h * 0.5 && l.box[1] - line.box[3] <= 1.5 * h && runFrom(l, x).length > 0)
-    .sort((a, b) => a.box[1] - b.box[1])[0] ?? null;
+  return (
+    lines
+      .filter(
+        (l) =>
+          l.page === line.page &&
+          l !== line &&
+          l.box[1] >= line.box[1] + h * 0.5 &&
+          l.box[1] - line.box[3] <= 1.5 * h &&
+          runFrom(l, x).length > 0,
+      )
+      .sort((a, b) => a.box[1] - b.box[1])[0] ?? null
+  );
 }
 
 /** The separator the confirmed value puts between its first `chars` letters/digits and the rest (", ", " ", "\n"). */
@@ -38,7 +48,12 @@ function joinerOf(value: string, chars: number): string {
   return " ";
 }
 
-export interface Block { line: Line; words: LineWord[]; more: LineWord[][]; joiner: string }
+export interface Block {
+  line: Line;
+  words: LineWord[];
+  more: LineWord[][];
+  joiner: string;
+}
 
 const textOf = (ws: LineWord[]) => ws.map((w) => w.word.text).join(" ");
 
@@ -58,7 +73,8 @@ export function locateBlock(value: string, lines: Line[]): Block | null {
         const run = next ? runFrom(next, first.box[0]) : [];
         // The last line may end inside the run (the value stops before a column's next word).
         let taken: LineWord[] = [];
-        for (let k = run.length; k > 0 && !taken.length; k--) if (rest.startsWith(compactText(textOf(run.slice(0, k))))) taken = run.slice(0, k);
+        for (let k = run.length; k > 0 && !taken.length; k--)
+          if (rest.startsWith(compactText(textOf(run.slice(0, k))))) taken = run.slice(0, k);
         if (!next || !taken.length) break;
         more.push(taken);
         rest = rest.slice(compactText(textOf(taken)).length);
@@ -74,7 +90,14 @@ export function locateBlock(value: string, lines: Line[]): Block | null {
  * Reads a block of `count` lines from `start` on: its text joined as the confirmed value joined its lines; the last
  * line no longer than `tail` words when given (the confirmed value stopped there).
  */
-export function readBlock(line: Line, start: LineWord, count: number, joiner: string, lines: Line[], tail?: number): { start: number; end: number; value: string } | null {
+export function readBlock(
+  line: Line,
+  start: LineWord,
+  count: number,
+  joiner: string,
+  lines: Line[],
+  tail?: number,
+): { start: number; end: number; value: string } | null {
   const first = runFrom(line, start.box[0]).filter((w) => w.box[0] >= start.box[0]);
   if (!first.length) return null;
   const parts = [textOf(first)];

@@ -22,8 +22,20 @@ import { frameOf } from "./frame";
 import { editDistance } from "../extract/fuzzy";
 import type { Issuer, Memory } from "./model";
 
-export interface Evidence { id: string | null; name: number; anchors: number; layout: number; domain: string | null }
-export interface MemoryMatch { memory: Memory; score: number; signs: string[]; evidence: Evidence; nameHit: Found | null }
+export interface Evidence {
+  id: string | null;
+  name: number;
+  anchors: number;
+  layout: number;
+  domain: string | null;
+}
+export interface MemoryMatch {
+  memory: Memory;
+  score: number;
+  signs: string[];
+  evidence: Evidence;
+  nameHit: Found | null;
+}
 
 const firstPage = (lines: Line[]): { page: Page; lines: Line[]; frame: Frame } | null => {
   const page = lines[0]?.page;
@@ -62,7 +74,9 @@ export function layoutSimilarity(a: string[], b: string[]): number {
   if (!ca.length || !cb.length) return 0;
   const byWord = new Map<string, Array<{ x: number; y: number }>>();
   for (const c of cb) byWord.set(c.w, [...(byWord.get(c.w) ?? []), c]);
-  const hit = ca.filter((c) => (byWord.get(c.w) ?? []).some((d) => Math.abs(d.x - c.x) <= 0.06 && Math.abs(d.y - c.y) <= 2.5)).length;
+  const hit = ca.filter((c) =>
+    (byWord.get(c.w) ?? []).some((d) => Math.abs(d.x - c.x) <= 0.06 && Math.abs(d.y - c.y) <= 2.5),
+  ).length;
   return Math.min(1, hit / Math.sqrt(ca.length * cb.length));
 }
 
@@ -81,7 +95,13 @@ export function anchorsOf(lines: Line[], values: string[]): Issuer["anchors"] {
   const out: Issuer["anchors"] = [];
   for (const l of p.lines) {
     const text = compactText(l.text);
-    if (text.length < 8 || text.length > 80 || valueLike.test(l.text) || vals.some((v) => text.includes(v) || (v.length > 6 && similarity(v, text) >= 0.8))) continue;
+    if (
+      text.length < 8 ||
+      text.length > 80 ||
+      valueLike.test(l.text) ||
+      vals.some((v) => text.includes(v) || (v.length > 6 && similarity(v, text) >= 0.8))
+    )
+      continue;
     const [x, y] = placeOf(p.frame, l.box);
     const below = fromBottom(p.frame, l.box);
     if (y <= height / 3) out.push({ text, at: [r2(x, 3), r2(y, 2)], from: "top" });
@@ -94,10 +114,16 @@ export function anchorsOf(lines: Line[], values: string[]): Issuer["anchors"] {
 export function namePlaceOf(lines: Line[], name: string): [number, number] | null {
   const p = firstPage(lines);
   const hit = p ? findText(name, p.lines, 0.85)[0] : undefined;
-  return hit && p ? placeOf(p.frame, hit.words[0]!.box).map((v, i) => r2(v, i ? 2 : 3)) as [number, number] : null;
+  return hit && p ? (placeOf(p.frame, hit.words[0]!.box).map((v, i) => r2(v, i ? 2 : 3)) as [number, number]) : null;
 }
 
-interface Page1 { lines: Line[]; frame: Frame; height: number; compact: Map<Line, string>; grams: Set<string> }
+interface Page1 {
+  lines: Line[];
+  frame: Frame;
+  height: number;
+  compact: Map<Line, string>;
+  grams: Set<string>;
+}
 
 const gramsOf = (s: string) => Array.from({ length: Math.max(0, s.length - 2) }, (_, i) => s.slice(i, i + 3));
 
@@ -110,7 +136,9 @@ function anchorShare(anchors: Issuer["anchors"], p: Page1, generic: Set<string>)
     const ok = p.lines.some((l) => {
       const [x, y] = placeOf(p.frame, l.box);
       const pos = a.from === "top" ? y : fromBottom(p.frame, l.box);
-      return Math.abs(x - a.at[0]) <= 0.12 && Math.abs(pos - a.at[1]) <= 4 && similarity(p.compact.get(l)!, a.text) >= 0.8;
+      return (
+        Math.abs(x - a.at[0]) <= 0.12 && Math.abs(pos - a.at[1]) <= 4 && similarity(p.compact.get(l)!, a.text) >= 0.8
+      );
     });
     if (ok) found++;
   }
@@ -119,7 +147,9 @@ function anchorShare(anchors: Issuer["anchors"], p: Page1, generic: Set<string>)
 
 /** The name near one of its remembered places (or anywhere, for a memory that never noted a place). */
 function nameEvidence(m: Memory, p: Page1): { score: number; hit: Found | null } {
-  const names = [...new Set([...m.issuer.names, ...(m.issuer.name ? [m.issuer.name] : [])])].filter((n) => compactText(n).length >= 3);
+  const names = [...new Set([...m.issuer.names, ...(m.issuer.name ? [m.issuer.name] : [])])].filter(
+    (n) => compactText(n).length >= 3,
+  );
   let best: { score: number; hit: Found | null } = { score: 0, hit: null };
   for (const n of names) {
     // Cheap first (500 memories: 280 -> 15 ms a document): a good part of the name's letter triples must be on the
@@ -128,7 +158,9 @@ function nameEvidence(m: Memory, p: Page1): { score: number; hit: Found | null }
     if (grams.filter((g) => p.grams.has(g)).length < grams.length * 0.4) continue;
     for (const hit of findText(n, p.lines, 0.8)) {
       const [x, y] = placeOf(p.frame, hit.words[0]!.box);
-      const placed = !m.issuer.name_places.length || m.issuer.name_places.some((q) => Math.abs(q[0] - x) <= 0.15 && Math.abs(q[1] - y) <= 5);
+      const placed =
+        !m.issuer.name_places.length ||
+        m.issuer.name_places.some((q) => Math.abs(q[0] - x) <= 0.15 && Math.abs(q[1] - y) <= 5);
       if (placed && hit.score > best.score) best = { score: hit.score, hit };
     }
   }
@@ -146,7 +178,11 @@ function genericAnchors(memories: Memory[]): Set<string> {
 }
 
 const CONFUSED: Record<string, string> = { O: "0", Q: "0", D: "0", I: "1", L: "1", S: "5", B: "8", Z: "2", G: "6" };
-const idKey = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, "").replace(/[OQDILSBZG]/g, (c) => CONFUSED[c]!);
+const idKey = (s: string) =>
+  s
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, "")
+    .replace(/[OQDILSBZG]/g, (c) => CONFUSED[c]!);
 
 /** Whether an identifier is printed, as OCR reads it: confusable characters folded, one or two slips allowed. */
 function printedId(id: string, keyedText: string): boolean {
@@ -157,16 +193,26 @@ function printedId(id: string, keyedText: string): boolean {
   const slips = k.length >= 16 ? 2 : 1;
   // Windows starting where the identifier's first four characters are printed.
   for (let i = keyedText.indexOf(k.slice(0, 4)); i >= 0; i = keyedText.indexOf(k.slice(0, 4), i + 1)) {
-    for (let len = k.length - slips; len <= k.length + slips; len++) if (editDistance(keyedText.slice(i, i + len), k, slips) <= slips) return true;
+    for (let len = k.length - slips; len <= k.length + slips; len++)
+      if (editDistance(keyedText.slice(i, i + len), k, slips) <= slips) return true;
   }
   return false;
 }
 
-export function matchMemory(memories: Memory[], lines: Line[], legacy: (m: Memory, lines: Line[]) => number = () => 0): MemoryMatch | null {
+export function matchMemory(
+  memories: Memory[],
+  lines: Line[],
+  legacy: (m: Memory, lines: Line[]) => number = () => 0,
+): MemoryMatch | null {
   const first = firstPage(lines);
   if (!memories.length || !first) return null;
   const compact = new Map(first.lines.map((l) => [l, compactText(l.text)]));
-  const p: Page1 = { ...first, height: (first.frame.bottom - first.frame.top) / first.frame.unit, compact, grams: new Set([...compact.values()].flatMap(gramsOf)) };
+  const p: Page1 = {
+    ...first,
+    height: (first.frame.bottom - first.frame.top) / first.frame.unit,
+    compact,
+    grams: new Set([...compact.values()].flatMap(gramsOf)),
+  };
   const text = lines.map((l) => l.text).join("\n");
   const keyed = idKey(text);
   const layout = layoutOf(lines);
@@ -181,7 +227,9 @@ export function matchMemory(memories: Memory[], lines: Line[], legacy: (m: Memor
     // Without the name at its place or an identifier, only most of the issuer's own fixed strings can match: the
     // layout (the dearer sign) is compared for those memories only.
     if (name.score < 0.8 && id === null && (anchors < 0.6 || anchorsFound < 3)) continue;
-    const lay = m.issuer.layouts.length ? Math.max(...m.issuer.layouts.map((l) => layoutSimilarity(l, layout))) : legacy(m, lines);
+    const lay = m.issuer.layouts.length
+      ? Math.max(...m.issuer.layouts.map((l) => layoutSimilarity(l, layout)))
+      : legacy(m, lines);
     const domain = m.issuer.domains.find((d) => text.toLowerCase().includes(d)) ?? null;
     const fresh = m.issuer.anchors.length > 0 || m.issuer.layouts.length > 0;
     const named = name.score >= 0.8;
@@ -193,7 +241,10 @@ export function matchMemory(memories: Memory[], lines: Line[], legacy: (m: Memor
       // A memory written before anchors and layouts were learned: its identifier with its old layout sign.
       (!fresh && id !== null && (named || domain !== null || lay >= 0.5));
     if (!ok) continue;
-    const score = r2(Math.min(1, 0.3 * (id ? 1 : 0) + 0.3 * name.score + 0.25 * anchors + 0.15 * lay + (domain ? 0.1 : 0)), 3);
+    const score = r2(
+      Math.min(1, 0.3 * (id ? 1 : 0) + 0.3 * name.score + 0.25 * anchors + 0.15 * lay + (domain ? 0.1 : 0)),
+      3,
+    );
     const signs = [
       ...(id ? [id] : []),
       ...(named ? [`name ${Math.round(100 * name.score)}% alike`] : []),
@@ -202,7 +253,13 @@ export function matchMemory(memories: Memory[], lines: Line[], legacy: (m: Memor
       ...(lay > 0 ? [`layout ${Math.round(100 * lay)}% alike`] : []),
     ];
     if (!best || score > best.score || (score === best.score && m.confirmed_at > best.memory.confirmed_at)) {
-      best = { memory: m, score, signs, evidence: { id, name: r2(name.score, 3), anchors: r2(anchors, 3), layout: r2(lay, 3), domain }, nameHit: named ? name.hit : null };
+      best = {
+        memory: m,
+        score,
+        signs,
+        evidence: { id, name: r2(name.score, 3), anchors: r2(anchors, 3), layout: r2(lay, 3), domain },
+        nameHit: named ? name.hit : null,
+      };
     }
   }
   return best;

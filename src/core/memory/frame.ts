@@ -8,7 +8,17 @@ import type { Box, Page } from "../model";
 import { uprightSize, type Line, type LineWord } from "../extract/lines";
 import { editDistance } from "../extract/fuzzy";
 
-export interface Frame { left: number; top: number; bottom: number; width: number; unit: number; cx: number; cy: number; cos: number; sin: number }
+export interface Frame {
+  left: number;
+  top: number;
+  bottom: number;
+  width: number;
+  unit: number;
+  cx: number;
+  cy: number;
+  cos: number;
+  sin: number;
+}
 
 const median = (xs: number[]) => {
   if (!xs.length) return 0;
@@ -19,25 +29,51 @@ const median = (xs: number[]) => {
 /** The frame of one page, from its lines (upright boxes). */
 export function frameOf(lines: Line[], page: Page): Frame {
   // Words with two letters or digits: a speck OCR read as "~" at the page's edge must not move the frame.
-  const words = lines.filter((l) => l.page === page).flatMap((l) => l.words).filter((w) => /[\p{L}\p{N}].*[\p{L}\p{N}]/u.test(w.word.text));
+  const words = lines
+    .filter((l) => l.page === page)
+    .flatMap((l) => l.words)
+    .filter((w) => /[\p{L}\p{N}].*[\p{L}\p{N}]/u.test(w.word.text));
   const skew = ((page.image_transform.skew_degrees ?? 0) * Math.PI) / 180;
   const [W, H] = uprightSize(page);
   const [cx, cy] = [W / 2, H / 2];
-  const base: Frame = { left: 0, top: 0, bottom: 1, width: 1, unit: 1, cx, cy, cos: Math.cos(-skew), sin: Math.sin(-skew) };
+  const base: Frame = {
+    left: 0,
+    top: 0,
+    bottom: 1,
+    width: 1,
+    unit: 1,
+    cx,
+    cy,
+    cos: Math.cos(-skew),
+    sin: Math.sin(-skew),
+  };
   if (!words.length) return base;
   const pts = words.map((w) => straight(base, w.box));
-  const xs = pts.map((p) => p[0]).sort((a, b) => a - b), ys = pts.map((p) => p[1]).sort((a, b) => a - b);
+  const xs = pts.map((p) => p[0]).sort((a, b) => a - b),
+    ys = pts.map((p) => p[1]).sort((a, b) => a - b);
   const rights = words.map((w) => straight(base, [w.box[2], w.box[1], w.box[2], w.box[3]])[0]).sort((a, b) => a - b);
   // The 2nd and 98th percentiles: a speck of dirt at the page edge must not move the frame.
-  const lo = xs[Math.floor(xs.length * 0.02)]!, hi = rights[Math.min(rights.length - 1, Math.floor(rights.length * 0.98))]!;
-  const unit = median(words.filter((w) => /\p{L}{2}/u.test(w.word.text)).map((w) => w.box[3] - w.box[1])) || median(words.map((w) => w.box[3] - w.box[1])) || 1;
+  const lo = xs[Math.floor(xs.length * 0.02)]!,
+    hi = rights[Math.min(rights.length - 1, Math.floor(rights.length * 0.98))]!;
+  const unit =
+    median(words.filter((w) => /\p{L}{2}/u.test(w.word.text)).map((w) => w.box[3] - w.box[1])) ||
+    median(words.map((w) => w.box[3] - w.box[1])) ||
+    1;
   const bottoms = words.map((w) => straight(base, [w.box[0], w.box[3], w.box[2], w.box[3]])[1]).sort((a, b) => a - b);
-  return { ...base, left: lo, top: ys[0]!, bottom: bottoms[bottoms.length - 1]!, width: Math.max(1, hi - lo), unit: Math.max(1, unit) };
+  return {
+    ...base,
+    left: lo,
+    top: ys[0]!,
+    bottom: bottoms[bottoms.length - 1]!,
+    width: Math.max(1, hi - lo),
+    unit: Math.max(1, unit),
+  };
 }
 
 /** A box's top-left with the skew undone (rotation about the page centre). */
 function straight(f: Frame, b: Box): [number, number] {
-  const x = b[0] - f.cx, y = b[1] - f.cy;
+  const x = b[0] - f.cx,
+    y = b[1] - f.cy;
   return [f.cx + x * f.cos - y * f.sin, f.cy + x * f.sin + y * f.cos];
 }
 
@@ -58,7 +94,11 @@ export function offsetOf(f: Frame, from: Box, to: Box): [number, number] {
   return [(b[0] - a[0]) / f.unit, (b[1] - a[1]) / f.unit];
 }
 
-export const compactText = (s: string) => s.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+export const compactText = (s: string) =>
+  s
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, "");
 
 /** Similarity of two compact strings, 0..1, with OCR-weighted edits (1 = equal). */
 export function similarity(a: string, b: string): number {
@@ -70,7 +110,11 @@ export function similarity(a: string, b: string): number {
   return d > max ? 0 : 1 - d / n;
 }
 
-export interface Found { line: Line; words: LineWord[]; score: number }
+export interface Found {
+  line: Line;
+  words: LineWord[];
+  score: number;
+}
 
 /**
  * Where `text` is printed, letters and digits compared, allowing OCR slips: runs of up to 12 words of a line whose

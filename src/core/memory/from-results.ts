@@ -17,7 +17,12 @@ export const pagesOf = (results: ResultsFile): Page[] => pagesFromResults(result
 
 const hasWords = (pages: Page[]) => pages.some((p) => p.words.length > 0);
 
-export function learnFromReview(results: ResultsFile, project: ProjectSettings, source: Memory["source"], now: Date): Memory[] {
+export function learnFromReview(
+  results: ResultsFile,
+  project: ProjectSettings,
+  source: Memory["source"],
+  now: Date,
+): Memory[] {
   const pages = pagesOf(results);
   if (!hasWords(pages)) return [];
   const out: Memory[] = [];
@@ -26,23 +31,47 @@ export function learnFromReview(results: ResultsFile, project: ProjectSettings, 
     for (const [id, f] of Object.entries(doc.fields)) if (f.is_confirmed === true) values[id] = f.value;
     if (!Object.keys(values).length) continue;
     const docPages = pages.filter((p) => doc.split.page_numbers.includes(p.page_number));
-    const m = learnMemory({ pages: docPages, class_id: doc.classification.class_id, values, project, source, now, transaction_id: results.transaction_id, document_id: doc.document_id });
+    const m = learnMemory({
+      pages: docPages,
+      class_id: doc.classification.class_id,
+      values,
+      project,
+      source,
+      now,
+      transaction_id: results.transaction_id,
+      document_id: doc.document_id,
+    });
     if (Object.keys(m.fields).length) out.push(m);
   }
   return out;
 }
 
 /** Expected documents (the eval file shape) paired with the produced ones by order. */
-export function learnFromExpected(results: ResultsFile, expected: Array<{ class_id?: string; fields: Record<string, FieldValue> }>, project: ProjectSettings, now: Date): Memory[] {
+export function learnFromExpected(
+  results: ResultsFile,
+  expected: Array<{ class_id?: string; fields: Record<string, FieldValue> }>,
+  project: ProjectSettings,
+  now: Date,
+): Memory[] {
   const pages = pagesOf(results);
   if (!hasWords(pages)) return [];
   const out: Memory[] = [];
   results.documents.forEach((doc, i) => {
     const e = expected[i];
     if (!e || !Object.keys(e.fields).length) return;
-    const classId = e.class_id && project.classes.some((c) => c.id === e.class_id) ? e.class_id : doc.classification.class_id;
+    const classId =
+      e.class_id && project.classes.some((c) => c.id === e.class_id) ? e.class_id : doc.classification.class_id;
     const docPages = pages.filter((p) => doc.split.page_numbers.includes(p.page_number));
-    const m = learnMemory({ pages: docPages, class_id: classId, values: e.fields, project, source: "memory", now, transaction_id: results.transaction_id, document_id: doc.document_id });
+    const m = learnMemory({
+      pages: docPages,
+      class_id: classId,
+      values: e.fields,
+      project,
+      source: "memory",
+      now,
+      transaction_id: results.transaction_id,
+      document_id: doc.document_id,
+    });
     if (Object.keys(m.fields).length) out.push(m);
   });
   return out;

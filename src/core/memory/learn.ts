@@ -27,14 +27,24 @@ export interface LearnInput {
   document_id?: string | null;
 }
 
-export const compact = (s: string) => s.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+export const compact = (s: string) =>
+  s
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, "");
 
 /** "NW/77/B" → "A/9/A": letter and digit runs collapsed, other characters kept (spaces dropped). */
 export function shapeOf(text: string): string {
-  return text.replace(/\s+/g, "").replace(/\p{L}+/gu, "A").replace(/\p{N}+/gu, "9");
+  return text
+    .replace(/\s+/g, "")
+    .replace(/\p{L}+/gu, "A")
+    .replace(/\p{N}+/gu, "9");
 }
 
-export interface Located { line: Line; words: LineWord[] }
+export interface Located {
+  line: Line;
+  words: LineWord[];
+}
 
 /** Where `value` is printed: amounts and dates by their readers, anything else by its letters and digits. */
 export function locate(type: string, value: FieldValue, lines: Line[], order: DateOrder): Located[] {
@@ -42,9 +52,12 @@ export function locate(type: string, value: FieldValue, lines: Line[], order: Da
   const wordsOf = (line: Line, start: number, end: number) => line.words.filter((w) => w.start < end && w.end > start);
   for (const line of lines) {
     if (type === "amount" || type === "number") {
-      for (const a of findAmounts(line.text, order)) if (Math.abs(Math.abs(a.value) - Math.abs(Number(value))) <= 0.005) out.push({ line, words: wordsOf(line, a.start, a.end) });
+      for (const a of findAmounts(line.text, order))
+        if (Math.abs(Math.abs(a.value) - Math.abs(Number(value))) <= 0.005)
+          out.push({ line, words: wordsOf(line, a.start, a.end) });
     } else if (type === "date") {
-      for (const d of findDates(line.text, order)) if (d.iso === value) out.push({ line, words: wordsOf(line, d.start, d.end) });
+      for (const d of findDates(line.text, order))
+        if (d.iso === value) out.push({ line, words: wordsOf(line, d.start, d.end) });
     } else {
       const target = compact(String(value));
       if (!target) return [];
@@ -72,7 +85,8 @@ export function labelLeft(hit: Located): LineWord[] {
   let right = hit.words[0]!.box[0];
   for (let k = first - 1; k >= 0 && label.length < 5; k--) {
     const w = hit.line.words[k]!;
-    if (right - w.box[2] > W * 0.5 || /^[^\p{L}\p{N}]+$/u.test(w.word.text) || /\d{3}|\d[.,]\d{2}\b/.test(w.word.text)) break;
+    if (right - w.box[2] > W * 0.5 || /^[^\p{L}\p{N}]+$/u.test(w.word.text) || /\d{3}|\d[.,]\d{2}\b/.test(w.word.text))
+      break;
     label.unshift(w);
     right = w.box[0];
   }
@@ -82,14 +96,20 @@ export function labelLeft(hit: Located): LineWord[] {
 /** Words of the line above that sit over the value: the label of a value printed under its label. */
 function labelAbove(hit: Located, lines: Line[]): { line: Line; words: LineWord[] } | null {
   const [x1, , x2] = [hit.words[0]!.box[0], 0, hit.words[hit.words.length - 1]!.box[2]];
-  const above = lines.filter((l) => l.page === hit.line.page && l.box[3] <= hit.line.box[1] + 1).sort((a, b) => b.box[3] - a.box[3])[0];
+  const above = lines
+    .filter((l) => l.page === hit.line.page && l.box[3] <= hit.line.box[1] + 1)
+    .sort((a, b) => b.box[3] - a.box[3])[0];
   if (!above || hit.line.box[1] - above.box[3] > (hit.line.box[3] - hit.line.box[1]) * 0.8) return null;
   const words = above.words.filter((w) => Math.min(w.box[2], x2) - Math.max(w.box[0], x1) > 0);
   if (words.some((w) => /\d[.,]\d{2}\b/.test(w.word.text))) return null; // a value row, not a label
   return words.length && /\p{L}/u.test(words.map((w) => w.word.text).join(" ")) ? { line: above, words } : null;
 }
 
-const textOf = (words: LineWord[]) => words.map((w) => w.word.text).join(" ").replace(/[:.\s]+$/, "");
+const textOf = (words: LineWord[]) =>
+  words
+    .map((w) => w.word.text)
+    .join(" ")
+    .replace(/[:.\s]+$/, "");
 
 /** The nearest unique letter word of the page that is not part of a confirmed value: a fixed point to measure from. */
 function anchorFor(hit: Located, lines: Line[], frame: Frame, valueWords: Set<LineWord>): RememberedField["anchor"] {
@@ -111,7 +131,15 @@ function anchorFor(hit: Located, lines: Line[], frame: Frame, valueWords: Set<Li
 
 const round = (x: number) => Math.round(x * 100) / 100;
 
-function remember(type: string, value: FieldValue, hits: Located[], lines: Line[], hintLabels: string[], valueWords: Set<LineWord>, block?: Block | null): RememberedField | null {
+function remember(
+  type: string,
+  value: FieldValue,
+  hits: Located[],
+  lines: Line[],
+  hintLabels: string[],
+  valueWords: Set<LineWord>,
+  block?: Block | null,
+): RememberedField | null {
   if (!hits.length) return null;
   const hints = hintLabels.map(compact);
   // A value next to a label is the printed one (a total, not the same amount in a line item); a label the project
@@ -124,24 +152,51 @@ function remember(type: string, value: FieldValue, hits: Located[], lines: Line[
   const hit = hits.slice().sort((a, b) => rank(b) - rank(a))[0]!;
   const page = hit.line.page;
   const [W, H] = uprightSize(page);
-  const frame = frameOf(lines.filter((l) => l.page === page), page);
+  const frame = frameOf(
+    lines.filter((l) => l.page === page),
+    page,
+  );
   const box = hit.words[0]!.box;
-  const vx = box[0] / W, vy = box[1] / H;
+  const vx = box[0] / W,
+    vy = box[1] / H;
   const pageIndex = [...new Set(lines.map((l) => l.page))].indexOf(page) + 1;
   const place = placeOf(frame, box).map(round) as [number, number];
-  const more = block ? { lines: block.more.length + 1, joiner: block.joiner, tail: block.more[block.more.length - 1]!.length } : {};
-  const base = { position: [vx, vy] as [number, number], page: pageIndex, shape: type === "amount" || type === "number" || type === "date" ? "" : shapeOf(String(value)), words: hit.words.length, example: value as string | number | boolean, place, seen: 1, ...more };
+  const more = block
+    ? { lines: block.more.length + 1, joiner: block.joiner, tail: block.more[block.more.length - 1]!.length }
+    : {};
+  const base = {
+    position: [vx, vy] as [number, number],
+    page: pageIndex,
+    shape: type === "amount" || type === "number" || type === "date" ? "" : shapeOf(String(value)),
+    words: hit.words.length,
+    example: value as string | number | boolean,
+    place,
+    seen: 1,
+    ...more,
+  };
   const left = labelLeft(hit);
   if (left.length) {
     const last = left[left.length - 1]!;
     const rel = offsetOf(frame, [last.box[2], last.box[1], last.box[2], last.box[3]], box);
-    return { ...base, label: textOf(left), relation: "right", offset: [vx - last.box[2] / W, vy - last.box[1] / H], rel: [round(rel[0]), round(rel[1])] };
+    return {
+      ...base,
+      label: textOf(left),
+      relation: "right",
+      offset: [vx - last.box[2] / W, vy - last.box[1] / H],
+      rel: [round(rel[0]), round(rel[1])],
+    };
   }
   const above = labelAbove(hit, lines);
   if (above) {
     const first = above.words[0]!;
     const rel = offsetOf(frame, [first.box[0], first.box[3], first.box[2], first.box[3]], box);
-    return { ...base, label: textOf(above.words), relation: "below", offset: [vx - first.box[0] / W, vy - first.box[3] / H], rel: [round(rel[0]), round(rel[1])] };
+    return {
+      ...base,
+      label: textOf(above.words),
+      relation: "below",
+      offset: [vx - first.box[0] / W, vy - first.box[3] / H],
+      rel: [round(rel[0]), round(rel[1])],
+    };
   }
   return { ...base, label: null, relation: "none", offset: null, anchor: anchorFor(hit, lines, frame, valueWords) };
 }
@@ -181,16 +236,44 @@ export function learnMemory(input: LearnInput): Memory {
   });
   const hits = new Map(wanted.map((f) => [f.id, locate(f.type, input.values[f.id]!, lines, order)]));
   // A text value no line holds may be printed over several lines of one block (an address).
-  const blocks = new Map(wanted.filter((f) => f.type === "string" && !hits.get(f.id)!.length).map((f) => [f.id, locateBlock(String(input.values[f.id]), lines)] as const));
+  const blocks = new Map(
+    wanted
+      .filter((f) => f.type === "string" && !hits.get(f.id)!.length)
+      .map((f) => [f.id, locateBlock(String(input.values[f.id]), lines)] as const),
+  );
   for (const [id, b] of blocks) if (b) hits.set(id, [{ line: b.line, words: b.words }]);
   // Words of any confirmed value: never an anchor to measure another value from (they change).
-  const valueWords = new Set([...hits.values()].flatMap((hs) => hs.flatMap((h) => h.words)).concat([...blocks.values()].flatMap((b) => b?.more.flat() ?? [])));
+  const valueWords = new Set(
+    [...hits.values()]
+      .flatMap((hs) => hs.flatMap((h) => h.words))
+      .concat([...blocks.values()].flatMap((b) => b?.more.flat() ?? [])),
+  );
   for (const field of wanted) {
     const value = input.values[field.id]!;
-    const found = remember(field.type, value, hits.get(field.id)!, lines, field.hints.labels, valueWords, blocks.get(field.id));
+    const found = remember(
+      field.type,
+      value,
+      hits.get(field.id)!,
+      lines,
+      field.hints.labels,
+      valueWords,
+      blocks.get(field.id),
+    );
     if (found) fields[field.id] = found;
     // Confirmed but not printed (a till receipt that never says EUR, a name that is a logo): an issuer constant.
-    else if ((field.hints.recognizer === "currency" || field.id === "vendor_name") && typeof value === "string") fields[field.id] = { label: null, relation: "none", offset: null, position: [0, 0], page: 1, shape: "", words: 1, example: value, constant: true, seen: 1 };
+    else if ((field.hints.recognizer === "currency" || field.id === "vendor_name") && typeof value === "string")
+      fields[field.id] = {
+        label: null,
+        relation: "none",
+        offset: null,
+        position: [0, 0],
+        page: 1,
+        shape: "",
+        words: 1,
+        example: value,
+        constant: true,
+        seen: 1,
+      };
   }
   const vat = input.values.vendor_vat_id ? normalizeVatId(String(input.values.vendor_vat_id)) : null;
   const iban = input.values.iban ? String(input.values.iban).replace(/\s+/g, "").toUpperCase() : null;
@@ -201,7 +284,12 @@ export function learnMemory(input: LearnInput): Memory {
     vat_ids: vat ? [vat] : [],
     ibans: iban ? [iban] : [],
     name: vendor ? compact(vendor) || null : null,
-    domains: domainsOf(lines.filter((l) => l.page === lines[0]?.page).map((l) => l.text).join("\n")),
+    domains: domainsOf(
+      lines
+        .filter((l) => l.page === lines[0]?.page)
+        .map((l) => l.text)
+        .join("\n"),
+    ),
     fingerprint: fingerprint(lines),
     names: vendor ? [vendor] : [],
     name_places: namePlace ? [namePlace] : [],

@@ -25,15 +25,36 @@ export function sameIssuer(a: Memory, b: Memory): boolean {
 
 const samePlace = (a: Placement, b: Placement) =>
   a.relation === b.relation &&
-  (a.label !== null && b.label !== null ? compactText(a.label) === compactText(b.label) : a.label === b.label && (a.anchor?.text ?? null) === (b.anchor?.text ?? null));
+  (a.label !== null && b.label !== null
+    ? compactText(a.label) === compactText(b.label)
+    : a.label === b.label && (a.anchor?.text ?? null) === (b.anchor?.text ?? null));
 
-const avg = (x: [number, number] | undefined, y: [number, number] | undefined, nx: number): [number, number] | undefined =>
-  x && y ? [(x[0] * nx + y[0]) / (nx + 1), (x[1] * nx + y[1]) / (nx + 1)].map((v) => Math.round(v * 1000) / 1000) as [number, number] : (x ?? y);
+const avg = (
+  x: [number, number] | undefined,
+  y: [number, number] | undefined,
+  nx: number,
+): [number, number] | undefined =>
+  x && y
+    ? ([(x[0] * nx + y[0]) / (nx + 1), (x[1] * nx + y[1]) / (nx + 1)].map((v) => Math.round(v * 1000) / 1000) as [
+        number,
+        number,
+      ])
+    : (x ?? y);
 
 function refine(p: Placement, q: Placement): Placement {
   const n = p.seen ?? 1;
-  const anchor = p.anchor && q.anchor ? { text: p.anchor.text, rel: avg(p.anchor.rel, q.anchor.rel, n)! } : (p.anchor ?? q.anchor);
-  return { ...p, rel: avg(p.rel, q.rel, n), place: avg(p.place, q.place, n), offset: p.offset && q.offset ? avg(p.offset, q.offset, n)! : p.offset, position: avg(p.position, q.position, n)!, anchor, example: q.example, seen: n + 1 };
+  const anchor =
+    p.anchor && q.anchor ? { text: p.anchor.text, rel: avg(p.anchor.rel, q.anchor.rel, n)! } : (p.anchor ?? q.anchor);
+  return {
+    ...p,
+    rel: avg(p.rel, q.rel, n),
+    place: avg(p.place, q.place, n),
+    offset: p.offset && q.offset ? avg(p.offset, q.offset, n)! : p.offset,
+    position: avg(p.position, q.position, n)!,
+    anchor,
+    example: q.example,
+    seen: n + 1,
+  };
 }
 
 function mergeField(old: RememberedField, add: RememberedField): RememberedField {
@@ -53,9 +74,11 @@ const union = <T>(a: T[], b: T[]) => [...new Set([...a, ...b])];
 export function mergeMemory(old: Memory, add: Memory): Memory {
   const fields: Record<string, RememberedField> = { ...old.fields };
   for (const [id, f] of Object.entries(add.fields)) fields[id] = fields[id] ? mergeField(fields[id]!, f) : f;
-  const oi = old.issuer, ai = add.issuer;
+  const oi = old.issuer,
+    ai = add.issuer;
   const places = [...oi.name_places];
-  for (const q of ai.name_places) if (!places.some((p) => Math.abs(p[0] - q[0]) <= 0.15 && Math.abs(p[1] - q[1]) <= 5)) places.push(q);
+  for (const q of ai.name_places)
+    if (!places.some((p) => Math.abs(p[0] - q[0]) <= 0.15 && Math.abs(p[1] - q[1]) <= 5)) places.push(q);
   const anchors = [...oi.anchors];
   for (const a of ai.anchors) if (!anchors.some((b) => b.text === a.text && b.from === a.from)) anchors.push(a);
   const layouts = [...oi.layouts];

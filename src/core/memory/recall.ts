@@ -57,16 +57,32 @@ export function applyMemory(
   // What the evidence supports: a strong match (identifier, name at its place, fixed strings, layout) up to 0.97.
   const cap = Math.min(0.97, 0.55 + 0.5 * match.score);
   // The remembered class decides only where the classifier was unsure: an issuer sends invoices and credit notes.
-  if (classification.class_id !== m.class_id && classification.confidence < project.review_thresholds.classification && project.classes.some((c) => c.id === m.class_id)) {
+  if (
+    classification.class_id !== m.class_id &&
+    classification.confidence < project.review_thresholds.classification &&
+    project.classes.some((c) => c.id === m.class_id)
+  ) {
     const cls = project.classes.find((c) => c.id === m.class_id)!;
-    classification = { ...classification, class_id: cls.id, type: cls.name, confidence: Math.max(classification.confidence, Math.min(0.9, cap)), reasoning: `${since}; the classifier said ${classification.class_id} (${classification.confidence})`, review_required: Math.min(0.9, cap) < project.review_thresholds.classification };
+    classification = {
+      ...classification,
+      class_id: cls.id,
+      type: cls.name,
+      confidence: Math.max(classification.confidence, Math.min(0.9, cap)),
+      reasoning: `${since}; the classifier said ${classification.class_id} (${classification.confidence})`,
+      review_required: Math.min(0.9, cap) < project.review_thresholds.classification,
+    };
     fields = extract(cls.id);
   }
   if (classification.class_id !== m.class_id) return { classification, fields };
-  return { classification, fields: applyFields(pages, lines, fields, project, match, since, cap), memory_id: m.memory_id };
+  return {
+    classification,
+    fields: applyFields(pages, lines, fields, project, match, since, cap),
+    memory_id: m.memory_id,
+  };
 }
 
-const fromXml = (f: FieldResult | undefined) => Boolean(f?.reasoning.startsWith("read from the") && f.reasoning.includes("e-invoice XML"));
+const fromXml = (f: FieldResult | undefined) =>
+  Boolean(f?.reasoning.startsWith("read from the") && f.reasoning.includes("e-invoice XML"));
 const AMOUNTS = ["subtotal_amount", "tax_amount", "total_amount"] as const;
 const num = (f: FieldResult | undefined) => (typeof f?.value === "number" ? f.value : null);
 
@@ -77,7 +93,15 @@ function closes(fields: Record<string, FieldResult>): boolean | null {
   return Math.abs(Math.abs(n + t) - Math.abs(g)) <= 0.02;
 }
 
-function applyFields(pages: Page[], lines: Line[], fields: Record<string, FieldResult>, project: ProjectSettings, match: MemoryMatch, since: string, cap: number): Record<string, FieldResult> {
+function applyFields(
+  pages: Page[],
+  lines: Line[],
+  fields: Record<string, FieldResult>,
+  project: ProjectSettings,
+  match: MemoryMatch,
+  since: string,
+  cap: number,
+): Record<string, FieldResult> {
   const m = match.memory;
   const text = lines.map((l) => l.text).join("\n");
   const order = inferDateOrder([text], project.locale, false);
@@ -95,12 +119,29 @@ function applyFields(pages: Page[], lines: Line[], fields: Record<string, FieldR
     const isName = constant !== undefined && m.issuer.names.includes(String(constant.example));
     // A currency the page shows only as a symbol OCR may misread (€ as £) gives way to the issuer's confirmed one; a
     // printed ISO code does not.
-    const symbolOnly = field.hints.recognizer === "currency" && typeof general.value === "string" && /^[A-Z]{3}$/.test(general.value) && general.value !== constant?.example && !new RegExp(`\\b${general.value}\\b`).test(text);
+    const symbolOnly =
+      field.hints.recognizer === "currency" &&
+      typeof general.value === "string" &&
+      /^[A-Z]{3}$/.test(general.value) &&
+      general.value !== constant?.example &&
+      !new RegExp(`\\b${general.value}\\b`).test(text);
     const silent = general.value === null || general.value === "" || symbolOnly;
     if (constant && (isName ? !match.nameHit : silent) && !recallField(field, r, lines, pages, order)) {
       const confidence = Math.round(Math.min(cap, 0.85) * 1000) / 1000;
-      const why = isName ? "the recognised issuer's name as confirmed (not printed as text)" : symbolOnly ? "the issuer's confirmed currency (the page shows only a symbol)" : "not printed; the value confirmed for this issuer";
-      out[field.id] = { ...general, value: constant.example, confidence, bounding_boxes: [], reasoning: `${since}: ${why}; the general reading gave ${JSON.stringify(general.value)}`, review_required: confidence < threshold, raw_text: "" };
+      const why = isName
+        ? "the recognised issuer's name as confirmed (not printed as text)"
+        : symbolOnly
+          ? "the issuer's confirmed currency (the page shows only a symbol)"
+          : "not printed; the value confirmed for this issuer";
+      out[field.id] = {
+        ...general,
+        value: constant.example,
+        confidence,
+        bounding_boxes: [],
+        reasoning: `${since}: ${why}; the general reading gave ${JSON.stringify(general.value)}`,
+        review_required: confidence < threshold,
+        raw_text: "",
+      };
       changed.add(field.id);
       continue;
     }
@@ -108,7 +149,15 @@ function applyFields(pages: Page[], lines: Line[], fields: Record<string, FieldR
     // The issuer's name, found where the issuer prints it, is given as it was confirmed (OCR slips and all).
     const asConfirmed = field.type === "string" && m.issuer.names.includes(String(r.example)) && match.nameHit;
     if (!read && !asConfirmed) continue;
-    const spans = read ? [spanOf(read.line, read.start, read.end)] : [spanOf(match.nameHit!.line, match.nameHit!.words[0]!.start, match.nameHit!.words[match.nameHit!.words.length - 1]!.end)];
+    const spans = read
+      ? [spanOf(read.line, read.start, read.end)]
+      : [
+          spanOf(
+            match.nameHit!.line,
+            match.nameHit!.words[0]!.start,
+            match.nameHit!.words[match.nameHit!.words.length - 1]!.end,
+          ),
+        ];
     let value = read?.value ?? null;
     let how = read?.how ?? "";
     if (asConfirmed && (!read || typeof value !== "string" || value !== r.example)) {
@@ -133,7 +182,11 @@ function applyFields(pages: Page[], lines: Line[], fields: Record<string, FieldR
   // A remembered amount that leaves net + tax ≠ total is not trusted on its own.
   if (closes(out) === false && AMOUNTS.some((k) => changed.has(k))) {
     for (const k of AMOUNTS.filter((k) => changed.has(k))) {
-      out[k] = { ...out[k]!, review_required: true, reasoning: `${out[k]!.reasoning}; contradicts the page's arithmetic (net + tax ≠ total): check it` };
+      out[k] = {
+        ...out[k]!,
+        review_required: true,
+        reasoning: `${out[k]!.reasoning}; contradicts the page's arithmetic (net + tax ≠ total): check it`,
+      };
     }
   }
   return out;

@@ -37,16 +37,20 @@ function isHttpUrl(value: string): boolean {
 
 const httpUrl = z.string().min(1).refine(isHttpUrl, { message: "must be an absolute http or https URL" });
 
-const customHeaders = z
-  .record(z.string(), z.string())
-  .superRefine((headers, ctx) => {
-    for (const [name, value] of Object.entries(headers)) {
-      if (!HEADER_NAME.test(name)) ctx.addIssue({ code: "custom", message: `invalid header name "${name}"`, path: [name] });
-      else if (RESERVED_HEADER_NAMES.includes(name.toLowerCase()))
-        ctx.addIssue({ code: "custom", message: `header "${name}" is set by docproc and cannot be overridden`, path: [name] });
-      if (/[\r\n\0]/.test(value)) ctx.addIssue({ code: "custom", message: `header "${name}" has a control character`, path: [name] });
-    }
-  });
+const customHeaders = z.record(z.string(), z.string()).superRefine((headers, ctx) => {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name))
+      ctx.addIssue({ code: "custom", message: `invalid header name "${name}"`, path: [name] });
+    else if (RESERVED_HEADER_NAMES.includes(name.toLowerCase()))
+      ctx.addIssue({
+        code: "custom",
+        message: `header "${name}" is set by docproc and cannot be overridden`,
+        path: [name],
+      });
+    if (/[\r\n\0]/.test(value))
+      ctx.addIssue({ code: "custom", message: `header "${name}" has a control character`, path: [name] });
+  }
+});
 
 export const NotificationActivitySchema = z.strictObject({
   /** Required. Checked again before every delivery by the SSRF guard (must reach a public host). */

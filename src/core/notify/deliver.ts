@@ -70,7 +70,11 @@ export interface SendOptions {
   ca?: string | Buffer;
 }
 
-export function buildDeliveryRequest(activity: NotificationActivity, payload: WebhookPayload, deliveryId: string = newDeliveryId()): DeliveryRequest {
+export function buildDeliveryRequest(
+  activity: NotificationActivity,
+  payload: WebhookPayload,
+  deliveryId: string = newDeliveryId(),
+): DeliveryRequest {
   return {
     delivery_id: deliveryId,
     method: activity.http_method,
@@ -116,7 +120,8 @@ export function parseRetryAfter(value: string | null | undefined, now: Date): nu
  */
 type Transports = { http: typeof import("node:http"); https: typeof import("node:https") };
 let transports: Promise<Transports> | null = null;
-const loadTransports = () => (transports ??= Promise.all([import("node:http"), import("node:https")]).then(([http, https]) => ({ http, https })));
+const loadTransports = () =>
+  (transports ??= Promise.all([import("node:http"), import("node:https")]).then(([http, https]) => ({ http, https })));
 
 /** Sends one attempt. Never throws: every failure is an outcome. */
 export async function deliverOnce(req: DeliveryRequest, opts: SendOptions = {}): Promise<AttemptOutcome> {
@@ -157,7 +162,13 @@ function classify(r: RawResult, now: Date): Omit<AttemptOutcome, "duration_ms" |
   if (r.status >= 200 && r.status < 300) return { ...base, ok: true, kind: "success", retryable: false };
   if (r.status >= 300 && r.status < 400) {
     const where = r.location ? ` to ${redact(r.location)}` : "";
-    return { ...base, ok: false, kind: "redirect", retryable: false, error: `HTTP ${r.status}: redirect${where} not followed` };
+    return {
+      ...base,
+      ok: false,
+      kind: "redirect",
+      retryable: false,
+      error: `HTTP ${r.status}: redirect${where} not followed`,
+    };
   }
   const retryable = r.status === 429 || r.status >= 500;
   const retryAfter = retryable ? parseRetryAfter(r.retryAfter, now) : undefined;
@@ -185,7 +196,13 @@ function pinnedLookup(checked: CheckedUrl) {
  * opened to the checked address through `pinnedLookup`. Keep-alive agents are not used, so no socket opened for
  * another check can be reused.
  */
-function openRequest({ http, https }: Transports, checked: CheckedUrl, req: DeliveryRequest, headers: Record<string, string>, ca?: string | Buffer): http.ClientRequest {
+function openRequest(
+  { http, https }: Transports,
+  checked: CheckedUrl,
+  req: DeliveryRequest,
+  headers: Record<string, string>,
+  ca?: string | Buffer,
+): http.ClientRequest {
   const url = checked.url;
   const isHttps = url.protocol === "https:";
   return (isHttps ? https : http).request({
@@ -214,7 +231,13 @@ function headerOf(res: http.IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-function send(transports: Transports, checked: CheckedUrl, req: DeliveryRequest, headers: Record<string, string>, opts: SendOptions): Promise<RawResult> {
+function send(
+  transports: Transports,
+  checked: CheckedUrl,
+  req: DeliveryRequest,
+  headers: Record<string, string>,
+  opts: SendOptions,
+): Promise<RawResult> {
   return new Promise((resolve) => {
     let settled = false;
     const finish = (r: RawResult) => {

@@ -109,7 +109,10 @@ export function formatIp(bytes: IpBytes): string {
   if (bytes.length === 4) return Array.from(bytes).join(".");
   const groups: string[] = [];
   for (let i = 0; i < 16; i += 2) groups.push(((bytes[i] << 8) | bytes[i + 1]).toString(16));
-  return groups.join(":").replace(/(^|:)0(:0)+(:|$)/, "::").replace(/:{3,}/, "::");
+  return groups
+    .join(":")
+    .replace(/(^|:)0(:0)+(:|$)/, "::")
+    .replace(/:{3,}/, "::");
 }
 
 /** A CIDR block; `matches` compares the leading `prefix` bits. */

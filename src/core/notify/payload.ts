@@ -72,9 +72,13 @@ const MAX_ERROR_LENGTH = 2000;
 export function linkBase(apiBaseUrl: string | null, publicBaseUrl: string | null | undefined): string {
   const base = apiBaseUrl ?? publicBaseUrl;
   if (!base) {
-    throw new DocprocError("invalid_settings", "notification needs api_base_url (or a configured public URL) to build download links", {
-      stage: "notify",
-    });
+    throw new DocprocError(
+      "invalid_settings",
+      "notification needs api_base_url (or a configured public URL) to build download links",
+      {
+        stage: "notify",
+      },
+    );
   }
   return base.replace(/\/+$/, "");
 }
@@ -142,7 +146,11 @@ export function buildReachedPayload(input: ReachedInput): ReachedPayload {
 }
 
 /** `transaction.failed`: carries `error`, and `exports` is an empty object. */
-export function buildFailedPayload(input: { transaction: TransactionRef; error: string; occurredAt: Date }): FailedPayload {
+export function buildFailedPayload(input: {
+  transaction: TransactionRef;
+  error: string;
+  occurredAt: Date;
+}): FailedPayload {
   const error = input.error.length > MAX_ERROR_LENGTH ? `${input.error.slice(0, MAX_ERROR_LENGTH - 1)}…` : input.error;
   return { ...basePayload(FAILED_EVENT, input.transaction, input.occurredAt), event: FAILED_EVENT, error, exports: {} };
 }

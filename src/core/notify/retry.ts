@@ -3,7 +3,14 @@
  * loop over it (for the CLI, which has no queue).
  */
 import type { NotificationActivity } from "./activity.ts";
-import { buildDeliveryRequest, deliverOnce, newDeliveryId, type AttemptOutcome, type AttemptRecord, type SendOptions } from "./deliver.ts";
+import {
+  buildDeliveryRequest,
+  deliverOnce,
+  newDeliveryId,
+  type AttemptOutcome,
+  type AttemptRecord,
+  type SendOptions,
+} from "./deliver.ts";
 import type { WebhookPayload } from "./payload.ts";
 
 export type NextAttempt =
@@ -25,7 +32,8 @@ export function planNextAttempt(
   if (last.ok) return { action: "succeeded" };
   const why = last.error ?? (last.status === null ? "failed" : `HTTP ${last.status}`);
   if (!last.retryable) return { action: "give_up", reason: `${why} (not retryable)` };
-  if (attemptsSoFar >= activity.retry_max_attempts) return { action: "give_up", reason: `${why} after ${attemptsSoFar} attempt(s)` };
+  if (attemptsSoFar >= activity.retry_max_attempts)
+    return { action: "give_up", reason: `${why} after ${attemptsSoFar} attempt(s)` };
   const backoff = activity.retry_backoff_seconds * 2 ** Math.max(0, attemptsSoFar - 1);
   const delay = Math.max(backoff, last.retry_after_seconds ?? 0);
   return {

@@ -51,7 +51,9 @@ export function standardWebhooksSecretFor(secret: string): string {
 
 /** `v1,<base64>` over `{id}.{timestamp}.{body}`. */
 export function standardWebhookSignature(secret: string, id: string, timestampSeconds: number, body: string): string {
-  const mac = createHmac("sha256", standardWebhooksKey(secret)).update(`${id}.${timestampSeconds}.${body}`).digest("base64");
+  const mac = createHmac("sha256", standardWebhooksKey(secret))
+    .update(`${id}.${timestampSeconds}.${body}`)
+    .digest("base64");
   return `v1,${mac}`;
 }
 
@@ -60,7 +62,12 @@ export function standardWebhookSignature(secret: string, id: string, timestampSe
  * deduplicate on it); the timestamp is the attempt's own, so a replayed old request fails the receiver's window.
  * `webhook-id`/`webhook-timestamp` are sent even without a secret so receivers can still deduplicate.
  */
-export function signatureHeaders(secret: string | null, deliveryId: string, timestampSeconds: number, body: string): Record<string, string> {
+export function signatureHeaders(
+  secret: string | null,
+  deliveryId: string,
+  timestampSeconds: number,
+  body: string,
+): Record<string, string> {
   const headers: Record<string, string> = {
     "webhook-id": deliveryId,
     "webhook-timestamp": String(timestampSeconds),

@@ -8,7 +8,17 @@
  */
 import { lookup } from "node:dns/promises";
 import { DocprocError } from "../errors.ts";
-import { classifyAddress, formatIp, inCidr, parseCidr, parseIPv4, parseIPv6, unmapIPv4, type Cidr, type IpBytes } from "./ip.ts";
+import {
+  classifyAddress,
+  formatIp,
+  inCidr,
+  parseCidr,
+  parseIPv4,
+  parseIPv6,
+  unmapIPv4,
+  type Cidr,
+  type IpBytes,
+} from "./ip.ts";
 
 /** Resolves a host name to its IP addresses (text form). */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -35,7 +45,8 @@ export interface CheckedUrl {
   addresses: string[];
 }
 
-export const defaultResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+export const defaultResolver: Resolver = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /**
  * Parses an allow-list such as the value of `DOCPROC_WEBHOOK_ALLOW` ("127.0.0.0/8,::1/128"; "*" allows all).
@@ -45,13 +56,17 @@ export function parseAllowList(text: string | undefined | null): AllowPrivate {
   const entries = (text ?? "").split(/[\s,]+/).filter(Boolean);
   if (entries.includes("*")) return true;
   for (const entry of entries) {
-    if (!parseCidr(entry)) throw new DocprocError("invalid_settings", `webhook allow-list: "${entry}" is not an IP address or CIDR block`);
+    if (!parseCidr(entry))
+      throw new DocprocError("invalid_settings", `webhook allow-list: "${entry}" is not an IP address or CIDR block`);
   }
   return entries.length > 0 ? entries : false;
 }
 
 function blocked(url: string, reason: string): DocprocError {
-  return new DocprocError("ssrf_blocked", `webhook URL ${redact(url)} rejected: ${reason}`, { stage: "notify", details: { reason } });
+  return new DocprocError("ssrf_blocked", `webhook URL ${redact(url)} rejected: ${reason}`, {
+    stage: "notify",
+    details: { reason },
+  });
 }
 
 /** Drops any userinfo so error messages and logs never echo a password. */
@@ -81,7 +96,8 @@ export async function checkWebhookUrl(raw: string, opts: UrlCheckOptions = {}): 
   } catch {
     throw blocked(raw, "not a valid absolute URL");
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw blocked(raw, `scheme ${url.protocol} is not allowed (only http and https)`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw blocked(raw, `scheme ${url.protocol} is not allowed (only http and https)`);
   // Credentials in the URL are refused: they would travel in clear logs, and `user@host` is a classic way to
   // disguise the real host. Receivers wanting auth use custom_headers (Authorization).
   if (url.username || url.password) throw blocked(raw, "credentials in the URL are not allowed; use custom_headers");
@@ -102,7 +118,8 @@ export async function checkWebhookUrl(raw: string, opts: UrlCheckOptions = {}): 
         cause: err,
       });
     }
-    if (addresses.length === 0) throw new DocprocError("delivery_failed", `${hostname} has no address`, { stage: "notify", retryable: true });
+    if (addresses.length === 0)
+      throw new DocprocError("delivery_failed", `${hostname} has no address`, { stage: "notify", retryable: true });
   }
 
   const allow = allowCidrs(opts.allowPrivate);
@@ -128,7 +145,8 @@ function allowCidrs(allow: AllowPrivate | undefined): Cidr[] | "all" {
   if (!allow) return [];
   return allow.map((entry) => {
     const c = parseCidr(entry);
-    if (!c) throw new DocprocError("invalid_settings", `webhook allow-list: "${entry}" is not an IP address or CIDR block`);
+    if (!c)
+      throw new DocprocError("invalid_settings", `webhook allow-list: "${entry}" is not an IP address or CIDR block`);
     return c;
   });
 }

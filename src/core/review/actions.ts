@@ -22,7 +22,14 @@ import { normalizeReviewedValue } from "./values";
 import { mergeDocuments, moveBoundary, reextractFields, splitDocument } from "./split";
 import { ReviewActionSchema, type ReviewAction, type ReviewEntry, type Reviewer, type ReviewState } from "./schema";
 
-export { ReviewActionSchema, type ReviewAction, type ReviewChange, type ReviewEntry, type Reviewer, type ReviewState } from "./schema";
+export {
+  ReviewActionSchema,
+  type ReviewAction,
+  type ReviewChange,
+  type ReviewEntry,
+  type Reviewer,
+  type ReviewState,
+} from "./schema";
 
 export function newReviewState(results: ResultsFile): ReviewState {
   return { version: 1, results, history: [], finished_at: null };
@@ -44,7 +51,8 @@ export interface ActionContext {
 
 /** Applies one action and returns the new state (input untouched). */
 export function applyReviewAction(state: ReviewState, action: ReviewAction, ctx: ActionContext): ReviewState {
-  if (state.finished_at) throw new DocprocError("conflict", `the review of ${state.results.transaction_id} is already finished`);
+  if (state.finished_at)
+    throw new DocprocError("conflict", `the review of ${state.results.transaction_id} is already finished`);
   const results = structuredClone(state.results);
   const entry: ReviewEntry = { action: action.action, at: ctx.now.toISOString(), reviewer: ctx.reviewer, changes: [] };
   const changed = run(results, action, ctx, entry);
@@ -68,7 +76,10 @@ function run(results: ResultsFile, action: ReviewAction, ctx: ActionContext, ent
       entry.document_id = doc.document_id;
       entry.field_id = action.field_id;
       const settings = ctx.project.fields[doc.classification.class_id]?.find((f) => f.id === action.field_id);
-      const value = typeof action.value === "string" ? normalizeReviewedValue(settings, action.value, ctx.project.locale) : action.value;
+      const value =
+        typeof action.value === "string"
+          ? normalizeReviewedValue(settings, action.value, ctx.project.locale)
+          : action.value;
       record(entry, `fields.${action.field_id}.value`, field.value, value);
       if (action.bounding_boxes) {
         checkBoxes(results, action.bounding_boxes);
@@ -91,11 +102,21 @@ function run(results: ResultsFile, action: ReviewAction, ctx: ActionContext, ent
     case "set_class": {
       const doc = documentOf(results, action.document_id);
       const cls = ctx.project.classes.find((c) => c.id === action.class_id);
-      if (!cls) throw new DocprocError("invalid_input", `class_id: unknown class ${JSON.stringify(action.class_id)}; allowed: ${ctx.project.classes.map((c) => c.id).join(", ")}`);
+      if (!cls)
+        throw new DocprocError(
+          "invalid_input",
+          `class_id: unknown class ${JSON.stringify(action.class_id)}; allowed: ${ctx.project.classes.map((c) => c.id).join(", ")}`,
+        );
       entry.document_id = doc.document_id;
       record(entry, "classification.class_id", doc.classification.class_id, cls.id);
       const reclassified = cls.id !== doc.classification.class_id;
-      doc.classification = { ...doc.classification, class_id: cls.id, type: cls.name, confidence: 1, reasoning: `Set by ${ctx.reviewer.id} in review` };
+      doc.classification = {
+        ...doc.classification,
+        class_id: cls.id,
+        type: cls.name,
+        confidence: 1,
+        reasoning: `Set by ${ctx.reviewer.id} in review`,
+      };
       doc.document_type = cls.name;
       doc.classification_confidence = 1;
       confirmClass(doc, entry);
@@ -123,7 +144,11 @@ function run(results: ResultsFile, action: ReviewAction, ctx: ActionContext, ent
 
 function documentOf(results: ResultsFile, id: string): DocumentResult {
   const doc = results.documents.find((d) => d.document_id === id);
-  if (!doc) throw new DocprocError("not_found", `document ${JSON.stringify(id)} is not in transaction ${results.transaction_id}`);
+  if (!doc)
+    throw new DocprocError(
+      "not_found",
+      `document ${JSON.stringify(id)} is not in transaction ${results.transaction_id}`,
+    );
   return doc;
 }
 
@@ -132,8 +157,20 @@ function fieldOf(doc: DocumentResult, fieldId: string, project: ProjectSettings)
   const existing = doc.fields[fieldId];
   if (existing) return existing;
   const settings = project.fields[doc.classification.class_id]?.find((f) => f.id === fieldId);
-  if (!settings) throw new DocprocError("not_found", `field ${JSON.stringify(fieldId)} is not a field of document ${doc.document_id} (${doc.classification.class_id})`);
-  const created: FieldResult = { name: settings.name, value: null, confidence: 0, bounding_boxes: [], reasoning: "", review_required: true, is_confirmed: null };
+  if (!settings)
+    throw new DocprocError(
+      "not_found",
+      `field ${JSON.stringify(fieldId)} is not a field of document ${doc.document_id} (${doc.classification.class_id})`,
+    );
+  const created: FieldResult = {
+    name: settings.name,
+    value: null,
+    confidence: 0,
+    bounding_boxes: [],
+    reasoning: "",
+    review_required: true,
+    is_confirmed: null,
+  };
   doc.fields[fieldId] = created;
   return created;
 }
@@ -141,7 +178,11 @@ function fieldOf(doc: DocumentResult, fieldId: string, project: ProjectSettings)
 function checkBoxes(results: ResultsFile, boxes: Array<{ page_index: number }>): void {
   const known = new Set((results.pages ?? []).map((p) => p.page_number));
   const bad = boxes.filter((b) => known.size > 0 && !known.has(b.page_index));
-  if (bad.length) throw new DocprocError("invalid_input", `bounding_boxes: page_index ${bad.map((b) => b.page_index).join(", ")} is not a page of this transaction`);
+  if (bad.length)
+    throw new DocprocError(
+      "invalid_input",
+      `bounding_boxes: page_index ${bad.map((b) => b.page_index).join(", ")} is not a page of this transaction`,
+    );
 }
 
 function confirmField(field: FieldResult, entry: ReviewEntry, id: string): void {
@@ -151,7 +192,8 @@ function confirmField(field: FieldResult, entry: ReviewEntry, id: string): void 
 }
 
 export function confirmClass(doc: DocumentResult, entry: ReviewEntry): void {
-  if (doc.classification.confirmed !== true) record(entry, "classification.confirmed", doc.classification.confirmed, true);
+  if (doc.classification.confirmed !== true)
+    record(entry, "classification.confirmed", doc.classification.confirmed, true);
   doc.classification.confirmed = true;
   doc.classification.review_required = false;
 }
@@ -178,6 +220,15 @@ function lastHumanReview(history: ReviewEntry[], finishedAt: string | null): Rec
     action: last.action,
     reviewer: last.reviewer,
     reviewed_at: last.at,
-    changes: history.filter((e) => e.changes.length > 0).map(({ action, at, reviewer, document_id, field_id, changes }) => ({ action, at, reviewer, document_id, field_id, changes })),
+    changes: history
+      .filter((e) => e.changes.length > 0)
+      .map(({ action, at, reviewer, document_id, field_id, changes }) => ({
+        action,
+        at,
+        reviewer,
+        document_id,
+        field_id,
+        changes,
+      })),
   };
 }

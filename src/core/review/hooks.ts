@@ -23,7 +23,11 @@ export interface ReviewFinishedEvent {
 export type ReviewFinishedHook = (event: ReviewFinishedEvent) => void | Promise<void>;
 
 /** Runs the hooks one after another; a failing hook is reported through `onError`, never rethrown. */
-export async function announceReviewFinished(hooks: readonly ReviewFinishedHook[], event: ReviewFinishedEvent, onError: (err: unknown) => void): Promise<void> {
+export async function announceReviewFinished(
+  hooks: readonly ReviewFinishedHook[],
+  event: ReviewFinishedEvent,
+  onError: (err: unknown) => void,
+): Promise<void> {
   for (const hook of hooks) {
     try {
       await hook(event);

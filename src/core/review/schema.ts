@@ -63,4 +63,3 @@ export const ReviewActionSchema = z.discriminatedUnion("action", [
   z.object({ action: z.literal("finish") }),
 ]);
 export type ReviewAction = z.infer<typeof ReviewActionSchema>;
-

@@ -22,7 +22,8 @@ export interface ReviewNode {
   timeout_action: "continue" | "fail";
 }
 
-const DEFAULT_INSTRUCTIONS = "Check the fields flagged for review, correct them on the page, confirm the document and finish.";
+const DEFAULT_INSTRUCTIONS =
+  "Check the fields flagged for review, correct them on the page, confirm the document and finish.";
 
 /** The node at `stepIndex` of the workflow with its defaults (a node the list leaves out gets the defaults). */
 export function reviewNodeOf(project: ProjectSettings, stepIndex: number): ReviewNode {
@@ -53,7 +54,10 @@ export function reviewNeeded(node: ReviewNode, documents: DocumentResult[], tran
     case "always":
       return docs.length > 0 || !node.classes;
     case "validation_errors":
-      return docs.some((d) => d.validation?.overall_status === "error") || (!node.classes && transactionRules.some((r) => r.status === "error"));
+      return (
+        docs.some((d) => d.validation?.overall_status === "error") ||
+        (!node.classes && transactionRules.some((r) => r.status === "error"))
+      );
     default:
       return docs.some(flagged);
   }
@@ -65,7 +69,12 @@ export const reviewStage: Stage = async (state, ctx) => {
   if (ctx.step.step_index < 0) return;
   const node = reviewNodeOf(ctx.project, ctx.step.step_index);
   if (!reviewNeeded(node, state.documents, state.transactionRules)) return;
-  throw new AwaitInput({ step_name: ctx.step.id ?? "review", instructions: node.instructions, timeout_hours: node.timeout_hours, timeout_action: node.timeout_action });
+  throw new AwaitInput({
+    step_name: ctx.step.id ?? "review",
+    instructions: node.instructions,
+    timeout_hours: node.timeout_hours,
+    timeout_action: node.timeout_action,
+  });
 };
 
 /** The CLI's Review step: never pauses (files needing review are marked in the summary; `docproc review` opens them). */

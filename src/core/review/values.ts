@@ -6,7 +6,11 @@
 import type { FieldSettings } from "../project";
 import { normalizeDate, parseAmount } from "../extract/normalize";
 
-export function normalizeReviewedValue(field: FieldSettings | undefined, text: string, locale = "auto"): string | number | boolean | null {
+export function normalizeReviewedValue(
+  field: FieldSettings | undefined,
+  text: string,
+  locale = "auto",
+): string | number | boolean | null {
   const raw = text.trim();
   if (raw === "") return null;
   switch (field?.type) {

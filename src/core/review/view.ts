@@ -37,7 +37,12 @@ export function buildReviewView(state: ReviewState, project: ProjectSettings, ex
     })),
     classes: project.classes.map((c) => ({ id: c.id, name: c.name })),
     fields: Object.fromEntries(
-      Object.entries(project.fields).map(([cls, list]) => [cls, list.filter((f) => f.type !== "table").map((f) => ({ id: f.id, name: f.name, type: f.type, required: f.required }))]),
+      Object.entries(project.fields).map(([cls, list]) => [
+        cls,
+        list
+          .filter((f) => f.type !== "table")
+          .map((f) => ({ id: f.id, name: f.name, type: f.type, required: f.required })),
+      ]),
     ),
     thresholds: project.review_thresholds,
   };

@@ -35,15 +35,30 @@ export const convertStage: Stage = async (state, ctx) => {
     if (budget !== null && budget <= 0) break;
     try {
       const file = isPlainText(src)
-        ? convertText(new TextDecoder().decode(src.data), nextPage, { sourceFileIndex: src.index, filename: src.filename })
-        : await convertSource(src, { firstPageNumber: nextPage, maxPages: budget, password: src.password ?? ctx.password, signal: ctx.signal, onPage: readAhead, wordsJson: ctx.keepsState });
+        ? convertText(new TextDecoder().decode(src.data), nextPage, {
+            sourceFileIndex: src.index,
+            filename: src.filename,
+          })
+        : await convertSource(src, {
+            firstPageNumber: nextPage,
+            maxPages: budget,
+            password: src.password ?? ctx.password,
+            signal: ctx.signal,
+            onPage: readAhead,
+            wordsJson: ctx.keepsState,
+          });
       state.files.push(file);
       nextPage += file.pages.length;
       if (budget !== null) budget -= file.pages.length;
     } catch (err) {
       const e = wrapStageError("convert", err);
       failed++;
-      state.errors.push({ source_file_index: src.index, stage: "convert", code: e.code, message: `${src.filename}: ${e.message}` });
+      state.errors.push({
+        source_file_index: src.index,
+        stage: "convert",
+        code: e.code,
+        message: `${src.filename}: ${e.message}`,
+      });
     }
     progress("convert", state.files.length + failed, total);
   }
@@ -54,10 +69,16 @@ export const convertStage: Stage = async (state, ctx) => {
     nextPage += file.pages.length;
   }
   if (input.ocrData) {
-    state.files.push(convertOcrData(input.ocrData, nextPage, { sourceFileIndex: sources.length + (input.documentText ? 1 : 0) }));
+    state.files.push(
+      convertOcrData(input.ocrData, nextPage, { sourceFileIndex: sources.length + (input.documentText ? 1 : 0) }),
+    );
   }
   progress("convert", total, total);
-  for (const f of state.files) pushAll(state.warnings, f.warnings.map((w) => `${f.filename}: ${w}`));
+  for (const f of state.files)
+    pushAll(
+      state.warnings,
+      f.warnings.map((w) => `${f.filename}: ${w}`),
+    );
   state.pages = state.files.flatMap((f) => f.pages);
   if (state.pages.length === 0 && state.errors.length > 0) {
     const first = state.errors[0]!;
@@ -70,7 +91,13 @@ export const ocrStage: Stage = async (state, ctx) => {
   const onRead = analyseAfterReading(splitFilesOf(state.files, state.sources), ctx.project, ctx.signal);
   if (targets.length > 0) void ctx.ocr.warm?.(ctx.project.ocr.languages, targets.length);
   ctx.progress("ocr", 0, targets.length);
-  const report = await ocrPages(targets, ctx.ocr, { signal: ctx.signal, stop: ctx.checkpoint, onPage: (d, t) => ctx.progress("ocr", d, t), onRead, languages: ctx.project.ocr.languages });
+  const report = await ocrPages(targets, ctx.ocr, {
+    signal: ctx.signal,
+    stop: ctx.checkpoint,
+    onPage: (d, t) => ctx.progress("ocr", d, t),
+    onRead,
+    languages: ctx.project.ocr.languages,
+  });
   // Stopped at a checkpoint: the pages read are kept; the rest (and any that failed, tried again) come next time,
   // so their warnings are reported then.
   if (report.stopped) throw new StageInterrupted("ocr");
@@ -93,7 +120,12 @@ export function splitFilesOf(files: OpenFile[], sources: SourceInput[]): SplitFi
   const single = (f: OpenFile) => (f.attachments?.length ? readEInvoice(f.attachments) !== null : false);
   return files.map((f) => {
     const policy = policyOf(f.source_file_index);
-    return { index: f.source_file_index, filename: f.filename, policy: policy === "inherit" && single(f) ? "single_document" : policy, pages: f.pages };
+    return {
+      index: f.source_file_index,
+      filename: f.filename,
+      policy: policy === "inherit" && single(f) ? "single_document" : policy,
+      pages: f.pages,
+    };
   });
 }
 
@@ -102,7 +134,11 @@ export function splitFilesOf(files: OpenFile[], sources: SourceInput[]): SplitFi
  * read, after the reading, so a page the text already rules out is never scanned for barcodes. A failure here
  * leaves the page to Split's own analysis.
  */
-export function analyseAfterReading(splitFiles: SplitFile[], project: ProjectSettings, signal?: AbortSignal): (page: Page, grey: RasterImage) => Promise<void> {
+export function analyseAfterReading(
+  splitFiles: SplitFile[],
+  project: ProjectSettings,
+  signal?: AbortSignal,
+): (page: Page, grey: RasterImage) => Promise<void> {
   const settings = splitSettingsOf(project);
   const needs = separatorNeedsOf(splitFiles, settings);
   return async (page, grey) => {
@@ -123,7 +159,9 @@ function isPlainText(src: SourceInput): boolean {
   const head = src.data.subarray(0, 4096);
   if (head.includes(0)) return false;
   try {
-    new TextDecoder("utf-8", { fatal: true }).decode(head.length < src.data.length ? head.subarray(0, head.length - 4) : head);
+    new TextDecoder("utf-8", { fatal: true }).decode(
+      head.length < src.data.length ? head.subarray(0, head.length - 4) : head,
+    );
     return true;
   } catch {
     return false;

@@ -20,7 +20,13 @@ export function ocrEngineOf(project: ProjectSettings, override?: OcrEngineKind):
 }
 
 /** Metadata of a transaction that has no stored record (CLI process and watch): tenant `local`, the project's id. */
-export function localMeta(opts: { transactionId: string; project: ProjectSettings; metadata: Record<string, unknown>; source: string; now?: Date }): TransactionMeta {
+export function localMeta(opts: {
+  transactionId: string;
+  project: ProjectSettings;
+  metadata: Record<string, unknown>;
+  source: string;
+  now?: Date;
+}): TransactionMeta {
   return {
     transaction_id: opts.transactionId,
     tenant_id: "local",
@@ -35,6 +41,10 @@ export function localMeta(opts: { transactionId: string; project: ProjectSetting
 
 /** One line per error, `message [code, stage]`: what a failed local transaction reports (watch's error note, ledger). */
 export function describeFailure(outcome: Pick<RunOutcome, "errors" | "error">): string {
-  const errors = outcome.errors.length ? outcome.errors : outcome.error ? [{ message: outcome.error.message, code: outcome.error.code, stage: outcome.error.stage ?? "pipeline" }] : [];
+  const errors = outcome.errors.length
+    ? outcome.errors
+    : outcome.error
+      ? [{ message: outcome.error.message, code: outcome.error.code, stage: outcome.error.stage ?? "pipeline" }]
+      : [];
   return errors.map((e) => `${e.message} [${e.code}, ${e.stage}]`).join("\n") || "processing failed";
 }

@@ -17,19 +17,43 @@ export interface InlineNotifySettings {
   allowPrivate: AllowPrivate;
 }
 
-export function inlineNotifier(project: ProjectSettings, transaction: TransactionRef, settings: InlineNotifySettings, now: () => Date = () => new Date()): NotifyFn {
+export function inlineNotifier(
+  project: ProjectSettings,
+  transaction: TransactionRef,
+  settings: InlineNotifySettings,
+  now: () => Date = () => new Date(),
+): NotifyFn {
   const nodes = notificationNodes(project.workflow);
   return async (e) => {
     // Numbered as in the workflow's list of configured Notification nodes ("notification 2 (reached) failed").
-    const number = Math.max(0, nodes.findIndex((n) => n.step_index === e.step.step_index));
-    const node: NotificationNode = { step_index: e.step.step_index, id: e.step.id, name: null, activity: e.step.activity };
-    const trigger = e.event === "reached" ? { event: "reached" as const, manifest: e.manifest } : { event: "failed" as const, error: e.error };
-    const plan = notifyStage({ activities: [node], transaction, trigger, publicBaseUrl: settings.publicBaseUrl, now: now() });
+    const number = Math.max(
+      0,
+      nodes.findIndex((n) => n.step_index === e.step.step_index),
+    );
+    const node: NotificationNode = {
+      step_index: e.step.step_index,
+      id: e.step.id,
+      name: null,
+      activity: e.step.activity,
+    };
+    const trigger =
+      e.event === "reached"
+        ? { event: "reached" as const, manifest: e.manifest }
+        : { event: "failed" as const, error: e.error };
+    const plan = notifyStage({
+      activities: [node],
+      transaction,
+      trigger,
+      publicBaseUrl: settings.publicBaseUrl,
+      now: now(),
+    });
     for (const d of plan.deliveries) d.activity_index = number;
     const { results, failWorkflow } = await runDeliveries(plan.deliveries, { allowPrivate: settings.allowPrivate });
     const warnings = [
       ...plan.warnings,
-      ...results.filter((r) => !r.result.ok).map((r) => `notification ${number + 1} (${r.planned.event}) failed: ${r.result.error ?? "unknown error"}`),
+      ...results
+        .filter((r) => !r.result.ok)
+        .map((r) => `notification ${number + 1} (${r.planned.event}) failed: ${r.result.error ?? "unknown error"}`),
     ];
     return { failWorkflow: failWorkflow?.message ?? null, warnings };
   };

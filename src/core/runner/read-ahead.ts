@@ -38,7 +38,13 @@ export function readAheadOf(project: ProjectSettings, signal?: AbortSignal): Con
   const extract = stepEnabled(project, "extract");
   // Where documents start: every page (per_page), or where the intelligent splitter would cut; other modes make
   // documents of several pages, so only the classes are read ahead there.
-  const mode = !split.enabled ? "none" : split.mode === "per_page" ? "pages" : split.mode.startsWith("intelligent") ? "evidence" : "none";
+  const mode = !split.enabled
+    ? "none"
+    : split.mode === "per_page"
+      ? "pages"
+      : split.mode.startsWith("intelligent")
+        ? "evidence"
+        : "none";
   let prev: Seen | null = null;
   // The pages of the document being read, as far as reading ahead can tell (from its first page on), and the class
   // of its first page; null once it is longer than reading ahead extracts (nothing of it is kept then).
@@ -78,8 +84,15 @@ export function readAheadOf(project: ProjectSettings, signal?: AbortSignal): Con
       const classId = classifyDocument([page], project).class_id;
       if (!extract || mode === "none") return;
       const features = pageFeatures(page, classId);
-      const follows = prev && prev.page.source_file_index === page.source_file_index && prev.page.page_number === page.page_number - 1 ? prev : null;
-      const starts = mode === "pages" || !follows || boundaryProbability(boundaryEvidence(follows.features, features, { fileBorder: false, blankBetween: false })) >= split.intelligent.boundary_threshold;
+      const follows =
+        prev && prev.page.source_file_index === page.source_file_index && prev.page.page_number === page.page_number - 1
+          ? prev
+          : null;
+      const starts =
+        mode === "pages" ||
+        !follows ||
+        boundaryProbability(boundaryEvidence(follows.features, features, { fileBorder: false, blankBetween: false })) >=
+          split.intelligent.boundary_threshold;
       // This page begins the next document: the one before it has ended (unless a page without text broke it off).
       if (starts) {
         if (follows) finish();

@@ -16,7 +16,16 @@ import type { SourceInput, TransactionInput } from "../model";
 import type { ProjectSettings } from "../project";
 import { expandEmailSource } from "../split/email";
 import { emptyRunManifest, freshState, restoreRun, saveRun } from "./state";
-import { AwaitInput, StageInterrupted, type RunOptions, type RunOutcome, type RunState, type StageContext, type StageName, type StageStep } from "./types";
+import {
+  AwaitInput,
+  StageInterrupted,
+  type RunOptions,
+  type RunOutcome,
+  type RunState,
+  type StageContext,
+  type StageName,
+  type StageStep,
+} from "./types";
 import { BUILTIN_STAGES, resultsOf } from "./workflow-stages";
 import { pushAll } from "../arrays";
 
@@ -48,7 +57,8 @@ export function stageSequence(project: ProjectSettings): StageStep[] {
     ...fixed,
     ...nodes.map(({ node, index }): StageStep => {
       const enabled = node.enabled !== false;
-      if (node.type === "notification") return { stage: "notify", step_index: index, id: node.id, enabled, activity: node.activity };
+      if (node.type === "notification")
+        return { stage: "notify", step_index: index, id: node.id, enabled, activity: node.activity };
       return { stage: node.type, step_index: index, id: node.id ?? null, enabled };
     }),
   ];
@@ -83,7 +93,10 @@ export async function resumeTransaction(
   const start = seq.findIndex((s, i) => i >= FIRST_WORKFLOW_STAGE && s.stage === fromStep);
   if (start === -1) {
     await closeAll(state);
-    throw new DocprocError("invalid_input", `from_step must be a step of the project's workflow (${[...new Set(seq.slice(FIRST_WORKFLOW_STAGE).map((s) => s.stage))].join(", ")}), got "${fromStep}"`);
+    throw new DocprocError(
+      "invalid_input",
+      `from_step must be a step of the project's workflow (${[...new Set(seq.slice(FIRST_WORKFLOW_STAGE).map((s) => s.stage))].join(", ")}), got "${fromStep}"`,
+    );
   }
   // What this step and the later ones produce is made again; what earlier steps produced stays.
   const order = seq.slice(FIRST_WORKFLOW_STAGE, start).map((s) => s.stage);
@@ -97,7 +110,13 @@ export async function resumeTransaction(
   return execute(input, opts, state, start, saved.run + 1);
 }
 
-async function execute(input: TransactionInput, opts: RunOptions, state: RunState, start: number, run: number): Promise<RunOutcome> {
+async function execute(
+  input: TransactionInput,
+  opts: RunOptions,
+  state: RunState,
+  start: number,
+  run: number,
+): Promise<RunOutcome> {
   const seq = stageSequence(opts.project);
   const stages = { ...BUILTIN_STAGES, ...opts.stages };
   const base = contextOf(input, opts);
@@ -123,7 +142,8 @@ async function execute(input: TransactionInput, opts: RunOptions, state: RunStat
       }
     }
     // Finished: nothing changes the documents any more, so the saved state may share them with the outcome.
-    const saved = opts.keepState === false ? null : saveRun(state, seq.length, seq.at(-1)?.stage ?? null, run, { finished: true });
+    const saved =
+      opts.keepState === false ? null : saveRun(state, seq.length, seq.at(-1)?.stage ?? null, run, { finished: true });
     return { ...outcomeOf(state, base, state.errors.length === 0 ? "success" : "partial"), saved };
   } catch (err) {
     return failed(state, opts, wrapStageError(seq[i]?.stage ?? "pipeline", err), seq, i, run);
@@ -137,20 +157,33 @@ function interrupted(state: RunState, base: Omit<StageContext, "step">, next: nu
   return { ...outcomeOf(state, base, "interrupted"), saved: saveRun(state, next, null, run) };
 }
 
-async function failed(state: RunState, opts: RunOptions, error: DocprocError, seq: StageStep[], at: number, run: number): Promise<RunOutcome> {
+async function failed(
+  state: RunState,
+  opts: RunOptions,
+  error: DocprocError,
+  seq: StageStep[],
+  at: number,
+  run: number,
+): Promise<RunOutcome> {
   const base = contextOf({ sources: state.sources }, opts);
   // A failed fail_workflow_on_error delivery sends no transaction.failed (a notification about a notification).
   if (error.code !== "delivery_failed" && opts.notify) {
     for (const step of seq.slice(at)) {
       if (step.stage !== "notify" || !step.enabled || !step.activity) continue;
-      const res = await opts.notify({ event: "failed", step: { ...step, activity: step.activity }, error: error.message }).catch((e) => ({ warnings: [String(e)] }));
+      const res = await opts
+        .notify({ event: "failed", step: { ...step, activity: step.activity }, error: error.message })
+        .catch((e) => ({ warnings: [String(e)] }));
       if (res?.warnings) pushAll(state.warnings, res.warnings);
     }
   }
   const entry = { stage: error.stage ?? "pipeline", code: error.code, message: error.message };
   // When every file failed to convert, the run aborts with the first file's error: it is already listed.
-  if (!state.errors.some((e) => e.stage === entry.stage && e.code === entry.code && e.message === entry.message)) state.errors.push(entry);
-  const saved = opts.keepState !== false && at > FIRST_WORKFLOW_STAGE - 1 && state.pages.length > 0 ? saveRun(state, at, null, run) : null;
+  if (!state.errors.some((e) => e.stage === entry.stage && e.code === entry.code && e.message === entry.message))
+    state.errors.push(entry);
+  const saved =
+    opts.keepState !== false && at > FIRST_WORKFLOW_STAGE - 1 && state.pages.length > 0
+      ? saveRun(state, at, null, run)
+      : null;
   return { ...outcomeOf(state, base, "failure"), error, saved };
 }
 
@@ -172,7 +205,11 @@ function contextOf(input: TransactionInput, opts: RunOptions): Omit<StageContext
   };
 }
 
-function outcomeOf(state: RunState, ctx: Omit<StageContext, "step">, status: RunOutcome["status"]): Omit<RunOutcome, "saved"> {
+function outcomeOf(
+  state: RunState,
+  ctx: Omit<StageContext, "step">,
+  status: RunOutcome["status"],
+): Omit<RunOutcome, "saved"> {
   return {
     status,
     results: state.exported ?? resultsOf(state, ctx),

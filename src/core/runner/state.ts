@@ -17,7 +17,17 @@ export function emptyRunManifest(transactionId: string): ExportManifest {
 }
 
 export function freshState(sources: SourceInput[], transactionId: string): RunState {
-  return { sources, files: [], pages: [], spans: null, documents: [], transactionRules: [], manifest: emptyRunManifest(transactionId), warnings: [], errors: [] };
+  return {
+    sources,
+    files: [],
+    pages: [],
+    spans: null,
+    documents: [],
+    transactionRules: [],
+    manifest: emptyRunManifest(transactionId),
+    warnings: [],
+    errors: [],
+  };
 }
 
 /**
@@ -25,7 +35,13 @@ export function freshState(sources: SourceInput[], transactionId: string): RunSt
  * (500 pages: ~20 ms); the caller MUST NOT change the outcome's documents then (the queue serialises both at once).
  * Otherwise the documents are copied: a paused or interrupted run's state must not see later changes.
  */
-export function saveRun(state: RunState, next: number, stoppedAfter: StageName | null, run: number, opts: { finished?: boolean } = {}): SavedRun {
+export function saveRun(
+  state: RunState,
+  next: number,
+  stoppedAfter: StageName | null,
+  run: number,
+  opts: { finished?: boolean } = {},
+): SavedRun {
   return {
     version: 1,
     next,
@@ -38,7 +54,14 @@ export function saveRun(state: RunState, next: number, stoppedAfter: StageName |
       page_count: f.page_count,
       warnings: f.warnings,
       pages: f.pages.map(withoutRender),
-      ...(f.attachments?.length ? { attachments: f.attachments.map((a) => ({ filename: a.filename, data_base64: Buffer.from(a.data).toString("base64") })) } : {}),
+      ...(f.attachments?.length
+        ? {
+            attachments: f.attachments.map((a) => ({
+              filename: a.filename,
+              data_base64: Buffer.from(a.data).toString("base64"),
+            })),
+          }
+        : {}),
     })),
     spans: state.spans,
     documents: opts.finished ? state.documents : structuredClone(state.documents),
@@ -61,7 +84,10 @@ export function restoreRun(saved: SavedRun, sources: SourceInput[], password?: s
     const file: OpenFile = {
       ...f,
       pages: f.pages.map((p) => ({ ...p })),
-      attachments: f.attachments?.map((a) => ({ filename: a.filename, data: new Uint8Array(Buffer.from(a.data_base64, "base64")) })),
+      attachments: f.attachments?.map((a) => ({
+        filename: a.filename,
+        data: new Uint8Array(Buffer.from(a.data_base64, "base64")),
+      })),
     };
     const src = sources.find((s) => s.index === f.source_file_index);
     if (src) lazyRenders(file, src, password);

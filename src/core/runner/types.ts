@@ -6,7 +6,17 @@
 import type { DocprocError } from "../errors";
 import type { ExportManifest, ExportSink } from "../exporters";
 import type { OcrEngine } from "../engines/ocr";
-import type { ConvertedFile, DocumentResult, DocumentSpan, Page, ProgressFn, ResultsFile, RuleResult, SourceInput, TransactionInput } from "../model";
+import type {
+  ConvertedFile,
+  DocumentResult,
+  DocumentSpan,
+  Page,
+  ProgressFn,
+  ResultsFile,
+  RuleResult,
+  SourceInput,
+  TransactionInput,
+} from "../model";
 import type { ProjectSettings } from "../project";
 import type { TransactionMeta } from "../results";
 import type { NotificationActivity } from "../notify/activity";
@@ -16,8 +26,27 @@ import type { NotificationActivity } from "../notify/activity";
  * the types of the project's workflow nodes, run in the order the workflow lists them (a Notification node is the
  * `notify` stage).
  */
-export type StageName = "convert" | "ocr" | "split" | "classify" | "extract" | "validate" | "review" | "export" | "notify";
-export const STAGE_NAMES: readonly StageName[] = ["convert", "ocr", "split", "classify", "extract", "validate", "review", "export", "notify"];
+export type StageName =
+  | "convert"
+  | "ocr"
+  | "split"
+  | "classify"
+  | "extract"
+  | "validate"
+  | "review"
+  | "export"
+  | "notify";
+export const STAGE_NAMES: readonly StageName[] = [
+  "convert",
+  "ocr",
+  "split",
+  "classify",
+  "extract",
+  "validate",
+  "review",
+  "export",
+  "notify",
+];
 
 /** One entry of the run's stage sequence: a stage and, for workflow nodes, the node and its workflow position. */
 export interface StageStep {
@@ -96,7 +125,10 @@ export interface StageContext {
 export type Stage = (state: RunState, ctx: StageContext) => Promise<void>;
 
 /** The spec's `review_metadata`; a stage may add keys of its own. */
-export type ReviewMetadata = { step_name: string; instructions: string; timeout_hours: number } & Record<string, unknown>;
+export type ReviewMetadata = { step_name: string; instructions: string; timeout_hours: number } & Record<
+  string,
+  unknown
+>;
 
 /** Thrown by a stage that needs external input (human review): the run stops in `awaiting_input`. */
 export class AwaitInput extends Error {

@@ -37,7 +37,10 @@ export const splitStage: Stage = async (state, ctx) => {
   const splitFiles = splitFilesOf(state.files, state.sources);
   ctx.progress("split", 0, 1);
   // The class-change boundary signal needs the classifier; cue rules are cheap enough to run per candidate.
-  const spans = await splitPages(splitFiles, settings, { classify: (pages) => classifyDocument(pages, ctx.project), signal: ctx.signal });
+  const spans = await splitPages(splitFiles, settings, {
+    classify: (pages) => classifyDocument(pages, ctx.project),
+    signal: ctx.signal,
+  });
   ctx.progress("split", 1, 1);
   state.spans = spans;
   state.documents = spans.map((span, i) => ({
@@ -58,7 +61,9 @@ export const classifyStage: Stage = async (state, ctx) => {
   for (const doc of state.documents) {
     const pages = pagesOf(state, doc);
     // An e-invoice among the document's files says what the document is (its type code).
-    const attachments = [...new Set(pages.map((p) => fileOfPage.get(p.page_number)).filter((f) => f !== undefined))].flatMap((f) => f.attachments ?? []);
+    const attachments = [
+      ...new Set(pages.map((p) => fileOfPage.get(p.page_number)).filter((f) => f !== undefined)),
+    ].flatMap((f) => f.attachments ?? []);
     const einvoiceTypeCode = attachments.length ? (readEInvoice(attachments)?.type_code ?? null) : null;
     const classification = classifyDocument(pages, ctx.project, undefined, { einvoiceTypeCode });
     doc.classification = classification;
@@ -76,7 +81,13 @@ export const extractStage: Stage = async (state, ctx) => {
     const attachments = files.flatMap((f) => f.attachments ?? []);
     const extract = (classId: string) => extractFields(pages, classId, ctx.project, { attachments });
     // Memory hook: a document of a remembered issuer is read at the remembered places first (src/core/memory).
-    const { classification, fields } = applyMemory(pages, doc.classification, extract(doc.classification.class_id), ctx.project, extract);
+    const { classification, fields } = applyMemory(
+      pages,
+      doc.classification,
+      extract(doc.classification.class_id),
+      ctx.project,
+      extract,
+    );
     doc.fields = fields;
     if (classification !== doc.classification) {
       doc.classification = classification;
@@ -91,7 +102,13 @@ export const validateStage: Stage = async (state, ctx) => {
   const fileOfPage = new Map(state.files.flatMap((f) => f.pages.map((p) => [p.page_number, f] as const)));
   for (const doc of state.documents) {
     // An e-invoice among the document's files is checked against EN 16931 (and the CIUS it claims).
-    const files = [...new Set(pagesOf(state, doc).map((p) => fileOfPage.get(p.page_number)).filter((f) => f !== undefined))];
+    const files = [
+      ...new Set(
+        pagesOf(state, doc)
+          .map((p) => fileOfPage.get(p.page_number))
+          .filter((f) => f !== undefined),
+      ),
+    ];
     const attachments = files.flatMap((f) => f.attachments ?? []);
     const einvoice = attachments.length ? await einvoiceValidation(attachments) : [];
     const validation = validateDocument(doc, ctx.project, einvoice);
@@ -113,10 +130,14 @@ export const exportStage: Stage = async (state, ctx) => {
   const now = () => at;
   const results = resultsOf(state, { meta: ctx.meta, now });
   state.exported = results;
-  state.manifest = await runExports({ results, pages: state.pages, sources: state.sources, sink: ctx.sink, now, signal: ctx.signal }, profiles);
+  state.manifest = await runExports(
+    { results, pages: state.pages, sources: state.sources, sink: ctx.sink, now, signal: ctx.signal },
+    profiles,
+  );
   ctx.progress("export", 1, 1);
   for (const [id, entry] of Object.entries(state.manifest.profiles)) {
-    if (entry.error) state.errors.push({ stage: "export", code: "export_failed", message: `profile ${id}: ${entry.error}` });
+    if (entry.error)
+      state.errors.push({ stage: "export", code: "export_failed", message: `profile ${id}: ${entry.error}` });
   }
 };
 
@@ -146,10 +167,18 @@ const pagesByNumber = new WeakMap<Page[], Map<number, Page>>();
 
 export function pagesOf(state: RunState, doc: DocumentResult): Page[] {
   let byNumber = pagesByNumber.get(state.pages);
-  if (!byNumber || byNumber.size !== state.pages.length) pagesByNumber.set(state.pages, (byNumber = new Map(state.pages.map((p) => [p.page_number, p]))));
+  if (!byNumber || byNumber.size !== state.pages.length)
+    pagesByNumber.set(state.pages, (byNumber = new Map(state.pages.map((p) => [p.page_number, p]))));
   return doc.split.page_numbers.map((n) => byNumber.get(n)!).filter(Boolean);
 }
 
 export function resultsOf(state: RunState, ctx: Pick<StageContext, "meta" | "now">) {
-  return buildResultsFile(ctx.meta, state.sources.map((s) => s.filename), state.documents, state.pages, state.transactionRules, ctx.now());
+  return buildResultsFile(
+    ctx.meta,
+    state.sources.map((s) => s.filename),
+    state.documents,
+    state.pages,
+    state.transactionRules,
+    ctx.now(),
+  );
 }

@@ -60,7 +60,10 @@ export function detectBarcodes(img: RasterImage, opts: { maxSide?: number } = {}
  * `detectBarcodes` in turns: it yields to the event loop before each pass and stops when `signal` aborts. A pass is
  * up to ~0.5 s of synchronous decoding (seconds on a loaded machine); four in a row kept an abort from being seen.
  */
-export async function detectBarcodesInTurns(img: RasterImage, opts: { maxSide?: number; signal?: AbortSignal } = {}): Promise<Barcode[]> {
+export async function detectBarcodesInTurns(
+  img: RasterImage,
+  opts: { maxSide?: number; signal?: AbortSignal } = {},
+): Promise<Barcode[]> {
   for (const pass of passes(img, opts.maxSide)) {
     await new Promise((resolve) => setImmediate(resolve));
     throwIfAborted(opts.signal, "split");
@@ -73,7 +76,12 @@ export async function detectBarcodesInTurns(img: RasterImage, opts: { maxSide?: 
 function* passes(img: RasterImage, maxSide = 2000): Generator<() => Barcode[]> {
   const full = toGrey(img, maxSide);
   const coarse = shrinkGrey(full, COARSE_SIDE);
-  const list: Array<[GreyImage, 0 | 90]> = [[coarse, 0], [full, 0], [coarse, 90], [full, 90]];
+  const list: Array<[GreyImage, 0 | 90]> = [
+    [coarse, 0],
+    [full, 0],
+    [coarse, 90],
+    [full, 90],
+  ];
   for (const [i, [grey, rotation]] of list.entries()) {
     if (i % 2 === 1 && full === coarse) continue; // small raster: the coarse pass was the full one
     yield () => detectIn(grey, rotation, img.width / grey.width);
@@ -87,7 +95,11 @@ function detectIn(grey: GreyImage, rotation: 0 | 90, scale: number): Barcode[] {
     const result = decodeOnce(view);
     if (!result) break;
     const box = resultBox(result, view, rotation, grey, scale);
-    const barcode: Barcode = { format: FORMAT_NAMES.get(result.getBarcodeFormat()) ?? "unknown", value: result.getText(), bounding_box: box };
+    const barcode: Barcode = {
+      format: FORMAT_NAMES.get(result.getBarcodeFormat()) ?? "unknown",
+      value: result.getText(),
+      bounding_box: box,
+    };
     if (!found.some((b) => b.value === barcode.value && overlaps(b.bounding_box!, box))) found.push(barcode);
     view = whiteOut(view, result);
   }

@@ -25,9 +25,11 @@ export function boundaryEvidence(prev: PageFeatures, next: PageFeatures, gap: Ga
   pushAll(ev, issuerEvidence(prev, next));
   pushAll(ev, layoutEvidence(prev, next));
   if (prev.classId && next.classId && prev.classId !== "other" && next.classId !== "other") {
-    ev.push(prev.classId !== next.classId
-      ? { weight: 0.5, reason: `document class changes (${prev.classId} → ${next.classId})` }
-      : { weight: -0.1, reason: `same document class (${next.classId})` });
+    ev.push(
+      prev.classId !== next.classId
+        ? { weight: 0.5, reason: `document class changes (${prev.classId} → ${next.classId})` }
+        : { weight: -0.1, reason: `same document class (${next.classId})` },
+    );
   }
   if (gap.fileBorder) ev.push({ weight: 0.55, reason: "a new source file starts" });
   if (gap.blankBetween) ev.push({ weight: 0.4, reason: "blank page in between" });
@@ -80,7 +82,7 @@ function layoutEvidence(prev: PageFeatures, next: PageFeatures): Evidence[] {
   if (next.hasTitle && next.documentNumbers.length > 0 && !next.hasContinuationCue) {
     ev.push({ weight: 0.3, reason: "page opens with a document title and number" });
   }
-  if (next.hasContinuationCue) ev.push({ weight: -0.4, reason: "page says it continues (\"continued\", \"Übertrag\")" });
+  if (next.hasContinuationCue) ev.push({ weight: -0.4, reason: 'page says it continues ("continued", "Übertrag")' });
   if (prev.hasClosingCue && next.hasTitle) ev.push({ weight: 0.2, reason: "previous page closes with a total" });
   return ev;
 }

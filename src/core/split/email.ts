@@ -4,7 +4,15 @@
  */
 import { DocprocError } from "../errors";
 import type { SourceInput } from "../model";
-import { decodeCharset, decodeEncodedWords, latin1String, type MimePart, parseMime, parseParams, rawUtf8 } from "./mime";
+import {
+  decodeCharset,
+  decodeEncodedWords,
+  latin1String,
+  type MimePart,
+  parseMime,
+  parseParams,
+  rawUtf8,
+} from "./mime";
 
 const MAX_NESTING = 3;
 
@@ -16,7 +24,11 @@ export interface EmailExpandOptions {
   skipSignatures?: boolean;
 }
 
-const SIGNATURE_TYPES = new Set(["application/pkcs7-signature", "application/x-pkcs7-signature", "application/pgp-signature"]);
+const SIGNATURE_TYPES = new Set([
+  "application/pkcs7-signature",
+  "application/x-pkcs7-signature",
+  "application/pgp-signature",
+]);
 
 /** True for message/rfc822 content or a `.eml` file name. */
 export function isEmailSource(src: SourceInput): boolean {
@@ -33,7 +45,8 @@ export function isEmailSource(src: SourceInput): boolean {
  */
 export function expandEmailSource(src: SourceInput, opts: EmailExpandOptions = {}, depth = 0): SourceInput[] {
   if (!isEmailSource(src)) return [src];
-  if (src.data.length === 0) throw new DocprocError("empty_file", `${src.filename}: the e-mail is empty`, { stage: "convert" });
+  if (src.data.length === 0)
+    throw new DocprocError("empty_file", `${src.filename}: the e-mail is empty`, { stage: "convert" });
   const root = parseMime(latin1String(src.data));
   const stem = src.filename.replace(/\.eml$/i, "") || "email";
   const bodyPart = findBody(root);
@@ -48,7 +61,13 @@ export function expandEmailSource(src: SourceInput, opts: EmailExpandOptions = {
   for (const [i, att] of attachmentsOf(root, bodyPart).entries()) {
     if (skipped(att, opts)) continue;
     const name = attachmentName(att) ?? `attachment-${i + 1}${att.contentType === "message/rfc822" ? ".eml" : ".bin"}`;
-    const source: SourceInput = { index: src.index + out.length, filename: name, content_type: att.contentType, data: att.body, split_policy: "inherit" };
+    const source: SourceInput = {
+      index: src.index + out.length,
+      filename: name,
+      content_type: att.contentType,
+      data: att.body,
+      split_policy: "inherit",
+    };
     // An attached e-mail is expanded like the message itself: its body single_document, its attachments inherit.
     // An empty attached e-mail stays as it is: conversion reports it for that file alone.
     const expanded = depth < MAX_NESTING && att.body.length > 0 ? expandEmailSource(source, opts, depth + 1) : [source];
@@ -66,7 +85,13 @@ function skipped(p: MimePart, opts: EmailExpandOptions): boolean {
 /** The header block and body text of the message, as the body document shows them. */
 export function renderEmail(root: MimePart, bodyPart: MimePart | null): string {
   const lines: string[] = [];
-  for (const [name, label] of [["from", "From"], ["to", "To"], ["cc", "Cc"], ["subject", "Subject"], ["date", "Date"]] as const) {
+  for (const [name, label] of [
+    ["from", "From"],
+    ["to", "To"],
+    ["cc", "Cc"],
+    ["subject", "Subject"],
+    ["date", "Date"],
+  ] as const) {
     const value = root.headers.get(name);
     if (value !== undefined) lines.push(`${label}: ${headerText(value)}`);
   }
@@ -87,16 +112,24 @@ function partText(part: MimePart): string {
 /** The body to show: the first text/plain that is not an attachment, else the first text/html. */
 function findBody(root: MimePart): MimePart | null {
   const leaves = leafParts(root).filter((p) => !isAttachment(p));
-  return leaves.find((p) => p.contentType === "text/plain") ?? leaves.find((p) => p.contentType === "text/html") ?? null;
+  return (
+    leaves.find((p) => p.contentType === "text/plain") ?? leaves.find((p) => p.contentType === "text/html") ?? null
+  );
 }
 
 function attachmentsOf(root: MimePart, body: MimePart | null): MimePart[] {
   // Unnamed inline text parts are alternatives of the body (the HTML version) or footers, not attachments.
-  return leafParts(root).filter((p) => p !== body && (isAttachment(p) || attachmentName(p) !== null || !p.contentType.startsWith("text/")));
+  return leafParts(root).filter(
+    (p) => p !== body && (isAttachment(p) || attachmentName(p) !== null || !p.contentType.startsWith("text/")),
+  );
 }
 
 function leafParts(part: MimePart): MimePart[] {
-  return part.parts.length > 0 ? part.parts.flatMap(leafParts) : part.contentType.startsWith("multipart/") ? [] : [part];
+  return part.parts.length > 0
+    ? part.parts.flatMap(leafParts)
+    : part.contentType.startsWith("multipart/")
+      ? []
+      : [part];
 }
 
 function isAttachment(p: MimePart): boolean {
@@ -109,7 +142,12 @@ function attachmentName(p: MimePart): string | null {
   const name = fromDisposition ?? p.params.name;
   if (!name) return null;
   // Never let a path through: the name becomes a file name downstream.
-  return name.replace(/^.*[\\/]/, "").replace(/[\x00-\x1f]/g, "").trim() || null;
+  return (
+    name
+      .replace(/^.*[\\/]/, "")
+      .replace(/[\x00-\x1f]/g, "")
+      .trim() || null
+  );
 }
 
 function parseDispositionName(disposition: string): string | undefined {

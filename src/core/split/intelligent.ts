@@ -53,7 +53,10 @@ export function splitIntelligently(
       dropBlanks();
       b.start(pageNumber, afterSeparator ?? "start of the page stream");
     } else {
-      const ev = boundaryEvidence(prev.features, features, { fileBorder: fileBorderPending, blankBetween: blanks.length > 0 });
+      const ev = boundaryEvidence(prev.features, features, {
+        fileBorder: fileBorderPending,
+        blankBetween: blanks.length > 0,
+      });
       const p = boundaryProbability(ev);
       if (p >= settings.intelligent.boundary_threshold) {
         dropBlanks();

@@ -137,12 +137,18 @@ export function decodeQuotedPrintable(text: string): string {
 /** RFC 2047: `=?utf-8?B?...?=` and `=?iso-8859-1?Q?...?=`; whitespace between adjacent encoded words is dropped. */
 export function decodeEncodedWords(value: string): string {
   const joined = value.replace(/(=\?[^?]+\?[BbQq]\?[^?]*\?=)\s+(?==\?[^?]+\?[BbQq]\?[^?]*\?=)/g, "$1");
-  return joined.replace(/=\?([^?*]+)(?:\*[^?]*)?\?([BbQq])\?([^?]*)\?=/g, (_, charset: string, kind: string, data: string) => {
-    const bytes = kind.toUpperCase() === "B"
-      ? base64Bytes(data)
-      : latin1Bytes(data.replace(/_/g, " ").replace(/=([0-9A-Fa-f]{2})/g, (__, h) => String.fromCharCode(parseInt(h, 16))));
-    return decodeCharset(bytes, charset);
-  });
+  return joined.replace(
+    /=\?([^?*]+)(?:\*[^?]*)?\?([BbQq])\?([^?]*)\?=/g,
+    (_, charset: string, kind: string, data: string) => {
+      const bytes =
+        kind.toUpperCase() === "B"
+          ? base64Bytes(data)
+          : latin1Bytes(
+              data.replace(/_/g, " ").replace(/=([0-9A-Fa-f]{2})/g, (__, h) => String.fromCharCode(parseInt(h, 16))),
+            );
+      return decodeCharset(bytes, charset);
+    },
+  );
 }
 
 /** A latin1 string holding raw 8-bit bytes (RFC 6532 headers) read as UTF-8; plain ASCII passes unchanged. */
@@ -151,7 +157,10 @@ export function rawUtf8(s: string): string {
 }
 
 export function decodeCharset(bytes: Uint8Array, charset: string | undefined): string {
-  const label = (charset ?? "utf-8").trim().toLowerCase().replace(/^us-ascii$/, "utf-8");
+  const label = (charset ?? "utf-8")
+    .trim()
+    .toLowerCase()
+    .replace(/^us-ascii$/, "utf-8");
   try {
     return new TextDecoder(label).decode(bytes);
   } catch {

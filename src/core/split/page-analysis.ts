@@ -25,13 +25,17 @@ export interface AnalysisNeeds {
   patchTOnly?: boolean;
 }
 
-
 /**
  * Fills `barcodes` and `is_blank` on the pages that lack them. Pages without `render()` get what text alone can say:
  * no barcodes, blank when there is no text. A page whose render fails is treated the same way. Throws only when
  * `signal` aborts (checked before every page: rendering and decoding a page costs up to seconds).
  */
-export async function analysePages(pages: Page[], sep: SeparatorSettings, needs: AnalysisNeeds, signal?: AbortSignal): Promise<void> {
+export async function analysePages(
+  pages: Page[],
+  sep: SeparatorSettings,
+  needs: AnalysisNeeds,
+  signal?: AbortSignal,
+): Promise<void> {
   for (const page of pages) {
     throwIfAborted(signal, "split");
     await analysePage(page, sep, needs, undefined, signal);
@@ -42,7 +46,13 @@ export async function analysePages(pages: Page[], sep: SeparatorSettings, needs:
  * Analyses one page. `raster` is the page's render when the caller already has it (the OCR stage renders every
  * scanned page anyway), so a scanned page is rendered once for OCR and separator detection together.
  */
-export async function analysePage(page: Page, sep: SeparatorSettings, needs: AnalysisNeeds, raster?: RasterImage, signal?: AbortSignal): Promise<void> {
+export async function analysePage(
+  page: Page,
+  sep: SeparatorSettings,
+  needs: AnalysisNeeds,
+  raster?: RasterImage,
+  signal?: AbortSignal,
+): Promise<void> {
   const wantBarcodes = needs.barcodes && page.barcodes === undefined && !(needs.patchTOnly && cannotBeSheet(page));
   const wantBlank = needs.blank && page.is_blank === undefined;
   if (!wantBarcodes && !wantBlank) return;
@@ -60,7 +70,10 @@ export async function analysePage(page: Page, sep: SeparatorSettings, needs: Ana
     // Without a raster only the text can tell: blank means no text at all.
     page.is_blank = grey ? inkRatio(grey) < sep.blank_ink_ratio : page.text.trim() === "";
   }
-  addStageTime(raster ? "separator detection (on the OCR raster)" : "separator detection (rendering pages)", performance.now() - started);
+  addStageTime(
+    raster ? "separator detection (on the OCR raster)" : "separator detection (rendering pages)",
+    performance.now() - started,
+  );
 }
 
 /**
@@ -70,14 +83,22 @@ export async function analysePage(page: Page, sep: SeparatorSettings, needs: Ana
  */
 function cannotBeSheet(page: Page): boolean {
   if (page.text_source === "text_layer" && page.paints_images === false) return true;
-  return (page.text_source === "text_layer" || page.text_source === "ocr") && page.text.replace(/\s+/g, "").length > SHEET_MAX_TEXT;
+  return (
+    (page.text_source === "text_layer" || page.text_source === "ocr") &&
+    page.text.replace(/\s+/g, "").length > SHEET_MAX_TEXT
+  );
 }
 
 /**
  * Decoded barcodes, plus a PATCH-T entry when the patch bars are seen but no "PATCHT" code could be read.
  * @zxing/library (220 modules, about half a second) is loaded here, at the first page looked at for barcodes.
  */
-async function findBarcodes(img: RasterImage, grey: GreyImage, sep: SeparatorSettings, signal?: AbortSignal): Promise<Barcode[]> {
+async function findBarcodes(
+  img: RasterImage,
+  grey: GreyImage,
+  sep: SeparatorSettings,
+  signal?: AbortSignal,
+): Promise<Barcode[]> {
   const { detectBarcodesInTurns } = await import("./barcodes");
   const found = await detectBarcodesInTurns(img, { maxSide: sep.barcode_max_side, signal });
   if (!found.some((b) => b.value.trim().toUpperCase() === "PATCHT") && hasPatchTBars(grey)) {

@@ -18,7 +18,8 @@ export function toGrey(img: RasterImage, maxSide: number): GreyImage {
   const height = Math.max(1, Math.floor(img.height / factor));
   // A one-channel raster (the OCR raster of a scanned page) is summed a block row at a time: the same integers as
   // the per-pixel loop, without dividing each pixel's x by the factor (22-29 ms a page before, ~5 after).
-  const sums = img.channels === 1 ? blockSums(img.data, img.width, factor, width, height) : colourSums(img, factor, width, height);
+  const sums =
+    img.channels === 1 ? blockSums(img.data, img.width, factor, width, height) : colourSums(img, factor, width, height);
   const out = new Uint8ClampedArray(width * height);
   const area = factor * factor;
   for (let i = 0; i < out.length; i++) out[i] = sums[i] / area;
@@ -35,7 +36,8 @@ function colourSums(img: RasterImage, factor: number, width: number, height: num
     let idx = sy * img.width * ch;
     for (let sx = 0; sx < width * factor; sx++, idx += ch) {
       let v: number;
-      if (ch === 4 && d[idx + 3] === 0) v = 255; // transparent is paper, not ink
+      if (ch === 4 && d[idx + 3] === 0)
+        v = 255; // transparent is paper, not ink
       else v = (d[idx] * 299 + d[idx + 1] * 587 + d[idx + 2] * 114) / 1000;
       sums[rowBase + ((sx / factor) | 0)] += v;
     }
@@ -54,7 +56,8 @@ export function shrinkGrey(img: GreyImage, maxSide: number): GreyImage {
       const r0 = 2 * y * cur.width;
       const r1 = r0 + cur.width;
       for (let x = 0; x < w; x++) {
-        out[y * w + x] = (cur.data[r0 + 2 * x] + cur.data[r0 + 2 * x + 1] + cur.data[r1 + 2 * x] + cur.data[r1 + 2 * x + 1]) / 4;
+        out[y * w + x] =
+          (cur.data[r0 + 2 * x] + cur.data[r0 + 2 * x + 1] + cur.data[r1 + 2 * x] + cur.data[r1 + 2 * x + 1]) / 4;
       }
     }
     cur = { data: out, width: w, height: h };
@@ -103,7 +106,8 @@ export function inkRatio(img: GreyImage): number {
       const i = y * w + x;
       if (data[i] >= 128) continue;
       let neighbours = 0;
-      for (const j of [i - w - 1, i - w, i - w + 1, i - 1, i + 1, i + w - 1, i + w, i + w + 1]) if (data[j] < 128) neighbours++;
+      for (const j of [i - w - 1, i - w, i - w + 1, i - 1, i + 1, i + w - 1, i + w, i + w + 1])
+        if (data[j] < 128) neighbours++;
       if (neighbours >= 2) ink++;
     }
   }

@@ -22,13 +22,17 @@ export function separatorOf(page: Page, sep: SeparatorSettings): SeparatorHit | 
   for (const rule of sep.barcodes) {
     const hit = barcodes.find((b) => barcodeMatches(b, rule));
     if (hit) {
-      return { action: rule.keep ? "keep" : "drop", reason: `${describe(hit)} on page ${page.page_number} matches a separator rule` };
+      return {
+        action: rule.keep ? "keep" : "drop",
+        reason: `${describe(hit)} on page ${page.page_number} matches a separator rule`,
+      };
     }
   }
   const keepOrDrop = sep.keep_separator ? "keep" : "drop";
   if (sep.patch_t) {
     const hit = barcodes.find((b) => normaliseValue(b.value) === PATCH_T_VALUE);
-    if (hit) return { action: keepOrDrop, reason: `PATCH-T separator sheet (${describe(hit)}) on page ${page.page_number}` };
+    if (hit)
+      return { action: keepOrDrop, reason: `PATCH-T separator sheet (${describe(hit)}) on page ${page.page_number}` };
   }
   if (sep.blank_pages && page.is_blank === true) {
     return { action: keepOrDrop, reason: `blank page ${page.page_number}` };

@@ -28,11 +28,16 @@ export const SeparatorBarcodeSchema = z
       .min(1)
       .refine((p) => isValidRegExp(p), { message: "not a valid regular expression" })
       .optional(),
-    formats: z.array(z.enum(BARCODE_FORMATS)).min(1).default([...BARCODE_FORMATS]),
+    formats: z
+      .array(z.enum(BARCODE_FORMATS))
+      .min(1)
+      .default([...BARCODE_FORMATS]),
     /** true: the page carrying the barcode is kept as the first page of the new document; false: it is dropped. */
     keep: z.boolean().default(false),
   })
-  .refine((r) => r.value !== undefined || r.pattern !== undefined, { message: "a barcode rule needs `value` or `pattern`" });
+  .refine((r) => r.value !== undefined || r.pattern !== undefined, {
+    message: "a barcode rule needs `value` or `pattern`",
+  });
 export type SeparatorBarcode = z.infer<typeof SeparatorBarcodeSchema>;
 
 export const SeparatorSettingsSchema = z.object({

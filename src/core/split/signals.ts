@@ -37,7 +37,10 @@ export interface Evidence {
 
 const PAGE_WORDS = "page|pages|seite|pagina|página|pag\\.|blatt|sheet|feuille|blad|bladzijde|strona|sida|side";
 const OF_WORDS = "of|von|de|sur|di|van|z|aus|af|av|\\/";
-const COUNTER_OF = new RegExp(`(?:^|[^\\p{L}])(?:${PAGE_WORDS})\\s*:?\\s*(\\d{1,3})\\s*(?:${OF_WORDS})\\s*(\\d{1,3})(?!\\d)`, "iu");
+const COUNTER_OF = new RegExp(
+  `(?:^|[^\\p{L}])(?:${PAGE_WORDS})\\s*:?\\s*(\\d{1,3})\\s*(?:${OF_WORDS})\\s*(\\d{1,3})(?!\\d)`,
+  "iu",
+);
 const COUNTER_ALONE = new RegExp(`(?:^|[^\\p{L}])(?:${PAGE_WORDS})\\s*:?\\s*(\\d{1,3})(?![\\d/.,])`, "iu");
 const DASHED_NUMBER = /^\s*[-–]\s*(\d{1,3})\s*[-–]\s*$/;
 
@@ -72,7 +75,10 @@ const DOC_NUMBER = new RegExp(
 export function parseDocumentNumbers(text: string): string[] {
   const found = new Set<string>();
   for (const m of text.matchAll(DOC_NUMBER)) {
-    const value = m[1].replace(/[.\-_/]+$/, "").replace(/[\s\-_/.]/g, "").toUpperCase();
+    const value = m[1]
+      .replace(/[.\-_/]+$/, "")
+      .replace(/[\s\-_/.]/g, "")
+      .toUpperCase();
     if (value.length >= 3 && /\d/.test(value)) found.add(value);
   }
   return [...found];
@@ -109,9 +115,12 @@ function registrable(domain: string): string {
   return domain.toLowerCase().split(".").slice(-2).join(".");
 }
 
-const TITLE = /^(?:.{0,30}\b)?(invoice|tax invoice|rechnung|facture|factuur|fattura|factura|credit note|gutschrift|receipt|quittung|payment receipt|bill)\b/i;
-const CONTINUATION = /\b(continued|continuation|fortsetzung|übertrag|uebertrag|carried forward|brought forward|suite)\b/i;
-const CLOSING = /\b(grand total|total due|amount due|balance due|gesamtbetrag|rechnungsbetrag|endbetrag|zu zahlen|total ttc|somme à payer|totaal|total)\b/i;
+const TITLE =
+  /^(?:.{0,30}\b)?(invoice|tax invoice|rechnung|facture|factuur|fattura|factura|credit note|gutschrift|receipt|quittung|payment receipt|bill)\b/i;
+const CONTINUATION =
+  /\b(continued|continuation|fortsetzung|übertrag|uebertrag|carried forward|brought forward|suite)\b/i;
+const CLOSING =
+  /\b(grand total|total due|amount due|balance due|gesamtbetrag|rechnungsbetrag|endbetrag|zu zahlen|total ttc|somme à payer|totaal|total)\b/i;
 
 /** Share of the page height that counts as header or footer band. */
 const BAND = 0.12;
@@ -120,13 +129,29 @@ const BAND = 0.12;
  * Features per page, remembered for the same page content and class: the runner's read-ahead computes them while
  * the file converts (core/runner/read-ahead.ts) and Split asks again. Callers only read them.
  */
-const featureMemo = new WeakMap<Page, { text: string; words: object; transform: Page["image_transform"]; classId: string | null; features: PageFeatures }>();
+const featureMemo = new WeakMap<
+  Page,
+  { text: string; words: object; transform: Page["image_transform"]; classId: string | null; features: PageFeatures }
+>();
 
 export function pageFeatures(page: Page, classId: string | null = null): PageFeatures {
   const seen = featureMemo.get(page);
-  if (seen && seen.text === page.text && seen.words === wordsIdentity(page) && seen.transform === page.image_transform && seen.classId === classId) return seen.features;
+  if (
+    seen &&
+    seen.text === page.text &&
+    seen.words === wordsIdentity(page) &&
+    seen.transform === page.image_transform &&
+    seen.classId === classId
+  )
+    return seen.features;
   const features = featuresOf(page, classId);
-  featureMemo.set(page, { text: page.text, words: wordsIdentity(page), transform: page.image_transform, classId, features });
+  featureMemo.set(page, {
+    text: page.text,
+    words: wordsIdentity(page),
+    transform: page.image_transform,
+    classId,
+    features,
+  });
   return features;
 }
 
@@ -148,13 +173,23 @@ function featuresOf(page: Page, classId: string | null): PageFeatures {
 
 /** Tokens of the words in the top and bottom bands of the page (by box position; by line when boxes are missing). */
 function bandTokens(page: Page): Set<string> {
-  const height = page.image_transform?.rasterized_height || Math.max(1, maxOf(page.words.map((w) => w.bounding_box[3])));
+  const height =
+    page.image_transform?.rasterized_height || Math.max(1, maxOf(page.words.map((w) => w.bounding_box[3])));
   const words = page.words.filter((w) => {
     const mid = (w.bounding_box[1] + w.bounding_box[3]) / 2;
     return mid < height * BAND || mid > height * (1 - BAND);
   });
   const source = words.length > 0 ? words.map((w) => w.text) : headAndTailLines(page.text).split(/\s+/);
-  return new Set(source.map((t) => t.toLowerCase().replace(/\d/g, "#").replace(/[^\p{L}#@.]/gu, "")).filter((t) => t.length >= 2));
+  return new Set(
+    source
+      .map((t) =>
+        t
+          .toLowerCase()
+          .replace(/\d/g, "#")
+          .replace(/[^\p{L}#@.]/gu, ""),
+      )
+      .filter((t) => t.length >= 2),
+  );
 }
 
 function headAndTailLines(text: string): string {

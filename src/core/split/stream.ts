@@ -33,7 +33,12 @@ export class SpanBuilder {
   /** Starts a new document with this page. `confidence` is the confidence that a document starts here. */
   start(pageNumber: number, reason: string, confidence = 1): void {
     if (this.current) this.current.confidences.push(confidence);
-    this.current = { pages: [pageNumber], separatorPages: this.pendingSeparators, startReason: reason, confidences: [confidence] };
+    this.current = {
+      pages: [pageNumber],
+      separatorPages: this.pendingSeparators,
+      startReason: reason,
+      confidences: [confidence],
+    };
     this.pendingSeparators = [];
     this.docs.push(this.current);
   }

@@ -19,7 +19,15 @@ import type { ProjectSettings } from "../project";
 import { cueTextOf, describeHits, headingText, scoreClass, type CueScore } from "../classify/cues";
 import { structureBonus } from "../classify/structure";
 import { kindOfTypeCode } from "../classify/type-codes";
-import { type ClassifierModel, evidenceFor, isClassifierModel, type Prediction, predict, tokenize, trainClassifier } from "../classify/naive-bayes";
+import {
+  type ClassifierModel,
+  evidenceFor,
+  isClassifierModel,
+  type Prediction,
+  predict,
+  tokenize,
+  trainClassifier,
+} from "../classify/naive-bayes";
 import { timeStageSync } from "../timing.ts";
 import { maxOf } from "../arrays";
 
@@ -43,7 +51,9 @@ function modelFor(project: ProjectSettings, given?: ClassifierModel): Classifier
   if (given) return given;
   if (isClassifierModel(project.classifier_model)) return project.classifier_model;
   if (!trainedFromExamples.has(project)) {
-    const examples = project.classes.flatMap((c) => c.example_documents.filter((e) => e.text).map((e) => ({ class_id: c.id, text: e.text! })));
+    const examples = project.classes.flatMap((c) =>
+      c.example_documents.filter((e) => e.text).map((e) => ({ class_id: c.id, text: e.text! })),
+    );
     const classes = new Set(examples.map((e) => e.class_id));
     trainedFromExamples.set(project, classes.size >= 2 ? trainClassifier(examples) : null);
   }
@@ -81,7 +91,12 @@ const remembered = new PageMemo<Classification>();
 const copyOf = (c: Classification): Classification => ({ ...c, alternatives: c.alternatives.map((a) => ({ ...a })) });
 
 /** Classifies a document from its pages; see the module contract. */
-export function classifyDocument(pages: Page[], project: ProjectSettings, model?: ClassifierModel, evidence: ClassifyEvidence = {}): Classification {
+export function classifyDocument(
+  pages: Page[],
+  project: ProjectSettings,
+  model?: ClassifierModel,
+  evidence: ClassifyEvidence = {},
+): Classification {
   const memo = pages.length > 0 && !model && !evidence.einvoiceTypeCode;
   const seen = memo ? remembered.peek(pages, [project]) : undefined;
   if (seen) return copyOf(seen);
@@ -90,7 +105,12 @@ export function classifyDocument(pages: Page[], project: ProjectSettings, model?
   return result;
 }
 
-function classify(pages: Page[], project: ProjectSettings, model: ClassifierModel | undefined, evidence: ClassifyEvidence): Classification {
+function classify(
+  pages: Page[],
+  project: ProjectSettings,
+  model: ClassifierModel | undefined,
+  evidence: ClassifyEvidence,
+): Classification {
   const text = pages.map((p) => p.text).join("\n");
   const heading = headingText(pages[0]?.text ?? "");
   const hasOther = project.classes.some((c) => c.id === "other");
@@ -100,14 +120,20 @@ function classify(pages: Page[], project: ProjectSettings, model: ClassifierMode
   // Structure (till-receipt traits, a totals block with tax) counts next to the cue words.
   const structure = structureBonus(pages);
   for (const cue of cues) for (const b of structure) if (b.class_id === cue.class_id) cue.score += b.points;
-  const structureWhy = (classId: string) => structure.filter((b) => b.class_id === classId).map((b) => b.why).join("; ");
+  const structureWhy = (classId: string) =>
+    structure
+      .filter((b) => b.class_id === classId)
+      .map((b) => b.why)
+      .join("; ");
   const cueProb = softmax(cues.map((c) => c.score + (c.class_id === "other" ? OTHER_BASE : 0)));
   const nb = modelFor(project, model);
   const prediction = nb && text.trim() ? predict(nb, text) : null;
   const weight = prediction ? MODEL_WEIGHT * Math.min(1, prediction.coverage / FULL_COVERAGE) : 0;
   // A model's class the project no longer has keeps its share of the mass unassigned rather than handing it to a
   // remaining class: the probabilities then sum below one and `other` wins more easily, as it should.
-  const prob = project.classes.map((c, i) => (1 - weight) * cueProb[i]! + weight * (prediction?.probabilities[c.id] ?? 0));
+  const prob = project.classes.map(
+    (c, i) => (1 - weight) * cueProb[i]! + weight * (prediction?.probabilities[c.id] ?? 0),
+  );
 
   const order = project.classes.map((_, i) => i).sort((a, b) => prob[b]! - prob[a]!);
   // An e-invoice's type code states what the document is: it decides, whatever the page's words say (an insurer's
@@ -126,7 +152,10 @@ function classify(pages: Page[], project: ProjectSettings, model: ClassifierMode
     chosen = project.classes.findIndex((c) => c.id === "other");
   } else if (best.id === "other") {
     const runner = order.find((i) => project.classes[i]!.id !== "other");
-    reasoning = runner === undefined || !cues[runner]!.hits.length ? "no cue of any class found" : `cues of ${project.classes[runner]!.id} too weak (${describeHits(cues[runner]!.hits)})`;
+    reasoning =
+      runner === undefined || !cues[runner]!.hits.length
+        ? "no cue of any class found"
+        : `cues of ${project.classes[runner]!.id} too weak (${describeHits(cues[runner]!.hits)})`;
     if (runner !== undefined && prediction) reasoning += `; ${statistical(project.classes[runner]!.id)} too weak`;
   } else {
     reasoning = cueText ? `cue words ${cueText}` : "no cue words";
@@ -154,25 +183,46 @@ function classify(pages: Page[], project: ProjectSettings, model: ClassifierMode
  * The class an e-invoice's type code names (classify/type-codes.ts): the project's `credit_note` (else its first class
  * with negative amounts) for a credit note, its `invoice` for an invoice; null when the project has no such class.
  */
-function classOfTypeCode(code: string | null | undefined, project: ProjectSettings): { index: number; why: string } | null {
+function classOfTypeCode(
+  code: string | null | undefined,
+  project: ProjectSettings,
+): { index: number; why: string } | null {
   const kind = kindOfTypeCode(code);
   if (!kind) return null;
-  const index = kind === "credit_note"
-    ? [project.classes.findIndex((c) => c.id === "credit_note"), project.classes.findIndex((c) => c.amount_sign === "negative")].find((i) => i >= 0) ?? -1
-    : project.classes.findIndex((c) => c.id === "invoice");
-  return index < 0 ? null : { index, why: `e-invoice type code ${code} (${kind === "credit_note" ? "credit note" : "invoice"})` };
+  const index =
+    kind === "credit_note"
+      ? ([
+          project.classes.findIndex((c) => c.id === "credit_note"),
+          project.classes.findIndex((c) => c.amount_sign === "negative"),
+        ].find((i) => i >= 0) ?? -1)
+      : project.classes.findIndex((c) => c.id === "invoice");
+  return index < 0
+    ? null
+    : { index, why: `e-invoice type code ${code} (${kind === "credit_note" ? "credit note" : "invoice"})` };
 }
 
 /** The classification an e-invoice's type code decides: certain (confidence 1), the page's reading as alternatives. */
-function statedClass(project: ProjectSettings, stated: { index: number; why: string }, cues: CueScore[], prob: number[], order: number[]): Classification {
+function statedClass(
+  project: ProjectSettings,
+  stated: { index: number; why: string },
+  cues: CueScore[],
+  prob: number[],
+  order: number[],
+): Classification {
   const cls = project.classes[stated.index]!;
-  const pageSaid = order[0] === stated.index ? "" : `; the page's words alone said ${project.classes[order[0]!]!.id} (${describeHits(cues[order[0]!]!.hits)})`;
+  const pageSaid =
+    order[0] === stated.index
+      ? ""
+      : `; the page's words alone said ${project.classes[order[0]!]!.id} (${describeHits(cues[order[0]!]!.hits)})`;
   return {
     class_id: cls.id,
     type: cls.name,
     confidence: 1,
     reasoning: `${stated.why}: the e-invoice states the document class${pageSaid}`,
-    alternatives: order.filter((i) => i !== stated.index && prob[i]! >= 0.005).slice(0, 3).map((i) => ({ class_id: project.classes[i]!.id, type: project.classes[i]!.name, confidence: round(prob[i]!) })),
+    alternatives: order
+      .filter((i) => i !== stated.index && prob[i]! >= 0.005)
+      .slice(0, 3)
+      .map((i) => ({ class_id: project.classes[i]!.id, type: project.classes[i]!.name, confidence: round(prob[i]!) })),
     confirmed: null,
     review_required: false,
   };

@@ -54,9 +54,20 @@ export async function convertSource(src: SourceInput, opts: ConvertOptions): Pro
   try {
     return await timeStage("convert", () => convertByFormat(src, opts));
   } catch (err) {
-    if (err instanceof DocprocError) throw err.stage ? err : new DocprocError(err.code, err.message, { stage: "convert", retryable: err.retryable, cause: err.cause, details: err.details });
+    if (err instanceof DocprocError)
+      throw err.stage
+        ? err
+        : new DocprocError(err.code, err.message, {
+            stage: "convert",
+            retryable: err.retryable,
+            cause: err.cause,
+            details: err.details,
+          });
     // Input problems are DocprocErrors by the time they get here; anything else is a bug, and says so.
-    throw new DocprocError("internal", `${src.filename}: ${(err as Error)?.message ?? String(err)}`, { stage: "convert", cause: err });
+    throw new DocprocError("internal", `${src.filename}: ${(err as Error)?.message ?? String(err)}`, {
+      stage: "convert",
+      cause: err,
+    });
   }
 }
 
@@ -71,8 +82,20 @@ async function convertByFormat(src: SourceInput, opts: ConvertOptions): Promise<
     throw new DocprocError("unsupported_format", `${src.filename} is ${describeUnknown(src.data)}`);
   }
   if (format === "pdf") {
-    return convertPdf(src, { firstPageNumber: opts.firstPageNumber, maxPages: opts.maxPages, password: opts.password, signal: opts.signal, limits, onPage: opts.onPage, wordsJson: opts.wordsJson });
+    return convertPdf(src, {
+      firstPageNumber: opts.firstPageNumber,
+      maxPages: opts.maxPages,
+      password: opts.password,
+      signal: opts.signal,
+      limits,
+      onPage: opts.onPage,
+      wordsJson: opts.wordsJson,
+    });
   }
-  const file = await convertImage(src, format, { firstPageNumber: opts.firstPageNumber, maxPages: opts.maxPages, limits });
+  const file = await convertImage(src, format, {
+    firstPageNumber: opts.firstPageNumber,
+    maxPages: opts.maxPages,
+    limits,
+  });
   return { ...file, close: async () => {} };
 }

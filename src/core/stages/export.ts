@@ -10,7 +10,13 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { DocprocError } from "../errors";
 import type { Page, ResultsFile, ResultsPage, SourceInput } from "../model";
-import { runExports, type ExportManifest, type ExportProfile, type ExportProfileInput, type ExportSink } from "../exporters";
+import {
+  runExports,
+  type ExportManifest,
+  type ExportProfile,
+  type ExportProfileInput,
+  type ExportSink,
+} from "../exporters";
 import { convertSource, type ConvertedSource } from "./convert";
 import { maxOf, minOf } from "../arrays";
 
@@ -79,7 +85,10 @@ export async function rerunExports(opts: RerunOptions): Promise<ExportManifest> 
   const opened: ConvertedSource[] = [];
   try {
     if (needsImages(opts.profiles) && opts.sources.length > 0) await attachRenders(pages, opts.sources, opened);
-    return await runExports({ results: opts.results, pages, sources: opts.sources, sink: opts.sink, now: opts.now, signal: opts.signal }, opts.profiles);
+    return await runExports(
+      { results: opts.results, pages, sources: opts.sources, sink: opts.sink, now: opts.now, signal: opts.signal },
+      opts.profiles,
+    );
   } finally {
     await Promise.allSettled(opened.map((c) => c.close()));
   }
@@ -94,7 +103,10 @@ export async function loadResultsFile(fileOrFolder: string): Promise<{ results: 
   if (!fileOrFolder.toLowerCase().endsWith(".json")) {
     const names = (await readdir(fileOrFolder).catch(() => [])).filter((n) => n.endsWith("_data.json"));
     if (names.length !== 1) {
-      throw new DocprocError("invalid_input", `${fileOrFolder}: expected exactly one *_data.json results file, found ${names.length}`);
+      throw new DocprocError(
+        "invalid_input",
+        `${fileOrFolder}: expected exactly one *_data.json results file, found ${names.length}`,
+      );
     }
     file = path.join(fileOrFolder, names[0]!);
   }
@@ -105,8 +117,15 @@ export async function loadResultsFile(fileOrFolder: string): Promise<{ results: 
     throw new DocprocError("invalid_input", `${file}: not a readable JSON results file (${(err as Error).message})`);
   }
   const r = raw as Partial<ResultsFile>;
-  if (typeof r?.transaction_id !== "string" || !Array.isArray(r.documents) || typeof r.transaction?.project_version !== "number") {
-    throw new DocprocError("invalid_input", `${file}: not a docproc results file (transaction_id, transaction, documents missing)`);
+  if (
+    typeof r?.transaction_id !== "string" ||
+    !Array.isArray(r.documents) ||
+    typeof r.transaction?.project_version !== "number"
+  ) {
+    throw new DocprocError(
+      "invalid_input",
+      `${file}: not a docproc results file (transaction_id, transaction, documents missing)`,
+    );
   }
   return { results: r as ResultsFile, file };
 }

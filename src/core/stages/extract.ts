@@ -34,7 +34,11 @@ import { paced } from "../extract/gc-pace";
 
 /** Every amount printed with decimals, for the arithmetic of reconcileSums. */
 function printedAmounts(lines: Line[], dateOrder: DateOrder): PrintedAmount[] {
-  return lines.flatMap((line) => findAmounts(line.text, dateOrder).filter((a) => a.decimals).map((a) => ({ value: a.value, line, start: a.start, end: a.end })));
+  return lines.flatMap((line) =>
+    findAmounts(line.text, dateOrder)
+      .filter((a) => a.decimals)
+      .map((a) => ({ value: a.value, line, start: a.start, end: a.end })),
+  );
 }
 
 export interface ExtractOptions {
@@ -51,7 +55,13 @@ function looksUsEnglish(text: string): boolean {
   return (text.match(EN_WORDS)?.length ?? 0) > 2 * (text.match(OTHER_WORDS)?.length ?? 0);
 }
 
-function fromXml(field: FieldSettings, value: FieldValue, e: EInvoice, lines: Line[], dateOrder: DateOrder): FieldResult {
+function fromXml(
+  field: FieldSettings,
+  value: FieldValue,
+  e: EInvoice,
+  lines: Line[],
+  dateOrder: DateOrder,
+): FieldResult {
   // The value's print on the page, when there is one, gives it the boxes a value read from the page would have.
   const span = locateValue(field.type, value, lines, dateOrder);
   return {
@@ -67,7 +77,10 @@ function fromXml(field: FieldSettings, value: FieldValue, e: EInvoice, lines: Li
 
 function negate(value: FieldValue): FieldValue {
   if (typeof value === "number") return -Math.abs(value);
-  if (Array.isArray(value)) return value.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, k === "quantity" ? v : negate(v)])));
+  if (Array.isArray(value))
+    return value.map((row) =>
+      Object.fromEntries(Object.entries(row).map(([k, v]) => [k, k === "quantity" ? v : negate(v)])),
+    );
   return value;
 }
 
@@ -81,13 +94,22 @@ function rowsOf(pages: Page[]): Line[] | null {
  * A table read from the lines as given and, on OCR pages, from the page's rows; the reading with more rows wins,
  * the lines as given on a tie.
  */
-function bestTable(field: FieldSettings, pages: Page[], lines: Line[], dateOrder: DateOrder, threshold: number, summaryLabels: string[]): FieldResult {
+function bestTable(
+  field: FieldSettings,
+  pages: Page[],
+  lines: Line[],
+  dateOrder: DateOrder,
+  threshold: number,
+  summaryLabels: string[],
+): FieldResult {
   const table = extractTable(field, lines, dateOrder, threshold, summaryLabels);
   const rows = rowsOf(pages);
   if (!rows) return table;
   const byRow = extractTable(field, rows, dateOrder, threshold, summaryLabels);
   const count = (r: FieldResult) => (Array.isArray(r.value) ? r.value.length : 0);
-  return count(byRow) > count(table) ? { ...byRow, reasoning: `${byRow.reasoning}, rows read across OCR text blocks` } : table;
+  return count(byRow) > count(table)
+    ? { ...byRow, reasoning: `${byRow.reasoning}, rows read across OCR text blocks` }
+    : table;
 }
 
 const xmlHas = (e: EInvoice | null, id: string) => e?.fields[id] !== undefined && e?.fields[id] !== null;
@@ -103,13 +125,24 @@ function checkedAgainstSums(table: FieldResult, targets: number[]): FieldResult 
   const sum = Math.round(amounts.reduce((a, b) => a + b, 0) * 100) / 100;
   if (targets.some((t) => Math.abs(Math.abs(t) - Math.abs(sum)) <= 0.02)) {
     // A headerless table was taken for adding up; it says so already.
-    return table.reasoning.includes("add up to the document's sums") ? table : { ...table, reasoning: `${table.reasoning}; the amounts add up to the document's sums (${sum})` };
+    return table.reasoning.includes("add up to the document's sums")
+      ? table
+      : { ...table, reasoning: `${table.reasoning}; the amounts add up to the document's sums (${sum})` };
   }
-  return { ...table, review_required: true, reasoning: `${table.reasoning}; the amounts add up to ${sum}, none of the document's sums (${targets.map((t) => Math.round(t * 100) / 100).join(", ")})` };
+  return {
+    ...table,
+    review_required: true,
+    reasoning: `${table.reasoning}; the amounts add up to ${sum}, none of the document's sums (${targets.map((t) => Math.round(t * 100) / 100).join(", ")})`,
+  };
 }
 
 /** Extracts every field of `classId` from `pages`; see the module contract. */
-export function extractFields(pages: Page[], classId: string, project: ProjectSettings, opts: ExtractOptions = {}): Record<string, FieldResult> {
+export function extractFields(
+  pages: Page[],
+  classId: string,
+  project: ProjectSettings,
+  opts: ExtractOptions = {},
+): Record<string, FieldResult> {
   // Handed over: the caller owns these fields from now on.
   const ahead = opts.attachments?.length ? undefined : readAhead.take(pages, [classId, project]);
   return (
@@ -168,7 +201,8 @@ export const LONG_TRANSACTION_PAGES = 500;
 const summaryLabelMemo = new WeakMap<FieldSettings[], string[]>();
 function summaryLabelsOf(fields: FieldSettings[]): string[] {
   let labels = summaryLabelMemo.get(fields);
-  if (!labels) summaryLabelMemo.set(fields, (labels = fields.filter((f) => f.type === "amount").flatMap((f) => f.hints.labels)));
+  if (!labels)
+    summaryLabelMemo.set(fields, (labels = fields.filter((f) => f.type === "amount").flatMap((f) => f.hints.labels)));
   return labels;
 }
 
@@ -185,7 +219,12 @@ function foreignLabelsOf(fields: FieldSettings[], field: FieldSettings): string[
   return labels;
 }
 
-function extract(pages: Page[], classId: string, project: ProjectSettings, opts: ExtractOptions): Record<string, FieldResult> {
+function extract(
+  pages: Page[],
+  classId: string,
+  project: ProjectSettings,
+  opts: ExtractOptions,
+): Record<string, FieldResult> {
   clearDateMemo();
   clearAmountMemo();
   const fields = project.fields[classId] ?? [];
@@ -193,10 +232,14 @@ function extract(pages: Page[], classId: string, project: ProjectSettings, opts:
   const lines: Line[] = pages.flatMap((p) => pageLines(p));
   const allText = lines.map((l) => l.text).join("\n");
   const dateOrder = inferDateOrder([allText], project.locale, looksUsEnglish(allText));
-  const tableHeaders = new Set(fields.filter((f) => f.type === "table").flatMap((f) => [...tableHeaderZone(f, lines, dateOrder)]));
+  const tableHeaders = new Set(
+    fields.filter((f) => f.type === "table").flatMap((f) => [...tableHeaderZone(f, lines, dateOrder)]),
+  );
   const ctx = { dateOrder, tableHeaders };
   const einvoice = opts.attachments?.length ? readEInvoice(opts.attachments) : null;
-  const negative = project.classes.find((c) => c.id === classId)?.amount_sign === "negative" || kindOfTypeCode(einvoice?.type_code) === "credit_note";
+  const negative =
+    project.classes.find((c) => c.id === classId)?.amount_sign === "negative" ||
+    kindOfTypeCode(einvoice?.type_code) === "credit_note";
 
   const summaryLabels = summaryLabelsOf(fields);
   const out: Record<string, FieldResult> = {};
@@ -207,7 +250,13 @@ function extract(pages: Page[], classId: string, project: ProjectSettings, opts:
   for (const field of fields) {
     const xmlValue = einvoice?.fields[field.id];
     if (xmlValue !== undefined && xmlValue !== null) {
-      out[field.id] = fromXml(field, field.type === "amount" && negative ? negate(xmlValue) : xmlValue, einvoice!, lines, dateOrder);
+      out[field.id] = fromXml(
+        field,
+        field.type === "amount" && negative ? negate(xmlValue) : xmlValue,
+        einvoice!,
+        lines,
+        dateOrder,
+      );
     } else if (field.hints.recognizer === "currency") {
       deferred.push(field); // needs the total's position first
     } else if (field.type === "table") {
@@ -228,7 +277,9 @@ function extract(pages: Page[], classId: string, project: ProjectSettings, opts:
   // The document's sums the line items should add up to: the subtotal, total − tax, or (gross prices) the total.
   const num = (id: string) => (typeof out[id]?.value === "number" ? (out[id]!.value as number) : null);
   const [sub, tax, tot] = [num("subtotal_amount"), num("tax_amount"), num("total_amount")];
-  const targets = [sub, tot !== null && tax !== null ? tot - tax : null, tot].filter((t): t is number => t !== null && t !== 0);
+  const targets = [sub, tot !== null && tax !== null ? tot - tax : null, tot].filter(
+    (t): t is number => t !== null && t !== 0,
+  );
   for (const field of fields) {
     if (field.type !== "table" || !out[field.id] || xmlHas(einvoice, field.id)) continue;
     // A table whose header was not read: rows whose amounts add up to one of the sums.
@@ -239,7 +290,12 @@ function extract(pages: Page[], classId: string, project: ProjectSettings, opts:
     out[field.id] = checkedAgainstSums(out[field.id]!, targets);
   }
   const total = best.total_amount ?? Object.entries(best).find(([id, c]) => c?.match.note && /total/.test(id))?.[1];
-  const hints = [["iban", "IBAN"], ["vendor_vat_id", "VAT ID"]].filter(([id]) => out[id!]?.value).map(([id, why]) => ({ field: out[id!]!, why: `from the ${why}` }));
+  const hints = [
+    ["iban", "IBAN"],
+    ["vendor_vat_id", "VAT ID"],
+  ]
+    .filter(([id]) => out[id!]?.value)
+    .map(([id, why]) => ({ field: out[id!]!, why: `from the ${why}` }));
   for (const field of deferred) out[field.id] = extractCurrency(field, lines, total, threshold, hints);
   // Keep the configured field order in the results.
   return Object.fromEntries(fields.map((f) => [f.id, out[f.id]!]));

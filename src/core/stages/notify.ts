@@ -17,7 +17,13 @@
 import { DocprocError } from "../errors.ts";
 import type { NotificationActivity, NotificationEvent } from "../notify/activity.ts";
 import { buildDeliveryRequest, newDeliveryId, type DeliveryRequest } from "../notify/deliver.ts";
-import { buildFailedPayload, buildReachedPayload, type ExportManifestLike, type TransactionRef, type WebhookPayload } from "../notify/payload.ts";
+import {
+  buildFailedPayload,
+  buildReachedPayload,
+  type ExportManifestLike,
+  type TransactionRef,
+  type WebhookPayload,
+} from "../notify/payload.ts";
 import { deliverWithRetries, type DeliveryResult, type RetryOptions } from "../notify/retry.ts";
 
 /** A workflow step as project settings hold it (structural, so this stage does not depend on the settings module). */
@@ -135,7 +141,10 @@ function payloadFor(activity: NotificationActivity, input: NotifyStageInput, now
 }
 
 /** The error that fails the workflow when a fail_workflow_on_error delivery finally failed; else null. */
-export function deliveryFailure(planned: PlannedDelivery, result: Pick<DeliveryResult, "ok" | "error" | "attempts">): DocprocError | null {
+export function deliveryFailure(
+  planned: PlannedDelivery,
+  result: Pick<DeliveryResult, "ok" | "error" | "attempts">,
+): DocprocError | null {
   if (result.ok || !planned.fail_workflow_on_error) return null;
   return new DocprocError(
     "delivery_failed",
@@ -151,7 +160,10 @@ export interface RunDeliveriesResult {
 }
 
 /** Runs planned deliveries one after another with retries (the CLI path; the server uses the queue instead). */
-export async function runDeliveries(planned: PlannedDelivery[], opts: Omit<RetryOptions, "deliveryId"> = {}): Promise<RunDeliveriesResult> {
+export async function runDeliveries(
+  planned: PlannedDelivery[],
+  opts: Omit<RetryOptions, "deliveryId"> = {},
+): Promise<RunDeliveriesResult> {
   const results: RunDeliveriesResult["results"] = [];
   let failWorkflow: DocprocError | null = null;
   for (const p of planned) {
@@ -166,7 +178,9 @@ export interface TransactionNotificationsInput {
   workflow: WorkflowStepLike[];
   transaction: TransactionRef;
   /** `failedStage`: the stage that aborted the workflow (null if unknown: then no node counts as reached). */
-  outcome: { status: "completed"; manifest: ExportManifestLike } | { status: "failed"; error: string; failedStage: string | null; manifest?: ExportManifestLike };
+  outcome:
+    | { status: "completed"; manifest: ExportManifestLike }
+    | { status: "failed"; error: string; failedStage: string | null; manifest?: ExportManifestLike };
   publicBaseUrl?: string | null;
   now?: Date;
   newId?: (activityIndex: number, event: NotificationEvent) => string;
@@ -180,16 +194,35 @@ export interface TransactionNotificationsInput {
 export function planTransactionNotifications(input: TransactionNotificationsInput): NotifyPlan {
   const nodes = notificationNodes(input.workflow);
   const common = { transaction: input.transaction, publicBaseUrl: input.publicBaseUrl, now: input.now };
-  const idFor = (offset: number) => (input.newId ? (i: number, e: NotificationEvent) => input.newId!(i + offset, e) : undefined);
+  const idFor = (offset: number) =>
+    input.newId ? (i: number, e: NotificationEvent) => input.newId!(i + offset, e) : undefined;
   if (input.outcome.status === "completed") {
-    return notifyStage({ ...common, activities: nodes, trigger: { event: "reached", manifest: input.outcome.manifest }, newId: idFor(0) });
+    return notifyStage({
+      ...common,
+      activities: nodes,
+      trigger: { event: "reached", manifest: input.outcome.manifest },
+      newId: idFor(0),
+    });
   }
   const split = nodesByOutcome(nodes, input.workflow, input.outcome.failedStage ?? "");
   const manifest = input.outcome.manifest ?? emptyManifest(input.transaction.transaction_id);
-  const reached = notifyStage({ ...common, activities: split.reached, trigger: { event: "reached", manifest }, newId: idFor(0) });
-  const failed = notifyStage({ ...common, activities: split.notReached, trigger: { event: "failed", error: input.outcome.error }, newId: idFor(split.reached.length) });
+  const reached = notifyStage({
+    ...common,
+    activities: split.reached,
+    trigger: { event: "reached", manifest },
+    newId: idFor(0),
+  });
+  const failed = notifyStage({
+    ...common,
+    activities: split.notReached,
+    trigger: { event: "failed", error: input.outcome.error },
+    newId: idFor(split.reached.length),
+  });
   failed.deliveries.forEach((d) => (d.activity_index += split.reached.length));
-  return { deliveries: [...reached.deliveries, ...failed.deliveries], warnings: [...reached.warnings, ...failed.warnings] };
+  return {
+    deliveries: [...reached.deliveries, ...failed.deliveries],
+    warnings: [...reached.warnings, ...failed.warnings],
+  };
 }
 
 function emptyManifest(transactionId: string): ExportManifestLike {

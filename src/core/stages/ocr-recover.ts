@@ -17,7 +17,12 @@ const MIN_LINE_CONFIDENCE = 0.7;
 /** First-pass words below this are guesses at the same ink (a border read as "A") and give way to the new line. */
 const GUESS = 0.3;
 
-export async function addUnreadLines(image: GreyImage, result: OcrResult, engine: OcrEngine, dpi?: number): Promise<OcrResult> {
+export async function addUnreadLines(
+  image: GreyImage,
+  result: OcrResult,
+  engine: OcrEngine,
+  dpi?: number,
+): Promise<OcrResult> {
   const boxes = unreadLines(image, result.words);
   if (boxes.length === 0) return result;
   let words = result.words;
@@ -28,8 +33,20 @@ export async function addUnreadLines(image: GreyImage, result: OcrResult, engine
     const read = reads[i];
     if (!read || !plausible(read)) continue;
     const id = -++added; // below tesseract's line numbers until renumbered
-    const line = read.words.map((w) => ({ ...w, bounding_box: [w.bounding_box[0] + x1, w.bounding_box[1] + y1, w.bounding_box[2] + x1, w.bounding_box[3] + y1] as Box, line: id }));
-    words = insertLine(words.filter((w) => w.confidence >= GUESS || shareInside(w.bounding_box, box) < 0.3), line);
+    const line = read.words.map((w) => ({
+      ...w,
+      bounding_box: [
+        w.bounding_box[0] + x1,
+        w.bounding_box[1] + y1,
+        w.bounding_box[2] + x1,
+        w.bounding_box[3] + y1,
+      ] as Box,
+      line: id,
+    }));
+    words = insertLine(
+      words.filter((w) => w.confidence >= GUESS || shareInside(w.bounding_box, box) < 0.3),
+      line,
+    );
   }
   if (added === 0) return result;
   const renumbered = renumber(words);
@@ -37,7 +54,12 @@ export async function addUnreadLines(image: GreyImage, result: OcrResult, engine
 }
 
 /** Every line box read as a single line: in one engine call when the engine can (see OcrEngine.recognizeMany). */
-async function readLines(image: GreyImage, boxes: Box[], engine: OcrEngine, dpi?: number): Promise<Array<OcrResult | null>> {
+async function readLines(
+  image: GreyImage,
+  boxes: Box[],
+  engine: OcrEngine,
+  dpi?: number,
+): Promise<Array<OcrResult | null>> {
   const crops = boxes.map(([x1, y1, x2, y2]) => ({ ...crop(image, x1, y1, x2 - x1, y2 - y1), channels: 1 as const }));
   const opts = { psm: SINGLE_LINE, dpi };
   if (engine.recognizeMany) return engine.recognizeMany(crops, opts);
@@ -51,7 +73,6 @@ function plausible(read: OcrResult): boolean {
   if ((read.confidence ?? 0) < MIN_LINE_CONFIDENCE) return false;
   return read.words.some((w) => w.confidence >= MIN_LINE_CONFIDENCE && /[\p{L}\p{N}]{3}/u.test(w.text));
 }
-
 
 /**
  * Into the line of the same row when one is next to it (a table header cell tesseract skipped joins its row, in
@@ -71,7 +92,9 @@ function insertLine(words: Word[], line: Word[]): Word[] {
     const first = words.findIndex((w) => w.line === row[0]);
     let last = first;
     while (last + 1 < words.length && words[last + 1]!.line === row[0]) last++;
-    const merged = [...words.slice(first, last + 1), ...line.map((w) => ({ ...w, line: row[0] }))].sort((a, b) => a.bounding_box[0] - b.bounding_box[0]);
+    const merged = [...words.slice(first, last + 1), ...line.map((w) => ({ ...w, line: row[0] }))].sort(
+      (a, b) => a.bounding_box[0] - b.bounding_box[0],
+    );
     return [...words.slice(0, first), ...merged, ...words.slice(last + 1)];
   }
   const middle = (top + bottom) / 2;

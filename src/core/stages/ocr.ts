@@ -2,7 +2,17 @@ import { throwIfAborted as checkAborted } from "../abort";
 import { DocprocError } from "../errors.ts";
 import type { Box, Page, RasterImage } from "../model.ts";
 import { analyzeLayout, textLikeness, type PageLayout } from "../engines/ocr/layout.ts";
-import { boxToSource, crop, renderUpright, smooth, toGrey, upscale, uprightTransform, type GreyImage, type UprightTransform } from "../engines/ocr/raster.ts";
+import {
+  boxToSource,
+  crop,
+  renderUpright,
+  smooth,
+  toGrey,
+  upscale,
+  uprightTransform,
+  type GreyImage,
+  type UprightTransform,
+} from "../engines/ocr/raster.ts";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../engines/ocr/types.ts";
 import { keepDecimalPoints } from "../engines/ocr/decimals.ts";
 import { orderByLayout } from "../engines/ocr/reading-order.ts";
@@ -83,9 +93,14 @@ export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesO
         const grey = await ocrPage(page, engine);
         await opts.onRead?.(page, { ...grey, channels: 1 }).catch(() => undefined);
       } catch (err) {
-        const error = err instanceof DocprocError ? err : new DocprocError("ocr_failed", String((err as Error)?.message ?? err), { stage: "ocr", cause: err });
+        const error =
+          err instanceof DocprocError
+            ? err
+            : new DocprocError("ocr_failed", String((err as Error)?.message ?? err), { stage: "ocr", cause: err });
         report.failed.push({ page_number: page.page_number, error });
-        report.warnings.push(`page ${page.page_number} (${page.source_filename} p.${page.source_file_page_number}): OCR failed: ${error.message}`);
+        report.warnings.push(
+          `page ${page.page_number} (${page.source_filename} p.${page.source_file_page_number}): OCR failed: ${error.message}`,
+        );
       }
       opts.onPage?.(++done, targets.length);
     }
@@ -99,7 +114,11 @@ export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesO
 }
 
 /** The engine with every call reading `languages`, the warnings of its results passed to `warn`. */
-function withLanguages(engine: OcrEngine, languages: readonly string[] | undefined, warn: (w: string) => void): OcrEngine {
+function withLanguages(
+  engine: OcrEngine,
+  languages: readonly string[] | undefined,
+  warn: (w: string) => void,
+): OcrEngine {
   const note = (r: OcrResult | null) => {
     for (const w of r?.warnings ?? []) warn(w);
     return r;
@@ -110,7 +129,9 @@ function withLanguages(engine: OcrEngine, languages: readonly string[] | undefin
     name: engine.name,
     workers: engine.workers,
     recognize: async (img, o) => note(await engine.recognize(img, opts(o)))!,
-    ...(many ? { recognizeMany: async (imgs: RasterImage[], o?: RecognizeOptions) => (await many(imgs, opts(o))).map(note) } : {}),
+    ...(many
+      ? { recognizeMany: async (imgs: RasterImage[], o?: RecognizeOptions) => (await many(imgs, opts(o))).map(note) }
+      : {}),
     close: () => engine.close(),
   };
 }
@@ -138,9 +159,18 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
   const zoom = zoomFor(layout.lineHeight, cropped);
   const readDpi = dpi && dpi >= 70 ? dpi * zoom : undefined;
   const reading = layout.inkBox
-    ? await readUpright(zoom > 1 ? timeStageSync("ocr: enlargement", () => upscale(cropped, zoom)) : cropped, scaleLayout(shiftLayout(layout, region), zoom), engine, readDpi, psmFor(layout))
+    ? await readUpright(
+        zoom > 1 ? timeStageSync("ocr: enlargement", () => upscale(cropped, zoom)) : cropped,
+        scaleLayout(shiftLayout(layout, region), zoom),
+        engine,
+        readDpi,
+        psmFor(layout),
+      )
     : blankReading(grey);
-  if (layout.inkBox) reading.result = await timeStage("ocr: second look", () => addUnreadLines(reading.image, reading.result, engine, readDpi));
+  if (layout.inkBox)
+    reading.result = await timeStage("ocr: second look", () =>
+      addUnreadLines(reading.image, reading.result, engine, readDpi),
+    );
   reading.result = keepDecimalPoints(reading.image, reading.result);
   // Columns tesseract ran its lines across (a misjudged skew, a page read as one column) are read one by one.
   reading.result = timeStageSync("ocr: reading order", () => orderByLayout(reading.result));
@@ -150,7 +180,11 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
   const sy = it.rasterized_height / grey.height;
   const toPage = (b: Box): Box => {
     const [x1, y1, x2, y2] = boxToSource(reading.transform, b);
-    return scaleBox([x1 / zoom + region[0], y1 / zoom + region[1], x2 / zoom + region[0], y2 / zoom + region[1]], sx, sy);
+    return scaleBox(
+      [x1 / zoom + region[0], y1 / zoom + region[1], x2 / zoom + region[0], y2 / zoom + region[1]],
+      sx,
+      sy,
+    );
   };
   page.words = reading.result.words.map((w) => ({ ...w, bounding_box: toPage(w.bounding_box) }));
   page.text = reading.result.text;
@@ -199,14 +233,23 @@ const MAX_ZOOMED_PIXELS = 25_000_000;
 /** How much to enlarge the image before reading it: 1 unless its text lines are small. */
 function zoomFor(lineHeight: number | null, img: GreyImage): number {
   if (lineHeight === null || lineHeight >= SMALL_LINES) return 1;
-  const zoom = Math.min(MAX_ZOOM, TARGET_LINES / Math.max(1, lineHeight), Math.sqrt(MAX_ZOOMED_PIXELS / (img.width * img.height)));
+  const zoom = Math.min(
+    MAX_ZOOM,
+    TARGET_LINES / Math.max(1, lineHeight),
+    Math.sqrt(MAX_ZOOMED_PIXELS / (img.width * img.height)),
+  );
   return zoom >= 1.25 ? zoom : 1;
 }
 
 function scaleLayout(layout: PageLayout, zoom: number): PageLayout {
   if (zoom === 1) return layout;
   const scale = (b: Box | null): Box | null => (b ? [b[0] * zoom, b[1] * zoom, b[2] * zoom, b[3] * zoom] : null);
-  return { ...layout, inkBox: scale(layout.inkBox), contentBox: scale(layout.contentBox), lineHeight: layout.lineHeight && layout.lineHeight * zoom };
+  return {
+    ...layout,
+    inkBox: scale(layout.inkBox),
+    contentBox: scale(layout.contentBox),
+    lineHeight: layout.lineHeight && layout.lineHeight * zoom,
+  };
 }
 
 function shiftLayout(layout: PageLayout, [dx, dy]: Box): PageLayout {
@@ -220,30 +263,51 @@ function scaleBox(b: Box, sx: number, sy: number): Box {
 }
 
 function blankReading(grey: GreyImage): Reading {
-  return { transform: uprightTransform(grey.width, grey.height, 0, 0), result: { words: [], text: "", confidence: null }, likeness: 0, image: grey };
+  return {
+    transform: uprightTransform(grey.width, grey.height, 0, 0),
+    result: { words: [], text: "", confidence: null },
+    likeness: 0,
+    image: grey,
+  };
 }
 
 /**
  * Reads the page at the most likely orientation first (the line axis from the layout analysis); only a weak reading
  * triggers probes at the other quarter turns, so an upright page costs exactly one recognition.
  */
-async function readUpright(grey: GreyImage, layout: PageLayout, engine: OcrEngine, dpi?: number, psm?: number): Promise<Reading> {
+async function readUpright(
+  grey: GreyImage,
+  layout: PageLayout,
+  engine: OcrEngine,
+  dpi?: number,
+  psm?: number,
+): Promise<Reading> {
   const order = layout.lineAxis === "down" ? [90, 270, 0, 180] : [0, 180, 90, 270];
   const full = new Map<number, Promise<Reading>>();
   const readFull = (rotation: number) => {
-    if (!full.has(rotation)) full.set(rotation, readAt(grey, uprightTransform(grey.width, grey.height, rotation, layout.skew), engine, dpi, psm));
+    if (!full.has(rotation))
+      full.set(
+        rotation,
+        readAt(grey, uprightTransform(grey.width, grey.height, rotation, layout.skew), engine, dpi, psm),
+      );
     return full.get(rotation)!;
   };
   const first = await timeStage("ocr: recognition", () => readFull(order[0]));
   if (first.likeness >= STRONG) return first;
   // A weak first reading of visible ink: the same turn again with the image averaged over about a dot pitch, so
   // dot-matrix and worn thermal print read as strokes. Kept when it reads clearly more; strong, it ends the search.
-  const closed = await timeStage("ocr: second pass", () => readAt(smooth(grey, dotRadius(layout)), first.transform, engine, dpi, psm));
+  const closed = await timeStage("ocr: second pass", () =>
+    readAt(smooth(grey, dotRadius(layout)), first.transform, engine, dpi, psm),
+  );
   const pass = goodChars(closed) > goodChars(first) * 1.2 + 5 ? closed : null;
   if (pass && pass.likeness >= STRONG) return pass;
   // Still weak: orientation probes, and the winning turn read in full when it is not the first guess.
-  const turned = await timeStage("ocr: orientation probes", async () => readFull(await pickRotation(grey, layout.inkBox!, order, engine, dpi, readFull)));
-  return pass && turned.transform.rotation === first.transform.rotation && goodChars(pass) > goodChars(turned) ? pass : turned;
+  const turned = await timeStage("ocr: orientation probes", async () =>
+    readFull(await pickRotation(grey, layout.inkBox!, order, engine, dpi, readFull)),
+  );
+  return pass && turned.transform.rotation === first.transform.rotation && goodChars(pass) > goodChars(turned)
+    ? pass
+    : turned;
 }
 
 /** Characters read as plausible words, weighted by confidence: what a reading is worth. */
@@ -261,7 +325,13 @@ function dotRadius(layout: PageLayout): number {
   return layout.lineHeight ? Math.max(1, Math.min(4, Math.round(layout.lineHeight / 14))) : 2;
 }
 
-async function readAt(grey: GreyImage, transform: UprightTransform, engine: OcrEngine, dpi?: number, psm?: number): Promise<Reading> {
+async function readAt(
+  grey: GreyImage,
+  transform: UprightTransform,
+  engine: OcrEngine,
+  dpi?: number,
+  psm?: number,
+): Promise<Reading> {
   const upright = renderUpright(grey, transform);
   const result = await engine.recognize({ ...upright, channels: 1 }, psm ? { dpi, psm } : { dpi });
   return { transform, result, likeness: textLikeness(result.words), image: upright };

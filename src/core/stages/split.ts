@@ -43,7 +43,11 @@ interface Group {
   files: SplitFile[];
 }
 
-export function splitPages(files: SplitFile[], settings: SplitSettings, opts: SplitOptions = {}): Promise<DocumentSpan[]> {
+export function splitPages(
+  files: SplitFile[],
+  settings: SplitSettings,
+  opts: SplitOptions = {},
+): Promise<DocumentSpan[]> {
   return timeStage("split", () => split(files, settings, opts));
 }
 
@@ -53,7 +57,13 @@ async function split(files: SplitFile[], settings: SplitSettings, opts: SplitOpt
   if (!settings.enabled) return withPages.map((f) => wholeFile(f, "split step disabled: one document per source file"));
 
   const groups = groupFiles(withPages, settings);
-  for (const g of groups) await analysePages(g.files.flatMap((f) => f.pages), settings.separator, needsOf(g, settings), opts.signal);
+  for (const g of groups)
+    await analysePages(
+      g.files.flatMap((f) => f.pages),
+      settings.separator,
+      needsOf(g, settings),
+      opts.signal,
+    );
   const spans = groups.flatMap((g) => splitGroup(g, settings, opts));
   return applyCertainty(spans, withPages);
 }
@@ -77,7 +87,12 @@ export function separatorNeedsOf(files: SplitFile[], settings: SplitSettings): M
  * The `split` object of a document in the results file (docs/split.md). `reviewThreshold` is the project's
  * `review_thresholds.split`; documents at confidence 1.0 are never flagged, whatever the threshold.
  */
-export function splitInfoOf(span: DocumentSpan, settings: SplitSettings, files: SplitFile[], reviewThreshold: number): SplitInfo {
+export function splitInfoOf(
+  span: DocumentSpan,
+  settings: SplitSettings,
+  files: SplitFile[],
+  reviewThreshold: number,
+): SplitInfo {
   const fileOfPage = fileIndexByPage(files);
   const info: SplitInfo = {
     mode: settings.enabled ? settings.mode : "disabled",
@@ -134,14 +149,16 @@ function needsOf(g: Group, settings: SplitSettings): AnalysisNeeds {
 }
 
 function splitGroup(g: Group, settings: SplitSettings, opts: SplitOptions): DocumentSpan[] {
-  if (g.kind === "single_document") return [wholeFile(g.files[0], "split policy single_document: the file is one document")];
+  if (g.kind === "single_document")
+    return [wholeFile(g.files[0], "split policy single_document: the file is one document")];
   const stream = toStream(g.files);
   if (g.kind === "self_contained") {
     const f = g.files[0];
     const spans = splitIntelligently(stream, settings, f.policy, opts.classify);
-    const why = f.policy === "self_contained"
-      ? "split policy self_contained: intelligent splitter inside the file"
-      : "intelligent_llm_per_source without a language model: intelligent splitter inside the file";
+    const why =
+      f.policy === "self_contained"
+        ? "split policy self_contained: intelligent splitter inside the file"
+        : "intelligent_llm_per_source without a language model: intelligent splitter inside the file";
     return spans.map((s) => ({ ...s, reason: `${why}; ${s.reason}` }));
   }
   switch (settings.mode) {
@@ -170,6 +187,8 @@ function wholeFile(f: SplitFile, reason: string): DocumentSpan {
 function applyCertainty(spans: DocumentSpan[], files: SplitFile[]): DocumentSpan[] {
   const onePageFiles = new Set(files.filter((f) => f.pages.length === 1).map((f) => f.pages[0].page_number));
   return spans.map((s) =>
-    s.page_numbers.length === 1 && onePageFiles.has(s.page_numbers[0]) && s.confidence < 1 ? { ...s, confidence: 1 } : s,
+    s.page_numbers.length === 1 && onePageFiles.has(s.page_numbers[0]) && s.confidence < 1
+      ? { ...s, confidence: 1 }
+      : s,
   );
 }

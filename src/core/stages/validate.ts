@@ -27,13 +27,18 @@ export function overallStatus(results: Array<{ status: Status } | { overall_stat
   return status;
 }
 
-const appliesTo = (rule: ValidationRule, doc: DocumentResult) => !rule.class_ids || rule.class_ids.includes(doc.classification?.class_id ?? doc.document_type);
+const appliesTo = (rule: ValidationRule, doc: DocumentResult) =>
+  !rule.class_ids || rule.class_ids.includes(doc.classification?.class_id ?? doc.document_type);
 
 /**
  * Per-document rules; undefined when all applicable rules succeed (or none applies). `einvoice`: the results of the
  * document's e-invoice XML (core/einvoice/validate), listed first; a fatal one makes the status `error`.
  */
-export function validateDocument(doc: DocumentResult, project: ProjectSettings, einvoice: RuleResult[] = []): ValidationResult | undefined {
+export function validateDocument(
+  doc: DocumentResult,
+  project: ProjectSettings,
+  einvoice: RuleResult[] = [],
+): ValidationResult | undefined {
   const results: RuleResult[] = [...einvoice];
   for (const rule of project.validation_rules) {
     if (!appliesTo(rule, doc)) continue;
@@ -55,7 +60,10 @@ export function validateTransaction(docs: DocumentResult[], project: ProjectSett
   const out: RuleResult[] = [];
   for (const rule of project.validation_rules) {
     if (rule.type !== "unique_in_transaction") continue;
-    const r = uniqueInTransaction(rule, docs.filter((d) => appliesTo(rule, d)));
+    const r = uniqueInTransaction(
+      rule,
+      docs.filter((d) => appliesTo(rule, d)),
+    );
     if (r) out.push(r);
   }
   return out;

@@ -7,8 +7,14 @@ import type { ValidationRule } from "../project";
 
 type Fields = DocumentResult["fields"];
 
-const isEmpty = (v: FieldValue | undefined) => v === null || v === undefined || (typeof v === "string" && v.trim() === "") || (Array.isArray(v) && v.length === 0);
-const num = (v: FieldValue | undefined): number | null => (typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : null);
+const isEmpty = (v: FieldValue | undefined) =>
+  v === null || v === undefined || (typeof v === "string" && v.trim() === "") || (Array.isArray(v) && v.length === 0);
+const num = (v: FieldValue | undefined): number | null =>
+  typeof v === "number" && Number.isFinite(v)
+    ? v
+    : typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))
+      ? Number(v)
+      : null;
 const fmt = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
 
 function result(rule: ValidationRule, ok: boolean, message: string, field_ids: string[]): RuleResult {
@@ -40,26 +46,43 @@ export function evaluateRule(rule: ValidationRule, fields: Fields, rules: Valida
     case "required": {
       if (!(rule.field in fields)) return null;
       const ok = !isEmpty(fields[rule.field]!.value);
-      return result(rule, ok, ok ? `${rule.field} is present` : `${rule.field} is required but was not found`, [rule.field]);
+      return result(rule, ok, ok ? `${rule.field} is present` : `${rule.field} is required but was not found`, [
+        rule.field,
+      ]);
     }
     case "pattern": {
       const v = fields[rule.field]?.value;
       if (isEmpty(v) || typeof v === "object") return null;
       const ok = new RegExp(rule.pattern, "u").test(String(v));
-      return result(rule, ok, ok ? `${rule.field} matches ${rule.pattern}` : `${rule.field} "${v}" does not match ${rule.pattern}`, [rule.field]);
+      return result(
+        rule,
+        ok,
+        ok ? `${rule.field} matches ${rule.pattern}` : `${rule.field} "${v}" does not match ${rule.pattern}`,
+        [rule.field],
+      );
     }
     case "range": {
       const n = num(fields[rule.field]?.value);
       if (n === null) return null;
       const ok = (rule.min === undefined || n >= rule.min) && (rule.max === undefined || n <= rule.max);
       const bounds = `[${rule.min ?? "-∞"}, ${rule.max ?? "∞"}]`;
-      return result(rule, ok, ok ? `${rule.field} ${n} is within ${bounds}` : `${rule.field} ${n} is outside ${bounds}`, [rule.field]);
+      return result(
+        rule,
+        ok,
+        ok ? `${rule.field} ${n} is within ${bounds}` : `${rule.field} ${n} is outside ${bounds}`,
+        [rule.field],
+      );
     }
     case "allowed_values": {
       const v = fields[rule.field]?.value;
       if (isEmpty(v) || typeof v === "object") return null;
       const ok = rule.values.some((a) => a.toLowerCase() === String(v).toLowerCase());
-      return result(rule, ok, ok ? `${rule.field} "${v}" is allowed` : `${rule.field} "${v}" is not one of ${rule.values.join(", ")}`, [rule.field]);
+      return result(
+        rule,
+        ok,
+        ok ? `${rule.field} "${v}" is allowed` : `${rule.field} "${v}" is not one of ${rule.values.join(", ")}`,
+        [rule.field],
+      );
     }
     case "sum_equals": {
       const parts = rule.fields.map((f) => num(fields[f]?.value));
@@ -68,7 +91,12 @@ export function evaluateRule(rule: ValidationRule, fields: Fields, rules: Valida
       const sum = parts.reduce((a, b) => a! + b!, 0)!;
       const ok = Math.abs(sum - total) <= rule.tolerance + 1e-9;
       const ids = [...rule.fields, rule.total];
-      return result(rule, ok, `${rule.fields.join(" + ")} = ${fmt(sum)}${ok ? " equals" : " differs from"} ${rule.total} ${fmt(total)} (tolerance ${rule.tolerance})`, ids);
+      return result(
+        rule,
+        ok,
+        `${rule.fields.join(" + ")} = ${fmt(sum)}${ok ? " equals" : " differs from"} ${rule.total} ${fmt(total)} (tolerance ${rule.tolerance})`,
+        ids,
+      );
     }
     case "table_sum_equals": {
       const rows = fields[rule.table]?.value;
@@ -82,18 +110,53 @@ export function evaluateRule(rule: ValidationRule, fields: Fields, rules: Valida
       const sum = values.reduce((a, b) => a + b, 0);
       const equal = (t: number) => Math.abs(sum - t) <= rule.tolerance + 1e-9;
       // An alternative total (printed, never derived) is accepted as it is: gross line prices add up to the total.
-      const alternative = equal(total) ? undefined : rule.or_totals.find((f) => { const t = num(fields[f]?.value); return t !== null && equal(t); });
-      if (alternative) return result(rule, true, `sum of ${rule.table}.${rule.column} = ${fmt(sum)} equals ${alternative} ${fmt(num(fields[alternative]?.value)!)} (line amounts include tax; tolerance ${rule.tolerance})`, [rule.table, alternative]);
+      const alternative = equal(total)
+        ? undefined
+        : rule.or_totals.find((f) => {
+            const t = num(fields[f]?.value);
+            return t !== null && equal(t);
+          });
+      if (alternative)
+        return result(
+          rule,
+          true,
+          `sum of ${rule.table}.${rule.column} = ${fmt(sum)} equals ${alternative} ${fmt(num(fields[alternative]?.value)!)} (line amounts include tax; tolerance ${rule.tolerance})`,
+          [rule.table, alternative],
+        );
       const ok = equal(total);
       const what = solved ? `${rule.total} (as ${solved.how})` : rule.total;
-      return result(rule, ok, `sum of ${rule.table}.${rule.column} = ${fmt(sum)}${ok ? " equals" : " differs from"} ${what} ${fmt(total)} (tolerance ${rule.tolerance})`, solved ? [rule.table, rule.total, ...rules.flatMap((r) => (r.type === "sum_equals" && r.fields.includes(rule.total) ? [r.total] : []))] : [rule.table, rule.total]);
+      return result(
+        rule,
+        ok,
+        `sum of ${rule.table}.${rule.column} = ${fmt(sum)}${ok ? " equals" : " differs from"} ${what} ${fmt(total)} (tolerance ${rule.tolerance})`,
+        solved
+          ? [
+              rule.table,
+              rule.total,
+              ...rules.flatMap((r) => (r.type === "sum_equals" && r.fields.includes(rule.total) ? [r.total] : [])),
+            ]
+          : [rule.table, rule.total],
+      );
     }
     case "date_order": {
       const before = fields[rule.before]?.value;
       const after = fields[rule.after]?.value;
-      if (typeof before !== "string" || typeof after !== "string" || !/^\d{4}-\d{2}-\d{2}/.test(before) || !/^\d{4}-\d{2}-\d{2}/.test(after)) return null;
+      if (
+        typeof before !== "string" ||
+        typeof after !== "string" ||
+        !/^\d{4}-\d{2}-\d{2}/.test(before) ||
+        !/^\d{4}-\d{2}-\d{2}/.test(after)
+      )
+        return null;
       const ok = after >= before;
-      return result(rule, ok, ok ? `${rule.after} ${after} is not before ${rule.before} ${before}` : `${rule.after} ${after} is before ${rule.before} ${before}`, [rule.before, rule.after]);
+      return result(
+        rule,
+        ok,
+        ok
+          ? `${rule.after} ${after} is not before ${rule.before} ${before}`
+          : `${rule.after} ${after} is before ${rule.before} ${before}`,
+        [rule.before, rule.after],
+      );
     }
     case "unique_in_transaction":
       return null; // a transaction rule: see uniqueInTransaction
@@ -101,7 +164,10 @@ export function evaluateRule(rule: ValidationRule, fields: Fields, rules: Valida
 }
 
 /** `unique_in_transaction`: the field's value must not repeat across the documents it applies to. */
-export function uniqueInTransaction(rule: Extract<ValidationRule, { type: "unique_in_transaction" }>, docs: DocumentResult[]): RuleResult | null {
+export function uniqueInTransaction(
+  rule: Extract<ValidationRule, { type: "unique_in_transaction" }>,
+  docs: DocumentResult[],
+): RuleResult | null {
   const seen = new Map<string, number[]>();
   for (const d of docs) {
     const v = d.fields[rule.field]?.value;

@@ -12,4 +12,10 @@ import pageCss from "./page.css" with { type: "text" };
 import pageJs from "./page.js" with { type: "text" };
 
 /** The page and the headers it MUST be served with. */
-export const capturePageResponse: () => Response = inlinePage("capture", "CAPTURE", pageHtml as unknown as string, pageCss, pageJs);
+export const capturePageResponse: () => Response = inlinePage(
+  "capture",
+  "CAPTURE",
+  pageHtml as unknown as string,
+  pageCss,
+  pageJs,
+);

@@ -8,33 +8,66 @@
   var STORE_KEY = "docproc-capture-token";
   var IMAGE_NAME = /\.(jpe?g|png|webp|gif|bmp|tiff?|heic|heif|avif)$/i;
 
-  var $ = function (id) { return document.getElementById(id); };
-  var state = { token: null, maxPages: 0, deadline: 0, items: [], sending: false, finished: false, nextId: 1, timer: 0 };
+  var $ = function (id) {
+    return document.getElementById(id);
+  };
+  var state = {
+    token: null,
+    maxPages: 0,
+    deadline: 0,
+    items: [],
+    sending: false,
+    finished: false,
+    nextId: 1,
+    timer: 0,
+  };
 
-  function endpoint(name) { return new URL("capture/" + name, location.href.split("#")[0]).href; }
+  function endpoint(name) {
+    return new URL("capture/" + name, location.href.split("#")[0]).href;
+  }
 
   function readToken() {
     var fromHash = "";
-    try { fromHash = decodeURIComponent(location.hash.replace(/^#/, "")); } catch (e) { fromHash = ""; }
+    try {
+      fromHash = decodeURIComponent(location.hash.replace(/^#/, ""));
+    } catch (e) {
+      fromHash = "";
+    }
     if (fromHash) {
       // Keep it for a reload, and take it out of the address bar (screenshots, shoulder surfing, history).
-      try { sessionStorage.setItem(STORE_KEY, fromHash); } catch (e) { /* private mode: reload will need the link */ }
+      try {
+        sessionStorage.setItem(STORE_KEY, fromHash);
+      } catch (e) {
+        /* private mode: reload will need the link */
+      }
       history.replaceState(null, "", location.pathname + location.search);
       return fromHash;
     }
-    try { return sessionStorage.getItem(STORE_KEY); } catch (e) { return null; }
+    try {
+      return sessionStorage.getItem(STORE_KEY);
+    } catch (e) {
+      return null;
+    }
   }
 
   function show(section) {
-    ["loading", "problem", "capture", "done"].forEach(function (id) { $(id).hidden = id !== section; });
+    ["loading", "problem", "capture", "done"].forEach(function (id) {
+      $(id).hidden = id !== section;
+    });
   }
 
   var STATE_TEXT = {
-    unknown: ["This link is not valid", "The capture code was not recognised. Scan the QR code again, or ask for a new one."],
-    consumed: ["This code was already used", "The documents for this code were already received. Ask for a new QR code to send more."],
+    unknown: [
+      "This link is not valid",
+      "The capture code was not recognised. Scan the QR code again, or ask for a new one.",
+    ],
+    consumed: [
+      "This code was already used",
+      "The documents for this code were already received. Ask for a new QR code to send more.",
+    ],
     expired: ["This code has expired", "The time to send pages with this code is over. Ask for a new QR code."],
     issued: ["This code is not open yet", "Scan the QR code again."],
-    network: ["No connection", "The server could not be reached. Check your connection and try again."]
+    network: ["No connection", "The server could not be reached. Check your connection and try again."],
   };
 
   function fail(kind, detail, canRetry) {
@@ -54,41 +87,73 @@
     m.hidden = !text;
   }
 
-  function parse(text) { try { return JSON.parse(text); } catch (e) { return null; } }
+  function parse(text) {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      return null;
+    }
+  }
 
   /** Maps an error reply to the page's states: 404 unknown code, 410 used or expired, anything else shown as is. */
   function handleError(status, body) {
     if (status === 404) return fail("unknown");
     if (status === 410 && body && body.state) return fail(body.state);
     var detail = (body && body.detail) || "The server answered " + status + ".";
-    if (state.finished || !$("capture").hidden) { message(detail); return; }
+    if (state.finished || !$("capture").hidden) {
+      message(detail);
+      return;
+    }
     fail("other", detail, true);
   }
 
   function openSession() {
     show("loading");
     if (!state.token) return fail("unknown");
-    fetch(endpoint("session"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: state.token }), cache: "no-store" })
-      .then(function (res) { return res.text().then(function (t) { return { status: res.status, body: parse(t) }; }); })
+    fetch(endpoint("session"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: state.token }),
+      cache: "no-store",
+    })
+      .then(function (res) {
+        return res.text().then(function (t) {
+          return { status: res.status, body: parse(t) };
+        });
+      })
       .then(function (r) {
         if (r.status !== 200 || !r.body) return handleError(r.status, r.body);
         state.maxPages = r.body.max_pages;
         // Relative time, so a phone with a wrong clock still counts right; the reply's travel time only makes
         // the page end a moment after the server, never before it.
-        state.deadline = Date.now() + (typeof r.body.expires_in_ms === "number" ? r.body.expires_in_ms : r.body.seconds_left * 1000);
+        state.deadline =
+          Date.now() + (typeof r.body.expires_in_ms === "number" ? r.body.expires_in_ms : r.body.seconds_left * 1000);
         $("max").textContent = String(state.maxPages);
         show("capture");
         render();
         startTimer();
       })
-      .catch(function () { fail("network", null, true); });
+      .catch(function () {
+        fail("network", null, true);
+      });
   }
 
-  function pageCount() { return state.items.reduce(function (n, it) { return n + it.pages; }, 0); }
+  function pageCount() {
+    return state.items.reduce(function (n, it) {
+      return n + it.pages;
+    }, 0);
+  }
 
   // --- the window countdown ---
-  function startTimer() { stopTimer(); tick(); state.timer = setInterval(tick, 250); }
-  function stopTimer() { if (state.timer) clearInterval(state.timer); state.timer = 0; }
+  function startTimer() {
+    stopTimer();
+    tick();
+    state.timer = setInterval(tick, 250);
+  }
+  function stopTimer() {
+    if (state.timer) clearInterval(state.timer);
+    state.timer = 0;
+  }
   function tick() {
     var ms = state.deadline - Date.now();
     var left = Math.max(0, Math.ceil(ms / 1000));
@@ -103,8 +168,14 @@
     return new Promise(function (resolve, reject) {
       var url = URL.createObjectURL(file);
       var img = new Image();
-      img.onload = function () { URL.revokeObjectURL(url); resolve(img); };
-      img.onerror = function () { URL.revokeObjectURL(url); reject(new Error("unreadable image")); };
+      img.onload = function () {
+        URL.revokeObjectURL(url);
+        resolve(img);
+      };
+      img.onerror = function () {
+        URL.revokeObjectURL(url);
+        reject(new Error("unreadable image"));
+      };
       img.src = url;
     });
   }
@@ -112,10 +183,13 @@
   /** Draws the photo on a canvas no larger than MAX_SIDE and re-encodes it as JPEG: small, fast uploads. */
   function downscale(file) {
     var decode = window.createImageBitmap
-      ? createImageBitmap(file, { imageOrientation: "from-image" }).catch(function () { return loadImage(file); })
+      ? createImageBitmap(file, { imageOrientation: "from-image" }).catch(function () {
+          return loadImage(file);
+        })
       : loadImage(file);
     return decode.then(function (src) {
-      var w = src.naturalWidth || src.width, h = src.naturalHeight || src.height;
+      var w = src.naturalWidth || src.width,
+        h = src.naturalHeight || src.height;
       var scale = Math.min(1, MAX_SIDE / Math.max(w, h));
       var canvas = document.createElement("canvas");
       canvas.width = Math.max(1, Math.round(w * scale));
@@ -126,7 +200,13 @@
       g.drawImage(src, 0, 0, canvas.width, canvas.height);
       if (src.close) src.close();
       return new Promise(function (resolve, reject) {
-        canvas.toBlob(function (blob) { blob ? resolve(blob) : reject(new Error("could not encode")); }, "image/jpeg", JPEG_QUALITY);
+        canvas.toBlob(
+          function (blob) {
+            blob ? resolve(blob) : reject(new Error("could not encode"));
+          },
+          "image/jpeg",
+          JPEG_QUALITY,
+        );
       });
     });
   }
@@ -135,20 +215,28 @@
   function inflate(bytes) {
     if (!window.DecompressionStream) return Promise.resolve("");
     var reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate")).getReader();
-    var decoder = new TextDecoder("latin1"), text = "";
+    var decoder = new TextDecoder("latin1"),
+      text = "";
     function pump() {
-      return reader.read().then(function (r) {
-        if (r.done) return text;
-        text += decoder.decode(r.value, { stream: true });
-        return pump();
-      }, function () { return text; }); // trailing bytes after the zlib data end the stream with an error
+      return reader.read().then(
+        function (r) {
+          if (r.done) return text;
+          text += decoder.decode(r.value, { stream: true });
+          return pump();
+        },
+        function () {
+          return text;
+        },
+      ); // trailing bytes after the zlib data end the stream with an error
     }
     return pump();
   }
 
   /** Page objects usually sit in compressed object streams (/Type /ObjStm): those are inflated and searched too. */
   function objectStreamTexts(bytes, text) {
-    var re = /\/Type\s*\/ObjStm/g, parts = [], m;
+    var re = /\/Type\s*\/ObjStm/g,
+      parts = [],
+      m;
     while ((m = re.exec(text)) && parts.length < 200) {
       var at = text.indexOf("stream", m.index);
       if (at < 0) break;
@@ -172,56 +260,122 @@
       if (at < 0 || at > 1024) throw new Error("not a PDF");
       return objectStreamTexts(bytes, text).then(function (inflated) {
         var all = [text].concat(inflated);
-        var leaves = all.reduce(function (n, t) { return n + (t.match(/\/Type\s*\/Page(?![A-Za-z])/g) || []).length; }, 0);
+        var leaves = all.reduce(function (n, t) {
+          return n + (t.match(/\/Type\s*\/Page(?![A-Za-z])/g) || []).length;
+        }, 0);
         return Math.max(1, leaves);
       });
     });
   }
 
-  function isPdf(file) { return file.type === "application/pdf" || /\.pdf$/i.test(file.name); }
-  function isImage(file) { return /^image\//.test(file.type) || IMAGE_NAME.test(file.name); }
+  function isPdf(file) {
+    return file.type === "application/pdf" || /\.pdf$/i.test(file.name);
+  }
+  function isImage(file) {
+    return /^image\//.test(file.type) || IMAGE_NAME.test(file.name);
+  }
 
   function addFiles(list) {
     var files = Array.prototype.slice.call(list || []);
-    var refused = 0, unsupported = 0, unreadable = 0;
+    var refused = 0,
+      unsupported = 0,
+      unreadable = 0;
     message("");
-    return files.reduce(function (chain, file) {
-      return chain.then(function () {
-        if (pageCount() >= state.maxPages) { refused++; return; }
-        if (isPdf(file)) {
-          return pdfPages(file).then(function (pages) {
-            if (pageCount() + pages > state.maxPages) { refused++; return; }
-            state.items.push({ id: state.nextId++, kind: "pdf", blob: file, name: file.name, pages: pages, url: null });
-            render();
-          }, function () { unreadable++; });
-        }
-        if (!isImage(file)) { unsupported++; return; }
-        return downscale(file).then(function (blob) {
-          state.items.push({ id: state.nextId++, kind: "image", blob: blob, name: file.name, pages: 1, url: URL.createObjectURL(blob) });
-          render();
-        }, function () { unreadable++; });
+    return files
+      .reduce(function (chain, file) {
+        return chain.then(function () {
+          if (pageCount() >= state.maxPages) {
+            refused++;
+            return;
+          }
+          if (isPdf(file)) {
+            return pdfPages(file).then(
+              function (pages) {
+                if (pageCount() + pages > state.maxPages) {
+                  refused++;
+                  return;
+                }
+                state.items.push({
+                  id: state.nextId++,
+                  kind: "pdf",
+                  blob: file,
+                  name: file.name,
+                  pages: pages,
+                  url: null,
+                });
+                render();
+              },
+              function () {
+                unreadable++;
+              },
+            );
+          }
+          if (!isImage(file)) {
+            unsupported++;
+            return;
+          }
+          return downscale(file).then(
+            function (blob) {
+              state.items.push({
+                id: state.nextId++,
+                kind: "image",
+                blob: blob,
+                name: file.name,
+                pages: 1,
+                url: URL.createObjectURL(blob),
+              });
+              render();
+            },
+            function () {
+              unreadable++;
+            },
+          );
+        });
+      }, Promise.resolve())
+      .then(function () {
+        var notes = [];
+        if (refused)
+          notes.push(
+            "This code accepts at most " +
+              state.maxPages +
+              " page" +
+              (state.maxPages === 1 ? "" : "s") +
+              ": " +
+              refused +
+              " file" +
+              (refused === 1 ? " was" : "s were") +
+              " not added.",
+          );
+        if (unsupported) notes.push("Only photos and PDF files can be sent.");
+        if (unreadable)
+          notes.push(
+            unreadable +
+              " file" +
+              (unreadable === 1 ? "" : "s") +
+              " could not be read on this phone. Try taking the photo with the camera button.",
+          );
+        message(notes.join(" "));
+        render();
       });
-    }, Promise.resolve()).then(function () {
-      var notes = [];
-      if (refused) notes.push("This code accepts at most " + state.maxPages + " page" + (state.maxPages === 1 ? "" : "s") + ": " + refused + " file" + (refused === 1 ? " was" : "s were") + " not added.");
-      if (unsupported) notes.push("Only photos and PDF files can be sent.");
-      if (unreadable) notes.push(unreadable + " file" + (unreadable === 1 ? "" : "s") + " could not be read on this phone. Try taking the photo with the camera button.");
-      message(notes.join(" "));
-      render();
-    });
   }
 
   // --- the list: thumbnails, reorder, delete ---
   function move(id, delta) {
-    var i = state.items.findIndex(function (it) { return it.id === id; });
+    var i = state.items.findIndex(function (it) {
+      return it.id === id;
+    });
     var j = i + delta;
     if (i < 0 || j < 0 || j >= state.items.length) return;
-    var tmp = state.items[i]; state.items[i] = state.items[j]; state.items[j] = tmp;
+    var tmp = state.items[i];
+    state.items[i] = state.items[j];
+    state.items[j] = tmp;
     render();
   }
 
   function remove(id) {
-    var i = state.items.findIndex(function (it) { return it.id === id; });
+    var i = state.items.findIndex(function (it) {
+      return it.id === id;
+    });
     if (i < 0) return;
     if (state.items[i].url) URL.revokeObjectURL(state.items[i].url);
     state.items.splice(i, 1);
@@ -277,9 +431,37 @@
       caption.hidden = it.kind !== "pdf";
       var tools = document.createElement("div");
       tools.className = "tools";
-      tools.appendChild(tool("Move page " + first + " earlier", "◀", function () { move(it.id, -1); }, index === 0 || state.sending));
-      tools.appendChild(tool("Delete page " + first, "✕", function () { remove(it.id); }, state.sending, "delete"));
-      tools.appendChild(tool("Move page " + first + " later", "▶", function () { move(it.id, 1); }, index === state.items.length - 1 || state.sending));
+      tools.appendChild(
+        tool(
+          "Move page " + first + " earlier",
+          "◀",
+          function () {
+            move(it.id, -1);
+          },
+          index === 0 || state.sending,
+        ),
+      );
+      tools.appendChild(
+        tool(
+          "Delete page " + first,
+          "✕",
+          function () {
+            remove(it.id);
+          },
+          state.sending,
+          "delete",
+        ),
+      );
+      tools.appendChild(
+        tool(
+          "Move page " + first + " later",
+          "▶",
+          function () {
+            move(it.id, 1);
+          },
+          index === state.items.length - 1 || state.sending,
+        ),
+      );
       li.appendChild(thumb);
       li.appendChild(caption);
       li.appendChild(tools);
@@ -294,11 +476,16 @@
     $("empty").hidden = state.items.length > 0;
     ["camera", "pick"].forEach(function (id) {
       $(id).disabled = full || state.sending;
-      $(id + "-label").className = $(id + "-label").className.replace(/ ?disabled/g, "") + (full || state.sending ? " disabled" : "");
+      $(id + "-label").className =
+        $(id + "-label").className.replace(/ ?disabled/g, "") + (full || state.sending ? " disabled" : "");
     });
     var send = $("send");
     send.disabled = count === 0 || state.sending;
-    send.textContent = state.sending ? "Sending…" : count === 0 ? "Send" : "Send " + count + " page" + (count === 1 ? "" : "s");
+    send.textContent = state.sending
+      ? "Sending…"
+      : count === 0
+        ? "Send"
+        : "Send " + count + " page" + (count === 1 ? "" : "s");
   }
 
   // --- sending ---
@@ -321,14 +508,19 @@
     render();
     var form = new FormData();
     form.append("token", state.token);
-    state.items.forEach(function (it, i) { form.append("files", it.blob, fileName(it, i)); });
+    state.items.forEach(function (it, i) {
+      form.append("files", it.blob, fileName(it, i));
+    });
     var xhr = new XMLHttpRequest();
     xhr.open("POST", endpoint("submit"));
     xhr.setRequestHeader("X-Capture-Token", state.token);
     xhr.upload.onprogress = function (e) {
-      if (e.lengthComputable) progress(e.loaded / e.total, "Uploading… " + Math.round((100 * e.loaded) / e.total) + "%");
+      if (e.lengthComputable)
+        progress(e.loaded / e.total, "Uploading… " + Math.round((100 * e.loaded) / e.total) + "%");
     };
-    xhr.upload.onload = function () { progress(1, "Checking pages…"); };
+    xhr.upload.onload = function () {
+      progress(1, "Checking pages…");
+    };
     xhr.onload = function () {
       state.sending = false;
       progress(null);
@@ -350,16 +542,29 @@
   function finished(body) {
     state.finished = true;
     stopTimer();
-    try { sessionStorage.removeItem(STORE_KEY); } catch (e) { /* nothing stored */ }
+    try {
+      sessionStorage.removeItem(STORE_KEY);
+    } catch (e) {
+      /* nothing stored */
+    }
     var pages = body.page_count || pageCount();
-    $("done-text").textContent = pages + " page" + (pages === 1 ? " was" : "s were") + " sent. You can close this page.";
+    $("done-text").textContent =
+      pages + " page" + (pages === 1 ? " was" : "s were") + " sent. You can close this page.";
     $("done-ref").textContent = body.transaction_id || "";
     $("subtitle").hidden = true;
     show("done");
   }
 
-  $("camera").addEventListener("change", function (e) { addFiles(e.target.files).then(function () { e.target.value = ""; }); });
-  $("pick").addEventListener("change", function (e) { addFiles(e.target.files).then(function () { e.target.value = ""; }); });
+  $("camera").addEventListener("change", function (e) {
+    addFiles(e.target.files).then(function () {
+      e.target.value = "";
+    });
+  });
+  $("pick").addEventListener("change", function (e) {
+    addFiles(e.target.files).then(function () {
+      e.target.value = "";
+    });
+  });
   $("send").addEventListener("click", send);
   $("retry").addEventListener("click", openSession);
 

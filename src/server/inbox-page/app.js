@@ -11,18 +11,32 @@ const TOKEN_KEY = "docproc.review.session";
 const ACTIVE = new Set(["created", "queued", "processing"]);
 const app = { token: sessionStorage.getItem(TOKEN_KEY), tenant: null, timer: null, open: new Set() };
 
-function say(text) { $("status").textContent = text || ""; }
+function say(text) {
+  $("status").textContent = text || "";
+}
 
 async function api(method, url, body) {
   const headers = {};
   if (app.token) headers["x-session-token"] = app.token;
   let payload;
   if (body instanceof FormData) payload = body;
-  else if (body !== undefined) { headers["content-type"] = "application/json"; payload = JSON.stringify(body); }
+  else if (body !== undefined) {
+    headers["content-type"] = "application/json";
+    payload = JSON.stringify(body);
+  }
   const res = await fetch(at(url), { method, headers, body: payload });
   const data = (res.headers.get("content-type") || "").includes("json") ? await res.json() : null;
-  if (res.status === 401) { signedOut(); const e = new Error("Please sign in."); e.status = 401; throw e; }
-  if (!res.ok) { const e = new Error((data && data.detail) || `${res.status} ${res.statusText}`); e.status = res.status; throw e; }
+  if (res.status === 401) {
+    signedOut();
+    const e = new Error("Please sign in.");
+    e.status = 401;
+    throw e;
+  }
+  if (!res.ok) {
+    const e = new Error((data && data.detail) || `${res.status} ${res.statusText}`);
+    e.status = res.status;
+    throw e;
+  }
   return data;
 }
 
@@ -56,7 +70,11 @@ $("login-form").addEventListener("submit", async (ev) => {
 });
 
 $("logout").addEventListener("click", async () => {
-  try { await api("POST", "/auth/logout"); } catch { /* signed out either way */ }
+  try {
+    await api("POST", "/auth/logout");
+  } catch {
+    /* signed out either way */
+  }
   signedOut();
 });
 
@@ -83,11 +101,16 @@ $("upload-form").addEventListener("submit", async (ev) => {
   try {
     say(`Uploading ${files.length} file(s)…`);
     const names = files.map((f) => f.name);
-    const created = await api("POST", `/tenants/${encodeURIComponent(app.tenant)}/projects/${encodeURIComponent(project)}/transactions`, { metadata: { file_names: names } });
+    const created = await api(
+      "POST",
+      `/tenants/${encodeURIComponent(app.tenant)}/projects/${encodeURIComponent(project)}/transactions`,
+      { metadata: { file_names: names } },
+    );
     const form = new FormData();
     for (const f of files) form.append("files", f, f.name);
     const up = await api("POST", created.files_url, form);
-    if (up.failed_count > 0) throw new Error(up.failed_files.map((f) => `${f.filename}: ${f.error || f.reason || "refused"}`).join("; "));
+    if (up.failed_count > 0)
+      throw new Error(up.failed_files.map((f) => `${f.filename}: ${f.error || f.reason || "refused"}`).join("; "));
     await api("POST", created.start_url, {});
     $("files").value = "";
     say(`${names.join(", ")}: processing.`);
@@ -109,7 +132,14 @@ function percentOf(t) {
   return p && typeof p.completion_percentage === "number" ? p.completion_percentage : null;
 }
 
-const LABELS = { created: "uploading", queued: "queued", processing: "processing", awaiting_input: "needs review", completed: "completed", failed: "failed" };
+const LABELS = {
+  created: "uploading",
+  queued: "queued",
+  processing: "processing",
+  awaiting_input: "needs review",
+  completed: "completed",
+  failed: "failed",
+};
 
 function row(t) {
   const li = document.createElement("li");
@@ -125,7 +155,13 @@ function row(t) {
   const meta = document.createElement("span");
   meta.className = "meta";
   const step = stepOf(t);
-  meta.textContent = [new Date(t.created_at).toLocaleString(), ACTIVE.has(t.status) && step ? `step: ${step}` : "", t.error_message || ""].filter(Boolean).join(" · ");
+  meta.textContent = [
+    new Date(t.created_at).toLocaleString(),
+    ACTIVE.has(t.status) && step ? `step: ${step}` : "",
+    t.error_message || "",
+  ]
+    .filter(Boolean)
+    .join(" · ");
   li.append(name, badge, meta);
   if (ACTIVE.has(t.status)) {
     const bar = document.createElement("progress");
@@ -151,7 +187,8 @@ function row(t) {
     b.setAttribute("aria-expanded", String(app.open.has(t.transaction_id)));
     b.addEventListener("click", () => toggleDownloads(t.transaction_id));
     actions.append(b);
-    if (app.open.has(t.transaction_id)) actions.append(...(app.files.get(t.transaction_id) || []).map(downloadButton(t.transaction_id)));
+    if (app.open.has(t.transaction_id))
+      actions.append(...(app.files.get(t.transaction_id) || []).map(downloadButton(t.transaction_id)));
   }
   if (actions.childElementCount) li.append(actions);
   return li;
@@ -163,7 +200,10 @@ async function toggleDownloads(id) {
   if (app.open.has(id)) app.open.delete(id);
   else {
     const manifest = await api("GET", `/transactions/${encodeURIComponent(id)}/exports`);
-    app.files.set(id, Object.values(manifest.profiles).flatMap((p) => p.files.map((f) => f.filename)));
+    app.files.set(
+      id,
+      Object.values(manifest.profiles).flatMap((p) => p.files.map((f) => f.filename)),
+    );
     app.open.add(id);
   }
   await refresh();
@@ -179,14 +219,20 @@ function downloadButton(id) {
     b.textContent = filename;
     b.addEventListener("click", async () => {
       try {
-        const res = await fetch(at(`/transactions/${encodeURIComponent(id)}/exports/download/${encodeURIComponent(filename)}`), { headers: { "x-session-token": app.token } });
+        const res = await fetch(
+          at(`/transactions/${encodeURIComponent(id)}/exports/download/${encodeURIComponent(filename)}`),
+          { headers: { "x-session-token": app.token } },
+        );
         if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
         const a = document.createElement("a");
         a.href = URL.createObjectURL(await res.blob());
         a.download = filename;
         document.body.append(a);
         a.click();
-        setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+        setTimeout(() => {
+          URL.revokeObjectURL(a.href);
+          a.remove();
+        }, 1000);
         say(`${filename} downloaded.`);
       } catch (err) {
         say(`Download failed: ${err.message}`);
@@ -213,5 +259,9 @@ async function refresh() {
 
 (async () => {
   if (!app.token) return signedOut();
-  try { await start(); } catch (err) { if (err.status !== 401) say(err.message); }
+  try {
+    await start();
+  } catch (err) {
+    if (err.status !== 401) say(err.message);
+  }
 })();

@@ -8,9 +8,18 @@ const $ = (id) => document.getElementById(id);
 const BASE = location.pathname.replace(/\/review(\/[^/]*)?\/?$/, "");
 const at = (path) => BASE + path;
 const TOKEN_KEY = "docproc.review.session";
-const app = { token: sessionStorage.getItem(TOKEN_KEY), view: null, docId: null, fieldId: null, busy: false, viewer: null };
+const app = {
+  token: sessionStorage.getItem(TOKEN_KEY),
+  view: null,
+  docId: null,
+  fieldId: null,
+  busy: false,
+  viewer: null,
+};
 
-function say(text) { $("status").textContent = text || ""; }
+function say(text) {
+  $("status").textContent = text || "";
+}
 
 async function api(method, url, body) {
   const headers = {};
@@ -18,8 +27,17 @@ async function api(method, url, body) {
   if (body !== undefined) headers["content-type"] = "application/json";
   const res = await fetch(at(url), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const data = (res.headers.get("content-type") || "").includes("json") ? await res.json() : null;
-  if (res.status === 401) { showOnly("login"); const e = new Error("Please sign in."); e.status = 401; throw e; }
-  if (!res.ok) { const e = new Error((data && data.detail) || `${res.status} ${res.statusText}`); e.status = res.status; throw e; }
+  if (res.status === 401) {
+    showOnly("login");
+    const e = new Error("Please sign in.");
+    e.status = 401;
+    throw e;
+  }
+  if (!res.ok) {
+    const e = new Error((data && data.detail) || `${res.status} ${res.statusText}`);
+    e.status = res.status;
+    throw e;
+  }
   return data;
 }
 
@@ -45,7 +63,11 @@ $("login-form").addEventListener("submit", async (ev) => {
   }
 });
 $("logout").addEventListener("click", async () => {
-  try { await api("POST", "/auth/logout"); } catch { /* signed out either way */ }
+  try {
+    await api("POST", "/auth/logout");
+  } catch {
+    /* signed out either way */
+  }
   app.token = null;
   sessionStorage.removeItem(TOKEN_KEY);
   showOnly("login");
@@ -66,7 +88,9 @@ async function showQueue() {
     const meta = document.createElement("span");
     meta.className = "meta";
     const instructions = t.review_metadata && t.review_metadata.instructions;
-    meta.textContent = [t.created_at && new Date(t.created_at).toLocaleString(), instructions, t.transaction_id].filter(Boolean).join(" · ");
+    meta.textContent = [t.created_at && new Date(t.created_at).toLocaleString(), instructions, t.transaction_id]
+      .filter(Boolean)
+      .join(" · ");
     li.append(a, meta);
     ul.appendChild(li);
   }
@@ -82,13 +106,30 @@ const scalar = (f) => f.value === null || typeof f.value !== "object";
 function fieldList(d) {
   const defined = (app.view.fields[d.classification.class_id] || []).map((f) => f.id);
   const ids = [...defined, ...Object.keys(d.fields).filter((id) => !defined.includes(id))];
-  return ids.map((id) => [id, d.fields[id] || { name: id, value: null, confidence: 0, bounding_boxes: [], review_required: true, is_confirmed: null }])
+  return ids
+    .map((id) => [
+      id,
+      d.fields[id] || {
+        name: id,
+        value: null,
+        confidence: 0,
+        bounding_boxes: [],
+        review_required: true,
+        is_confirmed: null,
+      },
+    ])
     .filter(([, f]) => scalar(f))
-    .map(([id, f]) => [id, { ...f, name: f.name || (app.view.fields[d.classification.class_id] || []).find((x) => x.id === id)?.name || id }]);
+    .map(([id, f]) => [
+      id,
+      { ...f, name: f.name || (app.view.fields[d.classification.class_id] || []).find((x) => x.id === id)?.name || id },
+    ]);
 }
 
 function problemsOf(d) {
-  const rules = [...((d.validation && d.validation.rule_results) || []), ...((app.view.validation && app.view.validation.transaction_rule_results) || [])];
+  const rules = [
+    ...((d.validation && d.validation.rule_results) || []),
+    ...((app.view.validation && app.view.validation.transaction_rule_results) || []),
+  ];
   return rules.filter((r) => r.status !== "success");
 }
 
@@ -98,7 +139,8 @@ async function openReview(id) {
   showOnly("review");
   $("crumb").textContent = app.view.source_file_names.join(", ");
   if (first) await loadPages();
-  if (!app.view.documents.some((d) => d.document_id === app.docId)) app.docId = app.view.documents[0] && app.view.documents[0].document_id;
+  if (!app.view.documents.some((d) => d.document_id === app.docId))
+    app.docId = app.view.documents[0] && app.view.documents[0].document_id;
   renderSide();
   if (first) {
     const list = fieldList(doc());
@@ -117,17 +159,26 @@ async function loadPages() {
       const headers = app.token ? { "x-session-token": app.token } : {};
       const res = await fetch(at(p.image_url), { headers });
       if (res.ok) url = URL.createObjectURL(await res.blob());
-    } catch { /* drawn from its words */ }
+    } catch {
+      /* drawn from its words */
+    }
     app.viewer.addPage(p, url);
   }
   app.viewer.layout();
 }
 
 function renderSide() {
-  const v = app.view, d = doc();
+  const v = app.view,
+    d = doc();
   const info = $("review-info");
   info.replaceChildren();
-  const line = (label, value) => { const p = document.createElement("div"); const b = document.createElement("strong"); b.textContent = `${label}: `; p.append(b, value); info.appendChild(p); };
+  const line = (label, value) => {
+    const p = document.createElement("div");
+    const b = document.createElement("strong");
+    b.textContent = `${label}: `;
+    p.append(b, value);
+    info.appendChild(p);
+  };
   line("Status", v.finished ? `${v.status} (review finished)` : v.status);
   if (v.review_metadata && v.review_metadata.instructions) line("Instructions", v.review_metadata.instructions);
   const tabs = $("doc-tabs");
@@ -135,20 +186,32 @@ function renderSide() {
   tabs.hidden = v.documents.length < 2;
   v.documents.forEach((x, i) => {
     const b = document.createElement("button");
-    b.type = "button"; b.className = "btn small"; b.setAttribute("role", "tab");
+    b.type = "button";
+    b.className = "btn small";
+    b.setAttribute("role", "tab");
     b.setAttribute("aria-selected", String(x.document_id === d.document_id));
     b.textContent = `${i + 1}. ${x.document_type} (p. ${x.split.page_numbers.join(", ")})`;
-    b.addEventListener("click", () => { app.docId = x.document_id; app.fieldId = null; renderSide(); app.viewer.reveal(null, x.split.page_numbers[0]); });
+    b.addEventListener("click", () => {
+      app.docId = x.document_id;
+      app.fieldId = null;
+      renderSide();
+      app.viewer.reveal(null, x.split.page_numbers[0]);
+    });
     tabs.appendChild(b);
   });
   const sel = $("doc-class");
   sel.replaceChildren(...v.classes.map((c) => new Option(c.name, c.id, false, c.id === d.classification.class_id)));
-  $("class-conf").textContent = d.classification.confirmed ? "✓ confirmed" : `${Math.round(d.classification.confidence * 100)}%`;
+  $("class-conf").textContent = d.classification.confirmed
+    ? "✓ confirmed"
+    : `${Math.round(d.classification.confidence * 100)}%`;
   const probs = $("doc-problems");
   probs.replaceChildren();
   const problems = problemsOf(d);
   for (const r of problems.filter((r) => !r.field_ids || r.field_ids.length === 0)) {
-    const li = document.createElement("li"); li.className = r.status; li.textContent = r.message; probs.appendChild(li);
+    const li = document.createElement("li");
+    li.className = r.status;
+    li.textContent = r.message;
+    probs.appendChild(li);
   }
   renderFields(d, problems);
   for (const id of ["confirm-doc", "finish", "split-here", "merge-next", "doc-class"]) $(id).disabled = v.finished;
@@ -170,7 +233,11 @@ function renderFields(d, problems) {
     label.textContent = f.name + " ";
     const conf = document.createElement("span");
     conf.className = f.is_confirmed ? "ok" : "conf";
-    conf.textContent = f.is_confirmed ? "✓ confirmed" : f.value === null ? "not found" : `confidence ${Math.round(f.confidence * 100)}%`;
+    conf.textContent = f.is_confirmed
+      ? "✓ confirmed"
+      : f.value === null
+        ? "not found"
+        : `confidence ${Math.round(f.confidence * 100)}%`;
     label.appendChild(conf);
     const input = document.createElement("input");
     input.id = `field-${id}`;
@@ -179,7 +246,10 @@ function renderFields(d, problems) {
     input.setAttribute("aria-describedby", `msg-${id}`);
     input.addEventListener("focus", () => selectField(id));
     input.addEventListener("keydown", (ev) => {
-      if (ev.key === "Enter" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); commitField(id, input, true); }
+      if (ev.key === "Enter" && !ev.ctrlKey && !ev.metaKey) {
+        ev.preventDefault();
+        commitField(id, input, true);
+      }
     });
     row.append(dot, label, input);
     const msgs = problems.filter((r) => (r.field_ids || []).includes(id));
@@ -207,7 +277,10 @@ function selectField(id) {
 
 function focusField(id) {
   const input = $(`field-${id}`);
-  if (input) { input.focus(); input.select(); } else selectField(id);
+  if (input) {
+    input.focus();
+    input.select();
+  } else selectField(id);
 }
 
 /** One write; the answer is the new view. A stale version reloads the review and says why. */
@@ -215,7 +288,10 @@ async function act(body) {
   if (app.busy) return false;
   app.busy = true;
   try {
-    app.view = await api("POST", `/transactions/${encodeURIComponent(app.view.transaction_id)}/review`, { version: app.view.version, ...body });
+    app.view = await api("POST", `/transactions/${encodeURIComponent(app.view.transaction_id)}/review`, {
+      version: app.view.version,
+      ...body,
+    });
     renderSide();
     return true;
   } catch (err) {
@@ -235,7 +311,9 @@ async function commitField(id, input, advance) {
   const changed = input.value !== input.dataset.original;
   const ok = changed
     ? await act({ action: "set_field", document_id: d.document_id, field_id: id, value: input.value })
-    : f && f.is_confirmed ? true : await act({ action: "confirm_field", document_id: d.document_id, field_id: id });
+    : f && f.is_confirmed
+      ? true
+      : await act({ action: "confirm_field", document_id: d.document_id, field_id: id });
   if (!ok) return;
   say(changed ? `${(f && f.name) || id} set.` : `${(f && f.name) || id} confirmed.`);
   const ids = fieldList(doc()).map(([x]) => x);
@@ -245,20 +323,50 @@ async function commitField(id, input, advance) {
 
 function onPick(page, words) {
   if (!app.view || app.view.finished) return;
-  if (!app.fieldId) { say("Select a field first, then click the word that belongs in it."); return; }
-  const sorted = [...words].sort((a, b) => (a.bounding_box[1] - b.bounding_box[1] > (a.bounding_box[3] - a.bounding_box[1]) / 2 ? 1 : b.bounding_box[1] - a.bounding_box[1] > (b.bounding_box[3] - b.bounding_box[1]) / 2 ? -1 : a.bounding_box[0] - b.bounding_box[0]));
+  if (!app.fieldId) {
+    say("Select a field first, then click the word that belongs in it.");
+    return;
+  }
+  const sorted = [...words].sort((a, b) =>
+    a.bounding_box[1] - b.bounding_box[1] > (a.bounding_box[3] - a.bounding_box[1]) / 2
+      ? 1
+      : b.bounding_box[1] - a.bounding_box[1] > (b.bounding_box[3] - b.bounding_box[1]) / 2
+        ? -1
+        : a.bounding_box[0] - b.bounding_box[0],
+  );
   const text = sorted.map((w) => w.text).join(" ");
-  const box = [Math.min(...words.map((w) => w.bounding_box[0])), Math.min(...words.map((w) => w.bounding_box[1])), Math.max(...words.map((w) => w.bounding_box[2])), Math.max(...words.map((w) => w.bounding_box[3]))];
-  const id = app.fieldId, d = doc();
-  act({ action: "set_field", document_id: d.document_id, field_id: id, value: text, bounding_boxes: [{ coordinates: box, page_index: page.page_number }] }).then((ok) => {
-    if (ok) { say(`${d.fields[id] ? d.fields[id].name : id}: “${text}” from page ${page.page_number}.`); focusField(id); }
+  const box = [
+    Math.min(...words.map((w) => w.bounding_box[0])),
+    Math.min(...words.map((w) => w.bounding_box[1])),
+    Math.max(...words.map((w) => w.bounding_box[2])),
+    Math.max(...words.map((w) => w.bounding_box[3])),
+  ];
+  const id = app.fieldId,
+    d = doc();
+  act({
+    action: "set_field",
+    document_id: d.document_id,
+    field_id: id,
+    value: text,
+    bounding_boxes: [{ coordinates: box, page_index: page.page_number }],
+  }).then((ok) => {
+    if (ok) {
+      say(`${d.fields[id] ? d.fields[id].name : id}: “${text}” from page ${page.page_number}.`);
+      focusField(id);
+    }
   });
 }
 
-$("doc-class").addEventListener("change", () => act({ action: "set_class", document_id: doc().document_id, class_id: $("doc-class").value }));
-$("confirm-doc").addEventListener("click", async () => { if (await act({ action: "confirm_document", document_id: doc().document_id })) say("Document confirmed."); });
+$("doc-class").addEventListener("change", () =>
+  act({ action: "set_class", document_id: doc().document_id, class_id: $("doc-class").value }),
+);
+$("confirm-doc").addEventListener("click", async () => {
+  if (await act({ action: "confirm_document", document_id: doc().document_id })) say("Document confirmed.");
+});
 $("merge-next").addEventListener("click", () => act({ action: "merge_documents", document_id: doc().document_id }));
-$("split-here").addEventListener("click", () => act({ action: "split_document", document_id: doc().document_id, at_page: app.viewer.currentPage() }));
+$("split-here").addEventListener("click", () =>
+  act({ action: "split_document", document_id: doc().document_id, at_page: app.viewer.currentPage() }),
+);
 $("finish").addEventListener("click", finish);
 
 async function finish() {
@@ -273,7 +381,11 @@ $("zoom-fit").addEventListener("click", () => app.viewer.fit());
 $("rotate").addEventListener("click", () => app.viewer.rotate());
 document.addEventListener("keydown", (ev) => {
   if ($("review").hidden) return;
-  if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); finish(); return; }
+  if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
+    ev.preventDefault();
+    finish();
+    return;
+  }
   if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
   if (ev.key === "+" || ev.key === "=") app.viewer.zoomBy(1.25);
   else if (ev.key === "-") app.viewer.zoomBy(0.8);

@@ -27,7 +27,7 @@ function createViewer(container, opts) {
   let extraRotation = 0;
   let fitScale = 1;
 
-  const rotationOf = (p) => (((p.image_transform.rotation || 0) + extraRotation) % 360 + 360) % 360;
+  const rotationOf = (p) => ((((p.image_transform.rotation || 0) + extraRotation) % 360) + 360) % 360;
 
   function layoutPage(entry) {
     const { page, el, rot } = entry;
@@ -40,15 +40,23 @@ function createViewer(container, opts) {
     el.style.height = `${Math.round((turned ? W : H) * s)}px`;
     rot.style.width = `${W * s}px`;
     rot.style.height = `${H * s}px`;
-    const shift = { 0: "", 90: `translate(${H * s}px, 0) `, 180: `translate(${W * s}px, ${H * s}px) `, 270: `translate(0, ${W * s}px) ` }[r];
+    const shift = {
+      0: "",
+      90: `translate(${H * s}px, 0) `,
+      180: `translate(${W * s}px, ${H * s}px) `,
+      270: `translate(0, ${W * s}px) `,
+    }[r];
     rot.style.transform = `${shift}rotate(${r}deg)`;
   }
 
   function computeFit() {
-    const widest = Math.max(1, ...[...pages.values()].map(({ page }) => {
-      const r = rotationOf(page);
-      return r === 90 || r === 270 ? page.image_transform.rasterized_height : page.image_transform.rasterized_width;
-    }));
+    const widest = Math.max(
+      1,
+      ...[...pages.values()].map(({ page }) => {
+        const r = rotationOf(page);
+        return r === 90 || r === 270 ? page.image_transform.rasterized_height : page.image_transform.rasterized_width;
+      }),
+    );
     fitScale = Math.max(0.05, (container.clientWidth - 40) / widest);
   }
 
@@ -82,9 +90,12 @@ function createViewer(container, opts) {
       if (!moved && Math.hypot(ev.clientX - start.x, ev.clientY - start.y) < 5) return;
       moved = true;
       const p = toRaster(svg, ev);
-      const x = Math.min(p.x, start.raster.x), y = Math.min(p.y, start.raster.y);
-      entry.drag.setAttribute("x", x); entry.drag.setAttribute("y", y);
-      entry.drag.setAttribute("width", Math.abs(p.x - start.raster.x)); entry.drag.setAttribute("height", Math.abs(p.y - start.raster.y));
+      const x = Math.min(p.x, start.raster.x),
+        y = Math.min(p.y, start.raster.y);
+      entry.drag.setAttribute("x", x);
+      entry.drag.setAttribute("y", y);
+      entry.drag.setAttribute("width", Math.abs(p.x - start.raster.x));
+      entry.drag.setAttribute("height", Math.abs(p.y - start.raster.y));
       entry.drag.style.display = "";
     });
     const end = (ev) => {
@@ -96,14 +107,25 @@ function createViewer(container, opts) {
       let picked;
       if (moved) {
         const [x1, y1, x2, y2] = [Math.min(p.x, s.x), Math.min(p.y, s.y), Math.max(p.x, s.x), Math.max(p.y, s.y)];
-        picked = page.words.filter((w) => { const b = w.bounding_box; return b[0] < x2 && b[2] > x1 && b[1] < y2 && b[3] > y1; });
+        picked = page.words.filter((w) => {
+          const b = w.bounding_box;
+          return b[0] < x2 && b[2] > x1 && b[1] < y2 && b[3] > y1;
+        });
       } else {
-        picked = page.words.filter((w) => { const b = w.bounding_box; return p.x >= b[0] - 2 && p.x <= b[2] + 2 && p.y >= b[1] - 2 && p.y <= b[3] + 2; }).slice(0, 1);
+        picked = page.words
+          .filter((w) => {
+            const b = w.bounding_box;
+            return p.x >= b[0] - 2 && p.x <= b[2] + 2 && p.y >= b[1] - 2 && p.y <= b[3] + 2;
+          })
+          .slice(0, 1);
       }
       if (picked.length) opts.onPick(page, picked);
     };
     svg.addEventListener("pointerup", end);
-    svg.addEventListener("pointercancel", () => { start = null; entry.drag.style.display = "none"; });
+    svg.addEventListener("pointercancel", () => {
+      start = null;
+      entry.drag.style.display = "none";
+    });
   }
 
   function addPage(page, image) {
@@ -115,12 +137,25 @@ function createViewer(container, opts) {
     label.textContent = `Page ${page.page_number} · ${page.source_filename}`;
     const rot = document.createElement("div");
     rot.className = "rot";
-    const W = page.image_transform.rasterized_width, H = page.image_transform.rasterized_height;
-    const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", role: "img", "aria-label": `Page ${page.page_number} with field boxes; click a word to fill the selected field` });
+    const W = page.image_transform.rasterized_width,
+      H = page.image_transform.rasterized_height;
+    const svg = svgEl("svg", {
+      viewBox: `0 0 ${W} ${H}`,
+      preserveAspectRatio: "none",
+      role: "img",
+      "aria-label": `Page ${page.page_number} with field boxes; click a word to fill the selected field`,
+    });
     const words = svgEl("g");
     page.words.forEach((w, i) => {
       const b = w.bounding_box;
-      const r = svgEl("rect", { class: "word", x: b[0], y: b[1], width: b[2] - b[0], height: b[3] - b[1], "data-word": i });
+      const r = svgEl("rect", {
+        class: "word",
+        x: b[0],
+        y: b[1],
+        width: b[2] - b[0],
+        height: b[3] - b[1],
+        "data-word": i,
+      });
       const t = svgEl("title");
       t.textContent = w.text;
       r.appendChild(t);
@@ -139,7 +174,12 @@ function createViewer(container, opts) {
       // No image (supplied text or OCR data): the words are drawn where they are.
       for (const w of page.words) {
         const b = w.bounding_box;
-        const t = svgEl("text", { class: "ptext", x: b[0], y: b[3] - (b[3] - b[1]) * 0.2, "font-size": (b[3] - b[1]) * 0.8 });
+        const t = svgEl("text", {
+          class: "ptext",
+          x: b[0],
+          y: b[3] - (b[3] - b[1]) * 0.2,
+          "font-size": (b[3] - b[1]) * 0.8,
+        });
         t.textContent = w.text;
         svg.appendChild(t);
       }
@@ -162,7 +202,14 @@ function createViewer(container, opts) {
         const entry = pages.get(b.page_index);
         if (!entry) continue;
         const c = b.coordinates;
-        const r = svgEl("rect", { class: `fbox ${id === selectedId ? "selected" : confidenceClass(f, threshold)}`, x: c[0], y: c[1], width: c[2] - c[0], height: c[3] - c[1], "data-field": id });
+        const r = svgEl("rect", {
+          class: `fbox ${id === selectedId ? "selected" : confidenceClass(f, threshold)}`,
+          x: c[0],
+          y: c[1],
+          width: c[2] - c[0],
+          height: c[3] - c[1],
+          "data-field": id,
+        });
         entry.boxes.appendChild(r);
       }
     }
@@ -188,13 +235,25 @@ function createViewer(container, opts) {
   window.addEventListener("resize", () => layout());
   return {
     addPage,
-    clear() { pages.clear(); container.replaceChildren(); },
+    clear() {
+      pages.clear();
+      container.replaceChildren();
+    },
     layout,
     drawBoxes,
     reveal,
     currentPage,
-    zoomBy(f) { zoom = Math.min(6, Math.max(0.25, zoom * f)); layout(); },
-    fit() { zoom = 1; layout(); },
-    rotate() { extraRotation = (extraRotation + 90) % 360; layout(); },
+    zoomBy(f) {
+      zoom = Math.min(6, Math.max(0.25, zoom * f));
+      layout();
+    },
+    fit() {
+      zoom = 1;
+      layout();
+    },
+    rotate() {
+      extraRotation = (extraRotation + 90) % 360;
+      layout();
+    },
   };
 }

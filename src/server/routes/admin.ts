@@ -15,27 +15,52 @@ import type { RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { readJson } from "../validation";
 
-const asObject = (v: unknown): Record<string, unknown> => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const asObject = (v: unknown): Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const body = async (request: Request) => asObject(await readJson(request));
 
 export function adminRoutes(deps: ServerDeps, guard: Guard) {
   const { db, clock } = deps;
   return new Elysia({ name: "admin" })
-    .post("/admin/tenants", async ({ request, set }) => ((set.status = 201), createTenant(db, clock, await body(request))), { parse: "none" })
+    .post(
+      "/admin/tenants",
+      async ({ request, set }) => ((set.status = 201), createTenant(db, clock, await body(request))),
+      { parse: "none" },
+    )
     .get("/admin/tenants", () => ({ items: listTenants(db) }))
-    .post("/admin/clients", async ({ request, set }) => ((set.status = 201), clients.createClient(db, clock, await body(request))), { parse: "none" })
+    .post(
+      "/admin/clients",
+      async ({ request, set }) => ((set.status = 201), clients.createClient(db, clock, await body(request))),
+      { parse: "none" },
+    )
     .get("/admin/clients", ({ query }) => ({ items: clients.listClients(db, query.tenant_id || undefined) }))
     .get("/admin/clients/:client_id", ({ params }) => clients.getClientDetail(db, params.client_id))
-    .patch("/admin/clients/:client_id", async ({ params, request }) => clients.updateClient(db, clock, params.client_id, await body(request)), { parse: "none" })
+    .patch(
+      "/admin/clients/:client_id",
+      async ({ params, request }) => clients.updateClient(db, clock, params.client_id, await body(request)),
+      { parse: "none" },
+    )
     .delete("/admin/clients/:client_id", ({ params }) => clients.deleteClient(db, params.client_id))
-    .post("/admin/clients/:client_id/keys", async ({ params, request, set }) => ((set.status = 201), clients.createKey(db, clock, params.client_id, await body(request))), { parse: "none" })
+    .post(
+      "/admin/clients/:client_id/keys",
+      async ({ params, request, set }) => (
+        (set.status = 201), clients.createKey(db, clock, params.client_id, await body(request))
+      ),
+      { parse: "none" },
+    )
     .get("/admin/clients/:client_id/keys", ({ params }) => ({ items: clients.listKeys(db, params.client_id) }))
-    .delete("/admin/clients/:client_id/keys/:key_id", ({ params }) => clients.revokeKey(db, clock, params.client_id, params.key_id))
-    .post("/admin/users", async ({ request, set }) => {
-      const u = await createUser(db, clock, await body(request));
-      set.status = 201;
-      return u;
-    }, { parse: "none" })
+    .delete("/admin/clients/:client_id/keys/:key_id", ({ params }) =>
+      clients.revokeKey(db, clock, params.client_id, params.key_id),
+    )
+    .post(
+      "/admin/users",
+      async ({ request, set }) => {
+        const u = await createUser(db, clock, await body(request));
+        set.status = 201;
+        return u;
+      },
+      { parse: "none" },
+    )
     .get("/admin/users", ({ query }) => ({ items: listUsers(db, query.tenant_id || undefined) }))
     .post("/admin/reload-configs", () => reloadConfigs(deps, guard))
     .get("/admin/endpoints/health", async ({ set }) => {
@@ -58,7 +83,9 @@ function reloadConfigs(deps: ServerDeps, guard: Guard) {
     reloaded_at: new Date(deps.clock.now()).toISOString(),
     tenants: count("tenants"),
     clients: count("clients"),
-    active_api_keys: (deps.db.query("SELECT COUNT(*) AS n FROM api_keys WHERE revoked_at IS NULL").get() as { n: number }).n,
+    active_api_keys: (
+      deps.db.query("SELECT COUNT(*) AS n FROM api_keys WHERE revoked_at IS NULL").get() as { n: number }
+    ).n,
     users: count("users"),
     projects: count("projects"),
     rate_limits: { per_minute: s.ratePerMinute, per_hour: s.ratePerHour, async_per_hour: s.asyncPerHour },
@@ -66,7 +93,10 @@ function reloadConfigs(deps: ServerDeps, guard: Guard) {
   };
 }
 
-type Check = { name: string; status: "ok" | "error" | "loading" | "idle" | "ready"; detail?: string } & Record<string, unknown>;
+type Check = { name: string; status: "ok" | "error" | "loading" | "idle" | "ready"; detail?: string } & Record<
+  string,
+  unknown
+>;
 
 async function endpointHealth(deps: ServerDeps) {
   const checks: Check[] = [];
@@ -74,13 +104,25 @@ async function endpointHealth(deps: ServerDeps) {
   try {
     deps.db.query("SELECT 1").get();
     checks.push({ name: "database", status: "ok", latency_ms: +(performance.now() - t0).toFixed(3) });
-    checks.push({ name: "queue", status: "ok", depth: queueDepth(deps.db), max_depth: deps.config.maxQueueDepth, running: deps.running(), workers: deps.workers });
+    checks.push({
+      name: "queue",
+      status: "ok",
+      depth: queueDepth(deps.db),
+      max_depth: deps.config.maxQueueDepth,
+      running: deps.running(),
+      workers: deps.workers,
+    });
   } catch (err) {
     checks.push({ name: "database", status: "error", detail: (err as Error).message });
   }
   checks.push(await storageHealth(deps));
   const ocr = deps.ocrStatus();
-  checks.push({ name: "ocr", status: ocr.status, ...(ocr.engine ? { engine: ocr.engine } : {}), ...(ocr.error ? { detail: ocr.error } : {}) });
+  checks.push({
+    name: "ocr",
+    status: ocr.status,
+    ...(ocr.engine ? { engine: ocr.engine } : {}),
+    ...(ocr.error ? { detail: ocr.error } : {}),
+  });
   const status = checks.some((c) => c.status === "error") ? "degraded" : "ok";
   return { status, checked_at: new Date(deps.clock.now()).toISOString(), endpoints: checks };
 }
@@ -118,18 +160,128 @@ const ok = (description: string, status = 200) => ({ [status]: { description, sc
 
 /** OpenAPI entries for the routes above (src/server/openapi.ts lists them). */
 export const ADMIN_ROUTE_DOCS: RouteDoc[] = [
-  { method: "post", path: "/admin/tenants", summary: "Create a tenant", tag: "Admin", body: z.object({ tenant_id: z.string(), name: z.string().optional() }), responses: { ...ok("Created", 201), 400: err("Invalid or duplicate tenant_id"), ...adminErrors } },
-  { method: "get", path: "/admin/tenants", summary: "List tenants", tag: "Admin", responses: { ...ok("Tenants"), ...adminErrors } },
-  { method: "post", path: "/admin/clients", summary: "Create a client", tag: "Admin", body: ClientBody, responses: { ...ok("Client", 201), 400: err("Invalid fields, unknown permission or duplicate client_id"), 404: err("Unknown tenant"), ...adminErrors } },
-  { method: "get", path: "/admin/clients", summary: "List clients", tag: "Admin", query: { tenant_id: { type: "string", description: "Only this tenant's clients" } }, responses: { ...ok("Clients"), ...adminErrors } },
-  { method: "get", path: "/admin/clients/{client_id}", summary: "Read a client and its keys (never the key values)", tag: "Admin", responses: { ...ok("Client"), 404: err("Unknown client"), ...adminErrors } },
-  { method: "patch", path: "/admin/clients/{client_id}", summary: "Update name, permissions or rate-limit overrides (null: default)", tag: "Admin", body: ClientBody.omit({ client_id: true, tenant_id: true }), responses: { ...ok("Client"), 400: err("Invalid fields"), 404: err("Unknown client"), ...adminErrors } },
-  { method: "delete", path: "/admin/clients/{client_id}", summary: "Delete a client and its keys", tag: "Admin", responses: { ...ok("Deleted"), 404: err("Unknown client"), ...adminErrors } },
-  { method: "post", path: "/admin/clients/{client_id}/keys", summary: "Generate an API key (the value is returned once only)", tag: "Admin", body: z.object({ description: z.string().optional() }), responses: { ...ok("Generated key: api_key, key_id, key_suffix, client_id, client_name, description", 201), 404: err("Unknown client"), ...adminErrors } },
-  { method: "get", path: "/admin/clients/{client_id}/keys", summary: "List a client's keys (ids and suffixes only)", tag: "Admin", responses: { ...ok("Keys"), 404: err("Unknown client"), ...adminErrors } },
-  { method: "delete", path: "/admin/clients/{client_id}/keys/{key_id}", summary: "Revoke a key (effective on the next request)", tag: "Admin", responses: { ...ok("Revoked"), 404: err("Unknown client or key"), ...adminErrors } },
-  { method: "post", path: "/admin/users", summary: "Create a user who signs in with a password", tag: "Admin", body: z.object({ tenant_id: z.string().optional(), username: z.string(), password: z.string(), permissions: z.array(z.string()).optional() }), responses: { ...ok("User", 201), 400: err("Invalid fields or duplicate user"), 404: err("Unknown tenant"), ...adminErrors } },
-  { method: "get", path: "/admin/users", summary: "List users", tag: "Admin", query: { tenant_id: { type: "string", description: "Only this tenant's users" } }, responses: { ...ok("Users"), ...adminErrors } },
-  { method: "post", path: "/admin/reload-configs", summary: "Flush rate-limit counters and report the configuration in effect", tag: "Admin", responses: { ...ok("Reloaded"), ...adminErrors } },
-  { method: "get", path: "/admin/endpoints/health", summary: "Health of the database, queue, export storage and OCR engine", tag: "Admin", responses: { ...ok("Healthy"), 503: { description: "Degraded", schema: Obj }, ...adminErrors } },
+  {
+    method: "post",
+    path: "/admin/tenants",
+    summary: "Create a tenant",
+    tag: "Admin",
+    body: z.object({ tenant_id: z.string(), name: z.string().optional() }),
+    responses: { ...ok("Created", 201), 400: err("Invalid or duplicate tenant_id"), ...adminErrors },
+  },
+  {
+    method: "get",
+    path: "/admin/tenants",
+    summary: "List tenants",
+    tag: "Admin",
+    responses: { ...ok("Tenants"), ...adminErrors },
+  },
+  {
+    method: "post",
+    path: "/admin/clients",
+    summary: "Create a client",
+    tag: "Admin",
+    body: ClientBody,
+    responses: {
+      ...ok("Client", 201),
+      400: err("Invalid fields, unknown permission or duplicate client_id"),
+      404: err("Unknown tenant"),
+      ...adminErrors,
+    },
+  },
+  {
+    method: "get",
+    path: "/admin/clients",
+    summary: "List clients",
+    tag: "Admin",
+    query: { tenant_id: { type: "string", description: "Only this tenant's clients" } },
+    responses: { ...ok("Clients"), ...adminErrors },
+  },
+  {
+    method: "get",
+    path: "/admin/clients/{client_id}",
+    summary: "Read a client and its keys (never the key values)",
+    tag: "Admin",
+    responses: { ...ok("Client"), 404: err("Unknown client"), ...adminErrors },
+  },
+  {
+    method: "patch",
+    path: "/admin/clients/{client_id}",
+    summary: "Update name, permissions or rate-limit overrides (null: default)",
+    tag: "Admin",
+    body: ClientBody.omit({ client_id: true, tenant_id: true }),
+    responses: { ...ok("Client"), 400: err("Invalid fields"), 404: err("Unknown client"), ...adminErrors },
+  },
+  {
+    method: "delete",
+    path: "/admin/clients/{client_id}",
+    summary: "Delete a client and its keys",
+    tag: "Admin",
+    responses: { ...ok("Deleted"), 404: err("Unknown client"), ...adminErrors },
+  },
+  {
+    method: "post",
+    path: "/admin/clients/{client_id}/keys",
+    summary: "Generate an API key (the value is returned once only)",
+    tag: "Admin",
+    body: z.object({ description: z.string().optional() }),
+    responses: {
+      ...ok("Generated key: api_key, key_id, key_suffix, client_id, client_name, description", 201),
+      404: err("Unknown client"),
+      ...adminErrors,
+    },
+  },
+  {
+    method: "get",
+    path: "/admin/clients/{client_id}/keys",
+    summary: "List a client's keys (ids and suffixes only)",
+    tag: "Admin",
+    responses: { ...ok("Keys"), 404: err("Unknown client"), ...adminErrors },
+  },
+  {
+    method: "delete",
+    path: "/admin/clients/{client_id}/keys/{key_id}",
+    summary: "Revoke a key (effective on the next request)",
+    tag: "Admin",
+    responses: { ...ok("Revoked"), 404: err("Unknown client or key"), ...adminErrors },
+  },
+  {
+    method: "post",
+    path: "/admin/users",
+    summary: "Create a user who signs in with a password",
+    tag: "Admin",
+    body: z.object({
+      tenant_id: z.string().optional(),
+      username: z.string(),
+      password: z.string(),
+      permissions: z.array(z.string()).optional(),
+    }),
+    responses: {
+      ...ok("User", 201),
+      400: err("Invalid fields or duplicate user"),
+      404: err("Unknown tenant"),
+      ...adminErrors,
+    },
+  },
+  {
+    method: "get",
+    path: "/admin/users",
+    summary: "List users",
+    tag: "Admin",
+    query: { tenant_id: { type: "string", description: "Only this tenant's users" } },
+    responses: { ...ok("Users"), ...adminErrors },
+  },
+  {
+    method: "post",
+    path: "/admin/reload-configs",
+    summary: "Flush rate-limit counters and report the configuration in effect",
+    tag: "Admin",
+    responses: { ...ok("Reloaded"), ...adminErrors },
+  },
+  {
+    method: "get",
+    path: "/admin/endpoints/health",
+    summary: "Health of the database, queue, export storage and OCR engine",
+    tag: "Admin",
+    responses: { ...ok("Healthy"), 503: { description: "Degraded", schema: Obj }, ...adminErrors },
+  },
 ];

@@ -40,7 +40,8 @@ export function authRoutes(deps: ServerDeps, guard: Guard) {
     )
     .post("/auth/logout", ({ request }) => {
       const p = principalOf(request);
-      if (p.kind !== "session" || !p.sessionId) throw new DocprocError("invalid_input", "Logout ends a session: send its token in X-Session-Token");
+      if (p.kind !== "session" || !p.sessionId)
+        throw new DocprocError("invalid_input", "Logout ends a session: send its token in X-Session-Token");
       return { session_id: p.sessionId, ended: logout(deps.db, deps.clock, p.sessionId) };
     })
     .get("/auth/me", ({ request }) => describePrincipal(principalOf(request)));
@@ -52,9 +53,35 @@ const Obj = z.record(z.string(), z.unknown());
 /** OpenAPI entries for the routes above (src/server/openapi.ts lists them). */
 export const AUTH_ROUTE_DOCS: RouteDoc[] = [
   {
-    method: "post", path: "/auth/login", summary: "Sign in; returns session_token (send it in X-Session-Token), expires_at and the user", tag: "Auth", public: true, body: LoginBody,
-    responses: { 200: { description: "Session", schema: Obj }, 400: err("Invalid body"), 401: err("Invalid user name or password"), 429: err("Too many sign-in attempts") },
+    method: "post",
+    path: "/auth/login",
+    summary: "Sign in; returns session_token (send it in X-Session-Token), expires_at and the user",
+    tag: "Auth",
+    public: true,
+    body: LoginBody,
+    responses: {
+      200: { description: "Session", schema: Obj },
+      400: err("Invalid body"),
+      401: err("Invalid user name or password"),
+      429: err("Too many sign-in attempts"),
+    },
   },
-  { method: "post", path: "/auth/logout", summary: "End the session of X-Session-Token", tag: "Auth", responses: { 200: { description: "Ended", schema: Obj }, 400: err("Not a session"), 401: err("Missing or invalid credentials") } },
-  { method: "get", path: "/auth/me", summary: "Who the credentials belong to: kind, tenant, permissions, rate limits", tag: "Auth", responses: { 200: { description: "Principal", schema: Obj }, 401: err("Missing or invalid credentials") } },
+  {
+    method: "post",
+    path: "/auth/logout",
+    summary: "End the session of X-Session-Token",
+    tag: "Auth",
+    responses: {
+      200: { description: "Ended", schema: Obj },
+      400: err("Not a session"),
+      401: err("Missing or invalid credentials"),
+    },
+  },
+  {
+    method: "get",
+    path: "/auth/me",
+    summary: "Who the credentials belong to: kind, tenant, permissions, rate limits",
+    tag: "Auth",
+    responses: { 200: { description: "Principal", schema: Obj }, 401: err("Missing or invalid credentials") },
+  },
 ];

@@ -14,7 +14,15 @@ import { sha256Hex } from "../../auth/keys";
 import { submitCapture, type SubmitContext } from "../../capture/submit";
 import { qrSvg } from "../../capture/qr";
 import { DEFAULT_CAPTURE_SETTINGS, type CaptureSettings } from "../../capture/settings";
-import { currentToken, describeCaptureToken, mintCaptureToken, openCaptureSession, stateError, type CaptureContext, type Minter } from "../../capture/tokens";
+import {
+  currentToken,
+  describeCaptureToken,
+  mintCaptureToken,
+  openCaptureSession,
+  stateError,
+  type CaptureContext,
+  type Minter,
+} from "../../capture/tokens";
 import { DocprocError } from "../../core/errors";
 import { listUsers } from "../../storage/users";
 import { principalOf } from "../auth";
@@ -35,8 +43,18 @@ import { closeIfBodyPending } from "../unread-body";
 export const CaptureTokenBody = z.object({
   dataset_id: z.enum(["production", "playground"]).default("production"),
   reviewer_id: z.string().min(1).max(200).nullable().optional(),
-  page_limit: z.number().int().min(1).nullable().optional().meta({ description: "Maximum pages processed; also the capture's max_pages" }),
-  ttl_seconds: z.number().int().optional().meta({ description: "Active window from the first scan; default 900, maximum 3600" }),
+  page_limit: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .optional()
+    .meta({ description: "Maximum pages processed; also the capture's max_pages" }),
+  ttl_seconds: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: "Active window from the first scan; default 900, maximum 3600" }),
   label: z.string().max(500).nullable().optional(),
 });
 
@@ -62,7 +80,8 @@ function captureError(err: unknown): Response {
     const state = err.details?.capture_state as string | undefined;
     if (state === "consumed" || state === "expired") return jsonResponse({ detail: err.message, state }, 410);
     if (state) return jsonResponse({ detail: err.message, state }, 409);
-    if (err.code === "not_found" && err.message.startsWith("Unknown capture code")) return jsonResponse({ detail: err.message, state: "unknown" }, 404);
+    if (err.code === "not_found" && err.message.startsWith("Unknown capture code"))
+      return jsonResponse({ detail: err.message, state: "unknown" }, 404);
   }
   if (err instanceof DocprocError && err.code === "rate_limited" && typeof err.details?.retry_after === "number") {
     return jsonResponse({ detail: err.message }, 429, { "retry-after": String(err.details.retry_after) });
@@ -82,13 +101,20 @@ function minterOf(request: Request, adminKeyHash: string): Minter {
   const p = principalOf(request);
   if (p.kind === "api_key" && p.keyId) return { kind: "api_key", keyId: p.keyId, clientId: p.clientId ?? null };
   if (p.kind === "admin") return { kind: "admin", adminKeyHash };
-  throw new DocprocError("forbidden", "Capture tokens are requested with an API key (X-API-Key): the capture acts for the key that minted it");
+  throw new DocprocError(
+    "forbidden",
+    "Capture tokens are requested with an API key (X-API-Key): the capture acts for the key that minted it",
+  );
 }
 
 function checkReviewer(deps: ServerDeps, tenantId: string, reviewer: string | null | undefined): void {
   if (!reviewer) return;
   const found = listUsers(deps.db, tenantId).find((u) => u.user_id === reviewer || u.username === reviewer);
-  if (!found || found.disabled_at) throw new DocprocError("invalid_input", `reviewer_id: no active user ${JSON.stringify(reviewer)} in tenant ${tenantId}`);
+  if (!found || found.disabled_at)
+    throw new DocprocError(
+      "invalid_input",
+      `reviewer_id: no active user ${JSON.stringify(reviewer)} in tenant ${tenantId}`,
+    );
 }
 
 function assertUsable(ctx: CaptureContext, token: string): void {
@@ -98,7 +124,10 @@ function assertUsable(ctx: CaptureContext, token: string): void {
 
 function requireMultipart(request: Request): void {
   if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
-    throw new DocprocError("invalid_input", "Submit pages as multipart/form-data: a `token` field and one or more `files`");
+    throw new DocprocError(
+      "invalid_input",
+      "Submit pages as multipart/form-data: a `token` field and one or more `files`",
+    );
   }
 }
 
@@ -110,7 +139,11 @@ function requireMultipart(request: Request): void {
  * so it is capped (`maxCaptureFilesFirstBytes`, counted while it streams, chunked or not) and the public uploads
  * read at once stay capped too: what a visitor without a token can make the server hold stays bounded.
  */
-async function checkTokenFirst(ctx: CaptureContext, request: Request, filesFirstCap: number): Promise<{ request: Request; early: string | null; filesFirst: boolean }> {
+async function checkTokenFirst(
+  ctx: CaptureContext,
+  request: Request,
+  filesFirstCap: number,
+): Promise<{ request: Request; early: string | null; filesFirst: boolean }> {
   const header = request.headers.get("x-capture-token")?.trim();
   if (header) {
     assertUsable(ctx, header);
@@ -122,14 +155,20 @@ async function checkTokenFirst(ctx: CaptureContext, request: Request, filesFirst
     const token = head.value?.trim();
     if (!token) {
       await head.replay.body?.cancel().catch(() => undefined);
-      throw new DocprocError("invalid_input", "token: empty; send it in the X-Capture-Token header or as the first multipart field `token`");
+      throw new DocprocError(
+        "invalid_input",
+        "token: empty; send it in the X-Capture-Token header or as the first multipart field `token`",
+      );
     }
     assertUsable(ctx, token);
     return { request: head.replay, early: token, filesFirst: false };
   }
   if (head.name === null) {
     await head.replay.body?.cancel().catch(() => undefined);
-    throw new DocprocError("invalid_input", "token: missing; send it in the X-Capture-Token header or as the first multipart field `token`");
+    throw new DocprocError(
+      "invalid_input",
+      "token: missing; send it in the X-Capture-Token header or as the first multipart field `token`",
+    );
   }
   return { request: cappedRequest(head.replay, filesFirstCap), early: null, filesFirst: true };
 }
@@ -145,11 +184,21 @@ function cappedRequest(request: Request, max: number): Request {
       seen += value.byteLength;
       if (seen <= max) return controller.enqueue(value);
       await reader.cancel().catch(() => undefined);
-      controller.error(new DocprocError("too_large", `A capture submit with the token after the files is limited to ${max} bytes; send the token first (or in X-Capture-Token) for larger uploads`));
+      controller.error(
+        new DocprocError(
+          "too_large",
+          `A capture submit with the token after the files is limited to ${max} bytes; send the token first (or in X-Capture-Token) for larger uploads`,
+        ),
+      );
     },
     cancel: (reason) => reader.cancel(reason),
   });
-  return new Request(request.url, { method: request.method, headers: request.headers, body, duplex: "half" } as RequestInit);
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body,
+    duplex: "half",
+  } as RequestInit);
 }
 
 /** When the files-first form stops being accepted (HTTP-date, RFC 8594), and when it was deprecated (RFC 9745). */
@@ -174,7 +223,9 @@ async function readCaptureForm(request: Request) {
   }
   const token = form.get("token");
   const files = form.getAll("files").filter((v): v is File => typeof v !== "string");
-  const data = await Promise.all(files.map(async (f, i) => ({ filename: safeName(f.name, i), data: new Uint8Array(await f.arrayBuffer()) })));
+  const data = await Promise.all(
+    files.map(async (f, i) => ({ filename: safeName(f.name, i), data: new Uint8Array(await f.arrayBuffer()) })),
+  );
   return { token: typeof token === "string" ? token.trim() : "", files: data };
 }
 
@@ -185,7 +236,16 @@ export function captureRoutes(deps: ServerDeps, settings: CaptureSettings = deps
     const guard = guardOf(deps.db);
     if (!guard) throw new DocprocError("internal", "capture: no access guard for this database");
     const { maxQueueDepth, maxFileBytes, maxFilesPerUpload } = deps.config;
-    return { ...ctx, blobs: deps.blobs, guard, adminKeyHash, maxQueueDepth, maxFileBytes, maxFiles: maxFilesPerUpload, wake: deps.wake };
+    return {
+      ...ctx,
+      blobs: deps.blobs,
+      guard,
+      adminKeyHash,
+      maxQueueDepth,
+      maxFileBytes,
+      maxFiles: maxFilesPerUpload,
+      wake: deps.wake,
+    };
   };
   const base = "/tenants/:tenant_id/projects/:project_id/capture-tokens";
   // Public uploads held in memory at once, whatever their tokens: a bound on what visitors without a key can cost.
@@ -197,7 +257,13 @@ export function captureRoutes(deps: ServerDeps, settings: CaptureSettings = deps
         const body = parseInput(CaptureTokenBody, await readJson(request));
         requireProject(deps.db, params.tenant_id, params.project_id);
         checkReviewer(deps, params.tenant_id, body.reviewer_id);
-        const minted = mintCaptureToken(ctx, minterOf(request, adminKeyHash), params.tenant_id, params.project_id, body);
+        const minted = mintCaptureToken(
+          ctx,
+          minterOf(request, adminKeyHash),
+          params.tenant_id,
+          params.project_id,
+          body,
+        );
         // DOCPROC_PUBLIC_URL wins; else how the client reached us (behind a trusted proxy: its scheme, host, prefix).
         const origin = settings.publicUrl ?? publicUrlOf(request, "");
         const capture_url = `${origin}/capture#${minted.token}`;
@@ -207,26 +273,44 @@ export function captureRoutes(deps: ServerDeps, settings: CaptureSettings = deps
       },
       { parse: "none" },
     )
-    .get(`${base}/:transaction_id`, ({ params }) => describeCaptureToken(ctx, params.tenant_id, params.project_id, params.transaction_id))
+    .get(`${base}/:transaction_id`, ({ params }) =>
+      describeCaptureToken(ctx, params.tenant_id, params.project_id, params.transaction_id),
+    )
     .get("/capture", () => capturePageResponse())
-    .post("/capture/session", async ({ request }) => guarded(async () => openCaptureSession(ctx, parseInput(TokenBody, await readJson(request)).token)), { parse: "none" })
+    .post(
+      "/capture/session",
+      async ({ request }) =>
+        guarded(async () => openCaptureSession(ctx, parseInput(TokenBody, await readJson(request)).token)),
+      { parse: "none" },
+    )
     .post(
       "/capture/submit",
       async ({ request }) => {
         let filesFirst = false;
         const response = await guarded(() =>
           uploads.run(async () => {
-            const first = await checkTokenFirst(ctx, request, Math.min(deps.config.maxBodyBytes, deps.config.maxCaptureFilesFirstBytes ?? DEFAULT_FILES_FIRST_BYTES));
+            const first = await checkTokenFirst(
+              ctx,
+              request,
+              Math.min(deps.config.maxBodyBytes, deps.config.maxCaptureFilesFirstBytes ?? DEFAULT_FILES_FIRST_BYTES),
+            );
             filesFirst = first.filesFirst;
             const { token, files } = await readCaptureForm(first.request);
             if (!token) throw new DocprocError("invalid_input", "token: missing (multipart field `token`)");
-            if (first.early && first.early !== token) throw new DocprocError("invalid_input", "token: the X-Capture-Token header and the form field differ");
+            if (first.early && first.early !== token)
+              throw new DocprocError("invalid_input", "token: the X-Capture-Token header and the form field differ");
             return submitCapture(submitContext(), token, files);
           }),
         );
         if (filesFirst) {
           deps.telemetry?.log.warn(
-            { event: "deprecated_request", route: "/capture/submit", form: "token after files", status: response.status, sunset: FILES_FIRST_SUNSET },
+            {
+              event: "deprecated_request",
+              route: "/capture/submit",
+              form: "token after files",
+              status: response.status,
+              sunset: FILES_FIRST_SUNSET,
+            },
             `capture submit with the token after the files (deprecated, accepted until ${FILES_FIRST_SUNSET}): send it first or in X-Capture-Token`,
           );
           markDeprecated(response);
@@ -238,21 +322,79 @@ export function captureRoutes(deps: ServerDeps, settings: CaptureSettings = deps
 }
 
 const err = (description: string) => ({ description, schema: ErrorSchema });
-const stateErr = (description: string) => ({ description, schema: z.object({ detail: z.string(), state: z.string() }) });
+const stateErr = (description: string) => ({
+  description,
+  schema: z.object({ detail: z.string(), state: z.string() }),
+});
 
 export const CAPTURE_ROUTE_DOCS: RouteDoc[] = [
   {
-    method: "post", path: "/tenants/{tenant_id}/projects/{project_id}/capture-tokens", summary: "Request a capture token (QR code for phone capture)", tag: "Capture", body: CaptureTokenBody,
-    responses: { 201: { description: "Capture token", schema: CaptureTokenResponse }, 400: err("Invalid fields (ttl_seconds above 3600, unknown reviewer)"), 401: err("Missing or invalid credentials"), 403: err("Missing transaction.create, or not an API key"), 404: err("Unknown tenant or project"), 429: err("Task submission limit") },
+    method: "post",
+    path: "/tenants/{tenant_id}/projects/{project_id}/capture-tokens",
+    summary: "Request a capture token (QR code for phone capture)",
+    tag: "Capture",
+    body: CaptureTokenBody,
+    responses: {
+      201: { description: "Capture token", schema: CaptureTokenResponse },
+      400: err("Invalid fields (ttl_seconds above 3600, unknown reviewer)"),
+      401: err("Missing or invalid credentials"),
+      403: err("Missing transaction.create, or not an API key"),
+      404: err("Unknown tenant or project"),
+      429: err("Task submission limit"),
+    },
   },
-  { method: "get", path: "/tenants/{tenant_id}/projects/{project_id}/capture-tokens/{transaction_id}", summary: "State of a capture token: issued, active, consumed or expired (extension)", tag: "Capture", responses: { 200: { description: "Token state (never the token)" }, 401: err("Missing or invalid credentials"), 404: err("Unknown capture token") } },
-  { method: "get", path: "/capture", summary: "The phone capture page (HTML; the token is in the URL fragment)", tag: "Capture", public: true, responses: { 200: { description: "HTML", content: "text/html" } } },
   {
-    method: "post", path: "/capture/session", summary: "Report a scan: issued → active (body: token)", tag: "Capture", public: true, body: TokenBody,
-    responses: { 200: { description: "Active session: transaction_id, max_pages, expires_at, seconds_left, expires_in_ms" }, 404: stateErr("Unknown capture code"), 410: stateErr("Code already used or expired") },
+    method: "get",
+    path: "/tenants/{tenant_id}/projects/{project_id}/capture-tokens/{transaction_id}",
+    summary: "State of a capture token: issued, active, consumed or expired (extension)",
+    tag: "Capture",
+    responses: {
+      200: { description: "Token state (never the token)" },
+      401: err("Missing or invalid credentials"),
+      404: err("Unknown capture token"),
+    },
   },
   {
-    method: "post", path: "/capture/submit", summary: "Submit the captured pages as multipart/form-data (`token`, repeated `files`; optional X-Capture-Token header); starts processing", tag: "Capture", public: true,
-    responses: { 200: { description: "transaction_id, status (processing), file_count, page_count" }, 400: err("No files or no token (the token goes in X-Capture-Token or the first multipart field; after the files it is deprecated, with Deprecation and Sunset headers)"), 403: err("The minting key was revoked"), 404: stateErr("Unknown capture code"), 409: stateErr("Code not opened yet"), 410: stateErr("Code already used or expired"), 413: err("More pages than max_pages, or files too large"), 415: err("Not a PDF or an image"), 422: err("Unreadable or password-protected file"), 429: err("Task submission limit of the minting key, or too many capture uploads at once (Retry-After)") },
+    method: "get",
+    path: "/capture",
+    summary: "The phone capture page (HTML; the token is in the URL fragment)",
+    tag: "Capture",
+    public: true,
+    responses: { 200: { description: "HTML", content: "text/html" } },
+  },
+  {
+    method: "post",
+    path: "/capture/session",
+    summary: "Report a scan: issued → active (body: token)",
+    tag: "Capture",
+    public: true,
+    body: TokenBody,
+    responses: {
+      200: { description: "Active session: transaction_id, max_pages, expires_at, seconds_left, expires_in_ms" },
+      404: stateErr("Unknown capture code"),
+      410: stateErr("Code already used or expired"),
+    },
+  },
+  {
+    method: "post",
+    path: "/capture/submit",
+    summary:
+      "Submit the captured pages as multipart/form-data (`token`, repeated `files`; optional X-Capture-Token header); starts processing",
+    tag: "Capture",
+    public: true,
+    responses: {
+      200: { description: "transaction_id, status (processing), file_count, page_count" },
+      400: err(
+        "No files or no token (the token goes in X-Capture-Token or the first multipart field; after the files it is deprecated, with Deprecation and Sunset headers)",
+      ),
+      403: err("The minting key was revoked"),
+      404: stateErr("Unknown capture code"),
+      409: stateErr("Code not opened yet"),
+      410: stateErr("Code already used or expired"),
+      413: err("More pages than max_pages, or files too large"),
+      415: err("Not a PDF or an image"),
+      422: err("Unreadable or password-protected file"),
+      429: err("Task submission limit of the minting key, or too many capture uploads at once (Retry-After)"),
+    },
   },
 ];

@@ -25,7 +25,10 @@ export function deliveryRoutes(deps: ServerDeps) {
         const t = requireTransaction(deps, params.transaction_id);
         const original = getDelivery(deps.db, params.delivery_id);
         if (!original || original.transaction_id !== t.transaction_id) {
-          throw new DocprocError("not_found", `Delivery ${params.delivery_id} not found for transaction ${t.transaction_id}`);
+          throw new DocprocError(
+            "not_found",
+            `Delivery ${params.delivery_id} not found for transaction ${t.transaction_id}`,
+          );
         }
         const created = redeliver(deps.db, deps.clock, original.delivery_id);
         deps.wake();
@@ -73,7 +76,10 @@ const DeliverySchema = z.object({
 
 const DeliveryListSchema = z.object({ transaction_id: z.string(), deliveries: z.array(DeliverySchema) });
 
-const common = { 401: { description: "Missing or invalid X-API-Key", schema: ErrorSchema }, 403: { description: "Missing permission", schema: ErrorSchema } };
+const common = {
+  401: { description: "Missing or invalid X-API-Key", schema: ErrorSchema },
+  403: { description: "Missing permission", schema: ErrorSchema },
+};
 
 export const DELIVERY_ROUTE_DOCS: RouteDoc[] = [
   {
@@ -81,12 +87,17 @@ export const DELIVERY_ROUTE_DOCS: RouteDoc[] = [
     path: "/transactions/{transaction_id}/deliveries",
     summary: "Webhook delivery log: every delivery of the transaction with its attempts (extension)",
     tag: "Webhooks",
-    responses: { 200: { description: "Deliveries, oldest first", schema: DeliveryListSchema }, ...common, 404: { description: "Unknown transaction", schema: ErrorSchema } },
+    responses: {
+      200: { description: "Deliveries, oldest first", schema: DeliveryListSchema },
+      ...common,
+      404: { description: "Unknown transaction", schema: ErrorSchema },
+    },
   },
   {
     method: "post",
     path: "/transactions/{transaction_id}/deliveries/{delivery_id}/redeliver",
-    summary: "Send a finished delivery again as a new delivery (new webhook-id, same body); never changes the transaction (extension)",
+    summary:
+      "Send a finished delivery again as a new delivery (new webhook-id, same body); never changes the transaction (extension)",
     tag: "Webhooks",
     responses: {
       202: { description: "The new delivery, queued", schema: DeliverySchema },

@@ -19,9 +19,15 @@ export function docsRoutes() {
   return new Elysia({ name: "docs" })
     .get("/api-docs", ({ request }) => {
       const { prefix } = publicBaseOf(request);
-      return new Response(prefix ? EXPLORER_HTML.replaceAll("{{P}}", prefix) : explorer, headers("text/html; charset=utf-8"));
+      return new Response(
+        prefix ? EXPLORER_HTML.replaceAll("{{P}}", prefix) : explorer,
+        headers("text/html; charset=utf-8"),
+      );
     })
-    .get("/api-docs/openapi.json", ({ request }) => new Response(specFor(publicBaseOf(request).prefix), headers("application/json")))
+    .get(
+      "/api-docs/openapi.json",
+      ({ request }) => new Response(specFor(publicBaseOf(request).prefix), headers("application/json")),
+    )
     .get("/api-docs/explorer.js", () => new Response(EXPLORER_JS, headers("text/javascript; charset=utf-8")))
     .get("/docs", () => new Response(reference, headers("text/html; charset=utf-8")));
 }

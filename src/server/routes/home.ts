@@ -9,7 +9,11 @@ import pkg from "../../../package.json" with { type: "json" };
 import { inboxPageResponse } from "../inbox-page/index";
 
 const LINKS: Array<{ href: string; title: string; text: string }> = [
-  { href: "api-docs", title: "API explorer", text: "every operation with its request and response schemas and examples; try them with your key" },
+  {
+    href: "api-docs",
+    title: "API explorer",
+    text: "every operation with its request and response schemas and examples; try them with your key",
+  },
   { href: "docs", title: "API reference", text: "the REST API: transactions, status, results, webhooks, keys" },
   { href: "review", title: "Review", text: "documents awaiting human review (sign in with a user account)" },
   { href: "health", title: "Health", text: "database, queue and OCR readiness as JSON" },
@@ -20,7 +24,11 @@ export function homeRoutes() {
   return new Elysia({ name: "home" }).get("/", ({ request }) => {
     const accept = request.headers.get("accept") ?? "";
     if (accept.includes("application/json") && !accept.includes("text/html")) {
-      return Response.json({ name: "docproc", version: pkg.version, links: Object.fromEntries(LINKS.map((l) => [l.href, l.title])) });
+      return Response.json({
+        name: "docproc",
+        version: pkg.version,
+        links: Object.fromEntries(LINKS.map((l) => [l.href, l.title])),
+      });
     }
     return inboxPageResponse();
   });

@@ -26,7 +26,10 @@ import { producedOf } from "../../eval/run";
 import { scoreOutcomes, type FileOutcome } from "../../eval/score";
 import { renderHtml } from "../../eval/report-html";
 
-const CreateDatasetBody = z.object({ name: z.string().trim().min(1).max(200), description: z.string().max(5000).default("") });
+const CreateDatasetBody = z.object({
+  name: z.string().trim().min(1).max(200),
+  description: z.string().max(5000).default(""),
+});
 
 export function learningRoutes(deps: ServerDeps) {
   return new Elysia({ name: "learning" })
@@ -35,8 +38,19 @@ export function learningRoutes(deps: ServerDeps) {
       async ({ params, request, set }) => {
         const body = parseInput(CreateDatasetBody, await readJson(request));
         const p = requireProject(deps.db, params.tenant_id, params.project_id);
-        const d = createDataset(deps.db, { dataset_id: crypto.randomUUID(), tenant_id: p.tenant_id, project_id: p.project_id, name: body.name, description: body.description, created_at: isoAt(deps.clock) });
-        if (!d) throw new DocprocError("conflict", `Project ${p.project_id} already has a dataset named ${JSON.stringify(body.name)}`);
+        const d = createDataset(deps.db, {
+          dataset_id: crypto.randomUUID(),
+          tenant_id: p.tenant_id,
+          project_id: p.project_id,
+          name: body.name,
+          description: body.description,
+          created_at: isoAt(deps.clock),
+        });
+        if (!d)
+          throw new DocprocError(
+            "conflict",
+            `Project ${p.project_id} already has a dataset named ${JSON.stringify(body.name)}`,
+          );
         set.status = 201;
         return { ...d, kind: "evaluation" };
       },
@@ -44,7 +58,13 @@ export function learningRoutes(deps: ServerDeps) {
     )
     .get("/tenants/:tenant_id/projects/:project_id/datasets", ({ params }) => {
       const p = requireProject(deps.db, params.tenant_id, params.project_id);
-      return { items: listDatasets(deps.db, p.project_id).map((d) => ({ ...d, kind: "evaluation", transactions: countByStatus(deps.db, p.project_id, d.dataset_id) })) };
+      return {
+        items: listDatasets(deps.db, p.project_id).map((d) => ({
+          ...d,
+          kind: "evaluation",
+          transactions: countByStatus(deps.db, p.project_id, d.dataset_id),
+        })),
+      };
     })
     .get("/tenants/:tenant_id/projects/:project_id/datasets/:dataset_id/evaluation", ({ params, query, set }) => {
       const p = requireProject(deps.db, params.tenant_id, params.project_id);
@@ -52,7 +72,9 @@ export function learningRoutes(deps: ServerDeps) {
       if (!d) throw new DocprocError("not_found", `Dataset ${params.dataset_id} not found in project ${p.project_id}`);
       const settings = parseProjectSettings(p.settings);
       const rows = deps.db
-        .query<{ transaction_id: string; metadata: string }, [string, string]>("SELECT transaction_id, metadata FROM transactions WHERE project_id = ? AND dataset_id = ? AND status = 'completed' ORDER BY created_at, transaction_id")
+        .query<{ transaction_id: string; metadata: string }, [string, string]>(
+          "SELECT transaction_id, metadata FROM transactions WHERE project_id = ? AND dataset_id = ? AND status = 'completed' ORDER BY created_at, transaction_id",
+        )
         .all(p.project_id, d.dataset_id);
       const outcomes: FileOutcome[] = [];
       let without = 0;
@@ -66,10 +88,20 @@ export function learningRoutes(deps: ServerDeps) {
         try {
           outcomes.push({ file: r.transaction_id, expected: parseExpected(expected), produced });
         } catch (err) {
-          outcomes.push({ file: r.transaction_id, expected: [], produced, error: `metadata.expected: ${(err as Error).message}` });
+          outcomes.push({
+            file: r.transaction_id,
+            expected: [],
+            produced,
+            error: `metadata.expected: ${(err as Error).message}`,
+          });
         }
       }
-      const report = { dataset_id: d.dataset_id, name: d.name, transactions_without_expected: without, ...scoreOutcomes(outcomes, settings.review_thresholds.field) };
+      const report = {
+        dataset_id: d.dataset_id,
+        name: d.name,
+        transactions_without_expected: without,
+        ...scoreOutcomes(outcomes, settings.review_thresholds.field),
+      };
       if (query.format === "html") {
         set.headers["content-type"] = "text/html; charset=utf-8";
         return renderHtml(report, `docproc evaluation · ${d.name}`, new Date(deps.clock.now()));
@@ -88,7 +120,9 @@ export function learningRoutes(deps: ServerDeps) {
     })
     .delete("/tenants/:tenant_id/projects/:project_id/memories/:memory_id", ({ params, set }) => {
       const p = requireProject(deps.db, params.tenant_id, params.project_id);
-      const gone = deps.db.transaction(() => forgetMemory(deps.db, p.project_id, params.memory_id, isoAt(deps.clock))).immediate();
+      const gone = deps.db
+        .transaction(() => forgetMemory(deps.db, p.project_id, params.memory_id, isoAt(deps.clock)))
+        .immediate();
       if (!gone) throw new DocprocError("not_found", `Memory ${params.memory_id} not found in project ${p.project_id}`);
       set.status = 204;
       return "";
@@ -100,10 +134,66 @@ const P = "/tenants/{tenant_id}/projects/{project_id}";
 const json = (description: string) => ({ description, schema: z.record(z.string(), z.unknown()) });
 
 export const LEARNING_ROUTE_DOCS: RouteDoc[] = [
-  { method: "post", path: `${P}/datasets`, summary: "Create an evaluation dataset with a name; answers its UUID for dataset_id (extension, docs/datasets.md)", tag: "Datasets", body: CreateDatasetBody, responses: { 201: json("The dataset: dataset_id, name, description, project_id, created_at"), 400: err("Invalid body, or the name is taken"), 401: err("Missing or invalid credentials"), 404: err("Unknown project") } },
-  { method: "get", path: `${P}/datasets`, summary: "Evaluation datasets of the project with their transactions by status (extension)", tag: "Datasets", responses: { 200: json("items"), 401: err("Missing or invalid credentials"), 404: err("Unknown project") } },
-  { method: "get", path: `${P}/datasets/{dataset_id}/evaluation`, summary: "docproc eval over the dataset: completed transactions with metadata.expected scored (per-field accuracy, confusion matrix, split F1, calibration); ?format=html for the report with charts (extension, docs/eval.md)", tag: "Datasets", query: { format: { type: "string", description: "html for the HTML report" } }, responses: { 200: json("The evaluation report"), 401: err("Missing or invalid credentials"), 404: err("Unknown project or dataset") } },
-  { method: "get", path: `${P}/memories`, summary: "What the project learned from confirmed documents: one summary per memory (extension, docs/memory.md)", tag: "Memory", responses: { 200: json("items"), 401: err("Missing or invalid credentials"), 404: err("Unknown project") } },
-  { method: "get", path: `${P}/memories/{memory_id}`, summary: "One memory: issuer identity and, per field, label, position, shape (extension)", tag: "Memory", responses: { 200: json("The memory"), 401: err("Missing or invalid credentials"), 404: err("Unknown project or memory") } },
-  { method: "delete", path: `${P}/memories/{memory_id}`, summary: "Forget a memory (extension)", tag: "Memory", responses: { 204: { description: "Forgotten" }, 401: err("Missing or invalid credentials"), 404: err("Unknown project or memory") } },
+  {
+    method: "post",
+    path: `${P}/datasets`,
+    summary: "Create an evaluation dataset with a name; answers its UUID for dataset_id (extension, docs/datasets.md)",
+    tag: "Datasets",
+    body: CreateDatasetBody,
+    responses: {
+      201: json("The dataset: dataset_id, name, description, project_id, created_at"),
+      400: err("Invalid body, or the name is taken"),
+      401: err("Missing or invalid credentials"),
+      404: err("Unknown project"),
+    },
+  },
+  {
+    method: "get",
+    path: `${P}/datasets`,
+    summary: "Evaluation datasets of the project with their transactions by status (extension)",
+    tag: "Datasets",
+    responses: { 200: json("items"), 401: err("Missing or invalid credentials"), 404: err("Unknown project") },
+  },
+  {
+    method: "get",
+    path: `${P}/datasets/{dataset_id}/evaluation`,
+    summary:
+      "docproc eval over the dataset: completed transactions with metadata.expected scored (per-field accuracy, confusion matrix, split F1, calibration); ?format=html for the report with charts (extension, docs/eval.md)",
+    tag: "Datasets",
+    query: { format: { type: "string", description: "html for the HTML report" } },
+    responses: {
+      200: json("The evaluation report"),
+      401: err("Missing or invalid credentials"),
+      404: err("Unknown project or dataset"),
+    },
+  },
+  {
+    method: "get",
+    path: `${P}/memories`,
+    summary: "What the project learned from confirmed documents: one summary per memory (extension, docs/memory.md)",
+    tag: "Memory",
+    responses: { 200: json("items"), 401: err("Missing or invalid credentials"), 404: err("Unknown project") },
+  },
+  {
+    method: "get",
+    path: `${P}/memories/{memory_id}`,
+    summary: "One memory: issuer identity and, per field, label, position, shape (extension)",
+    tag: "Memory",
+    responses: {
+      200: json("The memory"),
+      401: err("Missing or invalid credentials"),
+      404: err("Unknown project or memory"),
+    },
+  },
+  {
+    method: "delete",
+    path: `${P}/memories/{memory_id}`,
+    summary: "Forget a memory (extension)",
+    tag: "Memory",
+    responses: {
+      204: { description: "Forgotten" },
+      401: err("Missing or invalid credentials"),
+      404: err("Unknown project or memory"),
+    },
+  },
 ];

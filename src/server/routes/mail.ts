@@ -28,35 +28,122 @@ export function mailRoutes(deps: ServerDeps) {
     )
     .get(BASE, ({ params }) => {
       mail.assertProject(deps.db, params.tenant_id, params.project_id);
-      return { items: mail.listConnectors(deps.db, params.tenant_id, params.project_id).map((c) => mail.connectorView(deps.db, c)) };
+      return {
+        items: mail
+          .listConnectors(deps.db, params.tenant_id, params.project_id)
+          .map((c) => mail.connectorView(deps.db, c)),
+      };
     })
-    .get(`${BASE}/:connector_id`, ({ params }) => mail.connectorView(deps.db, mail.requireConnector(deps.db, params.tenant_id, params.project_id, params.connector_id)))
+    .get(`${BASE}/:connector_id`, ({ params }) =>
+      mail.connectorView(
+        deps.db,
+        mail.requireConnector(deps.db, params.tenant_id, params.project_id, params.connector_id),
+      ),
+    )
     .patch(
       `${BASE}/:connector_id`,
-      async ({ params, request }) => mail.connectorView(deps.db, mail.updateConnector(svc(), params.tenant_id, params.project_id, params.connector_id, await readJson(request))),
+      async ({ params, request }) =>
+        mail.connectorView(
+          deps.db,
+          mail.updateConnector(
+            svc(),
+            params.tenant_id,
+            params.project_id,
+            params.connector_id,
+            await readJson(request),
+          ),
+        ),
       { parse: "none" },
     )
     .delete(`${BASE}/:connector_id`, ({ params }) => {
       mail.deleteConnector(deps.db, params.tenant_id, params.project_id, params.connector_id);
       return { connector_id: params.connector_id, deleted: true };
     })
-    .get(`${BASE}/:connector_id/messages`, ({ params, query }) => mail.connectorMessages(deps.db, params.tenant_id, params.project_id, params.connector_id, query as { state?: string; limit?: string }));
+    .get(`${BASE}/:connector_id/messages`, ({ params, query }) =>
+      mail.connectorMessages(
+        deps.db,
+        params.tenant_id,
+        params.project_id,
+        params.connector_id,
+        query as { state?: string; limit?: string },
+      ),
+    );
 }
 
 const err = (description: string) => ({ description, schema: ErrorSchema });
-const common = { 401: err("Missing or invalid credentials"), 403: err("Missing project.manage"), 404: err("Unknown tenant, project or connector") };
+const common = {
+  401: err("Missing or invalid credentials"),
+  403: err("Missing project.manage"),
+  404: err("Unknown tenant, project or connector"),
+};
 const P = "/tenants/{tenant_id}/projects/{project_id}/mail-connectors";
-const View = z.object({ connector_id: z.string(), name: z.string(), enabled: z.boolean(), host: z.string(), port: z.number(), security: z.string(), has_password: z.literal(true) }).passthrough();
+const View = z
+  .object({
+    connector_id: z.string(),
+    name: z.string(),
+    enabled: z.boolean(),
+    host: z.string(),
+    port: z.number(),
+    security: z.string(),
+    has_password: z.literal(true),
+  })
+  .passthrough();
 
 export const MAIL_ROUTE_DOCS: RouteDoc[] = [
-  { method: "post", path: P, summary: "Add an e-mail import connector (IMAP); the password is stored encrypted and never returned (extension)", tag: "Mail", body: CreateConnectorSchema, responses: { 201: { description: "Connector", schema: View }, 400: err("Invalid settings (every problem listed), plain IMAP to a non-loopback host, or no DOCPROC_SECRET_KEY"), ...common } },
-  { method: "get", path: P, summary: "List a project's mail connectors (extension)", tag: "Mail", responses: { 200: { description: "Connectors" }, ...common } },
-  { method: "get", path: `${P}/{connector_id}`, summary: "Read a mail connector with its last poll, last error and message counts (extension)", tag: "Mail", responses: { 200: { description: "Connector", schema: View }, ...common } },
-  { method: "patch", path: `${P}/{connector_id}`, summary: "Change a mail connector; fields given replace the stored ones (extension)", tag: "Mail", body: UpdateConnectorSchema, responses: { 200: { description: "Connector", schema: View }, 400: err("Invalid settings"), ...common } },
-  { method: "delete", path: `${P}/{connector_id}`, summary: "Remove a mail connector and its import ledger (transactions stay) (extension)", tag: "Mail", responses: { 200: { description: "Deleted" }, ...common } },
   {
-    method: "get", path: `${P}/{connector_id}/messages`, summary: "The import ledger: messages imported, pending or failed (failed ones stay in the mailbox) (extension)", tag: "Mail",
-    query: { state: { type: "string", description: "claimed, imported, done or failed" }, limit: { type: "integer", description: "Default 100, at most 1000" } },
-    responses: { 200: { description: "Messages, most recent first" }, 400: err("Unknown state or bad limit"), ...common },
+    method: "post",
+    path: P,
+    summary: "Add an e-mail import connector (IMAP); the password is stored encrypted and never returned (extension)",
+    tag: "Mail",
+    body: CreateConnectorSchema,
+    responses: {
+      201: { description: "Connector", schema: View },
+      400: err("Invalid settings (every problem listed), plain IMAP to a non-loopback host, or no DOCPROC_SECRET_KEY"),
+      ...common,
+    },
+  },
+  {
+    method: "get",
+    path: P,
+    summary: "List a project's mail connectors (extension)",
+    tag: "Mail",
+    responses: { 200: { description: "Connectors" }, ...common },
+  },
+  {
+    method: "get",
+    path: `${P}/{connector_id}`,
+    summary: "Read a mail connector with its last poll, last error and message counts (extension)",
+    tag: "Mail",
+    responses: { 200: { description: "Connector", schema: View }, ...common },
+  },
+  {
+    method: "patch",
+    path: `${P}/{connector_id}`,
+    summary: "Change a mail connector; fields given replace the stored ones (extension)",
+    tag: "Mail",
+    body: UpdateConnectorSchema,
+    responses: { 200: { description: "Connector", schema: View }, 400: err("Invalid settings"), ...common },
+  },
+  {
+    method: "delete",
+    path: `${P}/{connector_id}`,
+    summary: "Remove a mail connector and its import ledger (transactions stay) (extension)",
+    tag: "Mail",
+    responses: { 200: { description: "Deleted" }, ...common },
+  },
+  {
+    method: "get",
+    path: `${P}/{connector_id}/messages`,
+    summary: "The import ledger: messages imported, pending or failed (failed ones stay in the mailbox) (extension)",
+    tag: "Mail",
+    query: {
+      state: { type: "string", description: "claimed, imported, done or failed" },
+      limit: { type: "integer", description: "Default 100, at most 1000" },
+    },
+    responses: {
+      200: { description: "Messages, most recent first" },
+      400: err("Unknown state or bad limit"),
+      ...common,
+    },
   },
 ];

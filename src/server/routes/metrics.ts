@@ -13,7 +13,11 @@ import type { Telemetry } from "../observe";
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
 const same = (a: Buffer, b: string) => timingSafeEqual(a, digest(b));
 
-export function metricsAuthorized(request: Request, adminKey: string, metricsToken: string | null | undefined): boolean {
+export function metricsAuthorized(
+  request: Request,
+  adminKey: string,
+  metricsToken: string | null | undefined,
+): boolean {
   const admin = digest(adminKey);
   const token = metricsToken ? digest(metricsToken) : null;
   const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.get("authorization") ?? "")?.[1]?.trim();
@@ -28,8 +32,17 @@ export function metricsAuthorized(request: Request, adminKey: string, metricsTok
 export function metricsRoutes(deps: ServerDeps, telemetry: Telemetry) {
   return new Elysia({ name: "metrics" }).get("/metrics", async ({ request }) => {
     if (!metricsAuthorized(request, deps.config.adminApiKey, deps.config.metricsToken)) {
-      return jsonResponse({ detail: "GET /metrics needs the admin key (X-API-Key) or the metrics token (Authorization: Bearer, DOCPROC_METRICS_TOKEN)" }, 401, { "www-authenticate": 'Bearer realm="docproc metrics"' });
+      return jsonResponse(
+        {
+          detail:
+            "GET /metrics needs the admin key (X-API-Key) or the metrics token (Authorization: Bearer, DOCPROC_METRICS_TOKEN)",
+        },
+        401,
+        { "www-authenticate": 'Bearer realm="docproc metrics"' },
+      );
     }
-    return new Response(await telemetry.metrics.render(), { headers: { "content-type": telemetry.metrics.contentType, "cache-control": "no-store" } });
+    return new Response(await telemetry.metrics.render(), {
+      headers: { "content-type": telemetry.metrics.contentType, "cache-control": "no-store" },
+    });
   });
 }

@@ -36,7 +36,11 @@ export function resultRoutes(deps: ServerDeps) {
       const filename = decodePath(params["*"] ?? "");
       const inline = queryBool(query.inline, "inline");
       const entry = filename ? findExportFile(deps.db, t.transaction_id, filename) : null;
-      if (!entry) throw new DocprocError("not_found", `Export file ${JSON.stringify(filename)} not found for transaction ${t.transaction_id}`);
+      if (!entry)
+        throw new DocprocError(
+          "not_found",
+          `Export file ${JSON.stringify(filename)} not found for transaction ${t.transaction_id}`,
+        );
       const file = await deps.blobs.open(`${exportsKeyOf(t.transaction_id)}/${entry.filename}`).catch((err) => {
         // A name the store refuses (`..`, absolute) cannot be one of this transaction's files.
         if (err instanceof DocprocError && err.code === "invalid_input") return null;
@@ -57,6 +61,10 @@ export function resultRoutes(deps: ServerDeps) {
     })
     .get("/transactions/:transaction_id/documents", ({ params }) => {
       const t = requireTransaction(deps, params.transaction_id);
-      return { transaction_id: t.transaction_id, status: t.status, documents: listDocuments(deps.db, t.transaction_id) };
+      return {
+        transaction_id: t.transaction_id,
+        status: t.status,
+        documents: listDocuments(deps.db, t.transaction_id),
+      };
     });
 }

@@ -34,12 +34,17 @@ export function statusRoutes(deps: ServerDeps, longPoll: LongPoll) {
       async ({ request }) => {
         const body = parseInput(BatchStatusBody, await readJson(request));
         const fields = parseFields(body.fields);
-        const found = new Map(getTransactionSummaries(deps.db, [...new Set(body.transaction_ids)]).map((t) => [t.transaction_id, t]));
+        const found = new Map(
+          getTransactionSummaries(deps.db, [...new Set(body.transaction_ids)]).map((t) => [t.transaction_id, t]),
+        );
         const statuses: Record<string, unknown> = {};
         const scope = tenantScopeOf(request);
         for (const id of body.transaction_ids) {
           const t = found.get(id);
-          statuses[id] = t && (scope === null || t.tenant_id === scope) ? project(transactionView(deps.db, t), fields) : { transaction_id: id, error: "not_found" };
+          statuses[id] =
+            t && (scope === null || t.tenant_id === scope)
+              ? project(transactionView(deps.db, t), fields)
+              : { transaction_id: id, error: "not_found" };
         }
         return { statuses };
       },

@@ -62,7 +62,11 @@ export function transactionRoutes(deps: ServerDeps) {
       { parse: "none" },
     )
     .get("/transactions/:transaction_id/source-files", ({ params }) => listUploads(deps, params.transaction_id))
-    .post("/transactions/:transaction_id/start", ({ params }) => transactions.startTransaction(deps, params.transaction_id), { parse: "none" })
+    .post(
+      "/transactions/:transaction_id/start",
+      ({ params }) => transactions.startTransaction(deps, params.transaction_id),
+      { parse: "none" },
+    )
     .post(
       "/transactions/:transaction_id/rerun",
       async ({ params, request, set }) => {

@@ -27,12 +27,14 @@ function dateParam(raw: string | undefined, name: string, endOfDay: boolean): st
 function indexFilterParam(raw: string | undefined): Record<string, string[]> | undefined {
   if (raw === undefined || raw === "") return undefined;
   const v = jsonParam(raw, "index_filter");
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new DocprocError("invalid_input", "index_filter: must be a JSON object of arrays");
+  if (typeof v !== "object" || v === null || Array.isArray(v))
+    throw new DocprocError("invalid_input", "index_filter: must be a JSON object of arrays");
   const out: Record<string, string[]> = {};
   for (const [k, vals] of Object.entries(v)) {
     const name = k.startsWith("idx_") ? k.slice(4) : k;
     const list = Array.isArray(vals) ? vals : [vals];
-    if (list.some((x) => typeof x === "object" && x !== null)) throw new DocprocError("invalid_input", `index_filter.${k}: values must be strings or numbers`);
+    if (list.some((x) => typeof x === "object" && x !== null))
+      throw new DocprocError("invalid_input", `index_filter.${k}: values must be strings or numbers`);
     out[name] = list.map(String);
   }
   return out;
@@ -40,16 +42,33 @@ function indexFilterParam(raw: string | undefined): Record<string, string[]> | u
 
 export function parseListQuery(q: Record<string, string | undefined>): ListQuery {
   const dataset = q.dataset_id || "production";
-  if (!DatasetIdSchema.safeParse(dataset).success) throw new DocprocError("invalid_input", "dataset_id: must be production, playground, memory, or an evaluation dataset UUID");
-  const status = q.status ? q.status.split(",").map((s) => s.trim()).filter(Boolean) : undefined;
+  if (!DatasetIdSchema.safeParse(dataset).success)
+    throw new DocprocError(
+      "invalid_input",
+      "dataset_id: must be production, playground, memory, or an evaluation dataset UUID",
+    );
+  const status = q.status
+    ? q.status
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
   const badStatus = status?.filter((s) => !(STATUSES as readonly string[]).includes(s)) ?? [];
-  if (badStatus.length) throw new DocprocError("invalid_input", `status: unknown value ${badStatus.join(", ")}; allowed: ${STATUSES.join(", ")}`);
+  if (badStatus.length)
+    throw new DocprocError(
+      "invalid_input",
+      `status: unknown value ${badStatus.join(", ")}; allowed: ${STATUSES.join(", ")}`,
+    );
   const sortBy = q.sort_by || "created_at";
   if (!SORT_COLUMNS[sortBy] && !/^idx_[A-Za-z0-9_.-]{1,100}$/.test(sortBy)) {
-    throw new DocprocError("invalid_input", `sort_by: unknown value ${JSON.stringify(sortBy)}; allowed: ${Object.keys(SORT_COLUMNS).join(", ")}, idx_<name>`);
+    throw new DocprocError(
+      "invalid_input",
+      `sort_by: unknown value ${JSON.stringify(sortBy)}; allowed: ${Object.keys(SORT_COLUMNS).join(", ")}, idx_<name>`,
+    );
   }
   const sortOrder = (q.sort_order || "desc").toLowerCase();
-  if (sortOrder !== "asc" && sortOrder !== "desc") throw new DocprocError("invalid_input", "sort_order: must be asc or desc");
+  if (sortOrder !== "asc" && sortOrder !== "desc")
+    throw new DocprocError("invalid_input", "sort_order: must be asc or desc");
   return {
     datasetId: dataset,
     tenantId: q.tenant_id || undefined,
@@ -72,5 +91,10 @@ export function listView(db: Db, q: Record<string, string | undefined>) {
   const query = parseListQuery(q);
   const fields = parseFields(q.fields);
   const { items, total } = listTransactions(db, query);
-  return { items: items.map((t) => project(transactionView(db, t), fields)), total, limit: query.limit, offset: query.offset };
+  return {
+    items: items.map((t) => project(transactionView(db, t), fields)),
+    total,
+    limit: query.limit,
+    offset: query.offset,
+  };
 }

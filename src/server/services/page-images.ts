@@ -13,11 +13,16 @@ import type { ServerDeps } from "../deps";
 import { storedSources } from "./review-finish";
 
 export function parsePageIndex(raw: string): number {
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new DocprocError("invalid_input", `page_index: expected a page number from 1, got ${JSON.stringify(raw)}`);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1)
+    throw new DocprocError("invalid_input", `page_index: expected a page number from 1, got ${JSON.stringify(raw)}`);
   return Number(raw);
 }
 
-export async function pageImage(deps: ServerDeps, t: TransactionRecord, pageNumber: number): Promise<{ data: Uint8Array; contentType: string }> {
+export async function pageImage(
+  deps: ServerDeps,
+  t: TransactionRecord,
+  pageNumber: number,
+): Promise<{ data: Uint8Array; contentType: string }> {
   const cached = getPageImage(deps.db, t.transaction_id, pageNumber);
   if (cached) return { data: await deps.blobs.get(cached.blob_hash), contentType: cached.content_type };
   const page = listPages(deps.db, t.transaction_id).find((p) => p.page_number === pageNumber);
@@ -27,12 +32,20 @@ export async function pageImage(deps: ServerDeps, t: TransactionRecord, pageNumb
     throw new DocprocError("not_found", `Page ${pageNumber} has no image: it came from supplied text or OCR data`);
   }
   const { convertSource } = await import("../../core/stages/convert");
-  const converted = await convertSource(src, { firstPageNumber: page.page_number - page.source_file_page_number + 1, maxPages: page.source_file_page_number });
+  const converted = await convertSource(src, {
+    firstPageNumber: page.page_number - page.source_file_page_number + 1,
+    maxPages: page.source_file_page_number,
+  });
   try {
     const fresh = converted.pages.find((p) => p.source_file_page_number === page.source_file_page_number);
-    if (!fresh?.render) throw new DocprocError("not_found", `Page ${pageNumber} could not be rendered from ${src.filename}`);
+    if (!fresh?.render)
+      throw new DocprocError("not_found", `Page ${pageNumber} could not be rendered from ${src.filename}`);
     const img = await fresh.render();
-    const data = new Uint8Array(await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } }).jpeg({ quality: 85 }).toBuffer());
+    const data = new Uint8Array(
+      await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
+        .jpeg({ quality: 85 })
+        .toBuffer(),
+    );
     putPageImage(deps.db, t.transaction_id, pageNumber, await deps.blobs.put(data), "image/jpeg");
     return { data, contentType: "image/jpeg" };
   } finally {

@@ -11,12 +11,25 @@ import type { Db } from "../../storage/db";
 import * as projects from "../../storage/projects";
 import { ensureTenant, getTenant } from "../../storage/tenants";
 
-export function createProject(db: Db, clock: Clock, tenantId: string, input: { name: string; description: string; settings?: unknown }) {
-  const settings = input.settings === undefined ? defaultProject : parseProjectSettings(mergeOverDefault(input.settings));
+export function createProject(
+  db: Db,
+  clock: Clock,
+  tenantId: string,
+  input: { name: string; description: string; settings?: unknown },
+) {
+  const settings =
+    input.settings === undefined ? defaultProject : parseProjectSettings(mergeOverDefault(input.settings));
   const now = isoAt(clock);
   return db.transaction(() => {
     ensureTenant(db, tenantId, now);
-    return projects.createProject(db, { project_id: randomUUID(), tenant_id: tenantId, name: input.name, description: input.description, settings, now });
+    return projects.createProject(db, {
+      project_id: randomUUID(),
+      tenant_id: tenantId,
+      name: input.name,
+      description: input.description,
+      settings,
+      now,
+    });
   })();
 }
 
@@ -42,7 +55,8 @@ export function updateProject(
   // PATCH merges the given top-level keys over the project's current settings (keys left out stay as they are);
   // PUT .../settings replaces them, merged over the default project like a new project's.
   const base = mode === "merge" && isObject(patch.settings) ? requireProject(db, tenantId, projectId).settings : null;
-  const raw = base && isObject(patch.settings) ? { ...(base as Record<string, unknown>), ...patch.settings } : patch.settings;
+  const raw =
+    base && isObject(patch.settings) ? { ...(base as Record<string, unknown>), ...patch.settings } : patch.settings;
   const settings = raw === undefined ? undefined : parseProjectSettings(mergeOverDefault(raw));
   const p = projects.updateProject(db, tenantId, projectId, { ...patch, settings }, isoAt(clock));
   if (!p) throw new DocprocError("not_found", `Project ${projectId} not found in tenant ${tenantId}`);

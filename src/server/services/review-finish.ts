@@ -17,7 +17,8 @@ import { storeSink } from "../../storage/store-sink";
 import type { ServerDeps } from "../deps";
 
 /** The transaction's stored source files (see queue/process-transaction.ts). */
-export const storedSources = (deps: ServerDeps, transactionId: string): Promise<SourceInput[]> => storedSourcesOf(deps.db, deps.blobs, transactionId);
+export const storedSources = (deps: ServerDeps, transactionId: string): Promise<SourceInput[]> =>
+  storedSourcesOf(deps.db, deps.blobs, transactionId);
 
 /** Runs the project's export profiles again over `results` and replaces the transaction's export files. */
 export async function reexport(deps: ServerDeps, t: tx.TransactionRecord, results: ResultsFile): Promise<void> {
@@ -30,8 +31,17 @@ export async function reexport(deps: ServerDeps, t: tx.TransactionRecord, result
   const project = getProjectById(deps.db, t.project_id);
   const profiles = project ? exportProfilesOf(parseProjectSettings(project.settings)) : [];
   await clearExports(deps.blobs, deps.exportsRoot, t.transaction_id);
-  const sink = deps.blobs.config.kind === "fs" ? folderSink(exportDirOf(deps.exportsRoot, t.transaction_id)) : storeSink(deps.blobs, t.transaction_id);
-  const manifest = await rerunExports({ results, sources: await storedSources(deps, t.transaction_id), profiles, sink, now: () => new Date(deps.clock.now()) });
+  const sink =
+    deps.blobs.config.kind === "fs"
+      ? folderSink(exportDirOf(deps.exportsRoot, t.transaction_id))
+      : storeSink(deps.blobs, t.transaction_id);
+  const manifest = await rerunExports({
+    results,
+    sources: await storedSources(deps, t.transaction_id),
+    profiles,
+    sink,
+    now: () => new Date(deps.clock.now()),
+  });
   deps.db.transaction(() => replaceManifest(deps.db, t.transaction_id, manifest)).immediate();
 }
 
@@ -40,7 +50,11 @@ export async function reexport(deps: ServerDeps, t: tx.TransactionRecord, result
  * state, queue/review-resume.ts); one reviewed after it completed gets its exports again. A transaction waiting
  * without a run stopped at Review (paused by an injected test runner) is exported and completed here.
  */
-export async function continueAfterReview(deps: ServerDeps, t: tx.TransactionRecord, results: ResultsFile): Promise<void> {
+export async function continueAfterReview(
+  deps: ServerDeps,
+  t: tx.TransactionRecord,
+  results: ResultsFile,
+): Promise<void> {
   const saved = t.status === "awaiting_input" ? await loadRunState(deps.blobs, t.transaction_id) : null;
   if (saved && saved.stopped_after === "review") {
     await resumeWithReview(deps.db, deps.clock, deps.blobs, t.transaction_id, results);

@@ -13,7 +13,13 @@
 import { DocprocError } from "../../core/errors";
 import type { ResultsFile } from "../../core/model";
 import { parseProjectSettings, type ProjectSettings } from "../../core/project";
-import { applyReviewAction, newReviewState, parseReviewAction, type ReviewState, type Reviewer } from "../../core/review/actions";
+import {
+  applyReviewAction,
+  newReviewState,
+  parseReviewAction,
+  type ReviewState,
+  type Reviewer,
+} from "../../core/review/actions";
 import { announceReviewFinished } from "../../core/review/hooks";
 import { buildReviewView } from "../../core/review/view";
 import type { Principal } from "../../auth/principal";
@@ -38,7 +44,10 @@ export function reviewerOf(p: Principal): Reviewer {
 
 function requireReviewable(t: TransactionRecord): void {
   if (!REVIEWABLE.has(t.status)) {
-    throw new DocprocError("conflict", `Transaction ${t.transaction_id} is ${t.status}: only transactions in awaiting_input or completed can be reviewed`);
+    throw new DocprocError(
+      "conflict",
+      `Transaction ${t.transaction_id} is ${t.status}: only transactions in awaiting_input or completed can be reviewed`,
+    );
   }
 }
 
@@ -68,7 +77,11 @@ function stateOf(deps: ServerDeps, t: TransactionRecord): ReviewState {
     },
     validation: { overall_status: "success", transaction_rule_results: [] },
     documents: listDocuments(deps.db, t.transaction_id),
-    pages: listPages(deps.db, t.transaction_id).map(({ source_file_index: _i, ...p }) => ({ ...p, words: [], text: "" })),
+    pages: listPages(deps.db, t.transaction_id).map(({ source_file_index: _i, ...p }) => ({
+      ...p,
+      words: [],
+      text: "",
+    })),
   };
   storeReviewResults(deps.db, t.transaction_id, results, isoAt(deps.clock));
   return getReviewState(deps.db, t.transaction_id) ?? newReviewState(results);
@@ -86,41 +99,68 @@ export function expectedVersionOf(body: unknown, ifMatch: string | null): number
   const fromBody = (body as { version?: unknown } | null)?.version;
   const raw = fromBody ?? (ifMatch ? ifMatch.replace(/^W\//, "").replace(/"/g, "") : undefined);
   const n = typeof raw === "number" ? raw : typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(n) || n < 1) throw new DocprocError("invalid_input", "version: the review version the change is based on is required (an integer from GET .../review)");
+  if (!Number.isInteger(n) || n < 1)
+    throw new DocprocError(
+      "invalid_input",
+      "version: the review version the change is based on is required (an integer from GET .../review)",
+    );
   return n;
 }
 
 /** Applies one reviewer action; a `finish` continues the workflow once the corrected results are stored. */
-export async function applyReview(deps: ServerDeps, t: TransactionRecord, principal: Principal, body: unknown, ifMatch: string | null) {
+export async function applyReview(
+  deps: ServerDeps,
+  t: TransactionRecord,
+  principal: Principal,
+  body: unknown,
+  ifMatch: string | null,
+) {
   requireReviewable(t);
   const expected = expectedVersionOf(body, ifMatch);
   const { version: _v, ...rest } = (body ?? {}) as Record<string, unknown>;
   const action = parseReviewAction(rest);
   const project = projectOf(deps, t);
   const reviewer = reviewerOf(principal);
-  const next = deps.db.transaction(() => {
-    const state = stateOf(deps, t);
-    if (state.version !== expected) {
-      throw new DocprocError("stale_version", `The review of ${t.transaction_id} changed since version ${expected} (now ${state.version}): reload it and apply your change again`, { details: { current_version: state.version } });
-    }
-    const updated = applyReviewAction(state, action, { project, reviewer, now: new Date(deps.clock.now()) });
-    if (!saveReviewState(deps.db, t.transaction_id, expected, updated, isoAt(deps.clock))) {
-      throw new DocprocError("stale_version", `The review of ${t.transaction_id} changed meanwhile: reload it and apply your change again`);
-    }
-    replaceDocuments(deps.db, t.transaction_id, updated.results.documents);
-    return updated;
-  }).immediate();
+  const next = deps.db
+    .transaction(() => {
+      const state = stateOf(deps, t);
+      if (state.version !== expected) {
+        throw new DocprocError(
+          "stale_version",
+          `The review of ${t.transaction_id} changed since version ${expected} (now ${state.version}): reload it and apply your change again`,
+          { details: { current_version: state.version } },
+        );
+      }
+      const updated = applyReviewAction(state, action, { project, reviewer, now: new Date(deps.clock.now()) });
+      if (!saveReviewState(deps.db, t.transaction_id, expected, updated, isoAt(deps.clock))) {
+        throw new DocprocError(
+          "stale_version",
+          `The review of ${t.transaction_id} changed meanwhile: reload it and apply your change again`,
+        );
+      }
+      replaceDocuments(deps.db, t.transaction_id, updated.results.documents);
+      return updated;
+    })
+    .immediate();
   if (action.action === "finish") await finishReview(deps, t, next, reviewer);
   // After a finish the workflow has moved on (queued, processing or completed): the answer shows where it is.
   const now = getTransaction(deps.db, t.transaction_id) ?? t;
-  return buildReviewView(getReviewState(deps.db, t.transaction_id) ?? next, project, { status: now.status, review_metadata: now.review_metadata });
+  return buildReviewView(getReviewState(deps.db, t.transaction_id) ?? next, project, {
+    status: now.status,
+    review_metadata: now.review_metadata,
+  });
 }
 
 /**
  * THE place a review ends (docs/review.md). The corrected results are stored when this runs; the hooks see them
  * first (learning from confirmed documents attaches to `deps.onReviewFinished`), then the workflow continues.
  */
-export async function finishReview(deps: ServerDeps, t: TransactionRecord, state: ReviewState, reviewer: Reviewer): Promise<void> {
+export async function finishReview(
+  deps: ServerDeps,
+  t: TransactionRecord,
+  state: ReviewState,
+  reviewer: Reviewer,
+): Promise<void> {
   await announceReviewFinished(
     deps.onReviewFinished ?? [],
     {

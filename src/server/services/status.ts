@@ -19,7 +19,11 @@ function withProgress(t: TransactionSummary): Record<string, unknown> {
   return { ...t.metadata, progress: snap.progress, step_progress: snap.step_progress };
 }
 
-export function transactionView(db: Db, t: TransactionSummary, opts: { includeRequest?: boolean } = {}): Record<string, unknown> {
+export function transactionView(
+  db: Db,
+  t: TransactionSummary,
+  opts: { includeRequest?: boolean } = {},
+): Record<string, unknown> {
   const view: Record<string, unknown> = {
     transaction_id: t.transaction_id,
     tenant_id: t.tenant_id,
@@ -65,9 +69,16 @@ const FIELD = /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/;
 /** Parses `fields=status,metadata.step_progress`; null means all fields. */
 export function parseFields(raw: string | undefined): string[][] | null {
   if (raw === undefined || raw.trim() === "") return null;
-  const parts = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  const parts = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = parts.filter((p) => !FIELD.test(p));
-  if (bad.length) throw new DocprocError("invalid_input", `fields: invalid field name(s) ${bad.map((b) => JSON.stringify(b)).join(", ")}`);
+  if (bad.length)
+    throw new DocprocError(
+      "invalid_input",
+      `fields: invalid field name(s) ${bad.map((b) => JSON.stringify(b)).join(", ")}`,
+    );
   return parts.map((p) => p.split("."));
 }
 
@@ -77,7 +88,8 @@ export function project(view: Record<string, unknown>, fields: string[][] | null
   const out: Record<string, unknown> = { transaction_id: view.transaction_id };
   for (const path of fields) {
     let src: unknown = view;
-    for (const key of path) src = src !== null && typeof src === "object" ? (src as Record<string, unknown>)[key] : undefined;
+    for (const key of path)
+      src = src !== null && typeof src === "object" ? (src as Record<string, unknown>)[key] : undefined;
     if (src === undefined) continue;
     let dst = out;
     path.slice(0, -1).forEach((key) => {

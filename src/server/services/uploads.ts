@@ -35,25 +35,38 @@ const entryOf = (f: SourceFileRecord, duplicate: boolean, hasPassword: boolean) 
 });
 
 function checkInput(deps: ServerDeps, input: UploadInput): void {
-  if (input.files.length === 0) throw new DocprocError("invalid_input", "files: at least one file is required (multipart field `files`)");
+  if (input.files.length === 0)
+    throw new DocprocError("invalid_input", "files: at least one file is required (multipart field `files`)");
   if (input.files.length > deps.config.maxFilesPerUpload) {
-    throw new DocprocError("too_large", `Too many files: ${input.files.length} in one upload, at most ${deps.config.maxFilesPerUpload}`);
+    throw new DocprocError(
+      "too_large",
+      `Too many files: ${input.files.length} in one upload, at most ${deps.config.maxFilesPerUpload}`,
+    );
   }
-  const bad = input.splitPolicies.map((p, i) => [p, i] as const).filter(([p]) => p !== "" && !(SPLIT_POLICIES as readonly string[]).includes(p));
+  const bad = input.splitPolicies
+    .map((p, i) => [p, i] as const)
+    .filter(([p]) => p !== "" && !(SPLIT_POLICIES as readonly string[]).includes(p));
   if (bad.length) {
     throw new DocprocError(
       "invalid_input",
       `split_policies: invalid value ${bad.map(([p, i]) => `${JSON.stringify(p)} at position ${i}`).join(", ")}; allowed values: ${SPLIT_POLICIES.join(", ")}`,
     );
   }
-  if (input.splitPolicies.length > input.files.length) throw new DocprocError("invalid_input", "split_policies: more values than files");
-  if (input.uploadTokens.length > input.files.length) throw new DocprocError("invalid_input", "upload_tokens: more values than files");
-  if (input.passwords.length > input.files.length) throw new DocprocError("invalid_input", "passwords: more values than files");
+  if (input.splitPolicies.length > input.files.length)
+    throw new DocprocError("invalid_input", "split_policies: more values than files");
+  if (input.uploadTokens.length > input.files.length)
+    throw new DocprocError("invalid_input", "upload_tokens: more values than files");
+  if (input.passwords.length > input.files.length)
+    throw new DocprocError("invalid_input", "passwords: more values than files");
   const long = input.passwords.findIndex((p) => p.length > 1024);
-  if (long >= 0) throw new DocprocError("invalid_input", `passwords: the value at position ${long} is longer than 1024 characters`);
+  if (long >= 0)
+    throw new DocprocError("invalid_input", `passwords: the value at position ${long} is longer than 1024 characters`);
   const big = input.files.findIndex((f) => f.size > deps.config.maxFileBytes);
   if (big >= 0) {
-    throw new DocprocError("too_large", `File ${JSON.stringify(input.files[big]!.name)} is ${input.files[big]!.size} bytes; the limit is ${deps.config.maxFileBytes} bytes`);
+    throw new DocprocError(
+      "too_large",
+      `File ${JSON.stringify(input.files[big]!.name)} is ${input.files[big]!.size} bytes; the limit is ${deps.config.maxFileBytes} bytes`,
+    );
   }
 }
 
@@ -62,12 +75,17 @@ export function listUploads(deps: ServerDeps, transactionId: string) {
   requireTransaction(deps, transactionId);
   const locked = indexesWithPassword(deps.db, transactionId);
   const files = listSourceFiles(deps.db, transactionId).map((f) => entryOf(f, false, locked.has(f.file_index)));
-  return { transaction_id: transactionId, total_files: files.length, files: files.map(({ duplicate: _d, ...rest }) => rest) };
+  return {
+    transaction_id: transactionId,
+    total_files: files.length,
+    files: files.map(({ duplicate: _d, ...rest }) => rest),
+  };
 }
 
 export async function uploadFiles(deps: ServerDeps, transactionId: string, input: UploadInput) {
   const t = requireTransaction(deps, transactionId);
-  if (t.status !== "created") throw new DocprocError("conflict", `Cannot upload files to transaction in ${t.status} state`);
+  if (t.status !== "created")
+    throw new DocprocError("conflict", `Cannot upload files to transaction in ${t.status} state`);
   checkInput(deps, input);
   const uploaded: ReturnType<typeof entryOf>[] = [];
   const failed: Array<{ filename: string; index: number | null; error: string }> = [];
@@ -88,7 +106,8 @@ export async function uploadFiles(deps: ServerDeps, transactionId: string, input
         transaction_id: transactionId,
         index,
         filename,
-        content_type: file.type && file.type !== "application/octet-stream" ? file.type.split(";")[0]! : contentTypeOf(filename),
+        content_type:
+          file.type && file.type !== "application/octet-stream" ? file.type.split(";")[0]! : contentTypeOf(filename),
         size: data.byteLength,
         blob_hash,
         split_policy: (input.splitPolicies[i] || "inherit") as SplitPolicy,

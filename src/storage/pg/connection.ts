@@ -38,10 +38,12 @@ export interface PgLocation {
 
 export function parsePgUrl(location: string): PgLocation {
   const u = new URL(location);
-  if (u.protocol !== "postgres:" && u.protocol !== "postgresql:") throw new DocprocError("invalid_settings", `not a postgres:// URL: ${u.protocol}`);
+  if (u.protocol !== "postgres:" && u.protocol !== "postgresql:")
+    throw new DocprocError("invalid_settings", `not a postgres:// URL: ${u.protocol}`);
   const schema = u.searchParams.get("schema");
   u.searchParams.delete("schema");
-  if (schema !== null && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new DocprocError("invalid_settings", `schema must be a plain identifier, got ${JSON.stringify(schema)}`);
+  if (schema !== null && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema))
+    throw new DocprocError("invalid_settings", `schema must be a plain identifier, got ${JSON.stringify(schema)}`);
   return { url: u.toString(), schema };
 }
 
@@ -55,9 +57,14 @@ export class PgDb implements Db {
   private depth = 0;
   private closed = false;
 
-  constructor(location: PgLocation, private readonly timeoutMs = 60_000) {
+  constructor(
+    location: PgLocation,
+    private readonly timeoutMs = 60_000,
+  ) {
     this.location = location;
-    this.worker = new Worker(threadUrl, { workerData: { url: location.url, schema: location.schema, flag: this.flag.buffer } });
+    this.worker = new Worker(threadUrl, {
+      workerData: { url: location.url, schema: location.schema, flag: this.flag.buffer },
+    });
     this.worker.unref();
     const { port1, port2 } = new MessageChannel();
     this.replies = port1;
@@ -69,7 +76,11 @@ export class PgDb implements Db {
   }
 
   /** One statement, synchronously. */
-  call(op: BridgeRequest["op"], sql: string, params: unknown[] = []): { rows: Record<string, unknown>[]; count: number; command: string } {
+  call(
+    op: BridgeRequest["op"],
+    sql: string,
+    params: unknown[] = [],
+  ): { rows: Record<string, unknown>[]; count: number; command: string } {
     if (this.closed) throw new DocprocError("internal", "the database connection is closed");
     Atomics.store(this.flag, 0, 0);
     this.worker.postMessage({ op, sql, params } satisfies BridgeRequest);
@@ -77,7 +88,10 @@ export class PgDb implements Db {
     let reply: { message: BridgeReply } | undefined;
     while (!(reply = receiveMessageOnPort(this.replies) as { message: BridgeReply } | undefined)) {
       const left = deadline - Date.now();
-      if (left <= 0) throw new DocprocError("internal", `PostgreSQL did not answer within ${this.timeoutMs / 1000} s`, { retryable: true });
+      if (left <= 0)
+        throw new DocprocError("internal", `PostgreSQL did not answer within ${this.timeoutMs / 1000} s`, {
+          retryable: true,
+        });
       Atomics.wait(this.flag, 0, 0, Math.min(left, 1000));
       Atomics.store(this.flag, 0, 0);
     }
@@ -126,29 +140,34 @@ export class PgDb implements Db {
   }
 
   transaction<A extends unknown[], T>(fn: (...args: A) => T): TxFn<A, T> {
-    const run = (lock: boolean) => (...args: A): T => {
-      const nested = this.depth > 0;
-      const savepoint = `docproc_sp_${this.depth}`;
-      this.exec(nested ? `SAVEPOINT ${savepoint}` : lock ? `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})` : "BEGIN");
-      this.depth++;
-      let result: T;
-      try {
-        result = fn(...args); // stack-safe: the transaction function's own arguments
-        if (result instanceof Promise) throw new DocprocError("internal", "a database transaction function must be synchronous");
-      } catch (err) {
-        this.depth--;
+    const run =
+      (lock: boolean) =>
+      (...args: A): T => {
+        const nested = this.depth > 0;
+        const savepoint = `docproc_sp_${this.depth}`;
+        this.exec(
+          nested ? `SAVEPOINT ${savepoint}` : lock ? `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})` : "BEGIN",
+        );
+        this.depth++;
+        let result: T;
         try {
-          this.exec(nested ? `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}` : "ROLLBACK");
-        } catch {
-          // The connection is gone: the server rolled the transaction back itself.
+          result = fn(...args); // stack-safe: the transaction function's own arguments
+          if (result instanceof Promise)
+            throw new DocprocError("internal", "a database transaction function must be synchronous");
+        } catch (err) {
+          this.depth--;
+          try {
+            this.exec(nested ? `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}` : "ROLLBACK");
+          } catch {
+            // The connection is gone: the server rolled the transaction back itself.
+          }
+          throw err;
         }
-        throw err;
-      }
-      this.depth--;
-      if (nested) this.exec(`RELEASE SAVEPOINT ${savepoint}`);
-      else this.commit();
-      return result;
-    };
+        this.depth--;
+        if (nested) this.exec(`RELEASE SAVEPOINT ${savepoint}`);
+        else this.commit();
+        return result;
+      };
     return Object.assign(run(false), { deferred: run(false), immediate: run(true), exclusive: run(true) });
   }
 
@@ -159,7 +178,10 @@ export class PgDb implements Db {
   private commit(): void {
     const { command } = this.call("exec", "COMMIT");
     if (command === "ROLLBACK") {
-      throw new DocprocError("internal", "PostgreSQL rolled the transaction back at COMMIT: a statement inside it failed and its error was caught, so none of its writes were kept");
+      throw new DocprocError(
+        "internal",
+        "PostgreSQL rolled the transaction back at COMMIT: a statement inside it failed and its error was caught, so none of its writes were kept",
+      );
     }
   }
 

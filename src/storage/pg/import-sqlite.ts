@@ -18,12 +18,17 @@ const BATCH = 500;
 
 export function importSqlite(from: Db, to: PgDb, onTable?: (r: TableReport) => void): TableReport[] {
   const tables = from
-    .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY rowid")
+    .query<{ name: string }, []>(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY rowid",
+    )
     .all()
     .map((t) => t.name);
   const reports: TableReport[] = [];
   for (const table of tables) {
-    const columns = from.query<{ name: string }, []>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name);
+    const columns = from
+      .query<{ name: string }, []>(`SELECT name FROM pragma_table_info('${table}')`)
+      .all()
+      .map((c) => c.name);
     const quoted = columns.map((c) => `"${c}"`).join(", ");
     const rows = from.query<Record<string, unknown>, []>(`SELECT ${quoted} FROM "${table}" ORDER BY rowid`).all();
     let copied = 0;
@@ -33,7 +38,9 @@ export function importSqlite(from: Db, to: PgDb, onTable?: (r: TableReport) => v
         const marks = batch.map(() => `(${columns.map(() => "?").join(", ")})`).join(", ");
         const params = batch.flatMap((r) => columns.map((c) => r[c] ?? null));
         // stack-safe: BATCH (500) rows × the table's columns, a few thousand parameters.
-        copied += to.query(`INSERT INTO "${table}" (${quoted}) VALUES ${marks} ON CONFLICT DO NOTHING`).run(...(params as never[])).changes;
+        copied += to
+          .query(`INSERT INTO "${table}" (${quoted}) VALUES ${marks} ON CONFLICT DO NOTHING`)
+          .run(...(params as never[])).changes;
       }
     })();
     const report = { table, rows: rows.length, copied };

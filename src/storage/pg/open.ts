@@ -17,18 +17,31 @@ export function openPostgres(url: string): PgDb {
     db.exec(`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
   } catch (err) {
     db.close();
-    throw new DocprocError("internal", `cannot reach PostgreSQL at ${redact(url)}: ${(err as Error).message}`, { cause: err });
+    throw new DocprocError("internal", `cannot reach PostgreSQL at ${redact(url)}: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   try {
     const schema = db.location.schema;
     if (schema) db.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-    db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
-    const applied = new Set(db.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((r) => r.version));
+    db.exec(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+    );
+    const applied = new Set(
+      db
+        .query<{ version: number }, []>("SELECT version FROM schema_migrations")
+        .all()
+        .map((r) => r.version),
+    );
     for (const m of MIGRATIONS) {
       if (applied.has(m.version)) continue;
       db.transaction(() => {
         db.exec(m.postgres);
-        db.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(m.version, m.name, new Date().toISOString());
+        db.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(
+          m.version,
+          m.name,
+          new Date().toISOString(),
+        );
       })();
     }
     // Under the same lock: stored project settings to the current meaning, each project once.

@@ -16,7 +16,9 @@ export interface SignalSource {
 export async function listenSignals(db: SignalSource, handlers: SignalHandlers): Promise<{ close(): Promise<void> }> {
   const sql = new SQL(db.location.url, { max: 1, idleTimeout: 0 });
   if (db.location.schema) await sql.unsafe(`SET search_path TO "${db.location.schema}"`);
-  const listen = (sql as unknown as { listen(channel: string, fn: (payload: string) => void): Promise<unknown> }).listen.bind(sql);
+  const listen = (
+    sql as unknown as { listen(channel: string, fn: (payload: string) => void): Promise<unknown> }
+  ).listen.bind(sql);
   await listen(db.channel("jobs"), (payload) => handlers.jobs(payload));
   await listen(db.channel("status"), (payload) => handlers.status(payload));
   return {

@@ -16,7 +16,8 @@ const sql = new SQL(url, { max: 1, bigint: true, idleTimeout: 0, connectionTimeo
 let ready: Promise<unknown> | null = schema ? sql.unsafe(`SET search_path TO "${schema.replaceAll('"', '""')}"`) : null;
 
 function toNumber(v: unknown): unknown {
-  if (typeof v === "bigint") return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
+  if (typeof v === "bigint")
+    return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
   return v;
 }
 
@@ -31,7 +32,15 @@ function rowOut(row: Record<string, unknown>): Record<string, unknown> {
 
 // PostgreSQL text cannot hold NUL: it becomes U+FFFD (a lookup by such a value then finds nothing, as it should).
 const paramIn = (v: unknown) =>
-  typeof v === "boolean" ? (v ? 1 : 0) : v === undefined ? null : typeof v === "string" && v.includes("\u0000") ? v.replaceAll("\u0000", "\uFFFD") : v;
+  typeof v === "boolean"
+    ? v
+      ? 1
+      : 0
+    : v === undefined
+      ? null
+      : typeof v === "string" && v.includes("\u0000")
+        ? v.replaceAll("\u0000", "\uFFFD")
+        : v;
 
 async function run(req: BridgeRequest): Promise<BridgeReply> {
   try {
@@ -47,7 +56,12 @@ async function run(req: BridgeRequest): Promise<BridgeReply> {
     // A multi-statement simple query answers an array of results: the last one is the statement's answer.
     const last = Array.isArray(result[0]) && req.op === "exec" ? (result.at(-1) as unknown as typeof result) : result;
     const rows = req.op === "exec" ? [] : [...last].map((r) => rowOut(r as Record<string, unknown>));
-    return { ok: true, rows, count: Number(last.count ?? rows.length), command: String((last as { command?: string }).command ?? "") };
+    return {
+      ok: true,
+      rows,
+      count: Number(last.count ?? rows.length),
+      command: String((last as { command?: string }).command ?? ""),
+    };
   } catch (e) {
     const err = e as Error & { errno?: string; code?: string; detail?: string };
     return { ok: false, message: err.message, code: err.errno ?? err.code ?? "", detail: err.detail };

@@ -9,14 +9,32 @@
  * An expression that fails (unsupported construct, dynamic error such as a cast of a non-number) does not decide
  * anything: its rule is listed as unevaluated with the engine's message.
  */
-import { evaluateXPathToBoolean, evaluateXPathToNodes, evaluateXPathToString, registerXQueryModule, type Options } from "fontoxpath";
+import {
+  evaluateXPathToBoolean,
+  evaluateXPathToNodes,
+  evaluateXPathToString,
+  registerXQueryModule,
+  type Options,
+} from "fontoxpath";
 import type { Node } from "slimdom";
 import { exactRewrite, registerExactFunctions } from "./exact";
 import type { Check, Let, Schema } from "./schematron";
 
-export interface Finding { rule_id: string; severity: Check["flag"]; message: string; xpath: string }
-export interface Unevaluated { rule_id: string; reason: string }
-export interface RunResult { results: Finding[]; unevaluated: Unevaluated[]; /** ids of every check the schema holds */ checked: string[] }
+export interface Finding {
+  rule_id: string;
+  severity: Check["flag"];
+  message: string;
+  xpath: string;
+}
+export interface Unevaluated {
+  rule_id: string;
+  reason: string;
+}
+export interface RunResult {
+  results: Finding[];
+  unevaluated: Unevaluated[] /** ids of every check the schema holds */;
+  checked: string[];
+}
 
 interface Compiled {
   options: Options;
@@ -52,17 +70,28 @@ function withLets(expr: string, globals: Let[], locals: Let[]): string {
 /** A rule context is an XSLT match pattern; the nodes it matches are those the pattern selects from the root. */
 function matchExpr(pattern: string): string {
   const branches: string[] = [];
-  let depth = 0, quote = "", start = 0;
+  let depth = 0,
+    quote = "",
+    start = 0;
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
-    if (quote) { if (c === quote) quote = ""; continue; }
+    if (quote) {
+      if (c === quote) quote = "";
+      continue;
+    }
     if (c === "'" || c === '"') quote = c;
     else if (c === "(" || c === "[") depth++;
     else if (c === ")" || c === "]") depth--;
-    else if (c === "|" && depth === 0) { branches.push(pattern.slice(start, i)); start = i + 1; }
+    else if (c === "|" && depth === 0) {
+      branches.push(pattern.slice(start, i));
+      start = i + 1;
+    }
   }
   branches.push(pattern.slice(start));
-  return branches.map((b) => b.trim()).map((b) => (b.startsWith("/") || b.startsWith("(/") ? b : `//${b}`)).join(" | ");
+  return branches
+    .map((b) => b.trim())
+    .map((b) => (b.startsWith("/") || b.startsWith("(/") ? b : `//${b}`))
+    .join(" | ");
 }
 
 function compile(schema: Schema): Compiled {
@@ -77,24 +106,34 @@ function compile(schema: Schema): Compiled {
     const key = `${f.uri} ${f.local}`;
     if (registered.has(key)) continue;
     registered.add(key);
-    const decls = Object.entries(schema.namespaces).filter(([p]) => p !== f.prefix && p !== "xs").map(([p, u]) => `declare namespace ${p} = "${u}";`).join("\n");
-    registerXQueryModule(`module namespace ${f.prefix} = "${f.uri}";\n${decls}\ndeclare function ${f.prefix}:${f.local}(${f.params.map((p) => `$${p}`).join(", ")})${f.as ? ` as ${f.as}` : ""} { ${f.body} };`);
+    const decls = Object.entries(schema.namespaces)
+      .filter(([p]) => p !== f.prefix && p !== "xs")
+      .map(([p, u]) => `declare namespace ${p} = "${u}";`)
+      .join("\n");
+    registerXQueryModule(
+      `module namespace ${f.prefix} = "${f.uri}";\n${decls}\ndeclare function ${f.prefix}:${f.local}(${f.params.map((p) => `$${p}`).join(", ")})${f.as ? ` as ${f.as}` : ""} { ${f.body} };`,
+    );
   }
   const namespaces = schema.namespaces;
-  const options: Options = { namespaceResolver: (p: string) => (p ? namespaces[p] ?? null : null), moduleImports };
+  const options: Options = { namespaceResolver: (p: string) => (p ? (namespaces[p] ?? null) : null), moduleImports };
   const prefixes = new Map<string, string>();
   for (const [p, u] of Object.entries(namespaces)) if (!prefixes.has(u)) prefixes.set(u, p);
-  const patterns = schema.patterns.map((p) => p.rules.map((r) => {
-    const lets = exact(r.lets);
-    return {
-      context: withLets(matchExpr(r.context), globals, []),
-      checks: r.checks.map((c) => ({
-        ...c,
-        expr: withLets(exactRewrite(c.test), globals, lets),
-        parts: c.message.map((m): Part => ("select" in m ? { expr: withLets(`string-join((${m.select}) ! string(.), ' ')`, globals, lets) } : m)),
-      })),
-    };
-  }));
+  const patterns = schema.patterns.map((p) =>
+    p.rules.map((r) => {
+      const lets = exact(r.lets);
+      return {
+        context: withLets(matchExpr(r.context), globals, []),
+        checks: r.checks.map((c) => ({
+          ...c,
+          expr: withLets(exactRewrite(c.test), globals, lets),
+          parts: c.message.map(
+            (m): Part =>
+              "select" in m ? { expr: withLets(`string-join((${m.select}) ! string(.), ' ')`, globals, lets) } : m,
+          ),
+        })),
+      };
+    }),
+  );
   const out = { options, patterns, prefixes };
   compiledCache.set(schema, out);
   return out;
@@ -105,12 +144,20 @@ export function locate(node: Node, prefixes: Map<string, string>): string {
   const steps: string[] = [];
   let cur: any = node;
   while (cur && cur.nodeType !== 9) {
-    if (cur.nodeType === 2) { steps.unshift(`@${cur.name}`); cur = cur.ownerElement; continue; }
-    if (cur.nodeType !== 1) { cur = cur.parentNode; continue; }
+    if (cur.nodeType === 2) {
+      steps.unshift(`@${cur.name}`);
+      cur = cur.ownerElement;
+      continue;
+    }
+    if (cur.nodeType !== 1) {
+      cur = cur.parentNode;
+      continue;
+    }
     const ns = cur.namespaceURI as string | null;
     const name = ns ? `${prefixes.get(ns) ?? "*"}:${cur.localName}` : cur.localName;
     let index = 1;
-    for (let s = cur.previousElementSibling; s; s = s.previousElementSibling) if (s.localName === cur.localName && s.namespaceURI === ns) index++;
+    for (let s = cur.previousElementSibling; s; s = s.previousElementSibling)
+      if (s.localName === cur.localName && s.namespaceURI === ns) index++;
     steps.unshift(`${name}[${index}]`);
     cur = cur.parentNode;
   }
@@ -139,7 +186,8 @@ export function runSchema(schema: Schema, doc: Node, only?: Set<string>): RunRes
       try {
         nodes = evaluateXPathToNodes(rule.context, doc, null, null, options) as Node[];
       } catch (e) {
-        for (const c of checks) unevaluated.set(c.id, `context ${JSON.stringify(rule.context.slice(0, 120))}: ${reason(e)}`);
+        for (const c of checks)
+          unevaluated.set(c.id, `context ${JSON.stringify(rule.context.slice(0, 120))}: ${reason(e)}`);
         continue;
       }
       for (const node of nodes) {
@@ -153,7 +201,13 @@ export function runSchema(schema: Schema, doc: Node, only?: Set<string>): RunRes
             unevaluated.set(c.id, reason(e));
             continue;
           }
-          if (value === (c.kind === "report")) results.push({ rule_id: c.id, severity: c.flag, message: text(c.parts, node, options), xpath: locate(node, prefixes) });
+          if (value === (c.kind === "report"))
+            results.push({
+              rule_id: c.id,
+              severity: c.flag,
+              message: text(c.parts, node, options),
+              xpath: locate(node, prefixes),
+            });
         }
       }
     }
@@ -165,7 +219,11 @@ function text(parts: Part[], node: Node, options: Options): string {
   const out = parts.map((p) => {
     if ("text" in p) return p.text;
     if ("name" in p) return (node as any).nodeName ?? "";
-    try { return evaluateXPathToString(p.expr, node, null, null, options); } catch { return ""; }
+    try {
+      return evaluateXPathToString(p.expr, node, null, null, options);
+    } catch {
+      return "";
+    }
   });
   return out.join("").replace(/\s+/g, " ").trim();
 }

@@ -25,12 +25,16 @@ function digits(v: unknown): { int: bigint; scale: number } | null {
 }
 
 function exactSum(values: unknown[]): number {
-  let total = 0n, scale = 0;
+  let total = 0n,
+    scale = 0;
   for (const v of values) {
     if (typeof v === "number" && !Number.isFinite(v)) return values.reduce((a: number, b) => a + Number(b), 0);
     const d = digits(v);
     if (!d) throw new Error(`FORG0001: cannot add ${JSON.stringify(v)} as a number`);
-    if (d.scale > scale) { total *= 10n ** BigInt(d.scale - scale); scale = d.scale; }
+    if (d.scale > scale) {
+      total *= 10n ** BigInt(d.scale - scale);
+      scale = d.scale;
+    }
     total += d.int * 10n ** BigInt(scale - d.scale);
   }
   const neg = total < 0n;
@@ -40,23 +44,38 @@ function exactSum(values: unknown[]): number {
 
 function intMod(value: string, modulus: number): number {
   const s = value.trim();
-  if (!/^[+-]?\d+(\.0*)?$/.test(s)) throw new Error(`FORG0001: cannot cast ${JSON.stringify(s.slice(0, 40))} to an integer`);
+  if (!/^[+-]?\d+(\.0*)?$/.test(s))
+    throw new Error(`FORG0001: cannot cast ${JSON.stringify(s.slice(0, 40))} to an integer`);
   return Number(BigInt(s.replace(/\.0*$/, "")) % BigInt(modulus));
 }
 
 export function registerExactFunctions(): void {
   if (registered) return;
   registered = true;
-  registerCustomXPathFunction({ namespaceURI: NS, localName: "sum" }, ["xs:anyAtomicType*"], "xs:double", (_c, values: unknown[]) => exactSum(values));
-  registerCustomXPathFunction({ namespaceURI: NS, localName: "int-mod" }, ["xs:string?", "xs:integer"], "xs:integer", (_c, v: string | null, m: number) => intMod(v ?? "", m));
+  registerCustomXPathFunction(
+    { namespaceURI: NS, localName: "sum" },
+    ["xs:anyAtomicType*"],
+    "xs:double",
+    (_c, values: unknown[]) => exactSum(values),
+  );
+  registerCustomXPathFunction(
+    { namespaceURI: NS, localName: "int-mod" },
+    ["xs:string?", "xs:integer"],
+    "xs:integer",
+    (_c, v: string | null, m: number) => intMod(v ?? "", m),
+  );
 }
 
 /** Index of the parenthesis closing the one at `open`, skipping string literals; -1 if unbalanced. */
 function closing(expr: string, open: number): number {
-  let depth = 0, quote = "";
+  let depth = 0,
+    quote = "";
   for (let i = open; i < expr.length; i++) {
     const c = expr[i]!;
-    if (quote) { if (c === quote) quote = ""; continue; }
+    if (quote) {
+      if (c === quote) quote = "";
+      continue;
+    }
     if (c === "'" || c === '"') quote = c;
     else if (c === "(") depth++;
     else if (c === ")" && --depth === 0) return i;
@@ -66,14 +85,30 @@ function closing(expr: string, open: number): number {
 
 /** The expression with `sum(` and `xs:integer(..) mod N` / `xs:decimal(..) mod N` made exact (see above). */
 export function exactRewrite(expr: string): string {
-  let out = "", quote = "";
+  let out = "",
+    quote = "";
   for (let i = 0; i < expr.length; i++) {
     const c = expr[i]!;
-    if (quote) { out += c; if (c === quote) quote = ""; continue; }
-    if (c === "'" || c === '"') { quote = c; out += c; continue; }
+    if (quote) {
+      out += c;
+      if (c === quote) quote = "";
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      quote = c;
+      out += c;
+      continue;
+    }
     const before = i === 0 ? "" : expr[i - 1]!;
-    if (/[\w:$.\-{}]/.test(before)) { out += c; continue; }
-    if (expr.startsWith("sum(", i)) { out += `Q{${NS}}sum(`; i += 3; continue; }
+    if (/[\w:$.\-{}]/.test(before)) {
+      out += c;
+      continue;
+    }
+    if (expr.startsWith("sum(", i)) {
+      out += `Q{${NS}}sum(`;
+      i += 3;
+      continue;
+    }
     const cast = /^xs:(integer|decimal)\(/.exec(expr.slice(i, i + 12));
     if (cast) {
       const open = i + cast[0].length - 1;

@@ -33,10 +33,16 @@ export function syntaxOf(doc: Document): Syntax {
 /** BT-24, the specification identifier: which CIUS/extension the invoice claims. */
 function customizationOf(doc: Document, syntax: Syntax): string | undefined {
   const root = doc.documentElement!;
-  const child = (el: Element | undefined, ns: string, local: string) => el?.children.find((c) => c.namespaceURI === ns && c.localName === local);
-  const id = syntax === "cii"
-    ? child(child(child(root, CII, "ExchangedDocumentContext"), RAM, "GuidelineSpecifiedDocumentContextParameter"), RAM, "ID")
-    : child(root, CBC, "CustomizationID");
+  const child = (el: Element | undefined, ns: string, local: string) =>
+    el?.children.find((c) => c.namespaceURI === ns && c.localName === local);
+  const id =
+    syntax === "cii"
+      ? child(
+          child(child(root, CII, "ExchangedDocumentContext"), RAM, "GuidelineSpecifiedDocumentContextParameter"),
+          RAM,
+          "ID",
+        )
+      : child(root, CBC, "CustomizationID");
   const text = id?.textContent?.trim();
   return text || undefined;
 }
@@ -79,15 +85,43 @@ export function validateDocument(doc: Document, opts: ValidateOptions = {}): EIn
   if (syntax === "unknown") {
     const root = doc.documentElement;
     const name = root ? `{${root.namespaceURI ?? ""}}${root.localName}` : "(no root element)";
-    return { syntax, ruleSets: [], valid: false, unevaluated: [], results: [{ rule_id: "DOCPROC-SYNTAX", severity: "fatal", xpath: "/", message: `Not an EN 16931 syntax: the root element ${name} is neither a UBL 2.1 Invoice/CreditNote nor a UN/CEFACT CII D16B CrossIndustryInvoice.` }] };
+    return {
+      syntax,
+      ruleSets: [],
+      valid: false,
+      unevaluated: [],
+      results: [
+        {
+          rule_id: "DOCPROC-SYNTAX",
+          severity: "fatal",
+          xpath: "/",
+          message: `Not an EN 16931 syntax: the root element ${name} is neither a UBL 2.1 Invoice/CreditNote nor a UN/CEFACT CII D16B CrossIndustryInvoice.`,
+        },
+      ],
+    };
   }
   const depth = maxDepth(doc);
   if (depth > MAX_DEPTH) {
-    return { syntax, customization, ruleSets: [], valid: false, unevaluated: [], results: [{ rule_id: "DOCPROC-UNCHECKED", severity: "fatal", xpath: "/", message: `The e-invoice was not validated: its elements are nested ${depth} deep (UBL and CII need about 10; more than ${MAX_DEPTH} is refused).` }] };
+    return {
+      syntax,
+      customization,
+      ruleSets: [],
+      valid: false,
+      unevaluated: [],
+      results: [
+        {
+          rule_id: "DOCPROC-UNCHECKED",
+          severity: "fatal",
+          xpath: "/",
+          message: `The e-invoice was not validated: its elements are nested ${depth} deep (UBL and CII need about 10; more than ${MAX_DEPTH} is refused).`,
+        },
+      ],
+    };
   }
   const ubl = syntax !== "cii";
   const sets: RuleSetId[] = [ubl ? "EN16931-UBL" : "EN16931-CII"];
-  if (opts.cius !== "none" && customization && XRECHNUNG.test(customization)) sets.push(ubl ? "XRechnung-UBL" : "XRechnung-CII");
+  if (opts.cius !== "none" && customization && XRECHNUNG.test(customization))
+    sets.push(ubl ? "XRechnung-UBL" : "XRechnung-CII");
   const results: EInvoiceFinding[] = structuralChecks(doc, syntax);
   const unevaluated: EInvoiceReport["unevaluated"] = [];
   for (const id of sets) {
@@ -96,7 +130,11 @@ export function validateDocument(doc: Document, opts: ValidateOptions = {}): EIn
     pushAll(unevaluated, run.unevaluated);
   }
   if (opts.cius !== "none" && customization && PEPPOL.test(customization)) {
-    unevaluated.push({ rule_id: "PEPPOL-BIS-3", reason: "the document claims Peppol BIS Billing 3.0; docproc does not ship the Peppol rules (PEPPOL-EN16931-R*), only EN 16931 was checked" });
+    unevaluated.push({
+      rule_id: "PEPPOL-BIS-3",
+      reason:
+        "the document claims Peppol BIS Billing 3.0; docproc does not ship the Peppol rules (PEPPOL-EN16931-R*), only EN 16931 was checked",
+    });
   }
   const ruleSets = ["XML-structure", ...sets];
   return { syntax, customization, ruleSets, results, unevaluated, valid: !results.some((r) => r.severity === "fatal") };
@@ -105,7 +143,20 @@ export function validateDocument(doc: Document, opts: ValidateOptions = {}): EIn
 export async function validateEInvoice(xml: string | Uint8Array, opts: ValidateOptions = {}): Promise<EInvoiceReport> {
   const parsed = parse(xml);
   if ("error" in parsed) {
-    return { syntax: "unknown", ruleSets: ["XML-structure"], valid: false, unevaluated: [], results: [{ rule_id: "XML-WELLFORMED", severity: "fatal", xpath: "/", message: `The file is not well-formed XML: ${parsed.error}` }] };
+    return {
+      syntax: "unknown",
+      ruleSets: ["XML-structure"],
+      valid: false,
+      unevaluated: [],
+      results: [
+        {
+          rule_id: "XML-WELLFORMED",
+          severity: "fatal",
+          xpath: "/",
+          message: `The file is not well-formed XML: ${parsed.error}`,
+        },
+      ],
+    };
   }
   try {
     return validateDocument(parsed.doc, opts);
@@ -113,6 +164,19 @@ export async function validateEInvoice(xml: string | Uint8Array, opts: ValidateO
     // Not a rule's failure (those are caught per rule): the document as a whole could not be checked, e.g. nested
     // too deep for the engine. Never a crash, never a pass.
     const reason = (e instanceof Error ? e.message : String(e)).split("\n")[0]!.slice(0, 300);
-    return { syntax: syntaxOf(parsed.doc), ruleSets: [], valid: false, unevaluated: [], results: [{ rule_id: "DOCPROC-UNCHECKED", severity: "fatal", xpath: "/", message: `The e-invoice could not be validated: ${reason}` }] };
+    return {
+      syntax: syntaxOf(parsed.doc),
+      ruleSets: [],
+      valid: false,
+      unevaluated: [],
+      results: [
+        {
+          rule_id: "DOCPROC-UNCHECKED",
+          severity: "fatal",
+          xpath: "/",
+          message: `The e-invoice could not be validated: ${reason}`,
+        },
+      ],
+    };
   }
 }

@@ -11,11 +11,31 @@ import type { EInvoiceReport } from "./index";
 
 /** Business terms of EN 16931 that docproc's invoice fields hold (see core/extract/einvoice.ts). */
 const FIELD_OF_BT: Record<string, string> = {
-  "BT-1": "invoice_number", "BT-2": "invoice_date", "BT-9": "due_date", "BT-5": "currency", "BT-13": "purchase_order_number",
-  "BT-27": "vendor_name", "BT-28": "vendor_name", "BT-31": "vendor_vat_id", "BT-35": "vendor_address", "BT-36": "vendor_address",
-  "BT-37": "vendor_address", "BT-38": "vendor_address", "BT-40": "vendor_address", "BT-44": "customer_name", "BT-84": "iban",
-  "BT-109": "subtotal_amount", "BT-110": "tax_amount", "BT-112": "total_amount", "BT-115": "total_amount",
-  "BG-25": "line_items", "BT-126": "line_items", "BT-129": "line_items", "BT-131": "line_items", "BT-146": "line_items", "BT-153": "line_items",
+  "BT-1": "invoice_number",
+  "BT-2": "invoice_date",
+  "BT-9": "due_date",
+  "BT-5": "currency",
+  "BT-13": "purchase_order_number",
+  "BT-27": "vendor_name",
+  "BT-28": "vendor_name",
+  "BT-31": "vendor_vat_id",
+  "BT-35": "vendor_address",
+  "BT-36": "vendor_address",
+  "BT-37": "vendor_address",
+  "BT-38": "vendor_address",
+  "BT-40": "vendor_address",
+  "BT-44": "customer_name",
+  "BT-84": "iban",
+  "BT-109": "subtotal_amount",
+  "BT-110": "tax_amount",
+  "BT-112": "total_amount",
+  "BT-115": "total_amount",
+  "BG-25": "line_items",
+  "BT-126": "line_items",
+  "BT-129": "line_items",
+  "BT-131": "line_items",
+  "BT-146": "line_items",
+  "BT-153": "line_items",
 };
 
 function fieldIds(message: string): string[] | undefined {
@@ -45,7 +65,9 @@ export const claimsEN16931 = (report: EInvoiceReport) => /^urn:cen\.eu:en16931:2
  */
 export function claimsInText(xml: Uint8Array): boolean {
   const text = new TextDecoder().decode(xml);
-  const id = /<(?:[\w.-]+:)?CustomizationID\b[^>]*>\s*([^<\s]+)/.exec(text)?.[1] ?? /GuidelineSpecifiedDocumentContextParameter>\s*<(?:[\w.-]+:)?ID\b[^>]*>\s*([^<\s]+)/.exec(text)?.[1];
+  const id =
+    /<(?:[\w.-]+:)?CustomizationID\b[^>]*>\s*([^<\s]+)/.exec(text)?.[1] ??
+    /GuidelineSpecifiedDocumentContextParameter>\s*<(?:[\w.-]+:)?ID\b[^>]*>\s*([^<\s]+)/.exec(text)?.[1];
   if (id === undefined) return !/<(?:[\w.-]+:)?(?:Invoice|CreditNote|CrossIndustryInvoice)\b/.test(text);
   return /^urn:cen\.eu:en16931:2017/.test(id);
 }
@@ -59,14 +81,32 @@ export function einvoiceRuleResults(report: EInvoiceReport, filename: string): R
   const summary: RuleResult = {
     rule_id: "EINVOICE",
     origin: "einvoice",
-    status: report.valid ? (warnings || report.unevaluated.length ? statusOf("warning") : "success") : statusOf("fatal"),
+    status: report.valid
+      ? warnings || report.unevaluated.length
+        ? statusOf("warning")
+        : "success"
+      : statusOf("fatal"),
     message: `${filename}: ${report.syntax} e-invoice${report.customization ? ` (${report.customization})` : ""} checked against ${report.ruleSets.join(", ") || "nothing"}: ${report.valid ? "valid" : "invalid"}, ${fatal} fatal, ${warnings} warning(s)${report.unevaluated.length ? `, ${report.unevaluated.length} rule(s) not evaluated` : ""}${claimed ? "" : "; it does not claim EN 16931 (specification identifier BT-24), so its results are information only"}`,
   };
   const fired: RuleResult[] = report.results.map((r) => {
     const ids = fieldIds(r.message);
-    return { rule_id: r.rule_id, status: statusOf(r.severity), origin: "einvoice", severity: r.severity, message: r.message, xpath: r.xpath, ...(ids ? { field_ids: ids } : {}) };
+    return {
+      rule_id: r.rule_id,
+      status: statusOf(r.severity),
+      origin: "einvoice",
+      severity: r.severity,
+      message: r.message,
+      xpath: r.xpath,
+      ...(ids ? { field_ids: ids } : {}),
+    };
   });
-  const unevaluated: RuleResult[] = report.unevaluated.map((u) => ({ rule_id: u.rule_id, status: statusOf("warning"), origin: "einvoice", severity: "warning", message: `not evaluated: ${u.reason}` }));
+  const unevaluated: RuleResult[] = report.unevaluated.map((u) => ({
+    rule_id: u.rule_id,
+    status: statusOf("warning"),
+    origin: "einvoice",
+    severity: "warning",
+    message: `not evaluated: ${u.reason}`,
+  }));
   return [summary, ...fired, ...unevaluated];
 }
 
@@ -75,7 +115,9 @@ export function einvoiceRuleResults(report: EInvoiceReport, filename: string): R
  * XML or the XML of a ZUGFeRD/Factur-X PDF); [] when there is none. A ZUGFeRD 1.0 XML (not an EN 16931 syntax) gives
  * one warning: it is read, but there is no EN 16931 rule set for it.
  */
-export async function einvoiceValidation(attachments: Array<{ filename: string; data: Uint8Array }>): Promise<RuleResult[]> {
+export async function einvoiceValidation(
+  attachments: Array<{ filename: string; data: Uint8Array }>,
+): Promise<RuleResult[]> {
   const read = readEInvoice(attachments);
   const file = read && attachments.find((a) => a.filename === read.filename);
   if (!file) return [];
@@ -90,10 +132,26 @@ export async function einvoiceValidation(attachments: Array<{ filename: string; 
     report = await validateEInvoice(file.data);
   } catch (e) {
     // validateEInvoice answers bad input with a report; this is for a bug, which must not stop the transaction.
-    return [{ rule_id: "EINVOICE", origin: "einvoice", status: "warning", severity: "warning", message: `${file.filename}: could not be validated: ${(e as Error).message}` }];
+    return [
+      {
+        rule_id: "EINVOICE",
+        origin: "einvoice",
+        status: "warning",
+        severity: "warning",
+        message: `${file.filename}: could not be validated: ${(e as Error).message}`,
+      },
+    ];
   }
   if (report.syntax === "unknown" && !report.results.some((r) => r.rule_id === "XML-WELLFORMED")) {
-    return [{ rule_id: "EINVOICE", origin: "einvoice", status: "warning", severity: "warning", message: `${file.filename}: not validated: ${report.results[0]?.message ?? "unknown syntax"} (ZUGFeRD 1.0 predates EN 16931)` }];
+    return [
+      {
+        rule_id: "EINVOICE",
+        origin: "einvoice",
+        status: "warning",
+        severity: "warning",
+        message: `${file.filename}: not validated: ${report.results[0]?.message ?? "unknown syntax"} (ZUGFeRD 1.0 predates EN 16931)`,
+      },
+    ];
   }
   return einvoiceRuleResults(report, file.filename);
 }

@@ -13,12 +13,35 @@ import { pushAll } from "../../arrays";
 const SCH = "http://purl.oclc.org/dsdl/schematron";
 const XSL = "http://www.w3.org/1999/XSL/Transform";
 
-export interface Let { name: string; value: string }
+export interface Let {
+  name: string;
+  value: string;
+}
 export type MessagePart = { text: string } | { name: true } | { select: string };
-export interface Check { kind: "assert" | "report"; id: string; flag: "fatal" | "warning" | "information"; test: string; message: MessagePart[] }
-export interface Rule { context: string; lets: Let[]; checks: Check[] }
-export interface Pattern { id: string; rules: Rule[] }
-export interface XslFunction { prefix: string; uri: string; local: string; params: string[]; as: string | null; body: string }
+export interface Check {
+  kind: "assert" | "report";
+  id: string;
+  flag: "fatal" | "warning" | "information";
+  test: string;
+  message: MessagePart[];
+}
+export interface Rule {
+  context: string;
+  lets: Let[];
+  checks: Check[];
+}
+export interface Pattern {
+  id: string;
+  rules: Rule[];
+}
+export interface XslFunction {
+  prefix: string;
+  uri: string;
+  local: string;
+  params: string[];
+  as: string | null;
+  body: string;
+}
 export interface Schema {
   name: string;
   namespaces: Record<string, string>;
@@ -28,7 +51,8 @@ export interface Schema {
   functions: XslFunction[];
 }
 
-const children = (el: Element, ns: string, local?: string) => el.children.filter((c) => c.namespaceURI === ns && (!local || c.localName === local));
+const children = (el: Element, ns: string, local?: string) =>
+  el.children.filter((c) => c.namespaceURI === ns && (!local || c.localName === local));
 
 function flagOf(raw: string | null): Check["flag"] {
   const f = (raw ?? "fatal").toLowerCase();
@@ -50,14 +74,23 @@ function message(el: Element): MessagePart[] {
 }
 
 function lets(el: Element): Let[] {
-  return children(el, SCH, "let").map((l) => ({ name: l.getAttribute("name")!, value: l.getAttribute("value") ?? "()" }));
+  return children(el, SCH, "let").map((l) => ({
+    name: l.getAttribute("name")!,
+    value: l.getAttribute("value") ?? "()",
+  }));
 }
 
 function rule(el: Element): Rule {
   const checks: Check[] = [];
   for (const c of children(el, SCH)) {
     if (c.localName !== "assert" && c.localName !== "report") continue;
-    checks.push({ kind: c.localName, id: c.getAttribute("id") ?? "", flag: flagOf(c.getAttribute("flag")), test: c.getAttribute("test") ?? "true()", message: message(c) });
+    checks.push({
+      kind: c.localName,
+      id: c.getAttribute("id") ?? "",
+      flag: flagOf(c.getAttribute("flag")),
+      test: c.getAttribute("test") ?? "true()",
+      message: message(c),
+    });
   }
   return { context: el.getAttribute("context") ?? "/", lets: lets(el), checks };
 }
@@ -78,18 +111,32 @@ function xslFunction(el: Element, namespaces: Record<string, string>): XslFuncti
  * `path` is the key of the main file.
  */
 export function readSchema(name: string, path: string, files: Record<string, string>): Schema {
-  const schema: Schema = { name, namespaces: { xs: "http://www.w3.org/2001/XMLSchema" }, globals: [], patterns: [], functions: [] };
+  const schema: Schema = {
+    name,
+    namespaces: { xs: "http://www.w3.org/2001/XMLSchema" },
+    globals: [],
+    patterns: [],
+    functions: [],
+  };
   const visit = (el: Element, at: string) => {
     for (const c of el.children) {
-      if (c.namespaceURI === XSL && c.localName === "function") { schema.functions.push(xslFunction(c, schema.namespaces)); continue; }
+      if (c.namespaceURI === XSL && c.localName === "function") {
+        schema.functions.push(xslFunction(c, schema.namespaces));
+        continue;
+      }
       if (c.namespaceURI !== SCH) continue;
       if (c.localName === "ns") schema.namespaces[c.getAttribute("prefix")!] = c.getAttribute("uri")!;
-      else if (c.localName === "let") schema.globals.push({ name: c.getAttribute("name")!, value: c.getAttribute("value") ?? "()" });
+      else if (c.localName === "let")
+        schema.globals.push({ name: c.getAttribute("name")!, value: c.getAttribute("value") ?? "()" });
       else if (c.localName === "include") visitFile(resolve(at, c.getAttribute("href")!));
       else if (c.localName === "pattern") {
-        if (c.getAttribute("abstract") === "true" || c.hasAttribute("is-a")) throw new Error(`${name}: abstract patterns must be preprocessed first`);
+        if (c.getAttribute("abstract") === "true" || c.hasAttribute("is-a"))
+          throw new Error(`${name}: abstract patterns must be preprocessed first`);
         pushAll(schema.globals, lets(c));
-        schema.patterns.push({ id: c.getAttribute("id") ?? `pattern-${schema.patterns.length + 1}`, rules: children(c, SCH, "rule").map(rule) });
+        schema.patterns.push({
+          id: c.getAttribute("id") ?? `pattern-${schema.patterns.length + 1}`,
+          rules: children(c, SCH, "rule").map(rule),
+        });
       }
     }
   };

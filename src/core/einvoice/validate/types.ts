@@ -1,6 +1,11 @@
 /** The validator's report (the contract the exporters and the pipeline rely on; see index.ts). */
 export type Syntax = "ubl-invoice" | "ubl-creditnote" | "cii" | "unknown";
-export interface EInvoiceFinding { rule_id: string; severity: "fatal" | "warning" | "information"; message: string; xpath: string }
+export interface EInvoiceFinding {
+  rule_id: string;
+  severity: "fatal" | "warning" | "information";
+  message: string;
+  xpath: string;
+}
 export interface EInvoiceReport {
   syntax: Syntax;
   customization?: string;

@@ -24,11 +24,27 @@ export function keepDecimalPoints(image: GreyImage, result: OcrResult): OcrResul
     const a = words[i]!;
     const next = words[i + 1];
     const after = words[i + 2];
-    if (next && after && next.line === a.line && after.line === a.line && UNITS.test(a.text) && POINT.test(next.text) && CENTS.test(after.text) && near(a, after)) {
+    if (
+      next &&
+      after &&
+      next.line === a.line &&
+      after.line === a.line &&
+      UNITS.test(a.text) &&
+      POINT.test(next.text) &&
+      CENTS.test(after.text) &&
+      near(a, after)
+    ) {
       out.push(join(a, next.text === "," ? "," : ".", after));
       i += 2;
       changed = true;
-    } else if (next && next.line === a.line && UNITS.test(a.text) && CENTS.test(next.text) && near(a, next) && pointBetween(image, a, next)) {
+    } else if (
+      next &&
+      next.line === a.line &&
+      UNITS.test(a.text) &&
+      CENTS.test(next.text) &&
+      near(a, next) &&
+      pointBetween(image, a, next)
+    ) {
       out.push(join(a, ".", next));
       i += 1;
       changed = true;
@@ -49,8 +65,18 @@ function near(a: Word, b: Word): boolean {
 
 function join(a: Word, point: string, b: Word): Word {
   const [x1, y1] = a.bounding_box;
-  const box: Word["bounding_box"] = [x1, Math.min(y1, b.bounding_box[1]), b.bounding_box[2], Math.max(a.bounding_box[3], b.bounding_box[3])];
-  return { text: `${a.text}${point}${b.text}`, confidence: Math.min(a.confidence, b.confidence), bounding_box: box, ...(a.line !== undefined ? { line: a.line } : {}) };
+  const box: Word["bounding_box"] = [
+    x1,
+    Math.min(y1, b.bounding_box[1]),
+    b.bounding_box[2],
+    Math.max(a.bounding_box[3], b.bounding_box[3]),
+  ];
+  return {
+    text: `${a.text}${point}${b.text}`,
+    confidence: Math.min(a.confidence, b.confidence),
+    bounding_box: box,
+    ...(a.line !== undefined ? { line: a.line } : {}),
+  };
 }
 
 /**

@@ -5,7 +5,10 @@ import { resolveTessdataDir, unpackedTessdataDir } from "./tessdata.ts";
 import type { OcrEngine } from "./types.ts";
 
 /** tesseract.js is loaded only when the embedded engine is chosen: `docproc process` on text PDFs never needs it. */
-async function createWasmEngine(opts: { workers: number; tessdata: ReturnType<typeof resolveTessdataDir> }): Promise<OcrEngine> {
+async function createWasmEngine(opts: {
+  workers: number;
+  tessdata: ReturnType<typeof resolveTessdataDir>;
+}): Promise<OcrEngine> {
   return (await import("./wasm.ts")).createWasmEngine(opts);
 }
 
@@ -43,7 +46,9 @@ export async function createOcrEngine(opts: CreateOcrEngineOptions): Promise<Ocr
   const tessdata = resolveTessdataDir(opts.tessdataDir);
   if (opts.engine === "wasm") return createWasmEngine({ workers, tessdata });
   if (opts.engine !== "native" && opts.engine !== "auto") {
-    throw new DocprocError("invalid_settings", `ocr.engine must be auto, wasm or native, got ${String(opts.engine)}`, { stage: "ocr" });
+    throw new DocprocError("invalid_settings", `ocr.engine must be auto, wasm or native, got ${String(opts.engine)}`, {
+      stage: "ocr",
+    });
   }
   const native = await probeNativeTesseract();
   if (native) {
@@ -58,8 +63,12 @@ export async function createOcrEngine(opts: CreateOcrEngineOptions): Promise<Ocr
     if (await nativeSelfTest(nativeOpts)) return createNativeEngine(nativeOpts);
   }
   if (opts.engine === "auto") return createWasmEngine({ workers, tessdata });
-  throw new DocprocError("ocr_failed", "ocr.engine is native but a working `tesseract` is not on PATH (Debian: apt-get install tesseract-ocr)", {
-    stage: "ocr",
-  });
+  throw new DocprocError(
+    "ocr_failed",
+    "ocr.engine is native but a working `tesseract` is not on PATH (Debian: apt-get install tesseract-ocr)",
+    {
+      stage: "ocr",
+    },
+  );
 }
 export { lazyOcrEngine } from "./lazy.ts";

@@ -19,7 +19,10 @@ export interface LanguageChoice {
 }
 
 /** The requested languages the engine has; English when it has none of them (every engine ships English). */
-export function chooseLanguages(requested: readonly string[] | undefined, has: (lang: string) => boolean): LanguageChoice {
+export function chooseLanguages(
+  requested: readonly string[] | undefined,
+  has: (lang: string) => boolean,
+): LanguageChoice {
   const wanted = [...new Set(requested?.length ? requested : DEFAULT_LANGUAGES)];
   const use = wanted.filter(has);
   const missing = wanted.filter((l) => !use.includes(l));
@@ -29,7 +32,10 @@ export function chooseLanguages(requested: readonly string[] | undefined, has: (
 /** Where `<lang>.traineddata` (or `.gz`) is in `dir`, or null. */
 export function traineddataIn(dir: string | null | undefined, lang: string): { file: string; gzip: boolean } | null {
   if (!dir || !LANGUAGE_CODE.test(lang)) return null;
-  for (const [name, gzip] of [[`${lang}.traineddata`, false], [`${lang}.traineddata.gz`, true]] as const) {
+  for (const [name, gzip] of [
+    [`${lang}.traineddata`, false],
+    [`${lang}.traineddata.gz`, true],
+  ] as const) {
     const file = path.join(dir, name);
     if (fs.existsSync(file)) return { file, gzip };
   }

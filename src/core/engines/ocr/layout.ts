@@ -44,10 +44,17 @@ export function analyzeLayout(img: GreyImage): PageLayout {
   const threshold = thresholdOf(hist, small.data.length);
   const scan = scanPage(small, threshold, inkCountOf(hist, threshold));
   const points = scan.points;
-  if (points.box[2] < 0 || points.inkCount < 50) return { inkBox: null, contentBox: null, lineAxis: null, skew: 0, lineHeight: null };
-  const inkBox: Box = [points.box[0] * factor, points.box[1] * factor, (points.box[2] + 1) * factor, (points.box[3] + 1) * factor];
+  if (points.box[2] < 0 || points.inkCount < 50)
+    return { inkBox: null, contentBox: null, lineAxis: null, skew: 0, lineHeight: null };
+  const inkBox: Box = [
+    points.box[0] * factor,
+    points.box[1] * factor,
+    (points.box[2] + 1) * factor,
+    (points.box[3] + 1) * factor,
+  ];
   const contentBox = paperBox(scan.paper, factor, img);
-  if (points.count === 0) return { inkBox: [0, 0, img.width, img.height], contentBox, lineAxis: null, skew: 0, lineHeight: null };
+  if (points.count === 0)
+    return { inkBox: [0, 0, img.width, img.height], contentBox, lineAxis: null, skew: 0, lineHeight: null };
   const across = bestAngle(points, 0);
   const down = bestAngle(points, 90);
   const best = across.score >= down.score ? across : down;
@@ -58,7 +65,13 @@ export function analyzeLayout(img: GreyImage): PageLayout {
   // An edge-of-range optimum or one barely sharper than no rotation is not a measurement.
   const reliable = Math.abs(skew) < MAX_SKEW - 0.5 && best.score > best.scoreAtZero * 1.03;
   const measured = reliable && Math.abs(skew) >= MIN_DESKEW ? Math.round(skew * 100) / 100 : 0;
-  return { inkBox, contentBox, lineAxis, skew: measured, lineHeight: medianLineHeight(scan, points.box, lineAxis, factor) };
+  return {
+    inkBox,
+    contentBox,
+    lineAxis,
+    skew: measured,
+    lineHeight: medianLineHeight(scan, points.box, lineAxis, factor),
+  };
 }
 
 /** Runs thinner than this (analysis pixels) are rules, underlines or dotted borders, not text lines. */
@@ -217,7 +230,14 @@ function scanPage(img: GreyImage, threshold: number, count: number): PageScan {
   }
   // A page that is mostly "ink" (a photo, a dark scan) gives no usable profile either.
   const usable = count < width * height * 0.5 ? n : 0;
-  const points = { xs, ys, count: usable, inkCount: count, box: [ix1, iy1, ix2, iy2] as Box, diagonal: Math.hypot(width, height) };
+  const points = {
+    xs,
+    ys,
+    count: usable,
+    inkCount: count,
+    box: [ix1, iy1, ix2, iy2] as Box,
+    diagonal: Math.hypot(width, height),
+  };
   return { points, paper: [px1, py1, px2, py2], rowInk, columnInk };
 }
 

@@ -6,7 +6,10 @@
 import { cpuCount } from "../../cores";
 import type { OcrEngine } from "./types.ts";
 
-export function lazyOcrEngine(create: () => Promise<OcrEngine>, workers = cpuCount()): OcrEngine & { started(): OcrEngine | null } {
+export function lazyOcrEngine(
+  create: () => Promise<OcrEngine>,
+  workers = cpuCount(),
+): OcrEngine & { started(): OcrEngine | null } {
   let engine: Promise<OcrEngine> | undefined;
   let ready: OcrEngine | null = null;
   const start = () =>
@@ -23,7 +26,9 @@ export function lazyOcrEngine(create: () => Promise<OcrEngine>, workers = cpuCou
     recognizeMany: async (imgs, o) => {
       const e = await start().catch(() => null);
       if (!e) return imgs.map(() => null);
-      return e.recognizeMany ? e.recognizeMany(imgs, o) : Promise.all(imgs.map((img) => e.recognize(img, o).catch(() => null)));
+      return e.recognizeMany
+        ? e.recognizeMany(imgs, o)
+        : Promise.all(imgs.map((img) => e.recognize(img, o).catch(() => null)));
     },
     warm: async (languages, pages) => {
       const e = await start().catch(() => null);

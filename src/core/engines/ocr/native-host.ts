@@ -25,7 +25,10 @@ const SYMBOLS = {
   TessBaseAPIEnd: { args: [FFIType.ptr], returns: FFIType.void },
   TessBaseAPISetVariable: { args: [FFIType.ptr, FFIType.cstring, FFIType.cstring], returns: FFIType.i32 },
   TessBaseAPISetPageSegMode: { args: [FFIType.ptr, FFIType.i32], returns: FFIType.void },
-  TessBaseAPISetImage: { args: [FFIType.ptr, FFIType.ptr, FFIType.i32, FFIType.i32, FFIType.i32, FFIType.i32], returns: FFIType.void },
+  TessBaseAPISetImage: {
+    args: [FFIType.ptr, FFIType.ptr, FFIType.i32, FFIType.i32, FFIType.i32, FFIType.i32],
+    returns: FFIType.void,
+  },
   TessBaseAPIRecognize: { args: [FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
   TessBaseAPIGetTsvText: { args: [FFIType.ptr, FFIType.i32], returns: FFIType.ptr },
   TessDeleteText: { args: [FFIType.ptr], returns: FFIType.void },
@@ -77,7 +80,8 @@ class Reader {
       tess.TessBaseAPISetVariable(api, cstr("debug_file"), cstr("/dev/null"));
       this.loaded = model;
     }
-    if (pixels.length < req.width * req.height || req.width < 1 || req.height < 1) throw new Error("pixel data does not match the image size");
+    if (pixels.length < req.width * req.height || req.width < 1 || req.height < 1)
+      throw new Error("pixel data does not match the image size");
     tess.TessBaseAPISetPageSegMode(api, req.psm);
     // As the CLI's --dpi: without it tesseract estimates the resolution from the text's x-height.
     tess.TessBaseAPISetVariable(api, cstr("user_defined_dpi"), cstr(String(req.dpi ? Math.round(req.dpi) : 0)));

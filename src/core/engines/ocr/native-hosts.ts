@@ -39,7 +39,9 @@ export class NativeHost {
   private busy = false;
 
   private constructor(private readonly proc: Subprocess<"pipe", "pipe", "ignore">) {
-    void proc.exited.then((code) => (this.exitError ??= new Error(`the tesseract host exited (${proc.signalCode ?? `code ${code}`})`)));
+    void proc.exited.then(
+      (code) => (this.exitError ??= new Error(`the tesseract host exited (${proc.signalCode ?? `code ${code}`})`)),
+    );
   }
 
   /** Starts a host and waits for its greeting; HostUnavailable when libtesseract cannot be loaded there. */
@@ -81,7 +83,9 @@ export class NativeHost {
     try {
       // A large write returns a promise; awaited, a host that died meanwhile fails this read (EPIPE) instead of
       // leaving an unhandled rejection behind.
-      await this.proc.stdin.write(encodeFrame({ ...req, width: img.width, height: img.height, bytes: pixels.length }, pixels));
+      await this.proc.stdin.write(
+        encodeFrame({ ...req, width: img.width, height: img.height, bytes: pixels.length }, pixels),
+      );
       await this.proc.stdin.flush();
       const { header, payload } = await this.next();
       if (header.ok !== true) throw new TesseractError(String(header.error ?? "tesseract failed"));

@@ -28,12 +28,20 @@ export interface NativeOptions {
 }
 
 /** Finds `tesseract` on PATH and returns its version line, or null when it is absent or does not run. */
-export async function probeNativeTesseract(): Promise<{ binary: string; version: string; systemTessdataDir: string | null } | null> {
+export async function probeNativeTesseract(): Promise<{
+  binary: string;
+  version: string;
+  systemTessdataDir: string | null;
+} | null> {
   const binary = Bun.which("tesseract");
   if (!binary) return null;
   try {
     const proc = Bun.spawn([binary, "--version"], { stdout: "pipe", stderr: "pipe" });
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     if (code !== 0) return null;
     const version = /tesseract\s+v?([\d.]+)/i.exec(out + err)?.[1] ?? "unknown";
     return { binary, version, systemTessdataDir: await systemTessdataDir(binary) };
@@ -46,7 +54,11 @@ export async function probeNativeTesseract(): Promise<{ binary: string; version:
 async function systemTessdataDir(binary: string): Promise<string | null> {
   try {
     const proc = Bun.spawn([binary, "--list-langs"], { stdout: "pipe", stderr: "pipe" });
-    const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const [out, err] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     const dir = /"([^"]+)"/.exec(out + err)?.[1];
     return dir && fs.existsSync(dir) ? path.resolve(dir) : null;
   } catch {
@@ -94,14 +106,28 @@ export function createNativeEngine(opts: NativeOptions): OcrEngine {
     }
   };
   /** One image on the slot's host, or through the CLI. */
-  const readOn = async (slot: number, grey: GreyImage, ro: RecognizeOptions | undefined, lang: LanguageChoice): Promise<OcrResult> => {
+  const readOn = async (
+    slot: number,
+    grey: GreyImage,
+    ro: RecognizeOptions | undefined,
+    lang: LanguageChoice,
+  ): Promise<OcrResult> => {
     const host = await hostOf(slot);
     if (!host) return runTesseract(lang.opts, encodePgm(grey), { ...ro, languages: lang.use }, running);
-    const request = { datapath: lang.opts.tessdataDir, lang: lang.use.join("+"), psm: ro?.psm ?? DEFAULT_PSM, ...(ro?.dpi ? { dpi: ro.dpi } : {}) };
+    const request = {
+      datapath: lang.opts.tessdataDir,
+      lang: lang.use.join("+"),
+      psm: ro?.psm ?? DEFAULT_PSM,
+      ...(ro?.dpi ? { dpi: ro.dpi } : {}),
+    };
     try {
       return parseTesseractTsv(await host.read(grey, request));
     } catch (err) {
-      throw new DocprocError("ocr_failed", `tesseract failed: ${(err as Error).message}`, { stage: "ocr", retryable: true, cause: err });
+      throw new DocprocError("ocr_failed", `tesseract failed: ${(err as Error).message}`, {
+        stage: "ocr",
+        retryable: true,
+        cause: err,
+      });
     }
   };
   const engine: OcrEngine = {
@@ -135,10 +161,16 @@ export function createNativeEngine(opts: NativeOptions): OcrEngine {
         const lang = languages(ro?.languages);
         if (await hostOf(slot).catch(() => null)) {
           // One running host reads them one after another: no process, no model loading per line.
-          for (const [i, grey] of greys.entries()) if (grey) out[i] = await readOn(slot, grey, ro, lang).catch(() => null);
+          for (const [i, grey] of greys.entries())
+            if (grey) out[i] = await readOn(slot, grey, ro, lang).catch(() => null);
         } else {
           const readable = greys.flatMap((g, i) => (g ? [i] : []));
-          const reads = await runTesseractOnList(lang.opts, readable.map((i) => encodePgm(greys[i]!)), { ...ro, languages: lang.use }, running);
+          const reads = await runTesseractOnList(
+            lang.opts,
+            readable.map((i) => encodePgm(greys[i]!)),
+            { ...ro, languages: lang.use },
+            running,
+          );
           readable.forEach((i, k) => (out[i] = reads[k] ?? null));
         }
       } catch {
@@ -181,7 +213,12 @@ export async function nativeSelfTest(opts: NativeOptions): Promise<boolean> {
   }
 }
 
-async function runTesseract(opts: NativeOptions, pgm: Uint8Array, ro: RecognizeOptions, running: Set<Subprocess>): Promise<OcrResult> {
+async function runTesseract(
+  opts: NativeOptions,
+  pgm: Uint8Array,
+  ro: RecognizeOptions,
+  running: Set<Subprocess>,
+): Promise<OcrResult> {
   return parseTesseractTsv(await runCli(opts, "stdin", pgm, ro, running));
 }
 
@@ -190,7 +227,12 @@ async function runTesseract(opts: NativeOptions, pgm: Uint8Array, ro: RecognizeO
  * numbers the images' TSV rows by page (column 2, from 1). Same model, same options per image as separate runs, one
  * start-up (model loading is most of the cost of reading a single line). The images go through a private temp dir.
  */
-async function runTesseractOnList(opts: NativeOptions, pgms: Uint8Array[], ro: RecognizeOptions, running: Set<Subprocess>): Promise<Array<OcrResult | null>> {
+async function runTesseractOnList(
+  opts: NativeOptions,
+  pgms: Uint8Array[],
+  ro: RecognizeOptions,
+  running: Set<Subprocess>,
+): Promise<Array<OcrResult | null>> {
   const dir = await mkdtemp(path.join(tmpdir(), "docproc-lines-"));
   try {
     const files = pgms.map((_, i) => path.join(dir, `${i}.pgm`));
@@ -208,16 +250,39 @@ async function runTesseractOnList(opts: NativeOptions, pgms: Uint8Array[], ro: R
   }
 }
 
-async function runCli(opts: NativeOptions, input: string, stdin: Uint8Array | "ignore", ro: RecognizeOptions, running: Set<Subprocess>): Promise<string> {
-  const args = [opts.binary, input, "stdout", "--tessdata-dir", opts.tessdataDir, "-l", (ro.languages ?? ["eng"]).join("+"), "--oem", "1"];
+async function runCli(
+  opts: NativeOptions,
+  input: string,
+  stdin: Uint8Array | "ignore",
+  ro: RecognizeOptions,
+  running: Set<Subprocess>,
+): Promise<string> {
+  const args = [
+    opts.binary,
+    input,
+    "stdout",
+    "--tessdata-dir",
+    opts.tessdataDir,
+    "-l",
+    (ro.languages ?? ["eng"]).join("+"),
+    "--oem",
+    "1",
+  ];
   args.push("--psm", String(ro.psm ?? DEFAULT_PSM), "-c", "tessedit_create_tsv=1", "-c", "tessedit_create_txt=0");
   if (ro.dpi) args.push("--dpi", String(Math.round(ro.dpi)));
   const proc = Bun.spawn(args, { stdin, stdout: "pipe", stderr: "pipe", env: { OMP_THREAD_LIMIT: "1" } });
   running.add(proc);
   try {
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     if (code !== 0) {
-      throw new DocprocError("ocr_failed", `tesseract exited with ${code}: ${err.trim().slice(-300)}`, { stage: "ocr", retryable: true });
+      throw new DocprocError("ocr_failed", `tesseract exited with ${code}: ${err.trim().slice(-300)}`, {
+        stage: "ocr",
+        retryable: true,
+      });
     }
     return out;
   } finally {
@@ -257,7 +322,11 @@ function nativeLanguages(opts: NativeOptions): (requested?: readonly string[]) =
         if (choice.use.length === 0) choice.use = ["eng"];
       }
     }
-    const out = { opts: { ...opts, tessdataDir: dir }, use: choice.use, warning: choice.missing.length ? missingLanguageWarning("native", choice) : null };
+    const out = {
+      opts: { ...opts, tessdataDir: dir },
+      use: choice.use,
+      warning: choice.missing.length ? missingLanguageWarning("native", choice) : null,
+    };
     memo.set(key, out);
     return out;
   };

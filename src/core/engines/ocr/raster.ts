@@ -16,7 +16,9 @@ export function toGrey(img: RasterImage): GreyImage {
     throw new DocprocError("ocr_failed", `invalid raster size ${width}x${height}`, { stage: "ocr" });
   }
   if (data.length < width * height * channels) {
-    throw new DocprocError("ocr_failed", `raster buffer too short for ${width}x${height}x${channels}`, { stage: "ocr" });
+    throw new DocprocError("ocr_failed", `raster buffer too short for ${width}x${height}x${channels}`, {
+      stage: "ocr",
+    });
   }
   if (channels === 1) return { data, width, height };
   if (channels === 3) return { data: rgbToGrey(data, width * height), width, height };
@@ -139,7 +141,12 @@ export interface UprightTransform {
   height: number;
 }
 
-export function uprightTransform(srcWidth: number, srcHeight: number, rotation: number, skew: number): UprightTransform {
+export function uprightTransform(
+  srcWidth: number,
+  srcHeight: number,
+  rotation: number,
+  skew: number,
+): UprightTransform {
   const a = ((rotation - skew) * Math.PI) / 180;
   const c = Math.abs(Math.cos(a));
   const s = Math.abs(Math.sin(a));

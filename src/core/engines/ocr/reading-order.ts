@@ -113,8 +113,18 @@ function readBlock(items: Item[], height: number, depth: number, gutters: Gutter
   // Above and below are smaller than the block (the run is not empty), so they end the recursion too.
   return [
     ...readBlock(bands.slice(0, from).flat(), height, depth, gutters),
-    ...readBlock(run.filter((i) => centre(i) < middle), height, depth + 1, gutters),
-    ...readBlock(run.filter((i) => centre(i) >= middle), height, depth + 1, gutters),
+    ...readBlock(
+      run.filter((i) => centre(i) < middle),
+      height,
+      depth + 1,
+      gutters,
+    ),
+    ...readBlock(
+      run.filter((i) => centre(i) >= middle),
+      height,
+      depth + 1,
+      gutters,
+    ),
     ...readBlock(bands.slice(to + 1).flat(), height, depth, gutters),
   ];
 }
@@ -135,7 +145,13 @@ function bestGutter(bands: Item[][], height: number): { from: number; to: number
   const lo = minOf(all.map((i) => i.x1));
   const hi = maxOf(all.map((i) => i.x2));
   const min = GUTTER * height;
-  const frees = bands.map((band) => freeOf(band.filter((i) => solid(i, height)), lo, hi));
+  const frees = bands.map((band) =>
+    freeOf(
+      band.filter((i) => solid(i, height)),
+      lo,
+      hi,
+    ),
+  );
   let best: { from: number; to: number; gap: Interval; words: number } | null = null;
   const seen = new Set<string>();
   for (let from = 0; from < bands.length; from++) {
@@ -156,7 +172,16 @@ function bestGutter(bands: Item[][], height: number): { from: number; to: number
       if (best && run.length <= best.words) continue;
       const middle = (gap[0] + gap[1]) / 2;
       const centre = (i: Item) => (i.x1 + i.x2) / 2;
-      if (isColumn(run.filter((i) => centre(i) < middle), height) && isColumn(run.filter((i) => centre(i) >= middle), height)) {
+      if (
+        isColumn(
+          run.filter((i) => centre(i) < middle),
+          height,
+        ) &&
+        isColumn(
+          run.filter((i) => centre(i) >= middle),
+          height,
+        )
+      ) {
         best = { from, to, gap, words: run.length };
       }
     }
@@ -189,7 +214,12 @@ function bandsOf(items: Item[], height: number): Item[][] {
   }
   for (const item of items.filter(tall)) {
     const at = item.y1 + height / 2;
-    const band = bands.find((b) => at >= b.top - height / 4 && at <= b.bottom + height / 4 && b.items.some((i) => i.x2 >= item.x1 - 2 * height && i.x1 <= item.x2 + 2 * height));
+    const band = bands.find(
+      (b) =>
+        at >= b.top - height / 4 &&
+        at <= b.bottom + height / 4 &&
+        b.items.some((i) => i.x2 >= item.x1 - 2 * height && i.x1 <= item.x2 + 2 * height),
+    );
     if (band) band.items.push(item);
     else bands.push({ items: [item], top: item.y1, bottom: item.y2 });
   }
@@ -211,7 +241,8 @@ function freeOf(band: Item[], lo: number, hi: number): Interval[] {
 
 function intersect(a: Interval[], b: Interval[]): Interval[] {
   const out: Interval[] = [];
-  for (const [a1, a2] of a) for (const [b1, b2] of b) if (Math.min(a2, b2) > Math.max(a1, b1)) out.push([Math.max(a1, b1), Math.min(a2, b2)]);
+  for (const [a1, a2] of a)
+    for (const [b1, b2] of b) if (Math.min(a2, b2) > Math.max(a1, b1)) out.push([Math.max(a1, b1), Math.min(a2, b2)]);
   return out;
 }
 

@@ -54,7 +54,10 @@ export function unreadLines(img: GreyImage, words: Word[], textHeight?: number |
 }
 
 function medianWordHeight(words: Word[]): number | null {
-  const hs = words.filter((w) => w.confidence >= 0.6).map((w) => w.bounding_box[3] - w.bounding_box[1]).sort((a, b) => a - b);
+  const hs = words
+    .filter((w) => w.confidence >= 0.6)
+    .map((w) => w.bounding_box[3] - w.bounding_box[1])
+    .sort((a, b) => a - b);
   return hs.length >= 3 ? hs[hs.length >> 1]! : null;
 }
 
@@ -109,7 +112,14 @@ function markInk(img: GreyImage, mask: Uint8Array, threshold: number, radius: nu
   for (let y = 0; y < height; y++) {
     // The columns hold rows max(0, y - radius) .. min(height, y + radius + 1) - 1: the row entering at the bottom
     // added, the one leaving at the top taken away, and their running sum along the row, in one pass.
-    slideColumns(columns, prefix, data, y + radius < height ? (y + radius) * width : -1, y - radius - 1 >= 0 ? (y - radius - 1) * width : -1, width);
+    slideColumns(
+      columns,
+      prefix,
+      data,
+      y + radius < height ? (y + radius) * width : -1,
+      y - radius - 1 >= 0 ? (y - radius - 1) * width : -1,
+      width,
+    );
     const rows = Math.min(height, y + radius + 1) - Math.max(0, y - radius);
     const row = y * width;
     for (let x = 0; x < width; x++) {
@@ -129,7 +139,14 @@ function markInk(img: GreyImage, mask: Uint8Array, threshold: number, radius: nu
 }
 
 /** Adds the row at `entering`, subtracts the row at `leaving` (either -1 for none), and fills `prefix` with the running sums. */
-function slideColumns(columns: Int32Array, prefix: Int32Array, data: Uint8Array, entering: number, leaving: number, width: number): void {
+function slideColumns(
+  columns: Int32Array,
+  prefix: Int32Array,
+  data: Uint8Array,
+  entering: number,
+  leaving: number,
+  width: number,
+): void {
   let run = 0;
   if (entering >= 0 && leaving >= 0) {
     for (let x = 0; x < width; x++) {
@@ -268,11 +285,20 @@ function groupIntoLines(blobs: Blob[], h: number): Array<{ box: Blob; count: num
     const bh = b.y2 - b.y1 + 1;
     const line = lines.find((l) => {
       const overlap = Math.min(l.box.y2, b.y2) - Math.max(l.box.y1, b.y1) + 1;
-      return overlap >= 0.5 * Math.min(bh, l.box.y2 - l.box.y1 + 1) && b.x1 - l.box.x2 <= 2 * h && l.box.y2 - l.box.y1 <= 1.6 * h;
+      return (
+        overlap >= 0.5 * Math.min(bh, l.box.y2 - l.box.y1 + 1) &&
+        b.x1 - l.box.x2 <= 2 * h &&
+        l.box.y2 - l.box.y1 <= 1.6 * h
+      );
     });
     if (!line) lines.push({ box: { ...b }, count: 1 });
     else {
-      line.box = { x1: Math.min(line.box.x1, b.x1), y1: Math.min(line.box.y1, b.y1), x2: Math.max(line.box.x2, b.x2), y2: Math.max(line.box.y2, b.y2) };
+      line.box = {
+        x1: Math.min(line.box.x1, b.x1),
+        y1: Math.min(line.box.y1, b.y1),
+        x2: Math.max(line.box.x2, b.x2),
+        y2: Math.max(line.box.y2, b.y2),
+      };
       line.count++;
     }
   }

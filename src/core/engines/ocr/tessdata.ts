@@ -18,7 +18,10 @@ const LANG = "eng";
 const NPM_PACKAGE_SUBDIR = "4.0.0_best_int";
 
 function findIn(dir: string): Tessdata | null {
-  for (const [name, gzip] of [[`${LANG}.traineddata.gz`, true], [`${LANG}.traineddata`, false]] as const) {
+  for (const [name, gzip] of [
+    [`${LANG}.traineddata.gz`, true],
+    [`${LANG}.traineddata`, false],
+  ] as const) {
     const file = path.join(dir, name);
     if (fs.existsSync(file)) return { dir, file, gzip };
   }
@@ -37,7 +40,9 @@ export function resolveTessdataDir(override?: string, executablePath: string = p
   if (override) {
     const found = findIn(path.resolve(override));
     if (!found) {
-      throw new DocprocError("invalid_settings", `no ${LANG}.traineddata(.gz) in tessdata directory ${override}`, { stage: "ocr" });
+      throw new DocprocError("invalid_settings", `no ${LANG}.traineddata(.gz) in tessdata directory ${override}`, {
+        stage: "ocr",
+      });
     }
     return found;
   }

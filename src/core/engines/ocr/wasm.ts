@@ -14,7 +14,12 @@ import { DEFAULT_PSM, type OcrEngine, type OcrResult, type RecognizeOptions } fr
  */
 export function createWasmEngine(opts: { workers: number; tessdata: Tessdata }): OcrEngine {
   const closedError = () => new DocprocError("ocr_failed", "OCR engine is closed", { stage: "ocr" });
-  const pool = new LazyPool<Worker>(opts.workers, () => spawnWorker(opts.tessdata), (w) => w.terminate().then(() => undefined), closedError);
+  const pool = new LazyPool<Worker>(
+    opts.workers,
+    () => spawnWorker(opts.tessdata),
+    (w) => w.terminate().then(() => undefined),
+    closedError,
+  );
   // A terminated tesseract.js worker never settles its pending jobs: calls in flight at close() reject through this.
   let signalClosed: (e: unknown) => void = () => {};
   const closed = new Promise<never>((_, reject) => (signalClosed = reject));
@@ -25,8 +30,14 @@ export function createWasmEngine(opts: { workers: number; tessdata: Tessdata }):
     const key = (requested ?? []).join("+");
     let hit = memo.get(key);
     if (!hit) {
-      const choice = chooseLanguages(requested, (l) => traineddataIn(opts.tessdata.dir, l)?.gzip === opts.tessdata.gzip);
-      hit = { use: choice.use.join("+"), warning: choice.missing.length ? missingLanguageWarning("embedded", choice) : null };
+      const choice = chooseLanguages(
+        requested,
+        (l) => traineddataIn(opts.tessdata.dir, l)?.gzip === opts.tessdata.gzip,
+      );
+      hit = {
+        use: choice.use.join("+"),
+        warning: choice.missing.length ? missingLanguageWarning("embedded", choice) : null,
+      };
       memo.set(key, hit);
     }
     return hit;
@@ -59,7 +70,13 @@ async function useLanguages(worker: Worker, languages: string, closed: Promise<n
   workerLanguages.set(worker, languages);
 }
 
-async function recognizeWith(pool: LazyPool<Worker>, closed: Promise<never>, img: RasterImage, ro: RecognizeOptions = {}, languages = "eng"): Promise<OcrResult> {
+async function recognizeWith(
+  pool: LazyPool<Worker>,
+  closed: Promise<never>,
+  img: RasterImage,
+  ro: RecognizeOptions = {},
+  languages = "eng",
+): Promise<OcrResult> {
   const pgm = encodePgm(toGrey(img));
   const worker = await pool.acquire();
   try {
@@ -67,7 +84,10 @@ async function recognizeWith(pool: LazyPool<Worker>, closed: Promise<never>, img
     const params: Record<string, string> = { tessedit_pageseg_mode: String(ro.psm ?? DEFAULT_PSM) };
     if (ro.dpi) params.user_defined_dpi = String(Math.round(ro.dpi));
     // Only TSV: it carries words, boxes, confidences and line structure; no second text rendering.
-    const res = await Promise.race([worker.recognize(pgm as unknown as Buffer, params, { text: false, tsv: true }), closed]);
+    const res = await Promise.race([
+      worker.recognize(pgm as unknown as Buffer, params, { text: false, tsv: true }),
+      closed,
+    ]);
     pool.release(worker);
     return parseTesseractTsv(res.data.tsv ?? "");
   } catch (err) {
@@ -102,9 +122,13 @@ async function spawnWorker(td: Tessdata): Promise<Worker> {
     await worker.setParameters({ debug_file: "/dev/null" } as Record<string, string>);
     return worker;
   } catch (err) {
-    throw new DocprocError("ocr_failed", `could not start a tesseract.js worker: ${String((err as Error)?.message ?? err)}`, {
-      stage: "ocr",
-      cause: err,
-    });
+    throw new DocprocError(
+      "ocr_failed",
+      `could not start a tesseract.js worker: ${String((err as Error)?.message ?? err)}`,
+      {
+        stage: "ocr",
+        cause: err,
+      },
+    );
   }
 }
