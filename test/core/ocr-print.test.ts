@@ -14,7 +14,7 @@ import {
   type GreyImage,
 } from "../../src/core/engines/ocr/raster.ts";
 import type { Box, Word } from "../../src/core/model.ts";
-import { defaultProject } from "../../src/core/project.ts";
+import { defaultProject } from "../../src/core/project/index.ts";
 import { classifyDocument } from "../../src/core/stages/classify.ts";
 import { convertSource } from "../../src/core/stages/convert.ts";
 import { extractFields } from "../../src/core/stages/extract.ts";

@@ -13,15 +13,15 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
-import { DocprocError } from "./errors";
-import { SplitSettingsSchema } from "./split/settings";
-import { defaultJsonProfile, ExportProfileSchema } from "./exporters/profile";
-import { NotificationActivitySchema } from "./notify/activity";
-import { DEFAULT_PROJECT_RAW } from "./default-project";
-import { MemorySchema } from "./memory/model";
-import { DEFAULT_LANGUAGES, LANGUAGE_CODE } from "./engines/ocr/languages";
-import { schemaProblems } from "./unknown-keys";
-import { pushAll } from "./arrays";
+import { DocprocError } from "../errors";
+import { SplitSettingsSchema } from "../split/settings";
+import { defaultJsonProfile, ExportProfileSchema } from "../exporters/profile";
+import { NotificationActivitySchema } from "../notify/activity";
+import { DEFAULT_PROJECT_RAW } from "./default";
+import { MemorySchema } from "../memory/model";
+import { DEFAULT_LANGUAGES, LANGUAGE_CODE } from "../engines/ocr/languages";
+import { schemaProblems } from "../unknown-keys";
+import { pushAll } from "../arrays";
 
 /** A regular expression source (JavaScript syntax, matched case-insensitively). */
 const RegexString = z.string().min(1).refine(isRegex, "not a valid regular expression");
