@@ -16,7 +16,7 @@ import { DocprocError } from "../core/errors";
 import { deliverOnce, newDeliveryId, type AttemptRecord, type DeliveryRequest } from "../core/notify/deliver";
 import type { AllowPrivate, Resolver } from "../core/notify/ssrf";
 import { planNextAttempt } from "../core/notify/retry";
-import type { NotificationEvent } from "../core/notify/activity";
+import type { NotificationEvent } from "../core/project/notify";
 import {
   deliveryFailure,
   nodesByOutcome,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { DocprocError } from "../../src/core/errors.ts";
 import type { ExportManifest } from "../../src/core/exporters/run.ts";
-import { NotificationActivitySchema, parseNotificationActivity } from "../../src/core/notify/activity.ts";
+import { NotificationActivitySchema, parseNotificationActivity } from "../../src/core/project/notify.ts";
 import { buildFailedPayload, downloadUrl, linkBase, type ExportManifestLike } from "../../src/core/notify/payload.ts";
 import { parseRetryAfter } from "../../src/core/notify/deliver.ts";
 import { planNextAttempt } from "../../src/core/notify/retry.ts";

@@ -10,7 +10,7 @@ import type { FieldValue, Page, ResultsFile } from "../model";
 import type { ProjectSettings } from "../project";
 import { pagesFromResults } from "../stages/export";
 import { learnMemory } from "./learn";
-import type { Memory } from "./model";
+import type { Memory } from "../project/memory";
 
 /** The results file's pages, words included (the exporters' reading of them). */
 export const pagesOf = (results: ResultsFile): Page[] => pagesFromResults(results);

@@ -13,7 +13,7 @@ import { findDates, inferDateOrder, normalizeVatId, type DateOrder } from "../ex
 import { locateBlock, type Block } from "./block";
 import { anchorsOf, layoutOf, namePlaceOf } from "./evidence";
 import { frameOf, offsetOf, placeOf, type Frame } from "./frame";
-import type { Issuer, Memory, RememberedField } from "./model";
+import type { Issuer, Memory, RememberedField } from "../project/memory";
 
 export interface LearnInput {
   pages: Page[];

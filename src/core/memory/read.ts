@@ -16,7 +16,7 @@ import type { DateOrder } from "../extract/normalize";
 import { compact, locate, shapeOf } from "./learn";
 import { readBlock } from "./block";
 import { findText, frameOf, offsetOf, placeOf, similarity, type Frame } from "./frame";
-import type { Placement, RememberedField } from "./model";
+import type { Placement, RememberedField } from "../project/memory";
 
 export interface Read {
   line: Line;

@@ -17,7 +17,7 @@ import { boxesOf, ocrConfidenceOf, pageLines, spanOf, type Line } from "../extra
 import { inferDateOrder } from "../extract/normalize";
 import { matchMemory as matchOn, type MemoryMatch } from "./evidence";
 import { fingerprint } from "./learn";
-import type { Memory } from "./model";
+import type { Memory } from "../project/memory";
 import { recallField } from "./read";
 
 export type { MemoryMatch } from "./evidence";

@@ -14,11 +14,11 @@
 import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import { DocprocError } from "../errors";
-import { SplitSettingsSchema } from "../split/settings";
+import { SplitSettingsSchema } from "./split";
 import { defaultJsonProfile, ExportProfileSchema } from "../exporters/profile";
-import { NotificationActivitySchema } from "../notify/activity";
+import { NotificationActivitySchema } from "./notify";
 import { DEFAULT_PROJECT_RAW } from "./default";
-import { MemorySchema } from "../memory/model";
+import { MemorySchema } from "./memory";
 import { DEFAULT_LANGUAGES, LANGUAGE_CODE } from "../engines/ocr/languages";
 import { schemaProblems } from "../unknown-keys";
 import { pushAll } from "../arrays";

@@ -6,8 +6,8 @@
 import type { Barcode, Page, RasterImage } from "../model";
 import { hasPatchTBars } from "./patch-code";
 import { type GreyImage, inkRatio, toGrey } from "./raster";
-import type { SeparatorSettings } from "./settings";
-import { SHEET_MAX_TEXT } from "./sheet";
+import type { SeparatorSettings } from "../project/split";
+import { SHEET_MAX_TEXT } from "../separator-sheet";
 import { addStageTime } from "../timing";
 import { throwIfAborted } from "../abort";
 

@@ -15,7 +15,7 @@
  * `false`, a failed delivery is only logged.
  */
 import { DocprocError } from "../errors.ts";
-import type { NotificationActivity, NotificationEvent } from "../notify/activity.ts";
+import type { NotificationActivity, NotificationEvent } from "../project/notify.ts";
 import { buildDeliveryRequest, newDeliveryId, type DeliveryRequest } from "../notify/deliver.ts";
 import {
   buildFailedPayload,
