@@ -82,3 +82,23 @@ export function buildResultsFile(
     pages: pages.map((p) => toResultsPage(p, true)),
   };
 }
+
+/** Page objects rebuilt from the results file (no images). */
+export function pagesFromResults(results: ResultsFile): Page[] {
+  return (results.pages ?? []).map((p: ResultsPage) => ({
+    page_number: p.page_number,
+    source_file_index: sourceIndexOf(results, p.source_filename),
+    source_filename: p.source_filename,
+    source_file_page_number: p.source_file_page_number,
+    image_transform: p.image_transform,
+    text_source: p.text_source,
+    words: p.words ?? [],
+    text: p.text ?? "",
+    ocr_confidence: p.ocr_confidence,
+  }));
+}
+
+function sourceIndexOf(results: ResultsFile, filename: string): number {
+  const i = results.transaction.source_file_names.indexOf(filename);
+  return i < 0 ? 0 : i;
+}

@@ -8,7 +8,7 @@
  */
 import type { FieldValue, Page, ResultsFile } from "../model";
 import type { ProjectSettings } from "../project";
-import { pagesFromResults } from "../stages/export";
+import { pagesFromResults } from "../results";
 import { learnMemory } from "./learn";
 import type { Memory } from "../project/memory";
 

@@ -9,7 +9,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { DocprocError } from "../errors";
-import type { Page, ResultsFile, ResultsPage, SourceInput } from "../model";
+import type { Page, ResultsFile, SourceInput } from "../model";
 import {
   runExports,
   type ExportManifest,
@@ -19,6 +19,7 @@ import {
 } from "../exporters";
 import { convertSource, type ConvertedSource } from "./convert";
 import { maxOf, minOf } from "../arrays";
+import { pagesFromResults } from "../results";
 
 export { runExports, profilesForFormats } from "../exporters";
 
@@ -27,26 +28,6 @@ export async function exportStage(
   profiles: Array<ExportProfile | ExportProfileInput>,
 ): Promise<ExportManifest> {
   return runExports(ctx, profiles);
-}
-
-/** Page objects rebuilt from the results file (no images). */
-export function pagesFromResults(results: ResultsFile): Page[] {
-  return (results.pages ?? []).map((p: ResultsPage) => ({
-    page_number: p.page_number,
-    source_file_index: sourceIndexOf(results, p.source_filename),
-    source_filename: p.source_filename,
-    source_file_page_number: p.source_file_page_number,
-    image_transform: p.image_transform,
-    text_source: p.text_source,
-    words: p.words ?? [],
-    text: p.text ?? "",
-    ocr_confidence: p.ocr_confidence,
-  }));
-}
-
-function sourceIndexOf(results: ResultsFile, filename: string): number {
-  const i = results.transaction.source_file_names.indexOf(filename);
-  return i < 0 ? 0 : i;
 }
 
 function needsImages(profiles: Array<ExportProfile | ExportProfileInput>): boolean {
