@@ -4,7 +4,7 @@
  * Uint8ClampedArray store: rounded half to even), whatever the factor.
  */
 import { expect, test } from "bun:test";
-import { toGrey } from "../../src/core/split/raster";
+import { toGrey } from "../../src/core/imaging/grey-thumbnail";
 
 test("a grey raster's box downscale is each block's mean, rounded as a clamped byte store rounds", () => {
   let seed = 7;

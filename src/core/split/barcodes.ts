@@ -16,7 +16,7 @@ import {
   type Result,
 } from "@zxing/library";
 import type { Barcode, Box, RasterImage } from "../model";
-import { type GreyImage, rotateGrey, shrinkGrey, toGrey } from "./raster";
+import { type GreyImage, rotateGrey, shrinkGrey, toGrey } from "../imaging/grey-thumbnail";
 import { throwIfAborted } from "../abort";
 import { maxOf, minOf } from "../arrays";
 

@@ -5,7 +5,7 @@
  */
 import type { Barcode, Page, RasterImage } from "../model";
 import { hasPatchTBars } from "./patch-code";
-import { type GreyImage, inkRatio, toGrey } from "./raster";
+import { type GreyImage, inkRatio, toGrey } from "../imaging/grey-thumbnail";
 import type { SeparatorSettings } from "../project/split";
 import { SHEET_MAX_TEXT } from "../separator-sheet";
 import { addStageTime } from "../timing";

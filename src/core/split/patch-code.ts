@@ -4,7 +4,7 @@
  * parallel to a page edge; the T pattern reads narrow, wide, narrow, wide from the edge inward. They stay readable at
  * resolutions where the small Code 39 no longer is.
  */
-import { type GreyImage, rotateGrey } from "./raster";
+import { type GreyImage, rotateGrey } from "../imaging/grey-thumbnail";
 
 /** Share of the page, from each edge, where patch bars may lie. */
 const EDGE_ZONE = 0.3;

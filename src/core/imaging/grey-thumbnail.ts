@@ -2,7 +2,7 @@
  * Small raster helpers for the split stage: grey conversion with box downscaling, rotation, and ink measurement.
  * Pure JS over `RasterImage`, so barcode and blank detection work on whatever the conversion stage renders.
  */
-import { blockSums } from "../imaging/block-sums";
+import { blockSums } from "./block-sums";
 import type { RasterImage } from "../model";
 
 export interface GreyImage {
