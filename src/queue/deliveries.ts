@@ -21,7 +21,7 @@ import {
   deliveryFailure,
   nodesByOutcome,
   notificationNodes,
-  notifyStage,
+  planNotifications,
   type NotificationNode,
   type NotifyTrigger,
   type PlannedDelivery,
@@ -146,7 +146,7 @@ function enqueueNodes(
       0,
       all.findIndex((n) => n.step_index === node.step_index),
     );
-    const plan = notifyStage({
+    const plan = planNotifications({
       activities: [node],
       transaction,
       trigger,

@@ -12,9 +12,6 @@ import { pagesFromResults } from "../results";
 import { learnMemory } from "./learn";
 import type { Memory } from "../project/memory";
 
-/** The results file's pages, words included (the exporters' reading of them). */
-export const pagesOf = (results: ResultsFile): Page[] => pagesFromResults(results);
-
 const hasWords = (pages: Page[]) => pages.some((p) => p.words.length > 0);
 
 export function learnFromReview(
@@ -23,7 +20,7 @@ export function learnFromReview(
   source: Memory["source"],
   now: Date,
 ): Memory[] {
-  const pages = pagesOf(results);
+  const pages = pagesFromResults(results);
   if (!hasWords(pages)) return [];
   const out: Memory[] = [];
   for (const doc of results.documents) {
@@ -53,7 +50,7 @@ export function learnFromExpected(
   project: ProjectSettings,
   now: Date,
 ): Memory[] {
-  const pages = pagesOf(results);
+  const pages = pagesFromResults(results);
   if (!hasWords(pages)) return [];
   const out: Memory[] = [];
   results.documents.forEach((doc, i) => {

@@ -1,7 +1,7 @@
 /**
  * The export stage and re-exports of processed work (`docproc export <transaction | results folder>`).
  *
- * `exportStage` is what the pipeline runs last. `rerunExports` runs the *current* profiles again over a results
+ * The run's Export stage (`exportStage`, runner/workflow-stages.ts) calls `runExports`. `rerunExports` runs the *current* profiles again over a results
  * file: it MUST NOT change the results (classification, fields, boxes, rotation stay as recorded), and it
  * re-converts the source files only when a profile needs page images (PDF, JPG). Page words for the PDF text layer
  * come from `results.pages[].words`, i.e. from a JSON export made with `include_page_ocr`.
@@ -22,13 +22,6 @@ import { maxOf, minOf } from "../arrays";
 import { pagesFromResults } from "../results";
 
 export { runExports, profilesForFormats } from "../exporters";
-
-export async function exportStage(
-  ctx: { results: ResultsFile; pages: Page[]; sources: SourceInput[]; sink: ExportSink; now?: () => Date },
-  profiles: Array<ExportProfile | ExportProfileInput>,
-): Promise<ExportManifest> {
-  return runExports(ctx, profiles);
-}
 
 function needsImages(profiles: Array<ExportProfile | ExportProfileInput>): boolean {
   return profiles.some((p) => p.output_format === "pdf" || p.output_format === "jpg" || p.output_format === "facturx");
