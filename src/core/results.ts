@@ -41,7 +41,7 @@ export function toResultsPage(page: Page, withWords = false): ResultsPage {
 }
 
 /** The worst of the statuses wins: error > warning > success. */
-export function overallStatus(statuses: Array<"success" | "warning" | "error">): "success" | "warning" | "error" {
+export function worstStatus(statuses: Array<"success" | "warning" | "error">): "success" | "warning" | "error" {
   if (statuses.includes("error")) return "error";
   if (statuses.includes("warning")) return "warning";
   return "success";
@@ -77,7 +77,7 @@ export function buildResultsFile(
       metadata: meta.metadata,
       last_human_review: meta.last_human_review ?? { reviewed: false },
     },
-    validation: { overall_status: overallStatus(statuses), transaction_rule_results: transactionRuleResults },
+    validation: { overall_status: worstStatus(statuses), transaction_rule_results: transactionRuleResults },
     documents,
     pages: pages.map((p) => toResultsPage(p, true)),
   };

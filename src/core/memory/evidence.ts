@@ -199,7 +199,7 @@ function printedId(id: string, keyedText: string): boolean {
   return false;
 }
 
-export function matchMemory(
+export function bestMemoryMatch(
   memories: Memory[],
   lines: Line[],
   legacy: (m: Memory, lines: Line[]) => number = () => 0,

@@ -34,7 +34,7 @@ export interface Located {
 }
 
 /** Where `value` is printed: amounts and dates by their readers, anything else by its letters and digits. */
-export function locateValue(type: string, value: FieldValue, lines: Line[], order: DateOrder): Located[] {
+export function findValueOnLines(type: string, value: FieldValue, lines: Line[], order: DateOrder): Located[] {
   const out: Located[] = [];
   const wordsOf = (line: Line, start: number, end: number) => line.words.filter((w) => w.start < end && w.end > start);
   for (const line of lines) {
@@ -197,7 +197,7 @@ export function learnMemory(input: LearnInput): Memory {
     const v = input.values[f.id];
     return f.type !== "table" && v !== null && v !== undefined && v !== "" && !Array.isArray(v);
   });
-  const hits = new Map(wanted.map((f) => [f.id, locateValue(f.type, input.values[f.id]!, lines, order)]));
+  const hits = new Map(wanted.map((f) => [f.id, findValueOnLines(f.type, input.values[f.id]!, lines, order)]));
   // A text value no line holds may be printed over several lines of one block (an address).
   const blocks = new Map(
     wanted

@@ -15,7 +15,7 @@ import type { Classification, FieldResult, Page } from "../model";
 import type { FieldSettings, ProjectSettings } from "../project";
 import { boxesOf, ocrConfidenceOf, pageLines, spanOf, type Line } from "../extract/lines";
 import { inferDateOrder, type DateOrder } from "../extract/normalize";
-import { matchMemory as matchOn, type MemoryMatch } from "./evidence";
+import { bestMemoryMatch, type MemoryMatch } from "./evidence";
 import { fingerprint } from "./issuer";
 import type { Memory, RememberedField } from "../project/memory";
 import { recallField } from "./read";
@@ -31,7 +31,7 @@ function legacyLayout(m: Memory, lines: Line[]): number {
 }
 
 export function matchMemory(memories: Memory[], lines: Line[]): MemoryMatch | null {
-  return matchOn(memories, lines, legacyLayout);
+  return bestMemoryMatch(memories, lines, legacyLayout);
 }
 
 const day = (iso: string) => iso.slice(0, 10);
