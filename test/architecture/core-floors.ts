@@ -6,7 +6,7 @@
  */
 export const CORE_FLOORS: readonly (readonly string[])[] = [
   // ground: the data model, the one error type, project settings and their slices, small shared helpers
-  ["model", "errors", "arrays", "abort", "timing", "cores", "suggest", "unknown-keys", "geometry", "project"],
+  ["model", "errors", "arrays", "abort", "timing", "cores", "clock", "suggest", "unknown-keys", "geometry", "project"],
   ["workflow", "results", "separator-sheet", "settings-migrations"],
   // engines behind interfaces, and raster/grey-image helpers
   ["engines", "imaging"],
