@@ -15,7 +15,7 @@ import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import { DocprocError } from "../errors";
 import { SplitSettingsSchema } from "./split";
-import { defaultJsonProfile, ExportProfileSchema } from "../exporters/profile";
+import { defaultJsonProfile, ExportProfileSchema } from "./exports";
 import { DEFAULT_PROJECT_RAW } from "./default";
 import { MemorySchema } from "./memory";
 import { DEFAULT_LANGUAGES, LANGUAGE_CODE } from "../engines/ocr/languages";
