@@ -18,7 +18,7 @@ import { SplitSettingsSchema } from "./split";
 import { defaultJsonProfile, ExportProfileSchema } from "./exports";
 import { DEFAULT_PROJECT_RAW } from "./default";
 import { MemorySchema } from "./memory";
-import { DEFAULT_LANGUAGES, LANGUAGE_CODE } from "../engines/ocr/languages";
+import { DEFAULT_LANGUAGES, LANGUAGE_CODE } from "./ocr";
 import { schemaProblems } from "../unknown-keys";
 import { pushAll } from "../arrays";
 import { Id, RegexString } from "./ids";
