@@ -10,9 +10,10 @@
 import { DocprocError } from "../core/errors";
 import { stepEnabled } from "../core/workflow";
 import type { ProjectSettings } from "../core/project";
-import type { Clock } from "../storage/clock";
+import type { Clock } from "../core/clock";
 import { readSnapshot, type Db } from "../storage/db";
 import { getProject, getProjectById, type ProjectRecord } from "../storage/projects";
+import { transactionOwner } from "../storage/transactions";
 import { sha256Hex } from "./keys";
 import { accessRuleOf, STEP_PERMISSIONS, type AccessRule } from "./permissions";
 import { principalOfKeyId, resolvePrincipal, type Principal, type PrincipalContext } from "./principal";
@@ -69,9 +70,6 @@ export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; s
   const { db, settings } = opts;
   const limiter = createRateLimiter({ db, clock: opts.clock });
   const ctx: PrincipalContext = { db, clock: opts.clock, settings, adminKeyHash: sha256Hex(opts.adminApiKey) };
-  const txOwner = db.query<Owner, [string]>(
-    "SELECT tenant_id, project_id, dataset_id FROM transactions WHERE transaction_id = ?",
-  );
 
   function check(req: RequestFacts, onCounted?: (rate: Decision) => void): Access {
     const facts = lookUp(req);
@@ -113,7 +111,7 @@ export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; s
       const principal = resolvePrincipal(ctx, req.header);
       if (principal.kind === "admin") return { principal, rule: null, owner: null, project: null };
       const rule = accessRuleOf(req.method, req.pathname);
-      const owner = rule.transactionId ? txOwner.get(rule.transactionId) : null;
+      const owner = rule.transactionId ? transactionOwner(db, rule.transactionId) : null;
       const project = rule.submitsWork ? submissionProject(db, rule, owner?.project_id ?? null) : null;
       return { principal, rule, owner, project };
     };

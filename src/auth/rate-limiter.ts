@@ -10,7 +10,7 @@
  * exact across every process sharing the database, concurrent requests included, and survives restarts with
  * nothing lost. Cost: one small write transaction per counted request (bench/auth.ts measures it).
  */
-import type { Clock } from "../storage/clock";
+import type { Clock } from "../core/clock";
 import type { Db } from "../storage/db";
 import { countAtomically, purgeCounters, type StoredWindow } from "../storage/rate-limits";
 

@@ -7,7 +7,7 @@
  * so authentication stays read-only on most requests; the idle timeout is therefore exact to within that interval.
  */
 import { DocprocError } from "../core/errors";
-import type { Clock } from "../storage/clock";
+import type { Clock } from "../core/clock";
 import type { Db } from "../storage/db";
 import {
   endSession,

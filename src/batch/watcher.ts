@@ -5,7 +5,7 @@
  * pipeline → ledger outcome → original moved to processed/ or failed/ (+ `<name>.error.txt`).
  * MUST record the outcome in the ledger BEFORE moving the original: a kill in between leaves a file whose content is
  * `done`, which the next start only moves (never processes again). A kill before the outcome leaves a `processing`
- * row that the next start re-takes under the same transaction id (ledger.ts).
+ * row that the next start re-takes under the same transaction id (storage/watch-ledger.ts).
  * MUST scan the folders at start (files already there) and again every `rescanMs` (a missed event is never lost);
  * MUST use polling when asked or when a folder is on a network filesystem, and fall back to polling when the
  * native watcher fails (inotify limits); on `stop()` MUST finish the files in hand, start no new one, and release
@@ -18,8 +18,8 @@ import type { ProjectSettings } from "../core/project";
 import { createFileProcessor, type FileProcessor } from "./file-processor";
 import { folderMetadata, relativeUnder } from "./folder-meta";
 import { needsPolling } from "./fs-kind";
-import { Ledger, hashBytes } from "./ledger";
-import { acquireDataDirLock, type DataDirLock } from "./lock";
+import { Ledger, hashBytes } from "../storage/watch-ledger";
+import { acquireDataDirLock, type DataDirLock } from "../storage/data-dir-lock";
 import { moveInto, writeErrorNote } from "./move";
 import { StabilityTracker } from "./stability";
 

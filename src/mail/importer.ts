@@ -18,7 +18,7 @@ import type { ImapFlow } from "imapflow";
 import { DocprocError } from "../core/errors";
 import { submitTransaction } from "../queue/submit";
 import type { BlobStore } from "../storage/blobs";
-import { isoAt, type Clock } from "../storage/clock";
+import { isoAt, type Clock } from "../core/clock";
 import type { Db } from "../storage/db";
 import type { MailConnectorRecord } from "../storage/mail-connectors";
 import * as ledger from "../storage/mail-messages";

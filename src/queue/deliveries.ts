@@ -29,12 +29,12 @@ import {
 } from "../core/stages/notify";
 import type { ExportManifestLike } from "../core/notify/payload";
 import { WorkflowStepSchema } from "../core/project";
-import { after, isoAt, sleep, type Clock } from "../storage/clock";
+import { after, isoAt, sleep, type Clock } from "../core/clock";
 import type { Db } from "../storage/db";
 import * as store from "../storage/deliveries";
 import { getProjectById } from "../storage/projects";
 import * as tx from "../storage/transactions";
-import { enqueue } from "./jobs";
+import { enqueue } from "../storage/jobs";
 import type { Notifier } from "./notifier";
 import type { FinishedOutcome } from "./transaction-job";
 import type { JobHelpers, WorkerPool } from "./worker";

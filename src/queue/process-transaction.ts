@@ -20,7 +20,7 @@ import path from "node:path";
 import { DocprocError } from "../core/errors";
 import type { SourceInput } from "../core/model";
 import type { BlobStore } from "../storage/blobs";
-import { isoAt, type Clock } from "../storage/clock";
+import { isoAt, type Clock } from "../core/clock";
 import type { Db } from "../storage/db";
 import { emptyManifest, type StoredManifest } from "../storage/export-files";
 import { exportsKeyOf } from "../storage/store-sink";

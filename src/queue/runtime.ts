@@ -12,7 +12,7 @@ import { cpuCount } from "../core/cores";
 import path from "node:path";
 import type { BlobStore } from "../storage/blobs";
 import { openBlobStore, storageConfigOf, type StorageConfig } from "../storage/storage-config";
-import { systemClock, type Clock } from "../storage/clock";
+import { systemClock, type Clock } from "../core/clock";
 import { openDatabase, type Db } from "../storage/db";
 import { openPostgres } from "../storage/pg/open";
 import type { Stage, StageName } from "../core/runner/types";

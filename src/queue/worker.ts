@@ -13,22 +13,21 @@
  */
 import { randomUUID } from "node:crypto";
 import { DocprocError } from "../core/errors";
-import { after, every, type Clock } from "../storage/clock";
+import { after, every, type Clock } from "../core/clock";
 import type { Db } from "../storage/db";
 import { hostname } from "node:os";
+import { claim, lostWorkersMessage } from "../storage/job-claim";
 import {
-  claim,
   complete,
   expireDeadLocalLeases,
   fail,
   heartbeat,
   leaseHeld,
-  lostWorkersMessage,
-  pidAlive,
   pruneFinishedJobs,
   release,
   type JobRecord,
-} from "./jobs";
+} from "../storage/jobs";
+import { pidAlive } from "./pid";
 import { errorFields, type Logger } from "../telemetry/log";
 import type { Metrics } from "../telemetry/metrics";
 

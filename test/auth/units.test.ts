@@ -12,7 +12,7 @@ import { createRateLimiter } from "../../src/auth/rate-limiter";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fakeClock } from "../../src/storage/clock";
+import { fakeClock } from "../../src/core/clock";
 import { openDatabase, type Db } from "../../src/storage/db";
 
 describe("keys", () => {

@@ -6,7 +6,7 @@
  * source files) and the manifest is replaced. The core modules load lazily, as in queue/pipeline-runner.ts.
  */
 import type { ResultsFile, SourceInput } from "../../core/model";
-import { isoAt } from "../../storage/clock";
+import { isoAt } from "../../core/clock";
 import { replaceManifest } from "../../storage/export-files";
 import { getProjectById } from "../../storage/projects";
 import * as tx from "../../storage/transactions";
