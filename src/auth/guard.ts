@@ -1,6 +1,6 @@
 /**
  * The access decision for one request: who is calling (principal.ts), whether the path is theirs (tenant scope),
- * whether they hold the permission (permissions.ts), and whether their rate limits have room (rate-limiter.ts).
+ * whether they hold the permission (permissions.ts), and whether their rate limits have room (rate-limit.ts, the one home of rate limiting).
  * No HTTP types: the server adapter passes method, path and a header getter, and renders the outcome.
  *
  * Order: authenticate (401) → admin-only paths (403) → rate limits (429, counted before anything else can fail)
@@ -17,7 +17,14 @@ import { transactionOwner } from "../storage/transactions";
 import { sha256Hex } from "./keys";
 import { accessRuleOf, STEP_PERMISSIONS, type AccessRule } from "./permissions";
 import { principalOfKeyId, resolvePrincipal, type Principal, type PrincipalContext } from "./principal";
-import { createRateLimiter, type Decision, type RateLimiter, type WindowSpec } from "./rate-limiter";
+import {
+  countOrRefuse,
+  createRateLimiter,
+  windowsOf,
+  ASYNC_WINDOW,
+  type Decision,
+  type RateLimiter,
+} from "./rate-limit";
 import type { AuthSettings } from "./settings";
 
 export interface RequestFacts {
@@ -48,24 +55,6 @@ export interface Guard {
   close(): void;
 }
 
-/** Thrown (as DocprocError details) when a limit refuses a request. */
-export interface RateRefusal {
-  decision: Decision;
-  /** The task-submission (async) window refused it. */
-  async: boolean;
-}
-
-export const ASYNC_WINDOW = "async_hour";
-
-export function windowsOf(p: Principal, submitsWork: boolean): WindowSpec[] {
-  const w: WindowSpec[] = [
-    { name: "minute", limit: p.limits.perMinute, lengthMs: 60_000 },
-    { name: "hour", limit: p.limits.perHour, lengthMs: 3600_000 },
-  ];
-  if (submitsWork) w.push({ name: ASYNC_WINDOW, limit: p.limits.asyncPerHour, lengthMs: 3600_000 });
-  return w;
-}
-
 export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; settings: AuthSettings }): Guard {
   const { db, settings } = opts;
   const limiter = createRateLimiter({ db, clock: opts.clock });
@@ -84,8 +73,9 @@ export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; s
       );
     // Starting a playground transaction is a try-out: it never counts toward the async (submission) budget.
     const rate = countOrRefuse(
-      principal,
-      windowsOf(principal, !!rule.submitsWork && facts.owner?.dataset_id !== "playground"),
+      limiter,
+      principal.rateSubject!,
+      windowsOf(principal.limits, !!rule.submitsWork && facts.owner?.dataset_id !== "playground"),
     );
     onCounted?.(rate);
     checkScope(principal, rule, facts.owner?.tenant_id ?? null);
@@ -118,23 +108,15 @@ export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; s
     return req.header("x-api-key") !== null && req.header("x-admin-key") === null ? readSnapshot(db, read) : read();
   }
 
-  function countOrRefuse(principal: Principal, windows: WindowSpec[]): Decision {
-    const rate = limiter.hit(principal.rateSubject!, windows);
-    if (!rate.allowed) {
-      const refusal: RateRefusal = { decision: rate, async: rate.window.name === ASYNC_WINDOW };
-      throw new DocprocError("rate_limited", rateMessage(rate), { details: { ...refusal } });
-    }
-    return rate;
-  }
-
   const guard: Guard = {
     check,
     chargeSubmission: (p) =>
       p.rateSubject === null
         ? null
         : countOrRefuse(
-            p,
-            windowsOf(p, true).filter((w) => w.name === ASYNC_WINDOW),
+            limiter,
+            p.rateSubject,
+            windowsOf(p.limits, true).filter((w) => w.name === ASYNC_WINDOW),
           ),
     principalOfKeyId: (keyId) => principalOfKeyId(db, settings, keyId),
     limiter,
@@ -192,15 +174,4 @@ function checkStepPermissions(p: Principal, project: ProjectRecord | null): void
       );
     }
   }
-}
-
-export function rateMessage(d: Decision): string {
-  const per =
-    d.window.lengthMs === 60_000
-      ? "minute"
-      : d.window.lengthMs === 3600_000
-        ? "hour"
-        : `${Math.round(d.window.lengthMs / 1000)} seconds`;
-  const what = d.window.name === ASYNC_WINDOW ? "task submissions" : "requests";
-  return `Rate limit exceeded: ${d.window.limit} ${what} per ${per}. Try again in ${d.retryAfterSeconds} seconds.`;
 }

@@ -20,7 +20,7 @@ import {
 import { findUserForLogin } from "../storage/users";
 import { getTenant } from "../storage/tenants";
 import { newId, newSessionToken, sha256Hex, SESSION_TOKEN_PREFIX } from "./keys";
-import type { RateLimiter } from "./rate-limiter";
+import type { RateLimiter } from "./rate-limit";
 import type { AuthSettings } from "./settings";
 import { DEFAULT_TENANT } from "../storage/tenants";
 

@@ -17,7 +17,7 @@ import { adminRoutes } from "./routes/admin";
 import { deliveryRoutes } from "./routes/deliveries";
 import { authRoutes } from "./routes/auth";
 import { captureRoutes } from "./routes/capture";
-import { rateLimitResponse } from "./rate-limit";
+import { rateLimitResponse } from "./rate-limit-response";
 import { projectRoutes } from "./routes/projects";
 import { mailRoutes } from "./routes/mail";
 import { learningRoutes } from "./routes/learning";

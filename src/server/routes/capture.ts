@@ -33,7 +33,7 @@ import { inFlightLimit, readMultipartHead } from "../multipart-head";
 import { urlsOf, type ServerDeps } from "../deps";
 import { errorResponse, jsonResponse } from "../errors";
 import type { RouteDoc } from "../route-doc";
-import { rateLimitResponse } from "../rate-limit";
+import { rateLimitResponse } from "../rate-limit-response";
 import { ErrorSchema } from "../schemas";
 import { requireProject } from "../services/projects";
 import { parseInput, readJson } from "../validation";
