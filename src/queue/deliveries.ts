@@ -37,7 +37,8 @@ import * as tx from "../storage/transactions";
 import { enqueue } from "../storage/jobs";
 import type { Notifier } from "./notifier";
 import type { FinishedOutcome } from "./transaction-job";
-import type { JobHelpers, WorkerPool } from "./worker";
+import type { JobHelpers } from "./job-handler";
+import type { WorkerPool } from "./worker";
 import { pushAll } from "../core/arrays";
 
 export const WEBHOOK_DELIVERY = "webhook_delivery";
