@@ -33,10 +33,11 @@ export default class DeliveriesCommand extends Command {
 
   async run(): Promise<number> {
     const { args, flags } = await this.parse(DeliveriesCommand);
-    const [{ withDataDb, printResult }, store, queue, { renderTable }] = await Promise.all([
+    const [{ withDataDb, printResult }, store, queue, { runDeliveryToEnd }, { renderTable }] = await Promise.all([
       import("../cli/admin"),
       import("../storage/deliveries"),
       import("../queue/deliveries"),
+      import("../queue/delivery-attempts"),
       import("../cli/table"),
     ]);
     const { existsSync } = await import("node:fs");
@@ -76,7 +77,7 @@ export default class DeliveriesCommand extends Command {
       if (!original) this.error(`delivery ${args.id} not found`, { exit: 2 });
       const created = queue.redeliver(db, clock, original.delivery_id);
       const final = flags.wait
-        ? await queue.runDeliveryToEnd(
+        ? await runDeliveryToEnd(
             db,
             clock,
             created.delivery_id,

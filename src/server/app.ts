@@ -17,7 +17,7 @@ import { adminRoutes } from "./routes/admin";
 import { deliveryRoutes } from "./routes/deliveries";
 import { authRoutes } from "./routes/auth";
 import { captureRoutes } from "./routes/capture";
-import { rateLimitResponse } from "./rate-limit";
+import { rateLimitResponse } from "./rate-limit-response";
 import { projectRoutes } from "./routes/projects";
 import { mailRoutes } from "./routes/mail";
 import { learningRoutes } from "./routes/learning";
@@ -32,7 +32,7 @@ import { noteRejection, observeEnd, observeStart, type Telemetry } from "./obser
 import { notePublicBase } from "./proxy";
 import { silentLogger } from "../telemetry/log";
 import { createMetrics } from "../telemetry/metrics";
-import { queueCounts } from "../queue/jobs";
+import { queueCounts } from "../storage/jobs";
 
 function checkBodySize(request: Request, maxBodyBytes: number): void {
   const length = Number(request.headers.get("content-length") ?? "0");

@@ -10,7 +10,7 @@ import { describePrincipal } from "../../auth/principal";
 import { login, logout } from "../../auth/sessions";
 import { principalOf } from "../auth";
 import type { ServerDeps } from "../deps";
-import { rateLimitResponse } from "../rate-limit";
+import { rateLimitResponse } from "../rate-limit-response";
 import type { RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { parseInput, readJson } from "../validation";

@@ -1,7 +1,8 @@
 /** GET /health: database, queue depth, OCR engine readiness. Public and never rate limited. */
 import { Elysia } from "elysia";
 import pkg from "../../../package.json" with { type: "json" };
-import { queueDepth } from "../../queue/jobs";
+import { ping } from "../../storage/db";
+import { queueDepth } from "../../storage/jobs";
 import type { ServerDeps } from "../deps";
 
 export function healthRoutes(deps: ServerDeps) {
@@ -9,7 +10,7 @@ export function healthRoutes(deps: ServerDeps) {
     let database: { status: "ok" | "error"; error?: string } = { status: "ok" };
     let depth = 0;
     try {
-      deps.db.query("SELECT 1").get();
+      ping(deps.db);
       depth = queueDepth(deps.db);
     } catch (err) {
       database = { status: "error", error: (err as Error).message };

@@ -10,8 +10,8 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import { DocprocError } from "../../core/errors";
 import { summaryOf } from "../../core/project/memory";
-import { isoAt } from "../../storage/clock";
-import { countByStatus, createDataset, listDatasets } from "../../storage/datasets";
+import { isoAt } from "../../core/clock";
+import { completedTransactions, countByStatus, createDataset, listDatasets } from "../../storage/datasets";
 import { forgetMemory, listMemories } from "../../storage/memories";
 import type { ServerDeps } from "../deps";
 import { requireProject } from "../services/projects";
@@ -71,11 +71,7 @@ export function learningRoutes(deps: ServerDeps) {
       const d = getDataset(deps.db, p.project_id, params.dataset_id);
       if (!d) throw new DocprocError("not_found", `Dataset ${params.dataset_id} not found in project ${p.project_id}`);
       const settings = parseProjectSettings(p.settings);
-      const rows = deps.db
-        .query<{ transaction_id: string; metadata: string }, [string, string]>(
-          "SELECT transaction_id, metadata FROM transactions WHERE project_id = ? AND dataset_id = ? AND status = 'completed' ORDER BY created_at, transaction_id",
-        )
-        .all(p.project_id, d.dataset_id);
+      const rows = completedTransactions(deps.db, p.project_id, d.dataset_id);
       const outcomes: FileOutcome[] = [];
       let without = 0;
       for (const r of rows) {
