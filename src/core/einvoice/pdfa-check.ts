@@ -20,6 +20,7 @@ import {
   PDFHexString,
 } from "pdf-lib";
 import { fontProblems } from "./pdfa-fonts";
+import { pushAll } from "../arrays";
 
 export interface PdfaCheck {
   id: string;
@@ -87,7 +88,7 @@ export async function checkPdfA3b(bytes: Uint8Array): Promise<PdfaCheck[]> {
       intent.lookup(PDFName.of("DestOutputProfile")) instanceof PDFStream,
     "no GTS_PDFA1 output intent with an ICC profile",
   );
-  out.push(...attachmentChecks(pdf));
+  pushAll(out, attachmentChecks(pdf));
   const fonts = fontProblems(pdf);
   check("fonts-embedded", !fonts.notEmbedded.length, `fonts not embedded: ${fonts.notEmbedded.join(", ")}`);
   check("no-lzw", !fonts.lzw, "a stream uses the LZWDecode filter");
