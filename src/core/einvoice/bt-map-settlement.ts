@@ -118,7 +118,7 @@ export const payment = group(
   ],
 );
 
-export const vatBreakdown = group(
+export const vatBreakdownGroup = group(
   "BG-23",
   "VAT breakdown",
   true,

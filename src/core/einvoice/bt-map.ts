@@ -18,7 +18,7 @@ import {
   type BtDef,
 } from "./bt-defs";
 import { buyer, notes, payee, preceding, seller, taxRepresentative } from "./bt-map-parties";
-import { delivery, documents, payment, period, vatBreakdown } from "./bt-map-settlement";
+import { delivery, documents, payment, period, vatBreakdownGroup } from "./bt-map-settlement";
 import { line } from "./bt-map-line";
 
 export type { BgDef, BtDef, PickContext } from "./bt-defs";
@@ -236,7 +236,7 @@ export const INVOICE: BgDef = group(
     payment,
     allowanceCharge("BG-20", "Document level allowances", false, 92, {}, { base: SETTLEMENT }, true),
     allowanceCharge("BG-21", "Document level charges", true, 99, {}, { base: SETTLEMENT }, true),
-    vatBreakdown,
+    vatBreakdownGroup,
     documents,
     line,
   ],
