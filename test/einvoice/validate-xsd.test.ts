@@ -59,4 +59,18 @@ describe("CII D16B XML Schema", () => {
     const ubl = readFileSync(path.join(RULES_DIR, "xrechnung/test/instances/ubl-inv/ubl-inv-br-de-1-test.xml"));
     expect((await validateEInvoice(ubl, { cius: "none" })).ruleSets).toEqual(["XML-structure", "EN16931-UBL"]);
   }, 60_000);
+
+  test("a Factur-X EXTENDED invoice (D22B elements) is not held to the D16B schema: listed as not evaluated", async () => {
+    const extended = base
+      .replace(
+        "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0",
+        "urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended",
+      )
+      .replace("<ram:TypeCode>380</ram:TypeCode>", "<ram:TypeCode>380</ram:TypeCode><ram:Colour>red</ram:Colour>");
+    expect(ciiSchemaFindings(extended)).toHaveLength(1); // the schema would say so ...
+    const report = await validateEInvoice(extended);
+    expect(report.ruleSets).not.toContain("CII-D16B-XSD"); // ... but it is not applied, and the report says why
+    expect(report.results.filter((r) => r.rule_id === "XSD-CII")).toEqual([]);
+    expect(report.unevaluated.find((u) => u.rule_id === "XSD-CII")!.reason).toContain("EXTENDED");
+  }, 60_000);
 });

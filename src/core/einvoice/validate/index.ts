@@ -12,7 +12,7 @@ import { ruleSet, type RuleSetId } from "./rulesets";
 import { structuralChecks } from "./structure";
 import { pushAll } from "../../arrays";
 import { peppolUnevaluated, XRECHNUNG_CLAIM } from "./peppol";
-import { ciiSchemaFindings } from "./xsd";
+import { ciiSchemaApplies, ciiSchemaFindings, EXTENDED_NOT_CHECKED } from "./xsd";
 import type { EInvoiceFinding, EInvoiceReport, Syntax, ValidateOptions } from "./types";
 
 export type { EInvoiceFinding, EInvoiceReport, Syntax, ValidateOptions } from "./types";
@@ -126,15 +126,17 @@ export function validateDocument(doc: Document, opts: ValidateOptions = {}, text
     sets.push(ubl ? "XRechnung-UBL" : "XRechnung-CII");
   const results: EInvoiceFinding[] = structuralChecks(doc, syntax);
   // CII: the official D16B schema too (xsd.ts). UBL: only the partial checks above (no UBL 2.1 XSD vendored).
-  if (!ubl) pushAll(results, ciiSchemaFindings(text ?? serializeToWellFormedString(doc)));
+  const schema = !ubl && ciiSchemaApplies(customization);
+  if (schema) pushAll(results, ciiSchemaFindings(text ?? serializeToWellFormedString(doc)));
   const unevaluated: EInvoiceReport["unevaluated"] = [];
+  if (!ubl && !schema) unevaluated.push({ rule_id: "XSD-CII", reason: EXTENDED_NOT_CHECKED });
   for (const id of sets) {
     const run = runSchema(ruleSet(id), doc);
     pushAll(results, run.results);
     pushAll(unevaluated, run.unevaluated);
   }
   if (opts.cius !== "none") pushAll(unevaluated, peppolUnevaluated(customization));
-  const ruleSets = ["XML-structure", ...(ubl ? [] : ["CII-D16B-XSD"]), ...sets];
+  const ruleSets = ["XML-structure", ...(schema ? ["CII-D16B-XSD"] : []), ...sets];
   return { syntax, customization, ruleSets, results, unevaluated, valid: !results.some((r) => r.severity === "fatal") };
 }
 

@@ -8,6 +8,10 @@
  * BR-CL-* rules, which the Schematron checks with the current lists; an `[facet 'enumeration']` failure of the
  * coupled schema would reject valid EN 16931 invoices, so those are not reported.
  *
+ * Not applied to the Factur-X / ZUGFeRD EXTENDED profile (BT-24 ending in `:extended`): Factur-X 1.07's EXTENDED
+ * schema takes elements from CII D22B (ModelID, ModelName, InvoiceSpecifiedReferencedDocument) that D16B does not
+ * know, so a valid EXTENDED invoice would fail it; the report lists the schema as not evaluated instead.
+ *
  * UBL invoices get no XSD validation: the OASIS UBL 2.1 schemas are not in the repository (structure.ts checks
  * part of what they say).
  */
@@ -40,6 +44,14 @@ function ciiValidator(): XsdValidator {
 }
 
 const MAX_FINDINGS = 50;
+
+/** Whether the D16B schema applies to a CII invoice claiming `customization` (BT-24); see the module comment. */
+export function ciiSchemaApplies(customization: string | undefined): boolean {
+  return !/:extended$/i.test(customization ?? "");
+}
+
+export const EXTENDED_NOT_CHECKED =
+  "the document claims the Factur-X/ZUGFeRD EXTENDED profile, whose schema adds CII D22B elements unknown to the D16B schema: the XML Schema was not applied";
 
 /**
  * The D16B schema's verdict on a CII document's text: one fatal `XSD-CII` finding per schema error (at most 50),
