@@ -278,6 +278,22 @@ export const ROUTES: RouteDoc[] = [
   },
   {
     method: "get",
+    path: "/api-docs/swagger-ui-bundle.js",
+    summary: "Swagger UI (swagger-ui-dist), served locally",
+    tag: "Service",
+    public: true,
+    responses: { 200: { description: "JavaScript", content: "text/javascript" } },
+  },
+  {
+    method: "get",
+    path: "/api-docs/swagger-ui.css",
+    summary: "Swagger UI's style sheet, served locally",
+    tag: "Service",
+    public: true,
+    responses: { 200: { description: "CSS", content: "text/css" } },
+  },
+  {
+    method: "get",
     path: "/docs",
     summary: "API reference (HTML of docs/api.md)",
     tag: "Service",

@@ -1,7 +1,7 @@
 /** /api-docs (explorer + OpenAPI JSON, all served locally) and /docs (docs/api.md as HTML). Public. */
 import { Elysia } from "elysia";
 import apiMd from "../../../docs/api.md" with { type: "text" };
-import { EXPLORER_HTML, EXPLORER_JS } from "../explorer";
+import { explorerAsset, explorerPage } from "../explorer";
 import { openApiDocument } from "../openapi";
 import { publicBaseOf } from "../proxy";
 
@@ -13,21 +13,16 @@ export function docsRoutes() {
   const spec = JSON.stringify(doc);
   // Behind a proxy with a prefix the document names it as its server, and the explorer's links carry it.
   const specFor = (prefix: string) => (prefix ? JSON.stringify({ ...doc, servers: [{ url: prefix }] }) : spec);
-  const explorer = EXPLORER_HTML.replaceAll("{{P}}", "");
   const reference = html(Bun.markdown.html(apiMd), "docproc API reference");
   const headers = (type: string) => ({ headers: { "content-type": type, "cache-control": "no-cache" } });
   return new Elysia({ name: "docs" })
-    .get("/api-docs", ({ request }) => {
-      const { prefix } = publicBaseOf(request);
-      return new Response(
-        prefix ? EXPLORER_HTML.replaceAll("{{P}}", prefix) : explorer,
-        headers("text/html; charset=utf-8"),
-      );
-    })
+    .get("/api-docs", ({ request }) => explorerPage(publicBaseOf(request).prefix))
     .get(
       "/api-docs/openapi.json",
       ({ request }) => new Response(specFor(publicBaseOf(request).prefix), headers("application/json")),
     )
-    .get("/api-docs/explorer.js", () => new Response(EXPLORER_JS, headers("text/javascript; charset=utf-8")))
+    .get("/api-docs/explorer.js", ({ request }) => explorerAsset("/api-docs/explorer.js", request))
+    .get("/api-docs/swagger-ui-bundle.js", ({ request }) => explorerAsset("/api-docs/swagger-ui-bundle.js", request))
+    .get("/api-docs/swagger-ui.css", ({ request }) => explorerAsset("/api-docs/swagger-ui.css", request))
     .get("/docs", () => new Response(reference, headers("text/html; charset=utf-8")));
 }
