@@ -11,7 +11,7 @@ import { createTenant, listTenants } from "../../auth/tenants";
 import { createUser, listUsers } from "../../auth/users";
 import { queueDepth } from "../../queue/jobs";
 import type { ServerDeps } from "../deps";
-import type { RouteDoc } from "../route-doc";
+import { documented, q, type RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { readJson } from "../validation";
 
@@ -21,7 +21,7 @@ const body = async (request: Request) => asObject(await readJson(request));
 
 export function adminRoutes(deps: ServerDeps, guard: Guard) {
   const { db, clock } = deps;
-  return new Elysia({ name: "admin" })
+  const routes = new Elysia({ name: "admin" })
     .post(
       "/admin/tenants",
       async ({ request, set }) => ((set.status = 201), createTenant(db, clock, await body(request))),
@@ -68,6 +68,7 @@ export function adminRoutes(deps: ServerDeps, guard: Guard) {
       if (out.status !== "ok") set.status = 503;
       return out;
     });
+  return documented(routes, ADMIN_ROUTE_DOCS);
 }
 
 /**
@@ -193,7 +194,7 @@ export const ADMIN_ROUTE_DOCS: RouteDoc[] = [
     path: "/admin/clients",
     summary: "List clients",
     tag: "Admin",
-    query: { tenant_id: { type: "string", description: "Only this tenant's clients" } },
+    query: z.object({ tenant_id: q.string("Only this tenant's clients") }),
     responses: { ...ok("Clients"), ...adminErrors },
   },
   {
@@ -267,7 +268,7 @@ export const ADMIN_ROUTE_DOCS: RouteDoc[] = [
     path: "/admin/users",
     summary: "List users",
     tag: "Admin",
-    query: { tenant_id: { type: "string", description: "Only this tenant's users" } },
+    query: z.object({ tenant_id: q.string("Only this tenant's users") }),
     responses: { ...ok("Users"), ...adminErrors },
   },
   {

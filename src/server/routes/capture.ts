@@ -32,7 +32,7 @@ import { safeName } from "../content-types";
 import { inFlightLimit, readMultipartHead } from "../multipart-head";
 import { urlsOf, type ServerDeps } from "../deps";
 import { errorResponse, jsonResponse } from "../errors";
-import type { RouteDoc } from "../route-doc";
+import { documented, type RouteDoc } from "../route-doc";
 import { rateLimitResponse } from "../rate-limit";
 import { ErrorSchema } from "../schemas";
 import { requireProject } from "../services/projects";
@@ -250,7 +250,7 @@ export function captureRoutes(deps: ServerDeps, settings: CaptureSettings = deps
   const base = "/tenants/:tenant_id/projects/:project_id/capture-tokens";
   // Public uploads held in memory at once, whatever their tokens: a bound on what visitors without a key can cost.
   const uploads = inFlightLimit(deps.config.maxPublicUploads ?? DEFAULT_CONFIG.maxPublicUploads, "capture uploads");
-  return new Elysia({ name: "capture" })
+  const routes = new Elysia({ name: "capture" })
     .post(
       base,
       async ({ params, request, set }) => {
@@ -319,6 +319,7 @@ export function captureRoutes(deps: ServerDeps, settings: CaptureSettings = deps
       },
       { parse: "none" },
     );
+  return documented(routes, CAPTURE_ROUTE_DOCS);
 }
 
 const err = (description: string) => ({ description, schema: ErrorSchema });

@@ -9,12 +9,12 @@ import { DocprocError } from "../../core/errors";
 import { redeliver } from "../../queue/deliveries";
 import { getDelivery, listDeliveries, viewOf } from "../../storage/deliveries";
 import type { ServerDeps } from "../deps";
-import type { RouteDoc } from "../route-doc";
+import { documented, type RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { requireTransaction } from "../services/transactions";
 
 export function deliveryRoutes(deps: ServerDeps) {
-  return new Elysia({ name: "deliveries" })
+  const routes = new Elysia({ name: "deliveries" })
     .get("/transactions/:transaction_id/deliveries", ({ params }) => {
       const t = requireTransaction(deps, params.transaction_id);
       return { transaction_id: t.transaction_id, deliveries: listDeliveries(deps.db, t.transaction_id) };
@@ -37,6 +37,7 @@ export function deliveryRoutes(deps: ServerDeps) {
       },
       { parse: "none" },
     );
+  return documented(routes, DELIVERY_ROUTE_DOCS);
 }
 
 const AttemptSchema = z.object({

@@ -3,9 +3,11 @@ import { Elysia } from "elysia";
 import pkg from "../../../package.json" with { type: "json" };
 import { queueDepth } from "../../queue/jobs";
 import type { ServerDeps } from "../deps";
+import { documented, type RouteDoc } from "../route-doc";
+import { HealthResponse } from "../schemas-responses";
 
 export function healthRoutes(deps: ServerDeps) {
-  return new Elysia({ name: "health" }).get("/health", ({ set }) => {
+  const routes = new Elysia({ name: "health" }).get("/health", ({ set }) => {
     let database: { status: "ok" | "error"; error?: string } = { status: "ok" };
     let depth = 0;
     try {
@@ -25,4 +27,20 @@ export function healthRoutes(deps: ServerDeps) {
       ocr,
     };
   });
+  return documented(routes, HEALTH_ROUTE_DOCS);
 }
+
+/** OpenAPI entries for the routes above (bound to them by documented(); server/openapi.ts builds the document). */
+export const HEALTH_ROUTE_DOCS: RouteDoc[] = [
+  {
+    method: "get",
+    path: "/health",
+    summary: "Health: database, queue depth, OCR readiness",
+    tag: "Service",
+    public: true,
+    responses: {
+      200: { description: "Healthy or degraded", schema: HealthResponse },
+      503: { description: "Database unavailable", schema: HealthResponse },
+    },
+  },
+];

@@ -7,6 +7,7 @@
 import { Elysia } from "elysia";
 import pkg from "../../../package.json" with { type: "json" };
 import { inboxPageResponse } from "../inbox-page/index";
+import { documented, type RouteDoc } from "../route-doc";
 
 const LINKS: Array<{ href: string; title: string; text: string }> = [
   {
@@ -21,7 +22,7 @@ const LINKS: Array<{ href: string; title: string; text: string }> = [
 ];
 
 export function homeRoutes() {
-  return new Elysia({ name: "home" }).get("/", ({ request }) => {
+  const routes = new Elysia({ name: "home" }).get("/", ({ request }) => {
     const accept = request.headers.get("accept") ?? "";
     if (accept.includes("application/json") && !accept.includes("text/html")) {
       return Response.json({
@@ -32,4 +33,17 @@ export function homeRoutes() {
     }
     return inboxPageResponse();
   });
+  return documented(routes, HOME_ROUTE_DOCS);
 }
+
+/** OpenAPI entries for the routes above (bound to them by documented(); server/openapi.ts builds the document). */
+export const HOME_ROUTE_DOCS: RouteDoc[] = [
+  {
+    method: "get",
+    path: "/",
+    summary: "Start page: version and links (HTML; JSON with Accept: application/json)",
+    tag: "Service",
+    public: true,
+    responses: { 200: { description: "HTML", content: "text/html" } },
+  },
+];

@@ -16,7 +16,7 @@ import { forgetMemory, listMemories } from "../../storage/memories";
 import type { ServerDeps } from "../deps";
 import { requireProject } from "../services/projects";
 import { parseInput, readJson } from "../validation";
-import type { RouteDoc } from "../route-doc";
+import { documented, q, type RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { parseProjectSettings } from "../../core/project";
 import { listDocuments } from "../../storage/documents";
@@ -32,7 +32,7 @@ const CreateDatasetBody = z.object({
 });
 
 export function learningRoutes(deps: ServerDeps) {
-  return new Elysia({ name: "learning" })
+  const routes = new Elysia({ name: "learning" })
     .post(
       "/tenants/:tenant_id/projects/:project_id/datasets",
       async ({ params, request, set }) => {
@@ -127,6 +127,7 @@ export function learningRoutes(deps: ServerDeps) {
       set.status = 204;
       return "";
     });
+  return documented(routes, LEARNING_ROUTE_DOCS);
 }
 
 const err = (description: string) => ({ description, schema: ErrorSchema });
@@ -160,7 +161,7 @@ export const LEARNING_ROUTE_DOCS: RouteDoc[] = [
     summary:
       "docproc eval over the dataset: completed transactions with metadata.expected scored (per-field accuracy, confusion matrix, split F1, calibration); ?format=html for the report with charts (extension, docs/eval.md)",
     tag: "Datasets",
-    query: { format: { type: "string", description: "html for the HTML report" } },
+    query: z.object({ format: q.string("html for the HTML report") }),
     responses: {
       200: json("The evaluation report"),
       401: err("Missing or invalid credentials"),

@@ -8,7 +8,7 @@ import { z } from "zod";
 import * as mail from "../../mail/connectors";
 import { CreateConnectorSchema, UpdateConnectorSchema } from "../../mail/settings";
 import type { ServerDeps } from "../deps";
-import type { RouteDoc } from "../route-doc";
+import { documented, q, type RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { readJson } from "../validation";
 
@@ -16,7 +16,7 @@ const BASE = "/tenants/:tenant_id/projects/:project_id/mail-connectors";
 
 export function mailRoutes(deps: ServerDeps) {
   const svc = () => ({ db: deps.db, clock: deps.clock, secretKey: deps.secretKey ?? null });
-  return new Elysia({ name: "mail-connectors" })
+  const routes = new Elysia({ name: "mail-connectors" })
     .post(
       BASE,
       async ({ params, request, set }) => {
@@ -68,6 +68,7 @@ export function mailRoutes(deps: ServerDeps) {
         query as { state?: string; limit?: string },
       ),
     );
+  return documented(routes, MAIL_ROUTE_DOCS);
 }
 
 const err = (description: string) => ({ description, schema: ErrorSchema });
@@ -136,10 +137,10 @@ export const MAIL_ROUTE_DOCS: RouteDoc[] = [
     path: `${P}/{connector_id}/messages`,
     summary: "The import ledger: messages imported, pending or failed (failed ones stay in the mailbox) (extension)",
     tag: "Mail",
-    query: {
-      state: { type: "string", description: "claimed, imported, done or failed" },
-      limit: { type: "integer", description: "Default 100, at most 1000" },
-    },
+    query: z.object({
+      state: q.string("claimed, imported, done or failed"),
+      limit: q.integer("Default 100, at most 1000"),
+    }),
     responses: {
       200: { description: "Messages, most recent first" },
       400: err("Unknown state or bad limit"),

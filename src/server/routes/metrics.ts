@@ -9,6 +9,7 @@ import { Elysia } from "elysia";
 import type { ServerDeps } from "../deps";
 import { jsonResponse } from "../errors";
 import type { Telemetry } from "../observe";
+import { documented, err, type RouteDoc } from "../route-doc";
 
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
 const same = (a: Buffer, b: string) => timingSafeEqual(a, digest(b));
@@ -30,7 +31,7 @@ export function metricsAuthorized(
 }
 
 export function metricsRoutes(deps: ServerDeps, telemetry: Telemetry) {
-  return new Elysia({ name: "metrics" }).get("/metrics", async ({ request }) => {
+  const routes = new Elysia({ name: "metrics" }).get("/metrics", async ({ request }) => {
     if (!metricsAuthorized(request, deps.config.adminApiKey, deps.config.metricsToken)) {
       return jsonResponse(
         {
@@ -45,4 +46,21 @@ export function metricsRoutes(deps: ServerDeps, telemetry: Telemetry) {
       headers: { "content-type": telemetry.metrics.contentType, "cache-control": "no-store" },
     });
   });
+  return documented(routes, METRICS_ROUTE_DOCS);
 }
+
+/** OpenAPI entries for the routes above (bound to them by documented(); server/openapi.ts builds the document). */
+export const METRICS_ROUTE_DOCS: RouteDoc[] = [
+  {
+    method: "get",
+    path: "/metrics",
+    summary: "Prometheus metrics of this process (text format; docs/operations.md)",
+    tag: "Service",
+    public: true,
+    security: [{ metricsToken: [] }, { apiKey: [] }, { adminKey: [] }],
+    responses: {
+      200: { description: "Prometheus text exposition format 0.0.4", content: "text/plain" },
+      401: err("Neither the admin key nor the metrics token"),
+    },
+  },
+];
