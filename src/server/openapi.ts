@@ -1,6 +1,6 @@
 /**
- * The OpenAPI 3.1 document, generated from the app's route table: every route that a route module documented
- * (route-doc.ts: `documented()` binds each doc to its route) becomes an operation, with its method, path and path
+ * The OpenAPI 3.1 document, generated from the app's route table: every route that its module documented
+ * (route-doc.ts: documentRoutes, matched by bindDocs) becomes an operation, with its method, path and path
  * parameters taken from the route and its bodies, query parameters and responses from the zod schemas of its doc
  * (z.toJSONSchema; named schemas in schemas.ts become components). Nothing here lists routes: a new route without a
  * doc is missing from the document, and test/server/openapi.test.ts fails on it.
@@ -10,14 +10,9 @@ import pkg from "../../package.json" with { type: "json" };
 import { accessRuleOf } from "../auth/permissions";
 import * as S from "./schemas";
 import { addExamples, webhooksSection } from "./openapi-extras";
-import { docOf, type RouteDoc } from "./route-doc";
+import { bindDocs, type AppRoute, type RouteDoc } from "./route-doc";
 
-/** A route as Elysia lists it (`app.routes`). */
-export interface AppRoute {
-  method: string;
-  path: string;
-  hooks?: unknown;
-}
+export type { AppRoute };
 
 /** The tags in the order the explorer shows them (an operation's tag not listed here comes after these). */
 const TAG_ORDER = [
@@ -164,16 +159,8 @@ function operationOf(route: AppRoute, r: RouteDoc) {
   };
 }
 
-/** The routes of the app that carry no doc (`GET /x/:id`): each is missing from the document. */
-export function undocumentedRoutes(routes: readonly AppRoute[]): string[] {
-  return routes.filter((r) => !docOf(r)).map((r) => `${r.method} ${r.path}`);
-}
-
-export function openApiDocument(routes: readonly AppRoute[]): Record<string, unknown> {
-  const documented = routes.flatMap((route) => {
-    const doc = docOf(route);
-    return doc ? [{ route, doc }] : [];
-  });
+export function openApiDocument(routes: readonly AppRoute[], docs?: readonly RouteDoc[]): Record<string, unknown> {
+  const documented = bindDocs(routes, docs).bound;
   const rank = (tag: string) => (TAG_ORDER.includes(tag) ? TAG_ORDER.indexOf(tag) : TAG_ORDER.length);
   // Grouped by tag (stable within a tag: the order the routes were defined in), as the explorer lists them.
   documented.sort((a, b) => rank(a.doc.tag) - rank(b.doc.tag));

@@ -1,10 +1,9 @@
 /**
- * How a route describes itself for the OpenAPI document. Each route module lists its routes' docs beside the routes
- * and passes its Elysia instance through `documented()`, which binds every doc to the route it names (Elysia's
- * `detail` hook) and refuses a doc that names no route. server/openapi.ts then builds the document from the app's
- * route table: methods, paths and path parameters come from the routes themselves, request bodies, query
- * parameters and responses from the zod schemas named here. A route without a doc is missing from the document
- * (test/server/openapi.test.ts fails on it).
+ * How a route describes itself for the OpenAPI document. Each route module lists its routes' docs right after the
+ * routes and registers them (documentRoutes). server/openapi.ts builds the document from the app's route table,
+ * each route matched with its doc (bindDocs): methods, paths and path parameters come from the routes themselves,
+ * request bodies, query parameters and responses from the zod schemas a doc names. A route without a doc, or a doc
+ * without a route, is reported by bindDocs (test/server/openapi.test.ts fails on either).
  */
 import { z } from "zod";
 import { ErrorSchema, SettingsErrorSchema } from "./schemas";
@@ -57,33 +56,50 @@ export const FieldsQuery = {
 /** `/a/:id/b/*` → a key that ignores parameter names: `GET /a/{}/b/{}`; OpenAPI paths give the same key. */
 const keyOf = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/:[^/]+|\{[^}]+\}|\*/g, "{}")}`;
 
-interface DocumentedRoute {
+/** A route as Elysia lists it (`app.routes`). */
+export interface AppRoute {
   method: string;
   path: string;
-  hooks: { detail?: unknown };
+}
+
+/** Every route module's docs, registered when the module loads (documentRoutes). */
+const REGISTERED: RouteDoc[] = [];
+
+/** Registers a route module's docs: called once, at the module's top level, right after the docs it lists. */
+export function documentRoutes(docs: readonly RouteDoc[]): void {
+  for (const doc of docs) REGISTERED.push(doc);
+}
+
+export interface BoundDocs {
+  /** Each documented route with its doc, in the app's route order. */
+  bound: Array<{ route: AppRoute; doc: RouteDoc }>;
+  /** Routes without a doc (`GET /x/:id`): missing from the document. */
+  undocumented: string[];
+  /** Docs that name no route of the app, or name a path parameter unlike the route. */
+  unmatched: string[];
 }
 
 /**
- * Binds each doc to its route (the route's `detail`) and returns the instance. Throws when a doc names no route of
- * this instance, or a path parameter by another name: a doc cannot outlive or misname its route.
+ * Matches the app's routes with the docs (by method and path, parameter names aside), and checks that a doc names
+ * the route's path parameters as the route does (a trailing `*` is named by the doc's last `{name}`).
  */
-export function documented<T>(instance: T, docs: RouteDoc[]): T {
-  const routes = (instance as { routes: DocumentedRoute[] }).routes;
-  const byKey = new Map(routes.map((r) => [keyOf(r.method, r.path), r]));
-  for (const doc of docs) {
-    const route = byKey.get(keyOf(doc.method, doc.path));
-    if (!route) throw new Error(`route doc ${doc.method.toUpperCase()} ${doc.path} names no route`);
+export function bindDocs(routes: readonly AppRoute[], docs: readonly RouteDoc[] = REGISTERED): BoundDocs {
+  const byKey = new Map(docs.map((d) => [keyOf(d.method, d.path), d]));
+  const used = new Set<RouteDoc>();
+  const out: BoundDocs = { bound: [], undocumented: [], unmatched: [] };
+  for (const route of routes) {
+    const doc = byKey.get(keyOf(route.method, route.path));
+    if (!doc) {
+      out.undocumented.push(`${route.method} ${route.path}`);
+      continue;
+    }
+    used.add(doc);
     const named = route.path.replace(/:([^/]+)/g, "{$1}");
-    const docNames = doc.path.replace(/\{[^}]+\}$/, "*");
-    if (!route.path.endsWith("*") ? named !== doc.path : named !== docNames)
-      throw new Error(`route doc ${doc.path} names its parameters unlike the route ${route.path}`);
-    route.hooks.detail = doc;
+    const same = route.path.endsWith("*") ? named === doc.path.replace(/\{[^}]+\}$/, "*") : named === doc.path;
+    if (same) out.bound.push({ route, doc });
+    else out.unmatched.push(`${doc.method.toUpperCase()} ${doc.path} names its parameters unlike ${route.path}`);
   }
-  return instance;
-}
-
-/** The doc bound to a route by documented(), if any. */
-export function docOf(route: { hooks?: unknown }): RouteDoc | undefined {
-  const detail = (route.hooks as { detail?: unknown } | undefined)?.detail;
-  return detail && typeof detail === "object" && "responses" in detail ? (detail as RouteDoc) : undefined;
+  for (const doc of docs)
+    if (!used.has(doc)) out.unmatched.push(`${doc.method.toUpperCase()} ${doc.path} names no route`);
+  return out;
 }

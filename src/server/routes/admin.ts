@@ -11,7 +11,7 @@ import { createTenant, listTenants } from "../../auth/tenants";
 import { createUser, listUsers } from "../../auth/users";
 import { queueDepth } from "../../queue/jobs";
 import type { ServerDeps } from "../deps";
-import { documented, q, type RouteDoc } from "../route-doc";
+import { q, documentRoutes, type RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { readJson } from "../validation";
 
@@ -21,7 +21,7 @@ const body = async (request: Request) => asObject(await readJson(request));
 
 export function adminRoutes(deps: ServerDeps, guard: Guard) {
   const { db, clock } = deps;
-  const routes = new Elysia({ name: "admin" })
+  return new Elysia({ name: "admin" })
     .post(
       "/admin/tenants",
       async ({ request, set }) => ((set.status = 201), createTenant(db, clock, await body(request))),
@@ -68,7 +68,6 @@ export function adminRoutes(deps: ServerDeps, guard: Guard) {
       if (out.status !== "ok") set.status = 503;
       return out;
     });
-  return documented(routes, ADMIN_ROUTE_DOCS);
 }
 
 /**
@@ -286,3 +285,4 @@ export const ADMIN_ROUTE_DOCS: RouteDoc[] = [
     responses: { ...ok("Healthy"), 503: { description: "Degraded", schema: Obj }, ...adminErrors },
   },
 ];
+documentRoutes(ADMIN_ROUTE_DOCS);

@@ -11,7 +11,7 @@ import { login, logout } from "../../auth/sessions";
 import { principalOf } from "../auth";
 import type { ServerDeps } from "../deps";
 import { rateLimitResponse } from "../rate-limit";
-import { documented, type RouteDoc } from "../route-doc";
+import { documentRoutes, type RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { parseInput, readJson } from "../validation";
 
@@ -22,7 +22,7 @@ const LoginBody = z.object({
 });
 
 export function authRoutes(deps: ServerDeps, guard: Guard) {
-  const routes = new Elysia({ name: "auth" })
+  return new Elysia({ name: "auth" })
     .post(
       "/auth/login",
       async ({ request }) => {
@@ -45,7 +45,6 @@ export function authRoutes(deps: ServerDeps, guard: Guard) {
       return { session_id: p.sessionId, ended: logout(deps.db, deps.clock, p.sessionId) };
     })
     .get("/auth/me", ({ request }) => describePrincipal(principalOf(request)));
-  return documented(routes, AUTH_ROUTE_DOCS);
 }
 
 const err = (description: string) => ({ description, schema: ErrorSchema });
@@ -86,3 +85,4 @@ export const AUTH_ROUTE_DOCS: RouteDoc[] = [
     responses: { 200: { description: "Principal", schema: Obj }, 401: err("Missing or invalid credentials") },
   },
 ];
+documentRoutes(AUTH_ROUTE_DOCS);

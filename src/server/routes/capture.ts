@@ -32,9 +32,8 @@ import { safeName } from "../content-types";
 import { inFlightLimit, readMultipartHead } from "../multipart-head";
 import { urlsOf, type ServerDeps } from "../deps";
 import { errorResponse, jsonResponse } from "../errors";
-import { documented, type RouteDoc } from "../route-doc";
+import { documentRoutes, err, type RouteDoc } from "../route-doc";
 import { rateLimitResponse } from "../rate-limit";
-import { ErrorSchema } from "../schemas";
 import { requireProject } from "../services/projects";
 import { parseInput, readJson } from "../validation";
 import { publicUrlOf } from "../proxy";
@@ -250,7 +249,7 @@ export function captureRoutes(deps: ServerDeps, settings: CaptureSettings = deps
   const base = "/tenants/:tenant_id/projects/:project_id/capture-tokens";
   // Public uploads held in memory at once, whatever their tokens: a bound on what visitors without a key can cost.
   const uploads = inFlightLimit(deps.config.maxPublicUploads ?? DEFAULT_CONFIG.maxPublicUploads, "capture uploads");
-  const routes = new Elysia({ name: "capture" })
+  return new Elysia({ name: "capture" })
     .post(
       base,
       async ({ params, request, set }) => {
@@ -319,10 +318,8 @@ export function captureRoutes(deps: ServerDeps, settings: CaptureSettings = deps
       },
       { parse: "none" },
     );
-  return documented(routes, CAPTURE_ROUTE_DOCS);
 }
 
-const err = (description: string) => ({ description, schema: ErrorSchema });
 const stateErr = (description: string) => ({
   description,
   schema: z.object({ detail: z.string(), state: z.string() }),
@@ -399,3 +396,4 @@ export const CAPTURE_ROUTE_DOCS: RouteDoc[] = [
     },
   },
 ];
+documentRoutes(CAPTURE_ROUTE_DOCS);

@@ -9,12 +9,12 @@ import { DocprocError } from "../../core/errors";
 import { redeliver } from "../../queue/deliveries";
 import { getDelivery, listDeliveries, viewOf } from "../../storage/deliveries";
 import type { ServerDeps } from "../deps";
-import { documented, type RouteDoc } from "../route-doc";
+import { documentRoutes, type RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { requireTransaction } from "../services/transactions";
 
 export function deliveryRoutes(deps: ServerDeps) {
-  const routes = new Elysia({ name: "deliveries" })
+  return new Elysia({ name: "deliveries" })
     .get("/transactions/:transaction_id/deliveries", ({ params }) => {
       const t = requireTransaction(deps, params.transaction_id);
       return { transaction_id: t.transaction_id, deliveries: listDeliveries(deps.db, t.transaction_id) };
@@ -37,7 +37,6 @@ export function deliveryRoutes(deps: ServerDeps) {
       },
       { parse: "none" },
     );
-  return documented(routes, DELIVERY_ROUTE_DOCS);
 }
 
 const AttemptSchema = z.object({
@@ -108,3 +107,4 @@ export const DELIVERY_ROUTE_DOCS: RouteDoc[] = [
     },
   },
 ];
+documentRoutes(DELIVERY_ROUTE_DOCS);

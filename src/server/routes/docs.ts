@@ -4,7 +4,7 @@ import apiMd from "../../../docs/api.md" with { type: "text" };
 import { explorerAsset, explorerPage } from "../explorer";
 import { openApiDocument, type AppRoute } from "../openapi";
 import { publicBaseOf } from "../proxy";
-import { documented, type RouteDoc } from "../route-doc";
+import { documentRoutes, type RouteDoc } from "../route-doc";
 
 const html = (body: string, title: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><link rel="icon" href="data:,"><style>body{font:15px/1.5 system-ui,sans-serif;max-width:980px;margin:24px auto;padding:0 16px;color:#1d2430}table{border-collapse:collapse}td,th{border:1px solid #d8dde6;padding:4px 8px;vertical-align:top}code,pre{background:#f2f4f7;font-family:ui-monospace,monospace}pre{padding:10px;overflow:auto}</style></head><body>${body}</body></html>`;
@@ -21,7 +21,7 @@ export function docsRoutes(appRoutes: () => readonly AppRoute[]) {
   };
   const reference = html(Bun.markdown.html(apiMd), "docproc API reference");
   const headers = (type: string) => ({ headers: { "content-type": type, "cache-control": "no-cache" } });
-  const routes = new Elysia({ name: "docs" })
+  return new Elysia({ name: "docs" })
     .get("/api-docs", ({ request }) => explorerPage(publicBaseOf(request).prefix))
     .get(
       "/api-docs/openapi.json",
@@ -31,7 +31,6 @@ export function docsRoutes(appRoutes: () => readonly AppRoute[]) {
     .get("/api-docs/swagger-ui-bundle.js", ({ request }) => explorerAsset("/api-docs/swagger-ui-bundle.js", request))
     .get("/api-docs/swagger-ui.css", ({ request }) => explorerAsset("/api-docs/swagger-ui.css", request))
     .get("/docs", () => new Response(reference, headers("text/html; charset=utf-8")));
-  return documented(routes, DOCS_ROUTE_DOCS);
 }
 
 /** OpenAPI entries for the routes above (bound to them by documented(); server/openapi.ts builds the document). */
@@ -85,3 +84,4 @@ export const DOCS_ROUTE_DOCS: RouteDoc[] = [
     responses: { 200: { description: "HTML", content: "text/html" } },
   },
 ];
+documentRoutes(DOCS_ROUTE_DOCS);

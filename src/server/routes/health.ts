@@ -3,11 +3,11 @@ import { Elysia } from "elysia";
 import pkg from "../../../package.json" with { type: "json" };
 import { queueDepth } from "../../queue/jobs";
 import type { ServerDeps } from "../deps";
-import { documented, type RouteDoc } from "../route-doc";
+import { documentRoutes, type RouteDoc } from "../route-doc";
 import { HealthResponse } from "../schemas-responses";
 
 export function healthRoutes(deps: ServerDeps) {
-  const routes = new Elysia({ name: "health" }).get("/health", ({ set }) => {
+  return new Elysia({ name: "health" }).get("/health", ({ set }) => {
     let database: { status: "ok" | "error"; error?: string } = { status: "ok" };
     let depth = 0;
     try {
@@ -27,7 +27,6 @@ export function healthRoutes(deps: ServerDeps) {
       ocr,
     };
   });
-  return documented(routes, HEALTH_ROUTE_DOCS);
 }
 
 /** OpenAPI entries for the routes above (bound to them by documented(); server/openapi.ts builds the document). */
@@ -44,3 +43,4 @@ export const HEALTH_ROUTE_DOCS: RouteDoc[] = [
     },
   },
 ];
+documentRoutes(HEALTH_ROUTE_DOCS);

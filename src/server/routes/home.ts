@@ -7,7 +7,7 @@
 import { Elysia } from "elysia";
 import pkg from "../../../package.json" with { type: "json" };
 import { inboxPageResponse } from "../inbox-page/index";
-import { documented, type RouteDoc } from "../route-doc";
+import { documentRoutes, type RouteDoc } from "../route-doc";
 
 const LINKS: Array<{ href: string; title: string; text: string }> = [
   {
@@ -22,7 +22,7 @@ const LINKS: Array<{ href: string; title: string; text: string }> = [
 ];
 
 export function homeRoutes() {
-  const routes = new Elysia({ name: "home" }).get("/", ({ request }) => {
+  return new Elysia({ name: "home" }).get("/", ({ request }) => {
     const accept = request.headers.get("accept") ?? "";
     if (accept.includes("application/json") && !accept.includes("text/html")) {
       return Response.json({
@@ -33,7 +33,6 @@ export function homeRoutes() {
     }
     return inboxPageResponse();
   });
-  return documented(routes, HOME_ROUTE_DOCS);
 }
 
 /** OpenAPI entries for the routes above (bound to them by documented(); server/openapi.ts builds the document). */
@@ -47,3 +46,4 @@ export const HOME_ROUTE_DOCS: RouteDoc[] = [
     responses: { 200: { description: "HTML", content: "text/html" } },
   },
 ];
+documentRoutes(HOME_ROUTE_DOCS);

@@ -16,7 +16,7 @@ import { forgetMemory, listMemories } from "../../storage/memories";
 import type { ServerDeps } from "../deps";
 import { requireProject } from "../services/projects";
 import { parseInput, readJson } from "../validation";
-import { documented, q, type RouteDoc } from "../route-doc";
+import { q, documentRoutes, type RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { parseProjectSettings } from "../../core/project";
 import { listDocuments } from "../../storage/documents";
@@ -32,7 +32,7 @@ const CreateDatasetBody = z.object({
 });
 
 export function learningRoutes(deps: ServerDeps) {
-  const routes = new Elysia({ name: "learning" })
+  return new Elysia({ name: "learning" })
     .post(
       "/tenants/:tenant_id/projects/:project_id/datasets",
       async ({ params, request, set }) => {
@@ -127,7 +127,6 @@ export function learningRoutes(deps: ServerDeps) {
       set.status = 204;
       return "";
     });
-  return documented(routes, LEARNING_ROUTE_DOCS);
 }
 
 const err = (description: string) => ({ description, schema: ErrorSchema });
@@ -198,3 +197,4 @@ export const LEARNING_ROUTE_DOCS: RouteDoc[] = [
     },
   },
 ];
+documentRoutes(LEARNING_ROUTE_DOCS);

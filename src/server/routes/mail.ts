@@ -8,7 +8,7 @@ import { z } from "zod";
 import * as mail from "../../mail/connectors";
 import { CreateConnectorSchema, UpdateConnectorSchema } from "../../mail/settings";
 import type { ServerDeps } from "../deps";
-import { documented, q, type RouteDoc } from "../route-doc";
+import { q, documentRoutes, type RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { readJson } from "../validation";
 
@@ -16,7 +16,7 @@ const BASE = "/tenants/:tenant_id/projects/:project_id/mail-connectors";
 
 export function mailRoutes(deps: ServerDeps) {
   const svc = () => ({ db: deps.db, clock: deps.clock, secretKey: deps.secretKey ?? null });
-  const routes = new Elysia({ name: "mail-connectors" })
+  return new Elysia({ name: "mail-connectors" })
     .post(
       BASE,
       async ({ params, request, set }) => {
@@ -68,7 +68,6 @@ export function mailRoutes(deps: ServerDeps) {
         query as { state?: string; limit?: string },
       ),
     );
-  return documented(routes, MAIL_ROUTE_DOCS);
 }
 
 const err = (description: string) => ({ description, schema: ErrorSchema });
@@ -148,3 +147,4 @@ export const MAIL_ROUTE_DOCS: RouteDoc[] = [
     },
   },
 ];
+documentRoutes(MAIL_ROUTE_DOCS);

@@ -9,7 +9,7 @@ import { Elysia } from "elysia";
 import type { ServerDeps } from "../deps";
 import { jsonResponse } from "../errors";
 import type { Telemetry } from "../observe";
-import { documented, err, type RouteDoc } from "../route-doc";
+import { err, documentRoutes, type RouteDoc } from "../route-doc";
 
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
 const same = (a: Buffer, b: string) => timingSafeEqual(a, digest(b));
@@ -31,7 +31,7 @@ export function metricsAuthorized(
 }
 
 export function metricsRoutes(deps: ServerDeps, telemetry: Telemetry) {
-  const routes = new Elysia({ name: "metrics" }).get("/metrics", async ({ request }) => {
+  return new Elysia({ name: "metrics" }).get("/metrics", async ({ request }) => {
     if (!metricsAuthorized(request, deps.config.adminApiKey, deps.config.metricsToken)) {
       return jsonResponse(
         {
@@ -46,7 +46,6 @@ export function metricsRoutes(deps: ServerDeps, telemetry: Telemetry) {
       headers: { "content-type": telemetry.metrics.contentType, "cache-control": "no-store" },
     });
   });
-  return documented(routes, METRICS_ROUTE_DOCS);
 }
 
 /** OpenAPI entries for the routes above (bound to them by documented(); server/openapi.ts builds the document). */
@@ -64,3 +63,4 @@ export const METRICS_ROUTE_DOCS: RouteDoc[] = [
     },
   },
 ];
+documentRoutes(METRICS_ROUTE_DOCS);

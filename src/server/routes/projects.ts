@@ -7,7 +7,7 @@ import { CreateProjectBody, SettingsBody, UpdateProjectBody } from "../schemas";
 import { ProjectListResponse, ProjectSchema } from "../schemas-responses";
 import * as projects from "../services/projects";
 import { parseInput, readJson } from "../validation";
-import { badSettings, common, documented, notFound, type RouteDoc } from "../route-doc";
+import { badSettings, common, notFound, documentRoutes, type RouteDoc } from "../route-doc";
 
 const view = (p: ProjectRecord) => ({
   project_id: p.project_id,
@@ -21,46 +21,47 @@ const view = (p: ProjectRecord) => ({
 });
 
 export function projectRoutes(deps: ServerDeps) {
-  const routes = new Elysia({ name: "projects" })
-    .post(
-      "/tenants/:tenant_id/projects",
-      async ({ params, request, set }) => {
-        const body = parseInput(CreateProjectBody, await readJson(request));
-        set.status = 201;
-        return view(projects.createProject(deps.db, deps.clock, params.tenant_id, body));
-      },
-      { parse: "none" },
-    )
-    .get("/tenants/:tenant_id/projects", ({ params }) => ({
-      items: projects.listProjects(deps.db, params.tenant_id).map(view),
-    }))
-    .get("/tenants/:tenant_id/projects/:project_id", ({ params }) =>
-      view(projects.requireProject(deps.db, params.tenant_id, params.project_id)),
-    )
-    // Why stored settings changed without anyone updating them (settings migrations, docs/api-stability.md).
-    .get("/tenants/:tenant_id/projects/:project_id/history", ({ params }) => ({
-      items: listProjectHistory(
-        deps.db,
-        projects.requireProject(deps.db, params.tenant_id, params.project_id).project_id,
-      ),
-    }))
-    .patch(
-      "/tenants/:tenant_id/projects/:project_id",
-      async ({ params, request }) => {
-        const body = parseInput(UpdateProjectBody, await readJson(request));
-        return view(projects.updateProject(deps.db, deps.clock, params.tenant_id, params.project_id, body, "merge"));
-      },
-      { parse: "none" },
-    )
-    .put(
-      "/tenants/:tenant_id/projects/:project_id/settings",
-      async ({ params, request }) => {
-        const settings = await readJson(request);
-        return view(projects.updateProject(deps.db, deps.clock, params.tenant_id, params.project_id, { settings }));
-      },
-      { parse: "none" },
-    );
-  return documented(routes, PROJECT_ROUTE_DOCS);
+  return (
+    new Elysia({ name: "projects" })
+      .post(
+        "/tenants/:tenant_id/projects",
+        async ({ params, request, set }) => {
+          const body = parseInput(CreateProjectBody, await readJson(request));
+          set.status = 201;
+          return view(projects.createProject(deps.db, deps.clock, params.tenant_id, body));
+        },
+        { parse: "none" },
+      )
+      .get("/tenants/:tenant_id/projects", ({ params }) => ({
+        items: projects.listProjects(deps.db, params.tenant_id).map(view),
+      }))
+      .get("/tenants/:tenant_id/projects/:project_id", ({ params }) =>
+        view(projects.requireProject(deps.db, params.tenant_id, params.project_id)),
+      )
+      // Why stored settings changed without anyone updating them (settings migrations, docs/api-stability.md).
+      .get("/tenants/:tenant_id/projects/:project_id/history", ({ params }) => ({
+        items: listProjectHistory(
+          deps.db,
+          projects.requireProject(deps.db, params.tenant_id, params.project_id).project_id,
+        ),
+      }))
+      .patch(
+        "/tenants/:tenant_id/projects/:project_id",
+        async ({ params, request }) => {
+          const body = parseInput(UpdateProjectBody, await readJson(request));
+          return view(projects.updateProject(deps.db, deps.clock, params.tenant_id, params.project_id, body, "merge"));
+        },
+        { parse: "none" },
+      )
+      .put(
+        "/tenants/:tenant_id/projects/:project_id/settings",
+        async ({ params, request }) => {
+          const settings = await readJson(request);
+          return view(projects.updateProject(deps.db, deps.clock, params.tenant_id, params.project_id, { settings }));
+        },
+        { parse: "none" },
+      )
+  );
 }
 
 /** OpenAPI entries for the routes above (bound to them by documented(); server/openapi.ts builds the document). */
@@ -114,3 +115,4 @@ export const PROJECT_ROUTE_DOCS: RouteDoc[] = [
     responses: { 200: { description: "Updated", schema: ProjectSchema }, ...badSettings, ...common, ...notFound },
   },
 ];
+documentRoutes(PROJECT_ROUTE_DOCS);

@@ -14,7 +14,7 @@ import type { ServerDeps } from "../deps";
 import { requireTransaction } from "../services/transactions";
 import { queryBool } from "../validation";
 import { z } from "zod";
-import { common, documented, notFound, q, type RouteDoc } from "../route-doc";
+import { common, notFound, q, documentRoutes, type RouteDoc } from "../route-doc";
 import { DocumentsResponse, ManifestSchema } from "../schemas-responses";
 
 /** Export files up to this size are sent with a Content-Length; larger ones stream chunked (see the download route). */
@@ -29,7 +29,7 @@ function decodePath(raw: string): string {
 }
 
 export function resultRoutes(deps: ServerDeps) {
-  const routes = new Elysia({ name: "results" })
+  return new Elysia({ name: "results" })
     .get("/transactions/:transaction_id/exports", ({ params }) => {
       const t = requireTransaction(deps, params.transaction_id);
       return getManifest(deps.db, t.transaction_id) ?? emptyManifest(t.transaction_id);
@@ -70,7 +70,6 @@ export function resultRoutes(deps: ServerDeps) {
         documents: listDocuments(deps.db, t.transaction_id),
       };
     });
-  return documented(routes, RESULT_ROUTE_DOCS);
 }
 
 /** OpenAPI entries for the routes above (bound to them by documented(); server/openapi.ts builds the document). */
@@ -102,3 +101,4 @@ export const RESULT_ROUTE_DOCS: RouteDoc[] = [
     responses: { 200: { description: "Documents", schema: DocumentsResponse }, ...common, ...notFound },
   },
 ];
+documentRoutes(RESULT_ROUTE_DOCS);

@@ -6,7 +6,7 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { ReviewActionSchema } from "../../core/review/actions";
-import { documented, type RouteDoc } from "../route-doc";
+import { documentRoutes, type RouteDoc } from "../route-doc";
 import { apiRegistry, ErrorSchema } from "../schemas";
 import { principalOf } from "../auth";
 import type { ServerDeps } from "../deps";
@@ -27,7 +27,7 @@ function imageResponse(img: { data: Uint8Array; contentType: string }): Response
 }
 
 export function reviewRoutes(deps: ServerDeps) {
-  const routes = new Elysia({ name: "review" })
+  return new Elysia({ name: "review" })
     .get("/review", () => reviewPageResponse())
     .get("/review/:transaction_id", () => reviewPageResponse())
     .get("/transactions/:transaction_id/review", ({ params }) =>
@@ -51,7 +51,6 @@ export function reviewRoutes(deps: ServerDeps) {
         await pageImage(deps, requireTransaction(deps, params.transaction_id), parsePageIndex(params.page_index)),
       ),
     );
-  return documented(routes, REVIEW_ROUTE_DOCS);
 }
 
 const err = (description: string) => ({ description, schema: ErrorSchema });
@@ -170,3 +169,4 @@ export const REVIEW_ROUTE_DOCS: RouteDoc[] = [
     },
   },
 ];
+documentRoutes(REVIEW_ROUTE_DOCS);

@@ -11,7 +11,7 @@ import { listView } from "../services/list";
 import { parseFields, project, transactionView } from "../services/status";
 import { parseInput, queryBool, queryInt, readJson } from "../validation";
 import { z } from "zod";
-import { bad, common, documented, FieldsQuery, notFound, q, type RouteDoc } from "../route-doc";
+import { bad, common, FieldsQuery, notFound, q, documentRoutes, type RouteDoc } from "../route-doc";
 
 function requireSummary(deps: ServerDeps, id: string): TransactionSummary {
   const t = getTransactionSummary(deps.db, id);
@@ -20,7 +20,7 @@ function requireSummary(deps: ServerDeps, id: string): TransactionSummary {
 }
 
 export function statusRoutes(deps: ServerDeps, longPoll: LongPoll) {
-  const routes = new Elysia({ name: "status" })
+  return new Elysia({ name: "status" })
     .get("/transactions/:transaction_id", async ({ params, query, request }) => {
       const timeout = queryInt(query.timeout, "timeout", { min: 0, max: deps.config.maxLongPollSeconds, fallback: 0 });
       const fields = parseFields(query.fields);
@@ -54,7 +54,6 @@ export function statusRoutes(deps: ServerDeps, longPoll: LongPoll) {
       { parse: "none" },
     )
     .get("/transactions", ({ query, request }) => listView(deps.db, scopeListQuery(query, tenantScopeOf(request))));
-  return documented(routes, STATUS_ROUTE_DOCS);
 }
 
 /** OpenAPI entries for the routes above (bound to them by documented(); server/openapi.ts builds the document). */
@@ -108,3 +107,4 @@ export const STATUS_ROUTE_DOCS: RouteDoc[] = [
     responses: { 200: { description: "Page of transactions", schema: ListResponse }, ...bad, ...common },
   },
 ];
+documentRoutes(STATUS_ROUTE_DOCS);

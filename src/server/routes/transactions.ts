@@ -15,7 +15,7 @@ import * as transactions from "../services/transactions";
 import { listUploads, uploadFiles } from "../services/uploads";
 import { parseInput, queryInt, readJson } from "../validation";
 import { z } from "zod";
-import { bad, common, documented, err, notFound, q, tooLarge, type RouteDoc } from "../route-doc";
+import { bad, common, err, notFound, q, tooLarge, documentRoutes, type RouteDoc } from "../route-doc";
 
 async function readForm(request: Request): Promise<FormData> {
   const type = request.headers.get("content-type") ?? "";
@@ -33,7 +33,7 @@ const strings = (form: FormData, name: string) => form.getAll(name).map((v) => (
 
 export function transactionRoutes(deps: ServerDeps) {
   const base = "/tenants/:tenant_id/projects/:project_id/transactions";
-  const routes = new Elysia({ name: "transactions" })
+  return new Elysia({ name: "transactions" })
     .post(
       base,
       async ({ params, request, set }) => {
@@ -88,7 +88,6 @@ export function transactionRoutes(deps: ServerDeps) {
       },
       { parse: "none" },
     );
-  return documented(routes, TRANSACTION_ROUTE_DOCS);
 }
 
 /** OpenAPI entries for the routes above (bound to them by documented(); server/openapi.ts builds the document). */
@@ -167,3 +166,4 @@ export const TRANSACTION_ROUTE_DOCS: RouteDoc[] = [
     },
   },
 ];
+documentRoutes(TRANSACTION_ROUTE_DOCS);
