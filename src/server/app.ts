@@ -159,7 +159,7 @@ export function createApp(
     .use(homeRoutes())
     .use(metricsRoutes(deps, telemetry))
     .use(healthRoutes(deps))
-    .use(docsRoutes())
+    .use(docsRoutes(() => self.routes!()))
     .use(projectRoutes(deps))
     .use(mailRoutes(deps))
     .use(learningRoutes(deps))

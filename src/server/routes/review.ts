@@ -6,7 +6,7 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { ReviewActionSchema } from "../../core/review/actions";
-import type { RouteDoc } from "../route-doc";
+import { documentRoutes, type RouteDoc } from "../route-doc";
 import { apiRegistry, ErrorSchema } from "../schemas";
 import { principalOf } from "../auth";
 import type { ServerDeps } from "../deps";
@@ -169,3 +169,4 @@ export const REVIEW_ROUTE_DOCS: RouteDoc[] = [
     },
   },
 ];
+documentRoutes(REVIEW_ROUTE_DOCS);
