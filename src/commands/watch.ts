@@ -32,7 +32,7 @@ export default class WatchCommand extends Command {
     data: Flags.string({
       description: "data folder: ledger of processed content and the lock",
       default: "./.docproc",
-      helpValue: "DIR",
+      helpValue: "<dir>",
     }),
     poll: Flags.boolean({
       description: "poll the folders instead of using inotify (automatic on network filesystems)",
@@ -41,15 +41,15 @@ export default class WatchCommand extends Command {
       description: "how long size and mtime must stay unchanged before a file is taken",
       default: 2000,
       min: 0,
-      helpValue: "MS",
+      helpValue: "<ms>",
     }),
     processed: Flags.string({
       description: "where processed originals go (default: <dir>/processed)",
-      helpValue: "DIR",
+      helpValue: "<dir>",
     }),
     failed: Flags.string({
       description: "where failed originals go, with <name>.error.txt (default: <dir>/failed)",
-      helpValue: "DIR",
+      helpValue: "<dir>",
     }),
     keep: Flags.boolean({ description: "leave originals in place (the ledger still prevents processing them twice)" }),
     "retry-failed": Flags.boolean({
@@ -65,7 +65,7 @@ export default class WatchCommand extends Command {
     "ocr-engine": Flags.string({
       description: "OCR engine: auto (native tesseract when installed, else wasm), wasm or native",
       options: ["auto", "wasm", "native"],
-      helpValue: "ENGINE",
+      helpValue: "<engine>",
     }),
   };
 
