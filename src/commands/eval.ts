@@ -1,6 +1,6 @@
 /** `docproc eval <folder>`: flags and help only; the work is in src/cli/eval-run.ts. */
 import { Args, Command, Flags } from "@oclif/core";
-import { projectFileFlag } from "../cli/flags";
+import { projectFileFlag, ocrEngineFlag } from "../cli/flags";
 
 export default class EvalCommand extends Command {
   static summary = "Measure accuracy on a folder of documents with the expected results beside them";
@@ -38,11 +38,7 @@ export default class EvalCommand extends Command {
       description: "exit 1 when the share of right fields is below this (0..1, or a percentage like 95%)",
       helpValue: "<ratio>",
     }),
-    "ocr-engine": Flags.string({
-      description: "OCR engine: auto, wasm, native",
-      options: ["auto", "wasm", "native"],
-      helpValue: "<engine>",
-    }),
+    "ocr-engine": ocrEngineFlag("OCR engine: auto, wasm, native"),
   };
 
   async run(): Promise<number> {

@@ -1,6 +1,6 @@
 /** `docproc process <file|folder>...`: flags and help only; the work is in src/cli/process-run.ts. */
 import { Args, Command, Flags } from "@oclif/core";
-import { concurrencyFlag, nameByFlag, outFlag, projectFileFlag, verbosityFlags } from "../cli/flags";
+import { concurrencyFlag, nameByFlag, outFlag, projectFileFlag, verbosityFlags, ocrEngineFlag } from "../cli/flags";
 
 export default class ProcessCommand extends Command {
   static summary = "Process files and folders: each file becomes a transaction and a <transaction_id>_data.json";
@@ -39,12 +39,7 @@ export default class ProcessCommand extends Command {
       description: "export formats replacing the project's profiles: json,csv,xlsx,xml,pdf,jpg,ubl,cii,facturx",
       helpValue: "<list>",
     }),
-    "ocr-engine": Flags.string({
-      description:
-        "OCR engine: auto (native tesseract when on PATH and working, else embedded), wasm (embedded tesseract.js), native",
-      options: ["auto", "wasm", "native"],
-      helpValue: "<engine>",
-    }),
+    "ocr-engine": ocrEngineFlag(),
     data: Flags.string({
       description:
         "data folder of the processed-files ledger: re-runs skip content already processed, and overlapping runs are refused (exit 3)",

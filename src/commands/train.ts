@@ -1,5 +1,6 @@
 /** `docproc train --project FILE`: flags and help only; the work is in src/cli/train-run.ts. */
 import { Command, Flags } from "@oclif/core";
+import { ocrEngineFlag } from "../cli/flags";
 
 export default class TrainCommand extends Command {
   static summary = "Train the project's statistical classifier from labelled example documents";
@@ -31,11 +32,7 @@ export default class TrainCommand extends Command {
       description: "where to write the trained project (default: overwrite --project, keeping FILE.bak)",
       helpValue: "<file>",
     }),
-    "ocr-engine": Flags.string({
-      description: "OCR engine for scanned examples: auto, wasm (embedded tesseract.js), native",
-      options: ["auto", "wasm", "native"],
-      helpValue: "<engine>",
-    }),
+    "ocr-engine": ocrEngineFlag("OCR engine for scanned examples: auto, wasm (embedded tesseract.js), native"),
   };
 
   async run(): Promise<number> {

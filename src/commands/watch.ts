@@ -1,6 +1,6 @@
 /** `docproc watch <dir>...`: flags and help only; the work is in src/batch/watcher.ts. */
 import { Args, Command, Flags } from "@oclif/core";
-import { concurrencyFlag, logFlags, nameByFlag, outFlag, projectFileFlag } from "../cli/flags";
+import { concurrencyFlag, logFlags, nameByFlag, outFlag, projectFileFlag, ocrEngineFlag } from "../cli/flags";
 
 export default class WatchCommand extends Command {
   static summary = "Watch hot folders: process each new file once, then move it to processed/ or failed/";
@@ -62,11 +62,7 @@ export default class WatchCommand extends Command {
     }),
     "name-by": nameByFlag(),
     ...logFlags(),
-    "ocr-engine": Flags.string({
-      description: "OCR engine: auto (native tesseract when installed, else wasm), wasm or native",
-      options: ["auto", "wasm", "native"],
-      helpValue: "<engine>",
-    }),
+    "ocr-engine": ocrEngineFlag("OCR engine: auto (native tesseract when installed, else wasm), wasm or native"),
   };
 
   async run(): Promise<number> {
