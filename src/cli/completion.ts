@@ -112,7 +112,7 @@ export function fishScript(entries: CompletionEntry[]): string {
       const short = f.char ? ` -s ${f.char}` : "";
       lines.push(`complete -c docproc -n ${q(when)} -l ${f.name}${short}${value} -d ${q(f.summary.slice(0, 80))}`);
     }
-    if (!e.flags.length || e.words.length) lines.push(`complete -c docproc -n ${q(when)} -F`);
+    lines.push(`complete -c docproc -n ${q(when)} -F`); // arguments are file names (paths, folders)
   }
   return `${lines.join("\n")}\n`;
 }
