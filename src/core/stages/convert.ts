@@ -24,7 +24,7 @@ import { timeStage } from "../timing.ts";
 export { convertText, convertOcrData, parseOcrData, OcrDataSchema } from "../convert/supplied.ts";
 export { renderPageToRaster, toGrayscale, toRgb, type RenderOptions } from "../convert/raster.ts";
 export { DEFAULT_LIMITS, type ConvertLimits } from "../convert/limits.ts";
-export { prewarmPdfWorkers } from "../convert/pdf-client.ts";
+export { prewarmPdfWorkers } from "../engines/pdf/pdf-client.ts";
 
 export interface ConvertOptions {
   /** Transaction page number of this file's first page (1-based). */

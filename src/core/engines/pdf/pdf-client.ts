@@ -9,7 +9,7 @@
  * documents that shared the worker are re-opened too, without counting a restart: their requests fail as
  * interrupted, and their callers ask again.
  */
-import { DocprocError } from "../errors.ts";
+import { DocprocError } from "../../errors.ts";
 import {
   interruptedError,
   isInterrupted,

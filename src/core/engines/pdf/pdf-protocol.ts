@@ -3,7 +3,7 @@
  * may hold several documents at once (pdf-host.ts); `doc` names the one a request is about (ids are unique within
  * the process).
  */
-import type { Word } from "../model.ts";
+import type { Word } from "../../model.ts";
 
 export type PdfRequest =
   /** `textOnly`: embedded fonts are read for text extraction, not rebuilt for rendering (pdfjs-speed-patches.ts);

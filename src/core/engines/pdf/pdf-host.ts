@@ -12,8 +12,8 @@
  * and the other documents') fails as interrupted (isInterrupted) and is asked again in a fresh worker, and only the
  * timed-out document counts a restart.
  */
-import { cpuCount } from "../cores";
-import { DocprocError } from "../errors.ts";
+import { cpuCount } from "../../cores";
+import { DocprocError } from "../../errors.ts";
 import type { PageParams, PdfRequestBody, PdfResponse, WorkerFailure } from "./pdf-protocol.ts";
 
 const IDLE_POOL_SIZE = 2;

@@ -50,7 +50,7 @@
  */
 import { SHARED_FONTS } from "./pdfjs-font-sharing.ts";
 import { LEXER } from "./pdfjs-lexer-patches.ts";
-import { pushAll } from "../arrays";
+import { pushAll } from "../../arrays";
 import type { Patch } from "./pdfjs-patch.ts";
 
 export type { Patch } from "./pdfjs-patch.ts";
