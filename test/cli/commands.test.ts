@@ -77,6 +77,17 @@ describe("the command map", () => {
     expect(checked).toBeGreaterThan(35);
   });
 
+  test("a topic's bare class still runs the verb given first (the old `tenants ACTION` shape, for callers of the map)", async () => {
+    const { cliConfig } = await import("../../src/commands/dispatch");
+    const Tenants = COMMANDS.tenants as unknown as new (
+      argv: string[],
+      config: unknown,
+    ) => { _run(): Promise<unknown> };
+    const cmd = new Tenants(["list", "--data", "/nonexistent/docproc-data"], await cliConfig());
+    // The verb's own code ran: it refuses a directory without a database (a DocprocError, exit code 2).
+    await expect(cmd._run()).rejects.toThrow("no docproc database in /nonexistent/docproc-data");
+  });
+
   test("every verb of a topic is its own command; every top-level command is in one group of the root help", () => {
     expect(Object.keys(TOPICS).sort()).toEqual(["clients", "deliveries", "keys", "mail", "memory", "tenants", "users"]);
     for (const t of Object.values(TOPICS))
