@@ -6,6 +6,7 @@
  * bash, completes commands, verbs, flags and flag values.
  */
 import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
 import { Parser, type Command } from "@oclif/core";
 import { COMMANDS, GROUPS, resolveCommand, TOPICS } from "../../src/commands/index";
 import { runCli } from "./helpers";
@@ -98,6 +99,42 @@ describe("the command map", () => {
         .filter((id) => !id.includes(":"))
         .sort(),
     );
+  });
+});
+
+describe("docs", () => {
+  test("every `docproc <topic> <verb> …` in README.md and docs/*.md names a real verb and only that verb's flags", () => {
+    const root = `${import.meta.dir}/../..`;
+    const files = [
+      "README.md",
+      ...readdirSync(`${root}/docs`)
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`),
+    ];
+    const bad: string[] = [];
+    let checked = 0;
+    for (const file of files) {
+      const text = readFileSync(`${root}/${file}`, "utf8");
+      for (const m of text.matchAll(/docproc ([a-z]+) ([a-z|]+)((?: [^`\n]*)?)/g)) {
+        const topic = TOPICS[m[1]!];
+        if (!topic) continue;
+        for (const verb of m[2]!.split("|")) {
+          checked++;
+          const Verb = topic.verbs[verb];
+          if (!Verb) {
+            bad.push(`${file}: docproc ${m[1]} ${verb}: no such verb`);
+            continue;
+          }
+          const known = [...Object.keys(Verb.flags ?? {}), "help"];
+          // `--rate-limit-…`: a flag name cut short in prose stands for the flags it begins.
+          const isKnown = (f: string) => (f.endsWith("-") ? known.some((k) => k.startsWith(f)) : known.includes(f));
+          for (const f of m[3]!.matchAll(/(?:^|\s)--(?:no-)?([a-z][a-z-]*)/g))
+            if (!isKnown(f[1]!)) bad.push(`${file}: docproc ${m[1]} ${verb}: --${f[1]}`);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+    expect(checked).toBeGreaterThan(30);
   });
 });
 
