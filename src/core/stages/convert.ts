@@ -15,7 +15,7 @@
 import { DocprocError } from "../errors.ts";
 import type { ConvertedFile, Page, SourceInput } from "../model.ts";
 import { convertImage } from "../convert/image.ts";
-import { resolveLimits, type ConvertLimits } from "../convert/limits.ts";
+import { resolveLimits, type ConvertLimits } from "../convert-limits.ts";
 import { convertPdf } from "../convert/pdf.ts";
 import { describeUnknown, sniffFormat } from "../convert/sniff.ts";
 import { convertEInvoiceXml } from "../convert/xml.ts";
@@ -23,7 +23,7 @@ import { timeStage } from "../timing.ts";
 
 export { convertText, convertOcrData, parseOcrData, OcrDataSchema } from "../convert/supplied.ts";
 export { renderPageToRaster, toGrayscale, toRgb, type RenderOptions } from "../convert/raster.ts";
-export { DEFAULT_LIMITS, type ConvertLimits } from "../convert/limits.ts";
+export { DEFAULT_LIMITS, type ConvertLimits } from "../convert-limits.ts";
 export { prewarmPdfWorkers } from "../engines/pdf/pdf-client.ts";
 
 export interface ConvertOptions {

@@ -19,7 +19,7 @@ import { type PageClassifier, splitIntelligently } from "../split/intelligent";
 import { type AnalysisNeeds, analysePages } from "../split/page-analysis";
 export { analysePage } from "../split/page-analysis";
 import { parseSplitPolicy } from "../split/policy";
-import type { SplitSettings } from "../split/settings";
+import type { SplitSettings } from "../project/split";
 import type { StreamPage } from "../split/stream";
 import { timeStage } from "../timing";
 

@@ -9,7 +9,7 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { DocprocError } from "../../core/errors";
-import { summaryOf } from "../../core/memory/model";
+import { summaryOf } from "../../core/project/memory";
 import { isoAt } from "../../storage/clock";
 import { countByStatus, createDataset, listDatasets } from "../../storage/datasets";
 import { forgetMemory, listMemories } from "../../storage/memories";

@@ -3,7 +3,7 @@
  * rasterized pixel space, and decides whether the layer is usable or garbage.
  * Pure functions: no pdf.js import, so they run in the pdf worker and in unit tests alike.
  */
-import type { Word } from "../model.ts";
+import type { Word } from "../../model.ts";
 import { charOffsets, fontKindOf } from "./char-widths.ts";
 
 /** The subset of a pdf.js TextItem we read. */

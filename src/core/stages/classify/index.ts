@@ -13,12 +13,12 @@
  *   `review_thresholds.min_class_confidence` the document becomes `other`.
  * - `review_required` is true below `review_thresholds.classification`; `confirmed` is null (no human yet).
  */
-import { PageMemo } from "../page-memo";
-import type { Alternative, Classification, Page } from "../model";
-import type { ProjectSettings } from "../project";
-import { cueTextOf, describeHits, headingText, scoreClass, type CueScore } from "../classify/cues";
-import { structureBonus } from "../classify/structure";
-import { kindOfTypeCode } from "../classify/type-codes";
+import { PageMemo } from "../../page-memo";
+import type { Alternative, Classification, Page } from "../../model";
+import type { ProjectSettings } from "../../project";
+import { cueTextOf, describeHits, headingText, scoreClass, type CueScore } from "../../classify/cues";
+import { structureBonus } from "../../classify/structure";
+import { kindOfTypeCode } from "../../classify/type-codes";
 import {
   type ClassifierModel,
   evidenceFor,
@@ -27,9 +27,9 @@ import {
   predict,
   tokenize,
   trainClassifier,
-} from "../classify/naive-bayes";
-import { timeStageSync } from "../timing.ts";
-import { maxOf } from "../arrays";
+} from "../../classify/naive-bayes";
+import { timeStageSync } from "../../timing.ts";
+import { maxOf } from "../../arrays";
 
 /** Cue scores are turned into probabilities with this temperature (score points per factor e). */
 const TEMPERATURE = 2;

@@ -1,18 +1,17 @@
 /**
- * Small raster helpers for the split stage: grey conversion with box downscaling, rotation, and ink measurement.
- * Pure JS over `RasterImage`, so barcode and blank detection work on whatever the conversion stage renders.
+ * Small grey copies of a page for separator detection (the split stage): grey conversion with box downscaling,
+ * halving, rotation, and ink measurement. Pure JS over `RasterImage`, so barcode and blank detection work on whatever
+ * the conversion stage renders. Pixels are computed into a Uint8ClampedArray (averages round, never wrap) and handed
+ * out as a Uint8Array view of the same bytes.
  */
-import { blockSums } from "../imaging/block-sums";
+import { blockSums } from "./block-sums";
+import type { GreyImage } from "./grey";
 import type { RasterImage } from "../model";
 
-export interface GreyImage {
-  data: Uint8ClampedArray;
-  width: number;
-  height: number;
-}
+const bytesOf = (out: Uint8ClampedArray) => new Uint8Array(out.buffer, out.byteOffset, out.length);
 
 /** Converts to 8-bit grey and box-downscales so the longest side is at most `maxSide` (never upscales). */
-export function toGrey(img: RasterImage, maxSide: number): GreyImage {
+export function greyThumbnail(img: RasterImage, maxSide: number): GreyImage {
   const factor = Math.max(1, Math.ceil(Math.max(img.width, img.height) / maxSide));
   const width = Math.max(1, Math.floor(img.width / factor));
   const height = Math.max(1, Math.floor(img.height / factor));
@@ -23,7 +22,7 @@ export function toGrey(img: RasterImage, maxSide: number): GreyImage {
   const out = new Uint8ClampedArray(width * height);
   const area = factor * factor;
   for (let i = 0; i < out.length; i++) out[i] = sums[i] / area;
-  return { data: out, width, height };
+  return { data: bytesOf(out), width, height };
 }
 
 /** The lumas of a colour image's factor × factor blocks added up: one pass over the source rows. */
@@ -60,7 +59,7 @@ export function shrinkGrey(img: GreyImage, maxSide: number): GreyImage {
           (cur.data[r0 + 2 * x] + cur.data[r0 + 2 * x + 1] + cur.data[r1 + 2 * x] + cur.data[r1 + 2 * x + 1]) / 4;
       }
     }
-    cur = { data: out, width: w, height: h };
+    cur = { data: bytesOf(out), width: w, height: h };
   }
   return cur;
 }
@@ -74,7 +73,7 @@ export function rotateGrey(img: GreyImage, degrees: 90 | 180 | 270): GreyImage {
   const out = new Uint8ClampedArray(w * h);
   if (degrees === 180) {
     for (let i = 0, j = w * h - 1; j >= 0; i++, j--) out[i] = data[j]!;
-    return { data: out, width: w, height: h };
+    return { data: bytesOf(out), width: w, height: h };
   }
   // Output is h wide and w tall. 90°: (x, y) → (h-1-y, x); 270°: (x, y) → (y, w-1-x).
   for (let y = 0; y < h; y++) {
@@ -86,7 +85,7 @@ export function rotateGrey(img: GreyImage, degrees: 90 | 180 | 270): GreyImage {
       for (let x = 0; x < w; x++) out[(w - 1 - x) * h + y] = data[row + x]!;
     }
   }
-  return { data: out, width: h, height: w };
+  return { data: bytesOf(out), width: h, height: w };
 }
 
 /**

@@ -5,9 +5,9 @@
  * a side longer than `maxSidePx` or the page larger than `maxRasterPixels`; then the scale shrinks until both hold.
  * Images keep their own pixels (render_scale 1) under the same two bounds, shrinking the same way.
  */
-import { cpuCount } from "../cores";
-import { DocprocError } from "../errors.ts";
-import type { ImageTransform } from "../model.ts";
+import { cpuCount } from "./cores";
+import { DocprocError } from "./errors.ts";
+import type { ImageTransform } from "./model.ts";
 
 export interface ConvertLimits {
   /** Longest rasterized side in pixels. Default 10000. */

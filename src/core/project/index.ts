@@ -13,22 +13,20 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
-import { DocprocError } from "./errors";
-import { SplitSettingsSchema } from "./split/settings";
-import { defaultJsonProfile, ExportProfileSchema } from "./exporters/profile";
-import { NotificationActivitySchema } from "./notify/activity";
-import { DEFAULT_PROJECT_RAW } from "./default-project";
-import { MemorySchema } from "./memory/model";
-import { DEFAULT_LANGUAGES, LANGUAGE_CODE } from "./engines/ocr/languages";
-import { schemaProblems } from "./unknown-keys";
-import { pushAll } from "./arrays";
+import { DocprocError } from "../errors";
+import { SplitSettingsSchema } from "./split";
+import { defaultJsonProfile, ExportProfileSchema } from "../exporters/profile";
+import { DEFAULT_PROJECT_RAW } from "./default";
+import { MemorySchema } from "./memory";
+import { DEFAULT_LANGUAGES, LANGUAGE_CODE } from "../engines/ocr/languages";
+import { schemaProblems } from "../unknown-keys";
+import { pushAll } from "../arrays";
+import { Id, RegexString } from "./ids";
+import { ValidationRuleSchema } from "./rules";
+import { WorkflowStepSchema } from "./workflow-steps";
 
-/** A regular expression source (JavaScript syntax, matched case-insensitively). */
-const RegexString = z.string().min(1).refine(isRegex, "not a valid regular expression");
-
-const Id = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9_-]*$/i, "must be letters, digits, _ or - (starting with a letter or digit)");
+export { type ValidationRule, ValidationRuleSchema } from "./rules";
+export { BUILTIN_STEPS, WorkflowStepSchema } from "./workflow-steps";
 
 /** A region of the page as fractions 0..1 of width and height: [x1, y1, x2, y2]. */
 const RegionSchema = z
@@ -103,77 +101,6 @@ export const FieldSchema = z.object({
   hints: FieldHintsSchema.prefault({}),
 });
 
-export const ValidationRuleSchema = z.discriminatedUnion("type", [
-  z.object({
-    id: Id,
-    type: z.literal("required"),
-    field: z.string(),
-    class_ids: z.array(z.string()).optional(),
-    severity: z.enum(["warning", "error"]).default("error"),
-  }),
-  z.object({
-    id: Id,
-    type: z.literal("pattern"),
-    field: z.string(),
-    pattern: RegexString,
-    class_ids: z.array(z.string()).optional(),
-    severity: z.enum(["warning", "error"]).default("warning"),
-  }),
-  z.object({
-    id: Id,
-    type: z.literal("range"),
-    field: z.string(),
-    min: z.number().optional(),
-    max: z.number().optional(),
-    class_ids: z.array(z.string()).optional(),
-    severity: z.enum(["warning", "error"]).default("warning"),
-  }),
-  z.object({
-    id: Id,
-    type: z.literal("allowed_values"),
-    field: z.string(),
-    values: z.array(z.string()),
-    class_ids: z.array(z.string()).optional(),
-    severity: z.enum(["warning", "error"]).default("warning"),
-  }),
-  z.object({
-    id: Id,
-    type: z.literal("sum_equals"),
-    fields: z.array(z.string()).min(1),
-    total: z.string(),
-    tolerance: z.number().min(0).default(0.02),
-    class_ids: z.array(z.string()).optional(),
-    severity: z.enum(["warning", "error"]).default("warning"),
-  }),
-  z.object({
-    id: Id,
-    type: z.literal("table_sum_equals"),
-    table: z.string(),
-    column: z.string(),
-    total: z.string(),
-    or_totals: z.array(z.string()).default([]),
-    tolerance: z.number().min(0).default(0.02),
-    class_ids: z.array(z.string()).optional(),
-    severity: z.enum(["warning", "error"]).default("warning"),
-  }),
-  z.object({
-    id: Id,
-    type: z.literal("date_order"),
-    before: z.string(),
-    after: z.string(),
-    class_ids: z.array(z.string()).optional(),
-    severity: z.enum(["warning", "error"]).default("warning"),
-  }),
-  z.object({
-    id: Id,
-    type: z.literal("unique_in_transaction"),
-    field: z.string(),
-    class_ids: z.array(z.string()).optional(),
-    severity: z.enum(["warning", "error"]).default("warning"),
-  }),
-]);
-export type ValidationRule = z.infer<typeof ValidationRuleSchema>;
-
 export const ReviewThresholdsSchema = z.object({
   /** A classification below this confidence is flagged for review. */
   classification: z.number().min(0).max(1).default(0.6),
@@ -184,44 +111,6 @@ export const ReviewThresholdsSchema = z.object({
   /** Below this best class score the document becomes `other` rather than a bad match. */
   min_class_confidence: z.number().min(0).max(1).default(0.35),
 });
-
-export const BUILTIN_STEPS = ["split", "classify", "extract", "validate", "review", "export"] as const;
-export const WorkflowStepSchema = z.discriminatedUnion("type", [
-  z.object({
-    type: z.enum(["split", "classify", "extract", "validate", "export"]),
-    id: Id.optional(),
-    enabled: z.boolean().default(true),
-  }),
-  /**
-   * Human review (docs/review.md): on the server an enabled node whose `when` holds pauses the run in
-   * `awaiting_input`; the CLI never pauses. `classes` limits the check to those class ids.
-   */
-  z.object({
-    type: z.literal("review"),
-    id: Id.optional(),
-    enabled: z.boolean().default(true),
-    when: z.enum(["review_required", "validation_errors", "always", "never"]).default("review_required"),
-    classes: z.array(z.string().min(1)).optional(),
-    instructions: z.string().optional(),
-    timeout_hours: z
-      .number()
-      .positive()
-      .max(24 * 365)
-      .default(24),
-    timeout_action: z.enum(["continue", "fail"]).default("continue"),
-  }),
-  /**
-   * A Notification activity. `activity: null` is an unconfigured node: it sends nothing until a webhook_url is set
-   * (new projects carry one, enabled, after Export, so setting `activity.webhook_url` is all it needs).
-   */
-  z.object({
-    type: z.literal("notification"),
-    id: Id,
-    name: z.string().optional(),
-    enabled: z.boolean().default(true),
-    activity: NotificationActivitySchema.nullable().default(null),
-  }),
-]);
 
 export const ProjectSettingsSchema = z.object({
   /** A project file's own id (the CLI reports it as project_id); stored projects have theirs in the database. */
@@ -265,15 +154,6 @@ export type ProjectSettingsInput = z.input<typeof ProjectSettingsSchema>;
 export type DocumentClass = z.infer<typeof DocumentClassSchema>;
 export type FieldSettings = z.infer<typeof FieldSchema>;
 export type TableColumn = z.infer<typeof TableColumnSchema>;
-
-function isRegex(source: string): boolean {
-  try {
-    new RegExp(source, "iu");
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const arr = (v: unknown): any[] => (Array.isArray(v) ? v : []);
 const obj = (v: unknown): Record<string, any> =>

@@ -3,7 +3,7 @@
  * words in a line left to right. The same rule serves text layers and supplied OCR data, so `line` and `text` mean
  * the same thing whatever the text source.
  */
-import type { Word } from "../model.ts";
+import type { Word } from "./model.ts";
 
 /**
  * Sorts `words` into reading order in place, sets `line` (1-based) on each and returns the page text

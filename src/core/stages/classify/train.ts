@@ -3,11 +3,11 @@
  * the caller's `readExample` (a `docproc train` command converts the file and returns its page text), since core
  * reads no files on its own.
  */
-import { DocprocError } from "../errors";
-import type { ProjectSettings } from "../project";
-import { convertText } from "../convert/supplied";
-import { classifyDocument } from "../stages/classify";
-import { type ClassifierModel, type TrainingExample, trainClassifier } from "./naive-bayes";
+import { DocprocError } from "../../errors";
+import type { ProjectSettings } from "../../project";
+import { convertText } from "../../convert/supplied";
+import { classifyDocument } from "./index";
+import { type ClassifierModel, type TrainingExample, trainClassifier } from "../../classify/naive-bayes";
 
 /** One labelled example with where it came from (a path, or `text #n` for inline text), for reports and errors. */
 export interface LabelledExample extends TrainingExample {
