@@ -1,5 +1,5 @@
 /**
- * Split settings: the `split` slice of the project settings (imported by core/project.ts).
+ * Split settings: the `split` slice of the project settings (imported by project/index.ts).
  * Every field has a default, so `SplitSettingsSchema.parse({})` is a complete, usable configuration.
  */
 import { z } from "zod";

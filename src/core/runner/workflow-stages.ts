@@ -1,6 +1,7 @@
 /**
- * The built-in stages (convert and OCR from convert-stages.ts) and the workflow stages: split, classify, extract, validate, review, export and notify. Each reads and
- * changes the run state; the runner skips a disabled node, except Split, which then makes one document per source
+ * The built-in stages (convert and OCR from convert-stages.ts) and the workflow stages: split, classify, extract,
+ * validate, review, export and notify, each calling its stage's functions in core/stages/. Each reads and changes
+ * the run state; the runner skips a disabled node, except Split, which then makes one document per source
  * file (spec rule 5).
  *
  * Split creates the documents (unclassified, no fields); Classify fills `classification`, Extract `fields`,

@@ -1,5 +1,6 @@
 /**
- * Conversion stage: one source file → pages with geometry and, where the file has one, a usable text layer.
+ * Conversion stage: one source file → pages with geometry and, where the file has one, a usable text layer. The
+ * run's Stage (`convertStage`) is in runner/convert-stages.ts; the PDF engine in engines/pdf/.
  *
  * Contract (docs/ARCHITECTURE.md):
  * - The format MUST be recognised by content (magic bytes), never by file name or declared content type.

@@ -1,5 +1,6 @@
 /**
- * The notify stage: turns the project's Notification activities into deliveries to enqueue.
+ * Notification planning: turns the project's Notification activities into deliveries to enqueue. The run's
+ * Notification Stage (`notifyStage`) is in runner/workflow-stages.ts; delivery, signing and SSRF guard in core/notify/.
  *
  * MUST plan one delivery per activity whose `events` include the trigger, in workflow order:
  * - `reached` when the workflow reaches the node (after Export: the payload links the export manifest);

@@ -1,5 +1,5 @@
 /**
- * The embedded default project (raw settings; `project.ts` validates it into `defaultProject`).
+ * The embedded default project (raw settings; `project/index.ts` validates it into `defaultProject`).
  * Labels are multilingual (en, de, fr, nl, es, it, pl) and generic: nothing here names a vendor.
  * Within a label list the most specific label comes first; the extractor trusts earlier labels more.
  */

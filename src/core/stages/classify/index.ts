@@ -1,5 +1,6 @@
 /**
- * Classification stage: which class of the project a document belongs to.
+ * Classification stage: which class of the project a document belongs to. The run's Stage (`classifyStage`) is in
+ * runner/workflow-stages.ts; cues and the naive Bayes model are in core/classify/, training beside this file.
  *
  * Contracts:
  * - MUST return one of the project's classes with a confidence 0..1, a reasoning naming the cues (or model
