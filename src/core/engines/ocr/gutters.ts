@@ -7,23 +7,29 @@ import type { Interval, Item } from "./layout-types.ts";
 
 /** A gutter is at least this many median word heights wide (word spaces of justified prose stay below ~0.8). */
 const GUTTER = 0.8;
-/** ... and stays free over at least this many consecutive bands (a river in justified text rarely does). */
+/** ... and stays free over at least this many consecutive bands when WIDE_GUTTER heights wide, ... */
 const GUTTER_BANDS = 3;
+const WIDE_GUTTER = 2;
+/** ... else over this many (the spaces of a narrow justified column line up into rivers over a few lines). */
+const NARROW_GUTTER_BANDS = 6;
 /** A segment this many word heights wide (about 15 characters) is a line of prose. */
 export const PROSE_WIDTH = 10;
 
 /** Per band (rows of words, top to bottom), its gutters: see gutterGaps, then run on through neighbouring bands. */
 export function guttersOf(bands: Item[][], height: number): Interval[][] {
   const gaps = bands.map((_, i) => gutterGaps(bands, i, height));
-  // A gap around the middle of a neighbour's gutter is one too (beside a lone word, or a short line, its band
-  // caught): a gutter runs on through every band it stays free in, between words (a table's amounts stay whole).
+  // A gap around the middle of a neighbour's gutter, and not much narrower, is one too (beside a lone word, or a
+  // short line, its band caught): a gutter runs on through the bands it stays free in, between words (a table's
+  // amounts stay whole); the space beside a picture does not narrow into a word space.
   for (let grew = true; grew; ) {
     grew = false;
     bands.forEach((band, i) => {
       const near = (gaps[i - 1] ?? []).concat(gaps[i + 1] ?? []);
       for (const g of wideGaps(band, height)) {
         const known = gaps[i]!.some((k) => k[0] === g[0]);
-        const inline = near.some((n) => g[0] <= (n[0] + n[1]) / 2 && (n[0] + n[1]) / 2 <= g[1]);
+        const inline = near.some(
+          (n) => g[0] <= (n[0] + n[1]) / 2 && (n[0] + n[1]) / 2 <= g[1] && g[1] - g[0] >= (n[1] - n[0]) / 2,
+        );
         if (!known && inline && lettersBeside(band, g)) {
           gaps[i]!.push(g);
           grew = true;
@@ -68,20 +74,34 @@ function within(gap: Interval, free: Interval[], min: number): Interval | null {
  * bands to make GUTTER_BANDS in a row, with prose (see isGutterSide) beside them.
  */
 function gutterGaps(bands: Item[][], i: number, height: number): Interval[] {
-  const min = GUTTER * height;
   const band = bands[i]!.filter((w) => solid(w, height));
   return wideGaps(band, height).filter((start) => {
-    let run = 1;
-    for (const step of [-1, 1]) {
-      let gap: Interval | null = start;
-      for (let j = i + step; gap && j >= 0 && j < bands.length && run < GUTTER_BANDS; j += step) {
-        gap = within(gap, freeOf(bands[j]!, height), min);
-        if (gap) run++;
-      }
-    }
+    const wide = runOf(bands, i, start, height, WIDE_GUTTER * height, GUTTER_BANDS) >= GUTTER_BANDS;
+    if (!wide && runOf(bands, i, start, height, GUTTER * height, NARROW_GUTTER_BANDS) < NARROW_GUTTER_BANDS)
+      return false;
     const left = band.filter((w) => w.x2 <= start[0]);
-    return run >= GUTTER_BANDS && isGutterSide(left, band.slice(left.length), height);
+    return isGutterSide(left, band.slice(left.length), height);
   });
+}
+
+/**
+ * How many bands in a row, band `i` among them, leave at least `min` of `start` free (counted up to `enough`); bands
+ * with no words near it are passed over.
+ */
+function runOf(bands: Item[][], i: number, start: Interval, height: number, min: number, enough: number): number {
+  if (start[1] - start[0] < min) return 0;
+  let run = 1;
+  for (const step of [-1, 1]) {
+    let gap: Interval | null = start;
+    for (let j = i + step; gap && j >= 0 && j < bands.length && run < enough; j += step) {
+      // A band with no words near the gap (another column's line, on its own baseline) says nothing about it.
+      const [a, b]: Interval = gap;
+      if (!bands[j]!.some((w) => w.x2 >= a - 2 * height && w.x1 <= b + 2 * height)) continue;
+      gap = within(gap, freeOf(bands[j]!, height), min);
+      if (gap) run++;
+    }
+  }
+  return run;
 }
 
 /** The words on each side of `gap` next to it have letters. */

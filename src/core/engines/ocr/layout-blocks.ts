@@ -16,6 +16,8 @@ const TALL = 1.8;
 const CHAIN_GAP = 1.6;
 /** Edges this close (word heights) count as aligned. */
 const ALIGN = 1.2;
+/** Segments narrower than this many word heights do not fork a block. */
+const FORK_WIDTH = 4;
 /** A paragraph's first line is indented by at most this many word heights. */
 const INDENT = 3;
 
@@ -102,7 +104,7 @@ function chain(bands: Segment[][], height: number): Block[] {
       let bestOverlap = 0;
       for (const block of open) {
         if (taken.has(block)) continue;
-        const overlap = continues(block.segments[block.segments.length - 1]!, seg, height);
+        const overlap = continues(block, seg, height);
         if (overlap > bestOverlap) [best, bestOverlap] = [block, overlap];
       }
       if (best) {
@@ -120,12 +122,16 @@ function chain(bands: Segment[][], height: number): Block[] {
   return blocks;
 }
 
-/** Two segments side by side start within CHAIN_GAP heights below `last`, each mostly under it. */
+/**
+ * Two segments side by side, FORK_WIDTH heights wide or more (a speck read as ":" is no column), start within
+ * CHAIN_GAP heights below `last`, each mostly under it.
+ */
 function forks(last: Segment, all: Segment[], height: number): boolean {
   const under = all.filter(
     (s) =>
       s.y1 >= last.y2 - height / 2 &&
       s.y1 - last.y2 <= CHAIN_GAP * height &&
+      s.x2 - s.x1 >= FORK_WIDTH * height &&
       Math.min(s.x2, last.x2) - Math.max(s.x1, last.x1) >= 0.5 * (s.x2 - s.x1),
   );
   return under.some((a) => under.some((b) => a.x2 < b.x1));
@@ -136,19 +142,21 @@ function grow(a: Rect, b: Rect): Rect {
 }
 
 /**
- * How well `seg` continues `last` (the lowest segment of a block): the horizontal overlap when it lies below it
- * within CHAIN_GAP heights, overlaps at least half the narrower of the two, shares an edge or the centre (or is a
- * paragraph's indented first line), and its words are of like height; 0 otherwise.
+ * How well `seg` continues `block`: the horizontal overlap with its lowest segment when `seg` lies below that within
+ * CHAIN_GAP heights, overlaps at least half the narrower of the two, shares an edge with it or with the block (the
+ * line after an indented one) or the centre, or is a paragraph's indented first line, and its words are of like
+ * height; 0 otherwise.
  */
-function continues(last: Segment, seg: Segment, height: number): number {
+function continues(block: Block, seg: Segment, height: number): number {
+  const last = block.segments[block.segments.length - 1]!;
   const gap = seg.y1 - last.y2;
   if (gap > CHAIN_GAP * height || seg.y1 + seg.y2 <= last.y1 + last.y2) return 0;
   const overlap = Math.min(last.x2, seg.x2) - Math.max(last.x1, seg.x1);
   if (overlap < 0.5 * Math.min(last.x2 - last.x1, seg.x2 - seg.x1)) return 0;
   const tol = ALIGN * height;
   const aligned =
-    Math.abs(last.x1 - seg.x1) <= tol ||
-    Math.abs(last.x2 - seg.x2) <= tol ||
+    Math.min(Math.abs(last.x1 - seg.x1), Math.abs(block.x1 - seg.x1)) <= tol ||
+    Math.min(Math.abs(last.x2 - seg.x2), Math.abs(block.x2 - seg.x2)) <= tol ||
     Math.abs(last.x1 + last.x2 - seg.x1 - seg.x2) <= 2 * tol ||
     (seg.x1 > last.x1 && seg.x1 - last.x1 <= INDENT * height);
   if (!aligned) return 0;
