@@ -71,34 +71,50 @@ function within(gap: Interval, free: Interval[], min: number): Interval | null {
 
 /**
  * The gaps between words of band `i` that are gutters: at least GUTTER heights wide, free in enough neighbouring
- * bands to make GUTTER_BANDS in a row, with prose (see isGutterSide) beside them.
+ * bands to make GUTTER_BANDS in a row (NARROW_GUTTER_BANDS when narrower than WIDE_GUTTER), with text beside them
+ * in most of those bands (a table's header over rows of amounts is no column of text) and prose beside them in
+ * band `i` (see isGutterSide).
  */
 function gutterGaps(bands: Item[][], i: number, height: number): Interval[] {
   const band = bands[i]!.filter((w) => solid(w, height));
   return wideGaps(band, height).filter((start) => {
-    const wide = runOf(bands, i, start, height, WIDE_GUTTER * height, GUTTER_BANDS) >= GUTTER_BANDS;
-    if (!wide && runOf(bands, i, start, height, GUTTER * height, NARROW_GUTTER_BANDS) < NARROW_GUTTER_BANDS)
-      return false;
+    const narrow = runOf(bands, i, start, height, GUTTER * height, NARROW_GUTTER_BANDS);
+    const wide = runOf(bands, i, start, height, WIDE_GUTTER * height, GUTTER_BANDS).length >= GUTTER_BANDS;
+    if (!wide && narrow.length < NARROW_GUTTER_BANDS) return false;
+    const texty = narrow.filter((j) => textBeside(bands[j]!, (start[0] + start[1]) / 2)).length;
+    if (texty < Math.max(2, Math.ceil((2 * narrow.length) / 3))) return false;
     const left = band.filter((w) => w.x2 <= start[0]);
     return isGutterSide(left, band.slice(left.length), height);
   });
 }
 
 /**
- * How many bands in a row, band `i` among them, leave at least `min` of `start` free (counted up to `enough`); bands
- * with no words near it are passed over.
+ * The words next to x on each side (one may be missing: another column on its own baseline) are words, more letters
+ * than digits: not amounts, dates or codes.
  */
-function runOf(bands: Item[][], i: number, start: Interval, height: number, min: number, enough: number): number {
-  if (start[1] - start[0] < min) return 0;
-  let run = 1;
+function textBeside(band: Item[], x: number): boolean {
+  const left = band.filter((w) => w.x2 <= x);
+  const right = band.filter((w) => w.x1 >= x);
+  const near = [left[left.length - 1], right[0]].filter((w) => w !== undefined);
+  const wordy = (t: string) => (t.match(/\p{L}/gu)?.length ?? 0) > (t.match(/\p{N}/gu)?.length ?? 0);
+  return near.length > 0 && near.every((w) => wordy(w.word.text));
+}
+
+/**
+ * The bands in a row, band `i` among them, that leave at least `min` of `start` free (up to `enough` of them);
+ * bands with no words near it are passed over.
+ */
+function runOf(bands: Item[][], i: number, start: Interval, height: number, min: number, enough: number): number[] {
+  if (start[1] - start[0] < min) return [];
+  const run = [i];
   for (const step of [-1, 1]) {
     let gap: Interval | null = start;
-    for (let j = i + step; gap && j >= 0 && j < bands.length && run < enough; j += step) {
+    for (let j = i + step; gap && j >= 0 && j < bands.length && run.length < enough; j += step) {
       // A band with no words near the gap (another column's line, on its own baseline) says nothing about it.
       const [a, b]: Interval = gap;
       if (!bands[j]!.some((w) => w.x2 >= a - 2 * height && w.x1 <= b + 2 * height)) continue;
       gap = within(gap, freeOf(bands[j]!, height), min);
-      if (gap) run++;
+      if (gap) run.push(j);
     }
   }
   return run;

@@ -93,12 +93,20 @@ export function segmentOf(items: Item[]): Segment {
 /** Segments of consecutive bands chained into blocks (see continues). */
 function chain(bands: Segment[][], height: number): Block[] {
   const blocks: Block[] = [];
-  const open: Block[] = [];
+  let open: Block[] = [];
   const all = bands.flat();
+  const forked = new Map<Segment, boolean>();
   for (const band of bands) {
     const taken = new Set<Block>();
+    // Blocks ending well above the band are done: nothing below can continue them (keeps a long page linear).
+    const top = minOf(band.map((s) => s.y1));
+    open = open.filter((b) => b.y2 >= top - (CHAIN_GAP + 2) * height);
     // A block with two segments side by side below it forks there (a heading above two columns): it ends.
-    for (const block of open) if (forks(block.segments[block.segments.length - 1]!, all, height)) taken.add(block);
+    for (const block of open) {
+      const last = block.segments[block.segments.length - 1]!;
+      if (!forked.has(last)) forked.set(last, forks(last, all, height));
+      if (forked.get(last)) taken.add(block);
+    }
     for (const seg of band) {
       let best: Block | null = null;
       let bestOverlap = 0;

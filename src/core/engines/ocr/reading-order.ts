@@ -19,6 +19,8 @@ import type { OcrResult } from "./types.ts";
 
 /** Fewer words than this make no columns worth finding. */
 const MIN_WORDS = 30;
+/** More blocks than this are left in tesseract's order. */
+const MAX_BLOCKS = 300;
 /** A column of prose has at least this many lines. */
 const MIN_COLUMN_LINES = 4;
 
@@ -32,7 +34,9 @@ export function orderByLayout(result: OcrResult): OcrResult {
   const height = median(words.map((w) => w.bounding_box[3] - w.bounding_box[1]));
   if (!(height > 0)) return result;
   const blocks = blocksOf(deskewed(words, lineSlope(words, height)), height);
-  if (!hasProseColumns(blocks, height)) return result;
+  // Hundreds of blocks are no page of columns but scattered words (a photo read as text): ordering them costs more
+  // than it can give (the order is quadratic to cubic in blocks).
+  if (blocks.length > MAX_BLOCKS || !hasProseColumns(blocks, height)) return result;
   const ordered: Word[] = [];
   let line = 0;
   for (const block of orderBlocks(blocks)) {
