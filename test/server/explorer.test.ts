@@ -134,7 +134,8 @@ test("phone: the same request from a 390-pixel-wide screen, nothing wider than t
   expect((await status.textContent())?.trim()).toBe("200");
   await op.locator(".live-responses-table .response-col_description", { hasText: '"status": "created"' }).waitFor();
   expect(await noHorizontalOverflow(page)).toBe(true);
-  await op.locator(".opblock-summary").first().scrollIntoViewIfNeeded();
+  // The picture: the curl snippet and the answer, as a phone shows them.
+  await page.evaluate(() => document.querySelector(".request-snippets")?.scrollIntoView({ block: "start" }));
   await page.screenshot({ path: path.join(OUT, "explorer-phone.png") });
   expect(outside).toEqual([]);
   expect(errors).toEqual([]);
