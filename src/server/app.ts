@@ -24,6 +24,7 @@ import { learningRoutes } from "./routes/learning";
 import { learnFromReviewHook } from "../queue/learn";
 import { resultRoutes } from "./routes/results";
 import { reviewRoutes } from "./routes/review";
+import { databaseReviewStore } from "./services/review-store";
 import { statusRoutes } from "./routes/status";
 import { transactionRoutes } from "./routes/transactions";
 import { homeRoutes } from "./routes/home";
@@ -166,7 +167,7 @@ export function createApp(
     .use(transactionRoutes(deps))
     .use(statusRoutes(deps, longPoll))
     .use(resultRoutes(deps))
-    .use(reviewRoutes(deps))
+    .use(reviewRoutes(databaseReviewStore(deps)))
     .use(deliveryRoutes(deps))
     .use(captureRoutes(deps))
     .use(adminRoutes(deps, guard))
