@@ -5,9 +5,9 @@
  * The core modules are imported lazily: the server starts in milliseconds and loads pdf.js / tesseract only when the
  * first job runs. The OCR engine is created once per process and shared by every job.
  */
-import type { ProgressFn, ResultsFile, ResultsPage, DocumentResult, TransactionInput } from "../core/model";
+import type { ProgressFn, ResultsPage, DocumentResult, TransactionInput } from "../core/model";
 import type { TransactionMeta } from "../core/results";
-import type { NotifyFn, ReviewMetadata, SavedRun, Stage, StageName } from "../core/runner/types";
+import type { NotifyFn, RunOutcome, SavedRun, Stage, StageName } from "../core/runner/types";
 import type { ProjectSettings } from "../core/project";
 import type { StoredManifest } from "../storage/export-files";
 import { runJsonOf, type RunJson } from "../storage/run-json";
@@ -32,23 +32,19 @@ export interface RunContext {
   notify?: NotifyFn;
 }
 
-export interface RunResult {
-  /**
-   * A failed run throws its DocprocError instead (the queue retries or fails the job). interrupted: stopped at a
-   * checkpoint on request; `saved` continues it.
-   */
-  status: "success" | "partial" | "failure" | "awaiting_input" | "interrupted";
-  /** With awaiting_input: the spec's review_metadata. */
-  review_metadata?: ReviewMetadata;
-  /** The run state to store for resume and rerun (absent: nothing to store, e.g. an injected test runner). */
-  saved?: SavedRun | null;
+/**
+ * The runner's outcome (`RunOutcome`, core/runner/types.ts) mapped for the queue: what crosses back from the
+ * pipeline thread and is stored. Status, review metadata, warnings and errors are the runner's own; the pages lose
+ * their words (results pages), the manifest is the stored one, and the results and run state travel as JSON text
+ * (`json`) or, from an injected test runner, as objects or not at all. interrupted: stopped at a checkpoint on
+ * request; `saved` continues it.
+ */
+export interface QueueRunOutcome
+  extends Pick<RunOutcome, "status" | "review_metadata" | "warnings" | "errors">,
+    Partial<Pick<RunOutcome, "saved" | "results">> {
   documents: DocumentResult[];
   pages: Array<ResultsPage & { source_file_index?: number }>;
   manifest: StoredManifest;
-  errors: Array<{ source_file_index?: number; stage: string; code: string; message: string }>;
-  warnings: string[];
-  /** The full results file (pages with words), kept for review (docs/review.md). */
-  results?: ResultsFile;
   /**
    * `results` and `saved` as JSON text instead (the core runner's way: made where the run happened, so their
    * words never cross to the HTTP thread as objects; storage/run-json.ts). When present, `results` and `saved` are
@@ -57,7 +53,7 @@ export interface RunResult {
   json?: RunJson;
 }
 
-export type PipelineRunner = (input: TransactionInput, ctx: RunContext) => Promise<RunResult>;
+export type PipelineRunner = (input: TransactionInput, ctx: RunContext) => Promise<QueueRunOutcome>;
 
 export interface CorePipelineRunner {
   run: PipelineRunner;

@@ -12,7 +12,7 @@
  */
 import { DocprocError } from "../core/errors";
 import type { TransactionInput } from "../core/model";
-import type { CorePipelineRunner, RunContext, RunResult } from "./pipeline-runner";
+import type { CorePipelineRunner, RunContext, QueueRunOutcome } from "./pipeline-runner";
 import { textsFromTransfer } from "../storage/run-json";
 import { errorFromWire, errorToWire, type ThreadIn, type ThreadOut } from "./thread-protocol";
 
@@ -21,7 +21,7 @@ const threadUrl = new URL("./pipeline-thread.ts", import.meta.url).href;
 
 interface Job {
   ctx: RunContext & { notify?: (e: unknown) => Promise<unknown> };
-  resolve(r: RunResult): void;
+  resolve(r: QueueRunOutcome): void;
   reject(e: unknown): void;
   aborted: boolean;
   onAbort: () => void;
@@ -81,7 +81,7 @@ export function threadedPipelineRunner(options: Record<string, unknown> = {}): C
         if (!job) break;
         jobs.delete(msg.id);
         job.ctx.signal.removeEventListener("abort", job.onAbort);
-        if (msg.ok) job.resolve(withTexts(msg.result as RunResult));
+        if (msg.ok) job.resolve(withTexts(msg.result as QueueRunOutcome));
         else job.reject(job.aborted ? abortReason(job.ctx.signal) : errorFromWire(msg.error));
         break;
       }
@@ -94,13 +94,13 @@ export function threadedPipelineRunner(options: Record<string, unknown> = {}): C
     }
   }
 
-  const run = (input: TransactionInput, ctx: RunContext): Promise<RunResult> => {
+  const run = (input: TransactionInput, ctx: RunContext): Promise<QueueRunOutcome> => {
     if (ctx.signal.aborted) return Promise.reject(abortReason(ctx.signal));
     start();
     const id = nextId++;
     const { signal: _s, onProgress: _p, checkpoint, ...rest } = ctx as RunContext & { notify?: unknown };
     const data = { ...rest, notify: undefined };
-    return new Promise<RunResult>((resolve, reject) => {
+    return new Promise<QueueRunOutcome>((resolve, reject) => {
       const job: Job = {
         ctx: ctx as Job["ctx"],
         resolve,
@@ -144,7 +144,7 @@ export function threadedPipelineRunner(options: Record<string, unknown> = {}): C
 }
 
 /** The run's JSON texts arrive as bytes (moved, not copied: pipeline-thread.ts); the queue stores strings. */
-function withTexts(result: RunResult): RunResult {
+function withTexts(result: QueueRunOutcome): QueueRunOutcome {
   return result.json ? { ...result, json: textsFromTransfer(result.json) } : result;
 }
 

@@ -70,7 +70,7 @@ export interface BlobStore {
 const HASH = /^[0-9a-f]{64}$/;
 const BLOB_KEY = /^blobs\/sha256\/[0-9a-f]{2}\/[0-9a-f]{62}$/;
 
-export function sha256Hex(data: Uint8Array): string {
+export function sha256OfBytes(data: Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
@@ -151,7 +151,7 @@ export function fsBlobStore(
     pathOf,
     has: (hash) => exists(pathOf(hash)),
     async put(data) {
-      const hash = sha256Hex(data);
+      const hash = sha256OfBytes(data);
       if (!(await exists(pathOf(hash)))) await writeAtomic(pathOf(hash), data);
       return hash;
     },

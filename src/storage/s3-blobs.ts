@@ -6,7 +6,15 @@
  * visible only once whole. Failures other than a missing key are `internal` and retryable (the queue tries again).
  */
 import { DocprocError } from "../core/errors";
-import { blobKey, checkKey, sha256Hex, toBytes, type BlobStore, type StorageConfig, type StoredObject } from "./blobs";
+import {
+  blobKey,
+  checkKey,
+  sha256OfBytes,
+  toBytes,
+  type BlobStore,
+  type StorageConfig,
+  type StoredObject,
+} from "./blobs";
 
 type S3Config = StorageConfig & { kind: "s3" };
 
@@ -82,7 +90,7 @@ export function s3BlobStore(config: S3Config): BlobStore {
     },
     has: (hash) => exists(blobKey(hash)),
     async put(data) {
-      const hash = sha256Hex(data);
+      const hash = sha256OfBytes(data);
       if (!(await exists(blobKey(hash)))) await writeKey(blobKey(hash), data);
       return hash;
     },
