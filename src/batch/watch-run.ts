@@ -75,7 +75,7 @@ export async function runWatchCommand(opts: WatchCommandOptions): Promise<number
     process.once("SIGINT", () => resolve("SIGINT"));
   });
   // A hot folder runs for days: two pdf.js workers kept ready (as serve does) split long PDFs between them.
-  const pdf = import("../core/convert/pdf-client");
+  const pdf = import("../core/engines/pdf/pdf-client");
   void pdf.then((m) => m.prewarmPdfWorkers(2)).catch(() => undefined);
   await handle.ready;
   const sig = await signal;

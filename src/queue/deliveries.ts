@@ -16,12 +16,12 @@ import { z } from "zod";
 import { DocprocError } from "../core/errors";
 import { newDeliveryId, type AttemptRecord, type DeliveryRequest } from "../core/notify/deliver";
 import type { AllowPrivate, Resolver } from "../core/notify/ssrf";
-import type { NotificationEvent } from "../core/notify/activity";
+import type { NotificationEvent } from "../core/project/notify";
 import {
   deliveryFailure,
   nodesByOutcome,
   notificationNodes,
-  notifyStage,
+  planNotifications,
   type NotificationNode,
   type NotifyTrigger,
   type PlannedDelivery,
@@ -145,7 +145,7 @@ function enqueueNodes(
       0,
       all.findIndex((n) => n.step_index === node.step_index),
     );
-    const plan = notifyStage({
+    const plan = planNotifications({
       activities: [node],
       transaction,
       trigger,

@@ -24,6 +24,7 @@ import { learningRoutes } from "./routes/learning";
 import { learnFromReviewHook } from "../queue/learn";
 import { resultRoutes } from "./routes/results";
 import { reviewRoutes } from "./routes/review";
+import { databaseReviewStore } from "./services/review-store";
 import { statusRoutes } from "./routes/status";
 import { transactionRoutes } from "./routes/transactions";
 import { homeRoutes } from "./routes/home";
@@ -159,14 +160,14 @@ export function createApp(
     .use(homeRoutes())
     .use(metricsRoutes(deps, telemetry))
     .use(healthRoutes(deps))
-    .use(docsRoutes())
+    .use(docsRoutes(() => self.routes!()))
     .use(projectRoutes(deps))
     .use(mailRoutes(deps))
     .use(learningRoutes(deps))
     .use(transactionRoutes(deps))
     .use(statusRoutes(deps, longPoll))
     .use(resultRoutes(deps))
-    .use(reviewRoutes(deps))
+    .use(reviewRoutes(databaseReviewStore(deps)))
     .use(deliveryRoutes(deps))
     .use(captureRoutes(deps))
     .use(adminRoutes(deps, guard))

@@ -13,7 +13,7 @@ import { configurationCounts } from "../../storage/deployment";
 import { ping } from "../../storage/db";
 import { queueDepth } from "../../storage/jobs";
 import type { ServerDeps } from "../deps";
-import type { RouteDoc } from "../route-doc";
+import { q, documentRoutes, type RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { readJson } from "../validation";
 
@@ -188,7 +188,7 @@ export const ADMIN_ROUTE_DOCS: RouteDoc[] = [
     path: "/admin/clients",
     summary: "List clients",
     tag: "Admin",
-    query: { tenant_id: { type: "string", description: "Only this tenant's clients" } },
+    query: z.object({ tenant_id: q.string("Only this tenant's clients") }),
     responses: { ...ok("Clients"), ...adminErrors },
   },
   {
@@ -262,7 +262,7 @@ export const ADMIN_ROUTE_DOCS: RouteDoc[] = [
     path: "/admin/users",
     summary: "List users",
     tag: "Admin",
-    query: { tenant_id: { type: "string", description: "Only this tenant's users" } },
+    query: z.object({ tenant_id: q.string("Only this tenant's users") }),
     responses: { ...ok("Users"), ...adminErrors },
   },
   {
@@ -280,3 +280,4 @@ export const ADMIN_ROUTE_DOCS: RouteDoc[] = [
     responses: { ...ok("Healthy"), 503: { description: "Degraded", schema: Obj }, ...adminErrors },
   },
 ];
+documentRoutes(ADMIN_ROUTE_DOCS);

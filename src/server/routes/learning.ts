@@ -9,14 +9,14 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { DocprocError } from "../../core/errors";
-import { summaryOf } from "../../core/memory/model";
+import { summaryOf } from "../../core/project/memory";
 import { isoAt } from "../../core/clock";
 import { completedTransactions, countByStatus, createDataset, listDatasets } from "../../storage/datasets";
 import { forgetMemory, listMemories } from "../../storage/memories";
 import type { ServerDeps } from "../deps";
 import { requireProject } from "../services/projects";
 import { parseInput, readJson } from "../validation";
-import type { RouteDoc } from "../route-doc";
+import { q, documentRoutes, type RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { parseProjectSettings } from "../../core/project";
 import { listDocuments } from "../../storage/documents";
@@ -156,7 +156,7 @@ export const LEARNING_ROUTE_DOCS: RouteDoc[] = [
     summary:
       "docproc eval over the dataset: completed transactions with metadata.expected scored (per-field accuracy, confusion matrix, split F1, calibration); ?format=html for the report with charts (extension, docs/eval.md)",
     tag: "Datasets",
-    query: { format: { type: "string", description: "html for the HTML report" } },
+    query: z.object({ format: q.string("html for the HTML report") }),
     responses: {
       200: json("The evaluation report"),
       401: err("Missing or invalid credentials"),
@@ -193,3 +193,4 @@ export const LEARNING_ROUTE_DOCS: RouteDoc[] = [
     },
   },
 ];
+documentRoutes(LEARNING_ROUTE_DOCS);
