@@ -111,34 +111,8 @@ export function projectSettingsCache() {
 export function corePipelineRunner(
   opts: { engine?: EngineKind; ocrWorkers?: number; stages?: Partial<Record<StageName, Stage>> } = {},
 ): CorePipelineRunner {
-  type Engine = { name: string; close(): Promise<void> };
-  const engines = new Map<EngineKind, Promise<Engine>>();
-  let state: ReturnType<CorePipelineRunner["ocrStatus"]> = { status: "idle" };
-  const ready = new Set<string>();
+  const ocr = ocrEngines(opts.ocrWorkers ?? 1);
   let pdfClient: Promise<typeof import("../core/engines/pdf/pdf-client")> | null = null;
-
-  const engine = (kind: EngineKind) => {
-    let ocr = engines.get(kind);
-    if (!ocr) {
-      state = { status: "loading" };
-      const loading: Promise<Engine> = import("../core/engines/ocr").then(
-        (m) => m.createOcrEngine({ engine: kind, workers: opts.ocrWorkers ?? 1 }) as Promise<Engine>,
-      );
-      ocr = loading;
-      engines.set(kind, loading);
-      loading.then(
-        (e) => {
-          ready.add(e.name);
-          state = { status: "ready", engine: e.name };
-        },
-        (err) => {
-          state = { status: "error", error: (err as Error).message };
-          engines.delete(kind); // a later job may try again
-        },
-      );
-    }
-    return ocr;
-  };
 
   const settingsCache = projectSettingsCache();
 
@@ -158,7 +132,7 @@ export function corePipelineRunner(
     const runOpts = {
       meta: ctx.meta,
       project,
-      ocr: (await engine(runner.ocrEngineOf(project, opts.engine))) as never,
+      ocr: (await ocr.engine(runner.ocrEngineOf(project, opts.engine))) as never,
       sink: (ctx.storage && exportSinkFor(ctx.storage, ctx.meta.transaction_id)) || folderSink(ctx.exportDir),
       onProgress: ctx.onProgress,
       signal: ctx.signal,
@@ -171,36 +145,79 @@ export function corePipelineRunner(
       ? await runner.resumeTransaction(input, ctx.resume.saved, runOpts, ctx.resume.fromStep)
       : await runner.runTransaction(input, runOpts);
     if (res.status === "failure") throw res.error ?? new Error("processing failed");
-    const fileIndexOf = new Map(res.pages.map((p) => [p.page_number, p.source_file_index]));
-    const pages = (res.results.pages ?? []).map((p) => ({
-      ...withoutWords(p),
-      source_file_index: fileIndexOf.get(p.page_number),
-    }));
-    return {
-      status: res.status,
-      review_metadata: res.review_metadata,
-      documents: res.results.documents,
-      pages,
-      manifest: res.manifest,
-      errors: res.errors,
-      warnings: res.warnings,
-      json: runJsonOf(res.results, res.saved, res.pages),
-    };
+    return queueOutcomeOf(res);
   };
 
   return {
     run,
-    ocrStatus: () => (ready.size ? { ...state, engines: [...ready].sort() } : state),
+    ocrStatus: ocr.status,
     warm() {
-      engine(opts.engine ?? "auto").catch(() => {}); // the error is kept in ocrStatus()
+      ocr.engine(opts.engine ?? "auto").catch(() => {}); // the error is kept in ocrStatus()
       // A long-running process keeps two pdf.js workers: a long PDF is then shared between them (pdf.ts uses spare
       // workers as helpers), about twice the text-extraction throughput of one on two cores. Idle ones cost ~40 MB.
       pdfClient = import("../core/engines/pdf/pdf-client");
       pdfClient.then((m) => m.prewarmPdfWorkers(2)).catch(() => {});
     },
     async close() {
-      for (const loading of engines.values()) await (await loading.catch(() => null))?.close();
+      await ocr.close();
       (await pdfClient?.catch(() => null))?.closeIdlePdfWorkers();
+    },
+  };
+}
+
+/** The runner's outcome as the queue takes it (QueueRunOutcome): results pages without words, state as JSON text. */
+function queueOutcomeOf(res: RunOutcome): QueueRunOutcome {
+  const fileIndexOf = new Map(res.pages.map((p) => [p.page_number, p.source_file_index]));
+  const pages = (res.results.pages ?? []).map((p) => ({
+    ...withoutWords(p),
+    source_file_index: fileIndexOf.get(p.page_number),
+  }));
+  return {
+    status: res.status,
+    review_metadata: res.review_metadata,
+    documents: res.results.documents,
+    pages,
+    manifest: res.manifest,
+    errors: res.errors,
+    warnings: res.warnings,
+    json: runJsonOf(res.results, res.saved, res.pages),
+  };
+}
+
+/** OCR engines started on first use, one per kind, shared by every job; `status` is what /health reports. */
+function ocrEngines(workers: number) {
+  type Engine = { name: string; close(): Promise<void> };
+  const engines = new Map<EngineKind, Promise<Engine>>();
+  let state: ReturnType<CorePipelineRunner["ocrStatus"]> = { status: "idle" };
+  const ready = new Set<string>();
+  const engine = (kind: EngineKind) => {
+    let ocr = engines.get(kind);
+    if (!ocr) {
+      state = { status: "loading" };
+      const loading: Promise<Engine> = import("../core/engines/ocr").then(
+        (m) => m.createOcrEngine({ engine: kind, workers }) as Promise<Engine>,
+      );
+      ocr = loading;
+      engines.set(kind, loading);
+      loading.then(
+        (e) => {
+          ready.add(e.name);
+          state = { status: "ready", engine: e.name };
+        },
+        (err) => {
+          state = { status: "error", error: (err as Error).message };
+          engines.delete(kind); // a later job may try again
+        },
+      );
+    }
+    return ocr;
+  };
+  return {
+    engine,
+    status: (): ReturnType<CorePipelineRunner["ocrStatus"]> =>
+      ready.size ? { ...state, engines: [...ready].sort() } : state,
+    async close() {
+      for (const loading of engines.values()) await (await loading.catch(() => null))?.close();
     },
   };
 }

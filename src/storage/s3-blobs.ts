@@ -30,7 +30,8 @@ function storageError(what: string, err: unknown): DocprocError {
   );
 }
 
-export function s3BlobStore(config: S3Config): BlobStore {
+/** The bucket's client, its key prefix, and the three reads and writes the store is made of, errors translated. */
+function s3Objects(config: S3Config) {
   const client = new Bun.S3Client({
     bucket: config.bucket,
     endpoint: config.endpoint,
@@ -64,6 +65,11 @@ export function s3BlobStore(config: S3Config): BlobStore {
       throw storageError(`writing ${key}`, err);
     }
   };
+  return { client, full, exists, readKey, writeKey };
+}
+
+export function s3BlobStore(config: S3Config): BlobStore {
+  const { client, full, exists, readKey, writeKey } = s3Objects(config);
 
   return {
     config,
