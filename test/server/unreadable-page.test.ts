@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
-import { DEFAULT_PROJECT_RAW } from "../../src/core/default-project";
+import { DEFAULT_PROJECT_RAW } from "../../src/core/project/default";
 import { freePort, spawnServe, type Served } from "../support/process";
 import { makeTempDir } from "../support/temp";
 import { requestInit } from "../support/http";

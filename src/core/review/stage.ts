@@ -6,8 +6,8 @@
  *
  * `when`: `review_required` (default: any split, classification or field flagged for review and not confirmed),
  * `validation_errors` (any document or transaction rule with status `error`), `always`, `never`. `classes` limits
- * the check to documents of those class ids. The CLI never pauses (`cliReviewStage`): `process` marks files that
- * need review in its summary and `docproc review` opens them.
+ * the check to documents of those class ids. The CLI never pauses (the runner's built-in `noReviewStage`): `process`
+ * marks files that need review in its summary and `docproc review` opens them.
  */
 import type { DocumentResult, RuleResult } from "../model";
 import type { ProjectSettings } from "../project";
@@ -79,6 +79,3 @@ export const reviewStage: Stage = async (state, ctx) => {
     timeout_action: node.timeout_action,
   });
 };
-
-/** The CLI's Review step: never pauses (files needing review are marked in the summary; `docproc review` opens them). */
-export const cliReviewStage: Stage = async () => {};

@@ -1,6 +1,7 @@
 /**
- * The built-in stages (convert and OCR from convert-stages.ts) and the workflow stages: split, classify, extract, validate, review, export and notify. Each reads and
- * changes the run state; the runner skips a disabled node, except Split, which then makes one document per source
+ * The built-in stages (convert and OCR from convert-stages.ts) and the workflow stages: split, classify, extract,
+ * validate, review, export and notify, each calling its stage's functions in core/stages/. Each reads and changes
+ * the run state; the runner skips a disabled node, except Split, which then makes one document per source
  * file (spec rule 5).
  *
  * Split creates the documents (unclassified, no fields); Classify fills `classification`, Extract `fields`,
@@ -123,8 +124,11 @@ export const validateStage: Stage = async (state, ctx) => {
   state.transactionRules = validateTransaction(state.documents, ctx.project).concat(unreadablePageResults(state.pages));
 };
 
-/** The slot of human review (issue 14 plugs its stage in through `RunOptions.stages.review`); built in, a no-op. */
-export const reviewStage: Stage = async () => {};
+/**
+ * The built-in Review slot passes through: the server plugs in `reviewStage` (core/review/stage.ts, pauses for a
+ * reviewer) through `RunOptions.stages.review`; the CLI never pauses (`docproc review` opens marked files later).
+ */
+export const noReviewStage: Stage = async () => {};
 
 export const exportStage: Stage = async (state, ctx) => {
   ctx.progress("export", 0, 1);
@@ -162,7 +166,7 @@ export const BUILTIN_STAGES: Record<StageName, Stage> = {
   classify: classifyStage,
   extract: extractStage,
   validate: validateStage,
-  review: reviewStage,
+  review: noReviewStage,
   export: exportStage,
   notify: notifyStage,
 };

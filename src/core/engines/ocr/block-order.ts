@@ -10,9 +10,9 @@
  *   caption between two columns follows both, a column read to its end before the next begins.
  */
 import { pushAll } from "../../arrays";
-import type { Block, Rect } from "./layout-types.ts";
+import type { TextBlock, Rect } from "./layout-types.ts";
 
-export function orderBlocks(blocks: Block[]): Block[] {
+export function orderBlocks(blocks: TextBlock[]): TextBlock[] {
   return slabsOf(blocks.map(core)).flatMap(orderSlab);
 }
 
@@ -20,7 +20,7 @@ export function orderBlocks(blocks: Block[]): Block[] {
  * The block with the horizontal extent of most of its lines: a stray word OCR read in the gutter (a speck, a letter
  * of the next column) must not make a column overlap its neighbour. One line in ten on each side is left out.
  */
-function core(block: Block): Block {
+function core(block: TextBlock): TextBlock {
   const n = block.segments.length;
   const x1s = block.segments.map((s) => s.x1).sort((a, b) => a - b);
   const x2s = block.segments.map((s) => s.x2).sort((a, b) => a - b);
@@ -36,21 +36,21 @@ function overlapsX(a: Rect, b: Rect): boolean {
 }
 
 /** Some two blocks of the slab stand side by side. */
-function hasColumns(slab: Block[]): boolean {
+function hasColumns(slab: TextBlock[]): boolean {
   return slab.some((a, i) => slab.some((b, j) => j > i && overlapsY(a, b) && !overlapsX(a, b)));
 }
 
 /** Horizontal slabs top to bottom, neighbours with columns merged (see the file's comment). */
-function slabsOf(blocks: Block[]): Block[][] {
+function slabsOf(blocks: TextBlock[]): TextBlock[][] {
   const sorted = [...blocks].sort((a, b) => a.y1 - b.y1);
-  const slabs: Block[][] = [];
+  const slabs: TextBlock[][] = [];
   let bottom = -Infinity;
   for (const b of sorted) {
     if (slabs.length && b.y1 < bottom) slabs[slabs.length - 1]!.push(b);
     else slabs.push([b]);
     bottom = Math.max(bottom, b.y2);
   }
-  const merged: Block[][] = [];
+  const merged: TextBlock[][] = [];
   for (const slab of slabs) {
     const last = merged[merged.length - 1];
     if (last && hasColumns(last) && hasColumns(slab)) pushAll(last, slab);
@@ -60,7 +60,7 @@ function slabsOf(blocks: Block[]): Block[][] {
 }
 
 /** a must be read before b (see the file's comment). */
-function before(a: Block, b: Block, all: Block[]): boolean {
+function before(a: TextBlock, b: TextBlock, all: TextBlock[]): boolean {
   if (overlapsX(a, b)) return a.y1 < b.y1 || (a.y1 === b.y1 && a.x1 < b.x1);
   if (a.x2 > b.x1) return false;
   const top = Math.min(a.y2, b.y2);
@@ -73,14 +73,14 @@ function before(a: Block, b: Block, all: Block[]): boolean {
  * A topological order of the slab's blocks under `before`; among blocks free to go, the highest (then leftmost)
  * first. The rules can contradict each other on odd layouts: a cycle is broken at its highest block.
  */
-function orderSlab(slab: Block[]): Block[] {
+function orderSlab(slab: TextBlock[]): TextBlock[] {
   const n = slab.length;
   if (n < 2) return slab;
   const preds = slab.map((b) => new Set<number>());
   for (let i = 0; i < n; i++)
     for (let j = 0; j < n; j++) if (i !== j && before(slab[i]!, slab[j]!, slab)) preds[j]!.add(i);
   const done = new Set<number>();
-  const out: Block[] = [];
+  const out: TextBlock[] = [];
   const rank = (i: number, j: number) => slab[i]!.y1 - slab[j]!.y1 || slab[i]!.x1 - slab[j]!.x1;
   while (out.length < n) {
     const left = [...Array(n).keys()].filter((i) => !done.has(i));

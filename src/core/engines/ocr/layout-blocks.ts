@@ -8,7 +8,7 @@
  */
 import { maxOf, minOf } from "../../arrays";
 import { guttersOf } from "./gutters.ts";
-import { median, type Block, type Interval, type Item, type Rect, type Segment } from "./layout-types.ts";
+import { median, type TextBlock, type Interval, type Item, type Rect, type Segment } from "./layout-types.ts";
 
 /** Words taller than this many median heights do not chain lines into one band. */
 const TALL = 1.8;
@@ -22,7 +22,7 @@ const FORK_WIDTH = 4;
 const INDENT = 3;
 
 /** The blocks of `items`, in no particular order. `height` is the median word height. */
-export function blocksOf(items: Item[], height: number): Block[] {
+export function blocksOf(items: Item[], height: number): TextBlock[] {
   const bands = bandsOf(items, height);
   const gaps = guttersOf(bands, height);
   return chain(
@@ -91,13 +91,13 @@ export function segmentOf(items: Item[]): Segment {
 }
 
 /** Segments of consecutive bands chained into blocks (see continues). */
-function chain(bands: Segment[][], height: number): Block[] {
-  const blocks: Block[] = [];
-  let open: Block[] = [];
+function chain(bands: Segment[][], height: number): TextBlock[] {
+  const blocks: TextBlock[] = [];
+  let open: TextBlock[] = [];
   const all = bands.flat();
   const forked = new Map<Segment, boolean>();
   for (const band of bands) {
-    const taken = new Set<Block>();
+    const taken = new Set<TextBlock>();
     // Blocks ending well above the band are done: nothing below can continue them (keeps a long page linear).
     const top = minOf(band.map((s) => s.y1));
     open = open.filter((b) => b.y2 >= top - (CHAIN_GAP + 2) * height);
@@ -108,7 +108,7 @@ function chain(bands: Segment[][], height: number): Block[] {
       if (forked.get(last)) taken.add(block);
     }
     for (const seg of band) {
-      let best: Block | null = null;
+      let best: TextBlock | null = null;
       let bestOverlap = 0;
       for (const block of open) {
         if (taken.has(block)) continue;
@@ -120,7 +120,7 @@ function chain(bands: Segment[][], height: number): Block[] {
         Object.assign(best, grow(best, seg));
         taken.add(best);
       } else {
-        const block: Block = { segments: [seg], x1: seg.x1, y1: seg.y1, x2: seg.x2, y2: seg.y2 };
+        const block: TextBlock = { segments: [seg], x1: seg.x1, y1: seg.y1, x2: seg.x2, y2: seg.y2 };
         blocks.push(block);
         open.push(block);
         taken.add(block);
@@ -155,7 +155,7 @@ function grow(a: Rect, b: Rect): Rect {
  * line after an indented one) or the centre, or is a paragraph's indented first line, and its words are of like
  * height; 0 otherwise.
  */
-function continues(block: Block, seg: Segment, height: number): number {
+function continues(block: TextBlock, seg: Segment, height: number): number {
   const last = block.segments[block.segments.length - 1]!;
   const gap = seg.y1 - last.y2;
   if (gap > CHAIN_GAP * height || seg.y1 + seg.y2 <= last.y1 + last.y2) return 0;

@@ -23,7 +23,7 @@ export interface Segment extends Rect {
 }
 
 /** Segments read one after the other, top to bottom. */
-export interface Block extends Rect {
+export interface TextBlock extends Rect {
   segments: Segment[];
 }
 

@@ -13,7 +13,7 @@ import type { Word } from "../../model.ts";
 import { orderBlocks } from "./block-order.ts";
 import { PROSE_WIDTH } from "./gutters.ts";
 import { blocksOf } from "./layout-blocks.ts";
-import { median, type Block, type Item } from "./layout-types.ts";
+import { median, type TextBlock, type Item } from "./layout-types.ts";
 import { meanConfidence, textOfWords } from "./tsv.ts";
 import type { OcrResult } from "./types.ts";
 
@@ -49,7 +49,7 @@ export function orderByLayout(result: OcrResult): OcrResult {
 }
 
 /** Two blocks of prose lines side by side over at least two lines. */
-function hasProseColumns(blocks: Block[], height: number): boolean {
+function hasProseColumns(blocks: TextBlock[], height: number): boolean {
   const prose = blocks.filter(
     (b) => b.segments.length >= MIN_COLUMN_LINES && median(b.segments.map((s) => s.x2 - s.x1)) >= PROSE_WIDTH * height,
   );
