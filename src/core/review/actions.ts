@@ -1,6 +1,6 @@
 /**
  * Human review: the corrections a reviewer can make to a transaction's results, as pure functions over the results
- * file. The server (src/server/services/review.ts) and `docproc review` (src/cli/review-run.ts) both call
+ * file. The server (src/server/services/review.ts) and `docproc review` (src/cli/review-folder.ts) both call
  * `applyReviewAction`; they only differ in where the state is stored.
  *
  * Contracts:

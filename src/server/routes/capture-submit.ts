@@ -10,7 +10,7 @@ import { safeName } from "../content-types";
 import { readMultipartHead, type inFlightLimit } from "../multipart-head";
 import type { ServerDeps } from "../deps";
 import { errorResponse, jsonResponse } from "../errors";
-import { rateLimitResponse } from "../rate-limit";
+import { rateLimitResponse } from "../rate-limit-response";
 import { closeIfBodyPending } from "../unread-body";
 
 /** Token-state refusals get their own status so the page can tell "used" from "expired" from "unknown". */

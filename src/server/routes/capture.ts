@@ -28,8 +28,7 @@ import { capturePageResponse } from "../capture-page/index";
 import { DEFAULT_CONFIG } from "../config";
 import { inFlightLimit } from "../multipart-head";
 import { urlsOf, type ServerDeps } from "../deps";
-import type { RouteDoc } from "../route-doc";
-import { ErrorSchema } from "../schemas";
+import { documentRoutes, err, type RouteDoc } from "../route-doc";
 import { requireProject } from "../services/projects";
 import { parseInput, readJson } from "../validation";
 import { publicUrlOf } from "../proxy";
@@ -148,7 +147,6 @@ export function captureRoutes(deps: ServerDeps, settings: CaptureSettings = deps
     });
 }
 
-const err = (description: string) => ({ description, schema: ErrorSchema });
 const stateErr = (description: string) => ({
   description,
   schema: z.object({ detail: z.string(), state: z.string() }),
@@ -225,3 +223,4 @@ export const CAPTURE_ROUTE_DOCS: RouteDoc[] = [
     },
   },
 ];
+documentRoutes(CAPTURE_ROUTE_DOCS);

@@ -1,5 +1,8 @@
 /**
- * Fixed-window rate limiter on the database's counters (storage/rate-limits.ts).
+ * Rate limiting, in one place: the fixed-window limiter on the database's counters (storage/rate-limits.ts), the
+ * windows a principal is counted in (`windowsOf`), and the refusal (`countOrRefuse` throws `rate_limited` with a
+ * `RateRefusal`). The guard (guard.ts) calls it for every request; the server only renders the refusal as a 429
+ * (server/rate-limit-response.ts).
  *
  * A window opens at a subject's first counted request and lasts `lengthMs`; when it has passed, the next request
  * opens a new one. (Anchoring at the first request, rather than at clock boundaries, means a burst can never get
@@ -10,7 +13,8 @@
  * exact across every process sharing the database, concurrent requests included, and survives restarts with
  * nothing lost. Cost: one small write transaction per counted request (bench/auth.ts measures it).
  */
-import type { Clock } from "../storage/clock";
+import type { Clock } from "../core/clock";
+import { DocprocError } from "../core/errors";
 import type { Db } from "../storage/db";
 import { countAtomically, purgeCounters, type StoredWindow } from "../storage/rate-limits";
 
@@ -105,4 +109,51 @@ function report(w: WindowSpec, c: StoredWindow): WindowReport {
     resetAt: c.start + c.lengthMs,
     lengthMs: w.lengthMs,
   };
+}
+
+/** The task-submission window: counted only for requests that submit work. */
+export const ASYNC_WINDOW = "async_hour";
+
+/** A principal's request budget (guard.ts: `principal.limits`). */
+export interface RateLimits {
+  perMinute: number;
+  perHour: number;
+  asyncPerHour: number;
+}
+
+export function windowsOf(limits: RateLimits, submitsWork: boolean): WindowSpec[] {
+  const w: WindowSpec[] = [
+    { name: "minute", limit: limits.perMinute, lengthMs: 60_000 },
+    { name: "hour", limit: limits.perHour, lengthMs: 3600_000 },
+  ];
+  if (submitsWork) w.push({ name: ASYNC_WINDOW, limit: limits.asyncPerHour, lengthMs: 3600_000 });
+  return w;
+}
+
+/** Thrown (as DocprocError details) when a limit refuses a request. */
+export interface RateRefusal {
+  decision: Decision;
+  /** The task-submission (async) window refused it. */
+  async: boolean;
+}
+
+/** Counts one request of `subject` in `windows`; throws `rate_limited` (details: RateRefusal) when one is full. */
+export function countOrRefuse(limiter: RateLimiter, subject: string, windows: readonly WindowSpec[]): Decision {
+  const rate = limiter.hit(subject, windows);
+  if (!rate.allowed) {
+    const refusal: RateRefusal = { decision: rate, async: rate.window.name === ASYNC_WINDOW };
+    throw new DocprocError("rate_limited", rateMessage(rate), { details: { ...refusal } });
+  }
+  return rate;
+}
+
+export function rateMessage(d: Decision): string {
+  const per =
+    d.window.lengthMs === 60_000
+      ? "minute"
+      : d.window.lengthMs === 3600_000
+        ? "hour"
+        : `${Math.round(d.window.lengthMs / 1000)} seconds`;
+  const what = d.window.name === ASYNC_WINDOW ? "task submissions" : "requests";
+  return `Rate limit exceeded: ${d.window.limit} ${what} per ${per}. Try again in ${d.retryAfterSeconds} seconds.`;
 }

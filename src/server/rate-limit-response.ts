@@ -1,5 +1,5 @@
 /**
- * Rate limits over HTTP: the X-RateLimit-* headers of every rate-limited response, and the two 429 forms.
+ * Rate limits over HTTP (the limiting itself is auth/rate-limit.ts): the X-RateLimit-* headers of every rate-limited response, and the two 429 forms.
  *
  * - Sync limit (requests per minute / hour): 429, Retry-After, X-RateLimit-*, and the general error body
  *   `{ "detail": "Rate limit exceeded: 600 requests per minute. Try again in 42 seconds." }` (the spec's plain
@@ -8,8 +8,7 @@
  *   `{ error: "rate_limit_exceeded", message, retry_after, limit, window, reset_at }` (+ `detail` = message).
  */
 import { DocprocError } from "../core/errors";
-import type { RateRefusal } from "../auth/guard";
-import type { Decision, WindowReport } from "../auth/rate-limiter";
+import type { Decision, RateRefusal, WindowReport } from "../auth/rate-limit";
 import { jsonResponse } from "./errors";
 
 /** Headers for the window being reported (the tightest one, or the one that refused). */

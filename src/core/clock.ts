@@ -1,6 +1,7 @@
 /**
- * Time source for storage and queue. Tests inject a fake clock instead of sleeping: its timers (worker heartbeats,
- * polls, job time limits, webhook retry wake-ups) fire when the test advances it, never on wall time.
+ * Time source for the queue, auth, mail, capture and server (it lives in core, the ground floor, so that each of
+ * them imports it downwards). Tests inject a fake clock instead of sleeping: its timers (worker heartbeats, polls,
+ * job time limits, webhook retry wake-ups) fire when the test advances it, never on wall time.
  */
 export interface Clock {
   /** Epoch milliseconds. */

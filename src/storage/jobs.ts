@@ -1,34 +1,14 @@
 /**
- * The durable job table (graphile-worker / liteque style) on the docproc database (SQLite or PostgreSQL).
+ * The durable job table (graphile-worker / liteque style) on the docproc database (SQLite or PostgreSQL): every
+ * statement the queue runs on `jobs`. The claim, the one statement that differs by dialect, is in job-claim.ts.
  *
- * - claim: picks the most urgent ready job (priority DESC, run_at, id) or a running job whose lease expired (its
- *   worker died), and hands it out under a fresh lease token. SQLite: under `BEGIN IMMEDIATE` (one writer decides).
- *   PostgreSQL: one `UPDATE … WHERE id = (SELECT … FOR UPDATE SKIP LOCKED)`, so claimers never wait for each other
- *   nor take the same job; enqueue NOTIFYs the `jobs` channel so idle workers of every process wake at once.
  * - heartbeat / complete / fail / release: MUST match `id AND lease_token`, so a worker that lost its lease can never
  *   finish a job someone else now holds.
- * - give up: after `max_attempts` attempts that ended in a retryable error the job reported, or after
- *   MAX_LOST_LEASES attempts whose worker died (SIGKILL, OOM, a lost host: a poison job that kills every worker
- *   that takes it ends there). Workers are killed for reasons that are not the job's (deploys, autoscaling), so
- *   that budget is larger than the error budget, as in graphile-worker and Sidekiq (25).
+ * - enqueue NOTIFYs the `jobs` channel on PostgreSQL so idle workers of every process wake at once.
  * Times are epoch milliseconds from the injected clock.
  */
-import { randomUUID } from "node:crypto";
-import type { Clock } from "../storage/clock";
-import { isPostgres, json, type Db } from "../storage/db";
-
-/** Attempts whose worker died before a job is given up (see the header). */
-export const MAX_LOST_LEASES = 10;
-
-/**
- * Why a job was given up for its dead workers: how many workers were lost (the stored count plus the lease that
- * just ran out), not how many attempts were made: attempts also count the ones that ended in an error the job
- * reported, so "after N attempt(s)" named more deaths than there were.
- */
-export function lostWorkersMessage(job: Pick<JobRecord, "attempts" | "lost_leases">): string {
-  const lost = job.lost_leases + 1;
-  return `worker lost ${lost} time${lost === 1 ? "" : "s"} (lease expired: killed, crashed or stalled); given up after ${job.attempts} attempt(s)`;
-}
+import type { Clock } from "../core/clock";
+import { json, type Db } from "./db";
 
 export type JobStatus = "queued" | "running" | "done" | "failed";
 
@@ -52,8 +32,8 @@ export interface JobRecord {
   updated_at: number;
 }
 
-type Row = Omit<JobRecord, "payload"> & { payload: string };
-const toJob = (r: Row): JobRecord => ({ ...r, payload: json(r.payload, null) });
+export type JobRow = Omit<JobRecord, "payload"> & { payload: string };
+export const toJob = (r: JobRow): JobRecord => ({ ...r, payload: json(r.payload, null) });
 
 export interface NewJob {
   kind: string;
@@ -71,11 +51,11 @@ export function enqueue(db: Db, clock: Clock, job: NewJob): JobRecord {
   return db
     .transaction(() => {
       if (job.key) {
-        const live = db.query<Row, [string]>("SELECT * FROM jobs WHERE job_key = ?").get(job.key);
+        const live = db.query<JobRow, [string]>("SELECT * FROM jobs WHERE job_key = ?").get(job.key);
         if (live) return toJob(live);
       }
       const row = db
-        .query<Row, unknown[]>(
+        .query<JobRow, unknown[]>(
           `INSERT INTO jobs (kind, payload, job_key, priority, run_at, max_attempts, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
         )
@@ -97,95 +77,15 @@ export function enqueue(db: Db, clock: Clock, job: NewJob): JobRecord {
 }
 
 export function getJob(db: Db, id: number): JobRecord | null {
-  const row = db.query<Row, [number]>("SELECT * FROM jobs WHERE id = ?").get(id);
+  const row = db.query<JobRow, [number]>("SELECT * FROM jobs WHERE id = ?").get(id);
   return row ? toJob(row) : null;
 }
 
 export function findLiveJob(db: Db, key: string): JobRecord | null {
   const row = db
-    .query<Row, [string]>("SELECT * FROM jobs WHERE job_key = ? AND status IN ('queued','running')")
+    .query<JobRow, [string]>("SELECT * FROM jobs WHERE job_key = ? AND status IN ('queued','running')")
     .get(key);
   return row ? toJob(row) : null;
-}
-
-/**
- * Claims one job. `exhausted` lists jobs whose lease expired after their last allowed attempt: they are marked
- * failed here, and the caller runs their kind's failure hook.
- */
-export function claim(
-  db: Db,
-  clock: Clock,
-  opts: { workerId: string; leaseMs: number; kinds: string[] },
-): { job: JobRecord | null; exhausted: JobRecord[] } {
-  if (opts.kinds.length === 0) return { job: null, exhausted: [] };
-  if (isPostgres(db)) return claimSkipLocked(db, clock, opts);
-  const now = clock.now();
-  const kindMarks = opts.kinds.map(() => "?").join(",");
-  return db
-    .transaction(() => {
-      const exhausted = db
-        .query<Row, [number, number, ...string[]]>(
-          `SELECT * FROM jobs WHERE status = 'running' AND lease_until < ? AND lost_leases + 1 >= ? AND kind IN (${kindMarks})`,
-        )
-        // stack-safe: the job kinds this worker handles (a handful).
-        .all(now, MAX_LOST_LEASES, ...opts.kinds)
-        .map(toJob);
-      for (const j of exhausted) {
-        db.query(
-          `UPDATE jobs SET status = 'failed', job_key = NULL, lease_token = NULL, lease_until = NULL, updated_at = ?,
-             last_error = ? WHERE id = ?`,
-        ).run(now, lostWorkersMessage(j), j.id);
-      }
-      const row = db
-        .query<Row, [number, number, ...string[]]>(
-          `SELECT * FROM jobs
-           WHERE ((status = 'queued' AND run_at <= ?) OR (status = 'running' AND lease_until < ?)) AND kind IN (${kindMarks})
-           ORDER BY priority DESC, run_at, id LIMIT 1`,
-        )
-        // stack-safe: the job kinds (a handful).
-        .get(now, now, ...opts.kinds);
-      if (!row) return { job: null, exhausted };
-      const token = randomUUID();
-      db.query(
-        `UPDATE jobs SET lost_leases = lost_leases + CASE WHEN status = 'running' THEN 1 ELSE 0 END, status = 'running',
-           attempts = attempts + 1, lease_token = ?, lease_until = ?, locked_by = ?, updated_at = ? WHERE id = ?`,
-      ).run(token, now + opts.leaseMs, opts.workerId, now, row.id);
-      return { job: getJob(db, row.id)!, exhausted };
-    })
-    .immediate();
-}
-
-/** claim() on PostgreSQL: row locks instead of one writer, so claims of many workers run side by side. */
-function claimSkipLocked(
-  db: Db,
-  clock: Clock,
-  opts: { workerId: string; leaseMs: number; kinds: string[] },
-): { job: JobRecord | null; exhausted: JobRecord[] } {
-  const now = clock.now();
-  const kindMarks = opts.kinds.map(() => "?").join(",");
-  const exhausted = db
-    .query<Row, unknown[]>(
-      `UPDATE jobs SET status = 'failed', job_key = NULL, lease_token = NULL, lease_until = NULL, updated_at = ?
-       WHERE id IN (SELECT id FROM jobs WHERE status = 'running' AND lease_until < ? AND lost_leases + 1 >= ? AND kind IN (${kindMarks})
-                    FOR UPDATE SKIP LOCKED)
-       RETURNING *`,
-    )
-    // stack-safe: the job kinds (a handful).
-    .all(now, now, MAX_LOST_LEASES, ...opts.kinds)
-    .map(toJob);
-  for (const j of exhausted) db.query("UPDATE jobs SET last_error = ? WHERE id = ?").run(lostWorkersMessage(j), j.id);
-  const row = db
-    .query<Row, unknown[]>(
-      `UPDATE jobs SET lost_leases = lost_leases + CASE WHEN status = 'running' THEN 1 ELSE 0 END, status = 'running',
-         attempts = attempts + 1, lease_token = ?, lease_until = ?, locked_by = ?, updated_at = ?
-       WHERE id = (SELECT id FROM jobs
-                   WHERE ((status = 'queued' AND run_at <= ?) OR (status = 'running' AND lease_until < ?)) AND kind IN (${kindMarks})
-                   ORDER BY priority DESC, run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-       RETURNING *`,
-    )
-    // stack-safe: the job kinds (a handful).
-    .get(randomUUID(), now + opts.leaseMs, opts.workerId, now, now, now, ...opts.kinds);
-  return { job: row ? toJob(row) : null, exhausted };
 }
 
 /** Extends the lease; false when the lease is no longer ours (the caller MUST stop working on the job). */
@@ -297,17 +197,6 @@ export function expireDeadLocalLeases(db: Db, clock: Clock, host: string, isAliv
       .run(clock.now() - 1, locked_by).changes;
   }
   return freed;
-}
-
-/** True when a process with this pid exists on this host. */
-export function pidAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM"; // exists, owned by someone else
-  }
 }
 
 /** Deletes finished jobs (done or failed) last touched before `before` (epoch ms). Returns how many. */

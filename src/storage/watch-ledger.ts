@@ -2,7 +2,7 @@
  * The processed-files ledger of `docproc watch` and `docproc process --data`: one row per file CONTENT (sha256 of
  * the bytes), in `<data>/ledger.sqlite` (bun:sqlite, WAL).
  *
- * Exactly-once rules (the caller holds the data-directory lock, see lock.ts, so only one run writes at a time):
+ * Exactly-once rules (the caller holds the data-directory lock, see data-dir-lock.ts, so only one run writes at a time):
  * - a file MUST be claimed (`processing`, with a transaction id) BEFORE any work starts, in one IMMEDIATE
  *   transaction, so two files with the same content are never both taken;
  * - content whose row is `done` or `failed` MUST NOT be taken again unless forced (`--force`);
