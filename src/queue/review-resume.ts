@@ -18,7 +18,7 @@ import { loadRunState, saveRunState } from "../storage/run-state";
 import * as tx from "../storage/transactions";
 import { enqueue } from "../storage/jobs";
 import type { FinishedOutcome } from "./transaction-job";
-import { resumeTransaction } from "./submit";
+import { enqueueResume } from "./submit";
 import type { WorkerPool } from "./worker";
 
 export const REVIEW_TIMEOUT = "review_timeout";
@@ -39,7 +39,7 @@ export async function continueAfterReview(
     documents: results.documents,
     transaction_rules: results.validation.transaction_rule_results,
   });
-  resumeTransaction(db, clock, transactionId);
+  enqueueResume(db, clock, transactionId);
 }
 
 /** Called where a run pauses: schedules the node's timeout action. */
@@ -96,7 +96,7 @@ export function registerReviewTimeouts(pool: WorkerPool, deps: ReviewTimeoutDeps
     } else {
       const review = getReviewState(db, t.transaction_id);
       if (review) await continueAfterReview(db, clock, deps.blobs, t.transaction_id, review.results);
-      else resumeTransaction(db, clock, t.transaction_id);
+      else enqueueResume(db, clock, t.transaction_id);
       deps.wake();
     }
     deps.emit(t.transaction_id);

@@ -25,7 +25,6 @@ const SHARED: Record<string, string> = {
   continueAfterReview: "same meaning: the service calls the queue's",
   // Different meanings, waiting for a rename in folders other changes are editing now.
   GreyImage: "the OCR engine's copy goes once engines/ocr/raster.ts moves to core/imaging",
-  resumeTransaction: "core continues a run; queue/submit enqueues a resume",
   validateDocument: "the validate stage's rules vs an e-invoice's EN 16931 validation",
   Finding: "e-invoice mandatory terms vs validation engine",
   Syntax: "e-invoice model vs validator types",
