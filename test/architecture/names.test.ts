@@ -25,12 +25,7 @@ const SHARED: Record<string, string> = {
   continueAfterReview: "same meaning: the service calls the queue's",
   // Different meanings, waiting for a rename in folders other changes are editing now.
   GreyImage: "the OCR engine's copy goes once engines/ocr/raster.ts moves to core/imaging",
-  validateDocument: "the validate stage's rules vs an e-invoice's EN 16931 validation",
-  Finding: "e-invoice mandatory terms vs validation engine",
-  Syntax: "e-invoice model vs validator types",
-  RunResult: "queue pipeline runner vs e-invoice validator",
   RunOptions: "the core runner's vs the mail runner's",
-  ValidateOptions: "docproc validate vs the e-invoice validator",
   readValue: "an e-invoice path's value vs extract's value reader",
   FileOutcome: "CLI batch vs docproc validate vs eval scoring",
   redact: "a PostgreSQL URL's password vs a webhook URL",
