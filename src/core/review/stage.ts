@@ -13,6 +13,7 @@ import type { DocumentResult, RuleResult } from "../model";
 import type { ProjectSettings } from "../project";
 import { AwaitInput, type Stage } from "../runner/types";
 import { isReadinessRule } from "../einvoice/readiness-rule";
+import { UNREADABLE_PAGE_RULE } from "../stages/validate";
 
 export interface ReviewNode {
   when: "review_required" | "validation_errors" | "always" | "never";
@@ -42,6 +43,8 @@ function flagged(doc: DocumentResult): boolean {
   if (doc.classification.review_required && doc.classification.confirmed !== true) return true;
   // Data an e-invoice export profile needs and the document lacks (core/einvoice/readiness.ts).
   if (doc.validation?.rule_results.some(isReadinessRule)) return true;
+  // A page that could not be read stands in as empty: a person looks at the file.
+  if (doc.validation?.rule_results.some((r) => r.rule_id === UNREADABLE_PAGE_RULE)) return true;
   return Object.values(doc.fields).some((f) => f.review_required && f.is_confirmed !== true);
 }
 

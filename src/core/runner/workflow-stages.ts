@@ -16,7 +16,7 @@ import { readEInvoice } from "../extract/einvoice";
 import { extractFields } from "../stages/extract";
 import { applyMemory } from "../memory/recall";
 import { splitInfoOf, splitPages } from "../stages/split";
-import { validateDocument, validateTransaction } from "../stages/validate";
+import { unreadablePageResults, validateDocument, validateTransaction, withResults } from "../stages/validate";
 import { einvoiceValidation } from "../einvoice/validate/rule-results";
 import { exportProfilesOf } from "../workflow";
 import { convertStage, ocrStage, splitFilesOf, suspendFiles } from "./convert-stages";
@@ -112,11 +112,16 @@ export const validateStage: Stage = async (state, ctx) => {
     ];
     const attachments = files.flatMap((f) => f.attachments ?? []);
     const einvoice = attachments.length ? await einvoiceValidation(attachments) : [];
-    const validation = validateDocument(doc, ctx.project, einvoice);
+    // Its pages and the separator sheets it was cut at: an unreadable page, read as empty, may have become one.
+    const own = new Set([...doc.split.page_numbers, ...(doc.split.separator_pages ?? [])]);
+    const validation = withResults(
+      validateDocument(doc, ctx.project, einvoice),
+      unreadablePageResults(state.pages.filter((p) => own.has(p.page_number))),
+    );
     if (validation) doc.validation = validation;
     else delete doc.validation;
   }
-  state.transactionRules = validateTransaction(state.documents, ctx.project);
+  state.transactionRules = validateTransaction(state.documents, ctx.project).concat(unreadablePageResults(state.pages));
 };
 
 /**
