@@ -23,13 +23,9 @@ const SHARED: Record<string, string> = {
   meanConfidence: "same meaning: of words (convert, OCR tsv)",
   storedSources: "same meaning: review finish and the queue job load stored sources",
   continueAfterReview: "same meaning: the service calls the queue's",
+  redact: "same meaning: a URL without its password, for messages (PostgreSQL, webhooks)",
   // Different meanings, waiting for a rename in folders other changes are editing now.
   GreyImage: "the OCR engine's copy goes once engines/ocr/raster.ts moves to core/imaging",
-  RunOptions: "the core runner's vs the mail runner's",
-  readValue: "an e-invoice path's value vs extract's value reader",
-  FileOutcome: "CLI batch vs docproc validate vs eval scoring",
-  redact: "a PostgreSQL URL's password vs a webhook URL",
-  renderSummary: "docproc process's summary vs the capture terminal",
 };
 
 const DECLARATION =
