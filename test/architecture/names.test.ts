@@ -24,8 +24,6 @@ const SHARED: Record<string, string> = {
   storedSources: "same meaning: review finish and the queue job load stored sources",
   continueAfterReview: "same meaning: the service calls the queue's",
   redact: "same meaning: a URL without its password, for messages (PostgreSQL, webhooks)",
-  // Different meanings, waiting for a rename in folders other changes are editing now.
-  GreyImage: "the OCR engine's copy goes once engines/ocr/raster.ts moves to core/imaging",
 };
 
 const DECLARATION =

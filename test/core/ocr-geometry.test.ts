@@ -9,7 +9,7 @@ import {
   upscale,
   uprightTransform,
   type GreyImage,
-} from "../../src/core/engines/ocr/raster.ts";
+} from "../../src/core/imaging/grey.ts";
 import { rotateBox } from "../../src/core/geometry.ts";
 import type { Box, Word } from "../../src/core/model.ts";
 

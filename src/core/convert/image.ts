@@ -8,10 +8,10 @@ import { DocprocError } from "../errors.ts";
 import type { ConvertedFile, Page, RasterImage, SourceInput } from "../model.ts";
 import { checkBmpComplete, decodeBmp, readBmpHeader } from "./bmp.ts";
 import { boundedScale, checkPageCount, makeTransform, type ConvertLimits } from "../convert-limits.ts";
-import type { RenderOptions } from "./raster.ts";
+import type { RenderOptions } from "../imaging/render.ts";
 import { CONTENT_TYPES, type SniffedFormat } from "./sniff.ts";
 import { readTiffPages } from "./tiff.ts";
-import { toGrey } from "../engines/ocr/raster.ts";
+import { toGrey } from "../imaging/grey.ts";
 
 type SharpFactory = typeof import("sharp")["default"];
 let sharpModule: Promise<SharpFactory> | undefined;

@@ -12,13 +12,13 @@ import {
   uprightTransform,
   type GreyImage,
   type UprightTransform,
-} from "../engines/ocr/raster.ts";
+} from "../imaging/grey.ts";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../engines/ocr/types.ts";
 import { keepDecimalPoints } from "../engines/ocr/decimals.ts";
 import { orderByLayout } from "../engines/ocr/reading-order.ts";
 import { addUnreadLines } from "./ocr-recover.ts";
 import { timeStage, timeStageSync } from "../timing.ts";
-import type { RenderOptions } from "../convert/raster.ts";
+import type { RenderOptions } from "../imaging/render.ts";
 import { maxOf } from "../arrays";
 
 export interface OcrPagesOptions {
