@@ -276,7 +276,7 @@ async function renderPixels(
     height,
     channels,
   };
-  // A colour image asked for grey: luma with the OCR's weights (engines/ocr/raster.ts), so its reading is the same
+  // A colour image asked for grey: luma with the OCR's weights (imaging/grey.ts), so its reading is the same
   // as from the RGB render.
   return grayscale && !oneChannel ? { ...toGrey(raster), channels: 1 } : raster;
 }

@@ -2,17 +2,8 @@ import { throwIfAborted as checkAborted } from "../abort";
 import { DocprocError } from "../errors.ts";
 import type { Box, Page, RasterImage } from "../model.ts";
 import { analyzeLayout, textLikeness, type PageLayout } from "../engines/ocr/layout.ts";
-import {
-  boxToSource,
-  crop,
-  renderUpright,
-  smooth,
-  toGrey,
-  upscale,
-  uprightTransform,
-  type GreyImage,
-  type UprightTransform,
-} from "../imaging/grey.ts";
+import { crop, smooth, toGrey, upscale, type GreyImage } from "../imaging/grey.ts";
+import { boxToSource, renderUpright, uprightTransform, type UprightTransform } from "../imaging/upright.ts";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../engines/ocr/types.ts";
 import { keepDecimalPoints } from "../engines/ocr/decimals.ts";
 import { orderByLayout } from "../engines/ocr/reading-order.ts";
