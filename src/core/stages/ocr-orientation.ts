@@ -5,14 +5,8 @@
 import type { Box } from "../model.ts";
 import type { PageLayout } from "../engines/ocr/layout.ts";
 import { textLikeness } from "../engines/ocr/text-likeness.ts";
-import {
-  crop,
-  renderUpright,
-  smooth,
-  uprightTransform,
-  type GreyImage,
-  type UprightTransform,
-} from "../engines/ocr/raster.ts";
+import { crop, smooth, type GreyImage } from "../imaging/grey.ts";
+import { renderUpright, uprightTransform, type UprightTransform } from "../imaging/upright.ts";
 import type { OcrEngine, OcrResult } from "../engines/ocr/types.ts";
 import { timeStage } from "../timing.ts";
 import { maxOf } from "../arrays";

@@ -1,6 +1,6 @@
 import type { Box } from "../../model.ts";
 import { downscale } from "./downscale.ts";
-import type { GreyImage } from "./raster.ts";
+import type { GreyImage } from "../../imaging/grey.ts";
 
 /**
  * Cheap page analysis before OCR, on a copy downscaled to ≤ ANALYSIS_SIZE px: where the ink is, whether text lines
