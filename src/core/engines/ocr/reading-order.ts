@@ -17,6 +17,7 @@ import { blocksOf } from "./layout-blocks.ts";
 import { median, type TextBlock, type Item } from "./layout-types.ts";
 import { meanConfidence, textOfWords } from "./tsv.ts";
 import type { OcrResult } from "./types.ts";
+import { lineSlope, repairAcrossGutters } from "./gutter-repair.ts";
 
 /** Fewer words than this make no columns worth finding. */
 const MIN_WORDS = 30;
@@ -39,7 +40,8 @@ export function orderByLayout(result: OcrResult): OcrResult {
   const blocks = blocksOf(deskewed(words, lineSlope(words, height)), height);
   // Hundreds of blocks are no page of columns but scattered words (a photo read as text): ordering them costs more
   // than it can give (the order is quadratic to cubic in blocks).
-  if (blocks.length > MAX_BLOCKS || !hasProseColumns(blocks, height, words.length)) return result;
+  // Not a page of prose columns: only lines tesseract ran across a gutter are repaired (gutter-repair.ts).
+  if (blocks.length > MAX_BLOCKS || !hasProseColumns(blocks, height, words.length)) return repairAcrossGutters(result);
   const ordered: Word[] = [];
   let line = 0;
   for (const block of orderBlocks(blocks)) {
@@ -67,26 +69,6 @@ function hasProseColumns(blocks: TextBlock[], height: number, words: number): bo
   const columns = prose.filter((a) => prose.some((b) => b !== a && beside(a, b)));
   const inColumns = columns.reduce((n, b) => n + b.segments.reduce((m, s) => m + s.items.length, 0), 0);
   return inColumns >= COLUMN_SHARE * words;
-}
-
-/**
- * The slope (dy/dx) of the text lines: the median least-squares slope of the first reading's lines of three words
- * or more spanning at least three word heights. Lines that run across a gutter still follow one baseline.
- */
-export function lineSlope(words: Word[], height: number): number {
-  const byLine = new Map<number, Word[]>();
-  for (const w of words) if (typeof w.line === "number") byLine.set(w.line, [...(byLine.get(w.line) ?? []), w]);
-  const slopes: number[] = [];
-  for (const line of byLine.values()) {
-    if (line.length < 3) continue;
-    const pts = line.map((w) => [(w.bounding_box[0] + w.bounding_box[2]) / 2, w.bounding_box[3]] as const);
-    const mx = pts.reduce((s, p) => s + p[0], 0) / pts.length;
-    const my = pts.reduce((s, p) => s + p[1], 0) / pts.length;
-    const sxx = pts.reduce((s, p) => s + (p[0] - mx) ** 2, 0);
-    if (Math.sqrt(sxx / pts.length) < 3 * height) continue;
-    slopes.push(pts.reduce((s, p) => s + (p[0] - mx) * (p[1] - my), 0) / sxx);
-  }
-  return slopes.length < 3 ? 0 : median(slopes);
 }
 
 /** Word boxes with their centres turned by the lines' slope, so that lines run level (sizes kept). */
