@@ -20,6 +20,7 @@ import {
   type PdfRequest,
   type PdfResponse,
   type RenderResult,
+  type WorkerStats,
 } from "./pdf-protocol.ts";
 import {
   adoptHead,
@@ -293,6 +294,14 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
       }
       case "head-start":
         return { result: { id: req.id, ok: true, result: null }, transfer: [] }; // handled by onmessage, unanswered
+      case "stats": {
+        const counters = globalThis as { docprocXrefPeak?: number; docprocSharedFonts?: number };
+        const stats: WorkerStats = {
+          xrefCachePeak: counters.docprocXrefPeak ?? 0,
+          sharedFonts: counters.docprocSharedFonts ?? 0,
+        };
+        return { result: { id: req.id, ok: true, result: stats }, transfer: [] };
+      }
       case "close":
         await closeDocument(req.doc);
         return { result: { id: req.id, ok: true, result: null }, transfer: [] };
