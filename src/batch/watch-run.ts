@@ -12,7 +12,8 @@ import { defaultProject, loadProjectFile } from "../core/project";
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "../telemetry/log";
 import { loggerFromFlags } from "../telemetry/cli";
 import { watchLog } from "./watch-log";
-import { startWatch, type WatchEvent } from "./watcher";
+import type { WatchEvent } from "./watch-types";
+import { startWatch } from "./watcher";
 
 export interface WatchCommandOptions {
   dirs: string[];

@@ -87,7 +87,7 @@ export async function warmPdfEarly(argv: string[]): Promise<void> {
   if (named.length === 0) return;
   const [{ prewarmPdfWorkers }, { DEFAULT_LIMITS, PDF_RENDER_DPI }] = await Promise.all([
     import("../core/engines/pdf/pdf-client"),
-    import("../core/convert/limits"),
+    import("../core/convert-limits"),
   ]);
   const file = firstPdfToRead(args, named);
   let data: Uint8Array | null = null;

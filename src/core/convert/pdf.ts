@@ -5,7 +5,7 @@
  */
 import { DocprocError } from "../errors.ts";
 import type { ConvertedFile, Page, RasterImage, SourceInput } from "../model.ts";
-import { checkPageCount, makeTransform, PDF_RENDER_DPI, type ConvertLimits } from "./limits.ts";
+import { checkPageCount, makeTransform, PDF_RENDER_DPI, type ConvertLimits } from "../convert-limits.ts";
 import { isFatal, isInterrupted, PdfWorkerClient, spareWorkerCount } from "../engines/pdf/pdf-client.ts";
 import { checkPackedWords, withPackedWords } from "./page-words.ts";
 import { packWords, type PageResult, type RenderResult } from "../engines/pdf/pdf-protocol.ts";

@@ -8,9 +8,9 @@
 import type * as Pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import type { SKRSContext2D } from "@napi-rs/canvas";
 import { dirname, join } from "node:path";
-import { boundedScale } from "../../convert/limits.ts";
-import { orderWordsIntoLines } from "../../convert/lines.ts";
-import { appendWordsOfRun, judgeTextLayer, type FontStyle, type TextRun } from "../../convert/text-layer.ts";
+import { boundedScale } from "../../convert-limits.ts";
+import { orderWordsIntoLines } from "../../word-lines.ts";
+import { appendWordsOfRun, judgeTextLayer, type FontStyle, type TextRun } from "./text-layer.ts";
 import {
   packWords,
   unpackWords,
@@ -33,7 +33,7 @@ import {
 import type { Word } from "../../model.ts";
 import { loadPdfjsDisplayModule, loadPdfjsWorkerModule } from "./pdfjs-patched-worker.ts";
 import { importWithoutCanvas, loadCanvas } from "./pdfjs-canvas.ts";
-import { SHEET_MAX_TEXT } from "../../split/sheet.ts";
+import { SHEET_MAX_TEXT } from "../../separator-sheet.ts";
 
 // Hand pdf.js its (instrumented) worker code directly; pdf.js picks up globalThis.pdfjsWorker for its fake worker.
 // Not a top-level await: messages that arrive before `onmessage` is set would be lost. The canvas addon is left out
