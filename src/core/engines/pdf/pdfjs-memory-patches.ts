@@ -13,6 +13,7 @@
  *   object (a translated font, a page's dictionary) keeps it alive as before; only the cache lets go.
  *   The worker's `stats` request reports the largest the cache grew (test/core/pdf-memory.test.ts).
  */
+import type { WorkerStats } from "./pdf-protocol.ts";
 import type { Patch } from "./pdfjs-patch.ts";
 
 /** Objects the XRef cache keeps at most: ~50 pages' worth of a heavy CID-font file, several hundred of plain ones. */
@@ -62,3 +63,9 @@ export const PAGE_CACHE: Patch[] = [
 ];
 
 export const MEMORY_PATCHES: Patch[][] = [XREF_CACHE, PAGE_CACHE];
+
+/** The counters the patches keep in the worker's global scope (pdfjs-font-sharing.ts counts shared fonts). */
+export function workerStats(): WorkerStats {
+  const counters = globalThis as { docprocXrefPeak?: number; docprocSharedFonts?: number };
+  return { xrefCachePeak: counters.docprocXrefPeak ?? 0, sharedFonts: counters.docprocSharedFonts ?? 0 };
+}
