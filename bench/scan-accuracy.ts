@@ -1,9 +1,10 @@
 /**
  * Accuracy beside speed for the scanned-PDF rows (issue 34: "word F1 against the true text × pages/s"): the scans
  * are rendered from born-digital pages, so the true text is those pages' own text (pdftotext of the source PDF).
- * docproc's reading is the searchable PDF one run of the installed command exports; OCRmyPDF's its `--sidecar` text.
+ * docproc's reading is the page text of one run of the installed command (JSON export with page OCR data);
+ * OCRmyPDF's its `--sidecar` text.
  */
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { docprocCommand } from "./job/command";
@@ -38,18 +39,32 @@ export function pdftotextOf(pdf: string): string {
   return Bun.spawnSync(["pdftotext", pdf, "-"]).stdout.toString();
 }
 
-/** The text docproc read from `input`: one run of the installed command exporting searchable PDFs, read by pdftotext. */
+/** A project whose JSON export carries every page's OCR text (docs/exports.md, `include_page_ocr`). */
+const PROJECT = `name: bench scan accuracy
+export_profiles:
+  - id: json
+    name: JSON with page OCR
+    output_format: json
+    options: { include_page_ocr: true }
+`;
+
+/** The page texts docproc read from `input`: one run of the installed command, its JSON export with page OCR. */
 export async function docprocTextOf(input: string): Promise<string> {
   const out = mkdtempSync(path.join(tmpdir(), "docproc-scan-"));
   try {
-    const cmd = [...docprocCommand(), "process", input, "--out", out, "--format", "pdf", "--json"];
+    const project = path.join(out, "project.yaml");
+    writeFileSync(project, PROJECT);
+    const cmd = [...docprocCommand(), "process", input, "--out", path.join(out, "o"), "--project", project, "--json"];
     await Bun.spawn(cmd, { stdout: "ignore", stderr: "ignore" }).exited;
-    return readdirSync(out, { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile() && e.name.endsWith(".pdf"))
-      .map((e) => path.join(e.parentPath, e.name))
-      .sort()
-      .map(pdftotextOf)
-      .join("\n");
+    const texts: string[] = [];
+    for (const e of readdirSync(path.join(out, "o"), { recursive: true, withFileTypes: true })) {
+      if (!e.isFile() || !e.name.endsWith("_data.json")) continue;
+      const json = JSON.parse(readFileSync(path.join(e.parentPath, e.name), "utf8")) as {
+        pages?: Array<{ text?: string }>;
+      };
+      for (const page of json.pages ?? []) texts.push(page.text ?? "");
+    }
+    return texts.join("\n");
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
