@@ -11,7 +11,12 @@ export interface EInvoiceReport {
   customization?: string;
   ruleSets: string[];
   results: EInvoiceFinding[];
-  unevaluated: Array<{ rule_id: string; reason: string }>;
+  /**
+   * Rules that were not checked. `known` marks a limitation of every docproc install (rule sets not shipped, e.g.
+   * Peppol BIS): listed as information so a valid invoice stays `success`; an unexpected failure to evaluate a
+   * shipped rule is a warning.
+   */
+  unevaluated: Array<{ rule_id: string; reason: string; known?: boolean }>;
   valid: boolean;
 }
 export interface ValidateOptions {
