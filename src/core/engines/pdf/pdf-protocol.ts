@@ -22,6 +22,8 @@ export type PdfRequest =
     }
   /** `collect`: run a full garbage collection in the worker once the document is gone (it served many pages). */
   | { id: number; doc: number; op: "close"; collect?: boolean }
+  /** What the worker's pdf.js keeps, as counters (WorkerStats): tests check that it stays bounded. */
+  | { id: number; doc: number; op: "stats" }
   /** Unanswered: open `data` and read its first `pages` pages before anyone asks (pdf-worker.ts, head start). */
   | ({ id: number; doc: number; op: "head-start"; data: Uint8Array; pages: number } & PageParams);
 
@@ -36,6 +38,14 @@ export interface PageParams {
 
 /** A request without its id (the host numbers requests). */
 export type PdfRequestBody = PdfRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
+
+/** Counters of a pdf.js worker since it started (pdfjs-memory-patches.ts, pdfjs-font-sharing.ts). */
+export interface WorkerStats {
+  /** The most objects any document's XRef cache held at once. */
+  xrefCachePeak: number;
+  /** Fonts answered by an identical font's translation instead of being translated again. */
+  sharedFonts: number;
+}
 
 export interface OpenResult {
   numPages: number;
@@ -129,5 +139,5 @@ export interface WorkerFailure {
 }
 
 export type PdfResponse =
-  | { id: number; ok: true; result: OpenResult | PageResult | RenderResult | null }
+  | { id: number; ok: true; result: OpenResult | PageResult | RenderResult | WorkerStats | null }
   | { id: number; ok: false; error: WorkerFailure };

@@ -32,6 +32,8 @@ import {
 import type { Word } from "../../model.ts";
 import { loadPdfjsDisplayModule, loadPdfjsWorkerModule } from "./pdfjs-patched-worker.ts";
 import { importWithoutCanvas, loadCanvas } from "./pdfjs-canvas.ts";
+import { paintsImages, SPARSE_TEXT } from "./pdf-page-images.ts";
+import { workerStats } from "./pdfjs-memory-patches.ts";
 import { SHEET_MAX_TEXT } from "../../separator-sheet.ts";
 
 // Hand pdf.js its (instrumented) worker code directly; pdf.js picks up globalThis.pdfjsWorker for its fake worker.
@@ -154,7 +156,7 @@ async function extractPage(req: { doc: number; pageNumber: number } & PageParams
     // with an image can carry a scanned separator sheet (the split stage renders no other born-digital page).
     const images =
       verdict.usable && words.reduce((n, w) => n + w.text.length, 0) <= SHEET_MAX_TEXT
-        ? await paintsImages(page)
+        ? await paintsImages(pdfjs, page)
         : undefined;
     if (verdict.usable && verdict.alnum < SPARSE_TEXT && images) {
       verdict = {
@@ -181,26 +183,6 @@ async function extractPage(req: { doc: number; pageNumber: number } & PageParams
   } finally {
     page.cleanup();
   }
-}
-
-/**
- * A scanned page often carries a few words of real text (a Bates number, a page stamp, a fax header) on top of the
- * scan; trusting that layer would skip OCR of the whole page. Pages with less text than this are checked for
- * images (the operator list is costly, so only for them) and OCR'd when they paint one.
- */
-const SPARSE_TEXT = 20;
-let imageOps: Set<number> | undefined;
-
-async function paintsImages(page: Pdfjs.PDFPageProxy): Promise<boolean> {
-  const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
-  const { OPS } = pdfjs;
-  imageOps ??= new Set<number>([
-    OPS.paintImageXObject,
-    OPS.paintInlineImageXObject,
-    OPS.paintImageXObjectRepeat,
-    OPS.paintImageMaskXObject,
-  ]);
-  return ops.fnArray.some((fn) => imageOps!.has(fn));
 }
 
 async function renderPage(req: Extract<PdfRequest, { op: "render" }>): Promise<RenderResult> {
@@ -293,6 +275,8 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
       }
       case "head-start":
         return { result: { id: req.id, ok: true, result: null }, transfer: [] }; // handled by onmessage, unanswered
+      case "stats":
+        return { result: { id: req.id, ok: true, result: workerStats() }, transfer: [] };
       case "close":
         await closeDocument(req.doc);
         return { result: { id: req.id, ok: true, result: null }, transfer: [] };

@@ -14,6 +14,12 @@
  * translateFont reads nothing else for a non-Type3 font, and text extraction only reads the shared font (its glyph
  * cache is keyed by char code, the same for identical fonts).
  *
+ * A ToUnicode stream is keyed by its decoded text without its `/CMapName ... def`: Ghostscript names each copy's
+ * CMap after its object number (`/CMapName/R6243 def`), so identical fonts re-distilled by pdfwrite had different
+ * keys and were translated once per copy (500 invoice pages: 848 fonts, 227 shared). pdf.js reads a ToUnicode CMap
+ * for its mappings only (its name is never looked up), so the name cannot change the font. The stream decoded for
+ * the key is a fresh object of its own (pdf.js caches no stream), so the font's own reading is untouched.
+ *
  * Left to the stock path (no key): Type3 fonts (their glyphs are content streams run against page resources), a
  * graph over 20,000 nodes or 24 levels (hostile input: the key would cost more than it saves), a stream whose raw
  * bytes are not at hand, any error while walking, documents opened for rendering, and a runtime without Bun.hash.
@@ -22,24 +28,42 @@
  */
 import type { Patch } from "./pdfjs-patch.ts";
 
-const HELPERS = `function docprocFontKey(dict, xref, hash) {
+/** A ToUnicode CMap longer than this (decoded) is keyed by its raw bytes, as any other stream. */
+const CMAP_TEXT_MAX = 1 << 20;
+
+const HELPERS = `function docprocCMapText(stream) {
+  try {
+    const bytes = stream.getBytes(${CMAP_TEXT_MAX + 1});
+    if (bytes.length > ${CMAP_TEXT_MAX}) return null;
+    let text = "";
+    for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
+    return text.replace(/\\/CMapName\\s*\\/[^\\s\\/\\[\\]<>(){}%]*\\s*def/g, "");
+  } catch {
+    return null;
+  }
+}
+function docprocFontKey(dict, xref, hash) {
   const parts = [];
   const onPath = new Set();
   let budget = 20000;
-  const walk = (v, depth) => {
+  let cmap;
+  const walk = (v, depth, under) => {
     if (--budget < 0 || depth > 24) throw new Error("font graph too large to share");
     if (v instanceof Ref) {
       const id = v.toString();
       if (onPath.has(id)) { parts.push("@" + id); return; }
       onPath.add(id);
-      walk(xref.fetch(v), depth + 1);
+      walk(xref.fetch(v), depth + 1, under);
       onPath.delete(id);
     } else if (v instanceof Name) {
       parts.push("/" + v.name);
     } else if (v instanceof Dict) {
       parts.push("<<");
-      for (const key of v.getKeys()) { parts.push("/" + key); walk(v.getRaw(key), depth + 1); }
+      for (const key of v.getKeys()) { parts.push("/" + key); walk(v.getRaw(key), depth + 1, key); }
       parts.push(">>");
+    } else if (v instanceof BaseStream && under === "ToUnicode" && (cmap = docprocCMapText(v)) !== null) {
+      parts.push("cmap", String(cmap.length), String(hash(cmap)));
+      walk(v.dict, depth + 1);
     } else if (v instanceof BaseStream) {
       let raw = v;
       for (let i = 0; i < 16 && (raw.stream || raw.str); i++) raw = raw.stream || raw.str;

@@ -24,6 +24,7 @@ import {
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { applyPatches, SPEED_PATCHES, type Patch } from "./pdfjs-speed-patches.ts";
+import { MEMORY_PATCHES } from "./pdfjs-memory-patches.ts";
 import { loadBuiltBytecode, loadPdfjsBytecode, loadSourceBytecode } from "./pdfjs-bytecode.ts";
 
 /**
@@ -99,7 +100,14 @@ export interface WorkerModule {
   glyphOffsets: boolean;
 }
 
-const OPTIONAL: Patch[][] = [OBJECT_STREAM, CID_WIDTH_RANGES, IMAGE_BITS, CMAP_BUDGET, ...SPEED_PATCHES];
+const OPTIONAL: Patch[][] = [
+  OBJECT_STREAM,
+  CID_WIDTH_RANGES,
+  IMAGE_BITS,
+  CMAP_BUDGET,
+  ...SPEED_PATCHES,
+  ...MEMORY_PATCHES,
+];
 
 /** File names of the patched worker code's bytecode copies (pdfjs-bytecode.ts). */
 const STEM = "pdf.worker";
