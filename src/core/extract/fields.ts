@@ -64,7 +64,9 @@ function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], c
     let read = readValue(kind, hit.line, hit.end, ctx);
     // Nothing right of the label on its line: OCR (or a text layer) may have put the same row into a line of its own.
     // Lines further right on the row are tried in turn past a lone word (a currency column: "Total  USD  12.00").
-    for (const partner of read ? [] : rowPartners(hit, lines).slice(0, 3)) {
+    // Not for names: a party heading's partner far right is the other party's heading ("Buyer ... Seller").
+    const across = read || kind === "party" || kind === "address" ? [] : rowPartners(hit, lines).slice(0, 3);
+    for (const partner of across) {
       const m = readValue(kind, partner, 0, ctx);
       // Only a clear value counts from another block: a bare "1" there is more likely a misread "1.125,25".
       if (m && m.start <= 4 && m.strength >= 0.9) read = { ...m, strength: m.strength * 0.95 };

@@ -3,7 +3,7 @@
  * or below it in the same column).
  */
 import { unionBox } from "../geometry";
-import { type Line, type LineWord, lineHeight, xOverlap } from "./lines";
+import { type Line, type LineWord, levelY, lineHeight, xOverlap } from "./lines";
 import type { Box } from "../model";
 import { editDistance, fold, fuzzyMatches, tokensOf } from "./fuzzy";
 import { tick } from "./gc-pace";
@@ -223,19 +223,23 @@ export function below(hit: LabelHit, lines: Line[], maxLines = 3): Line[] {
 
 /**
  * The lines standing right of the label on the same row, nearest first, when OCR put them into lines of their own
- * (separate text blocks: "Grand Total" on the left, "Rs 1939" far right). Their vertical centres must lie within
- * the label's line.
+ * (separate text blocks: "Grand Total" on the left, "Rs 1939" far right). Measured on the levelled page (a scan's
+ * skew moves a far-right value a line up or down), their vertical centres must lie within the label's line, give or
+ * take a quarter line for the skew OCR left unmeasured (0.5° is 17 px over a 200-DPI page); of lines in one column
+ * the one nearest the label's height is taken.
  */
 export function rowPartners(hit: LabelHit, lines: Line[]): Line[] {
-  const [, top, , bottom] = hit.line.box;
-  return linesByTop(lines, hit.line.page)
-    .filter(
-      (line) =>
-        line !== hit.line &&
-        line.box[0] >= hit.line.box[2] &&
-        (line.box[1] + line.box[3]) / 2 >= top &&
-        (line.box[1] + line.box[3]) / 2 <= bottom,
-    )
+  const { page, box } = hit.line;
+  const cx = (box[0] + box[2]) / 2;
+  const [top, bottom] = [levelY(page, cx, box[1]), levelY(page, cx, box[3])];
+  const slack = (bottom - top) * 0.25;
+  const offset = (line: Line) =>
+    Math.abs(levelY(page, (line.box[0] + line.box[2]) / 2, (line.box[1] + line.box[3]) / 2) - (top + bottom) / 2);
+  const near = linesByTop(lines, page).filter(
+    (line) => line !== hit.line && line.box[0] >= box[2] && offset(line) <= (bottom - top) / 2 + slack,
+  );
+  return near
+    .filter((line) => !near.some((o) => o !== line && xOverlap(o.box, line.box) > 0 && offset(o) < offset(line)))
     .sort((a, b) => a.box[0] - b.box[0]);
 }
 

@@ -59,9 +59,13 @@ const ID_RE =
 /** OCR specks read as punctuation inside a word ("IBZY?2087"): dropped from identifiers on OCR pages only. */
 const OCR_SPECK = /(?<=[\p{L}\p{N}])[?'’‘`´"](?=[\p{L}\p{N}])/gu;
 
+/** Specks OCR reads before a value ("'RE-51435", "~ FA-95120", "| 2024-17"): blanked (same length) on OCR pages. */
+const OCR_LEAD = /^[\s:#.\-–=°º'’‘`´"~|,;]+/u;
+
 function readIdentifier(line: Line, offset: number): ValueMatch | null {
   const rest = line.text.slice(offset);
-  const m = ID_RE.exec(line.page.text_source === "ocr" ? rest.replace(OCR_SPECK, "-") : rest);
+  const ocr = line.page.text_source === "ocr";
+  const m = ID_RE.exec(ocr ? rest.replace(OCR_SPECK, "-").replace(OCR_LEAD, (s) => " ".repeat(s.length)) : rest);
   if (!m) return null;
   // The match ran over the specks as if they were dashes; the value leaves them out (offsets are unchanged).
   const v =
