@@ -179,7 +179,7 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
     // IBANs may start misread on OCR pages ("1T93"): the checksum decides (see readIban).
     const canStart =
       kind === "iban"
-        ? /^[A-Z0-9]{2}[0-9OISBZ]/
+        ? /^[A-Z0-9[|]{2}[0-9OISBZ]/
         : kind === "vat_id"
           ? /^[A-Z]{2}/
           : kind === "email"
@@ -395,6 +395,7 @@ export function fieldCandidates(field: FieldSettings, lines: Line[], ctx: ReadCo
       [c.score, c.reasoning] = [c.score * 0.5, `${c.reasoning}, in the buyer's block: counts half`];
     }
   }
+  if (kind === "party") for (const c of all) c.match.value = withoutSpecks(c.match.value as string);
   // A zero amount is a balance after payment ("Balance due 0.00") far more often than the document's value.
   if (kind === "amount")
     for (const c of all)
@@ -404,6 +405,15 @@ export function fieldCandidates(field: FieldSettings, lines: Line[], ctx: ReadCo
       b.score - a.score ||
       (kind === "amount" ? Math.abs(b.match.value as number) - Math.abs(a.match.value as number) : 0),
   );
+}
+
+/**
+ * A name without the marks around it that are no part of it: a dash or quote OCR read from a speck before a
+ * letterhead ("- KINGS DELI", "‘Bridor Servicios S.L."), a lone dot or bar after it ("Pixsie Print LLC .").
+ * Brackets and a legal form's own dots stay.
+ */
+export function withoutSpecks(name: string): string {
+  return name.replace(/^[^\p{L}\p{N}(&]+(?=[\p{L}\p{N}(])/u, "").replace(/\s+[^\p{L}\p{N})\]]+$/u, "");
 }
 
 /** Builds the FieldResult for a chosen candidate (or an empty one): boxes are the union of the source words. */

@@ -156,9 +156,11 @@ function nameStart(text: string, formAt: number): number {
   let start = formAt;
   let taken = 0;
   for (let i = words.length - 1; i >= 0 && taken < 6; i--) {
-    const w = words[i]![0];
+    // A quote or dash OCR read from a speck may stick to the name's first word ("‘Bridor Servicios S.L.").
+    const speck = /^[‘’'"`´~|_.,«»-]+(?=\p{L})/u.exec(words[i]![0])?.[0].length ?? 0;
+    const w = words[i]![0].slice(speck);
     if (!/^[\p{Lu}\p{N}&+(]/u.test(w) && !CONNECTOR.test(w)) break;
-    start = from + words[i]!.index!;
+    start = from + words[i]!.index! + speck;
     taken++;
   }
   // A name does not start with a connector, a document word or a mark.

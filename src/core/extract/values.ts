@@ -171,12 +171,24 @@ function scanAmounts(text: string, dateOrder: DateOrder): AmountHit[] {
 }
 
 /**
+ * Cents OCR read apart from their amount ("RM95. 7 5", "380. 00", "12, 5 0"): no amount has a space after its
+ * decimal mark, so the digits after it are moved back against it. Same length (the spaces go to the end), so
+ * offsets into the text still point at the same words.
+ */
+export function joinedCents(text: string): string {
+  return text.replace(
+    /(\d[.,])( +)(\d)( *)(\d)(?![\d.,]| \d)/g,
+    (_, head: string, a: string, d1: string, b: string, d2: string) => `${head}${d1}${d2}${a}${b}`,
+  );
+}
+
+/**
  * Amounts right of a label: walks left to right and stops at the next word (3+ letters, not a currency) once an
  * amount was read, so "Net € 593,36 Subtotal € 717,97" gives 593,36. Of the amounts read, the rightmost with
  * decimals or a currency wins (summary rows print net, tax, gross: gross comes last).
  */
 function readAmount(line: Line, offset: number, ctx: ReadContext): ValueMatch | null {
-  const rest = line.text.slice(offset);
+  const rest = line.page.text_source === "ocr" ? joinedCents(line.text.slice(offset)) : line.text.slice(offset);
   const amounts = findAmounts(rest, ctx.dateOrder);
   const taken: AmountHit[] = [];
   let prevEnd = 0;

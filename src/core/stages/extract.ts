@@ -31,6 +31,7 @@ import { type PrintedAmount, reconcileSums } from "../extract/reconcile";
 import { clearAmountMemo, findAmounts } from "../extract/values";
 import { timeStageSync } from "../timing.ts";
 import { paced } from "../extract/gc-pace";
+import { totalFromPayment } from "../extract/tendered";
 
 /** Every amount printed with decimals, for the arithmetic of reconcileSums. */
 function printedAmounts(lines: Line[], dateOrder: DateOrder): PrintedAmount[] {
@@ -269,7 +270,15 @@ function extract(
       fromPage.push(field);
     }
   }
-  reconcileSums(project, classId, candidates, best, printedAmounts(lines, dateOrder));
+  const printed = printedAmounts(lines, dateOrder);
+  reconcileSums(project, classId, candidates, best, printed);
+  if (candidates.total_amount)
+    best.total_amount = totalFromPayment(
+      best.total_amount,
+      lines,
+      dateOrder,
+      printed.map((p) => p.value),
+    );
   for (const field of fromPage) {
     out[field.id] = toFieldResult(field, best[field.id], threshold);
     if (negative && field.type === "amount") out[field.id]!.value = negate(out[field.id]!.value);

@@ -1,0 +1,65 @@
+/**
+ * A till receipt's total from its payment lines: cash tendered minus the change given back. On photos and faded
+ * thermal paper OCR often loses the total's amount (or its label) while the CASH and CHANGE lines below it stay
+ * readable; the largest amount left is then the cash handed over, never the total. When the total was found only
+ * by such a fallback (or is the tendered amount itself), tendered − change is taken instead.
+ */
+import type { Candidate } from "./fields";
+import { fold } from "./fuzzy";
+import { type Line, spanOf } from "./lines";
+import type { DateOrder } from "./normalize";
+import { findAmounts, joinedCents } from "./values";
+
+const TENDERED =
+  /^[^\p{L}\p{N}]*(cash(?: tendered)?|tendered|amount tendered|bar|gegeben|especes|contant|efectivo|contanti|tunai)(?![\p{L}])/iu;
+const CHANGE =
+  /^[^\p{L}\p{N}]*(change(?: due)?|ruckgeld|wechselgeld|rendu|monnaie|wisselgeld|cambio|vuelto|resto|kembalian|baki)(?![\p{L}])/iu;
+
+/** Below this a total was not read next to a label (the unlabelled fallbacks score 0.4–0.5). */
+const WEAK = 0.5;
+
+interface Paid {
+  line: Line;
+  value: number;
+  start: number;
+  end: number;
+}
+
+/** The last amount with decimals on a line whose text starts with `label`. */
+function paidLine(lines: Line[], label: RegExp, dateOrder: DateOrder): Paid | null {
+  for (const line of lines) {
+    const head = label.exec(fold(line.text));
+    if (!head) continue;
+    const text = line.page.text_source === "ocr" ? joinedCents(line.text) : line.text;
+    const amounts = findAmounts(text, dateOrder).filter((a) => a.decimals && a.start >= head[0].length && a.value >= 0);
+    const last = amounts[amounts.length - 1];
+    if (last) return { line, value: last.value, start: last.start, end: last.end };
+  }
+  return null;
+}
+
+/**
+ * The total as tendered − change, when the total read is missing or weak; `printed`: every amount printed with
+ * decimals (a difference printed elsewhere on the receipt is surer).
+ */
+export function totalFromPayment(
+  best: Candidate | undefined,
+  lines: Line[],
+  dateOrder: DateOrder,
+  printed: number[],
+): Candidate | undefined {
+  const tendered = paidLine(lines, TENDERED, dateOrder);
+  const change = tendered ? paidLine(lines, CHANGE, dateOrder) : null;
+  if (!tendered || !change || change.line === tendered.line || change.value >= tendered.value) return best;
+  const value = Math.round((tendered.value - change.value) * 100) / 100;
+  if (best && best.score >= WEAK && best.match.value !== tendered.value) return best;
+  if (best && Math.abs((best.match.value as number) - value) < 0.005) return best;
+  const seen = printed.some((p) => Math.abs(Math.abs(p) - value) < 0.005);
+  const where = `page ${change.line.page.page_number}, lines ${tendered.line.index + 1} and ${change.line.index + 1}`;
+  return {
+    match: { value, line: change.line, start: change.start, end: change.end, strength: seen ? 0.6 : 0.5 },
+    score: seen ? 0.6 : 0.5,
+    reasoning: `amount tendered ${tendered.value} minus change ${change.value}${seen ? ", printed on the receipt too" : ""} (${where})`,
+    extraSpans: [spanOf(tendered.line, tendered.start, tendered.end)],
+  };
+}
