@@ -159,6 +159,43 @@ describe("reading scans: OCR specks and cut lines", () => {
     expect(f.total_amount!.value).toBe(319);
   });
 
+  test("a letterhead OCR read as one piece inside another ('Travel [Distribuciones] S.A.') is one name", () => {
+    const blocks: Block[] = [
+      { text: "Distribuciones", x: 1150, y: 172, size: 40 },
+      { text: "Travel", x: 1032, y: 170, size: 40 },
+      { text: "S.A.", x: 1448, y: 170, size: 40 },
+      { text: "Calle Mayor 167 - 28013 Madrid", x: 1060, y: 260 },
+      { text: "FACTURA", x: 200, y: 450, size: 50 },
+      { text: "Total factura 1.190,00 EUR", x: 200, y: 900 },
+    ];
+    // "Travel" and "S.A." are one OCR line, "Distribuciones" another between them.
+    const page = ocrPage(blocks, 0.4);
+    for (const w of page.words) if (w.text === "S.A.") w.line = 1;
+    expect(extractFields([page], "invoice", defaultProject).vendor_name!.value).toBe("Travel Distribuciones S.A.");
+  });
+
+  test("specks OCR read in the gap between a label and its far value are passed over", () => {
+    const blocks = keyValueInvoice("FA-80553").filter((b) => !["Invoice No.", "FA-80553"].includes(b.text));
+    const page = ocrPage([...blocks, { text: "Invoice no: ey : FA-80553-", x: 200, y: 650 }], 0);
+    const line = page.words.filter((w) => w.line === blocks.length);
+    // "ey" is grain OCR doubts; ":" a dot of dirt 2 px wide, spread across the gap.
+    line.find((w) => w.text === "ey")!.confidence = 0.2;
+    const dot = line.find((w) => w.text === ":" && w.bounding_box[0] > 400)!;
+    dot.bounding_box = [1900, 665, 1903, 668];
+    line.at(-1)!.bounding_box = [2150, 650, 2290, 678];
+    expect(extractFields([page], "invoice", defaultProject).invoice_number!.value).toBe("FA-80553");
+  });
+
+  test("a label OCR glued to the number after it ('TVA8.1% 783.58') still reads", () => {
+    const blocks: Block[] = [
+      { text: "Pixquo Distribution SA", x: 200, y: 150 },
+      { text: "FACTURE No. 2024/31667", x: 200, y: 300 },
+      { text: "TVA8.1% 783.58 CHF", x: 1400, y: 1060 },
+      { text: "Total TTC 10'457.38 CHF", x: 1400, y: 1120 },
+    ];
+    expect(extractFields([ocrPage(blocks, 0)], "invoice", defaultProject).tax_amount!.value).toBe(783.58);
+  });
+
   test("two headings side by side: the buyer is the name under its heading, not the seller's heading", () => {
     const f = extractFields([ocrPage(keyValueInvoice("RE-1"), 0)], "invoice", defaultProject);
     expect(f.customer_name!.value).toBe("Marco Rossi");

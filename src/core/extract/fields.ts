@@ -62,6 +62,9 @@ function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], c
     // A label read with an OCR error allowance is weaker evidence than an exact one.
     const labelFactor = (1 - (0.3 * hit.rank) / Math.max(1, labels.length)) * (hit.fuzzy ? 0.85 : 1);
     let read = readValue(kind, hit.line, hit.end, ctx);
+    // OCR reads specks in the gap between a label and its far value ("Invoice no: ey : FA-80553"): past them.
+    const past = read ? hit.end : pastSpecks(hit.line, hit.end);
+    if (past > hit.end) read = readValue(kind, hit.line, past, ctx);
     // Nothing right of the label on its line: OCR (or a text layer) may have put the same row into a line of its own.
     // Lines further right on the row are tried in turn past a lone word (a currency column: "Total  USD  12.00").
     // Not for names: a party heading's partner far right is the other party's heading ("Buyer ... Seller").
@@ -84,6 +87,25 @@ function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], c
     pushAll(out, belowCandidates(hit, kind, lines, ctx, labelFactor));
   }
   return out;
+}
+
+/**
+ * On an OCR line, the offset past the words right after `offset` that are specks, not text: a box smaller than a
+ * third of the line's height each way (a dot of dirt read as ":" or "i"), or a reading without a digit that OCR
+ * itself doubts (confidence below 0.35: "So", "Eien" read from the grain of a scan). `offset` when there are none.
+ */
+function pastSpecks(line: Line, offset: number): number {
+  if (line.page.text_source !== "ocr") return offset;
+  const h = line.box[3] - line.box[1];
+  let at = offset;
+  for (const w of line.words) {
+    if (w.start < offset) continue; // the label's own last word ("no:")
+    const [x1, y1, x2, y2] = w.box;
+    const speck = (x2 - x1 < h / 3 && y2 - y1 < h / 3) || (w.word.confidence < 0.35 && !/\d/.test(w.word.text));
+    if (!speck) break;
+    at = w.end;
+  }
+  return at;
 }
 
 /** Qualifiers before a label that make it part of this one's wording ("Total incl. VAT", "Subtotal before tax"). */

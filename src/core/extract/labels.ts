@@ -25,13 +25,16 @@ export interface LabelHit {
 }
 
 const cache = new Map<string, RegExp>();
+/** After a label ending in a letter on an OCR line: no letter (an ordinal mark aside), a digit may follow. */
+const OCR_TAIL = "(?!(?![ºª])\\p{L})";
 
 /**
  * Label → regex: tokens separated by optional spaces/dots/dashes, word boundaries on both ends. Accents are folded
  * away (labels and lines alike), so "Fällig am" also matches "Fallig am".
  */
-export function labelRegex(label: string): RegExp {
-  let re = cache.get(label);
+export function labelRegex(label: string, ocr = false): RegExp {
+  const key = ocr ? `\u0000${label}` : label;
+  let re = cache.get(key);
   if (!re) {
     // A leading "^" anchors the label at the start of the line ("^#" is a number sign opening a line).
     const anchored = label.startsWith("^");
@@ -41,10 +44,15 @@ export function labelRegex(label: string): RegExp {
       .trim()
       .split(/\s+/)
       .map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-    const tail = /[\p{L}\p{N}]$/u.test(bare) ? NO_ALNUM_AFTER_BUT_ORDINAL : "";
+    // OCR drops the space between a label and a number after it ("TVA8.1%", "Total540.74"): a digit may follow.
+    const tail = /[\p{L}\p{N}]$/u.test(bare)
+      ? ocr && /\p{L}$/u.test(bare)
+        ? OCR_TAIL
+        : NO_ALNUM_AFTER_BUT_ORDINAL
+      : "";
     const head = anchored ? "^\\s*" : /^[\p{L}\p{N}]/u.test(bare) ? NO_ALNUM_BEFORE : NO_ALNUM_OR_HASH_BEFORE;
     re = new RegExp(`${head}${tokens.join("[\\s.\\-]*")}\\.?${tail}`, "giu");
-    cache.set(label, re);
+    cache.set(key, re);
   }
   re.lastIndex = 0;
   return re;
@@ -152,7 +160,7 @@ export function findLabels(
     const lineHits: LabelHit[] = [];
     for (const rank of candidateRanks(line, index)) {
       const label = labels[rank]!;
-      for (const m of infoOf(line).folded.matchAll(labelRegex(label))) {
+      for (const m of infoOf(line).folded.matchAll(labelRegex(label, line.page.text_source === "ocr"))) {
         const start = m.index!;
         const end = start + m[0].length;
         // A longer label around a better-ranked one is more specific ("Factura rectificativa No." around "Factura").

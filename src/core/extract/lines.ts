@@ -131,24 +131,32 @@ export function pageLines(page: Page, byRow = false): Line[] {
 function joinRowFragments(groups: Map<number, Array<{ word: Word; box: Box }>>, page: Page): void {
   const boxOf = (k: number) => unionBox(groups.get(k)!.map((p) => p.box));
   const level = (b: Box, y: number) => levelY(page, (b[0] + b[2]) / 2, y);
-  const near = (a: Box, b: Box) => {
-    const [l, r] = a[0] <= b[0] ? [a, b] : [b, a];
-    const h = Math.max(a[3] - a[1], b[3] - b[1]);
-    if (r[0] - l[2] > 0.8 * h || r[0] - l[2] < -0.2 * h) return false;
+  const inside = (p: Box, q: Box) => {
+    const cy = level(p, (p[1] + p[3]) / 2);
+    return cy >= level(q, q[1]) && cy <= level(q, q[3]);
+  };
+  const near = (ka: number, kb: number) => {
+    const [a, b] = [boxOf(ka), boxOf(kb)];
     const [ha, hb] = [a[3] - a[1], b[3] - b[1]];
-    if (Math.min(ha, hb) < 0.5 * Math.max(ha, hb)) return false;
-    const inside = (p: Box, q: Box) => {
-      const cy = level(p, (p[1] + p[3]) / 2);
-      return cy >= level(q, q[1]) && cy <= level(q, q[3]);
-    };
-    return inside(a, b) && inside(b, a);
+    if (Math.min(ha, hb) < 0.5 * Math.max(ha, hb) || !inside(a, b) || !inside(b, a)) return false;
+    // Where the pieces meet (side by side, or one inside the other: "Travel [Distribuciones] S.A."), words a word
+    // space apart, never on top of each other.
+    const h = Math.max(ha, hb);
+    const words = [...groups.get(ka)!.map((p) => ({ p, a: true })), ...groups.get(kb)!.map((p) => ({ p, a: false }))];
+    words.sort((x, y) => x.p.box[0] - y.p.box[0]);
+    for (let i = 1; i < words.length; i++) {
+      if (words[i]!.a === words[i - 1]!.a) continue;
+      const gap = words[i]!.p.box[0] - words[i - 1]!.p.box[2];
+      if (gap > 0.8 * h || gap < -0.2 * h) return false;
+    }
+    return true;
   };
   const keys = [...groups.keys()].sort((a, b) => a - b);
   for (let i = 0; i < keys.length; i++) {
     if (!groups.has(keys[i]!)) continue;
     for (let j = i + 1; j < keys.length; j++) {
       const [a, b] = [keys[i]!, keys[j]!];
-      if (!groups.has(b) || !near(boxOf(a), boxOf(b))) continue;
+      if (!groups.has(b) || !near(a, b)) continue;
       groups.set(a, [...groups.get(a)!, ...groups.get(b)!]);
       groups.delete(b);
       j = i; // the joined line may now reach another piece
