@@ -196,6 +196,25 @@ describe("reading scans: OCR specks and cut lines", () => {
     expect(extractFields([ocrPage(blocks, 0)], "invoice", defaultProject).tax_amount!.value).toBe(783.58);
   });
 
+  test("a buyer heading with a speck before it ('~ Käufer') still marks the buyer's block", () => {
+    const blocks: Block[] = [
+      { text: "RECHNUNG", x: 200, y: 150, size: 60 },
+      { text: "~ Käufer", x: 170, y: 320 },
+      { text: "Marco Bianchi", x: 200, y: 370 },
+      { text: "Bahnhofstraße 74, 80331 München", x: 200, y: 420 },
+      { text: "USt-IdNr.: DE 830 917 635", x: 200, y: 470 },
+      { text: "Re-Nr.: FA-95120", x: 200, y: 650 },
+      { text: "Gesamtbetrag EUR 2.857,19", x: 1400, y: 1150 },
+      { text: "Verkäufer", x: 1300, y: 320 },
+      { text: "Rumvel Druckerei AG", x: 1300, y: 370 },
+      { text: "Hauptstraße 110, 10115 Berlin", x: 1300, y: 420 },
+      { text: "USt-IdNr.: DE529791594", x: 1300, y: 470 },
+    ];
+    const f = extractFields([ocrPage(blocks, 0.6)], "invoice", defaultProject);
+    expect(f.customer_name!.value).toBe("Marco Bianchi");
+    expect(f.vendor_vat_id!.value).toBe("DE529791594");
+  });
+
   test("two headings side by side: the buyer is the name under its heading, not the seller's heading", () => {
     const f = extractFields([ocrPage(keyValueInvoice("RE-1"), 0)], "invoice", defaultProject);
     expect(f.customer_name!.value).toBe("Marco Rossi");

@@ -301,6 +301,8 @@ function buyerHeadings(lines: Line[]): LabelHit[] {
 function startsCell(hit: { line: Line; start: number }): boolean {
   const i = hit.line.words.findIndex((w) => w.end > hit.start);
   if (i <= 0) return true;
+  // Only marks before it on an OCR line: specks read from the scan's grain ("~ Käufer").
+  if (hit.line.page.text_source === "ocr" && !/[\p{L}\p{N}]/u.test(hit.line.text.slice(0, hit.start))) return true;
   return hit.line.words[i]!.box[0] - hit.line.words[i - 1]!.box[2] > lineHeight(hit.line) * 2;
 }
 
