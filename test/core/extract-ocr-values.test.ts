@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { ibanRead } from "../../src/core/extract/compact-values";
 import { isValidIban } from "../../src/core/extract/normalize";
 import { joinedCents } from "../../src/core/extract/values";
-import { withoutSpecks } from "../../src/core/extract/fields";
+import { withoutSpecks } from "../../src/core/extract/specks";
 import type { Page, Word } from "../../src/core/model";
 import { defaultProject } from "../../src/core/project";
 import { extractFields } from "../../src/core/stages/extract";
@@ -154,5 +154,31 @@ describe("a receipt whose total OCR lost: cash tendered minus change", () => {
   test("a total read next to its label stands, whatever cash and change say", () => {
     const page = receipt(["RIVERSIDE BAKERY", "14/07/2023 10:02", "TOTAL 81.70", "CASH 100.00", "CHANGE 18.30"]);
     expect(extractFields([page], "receipt", defaultProject).total_amount!.value).toBe(81.7);
+  });
+});
+
+describe("OCR-lost marks read back by arithmetic and position", () => {
+  test("a total read without its decimal mark is subtotal + tax when its digits are the sum's", () => {
+    const page = receipt([
+      "Orasie Tipografia S.r.l.",
+      "Fattura n. F-2024-117",
+      "Data 12/03/2024",
+      "Imponibile 315,66",
+      "IVA 22% 69,45",
+      "Totale . 38511",
+    ]);
+    const f = extractFields([page], "invoice", defaultProject);
+    expect(f.total_amount!.value).toBe(385.11);
+    expect(f.total_amount!.reasoning).toContain("without its decimal mark");
+  });
+
+  test("an integer that is not the sum's digits is left as read", () => {
+    const page = receipt(["Orasie S.r.l.", "Imponibile 315,66", "IVA 22% 69,45", "Totale 38500"]);
+    expect(extractFields([page], "invoice", defaultProject).total_amount!.value).not.toBe(385.11);
+  });
+
+  test("a speck between a month's name and the day ('Jan'1, 2022') is read as the space it was", () => {
+    const page = receipt(["Sammy Maystone", "Invoice # 17", "Date: Jan'1, 2022", "Total 127.50"]);
+    expect(extractFields([page], "invoice", defaultProject).invoice_date!.value).toBe("2022-01-01");
   });
 });

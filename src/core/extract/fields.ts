@@ -13,6 +13,7 @@ import { legalForm } from "./company";
 import { issuerCandidates, recipientCandidates, recipientWords } from "./parties";
 import { NO_ALNUM_AFTER, NO_ALNUM_BEFORE } from "./word-bounds";
 import { pushAll } from "../arrays";
+import { pastSpecks, withoutSpecks } from "./specks";
 
 export interface Candidate {
   match: ValueMatch;
@@ -87,25 +88,6 @@ function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], c
     pushAll(out, belowCandidates(hit, kind, lines, ctx, labelFactor));
   }
   return out;
-}
-
-/**
- * On an OCR line, the offset past the words right after `offset` that are specks, not text: a box smaller than a
- * third of the line's height each way (a dot of dirt read as ":" or "i"), or a reading without a digit that OCR
- * itself doubts (confidence below 0.35: "So", "Eien" read from the grain of a scan). `offset` when there are none.
- */
-function pastSpecks(line: Line, offset: number): number {
-  if (line.page.text_source !== "ocr") return offset;
-  const h = line.box[3] - line.box[1];
-  let at = offset;
-  for (const w of line.words) {
-    if (w.start < offset) continue; // the label's own last word ("no:")
-    const [x1, y1, x2, y2] = w.box;
-    const speck = (x2 - x1 < h / 3 && y2 - y1 < h / 3) || (w.word.confidence < 0.35 && !/\d/.test(w.word.text));
-    if (!speck) break;
-    at = w.end;
-  }
-  return at;
 }
 
 /** Qualifiers before a label that make it part of this one's wording ("Total incl. VAT", "Subtotal before tax"). */
@@ -427,15 +409,6 @@ export function fieldCandidates(field: FieldSettings, lines: Line[], ctx: ReadCo
       b.score - a.score ||
       (kind === "amount" ? Math.abs(b.match.value as number) - Math.abs(a.match.value as number) : 0),
   );
-}
-
-/**
- * A name without the marks around it that are no part of it: a dash or quote OCR read from a speck before a
- * letterhead ("- KINGS DELI", "‘Bridor Servicios S.L."), a lone dot or bar after it ("Pixsie Print LLC .").
- * Brackets and a legal form's own dots stay.
- */
-export function withoutSpecks(name: string): string {
-  return name.replace(/^[^\p{L}\p{N}(&]+(?=[\p{L}\p{N}(])/u, "").replace(/\s+[^\p{L}\p{N})\]]+$/u, "");
 }
 
 /** Builds the FieldResult for a chosen candidate (or an empty one): boxes are the union of the source words. */

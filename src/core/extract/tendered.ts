@@ -63,3 +63,44 @@ export function totalFromPayment(
     extraSpans: [spanOf(tendered.line, tendered.start, tendered.end)],
   };
 }
+
+/**
+ * A total OCR read without its decimal mark ("Totale … 38511" for 385,11): a total candidate whose value is the
+ * cents of subtotal + tax, when the total chosen is not that sum, is the sum (the arithmetic confirms every digit).
+ */
+export function totalWithoutMark(
+  best: Candidate | undefined,
+  totals: Candidate[],
+  subtotal: Candidate | undefined,
+  tax: Candidate | undefined,
+): Candidate | undefined {
+  const [sub, vat] = [subtotal?.match.value, tax?.match.value];
+  if (typeof sub !== "number" || typeof vat !== "number" || sub <= 0 || vat <= 0) return best;
+  const sum = Math.round((sub + vat) * 100) / 100;
+  if (best && Math.abs((best.match.value as number) - sum) < 0.005) return best;
+  const cents = Math.round(sum * 100);
+  const printed = totals.find((c) => c.match.value === cents && c.reasoning.startsWith("value"));
+  if (!printed) return best;
+  return {
+    ...printed,
+    match: { ...printed.match, value: sum },
+    reasoning: `${printed.reasoning}, read without its decimal mark: ${cents} is subtotal ${sub} + tax ${vat}`,
+  };
+}
+
+/** The total after both checks: printed without its decimal mark (totalWithoutMark), lost (totalFromPayment). */
+export function totalChecked(
+  best: Record<string, Candidate | undefined>,
+  totals: Candidate[],
+  lines: Line[],
+  dateOrder: DateOrder,
+  printed: Array<{ value: number }>,
+): Candidate | undefined {
+  const total = totalWithoutMark(best.total_amount, totals, best.subtotal_amount, best.tax_amount);
+  return totalFromPayment(
+    total,
+    lines,
+    dateOrder,
+    printed.map((p) => p.value),
+  );
+}

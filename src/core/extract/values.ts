@@ -87,7 +87,11 @@ function readIdentifier(line: Line, offset: number): ValueMatch | null {
 }
 
 function readDate(line: Line, offset: number, ctx: ReadContext): ValueMatch | null {
-  const rest = line.text.slice(offset);
+  // A speck OCR read between a month's name and the day ("Jan'1, 2022") stands where a space was (same length).
+  const rest =
+    line.page.text_source === "ocr"
+      ? line.text.slice(offset).replace(/(?<=\p{L})['’‘`´](?=\d)/gu, " ")
+      : line.text.slice(offset);
   for (const d of findDates(rest, ctx.dateOrder)) {
     if (d.start > 30) break;
     if (!d.iso) continue;

@@ -27,20 +27,11 @@ import { headerlessTable } from "../extract/headerless";
 import { extractCurrency } from "../extract/currency";
 import { readEInvoice, type EInvoice } from "../extract/einvoice";
 import { kindOfTypeCode } from "../classify/type-codes";
-import { type PrintedAmount, reconcileSums } from "../extract/reconcile";
-import { clearAmountMemo, findAmounts } from "../extract/values";
+import { printedAmounts, reconcileSums } from "../extract/reconcile";
+import { clearAmountMemo } from "../extract/values";
 import { timeStageSync } from "../timing.ts";
 import { paced } from "../extract/gc-pace";
-import { totalFromPayment } from "../extract/tendered";
-
-/** Every amount printed with decimals, for the arithmetic of reconcileSums. */
-function printedAmounts(lines: Line[], dateOrder: DateOrder): PrintedAmount[] {
-  return lines.flatMap((line) =>
-    findAmounts(line.text, dateOrder)
-      .filter((a) => a.decimals)
-      .map((a) => ({ value: a.value, line, start: a.start, end: a.end })),
-  );
-}
+import { totalChecked } from "../extract/tendered";
 
 export interface ExtractOptions {
   attachments?: Array<{ filename: string; data: Uint8Array }>;
@@ -273,12 +264,7 @@ function extract(
   const printed = printedAmounts(lines, dateOrder);
   reconcileSums(project, classId, candidates, best, printed);
   if (candidates.total_amount)
-    best.total_amount = totalFromPayment(
-      best.total_amount,
-      lines,
-      dateOrder,
-      printed.map((p) => p.value),
-    );
+    best.total_amount = totalChecked(best, candidates.total_amount, lines, dateOrder, printed);
   for (const field of fromPage) {
     out[field.id] = toFieldResult(field, best[field.id], threshold);
     if (negative && field.type === "amount") out[field.id]!.value = negate(out[field.id]!.value);
