@@ -14,7 +14,7 @@ import { login } from "../src/auth/sessions";
 import { DEFAULT_AUTH_SETTINGS } from "../src/auth/settings";
 import { createUser } from "../src/auth/users";
 import { authorizeRequest } from "../src/server/auth";
-import { systemClock } from "../src/storage/clock";
+import { systemClock } from "../src/core/clock";
 import { openDatabase } from "../src/storage/db";
 import type { BenchRow } from "./index";
 

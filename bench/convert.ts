@@ -150,7 +150,7 @@ async function pdftotextRun(file: string): Promise<Run | null> {
 
 /** One docproc run (convert + JSON export); `cold` first closes idle pdf.js workers so the run starts its own. */
 async function docprocRun(file: string, cold: boolean): Promise<Run> {
-  if (cold) (await import("../src/core/convert/pdf-client")).closeIdlePdfWorkers();
+  if (cold) (await import("../src/core/engines/pdf/pdf-client")).closeIdlePdfWorkers();
   const cpu0 = process.cpuUsage();
   const started = performance.now();
   const pages = await convertAndExport(file);
@@ -197,7 +197,7 @@ export async function benchConvert(): Promise<BenchRow[]> {
   // A long-running process (serve, worker) keeps two pdf.js workers (pipeline-runner.ts prewarms them), and both
   // are JIT-warm after its first files: a 500-page PDF is then shared between them. Untimed rounds warm them (the
   // rounds get faster up to about the fourth: JIT tier-up of the helper, which sees half the pages).
-  const { prewarmPdfWorkers } = await import("../src/core/convert/pdf-client");
+  const { prewarmPdfWorkers } = await import("../src/core/engines/pdf/pdf-client");
   await prewarmPdfWorkers(2);
   for (let i = 0; i < 4; i++) await docprocRun(speedFile, false);
   const warm = best([

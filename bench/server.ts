@@ -29,7 +29,7 @@ async function runTarget(): Promise<void> {
   const { openDataDir, startWorkerRuntime } = await import("../src/queue/runtime");
   const { createApp } = await import("../src/server/app");
   const { DEFAULT_CONFIG } = await import("../src/server/config");
-  const { systemClock } = await import("../src/storage/clock");
+  const { systemClock } = await import("../src/core/clock");
   const { createProject } = await import("../src/storage/projects");
   const tx = await import("../src/storage/transactions");
   const dir = mkdtempSync(path.join(tmpdir(), "docproc-bench-"));

@@ -138,7 +138,7 @@ function rewrites(): Rewrite[] {
       replace: [[/workerPath: path\.join\([^)]*\)/, `workerPath: ${JSON.stringify(TESSERACT_WORKER_RUNTIME)}`]],
     },
     {
-      file: "src/core/convert/pdf-worker.ts",
+      file: "src/core/engines/pdf/pdf-worker.ts",
       replace: [
         [
           /Bun\.resolveSync\(("[^"]+"), import\.meta\.dir\)/,
@@ -157,7 +157,7 @@ function rewrites(): Rewrite[] {
       ],
     },
     {
-      file: "src/core/convert/pdfjs-patched-worker.ts",
+      file: "src/core/engines/pdf/pdfjs-patched-worker.ts",
       replace: [
         [
           /Bun\.resolveSync\(("[^"]+"), import\.meta\.dir\)/,
@@ -193,7 +193,7 @@ function rewrites(): Rewrite[] {
  * thread: the first statement would wait for a thread that never runs). Their file names must stay unique.
  */
 export const WORKER_ENTRYPOINTS = [
-  "src/core/convert/pdf-worker.ts",
+  "src/core/engines/pdf/pdf-worker.ts",
   "src/queue/pipeline-thread.ts",
   "src/storage/pg/thread.ts",
   "src/storage/checkpoint-thread.ts",

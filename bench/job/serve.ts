@@ -91,7 +91,7 @@ function cpuOf(pid: number): number {
 
 /**
  * CPU seconds of each thread of a process by the group it belongs to: the HTTP thread (the main one), the pipeline
- * thread and the pdf.js workers (named by src/queue/threaded-runner.ts and src/core/convert/pdf-client.ts), the JIT
+ * thread and the pdf.js workers (named by src/queue/threaded-runner.ts and src/core/engines/pdf/pdf-client.ts), the JIT
  * compiler threads; everything else (GC helpers, the allocator, I/O pool, OCR) is "other".
  */
 function cpuByThread(pid: number): Map<string, { group: string; cpu: number }> {

@@ -5,7 +5,7 @@
 import { DocprocError } from "../core/errors";
 import { getApiKey, insertApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from "../storage/api-keys";
 import * as store from "../storage/clients";
-import { isoAt, type Clock } from "../storage/clock";
+import { isoAt, type Clock } from "../core/clock";
 import type { Db } from "../storage/db";
 import { DEFAULT_TENANT } from "../storage/tenants";
 import { newApiKey, newId } from "./keys";

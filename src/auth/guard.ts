@@ -1,6 +1,6 @@
 /**
  * The access decision for one request: who is calling (principal.ts), whether the path is theirs (tenant scope),
- * whether they hold the permission (permissions.ts), and whether their rate limits have room (rate-limiter.ts).
+ * whether they hold the permission (permissions.ts), and whether their rate limits have room (rate-limit.ts, the one home of rate limiting).
  * No HTTP types: the server adapter passes method, path and a header getter, and renders the outcome.
  *
  * Order: authenticate (401) → admin-only paths (403) → rate limits (429, counted before anything else can fail)
@@ -10,13 +10,21 @@
 import { DocprocError } from "../core/errors";
 import { stepEnabled } from "../core/workflow";
 import type { ProjectSettings } from "../core/project";
-import type { Clock } from "../storage/clock";
+import type { Clock } from "../core/clock";
 import { readSnapshot, type Db } from "../storage/db";
 import { getProject, getProjectById, type ProjectRecord } from "../storage/projects";
+import { transactionOwner } from "../storage/transactions";
 import { sha256Hex } from "./keys";
 import { accessRuleOf, STEP_PERMISSIONS, type AccessRule } from "./permissions";
 import { principalOfKeyId, resolvePrincipal, type Principal, type PrincipalContext } from "./principal";
-import { createRateLimiter, type Decision, type RateLimiter, type WindowSpec } from "./rate-limiter";
+import {
+  countOrRefuse,
+  createRateLimiter,
+  windowsOf,
+  ASYNC_WINDOW,
+  type Decision,
+  type RateLimiter,
+} from "./rate-limit";
 import type { AuthSettings } from "./settings";
 
 export interface RequestFacts {
@@ -47,31 +55,10 @@ export interface Guard {
   close(): void;
 }
 
-/** Thrown (as DocprocError details) when a limit refuses a request. */
-export interface RateRefusal {
-  decision: Decision;
-  /** The task-submission (async) window refused it. */
-  async: boolean;
-}
-
-export const ASYNC_WINDOW = "async_hour";
-
-export function windowsOf(p: Principal, submitsWork: boolean): WindowSpec[] {
-  const w: WindowSpec[] = [
-    { name: "minute", limit: p.limits.perMinute, lengthMs: 60_000 },
-    { name: "hour", limit: p.limits.perHour, lengthMs: 3600_000 },
-  ];
-  if (submitsWork) w.push({ name: ASYNC_WINDOW, limit: p.limits.asyncPerHour, lengthMs: 3600_000 });
-  return w;
-}
-
 export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; settings: AuthSettings }): Guard {
   const { db, settings } = opts;
   const limiter = createRateLimiter({ db, clock: opts.clock });
   const ctx: PrincipalContext = { db, clock: opts.clock, settings, adminKeyHash: sha256Hex(opts.adminApiKey) };
-  const txOwner = db.query<Owner, [string]>(
-    "SELECT tenant_id, project_id, dataset_id FROM transactions WHERE transaction_id = ?",
-  );
 
   function check(req: RequestFacts, onCounted?: (rate: Decision) => void): Access {
     const facts = lookUp(req);
@@ -86,8 +73,9 @@ export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; s
       );
     // Starting a playground transaction is a try-out: it never counts toward the async (submission) budget.
     const rate = countOrRefuse(
-      principal,
-      windowsOf(principal, !!rule.submitsWork && facts.owner?.dataset_id !== "playground"),
+      limiter,
+      principal.rateSubject!,
+      windowsOf(principal.limits, !!rule.submitsWork && facts.owner?.dataset_id !== "playground"),
     );
     onCounted?.(rate);
     checkScope(principal, rule, facts.owner?.tenant_id ?? null);
@@ -113,20 +101,11 @@ export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; s
       const principal = resolvePrincipal(ctx, req.header);
       if (principal.kind === "admin") return { principal, rule: null, owner: null, project: null };
       const rule = accessRuleOf(req.method, req.pathname);
-      const owner = rule.transactionId ? txOwner.get(rule.transactionId) : null;
+      const owner = rule.transactionId ? transactionOwner(db, rule.transactionId) : null;
       const project = rule.submitsWork ? submissionProject(db, rule, owner?.project_id ?? null) : null;
       return { principal, rule, owner, project };
     };
     return req.header("x-api-key") !== null && req.header("x-admin-key") === null ? readSnapshot(db, read) : read();
-  }
-
-  function countOrRefuse(principal: Principal, windows: WindowSpec[]): Decision {
-    const rate = limiter.hit(principal.rateSubject!, windows);
-    if (!rate.allowed) {
-      const refusal: RateRefusal = { decision: rate, async: rate.window.name === ASYNC_WINDOW };
-      throw new DocprocError("rate_limited", rateMessage(rate), { details: { ...refusal } });
-    }
-    return rate;
   }
 
   const guard: Guard = {
@@ -135,8 +114,9 @@ export function createGuard(opts: { db: Db; clock: Clock; adminApiKey: string; s
       p.rateSubject === null
         ? null
         : countOrRefuse(
-            p,
-            windowsOf(p, true).filter((w) => w.name === ASYNC_WINDOW),
+            limiter,
+            p.rateSubject,
+            windowsOf(p.limits, true).filter((w) => w.name === ASYNC_WINDOW),
           ),
     principalOfKeyId: (keyId) => principalOfKeyId(db, settings, keyId),
     limiter,
@@ -194,15 +174,4 @@ function checkStepPermissions(p: Principal, project: ProjectRecord | null): void
       );
     }
   }
-}
-
-export function rateMessage(d: Decision): string {
-  const per =
-    d.window.lengthMs === 60_000
-      ? "minute"
-      : d.window.lengthMs === 3600_000
-        ? "hour"
-        : `${Math.round(d.window.lengthMs / 1000)} seconds`;
-  const what = d.window.name === ASYNC_WINDOW ? "task submissions" : "requests";
-  return `Rate limit exceeded: ${d.window.limit} ${what} per ${per}. Try again in ${d.retryAfterSeconds} seconds.`;
 }

@@ -9,7 +9,7 @@
  */
 import { DocprocError } from "../core/errors";
 import { findActiveKeyById, findKeyByHash, type ActiveKey } from "../storage/api-keys";
-import type { Clock } from "../storage/clock";
+import type { Clock } from "../core/clock";
 import type { Db } from "../storage/db";
 import { API_KEY_PREFIX, sameDigest, sha256Hex } from "./keys";
 import { ALL_PERMISSIONS, type Permission } from "./permissions";

@@ -7,7 +7,7 @@
  * so authentication stays read-only on most requests; the idle timeout is therefore exact to within that interval.
  */
 import { DocprocError } from "../core/errors";
-import type { Clock } from "../storage/clock";
+import type { Clock } from "../core/clock";
 import type { Db } from "../storage/db";
 import {
   endSession,
@@ -20,7 +20,7 @@ import {
 import { findUserForLogin } from "../storage/users";
 import { getTenant } from "../storage/tenants";
 import { newId, newSessionToken, sha256Hex, SESSION_TOKEN_PREFIX } from "./keys";
-import type { RateLimiter } from "./rate-limiter";
+import type { RateLimiter } from "./rate-limit";
 import type { AuthSettings } from "./settings";
 import { DEFAULT_TENANT } from "../storage/tenants";
 

@@ -1,8 +1,8 @@
 /** Tenant administration: the `default` tenant always exists; the admin (HTTP or CLI) creates more. */
 import { DocprocError } from "../core/errors";
-import { isoAt, type Clock } from "../storage/clock";
+import { isoAt, type Clock } from "../core/clock";
 import type { Db } from "../storage/db";
-import { getTenant, listTenants, type TenantRow } from "../storage/tenants";
+import { getTenant, insertTenant, listTenants, type TenantRow } from "../storage/tenants";
 
 /** Tenant, client and user identifiers: letters, digits, `.`, `_`, `-`; 1–64 characters, starting alphanumeric. */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -26,11 +26,7 @@ export function createTenant(db: Db, clock: Clock, input: { tenant_id?: unknown;
     throw new DocprocError("invalid_input", "name: a non-empty string of at most 200 characters");
   }
   if (getTenant(db, id)) throw new DocprocError("conflict", `Tenant ${id} already exists`);
-  db.query("INSERT INTO tenants (tenant_id, name, created_at) VALUES (?, ?, ?)").run(
-    id,
-    (input.name as string | undefined)?.trim() || id,
-    isoAt(clock),
-  );
+  insertTenant(db, { tenant_id: id, name: (input.name as string | undefined)?.trim() || id, created_at: isoAt(clock) });
   return getTenant(db, id)!;
 }
 

@@ -1,6 +1,6 @@
 /** User administration (CLI and admin endpoints). Passwords are hashed with argon2id (Bun.password). */
 import { DocprocError } from "../core/errors";
-import { isoAt, type Clock } from "../storage/clock";
+import { isoAt, type Clock } from "../core/clock";
 import type { Db } from "../storage/db";
 import { DEFAULT_TENANT } from "../storage/tenants";
 import { findUserForLogin, insertUser, listUsers, type UserRecord } from "../storage/users";

@@ -10,7 +10,7 @@
 import path from "node:path";
 import type { Logger } from "../telemetry/log";
 import { stepTimer, type StepTimer } from "../telemetry/steps";
-import type { WatchEvent } from "./watcher";
+import type { WatchEvent } from "./watch-types";
 
 /** One file's run in the log: `kind` as the server's job lines say it. */
 const KIND = "watch_file";

@@ -12,7 +12,8 @@ import { defaultProject, loadProjectFile } from "../core/project";
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "../telemetry/log";
 import { loggerFromFlags } from "../telemetry/cli";
 import { watchLog } from "./watch-log";
-import { startWatch, type WatchEvent } from "./watcher";
+import type { WatchEvent } from "./watch-types";
+import { startWatch } from "./watcher";
 
 export interface WatchCommandOptions {
   dirs: string[];
@@ -74,7 +75,7 @@ export async function runWatchCommand(opts: WatchCommandOptions): Promise<number
     process.once("SIGINT", () => resolve("SIGINT"));
   });
   // A hot folder runs for days: two pdf.js workers kept ready (as serve does) split long PDFs between them.
-  const pdf = import("../core/convert/pdf-client");
+  const pdf = import("../core/engines/pdf/pdf-client");
   void pdf.then((m) => m.prewarmPdfWorkers(2)).catch(() => undefined);
   await handle.ready;
   const sig = await signal;

@@ -10,7 +10,7 @@ import { PDFDocument } from "pdf-lib";
 import sharp from "sharp";
 import { DocprocError } from "../core/errors";
 import { CONTENT_TYPES, sniffFormat, type SniffedFormat } from "../core/convert/sniff";
-import { DEFAULT_LIMITS } from "../core/convert/limits";
+import { DEFAULT_LIMITS } from "../core/convert-limits";
 
 export type CaptureFormat = Exclude<SniffedFormat, "unknown">;
 

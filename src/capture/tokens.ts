@@ -12,7 +12,7 @@
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { DocprocError } from "../core/errors";
-import type { Clock } from "../storage/clock";
+import type { Clock } from "../core/clock";
 import type { Db } from "../storage/db";
 import * as store from "../storage/capture-tokens";
 import type { CaptureSettings } from "./settings";

@@ -6,7 +6,7 @@ import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { DocprocError } from "../core/errors";
 import { renderTable } from "./table";
-import { systemClock, type Clock } from "../storage/clock";
+import { systemClock, type Clock } from "../core/clock";
 import { openDatabase, type Db } from "../storage/db";
 import { openPostgres } from "../storage/pg/open";
 import { loadEnvSettings } from "../settings/env";

@@ -6,7 +6,7 @@
  * nothing (a folder that turns out to hold only images) idles and does not keep the process alive.
  *
  * The worker also opens the first PDF the run will read and reads its first pages meanwhile
- * (core/convert/pdf-head-start.ts): the run's own requests then find them done when their parameters are the
+ * (core/engines/pdf/pdf-head-start.ts): the run's own requests then find them done when their parameters are the
  * defaults, and anything else (another file opened first, a project with other limits, a password) is simply
  * computed again.
  */
@@ -86,8 +86,8 @@ export async function warmPdfEarly(argv: string[]): Promise<void> {
   const named = args.filter(namesPdf);
   if (named.length === 0) return;
   const [{ prewarmPdfWorkers }, { DEFAULT_LIMITS, PDF_RENDER_DPI }] = await Promise.all([
-    import("../core/convert/pdf-client"),
-    import("../core/convert/limits"),
+    import("../core/engines/pdf/pdf-client"),
+    import("../core/convert-limits"),
   ]);
   const file = firstPdfToRead(args, named);
   let data: Uint8Array | null = null;

@@ -27,7 +27,7 @@ function openData(dataDir: string): DataDir {
   const settings = loadEnvSettings();
   return openDataDir(dataDir, settings.storage, { databaseUrl: settings.database.url });
 }
-import { systemClock } from "../storage/clock";
+import { systemClock } from "../core/clock";
 import { getMailConnector, listMailConnectors } from "../storage/mail-connectors";
 import { createProject, getProject, listProjects } from "../storage/projects";
 import { ensureTenant } from "../storage/tenants";

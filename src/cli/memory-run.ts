@@ -14,7 +14,7 @@ import { memorySink } from "../core/exporters";
 import { learnFromExpected, learnFromReview } from "../core/memory/from-results";
 import type { ReviewFinishedHook } from "../core/review/hooks";
 import { mergeMemories, sameIssuer } from "../core/memory/merge";
-import { summaryOf, type Memory } from "../core/memory/model";
+import { summaryOf, type Memory } from "../core/project/memory";
 import { processTransaction } from "../core/pipeline";
 import { defaultProject, loadProjectFile } from "../core/project";
 import { parseExpected } from "../eval/folder";

@@ -11,7 +11,12 @@ import { copyFile, readdir, readFile, rename, stat, writeFile } from "node:fs/pr
 import { cpuCount } from "../core/cores";
 import path from "node:path";
 import YAML from "yaml";
-import { collectExamples, trainFromExamples, trainingReport, type ClassTrainingReport } from "../core/classify/train";
+import {
+  collectExamples,
+  trainFromExamples,
+  trainingReport,
+  type ClassTrainingReport,
+} from "../core/stages/classify/train";
 import type { ClassifierModel } from "../core/classify/naive-bayes";
 import { createOcrEngine, lazyOcrEngine, type OcrEngine } from "../core/engines/ocr";
 import { DocprocError } from "../core/errors";

@@ -13,31 +13,35 @@ export default class CaptureCommand extends Command {
     "<%= config.bin %> <%= command.id %> --server https://docs.example.com --project 3f0c... --tenant acme --page-limit 5 --json",
   ];
   static flags = {
-    server: Flags.string({ description: "base URL of the docproc server", required: true, helpValue: "URL" }),
-    project: Flags.string({ description: "project id", required: true, helpValue: "ID" }),
-    tenant: Flags.string({ description: "tenant id", default: "default", helpValue: "ID" }),
+    server: Flags.string({ description: "base URL of the docproc server", required: true, helpValue: "<url>" }),
+    project: Flags.string({ description: "project id", required: true, helpValue: "<id>" }),
+    tenant: Flags.string({ description: "tenant id", default: "default", helpValue: "<id>" }),
     "api-key": Flags.string({
       description: "API key with transaction.create",
       env: "DOCPROC_API_KEY",
-      helpValue: "KEY",
+      helpValue: "<key>",
     }),
     "page-limit": Flags.integer({
       description: "most pages the phone may send (and that are processed)",
       min: 1,
-      helpValue: "N",
+      helpValue: "<n>",
     }),
     ttl: Flags.integer({
       description: "seconds to send the pages once the code is opened (default 900, at most 3600)",
       min: 1,
       max: 3600,
-      helpValue: "SECONDS",
+      helpValue: "<s>",
     }),
     dataset: Flags.string({
       description: "dataset of the transaction",
       options: ["production", "playground"],
       default: "production",
+      helpValue: "<dataset>",
     }),
-    label: Flags.string({ description: "label stored with the token (for you, not shown on the phone)" }),
+    label: Flags.string({
+      description: "label stored with the token (for you, not shown on the phone)",
+      helpValue: "<text>",
+    }),
     json: Flags.boolean({ description: "print the result as JSON on stdout (QR code and progress go to stderr)" }),
   };
 

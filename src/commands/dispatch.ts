@@ -1,17 +1,19 @@
 /**
- * Direct dispatch: `docproc <command> [args]` → the command class from the static map, run against an oclif
- * Config built from the embedded package.json (no package.json or manifest is read from disk).
+ * Direct dispatch: `docproc <command> [args]` or `docproc <topic> <verb> [args]` → the command class from the static
+ * map, run against an oclif Config built from the embedded package.json (no package.json or manifest is read from
+ * disk).
  *
  * MUST map every failure to an exit code: oclif parse errors (unknown flag, missing argument) → 2,
  * DocprocError → `exitCodeOf`, anything else → 1, printed as one `docproc: …` line on stderr.
  */
-import { CommandHelp, Config, Errors, type Command } from "@oclif/core";
+import { Config, Errors, type Command } from "@oclif/core";
 import pkg from "../../package.json" with { type: "json" };
 import { DocprocError, exitCodeOf } from "../core/errors";
-import { COMMANDS } from "./index";
+import { COMMANDS, resolveCommand, spokenId, TOPICS } from "./index";
 import { paintFor } from "../cli/colour";
 import { didYouMean, unknownFlagOf } from "../cli/suggest";
-import { maxOf } from "../core/arrays";
+import { commandHelp, rootHelp } from "./help";
+import { topicHelp } from "./topic";
 
 const HELP_FLAGS = new Set(["--help", "-h"]);
 
@@ -22,7 +24,7 @@ export function cliConfig(): Promise<Config> {
   configPromise ??= (async () => {
     const pjson = {
       ...pkg,
-      oclif: { bin: "docproc", dirname: "docproc", exitCodes: { default: 2 } },
+      oclif: { bin: "docproc", dirname: "docproc", exitCodes: { default: 2 }, topicSeparator: " " },
     } as unknown as Config["pjson"];
     const config = new Config({ root: import.meta.dir, pjson, ignoreManifest: true, isRoot: true });
     await config.load();
@@ -31,22 +33,40 @@ export function cliConfig(): Promise<Config> {
   return configPromise;
 }
 
+/** The names typed first: commands and topics (`mail`), not the `topic:verb` ids. */
+const topLevel = () => Object.keys(COMMANDS).filter((id) => !id.includes(":"));
+
+export { rootHelp };
+
 export async function dispatch(argv: string[]): Promise<number> {
-  const [id, ...rest] = argv;
-  if (id === undefined || HELP_FLAGS.has(id) || (id === "help" && rest.length === 0)) {
+  const [first, ...rest] = argv;
+  if (first === undefined || HELP_FLAGS.has(first) || (first === "help" && rest.length === 0)) {
     process.stdout.write(rootHelp());
     return 0;
   }
-  if (id === "help") return showCommandHelp(rest[0]!);
-  const Cmd = COMMANDS[id];
-  if (!Cmd) {
+  if (first === "help") return showHelp(rest);
+  const found = resolveCommand(argv);
+  if (!found) return unknownCommand(first, (c) => `docproc ${c}`);
+  const wantsHelp = found.rest.some((a) => HELP_FLAGS.has(a)) && !found.rest.includes("--");
+  const topic = TOPICS[found.id];
+  if (topic) {
+    // A topic without a known verb: its help when asked for (or given nothing), else a usage error naming the verbs.
+    const verb = found.rest[0];
+    if (verb === undefined || wantsHelp) {
+      process.stdout.write(topicHelp(topic));
+      return 0;
+    }
+    const verbs = Object.keys(topic.verbs);
+    const what = verb.startsWith("-")
+      ? `docproc ${topic.name} needs a verb first`
+      : `unknown command "${topic.name} ${verb}".`;
     process.stderr.write(
-      `${prefix()} unknown command "${id}".${didYouMean(id, Object.keys(COMMANDS), (c) => `docproc ${c}`)} Commands: ${Object.keys(COMMANDS).join(", ")}. See docproc --help.\n`,
+      `${prefix()} ${what}${verb.startsWith("-") ? "." : didYouMean(verb, verbs, (v) => `docproc ${topic.name} ${v}`)} Verbs: ${verbs.join(", ")}. See docproc ${topic.name} --help.\n`,
     );
     return 2;
   }
-  if (rest.some((a) => HELP_FLAGS.has(a)) && !rest.includes("--")) return showCommandHelp(id);
-  return runCommand(id, Cmd, rest);
+  if (wantsHelp) return showCommandHelp(found.id, found.Cmd);
+  return runCommand(found.id, found.Cmd, found.rest);
 }
 
 async function runCommand(id: string, Cmd: Command.Class, argv: string[]): Promise<number> {
@@ -58,12 +78,19 @@ async function runCommand(id: string, Cmd: Command.Class, argv: string[]): Promi
     const result = await (cmd as unknown as { _run(): Promise<unknown> })._run();
     return typeof result === "number" ? result : 0;
   } catch (err) {
-    return reportError(err, { id, flags: Object.keys(Cmd.flags ?? {}) });
+    return reportError(err, { id: spokenId(id), flags: Object.keys(Cmd.flags ?? {}) });
   }
 }
 
 /** `docproc:` in red on a terminal (NO_COLOR respected). */
 const prefix = () => paintFor(process.stderr).red("docproc:");
+
+function unknownCommand(name: string, spell: (c: string) => string): number {
+  process.stderr.write(
+    `${prefix()} unknown command "${name}".${didYouMean(name, topLevel(), spell)} Commands: ${topLevel().join(", ")}. See docproc --help.\n`,
+  );
+  return 2;
+}
 
 /** Prints one line for a failure and returns the exit code it maps to. */
 export function reportError(err: unknown, command?: { id: string; flags: string[] }): number {
@@ -87,77 +114,19 @@ export function reportError(err: unknown, command?: { id: string; flags: string[
   return exitCodeOf(err);
 }
 
-async function showCommandHelp(id: string): Promise<number> {
-  const Cmd = COMMANDS[id];
-  if (!Cmd) {
-    process.stderr.write(
-      `${prefix()} unknown command "${id}".${didYouMean(id, Object.keys(COMMANDS), (c) => `docproc help ${c}`)}\n`,
-    );
-    return 2;
+/** `docproc help <command>` / `docproc help <topic> [verb]`. */
+async function showHelp(words: string[]): Promise<number> {
+  const found = resolveCommand(words);
+  if (!found) return unknownCommand(words[0]!, (c) => `docproc help ${c}`);
+  const topic = TOPICS[found.id];
+  if (topic) {
+    process.stdout.write(topicHelp(topic));
+    return 0;
   }
-  const config = await cliConfig();
-  const help = new CommandHelp(toLoadable(id, Cmd), config, {
-    maxWidth: helpWidth(),
-    stripAnsi: !process.stdout.isTTY,
-  });
-  process.stdout.write(`${help.generate()}\n`);
+  return showCommandHelp(found.id, found.Cmd);
+}
+
+async function showCommandHelp(id: string, Cmd: Command.Class): Promise<number> {
+  process.stdout.write(commandHelp(id, Cmd, await cliConfig()));
   return 0;
-}
-
-/**
- * The manifest entry oclif's help renderer expects (what file-system discovery would have cached): the class's
- * static fields, with each flag and argument carrying its own name.
- */
-function toLoadable(id: string, Cmd: Command.Class): Command.Loadable {
-  const named = <T extends object>(defs: Record<string, T> | undefined) =>
-    Object.fromEntries(Object.entries(defs ?? {}).map(([name, def]) => [name, { ...def, name }]));
-  return {
-    id,
-    summary: Cmd.summary,
-    description: Cmd.description,
-    examples: Cmd.examples,
-    usage: Cmd.usage,
-    strict: Cmd.strict,
-    aliases: Cmd.aliases ?? [],
-    flags: named(Cmd.flags),
-    args: named(Cmd.args),
-    hidden: false,
-    pluginType: "core",
-    load: async () => Cmd,
-  } as unknown as Command.Loadable;
-}
-
-function helpWidth(): number {
-  return Math.max(60, Math.min(process.stdout.columns ?? 100, 120));
-}
-
-export function rootHelp(): string {
-  const lines = [
-    `docproc ${pkg.version}: ${pkg.description}`,
-    "",
-    "USAGE",
-    "  $ docproc <command> [options]",
-    "",
-    "COMMANDS",
-  ];
-  const width = maxOf(Object.keys(COMMANDS).map((k) => k.length));
-  for (const [id, Cmd] of Object.entries(COMMANDS)) lines.push(`  ${id.padEnd(width)}  ${Cmd.summary ?? ""}`);
-  lines.push("", "EXAMPLES");
-  for (const [id, Cmd] of Object.entries(COMMANDS)) {
-    for (const ex of Cmd.examples ?? []) {
-      const text = typeof ex === "string" ? ex : ex.command;
-      lines.push(`  ${text.replaceAll("<%= config.bin %>", "docproc").replaceAll("<%= command.id %>", id)}`);
-    }
-  }
-  lines.push(
-    "",
-    "OPTIONS",
-    "  -h, --help     Show help (also: docproc <command> --help, docproc help <command>)",
-    "  -v, --version  Print the version",
-    "",
-    "EXIT CODES",
-    "  0 success · 1 some input failed · 2 usage error · 3 locked by another run · 4 configuration error",
-    "",
-  );
-  return lines.join("\n");
 }

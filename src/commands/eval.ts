@@ -1,10 +1,9 @@
 /** `docproc eval <folder>`: flags and help only; the work is in src/cli/eval-run.ts. */
 import { Args, Command, Flags } from "@oclif/core";
-import { projectFileFlag } from "../cli/flags";
+import { projectFileFlag, ocrEngineFlag } from "../cli/flags";
 
 export default class EvalCommand extends Command {
-  static summary =
-    "Measure accuracy on your own documents: a folder of documents with the expected results beside them";
+  static summary = "Measure accuracy on a folder of documents with the expected results beside them";
   static description = [
     "Every document in FOLDER (PDF, images, .txt, .eml) that has a .json of the same name beside it is processed " +
       "with the project and compared with it (shape in docs/eval.md: the results file's `documents[].fields`). " +
@@ -29,21 +28,17 @@ export default class EvalCommand extends Command {
     json: Flags.boolean({ description: "print the report as JSON on stdout" }),
     html: Flags.string({
       description: "also write an HTML report with charts (self-contained, no network)",
-      helpValue: "FILE",
+      helpValue: "<file>",
     }),
     compare: Flags.string({
       description: "two project files, comma-separated, evaluated side by side",
-      helpValue: "A,B",
+      helpValue: "<a,b>",
     }),
     "min-accuracy": Flags.string({
       description: "exit 1 when the share of right fields is below this (0..1, or a percentage like 95%)",
-      helpValue: "X",
+      helpValue: "<ratio>",
     }),
-    "ocr-engine": Flags.string({
-      description: "OCR engine: auto, wasm, native",
-      options: ["auto", "wasm", "native"],
-      helpValue: "ENGINE",
-    }),
+    "ocr-engine": ocrEngineFlag("OCR engine: auto, wasm, native"),
   };
 
   async run(): Promise<number> {

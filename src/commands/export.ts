@@ -22,10 +22,10 @@ export default class ExportCommand extends Command {
   };
   static flags = {
     out: outFlag(),
-    project: Flags.string({ description: "project settings file whose export profiles to run", helpValue: "FILE" }),
+    project: Flags.string({ description: "project settings file whose export profiles to run", helpValue: "<file>" }),
     format: Flags.string({
       description: "export formats instead of the project's profiles: json,csv,xlsx,xml,pdf,jpg,ubl,cii,facturx",
-      helpValue: "LIST",
+      helpValue: "<list>",
     }),
     json: Flags.boolean({ description: "print a machine-readable summary on stdout" }),
   };

@@ -1,6 +1,6 @@
 /** `docproc process <file|folder>...`: flags and help only; the work is in src/cli/process-run.ts. */
 import { Args, Command, Flags } from "@oclif/core";
-import { concurrencyFlag, nameByFlag, outFlag, projectFileFlag, verbosityFlags } from "../cli/flags";
+import { concurrencyFlag, nameByFlag, outFlag, projectFileFlag, verbosityFlags, ocrEngineFlag } from "../cli/flags";
 
 export default class ProcessCommand extends Command {
   static summary = "Process files and folders: each file becomes a transaction and a <transaction_id>_data.json";
@@ -28,23 +28,22 @@ export default class ProcessCommand extends Command {
     concurrency: concurrencyFlag(
       "number of cores; one more once files need OCR; two per core while the files are born-digital PDFs of up to 8 pages",
     ),
-    "page-limit": Flags.integer({ description: "process only the first N pages of each file", min: 1, helpValue: "N" }),
-    password: Flags.string({ description: "password for encrypted PDFs", helpValue: "PASSWORD" }),
+    "page-limit": Flags.integer({
+      description: "process only the first N pages of each file",
+      min: 1,
+      helpValue: "<n>",
+    }),
+    password: Flags.string({ description: "password for encrypted PDFs", helpValue: "<password>" }),
     json: Flags.boolean({ description: "print a machine-readable summary on stdout (no progress bar)" }),
     format: Flags.string({
       description: "export formats replacing the project's profiles: json,csv,xlsx,xml,pdf,jpg,ubl,cii,facturx",
-      helpValue: "LIST",
+      helpValue: "<list>",
     }),
-    "ocr-engine": Flags.string({
-      description:
-        "OCR engine: auto (native tesseract when on PATH and working, else embedded), wasm (embedded tesseract.js), native",
-      options: ["auto", "wasm", "native"],
-      helpValue: "ENGINE",
-    }),
+    "ocr-engine": ocrEngineFlag(),
     data: Flags.string({
       description:
         "data folder of the processed-files ledger: re-runs skip content already processed, and overlapping runs are refused (exit 3)",
-      helpValue: "DIR",
+      helpValue: "<dir>",
     }),
     force: Flags.boolean({
       description: "with --data: process files again even if the ledger has them",

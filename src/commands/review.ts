@@ -2,8 +2,7 @@
 import { Args, Command, Flags } from "@oclif/core";
 
 export default class ReviewCommand extends Command {
-  static summary =
-    "Review and correct results in the browser: the page with its boxes, the fields, click a word to fix one";
+  static summary = "Review and correct results in the browser: click a word on the page to fix a field";
   static description =
     "Serves the review page on 127.0.0.1 over the <transaction_id>_data.json results files `docproc process` wrote into a folder, " +
     "and opens it in the default browser when there is one. Page images and words come from the original files (their paths are " +
@@ -20,9 +19,14 @@ export default class ReviewCommand extends Command {
   static flags = {
     project: Flags.string({
       description: "project settings file (classes, fields, rules and export profiles to use)",
-      helpValue: "FILE",
+      helpValue: "<file>",
     }),
-    port: Flags.integer({ description: "port on 127.0.0.1 (default: a free one)", min: 0, max: 65535 }),
+    port: Flags.integer({
+      description: "port on 127.0.0.1 (default: a free one)",
+      min: 0,
+      max: 65535,
+      helpValue: "<port>",
+    }),
     open: Flags.boolean({ description: "open the page in the default browser", default: true, allowNo: true }),
   };
 

@@ -26,13 +26,13 @@ export default class ServeCommand extends Command {
   static flags = {
     host: Flags.string({
       description: "address to listen on (default: DOCPROC_HOST, else 127.0.0.1)",
-      helpValue: "HOST",
+      helpValue: "<host>",
     }),
     port: Flags.integer({
       description: "port to listen on, 0 picks a free one (default: DOCPROC_PORT, else 8080)",
       min: 0,
       max: 65535,
-      helpValue: "PORT",
+      helpValue: "<port>",
     }),
     data: dataDirFlag(),
     workers: Flags.integer({
@@ -40,7 +40,7 @@ export default class ServeCommand extends Command {
       default: 2,
       min: 0,
       max: 64,
-      helpValue: "N",
+      helpValue: "<n>",
     }),
     ...logFlags(),
   };

@@ -1,5 +1,6 @@
 /** `docproc train --project FILE`: flags and help only; the work is in src/cli/train-run.ts. */
 import { Command, Flags } from "@oclif/core";
+import { ocrEngineFlag } from "../cli/flags";
 
 export default class TrainCommand extends Command {
   static summary = "Train the project's statistical classifier from labelled example documents";
@@ -21,21 +22,17 @@ export default class TrainCommand extends Command {
     project: Flags.string({
       description: "project settings file (YAML or JSON) to train",
       required: true,
-      helpValue: "FILE",
+      helpValue: "<file>",
     }),
     examples: Flags.string({
       description: "folder with one subfolder per class id holding example documents",
-      helpValue: "DIR",
+      helpValue: "<dir>",
     }),
     out: Flags.string({
       description: "where to write the trained project (default: overwrite --project, keeping FILE.bak)",
-      helpValue: "FILE",
+      helpValue: "<file>",
     }),
-    "ocr-engine": Flags.string({
-      description: "OCR engine for scanned examples: auto, wasm (embedded tesseract.js), native",
-      options: ["auto", "wasm", "native"],
-      helpValue: "ENGINE",
-    }),
+    "ocr-engine": ocrEngineFlag("OCR engine for scanned examples: auto, wasm (embedded tesseract.js), native"),
   };
 
   async run(): Promise<number> {

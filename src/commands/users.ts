@@ -1,54 +1,37 @@
-/** `docproc users create|list --data DIR`: users who sign in with POST /auth/login. */
+/** `docproc users create|list --data DIR`: users who sign in with POST /auth/login (the review page, the web inbox). */
 import { Args, Command, Flags } from "@oclif/core";
-import { dataDirFlag } from "../cli/flags";
+import { dataDirFlag, jsonFlag, permissionsFlag, tenantFlag } from "../cli/flags";
+import { topicCommand, type Topic } from "./topic";
 
-export default class UsersCommand extends Command {
-  static summary = "Create or list users (password sign-in) in a data directory";
+export class UsersCreate extends Command {
+  static summary = "Create a user who signs in with a password";
   static description =
     "The password is read from stdin with --password-stdin (preferred: it stays out of the process list) or taken " +
     "from --password; it is stored as an argon2id hash.";
-  static examples = [
-    "printf '%s' \"$PW\" | <%= config.bin %> <%= command.id %> create alice --tenant acme --password-stdin",
-    "<%= config.bin %> <%= command.id %> list",
-  ];
-  static args = {
-    action: Args.string({ description: "create or list", required: true, options: ["create", "list"] }),
-    username: Args.string({ description: "user name (create)" }),
-  };
+  static examples = ["printf '%s' \"$PW\" | <%= config.bin %> users create alice --tenant acme --password-stdin"];
+  static args = { username: Args.string({ description: "user name", required: true }) };
   static flags = {
     data: dataDirFlag(),
-    tenant: Flags.string({ description: "tenant (default `default`)", helpValue: "TENANT" }),
-    password: Flags.string({ description: "password (visible to other local users; prefer --password-stdin)" }),
-    "password-stdin": Flags.boolean({ description: "read the password from stdin" }),
-    permissions: Flags.string({
-      description: "comma-separated permissions (default: all but project.manage)",
-      helpValue: "LIST",
+    tenant: tenantFlag("tenant (default `default`)"),
+    password: Flags.string({
+      description: "password (visible to other local users; prefer --password-stdin)",
+      helpValue: "<password>",
     }),
-    json: Flags.boolean({ description: "print JSON" }),
+    "password-stdin": Flags.boolean({ description: "read the password from stdin" }),
+    permissions: permissionsFlag(),
+    json: jsonFlag(),
   };
 
   async run(): Promise<number> {
-    const { args, flags } = await this.parse(UsersCommand);
+    const { args, flags } = await this.parse(UsersCreate);
     const [{ withDataDb, printResult, splitList }, users] = await Promise.all([
       import("../cli/admin"),
       import("../auth/users"),
     ]);
-    if (args.action === "list") {
-      await withDataDb(flags.data, (db) =>
-        printResult(users.listUsers(db, flags.tenant), flags.json, [
-          "username",
-          "tenant_id",
-          "permissions",
-          "created_at",
-        ]),
-      );
-      return 0;
-    }
     const password = flags["password-stdin"]
       ? (await new Response(Bun.stdin.stream()).text()).replace(/\r?\n$/, "")
       : flags.password;
-    if (!args.username || password === undefined)
-      this.error("create needs a user name and --password-stdin or --password", { exit: 2 });
+    if (password === undefined) this.error("create needs a user name and --password-stdin or --password", { exit: 2 });
     await withDataDb(
       flags.data,
       async (db, clock) => {
@@ -65,3 +48,31 @@ export default class UsersCommand extends Command {
     return 0;
   }
 }
+
+export class UsersList extends Command {
+  static summary = "List the users";
+  static examples = ["<%= config.bin %> users list"];
+  static flags = { data: dataDirFlag(), tenant: tenantFlag("only this tenant's users"), json: jsonFlag() };
+
+  async run(): Promise<number> {
+    const { flags } = await this.parse(UsersList);
+    const [{ withDataDb, printResult }, users] = await Promise.all([import("../cli/admin"), import("../auth/users")]);
+    await withDataDb(flags.data, (db) =>
+      printResult(users.listUsers(db, flags.tenant), flags.json, [
+        "username",
+        "tenant_id",
+        "permissions",
+        "created_at",
+      ]),
+    );
+    return 0;
+  }
+}
+
+export const USERS: Topic = {
+  name: "users",
+  summary: "Create or list users (password sign-in) in a data directory",
+  verbs: { create: UsersCreate, list: UsersList },
+};
+
+export default topicCommand(USERS);

@@ -2,7 +2,7 @@
 import { Args, Command, Flags } from "@oclif/core";
 
 export default class ValidateCommand extends Command {
-  static summary = "Check e-invoices against EN 16931 and the CIUS they claim (XRechnung), as the official rules say";
+  static summary = "Check e-invoices against EN 16931 and the CIUS they claim (XRechnung)";
   static description = [
     "Every .xml and .pdf in the given files and folders (recursively) is checked: a UBL 2.1 Invoice/CreditNote or " +
       "CII D16B XML as it is, a PDF through its attached e-invoice (ZUGFeRD/Factur-X). Rules: structural schema " +
@@ -25,7 +25,7 @@ export default class ValidateCommand extends Command {
       description: "auto: add the CIUS the invoice claims (XRechnung); none: EN 16931 only",
       options: ["auto", "none"],
       default: "auto",
-      helpValue: "MODE",
+      helpValue: "<mode>",
     }),
   };
 

@@ -1,6 +1,6 @@
 /** `docproc watch <dir>...`: flags and help only; the work is in src/batch/watcher.ts. */
 import { Args, Command, Flags } from "@oclif/core";
-import { concurrencyFlag, logFlags, nameByFlag, outFlag, projectFileFlag } from "../cli/flags";
+import { concurrencyFlag, logFlags, nameByFlag, outFlag, projectFileFlag, ocrEngineFlag } from "../cli/flags";
 
 export default class WatchCommand extends Command {
   static summary = "Watch hot folders: process each new file once, then move it to processed/ or failed/";
@@ -32,7 +32,7 @@ export default class WatchCommand extends Command {
     data: Flags.string({
       description: "data folder: ledger of processed content and the lock",
       default: "./.docproc",
-      helpValue: "DIR",
+      helpValue: "<dir>",
     }),
     poll: Flags.boolean({
       description: "poll the folders instead of using inotify (automatic on network filesystems)",
@@ -41,15 +41,15 @@ export default class WatchCommand extends Command {
       description: "how long size and mtime must stay unchanged before a file is taken",
       default: 2000,
       min: 0,
-      helpValue: "MS",
+      helpValue: "<ms>",
     }),
     processed: Flags.string({
       description: "where processed originals go (default: <dir>/processed)",
-      helpValue: "DIR",
+      helpValue: "<dir>",
     }),
     failed: Flags.string({
       description: "where failed originals go, with <name>.error.txt (default: <dir>/failed)",
-      helpValue: "DIR",
+      helpValue: "<dir>",
     }),
     keep: Flags.boolean({ description: "leave originals in place (the ledger still prevents processing them twice)" }),
     "retry-failed": Flags.boolean({
@@ -62,11 +62,7 @@ export default class WatchCommand extends Command {
     }),
     "name-by": nameByFlag(),
     ...logFlags(),
-    "ocr-engine": Flags.string({
-      description: "OCR engine: auto (native tesseract when installed, else wasm), wasm or native",
-      options: ["auto", "wasm", "native"],
-      helpValue: "ENGINE",
-    }),
+    "ocr-engine": ocrEngineFlag("OCR engine: auto (native tesseract when installed, else wasm), wasm or native"),
   };
 
   async run(): Promise<number> {

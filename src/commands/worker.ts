@@ -14,7 +14,13 @@ export default class WorkerCommand extends Command {
   static examples = ["<%= config.bin %> <%= command.id %> --data ./docproc-data --concurrency 2"];
   static flags = {
     data: dataDirFlag("data directory (the one docproc serve uses)"),
-    concurrency: Flags.integer({ description: "jobs processed at once", default: 1, min: 1, max: 64, helpValue: "N" }),
+    concurrency: Flags.integer({
+      description: "jobs processed at once",
+      default: 1,
+      min: 1,
+      max: 64,
+      helpValue: "<n>",
+    }),
     ...logFlags(),
   };
 

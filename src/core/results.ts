@@ -41,7 +41,7 @@ export function toResultsPage(page: Page, withWords = false): ResultsPage {
 }
 
 /** The worst of the statuses wins: error > warning > success. */
-export function overallStatus(statuses: Array<"success" | "warning" | "error">): "success" | "warning" | "error" {
+export function worstStatus(statuses: Array<"success" | "warning" | "error">): "success" | "warning" | "error" {
   if (statuses.includes("error")) return "error";
   if (statuses.includes("warning")) return "warning";
   return "success";
@@ -77,8 +77,28 @@ export function buildResultsFile(
       metadata: meta.metadata,
       last_human_review: meta.last_human_review ?? { reviewed: false },
     },
-    validation: { overall_status: overallStatus(statuses), transaction_rule_results: transactionRuleResults },
+    validation: { overall_status: worstStatus(statuses), transaction_rule_results: transactionRuleResults },
     documents,
     pages: pages.map((p) => toResultsPage(p, true)),
   };
+}
+
+/** Page objects rebuilt from the results file (no images). */
+export function pagesFromResults(results: ResultsFile): Page[] {
+  return (results.pages ?? []).map((p: ResultsPage) => ({
+    page_number: p.page_number,
+    source_file_index: sourceIndexOf(results, p.source_filename),
+    source_filename: p.source_filename,
+    source_file_page_number: p.source_file_page_number,
+    image_transform: p.image_transform,
+    text_source: p.text_source,
+    words: p.words ?? [],
+    text: p.text ?? "",
+    ocr_confidence: p.ocr_confidence,
+  }));
+}
+
+function sourceIndexOf(results: ResultsFile, filename: string): number {
+  const i = results.transaction.source_file_names.indexOf(filename);
+  return i < 0 ? 0 : i;
 }

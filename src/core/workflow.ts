@@ -3,7 +3,7 @@
  * steps should do. A project without a step list runs every built-in step.
  */
 import type { ProjectSettings } from "./project";
-import type { SplitSettings } from "./split/settings";
+import type { SplitSettings } from "./project/split";
 
 type Step = ProjectSettings["workflow"][number];
 

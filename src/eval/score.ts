@@ -144,6 +144,32 @@ export function pairDocuments(
 
 const starts = (pages: number[][]) => new Set(pages.map((p) => minOf(p)).filter((n) => Number.isFinite(n) && n > 1));
 
+/** The confusion matrix of expected → produced class ids, and the share on its diagonal. */
+function classReport(classPairs: Array<[string, string]>): EvalReport["classes"] {
+  const labels = [...new Set(classPairs.flat())].sort();
+  const matrix = labels.map(() => labels.map(() => 0));
+  for (const [e, g] of classPairs) matrix[labels.indexOf(e)]![labels.indexOf(g)]!++;
+  const correct = classPairs.filter(([e, g]) => e === g).length;
+  return {
+    labels,
+    matrix,
+    correct,
+    total: classPairs.length,
+    accuracy: classPairs.length ? correct / classPairs.length : 1,
+  };
+}
+
+/** Precision, recall and F1 of the document starts found. */
+function splitReport(split: { tp: number; fp: number; fn: number }): EvalReport["split"] {
+  const denom = 2 * split.tp + split.fp + split.fn;
+  return {
+    ...split,
+    precision: split.tp + split.fp ? split.tp / (split.tp + split.fp) : 1,
+    recall: split.tp + split.fn ? split.tp / (split.tp + split.fn) : 1,
+    f1: denom ? (2 * split.tp) / denom : 1,
+  };
+}
+
 export function scoreOutcomes(outcomes: FileOutcome[], reviewThreshold: number): EvalReport {
   const rows = new Map<string, FieldRow>();
   const buckets: Bucket[] = BUCKET_EDGES.slice(0, -1).map((lo, i) => ({
@@ -203,30 +229,14 @@ export function scoreOutcomes(outcomes: FileOutcome[], reviewThreshold: number):
   const fields = [...rows.values()].map((r) => ({ ...r, accuracy: r.total ? r.correct / r.total : 0 }));
   const correct = fields.reduce((s, r) => s + r.correct, 0),
     total = fields.reduce((s, r) => s + r.total, 0);
-  const labels = [...new Set(classPairs.flat())].sort();
-  const matrix = labels.map(() => labels.map(() => 0));
-  for (const [e, g] of classPairs) matrix[labels.indexOf(e)]![labels.indexOf(g)]!++;
-  const classCorrect = classPairs.filter(([e, g]) => e === g).length;
-  const denom = 2 * split.tp + split.fp + split.fn;
   return {
     files: outcomes.length,
     documents,
     errors: outcomes.filter((o) => o.error).map((o) => ({ file: o.file, error: o.error! })),
     fields,
     overall: { correct, total, accuracy: total ? correct / total : 0 },
-    classes: {
-      labels,
-      matrix,
-      correct: classCorrect,
-      total: classPairs.length,
-      accuracy: classPairs.length ? classCorrect / classPairs.length : 1,
-    },
-    split: {
-      ...split,
-      precision: split.tp + split.fp ? split.tp / (split.tp + split.fp) : 1,
-      recall: split.tp + split.fn ? split.tp / (split.tp + split.fn) : 1,
-      f1: denom ? (2 * split.tp) / denom : 1,
-    },
+    classes: classReport(classPairs),
+    split: splitReport(split),
     text: scoreTexts(texts),
     calibration: { buckets, review_threshold: reviewThreshold, above, below },
   };

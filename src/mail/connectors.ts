@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { DocprocError } from "../core/errors";
-import { isoAt, type Clock } from "../storage/clock";
+import { isoAt, type Clock } from "../core/clock";
 import type { Db } from "../storage/db";
 import * as store from "../storage/mail-connectors";
 import {

@@ -16,16 +16,15 @@
 import { randomUUID } from "node:crypto";
 import type { ImapFlow } from "imapflow";
 import { DocprocError } from "../core/errors";
-import { submitTransaction } from "../queue/submit";
 import type { BlobStore } from "../storage/blobs";
-import { isoAt, type Clock } from "../storage/clock";
+import { isoAt, type Clock } from "../core/clock";
 import type { Db } from "../storage/db";
 import type { MailConnectorRecord } from "../storage/mail-connectors";
 import * as ledger from "../storage/mail-messages";
-import { addSourceFile } from "../storage/source-files";
-import * as tx from "../storage/transactions";
 import { describe } from "./imap";
-import { parseMail, type ParsedMail } from "./message";
+import { afterImport, ensureFolder, fetchAndParse, searchOf } from "./imap-actions";
+import { commitImport } from "./import-commit";
+import type { ParsedMail } from "./message";
 import type { ConnectionSettings } from "./settings";
 
 /** Named moments of an import, for crash tests (a hook may SIGKILL its own process there). */
@@ -140,7 +139,7 @@ async function importOne(
   let committed: { transaction_id: string; duplicate: boolean };
   try {
     const hashes = await Promise.all(parsed.sources.map((src) => ctx.blobs.put(src.data)));
-    committed = commit(ctx, c, s, key, token, parsed, hashes);
+    committed = commitImport(ctx, c, s, key, token, parsed, hashes);
   } catch (err) {
     if (err instanceof DocprocError && err.code === "queue_full") {
       ledger.releaseMailMessage(ctx.db, key, token, err.message, isoAt(ctx.clock));
@@ -153,123 +152,6 @@ async function importOne(
   await ctx.at?.("committed", key.uid);
   return finish(ctx, s, client, key, token, committed.transaction_id, committed.duplicate ? "duplicate" : "imported");
 }
-
-async function fetchAndParse(
-  ctx: MailContext,
-  s: ConnectionSettings,
-  client: ImapFlow,
-  uid: number,
-): Promise<ParsedMail> {
-  const head = await client.fetchOne(String(uid), { uid: true, size: true }, { uid: true });
-  if (!head) throw new DocprocError("not_found", "the message is no longer in the folder");
-  if ((head.size ?? 0) > s.max_message_bytes) {
-    throw new DocprocError(
-      "too_large",
-      `the message is ${head.size} bytes; max_message_bytes is ${s.max_message_bytes}`,
-    );
-  }
-  const msg = await client.fetchOne(String(uid), { uid: true, source: true }, { uid: true });
-  if (!msg || !msg.source) throw new DocprocError("not_found", "the message is no longer in the folder");
-  let parsed: ParsedMail;
-  try {
-    parsed = await parseMail(new Uint8Array(msg.source), { skipInlineImagesBelow: s.skip_inline_images_below_bytes });
-  } catch (err) {
-    if (err instanceof DocprocError) throw err;
-    throw new DocprocError("corrupt_file", `the message cannot be read: ${describe(err)}`, { cause: err });
-  }
-  if (parsed.sources.length > ctx.maxFiles)
-    throw new DocprocError(
-      "too_large",
-      `the message has ${parsed.sources.length} parts; at most ${ctx.maxFiles} files per transaction`,
-    );
-  const big = parsed.sources.find((src) => src.data.byteLength > ctx.maxFileBytes);
-  if (big)
-    throw new DocprocError(
-      "too_large",
-      `${big.filename} is ${big.data.byteLength} bytes; the limit is ${ctx.maxFileBytes} bytes per file`,
-    );
-  return parsed;
-}
-
-function commit(
-  ctx: MailContext,
-  c: MailConnectorRecord,
-  s: ConnectionSettings,
-  key: ledger.MessageKey,
-  token: string,
-  p: ParsedMail,
-  hashes: string[],
-) {
-  const { db } = ctx;
-  const now = isoAt(ctx.clock);
-  const f = p.facts;
-  const fields = { message_key: f.message_key, message_id: f.message_id, subject: f.subject, from_address: f.from };
-  return db
-    .transaction(() => {
-      const earlier = ledger.importedByKey(db, c.connector_id, f.message_key);
-      if (earlier) {
-        if (
-          !ledger.recordImported(
-            db,
-            key,
-            token,
-            { ...fields, transaction_id: earlier.transaction_id, duplicate: true },
-            now,
-          )
-        )
-          throw lostLease();
-        return { transaction_id: earlier.transaction_id, duplicate: true };
-      }
-      const id = randomUUID();
-      tx.createTransaction(db, {
-        transaction_id: id,
-        tenant_id: c.tenant_id,
-        project_id: c.project_id,
-        correlation_id: f.message_id,
-        metadata: {
-          from: f.from,
-          ...(f.from_name ? { from_name: f.from_name } : {}),
-          subject: f.subject,
-          date: f.date,
-        },
-        dataset_id: "production",
-        source: "mail",
-        request: {
-          mail: {
-            connector_id: c.connector_id,
-            folder: s.folder,
-            uid_validity: key.uid_validity,
-            uid: key.uid,
-            message_id: f.message_id,
-          },
-          source_files: p.sources.map((src) => ({
-            filename: src.filename,
-            split_policy: src.split_policy,
-            size: src.data.byteLength,
-          })),
-        },
-        now,
-      });
-      p.sources.forEach((src, i) =>
-        addSourceFile(db, {
-          transaction_id: id,
-          filename: src.filename,
-          content_type: src.content_type ?? "application/octet-stream",
-          size: src.data.byteLength,
-          blob_hash: hashes[i]!,
-          split_policy: src.split_policy,
-          now,
-        }),
-      );
-      submitTransaction(db, ctx.clock, id, { maxDepth: ctx.maxQueueDepth });
-      if (!ledger.recordImported(db, key, token, { ...fields, transaction_id: id, duplicate: false }, now))
-        throw lostLease();
-      return { transaction_id: id, duplicate: false };
-    })
-    .immediate();
-}
-
-const lostLease = () => new DocprocError("conflict", "the claim on this message was taken over by another process");
 
 async function finish(
   ctx: MailContext,
@@ -292,23 +174,6 @@ async function finish(
   await ctx.at?.("actioned", key.uid);
   ledger.recordDone(ctx.db, key, token, isoAt(ctx.clock));
   return { kind, transaction_id: transactionId };
-}
-
-async function afterImport(s: ConnectionSettings, client: ImapFlow, uid: number): Promise<void> {
-  const range = String(uid);
-  switch (s.after_import.action) {
-    case "mark_seen":
-      await client.messageFlagsAdd(range, ["\\Seen"], { uid: true });
-      return;
-    case "move":
-      await client.messageMove(range, s.after_import.folder!, { uid: true });
-      return;
-    case "delete":
-      await client.messageDelete(range, { uid: true });
-      return;
-    case "none":
-      return;
-  }
 }
 
 function fail(ctx: MailContext, key: ledger.MessageKey, token: string, error: string, p?: ParsedMail): Outcome {
@@ -354,17 +219,4 @@ async function settleGone(
       known.set(uid, { state: "done" });
     } else ledger.releaseMailMessage(ctx.db, key, token, null, isoAt(ctx.clock));
   }
-}
-
-function searchOf(s: ConnectionSettings): Record<string, unknown> {
-  const q: Record<string, unknown> = { all: true };
-  if (s.filter.from) q.from = s.filter.from;
-  if (s.filter.subject) q.subject = s.filter.subject;
-  if (s.filter.unseen) q.seen = false;
-  return q;
-}
-
-async function ensureFolder(client: ImapFlow, folder: string): Promise<void> {
-  const boxes = await client.list();
-  if (!boxes.some((b) => b.path === folder)) await client.mailboxCreate(folder);
 }

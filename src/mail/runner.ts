@@ -12,7 +12,7 @@ import {
   sealedPasswordOf,
   type MailConnectorRecord,
 } from "../storage/mail-connectors";
-import { isoAt } from "../storage/clock";
+import { isoAt } from "../core/clock";
 import { open, type SecretKey } from "../storage/secret-box";
 import { connectImap, describe } from "./imap";
 import { pollMailbox, type MailContext, type PollReport } from "./importer";

@@ -4,7 +4,7 @@
  * message imported once (importer.ts).
  */
 import type { BlobStore } from "../storage/blobs";
-import type { Clock } from "../storage/clock";
+import type { Clock } from "../core/clock";
 import type { Db } from "../storage/db";
 import type { MailEnv } from "./env";
 import { runContinuously } from "./runner";

@@ -7,7 +7,7 @@ import { learnFromExpected, learnFromReview } from "../core/memory/from-results"
 import { parseProjectSettings } from "../core/project";
 import type { ReviewFinishedHook } from "../core/review/hooks";
 import { parseExpected } from "../eval/folder";
-import { isoAt, type Clock } from "../storage/clock";
+import { isoAt, type Clock } from "../core/clock";
 import type { Db } from "../storage/db";
 import { addMemories } from "../storage/memories";
 import { getProjectById } from "../storage/projects";

@@ -119,7 +119,7 @@ export function corePipelineRunner(
   const engines = new Map<EngineKind, Promise<Engine>>();
   let state: ReturnType<CorePipelineRunner["ocrStatus"]> = { status: "idle" };
   const ready = new Set<string>();
-  let pdfClient: Promise<typeof import("../core/convert/pdf-client")> | null = null;
+  let pdfClient: Promise<typeof import("../core/engines/pdf/pdf-client")> | null = null;
 
   const engine = (kind: EngineKind) => {
     let ocr = engines.get(kind);
@@ -199,7 +199,7 @@ export function corePipelineRunner(
       engine(opts.engine ?? "auto").catch(() => {}); // the error is kept in ocrStatus()
       // A long-running process keeps two pdf.js workers: a long PDF is then shared between them (pdf.ts uses spare
       // workers as helpers), about twice the text-extraction throughput of one on two cores. Idle ones cost ~40 MB.
-      pdfClient = import("../core/convert/pdf-client");
+      pdfClient = import("../core/engines/pdf/pdf-client");
       pdfClient.then((m) => m.prewarmPdfWorkers(2)).catch(() => {});
     },
     async close() {

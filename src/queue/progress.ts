@@ -22,6 +22,8 @@ export interface ProgressSnapshot {
   step_progress: { current_step: string; current_step_name: string; steps: Record<string, StepState> };
 }
 
+export type ProgressTracker = ReturnType<typeof createProgressTracker>;
+
 export function createProgressTracker() {
   const steps: Record<string, StepState> = Object.fromEntries(
     STEPS.map((s) => [s.id, { name: s.name, status: "pending", done: 0, total: 0 }]),

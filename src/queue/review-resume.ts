@@ -10,13 +10,13 @@
  */
 import { DocprocError } from "../core/errors";
 import type { ResultsFile } from "../core/model";
-import { isoAt, type Clock } from "../storage/clock";
+import { isoAt, type Clock } from "../core/clock";
 import type { BlobStore } from "../storage/blobs";
 import type { Db } from "../storage/db";
 import { getReviewState } from "../storage/review-states";
 import { loadRunState, saveRunState } from "../storage/run-state";
 import * as tx from "../storage/transactions";
-import { enqueue } from "./jobs";
+import { enqueue } from "../storage/jobs";
 import type { FinishedOutcome } from "./transaction-job";
 import { resumeTransaction } from "./submit";
 import type { WorkerPool } from "./worker";

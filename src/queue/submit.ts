@@ -3,10 +3,10 @@
  * MUST refuse with `queue_full` (current_depth, max_depth) when the queue already holds `maxDepth` jobs.
  */
 import { DocprocError } from "../core/errors";
-import { isoAt, type Clock } from "../storage/clock";
+import { isoAt, type Clock } from "../core/clock";
 import type { Db } from "../storage/db";
 import * as tx from "../storage/transactions";
-import { enqueue, queueDepth } from "./jobs";
+import { enqueue, queueDepth } from "../storage/jobs";
 import { PROCESS_TRANSACTION } from "./transaction-job";
 import { queuedProgress } from "./progress";
 
@@ -54,12 +54,8 @@ export function resumeTransaction(db: Db, clock: Clock, transactionId: string): 
   db.transaction(() => {
     const t = tx.getTransaction(db, transactionId);
     if (!t) throw new DocprocError("not_found", `Transaction ${transactionId} not found`);
-    const moved = db
-      .query(
-        "UPDATE transactions SET status = 'queued', review_metadata = NULL, updated_at = ? WHERE transaction_id = ? AND status = 'awaiting_input'",
-      )
-      .run(isoAt(clock), transactionId).changes;
-    if (moved !== 1) throw new DocprocError("conflict", `Cannot resume transaction in ${t.status} state`);
+    if (!tx.markResumed(db, transactionId, isoAt(clock)))
+      throw new DocprocError("conflict", `Cannot resume transaction in ${t.status} state`);
     enqueue(db, clock, {
       kind: PROCESS_TRANSACTION,
       payload: { transaction_id: transactionId, resume: true },
@@ -85,13 +81,8 @@ export function rerunTransaction(
     const t = tx.getTransaction(db, transactionId);
     if (!t) throw new DocprocError("not_found", `Transaction ${transactionId} not found`);
     const now = isoAt(clock);
-    const moved = db
-      .query(
-        `UPDATE transactions SET status = 'queued', started_at = NULL, completed_at = NULL, processing_time_seconds = NULL,
-           error_message = NULL, review_metadata = NULL, updated_at = ? WHERE transaction_id = ? AND status IN ('completed', 'failed')`,
-      )
-      .run(now, transactionId).changes;
-    if (moved !== 1) throw new DocprocError("conflict", `Cannot rerun transaction in ${t.status} state`);
+    if (!tx.markRerun(db, transactionId, now))
+      throw new DocprocError("conflict", `Cannot rerun transaction in ${t.status} state`);
     const snap = queuedProgress();
     tx.setProgress(db, transactionId, snap.progress, snap.step_progress, now);
     enqueue(db, clock, {

@@ -12,65 +12,16 @@
  * - Throw a retryable DocprocError to be retried with backoff; anything else fails the job.
  */
 import { randomUUID } from "node:crypto";
-import { DocprocError } from "../core/errors";
-import { after, every, type Clock } from "../storage/clock";
-import type { Db } from "../storage/db";
 import { hostname } from "node:os";
-import {
-  claim,
-  complete,
-  expireDeadLocalLeases,
-  fail,
-  heartbeat,
-  leaseHeld,
-  lostWorkersMessage,
-  pidAlive,
-  pruneFinishedJobs,
-  release,
-  type JobRecord,
-} from "./jobs";
-import { errorFields, type Logger } from "../telemetry/log";
+import { after, every, type Clock } from "../core/clock";
+import type { Db } from "../storage/db";
+import { claim, lostWorkersMessage } from "../storage/job-claim";
+import { expireDeadLocalLeases, pruneFinishedJobs, release, type JobRecord } from "../storage/jobs";
+import type { Logger } from "../telemetry/log";
 import type { Metrics } from "../telemetry/metrics";
-
-export interface JobHelpers {
-  job: JobRecord;
-  signal: AbortSignal;
-  /** Fires when the pool stops gracefully: a long job SHOULD checkpoint and throw `JobReleased`. */
-  checkpoint: AbortSignal;
-  clock: Clock;
-  /** Runs fn and completes the job atomically, only if the lease is still ours; throws `LeaseLostError` otherwise. */
-  finish<T>(fn: () => T): T;
-}
-
-export type JobHandler = (payload: any, helpers: JobHelpers) => Promise<void>;
-
-export interface HandlerOptions {
-  /**
-   * Longest a job may run. Past it the job's signal aborts and the attempt fails with a non-retryable `timeout`,
-   * even if the handler ignores the signal (its late writes are then refused: the lease is gone).
-   */
-  timeoutMs?: number;
-  /** Called after a failed attempt (willRetry tells whether the job goes back to the queue). */
-  onFailure?(payload: any, message: string, willRetry: boolean, err?: unknown): void;
-  /** Called after a running job was handed back to the queue on shutdown (not counted as an attempt). */
-  onRelease?(payload: any): void;
-}
-
-export class LeaseLostError extends Error {
-  constructor(jobId: number) {
-    super(`lease on job ${jobId} was lost`);
-    this.name = "LeaseLostError";
-  }
-}
-
-/** Thrown by a handler that stored its progress at a checkpoint: the job is released, to continue later. */
-export class JobReleased extends Error {
-  /** `details` go into the job_released log line (ids, counts and step names only). */
-  constructor(readonly details: Record<string, unknown> = {}) {
-    super("stopped at a checkpoint");
-    this.name = "JobReleased";
-  }
-}
+import { runJob, transactionOf, type PoolState } from "./job-attempt";
+import type { HandlerOptions, JobHandler } from "./job-handler";
+import { pidAlive } from "./pid";
 
 export interface WorkerOptions {
   db: Db;
@@ -89,15 +40,6 @@ export interface WorkerOptions {
   telemetry?: { log?: Logger; metrics?: Metrics };
 }
 
-/** The transaction a job is about, for log lines (payloads carry ids only, never contents). */
-const transactionOf = (payload: unknown): string | undefined => {
-  const id = (payload as { transaction_id?: unknown } | null)?.transaction_id;
-  return typeof id === "string" ? id : undefined;
-};
-
-/** Webhook delivery jobs also count as delivery attempts (docproc_webhook_deliveries_total). */
-const DELIVERY_KIND = "webhook_delivery";
-
 export interface WorkerPool {
   registerHandler(kind: string, handler: JobHandler, opts?: HandlerOptions): void;
   start(): void;
@@ -110,82 +52,25 @@ export interface WorkerPool {
   running(): number;
 }
 
-/**
- * Races the handler against its time limit (on the pool's clock); a handler still running afterwards can no longer
- * reject unhandled.
- */
-async function withTimeout(
-  run: Promise<void>,
-  timeoutMs: number | undefined,
-  ctrl: AbortController,
-  job: JobRecord,
-  clock: Clock,
-): Promise<void> {
-  if (!timeoutMs) return run;
-  let cancel = () => {};
-  const limit = new Promise<never>((_, reject) => {
-    cancel = after(clock, timeoutMs, () => {
-      const err = new DocprocError(
-        "timeout",
-        `job ${job.id} (${job.kind}) ran longer than ${Math.round(timeoutMs / 1000)} s`,
-      );
-      ctrl.abort(err);
-      reject(err);
-    });
-  });
-  run.catch(() => {});
-  try {
-    await Promise.race([run, limit]);
-  } finally {
-    cancel();
-  }
-}
-
 export function createWorkerPool(opts: WorkerOptions): WorkerPool {
   const { db, clock } = opts;
   const leaseMs = opts.leaseMs ?? 30_000;
-  const heartbeatMs = opts.heartbeatMs ?? Math.max(50, Math.floor(leaseMs / 3));
-  const pollMs = opts.pollMs ?? 500;
-  // <host>:<pid>:<suffix>: lets a restarted process on this host free the leases of a crashed one at once.
-  const workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const log = opts.log ?? (() => {});
-  const tlog = opts.telemetry?.log;
-  const metrics = opts.telemetry?.metrics;
-  /** One lifecycle line and metric per job outcome; `outcome` is completed, failed, retried, released or lease_lost. */
-  const record = (job: JobRecord, outcome: string, startedAt: number, extra: Record<string, unknown> = {}) => {
-    const seconds = (performance.now() - startedAt) / 1000;
-    metrics?.jobsFinished.inc({ kind: job.kind, outcome });
-    if (job.kind === DELIVERY_KIND && outcome !== "released" && outcome !== "lease_lost") {
-      metrics?.webhookDeliveries.inc({
-        outcome: outcome === "completed" ? "delivered" : outcome === "retried" ? "retry" : "failed",
-      });
-    }
-    if (!tlog) return;
-    const level = outcome === "failed" ? "error" : outcome === "retried" || outcome === "lease_lost" ? "warn" : "info";
-    const fields = {
-      event: `job_${outcome}`,
-      job_id: job.id,
-      kind: job.kind,
-      transaction_id: transactionOf(job.payload),
-      attempt: job.attempts,
-      duration_ms: Math.round(seconds * 1000),
-      ...extra,
-    };
-    tlog[level](fields, `${job.kind} job ${job.id} ${outcome}`);
-  };
-  const handlers = new Map<string, { handler: JobHandler; opts: HandlerOptions }>();
-  const inFlight = new Map<
-    number,
-    {
-      ctrl: AbortController;
-      checkpoint: AbortController;
-      token: string;
-      kind: string;
-      payload: unknown;
-      done: Promise<void>;
-    }
-  >();
   let stopping = false;
+  const pool: PoolState = {
+    db,
+    clock,
+    // <host>:<pid>:<suffix>: lets a restarted process on this host free the leases of a crashed one at once.
+    workerId: opts.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    leaseMs,
+    heartbeatMs: opts.heartbeatMs ?? Math.max(50, Math.floor(leaseMs / 3)),
+    backoffBaseMs: opts.backoffBaseMs,
+    handlers: new Map(),
+    inFlight: new Map(),
+    stopping: () => stopping,
+    log: opts.log ?? (() => {}),
+    telemetry: opts.telemetry,
+  };
+  const pollMs = opts.pollMs ?? 500;
   const wakers = new Set<() => void>();
   const loops: Promise<void>[] = [];
   let stopPruning: (() => void) | null = null;
@@ -193,92 +78,13 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
     try {
       pruneFinishedJobs(db, clock.now() - (opts.keepFinishedMs ?? 7 * 86_400_000));
     } catch (err) {
-      log(`pruning finished jobs failed: ${(err as Error).message}`);
+      pool.log(`pruning finished jobs failed: ${(err as Error).message}`);
     }
   };
 
-  async function runJob(job: JobRecord): Promise<void> {
-    const entry = handlers.get(job.kind)!;
-    const token = job.lease_token!;
-    const ctrl = new AbortController();
-    const checkpoint = new AbortController();
-    if (stopping) checkpoint.abort();
-    const stopBeating = every(clock, heartbeatMs, () => {
-      try {
-        if (!heartbeat(db, clock, job.id, token, leaseMs)) ctrl.abort(new LeaseLostError(job.id));
-      } catch (err) {
-        log(`heartbeat failed for job ${job.id}: ${(err as Error).message}`);
-      }
-    });
-    let finished = false;
-    const startedAt = performance.now();
-    tlog?.info(
-      {
-        event: "job_started",
-        job_id: job.id,
-        kind: job.kind,
-        transaction_id: transactionOf(job.payload),
-        attempt: job.attempts,
-        waited_ms: Math.max(0, clock.now() - job.run_at),
-        worker_id: workerId,
-      },
-      `${job.kind} job ${job.id} started`,
-    );
-    const helpers: JobHelpers = {
-      job,
-      signal: ctrl.signal,
-      checkpoint: checkpoint.signal,
-      clock,
-      finish: (fn) =>
-        db
-          .transaction(() => {
-            if (!leaseHeld(db, job.id, token)) throw new LeaseLostError(job.id);
-            const out = fn();
-            complete(db, clock, job.id, token);
-            finished = true;
-            return out;
-          })
-          .immediate(),
-    };
-    const done = (async () => {
-      try {
-        await withTimeout(entry.handler(job.payload, helpers), entry.opts.timeoutMs, ctrl, job, clock);
-        if (!finished) complete(db, clock, job.id, token);
-        record(job, "completed", startedAt);
-      } catch (err) {
-        if (err instanceof LeaseLostError || ctrl.signal.reason instanceof LeaseLostError) {
-          log(`job ${job.id}: lease lost, leaving it to its new holder`);
-          record(job, "lease_lost", startedAt);
-        } else if (err instanceof JobReleased) {
-          if (release(db, clock, job.id, token)) entry.opts.onRelease?.(job.payload);
-          record(job, "released", startedAt, { reason: "checkpoint", ...err.details });
-        } else if (stopping && ctrl.signal.aborted) {
-          if (release(db, clock, job.id, token)) entry.opts.onRelease?.(job.payload);
-          record(job, "released", startedAt);
-        } else {
-          const message = err instanceof Error ? err.message : String(err);
-          const retryable = err instanceof DocprocError && err.retryable;
-          const outcome = fail(db, clock, job, token, message, retryable, opts.backoffBaseMs);
-          if (outcome) entry.opts.onFailure?.(job.payload, message, outcome === "retry", err);
-          // The structured line carries the code (and our own message); the plain log keeps the old text.
-          if (tlog) record(job, outcome === "retry" ? "retried" : "failed", startedAt, errorFields(err));
-          else {
-            metrics?.jobsFinished.inc({ kind: job.kind, outcome: outcome === "retry" ? "retried" : "failed" });
-            log(`job ${job.id} (${job.kind}) attempt ${job.attempts} failed: ${message}`);
-          }
-        }
-      } finally {
-        stopBeating();
-        inFlight.delete(job.id);
-      }
-    })();
-    inFlight.set(job.id, { ctrl, checkpoint, token, kind: job.kind, payload: job.payload, done });
-    await done;
-  }
-
   function claimOne(): JobRecord | null {
-    const { job, exhausted } = claim(db, clock, { workerId, leaseMs, kinds: [...handlers.keys()] });
-    for (const j of exhausted) handlers.get(j.kind)?.opts.onFailure?.(j.payload, lostWorkersMessage(j), false);
+    const { job, exhausted } = claim(db, clock, { workerId: pool.workerId, leaseMs, kinds: [...pool.handlers.keys()] });
+    for (const j of exhausted) pool.handlers.get(j.kind)?.opts.onFailure?.(j.payload, lostWorkersMessage(j), false);
     return job;
   }
 
@@ -288,37 +94,20 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
       try {
         job = claimOne();
       } catch (err) {
-        log(`claim failed: ${(err as Error).message}`);
+        pool.log(`claim failed: ${(err as Error).message}`);
       }
-      if (job) {
-        await runJob(job);
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        let cancel = () => {};
-        const waker = () => {
-          cancel();
-          wakers.delete(waker);
-          resolve();
-        };
-        wakers.add(waker);
-        cancel = after(clock, pollMs, waker);
-      });
+      if (job) await runJob(pool, job);
+      else await idle(clock, pollMs, wakers);
     }
   }
 
   return {
     registerHandler(kind, handler, hopts = {}) {
-      handlers.set(kind, { handler, opts: hopts });
+      pool.handlers.set(kind, { handler, opts: hopts });
     },
     start() {
       stopping = false;
-      try {
-        const freed = expireDeadLocalLeases(db, clock, hostname(), pidAlive);
-        if (freed) log(`recovered ${freed} job(s) of a worker process that is gone`);
-      } catch (err) {
-        log(`lease recovery failed: ${(err as Error).message}`);
-      }
+      recoverLocalLeases(pool);
       prune();
       stopPruning = every(clock, 3_600_000, prune, { unref: true });
       for (let i = 0; i < (opts.concurrency ?? 1); i++) loops.push(loop());
@@ -330,7 +119,7 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
     },
     async runOnce() {
       const job = claimOne();
-      if (job) await runJob(job);
+      if (job) await runJob(pool, job);
       return job;
     },
     async stop(sopts = {}) {
@@ -338,37 +127,71 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
       stopPruning?.();
       stopPruning = null;
       for (const w of [...wakers]) w();
-      // Graceful: jobs that can stop at a checkpoint do so (storing their progress); the others run to the end.
-      for (const f of inFlight.values())
-        sopts.graceful ? f.checkpoint.abort() : f.ctrl.abort(new Error("worker stopping"));
-      const all = Promise.all([...inFlight.values()].map((f) => f.done));
-      // The shutdown grace period is wall time on purpose: a process must exit on time whatever clock it was given.
-      const limit = sopts.timeoutMs ?? 30_000;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([all, new Promise((r) => (timer = setTimeout(r, limit)))]);
-      clearTimeout(timer);
-      // Whatever still runs after the timeout is released so another worker can take it at once. Its loop stays
-      // stuck in the handler, so it is not awaited (its late writes are refused: the lease is gone).
-      const stuck = inFlight.size > 0;
-      for (const [id, f] of inFlight) {
-        f.ctrl.abort(new Error("worker stopping"));
-        if (release(db, clock, id, f.token)) {
-          handlers.get(f.kind)?.opts.onRelease?.(f.payload);
-          tlog?.warn(
-            {
-              event: "job_released",
-              job_id: id,
-              kind: f.kind,
-              transaction_id: transactionOf(f.payload),
-              reason: "shutdown timeout",
-            },
-            `${f.kind} job ${id} released at shutdown`,
-          );
-        }
-      }
-      if (!stuck) await Promise.allSettled(loops);
+      await stopInFlight(pool, loops, sopts);
       loops.length = 0;
     },
-    running: () => inFlight.size,
+    running: () => pool.inFlight.size,
   };
+}
+
+/** Waits until the next poll or a wake(), whichever comes first. */
+function idle(clock: Clock, pollMs: number, wakers: Set<() => void>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let cancel = () => {};
+    const waker = () => {
+      cancel();
+      wakers.delete(waker);
+      resolve();
+    };
+    wakers.add(waker);
+    cancel = after(clock, pollMs, waker);
+  });
+}
+
+/** At start: frees the leases of this host's worker processes that are gone (a crash or SIGKILL). */
+function recoverLocalLeases(pool: PoolState): void {
+  try {
+    const freed = expireDeadLocalLeases(pool.db, pool.clock, hostname(), pidAlive);
+    if (freed) pool.log(`recovered ${freed} job(s) of a worker process that is gone`);
+  } catch (err) {
+    pool.log(`lease recovery failed: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Graceful: jobs that can stop at a checkpoint do so (storing their progress); the others run to the end. Otherwise
+ * they are aborted. Whatever still runs after the time limit is released so another worker can take it at once.
+ */
+async function stopInFlight(
+  pool: PoolState,
+  loops: Promise<void>[],
+  sopts: { graceful?: boolean; timeoutMs?: number },
+): Promise<void> {
+  for (const f of pool.inFlight.values())
+    sopts.graceful ? f.checkpoint.abort() : f.ctrl.abort(new Error("worker stopping"));
+  const all = Promise.all([...pool.inFlight.values()].map((f) => f.done));
+  // The shutdown grace period is wall time on purpose: a process must exit on time whatever clock it was given.
+  const limit = sopts.timeoutMs ?? 30_000;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([all, new Promise((r) => (timer = setTimeout(r, limit)))]);
+  clearTimeout(timer);
+  // A loop still stuck in its handler is not awaited (its late writes are refused: the lease is gone).
+  const stuck = pool.inFlight.size > 0;
+  for (const [id, f] of pool.inFlight) {
+    f.ctrl.abort(new Error("worker stopping"));
+    if (release(pool.db, pool.clock, id, f.token)) {
+      pool.handlers.get(f.kind)?.opts.onRelease?.(f.payload);
+      pool.telemetry?.log?.warn(
+        {
+          event: "job_released",
+          job_id: id,
+          kind: f.kind,
+          transaction_id: transactionOf(f.payload),
+          reason: "shutdown timeout",
+        },
+        `${f.kind} job ${id} released at shutdown`,
+      );
+    }
+  }
+  if (!stuck) await Promise.allSettled(loops);
 }

@@ -17,13 +17,14 @@ import { adminRoutes } from "./routes/admin";
 import { deliveryRoutes } from "./routes/deliveries";
 import { authRoutes } from "./routes/auth";
 import { captureRoutes } from "./routes/capture";
-import { rateLimitResponse } from "./rate-limit";
+import { rateLimitResponse } from "./rate-limit-response";
 import { projectRoutes } from "./routes/projects";
 import { mailRoutes } from "./routes/mail";
 import { learningRoutes } from "./routes/learning";
 import { learnFromReviewHook } from "../queue/learn";
 import { resultRoutes } from "./routes/results";
 import { reviewRoutes } from "./routes/review";
+import { databaseReviewStore } from "./services/review-store";
 import { statusRoutes } from "./routes/status";
 import { transactionRoutes } from "./routes/transactions";
 import { homeRoutes } from "./routes/home";
@@ -32,7 +33,7 @@ import { noteRejection, observeEnd, observeStart, type Telemetry } from "./obser
 import { notePublicBase } from "./proxy";
 import { silentLogger } from "../telemetry/log";
 import { createMetrics } from "../telemetry/metrics";
-import { queueCounts } from "../queue/jobs";
+import { queueCounts } from "../storage/jobs";
 
 function checkBodySize(request: Request, maxBodyBytes: number): void {
   const length = Number(request.headers.get("content-length") ?? "0");
@@ -159,14 +160,14 @@ export function createApp(
     .use(homeRoutes())
     .use(metricsRoutes(deps, telemetry))
     .use(healthRoutes(deps))
-    .use(docsRoutes())
+    .use(docsRoutes(() => self.routes!()))
     .use(projectRoutes(deps))
     .use(mailRoutes(deps))
     .use(learningRoutes(deps))
     .use(transactionRoutes(deps))
     .use(statusRoutes(deps, longPoll))
     .use(resultRoutes(deps))
-    .use(reviewRoutes(deps))
+    .use(reviewRoutes(databaseReviewStore(deps)))
     .use(deliveryRoutes(deps))
     .use(captureRoutes(deps))
     .use(adminRoutes(deps, guard))

@@ -8,7 +8,7 @@
 import { DocprocError } from "../core/errors";
 import type { Guard } from "../auth/guard";
 import type { Principal } from "../auth/principal";
-import { rateLimitHeaders } from "./rate-limit";
+import { rateLimitHeaders } from "./rate-limit-response";
 
 // `/` is the first-run page; `/metrics` checks its own credential (routes/metrics.ts: admin key or metrics token).
 const PUBLIC = [

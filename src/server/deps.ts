@@ -2,7 +2,7 @@
 import type { ReviewFinishedHook } from "../core/review/hooks";
 import type { Notifier } from "../queue/notifier";
 import type { BlobStore } from "../storage/blobs";
-import type { Clock } from "../storage/clock";
+import type { Clock } from "../core/clock";
 import type { Db } from "../storage/db";
 import type { CaptureSettings } from "../capture/settings";
 import type { SecretKey } from "../storage/secret-box";

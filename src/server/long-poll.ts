@@ -5,7 +5,7 @@
  * timeout and the re-check run on the injected clock (tests advance it instead of waiting).
  */
 import type { Notifier } from "../queue/notifier";
-import { after, every, systemClock, type Clock } from "../storage/clock";
+import { after, every, systemClock, type Clock } from "../core/clock";
 import type { Db } from "../storage/db";
 import { statusesOf, TERMINAL_STATUSES, type TransactionStatus } from "../storage/transactions";
 

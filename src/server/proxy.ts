@@ -7,33 +7,40 @@
  * DOCPROC_TRUST_PROXY: `true` (trust the headers from any peer: the server is reachable through the proxy only) or
  * a comma list of addresses/CIDRs of the proxies (the headers count only when the TCP peer is one of them).
  */
-import { inCidr, parseCidr, parseIp, unmapIPv4, type Cidr } from "../core/notify/ip";
+import proxyaddr from "proxy-addr";
 import { DocprocError } from "../core/errors";
 
-export type TrustProxy = false | true | Cidr[];
+/** Off, trust every peer, or the proxies' addresses/CIDRs/names as written (checked by proxy-addr when parsed). */
+export type TrustProxy = false | true | string[];
 
-/** Parses DOCPROC_TRUST_PROXY; unset, empty, `0`, `false`, `off` and `no` mean off. */
+/**
+ * Parses DOCPROC_TRUST_PROXY; unset, empty, `0`, `false`, `off` and `no` mean off. A list is read by proxy-addr
+ * (Express's trust-proxy parser): addresses, CIDRs (`10.0.0.0/8`, `fd00::/8`), netmasks (`10.0.0.0/255.0.0.0`) and
+ * the names `loopback`, `linklocal`, `uniquelocal`. Every entry it cannot read is named in one error.
+ */
 export function parseTrustProxy(raw: string | undefined): TrustProxy {
   const v = raw?.trim().toLowerCase() ?? "";
   if (v === "" || ["0", "false", "off", "no"].includes(v)) return false;
   if (["1", "true", "on", "yes", "*"].includes(v)) return true;
-  const cidrs: Cidr[] = [];
-  const bad: string[] = [];
-  for (const part of v
+  const entries = v
     .split(",")
     .map((s) => s.trim())
-    .filter(Boolean)) {
-    const c = parseCidr(part);
-    if (c) cidrs.push(c);
-    else bad.push(part);
-  }
-  if (bad.length || !cidrs.length) {
+    .filter(Boolean);
+  const bad = entries.filter((entry) => {
+    try {
+      proxyaddr.compile(entry);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (bad.length || !entries.length) {
     throw new DocprocError(
       "invalid_settings",
-      `DOCPROC_TRUST_PROXY must be true, false or a comma list of proxy addresses/CIDRs; cannot read ${JSON.stringify(bad.join(",") || raw)}`,
+      `DOCPROC_TRUST_PROXY must be true, false or a comma list of proxy addresses/CIDRs (or loopback, linklocal, uniquelocal); cannot read ${JSON.stringify(bad.join(",") || raw)}`,
     );
   }
-  return cidrs;
+  return entries;
 }
 
 export interface PublicBase {
@@ -49,18 +56,23 @@ const first = (v: string | null) => v?.split(",")[0]!.trim() || null;
 const HOST = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
 const PREFIX = /^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+$/;
 
+const compiled = new WeakMap<string[], (addr: string, i: number) => boolean>();
+
+/** Whether the TCP peer is a trusted proxy (an IPv4-mapped IPv6 peer matches its IPv4 entries: proxy-addr). */
 function peerTrusted(trust: TrustProxy, peer: string | null | undefined): boolean {
   if (trust === true) return true;
   if (trust === false || !peer) return false;
-  const ip = parseIp(peer);
-  if (!ip) return false;
-  const addr = unmapIPv4(ip);
-  return trust.some((c) => inCidr(addr, c) || inCidr(ip, c));
+  let check = compiled.get(trust);
+  if (!check) compiled.set(trust, (check = proxyaddr.compile(trust)));
+  return check(peer, 0);
 }
 
 /**
  * Records how the client reached this request (called once per request, before routing). Malformed forwarded
- * values are ignored one by one: a wrong prefix never breaks the request, it only loses the prefix.
+ * values are ignored one by one: a wrong prefix never breaks the request, it only loses the prefix. Of a
+ * comma-separated header the first value counts, as Express reads X-Forwarded-Proto and -Host: the value the
+ * outermost proxy set for the client. The HOST and PREFIX patterns stay hand-written: they only decide which
+ * forwarded values are safe to echo into links and pages.
  */
 export function notePublicBase(request: Request, trust: TrustProxy, peer: string | null | undefined): void {
   if (trust === false || !peerTrusted(trust, peer)) return;

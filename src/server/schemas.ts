@@ -1,6 +1,6 @@
 /**
- * Request and response shapes, as zod schemas: requests are validated with them, and the OpenAPI document is
- * generated from them (z.toJSONSchema), so the two cannot drift apart.
+ * Request shapes, as zod schemas: requests are validated with them, and the OpenAPI document is generated from them
+ * (z.toJSONSchema), so the two cannot drift apart. Response shapes are in schemas-responses.ts.
  */
 import { z } from "zod";
 import { SPLIT_POLICIES } from "../core/model";
@@ -87,19 +87,6 @@ export const UpdateProjectBody = z
   })
   .register(apiRegistry, { id: "UpdateProject" });
 
-export const ProjectSchema = z
-  .object({
-    project_id: z.string(),
-    tenant_id: z.string(),
-    name: z.string(),
-    description: z.string(),
-    project_version: z.number().int(),
-    settings: z.record(z.string(), z.unknown()),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .register(apiRegistry, { id: "Project" });
-
 /** `POST /transactions/{id}/rerun`: the workflow step to run again from (docs/api.md, "Re-running"). */
 export const RerunBody = z
   .object({
@@ -116,19 +103,6 @@ export const CreateTransactionBody = z
     priority: Priority.default(0),
   })
   .register(apiRegistry, { id: "CreateTransaction" });
-
-export const CreateTransactionResponse = z
-  .object({
-    transaction_id: z.string(),
-    tenant_id: z.string(),
-    project_id: z.string(),
-    status: z.literal("created"),
-    correlation_id: z.string().nullable(),
-    created_at: z.string(),
-    files_url: z.string(),
-    start_url: z.string(),
-  })
-  .register(apiRegistry, { id: "CreatedTransaction" });
 
 export const ProcessBody = z
   .object({
@@ -157,90 +131,6 @@ export const ProcessBody = z
   })
   .register(apiRegistry, { id: "ProcessTransaction" });
 
-export const ProcessResponse = z
-  .object({
-    transaction_id: z.string(),
-    status: z.literal("processing"),
-    estimated_completion_seconds: z.number().int(),
-    status_url: z.string(),
-    poll_url: z.string(),
-  })
-  .register(apiRegistry, { id: "ProcessStarted" });
-
-export const StartResponse = z
-  .object({
-    transaction_id: z.string(),
-    status: z.literal("processing"),
-    message: z.string(),
-    status_url: z.string(),
-    poll_url: z.string(),
-  })
-  .register(apiRegistry, { id: "StartedTransaction" });
-
-export const RerunResponse = z
-  .object({
-    transaction_id: z.string(),
-    status: z.literal("queued"),
-    from_step: z.string(),
-    message: z.string(),
-    status_url: z.string(),
-    poll_url: z.string(),
-  })
-  .register(apiRegistry, { id: "RerunQueued" });
-
-export const UploadedFileSchema = z
-  .object({
-    file_name: z.string(),
-    filename: z.string(),
-    content_type: z.string(),
-    index: z.number().int(),
-    size: z.number().int(),
-    uploaded_at: z.string(),
-    split_policy: z.string(),
-    upload_token: z.string().nullable(),
-    has_password: z
-      .boolean()
-      .meta({ description: "A password was given for this file (the password itself is never returned)" }),
-    duplicate: z.boolean().meta({ description: "true when the upload token was already recorded (nothing stored)" }),
-  })
-  .register(apiRegistry, { id: "UploadedFile" });
-
-export const UploadResponse = z
-  .object({
-    transaction_id: z.string(),
-    total_files: z.number().int(),
-    uploaded_count: z.number().int(),
-    failed_count: z.number().int(),
-    uploaded_files: z.array(UploadedFileSchema),
-    failed_files: z.array(z.object({ filename: z.string(), index: z.number().int().nullable(), error: z.string() })),
-  })
-  .register(apiRegistry, { id: "UploadResult" });
-
-export const TransactionSchema = z
-  .object({
-    transaction_id: z.string(),
-    tenant_id: z.string(),
-    project_id: z.string(),
-    status: z.enum(STATUSES),
-    correlation_id: z.string().nullable(),
-    metadata: z.record(z.string(), z.unknown()),
-    created_at: z.string(),
-    started_at: z.string().nullable(),
-    completed_at: z.string().nullable(),
-    processing_time_seconds: z.number().nullable(),
-    error_message: z.string().optional(),
-    review_metadata: z.record(z.string(), z.unknown()).optional(),
-    dataset_id: z.string(),
-    page_limit: z.number().int().nullable(),
-    priority: z.number().int(),
-    request: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .meta({ description: "Original request (include_request=true, completed only)" }),
-  })
-  .partial()
-  .register(apiRegistry, { id: "Transaction", description: "All fields, or those named by `fields`" });
-
 export const BatchStatusBody = z
   .object({
     transaction_ids: z
@@ -251,79 +141,23 @@ export const BatchStatusBody = z
   })
   .register(apiRegistry, { id: "BatchStatusRequest" });
 
-export const BatchStatusResponse = z
-  .object({ statuses: z.record(z.string(), TransactionSchema) })
-  .register(apiRegistry, { id: "BatchStatus" });
-
-export const ListResponse = z
-  .object({
-    items: z.array(TransactionSchema),
-    total: z.number().int(),
-    limit: z.number().int(),
-    offset: z.number().int(),
-  })
-  .register(apiRegistry, { id: "TransactionList" });
-
-const ManifestFileSchema = z.object({
-  filename: z.string(),
-  path: z.string(),
-  size_bytes: z.number().int(),
-  document_ids: z.array(z.string()),
-  created_at: z.string(),
+/** `PUT …/settings`: the settings object itself (validated by the settings loader, so any object here). */
+export const SettingsBody = z.record(z.string(), z.unknown()).meta({
+  description:
+    "Project settings (docs/project-settings.md); may be partial: the given top-level keys replace those of the default project",
+  examples: [{ locale: "en-US", review_thresholds: { classification: 0.6, field: 0.7, split: 0.7 } }],
 });
 
-export const ManifestSchema = z
-  .object({
-    transaction_id: z.string(),
-    profiles: z.record(
-      z.string(),
-      z.object({
-        profile_id: z.string(),
-        profile_name: z.string(),
-        output_format: z.string(),
-        scope_mode: z.string(),
-        files: z.array(ManifestFileSchema),
-        error: z.string().optional(),
-        status: z.string().optional(),
-      }),
-    ),
-    total_files: z.number().int(),
-    total_size_bytes: z.number().int(),
-  })
-  .register(apiRegistry, { id: "ExportManifest" });
-
-export const DocumentsResponse = z
-  .object({ transaction_id: z.string(), status: z.string(), documents: z.array(z.record(z.string(), z.unknown())) })
-  .register(apiRegistry, { id: "Documents", description: "documents[] exactly as in the JSON results file" });
-
-export const HealthResponse = z
-  .object({
-    status: z.enum(["ok", "degraded"]),
-    version: z.string(),
-    database: z.object({ status: z.enum(["ok", "error"]), error: z.string().optional() }),
-    queue: z.object({
-      depth: z.number().int(),
-      max_depth: z.number().int(),
-      running: z.number().int(),
-      workers: z.number().int(),
-    }),
-    ocr: z.object({
-      status: z.string(),
-      engine: z.string().optional(),
-      error: z.string().optional(),
-      engines: z.array(z.string()).optional(),
-    }),
-  })
-  .register(apiRegistry, { id: "Health" });
-
-export const ProjectListResponse = z
-  .object({ items: z.array(ProjectSchema) })
-  .register(apiRegistry, { id: "ProjectList" });
-
-export const SourceFileListResponse = z
-  .object({
-    transaction_id: z.string(),
-    total_files: z.number().int(),
-    files: z.array(UploadedFileSchema.omit({ duplicate: true })),
-  })
-  .register(apiRegistry, { id: "SourceFileList" });
+/** `POST /transactions/{id}/source-files` (multipart/form-data): one property per form field. */
+export const UploadForm = z.object({
+  files: z.array(z.string().meta({ contentMediaType: "application/octet-stream" })),
+  upload_tokens: z
+    .array(z.string())
+    .optional()
+    .meta({ description: "Idempotency token per file, aligned by position" }),
+  split_policies: z.array(z.enum(SPLIT_POLICIES as [string, ...string[]])).optional(),
+  passwords: z.array(z.string()).optional().meta({
+    description:
+      "Password of an encrypted PDF per file, aligned by position (empty for none); used for processing, wiped when the transaction ends, never returned",
+  }),
+});

@@ -8,7 +8,7 @@ import { webhookSettingsOf } from "../queue/deliveries";
 import { openDataDir, startWorkerRuntime } from "../queue/runtime";
 import { describeSettingsMigration, settingsMigrationsOf } from "../storage/settings-migrate";
 import type { PipelineRunner } from "../queue/pipeline-runner";
-import { isoAt, systemClock } from "../storage/clock";
+import { isoAt, systemClock } from "../core/clock";
 import { publicLinksInUse, recordPublicUrl } from "../storage/deployment";
 import type { MailEnv } from "../mail/env";
 import type { StorageConfig } from "../storage/storage-config";
@@ -19,7 +19,7 @@ import { createLongPoll } from "./long-poll";
 import type { Telemetry } from "./observe";
 import { silentLogger, type Logger } from "../telemetry/log";
 import { createMetrics } from "../telemetry/metrics";
-import { queueCounts } from "../queue/jobs";
+import { queueCounts } from "../storage/jobs";
 
 export interface StartOptions {
   host: string;

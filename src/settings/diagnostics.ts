@@ -20,7 +20,7 @@ export function stageTimesFile(env: Record<string, string | undefined> = process
 
 /**
  * CPU seconds this process's threads have used so far, by kind: the main thread, the pipeline thread and pdf.js
- * workers (named by src/queue/threaded-runner.ts and src/core/convert/pdf-client.ts), JavaScriptCore's JIT
+ * workers (named by src/queue/threaded-runner.ts and src/core/engines/pdf/pdf-client.ts), JavaScriptCore's JIT
  * compilers, and everything else (garbage collector helpers, allocator, I/O pool). Linux only (/proc); empty elsewhere.
  * Threads that have ended are not counted (the benchmark reads this at exit, when the batch's threads still live).
  */

@@ -19,92 +19,23 @@ import { DEFAULT_MAIL_LEASE_SECONDS, DEFAULT_MAIL_MAX_ATTEMPTS, type MailEnv } f
 import { parseSecretKey } from "../storage/secret-box";
 import { parseStorageUrl, type StorageConfig } from "../storage/storage-config";
 import { DIAGNOSTICS_VARIABLES } from "./diagnostics";
+import {
+  bool,
+  cidrList,
+  httpUrl,
+  integer,
+  positive,
+  postgresUrl,
+  secretKey,
+  storageUrl,
+  text,
+  unsetIfEmpty,
+} from "./env-values";
 import { unknownVariables } from "./env-names";
 
 export { unknownVariables } from "./env-names";
 
 type Env = Record<string, string | undefined>;
-
-const unsetIfEmpty = (v: unknown) =>
-  typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v;
-const positive = () =>
-  z.preprocess(
-    unsetIfEmpty,
-    z.coerce.number({ error: "must be a number" }).positive("must be a positive number").optional(),
-  );
-const integer = (min: number, max: number) =>
-  z.preprocess(
-    unsetIfEmpty,
-    z.coerce
-      .number({ error: "must be a number" })
-      .int("must be an integer")
-      .min(min, `must be at least ${min}`)
-      .max(max, `must be at most ${max}`)
-      .optional(),
-  );
-const text = () => z.preprocess(unsetIfEmpty, z.string().optional());
-const httpUrl = () =>
-  z.preprocess(
-    unsetIfEmpty,
-    z
-      .string()
-      .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL")
-      .optional(),
-  );
-const postgresUrl = () =>
-  z.preprocess(
-    unsetIfEmpty,
-    z
-      .string()
-      .refine((u) => URL.canParse(u) && /^postgres(ql)?:$/.test(new URL(u).protocol), "must be a postgres:// URL")
-      .optional(),
-  );
-const cidrList = () =>
-  z.preprocess(
-    unsetIfEmpty,
-    z
-      .string()
-      .superRefine((v, ctx) => {
-        try {
-          parseAllowList(v);
-        } catch (e) {
-          ctx.addIssue({ code: "custom", message: (e as Error).message });
-        }
-      })
-      .optional(),
-  );
-
-const storageUrl = () =>
-  z.preprocess(
-    unsetIfEmpty,
-    z
-      .string()
-      .superRefine((v, ctx) => {
-        try {
-          parseStorageUrl(v);
-        } catch (e) {
-          ctx.addIssue({ code: "custom", message: (e as Error).message });
-        }
-      })
-      .optional(),
-  );
-const bool = () =>
-  z.preprocess(unsetIfEmpty, z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).optional());
-
-const secretKey = () =>
-  z.preprocess(
-    unsetIfEmpty,
-    z
-      .string()
-      .superRefine((v, ctx) => {
-        try {
-          parseSecretKey(v);
-        } catch (e) {
-          ctx.addIssue({ code: "custom", message: (e as Error).message.replace(/^DOCPROC_SECRET_KEY /, "") });
-        }
-      })
-      .optional(),
-  );
 
 /** The variables, with what each means; docs/ARCHITECTURE.md and `docproc serve --help` list the same. */
 export const EnvSchema = z.object({
@@ -233,34 +164,9 @@ export function loadEnvSettings(env: Env = process.env): EnvSettings {
   }
   const v = parsed.data!;
   const MB = 1024 * 1024;
-  const a = DEFAULT_AUTH_SETTINGS;
-  const auth: AuthSettings = {
-    ...a,
-    ratePerMinute: Math.floor(v.DOCPROC_RATE_LIMIT_PER_MINUTE ?? a.ratePerMinute),
-    ratePerHour: Math.floor(v.DOCPROC_RATE_LIMIT_PER_HOUR ?? a.ratePerHour),
-    asyncPerHour: Math.floor(v.DOCPROC_ASYNC_LIMIT_PER_HOUR ?? a.asyncPerHour),
-    sessionLifetimeMs:
-      v.DOCPROC_SESSION_HOURS !== undefined ? Math.floor(v.DOCPROC_SESSION_HOURS * 3600_000) : a.sessionLifetimeMs,
-    sessionIdleMs:
-      v.DOCPROC_SESSION_IDLE_MINUTES !== undefined
-        ? Math.floor(v.DOCPROC_SESSION_IDLE_MINUTES * 60_000)
-        : a.sessionIdleMs,
-  };
+  const auth = authOf(v);
   const d = DEFAULT_CONFIG;
-  const virtualHosted =
-    v.DOCPROC_S3_VIRTUAL_HOSTED === undefined
-      ? undefined
-      : v.DOCPROC_S3_VIRTUAL_HOSTED === "true" || v.DOCPROC_S3_VIRTUAL_HOSTED === "1";
-  const storage = v.DOCPROC_STORAGE_URL
-    ? parseStorageUrl(v.DOCPROC_STORAGE_URL, {
-        endpoint: v.AWS_ENDPOINT_URL_S3 ?? v.AWS_ENDPOINT_URL,
-        region: v.AWS_REGION ?? v.AWS_DEFAULT_REGION ?? "us-east-1",
-        accessKeyId: v.AWS_ACCESS_KEY_ID,
-        secretAccessKey: v.AWS_SECRET_ACCESS_KEY,
-        sessionToken: v.AWS_SESSION_TOKEN,
-        virtualHostedStyle: virtualHosted,
-      })
-    : null;
+  const storage = storageOf(v);
   const publicUrl = v.DOCPROC_PUBLIC_URL?.replace(/\/+$/, "") ?? null;
   return {
     listen: { host: v.DOCPROC_HOST, port: v.DOCPROC_PORT, dataDir: v.DOCPROC_DATA },
@@ -307,4 +213,38 @@ export function loadEnvSettings(env: Env = process.env): EnvSettings {
     },
     storage,
   };
+}
+
+function authOf(v: EnvVariables): AuthSettings {
+  const a = DEFAULT_AUTH_SETTINGS;
+  return {
+    ...a,
+    ratePerMinute: Math.floor(v.DOCPROC_RATE_LIMIT_PER_MINUTE ?? a.ratePerMinute),
+    ratePerHour: Math.floor(v.DOCPROC_RATE_LIMIT_PER_HOUR ?? a.ratePerHour),
+    asyncPerHour: Math.floor(v.DOCPROC_ASYNC_LIMIT_PER_HOUR ?? a.asyncPerHour),
+    sessionLifetimeMs:
+      v.DOCPROC_SESSION_HOURS !== undefined ? Math.floor(v.DOCPROC_SESSION_HOURS * 3600_000) : a.sessionLifetimeMs,
+    sessionIdleMs:
+      v.DOCPROC_SESSION_IDLE_MINUTES !== undefined
+        ? Math.floor(v.DOCPROC_SESSION_IDLE_MINUTES * 60_000)
+        : a.sessionIdleMs,
+  };
+}
+
+/** DOCPROC_STORAGE_URL with the S3 variables; null: the data directory. */
+function storageOf(v: EnvVariables): StorageConfig | null {
+  const virtualHosted =
+    v.DOCPROC_S3_VIRTUAL_HOSTED === undefined
+      ? undefined
+      : v.DOCPROC_S3_VIRTUAL_HOSTED === "true" || v.DOCPROC_S3_VIRTUAL_HOSTED === "1";
+  return v.DOCPROC_STORAGE_URL
+    ? parseStorageUrl(v.DOCPROC_STORAGE_URL, {
+        endpoint: v.AWS_ENDPOINT_URL_S3 ?? v.AWS_ENDPOINT_URL,
+        region: v.AWS_REGION ?? v.AWS_DEFAULT_REGION ?? "us-east-1",
+        accessKeyId: v.AWS_ACCESS_KEY_ID,
+        secretAccessKey: v.AWS_SECRET_ACCESS_KEY,
+        sessionToken: v.AWS_SESSION_TOKEN,
+        virtualHostedStyle: virtualHosted,
+      })
+    : null;
 }

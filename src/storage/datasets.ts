@@ -41,3 +41,16 @@ export function countByStatus(db: Db, projectId: string, datasetId: string): Rec
     .all(projectId, datasetId);
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
+
+/** The dataset's completed transactions, oldest first, with their metadata (JSON text: the expected values). */
+export function completedTransactions(
+  db: Db,
+  projectId: string,
+  datasetId: string,
+): Array<{ transaction_id: string; metadata: string }> {
+  return db
+    .query<{ transaction_id: string; metadata: string }, [string, string]>(
+      "SELECT transaction_id, metadata FROM transactions WHERE project_id = ? AND dataset_id = ? AND status = 'completed' ORDER BY created_at, transaction_id",
+    )
+    .all(projectId, datasetId);
+}

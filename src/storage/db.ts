@@ -172,6 +172,11 @@ export function readSnapshot<T>(db: Db, read: () => T): T {
   }
 }
 
+/** One round trip to the database (health checks): throws when it cannot answer. */
+export function ping(db: Db): void {
+  db.query("SELECT 1").get();
+}
+
 /** Parses a JSON column; a NULL column gives `fallback`. */
 export function json<T>(text: string | null | undefined, fallback: T): T {
   if (text === null || text === undefined || text === "") return fallback;

@@ -37,3 +37,21 @@ export function publicLinksInUse(db: Db): { capture: boolean; webhooks: boolean 
       .get() != null;
   return { capture, webhooks };
 }
+
+/** How many tenants, clients, live keys, users and projects the deployment holds (`POST /admin/reload`). */
+export function configurationCounts(db: Db): {
+  tenants: number;
+  clients: number;
+  active_api_keys: number;
+  users: number;
+  projects: number;
+} {
+  const count = (sql: string) => db.query<{ n: number }, []>(sql).get()!.n;
+  return {
+    tenants: count("SELECT COUNT(*) AS n FROM tenants"),
+    clients: count("SELECT COUNT(*) AS n FROM clients"),
+    active_api_keys: count("SELECT COUNT(*) AS n FROM api_keys WHERE revoked_at IS NULL"),
+    users: count("SELECT COUNT(*) AS n FROM users"),
+    projects: count("SELECT COUNT(*) AS n FROM projects"),
+  };
+}

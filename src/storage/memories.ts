@@ -4,7 +4,7 @@
  * results record which memories produced them.
  */
 import { mergeMemories } from "../core/memory/merge";
-import type { Memory } from "../core/memory/model";
+import type { Memory } from "../core/project/memory";
 import type { Db } from "./db";
 import { getProjectById, updateProject, type ProjectRecord } from "./projects";
 

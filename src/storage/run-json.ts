@@ -11,7 +11,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { wordsIdentity } from "../core/convert/page-words";
-import type { PackedWords } from "../core/convert/pdf-protocol";
+import type { PackedWords } from "../core/engines/pdf/pdf-protocol";
 import type { Page, ResultsFile, ResultsPage } from "../core/model";
 import type { SavedRun } from "../core/runner/types";
 

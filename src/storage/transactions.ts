@@ -196,6 +196,41 @@ export function markRequeued(db: Db, id: string, now: string): void {
   ).run(now, id);
 }
 
+/** awaiting_input → queued (a review finished). Returns false when the transaction was not awaiting input. */
+export function markResumed(db: Db, id: string, now: string): boolean {
+  return (
+    db
+      .query(
+        "UPDATE transactions SET status = 'queued', review_metadata = NULL, updated_at = ? WHERE transaction_id = ? AND status = 'awaiting_input'",
+      )
+      .run(now, id).changes === 1
+  );
+}
+
+/** completed | failed → queued for a rerun, timing and error cleared. Returns false in any other state. */
+export function markRerun(db: Db, id: string, now: string): boolean {
+  return (
+    db
+      .query(
+        `UPDATE transactions SET status = 'queued', started_at = NULL, completed_at = NULL, processing_time_seconds = NULL,
+           error_message = NULL, review_metadata = NULL, updated_at = ? WHERE transaction_id = ? AND status IN ('completed', 'failed')`,
+      )
+      .run(now, id).changes === 1
+  );
+}
+
+/** Who owns a transaction (the guard's permission check on `/transactions/{id}`…). */
+export function transactionOwner(
+  db: Db,
+  id: string,
+): { tenant_id: string; project_id: string; dataset_id?: string } | null {
+  return db
+    .query<{ tenant_id: string; project_id: string; dataset_id?: string }, [string]>(
+      "SELECT tenant_id, project_id, dataset_id FROM transactions WHERE transaction_id = ?",
+    )
+    .get(id);
+}
+
 /** Final states wipe the source-file passwords: nothing can need them any more. */
 export function markCompleted(db: Db, id: string, now: string, processingSeconds: number): void {
   wipePasswords(db, id);

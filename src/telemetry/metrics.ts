@@ -36,6 +36,39 @@ export interface MetricsOptions {
 const STEP_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 const HTTP_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120];
 
+/** Gauges read at scrape time: queue depth (from the database, when given), resident memory, start time. */
+function registerGauges(registry: Registry, queueCounts: MetricsOptions["queueCounts"]): void {
+  const registers = [registry];
+  new Gauge({
+    name: "docproc_queue_jobs",
+    help: "Jobs in the durable queue by kind and status (queued, running), read from the database at scrape time",
+    labelNames: ["kind", "status"] as const,
+    registers,
+    collect() {
+      this.reset();
+      if (!queueCounts) return;
+      for (const c of queueCounts()) this.set({ kind: c.kind, status: c.status }, c.n);
+    },
+  });
+  new Gauge({
+    name: "docproc_process_resident_memory_bytes",
+    help: "Resident memory of this process",
+    registers,
+    collect() {
+      this.set(process.memoryUsage().rss);
+    },
+  });
+  const started = Date.now() / 1000;
+  new Gauge({
+    name: "docproc_process_start_time_seconds",
+    help: "Start time of this process (Unix seconds)",
+    registers,
+    collect() {
+      this.set(started);
+    },
+  });
+}
+
 export function createMetrics(opts: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   const registers = [registry];
@@ -89,34 +122,6 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
     contentType: registry.contentType,
     render: () => registry.metrics(),
   };
-  const queueCounts = opts.queueCounts;
-  new Gauge({
-    name: "docproc_queue_jobs",
-    help: "Jobs in the durable queue by kind and status (queued, running), read from the database at scrape time",
-    labelNames: ["kind", "status"] as const,
-    registers,
-    collect() {
-      this.reset();
-      if (!queueCounts) return;
-      for (const c of queueCounts()) this.set({ kind: c.kind, status: c.status }, c.n);
-    },
-  });
-  new Gauge({
-    name: "docproc_process_resident_memory_bytes",
-    help: "Resident memory of this process",
-    registers,
-    collect() {
-      this.set(process.memoryUsage().rss);
-    },
-  });
-  const started = Date.now() / 1000;
-  new Gauge({
-    name: "docproc_process_start_time_seconds",
-    help: "Start time of this process (Unix seconds)",
-    registers,
-    collect() {
-      this.set(started);
-    },
-  });
+  registerGauges(registry, opts.queueCounts);
   return m;
 }

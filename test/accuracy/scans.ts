@@ -1,6 +1,6 @@
 /**
  * Deterministic "scans" of text PDFs for the accuracy gate: every page rendered by docproc's own pdf.js path
- * (embedded fonts, pdf.js's bundled standard fonts, never the system's: see src/core/convert/pdf-worker.ts), then
+ * (embedded fonts, pdf.js's bundled standard fonts, never the system's: see src/core/engines/pdf/pdf-worker.ts), then
  * degraded like an office scanner would: greyscale, the chosen resolution (200 or 300 DPI), a small skew or a
  * quarter/half turn, lower contrast with grain, and JPEG compression; written as an image-only PDF (no text layer,
  * no attachment), as a scanner's PDF output is.

@@ -1,6 +1,6 @@
 /** A docproc API on a real loopback port (127.0.0.1, port 0) over a temporary data directory, for auth tests. */
 import type { AuthSettings } from "../../src/auth/settings";
-import type { Clock } from "../../src/storage/clock";
+import type { Clock } from "../../src/core/clock";
 import { buildTestApp } from "../support/app";
 import { jsonOrText, requestInit } from "../support/http";
 

@@ -1,6 +1,6 @@
 /** Sessions over a real loopback port, with an injected clock: sign-in, use, idle and absolute expiry, logout. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { fakeClock } from "../../src/storage/clock";
+import { fakeClock } from "../../src/core/clock";
 import { startAuthServer, type AuthServer } from "./helpers";
 
 const clock = fakeClock(Date.parse("2026-03-01T08:00:00Z"));

@@ -8,11 +8,11 @@ import {
   DEFAULT_USER_PERMISSIONS,
 } from "../../src/auth/permissions";
 import { base62, newApiKey, newSessionToken, sameDigest, sha256Hex } from "../../src/auth/keys";
-import { createRateLimiter } from "../../src/auth/rate-limiter";
+import { createRateLimiter } from "../../src/auth/rate-limit";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fakeClock } from "../../src/storage/clock";
+import { fakeClock } from "../../src/core/clock";
 import { openDatabase, type Db } from "../../src/storage/db";
 
 describe("keys", () => {

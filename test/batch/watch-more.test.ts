@@ -171,7 +171,7 @@ describe("watch pdf.js workers", () => {
     const workerThreads = () =>
       readdirSync(`/proc/${w.proc.pid}/task`).filter((tid) => {
         try {
-          // pdf.js workers are named threads (src/core/convert/pdf-client.ts).
+          // pdf.js workers are named threads (src/core/engines/pdf/pdf-client.ts).
           return readFileSync(`/proc/${w.proc.pid}/task/${tid}/comm`, "utf8").trim() === "docproc-pdfjs";
         } catch {
           return false; // the thread ended meanwhile

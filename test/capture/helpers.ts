@@ -4,7 +4,7 @@ import path from "node:path";
 import sharp from "sharp";
 import type { AuthSettings } from "../../src/auth/settings";
 import type { ServerConfig } from "../../src/server/config";
-import { fakeClock } from "../../src/storage/clock";
+import { fakeClock } from "../../src/core/clock";
 import { buildTestApp } from "../support/app";
 import { jsonOrText, requestInit } from "../support/http";
 

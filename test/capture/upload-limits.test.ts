@@ -5,7 +5,7 @@
  * the server pulls from them.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { FILES_FIRST_SUNSET } from "../../src/server/routes/capture";
+import { FILES_FIRST_SUNSET } from "../../src/server/routes/capture-submit";
 import { captureApp, captureForm } from "./helpers";
 
 type App = Awaited<ReturnType<typeof captureApp>>;

@@ -11,7 +11,7 @@ import { memorySink } from "../../src/core/exporters";
 import type { Page, RasterImage } from "../../src/core/model";
 import { defaultProject, parseProjectSettings } from "../../src/core/project";
 import { BUILTIN_STAGES, runTransaction } from "../../src/core/runner";
-import { SplitSettingsSchema } from "../../src/core/split/settings";
+import { SplitSettingsSchema } from "../../src/core/project/split";
 import { analysePage, splitPages } from "../../src/core/stages/split";
 import { detectBarcodes } from "../../src/core/split/barcodes";
 import { multiPageTiff } from "../support/hostile";

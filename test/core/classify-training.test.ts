@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import YAML from "yaml";
 import { evidenceFor, tokenize, trainClassifier } from "../../src/core/classify/naive-bayes";
-import { collectExamples, trainFromExamples, trainingReport } from "../../src/core/classify/train";
+import { collectExamples, trainFromExamples, trainingReport } from "../../src/core/stages/classify/train";
 import { convertText } from "../../src/core/convert/supplied";
 import { DocprocError } from "../../src/core/errors";
 import { mergeOverDefault, parseProjectSettings } from "../../src/core/project";

@@ -202,7 +202,7 @@ describe("trainFromProject", () => {
   });
 
   test("reads path examples through the given reader and trains on text and path examples", async () => {
-    const { trainFromProject } = await import("../../src/core/classify/train");
+    const { trainFromProject } = await import("../../src/core/stages/classify/train");
     const read: string[] = [];
     const model = await trainFromProject(project, async (p) => {
       read.push(p);
@@ -216,7 +216,7 @@ describe("trainFromProject", () => {
   });
 
   test("an unreadable example or a single class is an invalid_input error naming the problem", async () => {
-    const { trainFromProject } = await import("../../src/core/classify/train");
+    const { trainFromProject } = await import("../../src/core/stages/classify/train");
     await expect(
       trainFromProject(project, async () => {
         throw new Error("gone");

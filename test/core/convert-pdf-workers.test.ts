@@ -1,7 +1,7 @@
 /** pdf.js host workers: prewarming hands its worker to the first PDF; the speed patches leave pdf.js output as is. */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import path from "node:path";
-import { closeIdlePdfWorkers, prewarmPdfWorkers, spareWorkerCount } from "../../src/core/convert/pdf-client.ts";
+import { closeIdlePdfWorkers, prewarmPdfWorkers, spareWorkerCount } from "../../src/core/engines/pdf/pdf-client.ts";
 import type { Page } from "../../src/core/model.ts";
 import { convertSource, renderPageToRaster } from "../../src/core/stages/convert.ts";
 
@@ -131,7 +131,7 @@ describe("pdf.js workers of a long-running process", () => {
 
 describe("patched pdf.js module file", () => {
   test("writing a new version removes other versions' files and old half-written ones, not fresh partials", async () => {
-    const { loadPdfjsWorkerModule, privateDir } = await import("../../src/core/convert/pdfjs-patched-worker.ts");
+    const { loadPdfjsWorkerModule, privateDir } = await import("../../src/core/engines/pdf/pdfjs-patched-worker.ts");
     const fs = await import("node:fs");
     const dir = privateDir();
     // Without a bytecode copy (pdfjs-bytecode.ts) a start goes through the patched file, and writes it when missing.

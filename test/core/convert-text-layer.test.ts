@@ -1,8 +1,8 @@
 /** Text-layer building blocks: word boxes from text runs, the usable/garbage verdict, reading order. */
 import { describe, expect, test } from "bun:test";
 import type { Word } from "../../src/core/model.ts";
-import { orderWordsIntoLines } from "../../src/core/convert/lines.ts";
-import { judgeTextLayer, wordsOfRun, type TextRun } from "../../src/core/convert/text-layer.ts";
+import { orderWordsIntoLines } from "../../src/core/word-lines.ts";
+import { judgeTextLayer, wordsOfRun, type TextRun } from "../../src/core/engines/pdf/text-layer.ts";
 
 // Viewport of a 600 × 800 pt page at scale 1: flips y (top-left origin).
 const VIEWPORT = [1, 0, 0, -1, 0, 800];

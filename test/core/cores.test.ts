@@ -11,7 +11,7 @@ test("cpuCount and the limits made from it survive pdf.js replacing navigator (a
     const before = os.availableParallelism();
     await import("pdfjs-dist/legacy/build/pdf.mjs");
     const { cpuCount } = await import("./src/core/cores.ts");
-    const { DEFAULT_LIMITS } = await import("./src/core/convert/limits.ts");
+    const { DEFAULT_LIMITS } = await import("./src/core/convert-limits.ts");
     const { defaultOcrWorkers } = await import("./src/core/engines/ocr/index.ts");
     console.log(JSON.stringify({ before, after: os.availableParallelism() ?? null, cpus: os.cpus().length, count: cpuCount(), pdfWorkers: DEFAULT_LIMITS.pdfWorkers, ocr: defaultOcrWorkers() }));
   `;

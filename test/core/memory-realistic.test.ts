@@ -19,7 +19,7 @@ import { createOcrEngine, type OcrEngine, type OcrResult } from "../../src/core/
 import type { DocumentResult, Page } from "../../src/core/model";
 import { learnMemory } from "../../src/core/memory/learn";
 import { matchMemory } from "../../src/core/memory/recall";
-import type { Memory } from "../../src/core/memory/model";
+import type { Memory } from "../../src/core/project/memory";
 import { pageLines } from "../../src/core/extract/lines";
 import { producedOf } from "../../src/eval/run";
 import { renderSeriesComparison } from "../../src/eval/report-text";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
-import { parseNotificationActivity, type NotificationActivity } from "../../src/core/notify/activity.ts";
+import { parseNotificationActivity, type NotificationActivity } from "../../src/core/project/notify.ts";
 import { buildDeliveryRequest, deliverOnce } from "../../src/core/notify/deliver.ts";
 import { buildReachedPayload, type ExportManifestLike } from "../../src/core/notify/payload.ts";
 import { deliverWithRetries } from "../../src/core/notify/retry.ts";

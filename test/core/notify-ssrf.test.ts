@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { classifyAddress, formatIp, parseIp } from "../../src/core/notify/ip.ts";
 import { buildDeliveryRequest, deliverOnce, remoteMismatch } from "../../src/core/notify/deliver.ts";
-import { parseNotificationActivity } from "../../src/core/notify/activity.ts";
+import { parseNotificationActivity } from "../../src/core/project/notify.ts";
 import { buildFailedPayload } from "../../src/core/notify/payload.ts";
 import { checkWebhookUrl, parseAllowList, type Resolver } from "../../src/core/notify/ssrf.ts";
 import { startReceiver, type Receiver } from "./notify-receiver.ts";

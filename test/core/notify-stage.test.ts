@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { DocprocError } from "../../src/core/errors.ts";
 import type { ExportManifest } from "../../src/core/exporters/run.ts";
-import { NotificationActivitySchema, parseNotificationActivity } from "../../src/core/notify/activity.ts";
+import { NotificationActivitySchema, parseNotificationActivity } from "../../src/core/project/notify.ts";
 import { buildFailedPayload, downloadUrl, linkBase, type ExportManifestLike } from "../../src/core/notify/payload.ts";
 import { parseRetryAfter } from "../../src/core/notify/deliver.ts";
 import { planNextAttempt } from "../../src/core/notify/retry.ts";
@@ -10,7 +10,7 @@ import {
   deliveryFailure,
   nodesByOutcome,
   notificationNodes,
-  notifyStage,
+  planNotifications,
   planTransactionNotifications,
   runDeliveries,
 } from "../../src/core/stages/notify.ts";
@@ -197,7 +197,7 @@ describe("notify stage", () => {
 
   test("plans deliveries per the events setting, with the event_name override and deterministic ids", () => {
     const nodes = notificationNodes(workflow);
-    const reached = notifyStage({
+    const reached = planNotifications({
       activities: nodes,
       transaction: tx,
       trigger: { event: "reached", manifest },
@@ -210,7 +210,11 @@ describe("notify stage", () => {
       event: "transaction.step_reached",
       exports: { manifest_url: "https://api.example/transactions/tx-9/exports" },
     });
-    const failed = notifyStage({ activities: nodes, transaction: tx, trigger: { event: "failed", error: "boom" } });
+    const failed = planNotifications({
+      activities: nodes,
+      transaction: tx,
+      trigger: { event: "failed", error: "boom" },
+    });
     expect(failed.deliveries.map((d) => d.node_id)).toEqual(["early", "final"]);
     expect(failed.deliveries.every((d) => d.payload.event === "transaction.failed")).toBe(true);
   });
@@ -267,7 +271,7 @@ describe("notify stage", () => {
       api_base_url: "https://api.example",
       event_name: "ready",
     });
-    const plan = notifyStage({
+    const plan = planNotifications({
       activities: [noBase, withBase],
       transaction: tx,
       trigger: { event: "reached", manifest },
@@ -275,14 +279,14 @@ describe("notify stage", () => {
     expect(plan.deliveries.map((d) => d.activity_index)).toEqual([1]);
     expect(plan.deliveries[0].payload.event).toBe("ready");
     expect(plan.warnings[0]).toMatch(/notification 1: .*api_base_url/);
-    const asNode = notifyStage({
+    const asNode = planNotifications({
       activities: [{ step_index: 4, id: "erp", name: null, activity: noBase }],
       transaction: tx,
       trigger: { event: "reached", manifest },
     });
     expect(asNode.warnings[0]).toMatch(/notification "erp": /);
     expect(
-      notifyStage({
+      planNotifications({
         activities: [noBase],
         transaction: tx,
         trigger: { event: "reached", manifest },
@@ -295,7 +299,7 @@ describe("notify stage", () => {
     rx.received.length = 0;
     rx.reply(statuses(200));
     const activity = parseNotificationActivity({ webhook_url: rx.url() });
-    const plan = notifyStage({
+    const plan = planNotifications({
       activities: [activity],
       transaction: tx,
       trigger: { event: "failed", error: "corrupt_file: not a PDF" },
@@ -321,7 +325,7 @@ describe("notify stage", () => {
       fail_workflow_on_error: true,
     });
     const lenient = { ...strict, fail_workflow_on_error: false };
-    const plan = notifyStage({
+    const plan = planNotifications({
       activities: [lenient, strict],
       transaction: tx,
       trigger: { event: "reached", manifest },

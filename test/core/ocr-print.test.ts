@@ -14,8 +14,8 @@ import {
   type GreyImage,
 } from "../../src/core/engines/ocr/raster.ts";
 import type { Box, Word } from "../../src/core/model.ts";
-import { defaultProject } from "../../src/core/project.ts";
-import { classifyDocument } from "../../src/core/stages/classify.ts";
+import { defaultProject } from "../../src/core/project/index.ts";
+import { classifyDocument } from "../../src/core/stages/classify/index.ts";
 import { convertSource } from "../../src/core/stages/convert.ts";
 import { extractFields } from "../../src/core/stages/extract.ts";
 import { ocrPages } from "../../src/core/stages/ocr.ts";

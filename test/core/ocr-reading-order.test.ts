@@ -112,12 +112,63 @@ describe("reading order from the page's layout", () => {
     expect(after.text).toBe([heading.join(" "), truth, "footer spanning"].join("\n"));
   });
 
-  test("a reading whose lines never cross a gutter is returned as it was (tesseract's order kept)", () => {
+  test("a reading already column by column keeps that order, whatever tesseract numbered its lines", () => {
     const words = interleavedReading(left, right, 0);
     const leftWords = words.filter((w) => w.bounding_box[0] < 520).map((w) => ({ ...w }));
     const rightWords = words.filter((w) => w.bounding_box[0] >= 520).map((w) => ({ ...w, line: w.line! + 1000 }));
-    const result = { words: [...leftWords, ...rightWords], text: "as read", confidence: 0.9 };
-    expect(orderByLayout(result)).toBe(result);
+    const after = orderByLayout({ words: [...rightWords, ...leftWords], text: "as read", confidence: 0.9 });
+    expect(after.text).toBe(truth);
+  });
+
+  test("a caption between two columns, under a picture, is read after both; a page footer last", () => {
+    // Columns of 20 lines; rows 12-15 of each are shorter (a notch), leaving room for a caption across the gutter
+    // (under a picture, as on the UNLV magazine page 8087_054: its zones put the caption after both columns).
+    const words: Word[] = [];
+    const put = (text: string, x0: number, y: number, line: number) => {
+      let x = x0;
+      for (const t of text.split(" ")) {
+        words.push({ text: t, confidence: 0.9, bounding_box: [x, y, x + t.length * 12, y + 24], line });
+        x += (t.length + 1) * 12;
+      }
+    };
+    const notch = (row: number) => row >= 12 && row < 16;
+    const l = wrap(prose(3, 170), 36).map((t, row) => (notch(row) ? wrap(t.split(" "), 20)[0]! : t));
+    const r = wrap(prose(5, 170), 36).map((t, row) => (notch(row) ? wrap(t.split(" "), 24)[0]! : t));
+    for (let row = 0; row < 20; row++) {
+      put(l[row]!, 100, 200 + row * 36, row + 1);
+      put(r[row]!, notch(row) ? 680 : 572, 200 + row * 36, row + 1);
+    }
+    const caption = ["the harbour", "walls at dusk", "from the old", "lantern tower"];
+    caption.forEach((c, i) => put(c, 460, 200 + (12 + i) * 36, 12 + i));
+    put("page seven of the harbour news", 100, 200 + 21 * 36, 99);
+    const after = orderByLayout({ words, text: "", confidence: 0.9 });
+    expect(after.text).toBe(
+      [...l.slice(0, 20), ...r.slice(0, 20), ...caption, "page seven of the harbour news"].join("\n"),
+    );
+  });
+
+  test("a table under two columns of prose keeps each row one line across its cells", () => {
+    const words = interleavedReading(left, right, 0);
+    const top = Math.max(...words.map((w) => w.bounding_box[3])) + 48;
+    const rows = [
+      ["Lantern repair", "2", "12.50", "25.00"],
+      ["Harbour wall survey", "1", "340.00", "340.00"],
+      ["Golden coins polish", "14", "3.20", "44.80"],
+      ["Winter storm cover", "3", "18.00", "54.00"],
+    ];
+    rows.forEach((cells, row) => {
+      const xs = [100, 600, 760, 900];
+      cells.forEach((cell, c) => {
+        let x = xs[c]!;
+        for (const text of cell.split(" ")) {
+          const y = top + row * 36;
+          words.push({ text, confidence: 0.9, bounding_box: [x, y, x + text.length * 12, y + 24], line: 500 + row });
+          x += (text.length + 1) * 12;
+        }
+      });
+    });
+    const after = orderByLayout({ words, text: "", confidence: 0.9 });
+    expect(after.text).toBe([truth, ...rows.map((r) => r.join(" "))].join("\n"));
   });
 
   test("labels and values of a form (short lines on each side) are not cut into columns", () => {

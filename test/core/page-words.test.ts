@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { heapStats } from "bun:jsc";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { cachedWordCount, releaseUnpackedWords, WORD_BUDGET, wordsIdentity } from "../../src/core/convert/page-words";
-import { unpackWords, packWords } from "../../src/core/convert/pdf-protocol";
+import { unpackWords, packWords } from "../../src/core/engines/pdf/pdf-protocol";
 import { memorySink } from "../../src/core/exporters";
 import type { OcrEngine } from "../../src/core/engines/ocr";
 import { defaultProject } from "../../src/core/project";

@@ -1,9 +1,9 @@
 /**
- * When a long PDF's text extraction takes a second pdf.js worker (src/core/convert/pdf-demand.ts): the meter counts
+ * When a long PDF's text extraction takes a second pdf.js worker (src/core/engines/pdf/pdf-demand.ts): the meter counts
  * only the time every extraction loop waits at once, on an injected clock.
  */
 import { describe, expect, test } from "bun:test";
-import { HELPER_IDLE_SHARE, WaitMeter, helpersWanted } from "../../src/core/convert/pdf-demand.ts";
+import { HELPER_IDLE_SHARE, WaitMeter, helpersWanted } from "../../src/core/engines/pdf/pdf-demand.ts";
 
 /** A promise with its resolve, for driving the loops by hand. */
 function deferred<T = void>() {

@@ -1,12 +1,12 @@
 /**
- * The pdf.js worker's head start (src/core/convert/pdf-head-start.ts): `docproc process file.pdf` hands the file to
+ * The pdf.js worker's head start (src/core/engines/pdf/pdf-head-start.ts): `docproc process file.pdf` hands the file to
  * the worker before the pipeline has loaded; the worker opens it and reads its first pages. Those pages MUST be
  * exactly what the run's own requests read, and serve only the same bytes with the same page parameters.
  */
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { PDFDocument, StandardFonts } from "pdf-lib";
-import { closeIdlePdfWorkers, PdfWorkerClient, prewarmPdfWorkers } from "../../src/core/convert/pdf-client.ts";
-import type { OpenResult, PageResult } from "../../src/core/convert/pdf-protocol.ts";
+import { closeIdlePdfWorkers, PdfWorkerClient, prewarmPdfWorkers } from "../../src/core/engines/pdf/pdf-client.ts";
+import type { OpenResult, PageResult } from "../../src/core/engines/pdf/pdf-protocol.ts";
 
 setDefaultTimeout(120_000);
 

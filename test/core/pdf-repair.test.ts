@@ -1,12 +1,12 @@
 /**
- * Damaged PDFs pdf.js refuses are converted from their rebuilt xref and page tree (core/convert/pdf-repair.ts): the
+ * Damaged PDFs pdf.js refuses are converted from their rebuilt xref and page tree (core/engines/pdf/pdf-repair.ts): the
  * hostile corpus's unreadablemetadata.pdf (its page tree and a page lie in a zero-filled hole; poppler counts 4
  * pages), a file whose page tree was wiped, and hostile object numbers and page counts that must cost nothing.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import path from "node:path";
 import { DocprocError } from "../../src/core/errors.ts";
-import { repairPdf } from "../../src/core/convert/pdf-repair.ts";
+import { repairPdf } from "../../src/core/engines/pdf/pdf-repair.ts";
 import { convertSource } from "../../src/core/stages/convert.ts";
 import { classicPdf } from "../support/hostile.ts";
 

@@ -26,7 +26,7 @@ interface Expectation {
 const expectations: Expectation[] = await Bun.file(path.join(CORPUS, "expectations.json")).json();
 
 /**
- * Files where our reader (pdf.js + core/convert/pdf-repair.ts) and the references disagree, with the reason. Each
+ * Files where our reader (pdf.js + core/engines/pdf/pdf-repair.ts) and the references disagree, with the reason. Each
  * is still asserted: `code` fails with it, `recovered` converts with that many pages and says the file was rebuilt.
  * (unreadablemetadata.pdf, whose page tree lies in a zero-filled hole, no longer diverges: rebuilt, 4 pages.)
  */

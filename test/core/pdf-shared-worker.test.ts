@@ -1,5 +1,5 @@
 /**
- * Small PDFs share one pdf.js worker (src/core/convert/pdf-host.ts) with the isolation of one worker per PDF: a
+ * Small PDFs share one pdf.js worker (src/core/engines/pdf/pdf-host.ts) with the isolation of one worker per PDF: a
  * document that makes pdf.js time out takes the worker down, the other documents in it are re-opened and asked again
  * (their callers see the same text), and the culprit keeps a worker to itself from then on.
  */
@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from
 import path from "node:path";
 import { PDFDocument, PDFName, StandardFonts } from "pdf-lib";
 import { DocprocError } from "../../src/core/errors.ts";
-import { closeIdlePdfWorkers, isInterrupted, PdfWorkerClient } from "../../src/core/convert/pdf-client.ts";
-import { setSharedHostTarget } from "../../src/core/convert/pdf-host.ts";
-import type { PageResult } from "../../src/core/convert/pdf-protocol.ts";
+import { closeIdlePdfWorkers, isInterrupted, PdfWorkerClient } from "../../src/core/engines/pdf/pdf-client.ts";
+import { setSharedHostTarget } from "../../src/core/engines/pdf/pdf-host.ts";
+import type { PageResult } from "../../src/core/engines/pdf/pdf-protocol.ts";
 import { convertSource } from "../../src/core/stages/convert.ts";
 
 setDefaultTimeout(120_000);

@@ -1,6 +1,6 @@
 /**
  * The patched pdf.js worker code and the display layer are loaded from JavaScriptCore bytecode
- * (src/core/convert/pdfjs-bytecode.ts): built once in the private dir, loaded by later starts (the worker code without
+ * (src/core/engines/pdf/pdfjs-bytecode.ts): built once in the private dir, loaded by later starts (the worker code without
  * reading the patched file), and only while the code is exactly what was built; otherwise it is built again.
  * Runs in its own temp dir (TMPDIR), away from the private dir other docproc processes use.
  */
@@ -21,9 +21,9 @@ import {
 import path from "node:path";
 
 const { loadPdfjsDisplayModule, loadPdfjsWorkerModule, privateDir } = await import(
-  "../../src/core/convert/pdfjs-patched-worker.ts"
+  "../../src/core/engines/pdf/pdfjs-patched-worker.ts"
 );
-const { bytecodeName, loadSourceBytecode } = await import("../../src/core/convert/pdfjs-bytecode.ts");
+const { bytecodeName, loadSourceBytecode } = await import("../../src/core/engines/pdf/pdfjs-bytecode.ts");
 
 const inOwnTmp = (body: (tmp: string) => Promise<void>) => withOwnTmpdir("bytecode", body);
 

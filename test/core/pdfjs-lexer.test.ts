@@ -1,5 +1,5 @@
 /**
- * The Lexer speed patch (src/core/convert/pdfjs-lexer-patches.ts) reads every token as stock pdf.js does: the same
+ * The Lexer speed patch (src/core/engines/pdf/pdfjs-lexer-patches.ts) reads every token as stock pdf.js does: the same
  * values (numbers such as "-.5", "4.", "--3", "1.2.3"; hex strings with odd digit counts, whitespace or invalid
  * digits; strings with escapes, octal codes and nested parentheses; names with #xx; commands cut by the known
  * operators), the same errors, and the same lexer and stream state after each token (currentChar, pos), also when
@@ -10,8 +10,8 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { LEXER } from "../../src/core/convert/pdfjs-lexer-patches.ts";
-import { applyPatches } from "../../src/core/convert/pdfjs-speed-patches.ts";
+import { LEXER } from "../../src/core/engines/pdf/pdfjs-lexer-patches.ts";
+import { applyPatches } from "../../src/core/engines/pdf/pdfjs-speed-patches.ts";
 
 const EXPORTS = "\nexport { Lexer, Stream, DecodeStream, EvaluatorPreprocessor, Cmd, Name, EOF, setVerbosityLevel };\n";
 const source = readFileSync(Bun.resolveSync("pdfjs-dist/legacy/build/pdf.worker.mjs", import.meta.dir), "utf8");

@@ -1,5 +1,5 @@
 /**
- * The patched pdf.js worker file is found again through its recipe (src/core/convert/pdfjs-patched-worker.ts)
+ * The patched pdf.js worker file is found again through its recipe (src/core/engines/pdf/pdfjs-patched-worker.ts)
  * without patching the 2 MB source on every worker start, and only while the file is still exactly the patched code:
  * a changed file, a missing one or a recipe naming another digest make the next start patch and write it again.
  * Runs in its own temp dir (TMPDIR), away from the private dir other docproc processes use.
@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { appendFileSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-const { loadPdfjsWorkerModule, privateDir } = await import("../../src/core/convert/pdfjs-patched-worker.ts");
+const { loadPdfjsWorkerModule, privateDir } = await import("../../src/core/engines/pdf/pdfjs-patched-worker.ts");
 
 const inOwnTmp = (body: (tmp: string) => Promise<void>) => withOwnTmpdir("recipe", body);
 

@@ -1,7 +1,7 @@
 /**
  * Test helper, run as a child process by convert-pdf-workers.test.ts: prints the pdf.js text content (items and
  * styles) of every page of the PDFs given, using pdf.worker.mjs either as shipped (`stock`) or with the speed
- * patches of src/core/convert/pdfjs-speed-patches.ts (`speed`, documents opened for their text only, as docproc
+ * patches of src/core/engines/pdf/pdfjs-speed-patches.ts (`speed`, documents opened for their text only, as docproc
  * extracts text). One process each: pdf.js keeps the first worker module it is given for the life of the process.
  * More arguments after the files: `--pages N` (default 5), `--ops` (also the operator list's function ids),
  * `--count-shared` (a last entry `{ sharedFonts }`: how many fonts reused an identical font's translation).
@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { applyPatches, SPEED_PATCHES } from "../../src/core/convert/pdfjs-speed-patches.ts";
+import { applyPatches, SPEED_PATCHES } from "../../src/core/engines/pdf/pdfjs-speed-patches.ts";
 
 const [mode, ...args] = process.argv.slice(2);
 const flag = args.indexOf("--pages");

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { DocumentSpan } from "../../src/core/model";
-import { type SplitSettingsInput, SplitSettingsSchema } from "../../src/core/split/settings";
+import { type SplitSettingsInput, SplitSettingsSchema } from "../../src/core/project/split";
 import { splitPages } from "../../src/core/stages/split";
 import { CORPORA, convertFile } from "./split-helpers";
 

@@ -8,7 +8,7 @@ import { DocprocError } from "../../src/core/errors";
 import type { SourceInput } from "../../src/core/model";
 import { expandEmailSource, htmlToText } from "../../src/core/split/email";
 import { decodeEncodedWords } from "../../src/core/split/mime";
-import { SplitSettingsSchema } from "../../src/core/split/settings";
+import { SplitSettingsSchema } from "../../src/core/project/split";
 import { convertText } from "../../src/core/stages/convert";
 import { splitPages } from "../../src/core/stages/split";
 import { CORPORA, convertFile } from "./split-helpers";

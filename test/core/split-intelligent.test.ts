@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { PDFDocument } from "pdf-lib";
 import type { DocumentSpan } from "../../src/core/model";
 import { boundaryEvidence, boundaryProbability } from "../../src/core/split/boundary";
-import { SplitSettingsSchema } from "../../src/core/split/settings";
+import { SplitSettingsSchema } from "../../src/core/project/split";
 import { pageFeatures, parseDocumentNumbers, parseIssuerIds, parsePageCounter } from "../../src/core/split/signals";
 import { splitPages } from "../../src/core/stages/split";
 import { CORPORA, convertFile, type RenderedPdf, textPages } from "./split-helpers";

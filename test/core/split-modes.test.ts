@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
 import type { DocumentSpan, RasterImage } from "../../src/core/model";
 import { detectBarcodes } from "../../src/core/split/barcodes";
-import { SplitSettingsSchema, type SplitSettingsInput } from "../../src/core/split/settings";
+import { SplitSettingsSchema, type SplitSettingsInput } from "../../src/core/project/split";
 import { splitInfoOf, splitPages } from "../../src/core/stages/split";
 import { CORPORA, convertFile, invoicePage, textFiles } from "./split-helpers";
 

@@ -6,7 +6,7 @@ import { DocprocError, httpStatusOf } from "../../src/core/errors";
 import type { DocumentSpan } from "../../src/core/model";
 import { expandEmailSource } from "../../src/core/split/email";
 import { parseSplitPolicy } from "../../src/core/split/policy";
-import { type SplitSettingsInput, SplitSettingsSchema } from "../../src/core/split/settings";
+import { type SplitSettingsInput, SplitSettingsSchema } from "../../src/core/project/split";
 import { splitInfoOf, splitPages } from "../../src/core/stages/split";
 import { CORPORA, convertFile, invoicePage, textFiles } from "./split-helpers";
 

@@ -1,10 +1,10 @@
 /**
- * toGrey of separator detection (src/core/split/raster.ts): a one-channel raster is summed a block row at a time
+ * greyThumbnail of separator detection (src/core/imaging/grey-thumbnail.ts): a one-channel raster is summed a block row at a time
  * (imaging/block-sums.ts); each output pixel MUST be its block's mean as the per-pixel loop computes it (a
  * Uint8ClampedArray store: rounded half to even), whatever the factor.
  */
 import { expect, test } from "bun:test";
-import { toGrey } from "../../src/core/split/raster";
+import { greyThumbnail } from "../../src/core/imaging/grey-thumbnail";
 
 test("a grey raster's box downscale is each block's mean, rounded as a clamped byte store rounds", () => {
   let seed = 7;
@@ -16,7 +16,7 @@ test("a grey raster's box downscale is each block's mean, rounded as a clamped b
     [64, 64, 64],
   ] as const) {
     const data = Uint8Array.from({ length: w * h }, () => Math.floor(random() * 256));
-    const grey = toGrey({ data, width: w, height: h, channels: 1 }, maxSide);
+    const grey = greyThumbnail({ data, width: w, height: h, channels: 1 }, maxSide);
     const factor = Math.max(1, Math.ceil(Math.max(w, h) / maxSide));
     expect([grey.width, grey.height]).toEqual([Math.floor(w / factor), Math.floor(h / factor)]);
     const expected = new Uint8ClampedArray(grey.width * grey.height);

@@ -9,7 +9,7 @@ import { vatRate } from "../../src/core/einvoice/from-fields-amounts";
 import { brokenTotals, missingTerms } from "../../src/core/einvoice/mandatory";
 import { defaultablePaths } from "../../src/core/einvoice/defaults";
 import { srgbIccProfile } from "../../src/core/einvoice/icc";
-import { DEFAULT_PROJECT_RAW } from "../../src/core/default-project";
+import { DEFAULT_PROJECT_RAW } from "../../src/core/project/default";
 import { parseProjectSettings } from "../../src/core/project";
 import { validateDocument } from "../../src/core/stages/validate";
 import { reviewNeeded } from "../../src/core/review/stage";

@@ -9,13 +9,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream } from "pdf-lib";
-import { processTransaction } from "../../src/core/pipeline";
-import { memorySink, runExports, type ExportContext, type ExportProfileInput } from "../../src/core/exporters";
-import { defaultProject } from "../../src/core/project";
-import { createOcrEngine, type OcrEngine } from "../../src/core/engines/ocr";
+import { memorySink, runExports, type ExportProfileInput } from "../../src/core/exporters";
+import { pipeline } from "./pipeline";
+import { createOcrEngine } from "../../src/core/engines/ocr";
 import { pdfAttachments } from "../../src/core/einvoice/pdf-attachments";
 import { sourceModelOf } from "../../src/core/exporters/einvoice-common";
-import type { SourceInput } from "../../src/core/model";
 import { readEInvoiceModel } from "../../src/core/einvoice/read";
 import { brokenTotals, missingTerms, specificationOf } from "../../src/core/einvoice/mandatory";
 import type { BtNode } from "../../src/core/einvoice/model";
@@ -23,43 +21,6 @@ import { buildFixture, field } from "../core/export-fixtures";
 
 const CORPUS = path.join(import.meta.dir, "../../fixtures/corpora");
 const INSTANCES = path.join(CORPUS, "einvoice-rules/xrechnung/test/instances");
-const noOcr: OcrEngine = {
-  name: "none",
-  workers: 1,
-  recognize: () => Promise.reject(new Error("no OCR expected")),
-  close: async () => {},
-} as never;
-
-async function pipeline(
-  file: string,
-  ocr: OcrEngine = noOcr,
-): Promise<{ ctx: ExportContext; sink: ReturnType<typeof memorySink> }> {
-  const sources: SourceInput[] = [
-    { index: 0, filename: path.basename(file), data: new Uint8Array(readFileSync(file)), split_policy: "inherit" },
-  ];
-  const meta = {
-    transaction_id: crypto.randomUUID(),
-    tenant_id: "default",
-    project_id: "default",
-    project_version: 1,
-    correlation_id: null,
-    metadata: {},
-    created_at: new Date(0).toISOString(),
-    source: "test",
-  };
-  const res = await processTransaction({ sources }, {
-    meta,
-    project: defaultProject,
-    ocr,
-    sink: memorySink(),
-  } as never);
-  const sink = memorySink();
-  return {
-    sink,
-    ctx: { results: res.results, pages: res.pages, sources, sink, now: () => new Date("2026-02-03T04:05:06Z") },
-  };
-}
-
 function flatten(n: BtNode, out: string[] = []): string[] {
   for (const [k, v] of Object.entries(n.values)) out.push(`${k} = ${v}`);
   for (const [g, list] of Object.entries(n.groups))

@@ -107,6 +107,9 @@ describe("validateEInvoice", () => {
     );
     expect(peppol.ruleSets).toEqual(["XML-structure", "EN16931-UBL"]);
     expect(peppol.unevaluated.map((u) => u.rule_id)).toEqual(["PEPPOL-BIS-3"]);
+    expect(peppol.unevaluated[0]!.reason).toContain("Peppol BIS rules (artefacts unavailable)");
+    expect((await validateEInvoice(xr)).unevaluated.map((u) => u.rule_id)).toEqual(["PEPPOL-EN16931-R*"]);
+    expect((await validateEInvoice(xr, { cius: "none" })).unevaluated).toEqual([]);
   }, 60_000);
 
   test("structure: a foreign element, a bad date and an amount without currency are fatal; broken XML and a foreign root too", async () => {

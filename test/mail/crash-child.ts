@@ -5,7 +5,7 @@
  */
 import { pollOnce } from "../../src/mail/runner";
 import { openDataDir } from "../../src/queue/runtime";
-import { systemClock } from "../../src/storage/clock";
+import { systemClock } from "../../src/core/clock";
 import { parseSecretKey } from "../../src/storage/secret-box";
 import type { ImportPoint } from "../../src/mail/importer";
 

@@ -5,7 +5,7 @@ import { defaultProject } from "../../src/core/project";
 import { createConnector } from "../../src/mail/connectors";
 import type { MailContext } from "../../src/mail/importer";
 import { openDataDir, type DataDir } from "../../src/queue/runtime";
-import { systemClock } from "../../src/storage/clock";
+import { systemClock } from "../../src/core/clock";
 import { createProject } from "../../src/storage/projects";
 import { parseSecretKey } from "../../src/storage/secret-box";
 import { listSourceFiles } from "../../src/storage/source-files";

@@ -3,8 +3,8 @@
  * Prometheus text, counters move), the first-run page, and links behind a trusted proxy.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { queueCounts } from "../../src/queue/jobs";
-import { parseTrustProxy } from "../../src/server/proxy";
+import { queueCounts } from "../../src/storage/jobs";
+import { notePublicBase, parseTrustProxy, publicBaseOf } from "../../src/server/proxy";
 import { buildTestApp } from "../support/app";
 import { requestInit } from "../support/http";
 import { parseMetrics, sample, telemetryFor } from "./helpers";
@@ -230,5 +230,29 @@ describe("behind a proxy", () => {
     expect(parseTrustProxy("true")).toBe(true);
     expect(parseTrustProxy("10.0.0.1, fd00::/8")).toHaveLength(2);
     expect(() => parseTrustProxy("10.0.0.1, proxy.local")).toThrow(/DOCPROC_TRUST_PROXY/);
+    expect(() => parseTrustProxy("10.0.0.0/33, proxy.local, ::1")).toThrow('cannot read "10.0.0.0/33,proxy.local"');
+  });
+
+  test("the TCP peer decides (proxy-addr): CIDRs, netmasks, names, IPv4-mapped peers", () => {
+    const prefixFor = (trust: string, peer: string) => {
+      const request = new Request("http://local/x", { headers: { "x-forwarded-prefix": "/p" } });
+      notePublicBase(request, parseTrustProxy(trust), peer);
+      return publicBaseOf(request).prefix;
+    };
+    const cases: Array<[string, string, string]> = [
+      ["10.0.0.0/8, 192.168.1.5", "10.200.3.4", "/p"],
+      ["10.0.0.0/8, 192.168.1.5", "::ffff:10.200.3.4", "/p"],
+      ["10.0.0.0/8, 192.168.1.5", "192.168.1.5", "/p"],
+      ["10.0.0.0/8, 192.168.1.5", "192.168.1.6", ""],
+      ["10.0.0.0/8, 192.168.1.5", "11.0.0.1", ""],
+      ["10.0.0.0/255.0.0.0", "10.9.9.9", "/p"],
+      ["loopback", "127.0.0.1", "/p"],
+      ["loopback", "::1", "/p"],
+      ["loopback", "10.0.0.1", ""],
+      ["fd00::/8", "fd12::1", "/p"],
+      ["fd00::/8", "fe80::1", ""],
+      ["127.0.0.1", "not an address", ""],
+    ];
+    expect(cases.map(([trust, peer]) => prefixFor(trust, peer))).toEqual(cases.map((c) => c[2]));
   });
 });

@@ -1,26 +1,26 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import path from "node:path";
 import { DocprocError } from "../../src/core/errors";
+import { MAX_LOST_LEASES, claim } from "../../src/storage/job-claim";
 import {
-  MAX_LOST_LEASES,
-  claim,
   complete,
   enqueue,
   expireDeadLocalLeases,
   fail,
   getJob,
   heartbeat,
-  pidAlive,
   pruneFinishedJobs,
   queueDepth,
-} from "../../src/queue/jobs";
+} from "../../src/storage/jobs";
+import { pidAlive } from "../../src/queue/pid";
 import { createNotifier } from "../../src/queue/notifier";
 import type { PipelineRunner } from "../../src/queue/pipeline-runner";
 import { AwaitInput, registerProcessTransaction } from "../../src/queue/process-transaction";
 import { resumeTransaction, submitTransaction } from "../../src/queue/submit";
-import { createWorkerPool, LeaseLostError } from "../../src/queue/worker";
+import { LeaseLostError } from "../../src/queue/job-handler";
+import { createWorkerPool } from "../../src/queue/worker";
 import { fsBlobStore } from "../../src/storage/blobs";
-import { fakeClock } from "../../src/storage/clock";
+import { fakeClock } from "../../src/core/clock";
 import { listDocuments } from "../../src/storage/documents";
 import { createProject } from "../../src/storage/projects";
 import { addSourceFile } from "../../src/storage/source-files";

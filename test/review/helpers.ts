@@ -1,7 +1,7 @@
 /** A docproc server with the real pipeline (embedded OCR) on a loopback port, for review API and browser tests. */
 import { resolve } from "node:path";
 import { corePipelineRunner } from "../../src/queue/pipeline-runner";
-import type { Clock } from "../../src/storage/clock";
+import type { Clock } from "../../src/core/clock";
 import { buildTestApp } from "../support/app";
 import { jsonOrText, requestInit } from "../support/http";
 

@@ -5,9 +5,9 @@
  * Two runtimes in this test process, each on its own connection, stand for the two processes.
  */
 import { afterAll, expect, test } from "bun:test";
-import { enqueue } from "../../src/queue/jobs";
+import { enqueue } from "../../src/storage/jobs";
 import { createWorkerPool } from "../../src/queue/worker";
-import { systemClock } from "../../src/storage/clock";
+import { systemClock } from "../../src/core/clock";
 import { openPostgres } from "../../src/storage/pg/open";
 import { buildTestApp, type TestApp } from "../support/app";
 import { freshPostgresUrl } from "../support/postgres";

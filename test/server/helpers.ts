@@ -2,7 +2,7 @@ import type { PipelineRunner } from "../../src/queue/pipeline-runner";
 import type { ServerConfig } from "../../src/server/config";
 import { buildTestApp } from "../support/app";
 import { requestInit } from "../support/http";
-import type { Clock } from "../../src/storage/clock";
+import type { Clock } from "../../src/core/clock";
 
 export const KEY = "test-admin-key";
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { fakeClock } from "../../src/storage/clock";
+import { fakeClock } from "../../src/core/clock";
 import * as tx from "../../src/storage/transactions";
 import { form, testApp } from "./helpers";
 

@@ -8,7 +8,7 @@ import { Webhook } from "standardwebhooks";
 import type { AllowPrivate } from "../../src/core/notify/ssrf";
 import { mergeOverDefault } from "../../src/core/project";
 import type { PipelineRunner } from "../../src/queue/pipeline-runner";
-import type { Clock } from "../../src/storage/clock";
+import type { Clock } from "../../src/core/clock";
 import { buildTestApp } from "../support/app";
 import { requestInit } from "../support/http";
 

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startReceiver, statuses, type Receiver } from "../core/notify-receiver";
 import { planTransactionDeliveries } from "../../src/queue/deliveries";
-import { queueCounts } from "../../src/queue/jobs";
-import { fakeClock } from "../../src/storage/clock";
+import { queueCounts } from "../../src/storage/jobs";
+import { fakeClock } from "../../src/core/clock";
 import { inOrder, startHookServer, until, verifySignatures, type HookServer } from "./helpers";
 
 // Starts at wall time: receivers check webhook-timestamp against their own clock (Standard Webhooks: ±5 min).

@@ -7,7 +7,7 @@ import type { Metadata, Sharp } from "sharp";
 import { DocprocError } from "../errors.ts";
 import type { ConvertedFile, Page, RasterImage, SourceInput } from "../model.ts";
 import { checkBmpComplete, decodeBmp, readBmpHeader } from "./bmp.ts";
-import { boundedScale, checkPageCount, makeTransform, type ConvertLimits } from "./limits.ts";
+import { boundedScale, checkPageCount, makeTransform, type ConvertLimits } from "../convert-limits.ts";
 import type { RenderOptions } from "./raster.ts";
 import { CONTENT_TYPES, type SniffedFormat } from "./sniff.ts";
 import { readTiffPages } from "./tiff.ts";

@@ -17,7 +17,7 @@
  * - The property is enumerable: spreading, JSON and structuredClone see a plain array of words.
  */
 import type { Page, Word } from "../model.ts";
-import { unpackWords, type PackedWords } from "./pdf-protocol.ts";
+import { unpackWords, type PackedWords } from "../engines/pdf/pdf-protocol.ts";
 
 /** Unpacked words kept over all pages: ~19 MB of objects, a few hundred pages of an invoice. */
 export const WORD_BUDGET = 100_000;

@@ -5,14 +5,14 @@
  */
 import { DocprocError } from "../errors.ts";
 import type { ConvertedFile, Page, RasterImage, SourceInput } from "../model.ts";
-import { checkPageCount, makeTransform, PDF_RENDER_DPI, type ConvertLimits } from "./limits.ts";
-import { isFatal, isInterrupted, PdfWorkerClient, spareWorkerCount } from "./pdf-client.ts";
+import { checkPageCount, makeTransform, PDF_RENDER_DPI, type ConvertLimits } from "../convert-limits.ts";
+import { isFatal, isInterrupted, PdfWorkerClient, spareWorkerCount } from "../engines/pdf/pdf-client.ts";
 import { checkPackedWords, withPackedWords } from "./page-words.ts";
-import { packWords, type PageResult, type RenderResult } from "./pdf-protocol.ts";
+import { packWords, type PageResult, type RenderResult } from "../engines/pdf/pdf-protocol.ts";
 import type { RenderOptions } from "./raster.ts";
-import { repairPdf } from "./pdf-repair.ts";
+import { repairPdf } from "../engines/pdf/pdf-repair.ts";
 import { throwIfAborted } from "../abort.ts";
-import { DEMAND_WINDOW_END, DEMAND_WARMUP_PAGES, WaitMeter } from "./pdf-demand.ts";
+import { DEMAND_WINDOW_END, DEMAND_WARMUP_PAGES, WaitMeter } from "../engines/pdf/pdf-demand.ts";
 import { pushAll } from "../arrays";
 
 export interface PdfConvertOptions {

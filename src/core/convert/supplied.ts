@@ -6,8 +6,8 @@
 import { z } from "zod";
 import { DocprocError } from "../errors.ts";
 import type { Box, ConvertedFile, OcrDataInput, Page, RasterImage, Word } from "../model.ts";
-import { makeTransform } from "./limits.ts";
-import { meanConfidence, orderWordsIntoLines } from "./lines.ts";
+import { makeTransform } from "../convert-limits.ts";
+import { meanConfidence, orderWordsIntoLines } from "../word-lines.ts";
 import { toGrayscale, type RenderOptions } from "./raster.ts";
 import { drawFontFamily } from "../imaging/draw-font";
 import { maxOf } from "../arrays";

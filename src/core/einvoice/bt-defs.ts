@@ -109,29 +109,26 @@ function contact(id: string, name: string, ids: number[]): BgDef {
   ]);
 }
 
-/** Seller (BG-4) and buyer (BG-7) share their shape; `n` are the BT numbers in the order of the standard. */
-function party(
-  id: string,
-  name: string,
-  ubl: string,
-  cii: string,
-  n: {
-    name: number;
-    trading: number;
-    id: number;
-    legal: number;
-    vat: number;
-    legalInfo?: number;
-    address: [string, number[]];
-    contact: [string, number[]];
-    endpoint: number;
-    ids: boolean;
-  },
-): BgDef {
-  const B = (x: number) => `BT-${x}`;
+interface PartyNumbers {
+  name: number;
+  trading: number;
+  id: number;
+  legal: number;
+  vat: number;
+  legalInfo?: number;
+  address: [string, number[]];
+  contact: [string, number[]];
+  endpoint: number;
+  ids: boolean;
+}
+
+const B = (x: number) => `BT-${x}`;
+
+/** The party's identifiers (BT-29/BT-46 and their schemes), repeating; SEPA creditor ids are BT-90, not these. */
+function partyIdentifiers(id: string, name: string, n: PartyNumbers): BgDef {
   const ident = bt(B(n.id), "Identifier", "cbc:ID", ".");
   const scheme = bt(`${B(n.id)}-1`, "Identifier scheme", "cbc:ID/@schemeID", "@schemeID");
-  const ids = group(
+  return group(
     `${id}-ID`,
     `${name} identifiers`,
     true,
@@ -141,6 +138,29 @@ function party(
     [],
     byScheme(`${B(n.id)}-1`),
   );
+}
+
+/** The seller's additional legal information and tax registration id (BT-33, BT-32): the buyer has neither. */
+function sellerLegalTerms(n: PartyNumbers): BtDef[] {
+  if (!n.legalInfo) return [];
+  return [
+    bt(
+      B(n.legalInfo),
+      "Seller additional legal information",
+      "cac:PartyLegalEntity/cbc:CompanyLegalForm",
+      "ram:Description",
+    ),
+    bt(
+      "BT-32",
+      "Seller tax registration identifier",
+      "cac:PartyTaxScheme[cac:TaxScheme/cbc:ID!='VAT':'FC']/cbc:CompanyID",
+      "ram:SpecifiedTaxRegistration[ram:ID/@schemeID='FC']/ram:ID",
+    ),
+  ];
+}
+
+/** Seller (BG-4) and buyer (BG-7) share their shape; `n` are the BT numbers in the order of the standard. */
+function party(id: string, name: string, ubl: string, cii: string, n: PartyNumbers): BgDef {
   return group(
     id,
     name,
@@ -173,22 +193,7 @@ function party(
         "cac:PartyTaxScheme[cac:TaxScheme/cbc:ID='VAT']/cbc:CompanyID",
         "ram:SpecifiedTaxRegistration[ram:ID/@schemeID='VA']/ram:ID",
       ),
-      ...(n.legalInfo
-        ? [
-            bt(
-              B(n.legalInfo),
-              "Seller additional legal information",
-              "cac:PartyLegalEntity/cbc:CompanyLegalForm",
-              "ram:Description",
-            ),
-            bt(
-              "BT-32",
-              "Seller tax registration identifier",
-              "cac:PartyTaxScheme[cac:TaxScheme/cbc:ID!='VAT':'FC']/cbc:CompanyID",
-              "ram:SpecifiedTaxRegistration[ram:ID/@schemeID='FC']/ram:ID",
-            ),
-          ]
-        : []),
+      ...sellerLegalTerms(n),
       bt(B(n.endpoint), `${name} electronic address`, "cbc:EndpointID", "ram:URIUniversalCommunication/ram:URIID"),
       bt(
         `${B(n.endpoint)}-1`,
@@ -198,7 +203,7 @@ function party(
       ),
     ],
     [
-      ids,
+      partyIdentifiers(id, name, n),
       address(n.address[0], `${name} postal address`, "cac:PostalAddress", "ram:PostalTradeAddress", n.address[1]),
       contact(n.contact[0], `${name} contact`, n.contact[1]),
     ],

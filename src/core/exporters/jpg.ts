@@ -12,7 +12,7 @@ import type { ProfileOf } from "./profile";
 import { documentIdsOfPage, pageValues, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate } from "./filename";
 import { quarterTurn } from "./orientation";
-import { rasterToJpeg } from "./raster";
+import { rasterToJpeg } from "../imaging/jpeg";
 
 /** Default name part; `_page_{page_number}.jpg` is appended unless the template places {page_number} itself. */
 const DEFAULT_NAME = "{source_stem}";

@@ -18,7 +18,7 @@ import { renderTemplate, withExtension } from "./filename";
 import { templateOf } from "./names";
 import { quarterTurn } from "./orientation";
 import { addTextLayer, embedTextFont } from "./pdf-text-layer";
-import { rasterToJpeg } from "./raster";
+import { rasterToJpeg } from "../imaging/jpeg";
 
 const MAX_PIXELS = 200_000_000;
 

@@ -1,6 +1,6 @@
 /**
  * The sums of a one-channel image's factor × factor blocks (integers, exact), a block row at a time: what a box
- * downscale divides by the block's area. Shared by separator detection's grey copy (split/raster.ts) and the OCR
+ * downscale divides by the block's area. Shared by separator detection's grey copy (imaging/grey-thumbnail.ts) and the OCR
  * analysis copy (engines/ocr/downscale.ts), which round the division each in its own way.
  * `width` × `height` blocks from the top-left corner; a source row is `stride` pixels long.
  */

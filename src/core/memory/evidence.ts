@@ -20,7 +20,7 @@ import type { Line } from "../extract/lines";
 import { compactText, findText, fromBottom, placeOf, similarity, type Frame, type Found } from "./frame";
 import { frameOf } from "./frame";
 import { editDistance } from "../extract/fuzzy";
-import type { Issuer, Memory } from "./model";
+import type { Issuer, Memory } from "../project/memory";
 
 export interface Evidence {
   id: string | null;
@@ -199,7 +199,7 @@ function printedId(id: string, keyedText: string): boolean {
   return false;
 }
 
-export function matchMemory(
+export function bestMemoryMatch(
   memories: Memory[],
   lines: Line[],
   legacy: (m: Memory, lines: Line[]) => number = () => 0,

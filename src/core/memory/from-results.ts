@@ -8,12 +8,9 @@
  */
 import type { FieldValue, Page, ResultsFile } from "../model";
 import type { ProjectSettings } from "../project";
-import { pagesFromResults } from "../stages/export";
+import { pagesFromResults } from "../results";
 import { learnMemory } from "./learn";
-import type { Memory } from "./model";
-
-/** The results file's pages, words included (the exporters' reading of them). */
-export const pagesOf = (results: ResultsFile): Page[] => pagesFromResults(results);
+import type { Memory } from "../project/memory";
 
 const hasWords = (pages: Page[]) => pages.some((p) => p.words.length > 0);
 
@@ -23,7 +20,7 @@ export function learnFromReview(
   source: Memory["source"],
   now: Date,
 ): Memory[] {
-  const pages = pagesOf(results);
+  const pages = pagesFromResults(results);
   if (!hasWords(pages)) return [];
   const out: Memory[] = [];
   for (const doc of results.documents) {
@@ -53,7 +50,7 @@ export function learnFromExpected(
   project: ProjectSettings,
   now: Date,
 ): Memory[] {
-  const pages = pagesOf(results);
+  const pages = pagesFromResults(results);
   if (!hasWords(pages)) return [];
   const out: Memory[] = [];
   results.documents.forEach((doc, i) => {

@@ -9,11 +9,12 @@ import type { FieldValue, Page } from "../model";
 import type { ProjectSettings } from "../project";
 import { pageLines, uprightSize, type Line, type LineWord } from "../extract/lines";
 import { findAmounts } from "../extract/values";
-import { findDates, inferDateOrder, normalizeVatId, type DateOrder } from "../extract/normalize";
+import { findDates, inferDateOrder, type DateOrder } from "../extract/normalize";
 import { locateBlock, type Block } from "./block";
-import { anchorsOf, layoutOf, namePlaceOf } from "./evidence";
+import { issuerOf } from "./issuer";
+import { compact, shapeOf } from "./text-forms";
 import { frameOf, offsetOf, placeOf, type Frame } from "./frame";
-import type { Issuer, Memory, RememberedField } from "./model";
+import type { Memory, RememberedField } from "../project/memory";
 
 export interface LearnInput {
   pages: Page[];
@@ -27,27 +28,13 @@ export interface LearnInput {
   document_id?: string | null;
 }
 
-export const compact = (s: string) =>
-  s
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]/gu, "");
-
-/** "NW/77/B" → "A/9/A": letter and digit runs collapsed, other characters kept (spaces dropped). */
-export function shapeOf(text: string): string {
-  return text
-    .replace(/\s+/g, "")
-    .replace(/\p{L}+/gu, "A")
-    .replace(/\p{N}+/gu, "9");
-}
-
 export interface Located {
   line: Line;
   words: LineWord[];
 }
 
 /** Where `value` is printed: amounts and dates by their readers, anything else by its letters and digits. */
-export function locate(type: string, value: FieldValue, lines: Line[], order: DateOrder): Located[] {
+export function findValueOnLines(type: string, value: FieldValue, lines: Line[], order: DateOrder): Located[] {
   const out: Located[] = [];
   const wordsOf = (line: Line, start: number, end: number) => line.words.filter((w) => w.start < end && w.end > start);
   for (const line of lines) {
@@ -201,30 +188,6 @@ function remember(
   return { ...base, label: null, relation: "none", offset: null, anchor: anchorFor(hit, lines, frame, valueWords) };
 }
 
-const DOMAIN_RE = /(?:@|\bwww\.|https?:\/\/)([a-z0-9-]+(?:\.[a-z0-9-]+)+)/gi;
-
-export function domainsOf(text: string): string[] {
-  return [...new Set([...text.matchAll(DOMAIN_RE)].map((m) => m[1]!.toLowerCase().replace(/^www\./, "")))];
-}
-
-/**
- * Layout fingerprint: the letter words of the first page's upper half, each with its cell on a coarse grid
- * (10 columns, 20 rows). Same template → mostly the same cells, whatever the values.
- */
-export function fingerprint(lines: Line[]): string[] {
-  const first = lines.filter((l) => l.page === lines[0]?.page);
-  if (!first.length) return [];
-  const [W, H] = uprightSize(first[0]!.page);
-  const cells = new Set<string>();
-  for (const l of first) {
-    for (const w of l.words) {
-      if (w.box[1] / H > 0.5 || !/^\p{L}{3,}[:.]?$/u.test(w.word.text)) continue;
-      cells.add(`${compact(w.word.text)}@${Math.floor((10 * w.box[0]) / W)},${Math.floor((20 * w.box[1]) / H)}`);
-    }
-  }
-  return [...cells].sort().slice(0, 200);
-}
-
 export function learnMemory(input: LearnInput): Memory {
   const lines = input.pages.flatMap((p) => pageLines(p));
   const text = lines.map((l) => l.text).join("\n");
@@ -234,7 +197,7 @@ export function learnMemory(input: LearnInput): Memory {
     const v = input.values[f.id];
     return f.type !== "table" && v !== null && v !== undefined && v !== "" && !Array.isArray(v);
   });
-  const hits = new Map(wanted.map((f) => [f.id, locate(f.type, input.values[f.id]!, lines, order)]));
+  const hits = new Map(wanted.map((f) => [f.id, findValueOnLines(f.type, input.values[f.id]!, lines, order)]));
   // A text value no line holds may be printed over several lines of one block (an address).
   const blocks = new Map(
     wanted
@@ -275,27 +238,11 @@ export function learnMemory(input: LearnInput): Memory {
         seen: 1,
       };
   }
-  const vat = input.values.vendor_vat_id ? normalizeVatId(String(input.values.vendor_vat_id)) : null;
-  const iban = input.values.iban ? String(input.values.iban).replace(/\s+/g, "").toUpperCase() : null;
-  const vendor = input.values.vendor_name ? String(input.values.vendor_name) : null;
-  const namePlace = vendor ? namePlaceOf(lines, vendor) : null;
-  const values = wanted.map((f) => String(input.values[f.id]));
-  const issuer: Issuer = {
-    vat_ids: vat ? [vat] : [],
-    ibans: iban ? [iban] : [],
-    name: vendor ? compact(vendor) || null : null,
-    domains: domainsOf(
-      lines
-        .filter((l) => l.page === lines[0]?.page)
-        .map((l) => l.text)
-        .join("\n"),
-    ),
-    fingerprint: fingerprint(lines),
-    names: vendor ? [vendor] : [],
-    name_places: namePlace ? [namePlace] : [],
-    anchors: anchorsOf(lines, values),
-    layouts: lines.length ? [layoutOf(lines)] : [],
-  };
+  const issuer = issuerOf(
+    lines,
+    input.values,
+    wanted.map((f) => String(input.values[f.id])),
+  );
   return {
     memory_id: crypto.randomUUID(),
     class_id: input.class_id,

@@ -10,7 +10,7 @@
  */
 import { compactText, similarity } from "./frame";
 import { layoutSimilarity } from "./evidence";
-import { MemorySchema, type Memory, type Placement, type RememberedField } from "./model";
+import { MemorySchema, type Memory, type Placement, type RememberedField } from "../project/memory";
 
 /** Whether `b` is a further confirmation of the issuer of `a` (same class). */
 export function sameIssuer(a: Memory, b: Memory): boolean {

@@ -13,10 +13,11 @@ import { uprightSize, type Line, type LineWord } from "../extract/lines";
 import { kindOf } from "../extract/fields";
 import { readValue } from "../extract/values";
 import type { DateOrder } from "../extract/normalize";
-import { compact, locate, shapeOf } from "./learn";
+import { findValueOnLines } from "./learn";
+import { compact, shapeOf } from "./text-forms";
 import { readBlock } from "./block";
 import { findText, frameOf, offsetOf, placeOf, similarity, type Frame } from "./frame";
-import type { Placement, RememberedField } from "./model";
+import type { Placement, RememberedField } from "../project/memory";
 
 export interface Read {
   line: Line;
@@ -122,7 +123,7 @@ function near(
 
 /** The label as printed, or as OCR reads it (one or two slips). */
 function labelHits(label: string, onPage: Line[], order: DateOrder) {
-  const exact = locate("string", label, onPage, order);
+  const exact = findValueOnLines("string", label, onPage, order);
   return exact.length ? exact : findText(label, onPage, compact(label).length >= 8 ? 0.8 : 0.75);
 }
 
@@ -227,7 +228,7 @@ function legacyLabelled(
   tryAll: (c: Target[], how: string) => Read | null,
 ): Read | null {
   const [W, H] = uprightSize(page);
-  for (const hit of locate("string", r.label!, onPage, order)) {
+  for (const hit of findValueOnLines("string", r.label!, onPage, order)) {
     const last = hit.words[hit.words.length - 1]!,
       first = hit.words[0]!;
     const how = `value ${r.relation === "right" ? "right of" : "below"} label "${hit.words.map((w) => w.word.text).join(" ")}"`;

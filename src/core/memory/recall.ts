@@ -12,12 +12,12 @@
  * - A remembered value that leaves the page's amounts contradicting each other is flagged for review.
  */
 import type { Classification, FieldResult, Page } from "../model";
-import type { ProjectSettings } from "../project";
+import type { FieldSettings, ProjectSettings } from "../project";
 import { boxesOf, ocrConfidenceOf, pageLines, spanOf, type Line } from "../extract/lines";
-import { inferDateOrder } from "../extract/normalize";
-import { matchMemory as matchOn, type MemoryMatch } from "./evidence";
-import { fingerprint } from "./learn";
-import type { Memory } from "./model";
+import { inferDateOrder, type DateOrder } from "../extract/normalize";
+import { bestMemoryMatch, type MemoryMatch } from "./evidence";
+import { fingerprint } from "./issuer";
+import type { Memory, RememberedField } from "../project/memory";
 import { recallField } from "./read";
 
 export type { MemoryMatch } from "./evidence";
@@ -31,7 +31,7 @@ function legacyLayout(m: Memory, lines: Line[]): number {
 }
 
 export function matchMemory(memories: Memory[], lines: Line[]): MemoryMatch | null {
-  return matchOn(memories, lines, legacyLayout);
+  return bestMemoryMatch(memories, lines, legacyLayout);
 }
 
 const day = (iso: string) => iso.slice(0, 10);
@@ -93,6 +93,59 @@ function closes(fields: Record<string, FieldResult>): boolean | null {
   return Math.abs(Math.abs(n + t) - Math.abs(g)) <= 0.02;
 }
 
+interface ReadingContext {
+  pages: Page[];
+  lines: Line[];
+  order: DateOrder;
+  text: string;
+  cap: number;
+  since: string;
+  threshold: number;
+}
+
+/**
+ * The issuer's confirmed constant in place of the general reading, or null: a name printed only as a logo, a
+ * currency the page shows only as a symbol, a value never printed. Only where the remembered places read nothing.
+ */
+function constantReading(
+  field: FieldSettings,
+  r: RememberedField,
+  general: FieldResult,
+  match: MemoryMatch,
+  ctx: ReadingContext,
+): FieldResult | null {
+  const m = match.memory;
+  const constant = [r, ...(r.variants ?? [])].find((p) => p.constant);
+  // The issuer's name as a logo: once the issuer is recognised, its confirmed name is known, whatever was read.
+  const isName = constant !== undefined && m.issuer.names.includes(String(constant.example));
+  // A currency the page shows only as a symbol OCR may misread (€ as £) gives way to the issuer's confirmed one; a
+  // printed ISO code does not.
+  const symbolOnly =
+    field.hints.recognizer === "currency" &&
+    typeof general.value === "string" &&
+    /^[A-Z]{3}$/.test(general.value) &&
+    general.value !== constant?.example &&
+    !new RegExp(`\\b${general.value}\\b`).test(ctx.text);
+  const silent = general.value === null || general.value === "" || symbolOnly;
+  if (!constant || !(isName ? !match.nameHit : silent)) return null;
+  if (recallField(field, r, ctx.lines, ctx.pages, ctx.order)) return null;
+  const confidence = Math.round(Math.min(ctx.cap, 0.85) * 1000) / 1000;
+  const why = isName
+    ? "the recognised issuer's name as confirmed (not printed as text)"
+    : symbolOnly
+      ? "the issuer's confirmed currency (the page shows only a symbol)"
+      : "not printed; the value confirmed for this issuer";
+  return {
+    ...general,
+    value: constant.example,
+    confidence,
+    bounding_boxes: [],
+    reasoning: `${ctx.since}: ${why}; the general reading gave ${JSON.stringify(general.value)}`,
+    review_required: confidence < ctx.threshold,
+    raw_text: "",
+  };
+}
+
 function applyFields(
   pages: Page[],
   lines: Line[],
@@ -114,34 +167,9 @@ function applyFields(
     const r = m.fields[field.id];
     const general = out[field.id];
     if (!r || !general || fromXml(general) || locked.has(field.id)) continue;
-    const constant = [r, ...(r.variants ?? [])].find((p) => p.constant);
-    // The issuer's name as a logo: once the issuer is recognised, its confirmed name is known, whatever was read.
-    const isName = constant !== undefined && m.issuer.names.includes(String(constant.example));
-    // A currency the page shows only as a symbol OCR may misread (€ as £) gives way to the issuer's confirmed one; a
-    // printed ISO code does not.
-    const symbolOnly =
-      field.hints.recognizer === "currency" &&
-      typeof general.value === "string" &&
-      /^[A-Z]{3}$/.test(general.value) &&
-      general.value !== constant?.example &&
-      !new RegExp(`\\b${general.value}\\b`).test(text);
-    const silent = general.value === null || general.value === "" || symbolOnly;
-    if (constant && (isName ? !match.nameHit : silent) && !recallField(field, r, lines, pages, order)) {
-      const confidence = Math.round(Math.min(cap, 0.85) * 1000) / 1000;
-      const why = isName
-        ? "the recognised issuer's name as confirmed (not printed as text)"
-        : symbolOnly
-          ? "the issuer's confirmed currency (the page shows only a symbol)"
-          : "not printed; the value confirmed for this issuer";
-      out[field.id] = {
-        ...general,
-        value: constant.example,
-        confidence,
-        bounding_boxes: [],
-        reasoning: `${since}: ${why}; the general reading gave ${JSON.stringify(general.value)}`,
-        review_required: confidence < threshold,
-        raw_text: "",
-      };
+    const fixed = constantReading(field, r, general, match, { pages, lines, order, text, cap, since, threshold });
+    if (fixed) {
+      out[field.id] = fixed;
       changed.add(field.id);
       continue;
     }

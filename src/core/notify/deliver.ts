@@ -12,7 +12,7 @@ import type http from "node:http";
 import { randomUUID } from "node:crypto";
 import type { LookupAddress } from "node:dns";
 import { DocprocError } from "../errors.ts";
-import { RESERVED_HEADER_NAMES, type NotificationActivity } from "./activity.ts";
+import { RESERVED_HEADER_NAMES, type NotificationActivity } from "../project/notify.ts";
 import type { WebhookPayload } from "./payload.ts";
 import { canonicalJson, signatureHeaders } from "./sign.ts";
 import { formatIp, parseIp, unmapIPv4 } from "./ip.ts";

@@ -1,5 +1,5 @@
 /** Webhook notifications: configuration, payloads, signatures, SSRF guard and delivery. See docs/webhooks.md. */
-export * from "./activity.ts";
+export * from "../project/notify.ts";
 export * from "./payload.ts";
 export * from "./sign.ts";
 export * from "./ssrf.ts";

@@ -2,7 +2,7 @@
  * Retry policy as a pure function (for the durable queue, which persists state between attempts) and a blocking
  * loop over it (for the CLI, which has no queue).
  */
-import type { NotificationActivity } from "./activity.ts";
+import type { NotificationActivity } from "../project/notify.ts";
 import {
   buildDeliveryRequest,
   deliverOnce,

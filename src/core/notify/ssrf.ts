@@ -7,6 +7,7 @@
  * connect to exactly that address (see deliver.ts) so a second DNS answer (rebinding) is never used.
  */
 import { lookup } from "node:dns/promises";
+import ipaddr from "ipaddr.js";
 import { DocprocError } from "../errors.ts";
 import {
   classifyAddress,
@@ -17,7 +18,7 @@ import {
   parseIPv6,
   unmapIPv4,
   type Cidr,
-  type IpBytes,
+  type IpAddress,
 } from "./ip.ts";
 
 /** Resolves a host name to its IP addresses (text form). */
@@ -82,7 +83,7 @@ export function redact(url: string): string {
 }
 
 /** Host literal of a URL hostname: bracketed IPv6 or an IPv4 in any inet_aton spelling; null for a name. */
-function literalAddress(hostname: string): IpBytes | null {
+function literalAddress(hostname: string): IpAddress | null {
   if (hostname.startsWith("[")) return parseIPv6(hostname);
   // The WHATWG parser already turns 2130706433 / 0x7f.1 / 012.0.0.1 / 127.1 into dotted decimal; parsing again here
   // keeps the guard correct even for a host that reached us without that normalisation.
@@ -123,7 +124,7 @@ export async function checkWebhookUrl(raw: string, opts: UrlCheckOptions = {}): 
   }
 
   const allow = allowCidrs(opts.allowPrivate);
-  const checked: IpBytes[] = [];
+  const checked: IpAddress[] = [];
   for (const text of addresses) {
     const bytes = parseIPv6(text) ?? parseStrictIPv4(text);
     if (!bytes) throw blocked(raw, `resolver returned "${text}", which is not an IP address`);
@@ -131,13 +132,13 @@ export async function checkWebhookUrl(raw: string, opts: UrlCheckOptions = {}): 
     if (verdict) throw blocked(raw, `${hostname} resolves to ${text} (${verdict})`);
     checked.push(bytes);
   }
-  const target = unmapIPv4(checked[0]);
-  return { url, hostname, address: formatIp(target), family: target.length === 4 ? 4 : 6, addresses };
+  const target = unmapIPv4(checked[0]!);
+  return { url, hostname, address: formatIp(target), family: target.kind() === "ipv4" ? 4 : 6, addresses };
 }
 
 /** Resolver answers must be plain dotted decimal: no inet_aton tricks from a hostile DNS server. */
-function parseStrictIPv4(text: string): IpBytes | null {
-  return /^\d{1,3}(\.\d{1,3}){3}$/.test(text) ? parseIPv4(text.replace(/(^|\.)0+(\d)/g, "$1$2")) : null;
+function parseStrictIPv4(text: string): IpAddress | null {
+  return ipaddr.IPv4.isValidFourPartDecimal(text) ? parseIPv4(text) : null;
 }
 
 function allowCidrs(allow: AllowPrivate | undefined): Cidr[] | "all" {
@@ -151,7 +152,7 @@ function allowCidrs(allow: AllowPrivate | undefined): Cidr[] | "all" {
   });
 }
 
-function verdictOf(bytes: IpBytes, allow: Cidr[] | "all"): string | null {
+function verdictOf(bytes: IpAddress, allow: Cidr[] | "all"): string | null {
   const cls = classifyAddress(bytes);
   if (!cls || allow === "all") return null;
   const plain = unmapIPv4(bytes);

@@ -1,6 +1,6 @@
 /**
  * Human review: the corrections a reviewer can make to a transaction's results, as pure functions over the results
- * file. The server (src/server/services/review.ts) and `docproc review` (src/cli/review-run.ts) both call
+ * file. The server (src/server/services/review.ts) and `docproc review` (src/cli/review-folder.ts) both call
  * `applyReviewAction`; they only differ in where the state is stored.
  *
  * Contracts:
@@ -15,7 +15,7 @@
 import { DocprocError } from "../errors";
 import type { DocumentResult, FieldBox, FieldResult, FieldValue, ResultsFile } from "../model";
 import type { ProjectSettings } from "../project";
-import { overallStatus } from "../results";
+import { worstStatus } from "../results";
 import { validateDocument, validateTransaction } from "../stages/validate";
 import { einvoiceResultsOf } from "../einvoice/validate/rule-results";
 import { normalizeReviewedValue } from "./values";
@@ -58,7 +58,7 @@ export function applyReviewAction(state: ReviewState, action: ReviewAction, ctx:
   const changed = run(results, action, ctx, entry);
   for (const doc of changed) revalidate(doc, ctx.project);
   results.validation.transaction_rule_results = validateTransaction(results.documents, ctx.project);
-  results.validation.overall_status = overallStatus([
+  results.validation.overall_status = worstStatus([
     ...results.documents.map((d) => d.validation?.overall_status ?? "success"),
     ...results.validation.transaction_rule_results.map((r) => r.status),
   ]);

@@ -2,7 +2,7 @@
  * The one place a finished review is announced (docs/review.md, "Learning from reviews").
  *
  * `ReviewFinishedHook` is called once per finished review, by the server (src/server/services/review.ts,
- * `finishReview`) and by `docproc review` (src/cli/review-run.ts), AFTER the corrected results are stored and
+ * `finishReview`) and by `docproc review` (src/cli/review-folder.ts), AFTER the corrected results are stored and
  * BEFORE the workflow continues. `results` is the final, confirmed results file (fields with `is_confirmed`,
  * `classification.confirmed`, boxes, page words); `history` lists every change with who made it.
  * A hook MUST NOT throw to veto the review: its errors are logged and the review finishes anyway.

@@ -13,7 +13,7 @@ import type { DocumentResult, FieldResult, Page, ResultsFile } from "../model";
 import type { ProjectSettings } from "../project";
 import { classifyDocument } from "../stages/classify";
 import { extractFields } from "../stages/extract";
-import { pagesFromResults } from "../stages/export";
+import { pagesFromResults } from "../results";
 import type { ReviewEntry } from "./schema";
 
 function pagesOf(results: ResultsFile, numbers: number[]): Page[] {

@@ -6,13 +6,14 @@
  *
  * `when`: `review_required` (default: any split, classification or field flagged for review and not confirmed),
  * `validation_errors` (any document or transaction rule with status `error`), `always`, `never`. `classes` limits
- * the check to documents of those class ids. The CLI never pauses (`cliReviewStage`): `process` marks files that
- * need review in its summary and `docproc review` opens them.
+ * the check to documents of those class ids. The CLI never pauses (the runner's built-in `noReviewStage`): `process`
+ * marks files that need review in its summary and `docproc review` opens them.
  */
 import type { DocumentResult, RuleResult } from "../model";
 import type { ProjectSettings } from "../project";
 import { AwaitInput, type Stage } from "../runner/types";
 import { isReadinessRule } from "../einvoice/readiness-rule";
+import { UNREADABLE_PAGE_RULE } from "../stages/validate";
 
 export interface ReviewNode {
   when: "review_required" | "validation_errors" | "always" | "never";
@@ -42,6 +43,8 @@ function flagged(doc: DocumentResult): boolean {
   if (doc.classification.review_required && doc.classification.confirmed !== true) return true;
   // Data an e-invoice export profile needs and the document lacks (core/einvoice/readiness.ts).
   if (doc.validation?.rule_results.some(isReadinessRule)) return true;
+  // A page that could not be read stands in as empty: a person looks at the file.
+  if (doc.validation?.rule_results.some((r) => r.rule_id === UNREADABLE_PAGE_RULE)) return true;
   return Object.values(doc.fields).some((f) => f.review_required && f.is_confirmed !== true);
 }
 
@@ -76,6 +79,3 @@ export const reviewStage: Stage = async (state, ctx) => {
     timeout_action: node.timeout_action,
   });
 };
-
-/** The CLI's Review step: never pauses (files needing review are marked in the summary; `docproc review` opens them). */
-export const cliReviewStage: Stage = async () => {};

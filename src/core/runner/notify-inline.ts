@@ -7,7 +7,7 @@
 import type { AllowPrivate } from "../notify/ssrf";
 import type { TransactionRef } from "../notify/payload";
 import type { ProjectSettings } from "../project";
-import { notificationNodes, notifyStage, runDeliveries, type NotificationNode } from "../stages/notify";
+import { notificationNodes, planNotifications, runDeliveries, type NotificationNode } from "../stages/notify";
 import type { NotifyFn } from "./types";
 
 export interface InlineNotifySettings {
@@ -40,7 +40,7 @@ export function inlineNotifier(
       e.event === "reached"
         ? { event: "reached" as const, manifest: e.manifest }
         : { event: "failed" as const, error: e.error };
-    const plan = notifyStage({
+    const plan = planNotifications({
       activities: [node],
       transaction,
       trigger,

@@ -19,7 +19,7 @@ import type {
 } from "../model";
 import type { ProjectSettings } from "../project";
 import type { TransactionMeta } from "../results";
-import type { NotificationActivity } from "../notify/activity";
+import type { NotificationActivity } from "../project/notify";
 
 /**
  * Every stage the runner knows. `convert` and `ocr` always run first (they are not workflow nodes); the others are

@@ -1,6 +1,7 @@
 /**
- * The built-in stages (convert and OCR from convert-stages.ts) and the workflow stages: split, classify, extract, validate, review, export and notify. Each reads and
- * changes the run state; the runner skips a disabled node, except Split, which then makes one document per source
+ * The built-in stages (convert and OCR from convert-stages.ts) and the workflow stages: split, classify, extract,
+ * validate, review, export and notify, each calling its stage's functions in core/stages/. Each reads and changes
+ * the run state; the runner skips a disabled node, except Split, which then makes one document per source
  * file (spec rule 5).
  *
  * Split creates the documents (unclassified, no fields); Classify fills `classification`, Extract `fields`,
@@ -15,7 +16,7 @@ import { readEInvoice } from "../extract/einvoice";
 import { extractFields } from "../stages/extract";
 import { applyMemory } from "../memory/recall";
 import { splitInfoOf, splitPages } from "../stages/split";
-import { validateDocument, validateTransaction } from "../stages/validate";
+import { unreadablePageResults, validateDocument, validateTransaction, withResults } from "../stages/validate";
 import { einvoiceValidation } from "../einvoice/validate/rule-results";
 import { exportProfilesOf } from "../workflow";
 import { convertStage, ocrStage, splitFilesOf, suspendFiles } from "./convert-stages";
@@ -111,15 +112,23 @@ export const validateStage: Stage = async (state, ctx) => {
     ];
     const attachments = files.flatMap((f) => f.attachments ?? []);
     const einvoice = attachments.length ? await einvoiceValidation(attachments) : [];
-    const validation = validateDocument(doc, ctx.project, einvoice);
+    // Its pages and the separator sheets it was cut at: an unreadable page, read as empty, may have become one.
+    const own = new Set([...doc.split.page_numbers, ...(doc.split.separator_pages ?? [])]);
+    const validation = withResults(
+      validateDocument(doc, ctx.project, einvoice),
+      unreadablePageResults(state.pages.filter((p) => own.has(p.page_number))),
+    );
     if (validation) doc.validation = validation;
     else delete doc.validation;
   }
-  state.transactionRules = validateTransaction(state.documents, ctx.project);
+  state.transactionRules = validateTransaction(state.documents, ctx.project).concat(unreadablePageResults(state.pages));
 };
 
-/** The slot of human review (issue 14 plugs its stage in through `RunOptions.stages.review`); built in, a no-op. */
-export const reviewStage: Stage = async () => {};
+/**
+ * The built-in Review slot passes through: the server plugs in `reviewStage` (core/review/stage.ts, pauses for a
+ * reviewer) through `RunOptions.stages.review`; the CLI never pauses (`docproc review` opens marked files later).
+ */
+export const noReviewStage: Stage = async () => {};
 
 export const exportStage: Stage = async (state, ctx) => {
   ctx.progress("export", 0, 1);
@@ -157,7 +166,7 @@ export const BUILTIN_STAGES: Record<StageName, Stage> = {
   classify: classifyStage,
   extract: extractStage,
   validate: validateStage,
-  review: reviewStage,
+  review: noReviewStage,
   export: exportStage,
   notify: notifyStage,
 };

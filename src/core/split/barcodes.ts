@@ -16,7 +16,8 @@ import {
   type Result,
 } from "@zxing/library";
 import type { Barcode, Box, RasterImage } from "../model";
-import { type GreyImage, rotateGrey, shrinkGrey, toGrey } from "./raster";
+import type { GreyImage } from "../imaging/grey";
+import { greyThumbnail, rotateGrey, shrinkGrey } from "../imaging/grey-thumbnail";
 import { throwIfAborted } from "../abort";
 import { maxOf, minOf } from "../arrays";
 
@@ -74,7 +75,7 @@ export async function detectBarcodesInTurns(
 }
 
 function* passes(img: RasterImage, maxSide = 2000): Generator<() => Barcode[]> {
-  const full = toGrey(img, maxSide);
+  const full = greyThumbnail(img, maxSide);
   const coarse = shrinkGrey(full, COARSE_SIDE);
   const list: Array<[GreyImage, 0 | 90]> = [
     [coarse, 0],
@@ -108,7 +109,9 @@ function detectIn(grey: GreyImage, rotation: 0 | 90, scale: number): Barcode[] {
 
 function decodeOnce(img: GreyImage): Result | null {
   try {
-    const bitmap = new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(img.data, img.width, img.height)));
+    const bitmap = new BinaryBitmap(
+      new HybridBinarizer(new RGBLuminanceSource(luminances(img), img.width, img.height)),
+    );
     for (const r of readers()) {
       try {
         return r.decode(bitmap, HINTS);
@@ -121,6 +124,9 @@ function decodeOnce(img: GreyImage): Result | null {
   }
   return null;
 }
+
+/** zxing reads a grey image as a Uint8ClampedArray: a view of the same bytes, no copy. */
+const luminances = (img: GreyImage) => new Uint8ClampedArray(img.data.buffer, img.data.byteOffset, img.data.length);
 
 /** Whites out the area of a decoded code so the next attempt finds another one. */
 function whiteOut(img: GreyImage, result: Result): GreyImage {

@@ -2,7 +2,7 @@
  * Scores the gap between two neighbouring pages: is the second page the start of a new document?
  * Evidence is summed into a score; `boundaryProbability` turns the score into 0..1.
  */
-import type { Evidence, PageFeatures } from "./signals";
+import type { BoundaryEvidence, PageFeatures } from "./signals";
 import { jaccard } from "./signals";
 import { pushAll } from "../arrays";
 
@@ -14,12 +14,12 @@ export interface GapContext {
 }
 
 /** With no signal at all, pages stay together: a wrong merge is cheaper to fix in review than a wrong cut. */
-const PRIOR: Evidence = { weight: -0.25, reason: "no boundary signal" };
+const PRIOR: BoundaryEvidence = { weight: -0.25, reason: "no boundary signal" };
 /** Steepness of the logistic mapping from score to probability. */
 const STEEPNESS = 3;
 
-export function boundaryEvidence(prev: PageFeatures, next: PageFeatures, gap: GapContext): Evidence[] {
-  const ev: Evidence[] = [PRIOR];
+export function boundaryEvidence(prev: PageFeatures, next: PageFeatures, gap: GapContext): BoundaryEvidence[] {
+  const ev: BoundaryEvidence[] = [PRIOR];
   pushAll(ev, counterEvidence(prev, next));
   pushAll(ev, documentNumberEvidence(prev, next));
   pushAll(ev, issuerEvidence(prev, next));
@@ -36,10 +36,10 @@ export function boundaryEvidence(prev: PageFeatures, next: PageFeatures, gap: Ga
   return ev;
 }
 
-function counterEvidence(prev: PageFeatures, next: PageFeatures): Evidence[] {
+function counterEvidence(prev: PageFeatures, next: PageFeatures): BoundaryEvidence[] {
   const p = prev.counter;
   const n = next.counter;
-  const ev: Evidence[] = [];
+  const ev: BoundaryEvidence[] = [];
   if (n && n.current === 1) {
     ev.push({ weight: 1.2, reason: `page counter restarts ("page 1${n.total ? ` of ${n.total}` : ""}")` });
   } else if (n && p && n.current === p.current + 1 && (n.total === p.total || n.total === null || p.total === null)) {
@@ -57,14 +57,14 @@ function counterEvidence(prev: PageFeatures, next: PageFeatures): Evidence[] {
   return ev;
 }
 
-function documentNumberEvidence(prev: PageFeatures, next: PageFeatures): Evidence[] {
+function documentNumberEvidence(prev: PageFeatures, next: PageFeatures): BoundaryEvidence[] {
   if (prev.documentNumbers.length === 0 || next.documentNumbers.length === 0) return [];
   const shared = next.documentNumbers.find((d) => prev.documentNumbers.includes(d));
   if (shared) return [{ weight: -0.9, reason: `same document number (${shared})` }];
   return [{ weight: 0.9, reason: `document number changes (${prev.documentNumbers[0]} → ${next.documentNumbers[0]})` }];
 }
 
-function issuerEvidence(prev: PageFeatures, next: PageFeatures): Evidence[] {
+function issuerEvidence(prev: PageFeatures, next: PageFeatures): BoundaryEvidence[] {
   if (prev.issuerIds.length === 0 || next.issuerIds.length === 0) return [];
   const shared = next.issuerIds.some((id) => prev.issuerIds.includes(id));
   return shared
@@ -72,8 +72,8 @@ function issuerEvidence(prev: PageFeatures, next: PageFeatures): Evidence[] {
     : [{ weight: 0.5, reason: "issuer changes (no shared IBAN, VAT ID or domain)" }];
 }
 
-function layoutEvidence(prev: PageFeatures, next: PageFeatures): Evidence[] {
-  const ev: Evidence[] = [];
+function layoutEvidence(prev: PageFeatures, next: PageFeatures): BoundaryEvidence[] {
+  const ev: BoundaryEvidence[] = [];
   if (prev.bandTokens.size >= 3 && next.bandTokens.size >= 3) {
     const sim = jaccard(prev.bandTokens, next.bandTokens);
     if (sim >= 0.5) ev.push({ weight: -0.4, reason: `header/footer alike (${sim.toFixed(2)})` });
@@ -87,16 +87,16 @@ function layoutEvidence(prev: PageFeatures, next: PageFeatures): Evidence[] {
   return ev;
 }
 
-export function evidenceScore(ev: Evidence[]): number {
+export function evidenceScore(ev: BoundaryEvidence[]): number {
   return ev.reduce((sum, e) => sum + e.weight, 0);
 }
 
-export function boundaryProbability(ev: Evidence[]): number {
+export function boundaryProbability(ev: BoundaryEvidence[]): number {
   return 1 / (1 + Math.exp(-STEEPNESS * evidenceScore(ev)));
 }
 
 /** The strongest pieces of evidence pointing the way the decision went, for the reason text. */
-export function decisiveReasons(ev: Evidence[], isBoundary: boolean, max = 3): string[] {
+export function decisiveReasons(ev: BoundaryEvidence[], isBoundary: boolean, max = 3): string[] {
   return ev
     .filter((e) => e !== PRIOR && (isBoundary ? e.weight > 0 : e.weight < 0))
     .sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight))

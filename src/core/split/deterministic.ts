@@ -4,7 +4,7 @@
  */
 import type { DocumentSpan, SplitPolicy } from "../model";
 import { separatorOf } from "./separators";
-import type { SplitSettings } from "./settings";
+import type { SplitSettings } from "../project/split";
 import { SpanBuilder, type StreamPage } from "./stream";
 
 export function splitPerFile(stream: StreamPage[], policy: SplitPolicy): DocumentSpan[] {

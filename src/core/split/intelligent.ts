@@ -6,7 +6,7 @@
 import type { DocumentSpan, Page, SplitPolicy } from "../model";
 import { boundaryEvidence, boundaryProbability, decisiveReasons } from "./boundary";
 import { separatorOf } from "./separators";
-import type { SplitSettings } from "./settings";
+import type { SplitSettings } from "../project/split";
 import { type PageFeatures, pageFeatures } from "./signals";
 import { SpanBuilder, type StreamPage } from "./stream";
 

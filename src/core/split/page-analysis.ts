@@ -5,9 +5,10 @@
  */
 import type { Barcode, Page, RasterImage } from "../model";
 import { hasPatchTBars } from "./patch-code";
-import { type GreyImage, inkRatio, toGrey } from "./raster";
-import type { SeparatorSettings } from "./settings";
-import { SHEET_MAX_TEXT } from "./sheet";
+import type { GreyImage } from "../imaging/grey";
+import { greyThumbnail, inkRatio } from "../imaging/grey-thumbnail";
+import type { SeparatorSettings } from "../project/split";
+import { SHEET_MAX_TEXT } from "../separator-sheet";
 import { addStageTime } from "../timing";
 import { throwIfAborted } from "../abort";
 
@@ -64,7 +65,7 @@ export async function analysePage(
   const img = raster ?? (page.render ? await page.render().catch(() => null) : null);
   // A render cut short by an abort says nothing about the page: stop before caching "no barcodes" on it.
   throwIfAborted(signal, "split");
-  const grey = img ? toGrey(img, OVERVIEW_SIDE) : null;
+  const grey = img ? greyThumbnail(img, OVERVIEW_SIDE) : null;
   if (wantBarcodes) page.barcodes = img && grey ? await findBarcodes(img, grey, sep, signal) : [];
   if (page.is_blank === undefined) {
     // Without a raster only the text can tell: blank means no text at all.

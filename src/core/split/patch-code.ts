@@ -4,7 +4,8 @@
  * parallel to a page edge; the T pattern reads narrow, wide, narrow, wide from the edge inward. They stay readable at
  * resolutions where the small Code 39 no longer is.
  */
-import { type GreyImage, rotateGrey } from "./raster";
+import type { GreyImage } from "../imaging/grey";
+import { rotateGrey } from "../imaging/grey-thumbnail";
 
 /** Share of the page, from each edge, where patch bars may lie. */
 const EDGE_ZONE = 0.3;
@@ -34,7 +35,7 @@ function barsAlongSides(img: GreyImage): boolean {
 }
 
 /** Alternating dark/light run lengths walking from `start` inward for `length` pixels, starting at the first dark. */
-function runsFrom(row: Uint8ClampedArray, start: number, length: number, step: 1 | -1): number[] {
+function runsFrom(row: Uint8Array, start: number, length: number, step: 1 | -1): number[] {
   const runs: number[] = [];
   let x = start;
   const end = start + step * length;

@@ -2,7 +2,7 @@
  * Separator-sheet rules: which pages start a new document, and whether the separator page is kept or dropped.
  */
 import type { Barcode, Page } from "../model";
-import type { SeparatorBarcode, SeparatorSettings } from "./settings";
+import type { SeparatorBarcode, SeparatorSettings } from "../project/split";
 
 export interface SeparatorHit {
   /** drop: the page only separates; keep: the page is the first page of the next document. */

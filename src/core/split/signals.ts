@@ -30,7 +30,7 @@ export interface PageFeatures {
   classId: string | null;
 }
 
-export interface Evidence {
+export interface BoundaryEvidence {
   weight: number;
   reason: string;
 }

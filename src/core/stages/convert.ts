@@ -1,5 +1,6 @@
 /**
- * Conversion stage: one source file → pages with geometry and, where the file has one, a usable text layer.
+ * Conversion stage: one source file → pages with geometry and, where the file has one, a usable text layer. The
+ * run's Stage (`convertStage`) is in runner/convert-stages.ts; the PDF engine in engines/pdf/.
  *
  * Contract (docs/ARCHITECTURE.md):
  * - The format MUST be recognised by content (magic bytes), never by file name or declared content type.
@@ -15,7 +16,7 @@
 import { DocprocError } from "../errors.ts";
 import type { ConvertedFile, Page, SourceInput } from "../model.ts";
 import { convertImage } from "../convert/image.ts";
-import { resolveLimits, type ConvertLimits } from "../convert/limits.ts";
+import { resolveLimits, type ConvertLimits } from "../convert-limits.ts";
 import { convertPdf } from "../convert/pdf.ts";
 import { describeUnknown, sniffFormat } from "../convert/sniff.ts";
 import { convertEInvoiceXml } from "../convert/xml.ts";
@@ -23,8 +24,8 @@ import { timeStage } from "../timing.ts";
 
 export { convertText, convertOcrData, parseOcrData, OcrDataSchema } from "../convert/supplied.ts";
 export { renderPageToRaster, toGrayscale, toRgb, type RenderOptions } from "../convert/raster.ts";
-export { DEFAULT_LIMITS, type ConvertLimits } from "../convert/limits.ts";
-export { prewarmPdfWorkers } from "../convert/pdf-client.ts";
+export { DEFAULT_LIMITS, type ConvertLimits } from "../convert-limits.ts";
+export { prewarmPdfWorkers } from "../engines/pdf/pdf-client.ts";
 
 export interface ConvertOptions {
   /** Transaction page number of this file's first page (1-based). */

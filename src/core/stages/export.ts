@@ -1,15 +1,16 @@
 /**
  * The export stage and re-exports of processed work (`docproc export <transaction | results folder>`).
  *
- * `exportStage` is what the pipeline runs last. `rerunExports` runs the *current* profiles again over a results
- * file: it MUST NOT change the results (classification, fields, boxes, rotation stay as recorded), and it
- * re-converts the source files only when a profile needs page images (PDF, JPG). Page words for the PDF text layer
- * come from `results.pages[].words`, i.e. from a JSON export made with `include_page_ocr`.
+ * The run's Export stage (`exportStage`, runner/workflow-stages.ts) calls `runExports`. `rerunExports` runs the
+ * *current* profiles again over a results file: it MUST NOT change the results (classification, fields, boxes,
+ * rotation stay as recorded), and it re-converts the source files only when a profile needs page images (PDF,
+ * JPG). Page words for the PDF text layer come from `results.pages[].words`, i.e. from a JSON export made with
+ * `include_page_ocr`.
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { DocprocError } from "../errors";
-import type { Page, ResultsFile, ResultsPage, SourceInput } from "../model";
+import type { Page, ResultsFile, SourceInput } from "../model";
 import {
   runExports,
   type ExportManifest,
@@ -19,35 +20,9 @@ import {
 } from "../exporters";
 import { convertSource, type ConvertedSource } from "./convert";
 import { maxOf, minOf } from "../arrays";
+import { pagesFromResults } from "../results";
 
 export { runExports, profilesForFormats } from "../exporters";
-
-export async function exportStage(
-  ctx: { results: ResultsFile; pages: Page[]; sources: SourceInput[]; sink: ExportSink; now?: () => Date },
-  profiles: Array<ExportProfile | ExportProfileInput>,
-): Promise<ExportManifest> {
-  return runExports(ctx, profiles);
-}
-
-/** Page objects rebuilt from the results file (no images). */
-export function pagesFromResults(results: ResultsFile): Page[] {
-  return (results.pages ?? []).map((p: ResultsPage) => ({
-    page_number: p.page_number,
-    source_file_index: sourceIndexOf(results, p.source_filename),
-    source_filename: p.source_filename,
-    source_file_page_number: p.source_file_page_number,
-    image_transform: p.image_transform,
-    text_source: p.text_source,
-    words: p.words ?? [],
-    text: p.text ?? "",
-    ocr_confidence: p.ocr_confidence,
-  }));
-}
-
-function sourceIndexOf(results: ResultsFile, filename: string): number {
-  const i = results.transaction.source_file_names.indexOf(filename);
-  return i < 0 ? 0 : i;
-}
 
 function needsImages(profiles: Array<ExportProfile | ExportProfileInput>): boolean {
   return profiles.some((p) => p.output_format === "pdf" || p.output_format === "jpg" || p.output_format === "facturx");

@@ -1,5 +1,6 @@
 /**
- * The notify stage: turns the project's Notification activities into deliveries to enqueue.
+ * Notification planning: turns the project's Notification activities into deliveries to enqueue. The run's
+ * Notification Stage (`notifyStage`) is in runner/workflow-stages.ts; delivery, signing and SSRF guard in core/notify/.
  *
  * MUST plan one delivery per activity whose `events` include the trigger, in workflow order:
  * - `reached` when the workflow reaches the node (after Export: the payload links the export manifest);
@@ -15,7 +16,7 @@
  * `false`, a failed delivery is only logged.
  */
 import { DocprocError } from "../errors.ts";
-import type { NotificationActivity, NotificationEvent } from "../notify/activity.ts";
+import type { NotificationActivity, NotificationEvent } from "../project/notify.ts";
 import { buildDeliveryRequest, newDeliveryId, type DeliveryRequest } from "../notify/deliver.ts";
 import {
   buildFailedPayload,
@@ -67,7 +68,7 @@ export function nodesByOutcome(nodes: NotificationNode[], workflow: WorkflowStep
 
 export type NotifyTrigger = { event: "reached"; manifest: ExportManifestLike } | { event: "failed"; error: string };
 
-export interface NotifyStageInput {
+export interface NotificationPlanInput {
   /** The Notification activities to fire, in workflow order: plain activities or workflow nodes. */
   activities: Array<NotificationActivity | NotificationNode>;
   transaction: TransactionRef;
@@ -96,7 +97,7 @@ export interface NotifyPlan {
   warnings: string[];
 }
 
-export function notifyStage(input: NotifyStageInput): NotifyPlan {
+export function planNotifications(input: NotificationPlanInput): NotifyPlan {
   const now = input.now ?? new Date();
   const event = input.trigger.event;
   const deliveries: PlannedDelivery[] = [];
@@ -126,7 +127,7 @@ export function notifyStage(input: NotifyStageInput): NotifyPlan {
   return { deliveries, warnings };
 }
 
-function payloadFor(activity: NotificationActivity, input: NotifyStageInput, now: Date): WebhookPayload {
+function payloadFor(activity: NotificationActivity, input: NotificationPlanInput, now: Date): WebhookPayload {
   if (input.trigger.event === "failed") {
     return buildFailedPayload({ transaction: input.transaction, error: input.trigger.error, occurredAt: now });
   }
@@ -197,7 +198,7 @@ export function planTransactionNotifications(input: TransactionNotificationsInpu
   const idFor = (offset: number) =>
     input.newId ? (i: number, e: NotificationEvent) => input.newId!(i + offset, e) : undefined;
   if (input.outcome.status === "completed") {
-    return notifyStage({
+    return planNotifications({
       ...common,
       activities: nodes,
       trigger: { event: "reached", manifest: input.outcome.manifest },
@@ -206,13 +207,13 @@ export function planTransactionNotifications(input: TransactionNotificationsInpu
   }
   const split = nodesByOutcome(nodes, input.workflow, input.outcome.failedStage ?? "");
   const manifest = input.outcome.manifest ?? emptyManifest(input.transaction.transaction_id);
-  const reached = notifyStage({
+  const reached = planNotifications({
     ...common,
     activities: split.reached,
     trigger: { event: "reached", manifest },
     newId: idFor(0),
   });
-  const failed = notifyStage({
+  const failed = planNotifications({
     ...common,
     activities: split.notReached,
     trigger: { event: "failed", error: input.outcome.error },

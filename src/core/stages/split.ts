@@ -1,5 +1,6 @@
 /**
- * Split stage: turns the transaction's page stream into documents.
+ * Split stage: turns the transaction's page stream into documents. The run's Stage that calls it (`splitStage`) is
+ * in runner/workflow-stages.ts; the signals, separators and boundary model are in core/split/.
  *
  * Contract (spec "Per-file split policies", rules 1-9):
  * - MUST honour each file's policy: `single_document` → exactly one document, no boundary analysis;
@@ -19,7 +20,7 @@ import { type PageClassifier, splitIntelligently } from "../split/intelligent";
 import { type AnalysisNeeds, analysePages } from "../split/page-analysis";
 export { analysePage } from "../split/page-analysis";
 import { parseSplitPolicy } from "../split/policy";
-import type { SplitSettings } from "../split/settings";
+import type { SplitSettings } from "../project/split";
 import type { StreamPage } from "../split/stream";
 import { timeStage } from "../timing";
 

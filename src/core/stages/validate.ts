@@ -1,5 +1,6 @@
 /**
- * Validation stage: the project's rules over a document's fields and over the whole transaction.
+ * Validation stage: the project's rules over a document's fields and over the whole transaction. The run's Stage
+ * (`validateStage`) is in runner/workflow-stages.ts; one rule's evaluation is in core/validate/rules.ts.
  *
  * Contracts:
  * - `validateDocument` MUST return undefined when no applicable rule warns or fails (the results file shows a
@@ -9,7 +10,7 @@
  * - `validateTransaction` runs the transaction rules (`unique_in_transaction`) and MUST NOT throw.
  * - `overallStatus` is `error` if any result is an error, else `warning` if any is a warning, else `success`.
  */
-import type { DocumentResult, RuleResult, ValidationResult } from "../model";
+import type { DocumentResult, Page, RuleResult, ValidationResult } from "../model";
 import type { ProjectSettings, ValidationRule } from "../project";
 import { evaluateRule, uniqueInTransaction } from "../validate/rules";
 import { EINVOICE_FORMATS } from "../einvoice/readiness-rule";
@@ -53,6 +54,33 @@ export function validateDocument(
   }
   const overall = overallStatus(results);
   return overall === "success" ? undefined : { overall_status: overall, rule_results: results };
+}
+
+/** The rule id of a document page that could not be read (a truncated or damaged PDF page, `Page.unreadable`). */
+export const UNREADABLE_PAGE_RULE = "page_unreadable";
+
+/**
+ * A warning per page of the document that could not be read, naming the page and the reason: the page stands in as
+ * an empty page, so the document is never a plain success and a Review step (when review_required) stops for it.
+ */
+export function unreadablePageResults(pages: Page[]): RuleResult[] {
+  return pages
+    .filter((p) => p.unreadable !== undefined)
+    .map((p) => ({
+      rule_id: UNREADABLE_PAGE_RULE,
+      status: "warning" as const,
+      message: `page ${p.page_number} (${p.source_filename} p.${p.source_file_page_number}) could not be read: ${p.unreadable}`,
+    }));
+}
+
+/** `validation` with `more` results added (its overall status recomputed); `validation` itself when none. */
+export function withResults(
+  validation: ValidationResult | undefined,
+  more: RuleResult[],
+): ValidationResult | undefined {
+  if (more.length === 0) return validation;
+  const results = (validation?.rule_results ?? []).concat(more);
+  return { overall_status: overallStatus(results), rule_results: results };
 }
 
 /** Transaction rules (`validation.transaction_rule_results` of the results file). */

@@ -84,60 +84,10 @@ export function evaluateRule(rule: ValidationRule, fields: Fields, rules: Valida
         [rule.field],
       );
     }
-    case "sum_equals": {
-      const parts = rule.fields.map((f) => num(fields[f]?.value));
-      const total = num(fields[rule.total]?.value);
-      if (total === null || parts.some((p) => p === null)) return null;
-      const sum = parts.reduce((a, b) => a! + b!, 0)!;
-      const ok = Math.abs(sum - total) <= rule.tolerance + 1e-9;
-      const ids = [...rule.fields, rule.total];
-      return result(
-        rule,
-        ok,
-        `${rule.fields.join(" + ")} = ${fmt(sum)}${ok ? " equals" : " differs from"} ${rule.total} ${fmt(total)} (tolerance ${rule.tolerance})`,
-        ids,
-      );
-    }
-    case "table_sum_equals": {
-      const rows = fields[rule.table]?.value;
-      const printed = num(fields[rule.total]?.value);
-      const solved = printed === null ? derived(rule.total, fields, rules) : null;
-      const total = printed ?? solved?.value ?? null;
-      if (!Array.isArray(rows) || !rows.length || total === null) return null;
-      // A row whose amount was not read does not stop the check: the amounts read must still add up.
-      const values = rows.map((r) => num(r[rule.column])).filter((v): v is number => v !== null);
-      if (!values.length) return null;
-      const sum = values.reduce((a, b) => a + b, 0);
-      const equal = (t: number) => Math.abs(sum - t) <= rule.tolerance + 1e-9;
-      // An alternative total (printed, never derived) is accepted as it is: gross line prices add up to the total.
-      const alternative = equal(total)
-        ? undefined
-        : rule.or_totals.find((f) => {
-            const t = num(fields[f]?.value);
-            return t !== null && equal(t);
-          });
-      if (alternative)
-        return result(
-          rule,
-          true,
-          `sum of ${rule.table}.${rule.column} = ${fmt(sum)} equals ${alternative} ${fmt(num(fields[alternative]?.value)!)} (line amounts include tax; tolerance ${rule.tolerance})`,
-          [rule.table, alternative],
-        );
-      const ok = equal(total);
-      const what = solved ? `${rule.total} (as ${solved.how})` : rule.total;
-      return result(
-        rule,
-        ok,
-        `sum of ${rule.table}.${rule.column} = ${fmt(sum)}${ok ? " equals" : " differs from"} ${what} ${fmt(total)} (tolerance ${rule.tolerance})`,
-        solved
-          ? [
-              rule.table,
-              rule.total,
-              ...rules.flatMap((r) => (r.type === "sum_equals" && r.fields.includes(rule.total) ? [r.total] : [])),
-            ]
-          : [rule.table, rule.total],
-      );
-    }
+    case "sum_equals":
+      return sumEquals(rule, fields);
+    case "table_sum_equals":
+      return tableSumEquals(rule, fields, rules);
     case "date_order": {
       const before = fields[rule.before]?.value;
       const after = fields[rule.after]?.value;
@@ -161,6 +111,69 @@ export function evaluateRule(rule: ValidationRule, fields: Fields, rules: Valida
     case "unique_in_transaction":
       return null; // a transaction rule: see uniqueInTransaction
   }
+}
+
+type RuleOf<T extends ValidationRule["type"]> = Extract<ValidationRule, { type: T }>;
+
+/** `sum_equals`: the parts add up to the total within the tolerance. */
+function sumEquals(rule: RuleOf<"sum_equals">, fields: Fields): RuleResult | null {
+  const parts = rule.fields.map((f) => num(fields[f]?.value));
+  const total = num(fields[rule.total]?.value);
+  if (total === null || parts.some((p) => p === null)) return null;
+  const sum = parts.reduce((a, b) => a! + b!, 0)!;
+  const ok = Math.abs(sum - total) <= rule.tolerance + 1e-9;
+  const ids = [...rule.fields, rule.total];
+  return result(
+    rule,
+    ok,
+    `${rule.fields.join(" + ")} = ${fmt(sum)}${ok ? " equals" : " differs from"} ${rule.total} ${fmt(total)} (tolerance ${rule.tolerance})`,
+    ids,
+  );
+}
+
+/**
+ * `table_sum_equals`: a table column adds up to the total, a derived total when the document prints none, or an
+ * alternative printed total (`or_totals`).
+ */
+function tableSumEquals(rule: RuleOf<"table_sum_equals">, fields: Fields, rules: ValidationRule[]): RuleResult | null {
+  const rows = fields[rule.table]?.value;
+  const printed = num(fields[rule.total]?.value);
+  const solved = printed === null ? derived(rule.total, fields, rules) : null;
+  const total = printed ?? solved?.value ?? null;
+  if (!Array.isArray(rows) || !rows.length || total === null) return null;
+  // A row whose amount was not read does not stop the check: the amounts read must still add up.
+  const values = rows.map((r) => num(r[rule.column])).filter((v): v is number => v !== null);
+  if (!values.length) return null;
+  const sum = values.reduce((a, b) => a + b, 0);
+  const equal = (t: number) => Math.abs(sum - t) <= rule.tolerance + 1e-9;
+  // An alternative total (printed, never derived) is accepted as it is: gross line prices add up to the total.
+  const alternative = equal(total)
+    ? undefined
+    : rule.or_totals.find((f) => {
+        const t = num(fields[f]?.value);
+        return t !== null && equal(t);
+      });
+  if (alternative)
+    return result(
+      rule,
+      true,
+      `sum of ${rule.table}.${rule.column} = ${fmt(sum)} equals ${alternative} ${fmt(num(fields[alternative]?.value)!)} (line amounts include tax; tolerance ${rule.tolerance})`,
+      [rule.table, alternative],
+    );
+  const ok = equal(total);
+  const what = solved ? `${rule.total} (as ${solved.how})` : rule.total;
+  return result(
+    rule,
+    ok,
+    `sum of ${rule.table}.${rule.column} = ${fmt(sum)}${ok ? " equals" : " differs from"} ${what} ${fmt(total)} (tolerance ${rule.tolerance})`,
+    solved
+      ? [
+          rule.table,
+          rule.total,
+          ...rules.flatMap((r) => (r.type === "sum_equals" && r.fields.includes(rule.total) ? [r.total] : [])),
+        ]
+      : [rule.table, rule.total],
+  );
 }
 
 /** `unique_in_transaction`: the field's value must not repeat across the documents it applies to. */

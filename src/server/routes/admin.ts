@@ -9,9 +9,11 @@ import * as clients from "../../auth/clients";
 import type { Guard } from "../../auth/guard";
 import { createTenant, listTenants } from "../../auth/tenants";
 import { createUser, listUsers } from "../../auth/users";
-import { queueDepth } from "../../queue/jobs";
+import { configurationCounts } from "../../storage/deployment";
+import { ping } from "../../storage/db";
+import { queueDepth } from "../../storage/jobs";
 import type { ServerDeps } from "../deps";
-import type { RouteDoc } from "../route-doc";
+import { q, documentRoutes, type RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { readJson } from "../validation";
 
@@ -76,18 +78,11 @@ export function adminRoutes(deps: ServerDeps, guard: Guard) {
  */
 function reloadConfigs(deps: ServerDeps, guard: Guard) {
   guard.limiter.flush();
-  const count = (table: string) => (deps.db.query(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
   const s = guard.settings;
   return {
     reloaded: true,
     reloaded_at: new Date(deps.clock.now()).toISOString(),
-    tenants: count("tenants"),
-    clients: count("clients"),
-    active_api_keys: (
-      deps.db.query("SELECT COUNT(*) AS n FROM api_keys WHERE revoked_at IS NULL").get() as { n: number }
-    ).n,
-    users: count("users"),
-    projects: count("projects"),
+    ...configurationCounts(deps.db),
     rate_limits: { per_minute: s.ratePerMinute, per_hour: s.ratePerHour, async_per_hour: s.asyncPerHour },
     sessions: { lifetime_seconds: s.sessionLifetimeMs / 1000, idle_timeout_seconds: s.sessionIdleMs / 1000 },
   };
@@ -102,7 +97,7 @@ async function endpointHealth(deps: ServerDeps) {
   const checks: Check[] = [];
   const t0 = performance.now();
   try {
-    deps.db.query("SELECT 1").get();
+    ping(deps.db);
     checks.push({ name: "database", status: "ok", latency_ms: +(performance.now() - t0).toFixed(3) });
     checks.push({
       name: "queue",
@@ -193,7 +188,7 @@ export const ADMIN_ROUTE_DOCS: RouteDoc[] = [
     path: "/admin/clients",
     summary: "List clients",
     tag: "Admin",
-    query: { tenant_id: { type: "string", description: "Only this tenant's clients" } },
+    query: z.object({ tenant_id: q.string("Only this tenant's clients") }),
     responses: { ...ok("Clients"), ...adminErrors },
   },
   {
@@ -267,7 +262,7 @@ export const ADMIN_ROUTE_DOCS: RouteDoc[] = [
     path: "/admin/users",
     summary: "List users",
     tag: "Admin",
-    query: { tenant_id: { type: "string", description: "Only this tenant's users" } },
+    query: z.object({ tenant_id: q.string("Only this tenant's users") }),
     responses: { ...ok("Users"), ...adminErrors },
   },
   {
@@ -285,3 +280,4 @@ export const ADMIN_ROUTE_DOCS: RouteDoc[] = [
     responses: { ...ok("Healthy"), 503: { description: "Degraded", schema: Obj }, ...adminErrors },
   },
 ];
+documentRoutes(ADMIN_ROUTE_DOCS);

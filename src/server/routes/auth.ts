@@ -10,8 +10,8 @@ import { describePrincipal } from "../../auth/principal";
 import { login, logout } from "../../auth/sessions";
 import { principalOf } from "../auth";
 import type { ServerDeps } from "../deps";
-import { rateLimitResponse } from "../rate-limit";
-import type { RouteDoc } from "../route-doc";
+import { rateLimitResponse } from "../rate-limit-response";
+import { documentRoutes, type RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { parseInput, readJson } from "../validation";
 
@@ -85,3 +85,4 @@ export const AUTH_ROUTE_DOCS: RouteDoc[] = [
     responses: { 200: { description: "Principal", schema: Obj }, 401: err("Missing or invalid credentials") },
   },
 ];
+documentRoutes(AUTH_ROUTE_DOCS);

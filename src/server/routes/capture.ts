@@ -11,15 +11,13 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import { guardOf } from "../../auth/guard";
 import { sha256Hex } from "../../auth/keys";
-import { submitCapture, type SubmitContext } from "../../capture/submit";
+import type { SubmitContext } from "../../capture/submit";
 import { qrSvg } from "../../capture/qr";
 import { DEFAULT_CAPTURE_SETTINGS, type CaptureSettings } from "../../capture/settings";
 import {
-  currentToken,
   describeCaptureToken,
   mintCaptureToken,
   openCaptureSession,
-  stateError,
   type CaptureContext,
   type Minter,
 } from "../../capture/tokens";
@@ -28,17 +26,13 @@ import { listUsers } from "../../storage/users";
 import { principalOf } from "../auth";
 import { capturePageResponse } from "../capture-page/index";
 import { DEFAULT_CONFIG } from "../config";
-import { safeName } from "../content-types";
-import { inFlightLimit, readMultipartHead } from "../multipart-head";
+import { inFlightLimit } from "../multipart-head";
 import { urlsOf, type ServerDeps } from "../deps";
-import { errorResponse, jsonResponse } from "../errors";
-import type { RouteDoc } from "../route-doc";
-import { rateLimitResponse } from "../rate-limit";
-import { ErrorSchema } from "../schemas";
+import { documentRoutes, err, type RouteDoc } from "../route-doc";
 import { requireProject } from "../services/projects";
 import { parseInput, readJson } from "../validation";
 import { publicUrlOf } from "../proxy";
-import { closeIfBodyPending } from "../unread-body";
+import { guarded, submitRoute } from "./capture-submit";
 
 export const CaptureTokenBody = z.object({
   dataset_id: z.enum(["production", "playground"]).default("production"),
@@ -74,29 +68,6 @@ export const CaptureTokenResponse = z.object({
 
 const TokenBody = z.object({ token: z.string().min(1).max(500) });
 
-/** Token-state refusals get their own status so the page can tell "used" from "expired" from "unknown". */
-function captureError(err: unknown): Response {
-  if (err instanceof DocprocError) {
-    const state = err.details?.capture_state as string | undefined;
-    if (state === "consumed" || state === "expired") return jsonResponse({ detail: err.message, state }, 410);
-    if (state) return jsonResponse({ detail: err.message, state }, 409);
-    if (err.code === "not_found" && err.message.startsWith("Unknown capture code"))
-      return jsonResponse({ detail: err.message, state: "unknown" }, 404);
-  }
-  if (err instanceof DocprocError && err.code === "rate_limited" && typeof err.details?.retry_after === "number") {
-    return jsonResponse({ detail: err.message }, 429, { "retry-after": String(err.details.retry_after) });
-  }
-  return rateLimitResponse(err) ?? errorResponse(err);
-}
-
-async function guarded(work: () => Promise<unknown> | unknown): Promise<Response> {
-  try {
-    return jsonResponse(await work());
-  } catch (err) {
-    return captureError(err);
-  }
-}
-
 function minterOf(request: Request, adminKeyHash: string): Minter {
   const p = principalOf(request);
   if (p.kind === "api_key" && p.keyId) return { kind: "api_key", keyId: p.keyId, clientId: p.clientId ?? null };
@@ -115,118 +86,6 @@ function checkReviewer(deps: ServerDeps, tenantId: string, reviewer: string | nu
       "invalid_input",
       `reviewer_id: no active user ${JSON.stringify(reviewer)} in tenant ${tenantId}`,
     );
-}
-
-function assertUsable(ctx: CaptureContext, token: string): void {
-  const rec = currentToken(ctx, token);
-  if (rec.state !== "active") throw stateError(rec);
-}
-
-function requireMultipart(request: Request): void {
-  if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
-    throw new DocprocError(
-      "invalid_input",
-      "Submit pages as multipart/form-data: a `token` field and one or more `files`",
-    );
-  }
-}
-
-/**
- * The token is checked before any file is read (issue 21): from X-Capture-Token, else from the body's first field
- * `token` (the page and every client built on docs/capture.md send it first). The earlier form, files first and
- * the token after them (`curl -F files=@… -F token=…`), is still accepted until FILES_FIRST_SUNSET
- * (docs/api-stability.md), with Deprecation and Sunset headers: its body is read before the token can be checked,
- * so it is capped (`maxCaptureFilesFirstBytes`, counted while it streams, chunked or not) and the public uploads
- * read at once stay capped too: what a visitor without a token can make the server hold stays bounded.
- */
-async function checkTokenFirst(
-  ctx: CaptureContext,
-  request: Request,
-  filesFirstCap: number,
-): Promise<{ request: Request; early: string | null; filesFirst: boolean }> {
-  const header = request.headers.get("x-capture-token")?.trim();
-  if (header) {
-    assertUsable(ctx, header);
-    return { request, early: header, filesFirst: false };
-  }
-  requireMultipart(request);
-  const head = await readMultipartHead(request);
-  if (head.name === "token") {
-    const token = head.value?.trim();
-    if (!token) {
-      await head.replay.body?.cancel().catch(() => undefined);
-      throw new DocprocError(
-        "invalid_input",
-        "token: empty; send it in the X-Capture-Token header or as the first multipart field `token`",
-      );
-    }
-    assertUsable(ctx, token);
-    return { request: head.replay, early: token, filesFirst: false };
-  }
-  if (head.name === null) {
-    await head.replay.body?.cancel().catch(() => undefined);
-    throw new DocprocError(
-      "invalid_input",
-      "token: missing; send it in the X-Capture-Token header or as the first multipart field `token`",
-    );
-  }
-  return { request: cappedRequest(head.replay, filesFirstCap), early: null, filesFirst: true };
-}
-
-/** The request with a body that errors (413) once more than `max` bytes have streamed through. */
-function cappedRequest(request: Request, max: number): Request {
-  const reader = request.body!.getReader();
-  let seen = 0;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) return controller.close();
-      seen += value.byteLength;
-      if (seen <= max) return controller.enqueue(value);
-      await reader.cancel().catch(() => undefined);
-      controller.error(
-        new DocprocError(
-          "too_large",
-          `A capture submit with the token after the files is limited to ${max} bytes; send the token first (or in X-Capture-Token) for larger uploads`,
-        ),
-      );
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
-  return new Request(request.url, {
-    method: request.method,
-    headers: request.headers,
-    body,
-    duplex: "half",
-  } as RequestInit);
-}
-
-/** When the files-first form stops being accepted (HTTP-date, RFC 8594), and when it was deprecated (RFC 9745). */
-export const FILES_FIRST_SUNSET = "Sat, 01 May 2027 00:00:00 GMT";
-const FILES_FIRST_DEPRECATED = "@1795737600"; // 2026-11-27
-export const DEFAULT_FILES_FIRST_BYTES = 20 * 1024 * 1024;
-
-function markDeprecated(response: Response): Response {
-  response.headers.set("deprecation", FILES_FIRST_DEPRECATED);
-  response.headers.set("sunset", FILES_FIRST_SUNSET);
-  return response;
-}
-
-async function readCaptureForm(request: Request) {
-  requireMultipart(request);
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch (err) {
-    if (err instanceof DocprocError) throw err; // the files-first cap
-    throw new DocprocError("invalid_input", "Malformed multipart body");
-  }
-  const token = form.get("token");
-  const files = form.getAll("files").filter((v): v is File => typeof v !== "string");
-  const data = await Promise.all(
-    files.map(async (f, i) => ({ filename: safeName(f.name, i), data: new Uint8Array(await f.arrayBuffer()) })),
-  );
-  return { token: typeof token === "string" ? token.trim() : "", files: data };
 }
 
 export function captureRoutes(deps: ServerDeps, settings: CaptureSettings = deps.capture ?? DEFAULT_CAPTURE_SETTINGS) {
@@ -283,45 +142,11 @@ export function captureRoutes(deps: ServerDeps, settings: CaptureSettings = deps
         guarded(async () => openCaptureSession(ctx, parseInput(TokenBody, await readJson(request)).token)),
       { parse: "none" },
     )
-    .post(
-      "/capture/submit",
-      async ({ request }) => {
-        let filesFirst = false;
-        const response = await guarded(() =>
-          uploads.run(async () => {
-            const first = await checkTokenFirst(
-              ctx,
-              request,
-              Math.min(deps.config.maxBodyBytes, deps.config.maxCaptureFilesFirstBytes ?? DEFAULT_FILES_FIRST_BYTES),
-            );
-            filesFirst = first.filesFirst;
-            const { token, files } = await readCaptureForm(first.request);
-            if (!token) throw new DocprocError("invalid_input", "token: missing (multipart field `token`)");
-            if (first.early && first.early !== token)
-              throw new DocprocError("invalid_input", "token: the X-Capture-Token header and the form field differ");
-            return submitCapture(submitContext(), token, files);
-          }),
-        );
-        if (filesFirst) {
-          deps.telemetry?.log.warn(
-            {
-              event: "deprecated_request",
-              route: "/capture/submit",
-              form: "token after files",
-              status: response.status,
-              sunset: FILES_FIRST_SUNSET,
-            },
-            `capture submit with the token after the files (deprecated, accepted until ${FILES_FIRST_SUNSET}): send it first or in X-Capture-Token`,
-          );
-          markDeprecated(response);
-        }
-        return closeIfBodyPending(request, response);
-      },
-      { parse: "none" },
-    );
+    .post("/capture/submit", async ({ request }) => submitRoute(request, { deps, ctx, submitContext, uploads }), {
+      parse: "none",
+    });
 }
 
-const err = (description: string) => ({ description, schema: ErrorSchema });
 const stateErr = (description: string) => ({
   description,
   schema: z.object({ detail: z.string(), state: z.string() }),
@@ -398,3 +223,4 @@ export const CAPTURE_ROUTE_DOCS: RouteDoc[] = [
     },
   },
 ];
+documentRoutes(CAPTURE_ROUTE_DOCS);

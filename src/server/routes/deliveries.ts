@@ -9,7 +9,7 @@ import { DocprocError } from "../../core/errors";
 import { redeliver } from "../../queue/deliveries";
 import { getDelivery, listDeliveries, viewOf } from "../../storage/deliveries";
 import type { ServerDeps } from "../deps";
-import type { RouteDoc } from "../route-doc";
+import { documentRoutes, type RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { requireTransaction } from "../services/transactions";
 
@@ -107,3 +107,4 @@ export const DELIVERY_ROUTE_DOCS: RouteDoc[] = [
     },
   },
 ];
+documentRoutes(DELIVERY_ROUTE_DOCS);

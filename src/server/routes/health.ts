@@ -1,15 +1,18 @@
 /** GET /health: database, queue depth, OCR engine readiness. Public and never rate limited. */
 import { Elysia } from "elysia";
 import pkg from "../../../package.json" with { type: "json" };
-import { queueDepth } from "../../queue/jobs";
+import { ping } from "../../storage/db";
+import { queueDepth } from "../../storage/jobs";
 import type { ServerDeps } from "../deps";
+import { documentRoutes, type RouteDoc } from "../route-doc";
+import { HealthResponse } from "../schemas-responses";
 
 export function healthRoutes(deps: ServerDeps) {
   return new Elysia({ name: "health" }).get("/health", ({ set }) => {
     let database: { status: "ok" | "error"; error?: string } = { status: "ok" };
     let depth = 0;
     try {
-      deps.db.query("SELECT 1").get();
+      ping(deps.db);
       depth = queueDepth(deps.db);
     } catch (err) {
       database = { status: "error", error: (err as Error).message };
@@ -26,3 +29,19 @@ export function healthRoutes(deps: ServerDeps) {
     };
   });
 }
+
+/** OpenAPI entries for the routes above (bound to them by documented(); server/openapi.ts builds the document). */
+export const HEALTH_ROUTE_DOCS: RouteDoc[] = [
+  {
+    method: "get",
+    path: "/health",
+    summary: "Health: database, queue depth, OCR readiness",
+    tag: "Service",
+    public: true,
+    responses: {
+      200: { description: "Healthy or degraded", schema: HealthResponse },
+      503: { description: "Database unavailable", schema: HealthResponse },
+    },
+  },
+];
+documentRoutes(HEALTH_ROUTE_DOCS);

@@ -7,6 +7,7 @@
 import { Elysia } from "elysia";
 import pkg from "../../../package.json" with { type: "json" };
 import { inboxPageResponse } from "../inbox-page/index";
+import { documentRoutes, type RouteDoc } from "../route-doc";
 
 const LINKS: Array<{ href: string; title: string; text: string }> = [
   {
@@ -33,3 +34,16 @@ export function homeRoutes() {
     return inboxPageResponse();
   });
 }
+
+/** OpenAPI entries for the routes above (bound to them by documented(); server/openapi.ts builds the document). */
+export const HOME_ROUTE_DOCS: RouteDoc[] = [
+  {
+    method: "get",
+    path: "/",
+    summary: "Start page: version and links (HTML; JSON with Accept: application/json)",
+    tag: "Service",
+    public: true,
+    responses: { 200: { description: "HTML", content: "text/html" } },
+  },
+];
+documentRoutes(HOME_ROUTE_DOCS);

@@ -9,14 +9,14 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { DocprocError } from "../../core/errors";
-import { summaryOf } from "../../core/memory/model";
-import { isoAt } from "../../storage/clock";
-import { countByStatus, createDataset, listDatasets } from "../../storage/datasets";
+import { summaryOf } from "../../core/project/memory";
+import { isoAt } from "../../core/clock";
+import { completedTransactions, countByStatus, createDataset, listDatasets } from "../../storage/datasets";
 import { forgetMemory, listMemories } from "../../storage/memories";
 import type { ServerDeps } from "../deps";
 import { requireProject } from "../services/projects";
 import { parseInput, readJson } from "../validation";
-import type { RouteDoc } from "../route-doc";
+import { q, documentRoutes, type RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { parseProjectSettings } from "../../core/project";
 import { listDocuments } from "../../storage/documents";
@@ -71,11 +71,7 @@ export function learningRoutes(deps: ServerDeps) {
       const d = getDataset(deps.db, p.project_id, params.dataset_id);
       if (!d) throw new DocprocError("not_found", `Dataset ${params.dataset_id} not found in project ${p.project_id}`);
       const settings = parseProjectSettings(p.settings);
-      const rows = deps.db
-        .query<{ transaction_id: string; metadata: string }, [string, string]>(
-          "SELECT transaction_id, metadata FROM transactions WHERE project_id = ? AND dataset_id = ? AND status = 'completed' ORDER BY created_at, transaction_id",
-        )
-        .all(p.project_id, d.dataset_id);
+      const rows = completedTransactions(deps.db, p.project_id, d.dataset_id);
       const outcomes: FileOutcome[] = [];
       let without = 0;
       for (const r of rows) {
@@ -160,7 +156,7 @@ export const LEARNING_ROUTE_DOCS: RouteDoc[] = [
     summary:
       "docproc eval over the dataset: completed transactions with metadata.expected scored (per-field accuracy, confusion matrix, split F1, calibration); ?format=html for the report with charts (extension, docs/eval.md)",
     tag: "Datasets",
-    query: { format: { type: "string", description: "html for the HTML report" } },
+    query: z.object({ format: q.string("html for the HTML report") }),
     responses: {
       200: json("The evaluation report"),
       401: err("Missing or invalid credentials"),
@@ -197,3 +193,4 @@ export const LEARNING_ROUTE_DOCS: RouteDoc[] = [
     },
   },
 ];
+documentRoutes(LEARNING_ROUTE_DOCS);

@@ -8,7 +8,7 @@ import { z } from "zod";
 import * as mail from "../../mail/connectors";
 import { CreateConnectorSchema, UpdateConnectorSchema } from "../../mail/settings";
 import type { ServerDeps } from "../deps";
-import type { RouteDoc } from "../route-doc";
+import { q, documentRoutes, type RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";
 import { readJson } from "../validation";
 
@@ -136,10 +136,10 @@ export const MAIL_ROUTE_DOCS: RouteDoc[] = [
     path: `${P}/{connector_id}/messages`,
     summary: "The import ledger: messages imported, pending or failed (failed ones stay in the mailbox) (extension)",
     tag: "Mail",
-    query: {
-      state: { type: "string", description: "claimed, imported, done or failed" },
-      limit: { type: "integer", description: "Default 100, at most 1000" },
-    },
+    query: z.object({
+      state: q.string("claimed, imported, done or failed"),
+      limit: q.integer("Default 100, at most 1000"),
+    }),
     responses: {
       200: { description: "Messages, most recent first" },
       400: err("Unknown state or bad limit"),
@@ -147,3 +147,4 @@ export const MAIL_ROUTE_DOCS: RouteDoc[] = [
     },
   },
 ];
+documentRoutes(MAIL_ROUTE_DOCS);

@@ -9,6 +9,7 @@ import { Elysia } from "elysia";
 import type { ServerDeps } from "../deps";
 import { jsonResponse } from "../errors";
 import type { Telemetry } from "../observe";
+import { err, documentRoutes, type RouteDoc } from "../route-doc";
 
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
 const same = (a: Buffer, b: string) => timingSafeEqual(a, digest(b));
@@ -46,3 +47,20 @@ export function metricsRoutes(deps: ServerDeps, telemetry: Telemetry) {
     });
   });
 }
+
+/** OpenAPI entries for the routes above (bound to them by documented(); server/openapi.ts builds the document). */
+export const METRICS_ROUTE_DOCS: RouteDoc[] = [
+  {
+    method: "get",
+    path: "/metrics",
+    summary: "Prometheus metrics of this process (text format; docs/operations.md)",
+    tag: "Service",
+    public: true,
+    security: [{ metricsToken: [] }, { apiKey: [] }, { adminKey: [] }],
+    responses: {
+      200: { description: "Prometheus text exposition format 0.0.4", content: "text/plain" },
+      401: err("Neither the admin key nor the metrics token"),
+    },
+  },
+];
+documentRoutes(METRICS_ROUTE_DOCS);

@@ -3,9 +3,11 @@ import { Elysia } from "elysia";
 import type { ProjectRecord } from "../../storage/projects";
 import { listProjectHistory } from "../../storage/settings-migrate";
 import type { ServerDeps } from "../deps";
-import { CreateProjectBody, UpdateProjectBody } from "../schemas";
+import { CreateProjectBody, SettingsBody, UpdateProjectBody } from "../schemas";
+import { ProjectListResponse, ProjectSchema } from "../schemas-responses";
 import * as projects from "../services/projects";
 import { parseInput, readJson } from "../validation";
+import { badSettings, common, notFound, documentRoutes, type RouteDoc } from "../route-doc";
 
 const view = (p: ProjectRecord) => ({
   project_id: p.project_id,
@@ -61,3 +63,56 @@ export function projectRoutes(deps: ServerDeps) {
       )
   );
 }
+
+/** OpenAPI entries for the routes above (bound to them by documented(); server/openapi.ts builds the document). */
+export const PROJECT_ROUTE_DOCS: RouteDoc[] = [
+  {
+    method: "post",
+    path: "/tenants/{tenant_id}/projects",
+    summary: "Create a project",
+    tag: "Projects",
+    body: CreateProjectBody,
+    responses: { 201: { description: "Created", schema: ProjectSchema }, ...badSettings, ...common },
+  },
+  {
+    method: "get",
+    path: "/tenants/{tenant_id}/projects",
+    summary: "List projects (extension)",
+    tag: "Projects",
+    responses: { 200: { description: "Projects", schema: ProjectListResponse }, ...common, ...notFound },
+  },
+  {
+    method: "get",
+    path: "/tenants/{tenant_id}/projects/{project_id}",
+    summary: "Read a project and its settings (extension)",
+    tag: "Projects",
+    responses: { 200: { description: "Project", schema: ProjectSchema }, ...common, ...notFound },
+  },
+  {
+    method: "get",
+    path: "/tenants/{tenant_id}/projects/{project_id}/history",
+    summary:
+      "Changes made to a project's stored settings by an upgrade (settings migrations): items of kind, note, project_version, created_at (extension)",
+    tag: "Projects",
+    responses: { 200: { description: "History entries, oldest first" }, ...common, ...notFound },
+  },
+  {
+    method: "patch",
+    path: "/tenants/{tenant_id}/projects/{project_id}",
+    summary:
+      "Update name, description or settings (partial settings merge over the default project); increments project_version (extension)",
+    tag: "Projects",
+    body: UpdateProjectBody,
+    responses: { 200: { description: "Updated", schema: ProjectSchema }, ...badSettings, ...common, ...notFound },
+  },
+  {
+    method: "put",
+    path: "/tenants/{tenant_id}/projects/{project_id}/settings",
+    summary:
+      "Replace the settings (partial settings merge over the default project); increments project_version (extension)",
+    tag: "Projects",
+    body: SettingsBody,
+    responses: { 200: { description: "Updated", schema: ProjectSchema }, ...badSettings, ...common, ...notFound },
+  },
+];
+documentRoutes(PROJECT_ROUTE_DOCS);

@@ -13,6 +13,9 @@ import { contentDisposition, contentTypeOf } from "../content-types";
 import type { ServerDeps } from "../deps";
 import { requireTransaction } from "../services/transactions";
 import { queryBool } from "../validation";
+import { z } from "zod";
+import { common, notFound, q, documentRoutes, type RouteDoc } from "../route-doc";
+import { DocumentsResponse, ManifestSchema } from "../schemas-responses";
 
 /** Export files up to this size are sent with a Content-Length; larger ones stream chunked (see the download route). */
 export const BUFFERED_DOWNLOAD_BYTES = 8 * 1024 * 1024;
@@ -68,3 +71,34 @@ export function resultRoutes(deps: ServerDeps) {
       };
     });
 }
+
+/** OpenAPI entries for the routes above (bound to them by documented(); server/openapi.ts builds the document). */
+export const RESULT_ROUTE_DOCS: RouteDoc[] = [
+  {
+    method: "get",
+    path: "/transactions/{transaction_id}/exports",
+    summary: "Export manifest",
+    tag: "Results",
+    responses: { 200: { description: "Manifest", schema: ManifestSchema }, ...common, ...notFound },
+  },
+  {
+    method: "get",
+    path: "/transactions/{transaction_id}/exports/download/{filename}",
+    summary: "Download an export file (filename may contain subfolders)",
+    tag: "Results",
+    query: z.object({ inline: q.boolean("true: Content-Disposition inline; default attachment") }),
+    responses: {
+      200: { description: "File bytes; Content-Type by extension", content: "application/octet-stream" },
+      ...common,
+      ...notFound,
+    },
+  },
+  {
+    method: "get",
+    path: "/transactions/{transaction_id}/documents",
+    summary: "Documents with classification and fields (as in the results file)",
+    tag: "Results",
+    responses: { 200: { description: "Documents", schema: DocumentsResponse }, ...common, ...notFound },
+  },
+];
+documentRoutes(RESULT_ROUTE_DOCS);

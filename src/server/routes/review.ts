@@ -6,17 +6,14 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { ReviewActionSchema } from "../../core/review/actions";
-import type { RouteDoc } from "../route-doc";
+import { documentRoutes, type RouteDoc } from "../route-doc";
 import { apiRegistry, ErrorSchema } from "../schemas";
-import { principalOf } from "../auth";
-import type { ServerDeps } from "../deps";
 import { reviewPageResponse } from "../review-page/index";
-import { pageImage, parsePageIndex } from "../services/page-images";
-import { applyReview, reviewView } from "../services/review";
-import { requireTransaction } from "../services/transactions";
+import { parsePageIndex } from "../services/page-images";
+import type { PageImage, ReviewStore } from "../services/review-store";
 import { readJson } from "../validation";
 
-function imageResponse(img: { data: Uint8Array; contentType: string }): Response {
+function imageResponse(img: PageImage): Response {
   return new Response(img.data as unknown as BodyInit, {
     headers: {
       "content-type": img.contentType,
@@ -26,30 +23,23 @@ function imageResponse(img: { data: Uint8Array; contentType: string }): Response
   });
 }
 
-export function reviewRoutes(deps: ServerDeps) {
+/** The review page and API over a store: the server's database, or the results folder of `docproc review`. */
+export function reviewRoutes(store: ReviewStore) {
   return new Elysia({ name: "review" })
     .get("/review", () => reviewPageResponse())
     .get("/review/:transaction_id", () => reviewPageResponse())
-    .get("/transactions/:transaction_id/review", ({ params }) =>
-      reviewView(deps, requireTransaction(deps, params.transaction_id)),
-    )
+    .get("/transactions/:transaction_id/review", ({ params }) => store.view(params.transaction_id))
     .post(
       "/transactions/:transaction_id/review",
-      async ({ params, request }) => {
-        const t = requireTransaction(deps, params.transaction_id);
-        return applyReview(deps, t, principalOf(request), await readJson(request), request.headers.get("if-match"));
-      },
+      async ({ params, request }) =>
+        store.apply(params.transaction_id, await readJson(request), request.headers.get("if-match"), request),
       { parse: "none" },
     )
     .get("/transactions/:transaction_id/review/pages/:page_index/image", async ({ params }) =>
-      imageResponse(
-        await pageImage(deps, requireTransaction(deps, params.transaction_id), parsePageIndex(params.page_index)),
-      ),
+      imageResponse(await store.pageImage(params.transaction_id, parsePageIndex(params.page_index))),
     )
     .get("/transactions/:transaction_id/pages/:page_index/image", async ({ params }) =>
-      imageResponse(
-        await pageImage(deps, requireTransaction(deps, params.transaction_id), parsePageIndex(params.page_index)),
-      ),
+      imageResponse(await store.pageImage(params.transaction_id, parsePageIndex(params.page_index))),
     );
 }
 
@@ -169,3 +159,4 @@ export const REVIEW_ROUTE_DOCS: RouteDoc[] = [
     },
   },
 ];
+documentRoutes(REVIEW_ROUTE_DOCS);

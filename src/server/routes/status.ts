@@ -6,9 +6,12 @@ import { scopeListQuery, tenantScopeOf } from "../auth";
 import type { ServerDeps } from "../deps";
 import type { LongPoll } from "../long-poll";
 import { BatchStatusBody } from "../schemas";
+import { BatchStatusResponse, ListResponse, TransactionSchema } from "../schemas-responses";
 import { listView } from "../services/list";
 import { parseFields, project, transactionView } from "../services/status";
 import { parseInput, queryBool, queryInt, readJson } from "../validation";
+import { z } from "zod";
+import { bad, common, FieldsQuery, notFound, q, documentRoutes, type RouteDoc } from "../route-doc";
 
 function requireSummary(deps: ServerDeps, id: string): TransactionSummary {
   const t = getTransactionSummary(deps.db, id);
@@ -52,3 +55,56 @@ export function statusRoutes(deps: ServerDeps, longPoll: LongPoll) {
     )
     .get("/transactions", ({ query, request }) => listView(deps.db, scopeListQuery(query, tenantScopeOf(request))));
 }
+
+/** OpenAPI entries for the routes above (bound to them by documented(); server/openapi.ts builds the document). */
+export const STATUS_ROUTE_DOCS: RouteDoc[] = [
+  {
+    method: "get",
+    path: "/transactions/{transaction_id}",
+    summary: "Get a transaction (status, not results); long poll with timeout",
+    tag: "Status",
+    query: z.object({
+      timeout: q.integer("Long poll: hold up to N seconds, return at once on a status change"),
+      ...FieldsQuery,
+      include_request: q.boolean("Include the original request (completed transactions)"),
+    }),
+    responses: { 200: { description: "Transaction", schema: TransactionSchema }, ...bad, ...common, ...notFound },
+  },
+  {
+    method: "post",
+    path: "/transactions/batch-status",
+    summary: "Status of up to 100 transactions",
+    tag: "Status",
+    body: BatchStatusBody,
+    responses: {
+      200: { description: "Statuses keyed by transaction id", schema: BatchStatusResponse },
+      ...bad,
+      ...common,
+    },
+  },
+  {
+    method: "get",
+    path: "/transactions",
+    summary: "List transactions",
+    tag: "Status",
+    query: z.object({
+      dataset_id: q.string("Default production"),
+      status: q.string("One status or several, comma-separated"),
+      limit: q.integer("Default 100, at most 1000"),
+      offset: q.integer("Default 0"),
+      search: q.string("Free text over transaction id, correlation id, file names, document types, index fields"),
+      sort_by: q.string(
+        "created_at, status, processing_time_seconds, transaction_id, priority, completed_at, or idx_<name>",
+      ),
+      sort_order: q.string("asc or desc (default)"),
+      step: q.string("Current workflow step id"),
+      date_from: q.string("Inclusive lower bound on created_at (ISO 8601)"),
+      date_to: q.string("Inclusive upper bound on created_at; a date-only value covers the whole day"),
+      index_filter: q.string('JSON object: {"<index field>": ["value", ...]}'),
+      filter_expression: q.string("JSON expression tree (docs/api.md); overrides status, step, dates and index_filter"),
+      ...FieldsQuery,
+    }),
+    responses: { 200: { description: "Page of transactions", schema: ListResponse }, ...bad, ...common },
+  },
+];
+documentRoutes(STATUS_ROUTE_DOCS);

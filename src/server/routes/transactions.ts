@@ -2,10 +2,20 @@
 import { Elysia } from "elysia";
 import { DocprocError } from "../../core/errors";
 import type { ServerDeps } from "../deps";
-import { CreateTransactionBody, ProcessBody, RerunBody } from "../schemas";
+import { CreateTransactionBody, ProcessBody, RerunBody, UploadForm } from "../schemas";
+import {
+  CreateTransactionResponse,
+  ProcessResponse,
+  RerunResponse,
+  SourceFileListResponse,
+  StartResponse,
+  UploadResponse,
+} from "../schemas-responses";
 import * as transactions from "../services/transactions";
 import { listUploads, uploadFiles } from "../services/uploads";
 import { parseInput, queryInt, readJson } from "../validation";
+import { z } from "zod";
+import { bad, common, err, notFound, q, tooLarge, documentRoutes, type RouteDoc } from "../route-doc";
 
 async function readForm(request: Request): Promise<FormData> {
   const type = request.headers.get("content-type") ?? "";
@@ -79,3 +89,81 @@ export function transactionRoutes(deps: ServerDeps) {
       { parse: "none" },
     );
 }
+
+/** OpenAPI entries for the routes above (bound to them by documented(); server/openapi.ts builds the document). */
+export const TRANSACTION_ROUTE_DOCS: RouteDoc[] = [
+  {
+    method: "post",
+    path: "/tenants/{tenant_id}/projects/{project_id}/transactions",
+    summary: "Create a transaction (not idempotent)",
+    tag: "Transactions",
+    body: CreateTransactionBody,
+    responses: { 201: { description: "Created", schema: CreateTransactionResponse }, ...bad, ...common, ...notFound },
+  },
+  {
+    method: "post",
+    path: "/tenants/{tenant_id}/projects/{project_id}/transactions/process",
+    summary: "Submit files, text or OCR data and start processing in one step",
+    tag: "Transactions",
+    body: ProcessBody,
+    responses: {
+      202: { description: "Accepted; processing", schema: ProcessResponse },
+      ...bad,
+      ...common,
+      ...notFound,
+      ...tooLarge,
+    },
+  },
+  {
+    method: "post",
+    path: "/transactions/{transaction_id}/source-files",
+    summary: "Upload source files (multipart)",
+    tag: "Transactions",
+    body: { multipart: UploadForm },
+    query: z.object({ file_index: q.integer("0-based index of this request's first file") }),
+    responses: {
+      200: { description: "Upload result", schema: UploadResponse },
+      400: err(
+        "Invalid split policy (lists allowed values), no files, more tokens/policies/passwords than files, malformed multipart, or transaction not in created state",
+      ),
+      ...common,
+      ...notFound,
+      ...tooLarge,
+      415: err("Not multipart/form-data"),
+    },
+  },
+  {
+    method: "get",
+    path: "/transactions/{transaction_id}/source-files",
+    summary: "List the uploaded source files in index order (extension)",
+    tag: "Transactions",
+    responses: { 200: { description: "Source files", schema: SourceFileListResponse }, ...common, ...notFound },
+  },
+  {
+    method: "post",
+    path: "/transactions/{transaction_id}/start",
+    summary: "Start processing",
+    tag: "Transactions",
+    responses: {
+      200: { description: "Started", schema: StartResponse },
+      400: err("Cannot start transaction in <state> state, or no files"),
+      ...common,
+      ...notFound,
+    },
+  },
+  {
+    method: "post",
+    path: "/transactions/{transaction_id}/rerun",
+    summary:
+      "Re-run a completed or failed transaction from a workflow step with its stored pages (extension; no conversion or OCR again)",
+    tag: "Transactions",
+    body: RerunBody,
+    responses: {
+      202: { description: "Queued; the workflow runs again from from_step", schema: RerunResponse },
+      400: err("Cannot rerun transaction in <state> state, no stored pages, or from_step not in the workflow"),
+      ...common,
+      ...notFound,
+    },
+  },
+];
+documentRoutes(TRANSACTION_ROUTE_DOCS);

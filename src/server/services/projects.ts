@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { DocprocError } from "../../core/errors";
 import { defaultProject, mergeOverDefault, parseProjectSettings } from "../../core/project";
-import { isoAt, type Clock } from "../../storage/clock";
+import { isoAt, type Clock } from "../../core/clock";
 import type { Db } from "../../storage/db";
 import * as projects from "../../storage/projects";
 import { ensureTenant, getTenant } from "../../storage/tenants";

@@ -6,11 +6,11 @@
  * source files) and the manifest is replaced. The core modules load lazily, as in queue/pipeline-runner.ts.
  */
 import type { ResultsFile, SourceInput } from "../../core/model";
-import { isoAt } from "../../storage/clock";
+import { isoAt } from "../../core/clock";
 import { replaceManifest } from "../../storage/export-files";
 import { getProjectById } from "../../storage/projects";
 import * as tx from "../../storage/transactions";
-import { clearExports, exportDirOf, storedSources as storedSourcesOf } from "../../queue/process-transaction";
+import { clearExports, exportDirOf, storedSources as storedSourcesOf } from "../../queue/transaction-load";
 import { continueAfterReview as resumeWithReview } from "../../queue/review-resume";
 import { loadRunState } from "../../storage/run-state";
 import { storeSink } from "../../storage/store-sink";

@@ -23,7 +23,7 @@ import {
 import { announceReviewFinished } from "../../core/review/hooks";
 import { buildReviewView } from "../../core/review/view";
 import type { Principal } from "../../auth/principal";
-import { isoAt } from "../../storage/clock";
+import { isoAt } from "../../core/clock";
 import { listDocuments } from "../../storage/documents";
 import { listPages } from "../../storage/pages";
 import { getProjectById } from "../../storage/projects";

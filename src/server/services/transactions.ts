@@ -5,12 +5,12 @@
 import { randomUUID } from "node:crypto";
 import { DocprocError } from "../../core/errors";
 import type { SplitPolicy } from "../../core/model";
-import { jobsAhead } from "../../queue/jobs";
+import { jobsAhead } from "../../storage/jobs";
 import { PROCESS_TRANSACTION } from "../../queue/transaction-job";
 import { assertQueueRoom, rerunTransaction, submitTransaction } from "../../queue/submit";
 import { getProjectById } from "../../storage/projects";
 import { loadRunState } from "../../storage/run-state";
-import { isoAt } from "../../storage/clock";
+import { isoAt } from "../../core/clock";
 import { addSourceFile, listSourceFiles } from "../../storage/source-files";
 import * as tx from "../../storage/transactions";
 import { urlsOf, type ServerDeps } from "../deps";

@@ -5,7 +5,7 @@
  */
 import { DocprocError } from "../../core/errors";
 import { SPLIT_POLICIES, type SplitPolicy } from "../../core/model";
-import { isoAt } from "../../storage/clock";
+import { isoAt } from "../../core/clock";
 import { indexesWithPassword } from "../../storage/source-file-passwords";
 import { addSourceFile, findByUploadToken, listSourceFiles, type SourceFileRecord } from "../../storage/source-files";
 import { contentTypeOf, safeName } from "../content-types";

@@ -90,6 +90,7 @@ CREATE TABLE documents (
 );
 
 CREATE TABLE fields (
+--pg   rowid            BIGINT GENERATED ALWAYS AS IDENTITY,   -- insertion order, as SQLite's rowid (queries ORDER BY rowid)
   document_id      TEXT NOT NULL REFERENCES documents(document_id) ON DELETE CASCADE,
   field_id         TEXT NOT NULL,
   name             TEXT NOT NULL,

@@ -4,6 +4,7 @@
 --
 -- state: pending (queued, no attempt yet) → retrying (an attempt failed, the next is scheduled) → succeeded | failed.
 CREATE TABLE webhook_deliveries (
+--pg   rowid                   BIGINT GENERATED ALWAYS AS IDENTITY,   -- insertion order, as SQLite's rowid
   delivery_id             TEXT PRIMARY KEY,        -- the webhook-id header, msg_<uuid>
   transaction_id          TEXT NOT NULL,
   tenant_id               TEXT NOT NULL,

@@ -1,6 +1,6 @@
 /**
  * Opens docproc's PostgreSQL database: connects (connection.ts) and applies the numbered migrations of
- * storage/pg/migrations in order, each once, in its own transaction, under a session advisory lock so that servers
+ * storage/migrations (their PostgreSQL dialect, migration-dialects.ts) in order, each once, in its own transaction, under a session advisory lock so that servers
  * and workers starting together never race on the schema.
  */
 import { DocprocError } from "../../core/errors";

@@ -6,11 +6,13 @@
  *
  * Contract: never throws for bad input: malformed XML or an unknown root is a report with a fatal result.
  */
-import { parseXmlDocument, type Document } from "slimdom";
+import { parseXmlDocument, serializeToWellFormedString, type Document } from "slimdom";
 import { runSchema } from "./engine";
 import { ruleSet, type RuleSetId } from "./rulesets";
 import { structuralChecks } from "./structure";
 import { pushAll } from "../../arrays";
+import { peppolUnevaluated, XRECHNUNG_CLAIM } from "./peppol";
+import { ciiSchemaApplies, ciiSchemaFindings, EXTENDED_NOT_CHECKED } from "./xsd";
 import type { EInvoiceFinding, EInvoiceReport, Syntax, ValidateOptions } from "./types";
 
 export type { EInvoiceFinding, EInvoiceReport, Syntax, ValidateOptions } from "./types";
@@ -66,20 +68,20 @@ function maxDepth(doc: Document): number {
 }
 type Element = NonNullable<Document["documentElement"]>;
 
-const XRECHNUNG = /urn:xeinkauf\.de:kosit:xrechnung/;
-const PEPPOL = /urn:fdc:peppol\.eu:2017:poacc:billing:3\.0/;
-
-function parse(xml: string | Uint8Array): { doc: Document } | { error: string } {
-  const text = typeof xml === "string" ? xml : new TextDecoder().decode(xml);
+function parse(xml: string | Uint8Array): { doc: Document; text: string } | { error: string } {
+  const text = (typeof xml === "string" ? xml : new TextDecoder().decode(xml)).replace(/^\uFEFF/, "");
   try {
-    return { doc: parseXmlDocument(text.replace(/^\uFEFF/, "")) };
+    return { doc: parseXmlDocument(text), text };
   } catch (e) {
     return { error: (e instanceof Error ? e.message : String(e)).split("\n")[0]!.slice(0, 300) };
   }
 }
 
-/** Validates an already parsed document (the unit-test harness builds documents itself). */
-export function validateDocument(doc: Document, opts: ValidateOptions = {}): EInvoiceReport {
+/**
+ * Validates an already parsed document (the unit-test harness builds documents itself); `text` is the document's
+ * XML as read (the CII schema validator parses it again; serialised from `doc` when not given).
+ */
+export function validateDocument(doc: Document, opts: ValidateOptions = {}, text?: string): EInvoiceReport {
   const syntax = syntaxOf(doc);
   const customization = syntax === "unknown" ? undefined : customizationOf(doc, syntax);
   if (syntax === "unknown") {
@@ -120,23 +122,21 @@ export function validateDocument(doc: Document, opts: ValidateOptions = {}): EIn
   }
   const ubl = syntax !== "cii";
   const sets: RuleSetId[] = [ubl ? "EN16931-UBL" : "EN16931-CII"];
-  if (opts.cius !== "none" && customization && XRECHNUNG.test(customization))
+  if (opts.cius !== "none" && customization && XRECHNUNG_CLAIM.test(customization))
     sets.push(ubl ? "XRechnung-UBL" : "XRechnung-CII");
   const results: EInvoiceFinding[] = structuralChecks(doc, syntax);
+  // CII: the official D16B schema too (xsd.ts). UBL: only the partial checks above (no UBL 2.1 XSD vendored).
+  const schema = !ubl && ciiSchemaApplies(customization);
+  if (schema) pushAll(results, ciiSchemaFindings(text ?? serializeToWellFormedString(doc)));
   const unevaluated: EInvoiceReport["unevaluated"] = [];
+  if (!ubl && !schema) unevaluated.push({ rule_id: "XSD-CII", reason: EXTENDED_NOT_CHECKED });
   for (const id of sets) {
     const run = runSchema(ruleSet(id), doc);
     pushAll(results, run.results);
     pushAll(unevaluated, run.unevaluated);
   }
-  if (opts.cius !== "none" && customization && PEPPOL.test(customization)) {
-    unevaluated.push({
-      rule_id: "PEPPOL-BIS-3",
-      reason:
-        "the document claims Peppol BIS Billing 3.0; docproc does not ship the Peppol rules (PEPPOL-EN16931-R*), only EN 16931 was checked",
-    });
-  }
-  const ruleSets = ["XML-structure", ...sets];
+  if (opts.cius !== "none") pushAll(unevaluated, peppolUnevaluated(customization));
+  const ruleSets = ["XML-structure", ...(schema ? ["CII-D16B-XSD"] : []), ...sets];
   return { syntax, customization, ruleSets, results, unevaluated, valid: !results.some((r) => r.severity === "fatal") };
 }
 
@@ -159,7 +159,7 @@ export async function validateEInvoice(xml: string | Uint8Array, opts: ValidateO
     };
   }
   try {
-    return validateDocument(parsed.doc, opts);
+    return validateDocument(parsed.doc, opts, parsed.text);
   } catch (e) {
     // Not a rule's failure (those are caught per rule): the document as a whole could not be checked, e.g. nested
     // too deep for the engine. Never a crash, never a pass.

@@ -7,9 +7,9 @@
 import fs from "node:fs";
 import path from "node:path";
 
-export const DEFAULT_LANGUAGES: readonly string[] = ["eng"];
-/** Tesseract's model names: ISO 639-2 code, optionally a script or variant (`chi_sim`, `deu_latf`). */
-export const LANGUAGE_CODE = /^[a-z]{3}(_[a-z]{3,4})?$/;
+import { DEFAULT_LANGUAGES, LANGUAGE_CODE } from "../../project/ocr";
+
+export { DEFAULT_LANGUAGES, LANGUAGE_CODE };
 
 export interface LanguageChoice {
   /** Languages to read with, in the requested order (never empty). */

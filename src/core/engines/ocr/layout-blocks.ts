@@ -1,0 +1,174 @@
+/**
+ * Text blocks of a page from its OCR words' deskewed geometry (reading-order.ts orders them). Three steps:
+ * - bands: rows of words that overlap vertically (a band may run across several columns);
+ * - segments: each band cut at its gutters, the gaps that stay free over a run of bands (a whitespace channel down
+ *   the page) with text on both sides, prose on at least one (a table's columns of numbers are not cut apart);
+ * - blocks: segments chained down the page where each continues the one above it (overlapping, aligned on one edge
+ *   or the centre, within about a blank line, of like height): a column, or a part of one, a caption, a heading.
+ */
+import { maxOf, minOf } from "../../arrays";
+import { guttersOf } from "./gutters.ts";
+import { median, type TextBlock, type Interval, type Item, type Rect, type Segment } from "./layout-types.ts";
+
+/** Words taller than this many median heights do not chain lines into one band. */
+const TALL = 1.8;
+/** Segments chain into a block across at most this many word heights of white (a blank line between paragraphs). */
+const CHAIN_GAP = 1.6;
+/** Edges this close (word heights) count as aligned. */
+const ALIGN = 1.2;
+/** Segments narrower than this many word heights do not fork a block. */
+const FORK_WIDTH = 4;
+/** A paragraph's first line is indented by at most this many word heights. */
+const INDENT = 3;
+
+/** The blocks of `items`, in no particular order. `height` is the median word height. */
+export function blocksOf(items: Item[], height: number): TextBlock[] {
+  const bands = bandsOf(items, height);
+  const gaps = guttersOf(bands, height);
+  return chain(
+    bands.map((band, i) => cutBand(band, gaps[i]!)),
+    height,
+  );
+}
+
+/**
+ * Items grouped by vertical overlap of the middle half of their heights, top to bottom. Items much taller than
+ * `height` (a drop cap, a big heading next to text) would chain the lines beside them into one: they join the band
+ * at their top line instead, or make a band of their own.
+ */
+export function bandsOf(items: Item[], height: number): Item[][] {
+  const tall = (i: Item) => i.y2 - i.y1 > TALL * height;
+  const sorted = items.filter((i) => !tall(i)).sort((a, b) => a.y1 + a.y2 - b.y1 - b.y2 || a.x1 - b.x1);
+  const bands: Array<{ items: Item[]; top: number; bottom: number }> = [];
+  for (const item of sorted) {
+    const q = (item.y2 - item.y1) / 4;
+    const last = bands[bands.length - 1];
+    if (last && item.y1 + q <= last.bottom) {
+      last.items.push(item);
+      last.bottom = Math.max(last.bottom, item.y2 - q);
+      continue;
+    }
+    bands.push({ items: [item], top: item.y1 + q, bottom: item.y2 - q });
+  }
+  for (const item of items.filter(tall)) {
+    const at = item.y1 + height / 2;
+    const band = bands.find(
+      (b) =>
+        at >= b.top - height / 4 &&
+        at <= b.bottom + height / 4 &&
+        b.items.some((i) => i.x2 >= item.x1 - 2 * height && i.x1 <= item.x2 + 2 * height),
+    );
+    if (band) band.items.push(item);
+    else bands.push({ items: [item], top: item.y1, bottom: item.y2 });
+  }
+  return bands.sort((a, b) => a.top - b.top).map((b) => [...b.items].sort((p, q) => p.x1 - q.x1));
+}
+
+/** A band's words cut at its gutters into segments, left to right. */
+function cutBand(band: Item[], gaps: Interval[]): Segment[] {
+  const out: Segment[] = [];
+  let current: Item[] = [];
+  for (const item of band) {
+    const cut = gaps.some(([a, b]) => item.x1 >= b && current.some((c) => c.x2 <= a + 0.5));
+    if (cut && current.length) {
+      out.push(segmentOf(current));
+      current = [];
+    }
+    current.push(item);
+  }
+  if (current.length) out.push(segmentOf(current));
+  return out;
+}
+
+export function segmentOf(items: Item[]): Segment {
+  return {
+    items,
+    x1: minOf(items.map((i) => i.x1)),
+    y1: minOf(items.map((i) => i.y1)),
+    x2: maxOf(items.map((i) => i.x2)),
+    y2: maxOf(items.map((i) => i.y2)),
+  };
+}
+
+/** Segments of consecutive bands chained into blocks (see continues). */
+function chain(bands: Segment[][], height: number): TextBlock[] {
+  const blocks: TextBlock[] = [];
+  let open: TextBlock[] = [];
+  const all = bands.flat();
+  const forked = new Map<Segment, boolean>();
+  for (const band of bands) {
+    const taken = new Set<TextBlock>();
+    // Blocks ending well above the band are done: nothing below can continue them (keeps a long page linear).
+    const top = minOf(band.map((s) => s.y1));
+    open = open.filter((b) => b.y2 >= top - (CHAIN_GAP + 2) * height);
+    // A block with two segments side by side below it forks there (a heading above two columns): it ends.
+    for (const block of open) {
+      const last = block.segments[block.segments.length - 1]!;
+      if (!forked.has(last)) forked.set(last, forks(last, all, height));
+      if (forked.get(last)) taken.add(block);
+    }
+    for (const seg of band) {
+      let best: TextBlock | null = null;
+      let bestOverlap = 0;
+      for (const block of open) {
+        if (taken.has(block)) continue;
+        const overlap = continues(block, seg, height);
+        if (overlap > bestOverlap) [best, bestOverlap] = [block, overlap];
+      }
+      if (best) {
+        best.segments.push(seg);
+        Object.assign(best, grow(best, seg));
+        taken.add(best);
+      } else {
+        const block: TextBlock = { segments: [seg], x1: seg.x1, y1: seg.y1, x2: seg.x2, y2: seg.y2 };
+        blocks.push(block);
+        open.push(block);
+        taken.add(block);
+      }
+    }
+  }
+  return blocks;
+}
+
+/**
+ * Two segments side by side, FORK_WIDTH heights wide or more (a speck read as ":" is no column), start within
+ * CHAIN_GAP heights below `last`, each mostly under it.
+ */
+function forks(last: Segment, all: Segment[], height: number): boolean {
+  const under = all.filter(
+    (s) =>
+      s.y1 >= last.y2 - height / 2 &&
+      s.y1 - last.y2 <= CHAIN_GAP * height &&
+      s.x2 - s.x1 >= FORK_WIDTH * height &&
+      Math.min(s.x2, last.x2) - Math.max(s.x1, last.x1) >= 0.5 * (s.x2 - s.x1),
+  );
+  return under.some((a) => under.some((b) => a.x2 < b.x1));
+}
+
+function grow(a: Rect, b: Rect): Rect {
+  return { x1: Math.min(a.x1, b.x1), y1: Math.min(a.y1, b.y1), x2: Math.max(a.x2, b.x2), y2: Math.max(a.y2, b.y2) };
+}
+
+/**
+ * How well `seg` continues `block`: the horizontal overlap with its lowest segment when `seg` lies below that within
+ * CHAIN_GAP heights, overlaps at least half the narrower of the two, shares an edge with it or with the block (the
+ * line after an indented one) or the centre, or is a paragraph's indented first line, and its words are of like
+ * height; 0 otherwise.
+ */
+function continues(block: TextBlock, seg: Segment, height: number): number {
+  const last = block.segments[block.segments.length - 1]!;
+  const gap = seg.y1 - last.y2;
+  if (gap > CHAIN_GAP * height || seg.y1 + seg.y2 <= last.y1 + last.y2) return 0;
+  const overlap = Math.min(last.x2, seg.x2) - Math.max(last.x1, seg.x1);
+  if (overlap < 0.5 * Math.min(last.x2 - last.x1, seg.x2 - seg.x1)) return 0;
+  const tol = ALIGN * height;
+  const aligned =
+    Math.min(Math.abs(last.x1 - seg.x1), Math.abs(block.x1 - seg.x1)) <= tol ||
+    Math.min(Math.abs(last.x2 - seg.x2), Math.abs(block.x2 - seg.x2)) <= tol ||
+    Math.abs(last.x1 + last.x2 - seg.x1 - seg.x2) <= 2 * tol ||
+    (seg.x1 > last.x1 && seg.x1 - last.x1 <= INDENT * height);
+  if (!aligned) return 0;
+  const h = (s: Segment) => median(s.items.map((i) => i.y2 - i.y1));
+  const ratio = h(seg) / Math.max(1, h(last));
+  return ratio > 2.5 || ratio < 1 / 2.5 ? 0 : overlap;
+}

@@ -1,0 +1,352 @@
+/**
+ * Bun Worker that hosts pdf.js. Every pdf.js call of docproc runs here so the main thread can terminate it: pdf.js
+ * in Bun/Node has no real worker of its own (it runs a "fake worker" on the calling thread), so a parser stuck in a
+ * synchronous loop on a hostile file would otherwise freeze the whole process, and Promise.race could not help.
+ * Several documents may be open at once (small files of a batch share one worker, see pdf-host.ts); requests are
+ * answered one after another, in the order they came.
+ */
+import type * as Pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
+import type { SKRSContext2D } from "@napi-rs/canvas";
+import { dirname, join } from "node:path";
+import { boundedScale } from "../../convert-limits.ts";
+import { orderWordsIntoLines } from "../../word-lines.ts";
+import { appendWordsOfRun, judgeTextLayer, type FontStyle, type TextRun } from "./text-layer.ts";
+import {
+  packWords,
+  unpackWords,
+  type OpenResult,
+  type PageParams,
+  type PageResult,
+  type PdfRequest,
+  type PdfResponse,
+  type RenderResult,
+} from "./pdf-protocol.ts";
+import {
+  adoptHead,
+  forgetHeadPages,
+  headStartDocId,
+  startHead,
+  takeHeadPage,
+  type HeadStartHost,
+} from "./pdf-head-start.ts";
+import type { Word } from "../../model.ts";
+import { loadPdfjsDisplayModule, loadPdfjsWorkerModule } from "./pdfjs-patched-worker.ts";
+import { importWithoutCanvas, loadCanvas } from "./pdfjs-canvas.ts";
+import { SHEET_MAX_TEXT } from "../../separator-sheet.ts";
+
+// Hand pdf.js its (instrumented) worker code directly; pdf.js picks up globalThis.pdfjsWorker for its fake worker.
+// Not a top-level await: messages that arrive before `onmessage` is set would be lost. The canvas addon is left out
+// until a page is rendered (see pdfjs-canvas.ts): text extraction never needs it.
+let pdfjs: typeof Pdfjs;
+const ready = Promise.all([
+  loadPdfjsWorkerModule(),
+  importWithoutCanvas(() => loadPdfjsDisplayModule() as Promise<typeof Pdfjs>),
+]).then(([{ WorkerMessageHandler }, api]) => {
+  pdfjs = api;
+  (globalThis as Record<string, unknown>).pdfjsWorker = { WorkerMessageHandler };
+});
+
+declare const self: Worker;
+
+/**
+ * pdf.js's fake worker hands every message through structuredClone to mimic postMessage. After enqueueing a
+ * text-content chunk, pdf.js only re-points the chunk's `items` and `styles` at fresh objects and never touches the
+ * old ones, so copying the two wrapper objects is enough: deep-cloning them was a seventh of the CPU time of text
+ * extraction. Everything else (operator lists, whose arrays pdf.js does reuse) is still cloned for real.
+ * This thread runs nothing but pdf.js.
+ */
+const cloneForReal = globalThis.structuredClone;
+globalThis.structuredClone = ((value: unknown, options?: StructuredSerializeOptions) => {
+  const envelope = value as { chunk?: { items?: unknown; styles?: unknown } } | null;
+  const chunk = envelope?.chunk;
+  if (
+    !options?.transfer?.length &&
+    chunk &&
+    Array.isArray(chunk.items) &&
+    chunk.styles &&
+    typeof chunk.styles === "object"
+  ) {
+    return { ...envelope, chunk: { ...chunk } };
+  }
+  return cloneForReal(value, options);
+}) as typeof structuredClone;
+
+// pdfjs-dist/{cmaps,standard_fonts,wasm}: CJK CMaps, the 14 standard fonts, and the JPX/JBIG2 decoders.
+const pdfjsRoot = dirname(dirname(dirname(Bun.resolveSync("pdfjs-dist/legacy/build/pdf.mjs", import.meta.dir))));
+const assetDir = (name: string) => join(pdfjsRoot, name) + "/";
+
+const docs = new Map<number, Pdfjs.PDFDocumentProxy>();
+/**
+ * pdf.js ids ("g_d3") of the documents opened for their text only, read by the patched font translation
+ * (TEXT_ONLY_FONTS in pdfjs-speed-patches.ts): their embedded fonts are not rebuilt into files a renderer could use.
+ */
+const textOnlyDocs = new Set<string>();
+(globalThis as Record<string, unknown>).docprocTextOnlyDocs = textOnlyDocs;
+const textOnlyKey = (doc: Pdfjs.PDFDocumentProxy) => `g_${doc.loadingTask.docId}`;
+
+async function open(docId: number, data: Uint8Array, password?: string, textOnly = false): Promise<OpenResult> {
+  await closeDocument(docId);
+  const head = docId === headStartDocId ? null : await adoptHead(headHost, docId, data, password, textOnly);
+  if (head) {
+    docs.set(docId, docs.get(headStartDocId)!);
+    docs.delete(headStartDocId);
+    return head;
+  }
+  const task = pdfjs.getDocument({
+    data,
+    password,
+    // pdf.js 6 no longer compiles font code with eval (the option left its typings); kept so an older pdf.js
+    // could never turn it back on.
+    ...({ isEvalSupported: false } as object),
+    verbosity: 0,
+    stopAtErrors: false,
+    useSystemFonts: false,
+    disableFontFace: true,
+    enableXfa: false,
+    // Images above 40 MP (an A2 page scanned at 300 DPI is 35 MP) are left out of the rendering instead of being
+    // decoded: a 9000 × 9000 RGB photo alone took the worker past 1.2 GB, a 35000 × 35000 scan would need several.
+    maxImageSize: 40_000_000,
+    cMapUrl: assetDir("cmaps"),
+    cMapPacked: true,
+    standardFontDataUrl: assetDir("standard_fonts"),
+    wasmUrl: assetDir("wasm"),
+  });
+  // Listed before any page is loaded: fonts are translated when pages are.
+  if (textOnly) textOnlyDocs.add(`g_${task.docId}`);
+  const doc = await task.promise.catch((err) => {
+    textOnlyDocs.delete(`g_${task.docId}`);
+    throw err;
+  });
+  docs.set(docId, doc);
+  const warnings: string[] = [];
+  const attachments: OpenResult["attachments"] = [];
+  try {
+    // pdf.js 6 lists attachments by id and hands out their bytes one by one.
+    const found = await doc.getAttachments();
+    for (const [id, item] of found ?? new Map()) {
+      const content = (await doc.getAttachmentContent(id)) as unknown;
+      const bytes = content instanceof Uint8Array ? content : (content as { content?: Uint8Array } | null)?.content;
+      if (bytes) attachments.push({ filename: item.filename ?? id, data: bytes });
+    }
+  } catch (err) {
+    warnings.push(`attachments could not be read: ${(err as Error).message}`);
+  }
+  return { numPages: doc.numPages, attachments, warnings };
+}
+
+async function extractPage(req: { doc: number; pageNumber: number } & PageParams): Promise<PageResult> {
+  const early = takeHeadPage(req.doc, req.pageNumber, req);
+  if (early) return early;
+  const page = await requireDoc(req.doc).getPage(req.pageNumber);
+  try {
+    const unit = page.getViewport({ scale: 1 });
+    const scale = boundedScale(unit.width, unit.height, req.preferredScale, req);
+    const viewport = page.getViewport({ scale });
+    const content = await page.getTextContent({ includeMarkedContent: false });
+    const styles = content.styles as Record<string, FontStyle>;
+    const words: Word[] = [];
+    for (const item of content.items) {
+      if (!("str" in item) || item.str.trim() === "") continue;
+      appendWordsOfRun(words, item as TextRun, styles[item.fontName], viewport.transform);
+    }
+    let verdict = judgeTextLayer(words);
+    // Pages with little text are asked whether they paint images: a scan under a stamp needs OCR, and only a page
+    // with an image can carry a scanned separator sheet (the split stage renders no other born-digital page).
+    const images =
+      verdict.usable && words.reduce((n, w) => n + w.text.length, 0) <= SHEET_MAX_TEXT
+        ? await paintsImages(page)
+        : undefined;
+    if (verdict.usable && verdict.alnum < SPARSE_TEXT && images) {
+      verdict = {
+        ...verdict,
+        usable: false,
+        reason: `only ${verdict.alnum} letters/digits of text over an image (a scan with a stamp?)`,
+      };
+    }
+    const usableWords = verdict.usable ? words : [];
+    const text = orderWordsIntoLines(usableWords);
+    const packed = packWords(usableWords, text);
+    if (req.wordsJson) packed.json = JSON.stringify(unpackWords(packed, text));
+    const result: PageResult = {
+      width: unit.width,
+      height: unit.height,
+      scale,
+      usable: verdict.usable,
+      reason: verdict.reason,
+      words: packed,
+      text,
+    };
+    if (verdict.usable && images !== undefined) result.paintsImages = images;
+    return result;
+  } finally {
+    page.cleanup();
+  }
+}
+
+/**
+ * A scanned page often carries a few words of real text (a Bates number, a page stamp, a fax header) on top of the
+ * scan; trusting that layer would skip OCR of the whole page. Pages with less text than this are checked for
+ * images (the operator list is costly, so only for them) and OCR'd when they paint one.
+ */
+const SPARSE_TEXT = 20;
+let imageOps: Set<number> | undefined;
+
+async function paintsImages(page: Pdfjs.PDFPageProxy): Promise<boolean> {
+  const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
+  const { OPS } = pdfjs;
+  imageOps ??= new Set<number>([
+    OPS.paintImageXObject,
+    OPS.paintInlineImageXObject,
+    OPS.paintImageXObjectRepeat,
+    OPS.paintImageMaskXObject,
+  ]);
+  return ops.fnArray.some((fn) => imageOps!.has(fn));
+}
+
+async function renderPage(req: Extract<PdfRequest, { op: "render" }>): Promise<RenderResult> {
+  const doc = requireDoc(req.doc);
+  // Its fonts hold no glyph programs: drawing would silently leave text out (the client opens it again first).
+  if (textOnlyDocs.has(textOnlyKey(doc)))
+    throw Object.assign(new Error("the document was opened for its text only"), { name: "TextOnlyDocument" });
+  const page = await doc.getPage(req.pageNumber);
+  const { createCanvas } = await loadCanvas();
+  const canvas = createCanvas(req.width, req.height);
+  try {
+    const ctx = canvas.getContext("2d");
+    ctx.fillStyle = "#ffffff";
+    ctx.fillRect(0, 0, req.width, req.height);
+    const viewport = page.getViewport({ scale: req.scale });
+    await page.render({
+      canvas: canvas as unknown as HTMLCanvasElement,
+      canvasContext: ctx as unknown as CanvasRenderingContext2D,
+      viewport,
+      // Form field appearances are part of what a reader sees, so OCR must see them too.
+      annotationMode: pdfjs.AnnotationMode.ENABLE,
+    }).promise;
+    return readPixels(ctx, req.width, req.height, req.grayscale);
+  } finally {
+    page.cleanup();
+    canvas.width = 1; // releases the native bitmap now rather than at the next GC
+  }
+}
+
+/**
+ * RGBA (opaque: the canvas was filled white) → RGB or luma (ITU-R BT.601 weights in integer arithmetic), read in
+ * bands of rows so a 40-megapixel page does not need a second full RGBA copy (160 MB) next to the canvas.
+ */
+function readPixels(ctx: SKRSContext2D, width: number, height: number, grayscale: boolean): RenderResult {
+  const channels = grayscale ? 1 : 3;
+  const out = new Uint8Array(width * height * channels);
+  const bandRows = Math.max(1, Math.floor(4_000_000 / (width * 4)));
+  for (let top = 0; top < height; top += bandRows) {
+    const rows = Math.min(bandRows, height - top);
+    const rgba = ctx.getImageData(0, top, width, rows).data;
+    const count = width * rows;
+    let k = top * width * channels;
+    if (grayscale) {
+      for (let i = 0, j = 0; i < count; i++, j += 4)
+        out[k++] = (rgba[j] * 77 + rgba[j + 1] * 150 + rgba[j + 2] * 29) >> 8;
+    } else {
+      for (let i = 0, j = 0; i < count; i++, j += 4) {
+        out[k++] = rgba[j];
+        out[k++] = rgba[j + 1];
+        out[k++] = rgba[j + 2];
+      }
+    }
+  }
+  return { width, height, channels, data: out };
+}
+
+function requireDoc(id: number): Pdfjs.PDFDocumentProxy {
+  const doc = docs.get(id);
+  if (!doc) throw new Error("no document is open");
+  return doc;
+}
+
+async function closeDocument(id: number): Promise<void> {
+  forgetHeadPages(id);
+  const current = docs.get(id);
+  docs.delete(id);
+  if (!current) return;
+  textOnlyDocs.delete(textOnlyKey(current));
+  await current.loadingTask.destroy().catch(() => undefined);
+}
+
+async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer: ArrayBuffer[] }> {
+  try {
+    switch (req.op) {
+      case "open":
+        return {
+          result: { id: req.id, ok: true, result: await open(req.doc, req.data, req.password, req.textOnly) },
+          transfer: [],
+        };
+      case "page": {
+        const page = await extractPage(req);
+        return {
+          result: { id: req.id, ok: true, result: page },
+          transfer: [page.words.boxes.buffer as ArrayBuffer, page.words.lines.buffer as ArrayBuffer],
+        };
+      }
+      case "render": {
+        const raster = await renderPage(req);
+        return { result: { id: req.id, ok: true, result: raster }, transfer: [raster.data.buffer as ArrayBuffer] };
+      }
+      case "head-start":
+        return { result: { id: req.id, ok: true, result: null }, transfer: [] }; // handled by onmessage, unanswered
+      case "close":
+        await closeDocument(req.doc);
+        return { result: { id: req.id, ok: true, result: null }, transfer: [] };
+    }
+  } catch (err) {
+    const e = err as { name?: string; message?: string; code?: number };
+    const failure = {
+      name: e?.name ?? "Error",
+      message: e?.message ?? String(err),
+      passwordCode: e?.name === "PasswordException" ? e.code : undefined,
+    };
+    return { result: { id: req.id, ok: false, error: failure }, transfer: [] };
+  }
+}
+
+// Requests run one after another, in order: the host (pdf-host.ts) times only the one at the head of its queue,
+// which must be the one running here.
+let queue: Promise<void> = ready;
+
+const headHost: HeadStartHost = {
+  open: (docId, data) => open(docId, data, undefined, true),
+  page: (docId, pageNumber, params) => extractPage({ doc: docId, pageNumber, ...params }),
+  close: closeDocument,
+  // A head start's failure is never the next request's: it is swallowed (the queue must not turn rejected). Its
+  // steps chain as promise jobs, which would keep message events waiting: each first lets the event loop run.
+  later: (step) => {
+    queue = queue
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => step().catch(() => undefined));
+  },
+  busy: () => waiting > 0,
+};
+/** Requests received and not yet started. */
+let waiting = 0;
+
+self.onmessage = (event: MessageEvent<PdfRequest>) => {
+  const req = event.data;
+  if (req.op === "head-start") {
+    const { data, pages, preferredScale, maxSidePx, maxRasterPixels } = req;
+    // Answered (id 0, which hosts ignore) once it stops: prewarmPdfWorkers settles then.
+    const done = () => self.postMessage({ id: req.id, ok: true, result: null });
+    queue = queue.then(() =>
+      startHead(headHost, data, pages, { preferredScale, maxSidePx, maxRasterPixels }, done).catch(done),
+    );
+    return;
+  }
+  waiting++;
+  queue = queue.then(async () => {
+    waiting--;
+    const { result, transfer } = await handle(req);
+    self.postMessage(result, transfer);
+    // What pdf.js built for a long document (~150 MB for 2,000 pages of prose) is garbage once it is closed; an idle
+    // worker kept in the pool would otherwise hold it until its next document. Collected after answering: the
+    // caller (a run suspending its files after OCR) need not wait the ~20 ms (the next request here does).
+    if (req.op === "close" && req.collect) Bun.gc(true);
+  });
+};
