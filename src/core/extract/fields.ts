@@ -14,6 +14,7 @@ import { issuerCandidates, recipientCandidates, recipientWords } from "./parties
 import { NO_ALNUM_AFTER, NO_ALNUM_BEFORE } from "./word-bounds";
 import { pushAll } from "../arrays";
 import { pastSpecks, withoutSpecks } from "./specks";
+import { unlabelledTotal } from "./unlabelled-total";
 
 export interface Candidate {
   match: ValueMatch;
@@ -266,46 +267,6 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
     if (best) out.push(best);
   }
   return out;
-}
-
-/**
- * With no label: the amount printed with its currency or on several lines (a total and the payment of it, "SUMME"
- * lost by OCR but "357,33 €" and "VISA ****7420 357,33" left), the largest such; else the largest amount.
- */
-function unlabelledTotal(lines: Line[], ctx: ReadContext): Candidate | null {
-  const seen = new Map<
-    number,
-    { lines: Set<Line>; currency: boolean; first: { line: Line; start: number; end: number; value: number } }
-  >();
-  for (const line of lines) {
-    for (const a of findAmounts(line.text, ctx.dateOrder)) {
-      if (!a.decimals) continue;
-      const key = Math.abs(a.value);
-      const entry = seen.get(key) ?? {
-        lines: new Set<Line>(),
-        currency: false,
-        first: { line, start: a.start, end: a.end, value: a.value },
-      };
-      entry.lines.add(line);
-      entry.currency ||= a.currency !== null;
-      seen.set(key, entry);
-    }
-  }
-  const marked = (e: { lines: Set<Line>; currency: boolean }) => e.currency || e.lines.size > 1;
-  let best: [number, NonNullable<ReturnType<typeof seen.get>>] | null = null;
-  for (const [value, e] of seen)
-    if (!best || Number(marked(e)) - Number(marked(best[1])) > 0 || (marked(e) === marked(best[1]) && value > best[0]))
-      best = [value, e];
-  if (!best) return null;
-  const { line, start, end, value } = best[1].first;
-  const why = marked(best[1])
-    ? "the largest amount printed with its currency or repeated"
-    : "largest amount of the document";
-  return {
-    match: { value, line, start, end, strength: 0.4 },
-    score: 0.4,
-    reasoning: `${why}, no label found (${where(line)})`,
-  };
 }
 
 const firstPageByTop = (lines: Line[]) =>

@@ -30,3 +30,14 @@ export function pastSpecks(line: Line, offset: number): number {
 export function withoutSpecks(name: string): string {
   return name.replace(/^[^\p{L}\p{N}(&]+(?=[\p{L}\p{N}(])/u, "").replace(/\s+[^\p{L}\p{N})\]]+$/u, "");
 }
+
+/** A word without a quote or dash OCR read from a speck stuck to its start ("‘Bridor"), and that mark's length. */
+export function afterSpeck(word: string): [string, number] {
+  const speck = /^[‘’'"`´~|_.,«»-]+(?=\p{L})/u.exec(word)?.[0].length ?? 0;
+  return [word.slice(speck), speck];
+}
+
+/** On an OCR line, only marks before `offset`: specks read from the scan's grain ("~ Käufer" starts its line). */
+export function onlySpecksBefore(line: Line, offset: number): boolean {
+  return line.page.text_source === "ocr" && !/[\p{L}\p{N}]/u.test(line.text.slice(0, offset));
+}

@@ -9,6 +9,8 @@ import { fold } from "./fuzzy";
 import { type Line, spanOf } from "./lines";
 import type { DateOrder } from "./normalize";
 import { findAmounts, joinedCents } from "./values";
+import type { ProjectSettings } from "../project";
+import { printedAmounts, reconcileSums } from "./reconcile";
 
 const TENDERED =
   /^[^\p{L}\p{N}]*(cash(?: tendered)?|tendered|amount tendered|bar|gegeben|especes|contant|efectivo|contanti|tunai)(?![\p{L}])/iu;
@@ -88,16 +90,23 @@ export function totalWithoutMark(
   };
 }
 
-/** The total after both checks: printed without its decimal mark (totalWithoutMark), lost (totalFromPayment). */
-export function totalChecked(
+/**
+ * The sums of a document: the best amounts made to add up (reconcileSums), then the total checked for a lost
+ * decimal mark (totalWithoutMark) and a lost reading (totalFromPayment). Changes `best` in place.
+ */
+export function settleSums(
+  project: ProjectSettings,
+  classId: string,
+  candidates: Record<string, Candidate[]>,
   best: Record<string, Candidate | undefined>,
-  totals: Candidate[],
   lines: Line[],
   dateOrder: DateOrder,
-  printed: Array<{ value: number }>,
-): Candidate | undefined {
-  const total = totalWithoutMark(best.total_amount, totals, best.subtotal_amount, best.tax_amount);
-  return totalFromPayment(
+): void {
+  const printed = printedAmounts(lines, dateOrder);
+  reconcileSums(project, classId, candidates, best, printed);
+  if (!candidates.total_amount) return;
+  const total = totalWithoutMark(best.total_amount, candidates.total_amount, best.subtotal_amount, best.tax_amount);
+  best.total_amount = totalFromPayment(
     total,
     lines,
     dateOrder,

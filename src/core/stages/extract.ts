@@ -27,11 +27,10 @@ import { headerlessTable } from "../extract/headerless";
 import { extractCurrency } from "../extract/currency";
 import { readEInvoice, type EInvoice } from "../extract/einvoice";
 import { kindOfTypeCode } from "../classify/type-codes";
-import { printedAmounts, reconcileSums } from "../extract/reconcile";
 import { clearAmountMemo } from "../extract/values";
 import { timeStageSync } from "../timing.ts";
 import { paced } from "../extract/gc-pace";
-import { totalChecked } from "../extract/tendered";
+import { settleSums } from "../extract/tendered";
 
 export interface ExtractOptions {
   attachments?: Array<{ filename: string; data: Uint8Array }>;
@@ -261,10 +260,7 @@ function extract(
       fromPage.push(field);
     }
   }
-  const printed = printedAmounts(lines, dateOrder);
-  reconcileSums(project, classId, candidates, best, printed);
-  if (candidates.total_amount)
-    best.total_amount = totalChecked(best, candidates.total_amount, lines, dateOrder, printed);
+  settleSums(project, classId, candidates, best, lines, dateOrder);
   for (const field of fromPage) {
     out[field.id] = toFieldResult(field, best[field.id], threshold);
     if (negative && field.type === "amount") out[field.id]!.value = negate(out[field.id]!.value);
