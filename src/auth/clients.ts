@@ -92,7 +92,7 @@ export function createClient(db: Db, clock: Clock, input: ClientInput) {
 }
 
 export function listClients(db: Db, tenantId?: string) {
-  return store.listClients(db, tenantId).map(clientView);
+  return store.listClientRows(db, tenantId).map(clientView);
 }
 
 export function getClientDetail(db: Db, clientId: string) {
@@ -110,13 +110,13 @@ export function updateClient(db: Db, clock: Clock, clientId: string, input: Clie
   if (input.name !== undefined) patch.name = text(input.name, "name", 200);
   if (input.permissions !== undefined) patch.permissions = permissionList(input.permissions);
   for (const f of LIMIT_FIELDS) if (input[f] !== undefined) patch[f] = limit(input[f], f);
-  const c = store.updateClient(db, clientId, patch, isoAt(clock));
+  const c = store.updateClientRow(db, clientId, patch, isoAt(clock));
   if (!c) throw new DocprocError("not_found", `Client ${clientId} not found`);
   return clientView(c);
 }
 
 export function deleteClient(db: Db, clientId: string) {
-  if (!store.deleteClient(db, clientId)) throw new DocprocError("not_found", `Client ${clientId} not found`);
+  if (!store.deleteClientRow(db, clientId)) throw new DocprocError("not_found", `Client ${clientId} not found`);
   return { client_id: clientId, deleted: true };
 }
 

@@ -59,59 +59,12 @@ export function watchLog(log: Logger, cwd = process.cwd()): WatchLog {
           );
           break;
         case "done":
+        case "failed":
           end(e.transaction_id);
-          log.info(
-            {
-              event: "job_completed",
-              kind: KIND,
-              transaction_id: e.transaction_id,
-              file: e.file,
-              documents: e.documents,
-              warnings: e.warnings.length,
-              duration_ms: Math.round(e.seconds * 1000),
-              results_file: e.results_file,
-              moved_to: e.moved_to,
-            },
-            `done ${rel(e.file)} → ${e.results_file ? rel(e.results_file) : e.transaction_id} (${e.documents} document${e.documents === 1 ? "" : "s"}, ${e.seconds.toFixed(1)} s)`,
-          );
+          logFinished(log, rel, e);
           break;
-        case "failed": {
-          end(e.transaction_id);
-          const error = (e.error ?? "").split("\n")[0];
-          log.error(
-            {
-              event: "job_failed",
-              kind: KIND,
-              transaction_id: e.transaction_id,
-              file: e.file,
-              error_code: e.error_code ?? "internal",
-              error,
-              duration_ms: Math.round(e.seconds * 1000),
-              moved_to: e.moved_to,
-            },
-            `failed ${rel(e.file)}: ${error}${e.moved_to ? ` → ${rel(e.moved_to)}` : ""}`,
-          );
-          break;
-        }
         case "skipped":
-          if (e.reason === "not_a_document") {
-            log.info(
-              { event: "file_skipped", file: e.file, reason: e.reason, detail: e.detail },
-              `skipped ${rel(e.file)}: ${e.detail}`,
-            );
-            break;
-          }
-          log.info(
-            {
-              event: "file_skipped",
-              file: e.file,
-              reason: e.reason,
-              status: e.status,
-              transaction_id: e.transaction_id,
-              moved_to: e.moved_to,
-            },
-            `skipped ${rel(e.file)}: ${e.reason === "duplicate" ? "same content as a file just processed" : `already ${e.status}`} (transaction ${e.transaction_id})`,
-          );
+          logSkipped(log, rel, e);
           break;
         case "changed":
           log.warn(
@@ -131,4 +84,61 @@ export function watchLog(log: Logger, cwd = process.cwd()): WatchLog {
       }
     },
   };
+}
+
+type Rel = (file: string) => string;
+
+function logFinished(log: Logger, rel: Rel, e: Extract<WatchEvent, { event: "done" | "failed" }>): void {
+  if (e.event === "done") {
+    log.info(
+      {
+        event: "job_completed",
+        kind: KIND,
+        transaction_id: e.transaction_id,
+        file: e.file,
+        documents: e.documents,
+        warnings: e.warnings.length,
+        duration_ms: Math.round(e.seconds * 1000),
+        results_file: e.results_file,
+        moved_to: e.moved_to,
+      },
+      `done ${rel(e.file)} → ${e.results_file ? rel(e.results_file) : e.transaction_id} (${e.documents} document${e.documents === 1 ? "" : "s"}, ${e.seconds.toFixed(1)} s)`,
+    );
+    return;
+  }
+  const error = (e.error ?? "").split("\n")[0];
+  log.error(
+    {
+      event: "job_failed",
+      kind: KIND,
+      transaction_id: e.transaction_id,
+      file: e.file,
+      error_code: e.error_code ?? "internal",
+      error,
+      duration_ms: Math.round(e.seconds * 1000),
+      moved_to: e.moved_to,
+    },
+    `failed ${rel(e.file)}: ${error}${e.moved_to ? ` → ${rel(e.moved_to)}` : ""}`,
+  );
+}
+
+function logSkipped(log: Logger, rel: Rel, e: Extract<WatchEvent, { event: "skipped" }>): void {
+  if (e.reason === "not_a_document") {
+    log.info(
+      { event: "file_skipped", file: e.file, reason: e.reason, detail: e.detail },
+      `skipped ${rel(e.file)}: ${e.detail}`,
+    );
+    return;
+  }
+  log.info(
+    {
+      event: "file_skipped",
+      file: e.file,
+      reason: e.reason,
+      status: e.status,
+      transaction_id: e.transaction_id,
+      moved_to: e.moved_to,
+    },
+    `skipped ${rel(e.file)}: ${e.reason === "duplicate" ? "same content as a file just processed" : `already ${e.status}`} (transaction ${e.transaction_id})`,
+  );
 }

@@ -104,7 +104,7 @@ export async function runCapture(
   const final = await waitForResult(call, t.transaction_id);
   const docs = await call("GET", `/transactions/${t.transaction_id}/documents`);
   const summary = summarize(final, docs.status === 200 ? docs.body.documents : null);
-  io.out(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : renderSummary(summary));
+  io.out(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : renderCaptureSummary(summary));
   return { status: final.status, summary };
 }
 
@@ -184,7 +184,7 @@ export function summarize(t: Record<string, any>, documents: DocumentLike[] | nu
 
 const KEY_FIELDS_SHOWN = 8;
 
-export function renderSummary(s: CaptureSummary): string {
+export function renderCaptureSummary(s: CaptureSummary): string {
   const took = s.processing_time_seconds === null ? "" : ` in ${s.processing_time_seconds.toFixed(1)} s`;
   const lines = [`Transaction ${s.transaction_id} ${s.status}${took}`];
   if (s.error_message) lines.push(`  error: ${s.error_message}`);

@@ -15,7 +15,7 @@ import type { BatchProgress } from "./progress";
 import { reviewSummaryOf, type FoundDocument } from "./review-summary";
 import { pushAll } from "../core/arrays";
 
-export interface FileOutcome {
+export interface BatchFileOutcome {
   file: string;
   transaction_id: string;
   /**
@@ -65,13 +65,13 @@ export interface BatchContext {
    * in flight from now on. Lanes are added up to that number, never taken away; below `concurrency` it changes
    * nothing. `docproc process` sizes them by what the files turned out to need (process-run.ts, lanesFor).
    */
-  lanes?(finished: FileOutcome[]): number;
+  lanes?(finished: BatchFileOutcome[]): number;
   /** Runs one file as transaction `transactionId`; the caller owns project, OCR engine, sink and ledger. */
   run(transactionId: string, file: string, onProgress: ProgressFn): Promise<FileRun & { transaction_id?: string }>;
 }
 
-export async function runBatch(batch: BatchContext): Promise<FileOutcome[]> {
-  const outcomes: FileOutcome[] = new Array(batch.files.length);
+export async function runBatch(batch: BatchContext): Promise<BatchFileOutcome[]> {
+  const outcomes: BatchFileOutcome[] = new Array(batch.files.length);
   let next = 0;
   const running: Array<Promise<void>> = [];
   const worker = async () => {
@@ -88,10 +88,10 @@ export async function runBatch(batch: BatchContext): Promise<FileOutcome[]> {
   return outcomes;
 }
 
-async function runOne(batch: BatchContext, file: string): Promise<FileOutcome> {
+async function runOne(batch: BatchContext, file: string): Promise<BatchFileOutcome> {
   const transactionId = crypto.randomUUID();
   const started = performance.now();
-  const outcome: FileOutcome = {
+  const outcome: BatchFileOutcome = {
     file,
     transaction_id: transactionId,
     status: "failure",
@@ -129,7 +129,7 @@ async function runOne(batch: BatchContext, file: string): Promise<FileOutcome> {
   return outcome;
 }
 
-function fillFromRun(outcome: FileOutcome, run: FileRun & { transaction_id?: string }, outDir: string): void {
+function fillFromRun(outcome: BatchFileOutcome, run: FileRun & { transaction_id?: string }, outDir: string): void {
   const result = run.outcome;
   if (run.transaction_id) outcome.transaction_id = run.transaction_id;
   outcome.status = run.failed ? "failure" : result.status === "success" ? "success" : "partial";

@@ -11,7 +11,7 @@ import { prewarmPdfWorkers } from "../core/engines/pdf/pdf-client";
 import { SHARE_MAX_PAGES } from "../core/engines/pdf/pdf-host";
 import type { ProgressFn } from "../core/model";
 import { collectInputs } from "../batch/inputs";
-import type { FileOutcome } from "./batch";
+import type { BatchFileOutcome } from "./batch";
 import { createProgress, silentProgress, stepLines } from "./progress";
 import { buildSummary, renderFailures, renderSummary } from "./summary";
 
@@ -163,7 +163,7 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
  * - else one per core (a long PDF opens a pdf.js worker, a VM, of its own).
  * Failed files say nothing about the others and are left out.
  */
-export function lanesFor(cores: number, ocrStarted: boolean, finished: FileOutcome[]): number {
+export function lanesFor(cores: number, ocrStarted: boolean, finished: BatchFileOutcome[]): number {
   if (ocrStarted) return cores + 1;
   const read = finished.filter((f) => f.status !== "failure");
   const short = read.length > 0 && read.every((f) => f.text_source === "text layer" && f.page_count <= SHARE_MAX_PAGES);

@@ -3,7 +3,7 @@
  * for scripts (`--json`). The JSON summary shape is documented in the README and is stable.
  */
 import path from "node:path";
-import type { FileOutcome } from "./batch";
+import type { BatchFileOutcome } from "./batch";
 import { describeFound } from "./review-summary";
 import { ellipsize, formatSeconds, renderTable } from "./table";
 import { paintFor, type Paint } from "./colour";
@@ -23,7 +23,7 @@ export interface BatchSummary {
   /** Files with status review: fields flagged for a person, or validation warnings. */
   needs_review: number;
   seconds: number;
-  files: FileOutcome[];
+  files: BatchFileOutcome[];
   /** Files found in folders that are not documents (not processed, not failures). */
   skipped: string[];
   /** Why each skipped file was left out, by its path as in `skipped`. */
@@ -33,7 +33,7 @@ export interface BatchSummary {
 export function buildSummary(
   version: string,
   outDir: string,
-  outcomes: FileOutcome[],
+  outcomes: BatchFileOutcome[],
   seconds: number,
   skipped: string[] = [],
   reasons: Record<string, string> = {},

@@ -19,7 +19,7 @@ export interface ValidateOptions {
 }
 
 /** One file's outcome: a report, or why there is none (no e-invoice in a PDF, an unreadable file). */
-export interface FileOutcome {
+export interface ValidationOutcome {
   file: string;
   einvoice?: string;
   report?: EInvoiceReport;
@@ -66,13 +66,13 @@ async function einvoiceOf(file: string, data: Uint8Array): Promise<{ name: strin
   }
 }
 
-export async function validateFiles(opts: ValidateOptions): Promise<FileOutcome[]> {
+export async function validateFiles(opts: ValidateOptions): Promise<ValidationOutcome[]> {
   if (!opts.paths.length)
     throw new DocprocError(
       "invalid_input",
       "give one or more e-invoice files or folders: docproc validate invoice.xml",
     );
-  const outcomes: FileOutcome[] = [];
+  const outcomes: ValidationOutcome[] = [];
   for (const file of await collect(opts.paths)) {
     try {
       const found = await einvoiceOf(file, new Uint8Array(await readFile(file)));
@@ -94,7 +94,7 @@ export async function validateFiles(opts: ValidateOptions): Promise<FileOutcome[
   return outcomes;
 }
 
-export function renderOutcomes(outcomes: FileOutcome[], paint = paintFor(process.stdout)): string {
+export function renderOutcomes(outcomes: ValidationOutcome[], paint = paintFor(process.stdout)): string {
   const parts: string[] = [];
   for (const o of outcomes) {
     const label =

@@ -28,7 +28,7 @@ export default class MigrateCommand extends Command {
       path,
       { loadEnvSettings },
       { openDatabase },
-      { openPostgres, redact },
+      { openPostgres, redactDatabaseUrl },
       { importSqlite },
       { openBlobStore, storageConfigOf },
       { copyStore },
@@ -55,7 +55,7 @@ export default class MigrateCommand extends Command {
     const from = openDatabase(file);
     const to = openPostgres(env.database.url);
     try {
-      say(`database: ${file} → ${redact(env.database.url)}`);
+      say(`database: ${file} → ${redactDatabaseUrl(env.database.url)}`);
       for (const r of settingsMigrate.settingsMigrationsOf(from))
         say(`settings: ${settingsMigrate.describeSettingsMigration(r)}`);
       const tables = importSqlite(

@@ -5,10 +5,9 @@
  *
  * MUST throw the run's `DocprocError` when the run fails (its `stage` names the stage that failed).
  */
-import type { ConvertedFile, Page, ResultsFile, TransactionInput } from "./model";
-import type { ExportManifest } from "./exporters";
+import type { TransactionInput } from "./model";
 import { runTransaction } from "./runner/run";
-import type { RunOptions } from "./runner/types";
+import type { RunOptions, RunOutcome } from "./runner/types";
 
 export type { TransactionMeta } from "./results";
 export { analyseAfterReading } from "./runner/convert-stages";
@@ -19,35 +18,17 @@ export type PipelineContext = Pick<
   "meta" | "project" | "ocr" | "sink" | "onProgress" | "signal" | "password" | "profiles" | "now"
 >;
 
-export interface StageError {
-  source_file_index?: number;
-  stage: string;
-  code: string;
-  message: string;
-}
-
-export interface PipelineResult {
-  status: "success" | "partial" | "failure";
-  results: ResultsFile;
-  manifest: ExportManifest;
-  files: ConvertedFile[];
-  pages: Page[];
-  warnings: string[];
-  errors: StageError[];
-}
-
-export async function processTransaction(input: TransactionInput, ctx: PipelineContext): Promise<PipelineResult> {
+/**
+ * The runner's outcome (`RunOutcome`, the one run result every adapter gets) of a run that cannot pause: a
+ * checkpoint is never requested here and a paused run counts as partial.
+ */
+export async function processTransaction(
+  input: TransactionInput,
+  ctx: PipelineContext,
+): Promise<RunOutcome & { status: "success" | "partial" | "failure" }> {
   const out = await runTransaction(input, ctx);
   if (out.status === "failure" && out.error) throw out.error;
   // A checkpoint request is never passed here, so `interrupted` cannot occur; it would count as partial.
   const status = out.status === "awaiting_input" || out.status === "interrupted" ? "partial" : out.status;
-  return {
-    status,
-    results: out.results,
-    manifest: out.manifest,
-    files: out.files,
-    pages: out.pages,
-    warnings: out.warnings,
-    errors: out.errors,
-  };
+  return { ...out, status };
 }

@@ -18,7 +18,7 @@ import { connectImap, describe } from "./imap";
 import { pollMailbox, type MailContext, type PollReport } from "./importer";
 import { ConnectionSettingsSchema, type ConnectionSettings } from "./settings";
 
-export interface RunOptions {
+export interface MailRunOptions {
   secretKey: SecretKey;
   /** Only these connectors (default: every enabled one). */
   connectorIds?: string[];
@@ -31,7 +31,7 @@ export function settingsOf(c: MailConnectorRecord): ConnectionSettings {
   return ConnectionSettingsSchema.parse(c.settings);
 }
 
-function selected(ctx: MailContext, opts: RunOptions): MailConnectorRecord[] {
+function selected(ctx: MailContext, opts: MailRunOptions): MailConnectorRecord[] {
   if (!opts.connectorIds) return listMailConnectors(ctx.db, { enabled: true });
   return opts.connectorIds
     .map((id) => getMailConnector(ctx.db, id))
@@ -52,7 +52,7 @@ async function connect(
 /** One poll of each selected connector; a connector that fails is reported in its record and in `errors`. */
 export async function pollOnce(
   ctx: MailContext,
-  opts: RunOptions,
+  opts: MailRunOptions,
 ): Promise<{ reports: PollReport[]; errors: Array<{ connector_id: string; error: string }> }> {
   const reports: PollReport[] = [];
   const errors: Array<{ connector_id: string; error: string }> = [];
@@ -84,7 +84,7 @@ export async function pollOnce(
  */
 export async function runContinuously(
   ctx: MailContext,
-  opts: RunOptions & { signal: AbortSignal; rescanMs?: number },
+  opts: MailRunOptions & { signal: AbortSignal; rescanMs?: number },
 ): Promise<void> {
   ctx = { ...ctx, signal: opts.signal };
   const running = new Map<string, Promise<void>>();
@@ -104,7 +104,11 @@ export async function runContinuously(
   await Promise.all(running.values());
 }
 
-async function connectorLoop(ctx: MailContext, id: string, opts: RunOptions & { signal: AbortSignal }): Promise<void> {
+async function connectorLoop(
+  ctx: MailContext,
+  id: string,
+  opts: MailRunOptions & { signal: AbortSignal },
+): Promise<void> {
   const { signal } = opts;
   while (!signal.aborted) {
     const c = getMailConnector(ctx.db, id);

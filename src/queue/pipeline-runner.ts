@@ -5,9 +5,9 @@
  * The core modules are imported lazily: the server starts in milliseconds and loads pdf.js / tesseract only when the
  * first job runs. The OCR engine is created once per process and shared by every job.
  */
-import type { ProgressFn, ResultsFile, ResultsPage, DocumentResult, TransactionInput } from "../core/model";
+import type { ProgressFn, ResultsPage, DocumentResult, TransactionInput } from "../core/model";
 import type { TransactionMeta } from "../core/results";
-import type { NotifyFn, ReviewMetadata, SavedRun, Stage, StageName } from "../core/runner/types";
+import type { NotifyFn, RunOutcome, SavedRun, Stage, StageName } from "../core/runner/types";
 import type { ProjectSettings } from "../core/project";
 import type { StoredManifest } from "../storage/export-files";
 import { runJsonOf, type RunJson } from "../storage/run-json";
@@ -32,23 +32,19 @@ export interface RunContext {
   notify?: NotifyFn;
 }
 
-export interface RunResult {
-  /**
-   * A failed run throws its DocprocError instead (the queue retries or fails the job). interrupted: stopped at a
-   * checkpoint on request; `saved` continues it.
-   */
-  status: "success" | "partial" | "failure" | "awaiting_input" | "interrupted";
-  /** With awaiting_input: the spec's review_metadata. */
-  review_metadata?: ReviewMetadata;
-  /** The run state to store for resume and rerun (absent: nothing to store, e.g. an injected test runner). */
-  saved?: SavedRun | null;
+/**
+ * The runner's outcome (`RunOutcome`, core/runner/types.ts) mapped for the queue: what crosses back from the
+ * pipeline thread and is stored. Status, review metadata, warnings and errors are the runner's own; the pages lose
+ * their words (results pages), the manifest is the stored one, and the results and run state travel as JSON text
+ * (`json`) or, from an injected test runner, as objects or not at all. interrupted: stopped at a checkpoint on
+ * request; `saved` continues it.
+ */
+export interface QueueRunOutcome
+  extends Pick<RunOutcome, "status" | "review_metadata" | "warnings" | "errors">,
+    Partial<Pick<RunOutcome, "saved" | "results">> {
   documents: DocumentResult[];
   pages: Array<ResultsPage & { source_file_index?: number }>;
   manifest: StoredManifest;
-  errors: Array<{ source_file_index?: number; stage: string; code: string; message: string }>;
-  warnings: string[];
-  /** The full results file (pages with words), kept for review (docs/review.md). */
-  results?: ResultsFile;
   /**
    * `results` and `saved` as JSON text instead (the core runner's way: made where the run happened, so their
    * words never cross to the HTTP thread as objects; storage/run-json.ts). When present, `results` and `saved` are
@@ -57,7 +53,7 @@ export interface RunResult {
   json?: RunJson;
 }
 
-export type PipelineRunner = (input: TransactionInput, ctx: RunContext) => Promise<RunResult>;
+export type PipelineRunner = (input: TransactionInput, ctx: RunContext) => Promise<QueueRunOutcome>;
 
 export interface CorePipelineRunner {
   run: PipelineRunner;
@@ -115,34 +111,8 @@ export function projectSettingsCache() {
 export function corePipelineRunner(
   opts: { engine?: EngineKind; ocrWorkers?: number; stages?: Partial<Record<StageName, Stage>> } = {},
 ): CorePipelineRunner {
-  type Engine = { name: string; close(): Promise<void> };
-  const engines = new Map<EngineKind, Promise<Engine>>();
-  let state: ReturnType<CorePipelineRunner["ocrStatus"]> = { status: "idle" };
-  const ready = new Set<string>();
+  const ocr = ocrEngines(opts.ocrWorkers ?? 1);
   let pdfClient: Promise<typeof import("../core/engines/pdf/pdf-client")> | null = null;
-
-  const engine = (kind: EngineKind) => {
-    let ocr = engines.get(kind);
-    if (!ocr) {
-      state = { status: "loading" };
-      const loading: Promise<Engine> = import("../core/engines/ocr").then(
-        (m) => m.createOcrEngine({ engine: kind, workers: opts.ocrWorkers ?? 1 }) as Promise<Engine>,
-      );
-      ocr = loading;
-      engines.set(kind, loading);
-      loading.then(
-        (e) => {
-          ready.add(e.name);
-          state = { status: "ready", engine: e.name };
-        },
-        (err) => {
-          state = { status: "error", error: (err as Error).message };
-          engines.delete(kind); // a later job may try again
-        },
-      );
-    }
-    return ocr;
-  };
 
   const settingsCache = projectSettingsCache();
 
@@ -162,7 +132,7 @@ export function corePipelineRunner(
     const runOpts = {
       meta: ctx.meta,
       project,
-      ocr: (await engine(runner.ocrEngineOf(project, opts.engine))) as never,
+      ocr: (await ocr.engine(runner.ocrEngineOf(project, opts.engine))) as never,
       sink: (ctx.storage && exportSinkFor(ctx.storage, ctx.meta.transaction_id)) || folderSink(ctx.exportDir),
       onProgress: ctx.onProgress,
       signal: ctx.signal,
@@ -175,36 +145,79 @@ export function corePipelineRunner(
       ? await runner.resumeTransaction(input, ctx.resume.saved, runOpts, ctx.resume.fromStep)
       : await runner.runTransaction(input, runOpts);
     if (res.status === "failure") throw res.error ?? new Error("processing failed");
-    const fileIndexOf = new Map(res.pages.map((p) => [p.page_number, p.source_file_index]));
-    const pages = (res.results.pages ?? []).map((p) => ({
-      ...withoutWords(p),
-      source_file_index: fileIndexOf.get(p.page_number),
-    }));
-    return {
-      status: res.status,
-      review_metadata: res.review_metadata,
-      documents: res.results.documents,
-      pages,
-      manifest: res.manifest,
-      errors: res.errors,
-      warnings: res.warnings,
-      json: runJsonOf(res.results, res.saved, res.pages),
-    };
+    return queueOutcomeOf(res);
   };
 
   return {
     run,
-    ocrStatus: () => (ready.size ? { ...state, engines: [...ready].sort() } : state),
+    ocrStatus: ocr.status,
     warm() {
-      engine(opts.engine ?? "auto").catch(() => {}); // the error is kept in ocrStatus()
+      ocr.engine(opts.engine ?? "auto").catch(() => {}); // the error is kept in ocrStatus()
       // A long-running process keeps two pdf.js workers: a long PDF is then shared between them (pdf.ts uses spare
       // workers as helpers), about twice the text-extraction throughput of one on two cores. Idle ones cost ~40 MB.
       pdfClient = import("../core/engines/pdf/pdf-client");
       pdfClient.then((m) => m.prewarmPdfWorkers(2)).catch(() => {});
     },
     async close() {
-      for (const loading of engines.values()) await (await loading.catch(() => null))?.close();
+      await ocr.close();
       (await pdfClient?.catch(() => null))?.closeIdlePdfWorkers();
+    },
+  };
+}
+
+/** The runner's outcome as the queue takes it (QueueRunOutcome): results pages without words, state as JSON text. */
+function queueOutcomeOf(res: RunOutcome): QueueRunOutcome {
+  const fileIndexOf = new Map(res.pages.map((p) => [p.page_number, p.source_file_index]));
+  const pages = (res.results.pages ?? []).map((p) => ({
+    ...withoutWords(p),
+    source_file_index: fileIndexOf.get(p.page_number),
+  }));
+  return {
+    status: res.status,
+    review_metadata: res.review_metadata,
+    documents: res.results.documents,
+    pages,
+    manifest: res.manifest,
+    errors: res.errors,
+    warnings: res.warnings,
+    json: runJsonOf(res.results, res.saved, res.pages),
+  };
+}
+
+/** OCR engines started on first use, one per kind, shared by every job; `status` is what /health reports. */
+function ocrEngines(workers: number) {
+  type Engine = { name: string; close(): Promise<void> };
+  const engines = new Map<EngineKind, Promise<Engine>>();
+  let state: ReturnType<CorePipelineRunner["ocrStatus"]> = { status: "idle" };
+  const ready = new Set<string>();
+  const engine = (kind: EngineKind) => {
+    let ocr = engines.get(kind);
+    if (!ocr) {
+      state = { status: "loading" };
+      const loading: Promise<Engine> = import("../core/engines/ocr").then(
+        (m) => m.createOcrEngine({ engine: kind, workers }) as Promise<Engine>,
+      );
+      ocr = loading;
+      engines.set(kind, loading);
+      loading.then(
+        (e) => {
+          ready.add(e.name);
+          state = { status: "ready", engine: e.name };
+        },
+        (err) => {
+          state = { status: "error", error: (err as Error).message };
+          engines.delete(kind); // a later job may try again
+        },
+      );
+    }
+    return ocr;
+  };
+  return {
+    engine,
+    status: (): ReturnType<CorePipelineRunner["ocrStatus"]> =>
+      ready.size ? { ...state, engines: [...ready].sort() } : state,
+    async close() {
+      for (const loading of engines.values()) await (await loading.catch(() => null))?.close();
     },
   };
 }

@@ -10,7 +10,7 @@
  * paused run stopped; `{ from_step, run }` a rerun from that workflow step. The last two read the run state stored
  * (storage/run-state.ts) when the transaction paused or finished, so nothing is converted or OCR'd again.
  * A step MAY pause the transaction in `awaiting_input` by throwing `AwaitInput` (core/runner): its state is stored
- * and `resumeTransaction` (queue/submit.ts) continues it.
+ * and `enqueueResume` (queue/submit.ts) queues its continuation.
  */
 import { isoAt, type Clock } from "../core/clock";
 import { DocprocError } from "../core/errors";

@@ -1,7 +1,7 @@
 /**
  * The workflow after a review (docs/review.md): a reviewer finished, or the review's timeout acted.
  *
- * - `continueAfterReview`: the reviewed documents replace the paused run's documents in its stored state
+ * - `resumeWithReview`: the reviewed documents replace the paused run's documents in its stored state
  *   (storage/run-state.ts), and the transaction is resumed from the step after Review (export, later
  *   notifications) without converting or OCR-ing again. MUST only act on a transaction in `awaiting_input`.
  * - The `review_timeout` job (enqueued when a run pauses, due `timeout_hours` later) applies the node's
@@ -18,13 +18,13 @@ import { loadRunState, saveRunState } from "../storage/run-state";
 import * as tx from "../storage/transactions";
 import { enqueue } from "../storage/jobs";
 import type { FinishedOutcome } from "./transaction-job";
-import { resumeTransaction } from "./submit";
+import { enqueueResume } from "./submit";
 import type { WorkerPool } from "./worker";
 
 export const REVIEW_TIMEOUT = "review_timeout";
 
 /** Puts the reviewed documents into the stored run state and resumes the paused run. */
-export async function continueAfterReview(
+export async function resumeWithReview(
   db: Db,
   clock: Clock,
   store: BlobStore,
@@ -39,7 +39,7 @@ export async function continueAfterReview(
     documents: results.documents,
     transaction_rules: results.validation.transaction_rule_results,
   });
-  resumeTransaction(db, clock, transactionId);
+  enqueueResume(db, clock, transactionId);
 }
 
 /** Called where a run pauses: schedules the node's timeout action. */
@@ -95,8 +95,8 @@ export function registerReviewTimeouts(pool: WorkerPool, deps: ReviewTimeoutDeps
       }).immediate();
     } else {
       const review = getReviewState(db, t.transaction_id);
-      if (review) await continueAfterReview(db, clock, deps.blobs, t.transaction_id, review.results);
-      else resumeTransaction(db, clock, t.transaction_id);
+      if (review) await resumeWithReview(db, clock, deps.blobs, t.transaction_id, review.results);
+      else enqueueResume(db, clock, t.transaction_id);
       deps.wake();
     }
     deps.emit(t.transaction_id);

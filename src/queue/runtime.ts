@@ -91,15 +91,7 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
   const db = opts.data.db;
   // PostgreSQL: every status change is also NOTIFYed, so long polls on other servers wake at once.
   const notifier = opts.notifier ?? createNotifier(db.notify ? (id) => db.notify!("status", id) : undefined);
-  // The pipeline runs on its own thread: the process's main thread (HTTP in `serve`) never waits for a job's CPU.
-  // Replaced stages (tests) are functions, which cannot cross to a thread: those runs stay on this thread.
-  // No engine is forced: each project's `ocr.engine` applies unless `ocrEngine` overrides it.
-  const runnerOptions = { engine: opts.ocrEngine, ocrWorkers: Math.max(1, cpuCount()) };
-  const runner = opts.runPipeline
-    ? null
-    : opts.stages
-      ? corePipelineRunner({ ...runnerOptions, stages: opts.stages })
-      : threadedPipelineRunner(runnerOptions);
+  const runner = pipelineRunnerOf(opts);
   const pool = createWorkerPool({
     db: opts.data.db,
     clock,
@@ -132,12 +124,7 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
       ? instrumentRunner(opts.runPipeline ?? runner!.run, opts.telemetry)
       : (opts.runPipeline ?? runner!.run),
     exportsRoot: opts.data.exportsRoot,
-    // A Notification node reached mid-run is enqueued at once, with the manifest of that moment.
-    onReached: (transactionId, stepIndex, manifest, run) => {
-      const res = enqueueReached(opts.data.db, clock, transactionId, stepIndex, manifest, deliveryDeps.settings, run);
-      for (const w of res.warnings) opts.log?.(`transaction ${transactionId}: ${w}`);
-      if (res.enqueued > 0) setTimeout(() => pool.wake(), 0);
-    },
+    onReached: reachedEnqueuer(opts, clock, pool, deliveryDeps.settings),
     onFinished,
     jobTimeoutMs: opts.jobTimeoutMs,
   });
@@ -171,5 +158,32 @@ export function startWorkerRuntime(opts: WorkerRuntimeOptions): WorkerRuntime {
       await runner?.close();
       await (await signals)?.close();
     },
+  };
+}
+
+/**
+ * The pipeline runs on its own thread: the process's main thread (HTTP in `serve`) never waits for a job's CPU.
+ * Replaced stages (tests) are functions, which cannot cross to a thread: those runs stay on this thread. No engine
+ * is forced: each project's `ocr.engine` applies unless `ocrEngine` overrides it. Null with an injected runner.
+ */
+function pipelineRunnerOf(opts: WorkerRuntimeOptions): CorePipelineRunner | null {
+  const runnerOptions = { engine: opts.ocrEngine, ocrWorkers: Math.max(1, cpuCount()) };
+  if (opts.runPipeline) return null;
+  return opts.stages
+    ? corePipelineRunner({ ...runnerOptions, stages: opts.stages })
+    : threadedPipelineRunner(runnerOptions);
+}
+
+/** A Notification node reached mid-run is enqueued at once, with the manifest of that moment. */
+function reachedEnqueuer(
+  opts: WorkerRuntimeOptions,
+  clock: Clock,
+  pool: WorkerPool,
+  settings: WebhookSettings,
+): NonNullable<ProcessDeps["onReached"]> {
+  return (transactionId, stepIndex, manifest, run) => {
+    const res = enqueueReached(opts.data.db, clock, transactionId, stepIndex, manifest, settings, run);
+    for (const w of res.warnings) opts.log?.(`transaction ${transactionId}: ${w}`);
+    if (res.enqueued > 0) setTimeout(() => pool.wake(), 0);
   };
 }

@@ -50,7 +50,7 @@ export function submitTransaction(
  * Resumes a transaction paused in `awaiting_input` (e.g. after a review): back to `queued` with a new job.
  * Throws `conflict` in any other state.
  */
-export function resumeTransaction(db: Db, clock: Clock, transactionId: string): void {
+export function enqueueResume(db: Db, clock: Clock, transactionId: string): void {
   db.transaction(() => {
     const t = tx.getTransaction(db, transactionId);
     if (!t) throw new DocprocError("not_found", `Transaction ${transactionId} not found`);

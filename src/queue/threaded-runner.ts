@@ -12,7 +12,7 @@
  */
 import { DocprocError } from "../core/errors";
 import type { TransactionInput } from "../core/model";
-import type { CorePipelineRunner, RunContext, RunResult } from "./pipeline-runner";
+import type { CorePipelineRunner, RunContext, QueueRunOutcome } from "./pipeline-runner";
 import { textsFromTransfer } from "../storage/run-json";
 import { errorFromWire, errorToWire, type ThreadIn, type ThreadOut } from "./thread-protocol";
 
@@ -21,86 +21,101 @@ const threadUrl = new URL("./pipeline-thread.ts", import.meta.url).href;
 
 interface Job {
   ctx: RunContext & { notify?: (e: unknown) => Promise<unknown> };
-  resolve(r: RunResult): void;
+  resolve(r: QueueRunOutcome): void;
   reject(e: unknown): void;
   aborted: boolean;
   onAbort: () => void;
 }
 
 export function threadedPipelineRunner(options: Record<string, unknown> = {}): CorePipelineRunner {
-  let thread: Worker | null = null;
-  let status: ReturnType<CorePipelineRunner["ocrStatus"]> = { status: "idle" };
-  const jobs = new Map<number, Job>();
-  let nextId = 1;
-  let closing: (() => void) | null = null;
+  const r = new ThreadedRunner(options);
+  return {
+    run: (input, ctx) => r.run(input, ctx),
+    ocrStatus: () => r.status,
+    warm: () => r.warm(),
+    close: () => r.close(),
+  };
+}
 
-  const send = (msg: ThreadIn) => thread?.postMessage(msg);
+/** The thread and the jobs running on it. */
+class ThreadedRunner {
+  private thread: Worker | null = null;
+  status: ReturnType<CorePipelineRunner["ocrStatus"]> = { status: "idle" };
+  private readonly jobs = new Map<number, Job>();
+  private nextId = 1;
+  private closing: (() => void) | null = null;
 
-  function start(): Worker {
-    if (thread) return thread;
+  constructor(private readonly options: Record<string, unknown>) {}
+
+  private send(msg: ThreadIn): void {
+    this.thread?.postMessage(msg);
+  }
+
+  private start(): Worker {
+    if (this.thread) return this.thread;
     // The name is the thread's name in /proc (top -H, the serve benchmark's CPU per thread).
     const t = new Worker(threadUrl, { type: "module", name: "docproc-pipe" } as WorkerOptions);
-    t.onmessage = (event: MessageEvent<ThreadOut>) => receive(event.data);
+    t.onmessage = (event: MessageEvent<ThreadOut>) => this.receive(event.data);
     t.onerror = (event: ErrorEvent) =>
-      stopThread(new DocprocError("internal", `pipeline thread failed: ${event.message}`, { retryable: true }));
-    thread = t;
-    t.postMessage({ type: "init", options } satisfies ThreadIn);
+      this.stopThread(new DocprocError("internal", `pipeline thread failed: ${event.message}`, { retryable: true }));
+    this.thread = t;
+    t.postMessage({ type: "init", options: this.options } satisfies ThreadIn);
     return t;
   }
 
   /** Ends the thread (its CPU with it) and fails whatever ran on it. */
-  function stopThread(reason: unknown): void {
-    const t = thread;
-    thread = null;
+  private stopThread(reason: unknown): void {
+    const t = this.thread;
+    this.thread = null;
     t?.terminate();
-    for (const [id, job] of jobs) {
-      jobs.delete(id);
+    for (const [id, job] of this.jobs) {
+      this.jobs.delete(id);
       job.ctx.signal.removeEventListener("abort", job.onAbort);
       job.reject(job.aborted ? abortReason(job.ctx.signal) : reason);
     }
-    status = { status: "idle" };
+    this.status = { status: "idle" };
   }
 
-  function receive(msg: ThreadOut): void {
+  private receive(msg: ThreadOut): void {
     switch (msg.type) {
       case "progress":
-        jobs.get(msg.id)?.ctx.onProgress(msg.step as never, msg.done, msg.total);
+        this.jobs.get(msg.id)?.ctx.onProgress(msg.step as never, msg.done, msg.total);
         break;
       case "notify": {
-        const notify = jobs.get(msg.id)?.ctx.notify;
+        const notify = this.jobs.get(msg.id)?.ctx.notify;
         Promise.resolve()
           .then(() => (notify ? notify(msg.event) : undefined))
           .then(
-            (value) => send({ type: "notified", call: msg.call, ok: true, value }),
-            (err) => send({ type: "notified", call: msg.call, ok: false, error: errorToWire(err) }),
+            (value) => this.send({ type: "notified", call: msg.call, ok: true, value }),
+            (err) => this.send({ type: "notified", call: msg.call, ok: false, error: errorToWire(err) }),
           );
         break;
       }
       case "done": {
-        const job = jobs.get(msg.id);
+        const job = this.jobs.get(msg.id);
         if (!job) break;
-        jobs.delete(msg.id);
+        this.jobs.delete(msg.id);
         job.ctx.signal.removeEventListener("abort", job.onAbort);
-        if (msg.ok) job.resolve(withTexts(msg.result as RunResult));
+        if (msg.ok) job.resolve(withTexts(msg.result as QueueRunOutcome));
         else job.reject(job.aborted ? abortReason(job.ctx.signal) : errorFromWire(msg.error));
         break;
       }
       case "ocr":
-        status = msg.status;
+        this.status = msg.status;
         break;
       case "closed":
-        closing?.();
+        this.closing?.();
         break;
     }
   }
 
-  const run = (input: TransactionInput, ctx: RunContext): Promise<RunResult> => {
+  run(input: TransactionInput, ctx: RunContext): Promise<QueueRunOutcome> {
     if (ctx.signal.aborted) return Promise.reject(abortReason(ctx.signal));
-    start();
-    const id = nextId++;
+    this.start();
+    const id = this.nextId++;
     const { signal: _s, onProgress: _p, checkpoint, ...rest } = ctx as RunContext & { notify?: unknown };
     const data = { ...rest, notify: undefined };
-    return new Promise<RunResult>((resolve, reject) => {
+    return new Promise<QueueRunOutcome>((resolve, reject) => {
       const job: Job = {
         ctx: ctx as Job["ctx"],
         resolve,
@@ -108,43 +123,47 @@ export function threadedPipelineRunner(options: Record<string, unknown> = {}): C
         aborted: false,
         onAbort: () => {
           job.aborted = true;
-          send({ type: "abort", id, reason: errorToWire(abortReason(ctx.signal)) });
+          this.send({ type: "abort", id, reason: errorToWire(abortReason(ctx.signal)) });
           setTimeout(() => {
             // Still running a second after its abort: when nothing else on the thread still wants to finish,
             // the thread goes (terminate() stops even a synchronous loop).
-            if (jobs.has(id) && [...jobs.values()].every((j) => j.aborted)) stopThread(abortReason(ctx.signal));
+            if (this.jobs.has(id) && [...this.jobs.values()].every((j) => j.aborted))
+              this.stopThread(abortReason(ctx.signal));
           }, HARD_STOP_MS).unref?.();
         },
       };
-      jobs.set(id, job);
+      this.jobs.set(id, job);
       ctx.signal.addEventListener("abort", job.onAbort, { once: true });
-      send({ type: "run", id, input, ctx: data, notify: typeof (ctx as { notify?: unknown }).notify === "function" });
+      this.send({
+        type: "run",
+        id,
+        input,
+        ctx: data,
+        notify: typeof (ctx as { notify?: unknown }).notify === "function",
+      });
       // A checkpoint request (graceful shutdown) crosses as a message: the run stops at its next safe point.
-      const onCheckpoint = () => send({ type: "checkpoint", id });
+      const onCheckpoint = () => this.send({ type: "checkpoint", id });
       if (checkpoint?.aborted) onCheckpoint();
       else checkpoint?.addEventListener("abort", onCheckpoint, { once: true });
     });
-  };
+  }
 
-  return {
-    run,
-    ocrStatus: () => status,
-    warm() {
-      start();
-      send({ type: "warm" });
-    },
-    async close() {
-      if (!thread) return;
-      const closed = new Promise<void>((resolve) => (closing = resolve));
-      send({ type: "close" });
-      await Promise.race([closed, Bun.sleep(10_000)]);
-      stopThread(new DocprocError("timeout", "the server is shutting down", { retryable: true }));
-    },
-  };
+  warm(): void {
+    this.start();
+    this.send({ type: "warm" });
+  }
+
+  async close(): Promise<void> {
+    if (!this.thread) return;
+    const closed = new Promise<void>((resolve) => (this.closing = resolve));
+    this.send({ type: "close" });
+    await Promise.race([closed, Bun.sleep(10_000)]);
+    this.stopThread(new DocprocError("timeout", "the server is shutting down", { retryable: true }));
+  }
 }
 
 /** The run's JSON texts arrive as bytes (moved, not copied: pipeline-thread.ts); the queue stores strings. */
-function withTexts(result: RunResult): RunResult {
+function withTexts(result: QueueRunOutcome): QueueRunOutcome {
   return result.json ? { ...result, json: textsFromTransfer(result.json) } : result;
 }
 

@@ -28,7 +28,7 @@ export interface ProcessPayload {
 }
 
 /** A transaction's source files as the pipeline takes them: bytes from the blob store, passwords while kept. */
-export async function storedSources(db: Db, blobs: BlobStore, transactionId: string): Promise<SourceInput[]> {
+export async function readStoredSources(db: Db, blobs: BlobStore, transactionId: string): Promise<SourceInput[]> {
   const passwords = passwordsOf(db, transactionId);
   return Promise.all(
     listSourceFiles(db, transactionId).map(async (f) => ({
@@ -94,7 +94,7 @@ export async function loadRun(
   onProcessing();
 
   const attemptStart = clock.now();
-  const sources = await storedSources(db, deps.blobs, id);
+  const sources = await readStoredSources(db, deps.blobs, id);
   const continuing = payload.resume || payload.from_step !== undefined;
   const stored = await loadRunState(deps.blobs, id);
   // An attempt stopped at a checkpoint (graceful shutdown) is continued whatever the payload says: its state is

@@ -13,7 +13,7 @@ import { replaceResults } from "../storage/result-store";
 import { savedRunText, type RunJson } from "../storage/run-json";
 import { saveRunState, saveRunStateText } from "../storage/run-state";
 import * as tx from "../storage/transactions";
-import type { RunResult } from "./pipeline-runner";
+import type { QueueRunOutcome } from "./pipeline-runner";
 import type { ProgressTracker } from "./progress";
 import { scheduleReviewTimeout } from "./review-resume";
 import type { FinishedOutcome } from "./transaction-job";
@@ -30,7 +30,7 @@ export interface StoreDeps {
 export interface AttemptEnd {
   id: string;
   run: number;
-  out: RunResult;
+  out: QueueRunOutcome;
   /** processing_time_seconds at the end of the attempt. */
   seconds: number;
   tracker: ProgressTracker;
@@ -102,7 +102,7 @@ function storeCompletion(deps: StoreDeps, { id, run, out, seconds, tracker }: At
 }
 
 /** The full results kept for review (docs/review.md), as JSON text when the runner made it so. */
-function reviewStateOf(out: RunResult, clock: Clock) {
+function reviewStateOf(out: QueueRunOutcome, clock: Clock) {
   const review = out.json
     ? { text: out.json, now: isoAt(clock) }
     : out.results

@@ -74,13 +74,7 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
   const wakers = new Set<() => void>();
   const loops: Promise<void>[] = [];
   let stopPruning: (() => void) | null = null;
-  const prune = () => {
-    try {
-      pruneFinishedJobs(db, clock.now() - (opts.keepFinishedMs ?? 7 * 86_400_000));
-    } catch (err) {
-      pool.log(`pruning finished jobs failed: ${(err as Error).message}`);
-    }
-  };
+  const prune = () => pruneOld(pool, opts.keepFinishedMs ?? 7 * 86_400_000);
 
   function claimOne(): JobRecord | null {
     const { job, exhausted } = claim(db, clock, { workerId: pool.workerId, leaseMs, kinds: [...pool.handlers.keys()] });
@@ -132,6 +126,15 @@ export function createWorkerPool(opts: WorkerOptions): WorkerPool {
     },
     running: () => pool.inFlight.size,
   };
+}
+
+/** Deletes finished jobs older than `keepMs`; a failure is logged, never thrown (housekeeping). */
+function pruneOld(pool: PoolState, keepMs: number): void {
+  try {
+    pruneFinishedJobs(pool.db, pool.clock.now() - keepMs);
+  } catch (err) {
+    pool.log(`pruning finished jobs failed: ${(err as Error).message}`);
+  }
 }
 
 /** Waits until the next poll or a wake(), whichever comes first. */

@@ -107,7 +107,8 @@ export function sampleOf(schema: unknown, components: Json, name = "", depth = 0
       return [sampleOf(s.items, components, name.replace(/s$/, ""), depth + 1)];
     case "integer":
     case "number":
-      return typeof s.minimum === "number" ? s.minimum : 0;
+      // zod's .int() bounds every integer by ±(2^53 − 1): only a real lower bound makes a better example than 0.
+      return typeof s.minimum === "number" && s.minimum > Number.MIN_SAFE_INTEGER ? s.minimum : 0;
     case "boolean":
       return false;
     case "string":

@@ -59,8 +59,15 @@ function components(): Record<string, unknown> {
 
 function bodyOf(body: RouteDoc["body"]) {
   if (!body) return undefined;
-  if ("multipart" in body)
-    return { required: true, content: { "multipart/form-data": { schema: schemaOf(body.multipart) } } };
+  if ("multipart" in body) {
+    // A list field is sent as one form part per value (the server reads them aligned with the files), and says
+    // so, so that clients and the explorer repeat the field instead of joining the values with commas.
+    const isList = (f: unknown) =>
+      f instanceof z.ZodArray || (f instanceof z.ZodOptional && f.unwrap() instanceof z.ZodArray);
+    const lists = Object.entries(body.multipart.shape).filter(([, f]) => isList(f));
+    const encoding = Object.fromEntries(lists.map(([name]) => [name, { style: "form", explode: true }]));
+    return { required: true, content: { "multipart/form-data": { schema: schemaOf(body.multipart), encoding } } };
+  }
   return { required: true, content: { "application/json": { schema: schemaOf(body) } } };
 }
 

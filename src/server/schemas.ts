@@ -150,14 +150,18 @@ export const SettingsBody = z.record(z.string(), z.unknown()).meta({
 
 /** `POST /transactions/{id}/source-files` (multipart/form-data): one property per form field. */
 export const UploadForm = z.object({
-  files: z.array(z.string().meta({ contentMediaType: "application/octet-stream" })),
+  // format: binary as well: Swagger UI (the explorer) offers a file picker for it, not for contentMediaType alone.
+  files: z.array(z.string().meta({ contentMediaType: "application/octet-stream", format: "binary" })),
   upload_tokens: z
     .array(z.string())
     .optional()
     .meta({ description: "Idempotency token per file, aligned by position" }),
   split_policies: z.array(z.enum(SPLIT_POLICIES as [string, ...string[]])).optional(),
-  passwords: z.array(z.string()).optional().meta({
-    description:
-      "Password of an encrypted PDF per file, aligned by position (empty for none); used for processing, wiped when the transaction ends, never returned",
-  }),
+  passwords: z
+    .array(z.string().meta({ format: "password" }))
+    .optional()
+    .meta({
+      description:
+        "Password of an encrypted PDF per file, aligned by position (empty for none); used for processing, wiped when the transaction ends, never returned",
+    }),
 });

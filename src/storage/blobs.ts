@@ -70,7 +70,7 @@ export interface BlobStore {
 const HASH = /^[0-9a-f]{64}$/;
 const BLOB_KEY = /^blobs\/sha256\/[0-9a-f]{2}\/[0-9a-f]{62}$/;
 
-export function sha256Hex(data: Uint8Array): string {
+export function sha256OfBytes(data: Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
@@ -109,50 +109,13 @@ export function fsBlobStore(
   const root = path.resolve(blobRoot);
   const pathOf = (hash: string) => path.join(root, blobKey(hash).slice("blobs/".length));
   const fileOf = (key: string) => path.join(filesRoot, ...checkKey(key).split("/")); // stack-safe: a key's few segments
-  const exists = async (file: string) => {
-    try {
-      return (await stat(file)).isFile();
-    } catch {
-      return false;
-    }
-  };
-  /** temp file in `<root>/tmp` (same file system), fsync, rename over the final name. */
-  const writeAtomic = async (final: string, data: Uint8Array) => {
-    const tmpDir = path.join(root, "tmp");
-    await mkdir(tmpDir, { recursive: true });
-    await mkdir(path.dirname(final), { recursive: true });
-    const tmp = path.join(tmpDir, `${path.basename(final)}.${randomUUID()}`);
-    const fh = await open(tmp, "w");
-    try {
-      await fh.writeFile(data);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    try {
-      await rename(tmp, final);
-    } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
-    }
-  };
-  const openFile = async (file: string): Promise<StoredObject | null> => {
-    try {
-      const s = await stat(file);
-      if (!s.isFile()) return null;
-      const local = Bun.file(file);
-      return { size: s.size, stream: () => local.stream(), bytes: () => local.bytes(), localFile: local };
-    } catch {
-      return null;
-    }
-  };
   return {
     config: { kind: "fs", blobRoot: root, filesRoot: path.resolve(filesRoot) },
     pathOf,
     has: (hash) => exists(pathOf(hash)),
     async put(data) {
-      const hash = sha256Hex(data);
-      if (!(await exists(pathOf(hash)))) await writeAtomic(pathOf(hash), data);
+      const hash = sha256OfBytes(data);
+      if (!(await exists(pathOf(hash)))) await writeAtomic(root, pathOf(hash), data);
       return hash;
     },
     async get(hash) {
@@ -163,7 +126,7 @@ export function fsBlobStore(
         throw new DocprocError("not_found", `blob ${hash} is missing`, { cause: err });
       }
     },
-    write: async (key, data) => writeAtomic(fileOf(key), toBytes(data)),
+    write: async (key, data) => writeAtomic(root, fileOf(key), toBytes(data)),
     async read(key) {
       try {
         return new Uint8Array(await readFile(fileOf(key)));
@@ -194,4 +157,44 @@ export function fsBlobStore(
       for (const rel of entries.sort()) yield `${base}/${rel.split(path.sep).join("/")}`;
     },
   };
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** temp file in `<root>/tmp` (same file system), fsync, rename over the final name. */
+async function writeAtomic(root: string, final: string, data: Uint8Array): Promise<void> {
+  const tmpDir = path.join(root, "tmp");
+  await mkdir(tmpDir, { recursive: true });
+  await mkdir(path.dirname(final), { recursive: true });
+  const tmp = path.join(tmpDir, `${path.basename(final)}.${randomUUID()}`);
+  const fh = await open(tmp, "w");
+  try {
+    await fh.writeFile(data);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  try {
+    await rename(tmp, final);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+async function openFile(file: string): Promise<StoredObject | null> {
+  try {
+    const s = await stat(file);
+    if (!s.isFile()) return null;
+    const local = Bun.file(file);
+    return { size: s.size, stream: () => local.stream(), bytes: () => local.bytes(), localFile: local };
+  } catch {
+    return null;
+  }
 }

@@ -63,7 +63,7 @@ export function getClient(db: Db, clientId: string): ClientWithKeyCounts | null 
 }
 
 /** All clients, or those of one tenant. */
-export function listClients(db: Db, tenantId?: string): ClientWithKeyCounts[] {
+export function listClientRows(db: Db, tenantId?: string): ClientWithKeyCounts[] {
   const rows = tenantId
     ? db.query<Row, [string]>(`${SELECT} WHERE c.tenant_id = ? ORDER BY c.created_at, c.client_id`).all(tenantId)
     : db.query<Row, []>(`${SELECT} ORDER BY c.tenant_id, c.created_at, c.client_id`).all();
@@ -76,7 +76,7 @@ export interface ClientPatch extends Partial<LimitOverrides> {
 }
 
 /** Applies the given fields (an override set to null returns to the default); null when the client is unknown. */
-export function updateClient(db: Db, clientId: string, patch: ClientPatch, now: string): ClientWithKeyCounts | null {
+export function updateClientRow(db: Db, clientId: string, patch: ClientPatch, now: string): ClientWithKeyCounts | null {
   const sets: string[] = [];
   const values: Array<string | number | null> = [];
   const put = (col: string, v: string | number | null) => (sets.push(`${col} = ?`), values.push(v));
@@ -92,6 +92,6 @@ export function updateClient(db: Db, clientId: string, patch: ClientPatch, now: 
 }
 
 /** Deletes the client and (by cascade) its keys; false when it did not exist. */
-export function deleteClient(db: Db, clientId: string): boolean {
+export function deleteClientRow(db: Db, clientId: string): boolean {
   return db.query("DELETE FROM clients WHERE client_id = ?").run(clientId).changes > 0;
 }

@@ -121,7 +121,7 @@ function escapeRegExp(s: string): string {
 }
 
 /**
- * A RunResult's `json` with its two large texts as UTF-8 bytes, and the buffers to transfer: crossing from the
+ * A QueueRunOutcome's `json` with its two large texts as UTF-8 bytes, and the buffers to transfer: crossing from the
  * pipeline thread this way moves them instead of copying (500 pages: postMessage took 64 ms with the texts as
  * strings). `textsFromTransfer` turns the results text back into the same string.
  */

@@ -6,7 +6,15 @@
  * visible only once whole. Failures other than a missing key are `internal` and retryable (the queue tries again).
  */
 import { DocprocError } from "../core/errors";
-import { blobKey, checkKey, sha256Hex, toBytes, type BlobStore, type StorageConfig, type StoredObject } from "./blobs";
+import {
+  blobKey,
+  checkKey,
+  sha256OfBytes,
+  toBytes,
+  type BlobStore,
+  type StorageConfig,
+  type StoredObject,
+} from "./blobs";
 
 type S3Config = StorageConfig & { kind: "s3" };
 
@@ -22,7 +30,8 @@ function storageError(what: string, err: unknown): DocprocError {
   );
 }
 
-export function s3BlobStore(config: S3Config): BlobStore {
+/** The bucket's client, its key prefix, and the three reads and writes the store is made of, errors translated. */
+function s3Objects(config: S3Config) {
   const client = new Bun.S3Client({
     bucket: config.bucket,
     endpoint: config.endpoint,
@@ -56,6 +65,11 @@ export function s3BlobStore(config: S3Config): BlobStore {
       throw storageError(`writing ${key}`, err);
     }
   };
+  return { client, full, exists, readKey, writeKey };
+}
+
+export function s3BlobStore(config: S3Config): BlobStore {
+  const { client, full, exists, readKey, writeKey } = s3Objects(config);
 
   return {
     config,
@@ -82,7 +96,7 @@ export function s3BlobStore(config: S3Config): BlobStore {
     },
     has: (hash) => exists(blobKey(hash)),
     async put(data) {
-      const hash = sha256Hex(data);
+      const hash = sha256OfBytes(data);
       if (!(await exists(blobKey(hash)))) await writeKey(blobKey(hash), data);
       return hash;
     },

@@ -2,7 +2,7 @@
  * One name, one meaning (issue 36): no two files of src/ export the same name, so a newcomer who greps for
  * `reviewStage` or `notifyStage` lands on the one thing so named. Names exported twice before the rule are listed
  * below with why; the list may only shrink (a new name shared by two files fails, and so does a listed name that is
- * no longer shared, so the list is cleaned as names are fixed).
+ * no longer shared, so the list is cleaned as names are fixed). And a name that says Stage (`splitStage`) is one.
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -15,27 +15,8 @@ const SHARED: Record<string, string> = {
   listProjects: "same meaning: server service over storage",
   updateProject: "same meaning: server service over storage",
   createTransaction: "same meaning: server service over storage",
-  listClients: "same meaning: auth over storage",
-  updateClient: "same meaning: auth over storage",
-  deleteClient: "same meaning: auth over storage",
-  sha256Hex: "same meaning: one hash helper written twice (auth, storage)",
   editDistance: "same meaning: extract's is bounded, suggest's is not",
   meanConfidence: "same meaning: of words (convert, OCR tsv)",
-  storedSources: "same meaning: review finish and the queue job load stored sources",
-  continueAfterReview: "same meaning: the service calls the queue's",
-  // Different meanings, waiting for a rename in folders other changes are editing now.
-  GreyImage: "the OCR engine's copy goes once engines/ocr/raster.ts moves to core/imaging",
-  resumeTransaction: "core continues a run; queue/submit enqueues a resume",
-  validateDocument: "the validate stage's rules vs an e-invoice's EN 16931 validation",
-  Finding: "e-invoice mandatory terms vs validation engine",
-  Syntax: "e-invoice model vs validator types",
-  RunResult: "queue pipeline runner vs e-invoice validator",
-  RunOptions: "the core runner's vs the mail runner's",
-  ValidateOptions: "docproc validate vs the e-invoice validator",
-  readValue: "an e-invoice path's value vs extract's value reader",
-  FileOutcome: "CLI batch vs docproc validate vs eval scoring",
-  redact: "a PostgreSQL URL's password vs a webhook URL",
-  renderSummary: "docproc process's summary vs the capture terminal",
 };
 
 const DECLARATION =
@@ -52,6 +33,19 @@ export function exportedNames(files: Array<{ file: string; text: string }>): Map
     }
   }
   return byName;
+}
+
+/** `splitStage`, `noReviewStage`, …: a stage's name followed by `Stage`. */
+const STAGE_NAME =
+  /^export\s+(?:async\s+)?(?:const|let|function)\s+(\w*(?:convert|ocr|split|classify|extract|validate|review|export|notify)Stage)\b(.*)$/gim;
+
+/** Exports named after a stage (`exportStage`) that are not declared as a runner `Stage`: what the name promises. */
+export function falseStages(files: Array<{ file: string; text: string }>): string[] {
+  const found: string[] = [];
+  for (const { file, text } of files) {
+    for (const m of text.matchAll(STAGE_NAME)) if (!/^\s*:\s*Stage\s*=/.test(m[2]!)) found.push(`${file}: ${m[1]}`);
+  }
+  return found;
 }
 
 export function namingProblems(byName: Map<string, string[]>, shared: Record<string, string>): string[] {
@@ -77,6 +71,17 @@ describe("names", () => {
       "g is exported by b.ts, c.ts: rename one",
       "f is exported once now: remove it from the list",
     ]);
+  });
+
+  test("an export named after a stage is a Stage: planted plans and wrappers are found", () => {
+    const planted = [
+      { file: "a.ts", text: "export const splitStage: Stage = async (state, ctx) => {};\n" },
+      { file: "b.ts", text: "export function notifyStage(input: Input): Plan {}\n" },
+      { file: "c.ts", text: "export async function exportStage(ctx: Ctx) {}\nexport function timeStage() {}\n" },
+    ];
+    expect(falseStages(planted)).toEqual(["b.ts: notifyStage", "c.ts: exportStage"]);
+    const files = sourceFiles(SRC).map((f) => ({ file: path.relative(SRC, f), text: readFileSync(f, "utf8") }));
+    expect(falseStages(files)).toEqual([]);
   });
 
   test("no two files of src/ export the same name beyond the list", () => {

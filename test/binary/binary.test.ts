@@ -198,12 +198,18 @@ describe("single binary copied into an empty folder", () => {
     }
   }, 60_000);
 
-  test("serve answers GET /health", async () => {
+  test("serve answers GET /health, and serves the API explorer's bundled files and the OpenAPI document", async () => {
     const { proc, url } = await serveBinary("serve-data", { ADMIN_API_KEY: "binary-test-key" });
     try {
       const res = await fetch(`${url}/health`);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ status: "ok", version: pkg.version });
+      // Swagger UI is embedded in the binary (text imports), not read from a node_modules folder.
+      expect(await (await fetch(`${url}/api-docs`)).text()).toContain('src="/api-docs/swagger-ui-bundle.js"');
+      expect(await (await fetch(`${url}/api-docs/swagger-ui-bundle.js`)).text()).toContain("SwaggerUIBundle");
+      expect((await fetch(`${url}/api-docs/swagger-ui.css`)).status).toBe(200);
+      const doc = await (await fetch(`${url}/api-docs/openapi.json`)).json();
+      expect(Object.keys(doc.paths).length).toBeGreaterThan(40);
     } finally {
       proc.kill("SIGTERM");
       expect(await proc.exited).toBe(0);

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import sharp from "sharp";
 import { inspectCapturedFile } from "../../src/capture/files";
-import { renderSummary, summarize } from "../../src/capture/terminal";
+import { renderCaptureSummary, summarize } from "../../src/capture/terminal";
 import { blankPdf } from "./helpers";
 
 describe("captured file inspection", () => {
@@ -46,7 +46,7 @@ describe("terminal summary", () => {
   ];
 
   test("lists each document with its pages and the fields that have a value", () => {
-    const text = renderSummary(
+    const text = renderCaptureSummary(
       summarize({ transaction_id: "t1", status: "completed", processing_time_seconds: 7.94 }, docs),
     );
     expect(text).toBe(
@@ -63,7 +63,7 @@ describe("terminal summary", () => {
   });
 
   test("says when the key cannot read results, and shows a failure's message", () => {
-    const text = renderSummary(
+    const text = renderCaptureSummary(
       summarize({ transaction_id: "t2", status: "failed", error_message: "corrupt file" }, null),
     );
     expect(text).toContain("Transaction t2 failed");

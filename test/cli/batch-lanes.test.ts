@@ -3,7 +3,7 @@
  * more than cores once files need OCR and two per core while every file is a short born-digital one (lanesFor).
  */
 import { expect, test } from "bun:test";
-import { runBatch, type BatchContext, type FileOutcome } from "../../src/cli/batch";
+import { runBatch, type BatchContext, type BatchFileOutcome } from "../../src/cli/batch";
 import { lanesFor } from "../../src/cli/process-run";
 import { silentProgress } from "../../src/cli/progress";
 import { defaultProject } from "../../src/core/project";
@@ -51,8 +51,8 @@ test("lanes are added up to what `lanes` asks for after a file, never more, and 
   expect(asked[0]).toBe(1); // asked with the finished outcomes only
 });
 
-const outcome = (text_source: string, page_count: number, status: FileOutcome["status"] = "success") =>
-  ({ text_source, page_count, status }) as FileOutcome;
+const outcome = (text_source: string, page_count: number, status: BatchFileOutcome["status"] = "success") =>
+  ({ text_source, page_count, status }) as BatchFileOutcome;
 
 test("docproc process: two lanes per core while files are short born-digital ones, cores + 1 once OCR ran, else cores", () => {
   expect(lanesFor(2, false, [])).toBe(2);

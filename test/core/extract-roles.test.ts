@@ -14,7 +14,7 @@ import { editDistance } from "../../src/core/extract/fuzzy";
 import { withRateTaxes, type PrintedAmount } from "../../src/core/extract/reconcile";
 import type { Candidate } from "../../src/core/extract/fields";
 import type { Line } from "../../src/core/extract/lines";
-import type { RenderOptions } from "../../src/core/convert/raster";
+import type { RenderOptions } from "../../src/core/imaging/render";
 import type { FieldResult, Page, RasterImage, Word } from "../../src/core/model";
 import { defaultProject } from "../../src/core/project";
 import { classifyDocument } from "../../src/core/stages/classify";

@@ -6,7 +6,7 @@ import { createOcrEngine, resolveTessdataDir, type OcrEngine } from "../../src/c
 import { createNativeEngine, probeNativeTesseract } from "../../src/core/engines/ocr/native.ts";
 import { unpackedTessdataDir } from "../../src/core/engines/ocr/tessdata.ts";
 import { LazyPool } from "../../src/core/engines/ocr/pool.ts";
-import { crop, toGrey } from "../../src/core/engines/ocr/raster.ts";
+import { crop, toGrey } from "../../src/core/imaging/grey.ts";
 import { parseTesseractTsv } from "../../src/core/engines/ocr/tsv.ts";
 import { DocprocError } from "../../src/core/errors.ts";
 import type { RasterImage } from "../../src/core/model.ts";

@@ -2,14 +2,8 @@ import { describe, expect, test } from "bun:test";
 import sharp from "sharp";
 import { analyzeLayout, textLikeness } from "../../src/core/engines/ocr/layout.ts";
 import { unreadLines } from "../../src/core/engines/ocr/recover.ts";
-import {
-  boxToSource,
-  renderUpright,
-  toGrey,
-  upscale,
-  uprightTransform,
-  type GreyImage,
-} from "../../src/core/engines/ocr/raster.ts";
+import { toGrey, upscale, type GreyImage } from "../../src/core/imaging/grey.ts";
+import { boxToSource, renderUpright, uprightTransform } from "../../src/core/imaging/upright.ts";
 import { rotateBox } from "../../src/core/geometry.ts";
 import type { Box, Word } from "../../src/core/model.ts";
 

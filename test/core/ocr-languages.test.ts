@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { createOcrEngine, type OcrEngine } from "../../src/core/engines/ocr/index.ts";
 import { chooseLanguages } from "../../src/core/engines/ocr/languages.ts";
-import { toGrey } from "../../src/core/engines/ocr/raster.ts";
+import { toGrey } from "../../src/core/imaging/grey.ts";
 import type { RasterImage } from "../../src/core/model.ts";
 import { ocrPages } from "../../src/core/stages/ocr.ts";
 import { characterErrorRate, loadRaster, OCR_TIMEOUT, pageOf, TESSERACT_TEST } from "./ocr-helpers.ts";

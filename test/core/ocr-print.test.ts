@@ -6,13 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createOcrEngine, type OcrEngine } from "../../src/core/engines/ocr/index.ts";
 import { keepDecimalPoints } from "../../src/core/engines/ocr/decimals.ts";
-import {
-  paperTone,
-  renderUpright,
-  smooth,
-  uprightTransform,
-  type GreyImage,
-} from "../../src/core/engines/ocr/raster.ts";
+import { paperTone, smooth, type GreyImage } from "../../src/core/imaging/grey.ts";
+import { renderUpright, uprightTransform } from "../../src/core/imaging/upright.ts";
 import type { Box, Word } from "../../src/core/model.ts";
 import { defaultProject } from "../../src/core/project/index.ts";
 import { classifyDocument } from "../../src/core/stages/classify/index.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { otsuThreshold } from "../../src/core/engines/ocr/layout.ts";
 import { downscale } from "../../src/core/engines/ocr/downscale.ts";
-import { toGrey, type GreyImage } from "../../src/core/engines/ocr/raster.ts";
+import { toGrey, type GreyImage } from "../../src/core/imaging/grey.ts";
 
 function randomImage(width: number, height: number, seed: number): GreyImage {
   const data = new Uint8Array(width * height);

@@ -16,7 +16,7 @@ import { pidAlive } from "../../src/queue/pid";
 import { createNotifier } from "../../src/queue/notifier";
 import type { PipelineRunner } from "../../src/queue/pipeline-runner";
 import { AwaitInput, registerProcessTransaction } from "../../src/queue/process-transaction";
-import { resumeTransaction, submitTransaction } from "../../src/queue/submit";
+import { enqueueResume, submitTransaction } from "../../src/queue/submit";
 import { LeaseLostError } from "../../src/queue/job-handler";
 import { createWorkerPool } from "../../src/queue/worker";
 import { fsBlobStore } from "../../src/storage/blobs";
@@ -534,11 +534,11 @@ describe("process_transaction", () => {
     });
     expect(queueDepth(env.db)).toBe(0);
     expect(() => submitTransaction(env.db, clock, "t")).toThrow("Cannot start transaction in awaiting_input state");
-    resumeTransaction(env.db, clock, "t");
+    enqueueResume(env.db, clock, "t");
     expect(tx.getTransaction(env.db, "t")!.status).toBe("queued");
     await pool.runOnce();
     expect(tx.getTransaction(env.db, "t")).toMatchObject({ status: "completed", review_metadata: null });
-    expect(() => resumeTransaction(env.db, clock, "t")).toThrow("Cannot resume transaction in completed state");
+    expect(() => enqueueResume(env.db, clock, "t")).toThrow("Cannot resume transaction in completed state");
   });
 
   test("a job whose worker dies on every attempt ends failed, and so does its transaction", async () => {

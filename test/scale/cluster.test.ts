@@ -18,7 +18,7 @@ import { mergeOverDefault } from "../../src/core/project";
 import { startReceiver } from "../core/notify-receiver";
 import { requestInit } from "../support/http";
 import { openPostgres } from "../../src/storage/pg/open";
-import { blobKey, sha256Hex } from "../../src/storage/blobs";
+import { blobKey, sha256OfBytes } from "../../src/storage/blobs";
 import { openBlobStore } from "../../src/storage/storage-config";
 import { freshPostgresUrl, TEST_BACKEND } from "../support/postgres";
 import { capture, freePort, ROOT, spawnCommand, spawnServe, type Served } from "../support/process";
@@ -305,6 +305,8 @@ test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGK
   const keys: string[] = [];
   for (const prefix of ["blobs", "exports", "state"]) for await (const k of bucket.list(prefix)) keys.push(k);
   for (const id of ids) expect(keys.filter((k) => k.startsWith(`exports/${id}/`)).length).toBe(exportCount);
-  const originals = await Promise.all(ids.map(async (_, n) => sha256Hex(new Uint8Array(await file(n).arrayBuffer()))));
+  const originals = await Promise.all(
+    ids.map(async (_, n) => sha256OfBytes(new Uint8Array(await file(n).arrayBuffer()))),
+  );
   expect(originals.filter((h) => !keys.includes(blobKey(h)))).toEqual([]);
 }, 420_000);

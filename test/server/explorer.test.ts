@@ -134,7 +134,8 @@ test("phone: the same request from a 390-pixel-wide screen, nothing wider than t
   expect((await status.textContent())?.trim()).toBe("200");
   await op.locator(".live-responses-table .response-col_description", { hasText: '"status": "created"' }).waitFor();
   expect(await noHorizontalOverflow(page)).toBe(true);
-  await op.locator(".opblock-summary").first().scrollIntoViewIfNeeded();
+  // The picture: the curl snippet and the answer, as a phone shows them.
+  await page.evaluate(() => document.querySelector(".request-snippets")?.scrollIntoView({ block: "start" }));
   await page.screenshot({ path: path.join(OUT, "explorer-phone.png") });
   expect(outside).toEqual([]);
   expect(errors).toEqual([]);
@@ -151,3 +152,62 @@ test("the bundle is served gzipped with an ETag, and a reload is a 304", async (
   const again = await fetch(url, { headers: { "if-none-match": full.headers.get("etag")! } });
   expect(again.status).toBe(304);
 });
+
+test("a multipart upload from the explorer: two files with their upload tokens, split policies and masked passwords", async () => {
+  const pid = (await t.call("POST", "/tenants/default/projects", { name: "Upload" })).json.project_id;
+  const tx = (await t.call("POST", `/tenants/default/projects/${pid}/transactions`, {})).json.transaction_id;
+  const { page, outside, errors } = await openExplorer(1366, 900);
+  await authorize(page, KEY);
+  const op = await expand(page, "Transactions", "post_transactions_transaction_id_source_files");
+  await op.locator('tr[data-param-name="transaction_id"] input').fill(tx);
+  const body = op.locator(".opblock-section-request-body");
+  const field = (name: string) => body.locator("tr", { has: page.locator(".parameter__name", { hasText: name }) });
+  // One item per file in each list: "Add string item" until there are two.
+  for (const name of ["files", "upload_tokens", "passwords"]) {
+    const add = field(name).locator("button", { hasText: "Add" });
+    while ((await field(name).locator("input:not([type=checkbox])").count()) < 2) await add.click();
+  }
+  await field("files")
+    .locator("input[type=file]")
+    .nth(0)
+    .setInputFiles({
+      name: "a.pdf",
+      mimeType: "application/pdf",
+      buffer: Buffer.from("%PDF-1.4 a"),
+    });
+  await field("files")
+    .locator("input[type=file]")
+    .nth(1)
+    .setInputFiles({
+      name: "b.pdf",
+      mimeType: "application/pdf",
+      buffer: Buffer.from("%PDF-1.4 b"),
+    });
+  await field("upload_tokens").locator("input").nth(0).fill("tok-a");
+  await field("upload_tokens").locator("input").nth(1).fill("tok-b");
+  await field("split_policies").locator("select").selectOption(["inherit", "single_document"]);
+  const secret = field("passwords").locator("input:not([type=checkbox])");
+  await secret.nth(0).fill("secret-a");
+  await secret.nth(1).fill("secret-b");
+  // Masked on screen (page.css).
+  expect(await secret.nth(1).evaluate((e) => getComputedStyle(e).getPropertyValue("-webkit-text-security"))).toBe(
+    "disc",
+  );
+  await op.locator("button.execute").click();
+  await op.locator(".live-responses-table .response-col_status").first().waitFor();
+  console.log(
+    await op.locator(".live-responses-table").first().textContent(),
+    await op.locator(".curl-command, .request-snippets").first().textContent(),
+  );
+  const reply = JSON.parse(
+    (await op.locator(".live-responses-table .response-col_description pre").first().textContent())!,
+  );
+  expect(reply.uploaded_files.map((f: any) => [f.filename, f.upload_token, f.split_policy, f.has_password])).toEqual([
+    ["a.pdf", "tok-a", "inherit", true],
+    ["b.pdf", "tok-b", "single_document", true],
+  ]);
+  expect(JSON.stringify(reply)).not.toContain("secret-b");
+  expect(outside).toEqual([]);
+  expect(errors).toEqual([]);
+  await page.close();
+}, 60_000);

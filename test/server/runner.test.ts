@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { BUILTIN_STAGES, AwaitInput, type Stage } from "../../src/core/runner";
-import { resumeTransaction } from "../../src/queue/submit";
+import { enqueueResume } from "../../src/queue/submit";
 import { getTransaction } from "../../src/storage/transactions";
 import { defaultProject } from "../../src/core/project";
 import { startReceiver, type Receiver } from "../core/notify-receiver";
@@ -89,7 +89,7 @@ describe("pause and resume through the queue", () => {
     expect(docs.items?.length ?? docs.documents?.length).toBeGreaterThan(0);
     expect((await call("GET", `/transactions/${id}/exports`)).json.total_files).toBe(0);
 
-    resumeTransaction(t!.data.db, t!.clock, id);
+    enqueueResume(t!.data.db, t!.clock, id);
     t!.runtime.pool.wake();
     await waitFor(call, id, "completed");
     expect(reviewed).toBe(1); // resumed after the review step, not at it

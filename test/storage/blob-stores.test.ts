@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { DocprocError } from "../../src/core/errors";
-import { sha256Hex, type BlobStore } from "../../src/storage/blobs";
+import { sha256OfBytes, type BlobStore } from "../../src/storage/blobs";
 import { copyStore } from "../../src/storage/copy-store";
 import { openBlobStore, parseStorageUrl, storageConfigOf } from "../../src/storage/storage-config";
 import { startTestS3, type TestS3 } from "../support/s3";
@@ -89,7 +89,7 @@ describe.each(Object.keys(stores))("blob store: %s", (kind) => {
     const { store, keys } = await make();
     const data = bytes(70_000, 1);
     const hash = await store.put(data);
-    expect(hash).toBe(sha256Hex(data));
+    expect(hash).toBe(sha256OfBytes(data));
     expect(await store.has(hash)).toBe(true);
     expect(await store.get(hash)).toEqual(data);
     expect(await store.put(new Uint8Array(data))).toBe(hash);
@@ -106,7 +106,7 @@ describe.each(Object.keys(stores))("blob store: %s", (kind) => {
 
   test("a missing blob is not_found; a missing object is null; bad keys and digests are refused", async () => {
     const { store } = await make();
-    const absent = sha256Hex(bytes(5, 3));
+    const absent = sha256OfBytes(bytes(5, 3));
     expect(await store.has(absent)).toBe(false);
     const err = await store.get(absent).catch((e) => e);
     expect(err).toBeInstanceOf(DocprocError);
@@ -139,13 +139,13 @@ describe.each(Object.keys(stores))("blob store: %s", (kind) => {
   test("atomic: readers racing writers see a whole object or none, and no temporary object stays", async () => {
     const { store, keys, writesAreAtomic } = await make();
     const data = bytes(6 * 1024 * 1024, 4);
-    const hash = sha256Hex(data);
+    const hash = sha256OfBytes(data);
     let writing = true;
     const pad = "x".repeat(512 * 1024);
     const reader = (async () => {
       while (writing) {
         if (writesAreAtomic && (await store.has(hash))) {
-          expect(sha256Hex(await store.get(hash))).toBe(hash);
+          expect(sha256OfBytes(await store.get(hash))).toBe(hash);
         }
         const o = writesAreAtomic ? await store.read("state/t.json") : null;
         if (o) expect(JSON.parse(new TextDecoder().decode(o)).pad.length).toBe(pad.length);
@@ -157,7 +157,7 @@ describe.each(Object.keys(stores))("blob store: %s", (kind) => {
     await Promise.all([...puts, ...[1, 2, 3].map((i) => store.write("state/t.json", JSON.stringify({ n: i, pad })))]);
     writing = false;
     await reader;
-    expect(sha256Hex(await store.get(hash))).toBe(hash);
+    expect(sha256OfBytes(await store.get(hash))).toBe(hash);
     const all = await keys();
     expect(all.sort()).toEqual([`blobs/sha256/${hash.slice(0, 2)}/${hash.slice(2)}`, "state/t.json"]);
   });
@@ -173,7 +173,7 @@ describe.each(Object.keys(stores))("blob store: %s", (kind) => {
     expect(opened.size).toBe(data.length);
     const { data: back, chunks } = await drain(opened.stream());
     expect(chunks).toBeGreaterThan(1);
-    expect(sha256Hex(back)).toBe(hash);
+    expect(sha256OfBytes(back)).toBe(hash);
   });
 });
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { folderSink } from "../../src/core/exporters/sink";
 import type { PipelineRunner } from "../../src/queue/pipeline-runner";
 import { BUFFERED_DOWNLOAD_BYTES } from "../../src/server/routes/results";
-import { sha256Hex } from "../../src/storage/blobs";
+import { sha256OfBytes } from "../../src/storage/blobs";
 import { exportSinkFor } from "../../src/storage/store-sink";
 import { buildTestApp } from "../support/app";
 import { requestInit } from "../support/http";
@@ -91,7 +91,7 @@ describe.each(["fs", "s3"])("downloads from the %s store", (kind) => {
       expect(b.headers.get("content-type")).toBe("application/pdf");
       // From S3 a file above the limit streams chunked (Bun sends no length with a stream); files on disk keep theirs.
       expect(b.headers.get("content-length")).toBe(kind === "fs" ? String(big.length) : null);
-      expect(sha256Hex(new Uint8Array(await b.arrayBuffer()))).toBe(sha256Hex(big));
+      expect(sha256OfBytes(new Uint8Array(await b.arrayBuffer()))).toBe(sha256OfBytes(big));
     } finally {
       await t.close();
     }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fsBlobStore, sha256Hex } from "../../src/storage/blobs";
+import { fsBlobStore, sha256OfBytes } from "../../src/storage/blobs";
 import { isPostgres } from "../../src/storage/db";
 import { listDocuments } from "../../src/storage/documents";
 import { getManifest } from "../../src/storage/export-files";
@@ -274,7 +274,7 @@ describe("blob store", () => {
     const blobs = fsBlobStore(path.join(env.dir, "blobs"));
     const data = new TextEncoder().encode("hello blob");
     const hash = await blobs.put(data);
-    expect(hash).toBe(sha256Hex(data));
+    expect(hash).toBe(sha256OfBytes(data));
     expect(await blobs.put(data)).toBe(hash);
     expect(new TextDecoder().decode(await blobs.get(hash))).toBe("hello blob");
     expect(readFileSync(blobs.pathOf(hash), "utf8")).toBe("hello blob");

@@ -1,8 +1,8 @@
 import path from "node:path";
-import type { PipelineRunner, RunResult } from "../../src/queue/pipeline-runner";
+import type { PipelineRunner, QueueRunOutcome } from "../../src/queue/pipeline-runner";
 
 /** A runner that makes one document per source file and writes `<id>_data.json` plus a CSV in a subfolder. */
-export const fakeRunner: PipelineRunner = async (input, ctx): Promise<RunResult> => {
+export const fakeRunner: PipelineRunner = async (input, ctx): Promise<QueueRunOutcome> => {
   ctx.onProgress("convert", 1, 1);
   const id = ctx.meta.transaction_id;
   const documents = input.sources.map((s, i) => ({

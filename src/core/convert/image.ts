@@ -8,10 +8,10 @@ import { DocprocError } from "../errors.ts";
 import type { ConvertedFile, Page, RasterImage, SourceInput } from "../model.ts";
 import { checkBmpComplete, decodeBmp, readBmpHeader } from "./bmp.ts";
 import { boundedScale, checkPageCount, makeTransform, type ConvertLimits } from "../convert-limits.ts";
-import type { RenderOptions } from "./raster.ts";
+import type { RenderOptions } from "../imaging/render.ts";
 import { CONTENT_TYPES, type SniffedFormat } from "./sniff.ts";
 import { readTiffPages } from "./tiff.ts";
-import { toGrey } from "../engines/ocr/raster.ts";
+import { toGrey } from "../imaging/grey.ts";
 
 type SharpFactory = typeof import("sharp")["default"];
 let sharpModule: Promise<SharpFactory> | undefined;
@@ -276,7 +276,7 @@ async function renderPixels(
     height,
     channels,
   };
-  // A colour image asked for grey: luma with the OCR's weights (engines/ocr/raster.ts), so its reading is the same
+  // A colour image asked for grey: luma with the OCR's weights (imaging/grey.ts), so its reading is the same
   // as from the RGB render.
   return grayscale && !oneChannel ? { ...toGrey(raster), channels: 1 } : raster;
 }

@@ -9,7 +9,7 @@ import { checkPageCount, makeTransform, PDF_RENDER_DPI, type ConvertLimits } fro
 import { isFatal, isInterrupted, PdfWorkerClient, spareWorkerCount } from "../engines/pdf/pdf-client.ts";
 import { checkPackedWords, withPackedWords } from "./page-words.ts";
 import { packWords, type PageResult, type RenderResult } from "../engines/pdf/pdf-protocol.ts";
-import type { RenderOptions } from "./raster.ts";
+import type { RenderOptions } from "../imaging/render.ts";
 import { repairPdf } from "../engines/pdf/pdf-repair.ts";
 import { throwIfAborted } from "../abort.ts";
 import { DEMAND_WINDOW_END, DEMAND_WARMUP_PAGES, WaitMeter } from "../engines/pdf/pdf-demand.ts";

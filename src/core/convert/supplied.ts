@@ -8,7 +8,7 @@ import { DocprocError } from "../errors.ts";
 import type { Box, ConvertedFile, OcrDataInput, Page, RasterImage, Word } from "../model.ts";
 import { makeTransform } from "../convert-limits.ts";
 import { meanConfidence, orderWordsIntoLines } from "../word-lines.ts";
-import { toGrayscale, type RenderOptions } from "./raster.ts";
+import { toGrayscale, type RenderOptions } from "../imaging/render.ts";
 import { drawFontFamily } from "../imaging/draw-font";
 import { maxOf } from "../arrays";
 

@@ -2,12 +2,14 @@
  * Turns a PDF into a Factur-X / ZUGFeRD 2 hybrid: PDF/A-3b metadata and output intent, the CII invoice attached as
  * `factur-x.xml` with AFRelationship Alternative (listed in the catalog's /AF and the EmbeddedFiles name tree), and
  * the Factur-X XMP extension schema (document type, file name, version, conformance level). PDF/A-3b also wants the
- * page content itself conformant (fonts embedded, no encryption): pages copied from a source PDF keep what the source
- * had; pages docproc renders from images are.
+ * page content itself conformant (fonts embedded, no encryption): pages docproc renders from images are; pages copied
+ * from a source PDF keep what the source had, except that Helvetica/Arial referenced without a font program get
+ * Liberation Sans embedded (pdfa-font-embed.ts).
  */
 import { AFRelationship, PDFDocument, PDFHexString, PDFName } from "pdf-lib";
 import { createHash } from "node:crypto";
 import { srgbIccProfile } from "./icc";
+import { embedStandardSansFonts } from "./pdfa-font-embed";
 
 export const FACTURX_FILENAME = "factur-x.xml";
 const FX_NS = "urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#";
@@ -53,6 +55,8 @@ export interface FacturXOptions {
 
 export async function makeFacturX(pdfBytes: Uint8Array, xml: string, o: FacturXOptions): Promise<Uint8Array> {
   const pdf = await PDFDocument.load(pdfBytes, { updateMetadata: false });
+  // PDF/A wants every font embedded: source pages often reference Helvetica/Arial without embedding them.
+  await embedStandardSansFonts(pdf);
   const now = new Date(Math.floor(o.now.getTime() / 1000) * 1000);
   const producer = "docproc";
   pdf.setTitle(o.title);

@@ -28,7 +28,7 @@ export function specificationOf(data: BtNode): Specification {
   return /xrechnung/i.test(id) ? "xrechnung" : /peppol/i.test(id) ? "peppol" : "en16931";
 }
 
-export interface Finding {
+export interface TermFinding {
   /** BT/BG id for a missing term, rule id (BR-CO-15) for a broken one. */
   id: string;
   message: string;
@@ -53,7 +53,7 @@ const at = (node: BtNode | undefined, ...path: string[]): BtNode | undefined =>
   path.reduce<BtNode | undefined>((n, g) => n?.groups[g]?.[0], node);
 const has = (node: BtNode | undefined, bt: string) => node?.values[bt] !== undefined && node.values[bt] !== "";
 
-function requireAll(node: BtNode | undefined, ids: string[], out: Finding[], where = ""): void {
+function requireAll(node: BtNode | undefined, ids: string[], out: TermFinding[], where = ""): void {
   for (const id of ids) if (!has(node, id)) out.push({ id, message: `${termName(id)}${where}` });
 }
 
@@ -64,7 +64,7 @@ function vatCategories(data: BtNode): Set<string> {
   return cats;
 }
 
-function coreTerms(data: BtNode, out: Finding[]): void {
+function coreTerms(data: BtNode, out: TermFinding[]): void {
   requireAll(data, ["BT-1", "BT-2", "BT-3", "BT-5"], out);
   requireAll(at(data, "BG-4"), ["BT-27"], out);
   requireAll(at(data, "BG-4", "BG-5"), ["BT-40"], out);
@@ -104,7 +104,7 @@ function coreTerms(data: BtNode, out: Finding[]): void {
     out.push({ id: "BT-9", message: `${termName("BT-9")} or BT-20 payment terms` });
 }
 
-function cuisTerms(data: BtNode, spec: Specification, out: Finding[]): void {
+function cuisTerms(data: BtNode, spec: Specification, out: TermFinding[]): void {
   if (spec === "xrechnung") {
     requireAll(data, ["BT-10"], out);
     requireAll(at(data, "BG-4"), ["BT-34"], out);
@@ -127,8 +127,8 @@ function cuisTerms(data: BtNode, spec: Specification, out: Finding[]): void {
 }
 
 /** "BT-151 … in line 1", "… in line 2" → "BT-151 … in lines 1, 2". */
-function mergeLines(findings: Finding[]): Finding[] {
-  const merged = new Map<string, { f: Finding; lines: string[] }>();
+function mergeLines(findings: TermFinding[]): TermFinding[] {
+  const merged = new Map<string, { f: TermFinding; lines: string[] }>();
   for (const f of findings) {
     const m = / in line (\d+)$/.exec(f.message);
     const key = m ? f.message.slice(0, m.index) : f.message;
@@ -142,8 +142,8 @@ function mergeLines(findings: Finding[]): Finding[] {
 }
 
 /** Mandatory terms the model lacks, by BT/BG number (empty when complete). */
-export function missingTerms(data: BtNode, spec: Specification): Finding[] {
-  const out: Finding[] = [];
+export function missingTerms(data: BtNode, spec: Specification): TermFinding[] {
+  const out: TermFinding[] = [];
   coreTerms(data, out);
   cuisTerms(data, spec, out);
   return mergeLines(out);
@@ -154,9 +154,9 @@ const sumCents = (nodes: BtNode[] | undefined, bt: string) =>
   (nodes ?? []).reduce((s, n) => s + cents(n.values[bt]), 0);
 
 /** The totals rules of EN 16931 the data breaks (BR-CO-10, 13, 14, 15, 16), with the figures. */
-export function brokenTotals(data: BtNode): Finding[] {
+export function brokenTotals(data: BtNode): TermFinding[] {
   const v = data.values;
-  const out: Finding[] = [];
+  const out: TermFinding[] = [];
   const money = (c: number) => (c / 100).toFixed(2);
   const check = (id: string, present: boolean, left: number, right: number, text: string) => {
     if (present && left !== right) out.push({ id, message: `${id}: ${text} (${money(left)} ≠ ${money(right)})` });

@@ -115,7 +115,7 @@ export function selectAll(node: XNode, path: string, refs: Refs): XNode[] {
 }
 
 /** The first value the path gives (element text or attribute), or undefined. */
-export function readValue(node: XNode, path: string, refs: Refs): string | undefined {
+export function valueAtPath(node: XNode, path: string, refs: Refs): string | undefined {
   const steps = parsePath(path);
   const last = steps[steps.length - 1];
   if (last?.attr) {

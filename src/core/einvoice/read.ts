@@ -4,7 +4,7 @@
  */
 import { INVOICE, type BgDef, type BtDef, type PickContext } from "./bt-map";
 import { CREDIT_NOTE_NAMES, emptyNode, type BtNode, type EInvoiceModel, type Syntax } from "./model";
-import { readValue, selectAll, type Refs } from "./path";
+import { valueAtPath, selectAll, type Refs } from "./path";
 import { parseXml, type XNode } from "./xml";
 
 export const pathsOf = (p: string | string[] | undefined): string[] =>
@@ -25,7 +25,7 @@ function normalise(def: BtDef, syntax: Syntax, text: string): string {
 function readBts(def: BgDef, el: XNode, syntax: Syntax, refs: Refs, values: Record<string, string>): void {
   for (const bt of def.bts) {
     for (const path of pathsOf(syntax === "UBL" ? bt.ubl : bt.cii)) {
-      const v = readValue(el, path, refs);
+      const v = valueAtPath(el, path, refs);
       if (v !== undefined && v !== "") {
         values[bt.id] = normalise(bt, syntax, v);
         break;

@@ -10,7 +10,7 @@ import type { ProjectSettings } from "../project";
 import { stepEnabled } from "../workflow";
 import { defaultablePaths } from "./defaults";
 import { FIELD_BTS, modelOfDocument } from "./from-fields";
-import { brokenTotals, missingTerms, SPECIFICATION_IDS, type Finding, type Specification } from "./mandatory";
+import { brokenTotals, missingTerms, SPECIFICATION_IDS, type TermFinding, type Specification } from "./mandatory";
 
 import { EINVOICE_FORMATS } from "./readiness-rule";
 
@@ -25,7 +25,7 @@ const MORE_FIELDS: Array<[RegExp, string[]]> = [
   [/^BT-11[25]$/, ["total_amount"]],
 ];
 
-function fieldsOf(finding: Finding): string[] {
+function fieldsOf(finding: TermFinding): string[] {
   const direct = FIELD_BTS.filter((m) => m.bt === finding.id).map((m) => m.field);
   const more = MORE_FIELDS.filter(([re]) => re.test(finding.id)).flatMap(([, f]) => f);
   return [...new Set([...direct, ...more])];

@@ -3,7 +3,7 @@
  * XRechnung when options.customization says so). See einvoice-common.ts for which documents, and what happens when
  * one lacks mandatory data.
  */
-import type { ProfileOf } from "./profile";
+import type { ProfileOf } from "../project/exports";
 import { documentValues, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate, withExtension } from "./filename";
 import { templateOf } from "./names";

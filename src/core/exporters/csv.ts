@@ -7,7 +7,7 @@
  * come from typed values, never from document text, and a prefix would turn amounts into text. A *text* value that
  * merely looks like a negative number (`"-12.5"` as a string) is still prefixed.
  */
-import type { ProfileOf } from "./profile";
+import type { ProfileOf } from "../project/exports";
 import { documentTable, lineItemTable, type Cell, type Table } from "./table";
 import { transactionValues, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate, withExtension } from "./filename";

@@ -8,7 +8,7 @@
 import { DocprocError } from "../errors";
 import { makeFacturX } from "../einvoice/facturx-pdf";
 import { checkPdfA3b } from "../einvoice/pdfa-check";
-import type { ProfileOf } from "./profile";
+import type { ProfileOf } from "../project/exports";
 import { documentValues, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate, withExtension } from "./filename";
 import { templateOf } from "./names";

@@ -11,7 +11,7 @@ export {
   type ExportProfileInput,
   type OutputFormat,
   type ProfileOf,
-} from "./profile";
+} from "../project/exports";
 export { buildJsonExport } from "./json";
 export { correctedResults, rotateBox, quarterTurn, type Orientation } from "./orientation";
 export { neutralizeFormula, toCsv } from "./csv";

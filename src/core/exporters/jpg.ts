@@ -8,7 +8,7 @@
  */
 import { DocprocError } from "../errors";
 import { throwIfAborted } from "../abort";
-import type { ProfileOf } from "./profile";
+import type { ProfileOf } from "../project/exports";
 import { documentIdsOfPage, pageValues, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate } from "./filename";
 import { quarterTurn } from "./orientation";

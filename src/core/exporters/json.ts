@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { DocumentResult, FieldResult, FieldValue, ResultsFile, ResultsPage } from "../model";
-import { JsonOptionsSchema, type ProfileOf } from "./profile";
+import { JsonOptionsSchema, type ProfileOf } from "../project/exports";
 import { correctedResults } from "./orientation";
 import { documentValues, transactionValues, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate, withExtension } from "./filename";

@@ -9,7 +9,7 @@
  *
  * `base` is a literal: braces in it are replaced, so a stem like `{x}` cannot become a placeholder.
  */
-import type { ExportProfile } from "./profile";
+import type { ExportProfile } from "../project/exports";
 
 export function defaultTemplate(profile: ExportProfile): string {
   switch (profile.output_format) {

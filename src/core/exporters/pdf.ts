@@ -12,7 +12,7 @@ import sharp from "sharp";
 import { DocprocError } from "../errors";
 import { throwIfAborted } from "../abort";
 import type { Page, SourceInput } from "../model";
-import type { ProfileOf } from "./profile";
+import type { ProfileOf } from "../project/exports";
 import { documentValues, pageByNumber, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate, withExtension } from "./filename";
 import { templateOf } from "./names";

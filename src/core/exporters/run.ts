@@ -12,7 +12,7 @@ import {
   type ExportProfile,
   type ExportProfileInput,
   type OutputFormat,
-} from "./profile";
+} from "../project/exports";
 import type { ExportContext, ExportWriter } from "./context";
 import { FileNamer } from "./filename";
 import { exportJson } from "./json";

@@ -3,7 +3,7 @@
  * the XRechnung or Peppol BIS 3 customisation when the profile asks (options.customization). See einvoice-common.ts
  * for which documents, and what happens when one lacks mandatory data.
  */
-import type { ProfileOf } from "./profile";
+import type { ProfileOf } from "../project/exports";
 import { documentValues, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate, withExtension } from "./filename";
 import { templateOf } from "./names";

@@ -7,7 +7,7 @@
  * The header row is bold and frozen; column widths follow the content (capped).
  */
 import ExcelJS from "exceljs";
-import type { ProfileOf } from "./profile";
+import type { ProfileOf } from "../project/exports";
 import { documentTable, lineItemTable, type Cell, type Table } from "./table";
 import { transactionValues, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate, withExtension } from "./filename";

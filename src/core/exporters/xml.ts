@@ -5,7 +5,7 @@
  */
 import { XMLBuilder } from "fast-xml-parser";
 import type { DocumentResult, FieldResult, FieldValue, ResultsFile, RuleResult } from "../model";
-import type { ProfileOf } from "./profile";
+import type { ProfileOf } from "../project/exports";
 import { documentValues, transactionValues, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate, withExtension } from "./filename";
 import { templateOf } from "./names";

@@ -174,6 +174,10 @@ export interface SavedRun {
   processing_seconds?: number;
 }
 
+/**
+ * The one description of a run's result: every adapter (CLI batch and watch, queue, eval) gets this and maps it where
+ * it must (docs/ARCHITECTURE.md, "One outcome").
+ */
 export interface RunOutcome {
   /**
    * failure: the run aborted (`error` says why); awaiting_input: a stage paused it (`review_metadata`);

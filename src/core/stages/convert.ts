@@ -23,7 +23,7 @@ import { convertEInvoiceXml } from "../convert/xml.ts";
 import { timeStage } from "../timing.ts";
 
 export { convertText, convertOcrData, parseOcrData, OcrDataSchema } from "../convert/supplied.ts";
-export { renderPageToRaster, toGrayscale, toRgb, type RenderOptions } from "../convert/raster.ts";
+export { renderPageToRaster, toGrayscale, toRgb, type RenderOptions } from "../imaging/render.ts";
 export { DEFAULT_LIMITS, type ConvertLimits } from "../convert-limits.ts";
 export { prewarmPdfWorkers } from "../engines/pdf/pdf-client.ts";
 

@@ -1,25 +1,16 @@
 import { throwIfAborted as checkAborted } from "../abort";
 import { DocprocError } from "../errors.ts";
 import type { Box, Page, RasterImage } from "../model.ts";
-import { analyzeLayout, textLikeness, type PageLayout } from "../engines/ocr/layout.ts";
-import {
-  boxToSource,
-  crop,
-  renderUpright,
-  smooth,
-  toGrey,
-  upscale,
-  uprightTransform,
-  type GreyImage,
-  type UprightTransform,
-} from "../engines/ocr/raster.ts";
+import { analyzeLayout, type PageLayout } from "../engines/ocr/layout.ts";
+import { crop, toGrey, upscale, type GreyImage } from "../imaging/grey.ts";
+import { boxToSource } from "../imaging/upright.ts";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../engines/ocr/types.ts";
 import { keepDecimalPoints } from "../engines/ocr/decimals.ts";
 import { orderByLayout } from "../engines/ocr/reading-order.ts";
+import { blankReading, readUpright } from "./ocr-orientation.ts";
 import { addUnreadLines } from "./ocr-recover.ts";
 import { timeStage, timeStageSync } from "../timing.ts";
-import type { RenderOptions } from "../convert/raster.ts";
-import { maxOf } from "../arrays";
+import type { RenderOptions } from "../imaging/render.ts";
 
 export interface OcrPagesOptions {
   /** Called after each page (whether it succeeded or not) with pages done and pages to OCR in total. */
@@ -52,15 +43,6 @@ export interface OcrPagesReport {
   /** `stop` fired before every page was started: the pages not started are still to be read. */
   stopped?: boolean;
 }
-
-/** Likeness from which a reading is accepted without trying other orientations (upright pages measured ≥ 0.74). */
-const STRONG = 0.55;
-/** A challenger orientation must beat the first guess by this much: a wrong turn would ruin the page. */
-const SWITCH_MARGIN = 0.1;
-/** Side of the window (source pixels) read at each candidate orientation when the first reading is weak. */
-const PROBE_SIZE = 1200;
-/** A probe window whose best turn reads less like text than this found none: it cannot decide the turn. */
-const WINDOW_SILENT = 0.1;
 
 /**
  * OCRs every page with `text_source === "none"` that can `render()`.
@@ -138,14 +120,6 @@ function withLanguages(
 
 function throwIfAborted(signal?: AbortSignal): void {
   checkAborted(signal, "ocr");
-}
-
-interface Reading {
-  transform: UprightTransform;
-  result: OcrResult;
-  likeness: number;
-  /** The upright image that was read (the reading's pixel space). */
-  image: GreyImage;
 }
 
 async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
@@ -260,125 +234,4 @@ function shiftLayout(layout: PageLayout, [dx, dy]: Box): PageLayout {
 function scaleBox(b: Box, sx: number, sy: number): Box {
   if (sx === 1 && sy === 1) return b;
   return [Math.round(b[0] * sx), Math.round(b[1] * sy), Math.round(b[2] * sx), Math.round(b[3] * sy)];
-}
-
-function blankReading(grey: GreyImage): Reading {
-  return {
-    transform: uprightTransform(grey.width, grey.height, 0, 0),
-    result: { words: [], text: "", confidence: null },
-    likeness: 0,
-    image: grey,
-  };
-}
-
-/**
- * Reads the page at the most likely orientation first (the line axis from the layout analysis); only a weak reading
- * triggers probes at the other quarter turns, so an upright page costs exactly one recognition.
- */
-async function readUpright(
-  grey: GreyImage,
-  layout: PageLayout,
-  engine: OcrEngine,
-  dpi?: number,
-  psm?: number,
-): Promise<Reading> {
-  const order = layout.lineAxis === "down" ? [90, 270, 0, 180] : [0, 180, 90, 270];
-  const full = new Map<number, Promise<Reading>>();
-  const readFull = (rotation: number) => {
-    if (!full.has(rotation))
-      full.set(
-        rotation,
-        readAt(grey, uprightTransform(grey.width, grey.height, rotation, layout.skew), engine, dpi, psm),
-      );
-    return full.get(rotation)!;
-  };
-  const first = await timeStage("ocr: recognition", () => readFull(order[0]));
-  if (first.likeness >= STRONG) return first;
-  // A weak first reading of visible ink: the same turn again with the image averaged over about a dot pitch, so
-  // dot-matrix and worn thermal print read as strokes. Kept when it reads clearly more; strong, it ends the search.
-  const closed = await timeStage("ocr: second pass", () =>
-    readAt(smooth(grey, dotRadius(layout)), first.transform, engine, dpi, psm),
-  );
-  const pass = goodChars(closed) > goodChars(first) * 1.2 + 5 ? closed : null;
-  if (pass && pass.likeness >= STRONG) return pass;
-  // Still weak: orientation probes, and the winning turn read in full when it is not the first guess.
-  const turned = await timeStage("ocr: orientation probes", async () =>
-    readFull(await pickRotation(grey, layout.inkBox!, order, engine, dpi, readFull)),
-  );
-  return pass && turned.transform.rotation === first.transform.rotation && goodChars(pass) > goodChars(turned)
-    ? pass
-    : turned;
-}
-
-/** Characters read as plausible words, weighted by confidence: what a reading is worth. */
-function goodChars(r: Reading): number {
-  let total = 0;
-  for (const w of r.result.words) total += [...w.text].length;
-  return r.likeness * total;
-}
-
-/**
- * Radius of the second pass's averaging: about a dot pitch. Impact printers put 7–10 dots in a line of text, so the
- * pitch follows the line height (~30 px lines at 300 DPI, 3 px pitch: radius 2); 2 when the height is unknown.
- */
-function dotRadius(layout: PageLayout): number {
-  return layout.lineHeight ? Math.max(1, Math.min(4, Math.round(layout.lineHeight / 14))) : 2;
-}
-
-async function readAt(
-  grey: GreyImage,
-  transform: UprightTransform,
-  engine: OcrEngine,
-  dpi?: number,
-  psm?: number,
-): Promise<Reading> {
-  const upright = renderUpright(grey, transform);
-  const result = await engine.recognize({ ...upright, channels: 1 }, psm ? { dpi, psm } : { dpi });
-  return { transform, result, likeness: textLikeness(result.words), image: upright };
-}
-
-/**
- * Scores candidate quarter turns on a window of the ink (the whole page when the ink fits in it, reusing those
- * readings). Tries the first guess's pair (0/180 or 90/270) first and the other pair only if neither is strong.
- */
-async function pickRotation(
-  grey: GreyImage,
-  inkBox: Box,
-  order: number[],
-  engine: OcrEngine,
-  dpi: number | undefined,
-  readFull: (rotation: number) => Promise<Reading>,
-): Promise<number> {
-  const [x1, y1, x2, y2] = inkBox;
-  const fits = x2 - x1 <= PROBE_SIZE && y2 - y1 <= PROBE_SIZE;
-  const window = fits ? null : probeWindow(grey, inkBox);
-  const score = async (rotation: number) => {
-    if (!window) return (await readFull(rotation)).likeness;
-    return (await readAt(window, uprightTransform(window.width, window.height, rotation, 0), engine, dpi)).likeness;
-  };
-  const scores = new Map<number, number>();
-  for (const r of order.slice(0, 2)) scores.set(r, await score(r));
-  if (maxOf(scores.values()) < STRONG) {
-    for (const r of order.slice(2)) scores.set(r, await score(r));
-  }
-  // The window can miss the text (pale print, a table's rules in the middle of the page): when it read nothing
-  // at any turn it decides nothing, and whole-page readings do, in the same order, until one is strong.
-  if (window && maxOf(scores.values()) < WINDOW_SILENT) {
-    for (const r of order) {
-      scores.set(r, (await readFull(r)).likeness);
-      if (scores.get(r)! >= STRONG) break;
-    }
-  }
-  // Among challengers that clear the margin over the first guess, the highest wins.
-  const challengers = [...scores].filter(([r, s]) => r !== order[0] && s >= scores.get(order[0])! + SWITCH_MARGIN);
-  return challengers.length === 0 ? order[0] : challengers.reduce((a, b) => (b[1] > a[1] ? b : a))[0];
-}
-
-/** The central PROBE_SIZE² window of the ink box. */
-function probeWindow(grey: GreyImage, [x1, y1, x2, y2]: Box): GreyImage {
-  const w = Math.min(PROBE_SIZE, x2 - x1, grey.width);
-  const h = Math.min(PROBE_SIZE, y2 - y1, grey.height);
-  const x = Math.max(0, Math.min(grey.width - w, Math.round((x1 + x2 - w) / 2)));
-  const y = Math.max(0, Math.min(grey.height - h, Math.round((y1 + y2 - h) / 2)));
-  return crop(grey, x, y, w, h);
 }

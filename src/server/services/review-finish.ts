@@ -10,15 +10,15 @@ import { isoAt } from "../../core/clock";
 import { replaceManifest } from "../../storage/export-files";
 import { getProjectById } from "../../storage/projects";
 import * as tx from "../../storage/transactions";
-import { clearExports, exportDirOf, storedSources as storedSourcesOf } from "../../queue/transaction-load";
-import { continueAfterReview as resumeWithReview } from "../../queue/review-resume";
+import { clearExports, exportDirOf, readStoredSources } from "../../queue/transaction-load";
+import { resumeWithReview } from "../../queue/review-resume";
 import { loadRunState } from "../../storage/run-state";
 import { storeSink } from "../../storage/store-sink";
 import type { ServerDeps } from "../deps";
 
 /** The transaction's stored source files (see queue/process-transaction.ts). */
 export const storedSources = (deps: ServerDeps, transactionId: string): Promise<SourceInput[]> =>
-  storedSourcesOf(deps.db, deps.blobs, transactionId);
+  readStoredSources(deps.db, deps.blobs, transactionId);
 
 /** Runs the project's export profiles again over `results` and replaces the transaction's export files. */
 export async function reexport(deps: ServerDeps, t: tx.TransactionRecord, results: ResultsFile): Promise<void> {

@@ -17,9 +17,13 @@ export function openPostgres(url: string): PgDb {
     db.exec(`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
   } catch (err) {
     db.close();
-    throw new DocprocError("internal", `cannot reach PostgreSQL at ${redact(url)}: ${(err as Error).message}`, {
-      cause: err,
-    });
+    throw new DocprocError(
+      "internal",
+      `cannot reach PostgreSQL at ${redactDatabaseUrl(url)}: ${(err as Error).message}`,
+      {
+        cause: err,
+      },
+    );
   }
   try {
     const schema = db.location.schema;
@@ -60,7 +64,7 @@ export function openPostgres(url: string): PgDb {
 }
 
 /** The URL without its password, for messages. */
-export function redact(url: string): string {
+export function redactDatabaseUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = "***";

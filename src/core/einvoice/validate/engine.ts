@@ -20,7 +20,7 @@ import type { Node } from "slimdom";
 import { exactRewrite, registerExactFunctions } from "./exact";
 import type { Check, Let, Schema } from "./schematron";
 
-export interface Finding {
+export interface CheckFinding {
   rule_id: string;
   severity: Check["flag"];
   message: string;
@@ -30,8 +30,8 @@ export interface Unevaluated {
   rule_id: string;
   reason: string;
 }
-export interface RunResult {
-  results: Finding[];
+export interface SchemaRun {
+  results: CheckFinding[];
   unevaluated: Unevaluated[] /** ids of every check the schema holds */;
   checked: string[];
 }
@@ -171,9 +171,9 @@ const reason = (e: unknown) => (e instanceof Error ? e.message : String(e)).spli
  * `only` limits the checks evaluated to those ids (the unit tests assert one rule a test); contexts of the rules
  * before them in their pattern are still matched, since those claim nodes first.
  */
-export function runSchema(schema: Schema, doc: Node, only?: Set<string>): RunResult {
+export function runSchema(schema: Schema, doc: Node, only?: Set<string>): SchemaRun {
   const { options, patterns, prefixes } = compile(schema);
-  const results: Finding[] = [];
+  const results: CheckFinding[] = [];
   const unevaluated = new Map<string, string>();
   const checked: string[] = [];
   for (const all of patterns) {

@@ -13,9 +13,9 @@ import { structuralChecks } from "./structure";
 import { pushAll } from "../../arrays";
 import { peppolUnevaluated, XRECHNUNG_CLAIM } from "./peppol";
 import { ciiSchemaApplies, ciiSchemaFindings, EXTENDED_NOT_CHECKED } from "./xsd";
-import type { EInvoiceFinding, EInvoiceReport, Syntax, ValidateOptions } from "./types";
+import type { EInvoiceFinding, EInvoiceReport, DocumentSyntax, EInvoiceValidateOptions } from "./types";
 
-export type { EInvoiceFinding, EInvoiceReport, Syntax, ValidateOptions } from "./types";
+export type { EInvoiceFinding, EInvoiceReport, DocumentSyntax, EInvoiceValidateOptions } from "./types";
 
 const UBL_INV = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
 const UBL_CN = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
@@ -23,7 +23,7 @@ const CII = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100";
 const CBC = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
 const RAM = "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100";
 
-export function syntaxOf(doc: Document): Syntax {
+export function syntaxOf(doc: Document): DocumentSyntax {
   const root = doc.documentElement;
   if (!root) return "unknown";
   if (root.namespaceURI === UBL_INV && root.localName === "Invoice") return "ubl-invoice";
@@ -33,7 +33,7 @@ export function syntaxOf(doc: Document): Syntax {
 }
 
 /** BT-24, the specification identifier: which CIUS/extension the invoice claims. */
-function customizationOf(doc: Document, syntax: Syntax): string | undefined {
+function customizationOf(doc: Document, syntax: DocumentSyntax): string | undefined {
   const root = doc.documentElement!;
   const child = (el: Element | undefined, ns: string, local: string) =>
     el?.children.find((c) => c.namespaceURI === ns && c.localName === local);
@@ -81,7 +81,11 @@ function parse(xml: string | Uint8Array): { doc: Document; text: string } | { er
  * Validates an already parsed document (the unit-test harness builds documents itself); `text` is the document's
  * XML as read (the CII schema validator parses it again; serialised from `doc` when not given).
  */
-export function validateDocument(doc: Document, opts: ValidateOptions = {}, text?: string): EInvoiceReport {
+export function validateParsedEInvoice(
+  doc: Document,
+  opts: EInvoiceValidateOptions = {},
+  text?: string,
+): EInvoiceReport {
   const syntax = syntaxOf(doc);
   const customization = syntax === "unknown" ? undefined : customizationOf(doc, syntax);
   if (syntax === "unknown") {
@@ -140,7 +144,10 @@ export function validateDocument(doc: Document, opts: ValidateOptions = {}, text
   return { syntax, customization, ruleSets, results, unevaluated, valid: !results.some((r) => r.severity === "fatal") };
 }
 
-export async function validateEInvoice(xml: string | Uint8Array, opts: ValidateOptions = {}): Promise<EInvoiceReport> {
+export async function validateEInvoice(
+  xml: string | Uint8Array,
+  opts: EInvoiceValidateOptions = {},
+): Promise<EInvoiceReport> {
   const parsed = parse(xml);
   if ("error" in parsed) {
     return {
@@ -159,7 +166,7 @@ export async function validateEInvoice(xml: string | Uint8Array, opts: ValidateO
     };
   }
   try {
-    return validateDocument(parsed.doc, opts, parsed.text);
+    return validateParsedEInvoice(parsed.doc, opts, parsed.text);
   } catch (e) {
     // Not a rule's failure (those are caught per rule): the document as a whole could not be checked, e.g. nested
     // too deep for the engine. Never a crash, never a pass.

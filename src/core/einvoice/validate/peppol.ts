@@ -9,7 +9,9 @@
  *   (merged in at the XRechnung build; listed in the XRechnung CHANGELOG, v2.0.0), which the vendored XRechnung
  *   Schematron source does not contain.
  *
- * Each is reported as one unevaluated entry naming the rules, so no caller mistakes "not checked" for "passed".
+ * Each is reported as one unevaluated entry naming the rules, so no caller mistakes "not checked" for "passed". The
+ * entries are information (`known`): a limitation of every install, which must not turn every valid XRechnung into
+ * a warning (that would change what existing clients see and send every one of them to review).
  */
 import type { EInvoiceReport } from "./types";
 
@@ -51,6 +53,7 @@ export function peppolUnevaluated(customization: string | undefined): EInvoiceRe
     return [
       {
         rule_id: "PEPPOL-BIS-3",
+        known: true,
         reason: `${UNAVAILABLE}; the document claims Peppol BIS Billing 3.0, whose rules (PEPPOL-EN16931-*, PEPPOL-COMMON-*, national rules) were not checked, only EN 16931`,
       },
     ];
@@ -58,6 +61,7 @@ export function peppolUnevaluated(customization: string | undefined): EInvoiceRe
     return [
       {
         rule_id: "PEPPOL-EN16931-R*",
+        known: true,
         reason: `${UNAVAILABLE}; XRechnung 3.0 also applies these adapted Peppol rules, not checked: ${Object.keys(
           XRECHNUNG_PEPPOL_RULES,
         )

@@ -76,16 +76,13 @@ export function einvoiceRuleResults(report: EInvoiceReport, filename: string): R
   const fatal = report.results.filter((r) => r.severity === "fatal").length;
   const warnings = report.results.filter((r) => r.severity === "warning").length;
   const claimed = claimsEN16931(report) || report.syntax === "unknown";
+  const failedToEvaluate = report.unevaluated.filter((u) => !u.known).length;
   // Unclaimed: everything is information (see claimsEN16931).
   const statusOf = (severity: "fatal" | "warning" | "information") => (claimed ? STATUS[severity] : "success");
   const summary: RuleResult = {
     rule_id: "EINVOICE",
     origin: "einvoice",
-    status: report.valid
-      ? warnings || report.unevaluated.length
-        ? statusOf("warning")
-        : "success"
-      : statusOf("fatal"),
+    status: report.valid ? (warnings || failedToEvaluate ? statusOf("warning") : "success") : statusOf("fatal"),
     message: `${filename}: ${report.syntax} e-invoice${report.customization ? ` (${report.customization})` : ""} checked against ${report.ruleSets.join(", ") || "nothing"}: ${report.valid ? "valid" : "invalid"}, ${fatal} fatal, ${warnings} warning(s)${report.unevaluated.length ? `, ${report.unevaluated.length} rule(s) not evaluated` : ""}${claimed ? "" : "; it does not claim EN 16931 (specification identifier BT-24), so its results are information only"}`,
   };
   const fired: RuleResult[] = report.results.map((r) => {
@@ -102,9 +99,9 @@ export function einvoiceRuleResults(report: EInvoiceReport, filename: string): R
   });
   const unevaluated: RuleResult[] = report.unevaluated.map((u) => ({
     rule_id: u.rule_id,
-    status: statusOf("warning"),
+    status: u.known ? "success" : statusOf("warning"),
     origin: "einvoice",
-    severity: "warning",
+    severity: u.known ? "information" : "warning",
     message: `not evaluated: ${u.reason}`,
   }));
   return [summary, ...fired, ...unevaluated];

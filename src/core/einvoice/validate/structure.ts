@@ -8,7 +8,7 @@
  */
 import type { Document, Element } from "slimdom";
 import { locate } from "./engine";
-import type { EInvoiceFinding, Syntax } from "./types";
+import type { EInvoiceFinding, DocumentSyntax } from "./types";
 
 const UBL = {
   cac: "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2",
@@ -30,7 +30,7 @@ const ownText = (el: Element) =>
     .map((n) => n.nodeValue ?? "")
     .join("");
 
-export function structuralChecks(doc: Document, syntax: Syntax): EInvoiceFinding[] {
+export function structuralChecks(doc: Document, syntax: DocumentSyntax): EInvoiceFinding[] {
   const root = doc.documentElement;
   if (!root || syntax === "unknown") return [];
   const ubl = syntax !== "cii";

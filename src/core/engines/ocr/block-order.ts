@@ -20,7 +20,7 @@ export function orderBlocks(blocks: TextBlock[]): TextBlock[] {
  * The block with the horizontal extent of most of its lines: a stray word OCR read in the gutter (a speck, a letter
  * of the next column) must not make a column overlap its neighbour. One line in ten on each side is left out.
  */
-function core(block: TextBlock): TextBlock {
+export function core(block: TextBlock): TextBlock {
   const n = block.segments.length;
   const x1s = block.segments.map((s) => s.x1).sort((a, b) => a - b);
   const x2s = block.segments.map((s) => s.x2).sort((a, b) => a - b);

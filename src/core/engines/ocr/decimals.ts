@@ -6,7 +6,7 @@
  * blank (a real space, a table column) nothing changes.
  */
 import type { Word } from "../../model.ts";
-import { type GreyImage } from "./raster.ts";
+import { type GreyImage } from "../../imaging/grey.ts";
 import { meanConfidence, textOfWords } from "./tsv.ts";
 import type { OcrResult } from "./types.ts";
 

@@ -1,5 +1,5 @@
 import { blockSums } from "../../imaging/block-sums.ts";
-import type { GreyImage } from "./raster.ts";
+import type { GreyImage } from "../../imaging/grey.ts";
 
 /**
  * Box-filter downscale by an integer factor (cheap analysis copy): each output pixel is ⌊sum / factor²⌋ of its

@@ -8,7 +8,7 @@ import type { Subprocess } from "bun";
 import fs from "node:fs";
 import path from "node:path";
 import { FrameReader, encodeFrame, type FrameHeader } from "./native-frames.ts";
-import type { GreyImage } from "./raster.ts";
+import type { GreyImage } from "../../imaging/grey.ts";
 
 /**
  * The host script beside this module. A compiled docproc binary has no modules on disk: the build ships the host

@@ -7,7 +7,7 @@ import { DocprocError } from "../../errors.ts";
 import { chooseLanguages, missingLanguageWarning, traineddataIn } from "./languages.ts";
 import { LazyPool } from "./pool.ts";
 import { HostUnavailable, hostScriptAvailable, NativeHost } from "./native-hosts.ts";
-import { encodePgm, toGrey, type GreyImage } from "./raster.ts";
+import { encodePgm, toGrey, type GreyImage } from "../../imaging/grey.ts";
 import { parseTesseractTsv } from "./tsv.ts";
 import { DEFAULT_PSM, type OcrEngine, type OcrResult, type RecognizeOptions } from "./types.ts";
 import { pushAll } from "../../arrays";

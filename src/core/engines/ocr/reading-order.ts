@@ -6,11 +6,12 @@
  * was turned: the skew is measured from the words' baselines and undone, text blocks are found (layout-blocks.ts)
  * and read in column order (block-order.ts), each block line by line.
  *
- * Only pages with columns of prose (two blocks of prose lines side by side) are reordered: invoices, forms and
- * single columns keep tesseract's order and line numbers, so a table row stays one line across its cells.
+ * Only pages made of columns of prose (half their words in blocks of prose lines side by side) are reordered:
+ * invoices, forms and single columns keep tesseract's order and line numbers, so what extraction reads there (a
+ * table's rows and cells, a label and its value) stays as tesseract grouped it.
  */
 import type { Word } from "../../model.ts";
-import { orderBlocks } from "./block-order.ts";
+import { core, orderBlocks } from "./block-order.ts";
 import { PROSE_WIDTH } from "./gutters.ts";
 import { blocksOf } from "./layout-blocks.ts";
 import { median, type TextBlock, type Item } from "./layout-types.ts";
@@ -21,6 +22,8 @@ import type { OcrResult } from "./types.ts";
 const MIN_WORDS = 30;
 /** More blocks than this are left in tesseract's order. */
 const MAX_BLOCKS = 300;
+/** Share of a page's words that must stand in columns of prose for its order to be taken from the layout. */
+const COLUMN_SHARE = 0.5;
 /** A column of prose has at least this many lines. */
 const MIN_COLUMN_LINES = 4;
 
@@ -36,7 +39,7 @@ export function orderByLayout(result: OcrResult): OcrResult {
   const blocks = blocksOf(deskewed(words, lineSlope(words, height)), height);
   // Hundreds of blocks are no page of columns but scattered words (a photo read as text): ordering them costs more
   // than it can give (the order is quadratic to cubic in blocks).
-  if (blocks.length > MAX_BLOCKS || !hasProseColumns(blocks, height)) return result;
+  if (blocks.length > MAX_BLOCKS || !hasProseColumns(blocks, height, words.length)) return result;
   const ordered: Word[] = [];
   let line = 0;
   for (const block of orderBlocks(blocks)) {
@@ -48,14 +51,22 @@ export function orderByLayout(result: OcrResult): OcrResult {
   return { ...result, words: ordered, text: textOfWords(ordered), confidence: meanConfidence(ordered) };
 }
 
-/** Two blocks of prose lines side by side over at least two lines. */
-function hasProseColumns(blocks: TextBlock[], height: number): boolean {
-  const prose = blocks.filter(
-    (b) => b.segments.length >= MIN_COLUMN_LINES && median(b.segments.map((s) => s.x2 - s.x1)) >= PROSE_WIDTH * height,
-  );
-  return prose.some((a) =>
-    prose.some((b) => a.x2 <= b.x1 && Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1) >= 2 * height),
-  );
+/**
+ * Columns of prose make the page: blocks of prose lines that stand beside another such block (over two lines or more)
+ * hold at least COLUMN_SHARE of its words. An invoice with its two address blocks side by side is no such page.
+ */
+function hasProseColumns(blocks: TextBlock[], height: number, words: number): boolean {
+  const prose = blocks
+    .filter(
+      (b) =>
+        b.segments.length >= MIN_COLUMN_LINES && median(b.segments.map((s) => s.x2 - s.x1)) >= PROSE_WIDTH * height,
+    )
+    .map(core);
+  const beside = (a: TextBlock, b: TextBlock) =>
+    (a.x2 <= b.x1 || b.x2 <= a.x1) && Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1) >= 2 * height;
+  const columns = prose.filter((a) => prose.some((b) => b !== a && beside(a, b)));
+  const inColumns = columns.reduce((n, b) => n + b.segments.reduce((m, s) => m + s.items.length, 0), 0);
+  return inColumns >= COLUMN_SHARE * words;
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { Box, Word } from "../../model.ts";
 import { otsuThreshold } from "./layout.ts";
 import { downscale } from "./downscale.ts";
-import type { GreyImage } from "./raster.ts";
+import type { GreyImage } from "../../imaging/grey.ts";
 
 /** Side of the reduced copy the blobs are found on (px): cheap, and characters stay several pixels high. */
 const ANALYSIS_SIZE = 1400;

@@ -3,7 +3,7 @@ import { DocprocError } from "../../errors.ts";
 import type { RasterImage } from "../../model.ts";
 import { chooseLanguages, missingLanguageWarning, traineddataIn } from "./languages.ts";
 import { LazyPool } from "./pool.ts";
-import { encodePgm, toGrey } from "./raster.ts";
+import { encodePgm, toGrey } from "../../imaging/grey.ts";
 import type { Tessdata } from "./tessdata.ts";
 import { parseTesseractTsv } from "./tsv.ts";
 import { DEFAULT_PSM, type OcrEngine, type OcrResult, type RecognizeOptions } from "./types.ts";
