@@ -24,6 +24,8 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import path from "node:path";
 import { generateSet, toPdf } from "../../fixtures/varied/generator";
 import { SCORED_FIELDS } from "../../fixtures/varied/generator/score";
+import { generateReceipts } from "../../fixtures/varied/generator/shop-receipts";
+import { photoOf } from "./photos";
 import { CACHE_DIR, imageScanOf, scanOf, skewOf, type ScanVariant } from "./scans";
 
 export const REPO = path.resolve(import.meta.dir, "../..");
@@ -281,6 +283,44 @@ const varied: Corpus[] = [
   },
 ];
 
+/** Shop receipts (fixtures/varied/generator/shop-receipts.ts): vendor, date and total, the fields a receipt is read for. */
+const RECEIPTS = 20;
+const receiptExpected = (doc: ReturnType<typeof generateReceipts>[number]) => ({
+  class_id: doc.class_id,
+  fields: {
+    vendor_name: doc.truth.vendor_name,
+    invoice_date: doc.truth.invoice_date,
+    total_amount: doc.truth.total_amount,
+  },
+});
+
+function receiptCorpus(id: string, about: string, picture: (pdf: Uint8Array, name: string) => Promise<string>): Corpus {
+  return {
+    id,
+    about,
+    async build(dir) {
+      for (const doc of generateReceipts(VARIED_SEED, RECEIPTS)) {
+        const file = await picture(await toPdf(doc), doc.id);
+        link(file, dir, `${doc.id}${path.extname(file)}`);
+        writeJson(path.join(dir, `${doc.id}.json`), receiptExpected(doc));
+      }
+    },
+  };
+}
+
+const receipts: Corpus[] = [
+  receiptCorpus(
+    "receipts/scan",
+    `${RECEIPTS} till receipts of seven countries (seed ${VARIED_SEED}) as 200-DPI greyscale scans, skew ±1.5°, JPEG q60`,
+    (pdf, name) => scanOf(pdf, `${name}.pdf`, { dpi: 200, angle: skewOf(name), quality: 60 }),
+  ),
+  receiptCorpus(
+    "receipts/photo",
+    `the same ${RECEIPTS} receipts on thermal paper as phone photos (perspective, turn, uneven light, blur, JPEG q72)`,
+    photoOf,
+  ),
+];
+
 const evalFixtures: Corpus = {
   id: "eval/fixtures",
   about: "fixtures/eval: three supplied-text documents and a two-document file",
@@ -290,4 +330,4 @@ const evalFixtures: Corpus = {
   },
 };
 
-export const CORPORA_LIST: Corpus[] = [...invoice2data, ...ocrText, ...splitting, ...varied, evalFixtures];
+export const CORPORA_LIST: Corpus[] = [...invoice2data, ...ocrText, ...splitting, ...varied, ...receipts, evalFixtures];

@@ -55,12 +55,12 @@ export function skewOf(name: string, max = 1.5): number {
 
 /** The scan of `pdf` (bytes) in `variant`, as image-only PDF bytes; made once, then read from the cache. */
 export function scanOf(pdf: Uint8Array, name: string, variant: ScanVariant): Promise<string> {
-  return cached(pdf, name, variant, "pdf", () => renderScan(pdf, name, variant));
+  return cachedImage(pdf, name, variant, "pdf", () => renderScan(pdf, name, variant));
 }
 
 /** The scan of an image file (its resolution from its metadata, else 300 DPI) in `variant`, as JPEG bytes. */
 export function imageScanOf(image: Uint8Array, name: string, variant: ScanVariant): Promise<string> {
-  return cached(image, name, variant, "jpg", async () => {
+  return cachedImage(image, name, variant, "jpg", async () => {
     const { data, info } = await sharp(image)
       .removeAlpha()
       .toColourspace("b-w")
@@ -77,10 +77,11 @@ export function imageScanOf(image: Uint8Array, name: string, variant: ScanVarian
   });
 }
 
-async function cached(
+/** `make()`'s bytes for this source, name and variant, from the cache when made before (photos.ts uses it too). */
+export async function cachedImage(
   source: Uint8Array,
   name: string,
-  variant: ScanVariant,
+  variant: unknown,
   ext: string,
   make: () => Promise<Uint8Array>,
 ): Promise<string> {

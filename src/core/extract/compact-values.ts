@@ -5,6 +5,7 @@
  */
 import type { Line } from "./lines";
 import { isValidIban, normalizeVatId } from "./normalize";
+import { repairCheckDigits, repairIban } from "./iban-repair";
 import type { ValueMatch } from "./value-match";
 
 /**
@@ -104,7 +105,7 @@ function isAsciiUpperChar(c: string): boolean {
   return c >= "A" && c <= "Z";
 }
 
-const AS_LETTER: Record<string, string> = { "0": "O", "1": "I", "5": "S", "8": "B", "2": "Z" };
+const AS_LETTER: Record<string, string> = { "0": "O", "1": "I", "5": "S", "8": "B", "2": "Z", "[": "I", "|": "I" };
 const AS_DIGIT: Record<string, string> = { O: "0", I: "1", L: "1", S: "5", B: "8", Z: "2" };
 
 /**
@@ -118,5 +119,9 @@ function readIban(raw: string, ocr: boolean): string | null {
   const country = [...compact.slice(0, 2)].map((c) => AS_LETTER[c] ?? c).join("");
   const check = [...compact.slice(2, 4)].map((c) => AS_DIGIT[c] ?? c).join("");
   const repaired = country + check + compact.slice(4);
-  return isValidIban(repaired) ? repaired : null;
+  if (isValidIban(repaired)) return repaired;
+  // The account part by the country's format: misread digits and letters, a speck read as a character (iban-repair.ts).
+  if (!/^[A-Z]{2}$/.test(country)) return null;
+  const fixed = /^\d{2}$/.test(check) ? repairIban(country + check, compact.slice(4)) : null;
+  return fixed ?? repairCheckDigits(country, compact.slice(2, 4), compact.slice(4));
 }

@@ -13,6 +13,8 @@ import { legalForm } from "./company";
 import { issuerCandidates, recipientCandidates, recipientWords } from "./parties";
 import { NO_ALNUM_AFTER, NO_ALNUM_BEFORE } from "./word-bounds";
 import { pushAll } from "../arrays";
+import { pastSpecks, withoutSpecks } from "./specks";
+import { unlabelledTotal } from "./unlabelled-total";
 
 export interface Candidate {
   match: ValueMatch;
@@ -62,9 +64,14 @@ function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], c
     // A label read with an OCR error allowance is weaker evidence than an exact one.
     const labelFactor = (1 - (0.3 * hit.rank) / Math.max(1, labels.length)) * (hit.fuzzy ? 0.85 : 1);
     let read = readValue(kind, hit.line, hit.end, ctx);
+    // OCR reads specks in the gap between a label and its far value ("Invoice no: ey : FA-80553"): past them.
+    const past = read ? hit.end : pastSpecks(hit.line, hit.end);
+    if (past > hit.end) read = readValue(kind, hit.line, past, ctx);
     // Nothing right of the label on its line: OCR (or a text layer) may have put the same row into a line of its own.
     // Lines further right on the row are tried in turn past a lone word (a currency column: "Total  USD  12.00").
-    for (const partner of read ? [] : rowPartners(hit, lines).slice(0, 3)) {
+    // Not for names: a party heading's partner far right is the other party's heading ("Buyer ... Seller").
+    const across = read || kind === "party" || kind === "address" ? [] : rowPartners(hit, lines).slice(0, 3);
+    for (const partner of across) {
       const m = readValue(kind, partner, 0, ctx);
       // Only a clear value counts from another block: a bare "1" there is more likely a misread "1.125,25".
       if (m && m.start <= 4 && m.strength >= 0.9) read = { ...m, strength: m.strength * 0.95 };
@@ -177,7 +184,7 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
     // IBANs may start misread on OCR pages ("1T93"): the checksum decides (see readIban).
     const canStart =
       kind === "iban"
-        ? /^[A-Z0-9]{2}[0-9OISBZ]/
+        ? /^[A-Z0-9[|]{2}[0-9OISBZ]/
         : kind === "vat_id"
           ? /^[A-Z]{2}/
           : kind === "email"
@@ -260,46 +267,6 @@ function recognizerCandidates(field: FieldSettings, kind: ValueKind, lines: Line
     if (best) out.push(best);
   }
   return out;
-}
-
-/**
- * With no label: the amount printed with its currency or on several lines (a total and the payment of it, "SUMME"
- * lost by OCR but "357,33 €" and "VISA ****7420 357,33" left), the largest such; else the largest amount.
- */
-function unlabelledTotal(lines: Line[], ctx: ReadContext): Candidate | null {
-  const seen = new Map<
-    number,
-    { lines: Set<Line>; currency: boolean; first: { line: Line; start: number; end: number; value: number } }
-  >();
-  for (const line of lines) {
-    for (const a of findAmounts(line.text, ctx.dateOrder)) {
-      if (!a.decimals) continue;
-      const key = Math.abs(a.value);
-      const entry = seen.get(key) ?? {
-        lines: new Set<Line>(),
-        currency: false,
-        first: { line, start: a.start, end: a.end, value: a.value },
-      };
-      entry.lines.add(line);
-      entry.currency ||= a.currency !== null;
-      seen.set(key, entry);
-    }
-  }
-  const marked = (e: { lines: Set<Line>; currency: boolean }) => e.currency || e.lines.size > 1;
-  let best: [number, NonNullable<ReturnType<typeof seen.get>>] | null = null;
-  for (const [value, e] of seen)
-    if (!best || Number(marked(e)) - Number(marked(best[1])) > 0 || (marked(e) === marked(best[1]) && value > best[0]))
-      best = [value, e];
-  if (!best) return null;
-  const { line, start, end, value } = best[1].first;
-  const why = marked(best[1])
-    ? "the largest amount printed with its currency or repeated"
-    : "largest amount of the document";
-  return {
-    match: { value, line, start, end, strength: 0.4 },
-    score: 0.4,
-    reasoning: `${why}, no label found (${where(line)})`,
-  };
 }
 
 const firstPageByTop = (lines: Line[]) =>
@@ -393,6 +360,7 @@ export function fieldCandidates(field: FieldSettings, lines: Line[], ctx: ReadCo
       [c.score, c.reasoning] = [c.score * 0.5, `${c.reasoning}, in the buyer's block: counts half`];
     }
   }
+  if (kind === "party") for (const c of all) c.match.value = withoutSpecks(c.match.value as string);
   // A zero amount is a balance after payment ("Balance due 0.00") far more often than the document's value.
   if (kind === "amount")
     for (const c of all)

@@ -55,7 +55,11 @@ export function infoOf(line: Line): LineInfo {
   if (!info) {
     const folded = fold(line.text);
     const lower = folded.toLowerCase();
-    info = { folded, lower, tokens: distinct(lower.split(TOKEN_GAP)) };
+    const parts = lower.split(TOKEN_GAP);
+    // OCR drops the space between a label and a number ("tva8"): the letters are a token of their own too.
+    if (line.page.text_source === "ocr" && /\p{L}\p{N}/u.test(lower))
+      for (const p of [...parts]) if (/\p{L}\p{N}/u.test(p)) parts.push(p.split(/(?<=\p{L})(?=\p{N})/u)[0]!);
+    info = { folded, lower, tokens: distinct(parts) };
     lineInfo.set(line, info);
   }
   return info;

@@ -3,7 +3,7 @@
  * or below it in the same column).
  */
 import { unionBox } from "../geometry";
-import { type Line, type LineWord, lineHeight, xOverlap } from "./lines";
+import { type Line, type LineWord, levelY, lineHeight, xOverlap } from "./lines";
 import type { Box } from "../model";
 import { editDistance, fold, fuzzyMatches, tokensOf } from "./fuzzy";
 import { tick } from "./gc-pace";
@@ -25,13 +25,16 @@ export interface LabelHit {
 }
 
 const cache = new Map<string, RegExp>();
+/** After a label ending in a letter on an OCR line: no letter (an ordinal mark aside), a digit may follow. */
+const OCR_TAIL = "(?!(?![ºª])\\p{L})";
 
 /**
  * Label → regex: tokens separated by optional spaces/dots/dashes, word boundaries on both ends. Accents are folded
  * away (labels and lines alike), so "Fällig am" also matches "Fallig am".
  */
-export function labelRegex(label: string): RegExp {
-  let re = cache.get(label);
+export function labelRegex(label: string, ocr = false): RegExp {
+  const key = ocr ? `\u0000${label}` : label;
+  let re = cache.get(key);
   if (!re) {
     // A leading "^" anchors the label at the start of the line ("^#" is a number sign opening a line).
     const anchored = label.startsWith("^");
@@ -41,10 +44,15 @@ export function labelRegex(label: string): RegExp {
       .trim()
       .split(/\s+/)
       .map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-    const tail = /[\p{L}\p{N}]$/u.test(bare) ? NO_ALNUM_AFTER_BUT_ORDINAL : "";
+    // OCR drops the space between a label and a number after it ("TVA8.1%", "Total540.74"): a digit may follow.
+    const tail = /[\p{L}\p{N}]$/u.test(bare)
+      ? ocr && /\p{L}$/u.test(bare)
+        ? OCR_TAIL
+        : NO_ALNUM_AFTER_BUT_ORDINAL
+      : "";
     const head = anchored ? "^\\s*" : /^[\p{L}\p{N}]/u.test(bare) ? NO_ALNUM_BEFORE : NO_ALNUM_OR_HASH_BEFORE;
     re = new RegExp(`${head}${tokens.join("[\\s.\\-]*")}\\.?${tail}`, "giu");
-    cache.set(label, re);
+    cache.set(key, re);
   }
   re.lastIndex = 0;
   return re;
@@ -152,7 +160,7 @@ export function findLabels(
     const lineHits: LabelHit[] = [];
     for (const rank of candidateRanks(line, index)) {
       const label = labels[rank]!;
-      for (const m of infoOf(line).folded.matchAll(labelRegex(label))) {
+      for (const m of infoOf(line).folded.matchAll(labelRegex(label, line.page.text_source === "ocr"))) {
         const start = m.index!;
         const end = start + m[0].length;
         // A longer label around a better-ranked one is more specific ("Factura rectificativa No." around "Factura").
@@ -223,19 +231,23 @@ export function below(hit: LabelHit, lines: Line[], maxLines = 3): Line[] {
 
 /**
  * The lines standing right of the label on the same row, nearest first, when OCR put them into lines of their own
- * (separate text blocks: "Grand Total" on the left, "Rs 1939" far right). Their vertical centres must lie within
- * the label's line.
+ * (separate text blocks: "Grand Total" on the left, "Rs 1939" far right). Measured on the levelled page (a scan's
+ * skew moves a far-right value a line up or down), their vertical centres must lie within the label's line, give or
+ * take a quarter line for the skew OCR left unmeasured (0.5° is 17 px over a 200-DPI page); of lines in one column
+ * the one nearest the label's height is taken.
  */
 export function rowPartners(hit: LabelHit, lines: Line[]): Line[] {
-  const [, top, , bottom] = hit.line.box;
-  return linesByTop(lines, hit.line.page)
-    .filter(
-      (line) =>
-        line !== hit.line &&
-        line.box[0] >= hit.line.box[2] &&
-        (line.box[1] + line.box[3]) / 2 >= top &&
-        (line.box[1] + line.box[3]) / 2 <= bottom,
-    )
+  const { page, box } = hit.line;
+  const cx = (box[0] + box[2]) / 2;
+  const [top, bottom] = [levelY(page, cx, box[1]), levelY(page, cx, box[3])];
+  const slack = (bottom - top) * 0.25;
+  const offset = (line: Line) =>
+    Math.abs(levelY(page, (line.box[0] + line.box[2]) / 2, (line.box[1] + line.box[3]) / 2) - (top + bottom) / 2);
+  const near = linesByTop(lines, page).filter(
+    (line) => line !== hit.line && line.box[0] >= box[2] && offset(line) <= (bottom - top) / 2 + slack,
+  );
+  return near
+    .filter((line) => !near.some((o) => o !== line && xOverlap(o.box, line.box) > 0 && offset(o) < offset(line)))
     .sort((a, b) => a.box[0] - b.box[0]);
 }
 

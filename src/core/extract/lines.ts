@@ -44,6 +44,30 @@ export function uprightBox(b: Box, page: Page): Box {
   }
 }
 
+/**
+ * `y` on the levelled page. Word boxes stay on the page as scanned, so on a page skewed 1° two words of one row
+ * 1,500 px apart differ by 26 px in height (a line height at 200 DPI); comparing rows across the page ("the value
+ * far right of its label") needs the height the point has once the page is straight. The slope is the one the
+ * page's own text lines show (textSlope: OCR corrects skews of 0.5° and more only, and its measure is coarser),
+ * else the skew OCR measured.
+ */
+export function levelY(page: Page, x: number, y: number): number {
+  const slope = slopeOf(page);
+  return slope ? y - slope * (x - uprightSize(page)[0] / 2) : y;
+}
+
+const slopes = new WeakMap<Page, { words: Word[]; slope: number }>();
+function slopeOf(page: Page): number {
+  if (page.text_source !== "ocr") return 0;
+  const known = slopes.get(page);
+  if (known && known.words === page.words) return known.slope;
+  const measured = textSlope(page.words.map((w) => ({ word: w, box: uprightBox(w.bounding_box, page) })));
+  const skew = page.image_transform.skew_degrees ?? 0;
+  const slope = measured || Math.tan((skew * Math.PI) / 180);
+  slopes.set(page, { words: page.words, slope });
+  return slope;
+}
+
 /** Width and height of the upright page. */
 export function uprightSize(page: Page): [number, number] {
   const { rasterized_width: W, rasterized_height: H, rotation } = page.image_transform;
@@ -69,6 +93,7 @@ export function pageLines(page: Page, byRow = false): Line[] {
       if (group) group.push(p);
       else groups.set(p.word.line!, [p]);
     }
+    if (page.text_source === "ocr") joinRowFragments(groups, page);
   } else {
     const slope = byRow ? textSlope(placed) : 0;
     groupByOverlap(placed, slope).forEach((ps, i) => groups.set(i, ps));
@@ -95,6 +120,48 @@ export function pageLines(page: Page, byRow = false): Line[] {
     lines.push({ page, index: lines.length, text: texts.join(" "), words, box: unionBox(ps.map((p) => p.box)) });
   }
   return lines;
+}
+
+/**
+ * OCR lines that are pieces of one printed line: on the same row (levelled, see levelY) and a word space or so
+ * apart. Tesseract cuts a line where the font changes or a large word stands ("Tengal" | "Druckerei AG",
+ * "Grand" | "Total"), and a label or name cut in two is found by nothing. Pieces a column gap apart (over 0.8 line
+ * heights) stay apart. The joined line keeps the earlier piece's place in reading order.
+ */
+function joinRowFragments(groups: Map<number, Array<{ word: Word; box: Box }>>, page: Page): void {
+  const boxOf = (k: number) => unionBox(groups.get(k)!.map((p) => p.box));
+  const level = (b: Box, y: number) => levelY(page, (b[0] + b[2]) / 2, y);
+  const inside = (p: Box, q: Box) => {
+    const cy = level(p, (p[1] + p[3]) / 2);
+    return cy >= level(q, q[1]) && cy <= level(q, q[3]);
+  };
+  const near = (ka: number, kb: number) => {
+    const [a, b] = [boxOf(ka), boxOf(kb)];
+    const [ha, hb] = [a[3] - a[1], b[3] - b[1]];
+    if (Math.min(ha, hb) < 0.5 * Math.max(ha, hb) || !inside(a, b) || !inside(b, a)) return false;
+    // Where the pieces meet (side by side, or one inside the other: "Travel [Distribuciones] S.A."), words a word
+    // space apart, never on top of each other.
+    const h = Math.max(ha, hb);
+    const words = [...groups.get(ka)!.map((p) => ({ p, a: true })), ...groups.get(kb)!.map((p) => ({ p, a: false }))];
+    words.sort((x, y) => x.p.box[0] - y.p.box[0]);
+    for (let i = 1; i < words.length; i++) {
+      if (words[i]!.a === words[i - 1]!.a) continue;
+      const gap = words[i]!.p.box[0] - words[i - 1]!.p.box[2];
+      if (gap > 0.8 * h || gap < -0.2 * h) return false;
+    }
+    return true;
+  };
+  const keys = [...groups.keys()].sort((a, b) => a - b);
+  for (let i = 0; i < keys.length; i++) {
+    if (!groups.has(keys[i]!)) continue;
+    for (let j = i + 1; j < keys.length; j++) {
+      const [a, b] = [keys[i]!, keys[j]!];
+      if (!groups.has(b) || !near(a, b)) continue;
+      groups.set(a, [...groups.get(a)!, ...groups.get(b)!]);
+      groups.delete(b);
+      j = i; // the joined line may now reach another piece
+    }
+  }
 }
 
 /** Below this slope (about 0.3°) baselines count as level: straight pages group exactly as before. */

@@ -16,6 +16,8 @@ import type { Word } from "../model";
 import { type Line, lineHeight, uprightSize } from "./lines";
 import { below, findLabels, type LabelHit, sameBlockEnd } from "./labels";
 import { legalForm } from "./company";
+import { afterSpeck, onlySpecksBefore } from "./specks";
+import { FREE_MAIL } from "./free-mail";
 import { findDates } from "./normalize";
 import { fold } from "./fuzzy";
 import { findAmounts } from "./values";
@@ -156,9 +158,9 @@ function nameStart(text: string, formAt: number): number {
   let start = formAt;
   let taken = 0;
   for (let i = words.length - 1; i >= 0 && taken < 6; i--) {
-    const w = words[i]![0];
+    const [w, speck] = afterSpeck(words[i]![0]);
     if (!/^[\p{Lu}\p{N}&+(]/u.test(w) && !CONNECTOR.test(w)) break;
-    start = from + words[i]!.index!;
+    start = from + words[i]!.index! + speck;
     taken++;
   }
   // A name does not start with a connector, a document word or a mark.
@@ -175,26 +177,6 @@ function nameStart(text: string, formAt: number): number {
 /** A bank account or tax registration line: what a seller prints and a buyer's address block does not. */
 const SELLER_EVIDENCE =
   /(?<![\p{L}])(iban|bic|swift|kto|konto|account|rekening|ust-?id|vat|tva|btw|mwst|iva|p\.\s?iva|nif|cif|steuer-?nr|siret|siren|rcs|kvk|gst|sst)(?![\p{L}])/iu;
-
-const FREE_MAIL = new Set([
-  "gmail",
-  "googlemail",
-  "yahoo",
-  "hotmail",
-  "outlook",
-  "live",
-  "gmx",
-  "web",
-  "icloud",
-  "aol",
-  "orange",
-  "free",
-  "wanadoo",
-  "proton",
-  "protonmail",
-  "mail",
-  "email",
-]);
 
 export interface PartyCandidate {
   line: Line;
@@ -298,7 +280,7 @@ function buyerHeadings(lines: Line[]): LabelHit[] {
 /** A heading stands at the start of its line or of a cell (a wide gap before it), not in prose ("our customer"). */
 function startsCell(hit: { line: Line; start: number }): boolean {
   const i = hit.line.words.findIndex((w) => w.end > hit.start);
-  if (i <= 0) return true;
+  if (i <= 0 || onlySpecksBefore(hit.line, hit.start)) return true;
   return hit.line.words[i]!.box[0] - hit.line.words[i - 1]!.box[2] > lineHeight(hit.line) * 2;
 }
 

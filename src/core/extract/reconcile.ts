@@ -9,6 +9,8 @@
 import type { ProjectSettings, ValidationRule } from "../project";
 import type { Candidate } from "./fields";
 import type { Line } from "./lines";
+import type { DateOrder } from "./normalize";
+import { findAmounts } from "./values";
 
 type SumRule = Extract<ValidationRule, { type: "sum_equals" }>;
 /** An amount printed on the document (with decimals), where it stands. */
@@ -190,4 +192,13 @@ export function withRateTaxes(list: Candidate[], printed: PrintedAmount[]): Cand
     out.push(c);
   }
   return out;
+}
+
+/** Every amount printed with decimals, for the arithmetic of reconcileSums. */
+export function printedAmounts(lines: Line[], dateOrder: DateOrder): PrintedAmount[] {
+  return lines.flatMap((line) =>
+    findAmounts(line.text, dateOrder)
+      .filter((a) => a.decimals)
+      .map((a) => ({ value: a.value, line, start: a.start, end: a.end })),
+  );
 }

@@ -59,9 +59,13 @@ const ID_RE =
 /** OCR specks read as punctuation inside a word ("IBZY?2087"): dropped from identifiers on OCR pages only. */
 const OCR_SPECK = /(?<=[\p{L}\p{N}])[?'’‘`´"](?=[\p{L}\p{N}])/gu;
 
+/** Specks OCR reads before a value ("'RE-51435", "~ FA-95120", "| 2024-17"): blanked (same length) on OCR pages. */
+const OCR_LEAD = /^[\s:#.\-–=°º'’‘`´"~|,;]+/u;
+
 function readIdentifier(line: Line, offset: number): ValueMatch | null {
   const rest = line.text.slice(offset);
-  const m = ID_RE.exec(line.page.text_source === "ocr" ? rest.replace(OCR_SPECK, "-") : rest);
+  const ocr = line.page.text_source === "ocr";
+  const m = ID_RE.exec(ocr ? rest.replace(OCR_SPECK, "-").replace(OCR_LEAD, (s) => " ".repeat(s.length)) : rest);
   if (!m) return null;
   // The match ran over the specks as if they were dashes; the value leaves them out (offsets are unchanged).
   const v =
@@ -83,7 +87,11 @@ function readIdentifier(line: Line, offset: number): ValueMatch | null {
 }
 
 function readDate(line: Line, offset: number, ctx: ReadContext): ValueMatch | null {
-  const rest = line.text.slice(offset);
+  // A speck OCR read between a month's name and the day ("Jan'1, 2022") stands where a space was (same length).
+  const rest =
+    line.page.text_source === "ocr"
+      ? line.text.slice(offset).replace(/(?<=\p{L})['’‘`´](?=\d)/gu, " ")
+      : line.text.slice(offset);
   for (const d of findDates(rest, ctx.dateOrder)) {
     if (d.start > 30) break;
     if (!d.iso) continue;
@@ -167,12 +175,24 @@ function scanAmounts(text: string, dateOrder: DateOrder): AmountHit[] {
 }
 
 /**
+ * Cents OCR read apart from their amount ("RM95. 7 5", "380. 00", "12, 5 0"): no amount has a space after its
+ * decimal mark, so the digits after it are moved back against it. Same length (the spaces go to the end), so
+ * offsets into the text still point at the same words.
+ */
+export function joinedCents(text: string): string {
+  return text.replace(
+    /(\d[.,])( +)(\d)( *)(\d)(?![\d.,]| \d)/g,
+    (_, head: string, a: string, d1: string, b: string, d2: string) => `${head}${d1}${d2}${a}${b}`,
+  );
+}
+
+/**
  * Amounts right of a label: walks left to right and stops at the next word (3+ letters, not a currency) once an
  * amount was read, so "Net € 593,36 Subtotal € 717,97" gives 593,36. Of the amounts read, the rightmost with
  * decimals or a currency wins (summary rows print net, tax, gross: gross comes last).
  */
 function readAmount(line: Line, offset: number, ctx: ReadContext): ValueMatch | null {
-  const rest = line.text.slice(offset);
+  const rest = line.page.text_source === "ocr" ? joinedCents(line.text.slice(offset)) : line.text.slice(offset);
   const amounts = findAmounts(rest, ctx.dateOrder);
   const taken: AmountHit[] = [];
   let prevEnd = 0;

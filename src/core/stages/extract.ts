@@ -27,19 +27,10 @@ import { headerlessTable } from "../extract/headerless";
 import { extractCurrency } from "../extract/currency";
 import { readEInvoice, type EInvoice } from "../extract/einvoice";
 import { kindOfTypeCode } from "../classify/type-codes";
-import { type PrintedAmount, reconcileSums } from "../extract/reconcile";
-import { clearAmountMemo, findAmounts } from "../extract/values";
+import { clearAmountMemo } from "../extract/values";
 import { timeStageSync } from "../timing.ts";
 import { paced } from "../extract/gc-pace";
-
-/** Every amount printed with decimals, for the arithmetic of reconcileSums. */
-function printedAmounts(lines: Line[], dateOrder: DateOrder): PrintedAmount[] {
-  return lines.flatMap((line) =>
-    findAmounts(line.text, dateOrder)
-      .filter((a) => a.decimals)
-      .map((a) => ({ value: a.value, line, start: a.start, end: a.end })),
-  );
-}
+import { settleSums } from "../extract/tendered";
 
 export interface ExtractOptions {
   attachments?: Array<{ filename: string; data: Uint8Array }>;
@@ -269,7 +260,7 @@ function extract(
       fromPage.push(field);
     }
   }
-  reconcileSums(project, classId, candidates, best, printedAmounts(lines, dateOrder));
+  settleSums(project, classId, candidates, best, lines, dateOrder);
   for (const field of fromPage) {
     out[field.id] = toFieldResult(field, best[field.id], threshold);
     if (negative && field.type === "amount") out[field.id]!.value = negate(out[field.id]!.value);

@@ -1,0 +1,20 @@
+/** Free mail providers: an e-mail address at one of them names no company (parties.ts reads domains). */
+export const FREE_MAIL = new Set([
+  "gmail",
+  "googlemail",
+  "yahoo",
+  "hotmail",
+  "outlook",
+  "live",
+  "gmx",
+  "web",
+  "icloud",
+  "aol",
+  "orange",
+  "free",
+  "wanadoo",
+  "proton",
+  "protonmail",
+  "mail",
+  "email",
+]);
