@@ -15,18 +15,8 @@
 import type { Word } from "../../model.ts";
 import { meanConfidence, textOfWords } from "./tsv.ts";
 import type { OcrResult } from "./types.ts";
+import { median, type Interval, type Item } from "./layout-types.ts";
 import { maxOf, minOf } from "../../arrays";
-
-interface Item {
-  word: Word;
-  /** Deskewed box. */
-  x1: number;
-  y1: number;
-  x2: number;
-  y2: number;
-}
-
-type Interval = [number, number];
 
 /** Fewer words than this make no columns worth finding. */
 const MIN_WORDS = 30;
@@ -84,7 +74,7 @@ export function lineSlope(words: Word[], height: number): number {
 }
 
 /** Word boxes with their centres turned by the lines' slope, so that lines run level (sizes kept). */
-function deskewed(words: Word[], slope: number): Item[] {
+export function deskewed(words: Word[], slope: number): Item[] {
   const norm = Math.hypot(1, slope);
   const cos = 1 / norm;
   const sin = slope / norm;
@@ -270,10 +260,4 @@ function crossingLines(gutters: Gutter[]): number {
     for (const [line, mask] of sides) if (mask === 3) crossing.add(line);
   }
   return crossing.size;
-}
-
-function median(values: number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1]!;
 }

@@ -17,7 +17,7 @@ import { blocksOf } from "./layout-blocks.ts";
 import { median, type TextBlock, type Item } from "./layout-types.ts";
 import { meanConfidence, textOfWords } from "./tsv.ts";
 import type { OcrResult } from "./types.ts";
-import { lineSlope, repairAcrossGutters } from "./gutter-repair.ts";
+import { deskewed, lineSlope, repairAcrossGutters } from "./gutter-repair.ts";
 
 /** Fewer words than this make no columns worth finding. */
 const MIN_WORDS = 30;
@@ -69,19 +69,4 @@ function hasProseColumns(blocks: TextBlock[], height: number, words: number): bo
   const columns = prose.filter((a) => prose.some((b) => b !== a && beside(a, b)));
   const inColumns = columns.reduce((n, b) => n + b.segments.reduce((m, s) => m + s.items.length, 0), 0);
   return inColumns >= COLUMN_SHARE * words;
-}
-
-/** Word boxes with their centres turned by the lines' slope, so that lines run level (sizes kept). */
-function deskewed(words: Word[], slope: number): Item[] {
-  const norm = Math.hypot(1, slope);
-  const cos = 1 / norm;
-  const sin = slope / norm;
-  return words.map((word) => {
-    const [x1, y1, x2, y2] = word.bounding_box;
-    const cx = (x1 + x2) / 2;
-    const cy = (y1 + y2) / 2;
-    const x = cx * cos + cy * sin;
-    const y = -cx * sin + cy * cos;
-    return { word, x1: x - (x2 - x1) / 2, y1: y - (y2 - y1) / 2, x2: x + (x2 - x1) / 2, y2: y + (y2 - y1) / 2 };
-  });
 }
