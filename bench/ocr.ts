@@ -14,7 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { createOcrEngine, resolveTessdataDir, unpackedTessdataDir } from "../src/core/engines/ocr/index.ts";
-import { probeNativeTesseract } from "../src/core/engines/ocr/native.ts";
+import { probeNativeTesseract } from "../src/core/engines/ocr/native-cli.ts";
 import type { Page } from "../src/core/model.ts";
 import { ocrPages } from "../src/core/stages/ocr.ts";
 import type { BenchRow } from "./index";

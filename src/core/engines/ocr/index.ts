@@ -1,6 +1,7 @@
 import { cpuCount } from "../../cores";
 import { DocprocError } from "../../errors.ts";
-import { createNativeEngine, nativeSelfTest, probeNativeTesseract } from "./native.ts";
+import { createNativeEngine } from "./native.ts";
+import { nativeSelfTest, probeNativeTesseract } from "./native-cli.ts";
 import { resolveTessdataDir, unpackedTessdataDir } from "./tessdata.ts";
 import type { OcrEngine } from "./types.ts";
 
