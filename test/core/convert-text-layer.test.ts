@@ -2,7 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import type { Word } from "../../src/core/model.ts";
 import { orderWordsIntoLines } from "../../src/core/word-lines.ts";
-import { judgeTextLayer, wordsOfRun, type TextRun } from "../../src/core/engines/pdf/text-layer.ts";
+import { wordsOfRun, type TextRun } from "../../src/core/engines/pdf/text-layer.ts";
+import { judgeTextLayer } from "../../src/core/engines/pdf/text-layer-verdict.ts";
 
 // Viewport of a 600 × 800 pt page at scale 1: flips y (top-left origin).
 const VIEWPORT = [1, 0, 0, -1, 0, 800];

@@ -6,11 +6,11 @@
  * answered one after another, in the order they came.
  */
 import type * as Pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
-import type { SKRSContext2D } from "@napi-rs/canvas";
 import { dirname, join } from "node:path";
 import { boundedScale } from "../../convert-limits.ts";
 import { orderWordsIntoLines } from "../../word-lines.ts";
-import { appendWordsOfRun, judgeTextLayer, type FontStyle, type TextRun } from "./text-layer.ts";
+import { appendWordsOfRun, type FontStyle, type TextRun } from "./text-layer.ts";
+import { judgeTextLayer } from "./text-layer-verdict.ts";
 import {
   packWords,
   unpackWords,
@@ -35,6 +35,7 @@ import { importWithoutCanvas, loadCanvas } from "./pdfjs-canvas.ts";
 import { paintsImages, SPARSE_TEXT } from "./pdf-page-images.ts";
 import { workerStats } from "./pdfjs-memory-patches.ts";
 import { SHEET_MAX_TEXT } from "../../separator-sheet.ts";
+import { installChunkClone, readPixels } from "./pdf-worker-globals.ts";
 
 // Hand pdf.js its (instrumented) worker code directly; pdf.js picks up globalThis.pdfjsWorker for its fake worker.
 // Not a top-level await: messages that arrive before `onmessage` is set would be lost. The canvas addon is left out
@@ -50,28 +51,8 @@ const ready = Promise.all([
 
 declare const self: Worker;
 
-/**
- * pdf.js's fake worker hands every message through structuredClone to mimic postMessage. After enqueueing a
- * text-content chunk, pdf.js only re-points the chunk's `items` and `styles` at fresh objects and never touches the
- * old ones, so copying the two wrapper objects is enough: deep-cloning them was a seventh of the CPU time of text
- * extraction. Everything else (operator lists, whose arrays pdf.js does reuse) is still cloned for real.
- * This thread runs nothing but pdf.js.
- */
-const cloneForReal = globalThis.structuredClone;
-globalThis.structuredClone = ((value: unknown, options?: StructuredSerializeOptions) => {
-  const envelope = value as { chunk?: { items?: unknown; styles?: unknown } } | null;
-  const chunk = envelope?.chunk;
-  if (
-    !options?.transfer?.length &&
-    chunk &&
-    Array.isArray(chunk.items) &&
-    chunk.styles &&
-    typeof chunk.styles === "object"
-  ) {
-    return { ...envelope, chunk: { ...chunk } };
-  }
-  return cloneForReal(value, options);
-}) as typeof structuredClone;
+// Installed on this thread only, which runs nothing but pdf.js.
+installChunkClone();
 
 // pdfjs-dist/{cmaps,standard_fonts,wasm}: CJK CMaps, the 14 standard fonts, and the JPX/JBIG2 decoders.
 const pdfjsRoot = dirname(dirname(dirname(Bun.resolveSync("pdfjs-dist/legacy/build/pdf.mjs", import.meta.dir))));
@@ -210,33 +191,6 @@ async function renderPage(req: Extract<PdfRequest, { op: "render" }>): Promise<R
     page.cleanup();
     canvas.width = 1; // releases the native bitmap now rather than at the next GC
   }
-}
-
-/**
- * RGBA (opaque: the canvas was filled white) → RGB or luma (ITU-R BT.601 weights in integer arithmetic), read in
- * bands of rows so a 40-megapixel page does not need a second full RGBA copy (160 MB) next to the canvas.
- */
-function readPixels(ctx: SKRSContext2D, width: number, height: number, grayscale: boolean): RenderResult {
-  const channels = grayscale ? 1 : 3;
-  const out = new Uint8Array(width * height * channels);
-  const bandRows = Math.max(1, Math.floor(4_000_000 / (width * 4)));
-  for (let top = 0; top < height; top += bandRows) {
-    const rows = Math.min(bandRows, height - top);
-    const rgba = ctx.getImageData(0, top, width, rows).data;
-    const count = width * rows;
-    let k = top * width * channels;
-    if (grayscale) {
-      for (let i = 0, j = 0; i < count; i++, j += 4)
-        out[k++] = (rgba[j] * 77 + rgba[j + 1] * 150 + rgba[j + 2] * 29) >> 8;
-    } else {
-      for (let i = 0, j = 0; i < count; i++, j += 4) {
-        out[k++] = rgba[j];
-        out[k++] = rgba[j + 1];
-        out[k++] = rgba[j + 2];
-      }
-    }
-  }
-  return { width, height, channels, data: out };
 }
 
 function requireDoc(id: number): Pdfjs.PDFDocumentProxy {

@@ -1,0 +1,58 @@
+/**
+ * Pieces of the pdf.js worker (pdf-worker.ts) that need none of its state: the structuredClone shortcut it installs on
+ * its own thread, and the canvas → raster copy of a rendered page.
+ */
+import type { SKRSContext2D } from "@napi-rs/canvas";
+import type { RenderResult } from "./pdf-protocol.ts";
+
+/**
+ * pdf.js's fake worker hands every message through structuredClone to mimic postMessage. After enqueueing a
+ * text-content chunk, pdf.js only re-points the chunk's `items` and `styles` at fresh objects and never touches the
+ * old ones, so copying the two wrapper objects is enough: deep-cloning them was a seventh of the CPU time of text
+ * extraction. Everything else (operator lists, whose arrays pdf.js does reuse) is still cloned for real.
+ * This thread runs nothing but pdf.js.
+ */
+export function installChunkClone(): void {
+  const cloneForReal = globalThis.structuredClone;
+  globalThis.structuredClone = ((value: unknown, options?: StructuredSerializeOptions) => {
+    const envelope = value as { chunk?: { items?: unknown; styles?: unknown } } | null;
+    const chunk = envelope?.chunk;
+    if (
+      !options?.transfer?.length &&
+      chunk &&
+      Array.isArray(chunk.items) &&
+      chunk.styles &&
+      typeof chunk.styles === "object"
+    ) {
+      return { ...envelope, chunk: { ...chunk } };
+    }
+    return cloneForReal(value, options);
+  }) as typeof structuredClone;
+}
+
+/**
+ * RGBA (opaque: the canvas was filled white) → RGB or luma (ITU-R BT.601 weights in integer arithmetic), read in
+ * bands of rows so a 40-megapixel page does not need a second full RGBA copy (160 MB) next to the canvas.
+ */
+export function readPixels(ctx: SKRSContext2D, width: number, height: number, grayscale: boolean): RenderResult {
+  const channels = grayscale ? 1 : 3;
+  const out = new Uint8Array(width * height * channels);
+  const bandRows = Math.max(1, Math.floor(4_000_000 / (width * 4)));
+  for (let top = 0; top < height; top += bandRows) {
+    const rows = Math.min(bandRows, height - top);
+    const rgba = ctx.getImageData(0, top, width, rows).data;
+    const count = width * rows;
+    let k = top * width * channels;
+    if (grayscale) {
+      for (let i = 0, j = 0; i < count; i++, j += 4)
+        out[k++] = (rgba[j] * 77 + rgba[j + 1] * 150 + rgba[j + 2] * 29) >> 8;
+    } else {
+      for (let i = 0, j = 0; i < count; i++, j += 4) {
+        out[k++] = rgba[j];
+        out[k++] = rgba[j + 1];
+        out[k++] = rgba[j + 2];
+      }
+    }
+  }
+  return { width, height, channels, data: out };
+}
