@@ -10,17 +10,12 @@
  * interrupted, and their callers ask again.
  */
 import { DocprocError } from "../../errors.ts";
-import {
-  interruptedError,
-  isInterrupted,
-  SHARE_MAX_PAGES,
-  takeHost,
-  type HostTenant,
-  type PdfHost,
-} from "./pdf-host.ts";
+import { SHARE_MAX_PAGES, takeHost, type HostTenant, type PdfHost } from "./pdf-host.ts";
+import { interruptedError, isInterrupted } from "./pdf-errors.ts";
 import type { OpenResult, PdfRequestBody } from "./pdf-protocol.ts";
 
-export { closeIdlePdfWorkers, isInterrupted, prewarmPdfWorkers, spareWorkerCount } from "./pdf-host.ts";
+export { closeIdlePdfWorkers, prewarmPdfWorkers, spareWorkerCount } from "./pdf-host.ts";
+export { isInterrupted } from "./pdf-errors.ts";
 
 const MAX_RESTARTS = 3;
 /** A worker that served this many requests for one document collects its garbage when the document closes. */

@@ -14,7 +14,8 @@
  */
 import { cpuCount } from "../../cores";
 import { DocprocError } from "../../errors.ts";
-import type { PageParams, PdfRequestBody, PdfResponse, WorkerFailure } from "./pdf-protocol.ts";
+import type { PageParams, PdfRequestBody, PdfResponse } from "./pdf-protocol.ts";
+import { failureToError, interruptedError } from "./pdf-errors.ts";
 
 const IDLE_POOL_SIZE = 2;
 /** Documents one worker serves at most at a time. */
@@ -268,35 +269,4 @@ export function closeIdlePdfWorkers(): void {
 /** Workers ready (idle) or warming up, which a PDF can take without paying for a cold start. */
 export function spareWorkerCount(): number {
   return idleHosts.length + warmingWorkers.size;
-}
-
-export function interruptedError(): DocprocError {
-  return new DocprocError("internal", "interrupted: pdf.js was restarted after another request timed out", {
-    retryable: true,
-    details: { interrupted: true },
-  });
-}
-
-/** True for a request that failed only because another one made the worker restart. */
-export function isInterrupted(err: unknown): boolean {
-  return err instanceof DocprocError && err.details?.interrupted === true;
-}
-
-/** pdf.js exception names → stable docproc codes. */
-function failureToError(failure: WorkerFailure): DocprocError {
-  if (failure.passwordCode === 1) {
-    return new DocprocError("encrypted_file", "the PDF is password-protected: supply its password", {
-      details: { reason: failure.message },
-    });
-  }
-  if (failure.passwordCode === 2) {
-    return new DocprocError("wrong_password", "the password given for this PDF is not correct");
-  }
-  if (failure.name === "TextOnlyDocument") return new DocprocError("internal", `pdf.js: ${failure.message}`);
-  if (failure.name === "InvalidPDFException") {
-    return new DocprocError("corrupt_file", `not a readable PDF: ${failure.message}`);
-  }
-  return new DocprocError("corrupt_file", `the PDF could not be read: ${failure.message}`, {
-    details: { pdfjs_error: failure.name },
-  });
 }
