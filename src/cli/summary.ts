@@ -54,52 +54,14 @@ export function buildSummary(
 }
 
 export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint = paintFor(process.stdout)): string {
-  const nameWidth = Math.max(24, (columns || 100) - 50);
-  const rows = summary.files.map((o) => [
-    ellipsize(o.file, nameWidth),
-    o.page_count > o.pages ? `${o.pages}/${o.page_count}` : String(o.pages),
-    o.text_source,
-    o.found.length
-      ? [...new Set(o.found.map((d) => d.document_type))].join(", ")
-      : o.unreadable_pages?.length
-        ? "unreadable"
-        : String(o.documents),
-    o.needs_review ? String(o.needs_review) : "-",
-    formatSeconds(o.seconds),
-    o.status,
-  ]);
-  const out = [
-    renderTable(["file", "pages", "text", "type", "check", "time", "status"], rows, [
-      "left",
-      "right",
-      "left",
-      "left",
-      "right",
-      "right",
-      "left",
-    ]).trimEnd(),
-  ];
+  const out = [fileTable(summary, columns)];
   const found = summary.files.filter((o) => o.found.length > 0);
   if (found.length > 0) {
     out.push("", "Found:");
     for (const o of found.slice(0, MAX_EXPORT_LINES))
       for (const d of o.found) out.push(`  ${path.basename(o.file)}: ${describeFound(d)}`);
   }
-  const toReview = summary.files.filter((o) => o.status === "review");
-  if (toReview.length > 0) {
-    out.push("", toReview.length === 1 ? "1 file needs review:" : `${toReview.length} files need review:`);
-    for (const o of toReview.slice(0, MAX_EXPORT_LINES)) {
-      const fields = [...new Set(o.found.flatMap((d) => d.needs_review))];
-      const unreadable = (o.unreadable_pages ?? []).map((p) => `page ${p.file_page} could not be read (${p.reason})`);
-      const parts = [
-        ...unreadable,
-        fields.length ? `check ${fields.join(", ")}` : "",
-        o.validation && o.validation !== "success" ? `validation ${o.validation}` : "",
-      ].filter(Boolean);
-      out.push(`  ${path.basename(o.file)}: ${parts.join("; ")}`);
-    }
-    out.push(`  Open them with: docproc review ${summary.out_dir}`);
-  }
+  pushAll(out, describeReview(summary));
   const problems = summary.files.filter((o) => o.status !== "success" && o.status !== "review");
   if (problems.length > 0) {
     out.push("", paint.red(problems.length === 1 ? "1 file failed:" : `${problems.length} files failed:`));
@@ -137,6 +99,53 @@ export function renderSummary(summary: BatchSummary, columns = 100, paint: Paint
       `${written} export file${written === 1 ? "" : "s"} written to ${summary.out_dir}`,
   );
   return out.join("\n") + "\n";
+}
+
+/** One row per file: pages, text source, what was found, fields to check, time, status. */
+function fileTable(summary: BatchSummary, columns: number): string {
+  const nameWidth = Math.max(24, (columns || 100) - 50);
+  const rows = summary.files.map((o) => [
+    ellipsize(o.file, nameWidth),
+    o.page_count > o.pages ? `${o.pages}/${o.page_count}` : String(o.pages),
+    o.text_source,
+    o.found.length
+      ? [...new Set(o.found.map((d) => d.document_type))].join(", ")
+      : o.unreadable_pages?.length
+        ? "unreadable"
+        : String(o.documents),
+    o.needs_review ? String(o.needs_review) : "-",
+    formatSeconds(o.seconds),
+    o.status,
+  ]);
+  return renderTable(["file", "pages", "text", "type", "check", "time", "status"], rows, [
+    "left",
+    "right",
+    "left",
+    "left",
+    "right",
+    "right",
+    "left",
+  ]).trimEnd();
+}
+
+/** The files that need review, with what to check in each, and how to open them. */
+function describeReview(summary: BatchSummary): string[] {
+  const toReview = summary.files.filter((o) => o.status === "review");
+  if (toReview.length === 0) return [];
+  const out: string[] = [];
+  out.push("", toReview.length === 1 ? "1 file needs review:" : `${toReview.length} files need review:`);
+  for (const o of toReview.slice(0, MAX_EXPORT_LINES)) {
+    const fields = [...new Set(o.found.flatMap((d) => d.needs_review))];
+    const unreadable = (o.unreadable_pages ?? []).map((p) => `page ${p.file_page} could not be read (${p.reason})`);
+    const parts = [
+      ...unreadable,
+      fields.length ? `check ${fields.join(", ")}` : "",
+      o.validation && o.validation !== "success" ? `validation ${o.validation}` : "",
+    ].filter(Boolean);
+    out.push(`  ${path.basename(o.file)}: ${parts.join("; ")}`);
+  }
+  out.push(`  Open them with: docproc review ${summary.out_dir}`);
+  return out;
 }
 
 /**
