@@ -16,7 +16,7 @@ import type { ReviewFinishedHook } from "../core/review/hooks";
 import { mergeMemories, sameIssuer } from "../core/memory/merge";
 import { summaryOf, type Memory } from "../core/project/memory";
 import { processTransaction } from "../core/pipeline";
-import { defaultProject, loadProjectFile } from "../core/project";
+import { defaultProject, loadProjectFile, type ProjectSettings } from "../core/project";
 import { parseExpected } from "../eval/folder";
 import { renderTable } from "./table";
 
@@ -33,26 +33,7 @@ export async function runMemory(opts: MemoryOptions): Promise<number> {
   const creating = opts.action === "learn" && !existsSync(opts.project);
   const project = creating ? defaultProject : await loadProjectFile(opts.project);
   const out = (s: string) => process.stdout.write(s);
-  if (opts.action === "list") {
-    const items = project.memory.map(summaryOf);
-    if (opts.json) out(JSON.stringify({ items }, null, 2) + "\n");
-    else if (!items.length) out(`${opts.project}: no memories\n`);
-    else
-      out(
-        renderTable(
-          ["memory_id", "class", "confirmed", "source", "issuer", "fields"],
-          items.map((m) => [
-            m.memory_id,
-            m.class_id,
-            m.confirmed_at.slice(0, 10),
-            m.source,
-            m.issuer.vat_ids[0] ?? m.issuer.ibans[0] ?? m.issuer.name ?? "-",
-            String(m.fields.length),
-          ]),
-        ),
-      );
-    return 0;
-  }
+  if (opts.action === "list") return printList(project, opts, out);
   const id = opts.target;
   if (opts.action === "show" || opts.action === "forget") {
     const m = id ? project.memory.find((x) => x.memory_id === id) : undefined;
@@ -79,13 +60,67 @@ export async function runMemory(opts: MemoryOptions): Promise<number> {
   } catch (err) {
     throw new DocprocError("invalid_input", `--expected ${opts.expected}: ${(err as Error).message}`);
   }
+  const learned = await learnFromDocument(id, expected, project, opts);
+  if (!learned.length)
+    throw new DocprocError(
+      "invalid_input",
+      `${id}: none of the expected values is printed on the document; nothing learned`,
+    );
+  const after = mergeMemories(project.memory, learned);
+  await writeMemory(opts.project, after);
+  for (const m of learned) {
+    const issuer = m.issuer.vat_ids[0] ?? m.issuer.ibans[0] ?? m.issuer.names[0] ?? m.issuer.name ?? "by layout";
+    // A further confirmation of a known issuer refines its memory (core/memory/merge.ts) rather than adding one.
+    const into = after.some((x) => x.memory_id === m.memory_id) ? null : after.find((x) => sameIssuer(x, m));
+    if (into)
+      out(
+        `refined ${into.memory_id} (${m.class_id}; ${into.confirmations} confirmations; fields ${Object.keys(into.fields).join(", ")}; issuer ${issuer})\n`,
+      );
+    else out(`learned ${m.memory_id} (${m.class_id}; fields ${Object.keys(m.fields).join(", ")}; issuer ${issuer})\n`);
+  }
+  out(
+    creating
+      ? `created ${opts.project} (the default project with these memories)\n`
+      : `wrote ${opts.project} (previous version: ${opts.project}.bak)\n`,
+  );
+  return 0;
+}
+
+/** `docproc memory list`: the project's memories as a table, or JSON with --json. */
+function printList(project: ProjectSettings, opts: MemoryOptions, out: (s: string) => void): number {
+  const items = project.memory.map(summaryOf);
+  if (opts.json) out(JSON.stringify({ items }, null, 2) + "\n");
+  else if (!items.length) out(`${opts.project}: no memories\n`);
+  else
+    out(
+      renderTable(
+        ["memory_id", "class", "confirmed", "source", "issuer", "fields"],
+        items.map((m) => [
+          m.memory_id,
+          m.class_id,
+          m.confirmed_at.slice(0, 10),
+          m.source,
+          m.issuer.vat_ids[0] ?? m.issuer.ibans[0] ?? m.issuer.name ?? "-",
+          String(m.fields.length),
+        ]),
+      ),
+    );
+  return 0;
+}
+
+/** Runs the document through the pipeline and learns what `expected` says is printed on it. */
+async function learnFromDocument(
+  id: string,
+  expected: ReturnType<typeof parseExpected>,
+  project: ProjectSettings,
+  opts: MemoryOptions,
+): Promise<Memory[]> {
   const data = new Uint8Array(
     await readFile(id).catch(() => {
       throw new DocprocError("invalid_input", `no such file: ${id}`);
     }),
   );
   const ocr = lazyOcrEngine(() => createOcrEngine({ engine: opts.ocrEngine ?? "auto", workers: cpuCount() }));
-  let learned: Memory[];
   try {
     const now = new Date();
     const r = await processTransaction(
@@ -117,33 +152,10 @@ export async function runMemory(opts: MemoryOptions): Promise<number> {
         profiles: [],
       },
     );
-    learned = learnFromExpected(r.results, expected, project, now).map((m) => ({ ...m, source: "cli" as const }));
+    return learnFromExpected(r.results, expected, project, now).map((m) => ({ ...m, source: "cli" as const }));
   } finally {
     await ocr.close();
   }
-  if (!learned.length)
-    throw new DocprocError(
-      "invalid_input",
-      `${id}: none of the expected values is printed on the document; nothing learned`,
-    );
-  const after = mergeMemories(project.memory, learned);
-  await writeMemory(opts.project, after);
-  for (const m of learned) {
-    const issuer = m.issuer.vat_ids[0] ?? m.issuer.ibans[0] ?? m.issuer.names[0] ?? m.issuer.name ?? "by layout";
-    // A further confirmation of a known issuer refines its memory (core/memory/merge.ts) rather than adding one.
-    const into = after.some((x) => x.memory_id === m.memory_id) ? null : after.find((x) => sameIssuer(x, m));
-    if (into)
-      out(
-        `refined ${into.memory_id} (${m.class_id}; ${into.confirmations} confirmations; fields ${Object.keys(into.fields).join(", ")}; issuer ${issuer})\n`,
-      );
-    else out(`learned ${m.memory_id} (${m.class_id}; fields ${Object.keys(m.fields).join(", ")}; issuer ${issuer})\n`);
-  }
-  out(
-    creating
-      ? `created ${opts.project} (the default project with these memories)\n`
-      : `wrote ${opts.project} (previous version: ${opts.project}.bak)\n`,
-  );
-  return 0;
 }
 
 /** `docproc review --project FILE`: a finished review's confirmed fields are added to the file's memories. */
