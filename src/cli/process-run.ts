@@ -12,8 +12,8 @@ import { SHARE_MAX_PAGES } from "../core/engines/pdf/pdf-host";
 import type { ProgressFn } from "../core/model";
 import { collectInputs } from "../batch/inputs";
 import type { BatchFileOutcome } from "./batch";
-import { createProgress, silentProgress, stepLines } from "./progress";
-import { buildSummary, renderFailures, renderSummary } from "./summary";
+import { createProgress, silentProgress, stepLines, type BatchProgress } from "./progress";
+import { buildSummary, renderFailures, renderSummary, type BatchSummary } from "./summary";
 
 export interface ProcessOptions {
   paths: string[];
@@ -60,14 +60,7 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
   const { defaultProject, loadProjectFile, profilesForFormats, runBatch, createFileProcessor } = await loadPipeline();
   const project = opts.project ? await loadProjectFile(opts.project) : defaultProject;
   const profiles = opts.format !== undefined ? profilesForFormats([opts.format]) : undefined;
-  // --data: the ledger skips content already processed; its lock (exit 3) keeps overlapping cron runs apart.
-  const ledger = opts.data
-    ? (await import("../batch/ledger-batch")).LedgerBatch.open({
-        dataDir: opts.data,
-        outDir: opts.out,
-        force: opts.force,
-      })
-    : null;
+  const ledger = await openLedger(opts);
   const files = ledger ? await ledger.plan(found) : found;
   await mkdir(opts.out, { recursive: true });
   const cores = cpuCount();
@@ -81,27 +74,10 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
     nameBy: opts.nameBy,
     ...(profiles ? { profiles } : {}),
   });
-  // Names from the source are claimed in the file list's order before anything runs: the suffixes of same-stem
-  // files (a/scan.pdf → scan, b/scan.pdf → scan_1) do not depend on which finishes first.
-  for (const file of files) {
-    const bytes = await Bun.file(file)
-      .bytes()
-      .catch(() => null);
-    if (!bytes || processor.reserveName(file, bytes) === null) break;
-  }
-  const progress =
-    opts.json || opts.verbosity === "quiet"
-      ? silentProgress
-      : opts.verbosity === "verbose"
-        ? stepLines(process.stderr)
-        : createProgress(process.stderr, files.length);
+  await reserveNames(processor, files);
+  const progress = progressFor(opts, files.length);
   const started = performance.now();
-  // Ctrl-C: leave the terminal clean (no half-drawn bar) and exit 130 like any interrupted command.
-  const onInterrupt = () => {
-    progress.stop();
-    process.stderr.write("docproc: interrupted; files already finished are in the output folder\n");
-    process.exit(130);
-  };
+  const onInterrupt = interruptHandler(progress);
   process.once("SIGINT", onInterrupt);
   try {
     const runFile = async (
@@ -132,11 +108,7 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
     const base = buildSummary(pkg.version, opts.out, outcomes, (performance.now() - started) / 1000, skipped, reasons);
     // Which OCR engine ran (null: no page needed OCR), so a project's ocr.engine is visible in the summary.
     const summary = { ...base, ocr_engine: processor.ocrEngineName() };
-    if (opts.json)
-      process.stdout.write(JSON.stringify(ledger ? ledger.extendSummary(summary) : summary, null, 2) + "\n");
-    else if (opts.verbosity === "quiet") process.stderr.write(renderFailures(summary));
-    else
-      process.stdout.write(renderSummary(summary, process.stdout.columns || 100) + (ledger?.describeSkipped() ?? ""));
+    printSummary(opts, summary, ledger);
     // Files found but every one skipped: nothing was processed, which is not a success (exit 2, as for a usage error).
     if (found.length === 0 && skipped.length > 0) {
       if (opts.json)
@@ -150,6 +122,62 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
     await processor.close();
     ledger?.close();
   }
+}
+
+/** --data: the ledger skips content already processed; its lock (exit 3) keeps overlapping cron runs apart. */
+async function openLedger(opts: ProcessOptions) {
+  return opts.data
+    ? (await import("../batch/ledger-batch")).LedgerBatch.open({
+        dataDir: opts.data,
+        outDir: opts.out,
+        force: opts.force,
+      })
+    : null;
+}
+
+/** Ctrl-C: leave the terminal clean (no half-drawn bar) and exit 130 like any interrupted command. */
+function interruptHandler(progress: BatchProgress): () => void {
+  return () => {
+    progress.stop();
+    process.stderr.write("docproc: interrupted; files already finished are in the output folder\n");
+    process.exit(130);
+  };
+}
+
+/**
+ * Names from the source are claimed in the file list's order before anything runs: the suffixes of same-stem
+ * files (a/scan.pdf → scan, b/scan.pdf → scan_1) do not depend on which finishes first.
+ */
+async function reserveNames(
+  processor: { reserveName(file: string, bytes: Uint8Array): string | null },
+  files: string[],
+): Promise<void> {
+  for (const file of files) {
+    const bytes = await Bun.file(file)
+      .bytes()
+      .catch(() => null);
+    if (!bytes || processor.reserveName(file, bytes) === null) break;
+  }
+}
+
+/** No progress for --json or quiet, a line per step when verbose, else the bar (all on stderr). */
+function progressFor(opts: ProcessOptions, fileCount: number): BatchProgress {
+  return opts.json || opts.verbosity === "quiet"
+    ? silentProgress
+    : opts.verbosity === "verbose"
+      ? stepLines(process.stderr)
+      : createProgress(process.stderr, fileCount);
+}
+
+/** The summary as JSON (--json), failures only (quiet, on stderr), or the table for people. */
+function printSummary(
+  opts: ProcessOptions,
+  summary: BatchSummary,
+  ledger: { extendSummary(summary: BatchSummary): unknown; describeSkipped(): string } | null,
+): void {
+  if (opts.json) process.stdout.write(JSON.stringify(ledger ? ledger.extendSummary(summary) : summary, null, 2) + "\n");
+  else if (opts.verbosity === "quiet") process.stderr.write(renderFailures(summary));
+  else process.stdout.write(renderSummary(summary, process.stdout.columns || 100) + (ledger?.describeSkipped() ?? ""));
 }
 
 /**
