@@ -106,23 +106,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     idleTimeout: 0,
   });
   const port = app.server!.port!;
-  // E-mail import connectors (docs/email.md) run here when DOCPROC_SECRET_KEY is set.
-  const limits = {
-    maxQueueDepth: opts.config.maxQueueDepth,
-    maxFileBytes: opts.config.maxFileBytes,
-    maxFiles: opts.config.maxFilesPerUpload,
-  };
-  const mail = opts.mail
-    ? startMailService({
-        db: data.db,
-        clock,
-        blobs: data.blobs,
-        env: opts.mail,
-        limits,
-        wake: () => runtime.pool.wake(),
-        log: opts.log ?? (() => {}),
-      })
-    : null;
+  const mail = startMail(opts, data, () => runtime.pool.wake());
   listenUrl = `http://${opts.host.includes(":") ? `[${opts.host}]` : opts.host}:${port}`;
   // `docproc worker` processes without DOCPROC_PUBLIC_URL build their webhook links from this (storage/deployment.ts).
   const publicUrl = opts.webhooks?.publicUrl ?? null;
@@ -141,4 +125,24 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       data.db.close();
     },
   };
+}
+
+/** E-mail import connectors (docs/email.md) run here when DOCPROC_SECRET_KEY is set; null otherwise. */
+function startMail(opts: StartOptions, data: ReturnType<typeof openDataDir>, wake: () => void) {
+  const limits = {
+    maxQueueDepth: opts.config.maxQueueDepth,
+    maxFileBytes: opts.config.maxFileBytes,
+    maxFiles: opts.config.maxFilesPerUpload,
+  };
+  return opts.mail
+    ? startMailService({
+        db: data.db,
+        clock: systemClock,
+        blobs: data.blobs,
+        env: opts.mail,
+        limits,
+        wake,
+        log: opts.log ?? (() => {}),
+      })
+    : null;
 }
