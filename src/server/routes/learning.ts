@@ -71,27 +71,7 @@ export function learningRoutes(deps: ServerDeps) {
       const d = getDataset(deps.db, p.project_id, params.dataset_id);
       if (!d) throw new DocprocError("not_found", `Dataset ${params.dataset_id} not found in project ${p.project_id}`);
       const settings = parseProjectSettings(p.settings);
-      const rows = completedTransactions(deps.db, p.project_id, d.dataset_id);
-      const outcomes: FileOutcome[] = [];
-      let without = 0;
-      for (const r of rows) {
-        const expected = (JSON.parse(r.metadata || "{}") as { expected?: unknown }).expected;
-        if (expected === undefined) {
-          without++;
-          continue;
-        }
-        const produced = listDocuments(deps.db, r.transaction_id).map((doc) => producedOf(doc, settings));
-        try {
-          outcomes.push({ file: r.transaction_id, expected: parseExpected(expected), produced });
-        } catch (err) {
-          outcomes.push({
-            file: r.transaction_id,
-            expected: [],
-            produced,
-            error: `metadata.expected: ${(err as Error).message}`,
-          });
-        }
-      }
+      const { outcomes, without } = datasetOutcomes(deps.db, p.project_id, d.dataset_id, settings);
       const report = {
         dataset_id: d.dataset_id,
         name: d.name,
@@ -123,6 +103,37 @@ export function learningRoutes(deps: ServerDeps) {
       set.status = 204;
       return "";
     });
+}
+
+/** A dataset's completed transactions as scored outcomes; `without`: those whose metadata has no `expected`. */
+function datasetOutcomes(
+  db: ServerDeps["db"],
+  projectId: string,
+  datasetId: string,
+  settings: ReturnType<typeof parseProjectSettings>,
+): { outcomes: FileOutcome[]; without: number } {
+  const rows = completedTransactions(db, projectId, datasetId);
+  const outcomes: FileOutcome[] = [];
+  let without = 0;
+  for (const r of rows) {
+    const expected = (JSON.parse(r.metadata || "{}") as { expected?: unknown }).expected;
+    if (expected === undefined) {
+      without++;
+      continue;
+    }
+    const produced = listDocuments(db, r.transaction_id).map((doc) => producedOf(doc, settings));
+    try {
+      outcomes.push({ file: r.transaction_id, expected: parseExpected(expected), produced });
+    } catch (err) {
+      outcomes.push({
+        file: r.transaction_id,
+        expected: [],
+        produced,
+        error: `metadata.expected: ${(err as Error).message}`,
+      });
+    }
+  }
+  return { outcomes, without };
 }
 
 const err = (description: string) => ({ description, schema: ErrorSchema });
