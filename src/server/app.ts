@@ -85,44 +85,8 @@ export function createApp(
     handle?: (r: Request) => Promise<Response>;
     routes?: () => ReadonlyArray<{ method: string; path: string }>;
   } = {};
-  let routes: Array<{ method: string; path: string; re: RegExp }> | null = null;
-  /** The methods the app answers on `pathname` (empty: no such path). */
-  const methodsOf = (pathname: string): string[] => {
-    const list = (routes ??= self.routes!().map((r) => ({
-      method: r.method.toUpperCase(),
-      path: r.path,
-      re: routePattern(r.path),
-    })));
-    return [...new Set(list.filter((r) => r.re.test(pathname)).map((r) => r.method))].sort();
-  };
-  /** The route template a path falls under, for logs and metric labels (never the path: ids stay out). */
-  const templateOf = (pathname: string): string => {
-    methodsOf("/"); // builds the route list once
-    return routes!.find((r) => r.re.test(pathname))?.path ?? "(unmatched)";
-  };
-  function mapError(code: unknown, error: unknown, request: Request): Response {
-    if (code === "NOT_FOUND") {
-      const pathname = pathnameOf(request.url);
-      const allowed = methodsOf(pathname);
-      if (allowed.length) {
-        const allow = allowed.includes("GET") && !allowed.includes("HEAD") ? [...allowed, "HEAD"] : allowed;
-        return jsonResponse(
-          { detail: `Method ${request.method} is not allowed on ${pathname}; allowed: ${allow.join(", ")}` },
-          405,
-          { allow: allow.join(", ") },
-        );
-      }
-      return jsonResponse({ detail: `Not found: no route for ${request.method} ${pathname}` }, 404);
-    }
-    const mapped = fromFrameworkError(code, error);
-    if (!(mapped instanceof DocprocError)) {
-      console.error("unhandled error:", error);
-      telemetry.log.error({ event: "unhandled_error", err: error }, "unhandled error");
-    } else if (mapped.code === "queue_full") noteRejection(request, "queue_full");
-    else if (mapped.code === "rate_limited")
-      noteRejection(request, (mapped.details as { async?: boolean } | undefined)?.async ? "async" : "requests");
-    return errorResponse(mapped);
-  }
+  const { methodsOf, templateOf } = routeIndex(() => self.routes!());
+  const mapError = errorMapper(methodsOf, telemetry);
   // Elysia's router looks for the path from index 11 of the URL by default, which skips the first segment when
   // scheme and host are shorter (`http://api/…`, a typical container host name): routes served by Elysia's own
   // router (the download wildcard) then answered 404. The server speaks plain HTTP (TLS ends at a proxy), so every
@@ -175,6 +139,53 @@ export function createApp(
   self.handle = (r) => app.handle(r);
   self.routes = () => app.routes;
   return app;
+}
+
+/** The app's route list, read once on first use: which methods a path has, which template it falls under. */
+function routeIndex(listRoutes: () => ReadonlyArray<{ method: string; path: string }>) {
+  let routes: Array<{ method: string; path: string; re: RegExp }> | null = null;
+  /** The methods the app answers on `pathname` (empty: no such path). */
+  const methodsOf = (pathname: string): string[] => {
+    const list = (routes ??= listRoutes().map((r) => ({
+      method: r.method.toUpperCase(),
+      path: r.path,
+      re: routePattern(r.path),
+    })));
+    return [...new Set(list.filter((r) => r.re.test(pathname)).map((r) => r.method))].sort();
+  };
+  /** The route template a path falls under, for logs and metric labels (never the path: ids stay out). */
+  const templateOf = (pathname: string): string => {
+    methodsOf("/"); // builds the route list once
+    return routes!.find((r) => r.re.test(pathname))?.path ?? "(unmatched)";
+  };
+  return { methodsOf, templateOf };
+}
+
+/** Errors as responses: 405 with Allow on a known path, 404 on an unknown one, else errorResponse. */
+function errorMapper(methodsOf: (pathname: string) => string[], telemetry: Telemetry) {
+  return function mapError(code: unknown, error: unknown, request: Request): Response {
+    if (code === "NOT_FOUND") {
+      const pathname = pathnameOf(request.url);
+      const allowed = methodsOf(pathname);
+      if (allowed.length) {
+        const allow = allowed.includes("GET") && !allowed.includes("HEAD") ? [...allowed, "HEAD"] : allowed;
+        return jsonResponse(
+          { detail: `Method ${request.method} is not allowed on ${pathname}; allowed: ${allow.join(", ")}` },
+          405,
+          { allow: allow.join(", ") },
+        );
+      }
+      return jsonResponse({ detail: `Not found: no route for ${request.method} ${pathname}` }, 404);
+    }
+    const mapped = fromFrameworkError(code, error);
+    if (!(mapped instanceof DocprocError)) {
+      console.error("unhandled error:", error);
+      telemetry.log.error({ event: "unhandled_error", err: error }, "unhandled error");
+    } else if (mapped.code === "queue_full") noteRejection(request, "queue_full");
+    else if (mapped.code === "rate_limited")
+      noteRejection(request, (mapped.details as { async?: boolean } | undefined)?.async ? "async" : "requests");
+    return errorResponse(mapped);
+  };
 }
 
 export type App = ReturnType<typeof createApp>;
