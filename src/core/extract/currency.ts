@@ -6,7 +6,7 @@ import type { FieldResult } from "../model";
 import type { FieldSettings } from "../project";
 import { findCurrencies } from "./normalize";
 import { boxesOf, type Line, ocrConfidenceOf, spanOf } from "./lines";
-import type { Candidate } from "./fields";
+import type { Candidate } from "./candidate";
 import { round } from "./fields";
 
 const EURO = new Set([
