@@ -4,7 +4,7 @@
  */
 import type { FieldResult } from "../model";
 import type { FieldSettings } from "../project";
-import { findCurrencies } from "./normalize";
+import { findCurrencies } from "./currencies";
 import { boxesOf, type Line, ocrConfidenceOf, spanOf } from "./lines";
 import type { Candidate } from "./candidate";
 import { round } from "./fields";
