@@ -2,13 +2,13 @@ import { describe, expect, test } from "bun:test";
 import {
   findDates,
   inferDateOrder,
-  isValidIban,
-  normalizeCurrency,
   normalizeDate,
   normalizePhone,
   normalizeVatId,
   parseAmount,
 } from "../../src/core/extract/normalize";
+import { isValidIban } from "../../src/core/extract/iban-check";
+import { normalizeCurrency } from "../../src/core/extract/currencies";
 import { findAmounts } from "../../src/core/extract/values";
 
 describe("dates", () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { ibanRead } from "../../src/core/extract/compact-values";
-import { isValidIban } from "../../src/core/extract/normalize";
+import { isValidIban } from "../../src/core/extract/iban-check";
 import { joinedCents } from "../../src/core/extract/values";
 import { withoutSpecks } from "../../src/core/extract/specks";
 import type { Page, Word } from "../../src/core/model";

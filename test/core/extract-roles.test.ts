@@ -12,7 +12,7 @@ import { correct } from "../../fixtures/varied/generator/score";
 import { createOcrEngine, type OcrEngine } from "../../src/core/engines/ocr";
 import { editDistance } from "../../src/core/extract/fuzzy";
 import { withRateTaxes, type PrintedAmount } from "../../src/core/extract/reconcile";
-import type { Candidate } from "../../src/core/extract/fields";
+import type { Candidate } from "../../src/core/extract/candidate";
 import type { Line } from "../../src/core/extract/lines";
 import type { RenderOptions } from "../../src/core/imaging/render";
 import type { FieldResult, Page, RasterImage, Word } from "../../src/core/model";

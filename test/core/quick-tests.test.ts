@@ -1,6 +1,6 @@
 /**
  * Quick tests that settle most lines before an expensive scan MUST pass every text in which that scan finds
- * something: findCurrencies's mayHoldCurrency (src/core/extract/normalize.ts, before eighteen patterns), the
+ * something: findCurrencies's mayHoldCurrency (src/core/extract/currencies.ts, before eighteen patterns), the
  * issuer search's DOMAIN_ENDING (src/core/extract/parties.ts, before DOMAIN), the heading zone's mayBeShortHeading
  * (src/core/classify/cues.ts, before the trailing-number pattern) and the date-order scan's NUMERIC_DATE_HINT
  * (normalize.ts); and the IBAN / VAT ID readers' `more` (compact-values.ts) MUST hold while longer text can still read a
@@ -10,7 +10,7 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { findCurrencies, mayHoldCurrency, scanCurrencies } from "../../src/core/extract/normalize";
+import { findCurrencies, mayHoldCurrency, scanCurrencies } from "../../src/core/extract/currencies";
 import { DOMAIN, DOMAIN_ENDING } from "../../src/core/extract/parties";
 import { isShortHeadingLine, mayBeShortHeading } from "../../src/core/classify/cues";
 import { convertSource } from "../../src/core/stages/convert";

@@ -4,7 +4,8 @@
  * could still give a value.
  */
 import type { Line } from "./lines";
-import { isValidIban, normalizeVatId } from "./normalize";
+import { normalizeVatId } from "./normalize";
+import { isValidIban } from "./iban-check";
 import { repairCheckDigits, repairIban } from "./iban-repair";
 import type { ValueMatch } from "./value-match";
 

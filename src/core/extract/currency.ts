@@ -4,9 +4,9 @@
  */
 import type { FieldResult } from "../model";
 import type { FieldSettings } from "../project";
-import { findCurrencies } from "./normalize";
+import { findCurrencies } from "./currencies";
 import { boxesOf, type Line, ocrConfidenceOf, spanOf } from "./lines";
-import type { Candidate } from "./fields";
+import type { Candidate } from "./candidate";
 import { round } from "./fields";
 
 const EURO = new Set([
@@ -58,43 +58,37 @@ function fromCountry(hints: CountryHint[]): { code: string; country: string; why
   return null;
 }
 
+/**
+ * Reads the currency fields of a document, after its other fields: the total's candidate says where the currency is
+ * printed with it, and the IBAN and VAT ID results name a country when none is printed.
+ */
+export function extractCurrencies(
+  fields: FieldSettings[],
+  out: Record<string, FieldResult>,
+  best: Record<string, Candidate | undefined>,
+  lines: Line[],
+  threshold: number,
+): void {
+  const total = best.total_amount ?? Object.entries(best).find(([id, c]) => c?.match.note && /total/.test(id))?.[1];
+  const hints = [
+    ["iban", "IBAN"],
+    ["vendor_vat_id", "VAT ID"],
+  ]
+    .filter(([id]) => out[id!]?.value)
+    .map(([id, why]) => ({ field: out[id!]!, why: `from the ${why}` }));
+  for (const field of fields) out[field.id] = extractCurrency(field, lines, total, threshold, hints);
+}
+
 /** MUST NOT guess from a country when any currency is printed; the inferred value carries the hint's boxes. */
-export function extractCurrency(
+function extractCurrency(
   field: FieldSettings,
   lines: Line[],
   total: Candidate | undefined,
   reviewThreshold: number,
   countryHints: CountryHint[] = [],
 ): FieldResult {
-  if (total?.match.note) {
-    const line = total.match.line;
-    const mention = findCurrencies(line.text).find(
-      (c) => c.code === total.match.note && c.start < total.match.end + 3 && c.end > total.match.start - 3,
-    );
-    if (mention) {
-      const spans = [spanOf(line, mention.start, mention.end)];
-      const printed = line.text.slice(mention.start, mention.end);
-      const rupee = mention.code === "JPY" && misreadRupee(line, lines);
-      if (rupee) {
-        return result(
-          field,
-          "INR",
-          0.8,
-          spans,
-          `"${printed}" printed with the total on an OCR'd page (page ${line.page.page_number}, line ${line.index + 1}) is read as ₹: the OCR model has no ₹ and reads it as ¥, and the document names INR elsewhere ("${rupee}")`,
-          reviewThreshold,
-        );
-      }
-      return result(
-        field,
-        mention.code,
-        0.95,
-        spans,
-        `currency "${printed}" printed with the total (page ${line.page.page_number}, line ${line.index + 1})`,
-        reviewThreshold,
-      );
-    }
-  }
+  const printed = total?.match.note ? printedWithTotal(field, lines, total, reviewThreshold) : null;
+  if (printed) return printed;
   const votes = new Map<string, { score: number; first: { line: Line; start: number; end: number } }>();
   let mentions = 0;
   for (const line of lines) {
@@ -140,6 +134,43 @@ export function extractCurrency(
     `most frequent currency (${best[0]}: ${best[1].score} of ${total_} points over ${mentions} mention(s)); first at page ${line.page.page_number}, line ${line.index + 1}`,
     reviewThreshold,
   );
+}
+
+/** The currency printed with the total (a ¥ misread for ₹ corrected), or null when none is. */
+function printedWithTotal(
+  field: FieldSettings,
+  lines: Line[],
+  total: Candidate,
+  reviewThreshold: number,
+): FieldResult | null {
+  const line = total.match.line;
+  const mention = findCurrencies(line.text).find(
+    (c) => c.code === total.match.note && c.start < total.match.end + 3 && c.end > total.match.start - 3,
+  );
+  if (mention) {
+    const spans = [spanOf(line, mention.start, mention.end)];
+    const printed = line.text.slice(mention.start, mention.end);
+    const rupee = mention.code === "JPY" && misreadRupee(line, lines);
+    if (rupee) {
+      return result(
+        field,
+        "INR",
+        0.8,
+        spans,
+        `"${printed}" printed with the total on an OCR'd page (page ${line.page.page_number}, line ${line.index + 1}) is read as ₹: the OCR model has no ₹ and reads it as ¥, and the document names INR elsewhere ("${rupee}")`,
+        reviewThreshold,
+      );
+    }
+    return result(
+      field,
+      mention.code,
+      0.95,
+      spans,
+      `currency "${printed}" printed with the total (page ${line.page.page_number}, line ${line.index + 1})`,
+      reviewThreshold,
+    );
+  }
+  return null;
 }
 
 /**

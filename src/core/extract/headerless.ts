@@ -15,7 +15,7 @@ import { boxesOf, type Line, lineHeight, ocrConfidenceOf, type Span } from "./li
 import type { DateOrder } from "./normalize";
 import { findAmounts } from "./values";
 import { round } from "./fields";
-import { hasAmount, isSummary } from "./tables";
+import { hasAmount, isSummary } from "./table-rows";
 import { minOf } from "../arrays";
 
 interface RunLine {

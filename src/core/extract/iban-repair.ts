@@ -6,7 +6,7 @@
  * one choice passes: the checksum catches 96 of 97 wrong guesses, and no repair is tried beyond one dropped
  * character and the characters that cannot stand where they are.
  */
-import { isValidIban } from "./normalize";
+import { isValidIban } from "./iban-check";
 
 /** BBAN formats: n digits, a letters, c either (runs as in the registry: "4a10n" for the Netherlands). */
 const BBAN: Record<string, string> = {

@@ -1,9 +1,10 @@
 /**
- * Party roles: which printed company is the seller (issuer) and which the buyer (recipient).
+ * Party roles: which printed company is the seller (issuer); the buyer is found in recipient.ts, the buyer's and
+ * payment blocks in party-blocks.ts.
  *
  * Contracts:
- * - Lines under a buyer heading (bill to, ship to, Rechnungsempfänger, Käufer, facturé à, ...) and `ATTN:` / `z.Hd.`
- *   lines belong to the recipient: no issuer candidate MAY come from them.
+ * - Lines under a buyer heading and `ATTN:` / `z.Hd.` lines belong to the recipient: no issuer candidate MAY come
+ *   from them.
  * - Nor from a payment block: the bank, the account holder (a factoring company, a payment provider) and a
  *   remittance address (bank details, Kontoinhaber, remit to, ...) name who is paid or where, not who sells.
  * - Issuer candidates, each scored: a company with a legal form (whole tokens, a name before it), the name in a
@@ -14,131 +15,29 @@
  */
 import type { Word } from "../model";
 import { type Line, lineHeight, uprightSize } from "./lines";
-import { below, findLabels, type LabelHit, sameBlockEnd } from "./labels";
 import { legalForm } from "./company";
-import { afterSpeck, onlySpecksBefore } from "./specks";
+import { afterSpeck } from "./specks";
 import { FREE_MAIL } from "./free-mail";
 import { findDates } from "./normalize";
 import { fold } from "./fuzzy";
-import { findAmounts } from "./values";
+import {
+  addressFollows,
+  compactName,
+  holderNames,
+  inRecipient,
+  letters,
+  paymentWords,
+  recipientWords,
+} from "./party-blocks";
 
-/** Headings of the buyer's block, in the languages the default project reads. */
-export const BUYER_HEADINGS = [
-  "bill to",
-  "billed to",
-  "invoice to",
-  "invoiced to",
-  "sold to",
-  "ship to",
-  "shipped to",
-  "deliver to",
-  "delivery address",
-  "billing address",
-  "shipping address",
-  "customer",
-  "buyer",
-  "recipient",
-  "client",
-  "bill to address",
-  "rechnungsempfänger",
-  "rechnungsadresse",
-  "lieferadresse",
-  "lieferanschrift",
-  "käufer",
-  "kunde",
-  "empfänger",
-  "leistungsempfänger",
-  "facturé à",
-  "adresse de facturation",
-  "adresse de livraison",
-  "livré à",
-  "destinataire",
-  "acheteur",
-  "factuuradres",
-  "afleveradres",
-  "leveradres",
-  "koper",
-  "klant",
-  "afnemer",
-  "facturar a",
-  "dirección de facturación",
-  "dirección de envío",
-  "cliente",
-  "comprador",
-  "destinatario",
-  "cessionario",
-  "acquirente",
-  "spett.le",
-  "intestatario",
-];
-/** Headings of payment blocks (see the module contract); label matching is OCR-tolerant (findLabels). */
-export const PAYMENT_HEADINGS = [
-  "bank details",
-  "banking details",
-  "payment details",
-  "bank account",
-  "account holder",
-  "account name",
-  "beneficiary",
-  "remit to",
-  "remit payment to",
-  "please remit payment to",
-  "please remit to",
-  "remittance address",
-  "make checks payable to",
-  "make cheques payable to",
-  "bank",
-  "bankverbindung",
-  "bankdaten",
-  "kontoinhaber",
-  "zahlungsempfänger",
-  "zahlungen bitte an",
-  "zahlung bitte an",
-  "kreditinstitut",
-  "coordonnées bancaires",
-  "titulaire du compte",
-  "titulaire",
-  "règlement à adresser à",
-  "banque",
-  "bankgegevens",
-  "rekeninghouder",
-  "ten name van",
-  "betaling aan",
-  "datos bancarios",
-  "titular de la cuenta",
-  "remitir el pago a",
-  "banco",
-  "coordinate bancarie",
-  "intestatario del conto",
-  "pagamento a",
-  "banca",
-];
-/** The lines of a payment block under its heading: a bank box is short and set apart from what follows. */
-const PAYMENT_BLOCK_LINES = 4;
-const RECIPIENT_LINE =
-  /^\s*(attn|att|attention|z\.?\s?hd\.?|zu händen|c\/o|t\.?a\.?v\.?|à l'attention de|a l'attention de)\b[\s.:]/iu;
 /** Words of a footer's legal lines: the company named above or in them is the issuer. */
 const FOOTER_LEGAL =
   /(?<![\p{L}])(si[eè]ge|capital|rcs|siret|siren|hrb|hra|registergericht|amtsgericht|handelsregister|geschäftsführ|vorstand|kvk|registered (office|in)|company (reg|no|number)|registration|ust-?id|steuer-?nr|p\.\s?iva|cif|nif|codice fiscale|registro mercantil)/iu;
 /** What a document calls itself: a name before it in a title line is the issuer's. */
-const DOC_WORD =
+export const DOC_WORD =
   /\s+(tax invoice|invoice|receipt|rechnung|quittung|factuur|facture|reçu|factura|fattura|recibo|ricevuta|credit note|gutschrift)\s*$/iu;
 /** A line that is the document's title. */
 const TITLE = /^\s*(tax invoice|invoice|rechnung|factuur|facture|factura|fattura|receipt|credit note|gutschrift)\b/iu;
-
-/** The lines right under `line` (same left edge, no gap) include a street or postcode line. */
-function addressFollows(line: Line, sorted: Line[]): boolean {
-  const at = sorted.indexOf(line);
-  return sorted
-    .slice(at + 1, at + 3)
-    .some(
-      (l) =>
-        Math.abs(l.box[0] - line.box[0]) < lineHeight(line) &&
-        l.box[1] - line.box[3] < lineHeight(line) * 2 &&
-        (STREET.test(l.text) || POSTCODE.test(l.text)) &&
-        !/:/.test(l.text),
-    );
-}
 
 /** Words before a title that qualify the document, not name its issuer ("Kopie factuur", "Simplified tax invoice"). */
 const NOT_A_NAME =
@@ -187,106 +86,6 @@ export interface PartyCandidate {
   why: string;
 }
 
-const recipientMemo = new WeakMap<Line[], Set<Word>>();
-
-/** Words that belong to the recipient: buyer-heading blocks and ATTN lines (memoised per line list). */
-export function recipientWords(lines: Line[]): Set<Word> {
-  const memo = recipientMemo.get(lines);
-  if (memo) return memo;
-  const out = new Set<Word>();
-  recipientMemo.set(lines, out);
-  for (const hit of buyerHeadings(lines)) {
-    for (const w of hit.line.words)
-      if (w.start >= hit.start && w.box[0] - hit.box[2] < lineHeight(hit.line) * 6) out.add(w.word);
-    // The block ends at a gap wider than a blank line (the title or the next section under it). The first row
-    // under the heading is its block whatever the space after a heading (OCR boxes are glyph-tight, so a heading
-    // without descenders looks short).
-    let last = hit.line.box;
-    for (const [i, row] of below(hit, lines, 5).entries()) {
-      if (i > 0 && row.box[1] - last[3] > Math.max(lineHeight(hit.line), lineHeight(row)) * 1.6) break;
-      for (const w of row.words) out.add(w.word);
-      last = row.box;
-    }
-  }
-  for (const line of lines) if (RECIPIENT_LINE.test(line.text)) for (const w of line.words) out.add(w.word);
-  return out;
-}
-
-const paymentMemo = new WeakMap<Line[], Set<Word>>();
-
-/**
- * Words of payment blocks (memoised per line list): the rest of a heading's line ("Account holder: X Factoring
- * GmbH"), and for a heading alone on its line the lines right under it, up to a gap of a line height.
- */
-export function paymentWords(lines: Line[]): Set<Word> {
-  const memo = paymentMemo.get(lines);
-  if (memo) return memo;
-  const out = new Set<Word>();
-  paymentMemo.set(lines, out);
-  for (const hit of findLabels(lines, PAYMENT_HEADINGS)) {
-    if (!startsCell(hit)) continue;
-    const height = lineHeight(hit.line);
-    const rest = hit.line.words.filter((w) => w.start >= hit.start && w.box[0] - hit.box[2] < height * 6);
-    for (const w of rest) out.add(w.word);
-    if (rest.some((w) => w.start >= hit.end && /[\p{L}\p{N}]/u.test(w.word.text))) continue;
-    let last = hit.line.box;
-    for (const [i, row] of below(hit, lines, PAYMENT_BLOCK_LINES).entries()) {
-      if (i > 0 && row.box[1] - last[3] > Math.max(height, lineHeight(row))) break;
-      for (const w of row.words) out.add(w.word);
-      last = row.box;
-    }
-  }
-  return out;
-}
-
-const HOLDER_LABELS = [
-  "account holder",
-  "account name",
-  "beneficiary",
-  "kontoinhaber",
-  "begünstigter",
-  "zahlungsempfänger",
-  "titulaire du compte",
-  "bénéficiaire",
-  "rekeninghouder",
-  "ten name van",
-  "t.n.v.",
-  "titular de la cuenta",
-  "beneficiario",
-  "intestatario del conto",
-  "intestatario",
-  "intestato a",
-];
-
-/** Names printed after an account-holder label, compacted (letters and digits, lower case). */
-function holderNames(lines: Line[]): string[] {
-  return findLabels(lines, HOLDER_LABELS)
-    .map((hit) => compact(hit.line.text.slice(hit.end, sameBlockEnd(hit.line, hit.end))))
-    .filter((n) => n.length > 0);
-}
-
-/**
- * Buyer headings that start a cell. A heading inside a bank block is the account holder's ("Intestatario" names
- * the addressee of an Italian invoice, and the holder of an account too).
- */
-function buyerHeadings(lines: Line[]): LabelHit[] {
-  const payment = paymentWords(lines);
-  return findLabels(lines, BUYER_HEADINGS).filter(
-    (hit) =>
-      startsCell(hit) && !hit.line.words.some((w) => w.start < hit.end && w.end > hit.start && payment.has(w.word)),
-  );
-}
-
-/** A heading stands at the start of its line or of a cell (a wide gap before it), not in prose ("our customer"). */
-function startsCell(hit: { line: Line; start: number }): boolean {
-  const i = hit.line.words.findIndex((w) => w.end > hit.start);
-  if (i <= 0 || onlySpecksBefore(hit.line, hit.start)) return true;
-  return hit.line.words[i]!.box[0] - hit.line.words[i - 1]!.box[2] > lineHeight(hit.line) * 2;
-}
-
-const inRecipient = (line: Line, start: number, end: number, recipient: Set<Word>) =>
-  line.words.some((w) => w.start < end && w.end > start && recipient.has(w.word));
-
 /** An e-mail or web domain; group 1 is its second-level label. */
 export const DOMAIN =
   /(?:@|www\.|https?:\/\/|(?<![\p{L}\p{N}])[\p{L}\p{N}-]+\.)([\p{L}\p{N}-]+)\.(?:com|de|fr|nl|es|it|co|uk|net|org|io|eu|be|at|ch|pl|pt|in|my|sg|hk|au)(?![\p{L}])/giu;
@@ -310,9 +109,6 @@ function domainsOf(lines: Line[]): string[] {
   return [...out];
 }
 
-const compact = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
-const letters = (s: string) => (s.match(/\p{L}/gu) ?? []).length;
-
 /**
  * Issuer candidates of a document, best first; see the module contract. Remembered per line list: the vendor name
  * asks for them, and the customer name again (the issuer is never the buyer). Callers MUST NOT change the list.
@@ -324,13 +120,22 @@ export function issuerCandidates(lines: Line[]): PartyCandidate[] {
   return found;
 }
 
+type AddCandidate = (line: Line, start: number, end: number, score: number, why: string) => void;
+
+/** What the candidate searches share: the first page top to bottom, its height and its title line. */
+interface FirstPage {
+  lines: Line[];
+  height: number;
+  title: Line | undefined;
+}
+
 function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
   const first = lines[0]?.page;
   if (!first) return [];
   const recipient = recipientWords(lines);
   const payment = paymentWords(lines);
   const out: PartyCandidate[] = [];
-  const add = (line: Line, start: number, end: number, score: number, why: string) => {
+  const add: AddCandidate = (line, start, end, score, why) => {
     const value = line.text
       .slice(start, end)
       .trim()
@@ -342,8 +147,18 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
   const [, height] = uprightSize(first);
   const firstPage = lines.filter((l) => l.page === first).sort((a, b) => a.box[1] - b.box[1]);
   const title = firstPage.slice(0, 12).find((l) => l.words.length <= 4 && TITLE.test(l.text));
+  const page: FirstPage = { lines: firstPage, height, title };
 
-  // 1. Company names with a legal form, top to bottom: the letterhead's counts most, the footer's next.
+  legalFormCandidates(page, add);
+  titleCandidates(page, add);
+  footerCandidates(lines, add);
+  letterheadCandidate(page, add);
+  addEvidence(lines, out, recipient);
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** 1. Company names with a legal form, top to bottom: the letterhead's counts most, the footer's next. */
+function legalFormCandidates({ lines: firstPage, height, title }: FirstPage, add: AddCandidate): void {
   for (const line of firstPage) {
     const m = legalForm(line.text);
     if (!m) continue;
@@ -365,7 +180,10 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
       `company name with legal form "${m[1]}"${windowed ? " in an address block under the title" : ""}`,
     );
   }
-  // 2. A name before the document's own title ("Amazon Web Services Invoice").
+}
+
+/** 2. A name before the document's own title ("Amazon Web Services Invoice"). */
+function titleCandidates({ lines: firstPage }: FirstPage, add: AddCandidate): void {
   for (const line of firstPage.slice(0, 15)) {
     const m = DOC_WORD.exec(line.text);
     if (!m || m.index === 0) continue;
@@ -379,7 +197,10 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
     )
       add(line, 0, m.index, 0.55, "name in the document's title");
   }
-  // 3. The company line right above a footer's legal lines (registered office, capital, register numbers).
+}
+
+/** 3. The company line right above a footer's legal lines (registered office, capital, register numbers). */
+function footerCandidates(lines: Line[], add: AddCandidate): void {
   for (const page of new Set(lines.map((l) => l.page))) {
     const [, h] = uprightSize(page);
     const sorted = lines.filter((l) => l.page === page && l.box[1] > h * 0.7).sort((a, b) => a.box[1] - b.box[1]);
@@ -398,7 +219,10 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
       add(prev, 0, prev.text.length, 0.5, "company line over the footer's legal lines");
     });
   }
-  // 4. The letterhead: the largest type among the first lines of the first page (a till receipt's merchant).
+}
+
+/** 4. The letterhead: the largest type among the first lines of the first page (a till receipt's merchant). */
+function letterheadCandidate({ lines: firstPage, height, title }: FirstPage, add: AddCandidate): void {
   const head = firstPage.filter((l) => l.box[1] < height * 0.3).slice(0, 8);
   // The recipient's window address under the title is no letterhead.
   const windowedHead = (l: Line) => title !== undefined && l.box[1] > title.box[3] && addressFollows(l, firstPage);
@@ -417,6 +241,10 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
     const tallest = plain.reduce((a, b) => (lineHeight(b) > lineHeight(a) * 1.15 ? b : a));
     add(tallest, 0, tallest.text.length, 0.42, "letterhead: the largest type at the top of the first page");
   }
+}
+
+/** Raises the scores of candidates with the seller's bank or tax number, the account holder's name or the domain. */
+function addEvidence(lines: Line[], out: PartyCandidate[], recipient: Set<Word>): void {
   // Evidence: the seller's bank account or VAT ID printed in the candidate's block (the lines right under it).
   const sorted = lines.slice().sort((a, b) => a.box[1] - b.box[1]);
   for (const c of out) {
@@ -433,7 +261,8 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
   // hold it) names the seller when a candidate elsewhere carries the same name.
   const holders = holderNames(lines);
   for (const c of out) {
-    if (!holders.some((h) => h.length >= 4 && (compact(c.value).includes(h) || h.includes(compact(c.value))))) continue;
+    if (!holders.some((h) => h.length >= 4 && (compactName(c.value).includes(h) || h.includes(compactName(c.value)))))
+      continue;
     c.score = Math.min(0.75, c.score + 0.1);
     c.why += ", the holder of the bank account";
   }
@@ -443,77 +272,12 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
     if (
       domains.some(
         (d) =>
-          compact(c.value).includes(d) ||
-          (d.length >= 4 && d.includes(compact(c.value)) && compact(c.value).length >= 4),
+          compactName(c.value).includes(d) ||
+          (d.length >= 4 && d.includes(compactName(c.value)) && compactName(c.value).length >= 4),
       )
     ) {
       c.score = Math.min(0.75, c.score + 0.12);
       c.why += ", matching the document's e-mail or web domain";
     }
   }
-  return out.sort((a, b) => b.score - a.score);
-}
-
-const STREET = /(?<![\p{L}\p{N}])\d{1,5}[a-z]?\s+\p{L}{3,}|\p{L}{3,}\.?\s+\d{1,5}[a-z]?(?![\p{L}\p{N}])/iu;
-const POSTCODE =
-  /(?<![\p{L}\p{N}])(\d{4,5}|\d{4}\s?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]-\d{4,5})\s+\p{L}{3,}/u;
-
-/**
- * The buyer's name: the first line of a block under a buyer heading (an `ATTN:` prefix dropped), else of the
- * window address block (a name over a street and postcode, in the upper half of the first page) that holds no
- * issuer candidate.
- */
-export function recipientCandidates(lines: Line[]): PartyCandidate[] {
-  const first = lines[0]?.page;
-  if (!first) return [];
-  const out: PartyCandidate[] = [];
-  const nameOf = (line: Line, score: number, why: string): boolean => {
-    const attn = RECIPIENT_LINE.exec(line.text);
-    const start = attn ? attn[0].length + /^\s*/.exec(line.text.slice(attn[0].length))![0].length : 0;
-    // Up to the column gap: a text layer may join the name with the next column ("Pino Bluebird  www.shop.nl").
-    const end = sameBlockEnd(line, start);
-    const value = line.text.slice(start, end).trim();
-    if (letters(value) < 3 || /[\p{L}]:(\s|$)|#/u.test(value) || findDates(value, "dmy").some((d) => d.iso))
-      return false;
-    if (DOC_WORD.test(` ${value.replace(/[.:!]+$/, "")}`)) return false; // the document's title ("FACTUUR."), not a name
-    out.push({ line, start, end, value, score, why });
-    return true;
-  };
-  for (const hit of buyerHeadings(lines)) {
-    const rest = hit.line.text.slice(hit.end).replace(/^[\s:]*(address|adresse|adres)?[\s:]*/i, "");
-    const row = rest.trim() ? null : below(hit, lines, 1)[0];
-    if (row) nameOf(row, 0.5, `first line under the buyer heading "${hit.line.text.slice(hit.start, hit.end)}"`);
-  }
-  const [, height] = uprightSize(first);
-  const issuer = issuerCandidates(lines)[0];
-  const page = lines.filter((l) => l.page === first && l.box[1] < height * 0.5).sort((a, b) => a.box[1] - b.box[1]);
-  for (let i = 0; i < page.length; i++) {
-    const block = [page[i]!];
-    for (let j = i + 1; j < page.length && block.length < 6; j++) {
-      const prev = block[block.length - 1]!;
-      const next = page[j]!;
-      if (next.box[1] - prev.box[3] > lineHeight(prev) * 1.2) break;
-      if (Math.abs(next.box[0] - block[0]!.box[0]) > lineHeight(prev)) continue;
-      block.push(next);
-    }
-    // An address has no amounts (item rows of a table are no address).
-    if (block.some((l) => findAmounts(l.text).some((a) => a.decimals))) continue;
-    if (
-      block.length < 3 ||
-      !block
-        .slice(1)
-        .some(
-          (l) =>
-            (STREET.test(l.text) || POSTCODE.test(l.text)) && !/:/.test(l.text) && !findDates(l.text, "dmy").length,
-        )
-    )
-      continue;
-    if (issuer && block.some((l) => l === issuer.line || compact(l.text).includes(compact(issuer.value)))) {
-      i = page.indexOf(block[block.length - 1]!); // the issuer's own address block, all of it
-      continue;
-    }
-    if (/\d/.test(block[0]!.text) && STREET.test(block[0]!.text)) continue; // a street, not a name
-    if (nameOf(block[0]!, 0.42, "first line of the recipient's address block")) break;
-  }
-  return out;
 }

@@ -7,7 +7,7 @@
  * validation reports the mismatch.
  */
 import type { ProjectSettings, ValidationRule } from "../project";
-import type { Candidate } from "./fields";
+import type { Candidate } from "./candidate";
 import type { Line } from "./lines";
 import type { DateOrder } from "./normalize";
 import { findAmounts } from "./values";

@@ -4,7 +4,7 @@
  * readable; the largest amount left is then the cash handed over, never the total. When the total was found only
  * by such a fallback (or is the tendered amount itself), tendered − change is taken instead.
  */
-import type { Candidate } from "./fields";
+import type { Candidate } from "./candidate";
 import { fold } from "./fuzzy";
 import { type Line, spanOf } from "./lines";
 import type { DateOrder } from "./normalize";

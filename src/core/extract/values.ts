@@ -4,16 +4,8 @@
  */
 import type { FieldValue } from "../model";
 import type { Line } from "./lines";
-import {
-  AMOUNT_RE,
-  type DateOrder,
-  findCurrencies,
-  findDates,
-  normalizePhone,
-  parseAmount,
-  EMAIL_RE,
-  PHONE_RE,
-} from "./normalize";
+import { AMOUNT_RE, type DateOrder, findDates, normalizePhone, parseAmount, EMAIL_RE, PHONE_RE } from "./normalize";
+import { findCurrencies } from "./currencies";
 import { ibanRead, readCompact, vatIdRead } from "./compact-values";
 import type { ValueMatch } from "./value-match";
 import { sameBlockEnd } from "./labels";

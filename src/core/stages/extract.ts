@@ -21,10 +21,11 @@ import type { FieldSettings, ProjectSettings } from "../project";
 import { boxesOf, pageLines, type Line } from "../extract/lines";
 import { locateValue } from "../extract/locate";
 import { clearDateMemo, type DateOrder, inferDateOrder } from "../extract/normalize";
-import { fieldCandidates, toFieldResult, type Candidate } from "../extract/fields";
+import { fieldCandidates, toFieldResult } from "../extract/fields";
+import type { Candidate } from "../extract/candidate";
 import { extractTable, tableHeaderZone } from "../extract/tables";
 import { headerlessTable } from "../extract/headerless";
-import { extractCurrency } from "../extract/currency";
+import { extractCurrencies } from "../extract/currency";
 import { readEInvoice, type EInvoice } from "../extract/einvoice";
 import { kindOfTypeCode } from "../classify/type-codes";
 import { clearAmountMemo } from "../extract/values";
@@ -280,14 +281,7 @@ function extract(
     }
     out[field.id] = checkedAgainstSums(out[field.id]!, targets);
   }
-  const total = best.total_amount ?? Object.entries(best).find(([id, c]) => c?.match.note && /total/.test(id))?.[1];
-  const hints = [
-    ["iban", "IBAN"],
-    ["vendor_vat_id", "VAT ID"],
-  ]
-    .filter(([id]) => out[id!]?.value)
-    .map(([id, why]) => ({ field: out[id!]!, why: `from the ${why}` }));
-  for (const field of deferred) out[field.id] = extractCurrency(field, lines, total, threshold, hints);
+  extractCurrencies(deferred, out, best, lines, threshold);
   // Keep the configured field order in the results.
   return Object.fromEntries(fields.map((f) => [f.id, out[f.id]!]));
 }

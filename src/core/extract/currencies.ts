@@ -1,0 +1,125 @@
+/**
+ * Currencies in text: ISO 4217 codes and the symbols and names that stand for them (`€`, `US$`, `RM`, `rupees`),
+ * normalised to ISO codes. Pure functions over strings.
+ */
+
+const SYMBOLS: Array<[RegExp, string]> = [
+  [/US\$|U\.S\.\s?dollars?|US dollars?/i, "USD"],
+  [/(?:CA|C)\$|canadian dollars?/i, "CAD"],
+  [/(?:AU|A)\$|australian dollars?/i, "AUD"],
+  [/€|\beuros?\b/i, "EUR"],
+  [/£|\bpounds? sterling\b/i, "GBP"],
+  [/₹|(?<![\p{L}])Rs\.?(?![\p{L}])|\brupees?\b/iu, "INR"],
+  [/(?<![\p{L}])zł(?![\p{L}])|\bzłotych\b/iu, "PLN"],
+  [/¥|\byen\b/i, "JPY"],
+  [/₽/, "RUB"],
+  [/₺/, "TRY"],
+  [/₩/, "KRW"],
+  // South-East Asian tills: "RM48.40", "S$ 12.00", "Rp 15.000".
+  [/(?<![\p{L}])RM(?=\s?\d)|\bringgit\b/iu, "MYR"],
+  [/S\$|\bsingapore dollars?\b/i, "SGD"],
+  [/HK\$/, "HKD"],
+  [/(?<![\p{L}])Rp\.?(?=\s?\d)|\brupiah\b/iu, "IDR"],
+  [/₱/, "PHP"],
+  [/฿/, "THB"],
+  [/\$|\bdollars?\b/i, "USD"],
+];
+const SYMBOLS_GLOBAL: Array<[RegExp, string]> = SYMBOLS.map(([re, code]) => [
+  new RegExp(re.source, re.flags + "g"),
+  code,
+]);
+const ISO_CODES = [
+  "EUR",
+  "USD",
+  "GBP",
+  "CHF",
+  "JPY",
+  "CNY",
+  "INR",
+  "PLN",
+  "CZK",
+  "HUF",
+  "RON",
+  "BGN",
+  "SEK",
+  "NOK",
+  "DKK",
+  "ISK",
+  "TRY",
+  "RUB",
+  "UAH",
+  "CAD",
+  "AUD",
+  "NZD",
+  "SGD",
+  "HKD",
+  "KRW",
+  "BRL",
+  "MXN",
+  "ARS",
+  "CLP",
+  "COP",
+  "ZAR",
+  "AED",
+  "SAR",
+  "ILS",
+  "THB",
+  "MYR",
+  "IDR",
+  "PHP",
+  "VND",
+  "EGP",
+  "NGN",
+  "KES",
+  "MAD",
+  "TWD",
+  "QAR",
+  "KWD",
+  "PKR",
+  "LKR",
+  "BDT",
+];
+const ISO_RE = new RegExp(`(?<![\\p{L}])(${ISO_CODES.join("|")})(?![\\p{L}])`, "gu");
+
+/**
+ * Whether a text can hold any currency, in two cheap scans: a currency sign or three capitals (ISO_RE), else a word
+ * every other pattern needs. Each condition is implied by some pattern matching, so a text none passes has no
+ * currency. Four lines in five of an invoice mention none, and each of the eighteen patterns scans the whole text.
+ */
+const SIGN_OR_CODE = /[€£₹¥₽₺₩₱฿$]|[A-Z]{3}/;
+const CURRENCY_WORD = /euro|pound|rupee|z\u0142|yen|ringgit|dollar|rupiah|(?:^|[^a-z])r[smp]/iu;
+export const mayHoldCurrency = (text: string) => SIGN_OR_CODE.test(text) || CURRENCY_WORD.test(text);
+
+export interface CurrencyMatch {
+  start: number;
+  end: number;
+  code: string;
+  explicit: boolean;
+}
+
+/** Finds currency codes and symbols in text; `explicit` is true for ISO codes (stronger evidence than `$`). */
+export function findCurrencies(text: string): CurrencyMatch[] {
+  return mayHoldCurrency(text) ? scanCurrencies(text) : [];
+}
+
+/** findCurrencies without the quick test (exported for the test that holds the two equal). */
+export function scanCurrencies(text: string): CurrencyMatch[] {
+  const out: CurrencyMatch[] = [];
+  for (const m of text.matchAll(ISO_RE))
+    out.push({ start: m.index!, end: m.index! + m[0].length, code: m[1]!, explicit: true });
+  const taken = (s: number, e: number) => out.some((o) => s < o.end && e > o.start);
+  for (const [re, code] of SYMBOLS_GLOBAL) {
+    for (const m of text.matchAll(re)) {
+      const s = m.index!,
+        e = s + m[0].length;
+      if (!taken(s, e)) out.push({ start: s, end: e, code, explicit: false });
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** Normalises a currency symbol, name or code to its ISO 4217 code, or null. */
+export function normalizeCurrency(raw: string): string | null {
+  const found = findCurrencies(raw.trim());
+  return found[0]?.code ?? null;
+}

@@ -1,0 +1,133 @@
+/**
+ * Labelled and configured field values: the value right of or below one of a field's labels, and the field's own
+ * patterns, each scored.
+ */
+import type { FieldSettings } from "../project";
+import { type Line, spanOf } from "./lines";
+import { below, findLabels, labelRegex, type LabelHit, rowPartners } from "./labels";
+import { fold } from "./fuzzy";
+import { readValue, type ReadContext, type ValueKind, type ValueMatch } from "./values";
+import { pushAll } from "../arrays";
+import { pastSpecks } from "./specks";
+import { type Candidate, plausible, where } from "./candidate";
+
+export function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], ctx: ReadContext): Candidate[] {
+  const { labels, exclude_before, exclude_after } = field.hints;
+  if (!labels.length) return [];
+  const out: Candidate[] = [];
+  const hits = findLabels(lines, labels, exclude_before, exclude_after);
+  for (const hit of hits) {
+    // A label read with an OCR error allowance is weaker evidence than an exact one.
+    const labelFactor = (1 - (0.3 * hit.rank) / Math.max(1, labels.length)) * (hit.fuzzy ? 0.85 : 1);
+    let read = readValue(kind, hit.line, hit.end, ctx);
+    // OCR reads specks in the gap between a label and its far value ("Invoice no: ey : FA-80553"): past them.
+    const past = read ? hit.end : pastSpecks(hit.line, hit.end);
+    if (past > hit.end) read = readValue(kind, hit.line, past, ctx);
+    // Nothing right of the label on its line: OCR (or a text layer) may have put the same row into a line of its own.
+    // Lines further right on the row are tried in turn past a lone word (a currency column: "Total  USD  12.00").
+    // Not for names: a party heading's partner far right is the other party's heading ("Buyer ... Seller").
+    const across = read || kind === "party" || kind === "address" ? [] : rowPartners(hit, lines).slice(0, 3);
+    for (const partner of across) {
+      const m = readValue(kind, partner, 0, ctx);
+      // Only a clear value counts from another block: a bare "1" there is more likely a misread "1.125,25".
+      if (m && m.start <= 4 && m.strength >= 0.9) read = { ...m, strength: m.strength * 0.95 };
+      if (read || partner.words.length > 1) break;
+    }
+    const right = read && plausible(kind, read.value) && !claimedBetween(hit, read, ctx) ? read : null;
+    if (right) {
+      out.push({
+        match: right,
+        score: right.strength * labelFactor,
+        reasoning: `value right of label "${hit.line.text.slice(hit.start, hit.end).trim()}"${hit.fuzzy ? ` (read as "${hit.label}")` : ""} (${where(hit.line)})`,
+      });
+      if (right.strength >= 0.9) continue;
+    }
+    pushAll(out, belowCandidates(hit, kind, lines, ctx, labelFactor));
+  }
+  return out;
+}
+
+/** Qualifiers before a label that make it part of this one's wording ("Total incl. VAT", "Subtotal before tax"). */
+const QUALIFIED =
+  /(?<![\p{L}])(incl|inkl|excl|exkl|including|excluding|inclusive|exclusive|inclusief|exclusief|zzgl|plus|ohne|hors|sans|before|after|of|on|zonder|sin|con|senza|\()[.\s]*$/iu;
+
+/**
+ * Another amount field's label between a label and the amount read right of it claims the amount: in "BTW 21% —
+ * Totaal €717,97" (OCR joined two rows) 717,97 is the total, not the tax.
+ */
+function claimedBetween(hit: LabelHit, read: ValueMatch, ctx: ReadContext): boolean {
+  if (!ctx.foreignLabels?.length || read.line !== hit.line || read.start <= hit.end) return false;
+  const between = fold(hit.line.text.slice(hit.end, read.start).toLowerCase());
+  if (!/\p{L}{3,}/u.test(between)) return false;
+  // The qualifier may end the label itself ("Total excl." + "VAT"), so the text before is read from the line start.
+  const before = fold(hit.line.text.slice(0, hit.end).toLowerCase());
+  return ctx.foreignLabels.some((label) =>
+    [...between.matchAll(labelRegex(label))].some((m) => !QUALIFIED.test(before + between.slice(0, m.index))),
+  );
+}
+
+function belowCandidates(
+  hit: LabelHit,
+  kind: ValueKind,
+  lines: Line[],
+  ctx: ReadContext,
+  labelFactor: number,
+): Candidate[] {
+  const label = hit.line.text.slice(hit.start, hit.end).trim();
+  if ((kind === "amount" || kind === "number") && ctx.tableHeaders?.has(hit.line)) return [];
+  const rows = below(hit, lines, kind === "address" ? 4 : 2);
+  if (kind === "address" || kind === "party") {
+    const taken = kind === "party" ? rows.slice(0, 1) : rows.slice(0, 3);
+    const reads = taken
+      .map((row) => readValue("text", row, 0, ctx))
+      .filter((m): m is ValueMatch => m !== null && plausible(kind, m.value));
+    if (!reads.length) return [];
+    const [first, ...rest] = reads;
+    const value = reads.map((r) => r.value).join(", ");
+    return [
+      {
+        match: { ...first!, value },
+        score: first!.strength * labelFactor * 0.85,
+        reasoning: `value below label "${label}" (${where(hit.line)})`,
+        extraSpans: rest.map((r) => spanOf(r.line, r.start, r.end)),
+      },
+    ];
+  }
+  // Only the first line under the label: a value further down belongs to some other label in between.
+  const row = rows[0];
+  const m = row ? readValue(kind, row, 0, ctx) : null;
+  // Below a label the value should start the column cell, not sit somewhere inside it.
+  if (m && m.start <= 2)
+    return [
+      {
+        match: m,
+        score: m.strength * labelFactor * 0.9,
+        reasoning: `value below label "${label}" (${where(hit.line)})`,
+      },
+    ];
+  return [];
+}
+
+export function patternCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], ctx: ReadContext): Candidate[] {
+  const out: Candidate[] = [];
+  for (const source of field.hints.patterns) {
+    const re = new RegExp(source, "giu");
+    for (const line of lines) {
+      for (const m of line.text.matchAll(re)) {
+        const group = m[1] ?? m[0];
+        const start = m.index! + (m[1] !== undefined ? m[0].indexOf(m[1]) : 0);
+        const value =
+          kind === "text" || kind === "identifier" || kind === "party"
+            ? group
+            : readValue(kind, line, start, ctx)?.value;
+        if (value === undefined || value === null || value === "") continue;
+        out.push({
+          match: { value, line, start, end: start + group.length, strength: 0.95 },
+          score: 0.95,
+          reasoning: `pattern /${source}/ (${where(line)})`,
+        });
+      }
+    }
+  }
+  return out;
+}

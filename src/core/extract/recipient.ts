@@ -1,0 +1,70 @@
+/**
+ * The recipient (buyer) of a document: the first line under a buyer heading, else the window address block.
+ * Pure functions over lines; the extractor merges these candidates with labelled ones.
+ */
+import { type Line, lineHeight, uprightSize } from "./lines";
+import { below, sameBlockEnd } from "./labels";
+import { findDates } from "./normalize";
+import { findAmounts } from "./values";
+import { buyerHeadings, compactName, letters, POSTCODE, RECIPIENT_LINE, STREET } from "./party-blocks";
+import { DOC_WORD, issuerCandidates, type PartyCandidate } from "./parties";
+
+/**
+ * The buyer's name: the first line of a block under a buyer heading (an `ATTN:` prefix dropped), else of the
+ * window address block (a name over a street and postcode, in the upper half of the first page) that holds no
+ * issuer candidate.
+ */
+export function recipientCandidates(lines: Line[]): PartyCandidate[] {
+  const first = lines[0]?.page;
+  if (!first) return [];
+  const out: PartyCandidate[] = [];
+  const nameOf = (line: Line, score: number, why: string): boolean => {
+    const attn = RECIPIENT_LINE.exec(line.text);
+    const start = attn ? attn[0].length + /^\s*/.exec(line.text.slice(attn[0].length))![0].length : 0;
+    // Up to the column gap: a text layer may join the name with the next column ("Pino Bluebird  www.shop.nl").
+    const end = sameBlockEnd(line, start);
+    const value = line.text.slice(start, end).trim();
+    if (letters(value) < 3 || /[\p{L}]:(\s|$)|#/u.test(value) || findDates(value, "dmy").some((d) => d.iso))
+      return false;
+    if (DOC_WORD.test(` ${value.replace(/[.:!]+$/, "")}`)) return false; // the document's title ("FACTUUR."), not a name
+    out.push({ line, start, end, value, score, why });
+    return true;
+  };
+  for (const hit of buyerHeadings(lines)) {
+    const rest = hit.line.text.slice(hit.end).replace(/^[\s:]*(address|adresse|adres)?[\s:]*/i, "");
+    const row = rest.trim() ? null : below(hit, lines, 1)[0];
+    if (row) nameOf(row, 0.5, `first line under the buyer heading "${hit.line.text.slice(hit.start, hit.end)}"`);
+  }
+  const [, height] = uprightSize(first);
+  const issuer = issuerCandidates(lines)[0];
+  const page = lines.filter((l) => l.page === first && l.box[1] < height * 0.5).sort((a, b) => a.box[1] - b.box[1]);
+  for (let i = 0; i < page.length; i++) {
+    const block = [page[i]!];
+    for (let j = i + 1; j < page.length && block.length < 6; j++) {
+      const prev = block[block.length - 1]!;
+      const next = page[j]!;
+      if (next.box[1] - prev.box[3] > lineHeight(prev) * 1.2) break;
+      if (Math.abs(next.box[0] - block[0]!.box[0]) > lineHeight(prev)) continue;
+      block.push(next);
+    }
+    // An address has no amounts (item rows of a table are no address).
+    if (block.some((l) => findAmounts(l.text).some((a) => a.decimals))) continue;
+    if (
+      block.length < 3 ||
+      !block
+        .slice(1)
+        .some(
+          (l) =>
+            (STREET.test(l.text) || POSTCODE.test(l.text)) && !/:/.test(l.text) && !findDates(l.text, "dmy").length,
+        )
+    )
+      continue;
+    if (issuer && block.some((l) => l === issuer.line || compactName(l.text).includes(compactName(issuer.value)))) {
+      i = page.indexOf(block[block.length - 1]!); // the issuer's own address block, all of it
+      continue;
+    }
+    if (/\d/.test(block[0]!.text) && STREET.test(block[0]!.text)) continue; // a street, not a name
+    if (nameOf(block[0]!, 0.42, "first line of the recipient's address block")) break;
+  }
+  return out;
+}
