@@ -14,7 +14,7 @@
  */
 import { isoAt, type Clock } from "../core/clock";
 import { DocprocError } from "../core/errors";
-import { AwaitInput } from "../core/runner/types";
+import { AwaitInput } from "../core/stages/types";
 import type { BlobStore } from "../storage/blobs";
 import type { Db } from "../storage/db";
 import type { StoredManifest } from "../storage/export-files";

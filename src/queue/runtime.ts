@@ -15,7 +15,7 @@ import { openBlobStore, storageConfigOf, type StorageConfig } from "../storage/s
 import { systemClock, type Clock } from "../core/clock";
 import { openDatabase, type Db } from "../storage/db";
 import { openPostgres } from "../storage/pg/open";
-import type { Stage, StageName } from "../core/runner/types";
+import type { Stage, StageName } from "../core/stages/types";
 import { learnOnFinished } from "./learn";
 import { enqueueReached, type WebhookSettings } from "./deliveries";
 import { deliveriesOnFinished, registerWebhookDeliveries } from "./delivery-attempts";
