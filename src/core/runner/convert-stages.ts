@@ -15,6 +15,7 @@ import { ocrPages } from "../stages/ocr";
 import { analysePage, separatorNeedsOf, type SplitFile } from "../stages/split";
 import { splitSettingsOf } from "../workflow";
 import { readAheadOf } from "./read-ahead";
+import { suspendFiles } from "../stages/run-state";
 import { StageInterrupted, type OpenFile, type Stage } from "../stages/types";
 import { pushAll } from "../arrays";
 
@@ -104,14 +105,6 @@ export const ocrStage: Stage = async (state, ctx) => {
   pushAll(state.warnings, report.warnings);
   await suspendFiles(state.files);
 };
-
-/**
- * After OCR (and again after Split, which may render a page for separator detection) a born-digital PDF is rarely
- * rendered again, so its pdf.js document is let go; a later render (a JPG or PDF export) opens it again.
- */
-export async function suspendFiles(files: OpenFile[]): Promise<void> {
-  await Promise.all(files.map((f) => f.suspend?.()));
-}
 
 export function splitFilesOf(files: OpenFile[], sources: SourceInput[]): SplitFile[] {
   const policyOf = (index: number) => sources.find((s) => s.index === index)?.split_policy ?? "inherit";

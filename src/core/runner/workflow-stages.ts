@@ -9,8 +9,7 @@
  */
 import { DocprocError } from "../errors";
 import { runExports } from "../exporters";
-import type { Classification, DocumentResult, Page } from "../model";
-import { buildResultsFile } from "../results";
+import type { Classification } from "../model";
 import { classifyDocument } from "../stages/classify";
 import { readEInvoice } from "../extract/einvoice";
 import { extractFields } from "../stages/extract";
@@ -19,8 +18,9 @@ import { splitInfoOf, splitPages } from "../stages/split";
 import { unreadablePageResults, validateDocument, validateTransaction, withResults } from "../stages/validate";
 import { einvoiceValidation } from "../einvoice/validate/rule-results";
 import { exportProfilesOf } from "../workflow";
-import { convertStage, ocrStage, splitFilesOf, suspendFiles } from "./convert-stages";
-import type { RunState, Stage, StageContext, StageName } from "../stages/types";
+import { convertStage, ocrStage, splitFilesOf } from "./convert-stages";
+import { pagesOf, resultsOf, suspendFiles } from "../stages/run-state";
+import type { Stage, StageName } from "../stages/types";
 import { pushAll } from "../arrays";
 
 const unclassified = (): Classification => ({
@@ -170,24 +170,3 @@ export const BUILTIN_STAGES: Record<StageName, Stage> = {
   export: exportStage,
   notify: notifyStage,
 };
-
-/** Page number → page, built once per page list (a stage looks up every document's pages in it). */
-const pagesByNumber = new WeakMap<Page[], Map<number, Page>>();
-
-export function pagesOf(state: RunState, doc: DocumentResult): Page[] {
-  let byNumber = pagesByNumber.get(state.pages);
-  if (!byNumber || byNumber.size !== state.pages.length)
-    pagesByNumber.set(state.pages, (byNumber = new Map(state.pages.map((p) => [p.page_number, p]))));
-  return doc.split.page_numbers.map((n) => byNumber.get(n)!).filter(Boolean);
-}
-
-export function resultsOf(state: RunState, ctx: Pick<StageContext, "meta" | "now">) {
-  return buildResultsFile(
-    ctx.meta,
-    state.sources.map((s) => s.filename),
-    state.documents,
-    state.pages,
-    state.transactionRules,
-    ctx.now(),
-  );
-}
