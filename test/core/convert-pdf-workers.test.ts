@@ -3,7 +3,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import path from "node:path";
 import { closeIdlePdfWorkers, prewarmPdfWorkers, spareWorkerCount } from "../../src/core/engines/pdf/pdf-client.ts";
 import type { Page } from "../../src/core/model.ts";
-import { convertSource, renderPageToRaster } from "../../src/core/stages/convert.ts";
+import { convertSource, renderPageToRaster } from "../../src/core/stages/convert/index.ts";
 
 setDefaultTimeout(60_000);
 
