@@ -5,7 +5,7 @@
  * (src/core/engines/pdf/pdf-bytes.ts), and the worker collects its garbage when its memory grows.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PDFDocument } from "pdf-lib";
@@ -25,7 +25,15 @@ setDefaultTimeout(240_000);
 const INVOICE = path.resolve(import.meta.dir, "../../../../fixtures/inbox/born-digital-invoice.pdf");
 const PAGE = { op: "page", preferredScale: 300 / 72, maxSidePx: 10_000, maxRasterPixels: 40_000_000 } as const;
 
+const scratch: string[] = [];
+const scratchDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "docproc-bytes-"));
+  scratch.push(dir);
+  return dir;
+};
+
 afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
   closeIdlePdfWorkers();
 });
 
@@ -68,7 +76,7 @@ describe("a PDF's bytes held once (pdf-bytes.ts)", () => {
   test("bytes read shared are read by every worker where they are: nothing is copied for them", async () => {
     const { data } = await joinedCopies(120);
     expect(data.byteLength).toBeGreaterThan(SHARED_MIN_BYTES); // else it would not be read shared
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "docproc-bytes-")), "joined.pdf");
+    const file = path.join(scratchDir(), "joined.pdf");
     writeFileSync(file, data);
     const bytes = await readSourceFile(file);
     expect(isShared(bytes)).toBe(true);
@@ -110,7 +118,7 @@ describe("a PDF's bytes held once (pdf-bytes.ts)", () => {
   });
 
   test("small files are left as they were read, and a small PDF gets a copy of its own per worker", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "docproc-bytes-"));
+    const dir = scratchDir();
     writeFileSync(path.join(dir, "small.pdf"), await Bun.file(INVOICE).bytes());
     writeFileSync(path.join(dir, "big.txt"), "x".repeat(SHARED_MIN_BYTES + 10));
     expect(isShared(await readSourceFile(path.join(dir, "small.pdf")))).toBe(false);
