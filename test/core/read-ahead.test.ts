@@ -11,7 +11,7 @@ import { memorySink } from "../../src/core/exporters";
 import type { Page } from "../../src/core/model";
 import { PageMemo } from "../../src/core/page-memo";
 import { processTransaction } from "../../src/core/pipeline";
-import { MAX_AHEAD_PAGES } from "../../src/core/runner/read-ahead";
+import { MAX_AHEAD_PAGES } from "../../src/core/stages/convert/read-ahead";
 import { defaultProject } from "../../src/core/project";
 import { classifyDocument } from "../../src/core/stages/classify";
 import { extractFields } from "../../src/core/stages/extract";
