@@ -30,8 +30,8 @@ export const CORE_FLOORS: readonly (readonly string[])[] = [
   ["stages"],
   // the one transaction runner: the Stage list, state, pause and resume
   ["runner"],
-  // what plugs into the runner or wraps it: the review stage and its corrections, processTransaction
-  ["review", "pipeline"],
+  // what wraps the runner: processTransaction
+  ["pipeline"],
 ];
 
 /** A file's node inside core/ (`split`, `project`, `pipeline`), null outside core/. */

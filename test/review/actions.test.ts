@@ -5,7 +5,12 @@ import { defaultProject } from "../../src/core/project";
 import { createOcrEngine, type OcrEngine } from "../../src/core/engines/ocr";
 import { memorySink } from "../../src/core/exporters";
 import type { ResultsFile } from "../../src/core/model";
-import { applyReviewAction, newReviewState, parseReviewAction, type ReviewState } from "../../src/core/review/actions";
+import {
+  applyReviewAction,
+  newReviewState,
+  parseReviewAction,
+  type ReviewState,
+} from "../../src/core/stages/review/actions";
 
 const fixtures = resolve(import.meta.dir, "../../fixtures");
 let ocr: OcrEngine;

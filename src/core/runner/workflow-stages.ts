@@ -11,7 +11,7 @@ import { convertStage } from "../stages/convert/stage";
 import { exportStage } from "../stages/export/stage";
 import { extractStage } from "../stages/extract/stage";
 import { notifyStage } from "../stages/notify/stage";
-import { noReviewStage } from "../review/stage";
+import { noReviewStage } from "../stages/review/stage";
 import { splitStage } from "../stages/split/stage";
 import type { Stage, StageName } from "../stages/types";
 import { validateStage } from "../stages/validate/stage";

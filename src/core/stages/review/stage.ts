@@ -9,11 +9,11 @@
  * the check to documents of those class ids. The CLI never pauses (the runner's built-in `noReviewStage`): `process`
  * marks files that need review in its summary and `docproc review` opens them.
  */
-import type { DocumentResult, RuleResult } from "../model";
-import type { ProjectSettings } from "../project";
-import { AwaitInput, type Stage } from "../stages/types";
-import { isReadinessRule } from "../einvoice/readiness-rule";
-import { UNREADABLE_PAGE_RULE } from "../stages/validate";
+import type { DocumentResult, RuleResult } from "../../model";
+import type { ProjectSettings } from "../../project";
+import { AwaitInput, type Stage } from "../types";
+import { isReadinessRule } from "../../einvoice/readiness-rule";
+import { UNREADABLE_PAGE_RULE } from "../validate";
 
 export interface ReviewNode {
   when: "review_required" | "validation_errors" | "always" | "never";
