@@ -1,5 +1,5 @@
 /**
- * Reading ahead (core/runner/read-ahead.ts) classifies and extracts documents while the rest of the file is being
+ * Reading ahead (core/stages/convert/read-ahead.ts) classifies and extracts documents while the rest of the file is being
  * converted; the stages then take those answers (core/page-memo.ts). Results MUST be those of the stages alone.
  */
 import { afterAll, describe, expect, test } from "bun:test";

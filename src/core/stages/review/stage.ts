@@ -81,7 +81,7 @@ export const reviewStage: Stage = async (state, ctx) => {
 };
 
 /**
- * The built-in Review slot passes through: the server plugs in `reviewStage` (core/review/stage.ts, pauses for a
+ * The built-in Review slot passes through: the server plugs in `reviewStage` (above, pauses for a
  * reviewer) through `RunOptions.stages.review`; the CLI never pauses (`docproc review` opens marked files later).
  */
 export const noReviewStage: Stage = async () => {};
