@@ -7,7 +7,8 @@
  */
 import type { ProgressFn, ResultsPage, DocumentResult, TransactionInput } from "../core/model";
 import type { TransactionMeta } from "../core/results";
-import type { NotifyFn, RunOutcome, SavedRun, Stage, StageName } from "../core/runner/types";
+import type { RunOutcome, SavedRun } from "../core/runner/types";
+import type { NotifyFn, Stage, StageName } from "../core/stages/types";
 import type { ProjectSettings } from "../core/project";
 import type { StoredManifest } from "../storage/files/export-files";
 import { runJsonOf, type RunJson } from "../storage/results/run-json";

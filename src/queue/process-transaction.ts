@@ -14,7 +14,7 @@
  */
 import { isoAt, type Clock } from "../core/clock";
 import { DocprocError } from "../core/errors";
-import { AwaitInput } from "../core/runner/types";
+import { AwaitInput } from "../core/stages/types";
 import type { BlobStore } from "../storage/files/blobs";
 import type { Db } from "../storage/schema/db";
 import type { StoredManifest } from "../storage/files/export-files";

@@ -15,7 +15,7 @@ import { openBlobStore, storageConfigOf, type StorageConfig } from "../storage/f
 import { systemClock, type Clock } from "../core/clock";
 import { openDatabase, type Db } from "../storage/schema/db";
 import { openPostgres } from "../storage/schema/pg/open";
-import type { Stage, StageName } from "../core/runner/types";
+import type { Stage, StageName } from "../core/stages/types";
 import { learnOnFinished } from "./learn";
 import { enqueueReached, type WebhookSettings } from "./deliveries";
 import { deliveriesOnFinished, registerWebhookDeliveries } from "./delivery-attempts";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
 import { DocprocError } from "../../../src/core/errors.ts";
-import { convertSource } from "../../../src/core/stages/convert.ts";
+import { convertSource } from "../../../src/core/stages/convert/index.ts";
 
 const ROBUSTNESS = path.resolve(import.meta.dir, "../../../fixtures/corpora/pdf-robustness");
 setDefaultTimeout(30_000);

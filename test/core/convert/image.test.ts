@@ -2,7 +2,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import sharp, { type Sharp } from "sharp";
 import { DocprocError } from "../../../src/core/errors.ts";
-import { convertSource, renderPageToRaster } from "../../../src/core/stages/convert.ts";
+import { convertSource, renderPageToRaster } from "../../../src/core/stages/convert/index.ts";
 
 setDefaultTimeout(30_000); // sharp and canvas work: seconds on a loaded machine
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { PDFDocument, PDFName, type PDFRef, StandardFonts, degrees } from "pdf-lib";
 import { DocprocError } from "../../../src/core/errors.ts";
 import type { Page } from "../../../src/core/model.ts";
-import { convertSource, renderPageToRaster } from "../../../src/core/stages/convert.ts";
+import { convertSource, renderPageToRaster } from "../../../src/core/stages/convert/index.ts";
 
 const CORPORA = path.resolve(import.meta.dir, "../../../fixtures/corpora");
 const INVOICES = path.join(CORPORA, "invoice2data");

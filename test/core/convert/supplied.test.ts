@@ -3,7 +3,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { GlobalFonts } from "@napi-rs/canvas";
 import { DocprocError } from "../../../src/core/errors.ts";
 import type { OcrDataInput } from "../../../src/core/model.ts";
-import { convertOcrData, convertText, renderPageToRaster } from "../../../src/core/stages/convert.ts";
+import { convertOcrData, convertText, renderPageToRaster } from "../../../src/core/stages/convert/index.ts";
 
 setDefaultTimeout(30_000); // canvas rendering of an A4 page: seconds on a loaded machine
 

@@ -18,7 +18,7 @@ import {
   planNotifications,
   planTransactionNotifications,
   runDeliveries,
-} from "../../../src/core/stages/notify.ts";
+} from "../../../src/core/stages/notify/index.ts";
 import { startReceiver, statuses, type Receiver } from "./receiver.ts";
 
 // The exporters' manifest type MUST be accepted where the payload builder expects a manifest (checked by tsc).

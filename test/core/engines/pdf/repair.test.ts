@@ -7,7 +7,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import path from "node:path";
 import { DocprocError } from "../../../../src/core/errors.ts";
 import { repairPdf } from "../../../../src/core/engines/pdf/pdf-repair.ts";
-import { convertSource } from "../../../../src/core/stages/convert.ts";
+import { convertSource } from "../../../../src/core/stages/convert/index.ts";
 import { classicPdf } from "../../../support/hostile.ts";
 
 const UNREADABLE = path.resolve(

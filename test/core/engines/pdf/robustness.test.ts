@@ -5,7 +5,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import path from "node:path";
 import { DocprocError } from "../../../../src/core/errors.ts";
-import { convertSource, type ConvertedSource } from "../../../../src/core/stages/convert.ts";
+import { convertSource, type ConvertedSource } from "../../../../src/core/stages/convert/index.ts";
 
 const CORPUS = path.resolve(import.meta.dir, "../../../../fixtures/corpora/pdf-robustness");
 

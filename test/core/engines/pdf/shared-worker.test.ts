@@ -10,7 +10,7 @@ import { DocprocError } from "../../../../src/core/errors.ts";
 import { closeIdlePdfWorkers, isInterrupted, PdfWorkerClient } from "../../../../src/core/engines/pdf/pdf-client.ts";
 import { setSharedHostTarget } from "../../../../src/core/engines/pdf/pdf-host.ts";
 import type { PageResult } from "../../../../src/core/engines/pdf/pdf-protocol.ts";
-import { convertSource } from "../../../../src/core/stages/convert.ts";
+import { convertSource } from "../../../../src/core/stages/convert/index.ts";
 
 setDefaultTimeout(120_000);
 

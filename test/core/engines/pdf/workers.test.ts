@@ -7,7 +7,7 @@ import {
   spareWorkerCount,
 } from "../../../../src/core/engines/pdf/pdf-client.ts";
 import type { Page } from "../../../../src/core/model.ts";
-import { convertSource, renderPageToRaster } from "../../../../src/core/stages/convert.ts";
+import { convertSource, renderPageToRaster } from "../../../../src/core/stages/convert/index.ts";
 
 setDefaultTimeout(60_000);
 

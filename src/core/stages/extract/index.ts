@@ -14,24 +14,24 @@
  *   extract/locate.ts). Fields the XML lacks are read from the pages.
  * - MUST NOT throw on odd pages (no words, no lines); it returns empty fields instead.
  */
-import { PageMemo } from "../page-memo";
-import { wordCountOf } from "../convert/page-words";
-import type { FieldResult, FieldValue, Page } from "../model";
-import type { FieldSettings, ProjectSettings } from "../project";
-import { boxesOf, pageLines, type Line } from "../extract/lines";
-import { locateValue } from "../extract/locate";
-import { clearDateMemo, type DateOrder, inferDateOrder } from "../extract/normalize";
-import { fieldCandidates, toFieldResult } from "../extract/fields";
-import type { Candidate } from "../extract/candidate";
-import { extractTable, tableHeaderZone } from "../extract/tables";
-import { headerlessTable } from "../extract/headerless";
-import { extractCurrencies } from "../extract/currency";
-import { readEInvoice, type EInvoice } from "../extract/einvoice";
-import { kindOfTypeCode } from "../classify/type-codes";
-import { clearAmountMemo } from "../extract/values";
-import { timeStageSync } from "../timing.ts";
-import { paced } from "../extract/gc-pace";
-import { settleSums } from "../extract/tendered";
+import { PageMemo } from "../../page-memo";
+import { wordCountOf } from "../../convert/page-words";
+import type { FieldResult, FieldValue, Page } from "../../model";
+import type { FieldSettings, ProjectSettings } from "../../project";
+import { boxesOf, pageLines, type Line } from "../../extract/lines";
+import { locateValue } from "../../extract/locate";
+import { clearDateMemo, type DateOrder, inferDateOrder } from "../../extract/normalize";
+import { fieldCandidates, toFieldResult } from "../../extract/fields";
+import type { Candidate } from "../../extract/candidate";
+import { extractTable, tableHeaderZone } from "../../extract/tables";
+import { headerlessTable } from "../../extract/headerless";
+import { extractCurrencies } from "../../extract/currency";
+import { readEInvoice, type EInvoice } from "../../extract/einvoice";
+import { kindOfTypeCode } from "../../classify/type-codes";
+import { clearAmountMemo } from "../../extract/values";
+import { timeStageSync } from "../../timing.ts";
+import { paced } from "../../extract/gc-pace";
+import { settleSums } from "../../extract/tendered";
 
 export interface ExtractOptions {
   attachments?: Array<{ filename: string; data: Uint8Array }>;

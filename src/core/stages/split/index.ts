@@ -14,15 +14,15 @@
  * - MUST be a pure function of (files, settings): re-running Split on the same pages gives the same spans.
  *   (Barcode and blank-page findings are cached on the pages, which changes nothing but the time taken.)
  */
-import type { DocumentSpan, Page, SplitInfo, SplitPolicy } from "../model";
-import { splitBySeparators, splitFixedPages, splitPerFile, splitPerPage } from "../split/deterministic";
-import { type PageClassifier, splitIntelligently } from "../split/intelligent";
-import { type AnalysisNeeds, analysePages } from "../split/page-analysis";
-export { analysePage } from "../split/page-analysis";
-import { parseSplitPolicy } from "../split/policy";
-import type { SplitSettings } from "../project/split";
-import type { StreamPage } from "../split/stream";
-import { timeStage } from "../timing";
+import type { DocumentSpan, Page, SplitInfo, SplitPolicy } from "../../model";
+import { splitBySeparators, splitFixedPages, splitPerFile, splitPerPage } from "../../split/deterministic";
+import { type PageClassifier, splitIntelligently } from "../../split/intelligent";
+import { type AnalysisNeeds, analysePages } from "../../split/page-analysis";
+export { analysePage } from "../../split/page-analysis";
+import { parseSplitPolicy } from "../../split/policy";
+import type { SplitSettings } from "../../project/split";
+import type { StreamPage } from "../../split/stream";
+import { timeStage } from "../../timing";
 
 export interface SplitFile {
   index: number;

@@ -10,11 +10,11 @@
  * - `validateTransaction` runs the transaction rules (`unique_in_transaction`) and MUST NOT throw.
  * - `overallStatus` is `error` if any result is an error, else `warning` if any is a warning, else `success`.
  */
-import type { DocumentResult, Page, RuleResult, ValidationResult } from "../model";
-import type { ProjectSettings, ValidationRule } from "../project";
-import { evaluateRule, uniqueInTransaction } from "../validate/rules";
-import { EINVOICE_FORMATS } from "../einvoice/readiness-rule";
-import { pushAll } from "../arrays";
+import type { DocumentResult, Page, RuleResult, ValidationResult } from "../../model";
+import type { ProjectSettings, ValidationRule } from "../../project";
+import { evaluateRule, uniqueInTransaction } from "../../validate/rules";
+import { EINVOICE_FORMATS } from "../../einvoice/readiness-rule";
+import { pushAll } from "../../arrays";
 
 export type Status = "success" | "warning" | "error";
 
@@ -49,7 +49,7 @@ export function validateDocument(
   // What the project's e-invoice profiles would miss, so that a Review step shows it before Export fails on it
   // (loaded only for such a project: a literal require() is bundled into the compiled binary).
   if (project.export_profiles.some((p) => EINVOICE_FORMATS.has(p.output_format))) {
-    const { einvoiceReadiness } = require("../einvoice/readiness") as typeof import("../einvoice/readiness");
+    const { einvoiceReadiness } = require("../einvoice/readiness") as typeof import("../../einvoice/readiness");
     pushAll(results, einvoiceReadiness(doc, project));
   }
   const overall = overallStatus(results);

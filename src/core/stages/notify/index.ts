@@ -15,17 +15,17 @@
  * `transaction.failed` notifications (that would notify about the notification and could loop). With the default
  * `false`, a failed delivery is only logged.
  */
-import { DocprocError } from "../errors.ts";
-import type { NotificationActivity, NotificationEvent } from "../project/notify.ts";
-import { buildDeliveryRequest, newDeliveryId, type DeliveryRequest } from "../notify/deliver.ts";
+import { DocprocError } from "../../errors.ts";
+import type { NotificationActivity, NotificationEvent } from "../../project/notify.ts";
+import { buildDeliveryRequest, newDeliveryId, type DeliveryRequest } from "../../notify/deliver.ts";
 import {
   buildFailedPayload,
   buildReachedPayload,
   type ExportManifestLike,
   type TransactionRef,
   type WebhookPayload,
-} from "../notify/payload.ts";
-import { deliverWithRetries, type DeliveryResult, type RetryOptions } from "../notify/retry.ts";
+} from "../../notify/payload.ts";
+import { deliverWithRetries, type DeliveryResult, type RetryOptions } from "../../notify/retry.ts";
 
 /** A workflow step as project settings hold it (structural, so this stage does not depend on the settings module). */
 export interface WorkflowStepLike {

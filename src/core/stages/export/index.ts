@@ -9,20 +9,20 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { DocprocError } from "../errors";
-import type { Page, ResultsFile, SourceInput } from "../model";
+import { DocprocError } from "../../errors";
+import type { Page, ResultsFile, SourceInput } from "../../model";
 import {
   runExports,
   type ExportManifest,
   type ExportProfile,
   type ExportProfileInput,
   type ExportSink,
-} from "../exporters";
-import { convertSource, type ConvertedSource } from "./convert";
-import { maxOf, minOf } from "../arrays";
-import { pagesFromResults } from "../results";
+} from "../../exporters";
+import { convertSource, type ConvertedSource } from "../convert";
+import { maxOf, minOf } from "../../arrays";
+import { pagesFromResults } from "../../results";
 
-export { runExports, profilesForFormats } from "../exporters";
+export { runExports, profilesForFormats } from "../../exporters";
 
 function needsImages(profiles: Array<ExportProfile | ExportProfileInput>): boolean {
   return profiles.some((p) => p.output_format === "pdf" || p.output_format === "jpg" || p.output_format === "facturx");

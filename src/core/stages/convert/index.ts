@@ -13,19 +13,19 @@
  * - The caller MUST call `close()` once it no longer renders pages (it releases the PDF worker). It MAY call
  *   `suspend()` when it expects few renders for a while: the PDF's memory is given back, and a render opens it again.
  */
-import { DocprocError } from "../errors.ts";
-import type { ConvertedFile, Page, SourceInput } from "../model.ts";
-import { convertImage } from "../convert/image.ts";
-import { resolveLimits, type ConvertLimits } from "../convert-limits.ts";
-import { convertPdf } from "../convert/pdf.ts";
-import { describeUnknown, sniffFormat } from "../convert/sniff.ts";
-import { convertEInvoiceXml } from "../convert/xml.ts";
-import { timeStage } from "../timing.ts";
+import { DocprocError } from "../../errors.ts";
+import type { ConvertedFile, Page, SourceInput } from "../../model.ts";
+import { convertImage } from "../../convert/image.ts";
+import { resolveLimits, type ConvertLimits } from "../../convert-limits.ts";
+import { convertPdf } from "../../convert/pdf.ts";
+import { describeUnknown, sniffFormat } from "../../convert/sniff.ts";
+import { convertEInvoiceXml } from "../../convert/xml.ts";
+import { timeStage } from "../../timing.ts";
 
-export { convertText, convertOcrData, parseOcrData, OcrDataSchema } from "../convert/supplied.ts";
-export { renderPageToRaster, toGrayscale, toRgb, type RenderOptions } from "../imaging/render.ts";
-export { DEFAULT_LIMITS, type ConvertLimits } from "../convert-limits.ts";
-export { prewarmPdfWorkers } from "../engines/pdf/pdf-client.ts";
+export { convertText, convertOcrData, parseOcrData, OcrDataSchema } from "../../convert/supplied.ts";
+export { renderPageToRaster, toGrayscale, toRgb, type RenderOptions } from "../../imaging/render.ts";
+export { DEFAULT_LIMITS, type ConvertLimits } from "../../convert-limits.ts";
+export { prewarmPdfWorkers } from "../../engines/pdf/pdf-client.ts";
 
 export interface ConvertOptions {
   /** Transaction page number of this file's first page (1-based). */
