@@ -10,13 +10,14 @@ import { SRC, sourceFiles } from "./source-files";
 /** A graph: node → (node it imports → one example import, to name the edge in a failure message). */
 export type Graph = Map<string, Map<string, string>>;
 
-/** Relative specifiers of static imports, re-exports and dynamic imports. */
+/** Relative specifiers of static imports, re-exports, dynamic imports and literal `require()`s. */
 export function importsOf(text: string): string[] {
   const specs: string[] = [];
   const patterns = [
     /\b(?:import|export)\s[^'"`;]*?\bfrom\s*["']([^"']+)["']/g,
     /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
     /^\s*import\s*["']([^"']+)["']/gm,
+    /\brequire\s*\(\s*["']([^"']+)["']\s*\)/g,
   ];
   for (const re of patterns) for (const m of text.matchAll(re)) specs.push(m[1]!);
   return specs.filter((s) => s.startsWith("."));
@@ -29,6 +30,22 @@ function fileOf(from: string, spec: string): string | null {
     if (/\.tsx?$/.test(candidate) && existsSync(candidate) && statSync(candidate).isFile()) return candidate;
   }
   return null;
+}
+
+/** Relative imports in src/ that name no file (`file → spec`): tsc does not check a `require()` string. */
+export function unresolvedImports(): string[] {
+  const missing: string[] = [];
+  for (const file of sourceFiles(SRC)) {
+    if (file.endsWith(".d.ts")) continue; // their `import x from "./x.sql"` is an example in a comment
+    for (const spec of importsOf(readFileSync(file, "utf8"))) {
+      const base = path.resolve(path.dirname(file), spec);
+      const found = [base, `${base}.ts`, `${base}.tsx`, `${base}.js`, path.join(base, "index.ts")].some(
+        (p) => existsSync(p) && statSync(p).isFile(),
+      );
+      if (!found) missing.push(`${path.relative(SRC, file)} → ${spec}`);
+    }
+  }
+  return missing;
 }
 
 /** File → file import graph of src/ (paths relative to src/), each edge named by the import that makes it. */

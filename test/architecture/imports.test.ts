@@ -6,7 +6,16 @@
  */
 import { describe, expect, test } from "bun:test";
 import { CORE_FLOORS, coreNodeOf } from "./core-floors";
-import { cyclesOf, fileGraph, floorViolations, foldGraph, type Graph, importsOf, topFolderOf } from "./import-graph";
+import {
+  cyclesOf,
+  fileGraph,
+  floorViolations,
+  foldGraph,
+  type Graph,
+  importsOf,
+  topFolderOf,
+  unresolvedImports,
+} from "./import-graph";
 
 const edge = (from: string, to: string) => [from, new Map([[to, `${from}/x.ts → ../${to}/y`]])] as const;
 
@@ -17,6 +26,9 @@ describe("architecture", () => {
         `import { a } from "../x";\nimport type { B } from "./y";\nconst m = await import("../z/w");\nexport * from "./q";`,
       ),
     ).toEqual(["../x", "./y", "./q", "../z/w"]);
+    expect(
+      importsOf(`const { a } = require("../einvoice/readiness") as typeof import("../../einvoice/readiness");`),
+    ).toEqual(["../../einvoice/readiness", "../einvoice/readiness"]);
     const planted: Graph = new Map([edge("a", "b"), edge("b", "a")]);
     expect(cyclesOf(planted)).toEqual([["a/x.ts → ../b/y", "b/x.ts → ../a/y"]]);
   });
@@ -35,6 +47,10 @@ describe("architecture", () => {
     const sameFloor: Graph = new Map([edge("split", "classify"), edge("classify", "split")]);
     expect(floorViolations(sameFloor, [["split", "classify"]])).toEqual([]);
     expect(cyclesOf(sameFloor)).toHaveLength(1);
+  });
+
+  test("every relative import and require() in src/ names a file (a move that left one behind fails here)", () => {
+    expect(unresolvedImports()).toEqual([]);
   });
 
   test("no import cycle between the top-level folders of src/", () => {
