@@ -1,5 +1,5 @@
 /**
- * The getUnicodeRangeFor speed patch (src/core/engines/pdf/pdfjs-font-patches.ts, UNICODE_RANGES) answers exactly as
+ * The getUnicodeRangeFor speed patch (src/core/engines/pdf/pdfjs-speed-patches.ts, UNICODE_RANGES) answers exactly as
  * pdf.js's own scan: both versions are cut out of the shipped pdf.worker.mjs and compared on every code point, with
  * and without the `lastPosition` hint, and on codes that are no integers.
  */
