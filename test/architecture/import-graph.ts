@@ -32,22 +32,6 @@ function fileOf(from: string, spec: string): string | null {
   return null;
 }
 
-/** Relative imports in src/ that name no file (`file → spec`): tsc does not check a `require()` string. */
-export function unresolvedImports(): string[] {
-  const missing: string[] = [];
-  for (const file of sourceFiles(SRC)) {
-    if (file.endsWith(".d.ts")) continue; // their `import x from "./x.sql"` is an example in a comment
-    for (const spec of importsOf(readFileSync(file, "utf8"))) {
-      const base = path.resolve(path.dirname(file), spec);
-      const found = [base, `${base}.ts`, `${base}.tsx`, `${base}.js`, path.join(base, "index.ts")].some(
-        (p) => existsSync(p) && statSync(p).isFile(),
-      );
-      if (!found) missing.push(`${path.relative(SRC, file)} → ${spec}`);
-    }
-  }
-  return missing;
-}
-
 /** File → file import graph of src/ (paths relative to src/), each edge named by the import that makes it. */
 export function fileGraph(): Graph {
   const graph: Graph = new Map();
