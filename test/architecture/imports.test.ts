@@ -17,6 +17,9 @@ describe("architecture", () => {
         `import { a } from "../x";\nimport type { B } from "./y";\nconst m = await import("../z/w");\nexport * from "./q";`,
       ),
     ).toEqual(["../x", "./y", "./q", "../z/w"]);
+    expect(
+      importsOf(`const { a } = require("../einvoice/readiness") as typeof import("../../einvoice/readiness");`),
+    ).toEqual(["../../einvoice/readiness", "../einvoice/readiness"]);
     const planted: Graph = new Map([edge("a", "b"), edge("b", "a")]);
     expect(cyclesOf(planted)).toEqual([["a/x.ts → ../b/y", "b/x.ts → ../a/y"]]);
   });
