@@ -10,7 +10,7 @@ import {
   newReviewState,
   parseReviewAction,
   type ReviewState,
-} from "../../../src/core/review/actions";
+} from "../../../src/core/stages/review/actions";
 
 const fixtures = resolve(import.meta.dir, "../../../fixtures");
 let ocr: OcrEngine;
