@@ -16,7 +16,7 @@ import sharp from "sharp";
 import { createOcrEngine, resolveTessdataDir, unpackedTessdataDir } from "../src/core/engines/ocr/index.ts";
 import { probeNativeTesseract } from "../src/core/engines/ocr/native-cli.ts";
 import type { Page } from "../src/core/model.ts";
-import { ocrPages } from "../src/core/stages/ocr.ts";
+import { ocrPages } from "../src/core/stages/ocr/index.ts";
 import type { BenchRow } from "./index";
 
 const CACHE = path.resolve(import.meta.dir, ".cache", "ocr");

@@ -32,8 +32,6 @@ export const CORE_FLOORS: readonly (readonly string[])[] = [
   [
     "stages/convert",
     "stages/ocr",
-    "stages/ocr-orientation",
-    "stages/ocr-recover",
     "stages/split",
     "stages/classify",
     "stages/extract",

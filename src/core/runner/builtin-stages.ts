@@ -15,7 +15,7 @@ import { noReviewStage } from "../stages/review/stage";
 import { splitStage } from "../stages/split/stage";
 import type { Stage, StageName } from "../stages/types";
 import { validateStage } from "../stages/validate/stage";
-import { ocrStage } from "./convert-stages";
+import { ocrStage } from "../stages/ocr/stage";
 
 export const BUILTIN_STAGES: Record<StageName, Stage> = {
   convert: convertStage,

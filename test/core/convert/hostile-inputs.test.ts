@@ -11,7 +11,7 @@ import { readTiffPages } from "../../../src/core/convert/tiff.ts";
 import { DocprocError } from "../../../src/core/errors.ts";
 import type { Page } from "../../../src/core/model.ts";
 import { convertSource, type ConvertLimits } from "../../../src/core/stages/convert/index.ts";
-import { ocrPages } from "../../../src/core/stages/ocr.ts";
+import { ocrPages } from "../../../src/core/stages/ocr/index.ts";
 import {
   multiPageTiff,
   pdfWithCidWidthRange,

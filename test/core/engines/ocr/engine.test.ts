@@ -11,7 +11,7 @@ import { crop, toGrey } from "../../../../src/core/imaging/grey.ts";
 import { parseTesseractTsv } from "../../../../src/core/engines/ocr/tsv.ts";
 import { DocprocError } from "../../../../src/core/errors.ts";
 import type { RasterImage } from "../../../../src/core/model.ts";
-import { ocrPages } from "../../../../src/core/stages/ocr.ts";
+import { ocrPages } from "../../../../src/core/stages/ocr/index.ts";
 import { characterErrorRate, loadRaster, OCR_TIMEOUT, pageOf, TESSERACT_TEST } from "./helpers.ts";
 
 const gold = fs.readFileSync(path.join(TESSERACT_TEST, "phototest.gold.txt"), "utf8");

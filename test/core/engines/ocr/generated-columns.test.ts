@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { createOcrEngine, type OcrEngine } from "../../../../src/core/engines/ocr/index.ts";
 import { convertSource } from "../../../../src/core/stages/convert";
-import { ocrPages } from "../../../../src/core/stages/ocr.ts";
+import { ocrPages } from "../../../../src/core/stages/ocr/index.ts";
 import { scanOf, type ScanVariant } from "../../../accuracy/scans";
 import { characterErrorRate } from "./helpers.ts";
 import { columnsPage } from "./columns-page";

@@ -12,7 +12,7 @@ import { createOcrEngine, type OcrEngine } from "../../../../src/core/engines/oc
 import { chooseLanguages } from "../../../../src/core/engines/ocr/languages.ts";
 import { toGrey } from "../../../../src/core/imaging/grey.ts";
 import type { RasterImage } from "../../../../src/core/model.ts";
-import { ocrPages } from "../../../../src/core/stages/ocr.ts";
+import { ocrPages } from "../../../../src/core/stages/ocr/index.ts";
 import { characterErrorRate, loadRaster, OCR_TIMEOUT, pageOf, TESSERACT_TEST } from "./helpers.ts";
 
 const gold = fs.readFileSync(path.join(TESSERACT_TEST, "eurotext.txt"), "utf8");

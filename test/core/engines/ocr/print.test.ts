@@ -13,7 +13,7 @@ import { defaultProject } from "../../../../src/core/project/index.ts";
 import { classifyDocument } from "../../../../src/core/stages/classify/index.ts";
 import { convertSource } from "../../../../src/core/stages/convert/index.ts";
 import { extractFields } from "../../../../src/core/stages/extract/index.ts";
-import { ocrPages } from "../../../../src/core/stages/ocr.ts";
+import { ocrPages } from "../../../../src/core/stages/ocr/index.ts";
 import { generateSet, toNoisyPng, toPdf } from "../../../../fixtures/varied/generator";
 import { OCR_TIMEOUT } from "./helpers.ts";
 

@@ -7,7 +7,7 @@ import { createOcrEngine, type OcrEngine } from "../../../../src/core/engines/oc
 import { orderByLayout } from "../../../../src/core/engines/ocr/reading-order.ts";
 import { drawFontFamily } from "../../../../src/core/imaging/draw-font.ts";
 import type { Word } from "../../../../src/core/model.ts";
-import { ocrPages } from "../../../../src/core/stages/ocr.ts";
+import { ocrPages } from "../../../../src/core/stages/ocr/index.ts";
 import { characterErrorRate, loadRaster, OCR_TIMEOUT, pageOf, TESSERACT_TEST } from "./helpers.ts";
 
 const VOCABULARY =

@@ -1,11 +1,11 @@
 /**
  * The OCR Stage, which always runs after convert (it is not a workflow node): pages without a usable text layer.
  */
-import { ocrPages } from "../stages/ocr";
-import { analyseAfterReading, splitFilesOf } from "../stages/split/stage";
-import { suspendFiles } from "../stages/run-state";
-import { StageInterrupted, type Stage } from "../stages/types";
-import { pushAll } from "../arrays";
+import { ocrPages } from "./index";
+import { analyseAfterReading, splitFilesOf } from "../split/stage";
+import { suspendFiles } from "../run-state";
+import { StageInterrupted, type Stage } from "../types";
+import { pushAll } from "../../arrays";
 
 export const ocrStage: Stage = async (state, ctx) => {
   const targets = state.pages.filter((p) => p.text_source === "none" && p.render);

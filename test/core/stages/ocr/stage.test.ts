@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
-import { createOcrEngine, rotateBox, type OcrEngine } from "../../../src/core/engines/ocr/index.ts";
-import { DocprocError } from "../../../src/core/errors.ts";
-import type { Page, Word } from "../../../src/core/model.ts";
-import { ocrPages } from "../../../src/core/stages/ocr.ts";
-import { characterErrorRate, loadRaster, OCR_TIMEOUT, pageOf, TESSERACT_TEST } from "../engines/ocr/helpers.ts";
+import { createOcrEngine, rotateBox, type OcrEngine } from "../../../../src/core/engines/ocr/index.ts";
+import { DocprocError } from "../../../../src/core/errors.ts";
+import type { Page, Word } from "../../../../src/core/model.ts";
+import { ocrPages } from "../../../../src/core/stages/ocr/index.ts";
+import { characterErrorRate, loadRaster, OCR_TIMEOUT, pageOf, TESSERACT_TEST } from "../../engines/ocr/helpers.ts";
 
 const gold = fs.readFileSync(path.join(TESSERACT_TEST, "phototest.gold.txt"), "utf8");
 let engine: OcrEngine;
@@ -108,7 +108,7 @@ describe("ocrPages: lines the page layout leaves out", () => {
   test(
     "the invoice number in a dotted box is read, in place, once, with its box inside the frame",
     async () => {
-      const file = path.resolve(import.meta.dir, "../../../fixtures/corpora/invoice2data/FlipkartInvoice.png");
+      const file = path.resolve(import.meta.dir, "../../../../fixtures/corpora/invoice2data/FlipkartInvoice.png");
       const page = pageOf(await loadRaster(file), "FlipkartInvoice.png");
       await ocrPages([page], engine);
       const lines = page.text.split("\n");
@@ -169,7 +169,7 @@ describe("ocrPages failure handling", () => {
   test(
     "a second-look line that fails to read leaves the first reading as it was",
     async () => {
-      const file = path.resolve(import.meta.dir, "../../../fixtures/corpora/invoice2data/FlipkartInvoice.png");
+      const file = path.resolve(import.meta.dir, "../../../../fixtures/corpora/invoice2data/FlipkartInvoice.png");
       let failed = 0;
       const flaky: OcrEngine = {
         ...engine,

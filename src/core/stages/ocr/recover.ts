@@ -3,12 +3,12 @@
  * read one by one as single lines and put into the reading, into their row or in reading order. It can only add:
  * a line that fails to read is left out and the first reading stands.
  */
-import { crop, type GreyImage } from "../imaging/grey.ts";
-import { unreadLines } from "../engines/ocr/recover.ts";
-import { meanConfidence, textOfWords } from "../engines/ocr/tsv.ts";
-import type { OcrEngine, OcrResult } from "../engines/ocr/types.ts";
-import { shareInside, unionBox } from "../geometry.ts";
-import type { Box, Word } from "../model.ts";
+import { crop, type GreyImage } from "../../imaging/grey.ts";
+import { unreadLines } from "../../engines/ocr/recover.ts";
+import { meanConfidence, textOfWords } from "../../engines/ocr/tsv.ts";
+import type { OcrEngine, OcrResult } from "../../engines/ocr/types.ts";
+import { shareInside, unionBox } from "../../geometry.ts";
+import type { Box, Word } from "../../model.ts";
 
 /** Tesseract's page segmentation mode for "a single text line". */
 const SINGLE_LINE = 7;

@@ -1,16 +1,16 @@
-import { throwIfAborted as checkAborted } from "../abort";
-import { DocprocError } from "../errors.ts";
-import type { Box, Page, RasterImage } from "../model.ts";
-import { analyzeLayout, type PageLayout } from "../engines/ocr/layout.ts";
-import { crop, toGrey, upscale, type GreyImage } from "../imaging/grey.ts";
-import { boxToSource } from "../imaging/upright.ts";
-import type { OcrEngine, OcrResult, RecognizeOptions } from "../engines/ocr/types.ts";
-import { keepDecimalPoints } from "../engines/ocr/decimals.ts";
-import { orderByLayout } from "../engines/ocr/reading-order.ts";
-import { blankReading, readUpright } from "./ocr-orientation.ts";
-import { addUnreadLines } from "./ocr-recover.ts";
-import { timeStage, timeStageSync } from "../timing.ts";
-import type { RenderOptions } from "../imaging/render.ts";
+import { throwIfAborted as checkAborted } from "../../abort";
+import { DocprocError } from "../../errors.ts";
+import type { Box, Page, RasterImage } from "../../model.ts";
+import { analyzeLayout, type PageLayout } from "../../engines/ocr/layout.ts";
+import { crop, toGrey, upscale, type GreyImage } from "../../imaging/grey.ts";
+import { boxToSource } from "../../imaging/upright.ts";
+import type { OcrEngine, OcrResult, RecognizeOptions } from "../../engines/ocr/types.ts";
+import { keepDecimalPoints } from "../../engines/ocr/decimals.ts";
+import { orderByLayout } from "../../engines/ocr/reading-order.ts";
+import { blankReading, readUpright } from "./orientation.ts";
+import { addUnreadLines } from "./recover.ts";
+import { timeStage, timeStageSync } from "../../timing.ts";
+import type { RenderOptions } from "../../imaging/render.ts";
 
 export interface OcrPagesOptions {
   /** Called after each page (whether it succeeded or not) with pages done and pages to OCR in total. */

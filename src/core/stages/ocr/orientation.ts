@@ -1,15 +1,15 @@
 /**
- * The orientation search of the OCR stage (stages/ocr.ts reads each page through it): the page is read at the most
+ * The orientation search of the OCR stage (stages/ocr/index.ts reads each page through it): the page is read at the most
  * likely quarter turn first, and only a weak reading makes it try a smoothed pass and the other turns.
  */
-import type { Box } from "../model.ts";
-import type { PageLayout } from "../engines/ocr/layout.ts";
-import { textLikeness } from "../engines/ocr/text-likeness.ts";
-import { crop, smooth, type GreyImage } from "../imaging/grey.ts";
-import { renderUpright, uprightTransform, type UprightTransform } from "../imaging/upright.ts";
-import type { OcrEngine, OcrResult } from "../engines/ocr/types.ts";
-import { timeStage } from "../timing.ts";
-import { maxOf } from "../arrays";
+import type { Box } from "../../model.ts";
+import type { PageLayout } from "../../engines/ocr/layout.ts";
+import { textLikeness } from "../../engines/ocr/text-likeness.ts";
+import { crop, smooth, type GreyImage } from "../../imaging/grey.ts";
+import { renderUpright, uprightTransform, type UprightTransform } from "../../imaging/upright.ts";
+import type { OcrEngine, OcrResult } from "../../engines/ocr/types.ts";
+import { timeStage } from "../../timing.ts";
+import { maxOf } from "../../arrays";
 
 /** Likeness from which a reading is accepted without trying other orientations (upright pages measured ≥ 0.74). */
 const STRONG = 0.55;
