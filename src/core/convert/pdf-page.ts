@@ -16,7 +16,7 @@ export interface PdfConvertOptions {
   password?: string;
   signal?: AbortSignal;
   limits: ConvertLimits;
-  /** See ConvertOptions.onPage (stages/convert.ts). */
+  /** See ConvertOptions.onPage (stages/convert/index.ts). */
   onPage?: (page: Page, file: { attachments: number; pages: number }) => void;
   /** See ConvertOptions.wordsJson. */
   wordsJson?: boolean;

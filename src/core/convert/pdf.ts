@@ -126,9 +126,10 @@ const COLD_HELPER_MIN_PAGES = 1000;
 
 /**
  * Extraction loops per worker, each with one page request out: the worker answers them in order, and the thread
- * that takes the pages (reading ahead: classifying, extracting a finished document, core/runner/read-ahead.ts) may
- * be busy for tens of milliseconds at a time, far longer than a page takes in pdf.js (~1.8 ms). With two loops the
- * worker ran dry during such work: 500 real invoice pages, fresh process, idle, 1.62-1.65 s with two loops, 1.45-1.53
+ * that takes the pages (reading ahead: classifying, extracting a finished document,
+ * core/stages/convert/read-ahead.ts) may be busy for tens of milliseconds at a time, far longer than a page takes in
+ * pdf.js (~1.8 ms). With two loops the worker ran dry during such work: 500 real invoice pages, fresh process, idle,
+ * 1.62-1.65 s with two loops, 1.45-1.53
  * with four, 1.40-1.50 with eight, 1.42-1.51 with sixteen, the same CPU time and identical results. Only the request
  * the worker is running is timed (pdf-host.ts), so queued pages never time out for waiting.
  */

@@ -2,7 +2,8 @@
  * Whether a long PDF's text extraction wants a second pdf.js worker: only when the thread that takes the pages waits
  * for pdf.js. A helper worker opens its own copy of the document and runs its own VM (its JIT compiles pdf.js again),
  * so on two cores it only pays when pdf.js is the slower side. When the converting thread has per-page work of its
- * own (reading ahead: classification, extraction; core/runner/read-ahead.ts) that work is usually the slower side:
+ * own (reading ahead: classification, extraction; core/stages/convert/read-ahead.ts) that work is usually the
+ * slower side:
  * in a warm server, 500 born-digital pages took 0.1-0.8 CPU-s more with the helper and no less wall time.
  *
  * The meter counts the time during which every extraction loop of the primary worker is waiting for its page (the
