@@ -25,6 +25,7 @@ import path from "node:path";
 import { generateSet, toPdf } from "../../fixtures/varied/generator";
 import { SCORED_FIELDS } from "../../fixtures/varied/generator/score";
 import { generateReceipts } from "../../fixtures/varied/generator/shop-receipts";
+import { type Family, visualInvoices, visualPdf } from "../../fixtures/einvoice-visual";
 import { photoOf } from "./photos";
 import { CACHE_DIR, imageScanOf, scanOf, skewOf, type ScanVariant } from "./scans";
 
@@ -321,6 +322,37 @@ const receipts: Corpus[] = [
   ),
 ];
 
+/**
+ * The XRechnung test suite's invoices drawn as PDFs without their XML (fixtures/einvoice-visual): a letterhead
+ * business invoice and an XRechnung visualisation, as text PDFs and as 200-DPI scans; the truth is the XML's.
+ */
+function einvoiceVisual(family: Family, scan: boolean): Corpus {
+  const what = family === "letterhead" ? "letterhead business invoices" : "XRechnung visualisations";
+  return {
+    id: `einvoice-visual/${family}-${scan ? "scan-200" : "text"}`,
+    about: scan
+      ? `the ${family} PDFs as 200-DPI greyscale scans, skew ±1.5°, JPEG q60`
+      : `XRechnung test-suite invoices (CII and UBL, de/en/fr) drawn as ${what}, truth from the XML`,
+    async build(dir) {
+      for (const doc of visualInvoices(family)) {
+        const name = `${family}-${doc.id}.pdf`;
+        const pdf = await visualPdf(doc);
+        const file = scan
+          ? await scanOf(pdf, name, { dpi: 200, angle: skewOf(name), quality: 60 })
+          : path.join(dir, name);
+        if (scan) link(file, dir, name);
+        else writeFileSync(file, pdf);
+        writeJson(path.join(dir, name.replace(/\.pdf$/, ".json")), { class_id: "invoice", fields: doc.truth });
+      }
+    },
+  };
+}
+
+const einvoiceVisualCorpora: Corpus[] = (["letterhead", "viewer"] as const).flatMap((f) => [
+  einvoiceVisual(f, false),
+  einvoiceVisual(f, true),
+]);
+
 const evalFixtures: Corpus = {
   id: "eval/fixtures",
   about: "fixtures/eval: three supplied-text documents and a two-document file",
@@ -330,4 +362,12 @@ const evalFixtures: Corpus = {
   },
 };
 
-export const CORPORA_LIST: Corpus[] = [...invoice2data, ...ocrText, ...splitting, ...varied, ...receipts, evalFixtures];
+export const CORPORA_LIST: Corpus[] = [
+  ...invoice2data,
+  ...ocrText,
+  ...splitting,
+  ...varied,
+  ...receipts,
+  ...einvoiceVisualCorpora,
+  evalFixtures,
+];

@@ -3,7 +3,7 @@
  * patterns, each scored.
  */
 import type { FieldSettings } from "../project";
-import { type Line, spanOf } from "./lines";
+import { type Line, lineHeight, spanOf } from "./lines";
 import { below, findLabels, labelRegex, type LabelHit, rowPartners } from "./labels";
 import { fold } from "./fuzzy";
 import { readValue, type ReadContext, type ValueKind, type ValueMatch } from "./values";
@@ -76,6 +76,18 @@ function belowCandidates(
   const label = hit.line.text.slice(hit.start, hit.end).trim();
   if ((kind === "amount" || kind === "number") && ctx.tableHeaders?.has(hit.line)) return [];
   const rows = below(hit, lines, kind === "address" ? 4 : 2);
+  // A party section of label / value rows ("Seller" over "Company name   Acme GmbH"): the name is the row's value.
+  const named = kind === "party" && rows[0] ? nameRowValue(hit, rows[0], lines, ctx) : undefined;
+  if (named !== undefined)
+    return named
+      ? [
+          {
+            match: named,
+            score: named.strength * labelFactor * 0.9,
+            reasoning: `value of the name row under label "${label}" (${where(named.line)})`,
+          },
+        ]
+      : [];
   if (kind === "address" || kind === "party") {
     const taken = kind === "party" ? rows.slice(0, 1) : rows.slice(0, 3);
     const reads = taken
@@ -106,6 +118,70 @@ function belowCandidates(
       },
     ];
   return [];
+}
+
+/** Labels of a name row in a party section (the XRechnung visualisation's "Firmenname", a portal's "Name"). */
+const NAME_ROW =
+  /^\s*(name|firmenname|firma|company|company name|legal name|registered name|trading name|raison sociale|nom|d[eé]nomination|naam|bedrijfsnaam|nombre|raz[oó]n social|nome|ragione sociale)\s*:?\s*$/iu;
+
+/**
+ * The value of the row under a party heading when that row is a name row: undefined when it is none (the heading's
+ * value is the row itself), null when it is one without a readable value. The value is read right of the row's
+ * label on its full line, or from the line OCR made of the row's right part.
+ */
+function nameRowValue(hit: LabelHit, row: Line, lines: Line[], ctx: ReadContext): ValueMatch | null | undefined {
+  const label = row.words.filter((w) => NAME_ROW.test(row.text.slice(0, w.end)));
+  if (!label.length || !NAME_ROW.test(row.text.slice(0, label[label.length - 1]!.end))) return undefined;
+  const lastWord = label[label.length - 1]!.word;
+  const full = lines.find((l) => l.page === row.page && l.words.some((w) => w.word === lastWord));
+  if (!full) return null;
+  const at = full.words.find((w) => w.word === lastWord)!;
+  const right = withoutTermRef(readValue("text", full, at.end, ctx));
+  if (right && String(right.value ?? "").trim() && plausible("party", right.value)) return continued(right, lines);
+  const sub: LabelHit = { ...hit, line: full, start: at.start, end: at.end, box: at.box };
+  for (const partner of rowPartners(sub, lines).slice(0, 1)) {
+    const m = withoutTermRef(readValue("text", partner, 0, ctx));
+    if (m && plausible("party", m.value)) return continued(m, lines);
+  }
+  return null;
+}
+
+/**
+ * A visualisation prints the EN 16931 term beside each value ("Acme GmbH   BT-27"): the value ends before it (a
+ * text layer may join the next column after it).
+ */
+function withoutTermRef(m: ValueMatch | null): ValueMatch | null {
+  const text = typeof m?.value === "string" ? m.value : "";
+  const ref = /\s+B[TG]-\d+(-\d+)?(?![\p{L}\p{N}])/u.exec(text);
+  if (!m || !ref) return m;
+  return { ...m, value: text.slice(0, ref.index), end: m.start + ref.index };
+}
+
+/**
+ * A name wrapped in its value cell ("Landesamt für Statistik" over "Heilbronn"): the next line's words that start
+ * at the value's left edge, with nothing in the label cell left of them, continue it.
+ */
+function continued(m: ValueMatch, lines: Line[]): ValueMatch {
+  const first = m.line.words.find((w) => w.end > m.start);
+  if (!first) return m;
+  const lh = lineHeight(m.line);
+  const x = first.box[0];
+  const next = lines
+    .filter((l) => l.page === m.line.page && l.box[1] > m.line.box[1] + lh * 0.5 && l.box[1] - m.line.box[3] < lh)
+    .sort((a, b) => a.box[1] - b.box[1])[0];
+  if (!next) return m;
+  const cell = next.words.filter((w) => w.box[2] > x - lh && w.box[0] < x + lh * 0.5);
+  const start = cell[0];
+  if (!start || Math.abs(start.box[0] - x) > lh * 0.6) return m;
+  if (next.words.some((w) => w.box[2] < x - lh * 0.5 && w.box[2] > x - lh * 12)) return m; // a label of its own
+  const words = [start];
+  for (const w of next.words.slice(next.words.indexOf(start) + 1)) {
+    if (w.box[0] - words[words.length - 1]!.box[2] > lh || /^B[TG]-\d/.test(w.word.text)) break;
+    words.push(w);
+  }
+  const tail = words.map((w) => w.word.text).join(" ");
+  if (!/^\p{L}/u.test(tail) || /\d{3,}|:/.test(tail)) return m;
+  return { ...m, value: `${m.value} ${tail}` };
 }
 
 export function patternCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], ctx: ReadContext): Candidate[] {

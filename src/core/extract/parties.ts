@@ -28,6 +28,7 @@ import {
   letters,
   paymentWords,
   recipientWords,
+  senderLineName,
 } from "./party-blocks";
 
 /** Words of a footer's legal lines: the company named above or in them is the issuer. */
@@ -153,6 +154,7 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
   titleCandidates(page, add);
   footerCandidates(lines, add);
   letterheadCandidate(page, add);
+  senderLineCandidate(page, add);
   addEvidence(lines, out, recipient);
   return out.sort((a, b) => b.score - a.score);
 }
@@ -241,6 +243,15 @@ function letterheadCandidate({ lines: firstPage, height, title }: FirstPage, add
     const tallest = plain.reduce((a, b) => (lineHeight(b) > lineHeight(a) * 1.15 ? b : a));
     add(tallest, 0, tallest.text.length, 0.42, "letterhead: the largest type at the top of the first page");
   }
+}
+
+/** 5. The sender's name in the return-address line over the window address (party-blocks.ts, senderLineName). */
+function senderLineCandidate({ lines: firstPage, height }: FirstPage, add: AddCandidate): void {
+  firstPage.forEach((line, i) => {
+    const name = line.box[1] < height * 0.45 && senderLineName(line, firstPage[i + 1]);
+    const at = name ? line.text.indexOf(name) : -1;
+    if (name) add(line, at, at + name.length, 0.62, "sender line over the address window");
+  });
 }
 
 /** Raises the scores of candidates with the seller's bank or tax number, the account holder's name or the domain. */

@@ -228,3 +228,21 @@ export const letters = (s: string) => (s.match(/\p{L}/gu) ?? []).length;
 export const STREET = /(?<![\p{L}\p{N}])\d{1,5}[a-z]?\s+\p{L}{3,}|\p{L}{3,}\.?\s+\d{1,5}[a-z]?(?![\p{L}\p{N}])/iu;
 export const POSTCODE =
   /(?<![\p{L}\p{N}])(\d{4,5}|\d{4}\s?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]-\d{4,5})\s+\p{L}{3,}/u;
+
+/** Separators of a return-address line ("Acme GmbH · Hauptstr. 1 · 12345 Berlin"); OCR reads "·" as "-", "." or "•". */
+const SENDER_SEPARATOR = /\s[·•|∙*-]\s|\s\.\s|,\s/gu;
+
+/**
+ * The sender line over a window envelope's address (DIN 5008 "Rücksendeangabe", the return address of French and
+ * Dutch letters): one line in smaller type than the lines under it, the sender's name, street and postcode joined by
+ * separators. It names the seller; the recipient's block starts under it. Returns the sender's name (the part before
+ * the first separator) or null.
+ */
+export function senderLineName(line: Line, next: Line | undefined): string | null {
+  if (!next || next.page !== line.page) return null;
+  if (lineHeight(line) > lineHeight(next) * 0.85 || next.box[1] - line.box[3] > lineHeight(next) * 1.5) return null;
+  const parts = line.text.split(SENDER_SEPARATOR).map((p) => p.trim());
+  if (parts.length < 2 || !parts.slice(1).some((p) => POSTCODE.test(p) || STREET.test(p))) return null;
+  const name = parts[0]!;
+  return /\p{L}{2,}/u.test(name) && !/\d{3,}/.test(name) ? name : null;
+}

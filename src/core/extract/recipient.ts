@@ -6,7 +6,7 @@ import { type Line, lineHeight, uprightSize } from "./lines";
 import { below, sameBlockEnd } from "./labels";
 import { findDates } from "./normalize";
 import { findAmounts } from "./values";
-import { buyerHeadings, compactName, letters, POSTCODE, RECIPIENT_LINE, STREET } from "./party-blocks";
+import { buyerHeadings, compactName, letters, POSTCODE, RECIPIENT_LINE, senderLineName, STREET } from "./party-blocks";
 import { DOC_WORD, issuerCandidates, type PartyCandidate } from "./parties";
 
 /**
@@ -39,6 +39,8 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
   const issuer = issuerCandidates(lines)[0];
   const page = lines.filter((l) => l.page === first && l.box[1] < height * 0.5).sort((a, b) => a.box[1] - b.box[1]);
   for (let i = 0; i < page.length; i++) {
+    // The sender line over the window names the seller: the recipient's block starts under it.
+    if (senderLineName(page[i]!, page[i + 1])) continue;
     const block = [page[i]!];
     for (let j = i + 1; j < page.length && block.length < 6; j++) {
       const prev = block[block.length - 1]!;
@@ -49,8 +51,10 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     }
     // An address has no amounts (item rows of a table are no address).
     if (block.some((l) => findAmounts(l.text).some((a) => a.decimals))) continue;
+    // Under a sender line the window holds the address: a name over a postcode and town is enough.
+    const windowed = i > 0 && senderLineName(page[i - 1]!, page[i]) !== null;
     if (
-      block.length < 3 ||
+      block.length < (windowed ? 2 : 3) ||
       !block
         .slice(1)
         .some(
