@@ -17,6 +17,7 @@ export function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Li
   const out: Candidate[] = [];
   const hits = findLabels(lines, labels, exclude_before, exclude_after);
   for (const hit of hits) {
+    if (field.id === "total_amount" && NOT_GROSS.test(hit.line.text.slice(hit.end))) continue;
     // A label read with an OCR error allowance is weaker evidence than an exact one.
     const labelFactor = (1 - (0.3 * hit.rank) / Math.max(1, labels.length)) * (hit.fuzzy ? 0.85 : 1);
     let read = readValue(kind, hit.line, hit.end, ctx);
@@ -46,6 +47,10 @@ export function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Li
   }
   return out;
 }
+
+/** Words after a total's label that make it the net or the tax ("Invoice total without VAT", "Summe Umsatzsteuer"). */
+const NOT_GROSS =
+  /^\s*(amount\s+)?(without|w\/o|ohne|sans|senza|sin|zonder|umsatzsteuer|mehrwertsteuer|steuer|vat amount|tax amount)(?![\p{L}])/iu;
 
 /** Qualifiers before a label that make it part of this one's wording ("Total incl. VAT", "Subtotal before tax"). */
 const QUALIFIED =
@@ -83,7 +88,8 @@ function belowCandidates(
       ? [
           {
             match: named,
-            score: named.strength * labelFactor * 0.9,
+            // A heading over a name row is the clearest a page says whose name it is.
+            score: Math.max(named.strength, 0.85) * labelFactor * 0.9,
             reasoning: `value of the name row under label "${label}" (${where(named.line)})`,
           },
         ]
@@ -136,7 +142,7 @@ function nameRowValue(hit: LabelHit, row: Line, lines: Line[], ctx: ReadContext)
   const full = lines.find((l) => l.page === row.page && l.words.some((w) => w.word === lastWord));
   if (!full) return null;
   const at = full.words.find((w) => w.word === lastWord)!;
-  const right = withoutTermRef(readValue("text", full, at.end, ctx));
+  const right = withoutTermRef(readValue("text", full, pastLoose(full, at.end), ctx));
   if (right && String(right.value ?? "").trim() && plausible("party", right.value)) return continued(right, lines);
   const sub: LabelHit = { ...hit, line: full, start: at.start, end: at.end, box: at.box };
   for (const partner of rowPartners(sub, lines).slice(0, 1)) {
@@ -146,13 +152,26 @@ function nameRowValue(hit: LabelHit, row: Line, lines: Line[], ctx: ReadContext)
   return null;
 }
 
+/** Past short marks OCR read from the grain in the gap between a row's label and its value ("Name  feo  Acme"). */
+function pastLoose(line: Line, offset: number): number {
+  const words = line.words.filter((w) => w.start >= offset);
+  let at = offset;
+  for (let i = 0; i + 1 < words.length; i++) {
+    const [w, next] = [words[i]!, words[i + 1]!];
+    if (w.word.text.length > 3 || next.box[0] - w.box[2] < lineHeight(line)) break;
+    at = w.end;
+  }
+  return at;
+}
+
 /**
  * A visualisation prints the EN 16931 term beside each value ("Acme GmbH   BT-27"): the value ends before it (a
  * text layer may join the next column after it).
  */
 function withoutTermRef(m: ValueMatch | null): ValueMatch | null {
   const text = typeof m?.value === "string" ? m.value : "";
-  const ref = /\s+B[TG]-\d+(-\d+)?(?![\p{L}\p{N}])/u.exec(text);
+  // OCR reads the small reference loosely ("sr-27", "81-27") at the value's end.
+  const ref = /\s+B[TG]-\d+(-\d+)?(?![\p{L}\p{N}])|\s+\S{1,3}[-–]\d{1,3}\s*$/u.exec(text);
   if (!m || !ref) return m;
   return { ...m, value: text.slice(0, ref.index), end: m.start + ref.index };
 }
@@ -180,7 +199,7 @@ function continued(m: ValueMatch, lines: Line[]): ValueMatch {
     words.push(w);
   }
   const tail = words.map((w) => w.word.text).join(" ");
-  if (!/^\p{L}/u.test(tail) || /\d{3,}|:/.test(tail)) return m;
+  if (!/^[\p{L}(]/u.test(tail) || /\d{3,}|:/.test(tail)) return m;
   return { ...m, value: `${m.value} ${tail}` };
 }
 

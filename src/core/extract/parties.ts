@@ -38,7 +38,8 @@ const FOOTER_LEGAL =
 export const DOC_WORD =
   /\s+(tax invoice|invoice|receipt|rechnung|quittung|factuur|facture|reçu|factura|fattura|recibo|ricevuta|credit note|gutschrift)\s*$/iu;
 /** A line that is the document's title. */
-const TITLE = /^\s*(tax invoice|invoice|rechnung|factuur|facture|factura|fattura|receipt|credit note|gutschrift)\b/iu;
+export const TITLE =
+  /^\s*(tax invoice|invoice|rechnung|factuur|facture|factura|fattura|receipt|credit note|gutschrift)\b/iu;
 
 /** Words before a title that qualify the document, not name its issuer ("Kopie factuur", "Simplified tax invoice"). */
 const NOT_A_NAME =
@@ -213,7 +214,7 @@ function footerCandidates(lines: Line[], add: AddCandidate): void {
         !prev ||
         prev.words.length > 4 ||
         /\d/.test(prev.text) ||
-        /:/.test(prev.text) ||
+        /:|@|www\./.test(prev.text) ||
         !FOOTER_LEGAL.test(fold(line.text))
       )
         return;
@@ -247,8 +248,8 @@ function letterheadCandidate({ lines: firstPage, height, title }: FirstPage, add
 
 /** 5. The sender's name in the return-address line over the window address (party-blocks.ts, senderLineName). */
 function senderLineCandidate({ lines: firstPage, height }: FirstPage, add: AddCandidate): void {
-  firstPage.forEach((line, i) => {
-    const name = line.box[1] < height * 0.45 && senderLineName(line, firstPage[i + 1]);
+  firstPage.forEach((line) => {
+    const name = line.box[1] < height * 0.45 && senderLineName(line, firstPage);
     const at = name ? line.text.indexOf(name) : -1;
     if (name) add(line, at, at + name.length, 0.62, "sender line over the address window");
   });

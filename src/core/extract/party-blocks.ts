@@ -234,15 +234,27 @@ const SENDER_SEPARATOR = /\s[·•|∙*-]\s|\s\.\s|,\s/gu;
 
 /**
  * The sender line over a window envelope's address (DIN 5008 "Rücksendeangabe", the return address of French and
- * Dutch letters): one line in smaller type than the lines under it, the sender's name, street and postcode joined by
- * separators. It names the seller; the recipient's block starts under it. Returns the sender's name (the part before
- * the first separator) or null.
+ * Dutch letters): one line in smaller type than the address lines under it (the next line starting at its left
+ * edge), the sender's name, street and postcode joined by separators. It names the seller; the recipient's block
+ * starts under it. Returns the sender's name (the part before the first separator) or null.
  */
-export function senderLineName(line: Line, next: Line | undefined): string | null {
-  if (!next || next.page !== line.page) return null;
-  if (lineHeight(line) > lineHeight(next) * 0.85 || next.box[1] - line.box[3] > lineHeight(next) * 1.5) return null;
-  const parts = line.text.split(SENDER_SEPARATOR).map((p) => p.trim());
+export function senderLineName(line: Line, pageLines: Line[]): string | null {
+  // Only the line's first block: a text layer may join the information block beside it into the same line.
+  const end = sameBlockEnd(line, 0);
+  const own = line.words.filter((w) => w.end <= end);
+  if (!own.length) return null;
+  const lh = Math.max(...own.map((w) => w.box[3] - w.box[1]));
+  const next = pageLines
+    .filter(
+      (l) => l.page === line.page && l.box[1] > line.box[1] + lh * 0.5 && Math.abs(l.box[0] - line.box[0]) < lh * 2,
+    )
+    .reduce<Line | undefined>((a, b) => (!a || b.box[1] < a.box[1] ? b : a), undefined);
+  if (!next || lh > lineHeight(next) * 0.85 || next.box[1] - line.box[3] > lineHeight(next) * 1.5) return null;
+  const parts = line.text
+    .slice(0, end)
+    .split(SENDER_SEPARATOR)
+    .map((p) => p.trim());
   if (parts.length < 2 || !parts.slice(1).some((p) => POSTCODE.test(p) || STREET.test(p))) return null;
-  const name = parts[0]!;
+  const name = parts[0]!.replace(/^[^\p{L}\p{N}]+/u, "");
   return /\p{L}{2,}/u.test(name) && !/\d{3,}/.test(name) ? name : null;
 }

@@ -7,7 +7,7 @@ import { below, sameBlockEnd } from "./labels";
 import { findDates } from "./normalize";
 import { findAmounts } from "./values";
 import { buyerHeadings, compactName, letters, POSTCODE, RECIPIENT_LINE, senderLineName, STREET } from "./party-blocks";
-import { DOC_WORD, issuerCandidates, type PartyCandidate } from "./parties";
+import { DOC_WORD, issuerCandidates, type PartyCandidate, TITLE } from "./parties";
 
 /**
  * The buyer's name: the first line of a block under a buyer heading (an `ATTN:` prefix dropped), else of the
@@ -27,6 +27,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     if (letters(value) < 3 || /[\p{L}]:(\s|$)|#/u.test(value) || findDates(value, "dmy").some((d) => d.iso))
       return false;
     if (DOC_WORD.test(` ${value.replace(/[.:!]+$/, "")}`)) return false; // the document's title ("FACTUUR."), not a name
+    if (TITLE.test(value)) return false; // nor a title with its number ("Rechnung 3009000003")
     out.push({ line, start, end, value, score, why });
     return true;
   };
@@ -38,9 +39,16 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
   const [, height] = uprightSize(first);
   const issuer = issuerCandidates(lines)[0];
   const page = lines.filter((l) => l.page === first && l.box[1] < height * 0.5).sort((a, b) => a.box[1] - b.box[1]);
+  // Under a sender line the window's first line is the recipient, whatever blocks (a letterhead) stand above it.
+  const sender = page.find((l) => senderLineName(l, page));
+  if (sender) {
+    const lh = lineHeight(sender);
+    const window = page.find((l) => l.box[1] > sender.box[1] + lh * 0.5 && Math.abs(l.box[0] - sender.box[0]) < lh * 2);
+    if (window && nameOf(window, 0.55, "first line of the window address under the sender line")) return out;
+  }
   for (let i = 0; i < page.length; i++) {
     // The sender line over the window names the seller: the recipient's block starts under it.
-    if (senderLineName(page[i]!, page[i + 1])) continue;
+    if (senderLineName(page[i]!, page)) continue;
     const block = [page[i]!];
     for (let j = i + 1; j < page.length && block.length < 6; j++) {
       const prev = block[block.length - 1]!;
@@ -52,7 +60,9 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     // An address has no amounts (item rows of a table are no address).
     if (block.some((l) => findAmounts(l.text).some((a) => a.decimals))) continue;
     // Under a sender line the window holds the address: a name over a postcode and town is enough.
-    const windowed = i > 0 && senderLineName(page[i - 1]!, page[i]) !== null;
+    const windowed = page.some(
+      (l) => l.box[1] < page[i]!.box[1] && l.box[3] > page[i]!.box[1] - lineHeight(l) * 2.5 && senderLineName(l, page),
+    );
     if (
       block.length < (windowed ? 2 : 3) ||
       !block
