@@ -82,8 +82,9 @@ function letterPage(seed: number, ocr: boolean, sep: string, twoLineWindow: bool
   const p = parties(seed);
   const rows: Array<[number, Cell[]]> = [
     [60, [[p.seller, 1100, 34]]],
-    [110, [[`${p.street} ${sep} ${p.town}`, 1100]]],
-    [140, [[`E-Mail: ${p.mail}`, 1100]]],
+    // The letterhead's address in smaller type over its contact line: no sender line, its contacts no recipient.
+    [110, [[`${p.street} ${sep} ${p.town}`, 1100, 14]]],
+    [130, [[`Tel. 0800 123456 ${sep} ${p.mail}`, 1100, 20]]],
     [
       280,
       [
@@ -207,6 +208,45 @@ describe("party roles on e-invoice pages", () => {
         expect([seed, ocr, f.vendor_name!.value]).toEqual([seed, ocr, p.seller]);
         expect([seed, ocr, f.customer_name!.value]).toEqual([seed, ocr, p.buyer]);
       }
+  });
+
+  test("'Invoice total without VAT' and 'Summe Umsatzsteuer' label no total; the gross row does", () => {
+    for (const [net, tax, gross] of [
+      ["Invoice total without VAT", "Invoice total VAT amount", "Invoice total with VAT"],
+      ["Gesamtsumme netto", "Summe Umsatzsteuer", "Gesamtsumme brutto"],
+    ]) {
+      const p = page([
+        [60, [["Lange Metallbau GmbH", 100, 34]]],
+        [
+          200,
+          [
+            [net!, 100],
+            ["64,90 EUR", 900],
+          ],
+        ],
+        [
+          230,
+          [
+            [tax!, 100],
+            ["12,33 EUR", 900],
+          ],
+        ],
+        [
+          260,
+          [
+            [gross!, 100],
+            ["77,23 EUR", 900],
+          ],
+        ],
+      ]);
+      const f = extractFields([p], "invoice", defaultProject);
+      expect([net, f.total_amount!.value, f.tax_amount!.value, f.subtotal_amount!.value]).toEqual([
+        net,
+        77.23,
+        12.33,
+        64.9,
+      ]);
+    }
   });
 
   test("a label inside an e-mail address is no label: 'seller@…' names no vendor", () => {

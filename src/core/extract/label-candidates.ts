@@ -185,13 +185,14 @@ function continued(m: ValueMatch, lines: Line[]): ValueMatch {
   if (!first) return m;
   const lh = lineHeight(m.line);
   const x = first.box[0];
+  // The next line down with a word starting at the value's edge (OCR may have put the other column's rows between).
+  const startsAtX = (l: Line) => l.words.find((w) => Math.abs(w.box[0] - x) <= lh * 0.6);
   const next = lines
     .filter((l) => l.page === m.line.page && l.box[1] > m.line.box[1] + lh * 0.5 && l.box[1] - m.line.box[3] < lh)
+    .filter((l) => startsAtX(l))
     .sort((a, b) => a.box[1] - b.box[1])[0];
-  if (!next) return m;
-  const cell = next.words.filter((w) => w.box[2] > x - lh && w.box[0] < x + lh * 0.5);
-  const start = cell[0];
-  if (!start || Math.abs(start.box[0] - x) > lh * 0.6) return m;
+  const start = next && startsAtX(next);
+  if (!next || !start) return m;
   if (next.words.some((w) => w.box[2] < x - lh * 0.5 && w.box[2] > x - lh * 12)) return m; // a label of its own
   const words = [start];
   for (const w of next.words.slice(next.words.indexOf(start) + 1)) {

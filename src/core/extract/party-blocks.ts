@@ -256,5 +256,6 @@ export function senderLineName(line: Line, pageLines: Line[]): string | null {
     .map((p) => p.trim());
   if (parts.length < 2 || !parts.slice(1).some((p) => POSTCODE.test(p) || STREET.test(p))) return null;
   const name = parts[0]!.replace(/^[^\p{L}\p{N}]+/u, "");
-  return /\p{L}{2,}/u.test(name) && !/\d{3,}/.test(name) ? name : null;
+  // A letterhead's own address line ("Hauptstr. 5 · 12345 Berlin") starts with a street, not a name.
+  return /\p{L}{2,}/u.test(name) && !/\d{3,}/.test(name) && !STREET.test(name) ? name : null;
 }

@@ -9,6 +9,8 @@ import { findAmounts } from "./values";
 import { buyerHeadings, compactName, letters, POSTCODE, RECIPIENT_LINE, senderLineName, STREET } from "./party-blocks";
 import { DOC_WORD, issuerCandidates, type PartyCandidate, TITLE } from "./parties";
 
+const CONTACT = /@|www\.|https?:|(?<![\p{L}])(tel|t[ée]l[ée]?phone?|phone|fax|e-?mail|mobil)(?![\p{L}])/iu;
+
 /**
  * The buyer's name: the first line of a block under a buyer heading (an `ATTN:` prefix dropped), else of the
  * window address block (a name over a street and postcode, in the upper half of the first page) that holds no
@@ -28,6 +30,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
       return false;
     if (DOC_WORD.test(` ${value.replace(/[.:!]+$/, "")}`)) return false; // the document's title ("FACTUUR."), not a name
     if (TITLE.test(value)) return false; // nor a title with its number ("Rechnung 3009000003")
+    if (CONTACT.test(value)) return false; // nor a letterhead's contact line ("Tel. 030 1234 · info@acme.de")
     out.push({ line, start, end, value, score, why });
     return true;
   };
@@ -40,8 +43,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
   const issuer = issuerCandidates(lines)[0];
   const page = lines.filter((l) => l.page === first && l.box[1] < height * 0.5).sort((a, b) => a.box[1] - b.box[1]);
   // Under a sender line the window's first line is the recipient, whatever blocks (a letterhead) stand above it.
-  const sender = page.find((l) => senderLineName(l, page));
-  if (sender) {
+  for (const sender of page.filter((l) => senderLineName(l, page))) {
     const lh = lineHeight(sender);
     const window = page.find((l) => l.box[1] > sender.box[1] + lh * 0.5 && Math.abs(l.box[0] - sender.box[0]) < lh * 2);
     if (window && nameOf(window, 0.55, "first line of the window address under the sender line")) return out;
