@@ -193,15 +193,23 @@ function continued(m: ValueMatch, lines: Line[]): ValueMatch {
     .sort((a, b) => a.box[1] - b.box[1])[0];
   const start = next && startsAtX(next);
   if (!next || !start) return m;
-  if (next.words.some((w) => w.box[2] < x - lh * 0.5 && w.box[2] > x - lh * 12)) return m; // a label of its own
+  // A label of its own in the row's label cell, on this line or on one OCR made of the row's left part.
+  const mid = (next.box[1] + next.box[3]) / 2;
+  const row = lines.filter((l) => l.page === next.page && l.box[1] < mid && l.box[3] > mid);
+  if (row.some((l) => l.words.some((w) => w.box[2] < x - lh * 0.5 && w.box[2] > x - lh * 12))) return m;
   const words = [start];
   for (const w of next.words.slice(next.words.indexOf(start) + 1)) {
     if (w.box[0] - words[words.length - 1]!.box[2] > lh || /^B[TG]-\d/.test(w.word.text)) break;
     words.push(w);
   }
-  const tail = words.map((w) => w.word.text).join(" ");
-  if (!/^[\p{L}(]/u.test(tail) || /\d{3,}|:/.test(tail)) return m;
-  return { ...m, value: `${m.value} ${tail}` };
+  // Marks read from the grain between words are dropped; a street or a postcode is the next row, not the name.
+  const tail = words
+    .map((w) => w.word.text)
+    .filter((t) => /[\p{L}\p{N}&(]/u.test(t))
+    .join(" ");
+  if (!/^[\p{L}(]/u.test(tail) || /\d|:/.test(tail)) return m;
+  const head = String(m.value).replace(/(\s+[^\p{L}\p{N}&(]+)+$/u, "");
+  return { ...m, value: `${head} ${tail}` };
 }
 
 export function patternCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], ctx: ReadContext): Candidate[] {

@@ -5,9 +5,22 @@
 import { type Line, lineHeight, uprightSize } from "./lines";
 import { below, sameBlockEnd } from "./labels";
 import { findDates } from "./normalize";
+import { editDistance } from "./fuzzy";
 import { findAmounts } from "./values";
 import { buyerHeadings, compactName, letters, POSTCODE, RECIPIENT_LINE, senderLineName, STREET } from "./party-blocks";
 import { DOC_WORD, issuerCandidates, type PartyCandidate, TITLE } from "./parties";
+
+/**
+ * The issuer's name in a line, as OCR may have read it differently in the letterhead and in the sender line
+ * ("HoHnanh Haustechnik GmbH e Co. KG" and "Hoffmann Haustechnik GmbH & Co. KG"): a quarter of the letters may differ.
+ */
+function sameName(text: string, name: string): boolean {
+  const [a, b] = [compactName(text), compactName(name)];
+  if (a.includes(b)) return true;
+  if (b.length < 8) return false;
+  const max = Math.floor(b.length / 4);
+  return editDistance(a.slice(0, b.length + max), b, max) <= max || editDistance(a, b, max) <= max;
+}
 
 const CONTACT = /@|www\.|https?:|(?<![\p{L}])(tel|t[ée]l[ée]?phone?|phone|fax|e-?mail|mobil)(?![\p{L}])/iu;
 
@@ -75,7 +88,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
         )
     )
       continue;
-    if (issuer && block.some((l) => l === issuer.line || compactName(l.text).includes(compactName(issuer.value)))) {
+    if (issuer && block.some((l) => l === issuer.line || sameName(l.text, issuer.value))) {
       i = page.indexOf(block[block.length - 1]!); // the issuer's own address block, all of it
       continue;
     }
