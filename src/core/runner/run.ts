@@ -16,17 +16,17 @@ import type { SourceInput, TransactionInput } from "../model";
 import type { ProjectSettings } from "../project";
 import { expandEmailSource } from "../split/email";
 import { emptyRunManifest, freshState, restoreRun, saveRun } from "./state";
+import { type RunOptions, type RunOutcome } from "./types";
 import {
   AwaitInput,
   StageInterrupted,
-  type RunOptions,
-  type RunOutcome,
   type RunState,
   type StageContext,
   type StageName,
   type StageStep,
-} from "./types";
-import { BUILTIN_STAGES, resultsOf } from "./workflow-stages";
+} from "../stages/types";
+import { BUILTIN_STAGES } from "./workflow-stages";
+import { resultsOf } from "../stages/run-state";
 import { pushAll } from "../arrays";
 
 const BUILTIN_ORDER = ["split", "classify", "extract", "validate", "review", "export"] as const;
