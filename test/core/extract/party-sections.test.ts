@@ -5,12 +5,12 @@
  * e-mail address is none; an English OCR model's "ii" for "ü" is read back; "UG (haftungsbeschränkt)" is one form.
  */
 import { describe, expect, test } from "bun:test";
-import type { Page, Word } from "../../src/core/model";
-import { defaultProject } from "../../src/core/project";
-import { extractFields } from "../../src/core/stages/extract";
-import { legalForm } from "../../src/core/extract/company";
-import { umlautsRead } from "../../src/core/extract/ocr-letters";
-import { Rng } from "../../fixtures/varied/generator/random";
+import type { Page, Word } from "../../../src/core/model";
+import { defaultProject } from "../../../src/core/project";
+import { extractFields } from "../../../src/core/stages/extract";
+import { legalForm } from "../../../src/core/extract/company";
+import { umlautsRead } from "../../../src/core/extract/ocr-letters";
+import { Rng } from "../../../fixtures/varied/generator/random";
 
 /** A cell: text, x and type size (px); characters are 0.5 of the size wide, lines as high as the size. */
 type Cell = [text: string, x: number, size?: number];
