@@ -335,7 +335,7 @@ function einvoiceVisual(family: Family, scan: boolean): Corpus {
     id: `einvoice-visual/${family}-${scan ? "scan-200" : "text"}`,
     about: scan
       ? `the ${family} PDFs as 200-DPI greyscale scans, skew ±1.5°, JPEG q60`
-      : `XRechnung test-suite invoices (CII and UBL, de/en/fr) drawn as ${what}, truth from the XML`,
+      : `21 XRechnung test-suite invoices (CII and UBL, ${family === "letterhead" ? "de/en/fr" : "de/en"}) drawn as ${what}, truth from the XML`,
     async build(dir) {
       for (const doc of visualInvoices(family)) {
         const name = `${family}-${doc.id}.pdf`;
