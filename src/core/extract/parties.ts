@@ -249,7 +249,8 @@ function letterheadCandidate({ lines: firstPage, height, title }: FirstPage, add
 /** 5. The sender's name in the return-address line over the window address (party-blocks.ts, senderLineName). */
 function senderLineCandidate({ lines: firstPage, height }: FirstPage, add: AddCandidate): void {
   firstPage.forEach((line) => {
-    const name = line.box[1] < height * 0.45 && senderLineName(line, firstPage);
+    // The window of a DIN 5008 or C5/6 envelope sits in the top third of the page.
+    const name = line.box[1] < height * 0.35 && senderLineName(line, firstPage);
     const at = name ? line.text.indexOf(name) : -1;
     if (name) add(line, at, at + name.length, 0.62, "sender line over the address window");
   });

@@ -242,7 +242,8 @@ export function senderLineName(line: Line, pageLines: Line[]): string | null {
   // Only the line's first block: a text layer may join the information block beside it into the same line.
   const end = sameBlockEnd(line, 0);
   const own = line.words.filter((w) => w.end <= end);
-  if (!own.length) return null;
+  // A return address is short; a sentence of the payment terms ("..., die Gebühr von 14 Tagen ...") is not.
+  if (!own.length || own.length > 14) return null;
   const lh = Math.max(...own.map((w) => w.box[3] - w.box[1]));
   const next = pageLines
     .filter(

@@ -10,6 +10,7 @@ import { defaultProject } from "../../../src/core/project";
 import { extractFields } from "../../../src/core/stages/extract";
 import { legalForm } from "../../../src/core/extract/company";
 import { umlautsRead } from "../../../src/core/extract/ocr-letters";
+import { findAmounts } from "../../../src/core/extract/values";
 import { Rng } from "../../../fixtures/varied/generator/random";
 
 /** A cell: text, x and type size (px); characters are 0.5 of the size wide, lines as high as the size. */
@@ -270,6 +271,12 @@ describe("party roles on e-invoice pages", () => {
       true,
     );
     expect(extractFields([ocr], "invoice", defaultProject).vendor_name!.value).toBe("Krüger Logistik GmbH");
+  });
+
+  test("a mark OCR glued before a grouped amount is no decimal point: '.1.344,00 HUF' is 1344", () => {
+    expect(findAmounts(".1.344,00 HUF")[0]?.value).toBe(1344);
+    expect(findAmounts("‘12.829,69 EUR")[0]?.value).toBe(12829.69);
+    expect(findAmounts("0.50 EUR")[0]?.value).toBe(0.5);
   });
 
   test("UG (haftungsbeschränkt) is one legal form, with or without the umlaut", () => {
