@@ -28,9 +28,9 @@ import path from "node:path";
 import { generateSet, toPdf } from "../../fixtures/varied/generator";
 import { SCORED_FIELDS } from "../../fixtures/varied/generator/score";
 import { generateReceipts } from "../../fixtures/varied/generator/shop-receipts";
-import { type Family, visualInvoices, visualPdf } from "../../fixtures/einvoice-visual";
 import { photoOf } from "./photos";
 import { CACHE_DIR, imageScanOf, scanOf, skewOf, type ScanVariant } from "./scans";
+import { einvoiceVisualCorpora } from "./einvoice-corpora";
 
 export const REPO = path.resolve(import.meta.dir, "../..");
 const CORPORA = path.join(REPO, "fixtures/corpora");
@@ -324,37 +324,6 @@ const receipts: Corpus[] = [
     photoOf,
   ),
 ];
-
-/**
- * The XRechnung test suite's invoices drawn as PDFs without their XML (fixtures/einvoice-visual): a letterhead
- * business invoice and an XRechnung visualisation, as text PDFs and as 200-DPI scans; the truth is the XML's.
- */
-function einvoiceVisual(family: Family, scan: boolean): Corpus {
-  const what = family === "letterhead" ? "letterhead business invoices" : "XRechnung visualisations";
-  return {
-    id: `einvoice-visual/${family}-${scan ? "scan-200" : "text"}`,
-    about: scan
-      ? `the ${family} PDFs as 200-DPI greyscale scans, skew ±1.5°, JPEG q60`
-      : `21 XRechnung test-suite invoices (CII and UBL, ${family === "letterhead" ? "de/en/fr" : "de/en"}) drawn as ${what}, truth from the XML`,
-    async build(dir) {
-      for (const doc of visualInvoices(family)) {
-        const name = `${family}-${doc.id}.pdf`;
-        const pdf = await visualPdf(doc);
-        const file = scan
-          ? await scanOf(pdf, name, { dpi: 200, angle: skewOf(name), quality: 60 })
-          : path.join(dir, name);
-        if (scan) link(file, dir, name);
-        else writeFileSync(file, pdf);
-        writeJson(path.join(dir, name.replace(/\.pdf$/, ".json")), { class_id: "invoice", fields: doc.truth });
-      }
-    },
-  };
-}
-
-const einvoiceVisualCorpora: Corpus[] = (["letterhead", "viewer"] as const).flatMap((f) => [
-  einvoiceVisual(f, false),
-  einvoiceVisual(f, true),
-]);
 
 const evalFixtures: Corpus = {
   id: "eval/fixtures",
