@@ -244,7 +244,7 @@ export function senderLineName(line: Line, pageLines: Line[]): string | null {
   const own = line.words.filter((w) => w.end <= end);
   // A return address is short; a sentence of the payment terms ("..., die Gebühr von 14 Tagen ...") is not.
   if (!own.length || own.length > 14) return null;
-  const lh = Math.max(...own.map((w) => w.box[3] - w.box[1]));
+  const lh = own.reduce((h, w) => Math.max(h, w.box[3] - w.box[1]), 0);
   const next = pageLines
     .filter(
       (l) => l.page === line.page && l.box[1] > line.box[1] + lh * 0.5 && Math.abs(l.box[0] - line.box[0]) < lh * 2,
