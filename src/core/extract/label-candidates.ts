@@ -170,8 +170,8 @@ function pastLoose(line: Line, offset: number): number {
  */
 function withoutTermRef(m: ValueMatch | null): ValueMatch | null {
   const text = typeof m?.value === "string" ? m.value : "";
-  // OCR reads the small reference loosely ("sr-27", "81-27") at the value's end.
-  const ref = /\s+B[TG]-\d+(-\d+)?(?![\p{L}\p{N}])|\s+\S{1,3}[-–]\d{1,3}\s*$/u.exec(text);
+  // OCR reads the small reference loosely ("sr-27", "81-27").
+  const ref = /\s+B[TG]-\d+(-\d+)?(?![\p{L}\p{N}])|\s+\S{1,3}[-–]\d{1,3}(?=\s|$)/u.exec(text);
   if (!m || !ref) return m;
   return { ...m, value: text.slice(0, ref.index), end: m.start + ref.index };
 }

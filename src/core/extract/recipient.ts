@@ -58,7 +58,13 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
   // Under a sender line the window's first line is the recipient, whatever blocks (a letterhead) stand above it.
   for (const sender of page.filter((l) => senderLineName(l, page))) {
     const lh = lineHeight(sender);
-    const window = page.find((l) => l.box[1] > sender.box[1] + lh * 0.5 && Math.abs(l.box[0] - sender.box[0]) < lh * 2);
+    // Right under it: when OCR lost the window's lines, a table header further down is no address.
+    const window = page.find(
+      (l) =>
+        l.box[1] > sender.box[1] + lh * 0.5 &&
+        l.box[1] - sender.box[3] < lh * 3 &&
+        Math.abs(l.box[0] - sender.box[0]) < lh * 2,
+    );
     if (window && nameOf(window, 0.55, "first line of the window address under the sender line")) return out;
   }
   for (let i = 0; i < page.length; i++) {
