@@ -10,3 +10,11 @@ const II = /(?<=\p{L})(ii|II)(?=\p{L})/gu;
 export function umlautsRead(text: string): string {
   return text.replace(II, (m) => (m === "II" ? "Ü" : "ü"));
 }
+
+/**
+ * A lone lower-case letter before a capitalised name on an OCR line ("i Gemeindewerke Mannheim") is grain read as a
+ * letter: names start with their first word ("de Vries" has two letters, "y" and "e" join names, never start them).
+ */
+export function withoutStrayLetter(text: string): string {
+  return text.replace(/^[a-df-xz]\s+(?=\p{Lu}\p{Ll})/u, "");
+}

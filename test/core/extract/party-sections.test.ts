@@ -9,7 +9,7 @@ import type { Page, Word } from "../../../src/core/model";
 import { defaultProject } from "../../../src/core/project";
 import { extractFields } from "../../../src/core/stages/extract";
 import { legalForm } from "../../../src/core/extract/company";
-import { umlautsRead } from "../../../src/core/extract/ocr-letters";
+import { umlautsRead, withoutStrayLetter } from "../../../src/core/extract/ocr-letters";
 import { findAmounts } from "../../../src/core/extract/values";
 import { Rng } from "../../../fixtures/varied/generator/random";
 
@@ -263,6 +263,9 @@ describe("party roles on e-invoice pages", () => {
     expect(umlautsRead("Amt fiir Statistik Osnabriick")).toBe("Amt für Statistik Osnabrück");
     expect(umlautsRead("MIILLER")).toBe("MÜLLER");
     expect(umlautsRead("Hawaii Shop II")).toBe("Hawaii Shop II");
+    expect(withoutStrayLetter("i Gemeindewerke Mannheim")).toBe("Gemeindewerke Mannheim");
+    expect(withoutStrayLetter("de Vries Installatie B.V.")).toBe("de Vries Installatie B.V.");
+    expect(withoutStrayLetter("e Co. KG")).toBe("e Co. KG");
     const ocr = page(
       [
         [60, [["Kriiger Logistik GmbH", 100, 34]]],
