@@ -11,6 +11,7 @@ import { keepDecimalPoints } from "../engines/ocr/decimals.ts";
 import { orderByLayout } from "../engines/ocr/reading-order.ts";
 import { blankReading, readUpright } from "./ocr-orientation.ts";
 import { addUnreadLines } from "./ocr-recover.ts";
+import { dropSpecks } from "./ocr-specks.ts";
 import { timeStage, timeStageSync } from "../timing.ts";
 import type { RenderOptions } from "../imaging/render.ts";
 
@@ -140,13 +141,14 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
   const cropped = cropTo(grey, region);
   const zoom = zoomFor(layout.lineHeight, cropped);
   const readDpi = dpi && dpi >= 70 ? dpi * zoom : undefined;
+  const psm = psmFor(layout, dpi, sheet?.image.width);
   const reading = layout.inkBox
     ? await readUpright(
         zoom > 1 ? timeStageSync("ocr: enlargement", () => upscale(cropped, zoom)) : cropped,
         scaleLayout(shiftLayout(layout, region), zoom),
         engine,
         readDpi,
-        psmFor(layout, dpi, sheet?.image.width),
+        psm,
       )
     : blankReading(grey);
   if (layout.inkBox)
@@ -154,6 +156,7 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
       addUnreadLines(reading.image, reading.result, engine, readDpi),
     );
   reading.result = keepDecimalPoints(reading.image, reading.result);
+  if (psm === SINGLE_BLOCK) reading.result = dropSpecks(reading.result);
   // Columns tesseract ran its lines across (a misjudged skew, a page read as one column) are read one by one.
   reading.result = timeStageSync("ocr: reading order", () => orderByLayout(reading.result));
   const it = page.image_transform;
