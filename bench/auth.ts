@@ -15,7 +15,7 @@ import { DEFAULT_AUTH_SETTINGS } from "../src/auth/settings";
 import { createUser } from "../src/auth/users";
 import { authorizeRequest } from "../src/server/auth";
 import { systemClock } from "../src/core/clock";
-import { openDatabase } from "../src/storage/db";
+import { openDatabase } from "../src/storage/schema/db";
 import type { BenchRow } from "./index";
 
 const ADMIN = "bench-admin-key";

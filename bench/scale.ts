@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startPostgres } from "../scripts/postgres-server";
-import { openPostgres } from "../src/storage/pg/open";
+import { openPostgres } from "../src/storage/schema/pg/open";
 import type { BenchRow } from "./index";
 
 const ROOT = path.resolve(import.meta.dir, "..");

@@ -30,8 +30,8 @@ async function runTarget(): Promise<void> {
   const { createApp } = await import("../src/server/app");
   const { DEFAULT_CONFIG } = await import("../src/server/config");
   const { systemClock } = await import("../src/core/clock");
-  const { createProject } = await import("../src/storage/projects");
-  const tx = await import("../src/storage/transactions");
+  const { createProject } = await import("../src/storage/projects/projects");
+  const tx = await import("../src/storage/transactions/transactions");
   const dir = mkdtempSync(path.join(tmpdir(), "docproc-bench-"));
   process.on("SIGTERM", () => {
     rmSync(dir, { recursive: true, force: true });

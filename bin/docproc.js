@@ -1,5 +1,5 @@
 #!/bin/sh
-":"; /*
+":" /*
 # The npm bin (`npm install -g .`, `npm link`, npx): a POSIX shell script and an ES module in one file.
 #
 # As a shell script it finds the Bun that `npm ci` installed beside this package (the `bun` npm dependency; a
@@ -9,6 +9,8 @@
 # tuning of src/cli/jit.ts (which says why each value) without the restart `bun src/cli.ts` needs. The values here
 # MUST equal jscRestartEnv() there (test/cli/install.test.ts compares them); a user's own BUN_JSC_* values win.
 # Bun then runs this same file as JavaScript, where everything up to the closing comment is a string and a comment.
+# Line 2 MUST stay `":" /*` with no semicolon: for sh, `/*` is then an argument of the no-op `:`; as a command of its
+# own it runs `/bin` ("Permission denied" on every start). Biome is told to leave this file alone (biome.json).
 self=$(readlink -f "$0" 2>/dev/null) || self=$0
 root=${self%/*}/..
 bun=

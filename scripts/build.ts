@@ -195,8 +195,8 @@ function rewrites(): Rewrite[] {
 export const WORKER_ENTRYPOINTS = [
   "src/core/engines/pdf/pdf-worker.ts",
   "src/queue/pipeline-thread.ts",
-  "src/storage/pg/thread.ts",
-  "src/storage/checkpoint-thread.ts",
+  "src/storage/schema/pg/thread.ts",
+  "src/storage/schema/checkpoint-thread.ts",
 ];
 
 /**

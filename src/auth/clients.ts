@@ -3,11 +3,11 @@
  * by createKey; nothing can read it again, since only its digest is stored.
  */
 import { DocprocError } from "../core/errors";
-import { getApiKey, insertApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from "../storage/api-keys";
-import * as store from "../storage/clients";
+import { getApiKey, insertApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from "../storage/auth/api-keys";
+import * as store from "../storage/auth/clients";
 import { isoAt, type Clock } from "../core/clock";
-import type { Db } from "../storage/db";
-import { DEFAULT_TENANT } from "../storage/tenants";
+import type { Db } from "../storage/schema/db";
+import { DEFAULT_TENANT } from "../storage/auth/tenants";
 import { newApiKey, newId } from "./keys";
 import { DEFAULT_CLIENT_PERMISSIONS, parsePermissions } from "./permissions";
 import { checkId, requireTenant } from "./tenants";

@@ -8,9 +8,9 @@
  * The admin principal acts for every tenant and holds every permission; it is not rate limited.
  */
 import { DocprocError } from "../core/errors";
-import { findActiveKeyById, findKeyByHash, type ActiveKey } from "../storage/api-keys";
+import { findActiveKeyById, findKeyByHash, type ActiveKey } from "../storage/auth/api-keys";
 import type { Clock } from "../core/clock";
-import type { Db } from "../storage/db";
+import type { Db } from "../storage/schema/db";
 import { API_KEY_PREFIX, sameDigest, sha256Hex } from "./keys";
 import { ALL_PERMISSIONS, type Permission } from "./permissions";
 import { resolveSession } from "./sessions";

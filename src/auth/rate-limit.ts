@@ -1,5 +1,5 @@
 /**
- * Rate limiting, in one place: the fixed-window limiter on the database's counters (storage/rate-limits.ts), the
+ * Rate limiting, in one place: the fixed-window limiter on the database's counters (storage/auth/rate-limits.ts), the
  * windows a principal is counted in (`windowsOf`), and the refusal (`countOrRefuse` throws `rate_limited` with a
  * `RateRefusal`). The guard (guard.ts) calls it for every request; the server only renders the refusal as a 429
  * (server/rate-limit-response.ts).
@@ -15,8 +15,8 @@
  */
 import type { Clock } from "../core/clock";
 import { DocprocError } from "../core/errors";
-import type { Db } from "../storage/db";
-import { countAtomically, purgeCounters, type StoredWindow } from "../storage/rate-limits";
+import type { Db } from "../storage/schema/db";
+import { countAtomically, purgeCounters, type StoredWindow } from "../storage/auth/rate-limits";
 
 export interface WindowSpec {
   /** Stable name, persisted: minute, hour, async_hour, login... */

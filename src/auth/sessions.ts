@@ -8,7 +8,7 @@
  */
 import { DocprocError } from "../core/errors";
 import type { Clock } from "../core/clock";
-import type { Db } from "../storage/db";
+import type { Db } from "../storage/schema/db";
 import {
   endSession,
   findLiveSession,
@@ -16,13 +16,13 @@ import {
   purgeSessions,
   touchSession,
   type LiveSession,
-} from "../storage/sessions";
-import { findUserForLogin } from "../storage/users";
-import { getTenant } from "../storage/tenants";
+} from "../storage/auth/sessions";
+import { findUserForLogin } from "../storage/auth/users";
+import { getTenant } from "../storage/auth/tenants";
 import { newId, newSessionToken, sha256Hex, SESSION_TOKEN_PREFIX } from "./keys";
 import type { RateLimiter } from "./rate-limit";
 import type { AuthSettings } from "./settings";
-import { DEFAULT_TENANT } from "../storage/tenants";
+import { DEFAULT_TENANT } from "../storage/auth/tenants";
 
 export interface LoginInput {
   tenant_id?: string;

@@ -1,8 +1,8 @@
 /** Tenant administration: the `default` tenant always exists; the admin (HTTP or CLI) creates more. */
 import { DocprocError } from "../core/errors";
 import { isoAt, type Clock } from "../core/clock";
-import type { Db } from "../storage/db";
-import { getTenant, insertTenant, listTenants, type TenantRow } from "../storage/tenants";
+import type { Db } from "../storage/schema/db";
+import { getTenant, insertTenant, listTenants, type TenantRow } from "../storage/auth/tenants";
 
 /** Tenant, client and user identifiers: letters, digits, `.`, `_`, `-`; 1–64 characters, starting alphanumeric. */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

@@ -1,9 +1,9 @@
 /** User administration (CLI and admin endpoints). Passwords are hashed with argon2id (Bun.password). */
 import { DocprocError } from "../core/errors";
 import { isoAt, type Clock } from "../core/clock";
-import type { Db } from "../storage/db";
-import { DEFAULT_TENANT } from "../storage/tenants";
-import { findUserForLogin, insertUser, listUsers, type UserRecord } from "../storage/users";
+import type { Db } from "../storage/schema/db";
+import { DEFAULT_TENANT } from "../storage/auth/tenants";
+import { findUserForLogin, insertUser, listUsers, type UserRecord } from "../storage/auth/users";
 import { newId } from "./keys";
 import { DEFAULT_USER_PERMISSIONS, parsePermissions } from "./permissions";
 import { checkId, requireTenant } from "./tenants";

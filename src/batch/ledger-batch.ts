@@ -10,8 +10,8 @@ import path from "node:path";
 import { DocprocError } from "../core/errors";
 import type { ProgressFn } from "../core/model";
 import type { FileRun } from "./file-processor";
-import { Ledger, type LedgerEntry } from "../storage/watch-ledger";
-import { acquireDataDirLock, type DataDirLock } from "../storage/data-dir-lock";
+import { Ledger, type LedgerEntry } from "../storage/watch/watch-ledger";
+import { acquireDataDirLock, type DataDirLock } from "../storage/watch/data-dir-lock";
 
 export interface SkippedFile {
   file: string;

@@ -4,8 +4,8 @@
  * watcher.ts's header.
  */
 import path from "node:path";
-import type { Ledger } from "../storage/watch-ledger";
-import { hashBytes } from "../storage/watch-ledger";
+import type { Ledger } from "../storage/watch/watch-ledger";
+import { hashBytes } from "../storage/watch/watch-ledger";
 import type { FileProcessor } from "./file-processor";
 import { folderMetadata, relativeUnder } from "./folder-meta";
 import { statKey } from "./fs-watch";

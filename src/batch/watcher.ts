@@ -5,7 +5,7 @@
  * pipeline → ledger outcome → original moved to processed/ or failed/ (+ `<name>.error.txt`).
  * MUST record the outcome in the ledger BEFORE moving the original: a kill in between leaves a file whose content is
  * `done`, which the next start only moves (never processes again). A kill before the outcome leaves a `processing`
- * row that the next start re-takes under the same transaction id (storage/watch-ledger.ts).
+ * row that the next start re-takes under the same transaction id (storage/watch/watch-ledger.ts).
  * MUST scan the folders at start (files already there) and again every `rescanMs` (a missed event is never lost);
  * MUST use polling when asked or when a folder is on a network filesystem, and fall back to polling when the
  * native watcher fails (inotify limits); on `stop()` MUST finish the files in hand, start no new one, and release
@@ -17,8 +17,8 @@ import { collectInputs, DOCUMENT_EXTENSIONS } from "./inputs";
 import { createFileProcessor, type FileProcessor } from "./file-processor";
 import { needsPolling } from "./fs-kind";
 import { openWatcher, statKey } from "./fs-watch";
-import { Ledger } from "../storage/watch-ledger";
-import { acquireDataDirLock, type DataDirLock } from "../storage/data-dir-lock";
+import { Ledger } from "../storage/watch/watch-ledger";
+import { acquireDataDirLock, type DataDirLock } from "../storage/watch/data-dir-lock";
 import { StabilityTracker } from "./stability";
 import { WatchedFile } from "./watch-file";
 import type { Root, WatchEvent, WatchHandle, WatchOptions } from "./watch-types";

@@ -16,11 +16,11 @@ import type { Guard } from "../auth/guard";
 import type { Principal } from "../auth/principal";
 import { STEP_PERMISSIONS } from "../auth/permissions";
 import { submitTransaction } from "../queue/submit";
-import type { BlobStore } from "../storage/blobs";
-import { consumeCaptureToken, getCaptureToken, type CaptureTokenRecord } from "../storage/capture-tokens";
-import { getProject } from "../storage/projects";
-import { addSourceFile } from "../storage/source-files";
-import * as tx from "../storage/transactions";
+import type { BlobStore } from "../storage/files/blobs";
+import { consumeCaptureToken, getCaptureToken, type CaptureTokenRecord } from "../storage/auth/capture-tokens";
+import { getProject } from "../storage/projects/projects";
+import { addSourceFile } from "../storage/files/source-files";
+import * as tx from "../storage/transactions/transactions";
 import { inspectCapture, type CapturedFile, type InspectedFile } from "./files";
 import { currentToken, stateError, type CaptureContext } from "./tokens";
 

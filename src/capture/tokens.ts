@@ -13,8 +13,8 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { DocprocError } from "../core/errors";
 import type { Clock } from "../core/clock";
-import type { Db } from "../storage/db";
-import * as store from "../storage/capture-tokens";
+import type { Db } from "../storage/schema/db";
+import * as store from "../storage/auth/capture-tokens";
 import type { CaptureSettings } from "./settings";
 
 export interface CaptureContext {

@@ -7,8 +7,8 @@ import path from "node:path";
 import { DocprocError } from "../core/errors";
 import { renderTable } from "./table";
 import { systemClock, type Clock } from "../core/clock";
-import { openDatabase, type Db } from "../storage/db";
-import { openPostgres } from "../storage/pg/open";
+import { openDatabase, type Db } from "../storage/schema/db";
+import { openPostgres } from "../storage/schema/pg/open";
 import { loadEnvSettings } from "../settings/env";
 
 /**

@@ -28,10 +28,10 @@ function openData(dataDir: string): DataDir {
   return openDataDir(dataDir, settings.storage, { databaseUrl: settings.database.url });
 }
 import { systemClock } from "../core/clock";
-import { getMailConnector, listMailConnectors } from "../storage/mail-connectors";
-import { createProject, getProject, listProjects } from "../storage/projects";
-import { ensureTenant } from "../storage/tenants";
-import { getTransaction } from "../storage/transactions";
+import { getMailConnector, listMailConnectors } from "../storage/mail/mail-connectors";
+import { createProject, getProject, listProjects } from "../storage/projects/projects";
+import { ensureTenant } from "../storage/auth/tenants";
+import { getTransaction } from "../storage/transactions/transactions";
 
 export interface MailAddFlags {
   tenant: string;

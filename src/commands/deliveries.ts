@@ -40,7 +40,7 @@ export class DeliveriesList extends Command {
     const { args, flags } = await this.parse(DeliveriesList);
     const [{ printResult }, store, { renderTable }] = await Promise.all([
       import("../cli/admin"),
-      import("../storage/deliveries"),
+      import("../storage/jobs/deliveries"),
       import("../cli/table"),
     ]);
     return withLog(this, flags.data, (db) => {
@@ -95,7 +95,7 @@ export class DeliveriesRedeliver extends Command {
     const { args, flags } = await this.parse(DeliveriesRedeliver);
     const [{ printResult }, store, queue, { runDeliveryToEnd }, { loadEnvSettings }] = await Promise.all([
       import("../cli/admin"),
-      import("../storage/deliveries"),
+      import("../storage/jobs/deliveries"),
       import("../queue/deliveries"),
       import("../queue/delivery-attempts"),
       import("../settings/env"),

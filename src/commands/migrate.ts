@@ -37,12 +37,12 @@ export default class MigrateCommand extends Command {
       import("node:fs"),
       import("node:path"),
       import("../settings/env"),
-      import("../storage/db"),
-      import("../storage/pg/open"),
-      import("../storage/pg/import-sqlite"),
-      import("../storage/storage-config"),
-      import("../storage/copy-store"),
-      import("../storage/settings-migrate"),
+      import("../storage/schema/db"),
+      import("../storage/schema/pg/open"),
+      import("../storage/schema/pg/import-sqlite"),
+      import("../storage/files/storage-config"),
+      import("../storage/files/copy-store"),
+      import("../storage/schema/settings-migrate"),
     ]);
     const env = loadEnvSettings();
     const file = path.join(path.resolve(flags.data), "docproc.db");

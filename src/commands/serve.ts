@@ -80,7 +80,7 @@ export default class ServeCommand extends Command {
     });
     logger.info({ event: "listening", url: server.url, workers: flags.workers }, `listening on ${server.url}`);
     const storage = env.storage
-      ? `, storage: ${(await import("../storage/storage-config")).describeStorage(env.storage)}`
+      ? `, storage: ${(await import("../storage/files/storage-config")).describeStorage(env.storage)}`
       : "";
     process.stdout.write(
       `docproc serve listening on ${server.url} (data: ${flags.data}${env.database.url ? ", database: PostgreSQL" : ""}, workers: ${flags.workers}${storage})\n`,

@@ -37,14 +37,14 @@ export default class WorkerCommand extends Command {
       import("./serve"),
       import("../settings/env"),
       import("../queue/deliveries"),
-      import("../storage/deployment"),
+      import("../storage/projects/deployment"),
     ]);
     const { loggerFromFlags } = await import("../telemetry/cli");
     const env = loadEnvSettings();
     const logger = loggerFromFlags(flags, "worker", env.log);
     const stopSignal = waitForSignal(); // before the start is announced: a signal right after it must stop cleanly
     const data = openDataDir(flags.data, env.storage, { databaseUrl: env.database.url });
-    const { describeSettingsMigration, settingsMigrationsOf } = await import("../storage/settings-migrate");
+    const { describeSettingsMigration, settingsMigrationsOf } = await import("../storage/schema/settings-migrate");
     for (const r of settingsMigrationsOf(data.db))
       logger.info({ event: "settings_migrated", ...r }, describeSettingsMigration(r));
     if (env.storage) await data.blobs.check().catch((err) => (data.db.close(), Promise.reject(err)));
@@ -58,7 +58,7 @@ export default class WorkerCommand extends Command {
       telemetry: { log: logger },
     });
     const storage = env.storage
-      ? `, storage: ${(await import("../storage/storage-config")).describeStorage(env.storage)}`
+      ? `, storage: ${(await import("../storage/files/storage-config")).describeStorage(env.storage)}`
       : "";
     process.stdout.write(`docproc worker running on ${data.dir} (concurrency ${flags.concurrency}${storage})\n`);
     const signal = await stopSignal;

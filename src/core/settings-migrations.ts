@@ -4,7 +4,7 @@
  * change of meaning, each of which keeps what the project did before. A step MUST say what it changed (its notes
  * go to the project's history) and MUST be safe on settings it has nothing to do for.
  *
- * Pure: storage applies it to the stored rows (storage/settings-migrate.ts), at start on SQLite and PostgreSQL
+ * Pure: storage applies it to the stored rows (storage/schema/settings-migrate.ts), at start on SQLite and PostgreSQL
  * and by `docproc migrate`.
  */
 

@@ -6,16 +6,16 @@
 import { randomUUID } from "node:crypto";
 import { DocprocError } from "../core/errors";
 import { isoAt, type Clock } from "../core/clock";
-import type { Db } from "../storage/db";
-import * as store from "../storage/mail-connectors";
+import type { Db } from "../storage/schema/db";
+import * as store from "../storage/mail/mail-connectors";
 import {
   listMailMessages,
   mailMessageCounts,
   type MailMessageRecord,
   type MailMessageState,
-} from "../storage/mail-messages";
-import { getProject } from "../storage/projects";
-import { seal, type SecretKey } from "../storage/secret-box";
+} from "../storage/mail/mail-messages";
+import { getProject } from "../storage/projects/projects";
+import { seal, type SecretKey } from "../storage/auth/secret-box";
 import {
   checkConnection,
   ConnectionSettingsSchema,

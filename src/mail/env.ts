@@ -3,7 +3,7 @@
  * IMAP passwords at rest, DOCPROC_MAIL_LEASE_SECONDS is how long a claim on a message holds before another process
  * may take it over, DOCPROC_MAIL_MAX_ATTEMPTS how often a failing message is retried before it is left alone.
  */
-import type { SecretKey } from "../storage/secret-box";
+import type { SecretKey } from "../storage/auth/secret-box";
 
 export interface MailEnv {
   secretKey: SecretKey | null;

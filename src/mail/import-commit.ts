@@ -3,11 +3,11 @@ import { randomUUID } from "node:crypto";
 import { isoAt, type Clock } from "../core/clock";
 import { DocprocError } from "../core/errors";
 import { submitTransaction } from "../queue/submit";
-import type { Db } from "../storage/db";
-import type { MailConnectorRecord } from "../storage/mail-connectors";
-import * as ledger from "../storage/mail-messages";
-import { addSourceFile } from "../storage/source-files";
-import * as tx from "../storage/transactions";
+import type { Db } from "../storage/schema/db";
+import type { MailConnectorRecord } from "../storage/mail/mail-connectors";
+import * as ledger from "../storage/mail/mail-messages";
+import { addSourceFile } from "../storage/files/source-files";
+import * as tx from "../storage/transactions/transactions";
 import type { ParsedMail } from "./message";
 import type { ConnectionSettings } from "./settings";
 

@@ -3,7 +3,7 @@
  * through the same path as the API (`submitTransaction`), then the after-import action runs.
  *
  * Exactly once, across restarts, crashes and several connector processes:
- * - a message is worked on only under a claim in the ledger (storage/mail-messages.ts), keyed by UIDVALIDITY + UID;
+ * - a message is worked on only under a claim in the ledger (storage/mail/mail-messages.ts), keyed by UIDVALIDITY + UID;
  * - the transaction, its source files, its queue job and the ledger's `imported` row (with the Message-ID) are one
  *   SQLite write transaction, fenced by the claim token: a crash before it leaves nothing, a crash after it leaves
  *   an `imported` row whose next claim only runs the mailbox action;
@@ -16,11 +16,11 @@
 import { randomUUID } from "node:crypto";
 import type { ImapFlow } from "imapflow";
 import { DocprocError } from "../core/errors";
-import type { BlobStore } from "../storage/blobs";
+import type { BlobStore } from "../storage/files/blobs";
 import { isoAt, type Clock } from "../core/clock";
-import type { Db } from "../storage/db";
-import type { MailConnectorRecord } from "../storage/mail-connectors";
-import * as ledger from "../storage/mail-messages";
+import type { Db } from "../storage/schema/db";
+import type { MailConnectorRecord } from "../storage/mail/mail-connectors";
+import * as ledger from "../storage/mail/mail-messages";
 import { describe } from "./imap";
 import { afterImport, ensureFolder, fetchAndParse, searchOf } from "./imap-actions";
 import { commitImport } from "./import-commit";

@@ -11,9 +11,9 @@ import {
   recordPoll,
   sealedPasswordOf,
   type MailConnectorRecord,
-} from "../storage/mail-connectors";
+} from "../storage/mail/mail-connectors";
 import { isoAt } from "../core/clock";
-import { open, type SecretKey } from "../storage/secret-box";
+import { open, type SecretKey } from "../storage/auth/secret-box";
 import { connectImap, describe } from "./imap";
 import { pollMailbox, type MailContext, type PollReport } from "./importer";
 import { ConnectionSettingsSchema, type ConnectionSettings } from "./settings";

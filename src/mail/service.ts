@@ -3,9 +3,9 @@
  * stopped with the server. Several processes on one data directory may all run it: the import ledger keeps every
  * message imported once (importer.ts).
  */
-import type { BlobStore } from "../storage/blobs";
+import type { BlobStore } from "../storage/files/blobs";
 import type { Clock } from "../core/clock";
-import type { Db } from "../storage/db";
+import type { Db } from "../storage/schema/db";
 import type { MailEnv } from "./env";
 import { runContinuously } from "./runner";
 

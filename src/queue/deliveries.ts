@@ -30,11 +30,11 @@ import {
 import type { ExportManifestLike } from "../core/notify/payload";
 import { WorkflowStepSchema } from "../core/project";
 import { isoAt, type Clock } from "../core/clock";
-import type { Db } from "../storage/db";
-import * as store from "../storage/deliveries";
-import { getProjectById } from "../storage/projects";
-import * as tx from "../storage/transactions";
-import { enqueue } from "../storage/jobs";
+import type { Db } from "../storage/schema/db";
+import * as store from "../storage/jobs/deliveries";
+import { getProjectById } from "../storage/projects/projects";
+import * as tx from "../storage/transactions/transactions";
+import { enqueue } from "../storage/jobs/jobs";
 import type { FinishedOutcome } from "./transaction-job";
 import { pushAll } from "../core/arrays";
 

@@ -5,8 +5,8 @@
  */
 import { after, every, type Clock } from "../core/clock";
 import { DocprocError } from "../core/errors";
-import type { Db } from "../storage/db";
-import { complete, fail, heartbeat, leaseHeld, release, type JobRecord } from "../storage/jobs";
+import type { Db } from "../storage/schema/db";
+import { complete, fail, heartbeat, leaseHeld, release, type JobRecord } from "../storage/jobs/jobs";
 import { errorFields, type Logger } from "../telemetry/log";
 import type { Metrics } from "../telemetry/metrics";
 import { JobReleased, LeaseLostError, type HandlerOptions, type JobHandler, type JobHelpers } from "./job-handler";

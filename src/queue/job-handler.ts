@@ -3,7 +3,7 @@
  * two ways an attempt ends other than success or failure (a lost lease, a release at a checkpoint).
  */
 import type { Clock } from "../core/clock";
-import type { JobRecord } from "../storage/jobs";
+import type { JobRecord } from "../storage/jobs/jobs";
 
 export interface JobHelpers {
   job: JobRecord;

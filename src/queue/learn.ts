@@ -8,11 +8,11 @@ import { parseProjectSettings } from "../core/project";
 import type { ReviewFinishedHook } from "../core/review/hooks";
 import { parseExpected } from "../eval/folder";
 import { isoAt, type Clock } from "../core/clock";
-import type { Db } from "../storage/db";
-import { addMemories } from "../storage/memories";
-import { getProjectById } from "../storage/projects";
-import { getReviewState } from "../storage/review-states";
-import { getTransaction } from "../storage/transactions";
+import type { Db } from "../storage/schema/db";
+import { addMemories } from "../storage/learning/memories";
+import { getProjectById } from "../storage/projects/projects";
+import { getReviewState } from "../storage/results/review-states";
+import { getTransaction } from "../storage/transactions/transactions";
 import type { FinishedOutcome } from "./transaction-job";
 
 /** ProcessDeps.onFinished part: runs inside the status commit, so a stored memory and the status go together. */

@@ -1,6 +1,6 @@
 /**
  * The queue's view of the host: a worker id is `<host>:<pid>:<suffix>` (worker.ts), and a restarted server frees at
- * once the leases of this host's workers whose process is gone (storage/jobs.ts `expireDeadLocalLeases`).
+ * once the leases of this host's workers whose process is gone (storage/jobs/jobs.ts `expireDeadLocalLeases`).
  */
 
 /** True when a process with this pid exists on this host. */

@@ -7,11 +7,12 @@
  */
 import type { ProgressFn, ResultsPage, DocumentResult, TransactionInput } from "../core/model";
 import type { TransactionMeta } from "../core/results";
-import type { NotifyFn, RunOutcome, SavedRun, Stage, StageName } from "../core/runner/types";
+import type { RunOutcome, SavedRun } from "../core/runner/types";
+import type { NotifyFn, Stage, StageName } from "../core/stages/types";
 import type { ProjectSettings } from "../core/project";
-import type { StoredManifest } from "../storage/export-files";
-import { runJsonOf, type RunJson } from "../storage/run-json";
-import type { StorageConfig } from "../storage/storage-config";
+import type { StoredManifest } from "../storage/files/export-files";
+import { runJsonOf, type RunJson } from "../storage/results/run-json";
+import type { StorageConfig } from "../storage/files/storage-config";
 import { reviewStage } from "../core/review/stage";
 
 export interface RunContext {
@@ -47,7 +48,7 @@ export interface QueueRunOutcome
   manifest: StoredManifest;
   /**
    * `results` and `saved` as JSON text instead (the core runner's way: made where the run happened, so their
-   * words never cross to the HTTP thread as objects; storage/run-json.ts). When present, `results` and `saved` are
+   * words never cross to the HTTP thread as objects; storage/results/run-json.ts). When present, `results` and `saved` are
    * left out.
    */
   json?: RunJson;
@@ -121,7 +122,7 @@ export function corePipelineRunner(
       import("../core/runner"),
       import("../core/project"),
       import("../core/exporters/sink"),
-      import("../storage/store-sink"),
+      import("../storage/files/store-sink"),
     ]);
     const project = settingsCache.get(
       ctx.meta.project_id,

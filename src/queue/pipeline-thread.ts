@@ -13,7 +13,7 @@
 import { DocprocError } from "../core/errors";
 import type { TransactionInput } from "../core/model";
 import { corePipelineRunner, type RunContext } from "./pipeline-runner";
-import { textsForTransfer } from "../storage/run-json";
+import { textsForTransfer } from "../storage/results/run-json";
 import { errorFromWire, errorToWire, type ThreadIn, type ThreadOut } from "./thread-protocol";
 
 declare const self: Worker;
@@ -68,7 +68,7 @@ async function run(msg: Extract<ThreadIn, { type: "run" }>): Promise<void> {
   }
   try {
     const result = await core().run(msg.input as TransactionInput, ctx);
-    // The results file and run state texts (~12 MB each for 500 pages) are moved, not copied (storage/run-json.ts).
+    // The results file and run state texts (~12 MB each for 500 pages) are moved, not copied (storage/results/run-json.ts).
     const moved = result.json ? textsForTransfer(result.json) : null;
     self.postMessage(
       {

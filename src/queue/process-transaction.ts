@@ -8,18 +8,18 @@
  *
  * The job's payload says where the run starts: `{ transaction_id }` from the start; `{ resume: true }` where a
  * paused run stopped; `{ from_step, run }` a rerun from that workflow step. The last two read the run state stored
- * (storage/run-state.ts) when the transaction paused or finished, so nothing is converted or OCR'd again.
+ * (storage/results/run-state.ts) when the transaction paused or finished, so nothing is converted or OCR'd again.
  * A step MAY pause the transaction in `awaiting_input` by throwing `AwaitInput` (core/runner): its state is stored
  * and `enqueueResume` (queue/submit.ts) queues its continuation.
  */
 import { isoAt, type Clock } from "../core/clock";
 import { DocprocError } from "../core/errors";
-import { AwaitInput } from "../core/runner/types";
-import type { BlobStore } from "../storage/blobs";
-import type { Db } from "../storage/db";
-import type { StoredManifest } from "../storage/export-files";
-import { getReviewState } from "../storage/review-states";
-import * as tx from "../storage/transactions";
+import { AwaitInput } from "../core/stages/types";
+import type { BlobStore } from "../storage/files/blobs";
+import type { Db } from "../storage/schema/db";
+import type { StoredManifest } from "../storage/files/export-files";
+import { getReviewState } from "../storage/results/review-states";
+import * as tx from "../storage/transactions/transactions";
 import type { Notifier } from "./notifier";
 import type { PipelineRunner, RunContext } from "./pipeline-runner";
 import { createProgressTracker, type ProgressTracker } from "./progress";
@@ -40,7 +40,7 @@ export interface ProcessDeps {
   runPipeline: PipelineRunner;
   /**
    * Export files go to `<exportsRoot>/<transaction_id>/` when the store is the data directory, else into the store
-   * (`exports/<transaction_id>/`); run state always goes to the store (storage/run-state.ts).
+   * (`exports/<transaction_id>/`); run state always goes to the store (storage/results/run-state.ts).
    */
   exportsRoot: string;
   /** A Notification node was reached mid-run: enqueue its delivery now (wired by startWorkerRuntime). */

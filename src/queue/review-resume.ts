@@ -2,7 +2,7 @@
  * The workflow after a review (docs/review.md): a reviewer finished, or the review's timeout acted.
  *
  * - `resumeWithReview`: the reviewed documents replace the paused run's documents in its stored state
- *   (storage/run-state.ts), and the transaction is resumed from the step after Review (export, later
+ *   (storage/results/run-state.ts), and the transaction is resumed from the step after Review (export, later
  *   notifications) without converting or OCR-ing again. MUST only act on a transaction in `awaiting_input`.
  * - The `review_timeout` job (enqueued when a run pauses, due `timeout_hours` later) applies the node's
  *   `timeout_action`: `continue` resumes with what the review has so far; `fail` fails the transaction with a clear
@@ -11,12 +11,12 @@
 import { DocprocError } from "../core/errors";
 import type { ResultsFile } from "../core/model";
 import { isoAt, type Clock } from "../core/clock";
-import type { BlobStore } from "../storage/blobs";
-import type { Db } from "../storage/db";
-import { getReviewState } from "../storage/review-states";
-import { loadRunState, saveRunState } from "../storage/run-state";
-import * as tx from "../storage/transactions";
-import { enqueue } from "../storage/jobs";
+import type { BlobStore } from "../storage/files/blobs";
+import type { Db } from "../storage/schema/db";
+import { getReviewState } from "../storage/results/review-states";
+import { loadRunState, saveRunState } from "../storage/results/run-state";
+import * as tx from "../storage/transactions/transactions";
+import { enqueue } from "../storage/jobs/jobs";
 import type { FinishedOutcome } from "./transaction-job";
 import { enqueueResume } from "./submit";
 import type { WorkerPool } from "./worker";
@@ -62,7 +62,7 @@ export function scheduleReviewTimeout(
 export interface ReviewTimeoutDeps {
   db: Db;
   clock: Clock;
-  /** Where run state is stored (storage/run-state.ts). */
+  /** Where run state is stored (storage/results/run-state.ts). */
   blobs: BlobStore;
   wake(): void;
   emit(transactionId: string): void;

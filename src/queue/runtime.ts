@@ -2,20 +2,20 @@
  * Opens a data directory and runs a worker pool on it. Used by `docproc serve` (workers inside the server) and
  * `docproc worker` (extra processes on the same directory).
  *
- * Layout: `<data>/docproc.db` (SQLite, WAL), and the blob store (storage/blobs.ts): by default the data directory
+ * Layout: `<data>/docproc.db` (SQLite, WAL), and the blob store (storage/files/blobs.ts): by default the data directory
  * (`<data>/blobs/sha256/..` originals and page images, `<data>/exports/<transaction_id>/`, `<data>/state/`), or the
  * S3 bucket `DOCPROC_STORAGE_URL` names, so processes on other hosts share it.
  * With `databaseUrl` (DOCPROC_DATABASE_URL=postgres://…) the database is PostgreSQL instead of the SQLite file, and
- * status changes and new jobs reach the other processes by LISTEN/NOTIFY (storage/pg/signals.ts).
+ * status changes and new jobs reach the other processes by LISTEN/NOTIFY (storage/schema/pg/signals.ts).
  */
 import { cpuCount } from "../core/cores";
 import path from "node:path";
-import type { BlobStore } from "../storage/blobs";
-import { openBlobStore, storageConfigOf, type StorageConfig } from "../storage/storage-config";
+import type { BlobStore } from "../storage/files/blobs";
+import { openBlobStore, storageConfigOf, type StorageConfig } from "../storage/files/storage-config";
 import { systemClock, type Clock } from "../core/clock";
-import { openDatabase, type Db } from "../storage/db";
-import { openPostgres } from "../storage/pg/open";
-import type { Stage, StageName } from "../core/runner/types";
+import { openDatabase, type Db } from "../storage/schema/db";
+import { openPostgres } from "../storage/schema/pg/open";
+import type { Stage, StageName } from "../core/stages/types";
 import { learnOnFinished } from "./learn";
 import { enqueueReached, type WebhookSettings } from "./deliveries";
 import { deliveriesOnFinished, registerWebhookDeliveries } from "./delivery-attempts";

@@ -4,9 +4,9 @@
  */
 import { DocprocError } from "../core/errors";
 import { isoAt, type Clock } from "../core/clock";
-import type { Db } from "../storage/db";
-import * as tx from "../storage/transactions";
-import { enqueue, queueDepth } from "../storage/jobs";
+import type { Db } from "../storage/schema/db";
+import * as tx from "../storage/transactions/transactions";
+import { enqueue, queueDepth } from "../storage/jobs/jobs";
 import { PROCESS_TRANSACTION } from "./transaction-job";
 import { queuedProgress } from "./progress";
 
@@ -68,7 +68,7 @@ export function enqueueResume(db: Db, clock: Clock, transactionId: string): void
 /**
  * Re-runs a finished transaction (completed or failed) from a workflow step, with its stored pages: back to
  * `queued`, timing and error cleared, and a job `{ from_step, run }`. Throws `conflict` in any other state. The
- * caller checks that run state is stored (storage/run-state.ts) and passes the next run number.
+ * caller checks that run state is stored (storage/results/run-state.ts) and passes the next run number.
  */
 export function rerunTransaction(
   db: Db,

@@ -13,7 +13,7 @@
 import { DocprocError } from "../core/errors";
 import type { TransactionInput } from "../core/model";
 import type { CorePipelineRunner, RunContext, QueueRunOutcome } from "./pipeline-runner";
-import { textsFromTransfer } from "../storage/run-json";
+import { textsFromTransfer } from "../storage/results/run-json";
 import { errorFromWire, errorToWire, type ThreadIn, type ThreadOut } from "./thread-protocol";
 
 const HARD_STOP_MS = 1_000;

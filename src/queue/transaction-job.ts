@@ -3,7 +3,7 @@
  * the job (submit.ts) or react to its end (review-resume.ts, deliveries.ts, learn.ts) do not import the job's
  * handler (process-transaction.ts), which imports some of them.
  */
-import type { StoredManifest } from "../storage/export-files";
+import type { StoredManifest } from "../storage/files/export-files";
 
 export const PROCESS_TRANSACTION = "process_transaction";
 

@@ -8,15 +8,16 @@ import path from "node:path";
 import { isoAt, type Clock } from "../core/clock";
 import { DocprocError } from "../core/errors";
 import type { SourceInput } from "../core/model";
-import type { SavedRun, StageName } from "../core/runner/types";
-import type { BlobStore } from "../storage/blobs";
-import type { Db } from "../storage/db";
-import { getProjectById, type ProjectRecord } from "../storage/projects";
-import { loadRunState } from "../storage/run-state";
-import { passwordsOf } from "../storage/source-file-passwords";
-import { listSourceFiles } from "../storage/source-files";
-import { exportsKeyOf } from "../storage/store-sink";
-import * as tx from "../storage/transactions";
+import type { SavedRun } from "../core/runner/types";
+import type { StageName } from "../core/stages/types";
+import type { BlobStore } from "../storage/files/blobs";
+import type { Db } from "../storage/schema/db";
+import { getProjectById, type ProjectRecord } from "../storage/projects/projects";
+import { loadRunState } from "../storage/results/run-state";
+import { passwordsOf } from "../storage/files/source-file-passwords";
+import { listSourceFiles } from "../storage/files/source-files";
+import { exportsKeyOf } from "../storage/files/store-sink";
+import * as tx from "../storage/transactions/transactions";
 
 /** Where a `process_transaction` job starts (see process-transaction.ts). */
 export interface ProcessPayload {

@@ -6,13 +6,13 @@
  */
 import { isoAt, type Clock } from "../core/clock";
 import type { SavedRun } from "../core/runner/types";
-import type { BlobStore } from "../storage/blobs";
-import type { Db } from "../storage/db";
-import { emptyManifest } from "../storage/export-files";
-import { replaceResults } from "../storage/result-store";
-import { savedRunText, type RunJson } from "../storage/run-json";
-import { saveRunState, saveRunStateText } from "../storage/run-state";
-import * as tx from "../storage/transactions";
+import type { BlobStore } from "../storage/files/blobs";
+import type { Db } from "../storage/schema/db";
+import { emptyManifest } from "../storage/files/export-files";
+import { replaceResults } from "../storage/results/result-store";
+import { savedRunText, type RunJson } from "../storage/results/run-json";
+import { saveRunState, saveRunStateText } from "../storage/results/run-state";
+import * as tx from "../storage/transactions/transactions";
 import type { QueueRunOutcome } from "./pipeline-runner";
 import type { ProgressTracker } from "./progress";
 import { scheduleReviewTimeout } from "./review-resume";

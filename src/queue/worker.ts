@@ -14,9 +14,9 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { after, every, type Clock } from "../core/clock";
-import type { Db } from "../storage/db";
-import { claim, lostWorkersMessage } from "../storage/job-claim";
-import { expireDeadLocalLeases, pruneFinishedJobs, release, type JobRecord } from "../storage/jobs";
+import type { Db } from "../storage/schema/db";
+import { claim, lostWorkersMessage } from "../storage/jobs/job-claim";
+import { expireDeadLocalLeases, pruneFinishedJobs, release, type JobRecord } from "../storage/jobs/jobs";
 import type { Logger } from "../telemetry/log";
 import type { Metrics } from "../telemetry/metrics";
 import { runJob, transactionOf, type PoolState } from "./job-attempt";

@@ -33,7 +33,7 @@ import { noteRejection, observeEnd, observeStart, type Telemetry } from "./obser
 import { notePublicBase } from "./proxy";
 import { silentLogger } from "../telemetry/log";
 import { createMetrics } from "../telemetry/metrics";
-import { queueCounts } from "../storage/jobs";
+import { queueCounts } from "../storage/jobs/jobs";
 
 function checkBodySize(request: Request, maxBodyBytes: number): void {
   const length = Number(request.headers.get("content-length") ?? "0");

@@ -1,11 +1,11 @@
 /** What the HTTP layer needs, built once by the serve command (or a test) and handed to createApp. */
 import type { ReviewFinishedHook } from "../core/review/hooks";
 import type { Notifier } from "../queue/notifier";
-import type { BlobStore } from "../storage/blobs";
+import type { BlobStore } from "../storage/files/blobs";
 import type { Clock } from "../core/clock";
-import type { Db } from "../storage/db";
+import type { Db } from "../storage/schema/db";
 import type { CaptureSettings } from "../capture/settings";
-import type { SecretKey } from "../storage/secret-box";
+import type { SecretKey } from "../storage/auth/secret-box";
 import type { ServerConfig } from "./config";
 import type { Telemetry } from "./observe";
 

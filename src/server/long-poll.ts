@@ -6,8 +6,8 @@
  */
 import type { Notifier } from "../queue/notifier";
 import { after, every, systemClock, type Clock } from "../core/clock";
-import type { Db } from "../storage/db";
-import { statusesOf, TERMINAL_STATUSES, type TransactionStatus } from "../storage/transactions";
+import type { Db } from "../storage/schema/db";
+import { statusesOf, TERMINAL_STATUSES, type TransactionStatus } from "../storage/transactions/transactions";
 
 interface Waiter {
   id: string;

@@ -6,12 +6,12 @@ import type { CaptureSettings } from "../capture/settings";
 import type { AllowPrivate } from "../core/notify/ssrf";
 import { webhookSettingsOf } from "../queue/deliveries";
 import { openDataDir, startWorkerRuntime } from "../queue/runtime";
-import { describeSettingsMigration, settingsMigrationsOf } from "../storage/settings-migrate";
+import { describeSettingsMigration, settingsMigrationsOf } from "../storage/schema/settings-migrate";
 import type { PipelineRunner } from "../queue/pipeline-runner";
 import { isoAt, systemClock } from "../core/clock";
-import { publicLinksInUse, recordPublicUrl } from "../storage/deployment";
+import { publicLinksInUse, recordPublicUrl } from "../storage/projects/deployment";
 import type { MailEnv } from "../mail/env";
-import type { StorageConfig } from "../storage/storage-config";
+import type { StorageConfig } from "../storage/files/storage-config";
 import { startMailService } from "../mail/service";
 import { createApp } from "./app";
 import type { ServerConfig } from "./config";
@@ -19,7 +19,7 @@ import { createLongPoll } from "./long-poll";
 import type { Telemetry } from "./observe";
 import { silentLogger, type Logger } from "../telemetry/log";
 import { createMetrics } from "../telemetry/metrics";
-import { queueCounts } from "../storage/jobs";
+import { queueCounts } from "../storage/jobs/jobs";
 
 export interface StartOptions {
   host: string;
@@ -108,7 +108,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const port = app.server!.port!;
   const mail = startMail(opts, data, () => runtime.pool.wake());
   listenUrl = `http://${opts.host.includes(":") ? `[${opts.host}]` : opts.host}:${port}`;
-  // `docproc worker` processes without DOCPROC_PUBLIC_URL build their webhook links from this (storage/deployment.ts).
+  // `docproc worker` processes without DOCPROC_PUBLIC_URL build their webhook links from this (storage/projects/deployment.ts).
   const publicUrl = opts.webhooks?.publicUrl ?? null;
   recordPublicUrl(data.db, publicUrl ?? listenUrl, publicUrl !== null, isoAt(clock));
   return {

@@ -4,8 +4,8 @@
  */
 import { z } from "zod";
 import { parseAllowList } from "../core/notify/ssrf";
-import { parseSecretKey } from "../storage/secret-box";
-import { parseStorageUrl } from "../storage/storage-config";
+import { parseSecretKey } from "../storage/auth/secret-box";
+import { parseStorageUrl } from "../storage/files/storage-config";
 
 export const unsetIfEmpty = (v: unknown) =>
   typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v;

@@ -16,8 +16,8 @@ import { DEFAULT_CONFIG, type ServerConfig } from "../server/config";
 import { parseTrustProxy } from "../server/proxy";
 import type { LogSettings } from "../telemetry/cli";
 import { DEFAULT_MAIL_LEASE_SECONDS, DEFAULT_MAIL_MAX_ATTEMPTS, type MailEnv } from "../mail/env";
-import { parseSecretKey } from "../storage/secret-box";
-import { parseStorageUrl, type StorageConfig } from "../storage/storage-config";
+import { parseSecretKey } from "../storage/auth/secret-box";
+import { parseStorageUrl, type StorageConfig } from "../storage/files/storage-config";
 import { DIAGNOSTICS_VARIABLES } from "./diagnostics";
 import {
   bool,

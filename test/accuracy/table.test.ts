@@ -102,6 +102,8 @@ describe("eval's character error rate", () => {
   test("edits over reference characters after NFKC and whitespace collapsing, long pages weighing more", () => {
     expect(textEdits("ﬁne  day\n", "fine day")).toEqual({ edits: 0, length: 8 });
     expect(textEdits("fine dav", "fine day")).toEqual({ edits: 1, length: 8 });
+    expect(textEdits("“It’s” ‘x’", "\"It's\" 'x'")).toEqual({ edits: 0, length: 10 });
+    expect(textEdits("a – b", "a - b").edits).toBe(1);
     const s = scoreTexts([
       { file: "a", expected: "abcd", got: "abcx" },
       { file: "b", expected: "abcdefghijklmnop", got: undefined },

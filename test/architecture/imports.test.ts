@@ -1,7 +1,8 @@
 /**
  * Imports flow downwards (docs/ARCHITECTURE.md). No import cycle between the top-level folders of src/, none between
  * files anywhere in src/, and inside core/ none between its sub-folders, whose imports never run up the floors
- * stated in core-floors.ts. Every import counts, type-only and lazy `import("…")` ones included.
+ * stated in core-floors.ts; storage/ is grouped by aggregate with no cycle between its folders. Every import counts,
+ * type-only and lazy `import("…")` ones included.
  */
 import { describe, expect, test } from "bun:test";
 import { CORE_FLOORS, coreNodeOf } from "./core-floors";
@@ -47,6 +48,14 @@ describe("architecture", () => {
     const graph = fileGraph();
     expect(graph.size).toBeGreaterThan(300); // the scan really reads the tree
     expect(graph.get("server/routes/auth.ts")?.has("server/route-doc.ts")).toBe(true);
+    expect(cyclesOf(graph)).toEqual([]);
+  });
+
+  test("inside storage/: every module sits in an aggregate folder, and no cycle between those folders", () => {
+    const files = [...fileGraph().keys()].filter((f) => f.startsWith("storage/"));
+    expect(files.filter((f) => f.split("/").length < 3)).toEqual([]); // no flat module left in storage/
+    const graph = foldGraph(fileGraph(), (f) => (f.startsWith("storage/") ? f.split("/")[1]! : null));
+    expect(graph.get("results")?.has("transactions")).toBe(true); // the scan really reads storage
     expect(cyclesOf(graph)).toEqual([]);
   });
 

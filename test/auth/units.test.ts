@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fakeClock } from "../../src/core/clock";
-import { openDatabase, type Db } from "../../src/storage/db";
+import { openDatabase, type Db } from "../../src/storage/schema/db";
 
 describe("keys", () => {
   test("keys carry a recognisable prefix, 43 base62 characters, and distinct digests", () => {

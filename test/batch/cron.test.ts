@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { Ledger } from "../../src/storage/watch-ledger";
+import { Ledger } from "../../src/storage/watch/watch-ledger";
 import { perFileProject, removeAll, resultsFiles, runCli, spawnCli, tempDir, textPdf } from "./helpers";
 
 const cleanup: string[] = [];

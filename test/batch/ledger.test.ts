@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { Ledger, hashBytes, hashFile } from "../../src/storage/watch-ledger";
+import { Ledger, hashBytes, hashFile } from "../../src/storage/watch/watch-ledger";
 import { removeAll, tempDir } from "../support/temp";
 
 const dirs: string[] = [];

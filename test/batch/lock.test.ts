@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import path from "node:path";
-import { acquireDataDirLock } from "../../src/storage/data-dir-lock";
+import { acquireDataDirLock } from "../../src/storage/watch/data-dir-lock";
 import { DocprocError, exitCodeOf } from "../../src/core/errors";
 import { removeAll, tempDir } from "../support/temp";
 
@@ -8,7 +8,7 @@ const dirs: string[] = [];
 const dataDir = () => tempDir("lock", dirs);
 afterEach(() => removeAll(dirs));
 
-const LOCK_MODULE = path.resolve(import.meta.dir, "../../src/storage/data-dir-lock.ts");
+const LOCK_MODULE = path.resolve(import.meta.dir, "../../src/storage/watch/data-dir-lock.ts");
 
 /** A child process that takes the lock, reports, then waits to be killed. */
 function holder(dir: string) {

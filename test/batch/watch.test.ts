@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { Ledger } from "../../src/storage/watch-ledger";
+import { Ledger } from "../../src/storage/watch/watch-ledger";
 import { removeAll, resultsFiles, textPdf } from "./helpers";
 import { WatchProc, mkdirp, setupWatch } from "./watch-helpers";
 

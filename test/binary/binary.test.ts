@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { BINARY, LIB_DIR, buildBinary } from "../../scripts/build";
-import { openPostgres } from "../../src/storage/pg/open";
+import { openPostgres } from "../../src/storage/schema/pg/open";
 import { textPdf } from "../batch/helpers";
 import { requestInit } from "../support/http";
 import { freshPostgresUrl } from "../support/postgres";

@@ -10,8 +10,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import sharp from "sharp";
 import { DEFAULT_CONFIG } from "../../src/server/config";
 import { startServer, type RunningServer } from "../../src/server/start";
-import { fsBlobStore } from "../../src/storage/blobs";
-import { openDatabase, type Db } from "../../src/storage/db";
+import { fsBlobStore } from "../../src/storage/files/blobs";
+import { openDatabase, type Db } from "../../src/storage/schema/db";
 import { blankPdf, captureForm, CORPUS } from "./helpers";
 import { makeTempDir } from "../support/temp";
 import { requestInit } from "../support/http";

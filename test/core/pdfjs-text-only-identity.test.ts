@@ -1,5 +1,5 @@
 /**
- * TEXT_ONLY_IDENTITY (src/core/engines/pdf/pdfjs-speed-patches.ts) skips, for a document read for its text, the walk over
+ * TEXT_ONLY_IDENTITY (src/core/engines/pdf/pdfjs-font-patches.ts) skips, for a document read for its text, the walk over
  * the 65,536 codes of the Identity CMap of an embedded TrueType CID font. The corpus invoices with such fonts
  * (Type0, /Identity-H, CIDFontType2) give the same text content and operator lists with the speed patches as with
  * stock pdf.js (test/core/pdfjs-text-dump.ts), all pages.

@@ -1,5 +1,5 @@
 /**
- * The ToUnicode speed patch (src/core/engines/pdf/pdfjs-speed-patches.ts, TO_UNICODE) reads every mapping as stock
+ * The ToUnicode speed patch (src/core/engines/pdf/pdfjs-font-patches.ts, TO_UNICODE) reads every mapping as stock
  * pdf.js does, edge cases included: bfranges whose low byte carries past 0xFF (and whose high byte then does too),
  * ranges running into surrogate code units, surrogate pairs, one- and four-byte destinations. A PDF showing each code
  * is read by stock and by patched pdf.js (test/core/pdfjs-text-dump.ts) and the text content compared.

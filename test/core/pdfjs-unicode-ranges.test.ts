@@ -1,11 +1,12 @@
 /**
- * The getUnicodeRangeFor speed patch (src/core/engines/pdf/pdfjs-speed-patches.ts, UNICODE_RANGES) answers exactly as
+ * The getUnicodeRangeFor speed patch (src/core/engines/pdf/pdfjs-font-patches.ts, UNICODE_RANGES) answers exactly as
  * pdf.js's own scan: both versions are cut out of the shipped pdf.worker.mjs and compared on every code point, with
  * and without the `lastPosition` hint, and on codes that are no integers.
  */
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { applyPatches, UNICODE_RANGES } from "../../src/core/engines/pdf/pdfjs-speed-patches.ts";
+import { UNICODE_RANGES } from "../../src/core/engines/pdf/pdfjs-font-patches.ts";
+import { applyPatches } from "../../src/core/engines/pdf/pdfjs-speed-patches.ts";
 
 type RangeOf = (value: number, lastPosition?: number) => number;
 

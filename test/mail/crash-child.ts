@@ -6,7 +6,7 @@
 import { pollOnce } from "../../src/mail/runner";
 import { openDataDir } from "../../src/queue/runtime";
 import { systemClock } from "../../src/core/clock";
-import { parseSecretKey } from "../../src/storage/secret-box";
+import { parseSecretKey } from "../../src/storage/auth/secret-box";
 import type { ImportPoint } from "../../src/mail/importer";
 
 const [dir, point, nth, lease] = process.argv.slice(2) as [string, ImportPoint | "none", string, string];

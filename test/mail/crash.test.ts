@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import path from "node:path";
-import { statesOf } from "../../src/storage/mail-messages";
+import { statesOf } from "../../src/storage/mail/mail-messages";
 import { DOVECOT, message, startDovecot, type Dovecot } from "./dovecot";
 import { addConnector, dataDir, SECRET, transactions, removeDataDirs } from "./helpers";
 import { spawnCli } from "../support/process";

@@ -6,9 +6,9 @@ import { createConnector } from "../../src/mail/connectors";
 import type { MailContext } from "../../src/mail/importer";
 import { openDataDir, type DataDir } from "../../src/queue/runtime";
 import { systemClock } from "../../src/core/clock";
-import { createProject } from "../../src/storage/projects";
-import { parseSecretKey } from "../../src/storage/secret-box";
-import { listSourceFiles } from "../../src/storage/source-files";
+import { createProject } from "../../src/storage/projects/projects";
+import { parseSecretKey } from "../../src/storage/auth/secret-box";
+import { listSourceFiles } from "../../src/storage/files/source-files";
 import { makeTempDir } from "../support/temp";
 import type { Dovecot } from "./dovecot";
 

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { pollOnce, runContinuously } from "../../src/mail/runner";
-import { getMailConnector } from "../../src/storage/mail-connectors";
-import { listMailMessages } from "../../src/storage/mail-messages";
+import { getMailConnector } from "../../src/storage/mail/mail-connectors";
+import { listMailMessages } from "../../src/storage/mail/mail-messages";
 import { DOVECOT, message, startDovecot, type Dovecot } from "./dovecot";
 import { addConnector, dataDir, filesOf, KEY, mailContext, PDF, transactions, removeDataDirs } from "./helpers";
 

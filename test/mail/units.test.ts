@@ -5,7 +5,7 @@ import { expandEmailSource } from "../../src/core/split/email";
 import { parseMail } from "../../src/mail/message";
 import { checkConnection, ConnectionSettingsSchema, isLoopbackHost } from "../../src/mail/settings";
 import { loadEnvSettings } from "../../src/settings/env";
-import { open, parseSecretKey, seal } from "../../src/storage/secret-box";
+import { open, parseSecretKey, seal } from "../../src/storage/auth/secret-box";
 import { message } from "./dovecot";
 import { PDF as PDF_BYTES } from "./helpers";
 

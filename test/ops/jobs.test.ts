@@ -5,7 +5,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { DocprocError } from "../../src/core/errors";
 import type { PipelineRunner } from "../../src/queue/pipeline-runner";
-import { queueCounts } from "../../src/storage/jobs";
+import { queueCounts } from "../../src/storage/jobs/jobs";
 import { instrumentRunner } from "../../src/queue/instrument";
 import { createMetrics } from "../../src/telemetry/metrics";
 import { buildTestApp } from "../support/app";

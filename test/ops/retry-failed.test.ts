@@ -5,7 +5,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { renameSync } from "node:fs";
 import path from "node:path";
-import { Ledger } from "../../src/storage/watch-ledger";
+import { Ledger } from "../../src/storage/watch/watch-ledger";
 import { removeAll, tempDir } from "../batch/helpers";
 import { WatchProc, mkdirp, setupWatch } from "../batch/watch-helpers";
 

@@ -3,7 +3,7 @@
  * Prometheus text, counters move), the first-run page, and links behind a trusted proxy.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { queueCounts } from "../../src/storage/jobs";
+import { queueCounts } from "../../src/storage/jobs/jobs";
 import { notePublicBase, parseTrustProxy, publicBaseOf } from "../../src/server/proxy";
 import { buildTestApp } from "../support/app";
 import { requestInit } from "../support/http";

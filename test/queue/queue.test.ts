@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import path from "node:path";
 import { DocprocError } from "../../src/core/errors";
-import { MAX_LOST_LEASES, claim } from "../../src/storage/job-claim";
+import { MAX_LOST_LEASES, claim } from "../../src/storage/jobs/job-claim";
 import {
   complete,
   enqueue,
@@ -11,7 +11,7 @@ import {
   heartbeat,
   pruneFinishedJobs,
   queueDepth,
-} from "../../src/storage/jobs";
+} from "../../src/storage/jobs/jobs";
 import { pidAlive } from "../../src/queue/pid";
 import { createNotifier } from "../../src/queue/notifier";
 import type { PipelineRunner } from "../../src/queue/pipeline-runner";
@@ -19,14 +19,14 @@ import { AwaitInput, registerProcessTransaction } from "../../src/queue/process-
 import { enqueueResume, submitTransaction } from "../../src/queue/submit";
 import { LeaseLostError } from "../../src/queue/job-handler";
 import { createWorkerPool } from "../../src/queue/worker";
-import { fsBlobStore } from "../../src/storage/blobs";
+import { fsBlobStore } from "../../src/storage/files/blobs";
 import { fakeClock } from "../../src/core/clock";
-import { listDocuments } from "../../src/storage/documents";
-import { createProject } from "../../src/storage/projects";
-import { addSourceFile } from "../../src/storage/source-files";
-import * as tx from "../../src/storage/transactions";
+import { listDocuments } from "../../src/storage/transactions/documents";
+import { createProject } from "../../src/storage/projects/projects";
+import { addSourceFile } from "../../src/storage/files/source-files";
+import * as tx from "../../src/storage/transactions/transactions";
 import { freshDb } from "../storage/helpers";
-import { loadRunState } from "../../src/storage/run-state";
+import { loadRunState } from "../../src/storage/results/run-state";
 
 let env: ReturnType<typeof freshDb>;
 afterEach(() => env?.cleanup());

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import sharp from "sharp";
-import { markAwaitingInput } from "../../src/storage/transactions";
+import { markAwaitingInput } from "../../src/storage/transactions/transactions";
 import { startReviewServer } from "./helpers";
 
 let s: Awaited<ReturnType<typeof startReviewServer>>;

@@ -10,7 +10,7 @@ import path from "node:path";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "../support/chromium";
 import { mergeOverDefault } from "../../src/core/project";
-import { markAwaitingInput } from "../../src/storage/transactions";
+import { markAwaitingInput } from "../../src/storage/transactions/transactions";
 import { startReceiver, type Receiver } from "../core/notify-receiver";
 import { startReviewServer } from "./helpers";
 

@@ -17,9 +17,9 @@ import type { Subprocess } from "bun";
 import { mergeOverDefault } from "../../src/core/project";
 import { startReceiver } from "../core/notify-receiver";
 import { requestInit } from "../support/http";
-import { openPostgres } from "../../src/storage/pg/open";
-import { blobKey, sha256OfBytes } from "../../src/storage/blobs";
-import { openBlobStore } from "../../src/storage/storage-config";
+import { openPostgres } from "../../src/storage/schema/pg/open";
+import { blobKey, sha256OfBytes } from "../../src/storage/files/blobs";
+import { openBlobStore } from "../../src/storage/files/storage-config";
 import { freshPostgresUrl, TEST_BACKEND } from "../support/postgres";
 import { capture, freePort, ROOT, spawnCommand, spawnServe, type Served } from "../support/process";
 import { startTestS3, type TestS3 } from "../support/s3";
@@ -31,7 +31,7 @@ const KILLS = 20;
 const root = makeTempDir("cluster");
 let s3: TestS3 | undefined;
 // Only the servers get DOCPROC_PUBLIC_URL: the workers (which listen nowhere) build the webhooks' download links from
-// the base the servers recorded in the database (storage/deployment.ts).
+// the base the servers recorded in the database (storage/projects/deployment.ts).
 const env: Record<string, string> = {
   DOCPROC_WEBHOOK_ALLOW: "127.0.0.0/8",
   DOCPROC_LEASE_SECONDS: "3",

@@ -1,14 +1,14 @@
 /**
- * LISTEN/NOTIFY between processes on PostgreSQL (storage/pg/signals.ts, `Db.listen`): an API-only server whose
+ * LISTEN/NOTIFY between processes on PostgreSQL (storage/schema/pg/signals.ts, `Db.listen`): an API-only server whose
  * long-poll re-check is an hour away still answers a long poll as soon as a worker in another process completes the
  * transaction, and a new job wakes an idle worker elsewhere at once (its poll is an hour away too).
  * Two runtimes in this test process, each on its own connection, stand for the two processes.
  */
 import { afterAll, expect, test } from "bun:test";
-import { enqueue } from "../../src/storage/jobs";
+import { enqueue } from "../../src/storage/jobs/jobs";
 import { createWorkerPool } from "../../src/queue/worker";
 import { systemClock } from "../../src/core/clock";
-import { openPostgres } from "../../src/storage/pg/open";
+import { openPostgres } from "../../src/storage/schema/pg/open";
 import { buildTestApp, type TestApp } from "../support/app";
 import { freshPostgresUrl } from "../support/postgres";
 

@@ -4,7 +4,7 @@
  * the database (file included) once the transaction ends.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { isPostgres } from "../../src/storage/db";
+import { isPostgres } from "../../src/storage/schema/db";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { corePipelineRunner, type CorePipelineRunner } from "../../src/queue/pipeline-runner";
@@ -101,7 +101,7 @@ test("encrypted PDFs: per-file passwords open them, are never echoed, and are wi
   // SQLite: not in the file's bytes either (secure_delete). PostgreSQL: the rows are checked above; a dead row
   // version stays in the table's pages until VACUUM reuses them (docs/scaling.md says so).
   if (isPostgres(t.data.db)) return;
-  // The WAL checkpointer thread (storage/wal-checkpointer.ts) may hold the checkpoint at this moment: then this one
+  // The WAL checkpointer thread (storage/schema/wal-checkpointer.ts) may hold the checkpoint at this moment: then this one
   // answers busy and copies nothing, so the database file still has the page as it was before the wipe. Retry
   // until a checkpoint completes.
   for (let i = 0; ; i++) {

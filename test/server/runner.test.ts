@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { BUILTIN_STAGES, AwaitInput, type Stage } from "../../src/core/runner";
 import { enqueueResume } from "../../src/queue/submit";
-import { getTransaction } from "../../src/storage/transactions";
+import { getTransaction } from "../../src/storage/transactions/transactions";
 import { defaultProject } from "../../src/core/project";
 import { startReceiver, type Receiver } from "../core/notify-receiver";
 import { buildTestApp } from "../support/app";

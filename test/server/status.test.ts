@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { fakeClock } from "../../src/core/clock";
-import * as tx from "../../src/storage/transactions";
+import * as tx from "../../src/storage/transactions/transactions";
 import { form, testApp } from "./helpers";
 
 let t: ReturnType<typeof testApp>;

@@ -1,14 +1,14 @@
 /**
- * The blob store contract (src/storage/blobs.ts), one set of tests run against every implementation: the data
+ * The blob store contract (src/storage/files/blobs.ts), one set of tests run against every implementation: the data
  * directory and S3 (on s3rver, a protocol stand-in on loopback: test/support/s3.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { DocprocError } from "../../src/core/errors";
-import { sha256OfBytes, type BlobStore } from "../../src/storage/blobs";
-import { copyStore } from "../../src/storage/copy-store";
-import { openBlobStore, parseStorageUrl, storageConfigOf } from "../../src/storage/storage-config";
+import { sha256OfBytes, type BlobStore } from "../../src/storage/files/blobs";
+import { copyStore } from "../../src/storage/files/copy-store";
+import { openBlobStore, parseStorageUrl, storageConfigOf } from "../../src/storage/files/storage-config";
 import { startTestS3, type TestS3 } from "../support/s3";
 import { makeTempDir } from "../support/temp";
 import { loadEnvSettings } from "../../src/settings/env";

@@ -1,10 +1,10 @@
 /**
- * The deployment's public URL in the database (storage/deployment.ts): what a `serve` records at start is what a
+ * The deployment's public URL in the database (storage/projects/deployment.ts): what a `serve` records at start is what a
  * `docproc worker` without DOCPROC_PUBLIC_URL builds webhook links from. Runs on both engines. The whole path
  * (servers with the variable, workers without it, links in the received payloads) is in test/scale/cluster.test.ts.
  */
 import { afterEach, expect, test } from "bun:test";
-import { recordedPublicUrl, recordPublicUrl } from "../../src/storage/deployment";
+import { recordedPublicUrl, recordPublicUrl } from "../../src/storage/projects/deployment";
 import { freshDb } from "./helpers";
 
 let env: ReturnType<typeof freshDb>;

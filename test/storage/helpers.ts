@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { openDatabase, type Db } from "../../src/storage/db";
-import { openPostgres } from "../../src/storage/pg/open";
+import { openDatabase, type Db } from "../../src/storage/schema/db";
+import { openPostgres } from "../../src/storage/schema/pg/open";
 import { testDatabaseUrl } from "../support/postgres";
 
 /**

@@ -1,5 +1,5 @@
 /**
- * One migration source, two dialects (src/storage/migration-dialects.ts), checked against the two-file history it
+ * One migration source, two dialects (src/storage/schema/migration-dialects.ts), checked against the two-file history it
  * replaced (fixtures/upgrade/schema-011/: the SQLite and PostgreSQL files of migrations 001–011 as they were when
  * they were written twice). Databases that already ran the old files MUST see the same schema as new ones: SQLite
  * runs the same text byte for byte, PostgreSQL builds the same columns, types, defaults, identities, constraints
@@ -9,11 +9,11 @@ import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { migrate } from "../../src/storage/db";
-import { postgresDialect, sqliteDialect } from "../../src/storage/migration-dialects";
-import { MIGRATIONS } from "../../src/storage/migration-list";
-import { PgDb, parsePgUrl } from "../../src/storage/pg/connection";
-import { openPostgres } from "../../src/storage/pg/open";
+import { migrate } from "../../src/storage/schema/db";
+import { postgresDialect, sqliteDialect } from "../../src/storage/schema/migration-dialects";
+import { MIGRATIONS } from "../../src/storage/schema/migration-list";
+import { PgDb, parsePgUrl } from "../../src/storage/schema/pg/connection";
+import { openPostgres } from "../../src/storage/schema/pg/open";
 import { freshPostgresUrl } from "../support/postgres";
 import { ROOT } from "../support/process";
 

@@ -1,5 +1,5 @@
 /**
- * The run's output as JSON text made on the pipeline thread (src/storage/run-json.ts): the stored results file, run
+ * The run's output as JSON text made on the pipeline thread (src/storage/results/run-json.ts): the stored results file, run
  * state and review state are byte for byte what JSON.stringify of the objects gives, for a real run of a two-page
  * PDF and for words crafted to look like the splicer's placeholders.
  */
@@ -9,10 +9,10 @@ import { memorySink } from "../../src/core/exporters";
 import type { OcrEngine } from "../../src/core/engines/ocr";
 import { defaultProject, parseProjectSettings } from "../../src/core/project";
 import { runTransaction, type RunOutcome, type SavedRun } from "../../src/core/runner";
-import { runJsonOf, savedRunText, textsForTransfer, textsFromTransfer } from "../../src/storage/run-json";
-import { storeReviewResults, storeReviewResultsText } from "../../src/storage/review-states";
-import { createProject } from "../../src/storage/projects";
-import { createTransaction } from "../../src/storage/transactions";
+import { runJsonOf, savedRunText, textsForTransfer, textsFromTransfer } from "../../src/storage/results/run-json";
+import { storeReviewResults, storeReviewResultsText } from "../../src/storage/results/review-states";
+import { createProject } from "../../src/storage/projects/projects";
+import { createTransaction } from "../../src/storage/transactions/transactions";
 import { freshDb } from "./helpers";
 import { wordsIdentity } from "../../src/core/convert/page-words";
 

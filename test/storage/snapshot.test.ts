@@ -3,7 +3,7 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { openDatabase, readSnapshot, type Db } from "../../src/storage/db";
+import { openDatabase, readSnapshot, type Db } from "../../src/storage/schema/db";
 
 let dir = "";
 const open: Db[] = [];

@@ -1,12 +1,12 @@
 /**
- * The SQLite connection compiles each SQL text once (src/storage/db.ts): bun:sqlite's own cache keeps about 20
+ * The SQLite connection compiles each SQL text once (src/storage/schema/db.ts): bun:sqlite's own cache keeps about 20
  * statements, fewer than docproc runs, so most were compiled again on every call.
  */
 import { afterEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { openDatabase } from "../../src/storage/db";
+import { openDatabase } from "../../src/storage/schema/db";
 
 let dir = "";
 afterEach(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,13 +1,13 @@
 /**
- * WAL checkpoints of the long-running processes run on a thread of their own (src/storage/wal-checkpointer.ts), not
+ * WAL checkpoints of the long-running processes run on a thread of their own (src/storage/schema/wal-checkpointer.ts), not
  * inside the commits of the thread that serves requests: the committing connection's own threshold is raised to a
  * safety net, the thread copies committed pages into the database file soon after, and it goes with the database.
  */
 import { afterAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { openDatabase, type Db } from "../../src/storage/db";
-import { SAFETY_NET_PAGES } from "../../src/storage/wal-checkpointer";
+import { openDatabase, type Db } from "../../src/storage/schema/db";
+import { SAFETY_NET_PAGES } from "../../src/storage/schema/wal-checkpointer";
 import { removeAll, tempDir } from "../support/temp";
 
 const dirs: string[] = [];
@@ -92,7 +92,7 @@ test("without the option a connection keeps SQLite's own checkpoints in its comm
 test("a process with the checkpoint thread still exits by itself when its work is done, the database not closed", async () => {
   const file = path.join(tempDir("wal", dirs), "docproc.db");
   const script = `
-    import { openDatabase } from ${JSON.stringify(path.resolve(import.meta.dir, "../../src/storage/db.ts"))};
+    import { openDatabase } from ${JSON.stringify(path.resolve(import.meta.dir, "../../src/storage/schema/db.ts"))};
     const db = openDatabase(${JSON.stringify(file)}, { backgroundCheckpoints: true });
     db.exec("CREATE TABLE t (x)"); db.query("INSERT INTO t VALUES (1)").run();
     console.log("written");`;

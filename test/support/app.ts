@@ -12,7 +12,7 @@ import { DEFAULT_CONFIG, type ServerConfig } from "../../src/server/config";
 import type { ServerDeps } from "../../src/server/deps";
 import { createLongPoll } from "../../src/server/long-poll";
 import { systemClock, type Clock } from "../../src/core/clock";
-import type { StorageConfig } from "../../src/storage/storage-config";
+import type { StorageConfig } from "../../src/storage/files/storage-config";
 import { fakeRunner } from "./fake-runner";
 import { makeTempDir } from "./temp";
 import { testDatabaseUrl } from "./postgres";

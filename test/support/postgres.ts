@@ -8,8 +8,8 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { isPostgres, openDatabase, type Db } from "../../src/storage/db";
-import { openPostgres } from "../../src/storage/pg/open";
+import { isPostgres, openDatabase, type Db } from "../../src/storage/schema/db";
+import { openPostgres } from "../../src/storage/schema/pg/open";
 import { startPostgres } from "../../scripts/postgres-server";
 
 export const TEST_BACKEND: "sqlite" | "postgres" =

@@ -4,7 +4,7 @@
  * needs it on a random port in a temporary folder, so `.ci/run` needs nothing for it.
  */
 import S3rver from "s3rver";
-import type { StorageConfig } from "../../src/storage/storage-config";
+import type { StorageConfig } from "../../src/storage/files/storage-config";
 import { makeTempDir } from "./temp";
 import { rmSync } from "node:fs";
 

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Database } from "bun:sqlite";
-import { MIGRATIONS } from "../../src/storage/migration-list";
+import { MIGRATIONS } from "../../src/storage/schema/migration-list";
 import { freshPostgresUrl } from "../support/postgres";
 import { freePort, ROOT, runCli, spawnServe, type Served } from "../support/process";
 import { removeAll, tempDir } from "../support/temp";

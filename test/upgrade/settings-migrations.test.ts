@@ -6,8 +6,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { defaultProject } from "../../src/core/project";
 import { migrateSettings, SETTINGS_VERSION } from "../../src/core/settings-migrations";
-import { applySettingsMigrations, listProjectHistory, settingsMigrationsOf } from "../../src/storage/settings-migrate";
-import { createProject, getProjectById, updateProject } from "../../src/storage/projects";
+import {
+  applySettingsMigrations,
+  listProjectHistory,
+  settingsMigrationsOf,
+} from "../../src/storage/schema/settings-migrate";
+import { createProject, getProjectById, updateProject } from "../../src/storage/projects/projects";
 import { freshDb } from "../storage/helpers";
 
 /** The default project's workflow as a build before the Review step stored it (its schema stripped other keys). */

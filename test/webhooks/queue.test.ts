@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startReceiver, statuses, type Receiver } from "../core/notify-receiver";
 import { planTransactionDeliveries } from "../../src/queue/deliveries";
-import { queueCounts } from "../../src/storage/jobs";
+import { queueCounts } from "../../src/storage/jobs/jobs";
 import { fakeClock } from "../../src/core/clock";
 import { inOrder, startHookServer, until, verifySignatures, type HookServer } from "./helpers";
 

@@ -11,7 +11,7 @@
  */
 import type { DocumentResult, RuleResult } from "../model";
 import type { ProjectSettings } from "../project";
-import { AwaitInput, type Stage } from "../runner/types";
+import { AwaitInput, type Stage } from "../stages/types";
 import { isReadinessRule } from "../einvoice/readiness-rule";
 import { UNREADABLE_PAGE_RULE } from "../stages/validate";
 

@@ -15,7 +15,7 @@ import { ocrPages } from "../stages/ocr";
 import { analysePage, separatorNeedsOf, type SplitFile } from "../stages/split";
 import { splitSettingsOf } from "../workflow";
 import { readAheadOf } from "./read-ahead";
-import { StageInterrupted, type OpenFile, type Stage } from "./types";
+import { StageInterrupted, type OpenFile, type Stage } from "../stages/types";
 import { pushAll } from "../arrays";
 
 export const convertStage: Stage = async (state, ctx) => {

@@ -12,6 +12,7 @@ export { runTransaction, resumeTransaction, stageSequence } from "./run";
 export { saveRun, restoreRun } from "./state";
 export { inlineNotifier, type InlineNotifySettings } from "./notify-inline";
 export { BUILTIN_STAGES } from "./workflow-stages";
+export * from "../stages/types";
 export * from "./types";
 
 /** The OCR engine of a run: the caller's override (the CLI's --ocr-engine) wins over the project's `ocr.engine`. */

@@ -8,7 +8,7 @@ import type { AllowPrivate } from "../notify/ssrf";
 import type { TransactionRef } from "../notify/payload";
 import type { ProjectSettings } from "../project";
 import { notificationNodes, planNotifications, runDeliveries, type NotificationNode } from "../stages/notify";
-import type { NotifyFn } from "./types";
+import type { NotifyFn } from "../stages/types";
 
 export interface InlineNotifySettings {
   /** Base of payload links when an activity has no api_base_url (DOCPROC_PUBLIC_URL). */

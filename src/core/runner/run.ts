@@ -16,16 +16,15 @@ import type { SourceInput, TransactionInput } from "../model";
 import type { ProjectSettings } from "../project";
 import { expandEmailSource } from "../split/email";
 import { emptyRunManifest, freshState, restoreRun, saveRun } from "./state";
+import { type RunOptions, type RunOutcome } from "./types";
 import {
   AwaitInput,
   StageInterrupted,
-  type RunOptions,
-  type RunOutcome,
   type RunState,
   type StageContext,
   type StageName,
   type StageStep,
-} from "./types";
+} from "../stages/types";
 import { BUILTIN_STAGES, resultsOf } from "./workflow-stages";
 import { pushAll } from "../arrays";
 

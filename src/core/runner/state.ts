@@ -10,7 +10,8 @@ import { copyPage } from "../convert/page-words";
 import { convertSource, type ConvertedSource } from "../stages/convert";
 import type { ExportManifest } from "../exporters";
 import type { Page, SourceInput } from "../model";
-import type { OpenFile, RunState, SavedRun, StageName } from "./types";
+import type { SavedRun } from "./types";
+import type { OpenFile, RunState, StageName } from "../stages/types";
 
 export function emptyRunManifest(transactionId: string): ExportManifest {
   return { transaction_id: transactionId, profiles: {}, total_files: 0, total_size_bytes: 0 };

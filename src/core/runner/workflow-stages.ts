@@ -20,7 +20,7 @@ import { unreadablePageResults, validateDocument, validateTransaction, withResul
 import { einvoiceValidation } from "../einvoice/validate/rule-results";
 import { exportProfilesOf } from "../workflow";
 import { convertStage, ocrStage, splitFilesOf, suspendFiles } from "./convert-stages";
-import type { RunState, Stage, StageContext, StageName } from "./types";
+import type { RunState, Stage, StageContext, StageName } from "../stages/types";
 import { pushAll } from "../arrays";
 
 const unclassified = (): Classification => ({

@@ -22,7 +22,7 @@ import {
   type Minter,
 } from "../../capture/tokens";
 import { DocprocError } from "../../core/errors";
-import { listUsers } from "../../storage/users";
+import { listUsers } from "../../storage/auth/users";
 import { principalOf } from "../auth";
 import { capturePageResponse } from "../capture-page/index";
 import { DEFAULT_CONFIG } from "../config";

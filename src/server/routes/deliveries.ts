@@ -7,7 +7,7 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import { DocprocError } from "../../core/errors";
 import { redeliver } from "../../queue/deliveries";
-import { getDelivery, listDeliveries, viewOf } from "../../storage/deliveries";
+import { getDelivery, listDeliveries, viewOf } from "../../storage/jobs/deliveries";
 import type { ServerDeps } from "../deps";
 import { documentRoutes, type RouteDoc } from "../route-doc";
 import { ErrorSchema } from "../schemas";

@@ -1,8 +1,8 @@
 /** GET /health: database, queue depth, OCR engine readiness. Public and never rate limited. */
 import { Elysia } from "elysia";
 import pkg from "../../../package.json" with { type: "json" };
-import { ping } from "../../storage/db";
-import { queueDepth } from "../../storage/jobs";
+import { ping } from "../../storage/schema/db";
+import { queueDepth } from "../../storage/jobs/jobs";
 import type { ServerDeps } from "../deps";
 import { documentRoutes, type RouteDoc } from "../route-doc";
 import { HealthResponse } from "../schemas-responses";

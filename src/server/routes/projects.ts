@@ -1,7 +1,7 @@
 /** /tenants/{tenant_id}/projects: create (spec) plus the documented list, read and update extensions. */
 import { Elysia } from "elysia";
-import type { ProjectRecord } from "../../storage/projects";
-import { listProjectHistory } from "../../storage/settings-migrate";
+import type { ProjectRecord } from "../../storage/projects/projects";
+import { listProjectHistory } from "../../storage/schema/settings-migrate";
 import type { ServerDeps } from "../deps";
 import { CreateProjectBody, SettingsBody, UpdateProjectBody } from "../schemas";
 import { ProjectListResponse, ProjectSchema } from "../schemas-responses";

@@ -6,9 +6,9 @@
  */
 import { Elysia } from "elysia";
 import { DocprocError } from "../../core/errors";
-import { listDocuments } from "../../storage/documents";
-import { emptyManifest, findExportFile, getManifest } from "../../storage/export-files";
-import { exportsKeyOf } from "../../storage/store-sink";
+import { listDocuments } from "../../storage/transactions/documents";
+import { emptyManifest, findExportFile, getManifest } from "../../storage/files/export-files";
+import { exportsKeyOf } from "../../storage/files/store-sink";
 import { contentDisposition, contentTypeOf } from "../content-types";
 import type { ServerDeps } from "../deps";
 import { requireTransaction } from "../services/transactions";

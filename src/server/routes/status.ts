@@ -1,7 +1,11 @@
 /** Reading status: one transaction (with long poll), batch status, and the filtered list. */
 import { Elysia } from "elysia";
 import { DocprocError } from "../../core/errors";
-import { getTransactionSummaries, getTransactionSummary, type TransactionSummary } from "../../storage/transactions";
+import {
+  getTransactionSummaries,
+  getTransactionSummary,
+  type TransactionSummary,
+} from "../../storage/transactions/transactions";
 import { scopeListQuery, tenantScopeOf } from "../auth";
 import type { ServerDeps } from "../deps";
 import type { LongPoll } from "../long-poll";

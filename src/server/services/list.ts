@@ -1,10 +1,10 @@
 /**
  * GET /transactions query parameters → storage ListQuery. Every bad parameter is a 400 naming it.
- * index_filter: JSON object {"<index field>": ["value", ...]}; filter_expression: JSON (storage/filter-expression.ts).
+ * index_filter: JSON object {"<index field>": ["value", ...]}; filter_expression: JSON (storage/transactions/filter-expression.ts).
  */
 import { DocprocError } from "../../core/errors";
-import type { Db } from "../../storage/db";
-import { listTransactions, SORT_COLUMNS, type ListQuery } from "../../storage/transaction-list";
+import type { Db } from "../../storage/schema/db";
+import { listTransactions, SORT_COLUMNS, type ListQuery } from "../../storage/transactions/transaction-list";
 import { DatasetIdSchema, STATUSES } from "../schemas";
 import { parseJsonParam, queryInt } from "../validation";
 import { parseFields, project, transactionView } from "./status";

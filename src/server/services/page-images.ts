@@ -6,9 +6,9 @@
  */
 import sharp from "sharp";
 import { DocprocError } from "../../core/errors";
-import { listPages } from "../../storage/pages";
-import { getPageImage, putPageImage } from "../../storage/review-states";
-import type { TransactionRecord } from "../../storage/transactions";
+import { listPages } from "../../storage/transactions/pages";
+import { getPageImage, putPageImage } from "../../storage/results/review-states";
+import type { TransactionRecord } from "../../storage/transactions/transactions";
 import type { ServerDeps } from "../deps";
 import { storedSources } from "./review-finish";
 

@@ -7,9 +7,9 @@ import { randomUUID } from "node:crypto";
 import { DocprocError } from "../../core/errors";
 import { defaultProject, mergeOverDefault, parseProjectSettings } from "../../core/project";
 import { isoAt, type Clock } from "../../core/clock";
-import type { Db } from "../../storage/db";
-import * as projects from "../../storage/projects";
-import { ensureTenant, getTenant } from "../../storage/tenants";
+import type { Db } from "../../storage/schema/db";
+import * as projects from "../../storage/projects/projects";
+import { ensureTenant, getTenant } from "../../storage/auth/tenants";
 
 export function createProject(
   db: Db,

@@ -7,13 +7,13 @@
  */
 import type { ResultsFile, SourceInput } from "../../core/model";
 import { isoAt } from "../../core/clock";
-import { replaceManifest } from "../../storage/export-files";
-import { getProjectById } from "../../storage/projects";
-import * as tx from "../../storage/transactions";
+import { replaceManifest } from "../../storage/files/export-files";
+import { getProjectById } from "../../storage/projects/projects";
+import * as tx from "../../storage/transactions/transactions";
 import { clearExports, exportDirOf, readStoredSources } from "../../queue/transaction-load";
 import { resumeWithReview } from "../../queue/review-resume";
-import { loadRunState } from "../../storage/run-state";
-import { storeSink } from "../../storage/store-sink";
+import { loadRunState } from "../../storage/results/run-state";
+import { storeSink } from "../../storage/files/store-sink";
 import type { ServerDeps } from "../deps";
 
 /** The transaction's stored source files (see queue/process-transaction.ts). */

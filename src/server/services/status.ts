@@ -4,10 +4,10 @@
  */
 import { DocprocError } from "../../core/errors";
 import { progressOfStatus } from "../../queue/progress";
-import type { Db } from "../../storage/db";
-import { indexesWithPassword } from "../../storage/source-file-passwords";
-import { listSourceFiles } from "../../storage/source-files";
-import { getTransaction, type TransactionSummary } from "../../storage/transactions";
+import type { Db } from "../../storage/schema/db";
+import { indexesWithPassword } from "../../storage/files/source-file-passwords";
+import { listSourceFiles } from "../../storage/files/source-files";
+import { getTransaction, type TransactionSummary } from "../../storage/transactions/transactions";
 
 /**
  * metadata with the service's `progress` and `step_progress` (spec: the service adds them). Workers write them from

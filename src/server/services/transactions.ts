@@ -5,18 +5,18 @@
 import { randomUUID } from "node:crypto";
 import { DocprocError } from "../../core/errors";
 import type { SplitPolicy } from "../../core/model";
-import { jobsAhead } from "../../storage/jobs";
+import { jobsAhead } from "../../storage/jobs/jobs";
 import { PROCESS_TRANSACTION } from "../../queue/transaction-job";
 import { assertQueueRoom, rerunTransaction, submitTransaction } from "../../queue/submit";
-import { getProjectById } from "../../storage/projects";
-import { loadRunState } from "../../storage/run-state";
+import { getProjectById } from "../../storage/projects/projects";
+import { loadRunState } from "../../storage/results/run-state";
 import { isoAt } from "../../core/clock";
-import { addSourceFile, listSourceFiles } from "../../storage/source-files";
-import * as tx from "../../storage/transactions";
+import { addSourceFile, listSourceFiles } from "../../storage/files/source-files";
+import * as tx from "../../storage/transactions/transactions";
 import { urlsOf, type ServerDeps } from "../deps";
 import { contentTypeOf, safeName } from "../content-types";
 import { requireProject } from "./projects";
-import { getDataset } from "../../storage/datasets";
+import { getDataset } from "../../storage/learning/datasets";
 
 const BUILT_IN_DATASETS = new Set(["production", "playground", "memory"]);
 

@@ -6,8 +6,13 @@
 import { DocprocError } from "../../core/errors";
 import { SPLIT_POLICIES, type SplitPolicy } from "../../core/model";
 import { isoAt } from "../../core/clock";
-import { indexesWithPassword } from "../../storage/source-file-passwords";
-import { addSourceFile, findByUploadToken, listSourceFiles, type SourceFileRecord } from "../../storage/source-files";
+import { indexesWithPassword } from "../../storage/files/source-file-passwords";
+import {
+  addSourceFile,
+  findByUploadToken,
+  listSourceFiles,
+  type SourceFileRecord,
+} from "../../storage/files/source-files";
 import { contentTypeOf, safeName } from "../content-types";
 import type { ServerDeps } from "../deps";
 import { requireTransaction } from "./transactions";

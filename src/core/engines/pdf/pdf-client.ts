@@ -49,7 +49,7 @@ export class PdfWorkerClient implements HostTenant {
   /**
    * Whether the document is (to be) opened with the fonts pdf.js renders with. Until the first render it is opened
    * for its text only, whose font translation skips rebuilding embedded fonts (TEXT_ONLY_FONTS,
-   * pdfjs-speed-patches.ts): the same text, a fifth less pdf.js CPU on small files.
+   * pdfjs-font-patches.ts): the same text, a fifth less pdf.js CPU on small files.
    */
   private fullFonts = false;
 

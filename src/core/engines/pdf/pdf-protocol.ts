@@ -80,7 +80,7 @@ export interface PackedWords {
   /**
    * `JSON.stringify(unpackWords(this, text))`, made by the pdf.js thread when the page request asked for it
    * (`PageParams.wordsJson`): a run whose state is stored serialises every page's words at its end, on the thread
-   * that waits for nothing else then (storage/run-json.ts takes this text instead).
+   * that waits for nothing else then (storage/results/run-json.ts takes this text instead).
    */
   json?: string;
 }

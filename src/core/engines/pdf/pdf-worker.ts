@@ -61,7 +61,7 @@ const assetDir = (name: string) => join(pdfjsRoot, name) + "/";
 const docs = new Map<number, Pdfjs.PDFDocumentProxy>();
 /**
  * pdf.js ids ("g_d3") of the documents opened for their text only, read by the patched font translation
- * (TEXT_ONLY_FONTS in pdfjs-speed-patches.ts): their embedded fonts are not rebuilt into files a renderer could use.
+ * (TEXT_ONLY_FONTS in pdfjs-font-patches.ts): their embedded fonts are not rebuilt into files a renderer could use.
  */
 const textOnlyDocs = new Set<string>();
 (globalThis as Record<string, unknown>).docprocTextOnlyDocs = textOnlyDocs;
