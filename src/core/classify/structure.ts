@@ -39,7 +39,7 @@ const TILL_WORDS =
  * ("THANK YOU FOR SHOPPING", "VIELEN DANK FÜR IHREN EINKAUF", "BEDANKT VOOR UW BEZOEK"), a cash rounding line.
  */
 const TILL_PRINT =
-  /(?<![\p{L}])(store\s?(?:#|no\.?)\s?\d|reg(?:ister)?\s?(?:#|no\.?)?\s?\d{1,3}\s+(?:trn|trans|tx)|items?\s?(?:sold|count)?\s?:?\s?\d{1,3}\s*$|you saved|thank(?:s| you)\s+for\s+(?:shopping|visiting|your (?:purchase|visit))|vielen dank|bedankt voor|merci de votre|rounding(?:\s?adj)?\s*:?\s*-?\d?[.,]\d{2})/imu;
+  /(?<![\p{L}])(store\s?(?:#|no\.?)\s?\d|reg(?:ister)?\s?(?:#|no\.?)?\s?\d{1,3}\s+(?:trn|trans|tx)|items?\s?(?:sold|count)?\s?:?\s?\d{1,3}\s*$|you saved|thank(?:s| you)\s+for\s+(?:shopping|visiting)|vielen dank fur ihren besuch|bedankt voor uw (?:bezoek|aankoop)|rounding(?:\s?adj)?\s*:?\s*-?\d?[.,]\d{2})/imu;
 const TOTAL_LINE =
   /(?<![\p{L}])(total|totaal|summe|gesamt|gesamtbetrag|rechnungsbetrag|endbetrag|zahlbetrag|zu zahlen(?:der betrag)?|totale|importe total|montant ttc|net à payer|te betalen|grand total|amount due|amount payable)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
 const TAX_LINE =
@@ -61,12 +61,16 @@ function tillShaped(page: Page): boolean {
   const ratio = rotated ? height / width : width / height;
   const lengths = lines.map((l) => l.trim().length).sort((a, b) => a - b);
   const median = lengths[Math.floor(lengths.length / 2)]!;
-  // A short receipt is as wide as it is long; what still tells it from a page is that no line is long: a till
-  // prints 32–48 characters, a page's address, table and footer lines run past 60. At a known resolution the
-  // ink's width says it directly (an 80 mm roll prints ≤ 72 mm).
-  // (Boxes are in rasterized pixels; effective_dpi is that raster's resolution.)
-  if (t.effective_dpi && (rotated ? height : width) / t.effective_dpi <= 3.6 && median <= 36) return true;
-  return median <= 36 && (ratio < 0.75 || (lines.length >= 10 && lengths.at(-1)! <= 52));
+  if (median > 36) return false;
+  if (lines.length >= 10 && ratio < 0.75) return true;
+  // Read from an image, the page's size says nothing (a photo, a receipt scanned on a full page) and a short
+  // receipt is as wide as it is long; what still tells it from a page is that no line is long (a till prints
+  // 32–48 characters, a page's address, table and footer lines run past 60) or, at a known resolution, that its
+  // ink is narrow (an 80 mm roll prints ≤ 72 mm; boxes are in rasterized pixels at effective_dpi). A text layer's
+  // lines are cut at every column, so these tests are for OCR'd pages only.
+  if (page.text_source !== "ocr") return false;
+  if (t.effective_dpi && (rotated ? height : width) / t.effective_dpi <= 3.6) return true;
+  return lines.length >= 10 && lengths.at(-1)! <= 52;
 }
 
 /** Structure points per class for a document's pages; see the module contract. */
