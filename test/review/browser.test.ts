@@ -11,7 +11,7 @@ import type { Browser } from "playwright-core";
 import { launchChromium } from "../support/chromium";
 import { mergeOverDefault } from "../../src/core/project";
 import { markAwaitingInput } from "../../src/storage/transactions/transactions";
-import { startReceiver, type Receiver } from "../core/notify-receiver";
+import { startReceiver, type Receiver } from "../core/notify/receiver";
 import { startReviewServer } from "./helpers";
 
 const OUT = path.resolve(import.meta.dir, "../../test-output");

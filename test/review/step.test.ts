@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mergeOverDefault } from "../../src/core/project";
-import { startReceiver, type Receiver } from "../core/notify-receiver";
+import { startReceiver, type Receiver } from "../core/notify/receiver";
 import { startReviewServer } from "./helpers";
 
 let now = Date.parse("2026-11-24T08:00:00Z");

@@ -15,7 +15,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { Subprocess } from "bun";
 import { mergeOverDefault } from "../../src/core/project";
-import { startReceiver } from "../core/notify-receiver";
+import { startReceiver } from "../core/notify/receiver";
 import { requestInit } from "../support/http";
 import { openPostgres } from "../../src/storage/schema/pg/open";
 import { blobKey, sha256OfBytes } from "../../src/storage/files/blobs";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mergeOverDefault } from "../../src/core/project";
 import { buildTestApp, type TestApp } from "../support/app";
 import { requestInit } from "../support/http";
-import { startReceiver, type Receiver } from "../core/notify-receiver";
+import { startReceiver, type Receiver } from "../core/notify/receiver";
 
 const ADMIN = "datasets-admin-key";
 let t: TestApp;

@@ -9,7 +9,7 @@ import { BUILTIN_STAGES, AwaitInput, type Stage } from "../../src/core/runner";
 import { enqueueResume } from "../../src/queue/submit";
 import { getTransaction } from "../../src/storage/transactions/transactions";
 import { defaultProject } from "../../src/core/project";
-import { startReceiver, type Receiver } from "../core/notify-receiver";
+import { startReceiver, type Receiver } from "../core/notify/receiver";
 import { buildTestApp } from "../support/app";
 import { requestInit } from "../support/http";
 

@@ -6,16 +6,14 @@
  * file could be read the run aborts with the first file's error.
  */
 import { DocprocError, wrapStageError } from "../errors";
-import type { Page, RasterImage, SourceInput } from "../model";
-import type { ProjectSettings } from "../project";
+import type { SourceInput } from "../model";
 import { sniffFormat } from "../convert/sniff";
-import { readEInvoice } from "../extract/einvoice";
 import { convertOcrData, convertSource, convertText } from "../stages/convert";
 import { ocrPages } from "../stages/ocr";
-import { analysePage, separatorNeedsOf, type SplitFile } from "../stages/split";
-import { splitSettingsOf } from "../workflow";
+import { analyseAfterReading, splitFilesOf } from "../stages/split/stage";
 import { readAheadOf } from "./read-ahead";
-import { StageInterrupted, type OpenFile, type Stage } from "../stages/types";
+import { suspendFiles } from "../stages/run-state";
+import { StageInterrupted, type Stage } from "../stages/types";
 import { pushAll } from "../arrays";
 
 export const convertStage: Stage = async (state, ctx) => {
@@ -104,48 +102,6 @@ export const ocrStage: Stage = async (state, ctx) => {
   pushAll(state.warnings, report.warnings);
   await suspendFiles(state.files);
 };
-
-/**
- * After OCR (and again after Split, which may render a page for separator detection) a born-digital PDF is rarely
- * rendered again, so its pdf.js document is let go; a later render (a JPG or PDF export) opens it again.
- */
-export async function suspendFiles(files: OpenFile[]): Promise<void> {
-  await Promise.all(files.map((f) => f.suspend?.()));
-}
-
-export function splitFilesOf(files: OpenFile[], sources: SourceInput[]): SplitFile[] {
-  const policyOf = (index: number) => sources.find((s) => s.index === index)?.split_policy ?? "inherit";
-  // A file carrying an e-invoice (ZUGFeRD/Factur-X PDF, a standalone XML) is the one document its XML describes: its
-  // terms pages are not a contract of their own.
-  const single = (f: OpenFile) => (f.attachments?.length ? readEInvoice(f.attachments) !== null : false);
-  return files.map((f) => {
-    const policy = policyOf(f.source_file_index);
-    return {
-      index: f.source_file_index,
-      filename: f.filename,
-      policy: policy === "inherit" && single(f) ? "single_document" : policy,
-      pages: f.pages,
-    };
-  });
-}
-
-/**
- * Scanned pages are rendered once: separator detection (barcodes, blank pages) runs on the grey raster the OCR stage
- * read, after the reading, so a page the text already rules out is never scanned for barcodes. A failure here
- * leaves the page to Split's own analysis.
- */
-export function analyseAfterReading(
-  splitFiles: SplitFile[],
-  project: ProjectSettings,
-  signal?: AbortSignal,
-): (page: Page, grey: RasterImage) => Promise<void> {
-  const settings = splitSettingsOf(project);
-  const needs = separatorNeedsOf(splitFiles, settings);
-  return async (page, grey) => {
-    const need = needs.get(page);
-    if (need) await analysePage(page, settings.separator, need, grey, signal);
-  };
-}
 
 function isImage(data: Uint8Array): boolean {
   const format = sniffFormat(data);
