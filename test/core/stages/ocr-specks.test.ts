@@ -1,7 +1,7 @@
 /** Specks dropped from a till roll read as one block (stages/ocr-specks.ts): dots, doubtful marks, doubtful guesses. */
 import { expect, test } from "bun:test";
-import type { Word } from "../../src/core/model";
-import { dropSpecks } from "../../src/core/stages/ocr-specks";
+import type { Word } from "../../../src/core/model";
+import { dropSpecks } from "../../../src/core/stages/ocr-specks";
 
 const word = (text: string, confidence: number, [w, h]: [number, number], line: number, x = 0): Word => ({
   text,

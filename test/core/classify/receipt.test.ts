@@ -4,8 +4,8 @@
  * And a page of ordinary width with long lines is no till roll.
  */
 import { describe, expect, test } from "bun:test";
-import { structureBonus } from "../../src/core/classify/structure";
-import type { Page, Word } from "../../src/core/model";
+import { structureBonus } from "../../../src/core/classify/structure";
+import type { Page, Word } from "../../../src/core/model";
 
 /** An image page whose lines are `lines`, each 10 px of width per character, 30 px apart. */
 function imagePage(lines: string[], dpi: number | null = null): Page {

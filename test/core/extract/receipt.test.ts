@@ -4,9 +4,9 @@
  * arithmetic (a currency sign read as a digit, a lost amount, a right total left alone).
  */
 import { describe, expect, test } from "bun:test";
-import type { Page, Word } from "../../src/core/model";
-import { defaultProject } from "../../src/core/project";
-import { extractFields } from "../../src/core/stages/extract";
+import type { Page, Word } from "../../../src/core/model";
+import { defaultProject } from "../../../src/core/project";
+import { extractFields } from "../../../src/core/stages/extract";
 
 /** An OCR page of `lines`; a line given as [text, height] is set in type that tall (default 20 px). */
 function ocrPage(lines: Array<string | [string, number]>): Page {

@@ -7,16 +7,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { toPdf } from "../../fixtures/varied/generator";
-import { generateReceipts } from "../../fixtures/varied/generator/shop-receipts";
-import { createOcrEngine, type OcrEngine } from "../../src/core/engines/ocr/index.ts";
-import type { GreyImage } from "../../src/core/imaging/grey.ts";
-import type { RasterImage } from "../../src/core/model.ts";
-import { findSheet, type Point } from "../../src/core/imaging/sheet.ts";
-import { squareUp } from "../../src/core/imaging/sheet-warp.ts";
-import { ocrPages } from "../../src/core/stages/ocr.ts";
-import { photoOf } from "../accuracy/photos.ts";
-import { loadRaster, OCR_TIMEOUT, pageOf, TESSERACT_TEST } from "./ocr-helpers.ts";
+import { toPdf } from "../../../fixtures/varied/generator";
+import { generateReceipts } from "../../../fixtures/varied/generator/shop-receipts";
+import { createOcrEngine, type OcrEngine } from "../../../src/core/engines/ocr/index.ts";
+import type { GreyImage } from "../../../src/core/imaging/grey.ts";
+import type { RasterImage } from "../../../src/core/model.ts";
+import { findSheet, type Point } from "../../../src/core/imaging/sheet.ts";
+import { squareUp } from "../../../src/core/imaging/sheet-warp.ts";
+import { ocrPages } from "../../../src/core/stages/ocr.ts";
+import { photoOf } from "../../accuracy/photos.ts";
+import { loadRaster, OCR_TIMEOUT, pageOf, TESSERACT_TEST } from "../engines/ocr/helpers.ts";
 
 /** A sheet with rows of dark "text" bars, placed at `corners` on a surface of tone `table`, lit falling off to the right. */
 function photo(corners: Point[], width: number, height: number, table = 90, fall = 0.4): GreyImage {
