@@ -17,11 +17,15 @@ import { afterSpeck } from "./specks";
 import { CHANGE, paidLine, TENDERED } from "./tendered";
 import { findAmounts } from "./values";
 
+/** A vendor found this sure (a legal form with the seller's tax number beside it) stands against the head's name. */
+const SURE_NAME = 0.55;
 /** Lines of the head looked at for the merchant. */
 const HEAD_LINES = 6;
 /** What a document calls itself, or a greeting: no merchant. */
 const TITLE =
   /^(?:simplified\s+)?(?:tax\s+invoice|invoice|receipt|sales\s+receipt|cash\s+(?:sale|receipt)|kassenbon|kassenbeleg|quittung|rechnung|bon|ticket|ticket\s+de\s+caisse|reçu|recu|facture(?:\s+simplifiee)?|factura(?:\s+simplificada)?|kassabon|kwitantie|scontrino|welcome|willkommen|bienvenue|welkom|copy|duplicate)\b/iu;
+/** A heading naming the document ("OYO PAYMENT RECEIPT", "ACME TAX INVOICE"): the name is found elsewhere. */
+const ENDS_TITLE = /(?<![\p{L}])(receipt|invoice|rechnung|quittung|kassenbon|facture|factura|ticket|bon)\s*$/iu;
 /** The lines that end a till's head: address, contact, tax registration, till and store numbers. */
 const HEAD_END =
   /(?<![\p{L}])(tel|phone|fax|vat|gst|sst|abn|tva|btw|mwst|ust|uid|siret|npwp|tax\s?id|reg\s?no|store\s?(?:#|no)|reg\s?\d|cashier|kassierer|caissier|operator|www\.|http|@)/iu;
@@ -44,7 +48,7 @@ export function settleReceipt(best: ReceiptFields, lines: Line[], dateOrder: Dat
     // The same line found by another rule keeps that rule's score and reasoning, with the name cleaned of specks.
     if (merchant && found?.match.line === merchant.match.line)
       best.vendor_name = { ...found, match: { ...found.match, value: merchant.match.value } };
-    else if (merchant) best.vendor_name = merchant;
+    else if (merchant && (!found || found.score < SURE_NAME)) best.vendor_name = merchant;
   }
   if ("total_amount" in best) best.total_amount = checkedTotal(best, lines, dateOrder);
 }
@@ -62,7 +66,7 @@ function merchantOf(lines: Line[], dateOrder: DateOrder): Candidate | undefined 
     if (HEAD_END.test(fold(text)) || findDates(text, dateOrder).some((d) => d.iso)) break;
     if (findAmounts(text, dateOrder).some((a) => a.decimals)) break;
     const value = nameOf(line);
-    if (!value || TITLE.test(fold(value)) || STREET.test(value)) continue;
+    if (!value || TITLE.test(fold(value)) || ENDS_TITLE.test(fold(value)) || STREET.test(value)) continue;
     names.push({ line, value, height: textHeight(line) });
   }
   if (!names.length) return undefined;

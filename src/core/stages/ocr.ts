@@ -1,11 +1,10 @@
 import { throwIfAborted as checkAborted } from "../abort";
 import { DocprocError } from "../errors.ts";
 import type { Box, Page, RasterImage } from "../model.ts";
-import { analyzeLayout, type PageLayout } from "../engines/ocr/layout.ts";
+import type { PageLayout } from "../engines/ocr/layout.ts";
 import { crop, toGrey, upscale, type GreyImage } from "../imaging/grey.ts";
 import { boxToSource } from "../imaging/upright.ts";
-import { findSheet } from "../imaging/sheet.ts";
-import { squareUp } from "../imaging/sheet-warp.ts";
+import { pageGeometry, SINGLE_BLOCK } from "./ocr-geometry.ts";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../engines/ocr/types.ts";
 import { keepDecimalPoints } from "../engines/ocr/decimals.ts";
 import { orderByLayout } from "../engines/ocr/reading-order.ts";
@@ -129,19 +128,12 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
   // Grey straight from the renderer (one channel from a grey scan, luma computed off the main thread for a PDF).
   const render = page.render as (o?: RenderOptions) => Promise<RasterImage>;
   const rendered = toGrey(await timeStage("ocr: render", () => render({ grayscale: true })));
-  // A photographed sheet on a darker surface is read squared up and evenly lit, boxes mapped back to the photo.
-  const sheet = timeStageSync("ocr: sheet", () => {
-    const found = findSheet(rendered);
-    return found ? squareUp(rendered, found) : null;
-  });
-  const grey = sheet?.image ?? rendered;
-  const layout = timeStageSync("ocr: layout analysis", () => analyzeLayout(grey));
   const dpi = page.image_transform.effective_dpi ?? undefined;
+  const { grey, sheet, layout, psm } = timeStageSync("ocr: layout analysis", () => pageGeometry(rendered, dpi));
   const region = readRegion(grey, layout.contentBox);
   const cropped = cropTo(grey, region);
   const zoom = zoomFor(layout.lineHeight, cropped);
   const readDpi = dpi && dpi >= 70 ? dpi * zoom : undefined;
-  const psm = psmFor(layout, dpi, sheet?.image.width);
   const reading = layout.inkBox
     ? await readUpright(
         zoom > 1 ? timeStageSync("ocr: enlargement", () => upscale(cropped, zoom)) : cropped,
@@ -174,34 +166,6 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
   page.text_source = "ocr";
   page.image_transform = { ...it, rotation: reading.transform.rotation, skew_degrees: reading.transform.skew };
   return rendered;
-}
-
-/** Lines at most this many line heights long make a single narrow column: a till roll, 32–48 characters wide. */
-const NARROW_COLUMN = 40;
-/** A photographed sheet at most this many line heights wide is a till roll (a page is 80 and more). */
-const NARROW_SHEET = 56;
-/** Ink at most this wide (inches, when the resolution is known) is a till roll: 80 mm paper prints ~72 mm. */
-const NARROW_INCHES = 3.6;
-/** Tesseract's "single uniform block of text". */
-const SINGLE_BLOCK = 6;
-
-/**
- * A till roll is one column of lines with the amounts flush right. Tesseract's automatic layout (psm 3), and even
- * its single-column mode (psm 4), can set the column of amounts apart as a block of its own and then drop it
- * (the amounts, TOTAL's included, never read) or split "114.81" from "TOTAL"; read as one block of lines, every
- * line stays whole. Narrow means: few line heights across the ink, or across the photographed sheet, or a narrow
- * ink box on a page whose resolution is known. A page of ordinary width keeps the automatic layout.
- */
-function psmFor(layout: PageLayout, dpi?: number, sheetWidth?: number): number | undefined {
-  if (!layout.inkBox || !layout.lineHeight) return undefined;
-  const [x1, y1, x2, y2] = layout.inkBox;
-  const length = layout.lineAxis === "down" ? y2 - y1 : x2 - x1;
-  const across = layout.lineAxis === "down" ? null : sheetWidth;
-  const narrow =
-    length / layout.lineHeight <= NARROW_COLUMN ||
-    (across !== undefined && across !== null && across / layout.lineHeight <= NARROW_SHEET) ||
-    (dpi !== undefined && dpi >= 70 && length / dpi <= NARROW_INCHES);
-  return narrow ? SINGLE_BLOCK : undefined;
 }
 
 /** The part of the page tesseract gets: the content box, unless cutting the margins would save little. */
