@@ -48,9 +48,18 @@ export function settleReceipt(best: ReceiptFields, lines: Line[], dateOrder: Dat
     // The same line found by another rule keeps that rule's score and reasoning, with the name cleaned of specks.
     if (merchant && found?.match.line === merchant.match.line)
       best.vendor_name = { ...found, match: { ...found.match, value: merchant.match.value } };
-    else if (merchant && (!found || found.score < SURE_NAME)) best.vendor_name = merchant;
+    else if (merchant && (!found || found.score < SURE_NAME || amongItems(found.match.line, lines, dateOrder)))
+      best.vendor_name = merchant;
   }
   if ("total_amount" in best) best.total_amount = checkedTotal(best, lines, dateOrder);
+}
+
+/** Whether `line` lies at or below the first line with an amount: among items and sums, where no vendor is named. */
+function amongItems(line: Line, lines: Line[], dateOrder: DateOrder): boolean {
+  const first = lines.find(
+    (l) => l.page === line.page && findAmounts(l.text, dateOrder).some((a) => a.decimals && /[.,]\d{2}/.test(l.text)),
+  );
+  return first !== undefined && line.box[1] >= first.box[1];
 }
 
 /** The merchant's line among the head's first lines (see the module comment), as a candidate. */

@@ -51,15 +51,16 @@ const read = (lines: Array<string | [string, number]>) => {
 };
 
 describe("till receipts: merchant", () => {
-  test("the name at the top, past a title; not the street, not an item line with a tall junk box", () => {
+  test("the name at the top, past a title; not the street, not an item line with a tall junk box (nor its junk read as a legal form, SE)", () => {
     const r = read([
       "TAX INVOICE",
       ["KINGS CONVENIENCE", 30],
       "428 DORPSSTRAAT",
       "TEL 941 130 4151",
       "02-07-2023 11:32",
-      "MILO 1KG SE",
       "RICE 5KG 13.31",
+      "MILO 1KG SE",
+      "SST 6% 0.80",
       "TOTAL 13.31",
       "CASH 20.00",
       "CHANGE 6.69",
