@@ -14,7 +14,7 @@ import { processTransaction } from "../../../src/core/pipeline";
 import { defaultProject } from "../../../src/core/project";
 import { classifyDocument } from "../../../src/core/stages/classify";
 import { kindOfTypeCode } from "../../../src/core/classify/type-codes";
-import { cii } from "../einvoice-fixtures";
+import { cii } from "../einvoice/fixtures";
 
 const INSURER_PAGES = [
   [

@@ -8,7 +8,7 @@ import { convertSource } from "../../../src/core/stages/convert";
 import { classifyDocument } from "../../../src/core/stages/classify";
 import { extractFields } from "../../../src/core/stages/extract";
 import { defaultProject } from "../../../src/core/project";
-import { cii } from "../einvoice-fixtures";
+import { cii } from "../einvoice/fixtures";
 import { readEInvoice } from "../../../src/core/extract/einvoice";
 import { processTransaction } from "../../../src/core/pipeline";
 import { memorySink } from "../../../src/core/exporters";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { Box, FieldResult, Page, Word } from "../../../src/core/model";
 import { defaultProject } from "../../../src/core/project";
 import { extractFields } from "../../../src/core/stages/extract";
-import { cii } from "../einvoice-fixtures";
+import { cii } from "../einvoice/fixtures";
 
 /** A page from rows of [text, x] words: one row per line, 30 px apart, 10 px per character. */
 function page(rows: Array<Array<[string, number]>>, opts: { page_number?: number; confidence?: number } = {}): Page {

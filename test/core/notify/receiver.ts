@@ -14,6 +14,11 @@ export interface Receiver {
   url: (path?: string) => string;
   port: number;
   received: ReceivedRequest[];
+  /**
+   * Resolves with the requests once `n` have arrived (at once if they have): wait on this, not on a sleep. Rejects
+   * after `timeoutMs`, a ceiling for a loaded machine.
+   */
+  arrived: (n: number, timeoutMs?: number) => Promise<ReceivedRequest[]>;
   /** Replaces how the receiver answers; n is the 1-based request count. */
   reply: (fn: Reply) => void;
   stop: () => void;
@@ -23,6 +28,7 @@ export function startReceiver(
   opts: { hostname?: string; port?: number; tls?: { cert: string; key: string } } = {},
 ): Receiver {
   const received: ReceivedRequest[] = [];
+  const waiters = new Set<{ n: number; resolve: () => void }>();
   let reply: Reply = () => new Response("ok");
   const hostname = opts.hostname ?? "127.0.0.1";
   const server = Bun.serve({
@@ -35,6 +41,7 @@ export function startReceiver(
       const headers: Record<string, string> = {};
       req.headers.forEach((value, name) => (headers[name] = value));
       received.push({ method: req.method, path: new URL(req.url).pathname, headers, body, at });
+      for (const w of waiters) if (received.length >= w.n) w.resolve();
       return reply(req, received.length);
     },
   });
@@ -44,6 +51,23 @@ export function startReceiver(
     url: (path = "/hook") => `${scheme}://${hostname}:${port}${path}`,
     port,
     received,
+    arrived: (n, timeoutMs = 60_000) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new Error(`timed out waiting for request ${n}; ${received.length} arrived`));
+        }, timeoutMs);
+        const waiter = {
+          n,
+          resolve: () => {
+            clearTimeout(timer);
+            waiters.delete(waiter);
+            resolve(received);
+          },
+        };
+        waiters.add(waiter);
+        if (received.length >= n) waiter.resolve();
+      }),
     reply: (fn) => (reply = fn),
     stop: () => server.stop(true),
   };

@@ -9,6 +9,7 @@ import path from "node:path";
 import { openDatabase, type Db } from "../../../src/storage/schema/db";
 import { SAFETY_NET_PAGES } from "../../../src/storage/schema/wal-checkpointer";
 import { removeAll, tempDir } from "../../support/temp";
+import { waitFor } from "../../support/wait";
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
@@ -37,11 +38,9 @@ function threadNames(): string[] {
 }
 
 async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (threads: ${threadNames().join(", ")})`);
-    await Bun.sleep(25);
-  }
+  await waitFor(what, ok, { timeoutMs: ms, everyMs: 25 }).catch((err: Error) => {
+    throw new Error(`${err.message} (threads: ${threadNames().join(", ")})`);
+  });
 }
 
 const autocheckpoint = (db: Db) =>

@@ -1,6 +1,6 @@
 /**
  * Validation stage: the project's rules over a document's fields and over the whole transaction. The run's Stage
- * (`validateStage`) is in runner/workflow-stages.ts; one rule's evaluation is in core/validate/rules.ts.
+ * (`validateStage`) is in stage.ts beside this file; one rule's evaluation is in core/validate/rules.ts.
  *
  * Contracts:
  * - `validateDocument` MUST return undefined when no applicable rule warns or fails (the results file shows a
@@ -49,7 +49,7 @@ export function validateDocument(
   // What the project's e-invoice profiles would miss, so that a Review step shows it before Export fails on it
   // (loaded only for such a project: a literal require() is bundled into the compiled binary).
   if (project.export_profiles.some((p) => EINVOICE_FORMATS.has(p.output_format))) {
-    const { einvoiceReadiness } = require("../einvoice/readiness") as typeof import("../../einvoice/readiness");
+    const { einvoiceReadiness } = require("../../einvoice/readiness") as typeof import("../../einvoice/readiness");
     pushAll(results, einvoiceReadiness(doc, project));
   }
   const overall = overallStatus(results);

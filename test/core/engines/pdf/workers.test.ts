@@ -8,6 +8,7 @@ import {
 } from "../../../../src/core/engines/pdf/pdf-client.ts";
 import type { Page } from "../../../../src/core/model.ts";
 import { convertSource, renderPageToRaster } from "../../../../src/core/stages/convert/index.ts";
+import { waitFor } from "../../../support/wait";
 
 setDefaultTimeout(60_000);
 
@@ -101,7 +102,9 @@ describe("pdf.js workers of a long-running process", () => {
     const runner = corePipelineRunner({ engine: "wasm" });
     try {
       runner.warm();
-      for (let i = 0; i < 100 && spareWorkerCount() < 2; i++) await Bun.sleep(50);
+      await waitFor("two warm workers", () => spareWorkerCount() >= 2, { timeoutMs: 5_000, everyMs: 50 }).catch(
+        () => {},
+      );
       expect(spareWorkerCount()).toBe(2);
       const data = await generatePdf(60, 7);
       // The second worker opens its own copy of the document: count "open" requests (two: primary + helper).

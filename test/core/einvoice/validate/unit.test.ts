@@ -7,10 +7,10 @@
  * semantics of those rules are the same as in a full run, and the suite stays fast.
  */
 import { describe, expect, test } from "bun:test";
-import { runSchema } from "../../../src/core/einvoice/validate/engine";
-import { ruleSet } from "../../../src/core/einvoice/validate/rulesets";
-import { peppolUnevaluated, XRECHNUNG_PEPPOL_RULES } from "../../../src/core/einvoice/validate/peppol";
-import { en16931Cases, xrechnungCases, type Case } from "./validate-cases";
+import { runSchema } from "../../../../src/core/einvoice/validate/engine";
+import { ruleSet } from "../../../../src/core/einvoice/validate/rulesets";
+import { peppolUnevaluated, XRECHNUNG_PEPPOL_RULES } from "../../../../src/core/einvoice/validate/peppol";
+import { en16931Cases, xrechnungCases, type Case } from "./cases";
 
 /**
  * The XRechnung build adds adapted Peppol BIS Billing rules (PEPPOL-EN16931-R*) fetched at its build time; they are

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { KEY, testApp } from "./helpers";
+import { KEY, testApp } from "../helpers";
 
 const CHROMIUM = "/usr/bin/chromium";
-const OUT = path.resolve(import.meta.dir, "../../test-output");
+const OUT = path.resolve(import.meta.dir, "../../../test-output");
 let browser: Browser;
 let t: ReturnType<typeof testApp>;
 let base: string;

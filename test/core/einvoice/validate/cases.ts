@@ -13,9 +13,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseXmlDocument, serializeToWellFormedString, type Document, type Element, type Node } from "slimdom";
-import type { RuleSetId } from "../../../src/core/einvoice/validate/rulesets";
+import type { RuleSetId } from "../../../../src/core/einvoice/validate/rulesets";
 
-export const RULES_DIR = join(import.meta.dir, "../../../fixtures/corpora/einvoice-rules");
+export const RULES_DIR = join(import.meta.dir, "../../../../fixtures/corpora/einvoice-rules");
 const VEFA = "http://difi.no/xsd/vefa/validator/1.0";
 
 export interface Expect {

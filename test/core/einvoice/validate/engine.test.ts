@@ -5,13 +5,13 @@
  */
 import { describe, expect, test } from "bun:test";
 import { parseXmlDocument } from "slimdom";
-import { runSchema } from "../../../src/core/einvoice/validate/engine";
-import { exactRewrite } from "../../../src/core/einvoice/validate/exact";
-import { readSchema } from "../../../src/core/einvoice/validate/schematron";
-import { validateEInvoice } from "../../../src/core/einvoice/validate";
+import { runSchema } from "../../../../src/core/einvoice/validate/engine";
+import { exactRewrite } from "../../../../src/core/einvoice/validate/exact";
+import { readSchema } from "../../../../src/core/einvoice/validate/schematron";
+import { validateEInvoice } from "../../../../src/core/einvoice/validate";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { RULES_DIR } from "./validate-cases";
+import { RULES_DIR } from "./cases";
 
 const sch = (body: string) =>
   readSchema("t", "t.sch", {

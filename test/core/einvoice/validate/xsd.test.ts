@@ -7,9 +7,9 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { validateEInvoice } from "../../../src/core/einvoice/validate";
-import { ciiSchemaFindings } from "../../../src/core/einvoice/validate/xsd";
-import { RULES_DIR } from "./validate-cases";
+import { validateEInvoice } from "../../../../src/core/einvoice/validate";
+import { ciiSchemaFindings } from "../../../../src/core/einvoice/validate/xsd";
+import { RULES_DIR } from "./cases";
 
 const CII_DIR = path.join(RULES_DIR, "xrechnung/test/instances/cii");
 const base = readFileSync(path.join(CII_DIR, "cii-br-de-1-test.xml"), "utf8");
