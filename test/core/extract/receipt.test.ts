@@ -47,7 +47,7 @@ function ocrPage(lines: Array<string | [string, number]>): Page {
 
 const read = (lines: Array<string | [string, number]>) => {
   const f = extractFields([ocrPage(lines)], "receipt", defaultProject);
-  return { vendor: f.vendor_name?.value, total: f.total_amount?.value };
+  return { vendor: f.vendor_name?.value, total: f.total_amount?.value, date: f.invoice_date?.value };
 };
 
 describe("till receipts: merchant", () => {
@@ -73,6 +73,17 @@ describe("till receipts: merchant", () => {
       "RIVERSIDE BAKERY",
     );
   });
+});
+
+test("till receipts: a date OCR read with a doubled mark is still the receipt's date", () => {
+  const r = read([
+    ["BLUE DOOR PHARMACY", 30],
+    "684 RUE DE LA GARE",
+    "15.. JUN 2022 19:50",
+    "BUTTER 9.17",
+    "TOTAL 9.17",
+  ]);
+  expect(r.date).toBe("2022-06-15");
 });
 
 describe("till receipts: the total checked by the receipt's arithmetic", () => {
