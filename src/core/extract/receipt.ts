@@ -168,10 +168,10 @@ function checkedTotal(best: ReceiptFields, lines: Line[], dateOrder: DateOrder):
 
 const num = (c: Candidate | undefined) => (typeof c?.match.value === "number" ? c.match.value : null);
 
-/** "868.90" for 68.90: one leading digit more, the rest the same digits. */
+/** "868.90" for 68.90 ($ read as 8, 5, 6 or 9; ₹ as 2; € as 6 or 7): one leading digit more, the rest the same digits. */
 function misreadSign(read: number, value: number): boolean {
   const [r, v] = [String(cents(read)), String(cents(value))];
-  return r.length === v.length + 1 && r.endsWith(v) && /[5689]/.test(r[0]!);
+  return r.length === v.length + 1 && r.endsWith(v) && /[256789]/.test(r[0]!);
 }
 
 function readWithDecimals(c: Candidate): boolean {

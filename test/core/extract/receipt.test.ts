@@ -93,6 +93,11 @@ describe("till receipts: the total checked by the receipt's arithmetic", () => {
     expect(r.total).toBe(68.9);
   });
 
+  test("the rupee sign read as 2: 2120.00 is 120.00 when tendered minus change says so", () => {
+    const r = read([...head, "MASALA 70.00", "CHAI 45.00", "TOTAL 2120.00", "CASH 200.00", "CHANGE 80.00"]);
+    expect(r.total).toBe(120);
+  });
+
   test("a total read without its amount's decimals gives way to tendered minus change", () => {
     const r = read([...head, "SUGAR 5.11", "RICE 13.31", "GRAND TOTAL 4", "CASH 110.00", "CHANGE 28.30"]);
     expect(r.total).toBe(81.7);
