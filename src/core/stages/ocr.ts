@@ -125,8 +125,12 @@ function throwIfAborted(signal?: AbortSignal): void {
 async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
   // Grey straight from the renderer (one channel from a grey scan, luma computed off the main thread for a PDF).
   const render = page.render as (o?: RenderOptions) => Promise<RasterImage>;
-  const grey = toGrey(await timeStage("ocr: render", () => render({ grayscale: true })));
+  // A scanned PDF page may come back at its scan's own resolution, below the rasterized size (RenderOptions.scan).
+  const grey = toGrey(await timeStage("ocr: render", () => render({ grayscale: true, scan: true })));
   const layout = timeStageSync("ocr: layout analysis", () => analyzeLayout(grey));
+  // Tesseract is told the page's DPI even when it reads a scan at its own, lower resolution: told 200 for a 200-DPI
+  // bilevel scan its layout analysis took 25.5 CPU-s for 20 pages against 15.7 told 300, for the same words (F1
+  // 0.843 / 0.846); told either, grey JPEG scans cost and read the same (16.2 / 16.4 CPU-s, F1 0.918).
   const dpi = page.image_transform.effective_dpi ?? undefined;
   const region = readRegion(grey, layout.contentBox);
   const cropped = cropTo(grey, region);
