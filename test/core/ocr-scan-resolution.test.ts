@@ -41,19 +41,29 @@ async function phototestBits() {
   return { data: packed, width: info.width, height: info.height };
 }
 
-/** A one-page PDF that paints the 1-bit image over the whole page at `dpi` (and some text when `withText`). */
-async function scanPdf(dpi: number, withText = false): Promise<Uint8Array> {
+/** The same image with 8 bits a pixel (a grey scan). */
+function greyBytes(): Uint8Array {
+  const out = new Uint8Array(bits.width * bits.height);
+  for (let i = 0; i < out.length; i++) {
+    const [y, x] = [Math.floor(i / bits.width), i % bits.width];
+    out[i] = bits.data[y * 80 + (x >> 3)]! & (0x80 >> (x & 7)) ? 255 : 0;
+  }
+  return out;
+}
+
+/** A one-page PDF that paints the image over the whole page at `dpi` (and some text when `withText`). */
+async function scanPdf(dpi: number, withText = false, grey = false): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const w = (bits.width * 72) / dpi;
   const h = (bits.height * 72) / dpi;
   const page = doc.addPage([w, h]);
   const image = doc.context.register(
-    doc.context.flateStream(bits.data, {
+    doc.context.flateStream(grey ? greyBytes() : bits.data, {
       Type: "XObject",
       Subtype: "Image",
       Width: bits.width,
       Height: bits.height,
-      BitsPerComponent: 1,
+      BitsPerComponent: grey ? 8 : 1,
       ColorSpace: "DeviceGray",
     }),
   );
@@ -123,10 +133,13 @@ describe("scanned PDF pages at their own resolution", () => {
     OCR_TIMEOUT,
   );
 
-  test("a low-resolution scan, a page with more than the image, are drawn at the page's size as before", async () => {
+  test("a low-resolution scan, a page with more than the image, a grey scan are drawn at the page's size", async () => {
     const low = await pageOf(await scanPdf(100));
     expect((await render(low, true)).width).toBe(low.image_transform.rasterized_width);
     const mixed = await pageOf(await scanPdf(200, true));
     expect((await render(mixed, true)).width).toBe(mixed.image_transform.rasterized_width);
+    // A grey scan is drawn as before (read at its own 200 DPI, the accuracy gate's JPEG scans lost an invoice number).
+    const grey = await pageOf(await scanPdf(200, false, true));
+    expect((await render(grey, true)).width).toBe(960);
   });
 });

@@ -5,7 +5,10 @@
  * against 0.84 for the same image read as it is), and the enlarged image costs more to draw and to read. So a page
  * whose drawing is exactly one upright image between MIN_DPI and the render's resolution is handed over as that
  * image's own pixels, in grey, without drawing it: its size is then smaller than the page's rasterized size, which
- * the OCR stage allows (it scales word boxes back into the page's space).
+ * the OCR stage allows (it scales word boxes back into the page's space). Grey and colour scans are rendered as
+ * before: read at 200 DPI as they are, the accuracy gate's 200-DPI JPEG scans lost an invoice number (I read as 1).
+ * Such a page's image is decoded twice (for the operator list here, then by the render: 0.06 CPU-s a page for
+ * 200-DPI JPEG scans), so the worker stops looking at a document's pages after the first that is no bilevel scan.
  */
 import type * as Pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import type { RenderResult } from "./pdf-protocol.ts";
@@ -26,13 +29,13 @@ interface ImageData {
 
 /**
  * The page's one image in grey at its own resolution, or null when the page is anything else (more than one image,
- * vector drawing or text, a turned or mirrored image, an image that does not fill the page, a resolution outside
- * [MIN_DPI, scale × 72]): then the caller renders it as usual.
+ * vector drawing or text, a turned or mirrored image, one that does not fill the page, an image that is not bilevel,
+ * a resolution outside [MIN_DPI, the render's]): then the caller renders it as usual.
  */
 export async function scanImageOf(
   pdfjs: typeof Pdfjs,
   page: Pdfjs.PDFPageProxy,
-  scale: number,
+  target: { scale: number },
 ): Promise<RenderResult | null> {
   if (page.rotate % 360 !== 0) return null;
   const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.ENABLE });
@@ -45,11 +48,11 @@ export async function scanImageOf(
   if (Math.abs(e - x0) > EDGE || Math.abs(f - y0) > EDGE) return null;
   if (Math.abs(e + a - x1) > EDGE || Math.abs(f + d - y1) > EDGE) return null;
   const img = await imageData(page, drawn.objId);
-  if (!img?.data) return null;
+  if (!img?.data || img.kind !== pdfjs.ImageKind.GRAYSCALE_1BPP) return null;
   const own = img.width / a;
   if (Math.abs(img.height / d - own) > own * SQUARE) return null;
-  if (own * 72 < MIN_DPI || own > scale * (1 + SQUARE)) return null;
-  return greyOf(img, pdfjs.ImageKind);
+  if (own * 72 < MIN_DPI || own > target.scale * (1 + SQUARE)) return null;
+  return bilevelGrey(img);
 }
 
 /** The objId and transform of the page's only image paint, when painting it is all the page does. */
@@ -99,27 +102,16 @@ function imageData(page: Pdfjs.PDFPageProxy, objId: string): Promise<ImageData |
   });
 }
 
-/** One byte of grey per pixel: 1-bit rows are byte-aligned (a set bit is white), colour is weighted as luma. */
-function greyOf(img: ImageData, kinds: typeof Pdfjs.ImageKind): RenderResult | null {
+/** One byte of grey per pixel: 1-bit rows are byte-aligned, a set bit is white (pdf.js applied /Decode already). */
+function bilevelGrey(img: ImageData): RenderResult {
   const { width, height } = img;
   const src = img.data!;
   const out = new Uint8Array(width * height);
-  if (img.kind === kinds.GRAYSCALE_1BPP) {
-    const rowBytes = (width + 7) >> 3;
-    for (let y = 0; y < height; y++) {
-      const row = y * rowBytes;
-      const at = y * width;
-      for (let x = 0; x < width; x++) out[at + x] = (src[row + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
-    }
-  } else if (img.kind === kinds.RGB_24BPP) {
-    for (let i = 0, j = 0; i < out.length; i++, j += 3)
-      out[i] = (src[j]! * 77 + src[j + 1]! * 150 + src[j + 2]! * 29) >> 8;
-  } else if (img.kind === kinds.RGBA_32BPP) {
-    // Over white, as the page is drawn.
-    for (let i = 0, j = 0; i < out.length; i++, j += 4) {
-      const luma = (src[j]! * 77 + src[j + 1]! * 150 + src[j + 2]! * 29) >> 8;
-      out[i] = 255 - (((255 - luma) * src[j + 3]!) >> 8);
-    }
-  } else return null;
+  const rowBytes = (width + 7) >> 3;
+  for (let y = 0; y < height; y++) {
+    const row = y * rowBytes;
+    const at = y * width;
+    for (let x = 0; x < width; x++) out[at + x] = (src[row + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
+  }
   return { width, height, channels: 1, data: out };
 }
