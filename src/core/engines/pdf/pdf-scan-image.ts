@@ -27,6 +27,29 @@ interface ImageData {
   data?: Uint8Array | Uint8ClampedArray;
 }
 
+/** Documents with a page to read that was no bilevel scan: their pages are not looked at again. */
+const notBilevelScans = new Set<number>();
+
+/**
+ * A render request's page as its bilevel scan (`scan` requests only), or null: render it as usual. A document's scans
+ * are alike, so after its first page that is none (its image decoded for nothing) its pages are rendered straight.
+ */
+export async function ownScanRaster(
+  pdfjs: typeof Pdfjs,
+  page: Pdfjs.PDFPageProxy,
+  req: { doc: number; scale: number; scan?: boolean },
+): Promise<RenderResult | null> {
+  if (!req.scan || notBilevelScans.has(req.doc)) return null;
+  const own = await scanImageOf(pdfjs, page, req).catch(() => null);
+  if (!own) notBilevelScans.add(req.doc);
+  return own;
+}
+
+/** The document is closed: its id may be used for another. */
+export function forgetScans(doc: number): void {
+  notBilevelScans.delete(doc);
+}
+
 /**
  * The page's one image in grey at its own resolution, or null when the page is anything else (more than one image,
  * vector drawing or text, a turned or mirrored image, one that does not fill the page, an image that is not bilevel,

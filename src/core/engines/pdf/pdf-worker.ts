@@ -33,7 +33,7 @@ import type { Word } from "../../model.ts";
 import { loadPdfjsDisplayModule, loadPdfjsWorkerModule } from "./pdfjs-patched-worker.ts";
 import { importWithoutCanvas, loadCanvas } from "./pdfjs-canvas.ts";
 import { paintsImages, SPARSE_TEXT } from "./pdf-page-images.ts";
-import { scanImageOf } from "./pdf-scan-image.ts";
+import { forgetScans, ownScanRaster } from "./pdf-scan-image.ts";
 import { workerStats } from "./pdfjs-memory-patches.ts";
 import { SHEET_MAX_TEXT } from "../../separator-sheet.ts";
 import { installChunkClone, readPixels } from "./pdf-worker-globals.ts";
@@ -67,8 +67,6 @@ const docs = new Map<number, Pdfjs.PDFDocumentProxy>();
 const textOnlyDocs = new Set<string>();
 (globalThis as Record<string, unknown>).docprocTextOnlyDocs = textOnlyDocs;
 const textOnlyKey = (doc: Pdfjs.PDFDocumentProxy) => `g_${doc.loadingTask.docId}`;
-/** Documents with a page to read that was no bilevel scan (pdf-scan-image.ts): their pages are not looked at again. */
-const notBilevelScans = new Set<number>();
 
 async function open(docId: number, data: Uint8Array, password?: string, textOnly = false): Promise<OpenResult> {
   await closeDocument(docId);
@@ -175,14 +173,10 @@ async function renderPage(req: Extract<PdfRequest, { op: "render" }>): Promise<R
   if (textOnlyDocs.has(textOnlyKey(doc)))
     throw Object.assign(new Error("the document was opened for its text only"), { name: "TextOnlyDocument" });
   const page = await doc.getPage(req.pageNumber);
-  if (req.scan && !notBilevelScans.has(req.doc)) {
-    const own = await scanImageOf(pdfjs, page, req).catch(() => null);
-    if (own) {
-      page.cleanup();
-      return own;
-    }
-    // Its image was decoded for nothing: a document's scans are alike, so its other pages are rendered straight.
-    notBilevelScans.add(req.doc);
+  const own = await ownScanRaster(pdfjs, page, req);
+  if (own) {
+    page.cleanup();
+    return own;
   }
   const { createCanvas } = await loadCanvas();
   const canvas = createCanvas(req.width, req.height);
@@ -213,7 +207,7 @@ function requireDoc(id: number): Pdfjs.PDFDocumentProxy {
 
 async function closeDocument(id: number): Promise<void> {
   forgetHeadPages(id);
-  notBilevelScans.delete(id);
+  forgetScans(id);
   const current = docs.get(id);
   docs.delete(id);
   if (!current) return;
