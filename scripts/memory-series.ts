@@ -1,6 +1,6 @@
 /**
  * Writes the realistic memory series (fixtures/vendor-series/realistic.ts, issue 33) as folders for the CLI, so the
- * table of test/core/memory-realistic.test.ts can be reproduced with `docproc memory learn` and `docproc eval`:
+ * table of test/core/memory/realistic.test.ts can be reproduced with `docproc memory learn` and `docproc eval`:
  *
  *   bun scripts/memory-series.ts OUT
  *   for f in OUT/teach/*.png; do docproc memory learn "$f" --expected "${f%.png}.json" --project OUT/taught.yaml; done

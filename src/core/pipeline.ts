@@ -10,7 +10,7 @@ import { runTransaction } from "./runner/run";
 import type { RunOptions, RunOutcome } from "./runner/types";
 
 export type { TransactionMeta } from "./results";
-export { analyseAfterReading } from "./runner/convert-stages";
+export { analyseAfterReading } from "./stages/split/stage";
 
 /** What a run needs, without the runner's pause, resume and notification hooks (one definition: RunOptions). */
 export type PipelineContext = Pick<

@@ -8,7 +8,7 @@
  * - invoice2data as text PDFs (all 11 + Orlen as supplied text); as 200-DPI greyscale scans with a seeded skew of up
  *   to ±1.5° and JPEG noise (all 11: the scan figure the issue tracks); as 300-DPI scans (4 of them: the families
  *   with IBAN, tax and non-embedded fonts); one quarter and one half turn (the 4 PNG scans shipped with the corpus
- *   are left to test/core/invoice2data.test.ts: 20 s for figures the scans here already give);
+ *   are left to test/core/extract/invoice2data.test.ts: 20 s for figures the scans here already give);
  * - the OCR pages: Tesseract's phototest (upright, 180°, 90°), eurotext (six languages), one UNLV magazine page
  *   (multi-column, zone-ordered truth: reading order counts), and that page skewed 1.5° and turned a quarter (the
  *   issue's "skewed and rotated two-column page"); the other UNLV page and rotated copies add time, not classes;
@@ -173,7 +173,7 @@ interface SplitCase {
   detection_only?: boolean;
 }
 
-/** paperless-ngx's settings of a sample → our separator settings (as test/core/split-barcodes.test.ts reads them). */
+/** paperless-ngx's settings of a sample → our separator settings (as test/core/split/barcodes.test.ts reads them). */
 function separatorSettings(p: Json): Json {
   const barcodes: Json[] = [];
   if (typeof p.barcode_string === "string") barcodes.push({ value: p.barcode_string, keep: false });

@@ -10,13 +10,14 @@ import { SRC, sourceFiles } from "./source-files";
 /** A graph: node → (node it imports → one example import, to name the edge in a failure message). */
 export type Graph = Map<string, Map<string, string>>;
 
-/** Relative specifiers of static imports, re-exports and dynamic imports. */
+/** Relative specifiers of static imports, re-exports, dynamic imports and literal `require()`s. */
 export function importsOf(text: string): string[] {
   const specs: string[] = [];
   const patterns = [
     /\b(?:import|export)\s[^'"`;]*?\bfrom\s*["']([^"']+)["']/g,
     /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
     /^\s*import\s*["']([^"']+)["']/gm,
+    /\brequire\s*\(\s*["']([^"']+)["']\s*\)/g,
   ];
   for (const re of patterns) for (const m of text.matchAll(re)) specs.push(m[1]!);
   return specs.filter((s) => s.startsWith("."));

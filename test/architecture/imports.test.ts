@@ -17,6 +17,9 @@ describe("architecture", () => {
         `import { a } from "../x";\nimport type { B } from "./y";\nconst m = await import("../z/w");\nexport * from "./q";`,
       ),
     ).toEqual(["../x", "./y", "./q", "../z/w"]);
+    expect(
+      importsOf(`const { a } = require("../einvoice/readiness") as typeof import("../../einvoice/readiness");`),
+    ).toEqual(["../../einvoice/readiness", "../einvoice/readiness"]);
     const planted: Graph = new Map([edge("a", "b"), edge("b", "a")]);
     expect(cyclesOf(planted)).toEqual([["a/x.ts → ../b/y", "b/x.ts → ../a/y"]]);
   });
@@ -35,6 +38,15 @@ describe("architecture", () => {
     const sameFloor: Graph = new Map([edge("split", "classify"), edge("classify", "split")]);
     expect(floorViolations(sameFloor, [["split", "classify"]])).toEqual([]);
     expect(cyclesOf(sameFloor)).toHaveLength(1);
+  });
+
+  test("a core file's node: its sub-folder, its own name, and inside stages/ its stage's folder", () => {
+    expect(coreNodeOf("core/split/signals.ts")).toBe("split");
+    expect(coreNodeOf("core/pipeline.ts")).toBe("pipeline");
+    expect(coreNodeOf("core/stages/split/stage.ts")).toBe("stages/split");
+    expect(coreNodeOf("core/stages/classify/train.ts")).toBe("stages/classify");
+    expect(coreNodeOf("core/stages/types.ts")).toBe("stages/types");
+    expect(coreNodeOf("server/app.ts")).toBeNull();
   });
 
   test("no import cycle between the top-level folders of src/", () => {
@@ -61,7 +73,7 @@ describe("architecture", () => {
 
   test("inside core/: no cycle between sub-folders and no import up the stated floors", () => {
     const graph = foldGraph(fileGraph(), coreNodeOf);
-    expect(graph.get("runner")?.has("stages")).toBe(true); // the scan really reads core
+    expect(graph.get("runner")?.has("stages/split")).toBe(true); // the scan really reads core
     expect(cyclesOf(graph)).toEqual([]);
     expect(floorViolations(graph, CORE_FLOORS)).toEqual([]);
   });

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { Ledger } from "../../src/storage/watch/watch-ledger";
 import { perFileProject, removeAll, resultsFiles, runCli, spawnCli, tempDir, textPdf } from "./helpers";
+import { waitFor } from "../support/wait";
 
 const cleanup: string[] = [];
 afterAll(() => removeAll(cleanup));
@@ -66,7 +67,7 @@ describe("process --data (cron-safe batches)", () => {
     const args = ["process", dir, "--out", out, "--data", data, "--json"];
     const first = runCli(args);
     // The second starts once the first holds the lock, as an overlapping cron run would.
-    while (!existsSync(path.join(data, "lock-owner.json"))) await Bun.sleep(20);
+    await waitFor("the first run to hold the lock", () => existsSync(path.join(data, "lock-owner.json")));
     const [a, b] = await Promise.all([first, runCli(args)]);
     const codes = [a.code, b.code].sort();
     expect(codes).toEqual([0, 3]);
@@ -85,15 +86,14 @@ describe("process --data (cron-safe batches)", () => {
     const args = ["process", dir, "--out", out, "--data", data, "--json", "--project", project, "--concurrency", "1"];
     const killed = spawnCli(args);
     // Wait until the scanned file is claimed (its ledger row is `processing`), then kill -9.
-    const deadline = Date.now() + 60_000;
-    let claimed: { transaction_id: string } | undefined;
-    while (!claimed && Date.now() < deadline) {
-      await Bun.sleep(50);
-      if (!existsSync(path.join(data, "ledger.sqlite"))) continue;
+    const claimedNow = () => {
+      if (!existsSync(path.join(data, "ledger.sqlite"))) return undefined;
       const ledger = Ledger.open(data);
-      claimed = ledger.entries().find((e) => e.status === "processing" && e.source_path === scanned);
+      const row = ledger.entries().find((e) => e.status === "processing" && e.source_path === scanned);
       ledger.close();
-    }
+      return row;
+    };
+    const claimed = await waitFor("the scan claimed", claimedNow, { everyMs: 50 }).catch(() => undefined);
     expect(claimed).toBeDefined();
     killed.kill("SIGKILL");
     await killed.exited;

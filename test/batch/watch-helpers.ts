@@ -16,11 +16,12 @@ export class WatchProc {
   readonly proc: ReturnType<typeof spawnCli>;
   private waiters: Array<() => void> = [];
   stderr = "";
+  /** Settles once stdout and stderr are read to their end (after the process exits). */
+  private readonly drained: Promise<unknown>;
 
   constructor(args: string[], opts: { env?: Record<string, string> } = {}) {
     this.proc = spawnCli(["watch", ...args, "--json"], opts);
-    void this.read();
-    void new Response(this.proc.stderr).text().then((t) => (this.stderr = t));
+    this.drained = Promise.all([this.read(), new Response(this.proc.stderr).text().then((t) => (this.stderr = t))]);
   }
 
   private async read(): Promise<void> {
@@ -58,9 +59,12 @@ export class WatchProc {
     }
   }
 
+  /** SIGTERM, then the exit code once every event and all of stderr have been read. */
   async stop(): Promise<number> {
     this.proc.kill("SIGTERM");
-    return this.proc.exited;
+    const code = await this.proc.exited;
+    await this.drained;
+    return code;
   }
 
   async kill9(): Promise<void> {

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { removeAll, resultsFiles, textPdf } from "./helpers";
 import { WatchProc, mkdirp, setupWatch } from "./watch-helpers";
+import { waitFor } from "../support/wait";
 
 const cleanup: string[] = [];
 afterAll(() => removeAll(cleanup));
@@ -177,8 +178,9 @@ describe("watch pdf.js workers", () => {
           return false; // the thread ended meanwhile
         }
       }).length;
-    const deadline = Date.now() + 15_000;
-    while (workerThreads() < 2 && Date.now() < deadline) await Bun.sleep(100);
+    await waitFor("two worker threads", () => workerThreads() >= 2, { timeoutMs: 15_000, everyMs: 100 }).catch(
+      () => {},
+    );
     expect(workerThreads()).toBe(2); // no OCR engine yet: it loads with the first scan
     expect(await w.stop()).toBe(0);
   });

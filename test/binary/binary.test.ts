@@ -13,6 +13,7 @@ import { textPdf } from "../batch/helpers";
 import { requestInit } from "../support/http";
 import { freshPostgresUrl } from "../support/postgres";
 import { startTestS3 } from "../support/s3";
+import { waitFor } from "../support/wait";
 
 const SCANNED_PDF = path.resolve(import.meta.dir, "../../fixtures/inbox/scanned-invoice.pdf");
 let home = "";
@@ -165,8 +166,8 @@ describe("single binary copied into an empty folder", () => {
       stderr: "pipe",
       env: { PATH: "/usr/bin:/bin", HOME: home },
     });
-    const deadline = Date.now() + 120_000;
-    while (!existsSync(path.join(inbox, "processed", "a.pdf")) && Date.now() < deadline) await Bun.sleep(200);
+    const processed = () => existsSync(path.join(inbox, "processed", "a.pdf"));
+    await waitFor("a.pdf processed", processed, { timeoutMs: 120_000, everyMs: 200 }).catch(() => {});
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(0);
     const events = (await new Response(proc.stdout).text())

@@ -15,6 +15,7 @@ import { openDatabase, type Db } from "../../src/storage/schema/db";
 import { blankPdf, captureForm, CORPUS } from "./helpers";
 import { makeTempDir } from "../support/temp";
 import { requestInit } from "../support/http";
+import { waitFor } from "../support/wait";
 
 const ADMIN = "capture-browser-admin";
 const OUT = path.resolve(import.meta.dir, "../../test-output");
@@ -42,7 +43,13 @@ async function api(
 const mint = async (body: Record<string, unknown> = {}) => {
   const r = await api("POST", `/tenants/default/projects/${project}/capture-tokens`, body);
   expect(r.status).toBe(201);
-  return r.json as { token: string; transaction_id: string; capture_url: string; max_pages: number };
+  return r.json as {
+    token: string;
+    transaction_id: string;
+    capture_url: string;
+    max_pages: number;
+    expires_at: string;
+  };
 };
 
 /** A corpus scan as a PNG "photo" with the given longest side. */
@@ -216,7 +223,7 @@ describe("capture page in chromium on a phone viewport", () => {
 
   test("an unscanned code expires at expires_at: the page says so when opened late", async () => {
     const t = await mint({ ttl_seconds: 1 });
-    await Bun.sleep(1100);
+    await waitFor("the code's expiry", () => Date.now() > Date.parse(t.expires_at));
     const page = await open(t.capture_url);
     await page.waitForSelector("#problem:not([hidden])");
     expect(await page.textContent("#problem-title")).toBe("This code has expired");

@@ -11,6 +11,7 @@ import { capture, spawnCli } from "../support/process";
 import { makeTempDir } from "../support/temp";
 import { captureForm, scanJpeg } from "./helpers";
 import { requestInit } from "../support/http";
+import { waitForOutput } from "../support/wait";
 
 const ADMIN = "capture-cli-admin";
 let server: RunningServer;
@@ -32,14 +33,10 @@ function spawnCapture(
   return { proc, output, stdout: output };
 }
 
-async function waitFor(read: () => string, re: RegExp, ms = 15_000): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const m = read().match(re);
-    if (m) return m;
-    if (Date.now() > deadline) throw new Error(`no ${re} in output:\n${read()}`);
-    await Bun.sleep(50);
-  }
+function waitFor(read: () => string, re: RegExp, ms = 15_000): Promise<RegExpMatchArray> {
+  return waitForOutput(read, re, { timeoutMs: ms, everyMs: 50 }).catch(() => {
+    throw new Error(`no ${re} in output:\n${read()}`);
+  });
 }
 
 /** Reads qrcode-terminal's half-block QR back into pixels (light = full block) and decodes it with jsQR. */

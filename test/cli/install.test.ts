@@ -21,6 +21,7 @@ import path from "node:path";
 import { jscRestartEnv } from "../../src/cli/jit";
 import { INBOX, REPO } from "./helpers";
 import { readmeSampleOutput, shapeOf } from "../docs/sample-shape";
+import { waitFor } from "../support/wait";
 
 let prefix = "";
 let work = "";
@@ -146,8 +147,8 @@ test("SIGTERM to npx docproc serve stops the server too, though npm and its shel
     log += new TextDecoder().decode(value);
   }
   expect(log).toContain('"event":"stopped"');
-  while (existsSync(`/proc/${server}`) && !readFileSync(`/proc/${server}/stat`, "utf8").includes(") Z "))
-    await Bun.sleep(20);
+  const gone = () => !existsSync(`/proc/${server}`) || readFileSync(`/proc/${server}/stat`, "utf8").includes(") Z ");
+  await waitFor("the server process to exit", gone);
   expect(existsSync(`/proc/${server}`) && !readFileSync(`/proc/${server}/stat`, "utf8").includes(") Z ")).toBe(false);
 }, 120_000);
 

@@ -11,6 +11,7 @@ import { buildTestApp } from "../support/app";
 import { requestInit } from "../support/http";
 import { makeTempDir } from "../support/temp";
 import { runCli } from "./helpers";
+import { waitFor } from "../support/wait";
 
 const dir = makeTempDir("ocr-engine");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -79,11 +80,11 @@ describe("ocr.engine of a project", () => {
       expect(view.status).toBe("completed");
       // The pipeline thread reports its engines every 250 ms. Its warm-up engine is `auto` (native where tesseract
       // is installed): "wasm" appears only because this project's page was read with it.
-      let health: any;
-      for (let i = 0; i < 40 && !health?.ocr?.engines?.includes("wasm"); i++) {
-        await Bun.sleep(100);
-        health = await call("GET", "/health");
-      }
+      const reported = async () => {
+        const h = await call("GET", "/health");
+        return h?.ocr?.engines?.includes("wasm") && h;
+      };
+      const health: any = await waitFor("wasm among the engines", reported, { timeoutMs: 8_000, everyMs: 100 });
       expect(health.ocr.engines).toContain("wasm");
     } finally {
       await t.close();

@@ -150,7 +150,7 @@ describe("docproc process with bad input", () => {
     await copyFile(BORN_DIGITAL, path.join(dir, "a-good.pdf"));
     const bytes = await Bun.file(BORN_DIGITAL).bytes();
     // Cut before the first page object: nothing is left to rebuild (a file cut after its pages is repaired since the
-    // xref rebuild of core/engines/pdf/pdf-repair.ts, tested in test/core/pdf-repair.test.ts).
+    // xref rebuild of core/engines/pdf/pdf-repair.ts, tested in test/core/engines/pdf/repair.test.ts).
     await writeFile(path.join(dir, "b-truncated.pdf"), bytes.slice(0, 60));
     await writeFile(path.join(dir, "c-not-a-pdf.pdf"), "MZ\x90\x00 this is an executable, renamed");
     await writeFile(path.join(dir, "d-empty.pdf"), "");

@@ -9,6 +9,7 @@ import path from "node:path";
 import { startLocalReview } from "../../src/cli/review-run";
 import { runCli } from "./helpers";
 import { removeAll, tempDir } from "../support/temp";
+import { waitFor } from "../support/wait";
 
 const CORPUS = path.resolve(import.meta.dir, "../../fixtures/corpora/invoice2data");
 const dirs: string[] = [];
@@ -49,8 +50,10 @@ describe("docproc review teaches the project file", () => {
       };
       // The first view reads the original again (words, page image); on a loaded machine that can outlast the
       // local server's 10 s request timeout, while the reading itself goes on: ask again.
-      let view: any;
-      for (let i = 0; i < 10 && !view; i++) view = await call("GET").catch(() => Bun.sleep(3000).then(() => undefined));
+      let view: any = await waitFor("the first review view", () => call("GET").catch(() => undefined), {
+        timeoutMs: 120_000,
+        everyMs: 500,
+      });
       const doc = view.documents[0].document_id;
       const truth = {
         invoice_number: "993548900",

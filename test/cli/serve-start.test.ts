@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { ADMIN_KEY_FILE, isLoopbackUrl, publicUrlWarning, storedAdminKey } from "../../src/cli/serve-start";
 import { freePort, spawnServe } from "../support/process";
+import { waitForOutput } from "../support/wait";
 
 const dir = mkdtempSync(path.join(tmpdir(), "docproc-serve-start-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -52,7 +53,7 @@ test("serve without ADMIN_API_KEY: the key survives a restart, shown only when c
   let key = "";
   try {
     // The notice is printed right after listening: wait for its line (an event, not a time).
-    while (!/shown this once:\n {2}\S+\n/.test(first.output())) await Bun.sleep(20);
+    await waitForOutput(first.output, /shown this once:\n {2}\S+\n/);
     key = /shown this once:\n {2}(\S+)\n/.exec(first.output())![1];
     const admin = (method: string, p: string, body?: unknown) =>
       fetch(`${first.base}${p}`, {
@@ -87,7 +88,7 @@ test("serve without ADMIN_API_KEY: the key survives a restart, shown only when c
     const res = await fetch(`${second.base}/admin/clients`, { headers: { "X-API-Key": key } });
     expect(res.status).toBe(200);
     // The listening line comes before the warning: wait for the warning's line itself.
-    while (!second.output().includes("public_url_loopback")) await Bun.sleep(20);
+    await waitForOutput(second.output, "public_url_loopback");
     const out = second.output();
     expect(out).toContain(`using the admin key stored in ${path.join(data, ADMIN_KEY_FILE)}`);
     expect(out).not.toContain(key);

@@ -17,7 +17,7 @@ import { sourceModelOf } from "../../src/core/exporters/einvoice-common";
 import { readEInvoiceModel } from "../../src/core/einvoice/read";
 import { brokenTotals, missingTerms, specificationOf } from "../../src/core/einvoice/mandatory";
 import type { BtNode } from "../../src/core/einvoice/model";
-import { buildFixture, field } from "../core/export-fixtures";
+import { buildFixture, field } from "../core/exporters/fixtures";
 
 const CORPUS = path.join(import.meta.dir, "../../fixtures/corpora");
 const INSTANCES = path.join(CORPUS, "einvoice-rules/xrechnung/test/instances");

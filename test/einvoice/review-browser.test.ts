@@ -12,7 +12,7 @@ import { launchChromium } from "../support/chromium";
 import { mergeOverDefault } from "../../src/core/project";
 import { makeTempDir } from "../support/temp";
 import { startReviewServer } from "../review/helpers";
-import { RULES_DIR } from "./validate-cases";
+import { RULES_DIR } from "../core/einvoice/validate/cases";
 
 let s: Awaited<ReturnType<typeof startReviewServer>>;
 let browser: Browser;

@@ -9,7 +9,7 @@ import path from "node:path";
 import { freePort, spawnServe, type Served } from "../support/process";
 import { makeTempDir } from "../support/temp";
 import { requestInit } from "../support/http";
-import { RULES_DIR } from "./validate-cases";
+import { RULES_DIR } from "../core/einvoice/validate/cases";
 
 const KEY = "einv-key";
 const dir = makeTempDir("einv-api");

@@ -6,7 +6,7 @@ import { afterAll, expect, test } from "bun:test";
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { RULES_DIR } from "./validate-cases";
+import { RULES_DIR } from "../core/einvoice/validate/cases";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
 const CLI = path.join(ROOT, "src/cli.ts");

@@ -10,8 +10,8 @@ import { processTransaction } from "../../src/core/pipeline";
 import { memorySink } from "../../src/core/exporters";
 import { defaultProject } from "../../src/core/project";
 import type { OcrEngine } from "../../src/core/engines/ocr";
-import { RULES_DIR } from "./validate-cases";
-import { cii } from "../core/einvoice-fixtures";
+import { RULES_DIR } from "../core/einvoice/validate/cases";
+import { cii } from "../core/einvoice/fixtures";
 
 const noOcr: OcrEngine = {
   name: "none",

@@ -15,11 +15,25 @@ afterEach(async () => {
   }
 });
 
-const BURN = [process.execPath, "-e", "for (;;) {}"];
-function spawn(cmd: string[]): Subprocess {
-  const p = Bun.spawn(cmd, { stdout: "ignore", stderr: "ignore" });
+// Each child prints "up" once its own code runs, so a test can wait for that instead of for a guessed start-up time.
+const BURN = [process.execPath, "-e", 'console.log("up"); for (;;) {}'];
+const SLEEPER = [process.execPath, "-e", 'setTimeout(() => {}, 1e9); console.log("up")'];
+function spawn(cmd: string[]): Subprocess<"ignore", "pipe", "ignore"> {
+  const p = Bun.spawn(cmd, { stdout: "pipe", stderr: "ignore" });
   spawned.push(p);
   return p;
+}
+
+/** Resolves once the child printed "up": its start-up (and any exec before its code, as taskset's and nice's) is over. */
+async function up(p: Subprocess<"ignore", "pipe", "ignore">): Promise<void> {
+  const reader = p.stdout.getReader();
+  let text = "";
+  while (!text.includes("up")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the child exited before it was up");
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
 }
 
 /** Polls the process the way the harness does until the verdict is no longer `running`. */
@@ -61,8 +75,8 @@ describe("fuzz hang verdict", () => {
   }, 120_000);
 
   test("a process that sleeps is blocked at the backstop: no CPU and no wait for one", async () => {
-    const p = spawn([process.execPath, "-e", "setTimeout(() => {}, 1e9)"]);
-    await Bun.sleep(500); // past its start-up
+    const p = spawn(SLEEPER);
+    await up(p);
     const v = await verdictOf(p.pid, { timeLimitMs: 300, graceMs: 200, backstopMs: 1_500 });
     expect(v.verdict).toBe("blocked");
     expect(v.cpuMs).toBeLessThan(500);
@@ -72,7 +86,9 @@ describe("fuzz hang verdict", () => {
     const cpu = await firstCpu();
     spawn(["taskset", "-c", cpu, ...BURN]);
     const victim = spawn(["taskset", "-c", cpu, "nice", "-n", "19", ...BURN]);
-    await Bun.sleep(300); // taskset and nice have exec'd the burner
+    // Not `up(victim)`: the victim, starved, reads as blocked for a while after its first output (measured); 300 ms
+    // lets taskset and nice exec the burner and its spin begin.
+    await Bun.sleep(300);
     const v = await verdictOf(victim.pid, { timeLimitMs: 1_000, graceMs: 0, backstopMs: 2_000 });
     expect(v.verdict).toBe("starved");
     expect(v.waitMs!).toBeGreaterThan(v.wallMs / 2);

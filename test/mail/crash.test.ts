@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import path from "node:path";
 import { statesOf } from "../../src/storage/mail/mail-messages";
 import { DOVECOT, message, startDovecot, type Dovecot } from "./dovecot";
-import { addConnector, dataDir, SECRET, transactions, removeDataDirs } from "./helpers";
+import { addConnector, dataDir, leasesRunOut, SECRET, transactions, removeDataDirs } from "./helpers";
 import { spawnCli } from "../support/process";
+import { waitFor } from "../support/wait";
 
 const CHILD = path.join(import.meta.dir, "crash-child.ts");
 
@@ -68,7 +69,7 @@ describe.skipIf(!DOVECOT)("mail import exactly once", () => {
       expect(states).toEqual(["done", point === "claimed" ? "claimed" : "imported"]);
       expect(transactions(data)).toHaveLength(point === "claimed" ? 1 : 2);
 
-      await Bun.sleep(400); // the dead process's lease on message 2 runs out
+      await leasesRunOut(data); // the dead process's lease on message 2
       const rest = await child(data.dir, "none", 0, 300);
       expect(rest.code).toBe(0);
       expect(JSON.parse(rest.stdout).errors).toEqual([]);
@@ -89,7 +90,7 @@ describe.skipIf(!DOVECOT)("mail import exactly once", () => {
     for (const id of ids) await d.append(message({ id, subject: `Invoice ${id}` }), folder);
     const c = addConnector(data, d, { folder, after_import: { action: "move", folder: "Crash-move-done" } });
     expect((await child(data.dir, "actioned", 2, 300)).signal).toBe("SIGKILL");
-    await Bun.sleep(400);
+    await leasesRunOut(data);
     const rest = await child(data.dir, "none", 0, 300);
     expect(JSON.parse(rest.stdout)).toEqual({ imported: 1, errors: [] });
     expectExactlyOnce(data, ids);
@@ -112,14 +113,14 @@ describe.skipIf(!DOVECOT)("mail import exactly once", () => {
       const before = transactions(data).length;
       const proc = spawnCli(["mail", "run", "--once", "--data", data.dir, "--concurrency", "0"], { env });
       // Kill once this run has imported a few: it is then in the middle of the next message.
-      const deadline = Date.now() + 60_000;
-      while (transactions(data).length < before + 3 && Date.now() < deadline && proc.exitCode === null)
-        await Bun.sleep(5);
+      await waitFor("three more imports", () => transactions(data).length >= before + 3 || proc.exitCode !== null, {
+        everyMs: 5,
+      });
       proc.kill("SIGKILL");
       await proc.exited;
       const states = [...statesOf(data.db, c.connector_id, uidValidityOf(data, c.connector_id)).values()];
       if (states.some((s) => s.state === "claimed" || s.state === "imported")) interrupted++;
-      await Bun.sleep(1100);
+      await leasesRunOut(data);
     }
     expect(interrupted).toBeGreaterThan(0);
     const proc = spawnCli(["mail", "run", "--once", "--data", data.dir, "--concurrency", "0"], { env });

@@ -16,6 +16,7 @@ import path from "node:path";
 import { ImapFlow } from "imapflow";
 import { makeTempDir } from "../support/temp";
 import { freePort } from "../support/process";
+import { waitFor } from "../support/wait";
 
 export const DOVECOT = ["/usr/sbin/dovecot", "/usr/local/sbin/dovecot"].find((p) => existsSync(p)) ?? null;
 export const OPENSSL = ["/usr/bin/openssl", "/usr/local/bin/openssl"].find((p) => existsSync(p)) ?? null;
@@ -217,20 +218,21 @@ service anvil {
 }
 
 async function waitForPort(port: number, proc: Subprocess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
+  const listening = async () => {
     if (proc.exitCode !== null)
       throw new Error(
         `dovecot exited (${proc.exitCode}): ${await new Response(proc.stderr as ReadableStream).text()} ${log()}`,
       );
-    const ok = await new Promise<boolean>((resolve) => {
+    return new Promise<boolean>((resolve) => {
       const s = net.connect({ host: "127.0.0.1", port }, () => (s.destroy(), resolve(true)));
       s.on("error", () => resolve(false));
     });
-    if (ok) return;
-    await Bun.sleep(50);
-  }
-  throw new Error(`dovecot did not listen on ${port} within 15 s: ${log()}`);
+  };
+  await waitFor(`dovecot on port ${port}`, listening, { timeoutMs: 15_000, everyMs: 50 }).catch((err: Error) => {
+    throw err.message.startsWith("timed out")
+      ? new Error(`dovecot did not listen on ${port} within 15 s: ${log()}`)
+      : err;
+  });
 }
 
 /** A message as a mail client would send it. */

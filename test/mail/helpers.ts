@@ -10,6 +10,7 @@ import { createProject } from "../../src/storage/projects/projects";
 import { parseSecretKey } from "../../src/storage/auth/secret-box";
 import { listSourceFiles } from "../../src/storage/files/source-files";
 import { makeTempDir } from "../support/temp";
+import { waitFor } from "../support/wait";
 import type { Dovecot } from "./dovecot";
 
 export const SECRET = randomBytes(32).toString("base64");
@@ -37,6 +38,18 @@ export function dataDir(): DataDir & { project_id: string } {
     now: new Date().toISOString(),
   });
   return { ...data, project_id: p.project_id };
+}
+
+/** Resolves once no message of the data directory is held by a lease that has not run out (a killed process's). */
+export function leasesRunOut(data: DataDir): Promise<true> {
+  return waitFor("the leases of the killed process to run out", () => {
+    const row = data.db
+      .query<{ until: number | null }, []>(
+        "SELECT MAX(claim_until) AS until FROM mail_messages WHERE claim_token IS NOT NULL",
+      )
+      .get();
+    return Date.now() > (row?.until ?? 0);
+  });
 }
 
 export function connectorBody(d: Dovecot, extra: Record<string, unknown> = {}) {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { freePort, spawnServe, type Served } from "../support/process";
 import { makeTempDir } from "../support/temp";
+import { waitFor } from "../support/wait";
 import { DOVECOT, message, startDovecot, type Dovecot } from "./dovecot";
 import { SECRET } from "./helpers";
 
@@ -41,15 +42,10 @@ describe.skipIf(!DOVECOT)("mail connectors inside docproc serve", () => {
     });
     return { status: res.status, json: (await res.json()) as any };
   };
-  const until = async <T>(what: string, get: () => Promise<T | null | undefined | false>, ms: number): Promise<T> => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = await get();
-      if (v) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${served.output()}`);
-      await Bun.sleep(100);
-    }
-  };
+  const until = <T>(what: string, get: () => Promise<T>, ms: number) =>
+    waitFor(what, get, { timeoutMs: ms, everyMs: 100 }).catch((e: Error) => {
+      throw new Error(`${e.message}: ${served.output()}`);
+    });
 
   test("a connector added over the API imports a new message through IDLE, long before its 300 s poll", async () => {
     const project = (await api("POST", "/tenants/default/projects", { name: "Mail", description: "" })).json.project_id;
@@ -69,8 +65,13 @@ describe.skipIf(!DOVECOT)("mail connectors inside docproc serve", () => {
     const id = created.json.connector_id;
     // The first poll (within the 5 s rescan) imports what is there, then the connection waits in IDLE.
     await until("the first poll", async () => (await api("GET", `${base}/${id}`)).json.messages.done === 1, 30_000);
-    const firstPoll = (await api("GET", `${base}/${id}`)).json.last_poll_at;
-    await Bun.sleep(500);
+    // Recorded after the poll, just before the connection enters IDLE (a message appended in between is announced
+    // when IDLE starts: a selected mailbox's news come with the next command).
+    const firstPoll = await until(
+      "the first poll recorded",
+      async () => (await api("GET", `${base}/${id}`)).json.last_poll_at,
+      30_000,
+    );
     const appendedAt = Date.now();
     await d.append(message({ id: "while-idle", subject: "Invoice via IDLE" }), "Serve-idle");
     const found = await until(

@@ -12,6 +12,7 @@ import { parse as parseYaml } from "yaml";
 import { buildBinary } from "../../scripts/build";
 import { COMMANDS } from "../../src/commands/index";
 import { EnvSchema, loadEnvSettings } from "../../src/settings/env";
+import { waitFor } from "../support/wait";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
 const read = (f: string) => readFileSync(path.join(ROOT, f), "utf8");
@@ -229,11 +230,10 @@ describe("the image's layout, assembled here", () => {
     try {
       const health = JSON.parse(one("HEALTHCHECK")[0].args.replace(/^.*?CMD\s+/, "")) as string[];
       const check = health.map((a) => a.replace(`:${env.DOCPROC_PORT}/`, `:${port}/`));
-      let ok = false;
-      for (const deadline = Date.now() + 90_000; !ok && Date.now() < deadline; ) {
-        ok = Bun.spawnSync(check).exitCode === 0;
-        if (!ok) await Bun.sleep(500);
-      }
+      const healthy = () => Bun.spawnSync(check).exitCode === 0;
+      const ok = await waitFor("the HEALTHCHECK command", healthy, { timeoutMs: 90_000, everyMs: 500 }).catch(
+        () => false,
+      );
       expect(ok).toBe(true);
       expect(existsSync(path.join(data, "docproc.db"))).toBe(true);
     } finally {

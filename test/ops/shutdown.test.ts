@@ -16,6 +16,7 @@ import { PDFDocument } from "pdf-lib";
 import { freePort, ROOT, spawnServe, type Served } from "../support/process";
 import { makeTempDir } from "../support/temp";
 import { requestInit } from "../support/http";
+import { waitFor as waitForEvent } from "../support/wait";
 
 const KEY = "shutdown-admin-key-8810";
 /**
@@ -65,15 +66,9 @@ async function submit(base: string, project: string, pdf: Uint8Array<ArrayBuffer
   return created.transaction_id;
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined>, ms = 180_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const v = await probe();
-    if (v) return v;
-    await Bun.sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** OCR of the scans on a loaded machine: minutes, not seconds. */
+const waitFor = <T>(what: string, probe: () => Promise<T>, timeoutMs = 180_000) =>
+  waitForEvent(what, probe, { timeoutMs, everyMs: 50 });
 
 const completed = (base: string, id: string) =>
   waitFor(`transaction ${id}`, async () => {

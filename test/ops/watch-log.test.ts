@@ -31,7 +31,7 @@ async function watchOnce(
   } finally {
     expect(await w.stop()).toBe(0);
   }
-  await Bun.sleep(100); // stderr is read to its end after the exit
+  // stop() returned once stderr was read to its end.
   return { s, w, stderr: w.stderr };
 }
 

@@ -11,7 +11,7 @@ import type { Browser } from "playwright-core";
 import { launchChromium } from "../support/chromium";
 import { mergeOverDefault } from "../../src/core/project";
 import { markAwaitingInput } from "../../src/storage/transactions/transactions";
-import { startReceiver, type Receiver } from "../core/notify-receiver";
+import { startReceiver, type Receiver } from "../core/notify/receiver";
 import { startReviewServer } from "./helpers";
 
 const OUT = path.resolve(import.meta.dir, "../../test-output");
@@ -135,7 +135,7 @@ describe("review page in chromium", () => {
 
     const t = await s.waitFor(txId, ["completed", "failed"]);
     expect(t.status).toBe("completed");
-    for (let i = 0; i < 100 && receiver.received.length === 0; i++) await Bun.sleep(100);
+    await receiver.arrived(1, 10_000).catch(() => {}); // none within 10 s shows as a length of 0 below
     expect(receiver.received).toHaveLength(1);
     expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({
       event: "transaction.step_reached",

@@ -6,8 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mergeOverDefault } from "../../src/core/project";
-import { startReceiver, type Receiver } from "../core/notify-receiver";
+import { startReceiver, type Receiver } from "../core/notify/receiver";
 import { startReviewServer } from "./helpers";
+import { waitFor } from "../support/wait";
 
 let now = Date.parse("2026-11-24T08:00:00Z");
 const clock = { now: () => now };
@@ -163,10 +164,6 @@ describe("the Review step", () => {
 });
 
 async function waitForHook(id: string) {
-  for (let i = 0; i < 100; i++) {
-    const hits = receiver.received.filter((r) => r.body.includes(id));
-    if (hits.length) return hits;
-    await Bun.sleep(100);
-  }
-  return [];
+  const hits = () => receiver.received.filter((r) => r.body.includes(id));
+  return waitFor(`the webhook of ${id}`, () => hits().length > 0 && hits(), { timeoutMs: 10_000 }).catch(() => []);
 }

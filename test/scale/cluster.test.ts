@@ -15,7 +15,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { Subprocess } from "bun";
 import { mergeOverDefault } from "../../src/core/project";
-import { startReceiver } from "../core/notify-receiver";
+import { startReceiver } from "../core/notify/receiver";
 import { requestInit } from "../support/http";
 import { openPostgres } from "../../src/storage/schema/pg/open";
 import { blobKey, sha256OfBytes } from "../../src/storage/files/blobs";
@@ -24,6 +24,7 @@ import { freshPostgresUrl, TEST_BACKEND } from "../support/postgres";
 import { capture, freePort, ROOT, spawnCommand, spawnServe, type Served } from "../support/process";
 import { startTestS3, type TestS3 } from "../support/s3";
 import { makeTempDir } from "../support/temp";
+import { waitFor } from "../support/wait";
 
 const KEY = "cluster-test-admin-key";
 const TRANSACTIONS = 100;
@@ -189,13 +190,13 @@ test("two servers and three workers on one PostgreSQL: 100 transactions, 20 SIGK
   await killer;
 
   // Everything finishes (a worker killed mid-job leaves it to another once its lease lapses).
-  const deadline = Date.now() + 180_000;
   let statuses: Record<string, { status: string }> = {};
-  while (Date.now() < deadline) {
+  const finished = async () => {
     statuses = (await api(a.base, "POST", "/transactions/batch-status", { transaction_ids: ids })).json.statuses;
-    if (Object.values(statuses).every((s) => s.status === "completed" || s.status === "failed")) break;
-    await Bun.sleep(500);
-  }
+    return Object.values(statuses).every((s) => s.status === "completed" || s.status === "failed");
+  };
+  // On time-out the transactions still open are named below, with their errors.
+  await waitFor("every transaction finished", finished, { timeoutMs: 180_000, everyMs: 500 }).catch(() => {});
   const notDone = ids.filter((id) => statuses[id]?.status !== "completed");
   const why = await Promise.all(
     notDone.map(async (id) => `${id}: ${(await api(a.base, "GET", `/transactions/${id}`)).json.error_message}`),

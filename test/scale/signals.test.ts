@@ -11,6 +11,7 @@ import { systemClock } from "../../src/core/clock";
 import { openPostgres } from "../../src/storage/schema/pg/open";
 import { buildTestApp, type TestApp } from "../support/app";
 import { freshPostgresUrl } from "../support/postgres";
+import { waitFor } from "../support/wait";
 
 const apps: TestApp[] = [];
 afterAll(async () => {
@@ -75,10 +76,10 @@ test("a new job wakes an idle worker pool of another process at once", async () 
   });
   const signals = await b.listen({ jobs: () => pool.wake(), status: () => {} });
   pool.start();
-  await Bun.sleep(200); // the pool's first look found nothing; its next poll is an hour away
+  // start() made the pool's first look (a synchronous claim) and left it idle: its next poll is an hour away.
   const at = Date.now();
   enqueue(a, systemClock, { kind: "k", payload: {} });
-  for (let i = 0; i < 100 && ran.length === 0; i++) await Bun.sleep(50);
+  await waitFor("the job to run", () => ran.length > 0, { timeoutMs: 5_000 });
   expect(ran.length).toBe(1);
   expect(ran[0]! - at).toBeLessThan(3_000);
   await pool.stop({ graceful: true });

@@ -9,6 +9,7 @@ import path from "node:path";
 import { freePort, ROOT, spawnServe, type Served } from "../support/process";
 import { makeTempDir } from "../support/temp";
 import { requestInit } from "../support/http";
+import { waitFor, waitForOutput } from "../support/wait";
 
 const CORPUS = path.resolve(ROOT, "fixtures/corpora/invoice2data");
 const KEY = "crash-key";
@@ -50,36 +51,31 @@ test("all 20 transactions complete after a SIGKILL mid-processing, once each, wi
     expect((await api("POST", `/transactions/${id}/start`, {})).status).toBe("processing");
 
   // Wait until work is under way (some processing, most not done), then kill without warning.
-  const deadline = Date.now() + 60_000;
-  for (;;) {
+  const underWay = await waitFor("a transaction processing", async () => {
     const list = await api("GET", "/transactions?limit=100&fields=status");
     const processing = list.items.filter((t: any) => t.status === "processing").length;
     const done = list.items.filter((t: any) => t.status === "completed").length;
-    if (processing > 0 || Date.now() > deadline) {
-      expect(processing).toBeGreaterThan(0);
-      expect(done).toBeLessThan(20);
-      break;
-    }
-    await Bun.sleep(20);
-  }
+    return processing > 0 && { processing, done };
+  });
+  expect(underWay.done).toBeLessThan(20);
   server.proc.kill("SIGKILL");
   await server.proc.exited;
 
   server = await start();
   servers.push(server);
-  const finish = Date.now() + 150_000;
-  await Bun.sleep(500);
-  expect(server.output()).toContain("recovered");
-  let statuses: string[] = [];
-  while (Date.now() < finish) {
-    const r = await api("POST", "/transactions/batch-status", {
-      transaction_ids: [...expected.keys()],
-      fields: "status,error_message",
-    });
-    statuses = Object.values(r.statuses).map((s: any) => s.status);
-    if (statuses.every((s) => s === "completed" || s === "failed")) break;
-    await Bun.sleep(250);
-  }
+  await waitForOutput(server.output, "recovered", { timeoutMs: 10_000 });
+  const statuses = await waitFor(
+    "all 20 transactions finished",
+    async () => {
+      const r = await api("POST", "/transactions/batch-status", {
+        transaction_ids: [...expected.keys()],
+        fields: "status,error_message",
+      });
+      const all = Object.values(r.statuses).map((s: any) => s.status as string);
+      return all.every((s) => s === "completed" || s === "failed") && all;
+    },
+    { timeoutMs: 150_000, everyMs: 250 },
+  );
   expect(statuses.filter((s) => s === "completed")).toHaveLength(20);
 
   for (const [id, names] of expected) {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mergeOverDefault } from "../../src/core/project";
 import { buildTestApp, type TestApp } from "../support/app";
 import { requestInit } from "../support/http";
-import { startReceiver, type Receiver } from "../core/notify-receiver";
+import { startReceiver, type Receiver } from "../core/notify/receiver";
 
 const ADMIN = "datasets-admin-key";
 let t: TestApp;
@@ -124,8 +124,7 @@ describe("datasets", () => {
     expect(third.start).toBe(429);
     for (const p of prod) expect((await waitDone(p.id)).status).toBe("completed");
     // Production notified (the receiver got one request per production run); the playground never did.
-    const deadline = Date.now() + 20_000;
-    while (rx.received.length < 2 && Date.now() < deadline) await Bun.sleep(100);
+    await rx.arrived(2, 20_000);
     const notified = rx.received.map(
       (r) => JSON.parse(r.body).transaction_id ?? JSON.parse(r.body).data?.transaction_id,
     );

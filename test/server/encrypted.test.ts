@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { corePipelineRunner, type CorePipelineRunner } from "../../src/queue/pipeline-runner";
 import { form, testApp } from "./helpers";
+import { waitFor } from "../support/wait";
 
 const LOCKED = path.resolve(
   import.meta.dir,
@@ -104,12 +105,8 @@ test("encrypted PDFs: per-file passwords open them, are never echoed, and are wi
   // The WAL checkpointer thread (storage/schema/wal-checkpointer.ts) may hold the checkpoint at this moment: then this one
   // answers busy and copies nothing, so the database file still has the page as it was before the wipe. Retry
   // until a checkpoint completes.
-  for (let i = 0; ; i++) {
-    const r = t.data.db.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
-    if (r?.busy === 0) break;
-    if (i > 200) throw new Error("no checkpoint completed");
-    await Bun.sleep(10);
-  }
+  const checkpointed = () => t.data.db.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)").get()?.busy === 0;
+  await waitFor("a completed checkpoint", checkpointed, { timeoutMs: 10_000, everyMs: 10 });
   const dbBytes = readFileSync(path.join(t.dir, "docproc.db"));
   expect(dbBytes.includes(Buffer.from(PASSWORD))).toBe(false);
   expect(dbBytes.includes(Buffer.from("not-the-password"))).toBe(false);

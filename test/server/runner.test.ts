@@ -9,9 +9,10 @@ import { BUILTIN_STAGES, AwaitInput, type Stage } from "../../src/core/runner";
 import { enqueueResume } from "../../src/queue/submit";
 import { getTransaction } from "../../src/storage/transactions/transactions";
 import { defaultProject } from "../../src/core/project";
-import { startReceiver, type Receiver } from "../core/notify-receiver";
+import { startReceiver, type Receiver } from "../core/notify/receiver";
 import { buildTestApp } from "../support/app";
 import { requestInit } from "../support/http";
+import { waitFor } from "../support/wait";
 
 const KEY = "runner-admin";
 let t: ReturnType<typeof buildTestApp> | null = null;
@@ -35,7 +36,7 @@ function start(opts: Parameters<typeof buildTestApp>[0]) {
   };
 }
 
-async function waitFor(call: ReturnType<typeof start>, id: string, status: string, tries = 120) {
+async function statusOf(call: ReturnType<typeof start>, id: string, status: string, tries = 120) {
   let view: any;
   for (let i = 0; i < tries && view?.status !== status; i++)
     view = (await call("GET", `/transactions/${id}?timeout=2`)).json;
@@ -77,7 +78,7 @@ describe("pause and resume through the queue", () => {
       .project_id;
     const id = (await call("POST", `/tenants/default/projects/${pid}/transactions/process`, { documentText: TEXT }))
       .json.transaction_id;
-    const paused = await waitFor(call, id, "awaiting_input");
+    const paused = await statusOf(call, id, "awaiting_input");
     expect(paused.review_metadata).toEqual({
       step_name: "review",
       instructions: "Check the totals",
@@ -91,7 +92,7 @@ describe("pause and resume through the queue", () => {
 
     enqueueResume(t!.data.db, t!.clock, id);
     t!.runtime.pool.wake();
-    await waitFor(call, id, "completed");
+    await statusOf(call, id, "completed");
     expect(reviewed).toBe(1); // resumed after the review step, not at it
     expect(calls).toEqual({ convert: 1, ocr: 1, split: 1 });
     const exports = (await call("GET", `/transactions/${id}/exports`)).json;
@@ -109,7 +110,7 @@ describe("POST /transactions/{id}/rerun", () => {
     const files = [{ filename: "two.txt", base64_data: Buffer.from(TEXT).toString("base64"), split_policy: "inherit" }];
     const id = (await call("POST", `/tenants/default/projects/${pid}/transactions/process`, { source_files: files }))
       .json.transaction_id;
-    const first = await waitFor(call, id, "completed");
+    const first = await statusOf(call, id, "completed");
     expect(first.metadata.progress.total_documents).toBe(2);
 
     // Refused while it is not finished, or from a step the workflow does not have.
@@ -121,7 +122,7 @@ describe("POST /transactions/{id}/rerun", () => {
     const rerun = await call("POST", `/transactions/${id}/rerun`, {});
     expect(rerun.status).toBe(202);
     expect(rerun.json).toMatchObject({ transaction_id: id, status: "queued", from_step: "split" });
-    await waitFor(call, id, "completed");
+    await statusOf(call, id, "completed");
     const docs = (await call("GET", `/transactions/${id}/documents`)).json;
     const list = docs.items ?? docs.documents;
     expect(list.map((d: any) => [d.split.page_numbers, d.split.policy])).toEqual([[[1, 2], "single_document"]]);
@@ -130,7 +131,7 @@ describe("POST /transactions/{id}/rerun", () => {
     t!.data.db.query("UPDATE source_files SET split_policy = 'inherit' WHERE transaction_id = ?").run(id);
     await call("PATCH", `/tenants/default/projects/${pid}`, { settings: { split: { mode: "per_file" } } });
     expect((await call("POST", `/transactions/${id}/rerun`, { from_step: "split" })).status).toBe(202);
-    await waitFor(call, id, "completed");
+    await statusOf(call, id, "completed");
     const again = (await call("GET", `/transactions/${id}/documents`)).json;
     expect((again.items ?? again.documents).map((d: any) => d.split.page_numbers)).toEqual([[1, 2]]);
     expect(calls).toEqual({ convert: 1, ocr: 1, split: 3 });
@@ -153,7 +154,7 @@ describe("POST /transactions/{id}/rerun", () => {
     ];
     const id = (await call("POST", `/tenants/default/projects/${pid}/transactions/process`, { source_files: files }))
       .json.transaction_id;
-    await waitFor(call, id, "failed");
+    await statusOf(call, id, "failed");
     const res = await call("POST", `/transactions/${id}/rerun`, {});
     expect(res.status).toBe(400);
     expect(res.json.detail).toContain("no stored pages");
@@ -168,7 +169,7 @@ describe("Notification nodes on the server", () => {
     // Validate (after the mid node) waits for the delivery: it can only arrive before completion if it is sent
     // when the node is reached, not when the transaction ends.
     const validate: Stage = async (state, ctx) => {
-      for (let i = 0; i < 600 && receiver.received.length === 0; i++) await Bun.sleep(50);
+      await receiver.arrived(1, 30_000);
       statusWhenDelivered = getTransaction(t!.data.db, ctx.meta.transaction_id)?.status ?? null;
       await BUILTIN_STAGES.validate(state, ctx);
     };
@@ -198,8 +199,8 @@ describe("Notification nodes on the server", () => {
       .project_id;
     const id = (await call("POST", `/tenants/default/projects/${pid}/transactions/process`, { documentText: TEXT }))
       .json.transaction_id;
-    await waitFor(call, id, "completed");
-    for (let i = 0; i < 1200 && receiver.received.length < 2; i++) await Bun.sleep(50); // up to 60 s on a loaded machine
+    await statusOf(call, id, "completed");
+    await receiver.arrived(2);
     expect(statusWhenDelivered).toBe("processing");
     expect(receiver.received.map((r) => r.path)).toEqual(["/mid", "/end"]);
     const [mid, end] = receiver.received.map((r) => JSON.parse(r.body));
@@ -207,9 +208,10 @@ describe("Notification nodes on the server", () => {
     expect(end.exports.total_files).toBe(1);
     // The receiver has the body before the server has its answer and marks the delivery succeeded.
     const deliveries = async () => (await call("GET", `/transactions/${id}/deliveries`)).json.deliveries as any[];
-    let log = await deliveries();
-    for (let i = 0; i < 1200 && log.some((d) => d.state === "pending" || d.state === "retrying"); i++)
-      log = await Bun.sleep(50).then(deliveries);
+    const log = await waitFor("the deliveries marked", async () => {
+      const all = await deliveries();
+      return !all.some((d) => d.state === "pending" || d.state === "retrying") && all;
+    });
     expect(log.map((d: any) => [d.node_id, d.event, d.state])).toEqual([
       ["mid", "reached", "succeeded"],
       ["end", "reached", "succeeded"],
@@ -237,8 +239,8 @@ describe("Notification nodes on the server", () => {
     const id = (
       await call("POST", `/tenants/default/projects/${created.project_id}/transactions/process`, { documentText: TEXT })
     ).json.transaction_id;
-    await waitFor(call, id, "completed");
-    for (let i = 0; i < 1200 && receiver.received.length < 1; i++) await Bun.sleep(50);
+    await statusOf(call, id, "completed");
+    await receiver.arrived(1);
     expect(receiver.received.map((r) => [r.path, JSON.parse(r.body).event])).toEqual([
       ["/hook", "transaction.step_reached"],
     ]);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { fakeClock } from "../../src/core/clock";
 import * as tx from "../../src/storage/transactions/transactions";
 import { form, testApp } from "./helpers";
+import { waitFor } from "../support/wait";
 
 let t: ReturnType<typeof testApp>;
 afterEach(async () => t?.close());
@@ -85,7 +86,7 @@ describe("GET /transactions/{id}", () => {
     await t.call("POST", `/transactions/${id}/source-files`, form([{ name: "a.pdf", body: "a" }]));
     let answered = false;
     const poll = t.call("GET", `/transactions/${id}?timeout=10`).then((r) => ((answered = true), r));
-    while (t.longPoll.waiting() === 0) await Bun.sleep(5); // the request has reached the wait
+    await waitFor("the request to reach the wait", () => t.longPoll.waiting() > 0, { everyMs: 5 });
     return { id, poll, answered: () => answered };
   };
 

@@ -8,6 +8,7 @@ import { DEFAULT_CONFIG } from "../../src/server/config";
 import { describeEnv, loadEnvSettings } from "../../src/settings/env";
 import { capture, freePort, runCli, spawnCommand } from "../support/process";
 import { makeTempDir } from "../support/temp";
+import { waitFor } from "../support/wait";
 
 describe("environment settings", () => {
   test("an empty environment gives the documented defaults and a generated admin key", () => {
@@ -127,14 +128,13 @@ describe("docproc serve reads its settings from the environment", () => {
     });
     const output = capture(proc);
     try {
-      let ok = false;
-      for (let i = 0; i < 200 && !ok && proc.exitCode === null; i++) {
-        ok = await fetch(`http://127.0.0.1:${port}/health`).then(
+      const healthy = () =>
+        fetch(`http://127.0.0.1:${port}/health`).then(
           (r) => r.ok,
           () => false,
         );
-        if (!ok) await Bun.sleep(100);
-      }
+      const up = async () => (proc.exitCode === null ? await healthy() : ("exited" as const));
+      const ok = (await waitFor("/health", up, { timeoutMs: 20_000, everyMs: 100 }).catch(() => false)) === true;
       expect(ok).toBe(true);
       expect(output()).toContain(`listening on http://127.0.0.1:${port}`);
       expect(existsSync(path.join(dir, "data"))).toBe(true);

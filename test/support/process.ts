@@ -5,6 +5,7 @@
 import type { Subprocess } from "bun";
 import path from "node:path";
 import { databaseEnv } from "./postgres";
+import { waitFor } from "./wait";
 
 export const ROOT = path.resolve(import.meta.dir, "../..");
 
@@ -81,16 +82,17 @@ export async function spawnServe(opts: {
   );
   const output = capture(proc);
   const base = `http://127.0.0.1:${opts.port}`;
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
+  const up = async () => {
     if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}): ${output()}`);
-    try {
-      if ((await fetch(`${base}/health`)).ok) return { proc, base, output };
-    } catch {}
-    await Bun.sleep(100);
+    return (await fetch(`${base}/health`).catch(() => null))?.ok;
+  };
+  try {
+    await waitFor("the server's /health", up, { timeoutMs: 20_000, everyMs: 100 });
+  } catch (err) {
+    proc.kill("SIGKILL");
+    throw new Error(`server did not come up: ${(err as Error).message}: ${output()}`);
   }
-  proc.kill("SIGKILL");
-  throw new Error(`server did not come up: ${output()}`);
+  return { proc, base, output };
 }
 
 /** `docproc <command> ...` through the CLI entry point. */

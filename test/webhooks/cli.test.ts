@@ -5,7 +5,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { startReceiver, statuses } from "../core/notify-receiver";
+import { startReceiver, statuses } from "../core/notify/receiver";
 import { ROOT, runCli } from "../support/process";
 import { makeTempDir } from "../support/temp";
 import { verifySignatures } from "./helpers";

@@ -11,6 +11,7 @@ import type { PipelineRunner } from "../../src/queue/pipeline-runner";
 import type { Clock } from "../../src/core/clock";
 import { buildTestApp } from "../support/app";
 import { requestInit } from "../support/http";
+import { waitFor } from "../support/wait";
 
 export const ADMIN = "webhook-test-admin-key";
 
@@ -90,13 +91,21 @@ export function inOrder(...codes: number[]): (req: Request) => Response {
 
 /** Polls `read` until `done` holds (or throws after `ms`: a ceiling for a loaded machine, not a measurement). */
 export async function until<T>(read: () => Promise<T> | T, done: (v: T) => boolean, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting; last value: ${JSON.stringify(v)}`);
-    await Bun.sleep(25);
-  }
+  let last: T | undefined;
+  return waitFor(
+    "a condition",
+    async () => {
+      last = await read();
+      return done(last) && { value: last };
+    },
+    { timeoutMs: ms, everyMs: 25 },
+  )
+    .then((hit) => hit.value)
+    .catch((err: Error) => {
+      throw err.message.startsWith("timed out")
+        ? new Error(`timed out waiting; last value: ${JSON.stringify(last)}`)
+        : err;
+    });
 }
 
 /** Both verifications a receiver does: X-Service-Signature with node:crypto, Standard Webhooks with its package. */

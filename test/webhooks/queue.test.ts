@@ -5,7 +5,7 @@
  * time, so the delays are asserted exactly and a loaded machine changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startReceiver, statuses, type Receiver } from "../core/notify-receiver";
+import { startReceiver, statuses, type Receiver } from "../core/notify/receiver";
 import { planTransactionDeliveries } from "../../src/queue/deliveries";
 import { queueCounts } from "../../src/storage/jobs/jobs";
 import { fakeClock } from "../../src/core/clock";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { mergeOverDefault } from "../../src/core/project";
-import { startReceiver, statuses, type Receiver } from "../core/notify-receiver";
+import { startReceiver, statuses, type Receiver } from "../core/notify/receiver";
 import { freePort, ROOT, runCli, spawnServe, type Served } from "../support/process";
 import { makeTempDir } from "../support/temp";
 import { inOrder, until, verifySignatures } from "./helpers";

@@ -5,7 +5,7 @@
  * Written as an alternation of two property escapes, not as one class `[\p{L}\p{N}]`: JavaScriptCore builds the
  * union of two Unicode properties anew for every regex that holds one, ~45 µs per regex to construct and compile
  * against ~8 µs (measured on 300 label regexes), and a run builds ~280 label and ~80 cue regexes. Both forms match
- * exactly the same strings (one code point that is a letter or a number); test/core/word-bounds.test.ts compares
+ * exactly the same strings (one code point that is a letter or a number); test/core/extract/word-bounds.test.ts compares
  * them on every label and cue of the default project over the corpora's text.
  */
 export const NO_ALNUM_BEFORE = "(?<!\\p{L}|\\p{N})";

@@ -25,7 +25,8 @@ import {
   type StageName,
   type StageStep,
 } from "../stages/types";
-import { BUILTIN_STAGES, resultsOf } from "./workflow-stages";
+import { BUILTIN_STAGES } from "./builtin-stages";
+import { resultsOf } from "../stages/run-state";
 import { pushAll } from "../arrays";
 
 const BUILTIN_ORDER = ["split", "classify", "extract", "validate", "review", "export"] as const;

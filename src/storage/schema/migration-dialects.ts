@@ -15,7 +15,7 @@
  * The rewrites apply to the SQL of a line, never to its `--` comment. A `--pg` line is how PostgreSQL gets what
  * SQLite has built in (the `rowid` some queries order by). A new migration is one file, listed in migration-list.ts;
  * a dialect difference no rule covers MUST be added here as a rule (or a `--pg` line), never as a second file.
- * test/storage/migration-dialects.test.ts builds both dialects and compares them with the frozen two-file history.
+ * test/storage/schema/migration-dialects.test.ts builds both dialects and compares them with the frozen two-file history.
  */
 
 /** Marks a line only PostgreSQL runs. */

@@ -37,6 +37,7 @@ import { forgetScans, ownScanRaster } from "./pdf-scan-image.ts";
 import { workerStats } from "./pdfjs-memory-patches.ts";
 import { SHEET_MAX_TEXT } from "../../separator-sheet.ts";
 import { installChunkClone, readPixels } from "./pdf-worker-globals.ts";
+import { GcPacer } from "./pdf-worker-gc.ts";
 
 // Hand pdf.js its (instrumented) worker code directly; pdf.js picks up globalThis.pdfjsWorker for its fake worker.
 // Not a top-level await: messages that arrive before `onmessage` is set would be lost. The canvas addon is left out
@@ -237,7 +238,10 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
       case "head-start":
         return { result: { id: req.id, ok: true, result: null }, transfer: [] }; // handled by onmessage, unanswered
       case "stats":
-        return { result: { id: req.id, ok: true, result: workerStats() }, transfer: [] };
+        return {
+          result: { id: req.id, ok: true, result: { ...workerStats(), collections: pacer.collections } },
+          transfer: [],
+        };
       case "close":
         await closeDocument(req.doc);
         return { result: { id: req.id, ok: true, result: null }, transfer: [] };
@@ -270,6 +274,8 @@ const headHost: HeadStartHost = {
   },
   busy: () => waiting > 0,
 };
+/** Full collections when the worker's memory grows (pdf-worker-gc.ts). */
+const pacer = new GcPacer();
 /** Requests received and not yet started. */
 let waiting = 0;
 
@@ -293,5 +299,6 @@ self.onmessage = (event: MessageEvent<PdfRequest>) => {
     // worker kept in the pool would otherwise hold it until its next document. Collected after answering: the
     // caller (a run suspending its files after OCR) need not wait the ~20 ms (the next request here does).
     if (req.op === "close" && req.collect) Bun.gc(true);
+    else if (req.op === "page" || req.op === "render") pacer.step();
   });
 };

@@ -9,7 +9,7 @@
  * whole object graph — dictionaries, arrays, names, numbers, strings, and each stream as its dictionary plus a hash
  * of its raw (still encoded) bytes — is written into one key; fonts with the same key share one translated `Font`.
  * Each reference still gets its own `TranslatedFont` with its own loadedName (the font id pdf.js numbers in order),
- * so text content, styles and operator lists are what stock pdf.js returns (test/core/convert-pdf-workers.test.ts
+ * so text content, styles and operator lists are what stock pdf.js returns (test/core/engines/pdf/workers.test.ts
  * compares them on joined files). Safe because `Font` is fully determined by that graph and the document's options:
  * translateFont reads nothing else for a non-Type3 font, and text extraction only reads the shared font (its glyph
  * cache is keyed by char code, the same for identical fonts).

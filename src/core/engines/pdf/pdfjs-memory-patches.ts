@@ -11,7 +11,7 @@
  *   those), so every fetch returns what it returned before. Objects pdf.js made up itself (getNewPersistentRef,
  *   numbered from the xref table's length on) are never dropped: they exist nowhere else. What holds on to an
  *   object (a translated font, a page's dictionary) keeps it alive as before; only the cache lets go.
- *   The worker's `stats` request reports the largest the cache grew (test/core/pdf-memory.test.ts).
+ *   The worker's `stats` request reports the largest the cache grew (test/core/engines/pdf/memory.test.ts).
  */
 import type { WorkerStats } from "./pdf-protocol.ts";
 import type { Patch } from "./pdfjs-patch.ts";

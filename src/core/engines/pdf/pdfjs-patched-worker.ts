@@ -45,7 +45,7 @@ const OBJECT_STREAM: Patch[] = [
 /**
  * Safety: a CID font's `/W` (and `/W2`) range `first last width` set one entry per CID of the range, so a range
  * ending at 4294967295 (a fuzzed number) took 5 GB and a pdf.js timeout. CIDs stop at 65,535 (PDF 32000-1 annex
- * C), so a range is cut there: every valid font reads the same. Tested in test/core/hostile-inputs.test.ts.
+ * C), so a range is cut there: every valid font reads the same. Tested in test/core/convert/hostile-inputs.test.ts.
  */
 const CID_WIDTH_RANGES: Patch[] = [
   [

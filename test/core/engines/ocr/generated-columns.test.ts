@@ -13,7 +13,7 @@ import { createOcrEngine, type OcrEngine } from "../../../../src/core/engines/oc
 import { convertSource } from "../../../../src/core/stages/convert";
 import { ocrPages } from "../../../../src/core/stages/ocr.ts";
 import { scanOf, type ScanVariant } from "../../../accuracy/scans";
-import { characterErrorRate } from "../../ocr-helpers.ts";
+import { characterErrorRate } from "./helpers.ts";
 import { columnsPage } from "./columns-page";
 
 /** Above what these pages measured (≤ 0.015): room for another tesseract's reading, not for blocks out of order. */

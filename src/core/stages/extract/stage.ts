@@ -1,0 +1,31 @@
+/** The Extract Stage: each document's fields, then the memory hook (core/memory) may re-read a known issuer's. */
+import { applyMemory } from "../../memory/recall";
+import { pagesOf } from "../run-state";
+import type { Stage } from "../types";
+import { extractFields } from "./index";
+
+export const extractStage: Stage = async (state, ctx) => {
+  const fileOfPage = new Map(state.files.flatMap((f) => f.pages.map((p) => [p.page_number, f] as const)));
+  for (const [i, doc] of state.documents.entries()) {
+    ctx.progress("extract", i, state.documents.length);
+    const pages = pagesOf(state, doc);
+    const files = [...new Set(pages.map((p) => fileOfPage.get(p.page_number)!).filter(Boolean))];
+    const attachments = files.flatMap((f) => f.attachments ?? []);
+    const extract = (classId: string) => extractFields(pages, classId, ctx.project, { attachments });
+    // Memory hook: a document of a remembered issuer is read at the remembered places first (src/core/memory).
+    const { classification, fields } = applyMemory(
+      pages,
+      doc.classification,
+      extract(doc.classification.class_id),
+      ctx.project,
+      extract,
+    );
+    doc.fields = fields;
+    if (classification !== doc.classification) {
+      doc.classification = classification;
+      doc.document_type = classification.type;
+      doc.classification_confidence = classification.confidence;
+    }
+  }
+  ctx.progress("extract", state.documents.length, state.documents.length);
+};

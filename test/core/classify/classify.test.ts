@@ -1,0 +1,240 @@
+import { describe, expect, test } from "bun:test";
+import type { Page } from "../../../src/core/model";
+import { defaultProject, parseProjectSettings } from "../../../src/core/project";
+import { classifyDocument } from "../../../src/core/stages/classify";
+import { predict, trainClassifier } from "../../../src/core/classify/naive-bayes";
+
+function textPage(text: string, page_number = 1): Page {
+  return {
+    page_number,
+    source_file_index: 0,
+    source_filename: "t.txt",
+    source_file_page_number: page_number,
+    image_transform: {
+      rasterized_width: 100,
+      rasterized_height: 100,
+      source_width: 100,
+      source_height: 100,
+      source_unit: "pixel",
+      render_scale: 1,
+      effective_dpi: null,
+      coordinate_system: "top-left-origin",
+      rotation: 0,
+    },
+    text_source: "supplied_text",
+    words: [],
+    text,
+    ocr_confidence: null,
+  };
+}
+
+describe("cue rules of the default project", () => {
+  test("an invoice is an invoice, with the deciding cue words in the reasoning", () => {
+    const c = classifyDocument(
+      [
+        textPage(
+          "ACME Ltd\nINVOICE\nInvoice number: 123\nInvoice date: 2024-01-02\nSubtotal 10.00\nVAT 1.90\nTotal 11.90",
+        ),
+      ],
+      defaultProject,
+    );
+    expect(c.class_id).toBe("invoice");
+    expect(c.type).toBe("Invoice");
+    expect(c.confidence).toBeGreaterThan(0.9);
+    expect(c.reasoning).toContain('"invoice"');
+    expect(c.reasoning).toContain("(heading)");
+    expect(c.review_required).toBe(false);
+    expect(c.confirmed).toBeNull();
+  });
+
+  test("a German credit note beats invoice although it mentions the invoice it corrects", () => {
+    const c = classifyDocument(
+      [
+        textPage(
+          "Gutschrift\nGutschrift Nr. 55 zu Rechnung 123\nBetrag wird gutgeschrieben\nGutschrift gesamt 20,00 EUR",
+        ),
+      ],
+      defaultProject,
+    );
+    expect(c.class_id).toBe("credit_note");
+    expect(c.alternatives.map((a) => a.class_id)).toContain("invoice");
+  });
+
+  test("a letter and a contract are told apart", () => {
+    expect(
+      classifyDocument([textPage("Dear Mr Smith,\nthank you for your letter.\nKind regards\nJane")], defaultProject)
+        .class_id,
+    ).toBe("letter");
+    expect(
+      classifyDocument(
+        [
+          textPage(
+            "SERVICE AGREEMENT\nThis agreement is made between the parties.\nArticle 1 Term\nArticle 2 Termination\nGoverning law\nSignature",
+          ),
+        ],
+        defaultProject,
+      ).class_id,
+    ).toBe("contract");
+  });
+
+  test("alternatives are ranked, typed and exclude the chosen class", () => {
+    const c = classifyDocument(
+      [textPage("Receipt\nThank you for your purchase\nCash 20.00\nChange 2.50\nVAT included")],
+      defaultProject,
+    );
+    expect(c.class_id).toBe("receipt");
+    const confs = c.alternatives.map((a) => a.confidence);
+    expect(confs).toEqual([...confs].sort((a, b) => b - a));
+    expect(c.alternatives.every((a) => a.class_id !== "receipt" && typeof a.type === "string")).toBe(true);
+    expect(c.alternatives.length).toBeLessThanOrEqual(3);
+  });
+
+  test("text without cues becomes other rather than a bad match", () => {
+    const c = classifyDocument(
+      [textPage("The quick brown fox jumps over the lazy dog.\nLorem ipsum dolor sit amet.")],
+      defaultProject,
+    );
+    expect(c.class_id).toBe("other");
+    expect(c.reasoning).toContain("no cue");
+  });
+
+  test("a single weak cue falls back to other and is flagged for review", () => {
+    const strict = parseProjectSettings({
+      ...defaultProject,
+      review_thresholds: { ...defaultProject.review_thresholds, min_class_confidence: 0.9, classification: 0.95 },
+    });
+    const c = classifyDocument([textPage("Meeting notes\nWe talked about the agreement and lunch.")], strict);
+    expect(c.class_id).toBe("other");
+    expect(c.review_required).toBe(true);
+  });
+
+  test("empty pages classify as other without crashing", () => {
+    expect(classifyDocument([], defaultProject).class_id).toBe("other");
+    expect(classifyDocument([textPage("")], defaultProject).class_id).toBe("other");
+  });
+});
+
+const examples = [
+  {
+    class_id: "payslip",
+    text: "Payslip employee gross salary net pay income tax social security deductions pay period",
+  },
+  { class_id: "payslip", text: "Salary statement gross pay net salary pension contribution tax code employee number" },
+  {
+    class_id: "bank_statement",
+    text: "Bank statement opening balance closing balance transactions debit credit account",
+  },
+  {
+    class_id: "bank_statement",
+    text: "Account statement balance brought forward withdrawals deposits closing balance",
+  },
+];
+
+describe("trained classifier", () => {
+  test("a model trained from labelled examples is plain JSON and predicts the right class", () => {
+    const model = trainClassifier(examples);
+    const roundTripped = JSON.parse(JSON.stringify(model));
+    const p = predict(roundTripped, "net salary and income tax for this pay period");
+    expect(p.probabilities.payslip!).toBeGreaterThan(p.probabilities.bank_statement!);
+    expect(p.top_tokens.length).toBeGreaterThan(0);
+  });
+
+  test("classifyDocument uses a given model for classes without cue words and names its tokens", () => {
+    const project = parseProjectSettings({
+      ...defaultProject,
+      classes: [
+        { id: "payslip", name: "Payslip" },
+        { id: "bank_statement", name: "Bank statement" },
+        { id: "other", name: "Other" },
+      ],
+      fields: {},
+      validation_rules: [],
+    });
+    const c = classifyDocument(
+      [textPage("Opening balance 100\nDeposits 50\nClosing balance 150")],
+      project,
+      trainClassifier(examples),
+    );
+    expect(c.class_id).toBe("bank_statement");
+    expect(c.reasoning).toContain("classifier model");
+    expect(c.reasoning).toContain("balance");
+  });
+
+  test("example documents listed in the project train the model automatically", () => {
+    const project = parseProjectSettings({
+      ...defaultProject,
+      classes: [
+        {
+          id: "payslip",
+          name: "Payslip",
+          example_documents: examples.filter((e) => e.class_id === "payslip").map((e) => ({ text: e.text })),
+        },
+        {
+          id: "bank_statement",
+          name: "Bank statement",
+          example_documents: examples.filter((e) => e.class_id === "bank_statement").map((e) => ({ text: e.text })),
+        },
+        { id: "other", name: "Other" },
+      ],
+      fields: {},
+      validation_rules: [],
+    });
+    expect(classifyDocument([textPage("Employee gross salary, net pay, tax deductions")], project).class_id).toBe(
+      "payslip",
+    );
+  });
+
+  test("training without examples is an invalid_input error", () => {
+    expect(() => trainClassifier([])).toThrow(expect.objectContaining({ code: "invalid_input" }));
+  });
+});
+
+describe("trainFromProject", () => {
+  const project = parseProjectSettings({
+    ...defaultProject,
+    classes: [
+      { id: "payslip", name: "Payslip", example_documents: [{ path: "a.pdf" }, { text: examples[1]!.text }] },
+      { id: "bank_statement", name: "Bank statement", example_documents: [{ path: "b.pdf" }] },
+      { id: "other", name: "Other" },
+    ],
+    fields: {},
+    validation_rules: [],
+  });
+
+  test("reads path examples through the given reader and trains on text and path examples", async () => {
+    const { trainFromProject } = await import("../../../src/core/stages/classify/train");
+    const read: string[] = [];
+    const model = await trainFromProject(project, async (p) => {
+      read.push(p);
+      return p === "a.pdf" ? examples[0]!.text : examples[2]!.text + " " + examples[3]!.text;
+    });
+    expect(read).toEqual(["a.pdf", "b.pdf"]);
+    expect(model.classes.find((c) => c.class_id === "payslip")!.documents).toBe(2);
+    expect(classifyDocument([textPage("closing balance and deposits")], project, model).class_id).toBe(
+      "bank_statement",
+    );
+  });
+
+  test("an unreadable example or a single class is an invalid_input error naming the problem", async () => {
+    const { trainFromProject } = await import("../../../src/core/stages/classify/train");
+    await expect(
+      trainFromProject(project, async () => {
+        throw new Error("gone");
+      }),
+    ).rejects.toMatchObject({ code: "invalid_input", message: expect.stringContaining("a.pdf") });
+    await expect(trainFromProject(defaultProject, async () => "")).rejects.toMatchObject({
+      code: "invalid_input",
+      message: expect.stringContaining("at least two classes"),
+    });
+  });
+});
+
+describe("OCR text", () => {
+  test("a heading cue with one misread letter still counts on OCR pages, and only there", () => {
+    const text = "lNVOICE\nlnvoice Date 2024-01-01\nAmount 99.50";
+    const ocr = classifyDocument([{ ...textPage(text), text_source: "ocr" }], defaultProject);
+    expect(ocr.class_id).toBe("invoice");
+    expect(ocr.reasoning).toContain("OCR-tolerant");
+    expect(classifyDocument([textPage(text)], defaultProject).class_id).toBe("other");
+  });
+});

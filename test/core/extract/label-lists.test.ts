@@ -1,0 +1,84 @@
+/**
+ * listsMayHold (src/core/extract/label-index.ts): the table header search asks, per line, how many columns may have a
+ * label there; it MUST count exactly the lists for which mayHoldLabel says yes.
+ */
+import { expect, test } from "bun:test";
+import type { Page, Word } from "../../../src/core/model";
+import { defaultProject } from "../../../src/core/project";
+import { pageLines } from "../../../src/core/extract/lines";
+import { listsMayHold, mayHoldLabel } from "../../../src/core/extract/label-index";
+
+function pageOf(rows: string[], source: Page["text_source"] = "text_layer"): Page {
+  const words: Word[] = [];
+  rows.forEach((row, line) => {
+    let x = 50;
+    for (const text of row.split(" ").filter(Boolean)) {
+      words.push({
+        text,
+        confidence: 1,
+        bounding_box: [x, 100 + line * 30, x + text.length * 10, 120 + line * 30],
+        line,
+      });
+      x += text.length * 10 + 10;
+    }
+  });
+  return {
+    page_number: 1,
+    source_file_index: 0,
+    source_filename: "t.pdf",
+    source_file_page_number: 1,
+    image_transform: {
+      rasterized_width: 2000,
+      rasterized_height: 3000,
+      source_width: 1000,
+      source_height: 1500,
+      source_unit: "point",
+      render_scale: 2,
+      effective_dpi: 144,
+      coordinate_system: "top-left-origin",
+      rotation: 0,
+    },
+    text_source: source,
+    words: words.filter((w) => w.text),
+    text: rows.map((r) => r.split(" ").filter(Boolean).join(" ")).join("\n"),
+    ocr_confidence: 1,
+  };
+}
+
+const columns = defaultProject.fields.invoice!.find((f) => f.type === "table")!.columns!;
+const lists = columns.map((c) => c.labels);
+const allLabels = lists.flat();
+// Every label alone, pairs of labels, labels inside other text, accents, non-word labels, and lines holding none.
+const rows = [
+  ...allLabels,
+  ...allLabels.map((l, i) => `${l} ${allLabels[(i * 7 + 3) % allLabels.length]}`),
+  ...allLabels.map((l) => `Total ${l.toUpperCase()}: 12,50 EUR`),
+  "Pos. Bezeichnung Menge Einzelpreis Gesamt",
+  "# Item Qty Unit price Amount",
+  "N° Désignation Qté Prix unitaire Montant",
+  "Thank you for your business",
+  "Invoice date 12.03.2024",
+  "Seite 1 von 2",
+];
+
+test("listsMayHold counts the lists mayHoldLabel says yes to, up to the number asked", () => {
+  const lines = pageLines(pageOf(rows));
+  expect(lines.length).toBeGreaterThan(allLabels.length);
+  let some = 0;
+  for (const line of lines) {
+    const yes = lists.filter((labels) => mayHoldLabel(line, labels)).length;
+    if (yes >= 2) some++;
+    for (const enough of [1, 2, 3, lists.length]) expect(listsMayHold(line, lists, enough)).toBe(Math.min(enough, yes));
+  }
+  expect(some).toBeGreaterThan(10); // the rows above do name several columns at once
+});
+
+test("more than 30 lists, and OCR lines, are counted the same way", () => {
+  const many = Array.from({ length: 33 }, (_, i) => lists[i % lists.length]!);
+  for (const line of pageLines(pageOf(rows.slice(0, 40)))) {
+    const yes = many.filter((labels) => mayHoldLabel(line, labels)).length;
+    expect(listsMayHold(line, many, 40)).toBe(yes);
+  }
+  for (const line of pageLines(pageOf(["nothing to see", "Qty Amount"], "ocr")))
+    expect(listsMayHold(line, lists, 2)).toBe(2);
+});

@@ -1,0 +1,112 @@
+/**
+ * Reading ahead (core/stages/convert/read-ahead.ts) classifies and extracts documents while the rest of the file is being
+ * converted; the stages then take those answers (core/page-memo.ts). Results MUST be those of the stages alone.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { resolve } from "node:path";
+import { PDFDocument } from "pdf-lib";
+import { copyPage } from "../../../src/core/convert/page-words";
+import { createOcrEngine } from "../../../src/core/engines/ocr";
+import { memorySink } from "../../../src/core/exporters";
+import type { Page } from "../../../src/core/model";
+import { PageMemo } from "../../../src/core/page-memo";
+import { processTransaction } from "../../../src/core/pipeline";
+import { MAX_AHEAD_PAGES } from "../../../src/core/stages/convert/read-ahead";
+import { defaultProject } from "../../../src/core/project";
+import { classifyDocument } from "../../../src/core/stages/classify";
+import { extractFields } from "../../../src/core/stages/extract";
+import { resetStageTimes, stageTimes } from "../../../src/core/timing";
+
+const corpus = resolve(import.meta.dir, "../../../fixtures/corpora/invoice2data");
+const ocr = await createOcrEngine({ engine: "wasm", workers: 1 });
+afterAll(() => ocr.close());
+
+/** One PDF of invoices of one and two pages: AmazonWebServices (1), QualityHosting (2), AzureInterior (1), free_fiber (2). */
+async function joined(): Promise<Uint8Array> {
+  const out = await PDFDocument.create();
+  for (const name of ["AmazonWebServices", "QualityHosting", "AzureInterior", "free_fiber"]) {
+    const doc = await PDFDocument.load(await Bun.file(`${corpus}/${name}.pdf`).arrayBuffer());
+    for (const page of await out.copyPages(doc, doc.getPageIndices())) out.addPage(page);
+  }
+  return out.save();
+}
+
+const meta = () => ({
+  transaction_id: crypto.randomUUID(),
+  tenant_id: "default",
+  project_id: "default",
+  project_version: 1,
+  correlation_id: null,
+  metadata: {},
+  created_at: new Date().toISOString(),
+  source: "test",
+});
+
+describe("reading ahead", () => {
+  test("documents of one and of several pages are extracted once, with the fields the stages alone give", async () => {
+    resetStageTimes();
+    let extractedBeforeSplit = -1;
+    const onProgress = (step: string) => {
+      if (step === "split" && extractedBeforeSplit < 0) extractedBeforeSplit = stageTimes().extract?.calls ?? 0;
+    };
+    const res = await processTransaction(
+      { sources: [{ index: 0, filename: "joined.pdf", data: await joined(), split_policy: "inherit" }] },
+      { meta: meta(), project: defaultProject, ocr, sink: memorySink(), onProgress },
+    );
+    const docs = res.results.documents;
+    expect(docs.map((d) => d.split.page_numbers)).toEqual([[1], [2, 3], [4], [5, 6]]);
+    // Every document was extracted while the file was converted, and only then: the stage took each answer.
+    expect(extractedBeforeSplit).toBe(docs.length);
+    expect(stageTimes().extract?.calls).toBe(docs.length);
+    for (const doc of docs) {
+      // Copies of the pages are other objects: the memo has no answer for them, so this extracts afresh.
+      const pages = (doc.split.page_numbers ?? []).map((n) => copyPage(res.pages.find((p) => p.page_number === n)!));
+      const classId = classifyDocument(pages, defaultProject).class_id;
+      expect(classId).toBe(doc.classification.class_id);
+      const fresh = extractFields(pages, classId, defaultProject);
+      expect(JSON.parse(JSON.stringify(doc.fields))).toEqual(JSON.parse(JSON.stringify(fresh)));
+    }
+  });
+});
+
+describe("reading ahead a long document", () => {
+  test("a document longer than MAX_AHEAD_PAGES is left to the Extract stage, which extracts it once", async () => {
+    const { generatePdf } = await import("../../../bench/convert.ts");
+    const pages = MAX_AHEAD_PAGES + 5;
+    resetStageTimes();
+    let extractedBeforeSplit = -1;
+    const onProgress = (step: string) => {
+      if (step === "split" && extractedBeforeSplit < 0) extractedBeforeSplit = stageTimes().extract?.calls ?? 0;
+    };
+    const res = await processTransaction(
+      { sources: [{ index: 0, filename: "long.pdf", data: await generatePdf(pages, 7), split_policy: "inherit" }] },
+      { meta: meta(), project: defaultProject, ocr, sink: memorySink(), onProgress },
+    );
+    expect(res.results.documents.map((d) => d.split.page_numbers.length)).toEqual([pages]);
+    expect(extractedBeforeSplit).toBe(0);
+    expect(stageTimes().extract?.calls).toBe(1);
+  });
+});
+
+describe("page memo", () => {
+  const page = (n: number, text: string): Page =>
+    ({ page_number: n, text, words: [], text_source: "text_layer" }) as unknown as Page;
+
+  test("answers only for the same pages, content and context, once by take and again by peek", () => {
+    const memo = new PageMemo<string>();
+    const [a, b] = [page(1, "one"), page(2, "two")];
+    const ctx = [{}];
+    memo.put([a, b], ctx, "span");
+    memo.put([a], ctx, "alone");
+    expect(memo.peek([a], ctx)).toBe("alone");
+    expect(memo.peek([a, b], [{}])).toBeUndefined(); // another context object
+    expect(memo.peek([a, page(2, "two")], ctx)).toBeUndefined(); // another page object, same content
+    expect(memo.peek([a, b], ctx)).toBe("span");
+    b.text = "changed";
+    expect(memo.take([a, b], ctx)).toBeUndefined();
+    b.text = "two";
+    expect(memo.take([a, b], ctx)).toBe("span");
+    expect(memo.take([a, b], ctx)).toBeUndefined(); // handed over once
+    expect(memo.take([a], ctx)).toBe("alone");
+  });
+});
