@@ -28,26 +28,24 @@ interface ImageData {
 }
 
 /** Documents with a page to read that was no bilevel scan: their pages are not looked at again. */
-const notBilevelScans = new Set<number>();
+const notBilevelScans = new WeakSet<object>();
 
 /**
- * A render request's page as its bilevel scan (`scan` requests only), or null: render it as usual. A document's scans
- * are alike, so after its first page that is none (its image decoded for nothing) its pages are rendered straight.
+ * A render request's page as its bilevel scan (`scan` requests only; the page is cleaned up then), or null: render it
+ * as usual. A document's scans are alike, so after its first page that is none (its image decoded for nothing) its
+ * pages are rendered straight.
  */
 export async function ownScanRaster(
   pdfjs: typeof Pdfjs,
+  doc: Pdfjs.PDFDocumentProxy,
   page: Pdfjs.PDFPageProxy,
-  req: { doc: number; scale: number; scan?: boolean },
+  req: { scale: number; scan?: boolean },
 ): Promise<RenderResult | null> {
-  if (!req.scan || notBilevelScans.has(req.doc)) return null;
+  if (!req.scan || notBilevelScans.has(doc)) return null;
   const own = await scanImageOf(pdfjs, page, req).catch(() => null);
-  if (!own) notBilevelScans.add(req.doc);
+  if (own) page.cleanup();
+  else notBilevelScans.add(doc);
   return own;
-}
-
-/** The document is closed: its id may be used for another. */
-export function forgetScans(doc: number): void {
-  notBilevelScans.delete(doc);
 }
 
 /**
