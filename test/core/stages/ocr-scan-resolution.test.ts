@@ -20,7 +20,13 @@ import { createOcrEngine, type OcrEngine } from "../../../src/core/engines/ocr/i
 import type { Page, RasterImage } from "../../../src/core/model.ts";
 import { convertSource, type ConvertedSource } from "../../../src/core/stages/convert/index.ts";
 import { ocrPages } from "../../../src/core/stages/ocr.ts";
-import { characterErrorRate, loadRaster, OCR_TIMEOUT, pageOf as helperPageOf, TESSERACT_TEST } from "../engines/ocr/helpers.ts";
+import {
+  characterErrorRate,
+  loadRaster,
+  OCR_TIMEOUT,
+  pageOf as helperPageOf,
+  TESSERACT_TEST,
+} from "../engines/ocr/helpers.ts";
 
 const gold = fs.readFileSync(path.join(TESSERACT_TEST, "phototest.gold.txt"), "utf8");
 let engine: OcrEngine;
