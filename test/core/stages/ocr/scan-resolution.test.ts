@@ -16,17 +16,17 @@ import {
   pushGraphicsState,
   StandardFonts,
 } from "pdf-lib";
-import { createOcrEngine, type OcrEngine } from "../../../src/core/engines/ocr/index.ts";
-import type { Page, RasterImage } from "../../../src/core/model.ts";
-import { convertSource, type ConvertedSource } from "../../../src/core/stages/convert/index.ts";
-import { ocrPages } from "../../../src/core/stages/ocr.ts";
+import { createOcrEngine, type OcrEngine } from "../../../../src/core/engines/ocr/index.ts";
+import type { Page, RasterImage } from "../../../../src/core/model.ts";
+import { convertSource, type ConvertedSource } from "../../../../src/core/stages/convert/index.ts";
+import { ocrPages } from "../../../../src/core/stages/ocr/index.ts";
 import {
   characterErrorRate,
   loadRaster,
   OCR_TIMEOUT,
   pageOf as helperPageOf,
   TESSERACT_TEST,
-} from "../engines/ocr/helpers.ts";
+} from "../../engines/ocr/helpers.ts";
 
 const gold = fs.readFileSync(path.join(TESSERACT_TEST, "phototest.gold.txt"), "utf8");
 let engine: OcrEngine;
