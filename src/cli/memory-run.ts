@@ -12,7 +12,7 @@ import { createOcrEngine, lazyOcrEngine } from "../core/engines/ocr";
 import { DocprocError } from "../core/errors";
 import { memorySink } from "../core/exporters";
 import { learnFromExpected, learnFromReview } from "../core/memory/from-results";
-import type { ReviewFinishedHook } from "../core/review/hooks";
+import type { ReviewFinishedHook } from "../core/stages/review/hooks";
 import { mergeMemories, sameIssuer } from "../core/memory/merge";
 import { summaryOf, type Memory } from "../core/project/memory";
 import { processTransaction } from "../core/pipeline";

@@ -17,9 +17,14 @@ import { DocprocError } from "../core/errors";
 import { folderSink } from "../core/exporters";
 import type { ResultsFile, SourceInput } from "../core/model";
 import type { ProjectSettings } from "../core/project";
-import { applyReviewAction, parseReviewAction, type ReviewEntry, type ReviewState } from "../core/review/actions";
-import { announceReviewFinished, type ReviewFinishedHook } from "../core/review/hooks";
-import { buildReviewView, needsReviewCount } from "../core/review/view";
+import {
+  applyReviewAction,
+  parseReviewAction,
+  type ReviewEntry,
+  type ReviewState,
+} from "../core/stages/review/actions";
+import { announceReviewFinished, type ReviewFinishedHook } from "../core/stages/review/hooks";
+import { buildReviewView, needsReviewCount } from "../core/stages/review/view";
 import { convertSource } from "../core/stages/convert";
 import { loadResultsFile, rerunExports } from "../core/stages/export";
 import { ocrPages } from "../core/stages/ocr";

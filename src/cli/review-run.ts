@@ -11,7 +11,7 @@ import { Elysia } from "elysia";
 import { DocprocError } from "../core/errors";
 import type { OcrEngine } from "../core/engines/ocr";
 import { defaultProject, loadProjectFile } from "../core/project";
-import type { ReviewFinishedHook } from "../core/review/hooks";
+import type { ReviewFinishedHook } from "../core/stages/review/hooks";
 import { errorResponse, fromFrameworkError, jsonResponse } from "../server/errors";
 import { reviewRoutes } from "../server/routes/review";
 import { folderReviewStore, loadFolder, type LocalTransaction } from "./review-folder";

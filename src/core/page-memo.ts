@@ -1,6 +1,6 @@
 /**
- * Answers computed ahead for a run of pages (a document as reading ahead saw it, core/runner/read-ahead.ts), handed
- * to the stage that asks the same question later (stages/classify/, stages/extract.ts).
+ * Answers computed ahead for a run of pages (a document as reading ahead saw it, core/stages/convert/read-ahead.ts), handed
+ * to the stage that asks the same question later (stages/classify/, stages/extract/).
  *
  * Contract: `take` MUST return an answer only for the same page objects, in the same order, whose content (text,
  * words, geometry, text source, page number) is unchanged since `put`, under the same `context` (project, class):

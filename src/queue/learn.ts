@@ -5,7 +5,7 @@
  */
 import { learnFromExpected, learnFromReview } from "../core/memory/from-results";
 import { parseProjectSettings } from "../core/project";
-import type { ReviewFinishedHook } from "../core/review/hooks";
+import type { ReviewFinishedHook } from "../core/stages/review/hooks";
 import { parseExpected } from "../eval/folder";
 import { isoAt, type Clock } from "../core/clock";
 import type { Db } from "../storage/schema/db";

@@ -13,7 +13,7 @@ import type { ProjectSettings } from "../core/project";
 import type { StoredManifest } from "../storage/files/export-files";
 import { runJsonOf, type RunJson } from "../storage/results/run-json";
 import type { StorageConfig } from "../storage/files/storage-config";
-import { reviewStage } from "../core/review/stage";
+import { reviewStage } from "../core/stages/review/stage";
 
 export interface RunContext {
   meta: TransactionMeta;

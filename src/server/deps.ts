@@ -1,5 +1,5 @@
 /** What the HTTP layer needs, built once by the serve command (or a test) and handed to createApp. */
-import type { ReviewFinishedHook } from "../core/review/hooks";
+import type { ReviewFinishedHook } from "../core/stages/review/hooks";
 import type { Notifier } from "../queue/notifier";
 import type { BlobStore } from "../storage/files/blobs";
 import type { Clock } from "../core/clock";

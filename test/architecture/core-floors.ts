@@ -26,17 +26,36 @@ export const CORE_FLOORS: readonly (readonly string[])[] = [
   ["engines", "imaging"],
   // domain: what each stage knows, without running as a stage
   ["convert", "page-memo", "split", "classify", "extract", "validate", "memory", "einvoice", "exporters", "notify"],
-  // the stages' functions over a run's pages and documents
-  ["stages"],
+  // the stages' vocabulary (Stage, StageContext, RunState, the pause signal) and the helpers they share
+  ["stages/types", "stages/run-state"],
+  // one folder per stage: its Stage (stage.ts) and its functions over a run's pages and documents
+  [
+    "stages/convert",
+    "stages/ocr",
+    "stages/ocr-orientation",
+    "stages/ocr-recover",
+    "stages/split",
+    "stages/classify",
+    "stages/extract",
+    "stages/validate",
+    "stages/review",
+    "stages/export",
+    "stages/notify",
+  ],
   // the one transaction runner: the Stage list, state, pause and resume
   ["runner"],
-  // what plugs into the runner or wraps it: the review stage and its corrections, processTransaction
-  ["review", "pipeline"],
+  // what wraps the runner: processTransaction
+  ["pipeline"],
 ];
 
-/** A file's node inside core/ (`split`, `project`, `pipeline`), null outside core/. */
+/**
+ * A file's node inside core/ (`split`, `project`, `pipeline`), null outside core/. Inside core/stages/ each stage's
+ * folder (and each file beside them) is a node of its own (`stages/split`, `stages/types`), so an import between two
+ * stages is checked like one between two domain folders.
+ */
 export const coreNodeOf = (file: string): string | null => {
   const parts = file.split("/");
   if (parts[0] !== "core") return null;
-  return parts.length === 2 ? parts[1]!.replace(/\.tsx?$/, "") : parts[1]!;
+  const [top, rest] = parts[1] === "stages" && parts.length > 2 ? ["stages/", parts.slice(2)] : ["", parts.slice(1)];
+  return top + (rest.length === 1 ? rest[0]!.replace(/\.tsx?$/, "") : rest[0]!);
 };

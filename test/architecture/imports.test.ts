@@ -40,6 +40,15 @@ describe("architecture", () => {
     expect(cyclesOf(sameFloor)).toHaveLength(1);
   });
 
+  test("a core file's node: its sub-folder, its own name, and inside stages/ its stage's folder", () => {
+    expect(coreNodeOf("core/split/signals.ts")).toBe("split");
+    expect(coreNodeOf("core/pipeline.ts")).toBe("pipeline");
+    expect(coreNodeOf("core/stages/split/stage.ts")).toBe("stages/split");
+    expect(coreNodeOf("core/stages/classify/train.ts")).toBe("stages/classify");
+    expect(coreNodeOf("core/stages/types.ts")).toBe("stages/types");
+    expect(coreNodeOf("server/app.ts")).toBeNull();
+  });
+
   test("no import cycle between the top-level folders of src/", () => {
     const graph = foldGraph(fileGraph(), topFolderOf);
     expect(graph.get("server")?.has("core")).toBe(true); // the scan really reads the tree
@@ -64,7 +73,7 @@ describe("architecture", () => {
 
   test("inside core/: no cycle between sub-folders and no import up the stated floors", () => {
     const graph = foldGraph(fileGraph(), coreNodeOf);
-    expect(graph.get("runner")?.has("stages")).toBe(true); // the scan really reads core
+    expect(graph.get("runner")?.has("stages/split")).toBe(true); // the scan really reads core
     expect(cyclesOf(graph)).toEqual([]);
     expect(floorViolations(graph, CORE_FLOORS)).toEqual([]);
   });

@@ -87,7 +87,7 @@ describe("names", () => {
   test("no two files of src/ export the same name beyond the list", () => {
     const files = sourceFiles(SRC).map((f) => ({ file: path.relative(SRC, f), text: readFileSync(f, "utf8") }));
     const byName = exportedNames(files);
-    expect(byName.get("reviewStage")).toEqual(["core/review/stage.ts"]);
+    expect(byName.get("reviewStage")).toEqual(["core/stages/review/stage.ts"]);
     expect(namingProblems(byName, SHARED)).toEqual([]);
   });
 });

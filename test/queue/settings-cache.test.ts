@@ -9,7 +9,7 @@ import { memorySink } from "../../src/core/exporters";
 import type { OcrEngine } from "../../src/core/engines/ocr";
 import { defaultProject, parseProjectSettings, type ProjectSettings } from "../../src/core/project";
 import { runTransaction } from "../../src/core/runner";
-import { reviewStage } from "../../src/core/review/stage";
+import { reviewStage } from "../../src/core/stages/review/stage";
 import { projectSettingsCache } from "../../src/queue/pipeline-runner";
 
 const corpora = resolve(import.meta.dir, "../../fixtures/corpora");

@@ -11,7 +11,7 @@ import type { RunOutcome } from "./types";
 export { runTransaction, resumeTransaction, stageSequence } from "./run";
 export { saveRun, restoreRun } from "./state";
 export { inlineNotifier, type InlineNotifySettings } from "./notify-inline";
-export { BUILTIN_STAGES } from "./workflow-stages";
+export { BUILTIN_STAGES } from "./builtin-stages";
 export * from "../stages/types";
 export * from "./types";
 

@@ -25,7 +25,7 @@ import {
   type StageName,
   type StageStep,
 } from "../stages/types";
-import { BUILTIN_STAGES } from "./workflow-stages";
+import { BUILTIN_STAGES } from "./builtin-stages";
 import { resultsOf } from "../stages/run-state";
 import { pushAll } from "../arrays";
 

@@ -127,7 +127,7 @@ const BAND = 0.12;
 
 /**
  * Features per page, remembered for the same page content and class: the runner's read-ahead computes them while
- * the file converts (core/runner/read-ahead.ts) and Split asks again. Callers only read them.
+ * the file converts (core/stages/convert/read-ahead.ts) and Split asks again. Callers only read them.
  */
 const featureMemo = new WeakMap<
   Page,

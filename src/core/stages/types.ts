@@ -62,7 +62,7 @@ export interface StageStep {
 
 /**
  * A file after conversion, as stages see it (`close` frees the PDF document; `suspend` frees its memory until the
- * next render, see suspendFiles in convert-stages.ts).
+ * next render, see suspendFiles in run-state.ts).
  */
 export type OpenFile = ConvertedFile & { close?: () => Promise<void>; suspend?: () => Promise<void> };
 

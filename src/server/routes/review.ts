@@ -5,7 +5,7 @@
  */
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { ReviewActionSchema } from "../../core/review/actions";
+import { ReviewActionSchema } from "../../core/stages/review/actions";
 import { documentRoutes, type RouteDoc } from "../route-doc";
 import { apiRegistry, ErrorSchema } from "../schemas";
 import { reviewPageResponse } from "../review-page/index";

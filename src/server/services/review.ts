@@ -19,9 +19,9 @@ import {
   parseReviewAction,
   type ReviewState,
   type Reviewer,
-} from "../../core/review/actions";
-import { announceReviewFinished } from "../../core/review/hooks";
-import { buildReviewView } from "../../core/review/view";
+} from "../../core/stages/review/actions";
+import { announceReviewFinished } from "../../core/stages/review/hooks";
+import { buildReviewView } from "../../core/stages/review/view";
 import type { Principal } from "../../auth/principal";
 import { isoAt } from "../../core/clock";
 import { listDocuments } from "../../storage/transactions/documents";

@@ -8,7 +8,7 @@
  *   caller's transaction together with the rows it mirrors (documents, fields, index), so they never disagree.
  */
 import type { ResultsFile } from "../../core/model";
-import type { ReviewState } from "../../core/review/actions";
+import type { ReviewState } from "../../core/stages/review/actions";
 import { json, type Db } from "../schema/db";
 
 interface Row {

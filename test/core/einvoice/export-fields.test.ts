@@ -12,7 +12,7 @@ import { srgbIccProfile } from "../../../src/core/einvoice/icc";
 import { DEFAULT_PROJECT_RAW } from "../../../src/core/project/default";
 import { parseProjectSettings } from "../../../src/core/project";
 import { validateDocument } from "../../../src/core/stages/validate";
-import { reviewNeeded } from "../../../src/core/review/stage";
+import { reviewNeeded } from "../../../src/core/stages/review/stage";
 import type { DocumentResult, FieldValue } from "../../../src/core/model";
 import { field } from "../exporters/fixtures";
 

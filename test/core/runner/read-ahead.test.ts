@@ -1,5 +1,5 @@
 /**
- * Reading ahead (core/runner/read-ahead.ts) classifies and extracts documents while the rest of the file is being
+ * Reading ahead (core/stages/convert/read-ahead.ts) classifies and extracts documents while the rest of the file is being
  * converted; the stages then take those answers (core/page-memo.ts). Results MUST be those of the stages alone.
  */
 import { afterAll, describe, expect, test } from "bun:test";
@@ -11,7 +11,7 @@ import { memorySink } from "../../../src/core/exporters";
 import type { Page } from "../../../src/core/model";
 import { PageMemo } from "../../../src/core/page-memo";
 import { processTransaction } from "../../../src/core/pipeline";
-import { MAX_AHEAD_PAGES } from "../../../src/core/runner/read-ahead";
+import { MAX_AHEAD_PAGES } from "../../../src/core/stages/convert/read-ahead";
 import { defaultProject } from "../../../src/core/project";
 import { classifyDocument } from "../../../src/core/stages/classify";
 import { extractFields } from "../../../src/core/stages/extract";

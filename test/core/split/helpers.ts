@@ -9,7 +9,7 @@ import { convertSource } from "../../../src/core/stages/convert";
 export const CORPORA = new URL("../../../fixtures/corpora/", import.meta.url).pathname;
 
 /**
- * Pages of a real file through the conversion stage (core/stages/convert.ts). `maxSidePx` bounds the raster
+ * Pages of a real file through the conversion stage (core/stages/convert/). `maxSidePx` bounds the raster
  * (1754 px = 150 DPI for A4) to keep the tests fast; production renders at 300 DPI.
  */
 export async function convertFile(

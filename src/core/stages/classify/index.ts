@@ -1,6 +1,6 @@
 /**
  * Classification stage: which class of the project a document belongs to. The run's Stage (`classifyStage`) is in
- * runner/workflow-stages.ts; cues and the naive Bayes model are in core/classify/, training beside this file.
+ * stage.ts beside this file; cues and the naive Bayes model are in core/classify/, training beside this file.
  *
  * Contracts:
  * - MUST return one of the project's classes with a confidence 0..1, a reasoning naming the cues (or model
@@ -84,7 +84,7 @@ export interface ClassifyEvidence {
 
 /**
  * Split classifies every page on its own (the class-change signal); a one-page document is then classified again
- * from the same page, and reading ahead (core/runner/read-ahead.ts) classifies a document of several pages before
+ * from the same page, and reading ahead (core/stages/convert/read-ahead.ts) classifies a document of several pages before
  * Classify does. Answers are remembered per run of pages, for the same project and the same page content (text,
  * words, geometry), and handed out as copies.
  */

@@ -1,6 +1,6 @@
 /**
  * Conversion stage: one source file → pages with geometry and, where the file has one, a usable text layer. The
- * run's Stage (`convertStage`) is in runner/convert-stages.ts; the PDF engine in engines/pdf/.
+ * run's Stage (`convertStage`) is in stage.ts beside this file; the PDF engine in engines/pdf/.
  *
  * Contract (docs/ARCHITECTURE.md):
  * - The format MUST be recognised by content (magic bytes), never by file name or declared content type.
@@ -38,7 +38,7 @@ export interface ConvertOptions {
   limits?: Partial<ConvertLimits>;
   /**
    * Called with each PDF page as soon as its text layer is read, while later pages are still being converted (the
-   * runner reads pages ahead there, see core/runner/read-ahead.ts). `file` tells how many attachments the file
+   * runner reads pages ahead there, see read-ahead.ts beside this file). `file` tells how many attachments the file
    * has and how many of its pages are converted. MUST NOT throw; it runs on the main thread between page requests.
    */
   onPage?: (page: Page, file: { attachments: number; pages: number }) => void;

@@ -1,7 +1,7 @@
 /**
  * The export stage and re-exports of processed work (`docproc export <transaction | results folder>`).
  *
- * The run's Export stage (`exportStage`, runner/workflow-stages.ts) calls `runExports`. `rerunExports` runs the
+ * The run's Export stage (`exportStage`, stage.ts beside this file) calls `runExports`. `rerunExports` runs the
  * *current* profiles again over a results file: it MUST NOT change the results (classification, fields, boxes,
  * rotation stay as recorded), and it re-converts the source files only when a profile needs page images (PDF,
  * JPG). Page words for the PDF text layer come from `results.pages[].words`, i.e. from a JSON export made with

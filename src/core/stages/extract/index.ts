@@ -164,7 +164,7 @@ export const LONG_DOCUMENT_WORDS = 100_000;
 const wordCount = (pages: Page[]) => pages.reduce((n, p) => n + wordCountOf(p), 0);
 
 /**
- * Extracts a document (one page, or the pages of a longer one) ahead of the Extract stage: core/runner/read-ahead.ts
+ * Extracts a document (one page, or the pages of a longer one) ahead of the Extract stage: core/stages/convert/read-ahead.ts
  * reads pages while the rest of the file is still being converted. The next extractFields call for the same pages,
  * class and project, with the same page content and no attachments, gets these fields instead of extracting again;
  * any other call extracts anew (core/page-memo.ts).

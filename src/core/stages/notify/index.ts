@@ -1,6 +1,6 @@
 /**
  * Notification planning: turns the project's Notification activities into deliveries to enqueue. The run's
- * Notification Stage (`notifyStage`) is in runner/workflow-stages.ts; delivery, signing and SSRF guard in core/notify/.
+ * Notification Stage (`notifyStage`) is in stage.ts beside this file; delivery, signing and SSRF guard in core/notify/.
  *
  * MUST plan one delivery per activity whose `events` include the trigger, in workflow order:
  * - `reached` when the workflow reaches the node (after Export: the payload links the export manifest);

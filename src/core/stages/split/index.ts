@@ -1,6 +1,6 @@
 /**
  * Split stage: turns the transaction's page stream into documents. The run's Stage that calls it (`splitStage`) is
- * in runner/workflow-stages.ts; the signals, separators and boundary model are in core/split/.
+ * in stage.ts beside this file; the signals, separators and boundary model are in core/split/.
  *
  * Contract (spec "Per-file split policies", rules 1-9):
  * - MUST honour each file's policy: `single_document` → exactly one document, no boundary analysis;

@@ -1,6 +1,6 @@
 /**
  * Validation stage: the project's rules over a document's fields and over the whole transaction. The run's Stage
- * (`validateStage`) is in runner/workflow-stages.ts; one rule's evaluation is in core/validate/rules.ts.
+ * (`validateStage`) is in stage.ts beside this file; one rule's evaluation is in core/validate/rules.ts.
  *
  * Contracts:
  * - `validateDocument` MUST return undefined when no applicable rule warns or fails (the results file shows a

@@ -4,7 +4,7 @@
  * reading the patched file), and only while the code is exactly what was built; otherwise it is built again.
  * Runs in its own temp dir (TMPDIR), away from the private dir other docproc processes use.
  */
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { withOwnTmpdir } from "../../../support/temp";
 import { createHash } from "node:crypto";
 import {
@@ -19,6 +19,9 @@ import {
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
+
+// Each test patches pdf.js and builds its bytecode several times (~2 s idle): 5 s ran out at load 20.
+setDefaultTimeout(60_000);
 
 const { loadPdfjsDisplayModule, loadPdfjsWorkerModule, privateDir } = await import(
   "../../../../src/core/engines/pdf/pdfjs-patched-worker.ts"

@@ -4,11 +4,14 @@
  * a changed file, a missing one or a recipe naming another digest make the next start patch and write it again.
  * Runs in its own temp dir (TMPDIR), away from the private dir other docproc processes use.
  */
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { withOwnTmpdir } from "../../../support/temp";
 import { createHash } from "node:crypto";
 import { appendFileSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
+
+// Each test patches pdf.js and builds its bytecode several times (~2 s idle): 5 s ran out at load 20.
+setDefaultTimeout(60_000);
 
 const { loadPdfjsWorkerModule, privateDir } = await import("../../../../src/core/engines/pdf/pdfjs-patched-worker.ts");
 

@@ -11,14 +11,14 @@
  * borders, blank pages, separator sheets) costs its extraction for nothing. Files with attachments are not read
  * ahead (an e-invoice decides the class); a document with a page without a text layer is not either.
  */
-import type { Page } from "../model";
-import type { ProjectSettings } from "../project";
-import { boundaryEvidence, boundaryProbability } from "../split/boundary";
-import { pageFeatures, type PageFeatures } from "../split/signals";
-import { classifyDocument } from "../stages/classify";
-import type { ConvertOptions } from "../stages/convert";
-import { extractAhead } from "../stages/extract";
-import { splitSettingsOf, stepEnabled } from "../workflow";
+import type { Page } from "../../model";
+import type { ProjectSettings } from "../../project";
+import { boundaryEvidence, boundaryProbability } from "../../split/boundary";
+import { pageFeatures, type PageFeatures } from "../../split/signals";
+import { classifyDocument } from "../classify";
+import type { ConvertOptions } from ".";
+import { extractAhead } from "../extract";
+import { splitSettingsOf, stepEnabled } from "../../workflow";
 
 interface Seen {
   page: Page;

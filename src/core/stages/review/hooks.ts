@@ -7,7 +7,7 @@
  * `classification.confirmed`, boxes, page words); `history` lists every change with who made it.
  * A hook MUST NOT throw to veto the review: its errors are logged and the review finishes anyway.
  */
-import type { ResultsFile } from "../model";
+import type { ResultsFile } from "../../model";
 import type { ReviewEntry, Reviewer } from "./schema";
 
 export interface ReviewFinishedEvent {

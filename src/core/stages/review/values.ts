@@ -3,8 +3,8 @@
  * amounts and numbers become numbers, dates ISO `YYYY-MM-DD`, booleans true/false. Text that does not read as the
  * type is kept as typed (the validation rules then say what is wrong), never dropped.
  */
-import type { FieldSettings } from "../project";
-import { normalizeDate, parseAmount } from "../extract/normalize";
+import type { FieldSettings } from "../../project";
+import { normalizeDate, parseAmount } from "../../extract/normalize";
 
 export function normalizeReviewedValue(
   field: FieldSettings | undefined,

@@ -7,6 +7,7 @@
  * Validate `validation` and the transaction rules. A document that skipped Classify stays `other` at confidence 0.
  */
 import { classifyStage } from "../stages/classify/stage";
+import { convertStage } from "../stages/convert/stage";
 import { exportStage } from "../stages/export/stage";
 import { extractStage } from "../stages/extract/stage";
 import { notifyStage } from "../stages/notify/stage";
@@ -14,7 +15,7 @@ import { noReviewStage } from "../stages/review/stage";
 import { splitStage } from "../stages/split/stage";
 import type { Stage, StageName } from "../stages/types";
 import { validateStage } from "../stages/validate/stage";
-import { convertStage, ocrStage } from "./convert-stages";
+import { ocrStage } from "./convert-stages";
 
 export const BUILTIN_STAGES: Record<StageName, Stage> = {
   convert: convertStage,

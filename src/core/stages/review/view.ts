@@ -2,7 +2,7 @@
  * What a reviewer sees (GET …/review on the server and in `docproc review`): documents as in the results file,
  * pages with their OCR words and an image URL, the project's classes and fields, and the version to write against.
  */
-import type { ProjectSettings } from "../project";
+import type { ProjectSettings } from "../../project";
 import type { ReviewState } from "./actions";
 
 export interface ReviewViewExtras {

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { processTransaction } from "../../../src/core/pipeline";
-import { defaultProject } from "../../../src/core/project";
-import { createOcrEngine, type OcrEngine } from "../../../src/core/engines/ocr";
-import { memorySink } from "../../../src/core/exporters";
-import type { ResultsFile } from "../../../src/core/model";
+import { processTransaction } from "../../../../src/core/pipeline";
+import { defaultProject } from "../../../../src/core/project";
+import { createOcrEngine, type OcrEngine } from "../../../../src/core/engines/ocr";
+import { memorySink } from "../../../../src/core/exporters";
+import type { ResultsFile } from "../../../../src/core/model";
 import {
   applyReviewAction,
   newReviewState,
   parseReviewAction,
   type ReviewState,
-} from "../../../src/core/review/actions";
+} from "../../../../src/core/stages/review/actions";
 
-const fixtures = resolve(import.meta.dir, "../../../fixtures");
+const fixtures = resolve(import.meta.dir, "../../../../fixtures");
 let ocr: OcrEngine;
 let results: ResultsFile;
 const ctx = {

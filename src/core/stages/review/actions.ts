@@ -12,12 +12,12 @@
  * - Split corrections classify and extract the documents they create from the stored pages (words included): no
  *   conversion, no OCR.
  */
-import { DocprocError } from "../errors";
-import type { DocumentResult, FieldBox, FieldResult, FieldValue, ResultsFile } from "../model";
-import type { ProjectSettings } from "../project";
-import { worstStatus } from "../results";
-import { validateDocument, validateTransaction } from "../stages/validate";
-import { einvoiceResultsOf } from "../einvoice/validate/rule-results";
+import { DocprocError } from "../../errors";
+import type { DocumentResult, FieldBox, FieldResult, FieldValue, ResultsFile } from "../../model";
+import type { ProjectSettings } from "../../project";
+import { worstStatus } from "../../results";
+import { validateDocument, validateTransaction } from "../validate";
+import { einvoiceResultsOf } from "../../einvoice/validate/rule-results";
 import { normalizeReviewedValue } from "./values";
 import { mergeDocuments, moveBoundary, reextractFields, splitDocument } from "./split";
 import { ReviewActionSchema, type ReviewAction, type ReviewEntry, type Reviewer, type ReviewState } from "./schema";

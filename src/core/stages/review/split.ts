@@ -8,12 +8,12 @@
  *   Classification and fields a person confirmed on an untouched document stay as they are.
  * - A correction that would leave a document without pages is refused (`invalid_input`).
  */
-import { DocprocError } from "../errors";
-import type { DocumentResult, FieldResult, Page, ResultsFile } from "../model";
-import type { ProjectSettings } from "../project";
-import { classifyDocument } from "../stages/classify";
-import { extractFields } from "../stages/extract";
-import { pagesFromResults } from "../results";
+import { DocprocError } from "../../errors";
+import type { DocumentResult, FieldResult, Page, ResultsFile } from "../../model";
+import type { ProjectSettings } from "../../project";
+import { classifyDocument } from "../classify";
+import { extractFields } from "../extract";
+import { pagesFromResults } from "../../results";
 import type { ReviewEntry } from "./schema";
 
 function pagesOf(results: ResultsFile, numbers: number[]): Page[] {

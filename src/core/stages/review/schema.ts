@@ -4,7 +4,7 @@
  * types without importing the module that imports them.
  */
 import { z } from "zod";
-import type { ResultsFile } from "../model";
+import type { ResultsFile } from "../../model";
 
 export interface Reviewer {
   /** User id, client id, `admin`, or the local user name of `docproc review`. */
