@@ -19,7 +19,7 @@ export const CROSS_CUTTING: Record<string, string> = {
   einvoice: "e-invoices end to end: pipeline, exports, API, CLI and review page (units in test/core/einvoice/)",
   fuzz: "random and hostile inputs through the pipeline",
   ops: "operating docproc: deployment, logs, metrics, jobs, shutdown, proxies, the quickstart",
-  review: "review end to end: API, CLI and browser (the corrections themselves in test/core/review/)",
+  review: "review end to end: API, CLI and browser (the corrections themselves in test/core/stages/review/)",
   scale: "PostgreSQL scale-out: several servers and workers, signals, migration",
   stack: "large inputs through the whole stack",
   support: "helpers shared by the suites (servers, processes, temp dirs, S3 and PostgreSQL stand-ins)",
