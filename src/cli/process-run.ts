@@ -8,6 +8,7 @@ import path from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { cpuCount } from "../core/cores";
 import { prewarmPdfWorkers } from "../core/engines/pdf/pdf-client";
+import { readSourceFile } from "../core/engines/pdf/pdf-bytes";
 import { SHARE_MAX_PAGES } from "../core/engines/pdf/pdf-host";
 import type { ProgressFn } from "../core/model";
 import { collectInputs } from "../batch/inputs";
@@ -86,7 +87,8 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
       extra: Record<string, unknown>,
       onProgress?: ProgressFn,
     ) => {
-      const bytes = await Bun.file(file).bytes();
+      // A large PDF lands in shared memory: its pdf.js workers read these bytes instead of copies (issue 34).
+      const bytes = await readSourceFile(file);
       const metadata = { source_path: path.resolve(file), ...extra };
       return processor.run({ file, bytes, transactionId, metadata, pageLimit: opts.pageLimit ?? null, onProgress });
     };

@@ -17,6 +17,9 @@
  *   and the ASN-only set (its mechanism is in the mixed ASN+TAG sample); detection-only samples have no groups;
  * - the generator's documents (fixtures/varied, seed 20241121): all 217 as text PDFs (10 s), and 7 as 200-DPI scans
  *   chosen for party roles and totals on OCR text (the generator prints the truth: vendor and customer are known);
+ * - the XRechnung test suite's distinct invoices drawn without their XML (fixtures/einvoice-visual) as letterhead
+ *   business invoices and as XRechnung visualisations, each family as text PDFs (1-2 s) and as 200-DPI scans (21
+ *   pages each, 60-130 s on a busy machine): party roles, totals and dates read from OCR text, truth from the XML;
  * - fixtures/eval.
  */
 import { createHash } from "node:crypto";
@@ -27,6 +30,7 @@ import { SCORED_FIELDS } from "../../fixtures/varied/generator/score";
 import { generateReceipts } from "../../fixtures/varied/generator/shop-receipts";
 import { photoOf } from "./photos";
 import { CACHE_DIR, imageScanOf, scanOf, skewOf, type ScanVariant } from "./scans";
+import { einvoiceVisualCorpora } from "./einvoice-corpora";
 
 export const REPO = path.resolve(import.meta.dir, "../..");
 const CORPORA = path.join(REPO, "fixtures/corpora");
@@ -330,4 +334,12 @@ const evalFixtures: Corpus = {
   },
 };
 
-export const CORPORA_LIST: Corpus[] = [...invoice2data, ...ocrText, ...splitting, ...varied, ...receipts, evalFixtures];
+export const CORPORA_LIST: Corpus[] = [
+  ...invoice2data,
+  ...ocrText,
+  ...splitting,
+  ...varied,
+  ...receipts,
+  ...einvoiceVisualCorpora,
+  evalFixtures,
+];

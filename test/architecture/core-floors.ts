@@ -34,6 +34,8 @@ export const CORE_FLOORS: readonly (readonly string[])[] = [
     "stages/ocr",
     "stages/ocr-orientation",
     "stages/ocr-recover",
+    "stages/ocr-geometry",
+    "stages/ocr-specks",
     "stages/split",
     "stages/classify",
     "stages/extract",

@@ -24,6 +24,9 @@ export interface StructureBonus {
 /** A date and a time of day on one line, up to a short label apart ("Date: 04/10/2024 Time: 18:03:22"). */
 const TIME_WITH_DATE =
   /(?<!\d)\d{1,4}[./-]\d{1,2}[./-]\d{2,4}[^\n\d]{0,12}(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?!\d)|(?<!\d)\d{1,2}:\d{2}(?::\d{2})?[^\n\d]{0,12}\d{1,4}[./-]\d{1,2}[./-]\d{2,4}(?!\d)/;
+/** The same with the month as a word ("14 JUL 2023 07:51", "JUL 14, 2023 7:51 PM", "3. MÄR 2024 12:10"). */
+const TIME_WITH_WORD_DATE =
+  /(?<![\p{L}\d])(\d{1,2}\.?\s?\p{L}{3,9}\.?\s?\d{2,4}|\p{L}{3,9}\.?\s\d{1,2},?\s\d{4})[^\n\d]{0,12}(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?!\d)/u;
 const CASH_CHANGE =
   /(?<![\p{L}])(change|change due|rückgeld|wechselgeld|rendu|monnaie|wisselgeld|terug|cambio|vuelto|resto|kembalian|baki)\s*:?\s*[-€$£]?\s*(rm|rs|s\$|\$)?\s*\d+[.,]\d{2}/iu;
 const TENDERED =
@@ -31,6 +34,12 @@ const TENDERED =
 const MASKED_CARD = /(?:\*{3,}|[xX]{4,})\s?\d{4}(?!\d)/;
 const TILL_WORDS =
   /(?<![\p{L}])(cashier|kassierer|caissier|kassa|cajero|cassiere|till|counter|terminal|pos\s?no|receipt\s?no|bon\s?nr|trans(?:action)?\s?no|table|pax|server|member|terima kasih|danke fur ihren einkauf|merci de votre visite|please come again)(?![\p{L}])/iu;
+/**
+ * What tills print around the sale: a store or register number, an item count, savings, the greeting at the foot
+ * ("THANK YOU FOR SHOPPING", "VIELEN DANK FÜR IHREN EINKAUF", "BEDANKT VOOR UW BEZOEK"), a cash rounding line.
+ */
+const TILL_PRINT =
+  /(?<![\p{L}])(store\s?(?:#|no\.?)\s?\d|reg(?:ister)?\s?(?:#|no\.?)?\s?\d{1,3}\s+(?:trn|trans|tx)|items?\s?(?:sold|count)?\s?:?\s?\d{1,3}\s*$|you saved|thank(?:s| you)\s+for\s+(?:shopping|visiting)|vielen dank fur ihren besuch|bedankt voor uw (?:bezoek|aankoop)|rounding(?:\s?adj)?\s*:?\s*-?\d?[.,]\d{2})/imu;
 const TOTAL_LINE =
   /(?<![\p{L}])(total|totaal|summe|gesamt|gesamtbetrag|rechnungsbetrag|endbetrag|zahlbetrag|zu zahlen(?:der betrag)?|totale|importe total|montant ttc|net à payer|te betalen|grand total|amount due|amount payable)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
 const TAX_LINE =
@@ -44,14 +53,24 @@ function tillShaped(page: Page): boolean {
   if (t.source_unit === "point" && Math.min(t.source_width, t.source_height) <= 320 && t.source_height > t.source_width)
     return true;
   const lines = page.text.split("\n").filter((l) => l.trim());
-  if (lines.length < 10 || !page.words.length) return false;
+  if (lines.length < 8 || !page.words.length) return false;
   const xs = page.words.map((w) => w.bounding_box);
   const width = maxOf(xs.map((b) => b[2])) - minOf(xs.map((b) => b[0]));
   const height = maxOf(xs.map((b) => b[3])) - minOf(xs.map((b) => b[1]));
   const rotated = Math.abs(t.rotation ?? 0) % 180 === 90;
   const ratio = rotated ? height / width : width / height;
-  const lengths = lines.map((l) => l.length).sort((a, b) => a - b);
-  return ratio < 0.75 && lengths[Math.floor(lengths.length / 2)]! <= 36;
+  const lengths = lines.map((l) => l.trim().length).sort((a, b) => a - b);
+  const median = lengths[Math.floor(lengths.length / 2)]!;
+  if (median > 36) return false;
+  if (lines.length >= 10 && ratio < 0.75) return true;
+  // Read from an image, the page's size says nothing (a photo, a receipt scanned on a full page) and a short
+  // receipt is as wide as it is long; what still tells it from a page is that no line is long (a till prints
+  // 32–48 characters, a page's address, table and footer lines run past 60) or, at a known resolution, that its
+  // ink is narrow (an 80 mm roll prints ≤ 72 mm; boxes are in rasterized pixels at effective_dpi). A text layer's
+  // lines are cut at every column, so these tests are for OCR'd pages only.
+  if (page.text_source !== "ocr") return false;
+  if (t.effective_dpi && (rotated ? height : width) / t.effective_dpi <= 3.6) return true;
+  return lines.length >= 10 && lengths.at(-1)! <= 52;
 }
 
 /** Structure points per class for a document's pages; see the module contract. */
@@ -69,8 +88,8 @@ export function structureBonus(pages: Page[]): StructureBonus[] {
   // Weak alone (an online shop's invoice has a card number and an order time): they count next to a strong trait.
   const strong = traits.length > 0;
   if (MASKED_CARD.test(text)) traits.push("masked card number");
-  if (TIME_WITH_DATE.test(text)) traits.push("time of day with the date");
-  if (TILL_WORDS.test(folded)) traits.push("till vocabulary");
+  if (TIME_WITH_DATE.test(text) || TIME_WITH_WORD_DATE.test(text)) traits.push("time of day with the date");
+  if (TILL_WORDS.test(folded) || TILL_PRINT.test(folded)) traits.push("till vocabulary");
   const out: StructureBonus[] = [];
   // Multi-page documents are rarely till receipts: the traits need a one- or two-page document. Enough points to
   // outweigh a "TAX INVOICE" title, which tills in many countries must print.

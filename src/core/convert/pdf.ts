@@ -157,7 +157,7 @@ async function convertPages(
     const wantedHelpers = remaining >= PARALLEL_MIN_PAGES ? Math.max(0, opts.limits.pdfWorkers - 1) : 0;
     const count =
       alone && wanted >= COLD_HELPER_MIN_PAGES ? wantedHelpers : Math.min(wantedHelpers, spareWorkerCount());
-    return openHelpers(count, src, password, opts);
+    return openHelpers(count, primary.bytes(), password, opts);
   };
   return extractAll(primary, src, wanted, opts, warnings, helpers, onPage);
 }
@@ -220,13 +220,14 @@ async function extractAll(
 /** Helpers opening their own copy of the document; null for one that could not (the primary carries on alone). */
 function openHelpers(
   count: number,
-  src: SourceInput,
+  data: Uint8Array,
   password: string | undefined,
   opts: PdfConvertOptions,
 ): Array<Promise<PdfWorkerClient | null>> {
   return Array.from({ length: count }, async () => {
-    // A helper's copy keeps its worker to itself: sharing it would only slow the primary's pages down.
-    const helper = new PdfWorkerClient(src.data, password, opts.limits.openTimeoutMs, opts.signal, { share: false });
+    // A helper's document keeps its worker to itself: sharing it would only slow the primary's pages down. Its
+    // bytes are the primary's (in shared memory when the file is large: no copy per worker, pdf-bytes.ts).
+    const helper = new PdfWorkerClient(data, password, opts.limits.openTimeoutMs, opts.signal, { share: false });
     try {
       await helper.open();
       return helper;

@@ -17,6 +17,8 @@ const FORMS = [
   "KG",
   "OHG",
   "GbR",
+  // The German mini-GmbH must print its form in full; OCR may lose the umlaut.
+  "UG\\s?\\(haftungsbeschr(?:ä|a|ae)nkt\\)",
   "UG",
   "e\\.\\s?K\\.",
   "e\\.\\s?V\\.",

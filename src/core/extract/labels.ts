@@ -8,7 +8,7 @@ import type { Box } from "../model";
 import { editDistance, fold, fuzzyMatches, tokensOf } from "./fuzzy";
 import { tick } from "./gc-pace";
 import { candidateRanks, infoOf, labelIndex, linesToSearch } from "./label-index";
-import { NO_ALNUM_AFTER_BUT_ORDINAL, NO_ALNUM_BEFORE, NO_ALNUM_OR_HASH_BEFORE } from "./word-bounds";
+import { inAddressToken, NO_ALNUM_AFTER_BUT_ORDINAL, NO_ALNUM_BEFORE, NO_ALNUM_OR_HASH_BEFORE } from "./word-bounds";
 import { pushAll } from "../arrays";
 
 export interface LabelHit {
@@ -172,6 +172,7 @@ export function findLabels(
         )
           continue;
         if (qualified(line, start, end, before, after) || inSentence(line.text, start, end)) continue;
+        if (inAddressToken(line.text, start, end)) continue;
         const words = line.words.filter((w) => w.start < end && w.end > start);
         if (spansColumns(line, words)) continue;
         lineHits.push({ line, start, end, label, rank, box: unionBox(words.map((w) => w.box)) });
@@ -183,6 +184,7 @@ export function findLabels(
         for (const { start, end } of fuzzyMatches(tokens, label)) {
           if (lineHits.some((h) => start < h.end && end > h.start)) continue;
           if (qualified(line, start, end, before, after) || inSentence(line.text, start, end)) continue;
+          if (inAddressToken(line.text, start, end)) continue;
           const words = line.words.filter((w) => w.start < end && w.end > start);
           if (spansColumns(line, words)) continue;
           lineHits.push({ line, start, end, label, rank, box: unionBox(words.map((w) => w.box)), fuzzy: true });

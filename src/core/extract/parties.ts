@@ -28,6 +28,7 @@ import {
   letters,
   paymentWords,
   recipientWords,
+  senderLineName,
 } from "./party-blocks";
 
 /** Words of a footer's legal lines: the company named above or in them is the issuer. */
@@ -37,7 +38,8 @@ const FOOTER_LEGAL =
 export const DOC_WORD =
   /\s+(tax invoice|invoice|receipt|rechnung|quittung|factuur|facture|reçu|factura|fattura|recibo|ricevuta|credit note|gutschrift)\s*$/iu;
 /** A line that is the document's title. */
-const TITLE = /^\s*(tax invoice|invoice|rechnung|factuur|facture|factura|fattura|receipt|credit note|gutschrift)\b/iu;
+export const TITLE =
+  /^\s*(tax invoice|invoice|rechnung|factuur|facture|factura|fattura|receipt|credit note|gutschrift)\b/iu;
 
 /** Words before a title that qualify the document, not name its issuer ("Kopie factuur", "Simplified tax invoice"). */
 const NOT_A_NAME =
@@ -153,6 +155,7 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
   titleCandidates(page, add);
   footerCandidates(lines, add);
   letterheadCandidate(page, add);
+  senderLineCandidate(page, add);
   addEvidence(lines, out, recipient);
   return out.sort((a, b) => b.score - a.score);
 }
@@ -211,7 +214,7 @@ function footerCandidates(lines: Line[], add: AddCandidate): void {
         !prev ||
         prev.words.length > 4 ||
         /\d/.test(prev.text) ||
-        /:/.test(prev.text) ||
+        /:|@|www\./.test(prev.text) ||
         !FOOTER_LEGAL.test(fold(line.text))
       )
         return;
@@ -241,6 +244,16 @@ function letterheadCandidate({ lines: firstPage, height, title }: FirstPage, add
     const tallest = plain.reduce((a, b) => (lineHeight(b) > lineHeight(a) * 1.15 ? b : a));
     add(tallest, 0, tallest.text.length, 0.42, "letterhead: the largest type at the top of the first page");
   }
+}
+
+/** 5. The sender's name in the return-address line over the window address (party-blocks.ts, senderLineName). */
+function senderLineCandidate({ lines: firstPage, height }: FirstPage, add: AddCandidate): void {
+  firstPage.forEach((line) => {
+    // The window of a DIN 5008 or C5/6 envelope sits in the top third of the page.
+    const name = line.box[1] < height * 0.35 && senderLineName(line, firstPage);
+    const at = name ? line.text.indexOf(name) : -1;
+    if (name) add(line, at, at + name.length, 0.62, "sender line over the address window");
+  });
 }
 
 /** Raises the scores of candidates with the seller's bank or tax number, the account holder's name or the domain. */

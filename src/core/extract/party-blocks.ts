@@ -228,3 +228,35 @@ export const letters = (s: string) => (s.match(/\p{L}/gu) ?? []).length;
 export const STREET = /(?<![\p{L}\p{N}])\d{1,5}[a-z]?\s+\p{L}{3,}|\p{L}{3,}\.?\s+\d{1,5}[a-z]?(?![\p{L}\p{N}])/iu;
 export const POSTCODE =
   /(?<![\p{L}\p{N}])(\d{4,5}|\d{4}\s?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]-\d{4,5})\s+\p{L}{3,}/u;
+
+/** Separators of a return-address line ("Acme GmbH · Hauptstr. 1 · 12345 Berlin"); OCR reads "·" as "-", "." or "•". */
+const SENDER_SEPARATOR = /\s[·•|∙*-]\s|\s\.\s|,\s/gu;
+
+/**
+ * The sender line over a window envelope's address (DIN 5008 "Rücksendeangabe", the return address of French and
+ * Dutch letters): one line in smaller type than the address lines under it (the next line starting at its left
+ * edge), the sender's name, street and postcode joined by separators. It names the seller; the recipient's block
+ * starts under it. Returns the sender's name (the part before the first separator) or null.
+ */
+export function senderLineName(line: Line, pageLines: Line[]): string | null {
+  // Only the line's first block: a text layer may join the information block beside it into the same line.
+  const end = sameBlockEnd(line, 0);
+  const own = line.words.filter((w) => w.end <= end);
+  // A return address is short; a sentence of the payment terms ("..., die Gebühr von 14 Tagen ...") is not.
+  if (!own.length || own.length > 14) return null;
+  const lh = own.reduce((h, w) => Math.max(h, w.box[3] - w.box[1]), 0);
+  const next = pageLines
+    .filter(
+      (l) => l.page === line.page && l.box[1] > line.box[1] + lh * 0.5 && Math.abs(l.box[0] - line.box[0]) < lh * 2,
+    )
+    .reduce<Line | undefined>((a, b) => (!a || b.box[1] < a.box[1] ? b : a), undefined);
+  if (!next || lh > lineHeight(next) * 0.85 || next.box[1] - line.box[3] > lineHeight(next) * 1.5) return null;
+  const parts = line.text
+    .slice(0, end)
+    .split(SENDER_SEPARATOR)
+    .map((p) => p.trim());
+  if (parts.length < 2 || !parts.slice(1).some((p) => POSTCODE.test(p) || STREET.test(p))) return null;
+  const name = parts[0]!.replace(/^[^\p{L}\p{N}]+/u, "");
+  // A letterhead's own address line ("Hauptstr. 5 · 12345 Berlin") starts with a street, not a name.
+  return /\p{L}{2,}/u.test(name) && !/\d{3,}/.test(name) && !STREET.test(name) ? name : null;
+}

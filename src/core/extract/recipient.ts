@@ -5,9 +5,24 @@
 import { type Line, lineHeight, uprightSize } from "./lines";
 import { below, sameBlockEnd } from "./labels";
 import { findDates } from "./normalize";
+import { editDistance } from "./fuzzy";
 import { findAmounts } from "./values";
-import { buyerHeadings, compactName, letters, POSTCODE, RECIPIENT_LINE, STREET } from "./party-blocks";
-import { DOC_WORD, issuerCandidates, type PartyCandidate } from "./parties";
+import { buyerHeadings, compactName, letters, POSTCODE, RECIPIENT_LINE, senderLineName, STREET } from "./party-blocks";
+import { DOC_WORD, issuerCandidates, type PartyCandidate, TITLE } from "./parties";
+
+/**
+ * The issuer's name in a line, as OCR may have read it differently in the letterhead and in the sender line
+ * ("HoHnanh Haustechnik GmbH e Co. KG" and "Hoffmann Haustechnik GmbH & Co. KG"): a quarter of the letters may differ.
+ */
+function sameName(text: string, name: string): boolean {
+  const [a, b] = [compactName(text), compactName(name)];
+  if (a.includes(b)) return true;
+  if (b.length < 8) return false;
+  const max = Math.floor(b.length / 4);
+  return editDistance(a.slice(0, b.length + max), b, max) <= max || editDistance(a, b, max) <= max;
+}
+
+const CONTACT = /@|www\.|https?:|(?<![\p{L}])(tel|t[ée]l[ée]?phone?|phone|fax|e-?mail|mobil)(?![\p{L}])/iu;
 
 /**
  * The buyer's name: the first line of a block under a buyer heading (an `ATTN:` prefix dropped), else of the
@@ -27,6 +42,8 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     if (letters(value) < 3 || /[\p{L}]:(\s|$)|#/u.test(value) || findDates(value, "dmy").some((d) => d.iso))
       return false;
     if (DOC_WORD.test(` ${value.replace(/[.:!]+$/, "")}`)) return false; // the document's title ("FACTUUR."), not a name
+    if (TITLE.test(value)) return false; // nor a title with its number ("Rechnung 3009000003")
+    if (CONTACT.test(value)) return false; // nor a letterhead's contact line ("Tel. 030 1234 · info@acme.de")
     out.push({ line, start, end, value, score, why });
     return true;
   };
@@ -38,7 +55,21 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
   const [, height] = uprightSize(first);
   const issuer = issuerCandidates(lines)[0];
   const page = lines.filter((l) => l.page === first && l.box[1] < height * 0.5).sort((a, b) => a.box[1] - b.box[1]);
+  // Under a sender line the window's first line is the recipient, whatever blocks (a letterhead) stand above it.
+  for (const sender of page.filter((l) => senderLineName(l, page))) {
+    const lh = lineHeight(sender);
+    // Right under it: when OCR lost the window's lines, a table header further down is no address.
+    const window = page.find(
+      (l) =>
+        l.box[1] > sender.box[1] + lh * 0.5 &&
+        l.box[1] - sender.box[3] < lh * 3 &&
+        Math.abs(l.box[0] - sender.box[0]) < lh * 2,
+    );
+    if (window && nameOf(window, 0.55, "first line of the window address under the sender line")) return out;
+  }
   for (let i = 0; i < page.length; i++) {
+    // The sender line over the window names the seller: the recipient's block starts under it.
+    if (senderLineName(page[i]!, page)) continue;
     const block = [page[i]!];
     for (let j = i + 1; j < page.length && block.length < 6; j++) {
       const prev = block[block.length - 1]!;
@@ -49,8 +80,12 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     }
     // An address has no amounts (item rows of a table are no address).
     if (block.some((l) => findAmounts(l.text).some((a) => a.decimals))) continue;
+    // Under a sender line the window holds the address: a name over a postcode and town is enough.
+    const windowed = page.some(
+      (l) => l.box[1] < page[i]!.box[1] && l.box[3] > page[i]!.box[1] - lineHeight(l) * 2.5 && senderLineName(l, page),
+    );
     if (
-      block.length < 3 ||
+      block.length < (windowed ? 2 : 3) ||
       !block
         .slice(1)
         .some(
@@ -59,7 +94,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
         )
     )
       continue;
-    if (issuer && block.some((l) => l === issuer.line || compactName(l.text).includes(compactName(issuer.value)))) {
+    if (issuer && block.some((l) => l === issuer.line || sameName(l.text, issuer.value))) {
       i = page.indexOf(block[block.length - 1]!); // the issuer's own address block, all of it
       continue;
     }

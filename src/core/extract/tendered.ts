@@ -12,9 +12,9 @@ import { findAmounts, joinedCents } from "./values";
 import type { ProjectSettings } from "../project";
 import { printedAmounts, reconcileSums } from "./reconcile";
 
-const TENDERED =
+export const TENDERED =
   /^[^\p{L}\p{N}]*(cash(?: tendered)?|tendered|amount tendered|bar|gegeben|especes|contant|efectivo|contanti|tunai)(?![\p{L}])/iu;
-const CHANGE =
+export const CHANGE =
   /^[^\p{L}\p{N}]*(change(?: due)?|ruckgeld|wechselgeld|rendu|monnaie|wisselgeld|cambio|vuelto|resto|kembalian|baki)(?![\p{L}])/iu;
 
 /** Below this a total was not read next to a label (the unlabelled fallbacks score 0.4–0.5). */
@@ -28,7 +28,7 @@ interface Paid {
 }
 
 /** The last amount with decimals on a line whose text starts with `label`. */
-function paidLine(lines: Line[], label: RegExp, dateOrder: DateOrder): Paid | null {
+export function paidLine(lines: Line[], label: RegExp, dateOrder: DateOrder): Paid | null {
   for (const line of lines) {
     const head = label.exec(fold(line.text));
     if (!head) continue;

@@ -142,9 +142,13 @@ function scanAmounts(text: string, dateOrder: DateOrder): AmountHit[] {
   const currencies = findCurrencies(masked);
   const out: AmountHit[] = [];
   // A currency written in letters may touch its amount ("RM48.40", "Rs.1939"): the letters are no part of a word.
-  const amountsText = /(?:RM|Rp|Rs)\.?\d/.test(masked)
-    ? masked.replace(/(?<![\p{L}])(?:RM|Rp|Rs)\.?(?=\d)/gu, (m) => " ".repeat(m.length))
-    : masked;
+  const amountsText = (
+    /(?:RM|Rp|Rs)\.?\d/.test(masked)
+      ? masked.replace(/(?<![\p{L}])(?:RM|Rp|Rs)\.?(?=\d)/gu, (m) => " ".repeat(m.length))
+      : masked
+  )
+    // A mark OCR read from the grain, glued before a grouped amount (".1.344,00"), is no decimal point.
+    .replace(/(?<![\p{L}\p{N}.,])[.,'‘’](?=\d{1,3}[.,']\d{3}[.,]\d{2}(?!\d))/gu, " ");
   for (const m of amountsText.matchAll(AMOUNT_RE)) {
     const start = m.index!;
     const end = start + m[0].length;

@@ -14,3 +14,14 @@ export const NO_ALNUM_AFTER = "(?!\\p{L}|\\p{N})";
 export const NO_ALNUM_AFTER_BUT_ORDINAL = "(?!(?![ºª])(?:\\p{L}|\\p{N}))";
 /** Before a label that starts with a sign: neither a letter, a number nor "#". */
 export const NO_ALNUM_OR_HASH_BEFORE = "(?<!\\p{L}|\\p{N}|#)";
+
+/**
+ * The label is part of an e-mail address or web address ("seller@email.de", "www.rechnung-online.de"): the token
+ * around it holds an "@", a "www." or a domain ending, so it names a mailbox or a site, not a field.
+ */
+export function inAddressToken(text: string, start: number, end: number): boolean {
+  const from = text.lastIndexOf(" ", start - 1) + 1;
+  const to = text.indexOf(" ", end);
+  const token = text.slice(from, to < 0 ? text.length : to);
+  return /@|www\.|https?:|\.(com|de|fr|nl|es|it|eu|net|org|io|at|ch|be|co\.uk)\b/i.test(token);
+}

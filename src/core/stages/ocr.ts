@@ -1,14 +1,16 @@
 import { throwIfAborted as checkAborted } from "../abort";
 import { DocprocError } from "../errors.ts";
 import type { Box, Page, RasterImage } from "../model.ts";
-import { analyzeLayout, type PageLayout } from "../engines/ocr/layout.ts";
+import type { PageLayout } from "../engines/ocr/layout.ts";
 import { crop, toGrey, upscale, type GreyImage } from "../imaging/grey.ts";
 import { boxToSource } from "../imaging/upright.ts";
+import { pageGeometry, SINGLE_BLOCK } from "./ocr-geometry.ts";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../engines/ocr/types.ts";
 import { keepDecimalPoints } from "../engines/ocr/decimals.ts";
 import { orderByLayout } from "../engines/ocr/reading-order.ts";
 import { blankReading, readUpright } from "./ocr-orientation.ts";
 import { addUnreadLines } from "./ocr-recover.ts";
+import { dropSpecks } from "./ocr-specks.ts";
 import { timeStage, timeStageSync } from "../timing.ts";
 import type { RenderOptions } from "../imaging/render.ts";
 
@@ -125,9 +127,9 @@ function throwIfAborted(signal?: AbortSignal): void {
 async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
   // Grey straight from the renderer (one channel from a grey scan, luma computed off the main thread for a PDF).
   const render = page.render as (o?: RenderOptions) => Promise<RasterImage>;
-  const grey = toGrey(await timeStage("ocr: render", () => render({ grayscale: true })));
-  const layout = timeStageSync("ocr: layout analysis", () => analyzeLayout(grey));
+  const rendered = toGrey(await timeStage("ocr: render", () => render({ grayscale: true })));
   const dpi = page.image_transform.effective_dpi ?? undefined;
+  const { grey, sheet, layout, psm } = timeStageSync("ocr: layout analysis", () => pageGeometry(rendered, dpi));
   const region = readRegion(grey, layout.contentBox);
   const cropped = cropTo(grey, region);
   const zoom = zoomFor(layout.lineHeight, cropped);
@@ -138,7 +140,7 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
         scaleLayout(shiftLayout(layout, region), zoom),
         engine,
         readDpi,
-        psmFor(layout),
+        psm,
       )
     : blankReading(grey);
   if (layout.inkBox)
@@ -146,43 +148,24 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
       addUnreadLines(reading.image, reading.result, engine, readDpi),
     );
   reading.result = keepDecimalPoints(reading.image, reading.result);
+  if (psm === SINGLE_BLOCK) reading.result = dropSpecks(reading.result);
   // Columns tesseract ran its lines across (a misjudged skew, a page read as one column) are read one by one.
   reading.result = timeStageSync("ocr: reading order", () => orderByLayout(reading.result));
   const it = page.image_transform;
   // render() SHOULD return the rasterized size; if it does not, scale boxes into the declared space anyway.
-  const sx = it.rasterized_width / grey.width;
-  const sy = it.rasterized_height / grey.height;
+  const sx = it.rasterized_width / rendered.width;
+  const sy = it.rasterized_height / rendered.height;
   const toPage = (b: Box): Box => {
     const [x1, y1, x2, y2] = boxToSource(reading.transform, b);
-    return scaleBox(
-      [x1 / zoom + region[0], y1 / zoom + region[1], x2 / zoom + region[0], y2 / zoom + region[1]],
-      sx,
-      sy,
-    );
+    const read: Box = [x1 / zoom + region[0], y1 / zoom + region[1], x2 / zoom + region[0], y2 / zoom + region[1]];
+    return scaleBox(sheet ? sheet.toSource(read) : read, sx, sy);
   };
   page.words = reading.result.words.map((w) => ({ ...w, bounding_box: toPage(w.bounding_box) }));
   page.text = reading.result.text;
   page.ocr_confidence = reading.result.confidence;
   page.text_source = "ocr";
   page.image_transform = { ...it, rotation: reading.transform.rotation, skew_degrees: reading.transform.skew };
-  return grey;
-}
-
-/** Lines at most this many line heights long make a single narrow column: a till roll, 32–48 characters wide. */
-const NARROW_COLUMN = 40;
-/** Tesseract's "single column of text of variable sizes". */
-const SINGLE_COLUMN = 4;
-
-/**
- * A till roll is one column of lines with the amounts flush right. Tesseract's automatic layout (psm 3) can cut it
- * into blocks (left texts, a column of amounts) and then splits "114.81" from "TOTAL", or even "114." from "81";
- * read as a single column, every line stays whole. A page of ordinary width keeps the automatic layout.
- */
-function psmFor(layout: PageLayout): number | undefined {
-  if (!layout.inkBox || !layout.lineHeight) return undefined;
-  const [x1, y1, x2, y2] = layout.inkBox;
-  const length = layout.lineAxis === "down" ? y2 - y1 : x2 - x1;
-  return length / layout.lineHeight <= NARROW_COLUMN ? SINGLE_COLUMN : undefined;
+  return rendered;
 }
 
 /** The part of the page tesseract gets: the content box, unless cutting the margins would save little. */

@@ -13,6 +13,7 @@ import { DocprocError } from "../../errors.ts";
 import { SHARE_MAX_PAGES, takeHost, type HostTenant, type PdfHost } from "./pdf-host.ts";
 import { interruptedError, isInterrupted } from "./pdf-errors.ts";
 import type { OpenResult, PdfRequestBody } from "./pdf-protocol.ts";
+import { isShared, SHARED_MIN_BYTES, sharedBytes, workerCopy } from "./pdf-bytes.ts";
 
 export { closeIdlePdfWorkers, prewarmPdfWorkers, spareWorkerCount } from "./pdf-host.ts";
 export { isInterrupted } from "./pdf-errors.ts";
@@ -52,6 +53,8 @@ export class PdfWorkerClient implements HostTenant {
    * pdfjs-font-patches.ts): the same text, a fifth less pdf.js CPU on small files.
    */
   private fullFonts = false;
+  /** A shared copy of bytes the caller holds outside shared memory, kept while the document is open (bytes()). */
+  private sharedCopy: Uint8Array | null = null;
 
   constructor(
     private readonly data: Uint8Array,
@@ -105,20 +108,32 @@ export class PdfWorkerClient implements HostTenant {
     this.suspended = false;
     this.served = 0;
     host.attach(this);
-    // A copy, handed over: the worker's document may outlive a request, and the original stays here for restarts.
-    const data = this.data.slice();
+    // Shared bytes are read by the worker where they are; others are copied and handed over (the worker's document
+    // may outlive a request, and the original stays here for restarts).
+    const bytes = this.bytes();
+    const data = isShared(bytes) ? bytes : workerCopy(bytes);
     const opened = this.send(
       host,
       { op: "open", data, password: this.password, textOnly: !this.fullFonts },
       this.openTimeoutMs,
       "opening the PDF",
-      [data.buffer],
+      isShared(data) ? [] : [data.buffer],
     ).then((result) => {
       this.pageCount = (result as OpenResult).numPages;
       return result as OpenResult;
     });
     this.opening = opened;
     return opened;
+  }
+
+  /**
+   * The bytes this document's workers read (pdf-bytes.ts): the caller's own when they are in shared memory or small,
+   * else one shared copy while the document is open, which helpers reading the same file take too.
+   */
+  bytes(): Uint8Array {
+    if (isShared(this.data) || this.data.byteLength < SHARED_MIN_BYTES) return this.data;
+    this.sharedCopy ??= sharedBytes(this.data);
+    return this.sharedCopy;
   }
 
   /** Sends a request, re-opening the document first when its worker is gone (suspended, or a request timed out). */
@@ -203,7 +218,10 @@ export class PdfWorkerClient implements HostTenant {
     } catch {
       return; // the worker was terminated meanwhile (kill() already let every document go)
     }
-    if (this.host === host) this.host = null;
+    if (this.host === host) {
+      this.host = null;
+      this.sharedCopy = null; // made again if the document is opened again
+    }
     host.detach(this);
   }
 }

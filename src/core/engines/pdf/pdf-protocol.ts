@@ -45,6 +45,8 @@ export interface WorkerStats {
   xrefCachePeak: number;
   /** Fonts answered by an identical font's translation instead of being translated again. */
   sharedFonts: number;
+  /** Full collections the worker's pacing ran (pdf-worker-gc.ts). */
+  collections?: number;
 }
 
 export interface OpenResult {

@@ -10,11 +10,16 @@ import type { RenderResult } from "./pdf-protocol.ts";
  * text-content chunk, pdf.js only re-points the chunk's `items` and `styles` at fresh objects and never touches the
  * old ones, so copying the two wrapper objects is enough: deep-cloning them was a seventh of the CPU time of text
  * extraction. Everything else (operator lists, whose arrays pdf.js does reuse) is still cloned for real.
+ * A transfer list never names a SharedArrayBuffer (see below).
  * This thread runs nothing but pdf.js.
  */
 export function installChunkClone(): void {
   const cloneForReal = globalThis.structuredClone;
   globalThis.structuredClone = ((value: unknown, options?: StructuredSerializeOptions) => {
+    // pdf.js hands a document's bytes over by transferring their buffer; bytes in shared memory (pdf-bytes.ts) cannot
+    // be transferred and need not be: the clone shares them.
+    if (options?.transfer?.some((t) => t instanceof SharedArrayBuffer))
+      options = { ...options, transfer: options.transfer.filter((t) => !(t instanceof SharedArrayBuffer)) };
     const envelope = value as { chunk?: { items?: unknown; styles?: unknown } } | null;
     const chunk = envelope?.chunk;
     if (

@@ -36,6 +36,7 @@ import { paintsImages, SPARSE_TEXT } from "./pdf-page-images.ts";
 import { workerStats } from "./pdfjs-memory-patches.ts";
 import { SHEET_MAX_TEXT } from "../../separator-sheet.ts";
 import { installChunkClone, readPixels } from "./pdf-worker-globals.ts";
+import { GcPacer } from "./pdf-worker-gc.ts";
 
 // Hand pdf.js its (instrumented) worker code directly; pdf.js picks up globalThis.pdfjsWorker for its fake worker.
 // Not a top-level await: messages that arrive before `onmessage` is set would be lost. The canvas addon is left out
@@ -230,7 +231,10 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
       case "head-start":
         return { result: { id: req.id, ok: true, result: null }, transfer: [] }; // handled by onmessage, unanswered
       case "stats":
-        return { result: { id: req.id, ok: true, result: workerStats() }, transfer: [] };
+        return {
+          result: { id: req.id, ok: true, result: { ...workerStats(), collections: pacer.collections } },
+          transfer: [],
+        };
       case "close":
         await closeDocument(req.doc);
         return { result: { id: req.id, ok: true, result: null }, transfer: [] };
@@ -263,6 +267,8 @@ const headHost: HeadStartHost = {
   },
   busy: () => waiting > 0,
 };
+/** Full collections when the worker's memory grows (pdf-worker-gc.ts). */
+const pacer = new GcPacer();
 /** Requests received and not yet started. */
 let waiting = 0;
 
@@ -286,5 +292,6 @@ self.onmessage = (event: MessageEvent<PdfRequest>) => {
     // worker kept in the pool would otherwise hold it until its next document. Collected after answering: the
     // caller (a run suspending its files after OCR) need not wait the ~20 ms (the next request here does).
     if (req.op === "close" && req.collect) Bun.gc(true);
+    else if (req.op === "page" || req.op === "render") pacer.step();
   });
 };

@@ -32,6 +32,7 @@ import { clearAmountMemo } from "../../extract/values";
 import { timeStageSync } from "../../timing.ts";
 import { paced } from "../../extract/gc-pace";
 import { settleSums } from "../../extract/tendered";
+import { settleReceipt } from "../../extract/receipt";
 
 export interface ExtractOptions {
   attachments?: Array<{ filename: string; data: Uint8Array }>;
@@ -262,6 +263,7 @@ function extract(
     }
   }
   settleSums(project, classId, candidates, best, lines, dateOrder);
+  if (classId === "receipt") settleReceipt(best, lines, dateOrder);
   for (const field of fromPage) {
     out[field.id] = toFieldResult(field, best[field.id], threshold);
     if (negative && field.type === "amount") out[field.id]!.value = negate(out[field.id]!.value);

@@ -1,21 +1,39 @@
 /**
  * Memory bounded by design (issue 34), checked with counters rather than RSS: what pdf.js keeps per object parsed
  * stays under a fixed bound however long the document (src/core/engines/pdf/pdfjs-memory-patches.ts), and
- * pages read after objects were dropped from the cache read exactly as before.
+ * pages read after objects were dropped from the cache read exactly as before; a large PDF's bytes are held once
+ * (src/core/engines/pdf/pdf-bytes.ts), and the worker collects its garbage when its memory grows.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { PDFDocument } from "pdf-lib";
 import { closeIdlePdfWorkers, PdfWorkerClient } from "../../../../src/core/engines/pdf/pdf-client.ts";
 import { XREF_CACHE_MAX } from "../../../../src/core/engines/pdf/pdfjs-memory-patches.ts";
 import type { PageResult, WorkerStats } from "../../../../src/core/engines/pdf/pdf-protocol.ts";
+import {
+  bytesCopiedForWorkers,
+  isShared,
+  readSourceFile,
+  SHARED_MIN_BYTES,
+} from "../../../../src/core/engines/pdf/pdf-bytes.ts";
+import { GcPacer } from "../../../../src/core/engines/pdf/pdf-worker-gc.ts";
 
 setDefaultTimeout(240_000);
 
 const INVOICE = path.resolve(import.meta.dir, "../../../../fixtures/inbox/born-digital-invoice.pdf");
 const PAGE = { op: "page", preferredScale: 300 / 72, maxSidePx: 10_000, maxRasterPixels: 40_000_000 } as const;
 
+const scratch: string[] = [];
+const scratchDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "docproc-bytes-"));
+  scratch.push(dir);
+  return dir;
+};
+
 afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
   closeIdlePdfWorkers();
 });
 
@@ -51,5 +69,85 @@ describe("pdf.js's object cache", () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("a PDF's bytes held once (pdf-bytes.ts)", () => {
+  test("bytes read shared are read by every worker where they are: nothing is copied for them", async () => {
+    const { data } = await joinedCopies(120);
+    expect(data.byteLength).toBeGreaterThan(SHARED_MIN_BYTES); // else it would not be read shared
+    const file = path.join(scratchDir(), "joined.pdf");
+    writeFileSync(file, data);
+    const bytes = await readSourceFile(file);
+    expect(isShared(bytes)).toBe(true);
+    expect(Buffer.compare(bytes, data)).toBe(0);
+    const before = bytesCopiedForWorkers();
+    const primary = new PdfWorkerClient(bytes, undefined, 60_000, undefined, { share: false });
+    const helper = new PdfWorkerClient(primary.bytes(), undefined, 60_000, undefined, { share: false });
+    try {
+      expect((await primary.open()).numPages).toBe(120);
+      expect((await helper.open()).numPages).toBe(120);
+      const a = await primary.request<PageResult>({ ...PAGE, pageNumber: 1 }, 60_000, "page 1");
+      const b = await helper.request<PageResult>({ ...PAGE, pageNumber: 120 }, 60_000, "page 120");
+      expect(a.text.length).toBeGreaterThan(100);
+      expect(b.text).toBe(a.text);
+      // Let go and opened again (a render after OCR does that): still no copy.
+      await primary.suspend();
+      expect((await primary.request<PageResult>({ ...PAGE, pageNumber: 2 }, 60_000, "page 2")).text).toBe(a.text);
+      expect(bytesCopiedForWorkers() - before).toBe(0);
+    } finally {
+      await helper.close();
+      await primary.close();
+    }
+  });
+
+  test("bytes the caller holds unshared are copied once for all the workers of an open document", async () => {
+    const { data } = await joinedCopies(120);
+    const before = bytesCopiedForWorkers();
+    const primary = new PdfWorkerClient(data, undefined, 60_000, undefined, { share: false });
+    const helper = new PdfWorkerClient(primary.bytes(), undefined, 60_000, undefined, { share: false });
+    try {
+      await primary.open();
+      await helper.open();
+      expect(helper.bytes()).toBe(primary.bytes());
+      expect(bytesCopiedForWorkers() - before).toBe(data.byteLength);
+    } finally {
+      await helper.close();
+      await primary.close();
+    }
+  });
+
+  test("small files are left as they were read, and a small PDF gets a copy of its own per worker", async () => {
+    const dir = scratchDir();
+    writeFileSync(path.join(dir, "small.pdf"), await Bun.file(INVOICE).bytes());
+    writeFileSync(path.join(dir, "big.txt"), "x".repeat(SHARED_MIN_BYTES + 10));
+    expect(isShared(await readSourceFile(path.join(dir, "small.pdf")))).toBe(false);
+    expect(isShared(await readSourceFile(path.join(dir, "big.txt")))).toBe(false); // not a PDF
+    await expect(readSourceFile(path.join(dir, "missing.pdf"))).rejects.toThrow();
+  });
+});
+
+describe("garbage paced in the pdf.js worker (pdf-worker-gc.ts)", () => {
+  test("collects in full only when both its heap and resident memory grew by the step", () => {
+    let heap = 100;
+    let rss = 1000;
+    let collected = 0;
+    const pacer = new GcPacer({ heap: () => heap, rss: () => rss, collect: () => collected++ }, 50);
+    heap += 49;
+    rss += 500;
+    pacer.step();
+    expect(collected).toBe(0); // the heap has not grown by the step yet
+    heap += 1;
+    pacer.step();
+    expect(collected).toBe(1);
+    expect(pacer.collections).toBe(1);
+    // Memory freed is reused: the heap grows again, resident memory does not, and nothing is collected.
+    heap += 60;
+    pacer.step();
+    expect(collected).toBe(1);
+    heap += 60;
+    rss += 50;
+    pacer.step();
+    expect(collected).toBe(2);
   });
 });

@@ -1,0 +1,202 @@
+/**
+ * What a till receipt is read for, settled once every field has its candidates (extract stage, receipts only):
+ * - the merchant: the name printed at the top, before the address, phone, tax number, date and items; the
+ *   largest type among those first lines, never a title ("TAX INVOICE", "RECEIPT"), a street, a store number or a
+ *   cashier line. OCR of a till roll reads item lines with tall junk boxes, so the letterhead rule for pages
+ *   (the largest type of the top 30%) can land on an item there;
+ * - the total checked by the receipt's own arithmetic: tendered − change, the items' sum, subtotal + tax. A total
+ *   that none of them confirms gives way to a value two of them agree on, to tendered − change when it was read
+ *   without decimals (a lost amount, "GRAND TOTAL … 4"), and to the value it contains when it reads as one with a
+ *   currency sign taken for a digit ("$68.90" read "868.90").
+ */
+import type { Candidate } from "./candidate";
+import { fold } from "./fuzzy";
+import { type Line, lineHeight } from "./lines";
+import { type DateOrder, findDates } from "./normalize";
+import { afterSpeck } from "./specks";
+import { CHANGE, paidLine, TENDERED } from "./tendered";
+import { findAmounts } from "./values";
+
+/** A vendor found this sure (a legal form with the seller's tax number beside it) stands against the head's name. */
+const SURE_NAME = 0.55;
+/** Lines of the head looked at for the merchant. */
+const HEAD_LINES = 6;
+/** What a document calls itself, or a greeting: no merchant. */
+const TITLE =
+  /^(?:simplified\s+)?(?:tax\s+invoice|invoice|receipt|sales\s+receipt|cash\s+(?:sale|receipt)|kassenbon|kassenbeleg|quittung|rechnung|bon|ticket|ticket\s+de\s+caisse|reçu|recu|facture(?:\s+simplifiee)?|factura(?:\s+simplificada)?|kassabon|kwitantie|scontrino|welcome|willkommen|bienvenue|welkom|copy|duplicate)\b/iu;
+/** A heading naming the document ("OYO PAYMENT RECEIPT", "ACME TAX INVOICE"): the name is found elsewhere. */
+const ENDS_TITLE = /(?<![\p{L}])(receipt|invoice|rechnung|quittung|kassenbon|facture|factura|ticket|bon)\s*$/iu;
+/** The lines that end a till's head: address, contact, tax registration, till and store numbers. */
+const HEAD_END =
+  /(?<![\p{L}])(tel|phone|fax|vat|gst|sst|abn|tva|btw|mwst|ust|uid|siret|npwp|tax\s?id|reg\s?no|store\s?(?:#|no)|reg\s?\d|cashier|kassierer|caissier|operator|www\.|http|@)/iu;
+/** A street line: starts with a house number, or carries a street word. */
+const STREET =
+  /^\d{1,5}[a-z]?\s|(?<![\p{L}])(st|street|str|strasse|straße|rd|road|ave|avenue|blvd|lane|ln|way|rue|avenue|bd|jalan|jln|straat|laan|weg|plein|via|calle|piazza|platz)(?![\p{L}])\.?/iu;
+
+export interface ReceiptFields {
+  vendor_name?: Candidate;
+  invoice_date?: Candidate;
+  total_amount?: Candidate;
+  subtotal_amount?: Candidate;
+  tax_amount?: Candidate;
+}
+
+/** Settles the merchant and the total of a till receipt in `best` (changed in place). */
+export function settleReceipt(best: ReceiptFields, lines: Line[], dateOrder: DateOrder): void {
+  if ("vendor_name" in best) {
+    const merchant = merchantOf(lines, dateOrder);
+    const found = best.vendor_name;
+    // The same line found by another rule keeps that rule's score and reasoning, with the name cleaned of specks.
+    if (merchant && found?.match.line === merchant.match.line)
+      best.vendor_name = { ...found, match: { ...found.match, value: merchant.match.value } };
+    else if (merchant && (!found || found.score < SURE_NAME || amongItems(found.match.line, lines, dateOrder)))
+      best.vendor_name = merchant;
+  }
+  if ("total_amount" in best) best.total_amount = checkedTotal(best, lines, dateOrder);
+  if ("invoice_date" in best && !best.invoice_date) best.invoice_date = headDate(lines, dateOrder);
+}
+
+/**
+ * The date of a receipt whose date was not found: the first date among the head's lines once OCR's doubled marks
+ * are made single ("15.. JUN 2022" read from "15. JUN 2022", "24//09/2025"). The whole line is the evidence.
+ */
+function headDate(lines: Line[], dateOrder: DateOrder): Candidate | undefined {
+  const first = lines[0]?.page;
+  for (const line of lines.filter((l) => l.page === first).slice(0, HEAD_LINES + 4)) {
+    const text = line.text.replace(/([.,/-])\1+/g, "$1");
+    const date = findDates(text, dateOrder).find((d) => d.iso);
+    if (!date) continue;
+    return {
+      match: { value: date.iso!, line, start: 0, end: line.text.length, strength: 0.5 },
+      score: 0.5,
+      reasoning: `date in the receipt's head, read past doubled marks (page ${line.page.page_number}, line ${line.index + 1})`,
+    };
+  }
+  return undefined;
+}
+
+/** Whether `line` lies at or below the first line with an amount: among items and sums, where no vendor is named. */
+function amongItems(line: Line, lines: Line[], dateOrder: DateOrder): boolean {
+  const first = lines.find(
+    (l) => l.page === line.page && findAmounts(l.text, dateOrder).some((a) => a.decimals && /[.,]\d{2}/.test(l.text)),
+  );
+  return first !== undefined && line.box[1] >= first.box[1];
+}
+
+/** The merchant's line among the head's first lines (see the module comment), as a candidate. */
+function merchantOf(lines: Line[], dateOrder: DateOrder): Candidate | undefined {
+  const first = lines[0]?.page;
+  const head = lines
+    .filter((l) => l.page === first && l.text.trim())
+    .sort((a, b) => a.box[1] - b.box[1])
+    .slice(0, HEAD_LINES);
+  const names: Array<{ line: Line; value: string; height: number }> = [];
+  for (const line of head) {
+    const text = line.text.trim();
+    if (HEAD_END.test(fold(text)) || findDates(text, dateOrder).some((d) => d.iso)) break;
+    if (findAmounts(text, dateOrder).some((a) => a.decimals)) break;
+    const value = nameOf(line);
+    if (!value || TITLE.test(fold(value)) || ENDS_TITLE.test(fold(value)) || STREET.test(value)) continue;
+    names.push({ line, value, height: textHeight(line) });
+  }
+  if (!names.length) return undefined;
+  const tallest = names.reduce((a, b) => (b.height > a.height * 1.15 ? b : a));
+  const { line, value } = tallest;
+  return {
+    match: { value, line, start: 0, end: line.text.length, strength: 0.62 },
+    score: 0.62,
+    reasoning: `merchant name at the top of the receipt (page ${line.page.page_number}, line ${line.index + 1})`,
+  };
+}
+
+/** The line's words that can be part of a name (specks and marks stuck to a word dropped), or null. */
+function nameOf(line: Line): string | null {
+  const words = line.words
+    .map((w) => afterSpeck(w.word.text)[0].replace(/[^\p{L}\p{N}.&'’)-]+$/u, ""))
+    .filter((w) => /[\p{L}\p{N}&]/u.test(w));
+  const value = words.join(" ");
+  const letters = (value.match(/\p{L}/gu) ?? []).length;
+  return letters >= 3 && words.length <= 7 && /\p{L}{2}/u.test(value) ? value : null;
+}
+
+/** Median height of the line's confidently read words: one junk box does not make a line look large. */
+function textHeight(line: Line): number {
+  const hs = line.words
+    .filter((w) => w.word.confidence >= 0.5 && /[\p{L}\p{N}]{2}/u.test(w.word.text))
+    .map((w) => w.box[3] - w.box[1])
+    .sort((a, b) => a - b);
+  return hs.length ? hs[hs.length >> 1]! : lineHeight(line) * 0.5;
+}
+
+const cents = (v: number) => Math.round(v * 100);
+const same = (a: number | null | undefined, b: number | null | undefined) =>
+  typeof a === "number" && typeof b === "number" && cents(a) === cents(b);
+
+/** The total after the receipt's arithmetic had its say (see the module comment). */
+function checkedTotal(best: ReceiptFields, lines: Line[], dateOrder: DateOrder): Candidate | undefined {
+  const total = best.total_amount;
+  const read = typeof total?.match.value === "number" ? total.match.value : null;
+  const tendered = paidLine(lines, TENDERED, dateOrder);
+  const change = tendered ? paidLine(lines, CHANGE, dateOrder) : null;
+  const pay =
+    tendered && change && change.line !== tendered.line && change.value < tendered.value
+      ? (cents(tendered.value) - cents(change.value)) / 100
+      : null;
+  const items = itemsSum(lines, total?.match.line, dateOrder);
+  const sub = num(best.subtotal_amount);
+  const tax = num(best.tax_amount);
+  const sums = [pay, items, sub !== null && tax !== null ? (cents(sub) + cents(tax)) / 100 : null, sub];
+  if (read !== null && sums.some((s) => same(s, read))) return total;
+  const agreed = pay !== null && same(pay, items) ? pay : null;
+  const inside = read !== null ? (sums.find((s) => s !== null && s > 0 && misreadSign(read, s)) ?? null) : null;
+  const lost = read === null || !readWithDecimals(total!) ? pay : null;
+  const value = agreed ?? inside ?? lost;
+  if (value === null || value === undefined) return total;
+  const why =
+    value === agreed
+      ? "tendered minus change, equal to the items' sum"
+      : value === inside
+        ? `the total read as ${read} with its currency sign taken for a digit, confirmed by the receipt's sums`
+        : "tendered minus change (the total's amount was not read)";
+  const line = total?.match.line ?? change!.line;
+  return {
+    match: { value, line, start: total?.match.start ?? 0, end: total?.match.end ?? line.text.length, strength: 0.6 },
+    score: 0.6,
+    reasoning: `${why} (page ${line.page.page_number}, line ${line.index + 1})`,
+  };
+}
+
+const num = (c: Candidate | undefined) => (typeof c?.match.value === "number" ? c.match.value : null);
+
+/** "868.90" for 68.90 ($ read as 8, 5, 6 or 9; ₹ as 2; € as 6 or 7): one leading digit more, the rest the same digits. */
+function misreadSign(read: number, value: number): boolean {
+  const [r, v] = [String(cents(read)), String(cents(value))];
+  return r.length === v.length + 1 && r.endsWith(v) && /[256789]/.test(r[0]!);
+}
+
+function readWithDecimals(c: Candidate): boolean {
+  return /\d[.,]\d{2}(?!\d)/.test(c.match.line.text.slice(c.match.start, c.match.end));
+}
+
+/** Lines of amounts that are not items: sums, tax, savings, payment, rounding. */
+const NOT_ITEM =
+  /(?<![\p{L}])(sub-?\s?total|total|summe|zwischensumme|totaal|subtotaal|sous-total|tax|vat|gst|sst|mwst|tva|btw|saved|savings|discount|rabatt|remise|korting|rounding|cash|change|tendered|bar|ruckgeld|rendu|especes|contant|wisselgeld|visa|mastercard|debit|card|karte|pin|cb|eftpos|balance|amount|due|zahlen|payer|betalen|items)(?![\p{L}])/iu;
+
+/** The sum of the item lines' last amounts above the total's line, or null when fewer than two were found. */
+function itemsSum(lines: Line[], totalLine: Line | undefined, dateOrder: DateOrder): number | null {
+  if (!totalLine) return null;
+  const above = lines.filter((l) => l.page === totalLine.page && l.box[3] <= totalLine.box[1] + 1);
+  let sum = 0;
+  let count = 0;
+  for (const line of above) {
+    if (NOT_ITEM.test(fold(line.text)) || findDates(line.text, dateOrder).some((d) => d.iso)) continue;
+    const amounts = findAmounts(line.text, dateOrder).filter(
+      (a) => a.decimals && a.value > 0 && /[.,]\d{2}$/.test(line.text.slice(a.start, a.end)),
+    );
+    const last = amounts[amounts.length - 1];
+    if (!last) continue;
+    sum += cents(last.value);
+    count++;
+  }
+  return count >= 2 ? sum / 100 : null;
+}

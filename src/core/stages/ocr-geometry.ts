@@ -1,0 +1,64 @@
+/**
+ * What the OCR stage reads a page as, before reading it: the page as rendered, or the photographed sheet on it
+ * squared up (imaging/sheet.ts, sheet-warp.ts); its layout (engines/ocr/layout.ts); and tesseract's page
+ * segmentation for it (psmFor).
+ *
+ * The squared sheet is read when it is a till roll (narrow in line heights): there the dark surround is most of the
+ * frame and the frame's own analysis finds no line direction, skew or line height, so tesseract's automatic layout
+ * drops the column of amounts. A page photographed on a desk keeps the reading of the frame as it is, which serves
+ * it (squaring resamples its small print once more: measured on the sample inbox's Coolblue photo, the VAT
+ * amount lost its decimal point).
+ */
+import { analyzeLayout, type PageLayout } from "../engines/ocr/layout.ts";
+import type { GreyImage } from "../imaging/grey.ts";
+import { findSheet } from "../imaging/sheet.ts";
+import { squareUp, type SquaredSheet } from "../imaging/sheet-warp.ts";
+
+export interface PageGeometry {
+  grey: GreyImage;
+  /** The squared sheet when it is what is read (boxes map back through `toSource`). */
+  sheet: SquaredSheet | null;
+  layout: PageLayout;
+  psm: number | undefined;
+}
+
+export function pageGeometry(rendered: GreyImage, dpi: number | undefined): PageGeometry {
+  const plain = analyzeLayout(rendered);
+  const asRendered = { grey: rendered, sheet: null, layout: plain, psm: psmFor(plain, dpi) };
+  const found = findSheet(rendered);
+  if (!found) return asRendered;
+  const sheet = squareUp(rendered, found);
+  const layout = analyzeLayout(sheet.image);
+  const psm = psmFor(layout, dpi, sheet.image.width);
+  return psm === SINGLE_BLOCK ? { grey: sheet.image, sheet, layout, psm } : asRendered;
+}
+
+/** Lines at most this many line heights long make a single narrow column: a till roll, 32–48 characters wide. */
+const NARROW_COLUMN = 40;
+/** A photographed sheet at most this many line heights wide is a till roll (a page is 80 and more). */
+const NARROW_SHEET = 56;
+/** Ink at most this wide (inches, when the resolution is known) is a till roll: 80 mm paper prints ~72 mm. */
+const NARROW_INCHES = 3.6;
+/** Tesseract's "single uniform block of text". */
+export const SINGLE_BLOCK = 6;
+/** Tesseract's "single column of text of variable sizes". */
+const SINGLE_COLUMN = 4;
+
+/**
+ * A till roll is one column of lines with the amounts flush right. Tesseract's automatic layout (psm 3), and even
+ * its single-column mode (psm 4), can set the column of amounts apart as a block of its own and then drop it
+ * (the amounts, TOTAL's included, never read) or split "114.81" from "TOTAL"; read as one block of lines (psm 6),
+ * every line stays whole. That needs sure evidence of a till roll, as a block read across two columns of a page
+ * interleaves them: a photographed sheet few line heights wide, or a narrow ink box at a known resolution. Few
+ * line heights across the ink alone (the line height is overestimated on a skewed page, where rows merge) keeps the
+ * single-column mode. A page of ordinary width keeps the automatic layout.
+ */
+function psmFor(layout: PageLayout, dpi?: number, sheetWidth?: number): number | undefined {
+  if (!layout.inkBox || !layout.lineHeight) return undefined;
+  const [x1, y1, x2, y2] = layout.inkBox;
+  const length = layout.lineAxis === "down" ? y2 - y1 : x2 - x1;
+  const across = layout.lineAxis === "down" ? null : sheetWidth;
+  if (across !== undefined && across !== null && across / layout.lineHeight <= NARROW_SHEET) return SINGLE_BLOCK;
+  if (dpi !== undefined && dpi >= 70 && length / dpi <= NARROW_INCHES) return SINGLE_BLOCK;
+  return length / layout.lineHeight <= NARROW_COLUMN ? SINGLE_COLUMN : undefined;
+}

@@ -1,0 +1,91 @@
+/**
+ * Till receipts classified as receipts (classify/structure.ts): a short receipt photographed or scanned is as wide
+ * as it is long, yet no line of it is long; month-name dates with a time of day; what tills print around the sale.
+ * And a page of ordinary width with long lines is no till roll.
+ */
+import { describe, expect, test } from "bun:test";
+import { structureBonus } from "../../../src/core/classify/structure";
+import type { Page, Word } from "../../../src/core/model";
+
+/** An image page whose lines are `lines`, each 10 px of width per character, 30 px apart. */
+function imagePage(lines: string[], dpi: number | null = null): Page {
+  const words: Word[] = [];
+  lines.forEach((text, i) => {
+    let x = 40;
+    for (const t of text.split(" ")) {
+      words.push({
+        text: t,
+        bounding_box: [x, 40 + i * 30, x + 10 * t.length, 60 + i * 30],
+        confidence: 0.9,
+        line: i + 1,
+      });
+      x += 10 * (t.length + 1);
+    }
+  });
+  const [w, h] = [600, 80 + lines.length * 30];
+  return {
+    page_number: 1,
+    source_file_index: 0,
+    source_filename: "x.jpg",
+    source_file_page_number: 1,
+    image_transform: {
+      rasterized_width: w,
+      rasterized_height: h,
+      source_width: w,
+      source_height: h,
+      source_unit: "pixel",
+      render_scale: 1,
+      effective_dpi: dpi,
+      coordinate_system: "top-left-origin",
+      rotation: 0,
+    },
+    text_source: "ocr",
+    words,
+    text: lines.join("\n"),
+    ocr_confidence: 0.9,
+  };
+}
+
+const receiptPoints = (p: Page) =>
+  structureBonus([p]).find((b) => b.class_id === "receipt" && b.why.startsWith("till"));
+
+const SHORT_RECEIPT = [
+  "GREEN LEAF CONVENIENCE PTY LTD",
+  "871 RUE DE LA GARE",
+  "TEL 676 997 6445",
+  "24 SEP 2025 10:02 #8311",
+  "MILK 2% GAL 24.70",
+  "DISH SOAP 20.46",
+  "4 @ 4.21 16.84",
+  "COFFEE GROUND 6.90",
+  "AMOUNT DUE 68.90",
+  "CASH 70.00",
+];
+
+describe("till-receipt traits", () => {
+  test("a short receipt read from a photo is narrow (no long line), with a month-name date and time", () => {
+    const bonus = receiptPoints(imagePage(SHORT_RECEIPT));
+    expect(bonus?.why).toContain("narrow till-roll layout");
+    expect(bonus?.why).toContain("time of day with the date");
+  });
+
+  test("the merchant's greeting, store number and item count are till vocabulary", () => {
+    const lines = ["KINGS DELI", "STORE #8702", "TOTAL 9.90", "CASH 10.00", "ITEMS 3", "THANK YOU FOR SHOPPING"];
+    expect(receiptPoints(imagePage(lines))?.why).toContain("till vocabulary");
+  });
+
+  test("at a known resolution, ink under 3.6 inches wide is a till roll", () => {
+    const lines = SHORT_RECEIPT.slice(0, 6).concat(["CASH 70.00", "CHANGE 1.10"]);
+    expect(receiptPoints(imagePage(lines, 200))?.why).toContain("narrow till-roll layout");
+    expect(receiptPoints(imagePage(lines, 50))?.why ?? "").not.toContain("narrow till-roll layout");
+  });
+
+  test("a page with long lines is not till-roll shaped", () => {
+    const invoice = [
+      "ACME Consulting GmbH, Hauptstrasse 1, 10115 Berlin, Germany, VAT DE123456789",
+      ...SHORT_RECEIPT.slice(1),
+      "Payment terms: 14 days net, bank transfer to IBAN DE89 3704 0044 0532 0130 00",
+    ];
+    expect(receiptPoints(imagePage(invoice))?.why ?? "").not.toContain("narrow till-roll layout");
+  });
+});
