@@ -12,8 +12,8 @@
  * five for the born-digital rows, QUICK_ROUNDS) and the medians count. CPU seconds (user + sys of the process and the children it waited for) are printed too: on a
  * busy machine they move less than wall time. A per-stage table (DOCPROC_STAGE_TIMES, src/core/timing.ts) shows
  * where docproc's time went in its first run of each input.
- * `bun bench/job.ts [a b c d e serve serve-pdf]` runs it (or some of its parts) alone; serve-pdf is serve without
- * the scanned case; `c-native`, `c-wasm`, `c-pdf` pick one scanned row.
+ * `bun bench/job.ts [a b c d e serve serve-pdf serve-shapes]` runs it (or some of its parts) alone; serve-pdf is serve
+ * without the scanned case, serve-shapes warm serve on each PDF shape of bench/shapes.ts; `c-native`, `c-wasm`, `c-pdf` pick one scanned row.
  */
 import {
   copyFileSync,
@@ -533,6 +533,17 @@ export async function benchJob(parts: string[] = []): Promise<BenchRow[]> {
         pdftotext,
       })),
     );
+  // Warm serve on every real PDF shape (bench/shapes.ts, BENCH_SHAPES picks some), next to pdftotext.
+  if (parts.includes("serve-shapes")) {
+    const { SHAPES } = await import("./shapes");
+    const words = (process.env.BENCH_SHAPES ?? "").toLowerCase().split(",").filter(Boolean);
+    const shapes = [];
+    for (const shape of SHAPES) {
+      if (words.length > 0 && !words.some((w) => shape.name.toLowerCase().includes(w))) continue;
+      if (shape.tools.every((t) => which(t))) shapes.push({ name: shape.name, pdf: await shape.build(500) });
+    }
+    rows.push(...(await serveRows({ real500: null, onePage: null, scans: null, pdftotext, shapes })));
+  }
   // The born-digital serve rows alone (no OCR engine needed beyond the warm-up).
   if (parts.includes("serve-pdf"))
     rows.push(

@@ -8,7 +8,8 @@
  *
  * The pages are made from the shared corpora (UNLV magazine scans, invoice scans, phototest, eurotext), scaled to
  * 300 DPI and placed on a white A4 canvas (2480 × 3508), and cached in bench/.cache/ocr.
- * `bun bench/ocr.ts` runs it alone.
+ * `bun bench/ocr.ts` runs it alone. This times the OCR stage in process; `bench/ocr-command.ts` times the installed
+ * `docproc process` on scanned page images against the tesseract CLI, with word F1 (issue 34).
  */
 import fs from "node:fs";
 import path from "node:path";

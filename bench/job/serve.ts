@@ -134,12 +134,17 @@ async function submitAll(server: Server, transactions: string[][]): Promise<Serv
   return { wall, cpu: cpuOf(server.pid) - cpu0, rssMB: NaN, threads: threadDelta(threads0, cpuByThread(server.pid)) };
 }
 
-/** `scans` null leaves the scanned case out (`bun bench/job.ts serve-pdf`: the born-digital rows only). */
+/**
+ * `scans` null leaves the scanned case out (`bun bench/job.ts serve-pdf`: the born-digital rows only); `real500` and
+ * `onePage` null leave theirs out. `shapes`: one warm row per real PDF shape (bench/shapes.ts, 500 pages each) next
+ * to pdftotext (`bun bench/job.ts serve-shapes`).
+ */
 export async function serveRows(inputs: {
-  real500: string;
-  onePage: string;
+  real500: string | null;
+  onePage: string | null;
   scans: string | null;
   pdftotext: string | null;
+  shapes?: Array<{ name: string; pdf: string }>;
 }): Promise<BenchRow[]> {
   const server = await startServer();
   try {
@@ -148,9 +153,13 @@ export async function serveRows(inputs: {
     await submitAll(server, [
       [path.join(corpus, "invoice2data/AmazonWebServices.pdf"), path.join(corpus, "invoice2data/oyo.png")],
     ]);
-    const onePage = readdirSync(inputs.onePage)
-      .sort()
-      .map((f) => path.join(inputs.onePage, f));
+    const onePage = inputs.onePage
+      ? readdirSync(inputs.onePage)
+          .sort()
+          .map((f) => path.join(inputs.onePage!, f))
+      : [];
+    const pdftotextOf = (pdf: string) =>
+      inputs.pdftotext ? () => measure([inputs.pdftotext!, pdf, path.join(tmpdir(), "docproc-job-s.txt")]) : null;
     const cases: Array<{
       metric: string;
       units: number;
@@ -165,10 +174,8 @@ export async function serveRows(inputs: {
         metric: "warm serve: 500 real born-digital invoice pages, one PDF",
         units: 500,
         unit: "pages/s",
-        groups: [[inputs.real500]],
-        ref: inputs.pdftotext
-          ? () => measure([inputs.pdftotext!, inputs.real500, path.join(tmpdir(), "docproc-job-s.txt")])
-          : null,
+        groups: inputs.real500 ? [[inputs.real500]] : [],
+        ref: inputs.real500 ? pdftotextOf(inputs.real500) : null,
         refName: "pdftotext",
         target: "≥ 1.0×",
         quick: true,
@@ -203,6 +210,16 @@ export async function serveRows(inputs: {
         target: "informative",
         quick: false,
       },
+      ...(inputs.shapes ?? []).map((shape) => ({
+        metric: `warm serve: ${shape.name}, 500 pages`,
+        units: 500,
+        unit: "pages/s",
+        groups: [[shape.pdf]],
+        ref: pdftotextOf(shape.pdf),
+        refName: "pdftotext",
+        target: "≥ 0.75×",
+        quick: true,
+      })),
     ];
     const rows: BenchRow[] = [];
     for (const c of cases) {

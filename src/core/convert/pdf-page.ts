@@ -128,9 +128,10 @@ async function renderWith(
   timeoutMs: number,
 ): Promise<RasterImage> {
   const grayscale = renderOpts?.grayscale ?? false;
+  const scan = grayscale && renderOpts?.scan === true;
   try {
     const raster = await client.request<RenderResult>(
-      { op: "render", pageNumber, scale, width, height, grayscale },
+      { op: "render", pageNumber, scale, width, height, grayscale, ...(scan ? { scan } : {}) },
       timeoutMs,
       `rendering page ${pageNumber}`,
     );

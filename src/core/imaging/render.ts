@@ -5,6 +5,12 @@ import type { Page, RasterImage } from "../model.ts";
 export interface RenderOptions {
   /** One luma channel instead of RGB: a third of the memory, what OCR wants. */
   grayscale?: boolean;
+  /**
+   * For reading the page (the OCR stage): a PDF page that is one scanned image may come back at the scan's own
+   * resolution instead of the rasterized size when that is lower (engines/pdf/pdf-scan-image.ts), so a 200-DPI
+   * bilevel scan is read as it is, not enlarged. The caller scales what it finds back into the page's space.
+   */
+  scan?: boolean;
 }
 
 /**

@@ -66,7 +66,8 @@ export async function analysePage(
   // A render cut short by an abort says nothing about the page: stop before caching "no barcodes" on it.
   throwIfAborted(signal, "split");
   const grey = img ? greyThumbnail(img, OVERVIEW_SIDE) : null;
-  if (wantBarcodes) page.barcodes = img && grey ? await findBarcodes(img, grey, sep, signal) : [];
+  if (wantBarcodes)
+    page.barcodes = img && grey ? inPageSpace(page, img, await findBarcodes(img, grey, sep, signal)) : [];
   if (page.is_blank === undefined) {
     // Without a raster only the text can tell: blank means no text at all.
     page.is_blank = grey ? inkRatio(grey) < sep.blank_ink_ratio : page.text.trim() === "";
@@ -75,6 +76,21 @@ export async function analysePage(
     raster ? "separator detection (on the OCR raster)" : "separator detection (rendering pages)",
     performance.now() - started,
   );
+}
+
+/**
+ * Barcode boxes in the page's rasterized space: the OCR stage's raster of a scanned PDF page can be the scan at its
+ * own, lower resolution (RenderOptions.scan).
+ */
+function inPageSpace(page: Page, img: RasterImage, found: Barcode[]): Barcode[] {
+  const sx = page.image_transform.rasterized_width / img.width;
+  const sy = page.image_transform.rasterized_height / img.height;
+  if (sx === 1 && sy === 1) return found;
+  return found.map((b) => {
+    if (!b.bounding_box) return b;
+    const [x1, y1, x2, y2] = b.bounding_box;
+    return { ...b, bounding_box: [Math.round(x1 * sx), Math.round(y1 * sy), Math.round(x2 * sx), Math.round(y2 * sy)] };
+  });
 }
 
 /**

@@ -127,9 +127,14 @@ function throwIfAborted(signal?: AbortSignal): void {
 async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
   // Grey straight from the renderer (one channel from a grey scan, luma computed off the main thread for a PDF).
   const render = page.render as (o?: RenderOptions) => Promise<RasterImage>;
-  const rendered = toGrey(await timeStage("ocr: render", () => render({ grayscale: true })));
+  // A scanned PDF page may come back at its scan's own resolution, below the rasterized size (RenderOptions.scan).
+  // Tesseract is told the page's DPI even then: told 200 for a 200-DPI bilevel scan its layout analysis took 25.5
+  // CPU-s for 20 pages against 15.7 told 300, for the same words (F1 0.843 / 0.846).
+  const rendered = toGrey(await timeStage("ocr: render", () => render({ grayscale: true, scan: true })));
   const dpi = page.image_transform.effective_dpi ?? undefined;
-  const { grey, sheet, layout, psm } = timeStageSync("ocr: layout analysis", () => pageGeometry(rendered, dpi));
+  // The layout measures inches in the raster's own pixels (a till roll is narrow in inches).
+  const rasterDpi = dpi && (dpi * rendered.width) / page.image_transform.rasterized_width;
+  const { grey, sheet, layout, psm } = timeStageSync("ocr: layout analysis", () => pageGeometry(rendered, rasterDpi));
   const region = readRegion(grey, layout.contentBox);
   const cropped = cropTo(grey, region);
   const zoom = zoomFor(layout.lineHeight, cropped);

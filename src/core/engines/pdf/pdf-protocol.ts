@@ -19,6 +19,8 @@ export type PdfRequest =
       width: number;
       height: number;
       grayscale: boolean;
+      /** A page that is one scanned image may come back at the image's own resolution (pdf-scan-image.ts). */
+      scan?: boolean;
     }
   /** `collect`: run a full garbage collection in the worker once the document is gone (it served many pages). */
   | { id: number; doc: number; op: "close"; collect?: boolean }

@@ -33,6 +33,7 @@ import type { Word } from "../../model.ts";
 import { loadPdfjsDisplayModule, loadPdfjsWorkerModule } from "./pdfjs-patched-worker.ts";
 import { importWithoutCanvas, loadCanvas } from "./pdfjs-canvas.ts";
 import { paintsImages, SPARSE_TEXT } from "./pdf-page-images.ts";
+import { ownScanRaster } from "./pdf-scan-image.ts";
 import { workerStats } from "./pdfjs-memory-patches.ts";
 import { SHEET_MAX_TEXT } from "../../separator-sheet.ts";
 import { installChunkClone, readPixels } from "./pdf-worker-globals.ts";
@@ -173,6 +174,8 @@ async function renderPage(req: Extract<PdfRequest, { op: "render" }>): Promise<R
   if (textOnlyDocs.has(textOnlyKey(doc)))
     throw Object.assign(new Error("the document was opened for its text only"), { name: "TextOnlyDocument" });
   const page = await doc.getPage(req.pageNumber);
+  const own = await ownScanRaster(pdfjs, doc, page, req);
+  if (own) return own;
   const { createCanvas } = await loadCanvas();
   const canvas = createCanvas(req.width, req.height);
   try {
