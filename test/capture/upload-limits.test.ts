@@ -44,6 +44,9 @@ function streamingForm(fields: Array<[string, string]>, fileBytes: number, gate?
   ];
   let pulled = 0;
   let sent = 0;
+  let reachGate = () => {};
+  /** Settles when the reader asks for the file's bytes: the handler is inside, past the form's head. */
+  const atGate = new Promise<void>((resolve) => (reachGate = resolve));
   const chunk = new Uint8Array(64 * 1024);
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -53,6 +56,7 @@ function streamingForm(fields: Array<[string, string]>, fileBytes: number, gate?
         controller.enqueue(next);
         return;
       }
+      reachGate();
       if (gate) await gate;
       if (sent >= fileBytes) {
         controller.enqueue(enc.encode(`\r\n--${boundary}--\r\n`));
@@ -72,7 +76,7 @@ function streamingForm(fields: Array<[string, string]>, fileBytes: number, gate?
       body,
       duplex: "half",
     } as RequestInit);
-  return { request, pulled: () => pulled };
+  return { request, pulled: () => pulled, atGate };
 }
 
 describe("capture submit reads the token first (files first: deprecated, capped)", () => {
@@ -152,7 +156,7 @@ describe("public uploads held at once are capped", () => {
     const tokens = [await activeToken(), await activeToken(), await activeToken()];
     const slow = tokens.slice(0, 2).map((token) => streamingForm([["token", token]], 256 * 1024, gate));
     const pending = slow.map((f) => appHandle(f.request()));
-    await Bun.sleep(50); // both are inside the handler, waiting for their file bytes
+    await Promise.all(slow.map((f) => f.atGate)); // both are inside the handler, waiting for their file bytes
     const third = await appHandle(streamingForm([["token", tokens[2]!]], 1024).request());
     expect(third.status).toBe(429);
     expect(third.headers.get("retry-after")).toBe("5");

@@ -129,7 +129,7 @@ describe("datasets", () => {
       (r) => JSON.parse(r.body).transaction_id ?? JSON.parse(r.body).data?.transaction_id,
     );
     expect(notified.sort()).toEqual(prod.map((p) => p.id).sort());
-    for (const p of play) expect((await call("GET", `/transactions/${p.id}/deliveries`)).json.items ?? []).toEqual([]);
+    for (const p of play) expect((await call("GET", `/transactions/${p.id}/deliveries`)).json.deliveries).toEqual([]);
     // Default lists are production only; the playground is listed when asked for.
     const listed = (await call("GET", "/transactions")).json.items.map(
       (x: { transaction_id: string }) => x.transaction_id,
