@@ -25,9 +25,8 @@ import {
 } from "../core/stages/review/actions";
 import { announceReviewFinished, type ReviewFinishedHook } from "../core/stages/review/hooks";
 import { buildReviewView, needsReviewCount } from "../core/stages/review/view";
-import { convertSource } from "../core/stages/convert";
 import { loadResultsFile, rerunExports } from "../core/stages/export";
-import { ocrPages } from "../core/stages/ocr";
+import { readPages } from "../core/stages/ocr/read-pages";
 import type { PageImage, ReviewStore } from "../server/services/review-store";
 import { expectedVersionOf } from "../server/services/review";
 
@@ -87,12 +86,15 @@ function prepare(tx: LocalTransaction, opts: FolderReviewOptions): Promise<void>
     const src = tx.sources[0];
     const pages = tx.state.results.pages ?? [];
     if (!src || pages.length === 0) return;
-    const converted = await convertSource(src, { firstPageNumber: pages[0]!.page_number, maxPages: pages.length });
+    const { source: converted } = await readPages(src, {
+      firstPageNumber: pages[0]!.page_number,
+      maxPages: pages.length,
+      ocr: opts.ocr,
+      languages: opts.project.ocr.languages,
+      // Only the pages the run read by OCR: the others' words came from their text layer.
+      wants: (p) => pages.find((r) => r.page_number === p.page_number)?.text_source === "ocr",
+    });
     try {
-      const needOcr = converted.pages.filter(
-        (p) => pages.find((r) => r.page_number === p.page_number)?.text_source === "ocr",
-      );
-      if (needOcr.length) await ocrPages(needOcr, await opts.ocr());
       for (const fresh of converted.pages) {
         const entry = pages.find((p) => p.page_number === fresh.page_number);
         if (!entry) continue;

@@ -21,8 +21,7 @@ import type { ClassifierModel } from "../core/classify/naive-bayes";
 import { createOcrEngine, lazyOcrEngine, type OcrEngine } from "../core/engines/ocr";
 import { DocprocError } from "../core/errors";
 import { loadProjectFile, type ProjectSettings } from "../core/project";
-import { convertSource } from "../core/stages/convert";
-import { ocrPages } from "../core/stages/ocr";
+import { readPages } from "../core/stages/ocr/read-pages";
 import { DOCUMENT_EXTENSIONS } from "../batch/inputs";
 import { renderTable } from "./table";
 import { pushAll } from "../core/arrays";
@@ -59,7 +58,9 @@ export async function runTrain(opts: TrainOptions): Promise<number> {
     createOcrEngine({ engine: opts.ocrEngine ?? project.ocr.engine, workers: cpuCount() }),
   );
   try {
-    const examples = await collectExamples(withFolder, (p) => readExampleFile(path.resolve(projectDir, p), ocr));
+    const examples = await collectExamples(withFolder, (p) =>
+      readExampleFile(path.resolve(projectDir, p), ocr, project.ocr.languages),
+    );
     const model = trainFromExamples(examples);
     const report = trainingReport(project, examples, model);
     const backup =
@@ -133,7 +134,7 @@ function isExampleFile(file: string): boolean {
  * The text of one example file: `.txt` as it is, anything else through conversion and OCR of pages without a text
  * layer. Pages are joined with form feeds. MUST throw a DocprocError (exit 1) for a missing, unreadable or textless file.
  */
-export async function readExampleFile(file: string, ocr: OcrEngine): Promise<string> {
+export async function readExampleFile(file: string, ocr: OcrEngine, languages?: readonly string[]): Promise<string> {
   let data: Uint8Array;
   try {
     data = new Uint8Array(await readFile(file));
@@ -152,17 +153,12 @@ export async function readExampleFile(file: string, ocr: OcrEngine): Promise<str
       throw new DocprocError("unsupported_format", `${file} is not UTF-8 text`);
     }
   }
-  const converted = await convertSource(
+  const { source, warnings } = await readPages(
     { index: 0, filename: path.basename(file), data, split_policy: "inherit" },
-    { firstPageNumber: 1, maxPages: MAX_EXAMPLE_PAGES },
+    { firstPageNumber: 1, maxPages: MAX_EXAMPLE_PAGES, ocr: () => ocr, languages },
   );
-  let warnings: string[] = [];
-  try {
-    warnings = (await ocrPages(converted.pages, ocr)).warnings;
-  } finally {
-    await converted.close();
-  }
-  const text = converted.pages.map((p) => p.text).join("\f");
+  await source.close();
+  const text = source.pages.map((p) => p.text).join("\f");
   if (!text.trim())
     throw new DocprocError(
       "ocr_failed",
