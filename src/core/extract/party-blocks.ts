@@ -232,6 +232,15 @@ export const POSTCODE =
 /** Separators of a return-address line ("Acme GmbH · Hauptstr. 1 · 12345 Berlin"); OCR reads "·" as "-", "." or "•". */
 const SENDER_SEPARATOR = /\s[·•|∙*-]\s|\s\.\s|,\s/gu;
 
+/** A whole address in one line: a name, then a street or postcode and town after separators ("Acme GmbH · Hauptstr. 1"). */
+export function oneLineAddress(text: string): boolean {
+  // OCR also reads the middle dot as a colon ("Krüger Logistik GmbH : 12345 Erfurt").
+  const parts = text.split(new RegExp(`${SENDER_SEPARATOR.source}|\\s:\\s`, "u")).map((p) => p.trim());
+  return (
+    parts.length >= 2 && /\p{L}{2,}/u.test(parts[0]!) && parts.slice(1).some((p) => POSTCODE.test(p) || STREET.test(p))
+  );
+}
+
 /**
  * The sender line over a window envelope's address (DIN 5008 "Rücksendeangabe", the return address of French and
  * Dutch letters): one line in smaller type than the address lines under it (the next line starting at its left

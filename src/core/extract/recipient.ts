@@ -7,7 +7,16 @@ import { below, sameBlockEnd } from "./labels";
 import { findDates } from "./normalize";
 import { editDistance } from "./fuzzy";
 import { findAmounts } from "./values";
-import { buyerHeadings, compactName, letters, POSTCODE, RECIPIENT_LINE, senderLineName, STREET } from "./party-blocks";
+import {
+  buyerHeadings,
+  compactName,
+  letters,
+  oneLineAddress,
+  POSTCODE,
+  RECIPIENT_LINE,
+  senderLineName,
+  STREET,
+} from "./party-blocks";
 import { DOC_WORD, issuerCandidates, type PartyCandidate, TITLE } from "./parties";
 
 /**
@@ -67,6 +76,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     );
     if (window && nameOf(window, 0.55, "first line of the window address under the sender line")) return out;
   }
+  const returnAddresses = new Set<Line>();
   for (let i = 0; i < page.length; i++) {
     // The sender line over the window names the seller: the recipient's block starts under it.
     if (senderLineName(page[i]!, page)) continue;
@@ -82,18 +92,26 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     if (block.some((l) => findAmounts(l.text).some((a) => a.decimals))) continue;
     // Under a sender line the window holds the address: a name over a postcode and town is enough.
     const windowed = page.some(
-      (l) => l.box[1] < page[i]!.box[1] && l.box[3] > page[i]!.box[1] - lineHeight(l) * 2.5 && senderLineName(l, page),
+      (l) =>
+        l.box[1] < page[i]!.box[1] &&
+        l.box[3] > page[i]!.box[1] - lineHeight(l) * 2.5 &&
+        (returnAddresses.has(l) || senderLineName(l, page)),
     );
     if (
       block.length < (windowed ? 2 : 3) ||
-      !block
-        .slice(1)
-        .some(
-          (l) =>
-            (STREET.test(l.text) || POSTCODE.test(l.text)) && !/:/.test(l.text) && !findDates(l.text, "dmy").length,
-        )
+      !block.slice(1).some(
+        (l) =>
+          // "USt 19 %" is a tax rate's label, not a street
+          (STREET.test(l.text) || POSTCODE.test(l.text)) && !/[:%]/.test(l.text) && !findDates(l.text, "dmy").length,
+      )
     )
       continue;
+    // A return address in one line over the window (its type not told apart from the address's, its name maybe
+    // read otherwise than the issuer's elsewhere): the block under it is the recipient's.
+    if (oneLineAddress(block[0]!.text)) {
+      returnAddresses.add(block[0]!);
+      continue;
+    }
     if (issuer && block.some((l) => l === issuer.line || sameName(l.text, issuer.value))) {
       i = page.indexOf(block[block.length - 1]!); // the issuer's own address block, all of it
       continue;

@@ -147,8 +147,8 @@ function scanAmounts(text: string, dateOrder: DateOrder): AmountHit[] {
       ? masked.replace(/(?<![\p{L}])(?:RM|Rp|Rs)\.?(?=\d)/gu, (m) => " ".repeat(m.length))
       : masked
   )
-    // A mark OCR read from the grain, glued before a grouped amount (".1.344,00"), is no decimal point.
-    .replace(/(?<![\p{L}\p{N}.,])[.,'‘’](?=\d{1,3}[.,']\d{3}[.,]\d{2}(?!\d))/gu, " ");
+    // Marks OCR read from the grain, glued before a grouped amount (".1.344,00", "..1.344,00"), are no decimal point.
+    .replace(/(?<![\p{L}\p{N}.,])[.,'‘’]+(?=\d{1,3}[.,']\d{3}[.,]\d{2}(?!\d))/gu, (m) => " ".repeat(m.length));
   for (const m of amountsText.matchAll(AMOUNT_RE)) {
     const start = m.index!;
     const end = start + m[0].length;
