@@ -65,6 +65,9 @@ function companionEntries(): string[] {
     ),
     "@tesseract.js-data/eng/package.json",
     "@tesseract.js-data/eng/4.0.0_best_int",
+    // German for the OCR stage's language choice (stages/ocr/language-choice.ts): read only when a page is German.
+    "@tesseract.js-data/deu/package.json",
+    "@tesseract.js-data/deu/4.0.0_best_int",
     "pdfjs-dist/package.json",
     "pdfjs-dist/legacy/build/pdf.worker.mjs",
     "pdfjs-dist/cmaps",

@@ -18,7 +18,7 @@ import { SplitSettingsSchema } from "./split";
 import { defaultJsonProfile, ExportProfileSchema } from "./exports";
 import { DEFAULT_PROJECT_RAW } from "./default";
 import { MemorySchema } from "./memory";
-import { DEFAULT_LANGUAGES, LANGUAGE_CODE } from "./ocr";
+import { LANGUAGE_CODE } from "./ocr";
 import { schemaProblems } from "../unknown-keys";
 import { pushAll } from "../arrays";
 import { Id, RegexString } from "./ids";
@@ -130,7 +130,8 @@ export const ProjectSettingsSchema = z.object({
   /**
    * OCR engine: `auto` (native tesseract when present, else embedded), `wasm` (embedded) or `native`. `languages`:
    * tesseract models to read scanned pages with (`eng`, `deu`, `fra`, … or `chi_sim`); one an engine lacks is left
-   * out with a warning in the run's result.
+   * out with a warning in the run's result. Absent: each page's language is chosen from its own words
+   * (stages/ocr/language-choice.ts).
    */
   ocr: z
     .object({
@@ -139,7 +140,7 @@ export const ProjectSettingsSchema = z.object({
         .array(z.string().regex(LANGUAGE_CODE, "a tesseract language code such as eng, deu or chi_sim"))
         .min(1)
         .max(8)
-        .default(() => [...DEFAULT_LANGUAGES]),
+        .optional(),
     })
     .prefault({}),
   /** A serialised classifier model (from `trainClassifier`), used next to the cue rules. */

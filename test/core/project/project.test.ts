@@ -151,8 +151,8 @@ describe("parseProjectSettings", () => {
 });
 
 describe("ocr.languages", () => {
-  test("defaults to English, keeps tesseract codes in order, rejects anything else by path", () => {
-    expect(defaultProject.ocr.languages).toEqual(["eng"]);
+  test("unset by default (each page's language chosen from its words), keeps tesseract codes in order, rejects anything else by path", () => {
+    expect(defaultProject.ocr.languages).toBeUndefined();
     expect(parseProjectSettings({ ...defaultProject, ocr: { languages: ["deu", "eng", "chi_sim"] } }).ocr).toEqual({
       engine: "auto",
       languages: ["deu", "eng", "chi_sim"],

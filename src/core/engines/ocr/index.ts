@@ -9,6 +9,7 @@ import type { OcrEngine } from "./types.ts";
 async function createWasmEngine(opts: {
   workers: number;
   tessdata: ReturnType<typeof resolveTessdataDir>;
+  cacheDir?: string;
 }): Promise<OcrEngine> {
   return (await import("./wasm.ts")).createWasmEngine(opts);
 }
@@ -45,7 +46,7 @@ export function defaultOcrWorkers(): number {
 export async function createOcrEngine(opts: CreateOcrEngineOptions): Promise<OcrEngine> {
   const workers = Number.isInteger(opts.workers) && opts.workers > 0 ? opts.workers : defaultOcrWorkers();
   const tessdata = resolveTessdataDir(opts.tessdataDir);
-  if (opts.engine === "wasm") return createWasmEngine({ workers, tessdata });
+  if (opts.engine === "wasm") return createWasmEngine({ workers, tessdata, cacheDir: opts.cacheDir });
   if (opts.engine !== "native" && opts.engine !== "auto") {
     throw new DocprocError("invalid_settings", `ocr.engine must be auto, wasm or native, got ${String(opts.engine)}`, {
       stage: "ocr",
@@ -63,7 +64,7 @@ export async function createOcrEngine(opts: CreateOcrEngineOptions): Promise<Ocr
     };
     if (await nativeSelfTest(nativeOpts)) return createNativeEngine(nativeOpts);
   }
-  if (opts.engine === "auto") return createWasmEngine({ workers, tessdata });
+  if (opts.engine === "auto") return createWasmEngine({ workers, tessdata, cacheDir: opts.cacheDir });
   throw new DocprocError(
     "ocr_failed",
     "ocr.engine is native but a working `tesseract` is not on PATH (Debian: apt-get install tesseract-ocr)",

@@ -34,6 +34,7 @@ export function lazyOcrEngine(
       const e = await start().catch(() => null);
       await e?.warm?.(languages, pages);
     },
+    has: (language) => ready?.has?.(language) ?? false,
     close: async () => {
       if (engine) await (await engine.catch(() => null))?.close();
     },

@@ -23,6 +23,7 @@ const SYMBOLS = {
   TessBaseAPICreate: { args: [], returns: FFIType.ptr },
   TessBaseAPIInit2: { args: [FFIType.ptr, FFIType.cstring, FFIType.cstring, FFIType.i32], returns: FFIType.i32 },
   TessBaseAPIEnd: { args: [FFIType.ptr], returns: FFIType.void },
+  TessBaseAPIDelete: { args: [FFIType.ptr], returns: FFIType.void },
   TessBaseAPISetVariable: { args: [FFIType.ptr, FFIType.cstring, FFIType.cstring], returns: FFIType.i32 },
   TessBaseAPISetPageSegMode: { args: [FFIType.ptr, FFIType.i32], returns: FFIType.void },
   TessBaseAPISetImage: {
@@ -60,26 +61,46 @@ interface Request extends FrameHeader {
   dpi?: number;
 }
 
-class Reader {
-  private readonly api;
-  private loaded = "";
+/**
+ * Models kept loaded at once: a document read in English first and then again with its own language (the OCR
+ * stage's language choice) switches between two, and reloading a model costs more than reading a line.
+ */
+const MODELS_KEPT = 3;
 
-  constructor(private readonly tess: Tess) {
-    this.api = tess.TessBaseAPICreate();
+class Reader {
+  /** One initialised API per model (datapath + languages), the most recently used last. */
+  private readonly apis = new Map<string, NonNullable<ReturnType<Tess["TessBaseAPICreate"]>>>();
+
+  constructor(private readonly tess: Tess) {}
+
+  private apiFor(req: Request) {
+    const { tess } = this;
+    const model = `${req.datapath}\n${req.lang}`;
+    const hit = this.apis.get(model);
+    if (hit) {
+      this.apis.delete(model);
+      this.apis.set(model, hit);
+      return hit;
+    }
+    if (this.apis.size >= MODELS_KEPT) {
+      const [oldest, api] = this.apis.entries().next().value!;
+      this.apis.delete(oldest);
+      tess.TessBaseAPIEnd(api);
+      tess.TessBaseAPIDelete(api);
+    }
+    const api = tess.TessBaseAPICreate()!;
+    if (tess.TessBaseAPIInit2(api, cstr(req.datapath), cstr(req.lang), OEM_LSTM_ONLY) !== 0) {
+      tess.TessBaseAPIDelete(api);
+      throw new Error(`tesseract could not load ${req.lang} from ${req.datapath}`);
+    }
+    tess.TessBaseAPISetVariable(api, cstr("debug_file"), cstr("/dev/null"));
+    this.apis.set(model, api);
+    return api;
   }
 
   read(req: Request, pixels: Uint8Array): string {
-    const { tess, api } = this;
-    const model = `${req.datapath}\n${req.lang}`;
-    if (model !== this.loaded) {
-      if (this.loaded) tess.TessBaseAPIEnd(api);
-      this.loaded = "";
-      if (tess.TessBaseAPIInit2(api, cstr(req.datapath), cstr(req.lang), OEM_LSTM_ONLY) !== 0) {
-        throw new Error(`tesseract could not load ${req.lang} from ${req.datapath}`);
-      }
-      tess.TessBaseAPISetVariable(api, cstr("debug_file"), cstr("/dev/null"));
-      this.loaded = model;
-    }
+    const { tess } = this;
+    const api = this.apiFor(req);
     if (pixels.length < req.width * req.height || req.width < 1 || req.height < 1)
       throw new Error("pixel data does not match the image size");
     tess.TessBaseAPISetPageSegMode(api, req.psm);

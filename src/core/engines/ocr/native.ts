@@ -77,6 +77,7 @@ export function createNativeEngine(opts: NativeOptions): OcrEngine {
       }
       return out;
     },
+    has: (language) => languages([language]).use.includes(language),
     warm(requested, pages) {
       const lang = languages(requested);
       // Each slot's host started and its model loaded by reading a blank image: the first page pays neither.

@@ -4,6 +4,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { gunzipSync } from "node:zlib";
 import { DocprocError } from "../../errors.ts";
+import { LANGUAGE_CODE } from "../../project/ocr";
 
 /** Where the English traineddata lives, and whether it is gzip-compressed. */
 export interface Tessdata {
@@ -77,4 +78,46 @@ export function unpackedTessdataDir(td: Tessdata, cacheRoot: string = os.tmpdir(
   fs.writeFileSync(tmp, gunzipSync(fs.readFileSync(td.file)));
   fs.renameSync(tmp, target);
   return dir;
+}
+
+/**
+ * The traineddata of `lang` shipped as an npm package of its own (`@tesseract.js-data/<lang>`, the same
+ * 4.0.0_best_int model as English; docproc depends on `deu`), or null. In a compiled binary it is looked up in the
+ * companion folder, as English is.
+ */
+export function languagePack(lang: string): string | null {
+  if (lang === LANG || !LANGUAGE_CODE.test(lang)) return null;
+  try {
+    const pkg = createRequire(import.meta.url).resolve(`@tesseract.js-data/${lang}/package.json`);
+    const file = path.join(path.dirname(pkg), NPM_PACKAGE_SUBDIR, `${lang}.traineddata.gz`);
+    return fs.existsSync(file) ? file : null;
+  } catch {
+    return null; // not installed
+  }
+}
+
+/**
+ * The embedded engine reads every model from one folder: `td`'s own when no language package adds to it, else a
+ * cache folder of symbolic links to English and to each package's model (what `td.dir` holds itself wins). Models
+ * keep `td`'s file name ending; tesseract.js unpacks a gzip-compressed model by its content. Null without a
+ * writable cache: then the engine has only what `td.dir` holds.
+ */
+export function embeddedTessdataDir(td: Tessdata, langs: readonly string[], cacheRoot = os.tmpdir()): string | null {
+  const ending = td.gzip ? ".traineddata.gz" : ".traineddata";
+  const added = langs.filter((l) => !fs.existsSync(path.join(td.dir, l + ending)) && languagePack(l));
+  if (!added.length) return td.dir;
+  try {
+    const dir = path.join(cacheRoot, `docproc-tessdata-js-${Bun.hash(`${td.file}|${added.join("+")}`).toString(36)}`);
+    fs.mkdirSync(dir, { recursive: true });
+    for (const [lang, target] of [[LANG, td.file], ...added.map((l) => [l, languagePack(l)!])] as const) {
+      const at = path.join(dir, lang + ending);
+      if (fs.existsSync(at)) continue;
+      const tmp = `${at}.${process.pid}.${Date.now()}.tmp`;
+      fs.symlinkSync(target, tmp);
+      fs.renameSync(tmp, at); // concurrent callers race safely: the same target either way
+    }
+    return dir;
+  } catch {
+    return null;
+  }
 }

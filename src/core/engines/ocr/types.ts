@@ -51,6 +51,12 @@ export interface OcrEngine {
    * failed to start is started again by the first call that needs it). `languages` as in RecognizeOptions.
    */
   warm?(languages?: readonly string[], pages?: number): Promise<void>;
+  /**
+   * Whether the engine can read with `language` (its model is installed). Optional: callers that choose a language
+   * themselves (the OCR stage's choice from the page's words) skip a language an engine cannot tell it has. Before a
+   * lazily started engine has started it says false.
+   */
+  has?(language: string): boolean;
   close(): Promise<void>;
 }
 

@@ -4,7 +4,7 @@ import type { RasterImage } from "../../model.ts";
 import { chooseLanguages, missingLanguageWarning, traineddataIn } from "./languages.ts";
 import { LazyPool } from "./pool.ts";
 import { encodePgm, toGrey } from "../../imaging/grey.ts";
-import type { Tessdata } from "./tessdata.ts";
+import { embeddedTessdataDir, type Tessdata } from "./tessdata.ts";
 import { parseTesseractTsv } from "./tsv.ts";
 import { DEFAULT_PSM, type OcrEngine, type OcrResult, type RecognizeOptions } from "./types.ts";
 
@@ -12,11 +12,16 @@ import { DEFAULT_PSM, type OcrEngine, type OcrResult, type RecognizeOptions } fr
  * tesseract.js (wasm) engine: a pool of `workers` worker threads, created on first use and reused.
  * Traineddata is read from the local directory only (`cacheMethod: "none"`: no cache writes, no network).
  */
-export function createWasmEngine(opts: { workers: number; tessdata: Tessdata }): OcrEngine {
+export function createWasmEngine(opts: { workers: number; tessdata: Tessdata; cacheDir?: string }): OcrEngine {
+  // English and the language packages docproc depends on (@tesseract.js-data/deu), read from one folder.
+  const tessdata = {
+    ...opts.tessdata,
+    dir: embeddedTessdataDir(opts.tessdata, PACKED, opts.cacheDir) ?? opts.tessdata.dir,
+  };
   const closedError = () => new DocprocError("ocr_failed", "OCR engine is closed", { stage: "ocr" });
   const pool = new LazyPool<Worker>(
     opts.workers,
-    () => spawnWorker(opts.tessdata),
+    () => spawnWorker(tessdata),
     (w) => w.terminate().then(() => undefined),
     closedError,
   );
@@ -30,10 +35,7 @@ export function createWasmEngine(opts: { workers: number; tessdata: Tessdata }):
     const key = (requested ?? []).join("+");
     let hit = memo.get(key);
     if (!hit) {
-      const choice = chooseLanguages(
-        requested,
-        (l) => traineddataIn(opts.tessdata.dir, l)?.gzip === opts.tessdata.gzip,
-      );
+      const choice = chooseLanguages(requested, (l) => traineddataIn(tessdata.dir, l)?.gzip === tessdata.gzip);
       hit = {
         use: choice.use.join("+"),
         warning: choice.missing.length ? missingLanguageWarning("embedded", choice) : null,
@@ -51,6 +53,7 @@ export function createWasmEngine(opts: { workers: number; tessdata: Tessdata }):
       return lang.warning ? { ...result, warnings: [lang.warning] } : result;
     },
     // Workers start (wasm compiled, model loaded) while the first pages are still being decoded.
+    has: (language) => languagesFor([language]).use === language,
     warm: (languages, pages) => pool.prestart((w) => useLanguages(w, languagesFor(languages).use, closed), pages),
     close: async () => {
       signalClosed(closedError());
@@ -58,6 +61,9 @@ export function createWasmEngine(opts: { workers: number; tessdata: Tessdata }):
     },
   };
 }
+
+/** Languages whose npm package (@tesseract.js-data/<lang>) is used when installed. */
+const PACKED = ["deu", "fra", "spa", "ita", "nld", "por"];
 
 /** The language set each worker is initialised with (workers start with English). */
 const workerLanguages = new WeakMap<Worker, string>();

@@ -12,6 +12,7 @@ import { blankReading, readUpright } from "./orientation.ts";
 import { addUnreadLines } from "./recover.ts";
 import { dropSpecks } from "./specks.ts";
 import { timeStage, timeStageSync } from "../../timing.ts";
+import { languagePlan } from "./language-choice.ts";
 import type { RenderOptions } from "../../imaging/render.ts";
 
 export interface OcrPagesOptions {
@@ -34,7 +35,10 @@ export interface OcrPagesOptions {
    * normally and the report says `stopped` when pages were left undone (they keep `text_source "none"`).
    */
   stop?: AbortSignal;
-  /** Language models to read with (the project's `ocr.languages`); the engine's default (English) when absent. */
+  /**
+   * Language models to read with (the project's `ocr.languages`). When absent, each page's language is chosen from
+   * its own words (language-choice.ts): English first, read again with its language when its words say so.
+   */
   languages?: readonly string[];
 }
 
@@ -61,7 +65,24 @@ export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesO
   const report: OcrPagesReport = { warnings: [], failed: [] };
   // What the engine could not do as asked (a language it lacks) is said once per run, not once per page.
   const engineWarnings = new Set<string>();
-  engine = withLanguages(engine, opts.languages, (w) => engineWarnings.add(w));
+  const plan = languagePlan(opts.languages, engine, pages);
+  const engines = new Map<string, OcrEngine>();
+  const engineFor = (languages: readonly string[] | undefined) => {
+    const key = languages?.join("+") ?? "";
+    if (!engines.has(key))
+      engines.set(
+        key,
+        withLanguages(engine, languages, (w) => engineWarnings.add(w)),
+      );
+    return engines.get(key)!;
+  };
+  const readPage = async (page: Page) => {
+    const first = plan.first(page);
+    const grey = await ocrPage(page, engineFor(first));
+    const again = plan.again(page, first);
+    // The second reading failing leaves the first one in place (ocrPage sets the page only once it has read it).
+    return again ? ocrPage(page, engineFor(again)).catch(() => grey) : grey;
+  };
   const concurrency = Math.max(1, Math.min(opts.concurrency ?? (engine.workers ?? 1) + 1, targets.length));
   let next = 0;
   let done = 0;
@@ -74,7 +95,7 @@ export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesO
       }
       const page = targets[next++];
       try {
-        const grey = await ocrPage(page, engine);
+        const grey = await readPage(page);
         await opts.onRead?.(page, { ...grey, channels: 1 }).catch(() => undefined);
       } catch (err) {
         const error =

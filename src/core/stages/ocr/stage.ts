@@ -12,7 +12,8 @@ export const ocrStage: Stage = async (state, ctx) => {
   const onRead = analyseAfterReading(splitFilesOf(state.files, state.sources), ctx.project, ctx.signal);
   if (targets.length > 0) void ctx.ocr.warm?.(ctx.project.ocr.languages, targets.length);
   ctx.progress("ocr", 0, targets.length);
-  const report = await ocrPages(targets, ctx.ocr, {
+  // All pages: the text layers of a file's other pages tell the language its scanned pages are read with.
+  const report = await ocrPages(state.pages, ctx.ocr, {
     signal: ctx.signal,
     stop: ctx.checkpoint,
     onPage: (d, t) => ctx.progress("ocr", d, t),

@@ -1,0 +1,51 @@
+/**
+ * Which languages the OCR stage reads a page with. A project that names `ocr.languages` gets exactly those. Without
+ * them (zero configuration) a page is read in English first, and when its words say it is written in another
+ * language the engine has (engines/ocr/language-guess.ts), it is read again with that language next to English:
+ * the English model loses umlauts and accents ("Schafer" for "Schäfer"), a combined model reads both. The choice is
+ * remembered per source file, so its later pages are read with it straight away (one pass each), and a source whose
+ * text layer (on other pages) already says the language starts with it.
+ */
+import type { Page } from "../../model.ts";
+import type { OcrEngine } from "../../engines/ocr/types.ts";
+import { guessLanguage } from "../../engines/ocr/language-guess.ts";
+
+export interface LanguagePlan {
+  /** Languages to read `page` with first; undefined for the engine's default (English). */
+  first(page: Page): readonly string[] | undefined;
+  /** After a first reading: the languages to read the page again with, or null when the reading stands. */
+  again(page: Page, readWith: readonly string[] | undefined): string[] | null;
+}
+
+export function languagePlan(explicit: readonly string[] | undefined, engine: OcrEngine, pages: Page[]): LanguagePlan {
+  if (explicit?.length) return { first: () => explicit, again: () => null };
+  const has = (lang: string) => engine.has?.(lang) ?? false;
+  const chosen = new Map<number, string[]>();
+  // Pages with a text layer speak for the scanned pages of the same file.
+  const layers = new Map<number, string[]>();
+  for (const p of pages)
+    if (p.text_source === "text_layer" && p.text)
+      layers.set(p.source_file_index, [...(layers.get(p.source_file_index) ?? []), p.text]);
+  const fromLayer = new Map<number, string | null>();
+  const decided = (page: Page): string[] | undefined => {
+    const src = page.source_file_index;
+    const hit = chosen.get(src);
+    if (hit) return hit;
+    // A lazily started engine cannot say which languages it has before it started (every engine has English).
+    if (!fromLayer.has(src) && layers.has(src) && has("eng"))
+      fromLayer.set(src, guessLanguage(layers.get(src)!.join("\n"), has));
+    const lang = fromLayer.get(src);
+    return lang ? [lang, "eng"] : undefined;
+  };
+  return {
+    first: decided,
+    again(page, readWith) {
+      if (readWith) return null;
+      const lang = guessLanguage(page.text, has);
+      if (!lang) return null;
+      const langs = [lang, "eng"];
+      chosen.set(page.source_file_index, langs);
+      return langs;
+    },
+  };
+}
