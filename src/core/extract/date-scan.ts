@@ -17,9 +17,10 @@ const FOLDS_AS_LOWER = /^[A-Za-z\u00c0-\u012f\u0132-\u017e\u0180-\u024f]+$/;
 const DAY_SUFFIX = new Set(["st", "nd", "rd", "th", "er"]);
 /**
  * What may stand between a month-name match's start and its month: the day's digits, a suffix ("st", "er"), a
- * dot, white space, "de", a dash or slash ("12-Mar-24"). Also ſ, which the /iu flags read as "s".
+ * dot (with a speck: "15.:JUN"), white space, "de", a dash or slash ("12-Mar-24"). Also ſ, which the /iu flags read
+ * as "s".
  */
-const BEFORE_MONTH = /[\d.\-/stndrhe\u017f\s]/i;
+const BEFORE_MONTH = /[\d.:,\-/stndrhe\u017f\s]/i;
 const DIGIT = /\d/;
 
 export interface DateSearch {

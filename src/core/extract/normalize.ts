@@ -27,7 +27,8 @@ const NUMERIC_DATES = [
   `${B}(?<na>\\d{1,2})[./-](?<nb>\\d{1,2})[./-](?<ny>\\d{4}|\\d{2})${E}`,
 ];
 const MONTH_NAME_DATES = [
-  `${B}(?<dd>\\d{1,2})(?:\\.|st|nd|rd|th|er)?\\s*(?:de\\s+)?(?<dm>${MONTH_ALT})\\.?,?\\s*(?:de\\s+)?(?<dy>\\d{4}|\\d{2}(?![:.,]?\\d))${E}`,
+  // The day's dot may come with a speck OCR read from the grain ("15.:JUN 2022", "15..JUN 2022").
+  `${B}(?<dd>\\d{1,2})(?:\\.[.:,]?|st|nd|rd|th|er)?\\s*(?:de\\s+)?(?<dm>${MONTH_ALT})\\.?,?\\s*(?:de\\s+)?(?<dy>\\d{4}|\\d{2}(?![:.,]?\\d))${E}`,
   `${B}(?<mm>${MONTH_ALT})\\.?\\s+(?<md>\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s*(?<my>\\d{4})${E}`,
   // "12-Mar-2024", "12/Mar/24": dashes or slashes around a month name, year of two or four digits.
   `${B}(?<hd>\\d{1,2})[-/](?<hm>${MONTH_ALT})\\.?[-/](?<hy>\\d{4}|\\d{2})${E}`,

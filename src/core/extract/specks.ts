@@ -28,8 +28,15 @@ export function pastSpecks(line: Line, offset: number): number {
  * Brackets and a legal form's own dots stay.
  */
 export function withoutSpecks(name: string): string {
-  return name.replace(/^[^\p{L}\p{N}(&]+(?=[\p{L}\p{N}(])/u, "").replace(/\s+[^\p{L}\p{N})\]]+$/u, "");
+  return name
+    .replace(/^[^\p{L}\p{N}(&]+(?=[\p{L}\p{N}(])/u, "")
+    .replace(/\s+[^\p{L}\p{N})\]]+$/u, "")
+    .replace(DOT_AFTER_DOTLESS_FORM, "");
 }
+
+/** A dot after a legal form that is never abbreviated ("… PHARMACY KG."): a speck, or the end of a sentence. */
+const DOT_AFTER_DOTLESS_FORM =
+  /(?<=(?:^|\s)(?:GmbH|gGmbH|KG|KGaA|AG|UG|OHG|GbR|SE|SARL|SAS|BV|NV|LLC|LLP|PLC|AB|ApS|SpA|Srl))\.$/iu;
 
 /** A word without a quote or dash OCR read from a speck stuck to its start ("‘Bridor"), and that mark's length. */
 export function afterSpeck(word: string): [string, number] {

@@ -9,6 +9,8 @@ import type { Page, Word } from "../../../src/core/model";
 import { defaultProject } from "../../../src/core/project";
 import { extractFields } from "../../../src/core/stages/extract";
 import { findAmounts } from "../../../src/core/extract/values";
+import { findDates } from "../../../src/core/extract/normalize";
+import { withoutSpecks } from "../../../src/core/extract/specks";
 
 /** An OCR page from rows of [y, [[text, x], ...]]: 10 px per character, 30 px high lines. */
 function ocrPage(rows: Array<[number, Array<[string, number]>]>): Page {
@@ -100,5 +102,15 @@ describe("OCR pages read with their own language", () => {
     for (const raw of [".1.344,00 HUF", "..1.344,00 HUF", "‘.1.344,00"])
       expect(findAmounts(raw).map((a) => a.value)).toEqual([1344]);
     expect(findAmounts("1.344,00").map((a) => a.value)).toEqual([1344]);
+  });
+
+  test("a speck after the day's dot still makes a date; a dot after a legal form never written with one is dropped", () => {
+    for (const raw of ["15.:JUN 2022 19:50", "15..JUN 2022", "15.,Jun 2022", "15. JUN 2022"])
+      expect(findDates(raw, "dmy").map((d) => d.iso)).toEqual(["2022-06-15"]);
+    expect(findDates("15:JUN 2022", "dmy").map((d) => d.iso)).toEqual([]);
+    expect(withoutSpecks("BLUE DOOR PHARMACY KG.")).toBe("BLUE DOOR PHARMACY KG");
+    expect(withoutSpecks("Schäfer Haustechnik GmbH.")).toBe("Schäfer Haustechnik GmbH");
+    for (const kept of ["Acme Co.", "Harbour Supplies Ltd.", "Widgets Inc.", "Schäfer Haustechnik e.K."])
+      expect(withoutSpecks(kept)).toBe(kept);
   });
 });

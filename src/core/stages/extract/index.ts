@@ -14,6 +14,7 @@
  *   extract/locate.ts). Fields the XML lacks are read from the pages.
  * - MUST NOT throw on odd pages (no words, no lines); it returns empty fields instead.
  */
+import { withoutSpecks } from "../../extract/specks";
 import { PageMemo } from "../../page-memo";
 import { wordCountOf } from "../../convert/page-words";
 import type { FieldResult, FieldValue, Page } from "../../model";
@@ -264,6 +265,9 @@ function extract(
   }
   settleSums(project, classId, candidates, best, lines, dateOrder);
   if (classId === "receipt") settleReceipt(best, lines, dateOrder);
+  // The merchant found by a receipt's own rules loses a speck after its legal form ("… KG.") as other parties do.
+  const vendor = best.vendor_name?.match;
+  if (typeof vendor?.value === "string") vendor.value = withoutSpecks(vendor.value);
   for (const field of fromPage) {
     out[field.id] = toFieldResult(field, best[field.id], threshold);
     if (negative && field.type === "amount") out[field.id]!.value = negate(out[field.id]!.value);
