@@ -78,10 +78,11 @@ export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesO
   };
   const readPage = async (page: Page) => {
     const first = plan.first(page);
-    const grey = await ocrPage(page, engineFor(first));
-    const again = plan.again(page, first);
-    // The second reading failing leaves the first one in place (ocrPage sets the page only once it has read it).
-    return again ? ocrPage(page, engineFor(again)).catch(() => grey) : grey;
+    const other = (text: string) => {
+      const again = plan.again(page, text);
+      return again ? engineFor(again) : null;
+    };
+    return ocrPage(page, engineFor(first), first ? undefined : other);
   };
   const concurrency = Math.max(1, Math.min(opts.concurrency ?? (engine.workers ?? 1) + 1, targets.length));
   let next = 0;
@@ -145,7 +146,12 @@ function throwIfAborted(signal?: AbortSignal): void {
   checkAborted(signal, "ocr");
 }
 
-async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
+/** `relanguage`: given the first recognition's text, the engine to read the page again with, or null. */
+async function ocrPage(
+  page: Page,
+  engine: OcrEngine,
+  relanguage?: (text: string) => OcrEngine | null,
+): Promise<GreyImage> {
   // Grey straight from the renderer (one channel from a grey scan, luma computed off the main thread for a PDF).
   const render = page.render as (o?: RenderOptions) => Promise<RasterImage>;
   // A scanned PDF page may come back at its scan's own resolution, below the rasterized size (RenderOptions.scan).
@@ -160,15 +166,21 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
   const cropped = cropTo(grey, region);
   const zoom = zoomFor(layout.lineHeight, cropped);
   const readDpi = dpi && dpi >= 70 ? dpi * zoom : undefined;
-  const reading = layout.inkBox
-    ? await readUpright(
-        zoom > 1 ? timeStageSync("ocr: enlargement", () => upscale(cropped, zoom)) : cropped,
-        scaleLayout(shiftLayout(layout, region), zoom),
-        engine,
-        readDpi,
-        psm,
-      )
-    : blankReading(grey);
+  const image = layout.inkBox && zoom > 1 ? timeStageSync("ocr: enlargement", () => upscale(cropped, zoom)) : cropped;
+  const upright = scaleLayout(shiftLayout(layout, region), zoom);
+  let reading = layout.inkBox ? await readUpright(image, upright, engine, readDpi, psm) : blankReading(grey);
+  // The words may say the page is in another language (language-choice.ts): the same image read again with it; if
+  // that reading fails, the first one stands.
+  const other = layout.inkBox ? relanguage?.(reading.result.text) : null;
+  if (other) {
+    const first = reading;
+    reading = await timeStage("ocr: reading in the page's language", () =>
+      readUpright(image, upright, other, readDpi, psm),
+    ).then(
+      (r) => ((engine = other), r),
+      () => first,
+    );
+  }
   if (layout.inkBox)
     reading.result = await timeStage("ocr: second look", () =>
       addUnreadLines(reading.image, reading.result, engine, readDpi),

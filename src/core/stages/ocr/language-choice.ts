@@ -13,8 +13,8 @@ import { guessLanguage } from "../../engines/ocr/language-guess.ts";
 export interface LanguagePlan {
   /** Languages to read `page` with first; undefined for the engine's default (English). */
   first(page: Page): readonly string[] | undefined;
-  /** After a first reading: the languages to read the page again with, or null when the reading stands. */
-  again(page: Page, readWith: readonly string[] | undefined): string[] | null;
+  /** After a first reading in English, `text`: the languages to read the page again with, or null when it stands. */
+  again(page: Page, text: string): string[] | null;
 }
 
 export function languagePlan(explicit: readonly string[] | undefined, engine: OcrEngine, pages: Page[]): LanguagePlan {
@@ -39,9 +39,8 @@ export function languagePlan(explicit: readonly string[] | undefined, engine: Oc
   };
   return {
     first: decided,
-    again(page, readWith) {
-      if (readWith) return null;
-      const lang = guessLanguage(page.text, has);
+    again(page, text) {
+      const lang = guessLanguage(text, has);
       if (!lang) return null;
       const langs = [lang, "eng"];
       chosen.set(page.source_file_index, langs);
