@@ -31,6 +31,7 @@ import { generateReceipts } from "../../fixtures/varied/generator/shop-receipts"
 import { photoOf } from "./photos";
 import { CACHE_DIR, imageScanOf, scanOf, skewOf, type ScanVariant } from "./scans";
 import { einvoiceVisualCorpora } from "./einvoice-corpora";
+import { hardReceiptCorpora } from "./receipts-hard-corpora";
 
 export const REPO = path.resolve(import.meta.dir, "../..");
 const CORPORA = path.join(REPO, "fixtures/corpora");
@@ -340,6 +341,7 @@ export const CORPORA_LIST: Corpus[] = [
   ...splitting,
   ...varied,
   ...receipts,
+  ...hardReceiptCorpora,
   ...einvoiceVisualCorpora,
   evalFixtures,
 ];
