@@ -16,6 +16,8 @@ import { type DateOrder, findDates } from "./normalize";
 import { afterSpeck } from "./specks";
 import { CHANGE, paidLine, TENDERED } from "./tendered";
 import { findAmounts } from "./values";
+import { endAtLegalForm, footerMerchant, isPostcodeLine, registeredAs } from "./receipt-merchant";
+import { cardPaid, paidTotal } from "./receipt-total";
 
 /** A vendor found this sure (a legal form with the seller's tax number beside it) stands against the head's name. */
 const SURE_NAME = 0.55;
@@ -47,10 +49,14 @@ export function settleReceipt(best: ReceiptFields, lines: Line[], dateOrder: Dat
     const merchant = merchantOf(lines, dateOrder);
     const found = best.vendor_name;
     // The same line found by another rule keeps that rule's score and reasoning, with the name cleaned of specks.
+    const weak = !found || found.score < SURE_NAME || amongItems(found.match.line, lines, dateOrder);
     if (merchant && found?.match.line === merchant.match.line)
       best.vendor_name = { ...found, match: { ...found.match, value: merchant.match.value } };
-    else if (merchant && (!found || found.score < SURE_NAME || amongItems(found.match.line, lines, dateOrder)))
-      best.vendor_name = merchant;
+    else if (merchant && weak) best.vendor_name = merchant;
+    else if (!merchant && (weak || isAddress(found!))) best.vendor_name = footerMerchant(lines) ?? found;
+    const value = best.vendor_name?.match.value;
+    if (typeof value === "string" && endAtLegalForm(value) !== value)
+      best.vendor_name = { ...best.vendor_name!, match: { ...best.vendor_name!.match, value: endAtLegalForm(value) } };
   }
   if ("total_amount" in best) best.total_amount = checkedTotal(best, lines, dateOrder);
   if ("invoice_date" in best && !best.invoice_date) best.invoice_date = headDate(lines, dateOrder);
@@ -75,6 +81,11 @@ function headDate(lines: Line[], dateOrder: DateOrder): Candidate | undefined {
   return undefined;
 }
 
+/** Whether a vendor found is a line of the merchant's address (a street, a postcode and city). */
+function isAddress(found: Candidate): boolean {
+  return isPostcodeLine(found.match.line.text) || STREET.test(String(found.match.value));
+}
+
 /** Whether `line` lies at or below the first line with an amount: among items and sums, where no vendor is named. */
 function amongItems(line: Line, lines: Line[], dateOrder: DateOrder): boolean {
   const first = lines.find(
@@ -97,11 +108,13 @@ function merchantOf(lines: Line[], dateOrder: DateOrder): Candidate | undefined 
     if (findAmounts(text, dateOrder).some((a) => a.decimals)) break;
     const value = nameOf(line);
     if (!value || TITLE.test(fold(value)) || ENDS_TITLE.test(fold(value)) || STREET.test(value)) continue;
+    if (isPostcodeLine(text)) continue;
     names.push({ line, value, height: textHeight(line) });
   }
   if (!names.length) return undefined;
   const tallest = names.reduce((a, b) => (b.height > a.height * 1.15 ? b : a));
-  const { line, value } = tallest;
+  // A logo's brand ("GARDEN FRESH MART") over the company's registered name ("GARDEN FRESH MART SDN BHD"): the latter.
+  const { line, value } = names.find((n) => n !== tallest && registeredAs(tallest.value, n.value)) ?? tallest;
   return {
     match: { value, line, start: 0, end: line.text.length, strength: 0.62 },
     score: 0.62,
@@ -146,6 +159,9 @@ function checkedTotal(best: ReceiptFields, lines: Line[], dateOrder: DateOrder):
   const sub = num(best.subtotal_amount);
   const tax = num(best.tax_amount);
   const sums = [pay, items, sub !== null && tax !== null ? (cents(sub) + cents(tax)) / 100 : null, sub];
+  // What was paid, printed as a total, beats sums that an amount before rounding or a tax summary satisfies.
+  const paid = same(pay, read) ? null : paidTotal(read, [pay, cardPaid(lines, dateOrder)], lines, dateOrder);
+  if (paid) return settled(paid.value, paid.why, total, lines, change);
   if (read !== null && sums.some((s) => same(s, read))) return total;
   const agreed = pay !== null && same(pay, items) ? pay : null;
   const inside = read !== null ? (sums.find((s) => s !== null && s > 0 && misreadSign(read, s)) ?? null) : null;
@@ -158,7 +174,18 @@ function checkedTotal(best: ReceiptFields, lines: Line[], dateOrder: DateOrder):
       : value === inside
         ? `the total read as ${read} with its currency sign taken for a digit, confirmed by the receipt's sums`
         : "tendered minus change (the total's amount was not read)";
-  const line = total?.match.line ?? change!.line;
+  return settled(value, why, total, lines, change);
+}
+
+/** The total settled on `value`, shown on the total's line (or the change's, or the last line). */
+function settled(
+  value: number,
+  why: string,
+  total: Candidate | undefined,
+  lines: Line[],
+  change: { line: Line } | null,
+): Candidate {
+  const line = total?.match.line ?? change?.line ?? lines[lines.length - 1]!;
   return {
     match: { value, line, start: total?.match.start ?? 0, end: total?.match.end ?? line.text.length, strength: 0.6 },
     score: 0.6,
