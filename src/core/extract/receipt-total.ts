@@ -15,7 +15,7 @@ import { findAmounts } from "./values";
 
 /** A line labelled as the total (not a subtotal, not savings or points or an item count). */
 const TOTAL_LABEL =
-  /(?<![\p{L}])(total|grand\s?total|nett?\s?total|amount\s?due|balance\s?due|summe|zu\s?zahlen|totaal|te\s?betalen|net\s?a\s?payer|a\s?payer|ttc|bayar|jumlah)(?![\p{L}])/iu;
+  /(?<![\p{L}])(total|rounded|grand\s?total|nett?\s?total|amount\s?due|balance\s?due|summe|zu\s?zahlen|totaal|te\s?betalen|net\s?a\s?payer|a\s?payer|ttc|bayar|jumlah)(?![\p{L}])/iu;
 const NOT_TOTAL =
   /(?<![\p{L}])(sub-?\s?total|zwischensumme|subtotaal|sous-total|savings?|saved|points?|items?|qty|quantity|excl|tax\s?total|total\s?tax|total\s?(?:vat|gst|tva|btw|mwst))(?![\p{L}])/iu;
 /** A rounding adjustment's line. */

@@ -18,6 +18,7 @@ import { CHANGE, paidLine, TENDERED } from "./tendered";
 import { findAmounts } from "./values";
 import { endAtLegalForm, footerMerchant, isPostcodeLine, registeredAs } from "./receipt-merchant";
 import { cardPaid, paidTotal } from "./receipt-total";
+import { misreadDate } from "./receipt-date";
 
 /** A vendor found this sure (a legal form with the seller's tax number beside it) stands against the head's name. */
 const SURE_NAME = 0.55;
@@ -59,26 +60,7 @@ export function settleReceipt(best: ReceiptFields, lines: Line[], dateOrder: Dat
       best.vendor_name = { ...best.vendor_name!, match: { ...best.vendor_name!.match, value: endAtLegalForm(value) } };
   }
   if ("total_amount" in best) best.total_amount = checkedTotal(best, lines, dateOrder);
-  if ("invoice_date" in best && !best.invoice_date) best.invoice_date = headDate(lines, dateOrder);
-}
-
-/**
- * The date of a receipt whose date was not found: the first date among the head's lines once OCR's doubled marks
- * are made single ("15.. JUN 2022" read from "15. JUN 2022", "24//09/2025"). The whole line is the evidence.
- */
-function headDate(lines: Line[], dateOrder: DateOrder): Candidate | undefined {
-  const first = lines[0]?.page;
-  for (const line of lines.filter((l) => l.page === first).slice(0, HEAD_LINES + 4)) {
-    const text = line.text.replace(/([.,/-])\1+/g, "$1");
-    const date = findDates(text, dateOrder).find((d) => d.iso);
-    if (!date) continue;
-    return {
-      match: { value: date.iso!, line, start: 0, end: line.text.length, strength: 0.5 },
-      score: 0.5,
-      reasoning: `date in the receipt's head, read past doubled marks (page ${line.page.page_number}, line ${line.index + 1})`,
-    };
-  }
-  return undefined;
+  if ("invoice_date" in best && !best.invoice_date) best.invoice_date = misreadDate(lines, dateOrder);
 }
 
 /** Whether a vendor found is a line of the merchant's address (a street, a postcode and city). */

@@ -135,7 +135,7 @@ describe("receipts-hard failure classes: the total", () => {
         `TOTAL INCL. GST ${money(gross)}`,
         // As printed, with its minus sign read as "=", or not read at all.
         ...r.pick([[`ROUNDING ${money(total - gross)}`], [`RND ADJ =${money(Math.abs(total - gross))}`], []]),
-        `${r.pick(["TOTAL ROUNDED", "NETT TOTAL", "TOTAL"])} RM${money(total)}`,
+        `${r.pick(["TOTAL ROUNDED", "NETT TOTAL", "TOTAL", "—FOTAL-ROUNDED eo"])} RM${money(total)}`,
         ...(r.chance(0.5) ? [`CASH ${money(cash)}`, `CHANGE DUE ${money(cash - total)}`] : ["CASH", "CHANGE DUE"]),
       ]);
       expect(got.total).toBe(total / 100);
@@ -164,6 +164,32 @@ describe("receipts-hard failure classes: the total", () => {
         `SR @ 6% ${money(gross - gst)} ${money(gst)}`,
       ]);
       expect(got.total).toBe(gross / 100);
+    }
+  });
+});
+
+describe("receipts-hard failure classes: the date OCR misread", () => {
+  test("a date at the foot with a dot read as a comma, or with its slashes read as 7 or 1 beside its time", () => {
+    const r = new Rng(17);
+    for (let i = 0; i < CASES; i++) {
+      const [y, m, d] = [r.int(2016, 2025), r.int(1, 12), r.int(1, 28)];
+      const p2 = (n: number) => String(n).padStart(2, "0");
+      const us = r.chance(0.5);
+      const slash = r.pick(["7", "1"]);
+      const printed = us
+        ? `${p2(m)}${slash}${p2(d)}${slash}${p2(y % 100)} 7:38:24 AM`
+        : r.chance(0.5)
+          ? `${p2(d)}.${p2(m)},${y} 14:18 BON 6694`
+          : `${p2(d)}${slash}${p2(m)}${slash}${p2(y % 100)} 10:55`;
+      const got = read([
+        [us ? "HOMETOWN GROCERS" : "FRISCHMARKT", 30],
+        us ? "DAYTON, OH 95441" : "39969 Köln",
+        us ? "(473) 970-3601" : "USt-IdNr. DE762189998",
+        us ? "MILK 3.49" : "Roggenbrot 4,35",
+        us ? "TOTAL $3.49" : "SUMME EUR 4,35",
+        printed,
+      ]);
+      expect(got.date).toBe(`${y}-${p2(m)}-${p2(d)}`);
     }
   });
 });
