@@ -88,3 +88,28 @@ export function paidTotal(
       return { value: p, why: "the amount paid, printed on a total line too" };
   return null;
 }
+
+const SUBTOTAL = /(?<![\p{L}])(sub-?\s?total|zwischensumme|subtotaal|sous-total)(?![\p{L}])/iu;
+
+/**
+ * The subtotal and the charges printed between it and the total's line (service charge, tax, rounding) added up:
+ * what a restaurant bill's total is. A rounding line whose amount was lost rounds the sum to 5 cents. Null when
+ * there is no subtotal above the total, or a charge line's amount was lost.
+ */
+export function chainedTotal(lines: Line[], totalLine: Line, dateOrder: DateOrder): number | null {
+  const page = lines.filter((l) => l.page === totalLine.page);
+  const end = page.indexOf(totalLine);
+  let start = end - 1;
+  while (start >= 0 && !SUBTOTAL.test(fold(page[start]!.text))) start--;
+  if (start < 0 || end - start > 6) return null;
+  let sum = 0;
+  let roundLost = false;
+  for (const line of page.slice(start, end)) {
+    const amounts = findAmounts(line.text, dateOrder).filter((a) => a.decimals);
+    const last = amounts[amounts.length - 1];
+    if (last) sum += cents(last.value);
+    else if (ROUNDING.test(fold(line.text))) roundLost = true;
+    else return null;
+  }
+  return (roundLost ? Math.round(sum / 5) * 5 : sum) / 100;
+}

@@ -17,7 +17,7 @@ import { afterSpeck } from "./specks";
 import { CHANGE, paidLine, TENDERED } from "./tendered";
 import { findAmounts } from "./values";
 import { endAtLegalForm, footerMerchant, isPostcodeLine, registeredAs } from "./receipt-merchant";
-import { cardPaid, paidTotal } from "./receipt-total";
+import { cardPaid, chainedTotal, paidTotal } from "./receipt-total";
 import { misreadDate } from "./receipt-date";
 
 /** A vendor found this sure (a legal form with the seller's tax number beside it) stands against the head's name. */
@@ -147,7 +147,12 @@ function checkedTotal(best: ReceiptFields, lines: Line[], dateOrder: DateOrder):
   if (read !== null && sums.some((s) => same(s, read))) return total;
   const agreed = pay !== null && same(pay, items) ? pay : null;
   const inside = read !== null ? (sums.find((s) => s !== null && s > 0 && misreadSign(read, s)) ?? null) : null;
-  const lost = read === null || !readWithDecimals(total!) ? pay : null;
+  const noCents = read === null || !readWithDecimals(total!);
+  // A total read without its cents ("RM144 8g"): tendered − change, or the bill's subtotal and charges added up.
+  const chained = noCents && read !== null ? chainedTotal(lines, total!.match.line, dateOrder) : null;
+  const lost = noCents
+    ? (pay ?? (chained !== null && Math.trunc(chained) === Math.trunc(read!) ? chained : null))
+    : null;
   const value = agreed ?? inside ?? lost;
   if (value === null || value === undefined) return total;
   const why =
@@ -155,7 +160,9 @@ function checkedTotal(best: ReceiptFields, lines: Line[], dateOrder: DateOrder):
       ? "tendered minus change, equal to the items' sum"
       : value === inside
         ? `the total read as ${read} with its currency sign taken for a digit, confirmed by the receipt's sums`
-        : "tendered minus change (the total's amount was not read)";
+        : value === pay
+          ? "tendered minus change (the total's amount was not read)"
+          : `the subtotal and the charges below it added up (the total read as ${read}, without its cents)`;
   return settled(value, why, total, lines, change);
 }
 

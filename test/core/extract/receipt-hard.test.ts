@@ -168,6 +168,31 @@ describe("receipts-hard failure classes: the total", () => {
   });
 });
 
+test("a restaurant bill's total read without its cents is the subtotal and the charges below it added up", () => {
+  const r = new Rng(19);
+  for (let i = 0; i < CASES; i++) {
+    const dishes = [r.int(350, 3200), r.int(350, 3200), r.int(350, 3200)];
+    const sub = dishes.reduce((a, b) => a + b, 0);
+    const service = Math.round(sub * 0.1);
+    const sst = Math.round((sub + service) * 0.06);
+    const exact = sub + service + sst;
+    const total = Math.round(exact / 5) * 5;
+    const roundingRead = r.chance(0.5);
+    const got = read([
+      ["RESTORAN SRI MELAKA", 30],
+      "NO 71, JALAN BUNUS",
+      "12-10-21 9:20 AM",
+      ...dishes.map((c, k) => `1 DISH ${k + 1} ${money(c)}`),
+      `SUBTOTAL ${money(sub)}`,
+      `SERVICE CHARGE 10% ${money(service)}`,
+      `SST 6% ${money(sst)}`,
+      roundingRead ? `ROUNDING ${money(total - exact)}` : "ROUNDING Eee)",
+      `GRAND TOTAL re RM${Math.trunc(total / 100)} 8g`,
+    ]);
+    expect(got.total).toBe(total / 100);
+  }
+});
+
 describe("receipts-hard failure classes: the date OCR misread", () => {
   test("a date at the foot with a dot read as a comma, or with its slashes read as 7 or 1 beside its time", () => {
     const r = new Rng(17);
