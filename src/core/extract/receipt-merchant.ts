@@ -12,13 +12,22 @@ import type { Line } from "./lines";
 
 /** Legal forms that end a company's name (the longer ones first, so "SDN BHD" is taken whole). */
 const LEGAL_FORM =
-  /(?<![\p{L}])(sdn\.?\s?bhd\.?|pte\.?\s?ltd\.?|pty\.?\s?ltd\.?|pvt\.?\s?ltd\.?|bhd\.?|ltd\.?|limited|llc|inc\.?|gmbh|kg|sarl|s\.a\.r\.l\.|sas|b\.v\.|n\.v\.|plc|tbk)(?![\p{L}])/giu;
+  /(?<![\p{L}])(sdn\.?\s?bhd\.?|s\/b|pte\.?\s?ltd\.?|pty\.?\s?ltd\.?|pvt\.?\s?ltd\.?|bhd\.?|ltd\.?|limited|llc|inc\.?|gmbh|kg|sarl|s\.a\.r\.l\.|sas|b\.v\.|n\.v\.|plc|tbk)(?![\p{L}])/giu;
 
-/** `name` cut after its last legal form (a form at its very start, "PT …", is no end). */
+/** A company registration number in brackets at the end of a name ("(0005583085-K)", "(CO. REG. 123456-A)"). */
+const REGISTRATION =
+  /\s*[([{]\s*(?:co\.?\s*)?(?:reg(?:istration)?\.?\s*)?(?:no\.?\s*)?:?\s*\d{5,12}\s?-?\s?[a-z]\s*[)\]}]?\s*$/iu;
+
+/**
+ * `name` cut after its last legal form (a form at its very start, "PT …", is no end), or without the company
+ * registration number a sole trader prints after its name.
+ */
 export function endAtLegalForm(name: string): string {
   let end = -1;
   for (const m of name.matchAll(LEGAL_FORM)) if (m.index! > 0) end = m.index! + m[0].length;
-  return end > 0 && end < name.length ? name.slice(0, end).trim() : name;
+  if (end > 0 && end < name.length) return name.slice(0, end).trim();
+  const bare = name.replace(REGISTRATION, "");
+  return bare !== name && /\p{L}{2}/u.test(bare) ? bare.trim() : name;
 }
 
 /** Whether `name` is `brand` with a legal form (the registered company a logo stands for). */

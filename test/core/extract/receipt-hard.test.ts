@@ -71,6 +71,10 @@ describe("receipts-hard failure classes: the merchant", () => {
     }
     expect(endAtLegalForm("PT SUMBER ALFARIA TRIJAYA TBK")).toBe("PT SUMBER ALFARIA TRIJAYA TBK");
     expect(endAtLegalForm("ACME GMBH & CO KG (HRB 1234)")).toBe("ACME GMBH & CO KG");
+    expect(endAtLegalForm("99 SPEED MART S/B (519537-X)")).toBe("99 SPEED MART S/B");
+    expect(endAtLegalForm("KEDAI PAPAN YEW CHUAN (0005583085-K)")).toBe("KEDAI PAPAN YEW CHUAN");
+    expect(endAtLegalForm("BOOK TA .K (TAMAN DAYA) SDN BHD")).toBe("BOOK TA .K (TAMAN DAYA) SDN BHD");
+    expect(endAtLegalForm("STORE 12345")).toBe("STORE 12345");
   });
 
   test("a logo's brand over the registered company's name: the registered name (less its number)", () => {
