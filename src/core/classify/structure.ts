@@ -43,10 +43,11 @@ const TILL_WORDS =
   /(?<![\p{L}])(cashier|kassierer|caissier|kassa|cajero|cassiere|till|counter|terminal|pos\s?no|receipt\s?no|bon\s?nr|trans(?:action)?\s?no|table|pax|server|member|terima kasih|danke fur ihren einkauf|merci de votre visite|please come again)(?![\p{L}])/iu;
 /**
  * What tills print around the sale: a store or register number, an item count, savings, the greeting at the foot
- * ("THANK YOU FOR SHOPPING", "VIELEN DANK FÜR IHREN EINKAUF", "BEDANKT VOOR UW BEZOEK"), a cash rounding line.
+ * ("THANK YOU FOR SHOPPING", "VIELEN DANK FÜR IHREN EINKAUF", "BEDANKT VOOR UW BEZOEK"), a cash rounding line, the
+ * receipt's number at a line's end ("BON 4761", "Bon-Nr. 1234").
  */
 const TILL_PRINT =
-  /(?<![\p{L}])(store\s?(?:#|no\.?)\s?\d|reg(?:ister)?\s?(?:#|no\.?)?\s?\d{1,3}\s+(?:trn|trans|tx)|items?\s?(?:sold|count)?\s?:?\s?\d{1,3}\s*$|you saved|thank(?:s| you)\s+for\s+(?:shopping|visiting)|vielen dank fur ihren besuch|bedankt voor uw (?:bezoek|aankoop)|rounding(?:\s?adj)?\s*:?\s*-?\d?[.,]\d{2})/imu;
+  /(?<![\p{L}])(store\s?(?:#|no\.?)\s?\d|reg(?:ister)?\s?(?:#|no\.?)?\s?\d{1,3}\s+(?:trn|trans|tx)|items?\s?(?:sold|count)?\s?:?\s?\d{1,3}\s*$|you saved|thank(?:s| you)\s+for\s+(?:shopping|visiting)|vielen dank fur ihren besuch|bedankt voor uw (?:bezoek|aankoop)|rounding(?:\s?adj)?\s*:?\s*-?\d?[.,]\d{2}|bon\s?(?:-?nr\.?|no\.?|#)?\s?:?\s?\d{3,6}\s*$)/imu;
 const TOTAL_LINE =
   /(?<![\p{L}])(total|totaal|summe|gesamt|gesamtbetrag|rechnungsbetrag|endbetrag|zahlbetrag|zu zahlen(?:der betrag)?|totale|importe total|montant ttc|net à payer|te betalen|grand total|amount due|amount payable)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
 const TAX_LINE =

@@ -109,3 +109,10 @@ test("a fuel station's card receipt (no cash, no change) is a receipt by the fue
     ).toContain("fuel pumped");
   expect(receiptPoints(imagePage(["ACME FUEL SUPPLY", "Diesel delivery 12000 L", "MASTERCARD 30.42"]))).toBeUndefined();
 });
+
+test("a French or German till's receipt number ('BON 4761') is till print: with a narrow layout, a receipt", () => {
+  const lines = ["SUPERETTE DU PORT", "48 AVENUE JEAN JAURES", "88489 LILLE", "BEURRE DOUX", "POMMES GOLDEN"];
+  const more = ["EAU GAZEUSE", "NET A PAYER", "CB", "TVA 20,00%", "36,80", "36,80", "BON 4761", "DE VOTRE VISITE"];
+  expect(receiptPoints(imagePage([...lines, ...more]))?.why).toContain("till vocabulary");
+  expect(receiptPoints(imagePage([...lines, ...more.slice(0, -2)]))).toBeUndefined();
+});
