@@ -7,7 +7,10 @@
  * - the total checked by the receipt's own arithmetic: tendered − change, the items' sum, subtotal + tax. A total
  *   that none of them confirms gives way to a value two of them agree on, to tendered − change when it was read
  *   without decimals (a lost amount, "GRAND TOTAL … 4"), and to the value it contains when it reads as one with a
- *   currency sign taken for a digit ("$68.90" read "868.90").
+ *   currency sign taken for a digit ("$68.90" read "868.90");
+ * - what the harder receipts need (receipt-merchant.ts, receipt-total.ts, receipt-date.ts): a name ending at its
+ *   legal form, the registered name under a logo's brand, the footer's name, no address for a name; the rounded
+ *   total and the amount paid printed as a total; a bill's subtotal and charges; a date whose marks OCR misread.
  */
 import type { Candidate } from "./candidate";
 import { fold } from "./fuzzy";
@@ -49,11 +52,12 @@ export function settleReceipt(best: ReceiptFields, lines: Line[], dateOrder: Dat
   if ("vendor_name" in best) {
     const merchant = merchantOf(lines, dateOrder);
     const found = best.vendor_name;
-    // The same line found by another rule keeps that rule's score and reasoning, with the name cleaned of specks.
     const weak = !found || found.score < SURE_NAME || amongItems(found.match.line, lines, dateOrder);
+    // The same line found by another rule keeps that rule's score and reasoning, with the name cleaned of specks.
     if (merchant && found?.match.line === merchant.match.line)
       best.vendor_name = { ...found, match: { ...found.match, value: merchant.match.value } };
     else if (merchant && weak) best.vendor_name = merchant;
+    // No name at the top (a head of "RECEIPT" and an address): the footer's thanks or web address name the merchant.
     else if (!merchant && (weak || isAddress(found!))) best.vendor_name = footerMerchant(lines) ?? found;
     const value = best.vendor_name?.match.value;
     if (typeof value === "string" && endAtLegalForm(value) !== value)
