@@ -18,6 +18,9 @@ const TOTAL_LABEL =
   /(?<![\p{L}])(total|rounded|grand\s?total|nett?\s?total|amount\s?due|balance\s?due|summe|zu\s?zahlen|totaal|te\s?betalen|net\s?a\s?payer|a\s?payer|ttc|bayar|jumlah)(?![\p{L}])/iu;
 const NOT_TOTAL =
   /(?<![\p{L}])(sub-?\s?total|zwischensumme|subtotaal|sous-total|savings?|saved|points?|items?|qty|quantity|excl|tax\s?total|total\s?tax|total\s?(?:vat|gst|tva|btw|mwst))(?![\p{L}])/iu;
+/** A loyalty or savings line: its amount (points, a points balance, what was saved) is never the total. */
+export const LOYALTY =
+  /(?<![\p{L}])(points?|pts|saved|savings?|rewards?|punkte|payback|clubcard|fidelite|spaarpunten)(?![\p{L}])/iu;
 /** A rounding adjustment's line. */
 const ROUNDING = /(?<![\p{L}])(rounding|round(?:ing)?\s?adj|rnd\s?adj|rundung|arrondi|afronding|pembulatan)/iu;
 /** A card's payment line: the amount charged to it. */

@@ -20,7 +20,7 @@ import { afterSpeck } from "./specks";
 import { CHANGE, paidLine, TENDERED } from "./tendered";
 import { findAmounts } from "./values";
 import { endAtLegalForm, footerMerchant, isPostcodeLine, registeredAs } from "./receipt-merchant";
-import { cardPaid, chainedTotal, paidTotal } from "./receipt-total";
+import { cardPaid, chainedTotal, LOYALTY, paidTotal } from "./receipt-total";
 import { misreadDate } from "./receipt-date";
 
 /** A vendor found this sure (a legal form with the seller's tax number beside it) stands against the head's name. */
@@ -145,6 +145,19 @@ function checkedTotal(best: ReceiptFields, lines: Line[], dateOrder: DateOrder):
   const sub = num(best.subtotal_amount);
   const tax = num(best.tax_amount);
   const sums = [pay, items, sub !== null && tax !== null ? (cents(sub) + cents(tax)) / 100 : null, sub];
+  // A total read on a points or savings line ("POINTS BALANCE 117.01" for a lost BALANCE DUE) is what was paid.
+  if (total && LOYALTY.test(fold(total.match.line.text))) {
+    const paidBy =
+      pay ?? cardPaid(lines, dateOrder) ?? (sub !== null && tax !== null ? (cents(sub) + cents(tax)) / 100 : null);
+    if (paidBy !== null)
+      return settled(
+        paidBy,
+        "what was paid (the amount read was a points or savings line's)",
+        undefined,
+        lines,
+        change,
+      );
+  }
   // What was paid, printed as a total, beats sums that an amount before rounding or a tax summary satisfies.
   const paid = same(pay, read) ? null : paidTotal(read, [pay, cardPaid(lines, dateOrder)], lines, dateOrder);
   if (paid) return settled(paid.value, paid.why, total, lines, change);

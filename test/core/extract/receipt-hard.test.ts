@@ -197,6 +197,32 @@ test("a restaurant bill's total read without its cents is the subtotal and the c
   }
 });
 
+test("a points or savings line's amount is never the total: what was paid is (the total's own amount lost)", () => {
+  const r = new Rng(31);
+  for (let i = 0; i < CASES; i++) {
+    const items = [r.int(99, 1299), r.int(99, 1299), r.int(99, 1299)];
+    const saved = r.int(50, 400);
+    const sub = items.reduce((a, b) => a + b, 0) - saved;
+    const tax = Math.round(sub * 0.0825);
+    const total = sub + tax;
+    const cash = Math.ceil(total / 2000) * 2000;
+    const got = read([
+      ["HOMETOWN GROCERS", 30],
+      "DAYTON, OH 95441",
+      "01/26/16 7:38 AM",
+      ...items.map((c, k) => `ITEM ${k + 1} ${money(c)}`),
+      `MEMBER SAVINGS -${money(saved)}`,
+      `SUBTOTAL ${money(sub)}`,
+      `TAX ${money(tax)}`,
+      "BALANCE DUE",
+      ...(r.chance(0.5) ? [`CASH ${money(cash)}`, `CHANGE DUE ${money(cash - total)}`] : [`VISA ${money(total)}`]),
+      `YOU SAVED $${money(saved)}`,
+      `POINTS BALANCE ${money(r.int(5000, 90000))}`,
+    ]);
+    expect(got.total).toBe(total / 100);
+  }
+});
+
 describe("receipts-hard failure classes: the date OCR misread", () => {
   test("a date at the foot with a dot read as a comma, or with its slashes read as 7 or 1 beside its time", () => {
     const r = new Rng(17);
