@@ -49,7 +49,7 @@ export function isPostcodeLine(text: string): boolean {
 
 /** The merchant named in a thank-you line: "THANK YOU FOR SHOPPING AT X", "WELCOME TO X". */
 const THANKS =
-  /(?:thank\s*you\s+for\s+(?:shopping|visiting|dining|choosing|your\s+visit\s+to)|thanks\s+for\s+shopping|welcome\s+to|shop\s+online\s+at|visit\s+us\s+at)\s+(?:at\s+|with\s+)?(.+?)[\s.!]*$/iu;
+  /(?:thank\s*you\s+for\s+(?:shopping|visiting|dining|choosing|your\s+visit\s+to)|thanks\s+for\s+shopping|welcome\s+to|shop\s+online\s+at|visit\s+us\s+at)\s+(?:at\s+|with\s+)?(.+?)(?:[.!]\s|[\s.!]*$)/iu;
 const NOT_A_NAME = /^(us|our\s+store|the\s+store|again|here)$/iu;
 /** A web address: the registrable name before a common top-level domain. */
 const DOMAIN =
