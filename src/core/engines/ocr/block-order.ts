@@ -18,13 +18,16 @@ export function orderBlocks(blocks: TextBlock[]): TextBlock[] {
 
 /**
  * The block with the horizontal extent of most of its lines: a stray word OCR read in the gutter (a speck, a letter
- * of the next column) must not make a column overlap its neighbour. One line in ten on each side is left out.
+ * of the next column) must not make a column overlap its neighbour. One line in ten on each side is left out (one at
+ * least, from three lines on).
  */
 export function core(block: TextBlock): TextBlock {
   const n = block.segments.length;
   const x1s = block.segments.map((s) => s.x1).sort((a, b) => a - b);
   const x2s = block.segments.map((s) => s.x2).sort((a, b) => a - b);
-  return { ...block, x1: x1s[Math.floor(n / 10)]!, x2: x2s[n - 1 - Math.floor(n / 10)]! };
+  // At least one line from three on: a short block with one stray word reaches into the next column as much.
+  const skip = n >= 3 ? Math.max(1, Math.floor(n / 10)) : 0;
+  return { ...block, x1: x1s[skip]!, x2: x2s[n - 1 - skip]! };
 }
 
 function overlapsY(a: Rect, b: Rect): boolean {

@@ -20,6 +20,8 @@ const ALIGN = 1.2;
 const FORK_WIDTH = 4;
 /** A paragraph's first line is indented by at most this many word heights. */
 const INDENT = 3;
+/** A line this many times wider than a block's lines spans beyond it (see spansBeyond). */
+const WIDER = 1.5;
 
 /** The blocks of `items`, in no particular order. `height` is the median word height. */
 export function blocksOf(items: Item[], height: number): TextBlock[] {
@@ -52,12 +54,14 @@ export function bandsOf(items: Item[], height: number): Item[][] {
   }
   for (const item of items.filter(tall)) {
     const at = item.y1 + height / 2;
-    const band = bands.find(
-      (b) =>
-        at >= b.top - height / 4 &&
-        at <= b.bottom + height / 4 &&
-        b.items.some((i) => i.x2 >= item.x1 - 2 * height && i.x1 <= item.x2 + 2 * height),
-    );
+    const beside = (b: (typeof bands)[number]) =>
+      b.items.some((i) => i.x2 >= item.x1 - 2 * height && i.x1 <= item.x2 + 2 * height);
+    const overlap = (b: (typeof bands)[number]) => Math.min(b.bottom, item.y2) - Math.max(b.top, item.y1);
+    // Else the band beside it that it overlaps most: a word whose box grain or a stroke of the line above made tall
+    // stays on its line instead of making one of its own (a line of one word breaks the column's block).
+    const band =
+      bands.find((b) => at >= b.top - height / 4 && at <= b.bottom + height / 4 && beside(b)) ??
+      bands.filter((b) => beside(b) && overlap(b) > 0).sort((p, q) => overlap(q) - overlap(p))[0];
     if (band) band.items.push(item);
     else bands.push({ items: [item], top: item.y1, bottom: item.y2 });
   }
@@ -145,6 +149,19 @@ function forks(last: Segment, all: Segment[], height: number): boolean {
   return under.some((a) => under.some((b) => a.x2 < b.x1));
 }
 
+/**
+ * `seg` runs far beyond both the block's lines (a full-width note, caption or footer under a column, a heading over
+ * it): WIDER times the block's width and past its edge by more than INDENT heights. A column's next line never is;
+ * a block of one line (a heading, a short first line) has no width to go by.
+ */
+function spansBeyond(block: TextBlock, seg: Segment, height: number): boolean {
+  if (block.segments.length < 2) return false;
+  const width = median(block.segments.map((s) => s.x2 - s.x1));
+  return (
+    seg.x2 - seg.x1 > WIDER * width && (seg.x2 - block.x2 > INDENT * height || block.x1 - seg.x1 > INDENT * height)
+  );
+}
+
 function grow(a: Rect, b: Rect): Rect {
   return { x1: Math.min(a.x1, b.x1), y1: Math.min(a.y1, b.y1), x2: Math.max(a.x2, b.x2), y2: Math.max(a.y2, b.y2) };
 }
@@ -161,6 +178,7 @@ function continues(block: TextBlock, seg: Segment, height: number): number {
   if (gap > CHAIN_GAP * height || seg.y1 + seg.y2 <= last.y1 + last.y2) return 0;
   const overlap = Math.min(last.x2, seg.x2) - Math.max(last.x1, seg.x1);
   if (overlap < 0.5 * Math.min(last.x2 - last.x1, seg.x2 - seg.x1)) return 0;
+  if (spansBeyond(block, seg, height)) return 0;
   const tol = ALIGN * height;
   const aligned =
     Math.min(Math.abs(last.x1 - seg.x1), Math.abs(block.x1 - seg.x1)) <= tol ||
