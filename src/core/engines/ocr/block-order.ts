@@ -38,9 +38,16 @@ function overlapsX(a: Rect, b: Rect): boolean {
   return Math.min(a.x2, b.x2) > Math.max(a.x1, b.x1);
 }
 
-/** Some two blocks of the slab stand side by side. */
+/**
+ * Some two blocks of the slab stand side by side, one of them over two lines or more: a line cut at a gutter (a
+ * running header with its page number on the right, a title) is a line, read on its own before the columns.
+ */
 function hasColumns(slab: TextBlock[]): boolean {
-  return slab.some((a, i) => slab.some((b, j) => j > i && overlapsY(a, b) && !overlapsX(a, b)));
+  return slab.some((a, i) =>
+    slab.some(
+      (b, j) => j > i && overlapsY(a, b) && !overlapsX(a, b) && Math.max(a.segments.length, b.segments.length) >= 2,
+    ),
+  );
 }
 
 /** Horizontal slabs top to bottom, neighbours with columns merged (see the file's comment). */

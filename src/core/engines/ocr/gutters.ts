@@ -200,9 +200,13 @@ function lettersBeside(band: Item[], gap: Interval): boolean {
 function wideGaps(band: Item[], height: number): Interval[] {
   const out: Interval[] = [];
   let reach = -Infinity;
+  let before = height;
   for (const w of band) {
     if (!solid(w, height)) continue;
-    if (reach > -Infinity && w.x1 - reach >= GUTTER * height) out.push([reach, w.x1]);
+    // Between words of larger type (a title), a word space is wider: measured by the smaller of the two words.
+    const local = Math.max(height, Math.min(before, w.y2 - w.y1));
+    if (reach > -Infinity && w.x1 - reach >= GUTTER * local) out.push([reach, w.x1]);
+    if (w.x2 >= reach) before = w.y2 - w.y1;
     reach = Math.max(reach, w.x2);
   }
   return out;

@@ -143,4 +143,32 @@ describe("reading order by failure class", () => {
     w.bounding_box = [w.bounding_box[0], w.bounding_box[1] - 20, w.bounding_box[2], w.bounding_box[3] + 12];
     expect(page.read()).toBe([...l, ...r].join("\n"));
   });
+
+  test("a running header with the page number on the right is read before the columns", () => {
+    const page = new Page();
+    const [l, r] = [lines(10, 20), lines(11, 20)];
+    page.put("The Harbour Review", LEFT, 100, 1);
+    page.put("Page 12", 920, 100, 1);
+    for (let row = 0; row < 20; row++) {
+      page.put(l[row]!, LEFT, 200 + row * 36, row + 2);
+      page.put(r[row]!, RIGHT, 200 + row * 36, row + 2);
+    }
+    expect(page.read().replace(/\s+/g, " ")).toBe(["The Harbour Review Page 12", ...l, ...r].join(" "));
+  });
+
+  test("a title in large type whose word space lies over the gutter stays whole above both columns", () => {
+    const page = new Page();
+    const [l, r] = [lines(12, 20), lines(13, 20)];
+    // Words 48 px high, 24 px a character, 24 px spaces: "over" ends at 532, "the" starts at 556, over the gutter.
+    let x = LEFT - 24;
+    for (const t of ["Harbour", "lights", "over", "the", "bay"]) {
+      page.words.push({ text: t, confidence: 0.95, bounding_box: [x, 150, x + t.length * 24, 198], line: 1 });
+      x += t.length * 24 + 24;
+    }
+    for (let row = 0; row < 20; row++) {
+      page.put(l[row]!, LEFT, 220 + row * 36, row + 2);
+      page.put(r[row]!, RIGHT, 220 + row * 36, row + 2);
+    }
+    expect(page.read().replace(/\s+/g, " ")).toBe(["Harbour lights over the bay", ...l, ...r].join(" "));
+  });
 });
