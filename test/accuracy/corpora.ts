@@ -12,6 +12,8 @@
  * - the OCR pages: Tesseract's phototest (upright, 180°, 90°), eurotext (six languages), one UNLV magazine page
  *   (multi-column, zone-ordered truth: reading order counts), and that page skewed 1.5° and turned a quarter (the
  *   issue's "skewed and rotated two-column page"); the other UNLV page and rotated copies add time, not classes;
+ * - generated pages of known reading order (columns-corpus.ts): one to three columns with a picture, a table, a
+ *   running header, a full-width note, each scanned at two of -4°…+4° skews and quarter or half turns (12 pages);
  * - separator sheets: the paperless-ngx samples whose page groups upstream asserts, without the five slowest
  *   PATCH-T ones (20-45 s each on a busy machine; the same mechanism as the distorted/fuzzy/unreadable ones kept)
  *   and the ASN-only set (its mechanism is in the mixed ASN+TAG sample); detection-only samples have no groups;
@@ -31,6 +33,7 @@ import { generateReceipts } from "../../fixtures/varied/generator/shop-receipts"
 import { photoOf } from "./photos";
 import { CACHE_DIR, imageScanOf, scanOf, skewOf, type ScanVariant } from "./scans";
 import { einvoiceVisualCorpora } from "./einvoice-corpora";
+import { columnsCorpus } from "./columns-corpus";
 
 export const REPO = path.resolve(import.meta.dir, "../..");
 const CORPORA = path.join(REPO, "fixtures/corpora");
@@ -337,6 +340,7 @@ const evalFixtures: Corpus = {
 export const CORPORA_LIST: Corpus[] = [
   ...invoice2data,
   ...ocrText,
+  columnsCorpus,
   ...splitting,
   ...varied,
   ...receipts,
