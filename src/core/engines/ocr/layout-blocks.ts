@@ -18,6 +18,8 @@ const CHAIN_GAP = 1.6;
 const ALIGN = 1.2;
 /** Segments narrower than this many word heights do not fork a block. */
 const FORK_WIDTH = 4;
+/** Middles of the words of one line differ by at most this share of a word height. */
+const LINE_JITTER = 0.4;
 /** A paragraph's first line is indented by at most this many word heights. */
 const INDENT = 3;
 /** A line this many times wider than a block's lines spans beyond it (see spansBeyond). */
@@ -41,7 +43,7 @@ export function blocksOf(items: Item[], height: number): TextBlock[] {
 export function bandsOf(items: Item[], height: number): Item[][] {
   const tall = (i: Item) => i.y2 - i.y1 > TALL * height;
   const sorted = items.filter((i) => !tall(i)).sort((a, b) => a.y1 + a.y2 - b.y1 - b.y2 || a.x1 - b.x1);
-  const bands: Array<{ items: Item[]; top: number; bottom: number }> = [];
+  const bands: Band[] = [];
   for (const item of sorted) {
     const q = (item.y2 - item.y1) / 4;
     const last = bands[bands.length - 1];
@@ -52,6 +54,9 @@ export function bandsOf(items: Item[], height: number): Item[][] {
     }
     bands.push({ items: [item], top: item.y1 + q, bottom: item.y2 - q });
   }
+  // Columns whose lines keep their own baselines can chain lines of one column into a band: split it where it holds
+  // words above one another.
+  bands.splice(0, bands.length, ...bands.flatMap(unstack));
   for (const item of items.filter(tall)) {
     const at = item.y1 + height / 2;
     const beside = (b: (typeof bands)[number]) =>
@@ -66,6 +71,43 @@ export function bandsOf(items: Item[], height: number): Item[][] {
     else bands.push({ items: [item], top: item.y1, bottom: item.y2 });
   }
   return bands.sort((a, b) => a.top - b.top).map((b) => [...b.items].sort((p, q) => p.x1 - q.x1));
+}
+
+type Band = { items: Item[]; top: number; bottom: number };
+
+/**
+ * Words of one line never stand above one another: overlapping by a third of the narrower one, their middles half
+ * a word height apart or more (OCR's garbage readings of one smudged word overlap at the same height).
+ */
+const stacked = (a: Item, b: Item) =>
+  Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1) > Math.min(a.x2 - a.x1, b.x2 - b.x1) / 3 &&
+  Math.abs(a.y1 + a.y2 - b.y1 - b.y2) / 2 >= Math.min(a.y2 - a.y1, b.y2 - b.y1) / 2;
+
+/**
+ * `band` as lines: itself when no two of its words stand above one another, else its words dealt top to bottom
+ * (by their middles) to the first line they stand beside (no word above or below them there, middles within
+ * LINE_JITTER of a word height of the line's first), the lines ordered by their tops.
+ */
+function unstack(band: Band): Band[] {
+  if (!band.items.some((a, i) => band.items.some((b, j) => j > i && stacked(a, b)))) return [band];
+  const mid = (i: Item) => (i.y1 + i.y2) / 2;
+  const lines: Array<{ items: Item[]; at: number }> = [];
+  for (const item of [...band.items].sort((a, b) => mid(a) - mid(b))) {
+    const h = item.y2 - item.y1;
+    const line = lines.find(
+      (l) => Math.abs(l.at - mid(item)) <= LINE_JITTER * h && !l.items.some((o) => stacked(o, item)),
+    );
+    if (line) line.items.push(item);
+    else lines.push({ items: [item], at: mid(item) });
+  }
+  return lines.map((l) => {
+    const q = (i: Item) => (i.y2 - i.y1) / 4;
+    return {
+      items: l.items,
+      top: minOf(l.items.map((i) => i.y1 + q(i))),
+      bottom: maxOf(l.items.map((i) => i.y2 - q(i))),
+    };
+  });
 }
 
 /** A band's words cut at its gutters into segments, left to right. */

@@ -171,4 +171,13 @@ describe("reading order by failure class", () => {
     }
     expect(page.read().replace(/\s+/g, " ")).toBe(["Harbour lights over the bay", ...l, ...r].join(" "));
   });
+
+  test("three columns on baselines a third of a line apart are not chained into one band of mixed lines", () => {
+    const page = new Page();
+    const cols = [lines(14, 20), lines(15, 20), lines(16, 20)];
+    cols.forEach((col, c) =>
+      col.forEach((t, row) => page.put(t, LEFT + c * 472, 200 + c * 12 + row * 36, 100 * c + row)),
+    );
+    expect(page.read()).toBe(cols.flat().join("\n"));
+  });
 });
