@@ -43,20 +43,9 @@ export function blocksOf(items: Item[], height: number): TextBlock[] {
 export function bandsOf(items: Item[], height: number): Item[][] {
   const tall = (i: Item) => i.y2 - i.y1 > TALL * height;
   const sorted = items.filter((i) => !tall(i)).sort((a, b) => a.y1 + a.y2 - b.y1 - b.y2 || a.x1 - b.x1);
-  const bands: Band[] = [];
-  for (const item of sorted) {
-    const q = (item.y2 - item.y1) / 4;
-    const last = bands[bands.length - 1];
-    if (last && item.y1 + q <= last.bottom) {
-      last.items.push(item);
-      last.bottom = Math.max(last.bottom, item.y2 - q);
-      continue;
-    }
-    bands.push({ items: [item], top: item.y1 + q, bottom: item.y2 - q });
-  }
   // Columns whose lines keep their own baselines can chain lines of one column into a band: split it where it holds
   // words above one another.
-  bands.splice(0, bands.length, ...bands.flatMap(unstack));
+  const bands = overlapping(sorted).flatMap(unstack);
   for (const item of items.filter(tall)) {
     const at = item.y1 + height / 2;
     const beside = (b: (typeof bands)[number]) =>
@@ -74,6 +63,22 @@ export function bandsOf(items: Item[], height: number): Item[][] {
 }
 
 type Band = { items: Item[]; top: number; bottom: number };
+
+/** Items (sorted by their middles) chained into bands while the middle halves of their heights overlap. */
+function overlapping(sorted: Item[]): Band[] {
+  const bands: Band[] = [];
+  for (const item of sorted) {
+    const q = (item.y2 - item.y1) / 4;
+    const last = bands[bands.length - 1];
+    if (last && item.y1 + q <= last.bottom) {
+      last.items.push(item);
+      last.bottom = Math.max(last.bottom, item.y2 - q);
+      continue;
+    }
+    bands.push({ items: [item], top: item.y1 + q, bottom: item.y2 - q });
+  }
+  return bands;
+}
 
 /**
  * Words of one line never stand above one another: overlapping by a third of the narrower one, their middles half
