@@ -40,9 +40,18 @@ function cueRegex(cue: string, isPattern: boolean): RegExp {
   return re;
 }
 
+/**
+ * Matches of a global regex, counted up to 5. `exec` on the cached regex instead of `matchAll`, which clones the
+ * regex and builds an iterator and a match array for every hit (~2% of the main thread on 500 pages). An empty
+ * match moves on by one code point, as matchAll does.
+ */
 const count = (re: RegExp, text: string) => {
+  re.lastIndex = 0;
   let n = 0;
-  for (const _ of text.matchAll(re)) if (++n >= 5) break;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (++n >= 5) break;
+    if (m[0] === "") re.lastIndex += (text.codePointAt(re.lastIndex) ?? 0) > 0xffff ? 2 : 1;
+  }
   return n;
 };
 
