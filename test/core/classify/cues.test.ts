@@ -26,4 +26,13 @@ describe("cue counting", () => {
     expect(first).toBe(3);
     expect(scoreClass(c, text).hits[0]!.count).toBe(first);
   });
+
+  test("a class whose cue lists change is scored with the new cues (cues are prepared per class object)", () => {
+    const c = cls([], ["invoice"]);
+    expect(scoreClass(c, "Receipt\nreceipt no 1").hits).toEqual([]);
+    c.cue_words = ["receipt"];
+    expect(scoreClass(c, "Receipt\nreceipt no 1").hits[0]).toMatchObject({ cue: "receipt", count: 2 });
+    c.cue_words.push("no");
+    expect(scoreClass(c, "Receipt\nreceipt no 1").hits.map((h) => h.cue)).toContain("no");
+  });
 });
