@@ -4,6 +4,8 @@
  * fonts) cost 264 MB per worker on top of the run's own copy. Bytes in a SharedArrayBuffer are posted to a worker
  * without a copy: every worker and the run read the same memory. pdf.js only reads a document's bytes.
  */
+import { createHash } from "node:crypto";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { resolve } from "node:path";
 
@@ -32,6 +34,35 @@ const fileBacked = new WeakMap<Uint8Array, FileIdentity>();
 
 /** The file `data` maps (readSourceFile), when its workers read the file instead of the bytes. */
 export const fileBackingOf = (data: Uint8Array): FileIdentity | undefined => fileBacked.get(data);
+
+/**
+ * The SHA-256 of `data` in hex. A mapped file is hashed by reading it in chunks: hashing the mapping would bring the
+ * whole file into the process's memory for as long as the mapping lives (the run). When the file is no longer the
+ * one mapped, the mapping itself is hashed.
+ */
+export function sha256Of(data: Uint8Array): string {
+  const file = fileBackingOf(data);
+  const hash = createHash("sha256");
+  if (!file) return hash.update(data).digest("hex");
+  let fd: number | null = null;
+  try {
+    fd = openSync(file.path, "r");
+    const info = fstatSync(fd);
+    if (info.dev !== file.dev || info.ino !== file.ino || info.size !== file.size || info.mtimeMs !== file.mtimeMs)
+      return createHash("sha256").update(data).digest("hex");
+    const chunk = new Uint8Array(1024 * 1024);
+    let at = 0;
+    for (let n = 1; at < file.size && n > 0; at += n) {
+      n = readSync(fd, chunk, 0, Math.min(chunk.length, file.size - at), at);
+      hash.update(chunk.subarray(0, n));
+    }
+    return at === file.size ? hash.digest("hex") : createHash("sha256").update(data).digest("hex");
+  } catch {
+    return createHash("sha256").update(data).digest("hex");
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
 
 /** Bytes copied for pdf.js workers in this process (shared copies and per-worker copies): tests count them. */
 let copied = 0;

@@ -6,6 +6,7 @@
  * (nothing copied for the workers, one open file per open document), not by RSS.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -18,6 +19,7 @@ import {
   FILE_BACKED_MIN_BYTES,
   isShared,
   readSourceFile,
+  sha256Of,
 } from "../../../../src/core/engines/pdf/pdf-bytes.ts";
 
 setDefaultTimeout(240_000);
@@ -127,11 +129,15 @@ describe("a PDF read from its file", () => {
     }
   });
 
-  test("a file changed since it was mapped is refused, not read as something else", async () => {
+  test("a file changed since it was mapped is refused, not read as something else; its hash stays the mapping's", async () => {
     const file = path.join(scratch, "changed.pdf");
-    writeFileSync(file, await Bun.file(INVOICE).bytes());
+    const bytes = await Bun.file(INVOICE).bytes();
+    writeFileSync(file, bytes);
     const mapped = await readSourceFile(file, { fileBackedMin: 1 });
+    const expected = createHash("sha256").update(bytes).digest("hex");
+    expect(sha256Of(mapped)).toBe(expected); // read from the file
     utimesSync(file, new Date(2001, 1, 1), new Date(2001, 1, 1));
+    expect(sha256Of(mapped)).toBe(expected); // from the mapping: the file is not the one mapped any more
     const client = new PdfWorkerClient(mapped, undefined, 60_000, undefined, { share: false });
     try {
       await expect(client.open()).rejects.toThrow(/changed while it was being read/);
