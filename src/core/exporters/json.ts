@@ -10,7 +10,6 @@ import { correctedResults } from "./orientation";
 import { documentValues, transactionValues, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate, withExtension } from "./filename";
 import { templateOf } from "./names";
-import { jsonBytes } from "./json-bytes";
 
 export type JsonOptions = z.infer<typeof JsonOptionsSchema>;
 
@@ -83,8 +82,7 @@ export async function exportJson(
   now: Date,
 ): Promise<void> {
   const opts = profile.options;
-  // The bytes of JSON.stringify(…, null, 2) + "\n", without holding the whole file as one string (json-bytes.ts).
-  const encode = (r: ResultsFile) => jsonBytes(buildJsonExport(r, opts, now));
+  const encode = (r: ResultsFile) => JSON.stringify(buildJsonExport(r, opts, now), null, 2) + "\n";
   if (opts.scope === "per_transaction") {
     const name = renderTemplate(templateOf(profile), transactionValues(ctx, profile.id));
     await out.file(
