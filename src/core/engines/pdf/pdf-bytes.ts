@@ -2,7 +2,9 @@
  * A PDF's bytes held once (issue 34). pdf.js parses in its own worker thread, and a long file is read by two workers
  * at once (src/core/convert/pdf.ts): copied into each, a 264 MB file (2,000 pages whose copies embed their own CID
  * fonts) cost 264 MB per worker on top of the run's own copy. Bytes in a SharedArrayBuffer are posted to a worker
- * without a copy: every worker and the run read the same memory. pdf.js only reads a document's bytes.
+ * without a copy: every worker and the run read the same memory. pdf.js only reads a document's bytes. A PDF of
+ * FILE_BACKED_MIN_BYTES or more is not held at all: mapped here, read by its workers from the file
+ * (pdfjs-file-stream.ts), since held once it still made the whole file part of the run's memory.
  */
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
