@@ -13,14 +13,14 @@
  */
 import { mkdirSync, openSync, readFileSync, closeSync, writeSync } from "node:fs";
 import path from "node:path";
-import { sha256Of } from "../core/engines/pdf/pdf-bytes";
+import { contentSha256 } from "../core/engines/pdf/pdf-bytes";
 import { fileStem, sanitizeSegment } from "../core/exporters/filename";
 
 export const CLAIMS_DIR = ".docproc-names";
 
 /** Who a claim belongs to: one source file's content at one path (a mapped large PDF is hashed from its file). */
 export function ownerOf(file: string, bytes: Uint8Array): string {
-  return `${sha256Of(bytes)} ${path.resolve(file)}`;
+  return `${contentSha256(bytes)} ${path.resolve(file)}`;
 }
 
 export class OutputNames {

@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import type { Ledger } from "../storage/watch/watch-ledger";
-import { readSourceFile, sha256Of } from "../core/engines/pdf/pdf-bytes";
+import { readSourceFile, contentSha256 } from "../core/engines/pdf/pdf-bytes";
 import type { FileProcessor } from "./file-processor";
 import { folderMetadata, relativeUnder } from "./folder-meta";
 import { statKey } from "./fs-watch";
@@ -43,7 +43,7 @@ export class WatchedFile {
         this.s.emit({ event: "skipped", file, reason: "not_a_document", detail: notDocument });
         return;
       }
-      sha = sha256Of(bytes);
+      sha = contentSha256(bytes);
       const claim = this.s.ledger.claim(sha, file, { retryFailed: this.s.opts.retryFailed });
       if (claim.kind === "in_progress") {
         this.s.waiting.set(sha, [...(this.s.waiting.get(sha) ?? []), { file, root }]);

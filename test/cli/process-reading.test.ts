@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { reserveNames } from "../../src/cli/process-run";
-import { fileBackingOf, FILE_BACKED_MIN_BYTES, sha256Of } from "../../src/core/engines/pdf/pdf-bytes";
+import { fileBackingOf, FILE_BACKED_MIN_BYTES, contentSha256 } from "../../src/core/engines/pdf/pdf-bytes";
 
 const dir = mkdtempSync(path.join(tmpdir(), "docproc-process-reading-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,7 +22,7 @@ test("names are claimed with a large PDF mapped, not read; the claims stop when 
   const seen: Array<{ file: string; mapped: boolean; hash: string }> = [];
   const claiming = {
     reserveName(file: string, bytes: Uint8Array) {
-      seen.push({ file, mapped: fileBackingOf(bytes) !== undefined, hash: sha256Of(bytes) });
+      seen.push({ file, mapped: fileBackingOf(bytes) !== undefined, hash: contentSha256(bytes) });
       return path.basename(file);
     },
   };

@@ -42,7 +42,7 @@ export const fileBackingOf = (data: Uint8Array): FileIdentity | undefined => fil
  * whole file into the process's memory for as long as the mapping lives (the run). When the file is no longer the
  * one mapped, the mapping itself is hashed.
  */
-export function sha256Of(data: Uint8Array): string {
+export function contentSha256(data: Uint8Array): string {
   const file = fileBackingOf(data);
   const hash = createHash("sha256");
   if (!file) return hash.update(data).digest("hex");

@@ -19,7 +19,7 @@ import {
   FILE_BACKED_MIN_BYTES,
   isShared,
   readSourceFile,
-  sha256Of,
+  contentSha256,
 } from "../../../../src/core/engines/pdf/pdf-bytes.ts";
 
 setDefaultTimeout(240_000);
@@ -135,9 +135,9 @@ describe("a PDF read from its file", () => {
     writeFileSync(file, bytes);
     const mapped = await readSourceFile(file, { fileBackedMin: 1 });
     const expected = createHash("sha256").update(bytes).digest("hex");
-    expect(sha256Of(mapped)).toBe(expected); // read from the file
+    expect(contentSha256(mapped)).toBe(expected); // read from the file
     utimesSync(file, new Date(2001, 1, 1), new Date(2001, 1, 1));
-    expect(sha256Of(mapped)).toBe(expected); // from the mapping: the file is not the one mapped any more
+    expect(contentSha256(mapped)).toBe(expected); // from the mapping: the file is not the one mapped any more
     const client = new PdfWorkerClient(mapped, undefined, 60_000, undefined, { share: false });
     try {
       await expect(client.open()).rejects.toThrow(/changed while it was being read/);
