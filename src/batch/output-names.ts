@@ -11,16 +11,16 @@
  * replaces them. `process` claims in the order of its file list before anything runs, so the suffixes are
  * deterministic; `watch` claims in the order files are taken.
  */
-import { createHash } from "node:crypto";
 import { mkdirSync, openSync, readFileSync, closeSync, writeSync } from "node:fs";
 import path from "node:path";
+import { contentSha256 } from "../core/engines/pdf/pdf-bytes";
 import { fileStem, sanitizeSegment } from "../core/exporters/filename";
 
 export const CLAIMS_DIR = ".docproc-names";
 
-/** Who a claim belongs to: one source file's content at one path. */
+/** Who a claim belongs to: one source file's content at one path (a mapped large PDF is hashed from its file). */
 export function ownerOf(file: string, bytes: Uint8Array): string {
-  return `${createHash("sha256").update(bytes).digest("hex")} ${path.resolve(file)}`;
+  return `${contentSha256(bytes)} ${path.resolve(file)}`;
 }
 
 export class OutputNames {

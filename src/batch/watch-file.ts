@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import type { Ledger } from "../storage/watch/watch-ledger";
-import { hashBytes } from "../storage/watch/watch-ledger";
+import { readSourceFile, contentSha256 } from "../core/engines/pdf/pdf-bytes";
 import type { FileProcessor } from "./file-processor";
 import { folderMetadata, relativeUnder } from "./folder-meta";
 import { statKey } from "./fs-watch";
@@ -35,16 +35,15 @@ export class WatchedFile {
     let sha: string | null = null;
     try {
       const before = await statKey(file);
-      const bytes = await Bun.file(file)
-        .bytes()
-        .catch(() => null);
+      // A large PDF is mapped, not read (its pdf.js workers read the file): pdf-bytes.ts.
+      const bytes = await readSourceFile(file).catch(() => null);
       if (!bytes) return; // gone meanwhile
       const notDocument = whyNotADocument(file, bytes);
       if (notDocument !== null) {
         this.s.emit({ event: "skipped", file, reason: "not_a_document", detail: notDocument });
         return;
       }
-      sha = hashBytes(bytes);
+      sha = contentSha256(bytes);
       const claim = this.s.ledger.claim(sha, file, { retryFailed: this.s.opts.retryFailed });
       if (claim.kind === "in_progress") {
         this.s.waiting.set(sha, [...(this.s.waiting.get(sha) ?? []), { file, root }]);

@@ -12,13 +12,18 @@
  */
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { FILE_BACKED_MIN_BYTES } from "../core/engines/pdf/pdf-bytes";
 
 /** Folder entries looked at, at most, per argument: a huge inbox must not delay the start. */
 const MAX_ENTRIES = 2000;
 /** Pages the head start reads at most before the run asks (it stops sooner: once the run opens the file). */
 const HEAD_START_PAGES = 64;
-/** Larger files are left to the run: their bytes would be held twice while it starts. */
-const HEAD_START_MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * Larger files are left to the run, which maps them and has its workers read the file (pdf-bytes.ts): the head start
+ * reads a file into memory (and its worker keeps a copy to compare with), so its copies are bounded by this size and
+ * let go once the run opens the file.
+ */
+export const HEAD_START_MAX_BYTES = Math.min(8 * 1024 * 1024, FILE_BACKED_MIN_BYTES);
 
 /** Whether an argument names a PDF file, or a folder with a PDF directly in it. MUST NOT throw. */
 export function namesPdf(arg: string): boolean {

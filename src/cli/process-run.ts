@@ -150,14 +150,13 @@ function interruptHandler(progress: BatchProgress): () => void {
  * Names from the source are claimed in the file list's order before anything runs: the suffixes of same-stem
  * files (a/scan.pdf → scan, b/scan.pdf → scan_1) do not depend on which finishes first.
  */
-async function reserveNames(
+export async function reserveNames(
   processor: { reserveName(file: string, bytes: Uint8Array): string | null },
   files: string[],
 ): Promise<void> {
   for (const file of files) {
-    const bytes = await Bun.file(file)
-      .bytes()
-      .catch(() => null);
+    // Read as the run reads it: a large PDF mapped, not copied, and hashed from its file (pdf-bytes.ts).
+    const bytes = await readSourceFile(file).catch(() => null);
     if (!bytes || processor.reserveName(file, bytes) === null) break;
   }
 }

@@ -1,9 +1,10 @@
 /** The pdf.js head start of `docproc process` (src/cli/early-pdf.ts): which arguments count as naming a PDF. */
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { firstPdfToRead, namesPdf, singlePdfFile } from "../../src/cli/early-pdf";
+import { firstPdfToRead, HEAD_START_MAX_BYTES, namesPdf, singlePdfFile } from "../../src/cli/early-pdf";
+import { FILE_BACKED_MIN_BYTES } from "../../src/core/engines/pdf/pdf-bytes";
 
 const dir = mkdtempSync(path.join(tmpdir(), "docproc-early-pdf-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,6 +46,14 @@ test("the worker reads ahead in a file only when the arguments name exactly one 
   expect(singlePdfFile([file, one])).toBeNull();
   expect(singlePdfFile([empty])).toBeNull();
   expect(singlePdfFile(["--json"])).toBeNull();
+  // A file the run maps instead of reading (pdf-bytes.ts) is left to it: the head start would hold copies of it.
+  const large = path.join(dir, "large.pdf");
+  writeFileSync(large, "%PDF-1.7");
+  truncateSync(large, HEAD_START_MAX_BYTES);
+  expect(singlePdfFile([large])).toBe(large);
+  truncateSync(large, HEAD_START_MAX_BYTES + 1);
+  expect(singlePdfFile([large])).toBeNull();
+  expect(HEAD_START_MAX_BYTES).toBeLessThanOrEqual(FILE_BACKED_MIN_BYTES);
 });
 
 test("the head start guesses the first PDF the run reads: the one file named, else the first PDF of the folder's walk", () => {

@@ -13,7 +13,7 @@ import { DocprocError } from "../../errors.ts";
 import { SHARE_MAX_PAGES, takeHost, type HostTenant, type PdfHost } from "./pdf-host.ts";
 import { interruptedError, isInterrupted } from "./pdf-errors.ts";
 import type { OpenResult, PdfRequestBody } from "./pdf-protocol.ts";
-import { isShared, SHARED_MIN_BYTES, sharedBytes, workerCopy } from "./pdf-bytes.ts";
+import { fileBackingOf, isShared, SHARED_MIN_BYTES, sharedBytes, workerCopy } from "./pdf-bytes.ts";
 
 export { closeIdlePdfWorkers, prewarmPdfWorkers, spareWorkerCount } from "./pdf-host.ts";
 export { isInterrupted } from "./pdf-errors.ts";
@@ -110,11 +110,13 @@ export class PdfWorkerClient implements HostTenant {
     host.attach(this);
     // Shared bytes are read by the worker where they are; others are copied and handed over (the worker's document
     // may outlive a request, and the original stays here for restarts).
+    // A mapped file is read by the worker from the file itself.
     const bytes = this.bytes();
-    const data = isShared(bytes) ? bytes : workerCopy(bytes);
+    const file = fileBackingOf(bytes);
+    const data = file ? new Uint8Array(0) : isShared(bytes) ? bytes : workerCopy(bytes);
     const opened = this.send(
       host,
-      { op: "open", data, password: this.password, textOnly: !this.fullFonts },
+      { op: "open", data, password: this.password, textOnly: !this.fullFonts, ...(file ? { file } : {}) },
       this.openTimeoutMs,
       "opening the PDF",
       isShared(data) ? [] : [data.buffer],
@@ -131,7 +133,7 @@ export class PdfWorkerClient implements HostTenant {
    * else one shared copy while the document is open, which helpers reading the same file take too.
    */
   bytes(): Uint8Array {
-    if (isShared(this.data) || this.data.byteLength < SHARED_MIN_BYTES) return this.data;
+    if (isShared(this.data) || fileBackingOf(this.data) || this.data.byteLength < SHARED_MIN_BYTES) return this.data;
     this.sharedCopy ??= sharedBytes(this.data);
     return this.sharedCopy;
   }

@@ -4,11 +4,21 @@
  * the process).
  */
 import type { Word } from "../../model.ts";
+import type { FileIdentity } from "./pdf-bytes.ts";
 
 export type PdfRequest =
   /** `textOnly`: embedded fonts are read for text extraction, not rebuilt for rendering (pdfjs-speed-patches.ts);
    *  such a document refuses render requests. */
-  | { id: number; doc: number; op: "open"; data: Uint8Array; password?: string; textOnly?: boolean }
+  | {
+      id: number;
+      doc: number;
+      op: "open";
+      data: Uint8Array;
+      password?: string;
+      textOnly?: boolean;
+      /** Read the document from this file instead of `data` (empty then): pdf-file-source.ts. */
+      file?: FileIdentity;
+    }
   | ({ id: number; doc: number; op: "page"; pageNumber: number } & PageParams)
   | {
       id: number;
@@ -49,6 +59,8 @@ export interface WorkerStats {
   sharedFonts: number;
   /** Full collections the worker's pacing ran (pdf-worker-gc.ts). */
   collections?: number;
+  /** Documents the worker reads from their files, open now (pdf-file-source.ts). */
+  fileSources?: number;
 }
 
 export interface OpenResult {

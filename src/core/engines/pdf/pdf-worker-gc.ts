@@ -15,8 +15,12 @@
  */
 import { heapSize } from "bun:jsc";
 
-/** Growth of the heap (then of resident memory) since the last look (collection) that triggers the next. */
-export const GROWTH_BYTES = 64 * 1024 * 1024;
+/**
+ * Growth of the heap (then of resident memory) since the last look (collection) that triggers the next. 32 MB
+ * (was 64): with a long file's two workers, each may hold this much garbage at once; on the 2,000-page CID shape
+ * read from its file, peak RSS 518-527 MB against 523-607 MB, the same CPU time (22.99-23.06 against 22.96-23.87 s).
+ */
+export const GROWTH_BYTES = 32 * 1024 * 1024;
 
 export interface GcProbe {
   heap(): number;

@@ -1,7 +1,8 @@
 /**
  * Pieces of the pdf.js worker (pdf-worker.ts) that need none of its state: the structuredClone shortcut it installs on
- * its own thread, and the canvas → raster copy of a rendered page.
+ * its own thread, the canvas → raster copy of a rendered page, and pdf.js's options for opening a document.
  */
+import { dirname, join } from "node:path";
 import type { SKRSContext2D } from "@napi-rs/canvas";
 import type { RenderResult } from "./pdf-protocol.ts";
 
@@ -60,4 +61,31 @@ export function readPixels(ctx: SKRSContext2D, width: number, height: number, gr
     }
   }
   return { width, height, channels, data: out };
+}
+
+// pdfjs-dist/{cmaps,standard_fonts,wasm}: CJK CMaps, the 14 standard fonts, and the JPX/JBIG2 decoders.
+const pdfjsRoot = dirname(dirname(dirname(Bun.resolveSync("pdfjs-dist/legacy/build/pdf.mjs", import.meta.dir))));
+const assetDir = (name: string) => join(pdfjsRoot, name) + "/";
+
+/** pdf.js's options for opening a document (bytes, or a file's marker: pdf-file-source.ts). */
+export function documentOptions(data: Uint8Array, password?: string) {
+  return {
+    data,
+    password,
+    // pdf.js 6 no longer compiles font code with eval (the option left its typings); kept so an older pdf.js
+    // could never turn it back on.
+    ...({ isEvalSupported: false } as object),
+    verbosity: 0,
+    stopAtErrors: false,
+    useSystemFonts: false,
+    disableFontFace: true,
+    enableXfa: false,
+    // Images above 40 MP (an A2 page scanned at 300 DPI is 35 MP) are left out of the rendering instead of being
+    // decoded: a 9000 × 9000 RGB photo alone took the worker past 1.2 GB, a 35000 × 35000 scan would need several.
+    maxImageSize: 40_000_000,
+    cMapUrl: assetDir("cmaps"),
+    cMapPacked: true,
+    standardFontDataUrl: assetDir("standard_fonts"),
+    wasmUrl: assetDir("wasm"),
+  };
 }

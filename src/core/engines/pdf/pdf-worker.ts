@@ -6,7 +6,6 @@
  * answered one after another, in the order they came.
  */
 import type * as Pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
-import { dirname, join } from "node:path";
 import { boundedScale } from "../../convert-limits.ts";
 import { orderWordsIntoLines } from "../../word-lines.ts";
 import { appendWordsOfRun, type FontStyle, type TextRun } from "./text-layer.ts";
@@ -36,8 +35,9 @@ import { paintsImages, SPARSE_TEXT } from "./pdf-page-images.ts";
 import { ownScanRaster } from "./pdf-scan-image.ts";
 import { workerStats } from "./pdfjs-memory-patches.ts";
 import { SHEET_MAX_TEXT } from "../../separator-sheet.ts";
-import { installChunkClone, readPixels } from "./pdf-worker-globals.ts";
+import { documentOptions, installChunkClone, readPixels } from "./pdf-worker-globals.ts";
 import { GcPacer } from "./pdf-worker-gc.ts";
+import { closeFileSource, fileSourceData, openFileSources } from "./pdf-file-source.ts";
 
 // Hand pdf.js its (instrumented) worker code directly; pdf.js picks up globalThis.pdfjsWorker for its fake worker.
 // Not a top-level await: messages that arrive before `onmessage` is set would be lost. The canvas addon is left out
@@ -56,10 +56,6 @@ declare const self: Worker;
 // Installed on this thread only, which runs nothing but pdf.js.
 installChunkClone();
 
-// pdfjs-dist/{cmaps,standard_fonts,wasm}: CJK CMaps, the 14 standard fonts, and the JPX/JBIG2 decoders.
-const pdfjsRoot = dirname(dirname(dirname(Bun.resolveSync("pdfjs-dist/legacy/build/pdf.mjs", import.meta.dir))));
-const assetDir = (name: string) => join(pdfjsRoot, name) + "/";
-
 const docs = new Map<number, Pdfjs.PDFDocumentProxy>();
 /**
  * pdf.js ids ("g_d3") of the documents opened for their text only, read by the patched font translation
@@ -69,37 +65,22 @@ const textOnlyDocs = new Set<string>();
 (globalThis as Record<string, unknown>).docprocTextOnlyDocs = textOnlyDocs;
 const textOnlyKey = (doc: Pdfjs.PDFDocumentProxy) => `g_${doc.loadingTask.docId}`;
 
-async function open(docId: number, data: Uint8Array, password?: string, textOnly = false): Promise<OpenResult> {
+async function open(req: Extract<PdfRequest, { op: "open" }>): Promise<OpenResult> {
+  const { doc: docId, password, textOnly = false } = req;
   await closeDocument(docId);
+  const data = req.file ? fileSourceData(docId, req.file) : req.data;
   const head = docId === headStartDocId ? null : await adoptHead(headHost, docId, data, password, textOnly);
   if (head) {
     docs.set(docId, docs.get(headStartDocId)!);
     docs.delete(headStartDocId);
     return head;
   }
-  const task = pdfjs.getDocument({
-    data,
-    password,
-    // pdf.js 6 no longer compiles font code with eval (the option left its typings); kept so an older pdf.js
-    // could never turn it back on.
-    ...({ isEvalSupported: false } as object),
-    verbosity: 0,
-    stopAtErrors: false,
-    useSystemFonts: false,
-    disableFontFace: true,
-    enableXfa: false,
-    // Images above 40 MP (an A2 page scanned at 300 DPI is 35 MP) are left out of the rendering instead of being
-    // decoded: a 9000 × 9000 RGB photo alone took the worker past 1.2 GB, a 35000 × 35000 scan would need several.
-    maxImageSize: 40_000_000,
-    cMapUrl: assetDir("cmaps"),
-    cMapPacked: true,
-    standardFontDataUrl: assetDir("standard_fonts"),
-    wasmUrl: assetDir("wasm"),
-  });
+  const task = pdfjs.getDocument(documentOptions(data, password));
   // Listed before any page is loaded: fonts are translated when pages are.
   if (textOnly) textOnlyDocs.add(`g_${task.docId}`);
   const doc = await task.promise.catch((err) => {
     textOnlyDocs.delete(`g_${task.docId}`);
+    closeFileSource(docId);
     throw err;
   });
   docs.set(docId, doc);
@@ -207,9 +188,9 @@ async function closeDocument(id: number): Promise<void> {
   forgetHeadPages(id);
   const current = docs.get(id);
   docs.delete(id);
-  if (!current) return;
-  textOnlyDocs.delete(textOnlyKey(current));
-  await current.loadingTask.destroy().catch(() => undefined);
+  if (current) textOnlyDocs.delete(textOnlyKey(current));
+  await current?.loadingTask.destroy().catch(() => undefined);
+  closeFileSource(id);
 }
 
 async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer: ArrayBuffer[] }> {
@@ -217,7 +198,7 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
     switch (req.op) {
       case "open":
         return {
-          result: { id: req.id, ok: true, result: await open(req.doc, req.data, req.password, req.textOnly) },
+          result: { id: req.id, ok: true, result: await open(req) },
           transfer: [],
         };
       case "page": {
@@ -235,7 +216,11 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
         return { result: { id: req.id, ok: true, result: null }, transfer: [] }; // handled by onmessage, unanswered
       case "stats":
         return {
-          result: { id: req.id, ok: true, result: { ...workerStats(), collections: pacer.collections } },
+          result: {
+            id: req.id,
+            ok: true,
+            result: { ...workerStats(), collections: pacer.collections, fileSources: openFileSources() },
+          },
           transfer: [],
         };
       case "close":
@@ -258,7 +243,7 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
 let queue: Promise<void> = ready;
 
 const headHost: HeadStartHost = {
-  open: (docId, data) => open(docId, data, undefined, true),
+  open: (doc, data) => open({ id: 0, doc, op: "open", data, textOnly: true }),
   page: (docId, pageNumber, params) => extractPage({ doc: docId, pageNumber, ...params }),
   close: closeDocument,
   // A head start's failure is never the next request's: it is swallowed (the queue must not turn rejected). Its

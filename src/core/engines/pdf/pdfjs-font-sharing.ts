@@ -67,7 +67,7 @@ function docprocFontKey(dict, xref, hash) {
     } else if (v instanceof BaseStream) {
       let raw = v;
       for (let i = 0; i < 16 && (raw.stream || raw.str); i++) raw = raw.stream || raw.str;
-      if (!(raw.bytes instanceof Uint8Array)) throw new Error("stream bytes not at hand");
+      if (!(raw.bytes instanceof Uint8Array) || raw.docprocView) throw new Error("stream bytes not at hand");
       const bytes = raw.bytes.subarray(raw.start, raw.end);
       parts.push("stream", String(bytes.length), String(hash(bytes)));
       walk(v.dict, depth + 1);

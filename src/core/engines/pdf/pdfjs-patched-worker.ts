@@ -25,6 +25,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { applyPatches, SPEED_PATCHES, type Patch } from "./pdfjs-speed-patches.ts";
 import { MEMORY_PATCHES } from "./pdfjs-memory-patches.ts";
+import { FILE_STREAM } from "./pdfjs-file-stream.ts";
 import { loadBuiltBytecode, loadPdfjsBytecode, loadSourceBytecode } from "./pdfjs-bytecode.ts";
 
 /**
@@ -107,6 +108,7 @@ const OPTIONAL: Patch[][] = [
   CMAP_BUDGET,
   ...SPEED_PATCHES,
   ...MEMORY_PATCHES,
+  FILE_STREAM,
 ];
 
 /** File names of the patched worker code's bytecode copies (pdfjs-bytecode.ts). */
