@@ -35,9 +35,12 @@ const ENDS_TITLE = /(?<![\p{L}])(receipt|invoice|rechnung|quittung|kassenbon|fac
 /** The lines that end a till's head: address, contact, tax registration, till and store numbers. */
 const HEAD_END =
   /(?<![\p{L}])(tel|phone|fax|vat|gst|sst|abn|tva|btw|mwst|ust|uid|siret|npwp|tax\s?id|reg\s?no|store\s?(?:#|no)|reg\s?\d|cashier|kassierer|caissier|operator|www\.|http|@)/iu;
-/** A street line: starts with a house number, or carries a street word. */
+/**
+ * A street line: starts with a house number, carries a street word, or a German/Dutch compound ending in one before a
+ * house number ("Hauptstraße 27", "Kalverstraat 12": read with the German model the ß stays and no word stands alone).
+ */
 const STREET =
-  /^\d{1,5}[a-z]?\s|(?<![\p{L}])(st|street|str|strasse|straße|rd|road|ave|avenue|blvd|lane|ln|way|rue|avenue|bd|jalan|jln|straat|laan|weg|plein|via|calle|piazza|platz)(?![\p{L}])\.?/iu;
+  /^\d{1,5}[a-z]?\s|(?<![\p{L}])(st|street|str|strasse|straße|rd|road|ave|avenue|blvd|lane|ln|way|rue|avenue|bd|jalan|jln|straat|laan|weg|plein|via|calle|piazza|platz)(?![\p{L}])\.?|\p{L}{2,}(strasse|straße|str\.|weg|gasse|allee|platz|damm|ring|straat|laan|plein|gracht|kade)\s*\d{1,4}[a-z]?(?![\p{L}\p{N}])/iu;
 
 export interface ReceiptFields {
   vendor_name?: Candidate;

@@ -98,6 +98,22 @@ describe("receipts-hard failure classes: the merchant", () => {
       expect(isPostcodeLine(n)).toBe(false);
   });
 
+  test("a German or Dutch compound street before its house number is an address, never the merchant", () => {
+    const streets = ["Hauptstraße 27", "Bahnhofstr. 4a", "Lindenweg 112", "Kalverstraat 12", "Marktplatz 3"];
+    for (const street of streets) {
+      // The street line set larger than the name (as when the name's word was read with a speck and low confidence).
+      const got = read([
+        ".FRISCHMARKT",
+        [street, 26],
+        "10115 Berlin",
+        "12.03.2024 14:22",
+        "BROT 2,49",
+        "SUMME EUR 2,49",
+      ]);
+      expect(got.vendor).toBe("FRISCHMARKT");
+    }
+  });
+
   test("a receipt headed only RECEIPT: the merchant from the footer's thanks or its web address, not the address", () => {
     const r = new Rng(11);
     const stores = ["VALLEY FOODS", "PINE CREEK MARKET", "HOMETOWN GROCERS", "SUNNY SIDE GROCERY"];
