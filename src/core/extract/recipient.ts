@@ -9,6 +9,8 @@ import { editDistance } from "./fuzzy";
 import { findAmounts } from "./values";
 import { buyerHeadings, compactName, letters, POSTCODE, RECIPIENT_LINE, senderLineName, STREET } from "./party-blocks";
 import { DOC_WORD, issuerCandidates, type PartyCandidate, TITLE } from "./parties";
+import { sellerBlocks } from "./seller-blocks";
+import { plausible } from "./candidate";
 
 /**
  * The issuer's name in a line, as OCR may have read it differently in the letterhead and in the sender line
@@ -21,6 +23,9 @@ function sameName(text: string, name: string): boolean {
   const max = Math.floor(b.length / 4);
   return editDistance(a.slice(0, b.length + max), b, max) <= max || editDistance(a, b, max) <= max;
 }
+
+/** Buyer headings of a delivery block (party-blocks.ts BUYER_HEADINGS), ranked under the billing ones. */
+const SHIP_TO = /ship|deliver|liefer|livr|afle|lever|env[íi]o|consegna/iu;
 
 const CONTACT = /@|www\.|https?:|(?<![\p{L}])(tel|t[ée]l[ée]?phone?|phone|fax|e-?mail|mobil)(?![\p{L}])/iu;
 
@@ -44,16 +49,25 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     if (DOC_WORD.test(` ${value.replace(/[.:!]+$/, "")}`)) return false; // the document's title ("FACTUUR."), not a name
     if (TITLE.test(value)) return false; // nor a title with its number ("Rechnung 3009000003")
     if (CONTACT.test(value)) return false; // nor a letterhead's contact line ("Tel. 030 1234 · info@acme.de")
+    if (!plausible("party", value)) return false; // nor a section heading ("VON", "Bill to") or a bare "GmbH"
     out.push({ line, start, end, value, score, why });
     return true;
   };
   for (const hit of buyerHeadings(lines)) {
     const rest = hit.line.text.slice(hit.end).replace(/^[\s:]*(address|adresse|adres)?[\s:]*/i, "");
     const row = rest.trim() ? null : below(hit, lines, 1)[0];
-    if (row) nameOf(row, 0.5, `first line under the buyer heading "${hit.line.text.slice(hit.start, hit.end)}"`);
+    // The invoice's customer is whom it is billed to: a ship-to block beside it names where goods go.
+    const ship = SHIP_TO.test(hit.label);
+    if (row)
+      nameOf(
+        row,
+        ship ? 0.46 : 0.5,
+        `first line under the ${ship ? "ship-to" : "buyer"} heading "${hit.line.text.slice(hit.start, hit.end)}"`,
+      );
   }
   const [, height] = uprightSize(first);
   const issuer = issuerCandidates(lines)[0];
+  const seller = sellerBlocks(lines).words;
   const page = lines.filter((l) => l.page === first && l.box[1] < height * 0.5).sort((a, b) => a.box[1] - b.box[1]);
   // Under a sender line the window's first line is the recipient, whatever blocks (a letterhead) stand above it.
   for (const sender of page.filter((l) => senderLineName(l, page))) {
@@ -94,8 +108,10 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
         )
     )
       continue;
-    if (issuer && block.some((l) => l === issuer.line || sameName(l.text, issuer.value))) {
-      i = page.indexOf(block[block.length - 1]!); // the issuer's own address block, all of it
+    // The seller's own block (its address under "From"/"Von"), or the issuer's address block, all of it.
+    const sellers = block.some((l) => l.words.some((w) => seller.has(w.word)));
+    if (sellers || (issuer && block.some((l) => l === issuer.line || sameName(l.text, issuer.value)))) {
+      i = page.indexOf(block[block.length - 1]!);
       continue;
     }
     if (/\d/.test(block[0]!.text) && STREET.test(block[0]!.text)) continue; // a street, not a name

@@ -89,13 +89,15 @@ export function reconcileSums(
     }
     const ids = [...rule.fields, rule.total];
     const missing = ids.filter((id) => !candidates[id]?.length);
+    if (classId !== "receipt" && netIsTotal(rule, candidates, best))
+      changed.push(rule.fields.find((id) => !TAXLIKE.test(id))!);
     if (missing.length > 1) continue;
     const current = ids.map((id) => best[id]);
     if (!missing.length && adds(rule, current as Candidate[])) continue;
     let winner: Candidate[] | null = null;
     let winnerScore = -1;
     if (!missing.length) {
-      for (const combo of combinations(ids.map((id) => distinct(candidates[id]!)))) {
+      for (const combo of combinations(ids.map((id) => distinct(withOcrReadings(candidates[id]!))))) {
         const score = combo.reduce((s, c) => s + c.score, 0);
         if (score > winnerScore && adds(rule, combo)) [winner, winnerScore] = [combo, score];
       }
@@ -110,6 +112,56 @@ export function reconcileSums(
     });
   }
   return changed;
+}
+
+/**
+ * An invoice that prints no tax at all, or a zero tax, and no net amount, only its total (a small business exempt
+ * from VAT, a hosting bill "ohne MwSt.", a cloud bill with "Tax $0.00") has its net equal to its total. Sets the one net term of `rule` to the total,
+ * at a lower score (so it goes to review under a strict threshold); true when it did.
+ */
+function netIsTotal(
+  rule: SumRule,
+  candidates: Record<string, Candidate[]>,
+  best: Record<string, Candidate | undefined>,
+) {
+  const nets = rule.fields.filter((id) => !TAXLIKE.test(id));
+  const total = best[rule.total];
+  if (nets.length !== 1 || !total || typeof total.match.value !== "number" || total.match.value <= 0) return false;
+  if (nets.some((id) => candidates[id]?.length)) return false;
+  // A tax printed as zero ("Tax $0.00") is no tax either.
+  if (rule.fields.some((id) => TAXLIKE.test(id) && candidates[id]?.length && best[id]?.match.value !== 0)) return false;
+  const net: Candidate = {
+    ...total,
+    score: total.score * 0.7,
+    reasoning: `${total.reasoning}; no tax and no net amount printed: the net is the total`,
+  };
+  candidates[nets[0]!] = [net];
+  best[nets[0]!] = net;
+  return true;
+}
+
+/**
+ * What an amount read from an OCR line may have been printed as, each a further candidate after the reading itself
+ * (taken only when the sums then add up): without its decimal point when OCR lost it ("474375 €" for "4743,75 €",
+ * an amount of 3+ digits printed with no separator), and without a sign when the "minus" stood apart from the
+ * digits (a speck in the gap read as a dash: "Total  -  5,645.06 €").
+ */
+function withOcrReadings(list: Candidate[]): Candidate[] {
+  const out: Candidate[] = [];
+  const more: Candidate[] = [];
+  for (const c of list) {
+    out.push(c);
+    const { line, start, end, value } = c.match;
+    if (line.page.text_source !== "ocr" || typeof value !== "number") continue;
+    const printed = line.text.slice(start, end);
+    const alt = (v: number, why: string) =>
+      more.push({ ...c, match: { ...c.match, value: v }, score: c.score * 0.9, reasoning: `${c.reasoning}, ${why}` });
+    if (Number.isInteger(value) && /^\D*\d{3,}\D*$/.test(printed))
+      alt(Math.round(value) / 100, "read without its decimal mark (OCR lost it)");
+    if (value < 0 && /(^|\s)[-−–]\s+\d/.test(line.text.slice(Math.max(0, start - 3), end)))
+      alt(-value, "the dash apart from the digits read as a speck, not a sign");
+  }
+  return [...out, ...more];
 }
 
 /**
