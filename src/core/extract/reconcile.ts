@@ -81,7 +81,7 @@ export function reconcileSums(
     for (const id of rule.fields) {
       if (!TAXLIKE.test(id) || !candidates[id]?.length) continue;
       const first = candidates[id]![0];
-      candidates[id] = withRateTaxes(candidates[id]!, printed);
+      candidates[id] = withRateSum(withRateTaxes(candidates[id]!, printed));
       if (best[id] === first && candidates[id]![0] !== first) {
         best[id] = candidates[id]![0];
         changed.push(id);
@@ -244,6 +244,34 @@ export function withRateTaxes(list: Candidate[], printed: PrintedAmount[]): Cand
     out.push(c);
   }
   return out;
+}
+
+/**
+ * VAT at several rates printed row by row ("VAT 19%  109.99", "VAT 7%  7.59") with no row of their sum: the tax is
+ * the sum of the rows. Returns `list` with that sum second (the arithmetic of the sums decides), when two or more
+ * candidates stand on lines printing distinct rates.
+ */
+function withRateSum(list: Candidate[]): Candidate[] {
+  const rows = new Map<Line, Candidate>();
+  const rates = new Set<string>();
+  for (const c of list) {
+    const rate = RATE.exec(c.match.line.text)?.[1]?.replace(",", ".");
+    if (!rate || typeof c.match.value !== "number" || c.match.value <= 0 || rows.has(c.match.line)) continue;
+    if (rates.has(rate)) return list; // the same rate twice: a breakdown repeated, or items, not rows of one table
+    rows.set(c.match.line, c);
+    rates.add(rate);
+  }
+  if (rows.size < 2) return list;
+  const parts = [...rows.values()];
+  const sum = Math.round(parts.reduce((s, c) => s + (c.match.value as number), 0) * 100) / 100;
+  const first = list[0]!;
+  const summed: Candidate = {
+    ...parts[0]!,
+    match: { ...parts[0]!.match, value: sum },
+    score: first.score * 0.95,
+    reasoning: `the sum of the tax rows at ${[...rates].join("%, ")}% (${parts.map((c) => c.match.value).join(" + ")})`,
+  };
+  return [first, summed, ...list.slice(1)];
 }
 
 /** Every amount printed with decimals, for the arithmetic of reconcileSums. */

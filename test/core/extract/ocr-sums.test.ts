@@ -123,3 +123,43 @@ describe("an invoice that prints no tax and no net amount: the net is the total"
     expect(f.subtotal_amount?.value).not.toBe(34.73);
   });
 });
+
+describe("VAT at several rates row by row, no row of their sum: the tax is the rows' sum", () => {
+  for (const ocr of [false, true])
+    test(`${ocr ? "OCR lines" : "text layer"}: 10 generated invoices, with a prepayment and the amount due under them`, () => {
+      for (let seed = 1; seed <= 10; seed++) {
+        const r = new Rng(500 + seed);
+        const lang = seed % 2 ? "en" : "de";
+        const [a, b] = [r.int(5_000, 90_000) / 100, r.int(1_000, 30_000) / 100];
+        const [ta, tb] = [Math.round(a * 19) / 100, Math.round(b * 7) / 100];
+        const net = Math.round((a + b) * 100) / 100;
+        const tax = Math.round((ta + tb) * 100) / 100;
+        const total = Math.round((net + tax) * 100) / 100;
+        const paid = Math.round(total * 0.5 * 100) / 100;
+        const vat = lang === "en" ? (p: number) => `VAT ${p}%` : (p: number) => `USt ${p} %`;
+        const rows: Array<[number, Cell[]]> = [
+          [60, [["Lorenz Seminare KG", 1100, 30]]],
+          [300, [[lang === "en" ? "Invoice 20-0815" : "Rechnung 20-0815", 100]]],
+          ...(
+            [
+              [lang === "en" ? "Net total" : "Summe netto", net],
+              [vat(19), ta],
+              [vat(7), tb],
+              [lang === "en" ? "Total amount" : "Gesamtbetrag", total],
+              [lang === "en" ? "Paid in advance" : "Bereits gezahlt", paid],
+              [lang === "en" ? "Amount due" : "Zahlbetrag", Math.round((total - paid) * 100) / 100],
+            ] as Array<[string, number]>
+          ).map(([label, v], i): [number, Cell[]] => [
+            700 + i * 40,
+            [
+              [label, 1200],
+              [`${fmt(v, lang)} EUR`, 1650],
+            ],
+          ]),
+        ];
+        const f = extractFields([page(rows, ocr)], "invoice", defaultProject);
+        const got = [f.subtotal_amount?.value, f.tax_amount?.value, f.total_amount?.value];
+        expect({ seed, got }).toEqual({ seed, got: [net, tax, total] });
+      }
+    });
+});
