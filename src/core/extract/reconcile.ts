@@ -141,27 +141,26 @@ function netIsTotal(
 }
 
 /**
- * What an amount read from an OCR line may have been printed as, each a further candidate after the reading itself
- * (taken only when the sums then add up): without its decimal point when OCR lost it ("474375 €" for "4743,75 €",
+ * What an amount read from an OCR line may have been printed as, each a further candidate right after the reading
+ * itself (taken only when the sums then add up): without its decimal point when OCR lost it ("474375 €" for "4743,75 €",
  * an amount of 3+ digits printed with no separator), and without a sign when the "minus" stood apart from the
  * digits (a speck in the gap read as a dash: "Total  -  5,645.06 €").
  */
 function withOcrReadings(list: Candidate[]): Candidate[] {
   const out: Candidate[] = [];
-  const more: Candidate[] = [];
   for (const c of list) {
     out.push(c);
     const { line, start, end, value } = c.match;
     if (line.page.text_source !== "ocr" || typeof value !== "number") continue;
     const printed = line.text.slice(start, end);
     const alt = (v: number, why: string) =>
-      more.push({ ...c, match: { ...c.match, value: v }, score: c.score * 0.9, reasoning: `${c.reasoning}, ${why}` });
+      out.push({ ...c, match: { ...c.match, value: v }, score: c.score * 0.9, reasoning: `${c.reasoning}, ${why}` });
     if (Number.isInteger(value) && /^\D*\d{3,}\D*$/.test(printed))
       alt(Math.round(value) / 100, "read without its decimal mark (OCR lost it)");
     if (value < 0 && /(^|\s)[-−–]\s+\d/.test(line.text.slice(Math.max(0, start - 3), end)))
       alt(-value, "the dash apart from the digits read as a speck, not a sign");
   }
-  return [...out, ...more];
+  return out;
 }
 
 /**
@@ -179,7 +178,7 @@ function solved(
   let winner: Candidate[] | null = null;
   let winnerScore = -1;
   ids.forEach((unknown, u) => {
-    const lists = ids.map((id, i) => (i === u ? [] : distinct(candidates[id] ?? []).slice(0, 2)));
+    const lists = ids.map((id, i) => (i === u ? [] : distinct(withOcrReadings(candidates[id] ?? [])).slice(0, 2)));
     if (lists.some((l, i) => i !== u && !l.length)) return;
     for (const known of combinations(lists.filter((_, i) => i !== u))) {
       const full: Array<Candidate | null> = [];
