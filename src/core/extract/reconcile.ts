@@ -157,6 +157,12 @@ function withOcrReadings(list: Candidate[]): Candidate[] {
       out.push({ ...c, match: { ...c.match, value: v }, score: c.score * 0.9, reasoning: `${c.reasoning}, ${why}` });
     if (Number.isInteger(value) && /^\D*\d{3,}\D*$/.test(printed))
       alt(Math.round(value) / 100, "read without its decimal mark (OCR lost it)");
+    // A currency sign read as a digit glued to the amount ("2319.00" for "₹319.00", "512.00" for "$12.00").
+    const glued = /^([258])[\s]?(\d[\d.,\s]*)$/.exec(printed.trim());
+    if (glued && !c.match.note && value > 0) {
+      const rest = Number(String(value).slice(1));
+      if (rest > 0 && Math.abs(rest - value) > 1) alt(rest, `its first digit read as the currency sign OCR misread`);
+    }
     if (value < 0 && /(^|\s)[-−–]\s+\d/.test(line.text.slice(Math.max(0, start - 3), end)))
       alt(-value, "the dash apart from the digits read as a speck, not a sign");
   }

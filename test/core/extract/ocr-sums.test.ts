@@ -1,6 +1,7 @@
 /**
  * Totals vs tax vs net by label and arithmetic where OCR damaged the printed amounts, generated case by case: a lost
- * decimal point ("474375 €" for "4,743.75 €"), a speck in the gap read as a minus ("Total  -  5,645.06 €"), an
+ * decimal point ("474375 €" for "4,743.75 €"), a speck in the gap read as a minus ("Total  -  5,645.06 €"), a
+ * currency sign read as a digit ("2319.00" for "₹319.00"), an
  * IBAN with a speck glued before it; and an invoice printing no tax (or a zero tax) and no net: the net is the total.
  */
 import { describe, expect, test } from "bun:test";
@@ -20,7 +21,11 @@ const LABELS = {
 } as const;
 
 /** An invoice's header and its totals block; `damage` says which row OCR damaged and how. */
-function invoice(seed: number, damage: "net-cents" | "total-dash" | "tax-cents" | "net-cents-tax-label", ocr = true) {
+function invoice(
+  seed: number,
+  damage: "net-cents" | "total-dash" | "tax-cents" | "net-cents-tax-label" | "total-sign",
+  ocr = true,
+) {
   const r = new Rng(seed);
   const lang = seed % 2 ? "en" : "de";
   const net = r.int(12_000, 900_000) / 100;
@@ -30,6 +35,8 @@ function invoice(seed: number, damage: "net-cents" | "total-dash" | "tax-cents" 
   if (damage.startsWith("net-cents")) printed[0] = printed[0]!.replace(/[.,]/g, "");
   if (damage === "tax-cents") printed[1] = printed[1]!.replace(/[.,]/g, "");
   if (damage === "total-dash") printed[2] = `- ${printed[2]}`;
+  // The currency sign before the total read as a digit ("₹319.00" as "2319.00"), no sign left on the row.
+  const sign = damage === "total-sign" ? (seed % 3 === 0 ? "2" : seed % 3 === 1 ? "5" : "8") : "";
   const rows: Array<[number, Cell[]]> = [
     [60, [["Hartmann Metallbau GmbH", 1100, 30]]],
     [100, [["Hauptstraße 5, 34117 Kassel", 1100]]],
@@ -39,7 +46,7 @@ function invoice(seed: number, damage: "net-cents" | "total-dash" | "tax-cents" 
       700 + i * 40,
       [
         [i === 1 && damage === "net-cents-tax-label" ? label.replace(/ (\d)/, "T$1") : label, 1200],
-        [`${printed[i]} €`, 1650],
+        [i === 2 && sign ? `${sign}${printed[i]}` : `${printed[i]} €`, 1650],
       ],
     ]),
   ];
@@ -47,7 +54,7 @@ function invoice(seed: number, damage: "net-cents" | "total-dash" | "tax-cents" 
 }
 
 describe("sums on OCR pages: amounts OCR damaged are read back by the arithmetic", () => {
-  for (const damage of ["net-cents", "tax-cents", "total-dash", "net-cents-tax-label"] as const)
+  for (const damage of ["net-cents", "tax-cents", "total-dash", "net-cents-tax-label", "total-sign"] as const)
     test(`${damage}: 12 generated invoices, net + tax = total as printed`, () => {
       for (let seed = 1; seed <= 12; seed++) {
         const d = invoice(seed, damage);
