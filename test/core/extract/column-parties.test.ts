@@ -241,3 +241,25 @@ test('"UG (haftungsbeschränkt)" is one legal form, its umlaut read right, plain
   for (const form of ["UG (haftungsbeschränkt)", "UG (haftungsbeschrankt)", "UG (haftungsbeschrénkt)"])
     expect(legalForm(`Vogel Elektrotechnik ${form}`)?.[0]).toBe(form);
 });
+
+test("a document number in digit groups stops at a column gap: the seller's postcode beside it is no part of it", () => {
+  for (const ocr of [false, true])
+    for (const [label, number] of [
+      ["Facture n°", "3009000003"],
+      ["Invoice No.", "2024 000117"],
+      ["Rechnung Nr.", "12345"],
+    ]) {
+      const rows: Array<[number, Cell[]]> = [
+        [60, [["Muster GmbH", 1400, 24]]],
+        [
+          100,
+          [
+            [`${label} ${number}`, 100],
+            ["12345 Musterdorf", 1400],
+          ],
+        ],
+      ];
+      const f = fieldsOf(page(rows, ocr));
+      expect({ ocr, number: f.invoice_number?.value }).toEqual({ ocr, number });
+    }
+});
