@@ -89,7 +89,7 @@ export function reconcileSums(
     }
     const ids = [...rule.fields, rule.total];
     const missing = ids.filter((id) => !candidates[id]?.length);
-    if (classId !== "receipt" && netIsTotal(rule, candidates, best))
+    if (classId !== "receipt" && netIsTotal(rule, candidates, best, printed))
       changed.push(rule.fields.find((id) => !TAXLIKE.test(id))!);
     if (missing.length > 1) continue;
     const current = ids.map((id) => best[id]);
@@ -116,13 +116,15 @@ export function reconcileSums(
 
 /**
  * An invoice that prints no tax at all, or a zero tax, and no net amount, only its total (a small business exempt
- * from VAT, a hosting bill "ohne MwSt.", a cloud bill with "Tax $0.00") has its net equal to its total. Sets the one net term of `rule` to the total,
+ * from VAT, a hosting bill "ohne MwSt.", a cloud bill with "Tax $0.00") has its net equal to its total, unless two
+ * printed amounts add up to the total (net and tax in a table no label reads). Sets the one net term of `rule` to the total,
  * at a lower score (so it goes to review under a strict threshold); true when it did.
  */
 function netIsTotal(
   rule: SumRule,
   candidates: Record<string, Candidate[]>,
   best: Record<string, Candidate | undefined>,
+  printed: PrintedAmount[],
 ) {
   const nets = rule.fields.filter((id) => !TAXLIKE.test(id));
   const total = best[rule.total];
@@ -130,6 +132,8 @@ function netIsTotal(
   if (nets.some((id) => candidates[id]?.length)) return false;
   // A tax printed as zero ("Tax $0.00") is no tax either.
   if (rule.fields.some((id) => TAXLIKE.test(id) && candidates[id]?.length && best[id]?.match.value !== 0)) return false;
+  // Two printed amounts adding up to the total are its breakdown (a table's "257,59  23 %  59,24  316,83").
+  if (breaksDown(total.match.value, printed)) return false;
   const net: Candidate = {
     ...total,
     score: total.score * 0.7,
@@ -138,6 +142,13 @@ function netIsTotal(
   candidates[nets[0]!] = [net];
   best[nets[0]!] = net;
   return true;
+}
+
+/** Two printed amounts, other than `total`, add up to it. */
+function breaksDown(total: number, printed: PrintedAmount[]): boolean {
+  const values = [...new Set(printed.map((p) => Math.abs(p.value)))].filter((v) => v > 0 && v < total).slice(0, 400);
+  const seen = new Set(values.map((v) => Math.round(v * 100)));
+  return values.some((v) => seen.has(Math.round((total - v) * 100)));
 }
 
 /**

@@ -126,6 +126,23 @@ describe("an invoice that prints no tax and no net amount: the net is the total"
       expect(f.subtotal_amount?.value).toBe(34.73);
       expect(f.subtotal_amount!.confidence).toBeLessThan(f.total_amount!.confidence);
     });
+  test("net and tax printed in a table no label reads (they add up to the total): the net is not the total", () => {
+    const rows: Array<[number, Cell[]]> = [
+      [60, [["Polski Koncern Naftowy S.A.", 100, 30]]],
+      [500, [["Wartość netto Kwota podatku Wartość brutto", 900]]],
+      [540, [["Razem: 257,59 23 59,24 316,83", 900]]],
+      [
+        620,
+        [
+          ["Należność ogółem", 100],
+          ["316,83 PLN", 600],
+        ],
+      ],
+    ];
+    const f = extractFields([page(rows, false)], "invoice", defaultProject);
+    expect(f.total_amount?.value).toBe(316.83);
+    expect(f.subtotal_amount?.value).not.toBe(316.83);
+  });
   test("a tax printed: the net is not guessed", () => {
     const f = extractFields([page(rows("5,55"), false)], "invoice", defaultProject);
     expect(f.subtotal_amount?.value).not.toBe(34.73);
