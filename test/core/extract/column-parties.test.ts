@@ -10,6 +10,7 @@ import type { Page } from "../../../src/core/model";
 import { defaultProject } from "../../../src/core/project";
 import { extractFields } from "../../../src/core/stages/extract";
 import { legalForm } from "../../../src/core/extract/company";
+import { withoutTrailingMark } from "../../../src/core/extract/ocr-letters";
 import { Rng } from "../../../fixtures/varied/generator/random";
 import { type Cell, page } from "./page-rows";
 
@@ -262,4 +263,20 @@ test("a document number in digit groups stops at a column gap: the seller's post
       const f = fieldsOf(page(rows, ocr));
       expect({ ocr, number: f.invoice_number?.value }).toEqual({ ocr, number });
     }
+});
+
+test("a dot OCR read after a name's last long word is dropped; an abbreviation keeps its dot", () => {
+  expect(withoutTrailingMark("Landesamt fur Statistik Mannheim.")).toBe("Landesamt fur Statistik Mannheim");
+  expect(withoutTrailingMark("Gemeindewerke Kassel ,")).toBe("Gemeindewerke Kassel");
+  for (const kept of ["Acme Inc.", "Müller Bros.", "Schäfer Haustechnik e.K.", "Northwind Ltd.", "ACME CORPORATION."])
+    expect(withoutTrailingMark(kept)).toBe(kept);
+  const rows: Array<[number, Cell[]]> = [
+    [60, [["Lorenz Entsorgung KG", 1100, 30]]],
+    [300, [["Bill to", 100, 16]]],
+    [330, [["Landesamt fur Statistik Mannheim.", 100]]],
+    [360, [["Lindenweg 4", 100]]],
+    [390, [["68159 Mannheim", 100]]],
+  ];
+  expect(fieldsOf(page(rows, true)).customer_name?.value).toBe("Landesamt fur Statistik Mannheim");
+  expect(fieldsOf(page(rows, false)).customer_name?.value).toBe("Landesamt fur Statistik Mannheim.");
 });
