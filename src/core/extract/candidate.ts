@@ -22,10 +22,13 @@ const PARTY_HEADING =
 const STREET_LINE =
   /^(?=.*\d)(\d{1,5}[a-z]?,?\s+)?[\p{L}'\- ]*?(stra(ß|ss)e|str\.|weg|allee|platz|gasse|ring|damm|road|street|st\.|avenue|ave\.|lane|drive|rue|boulevard|chemin|laan|straat|plein|via|calle|avenida)(\s+\d{1,5}[a-z]?)?$/iu;
 
+/** A label with its date or number ("Date : 13/04/2018", "Kundennr.: 4711"): the row under a heading, no name. */
+const LABELLED_NUMBER = /^\s*\p{L}[\p{L}\s.'-]{0,30}:\s*\d/u;
+
 /**
  * A name has a word of letters only (a customer number such as "SCONL0303" is no name) and more than a legal form
- * ("Inc." right of the label "Seller" inside "Test Seller Inc.") or a street (a block whose name is printed elsewhere,
- * as a SaaS invoice's "From" column); an address has a digit (street number or postcode).
+ * ("Inc." right of the label "Seller" inside "Test Seller Inc."), a street (a block whose name is printed elsewhere,
+ * as a SaaS invoice's "From" column) or a label with its value; an address has a digit (street number or postcode).
  */
 export function plausible(kind: ValueKind, value: unknown): boolean {
   if (kind === "party") {
@@ -34,7 +37,8 @@ export function plausible(kind: ValueKind, value: unknown): boolean {
       /(?<![\p{L}\p{N}])\p{L}{2,}(?![\p{L}\p{N}])/u.test(v) &&
       !PARTY_HEADING.test(v) &&
       !bareLegalForm(v) &&
-      !STREET_LINE.test(v.trim())
+      !STREET_LINE.test(v.trim()) &&
+      !LABELLED_NUMBER.test(v)
     );
   }
   if (kind === "address") return /\d/.test(String(value));

@@ -280,3 +280,16 @@ test("a dot OCR read after a name's last long word is dropped; an abbreviation k
   expect(fieldsOf(page(rows, true)).customer_name?.value).toBe("Landesamt fur Statistik Mannheim");
   expect(fieldsOf(page(rows, false)).customer_name?.value).toBe("Landesamt fur Statistik Mannheim.");
 });
+
+test('a title OCR read as a buyer heading ("Facture a n° 1234567"): the label row under it is no customer', () => {
+  const rows: Array<[number, Cell[]]> = [
+    [60, [["Schäfer Steuerberatung UG", 1100, 30]]],
+    [110, [["Facture a n° 1234567", 100]]],
+    [140, [["Date : 13/04/2018", 100]]],
+    [300, [["Facturé à", 100, 16]]],
+    [330, [["Landesamt für Statistik Osnabrück", 100]]],
+    [360, [["98765 Osnabrück", 100]]],
+  ];
+  for (const ocr of [false, true])
+    expect(fieldsOf(page(rows, ocr)).customer_name?.value).toBe("Landesamt für Statistik Osnabrück");
+});
