@@ -12,6 +12,8 @@
  * - the OCR pages: Tesseract's phototest (upright, 180°, 90°), eurotext (six languages), one UNLV magazine page
  *   (multi-column, zone-ordered truth: reading order counts), and that page skewed 1.5° and turned a quarter (the
  *   issue's "skewed and rotated two-column page"); the other UNLV page and rotated copies add time, not classes;
+ * - generated pages of known reading order (columns-corpus.ts): one to three columns with a picture, a table, a
+ *   running header, a full-width note, each scanned at two of -4°…+4° skews and quarter or half turns (12 pages);
  * - separator sheets: the paperless-ngx samples whose page groups upstream asserts, without the five slowest
  *   PATCH-T ones (20-45 s each on a busy machine; the same mechanism as the distorted/fuzzy/unreadable ones kept)
  *   and the ASN-only set (its mechanism is in the mixed ASN+TAG sample); detection-only samples have no groups;
@@ -21,6 +23,9 @@
  *   (letterhead business invoice, XRechnung visualisation, SaaS-style with From / Bill to columns, French-style
  *   facture with ship-to and remittance slip), each as text PDFs (1-2 s) and as 200-DPI scans (21 pages each,
  *   60-90 s on a busy machine): party roles, totals and dates read from OCR text, truth from the XML;
+ * - till receipts: 20 of shop-receipts.ts as scans and photos, and 30 of the harder, independent generator
+ *   (receipts-hard-corpora.ts: GST tax invoices, US grocery, EU supermarkets, restaurants, fuel, Indonesian) as
+ *   scans and as harsh phone photos (~50 + ~75 s on a busy machine);
  * - fixtures/eval.
  */
 import { createHash } from "node:crypto";
@@ -32,6 +37,8 @@ import { generateReceipts } from "../../fixtures/varied/generator/shop-receipts"
 import { photoOf } from "./photos";
 import { CACHE_DIR, imageScanOf, scanOf, skewOf, type ScanVariant } from "./scans";
 import { einvoiceVisualCorpora } from "./einvoice-corpora";
+import { hardReceiptCorpora } from "./receipts-hard-corpora";
+import { columnsCorpus } from "./columns-corpus";
 
 export const REPO = path.resolve(import.meta.dir, "../..");
 const CORPORA = path.join(REPO, "fixtures/corpora");
@@ -338,9 +345,11 @@ const evalFixtures: Corpus = {
 export const CORPORA_LIST: Corpus[] = [
   ...invoice2data,
   ...ocrText,
+  columnsCorpus,
   ...splitting,
   ...varied,
   ...receipts,
+  ...hardReceiptCorpora,
   ...einvoiceVisualCorpora,
   evalFixtures,
 ];

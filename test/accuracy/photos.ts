@@ -6,6 +6,10 @@
  * The result is a JPEG about as sharp as a phone photo of a receipt filling most of the frame (~230 pixels per
  * inch of paper).
  *
+ * `harsh` photos (the receipts-hard corpus) add what real phone photos of receipts suffer: print faded further,
+ * low light with more sensor noise, a stronger angle of view, a fold across the paper (a shadow line and one half
+ * lit differently) and paper that does not lie flat (lines bowed). The ordinary recipe's draws are untouched.
+ *
  * Deterministic: every random choice comes from a seeded mulberry32 keyed by the name; cached like the scans
  * (scans.ts), keyed by the source bytes, the name and the versions of the renderer and image library.
  */
@@ -20,8 +24,40 @@ const RECIPE = 1;
 const PHOTO_PPI = 230;
 
 /** The photo of page 1 of `pdf` (bytes), as a JPEG file path; made once, then read from the cache. */
-export function photoOf(pdf: Uint8Array, name: string): Promise<string> {
-  return cachedImage(pdf, name, { photo: RECIPE }, "jpg", () => takePhoto(pdf, name));
+export function photoOf(pdf: Uint8Array, name: string, harsh = false): Promise<string> {
+  const variant = harsh ? { photo: RECIPE, harsh: HARSH_RECIPE } : { photo: RECIPE };
+  return cachedImage(pdf, name, variant, "jpg", () => takePhoto(pdf, name, harsh ? harshOf(name) : null));
+}
+
+/** Bump when the harsh conditions change. */
+const HARSH_RECIPE = 1;
+
+/** The harsh conditions of one photo (drawn from their own seed, so the ordinary recipe stays as it was). */
+interface Harsh {
+  fade: number;
+  light: number;
+  noise: number;
+  jitter: number;
+  turn: number;
+  /** Fold line across the paper (fraction of its height) and the light step across it. */
+  fold: number;
+  step: number;
+  /** Bow of the paper's lines, in pixels at mid-width. */
+  bow: number;
+}
+
+function harshOf(name: string): Harsh {
+  const r = new Rng(seedOf(`harsh:${name}`));
+  return {
+    fade: 0.55 + r.next() * 0.2,
+    light: 0.6 + r.next() * 0.2,
+    noise: 26 + r.next() * 10,
+    jitter: 0.05 + r.next() * 0.03,
+    turn: 3 + r.next() * 4,
+    fold: 0.3 + r.next() * 0.4,
+    step: 0.08 + r.next() * 0.1,
+    bow: (r.next() < 0.5 ? -1 : 1) * (4 + r.next() * 8),
+  };
 }
 
 interface Grey {
@@ -30,7 +66,7 @@ interface Grey {
   height: number;
 }
 
-async function takePhoto(pdf: Uint8Array, name: string): Promise<Uint8Array> {
+async function takePhoto(pdf: Uint8Array, name: string, harsh: Harsh | null): Promise<Uint8Array> {
   const converted = await convertSource(
     { index: 0, filename: `${name}.pdf`, data: pdf, split_policy: "inherit" },
     { firstPageNumber: 1, maxPages: 1 },
@@ -41,7 +77,8 @@ async function takePhoto(pdf: Uint8Array, name: string): Promise<Uint8Array> {
     const raster = await page.render!();
     const r = new Rng(seedOf(`photo:${name}`));
     const paper = thermal(await toGrey(raster, PHOTO_PPI / (t.effective_dpi ?? 72 * t.render_scale)), r);
-    const shot = photograph(paper, r);
+    if (harsh) for (let i = 0; i < paper.data.length; i++) paper.data[i] = 255 - (255 - paper.data[i]!) * harsh.fade;
+    const shot = photograph(paper, r, harsh);
     const jpeg = await sharp(shot.data, { raw: { width: shot.width, height: shot.height, channels: 1 } })
       .blur(0.8)
       .jpeg({ quality: 72, mozjpeg: false })
@@ -86,12 +123,12 @@ function thermal(img: Grey, r: Rng): Grey {
  * corner pulled in or out for the angle of view), pixels taken back through the homography of that placement,
  * light falling off from one side plus a soft shadow band, grain.
  */
-function photograph(paper: Grey, r: Rng): Grey {
+function photograph(paper: Grey, r: Rng, harsh: Harsh | null): Grey {
   const margin = Math.round(paper.width * 0.18);
   const [W, H] = [paper.width + 2 * margin, paper.height + 2 * margin];
-  const turn = ((r.next() * 2 - 1) * 3 * Math.PI) / 180;
+  const turn = ((r.next() * 2 - 1) * (harsh?.turn ?? 3) * Math.PI) / 180;
   const [cx, cy] = [W / 2, H / 2];
-  const jitter = () => (r.next() * 2 - 1) * paper.width * 0.035;
+  const jitter = () => (r.next() * 2 - 1) * paper.width * (harsh?.jitter ?? 0.035);
   const corners: Array<[number, number]> = [
     [margin, margin],
     [margin + paper.width, margin],
@@ -114,16 +151,29 @@ function photograph(paper: Grey, r: Rng): Grey {
     for (let x = 0; x < W; x++) {
       const w = h[6]! * x + h[7]! * y + 1;
       const u = (h[0]! * x + h[1]! * y + h[2]!) / w;
-      const v = (h[3]! * x + h[4]! * y + h[5]!) / w;
+      let v = (h[3]! * x + h[4]! * y + h[5]!) / w;
+      // Paper not lying flat: its lines bow (most at mid-width).
+      if (harsh) v += harsh.bow * Math.sin((Math.PI * u) / paper.width);
       const inside = u >= 0 && v >= 0 && u < paper.width - 1 && v < paper.height - 1;
       let g = inside ? bilinear(paper, u, v) : 95 + (r.next() - 0.5) * 30;
       // Light: brighter on one side of the frame, darker on the other; a soft shadow band across.
       const along = ((x - cx) * Math.cos(light.angle) + (y - cy) * Math.sin(light.angle)) / Math.max(W, H);
       g *= 1 - light.fall * (along + 0.5) - (Math.abs(y - light.shadow) < H * 0.08 ? 0.12 : 0);
-      out[y * W + x] = Math.max(0, Math.min(255, Math.round(g + (r.next() - 0.5) * 16)));
+      if (harsh) g = creased(g, inside ? v / paper.height : -1, paper.height, harsh);
+      out[y * W + x] = Math.max(0, Math.min(255, Math.round(g + (r.next() - 0.5) * (harsh?.noise ?? 16))));
     }
   }
   return { data: out, width: W, height: H };
+}
+
+/** Low light over the whole frame; on the paper a fold: a dark line and the far half lit differently. */
+function creased(g: number, at: number, height: number, harsh: Harsh): number {
+  let out = g * harsh.light;
+  if (at < 0) return out;
+  const d = Math.abs(at - harsh.fold) * height;
+  if (d < 3) out *= 0.55 + d * 0.12;
+  if (at > harsh.fold) out *= 1 - harsh.step;
+  return out;
 }
 
 function bilinear(img: Grey, u: number, v: number): number {

@@ -3,7 +3,8 @@
  *
  * Contracts:
  * - Till-receipt traits: a narrow page (a till roll) or a narrow column of short lines (a photo of one), a time of
- *   day next to a date, cash tendered and change given or a masked card number, a cashier or till number. Two or
+ *   day next to a date, cash tendered and change given, fuel pumped at a price per litre or gallon, or a masked
+ *   card number, a cashier or till number. Two or
  *   more make the document a receipt whatever its title says ("TAX INVOICE" on a till receipt).
  * - Billing structure: a total with its amount plus a tax line with its amount counts for the billing classes
  *   (invoice, credit note, receipt) against letters and contracts, so a cue word inside a line item ("Laufzeit")
@@ -32,14 +33,21 @@ const CASH_CHANGE =
 const TENDERED =
   /(?<![\p{L}])(cash|tendered|bar|gegeben|espèces|especes|contant|efectivo|contanti|tunai)\s*:?\s*[-€$£]?\s*(rm|rs|s\$|\$)?\s*\d+[.,]\d{2}/iu;
 const MASKED_CARD = /(?:\*{3,}|[xX]{4,})\s?\d{4}(?!\d)/;
+/** A line starting with a card scheme and ending with the amount charged ("MASTERCARD 30.42", "EC-CASH 12,50"). */
+const CARD_PAID =
+  /^\s*(visa|master\s?card|maestro|amex|debit|ec-?\s?(?:cash|karte)|girocard|eftpos)(?![\p{L}])[^\n]*\d[.,]\d{2}\s*$/imu;
+/** A fuel sale: the volume pumped at a price per litre or gallon ("32.45 L @ 1.789", "19,05 l x 1,597 EUR/l"). */
+const FUEL_SALE =
+  /(?<![\d.,])\d{1,3}[.,]\d{2,3}\s?(?:l|ltr|litres?|liters?|gal)\.?\s*(?:@|x|à|a)\s*[€$£]?\s?\d[.,]\d{2,3}/iu;
 const TILL_WORDS =
   /(?<![\p{L}])(cashier|kassierer|caissier|kassa|cajero|cassiere|till|counter|terminal|pos\s?no|receipt\s?no|bon\s?nr|trans(?:action)?\s?no|table|pax|server|member|terima kasih|danke fur ihren einkauf|merci de votre visite|please come again)(?![\p{L}])/iu;
 /**
  * What tills print around the sale: a store or register number, an item count, savings, the greeting at the foot
- * ("THANK YOU FOR SHOPPING", "VIELEN DANK FÜR IHREN EINKAUF", "BEDANKT VOOR UW BEZOEK"), a cash rounding line.
+ * ("THANK YOU FOR SHOPPING", "VIELEN DANK FÜR IHREN EINKAUF", "BEDANKT VOOR UW BEZOEK"), a cash rounding line, the
+ * receipt's number at a line's end ("BON 4761", "Bon-Nr. 1234").
  */
 const TILL_PRINT =
-  /(?<![\p{L}])(store\s?(?:#|no\.?)\s?\d|reg(?:ister)?\s?(?:#|no\.?)?\s?\d{1,3}\s+(?:trn|trans|tx)|items?\s?(?:sold|count)?\s?:?\s?\d{1,3}\s*$|you saved|thank(?:s| you)\s+for\s+(?:shopping|visiting)|vielen dank fur ihren besuch|bedankt voor uw (?:bezoek|aankoop)|rounding(?:\s?adj)?\s*:?\s*-?\d?[.,]\d{2})/imu;
+  /(?<![\p{L}])(store\s?(?:#|no\.?)\s?\d|reg(?:ister)?\s?(?:#|no\.?)?\s?\d{1,3}\s+(?:trn|trans|tx)|items?\s?(?:sold|count)?\s?:?\s?\d{1,3}\s*$|you saved|thank(?:s| you)\s+for\s+(?:shopping|visiting)|vielen dank fur ihren besuch|bedankt voor uw (?:bezoek|aankoop)|rounding(?:\s?adj)?\s*:?\s*-?\d?[.,]\d{2}|bon\s?(?:-?nr\.?|no\.?|#)?\s?:?\s?\d{3,6}\s*$)/imu;
 const TOTAL_LINE =
   /(?<![\p{L}])(total|totaal|summe|gesamt|gesamtbetrag|rechnungsbetrag|endbetrag|zahlbetrag|zu zahlen(?:der betrag)?|totale|importe total|montant ttc|net à payer|te betalen|grand total|amount due|amount payable)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
 const TAX_LINE =
@@ -85,9 +93,11 @@ export function structureBonus(pages: Page[]): StructureBonus[] {
   if (narrow) traits.push("narrow till-roll layout");
   if (change) traits.push("change given");
   else if (TENDERED.test(folded)) traits.push("cash tendered");
+  if (FUEL_SALE.test(folded)) traits.push("fuel pumped at a price per unit");
   // Weak alone (an online shop's invoice has a card number and an order time): they count next to a strong trait.
   const strong = traits.length > 0;
   if (MASKED_CARD.test(text)) traits.push("masked card number");
+  else if (CARD_PAID.test(folded)) traits.push("a card's payment line");
   if (TIME_WITH_DATE.test(text) || TIME_WITH_WORD_DATE.test(text)) traits.push("time of day with the date");
   if (TILL_WORDS.test(folded) || TILL_PRINT.test(folded)) traits.push("till vocabulary");
   const out: StructureBonus[] = [];

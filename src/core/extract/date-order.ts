@@ -52,18 +52,25 @@ const CUES: Cue[] = [
     "dmy",
     1.5,
   ),
-  // Company forms.
+  // Company forms ("S/B" is how Malaysian tills shorten Sdn Bhd).
   cue(
     "company form",
-    "Sdn\\.?\\s?Bhd\\.?|Bhd\\.?|Pte\\.?\\s?Ltd\\.?|Pvt\\.?\\s?Ltd\\.?|Pty\\.?\\s?Ltd\\.?|GmbH|AG|S\\.?A\\.?R\\.?L\\.?|SAS|S\\.?p\\.?A\\.?|B\\.?V\\.?|Ltd\\.?|PLC|Limited",
+    "Sdn\\.?\\s?Bhd\\.?|S/B|Bhd\\.?|Pte\\.?\\s?Ltd\\.?|Pvt\\.?\\s?Ltd\\.?|Pty\\.?\\s?Ltd\\.?|GmbH|AG|S\\.?A\\.?R\\.?L\\.?|SAS|S\\.?p\\.?A\\.?|B\\.?V\\.?|Ltd\\.?|PLC|Limited",
     "dmy",
     1.5,
     "u",
   ),
+  // A Malaysian company number in brackets beside the name ("(519537-X)", "(1234567-K)").
+  cue("company registration (Malaysian)", "\\(\\d{5,7}-[A-Z]\\)", "dmy", 1.5, "u"),
+  // Street words of Malaysian and Indonesian addresses; the Indonesian VAT and tax number.
+  cue("address (Malaysia/Indonesia)", "Jalan|Jln\\.?|Taman|Lorong|Persiaran|Kampung|Jl\\.", "dmy", 1.5),
+  cue("tax (Indonesia)", "NPWP|PPN", "dmy", 1.5, "u"),
+  // Cash totals rounded to 5 cents: countries without a one-cent coin (Malaysia, Australia, New Zealand...).
+  cue("cash rounding", "rounding(?:\\s?adj(?:ustment)?)?|total\\s?rounded|rnd\\s?adj", "dmy", 1),
   // Countries and their well-known places.
   cue(
     "country",
-    "Malaysia|Kuala Lumpur|Selangor|Johor|Penang|Pulau Pinang|Singapore|India|Indonesia|Jakarta|Thailand|Bangkok|Vietnam|Philippines|Australia|New Zealand|United Kingdom|England|Scotland|Ireland|South Africa|Germany|Deutschland|France|Italia|Italy|España|Spain|Nederland|Netherlands|België|Belgique|Österreich|Schweiz|Suisse|Hong Kong|Dubai|UAE|Brasil|Brazil",
+    "Malaysia|Kuala Lumpur|Selangor|Johor|Penang|Pulau Pinang|Klang|Shah Alam|Petaling Jaya|Kajang|Seremban|Melaka|Ipoh|Cheras|Puchong|Kota Kinabalu|Kuching|Singapore|India|Indonesia|Jakarta|Thailand|Bangkok|Vietnam|Philippines|Australia|New Zealand|United Kingdom|England|Scotland|Ireland|South Africa|Germany|Deutschland|France|Italia|Italy|España|Spain|Nederland|Netherlands|België|Belgique|Österreich|Schweiz|Suisse|Hong Kong|Dubai|UAE|Brasil|Brazil",
     "dmy",
     2,
   ),
@@ -114,4 +121,75 @@ export function countryEvidence(text: string): OrderEvidence {
     mdy = 0;
   for (const b of best.values()) b.order === "dmy" ? (dmy += b.points) : (mdy += b.points);
   return { dmy: Math.min(COUNTRY_CAP, dmy), mdy: Math.min(COUNTRY_CAP, mdy), cues };
+}
+
+const WEEKDAYS: Record<string, number> = {
+  sun: 0,
+  sunday: 0,
+  mon: 1,
+  monday: 1,
+  tue: 2,
+  tues: 2,
+  tuesday: 2,
+  wed: 3,
+  wednesday: 3,
+  thu: 4,
+  thur: 4,
+  thurs: 4,
+  thursday: 4,
+  fri: 5,
+  friday: 5,
+  sat: 6,
+  saturday: 6,
+  so: 0,
+  mo: 1,
+  di: 2,
+  mi: 3,
+  do: 4,
+  fr: 5,
+  sa: 6,
+  dim: 0,
+  lun: 1,
+  mar: 2,
+  mer: 3,
+  jeu: 4,
+  ven: 5,
+  sam: 6,
+  ma: 1,
+  wo: 3,
+  vr: 5,
+  za: 6,
+  zo: 0,
+};
+/** A weekday name right before or after a numeric date on its line ("TUE 06/03/2018", "06.03.2018 Di"). */
+const DAY_BEFORE = /(?<![\p{L}])(\p{L}{2,9})\.?,?[ \t]{0,2}(\d{1,2})[./-](\d{1,2})[./-](\d{4}|\d{2})(?!\d)/giu;
+const DAY_AFTER = /(?<!\d)(\d{1,2})[./-](\d{1,2})[./-](\d{4}|\d{2})[ \t]{1,2}(\p{L}{2,9})(?![\p{L}])/giu;
+
+const weekdayOf = (y: number, m: number, d: number): number | null => {
+  if (m < 1 || m > 12 || d < 1 || d > 31) return null;
+  const date = new Date(Date.UTC(y < 100 ? 2000 + y : y, m - 1, d));
+  return date.getUTCMonth() === m - 1 ? date.getUTCDay() : null;
+};
+
+/**
+ * Dates printed with their weekday that only one order makes true: "TUE 06/03/2018" is 6 March (a Tuesday), never
+ * 3 June (a Sunday). Counts, per order, the dates whose weekday that order alone explains.
+ */
+export function weekdayEvidence(text: string): { dmy: number; mdy: number } {
+  let dmy = 0;
+  let mdy = 0;
+  const found = [
+    ...[...text.matchAll(DAY_BEFORE)].map((m) => [m[1], m[2], m[3], m[4]]),
+    ...[...text.matchAll(DAY_AFTER)].map((m) => [m[4], m[1], m[2], m[3]]),
+  ] as Array<[string, string, string, string]>;
+  for (const [name, ...digits] of found) {
+    const day = WEEKDAYS[name.toLowerCase()];
+    if (day === undefined) continue;
+    const [a, b, y] = digits.map(Number) as [number, number, number];
+    const asDmy = weekdayOf(y, b, a) === day;
+    const asMdy = weekdayOf(y, a, b) === day;
+    if (asDmy && !asMdy) dmy++;
+    else if (asMdy && !asDmy) mdy++;
+  }
+  return { dmy, mdy };
 }

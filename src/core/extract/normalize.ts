@@ -4,7 +4,7 @@
  * are read in currencies.ts, IBANs checked in iban-check.ts.
  * Pure functions over strings; no page geometry here.
  */
-import { COUNTRY_CAP, countryEvidence } from "./date-order";
+import { COUNTRY_CAP, countryEvidence, weekdayEvidence } from "./date-order";
 import { dateMatches, type DateSearch, monthNamesOf } from "./date-scan";
 import { tick } from "./gc-pace";
 import { MONTH_NAMES } from "./month-names";
@@ -130,6 +130,13 @@ export function inferDateOrder(texts: string[], locale: string, usHint: boolean)
       if (d.numeric[0] > 12) dmy++;
       else if (d.numeric[1] > 12) mdy++;
     }
+  }
+  // A weekday printed beside a date proves its order as a day above 12 does (date-order.ts weekdayEvidence).
+  for (const t of texts) {
+    if (!NUMERIC_DATE_HINT.test(t)) continue;
+    const w = weekdayEvidence(t);
+    dmy += w.dmy;
+    mdy += w.mdy;
   }
   if (locale !== "auto") {
     if (dmy !== mdy) return dmy > mdy ? "dmy" : "mdy";

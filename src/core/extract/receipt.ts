@@ -7,7 +7,10 @@
  * - the total checked by the receipt's own arithmetic: tendered − change, the items' sum, subtotal + tax. A total
  *   that none of them confirms gives way to a value two of them agree on, to tendered − change when it was read
  *   without decimals (a lost amount, "GRAND TOTAL … 4"), and to the value it contains when it reads as one with a
- *   currency sign taken for a digit ("$68.90" read "868.90").
+ *   currency sign taken for a digit ("$68.90" read "868.90");
+ * - what the harder receipts need (receipt-merchant.ts, receipt-total.ts, receipt-date.ts): a name ending at its
+ *   legal form, the registered name under a logo's brand, the footer's name, no address for a name; the rounded
+ *   total and the amount paid printed as a total; a bill's subtotal and charges; a date whose marks OCR misread.
  */
 import type { Candidate } from "./candidate";
 import { fold } from "./fuzzy";
@@ -16,6 +19,9 @@ import { type DateOrder, findDates } from "./normalize";
 import { afterSpeck } from "./specks";
 import { CHANGE, paidLine, TENDERED } from "./tendered";
 import { findAmounts } from "./values";
+import { endAtLegalForm, footerMerchant, isPostcodeLine, registeredAs } from "./receipt-merchant";
+import { cardPaid, chainedTotal, LOYALTY, paidTotal } from "./receipt-total";
+import { misreadDate } from "./receipt-date";
 
 /** A vendor found this sure (a legal form with the seller's tax number beside it) stands against the head's name. */
 const SURE_NAME = 0.55;
@@ -46,33 +52,24 @@ export function settleReceipt(best: ReceiptFields, lines: Line[], dateOrder: Dat
   if ("vendor_name" in best) {
     const merchant = merchantOf(lines, dateOrder);
     const found = best.vendor_name;
+    const weak = !found || found.score < SURE_NAME || amongItems(found.match.line, lines, dateOrder);
     // The same line found by another rule keeps that rule's score and reasoning, with the name cleaned of specks.
     if (merchant && found?.match.line === merchant.match.line)
       best.vendor_name = { ...found, match: { ...found.match, value: merchant.match.value } };
-    else if (merchant && (!found || found.score < SURE_NAME || amongItems(found.match.line, lines, dateOrder)))
-      best.vendor_name = merchant;
+    else if (merchant && weak) best.vendor_name = merchant;
+    // No name at the top (a head of "RECEIPT" and an address): the footer's thanks or web address name the merchant.
+    else if (!merchant && (weak || isAddress(found!))) best.vendor_name = footerMerchant(lines) ?? found;
+    const value = best.vendor_name?.match.value;
+    if (typeof value === "string" && endAtLegalForm(value) !== value)
+      best.vendor_name = { ...best.vendor_name!, match: { ...best.vendor_name!.match, value: endAtLegalForm(value) } };
   }
   if ("total_amount" in best) best.total_amount = checkedTotal(best, lines, dateOrder);
-  if ("invoice_date" in best && !best.invoice_date) best.invoice_date = headDate(lines, dateOrder);
+  if ("invoice_date" in best && !best.invoice_date) best.invoice_date = misreadDate(lines, dateOrder);
 }
 
-/**
- * The date of a receipt whose date was not found: the first date among the head's lines once OCR's doubled marks
- * are made single ("15.. JUN 2022" read from "15. JUN 2022", "24//09/2025"). The whole line is the evidence.
- */
-function headDate(lines: Line[], dateOrder: DateOrder): Candidate | undefined {
-  const first = lines[0]?.page;
-  for (const line of lines.filter((l) => l.page === first).slice(0, HEAD_LINES + 4)) {
-    const text = line.text.replace(/([.,/-])\1+/g, "$1");
-    const date = findDates(text, dateOrder).find((d) => d.iso);
-    if (!date) continue;
-    return {
-      match: { value: date.iso!, line, start: 0, end: line.text.length, strength: 0.5 },
-      score: 0.5,
-      reasoning: `date in the receipt's head, read past doubled marks (page ${line.page.page_number}, line ${line.index + 1})`,
-    };
-  }
-  return undefined;
+/** Whether a vendor found is a line of the merchant's address (a street, a postcode and city). */
+function isAddress(found: Candidate): boolean {
+  return isPostcodeLine(found.match.line.text) || STREET.test(String(found.match.value));
 }
 
 /** Whether `line` lies at or below the first line with an amount: among items and sums, where no vendor is named. */
@@ -97,11 +94,13 @@ function merchantOf(lines: Line[], dateOrder: DateOrder): Candidate | undefined 
     if (findAmounts(text, dateOrder).some((a) => a.decimals)) break;
     const value = nameOf(line);
     if (!value || TITLE.test(fold(value)) || ENDS_TITLE.test(fold(value)) || STREET.test(value)) continue;
+    if (isPostcodeLine(text)) continue;
     names.push({ line, value, height: textHeight(line) });
   }
   if (!names.length) return undefined;
   const tallest = names.reduce((a, b) => (b.height > a.height * 1.15 ? b : a));
-  const { line, value } = tallest;
+  // A logo's brand ("GARDEN FRESH MART") over the company's registered name ("GARDEN FRESH MART SDN BHD"): the latter.
+  const { line, value } = names.find((n) => n !== tallest && registeredAs(tallest.value, n.value)) ?? tallest;
   return {
     match: { value, line, start: 0, end: line.text.length, strength: 0.62 },
     score: 0.62,
@@ -146,10 +145,31 @@ function checkedTotal(best: ReceiptFields, lines: Line[], dateOrder: DateOrder):
   const sub = num(best.subtotal_amount);
   const tax = num(best.tax_amount);
   const sums = [pay, items, sub !== null && tax !== null ? (cents(sub) + cents(tax)) / 100 : null, sub];
+  // A total read on a points or savings line ("POINTS BALANCE 117.01" for a lost BALANCE DUE) is what was paid.
+  if (total && LOYALTY.test(fold(total.match.line.text))) {
+    const paidBy =
+      pay ?? cardPaid(lines, dateOrder) ?? (sub !== null && tax !== null ? (cents(sub) + cents(tax)) / 100 : null);
+    if (paidBy !== null)
+      return settled(
+        paidBy,
+        "what was paid (the amount read was a points or savings line's)",
+        undefined,
+        lines,
+        change,
+      );
+  }
+  // What was paid, printed as a total, beats sums that an amount before rounding or a tax summary satisfies.
+  const paid = same(pay, read) ? null : paidTotal(read, [pay, cardPaid(lines, dateOrder)], lines, dateOrder);
+  if (paid) return settled(paid.value, paid.why, total, lines, change);
   if (read !== null && sums.some((s) => same(s, read))) return total;
   const agreed = pay !== null && same(pay, items) ? pay : null;
   const inside = read !== null ? (sums.find((s) => s !== null && s > 0 && misreadSign(read, s)) ?? null) : null;
-  const lost = read === null || !readWithDecimals(total!) ? pay : null;
+  const noCents = read === null || !readWithDecimals(total!);
+  // A total read without its cents ("RM144 8g"): tendered − change, or the bill's subtotal and charges added up.
+  const chained = noCents && read !== null ? chainedTotal(lines, total!.match.line, dateOrder) : null;
+  const lost = noCents
+    ? (pay ?? (chained !== null && Math.trunc(chained) === Math.trunc(read!) ? chained : null))
+    : null;
   const value = agreed ?? inside ?? lost;
   if (value === null || value === undefined) return total;
   const why =
@@ -157,8 +177,21 @@ function checkedTotal(best: ReceiptFields, lines: Line[], dateOrder: DateOrder):
       ? "tendered minus change, equal to the items' sum"
       : value === inside
         ? `the total read as ${read} with its currency sign taken for a digit, confirmed by the receipt's sums`
-        : "tendered minus change (the total's amount was not read)";
-  const line = total?.match.line ?? change!.line;
+        : value === pay
+          ? "tendered minus change (the total's amount was not read)"
+          : `the subtotal and the charges below it added up (the total read as ${read}, without its cents)`;
+  return settled(value, why, total, lines, change);
+}
+
+/** The total settled on `value`, shown on the total's line (or the change's, or the last line). */
+function settled(
+  value: number,
+  why: string,
+  total: Candidate | undefined,
+  lines: Line[],
+  change: { line: Line } | null,
+): Candidate {
+  const line = total?.match.line ?? change?.line ?? lines[lines.length - 1]!;
   return {
     match: { value, line, start: total?.match.start ?? 0, end: total?.match.end ?? line.text.length, strength: 0.6 },
     score: 0.6,

@@ -89,3 +89,30 @@ describe("till-receipt traits", () => {
     expect(receiptPoints(imagePage(invoice))?.why ?? "").not.toContain("narrow till-roll layout");
   });
 });
+
+test("a fuel station's card receipt (no cash, no change) is a receipt by the fuel pumped at a price per unit", () => {
+  for (const [volume, unit] of [
+    ["61.25 GAL @ 1.937 /GAL", "118.64"],
+    ["19,05 L @ 1.597 EUR/l", "30,42"],
+    ["32.45 L x 1.789", "58.05"],
+  ])
+    expect(
+      receiptPoints(
+        imagePage([
+          "QUICK STOP FUEL",
+          "9478 MARKET ST",
+          "PUMP 10 PREMIUM 91",
+          `${volume} ${unit}`,
+          `MASTERCARD ${unit}`,
+        ]),
+      )?.why,
+    ).toContain("fuel pumped");
+  expect(receiptPoints(imagePage(["ACME FUEL SUPPLY", "Diesel delivery 12000 L", "MASTERCARD 30.42"]))).toBeUndefined();
+});
+
+test("a French or German till's receipt number ('BON 4761') is till print: with a narrow layout, a receipt", () => {
+  const lines = ["SUPERETTE DU PORT", "48 AVENUE JEAN JAURES", "88489 LILLE", "BEURRE DOUX", "POMMES GOLDEN"];
+  const more = ["EAU GAZEUSE", "NET A PAYER", "CB", "TVA 20,00%", "36,80", "36,80", "BON 4761", "DE VOTRE VISITE"];
+  expect(receiptPoints(imagePage([...lines, ...more]))?.why).toContain("till vocabulary");
+  expect(receiptPoints(imagePage([...lines, ...more.slice(0, -2)]))).toBeUndefined();
+});

@@ -18,13 +18,16 @@ export function orderBlocks(blocks: TextBlock[]): TextBlock[] {
 
 /**
  * The block with the horizontal extent of most of its lines: a stray word OCR read in the gutter (a speck, a letter
- * of the next column) must not make a column overlap its neighbour. One line in ten on each side is left out.
+ * of the next column) must not make a column overlap its neighbour. One line in ten on each side is left out (one at
+ * least, from three lines on).
  */
 export function core(block: TextBlock): TextBlock {
   const n = block.segments.length;
   const x1s = block.segments.map((s) => s.x1).sort((a, b) => a - b);
   const x2s = block.segments.map((s) => s.x2).sort((a, b) => a - b);
-  return { ...block, x1: x1s[Math.floor(n / 10)]!, x2: x2s[n - 1 - Math.floor(n / 10)]! };
+  // At least one line from three on: a short block with one stray word reaches into the next column as much.
+  const skip = n >= 3 ? Math.max(1, Math.floor(n / 10)) : 0;
+  return { ...block, x1: x1s[skip]!, x2: x2s[n - 1 - skip]! };
 }
 
 function overlapsY(a: Rect, b: Rect): boolean {
@@ -35,9 +38,16 @@ function overlapsX(a: Rect, b: Rect): boolean {
   return Math.min(a.x2, b.x2) > Math.max(a.x1, b.x1);
 }
 
-/** Some two blocks of the slab stand side by side. */
+/**
+ * Some two blocks of the slab stand side by side, one of them over two lines or more: a line cut at a gutter (a
+ * running header with its page number on the right, a title) is a line, read on its own before the columns.
+ */
 function hasColumns(slab: TextBlock[]): boolean {
-  return slab.some((a, i) => slab.some((b, j) => j > i && overlapsY(a, b) && !overlapsX(a, b)));
+  return slab.some((a, i) =>
+    slab.some(
+      (b, j) => j > i && overlapsY(a, b) && !overlapsX(a, b) && Math.max(a.segments.length, b.segments.length) >= 2,
+    ),
+  );
 }
 
 /** Horizontal slabs top to bottom, neighbours with columns merged (see the file's comment). */

@@ -3,6 +3,7 @@
  * down the page between columns, not the spaces of a justified line nor the gaps between a table's cells.
  */
 import { maxOf, minOf } from "../../arrays";
+import type { Word } from "../../model.ts";
 import type { Interval, Item } from "./layout-types.ts";
 
 /** A gutter is at least this many median word heights wide (word spaces of justified prose stay below ~0.8). */
@@ -14,6 +15,8 @@ const WIDE_GUTTER = 2;
 const NARROW_GUTTER_BANDS = 6;
 /** A segment this many word heights wide (about 15 characters) is a line of prose. */
 export const PROSE_WIDTH = 10;
+/** A paragraph's first line is indented by at most this many word heights. */
+const INDENT = 3;
 
 /** Per band (rows of words, top to bottom), its gutters: see gutterGaps, then run on through neighbouring bands. */
 export function guttersOf(bands: Item[][], height: number): Interval[][] {
@@ -24,13 +27,15 @@ export function guttersOf(bands: Item[][], height: number): Interval[][] {
   for (let grew = true; grew; ) {
     grew = false;
     bands.forEach((band, i) => {
-      const near = (gaps[i - 1] ?? []).concat(gaps[i + 1] ?? []);
+      // Two bands either way: columns whose lines keep their own baselines (after a table or a picture in one)
+      // alternate bands, a line of one between two of the other.
+      const near = [i - 2, i - 1, i + 1, i + 2].flatMap((j) => gaps[j] ?? []);
       for (const g of wideGaps(band, height)) {
         const known = gaps[i]!.some((k) => k[0] === g[0]);
         const inline = near.some(
           (n) => g[0] <= (n[0] + n[1]) / 2 && (n[0] + n[1]) / 2 <= g[1] && g[1] - g[0] >= (n[1] - n[0]) / 2,
         );
-        if (!known && inline && lettersBeside(band, g)) {
+        if (!known && ((inline && lettersBeside(band, g)) || columnGoesOn(band, g, near, height))) {
           gaps[i]!.push(g);
           grew = true;
         }
@@ -38,6 +43,19 @@ export function guttersOf(bands: Item[][], height: number): Interval[][] {
     });
   }
   return gaps;
+}
+
+/**
+ * Grain of a scan read as a mark: a dot far smaller than the lettering (a third of a word height both ways) that OCR
+ * is not sure of (an ellipsis's dots it reads at 0.83-0.91, grain at 0-0.76), a mark without a letter or digit it
+ * doubts, or a short letter-only reading it doubts more (as stages/ocr/specks.ts judges a till roll's). Between
+ * columns it would stand as lines of its own, or carry a line into the next column.
+ */
+export function grain(w: Word, height: number): boolean {
+  const [x1, y1, x2, y2] = w.bounding_box;
+  if (x2 - x1 < height * 0.35 && y2 - y1 < height * 0.35 && w.confidence < 0.8) return true;
+  if (!/[\p{L}\p{N}]/u.test(w.text)) return w.confidence < 0.5;
+  return w.confidence < 0.25 && !/\d/.test(w.text) && [...w.text].length <= 3;
 }
 
 /** Specks read as "." or "'" narrower than a word height do not block a gutter. */
@@ -81,7 +99,9 @@ function gutterGaps(bands: Item[][], i: number, height: number): Interval[] {
     const narrow = runOf(bands, i, start, height, GUTTER * height, NARROW_GUTTER_BANDS);
     const wide = runOf(bands, i, start, height, WIDE_GUTTER * height, GUTTER_BANDS).length >= GUTTER_BANDS;
     if (!wide && narrow.length < NARROW_GUTTER_BANDS) return false;
-    const texty = narrow.filter((j) => textBeside(bands[j]!, (start[0] + start[1]) / 2)).length;
+    // Beside the gap as it stays free in each band: where a column runs on beside a picture or a table in the next
+    // one, the gap narrows to the gutter, and the page's middle would fall on the table's cells.
+    const texty = narrow.filter(([j, [a, b]]) => textBeside(bands[j]!, (a + b) / 2, height)).length;
     if (texty < Math.max(2, Math.ceil((2 * narrow.length) / 3))) return false;
     const left = band.filter((w) => w.x2 <= start[0]);
     return isGutterSide(left, band.slice(left.length), height);
@@ -90,34 +110,82 @@ function gutterGaps(bands: Item[][], i: number, height: number): Interval[] {
 
 /**
  * The words next to x on each side (one may be missing: another column on its own baseline) are words, more letters
- * than digits: not amounts, dates or codes.
+ * than digits: not amounts, dates or codes. Specks are passed over.
  */
-function textBeside(band: Item[], x: number): boolean {
-  const left = band.filter((w) => w.x2 <= x);
-  const right = band.filter((w) => w.x1 >= x);
+function textBeside(band: Item[], x: number, height: number): boolean {
+  // Grain read as "-" or "~" in the gutter is no word beside it.
+  const left = band.filter((w) => w.x2 <= x && solid(w, height));
+  const right = band.filter((w) => w.x1 >= x && solid(w, height));
   const near = [left[left.length - 1], right[0]].filter((w) => w !== undefined);
   const wordy = (t: string) => (t.match(/\p{L}/gu)?.length ?? 0) > (t.match(/\p{N}/gu)?.length ?? 0);
   return near.length > 0 && near.every((w) => wordy(w.word.text));
 }
 
 /**
- * The bands in a row, band `i` among them, that leave at least `min` of `start` free (up to `enough` of them);
- * bands with no words near it are passed over.
+ * The bands in a row, band `i` among them, that leave at least `min` of `start` free (up to `enough` of them), each
+ * with the part of the gap still free there; bands with no words near it are passed over.
  */
-function runOf(bands: Item[][], i: number, start: Interval, height: number, min: number, enough: number): number[] {
+function runOf(
+  bands: Item[][],
+  i: number,
+  start: Interval,
+  height: number,
+  min: number,
+  enough: number,
+): Array<[number, Interval]> {
   if (start[1] - start[0] < min) return [];
-  const run = [i];
+  const run: Array<[number, Interval]> = [[i, start]];
   for (const step of [-1, 1]) {
     let gap: Interval | null = start;
     for (let j = i + step; gap && j >= 0 && j < bands.length && run.length < enough; j += step) {
       // A band with no words near the gap (another column's line, on its own baseline) says nothing about it.
       const [a, b]: Interval = gap;
-      if (!bands[j]!.some((w) => w.x2 >= a - 2 * height && w.x1 <= b + 2 * height)) continue;
+      if (!bands[j]!.some((w) => solid(w, height) && w.x2 >= a - 2 * height && w.x1 <= b + 2 * height)) continue;
       gap = within(gap, freeOf(bands[j]!, height), min);
-      if (gap) run.push(j);
+      if (gap) run.push([j, gap]);
     }
   }
   return run;
+}
+
+/**
+ * A column runs on beside `gap`: the word on one side of it is a figure (digits, no letters), the line on the other
+ * is text that starts at the column edge of a neighbour's gutter (or a paragraph's indent after it), or prose
+ * (PROSE_WIDTH heights up to the next wide space) that ends before that gutter, which `gap` spans. So a column
+ * beside a table's amounts in the next one (no gutter by the other rules: no text on that side) is cut from it; a
+ * word space of a justified line or a title has letters on both sides.
+ */
+function columnGoesOn(band: Item[], gap: Interval, near: Interval[], height: number): boolean {
+  const left = band.filter((w) => w.x2 <= gap[0]);
+  const right = band.filter((w) => w.x1 >= gap[1]);
+  if (!left.length || !right.length) return false;
+  const text = (side: Item[]) => side.some((w) => /\p{L}{3}/u.test(w.word.text));
+  const prose = (side: Item[]) =>
+    text(side) && maxOf(side.map((w) => w.x2)) - minOf(side.map((w) => w.x1)) >= PROSE_WIDTH * height;
+  const figures = (w: Item) => /\p{N}/u.test(w.word.text) && !/\p{L}/u.test(w.word.text);
+  const onRight = text(nearGap(right, false, height)) && figures(left[left.length - 1]!);
+  const onLeft = prose(nearGap(left, true, height)) && figures(right[0]!);
+  // A column's lines start at its edge or a paragraph's indent after it: the gap ends there. They end at its edge
+  // (justified) or before (ragged): the gap starts there or before, and runs over the whole gutter.
+  const tol = height / 2;
+  return near.some(
+    ([a, b]) =>
+      Math.min(b, gap[1]) > Math.max(a, gap[0]) &&
+      ((onRight && gap[1] - b >= -tol && gap[1] - b <= INDENT * height) ||
+        (onLeft && gap[0] <= a + tol && gap[1] >= b - tol)),
+  );
+}
+
+/** The words of `side` next to a gap up to the next wide space (2 heights: more than a justified line's widest). */
+function nearGap(side: Item[], fromRight: boolean, height: number): Item[] {
+  const words: Item[] = [];
+  const ordered = fromRight ? [...side].reverse() : side;
+  for (const w of ordered) {
+    const last = words[words.length - 1];
+    if (last && (fromRight ? last.x1 - w.x2 : w.x1 - last.x2) >= 2 * height) break;
+    words.push(w);
+  }
+  return words;
 }
 
 /** The words on each side of `gap` next to it have letters. */
@@ -132,9 +200,13 @@ function lettersBeside(band: Item[], gap: Interval): boolean {
 function wideGaps(band: Item[], height: number): Interval[] {
   const out: Interval[] = [];
   let reach = -Infinity;
+  let before = height;
   for (const w of band) {
     if (!solid(w, height)) continue;
-    if (reach > -Infinity && w.x1 - reach >= GUTTER * height) out.push([reach, w.x1]);
+    // Between words of larger type (a title), a word space is wider: measured by the smaller of the two words.
+    const local = Math.max(height, Math.min(before, w.y2 - w.y1));
+    if (reach > -Infinity && w.x1 - reach >= GUTTER * local) out.push([reach, w.x1]);
+    if (w.x2 >= reach) before = w.y2 - w.y1;
     reach = Math.max(reach, w.x2);
   }
   return out;
@@ -145,19 +217,8 @@ function wideGaps(band: Item[], height: number): Interval[] {
  * beside a caption. A table row keeps its cells together: amounts and codes are not text.
  */
 function isGutterSide(left: Item[], right: Item[], height: number): boolean {
-  // The words next to the gap up to the next wide space (2 heights: more than a justified line's widest).
-  const near = (side: Item[], fromRight: boolean) => {
-    const words: Item[] = [];
-    const ordered = fromRight ? [...side].reverse() : side;
-    for (const w of ordered) {
-      const last = words[words.length - 1];
-      if (last && (fromRight ? last.x1 - w.x2 : w.x1 - last.x2) >= 2 * height) break;
-      words.push(w);
-    }
-    return words;
-  };
-  const l = near(left, true);
-  const r = near(right, false);
+  const l = nearGap(left, true, height);
+  const r = nearGap(right, false, height);
   const texty = (side: Item[]) => side.some((w) => /\p{L}{3}/u.test(w.word.text));
   const prose = (side: Item[]) => maxOf(side.map((w) => w.x2)) - minOf(side.map((w) => w.x1)) >= PROSE_WIDTH * height;
   return texty(l) && texty(r) && (prose(l) || prose(r));

@@ -18,8 +18,12 @@ const CHAIN_GAP = 1.6;
 const ALIGN = 1.2;
 /** Segments narrower than this many word heights do not fork a block. */
 const FORK_WIDTH = 4;
+/** Middles of the words of one line differ by at most this share of a word height. */
+const LINE_JITTER = 0.4;
 /** A paragraph's first line is indented by at most this many word heights. */
 const INDENT = 3;
+/** A line this many times wider than a block's lines spans beyond it (see spansBeyond). */
+const WIDER = 1.5;
 
 /** The blocks of `items`, in no particular order. `height` is the median word height. */
 export function blocksOf(items: Item[], height: number): TextBlock[] {
@@ -39,7 +43,30 @@ export function blocksOf(items: Item[], height: number): TextBlock[] {
 export function bandsOf(items: Item[], height: number): Item[][] {
   const tall = (i: Item) => i.y2 - i.y1 > TALL * height;
   const sorted = items.filter((i) => !tall(i)).sort((a, b) => a.y1 + a.y2 - b.y1 - b.y2 || a.x1 - b.x1);
-  const bands: Array<{ items: Item[]; top: number; bottom: number }> = [];
+  // Columns whose lines keep their own baselines can chain lines of one column into a band: split it where it holds
+  // words above one another.
+  const bands = overlapping(sorted).flatMap(unstack);
+  for (const item of items.filter(tall)) {
+    const at = item.y1 + height / 2;
+    const beside = (b: (typeof bands)[number]) =>
+      b.items.some((i) => i.x2 >= item.x1 - 2 * height && i.x1 <= item.x2 + 2 * height);
+    const overlap = (b: (typeof bands)[number]) => Math.min(b.bottom, item.y2) - Math.max(b.top, item.y1);
+    // Else the band beside it that it overlaps most: a word whose box grain or a stroke of the line above made tall
+    // stays on its line instead of making one of its own (a line of one word breaks the column's block).
+    const band =
+      bands.find((b) => at >= b.top - height / 4 && at <= b.bottom + height / 4 && beside(b)) ??
+      bands.filter((b) => beside(b) && overlap(b) > 0).sort((p, q) => overlap(q) - overlap(p))[0];
+    if (band) band.items.push(item);
+    else bands.push({ items: [item], top: item.y1, bottom: item.y2 });
+  }
+  return bands.sort((a, b) => a.top - b.top).map((b) => [...b.items].sort((p, q) => p.x1 - q.x1));
+}
+
+type Band = { items: Item[]; top: number; bottom: number };
+
+/** Items (sorted by their middles) chained into bands while the middle halves of their heights overlap. */
+function overlapping(sorted: Item[]): Band[] {
+  const bands: Band[] = [];
   for (const item of sorted) {
     const q = (item.y2 - item.y1) / 4;
     const last = bands[bands.length - 1];
@@ -50,18 +77,42 @@ export function bandsOf(items: Item[], height: number): Item[][] {
     }
     bands.push({ items: [item], top: item.y1 + q, bottom: item.y2 - q });
   }
-  for (const item of items.filter(tall)) {
-    const at = item.y1 + height / 2;
-    const band = bands.find(
-      (b) =>
-        at >= b.top - height / 4 &&
-        at <= b.bottom + height / 4 &&
-        b.items.some((i) => i.x2 >= item.x1 - 2 * height && i.x1 <= item.x2 + 2 * height),
+  return bands;
+}
+
+/**
+ * Words of one line never stand above one another: overlapping by a third of the narrower one, their middles half
+ * a word height apart or more (OCR's garbage readings of one smudged word overlap at the same height).
+ */
+const stacked = (a: Item, b: Item) =>
+  Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1) > Math.min(a.x2 - a.x1, b.x2 - b.x1) / 3 &&
+  Math.abs(a.y1 + a.y2 - b.y1 - b.y2) / 2 >= Math.min(a.y2 - a.y1, b.y2 - b.y1) / 2;
+
+/**
+ * `band` as lines: itself when no two of its words stand above one another, else its words dealt top to bottom
+ * (by their middles) to the first line they stand beside (no word above or below them there, middles within
+ * LINE_JITTER of a word height of the line's first), the lines ordered by their tops.
+ */
+function unstack(band: Band): Band[] {
+  if (!band.items.some((a, i) => band.items.some((b, j) => j > i && stacked(a, b)))) return [band];
+  const mid = (i: Item) => (i.y1 + i.y2) / 2;
+  const lines: Array<{ items: Item[]; at: number }> = [];
+  for (const item of [...band.items].sort((a, b) => mid(a) - mid(b))) {
+    const h = item.y2 - item.y1;
+    const line = lines.find(
+      (l) => Math.abs(l.at - mid(item)) <= LINE_JITTER * h && !l.items.some((o) => stacked(o, item)),
     );
-    if (band) band.items.push(item);
-    else bands.push({ items: [item], top: item.y1, bottom: item.y2 });
+    if (line) line.items.push(item);
+    else lines.push({ items: [item], at: mid(item) });
   }
-  return bands.sort((a, b) => a.top - b.top).map((b) => [...b.items].sort((p, q) => p.x1 - q.x1));
+  return lines.map((l) => {
+    const q = (i: Item) => (i.y2 - i.y1) / 4;
+    return {
+      items: l.items,
+      top: minOf(l.items.map((i) => i.y1 + q(i))),
+      bottom: maxOf(l.items.map((i) => i.y2 - q(i))),
+    };
+  });
 }
 
 /** A band's words cut at its gutters into segments, left to right. */
@@ -145,6 +196,19 @@ function forks(last: Segment, all: Segment[], height: number): boolean {
   return under.some((a) => under.some((b) => a.x2 < b.x1));
 }
 
+/**
+ * `seg` runs far beyond both the block's lines (a full-width note, caption or footer under a column, a heading over
+ * it): WIDER times the block's width and past its edge by more than INDENT heights. A column's next line never is;
+ * a block of one line (a heading, a short first line) has no width to go by.
+ */
+function spansBeyond(block: TextBlock, seg: Segment, height: number): boolean {
+  if (block.segments.length < 2) return false;
+  const width = median(block.segments.map((s) => s.x2 - s.x1));
+  return (
+    seg.x2 - seg.x1 > WIDER * width && (seg.x2 - block.x2 > INDENT * height || block.x1 - seg.x1 > INDENT * height)
+  );
+}
+
 function grow(a: Rect, b: Rect): Rect {
   return { x1: Math.min(a.x1, b.x1), y1: Math.min(a.y1, b.y1), x2: Math.max(a.x2, b.x2), y2: Math.max(a.y2, b.y2) };
 }
@@ -161,6 +225,7 @@ function continues(block: TextBlock, seg: Segment, height: number): number {
   if (gap > CHAIN_GAP * height || seg.y1 + seg.y2 <= last.y1 + last.y2) return 0;
   const overlap = Math.min(last.x2, seg.x2) - Math.max(last.x1, seg.x1);
   if (overlap < 0.5 * Math.min(last.x2 - last.x1, seg.x2 - seg.x1)) return 0;
+  if (spansBeyond(block, seg, height)) return 0;
   const tol = ALIGN * height;
   const aligned =
     Math.min(Math.abs(last.x1 - seg.x1), Math.abs(block.x1 - seg.x1)) <= tol ||

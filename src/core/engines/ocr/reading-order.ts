@@ -12,7 +12,7 @@
  */
 import type { Word } from "../../model.ts";
 import { core, orderBlocks } from "./block-order.ts";
-import { PROSE_WIDTH } from "./gutters.ts";
+import { grain, PROSE_WIDTH } from "./gutters.ts";
 import { blocksOf } from "./layout-blocks.ts";
 import { median, type TextBlock, type Item } from "./layout-types.ts";
 import { meanConfidence, textOfWords } from "./tsv.ts";
@@ -37,11 +37,13 @@ export function orderByLayout(result: OcrResult): OcrResult {
   if (words.length < MIN_WORDS) return result;
   const height = median(words.map((w) => w.bounding_box[3] - w.bounding_box[1]));
   if (!(height > 0)) return result;
-  const blocks = blocksOf(deskewed(words, lineSlope(words, height)), height);
+  // Grain in a gutter read as ":" or "~" would stand as lines of its own between the columns' lines.
+  const kept = words.filter((w) => !grain(w, height));
+  const blocks = blocksOf(deskewed(kept, lineSlope(kept, height)), height);
   // Hundreds of blocks are no page of columns but scattered words (a photo read as text): ordering them costs more
   // than it can give (the order is quadratic to cubic in blocks).
   // Not a page of prose columns: only lines tesseract ran across a gutter are repaired (gutter-repair.ts).
-  if (blocks.length > MAX_BLOCKS || !hasProseColumns(blocks, height, words.length)) return repairAcrossGutters(result);
+  if (blocks.length > MAX_BLOCKS || !hasProseColumns(blocks, height, kept.length)) return repairAcrossGutters(result);
   const ordered: Word[] = [];
   let line = 0;
   for (const block of orderBlocks(blocks)) {

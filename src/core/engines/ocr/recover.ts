@@ -47,7 +47,7 @@ export function unreadLines(img: GreyImage, words: Word[], textHeight?: number |
   ]);
 }
 
-function medianWordHeight(words: Word[]): number | null {
+export function medianWordHeight(words: Word[]): number | null {
   const hs = words
     .filter((w) => w.confidence >= 0.6)
     .map((w) => w.bounding_box[3] - w.bounding_box[1])

@@ -7,7 +7,8 @@
  * frame and the frame's own analysis finds no line direction, skew or line height, so tesseract's automatic layout
  * drops the column of amounts. A page photographed on a desk keeps the reading of the frame as it is, which serves
  * it (squaring resamples its small print once more: measured on the sample inbox's Coolblue photo, the VAT
- * amount lost its decimal point).
+ * amount lost its decimal point), unless no line of text is found on the frame at all (a dim photo of a short
+ * receipt: its squared sheet is wider than a till roll in line heights, and the frame read as it is gives nothing).
  */
 import { analyzeLayout, type PageLayout } from "../../engines/ocr/layout.ts";
 import type { GreyImage } from "../../imaging/grey.ts";
@@ -30,13 +31,23 @@ export function pageGeometry(rendered: GreyImage, dpi: number | undefined): Page
   const sheet = squareUp(rendered, found);
   const layout = analyzeLayout(sheet.image);
   const psm = psmFor(layout, dpi, sheet.image.width);
-  return psm === SINGLE_BLOCK ? { grey: sheet.image, sheet, layout, psm } : asRendered;
+  // A frame in which no line of text is found at all (a dim photo: the dark surround swamps the print) is read as
+  // its squared sheet when that is narrower than a page, as one block of lines: the automatic layout and the
+  // single-column mode read a dim short receipt as rules and specks (measured on receipts-hard photos). A page's
+  // columns run across by that mode are set apart again by the reading order (engines/ocr/reading-order.ts).
+  const unreadable =
+    plain.lineHeight === null && layout.lineHeight !== null && sheet.image.width / layout.lineHeight < PAGE_WIDTH;
+  return psm === SINGLE_BLOCK || unreadable
+    ? { grey: sheet.image, sheet, layout, psm: psm ?? SINGLE_BLOCK }
+    : asRendered;
 }
 
 /** Lines at most this many line heights long make a single narrow column: a till roll, 32–48 characters wide. */
 const NARROW_COLUMN = 40;
 /** A photographed sheet at most this many line heights wide is a till roll (a page is 80 and more). */
 const NARROW_SHEET = 56;
+/** A photographed sheet this many line heights wide is a page (a page on a desk keeps the frame's reading). */
+const PAGE_WIDTH = 80;
 /** Ink at most this wide (inches, when the resolution is known) is a till roll: 80 mm paper prints ~72 mm. */
 const NARROW_INCHES = 3.6;
 /** Tesseract's "single uniform block of text". */

@@ -9,7 +9,7 @@ import type { OcrEngine, OcrResult, RecognizeOptions } from "../../engines/ocr/t
 import { keepDecimalPoints } from "../../engines/ocr/decimals.ts";
 import { orderByLayout } from "../../engines/ocr/reading-order.ts";
 import { blankReading, readUpright } from "./orientation.ts";
-import { addUnreadLines } from "./recover.ts";
+import { addLargeLines, addUnreadLines } from "./recover.ts";
 import { dropSpecks } from "./specks.ts";
 import { timeStage, timeStageSync } from "../../timing.ts";
 import type { RenderOptions } from "../../imaging/render.ts";
@@ -151,6 +151,11 @@ async function ocrPage(page: Page, engine: OcrEngine): Promise<GreyImage> {
   if (layout.inkBox)
     reading.result = await timeStage("ocr: second look", () =>
       addUnreadLines(reading.image, reading.result, engine, readDpi),
+    );
+  // A till roll read as one block of lines loses a line in much larger type: its merchant's logo.
+  if (layout.inkBox && psm === SINGLE_BLOCK)
+    reading.result = await timeStage("ocr: large type", () =>
+      addLargeLines(reading.image, reading.result, engine, readDpi),
     );
   reading.result = keepDecimalPoints(reading.image, reading.result);
   if (psm === SINGLE_BLOCK) reading.result = dropSpecks(reading.result);

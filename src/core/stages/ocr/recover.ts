@@ -4,7 +4,7 @@
  * a line that fails to read is left out and the first reading stands.
  */
 import { crop, type GreyImage } from "../../imaging/grey.ts";
-import { unreadLines } from "../../engines/ocr/recover.ts";
+import { medianWordHeight, unreadLines } from "../../engines/ocr/recover.ts";
 import { meanConfidence, textOfWords } from "../../engines/ocr/tsv.ts";
 import type { OcrEngine, OcrResult } from "../../engines/ocr/types.ts";
 import { shareInside, unionBox } from "../../geometry.ts";
@@ -22,8 +22,9 @@ export async function addUnreadLines(
   result: OcrResult,
   engine: OcrEngine,
   dpi?: number,
+  textHeight?: number | null,
 ): Promise<OcrResult> {
-  const boxes = unreadLines(image, result.words);
+  const boxes = unreadLines(image, result.words, textHeight);
   if (boxes.length === 0) return result;
   let words = result.words;
   let added = 0;
@@ -51,6 +52,24 @@ export async function addUnreadLines(
   if (added === 0) return result;
   const renumbered = renumber(words);
   return { words: renumbered, text: textOfWords(renumbered), confidence: meanConfidence(renumbered) };
+}
+
+/** Type this many times the height of a page's lines is looked for by `addLargeLines`. */
+const LARGE_TYPE = 2;
+
+/**
+ * Second look for lines in type much larger than the page's own (a till roll's logo: the merchant's name in big
+ * bold or letter-spaced capitals). Read as one block of lines (psm 6), tesseract drops a line far taller than the
+ * rest, and the first second look only seeks blobs of text height. Adds only, as addUnreadLines.
+ */
+export async function addLargeLines(
+  image: GreyImage,
+  result: OcrResult,
+  engine: OcrEngine,
+  dpi?: number,
+): Promise<OcrResult> {
+  const height = medianWordHeight(result.words);
+  return height ? addUnreadLines(image, result, engine, dpi, height * LARGE_TYPE) : result;
 }
 
 /** Every line box read as a single line: in one engine call when the engine can (see OcrEngine.recognizeMany). */

@@ -1,0 +1,84 @@
+/**
+ * A till receipt's merchant where the top of the receipt does not name it plainly (extract/receipt.ts uses these):
+ * - a company name ends at its legal form: what a till prints after "… SDN BHD" on the same line is the company's
+ *   registration number in brackets ("(389227-V)") or OCR's reading of it, never part of the name;
+ * - a line with a postcode ("DENVER, CO 54545", "39969 Köln", "LEEDS LS1 4SW", "SINGAPORE 625285") is an address;
+ * - a receipt whose head only says "RECEIPT" names its merchant in the footer: "THANK YOU FOR SHOPPING AT VALLEY
+ *   FOODS", or as its web address ("www.valleyfoods.com": the domain's name, "VALLEYFOODS").
+ */
+import type { Candidate } from "./candidate";
+import { fold } from "./fuzzy";
+import type { Line } from "./lines";
+
+/** Legal forms that end a company's name (the longer ones first, so "SDN BHD" is taken whole). */
+const LEGAL_FORM =
+  /(?<![\p{L}])(sdn\.?\s?bhd\.?|s\/b|pte\.?\s?ltd\.?|pty\.?\s?ltd\.?|pvt\.?\s?ltd\.?|bhd\.?|ltd\.?|limited|llc|inc\.?|gmbh|kg|sarl|s\.a\.r\.l\.|sas|b\.v\.|n\.v\.|plc|tbk)(?![\p{L}])/giu;
+
+/** A company registration number in brackets at the end of a name ("(0005583085-K)", "(CO. REG. 123456-A)"). */
+const REGISTRATION =
+  /\s*[([{]\s*(?:co\.?\s*)?(?:reg(?:istration)?\.?\s*)?(?:no\.?\s*)?:?\s*\d{5,12}\s?-?\s?[a-z]\s*[)\]}]?\s*$/iu;
+
+/**
+ * `name` cut after its last legal form (a form at its very start, "PT …", is no end), or without the company
+ * registration number a sole trader prints after its name.
+ */
+export function endAtLegalForm(name: string): string {
+  let end = -1;
+  for (const m of name.matchAll(LEGAL_FORM)) if (m.index! > 0) end = m.index! + m[0].length;
+  if (end > 0 && end < name.length) return name.slice(0, end).trim();
+  const bare = name.replace(REGISTRATION, "");
+  return bare !== name && /\p{L}{2}/u.test(bare) ? bare.trim() : name;
+}
+
+/** Whether `name` is `brand` with a legal form (the registered company a logo stands for). */
+export function registeredAs(brand: string, name: string): boolean {
+  const flat = (x: string) => fold(x).replace(/[^\p{L}\p{N}]/gu, "");
+  const cut = endAtLegalForm(name);
+  const form = [...cut.matchAll(LEGAL_FORM)].some((m) => m.index! > 0);
+  return form && flat(brand).length >= 3 && flat(cut).startsWith(flat(brand));
+}
+
+/** A postcode: 4-6 digits standing alone, a UK postcode, or a Dutch one ("9585 PN"). */
+const POSTCODE =
+  /(?<![\p{L}\p{N}\-/.:,])(\d{4,6}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|\d{4}\s[A-Z]{2})(?![\p{L}\p{N}\-/.:,]|,\d)/u;
+
+/** Whether a line reads as the city-and-postcode line of an address (letters and a postcode, no amount). */
+export function isPostcodeLine(text: string): boolean {
+  return POSTCODE.test(text) && /\p{L}{3}/u.test(text) && !/\d[.,]\d{2}(?!\d)/.test(text);
+}
+
+/** The merchant named in a thank-you line: "THANK YOU FOR SHOPPING AT X", "WELCOME TO X". */
+const THANKS =
+  /(?:thank\s*you\s+for\s+(?:shopping|visiting|dining|choosing|your\s+visit\s+to)|thanks\s+for\s+shopping|welcome\s+to|shop\s+online\s+at|visit\s+us\s+at)\s+(?:at\s+|with\s+)?(.+?)(?:[.!]\s|[\s.!]*$)/iu;
+const NOT_A_NAME = /^(us|our\s+store|the\s+store|again|here)$/iu;
+/** A web address: the registrable name before a common top-level domain. */
+const DOMAIN =
+  /(?:www\s?\.\s?|https?:\/\/)([a-z0-9][a-z0-9-]{2,})\s?\.\s?(?:com|net|org|co|de|fr|nl|my|sg|id|uk|be|at|ch|au)\b/iu;
+
+/** Lines of the receipt's last part looked at for a name. */
+const FOOTER_LINES = 8;
+
+/** The merchant named in the footer (see the module comment), as a candidate. */
+export function footerMerchant(lines: Line[]): Candidate | undefined {
+  const last = lines[lines.length - 1]?.page;
+  const footer = lines.filter((l) => l.page === last).slice(-FOOTER_LINES);
+  for (const line of footer) {
+    const m = THANKS.exec(line.text.trim());
+    const name = m?.[1]?.replace(/[^\p{L}\p{N}&'’)]+$/u, "").trim();
+    if (!name || NOT_A_NAME.test(name) || name.split(/\s+/).length > 6 || !/\p{L}{2}/u.test(name)) continue;
+    return merchant(line, name, 0.6, "merchant thanked for the visit in the receipt's footer");
+  }
+  for (const line of footer) {
+    const m = DOMAIN.exec(fold(line.text));
+    if (m) return merchant(line, m[1]!.replace(/-/g, " ").toUpperCase(), 0.5, "merchant's web address on the receipt");
+  }
+  return undefined;
+}
+
+function merchant(line: Line, value: string, score: number, why: string): Candidate {
+  return {
+    match: { value, line, start: 0, end: line.text.length, strength: score },
+    score,
+    reasoning: `${why} (page ${line.page.page_number}, line ${line.index + 1})`,
+  };
+}

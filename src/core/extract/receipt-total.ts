@@ -1,0 +1,118 @@
+/**
+ * Evidence for a till receipt's total beyond its sums (extract/receipt.ts checkedTotal uses it):
+ * - the rounding line: cash totals rounded to 5 cents print "TOTAL INCL. GST 461.43 / ROUNDING 0.02 / TOTAL
+ *   ROUNDED 461.45"; the total paid is the total read plus the rounding, when a total line prints that sum;
+ * - what was paid: tendered − change, or the amount on a card's payment line ("VISA 30.42", "AMOUNT USD$ 30.42"),
+ *   when a line labelled as a total prints the same amount (the total read was another one: a GST summary's net
+ *   amount, the litres of a fuel receipt).
+ * Savings, points and item counts are never totals: their lines carry no total label.
+ */
+import { fold } from "./fuzzy";
+import type { Line } from "./lines";
+import type { DateOrder } from "./normalize";
+import { paidLine } from "./tendered";
+import { findAmounts } from "./values";
+
+/** A line labelled as the total (not a subtotal, not savings or points or an item count). */
+const TOTAL_LABEL =
+  /(?<![\p{L}])(total|rounded|grand\s?total|nett?\s?total|amount\s?due|balance\s?due|summe|zu\s?zahlen|totaal|te\s?betalen|net\s?a\s?payer|a\s?payer|ttc|bayar|jumlah)(?![\p{L}])/iu;
+const NOT_TOTAL =
+  /(?<![\p{L}])(sub-?\s?total|zwischensumme|subtotaal|sous-total|savings?|saved|points?|items?|qty|quantity|excl|tax\s?total|total\s?tax|total\s?(?:vat|gst|tva|btw|mwst))(?![\p{L}])/iu;
+/** A loyalty or savings line: its amount (points, a points balance, what was saved) is never the total. */
+export const LOYALTY =
+  /(?<![\p{L}])(points?|pts|saved|savings?|rewards?|punkte|payback|clubcard|fidelite|spaarpunten)(?![\p{L}])/iu;
+/** A rounding adjustment's line. */
+const ROUNDING = /(?<![\p{L}])(rounding|round(?:ing)?\s?adj|rnd\s?adj|rundung|arrondi|afronding|pembulatan)/iu;
+/** A card's payment line: the amount charged to it. */
+export const CARD =
+  /^[^\p{L}\p{N}]*(visa|master\s?card|maestro|amex|debit|credit|ec-?\s?(?:cash|karte)|girocard|cb|carte\s?bancaire|pin|eftpos|card|amount)(?![\p{L}])/iu;
+
+const cents = (v: number) => Math.round(v * 100);
+
+/** Amounts printed on lines labelled as a total, in cents. */
+export function printedTotals(lines: Line[], dateOrder: DateOrder): Set<number> {
+  const out = new Set<number>();
+  for (const line of lines) {
+    const text = fold(line.text);
+    if (!TOTAL_LABEL.test(text) || NOT_TOTAL.test(text)) continue;
+    for (const a of findAmounts(line.text, dateOrder)) if (a.decimals && a.value > 0) out.add(cents(a.value));
+  }
+  return out;
+}
+
+/** The rounding adjustment printed on the receipt (signed), or null. */
+export function roundingOf(lines: Line[], dateOrder: DateOrder): number | null {
+  for (const line of lines) {
+    const m = ROUNDING.exec(fold(line.text));
+    if (!m) continue;
+    const a = findAmounts(line.text.slice(m.index + m[0].length), dateOrder).filter((x) => x.decimals);
+    const last = a[a.length - 1];
+    if (last && Math.abs(last.value) < 1) return last.value;
+  }
+  return null;
+}
+
+/** The amount paid by card (the last card line's amount), or null. */
+export function cardPaid(lines: Line[], dateOrder: DateOrder): number | null {
+  const paid = paidLine([...lines].reverse(), CARD, dateOrder);
+  return paid && paid.value > 0 ? paid.value : null;
+}
+
+/**
+ * The total paid when the total read is not it: the total read plus the rounding, or the amount paid (in cash or
+ * by card), where a total line prints that amount. Null when nothing printed confirms another value.
+ */
+export function paidTotal(
+  read: number | null,
+  paid: Array<number | null>,
+  lines: Line[],
+  dateOrder: DateOrder,
+): { value: number; why: string } | null {
+  const totals = printedTotals(lines, dateOrder);
+  const rounding = roundingOf(lines, dateOrder);
+  // Rounding makes a rounder amount (5 cents at least): a total already that round was rounded before.
+  if (read !== null && rounding !== null && rounding !== 0 && cents(read) % 5 !== 0) {
+    // OCR loses a minus sign ("=0.02" for "-0.02"): either sign, as long as a total line or the payment agrees.
+    for (const r of [cents(rounding), -cents(rounding)]) {
+      const rounded = cents(read) + r;
+      if (rounded % 5 !== 0) continue;
+      if (totals.has(rounded) || paid.some((p) => p !== null && cents(p) === rounded))
+        return { value: rounded / 100, why: `the total ${read} with the rounding of ${r / 100}, printed as a total` };
+    }
+  }
+  // A rounding line not read: a total line printing the total read rounded to 5 cents is the total paid.
+  if (read !== null && cents(read) % 5 !== 0) {
+    const rounded = [...totals].find((t) => t % 5 === 0 && Math.abs(t - cents(read)) <= 2);
+    if (rounded !== undefined)
+      return { value: rounded / 100, why: `the total ${read} rounded to 5 cents, printed as a total` };
+  }
+  for (const p of paid)
+    if (p !== null && totals.has(cents(p)) && (read === null || cents(p) !== cents(read)))
+      return { value: p, why: "the amount paid, printed on a total line too" };
+  return null;
+}
+
+const SUBTOTAL = /(?<![\p{L}])(sub-?\s?total|zwischensumme|subtotaal|sous-total)(?![\p{L}])/iu;
+
+/**
+ * The subtotal and the charges printed between it and the total's line (service charge, tax, rounding) added up:
+ * what a restaurant bill's total is. A rounding line whose amount was lost rounds the sum to 5 cents. Null when
+ * there is no subtotal above the total, or a charge line's amount was lost.
+ */
+export function chainedTotal(lines: Line[], totalLine: Line, dateOrder: DateOrder): number | null {
+  const page = lines.filter((l) => l.page === totalLine.page);
+  const end = page.indexOf(totalLine);
+  let start = end - 1;
+  while (start >= 0 && !SUBTOTAL.test(fold(page[start]!.text))) start--;
+  if (start < 0 || end - start > 6) return null;
+  let sum = 0;
+  let roundLost = false;
+  for (const line of page.slice(start, end)) {
+    const amounts = findAmounts(line.text, dateOrder).filter((a) => a.decimals);
+    const last = amounts[amounts.length - 1];
+    if (last) sum += cents(last.value);
+    else if (ROUNDING.test(fold(line.text))) roundLost = true;
+    else return null;
+  }
+  return (roundLost ? Math.round(sum / 5) * 5 : sum) / 100;
+}
