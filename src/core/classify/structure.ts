@@ -14,7 +14,6 @@
  */
 import type { Page } from "../model";
 import { fold } from "../extract/fuzzy";
-import { maxOf, minOf } from "../arrays";
 
 export interface StructureBonus {
   class_id: string;
@@ -61,15 +60,14 @@ function tillShaped(page: Page): boolean {
   if (t.source_unit === "point" && Math.min(t.source_width, t.source_height) <= 320 && t.source_height > t.source_width)
     return true;
   const lines = page.text.split("\n").filter((l) => l.trim());
-  if (lines.length < 8 || !page.words.length) return false;
-  const xs = page.words.map((w) => w.bounding_box);
-  const width = maxOf(xs.map((b) => b[2])) - minOf(xs.map((b) => b[0]));
-  const height = maxOf(xs.map((b) => b[3])) - minOf(xs.map((b) => b[1]));
-  const rotated = Math.abs(t.rotation ?? 0) % 180 === 90;
-  const ratio = rotated ? height / width : width / height;
+  if (lines.length < 8) return false;
+  // The line lengths settle most pages (a page's lines are long) before its words are unpacked and measured.
   const lengths = lines.map((l) => l.trim().length).sort((a, b) => a - b);
   const median = lengths[Math.floor(lengths.length / 2)]!;
-  if (median > 36) return false;
+  if (median > 36 || !page.words.length) return false;
+  const [width, height] = inkSize(page.words);
+  const rotated = Math.abs(t.rotation ?? 0) % 180 === 90;
+  const ratio = rotated ? height / width : width / height;
   if (lines.length >= 10 && ratio < 0.75) return true;
   // Read from an image, the page's size says nothing (a photo, a receipt scanned on a full page) and a short
   // receipt is as wide as it is long; what still tells it from a page is that no line is long (a till prints
@@ -79,6 +77,18 @@ function tillShaped(page: Page): boolean {
   if (page.text_source !== "ocr") return false;
   if (t.effective_dpi && (rotated ? height : width) / t.effective_dpi <= 3.6) return true;
   return lines.length >= 10 && lengths.at(-1)! <= 52;
+}
+
+/** Width and height of the box around all the words, in one pass. */
+function inkSize(words: Page["words"]): [number, number] {
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const { bounding_box: b } of words) {
+    x0 = Math.min(x0, b[0]);
+    y0 = Math.min(y0, b[1]);
+    x1 = Math.max(x1, b[2]);
+    y1 = Math.max(y1, b[3]);
+  }
+  return [x1 - x0, y1 - y0];
 }
 
 /** Structure points per class for a document's pages; see the module contract. */

@@ -12,6 +12,7 @@ import { repairPdf } from "../engines/pdf/pdf-repair.ts";
 import { throwIfAborted } from "../abort.ts";
 import { DEMAND_WINDOW_END, DEMAND_WARMUP_PAGES, WaitMeter } from "../engines/pdf/pdf-demand.ts";
 import { pushAll } from "../arrays";
+import { RequestGate } from "./request-gate.ts";
 
 export async function convertPdf(
   src: SourceInput,
@@ -134,6 +135,8 @@ const COLD_HELPER_MIN_PAGES = 1000;
  * the worker is running is timed (pdf-host.ts), so queued pages never time out for waiting.
  */
 const LOOPS = 8;
+/** Loops that ask for their next pages together, waking the worker once for all (request-gate.ts). */
+const BURST = 4;
 
 /** PDFs being opened or having their text extracted right now, in this process (convertPdf counts them). */
 let converting = 0;
@@ -189,24 +192,43 @@ async function extractAll(
       joined.push(work);
     }
   };
-  const drain = async (client: PdfWorkerClient, metered: boolean) => {
+  const drain = async (client: PdfWorkerClient, metered: boolean, gate: RequestGate) => {
     let done: Page | null = null;
-    while (next <= wanted) {
-      const n = next++;
-      throwIfAborted(opts.signal, "convert");
-      pageWarnings[n - 1] = [];
-      const converting = convertPage(client, primary, src, n, opts, pageWarnings[n - 1]);
-      // The previous page is handed on after this page was asked for (the request goes out once the handler
-      // returns; the other loop's request keeps the worker busy meanwhile).
-      if (done && onPage) onPage(done);
-      pages[n - 1] = done = await (metered && meter ? meter.wait(converting) : converting);
-      if (metered && meter && n === DEMAND_WARMUP_PAGES) meter.restart();
-      if (metered && meter && n === DEMAND_WINDOW_END && meter.helpersWanted()) join(openHelpersFor(wanted - n));
+    const waitFor = <T>(p: Promise<T>) => (metered && meter ? meter.wait(p) : p);
+    try {
+      while (next <= wanted) {
+        if (done && onPage && !gate.open) {
+          // Not asking yet (request-gate.ts): the page is handed on now rather than after the wait.
+          onPage(done);
+          done = null;
+        }
+        await waitFor(gate.turn());
+        if (next > wanted) break;
+        const n = next++;
+        throwIfAborted(opts.signal, "convert");
+        pageWarnings[n - 1] = [];
+        const converting = convertPage(client, primary, src, n, opts, pageWarnings[n - 1]);
+        gate.asked();
+        // The previous page is handed on after this page was asked for (the request goes out once the handler
+        // returns; the other loop's request keeps the worker busy meanwhile).
+        if (done && onPage) onPage(done);
+        try {
+          pages[n - 1] = done = await waitFor(converting);
+        } finally {
+          gate.answered();
+        }
+        if (metered && meter && n === DEMAND_WARMUP_PAGES) meter.restart();
+        if (metered && meter && n === DEMAND_WINDOW_END && meter.helpersWanted()) join(openHelpersFor(wanted - n));
+      }
+    } finally {
+      gate.left();
     }
     if (done && onPage && !opts.signal?.aborted) onPage(done);
   };
-  const both = (client: PdfWorkerClient, metered: boolean) =>
-    Promise.all(Array.from({ length: LOOPS }, () => drain(client, metered))).then(() => undefined);
+  const both = (client: PdfWorkerClient, metered: boolean) => {
+    const gate = new RequestGate(BURST);
+    return Promise.all(Array.from({ length: LOOPS }, () => drain(client, metered, gate))).then(() => undefined);
+  };
   if (!meter) join(openHelpersFor(wanted));
   try {
     await both(primary, true);

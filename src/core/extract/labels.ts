@@ -160,8 +160,12 @@ export function findLabels(
     const lineHits: LabelHit[] = [];
     for (const rank of candidateRanks(line, index)) {
       const label = labels[rank]!;
-      for (const m of infoOf(line).folded.matchAll(labelRegex(label, line.page.text_source === "ocr"))) {
-        const start = m.index!;
+      const text = infoOf(line).folded;
+      // exec, not matchAll (a regex clone per line and label); an empty match moves on one code point, as there.
+      const re = labelRegex(label, line.page.text_source === "ocr");
+      for (let m = re.exec(text); m; m = re.exec(text)) {
+        if (m[0] === "") re.lastIndex += (text.codePointAt(re.lastIndex) ?? 0) > 0xffff ? 2 : 1;
+        const start = m.index;
         const end = start + m[0].length;
         // A longer label around a better-ranked one is more specific ("Factura rectificativa No." around "Factura").
         if (

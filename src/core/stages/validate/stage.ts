@@ -6,6 +6,8 @@ import { unreadablePageResults, validateDocument, validateTransaction, withResul
 
 export const validateStage: Stage = async (state, ctx) => {
   const fileOfPage = new Map(state.files.flatMap((f) => f.pages.map((p) => [p.page_number, f] as const)));
+  // Only unreadable pages make results: each document looks among those (usually none), not among all pages.
+  const unreadable = state.pages.filter((p) => p.unreadable !== undefined);
   for (const doc of state.documents) {
     // An e-invoice among the document's files is checked against EN 16931 (and the CIUS it claims).
     const files = [
@@ -21,7 +23,7 @@ export const validateStage: Stage = async (state, ctx) => {
     const own = new Set([...doc.split.page_numbers, ...(doc.split.separator_pages ?? [])]);
     const validation = withResults(
       validateDocument(doc, ctx.project, einvoice),
-      unreadablePageResults(state.pages.filter((p) => own.has(p.page_number))),
+      unreadablePageResults(unreadable.filter((p) => own.has(p.page_number))),
     );
     if (validation) doc.validation = validation;
     else delete doc.validation;
