@@ -1,23 +1,32 @@
 /**
  * The visual e-invoice corpora of the accuracy gate (corpora.ts lists them): the XRechnung test suite's invoices
- * drawn as PDFs without their XML (fixtures/einvoice-visual), a letterhead business invoice and an XRechnung
- * visualisation, each as text PDFs and as 200-DPI scans; the truth is the XML's.
+ * drawn as PDFs without their XML (fixtures/einvoice-visual) in four families (a letterhead business invoice, an
+ * XRechnung visualisation, a SaaS-style invoice, a French-style facture), each as text PDFs and as 200-DPI scans;
+ * the truth is the XML's. Four layouts, so that a mechanism tuned on one does not pass for a general one.
  */
 import { symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type Family, visualInvoices, visualPdf } from "../../fixtures/einvoice-visual";
+import { FAMILIES, type Family, visualInvoices, visualPdf } from "../../fixtures/einvoice-visual";
 import type { Corpus } from "./corpora";
 import { scanOf, skewOf } from "./scans";
 
 const writeJson = (file: string, v: unknown) => writeFileSync(file, JSON.stringify(v, null, 2) + "\n");
 
+const WHAT: Record<Family, string> = {
+  letterhead: "letterhead business invoices",
+  viewer: "XRechnung visualisations",
+  saas: "SaaS-style invoices (From / Bill to columns, seller named in logo and footer only)",
+  facture: "French-style factures (seller right, bill-to and ship-to, remittance slip)",
+};
+const LANGS: Record<Family, string> = { letterhead: "de/en/fr", viewer: "de/en", saas: "en/de", facture: "fr/de/en" };
+
 function einvoiceVisual(family: Family, scan: boolean): Corpus {
-  const what = family === "letterhead" ? "letterhead business invoices" : "XRechnung visualisations";
+  const what = WHAT[family];
   return {
     id: `einvoice-visual/${family}-${scan ? "scan-200" : "text"}`,
     about: scan
       ? `the ${family} PDFs as 200-DPI greyscale scans, skew ±1.5°, JPEG q60`
-      : `21 XRechnung test-suite invoices (CII and UBL, ${family === "letterhead" ? "de/en/fr" : "de/en"}) drawn as ${what}, truth from the XML`,
+      : `21 XRechnung test-suite invoices (CII and UBL, ${LANGS[family]}) drawn as ${what}, truth from the XML`,
     async build(dir) {
       for (const doc of visualInvoices(family)) {
         const name = `${family}-${doc.id}.pdf`;
@@ -33,7 +42,7 @@ function einvoiceVisual(family: Family, scan: boolean): Corpus {
   };
 }
 
-export const einvoiceVisualCorpora: Corpus[] = (["letterhead", "viewer"] as const).flatMap((f) => [
+export const einvoiceVisualCorpora: Corpus[] = FAMILIES.flatMap((f) => [
   einvoiceVisual(f, false),
   einvoiceVisual(f, true),
 ]);

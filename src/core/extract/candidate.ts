@@ -1,6 +1,7 @@
 /** A field value candidate and what every candidate search shares: the plausibility of a value, where a line is. */
 import type { Line, Span } from "./lines";
 import type { ValueKind, ValueMatch } from "./values";
+import { bareLegalForm } from "./company";
 
 export interface Candidate {
   match: ValueMatch;
@@ -15,15 +16,31 @@ export interface Candidate {
  * is the label of one of its rows ("Street" under "Seller" when OCR lost the name row).
  */
 const PARTY_HEADING =
-  /^\s*(seller|buyer|vendor|supplier|customer|client|verk[äa]ufer|k[äa]ufer|lieferant|kunde|rechnungssteller|rechnungsempf[äa]nger|leistungsempf[äa]nger|vendeur|acheteur|fournisseur|verkoper|koper|leverancier|klant|proveedor|comprador|cliente|vendedor|fornitore|acquirente|venditore|bill to|ship to|sold by|sold to|name|street|stra(ß|ss)e|postcode|plz|city|ort|country|land|contact|kontakt)\s*:?\s*$/iu;
+  /^\s*(seller|buyer|vendor|supplier|customer|client|verk[äa]ufer|k[äa]ufer|lieferant|kunde|rechnungssteller|rechnungsempf[äa]nger|leistungsempf[äa]nger|vendeur|acheteur|fournisseur|verkoper|koper|leverancier|klant|proveedor|comprador|cliente|vendedor|fornitore|acquirente|venditore|bill to|ship to|sold by|sold to|from|von|rechnung an|invoice to|billed to|factur[ée] [àa]|livr[ée] [àa]|name|street|stra(ß|ss)e|postcode|plz|city|ort|country|land|contact|kontakt)\s*:?\s*$/iu;
+
+/** A street line with its house number ("Hauptstraße 97", "12 Main Street", "3 rue de la Paix"): no party's name. */
+const STREET_LINE =
+  /^(?=.*\d)(\d{1,5}[a-z]?,?\s+)?[\p{L}'\- ]*?(stra(ß|ss)e|str\.|weg|allee|platz|gasse|ring|damm|road|street|st\.|avenue|ave\.|lane|drive|rue|boulevard|chemin|laan|straat|plein|via|calle|avenida)(\s+\d{1,5}[a-z]?)?$/iu;
+
+/** A label with its date or number ("Date : 13/04/2018", "Kundennr.: 4711"): the row under a heading, no name. */
+const LABELLED_NUMBER = /^\s*\p{L}[\p{L}\s.'-]{0,30}:\s*\d/u;
 
 /**
- * A name has a word of letters only (a customer number such as "SCONL0303" is no name); an address has a digit
- * (street number or postcode).
+ * A name has a word of letters only (a customer number such as "SCONL0303" is no name) and more than a legal form
+ * ("Inc." right of the label "Seller" inside "Test Seller Inc."), a street (a block whose name is printed elsewhere,
+ * as a SaaS invoice's "From" column) or a label with its value; an address has a digit (street number or postcode).
  */
 export function plausible(kind: ValueKind, value: unknown): boolean {
-  if (kind === "party")
-    return /(?<![\p{L}\p{N}])\p{L}{2,}(?![\p{L}\p{N}])/u.test(String(value)) && !PARTY_HEADING.test(String(value));
+  if (kind === "party") {
+    const v = String(value);
+    return (
+      /(?<![\p{L}\p{N}])\p{L}{2,}(?![\p{L}\p{N}])/u.test(v) &&
+      !PARTY_HEADING.test(v) &&
+      !bareLegalForm(v) &&
+      !STREET_LINE.test(v.trim()) &&
+      !LABELLED_NUMBER.test(v)
+    );
+  }
   if (kind === "address") return /\d/.test(String(value));
   return true;
 }

@@ -17,8 +17,8 @@ const FORMS = [
   "KG",
   "OHG",
   "GbR",
-  // The German mini-GmbH must print its form in full; OCR may lose the umlaut.
-  "UG\\s?\\(haftungsbeschr(?:ä|a|ae)nkt\\)",
+  // The German mini-GmbH must print its form in full; OCR may lose or misread the umlaut ("beschrénkt").
+  "UG\\s?\\(haftungsbeschr(?:ä|a|ae|[^\\s)]{1,2})nkt\\)",
   "UG",
   "e\\.\\s?K\\.",
   "e\\.\\s?V\\.",
@@ -68,6 +68,9 @@ const FORMS = [
 const SOURCE = `(?<![\\p{L}])(${FORMS.join("|")})(?![\\p{L}])`;
 const CASED = new RegExp(SOURCE, "gu");
 const CAPS = new RegExp(SOURCE, "giu");
+/** A legal form standing alone: the tail of a name whose first words a label took ("Test Seller Inc."), no name. */
+const BARE = new RegExp(`^\\s*(${FORMS.join("|")})[\\s.,]*$`, "iu");
+export const bareLegalForm = (text: string) => BARE.test(text);
 
 /**
  * The legal form in `text`, or null. Only a whole token after a name counts: "(Inc. GST)" or "Sarl au capital" at

@@ -58,9 +58,14 @@ function formatCandidates(kind: ValueKind, lines: Line[], ctx: ReadContext): Can
   for (const line of lines) {
     if (kind === "email" && !line.text.includes("@")) continue;
     for (const w of line.words) {
-      if (!canStart.test(w.word.text)) continue;
-      const m = readValue(kind, line, w.start, ctx);
-      if (m && m.start >= w.start) {
+      // OCR may glue a speck of the grain before the value ("'DE79 0000 …"): the value starts after it.
+      const lead =
+        kind === "email" || canStart.test(w.word.text)
+          ? 0
+          : (/^[^\p{L}\p{N}+(]{1,2}(?=[\p{L}\p{N}])/u.exec(w.word.text)?.[0].length ?? 0);
+      if (!canStart.test(w.word.text.slice(lead))) continue;
+      const m = readValue(kind, line, w.start + lead, ctx);
+      if (m && m.start >= w.start + lead) {
         out.push({ match: m, score: 0.8, reasoning: `${kind} recogniser (${where(line)})` });
         break;
       }

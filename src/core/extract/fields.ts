@@ -9,7 +9,7 @@ import { boxesOf, type Line, ocrConfidenceOf, spanOf, uprightSize } from "./line
 import type { ReadContext, ValueKind } from "./values";
 import { recipientWords } from "./party-blocks";
 import { withoutSpecks } from "./specks";
-import { umlautsRead, withoutStrayLetter } from "./ocr-letters";
+import { umlautsRead, withoutStrayLetter, withoutTrailingMark } from "./ocr-letters";
 import type { Candidate } from "./candidate";
 import { labelCandidates, patternCandidates } from "./label-candidates";
 import { recognizerCandidates } from "./field-recognizers";
@@ -77,7 +77,8 @@ export function fieldCandidates(field: FieldSettings, lines: Line[], ctx: ReadCo
   if (kind === "party")
     for (const c of all) {
       c.match.value = withoutSpecks(c.match.value as string);
-      if (c.match.line.page.text_source === "ocr") c.match.value = withoutStrayLetter(umlautsRead(c.match.value));
+      if (c.match.line.page.text_source === "ocr")
+        c.match.value = withoutTrailingMark(withoutStrayLetter(umlautsRead(c.match.value)));
     }
   // A zero amount is a balance after payment ("Balance due 0.00") far more often than the document's value.
   if (kind === "amount")

@@ -4,7 +4,8 @@
  */
 import type { FieldSettings } from "../project";
 import { type Line, lineHeight, spanOf } from "./lines";
-import { below, findLabels, labelRegex, type LabelHit, rowPartners } from "./labels";
+import { below, findLabels, labelRegex, type LabelHit, rowPartners, sameBlockEnd } from "./labels";
+import { legalForm } from "./company";
 import { fold } from "./fuzzy";
 import { readValue, type ReadContext, type ValueKind, type ValueMatch } from "./values";
 import { pushAll } from "../arrays";
@@ -18,9 +19,10 @@ export function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Li
   const hits = findLabels(lines, labels, exclude_before, exclude_after);
   for (const hit of hits) {
     if (field.id === "total_amount" && NOT_GROSS.test(hit.line.text.slice(hit.end))) continue;
+    if (kind === "party" && insideCompanyName(hit)) continue;
     // A label read with an OCR error allowance is weaker evidence than an exact one.
     const labelFactor = (1 - (0.3 * hit.rank) / Math.max(1, labels.length)) * (hit.fuzzy ? 0.85 : 1);
-    let read = readValue(kind, hit.line, hit.end, ctx);
+    let read = readValue(kind, hit.line, hit.end, ctx) ?? (kind === "vat_id" ? nationalVatId(hit.line, hit.end) : null);
     // OCR reads specks in the gap between a label and its far value ("Invoice no: ey : FA-80553"): past them.
     const past = read ? hit.end : pastSpecks(hit.line, hit.end);
     if (past > hit.end) read = readValue(kind, hit.line, past, ctx);
@@ -46,6 +48,36 @@ export function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Li
     pushAll(out, belowCandidates(hit, kind, lines, ctx, labelFactor));
   }
   return out;
+}
+
+/**
+ * A party label that is a word of a company name ("Test Seller Inc.", "Buyer Services GmbH") labels nothing: a name
+ * word runs into it in the same cell and the cell ends in a legal form.
+ */
+function insideCompanyName(hit: LabelHit): boolean {
+  const before = hit.line.text.slice(0, hit.start);
+  if (!/\p{Lu}[\p{L}&.-]*\s+$/u.test(before)) return false;
+  const cellStart = hit.line.words
+    .filter(
+      (w, i) => i > 0 && w.end <= hit.start && w.box[0] - hit.line.words[i - 1]!.box[2] > lineHeight(hit.line) * 2,
+    )
+    .pop();
+  const cell = hit.line.text.slice(cellStart?.start ?? 0, sameBlockEnd(hit.line, hit.end));
+  const form = legalForm(cell);
+  return form !== null && form.index >= hit.end - (cellStart?.start ?? 0);
+}
+
+/**
+ * A VAT registration printed without its country code right after its label ("NIP: 774-00-01-454", "BTW 8512.34.567"):
+ * 8 to 12 digits in groups of digits only (a German Steuernummer "123/456/78901" has slashes: no VAT ID). Only
+ * after a label: unlabelled, such a number is anything.
+ */
+function nationalVatId(line: Line, offset: number): ValueMatch | null {
+  const m = /^[\s:.#]*((?:\d[\d\s.-]{6,16}\d))(?![\d/\p{L}])/u.exec(line.text.slice(offset));
+  const digits = m?.[1]!.replace(/[\s.-]/g, "") ?? "";
+  if (!m || digits.length < 8 || digits.length > 12 || /\s{2,}/.test(m[1]!)) return null;
+  const start = offset + m[0].length - m[1]!.length;
+  return { value: digits, line, start, end: start + m[1]!.length, strength: 0.8 };
 }
 
 /** Words after a total's label that make it the net or the tax ("Invoice total without VAT", "Summe Umsatzsteuer"). */

@@ -22,10 +22,15 @@ export function labelIndex(labels: string[]): LabelIndex {
   if (!index) {
     index = { byFirstWord: new Map(), others: [] };
     labels.forEach((label, rank) => {
-      const first = fold(label.replace(/^\^/, "").toLowerCase()).trim().split(/\s+/)[0]!;
+      const words = fold(label.replace(/^\^/, "").toLowerCase()).trim().split(/\s+/);
+      const first = words[0]!;
       if (/^[\p{L}\p{N}]+$/u.test(first))
         index!.byFirstWord.set(first, [...(index!.byFirstWord.get(first) ?? []), rank]);
       else index!.others.push({ rank, first: first.replace(/[.:]+$/, "") });
+      // OCR (and some text layers) lose the space inside a label ("BILLTO"): its words joined are a first word too.
+      const joined = words.join("");
+      if (words.length > 1 && /^\p{L}+$/u.test(joined))
+        index!.byFirstWord.set(joined, [...(index!.byFirstWord.get(joined) ?? []), rank]);
     });
     indexes.set(labels, index);
   }

@@ -3,7 +3,7 @@
  * or below it in the same column).
  */
 import { unionBox } from "../geometry";
-import { type Line, type LineWord, levelY, lineHeight, xOverlap } from "./lines";
+import { type Line, type LineWord, levelY, lineHeight, rateRow, xOverlap } from "./lines";
 import type { Box } from "../model";
 import { editDistance, fold, fuzzyMatches, tokensOf } from "./fuzzy";
 import { tick } from "./gc-pace";
@@ -124,7 +124,7 @@ function qualified(line: Line, start: number, end: number, before: Set<string>, 
     const prev = [...line.words]
       .reverse()
       .find((w) => w.start < start && /[\p{L}\p{N}]/u.test(line.text.slice(w.start, Math.min(w.end, start))));
-    if (near(prev, first)) return true;
+    if (near(prev, first) && !rateRow(line, start, end, prev)) return true;
   }
   if (after.size && hasWord(after, wordAfter(text, end), ocr)) {
     const next = line.words.find(

@@ -266,3 +266,27 @@ export function xOverlap(a: Box, b: Box): number {
 export function lineHeight(line: Line): number {
   return Math.max(1, line.box[3] - line.box[1]);
 }
+
+/** The cells of a line: runs of words without a column gap (wider than two line heights) between them. */
+export function cellsOf(line: Line): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  line.words.forEach((w, i) => {
+    const prev = line.words[i - 1];
+    if (!prev || w.box[0] - prev.box[2] > lineHeight(line) * 2) out.push([w.start, w.end]);
+    else out[out.length - 1]![1] = w.end;
+  });
+  return out;
+}
+
+/**
+ * A row opened by the qualifier and printing a rate by the label ("zzgl. USt 19 %", "plus 20% VAT", "inkl. 19 %
+ * MwSt."): the qualifier says what the amount is added to or held in, the row is the tax's own.
+ */
+export function rateRow(line: Line, start: number, end: number, qualifier: LineWord | undefined): boolean {
+  if (!qualifier) return false;
+  const i = line.words.indexOf(qualifier);
+  const prev = line.words[i - 1];
+  if (prev && qualifier.box[0] - prev.box[2] <= lineHeight(line)) return false;
+  const near = line.text.slice(qualifier.end, Math.min(line.text.length, end + 12));
+  return /(?<![\d.,])\d{1,2}(?:[.,]\d{1,2})?\s?%/.test(near) && start >= qualifier.end;
+}

@@ -18,3 +18,11 @@ export function umlautsRead(text: string): string {
 export function withoutStrayLetter(text: string): string {
   return text.replace(/^[a-df-xz]\s+(?=\p{Lu}\p{Ll})/u, "");
 }
+
+/**
+ * A mark after the last word of a name on an OCR line ("Landesamt für Statistik Mannheim.") is grain read as a dot:
+ * a name ends in a dot only after an abbreviation ("Inc.", "Bros.", "e.K."), never after a long word in lower case.
+ */
+export function withoutTrailingMark(text: string): string {
+  return text.replace(/(?<=\p{Lu}\p{Ll}{5,})\s?[.,;:'’‘]$/u, "");
+}

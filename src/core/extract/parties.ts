@@ -14,7 +14,7 @@
  * - Pure functions over lines; the extractor merges these candidates with labelled ones.
  */
 import type { Word } from "../model";
-import { type Line, lineHeight, uprightSize } from "./lines";
+import { cellsOf, type Line, lineHeight, uprightSize } from "./lines";
 import { legalForm } from "./company";
 import { afterSpeck } from "./specks";
 import { FREE_MAIL } from "./free-mail";
@@ -242,7 +242,9 @@ function letterheadCandidate({ lines: firstPage, height, title }: FirstPage, add
     );
   if (plain.length) {
     const tallest = plain.reduce((a, b) => (lineHeight(b) > lineHeight(a) * 1.15 ? b : a));
-    add(tallest, 0, tallest.text.length, 0.42, "letterhead: the largest type at the top of the first page");
+    // A text layer may join the title and the letterhead beside it ("FACTURE    Acme SARL"): the cell that is no title.
+    const cell = cellsOf(tallest).find(([s, e]) => !TITLE.test(tallest.text.slice(s, e))) ?? [0, tallest.text.length];
+    add(tallest, cell[0], cell[1], 0.42, "letterhead: the largest type at the top of the first page");
   }
 }
 

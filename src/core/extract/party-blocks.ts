@@ -31,6 +31,8 @@ export const BUYER_HEADINGS = [
   "client",
   "bill to address",
   "rechnungsempfänger",
+  "rechnung an",
+  "rechnungsanschrift",
   "rechnungsadresse",
   "lieferadresse",
   "lieferanschrift",
@@ -214,9 +216,12 @@ export function buyerHeadings(lines: Line[]): LabelHit[] {
 
 /** A heading stands at the start of its line or of a cell (a wide gap before it), not in prose ("our customer"). */
 function startsCell(hit: { line: Line; start: number }): boolean {
-  const i = hit.line.words.findIndex((w) => w.end > hit.start);
+  const words = hit.line.words;
+  const i = words.findIndex((w) => w.end > hit.start);
   if (i <= 0 || onlySpecksBefore(hit.line, hit.start)) return true;
-  return hit.line.words[i]!.box[0] - hit.line.words[i - 1]!.box[2] > lineHeight(hit.line) * 2;
+  // OCR reads marks in a column gap ("FROM  ©  +  BILL TO"): the gap is measured from the last word with a letter.
+  const prev = words.slice(0, i).findLast((w) => /[\p{L}\p{N}]/u.test(w.word.text)) ?? words[i - 1]!;
+  return words[i]!.box[0] - prev.box[2] > lineHeight(hit.line) * 2;
 }
 
 export const inRecipient = (line: Line, start: number, end: number, recipient: Set<Word>) =>

@@ -18,6 +18,8 @@ import {
   STREET,
 } from "./party-blocks";
 import { DOC_WORD, issuerCandidates, type PartyCandidate, TITLE } from "./parties";
+import { sellerBlocks } from "./seller-blocks";
+import { plausible } from "./candidate";
 
 /**
  * The issuer's name in a line, as OCR may have read it differently in the letterhead and in the sender line
@@ -30,6 +32,9 @@ function sameName(text: string, name: string): boolean {
   const max = Math.floor(b.length / 4);
   return editDistance(a.slice(0, b.length + max), b, max) <= max || editDistance(a, b, max) <= max;
 }
+
+/** Buyer headings of a delivery block (party-blocks.ts BUYER_HEADINGS), ranked under the billing ones. */
+const SHIP_TO = /ship|deliver|liefer|livr|afle|lever|env[íi]o|consegna/iu;
 
 const CONTACT = /@|www\.|https?:|(?<![\p{L}])(tel|t[ée]l[ée]?phone?|phone|fax|e-?mail|mobil)(?![\p{L}])/iu;
 
@@ -53,41 +58,36 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     if (DOC_WORD.test(` ${value.replace(/[.:!]+$/, "")}`)) return false; // the document's title ("FACTUUR."), not a name
     if (TITLE.test(value)) return false; // nor a title with its number ("Rechnung 3009000003")
     if (CONTACT.test(value)) return false; // nor a letterhead's contact line ("Tel. 030 1234 · info@acme.de")
+    if (!plausible("party", value)) return false; // nor a section heading ("VON", "Bill to") or a bare "GmbH"
     out.push({ line, start, end, value, score, why });
     return true;
   };
   for (const hit of buyerHeadings(lines)) {
     const rest = hit.line.text.slice(hit.end).replace(/^[\s:]*(address|adresse|adres)?[\s:]*/i, "");
     const row = rest.trim() ? null : below(hit, lines, 1)[0];
-    if (row) nameOf(row, 0.5, `first line under the buyer heading "${hit.line.text.slice(hit.start, hit.end)}"`);
+    // The invoice's customer is whom it is billed to: a ship-to block beside it names where goods go.
+    const ship = SHIP_TO.test(hit.label);
+    if (row)
+      nameOf(
+        row,
+        ship ? 0.46 : 0.5,
+        `first line under the ${ship ? "ship-to" : "buyer"} heading "${hit.line.text.slice(hit.start, hit.end)}"`,
+      );
   }
   const [, height] = uprightSize(first);
   const issuer = issuerCandidates(lines)[0];
+  const seller = sellerBlocks(lines).words;
   const page = lines.filter((l) => l.page === first && l.box[1] < height * 0.5).sort((a, b) => a.box[1] - b.box[1]);
   // Under a sender line the window's first line is the recipient, whatever blocks (a letterhead) stand above it.
   for (const sender of page.filter((l) => senderLineName(l, page))) {
-    const lh = lineHeight(sender);
-    // Right under it: when OCR lost the window's lines, a table header further down is no address.
-    const window = page.find(
-      (l) =>
-        l.box[1] > sender.box[1] + lh * 0.5 &&
-        l.box[1] - sender.box[3] < lh * 3 &&
-        Math.abs(l.box[0] - sender.box[0]) < lh * 2,
-    );
+    const window = windowUnder(sender, page);
     if (window && nameOf(window, 0.55, "first line of the window address under the sender line")) return out;
   }
   const returnAddresses = new Set<Line>();
   for (let i = 0; i < page.length; i++) {
     // The sender line over the window names the seller: the recipient's block starts under it.
     if (senderLineName(page[i]!, page)) continue;
-    const block = [page[i]!];
-    for (let j = i + 1; j < page.length && block.length < 6; j++) {
-      const prev = block[block.length - 1]!;
-      const next = page[j]!;
-      if (next.box[1] - prev.box[3] > lineHeight(prev) * 1.2) break;
-      if (Math.abs(next.box[0] - block[0]!.box[0]) > lineHeight(prev)) continue;
-      block.push(next);
-    }
+    const block = blockAt(page, i);
     // An address has no amounts (item rows of a table are no address).
     if (block.some((l) => findAmounts(l.text).some((a) => a.decimals))) continue;
     // Under a sender line the window holds the address: a name over a postcode and town is enough.
@@ -97,27 +97,49 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
         l.box[3] > page[i]!.box[1] - lineHeight(l) * 2.5 &&
         (returnAddresses.has(l) || senderLineName(l, page)),
     );
-    if (
-      block.length < (windowed ? 2 : 3) ||
-      !block.slice(1).some(
-        (l) =>
-          // "USt 19 %" is a tax rate's label, not a street
-          (STREET.test(l.text) || POSTCODE.test(l.text)) && !/[:%]/.test(l.text) && !findDates(l.text, "dmy").length,
-      )
-    )
-      continue;
+    if (block.length < (windowed ? 2 : 3) || !block.slice(1).some(isAddressLine)) continue;
     // A return address in one line over the window (its type not told apart from the address's, its name maybe
     // read otherwise than the issuer's elsewhere): the block under it is the recipient's.
     if (oneLineAddress(block[0]!.text)) {
       returnAddresses.add(block[0]!);
       continue;
     }
-    if (issuer && block.some((l) => l === issuer.line || sameName(l.text, issuer.value))) {
-      i = page.indexOf(block[block.length - 1]!); // the issuer's own address block, all of it
+    // The seller's own block (its address under "From"/"Von"), or the issuer's address block, all of it.
+    const sellers = block.some((l) => l.words.some((w) => seller.has(w.word)));
+    if (sellers || (issuer && block.some((l) => l === issuer.line || sameName(l.text, issuer.value)))) {
+      i = page.indexOf(block[block.length - 1]!);
       continue;
     }
     if (/\d/.test(block[0]!.text) && STREET.test(block[0]!.text)) continue; // a street, not a name
     if (nameOf(block[0]!, 0.42, "first line of the recipient's address block")) break;
   }
   return out;
+}
+
+/** The lines of the block starting at `page[i]`: close under one another, left edges aligned, at most six. */
+function blockAt(page: Line[], i: number): Line[] {
+  const block = [page[i]!];
+  for (let j = i + 1; j < page.length && block.length < 6; j++) {
+    const prev = block[block.length - 1]!;
+    const next = page[j]!;
+    if (next.box[1] - prev.box[3] > lineHeight(prev) * 1.2) break;
+    if (Math.abs(next.box[0] - block[0]!.box[0]) > lineHeight(prev)) continue;
+    block.push(next);
+  }
+  return block;
+}
+
+/** A street or postcode line of an address ("USt 19 %" is a tax rate's label, not a street; no dates). */
+const isAddressLine = (l: Line): boolean =>
+  (STREET.test(l.text) || POSTCODE.test(l.text)) && !/[:%]/.test(l.text) && !findDates(l.text, "dmy").length;
+
+/** The window's first line right under a sender line: when OCR lost the window's lines, a table header further down is no address. */
+function windowUnder(sender: Line, page: Line[]): Line | undefined {
+  const lh = lineHeight(sender);
+  return page.find(
+    (l) =>
+      l.box[1] > sender.box[1] + lh * 0.5 &&
+      l.box[1] - sender.box[3] < lh * 3 &&
+      Math.abs(l.box[0] - sender.box[0]) < lh * 2,
+  );
 }

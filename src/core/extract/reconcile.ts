@@ -81,7 +81,7 @@ export function reconcileSums(
     for (const id of rule.fields) {
       if (!TAXLIKE.test(id) || !candidates[id]?.length) continue;
       const first = candidates[id]![0];
-      candidates[id] = withRateTaxes(candidates[id]!, printed);
+      candidates[id] = withRateSum(withRateTaxes(candidates[id]!, printed));
       if (best[id] === first && candidates[id]![0] !== first) {
         best[id] = candidates[id]![0];
         changed.push(id);
@@ -89,13 +89,15 @@ export function reconcileSums(
     }
     const ids = [...rule.fields, rule.total];
     const missing = ids.filter((id) => !candidates[id]?.length);
+    if (classId !== "receipt" && netIsTotal(rule, candidates, best, printed))
+      changed.push(rule.fields.find((id) => !TAXLIKE.test(id))!);
     if (missing.length > 1) continue;
     const current = ids.map((id) => best[id]);
     if (!missing.length && adds(rule, current as Candidate[])) continue;
     let winner: Candidate[] | null = null;
     let winnerScore = -1;
     if (!missing.length) {
-      for (const combo of combinations(ids.map((id) => distinct(candidates[id]!)))) {
+      for (const combo of combinations(ids.map((id) => distinct(withOcrReadings(candidates[id]!))))) {
         const score = combo.reduce((s, c) => s + c.score, 0);
         if (score > winnerScore && adds(rule, combo)) [winner, winnerScore] = [combo, score];
       }
@@ -113,6 +115,72 @@ export function reconcileSums(
 }
 
 /**
+ * An invoice that prints no tax at all, or a zero tax, and no net amount, only its total (a small business exempt
+ * from VAT, a hosting bill "ohne MwSt.", a cloud bill with "Tax $0.00") has its net equal to its total, unless two
+ * printed amounts add up to the total (net and tax in a table no label reads). Sets the one net term of `rule` to the total,
+ * at a lower score (so it goes to review under a strict threshold); true when it did.
+ */
+function netIsTotal(
+  rule: SumRule,
+  candidates: Record<string, Candidate[]>,
+  best: Record<string, Candidate | undefined>,
+  printed: PrintedAmount[],
+) {
+  const nets = rule.fields.filter((id) => !TAXLIKE.test(id));
+  const total = best[rule.total];
+  if (nets.length !== 1 || !total || typeof total.match.value !== "number" || total.match.value <= 0) return false;
+  if (nets.some((id) => candidates[id]?.length)) return false;
+  // A tax printed as zero ("Tax $0.00") is no tax either.
+  if (rule.fields.some((id) => TAXLIKE.test(id) && candidates[id]?.length && best[id]?.match.value !== 0)) return false;
+  // Two printed amounts adding up to the total are its breakdown (a table's "257,59  23 %  59,24  316,83").
+  if (breaksDown(total.match.value, printed)) return false;
+  const net: Candidate = {
+    ...total,
+    score: total.score * 0.7,
+    reasoning: `${total.reasoning}; no tax and no net amount printed: the net is the total`,
+  };
+  candidates[nets[0]!] = [net];
+  best[nets[0]!] = net;
+  return true;
+}
+
+/** Two printed amounts, other than `total`, add up to it. */
+function breaksDown(total: number, printed: PrintedAmount[]): boolean {
+  const values = [...new Set(printed.map((p) => Math.abs(p.value)))].filter((v) => v > 0 && v < total).slice(0, 400);
+  const seen = new Set(values.map((v) => Math.round(v * 100)));
+  return values.some((v) => seen.has(Math.round((total - v) * 100)));
+}
+
+/**
+ * What an amount read from an OCR line may have been printed as, each a further candidate right after the reading
+ * itself (taken only when the sums then add up): without its decimal point when OCR lost it ("474375 €" for "4743,75 €",
+ * an amount of 3+ digits printed with no separator), and without a sign when the "minus" stood apart from the
+ * digits (a speck in the gap read as a dash: "Total  -  5,645.06 €").
+ */
+function withOcrReadings(list: Candidate[]): Candidate[] {
+  const out: Candidate[] = [];
+  for (const c of list) {
+    out.push(c);
+    const { line, start, end, value } = c.match;
+    if (line.page.text_source !== "ocr" || typeof value !== "number") continue;
+    const printed = line.text.slice(start, end);
+    const alt = (v: number, why: string) =>
+      out.push({ ...c, match: { ...c.match, value: v }, score: c.score * 0.9, reasoning: `${c.reasoning}, ${why}` });
+    if (Number.isInteger(value) && /^\D*\d{3,}\D*$/.test(printed))
+      alt(Math.round(value) / 100, "read without its decimal mark (OCR lost it)");
+    // A currency sign read as a digit glued to the amount ("2319.00" for "₹319.00", "512.00" for "$12.00").
+    const glued = /^([258])[\s]?(\d[\d.,\s]*)$/.exec(printed.trim());
+    if (glued && !c.match.note && value > 0) {
+      const rest = Number(String(value).slice(1));
+      if (rest > 0 && Math.abs(rest - value) > 1) alt(rest, `its first digit read as the currency sign OCR misread`);
+    }
+    if (value < 0 && /(^|\s)[-−–]\s+\d/.test(line.text.slice(Math.max(0, start - 3), end)))
+      alt(-value, "the dash apart from the digits read as a speck, not a sign");
+  }
+  return out;
+}
+
+/**
  * No combination of candidates adds up (or one field has none): one term is solved from the others ("tax =
  * total − subtotal") and taken when exactly that amount is printed on the document, next to no label we read
  * (OCR lost or misplaced it). The known terms come from the fields' best few candidates; a solved amount must be
@@ -127,7 +195,7 @@ function solved(
   let winner: Candidate[] | null = null;
   let winnerScore = -1;
   ids.forEach((unknown, u) => {
-    const lists = ids.map((id, i) => (i === u ? [] : distinct(candidates[id] ?? []).slice(0, 2)));
+    const lists = ids.map((id, i) => (i === u ? [] : distinct(withOcrReadings(candidates[id] ?? [])).slice(0, 2)));
     if (lists.some((l, i) => i !== u && !l.length)) return;
     for (const known of combinations(lists.filter((_, i) => i !== u))) {
       const full: Array<Candidate | null> = [];
@@ -192,6 +260,34 @@ export function withRateTaxes(list: Candidate[], printed: PrintedAmount[]): Cand
     out.push(c);
   }
   return out;
+}
+
+/**
+ * VAT at several rates printed row by row ("VAT 19%  109.99", "VAT 7%  7.59") with no row of their sum: the tax is
+ * the sum of the rows. Returns `list` with that sum second (the arithmetic of the sums decides), when two or more
+ * candidates stand on lines printing distinct rates.
+ */
+function withRateSum(list: Candidate[]): Candidate[] {
+  const rows = new Map<Line, Candidate>();
+  const rates = new Set<string>();
+  for (const c of list) {
+    const rate = RATE.exec(c.match.line.text)?.[1]?.replace(",", ".");
+    if (!rate || typeof c.match.value !== "number" || c.match.value <= 0 || rows.has(c.match.line)) continue;
+    if (rates.has(rate)) return list; // the same rate twice: a breakdown repeated, or items, not rows of one table
+    rows.set(c.match.line, c);
+    rates.add(rate);
+  }
+  if (rows.size < 2) return list;
+  const parts = [...rows.values()];
+  const sum = Math.round(parts.reduce((s, c) => s + (c.match.value as number), 0) * 100) / 100;
+  const first = list[0]!;
+  const summed: Candidate = {
+    ...parts[0]!,
+    match: { ...parts[0]!.match, value: sum },
+    score: first.score * 0.95,
+    reasoning: `the sum of the tax rows at ${[...rates].join("%, ")}% (${parts.map((c) => c.match.value).join(" + ")})`,
+  };
+  return [first, summed, ...list.slice(1)];
 }
 
 /** Every amount printed with decimals, for the arithmetic of reconcileSums. */

@@ -73,8 +73,12 @@ function readIdentifier(line: Line, offset: number): ValueMatch | null {
   // Long leading separators mean the "value" is far from its label.
   if (m[0].length - m.groups!.v!.length > 12) return null;
   // A number printed in digit groups ("2024 000117"): groups of three or more digits one space apart belong to it.
-  const groups = /\d$/.test(v) ? /^(?: \d{3,}(?![\p{L}\p{N}.,\/\-]))+/u.exec(rest.slice(m[0].length)) : null;
-  if (groups) return { value: v + groups[0], line, start, end: offset + m[0].length + groups[0].length, strength: 0.9 };
+  const found = /\d$/.test(v) ? /^(?: \d{3,}(?![\p{L}\p{N}.,\/\-]))+/u.exec(rest.slice(m[0].length)) : null;
+  // ... in its own block: across a column gap the digits are the next column's (a postcode beside the number).
+  const room = found ? sameBlockEnd(line, start) - offset - m[0].length : 0;
+  const groups = found?.[0].match(/ \d+/g)?.reduce((acc, g) => (acc.length + g.length <= room ? acc + g : acc), "");
+  if (groups && /^(?: \d{3,})+$/.test(groups))
+    return { value: v + groups, line, start, end: offset + m[0].length + groups.length, strength: 0.9 };
   return { value: v, line, start, end: offset + m[0].length, strength: /^[\p{L}]+$/u.test(v) ? 0.5 : 1 };
 }
 

@@ -1,0 +1,48 @@
+/** Generated pages for extraction tests: rows of cells at given positions, as a text layer or as OCR lines. */
+import type { Page, Word } from "../../../src/core/model";
+
+/** A cell: text, x and type size (px); characters are 0.5 of the size wide, lines as high as the size. */
+export type Cell = [text: string, x: number, size?: number];
+
+/** A page of rows; the cells of a row are one line (as OCR and text layers join side-by-side columns). */
+export function page(rows: Array<[number, Cell[]]>, ocr: boolean): Page {
+  const words: Word[] = [];
+  rows.forEach(([y, cells], line) => {
+    for (const [text, x, size = 20] of cells) {
+      let offset = 0;
+      for (const part of text.split(" ")) {
+        if (part) {
+          const x0 = x + offset * size * 0.5;
+          words.push({
+            text: part,
+            confidence: ocr ? 0.9 : 1,
+            bounding_box: [x0, y, x0 + part.length * size * 0.5, y + size],
+            line,
+          });
+        }
+        offset += part.length + 1;
+      }
+    }
+  });
+  return {
+    page_number: 1,
+    source_file_index: 0,
+    source_filename: "t.pdf",
+    source_file_page_number: 1,
+    image_transform: {
+      rasterized_width: 2000,
+      rasterized_height: 2828,
+      source_width: 1000,
+      source_height: 1414,
+      source_unit: "point",
+      render_scale: 2,
+      effective_dpi: 144,
+      coordinate_system: "top-left-origin",
+      rotation: 0,
+    },
+    text_source: ocr ? "ocr" : "text_layer",
+    words,
+    text: rows.map(([, cells]) => cells.map(([t]) => t).join(" ")).join("\n"),
+    ocr_confidence: ocr ? 0.9 : 1,
+  };
+}
