@@ -172,6 +172,7 @@ async function ocrPage(
   // The words may say the page is in another language (language-choice.ts): the same image read again with it; if
   // that reading fails, the first one stands.
   const other = layout.inkBox ? relanguage?.(reading.result.text) : null;
+  const firstEngine = engine;
   if (other) {
     const first = reading;
     reading = await timeStage("ocr: reading in the page's language", () =>
@@ -183,7 +184,14 @@ async function ocrPage(
   }
   if (layout.inkBox)
     reading.result = await timeStage("ocr: second look", () =>
-      addUnreadLines(reading.image, reading.result, engine, readDpi),
+      addUnreadLines(
+        reading.image,
+        reading.result,
+        engine,
+        readDpi,
+        undefined,
+        engine === firstEngine ? undefined : firstEngine,
+      ),
     );
   // A till roll read as one block of lines loses a line in much larger type: its merchant's logo.
   if (layout.inkBox && psm === SINGLE_BLOCK)

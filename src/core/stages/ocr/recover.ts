@@ -23,12 +23,20 @@ export async function addUnreadLines(
   engine: OcrEngine,
   dpi?: number,
   textHeight?: number | null,
+  fallback?: OcrEngine,
 ): Promise<OcrResult> {
   const boxes = unreadLines(image, result.words, textHeight);
   if (boxes.length === 0) return result;
   let words = result.words;
   let added = 0;
   const reads = await readLines(image, boxes, engine, dpi);
+  // A page read again in its own language: a line that model reads badly (a price column of a phone photo) gets the
+  // first model's reading too.
+  const failed = fallback ? boxes.filter((_, i) => !reads[i] || !plausible(reads[i]!)) : [];
+  if (failed.length) {
+    const again = await readLines(image, failed, fallback!, dpi);
+    for (const [k, box] of failed.entries()) reads[boxes.indexOf(box)] = again[k] ?? reads[boxes.indexOf(box)]!;
+  }
   for (const [i, box] of boxes.entries()) {
     const [x1, y1] = box;
     const read = reads[i];
