@@ -161,6 +161,17 @@ function printedWithTotal(
         reviewThreshold,
       );
     }
+    const outvoted = confusedSign(mention.code, line, lines);
+    if (outvoted) {
+      return result(
+        field,
+        outvoted.code,
+        0.7,
+        spans,
+        `"${printed}" printed with the total on an OCR'd page (page ${line.page.page_number}, line ${line.index + 1}) is read as ${outvoted.code}: OCR confuses € and £, and the document prints ${outvoted.code} ${outvoted.count} times against ${outvoted.against}`,
+        reviewThreshold,
+      );
+    }
     return result(
       field,
       mention.code,
@@ -169,6 +180,38 @@ function printedWithTotal(
       `currency "${printed}" printed with the total (page ${line.page.page_number}, line ${line.index + 1})`,
       reviewThreshold,
     );
+  }
+  return null;
+}
+
+/** Signs OCR models mistake for one another (the German model reads a scanned € as £ now and then). */
+const CONFUSED: Record<string, string> = { GBP: "EUR", EUR: "GBP" };
+
+/**
+ * On an OCR'd page, the other sign of a confusable pair when the document's mentions of it outnumber the sign read,
+ * or match it and every VAT ID or IBAN printed is of a country that pays in it.
+ */
+function confusedSign(
+  code: string,
+  line: Line,
+  lines: Line[],
+): { code: string; count: number; against: number } | null {
+  const other = CONFUSED[code];
+  if (!other || line.page.text_source !== "ocr") return null;
+  let count = 0;
+  let against = 0;
+  for (const l of lines)
+    for (const c of findCurrencies(l.text)) {
+      if (c.code === other) count++;
+      else if (c.code === code) against++;
+    }
+  if (count > against) return { code: other, count, against };
+  // As many of each: the countries of the VAT IDs and IBANs printed decide (USt-IdNr. DE948298356: the euro).
+  if (count === against && count > 0) {
+    const countries = lines.flatMap((l) => [...l.text.matchAll(/\b([A-Z]{2})\d{2}[A-Z0-9]{7,}\b/g)].map((m) => m[1]!));
+    const home = (c: string) => (EURO.has(c) ? "EUR" : c === "GB" ? "GBP" : null);
+    const votes = countries.map(home).filter((h) => h !== null);
+    if (votes.length && votes.every((h) => h === other)) return { code: other, count, against };
   }
   return null;
 }
