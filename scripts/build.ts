@@ -140,8 +140,9 @@ function rewrites(): Rewrite[] {
       file: "node_modules/tesseract.js/src/worker/node/defaultOptions.js",
       replace: [[/workerPath: path\.join\([^)]*\)/, `workerPath: ${JSON.stringify(TESSERACT_WORKER_RUNTIME)}`]],
     },
+    // pdf.js's asset folders (CMaps, standard fonts, decoders), resolved where the worker's open options live.
     {
-      file: "src/core/engines/pdf/pdf-worker.ts",
+      file: "src/core/engines/pdf/pdf-worker-globals.ts",
       replace: [
         [
           /Bun\.resolveSync\(("[^"]+"), import\.meta\.dir\)/,

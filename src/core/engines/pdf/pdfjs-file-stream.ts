@@ -28,11 +28,11 @@ const FILE_STREAM_CLASS = `class NullStream extends Stream {
     super(new Uint8Array(0));
   }
 }
-const DOCPROC_NO_BYTES = new Uint8Array(0);
+const docprocNoBytes = new Uint8Array(0);
 class DocprocFileChunks {
   constructor(source) {
     this.source = source; this.length = source.length; this.chunks = new Map();
-    this.hotStart = -1; this.hotEnd = -1; this.hot = DOCPROC_NO_BYTES;
+    this.hotStart = -1; this.hotEnd = -1; this.hot = docprocNoBytes;
   }
   byteAt(pos) {
     if (pos < 0 || pos >= this.length) return undefined;
@@ -54,7 +54,7 @@ class DocprocFileChunks {
 }
 class DocprocFileStream extends Stream {
   constructor(file, start, length, dict) {
-    super(DOCPROC_NO_BYTES, 0, 0, dict);
+    super(docprocNoBytes, 0, 0, dict);
     this.file = file;
     this.start = start || 0;
     this.pos = this.start;
