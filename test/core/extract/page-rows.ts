@@ -5,7 +5,7 @@ import type { Page, Word } from "../../../src/core/model";
 export type Cell = [text: string, x: number, size?: number];
 
 /** A page of rows; the cells of a row are one line (as OCR and text layers join side-by-side columns). */
-export function page(rows: Array<[number, Cell[]]>, ocr: boolean): Page {
+export function page(rows: Array<[number, Cell[]]>, ocr = false): Page {
   const words: Word[] = [];
   rows.forEach(([y, cells], line) => {
     for (const [text, x, size = 20] of cells) {

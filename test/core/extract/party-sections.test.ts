@@ -5,58 +5,14 @@
  * e-mail address is none; an English OCR model's "ii" for "ü" is read back; "UG (haftungsbeschränkt)" is one form.
  */
 import { describe, expect, test } from "bun:test";
-import type { Page, Word } from "../../../src/core/model";
 import { defaultProject } from "../../../src/core/project";
 import { extractFields } from "../../../src/core/stages/extract";
 import { legalForm } from "../../../src/core/extract/company";
 import { umlautsRead, withoutStrayLetter } from "../../../src/core/extract/ocr-letters";
 import { findAmounts } from "../../../src/core/extract/values";
 import { Rng } from "../../../fixtures/varied/generator/random";
-
-/** A cell: text, x and type size (px); characters are 0.5 of the size wide, lines as high as the size. */
-type Cell = [text: string, x: number, size?: number];
-
-function page(rows: Array<[number, Cell[]]>, ocr = false): Page {
-  const words: Word[] = [];
-  rows.forEach(([y, cells], line) => {
-    for (const [text, x, size = 20] of cells) {
-      let offset = 0;
-      for (const part of text.split(" ")) {
-        if (part) {
-          const x0 = x + offset * size * 0.5;
-          words.push({
-            text: part,
-            confidence: ocr ? 0.9 : 1,
-            bounding_box: [x0, y, x0 + part.length * size * 0.5, y + size],
-            line,
-          });
-        }
-        offset += part.length + 1;
-      }
-    }
-  });
-  return {
-    page_number: 1,
-    source_file_index: 0,
-    source_filename: "t.pdf",
-    source_file_page_number: 1,
-    image_transform: {
-      rasterized_width: 2000,
-      rasterized_height: 2828,
-      source_width: 1000,
-      source_height: 1414,
-      source_unit: "point",
-      render_scale: 2,
-      effective_dpi: 144,
-      coordinate_system: "top-left-origin",
-      rotation: 0,
-    },
-    text_source: ocr ? "ocr" : "text_layer",
-    words,
-    text: rows.map(([, cells]) => cells.map(([t]) => t).join(" ")).join("\n"),
-    ocr_confidence: ocr ? 0.9 : 1,
-  };
-}
+import type { Page } from "../../../src/core/model";
+import { type Cell, page } from "./page-rows";
 
 const SURNAMES = ["Hartmann", "Becker", "Lange", "Brandt", "Vogel", "Lorenz", "Werner", "Neumann"];
 const TRADES = ["Haustechnik", "Bürobedarf", "Metallbau", "Verlag", "Logistik", "Seminare"];
