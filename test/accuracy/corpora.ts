@@ -39,6 +39,7 @@ import { CACHE_DIR, imageScanOf, scanOf, skewOf, type ScanVariant } from "./scan
 import { einvoiceVisualCorpora } from "./einvoice-corpora";
 import { hardReceiptCorpora } from "./receipts-hard-corpora";
 import { columnsCorpus } from "./columns-corpus";
+import { labelAuditCorpus } from "./label-audit-corpus";
 
 export const REPO = path.resolve(import.meta.dir, "../..");
 const CORPORA = path.join(REPO, "fixtures/corpora");
@@ -344,6 +345,7 @@ const evalFixtures: Corpus = {
 
 export const CORPORA_LIST: Corpus[] = [
   ...invoice2data,
+  labelAuditCorpus,
   ...ocrText,
   columnsCorpus,
   ...splitting,
