@@ -82,6 +82,15 @@ const ISO_CODES = [
 const ISO_RE = new RegExp(`(?<![\\p{L}])(${ISO_CODES.join("|")})(?![\\p{L}])`, "gu");
 
 /**
+ * An ISO code touching its amount with no space ("3.396,19EUR", "EUR12,50", "CHF1'234.50"): the code is no part of a
+ * word, so the amount reader may take the digits (values.ts blanks the code out, same length).
+ */
+export const GLUED_CODE = new RegExp(
+  `(?<=\\d)(?:${ISO_CODES.join("|")})(?![\\p{L}])|(?<![\\p{L}])(?:${ISO_CODES.join("|")})(?=\\d)`,
+  "gu",
+);
+
+/**
  * Whether a text can hold any currency, in two cheap scans: a currency sign or three capitals (ISO_RE), else a word
  * every other pattern needs. Each condition is implied by some pattern matching, so a text none passes has no
  * currency. Four lines in five of an invoice mention none, and each of the eighteen patterns scans the whole text.
