@@ -1,5 +1,5 @@
 /**
- * The label-audit corpus of the accuracy gate (fixtures/label-audit): supplied-text invoices of 31 vendors in eight
+ * The label-audit corpus of the accuracy gate (fixtures/label-audit): supplied-text invoices of 35 vendors in eight
  * languages whose label words, number shapes and date/amount forms follow invoice2data's templates (MIT) and common
  * small-business layouts, each in four layouts (label: value, aligned, value under label, a header row, dot leaders,
  * meta beside the buyer block). Truth comes from the generator. Supplied text, so the whole corpus reads in seconds.

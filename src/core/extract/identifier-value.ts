@@ -70,3 +70,20 @@ export function readIdentifier(line: Line, offset: number): ValueMatch | null {
     return { value: v + groups, line, start, end: offset + m[0].length + groups.length, strength: 0.9 };
   return { value: v, line, start, end: offset + m[0].length, strength: /^[\p{L}]+$/u.test(v) ? 0.5 : 1 };
 }
+
+/** A label that says "number" ("Numer faktury", "Invoice No.", "Rechnungsnummer", "Facture n°", "Bill #"). */
+export const NUMBER_LABEL = /(?:no|nr|number|nummer|numer|numéro|numero|número|n°|nº|#)\.?(?:\s|$)/iu;
+
+/**
+ * A document number shaped like a date ("12/06/2025", "FV 1/03/2024": sequence / month / year, the Polish and French
+ * habit), right of a label that says it is a number: readIdentifier leaves date shapes alone, since after a bare
+ * "Rechnung" or "Facture" one is the date.
+ */
+export function datedNumber(line: Line, offset: number): ValueMatch | null {
+  const m = /^[\s:#.\-–=°º]*((?:\p{Lu}{1,4}[ /-]?)?\d{1,5}[/.-]\d{1,2}[/.-]\d{2,4})(?![\p{L}\p{N}]|[/.-]\d)/u.exec(
+    line.text.slice(offset),
+  );
+  if (!m) return null;
+  const start = offset + m[0].length - m[1]!.length;
+  return { value: m[1]!, line, start, end: start + m[1]!.length, strength: 0.8 };
+}

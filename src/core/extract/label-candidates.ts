@@ -10,6 +10,7 @@ import { fold } from "./fuzzy";
 import { readValue, type ReadContext, type ValueKind, type ValueMatch } from "./values";
 import { pushAll } from "../arrays";
 import { pastSpecks } from "./specks";
+import { datedNumber, NUMBER_LABEL } from "./identifier-value";
 import { type Candidate, plausible, where } from "./candidate";
 
 export function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], ctx: ReadContext): Candidate[] {
@@ -28,7 +29,9 @@ export function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Li
         ? nationalVatId(hit.line, hit.end)
         : kind === "iban" && hit.label !== "iban"
           ? bankAccount(hit.line, hit.end)
-          : null);
+          : kind === "identifier" && NUMBER_LABEL.test(hit.label)
+            ? datedNumber(hit.line, hit.end)
+            : null);
     // OCR reads specks in the gap between a label and its far value ("Invoice no: ey : FA-80553"): past them.
     const past = read ? hit.end : pastSpecks(hit.line, hit.end);
     if (past > hit.end) read = readValue(kind, hit.line, past, ctx);
@@ -164,7 +167,10 @@ function belowCandidates(
   }
   // Only the first line under the label: a value further down belongs to some other label in between.
   const row = rows[0];
-  const m = row ? readValue(kind, row, 0, ctx) : null;
+  const m = row
+    ? (readValue(kind, row, 0, ctx) ??
+      (kind === "identifier" && NUMBER_LABEL.test(hit.label) ? datedNumber(row, 0) : null))
+    : null;
   // Below a label the value should start the column cell, not sit somewhere inside it.
   if (m && m.start <= 2)
     return [

@@ -82,6 +82,28 @@ Gesamtbetrag ................................. € 1.200,00
   });
 });
 
+describe("document numbers shaped like dates", () => {
+  test("after a label that says number, 1/06/2025 or FV 12/06/2025 is the number (beside or below it)", () => {
+    const beside = (v: string) => read(`Drukarnia Orzeł Sp. z o.o.\nNumer faktury: ${v}\nRazem 12,00 PLN\n`).values;
+    expect(beside("90/06/2025").invoice_number).toBe("90/06/2025");
+    expect(beside("FV 12/06/2025").invoice_number).toBe("FV 12/06/2025");
+    const below = read(
+      "Drukarnia Orzeł Sp. z o.o.\nNumer Faktury:\n1/06/2025\n\nData wystawienia:\n17.06.2025\nRazem 12,00 PLN\n",
+    );
+    expect(below.values).toMatchObject({ invoice_number: "1/06/2025", invoice_date: "2025-06-17" });
+  });
+  test("after a bare title word it stays the date", () => {
+    const { values } = read("Muster GmbH\nRechnung 12.06.2025\nGesamtbetrag 12,00 €\n");
+    expect(values).toMatchObject({ invoice_number: null, invoice_date: "2025-06-12" });
+  });
+  test("NR: opening a line under a Polish title", () => {
+    const { values } = read(
+      "PayNova Spółka Akcyjna                    FAKTURA VAT\nNR: FV/2022/04/7328\nDo zapłaty: 12.00 PLN\n",
+    );
+    expect(values.invoice_number).toBe("FV/2022/04/7328");
+  });
+});
+
 describe("subtotal and total labels", () => {
   test("Total brut facture and Montant à payer en Euros with dot leaders", () => {
     const { values } = read(`Colis Express Services

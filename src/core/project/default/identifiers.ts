@@ -128,6 +128,8 @@ export const invoiceNumber = {
       "reference",
       "réf",
       "^#",
+      // "NR: FV/2019/01/123" opening a line under the title (Polish invoicing software): the title names the number.
+      "^nr",
     ],
     // "Réf. client", "Réf. commande": a reference, but not the document's.
     exclude_after: [...ID_NOT_AFTER, "client", "commande", "cde", "devis", "contrat", "fournisseur", "dossier"],
