@@ -33,7 +33,10 @@ export function readIdentifier(line: Line, offset: number): ValueMatch | null {
   const prefix = ID_PREFIX.exec(rest);
   if (prefix && !/^(?:no|nr|n°|nº)$/iu.test(prefix.groups!.p!)) {
     const after = readIdentifier(line, offset + prefix[0].length);
-    if (after && /^\p{N}/u.test(String(after.value)) && after.start === offset + prefix[0].length)
+    // On OCR pages a speck or a neighbour's letters read before a plain digit run look just like a prefix ("ER
+    // 1234567"): there the number after it must be a structured one (a series "469/2022", digit groups).
+    const structured = line.page.text_source !== "ocr" || /[/-]|\d \d/.test(String(after?.value ?? ""));
+    if (after && structured && /^\p{N}/u.test(String(after.value)) && after.start === offset + prefix[0].length)
       return {
         ...after,
         value: `${prefix.groups!.p!} ${after.value}`,
