@@ -6,6 +6,8 @@
  *   so is a line opening with a unit or house number ("No.2, …", "Lot 13, …", "NO 290, …"), a line naming a
  *   Malay street or district ("JALAN", "TAMAN", "SEKSYEN", "KAWASAN PERINDUSTRIAN"), or a country alone ("MALAYSIA");
  * - a company's registration number is no name, whatever letters it carries ("(JM0292487-D)", "NO. SA0345444-K)");
+ * - what OCR does to a till's capitals in a name is undone where the reading is certain: "!" for I after a capital
+ *   ("AL! BABA"), and the Malaysian legal form read "SON BHD", "S0N BHD", "SDN 8HD" or "SDN BHO";
  * - a name whose legal form is printed on the line below ("PASARAYA BORONG PINTAR" / "SDN BHD", "POPULAR BOOK" /
  *   "CO. (M) SDN BHD") is one name;
  * - a receipt whose head only says "RECEIPT" names its merchant in the footer: "THANK YOU FOR SHOPPING AT VALLEY
@@ -63,6 +65,13 @@ const MALAY_PLACE =
 /** A country named alone on its line: the last line of an address. */
 const COUNTRY =
   /^[^\p{L}]*(malaysia|singapore|indonesia|thailand|philippines|brunei|vietnam|australia|germany|deutschland|france|nederland|netherlands|belgium|belgique|united\s+kingdom|uk|usa|united\s+states)[^\p{L}]*$/iu;
+
+/** A name with the OCR confusions of the module comment undone. */
+export function ocrName(name: string): string {
+  return name
+    .replace(/(?<=\p{Lu})!(?=[\s\p{Lu}.]|$)/gu, "I")
+    .replace(/(?<![\p{L}\p{N}])S[O0D]N(\.?\s?)[B8]H[DO0](?![\p{L}\p{N}])/gu, (_m, sep: string) => `SDN${sep}BHD`);
+}
 
 /** Whether a line of a receipt's head is part of the merchant's address (see the module comment). */
 export function isAddressLine(text: string): boolean {

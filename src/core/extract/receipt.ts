@@ -24,6 +24,7 @@ import {
   footerMerchant,
   isAddressLine,
   isRegistration,
+  ocrName,
   registeredAs,
   withLegalTail,
 } from "./receipt-merchant";
@@ -80,8 +81,9 @@ export function settleReceipt(best: ReceiptFields, lines: Line[], dateOrder: Dat
     // No name at the top (a head of "RECEIPT" and an address): the footer's thanks or web address name the merchant.
     else if (!merchant && (weak || isAddress(found!))) best.vendor_name = footerMerchant(lines) ?? found;
     const value = best.vendor_name?.match.value;
-    if (typeof value === "string" && endAtLegalForm(value) !== value)
-      best.vendor_name = { ...best.vendor_name!, match: { ...best.vendor_name!.match, value: endAtLegalForm(value) } };
+    const clean = typeof value === "string" ? endAtLegalForm(ocrName(value)) : null;
+    if (clean !== null && clean !== value)
+      best.vendor_name = { ...best.vendor_name!, match: { ...best.vendor_name!.match, value: clean } };
   }
   if ("total_amount" in best) best.total_amount = checkedTotal(best, lines, dateOrder, receiptRows(lines));
   if ("invoice_date" in best && !best.invoice_date) best.invoice_date = misreadDate(lines, dateOrder);
@@ -160,7 +162,7 @@ function merchantOf(lines: Line[], dateOrder: DateOrder): Candidate | undefined 
 /** The line's words that can be part of a name (specks and marks stuck to a word dropped), or null. */
 function nameOf(line: Line): string | null {
   const words = line.words
-    .map((w) => afterSpeck(w.word.text)[0].replace(/[^\p{L}\p{N}.&'’)-]+$/u, ""))
+    .map((w) => ocrName(afterSpeck(w.word.text)[0]).replace(/[^\p{L}\p{N}.&'’)-]+$/u, ""))
     .filter((w) => /[\p{L}\p{N}&]/u.test(w));
   const value = words.join(" ");
   const letters = (value.match(/\p{L}/gu) ?? []).length;

@@ -118,6 +118,20 @@ describe("GST till receipts read by OCR: the merchant", () => {
   });
 });
 
+describe("GST till receipts read by OCR: OCR's confusions in the name", () => {
+  test('"!" read for I after a capital, the legal form read "SON BHD", "S0N BHD", "SDN 8HD", "SDN BHO"', () => {
+    const r = new Rng(16);
+    for (let i = 0; i < CASES; i++) {
+      const base = r.pick(["ALI MAJU TRADING", "RESTORAN NASI KANDAR ALI", "BINTANG IKHLAS HARDWARE"]);
+      const misread = base.replace(/(?<=[A-Z])I/, "!");
+      const form = r.pick(["SON BHD", "S0N BHD", "SDN 8HD", "SDN BHO"]);
+      const head = [`${misread} ${form} (${r.digits(6)}-${r.letters(1).toUpperCase()})`, ...address(r)];
+      const { rows } = receipt(r, head, (net, gst) => [["Total :", money(net + gst)]]);
+      expect(read(rows).vendor).toBe(`${base} SDN BHD`);
+    }
+  });
+});
+
 describe("GST till receipts read by OCR: the total", () => {
   const head = (r: Rng) => [`${r.pick(NAMES)} ${r.pick(FORMS)}`, ...address(r), `GST ID : ${r.digits(12)}`];
 
