@@ -184,14 +184,21 @@ const same = (a: number | null | undefined, b: number | null | undefined) =>
 
 /** The total after the receipt's arithmetic had its say (see the module comment). */
 function checkedTotal(best: ReceiptFields, lines: Line[], dateOrder: DateOrder, rows: Line[]): Candidate | undefined {
-  const total = best.total_amount;
-  const read = typeof total?.match.value === "number" ? total.match.value : null;
   const tendered = paidLine(lines, TENDERED, dateOrder);
   const change = tendered ? paidLine(lines, CHANGE, dateOrder) : null;
   const pay =
     tendered && change && change.line !== tendered.line && change.value < tendered.value
       ? (cents(tendered.value) - cents(change.value)) / 100
       : null;
+  // A net total, a subtotal or the tax summary's total row read as the total: the grand total printed above it,
+  // which the checks below (rounding, a currency sign read as a digit) then apply to.
+  const first = best.total_amount;
+  const grand =
+    typeof first?.match.value === "number"
+      ? grandTotal(first, rows, [pay, cardPaid(lines, dateOrder)], dateOrder)
+      : null;
+  const total = grand ? settled(grand.value, grand.why, first, lines, change) : first;
+  const read = typeof total?.match.value === "number" ? total.match.value : null;
   const items = itemsSum(lines, total?.match.line, dateOrder);
   const sub = num(best.subtotal_amount);
   const tax = num(best.tax_amount);
@@ -209,9 +216,6 @@ function checkedTotal(best: ReceiptFields, lines: Line[], dateOrder: DateOrder, 
         change,
       );
   }
-  // A net total, a subtotal or the tax summary's total row read as the total: the grand total printed above it.
-  const grand = total && read !== null ? grandTotal(total, rows, [pay, cardPaid(lines, dateOrder)], dateOrder) : null;
-  if (grand) return settled(grand.value, grand.why, total, lines, change);
   // What was paid, printed as a total, beats sums that an amount before rounding or a tax summary satisfies.
   const paid = same(pay, read) ? null : paidTotal(read, [pay, cardPaid(lines, dateOrder)], lines, dateOrder);
   if (paid) return settled(paid.value, paid.why, total, lines, change);

@@ -156,6 +156,22 @@ describe("GST till receipts read by OCR: the total", () => {
     }
   });
 
+  test("the grand total taken over a net total is checked as any total: its currency sign read as a digit", () => {
+    const r = new Rng(17);
+    for (let i = 0; i < CASES; i++) {
+      const { rows, gross } = receipt(r, head(r), (net, gst) => [
+        ["TOTAL EXCL. GST", money(net)],
+        ["TOTAL GST", money(gst)],
+        ["TOTAL (INCL GST)", `${r.pick(["8", "5", "9"])}${money(net + gst)}`],
+        `CASH ${money(net + gst + 5000)}`,
+        "CHANGE 50.00",
+        "GST SUMMARY",
+        `TOTAL : ${money(net)} ${money(gst)}`,
+      ]);
+      expect(read(rows).total).toBe(gross / 100);
+    }
+  });
+
   test("the total line's amount lost: cash tendered − change read on the rows below their labels", () => {
     const r = new Rng(14);
     for (let i = 0; i < CASES; i++) {
