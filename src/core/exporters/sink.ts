@@ -37,6 +37,8 @@ function toBytes(data: ExportData): Uint8Array {
  * buffer at once: neither the whole text nor its UTF-8 bytes are ever in memory together.
  */
 async function writeChunks(target: string, data: TextChunks): Promise<number> {
+  // Bun's file writer writes over an existing file without truncating it: a shorter file would keep the old tail.
+  await writeFile(target, new Uint8Array(0));
   const writer = Bun.file(target).writer({ highWaterMark: 1 << 20 });
   let size = 0;
   try {

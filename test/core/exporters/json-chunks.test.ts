@@ -97,6 +97,10 @@ describe("JSON results file in pieces", () => {
       expect(text).toBe(whole(results));
       expect(size_bytes).toBe(Buffer.byteLength(text, "utf8"));
       expect(taken).toBeGreaterThan(10);
+      // Written again, shorter, over the same file: nothing of the longer one stays behind.
+      const shorter = { short: [1, 2] };
+      await folderSink(dir).write("sub/data.json", jsonChunks(shorter));
+      expect(readFileSync(path.join(dir, "sub/data.json"), "utf8")).toBe(whole(shorter));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
