@@ -91,29 +91,36 @@ function inkSize(words: Page["words"]): [number, number] {
   return [x1 - x0, y1 - y0];
 }
 
+/**
+ * A document's till-receipt traits: none without a strong one (a till-roll shape, change given or cash tendered,
+ * fuel pumped). The weak ones (a card, a time of day, till words) count only next to a strong one, so they are
+ * looked for only then: five scans of the text that most documents do not need.
+ */
+function tillTraits(first: Page, text: string, folded: string): string[] {
+  const traits: string[] = [];
+  if (tillShaped(first)) traits.push("narrow till-roll layout");
+  if (CASH_CHANGE.test(folded)) traits.push("change given");
+  else if (TENDERED.test(folded)) traits.push("cash tendered");
+  if (FUEL_SALE.test(folded)) traits.push("fuel pumped at a price per unit");
+  if (!traits.length) return traits;
+  // Weak alone (an online shop's invoice has a card number and an order time): they count next to a strong trait.
+  if (MASKED_CARD.test(text)) traits.push("masked card number");
+  else if (CARD_PAID.test(folded)) traits.push("a card's payment line");
+  if (TIME_WITH_DATE.test(text) || TIME_WITH_WORD_DATE.test(text)) traits.push("time of day with the date");
+  if (TILL_WORDS.test(folded) || TILL_PRINT.test(folded)) traits.push("till vocabulary");
+  return traits;
+}
+
 /** Structure points per class for a document's pages; see the module contract. */
 export function structureBonus(pages: Page[]): StructureBonus[] {
   const first = pages[0];
   if (!first) return [];
   const text = pages.map((p) => p.text).join("\n");
-  const folded = fold(text);
-  const traits: string[] = [];
-  const narrow = tillShaped(first);
-  const change = CASH_CHANGE.test(folded);
-  if (narrow) traits.push("narrow till-roll layout");
-  if (change) traits.push("change given");
-  else if (TENDERED.test(folded)) traits.push("cash tendered");
-  if (FUEL_SALE.test(folded)) traits.push("fuel pumped at a price per unit");
-  // Weak alone (an online shop's invoice has a card number and an order time): they count next to a strong trait.
-  const strong = traits.length > 0;
-  if (MASKED_CARD.test(text)) traits.push("masked card number");
-  else if (CARD_PAID.test(folded)) traits.push("a card's payment line");
-  if (TIME_WITH_DATE.test(text) || TIME_WITH_WORD_DATE.test(text)) traits.push("time of day with the date");
-  if (TILL_WORDS.test(folded) || TILL_PRINT.test(folded)) traits.push("till vocabulary");
   const out: StructureBonus[] = [];
   // Multi-page documents are rarely till receipts: the traits need a one- or two-page document. Enough points to
   // outweigh a "TAX INVOICE" title, which tills in many countries must print.
-  if (strong && traits.length >= 2 && pages.length <= 2)
+  const traits = pages.length <= 2 ? tillTraits(first, text, fold(text)) : [];
+  if (traits.length >= 2)
     out.push({ class_id: "receipt", points: 5 * traits.length, why: `till-receipt traits: ${traits.join(", ")}` });
   if (TOTAL_LINE.test(text) && TAX_LINE.test(text)) {
     for (const id of ["invoice", "credit_note", "receipt"])
