@@ -26,7 +26,7 @@ export function labelIndex(labels: string[]): LabelIndex {
       const first = words[0]!;
       if (/^[\p{L}\p{N}]+$/u.test(first))
         index!.byFirstWord.set(first, [...(index!.byFirstWord.get(first) ?? []), rank]);
-      else index!.others.push({ rank, first: first.replace(/[.:]+$/, "") });
+      else index!.others.push({ rank, first: needleOf(words) });
       // OCR (and some text layers) lose the space inside a label ("BILLTO"): its words joined are a first word too.
       const joined = words.join("");
       if (words.length > 1 && /^\p{L}+$/u.test(joined))
@@ -35,6 +35,20 @@ export function labelIndex(labels: string[]): LabelIndex {
     indexes.set(labels, index);
   }
   return index;
+}
+
+/**
+ * What a line must contain for a label not starting with a word to match: the label's longest word (ASCII, trailing
+ * dots and colons cut). Every word of a label is in its regex literally, so any of them will do, and the longest
+ * rules out most lines: "n. fattura" looked for as "n" sent nearly every line to that label's regex.
+ */
+function needleOf(words: string[]): string {
+  let best = words[0]!.replace(/[.:]+$/, "");
+  for (const w of words.slice(1)) {
+    const word = w.replace(/[.:]+$/, "");
+    if (word.length > best.length && /^[\x21-\x7e]+$/.test(word)) best = word;
+  }
+  return best;
 }
 
 interface LineInfo {
