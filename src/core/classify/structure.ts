@@ -59,16 +59,25 @@ function tillShaped(page: Page): boolean {
   const t = page.image_transform;
   if (t.source_unit === "point" && Math.min(t.source_width, t.source_height) <= 320 && t.source_height > t.source_width)
     return true;
-  const lines = page.text.split("\n").filter((l) => l.trim());
-  if (lines.length < 8) return false;
-  // The line lengths settle most pages (a page's lines are long) before its words are unpacked and measured.
-  const lengths = lines.map((l) => l.trim().length).sort((a, b) => a - b);
-  const median = lengths[Math.floor(lengths.length / 2)]!;
-  if (median > 36 || !page.words.length) return false;
+  // The non-blank lines' count, how many are short (36 characters or less) and the longest, in one pass.
+  let count = 0;
+  let short = 0;
+  let longest = 0;
+  for (const line of page.text.split("\n")) {
+    const length = line.trim().length;
+    if (!length) continue;
+    count++;
+    if (length <= 36) short++;
+    longest = Math.max(longest, length);
+  }
+  if (count < 8) return false;
+  // The line lengths settle most pages (a page's lines are long) before its words are unpacked and measured: the
+  // median length is over 36 when no more than half of the lines (rounded down) are short.
+  if (short <= Math.floor(count / 2) || !page.words.length) return false;
   const [width, height] = inkSize(page.words);
   const rotated = Math.abs(t.rotation ?? 0) % 180 === 90;
   const ratio = rotated ? height / width : width / height;
-  if (lines.length >= 10 && ratio < 0.75) return true;
+  if (count >= 10 && ratio < 0.75) return true;
   // Read from an image, the page's size says nothing (a photo, a receipt scanned on a full page) and a short
   // receipt is as wide as it is long; what still tells it from a page is that no line is long (a till prints
   // 32–48 characters, a page's address, table and footer lines run past 60) or, at a known resolution, that its
@@ -76,7 +85,7 @@ function tillShaped(page: Page): boolean {
   // lines are cut at every column, so these tests are for OCR'd pages only.
   if (page.text_source !== "ocr") return false;
   if (t.effective_dpi && (rotated ? height : width) / t.effective_dpi <= 3.6) return true;
-  return lines.length >= 10 && lengths.at(-1)! <= 52;
+  return count >= 10 && longest <= 52;
 }
 
 /** Width and height of the box around all the words, in one pass. */
