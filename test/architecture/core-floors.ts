@@ -40,6 +40,8 @@ export const CORE_FLOORS: readonly (readonly string[])[] = [
     "stages/export",
     "stages/notify",
   ],
+  // what is done with several stages' state at once: letting go of their answers computed ahead
+  ["stages/run-answers"],
   // the one transaction runner: the Stage list, state, pause and resume
   ["runner"],
   // what wraps the runner: processTransaction

@@ -235,18 +235,15 @@ export function spanOf(line: Line, start: number, end: number): Span {
   return { line, words: wordsInRange(line, start, end), text: line.text.slice(start, end) };
 }
 
-/**
- * Field boxes for spans: one union box per page (in the order pages first appear), `page_index` = the page's 1-based
- * transaction page number. The union grows word by word: a table's spans hold thousands of words, and gathering
- * their boxes into lists first cost more than the union itself.
- */
+/** Field boxes for spans: one union box per page, in the order pages first appear (`page_index`: 1-based transaction
+ *  page number); the union grows word by word (a table's spans hold thousands of words). */
 export function boxesOf(spans: Span[]): FieldBox[] {
   // null: the page's spans have no words yet (a page without words gets no box, but keeps its place).
   const byPage = new Map<number, Box | null>();
   for (const s of spans) {
     const page = s.line.page.page_number;
-    let box = byPage.get(page) ?? null;
-    if (!byPage.has(page)) byPage.set(page, null);
+    let box = byPage.get(page);
+    if (box === undefined) byPage.set(page, (box = null));
     for (const w of s.words) {
       const b = w.word.bounding_box;
       if (!box) byPage.set(page, (box = [b[0], b[1], b[2], b[3]]));

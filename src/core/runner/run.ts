@@ -26,7 +26,8 @@ import {
   type StageStep,
 } from "../stages/types";
 import { BUILTIN_STAGES } from "./builtin-stages";
-import { forgetRunAnswers, resultsOf } from "../stages/run-state";
+import { forgetRunAnswers } from "../stages/run-answers";
+import { resultsOf } from "../stages/run-state";
 import { pushAll } from "../arrays";
 
 const BUILTIN_ORDER = ["split", "classify", "extract", "validate", "review", "export"] as const;

@@ -19,6 +19,7 @@ import { PageMemo } from "../../page-memo";
 import { wordCountOf } from "../../convert/page-words";
 import type { FieldResult, FieldValue, Page } from "../../model";
 import type { FieldSettings, ProjectSettings } from "../../project";
+import { foreignLabelsOf, summaryLabelsOf } from "./amount-labels";
 import { boxesOf, pageLines, type Line } from "../../extract/lines";
 import { locateValue } from "../../extract/locate";
 import { clearDateMemo, type DateOrder, inferDateOrder } from "../../extract/normalize";
@@ -197,31 +198,6 @@ export function extractedAheadHeld(): number {
  * for no measurable CPU. Shorter transactions (the bench's 500 pages) never pay for it.
  */
 export const LONG_TRANSACTION_PAGES = 500;
-
-/**
- * Labels of the class's amount fields: they mark the summary lines under a line-item table. One array per field
- * list, so that the label search's indexes, kept per label array, serve every document of the class.
- */
-const summaryLabelMemo = new WeakMap<FieldSettings[], string[]>();
-function summaryLabelsOf(fields: FieldSettings[]): string[] {
-  let labels = summaryLabelMemo.get(fields);
-  if (!labels)
-    summaryLabelMemo.set(fields, (labels = fields.filter((f) => f.type === "amount").flatMap((f) => f.hints.labels)));
-  return labels;
-}
-
-/**
- * The other amount fields' labels, per amount field of a field list (settings are parsed once per project version):
- * filtering the list anew for every field of every document took ~14 ms per 500 pages in a warm server.
- */
-const foreignLabelMemo = new WeakMap<FieldSettings[], Map<FieldSettings, string[]>>();
-function foreignLabelsOf(fields: FieldSettings[], field: FieldSettings): string[] {
-  let byField = foreignLabelMemo.get(fields);
-  if (!byField) foreignLabelMemo.set(fields, (byField = new Map()));
-  let labels = byField.get(field);
-  if (!labels) byField.set(field, (labels = summaryLabelsOf(fields).filter((l) => !field.hints.labels.includes(l))));
-  return labels;
-}
 
 function extract(
   pages: Page[],
