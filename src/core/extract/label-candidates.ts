@@ -208,6 +208,9 @@ function withoutTermRef(m: ValueMatch | null): ValueMatch | null {
   return { ...m, value: text.slice(0, ref.index), end: m.start + ref.index };
 }
 
+/** An EN 16931 term reference as a word, as OCR reads it too ("BT-27", "sr-27"). */
+const TERM_REF = /^\S{1,3}[-–]\d{1,3}(-\d+)?$/u;
+
 /**
  * A name wrapped in its value cell ("Landesamt für Statistik" over "Heilbronn"): the next line's words that start
  * at the value's left edge, with nothing in the label cell left of them, continue it.
@@ -225,10 +228,14 @@ function continued(m: ValueMatch, lines: Line[]): ValueMatch {
     .sort((a, b) => a.box[1] - b.box[1])[0];
   const start = next && startsAtX(next);
   if (!next || !start) return m;
-  // A label of its own in the row's label cell, on this line or on one OCR made of the row's left part.
+  // A label of its own in the row's label cell, on this line or on one OCR made of the row's left part. The other
+  // column's term reference ("BT-50") and marks OCR read from the grain are no label: a skewed scan's tall lines
+  // reach that far.
   const mid = (next.box[1] + next.box[3]) / 2;
   const row = lines.filter((l) => l.page === next.page && l.box[1] < mid && l.box[3] > mid);
-  if (row.some((l) => l.words.some((w) => w.box[2] < x - lh * 0.5 && w.box[2] > x - lh * 12))) return m;
+  const labelLike = (w: Line["words"][number]) =>
+    w.box[2] < x - lh * 0.5 && w.box[2] > x - lh * 12 && /\p{L}{2}/u.test(w.word.text) && !TERM_REF.test(w.word.text);
+  if (row.some((l) => l.words.some(labelLike))) return m;
   const words = [start];
   for (const w of next.words.slice(next.words.indexOf(start) + 1)) {
     if (w.box[0] - words[words.length - 1]!.box[2] > lh || /^B[TG]-\d/.test(w.word.text)) break;
@@ -239,7 +246,7 @@ function continued(m: ValueMatch, lines: Line[]): ValueMatch {
     .map((w) => w.word.text)
     .filter((t) => /[\p{L}\p{N}&(]/u.test(t))
     .join(" ");
-  if (!/^[\p{L}(]/u.test(tail) || /\d|:/.test(tail)) return m;
+  if (!/^[\p{L}(&]/u.test(tail) || /\d|:/.test(tail)) return m;
   const head = String(m.value).replace(/(\s+[^\p{L}\p{N}&(]+)+$/u, "");
   return { ...m, value: `${head} ${tail}` };
 }
