@@ -5,16 +5,24 @@
  * the English model loses umlauts and accents ("Schafer" for "Schäfer"), a combined model reads both. The choice is
  * remembered per source file, so its later pages are read with it straight away (one pass each), and a source whose
  * text layer (on other pages) already says the language starts with it.
+ *
+ * The parties' names may be written in another language than the page (an English or French invoice between German
+ * companies, language-guess.ts `namesLanguage`): a French page is then read with fra+deu+eng, and an English page is
+ * read again with deu+eng only to take its names' umlauts and accents (language-merge.ts): its English reading
+ * stands otherwise, and a file's later pages are read in English first again.
  */
 import type { Page } from "../../model.ts";
 import type { OcrEngine } from "../../engines/ocr/types.ts";
-import { guessLanguage } from "../../engines/ocr/language-guess.ts";
+import { guessLanguage, namesLanguage } from "../../engines/ocr/language-guess.ts";
 
 export interface LanguagePlan {
   /** Languages to read `page` with first; undefined for the engine's default (English). */
   first(page: Page): readonly string[] | undefined;
-  /** After a first reading in English, `text`: the languages to read the page again with, or null when it stands. */
-  again(page: Page, text: string): string[] | null;
+  /**
+   * After a first reading in English, `text`: the languages to read the page again with, or null when it stands.
+   * `merge`: the second reading only lends the first its names' diacritics (language-merge.ts); otherwise it replaces it.
+   */
+  again(page: Page, text: string): { languages: string[]; merge: boolean } | null;
 }
 
 export function languagePlan(explicit: readonly string[] | undefined, engine: OcrEngine, pages: Page[]): LanguagePlan {
@@ -41,10 +49,11 @@ export function languagePlan(explicit: readonly string[] | undefined, engine: Oc
     first: decided,
     again(page, text) {
       const lang = guessLanguage(text, has);
-      if (!lang) return null;
-      const langs = [lang, "eng"];
+      const names = namesLanguage(text, lang, has);
+      if (!lang) return names ? { languages: [names, "eng"], merge: true } : null;
+      const langs = names ? [lang, names, "eng"] : [lang, "eng"];
       chosen.set(page.source_file_index, langs);
-      return langs;
+      return { languages: langs, merge: false };
     },
   };
 }
