@@ -80,10 +80,11 @@ export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesO
   const readPage = async (page: Page) => {
     const first = plan.first(page);
     const other = (text: string) => {
-      const again = plan.again(page, text);
-      return again ? { engine: engineFor(again.languages), merge: again.merge } : null;
+      const again = plan.again(page, text, first);
+      if (!again) return null;
+      return { read: again.read && engineFor(again.read), lend: again.lend && engineFor(again.lend) };
     };
-    return ocrPage(page, engineFor(first), first ? undefined : other);
+    return ocrPage(page, engineFor(first), other);
   };
   const concurrency = Math.max(1, Math.min(opts.concurrency ?? (engine.workers ?? 1) + 1, targets.length));
   let next = 0;
@@ -148,13 +149,13 @@ function throwIfAborted(signal?: AbortSignal): void {
 }
 
 /**
- * `relanguage`: given the first recognition's text, the engine to read the page again with (`merge`: only to lend
- * the first reading its names' diacritics, language-merge.ts), or null.
+ * `relanguage`: given the first recognition's text, the engine to read the page again with (`read`) and the one whose
+ * reading lends it its names' diacritics (`lend`, language-merge.ts), or null.
  */
 async function ocrPage(
   page: Page,
   engine: OcrEngine,
-  relanguage?: (text: string) => { engine: OcrEngine; merge: boolean } | null,
+  relanguage?: (text: string) => { read: OcrEngine | null; lend: OcrEngine | null } | null,
 ): Promise<GreyImage> {
   // Grey straight from the renderer (one channel from a grey scan, luma computed off the main thread for a PDF).
   const render = page.render as (o?: RenderOptions) => Promise<RasterImage>;
@@ -177,16 +178,17 @@ async function ocrPage(
   // that reading fails, the first one stands.
   const other = layout.inkBox ? relanguage?.(reading.result.text) : null;
   const firstEngine = engine;
-  if (other?.merge) reading = await lendDiacritics(reading, image, upright, other.engine, readDpi, psm);
-  else if (other) {
-    const first = reading;
+  if (other?.read) {
+    const [first, read] = [reading, other.read];
     reading = await timeStage("ocr: reading in the page's language", () =>
-      readUpright(image, upright, other.engine, readDpi, psm),
+      readUpright(image, upright, read, readDpi, psm),
     ).then(
-      (r) => ((engine = other.engine), r),
+      (r) => ((engine = read), r),
       () => first,
     );
   }
+  // The names' language, when it is not the page's: its reading only lends the names their diacritics.
+  if (other?.lend) reading = await lendDiacritics(reading, image, upright, other.lend, readDpi, psm);
   if (layout.inkBox)
     reading.result = await timeStage("ocr: second look", () =>
       addUnreadLines(

@@ -7,22 +7,26 @@
  * text layer (on other pages) already says the language starts with it.
  *
  * The parties' names may be written in another language than the page (an English or French invoice between German
- * companies, language-guess.ts `namesLanguage`): a French page is then read with fra+deu+eng, and an English page is
- * read again with deu+eng only to take its names' umlauts and accents (language-merge.ts): its English reading
- * stands otherwise, and a file's later pages are read in English first again.
+ * companies, language-guess.ts `namesLanguage`): the page is then read once more with that language (deu+eng) only
+ * to take its names' umlauts and accents (language-merge.ts); the reading in the page's own language stands
+ * otherwise, so labels, amounts and dates read as before.
  */
 import type { Page } from "../../model.ts";
 import type { OcrEngine } from "../../engines/ocr/types.ts";
 import { guessLanguage, namesLanguage } from "../../engines/ocr/language-guess.ts";
 
+/** What to do after a page's first reading: read it again with `read` (it replaces the first), and/or let a reading
+ * with `lend` lend it its names' diacritics (language-merge.ts). */
+export interface SecondReading {
+  read: string[] | null;
+  lend: string[] | null;
+}
+
 export interface LanguagePlan {
   /** Languages to read `page` with first; undefined for the engine's default (English). */
   first(page: Page): readonly string[] | undefined;
-  /**
-   * After a first reading in English, `text`: the languages to read the page again with, or null when it stands.
-   * `merge`: the second reading only lends the first its names' diacritics (language-merge.ts); otherwise it replaces it.
-   */
-  again(page: Page, text: string): { languages: string[]; merge: boolean } | null;
+  /** After the first reading (`text`, read with `used`: undefined for English), what else to read, or null. */
+  again(page: Page, text: string, used: readonly string[] | undefined): SecondReading | null;
 }
 
 export function languagePlan(explicit: readonly string[] | undefined, engine: OcrEngine, pages: Page[]): LanguagePlan {
@@ -47,13 +51,14 @@ export function languagePlan(explicit: readonly string[] | undefined, engine: Oc
   };
   return {
     first: decided,
-    again(page, text) {
-      const lang = guessLanguage(text, has);
-      const names = namesLanguage(text, lang, has);
-      if (!lang) return names ? { languages: [names, "eng"], merge: true } : null;
-      const langs = names ? [lang, names, "eng"] : [lang, "eng"];
-      chosen.set(page.source_file_index, langs);
-      return { languages: langs, merge: false };
+    again(page, text, used) {
+      // A page read with its file's language already: only its names may want another.
+      const lang = used ? (used[0] ?? null) : guessLanguage(text, has);
+      const names = namesLanguage(text, lang === "eng" ? null : lang, has);
+      const lend = names ? [names, "eng"] : null;
+      if (used || !lang) return lend ? { read: null, lend } : null;
+      chosen.set(page.source_file_index, [lang, "eng"]);
+      return { read: [lang, "eng"], lend };
     },
   };
 }

@@ -36,6 +36,8 @@ export function mergeDiacritics(base: OcrResult, other: OcrResult): OcrResult {
 export function lendsDiacritics(w: Word, other: Word): boolean {
   if (w.text === other.text || other.confidence < MIN_CONFIDENCE || other.confidence < w.confidence - SLACK)
     return false;
+  // A word the first model read with diacritics of its own ("Kôhler" by the French model) gives way to a surer one.
+  if (/[^\p{ASCII}]/u.test(w.text) && other.confidence <= w.confidence) return false;
   return diacriticPattern(other.text).test(w.text);
 }
 

@@ -127,6 +127,8 @@ describe("the English reading takes its names' diacritics from the second", () =
       const sure = en === "Total" ? 0.6 : 0.95;
       expect([en, lendsDiacritics(word(en, 0.8, box(100)), word(other, sure, box(100)))]).toEqual([en, false]);
     }
+    // A word the page's model read with accents of its own keeps them unless the second is surer.
+    expect(lendsDiacritics(word("Désignation", 0.9, box(100)), word("Dèsignation", 0.85, box(100)))).toBe(false);
     // Much less sure than the English reading of the same word.
     expect(lendsDiacritics(word("Schafer", 0.97, box(100)), word("Schäfer", 0.8, box(100)))).toBe(false);
     // The same word elsewhere on the page is other ink.
