@@ -10,6 +10,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { DocprocError } from "../../errors.ts";
 import type { FileIdentity } from "./pdf-bytes.ts";
+import { noteFdClosed, noteFdOpened } from "./pdf-worker-fds.ts";
 
 interface FileSource {
   length: number;
@@ -32,11 +33,13 @@ export function fileSourceData(docId: number, file: FileIdentity): Uint8Array {
   const patched = (globalThis as { docprocFileStreams?: boolean }).docprocFileStreams === true;
   if (!patched) return checked(file, () => new Uint8Array(readFileSync(file.path)));
   const fd = openSync(file.path, "r");
+  noteFdOpened(fd);
   try {
     const info = fstatSync(fd);
     if (info.dev !== file.dev || info.ino !== file.ino || info.size !== file.size || info.mtimeMs !== file.mtimeMs)
       throw changed(file);
   } catch (err) {
+    noteFdClosed(fd);
     closeSync(fd);
     throw err;
   }
@@ -51,6 +54,7 @@ export function closeFileSource(docId: number): void {
   if (!open) return;
   byDoc.delete(docId);
   sources.delete(open.token);
+  noteFdClosed(open.fd);
   closeSync(open.fd);
 }
 

@@ -14,7 +14,8 @@
  */
 import { cpuCount } from "../../cores";
 import { DocprocError } from "../../errors.ts";
-import type { PageParams, PdfRequestBody, PdfResponse } from "./pdf-protocol.ts";
+import type { PageParams, PdfRequest, PdfRequestBody, PdfResponse } from "./pdf-protocol.ts";
+import { closeLeftFds, newFdTable } from "./pdf-worker-fds.ts";
 import { failureToError, interruptedError } from "./pdf-errors.ts";
 
 const IDLE_POOL_SIZE = 2;
@@ -208,7 +209,19 @@ function warmOrNewWorker(): Worker {
     settle();
     return warming;
   }
-  return new Worker(workerUrl, WORKER_OPTIONS);
+  return spawnWorker();
+}
+
+/**
+ * A new pdf.js worker, first told where to list the files it opens: once it has stopped (terminated on a timeout
+ * mid-read, or retired), the host closes what it left open (pdf-worker-fds.ts).
+ */
+function spawnWorker(): Worker {
+  const worker = new Worker(workerUrl, WORKER_OPTIONS);
+  const table = newFdTable();
+  worker.postMessage({ id: 0, doc: 0, op: "fds", table } satisfies PdfRequest);
+  worker.addEventListener("close", () => closeLeftFds(table));
+  return worker;
 }
 
 /** Sets how many workers small documents share (tests; default one per two cores). Returns the previous value. */
@@ -234,7 +247,7 @@ export async function prewarmPdfWorkers(count = 2, head?: HeadStart): Promise<vo
   const wanted = Math.max(0, Math.min(count, IDLE_POOL_SIZE) - idleHosts.length - warmingWorkers.size);
   await Promise.all(
     Array.from({ length: wanted }, async (_, i) => {
-      const worker = new Worker(workerUrl, WORKER_OPTIONS);
+      const worker = spawnWorker();
       const heading = Boolean(head && i === 0);
       const answered = new Promise<boolean>((resolve) => {
         warmingWorkers.set(worker, () => resolve(false));

@@ -36,6 +36,8 @@ export type PdfRequest =
   | { id: number; doc: number; op: "close"; collect?: boolean }
   /** What the worker's pdf.js keeps, as counters (WorkerStats): tests check that it stays bounded. */
   | { id: number; doc: number; op: "stats" }
+  /** Unanswered, a new worker's first message: where it lists the files it holds open (pdf-worker-fds.ts). */
+  | { id: number; doc: number; op: "fds"; table: Int32Array }
   /** Unanswered: open `data` and read its first `pages` pages before anyone asks (pdf-worker.ts, head start). */
   | ({ id: number; doc: number; op: "head-start"; data: Uint8Array; pages: number } & PageParams);
 

@@ -38,6 +38,7 @@ import { SHEET_MAX_TEXT } from "../../separator-sheet.ts";
 import { documentOptions, installChunkClone, readPixels } from "./pdf-worker-globals.ts";
 import { GcPacer } from "./pdf-worker-gc.ts";
 import { closeFileSource, fileSourceData, openFileSources } from "./pdf-file-source.ts";
+import { adoptFdTable } from "./pdf-worker-fds.ts";
 
 // Hand pdf.js its (instrumented) worker code directly; pdf.js picks up globalThis.pdfjsWorker for its fake worker.
 // Not a top-level await: messages that arrive before `onmessage` is set would be lost. The canvas addon is left out
@@ -213,6 +214,7 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
         return { result: { id: req.id, ok: true, result: raster }, transfer: [raster.data.buffer as ArrayBuffer] };
       }
       case "head-start":
+      case "fds":
         return { result: { id: req.id, ok: true, result: null }, transfer: [] }; // handled by onmessage, unanswered
       case "stats":
         return {
@@ -262,6 +264,7 @@ let waiting = 0;
 
 self.onmessage = (event: MessageEvent<PdfRequest>) => {
   const req = event.data;
+  if (req.op === "fds") return adoptFdTable(req.table);
   if (req.op === "head-start") {
     const { data, pages, preferredScale, maxSidePx, maxRasterPixels } = req;
     // Answered (id 0, which hosts ignore) once it stops: prewarmPdfWorkers settles then.

@@ -7,7 +7,16 @@
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PDFDocument } from "pdf-lib";
@@ -21,6 +30,7 @@ import {
   readSourceFile,
   contentSha256,
 } from "../../../../src/core/engines/pdf/pdf-bytes.ts";
+import { waitFor } from "../../../support/wait";
 
 setDefaultTimeout(240_000);
 
@@ -128,6 +138,34 @@ describe("a PDF read from its file", () => {
       expect(bytesCopiedForWorkers() - before).toBe(data.byteLength);
     } finally {
       await Promise.all([primary.close(), helper.close(), inMemory.close()]);
+    }
+  });
+
+  test("a worker terminated mid-request (a timeout) leaves no descriptor of the file open", async () => {
+    const file = path.join(scratch, "timed-out.pdf");
+    writeFileSync(file, await Bun.file(INVOICE).bytes());
+    const openOnFile = () =>
+      readdirSync("/proc/self/fd").filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === file;
+        } catch {
+          return false; // closed between listing and reading
+        }
+      }).length;
+    const client = new PdfWorkerClient(await readSourceFile(file, { fileBackedMin: 1 }), undefined, 60_000, undefined, {
+      share: false,
+    });
+    try {
+      await client.open();
+      expect(openOnFile()).toBe(1);
+      // 1 ms: pdf.js cannot answer in time, so the host terminates the worker while the document is open in it.
+      const failed = await client
+        .request({ ...PAGE, pageNumber: 1 }, 1, "page 1")
+        .catch((e: Error & { code?: string }) => e);
+      expect((failed as { code?: string }).code).toBe("timeout");
+      await waitFor("the timed-out worker's file closed", () => openOnFile() === 0, { timeoutMs: 10_000, everyMs: 20 });
+    } finally {
+      await client.close();
     }
   });
 
