@@ -208,6 +208,8 @@ function withoutTermRef(m: ValueMatch | null): ValueMatch | null {
   return { ...m, value: text.slice(0, ref.index), end: m.start + ref.index };
 }
 
+/** OCR words less sure than this in an empty label cell are grain read as letters ("SRS" at 0.23), no label. */
+const GRAIN = 0.5;
 /** An EN 16931 term reference as a word, as OCR reads it too ("BT-27", "sr-27"). */
 const TERM_REF = /^\S{1,3}[-–]\d{1,3}(-\d+)?$/u;
 
@@ -229,12 +231,16 @@ function continued(m: ValueMatch, lines: Line[]): ValueMatch {
   const start = next && startsAtX(next);
   if (!next || !start) return m;
   // A label of its own in the row's label cell, on this line or on one OCR made of the row's left part. The other
-  // column's term reference ("BT-50") and marks OCR read from the grain are no label: a skewed scan's tall lines
-  // reach that far.
+  // column's term reference ("BT-50") and marks or letters OCR read from the grain are no label: a skewed scan's
+  // tall lines reach that far.
   const mid = (next.box[1] + next.box[3]) / 2;
   const row = lines.filter((l) => l.page === next.page && l.box[1] < mid && l.box[3] > mid);
   const labelLike = (w: Line["words"][number]) =>
-    w.box[2] < x - lh * 0.5 && w.box[2] > x - lh * 12 && /\p{L}{2}/u.test(w.word.text) && !TERM_REF.test(w.word.text);
+    w.box[2] < x - lh * 0.5 &&
+    w.box[2] > x - lh * 12 &&
+    /\p{L}{2}/u.test(w.word.text) &&
+    !TERM_REF.test(w.word.text) &&
+    w.word.confidence >= GRAIN;
   if (row.some((l) => l.words.some(labelLike))) return m;
   const words = [start];
   for (const w of next.words.slice(next.words.indexOf(start) + 1)) {

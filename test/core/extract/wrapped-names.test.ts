@@ -100,3 +100,56 @@ describe("a wrapped party name on a skewed scan", () => {
           }
         });
 });
+
+/** The buyer's name wrapped ("Landesamt für Statistik" over "Osnabrück"), letters OCR read from the grain in the
+ * wrapped row's label cell ("SRS", unsure). */
+function buyerWrapped(seed: number, grain: boolean): { page: Page; buyer: string } {
+  const r = new Rng(seed);
+  const [head, tail] = r.pick([
+    ["Landesamt für Statistik", "Osnabrück"],
+    ["Gemeindewerke Freiburg im", "Breisgau"],
+    ["Kreiskrankenhaus", "Mannheim"],
+  ]);
+  const rows: Array<[number, Cell[]]> = [
+    [80, [["Rechnung", 90, 32]]],
+    [160, [["Käufer", 90, 24]]],
+    [
+      200,
+      [
+        ["Name", 90],
+        [head!, 400],
+        ["BT-44", 880, 12],
+      ],
+    ],
+    [226, [...(grain ? ([["SRS", 190]] as Cell[]) : []), [tail!, 400]]],
+    [
+      262,
+      [
+        ["PLZ", 90],
+        ["98765", 400],
+        ["BT-53", 880, 12],
+      ],
+    ],
+    [
+      420,
+      [
+        ["Gesamtsumme brutto", 90],
+        ["119,00 EUR", 700],
+      ],
+    ],
+  ];
+  const p = page(rows, true);
+  for (const w of p.words!) if (w.text === "SRS") w.confidence = 0.23;
+  return { page: p, buyer: `${head} ${tail}` };
+}
+
+describe("a wrapped buyer name with grain read as letters beside it", () => {
+  for (const grain of [false, true])
+    test(`OCR${grain ? ", unsure letters in the label cell" : ""}`, () => {
+      for (const seed of [1, 2, 3, 4, 5]) {
+        const { page: p, buyer } = buyerWrapped(seed, grain);
+        const f = extractFields([p], "invoice", defaultProject);
+        expect([seed, f.customer_name?.value]).toEqual([seed, buyer]);
+      }
+    });
+});
