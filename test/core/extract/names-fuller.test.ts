@@ -25,7 +25,7 @@ function seller(seed: number) {
   return { full, partial, expectedPartial: partial.replace(/^a /, "") };
 }
 
-type Where = "sender" | "footer" | "holder" | "buyer" | "sentence";
+type Where = "sender" | "footer" | "holder" | "label cell" | "label word" | "buyer" | "sentence";
 
 function invoice(seed: number, where: Where, ocr: boolean) {
   const s = seller(seed);
@@ -48,6 +48,16 @@ function invoice(seed: number, where: Where, ocr: boolean) {
   ]);
   if (where === "sentence") rows.push([700, [[`Bei Verschulden der ${s.full} gilt die Haftung.`, 115]]]);
   if (where === "holder") rows.push([1300, [[`Kontoinhaber: ${s.full}`, 1200]]]);
+  // A label cell beside the name, and a label OCR joined to it without its colon.
+  if (where === "label cell")
+    rows.push([
+      1300,
+      [
+        ["Kontoinhaber", 900],
+        [s.full, 1200],
+      ],
+    ]);
+  if (where === "label word") rows.push([1300, [[`Kontoinhaber ${s.full}`, 1200]]]);
   if (where === "footer") rows.push([1300, [[s.full, 115]]]);
   // Away from the footer: the bank line would make the footer's name the best placed candidate on its own.
   rows.push([1500, [["IBAN DE79 0000 0000 1234 5678 90", 1200]]]);
@@ -58,7 +68,7 @@ const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
 
 describe("a seller's name read in part is completed from where it is printed whole", () => {
   for (const ocr of [true, false])
-    for (const where of ["sender", "footer", "holder"] as const)
+    for (const where of ["sender", "footer", "holder", "label cell", "label word"] as const)
       test(`${ocr ? "OCR" : "text"}: whole in the ${where} line`, () => {
         for (const seed of SEEDS) {
           const { fields, s } = invoice(seed, where, ocr);
