@@ -218,7 +218,8 @@ const TERM_REF = /^\S{1,3}[-–]\d{1,3}(-\d+)?$/u;
  * at the value's left edge, with nothing in the label cell left of them, continue it.
  */
 function continued(m: ValueMatch, lines: Line[]): ValueMatch {
-  const first = m.line.words.find((w) => w.end > m.start);
+  // The value's first word, not a mark OCR read from the grain before it ("~"): the wrapped line starts under it.
+  const first = m.line.words.find((w) => w.end > m.start && /[\p{L}\p{N}]/u.test(w.word.text));
   if (!first) return m;
   const lh = lineHeight(m.line);
   const x = first.box[0];

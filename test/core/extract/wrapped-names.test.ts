@@ -101,8 +101,8 @@ describe("a wrapped party name on a skewed scan", () => {
         });
 });
 
-/** The buyer's name wrapped ("Landesamt für Statistik" over "Osnabrück"), letters OCR read from the grain in the
- * wrapped row's label cell ("SRS", unsure). */
+/** The buyer's name wrapped ("Landesamt für Statistik" over "Osnabrück"), with grain read as a mark before the name
+ * ("~") and as letters in the wrapped row's label cell ("SRS", unsure). */
 function buyerWrapped(seed: number, grain: boolean): { page: Page; buyer: string } {
   const r = new Rng(seed);
   const [head, tail] = r.pick([
@@ -117,6 +117,8 @@ function buyerWrapped(seed: number, grain: boolean): { page: Page; buyer: string
       200,
       [
         ["Name", 90],
+        // A mark OCR read from the grain just before the name.
+        ...(grain ? ([["~", 384, 20]] as Cell[]) : []),
         [head!, 400],
         ["BT-44", 880, 12],
       ],
