@@ -9,7 +9,7 @@ import { legalForm } from "./company";
 import { fold } from "./fuzzy";
 import { readValue, type ReadContext, type ValueKind, type ValueMatch } from "./values";
 import { pushAll } from "../arrays";
-import { pastSpecks } from "./specks";
+import { afterSpeck, pastSpecks } from "./specks";
 import { type Candidate, plausible, where } from "./candidate";
 
 export function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], ctx: ReadContext): Candidate[] {
@@ -250,7 +250,7 @@ function continued(m: ValueMatch, lines: Line[]): ValueMatch {
   }
   // Marks read from the grain between words are dropped; a street or a postcode is the next row, not the name.
   const tail = words
-    .map((w) => w.word.text)
+    .map((w) => afterSpeck(w.word.text)[0])
     .filter((t) => /[\p{L}\p{N}&(]/u.test(t))
     .join(" ");
   if (!/^[\p{L}(&]/u.test(tail) || /\d|:/.test(tail)) return m;

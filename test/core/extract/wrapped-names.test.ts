@@ -123,7 +123,8 @@ function buyerWrapped(seed: number, grain: boolean): { page: Page; buyer: string
         ["BT-44", 880, 12],
       ],
     ],
-    [226, [...(grain ? ([["SRS", 190]] as Cell[]) : []), [tail!, 400]]],
+    // The wrapped part with a mark OCR read from the grain stuck to it ("‚Breisgau").
+    [226, [...(grain ? ([["SRS", 190]] as Cell[]) : []), [grain ? `‚${tail}` : tail!, grain ? 396 : 400]]],
     [
       262,
       [
