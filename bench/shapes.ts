@@ -22,6 +22,7 @@ import path from "node:path";
 import { PDFDocument } from "pdf-lib";
 import type { BenchRow } from "./index";
 import { docprocTextOf, pdftotextOf, wordF1 } from "./scan-accuracy";
+import { jbig2FromCcitt } from "./scans";
 import { docproc, interleaved, measure, pairRows, QUICK_ROUNDS, realPagesPdf, type Run } from "./job";
 
 const ROOT = path.resolve(import.meta.dir, "..");
@@ -205,7 +206,10 @@ export const SHAPES: Shape[] = [
 
 const SCAN_PAGES = 20;
 
-/** Image-only scanner PDFs of the first SCAN_PAGES invoice pages at 200 DPI: JPEG (pdf-lib) and CCITT G4 (tiff2pdf). */
+/**
+ * Image-only scanner PDFs of the first SCAN_PAGES invoice pages at 200 DPI: JPEG (pdf-lib), CCITT G4 (tiff2pdf) and
+ * JBIG2 (the G4 pages' own bits as MMR-coded JBIG2, bench/scans.ts).
+ */
 export const SCAN_SHAPES: Shape[] = [
   {
     name: "scanner PDF, JPEG pages (200 DPI grey)",
@@ -266,6 +270,15 @@ export const SCAN_SHAPES: Shape[] = [
       await run(["tiffcp", "-c", "g4", ...pages, g4]);
       await run(["tiff2pdf", "-o", file, g4]);
       rmSync(dir, { recursive: true, force: true });
+      return file;
+    },
+  },
+  {
+    name: "scanner PDF, JBIG2 pages (200 DPI bilevel)",
+    tools: ["pdftoppm", "tiffcp", "tiff2pdf"],
+    async build() {
+      const { file, fresh } = cached("scan-jbig2", SCAN_PAGES);
+      if (fresh) await jbig2FromCcitt(await SCAN_SHAPES[1]!.build(SCAN_PAGES), file);
       return file;
     },
   },

@@ -9,6 +9,8 @@
  *   to ±1.5° and JPEG noise (all 11: the scan figure the issue tracks); as 300-DPI scans (4 of them: the families
  *   with IBAN, tax and non-embedded fonts); one quarter and one half turn (the 4 PNG scans shipped with the corpus
  *   are left to test/core/extract/invoice2data.test.ts: 20 s for figures the scans here already give);
+ * - the label-audit invoices (fixtures/label-audit: other vendors' label words and layouts after invoice2data's
+ *   templates) as supplied text (all 140, seconds) and one layout of every other vendor as 200-DPI scans (18 pages);
  * - the OCR pages: Tesseract's phototest (upright, 180°, 90°), eurotext (six languages), one UNLV magazine page
  *   (multi-column, zone-ordered truth: reading order counts), and that page skewed 1.5° and turned a quarter (the
  *   issue's "skewed and rotated two-column page"); the other UNLV page and rotated copies add time, not classes;
@@ -39,6 +41,7 @@ import { CACHE_DIR, imageScanOf, scanOf, skewOf, type ScanVariant } from "./scan
 import { einvoiceVisualCorpora } from "./einvoice-corpora";
 import { hardReceiptCorpora } from "./receipts-hard-corpora";
 import { columnsCorpus } from "./columns-corpus";
+import { labelAuditCorpus, labelAuditScans } from "./label-audit-corpus";
 
 export const REPO = path.resolve(import.meta.dir, "../..");
 const CORPORA = path.join(REPO, "fixtures/corpora");
@@ -344,6 +347,8 @@ const evalFixtures: Corpus = {
 
 export const CORPORA_LIST: Corpus[] = [
   ...invoice2data,
+  labelAuditCorpus,
+  labelAuditScans,
   ...ocrText,
   columnsCorpus,
   ...splitting,

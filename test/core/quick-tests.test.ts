@@ -10,7 +10,7 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { findCurrencies, mayHoldCurrency, scanCurrencies } from "../../src/core/extract/currencies";
+import { findCurrencies, mayHoldCurrency, scanCurrencies, SYMBOLS } from "../../src/core/extract/currencies";
 import { DOMAIN, DOMAIN_ENDING } from "../../src/core/extract/parties";
 import { isShortHeadingLine, mayBeShortHeading } from "../../src/core/classify/cues";
 import { convertSource } from "../../src/core/stages/convert";
@@ -126,6 +126,24 @@ test("the quick test passes every text in which a currency pattern finds somethi
   for (const s of SAMPLES) expect(scanCurrencies(s).length).toBeGreaterThan(0);
   expect(withCurrency).toBeGreaterThan(200);
   expect(skipped).toBeGreaterThan(lines.length / 4);
+}, 60_000);
+
+/** scanCurrencies as it was before it skipped symbol patterns by their joined regexes: every pattern, in order. */
+function everySymbolScan(text: string): Array<{ start: number; end: number; code: string; explicit: boolean }> {
+  // The ISO codes are read as before (that part did not change): the symbols are what is compared.
+  const iso = scanCurrencies(text).filter((c) => c.explicit);
+  const out: Array<{ start: number; end: number; code: string; explicit: boolean }> = [...iso];
+  for (const [re, code] of SYMBOLS)
+    for (const m of text.matchAll(new RegExp(re.source, `${re.flags}g`)))
+      if (!out.some((o) => m.index! < o.end && m.index! + m[0].length > o.start))
+        out.push({ start: m.index!, end: m.index! + m[0].length, code, explicit: false });
+  return out.sort((a, b) => a.start - b.start);
+}
+
+test("scanCurrencies finds what every symbol pattern run in turn finds", async () => {
+  const lines = await corpusLines();
+  const texts = [...lines, ...SAMPLES.flatMap((s) => [s, s.toUpperCase(), `Total: ${s} incl. 12,00 € / 14 US$`])];
+  for (const text of texts) expect(scanCurrencies(text)).toEqual(everySymbolScan(text));
 }, 60_000);
 
 const DOMAIN_SAMPLES = [

@@ -59,16 +59,25 @@ function tillShaped(page: Page): boolean {
   const t = page.image_transform;
   if (t.source_unit === "point" && Math.min(t.source_width, t.source_height) <= 320 && t.source_height > t.source_width)
     return true;
-  const lines = page.text.split("\n").filter((l) => l.trim());
-  if (lines.length < 8) return false;
-  // The line lengths settle most pages (a page's lines are long) before its words are unpacked and measured.
-  const lengths = lines.map((l) => l.trim().length).sort((a, b) => a - b);
-  const median = lengths[Math.floor(lengths.length / 2)]!;
-  if (median > 36 || !page.words.length) return false;
+  // The non-blank lines' count, how many are short (36 characters or less) and the longest, in one pass.
+  let count = 0;
+  let short = 0;
+  let longest = 0;
+  for (const line of page.text.split("\n")) {
+    const length = line.trim().length;
+    if (!length) continue;
+    count++;
+    if (length <= 36) short++;
+    longest = Math.max(longest, length);
+  }
+  if (count < 8) return false;
+  // The line lengths settle most pages (a page's lines are long) before its words are unpacked and measured: the
+  // median length is over 36 when no more than half of the lines (rounded down) are short.
+  if (short <= Math.floor(count / 2) || !page.words.length) return false;
   const [width, height] = inkSize(page.words);
   const rotated = Math.abs(t.rotation ?? 0) % 180 === 90;
   const ratio = rotated ? height / width : width / height;
-  if (lines.length >= 10 && ratio < 0.75) return true;
+  if (count >= 10 && ratio < 0.75) return true;
   // Read from an image, the page's size says nothing (a photo, a receipt scanned on a full page) and a short
   // receipt is as wide as it is long; what still tells it from a page is that no line is long (a till prints
   // 32–48 characters, a page's address, table and footer lines run past 60) or, at a known resolution, that its
@@ -76,7 +85,7 @@ function tillShaped(page: Page): boolean {
   // lines are cut at every column, so these tests are for OCR'd pages only.
   if (page.text_source !== "ocr") return false;
   if (t.effective_dpi && (rotated ? height : width) / t.effective_dpi <= 3.6) return true;
-  return lines.length >= 10 && lengths.at(-1)! <= 52;
+  return count >= 10 && longest <= 52;
 }
 
 /** Width and height of the box around all the words, in one pass. */
@@ -91,29 +100,36 @@ function inkSize(words: Page["words"]): [number, number] {
   return [x1 - x0, y1 - y0];
 }
 
+/**
+ * A document's till-receipt traits: none without a strong one (a till-roll shape, change given or cash tendered,
+ * fuel pumped). The weak ones (a card, a time of day, till words) count only next to a strong one, so they are
+ * looked for only then: five scans of the text that most documents do not need.
+ */
+function tillTraits(first: Page, text: string, folded: string): string[] {
+  const traits: string[] = [];
+  if (tillShaped(first)) traits.push("narrow till-roll layout");
+  if (CASH_CHANGE.test(folded)) traits.push("change given");
+  else if (TENDERED.test(folded)) traits.push("cash tendered");
+  if (FUEL_SALE.test(folded)) traits.push("fuel pumped at a price per unit");
+  if (!traits.length) return traits;
+  // Weak alone (an online shop's invoice has a card number and an order time): they count next to a strong trait.
+  if (MASKED_CARD.test(text)) traits.push("masked card number");
+  else if (CARD_PAID.test(folded)) traits.push("a card's payment line");
+  if (TIME_WITH_DATE.test(text) || TIME_WITH_WORD_DATE.test(text)) traits.push("time of day with the date");
+  if (TILL_WORDS.test(folded) || TILL_PRINT.test(folded)) traits.push("till vocabulary");
+  return traits;
+}
+
 /** Structure points per class for a document's pages; see the module contract. */
 export function structureBonus(pages: Page[]): StructureBonus[] {
   const first = pages[0];
   if (!first) return [];
   const text = pages.map((p) => p.text).join("\n");
-  const folded = fold(text);
-  const traits: string[] = [];
-  const narrow = tillShaped(first);
-  const change = CASH_CHANGE.test(folded);
-  if (narrow) traits.push("narrow till-roll layout");
-  if (change) traits.push("change given");
-  else if (TENDERED.test(folded)) traits.push("cash tendered");
-  if (FUEL_SALE.test(folded)) traits.push("fuel pumped at a price per unit");
-  // Weak alone (an online shop's invoice has a card number and an order time): they count next to a strong trait.
-  const strong = traits.length > 0;
-  if (MASKED_CARD.test(text)) traits.push("masked card number");
-  else if (CARD_PAID.test(folded)) traits.push("a card's payment line");
-  if (TIME_WITH_DATE.test(text) || TIME_WITH_WORD_DATE.test(text)) traits.push("time of day with the date");
-  if (TILL_WORDS.test(folded) || TILL_PRINT.test(folded)) traits.push("till vocabulary");
   const out: StructureBonus[] = [];
   // Multi-page documents are rarely till receipts: the traits need a one- or two-page document. Enough points to
   // outweigh a "TAX INVOICE" title, which tills in many countries must print.
-  if (strong && traits.length >= 2 && pages.length <= 2)
+  const traits = pages.length <= 2 ? tillTraits(first, text, fold(text)) : [];
+  if (traits.length >= 2)
     out.push({ class_id: "receipt", points: 5 * traits.length, why: `till-receipt traits: ${traits.join(", ")}` });
   if (TOTAL_LINE.test(text) && TAX_LINE.test(text)) {
     for (const id of ["invoice", "credit_note", "receipt"])

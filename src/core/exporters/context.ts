@@ -1,6 +1,6 @@
 /** Types and helpers shared by the exporters (kept apart from run.ts so exporters do not import the runner). */
 import type { DocumentResult, Page, ResultsFile, SourceInput } from "../model";
-import type { ExportSink } from "./sink";
+import type { ExportData, ExportSink } from "./sink";
 import { fileStem, type TemplateValues } from "./filename";
 
 /**
@@ -37,7 +37,7 @@ export type EInvoiceValidator = (xml: string | Uint8Array) => Promise<EInvoiceVa
 /** What an exporter hands its files to; the runner names, stores and lists them. */
 export interface ExportWriter {
   /** `name` is a rendered template (not yet unique). */
-  file(name: string, data: Uint8Array | string, documentIds: string[]): Promise<void>;
+  file(name: string, data: ExportData, documentIds: string[]): Promise<void>;
   /** A survivable problem (a page without an image...); the profile entry gets status "partial". */
   warn(message: string): void;
 }

@@ -2,7 +2,7 @@
 export { runExports, profilesForFormats, scopeModeOf } from "./run";
 export type { ExportManifest, ManifestFile, ManifestProfileEntry } from "./run";
 export type { ExportContext } from "./context";
-export { folderSink, memorySink, type ExportSink } from "./sink";
+export { folderSink, memorySink, TextChunks, wholeData, type ExportData, type ExportSink } from "./sink";
 export {
   ExportProfileSchema,
   defaultJsonProfile,

@@ -10,6 +10,7 @@ import { correctedResults } from "./orientation";
 import { documentValues, transactionValues, type ExportContext, type ExportWriter } from "./context";
 import { renderTemplate, withExtension } from "./filename";
 import { templateOf } from "./names";
+import { jsonChunks } from "./json-chunks";
 
 export type JsonOptions = z.infer<typeof JsonOptionsSchema>;
 
@@ -82,7 +83,8 @@ export async function exportJson(
   now: Date,
 ): Promise<void> {
   const opts = profile.options;
-  const encode = (r: ResultsFile) => JSON.stringify(buildJsonExport(r, opts, now), null, 2) + "\n";
+  // In pieces: the results file of a long run is never one string (json-chunks.ts).
+  const encode = (r: ResultsFile) => jsonChunks(buildJsonExport(r, opts, now));
   if (opts.scope === "per_transaction") {
     const name = renderTemplate(templateOf(profile), transactionValues(ctx, profile.id));
     await out.file(

@@ -3,7 +3,8 @@
  * normalised to ISO codes. Pure functions over strings.
  */
 
-const SYMBOLS: Array<[RegExp, string]> = [
+/** Currency symbols and names, in the order they are looked for (exported for the test of scanCurrencies). */
+export const SYMBOLS: ReadonlyArray<[RegExp, string]> = [
   [/US\$|U\.S\.\s?dollars?|US dollars?/i, "USD"],
   [/(?:CA|C)\$|canadian dollars?/i, "CAD"],
   [/(?:AU|A)\$|australian dollars?/i, "AUD"],
@@ -28,6 +29,22 @@ const SYMBOLS_GLOBAL: Array<[RegExp, string]> = SYMBOLS.map(([re, code]) => [
   new RegExp(re.source, re.flags + "g"),
   code,
 ]);
+/**
+ * The symbols' patterns joined, one regex per set of flags (so each matches exactly where one of its patterns
+ * does), and which of them each symbol belongs to: a text none of them matches has no symbol, and the eighteen
+ * scans are skipped (most lines that pass mayHoldCurrency do so by three capitals: "INVOICE", "VAT").
+ */
+const FLAG_SETS = [...new Set(SYMBOLS.map(([re]) => re.flags))];
+const ANY_SYMBOL = FLAG_SETS.map(
+  (flags) =>
+    new RegExp(
+      SYMBOLS.filter(([re]) => re.flags === flags)
+        .map(([re]) => `(?:${re.source})`)
+        .join("|"),
+      flags,
+    ),
+);
+const SYMBOL_SET = SYMBOLS.map(([re]) => FLAG_SETS.indexOf(re.flags));
 const ISO_CODES = [
   "EUR",
   "USD",
@@ -82,6 +99,15 @@ const ISO_CODES = [
 const ISO_RE = new RegExp(`(?<![\\p{L}])(${ISO_CODES.join("|")})(?![\\p{L}])`, "gu");
 
 /**
+ * An ISO code touching its amount with no space ("3.396,19EUR", "EUR12,50", "CHF1'234.50"): the code is no part of a
+ * word, so the amount reader may take the digits (values.ts blanks the code out, same length).
+ */
+export const GLUED_CODE = new RegExp(
+  `(?<=\\d)(?:${ISO_CODES.join("|")})(?![\\p{L}])|(?<![\\p{L}])(?:${ISO_CODES.join("|")})(?=\\d)`,
+  "gu",
+);
+
+/**
  * Whether a text can hold any currency, in two cheap scans: a currency sign or three capitals (ISO_RE), else a word
  * every other pattern needs. Each condition is implied by some pattern matching, so a text none passes has no
  * currency. Four lines in five of an invoice mention none, and each of the eighteen patterns scans the whole text.
@@ -108,7 +134,10 @@ export function scanCurrencies(text: string): CurrencyMatch[] {
   for (const m of text.matchAll(ISO_RE))
     out.push({ start: m.index!, end: m.index! + m[0].length, code: m[1]!, explicit: true });
   const taken = (s: number, e: number) => out.some((o) => s < o.end && e > o.start);
-  for (const [re, code] of SYMBOLS_GLOBAL) {
+  const present = ANY_SYMBOL.map((re) => re.test(text));
+  for (let i = 0; i < SYMBOLS_GLOBAL.length; i++) {
+    if (!present[SYMBOL_SET[i]!]) continue;
+    const [re, code] = SYMBOLS_GLOBAL[i]!;
     for (const m of text.matchAll(re)) {
       const s = m.index!,
         e = s + m[0].length;

@@ -8,6 +8,7 @@ import { findCurrencies } from "./currencies";
 import { boxesOf, type Line, ocrConfidenceOf, spanOf } from "./lines";
 import type { Candidate } from "./candidate";
 import { round } from "./fields";
+import { dollarOf } from "./dollar-country";
 
 const EURO = new Set([
   "AT",
@@ -126,6 +127,8 @@ function extractCurrency(
   const total_ = ranked.reduce((s, [, v]) => s + v.score, 0);
   const share = best[1].score / total_;
   const { line, start, end } = best[1].first;
+  const bare = best[0] === "USD" && line.text.slice(start, end) === "$" && dollarOf(lines);
+  if (bare) return result(field, bare.code, 0.4 + 0.4 * share, [spanOf(line, start, end)], bare.why, reviewThreshold);
   return result(
     field,
     best[0],
@@ -161,6 +164,16 @@ function printedWithTotal(
         reviewThreshold,
       );
     }
+    const dollar = mention.code === "USD" && printed === "$" ? dollarOf(lines) : null;
+    if (dollar)
+      return result(
+        field,
+        dollar.code,
+        0.85,
+        spans,
+        `${dollar.why}, printed with the total (page ${line.page.page_number}, line ${line.index + 1})`,
+        reviewThreshold,
+      );
     const outvoted = confusedSign(mention.code, line, lines);
     if (outvoted) {
       return result(

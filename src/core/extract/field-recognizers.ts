@@ -65,6 +65,8 @@ function formatCandidates(kind: ValueKind, lines: Line[], ctx: ReadContext): Can
           : (/^[^\p{L}\p{N}+(]{1,2}(?=[\p{L}\p{N}])/u.exec(w.word.text)?.[0].length ?? 0);
       if (!canStart.test(w.word.text.slice(lead))) continue;
       const m = readValue(kind, line, w.start + lead, ctx);
+      // An IBAN's first groups read like a VAT ID ("PL58 8417 9332 …" → PL5884179332): the IBAN is what is printed.
+      if (m && kind === "vat_id" && readValue("iban", line, w.start + lead, ctx)) continue;
       if (m && m.start >= w.start + lead) {
         out.push({ match: m, score: 0.8, reasoning: `${kind} recogniser (${where(line)})` });
         break;

@@ -10,6 +10,7 @@ import { fold } from "./fuzzy";
 import { readValue, type ReadContext, type ValueKind, type ValueMatch } from "./values";
 import { pushAll } from "../arrays";
 import { afterSpeck, pastSpecks } from "./specks";
+import { datedNumber, NUMBER_LABEL } from "./identifier-value";
 import { type Candidate, plausible, where } from "./candidate";
 
 export function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], ctx: ReadContext): Candidate[] {
@@ -22,7 +23,15 @@ export function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Li
     if (kind === "party" && insideCompanyName(hit)) continue;
     // A label read with an OCR error allowance is weaker evidence than an exact one.
     const labelFactor = (1 - (0.3 * hit.rank) / Math.max(1, labels.length)) * (hit.fuzzy ? 0.85 : 1);
-    let read = readValue(kind, hit.line, hit.end, ctx) ?? (kind === "vat_id" ? nationalVatId(hit.line, hit.end) : null);
+    let read =
+      readValue(kind, hit.line, hit.end, ctx) ??
+      (kind === "vat_id"
+        ? nationalVatId(hit.line, hit.end)
+        : kind === "iban" && hit.label !== "iban"
+          ? bankAccount(hit.line, hit.end)
+          : kind === "identifier" && NUMBER_LABEL.test(hit.label)
+            ? datedNumber(hit.line, hit.end)
+            : null);
     // OCR reads specks in the gap between a label and its far value ("Invoice no: ey : FA-80553"): past them.
     const past = read ? hit.end : pastSpecks(hit.line, hit.end);
     if (past > hit.end) read = readValue(kind, hit.line, past, ctx);
@@ -78,6 +87,19 @@ function nationalVatId(line: Line, offset: number): ValueMatch | null {
   if (!m || digits.length < 8 || digits.length > 12 || /\s{2,}/.test(m[1]!)) return null;
   const start = offset + m[0].length - m[1]!.length;
   return { value: digits, line, start, end: start + m[1]!.length, strength: 0.8 };
+}
+
+/**
+ * A bank account number that is no IBAN, right of a bank-account label ("Bank Account: US1234567890", "Bank account no.
+ * 12345678"): one token of 8-30 digits, after at most a country prefix, in digit groups one space apart at most. The
+ * payment account of an invoice (EN 16931 BT-84) is an IBAN where there is one, the account number otherwise.
+ */
+function bankAccount(line: Line, offset: number): ValueMatch | null {
+  const m = /^[\s:.#]*((?:[A-Z]{2})?\d(?:[\d-]| (?=\d)){6,34}\d)(?![\p{L}\p{N}.,\/])/u.exec(line.text.slice(offset));
+  const digits = m?.[1]!.replace(/[\s-]/g, "") ?? "";
+  if (!m || digits.replace(/^[A-Z]{2}/, "").length < 8) return null;
+  const start = offset + m[0].length - m[1]!.length;
+  return { value: digits, line, start, end: start + m[1]!.length, strength: 0.7 };
 }
 
 /** Words after a total's label that make it the net or the tax ("Invoice total without VAT", "Summe Umsatzsteuer"). */
@@ -145,7 +167,10 @@ function belowCandidates(
   }
   // Only the first line under the label: a value further down belongs to some other label in between.
   const row = rows[0];
-  const m = row ? readValue(kind, row, 0, ctx) : null;
+  const m = row
+    ? (readValue(kind, row, 0, ctx) ??
+      (kind === "identifier" && NUMBER_LABEL.test(hit.label) ? datedNumber(row, 0) : null))
+    : null;
   // Below a label the value should start the column cell, not sit somewhere inside it.
   if (m && m.start <= 2)
     return [

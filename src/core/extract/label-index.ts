@@ -26,7 +26,7 @@ export function labelIndex(labels: string[]): LabelIndex {
       const first = words[0]!;
       if (/^[\p{L}\p{N}]+$/u.test(first))
         index!.byFirstWord.set(first, [...(index!.byFirstWord.get(first) ?? []), rank]);
-      else index!.others.push({ rank, first: first.replace(/[.:]+$/, "") });
+      else index!.others.push({ rank, first: needleOf(words) });
       // OCR (and some text layers) lose the space inside a label ("BILLTO"): its words joined are a first word too.
       const joined = words.join("");
       if (words.length > 1 && /^\p{L}+$/u.test(joined))
@@ -35,6 +35,20 @@ export function labelIndex(labels: string[]): LabelIndex {
     indexes.set(labels, index);
   }
   return index;
+}
+
+/**
+ * What a line must contain for a label not starting with a word to match: the label's longest word (ASCII, trailing
+ * dots and colons cut). Every word of a label is in its regex literally, so any of them will do, and the longest
+ * rules out most lines: "n. fattura" looked for as "n" sent nearly every line to that label's regex.
+ */
+function needleOf(words: string[]): string {
+  let best = words[0]!.replace(/[.:]+$/, "");
+  for (const w of words.slice(1)) {
+    const word = w.replace(/[.:]+$/, "");
+    if (word.length > best.length && /^[\x21-\x7e]+$/.test(word)) best = word;
+  }
+  return best;
 }
 
 interface LineInfo {
@@ -134,22 +148,32 @@ export function candidateRanks(line: Line, index: LabelIndex): number[] {
   return ranks.length > 1 ? ranks.sort((a, b) => a - b) : ranks;
 }
 
-/** Line positions by token (infoOf's tokens), per line list: a document's lines are searched for every field. */
-const postings = new WeakMap<Line[], Map<string, number[]>>();
-function postingsOf(lines: Line[]): Map<string, number[]> {
-  let map = postings.get(lines);
-  if (!map) {
-    map = new Map();
+/**
+ * Per line list (a document's lines are searched for every field): whether it holds OCR lines, line positions by
+ * token (infoOf's tokens), and its lines' lower-cased texts joined (a needle not in them is on none of its lines).
+ */
+interface ListInfo {
+  ocr: boolean;
+  postings: Map<string, number[]>;
+  lower: string;
+}
+const listInfos = new WeakMap<Line[], ListInfo>();
+function listInfoOf(lines: Line[]): ListInfo {
+  let info = listInfos.get(lines);
+  if (!info) {
+    const postings = new Map<string, number[]>();
     lines.forEach((line, i) => {
       for (const t of infoOf(line).tokens) {
-        const list = map!.get(t);
+        const list = postings.get(t);
         if (list) list.push(i);
-        else map!.set(t, [i]);
+        else postings.set(t, [i]);
       }
     });
-    postings.set(lines, map);
+    const ocr = lines.some((l) => l.page.text_source === "ocr");
+    info = { ocr, postings, lower: lines.map((l) => infoOf(l).lower).join("\n") };
+    listInfos.set(lines, info);
   }
-  return map;
+  return info;
 }
 
 /**
@@ -158,11 +182,16 @@ function postingsOf(lines: Line[]): Map<string, number[]> {
  * others). OCR lines (fuzzy matching) and short lists are searched line by line.
  */
 export function linesToSearch(lines: Line[], index: LabelIndex): Line[] {
-  if (lines.length < 16 || lines.some((l) => l.page.text_source === "ocr")) return lines;
-  const map = postingsOf(lines);
+  if (lines.length < 16) return lines;
+  const list = listInfoOf(lines);
+  if (list.ocr) return lines;
+  const map = list.postings;
   // Marks in line order instead of a set to sort: the same lines, ascending, each once.
   const at = new Uint8Array(lines.length);
-  for (const first of index.byFirstWord.keys()) for (const i of map.get(first) ?? []) at[i] = 1;
+  for (const first of index.byFirstWord.keys()) {
+    const found = map.get(first);
+    if (found) for (let k = 0; k < found.length; k++) at[found[k]!] = 1;
+  }
   for (const o of index.others) for (const i of linesHolding(lines, o.first)) at[i] = 1;
   const out: Line[] = [];
   for (let i = 0; i < lines.length; i++) if (at[i]) out.push(lines[i]!);
@@ -177,7 +206,8 @@ function linesHolding(lines: Line[], needle: string): number[] {
   let found = byNeedle.get(needle);
   if (!found) {
     found = [];
-    for (let i = 0; i < lines.length; i++) if (infoOf(lines[i]!).lower.includes(needle)) found.push(i);
+    if (listInfoOf(lines).lower.includes(needle))
+      for (let i = 0; i < lines.length; i++) if (infoOf(lines[i]!).lower.includes(needle)) found.push(i);
     byNeedle.set(needle, found);
   }
   return found;

@@ -5,7 +5,7 @@
 import { unionBox } from "../geometry";
 import type { Box, FieldBox, Page, Word } from "../model";
 import { tick } from "./gc-pace";
-import { minOf, pushAll } from "../arrays";
+import { minOf } from "../arrays";
 
 export interface LineWord {
   word: Word;
@@ -235,20 +235,30 @@ export function spanOf(line: Line, start: number, end: number): Span {
   return { line, words: wordsInRange(line, start, end), text: line.text.slice(start, end) };
 }
 
-/** Field boxes for spans: one union box per page, `page_index` = the page's 1-based transaction page number. */
+/**
+ * Field boxes for spans: one union box per page (in the order pages first appear), `page_index` = the page's 1-based
+ * transaction page number. The union grows word by word: a table's spans hold thousands of words, and gathering
+ * their boxes into lists first cost more than the union itself.
+ */
 export function boxesOf(spans: Span[]): FieldBox[] {
-  const byPage = new Map<number, Box[]>();
+  // null: the page's spans have no words yet (a page without words gets no box, but keeps its place).
+  const byPage = new Map<number, Box | null>();
   for (const s of spans) {
-    const list = byPage.get(s.line.page.page_number) ?? [];
-    pushAll(
-      list,
-      s.words.map((w) => w.word.bounding_box),
-    );
-    byPage.set(s.line.page.page_number, list);
+    const page = s.line.page.page_number;
+    let box = byPage.get(page) ?? null;
+    if (!byPage.has(page)) byPage.set(page, null);
+    for (const w of s.words) {
+      const b = w.word.bounding_box;
+      if (!box) byPage.set(page, (box = [b[0], b[1], b[2], b[3]]));
+      box[0] = Math.min(box[0], b[0]);
+      box[1] = Math.min(box[1], b[1]);
+      box[2] = Math.max(box[2], b[2]);
+      box[3] = Math.max(box[3], b[3]);
+    }
   }
-  return [...byPage]
-    .filter(([, boxes]) => boxes.length)
-    .map(([page_index, boxes]) => ({ page_index, coordinates: unionBox(boxes) }));
+  const out: FieldBox[] = [];
+  for (const [page_index, coordinates] of byPage) if (coordinates) out.push({ page_index, coordinates });
+  return out;
 }
 
 /** Mean word confidence of spans (1 when there are no words, e.g. supplied text). */

@@ -24,7 +24,8 @@ const E = "(?![\\p{L}\\p{N}])";
 const NUMERIC_DATES = [
   // ISO dates may carry a time ("2024-03-12T10:00").
   `${B}(?<iy>\\d{4})[-/.](?<im>\\d{1,2})[-/.](?<id>\\d{1,2})(?=$|[^\\p{L}\\p{N}]|T\\d)`,
-  `${B}(?<na>\\d{1,2})[./-](?<nb>\\d{1,2})[./-](?<ny>\\d{4}|\\d{2})${E}`,
+  // The same separator twice: "1-13.20" (an item count and a price) is no date, and would vote for month-first.
+  `${B}(?<na>\\d{1,2})(?<ns>[./-])(?<nb>\\d{1,2})\\k<ns>(?<ny>\\d{4}|\\d{2})${E}`,
 ];
 const MONTH_NAME_DATES = [
   // The day's dot may come with a speck OCR read from the grain ("15.:JUN 2022", "15..JUN 2022").

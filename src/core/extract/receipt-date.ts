@@ -5,6 +5,11 @@
  * - slashes read as 7 or 1 in a date set beside its time of day ("08704717 10:55" for "08/04/17 10:55").
  * The head is looked at first (where most tills print the date), then the whole first page (European tills print
  * it at the foot). A repaired line must give a real calendar date in the document's date order.
+ *
+ * A date found with no label (the first date on the page) is the receipt's only when nothing says otherwise: a date
+ * after a "Date" label, even one OCR glued to the word before it ("CS-1801-00883Date: 20/01/2018"), or else a date
+ * printed with its time of day ("20/08/17 12:48", the till's timestamp) is taken before it: the first date may be
+ * a promotion's dates ("25 AUG - 3 Sept 2017") or a reference number read as a date ("01011").
  */
 import type { Candidate } from "./candidate";
 import type { Line } from "./lines";
@@ -24,6 +29,36 @@ const repairs: Array<{ why: string; fix: (text: string) => string }> = [
     fix: (t) => t.replace(/(?<!\d)(\d{2})[17](\d{2})[17](\d{2}|\d{4})(?=\s+\d{1,2}:\d{2})/g, "$1/$2/$3"),
   },
 ];
+
+/** Below this a date was found without a label (the first-date fallbacks). */
+const LABELLED = 0.55;
+const DATE_LABEL = /(?:date|datum|tarikh|fecha|data)\s*[:.]?\s*$/iu;
+const TIME_AFTER = /^\s*(?:\d{1,2}[:.]\d{2}(?![\d.])|\d{1,2}:\d{2})/u;
+
+/** The receipt's date where `found` is a fallback another date beats (see the module comment), else `found`. */
+export function labelledDate(found: Candidate | undefined, lines: Line[], dateOrder: DateOrder): Candidate | undefined {
+  if (!found || found.score >= LABELLED) return found;
+  const first = lines[0]?.page;
+  let timed: Candidate | undefined;
+  for (const line of lines) {
+    if (line.page !== first) continue;
+    for (const d of findDates(line.text, dateOrder)) {
+      if (!d.iso) continue;
+      const labelled = DATE_LABEL.test(line.text.slice(Math.max(0, d.start - 12), d.start));
+      if (!labelled && !TIME_AFTER.test(line.text.slice(d.end))) continue;
+      if (d.iso === found.match.value) return found;
+      const why = labelled ? "after a Date label" : "printed with its time of day";
+      const c: Candidate = {
+        match: { value: d.iso, line, start: d.start, end: d.end, strength: 0.55 },
+        score: 0.55,
+        reasoning: `receipt date ${why} (page ${line.page.page_number}, line ${line.index + 1})`,
+      };
+      if (labelled) return c;
+      timed ??= c;
+    }
+  }
+  return timed ?? found;
+}
 
 export function misreadDate(lines: Line[], dateOrder: DateOrder): Candidate | undefined {
   const first = lines[0]?.page;

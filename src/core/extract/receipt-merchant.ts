@@ -3,6 +3,13 @@
  * - a company name ends at its legal form: what a till prints after "… SDN BHD" on the same line is the company's
  *   registration number in brackets ("(389227-V)") or OCR's reading of it, never part of the name;
  * - a line with a postcode ("DENVER, CO 54545", "39969 Köln", "LEEDS LS1 4SW", "SINGAPORE 625285") is an address;
+ *   so is a line opening with a unit or house number ("No.2, …", "Lot 13, …", "NO 290, …"), a line naming a
+ *   Malay street or district ("JALAN", "TAMAN", "SEKSYEN", "KAWASAN PERINDUSTRIAN"), or a country alone ("MALAYSIA");
+ * - a company's registration number is no name, whatever letters it carries ("(JM0292487-D)", "NO. SA0345444-K)");
+ * - what OCR does to a till's capitals in a name is undone where the reading is certain: "!" for I after a capital
+ *   ("AL! BABA"), and the Malaysian legal form read "SON BHD", "S0N BHD", "SDN 8HD" or "SDN BHO";
+ * - a name whose legal form is printed on the line below ("PASARAYA BORONG PINTAR" / "SDN BHD", "POPULAR BOOK" /
+ *   "CO. (M) SDN BHD") is one name;
  * - a receipt whose head only says "RECEIPT" names its merchant in the footer: "THANK YOU FOR SHOPPING AT VALLEY
  *   FOODS", or as its web address ("www.valleyfoods.com": the domain's name, "VALLEYFOODS").
  */
@@ -14,9 +21,12 @@ import type { Line } from "./lines";
 const LEGAL_FORM =
   /(?<![\p{L}])(sdn\.?\s?bhd\.?|s\/b|pte\.?\s?ltd\.?|pty\.?\s?ltd\.?|pvt\.?\s?ltd\.?|bhd\.?|ltd\.?|limited|llc|inc\.?|gmbh|kg|sarl|s\.a\.r\.l\.|sas|b\.v\.|n\.v\.|plc|tbk)(?![\p{L}])/giu;
 
-/** A company registration number in brackets at the end of a name ("(0005583085-K)", "(CO. REG. 123456-A)"). */
+/**
+ * A company registration number in brackets at the end of a name ("(0005583085-K)", "(CO. REG. 123456-A)",
+ * "(JM0761170-K)": a state's letters before the number).
+ */
 const REGISTRATION =
-  /\s*[([{]\s*(?:co\.?\s*)?(?:reg(?:istration)?\.?\s*)?(?:no\.?\s*)?:?\s*\d{5,12}\s?-?\s?[a-z]\s*[)\]}]?\s*$/iu;
+  /\s*[([{]\s*(?:co\.?\s*)?(?:reg(?:istration)?\.?\s*)?(?:no\.?\s*)?:?\s*[a-z]{0,3}\d{5,12}\s?-?\s?[a-z]\s*[)\]}]?\s*$/iu;
 
 /**
  * `name` cut after its last legal form (a form at its very start, "PT …", is no end), or without the company
@@ -45,6 +55,56 @@ const POSTCODE =
 /** Whether a line reads as the city-and-postcode line of an address (letters and a postcode, no amount). */
 export function isPostcodeLine(text: string): boolean {
   return POSTCODE.test(text) && /\p{L}{3}/u.test(text) && !/\d[.,]\d{2}(?!\d)/.test(text);
+}
+
+/** A line opening with a unit, lot or house number: "No.2, Jalan …", "Lot 13, …", "NO 290, …", "Unit 3-1". */
+const NUMBERED = /^[^\p{L}\p{N}]*(?:no|lot|unit|blk|block|level|lvl|suite)(?:\s*no)?\.?\s*[:#]?\s*[a-z]?\d/iu;
+/** Malay street and district words (Malaysia, Singapore, Brunei): a line naming one is an address. */
+const MALAY_PLACE =
+  /(?<![\p{L}])(jalan|jln|taman|tmn|lorong|lrg|persiaran|lebuh|lebuhraya|seksyen|sekysen|kawasan|perindustrian|kampung|kg|bandar\s+baru|pusat\s+bandar|tingkat|bangunan)(?![\p{L}])/iu;
+/** A country named alone on its line: the last line of an address. */
+const COUNTRY =
+  /^[^\p{L}]*(malaysia|singapore|indonesia|thailand|philippines|brunei|vietnam|australia|germany|deutschland|france|nederland|netherlands|belgium|belgique|united\s+kingdom|uk|usa|united\s+states)[^\p{L}]*$/iu;
+
+/** A name with the OCR confusions of the module comment undone. */
+export function ocrName(name: string): string {
+  return name
+    .replace(/(?<=\p{Lu})!(?=[\s\p{Lu}.]|$)/gu, "I")
+    .replace(/(?<![\p{L}\p{N}])S[O0D]N(\.?\s?)[B8]H[DO0](?![\p{L}\p{N}])/gu, (_m, sep: string) => `SDN${sep}BHD`);
+}
+
+/** Whether a line of a receipt's head is part of the merchant's address (see the module comment). */
+export function isAddressLine(text: string): boolean {
+  return isPostcodeLine(text) || NUMBERED.test(text) || MALAY_PLACE.test(text) || COUNTRY.test(text);
+}
+
+/** A registration number's opening: "(CO NO. SA0345444-K)", "Co. Reg No. 1234", "BR No.: (124525-H)". */
+const REG_NUMBER =
+  /^[^\p{L}\p{N}]*(?:(?:co|company|br|roc|reg(?:istration)?)\.?\s*)+(?:no\.?)?\s*[:.]?\s*\(?[a-z]{0,3}\d{4,}/iu;
+
+/** Whether a value reads as a registration number rather than a name: as many digits as letters, or its label. */
+export function isRegistration(value: string): boolean {
+  const letters = (value.match(/\p{L}/gu) ?? []).length;
+  return (value.match(/\p{N}/gu) ?? []).length >= letters || REG_NUMBER.test(value);
+}
+
+/**
+ * The name `name` continued by the line below it when that line is the name's legal form ("SDN BHD",
+ * "CO. (M) SDN BHD", "STATIONERY SDN.BHD"): a line of a few words ending at a legal form, under a name that has none.
+ */
+export function withLegalTail(name: string, next: string | undefined): string {
+  if (!next || hasLegalForm(name)) return name;
+  const tail = next.trim();
+  const cut = endAtLegalForm(tail);
+  if (!hasLegalForm(cut) || cut.split(/\s+/).length > 4 || isRegistration(cut)) return name;
+  // A logo's brand over the full registered name ("GARDEN FRESH" / "GARDEN FRESH SDN BHD") is registeredAs's case.
+  const first = fold(name).split(/\s+/)[0]!;
+  if (fold(cut).split(/\s+/).includes(first)) return name;
+  return `${name} ${cut}`;
+}
+
+function hasLegalForm(name: string): boolean {
+  return [...name.matchAll(LEGAL_FORM)].some((m) => m.index! > 0 || m[0].length >= 3);
 }
 
 /** The merchant named in a thank-you line: "THANK YOU FOR SHOPPING AT X", "WELCOME TO X". */

@@ -19,9 +19,18 @@ import { type DateOrder, findDates } from "./normalize";
 import { afterSpeck } from "./specks";
 import { CHANGE, paidLine, TENDERED } from "./tendered";
 import { findAmounts } from "./values";
-import { endAtLegalForm, footerMerchant, isPostcodeLine, registeredAs } from "./receipt-merchant";
+import {
+  endAtLegalForm,
+  footerMerchant,
+  isAddressLine,
+  isRegistration,
+  ocrName,
+  registeredAs,
+  withLegalTail,
+} from "./receipt-merchant";
 import { cardPaid, chainedTotal, LOYALTY, paidTotal } from "./receipt-total";
-import { misreadDate } from "./receipt-date";
+import { labelledDate, misreadDate } from "./receipt-date";
+import { grandTotal, receiptRows } from "./receipt-grand";
 
 /** A vendor found this sure (a legal form with the seller's tax number beside it) stands against the head's name. */
 const SURE_NAME = 0.55;
@@ -55,7 +64,16 @@ export function settleReceipt(best: ReceiptFields, lines: Line[], dateOrder: Dat
   if ("vendor_name" in best) {
     const merchant = merchantOf(lines, dateOrder);
     const found = best.vendor_name;
-    const weak = !found || found.score < SURE_NAME || amongItems(found.match.line, lines, dateOrder);
+    // An address line, or a company named below the receipt's title while the head names one above it (the
+    // customer of a cash bill, a column header's "Inc."), never beats the head's name, however sure its rule was.
+    const weak =
+      !found ||
+      found.score < SURE_NAME ||
+      amongItems(found.match.line, lines, dateOrder) ||
+      isAddress(found) ||
+      isRegistration(found.match.line.text) ||
+      (merchant !== undefined && belowTitle(found.match.line, merchant.match.line, lines)) ||
+      (merchant !== undefined && partOf(String(found.match.value), String(merchant.match.value)));
     // The same line found by another rule keeps that rule's score and reasoning, with the name cleaned of specks.
     if (merchant && found?.match.line === merchant.match.line)
       best.vendor_name = { ...found, match: { ...found.match, value: merchant.match.value } };
@@ -63,16 +81,36 @@ export function settleReceipt(best: ReceiptFields, lines: Line[], dateOrder: Dat
     // No name at the top (a head of "RECEIPT" and an address): the footer's thanks or web address name the merchant.
     else if (!merchant && (weak || isAddress(found!))) best.vendor_name = footerMerchant(lines) ?? found;
     const value = best.vendor_name?.match.value;
-    if (typeof value === "string" && endAtLegalForm(value) !== value)
-      best.vendor_name = { ...best.vendor_name!, match: { ...best.vendor_name!.match, value: endAtLegalForm(value) } };
+    const clean = typeof value === "string" ? endAtLegalForm(ocrName(value)) : null;
+    if (clean !== null && clean !== value)
+      best.vendor_name = { ...best.vendor_name!, match: { ...best.vendor_name!.match, value: clean } };
   }
-  if ("total_amount" in best) best.total_amount = checkedTotal(best, lines, dateOrder);
+  if ("total_amount" in best) best.total_amount = checkedTotal(best, lines, dateOrder, receiptRows(lines));
   if ("invoice_date" in best && !best.invoice_date) best.invoice_date = misreadDate(lines, dateOrder);
+  else if ("invoice_date" in best) best.invoice_date = labelledDate(best.invoice_date, lines, dateOrder);
 }
 
 /** Whether a vendor found is a line of the merchant's address (a street, a postcode and city). */
 function isAddress(found: Candidate): boolean {
-  return isPostcodeLine(found.match.line.text) || STREET.test(String(found.match.value));
+  return isAddressLine(found.match.line.text) || STREET.test(String(found.match.value));
+}
+
+/** Whether `part` is the end of the head's name printed over two lines ("CO. (M) SDN BHD" of "POPULAR BOOK …"). */
+function partOf(part: string, name: string): boolean {
+  const flat = (x: string) => fold(x).replace(/[^\p{L}\p{N}]/gu, "");
+  return flat(part).length >= 3 && flat(name).length > flat(part).length && flat(name).endsWith(flat(part));
+}
+
+/** Whether a title line ("TAX INVOICE", "RECEIPT") stands between the head's name above and `line` below it. */
+function belowTitle(line: Line, name: Line, lines: Line[]): boolean {
+  if (line.page !== name.page || line.box[1] <= name.box[3]) return false;
+  return lines.some((l) => {
+    if (l.page !== line.page || l.box[1] <= name.box[3] || l.box[3] >= line.box[1]) return false;
+    const text = fold(l.text.trim())
+      .replace(/[^\p{L}\s/]+/gu, " ")
+      .trim();
+    return TITLE.test(text) && text.split(/\s+/).length <= 4;
+  });
 }
 
 /** Whether `line` lies at or below the first line with an amount: among items and sums, where no vendor is named. */
@@ -93,17 +131,27 @@ function merchantOf(lines: Line[], dateOrder: DateOrder): Candidate | undefined 
   const names: Array<{ line: Line; value: string; height: number }> = [];
   for (const line of head) {
     const text = line.text.trim();
-    if (HEAD_END.test(fold(text)) || findDates(text, dateOrder).some((d) => d.iso)) break;
-    if (findAmounts(text, dateOrder).some((a) => a.decimals)) break;
-    const value = nameOf(line);
+    // What ends a head can only end one that has begun: a date, a store number or a mark above the name is passed.
+    const ends =
+      HEAD_END.test(fold(text)) ||
+      findDates(text, dateOrder).some((d) => d.iso) ||
+      findAmounts(text, dateOrder).some((a) => a.decimals);
+    if (ends && names.length) break;
+    const value = ends ? null : nameOf(line);
     if (!value || TITLE.test(fold(value)) || ENDS_TITLE.test(fold(value)) || STREET.test(value)) continue;
-    if (isPostcodeLine(text)) continue;
+    if (isAddressLine(text) || isRegistration(value)) continue;
     names.push({ line, value, height: textHeight(line) });
   }
   if (!names.length) return undefined;
   const tallest = names.reduce((a, b) => (b.height > a.height * 1.15 ? b : a));
   // A logo's brand ("GARDEN FRESH MART") over the company's registered name ("GARDEN FRESH MART SDN BHD"): the latter.
-  const { line, value } = names.find((n) => n !== tallest && registeredAs(tallest.value, n.value)) ?? tallest;
+  const registered = names.find((n) => n !== tallest && registeredAs(tallest.value, n.value));
+  const line = (registered ?? tallest).line;
+  // A name whose legal form the till printed on the line below ("PASARAYA BORONG PINTAR" / "SDN BHD").
+  const below = head[head.indexOf(line) + 1];
+  const value = registered
+    ? registered.value
+    : withLegalTail(tallest.value, below && nameOf(below) ? below.text : undefined);
   return {
     match: { value, line, start: 0, end: line.text.length, strength: 0.62 },
     score: 0.62,
@@ -114,7 +162,7 @@ function merchantOf(lines: Line[], dateOrder: DateOrder): Candidate | undefined 
 /** The line's words that can be part of a name (specks and marks stuck to a word dropped), or null. */
 function nameOf(line: Line): string | null {
   const words = line.words
-    .map((w) => afterSpeck(w.word.text)[0].replace(/[^\p{L}\p{N}.&'’)-]+$/u, ""))
+    .map((w) => ocrName(afterSpeck(w.word.text)[0]).replace(/[^\p{L}\p{N}.&'’)-]+$/u, ""))
     .filter((w) => /[\p{L}\p{N}&]/u.test(w));
   const value = words.join(" ");
   const letters = (value.match(/\p{L}/gu) ?? []).length;
@@ -135,15 +183,22 @@ const same = (a: number | null | undefined, b: number | null | undefined) =>
   typeof a === "number" && typeof b === "number" && cents(a) === cents(b);
 
 /** The total after the receipt's arithmetic had its say (see the module comment). */
-function checkedTotal(best: ReceiptFields, lines: Line[], dateOrder: DateOrder): Candidate | undefined {
-  const total = best.total_amount;
-  const read = typeof total?.match.value === "number" ? total.match.value : null;
+function checkedTotal(best: ReceiptFields, lines: Line[], dateOrder: DateOrder, rows: Line[]): Candidate | undefined {
   const tendered = paidLine(lines, TENDERED, dateOrder);
   const change = tendered ? paidLine(lines, CHANGE, dateOrder) : null;
   const pay =
     tendered && change && change.line !== tendered.line && change.value < tendered.value
       ? (cents(tendered.value) - cents(change.value)) / 100
       : null;
+  // A net total, a subtotal or the tax summary's total row read as the total: the grand total printed above it,
+  // which the checks below (rounding, a currency sign read as a digit) then apply to.
+  const first = best.total_amount;
+  const grand =
+    typeof first?.match.value === "number"
+      ? grandTotal(first, rows, [pay, cardPaid(lines, dateOrder)], dateOrder)
+      : null;
+  const total = grand ? settled(grand.value, grand.why, first, lines, change) : first;
+  const read = typeof total?.match.value === "number" ? total.match.value : null;
   const items = itemsSum(lines, total?.match.line, dateOrder);
   const sub = num(best.subtotal_amount);
   const tax = num(best.tax_amount);

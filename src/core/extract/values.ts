@@ -5,9 +5,10 @@
 import type { FieldValue } from "../model";
 import type { Line } from "./lines";
 import { AMOUNT_RE, type DateOrder, findDates, normalizePhone, parseAmount, EMAIL_RE, PHONE_RE } from "./normalize";
-import { findCurrencies } from "./currencies";
+import { findCurrencies, GLUED_CODE } from "./currencies";
 import { ibanRead, readCompact, vatIdRead } from "./compact-values";
 import type { ValueMatch } from "./value-match";
+import { readIdentifier } from "./identifier-value";
 import { sameBlockEnd } from "./labels";
 import { tick } from "./gc-pace";
 
@@ -43,43 +44,6 @@ function mask(text: string, ranges: Array<{ start: number; end: number }>): stri
   let out = text;
   for (const r of ranges) out = out.slice(0, r.start) + " ".repeat(r.end - r.start) + out.slice(r.end);
   return out;
-}
-
-const ID_RE =
-  /^[\s:#.\-–=°º]*(?:(?:no|nr|n°|nº|number|num|nummer|numéro|numer)\.?\s*[:#]?\s*)?(?<v>[\p{L}\p{N}][\p{L}\p{N}\-\/_.]*[\p{L}\p{N}]|\p{N}+)/iu;
-
-/** OCR specks read as punctuation inside a word ("IBZY?2087"): dropped from identifiers on OCR pages only. */
-const OCR_SPECK = /(?<=[\p{L}\p{N}])[?'’‘`´"](?=[\p{L}\p{N}])/gu;
-
-/** Specks OCR reads before a value ("'RE-51435", "~ FA-95120", "| 2024-17"): blanked (same length) on OCR pages. */
-const OCR_LEAD = /^[\s:#.\-–=°º'’‘`´"~|,;]+/u;
-
-function readIdentifier(line: Line, offset: number): ValueMatch | null {
-  const rest = line.text.slice(offset);
-  const ocr = line.page.text_source === "ocr";
-  const m = ID_RE.exec(ocr ? rest.replace(OCR_SPECK, "-").replace(OCR_LEAD, (s) => " ".repeat(s.length)) : rest);
-  if (!m) return null;
-  // The match ran over the specks as if they were dashes; the value leaves them out (offsets are unchanged).
-  const v =
-    line.page.text_source === "ocr"
-      ? rest.slice(m[0].length - m.groups!.v!.length, m[0].length).replace(OCR_SPECK, "")
-      : m.groups!.v!;
-  if (!/\p{N}/u.test(v) || v.length < 3) return null;
-  if (/^\d+[.,]\d{2}$|^\d{1,3}([.,']\d{3})+([.,]\d{2})?$/.test(v)) return null; // an amount, not a number of a document
-  if (/^[.,]\d/.test(rest.slice(m[0].length))) return null; // the start of an amount ("7.362,40")
-  const start = offset + m[0].length - m.groups!.v!.length;
-  const dates = findDates(v, "dmy");
-  if (dates.some((d) => d.start === 0 && d.end === v.length)) return null;
-  // Long leading separators mean the "value" is far from its label.
-  if (m[0].length - m.groups!.v!.length > 12) return null;
-  // A number printed in digit groups ("2024 000117"): groups of three or more digits one space apart belong to it.
-  const found = /\d$/.test(v) ? /^(?: \d{3,}(?![\p{L}\p{N}.,\/\-]))+/u.exec(rest.slice(m[0].length)) : null;
-  // ... in its own block: across a column gap the digits are the next column's (a postcode beside the number).
-  const room = found ? sameBlockEnd(line, start) - offset - m[0].length : 0;
-  const groups = found?.[0].match(/ \d+/g)?.reduce((acc, g) => (acc.length + g.length <= room ? acc + g : acc), "");
-  if (groups && /^(?: \d{3,})+$/.test(groups))
-    return { value: v + groups, line, start, end: offset + m[0].length + groups.length, strength: 0.9 };
-  return { value: v, line, start, end: offset + m[0].length, strength: /^[\p{L}]+$/u.test(v) ? 0.5 : 1 };
 }
 
 function readDate(line: Line, offset: number, ctx: ReadContext): ValueMatch | null {
@@ -146,11 +110,13 @@ function scanAmounts(text: string, dateOrder: DateOrder): AmountHit[] {
   const currencies = findCurrencies(masked);
   const out: AmountHit[] = [];
   // A currency written in letters may touch its amount ("RM48.40", "Rs.1939"): the letters are no part of a word.
+  // So may an ISO code ("3.396,19EUR", "EUR12,50").
   const amountsText = (
     /(?:RM|Rp|Rs)\.?\d/.test(masked)
       ? masked.replace(/(?<![\p{L}])(?:RM|Rp|Rs)\.?(?=\d)/gu, (m) => " ".repeat(m.length))
       : masked
   )
+    .replace(GLUED_CODE, (m) => " ".repeat(m.length))
     // Marks OCR read from the grain, glued before a grouped amount (".1.344,00", "..1.344,00"), are no decimal point.
     .replace(/(?<![\p{L}\p{N}.,])[.,'‘’]+(?=\d{1,3}[.,']\d{3}[.,]\d{2}(?!\d))/gu, (m) => " ".repeat(m.length));
   for (const m of amountsText.matchAll(AMOUNT_RE)) {

@@ -26,7 +26,7 @@ import {
   type StageStep,
 } from "../stages/types";
 import { BUILTIN_STAGES } from "./builtin-stages";
-import { resultsOf } from "../stages/run-state";
+import { forgetRunAnswers, resultsOf } from "../stages/run-state";
 import { pushAll } from "../arrays";
 
 const BUILTIN_ORDER = ["split", "classify", "extract", "validate", "review", "export"] as const;
@@ -228,5 +228,6 @@ function expandSources(input: TransactionInput): SourceInput[] {
 }
 
 async function closeAll(state: RunState): Promise<void> {
+  forgetRunAnswers(state);
   await Promise.allSettled(state.files.map((f) => f.close?.()));
 }

@@ -5,6 +5,8 @@
 import type { DocumentResult, Page } from "../model";
 import { buildResultsFile } from "../results";
 import type { OpenFile, RunState, StageContext } from "./types";
+import { forgetClassifications } from "./classify";
+import { forgetExtractedAhead } from "./extract";
 
 /**
  * After OCR (and again after Split, which may render a page for separator detection) a born-digital PDF is rarely
@@ -12,6 +14,15 @@ import type { OpenFile, RunState, StageContext } from "./types";
  */
 export async function suspendFiles(files: OpenFile[]): Promise<void> {
   await Promise.all(files.map((f) => f.suspend?.()));
+}
+
+/**
+ * The answers computed ahead for this run's pages (classes, fields: core/page-memo.ts) are let go when the run
+ * stops, whichever stage it stopped at; Classify and Extract let go of theirs as soon as they have run.
+ */
+export function forgetRunAnswers(state: RunState): void {
+  forgetClassifications(state.pages);
+  forgetExtractedAhead(state.pages);
 }
 
 /** Page number → page, built once per page list (a stage looks up every document's pages in it). */

@@ -5,7 +5,7 @@
  * paths and NUL), and each file is written whole.
  */
 import { DocprocError } from "../../core/errors";
-import type { ExportSink } from "../../core/exporters/sink";
+import { wholeData, type ExportSink } from "../../core/exporters/sink";
 import { toBytes, type BlobStore } from "./blobs";
 import { openBlobStore, type StorageConfig } from "./storage-config";
 
@@ -17,7 +17,7 @@ export function storeSink(store: BlobStore, transactionId: string): ExportSink {
   const prefix = exportsKeyOf(transactionId);
   return {
     async write(relPath, data) {
-      const bytes = toBytes(data);
+      const bytes = toBytes(wholeData(data));
       try {
         await store.write(`${prefix}/${relPath}`, bytes);
       } catch (err) {

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { Box, FieldResult, Page, Word } from "../../../src/core/model";
 import { defaultProject } from "../../../src/core/project";
 import { extractFields } from "../../../src/core/stages/extract";
+import { boxesOf, pageLines, spanOf } from "../../../src/core/extract/lines";
 import { cii } from "../einvoice/fixtures";
 
 /** A page from rows of [text, x] words: one row per line, 30 px apart, 10 px per character. */
@@ -556,5 +557,23 @@ describe("table headers", () => {
     expect(f.tax_amount!.value).toBeNull();
     expect(f.total_amount!.value).toBe(3.89);
     expect((f.line_items!.value as unknown[]).length).toBe(1);
+  });
+});
+
+describe("boxesOf", () => {
+  test("one union box per page, pages in the order the spans first name them; a page without words gets none", () => {
+    const p1 = page([[["Total 12,00", 300]], [["Net 10,00", 100]]], { page_number: 1 });
+    const p2 = page([[["Carried over 5,00", 200]]], { page_number: 2 });
+    const [l1a, l1b] = pageLines(p1);
+    const [l2] = pageLines(p2);
+    const empty = spanOf(l1a!, 0, 0);
+    const boxes = boxesOf([spanOf(l2!, 0, l2!.text.length), empty, spanOf(l1b!, 0, 3), spanOf(l1a!, 6, 11)]);
+    expect(boxes).toEqual([
+      { page_index: 2, coordinates: boxOfWords(p2, ["Carried", "over", "5,00"]) },
+      { page_index: 1, coordinates: boxOfWords(p1, ["Net", "12,00"]) },
+    ]);
+    // A page named first by a span without words keeps its place once later spans give it words.
+    expect(boxesOf([empty, spanOf(l2!, 0, 7), spanOf(l1b!, 0, 3)]).map((b) => b.page_index)).toEqual([1, 2]);
+    expect(boxesOf([empty])).toEqual([]);
   });
 });

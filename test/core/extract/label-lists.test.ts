@@ -6,7 +6,8 @@ import { expect, test } from "bun:test";
 import type { Page, Word } from "../../../src/core/model";
 import { defaultProject } from "../../../src/core/project";
 import { pageLines } from "../../../src/core/extract/lines";
-import { listsMayHold, mayHoldLabel } from "../../../src/core/extract/label-index";
+import { infoOf, listsMayHold, mayHoldLabel } from "../../../src/core/extract/label-index";
+import { labelRegex } from "../../../src/core/extract/labels";
 
 function pageOf(rows: string[], source: Page["text_source"] = "text_layer"): Page {
   const words: Word[] = [];
@@ -81,4 +82,34 @@ test("more than 30 lists, and OCR lines, are counted the same way", () => {
   }
   for (const line of pageLines(pageOf(["nothing to see", "Qty Amount"], "ocr")))
     expect(listsMayHold(line, lists, 2)).toBe(2);
+});
+
+test("a line a label's regex matches is never passed over, and a label not starting with a word needs its longest word", () => {
+  const labels = [
+    ...new Set(
+      Object.values(defaultProject.fields)
+        .flat()
+        .flatMap((f) => [...f.hints.labels, ...(f.columns ?? []).flatMap((c) => c.labels)]),
+    ),
+  ];
+  const texts = labels.flatMap((l) => {
+    const bare = l.replace(/^\^/, "");
+    return [bare, `Total ${bare.toUpperCase()}: 12,50 EUR`, `${bare.replace(/ /g, "  ")} 4711`];
+  });
+  const lines = pageLines(pageOf(texts));
+  let matched = 0;
+  for (const line of lines) {
+    const folded = infoOf(line).folded;
+    for (const label of labels) {
+      if (!labelRegex(label).test(folded)) continue;
+      matched++;
+      expect(mayHoldLabel(line, [label])).toBe(true);
+    }
+  }
+  expect(matched).toBeGreaterThan(labels.length);
+  // "n. fattura" was looked for as "n": nearly every line passed.
+  const [other] = pageLines(pageOf(["Nome del cliente: Anna Rossi"]));
+  const [fattura] = pageLines(pageOf(["N. fattura: 2024/118"]));
+  expect(mayHoldLabel(other!, ["n. fattura"])).toBe(false);
+  expect(mayHoldLabel(fattura!, ["n. fattura"])).toBe(true);
 });

@@ -46,6 +46,16 @@ describe("dates", () => {
     expect(inferDateOrder(["01/02/2023"], "auto", true)).toBe("mdy");
   });
 
+  test("a numeric date uses one separator twice: an item line's '1-13.20' is no date and casts no order vote", () => {
+    expect(findDates("1-13.20", "dmy")).toEqual([]);
+    expect(findDates("2 x 1/13.50", "dmy")).toEqual([]);
+    expect(normalizeDate("12.03/2024")).toBeNull();
+    // Dates on a Malaysian till: the item's "1-13.20" must not make 06/03/2018 read month-first.
+    expect(inferDateOrder(["06/03/2018 14:02", "1-13.20", "2-12.40"], "auto", false)).toBe("dmy");
+    expect(normalizeDate("06.03.2018")).toBe("2018-03-06");
+    expect(normalizeDate("6-3-18")).toBe("2018-03-06");
+  });
+
   test("rejects impossible calendar dates", () => {
     expect(normalizeDate("31/02/2023")).toBeNull();
     expect(findDates("99/99/2023", "dmy").every((d) => d.iso === null)).toBe(true);

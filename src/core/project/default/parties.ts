@@ -245,5 +245,15 @@ export const PARTY_FIELDS = [
       ],
     },
   },
-  { id: "iban", name: "IBAN", type: "string", hints: { recognizer: "iban", labels: ["iban"] } },
+  // An IBAN; without one, the account number printed as the bank account (the payment account, BT-84).
+  {
+    id: "iban",
+    name: "IBAN",
+    type: "string",
+    hints: {
+      recognizer: "iban",
+      labels: ["iban", "bank account number", "bank account no", "bank account", "bank acct"],
+      exclude_before: ["your", "customer", "client"],
+    },
+  },
 ];

@@ -91,6 +91,16 @@ export interface ClassifyEvidence {
 const remembered = new PageMemo<Classification>();
 const copyOf = (c: Classification): Classification => ({ ...c, alternatives: c.alternatives.map((a) => ({ ...a })) });
 
+/** Lets go of the classes remembered for runs of these pages: the stages that ask for them have run. */
+export function forgetClassifications(pages: Iterable<Page>): void {
+  remembered.forget(pages);
+}
+
+/** Classes remembered and not forgotten (tests count them). */
+export function rememberedClassifications(): number {
+  return remembered.size;
+}
+
 /** Classifies a document from its pages; see the module contract. */
 export function classifyDocument(
   pages: Page[],

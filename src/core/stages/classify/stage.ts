@@ -2,7 +2,7 @@
 import { readEInvoice } from "../../extract/einvoice";
 import { pagesOf } from "../run-state";
 import type { Stage } from "../types";
-import { classifyDocument } from "./index";
+import { classifyDocument, forgetClassifications } from "./index";
 
 export const classifyStage: Stage = async (state, ctx) => {
   const fileOfPage = new Map(state.files.flatMap((f) => f.pages.map((p) => [p.page_number, f] as const)));
@@ -18,4 +18,6 @@ export const classifyStage: Stage = async (state, ctx) => {
     doc.document_type = classification.type;
     doc.classification_confidence = classification.confidence;
   }
+  // Split asked each page's class and this stage each document's: nothing asks again, so nothing stays remembered.
+  forgetClassifications(state.pages);
 };

@@ -179,6 +179,16 @@ export function extractAhead(pages: Page[], classId: string, project: ProjectSet
 
 const readAhead = new PageMemo<Record<string, FieldResult>>();
 
+/** Lets go of fields extracted ahead for runs of these pages and never taken (the splitter cut them otherwise). */
+export function forgetExtractedAhead(pages: Iterable<Page>): void {
+  readAhead.forget(pages);
+}
+
+/** Documents extracted ahead and neither taken nor forgotten (tests count them). */
+export function extractedAheadHeld(): number {
+  return readAhead.size;
+}
+
 /**
  * From this transaction page on, documents extracted ahead run paced (extract/gc-pace.ts). Reading ahead happens
  * while pdf.js converts the rest of the file, when a long file's pages, the open pdf.js document and the young

@@ -2,7 +2,7 @@
 import { applyMemory } from "../../memory/recall";
 import { pagesOf } from "../run-state";
 import type { Stage } from "../types";
-import { extractFields } from "./index";
+import { extractFields, forgetExtractedAhead } from "./index";
 
 export const extractStage: Stage = async (state, ctx) => {
   const fileOfPage = new Map(state.files.flatMap((f) => f.pages.map((p) => [p.page_number, f] as const)));
@@ -27,5 +27,7 @@ export const extractStage: Stage = async (state, ctx) => {
       doc.classification_confidence = classification.confidence;
     }
   }
+  // Documents extracted ahead that the splitter cut otherwise were never taken: nothing will take them now.
+  forgetExtractedAhead(state.pages);
   ctx.progress("extract", state.documents.length, state.documents.length);
 };

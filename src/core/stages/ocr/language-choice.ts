@@ -33,19 +33,28 @@ export function languagePlan(explicit: readonly string[] | undefined, engine: Oc
   if (explicit?.length) return { first: () => explicit, again: () => null };
   const has = (lang: string) => engine.has?.(lang) ?? false;
   const chosen = new Map<number, string[]>();
-  // Pages with a text layer speak for the scanned pages of the same file.
-  const layers = new Map<number, string[]>();
-  for (const p of pages)
-    if (p.text_source === "text_layer" && p.text)
-      layers.set(p.source_file_index, [...(layers.get(p.source_file_index) ?? []), p.text]);
+  // Pages with a text layer speak for the scanned pages of the same file. Gathered when a page is first read, not
+  // for every run: a 2,000-page born-digital file has nothing to read and copied its texts into a new list per page.
+  let layers: Map<number, string[]> | null = null;
+  const layersOf = () => {
+    if (layers) return layers;
+    layers = new Map<number, string[]>();
+    for (const p of pages) {
+      if (p.text_source !== "text_layer" || !p.text) continue;
+      const list = layers.get(p.source_file_index);
+      if (list) list.push(p.text);
+      else layers.set(p.source_file_index, [p.text]);
+    }
+    return layers;
+  };
   const fromLayer = new Map<number, string | null>();
   const decided = (page: Page): string[] | undefined => {
     const src = page.source_file_index;
     const hit = chosen.get(src);
     if (hit) return hit;
     // A lazily started engine cannot say which languages it has before it started (every engine has English).
-    if (!fromLayer.has(src) && layers.has(src) && has("eng"))
-      fromLayer.set(src, guessLanguage(layers.get(src)!.join("\n"), has));
+    if (!fromLayer.has(src) && layersOf().has(src) && has("eng"))
+      fromLayer.set(src, guessLanguage(layersOf().get(src)!.join("\n"), has));
     const lang = fromLayer.get(src);
     return lang ? [lang, "eng"] : undefined;
   };
