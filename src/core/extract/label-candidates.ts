@@ -9,7 +9,7 @@ import { legalForm } from "./company";
 import { fold } from "./fuzzy";
 import { readValue, type ReadContext, type ValueKind, type ValueMatch } from "./values";
 import { pushAll } from "../arrays";
-import { pastSpecks } from "./specks";
+import { afterSpeck, pastSpecks } from "./specks";
 import { datedNumber, NUMBER_LABEL } from "./identifier-value";
 import { type Candidate, plausible, where } from "./candidate";
 
@@ -233,12 +233,18 @@ function withoutTermRef(m: ValueMatch | null): ValueMatch | null {
   return { ...m, value: text.slice(0, ref.index), end: m.start + ref.index };
 }
 
+/** OCR words less sure than this in an empty label cell are grain read as letters ("SRS" at 0.23), no label. */
+const GRAIN = 0.5;
+/** An EN 16931 term reference as a word, as OCR reads it too ("BT-27", "sr-27"). */
+const TERM_REF = /^\S{1,3}[-–]\d{1,3}(-\d+)?$/u;
+
 /**
  * A name wrapped in its value cell ("Landesamt für Statistik" over "Heilbronn"): the next line's words that start
  * at the value's left edge, with nothing in the label cell left of them, continue it.
  */
 function continued(m: ValueMatch, lines: Line[]): ValueMatch {
-  const first = m.line.words.find((w) => w.end > m.start);
+  // The value's first word, not a mark OCR read from the grain before it ("~"): the wrapped line starts under it.
+  const first = m.line.words.find((w) => w.end > m.start && /[\p{L}\p{N}]/u.test(w.word.text));
   if (!first) return m;
   const lh = lineHeight(m.line);
   const x = first.box[0];
@@ -250,10 +256,18 @@ function continued(m: ValueMatch, lines: Line[]): ValueMatch {
     .sort((a, b) => a.box[1] - b.box[1])[0];
   const start = next && startsAtX(next);
   if (!next || !start) return m;
-  // A label of its own in the row's label cell, on this line or on one OCR made of the row's left part.
+  // A label of its own in the row's label cell, on this line or on one OCR made of the row's left part. The other
+  // column's term reference ("BT-50") and marks or letters OCR read from the grain are no label: a skewed scan's
+  // tall lines reach that far.
   const mid = (next.box[1] + next.box[3]) / 2;
   const row = lines.filter((l) => l.page === next.page && l.box[1] < mid && l.box[3] > mid);
-  if (row.some((l) => l.words.some((w) => w.box[2] < x - lh * 0.5 && w.box[2] > x - lh * 12))) return m;
+  const labelLike = (w: Line["words"][number]) =>
+    w.box[2] < x - lh * 0.5 &&
+    w.box[2] > x - lh * 12 &&
+    /\p{L}{2}/u.test(w.word.text) &&
+    !TERM_REF.test(w.word.text) &&
+    w.word.confidence >= GRAIN;
+  if (row.some((l) => l.words.some(labelLike))) return m;
   const words = [start];
   for (const w of next.words.slice(next.words.indexOf(start) + 1)) {
     if (w.box[0] - words[words.length - 1]!.box[2] > lh || /^B[TG]-\d/.test(w.word.text)) break;
@@ -261,10 +275,10 @@ function continued(m: ValueMatch, lines: Line[]): ValueMatch {
   }
   // Marks read from the grain between words are dropped; a street or a postcode is the next row, not the name.
   const tail = words
-    .map((w) => w.word.text)
+    .map((w) => afterSpeck(w.word.text)[0])
     .filter((t) => /[\p{L}\p{N}&(]/u.test(t))
     .join(" ");
-  if (!/^[\p{L}(]/u.test(tail) || /\d|:/.test(tail)) return m;
+  if (!/^[\p{L}(&]/u.test(tail) || /\d|:/.test(tail)) return m;
   const head = String(m.value).replace(/(\s+[^\p{L}\p{N}&(]+)+$/u, "");
   return { ...m, value: `${head} ${tail}` };
 }

@@ -20,6 +20,7 @@ import { afterSpeck } from "./specks";
 import { FREE_MAIL } from "./free-mail";
 import { findDates } from "./normalize";
 import { fold } from "./fuzzy";
+import { fullerName } from "./names-fuller";
 import {
   addressFollows,
   compactName,
@@ -52,7 +53,7 @@ const CONNECTOR = /^(&|and|und|en|et|y|e|of|de|der|den|van|von|du|la|le|des|di|d
  * it, after any " - ", " | " or ":" separator, at most six words: "… at the end of this Invoice Amazon Web Services,
  * Inc." gives "Amazon Web Services, Inc.".
  */
-function nameStart(text: string, formAt: number): number {
+export function nameStart(text: string, formAt: number): number {
   const sep = Math.max(text.lastIndexOf(" - ", formAt), text.lastIndexOf(" | ", formAt), text.lastIndexOf(":", formAt));
   const from = sep < 0 ? 0 : sep + (text[sep] === ":" ? 1 : 3);
   const words = [...text.slice(from, formAt).matchAll(/\S+/g)];
@@ -157,6 +158,7 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
   letterheadCandidate(page, add);
   senderLineCandidate(page, add);
   addEvidence(lines, out, recipient);
+  for (const c of out) c.value = fullerName(c.value, lines, recipient); // a name OCR gave in part, made whole
   return out.sort((a, b) => b.score - a.score);
 }
 

@@ -40,7 +40,7 @@ const DOT_AFTER_DOTLESS_FORM =
 
 /** A word without a quote or dash OCR read from a speck stuck to its start ("‘Bridor"), and that mark's length. */
 export function afterSpeck(word: string): [string, number] {
-  const speck = /^[‘’'"`´~|_.,«»-]+(?=\p{L})/u.exec(word)?.[0].length ?? 0;
+  const speck = /^[‘’‚„“”'"`´~|_.,«»-]+(?=\p{L})/u.exec(word)?.[0].length ?? 0;
   return [word.slice(speck), speck];
 }
 

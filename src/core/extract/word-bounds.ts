@@ -17,11 +17,13 @@ export const NO_ALNUM_OR_HASH_BEFORE = "(?<!\\p{L}|\\p{N}|#)";
 
 /**
  * The label is part of an e-mail address or web address ("seller@email.de", "www.rechnung-online.de"): the token
- * around it holds an "@", a "www." or a domain ending, so it names a mailbox or a site, not a field.
+ * around it holds an "@", a "www." or a domain ending, so it names a mailbox or a site, not a field. OCR may read a
+ * space on either side of the "@" ("seller @email.de"): the neighbouring token starting or ending with it counts.
  */
 export function inAddressToken(text: string, start: number, end: number): boolean {
   const from = text.lastIndexOf(" ", start - 1) + 1;
   const to = text.indexOf(" ", end);
   const token = text.slice(from, to < 0 ? text.length : to);
-  return /@|www\.|https?:|\.(com|de|fr|nl|es|it|eu|net|org|io|at|ch|be|co\.uk)\b/i.test(token);
+  if (/@|www\.|https?:|\.(com|de|fr|nl|es|it|eu|net|org|io|at|ch|be|co\.uk)\b/i.test(token)) return true;
+  return (to >= 0 && text[to + 1] === "@") || (from >= 2 && text[from - 2] === "@");
 }

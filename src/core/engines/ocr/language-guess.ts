@@ -6,6 +6,7 @@
  * "für" as "fur" and "Straße" as "Strasse": what it gets wrong is exactly what the other model would read right.
  */
 import { MARKERS } from "./language-markers";
+import { COUNTRY_IDS, NAME_MARKERS } from "./language-name-markers";
 
 /** A language needs this many marker words on the page to be considered at all (a name or two decides nothing). */
 const MIN_HITS = 4;
@@ -50,4 +51,34 @@ export function guessLanguage(text: string, has: (lang: string) => boolean = () 
   if (best[1] < MIN_HITS || best[1] < (hits.get("eng") ?? 0)) return null;
   if (runnerUp && best[1] < runnerUp[1] * LEAD) return null;
   return has(best[0]) ? best[0] : null;
+}
+
+/** Name-marker words count one each; a VAT ID or IBAN of the country counts this much. */
+const COUNTRY_ID_WEIGHT = 2;
+/** Evidence a names language needs: two name words, or one registration of its country. */
+const MIN_NAME_EVIDENCE = 2;
+
+/**
+ * The language the parties' names and addresses are written in when it is not the page's own (`page`: guessLanguage's
+ * answer, null for English), or null. Evidence: legal forms and street words of the language's countries
+ * (language-name-markers.ts) and VAT IDs / IBANs with their country prefix. An English invoice between German
+ * companies gives "deu": its labels read fine in English, but "Schäfer" and "Würzburg" need the German model.
+ */
+export function namesLanguage(
+  text: string,
+  page: string | null,
+  has: (lang: string) => boolean = () => true,
+): string | null {
+  const points = new Map<string, number>();
+  const add = (lang: string, n: number) => points.set(lang, (points.get(lang) ?? 0) + n);
+  for (const raw of text.split(/\s+/)) {
+    const word = plain(raw);
+    if (!word) continue;
+    for (const [lang, re] of Object.entries(NAME_MARKERS)) if (re.test(word)) add(lang, 1);
+  }
+  for (const [re, lang] of COUNTRY_IDS) for (const _ of text.matchAll(re)) add(lang, COUNTRY_ID_WEIGHT);
+  const ranked = [...points]
+    .filter(([l, n]) => l !== page && n >= MIN_NAME_EVIDENCE && has(l))
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return ranked[0]?.[0] ?? null;
 }

@@ -8,7 +8,8 @@ import { pageGeometry, SINGLE_BLOCK } from "./geometry.ts";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../../engines/ocr/types.ts";
 import { keepDecimalPoints } from "../../engines/ocr/decimals.ts";
 import { orderByLayout } from "../../engines/ocr/reading-order.ts";
-import { blankReading, readUpright } from "./orientation.ts";
+import { blankReading, type Reading, readUpright } from "./orientation.ts";
+import { mergeDiacritics } from "./language-merge.ts";
 import { addLargeLines, addUnreadLines } from "./recover.ts";
 import { dropSpecks } from "./specks.ts";
 import { timeStage, timeStageSync } from "../../timing.ts";
@@ -79,10 +80,11 @@ export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesO
   const readPage = async (page: Page) => {
     const first = plan.first(page);
     const other = (text: string) => {
-      const again = plan.again(page, text);
-      return again ? engineFor(again) : null;
+      const again = plan.again(page, text, first);
+      if (!again) return null;
+      return { read: again.read && engineFor(again.read), lend: again.lend && engineFor(again.lend) };
     };
-    return ocrPage(page, engineFor(first), first ? undefined : other);
+    return ocrPage(page, engineFor(first), other);
   };
   const concurrency = Math.max(1, Math.min(opts.concurrency ?? (engine.workers ?? 1) + 1, targets.length));
   let next = 0;
@@ -146,11 +148,14 @@ function throwIfAborted(signal?: AbortSignal): void {
   checkAborted(signal, "ocr");
 }
 
-/** `relanguage`: given the first recognition's text, the engine to read the page again with, or null. */
+/**
+ * `relanguage`: given the first recognition's text, the engine to read the page again with (`read`) and the one whose
+ * reading lends it its names' diacritics (`lend`, language-merge.ts), or null.
+ */
 async function ocrPage(
   page: Page,
   engine: OcrEngine,
-  relanguage?: (text: string) => OcrEngine | null,
+  relanguage?: (text: string) => { read: OcrEngine | null; lend: OcrEngine | null } | null,
 ): Promise<GreyImage> {
   // Grey straight from the renderer (one channel from a grey scan, luma computed off the main thread for a PDF).
   const render = page.render as (o?: RenderOptions) => Promise<RasterImage>;
@@ -173,15 +178,17 @@ async function ocrPage(
   // that reading fails, the first one stands.
   const other = layout.inkBox ? relanguage?.(reading.result.text) : null;
   const firstEngine = engine;
-  if (other) {
-    const first = reading;
+  if (other?.read) {
+    const [first, read] = [reading, other.read];
     reading = await timeStage("ocr: reading in the page's language", () =>
-      readUpright(image, upright, other, readDpi, psm),
+      readUpright(image, upright, read, readDpi, psm),
     ).then(
-      (r) => ((engine = other), r),
+      (r) => ((engine = read), r),
       () => first,
     );
   }
+  // The names' language, when it is not the page's: its reading only lends the names their diacritics.
+  if (other?.lend) reading = await lendDiacritics(reading, image, upright, other.lend, readDpi, psm);
   if (layout.inkBox)
     reading.result = await timeStage("ocr: second look", () =>
       addUnreadLines(
@@ -217,6 +224,22 @@ async function ocrPage(
   page.text_source = "ocr";
   page.image_transform = { ...it, rotation: reading.transform.rotation, skew_degrees: reading.transform.skew };
   return rendered;
+}
+
+/** `first` with the diacritics of its names as `engine` reads them (language-merge.ts); `first` if that fails. */
+async function lendDiacritics(
+  first: Reading,
+  image: GreyImage,
+  layout: PageLayout,
+  engine: OcrEngine,
+  dpi: number | undefined,
+  psm: number | undefined,
+): Promise<Reading> {
+  const second = await timeStage("ocr: reading the names' language", () =>
+    readUpright(image, layout, engine, dpi, psm),
+  ).catch(() => null);
+  const same = second && second.transform.rotation === first.transform.rotation;
+  return same ? { ...first, result: mergeDiacritics(first.result, second.result) } : first;
 }
 
 /** The part of the page tesseract gets: the content box, unless cutting the margins would save little. */

@@ -5,16 +5,28 @@
  * the English model loses umlauts and accents ("Schafer" for "Schäfer"), a combined model reads both. The choice is
  * remembered per source file, so its later pages are read with it straight away (one pass each), and a source whose
  * text layer (on other pages) already says the language starts with it.
+ *
+ * The parties' names may be written in another language than the page (an English or French invoice between German
+ * companies, language-guess.ts `namesLanguage`): the page is then read once more with that language (deu+eng) only
+ * to take its names' umlauts and accents (language-merge.ts); the reading in the page's own language stands
+ * otherwise, so labels, amounts and dates read as before.
  */
 import type { Page } from "../../model.ts";
 import type { OcrEngine } from "../../engines/ocr/types.ts";
-import { guessLanguage } from "../../engines/ocr/language-guess.ts";
+import { guessLanguage, namesLanguage } from "../../engines/ocr/language-guess.ts";
+
+/** What to do after a page's first reading: read it again with `read` (it replaces the first), and/or let a reading
+ * with `lend` lend it its names' diacritics (language-merge.ts). */
+export interface SecondReading {
+  read: string[] | null;
+  lend: string[] | null;
+}
 
 export interface LanguagePlan {
   /** Languages to read `page` with first; undefined for the engine's default (English). */
   first(page: Page): readonly string[] | undefined;
-  /** After a first reading in English, `text`: the languages to read the page again with, or null when it stands. */
-  again(page: Page, text: string): string[] | null;
+  /** After the first reading (`text`, read with `used`: undefined for English), what else to read, or null. */
+  again(page: Page, text: string, used: readonly string[] | undefined): SecondReading | null;
 }
 
 export function languagePlan(explicit: readonly string[] | undefined, engine: OcrEngine, pages: Page[]): LanguagePlan {
@@ -48,12 +60,14 @@ export function languagePlan(explicit: readonly string[] | undefined, engine: Oc
   };
   return {
     first: decided,
-    again(page, text) {
-      const lang = guessLanguage(text, has);
-      if (!lang) return null;
-      const langs = [lang, "eng"];
-      chosen.set(page.source_file_index, langs);
-      return langs;
+    again(page, text, used) {
+      // A page read with its file's language already: only its names may want another.
+      const lang = used ? (used[0] ?? null) : guessLanguage(text, has);
+      const names = namesLanguage(text, lang === "eng" ? null : lang, has);
+      const lend = names ? [names, "eng"] : null;
+      if (used || !lang) return lend ? { read: null, lend } : null;
+      chosen.set(page.source_file_index, [lang, "eng"]);
+      return { read: [lang, "eng"], lend };
     },
   };
 }
