@@ -11,7 +11,7 @@ import type { Word } from "../model";
 import { legalForm } from "./company";
 import { fold } from "./fuzzy";
 import { cellsOf, type Line } from "./lines";
-import { nameStart } from "./parties";
+import { nameStart } from "./name-start";
 
 /** A fuller name adds at most this many words: more is another company's name containing this one. */
 const MAX_ADDED_WORDS = 3;

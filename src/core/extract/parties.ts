@@ -16,11 +16,11 @@
 import type { Word } from "../model";
 import { cellsOf, type Line, lineHeight, uprightSize } from "./lines";
 import { legalForm } from "./company";
-import { afterSpeck } from "./specks";
 import { FREE_MAIL } from "./free-mail";
 import { findDates } from "./normalize";
 import { fold } from "./fuzzy";
 import { fullerName } from "./names-fuller";
+import { DOC_WORD, nameStart } from "./name-start";
 import {
   addressFollows,
   compactName,
@@ -35,9 +35,6 @@ import {
 /** Words of a footer's legal lines: the company named above or in them is the issuer. */
 const FOOTER_LEGAL =
   /(?<![\p{L}])(si[eè]ge|capital|rcs|siret|siren|hrb|hra|registergericht|amtsgericht|handelsregister|geschäftsführ|vorstand|kvk|registered (office|in)|company (reg|no|number)|registration|ust-?id|steuer-?nr|p\.\s?iva|cif|nif|codice fiscale|registro mercantil)/iu;
-/** What a document calls itself: a name before it in a title line is the issuer's. */
-export const DOC_WORD =
-  /\s+(tax invoice|invoice|receipt|rechnung|quittung|factuur|facture|reçu|factura|fattura|recibo|ricevuta|credit note|gutschrift)\s*$/iu;
 /** A line that is the document's title. */
 export const TITLE =
   /^\s*(tax invoice|invoice|rechnung|factuur|facture|factura|fattura|receipt|credit note|gutschrift)\b/iu;
@@ -45,37 +42,6 @@ export const TITLE =
 /** Words before a title that qualify the document, not name its issuer ("Kopie factuur", "Simplified tax invoice"). */
 const NOT_A_NAME =
   /^(tax|simplified|kopie|copy|duplicate|duplicata|duplikat|original|proforma|pro forma|your|ihre|uw|votre|su|sales|commercial|final|simplified|vereinfachte|interim|partial|summary|monthly|e|electronic|elektronische)(\s|$)/iu;
-/** Words joining the words of a company name ("Marks and Spencer", "Van der Berg"). */
-const CONNECTOR = /^(&|and|und|en|et|y|e|of|de|der|den|van|von|du|la|le|des|di|del|da|-|\+)$/iu;
-
-/**
- * Where the company name before a legal form starts: the run of capitalised words (and connectors) right before
- * it, after any " - ", " | " or ":" separator, at most six words: "… at the end of this Invoice Amazon Web Services,
- * Inc." gives "Amazon Web Services, Inc.".
- */
-export function nameStart(text: string, formAt: number): number {
-  const sep = Math.max(text.lastIndexOf(" - ", formAt), text.lastIndexOf(" | ", formAt), text.lastIndexOf(":", formAt));
-  const from = sep < 0 ? 0 : sep + (text[sep] === ":" ? 1 : 3);
-  const words = [...text.slice(from, formAt).matchAll(/\S+/g)];
-  let start = formAt;
-  let taken = 0;
-  for (let i = words.length - 1; i >= 0 && taken < 6; i--) {
-    const [w, speck] = afterSpeck(words[i]![0]);
-    if (!/^[\p{Lu}\p{N}&+(]/u.test(w) && !CONNECTOR.test(w)) break;
-    start = from + words[i]!.index! + speck;
-    taken++;
-  }
-  // A name does not start with a connector, a document word or a mark.
-  let rest = text.slice(start, formAt);
-  while (true) {
-    const m = /^(\S+)\s+/.exec(rest);
-    if (!m || !(CONNECTOR.test(m[1]!) || DOC_WORD.test(` ${m[1]}`) || /^[^\p{L}\p{N}]+$/u.test(m[1]!))) break;
-    start += m[0].length;
-    rest = rest.slice(m[0].length);
-  }
-  return start;
-}
-
 /** A bank account or tax registration line: what a seller prints and a buyer's address block does not. */
 const SELLER_EVIDENCE =
   /(?<![\p{L}])(iban|bic|swift|kto|konto|account|rekening|ust-?id|vat|tva|btw|mwst|iva|p\.\s?iva|nif|cif|steuer-?nr|siret|siren|rcs|kvk|gst|sst)(?![\p{L}])/iu;

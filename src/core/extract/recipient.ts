@@ -17,7 +17,8 @@ import {
   senderLineName,
   STREET,
 } from "./party-blocks";
-import { DOC_WORD, issuerCandidates, type PartyCandidate, TITLE } from "./parties";
+import { DOC_WORD } from "./name-start";
+import { issuerCandidates, type PartyCandidate, TITLE } from "./parties";
 import { sellerBlocks } from "./seller-blocks";
 import { plausible } from "./candidate";
 
