@@ -4,8 +4,6 @@
  * Counted, not timed: the memos' entries before, during and after runs.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { resolve } from "node:path";
-import { PDFDocument } from "pdf-lib";
 import { createOcrEngine } from "../../../src/core/engines/ocr";
 import { memorySink } from "../../../src/core/exporters";
 import { processTransaction } from "../../../src/core/pipeline";
@@ -13,31 +11,10 @@ import { defaultProject } from "../../../src/core/project";
 import { rememberedClassifications } from "../../../src/core/stages/classify";
 import { extractedAheadHeld } from "../../../src/core/stages/extract";
 import type { SplitPolicy } from "../../../src/core/model";
+import { joinedInvoices, transactionMeta } from "./joined-invoices";
 
-const corpus = resolve(import.meta.dir, "../../../fixtures/corpora/invoice2data");
 const ocr = await createOcrEngine({ engine: "wasm", workers: 1 });
 afterAll(() => ocr.close());
-
-/** Invoices of one and two pages in one PDF: 6 pages, 4 documents. */
-async function joined(): Promise<Uint8Array> {
-  const out = await PDFDocument.create();
-  for (const name of ["AmazonWebServices", "QualityHosting", "AzureInterior", "free_fiber"]) {
-    const doc = await PDFDocument.load(await Bun.file(`${corpus}/${name}.pdf`).arrayBuffer());
-    for (const page of await out.copyPages(doc, doc.getPageIndices())) out.addPage(page);
-  }
-  return out.save();
-}
-
-const meta = () => ({
-  transaction_id: crypto.randomUUID(),
-  tenant_id: "default",
-  project_id: "default",
-  project_version: 1,
-  correlation_id: null,
-  metadata: {},
-  created_at: new Date().toISOString(),
-  source: "test",
-});
 
 /** Runs the file; returns the memo counts seen when Split starts (reading ahead done) and after the run. */
 async function run(data: Uint8Array, policy: SplitPolicy) {
@@ -49,7 +26,7 @@ async function run(data: Uint8Array, policy: SplitPolicy) {
   };
   const res = await processTransaction(
     { sources: [{ index: 0, filename: "joined.pdf", data, split_policy: policy }] },
-    { meta: meta(), project: defaultProject, ocr, sink: memorySink(), onProgress },
+    { meta: transactionMeta(), project: defaultProject, ocr, sink: memorySink(), onProgress },
   );
   const after = { classes: rememberedClassifications() - base.classes, fields: extractedAheadHeld() - base.fields };
   return { res, atSplit, after };
@@ -57,7 +34,7 @@ async function run(data: Uint8Array, policy: SplitPolicy) {
 
 describe("answers computed ahead", () => {
   test("are held while the stages need them and let go when they have run", async () => {
-    const { res, atSplit, after } = await run(await joined(), "inherit");
+    const { res, atSplit, after } = await run(await joinedInvoices(), "inherit");
     expect(res.results.documents.map((d) => d.split.page_numbers)).toEqual([[1], [2, 3], [4], [5, 6]]);
     // Reading ahead classified every page and extracted every document before Split began.
     expect(atSplit.classes).toBeGreaterThanOrEqual(6);
@@ -66,7 +43,7 @@ describe("answers computed ahead", () => {
   });
 
   test("fields of documents the splitter cut otherwise, never taken, go too; runs after runs hold nothing", async () => {
-    const data = await joined();
+    const data = await joinedInvoices();
     for (let i = 0; i < 3; i++) {
       const { res, atSplit, after } = await run(data, "single_document");
       expect(res.results.documents).toHaveLength(1);

@@ -3,8 +3,6 @@
  * converted; the stages then take those answers (core/page-memo.ts). Results MUST be those of the stages alone.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { resolve } from "node:path";
-import { PDFDocument } from "pdf-lib";
 import { copyPage } from "../../../src/core/convert/page-words";
 import { createOcrEngine } from "../../../src/core/engines/ocr";
 import { memorySink } from "../../../src/core/exporters";
@@ -16,31 +14,10 @@ import { defaultProject } from "../../../src/core/project";
 import { classifyDocument } from "../../../src/core/stages/classify";
 import { extractFields } from "../../../src/core/stages/extract";
 import { resetStageTimes, stageTimes } from "../../../src/core/timing";
+import { joinedInvoices, transactionMeta } from "./joined-invoices";
 
-const corpus = resolve(import.meta.dir, "../../../fixtures/corpora/invoice2data");
 const ocr = await createOcrEngine({ engine: "wasm", workers: 1 });
 afterAll(() => ocr.close());
-
-/** One PDF of invoices of one and two pages: AmazonWebServices (1), QualityHosting (2), AzureInterior (1), free_fiber (2). */
-async function joined(): Promise<Uint8Array> {
-  const out = await PDFDocument.create();
-  for (const name of ["AmazonWebServices", "QualityHosting", "AzureInterior", "free_fiber"]) {
-    const doc = await PDFDocument.load(await Bun.file(`${corpus}/${name}.pdf`).arrayBuffer());
-    for (const page of await out.copyPages(doc, doc.getPageIndices())) out.addPage(page);
-  }
-  return out.save();
-}
-
-const meta = () => ({
-  transaction_id: crypto.randomUUID(),
-  tenant_id: "default",
-  project_id: "default",
-  project_version: 1,
-  correlation_id: null,
-  metadata: {},
-  created_at: new Date().toISOString(),
-  source: "test",
-});
 
 describe("reading ahead", () => {
   test("documents of one and of several pages are extracted once, with the fields the stages alone give", async () => {
@@ -50,8 +27,8 @@ describe("reading ahead", () => {
       if (step === "split" && extractedBeforeSplit < 0) extractedBeforeSplit = stageTimes().extract?.calls ?? 0;
     };
     const res = await processTransaction(
-      { sources: [{ index: 0, filename: "joined.pdf", data: await joined(), split_policy: "inherit" }] },
-      { meta: meta(), project: defaultProject, ocr, sink: memorySink(), onProgress },
+      { sources: [{ index: 0, filename: "joined.pdf", data: await joinedInvoices(), split_policy: "inherit" }] },
+      { meta: transactionMeta(), project: defaultProject, ocr, sink: memorySink(), onProgress },
     );
     const docs = res.results.documents;
     expect(docs.map((d) => d.split.page_numbers)).toEqual([[1], [2, 3], [4], [5, 6]]);
@@ -80,7 +57,7 @@ describe("reading ahead a long document", () => {
     };
     const res = await processTransaction(
       { sources: [{ index: 0, filename: "long.pdf", data: await generatePdf(pages, 7), split_policy: "inherit" }] },
-      { meta: meta(), project: defaultProject, ocr, sink: memorySink(), onProgress },
+      { meta: transactionMeta(), project: defaultProject, ocr, sink: memorySink(), onProgress },
     );
     expect(res.results.documents.map((d) => d.split.page_numbers.length)).toEqual([pages]);
     expect(extractedBeforeSplit).toBe(0);
