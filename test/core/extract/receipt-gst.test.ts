@@ -9,6 +9,7 @@
 import { describe, expect, test } from "bun:test";
 import { Rng } from "../../../fixtures/varied/generator/random";
 import type { Page, Word } from "../../../src/core/model";
+import { photoPage } from "./ocr-photo-page";
 import { defaultProject } from "../../../src/core/project";
 import { extractFields } from "../../../src/core/stages/extract";
 
@@ -35,25 +36,7 @@ function ocrPage(rows: Array<string | [string, string]>): Page {
     if (right) put(right, 0, true);
     y += 32;
   }
-  const size = { rasterized_width: 700, rasterized_height: y + 40, source_width: 700, source_height: y + 40 };
-  return {
-    page_number: 1,
-    source_file_index: 0,
-    source_filename: "r.jpg",
-    source_file_page_number: 1,
-    image_transform: {
-      ...size,
-      source_unit: "pixel",
-      render_scale: 1,
-      effective_dpi: null,
-      coordinate_system: "top-left-origin",
-      rotation: 0,
-    },
-    text_source: "ocr",
-    words,
-    text: rows.map((r) => (typeof r === "string" ? r : r.join(" "))).join("\n"),
-    ocr_confidence: 0.9,
-  };
+  return photoPage(words, rows.map((r) => (typeof r === "string" ? r : r.join(" "))).join("\n"), y + 40);
 }
 
 const read = (rows: Array<string | [string, string]>) => {

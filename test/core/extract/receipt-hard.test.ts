@@ -9,6 +9,7 @@
 import { describe, expect, test } from "bun:test";
 import { Rng } from "../../../fixtures/varied/generator/random";
 import type { Page, Word } from "../../../src/core/model";
+import { photoPage } from "./ocr-photo-page";
 import { defaultProject } from "../../../src/core/project";
 import { extractFields } from "../../../src/core/stages/extract";
 import { endAtLegalForm, isPostcodeLine } from "../../../src/core/extract/receipt-merchant";
@@ -26,25 +27,7 @@ function ocrPage(lines: Array<string | [string, number]>): Page {
     }
     y += h + 12;
   });
-  const size = { rasterized_width: 700, rasterized_height: y + 40, source_width: 700, source_height: y + 40 };
-  return {
-    page_number: 1,
-    source_file_index: 0,
-    source_filename: "r.jpg",
-    source_file_page_number: 1,
-    image_transform: {
-      ...size,
-      source_unit: "pixel",
-      render_scale: 1,
-      effective_dpi: null,
-      coordinate_system: "top-left-origin",
-      rotation: 0,
-    },
-    text_source: "ocr",
-    words,
-    text: lines.map((l) => (typeof l === "string" ? l : l[0])).join("\n"),
-    ocr_confidence: 0.9,
-  };
+  return photoPage(words, lines.map((l) => (typeof l === "string" ? l : l[0])).join("\n"), y + 40);
 }
 
 const read = (lines: Array<string | [string, number]>) => {
