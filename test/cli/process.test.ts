@@ -26,6 +26,7 @@ interface SummaryFile {
   results_file: string | null;
   exports: string[];
   errors: Array<{ stage: string; code: string; message: string }>;
+  validation?: string;
 }
 interface Summary {
   total: number;
@@ -162,8 +163,10 @@ describe("docproc process with bad input", () => {
     expect(summary.succeeded).toBe(1);
     expect(summary.failed).toBe(3);
     expect(byName(summary, "d-empty.pdf").errors[0]!.code).toBe("empty_file");
-    // Its embedded UBL (an old ERP's, no EN 16931 claim) is checked, but what fires is information only: success.
-    expect(byName(summary, "a-good.pdf").status).toBe("success");
+    // Its embedded UBL (an old ERP's, no EN 16931 claim) is checked, but what fires is information only: validation
+    // success. (The file itself is `review`: its bank account is no IBAN, so nothing confirms it.)
+    expect(byName(summary, "a-good.pdf").validation).toBe("success");
+    expect(byName(summary, "a-good.pdf").status).toBe("review");
     for (const name of ["b-truncated.pdf", "c-not-a-pdf.pdf", "d-empty.pdf"]) {
       const f = byName(summary, name);
       expect(f.status).toBe("failure");
