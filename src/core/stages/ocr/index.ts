@@ -82,7 +82,10 @@ export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesO
     const other = (text: string) => {
       const again = plan.again(page, text, first);
       if (!again) return null;
-      return { read: again.read && engineFor(again.read), lend: again.lend && engineFor(again.lend) };
+      // A page read again in its own language: lines that model reads badly get the English model's reading too;
+      // read again in English (its file's language was another), they have had it.
+      const english = again.read && again.read[0] !== "eng" ? engineFor(undefined) : null;
+      return { read: again.read && engineFor(again.read), lend: again.lend && engineFor(again.lend), english };
     };
     return ocrPage(page, engineFor(first), other);
   };
@@ -155,7 +158,7 @@ function throwIfAborted(signal?: AbortSignal): void {
 async function ocrPage(
   page: Page,
   engine: OcrEngine,
-  relanguage?: (text: string) => { read: OcrEngine | null; lend: OcrEngine | null } | null,
+  relanguage?: (text: string) => { read: OcrEngine | null; lend: OcrEngine | null; english: OcrEngine | null } | null,
 ): Promise<GreyImage> {
   // Grey straight from the renderer (one channel from a grey scan, luma computed off the main thread for a PDF).
   const render = page.render as (o?: RenderOptions) => Promise<RasterImage>;
@@ -177,13 +180,13 @@ async function ocrPage(
   // The words may say the page is in another language (language-choice.ts): the same image read again with it; if
   // that reading fails, the first one stands.
   const other = layout.inkBox ? relanguage?.(reading.result.text) : null;
-  const firstEngine = engine;
+  let fallback: OcrEngine | undefined;
   if (other?.read) {
     const [first, read] = [reading, other.read];
     reading = await timeStage("ocr: reading in the page's language", () =>
       readUpright(image, upright, read, readDpi, psm),
     ).then(
-      (r) => ((engine = read), r),
+      (r) => ((engine = read), (fallback = other.english ?? undefined), r),
       () => first,
     );
   }
@@ -191,14 +194,7 @@ async function ocrPage(
   if (other?.lend) reading = await lendDiacritics(reading, image, upright, other.lend, readDpi, psm);
   if (layout.inkBox)
     reading.result = await timeStage("ocr: second look", () =>
-      addUnreadLines(
-        reading.image,
-        reading.result,
-        engine,
-        readDpi,
-        undefined,
-        engine === firstEngine ? undefined : firstEngine,
-      ),
+      addUnreadLines(reading.image, reading.result, engine, readDpi, undefined, fallback),
     );
   // A till roll read as one block of lines loses a line in much larger type: its merchant's logo.
   if (layout.inkBox && psm === SINGLE_BLOCK)
