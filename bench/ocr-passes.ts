@@ -141,3 +141,8 @@ await base.close();
 console.log(
   `total cpu ${cpuTotal.toFixed(1)} s (docproc's own ${ownTotal.toFixed(1)}), mean F1 ${(f1Total / files.length).toFixed(4)}, load ${loadavg()[0]!.toFixed(1)}`,
 );
+if (process.env.BENCH_OCR_STAGES) {
+  const { stageTimes } = await import(path.join(SRC, "core/timing.ts"));
+  for (const [name, t] of Object.entries(stageTimes() as Record<string, { ms: number; calls: number }>))
+    console.log(`  ${name}: ${(t.ms / 1000).toFixed(2)} s wall in ${t.calls} calls`);
+}

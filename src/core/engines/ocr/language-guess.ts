@@ -53,16 +53,6 @@ export function guessLanguage(text: string, has: (lang: string) => boolean = () 
   return has(best[0]) ? best[0] : null;
 }
 
-/**
- * The language of a page's text when its words say it clearly: another language (guessLanguage), "eng" when English
- * marker words are enough by themselves, null when the page says too little (a few lines, numbers).
- */
-export function pageLanguage(text: string, has: (lang: string) => boolean = () => true): string | null {
-  const other = guessLanguage(text, has);
-  if (other) return other;
-  return (languageEvidence(text).get("eng") ?? 0) >= MIN_HITS ? "eng" : null;
-}
-
 /** Name-marker words count one each; a VAT ID or IBAN of the country counts this much. */
 const COUNTRY_ID_WEIGHT = 2;
 /** Evidence a names language needs: two name words, or one registration of its country. */

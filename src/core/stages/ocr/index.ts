@@ -82,10 +82,7 @@ export async function ocrPages(pages: Page[], engine: OcrEngine, opts: OcrPagesO
     const other = (text: string) => {
       const again = plan.again(page, text, first);
       if (!again) return null;
-      // A page read again in its own language: lines that model reads badly get the English model's reading too;
-      // read again in English (its file's language was another), they have had it.
-      const english = again.read && again.read[0] !== "eng" ? engineFor(undefined) : null;
-      return { read: again.read && engineFor(again.read), lend: again.lend && engineFor(again.lend), english };
+      return { read: again.read && engineFor(again.read), lend: again.lend && engineFor(again.lend) };
     };
     return ocrPage(page, engineFor(first), other);
   };
@@ -158,7 +155,7 @@ function throwIfAborted(signal?: AbortSignal): void {
 async function ocrPage(
   page: Page,
   engine: OcrEngine,
-  relanguage?: (text: string) => { read: OcrEngine | null; lend: OcrEngine | null; english: OcrEngine | null } | null,
+  relanguage?: (text: string) => { read: OcrEngine | null; lend: OcrEngine | null } | null,
 ): Promise<GreyImage> {
   // Grey straight from the renderer (one channel from a grey scan, luma computed off the main thread for a PDF).
   const render = page.render as (o?: RenderOptions) => Promise<RasterImage>;
@@ -180,13 +177,13 @@ async function ocrPage(
   // The words may say the page is in another language (language-choice.ts): the same image read again with it; if
   // that reading fails, the first one stands.
   const other = layout.inkBox ? relanguage?.(reading.result.text) : null;
-  let fallback: OcrEngine | undefined;
+  const firstEngine = engine;
   if (other?.read) {
     const [first, read] = [reading, other.read];
     reading = await timeStage("ocr: reading in the page's language", () =>
       readUpright(image, upright, read, readDpi, psm),
     ).then(
-      (r) => ((engine = read), (fallback = other.english ?? undefined), r),
+      (r) => ((engine = read), r),
       () => first,
     );
   }
@@ -194,7 +191,14 @@ async function ocrPage(
   if (other?.lend) reading = await lendDiacritics(reading, image, upright, other.lend, readDpi, psm);
   if (layout.inkBox)
     reading.result = await timeStage("ocr: second look", () =>
-      addUnreadLines(reading.image, reading.result, engine, readDpi, undefined, fallback),
+      addUnreadLines(
+        reading.image,
+        reading.result,
+        engine,
+        readDpi,
+        undefined,
+        engine === firstEngine ? undefined : firstEngine,
+      ),
     );
   // A till roll read as one block of lines loses a line in much larger type: its merchant's logo.
   if (layout.inkBox && psm === SINGLE_BLOCK)

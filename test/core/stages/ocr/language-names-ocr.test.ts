@@ -1,7 +1,7 @@
 /**
  * Names in another language than the page, read by the real engine (zero configuration): an English invoice between
- * German companies is read again with deu and keeps its English reading but for the names' umlauts and ß; a
- * French one is read with fra+eng (its German names read better beside English than with fra alone), and with deu for its names; an English invoice between English companies is
+ * German companies is read again with deu+eng and keeps its English reading but for the names' umlauts and ß; a
+ * French one is read with fra+eng, and with deu+eng for its names; an English invoice between English companies is
  * still read once (language-choice.test.ts). Pages are
  * generated from seeded names; passes are counted by the languages each recognition asked for.
  */
@@ -77,7 +77,7 @@ describe("names in another language than the page", () => {
         expect(page.text).toContain("Invoice number: 2024-117");
         expect(page.text).toContain("Total due 535.50 EUR");
         // One pass in English, one with the names' language; the English reading's second look stays English.
-        expect(engine.calls.filter((c) => c === "deu")).toHaveLength(1);
+        expect(engine.calls.filter((c) => c === "deu+eng")).toHaveLength(1);
         expect(engine.calls[0]).toBe("default");
       }
     },
@@ -85,7 +85,7 @@ describe("names in another language than the page", () => {
   );
 
   test(
-    "a French invoice between German companies is read with fra+eng (names in a third language) and lent its names' umlauts by deu",
+    "a French invoice between German companies is read with fra+eng and lent its names' umlauts by deu+eng",
     async () => {
       const engine = counted(native);
       const page = source(frenchInvoice(3), "fr.png", 0);
@@ -94,7 +94,7 @@ describe("names in another language than the page", () => {
       expect(page.text).toContain(p.seller);
       expect(page.text).toContain(p.buyer);
       expect(page.text).toContain("Désignation Quantité");
-      expect(engine.calls.slice(0, 3)).toEqual(["default", "fra+eng", "deu"]);
+      expect(engine.calls.slice(0, 3)).toEqual(["default", "fra+eng", "deu+eng"]);
     },
     OCR_TIMEOUT * 2,
   );

@@ -40,7 +40,7 @@ describe("language plan over text-layer pages", () => {
     const all = pages(2000, reads);
     const plan = languagePlan(undefined, engine, all);
     const first = plan.first(all.at(-1)!);
-    expect(first).toEqual(["deu"]);
+    expect(first).toEqual(["deu", "eng"]);
     const afterFirst = reads.n;
     expect(afterFirst).toBeLessThanOrEqual(2 * 2000);
     plan.first(all.at(-1)!);
