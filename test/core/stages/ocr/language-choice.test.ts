@@ -1,6 +1,6 @@
 /**
  * Zero-configuration OCR languages (stages/ocr/language-choice.ts): a page is read in English first and again with
- * its own language (that model alone) when its words say so; later pages of the same file are read with it at once; an English page is
+ * its own language when its words say so; later pages of the same file are read with it at once; an English page is
  * read once; a project's `ocr.languages` wins. Pages are drawn from text with umlauts and accents in the
  * repository's font (Liberation Sans as pdfjs-dist ships it) and read by the real engines; passes are counted by the
  * languages each recognition asked for, not by time.
@@ -92,7 +92,7 @@ describe("the page's language from its own words", () => {
 
 describe("zero configuration: the native engine reads each page with its language", () => {
   test(
-    "a German and a French page are read again with deu / fra (one model each) and keep their umlauts and accents",
+    "a German and a French page are read again with deu+eng / fra+eng and keep their umlauts and accents",
     async () => {
       const engine = counted(native);
       const pages = [source(GERMAN, "de.png", 0), source(FRENCH, "fr.png", 1)];
@@ -102,13 +102,13 @@ describe("zero configuration: the native engine reads each page with its languag
       expect(pages[0]!.text).toContain("Große Straße");
       expect(pages[1]!.text).toContain("Société Générale");
       expect(pages[1]!.text).toContain("Hôtel des Célestins");
-      expect(new Set(engine.calls)).toEqual(new Set(["default", "deu", "fra"]));
+      expect(new Set(engine.calls)).toEqual(new Set(["default", "deu+eng", "fra+eng"]));
     },
     OCR_TIMEOUT * 2,
   );
 
   test(
-    "an English page is read in one pass; the second page of a German file is read with deu at once",
+    "an English page is read in one pass; the second page of a German file is read with deu+eng at once",
     async () => {
       const english = counted(native);
       await ocrPages([source(ENGLISH, "en.png", 0)], english, { concurrency: 1 });
@@ -117,7 +117,7 @@ describe("zero configuration: the native engine reads each page with its languag
       const german = counted(native);
       const pages = [source(GERMAN, "de.pdf", 0, 1), source(GERMAN.slice().reverse(), "de.pdf", 0, 2)];
       await ocrPages(pages, german, { concurrency: 1 });
-      const firstPage = german.calls.indexOf("deu");
+      const firstPage = german.calls.indexOf("deu+eng");
       const secondPage = german.calls.slice(firstPage).lastIndexOf("default");
       // English only before page 1's language was known; never again after it
       expect(firstPage).toBeGreaterThan(0);
@@ -174,7 +174,7 @@ describe("the embedded engine", () => {
         const page = source(GERMAN, "de.png", 0);
         const report = await ocrPages([page], engine, { concurrency: 1 });
         expect(report.warnings).toEqual([]);
-        expect(engine.calls).toContain("deu");
+        expect(engine.calls).toContain("deu+eng");
         expect(page.text).toContain("Schäfer");
         expect(page.text).toContain("Straße");
       } finally {
