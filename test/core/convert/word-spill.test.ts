@@ -5,6 +5,7 @@
  * with the JSON text the pdf.js thread made of the same pages (pages that carry it are never spilled).
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { heapStats } from "bun:jsc";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import {
   PACKED_BUDGET,
@@ -49,12 +50,19 @@ const convert = (data: Uint8Array, wordsJson = false) =>
     },
   );
 
-/** Pages spilled by converting `data`, and the pages (kept open until `close`). */
+/** ArrayBuffers alive after a full collection (a page's packed words hold two: boxes and lines). */
+async function liveBuffers(): Promise<number> {
+  await Bun.sleep(0);
+  Bun.gc(true);
+  return heapStats().objectTypeCounts.ArrayBuffer ?? 0;
+}
+
+/** Pages spilled by converting `data`, buffers alive then, and the pages (kept open until `close`). */
 async function spilledBy(data: Uint8Array) {
   const before = spilledPageCount().total;
   const file = await convert(data);
   expect(residentPackedBytes()).toBeLessThanOrEqual(PACKED_BUDGET + PAGE_BYTES);
-  return { file, spilled: spilledPageCount().total - before };
+  return { file, spilled: spilledPageCount().total - before, buffers: await liveBuffers() };
 }
 
 describe("packed words on disk", () => {
@@ -69,6 +77,9 @@ describe("packed words on disk", () => {
       // the second file's pages came in, but those count before b began).
       expect(a.spilled).toBeGreaterThanOrEqual(n - Math.ceil(PACKED_BUDGET / PAGE_BYTES) - 1);
       expect(b.spilled).toBeGreaterThanOrEqual(a.spilled + n);
+      // Nothing else holds spilled words (the page's render once kept the worker's whole answer): 2N more pages
+      // alive leave fewer than N/4 more buffers alive, where every page's words in memory would leave 4N.
+      expect(b.buffers - a.buffers).toBeLessThan(n / 4);
     } finally {
       await a.file.close();
       await b.file.close();
