@@ -51,8 +51,7 @@ const convert = (data: Uint8Array, wordsJson = false) =>
   );
 
 /** ArrayBuffers alive after a full collection (a page's packed words hold two: boxes and lines). */
-async function liveBuffers(): Promise<number> {
-  await Bun.sleep(0);
+function liveBuffers(): number {
   Bun.gc(true);
   return heapStats().objectTypeCounts.ArrayBuffer ?? 0;
 }
@@ -62,7 +61,7 @@ async function spilledBy(data: Uint8Array) {
   const before = spilledPageCount().total;
   const file = await convert(data);
   expect(residentPackedBytes()).toBeLessThanOrEqual(PACKED_BUDGET + PAGE_BYTES);
-  return { file, spilled: spilledPageCount().total - before, buffers: await liveBuffers() };
+  return { file, spilled: spilledPageCount().total - before, buffers: liveBuffers() };
 }
 
 describe("packed words on disk", () => {
