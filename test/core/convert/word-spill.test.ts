@@ -108,4 +108,22 @@ describe("packed words on disk", () => {
       await spilled.close();
     }
   });
+
+  test("a segment's pages, once collected, give their count back: a long-lived process keeps nothing of ended runs", async () => {
+    const pages = Math.ceil((2 * PACKED_BUDGET) / PAGE_BYTES);
+    const data = await textPdf(pages);
+    const before = spilledPageCount();
+    await (async () => {
+      const file = await convert(data);
+      await file.close();
+    })();
+    const spilled = spilledPageCount().total - before.total;
+    expect(spilled).toBeGreaterThan(pages / 3);
+    // Finalization callbacks run after a collection, on a later turn of the event loop: wait for that event.
+    for (let round = 0; round < 50 && spilledPageCount().live > before.live + spilled / 2; round++) {
+      Bun.gc(true);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(spilledPageCount().live).toBeLessThanOrEqual(before.live + spilled / 2);
+  });
 });
