@@ -79,15 +79,17 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
   const issuer = issuerCandidates(lines)[0];
   const seller = sellerBlocks(lines).words;
   const page = lines.filter((l) => l.page === first && l.box[1] < height * 0.5).sort((a, b) => a.box[1] - b.box[1]);
+  // Each line is asked once: the address search below asks again for the lines above every block.
+  const senders = new Set(page.filter((l) => senderLineName(l, page)));
   // Under a sender line the window's first line is the recipient, whatever blocks (a letterhead) stand above it.
-  for (const sender of page.filter((l) => senderLineName(l, page))) {
+  for (const sender of senders) {
     const window = windowUnder(sender, page);
     if (window && nameOf(window, 0.55, "first line of the window address under the sender line")) return out;
   }
   const returnAddresses = new Set<Line>();
   for (let i = 0; i < page.length; i++) {
     // The sender line over the window names the seller: the recipient's block starts under it.
-    if (senderLineName(page[i]!, page)) continue;
+    if (senders.has(page[i]!)) continue;
     const block = blockAt(page, i);
     // An address has no amounts (item rows of a table are no address).
     if (block.some((l) => findAmounts(l.text).some((a) => a.decimals))) continue;
@@ -96,7 +98,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
       (l) =>
         l.box[1] < page[i]!.box[1] &&
         l.box[3] > page[i]!.box[1] - lineHeight(l) * 2.5 &&
-        (returnAddresses.has(l) || senderLineName(l, page)),
+        (returnAddresses.has(l) || senders.has(l)),
     );
     if (block.length < (windowed ? 2 : 3) || !block.slice(1).some(isAddressLine)) continue;
     // A return address in one line over the window (its type not told apart from the address's, its name maybe
