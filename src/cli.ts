@@ -27,6 +27,9 @@ export async function main(argv: string[]): Promise<number> {
     }
   }
   await warmPdfEarly(argv);
+  // oclif's index checks the Node version against its `engines` when imported, loading semver for it (47 modules,
+  // some 5-10 ms of CPU of every start); under Bun the check says nothing. A user's own value is kept.
+  process.env.OCLIF_DISABLE_ENGINE_WARNING ??= "1";
   const { dispatch } = await import("./commands/dispatch");
   return dispatch(argv);
 }
