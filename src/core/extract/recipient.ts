@@ -92,7 +92,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     if (senders.has(page[i]!)) continue;
     const block = blockAt(page, i);
     // An address has no amounts (item rows of a table are no address).
-    if (block.some((l) => findAmounts(l.text).some((a) => a.decimals))) continue;
+    if (block.some(hasDecimalAmount)) continue;
     // Under a sender line the window holds the address: a name over a postcode and town is enough.
     const windowed = page.some(
       (l) =>
@@ -117,6 +117,15 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     if (nameOf(block[0]!, 0.42, "first line of the recipient's address block")) break;
   }
   return out;
+}
+
+/**
+ * The line prints an amount with decimals. Such an amount ends in a mark and a digit the text itself holds (amounts
+ * are read from the text with dates and times blanked out, never added to): most lines are settled by that, and the
+ * blocks overlap, so a line is asked up to six times.
+ */
+function hasDecimalAmount(line: Line): boolean {
+  return /[.,]\d/.test(line.text) && findAmounts(line.text).some((a) => a.decimals);
 }
 
 /** The lines of the block starting at `page[i]`: close under one another, left edges aligned, at most six. */
