@@ -21,11 +21,11 @@ export const isShared = (data: Uint8Array): boolean => data.buffer instanceof Sh
  * memory only where something reads them: the format sniffing its first bytes) and the pdf.js workers read the file
  * themselves, a few chunks at a time (pdfjs-file-stream.ts, pdf-file-source.ts).
  */
-// 16 MB (was 96): a held file is part of the run's memory and grows with its pages (Ghostscript shape: 19 MB at
-// 1,000 pages, 37 MB at 2,000; the joined shapes ~50 MB at 1,000), so from 16 MB (< 3% of the 600 MB budget) it is
-// read from disk. The price is the pdf.js thread's, not the pipeline's: 500 pages, pdfunite file (26 MB) 1.66 → 1.71
-// CPU-s, CID fonts (66 MB) 3.16 → 3.96; peak RSS 287 → 262 and 362 → 279 MB (docs/benchmarks.md, h-spill).
-export const FILE_BACKED_MIN_BYTES = 16 * 1024 * 1024;
+// 96 MB: measured on the bench shapes (docs/benchmarks.md), a file read from disk costs pdf.js up to a quarter more
+// CPU (CID fonts) and keeps the second worker out more often; below this size the file is at most a sixth of the
+// 600 MB budget and is held (2,000-page pdfunite file, ~100 MB: 494-520 MB peak held), above it the file's size
+// would decide the run's memory (2,000-page CID file, 264 MB: 718-985 MB held, 424-579 MB read from disk).
+export const FILE_BACKED_MIN_BYTES = 96 * 1024 * 1024;
 
 /** Which file mapped bytes come from, as the worker checks it before reading it. */
 export interface FileIdentity {
