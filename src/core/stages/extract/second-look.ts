@@ -5,7 +5,8 @@
  * one by one: cut out of the page, enlarged three times, each as a single line, by the engine that read the page.
  * Small print of digits and separators reads better so than inside a page's layout (a thin space is no longer a
  * "7", a comma no longer lost). The fields are then extracted again from the words so read, and the new amounts
- * or dates are adopted only when they now add up or fit; otherwise the first reading stands.
+ * or dates are adopted only when they now add up or fit (all words read again, those read surer, or one of them
+ * alone: a crop may read one word worse while it reads another right); otherwise the first reading stands.
  *
  * Costs nothing on a page whose sums and dates are consistent: no image is rendered, no word read.
  */
@@ -22,8 +23,11 @@ const ZOOM = 3;
 const MAX_WORDS = 16;
 /** A number OCR was this unsure of is read again too. */
 const UNSURE = 0.6;
-/** A word read again replaces the first reading only this sure of itself (and not much less sure than it). */
-const RESURE = 0.5;
+/**
+ * A word read again replaces the first reading only this sure of itself: a crop cutting a neighbour's ink reads as
+ * garbage below 0.2, a right reading of a grainy number may be as low as 0.45 (whether it is kept is for the sums).
+ */
+const RESURE = 0.4;
 /** Days an invoice's due date may follow its date. */
 const TERM_DAYS = 120;
 const AMOUNTS = ["subtotal_amount", "tax_amount", "total_amount"];
@@ -72,28 +76,34 @@ export async function secondLook(
   const ids = wanted(pages, fields);
   if (!ids.length) return fields;
   const targets = wordsToRead(pages, fields, ids);
-  if (!targets.size) return fields;
-  const again = new Map<Page, Word[]>();
+  const replaced = new Map<Word, Word>();
   for (const [page, words] of targets) {
     const read = await readWords(page, words, engine).catch(() => null);
-    if (read) again.set(page, read);
+    for (const [from, to] of read ?? []) replaced.set(from, to);
   }
-  if (!again.size) return fields;
-  const looked = pages.map((p) => (again.has(p) ? withWords(p, again.get(p)!) : p));
-  const next = extract(looked);
-  const adopt = [
-    ...(ids.includes("total_amount") && sumsHold(next) ? AMOUNTS : []),
-    ...(ids.includes("invoice_date") && datesFit(next) && surer(next, fields) ? DATES : []),
-  ].filter((id) => JSON.stringify(next[id]?.value) !== JSON.stringify(fields[id]?.value));
-  if (!adopt.length) return fields;
-  for (const p of pages) {
-    const words = again.get(p);
-    if (words) Object.assign(p, { words, text: textOfWords(words), ocr_confidence: meanConfidence(words) });
+  // All the words read again; those read surer than at first; each alone: the first that adds up or fits is kept
+  // (a crop may read one word worse while it reads another right).
+  const all = [...replaced];
+  const tries = [all, all.filter(([from, to]) => to.confidence >= from.confidence), ...all.map((r) => [r])];
+  for (const subset of tries.filter((t, i) => t.length && (i < 2 || all.length > 1))) {
+    const swap = new Map(subset);
+    const looked = pages.map((p) => (p.words.some((w) => swap.has(w)) ? withWords(p, swap) : p));
+    const next = extract(looked);
+    const adopt = [
+      ...(ids.includes("total_amount") && sumsHold(next) ? AMOUNTS : []),
+      ...(ids.includes("invoice_date") && datesFit(next) && surer(next, fields) ? DATES : []),
+    ].filter((id) => JSON.stringify(next[id]?.value) !== JSON.stringify(fields[id]?.value));
+    if (!adopt.length) continue;
+    for (const [i, p] of pages.entries()) {
+      const { words, text, ocr_confidence } = looked[i]!;
+      if (looked[i] !== p) Object.assign(p, { words, text, ocr_confidence });
+    }
+    const out = { ...fields };
+    for (const id of adopt)
+      out[id] = { ...next[id]!, reasoning: `${next[id]!.reasoning}; read again enlarged, word by word (second look)` };
+    return out;
   }
-  const out = { ...fields };
-  for (const id of adopt)
-    out[id] = { ...next[id]!, reasoning: `${next[id]!.reasoning}; read again enlarged, word by word (second look)` };
-  return out;
+  return fields;
 }
 
 /** Dates that did not fit now do; dates that fitted were read unsure, and are read surer now. */
@@ -128,7 +138,7 @@ const inside = (w: number[], b: number[]) =>
   w[0]! >= b[0]! - 2 && w[1]! >= b[1]! - 2 && w[2]! <= b[2]! + 2 && w[3]! <= b[3]! + 2;
 
 /** The page's words with `words` read again, each alone on an enlarged crop; a word read as nothing stays. */
-async function readWords(page: Page, words: Word[], engine: OcrEngine): Promise<Word[] | null> {
+async function readWords(page: Page, words: Word[], engine: OcrEngine): Promise<Map<Word, Word> | null> {
   if (!page.render) return null;
   const grey = toGrey(await page.render());
   const scale = grey.width / page.image_transform.rasterized_width;
@@ -146,11 +156,10 @@ async function readWords(page: Page, words: Word[], engine: OcrEngine): Promise<
       .trim();
     if (!read || !text || !/\d/.test(text) || text === w.text) return;
     // A crop the engine could not make sense of (a box cutting a neighbour's ink) leaves the first reading.
-    if ((read.confidence ?? 0) < Math.max(RESURE, w.confidence - 0.1)) return;
+    if ((read.confidence ?? 0) < RESURE) return;
     replaced.set(w, { ...w, text: text.replace(/\s+/g, " "), confidence: read.confidence ?? w.confidence });
   });
-  if (!replaced.size) return null;
-  return page.words.map((w) => replaced.get(w) ?? w);
+  return replaced;
 }
 
 /** The word's box with a margin, upright, enlarged. */
@@ -166,7 +175,8 @@ function cropWord(grey: GreyImage, w: Word, scale: number, rotation: number) {
   return { ...upscale(img, ZOOM), channels: 1 as const };
 }
 
-/** A page with other words (its boxes unchanged). */
-function withWords(page: Page, words: Word[]): Page {
+/** A page with some words read otherwise (their boxes unchanged). */
+function withWords(page: Page, swap: Map<Word, Word>): Page {
+  const words = page.words.map((w) => swap.get(w) ?? w);
   return { ...page, words, text: textOfWords(words), ocr_confidence: meanConfidence(words) };
 }
