@@ -15,6 +15,7 @@ import type { OcrEngine } from "../../engines/ocr/types";
 import { crop, toGrey, upscale, type GreyImage } from "../../imaging/grey";
 import { rotateGrey } from "../../imaging/grey-thumbnail";
 import { textOfWords, meanConfidence } from "../../engines/ocr/tsv";
+import { pushAll } from "../../arrays";
 
 /** Tesseract's page segmentation mode for "a single text line". */
 const SINGLE_LINE = 7;
@@ -56,10 +57,10 @@ function wanted(pages: Page[], fields: Record<string, FieldResult>): string[] {
   // The total and at least one term read, from the page (an e-invoice's values are sure), and no sum.
   const read = AMOUNTS.filter((id) => num(fields[id]) !== null);
   const fromPage = read.some((id) => fields[id]!.confidence < 1);
-  if (read.includes("total_amount") && read.length >= 2 && fromPage && !sumsHold(fields)) out.push(...AMOUNTS);
+  if (read.includes("total_amount") && read.length >= 2 && fromPage && !sumsHold(fields)) pushAll(out, AMOUNTS);
   const unsure = (fields.invoice_date?.confidence ?? 1) < UNSURE;
   if ((datesFit(fields) === false || (unsure && datesFit(fields))) && DATES.every((id) => fields[id]!.confidence < 1))
-    out.push(...DATES);
+    pushAll(out, DATES);
   return out;
 }
 
