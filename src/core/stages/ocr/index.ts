@@ -5,7 +5,6 @@ import type { PageLayout } from "../../engines/ocr/layout.ts";
 import { crop, toGrey, upscale, type GreyImage } from "../../imaging/grey.ts";
 import { boxToSource } from "../../imaging/upright.ts";
 import { pageGeometry, SINGLE_BLOCK } from "./geometry.ts";
-import { median3 } from "../../imaging/despeckle.ts";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../../engines/ocr/types.ts";
 import { keepDecimalPoints } from "../../engines/ocr/decimals.ts";
 import { orderByLayout } from "../../engines/ocr/reading-order.ts";
@@ -172,10 +171,7 @@ async function ocrPage(
   const cropped = cropTo(grey, region);
   const zoom = zoomFor(layout.lineHeight, cropped);
   const readDpi = dpi && dpi >= 70 ? dpi * zoom : undefined;
-  const zoomed = layout.inkBox && zoom > 1 ? timeStageSync("ocr: enlargement", () => upscale(cropped, zoom)) : cropped;
-  // A scanned till roll's speckle (a worn roll, a noisy scanner, JPEG) read as one block of lines becomes ":" and
-  // "'" all over it and garbles the words beside them: its 3 × 3 median keeps the strokes and loses the specks.
-  const image = psm === SINGLE_BLOCK && !sheet ? timeStageSync("ocr: despeckling", () => median3(zoomed)) : zoomed;
+  const image = layout.inkBox && zoom > 1 ? timeStageSync("ocr: enlargement", () => upscale(cropped, zoom)) : cropped;
   const upright = scaleLayout(shiftLayout(layout, region), zoom);
   let reading = layout.inkBox ? await readUpright(image, upright, engine, readDpi, psm) : blankReading(grey);
   // The words may say the page is in another language (language-choice.ts): the same image read again with it; if
