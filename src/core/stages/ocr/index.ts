@@ -8,6 +8,7 @@ import { pageGeometry, SINGLE_BLOCK } from "./geometry.ts";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../../engines/ocr/types.ts";
 import { keepDecimalPoints } from "../../engines/ocr/decimals.ts";
 import { orderByLayout } from "../../engines/ocr/reading-order.ts";
+import { rereadCrossedBlocks } from "./block-reread.ts";
 import { blankReading, type Reading, readUpright } from "./orientation.ts";
 import { mergeDiacritics } from "./language-merge.ts";
 import { addLargeLines, addUnreadLines } from "./recover.ts";
@@ -204,6 +205,12 @@ async function ocrPage(
   if (layout.inkBox && psm === SINGLE_BLOCK)
     reading.result = await timeStage("ocr: large type", () =>
       addLargeLines(reading.image, reading.result, engine, readDpi),
+    );
+  // An address block whose rows tesseract ran into the details column beside it comes back garbled: read on its own.
+  // A till roll read as one block has no blocks side by side.
+  if (layout.inkBox && psm !== SINGLE_BLOCK)
+    reading.result = await timeStage("ocr: crossed blocks", () =>
+      rereadCrossedBlocks(reading.image, reading.result, engine, readDpi),
     );
   reading.result = keepDecimalPoints(reading.image, reading.result);
   if (psm === SINGLE_BLOCK) reading.result = dropSpecks(reading.result);
