@@ -20,6 +20,14 @@ const ROW_JOIN = 1.6;
 const LINE_JOIN = 0.9;
 /** A line crosses from one block into another over a gap at least this many word heights wide. */
 const GUTTER = 2.5;
+/** Two blocks are side by side when at least this many lines of the first reading cross between them. */
+const MIN_CROSSINGS = 2;
+/** A word this many word heights tall takes in two rows (a row's pitch is ~1.7 word heights). */
+const TWO_ROWS = 2.2;
+/** Pieces of a line whose middles stand this many word heights apart are on rows of their own. */
+const OFFSET = 0.25;
+/** A new line joins a kept line whose words' middles are this many word heights from its own or closer. */
+const ROW = 0.4;
 /** A word this many word heights tall covers two rows: its line was found across rows. */
 const TALL = 1.6;
 /** A crossed block is read again when its words' mean confidence is below this (or a word is two rows tall). */
@@ -31,6 +39,7 @@ const BETTER_BY = 0.05;
 
 const hasText = (w: Word) => /[\p{L}\p{N}]/u.test(w.text);
 const heightOf = (w: Word) => w.bounding_box[3] - w.bounding_box[1];
+const middleOf = (w: Word) => (w.bounding_box[1] + w.bounding_box[3]) / 2;
 
 /**
  * Regions of `words` (boxes in the image read, `width` × `height` px) to read again: the boxes of crossed, damaged
@@ -41,17 +50,29 @@ export function crossedBlocks(words: Word[], width: number, height: number): Box
   const h = median(texty.map(heightOf));
   if (texty.length < 6 || !(h > 0)) return [];
   const block = blocksOf(texty, h);
-  const crossed = new Set<number>();
+  // Lines crossing between two blocks, by the pair: a gutter the first reading ran across on one line only (a
+  // stray word, one row of a table) is no pair of blocks side by side, unless that line stands two rows tall.
+  const pairs = new Map<string, Set<number>>();
   const byLine = new Map<number, Word[]>();
   for (const w of texty) if (typeof w.line === "number") byLine.set(w.line, [...(byLine.get(w.line) ?? []), w]);
-  for (const line of byLine.values()) {
+  for (const [n, line] of byLine) {
     const sorted = [...line].sort((a, b) => a.bounding_box[0] - b.bounding_box[0]);
     for (let i = 1; i < sorted.length; i++) {
       const [a, b] = [sorted[i - 1]!, sorted[i]!];
-      if (block.get(a) === block.get(b) || b.bounding_box[0] - a.bounding_box[2] < GUTTER * h) continue;
-      crossed.add(block.get(a)!).add(block.get(b)!);
+      const [ba, bb] = [block.get(a)!, block.get(b)!];
+      if (ba === bb || b.bounding_box[0] - a.bounding_box[2] < GUTTER * h) continue;
+      // One row across (a label and its value, a table's row) is a line rightly found; rows apart are not.
+      const middle = (id: number) => median(sorted.filter((w) => block.get(w) === id).map(middleOf));
+      const tall = sorted.some((w) => heightOf(w) > TALL * h && /\p{L}/u.test(w.text));
+      if (!tall && Math.abs(middle(ba) - middle(bb)) < OFFSET * h) continue;
+      const key = `${Math.min(ba, bb)}:${Math.max(ba, bb)}`;
+      pairs.set(key, (pairs.get(key) ?? new Set()).add(n));
+      // A word two rows tall on it: the line was found across rows, evidence enough on its own.
+      if (sorted.some((w) => heightOf(w) > TWO_ROWS * h && /\p{L}{2}/u.test(w.text))) pairs.get(key)!.add(-1);
     }
   }
+  const crossed = new Set<number>();
+  for (const [key, lines] of pairs) if (lines.size >= MIN_CROSSINGS) for (const id of key.split(":")) crossed.add(+id);
   const boxes: Box[] = [];
   for (const id of crossed) {
     const members = texty.filter((w) => block.get(w) === id);
@@ -107,8 +128,8 @@ function unionOf(a: Box, b: Box): Box {
  * `result` with the words whose centre lies in `box` replaced by `read` (the region read on its own, boxes relative
  * to the region), when `read` is better: surer of itself by BETTER_BY, or, where the old words stood two rows tall
  * (lines found across rows, read confidently wrong: "Gemeindewer" | "k e Mannheim"), without such words and about as
- * sure; and it keeps at least half the letters. Else `result`. A new line on the row of a line kept beside it (a
- * table's cell in its row) joins that line; the others stand where the first replaced word stood in reading order.
+ * sure; and it keeps at least half the letters. Else `result`. A new line on the row of a line its words shared with words
+ * kept beside the block (see rowMate) joins that line; the others stand where the first replaced word stood.
  * Lines are numbered 1, 2, … again.
  */
 export function replaceBlock(result: OcrResult, box: Box, read: OcrResult): OcrResult {
@@ -136,7 +157,7 @@ export function replaceBlock(result: OcrResult, box: Box, read: OcrResult): OcrR
   let at = result.words.slice(0, result.words.findIndex(inside)).filter((w) => !inside(w)).length;
   let id = 0;
   for (const line of placed.values()) {
-    const row = rowMate(words, line, h);
+    const row = rowMate(words, line, old, h);
     if (row === undefined) {
       const own = line.map((w) => ({ ...w, line: id - 1 }));
       id--;
@@ -155,18 +176,16 @@ export function replaceBlock(result: OcrResult, box: Box, read: OcrResult): OcrR
   return { ...result, words, text: textOfWords(words), confidence: meanConfidence(words) };
 }
 
-/** The line of `words` on the row of `line` (sharing half its height) within ROW_JOIN word heights of it. */
-function rowMate(words: Word[], line: Word[], h: number): number | undefined {
-  const [x1, y1, x2, y2] = line.map((w) => w.bounding_box).reduce((u, b) => unionOf(u, b));
-  const mate = words.find((w) => {
-    const b = w.bounding_box;
-    const shared = Math.min(b[3], y2) - Math.max(b[1], y1);
-    const gap = Math.max(b[0] - x2, x1 - b[2], 0);
-    return (
-      typeof w.line === "number" && hasText(w) && shared >= 0.5 * Math.min(y2 - y1, b[3] - b[1]) && gap <= ROW_JOIN * h
-    );
-  });
-  return mate?.line;
+/**
+ * The line of `words` that `line` joins: one the replaced words `old` shared with a word beside the block in the first
+ * reading (a label and its value, a table's cells), whose words there stand on the line's row (middles within ROW
+ * word heights). A line is never joined to one the first reading kept apart (the next column's heading on its row).
+ */
+function rowMate(words: Word[], line: Word[], old: Word[], h: number): number | undefined {
+  const middle = median(line.filter(hasText).map(middleOf));
+  const onRow = (w: Word) => hasText(w) && Math.abs(middleOf(w) - middle) < ROW * h;
+  const shared = new Set(old.filter(onRow).map((w) => w.line));
+  return words.find((w) => typeof w.line === "number" && shared.has(w.line) && onRow(w))?.line;
 }
 
 /** Lines numbered 1, 2, … in reading order. */

@@ -188,6 +188,13 @@ async function ocrPage(
       () => first,
     );
   }
+  // An address block whose rows tesseract ran into the details column beside it comes back garbled: read on its own.
+  // A till roll read as one block has no blocks side by side. Before the names' language lends its diacritics, which
+  // it lends to the words read again too.
+  if (layout.inkBox && psm !== SINGLE_BLOCK)
+    reading.result = await timeStage("ocr: crossed blocks", () =>
+      rereadCrossedBlocks(reading.image, reading.result, engine, readDpi),
+    );
   // The names' language, when it is not the page's: its reading only lends the names their diacritics.
   if (other?.lend) reading = await lendDiacritics(reading, image, upright, other.lend, readDpi, psm);
   if (layout.inkBox)
@@ -205,12 +212,6 @@ async function ocrPage(
   if (layout.inkBox && psm === SINGLE_BLOCK)
     reading.result = await timeStage("ocr: large type", () =>
       addLargeLines(reading.image, reading.result, engine, readDpi),
-    );
-  // An address block whose rows tesseract ran into the details column beside it comes back garbled: read on its own.
-  // A till roll read as one block has no blocks side by side.
-  if (layout.inkBox && psm !== SINGLE_BLOCK)
-    reading.result = await timeStage("ocr: crossed blocks", () =>
-      rereadCrossedBlocks(reading.image, reading.result, engine, readDpi),
     );
   reading.result = keepDecimalPoints(reading.image, reading.result);
   if (psm === SINGLE_BLOCK) reading.result = dropSpecks(reading.result);

@@ -58,22 +58,25 @@ const word = (text: string, line: number, box: Box, confidence = 0.9): Word => (
   bounding_box: box,
 });
 
-/** An address block (x 100-400) and a details column (x 1000-1400), 30 px type; the first reading ran rows across. */
+/**
+ * An address block (x 100-400) and a details column (x 1000-1400) whose rows stand 20 px (two thirds of its 30 px type)
+ * higher; the first reading ran rows across.
+ */
 function crossedPage(nameConfidence: number, tall: boolean): Word[] {
   const nameBottom = tall ? 190 : 130;
   return [
     word("Landesamt", 1, [100, 100, 260, nameBottom], nameConfidence),
     word("Mannheim", 1, [275, 100, 400, 130], nameConfidence),
-    word("Invoice", 1, [1000, 92, 1100, 122]),
-    word("number:", 1, [1110, 92, 1210, 122]),
+    word("Invoice", 1, [1000, 80, 1100, 110]),
+    word("number:", 1, [1110, 80, 1210, 110]),
     word("Goethestraße", 2, [100, 150, 290, 180]),
     word("82", 2, [300, 150, 340, 180]),
-    word("Invoice", 2, [1000, 142, 1100, 172]),
-    word("date:", 2, [1110, 142, 1180, 172]),
+    word("Invoice", 2, [1000, 130, 1100, 160]),
+    word("date:", 2, [1110, 130, 1180, 160]),
     word("12345", 3, [100, 200, 190, 230]),
     word("Mannheim", 3, [200, 200, 330, 230]),
-    word("Customer", 3, [1000, 192, 1130, 222]),
-    word("no.:", 3, [1140, 192, 1200, 222]),
+    word("Customer", 3, [1000, 180, 1130, 210]),
+    word("no.:", 3, [1140, 180, 1200, 210]),
   ];
 }
 
@@ -93,6 +96,18 @@ describe("crossed blocks on word boxes", () => {
   test("a confident reading whose words stand two rows tall is read again; a clean one is not", () => {
     expect(crossedBlocks(crossedPage(0.95, true), 2000, 3000).length).toBe(1);
     expect(crossedBlocks(crossedPage(0.95, false), 2000, 3000)).toEqual([]);
+  });
+
+  test("a label column and its values on the same rows are lines rightly found, however doubtful", () => {
+    const level = crossedPage(0.3, false).map((w) =>
+      w.bounding_box[0] >= 1000
+        ? {
+            ...w,
+            bounding_box: [w.bounding_box[0], w.bounding_box[1] + 20, w.bounding_box[2], w.bounding_box[3] + 20] as Box,
+          }
+        : w,
+    );
+    expect(crossedBlocks(level, 2000, 3000)).toEqual([]);
   });
 
   test("blocks whose rows share lines only a word space apart are one block, never crossed", () => {
