@@ -9,6 +9,7 @@
  * damaged (words two rows tall, or low confidence): its region is read again (stages/ocr/block-reread.ts) and the
  * new reading replaces the old when it is surer of itself (see replaceBlock).
  */
+import { minOf } from "../../arrays";
 import type { Box, Word } from "../../model.ts";
 import { median } from "./layout-types.ts";
 import { meanConfidence, textOfWords } from "./tsv.ts";
@@ -111,7 +112,7 @@ function padded(members: Word[], all: Word[], h: number, width: number, height: 
   const others = all.filter((w) => !members.includes(w)).map((w) => w.bounding_box);
   const overlapsY = (b: Box) => b[3] > box[1] && b[1] < box[3];
   const overlapsX = (b: Box) => b[2] > box[0] && b[0] < box[2];
-  const room = (gaps: number[]) => Math.max(0, Math.min(h / 2, ...gaps.filter((g) => g >= 0).map((g) => g - 1)));
+  const room = (gaps: number[]) => Math.max(0, Math.min(h / 2, minOf(gaps.filter((g) => g >= 0).map((g) => g - 1))));
   return [
     Math.max(0, Math.floor(box[0] - room(others.filter(overlapsY).map((b) => box[0] - b[2])))),
     Math.max(0, Math.floor(box[1] - room(others.filter(overlapsX).map((b) => box[1] - b[3])))),

@@ -11,9 +11,12 @@ import type { OcrEngine, OcrResult } from "../../engines/ocr/types.ts";
 /** Tesseract's page segmentation mode for "a single uniform block of text". */
 const SINGLE_BLOCK = 6;
 
+/**
+ * `reading`'s result with its crossed blocks read again. Not for a till roll read as one block (no blocks side by
+ * side); called before the names' language lends its diacritics, which it then lends to the words read again too.
+ */
 export async function rereadCrossedBlocks(
-  image: GreyImage,
-  result: OcrResult,
+  { image, result }: { image: GreyImage; result: OcrResult },
   engine: OcrEngine,
   dpi?: number,
 ): Promise<OcrResult> {

@@ -188,13 +188,9 @@ async function ocrPage(
       () => first,
     );
   }
-  // An address block whose rows tesseract ran into the details column beside it comes back garbled: read on its own.
-  // A till roll read as one block has no blocks side by side. Before the names' language lends its diacritics, which
-  // it lends to the words read again too.
+  // Blocks whose rows tesseract ran into the block beside them, read alone; before the names' language lends diacritics.
   if (layout.inkBox && psm !== SINGLE_BLOCK)
-    reading.result = await timeStage("ocr: crossed blocks", () =>
-      rereadCrossedBlocks(reading.image, reading.result, engine, readDpi),
-    );
+    reading.result = await timeStage("ocr: crossed blocks", () => rereadCrossedBlocks(reading, engine, readDpi));
   // The names' language, when it is not the page's: its reading only lends the names their diacritics.
   if (other?.lend) reading = await lendDiacritics(reading, image, upright, other.lend, readDpi, psm);
   if (layout.inkBox)
