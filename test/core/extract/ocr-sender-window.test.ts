@@ -9,6 +9,8 @@ import { describe, expect, test } from "bun:test";
 import type { Page, Word } from "../../../src/core/model";
 import { defaultProject } from "../../../src/core/project";
 import { extractFields } from "../../../src/core/stages/extract";
+import { pageLines } from "../../../src/core/extract/lines";
+import { issuerCandidates } from "../../../src/core/extract/parties";
 
 /** Lines of [y, height, [[text, x], ...]] (10 px per character); a word's own height given as "text@height". */
 function ocrPage(rows: Array<[number, number, Array<[string, number]>]>): Page {
@@ -79,5 +81,36 @@ describe("the window address under a scanned sender line", () => {
   test("a speck read as a line between the sender line and the window is passed over", () => {
     const page = invoice("Betriebsstätte - Am Marktplatz 32 - 12345 Heilbronn", [[602, 3, [[";", 275]]]]);
     expect(extractFields([page], "invoice", defaultProject).customer_name?.value).toBe("Kunde 1");
+  });
+});
+
+describe("one company read twice on a scan", () => {
+  test("a candidate whose legal form OCR misspelt takes the spelling read elsewhere on the page", () => {
+    const page = ocrPage([
+      [200, 55, [["Schäfer Haustechnik e.K.", 1500]]],
+      [320, 30, [["Bahnhofstraße 119 - 12345 Würzburg", 1740]]],
+      [567, 20, [["Schäfer Haustechnik e.K. - Bahnhofstraße 119 - 12345 Würzburg", 290]]],
+      [630, 31, [["Gemeindewerke Göttingen", 290]]],
+      [685, 38, [["Mühlenweg 46", 290]]],
+      [740, 38, [["12345 Göttingen", 290]]],
+      [1065, 60, [["Rechnung 123456XX", 280]]],
+      [1500, 35, [["Gesamtbetrag 336,90 EUR", 1540]]],
+      [3131, 40, [["Schäfer Haustechnik eK.", 245]]],
+      [3186, 30, [["Bahnhofstraße 119", 244]]],
+      [3225, 30, [["12345 Würzburg", 245]]],
+      [3262, 30, [["seller@seller.com", 242]]],
+      [
+        3153,
+        40,
+        [
+          ["Bankverbindung", 861],
+          ["Amtsgericht Würzburg HRB 31676", 1500],
+        ],
+      ],
+      [3199, 30, [["IBAN: DE79 0000 0000 1234 5678 90", 861]]],
+    ]);
+    const values = issuerCandidates(pageLines(page)).map((c) => c.value);
+    expect(values).toContain("Schäfer Haustechnik e.K.");
+    expect(values).not.toContain("Schäfer Haustechnik eK.");
   });
 });

@@ -11,6 +11,7 @@
  */
 import { minOf } from "../../arrays";
 import type { Box, Word } from "../../model.ts";
+import { grain } from "./gutters.ts";
 import { median } from "./layout-types.ts";
 import { meanConfidence, textOfWords } from "./tsv.ts";
 import type { OcrResult } from "./types.ts";
@@ -149,7 +150,8 @@ export function replaceBlock(result: OcrResult, box: Box, read: OcrResult): OcrR
   const mended = tall(old) && !tall(fresh) && meanOf(fresh) >= Math.min(meanOf(old) - 2 * BETTER_BY, DOUBTFUL);
   if (!surer && !mended) return result;
   const placed = new Map<number | undefined, Word[]>();
-  for (const w of read.words) {
+  // Grain the block's reading took for marks or short letters ("M" between two rows) is left out, as on columns.
+  for (const w of read.words.filter((w) => !grain(w, h))) {
     const b = w.bounding_box;
     const moved = { ...w, bounding_box: [b[0] + box[0], b[1] + box[1], b[2] + box[0], b[3] + box[1]] as Box };
     placed.set(w.line, [...(placed.get(w.line) ?? []), moved]);

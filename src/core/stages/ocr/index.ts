@@ -188,9 +188,11 @@ async function ocrPage(
       () => first,
     );
   }
-  // Blocks whose rows tesseract ran into the block beside them, read alone; before the names' language lends diacritics.
+  // Blocks whose rows tesseract ran into the block beside them, read alone (in the names' language too, for diacritics).
   if (layout.inkBox && psm !== SINGLE_BLOCK)
-    reading.result = await timeStage("ocr: crossed blocks", () => rereadCrossedBlocks(reading, engine, readDpi));
+    reading.result = await timeStage("ocr: crossed blocks", () =>
+      rereadCrossedBlocks(reading, engine, readDpi, other?.lend),
+    );
   // The names' language, when it is not the page's: its reading only lends the names their diacritics.
   if (other?.lend) reading = await lendDiacritics(reading, image, upright, other.lend, readDpi, psm);
   if (layout.inkBox)
