@@ -13,6 +13,8 @@ export interface CueHit {
   /** The cue is a line of its own in the heading zone. */
   title?: boolean;
   negative?: boolean;
+  /** What the hit added to the class's score (negative for a negative cue). */
+  points: number;
 }
 
 export interface CueScore {
@@ -205,8 +207,9 @@ export function scoreClass(cls: DocumentClass, text: string | CueText, heading =
     if (!isPattern && !lower.includes(c.first)) {
       // On OCR text a heading cue may carry one misread letter ("lNVOICE"); it counts, a little less.
       if (sign > 0 && !isPattern && headTokens.length && fuzzyMatches(headTokens, cue).length) {
-        score += 0.8 * 3 * (c.phrase ? 1.5 : 1);
-        hits.push({ cue: `${cue} (OCR-tolerant)`, count: 1, heading: true });
+        const points = 0.8 * 3 * (c.phrase ? 1.5 : 1);
+        score += points;
+        hits.push({ cue: `${cue} (OCR-tolerant)`, count: 1, heading: true, points });
       }
       return;
     }
@@ -217,8 +220,10 @@ export function scoreClass(cls: DocumentClass, text: string | CueText, heading =
     const specificity = isPattern ? 2 : c.phrase ? 1.5 : 1;
     // A title ("CREDIT NOTE" on a line of its own) names the document: it outweighs generic cues such as "VAT".
     const title = isPattern ? titledByPattern(cue, titles) : titles.has((c.titleKey ??= cueTitleKey(cue)));
-    score += sign * specificity * (Math.log2(1 + n) * (inHeading ? 3 : 1) + (title ? TITLE_BONUS : 0));
+    const points = sign * specificity * (Math.log2(1 + n) * (inHeading ? 3 : 1) + (title ? TITLE_BONUS : 0));
+    score += points;
     hits.push({
+      points,
       cue: isPattern ? `/${cue}/` : cue,
       count: n,
       heading: inHeading,

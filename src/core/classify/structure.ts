@@ -14,11 +14,14 @@
  */
 import type { Page } from "../model";
 import { fold } from "../extract/fuzzy";
+import type { CueScore } from "./cues";
 
 export interface StructureBonus {
   class_id: string;
   points: number;
   why: string;
+  /** The till-receipt traits' bonus (tillTitleBonus looks for it). */
+  till?: true;
 }
 
 /** A date and a time of day on one line, up to a short label apart ("Date: 04/10/2024 Time: 18:03:22"). */
@@ -27,8 +30,9 @@ const TIME_WITH_DATE =
 /** The same with the month as a word ("14 JUL 2023 07:51", "JUL 14, 2023 7:51 PM", "3. MÄR 2024 12:10"). */
 const TIME_WITH_WORD_DATE =
   /(?<![\p{L}\d])(\d{1,2}\.?\s?\p{L}{3,9}\.?\s?\d{2,4}|\p{L}{3,9}\.?\s\d{1,2},?\s\d{4})[^\n\d]{0,12}(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?!\d)/u;
+/** Change given; OCR may read a stray mark between the label and its amount ("Change i 0.10", "CHANGE | 1.50"). */
 const CASH_CHANGE =
-  /(?<![\p{L}])(change|change due|rückgeld|wechselgeld|rendu|monnaie|wisselgeld|terug|cambio|vuelto|resto|kembalian|baki)\s*:?\s*[-€$£]?\s*(rm|rs|s\$|\$)?\s*\d+[.,]\d{2}/iu;
+  /(?<![\p{L}])(change|change due|rückgeld|wechselgeld|rendu|monnaie|wisselgeld|terug|cambio|vuelto|resto|kembalian|baki)\s*(?:[:;|!]|\s[il](?=\s))?\s*[-€$£]?\s*(rm|rs|s\$|\$)?\s*\d+[.,]\d{2}/iu;
 const TENDERED =
   /(?<![\p{L}])(cash|tendered|bar|gegeben|espèces|especes|contant|efectivo|contanti|tunai)\s*:?\s*[-€$£]?\s*(rm|rs|s\$|\$)?\s*\d+[.,]\d{2}/iu;
 const MASKED_CARD = /(?:\*{3,}|[xX]{4,})\s?\d{4}(?!\d)/;
@@ -38,6 +42,8 @@ const CARD_PAID =
 /** A fuel sale: the volume pumped at a price per litre or gallon ("32.45 L @ 1.789", "19,05 l x 1,597 EUR/l"). */
 const FUEL_SALE =
   /(?<![\d.,])\d{1,3}[.,]\d{2,3}\s?(?:l|ltr|litres?|liters?|gal)\.?\s*(?:@|x|à|a)\s*[€$£]?\s?\d[.,]\d{2,3}/iu;
+/** An item row of a quantity times a unit price ("1X 55.00", "4 @ 4.21 16.84", "6 x 1.00"), at a line's start. */
+const QTY_PRICE = /^\s*\d{1,3}\s?[x×@]\s?(?:rm|\$|€|£)?\s?\d+[.,]\d{2}(?!\d)/gimu;
 const TILL_WORDS =
   /(?<![\p{L}])(cashier|kassierer|caissier|kassa|cajero|cassiere|till|counter|terminal|pos\s?no|receipt\s?no|bon\s?nr|trans(?:action)?\s?no|table|pax|server|member|terima kasih|danke fur ihren einkauf|merci de votre visite|please come again)(?![\p{L}])/iu;
 /**
@@ -117,6 +123,7 @@ function tillTraits(first: Page, text: string, folded: string): string[] {
   else if (CARD_PAID.test(folded)) traits.push("a card's payment line");
   if (TIME_WITH_DATE.test(text) || TIME_WITH_WORD_DATE.test(text)) traits.push("time of day with the date");
   if (TILL_WORDS.test(folded) || TILL_PRINT.test(folded)) traits.push("till vocabulary");
+  if ((text.match(QTY_PRICE)?.length ?? 0) >= 2) traits.push("item rows of a quantity times a unit price");
   return traits;
 }
 
@@ -130,11 +137,42 @@ export function structureBonus(pages: Page[]): StructureBonus[] {
   // outweigh a "TAX INVOICE" title, which tills in many countries must print.
   const traits = pages.length <= 2 ? tillTraits(first, text, fold(text)) : [];
   if (traits.length >= 2)
-    out.push({ class_id: "receipt", points: 5 * traits.length, why: `till-receipt traits: ${traits.join(", ")}` });
+    out.push({
+      class_id: "receipt",
+      points: 5 * traits.length,
+      why: `till-receipt traits: ${traits.join(", ")}`,
+      till: true,
+    });
   if (TOTAL_LINE.test(text) && TAX_LINE.test(text)) {
     for (const id of ["invoice", "credit_note", "receipt"])
       out.push({ class_id: id, points: 3, why: "a total and a tax line with amounts" });
   }
   if (NEGATIVE_TOTAL.test(text)) out.push({ class_id: "credit_note", points: 2, why: "a total below zero" });
   return out;
+}
+
+/**
+ * The invoice class's title cues that tills print as their own title: "TAX INVOICE" (Malaysia, Singapore,
+ * Australia, India: the law asks for it), "Rechnung", "Factura simplificada", an invoice number or date.
+ */
+const TILL_TITLE_CUE =
+  /^(?:(?:simplified|retail|tax)\s)*(?:invoice|bill|rechnung|factuur|facture|faktura|factura|fattura|fatura)(?:\s(?:number|no|nr|date))?(?: \(OCR-tolerant\))?$|^\/\\binv\(oice\)\?/i;
+
+/**
+ * On a document with till-receipt traits, the points the invoice's title cues gave it count for the receipt as
+ * much: there they name the till's slip, not a bill to pay, and the traits decide. Up to three title hits and a
+ * number pattern outweighed three traits before (a Malaysian petrol station's "TAX INVOICE", "TAX INVOICE NO").
+ */
+export function tillTitleBonus(structure: StructureBonus[], cues: CueScore[]): StructureBonus | null {
+  if (!structure.some((b) => b.till)) return null;
+  const titles = cues
+    .find((c) => c.class_id === "invoice")
+    ?.hits.filter((h) => h.points > 0 && TILL_TITLE_CUE.test(h.cue));
+  if (!titles?.length) return null;
+  const points = titles.reduce((sum, h) => sum + h.points, 0);
+  return {
+    class_id: "receipt",
+    points,
+    why: `${titles.map((h) => `"${h.cue}"`).join(", ")} printed as the till's title`,
+  };
 }

@@ -15,15 +15,45 @@
  * - Assigning `page.words` (OCR does, for a page whose text layer was unusable) stores that array as it is, never
  *   evicted, as for any other page.
  * - The property is enumerable: spreading, JSON and structuredClone see a plain array of words.
+ *
+ * The packed words themselves are kept in memory for the most recent pages only (PACKED_BUDGET bytes over all
+ * pages, oldest first out): older pages' packed words go to a temporary file (word-spill.ts) and are read back from
+ * it when their words are asked for, so what a run holds of its pages' words does not grow with its length. Packed
+ * words that carry their JSON text (a run whose state is stored, PackedWords.json) stay in memory.
  */
 import type { Page, Word } from "../model.ts";
 import { unpackWords, type PackedWords } from "../engines/pdf/pdf-protocol.ts";
+import { readSpilled, spill, type SpilledWords } from "./word-spill.ts";
 
 /** Unpacked words kept over all pages: ~19 MB of objects, a few hundred pages of an invoice. */
 export const WORD_BUDGET = 100_000;
 
+/**
+ * Packed words kept in memory over all pages (36 bytes a word): ~850 invoice pages; older pages' are on disk. Not
+ * smaller: spilling costs main-thread CPU (a write and a read back per page, ~+8% on 500 pages at 2 MB), so files of
+ * the size most runs see never touch the disk, while what a run holds of its words still stops growing past it.
+ */
+export const PACKED_BUDGET = 6 * 1024 * 1024;
+let packedBudget = PACKED_BUDGET;
+
+/** Sets the budget (tests: a small one spills after a few hundred pages, not thousands); returns the previous one. */
+export function setPackedBudget(bytes: number): number {
+  const previous = packedBudget;
+  packedBudget = bytes;
+  return previous;
+}
+
+/** A page's packed words, shared by its copies: in memory, or on disk once spilled. */
+interface Held {
+  packed: PackedWords | null;
+  spilled: SpilledWords | null;
+  count: number;
+  /** What wordsIdentity gives: the packed words while they may carry their JSON text, else this object. */
+  identity: object;
+}
+
 interface Lazy {
-  packed: PackedWords;
+  held: Held;
   text: string;
   words: Word[] | null;
 }
@@ -32,6 +62,9 @@ interface Lazy {
 const cached = new Set<Lazy>();
 let cachedWords = 0;
 const stateOf = new WeakMap<Page, Lazy>();
+/** Packed words in memory that may be spilled, oldest first, and their bytes. */
+const resident = new Set<Held>();
+let residentBytes = 0;
 
 /**
  * Defines `page.words` from the packed words of its text layer (`text` is the page text they were packed with).
@@ -42,7 +75,34 @@ export function withPackedWords<P extends Omit<Page, "words">>(
   packed: PackedWords,
   text: string,
 ): P & Pick<Page, "words"> {
-  const lazy: Lazy = { packed, text, words: null };
+  return withHeld(page, heldOf(packed), text);
+}
+
+function heldOf(packed: PackedWords): Held {
+  const held: Held = { packed, spilled: null, count: packed.lines.length, identity: packed };
+  if (packed.json !== undefined || packed.texts !== undefined) return held;
+  held.identity = held;
+  resident.add(held);
+  residentBytes += packed.boxes.byteLength + packed.lines.byteLength;
+  for (const oldest of resident) {
+    if (residentBytes <= packedBudget || oldest === held) break;
+    spillOut(oldest);
+  }
+  return held;
+}
+
+/** Writes the packed words to disk and lets go of them in memory (kept when they cannot be written). */
+function spillOut(held: Held): void {
+  resident.delete(held);
+  residentBytes -= held.packed!.boxes.byteLength + held.packed!.lines.byteLength;
+  const spilled = spill(held.packed!, held);
+  if (!spilled) return;
+  held.spilled = spilled;
+  held.packed = null;
+}
+
+function withHeld<P extends Omit<Page, "words">>(page: P, held: Held, text: string): P & Pick<Page, "words"> {
+  const lazy: Lazy = { held, text, words: null };
   Object.defineProperty(page, "words", {
     enumerable: true,
     configurable: true,
@@ -59,19 +119,19 @@ export function withPackedWords<P extends Omit<Page, "words">>(
 
 /** What stands for the page's words in a memo key: the same object as long as the words are the same. */
 export function wordsIdentity(page: Page): object {
-  return stateOf.get(page)?.packed ?? page.words;
+  return stateOf.get(page)?.held.identity ?? page.words;
 }
 
 /** How many words the page has, without unpacking packed ones. */
 export function wordCountOf(page: Page): number {
-  return stateOf.get(page)?.packed.lines.length ?? page.words.length;
+  return stateOf.get(page)?.held.count ?? page.words.length;
 }
 
 /** Copies a page keeping its packed words packed (a spread would unpack them into the copy for good). */
 export function copyPage<P extends Page>(page: P): P {
   const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(page)) as P;
   const lazy = stateOf.get(page);
-  if (lazy) withPackedWords(copy as Omit<P, "words">, lazy.packed, lazy.text);
+  if (lazy) withHeld(copy as Omit<P, "words">, lazy.held, lazy.text);
   return copy;
 }
 
@@ -91,6 +151,11 @@ export function cachedWordCount(): number {
   return cachedWords;
 }
 
+/** Bytes of packed words held in memory that may be spilled: never much more than PACKED_BUDGET. */
+export function residentPackedBytes(): number {
+  return residentBytes;
+}
+
 /** Empties the cache (pages unpack again on their next read): what a test measures then is what the pages keep. */
 export function releaseUnpackedWords(): void {
   for (const lazy of cached) forget(lazy);
@@ -98,7 +163,8 @@ export function releaseUnpackedWords(): void {
 
 function read(lazy: Lazy): Word[] {
   if (lazy.words) return lazy.words;
-  const words = unpackWords(lazy.packed, lazy.text);
+  const { held } = lazy;
+  const words = unpackWords(held.packed ?? readSpilled(held.spilled!), lazy.text);
   lazy.words = words;
   cached.add(lazy);
   cachedWords += words.length;

@@ -39,12 +39,15 @@ export async function convertPage(
   }
   checkPackedWords(result.words, result.text);
   const transform = makeTransform(result, "point", result.scale, result.scale * 72);
+  // The render closure takes the scale, not `result`: holding the worker's answer would keep the page's packed
+  // words alive with the page after page-words.ts spilled them (2 ArrayBuffers a page, ~7 KB of an invoice page).
+  const scale = result.scale;
   const render = (renderOpts?: RenderOptions): Promise<RasterImage> =>
     loaded
       ? renderWith(
           renderClient,
           n,
-          result.scale,
+          scale,
           transform.rasterized_width,
           transform.rasterized_height,
           renderOpts,

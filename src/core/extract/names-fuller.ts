@@ -22,14 +22,26 @@ const NAME_LABEL =
 
 const key = (s: string) => fold(s).toLowerCase().replace(/\s+/g, " ").trim();
 
+/**
+ * The lines' keys, made once per line list: every issuer candidate with a legal form looks through all lines, and
+ * folding each line again per candidate was the largest new cost of extracting a born-digital invoice.
+ */
+const keysMemo = new WeakMap<Line[], string[]>();
+function keysOf(lines: Line[]): string[] {
+  let keys = keysMemo.get(lines);
+  if (!keys) keysMemo.set(lines, (keys = lines.map((l) => key(l.text))));
+  return keys;
+}
+
 /** `value` or the longest name printed on `lines` (outside the buyer's words) that contains it and ends in a legal form. */
 export function fullerName(value: string, lines: Line[], recipient: Set<Word>): string {
   if (!legalForm(value)) return value;
   const wanted = key(value);
   const words = value.split(/\s+/).length;
   let best = value;
-  for (const line of lines) {
-    const folded = key(line.text);
+  const keys = keysOf(lines);
+  for (const [i, line] of lines.entries()) {
+    const folded = keys[i]!;
     // key() keeps lengths but for collapsed spaces: lines with runs of spaces are looked up in the line's own text.
     if (!folded.includes(wanted) || folded.length !== line.text.length) continue;
     if (line.words.some((w) => recipient.has(w.word))) continue;

@@ -236,11 +236,14 @@ export const POSTCODE =
 
 /** Separators of a return-address line ("Acme GmbH · Hauptstr. 1 · 12345 Berlin"); OCR reads "·" as "-", "." or "•". */
 const SENDER_SEPARATOR = /\s[·•|∙*-]\s|\s\.\s|,\s/gu;
+/** SENDER_SEPARATOR without the global flag (whose `test` would carry `lastIndex` from one line to the next). */
+const HAS_SENDER_SEPARATOR = new RegExp(SENDER_SEPARATOR.source, "u");
+/** The parts of a one-line address: OCR also reads the middle dot as a colon ("Krüger Logistik GmbH : 12345 Erfurt"). */
+const ADDRESS_PARTS = new RegExp(`${SENDER_SEPARATOR.source}|\\s:\\s`, "u");
 
 /** A whole address in one line: a name, then a street or postcode and town after separators ("Acme GmbH · Hauptstr. 1"). */
 export function oneLineAddress(text: string): boolean {
-  // OCR also reads the middle dot as a colon ("Krüger Logistik GmbH : 12345 Erfurt").
-  const parts = text.split(new RegExp(`${SENDER_SEPARATOR.source}|\\s:\\s`, "u")).map((p) => p.trim());
+  const parts = text.split(ADDRESS_PARTS).map((p) => p.trim());
   return (
     parts.length >= 2 && /\p{L}{2,}/u.test(parts[0]!) && parts.slice(1).some((p) => POSTCODE.test(p) || STREET.test(p))
   );
@@ -253,11 +256,19 @@ export function oneLineAddress(text: string): boolean {
  * starts under it. Returns the sender's name (the part before the first separator) or null.
  */
 export function senderLineName(line: Line, pageLines: Line[]): string | null {
+  // Most lines have no separator at all: they are settled before their blocks and the lines under them are looked at.
+  if (!HAS_SENDER_SEPARATOR.test(line.text)) return null;
   // Only the line's first block: a text layer may join the information block beside it into the same line.
   const end = sameBlockEnd(line, 0);
   const own = line.words.filter((w) => w.end <= end);
   // A return address is short; a sentence of the payment terms ("..., die Gebühr von 14 Tagen ...") is not.
   if (!own.length || own.length > 14) return null;
+  // The text's own tests first: most lines have no separator, and then the page need not be searched for the next line.
+  const parts = line.text
+    .slice(0, end)
+    .split(SENDER_SEPARATOR)
+    .map((p) => p.trim());
+  if (parts.length < 2 || !parts.slice(1).some((p) => POSTCODE.test(p) || STREET.test(p))) return null;
   const lh = typeHeight(own);
   const next = pageLines
     .filter(
@@ -269,11 +280,6 @@ export function senderLineName(line: Line, pageLines: Line[]): string | null {
     )
     .reduce<Line | undefined>((a, b) => (!a || b.box[1] < a.box[1] ? b : a), undefined);
   if (!next || lh > typeHeight(next.words) * 0.85 || next.box[1] - line.box[3] > lineHeight(next) * 1.5) return null;
-  const parts = line.text
-    .slice(0, end)
-    .split(SENDER_SEPARATOR)
-    .map((p) => p.trim());
-  if (parts.length < 2 || !parts.slice(1).some((p) => POSTCODE.test(p) || STREET.test(p))) return null;
   const name = parts[0]!.replace(/^[^\p{L}\p{N}]+/u, "");
   // A letterhead's own address line ("Hauptstr. 5 · 12345 Berlin") starts with a street, not a name.
   return /\p{L}{2,}/u.test(name) && !/\d{3,}/.test(name) && !STREET.test(name) ? name : null;

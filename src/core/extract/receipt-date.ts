@@ -9,7 +9,8 @@
  * A date found with no label (the first date on the page) is the receipt's only when nothing says otherwise: a date
  * after a "Date" label, even one OCR glued to the word before it ("CS-1801-00883Date: 20/01/2018"), or else a date
  * printed with its time of day ("20/08/17 12:48", the till's timestamp) is taken before it: the first date may be
- * a promotion's dates ("25 AUG - 3 Sept 2017") or a reference number read as a date ("01011").
+ * a promotion's dates ("25 AUG - 3 Sept 2017") or a reference number read as a date ("01011"). A first date that is a
+ * limit ("VALID TILL 18/06/2025", an expiry) is never the receipt's: the next date is, or none.
  */
 import type { Candidate } from "./candidate";
 import type { Line } from "./lines";
@@ -57,7 +58,32 @@ export function labelledDate(found: Candidate | undefined, lines: Line[], dateOr
       timed ??= c;
     }
   }
-  return timed ?? found;
+  return timed ?? (validity(found.match.line.text, found.match.start) ? otherDate(found, lines, dateOrder) : found);
+}
+
+/**
+ * Words before a date that make it a limit, not the sale's date: a return or voucher's validity ("VALID TILL
+ * 18/06/2025", "gültig bis", "valable jusqu'au", "berlaku hingga"), an expiry or best-before date.
+ */
+const VALIDITY =
+  /(?<![\p{L}])(valid\s*(?:till|until|thru|through|to)|expir(?:es|y|y\s*date)|exp\.?|best\s*before|use\s*by|gültig\s*bis|gultig\s*bis|valable\s*jusqu.?au|berlaku\s*(?:hingga|sampai)|geldig\s*tot|válido\s*hasta|valido\s*hasta|valido\s*fino\s*al)\s*[:.]?\s*$/iu;
+const validity = (text: string, start: number) => VALIDITY.test(text.slice(Math.max(0, start - 24), start));
+
+/** The first date of the first page that is no limit (see VALIDITY), other than `found`'s; none when there is none. */
+function otherDate(found: Candidate, lines: Line[], dateOrder: DateOrder): Candidate | undefined {
+  const first = lines[0]?.page;
+  for (const line of lines) {
+    if (line.page !== first) continue;
+    for (const d of findDates(line.text, dateOrder)) {
+      if (!d.iso || d.iso === found.match.value || validity(line.text, d.start)) continue;
+      return {
+        match: { value: d.iso, line, start: d.start, end: d.end, strength: found.match.strength },
+        score: found.score,
+        reasoning: `first date on the first page that is no validity limit (page ${line.page.page_number}, line ${line.index + 1})`,
+      };
+    }
+  }
+  return undefined;
 }
 
 export function misreadDate(lines: Line[], dateOrder: DateOrder): Candidate | undefined {

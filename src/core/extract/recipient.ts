@@ -79,24 +79,26 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
   const issuer = issuerCandidates(lines)[0];
   const seller = sellerBlocks(lines).words;
   const page = lines.filter((l) => l.page === first && l.box[1] < height * 0.5).sort((a, b) => a.box[1] - b.box[1]);
+  // Each line is asked once: the address search below asks again for the lines above every block.
+  const senders = new Set(page.filter((l) => senderLineName(l, page)));
   // Under a sender line the window's first line is the recipient, whatever blocks (a letterhead) stand above it.
-  for (const sender of page.filter((l) => senderLineName(l, page))) {
+  for (const sender of senders) {
     const window = windowUnder(sender, page);
     if (window && nameOf(window, 0.55, "first line of the window address under the sender line")) return out;
   }
   const returnAddresses = new Set<Line>();
   for (let i = 0; i < page.length; i++) {
     // The sender line over the window names the seller: the recipient's block starts under it.
-    if (senderLineName(page[i]!, page)) continue;
+    if (senders.has(page[i]!)) continue;
     const block = blockAt(page, i);
     // An address has no amounts (item rows of a table are no address).
-    if (block.some((l) => findAmounts(l.text).some((a) => a.decimals))) continue;
+    if (block.some(hasDecimalAmount)) continue;
     // Under a sender line the window holds the address: a name over a postcode and town is enough.
     const windowed = page.some(
       (l) =>
         l.box[1] < page[i]!.box[1] &&
         l.box[3] > page[i]!.box[1] - lineHeight(l) * 2.5 &&
-        (returnAddresses.has(l) || senderLineName(l, page)),
+        (returnAddresses.has(l) || senders.has(l)),
     );
     if (block.length < (windowed ? 2 : 3) || !block.slice(1).some(isAddressLine)) continue;
     // A return address in one line over the window (its type not told apart from the address's, its name maybe
@@ -115,6 +117,15 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     if (nameOf(block[0]!, 0.42, "first line of the recipient's address block")) break;
   }
   return out;
+}
+
+/**
+ * The line prints an amount with decimals. Such an amount ends in a mark and a digit the text itself holds (amounts
+ * are read from the text with dates and times blanked out, never added to): most lines are settled by that, and the
+ * blocks overlap, so a line is asked up to six times.
+ */
+function hasDecimalAmount(line: Line): boolean {
+  return /[.,]\d/.test(line.text) && findAmounts(line.text).some((a) => a.decimals);
 }
 
 /** The lines of the block starting at `page[i]`: close under one another, left edges aligned, at most six. */

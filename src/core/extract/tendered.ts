@@ -11,6 +11,7 @@ import type { DateOrder } from "./normalize";
 import { findAmounts, joinedCents } from "./values";
 import type { ProjectSettings } from "../project";
 import { printedAmounts, reconcileSums } from "./reconcile";
+import { repairOcrSums } from "./ocr-sums";
 
 export const TENDERED =
   /^[^\p{L}\p{N}]*(cash(?: tendered)?|tendered|amount tendered|bar|gegeben|especes|contant|efectivo|contanti|tunai)(?![\p{L}])/iu;
@@ -91,8 +92,8 @@ export function totalWithoutMark(
 }
 
 /**
- * The sums of a document: the best amounts made to add up (reconcileSums), then the total checked for a lost
- * decimal mark (totalWithoutMark) and a lost reading (totalFromPayment). Changes `best` in place.
+ * The sums of a document: the best amounts made to add up (reconcileSums) or, on a scan, one amount read again one
+ * slip away from what OCR read (repairOcrSums), then the total checked for a lost decimal mark (totalWithoutMark) and a lost reading (totalFromPayment). Changes `best` in place.
  */
 export function settleSums(
   project: ProjectSettings,
@@ -104,6 +105,8 @@ export function settleSums(
 ): void {
   const printed = printedAmounts(lines, dateOrder);
   reconcileSums(project, classId, candidates, best, printed);
+  // A till receipt's sums have their own rules (receipt.ts); an invoice's misread digits are read again here.
+  if (classId !== "receipt") repairOcrSums(project, classId, candidates, best, lines);
   if (!candidates.total_amount) return;
   const total = totalWithoutMark(best.total_amount, candidates.total_amount, best.subtotal_amount, best.tax_amount);
   best.total_amount = totalFromPayment(

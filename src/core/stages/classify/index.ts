@@ -18,7 +18,7 @@ import { PageMemo } from "../../page-memo";
 import type { Alternative, Classification, Page } from "../../model";
 import type { ProjectSettings } from "../../project";
 import { cueTextOf, describeHits, headingText, scoreClass, type CueScore } from "../../classify/cues";
-import { structureBonus } from "../../classify/structure";
+import { structureBonus, tillTitleBonus } from "../../classify/structure";
 import { kindOfTypeCode } from "../../classify/type-codes";
 import {
   type ClassifierModel,
@@ -130,6 +130,8 @@ function classify(
   const cues: CueScore[] = project.classes.map((c) => scoreClass(c, prepared));
   // Structure (till-receipt traits, a totals block with tax) counts next to the cue words.
   const structure = structureBonus(pages);
+  const title = tillTitleBonus(structure, cues);
+  if (title) structure.push(title);
   for (const cue of cues) for (const b of structure) if (b.class_id === cue.class_id) cue.score += b.points;
   const structureWhy = (classId: string) =>
     structure

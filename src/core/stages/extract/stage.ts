@@ -3,6 +3,7 @@ import { applyMemory } from "../../memory/recall";
 import { pagesOf } from "../run-state";
 import type { Stage } from "../types";
 import { extractFields, forgetExtractedAhead } from "./index";
+import { secondLook } from "./second-look";
 
 export const extractStage: Stage = async (state, ctx) => {
   const fileOfPage = new Map(state.files.flatMap((f) => f.pages.map((p) => [p.page_number, f] as const)));
@@ -11,7 +12,7 @@ export const extractStage: Stage = async (state, ctx) => {
     const pages = pagesOf(state, doc);
     const files = [...new Set(pages.map((p) => fileOfPage.get(p.page_number)!).filter(Boolean))];
     const attachments = files.flatMap((f) => f.attachments ?? []);
-    const extract = (classId: string) => extractFields(pages, classId, ctx.project, { attachments });
+    const extract = (classId: string, from = pages) => extractFields(from, classId, ctx.project, { attachments });
     // Memory hook: a document of a remembered issuer is read at the remembered places first (src/core/memory).
     const { classification, fields } = applyMemory(
       pages,
@@ -20,7 +21,11 @@ export const extractStage: Stage = async (state, ctx) => {
       ctx.project,
       extract,
     );
-    doc.fields = fields;
+    // A scan's sums that do not add up (or dates that do not fit) are read again, word by word (second-look.ts).
+    // Not on till receipts: their sums have rules of their own (extract/receipt.ts), and most print no net.
+    const classId = classification.class_id;
+    doc.fields =
+      classId === "receipt" ? fields : await secondLook(pages, fields, ctx.ocr, (looked) => extract(classId, looked));
     if (classification !== doc.classification) {
       doc.classification = classification;
       doc.document_type = classification.type;

@@ -37,6 +37,10 @@ export function pageGeometry(rendered: GreyImage, dpi: number | undefined): Page
   // columns run across by that mode are set apart again by the reading order (engines/ocr/reading-order.ts).
   const unreadable =
     plain.lineHeight === null && layout.lineHeight !== null && sheet.image.width / layout.lineHeight < PAGE_WIDTH;
+  // A sheet several times as long as it is wide is a till roll whatever its layout says: on a long roll photographed
+  // whole, the analysis copy (scaled by the long side) is too small for its lines, and no line height is found.
+  const roll = sheet.image.height >= ROLL_ASPECT * sheet.image.width;
+  if (roll && psm !== SINGLE_BLOCK) return { grey: sheet.image, sheet, layout, psm: SINGLE_BLOCK };
   return psm === SINGLE_BLOCK || unreadable
     ? { grey: sheet.image, sheet, layout, psm: psm ?? SINGLE_BLOCK }
     : asRendered;
@@ -48,6 +52,8 @@ const NARROW_COLUMN = 40;
 const NARROW_SHEET = 56;
 /** A photographed sheet this many line heights wide is a page (a page on a desk keeps the frame's reading). */
 const PAGE_WIDTH = 80;
+/** A photographed sheet this many times as long as it is wide is a till roll (a page is 1.41 times, a letter 1.29). */
+const ROLL_ASPECT = 2.5;
 /** Ink at most this wide (inches, when the resolution is known) is a till roll: 80 mm paper prints ~72 mm. */
 const NARROW_INCHES = 3.6;
 /** Tesseract's "single uniform block of text". */
