@@ -125,7 +125,21 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
   senderLineCandidate(page, add);
   addEvidence(lines, out, recipient);
   for (const c of out) c.value = fullerName(c.value, lines, recipient); // a name OCR gave in part, made whole
+  spelledLegalForms(out);
   return out.sort((a, b) => b.score - a.score);
+}
+
+/**
+ * One company named in several places, read once with its legal form misspelt ("Schäfer Haustechnik eK." in a
+ * scan's footer, "e.K." in its sender line): a candidate whose legal form is not found takes the spelling of one
+ * with the same letters and digits whose legal form is.
+ */
+function spelledLegalForms(out: PartyCandidate[]): void {
+  for (const c of out) {
+    if (legalForm(c.value)) continue;
+    const same = out.find((o) => legalForm(o.value) && compactName(o.value) === compactName(c.value));
+    if (same) c.value = same.value;
+  }
 }
 
 /** 1. Company names with a legal form, top to bottom: the letterhead's counts most, the footer's next. */

@@ -269,14 +269,29 @@ export function senderLineName(line: Line, pageLines: Line[]): string | null {
     .split(SENDER_SEPARATOR)
     .map((p) => p.trim());
   if (parts.length < 2 || !parts.slice(1).some((p) => POSTCODE.test(p) || STREET.test(p))) return null;
-  const lh = own.reduce((h, w) => Math.max(h, w.box[3] - w.box[1]), 0);
+  const lh = typeHeight(own);
   const next = pageLines
     .filter(
-      (l) => l.page === line.page && l.box[1] > line.box[1] + lh * 0.5 && Math.abs(l.box[0] - line.box[0]) < lh * 2,
+      (l) =>
+        l.page === line.page &&
+        l.box[1] > line.box[1] + lh * 0.5 &&
+        Math.abs(l.box[0] - line.box[0]) < lh * 2 &&
+        /[\p{L}\p{N}]{2}/u.test(l.text), // a speck of grain read as a line of its own is no address line
     )
     .reduce<Line | undefined>((a, b) => (!a || b.box[1] < a.box[1] ? b : a), undefined);
-  if (!next || lh > lineHeight(next) * 0.85 || next.box[1] - line.box[3] > lineHeight(next) * 1.5) return null;
+  if (!next || lh > typeHeight(next.words) * 0.85 || next.box[1] - line.box[3] > lineHeight(next) * 1.5) return null;
   const name = parts[0]!.replace(/^[^\p{L}\p{N}]+/u, "");
   // A letterhead's own address line ("Hauptstr. 5 · 12345 Berlin") starts with a street, not a name.
   return /\p{L}{2,}/u.test(name) && !/\d{3,}/.test(name) && !STREET.test(name) ? name : null;
+}
+
+/**
+ * The height of a line's type: the median height of its words of two letters or digits (all its words when none).
+ * On a scan one word's box may take in a speck of grain above or below it (a 6.5 pt sender line's "Marktplatz" 41 px
+ * tall beside its other words' 19-21 px), and a skewed line's own box is taller than its type.
+ */
+function typeHeight(words: Line["words"]): number {
+  const solid = words.filter((w) => /[\p{L}\p{N}]{2}/u.test(w.word.text));
+  const heights = (solid.length ? solid : words).map((w) => w.box[3] - w.box[1]).sort((a, b) => a - b);
+  return heights[heights.length >> 1] ?? 0;
 }

@@ -145,11 +145,15 @@ function blockAt(page: Line[], i: number): Line[] {
 const isAddressLine = (l: Line): boolean =>
   (STREET.test(l.text) || POSTCODE.test(l.text)) && !/[:%]/.test(l.text) && !findDates(l.text, "dmy").length;
 
-/** The window's first line right under a sender line: when OCR lost the window's lines, a table header further down is no address. */
+/**
+ * The window's first line right under a sender line: when OCR lost the window's lines, a table header further down is
+ * no address. Grain read as a line of its own (";" between the sender line and the window) is passed over.
+ */
 function windowUnder(sender: Line, page: Line[]): Line | undefined {
   const lh = lineHeight(sender);
   return page.find(
     (l) =>
+      /[\p{L}\p{N}]{2}/u.test(l.text) &&
       l.box[1] > sender.box[1] + lh * 0.5 &&
       l.box[1] - sender.box[3] < lh * 3 &&
       Math.abs(l.box[0] - sender.box[0]) < lh * 2,

@@ -8,6 +8,7 @@ import { pageGeometry, SINGLE_BLOCK } from "./geometry.ts";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../../engines/ocr/types.ts";
 import { keepDecimalPoints } from "../../engines/ocr/decimals.ts";
 import { orderByLayout } from "../../engines/ocr/reading-order.ts";
+import { rereadCrossedBlocks } from "./block-reread.ts";
 import { blankReading, type Reading, readUpright } from "./orientation.ts";
 import { mergeDiacritics } from "./language-merge.ts";
 import { addLargeLines, addUnreadLines } from "./recover.ts";
@@ -187,6 +188,11 @@ async function ocrPage(
       () => first,
     );
   }
+  // Blocks whose rows tesseract ran into the block beside them, read alone (in the names' language too, for diacritics).
+  if (layout.inkBox && psm !== SINGLE_BLOCK)
+    reading.result = await timeStage("ocr: crossed blocks", () =>
+      rereadCrossedBlocks(reading, engine, readDpi, other?.lend),
+    );
   // The names' language, when it is not the page's: its reading only lends the names their diacritics.
   if (other?.lend) reading = await lendDiacritics(reading, image, upright, other.lend, readDpi, psm);
   if (layout.inkBox)
