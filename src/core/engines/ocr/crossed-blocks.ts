@@ -13,7 +13,7 @@ import { minOf } from "../../arrays";
 import type { Box, Word } from "../../model.ts";
 import { grain } from "./gutters.ts";
 import { median } from "./layout-types.ts";
-import { meanConfidence, textOfWords } from "./tsv.ts";
+import { meanConfidence, renumberLines, textOfWords } from "./tsv.ts";
 import type { OcrResult } from "./types.ts";
 
 /** Words on one row this many word heights apart or closer belong to one block (word spaces are ~0.3-0.6). */
@@ -175,7 +175,7 @@ export function replaceBlock(result: OcrResult, box: Box, read: OcrResult): OcrR
     words = [...words.slice(0, first), ...joined, ...words.slice(last + 1)];
     if (first < at) at += line.length;
   }
-  words = renumber(words);
+  words = renumberLines(words);
   return { ...result, words, text: textOfWords(words), confidence: meanConfidence(words) };
 }
 
@@ -189,15 +189,4 @@ function rowMate(words: Word[], line: Word[], old: Word[], h: number): number | 
   const onRow = (w: Word) => hasText(w) && Math.abs(middleOf(w) - middle) < ROW * h;
   const shared = new Set(old.filter(onRow).map((w) => w.line));
   return words.find((w) => typeof w.line === "number" && shared.has(w.line) && onRow(w))?.line;
-}
-
-/** Lines numbered 1, 2, … in reading order. */
-function renumber(words: Word[]): Word[] {
-  let n = 0;
-  let previous: number | undefined;
-  return words.map((w, i) => {
-    if (i === 0 || w.line !== previous) n++;
-    previous = w.line;
-    return { ...w, line: n };
-  });
 }

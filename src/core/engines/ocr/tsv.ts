@@ -52,3 +52,14 @@ export function textOfWords(words: Word[]): string {
   }
   return lines.join("\n");
 }
+
+/** Lines numbered 1, 2, … in reading order (after words were added or moved between tesseract's lines). */
+export function renumberLines(words: Word[]): Word[] {
+  let n = 0;
+  let previous: number | undefined;
+  return words.map((w, i) => {
+    if (i === 0 || w.line !== previous) n++;
+    previous = w.line;
+    return { ...w, line: n };
+  });
+}

@@ -5,7 +5,7 @@
  */
 import { crop, type GreyImage } from "../../imaging/grey.ts";
 import { medianWordHeight, unreadLines } from "../../engines/ocr/recover.ts";
-import { meanConfidence, textOfWords } from "../../engines/ocr/tsv.ts";
+import { meanConfidence, renumberLines, textOfWords } from "../../engines/ocr/tsv.ts";
 import type { OcrEngine, OcrResult } from "../../engines/ocr/types.ts";
 import { shareInside, unionBox } from "../../geometry.ts";
 import type { Box, Word } from "../../model.ts";
@@ -58,7 +58,7 @@ export async function addUnreadLines(
     );
   }
   if (added === 0) return result;
-  const renumbered = renumber(words);
+  const renumbered = renumberLines(words);
   return { words: renumbered, text: textOfWords(renumbered), confidence: meanConfidence(renumbered) };
 }
 
@@ -127,15 +127,4 @@ function insertLine(words: Word[], line: Word[]): Word[] {
   const middle = (top + bottom) / 2;
   const at = words.findIndex((w) => extents.get(w.line)![1] > middle);
   return at < 0 ? [...words, ...line] : [...words.slice(0, at), ...line, ...words.slice(at)];
-}
-
-/** Lines numbered 1, 2, … in reading order again. */
-function renumber(words: Word[]): Word[] {
-  let n = 0;
-  let previous: number | undefined;
-  return words.map((w, i) => {
-    if (i === 0 || w.line !== previous) n++;
-    previous = w.line;
-    return { ...w, line: n };
-  });
 }
