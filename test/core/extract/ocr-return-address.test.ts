@@ -7,6 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Page, Word } from "../../../src/core/model";
 import { defaultProject } from "../../../src/core/project";
+import { a4OcrScan } from "./page-rows";
 import { extractFields } from "../../../src/core/stages/extract";
 import { findAmounts } from "../../../src/core/extract/values";
 import { findDates } from "../../../src/core/extract/normalize";
@@ -30,27 +31,7 @@ function ocrPage(rows: Array<[number, Array<[string, number]>]>): Page {
       }
     }
   });
-  return {
-    page_number: 1,
-    source_file_index: 0,
-    source_filename: "scan.pdf",
-    source_file_page_number: 1,
-    image_transform: {
-      rasterized_width: 2480,
-      rasterized_height: 3508,
-      source_width: 595,
-      source_height: 842,
-      source_unit: "point",
-      render_scale: 2480 / 595,
-      effective_dpi: 300,
-      coordinate_system: "top-left-origin",
-      rotation: 0,
-    },
-    text_source: "ocr",
-    words,
-    text: rows.map(([, cells]) => cells.map(([t]) => t).join(" ")).join("\n"),
-    ocr_confidence: 0.9,
-  };
+  return a4OcrScan(words, rows.map(([, cells]) => cells.map(([t]) => t).join(" ")).join("\n"));
 }
 
 /** A German or French letterhead invoice: return address in the same type as the window address under it. */

@@ -8,6 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Page, Word } from "../../../src/core/model";
 import { defaultProject } from "../../../src/core/project";
+import { a4OcrScan } from "./page-rows";
 import { extractFields } from "../../../src/core/stages/extract";
 import { pageLines } from "../../../src/core/extract/lines";
 import { issuerCandidates } from "../../../src/core/extract/parties";
@@ -31,27 +32,7 @@ function ocrPage(rows: Array<[number, number, Array<[string, number]>]>): Page {
       }
     }
   });
-  return {
-    page_number: 1,
-    source_file_index: 0,
-    source_filename: "scan.pdf",
-    source_file_page_number: 1,
-    image_transform: {
-      rasterized_width: 2480,
-      rasterized_height: 3508,
-      source_width: 595,
-      source_height: 842,
-      source_unit: "point",
-      render_scale: 2480 / 595,
-      effective_dpi: 300,
-      coordinate_system: "top-left-origin",
-      rotation: 0,
-    },
-    text_source: "ocr",
-    words,
-    text: "",
-    ocr_confidence: 0.9,
-  };
+  return a4OcrScan(words, "");
 }
 
 /** A letterhead invoice whose sender line is `sender` (20 px type), with `between` lines above the window. */

@@ -46,3 +46,28 @@ export function page(rows: Array<[number, Cell[]]>, ocr = false): Page {
     ocr_confidence: ocr ? 0.9 : 1,
   };
 }
+
+/** An A4 page scanned at 300 DPI and read by OCR, holding the given words (built word by word by the caller). */
+export function a4OcrScan(words: Word[], text: string): Page {
+  return {
+    page_number: 1,
+    source_file_index: 0,
+    source_filename: "scan.pdf",
+    source_file_page_number: 1,
+    image_transform: {
+      rasterized_width: 2480,
+      rasterized_height: 3508,
+      source_width: 595,
+      source_height: 842,
+      source_unit: "point",
+      render_scale: 2480 / 595,
+      effective_dpi: 300,
+      coordinate_system: "top-left-origin",
+      rotation: 0,
+    },
+    text_source: "ocr",
+    words,
+    text,
+    ocr_confidence: 0.9,
+  };
+}
