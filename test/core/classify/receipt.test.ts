@@ -5,23 +5,12 @@
  */
 import { describe, expect, test } from "bun:test";
 import { structureBonus } from "../../../src/core/classify/structure";
-import type { Page, Word } from "../../../src/core/model";
+import type { Page } from "../../../src/core/model";
+import { wordsOfLines } from "../extract/ocr-photo-page";
 
 /** An image page whose lines are `lines`, each 10 px of width per character, 30 px apart. */
 function imagePage(lines: string[], dpi: number | null = null): Page {
-  const words: Word[] = [];
-  lines.forEach((text, i) => {
-    let x = 40;
-    for (const t of text.split(" ")) {
-      words.push({
-        text: t,
-        bounding_box: [x, 40 + i * 30, x + 10 * t.length, 60 + i * 30],
-        confidence: 0.9,
-        line: i + 1,
-      });
-      x += 10 * (t.length + 1);
-    }
-  });
+  const words = wordsOfLines(lines, 40);
   const [w, h] = [600, 80 + lines.length * 30];
   return {
     page_number: 1,

@@ -7,26 +7,15 @@
  */
 import { describe, expect, test } from "bun:test";
 import { Rng } from "../../../fixtures/varied/generator/random";
-import type { Page, Word } from "../../../src/core/model";
+import type { Page } from "../../../src/core/model";
 import { defaultProject } from "../../../src/core/project";
 import { classifyDocument } from "../../../src/core/stages/classify";
 import { structureBonus } from "../../../src/core/classify/structure";
+import { wordsOfLines } from "../extract/ocr-photo-page";
 
 /** An OCR page of `lines` (10 px per character, 30 px apart): a photo (pixels) or a till roll's page (points). */
 function page(lines: string[], roll = false): Page {
-  const words: Word[] = [];
-  lines.forEach((text, i) => {
-    let x = 20;
-    for (const t of text.split(" ").filter(Boolean)) {
-      words.push({
-        text: t,
-        bounding_box: [x, 40 + i * 30, x + 10 * t.length, 60 + i * 30],
-        confidence: 0.9,
-        line: i + 1,
-      });
-      x += 10 * (t.length + 1);
-    }
-  });
+  const words = wordsOfLines(lines, 20);
   const [w, h] = roll ? [230, 120 + lines.length * 11] : [700, 80 + lines.length * 30];
   return {
     page_number: 1,

@@ -25,3 +25,24 @@ export function photoPage(words: Word[], text: string, height: number): Page {
     ocr_confidence: 0.9,
   };
 }
+
+/**
+ * Words of `lines` as OCR boxes them: 10 px of width per character, a space's width between words, 20 px tall, one
+ * line every `pitch` px from y = 40, starting at `x0`; lines numbered from 1.
+ */
+export function wordsOfLines(lines: string[], x0: number, pitch = 30): Word[] {
+  const words: Word[] = [];
+  lines.forEach((text, i) => {
+    let x = x0;
+    for (const t of text.split(" ").filter(Boolean)) {
+      words.push({
+        text: t,
+        bounding_box: [x, 40 + i * pitch, x + 10 * t.length, 60 + i * pitch],
+        confidence: 0.9,
+        line: i + 1,
+      });
+      x += 10 * (t.length + 1);
+    }
+  });
+  return words;
+}

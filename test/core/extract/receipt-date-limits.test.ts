@@ -5,25 +5,12 @@
  */
 import { expect, test } from "bun:test";
 import { Rng } from "../../../fixtures/varied/generator/random";
-import type { Word } from "../../../src/core/model";
 import { defaultProject } from "../../../src/core/project";
 import { extractFields } from "../../../src/core/stages/extract";
-import { photoPage } from "./ocr-photo-page";
+import { photoPage, wordsOfLines } from "./ocr-photo-page";
 
 function read(lines: string[]) {
-  const words: Word[] = [];
-  lines.forEach((text, i) => {
-    let x = 30;
-    for (const t of text.split(" ")) {
-      words.push({
-        text: t,
-        bounding_box: [x, 40 + i * 32, x + 10 * t.length, 60 + i * 32],
-        confidence: 0.9,
-        line: i + 1,
-      });
-      x += 10 * (t.length + 1);
-    }
-  });
+  const words = wordsOfLines(lines, 30, 32);
   return (
     extractFields([photoPage(words, lines.join("\n"), 80 + 32 * lines.length)], "receipt", defaultProject).invoice_date
       ?.value ?? null
