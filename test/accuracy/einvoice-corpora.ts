@@ -17,8 +17,15 @@ const WHAT: Record<Family, string> = {
   viewer: "XRechnung visualisations",
   saas: "SaaS-style invoices (From / Bill to columns, seller named in logo and footer only)",
   facture: "French-style factures (seller right, bill-to and ship-to, remittance slip)",
+  erp: "ERP/accounting-software exports (DIN 5008 window with return line, boxed or side header, ruled positions, Übertrag, legal footer columns)",
 };
-const LANGS: Record<Family, string> = { letterhead: "de/en/fr", viewer: "de/en", saas: "en/de", facture: "fr/de/en" };
+const LANGS: Record<Family, string> = {
+  letterhead: "de/en/fr",
+  viewer: "de/en",
+  saas: "en/de",
+  facture: "fr/de/en",
+  erp: "de/en/fr",
+};
 
 function einvoiceVisual(family: Family, scan: boolean): Corpus {
   const what = WHAT[family];
