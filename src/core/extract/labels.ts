@@ -83,15 +83,15 @@ function inSentence(text: string, start: number, end: number): boolean {
 }
 
 const NUMBER_MARKS = new Set(["n", "no", "nr", "nº", "num", "o"]);
-/** The word before a label, skipping a number sign ("Votre n° TVA": "votre"). */
-function wordBefore(text: string, at: number): string {
+/** The word before a label past a number sign ("Votre n° TVA": "votre"), or "no" for it (`mark`: "N° client"). */
+function wordBefore(text: string, at: number, mark: boolean): string {
   const words =
     text
       .slice(Math.max(0, at - 40), at)
       .toLowerCase()
       .match(/[\p{L}\p{N}]+/gu) ?? [];
   let word = words.pop() ?? "";
-  if (NUMBER_MARKS.has(word)) word = words.pop() ?? "";
+  if (NUMBER_MARKS.has(word)) word = mark ? "no" : (words.pop() ?? "");
   return word;
 }
 const wordAfter = (text: string, at: number) =>
@@ -120,7 +120,7 @@ function qualified(line: Line, start: number, end: number, before: Set<string>, 
   const first = line.words.find((w) => w.end > start);
   const last = [...line.words].reverse().find((w) => w.start < end);
   const ocr = line.page.text_source === "ocr";
-  if (before.size && hasWord(before, wordBefore(text, start), ocr)) {
+  if (before.size && hasWord(before, wordBefore(text, start, before.has("no")), ocr)) {
     const prev = [...line.words]
       .reverse()
       .find((w) => w.start < start && /[\p{L}\p{N}]/u.test(line.text.slice(w.start, Math.min(w.end, start))));

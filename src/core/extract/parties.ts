@@ -29,8 +29,8 @@ import {
   letters,
   paymentWords,
   recipientWords,
-  senderLineName,
 } from "./party-blocks";
+import { senderLineName } from "./sender-line";
 
 /** Words of a footer's legal lines: the company named above or in them is the issuer. */
 const FOOTER_LEGAL =
