@@ -3,7 +3,7 @@
  * 1.234,56 EUR bis zum 13.04.2018 ohne Abzug …", "Please transfer … by 15/03/2024", "Merci de régler … au plus tard
  * le 13/04/2018". Accounting software prints the terms so, with no "due date" label anywhere on the page.
  *
- * A date counts when a deadline phrase stands right before it ("bis zum", "spätestens am", "by", "no later than",
+ * A date counts when a deadline phrase stands right before it (OCR may put a mark between: "bis zum: 19.10.2022") ("bis zum", "spätestens am", "by", "no later than",
  * "au plus tard le", "uiterlijk", "entro il", …) and a payment word ("überweisen", "Zahlung", "pay", "transfer",
  * "régler", "betalen", a refund's "erstatten", …) stands earlier in the same sentence, which may have wrapped onto the line before. A date of
  * a cash discount ("bei Zahlung bis zum 20.04. 2 % Skonto") is not the due date, nor is the end of a period
@@ -15,7 +15,7 @@ import type { ReadContext } from "./values";
 import { type Candidate, where } from "./candidate";
 
 const DEADLINE =
-  /(?<![\p{L}])(bis(\s+(zum|spätestens(\s+(zum|am))?))?|spätestens(\s+(am|bis(\s+zum)?|zum))?|by|no\s+later\s+than|not\s+later\s+than|on\s+or\s+before|before|until|au\s+plus\s+tard\s+le|avant\s+le|jusqu'au|d'ici\s+le|uiterlijk(\s+op)?|vóór|voor|entro\s+il|antes\s+del|hasta\s+el)[\s,]*$/iu;
+  /(?<![\p{L}])(bis(\s+(zum|spätestens(\s+(zum|am))?))?|spätestens(\s+(am|bis(\s+zum)?|zum))?|by|no\s+later\s+than|not\s+later\s+than|on\s+or\s+before|before|until|au\s+plus\s+tard\s+le|avant\s+le|jusqu'au|d'ici\s+le|uiterlijk(\s+op)?|vóór|voor|entro\s+il|antes\s+del|hasta\s+el)[\s,:;.]*$/iu;
 const PAYMENT =
   /(?<![\p{L}])(überweis|uberweis|zahl|bezahl|begleich|erstatt|pay|paid|transfer|remit|settle|refund|r[ée]gl|paie|rembours|vir(ement|er|ez)|betaal|betal|overmak|pag(a|o|ar|amento|ue))/iu;
 const DISCOUNT = /skonto|discount|escompte|korting|sconto|descuento/iu;

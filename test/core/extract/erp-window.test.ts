@@ -5,7 +5,8 @@
  * noteZone); an information block beside the window starts above it with label rows whose numbers look like streets
  * and postcodes (recipient.ts DETAIL_ROW); "N° client" is the customer's number, not a heading (labels.ts); and on
  * scans a speck, a skewed line's tall long words, a colon or a lost separator in the return line
- * (sender-line.ts senderLineName, typeHeight).
+ * (sender-line.ts senderLineName, typeHeight); a name read without its umlauts on one line and with them on another
+ * (ocr-letters.ts marksReadElsewhere).
  */
 import { describe, expect, test } from "bun:test";
 import type { Page } from "../../../src/core/model";
@@ -13,6 +14,7 @@ import { defaultProject } from "../../../src/core/project";
 import { extractFields } from "../../../src/core/stages/extract";
 import { pageLines } from "../../../src/core/extract/lines";
 import { senderLineName } from "../../../src/core/extract/sender-line";
+import { markedWords, marksReadElsewhere } from "../../../src/core/extract/ocr-letters";
 import { type Cell, ocrRows, page } from "./page-rows";
 
 const customer = (p: Page) => extractFields([p], "invoice", defaultProject).customer_name?.value;
@@ -104,5 +106,34 @@ describe("a scanned return line", () => {
       expect(lines.map((l) => senderLineName(l, lines)).filter(Boolean)).toEqual([name]);
       expect(customer(p)).toBe("Stadtverwaltung Potsdam");
     }
+  });
+});
+
+describe("a name read without its marks on one line and with them on another", () => {
+  test("the vendor read as 'Kohler' in the return line takes the umlaut its footer was read with", () => {
+    const p = ocrRows([
+      [190, 80, [["KÖHLER", 1850]]],
+      [567, 23, [["Kohler Steuerberatung KG - Lindenallee 113 - 12345 Kassel", 250]]],
+      [660, 35, [["Stadtverwaltung Potsdam", 250]]],
+      [720, 35, [["12345 Potsdam", 250]]],
+      [1100, 50, [["Rechnung 123456XX", 250]]],
+      [1500, 35, [["Rechnungsbetrag 336,90 EUR", 1540]]],
+      [3150, 30, [["Köhler Steuerberatung KG", 250]]],
+      [3186, 30, [["Amtsgericht Kassel HRB 4711", 860]]],
+    ]);
+    const fields = extractFields([p], "invoice", defaultProject);
+    expect([fields.vendor_name?.value, fields.customer_name?.value]).toEqual([
+      "Köhler Steuerberatung KG",
+      "Stadtverwaltung Potsdam",
+    ]);
+  });
+
+  test("letter for letter in the word's own case; words printed nowhere with marks stay as read", () => {
+    const marked = markedWords(pageLines(ocrRows([[100, 40, [["SCHÄFER (haftungsbeschränkt) Straße", 100]]]])));
+    expect(marksReadElsewhere("Schafer Steuerberatung UG (haftungsbeschrankt)", marked)).toBe(
+      "Schäfer Steuerberatung UG (haftungsbeschränkt)",
+    );
+    expect(marksReadElsewhere("SCHAFER Haustechnik Strasse", marked)).toBe("SCHÄFER Haustechnik Strasse");
+    expect(marksReadElsewhere("Muller Logistik", marked)).toBe("Muller Logistik");
   });
 });

@@ -51,6 +51,10 @@ describe("the due date in a payment sentence", () => {
     expect(dueOf(["Bitte überweisen Sie den Betrag von 119,00 EUR bis zum 16.05.2024 ohne Abzug."], true)).toBe(
       "2024-05-16",
     );
+    // A speck read as a colon after the phrase.
+    expect(dueOf(["Bitte überweisen Sie den Betrag von 1.395, 00 EUR bis zum: 19.10.2022 ohne Abzug"], true)).toBe(
+      "2022-10-19",
+    );
   });
 
   test("a cash-discount date, a period and a date with no payment word are no due date", () => {
