@@ -95,12 +95,14 @@ const NUMBER_AFTER_TITLE =
 /**
  * The line without a trailing document number ("Rechnung Nr. 2024-117" → "Rechnung", and a bare one after a title of
  * one or two words: "Rechnung 1234567", "Invoice INV-2024-17", as accounting software prints them); a line without a
- * digit has none. A bare number is no amount ("Total 119,00") nor a date, and has a letter, a dash or six digits.
+ * digit has none. A bare number is no amount ("Total 119,00") nor a date, and has a letter, a dash or six digits;
+ * nor is it an identifier led by a country code ("IBAN DE89…", "BTW NL8104…", as OCR reads them "NLSOINGB…": a
+ * label and its value, no title).
  */
 const withoutNumber = (line: string) =>
   DIGIT.test(line) ? line.replace(NUMBER_AFTER_TITLE, "").replace(BARE_NUMBER, "$1") : line;
 const BARE_NUMBER =
-  /^(\s*\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*)?)\s+(?=[\p{L}\p{N}-]*(?:\p{L}\p{N}|\p{N}\p{L}|-|\d{6}))[\p{L}\p{N}-]*\d[\p{L}\p{N}-]*\s*$/u;
+  /^(\s*\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*)?)\s+(?![A-Z]{2}\d{2}|[A-Z]{2}[A-Z\d]{9,}\s*$)(?=[\p{L}\p{N}-]*(?:\p{L}\p{N}|\p{N}\p{L}|-|\d{6}))[\p{L}\p{N}-]*\d[\p{L}\p{N}-]*\s*$/u;
 const DIGIT = /\d/;
 const isShortHeading = (line: string) => line.trim() !== "" && line.trim().split(/\s+/).length <= 4 && !/\d/.test(line);
 
