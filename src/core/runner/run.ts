@@ -29,6 +29,7 @@ import { BUILTIN_STAGES } from "./builtin-stages";
 import { forgetRunAnswers } from "../stages/run-answers";
 import { resultsOf } from "../stages/run-state";
 import { pushAll } from "../arrays";
+import { releaseWordsOf } from "../convert/page-words";
 
 const BUILTIN_ORDER = ["split", "classify", "extract", "validate", "review", "export"] as const;
 /** Convert and OCR come before the workflow nodes: a rerun can start at index FIRST_WORKFLOW_STAGE at the earliest. */
@@ -230,5 +231,6 @@ function expandSources(input: TransactionInput): SourceInput[] {
 
 async function closeAll(state: RunState): Promise<void> {
   forgetRunAnswers(state);
+  for (const file of state.files) releaseWordsOf(file.pages);
   await Promise.allSettled(state.files.map((f) => f.close?.()));
 }
