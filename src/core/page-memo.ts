@@ -9,8 +9,14 @@
  * Entries live as long as their first page unless taken or forgotten: a run forgets its pages' entries once the
  * stages that ask have run (`forget`), so answers never taken (a page's class, peeked, or a document the splitter
  * cut otherwise) do not stay with the run's pages until it ends (issue 34: memory bounded by design).
+ *
+ * With `residentMax`, only the answers of the most recent `residentMax` entries stay in memory: older ones go to a
+ * temporary file as JSON (convert/word-spill.ts) and are parsed again when taken, so what a long run holds of its
+ * answers while its file converts does not grow with its length. An answer JSON would not give back exactly (a
+ * non-finite number, -0, `undefined`, anything but plain objects and arrays) stays in memory.
  */
 import { wordsIdentity } from "./convert/page-words";
+import { readSpilledBytes, spillBytes, type SpilledBytes } from "./convert/word-spill";
 import type { Page } from "./model";
 
 interface Stamp {
@@ -40,7 +46,9 @@ interface Entry<V> {
   pages: Page[];
   stamps: Stamp[];
   context: readonly unknown[];
-  value: V;
+  /** Undefined once the answer is on disk (`spilled`). */
+  value: V | undefined;
+  spilled: SpilledBytes | null;
 }
 
 export class PageMemo<V> {
@@ -48,6 +56,21 @@ export class PageMemo<V> {
   // about alone by Split and as the start of its document by Classify).
   private readonly entries = new WeakMap<Page, Array<Entry<V>>>();
   private held = 0;
+  /** Entries whose answers are in memory and may go to disk, oldest first (only with a `residentMax`). */
+  private readonly resident = new Set<Entry<V>>();
+  private spilledCount = 0;
+
+  constructor(private readonly residentMax = Number.POSITIVE_INFINITY) {}
+
+  /** Answers written to disk so far (tests count them). */
+  get spilled(): number {
+    return this.spilledCount;
+  }
+
+  /** Entries whose answers are in memory and may go to disk: never more than `residentMax`. */
+  get residentCount(): number {
+    return this.resident.size;
+  }
 
   /** Entries put and neither taken nor forgotten (tests count them; entries of pages collected still count). */
   get size(): number {
@@ -58,9 +81,32 @@ export class PageMemo<V> {
     if (pages.length === 0) return;
     const before = this.entries.get(pages[0]!) ?? [];
     const list = before.filter((e) => e.pages.length !== pages.length);
-    list.push({ pages: [...pages], stamps: pages.map(stampOf), context, value });
+    for (const e of before) if (e.pages.length === pages.length) this.resident.delete(e);
+    const entry: Entry<V> = { pages: [...pages], stamps: pages.map(stampOf), context, value, spilled: null };
+    list.push(entry);
     this.held += list.length - before.length;
     this.entries.set(pages[0]!, list);
+    if (this.residentMax === Number.POSITIVE_INFINITY) return;
+    this.resident.add(entry);
+    for (const oldest of this.resident) {
+      if (this.resident.size <= this.residentMax) break;
+      this.spillOut(oldest);
+    }
+  }
+
+  private spillOut(entry: Entry<V>): void {
+    this.resident.delete(entry);
+    const json = exactJson(entry.value);
+    const spilled = json === null ? null : spillBytes(new TextEncoder().encode(json), entry);
+    if (!spilled) return; // kept in memory
+    entry.spilled = spilled;
+    entry.value = undefined;
+    this.spilledCount++;
+  }
+
+  private valueOf(entry: Entry<V>): V {
+    if (!entry.spilled) return entry.value as V;
+    return JSON.parse(new TextDecoder().decode(readSpilledBytes(entry.spilled))) as V;
   }
 
   /** Drops every entry whose run of pages starts at one of `pages`. */
@@ -68,6 +114,7 @@ export class PageMemo<V> {
     for (const page of pages) {
       const list = this.entries.get(page);
       if (!list) continue;
+      for (const e of list) this.resident.delete(e);
       this.held -= list.length;
       this.entries.delete(page);
     }
@@ -76,19 +123,20 @@ export class PageMemo<V> {
   /** The answer for these pages under this context, removed from the memo; undefined when there is none. */
   take(pages: Page[], context: readonly unknown[]): V | undefined {
     const entry = this.find(pages, context);
-    if (entry) {
-      this.entries.set(
-        pages[0]!,
-        this.entries.get(pages[0]!)!.filter((e) => e !== entry),
-      );
-      this.held--;
-    }
-    return entry?.value;
+    if (!entry) return undefined;
+    this.entries.set(
+      pages[0]!,
+      this.entries.get(pages[0]!)!.filter((e) => e !== entry),
+    );
+    this.held--;
+    this.resident.delete(entry);
+    return this.valueOf(entry);
   }
 
   /** Like take, but the answer stays (for a question asked several times, such as a one-page document's class). */
   peek(pages: Page[], context: readonly unknown[]): V | undefined {
-    return this.find(pages, context)?.value;
+    const entry = this.find(pages, context);
+    return entry && this.valueOf(entry);
   }
 
   private find(pages: Page[], context: readonly unknown[]): Entry<V> | undefined {
@@ -101,4 +149,25 @@ export class PageMemo<V> {
     if (entry.context.some((c, i) => c !== context[i])) return false;
     return pages.every((p, i) => p === entry.pages[i] && sameStamp(entry.stamps[i]!, stampOf(p)));
   }
+}
+
+/**
+ * `value` as JSON when parsing it gives back an equal value (plain objects and arrays of strings, finite numbers,
+ * booleans and null); null otherwise.
+ */
+function exactJson(value: unknown): string | null {
+  let exact = true;
+  const json = JSON.stringify(value, function (this: Record<string, unknown>, key, v: unknown) {
+    const raw = this[key]; // before any toJSON (a Date arrives here as its string)
+    if (typeof raw === "number") {
+      if (!Number.isFinite(raw) || Object.is(raw, -0)) exact = false;
+    } else if (raw === undefined || typeof raw === "function" || typeof raw === "symbol" || typeof raw === "bigint") {
+      exact = false;
+    } else if (typeof raw === "object" && raw !== null) {
+      const proto = Object.getPrototypeOf(raw);
+      if (proto !== Object.prototype && proto !== Array.prototype) exact = false;
+    }
+    return v;
+  });
+  return exact && typeof json === "string" ? json : null;
 }
