@@ -134,6 +134,10 @@ async function execute(
       if (step.stage !== "notify") state.exported = undefined;
       try {
         await stages[step.stage](state, { ...base, step });
+        // The last stage that reads every page's words has run: the cache of unpacked ones need not hold this run's
+        // (100,000 words, ~15 MB) through Validate, Review and the export, a long run's peak (issue 34).
+        if (step.stage === "extract")
+          for (const file of state.files) releaseWordsOf(file.pages, { unpackedOnly: true });
       } catch (err) {
         if (err instanceof AwaitInput) {
           const saved = saveRun(state, i + 1, step.stage, run);
