@@ -83,15 +83,19 @@ function inSentence(text: string, start: number, end: number): boolean {
 }
 
 const NUMBER_MARKS = new Set(["n", "no", "nr", "nº", "num", "o"]);
-/** The word before a label, skipping a number sign ("Votre n° TVA": "votre"). */
+/**
+ * The word before a label, skipping a number sign ("Votre n° TVA": "votre"), an "of" or a rate ("Total (Inclusive of
+ * GST)", "TOTAL INCLUDES 6% GST": "inclusive", "includes", so the tax's label does not take the total's amount).
+ */
 function wordBefore(text: string, at: number): string {
   const words =
     text
       .slice(Math.max(0, at - 40), at)
+      .replace(/(?<![\p{L}\p{N}])\d{1,2}(?:[.,]\d{1,2})?\s?%\s*$/u, "")
       .toLowerCase()
       .match(/[\p{L}\p{N}]+/gu) ?? [];
   let word = words.pop() ?? "";
-  if (NUMBER_MARKS.has(word)) word = words.pop() ?? "";
+  if (NUMBER_MARKS.has(word) || word === "of") word = words.pop() ?? "";
   return word;
 }
 const wordAfter = (text: string, at: number) =>
