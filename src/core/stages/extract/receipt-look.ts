@@ -9,8 +9,9 @@
  * replace those first read (its words stay as they were), the fields are extracted again, and the total (with its
  * subtotal and tax) is adopted only when the receipt's arithmetic now confirms it; otherwise the first reading stands.
  *
- * Costs nothing on a receipt whose total is confirmed: no image is rendered, no row read. At most MAX_ROWS rows, in
- * one call of the engine. */
+ * Only scanned PDF pages drawn for OCR above their scan's resolution: a photo's rows are not level across the page,
+ * and a page read at its own pixels would be read as it was. Costs nothing on a receipt whose total is confirmed: no
+ * image is rendered, no row read. At most MAX_ROWS rows, in one call of the engine. */
 import type { FieldResult, Page, RasterImage, Word } from "../../model";
 import type { OcrEngine } from "../../engines/ocr/types";
 import { toGrey, type GreyImage } from "../../imaging/grey";
@@ -60,7 +61,15 @@ export async function receiptSecondLook(
   extract: (pages: Page[]) => Record<string, FieldResult>,
   locale: string,
 ): Promise<Record<string, FieldResult>> {
-  const ocr = pages.filter((p) => p.text_source === "ocr" && p.render && !(p.image_transform.rotation ?? 0));
+  // Scanned PDF pages: a photo's rows are not level across the page (perspective, a curved roll), and an image file
+  // was read at its own pixels already.
+  const ocr = pages.filter(
+    (p) =>
+      p.text_source === "ocr" &&
+      p.render &&
+      !(p.image_transform.rotation ?? 0) &&
+      p.image_transform.source_unit === "point",
+  );
   // An e-invoice's total (confidence 1) is sure: never read again.
   if (!ocr.length || fields.total_amount?.confidence === 1 || receiptTotalConfirmed(pages, fields, locale))
     return fields;
@@ -121,6 +130,8 @@ async function readRows(page: Page, rows: Line[], engine: OcrEngine): Promise<Pa
   const render = page.render as (o?: RenderOptions) => Promise<RasterImage>;
   const grey = toGrey(await render({ grayscale: true, own: true }));
   const scale = grey.width / page.image_transform.rasterized_width;
+  // Drawn at its own resolution already (a 300-DPI scan): read as the first reading was, nothing to gain.
+  if (scale > 0.95) return null;
   const xs = page.words.flatMap((w) => [w.bounding_box[0], w.bounding_box[2]]);
   const [left, right] = [Math.max(0, minOf(xs) - 12), Math.min(page.image_transform.rasterized_width, maxOf(xs) + 12)];
   const slope = levelY(page, 0, 0) - levelY(page, 1, 0);
