@@ -160,6 +160,21 @@ describe("the receipt's arithmetic", () => {
     },
   });
 
+  test("a photo's receipt whose total nothing confirms is not read again: no render, no recognition", async () => {
+    let renders = 0;
+    const p = {
+      ...page(["KEDAI MAJU SDN BHD", "Nasi Lemak 4.50", "TOTAL 7.40", "Cash 10.00", "Change 1.60"]),
+      render: async () => (
+        renders++, { data: new Uint8Array(700 * 200).fill(255), width: 700, height: 200, channels: 1 }
+      ),
+    } as Page;
+    calls = 0;
+    const first = fields(7.4);
+    expect(receiptTotalConfirmed([p], first, LOCALE)).toBe(false);
+    expect(await receiptSecondLook([p], first, counted, extract, LOCALE)).toBe(first);
+    expect({ calls, renders }).toEqual({ calls: 0, renders: 0 });
+  });
+
   test("a till's 'Cash Change' row is the change, not what was tendered", () => {
     const p = page(["TOTAL : MYR 49.70", "Cash 50.00", "Cash Change 0.30"]);
     expect(receiptTotalConfirmed([p], fields(49.7), LOCALE)).toBe(true);
