@@ -83,16 +83,16 @@ function inSentence(text: string, start: number, end: number): boolean {
 }
 
 const NUMBER_MARKS = new Set(["n", "no", "nr", "nº", "num", "o"]);
-/** The word before a label past a number sign ("Votre n° TVA": "votre"), or "no" for it (`mark`: "N° client"). */
+/** The word before a label past a number sign, an "of" or a rate ("Total INCLUDES 6% GST"); "no" for the sign if `mark`. */
 function wordBefore(text: string, at: number, mark: boolean): string {
   const words =
     text
       .slice(Math.max(0, at - 40), at)
+      .replace(/(?<![\p{L}\p{N}])\d{1,2}(?:[.,]\d{1,2})?\s?%\s*$/u, "")
       .toLowerCase()
       .match(/[\p{L}\p{N}]+/gu) ?? [];
-  let word = words.pop() ?? "";
-  if (NUMBER_MARKS.has(word)) word = mark ? "no" : (words.pop() ?? "");
-  return word;
+  const word = words.pop() ?? "";
+  return NUMBER_MARKS.has(word) ? (mark ? "no" : (words.pop() ?? "")) : word === "of" ? (words.pop() ?? "") : word;
 }
 const wordAfter = (text: string, at: number) =>
   /^[\s.:\-]*([\p{L}\p{N}%]+)/u.exec(text.slice(at))?.[1]?.toLowerCase() ?? "";
