@@ -83,15 +83,15 @@ function inSentence(text: string, start: number, end: number): boolean {
 }
 
 const NUMBER_MARKS = new Set(["n", "no", "nr", "nº", "num", "o"]);
-/** The word before a label past a number sign, an "of" or a rate ("Total INCLUDES 6% GST"); "no" for the sign if `mark`. */
+/**
+ * The word before a label past a number sign ("no" if `mark`), "of" or a rate ("INCLUDES 6% GST"); none: "zzgl. 19 %".
+ */
 function wordBefore(text: string, at: number, mark: boolean): string {
-  const words =
-    text
-      .slice(Math.max(0, at - 40), at)
-      .replace(/(?<![\p{L}\p{N}])\d{1,2}(?:[.,]\d{1,2})?\s?%\s*$/u, "")
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? [];
+  const head = text.slice(Math.max(0, at - 40), at);
+  const unrated = head.replace(/(?<![\p{L}\p{N}])\d{1,2}(?:[.,]\d{1,2})?\s?%\s*$/u, "");
+  const words = unrated.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const word = words.pop() ?? "";
+  if (unrated !== head && (word === "zzgl" || word === "plus")) return "";
   return NUMBER_MARKS.has(word) ? (mark ? "no" : (words.pop() ?? "")) : word === "of" ? (words.pop() ?? "") : word;
 }
 const wordAfter = (text: string, at: number) =>

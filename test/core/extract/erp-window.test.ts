@@ -16,6 +16,8 @@ import { pageLines } from "../../../src/core/extract/lines";
 import { senderLineName } from "../../../src/core/extract/sender-line";
 import { markedWords, marksReadElsewhere } from "../../../src/core/extract/ocr-letters";
 import { type Cell, ocrRows, page } from "./page-rows";
+import { visualInvoices, visualPdf } from "../../../fixtures/einvoice-visual";
+import { convertSource } from "../../../src/core/stages/convert";
 
 const customer = (p: Page) => extractFields([p], "invoice", defaultProject).customer_name?.value;
 
@@ -135,5 +137,23 @@ describe("a name read without its marks on one line and with them on another", (
     );
     expect(marksReadElsewhere("SCHAFER Haustechnik Strasse", marked)).toBe("SCHÄFER Haustechnik Strasse");
     expect(marksReadElsewhere("Muller Logistik", marked)).toBe("Muller Logistik");
+  });
+});
+
+describe("the tax row of an accounting export", () => {
+  test('"plus 19% VAT on …" labels the tax amount (a rate after "zzgl."/"plus" is the tax row, not a qualifier)', async () => {
+    // The ERP family's two-page English invoice with a 19 % and a 0 % row (fixtures/einvoice-visual erp.ts).
+    const doc = visualInvoices("erp").find((d) => d.id === "ubl-inv-br-de-20-paymentmeans-code59-test")!;
+    const converted = await convertSource(
+      { index: 0, filename: "erp.pdf", data: await visualPdf(doc), split_policy: "inherit" },
+      { firstPageNumber: 1, maxPages: null },
+    );
+    try {
+      const text = converted.pages.map((p) => p.text).join("\n");
+      expect(text).toMatch(/plus 19% VAT/);
+      expect(extractFields(converted.pages, "invoice", defaultProject).tax_amount?.value).toBe(doc.truth.tax_amount!);
+    } finally {
+      await converted.close();
+    }
   });
 });
