@@ -242,7 +242,11 @@ function continues(block: TextBlock, seg: Segment, height: number): number {
     Math.abs(last.x1 + last.x2 - seg.x1 - seg.x2) <= 2 * tol ||
     (seg.x1 > last.x1 && seg.x1 - last.x1 <= INDENT * height);
   if (!aligned) return 0;
-  const h = (s: Segment) => median(s.items.map((i) => i.y2 - i.y1));
+  // A drop cap is no measure of its line's type: beside it a caption's small capitals looked a third its height.
+  const h = (s: Segment) => {
+    const heights = s.items.map((i) => i.y2 - i.y1);
+    return median(heights.filter((x) => x <= TALL * height)) || median(heights);
+  };
   const ratio = h(seg) / Math.max(1, h(last));
   return ratio > 2.5 || ratio < 1 / 2.5 ? 0 : overlap;
 }

@@ -240,4 +240,33 @@ describe("reading order by failure class", () => {
     const left = l.filter((_, row) => row < 7 || row > 12);
     expect(page.read()).toBe([...left.slice(0, 7), ...left.slice(7), ...r].join("\n"));
   });
+
+  test("a centred caption in small capitals under a drop cap is read line by line, its second line in place", () => {
+    const page = new Page();
+    const [l, r] = [lines(23, 10), lines(24, 20)];
+    for (let row = 0; row < 20; row++) {
+      if (row < 10) page.put(l[row]!, LEFT, 200 + row * 36, row + 1);
+      page.put(r[row]!, RIGHT, 200 + row * 36, row + 1);
+    }
+    // Under the left column (centre x 316): "THE TERRA-COTTA" whose initial rises 28 px above its 19-px small
+    // capitals (read "Thue", 56 px tall), then "ROOFS OF" (18 px), "DUBROVNIK," (29 px), "DAMAGED DURING".
+    const y = 600;
+    const caption: Array<[string, number, number, number, number]> = [
+      ["Thue", 150, y - 28, 235, y + 28],
+      ["TERRA-COTTA", 260, y, 480, y + 19],
+      ["ROOFS", 226, y + 38, 341, y + 56],
+      ["OF", 366, y + 38, 407, y + 56],
+      ["DUBROVNIK,", 193, y + 62, 439, y + 91],
+      ["DAMAGED", 170, y + 110, 350, y + 129],
+      ["DURING", 375, y + 110, 462, y + 129],
+    ];
+    caption.forEach(([text, x1, y1, x2, y2], i) =>
+      page.words.push({ text, confidence: 0.95, bounding_box: [x1, y1, x2, y2], line: 50 + [0, 0, 1, 1, 2, 3, 3][i]! }),
+    );
+    const read = page.read().split("\n");
+    expect(read.slice(10, 14)).toEqual(["Thue TERRA-COTTA", "ROOFS OF", "DUBROVNIK,", "DAMAGED DURING"]);
+    expect(read.join("\n")).toBe(
+      [...l, "Thue TERRA-COTTA", "ROOFS OF", "DUBROVNIK,", "DAMAGED DURING", ...r].join("\n"),
+    );
+  });
 });
