@@ -4,7 +4,8 @@
  */
 import type { FieldSettings } from "../project";
 import { type Line, lineHeight, spanOf } from "./lines";
-import { below, findLabels, labelRegex, type LabelHit, rowPartners, sameBlockEnd } from "./labels";
+import { below, findLabels, type LabelHit, rowPartners, sameBlockEnd } from "./labels";
+import { labelRegex } from "./label-regex";
 import { legalForm } from "./company";
 import { fold } from "./fuzzy";
 import { readValue, type ReadContext, type ValueKind, type ValueMatch } from "./values";
