@@ -49,20 +49,23 @@ export function labelRegex(label: string, ocr = false): RegExp {
 export interface CompiledList {
   text: Array<RegExp | undefined>;
   ocr: Array<RegExp | undefined>;
+  /** Each label's ASCII words. */
   words: string[][];
+  /**
+   * The same less a first word of letters and digits: the label index (label-index.ts) offers a label for a line
+   * only when the line has that word as a token, or the label's words joined, which contain it.
+   */
+  after: string[][];
 }
 const compiledLists = new WeakMap<string[], CompiledList>();
 export function compiledOf(labels: string[]): CompiledList {
   let list = compiledLists.get(labels);
   if (!list) {
-    const words = labels.map((label) =>
-      fold(label.replace(/^\^/, ""))
-        .toLowerCase()
-        .trim()
-        .split(/\s+/)
-        .filter((w) => /^[\x21-\x7e]+$/.test(w)),
-    );
-    compiledLists.set(labels, (list = { text: [], ocr: [], words }));
+    const split = labels.map((label) => fold(label.replace(/^\^/, "")).toLowerCase().trim().split(/\s+/));
+    const ascii = (words: string[]) => words.filter((w) => /^[\x21-\x7e]+$/.test(w));
+    const words = split.map(ascii);
+    const after = split.map((w) => ascii(/^[\p{L}\p{N}]+$/u.test(w[0]!) ? w.slice(1) : w));
+    compiledLists.set(labels, (list = { text: [], ocr: [], words, after }));
   }
   return list;
 }

@@ -129,7 +129,7 @@ export function findLabels(
     const info = infoOf(line);
     const checkWords = !info.lower.includes("\u017f");
     for (const rank of candidateRanks(line, index)) {
-      if (checkWords && !holdsWords(info.lower, compiled.words[rank]!)) continue;
+      if (checkWords && !holdsWords(info.lower, compiled.after[rank]!)) continue;
       const label = labels[rank]!;
       const text = info.folded;
       // exec, not matchAll (a regex clone per line and label); an empty match moves on one code point, as there.
