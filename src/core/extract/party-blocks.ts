@@ -228,7 +228,7 @@ export const inRecipient = (line: Line, start: number, end: number, recipient: S
   line.words.some((w) => w.start < end && w.end > start && recipient.has(w.word));
 
 export const compactName = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
-export const letters = (s: string) => (s.match(/\p{L}/gu) ?? []).length;
+export { letters } from "./word-bounds";
 
 export const STREET = /(?<![\p{L}\p{N}])\d{1,5}[a-z]?\s+\p{L}{3,}|\p{L}{3,}\.?\s+\d{1,5}[a-z]?(?![\p{L}\p{N}])/iu;
 export const POSTCODE =

@@ -86,6 +86,13 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     const window = windowUnder(sender, page);
     if (window && nameOf(window, 0.55, "first line of the window address under the sender line")) return out;
   }
+  // Blocks overlap (one starts at every line): each line is compared with the issuer's name once.
+  const namesIssuer = new Map<Line, boolean>();
+  const sameAsIssuer = (l: Line) => {
+    let same = namesIssuer.get(l);
+    if (same === undefined) namesIssuer.set(l, (same = sameName(l.text, issuer!.value)));
+    return same;
+  };
   const returnAddresses = new Set<Line>();
   for (let i = 0; i < page.length; i++) {
     // The sender line over the window names the seller: the recipient's block starts under it.
@@ -109,7 +116,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     }
     // The seller's own block (its address under "From"/"Von"), or the issuer's address block, all of it.
     const sellers = block.some((l) => l.words.some((w) => seller.has(w.word)));
-    if (sellers || (issuer && block.some((l) => l === issuer.line || sameName(l.text, issuer.value)))) {
+    if (sellers || (issuer && block.some((l) => l === issuer.line || sameAsIssuer(l)))) {
       i = page.indexOf(block[block.length - 1]!);
       continue;
     }

@@ -11,6 +11,7 @@ import { fold } from "../../../src/core/extract/fuzzy";
 import { pageLines } from "../../../src/core/extract/lines";
 import { findAmounts } from "../../../src/core/extract/values";
 import { inferDateOrder } from "../../../src/core/extract/normalize";
+import { letters } from "../../../src/core/extract/party-blocks";
 import { cueTextOf, headingText, scoreClass } from "../../../src/core/classify/cues";
 import { defaultProject } from "../../../src/core/project";
 import { convertSource } from "../../../src/core/stages/convert";
@@ -132,4 +133,9 @@ test("dates that disagree in number settle the order without the country or the 
   // No date decides: the country and the hint do.
   expect(inferDateOrder(["Invoice date 03/04/2024\nNew York, NY 10001\nTotal $5.00"], "auto", hint)).toBe("mdy");
   expect(asked).toBe(1);
+});
+
+test("letters are counted as the letter regex counts them, ASCII or not", () => {
+  const texts = [...lines.map((l) => l.text), "", "Ab1@[`{z", "Köhler GmbH", "𝐀𝐁 ab", "x\u0301y", "東京 AG", "ǅ 12"];
+  for (const text of texts) expect(letters(text)).toBe((text.match(/\p{L}/gu) ?? []).length);
 });
