@@ -10,13 +10,13 @@ import { findAmounts } from "./values";
 import {
   buyerHeadings,
   compactName,
-  letters,
   oneLineAddress,
   POSTCODE,
   RECIPIENT_LINE,
   senderLineName,
   STREET,
 } from "./party-blocks";
+import { letters } from "./word-bounds";
 import { DOC_WORD } from "./name-start";
 import { issuerCandidates, type PartyCandidate, TITLE } from "./parties";
 import { sellerBlocks } from "./seller-blocks";

@@ -11,7 +11,7 @@ import { fold } from "../../../src/core/extract/fuzzy";
 import { pageLines } from "../../../src/core/extract/lines";
 import { findAmounts } from "../../../src/core/extract/values";
 import { inferDateOrder } from "../../../src/core/extract/normalize";
-import { letters } from "../../../src/core/extract/party-blocks";
+import { letters } from "../../../src/core/extract/word-bounds";
 import { cueTextOf, headingText, scoreClass } from "../../../src/core/classify/cues";
 import { defaultProject } from "../../../src/core/project";
 import { convertSource } from "../../../src/core/stages/convert";
