@@ -34,6 +34,16 @@ function sameName(text: string, name: string): boolean {
   return editDistance(a.slice(0, b.length + max), b, max) <= max || editDistance(a, b, max) <= max;
 }
 
+/** sameName against the issuer's name, each line compared once: the address blocks overlap (one starts at every line). */
+function issuerNameTest(issuer: PartyCandidate | undefined): (line: Line) => boolean {
+  const seen = new Map<Line, boolean>();
+  return (line) => {
+    let same = seen.get(line);
+    if (same === undefined) seen.set(line, (same = issuer !== undefined && sameName(line.text, issuer.value)));
+    return same;
+  };
+}
+
 /** Buyer headings of a delivery block (party-blocks.ts BUYER_HEADINGS), ranked under the billing ones. */
 const SHIP_TO = /ship|deliver|liefer|livr|afle|lever|env[íi]o|consegna/iu;
 
@@ -86,13 +96,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     const window = windowUnder(sender, page);
     if (window && nameOf(window, 0.55, "first line of the window address under the sender line")) return out;
   }
-  // Blocks overlap (one starts at every line): each line is compared with the issuer's name once.
-  const namesIssuer = new Map<Line, boolean>();
-  const sameAsIssuer = (l: Line) => {
-    let same = namesIssuer.get(l);
-    if (same === undefined) namesIssuer.set(l, (same = sameName(l.text, issuer!.value)));
-    return same;
-  };
+  const sameAsIssuer = issuerNameTest(issuer);
   const returnAddresses = new Set<Line>();
   for (let i = 0; i < page.length; i++) {
     // The sender line over the window names the seller: the recipient's block starts under it.
