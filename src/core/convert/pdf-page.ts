@@ -132,9 +132,10 @@ async function renderWith(
 ): Promise<RasterImage> {
   const grayscale = renderOpts?.grayscale ?? false;
   const scan = grayscale && renderOpts?.scan === true;
+  const own = grayscale && renderOpts?.own === true;
   try {
     const raster = await client.request<RenderResult>(
-      { op: "render", pageNumber, scale, width, height, grayscale, ...(scan ? { scan } : {}) },
+      { op: "render", pageNumber, scale, width, height, grayscale, ...(scan ? { scan } : {}), ...(own ? { own } : {}) },
       timeoutMs,
       `rendering page ${pageNumber}`,
     );

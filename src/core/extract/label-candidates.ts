@@ -108,9 +108,12 @@ function bankAccount(line: Line, offset: number): ValueMatch | null {
 const NOT_GROSS =
   /^\s*(amount\s+)?(without|w\/o|ohne|sans|senza|sin|zonder|umsatzsteuer|mehrwertsteuer|steuer|vat amount|tax amount)(?![\p{L}])/iu;
 
-/** Qualifiers before a label that make it part of this one's wording ("Total incl. VAT", "Subtotal before tax"). */
+/**
+ * Qualifiers before a label that make it part of this one's wording ("Total incl. VAT", "Subtotal before tax", a till's
+ * "Total RM inc.GST", "TOTAL INCLUDES 6% GST").
+ */
 const QUALIFIED =
-  /(?<![\p{L}])(incl|inkl|excl|exkl|including|excluding|inclusive|exclusive|inclusief|exclusief|zzgl|plus|ohne|hors|sans|before|after|of|on|zonder|sin|con|senza|\()[.\s]*$/iu;
+  /(?<![\p{L}])(incl|inc|inkl|excl|exkl|including|includes|excluding|inclusive|exclusive|inclusief|exclusief|zzgl|plus|ohne|hors|sans|before|after|of|on|zonder|sin|con|senza|\()[.\s]*(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s*)?$/iu;
 
 /**
  * Another amount field's label between a label and the amount read right of it claims the amount: in "BTW 21% —

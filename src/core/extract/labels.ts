@@ -50,16 +50,16 @@ function inSentence(text: string, start: number, end: number): boolean {
 }
 
 const NUMBER_MARKS = new Set(["n", "no", "nr", "nº", "num", "o"]);
-/** The word before a label, skipping a number sign ("Votre n° TVA": "votre"). */
+/** The word before a label, past a number sign ("Votre n° TVA"), an "of" or a rate ("Total INCLUDES 6% GST"). */
 function wordBefore(text: string, at: number): string {
   const words =
     text
       .slice(Math.max(0, at - 40), at)
+      .replace(/(?<![\p{L}\p{N}])\d{1,2}(?:[.,]\d{1,2})?\s?%\s*$/u, "")
       .toLowerCase()
       .match(/[\p{L}\p{N}]+/gu) ?? [];
-  let word = words.pop() ?? "";
-  if (NUMBER_MARKS.has(word)) word = words.pop() ?? "";
-  return word;
+  const word = words.pop() ?? "";
+  return NUMBER_MARKS.has(word) || word === "of" ? (words.pop() ?? "") : word;
 }
 const wordAfter = (text: string, at: number) =>
   /^[\s.:\-]*([\p{L}\p{N}%]+)/u.exec(text.slice(at))?.[1]?.toLowerCase() ?? "";

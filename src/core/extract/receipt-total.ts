@@ -9,8 +9,8 @@
  */
 import { fold } from "./fuzzy";
 import type { Line } from "./lines";
-import type { DateOrder } from "./normalize";
-import { paidLine } from "./tendered";
+import { type DateOrder, findDates } from "./normalize";
+import { CHANGE, paidLine, TENDERED } from "./tendered";
 import { findAmounts } from "./values";
 
 /** A line labelled as the total (not a subtotal, not savings or points or an item count). */
@@ -115,4 +115,50 @@ export function chainedTotal(lines: Line[], totalLine: Line, dateOrder: DateOrde
     else return null;
   }
   return (roundLost ? Math.round(sum / 5) * 5 : sum) / 100;
+}
+
+/** Lines of amounts that are not items: sums, tax, savings, payment, rounding. */
+const NOT_ITEM =
+  /(?<![\p{L}])(sub-?\s?total|total|summe|zwischensumme|totaal|subtotaal|sous-total|tax|vat|gst|sst|mwst|tva|btw|saved|savings|discount|rabatt|remise|korting|rounding|cash|change|tendered|bar|ruckgeld|rendu|especes|contant|wisselgeld|visa|mastercard|debit|card|karte|pin|cb|eftpos|balance|amount|due|zahlen|payer|betalen|items)(?![\p{L}])/iu;
+
+/** The sum of the item lines' last amounts above the total's line, or null when fewer than two were found. */
+export function itemsSum(lines: Line[], totalLine: Line | undefined, dateOrder: DateOrder): number | null {
+  if (!totalLine) return null;
+  const above = lines.filter((l) => l.page === totalLine.page && l.box[3] <= totalLine.box[1] + 1);
+  let sum = 0;
+  let count = 0;
+  for (const line of above) {
+    if (NOT_ITEM.test(fold(line.text)) || findDates(line.text, dateOrder).some((d) => d.iso)) continue;
+    const amounts = findAmounts(line.text, dateOrder).filter(
+      (a) => a.decimals && a.value > 0 && /[.,]\d{2}$/.test(line.text.slice(a.start, a.end)),
+    );
+    const last = amounts[amounts.length - 1];
+    if (!last) continue;
+    sum += cents(last.value);
+    count++;
+  }
+  return count >= 2 ? sum / 100 : null;
+}
+
+/**
+ * Whether the receipt's own arithmetic confirms `total`: tendered − change, a card's payment, the items' sum above
+ * the total's line, or subtotal + a tax (stages/extract/receipt-look.ts reads a receipt again when none does).
+ */
+export function totalHolds(
+  total: number,
+  totalLine: Line | undefined,
+  [sub, tax]: [number | null, number | null],
+  lines: Line[],
+  dateOrder: DateOrder,
+): boolean {
+  const tendered = paidLine(lines, TENDERED, dateOrder);
+  const change = tendered ? paidLine(lines, CHANGE, dateOrder) : null;
+  const pay =
+    tendered && change && change.line !== tendered.line && change.value < tendered.value
+      ? (cents(tendered.value) - cents(change.value)) / 100
+      : null;
+  // A tax of 0 makes any subtotal a total: no evidence.
+  const taxed = sub !== null && tax !== null && tax > 0 ? (cents(sub) + cents(tax)) / 100 : null;
+  const sums = [pay, cardPaid(lines, dateOrder), itemsSum(lines, totalLine, dateOrder), taxed];
+  return sums.some((s) => s !== null && cents(s) === cents(total));
 }

@@ -28,7 +28,7 @@ import {
   registeredAs,
   withLegalTail,
 } from "./receipt-merchant";
-import { cardPaid, chainedTotal, LOYALTY, paidTotal } from "./receipt-total";
+import { cardPaid, chainedTotal, itemsSum, LOYALTY, paidTotal } from "./receipt-total";
 import { labelledDate, misreadDate } from "./receipt-date";
 import { grandTotal, receiptRows } from "./receipt-grand";
 
@@ -267,27 +267,4 @@ function misreadSign(read: number, value: number): boolean {
 
 function readWithDecimals(c: Candidate): boolean {
   return /\d[.,]\d{2}(?!\d)/.test(c.match.line.text.slice(c.match.start, c.match.end));
-}
-
-/** Lines of amounts that are not items: sums, tax, savings, payment, rounding. */
-const NOT_ITEM =
-  /(?<![\p{L}])(sub-?\s?total|total|summe|zwischensumme|totaal|subtotaal|sous-total|tax|vat|gst|sst|mwst|tva|btw|saved|savings|discount|rabatt|remise|korting|rounding|cash|change|tendered|bar|ruckgeld|rendu|especes|contant|wisselgeld|visa|mastercard|debit|card|karte|pin|cb|eftpos|balance|amount|due|zahlen|payer|betalen|items)(?![\p{L}])/iu;
-
-/** The sum of the item lines' last amounts above the total's line, or null when fewer than two were found. */
-function itemsSum(lines: Line[], totalLine: Line | undefined, dateOrder: DateOrder): number | null {
-  if (!totalLine) return null;
-  const above = lines.filter((l) => l.page === totalLine.page && l.box[3] <= totalLine.box[1] + 1);
-  let sum = 0;
-  let count = 0;
-  for (const line of above) {
-    if (NOT_ITEM.test(fold(line.text)) || findDates(line.text, dateOrder).some((d) => d.iso)) continue;
-    const amounts = findAmounts(line.text, dateOrder).filter(
-      (a) => a.decimals && a.value > 0 && /[.,]\d{2}$/.test(line.text.slice(a.start, a.end)),
-    );
-    const last = amounts[amounts.length - 1];
-    if (!last) continue;
-    sum += cents(last.value);
-    count++;
-  }
-  return count >= 2 ? sum / 100 : null;
 }

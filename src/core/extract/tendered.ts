@@ -13,10 +13,11 @@ import type { ProjectSettings } from "../project";
 import { printedAmounts, reconcileSums } from "./reconcile";
 import { repairOcrSums } from "./ocr-sums";
 
+/** What was handed over ("CASH", "TENDERED"; not a till's "CASH CHANGE", the change). */
 export const TENDERED =
-  /^[^\p{L}\p{N}]*(cash(?: tendered)?|tendered|amount tendered|bar|gegeben|especes|contant|efectivo|contanti|tunai)(?![\p{L}])/iu;
+  /^[^\p{L}\p{N}]*(cash(?: tendered)?(?!\s*change)|tendered|amount tendered|bar|gegeben|especes|contant|efectivo|contanti|tunai)(?![\p{L}])/iu;
 export const CHANGE =
-  /^[^\p{L}\p{N}]*(change(?: due)?|ruckgeld|wechselgeld|rendu|monnaie|wisselgeld|cambio|vuelto|resto|kembalian|baki)(?![\p{L}])/iu;
+  /^[^\p{L}\p{N}]*(?:cash\s*)?(change(?: due)?|ruckgeld|wechselgeld|rendu|monnaie|wisselgeld|cambio|vuelto|resto|kembalian|baki)(?![\p{L}])/iu;
 
 /** Below this a total was not read next to a label (the unlabelled fallbacks score 0.4–0.5). */
 const WEAK = 0.5;

@@ -11,6 +11,12 @@ export interface RenderOptions {
    * bilevel scan is read as it is, not enlarged. The caller scales what it finds back into the page's space.
    */
   scan?: boolean;
+  /**
+   * A PDF page that is one scanned image of any kind (grey, colour, bilevel) at the image's own resolution when that
+   * is lower than the rasterized size: the receipt second look reads rows at the scan's pixels
+   * (stages/extract/receipt-look.ts). Other pages and image files come back as usual.
+   */
+  own?: boolean;
 }
 
 /**

@@ -155,6 +155,31 @@ describe("GST till receipts read by OCR: the total", () => {
     }
   });
 
+  test("a total printed inclusive of the tax ('Total RM inc.GST', 'Inclusive of GST', 'INCLUDES 6% GST') is no tax", () => {
+    const r = new Rng(18);
+    const labels = [
+      "Total RM inc.GST:",
+      "Total Inc. GST",
+      "Total (Inclusive of GST):",
+      "Total RM Incl. of GST",
+      "TOTAL INCLUDES 6% GST",
+      "Total Sales (Inclusive of GST) :",
+    ];
+    for (const label of labels) {
+      let tax = 0;
+      const { rows, gross } = receipt(
+        r,
+        [`KM ${r.int(100, 900)}.${r.int(1, 9)} ${r.pick(NAMES)}`, ...head(r)],
+        (net, gst) => {
+          tax = gst;
+          return [["GST RM:", money(gst)], [label, money(net + gst)], "Thank you, please come again"];
+        },
+      );
+      const f = extractFields([ocrPage(rows)], "receipt", defaultProject);
+      expect([label, f.total_amount?.value, f.tax_amount?.value]).toEqual([label, gross / 100, tax / 100]);
+    }
+  });
+
   test("the total line's amount lost: cash tendered − change read on the rows below their labels", () => {
     const r = new Rng(14);
     for (let i = 0; i < CASES; i++) {

@@ -31,6 +31,8 @@ export type PdfRequest =
       grayscale: boolean;
       /** A page that is one scanned image may come back at the image's own resolution (pdf-scan-image.ts). */
       scan?: boolean;
+      /** The page's one scanned image at its own resolution whatever its kind (grey, colour): `RenderOptions.own`. */
+      own?: boolean;
     }
   /** `collect`: run a full garbage collection in the worker once the document is gone (it served many pages). */
   | { id: number; doc: number; op: "close"; collect?: boolean }

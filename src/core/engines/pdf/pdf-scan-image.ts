@@ -39,8 +39,13 @@ export async function ownScanRaster(
   pdfjs: typeof Pdfjs,
   doc: Pdfjs.PDFDocumentProxy,
   page: Pdfjs.PDFPageProxy,
-  req: { scale: number; scan?: boolean },
+  req: { scale: number; scan?: boolean; own?: boolean },
 ): Promise<RenderResult | null> {
+  if (req.own) {
+    const own = await scanImageOf(pdfjs, page, req, true).catch(() => null);
+    if (own) page.cleanup();
+    return own;
+  }
   if (!req.scan || notBilevelScans.has(doc)) return null;
   const own = await scanImageOf(pdfjs, page, req).catch(() => null);
   if (own) page.cleanup();
@@ -50,13 +55,14 @@ export async function ownScanRaster(
 
 /**
  * The page's one image in grey at its own resolution, or null when the page is anything else (more than one image,
- * vector drawing or text, a turned or mirrored image, one that does not fill the page, an image that is not bilevel,
- * a resolution outside [MIN_DPI, the render's]): then the caller renders it as usual.
+ * vector drawing or text, a turned or mirrored image, one that does not fill the page, an image that is not bilevel
+ * unless `anyKind`, a resolution outside [MIN_DPI, the render's]): then the caller renders it as usual.
  */
 export async function scanImageOf(
   pdfjs: typeof Pdfjs,
   page: Pdfjs.PDFPageProxy,
   target: { scale: number },
+  anyKind = false,
 ): Promise<RenderResult | null> {
   if (page.rotate % 360 !== 0) return null;
   const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.ENABLE });
@@ -69,11 +75,24 @@ export async function scanImageOf(
   if (Math.abs(e - x0) > EDGE || Math.abs(f - y0) > EDGE) return null;
   if (Math.abs(e + a - x1) > EDGE || Math.abs(f + d - y1) > EDGE) return null;
   const img = await imageData(page, drawn.objId);
-  if (!img?.data || img.kind !== pdfjs.ImageKind.GRAYSCALE_1BPP) return null;
+  const bilevel = img?.kind === pdfjs.ImageKind.GRAYSCALE_1BPP;
+  if (!img?.data || (!bilevel && !anyKind)) return null;
   const own = img.width / a;
   if (Math.abs(img.height / d - own) > own * SQUARE) return null;
   if (own * 72 < MIN_DPI || own > target.scale * (1 + SQUARE)) return null;
-  return bilevelGrey(img);
+  if (bilevel) return bilevelGrey(img);
+  const channels = img.kind === pdfjs.ImageKind.RGB_24BPP ? 3 : img.kind === pdfjs.ImageKind.RGBA_32BPP ? 4 : 0;
+  return channels ? lumaOf(img, channels) : null;
+}
+
+/** One byte of grey per pixel of an RGB(A) image (ITU-R BT.601 luma, as imaging/render.ts toGrayscale). */
+function lumaOf(img: ImageData, channels: number): RenderResult {
+  const { width, height } = img;
+  const src = img.data!;
+  const out = new Uint8Array(width * height);
+  for (let i = 0, j = 0; i < out.length; i++, j += channels)
+    out[i] = (src[j]! * 77 + src[j + 1]! * 150 + src[j + 2]! * 29) >> 8;
+  return { width, height, channels: 1, data: out };
 }
 
 /** The objId and transform of the page's only image paint, when painting it is all the page does. */

@@ -86,6 +86,8 @@ export const AMOUNT_FIELDS = [
       ],
       exclude_before: [
         "incl",
+        "inc",
+        "includes",
         "inclusive",
         "inclusief",
         "inkl",

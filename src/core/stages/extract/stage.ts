@@ -4,6 +4,7 @@ import { pagesOf } from "../run-state";
 import type { Stage } from "../types";
 import { extractFields, forgetExtractedAhead } from "./index";
 import { secondLook } from "./second-look";
+import { receiptSecondLook } from "./receipt-look";
 
 export const extractStage: Stage = async (state, ctx) => {
   const fileOfPage = new Map(state.files.flatMap((f) => f.pages.map((p) => [p.page_number, f] as const)));
@@ -21,11 +22,14 @@ export const extractStage: Stage = async (state, ctx) => {
       ctx.project,
       extract,
     );
-    // A scan's sums that do not add up (or dates that do not fit) are read again, word by word (second-look.ts).
-    // Not on till receipts: their sums have rules of their own (extract/receipt.ts), and most print no net.
+    // A scan's sums that do not add up (or dates that do not fit) are read again, word by word (second-look.ts);
+    // a till receipt's sums rows, when its own arithmetic does not confirm its total (receipt-look.ts).
     const classId = classification.class_id;
+    const again = (looked: typeof pages) => extract(classId, looked);
     doc.fields =
-      classId === "receipt" ? fields : await secondLook(pages, fields, ctx.ocr, (looked) => extract(classId, looked));
+      classId === "receipt"
+        ? await receiptSecondLook(pages, fields, ctx.ocr, again, ctx.project.locale)
+        : await secondLook(pages, fields, ctx.ocr, again);
     if (classification !== doc.classification) {
       doc.classification = classification;
       doc.document_type = classification.type;
