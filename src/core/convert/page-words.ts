@@ -161,6 +161,24 @@ export function releaseUnpackedWords(): void {
   for (const lazy of cached) forget(lazy);
 }
 
+/**
+ * A run has ended (runner/run.ts): its pages' unpacked words leave the cache and their packed words the resident
+ * set. Both are bounded, but they held a finished run's pages (and their texts) until later pages pushed them out:
+ * in `serve` or `watch`, the last run's ~100,000 words and 6 MB between runs. Reading a page's words later still
+ * works: they unpack again from where they are. `unpackedOnly`: the cache only (the runner, once Extract has run:
+ * the stages after it seldom read words, and the export, the peak of a long run, then holds none).
+ */
+export function releaseWordsOf(pages: Iterable<Page>, opts: { unpackedOnly?: boolean } = {}): void {
+  for (const page of pages) {
+    const lazy = stateOf.get(page);
+    if (!lazy) continue;
+    forget(lazy);
+    const { held } = lazy;
+    if (opts.unpackedOnly || !held.packed || !resident.delete(held)) continue;
+    residentBytes -= held.packed.boxes.byteLength + held.packed.lines.byteLength;
+  }
+}
+
 function read(lazy: Lazy): Word[] {
   if (lazy.words) return lazy.words;
   const { held } = lazy;

@@ -11,6 +11,7 @@
  *   (serve, watch) does not keep the words of runs that ended.
  * - When no temporary file can be made or written (a read-only or full disk), `spill` returns null and the caller
  *   keeps the words in memory.
+ * - Other bytes share the files (`spillBytes`: answers computed ahead, core/page-memo.ts), given back the same way.
  */
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,6 +31,13 @@ interface Segment {
   /** Pages' words in this segment not yet collected. */
   live: number;
   open: boolean;
+}
+
+/** Where other spilled bytes are: `length` bytes at `offset`. */
+export interface SpilledBytes {
+  segment: Segment;
+  offset: number;
+  length: number;
 }
 
 /** Where a page's packed words are: `count` words, boxes at `offset` and their lines right after. */
@@ -54,8 +62,9 @@ const closeSegment = (segment: Segment) => {
   }
 };
 
-const released = new FinalizationRegistry<Segment>((segment) => {
-  spilledPages--;
+/** Held per owner: its segment, and whether it counts as a page's words (spilledPageCount) or other bytes. */
+const released = new FinalizationRegistry<{ segment: Segment; page: boolean }>(({ segment, page }) => {
+  if (page) spilledPages--;
   if (--segment.live === 0 && segment !== current) closeSegment(segment);
 });
 
@@ -93,7 +102,31 @@ function flush(segment: Segment): void {
 export function spill(packed: PackedWords, owner: object): SpilledWords | null {
   const boxes = new Uint8Array(packed.boxes.buffer, packed.boxes.byteOffset, packed.boxes.byteLength);
   const lines = new Uint8Array(packed.lines.buffer, packed.lines.byteOffset, packed.lines.byteLength);
-  const size = boxes.length + lines.length;
+  const at = write([boxes, lines], owner, true);
+  if (!at) return null;
+  spilledPages++;
+  written++;
+  return { ...at, count: packed.lines.length };
+}
+
+/**
+ * Other bytes in the same files (core/page-memo.ts: answers computed ahead, as JSON), given back when `owner` is
+ * collected; null when they cannot be written.
+ */
+export function spillBytes(bytes: Uint8Array, owner: object): SpilledBytes | null {
+  const at = write([bytes], owner, false);
+  return at && { ...at, length: bytes.length };
+}
+
+/** The bytes written by `spillBytes`, read back into a new array. */
+export function readSpilledBytes(spilled: SpilledBytes): Uint8Array {
+  const bytes = new Uint8Array(spilled.length);
+  readInto(spilled, bytes);
+  return bytes;
+}
+
+function write(parts: Uint8Array[], owner: object, page: boolean): { segment: Segment; offset: number } | null {
+  const size = parts.reduce((n, p) => n + p.length, 0);
   try {
     if (current && current.written + current.pendingBytes + size > SEGMENT_BYTES) {
       flush(current);
@@ -108,39 +141,45 @@ export function spill(packed: PackedWords, owner: object): SpilledWords | null {
     const offset = segment.written + segment.pendingBytes;
     if (size > segment.pending.length) {
       // Larger than the buffer (a page of tens of thousands of words): written at once.
-      writeSync(segment.fd, boxes, 0, boxes.length, offset);
-      writeSync(segment.fd, lines, 0, lines.length, offset + boxes.length);
+      let at = offset;
+      for (const part of parts) at += writeAll(segment.fd, part, at);
       segment.written += size;
     } else {
-      segment.pending.set(boxes, segment.pendingBytes);
-      segment.pending.set(lines, segment.pendingBytes + boxes.length);
-      segment.pendingBytes += size;
+      for (const part of parts) {
+        segment.pending.set(part, segment.pendingBytes);
+        segment.pendingBytes += part.length;
+      }
     }
     segment.live++;
-    spilledPages++;
-    written++;
-    const spilled = { segment, offset, count: packed.lines.length };
-    released.register(owner, segment);
-    return spilled;
+    released.register(owner, { segment, page });
+    return { segment, offset };
   } catch {
     return null;
   }
 }
 
+function writeAll(fd: number, bytes: Uint8Array, position: number): number {
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at, position + at);
+  return bytes.length;
+}
+
 /** The packed words written by `spill`, read back (equal boxes and lines, new arrays). */
 export function readSpilled(spilled: SpilledWords): PackedWords {
-  const { segment, offset, count } = spilled;
+  const { count } = spilled;
   const buffer = new ArrayBuffer(count * 36);
-  const bytes = new Uint8Array(buffer);
+  readInto(spilled, new Uint8Array(buffer));
+  return { boxes: new Float64Array(buffer, 0, count * 4), lines: new Int32Array(buffer, count * 32, count) };
+}
+
+function readInto({ segment, offset }: { segment: Segment; offset: number }, bytes: Uint8Array): void {
   if (offset >= segment.written) {
     const from = offset - segment.written;
     bytes.set(segment.pending.subarray(from, from + bytes.length));
-  } else {
-    for (let at = 0; at < bytes.length; ) {
-      const n = readSync(segment.fd, bytes, at, bytes.length - at, offset + at);
-      if (n === 0) throw new Error("the words of a page were lost from their temporary file");
-      at += n;
-    }
+    return;
   }
-  return { boxes: new Float64Array(buffer, 0, count * 4), lines: new Int32Array(buffer, count * 32, count) };
+  for (let at = 0; at < bytes.length; ) {
+    const n = readSync(segment.fd, bytes, at, bytes.length - at, offset + at);
+    if (n === 0) throw new Error("bytes spilled to a temporary file were lost from it");
+    at += n;
+  }
 }

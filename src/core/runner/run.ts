@@ -29,6 +29,7 @@ import { BUILTIN_STAGES } from "./builtin-stages";
 import { forgetRunAnswers } from "../stages/run-answers";
 import { resultsOf } from "../stages/run-state";
 import { pushAll } from "../arrays";
+import { releaseWordsOf } from "../convert/page-words";
 
 const BUILTIN_ORDER = ["split", "classify", "extract", "validate", "review", "export"] as const;
 /** Convert and OCR come before the workflow nodes: a rerun can start at index FIRST_WORKFLOW_STAGE at the earliest. */
@@ -133,6 +134,10 @@ async function execute(
       if (step.stage !== "notify") state.exported = undefined;
       try {
         await stages[step.stage](state, { ...base, step });
+        // The last stage that reads every page's words has run: the cache of unpacked ones need not hold this run's
+        // (100,000 words, ~15 MB) through Validate, Review and the export, a long run's peak (issue 34).
+        if (step.stage === "extract")
+          for (const file of state.files) releaseWordsOf(file.pages, { unpackedOnly: true });
       } catch (err) {
         if (err instanceof AwaitInput) {
           const saved = saveRun(state, i + 1, step.stage, run);
@@ -230,5 +235,6 @@ function expandSources(input: TransactionInput): SourceInput[] {
 
 async function closeAll(state: RunState): Promise<void> {
   forgetRunAnswers(state);
+  for (const file of state.files) releaseWordsOf(file.pages);
   await Promise.allSettled(state.files.map((f) => f.close?.()));
 }

@@ -75,23 +75,33 @@ async function spilledBy(data: Uint8Array) {
 }
 
 describe("packed words on disk", () => {
-  // First: the count of pages alive is the process's, so it starts from nothing kept by the other tests.
+  // First: the count of pages alive is the process's, so it starts from nothing kept by the other tests. After them
+  // it saw their pages alive: those whose words a test read stay in the unpacked-word cache (bounded) until newer
+  // pages push them out; a run lets go of them when it ends (runner/run.ts, releaseWordsOf; counted in
+  // test/core/runner/answers-released.test.ts). It also failed on its own now and then, run with other test files:
+  // a heap snapshot showed the last conversion's file held only by its settled promise, a root no JavaScript object
+  // refers to (JavaScriptCore scans the machine stack conservatively), not by anything of docproc's. So several
+  // runs end here, and all but about one of them must be given back: what a run kept would keep every run's.
   test("a segment's pages, once collected, give their count back: a long-lived process keeps nothing of ended runs", async () => {
+    const runs = 4;
     const pages = Math.ceil((6 * PACKED_BUDGET) / PAGE_BYTES);
     const data = await textPdf(pages);
     const before = spilledPageCount();
-    await (async () => {
-      const file = await convert(data);
-      await file.close();
-    })();
-    const spilled = spilledPageCount().total - before.total;
-    expect(spilled).toBeGreaterThan(pages / 3);
+    for (let i = 0; i < runs; i++) {
+      await (async () => {
+        const file = await convert(data);
+        await file.close();
+      })();
+    }
+    const perRun = (spilledPageCount().total - before.total) / runs;
+    expect(perRun).toBeGreaterThan(pages / 3);
+    const given = () => spilledPageCount().live <= before.live + 1.5 * perRun;
     // Finalization callbacks run after a collection, on a later turn of the event loop: wait for that event.
-    for (let round = 0; round < 50 && spilledPageCount().live > before.live + spilled / 2; round++) {
+    for (let round = 0; round < 50 && !given(); round++) {
       Bun.gc(true);
       await new Promise((resolve) => setImmediate(resolve));
     }
-    expect(spilledPageCount().live).toBeLessThanOrEqual(before.live + spilled / 2);
+    expect(spilledPageCount().live).toBeLessThanOrEqual(before.live + 1.5 * perRun);
   });
 
   test("memory holds at most PACKED_BUDGET bytes of them however many pages; 2N pages spill N more than N pages", async () => {

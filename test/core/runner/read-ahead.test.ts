@@ -86,4 +86,36 @@ describe("page memo", () => {
     expect(memo.take([a, b], ctx)).toBeUndefined(); // handed over once
     expect(memo.take([a], ctx)).toBe("alone");
   });
+
+  test("with residentMax, older answers go to disk: N and 2N entries keep the same number in memory, read back equal", () => {
+    const max = 8;
+    const answer = (n: number) => ({
+      total: { name: "total", value: n * 1.5, confidence: 0.9, bounding_boxes: [{ page_index: n, x: 1, y: 2 }] },
+      items: { name: "items", value: [{ text: `row ${n} €`, amount: n }], reasoning: "x".repeat(500) },
+    });
+    const fill = (count: number) => {
+      const memo = new PageMemo<ReturnType<typeof answer>>(max);
+      const pages = Array.from({ length: count }, (_, i) => page(i + 1, `page ${i + 1}`));
+      pages.forEach((p, i) => memo.put([p], [defaultProject], answer(i + 1)));
+      return { memo, pages };
+    };
+    const n = 40;
+    const [a, b] = [fill(n), fill(2 * n)];
+    // The answers in memory do not grow with the entries: the older ones are on disk.
+    expect(a.memo.residentCount).toBe(max);
+    expect(b.memo.residentCount).toBe(max);
+    expect(a.memo.spilled).toBe(n - max);
+    expect(b.memo.spilled).toBe(2 * n - max);
+    // Taken (or peeked) from disk or from memory, each answer is the one put.
+    expect(b.memo.peek([b.pages[0]!], [defaultProject])).toEqual(answer(1));
+    b.pages.forEach((p, i) => expect(b.memo.take([p], [defaultProject])).toEqual(answer(i + 1)));
+    expect(b.memo.size).toBe(0);
+    expect(b.memo.residentCount).toBe(0);
+    // An answer JSON would not give back (NaN, undefined) is never written: it stays in memory, the same object.
+    const odd = new PageMemo<object>(0);
+    const value = { confidence: Number.NaN, raw_text: undefined };
+    odd.put([a.pages[0]!], [defaultProject], value);
+    expect(odd.spilled).toBe(0);
+    expect(odd.take([a.pages[0]!], [defaultProject])).toBe(value);
+  });
 });

@@ -86,9 +86,11 @@ export interface ClassifyEvidence {
  * Split classifies every page on its own (the class-change signal); a one-page document is then classified again
  * from the same page, and reading ahead (core/stages/convert/read-ahead.ts) classifies a document of several pages before
  * Classify does. Answers are remembered per run of pages, for the same project and the same page content (text,
- * words, geometry), and handed out as copies.
+ * words, geometry), and handed out as copies. Past CLASSES_RESIDENT runs the older answers wait on disk (PageMemo),
+ * so a long file's classes, remembered while it converts, do not add up in memory (~1.5 KB a page).
  */
-const remembered = new PageMemo<Classification>();
+export const CLASSES_RESIDENT = 1024;
+const remembered = new PageMemo<Classification>(CLASSES_RESIDENT);
 const copyOf = (c: Classification): Classification => ({ ...c, alternatives: c.alternatives.map((a) => ({ ...a })) });
 
 /** Lets go of the classes remembered for runs of these pages: the stages that ask for them have run. */
