@@ -26,11 +26,11 @@ import {
   compactName,
   holderNames,
   inRecipient,
-  letters,
   paymentWords,
   recipientWords,
   senderLineName,
 } from "./party-blocks";
+import { letters } from "./word-bounds";
 
 /** Words of a footer's legal lines: the company named above or in them is the issuer. */
 const FOOTER_LEGAL =
