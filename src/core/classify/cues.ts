@@ -153,11 +153,23 @@ export interface CueText {
   head: string;
   headTokens: ReturnType<typeof tokensOf>;
   titles: Set<string>;
+  /**
+   * `lower` holds no "ſ", the one character besides itself that the cue regexes' case-insensitive matching reads as
+   * an ASCII letter ("s") in lower-cased text: a phrase lacking one of its ASCII words then cannot match.
+   */
+  plain: boolean;
 }
 
 export function cueTextOf(text: string, heading: string, ocr = false, titles = heading): CueText {
   const head = fold(heading.toLowerCase());
-  return { lower: fold(text.toLowerCase()), head, headTokens: ocr ? tokensOf(head) : [], titles: titleLines(titles) };
+  const lower = fold(text.toLowerCase());
+  return {
+    lower,
+    head,
+    headTokens: ocr ? tokensOf(head) : [],
+    titles: titleLines(titles),
+    plain: !lower.includes("\u017f"),
+  };
 }
 
 /**
@@ -178,6 +190,8 @@ interface Cue {
   first: string;
   /** A phrase of several words. */
   phrase: boolean;
+  /** A phrase's ASCII words after the first, folded: its regex matches each literally (none for the others). */
+  rest: string[];
   re: RegExp | null;
   titleKey: string | null;
 }
@@ -198,6 +212,13 @@ function cuesOf(cls: DocumentClass): Cue[] {
     sign,
     first: isPattern ? "" : fold(text.toLowerCase()).trim().split(/\s+/)[0]!,
     phrase: /\s/.test(text.trim()),
+    rest: isPattern
+      ? []
+      : fold(text.toLowerCase())
+          .trim()
+          .split(/\s+/)
+          .slice(1)
+          .filter((w) => /^[\x21-\x7e]+$/.test(w)),
     re: null,
     titleKey: null,
   });
@@ -217,7 +238,7 @@ function cuesOf(cls: DocumentClass): Cue[] {
  * preparation for all of a project's classes).
  */
 export function scoreClass(cls: DocumentClass, text: string | CueText, heading = "", ocr = false): CueScore {
-  const { lower, head, headTokens, titles } = typeof text === "string" ? cueTextOf(text, heading, ocr) : text;
+  const { lower, head, headTokens, titles, plain } = typeof text === "string" ? cueTextOf(text, heading, ocr) : text;
   const hits: CueHit[] = [];
   let score = 0;
   const add = (c: Cue) => {
@@ -231,6 +252,8 @@ export function scoreClass(cls: DocumentClass, text: string | CueText, heading =
       }
       return;
     }
+    // A phrase whose other words are not in the text has no match: its search through the whole text is spared.
+    if (plain && c.rest.length && !c.rest.every((w) => lower.includes(w))) return;
     const re = (c.re ??= cueRegex(cue, isPattern));
     const n = count(re, lower);
     if (!n) return;

@@ -30,7 +30,9 @@ export function readCompact(
   max: number,
   read: (raw: string) => CompactRead,
 ): ValueMatch | null {
-  const words = line.words.filter((w) => w.end > offset).slice(0, max + 1);
+  // The first max + 1 words ending after `offset` (what filter and slice would give, without copying the line).
+  const words: Line["words"] = [];
+  for (const w of line.words) if (w.end > offset && words.push(w) > max) break;
   for (let i = 0; i < Math.min(3, words.length); i++) {
     let best: ValueMatch | null = null;
     for (let j = i; j < words.length && j < i + max; j++) {

@@ -77,8 +77,11 @@ export const bareLegalForm = (text: string) => BARE.test(text);
  * the start of a line names no company.
  */
 export function legalForm(text: string): RegExpExecArray | null {
-  for (const m of text.matchAll(/\p{Ll}/u.test(text) ? CASED : CAPS)) {
-    if (/[\p{L}\p{N}&'’.)]\s*,?\s+$|[\p{L}\p{N}]-$/u.test(text.slice(0, m.index))) return m as RegExpExecArray;
+  // exec on the module's regex, not matchAll (a regex clone per call: every line of a first page is asked).
+  const re = /\p{Ll}/u.test(text) ? CASED : CAPS;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (/[\p{L}\p{N}&'’.)]\s*,?\s+$|[\p{L}\p{N}]-$/u.test(text.slice(0, m.index))) return m;
   }
   return null;
 }

@@ -131,20 +131,29 @@ export function findCurrencies(text: string): CurrencyMatch[] {
 /** findCurrencies without the quick test (exported for the test that holds the two equal). */
 export function scanCurrencies(text: string): CurrencyMatch[] {
   const out: CurrencyMatch[] = [];
-  for (const m of text.matchAll(ISO_RE))
-    out.push({ start: m.index!, end: m.index! + m[0].length, code: m[1]!, explicit: true });
+  // exec on the module's regexes, not matchAll (a regex clone per call: every amount's gap is scanned).
+  ISO_RE.lastIndex = 0;
+  for (let m = ISO_RE.exec(text); m; m = nextMatch(ISO_RE, text, m))
+    out.push({ start: m.index, end: m.index + m[0].length, code: m[1]!, explicit: true });
   const taken = (s: number, e: number) => out.some((o) => s < o.end && e > o.start);
   const present = ANY_SYMBOL.map((re) => re.test(text));
   for (let i = 0; i < SYMBOLS_GLOBAL.length; i++) {
     if (!present[SYMBOL_SET[i]!]) continue;
     const [re, code] = SYMBOLS_GLOBAL[i]!;
-    for (const m of text.matchAll(re)) {
-      const s = m.index!,
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = nextMatch(re, text, m)) {
+      const s = m.index,
         e = s + m[0].length;
       if (!taken(s, e)) out.push({ start: s, end: e, code, explicit: false });
     }
   }
   return out.sort((a, b) => a.start - b.start);
+}
+
+/** The next match of a global regex after `m`, as matchAll gives it (an empty match moves on one code point). */
+function nextMatch(re: RegExp, text: string, m: RegExpExecArray): RegExpExecArray | null {
+  if (m[0] === "") re.lastIndex += (text.codePointAt(re.lastIndex) ?? 0) > 0xffff ? 2 : 1;
+  return re.exec(text);
 }
 
 /** Normalises a currency symbol, name or code to its ISO 4217 code, or null. */

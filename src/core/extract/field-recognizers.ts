@@ -61,11 +61,12 @@ function formatCandidates(kind: ValueKind, lines: Line[], ctx: ReadContext): Can
   for (const line of lines) {
     if (kind === "email" && !line.text.includes("@")) continue;
     for (const w of line.words) {
-      // OCR may glue a speck of the grain before the value ("'DE79 0000 …"): the value starts after it.
-      const lead =
-        kind === "email" || canStart.test(w.word.text)
-          ? 0
-          : (/^[^\p{L}\p{N}+(]{1,2}(?=[\p{L}\p{N}])/u.exec(w.word.text)?.[0].length ?? 0);
+      // OCR may glue a speck of the grain before the value ("'DE79 0000 …"): the value starts after it. A word
+      // opening with a letter, a digit, "+" or "(" has no speck (the speck pattern fails on it), so one that cannot
+      // start a value is passed over without it.
+      const opens = kind === "email" || canStart.test(w.word.text);
+      if (!opens && PLAIN_START.test(w.word.text)) continue;
+      const lead = opens ? 0 : (SPECK_LEAD.exec(w.word.text)?.[0].length ?? 0);
       if (!canStart.test(w.word.text.slice(lead))) continue;
       const m = readValue(kind, line, w.start + lead, ctx);
       // An IBAN's first groups read like a VAT ID ("PL58 8417 9332 …" → PL5884179332): the IBAN is what is printed.
@@ -78,6 +79,9 @@ function formatCandidates(kind: ValueKind, lines: Line[], ctx: ReadContext): Can
   }
   return out;
 }
+
+const SPECK_LEAD = /^[^\p{L}\p{N}+(]{1,2}(?=[\p{L}\p{N}])/u;
+const PLAIN_START = /^[A-Za-z0-9+(]/;
 
 function partyCandidates(parties: PartyCandidate[]): Candidate[] {
   const out: Candidate[] = [];

@@ -4,7 +4,8 @@
  */
 import type { FieldSettings } from "../project";
 import { type Line, lineHeight, spanOf } from "./lines";
-import { below, findLabels, labelRegex, type LabelHit, rowPartners, sameBlockEnd } from "./labels";
+import { below, findLabels, type LabelHit, rowPartners, sameBlockEnd } from "./labels";
+import { compiledOf, holdsWords, labelRegex } from "./label-regex";
 import { legalForm } from "./company";
 import { fold } from "./fuzzy";
 import { readValue, type ReadContext, type ValueKind, type ValueMatch } from "./values";
@@ -124,8 +125,13 @@ function claimedBetween(hit: LabelHit, read: ValueMatch, ctx: ReadContext): bool
   if (!/\p{L}{3,}/u.test(between)) return false;
   // The qualifier may end the label itself ("Total excl." + "VAT"), so the text before is read from the line start.
   const before = fold(hit.line.text.slice(0, hit.end).toLowerCase());
-  return ctx.foreignLabels.some((label) =>
-    [...between.matchAll(labelRegex(label))].some((m) => !QUALIFIED.test(before + between.slice(0, m.index))),
+  // A label is searched for only when the text between holds all its words (label-regex.ts CompiledList).
+  const { words } = compiledOf(ctx.foreignLabels);
+  const checkWords = !between.includes("\u017f");
+  return ctx.foreignLabels.some(
+    (label, i) =>
+      (!checkWords || holdsWords(between, words[i]!)) &&
+      [...between.matchAll(labelRegex(label))].some((m) => !QUALIFIED.test(before + between.slice(0, m.index))),
   );
 }
 

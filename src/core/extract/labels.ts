@@ -8,7 +8,8 @@ import type { Box } from "../model";
 import { editDistance, fold, fuzzyMatches, tokensOf } from "./fuzzy";
 import { tick } from "./gc-pace";
 import { candidateRanks, infoOf, labelIndex, linesToSearch } from "./label-index";
-import { inAddressToken, NO_ALNUM_AFTER_BUT_ORDINAL, NO_ALNUM_BEFORE, NO_ALNUM_OR_HASH_BEFORE } from "./word-bounds";
+import { compiledOf, holdsWords, rankRegex } from "./label-regex";
+import { inAddressToken } from "./word-bounds";
 import { pushAll } from "../arrays";
 
 export interface LabelHit {
@@ -22,40 +23,6 @@ export interface LabelHit {
   box: Box;
   /** Matched with an OCR error allowance (see fuzzy.ts). */
   fuzzy?: boolean;
-}
-
-const cache = new Map<string, RegExp>();
-/** After a label ending in a letter on an OCR line: no letter (an ordinal mark aside), a digit may follow. */
-const OCR_TAIL = "(?!(?![ºª])\\p{L})";
-
-/**
- * Label → regex: tokens separated by optional spaces/dots/dashes, word boundaries on both ends. Accents are folded
- * away (labels and lines alike), so "Fällig am" also matches "Fallig am".
- */
-export function labelRegex(label: string, ocr = false): RegExp {
-  const key = ocr ? `\u0000${label}` : label;
-  let re = cache.get(key);
-  if (!re) {
-    // A leading "^" anchors the label at the start of the line ("^#" is a number sign opening a line).
-    const anchored = label.startsWith("^");
-    const bare = fold(anchored ? label.slice(1) : label);
-    const tokens = bare
-      .toLowerCase()
-      .trim()
-      .split(/\s+/)
-      .map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-    // OCR drops the space between a label and a number after it ("TVA8.1%", "Total540.74"): a digit may follow.
-    const tail = /[\p{L}\p{N}]$/u.test(bare)
-      ? ocr && /\p{L}$/u.test(bare)
-        ? OCR_TAIL
-        : NO_ALNUM_AFTER_BUT_ORDINAL
-      : "";
-    const head = anchored ? "^\\s*" : /^[\p{L}\p{N}]/u.test(bare) ? NO_ALNUM_BEFORE : NO_ALNUM_OR_HASH_BEFORE;
-    re = new RegExp(`${head}${tokens.join("[\\s.\\-]*")}\\.?${tail}`, "giu");
-    cache.set(key, re);
-  }
-  re.lastIndex = 0;
-  return re;
 }
 
 /** Exclusion words folded and lower-cased, per list (the lists are a project's settings: one Set per field). */
@@ -155,14 +122,18 @@ export function findLabels(
   const after = foldedSet(excludeAfter);
   const hits: LabelHit[] = [];
   const index = labelIndex(labels);
+  const compiled = compiledOf(labels);
   for (const line of linesToSearch(lines, index)) {
     tick();
     const lineHits: LabelHit[] = [];
+    const info = infoOf(line);
+    const checkWords = !info.lower.includes("\u017f");
     for (const rank of candidateRanks(line, index)) {
+      if (checkWords && !holdsWords(info.lower, compiled.after[rank]!)) continue;
       const label = labels[rank]!;
-      const text = infoOf(line).folded;
+      const text = info.folded;
       // exec, not matchAll (a regex clone per line and label); an empty match moves on one code point, as there.
-      const re = labelRegex(label, line.page.text_source === "ocr");
+      const re = rankRegex(compiled, labels, rank, line.page.text_source === "ocr");
       for (let m = re.exec(text); m; m = re.exec(text)) {
         if (m[0] === "") re.lastIndex += (text.codePointAt(re.lastIndex) ?? 0) > 0xffff ? 2 : 1;
         const start = m.index;

@@ -12,6 +12,7 @@ import { legalForm } from "./company";
 import { fold } from "./fuzzy";
 import { cellsOf, type Line } from "./lines";
 import { nameStart } from "./name-start";
+import { infoOf } from "./label-index";
 
 /** A fuller name adds at most this many words: more is another company's name containing this one. */
 const MAX_ADDED_WORDS = 3;
@@ -29,7 +30,8 @@ const key = (s: string) => fold(s).toLowerCase().replace(/\s+/g, " ").trim();
 const keysMemo = new WeakMap<Line[], string[]>();
 function keysOf(lines: Line[]): string[] {
   let keys = keysMemo.get(lines);
-  if (!keys) keysMemo.set(lines, (keys = lines.map((l) => key(l.text))));
+  // key() of the line's text, from the folded lower-case text the label search keeps for each line.
+  if (!keys) keysMemo.set(lines, (keys = lines.map((l) => infoOf(l).lower.replace(/\s+/g, " ").trim())));
   return keys;
 }
 

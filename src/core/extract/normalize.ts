@@ -116,10 +116,11 @@ export const NUMERIC_DATE_HINT = /\d[./-]\d{1,2}[./-]\d/;
  * number above 12 proves day-first, with a second above 12 month-first (DATE_POINTS each); next to them, where the
  * document comes from (extract/date-order.ts: currency, phone country code, tax registrations, company forms, country,
  * language; at most COUNTRY_CAP points, less than one such date) and US cues (a state-and-ZIP address, dollars with
- * English words: `usHint`). A project `locale` other than `auto` replaces the country evidence (`en-US` → mdy).
+ * English words: `usHint`, asked only when needed). A project `locale` other than `auto` replaces the country
+ * evidence (`en-US` → mdy).
  * Without any evidence: day-first, the habit of most of the world.
  */
-export function inferDateOrder(texts: string[], locale: string, usHint: boolean): DateOrder {
+export function inferDateOrder(texts: string[], locale: string, usHint: boolean | (() => boolean)): DateOrder {
   let dmy = 0,
     mdy = 0,
     numeric = false;
@@ -144,15 +145,19 @@ export function inferDateOrder(texts: string[], locale: string, usHint: boolean)
     if (dmy !== mdy) return dmy > mdy ? "dmy" : "mdy";
     return /^en-(US|PH|CA)$/i.test(locale) ? "mdy" : "dmy";
   }
+  const us = () => (typeof usHint === "function" ? usHint() : usHint);
   // No numeric date to read: the order changes nothing, and the country need not be looked for.
-  if (!numeric) return usHint ? "mdy" : "dmy";
+  if (!numeric) return us() ? "mdy" : "dmy";
+  // Each side's country and US points stay within COUNTRY_CAP, less than one date's DATE_POINTS: dates that
+  // disagree in number settle the order whatever the country, which need not be looked for then.
+  if (dmy !== mdy) return dmy > mdy ? "dmy" : "mdy";
   const country = countryEvidence(texts.join("\n"));
-  const us = Math.min(
+  const forUs = Math.min(
     COUNTRY_CAP,
-    country.mdy + (usHint ? US_ENGLISH_POINTS : 0) + (texts.some(looksUs) ? US_ADDRESS_POINTS : 0),
+    country.mdy + (us() ? US_ENGLISH_POINTS : 0) + (texts.some(looksUs) ? US_ADDRESS_POINTS : 0),
   );
   const forDmy = DATE_POINTS * dmy + country.dmy;
-  const forMdy = DATE_POINTS * mdy + us;
+  const forMdy = DATE_POINTS * mdy + forUs;
   return forMdy > forDmy ? "mdy" : "dmy";
 }
 

@@ -202,16 +202,19 @@ export function holderNames(lines: Line[]): string[] {
     .filter((n) => n.length > 0);
 }
 
-/**
- * Buyer headings that start a cell. A heading inside a bank block is the account holder's ("Intestatario" names
- * the addressee of an Italian invoice, and the holder of an account too).
- */
+/** Buyer headings that start a cell, not in a bank block ("Intestatario"); once per line list (callers MUST NOT
+ * change it). */
+const buyerMemo = new WeakMap<Line[], LabelHit[]>();
 export function buyerHeadings(lines: Line[]): LabelHit[] {
+  let hits = buyerMemo.get(lines);
+  if (hits) return hits;
   const payment = paymentWords(lines);
-  return findLabels(lines, BUYER_HEADINGS).filter(
+  hits = findLabels(lines, BUYER_HEADINGS).filter(
     (hit) =>
       startsCell(hit) && !hit.line.words.some((w) => w.start < hit.end && w.end > hit.start && payment.has(w.word)),
   );
+  buyerMemo.set(lines, hits);
+  return hits;
 }
 
 /** A heading stands at the start of its line or of a cell (a wide gap before it), not in prose ("our customer"). */
@@ -228,7 +231,6 @@ export const inRecipient = (line: Line, start: number, end: number, recipient: S
   line.words.some((w) => w.start < end && w.end > start && recipient.has(w.word));
 
 export const compactName = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
-export const letters = (s: string) => (s.match(/\p{L}/gu) ?? []).length;
 
 export const STREET = /(?<![\p{L}\p{N}])\d{1,5}[a-z]?\s+\p{L}{3,}|\p{L}{3,}\.?\s+\d{1,5}[a-z]?(?![\p{L}\p{N}])/iu;
 export const POSTCODE =

@@ -7,8 +7,9 @@ import { below, sameBlockEnd } from "./labels";
 import { findDates } from "./normalize";
 import { editDistance } from "./fuzzy";
 import { findAmounts } from "./values";
-import { buyerHeadings, compactName, letters, POSTCODE, RECIPIENT_LINE, STREET } from "./party-blocks";
+import { buyerHeadings, compactName, POSTCODE, RECIPIENT_LINE, STREET } from "./party-blocks";
 import { noteZone, oneLineAddress, senderLineName, typeHeight } from "./sender-line";
+import { letters } from "./word-bounds";
 import { DOC_WORD } from "./name-start";
 import { issuerCandidates, type PartyCandidate, TITLE } from "./parties";
 import { sellerBlocks } from "./seller-blocks";
@@ -24,6 +25,16 @@ function sameName(text: string, name: string): boolean {
   if (b.length < 8) return false;
   const max = Math.floor(b.length / 4);
   return editDistance(a.slice(0, b.length + max), b, max) <= max || editDistance(a, b, max) <= max;
+}
+
+/** sameName against the issuer's name, each line compared once: the address blocks overlap (one starts at every line). */
+function issuerNameTest(issuer: PartyCandidate | undefined): (line: Line) => boolean {
+  const seen = new Map<Line, boolean>();
+  return (line) => {
+    let same = seen.get(line);
+    if (same === undefined) seen.set(line, (same = issuer !== undefined && sameName(line.text, issuer.value)));
+    return same;
+  };
 }
 
 /** Buyer headings of a delivery block (party-blocks.ts BUYER_HEADINGS), ranked under the billing ones. */
@@ -82,6 +93,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     const window = windowUnder(sender, page);
     if (window && nameOf(window, 0.55, "first line of the window address under the sender line")) return out;
   }
+  const sameAsIssuer = issuerNameTest(issuer);
   const returnAddresses = new Set<Line>();
   for (let i = 0; i < page.length; i++) {
     // The sender line over the window names the seller: the recipient's block starts under it.
@@ -105,7 +117,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     }
     // The seller's own block (its address under "From"/"Von"), or the issuer's address block, all of it.
     const sellers = block.some((l) => l.words.some((w) => seller.has(w.word)));
-    if (sellers || (issuer && block.some((l) => l === issuer.line || sameName(l.text, issuer.value)))) {
+    if (sellers || (issuer && block.some((l) => l === issuer.line || sameAsIssuer(l)))) {
       i = page.indexOf(block[block.length - 1]!);
       continue;
     }

@@ -7,6 +7,7 @@ import type { Line } from "./lines";
 import type { ReadContext } from "./values";
 import { findAmounts } from "./values";
 
+const DECIMAL_MARK = /[.,]\d/;
 const where = (line: Line) => `page ${line.page.page_number}, line ${line.index + 1}`;
 
 /**
@@ -22,6 +23,9 @@ export function unlabelledTotal(
     { lines: Set<Line>; currency: boolean; first: { line: Line; start: number; end: number; value: number } }
   >();
   for (const line of lines) {
+    // Only amounts with decimals count, and their text ends in a mark and a digit that the line prints as they are
+    // (the amount search only blanks dates, times and currency letters out): a line without one holds none.
+    if (!DECIMAL_MARK.test(line.text)) continue;
     for (const a of findAmounts(line.text, ctx.dateOrder)) {
       if (!a.decimals) continue;
       const key = Math.abs(a.value);

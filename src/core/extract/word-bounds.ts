@@ -27,3 +27,14 @@ export function inAddressToken(text: string, start: number, end: number): boolea
   if (/@|www\.|https?:|\.(com|de|fr|nl|es|it|eu|net|org|io|at|ch|be|co\.uk)\b/i.test(token)) return true;
   return (to >= 0 && text[to + 1] === "@") || (from >= 2 && text[from - 2] === "@");
 }
+
+/** The letters in `s` (code points of \p{L}): counted by char code while the text is ASCII, the regex counts the rest. */
+export function letters(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) return n + (s.slice(i).match(/\p{L}/gu) ?? []).length;
+    if ((c | 32) >= 97 && (c | 32) <= 122) n++;
+  }
+  return n;
+}

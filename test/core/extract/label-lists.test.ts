@@ -7,7 +7,7 @@ import type { Page, Word } from "../../../src/core/model";
 import { defaultProject } from "../../../src/core/project";
 import { pageLines } from "../../../src/core/extract/lines";
 import { infoOf, listsMayHold, mayHoldLabel } from "../../../src/core/extract/label-index";
-import { labelRegex } from "../../../src/core/extract/labels";
+import { labelRegex } from "../../../src/core/extract/label-regex";
 
 function pageOf(rows: string[], source: Page["text_source"] = "text_layer"): Page {
   const words: Word[] = [];

@@ -8,7 +8,7 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { labelRegex } from "../../../src/core/extract/labels";
+import { labelRegex } from "../../../src/core/extract/label-regex";
 import { fold } from "../../../src/core/extract/fuzzy";
 import { defaultProject } from "../../../src/core/project";
 import { convertSource } from "../../../src/core/stages/convert";

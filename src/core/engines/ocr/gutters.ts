@@ -17,6 +17,14 @@ const NARROW_GUTTER_BANDS = 6;
 export const PROSE_WIDTH = 10;
 /** A paragraph's first line is indented by at most this many word heights. */
 const INDENT = 3;
+/** A mark without letters or digits read at this confidence or more is ink that blocks a gutter. */
+const SURE_MARK = 0.7;
+/** A word read below this confidence may have its box swollen by noise beside it (see clipIntoGutters). */
+const DOUBTFUL_WORD = 0.5;
+const UP_DOWN = [
+  [-1, 1],
+  [1, -1],
+] as const;
 
 /** Per band (rows of words, top to bottom), its gutters: see gutterGaps, then run on through neighbouring bands. */
 export function guttersOf(bands: Item[][], height: number): Interval[][] {
@@ -58,9 +66,14 @@ export function grain(w: Word, height: number): boolean {
   return w.confidence < 0.25 && !/\d/.test(w.text) && [...w.text].length <= 3;
 }
 
-/** Specks read as "." or "'" narrower than a word height do not block a gutter. */
+/**
+ * Specks read as "." or "'" narrower than a word height do not block a gutter, nor do marks without a letter or digit
+ * that OCR doubts, however wide: grain and JPEG noise in the gutter of a 200-DPI scan read as "~~." (0.62) carried a
+ * line of one column into the next.
+ */
 function solid(item: Item, height: number): boolean {
-  return item.x2 - item.x1 >= height || /[\p{L}\p{N}]/u.test(item.word.text);
+  if (/[\p{L}\p{N}]/u.test(item.word.text)) return true;
+  return item.x2 - item.x1 >= height && item.word.confidence >= SURE_MARK;
 }
 
 /** Free space of one band: the complement of its solid words on the whole x axis. */
@@ -95,14 +108,20 @@ function within(gap: Interval, free: Interval[], min: number): Interval | null {
  */
 function gutterGaps(bands: Item[][], i: number, height: number): Interval[] {
   const band = bands[i]!.filter((w) => solid(w, height));
+  // The run is looked for upwards first, then downwards first: a gutter just under a table in one column (its
+  // amounts beside the gutter are no text) runs on below it, as one just above a table runs on above it.
+  const runs = (start: Interval) =>
+    UP_DOWN.some((steps) => {
+      const narrow = runOf(bands, i, start, height, GUTTER * height, NARROW_GUTTER_BANDS, steps);
+      const wide = runOf(bands, i, start, height, WIDE_GUTTER * height, GUTTER_BANDS, steps).length >= GUTTER_BANDS;
+      if (!wide && narrow.length < NARROW_GUTTER_BANDS) return false;
+      // Beside the gap as it stays free in each band: where a column runs on beside a picture or a table in the next
+      // one, the gap narrows to the gutter, and the page's middle would fall on the table's cells.
+      const texty = narrow.filter(([j, [a, b]]) => textBeside(bands[j]!, (a + b) / 2, height)).length;
+      return texty >= Math.max(2, Math.ceil((2 * narrow.length) / 3));
+    });
   return wideGaps(band, height).filter((start) => {
-    const narrow = runOf(bands, i, start, height, GUTTER * height, NARROW_GUTTER_BANDS);
-    const wide = runOf(bands, i, start, height, WIDE_GUTTER * height, GUTTER_BANDS).length >= GUTTER_BANDS;
-    if (!wide && narrow.length < NARROW_GUTTER_BANDS) return false;
-    // Beside the gap as it stays free in each band: where a column runs on beside a picture or a table in the next
-    // one, the gap narrows to the gutter, and the page's middle would fall on the table's cells.
-    const texty = narrow.filter(([j, [a, b]]) => textBeside(bands[j]!, (a + b) / 2, height)).length;
-    if (texty < Math.max(2, Math.ceil((2 * narrow.length) / 3))) return false;
+    if (!runs(start)) return false;
     const left = band.filter((w) => w.x2 <= start[0]);
     return isGutterSide(left, band.slice(left.length), height);
   });
@@ -132,10 +151,11 @@ function runOf(
   height: number,
   min: number,
   enough: number,
+  steps: readonly number[],
 ): Array<[number, Interval]> {
   if (start[1] - start[0] < min) return [];
   const run: Array<[number, Interval]> = [[i, start]];
-  for (const step of [-1, 1]) {
+  for (const step of steps) {
     let gap: Interval | null = start;
     for (let j = i + step; gap && j >= 0 && j < bands.length && run.length < enough; j += step) {
       // A band with no words near the gap (another column's line, on its own baseline) says nothing about it.
@@ -222,4 +242,36 @@ function isGutterSide(left: Item[], right: Item[], height: number): boolean {
   const texty = (side: Item[]) => side.some((w) => /\p{L}{3}/u.test(w.word.text));
   const prose = (side: Item[]) => maxOf(side.map((w) => w.x2)) - minOf(side.map((w) => w.x1)) >= PROSE_WIDTH * height;
   return texty(l) && texty(r) && (prose(l) || prose(r));
+}
+
+/**
+ * Bands whose doubtful words (read below DOUBTFUL_WORD) reach into a gutter that runs on above and below them have
+ * those words' boxes cut back to the gutter's edge on the side where most of the word lies; null when none does.
+ * Tesseract reads a word at confidence 0 when its box took in grain beside it: on a 200-DPI scan the first word of a
+ * column's line reached 50 px into the gutter, and its band ran across both columns.
+ */
+export function clipIntoGutters(bands: Item[][], gaps: Interval[][], height: number): Item[][] | null {
+  let clipped = false;
+  const out = bands.map((band, i) => {
+    const above = [i - 1, i - 2].flatMap((j) => gaps[j] ?? []);
+    const below = [i + 1, i + 2].flatMap((j) => gaps[j] ?? []);
+    const mid = (g: Interval) => (g[0] + g[1]) / 2;
+    // A channel: a gutter above and one below that share their middle stretch, not yet a gutter in this band.
+    const channels = above
+      .filter((a) => below.some((b) => Math.min(a[1], b[1]) > Math.max(mid(a), mid(b)) - height / 2))
+      .filter((a) => !gaps[i]!.some((g) => g[0] <= mid(a) && mid(a) <= g[1]));
+    if (!channels.length) return band;
+    return band.map((item) => {
+      if (item.word.confidence >= DOUBTFUL_WORD) return item;
+      const g = channels.find((c) => item.x1 < mid(c) && item.x2 > mid(c));
+      if (!g) return item;
+      const m = mid(g);
+      const [x1, x2] =
+        m - item.x1 < item.x2 - m ? [Math.max(item.x1, g[1]), item.x2] : [item.x1, Math.min(item.x2, g[0])];
+      if (x2 - x1 < height / 2) return item;
+      clipped = true;
+      return { ...item, x1, x2 };
+    });
+  });
+  return clipped ? out.map((band) => [...band].sort((p, q) => p.x1 - q.x1)) : null;
 }

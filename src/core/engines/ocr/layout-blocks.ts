@@ -7,7 +7,7 @@
  *   or the centre, within about a blank line, of like height): a column, or a part of one, a caption, a heading.
  */
 import { maxOf, minOf } from "../../arrays";
-import { guttersOf } from "./gutters.ts";
+import { clipIntoGutters, guttersOf } from "./gutters.ts";
 import { median, type TextBlock, type Interval, type Item, type Rect, type Segment } from "./layout-types.ts";
 
 /** Words taller than this many median heights do not chain lines into one band. */
@@ -20,6 +20,8 @@ const ALIGN = 1.2;
 const FORK_WIDTH = 4;
 /** Middles of the words of one line differ by at most this share of a word height. */
 const LINE_JITTER = 0.4;
+/** ... and by at most this share when OCR put them on one line. */
+const SAME_LINE_JITTER = 0.7;
 /** A paragraph's first line is indented by at most this many word heights. */
 const INDENT = 3;
 /** A line this many times wider than a block's lines spans beyond it (see spansBeyond). */
@@ -27,8 +29,10 @@ const WIDER = 1.5;
 
 /** The blocks of `items`, in no particular order. `height` is the median word height. */
 export function blocksOf(items: Item[], height: number): TextBlock[] {
-  const bands = bandsOf(items, height);
-  const gaps = guttersOf(bands, height);
+  let bands = bandsOf(items, height);
+  let gaps = guttersOf(bands, height);
+  const clipped = clipIntoGutters(bands, gaps, height);
+  if (clipped) [bands, gaps] = [clipped, guttersOf(clipped, height)];
   return chain(
     bands.map((band, i) => cutBand(band, gaps[i]!)),
     height,
@@ -96,14 +100,19 @@ const stacked = (a: Item, b: Item) =>
 function unstack(band: Band): Band[] {
   if (!band.items.some((a, i) => band.items.some((b, j) => j > i && stacked(a, b)))) return [band];
   const mid = (i: Item) => (i.y1 + i.y2) / 2;
-  const lines: Array<{ items: Item[]; at: number }> = [];
+  const lines: Array<{ items: Item[]; at: number; lines: Set<number> }> = [];
   for (const item of [...band.items].sort((a, b) => mid(a) - mid(b))) {
     const h = item.y2 - item.y1;
-    const line = lines.find(
-      (l) => Math.abs(l.at - mid(item)) <= LINE_JITTER * h && !l.items.some((o) => stacked(o, item)),
-    );
+    const fits = (l: (typeof lines)[number], jitter: number) =>
+      Math.abs(l.at - mid(item)) <= jitter * h && !l.items.some((o) => stacked(o, item));
+    // OCR's own line first: a word without ascenders sits lower than its line's first word, and a tall word of the
+    // next column's line, on a baseline half a line lower, would otherwise take it for its own line.
+    const line =
+      lines.find((l) => item.word.line !== undefined && l.lines.has(item.word.line) && fits(l, SAME_LINE_JITTER)) ??
+      lines.find((l) => fits(l, LINE_JITTER));
     if (line) line.items.push(item);
-    else lines.push({ items: [item], at: mid(item) });
+    else lines.push({ items: [item], at: mid(item), lines: new Set() });
+    if (item.word.line !== undefined) (line ?? lines[lines.length - 1]!).lines.add(item.word.line);
   }
   return lines.map((l) => {
     const q = (i: Item) => (i.y2 - i.y1) / 4;
@@ -233,7 +242,11 @@ function continues(block: TextBlock, seg: Segment, height: number): number {
     Math.abs(last.x1 + last.x2 - seg.x1 - seg.x2) <= 2 * tol ||
     (seg.x1 > last.x1 && seg.x1 - last.x1 <= INDENT * height);
   if (!aligned) return 0;
-  const h = (s: Segment) => median(s.items.map((i) => i.y2 - i.y1));
+  // A drop cap is no measure of its line's type: beside it a caption's small capitals looked a third its height.
+  const h = (s: Segment) => {
+    const heights = s.items.map((i) => i.y2 - i.y1);
+    return median(heights.filter((x) => x <= TALL * height)) || median(heights);
+  };
   const ratio = h(seg) / Math.max(1, h(last));
   return ratio > 2.5 || ratio < 1 / 2.5 ? 0 : overlap;
 }

@@ -29,6 +29,13 @@ const COLUMN_SHARE = 0.5;
 const MIN_COLUMN_LINES = 4;
 
 /**
+ * A mark, a letter or a digit or two read at almost no confidence: the texture of a picture beside a column (read
+ * "1", "5" in a photo's grey on a 200-DPI scan), never a word of prose. Standing in the line beside it, it carried
+ * that line across the page and cut the columns in two.
+ */
+const pictureNoise = (w: Word) => w.confidence < 0.25 && [...w.text].length <= 2;
+
+/**
  * `result` with its words in layout reading order and lines renumbered, when the page has columns of prose;
  * otherwise `result` itself. Boxes are those of the image that was read (upright, any residual skew allowed).
  */
@@ -38,7 +45,7 @@ export function orderByLayout(result: OcrResult): OcrResult {
   const height = median(words.map((w) => w.bounding_box[3] - w.bounding_box[1]));
   if (!(height > 0)) return result;
   // Grain in a gutter read as ":" or "~" would stand as lines of its own between the columns' lines.
-  const kept = words.filter((w) => !grain(w, height));
+  const kept = words.filter((w) => !grain(w, height) && !pictureNoise(w));
   const blocks = blocksOf(deskewed(kept, lineSlope(kept, height)), height);
   // Hundreds of blocks are no page of columns but scattered words (a photo read as text): ordering them costs more
   // than it can give (the order is quadratic to cubic in blocks).

@@ -223,7 +223,7 @@ function extract(
   const threshold = project.review_thresholds.field;
   const lines: Line[] = pages.flatMap((p) => pageLines(p));
   const allText = lines.map((l) => l.text).join("\n");
-  const dateOrder = inferDateOrder([allText], project.locale, looksUsEnglish(allText));
+  const dateOrder = inferDateOrder([allText], project.locale, () => looksUsEnglish(allText));
   const tableHeaders = new Set(
     fields.filter((f) => f.type === "table").flatMap((f) => [...tableHeaderZone(f, lines, dateOrder)]),
   );

@@ -180,4 +180,93 @@ describe("reading order by failure class", () => {
     );
     expect(page.read()).toBe(cols.flat().join("\n"));
   });
+
+  test("a wide mark OCR doubts in the gutter (noise of a 200-DPI scan read as ~~.) does not join the columns", () => {
+    const page = new Page();
+    const [l, r] = [lines(17, 20), lines(18, 20)];
+    for (let row = 0; row < 20; row++) {
+      page.put(l[row]!, LEFT, 200 + row * 36, row + 1);
+      page.put(r[row]!, RIGHT, 200 + row * 36, row + 1);
+    }
+    // Wider than a word height, no letter, read at 0.62: ink to tesseract, but nothing a gutter should stop at.
+    page.words.push({ text: "~~.", confidence: 0.62, bounding_box: [537, 416, 567, 440], line: 7 });
+    expect(page.read().replace("~~.", "").replace(/\s+/g, " ")).toBe([...l, ...r].join(" "));
+  });
+
+  test("a word read at confidence 0 whose box took in grain of the gutter stays in its column", () => {
+    const page = new Page();
+    // A justified left column (each line's last word ends at 532) whose 9th line ends a paragraph early; the right
+    // column's first word on that row was read with grain beside it: its box starts 12 px into the 40-px gutter,
+    // leaving less free than a word space beside the column's edge, and it reads at confidence 0.
+    const [l, r] = [lines(19, 20), lines(20, 20)];
+    l[8] = "the harbour town";
+    for (let row = 0; row < 20; row++) {
+      const words = l[row]!.split(" ");
+      // Justified: the spaces share what the line lacks of the column's 432 px.
+      const space = row === 8 ? 12 : 12 + (432 - l[row]!.length * 12) / (words.length - 1);
+      let x = LEFT;
+      for (const t of words) {
+        page.words.push({
+          text: t,
+          confidence: 0.95,
+          bounding_box: [x, 200 + row * 36, x + t.length * 12, 224 + row * 36],
+          line: row + 1,
+        });
+        x += t.length * 12 + space;
+      }
+      page.put(r[row]!, RIGHT, 200 + row * 36, row + 1);
+    }
+    const first = page.words.find((w) => w.line === 9 && w.bounding_box[0] === RIGHT)!;
+    first.bounding_box = [RIGHT - 28, first.bounding_box[1], first.bounding_box[2], first.bounding_box[3]];
+    first.confidence = 0;
+    expect(page.read()).toBe([...l, ...r].join("\n"));
+  });
+
+  test("a picture's texture read as digits at almost no confidence is left out, the columns beside it intact", () => {
+    const page = new Page();
+    const [l, r] = [lines(21, 20), lines(22, 20)];
+    // The left column's rows 8-13 are a picture; the right column runs on beside it.
+    for (let row = 0; row < 20; row++) {
+      if (row < 7 || row > 12) page.put(l[row]!, LEFT, 200 + row * 36, row + 1);
+      page.put(r[row]!, RIGHT, 200 + row * 36, row + 1);
+    }
+    // The picture's grey read on row 10 as "1", "i" and "5" (the 5 up against the gutter), in the right column's line.
+    const noise: Array<[string, number, number, number]> = [
+      ["1", 210, 236, 0.19],
+      ["5", 530, 556, 0.12],
+    ];
+    for (const [text, x1, x2, confidence] of noise)
+      page.words.push({ text, confidence, bounding_box: [x1, 200 + 9 * 36, x2, 224 + 9 * 36], line: 10 });
+    const left = l.filter((_, row) => row < 7 || row > 12);
+    expect(page.read()).toBe([...left.slice(0, 7), ...left.slice(7), ...r].join("\n"));
+  });
+
+  test("a centred caption in small capitals under a drop cap is read line by line, its second line in place", () => {
+    const page = new Page();
+    const [l, r] = [lines(23, 10), lines(24, 20)];
+    for (let row = 0; row < 20; row++) {
+      if (row < 10) page.put(l[row]!, LEFT, 200 + row * 36, row + 1);
+      page.put(r[row]!, RIGHT, 200 + row * 36, row + 1);
+    }
+    // Under the left column (centre x 316): "THE TERRA-COTTA" whose initial rises 28 px above its 19-px small
+    // capitals (read "Thue", 56 px tall), then "ROOFS OF" (18 px), "DUBROVNIK," (29 px), "DAMAGED DURING".
+    const y = 600;
+    const caption: Array<[string, number, number, number, number]> = [
+      ["Thue", 150, y - 28, 235, y + 28],
+      ["TERRA-COTTA", 260, y, 480, y + 19],
+      ["ROOFS", 226, y + 38, 341, y + 56],
+      ["OF", 366, y + 38, 407, y + 56],
+      ["DUBROVNIK,", 193, y + 62, 439, y + 91],
+      ["DAMAGED", 170, y + 110, 350, y + 129],
+      ["DURING", 375, y + 110, 462, y + 129],
+    ];
+    caption.forEach(([text, x1, y1, x2, y2], i) =>
+      page.words.push({ text, confidence: 0.95, bounding_box: [x1, y1, x2, y2], line: 50 + [0, 0, 1, 1, 2, 3, 3][i]! }),
+    );
+    const read = page.read().split("\n");
+    expect(read.slice(10, 14)).toEqual(["Thue TERRA-COTTA", "ROOFS OF", "DUBROVNIK,", "DAMAGED DURING"]);
+    expect(read.join("\n")).toBe(
+      [...l, "Thue TERRA-COTTA", "ROOFS OF", "DUBROVNIK,", "DAMAGED DURING", ...r].join("\n"),
+    );
+  });
 });
