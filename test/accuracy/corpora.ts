@@ -21,10 +21,12 @@
  *   and the ASN-only set (its mechanism is in the mixed ASN+TAG sample); detection-only samples have no groups;
  * - the generator's documents (fixtures/varied, seed 20241121): all 217 as text PDFs (10 s), and 7 as 200-DPI scans
  *   chosen for party roles and totals on OCR text (the generator prints the truth: vendor and customer are known);
- * - the XRechnung test suite's distinct invoices drawn without their XML (fixtures/einvoice-visual) in four layouts
+ * - the XRechnung test suite's distinct invoices drawn without their XML (fixtures/einvoice-visual) in five layouts
  *   (letterhead business invoice, XRechnung visualisation, SaaS-style with From / Bill to columns, French-style
- *   facture with ship-to and remittance slip), each as text PDFs (1-2 s) and as 200-DPI scans (21 pages each,
- *   60-90 s on a busy machine): party roles, totals and dates read from OCR text, truth from the XML;
+ *   facture with ship-to and remittance slip, and an ERP/accounting-software export with a DIN 5008 window, a boxed
+ *   or side header, ruled positions and a legal footer, 5 of its 21 on two pages), each as text PDFs (1-2 s) and as
+ *   200-DPI scans (21 documents each, 60-90 s on a busy machine; the ERP family's 26 pages ~115 s at load 10):
+ *   party roles, totals and dates read from OCR text, truth from the XML;
  * - till receipts: 20 of shop-receipts.ts as scans and photos, and 30 of the harder, independent generator
  *   (receipts-hard-corpora.ts: GST tax invoices, US grocery, EU supermarkets, restaurants, fuel, Indonesian) as
  *   scans and as harsh phone photos (~50 + ~75 s on a busy machine);

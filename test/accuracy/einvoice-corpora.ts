@@ -1,8 +1,9 @@
 /**
  * The visual e-invoice corpora of the accuracy gate (corpora.ts lists them): the XRechnung test suite's invoices
- * drawn as PDFs without their XML (fixtures/einvoice-visual) in four families (a letterhead business invoice, an
- * XRechnung visualisation, a SaaS-style invoice, a French-style facture), each as text PDFs and as 200-DPI scans;
- * the truth is the XML's. Four layouts, so that a mechanism tuned on one does not pass for a general one.
+ * drawn as PDFs without their XML (fixtures/einvoice-visual) in five families (a letterhead business invoice, an
+ * XRechnung visualisation, a SaaS-style invoice, a French-style facture, an ERP/accounting-software export), each as
+ * text PDFs and as 200-DPI scans; the truth is the XML's. Several layouts, so that a mechanism tuned on one does not
+ * pass for a general one; the ERP family was written and measured before any extraction change for it.
  */
 import { symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -17,8 +18,15 @@ const WHAT: Record<Family, string> = {
   viewer: "XRechnung visualisations",
   saas: "SaaS-style invoices (From / Bill to columns, seller named in logo and footer only)",
   facture: "French-style factures (seller right, bill-to and ship-to, remittance slip)",
+  erp: "ERP/accounting-software exports (DIN 5008 window with return line, boxed or side header, ruled positions, Übertrag, legal footer columns)",
 };
-const LANGS: Record<Family, string> = { letterhead: "de/en/fr", viewer: "de/en", saas: "en/de", facture: "fr/de/en" };
+const LANGS: Record<Family, string> = {
+  letterhead: "de/en/fr",
+  viewer: "de/en",
+  saas: "en/de",
+  facture: "fr/de/en",
+  erp: "de/en/fr",
+};
 
 function einvoiceVisual(family: Family, scan: boolean): Corpus {
   const what = WHAT[family];

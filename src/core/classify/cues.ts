@@ -92,8 +92,17 @@ export const isShortHeadingLine = (line: string) => isShortHeading(withoutNumber
 
 const NUMBER_AFTER_TITLE =
   /\s*(?<![\p{L}])(?:no|nr|n°|nº|#|number|nummer|numero|número)[.:]?\s*#?[\p{L}\p{N}\-/.]*\d[\p{L}\p{N}\-/.]*\s*$/iu;
-/** The line without a trailing document number ("Rechnung Nr. 2024-117" → "Rechnung"); a line without a digit has none. */
-const withoutNumber = (line: string) => (DIGIT.test(line) ? line.replace(NUMBER_AFTER_TITLE, "") : line);
+/**
+ * The line without a trailing document number ("Rechnung Nr. 2024-117" → "Rechnung", and a bare one after a title of
+ * one or two words: "Rechnung 1234567", "Invoice INV-2024-17", as accounting software prints them); a line without a
+ * digit has none. A bare number is no amount ("Total 119,00") nor a date, and has a letter, a dash or six digits;
+ * nor is it an identifier led by a country code ("IBAN DE89…", "BTW NL8104…", as OCR reads them "NLSOINGB…": a
+ * label and its value, no title).
+ */
+const withoutNumber = (line: string) =>
+  DIGIT.test(line) ? line.replace(NUMBER_AFTER_TITLE, "").replace(BARE_NUMBER, "$1") : line;
+const BARE_NUMBER =
+  /^(\s*\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*)?)\s+(?![A-Z]{2}\d{2}|[A-Z]{2}[A-Z\d]{9,}\s*$)(?=[\p{L}\p{N}-]*(?:\p{L}\p{N}|\p{N}\p{L}|-|\d{6}))[\p{L}\p{N}-]*\d[\p{L}\p{N}-]*\s*$/u;
 const DIGIT = /\d/;
 const isShortHeading = (line: string) => line.trim() !== "" && line.trim().split(/\s+/).length <= 4 && !/\d/.test(line);
 
@@ -151,16 +160,25 @@ export interface CueText {
   plain: boolean;
 }
 
-export function cueTextOf(text: string, heading: string, ocr = false): CueText {
+export function cueTextOf(text: string, heading: string, ocr = false, titles = heading): CueText {
   const head = fold(heading.toLowerCase());
   const lower = fold(text.toLowerCase());
   return {
     lower,
     head,
     headTokens: ocr ? tokensOf(head) : [],
-    titles: titleLines(heading),
+    titles: titleLines(titles),
     plain: !lower.includes("\u017f"),
   };
+}
+
+/**
+ * Where a title stands: the heading zone of the upper half of the first page's lines. A letter's sign-off on a line
+ * of its own at the end ("Mit freundlichen Grüßen" under an invoice's payment terms) names no document.
+ */
+export function titleZone(firstPageText: string): string {
+  const lines = firstPageText.split("\n");
+  return headingText(lines.slice(0, Math.ceil(lines.length / 2)).join("\n"));
 }
 
 /** One cue of a class, with what scoring it needs worked out once. */

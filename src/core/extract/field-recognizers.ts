@@ -12,6 +12,7 @@ import { recipientWords } from "./party-blocks";
 import { recipientCandidates } from "./recipient";
 import { NO_ALNUM_AFTER, NO_ALNUM_BEFORE } from "./word-bounds";
 import { unlabelledTotal } from "./unlabelled-total";
+import { paymentDeadlines } from "./payment-deadline";
 import { type Candidate, where } from "./candidate";
 
 /** Unlabelled recognisers: IBAN, VAT ID, e-mail, phone anywhere; a party from a company-suffix line; dates/amounts as fallback. */
@@ -35,6 +36,8 @@ export function recognizerCandidates(
     return c ? [c] : [];
   }
   if (field.hints.fallback_first && kind === "date") return firstDateCandidates(field, lines, ctx);
+  // The due date in a payment sentence ("… bis zum 13.04.2018 ohne Abzug"), when no label names it.
+  if (kind === "date" && field.id === "due_date") return paymentDeadlines(lines, ctx);
   if (field.hints.fallback_first && kind === "amount") {
     const best = unlabelledTotal(lines, ctx);
     return best ? [best] : [];

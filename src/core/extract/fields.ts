@@ -9,7 +9,7 @@ import { boxesOf, type Line, ocrConfidenceOf, spanOf, uprightSize } from "./line
 import type { ReadContext, ValueKind } from "./values";
 import { recipientWords } from "./party-blocks";
 import { withoutSpecks } from "./specks";
-import { umlautsRead, withoutStrayLetter, withoutTrailingMark } from "./ocr-letters";
+import { markedWords, marksReadElsewhere, umlautsRead, withoutStrayLetter, withoutTrailingMark } from "./ocr-letters";
 import type { Candidate } from "./candidate";
 import { labelCandidates, patternCandidates } from "./label-candidates";
 import { recognizerCandidates } from "./field-recognizers";
@@ -74,12 +74,15 @@ export function fieldCandidates(field: FieldSettings, lines: Line[], ctx: ReadCo
       [c.score, c.reasoning] = [c.score * 0.5, `${c.reasoning}, in the buyer's block: counts half`];
     }
   }
-  if (kind === "party")
+  if (kind === "party") {
+    let marked: Map<string, string> | undefined;
     for (const c of all) {
       c.match.value = withoutSpecks(c.match.value as string);
-      if (c.match.line.page.text_source === "ocr")
-        c.match.value = withoutTrailingMark(withoutStrayLetter(umlautsRead(c.match.value)));
+      if (c.match.line.page.text_source !== "ocr") continue;
+      marked ??= markedWords(lines);
+      c.match.value = marksReadElsewhere(withoutTrailingMark(withoutStrayLetter(umlautsRead(c.match.value))), marked);
     }
+  }
   // A zero amount is a balance after payment ("Balance due 0.00") far more often than the document's value.
   if (kind === "amount")
     for (const c of all)

@@ -50,16 +50,16 @@ function inSentence(text: string, start: number, end: number): boolean {
 }
 
 const NUMBER_MARKS = new Set(["n", "no", "nr", "nº", "num", "o"]);
-/** The word before a label, past a number sign ("Votre n° TVA"), an "of" or a rate ("Total INCLUDES 6% GST"). */
-function wordBefore(text: string, at: number): string {
-  const words =
-    text
-      .slice(Math.max(0, at - 40), at)
-      .replace(/(?<![\p{L}\p{N}])\d{1,2}(?:[.,]\d{1,2})?\s?%\s*$/u, "")
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? [];
+/**
+ * The word before a label past a number sign ("no" if `mark`), "of" or a rate ("INCLUDES 6% GST"); none: "zzgl. 19 %".
+ */
+function wordBefore(text: string, at: number, mark: boolean): string {
+  const head = text.slice(Math.max(0, at - 40), at);
+  const unrated = head.replace(/(?<![\p{L}\p{N}])\d{1,2}(?:[.,]\d{1,2})?\s?%\s*$/u, "");
+  const words = unrated.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const word = words.pop() ?? "";
-  return NUMBER_MARKS.has(word) || word === "of" ? (words.pop() ?? "") : word;
+  if (unrated !== head && (word === "zzgl" || word === "plus")) return "";
+  return NUMBER_MARKS.has(word) ? (mark ? "no" : (words.pop() ?? "")) : word === "of" ? (words.pop() ?? "") : word;
 }
 const wordAfter = (text: string, at: number) =>
   /^[\s.:\-]*([\p{L}\p{N}%]+)/u.exec(text.slice(at))?.[1]?.toLowerCase() ?? "";
@@ -87,7 +87,7 @@ function qualified(line: Line, start: number, end: number, before: Set<string>, 
   const first = line.words.find((w) => w.end > start);
   const last = [...line.words].reverse().find((w) => w.start < end);
   const ocr = line.page.text_source === "ocr";
-  if (before.size && hasWord(before, wordBefore(text, start), ocr)) {
+  if (before.size && hasWord(before, wordBefore(text, start, before.has("no")), ocr)) {
     const prev = [...line.words]
       .reverse()
       .find((w) => w.start < start && /[\p{L}\p{N}]/u.test(line.text.slice(w.start, Math.min(w.end, start))));

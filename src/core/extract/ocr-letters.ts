@@ -3,8 +3,11 @@
  * name it reads two narrow strokes, "ii" ("Kriiger", "fiir", "Osnabriick", "Wiirzburg"). Inside a word, between
  * letters, "ii" is no spelling of German, French, Dutch, Spanish or Italian names (Hawaii ends a word, "Shiitake"
  * is no company), so there it is read back as "ü" ("Ü" between capitals). Other lost marks ("a" for "ä") cannot be
- * told from real spellings and stay as read.
+ * told from real spellings by the word alone: only the document can tell them (marksReadElsewhere).
  */
+import type { Line } from "./lines";
+import { fold } from "./fuzzy";
+
 const II = /(?<=\p{L})(ii|II)(?=\p{L})/gu;
 
 export function umlautsRead(text: string): string {
@@ -25,4 +28,33 @@ export function withoutStrayLetter(text: string): string {
  */
 export function withoutTrailingMark(text: string): string {
   return text.replace(/(?<=\p{Lu}\p{Ll}{5,})\s?[.,;:'’‘]$/u, "");
+}
+
+const MARKED = /[^\x00-\x7f]/;
+
+/** Words of three letters or more read with marks on the lines, by their plain lower-case spelling. */
+export function markedWords(lines: Line[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of lines)
+    for (const m of line.text.matchAll(/\p{L}{3,}/gu))
+      if (MARKED.test(m[0]) && fold(m[0]).length === m[0].length) out.set(fold(m[0].toLowerCase()), m[0]);
+  return out;
+}
+
+/**
+ * A word of a name read without its marks ("Kohler", "Schafer") that the document prints with them elsewhere
+ * ("Köhler" in the footer, "SCHÄFER" in the logo) takes them back, letter for letter in its own case: OCR read in
+ * English drops them on one line and keeps them on another.
+ */
+export function marksReadElsewhere(text: string, marked: Map<string, string>): string {
+  if (!marked.size) return text;
+  return text.replace(/\p{L}{3,}/gu, (word) => {
+    const other = MARKED.test(word) ? undefined : marked.get(word.toLowerCase());
+    if (!other || other.length !== word.length) return word;
+    return [...word]
+      .map((ch, i) =>
+        MARKED.test(other[i]!) ? (ch === ch.toUpperCase() ? other[i]!.toUpperCase() : other[i]!.toLowerCase()) : ch,
+      )
+      .join("");
+  });
 }

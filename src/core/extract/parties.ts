@@ -21,15 +21,8 @@ import { findDates } from "./normalize";
 import { fold } from "./fuzzy";
 import { fullerName } from "./names-fuller";
 import { DOC_WORD, nameStart } from "./name-start";
-import {
-  addressFollows,
-  compactName,
-  holderNames,
-  inRecipient,
-  paymentWords,
-  recipientWords,
-  senderLineName,
-} from "./party-blocks";
+import { addressFollows, compactName, holderNames, inRecipient, paymentWords, recipientWords } from "./party-blocks";
+import { senderLineName } from "./sender-line";
 import { letters } from "./word-bounds";
 
 /** Words of a footer's legal lines: the company named above or in them is the issuer. */

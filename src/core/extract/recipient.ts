@@ -7,15 +7,8 @@ import { below, sameBlockEnd } from "./labels";
 import { findDates } from "./normalize";
 import { editDistance } from "./fuzzy";
 import { findAmounts } from "./values";
-import {
-  buyerHeadings,
-  compactName,
-  oneLineAddress,
-  POSTCODE,
-  RECIPIENT_LINE,
-  senderLineName,
-  STREET,
-} from "./party-blocks";
+import { buyerHeadings, compactName, POSTCODE, RECIPIENT_LINE, STREET } from "./party-blocks";
+import { noteZone, oneLineAddress, senderLineName, typeHeight } from "./sender-line";
 import { letters } from "./word-bounds";
 import { DOC_WORD } from "./name-start";
 import { issuerCandidates, type PartyCandidate, TITLE } from "./parties";
@@ -46,6 +39,10 @@ function issuerNameTest(issuer: PartyCandidate | undefined): (line: Line) => boo
 
 /** Buyer headings of a delivery block (party-blocks.ts BUYER_HEADINGS), ranked under the billing ones. */
 const SHIP_TO = /ship|deliver|liefer|livr|afle|lever|env[íi]o|consegna/iu;
+
+/** A row of a document's details, by its label: a number, date, page, contact or reference of the document. */
+const DETAIL_ROW =
+  /^[^\p{L}\p{N}]*((rechnungs|kunden|auftrags|bestell|liefer|leistungs|beleg|steuer|vertrags)-?\s?(nr|nummer|datum|zeitraum|schein)|(invoice|customer|client|order|delivery|account|reference|tax|vat)\s+(no|nr|number|date|id)|(ihr|ihre|unser|unsere|your|our|votre|vos|notre)\s+\p{L}{3,}|n°|num[ée]ro|datum|date|seite|page|tel|fax|e-?mail|ref)(?![\p{L}])/iu;
 
 const CONTACT = /@|www\.|https?:|(?<![\p{L}])(tel|t[ée]l[ée]?phone?|phone|fax|e-?mail|mobil)(?![\p{L}])/iu;
 
@@ -108,7 +105,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     const windowed = page.some(
       (l) =>
         l.box[1] < page[i]!.box[1] &&
-        l.box[3] > page[i]!.box[1] - lineHeight(l) * 2.5 &&
+        l.box[3] > page[i]!.box[1] - Math.max(lineHeight(l) * 2.5, noteZone(page[i]!)) &&
         (returnAddresses.has(l) || senders.has(l)),
     );
     if (block.length < (windowed ? 2 : 3) || !block.slice(1).some(isAddressLine)) continue;
@@ -125,6 +122,9 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
       continue;
     }
     if (/\d/.test(block[0]!.text) && STREET.test(block[0]!.text)) continue; // a street, not a name
+    // An information block beside the window ("Rechnungsnr. 4711 / Kundennr. 75545 / Seite 1 von 2"): its number
+    // rows look like streets and postcodes, but its first row is a label.
+    if (DETAIL_ROW.test(block[0]!.text)) continue;
     if (nameOf(block[0]!, 0.42, "first line of the recipient's address block")) break;
   }
   return out;
@@ -157,16 +157,19 @@ const isAddressLine = (l: Line): boolean =>
   (STREET.test(l.text) || POSTCODE.test(l.text)) && !/[:%]/.test(l.text) && !findDates(l.text, "dmy").length;
 
 /**
- * The window's first line right under a sender line: when OCR lost the window's lines, a table header further down is
- * no address. Grain read as a line of its own (";" between the sender line and the window) is passed over.
+ * The window's first line under a sender line (past the empty note zone, noteZone): when OCR lost the window's
+ * lines, a table header further down is no address. Grain read as a line of its own (";" between the sender line and
+ * the window, or "hi" 9 px tall under 30 px type) is passed over.
  */
 function windowUnder(sender: Line, page: Line[]): Line | undefined {
   const lh = lineHeight(sender);
+  const type = typeHeight(sender.words);
   return page.find(
     (l) =>
       /[\p{L}\p{N}]{2}/u.test(l.text) &&
+      typeHeight(l.words) > type * 0.6 &&
       l.box[1] > sender.box[1] + lh * 0.5 &&
-      l.box[1] - sender.box[3] < lh * 3 &&
+      l.box[1] - sender.box[3] < Math.max(lh * 3, noteZone(l)) &&
       Math.abs(l.box[0] - sender.box[0]) < lh * 2,
   );
 }

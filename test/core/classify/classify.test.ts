@@ -237,4 +237,51 @@ describe("OCR text", () => {
     expect(ocr.reasoning).toContain("OCR-tolerant");
     expect(classifyDocument([textPage(text)], defaultProject).class_id).toBe("other");
   });
+
+  test("an invoice titled with a bare number ('Rechnung 1234567') with a letter's salutation and closing", () => {
+    // An ERP export as OCR read it (fixtures/einvoice-visual erp, cvd-03 at 200 DPI): the information block's labels
+    // lost to grain, the title "Rechnung 1234567" without "Nr.", "Sehr geehrte …" and "Mit freundlichen Grüßen" (its
+    // lines with two letters or more, as read).
+    const text = [
+      "SCHÄFER",
+      "Steuerberatung (haftungsbeschränkt)",
+      ": ; BR: : ; ‚Rechnungsnr, i 1234567",
+      "Schafer Steuerberatung UG (haftungsbeschrankt) - 12345 ann",
+      "' Landesamt für Statistik Osnabrück",
+      "98765 Osnabrück",
+      "Rechnung 1234567",
+      "Damen",
+      "Sehr geehrte und Herren,",
+      "für unsere Lieferungen und Leistungen berechnen wir Ihnen:",
+      "‘Pos. Art.-Nr. Bezeichnung ‘",
+      "2% . Vehicle he",
+      "2 Clean vehicle :",
+      "Bitte",
+      '"R echnungsdatum 13.04.2018',
+      ". Kundennr. 19309",
+      "Ihr Ansprechpartner Tim Tester",
+      "Seite 1von 1",
+      "Menge Einheit Einzelpreis EUR _ Gesamt EUR",
+      "30 Stk.",
+      "i AZ Stk",
+      "Summe netto",
+      "zzgl. 19 % USt. auf 10.781,25 EUR",
+      "Rechnungsbetrag",
+      "10.781,25 EUR",
+      "2.048,44 EUR",
+      ": 12.829,69 EUR",
+      "überweisen Sie den Rechnungsbetrag von 12.829,69 EUR bis zum 13.04.2018 ohne Abzug auf unser unten",
+      "genanntes Konto.",
+      "Das Leistungsdatum entspricht dem Rechnungsdatum.",
+      "Mit freundlichen Grüßen",
+      "Schäfer Steuerberatung UG . Commerzbank Potsdam - USt-IdNr.: DE775637340 ö Geschäftsführer:",
+      "(haftungsbeschränkt) IBAN: DE79 0000 0000 1234 5678 90 Steuernummer: 70/297/45741 Tim Tester",
+      "12345 Potsdam z Finanzamt Potsdam 5 ‚Amtsgericht Potsdam",
+      "Tel. 012 3456789 HRB 9390",
+      "tim.tester@test.com",
+    ].join("\n");
+    const c = classifyDocument([{ ...textPage(text), text_source: "ocr" }], defaultProject);
+    // Clearly: the title counts, the sign-off at the end is no title.
+    expect([c.class_id, c.confidence > 0.6]).toEqual(["invoice", true]);
+  });
 });

@@ -6,34 +6,12 @@
  * empty, or as the letterhead's first line. Pages are made word by word, with the boxes OCR gave there.
  */
 import { describe, expect, test } from "bun:test";
-import type { Page, Word } from "../../../src/core/model";
+import type { Page } from "../../../src/core/model";
 import { defaultProject } from "../../../src/core/project";
-import { a4OcrScan } from "./page-rows";
+import { ocrRows as ocrPage } from "./page-rows";
 import { extractFields } from "../../../src/core/stages/extract";
 import { pageLines } from "../../../src/core/extract/lines";
 import { issuerCandidates } from "../../../src/core/extract/parties";
-
-/** Lines of [y, height, [[text, x], ...]] (10 px per character); a word's own height given as "text@height". */
-function ocrPage(rows: Array<[number, number, Array<[string, number]>]>): Page {
-  const words: Word[] = [];
-  rows.forEach(([y, height, cells], line) => {
-    for (const [text, x] of cells) {
-      let at = x;
-      for (const part of text.split(" ")) {
-        const [t, h] = part.split("@") as [string, string?];
-        const tall = h ? Number(h) : height;
-        words.push({
-          text: t,
-          confidence: 0.9,
-          bounding_box: [at, y + height - tall, at + t.length * 10, y + height],
-          line,
-        });
-        at += (t.length + 1) * 10;
-      }
-    }
-  });
-  return a4OcrScan(words, "");
-}
 
 /** A letterhead invoice whose sender line is `sender` (20 px type), with `between` lines above the window. */
 function invoice(sender: string, between: Array<[number, number, Array<[string, number]>]>): Page {

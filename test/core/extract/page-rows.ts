@@ -71,3 +71,25 @@ export function a4OcrScan(words: Word[], text: string): Page {
     ocr_confidence: 0.9,
   };
 }
+
+/** Lines of [y, height, [[text, x], ...]] (10 px per character); a word's own height given as "text@height". */
+export function ocrRows(rows: Array<[number, number, Array<[string, number]>]>): Page {
+  const words: Word[] = [];
+  rows.forEach(([y, height, cells], line) => {
+    for (const [text, x] of cells) {
+      let at = x;
+      for (const part of text.split(" ")) {
+        const [t, h] = part.split("@") as [string, string?];
+        const tall = h ? Number(h) : height;
+        words.push({
+          text: t,
+          confidence: 0.9,
+          bounding_box: [at, y + height - tall, at + t.length * 10, y + height],
+          line,
+        });
+        at += (t.length + 1) * 10;
+      }
+    }
+  });
+  return a4OcrScan(words, "");
+}

@@ -17,7 +17,7 @@
 import { PageMemo } from "../../page-memo";
 import type { Alternative, Classification, Page } from "../../model";
 import type { ProjectSettings } from "../../project";
-import { cueTextOf, describeHits, headingText, scoreClass, type CueScore } from "../../classify/cues";
+import { cueTextOf, describeHits, headingText, scoreClass, titleZone, type CueScore } from "../../classify/cues";
 import { structureBonus, tillTitleBonus } from "../../classify/structure";
 import { kindOfTypeCode } from "../../classify/type-codes";
 import {
@@ -128,7 +128,7 @@ function classify(
   const heading = headingText(pages[0]?.text ?? "");
   const hasOther = project.classes.some((c) => c.id === "other");
   const ocr = pages[0]?.text_source === "ocr";
-  const prepared = cueTextOf(text, heading, ocr);
+  const prepared = cueTextOf(text, heading, ocr, titleZone(pages[0]?.text ?? ""));
   const cues: CueScore[] = project.classes.map((c) => scoreClass(c, prepared));
   // Structure (till-receipt traits, a totals block with tax) counts next to the cue words.
   const structure = structureBonus(pages);
