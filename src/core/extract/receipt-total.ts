@@ -10,7 +10,7 @@
 import { fold } from "./fuzzy";
 import type { Line } from "./lines";
 import { type DateOrder, findDates } from "./normalize";
-import { CHANGE, paidLine, TENDERED } from "./tendered";
+import { paidLine, tenderedLessChange } from "./tendered";
 import { findAmounts } from "./values";
 
 /** A line labelled as the total (not a subtotal, not savings or points or an item count). */
@@ -151,12 +151,7 @@ export function totalHolds(
   lines: Line[],
   dateOrder: DateOrder,
 ): boolean {
-  const tendered = paidLine(lines, TENDERED, dateOrder);
-  const change = tendered ? paidLine(lines, CHANGE, dateOrder) : null;
-  const pay =
-    tendered && change && change.line !== tendered.line && change.value < tendered.value
-      ? (cents(tendered.value) - cents(change.value)) / 100
-      : null;
+  const { pay } = tenderedLessChange(lines, dateOrder);
   // A tax of 0 makes any subtotal a total: no evidence.
   const taxed = sub !== null && tax !== null && tax > 0 ? (cents(sub) + cents(tax)) / 100 : null;
   const sums = [pay, cardPaid(lines, dateOrder), itemsSum(lines, totalLine, dateOrder), taxed];

@@ -17,7 +17,7 @@ import { fold } from "./fuzzy";
 import { type Line, lineHeight } from "./lines";
 import { type DateOrder, findDates } from "./normalize";
 import { afterSpeck } from "./specks";
-import { CHANGE, paidLine, TENDERED } from "./tendered";
+import { tenderedLessChange } from "./tendered";
 import { findAmounts } from "./values";
 import {
   endAtLegalForm,
@@ -184,12 +184,7 @@ const same = (a: number | null | undefined, b: number | null | undefined) =>
 
 /** The total after the receipt's arithmetic had its say (see the module comment). */
 function checkedTotal(best: ReceiptFields, lines: Line[], dateOrder: DateOrder, rows: Line[]): Candidate | undefined {
-  const tendered = paidLine(lines, TENDERED, dateOrder);
-  const change = tendered ? paidLine(lines, CHANGE, dateOrder) : null;
-  const pay =
-    tendered && change && change.line !== tendered.line && change.value < tendered.value
-      ? (cents(tendered.value) - cents(change.value)) / 100
-      : null;
+  const { pay, change } = tenderedLessChange(lines, dateOrder);
   // A net total, a subtotal or the tax summary's total row read as the total: the grand total printed above it,
   // which the checks below (rounding, a currency sign read as a digit) then apply to.
   const first = best.total_amount;

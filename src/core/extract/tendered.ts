@@ -29,6 +29,20 @@ interface Paid {
   end: number;
 }
 
+/**
+ * Cash tendered minus the change given back (null unless both are read, on different lines, the change the smaller),
+ * with the change's line for callers that settle a total on it.
+ */
+export function tenderedLessChange(lines: Line[], dateOrder: DateOrder): { pay: number | null; change: Paid | null } {
+  const tendered = paidLine(lines, TENDERED, dateOrder);
+  const change = tendered ? paidLine(lines, CHANGE, dateOrder) : null;
+  const pay =
+    tendered && change && change.line !== tendered.line && change.value < tendered.value
+      ? (Math.round(tendered.value * 100) - Math.round(change.value * 100)) / 100
+      : null;
+  return { pay, change };
+}
+
 /** The last amount with decimals on a line whose text starts with `label`. */
 export function paidLine(lines: Line[], label: RegExp, dateOrder: DateOrder): Paid | null {
   for (const line of lines) {
