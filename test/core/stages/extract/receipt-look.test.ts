@@ -7,18 +7,14 @@
  * confirmed costs no render and no recognition, and a look is bounded.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { textToPdf } from "../../../../fixtures/label-audit/pdf";
 import { Rng } from "../../../../fixtures/varied/generator/random";
 import { createOcrEngine, type OcrEngine } from "../../../../src/core/engines/ocr/index.ts";
 import type { FieldResult, Page, RasterImage } from "../../../../src/core/model";
 import { defaultProject } from "../../../../src/core/project";
-import { convertSource } from "../../../../src/core/stages/convert/index.ts";
 import { extractFields } from "../../../../src/core/stages/extract";
 import { receiptSecondLook, receiptTotalConfirmed } from "../../../../src/core/stages/extract/receipt-look";
-import { ocrPages } from "../../../../src/core/stages/ocr/index.ts";
-import { scanOf } from "../../../accuracy/scans.ts";
 import { photoPage, wordsOfLines } from "../../extract/ocr-photo-page";
-import { countingEngine } from "./counted-engine";
+import { countingEngine, scannedTextPage } from "./ocr-test-page";
 
 let engine: OcrEngine;
 const count = { calls: 0 };
@@ -57,21 +53,7 @@ function receiptText(seed: number, label: string): { text: string; total: number
   return { text, total, cash };
 }
 
-async function scannedPage(text: string, name: string): Promise<Page> {
-  const pdf = await textToPdf(text, name);
-  const file = await scanOf(pdf, `${name}.pdf`, { dpi: 200, angle: 0.8, quality: 60 });
-  const source = await convertSource(
-    {
-      index: 0,
-      filename: `${name}.pdf`,
-      data: new Uint8Array(await Bun.file(file).arrayBuffer()),
-      split_policy: "inherit",
-    },
-    { firstPageNumber: 1, maxPages: 1 },
-  );
-  await ocrPages(source.pages, engine);
-  return source.pages[0]!;
-}
+const scannedPage = (text: string, name: string) => scannedTextPage(text, name, { angle: 0.8, quality: 60 }, engine);
 
 const extract = (pages: Page[]) => extractFields(pages, "receipt", defaultProject);
 const LOCALE = defaultProject.locale;

@@ -6,16 +6,12 @@
  * a document whose sums and dates are consistent costs no render and no recognition.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { textToPdf } from "../../../../fixtures/label-audit/pdf";
 import { createOcrEngine, type OcrEngine } from "../../../../src/core/engines/ocr/index.ts";
 import type { FieldResult, Page } from "../../../../src/core/model";
 import { defaultProject } from "../../../../src/core/project";
-import { convertSource } from "../../../../src/core/stages/convert/index.ts";
 import { extractFields } from "../../../../src/core/stages/extract";
 import { secondLook } from "../../../../src/core/stages/extract/second-look";
-import { ocrPages } from "../../../../src/core/stages/ocr/index.ts";
-import { scanOf } from "../../../accuracy/scans.ts";
-import { countingEngine } from "./counted-engine";
+import { countingEngine, scannedTextPage } from "./ocr-test-page";
 
 let engine: OcrEngine;
 const count = { calls: 0 };
@@ -44,21 +40,7 @@ const TEXT = [
   "Totaal               EUR 2.612,92",
 ].join("\n");
 
-async function scannedPage(name: string): Promise<Page> {
-  const pdf = await textToPdf(TEXT, name);
-  const file = await scanOf(pdf, `${name}.pdf`, { dpi: 200, angle: 0, quality: 75 });
-  const source = await convertSource(
-    {
-      index: 0,
-      filename: `${name}.pdf`,
-      data: new Uint8Array(await Bun.file(file).arrayBuffer()),
-      split_policy: "inherit",
-    },
-    { firstPageNumber: 1, maxPages: 1 },
-  );
-  await ocrPages(source.pages, engine);
-  return source.pages[0]!;
-}
+const scannedPage = (name: string) => scannedTextPage(TEXT, name, { angle: 0, quality: 75 }, engine);
 
 const extract = (pages: Page[]) => extractFields(pages, "invoice", defaultProject);
 const values = (f: Record<string, FieldResult>, ids: string[]) => ids.map((id) => f[id]?.value ?? null);
