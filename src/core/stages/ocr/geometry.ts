@@ -54,10 +54,16 @@ export function pageGeometry(rendered: GreyImage, dpi: number | undefined): Page
   // whole, the analysis copy (scaled by the long side) is too small for its lines, and no line height is found.
   const roll = along >= ROLL_ASPECT * across;
   if (roll && psm !== SINGLE_BLOCK) return { grey: sheet.image, sheet, layout, psm: SINGLE_BLOCK };
-  return psm === SINGLE_BLOCK || unreadable
-    ? { grey: sheet.image, sheet, layout, psm: psm ?? SINGLE_BLOCK }
-    : asRendered;
+  if (psm !== SINGLE_BLOCK && !unreadable) return asRendered;
+  // A till roll's lines are about ROLL_LINES to its width: where none was measured (faint small print), that is its
+  // type's height, so the OCR stage enlarges small print as it does when the height is measured.
+  const sized =
+    layout.lineHeight === null ? { ...layout, lineHeight: Math.max(1, Math.round(across / ROLL_LINES)) } : layout;
+  return { grey: sheet.image, sheet, layout: sized, psm: psm ?? SINGLE_BLOCK };
 }
+
+/** Line heights across a till roll: 32-48 characters of a monospaced font a line, a line ~1.3 characters tall. */
+const ROLL_LINES = 40;
 
 function asIs(grey: GreyImage, dpi: number | undefined): PageGeometry {
   const layout = analyzeLayout(grey);
