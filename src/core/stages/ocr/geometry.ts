@@ -52,7 +52,8 @@ export function pageGeometry(rendered: GreyImage, dpi: number | undefined): Page
     plain.lineHeight === null && (layout.lineHeight === null || across / layout.lineHeight < PAGE_WIDTH);
   // A sheet several times as long as it is wide is a till roll whatever its layout says: on a long roll photographed
   // whole, the analysis copy (scaled by the long side) is too small for its lines, and no line height is found.
-  const roll = along >= ROLL_ASPECT * across;
+  // Either way round: on a long roll the layout may take its columns of characters for lines running down.
+  const roll = Math.max(across, along) >= ROLL_ASPECT * Math.min(across, along);
   if (roll && psm !== SINGLE_BLOCK) return { grey: sheet.image, sheet, layout, psm: SINGLE_BLOCK };
   if (psm !== SINGLE_BLOCK && !unreadable) return asRendered;
   // A till roll's lines are about ROLL_LINES to its width: where none was measured (faint small print), that is its
