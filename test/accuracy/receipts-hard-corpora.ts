@@ -56,7 +56,7 @@ export const hardReceiptCorpora: Corpus[] = [
   ),
   hardReceiptCorpus(
     "receipts-hard/photo-real",
-    `the same ${HARD_RECEIPTS} receipts as people photograph them (photos-real.ts): 40-60% of a 1-2 MP frame on wood or cloth beside another sheet or a thumb, turned 90/180/270°, crumpled and curled, a hard shadow, flash glare, motion blur`,
+    `the same ${HARD_RECEIPTS} receipts as people photograph them (photos-real.ts): 40-60% of the frame at 120-160 px per inch of paper, on wood or cloth beside another sheet or a thumb, turned 90/180/270°, crumpled and curled, a hard shadow, flash glare, motion blur`,
     realPhotoOf,
   ),
 ];
