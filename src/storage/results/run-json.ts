@@ -16,8 +16,11 @@ import type { Page, ResultsFile, ResultsPage } from "../../core/model";
 import type { SavedRun } from "../../core/runner/types";
 
 export interface RunJson {
-  /** JSON text of the results file (pages with their words). */
-  results: string;
+  /**
+   * JSON text of the results file (pages with their words); as UTF-8 bytes once it crossed from the pipeline
+   * thread: it only goes on to the review state (storeReviewResultsText stores the bytes as they are).
+   */
+  results: string | Uint8Array;
   /** The results file's `transaction.last_human_review`: what the review state's history is made from. */
   lastHumanReview: ResultsFile["transaction"]["last_human_review"];
   /**
@@ -123,11 +126,11 @@ function escapeRegExp(s: string): string {
 /**
  * A QueueRunOutcome's `json` with its two large texts as UTF-8 bytes, and the buffers to transfer: crossing from the
  * pipeline thread this way moves them instead of copying (500 pages: postMessage took 64 ms with the texts as
- * strings). `textsFromTransfer` turns the results text back into the same string.
+ * strings). They stay bytes on the other side (see RunJson).
  */
 export function textsForTransfer(json: RunJson): { json: RunJson; transfer: ArrayBuffer[] } {
   const encoder = new TextEncoder();
-  const results = encoder.encode(json.results);
+  const results = typeof json.results === "string" ? encoder.encode(json.results) : json.results;
   const files = json.saved
     ? typeof json.saved.files === "string"
       ? encoder.encode(json.saved.files)
@@ -135,14 +138,8 @@ export function textsForTransfer(json: RunJson): { json: RunJson; transfer: Arra
     : null;
   const moved = {
     ...json,
-    results: results as unknown as string,
+    results,
     saved: json.saved && files && { ...json.saved, files },
   };
   return { json: moved, transfer: [results.buffer as ArrayBuffer, ...(files ? [files.buffer as ArrayBuffer] : [])] };
-}
-
-/** The results text back as a string (SQLite stores it as TEXT); the run state's files stay bytes for the store. */
-export function textsFromTransfer(json: RunJson): RunJson {
-  const results = json.results as unknown;
-  return results instanceof Uint8Array ? { ...json, results: new TextDecoder().decode(results) } : json;
 }

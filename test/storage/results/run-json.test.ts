@@ -9,8 +9,12 @@ import { memorySink } from "../../../src/core/exporters";
 import type { OcrEngine } from "../../../src/core/engines/ocr";
 import { defaultProject, parseProjectSettings } from "../../../src/core/project";
 import { runTransaction, type RunOutcome, type SavedRun } from "../../../src/core/runner";
-import { runJsonOf, savedRunText, textsForTransfer, textsFromTransfer } from "../../../src/storage/results/run-json";
-import { storeReviewResults, storeReviewResultsText } from "../../../src/storage/results/review-states";
+import { runJsonOf, savedRunText, textsForTransfer } from "../../../src/storage/results/run-json";
+import {
+  reviewStatesStoredAsBytes,
+  storeReviewResults,
+  storeReviewResultsText,
+} from "../../../src/storage/results/review-states";
 import { createProject } from "../../../src/storage/projects/projects";
 import { createTransaction } from "../../../src/storage/transactions/transactions";
 import { freshDb } from "../helpers";
@@ -71,10 +75,12 @@ describe("run output as JSON text", () => {
     const out = await realRun();
     const json = runJsonOf(out.results, out.saved, out.pages);
     const { json: moved, transfer } = textsForTransfer(json);
-    const arrived = textsFromTransfer(structuredClone(moved, { transfer }));
+    const arrived = structuredClone(moved, { transfer });
     // Moved, not copied: the sender's buffers are detached.
     expect(transfer.every((b) => b.byteLength === 0)).toBe(true);
-    expect(arrived.results).toBe(JSON.stringify(out.results));
+    // The results stay bytes: they only go on to the review state (stored as they are, below).
+    expect(arrived.results).toBeInstanceOf(Uint8Array);
+    expect(new TextDecoder().decode(arrived.results as Uint8Array)).toBe(JSON.stringify(out.results));
     const patch = { run: 3, checkpoint: true, processing_seconds: 1.5 };
     const state = savedRunText(arrived.saved!, patch);
     expect(state).toBeInstanceOf(Uint8Array);
@@ -191,8 +197,8 @@ describe("review state from JSON text", () => {
       now: "2026-01-01T00:00:00.000Z",
     });
     for (const results of [out.results, reviewed]) {
-      const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
-      for (const id of [a, b])
+      const [a, b, c] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+      for (const id of [a, b, c])
         createTransaction(db, {
           transaction_id: id,
           tenant_id: "default",
@@ -205,8 +211,21 @@ describe("review state from JSON text", () => {
       storeReviewResultsText(db, b, json, "2026-01-03T00:00:00.000Z");
       storeReviewResultsText(db, b, json, "2026-01-03T00:00:00.000Z");
       storeReviewResults(db, a, results, "2026-01-03T00:00:00.000Z");
+      // As the UTF-8 bytes that crossed from the pipeline thread: stored as they are, as TEXT, never made a string.
+      const bytes = textsForTransfer(json).json;
+      expect(bytes.results).toBeInstanceOf(Uint8Array);
+      const before = reviewStatesStoredAsBytes();
+      storeReviewResultsText(db, c, bytes, "2026-01-03T00:00:00.000Z");
+      storeReviewResultsText(db, c, bytes, "2026-01-03T00:00:00.000Z");
+      expect(reviewStatesStoredAsBytes()).toBe(before + 2);
       expect(stateOf(b).state).toBe(stateOf(a).state);
+      expect(stateOf(c).state).toBe(stateOf(a).state);
+      const type = db
+        .query<{ t: string }, [string]>("SELECT typeof(state) AS t FROM review_states WHERE transaction_id = ?")
+        .get(c)!.t;
+      expect(type).toBe("text");
       expect(stateOf(b).version).toBe(2);
+      expect(stateOf(c).version).toBe(2);
       expect(stateOf(a).version).toBe(2);
     }
   });
