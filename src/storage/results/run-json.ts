@@ -25,9 +25,11 @@ export interface RunJson {
   lastHumanReview: ResultsFile["transaction"]["last_human_review"];
   /**
    * The run state with its files left out (`files: []`, in their place), and the JSON text of its files (as UTF-8
-   * bytes once it crossed from the pipeline thread: it only goes on to the blob store).
+   * bytes once it crossed from the pipeline thread: it only goes on to the blob store). `documents`: the JSON text
+   * of the state's documents when they are the results file's (a finished run), serialised once for both; the
+   * head's `documents` is then a placeholder that savedRunText replaces with it.
    */
-  saved: { head: SavedRun; files: string | Uint8Array } | null;
+  saved: { head: SavedRun; files: string | Uint8Array; documents?: { tag: string; text: string } } | null;
 }
 
 type WithWords = { words?: unknown };
@@ -75,15 +77,32 @@ class WordsSplicer {
 export function runJsonOf(results: ResultsFile, saved: SavedRun | null, pages: Page[] = []): RunJson {
   const words = new WordsSplicer();
   const resultsPages = results.pages?.map((p, i) => words.page(p, resultsWordsIdentity(p, pages[i])));
-  const resultsText = words.stringify({ ...results, pages: resultsPages });
+  // A finished run's state holds the results file's own documents (core/runner/state.ts saveRun): their text
+  // (2.4 MB for the 423 documents of 500 pages) is made once for both, not again on the HTTP thread.
+  const shared = saved !== null && saved.documents === results.documents ? sharedDocuments(results.documents) : null;
+  const resultsValue = { ...results, ...(shared ? { documents: shared.tag } : {}), pages: resultsPages };
+  const resultsText = spliced(words.stringify(resultsValue), shared);
   let savedJson: RunJson["saved"] = null;
   if (saved) {
     const filesText = words.stringify(
       saved.files.map((f) => ({ ...f, pages: f.pages.map((p) => words.page(p, wordsIdentity(p))) })),
     );
-    savedJson = { head: { ...saved, files: [] }, files: filesText };
+    const head = { ...saved, ...(shared ? { documents: shared.tag as never } : {}), files: [] };
+    savedJson = { head, files: filesText, ...(shared ? { documents: shared } : {}) };
   }
   return { results: resultsText, lastHumanReview: results.transaction.last_human_review, saved: savedJson };
+}
+
+function sharedDocuments(documents: unknown): { tag: string; text: string } {
+  return { tag: `\u0001documents:${randomUUID()}`, text: JSON.stringify(documents) };
+}
+
+/** `text` with the placeholder string of `part` (its one occurrence) replaced by `part.text`. */
+function spliced(text: string, part: { tag: string; text: string } | null | undefined): string {
+  if (!part) return text;
+  const quoted = JSON.stringify(part.tag);
+  const at = text.indexOf(quoted);
+  return at < 0 ? text : text.slice(0, at) + part.text + text.slice(at + quoted.length);
 }
 
 /**
@@ -103,7 +122,7 @@ export function savedRunText(
 ): string | Uint8Array {
   const tag = `\u0001files:${randomUUID()}`;
   // `files` keeps its place among the members: the placeholder stands where the array was.
-  const text = JSON.stringify({ ...saved.head, ...patch, files: tag });
+  const text = spliced(JSON.stringify({ ...saved.head, ...patch, files: tag }), saved.documents);
   const at = text.indexOf(JSON.stringify(tag));
   const [before, after] = [text.slice(0, at), text.slice(at + JSON.stringify(tag).length)];
   if (typeof saved.files === "string") return before + saved.files + after;

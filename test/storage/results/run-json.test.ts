@@ -71,6 +71,23 @@ describe("run output as JSON text", () => {
     );
   });
 
+  test("a finished run's documents are serialised once for the results file and the run state", async () => {
+    const out = await realRun();
+    expect(out.saved.documents).toBe(out.results.documents);
+    const json = runJsonOf(out.results, out.saved, out.pages);
+    // One text of the documents, spliced into both; the head crossing threads holds only its placeholder.
+    expect(json.saved!.documents?.text).toBe(JSON.stringify(out.results.documents));
+    expect(json.saved!.head.documents as unknown).toBe(json.saved!.documents!.tag);
+    expect(json.results).toBe(JSON.stringify(out.results));
+    expect(savedRunText(json.saved!, { run: 2 })).toBe(JSON.stringify({ ...out.saved, run: 2 }));
+    // A state with its own copy of the documents (a paused run) serialises them apart, the same text either way.
+    const paused = { ...out.saved, documents: structuredClone(out.saved.documents) };
+    const apart = runJsonOf(out.results, paused, out.pages);
+    expect(apart.saved!.documents).toBeUndefined();
+    expect(apart.results).toBe(json.results);
+    expect(savedRunText(apart.saved!)).toBe(JSON.stringify(paused));
+  });
+
   test("moved to another thread as bytes, the results text and the run state (with the queue's members) read the same", async () => {
     const out = await realRun();
     const json = runJsonOf(out.results, out.saved, out.pages);
