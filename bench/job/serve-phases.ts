@@ -5,10 +5,12 @@
  * One transaction at a time only: concurrent ones share the threads and their phases overlap.
  *
  * Phases: `post` the one-step call until its answer (upload, JSON, base64, hashing and storing the file, the
- * transaction rows); `start` until the job started (negative when it started before the answer arrived); each step
- * (convert includes classification and extraction read ahead of it); `rest` the job's time outside its steps (loading
- * the sources, handing them to the pipeline thread, the results and run state crossing back and being stored);
- * `answer` from the job's end until the client had the completed status (the long poll).
+ * transaction rows); `start` until the job started (negative when it started before the answer arrived); each step,
+ * timed on the HTTP thread from its first progress report to the next step's (src/telemetry/steps.ts): convert
+ * includes classification and extraction read ahead of it, and the last step (export) ends when the run's outcome
+ * has reached the HTTP thread (its results and run state texts made and moved); `rest` the job's time outside its
+ * steps (loading the sources and handing them to the pipeline thread; the run state and results stored); `answer`
+ * from the job's end until the client had the completed status (the long poll).
  */
 
 interface LogLine {
