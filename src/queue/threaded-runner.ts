@@ -13,6 +13,7 @@
 import { DocprocError } from "../core/errors";
 import type { TransactionInput } from "../core/model";
 import type { CorePipelineRunner, RunContext, QueueRunOutcome } from "./pipeline-runner";
+import { outcomeFromTransfer, type OutcomeOnWire } from "./outcome-transfer";
 import { errorFromWire, errorToWire, type ThreadIn, type ThreadOut } from "./thread-protocol";
 
 const HARD_STOP_MS = 1_000;
@@ -95,8 +96,8 @@ class ThreadedRunner {
         if (!job) break;
         this.jobs.delete(msg.id);
         job.ctx.signal.removeEventListener("abort", job.onAbort);
-        // The run's JSON texts arrive as bytes (moved, not copied: pipeline-thread.ts) and are stored as they are.
-        if (msg.ok) job.resolve(msg.result as QueueRunOutcome);
+        // The run's JSON texts and documents arrive as bytes (moved, not copied: outcome-transfer.ts).
+        if (msg.ok) job.resolve(outcomeFromTransfer(msg.result as OutcomeOnWire));
         else job.reject(job.aborted ? abortReason(job.ctx.signal) : errorFromWire(msg.error));
         break;
       }
