@@ -252,8 +252,11 @@ async function extractAll(
  * pdf.js's memory bounds (pdf-worker-gc.ts `readersOf`), so a helper adds its VM, not a second cache and garbage
  * step. Memory only: a failure changes nothing the pages say.
  */
-const readBy = (client: PdfWorkerClient, readers: number) =>
-  client.request({ op: "readers", readers }, 5_000, "sharing pdf.js memory").catch(() => undefined);
+const readBy = async (client: PdfWorkerClient, readers: number) => {
+  // A worker that was lost (a timeout, an abort) starts with whole bounds: nothing is opened again just to say so.
+  if (client.attached)
+    await client.request({ op: "readers", readers }, 5_000, "sharing pdf.js memory").catch(() => undefined);
+};
 
 /** Closes the helpers; the primary, alone again, keeps the whole of pdf.js's memory bounds (rendering reads it). */
 async function closeHelpers(helpers: Array<Promise<PdfWorkerClient | null>>, primary: PdfWorkerClient) {
