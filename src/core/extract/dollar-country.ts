@@ -17,8 +17,8 @@ const DOLLARS: DollarCue[] = [
     code: "AUD",
     country: "Australia",
     cues: [
-      /\bABN\s*[:#.]?\s*\d{2}\s?\d{3}\s?\d{3}\s?\d{3}\b/,
-      /\b(?:NSW|VIC|QLD|TAS|ACT)\s+\d{4}\b/,
+      /\bABN\s*[:#.]?\s*\d{2}[\s.]?\d{3}[\s.]?\d{3}[\s.]?\d{3}\b/,
+      /\b(?:NSW|VIC|QLD|TAS|ACT|WA|SA|NT)\s+\d{4}\b/,
       /\bAustralia\b/i,
       /\bPty\.?\s+Ltd\b/i,
     ],

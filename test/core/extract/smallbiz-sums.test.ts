@@ -57,7 +57,7 @@ for (const ocr of [false, true]) {
       ...head("MEHTA ENTERPRISES", "GSTIN: 27AAPFU0939F1ZV"),
       ...sums([
         ["Taxable Value", "Rs. 1,95,482.40"],
-        ["CGST @ 9%", "Rs. 17,593.42"],
+        [ocr ? "CGST@ 9%" : "CGST @ 9%", "Rs. 17,593.42"],
         ["SGST (9%)", "Rs. 17,593.42"],
         ["Grand Total", "Rs. 2,30,669.24"],
       ]),
@@ -87,7 +87,7 @@ for (const ocr of [false, true]) {
 
   test(`${how}: the total, not the balance left after a deposit; "Subtotal (ex GST)" is the subtotal; the ABN`, () => {
     const rows = [
-      ...head("Daniel Sinclair", "daniel@sinclair.com.au  ABN : 51 824 753 556"),
+      ...head("Daniel Sinclair", `daniel@sinclair.com.au  ABN : ${ocr ? "51.824 753 556" : "51 824 753 556"}`),
       ...sums([
         ["Subtotal (ex GST)", "$2,517.50"],
         ["Delivery", "$21.30"],
@@ -124,5 +124,22 @@ test("a registration whose check fails is not taken for a GSTIN or GST/HST numbe
   for (const reg of ["GSTIN: 27AAPFU0939F1ZW", "HST # 123456789RT0001"]) {
     const rows = [...head("Kelly Electrical", reg), ...sums([["Total", "$100.00"]])];
     expect({ reg, vat: read(rows, false).vat }).toEqual({ reg, vat: null });
+  }
+});
+
+test("a bare $ under a Western Australian address and a Pty Ltd is AUD (every state's code counts)", () => {
+  for (const [town, want] of [
+    ["Fremantle WA 6160", "AUD"],
+    ["Glenelg SA 5045", "AUD"],
+    ["Darwin NT 0800", "AUD"],
+    ["Austin, TX 78701", "USD"],
+  ]) {
+    const rows: Rows = [
+      [60, [["KELLY ELECTRICAL PTY LTD", 100, 30]]],
+      [100, [[`33 Beach Road, ${town}`, 100]]],
+      ...sums([["Total", "$1,100.00"]]),
+    ];
+    const got = read(rows, true).cur;
+    expect({ town, got }).toEqual({ town, got: want });
   }
 });
