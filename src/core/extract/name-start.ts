@@ -9,8 +9,8 @@ export const DOC_WORD =
   /\s+(tax invoice|invoice|receipt|rechnung|quittung|factuur|facture|reçu|factura|fattura|recibo|ricevuta|credit note|gutschrift)\s*$/iu;
 /** Words joining the words of a company name ("Marks and Spencer", "Van der Berg"). */
 const CONNECTOR = /^(&|and|und|en|et|y|e|of|de|der|den|van|von|du|la|le|des|di|del|da|-|\+)$/iu;
-/** Words a signature puts before the firm it signs for ("For", "Per", "pp."). */
-const SIGNING = /^(for|per|pp\.?|p\.p\.)$/iu;
+/** Words a signature puts before the firm it signs for ("For", "pp."; not "Per", a first name in Scandinavia). */
+const SIGNING = /^(for|pp\.?|p\.p\.)$/iu;
 
 /**
  * Where the company name before a legal form starts: the run of capitalised words (and connectors) right before
