@@ -14,6 +14,7 @@ import { processThreads } from "../../src/settings/diagnostics";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
 import { docprocCommand } from "./command";
+import { collectLog, logged, phasesOf, phaseSummary, type ClientTimes, type Phases } from "./serve-phases";
 const KEY = "bench-admin-key";
 const ROUNDS = Number(process.env.BENCH_ROUNDS) || 2;
 
@@ -21,6 +22,8 @@ interface Server {
   base: string;
   pid: number;
   project: string;
+  /** The server's log lines so far (serve-phases.ts). */
+  log: ReturnType<typeof collectLog>;
   stop(): Promise<void>;
 }
 
@@ -45,9 +48,11 @@ async function api(server: { base: string }, method: string, url: string, body?:
 async function startServer(): Promise<Server> {
   const dir = mkdtempSync(path.join(tmpdir(), "docproc-job-serve-"));
   const port = await freePort();
-  const proc = Bun.spawn([...docprocCommand(), "serve", "--data", dir, "--port", String(port), "--workers", "2"], {
+  // Debug JSON logs: each job's start, step times and end (serve-phases.ts); a few lines per transaction.
+  const args = ["serve", "--data", dir, "--port", String(port), "--workers", "2", "--log-level", "debug"];
+  const proc = Bun.spawn([...docprocCommand(), ...args, "--log-format", "json"], {
     stdout: "ignore",
-    stderr: "ignore",
+    stderr: "pipe",
     env: {
       ...process.env,
       ADMIN_API_KEY: KEY,
@@ -56,6 +61,7 @@ async function startServer(): Promise<Server> {
       NO_COLOR: "1",
     },
   });
+  const log = collectLog(proc.stderr);
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -74,6 +80,7 @@ async function startServer(): Promise<Server> {
     base,
     pid: proc.pid,
     project,
+    log,
     stop: async () => {
       proc.kill("SIGTERM");
       await proc.exited;
@@ -110,7 +117,7 @@ function threadDelta(
   return out;
 }
 
-type ServeRun = Run & { threads: Record<string, number> };
+type ServeRun = Run & { threads: Record<string, number>; phases: Phases | null };
 
 /** Submits each group of files as one transaction, all at once; resolves when every one is completed. */
 async function submitAll(server: Server, transactions: string[][]): Promise<ServeRun> {
@@ -120,18 +127,26 @@ async function submitAll(server: Server, transactions: string[][]): Promise<Serv
   const cpu0 = cpuOf(server.pid);
   const threads0 = cpuByThread(server.pid);
   const started = performance.now();
-  await Promise.all(
-    bodies.map(async (body) => {
+  const times = await Promise.all(
+    bodies.map(async (body): Promise<ClientTimes> => {
+      const sent = Date.now();
       const t = await api(server, "POST", `/tenants/default/projects/${server.project}/transactions/process`, body);
+      const accepted = Date.now();
       for (;;) {
         const s = await api(server, "GET", t.poll_url as string);
-        if (s.status === "completed") return;
+        if (s.status === "completed") return { id: t.transaction_id, sent, accepted, done: Date.now() };
         if (s.status === "failed") throw new Error(`transaction failed: ${s.error_message}`);
       }
     }),
   );
   const wall = (performance.now() - started) / 1000;
-  return { wall, cpu: cpuOf(server.pid) - cpu0, rssMB: NaN, threads: threadDelta(threads0, cpuByThread(server.pid)) };
+  const threads = threadDelta(threads0, cpuByThread(server.pid));
+  await logged(
+    server.log,
+    times.map((t) => t.id),
+  );
+  const phases = times.length === 1 ? phasesOf(server.log, times[0]!) : null;
+  return { wall, cpu: cpuOf(server.pid) - cpu0, rssMB: NaN, threads, phases };
 }
 
 /**
@@ -254,6 +269,16 @@ export async function serveRows(inputs: {
       const perThread = THREAD_GROUPS.map((g) => `${g} ${median(a.map((r) => r.threads[g] ?? 0)).toFixed(2)}`).join(
         " · ",
       );
+      const phased = a.flatMap((r) => (r.phases ? [r.phases] : []));
+      if (phased.length)
+        rows.push({
+          metric: `  same, wall time by phase (medians; bench/job/serve-phases.ts)`,
+          docproc: phaseSummary(phased),
+          reference: null,
+          ratio: null,
+          unit: "",
+          target: "informative",
+        });
       rows.push({
         metric: `  same, server CPU-s per run by thread`,
         docproc: perThread,

@@ -34,6 +34,11 @@ export interface ConvertLimits {
   maxFilePages: number;
   /** TIFF directories counted at most when enumerating pages (the walk is linear; this bounds it). Default 100,000. */
   maxTiffDirectories: number;
+  /**
+   * Resident memory a long PDF's cold helper worker may take the run to (pdf-memory-budget.ts). Default: half of
+   * what the process may use (its cgroup's limit, else the machine's RAM); absent means that default.
+   */
+  memoryBudgetBytes?: number;
 }
 
 export const DEFAULT_LIMITS: ConvertLimits = {

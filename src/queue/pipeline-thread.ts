@@ -13,7 +13,7 @@
 import { DocprocError } from "../core/errors";
 import type { TransactionInput } from "../core/model";
 import { corePipelineRunner, type RunContext } from "./pipeline-runner";
-import { textsForTransfer } from "../storage/results/run-json";
+import { outcomeForTransfer } from "./outcome-transfer";
 import { errorFromWire, errorToWire, type ThreadIn, type ThreadOut } from "./thread-protocol";
 
 declare const self: Worker;
@@ -68,17 +68,10 @@ async function run(msg: Extract<ThreadIn, { type: "run" }>): Promise<void> {
   }
   try {
     const result = await core().run(msg.input as TransactionInput, ctx);
-    // The results file and run state texts (~12 MB each for 500 pages) are moved, not copied (storage/results/run-json.ts).
-    const moved = result.json ? textsForTransfer(result.json) : null;
-    self.postMessage(
-      {
-        type: "done",
-        id: msg.id,
-        ok: true,
-        result: moved ? { ...result, json: moved.json } : result,
-      } satisfies ThreadOut,
-      moved?.transfer ?? [],
-    );
+    // The results file and run state texts (~12 MB each for 500 pages) and the documents' JSON are moved, not
+    // copied (outcome-transfer.ts).
+    const { wire, transfer } = outcomeForTransfer(result);
+    self.postMessage({ type: "done", id: msg.id, ok: true, result: wire } satisfies ThreadOut, transfer);
   } catch (err) {
     post({ type: "done", id: msg.id, ok: false, error: errorToWire(err) });
   } finally {

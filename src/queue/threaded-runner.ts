@@ -13,7 +13,7 @@
 import { DocprocError } from "../core/errors";
 import type { TransactionInput } from "../core/model";
 import type { CorePipelineRunner, RunContext, QueueRunOutcome } from "./pipeline-runner";
-import { textsFromTransfer } from "../storage/results/run-json";
+import { outcomeFromTransfer, type OutcomeOnWire } from "./outcome-transfer";
 import { errorFromWire, errorToWire, type ThreadIn, type ThreadOut } from "./thread-protocol";
 
 const HARD_STOP_MS = 1_000;
@@ -96,7 +96,8 @@ class ThreadedRunner {
         if (!job) break;
         this.jobs.delete(msg.id);
         job.ctx.signal.removeEventListener("abort", job.onAbort);
-        if (msg.ok) job.resolve(withTexts(msg.result as QueueRunOutcome));
+        // The run's JSON texts and documents arrive as bytes (moved, not copied: outcome-transfer.ts).
+        if (msg.ok) job.resolve(outcomeFromTransfer(msg.result as OutcomeOnWire));
         else job.reject(job.aborted ? abortReason(job.ctx.signal) : errorFromWire(msg.error));
         break;
       }
@@ -160,11 +161,6 @@ class ThreadedRunner {
     await Promise.race([closed, Bun.sleep(10_000)]);
     this.stopThread(new DocprocError("timeout", "the server is shutting down", { retryable: true }));
   }
-}
-
-/** The run's JSON texts arrive as bytes (moved, not copied: pipeline-thread.ts); the queue stores strings. */
-function withTexts(result: QueueRunOutcome): QueueRunOutcome {
-  return result.json ? { ...result, json: textsFromTransfer(result.json) } : result;
 }
 
 function abortReason(signal: AbortSignal): unknown {

@@ -9,6 +9,7 @@ import { isoAt, type Clock } from "../core/clock";
 import { DocprocError } from "../core/errors";
 import type { SourceInput } from "../core/model";
 import type { SavedRun } from "../core/runner/types";
+import { readSourceFile } from "../core/engines/pdf/pdf-bytes";
 import type { StageName } from "../core/stages/types";
 import type { BlobStore } from "../storage/files/blobs";
 import type { Db } from "../storage/schema/db";
@@ -28,6 +29,19 @@ export interface ProcessPayload {
   run?: number;
 }
 
+/**
+ * A source file's bytes as the pipeline takes them. From the data directory a PDF of 1 MB or more is read as
+ * `docproc process` reads a file (readSourceFile): straight into shared memory, so it crosses to the pipeline thread
+ * and its pdf.js workers without a copy (read into a buffer it was copied three more times: out of the read buffer,
+ * by postMessage, and into shared memory for the workers: 26 MB each for the 500-page pdfunite file).
+ */
+export async function storedSourceBytes(blobs: BlobStore, hash: string): Promise<Uint8Array> {
+  const file = blobs.pathOf?.(hash);
+  if (!file) return blobs.get(hash);
+  // Never mapped (fileBackedMin): mapped bytes cannot cross to the pipeline thread without a copy.
+  return readSourceFile(file, { fileBackedMin: Number.POSITIVE_INFINITY }).catch(() => blobs.get(hash));
+}
+
 /** A transaction's source files as the pipeline takes them: bytes from the blob store, passwords while kept. */
 export async function readStoredSources(db: Db, blobs: BlobStore, transactionId: string): Promise<SourceInput[]> {
   const passwords = passwordsOf(db, transactionId);
@@ -36,7 +50,7 @@ export async function readStoredSources(db: Db, blobs: BlobStore, transactionId:
       index: f.file_index,
       filename: f.filename,
       content_type: f.content_type,
-      data: await blobs.get(f.blob_hash),
+      data: await storedSourceBytes(blobs, f.blob_hash),
       split_policy: f.split_policy,
       ...(passwords.has(f.file_index) ? { password: passwords.get(f.file_index) } : {}),
     })),

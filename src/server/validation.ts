@@ -59,20 +59,30 @@ export const MAX_JSON_DEPTH = 64;
  */
 export function checkJsonDepth(text: string, maxDepth: number, what: string): void {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
+    if (c === 0x22) i = stringEnd(text, i);
     else if (c === 0x7b || c === 0x5b) {
       if (++depth > maxDepth)
         throw new DocprocError("invalid_input", `${what} nests objects and arrays more than ${maxDepth} levels deep`, {
           details: { max_depth: maxDepth },
         });
     } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+}
+
+/**
+ * Where the JSON string opened at `open` ends (its closing quote; the text's length when it never does): the next
+ * quote not escaped, i.e. after an even number of backslashes. Found by indexOf rather than a character at a time:
+ * a file of the one-step call is one base64 string (12.6 MB for a 9.4 MB PDF: 10 ms a character at a time).
+ */
+function stringEnd(text: string, open: number): number {
+  for (let at = open; ; ) {
+    at = text.indexOf('"', at + 1);
+    if (at < 0) return text.length;
+    let slashes = 0;
+    while (text.charCodeAt(at - 1 - slashes) === 0x5c) slashes++;
+    if (slashes % 2 === 0) return at;
   }
 }
 

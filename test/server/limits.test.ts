@@ -118,6 +118,41 @@ describe("JSON nesting", () => {
   test("brackets inside strings do not count, escaped quotes do not end a string", () => {
     expect(() => checkJsonDepth(JSON.stringify({ a: "[[[[[[[[[[[[", b: 'x\\"{{{{{{{{' }), 3, "body")).not.toThrow();
     expect(() => checkJsonDepth("[[[[", 3, "body")).toThrow("more than 3 levels");
+    // A string ending in escaped backslashes ends at its quote: the brackets after it count.
+    expect(() => checkJsonDepth(JSON.stringify({ a: "x\\\\", b: [[[1]]] }), 3, "body")).toThrow("more than 3");
+    expect(() => checkJsonDepth(JSON.stringify({ a: 'x\\"[[[[', b: [[1]] }), 3, "body")).not.toThrow();
+  });
+
+  test("strings are skipped as a character-at-a-time scan skips them (seeded random texts)", () => {
+    // The scan before strings were skipped by indexOf: the reference.
+    const reference = (text: string, max: number) => {
+      let depth = 0;
+      let inString = false;
+      for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (inString) {
+          if (c === "\\") i++;
+          else if (c === '"') inString = false;
+        } else if (c === '"') inString = true;
+        else if (c === "[" || c === "{") {
+          if (++depth > max) return false;
+        } else if (c === "]" || c === "}") depth--;
+      }
+      return true;
+    };
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const alphabet = ['"', '"', "\\", "\\", "[", "{", "]", "}", "a"];
+    for (let n = 0; n < 5000; n++) {
+      const text = Array.from({ length: 1 + Math.floor(next() * 24) }, () => alphabet[Math.floor(next() * 9)]).join("");
+      let ok = true;
+      try {
+        checkJsonDepth(text, 2, "body");
+      } catch {
+        ok = false;
+      }
+      expect([text, ok]).toEqual([text, reference(text, 2)]);
+    }
   });
 });
 

@@ -13,6 +13,7 @@ import { throwIfAborted } from "../abort.ts";
 import { DEMAND_WINDOW_END, DEMAND_WARMUP_PAGES, WaitMeter } from "../engines/pdf/pdf-demand.ts";
 import { pushAll } from "../arrays";
 import { RequestGate } from "./request-gate.ts";
+import { defaultMemoryBudget, helpersWithinBudget } from "../engines/pdf/pdf-memory-budget.ts";
 
 export async function convertPdf(
   src: SourceInput,
@@ -121,8 +122,8 @@ const PARALLEL_MIN_PAGES = 24;
 // VM); meanwhile one worker already keeps ~1.5 cores busy (its JIT threads) and then runs ~1 ms per page. Measured
 // on two cores with other work around (load ~3): 500 pages one worker 0.96-1.47 s wall and 1.45 s CPU, two workers
 // 1.19-1.90 s and 2.2 s; 2,000 pages 2.9 s either way, 3.9 s vs 5.2 s CPU. So a cold helper only for very long
-// files converted alone (an idle many-core machine gains there); in a batch, or below this size, only spare (idle
-// or warming) workers help.
+// files converted alone (an idle many-core machine gains there), and only as many as fit the memory budget
+// (pdf-memory-budget.ts); in a batch, or below this size, only spare (idle or warming) workers help.
 const COLD_HELPER_MIN_PAGES = 1000;
 
 /**
@@ -160,8 +161,14 @@ async function convertPages(
   const helpers = (remaining: number) => {
     const wantedHelpers = remaining >= PARALLEL_MIN_PAGES ? Math.max(0, opts.limits.pdfWorkers - 1) : 0;
     const count =
-      alone && wanted >= COLD_HELPER_MIN_PAGES ? wantedHelpers : Math.min(wantedHelpers, spareWorkerCount());
-    return openHelpers(count, primary.bytes(), password, opts);
+      alone && wanted >= COLD_HELPER_MIN_PAGES
+        ? helpersWithinBudget(wantedHelpers, {
+            rss: process.memoryUsage.rss(),
+            pagesLeft: remaining,
+            budget: opts.limits.memoryBudgetBytes ?? defaultMemoryBudget(),
+          })
+        : Math.min(wantedHelpers, spareWorkerCount());
+    return openHelpers(count, primary, password, opts);
   };
   return extractAll(primary, src, wanted, opts, warnings, helpers, onPage);
 }
@@ -234,25 +241,50 @@ async function extractAll(
     await both(primary, true);
     await Promise.all(joined);
   } finally {
-    await Promise.all(helpers.map(async (opening) => (await opening)?.close()));
+    await closeHelpers(helpers, primary);
   }
   for (const list of pageWarnings) pushAll(warnings, list ?? []);
   return pages;
 }
 
+/**
+ * The number of workers reading the primary's document, told to a worker reading it: each keeps that share of
+ * pdf.js's memory bounds (pdf-worker-gc.ts `readersOf`), so a helper adds its VM, not a second cache and garbage
+ * step. Memory only: a failure changes nothing the pages say.
+ */
+const readBy = async (client: PdfWorkerClient, readers: number) => {
+  // A worker that was lost (a timeout, an abort) starts with whole bounds: nothing is opened again just to say so.
+  if (client.attached)
+    await client.request({ op: "readers", readers }, 5_000, "sharing pdf.js memory").catch(() => undefined);
+};
+
+/** Closes the helpers; the primary, alone again, keeps the whole of pdf.js's memory bounds (rendering reads it). */
+async function closeHelpers(helpers: Array<Promise<PdfWorkerClient | null>>, primary: PdfWorkerClient) {
+  const opened = await Promise.all(
+    helpers.map(async (opening) => {
+      const helper = await opening;
+      await helper?.close();
+      return helper !== null;
+    }),
+  );
+  if (opened.some(Boolean)) await readBy(primary, 1);
+}
+
 /** Helpers opening their own copy of the document; null for one that could not (the primary carries on alone). */
 function openHelpers(
   count: number,
-  data: Uint8Array,
+  primary: PdfWorkerClient,
   password: string | undefined,
   opts: PdfConvertOptions,
 ): Array<Promise<PdfWorkerClient | null>> {
+  const data = primary.bytes();
   return Array.from({ length: count }, async () => {
     // A helper's document keeps its worker to itself: sharing it would only slow the primary's pages down. Its
     // bytes are the primary's (in shared memory when the file is large: no copy per worker, pdf-bytes.ts).
     const helper = new PdfWorkerClient(data, password, opts.limits.openTimeoutMs, opts.signal, { share: false });
     try {
       await helper.open();
+      await Promise.all([readBy(helper, count + 1), readBy(primary, count + 1)]);
       return helper;
     } catch {
       await helper.close(); // the primary opened the file, so this is a resource problem: carry on without it

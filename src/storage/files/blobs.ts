@@ -50,6 +50,8 @@ export interface BlobStore {
   /** Stores the bytes; returns their sha256 hex digest. Storing the same bytes twice stores them once. */
   put(data: Uint8Array): Promise<string>;
   get(hash: string): Promise<Uint8Array>;
+  /** The data directory's store only: the blob's file on this host (the queue reads a PDF from it as the CLI does). */
+  pathOf?(hash: string): string;
   has(hash: string): Promise<boolean>;
   /** Writes (replaces) a named object atomically. */
   write(key: string, data: Uint8Array | string): Promise<void>;

@@ -16,15 +16,20 @@ import type { Page, ResultsFile, ResultsPage } from "../../core/model";
 import type { SavedRun } from "../../core/runner/types";
 
 export interface RunJson {
-  /** JSON text of the results file (pages with their words). */
-  results: string;
+  /**
+   * JSON text of the results file (pages with their words); as UTF-8 bytes once it crossed from the pipeline
+   * thread: it only goes on to the review state (storeReviewResultsText stores the bytes as they are).
+   */
+  results: string | Uint8Array;
   /** The results file's `transaction.last_human_review`: what the review state's history is made from. */
   lastHumanReview: ResultsFile["transaction"]["last_human_review"];
   /**
    * The run state with its files left out (`files: []`, in their place), and the JSON text of its files (as UTF-8
-   * bytes once it crossed from the pipeline thread: it only goes on to the blob store).
+   * bytes once it crossed from the pipeline thread: it only goes on to the blob store). `documents`: the JSON text
+   * of the state's documents when they are the results file's (a finished run), serialised once for both; the
+   * head's `documents` is then a placeholder that savedRunText replaces with it.
    */
-  saved: { head: SavedRun; files: string | Uint8Array } | null;
+  saved: { head: SavedRun; files: string | Uint8Array; documents?: { tag: string; text: string } } | null;
 }
 
 type WithWords = { words?: unknown };
@@ -72,15 +77,32 @@ class WordsSplicer {
 export function runJsonOf(results: ResultsFile, saved: SavedRun | null, pages: Page[] = []): RunJson {
   const words = new WordsSplicer();
   const resultsPages = results.pages?.map((p, i) => words.page(p, resultsWordsIdentity(p, pages[i])));
-  const resultsText = words.stringify({ ...results, pages: resultsPages });
+  // A finished run's state holds the results file's own documents (core/runner/state.ts saveRun): their text
+  // (2.4 MB for the 423 documents of 500 pages) is made once for both, not again on the HTTP thread.
+  const shared = saved !== null && saved.documents === results.documents ? sharedDocuments(results.documents) : null;
+  const resultsValue = { ...results, ...(shared ? { documents: shared.tag } : {}), pages: resultsPages };
+  const resultsText = spliced(words.stringify(resultsValue), shared);
   let savedJson: RunJson["saved"] = null;
   if (saved) {
     const filesText = words.stringify(
       saved.files.map((f) => ({ ...f, pages: f.pages.map((p) => words.page(p, wordsIdentity(p))) })),
     );
-    savedJson = { head: { ...saved, files: [] }, files: filesText };
+    const head = { ...saved, ...(shared ? { documents: shared.tag as never } : {}), files: [] };
+    savedJson = { head, files: filesText, ...(shared ? { documents: shared } : {}) };
   }
   return { results: resultsText, lastHumanReview: results.transaction.last_human_review, saved: savedJson };
+}
+
+function sharedDocuments(documents: unknown): { tag: string; text: string } {
+  return { tag: `\u0001documents:${randomUUID()}`, text: JSON.stringify(documents) };
+}
+
+/** `text` with the placeholder string of `part` (its one occurrence) replaced by `part.text`. */
+function spliced(text: string, part: { tag: string; text: string } | null | undefined): string {
+  if (!part) return text;
+  const quoted = JSON.stringify(part.tag);
+  const at = text.indexOf(quoted);
+  return at < 0 ? text : text.slice(0, at) + part.text + text.slice(at + quoted.length);
 }
 
 /**
@@ -100,7 +122,7 @@ export function savedRunText(
 ): string | Uint8Array {
   const tag = `\u0001files:${randomUUID()}`;
   // `files` keeps its place among the members: the placeholder stands where the array was.
-  const text = JSON.stringify({ ...saved.head, ...patch, files: tag });
+  const text = spliced(JSON.stringify({ ...saved.head, ...patch, files: tag }), saved.documents);
   const at = text.indexOf(JSON.stringify(tag));
   const [before, after] = [text.slice(0, at), text.slice(at + JSON.stringify(tag).length)];
   if (typeof saved.files === "string") return before + saved.files + after;
@@ -123,11 +145,11 @@ function escapeRegExp(s: string): string {
 /**
  * A QueueRunOutcome's `json` with its two large texts as UTF-8 bytes, and the buffers to transfer: crossing from the
  * pipeline thread this way moves them instead of copying (500 pages: postMessage took 64 ms with the texts as
- * strings). `textsFromTransfer` turns the results text back into the same string.
+ * strings). They stay bytes on the other side (see RunJson).
  */
 export function textsForTransfer(json: RunJson): { json: RunJson; transfer: ArrayBuffer[] } {
   const encoder = new TextEncoder();
-  const results = encoder.encode(json.results);
+  const results = typeof json.results === "string" ? encoder.encode(json.results) : json.results;
   const files = json.saved
     ? typeof json.saved.files === "string"
       ? encoder.encode(json.saved.files)
@@ -135,14 +157,8 @@ export function textsForTransfer(json: RunJson): { json: RunJson; transfer: Arra
     : null;
   const moved = {
     ...json,
-    results: results as unknown as string,
+    results,
     saved: json.saved && files && { ...json.saved, files },
   };
   return { json: moved, transfer: [results.buffer as ArrayBuffer, ...(files ? [files.buffer as ArrayBuffer] : [])] };
-}
-
-/** The results text back as a string (SQLite stores it as TEXT); the run state's files stay bytes for the store. */
-export function textsFromTransfer(json: RunJson): RunJson {
-  const results = json.results as unknown;
-  return results instanceof Uint8Array ? { ...json, results: new TextDecoder().decode(results) } : json;
 }

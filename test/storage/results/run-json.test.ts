@@ -9,11 +9,16 @@ import { memorySink } from "../../../src/core/exporters";
 import type { OcrEngine } from "../../../src/core/engines/ocr";
 import { defaultProject, parseProjectSettings } from "../../../src/core/project";
 import { runTransaction, type RunOutcome, type SavedRun } from "../../../src/core/runner";
-import { runJsonOf, savedRunText, textsForTransfer, textsFromTransfer } from "../../../src/storage/results/run-json";
-import { storeReviewResults, storeReviewResultsText } from "../../../src/storage/results/review-states";
+import { runJsonOf, savedRunText, textsForTransfer } from "../../../src/storage/results/run-json";
+import {
+  reviewStatesStoredAsBytes,
+  storeReviewResults,
+  storeReviewResultsText,
+} from "../../../src/storage/results/review-states";
 import { createProject } from "../../../src/storage/projects/projects";
 import { createTransaction } from "../../../src/storage/transactions/transactions";
 import { freshDb } from "../helpers";
+import { isPostgres } from "../../../src/storage/schema/db";
 import { wordsIdentity } from "../../../src/core/convert/page-words";
 
 const corpora = resolve(import.meta.dir, "../../../fixtures/corpora");
@@ -67,14 +72,33 @@ describe("run output as JSON text", () => {
     );
   });
 
+  test("a finished run's documents are serialised once for the results file and the run state", async () => {
+    const out = await realRun();
+    expect(out.saved.documents).toBe(out.results.documents);
+    const json = runJsonOf(out.results, out.saved, out.pages);
+    // One text of the documents, spliced into both; the head crossing threads holds only its placeholder.
+    expect(json.saved!.documents?.text).toBe(JSON.stringify(out.results.documents));
+    expect(json.saved!.head.documents as unknown).toBe(json.saved!.documents!.tag);
+    expect(json.results).toBe(JSON.stringify(out.results));
+    expect(savedRunText(json.saved!, { run: 2 })).toBe(JSON.stringify({ ...out.saved, run: 2 }));
+    // A state with its own copy of the documents (a paused run) serialises them apart, the same text either way.
+    const paused = { ...out.saved, documents: structuredClone(out.saved.documents) };
+    const apart = runJsonOf(out.results, paused, out.pages);
+    expect(apart.saved!.documents).toBeUndefined();
+    expect(apart.results).toBe(json.results);
+    expect(savedRunText(apart.saved!)).toBe(JSON.stringify(paused));
+  });
+
   test("moved to another thread as bytes, the results text and the run state (with the queue's members) read the same", async () => {
     const out = await realRun();
     const json = runJsonOf(out.results, out.saved, out.pages);
     const { json: moved, transfer } = textsForTransfer(json);
-    const arrived = textsFromTransfer(structuredClone(moved, { transfer }));
+    const arrived = structuredClone(moved, { transfer });
     // Moved, not copied: the sender's buffers are detached.
     expect(transfer.every((b) => b.byteLength === 0)).toBe(true);
-    expect(arrived.results).toBe(JSON.stringify(out.results));
+    // The results stay bytes: they only go on to the review state (stored as they are, below).
+    expect(arrived.results).toBeInstanceOf(Uint8Array);
+    expect(new TextDecoder().decode(arrived.results as Uint8Array)).toBe(JSON.stringify(out.results));
     const patch = { run: 3, checkpoint: true, processing_seconds: 1.5 };
     const state = savedRunText(arrived.saved!, patch);
     expect(state).toBeInstanceOf(Uint8Array);
@@ -191,8 +215,8 @@ describe("review state from JSON text", () => {
       now: "2026-01-01T00:00:00.000Z",
     });
     for (const results of [out.results, reviewed]) {
-      const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
-      for (const id of [a, b])
+      const [a, b, c] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+      for (const id of [a, b, c])
         createTransaction(db, {
           transaction_id: id,
           tenant_id: "default",
@@ -205,8 +229,24 @@ describe("review state from JSON text", () => {
       storeReviewResultsText(db, b, json, "2026-01-03T00:00:00.000Z");
       storeReviewResultsText(db, b, json, "2026-01-03T00:00:00.000Z");
       storeReviewResults(db, a, results, "2026-01-03T00:00:00.000Z");
+      // As the UTF-8 bytes that crossed from the pipeline thread: SQLite stores them as they are, as TEXT, never
+      // made a string; PostgreSQL's driver gets the string.
+      const bytes = textsForTransfer(json).json;
+      expect(bytes.results).toBeInstanceOf(Uint8Array);
+      const before = reviewStatesStoredAsBytes();
+      storeReviewResultsText(db, c, bytes, "2026-01-03T00:00:00.000Z");
+      storeReviewResultsText(db, c, bytes, "2026-01-03T00:00:00.000Z");
+      expect(reviewStatesStoredAsBytes()).toBe(before + (isPostgres(db) ? 0 : 2));
       expect(stateOf(b).state).toBe(stateOf(a).state);
+      expect(stateOf(c).state).toBe(stateOf(a).state);
+      if (!isPostgres(db)) {
+        const type = db
+          .query<{ t: string }, [string]>("SELECT typeof(state) AS t FROM review_states WHERE transaction_id = ?")
+          .get(c)!.t;
+        expect(type).toBe("text");
+      }
       expect(stateOf(b).version).toBe(2);
+      expect(stateOf(c).version).toBe(2);
       expect(stateOf(a).version).toBe(2);
     }
   });

@@ -21,11 +21,13 @@ export const isShared = (data: Uint8Array): boolean => data.buffer instanceof Sh
  * memory only where something reads them: the format sniffing its first bytes) and the pdf.js workers read the file
  * themselves, a few chunks at a time (pdfjs-file-stream.ts, pdf-file-source.ts).
  */
-// 96 MB: measured on the bench shapes (docs/benchmarks.md), a file read from disk costs pdf.js up to a quarter more
-// CPU (CID fonts) and keeps the second worker out more often; below this size the file is at most a sixth of the
-// 600 MB budget and is held (2,000-page pdfunite file, ~100 MB: 494-520 MB peak held), above it the file's size
-// would decide the run's memory (2,000-page CID file, 264 MB: 718-985 MB held, 424-579 MB read from disk).
-export const FILE_BACKED_MIN_BYTES = 96 * 1024 * 1024;
+// 64 MiB: held, the file is at most a tenth of the 600 MB budget; above it the file's size would decide the run's
+// memory (2,000-page CID file, 264 MB: 718-985 MB held, 424-579 MB read from disk) and its growth with the pages
+// (2,000 pages of qpdf object streams, 94 MiB: held until 2026-11-28, +50 MB of the +33% from 1,000 pages). Read
+// back from the file, pdf.js's thread took the same CPU on 500 pages of the object-streams, Ghostscript and pdfunite
+// shapes (within 0-8%, load ~11) but ~23% more on CID fonts (3.30-3.36 against 4.03-4.17 CPU-s), whose 500-page
+// file (63 MiB) stays below this (docs/benchmarks.md, h-mem2).
+export const FILE_BACKED_MIN_BYTES = 64 * 1024 * 1024;
 
 /** Which file mapped bytes come from, as the worker checks it before reading it. */
 export interface FileIdentity {

@@ -67,6 +67,11 @@ export class PdfWorkerClient implements HostTenant {
     signal?.addEventListener("abort", this.onAbort, { once: true });
   }
 
+  /** The document is open in a worker now (a request would not have to open it first). */
+  get attached(): boolean {
+    return this.host !== null && !this.closed;
+  }
+
   get shareable(): boolean {
     return this.mayShare && (this.pageCount === null || this.pageCount <= SHARE_MAX_PAGES);
   }

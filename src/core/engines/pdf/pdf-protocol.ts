@@ -36,6 +36,8 @@ export type PdfRequest =
     }
   /** `collect`: run a full garbage collection in the worker once the document is gone (it served many pages). */
   | { id: number; doc: number; op: "close"; collect?: boolean }
+  /** `readers` workers read this document now: this worker keeps its share of pdf.js's memory (pdf-worker-gc.ts). */
+  | { id: number; doc: number; op: "readers"; readers: number }
   /** What the worker's pdf.js keeps, as counters (WorkerStats): tests check that it stays bounded. */
   | { id: number; doc: number; op: "stats" }
   /** Unanswered, a new worker's first message: where it lists the files it holds open (pdf-worker-fds.ts). */
@@ -63,6 +65,9 @@ export interface WorkerStats {
   sharedFonts: number;
   /** Full collections the worker's pacing ran (pdf-worker-gc.ts). */
   collections?: number;
+  /** Objects a document's XRef cache may hold in this worker now, and the garbage step (pdf-worker-gc.ts). */
+  xrefCacheMax?: number;
+  gcStepBytes?: number;
   /** Documents the worker reads from their files, open now (pdf-file-source.ts). */
   fileSources?: number;
 }

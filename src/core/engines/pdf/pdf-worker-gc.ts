@@ -14,6 +14,7 @@
  * objects go.
  */
 import { heapSize } from "bun:jsc";
+import { XREF_CACHE_MAX } from "./pdfjs-memory-patches.ts";
 
 /**
  * Growth of the heap (then of resident memory) since the last look (collection) that triggers the next. 32 MB
@@ -38,10 +39,19 @@ export class GcPacer {
 
   constructor(
     private readonly probe: GcProbe = REAL,
-    private readonly growth = GROWTH_BYTES,
+    private growth = GROWTH_BYTES,
   ) {
     this.heapBase = probe.heap();
     this.rssBase = probe.rss();
+  }
+
+  /** The step now: GROWTH_BYTES, or a share of it while the worker reads a document with others (readersOf). */
+  get growthBytes(): number {
+    return this.growth;
+  }
+
+  set growthBytes(bytes: number) {
+    this.growth = bytes;
   }
 
   /** After a request: a full collection when both the heap and resident memory grew by `growth` bytes. */
@@ -54,4 +64,24 @@ export class GcPacer {
     }
     this.heapBase = this.probe.heap();
   }
+}
+
+/**
+ * A long file read by several workers at once (a primary and its helpers, src/core/convert/pdf.ts): each worker's
+ * pdf.js keeps its XRef cache and garbage up to the bounds above, so a helper added a second set of them (2,000 pages
+ * of the CID shape: 448 MB peak alone, 606-652 MB with a helper). A worker told that `readers` workers read its
+ * document keeps 1/readers of each bound while that document is open, so what pdf.js holds for one document does
+ * not grow with the workers reading it (the CID shape with a helper: 507 MB). Memory only: a dropped object is parsed
+ * again, a collection frees only garbage, so no answer changes.
+ */
+const readers = new Map<number, number>();
+
+/** Document `doc` is read by `count` workers (or closed: `count` 0); the bounds follow the largest count open. */
+export function readersOf(pacer: GcPacer, doc: number, count: number): void {
+  if (count > 1) readers.set(doc, count);
+  else readers.delete(doc);
+  let most = 1;
+  for (const n of readers.values()) most = Math.max(most, n);
+  pacer.growthBytes = Math.floor(GROWTH_BYTES / most);
+  (globalThis as { docprocXrefMax?: number }).docprocXrefMax = Math.floor(XREF_CACHE_MAX / most);
 }

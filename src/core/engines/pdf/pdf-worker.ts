@@ -36,7 +36,7 @@ import { ownScanRaster } from "./pdf-scan-image.ts";
 import { workerStats } from "./pdfjs-memory-patches.ts";
 import { SHEET_MAX_TEXT } from "../../separator-sheet.ts";
 import { documentOptions, installChunkClone, readPixels } from "./pdf-worker-globals.ts";
-import { GcPacer } from "./pdf-worker-gc.ts";
+import { GcPacer, readersOf } from "./pdf-worker-gc.ts";
 import { closeFileSource, fileSourceData, openFileSources } from "./pdf-file-source.ts";
 import { adoptFdTable } from "./pdf-worker-fds.ts";
 
@@ -192,6 +192,7 @@ async function closeDocument(id: number): Promise<void> {
   if (current) textOnlyDocs.delete(textOnlyKey(current));
   await current?.loadingTask.destroy().catch(() => undefined);
   closeFileSource(id);
+  readersOf(pacer, id, 0);
 }
 
 async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer: ArrayBuffer[] }> {
@@ -221,10 +222,18 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
           result: {
             id: req.id,
             ok: true,
-            result: { ...workerStats(), collections: pacer.collections, fileSources: openFileSources() },
+            result: {
+              ...workerStats(),
+              collections: pacer.collections,
+              gcStepBytes: pacer.growthBytes,
+              fileSources: openFileSources(),
+            },
           },
           transfer: [],
         };
+      case "readers":
+        readersOf(pacer, req.doc, req.readers);
+        return { result: { id: req.id, ok: true, result: null }, transfer: [] };
       case "close":
         await closeDocument(req.doc);
         return { result: { id: req.id, ok: true, result: null }, transfer: [] };

@@ -11,7 +11,8 @@
  *   those), so every fetch returns what it returned before. Objects pdf.js made up itself (getNewPersistentRef,
  *   numbered from the xref table's length on) are never dropped: they exist nowhere else. What holds on to an
  *   object (a translated font, a page's dictionary) keeps it alive as before; only the cache lets go.
- *   The worker's `stats` request reports the largest the cache grew (test/core/engines/pdf/memory.test.ts).
+ *   The worker's `stats` request reports the largest the cache grew (test/core/engines/pdf/memory.test.ts). A
+ *   worker reading a document with others keeps its share of the bound (`docprocXrefMax`, pdf-worker-gc.ts).
  */
 import type { WorkerStats } from "./pdf-protocol.ts";
 import type { Patch } from "./pdfjs-patch.ts";
@@ -22,9 +23,10 @@ export const XREF_CACHE_MAX = 4096;
 const TRIM = `  #docprocTrim() {
     const size = this.#cacheMap.size;
     if (size > (globalThis.docprocXrefPeak || 0)) globalThis.docprocXrefPeak = size;
-    if (size <= ${XREF_CACHE_MAX}) return;
+    const max = globalThis.docprocXrefMax || ${XREF_CACHE_MAX};
+    if (size <= max) return;
     const fileObjects = this.#entries.length;
-    let excess = size - ${XREF_CACHE_MAX >> 1};
+    let excess = size - (max >> 1);
     for (const num of this.#cacheMap.keys()) {
       if (excess <= 0) break;
       if (num < fileObjects) {
@@ -66,6 +68,10 @@ export const MEMORY_PATCHES: Patch[][] = [XREF_CACHE, PAGE_CACHE];
 
 /** The counters the patches keep in the worker's global scope (pdfjs-font-sharing.ts counts shared fonts). */
 export function workerStats(): WorkerStats {
-  const counters = globalThis as { docprocXrefPeak?: number; docprocSharedFonts?: number };
-  return { xrefCachePeak: counters.docprocXrefPeak ?? 0, sharedFonts: counters.docprocSharedFonts ?? 0 };
+  const counters = globalThis as { docprocXrefPeak?: number; docprocSharedFonts?: number; docprocXrefMax?: number };
+  return {
+    xrefCachePeak: counters.docprocXrefPeak ?? 0,
+    sharedFonts: counters.docprocSharedFonts ?? 0,
+    xrefCacheMax: counters.docprocXrefMax || XREF_CACHE_MAX,
+  };
 }

@@ -91,6 +91,27 @@ describe("a PDF read from its file", () => {
     expect(fileBackingOf(await readSourceFile(INVOICE))).toBeUndefined();
   });
 
+  test("the bytes a run holds of its PDF stay under one bound however long the file: N and 2N pages' worth", async () => {
+    // A joined file grows with its pages (~50 KB an invoice page when every copy keeps its fonts): the file's
+    // bytes held in memory must not grow with them past a tenth of the 600 MB goal (issue 34).
+    expect(FILE_BACKED_MIN_BYTES).toBeLessThanOrEqual(64 * 1024 * 1024);
+    const heldOf = async (bytes: number) => {
+      const file = path.join(scratch, `joined-${bytes}.pdf`);
+      writeFileSync(file, "%PDF-1.4\n");
+      truncateSync(file, bytes); // sparse
+      const data = await readSourceFile(file);
+      return fileBackingOf(data) ? 0 : data.byteLength;
+    };
+    const perPage = 50 * 1024;
+    for (const pages of [500, 1000, 2000, 4000]) {
+      const [n, twice] = [await heldOf(pages * perPage), await heldOf(2 * pages * perPage)];
+      expect(n).toBeLessThan(FILE_BACKED_MIN_BYTES);
+      expect(twice).toBeLessThan(FILE_BACKED_MIN_BYTES);
+    }
+    expect(await heldOf(1000 * perPage)).toBe(1000 * perPage); // below the bound a file is held (read fastest)
+    expect(await heldOf(2000 * perPage)).toBe(0); // 2,000 such pages (~98 MiB) are read from the file
+  });
+
   test("every PDF of the robustness corpus reads the same from its file as from its bytes", async () => {
     const files = pdfsUnder(ROBUST);
     expect(files.length).toBeGreaterThan(40);
