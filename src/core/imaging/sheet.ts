@@ -6,14 +6,16 @@
  *
  * On a small copy in the log domain (lighting multiplies, so the paper/table step has one size under any light), each
  * row is scanned from both ends and each column from top and bottom for the first clear dark-to-bright step; a
- * robust straight line is fitted to each side's steps. A side without a line (the paper runs out of the frame)
- * takes the frame's border. A scan or a rendered page has no darker surround and no steps: no sheet, nothing
- * changes.
+ * robust straight line is fitted to each side's steps. A side without a line takes the frame's border when the paper
+ * runs out of the frame there; when the sides beside it end inside the frame (the paper's edge lost on a busy table or
+ * in a shadow), it runs through where they end (sheet-bound.ts), so the table beyond is not read with the receipt.
+ * A scan or a rendered page has no darker surround and no steps: no sheet, nothing changes.
  */
 import type { GreyImage } from "./grey.ts";
 import { maxOf, minOf } from "../arrays";
+import { boundSide, fit, type SideLine, type Point, type Side, type Small } from "./sheet-bound.ts";
 
-export type Point = [number, number];
+export type { Point } from "./sheet-bound.ts";
 
 export interface Sheet {
   /** The paper's corners in source pixels: top-left, top-right, bottom-right, bottom-left. */
@@ -35,6 +37,8 @@ const SUPPORT = 0.4;
 const NEAR_LINE = 1.5;
 /** Sides of a sheet lean at most this much (tan): a page turned more is a quarter turn's business. */
 const MAX_LEAN = Math.tan((25 * Math.PI) / 180);
+/** What sheet-bound.ts measures a lost side with. */
+const EDGE = { step: STEP, rim: RIM, maxLean: MAX_LEAN };
 /** The paper covers at least this share of the frame. */
 const MIN_AREA = 0.15;
 
@@ -44,14 +48,19 @@ export function findSheet(img: GreyImage): Sheet | null {
   const small = logShrink(img, f);
   const { width: w, height: h } = small;
   // x = a·y + b for the left and right sides; y = a·x + b for the top and bottom ones.
-  const left = sideLine(scanSteps(small, "row", 1), h);
-  const right = sideLine(scanSteps(small, "row", -1), h);
-  const top = sideLine(scanSteps(small, "column", 1), w);
-  const bottom = sideLine(scanSteps(small, "column", -1), w);
-  const found = [left, right, top, bottom].filter(Boolean).length;
+  const found = {
+    left: sideLine(scanSteps(small, "row", 1), h),
+    right: sideLine(scanSteps(small, "row", -1), h),
+    top: sideLine(scanSteps(small, "column", 1), w),
+    bottom: sideLine(scanSteps(small, "column", -1), w),
+  };
   // Two sides at least: a receipt running out of the frame at both ends keeps its left and right edges, but one
   // edge alone may be a table's border or a shadow.
-  if (found < 2) return null;
+  if (Object.values(found).filter(Boolean).length < 2) return null;
+  const left = found.left ?? boundSide(small, [found.top, found.bottom], -1, "column", EDGE);
+  const right = found.right ?? boundSide(small, [found.top, found.bottom], 1, "column", EDGE);
+  const top = found.top ?? boundSide(small, [found.left, found.right], -1, "row", EDGE);
+  const bottom = found.bottom ?? boundSide(small, [found.left, found.right], 1, "row", EDGE);
   // Each found side moves in past the blurred rim of the paper's edge: a dark rim along the whole sheet is a rule
   // to the layout analysis (it decides the line direction) and a column of "|" to tesseract.
   const L = left ? { a: left.a, b: left.b + RIM } : { a: 0, b: 0 };
@@ -62,19 +71,14 @@ export function findSheet(img: GreyImage): Sheet | null {
   if (corners.some((c) => !c)) return null;
   const quad = corners as Point[];
   if (!convex(quad) || area(quad) < MIN_AREA * w * h) return null;
-  const sides = [top, right, bottom, left].map(Boolean);
+  const sides = [found.top, found.right, found.bottom, found.left].map(Boolean);
   if (!brighterInside(small, quad) && !brighterAlongEdges(small, quad, sides)) return null;
   const scaled = quad.map(([x, y]) => [x * f, y * f] as Point);
   return { corners: scaled as Sheet["corners"] };
 }
 
-interface Line {
-  a: number;
-  b: number;
-}
-
 /** Box average by `f`, then log brightness (× 32, so steps are in a float array of modest values). */
-function logShrink(img: GreyImage, f: number): { data: Float32Array; width: number; height: number } {
+function logShrink(img: GreyImage, f: number): Small {
   const width = Math.floor(img.width / f);
   const height = Math.floor(img.height / f);
   const data = new Float32Array(width * height);
@@ -122,7 +126,7 @@ function scanSteps(img: { data: Float32Array; width: number; height: number }, a
  * A robust line through the steps (position = a·index + b): least squares, then refitted on the steps near it
  * until stable. Null when too few steps support it or it leans too much.
  */
-function sideLine(steps: Point[], span: number): Line | null {
+function sideLine(steps: Point[], span: number): Side | null {
   if (steps.length < Math.max(8, span * 0.1)) return null;
   let pts = steps;
   let line = fit(pts);
@@ -137,26 +141,13 @@ function sideLine(steps: Point[], span: number): Line | null {
   if (!line || Math.abs(line.a) > MAX_LEAN) return null;
   const indexes = pts.map(([, i]) => i);
   const extent = maxOf(indexes) - minOf(indexes) + 1;
-  return pts.length >= SUPPORT * extent && extent >= span * 0.2 ? line : null;
-}
-
-function fit(pts: Point[]): Line | null {
-  const n = pts.length;
-  let [si, sp, sii, sip] = [0, 0, 0, 0];
-  for (const [p, i] of pts) {
-    si += i;
-    sp += p;
-    sii += i * i;
-    sip += i * p;
-  }
-  const d = n * sii - si * si;
-  if (n < 2 || Math.abs(d) < 1e-9) return null;
-  const a = (n * sip - si * sp) / d;
-  return { a, b: (sp - a * si) / n };
+  return pts.length >= SUPPORT * extent && extent >= span * 0.2
+    ? { ...line, from: minOf(indexes), to: maxOf(indexes) }
+    : null;
 }
 
 /** Where a vertical side (x = a·y + b) meets a horizontal one (y = a·x + b). */
-function cross(v: Line, hz: Line): Point | null {
+function cross(v: SideLine, hz: SideLine): Point | null {
   const d = 1 - v.a * hz.a;
   if (Math.abs(d) < 1e-9) return null;
   const y = (hz.a * v.b + hz.b) / d;

@@ -18,6 +18,17 @@ import { ocrPages } from "../../../src/core/stages/ocr/index.ts";
 import { photoOf } from "../../accuracy/photos.ts";
 import { loadRaster, OCR_TIMEOUT, pageOf, TESSERACT_TEST } from "../engines/ocr/helpers.ts";
 
+function insideQuad(corners: Point[], x: number, y: number): boolean {
+  let sign = 0;
+  for (let i = 0; i < 4; i++) {
+    const [a, b] = [corners[i]!, corners[(i + 1) % 4]!];
+    const z = Math.sign((b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0]));
+    if (z && sign && z !== sign) return false;
+    if (z) sign = z;
+  }
+  return true;
+}
+
 /** A sheet with rows of dark "text" bars, placed at `corners` on a surface of tone `table`, lit falling off to the right. */
 function photo(corners: Point[], width: number, height: number, table = 90, fall = 0.4): GreyImage {
   const data = new Uint8Array(width * height);
@@ -76,6 +87,36 @@ describe("findSheet: the paper of a photo", () => {
     expect(Math.abs(tl[0] - 199)).toBeLessThan(12);
     expect(Math.abs(tr[0] - 520)).toBeLessThan(12);
     expect(Math.abs(br[0] - 539)).toBeLessThan(12);
+  });
+
+  test("a side lost on a busy table runs through where the sides beside it end, not along the frame's border", () => {
+    // A busy cloth (4-pixel checks, dark and as bright as the paper) below the sheet's bottom edge: every scan up
+    // from the frame's bottom meets a check's edge first, so that side has no steps to fit.
+    const corners: Point[] = [
+      [150, 100],
+      [650, 120],
+      [640, 700],
+      [140, 690],
+    ];
+    const img = photo(corners, 800, 1000);
+    const lost = (x: number, y: number) => y > 690 + (x - 140) * 0.02 && !insideQuad(corners, x, y);
+    for (let y = 0; y < img.height; y++)
+      for (let x = 0; x < img.width; x++)
+        if (lost(x, y)) img.data[y * img.width + x] = ((x >> 2) + (y >> 2)) % 2 ? 235 : 70;
+    const sheet = findSheet(img);
+    expect(sheet).not.toBeNull();
+    const [tl, tr, br, bl] = sheet!.corners;
+    expect(near(tl, corners[0]!, 15)).toBe(true);
+    expect(near(tr, corners[1]!, 15)).toBe(true);
+    // The bottom within a few percent of the paper's (its margin), well above the frame's border at 1000.
+    for (const [c, truth] of [
+      [br, corners[2]!],
+      [bl, corners[3]!],
+    ] as const) {
+      expect(Math.abs(c[0] - truth[0])).toBeLessThan(20);
+      expect(c[1]).toBeGreaterThan(truth[1] - 15);
+      expect(c[1]).toBeLessThan(truth[1] + 45);
+    }
   });
 
   test("no sheet on scans and rendered pages (white surround), nor on a page filling the frame", async () => {
