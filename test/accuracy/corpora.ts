@@ -44,6 +44,7 @@ import { einvoiceVisualCorpora } from "./einvoice-corpora";
 import { hardReceiptCorpora } from "./receipts-hard-corpora";
 import { columnsCorpus } from "./columns-corpus";
 import { labelAuditCorpus, labelAuditScans } from "./label-audit-corpus";
+import { smallBizCorpora } from "./smallbiz-corpora";
 
 export const REPO = path.resolve(import.meta.dir, "../..");
 const CORPORA = path.join(REPO, "fixtures/corpora");
@@ -358,5 +359,6 @@ export const CORPORA_LIST: Corpus[] = [
   ...receipts,
   ...hardReceiptCorpora,
   ...einvoiceVisualCorpora,
+  ...smallBizCorpora,
   evalFixtures,
 ];

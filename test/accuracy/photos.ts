@@ -60,7 +60,7 @@ function harshOf(name: string): Harsh {
   };
 }
 
-interface Grey {
+export interface Grey {
   data: Uint8Array;
   width: number;
   height: number;
@@ -89,7 +89,7 @@ async function takePhoto(pdf: Uint8Array, name: string, harsh: Harsh | null): Pr
   }
 }
 
-async function toGrey(
+export async function toGrey(
   raster: { data: Uint8Array; width: number; height: number; channels: number },
   scale: number,
 ): Promise<Grey> {
@@ -106,7 +106,7 @@ async function toGrey(
 }
 
 /** Thermal paper: faded grey print on a tinted roll, lighter bands where the head wore, dots it did not print. */
-function thermal(img: Grey, r: Rng): Grey {
+export function thermal(img: Grey, r: Rng): Grey {
   const out = new Uint8Array(img.data.length);
   const band = 25 + r.int(0, 20);
   for (let i = 0; i < out.length; i++) {
@@ -176,7 +176,7 @@ function creased(g: number, at: number, height: number, harsh: Harsh): number {
   return out;
 }
 
-function bilinear(img: Grey, u: number, v: number): number {
+export function bilinear(img: Grey, u: number, v: number): number {
   const [x0, y0] = [Math.floor(u), Math.floor(v)];
   const [fx, fy] = [u - x0, v - y0];
   const at = (x: number, y: number) => img.data[y * img.width + x]!;
@@ -186,7 +186,7 @@ function bilinear(img: Grey, u: number, v: number): number {
 }
 
 /** The 8 coefficients of the homography taking `from[i]` to `to[i]` (four point pairs). */
-function homography(from: Array<[number, number]>, to: Array<[number, number]>): number[] {
+export function homography(from: Array<[number, number]>, to: Array<[number, number]>): number[] {
   const a: number[][] = [];
   for (let i = 0; i < 4; i++) {
     const [x, y] = from[i]!;

@@ -1,7 +1,8 @@
 /**
  * The receipts-hard corpora of the accuracy gate: 30 receipts of the harder, independent generator
  * (fixtures/varied/generator/hard-receipts.ts, seed 20241121) as 200-DPI greyscale scans and as phone photos in
- * harsh conditions (faded print, low light, a fold, paper not flat, a stronger angle: photos.ts). Scored: vendor,
+ * harsh conditions (faded print, low light, a fold, paper not flat, a stronger angle: photos.ts) and as people
+ * really photograph them (photos-real.ts: small in a cluttered frame, turned, crumpled, shadowed, glare). Scored: vendor,
  * date and total (what a receipt is read for) and the class.
  */
 import path from "node:path";
@@ -10,6 +11,7 @@ import { toPdf } from "../../fixtures/varied/generator";
 import { generateHardReceipts } from "../../fixtures/varied/generator/hard-receipts";
 import type { Corpus } from "./corpora";
 import { photoOf } from "./photos";
+import { realPhotoOf } from "./photos-real";
 import { scanOf, skewOf } from "./scans";
 
 const SEED = 20241121;
@@ -51,5 +53,10 @@ export const hardReceiptCorpora: Corpus[] = [
     "receipts-hard/photo",
     `the same ${HARD_RECEIPTS} receipts as phone photos in harsh conditions (faded thermal print, low light, fold shadow, paper not flat, stronger perspective)`,
     (pdf, name) => photoOf(pdf, name, true),
+  ),
+  hardReceiptCorpus(
+    "receipts-hard/photo-real",
+    `the same ${HARD_RECEIPTS} receipts as people photograph them (photos-real.ts): 40-60% of the frame at 120-160 px per inch of paper, on wood or cloth beside another sheet or a thumb, turned 90/180/270°, crumpled and curled, a hard shadow, flash glare, motion blur`,
+    realPhotoOf,
   ),
 ];

@@ -80,6 +80,8 @@ function ibanStartFits(compact: string, ocr: boolean): boolean {
  * France allow letters).
  */
 export function vatIdRead(raw: string): CompactRead {
+  // Two letters and a full stop are an abbreviation ("No. 123456789" after "GST/HST"), not a country code.
+  if (/^[A-Za-z]{2}\./.test(raw)) return { value: null, more: false };
   const compact = raw.replace(/[\s.\-]/g, "").toUpperCase();
   return { value: normalizeVatId(compact), more: compact.length <= VAT_ID_MAX && vatStartFits(compact) };
 }

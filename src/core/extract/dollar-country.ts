@@ -17,8 +17,8 @@ const DOLLARS: DollarCue[] = [
     code: "AUD",
     country: "Australia",
     cues: [
-      /\bABN:?\s*\d{2}\s?\d{3}\s?\d{3}\s?\d{3}\b/,
-      /\b(?:NSW|VIC|QLD|TAS|ACT)\s+\d{4}\b/,
+      /\bABN\s*[:#.]?\s*\d{2}[\s.]?\d{3}[\s.]?\d{3}[\s.]?\d{3}\b/,
+      /\b(?:NSW|VIC|QLD|TAS|ACT|WA|SA|NT)\s+\d{4}\b/,
       /\bAustralia\b/i,
       /\bPty\.?\s+Ltd\b/i,
     ],
@@ -32,10 +32,11 @@ const DOLLARS: DollarCue[] = [
     code: "CAD",
     country: "Canada",
     cues: [
-      /\b(?:GST|HST)\s*\/\s*(?:HST|QST|PST)\b/,
+      // The GST/HST account of a business number ("123456789 RT0001") is Canadian wherever it is printed.
+      /\b(?:GST|HST)\s*\/\s*(?:HST|QST|PST)\b|\b\d{9}\s?RT\s?\d{4}\b/,
       /\b(?:ON|QC|BC|AB|MB|SK|NS|NB|NL|PE)\s+[A-Z]\d[A-Z]\s?\d[A-Z]\d\b/,
       /\bCanada\b/i,
-      /\bBN:?\s*\d{9}\s?RT\d{4}\b/,
+      /\bHST\b/,
     ],
   },
   {

@@ -12,6 +12,7 @@ import { readValue, type ReadContext, type ValueKind, type ValueMatch } from "./
 import { pushAll } from "../arrays";
 import { pastSpecks } from "./specks";
 import { datedNumber, NUMBER_LABEL } from "./identifier-value";
+import { taxRegistration } from "./tax-registrations";
 import { type Candidate, plausible, where } from "./candidate";
 import { nameRowValue } from "./name-rows";
 
@@ -26,6 +27,7 @@ export function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Li
     // A label read with an OCR error allowance is weaker evidence than an exact one.
     const labelFactor = (1 - (0.3 * hit.rank) / Math.max(1, labels.length)) * (hit.fuzzy ? 0.85 : 1);
     let read =
+      (kind === "vat_id" ? taxRegistration(hit.line, hit.end) : null) ??
       readValue(kind, hit.line, hit.end, ctx) ??
       (kind === "vat_id"
         ? nationalVatId(hit.line, hit.end)
@@ -113,7 +115,7 @@ const NOT_GROSS =
  * "Total RM inc.GST", "TOTAL INCLUDES 6% GST").
  */
 const QUALIFIED =
-  /(?<![\p{L}])(incl|inc|inkl|excl|exkl|including|includes|excluding|inclusive|exclusive|inclusief|exclusief|zzgl|plus|ohne|hors|sans|before|after|of|on|zonder|sin|con|senza|\()[.\s]*(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s*)?$/iu;
+  /(?<![\p{L}])(incl|inc|inkl|excl|exkl|ex|including|includes|excluding|inclusive|exclusive|inclusief|exclusief|zzgl|plus|ohne|hors|sans|before|after|of|on|zonder|sin|con|senza|\()[.\s]*(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s*)?$/iu;
 
 /**
  * Another amount field's label between a label and the amount read right of it claims the amount: in "BTW 21% —

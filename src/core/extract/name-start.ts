@@ -9,6 +9,8 @@ export const DOC_WORD =
   /\s+(tax invoice|invoice|receipt|rechnung|quittung|factuur|facture|reçu|factura|fattura|recibo|ricevuta|credit note|gutschrift)\s*$/iu;
 /** Words joining the words of a company name ("Marks and Spencer", "Van der Berg"). */
 const CONNECTOR = /^(&|and|und|en|et|y|e|of|de|der|den|van|von|du|la|le|des|di|del|da|-|\+)$/iu;
+/** Words a signature puts before the firm it signs for ("For", "pp."; not "Per", a first name in Scandinavia). */
+const SIGNING = /^(for|pp\.?|p\.p\.)$/iu;
 
 /**
  * Where the company name before a legal form starts: the run of capitalised words (and connectors) right before
@@ -27,11 +29,16 @@ export function nameStart(text: string, formAt: number): number {
     start = from + words[i]!.index! + speck;
     taken++;
   }
-  // A name does not start with a connector, a document word or a mark.
+  // A name does not start with a connector, a document word, a mark or the "For" of a signature ("For Kelly
+  // Electrical Pty Ltd / Authorised Signatory").
   let rest = text.slice(start, formAt);
   while (true) {
     const m = /^(\S+)\s+/.exec(rest);
-    if (!m || !(CONNECTOR.test(m[1]!) || DOC_WORD.test(` ${m[1]}`) || /^[^\p{L}\p{N}]+$/u.test(m[1]!))) break;
+    if (
+      !m ||
+      !(CONNECTOR.test(m[1]!) || SIGNING.test(m[1]!) || DOC_WORD.test(` ${m[1]}`) || /^[^\p{L}\p{N}]+$/u.test(m[1]!))
+    )
+      break;
     start += m[0].length;
     rest = rest.slice(m[0].length);
   }

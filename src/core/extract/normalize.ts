@@ -186,9 +186,12 @@ function looksUs(text: string): boolean {
   return US_ZIP.test(text);
 }
 
-/** Amount-like numbers. Groups: sign, body, trailing minus. Space thousands only with a comma decimal or none. */
+/**
+ * Amount-like numbers. Groups: sign, body, trailing minus. Space thousands only with a comma decimal or none; Indian
+ * grouping (lakh, crore: "2,30,669.24", "1,23,45,678") with commas and a decimal point.
+ */
 export const AMOUNT_RE =
-  /(?<![\p{L}\p{N}.,\/])(?<sign>[-−–]\s?)?(?<body>\d{1,3}(?:[ '\u00a0\u202f]\d{3})+(?:,\d{1,2})?(?![.\d])|\d{1,3}(?:[.,'’]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?![\p{N}\p{L}]|[.,]\d)(?<trail>-)?/gu;
+  /(?<![\p{L}\p{N}.,\/])(?<sign>[-−–]\s?)?(?<body>\d{1,3}(?:[ '\u00a0\u202f]\d{3})+(?:,\d{1,2})?(?![.\d])|\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d{1,3}(?:[.,'’]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?![\p{N}\p{L}]|[.,]\d)(?<trail>-)?/gu;
 
 /**
  * Parses an amount string to a number, or null. The last `.` or `,` followed by one or two digits is the decimal
@@ -217,7 +220,7 @@ export function parseAmount(raw: string): number | null {
   const decimal = /[.,](\d{1,2})$/.exec(compact);
   let intPart = decimal ? compact.slice(0, decimal.index) : compact;
   const fraction = decimal ? decimal[1]! : "";
-  if (!/^\d{1,3}([.,]\d{3})*$|^\d+$/.test(intPart)) return null;
+  if (!/^\d{1,3}([.,]\d{3})*$|^\d+$|^\d{1,2}(,\d{2})+,\d{3}$/.test(intPart)) return null;
   intPart = intPart.replace(/[.,]/g, "");
   const value = Number(`${intPart}.${fraction || "0"}`);
   if (!Number.isFinite(value)) return null;

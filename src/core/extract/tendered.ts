@@ -12,6 +12,7 @@ import { findAmounts, joinedCents } from "./values";
 import type { ProjectSettings } from "../project";
 import { printedAmounts, reconcileSums } from "./reconcile";
 import { repairOcrSums } from "./ocr-sums";
+import { totalBeforePayment } from "./balance-due";
 
 /** What was handed over ("CASH", "TENDERED"; not a till's "CASH CHANGE", the change). */
 export const TENDERED =
@@ -123,6 +124,8 @@ export function settleSums(
   // A till receipt's sums have their own rules (receipt.ts); an invoice's misread digits are read again here.
   if (classId !== "receipt") repairOcrSums(project, classId, candidates, best, lines);
   if (!candidates.total_amount) return;
+  if (classId !== "receipt")
+    best.total_amount = totalBeforePayment(best.total_amount, candidates.total_amount, lines, dateOrder);
   const total = totalWithoutMark(best.total_amount, candidates.total_amount, best.subtotal_amount, best.tax_amount);
   best.total_amount = totalFromPayment(
     total,

@@ -24,8 +24,12 @@ export function inAddressToken(text: string, start: number, end: number): boolea
   const from = text.lastIndexOf(" ", start - 1) + 1;
   const to = text.indexOf(" ", end);
   const token = text.slice(from, to < 0 ? text.length : to);
-  if (/@|www\.|https?:|\.(com|de|fr|nl|es|it|eu|net|org|io|at|ch|be|co\.uk)\b/i.test(token)) return true;
-  return (to >= 0 && text[to + 1] === "@") || (from >= 2 && text[from - 2] === "@");
+  // "@" before a rate ("VAT @ 20%", "CGST@ 9%") is "at", not an address (spelt with spaces by OCR or not).
+  const at = token.indexOf("@");
+  if (at >= 0 && !/^@\s*\d/.test(text.slice(from + at))) return true;
+  if (/www\.|https?:|\.(com|de|fr|nl|es|it|eu|net|org|io|at|ch|be|co\.uk)\b/i.test(token)) return true;
+  const rate = /^@\s*\d/.test(text.slice(to + 1));
+  return (to >= 0 && text[to + 1] === "@" && !rate) || (from >= 2 && text[from - 2] === "@");
 }
 
 /** The letters in `s` (code points of \p{L}): counted by char code while the text is ASCII, the regex counts the rest. */

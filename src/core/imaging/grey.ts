@@ -122,7 +122,9 @@ export function upscale(img: GreyImage, factor: number): GreyImage {
   return { data: out, width, height };
 }
 
-export function crop(img: GreyImage, x: number, y: number, width: number, height: number): GreyImage {
+/** The `width` × `height` window at (`x`, `y`); fractional values (boxes of an enlarged layout) are rounded down. */
+export function crop(img: GreyImage, x0: number, y0: number, w: number, h: number): GreyImage {
+  const [x, y, width, height] = [Math.floor(x0), Math.floor(y0), Math.floor(w), Math.floor(h)];
   const out = new Uint8Array(width * height);
   for (let r = 0; r < height; r++) {
     const start = (y + r) * img.width + x;

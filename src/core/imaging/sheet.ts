@@ -62,7 +62,8 @@ export function findSheet(img: GreyImage): Sheet | null {
   if (corners.some((c) => !c)) return null;
   const quad = corners as Point[];
   if (!convex(quad) || area(quad) < MIN_AREA * w * h) return null;
-  if (!brighterInside(small, quad)) return null;
+  const sides = [top, right, bottom, left].map(Boolean);
+  if (!brighterInside(small, quad) && !brighterAlongEdges(small, quad, sides)) return null;
   const scaled = quad.map(([x, y]) => [x * f, y * f] as Point);
   return { corners: scaled as Sheet["corners"] };
 }
@@ -193,6 +194,47 @@ function brighterInside(img: { data: Float32Array; width: number; height: number
   // No surround at all (the sheet is the frame) is not a photographed sheet either.
   if (outside.length < 0.03 * (inside.length + outside.length)) return false;
   return median(inside) - median(outside) >= STEP;
+}
+
+/** Points sampled along each found side, and the share of them that must be brighter inside than outside. */
+const EDGE_SAMPLES = 24;
+const EDGE_AGREE = 0.6;
+
+/**
+ * The paper is brighter than the surface just beyond each of its found sides (`sides`: top, right, bottom, left),
+ * at most points along them. A hard shadow across paper and table darkens both alike, so the two medians of
+ * brighterInside may not differ by a step (most of the paper in the shade, a light wood table beside it), while
+ * across each edge, point by point, the step is still there.
+ */
+function brighterAlongEdges(
+  img: { data: Float32Array; width: number; height: number },
+  q: Point[],
+  sides: boolean[],
+): boolean {
+  const [cx, cy] = [q.reduce((a, p) => a + p[0], 0) / 4, q.reduce((a, p) => a + p[1], 0) / 4];
+  const at = (x: number, y: number) => {
+    const [u, v] = [Math.round(x), Math.round(y)];
+    return u < 0 || v < 0 || u >= img.width || v >= img.height ? null : img.data[v * img.width + u]!;
+  };
+  let [agree, total] = [0, 0];
+  for (let i = 0; i < 4; i++) {
+    if (!sides[i]) continue;
+    const [a, b] = [q[i]!, q[(i + 1) % 4]!];
+    const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+    let [nx, ny] = [-(b[1] - a[1]) / len, (b[0] - a[0]) / len];
+    const [mx, my] = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+    if (nx * (cx - mx) + ny * (cy - my) < 0) [nx, ny] = [-nx, -ny];
+    for (let k = 1; k <= EDGE_SAMPLES; k++) {
+      const t = 0.1 + (0.8 * (k - 0.5)) / EDGE_SAMPLES;
+      const [x, y] = [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+      const inside = at(x + nx * 2, y + ny * 2);
+      const outside = at(x - nx * (RIM + 3), y - ny * (RIM + 3));
+      if (inside === null || outside === null) continue;
+      total++;
+      if (inside - outside >= STEP * 0.6) agree++;
+    }
+  }
+  return total >= EDGE_SAMPLES && agree >= EDGE_AGREE * total;
 }
 
 function contains(q: Point[], x: number, y: number): boolean {

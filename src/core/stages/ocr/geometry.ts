@@ -14,6 +14,8 @@ import { analyzeLayout, type PageLayout } from "../../engines/ocr/layout.ts";
 import type { GreyImage } from "../../imaging/grey.ts";
 import { findSheet } from "../../imaging/sheet.ts";
 import { squareUp, type SquaredSheet } from "../../imaging/sheet-warp.ts";
+import { evenLight, unevenlyLit } from "../../imaging/even-light.ts";
+import { straightenLines } from "../../imaging/sheet-lines.ts";
 
 export interface PageGeometry {
   grey: GreyImage;
@@ -24,26 +26,49 @@ export interface PageGeometry {
 }
 
 export function pageGeometry(rendered: GreyImage, dpi: number | undefined): PageGeometry {
-  const plain = analyzeLayout(rendered);
-  const asRendered = { grey: rendered, sheet: null, layout: plain, psm: psmFor(plain, dpi) };
+  const asRendered = asIs(rendered, dpi);
+  const plain = asRendered.layout;
   const found = findSheet(rendered);
-  if (!found) return asRendered;
-  const sheet = squareUp(rendered, found);
-  const layout = analyzeLayout(sheet.image);
-  const psm = psmFor(layout, dpi, sheet.image.width);
+  // No sheet found, yet the paper's light is uneven (a hard shadow across a photographed receipt, light falling off
+  // across a page): read with the light evened out, or tesseract's one threshold loses the text in the shade.
+  if (!found) return unevenlyLit(rendered) ? asIs(evenLight(rendered), dpi) : asRendered;
+  const squared = squareUp(rendered, found);
+  const flat = analyzeLayout(squared.image);
+  // A crumpled or curled receipt's lines straightened, so its amounts stay on their labels' rows.
+  const sheet = straightenLines(squared, flat.lineAxis);
+  const layout = sheet === squared ? flat : analyzeLayout(sheet.image);
+  // A receipt photographed sideways has its lines running down the squared sheet: its width across the lines is
+  // the sheet's height, and its length along them the sheet's width.
+  const sideways = layout.lineAxis === "down";
+  const [across, along] = sideways ? [sheet.image.height, sheet.image.width] : [sheet.image.width, sheet.image.height];
+  const psm = psmFor(layout, dpi, across);
   // A frame in which no line of text is found at all (a dim photo: the dark surround swamps the print) is read as
   // its squared sheet when that is narrower than a page, as one block of lines: the automatic layout and the
   // single-column mode read a dim short receipt as rules and specks (measured on receipts-hard photos). A page's
   // columns run across by that mode are set apart again by the reading order (engines/ocr/reading-order.ts).
+  // Neither the frame nor the sheet showing lines (small faint print in a cluttered photo) reads the sheet too: the
+  // frame adds only the surround's texture.
   const unreadable =
-    plain.lineHeight === null && layout.lineHeight !== null && sheet.image.width / layout.lineHeight < PAGE_WIDTH;
+    plain.lineHeight === null && (layout.lineHeight === null || across / layout.lineHeight < PAGE_WIDTH);
   // A sheet several times as long as it is wide is a till roll whatever its layout says: on a long roll photographed
   // whole, the analysis copy (scaled by the long side) is too small for its lines, and no line height is found.
-  const roll = sheet.image.height >= ROLL_ASPECT * sheet.image.width;
+  // Either way round: on a long roll the layout may take its columns of characters for lines running down.
+  const roll = Math.max(across, along) >= ROLL_ASPECT * Math.min(across, along);
   if (roll && psm !== SINGLE_BLOCK) return { grey: sheet.image, sheet, layout, psm: SINGLE_BLOCK };
-  return psm === SINGLE_BLOCK || unreadable
-    ? { grey: sheet.image, sheet, layout, psm: psm ?? SINGLE_BLOCK }
-    : asRendered;
+  if (psm !== SINGLE_BLOCK && !unreadable) return asRendered;
+  // A till roll's lines are about ROLL_LINES to its width: where none was measured (faint small print), that is its
+  // type's height, so the OCR stage enlarges small print as it does when the height is measured.
+  const sized =
+    layout.lineHeight === null ? { ...layout, lineHeight: Math.max(1, Math.round(across / ROLL_LINES)) } : layout;
+  return { grey: sheet.image, sheet, layout: sized, psm: psm ?? SINGLE_BLOCK };
+}
+
+/** Line heights across a till roll: 32-48 characters of a monospaced font a line, a line ~1.3 characters tall. */
+const ROLL_LINES = 40;
+
+function asIs(grey: GreyImage, dpi: number | undefined): PageGeometry {
+  const layout = analyzeLayout(grey);
+  return { grey, sheet: null, layout, psm: psmFor(layout, dpi) };
 }
 
 /** Lines at most this many line heights long make a single narrow column: a till roll, 32–48 characters wide. */
@@ -74,8 +99,7 @@ function psmFor(layout: PageLayout, dpi?: number, sheetWidth?: number): number |
   if (!layout.inkBox || !layout.lineHeight) return undefined;
   const [x1, y1, x2, y2] = layout.inkBox;
   const length = layout.lineAxis === "down" ? y2 - y1 : x2 - x1;
-  const across = layout.lineAxis === "down" ? null : sheetWidth;
-  if (across !== undefined && across !== null && across / layout.lineHeight <= NARROW_SHEET) return SINGLE_BLOCK;
+  if (sheetWidth !== undefined && sheetWidth / layout.lineHeight <= NARROW_SHEET) return SINGLE_BLOCK;
   if (dpi !== undefined && dpi >= 70 && length / dpi <= NARROW_INCHES) return SINGLE_BLOCK;
   return length / layout.lineHeight <= NARROW_COLUMN ? SINGLE_COLUMN : undefined;
 }

@@ -32,6 +32,22 @@ test("a photographed sheet five times as long as it is wide is read squared up a
   }
 }, 60_000);
 
+test("a long roll whose monospaced columns the layout takes for lines running down is still read as a roll", () => {
+  // Dense rows of a monospaced font: the characters' columns line up from top to bottom, sharper than the rows.
+  const [W, H, x0, y0, x1, y1] = [700, 2000, 100, 80, 560, 1920];
+  const data = new Uint8Array(W * H);
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      const inside = x >= x0 && x < x1 && y >= y0 && y < y1;
+      const ink = inside && (y - y0) % 18 < 15 && (x - x0) % 14 < 7 && x > x0 + 30 && x < x1 - 30 && y > y0 + 30;
+      data[y * W + x] = inside ? (ink && y < y1 - 30 ? 70 : 225) : 80 + ((x * 7 + y * 13) % 11);
+    }
+  const g = pageGeometry({ data, width: W, height: H }, undefined);
+  expect(g.layout.lineAxis).toBe("down");
+  expect(g.sheet).not.toBeNull();
+  expect(g.psm).toBe(SINGLE_BLOCK);
+}, 60_000);
+
 test("a page photographed on a desk (a sheet of a page's proportions) keeps the frame's reading", () => {
   const g = pageGeometry(photo(1400, 1800, [150, 150, 1250, 1650], 24), undefined);
   expect(g.sheet).toBeNull();

@@ -1,0 +1,51 @@
+/**
+ * Tax registrations outside the EU VAT formats that stand where a VAT ID would on an invoice, read after their
+ * label: an Indian GSTIN (15 characters, its last a base-36 check character), an Australian ABN (11 digits whose
+ * weighted sum is a multiple of 89), a Canadian GST/HST number (a 9-digit business number with a Luhn check, "RT"
+ * and a 4-digit account). Each is checked, so a phone or account number after a loose label is not taken.
+ */
+import type { Line } from "./lines";
+import type { ValueMatch } from "./value-match";
+
+const B36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+function gstinValid(s: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < 14; i++) {
+    const p = B36.indexOf(s[i]!) * (i % 2 ? 2 : 1);
+    sum += Math.floor(p / 36) + (p % 36);
+  }
+  return B36[(36 - (sum % 36)) % 36] === s[14];
+}
+
+const ABN_WEIGHTS = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
+const abnValid = (d: string) =>
+  [...d].reduce((s, c, i) => s + (Number(c) - (i === 0 ? 1 : 0)) * ABN_WEIGHTS[i]!, 0) % 89 === 0;
+
+const luhnValid = (d: string) =>
+  [...d].reduce((s, c, i) => {
+    const x = Number(c) * (i % 2 ? 2 : 1);
+    return s + (x > 9 ? x - 9 : x);
+  }, 0) %
+    10 ===
+  0;
+
+const FORMS: Array<{ re: RegExp; valid: (compact: string) => boolean }> = [
+  { re: /^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/, valid: gstinValid },
+  { re: /^\d{11}$/, valid: abnValid },
+  { re: /^\d{9}RT\d{4}$/, valid: (s) => luhnValid(s.slice(0, 9)) },
+];
+
+/** A checked GSTIN, ABN or GST/HST number right after `offset` (past ":", "#", ".", "No."), compact; or null. */
+export function taxRegistration(line: Line, offset: number): ValueMatch | null {
+  // The label may end before its "No." or "Reg. No." ("GST/HST No. 123456789 RT0001").
+  const m =
+    /^[\s:.#-]*(?:(?:reg(?:istration)?\.?\s*)?(?:no|number|nr)\b\.?[\s:.#-]*)?([0-9A-Z](?:[0-9A-Z]| (?=[0-9A-Z])){10,17})(?![\p{L}\p{N}])/iu.exec(
+      line.text.slice(offset),
+    );
+  if (!m) return null;
+  const compact = m[1]!.replace(/\s/g, "");
+  if (!FORMS.some((f) => f.re.test(compact) && f.valid(compact))) return null;
+  const start = offset + m[0].length - m[1]!.length;
+  return { value: compact, line, start, end: start + m[1]!.length, strength: 0.9 };
+}
