@@ -21,13 +21,13 @@ export const isShared = (data: Uint8Array): boolean => data.buffer instanceof Sh
  * memory only where something reads them: the format sniffing its first bytes) and the pdf.js workers read the file
  * themselves, a few chunks at a time (pdfjs-file-stream.ts, pdf-file-source.ts).
  */
-// 64 MiB: held, the file is at most a tenth of the 600 MB budget; above it the file's size would decide the run's
-// memory (2,000-page CID file, 264 MB: 718-985 MB held, 424-579 MB read from disk) and its growth with the pages
-// (2,000 pages of qpdf object streams, 94 MiB: held until 2026-11-28, +50 MB of the +33% from 1,000 pages). Read
-// back from the file, pdf.js's thread took the same CPU on 500 pages of the object-streams, Ghostscript and pdfunite
-// shapes (within 0-8%, load ~11) but ~23% more on CID fonts (3.30-3.36 against 4.03-4.17 CPU-s), whose 500-page
-// file (63 MiB) stays below this (docs/benchmarks.md, h-mem2).
-export const FILE_BACKED_MIN_BYTES = 64 * 1024 * 1024;
+// 32 MiB (64 until h-filed): held, the file would decide the run's memory and its growth with the pages (2,000-page
+// CID file, 264 MB: 718-985 MB held; 2,000 pages of qpdf object streams, 94 MiB: +50 MB of the +33% from 1,000
+// pages; Ghostscript's 2,000 pages, 36 MiB). Read from the file, pdf.js's thread once took ~23% more CPU on CID
+// fonts (dictionaries a getByte call a byte); with chunk windows tokenised by the lexer's fast path
+// (pdfjs-file-stream.ts) its 500 pages take the same as held (2.57-2.81 against 2.58-2.67 CPU-s, load ~5), the
+// other shapes too (docs/benchmarks.md, h-filed).
+export const FILE_BACKED_MIN_BYTES = 32 * 1024 * 1024;
 
 /** Which file mapped bytes come from, as the worker checks it before reading it. */
 export interface FileIdentity {

@@ -15,10 +15,19 @@ import { noteFdClosed, noteFdOpened } from "./pdf-worker-fds.ts";
 interface FileSource {
   length: number;
   read(pos: number, length: number): Uint8Array;
+  /** Fills `out` from `pos`; how many bytes it read (fewer at the end of the file). */
+  readInto(pos: number, out: Uint8Array): number;
 }
 
 const sources = new Map<string, FileSource>();
 (globalThis as Record<string, unknown>).docprocFileSources = sources;
+
+/**
+ * What reading documents from their files cost this worker, as counters (tests check them): reads of the file and
+ * bytes read, and bytes pdf.js took one getByte call at a time instead of from a window's bytes (pdfjs-file-stream.ts).
+ */
+export const fileReadCounts = { reads: 0, bytes: 0, byteCalls: 0 };
+(globalThis as Record<string, unknown>).docprocFileCounts = fileReadCounts;
 
 /** Open documents' tokens and descriptors, by document id. */
 const byDoc = new Map<number, { token: string; fd: number }>();
@@ -44,7 +53,11 @@ export function fileSourceData(docId: number, file: FileIdentity): Uint8Array {
     throw err;
   }
   const token = `%docproc-file:${nextToken++}`;
-  sources.set(token, { length: file.size, read: (pos, length) => readAt(fd, pos, length) });
+  sources.set(token, {
+    length: file.size,
+    read: (pos, length) => readAt(fd, pos, length),
+    readInto: (pos, out) => readInto(fd, pos, out),
+  });
   byDoc.set(docId, { token, fd });
   return new Uint8Array(Buffer.from(token, "latin1"));
 }
@@ -61,13 +74,21 @@ export function closeFileSource(docId: number): void {
 /** `length` bytes from `pos` (fewer at the end of the file), in an array of their own. */
 function readAt(fd: number, pos: number, length: number): Uint8Array {
   const out = new Uint8Array(length);
+  const at = readInto(fd, pos, out);
+  return at === length ? out : out.slice(0, at);
+}
+
+/** Fills `out` from `pos` (chunks reuse their arrays: pdfjs-file-stream.ts). */
+function readInto(fd: number, pos: number, out: Uint8Array): number {
   let at = 0;
-  while (at < length) {
-    const n = readSync(fd, out, at, length - at, pos + at);
+  while (at < out.length) {
+    const n = readSync(fd, out, at, out.length - at, pos + at);
     if (n === 0) break;
     at += n;
   }
-  return at === length ? out : out.slice(0, at);
+  fileReadCounts.reads++;
+  fileReadCounts.bytes += at;
+  return at;
 }
 
 function checked(file: FileIdentity, read: () => Uint8Array): Uint8Array {

@@ -70,6 +70,8 @@ export interface WorkerStats {
   gcStepBytes?: number;
   /** Documents the worker reads from their files, open now (pdf-file-source.ts). */
   fileSources?: number;
+  /** Reads of those files, bytes read, bytes pdf.js took one getByte call at a time (pdf-file-source.ts). */
+  fileReads?: { reads: number; bytes: number; byteCalls: number };
 }
 
 export interface OpenResult {

@@ -37,7 +37,7 @@ import { workerStats } from "./pdfjs-memory-patches.ts";
 import { SHEET_MAX_TEXT } from "../../separator-sheet.ts";
 import { documentOptions, installChunkClone, readPixels } from "./pdf-worker-globals.ts";
 import { GcPacer, readersOf } from "./pdf-worker-gc.ts";
-import { closeFileSource, fileSourceData, openFileSources } from "./pdf-file-source.ts";
+import { closeFileSource, fileReadCounts, fileSourceData, openFileSources } from "./pdf-file-source.ts";
 import { adoptFdTable } from "./pdf-worker-fds.ts";
 
 // Hand pdf.js its (instrumented) worker code directly; pdf.js picks up globalThis.pdfjsWorker for its fake worker.
@@ -227,6 +227,7 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
               collections: pacer.collections,
               gcStepBytes: pacer.growthBytes,
               fileSources: openFileSources(),
+              fileReads: { ...fileReadCounts },
             },
           },
           transfer: [],

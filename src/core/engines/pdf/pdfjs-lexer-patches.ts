@@ -8,8 +8,10 @@
  *   streams in a row), a byte already in `bytes` before `end` / in `buffer` before `bufferLength` is what getByte
  *   would return, and `pos` moves by one as getByte moves it. Anything else (the end of the data, a decoder that
  *   must decode its next block, a stream class with its own getByte such as the chunked network stream) still
- *   calls getByte. The stream stays the one source of truth: the lexer keeps no position of its own, so the parser's
- *   inline-image code, which reads the same stream directly, sees what it saw before.
+ *   calls getByte. A window of a file read from disk (pdfjs-file-stream.ts, `docprocWindow`) is read like a plain
+ *   Stream while its byte is in `bytes` (byteKind 3: its getByte grows the window past them). The stream stays the
+ *   one source of truth: the lexer keeps no position of its own, so the parser's inline-image code, which reads the
+ *   same stream directly, sees what it saw before.
  */
 import { GET_OBJ_FAST } from "./pdfjs-lexer-tokens.ts";
 import type { Patch } from "./pdfjs-patch.ts";
@@ -18,7 +20,7 @@ const LEXER_BYTES: Patch[] = [
   [
     "  constructor(stream, knownCommands = null) {\n    this.stream = stream;\n    this.nextChar();\n",
     "  constructor(stream, knownCommands = null) {\n    this.stream = stream;\n" +
-      "    this.byteKind = stream.getByte === Stream.prototype.getByte ? 1 : stream.getByte === DecodeStream.prototype.getByte ? 2 : 0;\n" +
+      "    this.byteKind = stream.getByte === Stream.prototype.getByte ? 1 : stream.getByte === DecodeStream.prototype.getByte ? 2 : stream.docprocWindow === true ? 3 : 0;\n" +
       "    this.commandCache = commandCacheOf(knownCommands);\n" +
       "    this.nextChar();\n",
   ],
@@ -32,6 +34,9 @@ const LEXER_BYTES: Patch[] = [
       "    } else if (kind === 1) {\n" +
       "      const p = s.pos;\n" +
       "      if (p < s.end) {\n        s.pos = p + 1;\n        return this.currentChar = s.bytes[p];\n      }\n" +
+      "    } else if (kind === 3) {\n" +
+      "      const p = s.pos;\n" +
+      "      if (p < s.end && p < s.bytes.length) {\n        s.pos = p + 1;\n        return this.currentChar = s.bytes[p];\n      }\n" +
       "    }\n" +
       "    return this.currentChar = s.getByte();\n" +
       "  }\n  peekChar() {\n    return this.stream.peekByte();\n  }\n  getNumber() {\n",

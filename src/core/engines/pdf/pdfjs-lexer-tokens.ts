@@ -23,8 +23,8 @@
 export const GET_OBJ_FAST = `  getObj() {
     fast: if (this.byteKind !== 0) {
       const s = this.stream;
-      const bytes = this.byteKind === 1 ? s.bytes : s.buffer;
-      let limit = this.byteKind === 1 ? s.end : s.bufferLength;
+      const bytes = this.byteKind !== 2 ? s.bytes : s.buffer;
+      let limit = this.byteKind !== 2 ? s.end : s.bufferLength;
       if (!(limit <= bytes.length)) limit = bytes.length;
       let p = s.pos, ch = this.currentChar;
       if (!Number.isInteger(p) || p < 0) break fast;
