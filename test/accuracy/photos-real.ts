@@ -11,8 +11,7 @@
  */
 import sharp from "sharp";
 import { Rng } from "../../fixtures/varied/generator/random";
-import { convertSource } from "../../src/core/stages/convert";
-import { bilinear, homography, thermal, toGrey, type Grey } from "./photos";
+import { bilinear, homography, thermalPage, type Grey } from "./photos";
 import { cachedImage, seedOf } from "./scans";
 
 /** Bump when the recipe below changes, so cached photos are made anew. */
@@ -26,25 +25,14 @@ export function realPhotoOf(pdf: Uint8Array, name: string): Promise<string> {
 async function takeRealPhoto(pdf: Uint8Array, name: string): Promise<Uint8Array> {
   const r = new Rng(seedOf(`real:${name}`));
   const ppi = 120 + r.next() * 40;
-  const converted = await convertSource(
-    { index: 0, filename: `${name}.pdf`, data: pdf, split_policy: "inherit" },
-    { firstPageNumber: 1, maxPages: 1 },
-  );
-  try {
-    const page = converted.pages[0]!;
-    const t = page.image_transform;
-    const raster = await page.render!();
-    const paper = thermal(await toGrey(raster, ppi / (t.effective_dpi ?? 72 * t.render_scale)), r);
-    const fade = 0.85 + r.next() * 0.15;
-    for (let i = 0; i < paper.data.length; i++) paper.data[i] = 255 - (255 - paper.data[i]!) * fade;
-    const shot = motionBlur(compose(paper, r), r);
-    const jpeg = await sharp(shot.data, { raw: { width: shot.width, height: shot.height, channels: 1 } })
-      .jpeg({ quality: 70 + r.int(0, 15), mozjpeg: false })
-      .toBuffer();
-    return new Uint8Array(jpeg);
-  } finally {
-    await converted.close();
-  }
+  const paper = await thermalPage(pdf, name, ppi, r);
+  const fade = 0.85 + r.next() * 0.15;
+  for (let i = 0; i < paper.data.length; i++) paper.data[i] = 255 - (255 - paper.data[i]!) * fade;
+  const shot = motionBlur(compose(paper, r), r);
+  const jpeg = await sharp(shot.data, { raw: { width: shot.width, height: shot.height, channels: 1 } })
+    .jpeg({ quality: 70 + r.int(0, 15), mozjpeg: false })
+    .toBuffer();
+  return new Uint8Array(jpeg);
 }
 
 type P = [number, number];

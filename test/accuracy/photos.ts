@@ -67,6 +67,19 @@ export interface Grey {
 }
 
 async function takePhoto(pdf: Uint8Array, name: string, harsh: Harsh | null): Promise<Uint8Array> {
+  const r = new Rng(seedOf(`photo:${name}`));
+  const paper = await thermalPage(pdf, name, PHOTO_PPI, r);
+  if (harsh) for (let i = 0; i < paper.data.length; i++) paper.data[i] = 255 - (255 - paper.data[i]!) * harsh.fade;
+  const shot = photograph(paper, r, harsh);
+  const jpeg = await sharp(shot.data, { raw: { width: shot.width, height: shot.height, channels: 1 } })
+    .blur(0.8)
+    .jpeg({ quality: 72, mozjpeg: false })
+    .toBuffer();
+  return new Uint8Array(jpeg);
+}
+
+/** Page 1 of `pdf` rendered by docproc's own path at `ppi` pixels per inch and printed on thermal paper (draws from `r`). */
+export async function thermalPage(pdf: Uint8Array, name: string, ppi: number, r: Rng): Promise<Grey> {
   const converted = await convertSource(
     { index: 0, filename: `${name}.pdf`, data: pdf, split_policy: "inherit" },
     { firstPageNumber: 1, maxPages: 1 },
@@ -75,15 +88,7 @@ async function takePhoto(pdf: Uint8Array, name: string, harsh: Harsh | null): Pr
     const page = converted.pages[0]!;
     const t = page.image_transform;
     const raster = await page.render!();
-    const r = new Rng(seedOf(`photo:${name}`));
-    const paper = thermal(await toGrey(raster, PHOTO_PPI / (t.effective_dpi ?? 72 * t.render_scale)), r);
-    if (harsh) for (let i = 0; i < paper.data.length; i++) paper.data[i] = 255 - (255 - paper.data[i]!) * harsh.fade;
-    const shot = photograph(paper, r, harsh);
-    const jpeg = await sharp(shot.data, { raw: { width: shot.width, height: shot.height, channels: 1 } })
-      .blur(0.8)
-      .jpeg({ quality: 72, mozjpeg: false })
-      .toBuffer();
-    return new Uint8Array(jpeg);
+    return thermal(await toGrey(raster, ppi / (t.effective_dpi ?? 72 * t.render_scale)), r);
   } finally {
     await converted.close();
   }
