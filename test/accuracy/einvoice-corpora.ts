@@ -19,6 +19,8 @@ const WHAT: Record<Family, string> = {
   saas: "SaaS-style invoices (From / Bill to columns, seller named in logo and footer only)",
   facture: "French-style factures (seller right, bill-to and ship-to, remittance slip)",
   erp: "ERP/accounting-software exports (DIN 5008 window with return line, boxed or side header, ruled positions, Übertrag, legal footer columns)",
+  webapp:
+    "Polish, Dutch and Spanish web-invoicing software (Faktura VAT Sprzedawca/Nabywca/NIP, nine-column table, Słownie; Factuur/KvK/BTW, Factura/NIF/IVA, IBAN payment sentence)",
 };
 const LANGS: Record<Family, string> = {
   letterhead: "de/en/fr",
@@ -26,6 +28,7 @@ const LANGS: Record<Family, string> = {
   saas: "en/de",
   facture: "fr/de/en",
   erp: "de/en/fr",
+  webapp: "pl/nl/es",
 };
 
 function einvoiceVisual(family: Family, scan: boolean): Corpus {
