@@ -51,9 +51,15 @@ export function readCompact(
 const IBAN_MAX = 34;
 const VAT_ID_MAX = 16;
 
-/** An IBAN read from joined words; `more` while the compact text is at most 34 long and its start can still fit. */
+/**
+ * An IBAN read from joined words; `more` while the compact text is at most 34 long and its start can still fit. A
+ * sentence's punctuation after the last group is no part of it ("… a la cuenta DE79 0000 0000 1234 5678 90, indicando").
+ */
 export function ibanRead(raw: string, ocr: boolean): CompactRead {
-  const compact = raw.replace(/[\s-]/g, "").toUpperCase();
+  const compact = raw
+    .replace(/[.,;:)]+$/, "")
+    .replace(/[\s-]/g, "")
+    .toUpperCase();
   return { value: readIban(compact, ocr), more: compact.length <= IBAN_MAX && ibanStartFits(compact, ocr) };
 }
 

@@ -11,7 +11,9 @@
 
 /**
  * Strips diacritics character by character, keeping the string's length (and so every offset): "Rückgeld" →
- * "Ruckgeld". Characters that do not decompose into a base letter and marks stay as they are.
+ * "Ruckgeld". The letters with a stroke that do not decompose (Polish ł, Nordic ø, đ, ħ, dotless ı) become their
+ * base letter too: a PDF font without them, and OCR, give "Termin platnosci" for "Termin płatności", "Forfallsdato"
+ * with "o" for "ø". Other characters that do not decompose stay as they are.
  */
 export function fold(text: string): string {
   if (!/[^\x00-\x7f]/.test(text)) return text;
@@ -20,6 +22,7 @@ export function fold(text: string): string {
 }
 
 const FOLDABLE = /[\u00c0-\uffff]/g;
+const STROKED: Record<string, string> = { ł: "l", Ł: "L", ø: "o", Ø: "O", đ: "d", Đ: "D", ħ: "h", Ħ: "H", ı: "i" };
 
 /** Folded characters, remembered: a document repeats the same few accented letters thousands of times. */
 const foldedChars = new Map<string, string>();
@@ -27,7 +30,7 @@ function foldChar(ch: string): string {
   let f = foldedChars.get(ch);
   if (f === undefined) {
     const d = ch.normalize("NFD");
-    f = d.length > 1 && /^\p{M}+$/u.test(d.slice(1)) ? d[0]! : ch;
+    f = d.length > 1 && /^\p{M}+$/u.test(d.slice(1)) ? d[0]! : (STROKED[ch] ?? ch);
     foldedChars.set(ch, f);
   }
   return f;

@@ -158,6 +158,7 @@ export const AMOUNT_FIELDS = [
         "zahlbetrag",
         "gesamtsumme",
         "bruttobetrag",
+        "wartość brutto",
         "factuur totaal",
         "totaalbedrag",
         "te betalen",
