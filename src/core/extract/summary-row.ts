@@ -7,7 +7,7 @@
  * top to bottom, found by walking up past the table's rows (lines with digits in the column).
  */
 import type { FieldSettings } from "../project";
-import { type Line, lineHeight, xOverlap } from "./lines";
+import { type Line, levelY, lineHeight, xOverlap } from "./lines";
 import { fold } from "./fuzzy";
 import { labelRegex } from "./label-regex";
 import { findAmounts, type ReadContext } from "./values";
@@ -35,7 +35,10 @@ const ROW_RE = new RegExp(`(?<![\\p{L}\\p{N}])(${ROW_WORDS.map(fold).join("|")})
 
 interface Cell {
   value: number;
+  /** The column's header, folded, its words' marks dropped ("Wartosc netto"). */
   header: string;
+  /** The row's label as printed ("Razem"). */
+  label: string;
   line: Line;
   start: number;
   end: number;
@@ -51,16 +54,16 @@ export function summaryRowCandidates(field: FieldSettings, lines: Line[], ctx: R
   const foreign = ctx.foreignLabels ?? [];
   const out: Candidate[] = [];
   for (const row of rows) {
-    // A row counts when two of its columns name different fields: one amount under "Total" is a table's own sum.
-    const named = row.filter((c) => longest(c.header, own) > 0 || longest(c.header, foreign) > 0);
-    if (named.length < 2) continue;
+    // A column named by a row word alone ("Total" over a line table's amounts, in its "Total" row) is the table's own
+    // sum: a summary row has a column a field's specific label names ("Wartość netto", "VAT amount").
+    if (!row.some((c) => specific(c.header, own) || specific(c.header, foreign))) continue;
     for (const c of row) {
       const mine = longest(c.header, own);
       if (!mine || longest(c.header, foreign) > mine) continue;
       out.push({
         match: { value: c.value, line: c.line, start: c.start, end: c.end, strength: 0.95 },
         score: 0.95,
-        reasoning: `column "${c.header}" of the summary row "${c.line.text.slice(0, 24).trim()}" (${where(c.line)})`,
+        reasoning: `column "${c.header}" of the summary row "${c.label}" (${where(c.line)})`,
       });
     }
   }
@@ -70,31 +73,49 @@ export function summaryRowCandidates(field: FieldSettings, lines: Line[], ctx: R
 /** Length of the longest of `labels` found as words in `header` (0: none). */
 function longest(header: string, labels: string[]): number {
   let best = 0;
-  const folded = fold(header);
-  for (const l of labels) if (l.length > best && labelRegex(l).test(folded)) best = l.length;
+  for (const l of labels) if (l.length > best && labelRegex(l).test(header)) best = l.length;
   return best;
 }
 
-/** Every summary row with two or more amounts, each amount with its column's header text. */
+const specific = (header: string, labels: string[]) =>
+  labels.some((l) => !ROW_RE.test(fold(l)) && labelRegex(l).test(header));
+
+/**
+ * Every summary row with two or more amounts, each amount with its column's header text. OCR reads a table's columns
+ * as blocks of their own: the row goes on in the lines right of the label's at its height.
+ */
 function summaryRows(lines: Line[], ctx: ReadContext): Cell[][] {
   const out: Cell[][] = [];
   for (const line of lines) {
-    const folded = fold(line.text);
-    const m = ROW_RE.exec(folded);
-    if (!m) continue;
-    const amounts = findAmounts(line.text, ctx.dateOrder).filter((a) => a.start >= m.index + m[0].length);
-    if (amounts.length < 2 || line.text.slice(0, amounts[0]!.start).trim().split(/\s+/).length > 4) continue;
+    const m = ROW_RE.exec(fold(line.text));
+    if (!m || line.text.slice(0, m.index).trim().split(/\s+/).length > 3) continue;
+    const labelEnd = m.index + m[0].length;
     const cells: Cell[] = [];
-    for (const a of amounts) {
-      const words = line.words.filter((w) => w.start < a.end && w.end > a.start);
-      if (!words.length) continue;
-      const box: Box = [words[0]!.box[0], words[0]!.box[1], words.at(-1)!.box[2], words[0]!.box[3]];
-      const header = headerOver(line, box, lines);
-      if (header) cells.push({ value: a.value, header, line, start: a.start, end: a.end });
+    const label = line.text.slice(m.index, labelEnd);
+    for (const part of [line, ...rowRight(line, labelEnd, lines)]) {
+      const from = part === line ? labelEnd : 0;
+      for (const a of findAmounts(part.text, ctx.dateOrder)) {
+        if (a.start < from) continue;
+        const words = part.words.filter((w) => w.start < a.end && w.end > a.start);
+        if (!words.length) continue;
+        const box: Box = [words[0]!.box[0], words[0]!.box[1], words.at(-1)!.box[2], words[0]!.box[3]];
+        const header = headerOver(part, box, lines);
+        if (header) cells.push({ value: a.value, header, label, line: part, start: a.start, end: a.end });
+      }
     }
     if (cells.length >= 2) out.push(cells);
   }
   return out;
+}
+
+/** Lines right of `line`'s label end on the same row (their vertical centres within half a line of its own). */
+function rowRight(line: Line, labelEnd: number, lines: Line[]): Line[] {
+  const x = line.words.find((w) => w.end >= labelEnd)?.box[2] ?? line.box[2];
+  const cy = (l: Line) => levelY(l.page, (l.box[0] + l.box[2]) / 2, (l.box[1] + l.box[3]) / 2);
+  const centre = cy(line);
+  return lines.filter(
+    (l) => l !== line && l.page === line.page && l.box[0] > x && Math.abs(cy(l) - centre) <= lineHeight(line) * 0.5,
+  );
 }
 
 /**
@@ -112,9 +133,9 @@ function headerOver(row: Line, box: Box, lines: Line[]): string {
   for (const line of above) {
     const words = line.words.filter((w) => xOverlap(w.box, box) > 0);
     if (!words.length) continue;
-    const text = words.map((w) => w.word.text).join(" ");
+    const text = fold(words.map((w) => w.word.text.replace(/[^\p{L}\p{N}.%-]/gu, "")).join(" ")).trim();
     if (parts.length && (/\d/.test(text) || lastTop - line.box[3] > lineHeight(line) * 1.5)) break;
-    if (/\d/.test(text)) continue;
+    if (/\d/.test(text) || !text) continue;
     parts.unshift(text);
     lastTop = line.box[1];
     if (parts.length === 3) break;
