@@ -9,6 +9,8 @@ export interface Candidate {
   score: number;
   reasoning: string;
   extraSpans?: Span[];
+  /** The label's line, when the value was read from another line of its row (OCR put the value in a block of its own). */
+  labelLine?: Line;
 }
 
 /**

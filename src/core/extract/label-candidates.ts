@@ -53,6 +53,7 @@ export function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Li
     if (right) {
       out.push({
         match: right,
+        ...(right.line !== hit.line ? { labelLine: hit.line } : {}),
         score: right.strength * labelFactor,
         reasoning: `value right of label "${hit.line.text.slice(hit.start, hit.end).trim()}"${hit.fuzzy ? ` (read as "${hit.label}")` : ""} (${where(hit.line)})`,
       });

@@ -14,6 +14,12 @@ export interface PrintedAmount {
   end: number;
 }
 
+/**
+ * The text of a tax candidate's line: its label's line when OCR read the value in a block of its own ("IVA 7%" left,
+ * "7,59 €" far right).
+ */
+const lineOf = (c: Candidate) => c.labelLine ?? c.match.line;
+
 /** A rate on a tax line: "Tax 15% on $ 112.90", "MwSt. 19 % auf 100,00", "TVA 20,0 %". */
 const RATE = /(?<![\d.,])(\d{1,2}(?:[.,]\d{1,3})?)\s?%/u;
 
@@ -57,14 +63,15 @@ export function withRateSum(list: Candidate[]): Candidate[] {
   const rows = new Map<Line, Candidate>();
   const keys = new Set<string>();
   for (const c of list) {
-    const m = RATE.exec(c.match.line.text);
-    if (!m || typeof c.match.value !== "number" || c.match.value <= 0 || rows.has(c.match.line)) continue;
+    const line = lineOf(c);
+    const m = RATE.exec(line.text);
+    if (!m || typeof c.match.value !== "number" || c.match.value <= 0 || rows.has(line)) continue;
     // The tax's name is the last word before its rate: the same name at the same rate twice is a breakdown repeated
     // (or items), not rows of one table.
-    const name = /(\p{L}+)[^\p{L}]*$/u.exec(c.match.line.text.slice(0, m.index))?.[1]?.toUpperCase() ?? "";
+    const name = /(\p{L}+)[^\p{L}]*$/u.exec(line.text.slice(0, m.index))?.[1]?.toUpperCase() ?? "";
     const key = `${name} ${m[1]!.replace(",", ".")}%`;
     if (keys.has(key)) return list;
-    rows.set(c.match.line, c);
+    rows.set(line, c);
     keys.add(key);
   }
   if (rows.size < 2) return list;
@@ -85,7 +92,7 @@ export function withRateSum(list: Candidate[]): Candidate[] {
 /** Every row's amount is its rate of the same base (within the cents each amount was rounded to). */
 function oneBase(parts: Candidate[]): boolean {
   const bases = parts.map((c) => {
-    const rate = Number(RATE.exec(c.match.line.text)![1]!.replace(",", ".")) / 100;
+    const rate = Number(RATE.exec(lineOf(c).text)![1]!.replace(",", ".")) / 100;
     return { base: (c.match.value as number) / rate, slack: 0.005 / rate };
   });
   return bases.every((b) => Math.abs(b.base - bases[0]!.base) <= b.slack + bases[0]!.slack + 0.01);

@@ -119,9 +119,9 @@ function rowRight(line: Line, labelEnd: number, lines: Line[]): Line[] {
 }
 
 /**
- * The header words over the column `box` of `row`: walking up the page, lines with a digit in the column are the
- * table's rows (passed), lines with nothing there are other columns' (passed), and the first lines with words of
- * letters there, one right above the other, are the header, read top to bottom. At most 60 lines up.
+ * The header words over the column `box` of `row`: walking up the page, lines with a digit are the table's rows
+ * (passed), lines with nothing in the column are other columns' (passed), and the first lines with words there, one
+ * right above the other, are the header, read top to bottom. At most 60 lines up.
  */
 function headerOver(row: Line, box: Box, lines: Line[]): string {
   const above = lines
@@ -134,8 +134,11 @@ function headerOver(row: Line, box: Box, lines: Line[]): string {
     const words = line.words.filter((w) => xOverlap(w.box, box) > 0);
     if (!words.length) continue;
     const text = fold(words.map((w) => w.word.text.replace(/[^\p{L}\p{N}.%-]/gu, "")).join(" ")).trim();
-    if (parts.length && (/\d/.test(text) || lastTop - line.box[3] > lineHeight(line) * 1.5)) break;
-    if (/\d/.test(text) || !text) continue;
+    // A line with a digit is a row of the table or of its sums, whatever stands in this column ("Koszty dodatkowe:
+    // 1,00" with only its label over the column).
+    const row = /\d/.test(line.text);
+    if (parts.length && (row || lastTop - line.box[3] > lineHeight(line) * 1.5)) break;
+    if (row || !text) continue;
     parts.unshift(text);
     lastTop = line.box[1];
     if (parts.length === 3) break;

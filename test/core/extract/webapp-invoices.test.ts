@@ -90,6 +90,14 @@ function polish(ocr: boolean) {
       ],
     ],
   ];
+  // A charges row between the table and its sums: only its label stands over the VAT column.
+  rows.push([
+    430,
+    [
+      ["Koszty dodatkowe:", 1040],
+      ["0,00", 1240],
+    ],
+  ]);
   rows.push([
     450,
     [
@@ -122,6 +130,7 @@ describe("web-invoicing software of other countries", () => {
       expect(f.tax_amount?.value).toBe(283.95);
       expect(f.total_amount?.value).toBe(1518.51);
       expect(f.subtotal_amount?.reasoning).toContain("summary row");
+      expect(f.tax_amount?.reasoning).toContain('column "Kwota VAT"');
     });
 
     test(`${kind}: a "Total" row with one named column is a table's own sum, no summary row`, () => {
@@ -171,6 +180,19 @@ describe("web-invoicing software of other countries", () => {
       const f = extractFields([page(rows, ocr)], "invoice", defaultProject);
       expect(f.total_amount?.value).toBe(180);
       expect(f.total_amount?.reasoning).not.toContain("summary row");
+    });
+
+    test(`${kind}: VAT rows at two rates, each value in a block of its own right of its label, sum to the tax`, () => {
+      const rows: Array<[number, Cell[]]> = [...HEAD];
+      const sums: Array<[string, string]> = [
+        ["Base imponible", "687,28 €"],
+        ["IVA 19%", "109,99 €"],
+        ["IVA 7%", "7,59 €"],
+        ["Total factura", "804,86 €"],
+      ];
+      sums.forEach(([label, value], i) => rows.push([400 + 30 * i, [[label, 900]]], [400 + 30 * i, [[value, 1400]]]));
+      const f = extractFields([page(rows, ocr)], "invoice", defaultProject);
+      expect([f.subtotal_amount?.value, f.tax_amount?.value, f.total_amount?.value]).toEqual([687.28, 117.58, 804.86]);
     });
 
     test(`${kind}: "Termin platnosci" printed without its ł is the due-date label`, () => {
