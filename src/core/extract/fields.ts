@@ -14,6 +14,7 @@ import type { Candidate } from "./candidate";
 import { labelCandidates, patternCandidates } from "./label-candidates";
 import { recognizerCandidates } from "./field-recognizers";
 import { summaryRowCandidates } from "./summary-row";
+import { pushAll } from "../arrays";
 
 export function kindOf(field: FieldSettings): ValueKind {
   const r = field.hints.recognizer;
@@ -65,7 +66,7 @@ export function fieldCandidates(field: FieldSettings, lines: Line[], ctx: ReadCo
       if (recognised.some((r) => r.match.value === c.match.value)) c.score = Math.min(1, Math.max(c.score, 0.8) + 0.1);
   }
   const all = [...labelled, ...patternCandidates(field, kind, lines, ctx), ...recognised];
-  if (kind === "amount") all.push(...summaryRowCandidates(field, lines, ctx));
+  if (kind === "amount") pushAll(all, summaryRowCandidates(field, lines, ctx));
   applyRegion(field, all);
   // The seller's fields (VAT ID, address, bank) are not read from the buyer's block.
   if (field.id.startsWith("vendor_") || field.id === "iban") {
