@@ -1,9 +1,10 @@
 /**
  * The visual e-invoice corpora of the accuracy gate (corpora.ts lists them): the XRechnung test suite's invoices
- * drawn as PDFs without their XML (fixtures/einvoice-visual) in five families (a letterhead business invoice, an
- * XRechnung visualisation, a SaaS-style invoice, a French-style facture, an ERP/accounting-software export), each as
- * text PDFs and as 200-DPI scans; the truth is the XML's. Several layouts, so that a mechanism tuned on one does not
- * pass for a general one; the ERP family was written and measured before any extraction change for it.
+ * drawn as PDFs without their XML (fixtures/einvoice-visual) in six families (a letterhead business invoice, an
+ * XRechnung visualisation, a SaaS-style invoice, a French-style facture, an ERP/accounting-software export, Polish /
+ * Dutch / Spanish web-invoicing software), each as text PDFs and as 200-DPI scans; the truth is the XML's. Several
+ * layouts, so that a mechanism tuned on one does not pass for a general one; the ERP and web-invoicing families were
+ * written and measured before any extraction change for them.
  */
 import { symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
