@@ -128,11 +128,21 @@ const BAND = 0.12;
 /**
  * Features per page, remembered for the same page content and class: the runner's read-ahead computes them while
  * the file converts (core/stages/convert/read-ahead.ts) and Split asks again. Callers only read them.
+ *
+ * The band tokens are remembered as one string (a token never holds a line break), their Set made again when asked:
+ * a Set of ~40 short strings per page was most of the ~4 KB a page the memo held until Split, all pages of a long
+ * file at once (issue 34: 8 MB of live heap at 2,000 pages when the file had converted).
  */
-const featureMemo = new WeakMap<
-  Page,
-  { text: string; words: object; transform: Page["image_transform"]; classId: string | null; features: PageFeatures }
->();
+interface Remembered {
+  text: string;
+  words: object;
+  transform: Page["image_transform"];
+  classId: string | null;
+  features: Omit<PageFeatures, "bandTokens">;
+  bandTokens: string;
+}
+
+const featureMemo = new WeakMap<Page, Remembered>();
 
 let remembered = 0;
 
@@ -145,15 +155,17 @@ export function pageFeatures(page: Page, classId: string | null = null): PageFea
     seen.transform === page.image_transform &&
     seen.classId === classId
   )
-    return seen.features;
+    return { ...seen.features, bandTokens: new Set(seen.bandTokens ? seen.bandTokens.split("\n") : []) };
   const features = featuresOf(page, classId);
   if (!seen) remembered++;
+  const { bandTokens, ...rest } = features;
   featureMemo.set(page, {
     text: page.text,
     words: wordsIdentity(page),
     transform: page.image_transform,
     classId,
-    features,
+    features: rest,
+    bandTokens: [...bandTokens].join("\n"),
   });
   return features;
 }

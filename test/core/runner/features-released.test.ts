@@ -10,7 +10,7 @@ import { createOcrEngine } from "../../../src/core/engines/ocr";
 import { memorySink } from "../../../src/core/exporters";
 import { processTransaction } from "../../../src/core/pipeline";
 import { defaultProject } from "../../../src/core/project";
-import { rememberedPageFeatures } from "../../../src/core/split/signals";
+import { pageFeatures, rememberedPageFeatures, forgetPageFeatures } from "../../../src/core/split/signals";
 import { joinedInvoices, transactionMeta } from "./joined-invoices";
 
 const ocr = await createOcrEngine({ engine: "wasm", workers: 1 });
@@ -49,6 +49,19 @@ describe("Split's page features", () => {
       // ...and none were left once Split had run, however long the file.
       expect(atExport).toBe(0);
       expect(after).toBe(0);
+    }
+  });
+
+  test("remembered features are the features worked out again (band tokens kept as one string, a Set when asked)", async () => {
+    const { res } = await run(await copiesOf(1));
+    for (const page of res.pages) {
+      const first = pageFeatures(page, "invoice");
+      const again = pageFeatures(page, "invoice");
+      expect(again).not.toBe(first);
+      expect(again).toEqual(first);
+      expect([...again.bandTokens]).toEqual([...first.bandTokens]);
+      expect(first.bandTokens.size).toBeGreaterThan(2);
+      forgetPageFeatures([page]);
     }
   });
 });
