@@ -97,11 +97,14 @@ const engine = {
   close: () => base.close(),
 };
 for (const [i, file] of files.entries()) {
-  const source = await timed("decode (conversion)", () =>
-    convertSource(
-      { index: i, filename: path.basename(file), data: readFileSync(file), split_policy: "auto" },
-      { firstPageNumber: i + 1, maxPages: null },
-    ),
+  type Source = { pages: Array<{ render: (o: unknown) => Promise<unknown> }>; close(): Promise<void> };
+  const source: Source = await timed(
+    "decode (conversion)",
+    (): Promise<Source> =>
+      convertSource(
+        { index: i, filename: path.basename(file), data: readFileSync(file), split_policy: "auto" },
+        { firstPageNumber: i + 1, maxPages: null },
+      ),
   );
   for (const page of source.pages) {
     const render = page.render;
