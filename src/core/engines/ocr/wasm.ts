@@ -3,8 +3,7 @@ import { DocprocError } from "../../errors.ts";
 import type { RasterImage } from "../../model.ts";
 import { chooseLanguages, missingLanguageWarning, traineddataIn } from "./languages.ts";
 import { LazyPool } from "./pool.ts";
-import { toGrey } from "../../imaging/grey.ts";
-import { encodeSpix } from "./spix.ts";
+import { encodePgm, toGrey } from "../../imaging/grey.ts";
 import { embeddedTessdataDir, type Tessdata } from "./tessdata.ts";
 import { parseTesseractTsv } from "./tsv.ts";
 import { DEFAULT_PSM, type OcrEngine, type OcrResult, type RecognizeOptions } from "./types.ts";
@@ -84,8 +83,7 @@ async function recognizeWith(
   ro: RecognizeOptions = {},
   languages = "eng",
 ): Promise<OcrResult> {
-  // Leptonica's own pix layout, not a PGM it would parse pixel by pixel in WebAssembly (spix.ts).
-  const image = encodeSpix(toGrey(img));
+  const pgm = encodePgm(toGrey(img));
   const worker = await pool.acquire();
   try {
     await useLanguages(worker, languages, closed);
@@ -93,7 +91,7 @@ async function recognizeWith(
     if (ro.dpi) params.user_defined_dpi = String(Math.round(ro.dpi));
     // Only TSV: it carries words, boxes, confidences and line structure; no second text rendering.
     const res = await Promise.race([
-      worker.recognize(image as unknown as Buffer, params, { text: false, tsv: true }),
+      worker.recognize(pgm as unknown as Buffer, params, { text: false, tsv: true }),
       closed,
     ]);
     pool.release(worker);
