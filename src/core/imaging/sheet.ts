@@ -103,11 +103,19 @@ export function paperAtEveryBorder(img: GreyImage, f: number): boolean {
   return true;
 }
 
+/** Small copies made so far in this process (a count for tests: a scan makes none). */
+let smallCopies = 0;
+
+export function sheetSmallCopies(): number {
+  return smallCopies;
+}
+
 /** Box average by `f`, then log brightness (× 32, so steps are in a float array of modest values). */
 function logShrink(img: GreyImage, f: number): Small {
   const width = Math.floor(img.width / f);
   const height = Math.floor(img.height / f);
   const data = new Float32Array(width * height);
+  smallCopies++;
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
       let sum = 0;

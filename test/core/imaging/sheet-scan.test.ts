@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import path from "node:path";
 import { toGrey, type GreyImage } from "../../../src/core/imaging/grey.ts";
-import { findSheet, paperAtEveryBorder } from "../../../src/core/imaging/sheet.ts";
+import { findSheet, paperAtEveryBorder, sheetSmallCopies } from "../../../src/core/imaging/sheet.ts";
 import { loadRaster, TESSERACT_TEST } from "../engines/ocr/helpers.ts";
 
 /** A page of `tone` with a border `edge` pixels wide of tone `border`, and rows of dark bars inside. */
@@ -24,7 +24,9 @@ describe("paperAtEveryBorder", () => {
   test("a scanned page (white around its text) is paper at every border, and has no sheet", async () => {
     const scan = toGrey(await loadRaster(path.join(TESSERACT_TEST, "phototest.tif")));
     expect(paperAtEveryBorder(scan, 2)).toBe(true);
+    const before = sheetSmallCopies();
     expect(findSheet(scan)).toBeNull();
+    expect(sheetSmallCopies() - before).toBe(0);
   });
 
   test("a border 1.5^0.6 times darker than white or more is left to the search; brighter is not", () => {
@@ -36,7 +38,9 @@ describe("paperAtEveryBorder", () => {
   test("a sheet on a darker table is not cut short", () => {
     const photo = page(480, 640, 240, 90, 60);
     expect(paperAtEveryBorder(photo, 2)).toBe(false);
+    const before = sheetSmallCopies();
     expect(findSheet(photo)).not.toBeNull();
+    expect(sheetSmallCopies() - before).toBe(1);
   });
 
   test("one dark cell on one border is enough to search", () => {
