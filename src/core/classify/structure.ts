@@ -4,7 +4,7 @@
  * Contracts:
  * - Till-receipt traits: a narrow page (a till roll) or a narrow column of short lines (a photo of one), a time of
  *   day next to a date, cash tendered and change given, fuel pumped at a price per litre or gallon, or a masked
- *   card number, a cashier or till number. Two or
+ *   card number, a cashier or till number, a total with its amount on a till roll. Two or
  *   more make the document a receipt whatever its title says ("TAX INVOICE" on a till receipt).
  * - Billing structure: a total with its amount plus a tax line with its amount counts for the billing classes
  *   (invoice, credit note, receipt) against letters and contracts, so a cue word inside a line item ("Laufzeit")
@@ -113,7 +113,8 @@ function inkSize(words: Page["words"]): [number, number] {
  */
 function tillTraits(first: Page, text: string, folded: string): string[] {
   const traits: string[] = [];
-  if (tillShaped(first)) traits.push("narrow till-roll layout");
+  const narrow = tillShaped(first);
+  if (narrow) traits.push("narrow till-roll layout");
   if (CASH_CHANGE.test(folded)) traits.push("change given");
   else if (TENDERED.test(folded)) traits.push("cash tendered");
   if (FUEL_SALE.test(folded)) traits.push("fuel pumped at a price per unit");
@@ -124,6 +125,9 @@ function tillTraits(first: Page, text: string, folded: string): string[] {
   if (TIME_WITH_DATE.test(text) || TIME_WITH_WORD_DATE.test(text)) traits.push("time of day with the date");
   if (TILL_WORDS.test(folded) || TILL_PRINT.test(folded)) traits.push("till vocabulary");
   if ((text.match(QTY_PRICE)?.length ?? 0) >= 2) traits.push("item rows of a quantity times a unit price");
+  // A total with its amount on a till roll: what a poorly read photo of a receipt still shows when its payment
+  // lines, date and till words are lost (faint print, a shadow); a page of ordinary width never gets it.
+  if (narrow && TOTAL_LINE.test(text)) traits.push("a total with its amount on a till roll");
   return traits;
 }
 
