@@ -94,12 +94,16 @@ function tillShaped(page: Page): boolean {
   return count >= 10 && longest <= 52;
 }
 
-/** Ink wider than a till roll prints (3.6 inches), at a known resolution. */
-function wideInk(page: Page): boolean {
+/**
+ * As wide as a till roll prints: no line longer than 52 characters (a till prints 32-48) and, at a known
+ * resolution, ink no wider than 3.6 inches.
+ */
+function rollWide(page: Page): boolean {
+  if (page.text.split("\n").some((line) => line.trim().length > 52)) return false;
   const t = page.image_transform;
-  if (!t.effective_dpi || !page.words.length) return false;
+  if (!t.effective_dpi || !page.words.length) return true;
   const [width, height] = inkSize(page.words);
-  return (Math.abs(t.rotation ?? 0) % 180 === 90 ? height : width) / t.effective_dpi > 3.6;
+  return (Math.abs(t.rotation ?? 0) % 180 === 90 ? height : width) / t.effective_dpi <= 3.6;
 }
 
 /** Width and height of the box around all the words, in one pass. */
@@ -134,9 +138,9 @@ function tillTraits(first: Page, text: string, folded: string): string[] {
   if (TILL_WORDS.test(folded) || TILL_PRINT.test(folded)) traits.push("till vocabulary");
   if ((text.match(QTY_PRICE)?.length ?? 0) >= 2) traits.push("item rows of a quantity times a unit price");
   // A total with its amount on a till roll: what a poorly read photo of a receipt still shows when its payment
-  // lines, date and till words are lost (faint print, a shadow). Not on a page of ordinary width, nor on a scan
-  // whose ink is wider than a roll (an invoice's OCR lines are short too when its columns are read apart).
-  if (narrow && !wideInk(first) && TOTAL_LINE.test(text)) traits.push("a total with its amount on a till roll");
+  // lines, date and till words are lost (faint print, a shadow). Only where the receipt is as wide as a roll:
+  // an invoice's OCR lines are mostly short too when its columns are read apart, and an A4 page is narrow.
+  if (narrow && rollWide(first) && TOTAL_LINE.test(text)) traits.push("a total with its amount on a till roll");
   return traits;
 }
 

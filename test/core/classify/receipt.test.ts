@@ -118,7 +118,18 @@ test("a poorly read photo of a receipt: a total with its amount on a till roll i
   // The same lines on a page with long lines: no till roll, so the total is no trait of one either.
   const page = [...lines, ...more, "Payment terms: 14 days net, bank transfer to IBAN DE89 3704 0044 0532 0130 00"];
   expect(receiptPoints(imagePage(page))).toBeUndefined();
-  // A scan whose ink is wider than a roll (an invoice read in short lines, column by column): no total trait.
+  // A scan whose ink is wider than a roll, or an A4 page whose lines are mostly short (an invoice read column by
+  // column) but with a long one: no total trait.
   expect(receiptPoints(imagePage([...lines, ...more], 200))?.why).toContain("a total with its amount on a till roll");
   expect(receiptPoints(imagePage([...lines, ...more], 50))?.why ?? "").not.toContain("a total with its amount");
+  const a4 = [
+    ...lines,
+    ...more,
+    ...lines,
+    ...more,
+    ...lines,
+    ...more,
+    "Virement BRED - IBAN : FR76 1010 7002 4500 6170 5231 739",
+  ];
+  expect(receiptPoints(imagePage(a4))?.why ?? "").not.toContain("a total with its amount");
 });
