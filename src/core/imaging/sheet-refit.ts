@@ -53,7 +53,8 @@ export function refitSides(sides: Sides, steps: Steps, size: { width: number; he
       continue;
     }
     const on = (l: Side) => between.filter(([p, i]) => Math.abs(p - (l.a * i + l.b)) <= rules.near).length;
-    const apart = Math.max(...[line.from, line.to].map((i) => Math.abs(line.a * i + line.b - (first.a * i + first.b))));
+    const gap = (i: number) => Math.abs(line.a * i + line.b - (first.a * i + first.b));
+    const apart = Math.max(gap(line.from), gap(line.to));
     if (apart > APART && on(line) >= MORE * on(first)) out[name] = line;
   }
   return out;
