@@ -4,7 +4,7 @@
  * Contracts:
  * - Till-receipt traits: a narrow page (a till roll) or a narrow column of short lines (a photo of one), a time of
  *   day next to a date, cash tendered and change given, fuel pumped at a price per litre or gallon, or a masked
- *   card number, a cashier or till number. Two or
+ *   card number, a cashier or till number, a total with its amount on a till roll. Two or
  *   more make the document a receipt whatever its title says ("TAX INVOICE" on a till receipt).
  * - Billing structure: a total with its amount plus a tax line with its amount counts for the billing classes
  *   (invoice, credit note, receipt) against letters and contracts, so a cue word inside a line item ("Laufzeit")
@@ -102,6 +102,18 @@ function tillShaped(page: Page): boolean {
   return count >= 10 && longest <= 52;
 }
 
+/**
+ * As wide as a till roll prints: no line longer than 52 characters (a till prints 32-48) and, at a known
+ * resolution, ink no wider than 3.6 inches.
+ */
+function rollWide(page: Page): boolean {
+  if (page.text.split("\n").some((line) => line.trim().length > 52)) return false;
+  const t = page.image_transform;
+  if (!t.effective_dpi || !page.words.length) return true;
+  const [width, height] = inkSize(page.words);
+  return (Math.abs(t.rotation ?? 0) % 180 === 90 ? height : width) / t.effective_dpi <= 3.6;
+}
+
 /** Width and height of the box around all the words, in one pass. */
 function inkSize(words: Page["words"]): [number, number] {
   let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
@@ -121,7 +133,8 @@ function inkSize(words: Page["words"]): [number, number] {
  */
 function tillTraits(first: Page, text: string, folded: string): string[] {
   const traits: string[] = [];
-  if (tillShaped(first)) traits.push("narrow till-roll layout");
+  const narrow = tillShaped(first);
+  if (narrow) traits.push("narrow till-roll layout");
   if (CASH_CHANGE.test(folded)) traits.push("change given");
   else if (TENDERED.test(folded)) traits.push("cash tendered");
   if (FUEL_SALE.test(folded)) traits.push("fuel pumped at a price per unit");
@@ -132,6 +145,10 @@ function tillTraits(first: Page, text: string, folded: string): string[] {
   if (TIME_WITH_DATE.test(text) || TIME_WITH_WORD_DATE.test(text)) traits.push("time of day with the date");
   if (TILL_WORDS.test(folded) || TILL_PRINT.test(folded)) traits.push("till vocabulary");
   if ((text.match(QTY_PRICE)?.length ?? 0) >= 2) traits.push("item rows of a quantity times a unit price");
+  // A total with its amount on a till roll: what a poorly read photo of a receipt still shows when its payment
+  // lines, date and till words are lost (faint print, a shadow). Only where the receipt is as wide as a roll:
+  // an invoice's OCR lines are mostly short too when its columns are read apart, and an A4 page is narrow.
+  if (narrow && rollWide(first) && TOTAL_LINE.test(text)) traits.push("a total with its amount on a till roll");
   return traits;
 }
 

@@ -14,6 +14,7 @@
 import type { GreyImage } from "./grey.ts";
 import { maxOf, minOf } from "../arrays";
 import { boundSide, fit, type SideLine, type Point, type Side, type Small } from "./sheet-bound.ts";
+import { refitSides } from "./sheet-refit.ts";
 
 export type { Point } from "./sheet-bound.ts";
 
@@ -51,12 +52,20 @@ export function findSheet(img: GreyImage): Sheet | null {
   const small = logShrink(img, f);
   const { width: w, height: h } = small;
   // x = a·y + b for the left and right sides; y = a·x + b for the top and bottom ones.
-  const found = {
-    left: sideLine(scanSteps(small, "row", 1), h),
-    right: sideLine(scanSteps(small, "row", -1), h),
-    top: sideLine(scanSteps(small, "column", 1), w),
-    bottom: sideLine(scanSteps(small, "column", -1), w),
+  const steps = {
+    left: scanSteps(small, "row", 1),
+    right: scanSteps(small, "row", -1),
+    top: scanSteps(small, "column", 1),
+    bottom: scanSteps(small, "column", -1),
   };
+  const first = {
+    left: sideLine(steps.left, h),
+    right: sideLine(steps.right, h),
+    top: sideLine(steps.top, w),
+    bottom: sideLine(steps.bottom, w),
+  };
+  // Each side again on the steps between the sides beside it: a shadow's edge across the table runs past them.
+  const found = refitSides(first, steps, small, { near: NEAR_LINE, support: SUPPORT, maxLean: MAX_LEAN });
   // Two sides at least: a receipt running out of the frame at both ends keeps its left and right edges, but one
   // edge alone may be a table's border or a shadow.
   if (Object.values(found).filter(Boolean).length < 2) return null;

@@ -105,3 +105,31 @@ test("a French or German till's receipt number ('BON 4761') is till print: with 
   expect(receiptPoints(imagePage([...lines, ...more]))?.why).toContain("till vocabulary");
   expect(receiptPoints(imagePage([...lines, ...more.slice(0, -2)]))).toBeUndefined();
 });
+
+test("a poorly read photo of a receipt: a total with its amount on a till roll is a second trait, on a page no trait", () => {
+  // What OCR keeps of a shadowed, faded photo (receipts-hard/photo-real): the shop, garbled items, the total line;
+  // the payment lines, the date and the greeting lost.
+  const lines = ["MINIMARKET BERKAH", "JL. Mi THAMPIN BO, &6", "BANTATIG 35508", "oy poToL 24,500", "9 60.000"];
+  const more = ["26.000", "LNDOMIE GORENG 22.%00", "SUBTOTAL 146.000", "pp 11% 16.060", "TOTAL Rp 162.060", "200.600"];
+  expect(receiptPoints(imagePage([...lines, ...more]))?.why).toBe(
+    "till-receipt traits: narrow till-roll layout, a total with its amount on a till roll",
+  );
+  expect(receiptPoints(imagePage([...lines, ...more.filter((l) => !/TOTAL/.test(l))]))).toBeUndefined();
+  // The same lines on a page with long lines: no till roll, so the total is no trait of one either.
+  const page = [...lines, ...more, "Payment terms: 14 days net, bank transfer to IBAN DE89 3704 0044 0532 0130 00"];
+  expect(receiptPoints(imagePage(page))).toBeUndefined();
+  // A scan whose ink is wider than a roll, or an A4 page whose lines are mostly short (an invoice read column by
+  // column) but with a long one: no total trait.
+  expect(receiptPoints(imagePage([...lines, ...more], 200))?.why).toContain("a total with its amount on a till roll");
+  expect(receiptPoints(imagePage([...lines, ...more], 50))?.why ?? "").not.toContain("a total with its amount");
+  const a4 = [
+    ...lines,
+    ...more,
+    ...lines,
+    ...more,
+    ...lines,
+    ...more,
+    "Virement BRED - IBAN : FR76 1010 7002 4500 6170 5231 739",
+  ];
+  expect(receiptPoints(imagePage(a4))?.why ?? "").not.toContain("a total with its amount");
+});
