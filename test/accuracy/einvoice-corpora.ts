@@ -1,9 +1,10 @@
 /**
  * The visual e-invoice corpora of the accuracy gate (corpora.ts lists them): the XRechnung test suite's invoices
  * drawn as PDFs without their XML (fixtures/einvoice-visual) in five families (a letterhead business invoice, an
- * XRechnung visualisation, a SaaS-style invoice, a French-style facture, an ERP/accounting-software export), each as
+ * XRechnung visualisation, a SaaS-style invoice, a French-style facture, an ERP/accounting-software export, other
+ * countries' viewers: Italian FatturaPA stylesheets and Nordic Peppol viewers), each as
  * text PDFs and as 200-DPI scans; the truth is the XML's. Several layouts, so that a mechanism tuned on one does not
- * pass for a general one; the ERP family was written and measured before any extraction change for it.
+ * pass for a general one; the ERP and abroad families were written and measured before any extraction change for them.
  */
 import { symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -19,6 +20,8 @@ const WHAT: Record<Family, string> = {
   saas: "SaaS-style invoices (From / Bill to columns, seller named in logo and footer only)",
   facture: "French-style factures (seller right, bill-to and ship-to, remittance slip)",
   erp: "ERP/accounting-software exports (DIN 5008 window with return line, boxed or side header, ruled positions, Übertrag, legal footer columns)",
+  abroad:
+    "other countries' e-invoice viewers (Italian FatturaPA stylesheets: Cedente/Cessionario boxes, riepilogo IVA; Nordic Peppol viewers: buyer first, seller right, Å betale / Att betala)",
 };
 const LANGS: Record<Family, string> = {
   letterhead: "de/en/fr",
@@ -26,6 +29,7 @@ const LANGS: Record<Family, string> = {
   saas: "en/de",
   facture: "fr/de/en",
   erp: "de/en/fr",
+  abroad: "it/sv/no/da/en",
 };
 
 function einvoiceVisual(family: Family, scan: boolean): Corpus {
