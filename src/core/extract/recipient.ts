@@ -42,7 +42,7 @@ const SHIP_TO = /ship|deliver|liefer|livr|afle|lever|env[íi]o|consegna/iu;
 
 /** A row of a document's details, by its label: a number, date, page, contact or reference of the document. */
 const DETAIL_ROW =
-  /^[^\p{L}\p{N}]*((rechnungs|kunden|auftrags|bestell|liefer|leistungs|beleg|steuer|vertrags)-?\s?(nr|nummer|datum|zeitraum|schein)|(invoice|customer|client|order|delivery|account|reference|tax|vat)\s+(no|nr|number|date|id)|(ihr|ihre|unser|unsere|your|our|votre|vos|notre)\s+\p{L}{3,}|n°|num[ée]ro|datum|date|seite|page|tel|fax|e-?mail|ref)(?![\p{L}])/iu;
+  /^[^\p{L}\p{N}]*((rechnungs|kunden|auftrags|bestell|liefer|leistungs|beleg|steuer|vertrags|faktura|kund|kunde|ordre|order)-?\s?(nr|nummer|datum|dato|zeitraum|schein)|(invoice|customer|client|order|delivery|account|reference|tax|vat)\s+(no|nr|number|date|id)|(ihr|ihre|unser|unsere|your|our|votre|vos|notre)\s+\p{L}{3,}|n°|num[ée]ro|datum|date|seite|page|tel|fax|e-?mail|ref)(?![\p{L}])/iu;
 
 const CONTACT = /@|www\.|https?:|(?<![\p{L}])(tel|t[ée]l[ée]?phone?|phone|fax|e-?mail|mobil)(?![\p{L}])/iu;
 
