@@ -9,6 +9,7 @@ import { below, type LabelHit, rowPartners } from "./labels";
 import { readValue, type ReadContext, type ValueMatch } from "./values";
 import { afterSpeck } from "./specks";
 import { plausible } from "./candidate";
+import { fold } from "./fuzzy";
 
 /** Labels of a name row in a party section (the XRechnung visualisation's "Firmenname", a portal's "Name"). */
 const NAME_ROW =
@@ -38,8 +39,10 @@ export function sectionNameValue(hit: LabelHit, lines: Line[], ctx: ReadContext)
  * label on its full line, or from the line OCR made of the row's right part.
  */
 export function nameRowValue(hit: LabelHit, row: Line, lines: Line[], ctx: ReadContext): ValueMatch | null | undefined {
-  const label = row.words.filter((w) => NAME_ROW.test(row.text.slice(0, w.end)));
-  if (!label.length || !NAME_ROW.test(row.text.slice(0, label[label.length - 1]!.end))) return undefined;
+  // Folded: OCR lends a label diacritics it does not have ("Denominaziöne").
+  const isLabel = (end: number) => NAME_ROW.test(fold(row.text.slice(0, end)));
+  const label = row.words.filter((w) => isLabel(w.end));
+  if (!label.length || !isLabel(label[label.length - 1]!.end)) return undefined;
   const lastWord = label[label.length - 1]!.word;
   const full = lines.find((l) => l.page === row.page && l.words.some((w) => w.word === lastWord));
   if (!full) return null;

@@ -95,9 +95,10 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
   }
   const sameAsIssuer = issuerNameTest(issuer);
   const returnAddresses = new Set<Line>();
+  const sellerLines = new Set<Line>();
   for (let i = 0; i < page.length; i++) {
     // The sender line over the window names the seller: the recipient's block starts under it.
-    if (senders.has(page[i]!)) continue;
+    if (senders.has(page[i]!) || sellerLines.has(page[i]!)) continue;
     const block = blockAt(page, i);
     // An address has no amounts (item rows of a table are no address).
     if (block.some(hasDecimalAmount)) continue;
@@ -117,8 +118,10 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     }
     // The seller's own block (its address under "From"/"Von"), or the issuer's address block, all of it.
     const sellers = block.some((l) => l.words.some((w) => seller.has(w.word)));
+    // Its lines start no block; the lines between them do (the buyer's block left of a seller column that reaches
+    // further down starts among them).
     if (sellers || (issuer && block.some((l) => l === issuer.line || sameAsIssuer(l)))) {
-      i = page.indexOf(block[block.length - 1]!);
+      for (const l of block) sellerLines.add(l);
       continue;
     }
     if (/\d/.test(block[0]!.text) && STREET.test(block[0]!.text)) continue; // a street, not a name

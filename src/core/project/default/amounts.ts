@@ -121,6 +121,9 @@ export const AMOUNT_FIELDS = [
         "including",
         "excluding",
         "prijs",
+        // "Esigibilità IVA" (when the VAT falls due) and "Aliquota IVA" (its rate) head no tax amount.
+        "esigibilità",
+        "aliquota",
         "zzgl",
         "plus",
         "ohne",
@@ -211,6 +214,8 @@ export const AMOUNT_FIELDS = [
         "hors",
         "before",
         "untaxed",
+        "imponibile",
+        "imposta",
         "tax",
         "vat",
         "tva",
