@@ -118,8 +118,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     }
     // The seller's own block (its address under "From"/"Von"), or the issuer's address block, all of it.
     const sellers = block.some((l) => l.words.some((w) => seller.has(w.word)));
-    // Its lines start no block; the lines between them do (the buyer's block left of a seller column that reaches
-    // further down starts among them).
+    // Its lines start no block; lines between them may (a buyer's block beside a seller column reaching below it).
     if (sellers || (issuer && block.some((l) => l === issuer.line || sameAsIssuer(l)))) {
       for (const l of block) sellerLines.add(l);
       continue;
