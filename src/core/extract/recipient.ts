@@ -109,7 +109,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
         l.box[3] > page[i]!.box[1] - Math.max(lineHeight(l) * 2.5, noteZone(page[i]!)) &&
         (returnAddresses.has(l) || senders.has(l)),
     );
-    if (block.length < (windowed ? 2 : 3) || !block.slice(1).some(isAddressLine)) continue;
+    if (block.length < (windowed ? 2 : 3) || !block.slice(1).some(isAddressLine) || tagline(block)) continue;
     // A return address in one line over the window (its type not told apart from the address's, its name maybe
     // read otherwise than the issuer's elsewhere): the block under it is the recipient's.
     if (oneLineAddress(block[0]!.text)) {
@@ -153,6 +153,9 @@ function blockAt(page: Line[], i: number): Line[] {
   }
   return block;
 }
+
+/** A tagline in larger type over an address ("Dat betaal ik zelf wel." over the buyer's name) is no name line. */
+const tagline = (block: Line[]) => typeHeight(block[0]!.words) > typeHeight(block[1]!.words) * 1.3;
 
 /** A street or postcode line of an address ("USt 19 %" is a tax rate's label, not a street; no dates). */
 const isAddressLine = (l: Line): boolean =>
