@@ -5,6 +5,10 @@
 import type { DocumentClass } from "../project";
 import { fold, fuzzyMatches, tokensOf } from "../extract/fuzzy";
 import { NO_ALNUM_AFTER, NO_ALNUM_BEFORE } from "../extract/word-bounds";
+import { mayMatch, type Needs, patternNeeds } from "./pattern-literals";
+import { titleKey, titleLines } from "./heading-zone";
+
+export { headingText, headingZones, isShortHeadingLine, mayBeShortHeading, titleZone } from "./heading-zone";
 
 export interface CueHit {
   cue: string;
@@ -57,63 +61,8 @@ const count = (re: RegExp, text: string) => {
   return n;
 };
 
-/**
- * The heading zone: first 6 lines of the first page (body lines among them left out: isBodyLine) plus any line of
- * at most 4 words without digits on the first page. Short lines with numbers are table or totals rows ("VAT 20% 12.00"), not headings; a document number
- * after a title does not count ("Credit Memo Nr. F2025-780" is a heading).
- */
-export function headingText(firstPageText: string): string {
-  const lines = firstPageText.split("\n");
-  return lines
-    .filter((l, i) => (i < 6 && !isBodyLine(l)) || (mayBeShortHeading(l) && isShortHeadingLine(l)))
-    .join("\n");
-}
-
-/**
- * A line among the first six that is body, not heading: prose (more than eight words) or a row ending in an amount
- * ("Lizenz gemäß Vertrag Nr. 881 1 500,00"). On a short document the first lines reach into the body, and a
- * contract's words in an invoice's line items or terms ("Kündigung gemäß § 5 des Vertrages") counted three times
- * there outweighed its "Rechnung" title.
- */
-const isBodyLine = (line: string) => PROSE.test(line) || ENDS_IN_AMOUNT.test(line);
-const PROSE = /^\s*(?:\S+\s+){8}\S/;
-const ENDS_IN_AMOUNT = /\s\d[\d.,' ]*[.,]\d{2}(?:\s*(?:[A-Z]{3}|[€$£]))?\s*$/;
-
-/**
- * Whether a line can still be a short heading once its trailing number is cut: NUMBER_AFTER_TITLE removes at most
- * two runs of non-blanks (the number word, the number), so a line of seven or more keeps five and is none. Settles
- * long lines without the number pattern, which tries every position of a line (~half of headingText's time).
- */
-export const mayBeShortHeading = (line: string) => !SEVEN_RUNS.test(line);
-const SEVEN_RUNS = /^\s*(?:\S+\s+){6}\S/;
-
-/** A line that is a short heading once a trailing number is cut (exported for the test of mayBeShortHeading). */
-export const isShortHeadingLine = (line: string) => isShortHeading(withoutNumber(line));
-
-const NUMBER_AFTER_TITLE =
-  /\s*(?<![\p{L}])(?:no|nr|n°|nº|#|number|nummer|numero|número)[.:]?\s*#?[\p{L}\p{N}\-/.]*\d[\p{L}\p{N}\-/.]*\s*$/iu;
-/**
- * The line without a trailing document number ("Rechnung Nr. 2024-117" → "Rechnung", and a bare one after a title of
- * one or two words: "Rechnung 1234567", "Invoice INV-2024-17", as accounting software prints them); a line without a
- * digit has none. A bare number is no amount ("Total 119,00") nor a date, and has a letter, a dash or six digits;
- * nor is it an identifier led by a country code ("IBAN DE89…", "BTW NL8104…", as OCR reads them "NLSOINGB…": a
- * label and its value, no title).
- */
-const withoutNumber = (line: string) =>
-  DIGIT.test(line) ? line.replace(NUMBER_AFTER_TITLE, "").replace(BARE_NUMBER, "$1") : line;
-const BARE_NUMBER =
-  /^(\s*\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*)?)\s+(?![A-Z]{2}\d{2}|[A-Z]{2}[A-Z\d]{9,}\s*$)(?=[\p{L}\p{N}-]*(?:\p{L}\p{N}|\p{N}\p{L}|-|\d{6}))[\p{L}\p{N}-]*\d[\p{L}\p{N}-]*\s*$/u;
-const DIGIT = /\d/;
-const isShortHeading = (line: string) => line.trim() !== "" && line.trim().split(/\s+/).length <= 4 && !/\d/.test(line);
-
 /** Extra points of a title: more than a heading hit, less than two, so labels standing alone cannot take over. */
 const TITLE_BONUS = 2;
-const titleKey = (s: string) =>
-  fold(s.toLowerCase())
-    .replace(/[^\p{L}\s]+/gu, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-
 const cueTitleKeys = new Map<string, string>();
 function cueTitleKey(cue: string): string {
   let k = cueTitleKeys.get(cue);
@@ -142,11 +91,6 @@ function titledByPattern(pattern: string, titles: Set<string>): boolean {
   return false;
 }
 
-/** Heading lines that are nothing but words: a cue making up a whole line is the document's title. */
-function titleLines(heading: string): Set<string> {
-  return new Set(heading.split("\n").map(withoutNumber).filter(isShortHeading).map(titleKey).filter(Boolean));
-}
-
 /** What every class's cues are counted on: the text and its heading zone, folded and lower-cased once per document. */
 export interface CueText {
   lower: string;
@@ -160,26 +104,22 @@ export interface CueText {
   plain: boolean;
 }
 
-export function cueTextOf(text: string, heading: string, ocr = false, titles = heading): CueText {
+/** `titles`: the text whose heading lines are titles (titleZone), or its title lines already taken (headingZones). */
+export function cueTextOf(text: string, heading: string, ocr = false, titles: string | Set<string> = heading): CueText {
   const head = fold(heading.toLowerCase());
   const lower = fold(text.toLowerCase());
   return {
     lower,
     head,
     headTokens: ocr ? tokensOf(head) : [],
-    titles: titleLines(titles),
+    titles: typeof titles === "string" ? titleLines(titles) : titles,
     plain: !lower.includes("\u017f"),
   };
 }
 
-/**
- * Where a title stands: the heading zone of the upper half of the first page's lines. A letter's sign-off on a line
- * of its own at the end ("Mit freundlichen Grüßen" under an invoice's payment terms) names no document.
- */
-export function titleZone(firstPageText: string): string {
-  const lines = firstPageText.split("\n");
-  return headingText(lines.slice(0, Math.ceil(lines.length / 2)).join("\n"));
-}
+/** Cue patterns run over a document's text so far (a test holds them to the patterns a text may match). */
+let patternScans = 0;
+export const cuePatternScans = () => patternScans;
 
 /** One cue of a class, with what scoring it needs worked out once. */
 interface Cue {
@@ -194,6 +134,8 @@ interface Cue {
   rest: string[];
   re: RegExp | null;
   titleKey: string | null;
+  /** A pattern's literal requirements (pattern-literals.ts): a text lacking one has no match. */
+  needs: Needs;
 }
 
 /**
@@ -221,6 +163,7 @@ function cuesOf(cls: DocumentClass): Cue[] {
           .filter((w) => /^[\x21-\x7e]+$/.test(w)),
     re: null,
     titleKey: null,
+    needs: isPattern ? patternNeeds(fold(text)) : [],
   });
   const cues = [
     ...cls.cue_words.map((c) => cue(c, false, 1)),
@@ -254,7 +197,10 @@ export function scoreClass(cls: DocumentClass, text: string | CueText, heading =
     }
     // A phrase whose other words are not in the text has no match: its search through the whole text is spared.
     if (plain && c.rest.length && !c.rest.every((w) => lower.includes(w))) return;
+    // Likewise a pattern whose required words are not all in the text.
+    if (plain && c.needs.length && !mayMatch(lower, c.needs)) return;
     const re = (c.re ??= cueRegex(cue, isPattern));
+    if (isPattern) patternScans++;
     const n = count(re, lower);
     if (!n) return;
     const inHeading = count(re, head) > 0;

@@ -84,16 +84,17 @@ function qualified(line: Line, start: number, end: number, before: Set<string>, 
   const text = infoOf(line).folded;
   const near = (a: LineWord | undefined, b: LineWord | undefined) =>
     !a || !b || a === b || b.box[0] - a.box[2] <= lineHeight(line);
-  const first = line.words.find((w) => w.end > start);
-  const last = [...line.words].reverse().find((w) => w.start < end);
   const ocr = line.page.text_source === "ocr";
+  // The words around the label are looked for only once a qualifying word is found (most hits have none).
   if (before.size && hasWord(before, wordBefore(text, start, before.has("no")), ocr)) {
-    const prev = [...line.words]
-      .reverse()
-      .find((w) => w.start < start && /[\p{L}\p{N}]/u.test(line.text.slice(w.start, Math.min(w.end, start))));
+    const first = line.words.find((w) => w.end > start);
+    const prev = line.words.findLast(
+      (w) => w.start < start && /[\p{L}\p{N}]/u.test(line.text.slice(w.start, Math.min(w.end, start))),
+    );
     if (near(prev, first) && !rateRow(line, start, end, prev)) return true;
   }
   if (after.size && hasWord(after, wordAfter(text, end), ocr)) {
+    const last = line.words.findLast((w) => w.start < end);
     const next = line.words.find(
       (w) => w.end > end && /[\p{L}\p{N}%]/u.test(line.text.slice(Math.max(w.start, end), w.end)),
     );

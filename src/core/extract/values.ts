@@ -191,7 +191,7 @@ function readText(line: Line, offset: number): ValueMatch | null {
   const next = line.words.find(
     (w) => w.end > offset && /[\p{L}\p{N}]/u.test(line.text.slice(Math.max(w.start, offset), w.end)),
   );
-  const prev = [...line.words].reverse().find((w) => w.start < offset);
+  const prev = line.words.findLast((w) => w.start < offset);
   // Far from its label, the text may be the next column's header rather than the value.
   const far = next && prev && next.box[0] - prev.box[2] > (line.box[3] - line.box[1]) * 5;
   let end = sameBlockEnd(line, offset);

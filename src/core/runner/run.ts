@@ -30,6 +30,7 @@ import { forgetRunAnswers } from "../stages/run-answers";
 import { resultsOf } from "../stages/run-state";
 import { pushAll } from "../arrays";
 import { releaseWordsOf } from "../convert/page-words";
+import { forgetPageFeatures } from "../split/signals";
 
 const BUILTIN_ORDER = ["split", "classify", "extract", "validate", "review", "export"] as const;
 /** Convert and OCR come before the workflow nodes: a rerun can start at index FIRST_WORKFLOW_STAGE at the earliest. */
@@ -138,6 +139,9 @@ async function execute(
         // (100,000 words, ~15 MB) through Validate, Review and the export, a long run's peak (issue 34).
         if (step.stage === "extract")
           for (const file of state.files) releaseWordsOf(file.pages, { unpackedOnly: true });
+        // Split's per-page features (read ahead while the file converted) serve Split alone: held with their pages
+        // they grew the run's heap by ~3.6 MB per 1,000 pages up to the export (issue 34).
+        if (step.stage === "split") forgetPageFeatures(state.pages);
       } catch (err) {
         if (err instanceof AwaitInput) {
           const saved = saveRun(state, i + 1, step.stage, run);

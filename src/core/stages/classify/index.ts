@@ -17,7 +17,7 @@
 import { PageMemo } from "../../page-memo";
 import type { Alternative, Classification, Page } from "../../model";
 import type { ProjectSettings } from "../../project";
-import { cueTextOf, describeHits, headingText, scoreClass, titleZone, type CueScore } from "../../classify/cues";
+import { cueTextOf, describeHits, headingZones, scoreClass, type CueScore } from "../../classify/cues";
 import { structureBonus, tillTitleBonus } from "../../classify/structure";
 import { kindOfTypeCode } from "../../classify/type-codes";
 import {
@@ -125,10 +125,11 @@ function classify(
   evidence: ClassifyEvidence,
 ): Classification {
   const text = pages.map((p) => p.text).join("\n");
-  const heading = headingText(pages[0]?.text ?? "");
+  // The heading zone and the title lines of its upper half (titleZone), from one pass over the first page.
+  const { heading, titles } = headingZones(pages[0]?.text ?? "");
   const hasOther = project.classes.some((c) => c.id === "other");
   const ocr = pages[0]?.text_source === "ocr";
-  const prepared = cueTextOf(text, heading, ocr, titleZone(pages[0]?.text ?? ""));
+  const prepared = cueTextOf(text, heading, ocr, titles);
   const cues: CueScore[] = project.classes.map((c) => scoreClass(c, prepared));
   // Structure (till-receipt traits, a totals block with tax) counts next to the cue words.
   const structure = structureBonus(pages);
