@@ -1,10 +1,11 @@
 /**
  * The visual e-invoice corpora of the accuracy gate (corpora.ts lists them): the XRechnung test suite's invoices
- * drawn as PDFs without their XML (fixtures/einvoice-visual) in six families (a letterhead business invoice, an
+ * drawn as PDFs without their XML (fixtures/einvoice-visual) in seven families (a letterhead business invoice, an
  * XRechnung visualisation, a SaaS-style invoice, a French-style facture, an ERP/accounting-software export, Polish /
- * Dutch / Spanish web-invoicing software), each as text PDFs and as 200-DPI scans; the truth is the XML's. Several
- * layouts, so that a mechanism tuned on one does not pass for a general one; the ERP and web-invoicing families were
- * written and measured before any extraction change for them.
+ * Dutch / Spanish web-invoicing software, other countries' viewers: Italian FatturaPA stylesheets and Nordic Peppol
+ * viewers), each as text PDFs and as 200-DPI scans; the truth is the XML's. Several layouts, so that a mechanism
+ * tuned on one does not pass for a general one; the ERP, web-invoicing and abroad families were written and measured
+ * before any extraction change for them.
  */
 import { symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -22,6 +23,8 @@ const WHAT: Record<Family, string> = {
   erp: "ERP/accounting-software exports (DIN 5008 window with return line, boxed or side header, ruled positions, Übertrag, legal footer columns)",
   webapp:
     "Polish, Dutch and Spanish web-invoicing software (Faktura VAT Sprzedawca/Nabywca/NIP, nine-column table, Słownie; Factuur/KvK/BTW, Factura/NIF/IVA, IBAN payment sentence)",
+  abroad:
+    "other countries' e-invoice viewers (Italian FatturaPA stylesheets: Cedente/Cessionario boxes, riepilogo IVA; Nordic Peppol viewers: buyer first, seller right, Å betale / Att betala)",
 };
 const LANGS: Record<Family, string> = {
   letterhead: "de/en/fr",
@@ -30,6 +33,7 @@ const LANGS: Record<Family, string> = {
   facture: "fr/de/en",
   erp: "de/en/fr",
   webapp: "pl/nl/es",
+  abroad: "it/sv/no/da/en",
 };
 
 function einvoiceVisual(family: Family, scan: boolean): Corpus {

@@ -9,7 +9,14 @@ import { boxesOf, type Line, ocrConfidenceOf, spanOf, uprightSize } from "./line
 import type { ReadContext, ValueKind } from "./values";
 import { recipientWords } from "./party-blocks";
 import { withoutSpecks } from "./specks";
-import { markedWords, marksReadElsewhere, umlautsRead, withoutStrayLetter, withoutTrailingMark } from "./ocr-letters";
+import {
+  markedWords,
+  marksReadElsewhere,
+  umlautsRead,
+  withoutGrainAfterForm,
+  withoutStrayLetter,
+  withoutTrailingMark,
+} from "./ocr-letters";
 import type { Candidate } from "./candidate";
 import { labelCandidates, patternCandidates } from "./label-candidates";
 import { recognizerCandidates } from "./field-recognizers";
@@ -83,7 +90,8 @@ export function fieldCandidates(field: FieldSettings, lines: Line[], ctx: ReadCo
       c.match.value = withoutSpecks(c.match.value as string);
       if (c.match.line.page.text_source !== "ocr") continue;
       marked ??= markedWords(lines);
-      c.match.value = marksReadElsewhere(withoutTrailingMark(withoutStrayLetter(umlautsRead(c.match.value))), marked);
+      const plain = withoutGrainAfterForm(withoutTrailingMark(withoutStrayLetter(umlautsRead(c.match.value))));
+      c.match.value = marksReadElsewhere(plain, marked);
     }
   }
   // A zero amount is a balance after payment ("Balance due 0.00") far more often than the document's value.

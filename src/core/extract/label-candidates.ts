@@ -14,7 +14,7 @@ import { pastSpecks } from "./specks";
 import { datedNumber, NUMBER_LABEL } from "./identifier-value";
 import { taxRegistration } from "./tax-registrations";
 import { type Candidate, plausible, where } from "./candidate";
-import { nameRowValue } from "./name-rows";
+import { sectionNameValue } from "./name-rows";
 
 export function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Line[], ctx: ReadContext): Candidate[] {
   const { labels, exclude_before, exclude_after } = field.hints;
@@ -148,8 +148,9 @@ function belowCandidates(
   const label = hit.line.text.slice(hit.start, hit.end).trim();
   if ((kind === "amount" || kind === "number") && ctx.tableHeaders?.has(hit.line)) return [];
   const rows = below(hit, lines, kind === "address" ? 4 : 2);
-  // A party section of label / value rows ("Seller" over "Company name   Acme GmbH"): the name is the row's value.
-  const named = kind === "party" && rows[0] ? nameRowValue(hit, rows[0], lines, ctx) : undefined;
+  // A party section of label / value rows ("Seller" over "Company name   Acme GmbH", "Cedente/prestatore" over
+  // "Identificativo fiscale ai fini IVA: …" and "Denominazione: Acme S.r.l."): the name is its name row's value.
+  const named = kind === "party" && rows[0] ? sectionNameValue(hit, lines, ctx) : undefined;
   if (named !== undefined)
     return named
       ? [

@@ -190,16 +190,23 @@ function linesByTop(lines: Line[], page: Line["page"]): Line[] {
 export function below(hit: LabelHit, lines: Line[], maxLines = 3): Line[] {
   const out: Line[] = [];
   const top = hit.line.box[3] - lineHeight(hit.line) * 0.3;
-  const pageLines = linesByTop(lines, hit.line.page).filter((l) => l.box[1] >= top);
+  // A long line of a skewed scan starts above the label's line at one end: it is under the label where its words
+  // are under the label's own foot.
+  const foot = hit.box[3] - lineHeight(hit.line) * 0.3;
+  const reaches = (l: Line) => l.box[1] < top && l.box[3] > hit.box[3] + lineHeight(hit.line) * 0.5;
+  const pageLines = linesByTop(lines, hit.line.page).filter((l) => l.box[1] >= top || reaches(l));
   let lastBottom = hit.line.box[3];
   let examined = 0;
   for (const line of pageLines) {
     // A line wholly beside the column is another column's text (OCR reads columns as separate lines).
     if (line === hit.line || line.box[2] < hit.box[0] || line.box[0] > hit.box[2]) continue;
+    // OCR reads rules and grain as lines of marks ("—", "©"): they neither hold a value nor close the column.
+    if (!/[\p{L}\p{N}]/u.test(line.text)) continue;
+    const column = columnWords(line, hit.box).filter((w) => line.box[1] >= top || w.box[1] >= foot);
+    if (line.box[1] < top && !column.length) continue;
     // Lines count whether or not they have words in the column: a value sits right under its label.
     if (examined++ >= maxLines || line.box[1] - lastBottom > lineHeight(hit.line) * 2.5) break;
     lastBottom = line.box[3];
-    const column = columnWords(line, hit.box);
     if (column.length) out.push(subLine(line, column));
     // A line spanning the column with nothing in it (a table header row around the gap) closes the column.
     else if (xOverlap(line.box, hit.box) > 0) break;

@@ -1,17 +1,37 @@
 /**
- * Name rows under a party heading (the XRechnung visualisation's "Firmenname", a portal's "Name"): the value right
- * of the row's label, without the EN 16931 term reference printed beside it, and continued when the name wraps in
- * its value cell. Apart from label-candidates.ts, which asks it for a heading's row.
+ * Name rows under a party heading (the XRechnung visualisation's "Firmenname", a portal's "Name", a FatturaPA
+ * stylesheet's "Denominazione"): the value right of the row's label, without the EN 16931 term reference printed
+ * beside it, and continued when the name wraps in its value cell. Apart from label-candidates.ts, which asks it for
+ * a heading's section.
  */
 import { type Line, lineHeight } from "./lines";
-import { type LabelHit, rowPartners } from "./labels";
+import { below, type LabelHit, rowPartners } from "./labels";
 import { readValue, type ReadContext, type ValueMatch } from "./values";
 import { afterSpeck } from "./specks";
 import { plausible } from "./candidate";
+import { fold } from "./fuzzy";
 
 /** Labels of a name row in a party section (the XRechnung visualisation's "Firmenname", a portal's "Name"). */
 const NAME_ROW =
-  /^\s*(name|firmenname|firma|company|company name|legal name|registered name|trading name|raison sociale|nom|d[eé]nomination|naam|bedrijfsnaam|nombre|raz[oó]n social|nome|ragione sociale)\s*:?\s*$/iu;
+  /^\s*(name|firmenname|firma|company|company name|legal name|registered name|trading name|raison sociale|nom|d[eé]nomination|naam|bedrijfsnaam|nombre|raz[oó]n social|nome|ragione sociale|denominazione|namn|navn)\s*:?\s*$/iu;
+
+/** Rows of a party section searched for its name row: a section lists the VAT ID and tax code before the name. */
+const SECTION_ROWS = 6;
+
+/**
+ * The name row's value in the section under a party heading: the first name row among the rows under it, up to a
+ * gap of more than a blank line (the next section). Undefined when the section has no name row.
+ */
+export function sectionNameValue(hit: LabelHit, lines: Line[], ctx: ReadContext): ValueMatch | null | undefined {
+  let last = hit.line.box;
+  for (const [i, row] of below(hit, lines, SECTION_ROWS).entries()) {
+    if (i > 0 && row.box[1] - last[3] > Math.max(lineHeight(row), lineHeight(hit.line)) * 1.6) break;
+    const named = nameRowValue(hit, row, lines, ctx);
+    if (named !== undefined) return named;
+    last = row.box;
+  }
+  return undefined;
+}
 
 /**
  * The value of the row under a party heading when that row is a name row: undefined when it is none (the heading's
@@ -19,8 +39,10 @@ const NAME_ROW =
  * label on its full line, or from the line OCR made of the row's right part.
  */
 export function nameRowValue(hit: LabelHit, row: Line, lines: Line[], ctx: ReadContext): ValueMatch | null | undefined {
-  const label = row.words.filter((w) => NAME_ROW.test(row.text.slice(0, w.end)));
-  if (!label.length || !NAME_ROW.test(row.text.slice(0, label[label.length - 1]!.end))) return undefined;
+  // Folded: OCR lends a label diacritics it does not have ("Denominaziöne").
+  const isLabel = (end: number) => NAME_ROW.test(fold(row.text.slice(0, end)));
+  const label = row.words.filter((w) => isLabel(w.end));
+  if (!label.length || !isLabel(label[label.length - 1]!.end)) return undefined;
   const lastWord = label[label.length - 1]!.word;
   const full = lines.find((l) => l.page === row.page && l.words.some((w) => w.word === lastWord));
   if (!full) return null;
@@ -87,9 +109,11 @@ function continued(m: ValueMatch, lines: Line[]): ValueMatch {
   // tall lines reach that far.
   const mid = (next.box[1] + next.box[3]) / 2;
   const row = lines.filter((l) => l.page === next.page && l.box[1] < mid && l.box[3] > mid);
+  // A label ending in a colon is the row's label however wide the label column (a stylesheet's "Comune:" 20 line
+  // heights left of its value).
   const labelLike = (w: Line["words"][number]) =>
     w.box[2] < x - lh * 0.5 &&
-    w.box[2] > x - lh * 12 &&
+    (w.box[2] > x - lh * 12 || /\p{L}:$/u.test(w.word.text)) &&
     /\p{L}{2}/u.test(w.word.text) &&
     !TERM_REF.test(w.word.text) &&
     w.word.confidence >= GRAIN;

@@ -6,7 +6,7 @@ import { afterSpeck } from "./specks";
 
 /** What a document calls itself: a name before it in a title line is the issuer's. */
 export const DOC_WORD =
-  /\s+(tax invoice|invoice|receipt|rechnung|quittung|factuur|facture|reçu|factura|fattura|recibo|ricevuta|credit note|gutschrift)\s*$/iu;
+  /\s+(tax invoice|invoice|receipt|rechnung|quittung|factuur|facture|reçu|factura|fattura|faktura|recibo|ricevuta|credit note|gutschrift)\s*$/iu;
 /** Words joining the words of a company name ("Marks and Spencer", "Van der Berg"). */
 const CONNECTOR = /^(&|and|und|en|et|y|e|of|de|der|den|van|von|du|la|le|des|di|del|da|-|\+)$/iu;
 /** Words a signature puts before the firm it signs for ("For", "pp."; not "Per", a first name in Scandinavia). */

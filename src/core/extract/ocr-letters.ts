@@ -7,6 +7,7 @@
  */
 import type { Line } from "./lines";
 import { fold } from "./fuzzy";
+import { legalForm } from "./company";
 
 const II = /(?<=\p{L})(ii|II)(?=\p{L})/gu;
 
@@ -28,6 +29,18 @@ export function withoutStrayLetter(text: string): string {
  */
 export function withoutTrailingMark(text: string): string {
   return text.replace(/(?<=\p{Lu}\p{Ll}{5,})\s?[.,;:'’‘]$/u, "");
+}
+
+/**
+ * A short lower-case word after a name's legal form on an OCR line ("Krüger Elektrotechnik GmbH & Co. KG oa", a box's
+ * border beside it) is grain read as letters: the legal form ends the name.
+ */
+export function withoutGrainAfterForm(text: string): string {
+  const m = /\s+\p{Ll}{1,2}$/u.exec(text);
+  if (!m) return text;
+  const head = text.slice(0, m.index);
+  const form = legalForm(head);
+  return form && form.index + form[0].length === head.length ? head : text;
 }
 
 const MARKED = /[^\x00-\x7f]/;

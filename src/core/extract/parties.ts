@@ -21,7 +21,16 @@ import { findDates } from "./normalize";
 import { fold } from "./fuzzy";
 import { fullerName } from "./names-fuller";
 import { DOC_WORD, nameStart } from "./name-start";
-import { addressFollows, compactName, holderNames, inRecipient, paymentWords, recipientWords } from "./party-blocks";
+import {
+  addressFollows,
+  compactName,
+  holderNames,
+  inRecipient,
+  paymentWords,
+  POSTCODE,
+  recipientWords,
+  STREET,
+} from "./party-blocks";
 import { senderLineName } from "./sender-line";
 import { letters } from "./word-bounds";
 
@@ -30,7 +39,7 @@ const FOOTER_LEGAL =
   /(?<![\p{L}])(si[eè]ge|capital|rcs|siret|siren|hrb|hra|registergericht|amtsgericht|handelsregister|geschäftsführ|vorstand|kvk|registered (office|in)|company (reg|no|number)|registration|ust-?id|steuer-?nr|p\.\s?iva|cif|nif|codice fiscale|registro mercantil)/iu;
 /** A line that is the document's title. */
 export const TITLE =
-  /^\s*(tax invoice|invoice|rechnung|factuur|facture|factura|fattura|receipt|credit note|gutschrift)\b/iu;
+  /^\s*(tax invoice|invoice|rechnung|factuur|facture|factura|fattura|faktura|receipt|credit note|gutschrift)\b/iu;
 
 /** Words before a title that qualify the document, not name its issuer ("Kopie factuur", "Simplified tax invoice"). */
 const NOT_A_NAME =
@@ -215,10 +224,19 @@ function letterheadCandidate({ lines: firstPage, height, title }: FirstPage, add
         !findDates(l.text, "dmy").some((d) => d.iso) &&
         !/[@#_]|www\.|https?:|\d{3,}/i.test(l.text),
     );
-  if (plain.length) {
-    const tallest = plain.reduce((a, b) => (lineHeight(b) > lineHeight(a) * 1.15 ? b : a));
-    // A text layer may join the title and the letterhead beside it ("FACTURE    Acme SARL"): the cell that is no title.
-    const cell = cellsOf(tallest).find(([s, e]) => !TITLE.test(tallest.text.slice(s, e))) ?? [0, tallest.text.length];
+  // A text layer may join the title and the letterhead beside it ("FACTURE    Acme SARL"): the cell that is no title.
+  // A title joined with the seller's street beside it ("FAKTURA    Am Marktplatz 32") names nobody.
+  const cellOf = (l: Line) => {
+    const all = cellsOf(l);
+    const cells = all.filter(([s, e]) => !TITLE.test(l.text.slice(s, e)));
+    if (cells.length === 0) return [0, l.text.length] as const;
+    if (cells.length === all.length) return cells[0];
+    return cells.find(([s, e]) => !STREET.test(l.text.slice(s, e)) && !POSTCODE.test(l.text.slice(s, e)));
+  };
+  const named = plain.filter((l) => cellOf(l));
+  if (named.length) {
+    const tallest = named.reduce((a, b) => (lineHeight(b) > lineHeight(a) * 1.15 ? b : a));
+    const cell = cellOf(tallest)!;
     add(tallest, cell[0], cell[1], 0.42, "letterhead: the largest type at the top of the first page");
   }
 }

@@ -59,7 +59,13 @@ export const BUYER_HEADINGS = [
   "comprador",
   "destinatario",
   "cessionario",
+  "committente",
   "acquirente",
+  "köpare",
+  "fakturamottagare",
+  "kjøper",
+  "fakturamottaker",
+  "køber",
   "spett.le",
   "intestatario",
 ];

@@ -14,14 +14,19 @@ export interface PrintedAmount {
   end: number;
 }
 
-/**
- * The text of a tax candidate's line: its label's line when OCR read the value in a block of its own ("IVA 7%" left,
- * "7,59 €" far right).
- */
-const lineOf = (c: Candidate) => c.labelLine ?? c.match.line;
-
 /** A rate on a tax line: "Tax 15% on $ 112.90", "MwSt. 19 % auf 100,00", "TVA 20,0 %". */
 const RATE = /(?<![\d.,])(\d{1,2}(?:[.,]\d{1,3})?)\s?%/u;
+
+/**
+ * The tax line a rate-times-base candidate came from: its value stands elsewhere (another OCR block), its rate and
+ * tax name on this line, which withRateSum reads to tell the rows of a breakdown apart.
+ */
+const rateLines = new WeakMap<Candidate, Line>();
+/**
+ * The line a tax candidate's rate and name stand on: the tax line of a rate-times-base candidate, else its label's
+ * line when OCR read the value in a block of its own ("IVA 7%" left, "7,59 €" far right), else its own line.
+ */
+const rateLineOf = (c: Candidate): Line => rateLines.get(c) ?? c.labelLine ?? c.match.line;
 
 /**
  * A tax line may print the rate and the amount it applies to ("Tax 15% on $ 112.90", the tax itself far right, in
@@ -41,11 +46,13 @@ export function withRateTaxes(list: Candidate[], printed: PrintedAmount[]): Cand
       const isTax = printed.some((p) => p.value !== base && Math.abs((p.value * percent) / 100 - base) <= 0.011);
       const hit = isTax ? undefined : printed.find((p) => p.value !== base && Math.abs(p.value - tax) <= 0.011);
       if (hit && percent > 0) {
-        out.push({
+        const implied: Candidate = {
           match: { value: hit.value, line: hit.line, start: hit.start, end: hit.end, strength: c.match.strength },
           score: c.score + 0.01,
           reasoning: `${rate[0]} of ${base} printed on the tax line, the tax printed at page ${hit.line.page.page_number}, line ${hit.line.index + 1}`,
-        });
+        };
+        rateLines.set(implied, c.match.line);
+        out.push(implied);
       }
     }
     out.push(c);
@@ -63,7 +70,8 @@ export function withRateSum(list: Candidate[]): Candidate[] {
   const rows = new Map<Line, Candidate>();
   const keys = new Set<string>();
   for (const c of list) {
-    const line = lineOf(c);
+    // A rate-times-base candidate's rate is on the tax line it came from (its value in another OCR block).
+    const line = rateLineOf(c);
     const m = RATE.exec(line.text);
     if (!m || typeof c.match.value !== "number" || c.match.value <= 0 || rows.has(line)) continue;
     // The tax's name is the last word before its rate: the same name at the same rate twice is a breakdown repeated
@@ -92,7 +100,7 @@ export function withRateSum(list: Candidate[]): Candidate[] {
 /** Every row's amount is its rate of the same base (within the cents each amount was rounded to). */
 function oneBase(parts: Candidate[]): boolean {
   const bases = parts.map((c) => {
-    const rate = Number(RATE.exec(lineOf(c).text)![1]!.replace(",", ".")) / 100;
+    const rate = Number(RATE.exec(rateLineOf(c).text)![1]!.replace(",", ".")) / 100;
     return { base: (c.match.value as number) / rate, slack: 0.005 / rate };
   });
   return bases.every((b) => Math.abs(b.base - bases[0]!.base) <= b.slack + bases[0]!.slack + 0.01);

@@ -42,7 +42,7 @@ const SHIP_TO = /ship|deliver|liefer|livr|afle|lever|env[íi]o|consegna/iu;
 
 /** A row of a document's details, by its label: a number, date, page, contact or reference of the document. */
 const DETAIL_ROW =
-  /^[^\p{L}\p{N}]*((rechnungs|kunden|auftrags|bestell|liefer|leistungs|beleg|steuer|vertrags)-?\s?(nr|nummer|datum|zeitraum|schein)|(invoice|customer|client|order|delivery|account|reference|tax|vat)\s+(no|nr|number|date|id)|(ihr|ihre|unser|unsere|your|our|votre|vos|notre)\s+\p{L}{3,}|n°|num[ée]ro|datum|date|seite|page|tel|fax|e-?mail|ref)(?![\p{L}])/iu;
+  /^[^\p{L}\p{N}]*((rechnungs|kunden|auftrags|bestell|liefer|leistungs|beleg|steuer|vertrags|faktura|kund|kunde|ordre|order)-?\s?(nr|nummer|datum|dato|zeitraum|schein)|(invoice|customer|client|order|delivery|account|reference|tax|vat)\s+(no|nr|number|date|id)|(ihr|ihre|unser|unsere|your|our|votre|vos|notre)\s+\p{L}{3,}|n°|num[ée]ro|datum|date|seite|page|tel|fax|e-?mail|ref)(?![\p{L}])/iu;
 
 const CONTACT = /@|www\.|https?:|(?<![\p{L}])(tel|t[ée]l[ée]?phone?|phone|fax|e-?mail|mobil)(?![\p{L}])/iu;
 
@@ -95,9 +95,10 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
   }
   const sameAsIssuer = issuerNameTest(issuer);
   const returnAddresses = new Set<Line>();
+  const sellerLines = new Set<Line>();
   for (let i = 0; i < page.length; i++) {
     // The sender line over the window names the seller: the recipient's block starts under it.
-    if (senders.has(page[i]!)) continue;
+    if (senders.has(page[i]!) || sellerLines.has(page[i]!)) continue;
     const block = blockAt(page, i);
     // An address has no amounts (item rows of a table are no address).
     if (block.some(hasDecimalAmount)) continue;
@@ -108,7 +109,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
         l.box[3] > page[i]!.box[1] - Math.max(lineHeight(l) * 2.5, noteZone(page[i]!)) &&
         (returnAddresses.has(l) || senders.has(l)),
     );
-    if (block.length < (windowed ? 2 : 3) || !block.slice(1).some(isAddressLine)) continue;
+    if (block.length < (windowed ? 2 : 3) || !block.slice(1).some(isAddressLine) || tagline(block)) continue;
     // A return address in one line over the window (its type not told apart from the address's, its name maybe
     // read otherwise than the issuer's elsewhere): the block under it is the recipient's.
     if (oneLineAddress(block[0]!.text)) {
@@ -117,8 +118,9 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     }
     // The seller's own block (its address under "From"/"Von"), or the issuer's address block, all of it.
     const sellers = block.some((l) => l.words.some((w) => seller.has(w.word)));
+    // Its lines start no block; lines between them may (a buyer's block beside a seller column reaching below it).
     if (sellers || (issuer && block.some((l) => l === issuer.line || sameAsIssuer(l)))) {
-      i = page.indexOf(block[block.length - 1]!);
+      for (const l of block) sellerLines.add(l);
       continue;
     }
     if (/\d/.test(block[0]!.text) && STREET.test(block[0]!.text)) continue; // a street, not a name
@@ -151,6 +153,9 @@ function blockAt(page: Line[], i: number): Line[] {
   }
   return block;
 }
+
+/** A tagline in larger type over an address ("Dat betaal ik zelf wel." over the buyer's name) is no name line. */
+const tagline = (block: Line[]) => typeHeight(block[0]!.words) > typeHeight(block[1]!.words) * 1.3;
 
 /** A street or postcode line of an address ("USt 19 %" is a tax rate's label, not a street; no dates). */
 const isAddressLine = (l: Line): boolean =>

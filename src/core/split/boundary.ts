@@ -64,8 +64,15 @@ function documentNumberEvidence(prev: PageFeatures, next: PageFeatures): Boundar
   return [{ weight: 0.9, reason: `document number changes (${prev.documentNumbers[0]} → ${next.documentNumbers[0]})` }];
 }
 
+/** The kind of an issuer identifier: "iban", "vat" or "domain" (signals.ts parseIssuerIds). */
+const idKind = (id: string) => id.slice(0, id.indexOf(":"));
+
 function issuerEvidence(prev: PageFeatures, next: PageFeatures): BoundaryEvidence[] {
   if (prev.issuerIds.length === 0 || next.issuerIds.length === 0) return [];
+  // Identifiers of different kinds cannot differ: a last page holding only the payment data (an IBAN) after a first
+  // holding the parties' VAT IDs is the same invoice's.
+  const kinds = new Set(prev.issuerIds.map(idKind));
+  if (!next.issuerIds.some((id) => kinds.has(idKind(id)))) return [];
   const shared = next.issuerIds.some((id) => prev.issuerIds.includes(id));
   return shared
     ? [{ weight: -0.3, reason: "same issuer identifiers (IBAN, VAT ID or domain)" }]

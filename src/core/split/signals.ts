@@ -92,11 +92,16 @@ const WEB_DOMAIN = /\b(?:https?:\/\/)?www\.([\w-]+(?:\.[\w-]+)+)/gi;
 /** Identifiers that tell who issued a page. */
 export function parseIssuerIds(text: string): string[] {
   const ids = new Set<string>();
+  const ibans: Array<[number, number]> = [];
   for (const m of text.matchAll(IBAN)) {
     const iban = m[1].replace(/\s/g, "");
-    if (validIban(iban)) ids.add("iban:" + iban); // order and customer numbers look alike; the checksum tells
+    if (!validIban(iban)) continue; // order and customer numbers look alike; the checksum tells
+    ids.add("iban:" + iban);
+    ibans.push([m.index, m.index + m[0].length]);
   }
-  for (const m of text.matchAll(VAT_ID)) ids.add("vat:" + m[0].replace(/\s/g, ""));
+  // An IBAN's first characters look like a VAT ID ("DE89 3704 0044"): no VAT ID inside an IBAN.
+  for (const m of text.matchAll(VAT_ID))
+    if (!ibans.some(([s, e]) => m.index < e && m.index + m[0].length > s)) ids.add("vat:" + m[0].replace(/\s/g, ""));
   for (const m of text.matchAll(EMAIL_DOMAIN)) ids.add("domain:" + registrable(m[1]));
   for (const m of text.matchAll(WEB_DOMAIN)) ids.add("domain:" + registrable(m[1]));
   return [...ids];

@@ -156,6 +156,16 @@ describe("boundary signals", () => {
     expect(boundaryProbability(boundaryEvidence(r, feature("more", "receipt"), noGap))).toBeLessThan(0.5);
   });
 
+  test("identifiers of different kinds are no change of issuer (a payment page after the parties' VAT IDs)", () => {
+    const parties = feature("Identificativo fiscale ai fini IVA: DE123456789\nCodice fiscale: 12345678901");
+    const payment = feature("Dati relativi al pagamento\nCodice IBAN: DE89 3704 0044 0532 0130 00");
+    // No VAT ID read out of the IBAN's first characters either.
+    expect(payment.issuerIds).toEqual(["iban:DE89370400440532013000"]);
+    expect(boundaryEvidence(parties, payment, noGap).map((e) => e.reason)).not.toContain(
+      "issuer changes (no shared IBAN, VAT ID or domain)",
+    );
+  });
+
   test("without any signal pages stay together, but a new file or a blank page tips towards a boundary", () => {
     const a = feature("plain text");
     const b = feature("more plain text");

@@ -50,7 +50,9 @@ function diacriticPattern(text: string): RegExp {
   let source = "";
   for (const ch of text.normalize("NFC")) {
     if (/[^\p{ASCII}]/u.test(ch) && /\p{L}/u.test(ch)) source += ".{0,2}";
-    else source += ch.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+    // Only syntax characters are escaped: a Unicode-mode pattern rejects "\-" outside a class, and one hyphenated
+    // word with an umlaut ("Müller-Lüdenscheidt") made the whole page's OCR fail.
+    else source += ch.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
   }
   return new RegExp(`^${source}$`, "u");
 }

@@ -131,6 +131,11 @@ describe("the English reading takes its names' diacritics from the second", () =
     expect(lendsDiacritics(word("Désignation", 0.9, box(100)), word("Dèsignation", 0.85, box(100)))).toBe(false);
     // Much less sure than the English reading of the same word.
     expect(lendsDiacritics(word("Schafer", 0.97, box(100)), word("Schäfer", 0.8, box(100)))).toBe(false);
+    // A hyphenated word (a Unicode-mode pattern takes no "\\-"): lent its umlaut, no error failing the page's OCR.
+    expect(
+      lendsDiacritics(word("Muller-Ludenscheidt", 0.8, box(100)), word("Müller-Lüdenscheidt", 0.95, box(100))),
+    ).toBe(true);
+    expect(lendsDiacritics(word("Wurzburg-12", 0.8, box(100)), word("Würzburg-1/2", 0.95, box(100)))).toBe(false);
     // The same word elsewhere on the page is other ink.
     const base = { words: [word("Schafer", 0.8, box(100))], text: "Schafer", confidence: 0.8 };
     const far = { words: [word("Schäfer", 0.95, box(100, 400))], text: "Schäfer", confidence: 0.95 };
