@@ -103,15 +103,28 @@ function tillShaped(page: Page): boolean {
 }
 
 /**
- * As wide as a till roll prints: no line longer than 52 characters (a till prints 32-48) and, at a known
- * resolution, ink no wider than 3.6 inches.
+ * As wide as a till roll prints: no line longer than 52 characters (a till prints 32-48) and its ink no wider than
+ * 3.6 inches at a known resolution, or than 60 of its own characters at an unknown one (a PNG without DPI: an A4
+ * invoice's OCR lines are short too when its columns are read apart, but its ink spans 80 or more characters).
  */
 function rollWide(page: Page): boolean {
   if (page.text.split("\n").some((line) => line.trim().length > 52)) return false;
+  if (!page.words.length) return true;
   const t = page.image_transform;
-  if (!t.effective_dpi || !page.words.length) return true;
+  const sideways = Math.abs(t.rotation ?? 0) % 180 === 90;
   const [width, height] = inkSize(page.words);
-  return (Math.abs(t.rotation ?? 0) % 180 === 90 ? height : width) / t.effective_dpi <= 3.6;
+  const across = sideways ? height : width;
+  if (t.effective_dpi) return across / t.effective_dpi <= 3.6;
+  return across / characterWidth(page.words, sideways) <= 60;
+}
+
+/** The median width of one character in the words' boxes (along the line), for a page of unknown resolution. */
+function characterWidth(words: Page["words"], sideways: boolean): number {
+  const widths = words
+    .filter((w) => w.text.length >= 3)
+    .map(({ text, bounding_box: b }) => (sideways ? b[3] - b[1] : b[2] - b[0]) / text.length)
+    .sort((a, b) => a - b);
+  return widths.length ? Math.max(widths[widths.length >> 1]!, 1e-6) : Number.POSITIVE_INFINITY;
 }
 
 /** Width and height of the box around all the words, in one pass. */

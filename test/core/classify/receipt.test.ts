@@ -133,3 +133,19 @@ test("a poorly read photo of a receipt: a total with its amount on a till roll i
   ];
   expect(receiptPoints(imagePage(a4))?.why ?? "").not.toContain("a total with its amount");
 });
+
+test("an image of unknown resolution: a page whose columns OCR read apart is no till roll, however short its lines", () => {
+  // A PNG invoice without DPI (the roles scans): every OCR line short, the seller's block left and the ship-to block
+  // right, so the ink spans ~100 characters of its own type where a roll prints 32-48.
+  const lines = ["MINIMARKET BERKAH", "JL. Mi THAMPIN BO, &6", "BANTATIG 35508", "oy poToL 24,500", "9 60.000"];
+  const more = ["26.000", "LNDOMIE GORENG 22.%00", "SUBTOTAL 146.000", "pp 11% 16.060", "TOTAL Rp 162.060", "200.600"];
+  const roll = imagePage([...lines, ...more]);
+  expect(receiptPoints(roll)?.why).toContain("a total with its amount on a till roll");
+  const page = imagePage([...lines, ...more]);
+  page.words = page.words.map((w, i) =>
+    i % 2
+      ? { ...w, bounding_box: [w.bounding_box[0] + 800, w.bounding_box[1], w.bounding_box[2] + 800, w.bounding_box[3]] }
+      : w,
+  );
+  expect(receiptPoints(page)?.why ?? "").not.toContain("a total with its amount");
+});
