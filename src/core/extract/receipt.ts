@@ -212,7 +212,8 @@ function checkedTotal(best: ReceiptFields, lines: Line[], dateOrder: DateOrder, 
       );
   }
   // What was paid, printed as a total, beats sums that an amount before rounding or a tax summary satisfies.
-  const paid = same(pay, read) ? null : paidTotal(read, [pay, cardPaid(lines, dateOrder)], lines, dateOrder);
+  // Read on the rows: OCR puts a till's labels and amounts in blocks of their own ("RND ADJ" left, "0.02" right).
+  const paid = same(pay, read) ? null : paidTotal(read, [pay, cardPaid(lines, dateOrder)], rows, dateOrder);
   if (paid) return settled(paid.value, paid.why, total, lines, change);
   if (read !== null && sums.some((s) => same(s, read))) return total;
   const agreed = pay !== null && same(pay, items) ? pay : null;

@@ -147,6 +147,47 @@ describe("receipts-hard failure classes: the total", () => {
     }
   });
 
+  test("the rounded total wins when OCR read the labels and the amounts as blocks of their own (GST summary below)", () => {
+    const r = new Rng(11);
+    for (let i = 0; i < CASES; i++) {
+      const net = r.int(5000, 40000);
+      const tax = Math.round(net * 0.06);
+      const gross = net + tax;
+      const total = Math.round(gross / 5) * 5;
+      if (total === gross) continue;
+      const rows: Array<[string, string]> = [
+        [`TOTAL INCL. GST`, money(gross)],
+        [`GST @6%`, money(tax)],
+        [`RND ADJ`, money(Math.abs(total - gross))],
+        [`TOTAL ROUNDED`, `RM${money(total)}`],
+        ["CASH", ""],
+        ["CHANGE DUE", ""],
+        ["GST SUMMARY AMOUNT", "TAX"],
+        ["SR @ 6%", `${money(net)} ${money(tax)}`],
+        ["TOTAL :", `${money(net)} ${money(tax)}`],
+      ];
+      const head = [
+        "SYARIKAT PERNIAGAAN LEE SDN BHD",
+        "GST ID : 000123456789",
+        "DATE: 08-04-20",
+        `ITEM A ${money(gross)}`,
+      ];
+      const page = ocrPage([...head, ...rows.map(([label]) => label)]);
+      // The amounts as tesseract gives them for a till: a block of their own at the right, one line each.
+      rows.forEach(([, amount], k) => {
+        const y = 40 + (head.length + k) * 32;
+        let x = 420;
+        for (const t of amount.split(" ").filter(Boolean)) {
+          page.words.push({ text: t, bounding_box: [x, y, x + 10 * t.length, y + 20], confidence: 0.9, line: 100 + k });
+          x += 10 * (t.length + 1);
+        }
+      });
+      page.text = [...head, ...rows.map(([label]) => label), ...rows.map(([, amount]) => amount)].join("\n");
+      const got = extractFields([page], "receipt", defaultProject).total_amount?.value;
+      expect(got).toBe(total / 100);
+    }
+  });
+
   test("the amount paid, printed as a total, beats a total that the GST summary's net and a misread tax add up to", () => {
     const r = new Rng(9);
     for (let i = 0; i < CASES; i++) {
