@@ -154,8 +154,15 @@ function blockAt(page: Line[], i: number): Line[] {
   return block;
 }
 
-/** A tagline in larger type over an address ("Dat betaal ik zelf wel." over the buyer's name) is no name line. */
-const tagline = (block: Line[]) => typeHeight(block[0]!.words) > typeHeight(block[1]!.words) * 1.3;
+/**
+ * A tagline in larger type over an address ("Dat betaal ik zelf wel." over the buyer's name) is no name line. It reads
+ * as a sentence (its end punctuated, or two words or more in lower case); a name in larger or bold type over its
+ * street ("Amtsgericht Oldenburg") is none.
+ */
+const tagline = (block: Line[]) =>
+  typeHeight(block[0]!.words) > typeHeight(block[1]!.words) * 1.3 && sentenceLike(block[0]!.text);
+const sentenceLike = (text: string) =>
+  /[.!?]\s*$/u.test(text.trim()) || text.split(/\s+/).filter((w) => /^\p{Ll}/u.test(w)).length >= 2;
 
 /** A street or postcode line of an address ("USt 19 %" is a tax rate's label, not a street; no dates). */
 const isAddressLine = (l: Line): boolean =>

@@ -157,3 +157,25 @@ describe("the tax row of an accounting export", () => {
     }
   });
 });
+
+describe("a line in larger type over the buyer's address", () => {
+  // recipient.ts tagline: a slogan in larger type starts no address block; a name in larger or bold type does.
+  const window = (first: string) =>
+    textInvoice([
+      [300, [[first, 114, 28]]],
+      [332, [["Amtsgericht Oldenburg", 114, 19]]],
+      [357, [["Kirchplatz 14", 114, 19]]],
+      [382, [["12345 Oldenburg", 114, 19]]],
+    ]);
+  test("a tagline (a sentence) over the name is not the buyer", () => {
+    expect(customer(window("Dat betaal ik zelf wel."))).toBe("Amtsgericht Oldenburg");
+  });
+  test("the buyer's name in larger type over its street is the buyer", () => {
+    const p = textInvoice([
+      [332, [["Amtsgericht Oldenburg", 114, 28]]],
+      [364, [["Kirchplatz 14", 114, 19]]],
+      [389, [["12345 Oldenburg", 114, 19]]],
+    ]);
+    expect(customer(p)).toBe("Amtsgericht Oldenburg");
+  });
+});
