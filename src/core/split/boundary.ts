@@ -91,6 +91,17 @@ function layoutEvidence(prev: PageFeatures, next: PageFeatures): BoundaryEvidenc
   }
   if (next.hasContinuationCue) ev.push({ weight: -0.4, reason: 'page says it continues ("continued", "Übertrag")' });
   if (prev.hasClosingCue && next.hasTitle) ev.push({ weight: 0.2, reason: "previous page closes with a total" });
+  // A page that opens nothing of its own (no title, no document number, no "page 1") and prints the previous page's
+  // largest amount is that document's payment or remittance page (an Italian FatturaPA rendering's "Dati relativi al
+  // pagamento", a bank transfer slip): its IBAN or footer link is not another issuer's. Only such tail pages: a
+  // second invoice of the same amount opens with its own title or number and is cut as before.
+  const opensNothing = !next.hasTitle && next.documentNumbers.length === 0 && next.counter?.current !== 1;
+  if (opensNothing && prev.largestAmount !== null && prev.largestAmount === next.largestAmount)
+    ev.push({ weight: -0.8, reason: `page repeats the previous page's total (${prev.largestAmount.toFixed(2)})` });
+  // No title, number or "page 1", and nothing the classifier recognises: what such a page holds (payment data, terms,
+  // an appendix) continues the document before it. Weak: different IBANs or VAT IDs still cut (they weigh 0.5).
+  else if (opensNothing && prev.classId && prev.classId !== "other" && (next.classId ?? "other") === "other")
+    ev.push({ weight: -0.2, reason: "page opens no document of its own (no title, number or page 1)" });
   return ev;
 }
 

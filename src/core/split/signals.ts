@@ -6,6 +6,7 @@
 import { wordsIdentity } from "../convert/page-words";
 import type { Page } from "../model";
 import { maxOf } from "../arrays";
+import { parseAmount } from "../extract/normalize";
 
 export interface PageCounter {
   current: number;
@@ -27,6 +28,8 @@ export interface PageFeatures {
   hasContinuationCue: boolean;
   /** Closing words ("Total", "Amount due", "Gesamtbetrag", ...) on the page. */
   hasClosingCue: boolean;
+  /** The largest money amount printed with two decimals on the page (an invoice page's total), or null. */
+  largestAmount: number | null;
   classId: string | null;
 }
 
@@ -102,10 +105,19 @@ export function parseIssuerIds(text: string): string[] {
   // An IBAN's first characters look like a VAT ID ("DE89 3704 0044"): no VAT ID inside an IBAN.
   for (const m of text.matchAll(VAT_ID))
     if (!ibans.some(([s, e]) => m.index < e && m.index + m[0].length > s)) ids.add("vat:" + m[0].replace(/\s/g, ""));
-  for (const m of text.matchAll(EMAIL_DOMAIN)) ids.add("domain:" + registrable(m[1]));
-  for (const m of text.matchAll(WEB_DOMAIN)) ids.add("domain:" + registrable(m[1]));
+  for (const m of [...text.matchAll(EMAIL_DOMAIN), ...text.matchAll(WEB_DOMAIN)]) {
+    const domain = registrable(m[1]!);
+    if (!PUBLIC_BODY.test(domain)) ids.add("domain:" + domain);
+  }
   return [...ids];
 }
+
+/**
+ * Public authorities' sites (a tax office, the e-invoicing exchange: "www.fatturapa.gov.it" under every Italian
+ * e-invoice rendering) are printed by many issuers: they tell nothing about who issued a page.
+ */
+const PUBLIC_BODY =
+  /(?:^|\.)(?:gov|gouv|gob|go|govt|gv)\.[a-z]{2}$|^(?:[\w-]+\.)?gov$|(?:^|\.)(?:bund\.de|admin\.ch|europa\.eu)$/;
 
 /** ISO 13616 check: move the first four characters to the end, letters to numbers, mod 97 must be 1. */
 export function validIban(iban: string): boolean {
@@ -116,9 +128,17 @@ export function validIban(iban: string): boolean {
   return rest === 1;
 }
 
+/**
+ * The registrable part of a domain: its last two labels, or three under a second-level public suffix ("co.uk",
+ * "com.au", "gov.it"), where the last two would make every UK company one issuer.
+ */
 function registrable(domain: string): string {
-  return domain.toLowerCase().split(".").slice(-2).join(".");
+  const labels = domain.toLowerCase().split(".");
+  const secondLevel = labels.length >= 3 && SECOND_LEVEL.test(labels.at(-2)!) && labels.at(-1)!.length === 2;
+  return labels.slice(secondLevel ? -3 : -2).join(".");
 }
+
+const SECOND_LEVEL = /^(?:co|com|net|org|gov|gouv|gob|go|govt|gv|ac|edu|ltd|plc|or|ne)$/;
 
 const TITLE =
   /^(?:.{0,30}\b)?(invoice|tax invoice|rechnung|facture|factuur|fattura|factura|credit note|gutschrift|receipt|quittung|payment receipt|bill)\b/i;
@@ -187,8 +207,21 @@ function featuresOf(page: Page, classId: string | null): PageFeatures {
     hasTitle: upperThird.some((l) => TITLE.test(l.trim())),
     hasContinuationCue: CONTINUATION.test(text),
     hasClosingCue: CLOSING.test(text),
+    largestAmount: largestAmount(text),
     classId,
   };
+}
+
+/** Amounts with two decimals ("12,829.69", "12.829,69", "4918.84"), not parts of dates, times or longer numbers. */
+const AMOUNT = /(?<![\d.,'])\d{1,3}(?:[.,']\d{3})*[.,]\d{2}(?![\d.,']?\d)|(?<![\d.,'])\d{4,9}[.,]\d{2}(?![\d.,']?\d)/g;
+
+function largestAmount(text: string): number | null {
+  let max: number | null = null;
+  for (const m of text.matchAll(AMOUNT)) {
+    const value = parseAmount(m[0]);
+    if (value !== null && value > 0 && (max === null || value > max)) max = value;
+  }
+  return max;
 }
 
 /** Tokens of the words in the top and bottom bands of the page (by box position; by line when boxes are missing). */

@@ -127,6 +127,20 @@ describe("boundary signals", () => {
     expect(parseIssuerIds("Order ID: OD304175096047380001")).toEqual([]);
   });
 
+  test("a domain is its registrable part, also under a second-level suffix; public bodies' sites name no issuer", () => {
+    expect(parseIssuerIds("sales@shop.acme.co.uk")).toEqual(["domain:acme.co.uk"]);
+    expect(parseIssuerIds("www.widgets.co.uk")).toEqual(["domain:widgets.co.uk"]);
+    expect(parseIssuerIds("billing@mail.acme.com")).toEqual(["domain:acme.com"]);
+    for (const site of [
+      "www.fatturapa.gov.it",
+      "www.hmrc.gov.uk",
+      "www.impots.gouv.fr",
+      "www.bzst.bund.de",
+      "www.irs.gov",
+    ])
+      expect(parseIssuerIds(`Versione prodotta con foglio di stile SdI ${site}`), site).toEqual([]);
+  });
+
   const feature = (text: string, classId: string | null = null) => pageFeatures(textPages([text], 0, 1)[0], classId);
   const noGap = { fileBorder: false, blankBetween: false };
 
@@ -164,6 +178,37 @@ describe("boundary signals", () => {
     expect(boundaryEvidence(parties, payment, noGap).map((e) => e.reason)).not.toContain(
       "issuer changes (no shared IBAN, VAT ID or domain)",
     );
+  });
+
+  test("a page that opens nothing of its own and repeats the previous page's total continues its document", () => {
+    const invoice = feature(
+      "Fattura n. 1234567\nIdentificativo fiscale ai fini IVA: DE123456789\nEmail: tim@test.com\nImporto totale documento: 12,829.69\nImponibile 10,781.25",
+      "invoice",
+    );
+    const payment = feature(
+      "Dati relativi al pagamento\nImporto: 12829.69\nCodice IBAN: DE89 3704 0044 0532 0130 00\nwww.seller-portal.de",
+    );
+    const ev = boundaryEvidence(invoice, payment, noGap);
+    expect(ev.map((e) => e.reason)).toContain("page repeats the previous page's total (12829.69)");
+    expect(boundaryProbability(ev)).toBeLessThan(0.5);
+    // The same amount on a page that opens a document of its own (title and number) is another invoice: no such pull.
+    const next = feature("Invoice No: INV-2002\nTotal 12,829.69\nwww.other-shop.de", "invoice");
+    expect(boundaryEvidence(invoice, next, noGap).map((e) => e.reason)).not.toContain(
+      "page repeats the previous page's total (12829.69)",
+    );
+    expect(boundaryProbability(boundaryEvidence(invoice, next, noGap))).toBeGreaterThan(0.5);
+  });
+
+  test("a page without title, number or class leans towards its predecessor, yet another IBAN still cuts", () => {
+    const invoice = feature("Invoice No: A-100\nTotal 120.00\nwww.acme.com", "invoice");
+    const terms = feature(
+      "General terms and conditions\n1. Scope\nThese terms apply to all deliveries.\nwww.other.com",
+    );
+    const ev = boundaryEvidence(invoice, terms, noGap);
+    expect(ev.map((e) => e.reason)).toContain("page opens no document of its own (no title, number or page 1)");
+    const x = feature("Pay to IBAN DE89 3704 0044 0532 0130 00", "invoice");
+    const y = feature("Pay to IBAN FR14 2004 1010 0505 0001 3M02 606");
+    expect(boundaryProbability(boundaryEvidence(x, y, noGap))).toBeGreaterThan(0.5);
   });
 
   test("without any signal pages stay together, but a new file or a blank page tips towards a boundary", () => {
