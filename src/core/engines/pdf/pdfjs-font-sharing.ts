@@ -8,6 +8,9 @@
  * For a document opened for its text (globalThis.docprocTextOnlyDocs, whose fonts hold no glyph program), the font's
  * whole object graph — dictionaries, arrays, names, numbers, strings, and each stream as its dictionary plus a hash
  * of its raw (still encoded) bytes — is written into one key; fonts with the same key share one translated `Font`.
+ * Numbers go into the key as they are (a CID font's /W array holds thousands, each once made into a string of its
+ * own: about a seventh of pdf.js's CPU on the CID shape), strings and names holding a space with their length, so
+ * that no two graphs write the same key.
  * Each reference still gets its own `TranslatedFont` with its own loadedName (the font id pdf.js numbers in order),
  * so text content, styles and operator lists are what stock pdf.js returns (test/core/engines/pdf/workers.test.ts
  * compares them on joined files). Safe because `Font` is fully determined by that graph and the document's options:
@@ -30,36 +33,51 @@ import type { Patch } from "./pdfjs-patch.ts";
 
 /** A ToUnicode CMap longer than this (decoded) is keyed by its raw bytes, as any other stream. */
 const CMAP_TEXT_MAX = 1 << 20;
+/**
+ * The CMap is decoded this many bytes at a time: pdf.js's DecodeStream.getBytes(n) first sizes its buffer for n bytes
+ * (zero-filled, rounded up to a power of two), so asking for CMAP_TEXT_MAX + 1 at once allocated 2 MB per font for a
+ * CMap of a few KB: 1.2 of the 7.1 CPU-s of three reads of the 500-page Ghostscript shape (848 fonts) went to that.
+ */
+const CMAP_CHUNK = 8192;
 
 const HELPERS = `function docprocCMapText(stream) {
   try {
-    const bytes = stream.getBytes(${CMAP_TEXT_MAX + 1});
-    if (bytes.length > ${CMAP_TEXT_MAX}) return null;
     let text = "";
-    for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
+    for (;;) {
+      const bytes = stream.getBytes(${CMAP_CHUNK});
+      text += String.fromCharCode.apply(null, bytes);
+      if (text.length > ${CMAP_TEXT_MAX}) return null;
+      if (bytes.length < ${CMAP_CHUNK}) break;
+    }
     return text.replace(/\\/CMapName\\s*\\/[^\\s\\/\\[\\]<>(){}%]*\\s*def/g, "");
   } catch {
     return null;
   }
+}
+function docprocNameToken(name) {
+  return name.includes(" ") ? "%" + name.length + ":" + name : "/" + name;
 }
 function docprocFontKey(dict, xref, hash) {
   const parts = [];
   const onPath = new Set();
   let budget = 20000;
   let cmap;
+  const tooLarge = () => new Error("font graph too large to share");
   const walk = (v, depth, under) => {
-    if (--budget < 0 || depth > 24) throw new Error("font graph too large to share");
-    if (v instanceof Ref) {
+    if (--budget < 0 || depth > 24) throw tooLarge();
+    if (typeof v === "number") {
+      parts.push(v);
+    } else if (v instanceof Ref) {
       const id = v.toString();
       if (onPath.has(id)) { parts.push("@" + id); return; }
       onPath.add(id);
       walk(xref.fetch(v), depth + 1, under);
       onPath.delete(id);
     } else if (v instanceof Name) {
-      parts.push("/" + v.name);
+      parts.push(docprocNameToken(v.name));
     } else if (v instanceof Dict) {
       parts.push("<<");
-      for (const key of v.getKeys()) { parts.push("/" + key); walk(v.getRaw(key), depth + 1, key); }
+      for (const key of v.getKeys()) { parts.push(docprocNameToken(key)); walk(v.getRaw(key), depth + 1, key); }
       parts.push(">>");
     } else if (v instanceof BaseStream && under === "ToUnicode" && (cmap = docprocCMapText(v)) !== null) {
       parts.push("cmap", String(cmap.length), String(hash(cmap)));
@@ -73,8 +91,14 @@ function docprocFontKey(dict, xref, hash) {
       walk(v.dict, depth + 1);
     } else if (Array.isArray(v)) {
       parts.push("[");
-      for (const item of v) walk(item, depth + 1);
+      for (const item of v) {
+        if (typeof item !== "number" || depth >= 24) walk(item, depth + 1);
+        else if (--budget < 0) throw tooLarge();
+        else parts.push(item);
+      }
       parts.push("]");
+    } else if (typeof v === "string") {
+      parts.push("s" + v.length + ":" + v);
     } else {
       parts.push(typeof v + ":" + String(v));
     }
