@@ -132,3 +132,66 @@ export const SHARED_FONTS: Patch[] = [
   // Document cleanup drops the by-reference cache; the by-content one goes with it.
   ["    this.fontCache.clear();\n", "    this.fontCache.clear();\n    this.fontCache.docprocByContent?.clear();\n"],
 ];
+
+/**
+ * pdf.js's font alias hash worked out only when it can matter. preEvaluateFont hashes every font that has a
+ * descriptor (its encoding, ToUnicode bytes, widths: a CID font's /W array of thousands of numbers turned into
+ * strings), and loadFont uses that hash only to look the font up among the aliases of its descriptor object: fonts
+ * with the same descriptor and hash share a font id and, when the first is cached, its translation. The first font
+ * of a descriptor can match nothing, and in a joined file each copy has a descriptor of its own, so nearly every
+ * hash went unused (with the font-sharing key, a fifth of pdf.js's CPU on the CID shape).
+ *
+ * Now the first font of a descriptor gets its font id exactly as before (the same createFontId call, in the same
+ * order) and its alias entry waits; a second font with that descriptor first files the waiting entry under the hash
+ * pdf.js would have computed (preEvaluateFont run again on the first font's dictionary, which reads the same objects
+ * of the file) and then goes the stock way. Deferred only when the hash cannot depend on when it is computed: a
+ * ToUnicode stream is hashed from its raw bytes unless it sits on a decoding stream (pdf.js then hashes what that
+ * stream has decoded so far), and a CID font's CIDToGIDMap only when it is not a stream held in the dictionary
+ * (peekBytes reads from the stream's current position): those fonts are hashed at once, as before. Every document,
+ * rendered or not, gets the same font ids and aliases as with stock pdf.js.
+ */
+export const DEFERRED_ALIAS_HASH: Patch[] = [
+  ["  preEvaluateFont(dict) {\n", "  preEvaluateFont(dict, docprocDefer = false) {\n"],
+  [
+    "    if (descriptor) {\n      hash = new MurmurHash3_64();\n",
+    "    const docprocDeferred = docprocDefer && !!descriptor && docprocHashIsStable(toUnicode, composite, dict, baseDict);\n" +
+      "    if (descriptor && !docprocDeferred) {\n      hash = new MurmurHash3_64();\n",
+  ],
+  [
+    '      hash: hash ? hash.hexdigest() : ""\n    };\n',
+    '      hash: hash ? hash.hexdigest() : "",\n      docprocDeferred\n    };\n',
+  ],
+  [
+    "      preEvaluatedFont = this.preEvaluateFont(font);\n",
+    "      preEvaluatedFont = this.preEvaluateFont(font, true);\n",
+  ],
+  [
+    "    const {\n      descriptor,\n      hash\n    } = preEvaluatedFont;\n    const fontRefIsRef = fontRef instanceof Ref;\n" +
+      "    let fontID;\n    if (hash && descriptor instanceof Dict) {\n",
+    "    let {\n      descriptor,\n      hash\n    } = preEvaluatedFont;\n    const fontRefIsRef = fontRef instanceof Ref;\n" +
+      "    let fontID;\n" +
+      "    const docprocPending = descriptor instanceof Dict ? descriptor.docprocPendingAlias : null;\n" +
+      "    if (docprocPending) {\n" +
+      "      descriptor.docprocPendingAlias = null;\n" +
+      "      try {\n" +
+      "        descriptor.fontAliases[this.preEvaluateFont(docprocPending.font).hash] = docprocPending.entry;\n" +
+      "      } catch {} // it succeeded on the same objects when that font came; unreachable in practice\n" +
+      "    } else if (preEvaluatedFont.docprocDeferred && descriptor instanceof Dict && !descriptor.fontAliases) {\n" +
+      "      fontID = this.idFactory.createFontId();\n" +
+      "      descriptor.fontAliases = Object.create(null);\n" +
+      "      descriptor.docprocPendingAlias = { font, entry: fontRefIsRef ? { fontID, aliasRef: fontRef } : { fontID } };\n" +
+      "    }\n" +
+      "    if (fontID === undefined && preEvaluatedFont.docprocDeferred) hash = this.preEvaluateFont(font).hash;\n" +
+      "    if (fontID !== undefined) {\n" +
+      "      // the first font of its descriptor, numbered as pdf.js numbers it; its alias entry waits\n" +
+      "    } else if (hash && descriptor instanceof Dict) {\n",
+  ],
+  [
+    "class PartialEvaluator {\n",
+    "function docprocHashIsStable(toUnicode, composite, dict, baseDict) {\n" +
+      "  if (toUnicode instanceof BaseStream && (toUnicode.stream || toUnicode).buffer) return false;\n" +
+      '  return !composite || !((dict.getRaw("CIDToGIDMap") || baseDict.getRaw("CIDToGIDMap")) instanceof BaseStream);\n' +
+      "}\n" +
+      "class PartialEvaluator {\n",
+  ],
+];
