@@ -8,9 +8,10 @@
  * For a document opened for its text (globalThis.docprocTextOnlyDocs, whose fonts hold no glyph program), the font's
  * whole object graph — dictionaries, arrays, names, numbers, strings, and each stream as its dictionary plus a hash
  * of its raw (still encoded) bytes — is written into one key; fonts with the same key share one translated `Font`.
- * Numbers go into the key as they are (a CID font's /W array holds thousands, each once made into a string of its
- * own: about a seventh of pdf.js's CPU on the CID shape), strings and names holding a space with their length, so
- * that no two graphs write the same key.
+ * Numbers are not written out: `#n` stands for n of them in a row, and their values go into one array of doubles,
+ * hashed once at the end like a stream's bytes (a CID font's /W array holds thousands, and making each into a
+ * string took about a seventh of pdf.js's CPU on the CID shape); strings and names holding a space go in with their
+ * length, so that no two graphs write the same key.
  * Each reference still gets its own `TranslatedFont` with its own loadedName (the font id pdf.js numbers in order),
  * so text content, styles and operator lists are what stock pdf.js returns (test/core/engines/pdf/workers.test.ts
  * compares them on joined files). Safe because `Font` is fully determined by that graph and the document's options:
@@ -57,16 +58,27 @@ const HELPERS = `function docprocCMapText(stream) {
 function docprocNameToken(name) {
   return name.includes(" ") ? "%" + name.length + ":" + name : "/" + name;
 }
+let docprocNumbers = new Float64Array(4096);
 function docprocFontKey(dict, xref, hash) {
   const parts = [];
   const onPath = new Set();
   let budget = 20000;
   let cmap;
+  let nums = docprocNumbers, count = 0;
+  const store = (x) => {
+    if (count === nums.length) {
+      const more = new Float64Array(count * 2);
+      more.set(nums);
+      nums = docprocNumbers = more;
+    }
+    nums[count++] = x;
+  };
   const tooLarge = () => new Error("font graph too large to share");
   const walk = (v, depth, under) => {
     if (--budget < 0 || depth > 24) throw tooLarge();
     if (typeof v === "number") {
-      parts.push(v);
+      store(v);
+      parts.push("#1");
     } else if (v instanceof Ref) {
       const id = v.toString();
       if (onPath.has(id)) { parts.push("@" + id); return; }
@@ -91,11 +103,18 @@ function docprocFontKey(dict, xref, hash) {
       walk(v.dict, depth + 1);
     } else if (Array.isArray(v)) {
       parts.push("[");
+      let run = 0;
       for (const item of v) {
-        if (typeof item !== "number" || depth >= 24) walk(item, depth + 1);
-        else if (--budget < 0) throw tooLarge();
-        else parts.push(item);
+        if (typeof item === "number" && depth < 24) {
+          if (--budget < 0) throw tooLarge();
+          store(item);
+          run++;
+        } else {
+          if (run > 0) { parts.push("#" + run); run = 0; }
+          walk(item, depth + 1);
+        }
       }
+      if (run > 0) parts.push("#" + run);
       parts.push("]");
     } else if (typeof v === "string") {
       parts.push("s" + v.length + ":" + v);
@@ -104,6 +123,7 @@ function docprocFontKey(dict, xref, hash) {
     }
   };
   try { walk(dict, 0); } catch { return null; }
+  parts.push("numbers", String(count), String(hash(new Uint8Array(nums.buffer, 0, count * 8))));
   return parts.join(" ");
 }
 function docprocTranslateShared(evaluator, preEvaluatedFont, dict) {
