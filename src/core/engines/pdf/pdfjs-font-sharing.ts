@@ -8,6 +8,10 @@
  * For a document opened for its text (globalThis.docprocTextOnlyDocs, whose fonts hold no glyph program), the font's
  * whole object graph — dictionaries, arrays, names, numbers, strings, and each stream as its dictionary plus a hash
  * of its raw (still encoded) bytes — is written into one key; fonts with the same key share one translated `Font`.
+ * Numbers are not written out: `#n` stands for n of them in a row, and their values go into one array of doubles,
+ * hashed once at the end like a stream's bytes (a CID font's /W array holds thousands, and making each into a
+ * string took about a seventh of pdf.js's CPU on the CID shape); strings and names holding a space go in with their
+ * length, so that no two graphs write the same key.
  * Each reference still gets its own `TranslatedFont` with its own loadedName (the font id pdf.js numbers in order),
  * so text content, styles and operator lists are what stock pdf.js returns (test/core/engines/pdf/workers.test.ts
  * compares them on joined files). Safe because `Font` is fully determined by that graph and the document's options:
@@ -30,36 +34,62 @@ import type { Patch } from "./pdfjs-patch.ts";
 
 /** A ToUnicode CMap longer than this (decoded) is keyed by its raw bytes, as any other stream. */
 const CMAP_TEXT_MAX = 1 << 20;
+/**
+ * The CMap is decoded this many bytes at a time: pdf.js's DecodeStream.getBytes(n) first sizes its buffer for n bytes
+ * (zero-filled, rounded up to a power of two), so asking for CMAP_TEXT_MAX + 1 at once allocated 2 MB per font for a
+ * CMap of a few KB: 1.2 of the 7.1 CPU-s of three reads of the 500-page Ghostscript shape (848 fonts) went to that.
+ */
+const CMAP_CHUNK = 8192;
 
 const HELPERS = `function docprocCMapText(stream) {
   try {
-    const bytes = stream.getBytes(${CMAP_TEXT_MAX + 1});
-    if (bytes.length > ${CMAP_TEXT_MAX}) return null;
     let text = "";
-    for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
+    for (;;) {
+      const bytes = stream.getBytes(${CMAP_CHUNK});
+      text += String.fromCharCode.apply(null, bytes);
+      if (text.length > ${CMAP_TEXT_MAX}) return null;
+      if (bytes.length < ${CMAP_CHUNK}) break;
+    }
     return text.replace(/\\/CMapName\\s*\\/[^\\s\\/\\[\\]<>(){}%]*\\s*def/g, "");
   } catch {
     return null;
   }
 }
+function docprocNameToken(name) {
+  return name.includes(" ") ? "%" + name.length + ":" + name : "/" + name;
+}
+let docprocNumbers = new Float64Array(4096);
 function docprocFontKey(dict, xref, hash) {
   const parts = [];
   const onPath = new Set();
   let budget = 20000;
   let cmap;
+  let nums = docprocNumbers, count = 0;
+  const store = (x) => {
+    if (count === nums.length) {
+      const more = new Float64Array(count * 2);
+      more.set(nums);
+      nums = docprocNumbers = more;
+    }
+    nums[count++] = x;
+  };
+  const tooLarge = () => new Error("font graph too large to share");
   const walk = (v, depth, under) => {
-    if (--budget < 0 || depth > 24) throw new Error("font graph too large to share");
-    if (v instanceof Ref) {
+    if (--budget < 0 || depth > 24) throw tooLarge();
+    if (typeof v === "number") {
+      store(v);
+      parts.push("#1");
+    } else if (v instanceof Ref) {
       const id = v.toString();
       if (onPath.has(id)) { parts.push("@" + id); return; }
       onPath.add(id);
       walk(xref.fetch(v), depth + 1, under);
       onPath.delete(id);
     } else if (v instanceof Name) {
-      parts.push("/" + v.name);
+      parts.push(docprocNameToken(v.name));
     } else if (v instanceof Dict) {
       parts.push("<<");
-      for (const key of v.getKeys()) { parts.push("/" + key); walk(v.getRaw(key), depth + 1, key); }
+      for (const key of v.getKeys()) { parts.push(docprocNameToken(key)); walk(v.getRaw(key), depth + 1, key); }
       parts.push(">>");
     } else if (v instanceof BaseStream && under === "ToUnicode" && (cmap = docprocCMapText(v)) !== null) {
       parts.push("cmap", String(cmap.length), String(hash(cmap)));
@@ -73,13 +103,27 @@ function docprocFontKey(dict, xref, hash) {
       walk(v.dict, depth + 1);
     } else if (Array.isArray(v)) {
       parts.push("[");
-      for (const item of v) walk(item, depth + 1);
+      let run = 0;
+      for (const item of v) {
+        if (typeof item === "number" && depth < 24) {
+          if (--budget < 0) throw tooLarge();
+          store(item);
+          run++;
+        } else {
+          if (run > 0) { parts.push("#" + run); run = 0; }
+          walk(item, depth + 1);
+        }
+      }
+      if (run > 0) parts.push("#" + run);
       parts.push("]");
+    } else if (typeof v === "string") {
+      parts.push("s" + v.length + ":" + v);
     } else {
       parts.push(typeof v + ":" + String(v));
     }
   };
   try { walk(dict, 0); } catch { return null; }
+  parts.push("numbers", String(count), String(hash(new Uint8Array(nums.buffer, 0, count * 8))));
   return parts.join(" ");
 }
 function docprocTranslateShared(evaluator, preEvaluatedFont, dict) {
@@ -107,4 +151,67 @@ export const SHARED_FONTS: Patch[] = [
   ["class TranslatedFont {", HELPERS],
   // Document cleanup drops the by-reference cache; the by-content one goes with it.
   ["    this.fontCache.clear();\n", "    this.fontCache.clear();\n    this.fontCache.docprocByContent?.clear();\n"],
+];
+
+/**
+ * pdf.js's font alias hash worked out only when it can matter. preEvaluateFont hashes every font that has a
+ * descriptor (its encoding, ToUnicode bytes, widths: a CID font's /W array of thousands of numbers turned into
+ * strings), and loadFont uses that hash only to look the font up among the aliases of its descriptor object: fonts
+ * with the same descriptor and hash share a font id and, when the first is cached, its translation. The first font
+ * of a descriptor can match nothing, and in a joined file each copy has a descriptor of its own, so nearly every
+ * hash went unused (with the font-sharing key, a fifth of pdf.js's CPU on the CID shape).
+ *
+ * Now the first font of a descriptor gets its font id exactly as before (the same createFontId call, in the same
+ * order) and its alias entry waits; a second font with that descriptor first files the waiting entry under the hash
+ * pdf.js would have computed (preEvaluateFont run again on the first font's dictionary, which reads the same objects
+ * of the file) and then goes the stock way. Deferred only when the hash cannot depend on when it is computed: a
+ * ToUnicode stream is hashed from its raw bytes unless it sits on a decoding stream (pdf.js then hashes what that
+ * stream has decoded so far), and a CID font's CIDToGIDMap only when it is not a stream held in the dictionary
+ * (peekBytes reads from the stream's current position): those fonts are hashed at once, as before. Every document,
+ * rendered or not, gets the same font ids and aliases as with stock pdf.js.
+ */
+export const DEFERRED_ALIAS_HASH: Patch[] = [
+  ["  preEvaluateFont(dict) {\n", "  preEvaluateFont(dict, docprocDefer = false) {\n"],
+  [
+    "    if (descriptor) {\n      hash = new MurmurHash3_64();\n",
+    "    const docprocDeferred = docprocDefer && !!descriptor && docprocHashIsStable(toUnicode, composite, dict, baseDict);\n" +
+      "    if (descriptor && !docprocDeferred) {\n      hash = new MurmurHash3_64();\n",
+  ],
+  [
+    '      hash: hash ? hash.hexdigest() : ""\n    };\n',
+    '      hash: hash ? hash.hexdigest() : "",\n      docprocDeferred\n    };\n',
+  ],
+  [
+    "      preEvaluatedFont = this.preEvaluateFont(font);\n",
+    "      preEvaluatedFont = this.preEvaluateFont(font, true);\n",
+  ],
+  [
+    "    const {\n      descriptor,\n      hash\n    } = preEvaluatedFont;\n    const fontRefIsRef = fontRef instanceof Ref;\n" +
+      "    let fontID;\n    if (hash && descriptor instanceof Dict) {\n",
+    "    let {\n      descriptor,\n      hash\n    } = preEvaluatedFont;\n    const fontRefIsRef = fontRef instanceof Ref;\n" +
+      "    let fontID;\n" +
+      "    const docprocPending = descriptor instanceof Dict ? descriptor.docprocPendingAlias : null;\n" +
+      "    if (docprocPending) {\n" +
+      "      descriptor.docprocPendingAlias = null;\n" +
+      "      try {\n" +
+      "        descriptor.fontAliases[this.preEvaluateFont(docprocPending.font).hash] = docprocPending.entry;\n" +
+      "      } catch {} // it succeeded on the same objects when that font came; unreachable in practice\n" +
+      "    } else if (preEvaluatedFont.docprocDeferred && descriptor instanceof Dict && !descriptor.fontAliases) {\n" +
+      "      fontID = this.idFactory.createFontId();\n" +
+      "      descriptor.fontAliases = Object.create(null);\n" +
+      "      descriptor.docprocPendingAlias = { font, entry: fontRefIsRef ? { fontID, aliasRef: fontRef } : { fontID } };\n" +
+      "    }\n" +
+      "    if (fontID === undefined && preEvaluatedFont.docprocDeferred) hash = this.preEvaluateFont(font).hash;\n" +
+      "    if (fontID !== undefined) {\n" +
+      "      // the first font of its descriptor, numbered as pdf.js numbers it; its alias entry waits\n" +
+      "    } else if (hash && descriptor instanceof Dict) {\n",
+  ],
+  [
+    "class PartialEvaluator {\n",
+    "function docprocHashIsStable(toUnicode, composite, dict, baseDict) {\n" +
+      "  if (toUnicode instanceof BaseStream && (toUnicode.stream || toUnicode).buffer) return false;\n" +
+      '  return !composite || !((dict.getRaw("CIDToGIDMap") || baseDict.getRaw("CIDToGIDMap")) instanceof BaseStream);\n' +
+      "}\n" +
+      "class PartialEvaluator {\n",
+  ],
 ];

@@ -27,11 +27,13 @@
  * - Font and CMap reading (UNICODE_RANGES, TEXT_ONLY_FONTS, TEXT_ONLY_IDENTITY, TO_UNICODE, in
  *   pdfjs-font-patches.ts): getUnicodeRangeFor by binary search, fonts read for their text not rebuilt, ToUnicode
  *   CMaps read without a string per code.
+ * - pdf.js's font alias hash (DEFERRED_ALIAS_HASH, in pdfjs-font-sharing.ts): worked out only once a second font
+ *   with the same descriptor object comes (in a joined file nearly never); the same font ids and aliases.
  * - The Lexer under every content stream (LEXER, in pdfjs-lexer-patches.ts): bytes and whole tokens read straight
  *   from the stream's buffer; about 40% of pdf.js's CPU on born-digital pages went to reading them one getByte()
  *   call at a time.
  */
-import { SHARED_FONTS } from "./pdfjs-font-sharing.ts";
+import { DEFERRED_ALIAS_HASH, SHARED_FONTS } from "./pdfjs-font-sharing.ts";
 import { LEXER } from "./pdfjs-lexer-patches.ts";
 import { pushAll } from "../../arrays";
 import { TEXT_ONLY_FONTS, TEXT_ONLY_IDENTITY, TO_UNICODE, UNICODE_RANGES } from "./pdfjs-font-patches.ts";
@@ -156,6 +158,7 @@ export const SPEED_PATCHES: Patch[][] = [
   TO_UNICODE,
   LEXER,
   SHARED_FONTS,
+  DEFERRED_ALIAS_HASH,
 ];
 
 /**
