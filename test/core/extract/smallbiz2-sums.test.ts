@@ -1,0 +1,100 @@
+/**
+ * Sums and money of the second small-business family (fixtures/smallbiz2 measured them first): South African
+ * amounts ("R 12 450.00", "R869.40", "R1,025.02"), the rand's and a New Zealand "$"'s currency, the money of a
+ * document that prints no sign at all, and Manitoba's RST beside the GST. Generated pages, text layer and OCR lines.
+ */
+import { expect, test } from "bun:test";
+import { defaultProject } from "../../../src/core/project";
+import { extractFields } from "../../../src/core/stages/extract";
+import { findAmounts } from "../../../src/core/extract/values";
+import { type Cell, page } from "./page-rows";
+
+type Rows = Array<[number, Cell[]]>;
+const head = (name: string, lines: string[]): Rows => [
+  [60, [[name, 100, 30]]],
+  ...lines.map((l, i): [number, Cell[]] => [100 + 30 * i, [[l, 100]]]),
+  [
+    300,
+    [
+      ["Invoice No.", 1000],
+      ["INV-1042", 1300],
+    ],
+  ],
+];
+const sums = (rows: Array<[string, string]>): Rows =>
+  rows.map(([l, v], i) => [
+    600 + 30 * i,
+    [
+      [l, 1100],
+      [v, 1600],
+    ],
+  ]);
+const read = (rows: Rows, ocr: boolean) => {
+  const f = extractFields([page(rows, ocr)], "invoice", defaultProject);
+  const v = (k: string) => f[k]?.value ?? null;
+  return { sub: v("subtotal_amount"), tax: v("tax_amount"), total: v("total_amount"), cur: v("currency") };
+};
+
+test("a space-grouped amount with a decimal point is one amount after a currency sign, two numbers without", () => {
+  const values = (t: string) => findAmounts(t, "dmy").map((a) => a.value);
+  expect(values("Total incl. VAT R 12 450.00")).toEqual([12450]);
+  expect(values("Total R1 025.02")).toEqual([1025.02]);
+  expect(values("TOTAL R1,025.02")).toEqual([1025.02]);
+  expect(values("Sub Total R869.40")).toEqual([869.4]);
+  expect(values("Amount $ 1 234.50")).toEqual([1234.5]);
+  // In an item row the quantity stands before the price: no sign, no single amount.
+  expect(values("Install LED downlights 4 368.80 1 475.20")).toEqual([4, 368.8, 1, 475.2]);
+  expect(values("R2D2 unit 12.00")).toEqual([12]);
+});
+
+for (const ocr of [false, true]) {
+  const how = ocr ? "OCR lines" : "text layer";
+
+  test(`${how}: a South African invoice's rand sums are read, its currency is ZAR`, () => {
+    const rows = [
+      ...head("Mokoena Plumbing (Pty) Ltd", ["81 Jan Smuts Avenue, Rosebank", "VAT No: 4267309678"]),
+      ...sums([
+        ["Total excl. VAT", "R 28 082.12"],
+        ["VAT @ 15%", "R 2 931.39"],
+        ["Total incl. VAT", "R 31 013.51"],
+      ]),
+    ];
+    expect(read(rows, ocr)).toEqual({ sub: 28082.12, tax: 2931.39, total: 31013.51, cur: "ZAR" });
+  });
+
+  test(`${how}: a bare "$" next to a New Zealand GST number is NZD; RST beside GST is one tax`, () => {
+    const nz = [
+      ...head("Rimu Arborists Ltd", ["333 Riccarton Road", "GST No: 107-906-835"]),
+      ...sums([
+        ["Sub Total", "$1,379.47"],
+        ["GST 15%", "$206.92"],
+        ["TOTAL", "$1,586.39"],
+      ]),
+    ];
+    expect(read(nz, ocr).cur).toBe("NZD");
+    const mb = [
+      ...head("Red River Moving Inc.", ["12 Portage Ave, Winnipeg, MB R3C 1A1", "GST No. 839280435 RT0001"]),
+      ...sums([
+        ["Subtotal", "$2,921.60"],
+        ["GST @ 5%", "$146.08"],
+        ["RST 7%", "$204.51"],
+        ["TOTAL", "$3,272.19"],
+      ]),
+    ];
+    expect(read(mb, ocr)).toEqual({ sub: 2921.6, tax: 350.59, total: 3272.19, cur: "CAD" });
+  });
+
+  test(`${how}: a sheet that prints no currency takes the money of the country its cues name`, () => {
+    const sheet = (lines: string[], tax = "GST 15%") => [
+      ...head("Raj's Handyman Services", lines),
+      ...sums([
+        ["Subtotal", "3,460.18"],
+        [tax, "519.03"],
+        ["TOTAL", "3,979.21"],
+      ]),
+    ];
+    expect(read(sheet(["021 930 7208   raj@rajshandyman.co.nz", "GST No: 373-779-032"]), ocr).cur).toBe("NZD");
+    expect(read(sheet(["175 Main St, San Antonio, TX 78236"], "Sales Tax (8.25%)"), ocr).cur).toBe("USD");
+    expect(read(sheet(["Phone 021 930 7208"]), ocr).cur).toBeNull();
+  });
+}
