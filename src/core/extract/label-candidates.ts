@@ -183,7 +183,9 @@ function belowCandidates(
   const row = rows[0];
   const m = row
     ? (readValue(kind, row, 0, ctx) ??
-      (kind === "identifier" && NUMBER_LABEL.test(hit.label) ? datedNumber(row, 0) : null))
+      (kind === "identifier" && NUMBER_LABEL.test(hit.label) ? datedNumber(row, 0) : null) ??
+      // A registration stacked under its label ("GST Number" over "123-456-789", as accounting packages print it).
+      (kind === "vat_id" ? (taxRegistration(row, 0) ?? nationalVatId(row, 0)) : null))
     : null;
   // Below a label the value should start the column cell, not sit somewhere inside it.
   if (m && m.start <= 2)

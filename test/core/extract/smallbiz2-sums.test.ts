@@ -98,3 +98,45 @@ for (const ocr of [false, true]) {
     expect(read(sheet(["Phone 021 930 7208"]), ocr).cur).toBeNull();
   });
 }
+
+const vatOf = (rows: Rows, ocr: boolean) =>
+  extractFields([page(rows, ocr)], "invoice", defaultProject).vendor_vat_id?.value ?? null;
+
+for (const ocr of [false, true]) {
+  const how = ocr ? "OCR lines" : "text layer";
+  const seller = (reg: Rows, extra: string[] = []) => [
+    [60, [["Tui Plumbing & Drainage Limited", 100, 30]]] as [number, Cell[]],
+    ...extra.map((l, i): [number, Cell[]] => [100 + 30 * i, [[l, 100]]]),
+    ...reg,
+    ...sums([
+      ["Subtotal", "1,174.36"],
+      ["VAT @ 20%", "234.87"],
+      ["Total", "1,409.23"],
+    ]),
+  ];
+  const row = (...cells: Cell[]): Rows => [[250, cells]];
+
+  test(`${how}: NZ GST numbers, a Singapore UEN and a GST/HST 'Registration' are the seller's registration`, () => {
+    expect(vatOf(seller(row(["GST No: 107-906-835", 100])), ocr)).toBe("107906835");
+    // Stacked under its label, as Xero prints it.
+    const stacked: Rows = [
+      [250, [["GST Number", 1000]]],
+      [280, [["172-746-233", 1000]]],
+    ];
+    expect(vatOf(seller(stacked), ocr)).toBe("172746233");
+    expect(vatOf(seller(row(["UEN / GST Reg No: 201830874G", 100])), ocr)).toBe("201830874G");
+    expect(vatOf(seller(row(["GST/HST Registration: 673277620 RT0001", 100])), ocr)).toBe("673277620RT0001");
+  });
+
+  test(`${how}: a UK VAT number printed without GB gets it on a British page only, and only when HMRC's check holds`, () => {
+    const uk = ["Unit 4, Mill Lane", "Huddersfield HD1 4AB"];
+    expect(vatOf(seller(row(["VAT Reg No: 687 9865 40", 100]), uk), ocr)).toBe("GB687986540");
+    expect(vatOf(seller(row(["VAT Reg No: 687 9865 40", 100]), ["Rua Augusta 12", "Lisboa"]), ocr)).toBe("687986540");
+    expect(vatOf(seller(row(["VAT Reg No: 687 9865 41", 100]), uk), ocr)).toBe("687986541");
+  });
+
+  test(`${how}: an invoice number that reads as a VAT ID ('SI-2025-4252') is the invoice number's`, () => {
+    const rows = seller(row(["Invoice No.", 1000], ["SI-2025-4252", 1300]), ["VAT Number: 4267309678"]);
+    expect(vatOf(rows, ocr)).toBe("4267309678");
+  });
+}
