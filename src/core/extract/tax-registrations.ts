@@ -49,8 +49,15 @@ export function taxRegistration(line: Line, offset: number): ValueMatch | null {
       line.text.slice(offset),
     );
   if (!m) return null;
-  const compact = m[1]!.replace(/[\s-]/g, "");
-  if (!FORMS.some((f) => f.re.test(compact) && f.valid(compact))) return null;
   const start = offset + m[0].length - m[1]!.length;
-  return { value: compact, line, start, end: start + m[1]!.length, strength: 0.9 };
+  // The run may reach into the next cell's words ("202114693K Due Date 04 …"): its space-separated groups are
+  // tried from all of them down to the first.
+  const groups = m[1]!.split(" ");
+  for (let n = groups.length; n > 0; n--) {
+    const printed = groups.slice(0, n).join(" ");
+    const compact = printed.replace(/[\s-]/g, "");
+    if (FORMS.some((f) => f.re.test(compact) && f.valid(compact)))
+      return { value: compact, line, start, end: start + printed.length, strength: 0.9 };
+  }
+  return null;
 }

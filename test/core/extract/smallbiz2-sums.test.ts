@@ -125,6 +125,9 @@ for (const ocr of [false, true]) {
     ];
     expect(vatOf(seller(stacked), ocr)).toBe("172746233");
     expect(vatOf(seller(row(["UEN / GST Reg No: 201830874G", 100])), ocr)).toBe("201830874G");
+    // The next cell's words on the same line ("Due Date …") are no part of it.
+    const beside = row(["GST Reg. No. 202114693K", 100], ["Due Date", 1000], ["04 Sep 2024", 1300]);
+    expect(vatOf(seller(beside), ocr)).toBe("202114693K");
     expect(vatOf(seller(row(["GST/HST Registration: 673277620 RT0001", 100])), ocr)).toBe("673277620RT0001");
   });
 
@@ -138,5 +141,60 @@ for (const ocr of [false, true]) {
   test(`${how}: an invoice number that reads as a VAT ID ('SI-2025-4252') is the invoice number's`, () => {
     const rows = seller(row(["Invoice No.", 1000], ["SI-2025-4252", 1300]), ["VAT Number: 4267309678"]);
     expect(vatOf(rows, ocr)).toBe("4267309678");
+  });
+}
+
+for (const ocr of [false, true]) {
+  const how = ocr ? "OCR lines" : "text layer";
+
+  test(`${how}: a tradesman's sheet numbered 'Invoice # 88' has number 88; 'Page 1' and 'No. 7' give none`, () => {
+    const sheet = (cells: Cell[]): Rows => [
+      [60, [["Kevin's Handyman Services", 100, 30]]],
+      [150, cells],
+      ...sums([
+        ["Subtotal", "3,302.61"],
+        ["Sales Tax (8.25%)", "268.34"],
+        ["Invoice Total", "3,520.95"],
+      ]),
+    ];
+    const numberOf = (cells: Cell[]) =>
+      extractFields([page(sheet(cells), ocr)], "invoice", defaultProject).invoice_number?.value ?? null;
+    expect(
+      numberOf([
+        ["INVOICE", 100],
+        ["Invoice #", 1000],
+        ["88", 1400],
+      ]),
+    ).toBe("88");
+    expect(
+      numberOf([
+        ["INVOICE", 100],
+        ["Page", 1000],
+        ["1", 1400],
+      ]),
+    ).toBeNull();
+    expect(
+      numberOf([
+        ["INVOICE", 100],
+        ["Item No.", 1000],
+        ["7", 1400],
+      ]),
+    ).toBeNull();
+  });
+
+  test(`${how}: "Seller's Permit 385-290721" under the seller's name labels no seller`, () => {
+    const rows: Rows = [
+      [60, [["GOLDEN STATE", 100, 30]]],
+      [100, [["Golden State Pressure Washing Inc.", 1400]]],
+      [130, [["325 Main St, Sacramento, CA 95844", 1400]]],
+      [160, [["Seller's Permit 385-290721", 1400]]],
+      ...sums([
+        ["Subtotal", "1,304.96"],
+        ["Sales Tax (8.75%)", "114.18"],
+        ["Total", "1,419.14"],
+      ]),
+    ];
+    const vendor = extractFields([page(rows, ocr)], "invoice", defaultProject).vendor_name?.value;
+    expect(vendor).not.toMatch(/Permit/);
   });
 }
