@@ -10,6 +10,9 @@
  *   (invoice, credit note, receipt) against letters and contracts, so a cue word inside a line item ("Laufzeit")
  *   cannot outweigh it.
  * - A total printed below zero counts for the credit note.
+ * - A bill in the form of a letter: a salutation, a subject line naming an invoice or credit note with its number
+ *   ("INVOICE 2025/017 - Advisory services", "Re: Credit note CN-12") and the billing structure above count for that
+ *   class as much as a salutation and a sign-off count for the letter: those are the form, the subject says what it is.
  * - Points go to classes by their ids (`receipt`, `invoice`, `credit_note`); a project without such classes gets none.
  */
 import type { Page } from "../model";
@@ -67,6 +70,19 @@ const STEUER_LINE = /steuer(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
 export const hasTaxLine = (text: string): boolean => TAX_WORD_LINE.test(text) || STEUER_LINE.test(text);
 const NEGATIVE_TOTAL =
   /(?<![\p{L}])(total|totaal|summe|gesamt|totale|montant|amount due|balance)(?![\p{L}])[^\n\d-]*(-\s?[€$£]?\s?\d[\d.,' ]*[.,]\d{2}|\(\s?[€$£]?\s?\d[\d.,' ]*[.,]\d{2}\s?\)|\d[\d.,' ]*[.,]\d{2}-)/iu;
+
+/** A letter's salutation opening a line ("Dear Ms Rao,", "Sehr geehrte Damen und Herren,"). */
+const SALUTATION =
+  /^\s*(?:dear|sehr geehrte|geachte|madame|monsieur|estimad[oa]s?|gentile|egregio|szanown[iy])(?![\p{L}])/imu;
+/**
+ * A subject line that names a billing document with its number, at a line's start: an optional "Re:" / "Subject:",
+ * the title, an optional number word, a number with a digit, and at most a dash or colon and a description after it.
+ */
+const BILL_SUBJECT =
+  /^\s*(?:(?:re|subject|betreff|betreft|objet|oggetto|asunto)\s*:\s*)?(invoice|tax invoice|rechnung|factuur|facture|factura|fattura|credit note|credit memo|gutschrift)\s*(?:no\.?|nr\.?|n°|number|#)?\s*:?\s*[\p{L}\p{N}][\p{L}\p{N}/.-]*\d[\p{L}\p{N}/.-]*\s*(?:[-–—:]\s+\S[^\n]*)?$/imu;
+const CREDIT_TITLE = /^(?:credit note|credit memo|gutschrift)$/i;
+/** Points of a letter-form bill: a salutation and a sign-off give the letter about 12. */
+const LETTER_BILL_POINTS = 12;
 
 /** A till roll (≤ 320 pt wide) or, on an image, a narrow column of short lines. */
 function tillShaped(page: Page): boolean {
@@ -184,6 +200,15 @@ export function structureBonus(pages: Page[]): StructureBonus[] {
   if (TOTAL_LINE.test(text) && hasTaxLine(text)) {
     for (const id of ["invoice", "credit_note", "receipt"])
       out.push({ class_id: id, points: 3, why: "a total and a tax line with amounts" });
+    const subject = SALUTATION.test(first.text) ? BILL_SUBJECT.exec(first.text) : null;
+    if (subject) {
+      const title = subject[1]!.toLowerCase();
+      out.push({
+        class_id: CREDIT_TITLE.test(title) ? "credit_note" : "invoice",
+        points: LETTER_BILL_POINTS,
+        why: `a letter whose subject names the ${title} with its number`,
+      });
+    }
   }
   if (NEGATIVE_TOTAL.test(text)) out.push({ class_id: "credit_note", points: 2, why: "a total below zero" });
   return out;

@@ -8,7 +8,7 @@ import { findCurrencies } from "./currencies";
 import { boxesOf, type Line, ocrConfidenceOf, spanOf } from "./lines";
 import type { Candidate } from "./candidate";
 import { round } from "./fields";
-import { dollarOf } from "./dollar-country";
+import { dollarOf, homeCurrencyOf, randOf } from "./dollar-country";
 
 const EURO = new Set([
   "AT",
@@ -114,6 +114,9 @@ function extractCurrency(
         review_required: 0.4 < reviewThreshold,
         is_confirmed: null,
       };
+    // The seller's IBAN or VAT ID name its country first; else the cues of a country (dollar-country.ts).
+    const home = randOf(lines) ?? homeCurrencyOf(lines);
+    if (home) return result(field, home.code, 0.45, [], home.why, reviewThreshold);
     return {
       name: field.name,
       value: null,

@@ -71,6 +71,9 @@ function formatCandidates(kind: ValueKind, lines: Line[], ctx: ReadContext): Can
       const m = readValue(kind, line, w.start + lead, ctx);
       // An IBAN's first groups read like a VAT ID ("PL58 8417 9332 …" → PL5884179332): the IBAN is what is printed.
       if (m && kind === "vat_id" && readValue("iban", line, w.start + lead, ctx)) continue;
+      // A document number that happens to read as a VAT ID ("Invoice No.  SI-2025-4252": Slovenia's SI + 8 digits)
+      // is the value of the label before it.
+      if (m && kind === "vat_id" && DOCUMENT_NUMBER_BEFORE.test(line.text.slice(0, m.start))) continue;
       if (m && m.start >= w.start + lead) {
         out.push({ match: m, score: 0.8, reasoning: `${kind} recogniser (${where(line)})` });
         break;
@@ -80,6 +83,8 @@ function formatCandidates(kind: ValueKind, lines: Line[], ctx: ReadContext): Can
   return out;
 }
 
+const DOCUMENT_NUMBER_BEFORE =
+  /(?<![\p{L}])(?:invoice|order|quote|quotation|receipt|document|delivery note|credit note|po|ref|reference)\s*(?:no|nr|number|#)?\.?\s*[:#]?\s*$/iu;
 const SPECK_LEAD = /^[^\p{L}\p{N}+(]{1,2}(?=[\p{L}\p{N}])/u;
 const PLAIN_START = /^[A-Za-z0-9+(]/;
 

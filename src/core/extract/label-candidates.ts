@@ -24,6 +24,8 @@ export function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Li
   for (const hit of hits) {
     if (field.id === "total_amount" && NOT_GROSS.test(hit.line.text.slice(hit.end))) continue;
     if (kind === "party" && insideCompanyName(hit)) continue;
+    // A label word in the possessive is a word of a phrase ("Seller's Permit 385-290721", "Buyer's premium").
+    if (POSSESSIVE.test(hit.line.text.slice(hit.end, hit.end + 3))) continue;
     // A label read with an OCR error allowance is weaker evidence than an exact one.
     const labelFactor = (1 - (0.3 * hit.rank) / Math.max(1, labels.length)) * (hit.fuzzy ? 0.85 : 1);
     let read =
@@ -34,7 +36,7 @@ export function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Li
         : kind === "iban" && hit.label !== "iban"
           ? bankAccount(hit.line, hit.end)
           : kind === "identifier" && NUMBER_LABEL.test(hit.label)
-            ? datedNumber(hit.line, hit.end)
+            ? (datedNumber(hit.line, hit.end) ?? shortInvoiceNumber(hit, kind))
             : null);
     // OCR reads specks in the gap between a label and its far value ("Invoice no: ey : FA-80553"): past them.
     const past = read ? hit.end : pastSpecks(hit.line, hit.end);
@@ -63,6 +65,8 @@ export function labelCandidates(field: FieldSettings, kind: ValueKind, lines: Li
   }
   return out;
 }
+
+const POSSESSIVE = /^['’]s(?![\p{L}\p{N}])/u;
 
 /**
  * A party label that is a word of a company name ("Test Seller Inc.", "Buyer Services GmbH") labels nothing: a name
@@ -93,6 +97,21 @@ function nationalVatId(line: Line, offset: number): ValueMatch | null {
   const start = offset + m[0].length - m[1]!.length;
   return { value: digits, line, start, end: start + m[1]!.length, strength: 0.8 };
 }
+
+/**
+ * A document number of one or two digits right after an invoice-number label ("Invoice # 88", a tradesman's
+ * sheet numbering its invoices from 1): readIdentifier takes three characters or more, as a shorter run after a
+ * looser label ("No. 1", "Page 1") is anything. Only after a label naming the invoice, and only a bare run of
+ * digits ending its cell's words (no amount, date or unit after it).
+ */
+function shortInvoiceNumber(hit: LabelHit, kind: ValueKind): ValueMatch | null {
+  if (kind !== "identifier" || !INVOICE_WORD.test(hit.label)) return null;
+  const m = /^[\s:.#]*(\d{1,2})(?=\s*$|\s+\p{L})/u.exec(hit.line.text.slice(hit.end));
+  if (!m || Number(m[1]) === 0) return null;
+  const start = hit.end + m[0].length - m[1]!.length;
+  return { value: m[1]!, line: hit.line, start, end: start + m[1]!.length, strength: 0.7 };
+}
+const INVOICE_WORD = /invoice|inv\b|rechnung|facture|factuur|factura|fattura|faktura|bill/iu;
 
 /**
  * A bank account number that is no IBAN, right of a bank-account label ("Bank Account: US1234567890", "Bank account no.
@@ -183,7 +202,9 @@ function belowCandidates(
   const row = rows[0];
   const m = row
     ? (readValue(kind, row, 0, ctx) ??
-      (kind === "identifier" && NUMBER_LABEL.test(hit.label) ? datedNumber(row, 0) : null))
+      (kind === "identifier" && NUMBER_LABEL.test(hit.label) ? datedNumber(row, 0) : null) ??
+      // A registration stacked under its label ("GST Number" over "123-456-789", as accounting packages print it).
+      (kind === "vat_id" ? (taxRegistration(row, 0) ?? nationalVatId(row, 0)) : null))
     : null;
   // Below a label the value should start the column cell, not sit somewhere inside it.
   if (m && m.start <= 2)

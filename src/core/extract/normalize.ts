@@ -187,11 +187,13 @@ function looksUs(text: string): boolean {
 }
 
 /**
- * Amount-like numbers. Groups: sign, body, trailing minus. Space thousands only with a comma decimal or none; Indian
- * grouping (lakh, crore: "2,30,669.24", "1,23,45,678") with commas and a decimal point.
+ * Amount-like numbers. Groups: sign, body, trailing minus. Space thousands only with a comma decimal or none, or
+ * with a decimal point right after a currency sign ("R 12 450.00", "$1 025.02": South African software prints them
+ * so; without the sign "4 368.80" in a row is a quantity and a price; `¤` stands for a sign glued to its amount); Indian grouping (lakh, crore: "2,30,669.24",
+ * "1,23,45,678") with commas and a decimal point.
  */
 export const AMOUNT_RE =
-  /(?<![\p{L}\p{N}.,\/])(?<sign>[-−–]\s?)?(?<body>\d{1,3}(?:[ '\u00a0\u202f]\d{3})+(?:,\d{1,2})?(?![.\d])|\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d{1,3}(?:[.,'’]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?![\p{N}\p{L}]|[.,]\d)(?<trail>-)?/gu;
+  /(?<![\p{L}\p{N}.,\/])(?<sign>[-−–]\s?)?(?<body>(?<=(?:[$€£¤]|(?<![\p{L}])R)\s?)\d{1,3}(?:[ \u00a0\u202f]\d{3})+\.\d{2}(?![\d.,])|\d{1,3}(?:[ '\u00a0\u202f]\d{3})+(?:,\d{1,2})?(?![.\d])|\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d{1,3}(?:[.,'’]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?![\p{N}\p{L}]|[.,]\d)(?<trail>-)?/gu;
 
 /**
  * Parses an amount string to a number, or null. The last `.` or `,` followed by one or two digits is the decimal

@@ -2,7 +2,9 @@
  * Tax registrations outside the EU VAT formats that stand where a VAT ID would on an invoice, read after their
  * label: an Indian GSTIN (15 characters, its last a base-36 check character), an Australian ABN (11 digits whose
  * weighted sum is a multiple of 89), a Canadian GST/HST number (a 9-digit business number with a Luhn check, "RT"
- * and a 4-digit account). Each is checked, so a phone or account number after a loose label is not taken.
+ * and a 4-digit account), a Singapore UEN or GST registration number (a company's year and five digits and a
+ * letter, a business's eight digits and a letter, "M2-1234567-8"). Each is checked, or as tightly shaped as its
+ * format allows, so a phone or account number after a loose label is not taken.
  */
 import type { Line } from "./lines";
 import type { ValueMatch } from "./value-match";
@@ -34,18 +36,28 @@ const FORMS: Array<{ re: RegExp; valid: (compact: string) => boolean }> = [
   { re: /^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/, valid: gstinValid },
   { re: /^\d{11}$/, valid: abnValid },
   { re: /^\d{9}RT\d{4}$/, valid: (s) => luhnValid(s.slice(0, 9)) },
+  // Singapore: a company's UEN (year of incorporation, five digits, a check letter), a business's (eight digits, a
+  // letter), or a GST number of the older "M2-1234567-8" form. The check letters' weights are not published.
+  { re: /^(?:19[6-9]\d|20[0-4]\d)\d{5}[A-Z]$|^\d{8}[A-Z]$|^M[2-9]\d{8}$/, valid: () => true },
 ];
 
-/** A checked GSTIN, ABN or GST/HST number right after `offset` (past ":", "#", ".", "No."), compact; or null. */
+/** A checked GSTIN, ABN, GST/HST number or Singapore UEN right after `offset` (past ":", "#", ".", "No."), compact; or null. */
 export function taxRegistration(line: Line, offset: number): ValueMatch | null {
-  // The label may end before its "No." or "Reg. No." ("GST/HST No. 123456789 RT0001").
+  // The label may end before its "No.", "Reg. No." or "Registration" ("GST/HST No. 123456789 RT0001").
   const m =
-    /^[\s:.#-]*(?:(?:reg(?:istration)?\.?\s*)?(?:no|number|nr)\b\.?[\s:.#-]*)?([0-9A-Z](?:[0-9A-Z]| (?=[0-9A-Z])){10,17})(?![\p{L}\p{N}])/iu.exec(
+    /^[\s:.#-]*(?:(?:reg(?:istration)?\.?\s*(?:no|number|nr)?|no|number|nr)\b\.?[\s:.#-]*)?([0-9A-Z](?:[0-9A-Z]| (?=[0-9A-Z])|-(?=\d)){8,17})(?![\p{L}\p{N}])/iu.exec(
       line.text.slice(offset),
     );
   if (!m) return null;
-  const compact = m[1]!.replace(/\s/g, "");
-  if (!FORMS.some((f) => f.re.test(compact) && f.valid(compact))) return null;
   const start = offset + m[0].length - m[1]!.length;
-  return { value: compact, line, start, end: start + m[1]!.length, strength: 0.9 };
+  // The run may reach into the next cell's words ("202114693K Due Date 04 …"): its space-separated groups are
+  // tried from all of them down to the first.
+  const groups = m[1]!.split(" ");
+  for (let n = groups.length; n > 0; n--) {
+    const printed = groups.slice(0, n).join(" ");
+    const compact = printed.replace(/[\s-]/g, "");
+    if (FORMS.some((f) => f.re.test(compact) && f.valid(compact)))
+      return { value: compact, line, start, end: start + printed.length, strength: 0.9 };
+  }
+  return null;
 }

@@ -105,6 +105,8 @@ export function findAmounts(text: string, dateOrder: DateOrder = "dmy"): AmountH
   return out;
 }
 
+const GLUED_RAND = /(?<![\p{L}\p{N}])R(?=\d{1,3}(?:[ \u00a0,]\d{3})*\.\d{2}(?![\d.,]))/gu;
+
 function scanAmounts(text: string, dateOrder: DateOrder): AmountHit[] {
   const masked = mask(text, [...findDates(text, dateOrder), ...(text.includes(":") ? timesIn(text) : [])]);
   const currencies = findCurrencies(masked);
@@ -117,6 +119,8 @@ function scanAmounts(text: string, dateOrder: DateOrder): AmountHit[] {
       : masked
   )
     .replace(GLUED_CODE, (m) => " ".repeat(m.length))
+    // The rand's "R" glued to a decimal amount ("R869.40", "R1 025.02") is its sign, as "$" is (AMOUNT_RE's `¤`).
+    .replace(GLUED_RAND, "¤")
     // Marks OCR read from the grain, glued before a grouped amount (".1.344,00", "..1.344,00"), are no decimal point.
     .replace(/(?<![\p{L}\p{N}.,])[.,'‘’]+(?=\d{1,3}[.,']\d{3}[.,]\d{2}(?!\d))/gu, (m) => " ".repeat(m.length));
   for (const m of amountsText.matchAll(AMOUNT_RE)) {

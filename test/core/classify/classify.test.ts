@@ -285,3 +285,37 @@ describe("OCR text", () => {
     expect([c.class_id, c.confidence > 0.6]).toEqual(["invoice", true]);
   });
 });
+
+describe("a bill in the form of a letter", () => {
+  test("a consultant's invoice in the form of a letter is an invoice; a letter about an invoice stays a letter", () => {
+    // As fixtures/smallbiz2 draws a consultant's letter-style invoice: the salutation and sign-off are its form, the
+    // subject line "INVOICE <number> - …" and the sums block say what it is.
+    const letterInvoice = [
+      "Aroha Parata",
+      "CA(SA), Business Consultant",
+      "771 Long Street, Rosebank, Johannesburg, 4136 | 083 345 2746 | aroha@arohaparata.co.za",
+      "2024/07/05",
+      "Umhlanga Property Group",
+      "322 Long Street",
+      "Dear Sir or Madam,",
+      "INVOICE 2024/053 - TAX RETURN PREPARATION",
+      "Please find below my account for professional services rendered during June, as agreed in our engagement",
+      "Tax return preparation: 3 hours at R252.00 per hour R756.00",
+      "Sub Total R756.00",
+      "VAT @ 15% R113.40",
+      "Total incl. VAT R869.40",
+      "Kindly settle this account by 2024/07/12.",
+      "Yours faithfully,",
+      "Aroha Parata",
+    ].join("\n");
+    const c = classifyDocument([textPage(letterInvoice)], defaultProject);
+    expect(c.class_id).toBe("invoice");
+    expect(c.reasoning).toContain("a letter whose subject names the invoice");
+    // Without the sums it is a letter about an invoice (a reminder, a query), whatever its subject line says.
+    const aboutInvoice = letterInvoice
+      .split("\n")
+      .filter((l) => !/R\d/.test(l))
+      .join("\n");
+    expect(classifyDocument([textPage(aboutInvoice)], defaultProject).class_id).toBe("letter");
+  });
+});

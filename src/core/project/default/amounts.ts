@@ -99,6 +99,8 @@ export const AMOUNT_FIELDS = [
         "hst",
         "pst",
         "qst",
+        // Manitoba's retail sales tax, charged beside the GST ("GST 5%" + "RST 7%").
+        "rst",
         "sst",
         "tva",
         "mwst",

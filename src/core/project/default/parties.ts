@@ -126,6 +126,10 @@ export const PARTY_FIELDS = [
         "gst/hst",
         "gst reg no",
         "gst registration no",
+        // New Zealand's "GST No: 123-456-789", Canada's "GST No. 123456789 RT0001".
+        "gst no",
+        "gst number",
+        "gst #",
         "hst no",
         "hst",
         "vat",

@@ -28,6 +28,7 @@ import type { Candidate } from "../../extract/candidate";
 import { extractTable, tableHeaderZone } from "../../extract/tables";
 import { headerlessTable } from "../../extract/headerless";
 import { extractCurrencies } from "../../extract/currency";
+import { withUkPrefix } from "../../extract/uk-vat";
 import { readEInvoice, type EInvoice } from "../../extract/einvoice";
 import { kindOfTypeCode } from "../../classify/type-codes";
 import { clearAmountMemo } from "../../extract/values";
@@ -270,6 +271,7 @@ function extract(
     out[field.id] = toFieldResult(field, best[field.id], threshold);
     if (negative && field.type === "amount") out[field.id]!.value = negate(out[field.id]!.value);
   }
+  withUkPrefix(fields, out, lines);
   // The document's sums the line items should add up to: the subtotal, total − tax, or (gross prices) the total.
   const num = (id: string) => (typeof out[id]?.value === "number" ? (out[id]!.value as number) : null);
   const [sub, tax, tot] = [num("subtotal_amount"), num("tax_amount"), num("total_amount")];
