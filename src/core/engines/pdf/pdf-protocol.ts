@@ -61,6 +61,10 @@ export type PdfRequestBody = PdfRequest extends infer R ? (R extends { id: numbe
 export interface WorkerStats {
   /** The most objects any document's XRef cache held at once. */
   xrefCachePeak: number;
+  /** The most font references a text-only document's font cache held at once (FONT_CACHE_MAX bounds it). */
+  fontCachePeak?: number;
+  /** pdf.js cleanups run for documents read for their text (pdf-worker-gc.ts pageRead). */
+  cacheCleanups?: number;
   /** Fonts answered by an identical font's translation instead of being translated again. */
   sharedFonts: number;
   /** Full collections the worker's pacing ran (pdf-worker-gc.ts). */

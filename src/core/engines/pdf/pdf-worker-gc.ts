@@ -78,10 +78,52 @@ const readers = new Map<number, number>();
 
 /** Document `doc` is read by `count` workers (or closed: `count` 0); the bounds follow the largest count open. */
 export function readersOf(pacer: GcPacer, doc: number, count: number): void {
+  if (count === 0) pagesSinceCleanup.delete(doc);
   if (count > 1) readers.set(doc, count);
   else readers.delete(doc);
   let most = 1;
   for (const n of readers.values()) most = Math.max(most, n);
   pacer.growthBytes = Math.floor(GROWTH_BYTES / most);
   (globalThis as { docprocXrefMax?: number }).docprocXrefMax = Math.floor(XREF_CACHE_MAX / most);
+}
+
+/**
+ * Per-page state pdf.js keeps for a document's lifetime, emptied every CLEANUP_EVERY_PAGES pages (issue 34). Besides
+ * its bounded caches (pdfjs-memory-patches.ts), pdf.js keeps per document read: a Ref object and its key for every
+ * object number it parsed (a global intern table, ~30 a page on the CID shape, ~16 on joined invoices), the page
+ * tree's index caches (two entries a page) and every font it translated. Its own `cleanup()` (what a viewer calls
+ * when idle) empties them all and the document reads on: the next page fetches what it needs again from the file,
+ * and finds its fonts among those shared by content, which the cleanup keeps (pdfjs-memory-patches.ts). Only for a
+ * document read for its text (never rendered, so no page is drawing) and alone in its worker (the intern tables are
+ * the worker's).
+ */
+export const CLEANUP_EVERY_PAGES = 256;
+
+const pagesSinceCleanup = new Map<number, number>();
+let cleanups = 0;
+
+/** Cleanups run so far (the worker's stats report them). */
+export const cacheCleanups = (): number => cleanups;
+
+/** After page `doc` read a page: empties pdf.js's caches when due and the document is alone and text-only. */
+export async function pageRead(
+  doc: number,
+  proxy: { cleanup(): Promise<void> } | undefined,
+  alone: boolean,
+  textOnly: boolean,
+): Promise<void> {
+  const read = (pagesSinceCleanup.get(doc) ?? 0) + 1;
+  pagesSinceCleanup.set(doc, read);
+  if (read < CLEANUP_EVERY_PAGES || !proxy || !alone || !textOnly) return;
+  pagesSinceCleanup.set(doc, 0);
+  cleanups++;
+  const flags = globalThis as { docprocKeepSharedFonts?: boolean };
+  flags.docprocKeepSharedFonts = true; // fonts shared by content stay (CLEANUP_KEEPS_SHARED_FONTS)
+  try {
+    await proxy.cleanup();
+  } catch {
+    // A failed cleanup leaves the caches as they were.
+  } finally {
+    flags.docprocKeepSharedFonts = false;
+  }
 }

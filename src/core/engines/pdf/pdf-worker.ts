@@ -36,7 +36,7 @@ import { ownScanRaster } from "./pdf-scan-image.ts";
 import { workerStats } from "./pdfjs-memory-patches.ts";
 import { SHEET_MAX_TEXT } from "../../separator-sheet.ts";
 import { documentOptions, installChunkClone, readPixels } from "./pdf-worker-globals.ts";
-import { GcPacer, readersOf } from "./pdf-worker-gc.ts";
+import { cacheCleanups, GcPacer, pageRead, readersOf } from "./pdf-worker-gc.ts";
 import { closeFileSource, fileReadCounts, fileSourceData, openFileSources } from "./pdf-file-source.ts";
 import { adoptFdTable } from "./pdf-worker-fds.ts";
 
@@ -228,6 +228,7 @@ async function handle(req: PdfRequest): Promise<{ result: PdfResponse; transfer:
               gcStepBytes: pacer.growthBytes,
               fileSources: openFileSources(),
               fileReads: { ...fileReadCounts },
+              cacheCleanups: cacheCleanups(),
             },
           },
           transfer: [],
@@ -290,9 +291,10 @@ self.onmessage = (event: MessageEvent<PdfRequest>) => {
     const { result, transfer } = await handle(req);
     self.postMessage(result, transfer);
     // What pdf.js built for a long document (~150 MB for 2,000 pages of prose) is garbage once it is closed; an idle
-    // worker kept in the pool would otherwise hold it until its next document. Collected after answering: the
-    // caller (a run suspending its files after OCR) need not wait the ~20 ms (the next request here does).
+    // pooled worker would hold it until its next document. Collected after answering (the caller need not wait).
     if (req.op === "close" && req.collect) Bun.gc(true);
     else if (req.op === "page" || req.op === "render") pacer.step();
+    const doc = req.op === "page" ? docs.get(req.doc) : undefined;
+    if (doc) await pageRead(req.doc, doc, docs.size === 1, textOnlyDocs.has(textOnlyKey(doc)));
   });
 };

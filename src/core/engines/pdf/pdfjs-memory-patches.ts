@@ -13,6 +13,16 @@
  *   object (a translated font, a page's dictionary) keeps it alive as before; only the cache lets go.
  *   The worker's `stats` request reports the largest the cache grew (test/core/engines/pdf/memory.test.ts). A
  *   worker reading a document with others keeps its share of the bound (`docprocXrefMax`, pdf-worker-gc.ts).
+ * - FONT_CACHE: pdf.js's font cache (the catalog's, by font reference) kept a translation for every font reference
+ *   the document's pages named, for the document's lifetime. A file joined from copies names new references on every
+ *   page (pdfunite, Ghostscript, per-copy CID fonts: ~2 a page), and each entry held its promise, its TranslatedFont
+ *   and the font's dictionary with the direct objects under it: of the objects the worker kept alive per page read,
+ *   ~36 of ~286 on the CID shape and ~22 of ~121 on joined copies of an invoice (and JavaScriptCore lets a heap
+ *   carry about as much garbage again as it holds alive). For a document opened for its text only, the cache now
+ *   holds at most FONT_CACHE_MAX references; past that the oldest half goes. A page naming a dropped reference has it translated
+ *   again, which for a text-only document finds the same `Font` by content (pdfjs-font-sharing.ts): the same glyphs,
+ *   widths and text. Fonts of documents opened for rendering are never dropped (each translation is sent to the
+ *   display side once, under its own name). The worker's `stats` request reports the largest the cache grew.
  */
 import type { WorkerStats } from "./pdf-protocol.ts";
 import type { Patch } from "./pdfjs-patch.ts";
@@ -64,13 +74,57 @@ export const PAGE_CACHE: Patch[] = [
   ],
 ];
 
-export const MEMORY_PATCHES: Patch[][] = [XREF_CACHE, PAGE_CACHE];
+/** Font references a text-only document's font cache keeps at most: far more than one file's distinct fonts. */
+export const FONT_CACHE_MAX = 256;
+
+export const FONT_CACHE: Patch[] = [
+  [
+    "class RefMap {\n  #map = new Map();\n",
+    "class RefMap {\n  #map = new Map();\n" +
+      "  docprocTrim(max) {\n    const size = this.#map.size;\n" +
+      "    if (size > (globalThis.docprocFontCachePeak || 0)) globalThis.docprocFontCachePeak = size;\n" +
+      "    if (size <= max) return;\n    let excess = size - (max >> 1);\n" +
+      "    for (const key of this.#map.keys()) {\n      if (excess-- <= 0) break;\n      this.#map.delete(key);\n    }\n  }\n",
+  ],
+  [
+    "      this.fontCache.put(font.cacheKey, promise);\n    }\n",
+    "      this.fontCache.put(font.cacheKey, promise);\n    }\n" +
+      `    if (globalThis.docprocTextOnlyDocs?.has(this.idFactory.getDocId())) this.fontCache.docprocTrim?.(${FONT_CACHE_MAX});\n`,
+  ],
+];
+
+/**
+ * The periodic cleanup of a long text-only document (pdf-worker-gc.ts `pageRead`, `docprocKeepSharedFonts` set
+ * while it runs) keeps the fonts shared by content (pdfjs-font-sharing.ts): one translation per distinct font, the
+ * document reads on. Emptied, each cleanup translated them all again (2,000 pdfunite pages: +12-30% CPU-s).
+ */
+export const CLEANUP_KEEPS_SHARED_FONTS: Patch[] = [
+  [
+    "  async cleanup(manuallyTriggered = false) {\n    clearGlobalCaches();\n",
+    "  async cleanup(manuallyTriggered = false) {\n" +
+      "    const docprocShared = globalThis.docprocKeepSharedFonts ? this.fontCache.docprocByContent : undefined;\n" +
+      "    if (docprocShared) this.fontCache.docprocByContent = undefined;\n    clearGlobalCaches();\n",
+  ],
+  [
+    "    this.standardFontDataCache.clear();\n    this.systemFontCache.clear();\n  }\n",
+    "    this.standardFontDataCache.clear();\n    this.systemFontCache.clear();\n" +
+      "    if (docprocShared) this.fontCache.docprocByContent = docprocShared;\n  }\n",
+  ],
+];
+
+export const MEMORY_PATCHES: Patch[][] = [XREF_CACHE, PAGE_CACHE, FONT_CACHE, CLEANUP_KEEPS_SHARED_FONTS];
 
 /** The counters the patches keep in the worker's global scope (pdfjs-font-sharing.ts counts shared fonts). */
 export function workerStats(): WorkerStats {
-  const counters = globalThis as { docprocXrefPeak?: number; docprocSharedFonts?: number; docprocXrefMax?: number };
+  const counters = globalThis as {
+    docprocXrefPeak?: number;
+    docprocSharedFonts?: number;
+    docprocXrefMax?: number;
+    docprocFontCachePeak?: number;
+  };
   return {
     xrefCachePeak: counters.docprocXrefPeak ?? 0,
+    fontCachePeak: counters.docprocFontCachePeak ?? 0,
     sharedFonts: counters.docprocSharedFonts ?? 0,
     xrefCacheMax: counters.docprocXrefMax || XREF_CACHE_MAX,
   };

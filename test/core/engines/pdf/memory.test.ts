@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PDFDocument } from "pdf-lib";
 import { closeIdlePdfWorkers, PdfWorkerClient } from "../../../../src/core/engines/pdf/pdf-client.ts";
-import { XREF_CACHE_MAX } from "../../../../src/core/engines/pdf/pdfjs-memory-patches.ts";
+import { FONT_CACHE_MAX, XREF_CACHE_MAX } from "../../../../src/core/engines/pdf/pdfjs-memory-patches.ts";
 import type { PageResult, WorkerStats } from "../../../../src/core/engines/pdf/pdf-protocol.ts";
 import {
   bytesCopiedForWorkers,
@@ -18,7 +18,7 @@ import {
   readSourceFile,
   SHARED_MIN_BYTES,
 } from "../../../../src/core/engines/pdf/pdf-bytes.ts";
-import { GcPacer } from "../../../../src/core/engines/pdf/pdf-worker-gc.ts";
+import { CLEANUP_EVERY_PAGES, GcPacer } from "../../../../src/core/engines/pdf/pdf-worker-gc.ts";
 
 setDefaultTimeout(240_000);
 
@@ -66,6 +66,47 @@ describe("pdf.js's object cache", () => {
       const stats = await client.request<WorkerStats>({ op: "stats" }, 10_000, "stats");
       expect(stats.xrefCachePeak).toBeGreaterThan(XREF_CACHE_MAX / 2); // the cache was used...
       expect(stats.xrefCachePeak).toBeLessThanOrEqual(XREF_CACHE_MAX + 1); // ...and never grew past its bound
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("pdf.js's font cache", () => {
+  test("holds at most FONT_CACHE_MAX font references of a text-only document, is emptied every CLEANUP_EVERY_PAGES pages, and a page naming a dropped font reads the same", async () => {
+    const source = await PDFDocument.load(await Bun.file(INVOICE).bytes());
+    const out = await PDFDocument.create();
+    // The first and the last page share one copy's fonts; the 400 pages between name fonts of their own (each
+    // copyPages call copies anew, as pdfunite joins files), which push the first page's out of the cache before the
+    // last page is read.
+    const [first, last] = await out.copyPages(source, [0, 0]);
+    out.addPage(first!);
+    for (let i = 0; i < 400; i++) {
+      const [page] = await out.copyPages(source, [0]);
+      out.addPage(page!);
+    }
+    out.addPage(last!);
+    const client = new PdfWorkerClient(await out.save({ useObjectStreams: false }), undefined, 60_000, undefined, {
+      share: false,
+    });
+    try {
+      expect((await client.open()).numPages).toBe(402);
+      // The worker may have read other documents before (the counter is its own).
+      const before = await client.request<WorkerStats>({ op: "stats" }, 10_000, "stats");
+      const pages: PageResult[] = [];
+      for (let n = 1; n <= 402; n++)
+        pages.push(await client.request<PageResult>({ ...PAGE, pageNumber: n }, 60_000, `page ${n}`));
+      const stats = await client.request<WorkerStats>({ op: "stats" }, 10_000, "stats");
+      // The document names far more font references than the bound, so the cache was trimmed...
+      expect(stats.fontCachePeak).toBeGreaterThan(FONT_CACHE_MAX / 2);
+      expect(stats.fontCachePeak).toBeLessThanOrEqual(FONT_CACHE_MAX + 1);
+      // pdf.js's own caches were emptied on the way (pdf-worker-gc.ts pageRead), the document read on...
+      expect(402).toBeGreaterThan(CLEANUP_EVERY_PAGES); // long enough to prove something
+      expect(stats.cacheCleanups! - before.cacheCleanups!).toBe(Math.floor(402 / CLEANUP_EVERY_PAGES));
+      // ...and the last page, whose fonts were dropped and translated again, reads exactly as the first.
+      expect(pages[0]!.text.length).toBeGreaterThan(100);
+      expect(new Set(pages.map((p) => p.text)).size).toBe(1);
+      expect([...pages[401]!.words.boxes]).toEqual([...pages[0]!.words.boxes]);
     } finally {
       await client.close();
     }
