@@ -121,6 +121,29 @@ describe("receipts-hard failure classes: the merchant", () => {
       expect(String(got).replace(/\s/g, "")).toBe(store.replace(/\s/g, ""));
     }
   });
+
+  test("as a faint photo reads it: the thanks without its 'for', the ZIP code's last digit a letter", () => {
+    const r = new Rng(13);
+    const stores = ["VALLEY FOODS", "PINE CREEK MARKET", "HOMETOWN GROCERS", "SUNNY SIDE GROCERY"];
+    for (let i = 0; i < CASES; i++) {
+      const store = r.pick(stores);
+      const got = read([
+        ["RECEIPT", 28],
+        `${r.int(100, 9999)} MAIN ST`,
+        `${r.pick(["DENVER, CO", "AUSTIN, TX", "SALEM, OR"])} ${r.digits(4)}${r.pick(["s", "S", "l", "O"])}`,
+        `(${r.digits(3)}) ${r.digits(3)}-${r.digits(4)}`,
+        `THU ${r.int(1, 12)}/${r.int(10, 28)}/23 7:58 AM`,
+        "MILK 3.49",
+        "BREAD 2.99",
+        "TOTAL 6.48",
+        `THANK YOU ${r.pick(["SHOPPING", "shopping"])} AT ${store}`,
+      ]).vendor;
+      expect(got).toBe(store);
+    }
+    // A merchant's own line with a comma is no city line: it needs the state's capitals and a ZIP code after them.
+    expect(isPostcodeLine("SMITH, JONES & CO")).toBe(false);
+    expect(isPostcodeLine("DENVER, CO 5454s")).toBe(true);
+  });
 });
 
 describe("receipts-hard failure classes: the total", () => {
