@@ -313,3 +313,36 @@ describe("receipts-hard failure classes: the date OCR misread", () => {
     }
   });
 });
+
+test("a total read without its decimal point, on a receipt that prints cents, is its digits with the point put back", () => {
+  // What a faint photo of a restaurant bill leaves (receipts-hard/photo-real): the subtotal's amount lost, the
+  // service charge misread, so no sum confirms the total; "£135.30" read "£13530".
+  const r = new Rng(23);
+  for (let i = 0; i < CASES; i++) {
+    const dishes = [r.int(350, 3200), r.int(350, 3200), r.int(350, 3200)];
+    const total = dishes.reduce((a, b) => a + b, 0) + r.int(100, 900);
+    const got = read([
+      ["HARBOUR FISH BAR", 30],
+      "14 CHURCH LANE",
+      "LEEDS LS1 4SW",
+      "06/12/20 12:41:48",
+      ...dishes.map((c, k) => `1 DISH ${k + 1} ${money(c)}`),
+      "SUSTOTAL",
+      "SERVICR CHARGE 12.5% 1S. 23",
+      `GRAND TOT/ AL £${total}`,
+    ]);
+    expect(got.total).toBe(total / 100);
+  }
+  // Rupiah prints whole amounts: a whole total there is the total as read.
+  const rp = read([
+    ["TOKO SINAR JAYA", 30],
+    "SURABAYA 60111",
+    "16-05-18 10:12",
+    "ROTI TAWAR 16.000",
+    "NASI GORENG 2 x 14.000 28.000",
+    "SUBTOTAL 44.000",
+    "PPN 11% 4.840",
+    "TOTAL Rp 48840",
+  ]);
+  expect(rp.total).toBe(48840);
+});
