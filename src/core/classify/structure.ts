@@ -4,8 +4,8 @@
  * Contracts:
  * - Till-receipt traits: a narrow page (a till roll) or a narrow column of short lines (a photo of one), a time of
  *   day next to a date, cash tendered and change given, fuel pumped at a price per litre or gallon, or a masked
- *   card number, a cashier or till number, a total with its amount on a till roll. Two or
- *   more make the document a receipt whatever its title says ("TAX INVOICE" on a till receipt).
+ *   card number, a cashier or till number, a total with its amount (or, its label garbled, four priced lines) on a
+ *   till roll. Two or more make the document a receipt whatever its title says ("TAX INVOICE" on a till receipt).
  * - Billing structure: a total with its amount plus a tax line with its amount counts for the billing classes
  *   (invoice, credit note, receipt) against letters and contracts, so a cue word inside a line item ("Laufzeit")
  *   cannot outweigh it.
@@ -177,8 +177,21 @@ function tillTraits(first: Page, text: string, folded: string): string[] {
   // A total with its amount on a till roll: what a poorly read photo of a receipt still shows when its payment
   // lines, date and till words are lost (faint print, a shadow). Only where the receipt is as wide as a roll:
   // an invoice's OCR lines are mostly short too when its columns are read apart, and an A4 page is narrow.
-  if (narrow && rollWide(first) && TOTAL_LINE.test(text)) traits.push("a total with its amount on a till roll");
+  const roll = narrow && rollWide(first);
+  if (roll && TOTAL_LINE.test(text)) traits.push("a total with its amount on a till roll");
+  // Lines of a word and the price at their end, on a roll: what is left of a faint photo whose total, payment and
+  // till words OCR garbled all alike ("SUMML EUR 5.40", "nickgeld '1.60", "Halfvolle malk 3 3,46 33,39").
+  else if (roll && pricedLines(text) >= PRICED_LINES) traits.push("priced lines on a till roll");
   return traits;
+}
+
+/** A line with a word on it that ends at a price (a mark or two of OCR junk after it). */
+const PRICED_LINE = /\p{L}{2}[^\n]*?(?<![\d.,])\d{1,6}[.,]\d{2}[^\p{L}\p{N}\n]{0,2}$/gmu;
+/** Priced lines that make a till roll's list of items and payments (an invoice's totals block has three or so). */
+const PRICED_LINES = 4;
+
+function pricedLines(text: string): number {
+  return text.match(PRICED_LINE)?.length ?? 0;
 }
 
 /** Structure points per class for a document's pages; see the module contract. */

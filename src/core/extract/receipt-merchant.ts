@@ -2,7 +2,8 @@
  * A till receipt's merchant where the top of the receipt does not name it plainly (extract/receipt.ts uses these):
  * - a company name ends at its legal form: what a till prints after "… SDN BHD" on the same line is the company's
  *   registration number in brackets ("(389227-V)") or OCR's reading of it, never part of the name;
- * - a line with a postcode ("DENVER, CO 54545", "39969 Köln", "LEEDS LS1 4SW", "SINGAPORE 625285") is an address;
+ * - a line with a postcode ("DENVER, CO 54545", "39969 Köln", "LEEDS LS1 4SW", "SINGAPORE 625285") is an address, and
+ *   so is a US city line whose ZIP code OCR misread ("DENVER, CO 5454s");
  *   so is a line opening with a unit or house number ("No.2, …", "Lot 13, …", "NO 290, …"), a line naming a
  *   Malay street or district ("JALAN", "TAMAN", "SEKSYEN", "KAWASAN PERINDUSTRIAN"), or a country alone ("MALAYSIA");
  * - a company's registration number is no name, whatever letters it carries ("(JM0292487-D)", "NO. SA0345444-K)");
@@ -52,9 +53,16 @@ export function registeredAs(brand: string, name: string): boolean {
 const POSTCODE =
   /(?<![\p{L}\p{N}\-/.:,])(\d{4,6}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|\d{4}\s[A-Z]{2})(?![\p{L}\p{N}\-/.:,]|,\d)/u;
 
+/**
+ * A US or Canadian city line: a city, a comma, the state's two capitals, then a ZIP code whose first digits are enough
+ * ("DENVER, CO 5454s": a photo's last digit read as a letter, which POSTCODE no longer takes for a postcode).
+ */
+const CITY_STATE = /^[^\p{L}]*\p{Lu}[\p{L} .'-]{1,30},\s?[A-Z]{2}\.?\s+\d{3}/u;
+
 /** Whether a line reads as the city-and-postcode line of an address (letters and a postcode, no amount). */
 export function isPostcodeLine(text: string): boolean {
-  return POSTCODE.test(text) && /\p{L}{3}/u.test(text) && !/\d[.,]\d{2}(?!\d)/.test(text);
+  if (/\d[.,]\d{2}(?!\d)/.test(text)) return false;
+  return (POSTCODE.test(text) && /\p{L}{3}/u.test(text)) || CITY_STATE.test(text);
 }
 
 /** A line opening with a unit, lot or house number: "No.2, Jalan …", "Lot 13, …", "NO 290, …", "Unit 3-1". */
@@ -107,9 +115,12 @@ function hasLegalForm(name: string): boolean {
   return [...name.matchAll(LEGAL_FORM)].some((m) => m.index! > 0 || m[0].length >= 3);
 }
 
-/** The merchant named in a thank-you line: "THANK YOU FOR SHOPPING AT X", "WELCOME TO X". */
+/**
+ * The merchant named in a thank-you line: "THANK YOU FOR SHOPPING AT X", "WELCOME TO X"; the "for" may be lost (a
+ * faint photo's short word: "THANK YOU SHOPPING AT VALLEY FOODS").
+ */
 const THANKS =
-  /(?:thank\s*you\s+for\s+(?:shopping|visiting|dining|choosing|your\s+visit\s+to)|thanks\s+for\s+shopping|welcome\s+to|shop\s+online\s+at|visit\s+us\s+at)\s+(?:at\s+|with\s+)?(.+?)(?:[.!]\s|[\s.!]*$)/iu;
+  /(?:thank\s*you\s+(?:for\s+)?(?:shopping|visiting|dining|choosing)|thank\s*you\s+for\s+your\s+visit\s+to|thanks\s+for\s+shopping|welcome\s+to|shop\s+online\s+at|visit\s+us\s+at)\s+(?:at\s+|with\s+)?(.+?)(?:[.!]\s|[\s.!]*$)/iu;
 const NOT_A_NAME = /^(us|our\s+store|the\s+store|again|here)$/iu;
 /** A web address: the registrable name before a common top-level domain. */
 const DOMAIN =

@@ -7,6 +7,7 @@
  *   amount, the litres of a fuel receipt).
  * Savings, points and item counts are never totals: their lines carry no total label.
  */
+import type { Candidate } from "./candidate";
 import { fold } from "./fuzzy";
 import type { Line } from "./lines";
 import { type DateOrder, findDates } from "./normalize";
@@ -156,4 +157,26 @@ export function totalHolds(
   const taxed = sub !== null && tax !== null && tax > 0 ? (cents(sub) + cents(tax)) / 100 : null;
   const sums = [pay, cardPaid(lines, dateOrder), itemsSum(lines, totalLine, dateOrder), taxed];
   return sums.some((s) => s !== null && cents(s) === cents(total));
+}
+
+/** Amounts with cents a receipt prints, at least, before a whole total on it is taken for one whose point was lost. */
+const CENTS_PRINTED = 3;
+
+/**
+ * A total read without its decimal point ("GRAND TOTAL £13530" for £135.30, a faint photo's point lost in the grain):
+ * on a receipt that prints its amounts with cents (three at least, more than its whole amounts of three digits and
+ * up: not a rupiah or yen receipt), the last two digits of a whole total of three digits or more are its cents.
+ */
+export function pointLost(read: number, total: Candidate, lines: Line[], dateOrder: DateOrder): number | null {
+  // Digits after it on its line are its cents misread ("RM144 8g"), not a point lost.
+  if (!Number.isInteger(read) || read < 100 || /\d/.test(total.match.line.text.slice(total.match.end))) return null;
+  let [withCents, whole] = [0, 0];
+  for (const line of lines) {
+    if (line === total.match.line) continue;
+    for (const a of findAmounts(line.text, dateOrder)) {
+      if (/[.,]\d{2}-?$/.test(line.text.slice(a.start, a.end))) withCents++;
+      else if (!a.decimals && a.value >= 100) whole++;
+    }
+  }
+  return withCents >= CENTS_PRINTED && withCents > whole ? read / 100 : null;
 }

@@ -7,7 +7,8 @@
  * - the total checked by the receipt's own arithmetic: tendered − change, the items' sum, subtotal + tax. A total
  *   that none of them confirms gives way to a value two of them agree on, to tendered − change when it was read
  *   without decimals (a lost amount, "GRAND TOTAL … 4"), and to the value it contains when it reads as one with a
- *   currency sign taken for a digit ("$68.90" read "868.90");
+ *   currency sign taken for a digit ("$68.90" read "868.90"); a whole total on a receipt that prints cents lost its
+ *   decimal point ("£13530" for £135.30);
  * - what the harder receipts need (receipt-merchant.ts, receipt-total.ts, receipt-date.ts): a name ending at its
  *   legal form, the registered name under a logo's brand, the footer's name, no address for a name; the rounded
  *   total and the amount paid printed as a total; a bill's subtotal and charges; a date whose marks OCR misread.
@@ -28,7 +29,7 @@ import {
   registeredAs,
   withLegalTail,
 } from "./receipt-merchant";
-import { cardPaid, chainedTotal, itemsSum, LOYALTY, paidTotal } from "./receipt-total";
+import { cardPaid, chainedTotal, itemsSum, LOYALTY, paidTotal, pointLost } from "./receipt-total";
 import { labelledDate, misreadDate } from "./receipt-date";
 import { grandTotal, receiptRows } from "./receipt-grand";
 
@@ -222,7 +223,9 @@ function checkedTotal(best: ReceiptFields, lines: Line[], dateOrder: DateOrder, 
   // A total read without its cents ("RM144 8g"): tendered − change, or the bill's subtotal and charges added up.
   const chained = noCents && read !== null ? chainedTotal(lines, total!.match.line, dateOrder) : null;
   const lost = noCents
-    ? (pay ?? (chained !== null && Math.trunc(chained) === Math.trunc(read!) ? chained : null))
+    ? (pay ??
+      (chained !== null && Math.trunc(chained) === Math.trunc(read!) ? chained : null) ??
+      (read !== null ? pointLost(read, total!, lines, dateOrder) : null))
     : null;
   const value = agreed ?? inside ?? lost;
   if (value === null || value === undefined) return total;
@@ -233,7 +236,9 @@ function checkedTotal(best: ReceiptFields, lines: Line[], dateOrder: DateOrder, 
         ? `the total read as ${read} with its currency sign taken for a digit, confirmed by the receipt's sums`
         : value === pay
           ? "tendered minus change (the total's amount was not read)"
-          : `the subtotal and the charges below it added up (the total read as ${read}, without its cents)`;
+          : value === chained
+            ? `the subtotal and the charges below it added up (the total read as ${read}, without its cents)`
+            : `the total read as ${read} with its decimal point lost (the receipt prints its amounts with cents)`;
   return settled(value, why, total, lines, change);
 }
 

@@ -149,3 +149,20 @@ test("an image of unknown resolution: a page whose columns OCR read apart is no 
   );
   expect(receiptPoints(page)?.why ?? "").not.toContain("a total with its amount");
 });
+
+test("a faint photo whose total and payment words OCR garbled: four priced lines on a till roll are a second trait", () => {
+  // What OCR kept of a shadowed, faded German till receipt (receipts-hard/photo-real): the shop and the priced lines,
+  // "SUMME", "Bar" and "Rückgeld" misread, so no total, cash or change is found.
+  const lines = ["FRISCHMARKT", "RMahnholutry., 2)", "19969 ¥hin", "Use 1dMNy DETR IND90HN", "Roguenbr ot 4,"];
+  const priced = ["PorakAae 1,08", "SUMML EUR 5.40", "Mai 10.00", "nickgeld '1.60", "Mwlit A 190 4.8 0.48"];
+  const foot = ["11.06,2021 14418 HON S604", "Vislen in tan Einkaur"];
+  expect(receiptPoints(imagePage([...lines, ...priced, ...foot]))?.why).toBe(
+    "till-receipt traits: narrow till-roll layout, priced lines on a till roll",
+  );
+  // Three priced lines are an invoice's totals block as much as a till's: no trait.
+  expect(receiptPoints(imagePage([...lines, ...priced.slice(0, 3), ...foot]))).toBeUndefined();
+  // The same lines on a page with a long line, or in ink wider than a roll at a known resolution: no till roll.
+  const long = "Payment terms: 14 days net, bank transfer to IBAN DE89 3704 0044 0532 0130 00";
+  expect(receiptPoints(imagePage([...lines, ...priced, ...foot, long]))).toBeUndefined();
+  expect(receiptPoints(imagePage([...lines, ...priced, ...foot], 50))).toBeUndefined();
+});

@@ -121,6 +121,29 @@ describe("receipts-hard failure classes: the merchant", () => {
       expect(String(got).replace(/\s/g, "")).toBe(store.replace(/\s/g, ""));
     }
   });
+
+  test("as a faint photo reads it: the thanks without its 'for', the ZIP code's last digit a letter", () => {
+    const r = new Rng(13);
+    const stores = ["VALLEY FOODS", "PINE CREEK MARKET", "HOMETOWN GROCERS", "SUNNY SIDE GROCERY"];
+    for (let i = 0; i < CASES; i++) {
+      const store = r.pick(stores);
+      const got = read([
+        ["RECEIPT", 28],
+        `${r.int(100, 9999)} MAIN ST`,
+        `${r.pick(["DENVER, CO", "AUSTIN, TX", "SALEM, OR"])} ${r.digits(4)}${r.pick(["s", "S", "l", "O"])}`,
+        `(${r.digits(3)}) ${r.digits(3)}-${r.digits(4)}`,
+        `THU ${r.int(1, 12)}/${r.int(10, 28)}/23 7:58 AM`,
+        "MILK 3.49",
+        "BREAD 2.99",
+        "TOTAL 6.48",
+        `THANK YOU ${r.pick(["SHOPPING", "shopping"])} AT ${store}`,
+      ]).vendor;
+      expect(got).toBe(store);
+    }
+    // A merchant's own line with a comma is no city line: it needs the state's capitals and a ZIP code after them.
+    expect(isPostcodeLine("SMITH, JONES & CO")).toBe(false);
+    expect(isPostcodeLine("DENVER, CO 5454s")).toBe(true);
+  });
 });
 
 describe("receipts-hard failure classes: the total", () => {
@@ -289,4 +312,37 @@ describe("receipts-hard failure classes: the date OCR misread", () => {
       expect(got.date).toBe(`${y}-${p2(m)}-${p2(d)}`);
     }
   });
+});
+
+test("a total read without its decimal point, on a receipt that prints cents, is its digits with the point put back", () => {
+  // What a faint photo of a restaurant bill leaves (receipts-hard/photo-real): the subtotal's amount lost, the
+  // service charge misread, so no sum confirms the total; "£135.30" read "£13530".
+  const r = new Rng(23);
+  for (let i = 0; i < CASES; i++) {
+    const dishes = [r.int(350, 3200), r.int(350, 3200), r.int(350, 3200)];
+    const total = dishes.reduce((a, b) => a + b, 0) + r.int(100, 900);
+    const got = read([
+      ["HARBOUR FISH BAR", 30],
+      "14 CHURCH LANE",
+      "LEEDS LS1 4SW",
+      "06/12/20 12:41:48",
+      ...dishes.map((c, k) => `1 DISH ${k + 1} ${money(c)}`),
+      "SUSTOTAL",
+      "SERVICR CHARGE 12.5% 1S. 23",
+      `GRAND TOT/ AL £${total}`,
+    ]);
+    expect(got.total).toBe(total / 100);
+  }
+  // Rupiah prints whole amounts: a whole total there is the total as read.
+  const rp = read([
+    ["TOKO SINAR JAYA", 30],
+    "SURABAYA 60111",
+    "16-05-18 10:12",
+    "ROTI TAWAR 16.000",
+    "NASI GORENG 2 x 14.000 28.000",
+    "SUBTOTAL 44.000",
+    "PPN 11% 4.840",
+    "TOTAL Rp 48840",
+  ]);
+  expect(rp.total).toBe(48840);
 });
