@@ -3,14 +3,22 @@
  * something: findCurrencies's mayHoldCurrency (src/core/extract/currencies.ts, before eighteen patterns), the
  * issuer search's DOMAIN_ENDING (src/core/extract/parties.ts, before DOMAIN), the heading zone's mayBeShortHeading
  * (src/core/classify/cues.ts, before the trailing-number pattern) and the date-order scan's NUMERIC_DATE_HINT
- * (normalize.ts); and the IBAN / VAT ID readers' `more` (compact-values.ts) MUST hold while longer text can still read a
+ * (normalize.ts), the amount reader's mayHoldGluedCode and GROUPED_AMOUNT (values.ts, before GLUED_CODE and GRAIN_MARKS); and the IBAN / VAT ID readers' `more` (compact-values.ts) MUST hold while longer text can still read a
  * value. Checked on every line of the PDF corpora, the OCR corpus and the varied generator's documents, and on
  * samples in upper, lower and mixed case.
  */
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { findCurrencies, mayHoldCurrency, scanCurrencies, SYMBOLS } from "../../src/core/extract/currencies";
+import {
+  findCurrencies,
+  GLUED_CODE,
+  mayHoldCurrency,
+  mayHoldGluedCode,
+  scanCurrencies,
+  SYMBOLS,
+} from "../../src/core/extract/currencies";
+import { GRAIN_MARKS, GROUPED_AMOUNT } from "../../src/core/extract/values";
 import { DOMAIN, DOMAIN_ENDING } from "../../src/core/extract/parties";
 import { isShortHeadingLine, mayBeShortHeading } from "../../src/core/classify/cues";
 import { convertSource } from "../../src/core/stages/convert";
@@ -126,6 +134,42 @@ test("the quick test passes every text in which a currency pattern finds somethi
   for (const s of SAMPLES) expect(scanCurrencies(s).length).toBeGreaterThan(0);
   expect(withCurrency).toBeGreaterThan(200);
   expect(skipped).toBeGreaterThan(lines.length / 4);
+}, 60_000);
+
+const AMOUNT_SAMPLES = [
+  "3.396,19EUR",
+  "EUR12,50",
+  "CHF1'234.50",
+  "12.50USD",
+  "USD 12",
+  ".1.344,00",
+  "..1.344,00",
+  "\u20181.344,00",
+  "1,234.56",
+  "Total 1.234,56 EUR",
+  "12 EURO",
+];
+
+test("the amount reader's quick tests pass every text in which a glued code or a grain mark is found", async () => {
+  const lines = await corpusLines();
+  let glued = 0;
+  let grain = 0;
+  let skipped = 0;
+  for (const text of [...lines, ...AMOUNT_SAMPLES.flatMap((s) => [s, s.toLowerCase(), `Total: ${s} incl.`])]) {
+    GLUED_CODE.lastIndex = 0;
+    if (GLUED_CODE.test(text)) {
+      glued++;
+      expect(mayHoldGluedCode(text)).toBe(true);
+    } else if (!mayHoldGluedCode(text)) skipped++;
+    GRAIN_MARKS.lastIndex = 0;
+    if (GRAIN_MARKS.test(text)) {
+      grain++;
+      expect(GROUPED_AMOUNT.test(text)).toBe(true);
+    }
+  }
+  expect(glued).toBeGreaterThan(5);
+  expect(grain).toBeGreaterThan(3);
+  expect(skipped).toBeGreaterThan(lines.length / 2);
 }, 60_000);
 
 /** scanCurrencies as it was before it skipped symbol patterns by their joined regexes: every pattern, in order. */

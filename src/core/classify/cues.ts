@@ -7,6 +7,7 @@ import { fold, fuzzyMatches, tokensOf } from "../extract/fuzzy";
 import { NO_ALNUM_AFTER, NO_ALNUM_BEFORE } from "../extract/word-bounds";
 import { mayMatch, type Needs, patternNeeds } from "./pattern-literals";
 import { titleKey, titleLines } from "./heading-zone";
+import { holds, textGrams, wordGrams } from "./text-grams";
 
 export { headingText, headingZones, isShortHeadingLine, mayBeShortHeading, titleZone } from "./heading-zone";
 
@@ -102,6 +103,8 @@ export interface CueText {
    * an ASCII letter ("s") in lower-cased text: a phrase lacking one of its ASCII words then cannot match.
    */
   plain: boolean;
+  /** textGrams(lower): rules out most cue words without searching the text (text-grams.ts). */
+  grams: Uint32Array;
 }
 
 /** `titles`: the text whose heading lines are titles (titleZone), or its title lines already taken (headingZones). */
@@ -114,6 +117,7 @@ export function cueTextOf(text: string, heading: string, ocr = false, titles: st
     headTokens: ocr ? tokensOf(head) : [],
     titles: typeof titles === "string" ? titleLines(titles) : titles,
     plain: !lower.includes("\u017f"),
+    grams: textGrams(lower),
   };
 }
 
@@ -128,10 +132,12 @@ interface Cue {
   sign: 1 | -1;
   /** A cue word's first word, folded: it must occur as a substring before the cue's regex is worth running. */
   first: string;
+  firstGrams: number[];
   /** A phrase of several words. */
   phrase: boolean;
   /** A phrase's ASCII words after the first, folded: its regex matches each literally (none for the others). */
   rest: string[];
+  restGrams: number[][];
   re: RegExp | null;
   titleKey: string | null;
   /** A pattern's literal requirements (pattern-literals.ts): a text lacking one has no match. */
@@ -148,23 +154,29 @@ function cuesOf(cls: DocumentClass): Cue[] {
   const lists = [cls.cue_words, cls.cue_patterns, cls.negative_cue_words];
   const seen = prepared.get(cls);
   if (seen && seen.lists.every((l, i) => l === lists[i] && l.length === seen.lengths[i])) return seen.cues;
-  const cue = (text: string, isPattern: boolean, sign: 1 | -1): Cue => ({
-    cue: text,
-    isPattern,
-    sign,
-    first: isPattern ? "" : fold(text.toLowerCase()).trim().split(/\s+/)[0]!,
-    phrase: /\s/.test(text.trim()),
-    rest: isPattern
+  const cue = (text: string, isPattern: boolean, sign: 1 | -1): Cue => {
+    const first = isPattern ? "" : fold(text.toLowerCase()).trim().split(/\s+/)[0]!;
+    const rest = isPattern
       ? []
       : fold(text.toLowerCase())
           .trim()
           .split(/\s+/)
           .slice(1)
-          .filter((w) => /^[\x21-\x7e]+$/.test(w)),
-    re: null,
-    titleKey: null,
-    needs: isPattern ? patternNeeds(fold(text)) : [],
-  });
+          .filter((w) => /^[\x21-\x7e]+$/.test(w));
+    return {
+      cue: text,
+      isPattern,
+      sign,
+      first,
+      firstGrams: wordGrams(first),
+      phrase: /\s/.test(text.trim()),
+      rest,
+      restGrams: rest.map(wordGrams),
+      re: null,
+      titleKey: null,
+      needs: isPattern ? patternNeeds(fold(text)) : [],
+    };
+  };
   const cues = [
     ...cls.cue_words.map((c) => cue(c, false, 1)),
     ...cls.cue_patterns.map((c) => cue(c, true, 1)),
@@ -181,12 +193,13 @@ function cuesOf(cls: DocumentClass): Cue[] {
  * preparation for all of a project's classes).
  */
 export function scoreClass(cls: DocumentClass, text: string | CueText, heading = "", ocr = false): CueScore {
-  const { lower, head, headTokens, titles, plain } = typeof text === "string" ? cueTextOf(text, heading, ocr) : text;
+  const { lower, head, headTokens, titles, plain, grams } =
+    typeof text === "string" ? cueTextOf(text, heading, ocr) : text;
   const hits: CueHit[] = [];
   let score = 0;
   const add = (c: Cue) => {
     const { cue, isPattern, sign } = c;
-    if (!isPattern && !lower.includes(c.first)) {
+    if (!isPattern && !holds(lower, grams, c.first, c.firstGrams)) {
       // On OCR text a heading cue may carry one misread letter ("lNVOICE"); it counts, a little less.
       if (sign > 0 && !isPattern && headTokens.length && fuzzyMatches(headTokens, cue).length) {
         const points = 0.8 * 3 * (c.phrase ? 1.5 : 1);
@@ -196,7 +209,7 @@ export function scoreClass(cls: DocumentClass, text: string | CueText, heading =
       return;
     }
     // A phrase whose other words are not in the text has no match: its search through the whole text is spared.
-    if (plain && c.rest.length && !c.rest.every((w) => lower.includes(w))) return;
+    if (plain && c.rest.length && !c.rest.every((w, i) => holds(lower, grams, w, c.restGrams[i]!))) return;
     // Likewise a pattern whose required words are not all in the text.
     if (plain && c.needs.length && !mayMatch(lower, c.needs)) return;
     const re = (c.re ??= cueRegex(cue, isPattern));

@@ -6,7 +6,6 @@
  */
 import type { Line } from "./lines";
 import { fold } from "./fuzzy";
-import { pushAll } from "../arrays";
 
 /**
  * Which labels can occur on a line, found by looking the line's words up by each label's first word: the regex of
@@ -139,9 +138,12 @@ function multiIndex(lists: string[][]): MultiIndex {
 export function candidateRanks(line: Line, index: LabelIndex): number[] {
   const info = infoOf(line);
   const ranks: number[] = [];
-  for (const t of info.tokens) {
-    const found = index.byFirstWord.get(t);
-    if (found) pushAll(ranks, found);
+  // Indexed loops: this runs for every line of every label search, and in a fresh process the iterator protocol of
+  // `for…of` (pushAll) cost about 1% of the main thread here before the JIT had compiled it away.
+  const tokens = info.tokens;
+  for (let i = 0; i < tokens.length; i++) {
+    const found = index.byFirstWord.get(tokens[i]!);
+    if (found) for (let k = 0; k < found.length; k++) ranks.push(found[k]!);
   }
   for (const o of index.others) if (info.lower.includes(o.first)) ranks.push(o.rank);
   // Tokens are unique per line and each rank sits under one first word, so there are no duplicates to remove.

@@ -126,7 +126,14 @@ function findIssuerCandidates(lines: Line[]): PartyCandidate[] {
   letterheadCandidate(page, add);
   senderLineCandidate(page, add);
   addEvidence(lines, out, recipient);
-  for (const c of out) c.value = fullerName(c.value, lines, recipient); // a name OCR gave in part, made whole
+  // A name OCR gave in part, made whole; once per name (the letterhead, the sender line and the footer often give
+  // the same one, and each asked searches every line of the document).
+  const fuller = new Map<string, string>();
+  for (const c of out) {
+    let whole = fuller.get(c.value);
+    if (whole === undefined) fuller.set(c.value, (whole = fullerName(c.value, lines, recipient)));
+    c.value = whole;
+  }
   spelledLegalForms(out);
   return out.sort((a, b) => b.score - a.score);
 }

@@ -10,6 +10,7 @@ import type { FieldSettings } from "../project";
 import { type Line, levelY, lineHeight, xOverlap } from "./lines";
 import { fold } from "./fuzzy";
 import { labelRegex } from "./label-regex";
+import { infoOf } from "./label-index";
 import { findAmounts, type ReadContext } from "./values";
 import { type Candidate, where } from "./candidate";
 import type { Box } from "../model";
@@ -77,8 +78,19 @@ function longest(header: string, labels: string[]): number {
   return best;
 }
 
-const specific = (header: string, labels: string[]) =>
-  labels.some((l) => !ROW_RE.test(fold(l)) && labelRegex(l).test(header));
+const specific = (header: string, labels: string[]) => unlikeRows(labels).some((l) => labelRegex(l).test(header));
+
+/**
+ * The labels that are no summary-row word ("Total" is one, "Total VAT" too), per label list (a project's settings):
+ * folding and testing every label of the field and of the other amount fields again for each cell of each row was
+ * the largest single cost of extracting a born-digital invoice in a fresh process (~4% of the main thread).
+ */
+const unlikeRowsMemo = new WeakMap<string[], string[]>();
+function unlikeRows(labels: string[]): string[] {
+  let kept = unlikeRowsMemo.get(labels);
+  if (!kept) unlikeRowsMemo.set(labels, (kept = labels.filter((l) => !ROW_RE.test(fold(l)))));
+  return kept;
+}
 
 /**
  * Every summary row with two or more amounts, each amount with its column's header text. OCR reads a table's columns
@@ -86,8 +98,11 @@ const specific = (header: string, labels: string[]) =>
  */
 function summaryRows(lines: Line[], ctx: ReadContext): Cell[][] {
   const out: Cell[][] = [];
+  // The lines over each row line, sorted once for all its amounts' columns.
+  const above = new Map<Line, Line[]>();
   for (const line of lines) {
-    const m = ROW_RE.exec(fold(line.text));
+    // The line's folded text as the label search keeps it (label-index.ts), not folded again per document.
+    const m = ROW_RE.exec(infoOf(line).folded);
     if (!m || line.text.slice(0, m.index).trim().split(/\s+/).length > 3) continue;
     const labelEnd = m.index + m[0].length;
     const cells: Cell[] = [];
@@ -99,7 +114,9 @@ function summaryRows(lines: Line[], ctx: ReadContext): Cell[][] {
         const words = part.words.filter((w) => w.start < a.end && w.end > a.start);
         if (!words.length) continue;
         const box: Box = [words[0]!.box[0], words[0]!.box[1], words.at(-1)!.box[2], words[0]!.box[3]];
-        const header = headerOver(part, box, lines);
+        let over = above.get(part);
+        if (!over) above.set(part, (over = linesAbove(part, lines)));
+        const header = headerOver(box, over);
         if (header) cells.push({ value: a.value, header, label, line: part, start: a.start, end: a.end });
       }
     }
@@ -118,16 +135,19 @@ function rowRight(line: Line, labelEnd: number, lines: Line[]): Line[] {
   );
 }
 
-/**
- * The header words over the column `box` of `row`: walking up the page, lines with a digit are the table's rows
- * (passed), lines with nothing in the column are other columns' (passed), and the first lines with words there, one
- * right above the other, are the header, read top to bottom. At most 60 lines up.
- */
-function headerOver(row: Line, box: Box, lines: Line[]): string {
-  const above = lines
+/** The 60 lines nearest above `row` on its page, nearest first. */
+const linesAbove = (row: Line, lines: Line[]) =>
+  lines
     .filter((l) => l.page === row.page && l.box[3] <= row.box[1] + lineHeight(row) * 0.3)
     .sort((a, b) => b.box[1] - a.box[1])
     .slice(0, 60);
+
+/**
+ * The header words over the column `box` of a row (`above`: linesAbove the row): walking up the page, lines with a
+ * digit are the table's rows (passed), lines with nothing in the column are other columns' (passed), and the first
+ * lines with words there, one right above the other, are the header, read top to bottom. At most 60 lines up.
+ */
+function headerOver(box: Box, above: Line[]): string {
   const parts: string[] = [];
   let lastTop = Number.POSITIVE_INFINITY;
   for (const line of above) {

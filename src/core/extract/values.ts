@@ -5,7 +5,7 @@
 import type { FieldValue } from "../model";
 import type { Line } from "./lines";
 import { AMOUNT_RE, type DateOrder, findDates, normalizePhone, parseAmount, EMAIL_RE, PHONE_RE } from "./normalize";
-import { findCurrencies, GLUED_CODE } from "./currencies";
+import { findCurrencies, GLUED_CODE, mayHoldGluedCode } from "./currencies";
 import { ibanRead, readCompact, vatIdRead } from "./compact-values";
 import type { ValueMatch } from "./value-match";
 import { readIdentifier } from "./identifier-value";
@@ -106,6 +106,17 @@ export function findAmounts(text: string, dateOrder: DateOrder = "dmy"): AmountH
 }
 
 const GLUED_RAND = /(?<![\p{L}\p{N}])R(?=\d{1,3}(?:[ \u00a0,]\d{3})*\.\d{2}(?![\d.,]))/gu;
+/**
+ * AMOUNT_RE run with exec (matchAll cloned the regex and built an iterator for each of a document's lines), a copy
+ * of its own so that no other use of AMOUNT_RE can move its lastIndex; AMOUNT_RE never matches empty.
+ */
+const AMOUNT_SCAN = new RegExp(AMOUNT_RE.source, AMOUNT_RE.flags);
+/** A percent sign after an amount (read at the amount's end: sticky). */
+const PERCENT_AFTER = /\s*%/y;
+/** Every grouped amount a grain mark can stand before (GRAIN_MARKS' lookahead) holds this (exported for its test). */
+export const GROUPED_AMOUNT = /\d[.,']\d{3}[.,]\d{2}/;
+export const GRAIN_MARKS = /(?<![\p{L}\p{N}.,])[.,'‘’]+(?=\d{1,3}[.,']\d{3}[.,]\d{2}(?!\d))/gu;
+const blank = (m: string) => " ".repeat(m.length);
 
 function scanAmounts(text: string, dateOrder: DateOrder): AmountHit[] {
   const masked = mask(text, [...findDates(text, dateOrder), ...(text.includes(":") ? timesIn(text) : [])]);
@@ -113,20 +124,20 @@ function scanAmounts(text: string, dateOrder: DateOrder): AmountHit[] {
   const out: AmountHit[] = [];
   // A currency written in letters may touch its amount ("RM48.40", "Rs.1939"): the letters are no part of a word.
   // So may an ISO code ("3.396,19EUR", "EUR12,50").
-  const amountsText = (
-    /(?:RM|Rp|Rs)\.?\d/.test(masked)
-      ? masked.replace(/(?<![\p{L}])(?:RM|Rp|Rs)\.?(?=\d)/gu, (m) => " ".repeat(m.length))
-      : masked
-  )
-    .replace(GLUED_CODE, (m) => " ".repeat(m.length))
-    // The rand's "R" glued to a decimal amount ("R869.40", "R1 025.02") is its sign, as "$" is (AMOUNT_RE's `¤`).
-    .replace(GLUED_RAND, "¤")
-    // Marks OCR read from the grain, glued before a grouped amount (".1.344,00", "..1.344,00"), are no decimal point.
-    .replace(/(?<![\p{L}\p{N}.,])[.,'‘’]+(?=\d{1,3}[.,']\d{3}[.,]\d{2}(?!\d))/gu, (m) => " ".repeat(m.length));
-  for (const m of amountsText.matchAll(AMOUNT_RE)) {
-    const start = m.index!;
+  let amountsText = /(?:RM|Rp|Rs)\.?\d/.test(masked)
+    ? masked.replace(/(?<![\p{L}])(?:RM|Rp|Rs)\.?(?=\d)/gu, blank)
+    : masked;
+  if (mayHoldGluedCode(amountsText)) amountsText = amountsText.replace(GLUED_CODE, blank);
+  // The rand's "R" glued to a decimal amount ("R869.40", "R1 025.02") is its sign, as "$" is (AMOUNT_RE's `¤`).
+  if (amountsText.includes("R")) amountsText = amountsText.replace(GLUED_RAND, "¤");
+  // Marks OCR read from the grain, glued before a grouped amount (".1.344,00", "..1.344,00"), are no decimal point.
+  if (GROUPED_AMOUNT.test(amountsText)) amountsText = amountsText.replace(GRAIN_MARKS, blank);
+  AMOUNT_SCAN.lastIndex = 0;
+  for (let m = AMOUNT_SCAN.exec(amountsText); m; m = AMOUNT_SCAN.exec(amountsText)) {
+    const start = m.index;
     const end = start + m[0].length;
-    if (/^\s*%/.test(masked.slice(end))) continue;
+    PERCENT_AFTER.lastIndex = end;
+    if (PERCENT_AFTER.test(masked)) continue;
     const value = parseAmount(m[0]);
     if (value === null) continue;
     const cur = currencies.find(

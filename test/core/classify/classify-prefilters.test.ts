@@ -2,7 +2,8 @@
  * Classification's shortcuts (issue 34) MUST score exactly as the searches they replace: a cue pattern is not run on a
  * text lacking a word every match of it contains (pattern-literals.ts), the tax line is two regexes instead of one
  * with `\p{L}*steuer`, and the heading zone and its title lines come from one pass over the first page. Checked on the
- * invoice corpus's pages, the training letters and texts made to hit each edge.
+ * invoice corpus's pages, the training letters and texts made to hit each edge. A cue word is ruled out by its
+ * three-character sequences (text-grams.ts) exactly where `includes` would not find it.
  */
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
@@ -17,6 +18,7 @@ import {
 } from "../../../src/core/classify/cues";
 import { mayMatch, patternNeeds } from "../../../src/core/classify/pattern-literals";
 import { hasTaxLine } from "../../../src/core/classify/structure";
+import { holds, textGrams, wordGrams } from "../../../src/core/classify/text-grams";
 import { fold } from "../../../src/core/extract/fuzzy";
 import { defaultProject } from "../../../src/core/project";
 import { convertSource } from "../../../src/core/stages/convert";
@@ -123,4 +125,28 @@ test("the heading zone and its title lines are those of headingText and titleZon
     expect(zones.heading).toBe(headingText(text));
     expect([...zones.titles]).toEqual([...cueTextOf("", "", false, titleZone(text)).titles]);
   }
+});
+
+test("a word is held by a text's sequences exactly where `includes` finds it", () => {
+  // "abcd" has both its sequences in "abc-bcd" without being in it: the search decides.
+  const words = new Set<string>(["", "a", "ab", "abc", "abcd", "\u017f", "\ud83d\ude00x", "x\ud83d"]);
+  for (const c of defaultProject.classes)
+    for (const cue of [...c.cue_words, ...c.negative_cue_words])
+      for (const w of fold(cue.toLowerCase()).trim().split(/\s+/)) words.add(w);
+  const samples = [...texts, ...EDGES, "", "a", "ab", "abc", "cba", "\ud83d\ude00xy", "rechnungrechnung", "abc-bcd"];
+  let held = 0;
+  for (const text of samples) {
+    const lower = fold(text.toLowerCase());
+    const grams = textGrams(lower);
+    for (const w of words) {
+      const found = lower.includes(w);
+      expect(holds(lower, grams, w, wordGrams(w))).toBe(found);
+      if (found) held++;
+    }
+  }
+  expect(held).toBeGreaterThan(100);
+  // The sequences alone rule words out: one with a sequence the text lacks is not searched for.
+  const grams = textGrams("invoice total");
+  expect(wordGrams("rechnung").some((b) => (grams[b >>> 5]! & (1 << (b & 31))) === 0)).toBe(true);
+  expect(wordGrams("voice").every((b) => (grams[b >>> 5]! & (1 << (b & 31))) !== 0)).toBe(true);
 });
