@@ -24,10 +24,12 @@ import { notificationNodes } from "../core/stages/notify";
 import { loadEnvSettings } from "../settings/env";
 import { usesSourceStem, withBaseName } from "../core/exporters/names";
 import { OutputNames, ownerOf } from "./output-names";
+import type { SourceData } from "../core/source-data";
 
 export interface FileJob {
   file: string;
-  bytes: Uint8Array;
+  /** The file's content, or a large PDF left in its file (readSourceFile). */
+  bytes: SourceData;
   transactionId: string;
   metadata: Record<string, unknown>;
   pageLimit?: number | null;
@@ -51,7 +53,7 @@ export interface FileProcessor {
    * (src/batch/output-names.ts); `run` claims too, this lets a batch claim in its file order first. Null when
    * no name depends on the source.
    */
-  reserveName(file: string, bytes: Uint8Array): string | null;
+  reserveName(file: string, bytes: SourceData): string | null;
   /** The OCR engine actually started ("wasm", "native (…)"), or null when no page needed OCR. */
   ocrEngineName(): string | null;
   close(): Promise<void>;
@@ -88,7 +90,7 @@ export function createFileProcessor(opts: FileProcessorOptions): FileProcessor {
   const profiles = opts.profiles ?? opts.project.export_profiles;
   const bySource = opts.nameBy === "source";
   const names = bySource || usesSourceStem(profiles) ? new OutputNames(opts.outDir) : null;
-  const reserveName = (file: string, bytes: Uint8Array) => names?.claim(file, ownerOf(file, bytes)) ?? null;
+  const reserveName = (file: string, bytes: SourceData) => names?.claim(file, ownerOf(file, bytes)) ?? null;
   return {
     reserveName,
     async run(job) {

@@ -15,11 +15,12 @@ import { mkdirSync, openSync, readFileSync, closeSync, writeSync } from "node:fs
 import path from "node:path";
 import { contentSha256 } from "../core/engines/pdf/pdf-bytes";
 import { fileStem, sanitizeSegment } from "../core/exporters/filename";
+import type { SourceData } from "../core/source-data";
 
 export const CLAIMS_DIR = ".docproc-names";
 
-/** Who a claim belongs to: one source file's content at one path (a mapped large PDF is hashed from its file). */
-export function ownerOf(file: string, bytes: Uint8Array): string {
+/** Who a claim belongs to: one source file's content at one path (a large PDF left in its file is hashed from it). */
+export function ownerOf(file: string, bytes: SourceData): string {
   return `${contentSha256(bytes)} ${path.resolve(file)}`;
 }
 

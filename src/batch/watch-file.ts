@@ -13,6 +13,7 @@ import { whyNotADocumentOf as whyNotADocument } from "./inputs";
 import { moveInto, writeErrorNote } from "./move";
 import type { StabilityTracker } from "./stability";
 import type { Root, WatchEvent, WatchOptions } from "./watch-types";
+import { headBytes, type SourceData } from "../core/source-data";
 
 /** What the file handler shares with its hot folder. */
 export interface WatchShared {
@@ -35,10 +36,10 @@ export class WatchedFile {
     let sha: string | null = null;
     try {
       const before = await statKey(file);
-      // A large PDF is mapped, not read (its pdf.js workers read the file): pdf-bytes.ts.
+      // A large PDF is left in its file, not read (its pdf.js workers read the file): pdf-bytes.ts.
       const bytes = await readSourceFile(file).catch(() => null);
       if (!bytes) return; // gone meanwhile
-      const notDocument = whyNotADocument(file, bytes);
+      const notDocument = whyNotADocument(file, headBytes(bytes));
       if (notDocument !== null) {
         this.s.emit({ event: "skipped", file, reason: "not_a_document", detail: notDocument });
         return;
@@ -77,7 +78,7 @@ export class WatchedFile {
   private async process(
     file: string,
     root: Root,
-    bytes: Uint8Array,
+    bytes: SourceData,
     sha: string,
     before: string,
     claim: { entry: { transaction_id: string }; retaken: boolean },

@@ -15,6 +15,7 @@ import { collectInputs } from "../batch/inputs";
 import type { BatchFileOutcome } from "./batch";
 import { createProgress, silentProgress, stepLines, type BatchProgress } from "./progress";
 import { buildSummary, renderFailures, renderSummary, type BatchSummary } from "./summary";
+import type { SourceData } from "../core/source-data";
 
 export interface ProcessOptions {
   paths: string[];
@@ -87,7 +88,8 @@ export async function runProcess(opts: ProcessOptions): Promise<number> {
       extra: Record<string, unknown>,
       onProgress?: ProgressFn,
     ) => {
-      // A large PDF lands in shared memory: its pdf.js workers read these bytes instead of copies (issue 34).
+      // A PDF of 1 MiB or more lands in shared memory: its pdf.js workers read these bytes instead of copies; one of
+      // 32 MiB or more is left in its file, which they read (pdf-bytes.ts, issue 34).
       const bytes = await readSourceFile(file);
       const metadata = { source_path: path.resolve(file), ...extra };
       return processor.run({ file, bytes, transactionId, metadata, pageLimit: opts.pageLimit ?? null, onProgress });
@@ -151,11 +153,11 @@ function interruptHandler(progress: BatchProgress): () => void {
  * files (a/scan.pdf → scan, b/scan.pdf → scan_1) do not depend on which finishes first.
  */
 export async function reserveNames(
-  processor: { reserveName(file: string, bytes: Uint8Array): string | null },
+  processor: { reserveName(file: string, bytes: SourceData): string | null },
   files: string[],
 ): Promise<void> {
   for (const file of files) {
-    // Read as the run reads it: a large PDF mapped, not copied, and hashed from its file (pdf-bytes.ts).
+    // Read as the run reads it: a large PDF left in its file, and hashed from it (pdf-bytes.ts).
     const bytes = await readSourceFile(file).catch(() => null);
     if (!bytes || processor.reserveName(file, bytes) === null) break;
   }

@@ -9,6 +9,8 @@
  * - `page_index` in field boxes is the 1-based transaction page number, the same numbering as `page_number`.
  */
 
+import type { SourceData } from "./source-data";
+
 export type Box = [number, number, number, number];
 
 export type SplitPolicy = "inherit" | "single_document" | "self_contained";
@@ -90,7 +92,8 @@ export interface SourceInput {
   index: number;
   filename: string;
   content_type?: string;
-  data: Uint8Array;
+  /** In memory, or a large PDF left in its file (source-data.ts): read it with wholeBytes/headBytes. */
+  data: SourceData;
   split_policy: SplitPolicy;
   password?: string;
 }

@@ -26,6 +26,7 @@ import { afterImport, ensureFolder, fetchAndParse, searchOf } from "./imap-actio
 import { commitImport } from "./import-commit";
 import type { ParsedMail } from "./message";
 import type { ConnectionSettings } from "./settings";
+import { wholeBytes } from "../core/source-data";
 
 /** Named moments of an import, for crash tests (a hook may SIGKILL its own process there). */
 export type ImportPoint = "claimed" | "committed" | "actioned";
@@ -138,7 +139,7 @@ async function importOne(
   }
   let committed: { transaction_id: string; duplicate: boolean };
   try {
-    const hashes = await Promise.all(parsed.sources.map((src) => ctx.blobs.put(src.data)));
+    const hashes = await Promise.all(parsed.sources.map((src) => ctx.blobs.put(wholeBytes(src.data))));
     committed = commitImport(ctx, c, s, key, token, parsed, hashes);
   } catch (err) {
     if (err instanceof DocprocError && err.code === "queue_full") {

@@ -19,6 +19,7 @@ import { passwordsOf } from "../storage/files/source-file-passwords";
 import { listSourceFiles } from "../storage/files/source-files";
 import { exportsKeyOf } from "../storage/files/store-sink";
 import * as tx from "../storage/transactions/transactions";
+import { wholeBytes } from "../core/source-data";
 
 /** Where a `process_transaction` job starts (see process-transaction.ts). */
 export interface ProcessPayload {
@@ -38,8 +39,9 @@ export interface ProcessPayload {
 export async function storedSourceBytes(blobs: BlobStore, hash: string): Promise<Uint8Array> {
   const file = blobs.pathOf?.(hash);
   if (!file) return blobs.get(hash);
-  // Never mapped (fileBackedMin): mapped bytes cannot cross to the pipeline thread without a copy.
-  return readSourceFile(file, { fileBackedMin: Number.POSITIVE_INFINITY }).catch(() => blobs.get(hash));
+  // Never left in its file (fileBackedMin): the pipeline thread is handed bytes; wholeBytes only narrows the type.
+  const data = await readSourceFile(file, { fileBackedMin: Number.POSITIVE_INFINITY }).catch(() => blobs.get(hash));
+  return wholeBytes(data);
 }
 
 /** A transaction's source files as the pipeline takes them: bytes from the blob store, passwords while kept. */

@@ -8,6 +8,7 @@ export const CORE_FLOORS: readonly (readonly string[])[] = [
   // ground: the data model, the one error type, project settings and their slices, small shared helpers
   [
     "model",
+    "source-data",
     "errors",
     "arrays",
     "abort",

@@ -18,6 +18,7 @@ import { readEInvoiceModel } from "../../src/core/einvoice/read";
 import { brokenTotals, missingTerms, specificationOf } from "../../src/core/einvoice/mandatory";
 import type { BtNode } from "../../src/core/einvoice/model";
 import { buildFixture, field } from "../core/exporters/fixtures";
+import { wholeBytes } from "../../src/core/source-data";
 
 const CORPUS = path.join(import.meta.dir, "../../fixtures/corpora");
 const INSTANCES = path.join(CORPUS, "einvoice-rules/xrechnung/test/instances");
@@ -232,7 +233,7 @@ describe("Factur-X", () => {
       expect(xmp).toContain(s);
     const intent = pdf.catalog.lookup(PDFName.of("OutputIntents"), PDFArray).lookup(0, PDFDict);
     expect(intent.get(PDFName.of("S"))).toBe(PDFName.of("GTS_PDFA1"));
-    expect(pdf.getPageCount()).toBe((await PDFDocument.load(ctx.sources[0]!.data)).getPageCount());
+    expect(pdf.getPageCount()).toBe((await PDFDocument.load(wholeBytes(ctx.sources[0]!.data))).getPageCount());
   }, 60_000);
 
   test("a scan (the same invoice as a 200 dpi PNG, read by OCR) becomes a valid Factur-X PDF built from the image", async () => {
@@ -320,7 +321,7 @@ describe("Factur-X", () => {
 describe("which e-invoice a document came as", () => {
   test("a PDF's attached XML is the source of its one document, of none when the file was split into several", async () => {
     const { ctx } = await buildFixture();
-    const pdf = await PDFDocument.load(ctx.sources[0]!.data);
+    const pdf = await PDFDocument.load(wholeBytes(ctx.sources[0]!.data));
     await pdf.attach(readFileSync(path.join(INSTANCES, "cii/cii-br-de-1-test.xml")), "factur-x.xml", {
       mimeType: "text/xml",
     });

@@ -14,6 +14,7 @@ import { checkPdfA3b } from "../../src/core/einvoice/pdfa-check";
 import { makeFacturX } from "../../src/core/einvoice/facturx-pdf";
 import { sansStyle } from "../../src/core/einvoice/pdfa-font-embed";
 import { pipeline } from "./pipeline";
+import { wholeBytes } from "../../src/core/source-data";
 
 const CORPUS = path.join(import.meta.dir, "../../fixtures/corpora/invoice2data");
 const DEFAULTS = { "BT-55": "NL", "BT-20": "Payable within 14 days" };
@@ -87,7 +88,7 @@ describe("PDF/A-3b structure", () => {
     // The same invoice's pages with a line in a standard font docproc cannot embed (no serif font ships with it).
     const dir = mkdtempSync(path.join(tmpdir(), "docproc-pdfa-"));
     try {
-      const source = await PDFDocument.load(ctx.sources[0]!.data);
+      const source = await PDFDocument.load(wholeBytes(ctx.sources[0]!.data));
       const font = await source.embedFont(StandardFonts.TimesRoman);
       source.getPage(0).drawText("Thank you", { x: 40, y: 20, size: 8, font });
       const file = path.join(dir, "coolblue-times.pdf");

@@ -8,6 +8,7 @@ import { loadEnvSettings } from "../../src/settings/env";
 import { open, parseSecretKey, seal } from "../../src/storage/auth/secret-box";
 import { message } from "./dovecot";
 import { PDF as PDF_BYTES } from "./helpers";
+import { wholeBytes } from "../../src/core/source-data";
 
 describe("sealed secrets", () => {
   const key = parseSecretKey(randomBytes(32).toString("base64"));
@@ -102,8 +103,8 @@ describe("what a message becomes", () => {
       ["small-attached.png", "inherit"],
     ]);
     // The body is the same rendering an uploaded .eml gets.
-    expect(new TextDecoder().decode(parsed.sources[0]!.data)).toBe(
-      new TextDecoder().decode(expandEmailSource(src)[0]!.data),
+    expect(new TextDecoder().decode(wholeBytes(parsed.sources[0]!.data))).toBe(
+      new TextDecoder().decode(wholeBytes(expandEmailSource(src)[0]!.data)),
     );
     expect(parsed.facts).toMatchObject({
       message_id: "abc@example.com",

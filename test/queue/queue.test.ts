@@ -27,6 +27,7 @@ import { addSourceFile } from "../../src/storage/files/source-files";
 import * as tx from "../../src/storage/transactions/transactions";
 import { freshDb } from "../storage/helpers";
 import { loadRunState } from "../../src/storage/results/run-state";
+import { wholeBytes } from "../../src/core/source-data";
 
 let env: ReturnType<typeof freshDb>;
 afterEach(() => env?.cleanup());
@@ -256,7 +257,7 @@ describe("process_transaction", () => {
   test("runs the pipeline on the stored files, records progress and completes with results", async () => {
     let seen: string[] = [];
     const { pool, blobs, now, clock } = setup(async (input, ctx) => {
-      seen = input.sources.map((s) => `${s.index}:${s.filename}:${new TextDecoder().decode(s.data)}`);
+      seen = input.sources.map((s) => `${s.index}:${s.filename}:${new TextDecoder().decode(wholeBytes(s.data))}`);
       ctx.onProgress("convert", 1, 1);
       clock.advance(2000);
       expect(tx.getTransaction(env.db, "t")!.status).toBe("processing");

@@ -12,6 +12,7 @@ import type { RenderOptions } from "../imaging/render.ts";
 import { CONTENT_TYPES, type SniffedFormat } from "./sniff.ts";
 import { readTiffPages } from "./tiff.ts";
 import { toGrey } from "../imaging/grey.ts";
+import { wholeBytes } from "../source-data.ts";
 
 type SharpFactory = typeof import("sharp")["default"];
 let sharpModule: Promise<SharpFactory> | undefined;
@@ -39,10 +40,9 @@ export async function convertImage(
 ): Promise<ConvertedFile> {
   const warnings: string[] = [];
   const limit = opts.maxPages === null ? Number.MAX_SAFE_INTEGER : Math.max(0, opts.maxPages);
+  const data = wholeBytes(src.data); // an image is never left in its file (readSourceFile)
   const { pageCount, sizes } =
-    format === "bmp"
-      ? bmpSizes(src.data, opts.limits)
-      : await sharpSizes(src.data, format, limit, opts.limits, warnings);
+    format === "bmp" ? bmpSizes(data, opts.limits) : await sharpSizes(data, format, limit, opts.limits, warnings);
   const wanted = Math.min(sizes.length, limit);
   // The first page is decoded now, so a broken image fails here as this file's error; that decoding is kept as the
   // grey render OCR asks for next, instead of decoding the image a second time.

@@ -14,6 +14,7 @@ import { DEMAND_WINDOW_END, DEMAND_WARMUP_PAGES, WaitMeter } from "../engines/pd
 import { pushAll } from "../arrays";
 import { RequestGate } from "./request-gate.ts";
 import { defaultMemoryBudget, helpersWithinBudget } from "../engines/pdf/pdf-memory-budget.ts";
+import { wholeBytes } from "../source-data.ts";
 
 export async function convertPdf(
   src: SourceInput,
@@ -43,7 +44,8 @@ async function openDocument(
   } catch (err) {
     await client.close();
     if (!(err instanceof DocprocError) || err.code !== "corrupt_file" || opts.signal?.aborted) throw err;
-    const repaired = repairPdf(src.data);
+    // The whole file, opened for the repair alone when it was left in its file.
+    const repaired = repairPdf(wholeBytes(src.data));
     if (!repaired) throw err;
     client = new PdfWorkerClient(repaired.data, password, opts.limits.openTimeoutMs, opts.signal);
     try {

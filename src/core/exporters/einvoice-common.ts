@@ -24,6 +24,7 @@ import { readEInvoiceModel } from "../einvoice/read";
 import { writeEInvoice } from "../einvoice/write";
 import { parseXml } from "../einvoice/xml";
 import type { ExportContext, ExportWriter } from "./context";
+import { wholeBytes } from "../source-data";
 
 export interface EInvoiceOptions {
   /** `source`: keep the specification the source e-invoice claims (EN 16931 for any other document). */
@@ -63,7 +64,8 @@ export async function sourceModelOf(
   if (shared) return null;
   for (const src of ctx.sources) {
     if (files.size && !files.has(src.filename)) continue;
-    const candidates = isPdf(src.data) ? await pdfAttachments(src.data) : [{ filename: src.filename, data: src.data }];
+    const data = wholeBytes(src.data); // opened for this look only when left in its file
+    const candidates = isPdf(data) ? await pdfAttachments(data) : [{ filename: src.filename, data }];
     for (const a of candidates.filter(looksXml)) {
       try {
         const model = readEInvoiceModel(a.data);

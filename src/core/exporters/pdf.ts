@@ -19,6 +19,7 @@ import { templateOf } from "./names";
 import { quarterTurn } from "./orientation";
 import { addTextLayer, embedTextFont } from "./pdf-text-layer";
 import { rasterToJpeg } from "../imaging/jpeg";
+import { headBytes, wholeBytes } from "../source-data";
 
 const MAX_PIXELS = 200_000_000;
 
@@ -36,7 +37,8 @@ export class SourcePdfs {
     let doc = this.cache.get(index);
     if (!doc) {
       const src = this.sources.find((s) => s.index === index);
-      doc = src && isPdf(src.data) ? loadPdf(src.data) : Promise.resolve(null);
+      // A source left in its file is opened here, for this export run's copies only.
+      doc = src && isPdf(headBytes(src.data)) ? loadPdf(wholeBytes(src.data)) : Promise.resolve(null);
       this.cache.set(index, doc);
     }
     return doc;
@@ -95,7 +97,8 @@ async function addSourcePage(
     return { page: pdf.addPage(copy!), copied: true };
   }
   const src = ctx.sources.find((s) => s.index === p.source_file_index);
-  const embedded = src && !isPdf(src.data) ? await embedImageSource(pdf, src.data).catch(() => null) : null;
+  const embedded =
+    src && !isPdf(headBytes(src.data)) ? await embedImageSource(pdf, wholeBytes(src.data)).catch(() => null) : null;
   if (embedded) return { page: embedded, copied: false };
   return p.render ? { page: await embedRaster(pdf, { ...p, render: p.render }), copied: false } : null;
 }

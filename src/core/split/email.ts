@@ -13,6 +13,7 @@ import {
   parseParams,
   rawUtf8,
 } from "./mime";
+import { wholeBytes } from "../source-data";
 
 const MAX_NESTING = 3;
 
@@ -45,9 +46,10 @@ export function isEmailSource(src: SourceInput): boolean {
  */
 export function expandEmailSource(src: SourceInput, opts: EmailExpandOptions = {}, depth = 0): SourceInput[] {
   if (!isEmailSource(src)) return [src];
-  if (src.data.length === 0)
+  const data = wholeBytes(src.data);
+  if (data.length === 0)
     throw new DocprocError("empty_file", `${src.filename}: the e-mail is empty`, { stage: "convert" });
-  const root = parseMime(latin1String(src.data));
+  const root = parseMime(latin1String(data));
   const stem = src.filename.replace(/\.eml$/i, "") || "email";
   const bodyPart = findBody(root);
   const body: SourceInput = {

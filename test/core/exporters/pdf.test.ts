@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, test } from "bun:test";
 import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
-import { runExports } from "../../../src/core/exporters";
+import { memorySink, runExports } from "../../../src/core/exporters";
+import { readSourceFile, sourceFileOpens } from "../../../src/core/engines/pdf/pdf-bytes";
+import { isSourceFile, wholeBytes } from "../../../src/core/source-data";
 import { buildFixture } from "./fixtures";
 
 const FONTS = path.resolve(import.meta.dir, "../../../node_modules/pdfjs-dist/standard_fonts") + "/";
@@ -49,6 +53,23 @@ async function readPdf(data: Uint8Array): Promise<PdfPageInfo[]> {
 }
 
 describe("PDF export", () => {
+  test("a source PDF left in its file (a large one, pdf-bytes.ts) is opened for the export and copied the same", async () => {
+    const { ctx, sink } = await buildFixture();
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "docproc-pdf-export-")), "invoice.pdf");
+    writeFileSync(file, wholeBytes(ctx.sources[0]!.data));
+    const inFile = await readSourceFile(file, { fileBackedMin: 1 });
+    expect(isSourceFile(inFile)).toBe(true);
+    const opens = sourceFileOpens();
+    const fromFile = { ...ctx, sink: memorySink(), sources: [{ ...ctx.sources[0]!, data: inFile }, ctx.sources[1]!] };
+    await runExports(fromFile, [{ id: "pdf", name: "PDF", output_format: "pdf" }]);
+    await runExports(ctx, [{ id: "pdf", name: "PDF", output_format: "pdf" }]);
+    expect(sourceFileOpens() - opens).toBe(1); // once for the export run, not per document or page
+    expect(await readPdf(fromFile.sink.files.get("invoice_0.pdf")!)).toEqual(
+      await readPdf(sink.files.get("invoice_0.pdf")!),
+    );
+    rmSync(path.dirname(file), { recursive: true, force: true });
+  });
+
   test("one PDF per split document, PDF source pages copied with their text", async () => {
     const { ctx, sink } = await buildFixture();
     const m = await runExports(ctx, [{ id: "pdf", name: "PDF", output_format: "pdf" }]);

@@ -12,9 +12,10 @@ import { SplitSettingsSchema } from "../../../src/core/project/split";
 import { convertText } from "../../../src/core/stages/convert";
 import { splitPages } from "../../../src/core/stages/split";
 import { CORPORA, convertFile } from "./helpers";
+import { wholeBytes } from "../../../src/core/source-data";
 
 const invoicePdf = new Uint8Array(readFileSync(`${CORPORA}invoice2data/AmazonWebServices.pdf`));
-const text = (s: SourceInput) => new TextDecoder().decode(s.data);
+const text = (s: SourceInput) => new TextDecoder().decode(wholeBytes(s.data));
 
 function wrap76(s: string): string {
   return s.match(/.{1,76}/g)!.join("\r\n");
@@ -117,9 +118,9 @@ describe("e-mail import", () => {
     expect(out.map((s) => s.index)).toEqual([0, 1, 2, 3]);
     const pdf = out[1];
     expect(pdf.content_type).toBe("application/pdf");
-    expect(Buffer.from(pdf.data).equals(Buffer.from(invoicePdf))).toBe(true);
+    expect(Buffer.from(wholeBytes(pdf.data)).equals(Buffer.from(invoicePdf))).toBe(true);
     // The attachment is a real, readable PDF for the conversion stage.
-    const converted = await convertFile(pdf.data, { filename: pdf.filename, maxSidePx: 600 });
+    const converted = await convertFile(wholeBytes(pdf.data), { filename: pdf.filename, maxSidePx: 600 });
     try {
       expect(converted.pages[0].text).toContain("Amazon Web Services");
     } finally {
@@ -135,7 +136,7 @@ describe("e-mail import", () => {
 
   test("through Split, the body stays one document while attachment pages follow the project mode", async () => {
     const bodyFile = convertText(text(out[0]) + "\fsecond body page", 1);
-    const pdf = await convertFile(out[1].data, {
+    const pdf = await convertFile(wholeBytes(out[1].data), {
       fileIndex: 1,
       firstPageNumber: bodyFile.pages.length + 1,
       maxSidePx: 600,
@@ -187,7 +188,7 @@ describe("e-mail import", () => {
     expect(text(body).trim()).toBe("no headers at all, just text");
     const emptyAttached =
       "Subject: y\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain\n\nhi\n--b\nContent-Type: message/rfc822\n\n--b--\n";
-    expect(expandEmailSource(source(emptyAttached)).map((s) => [s.filename, s.data.length])).toEqual([
+    expect(expandEmailSource(source(emptyAttached)).map((s) => [s.filename, s.data.byteLength])).toEqual([
       ["mail.txt", "Subject: y\n\nhi\n".length],
       ["attachment-1.eml", 0],
     ]);

@@ -9,6 +9,7 @@ import { parseSplitPolicy } from "../../../src/core/split/policy";
 import { type SplitSettingsInput, SplitSettingsSchema } from "../../../src/core/project/split";
 import { splitInfoOf, splitPages } from "../../../src/core/stages/split";
 import { CORPORA, convertFile, invoicePage, textFiles } from "./helpers";
+import { wholeBytes } from "../../../src/core/source-data";
 
 const settings = (s: SplitSettingsInput) => SplitSettingsSchema.parse(s);
 const groups = (spans: DocumentSpan[]) => spans.map((s) => s.page_numbers);
@@ -227,7 +228,7 @@ describe("per-file split policies (spec rules 1-9)", () => {
     ]);
     // Through Split: the body stays one document; attachment pages follow the project mode.
     const files = textFiles(
-      sources.map((s) => ({ policy: s.split_policy, pages: new TextDecoder().decode(s.data).split("\f") })),
+      sources.map((s) => ({ policy: s.split_policy, pages: new TextDecoder().decode(wholeBytes(s.data)).split("\f") })),
     );
     const spans = await splitPages(files, settings({ mode: "per_page" }));
     expect(groups(spans)).toEqual([[1], [2], [3], [4], [5]]);

@@ -13,7 +13,8 @@ import { DocprocError } from "../../errors.ts";
 import { SHARE_MAX_PAGES, takeHost, type HostTenant, type PdfHost } from "./pdf-host.ts";
 import { interruptedError, isInterrupted } from "./pdf-errors.ts";
 import type { OpenResult, PdfRequestBody } from "./pdf-protocol.ts";
-import { fileBackingOf, isShared, SHARED_MIN_BYTES, sharedBytes, workerCopy } from "./pdf-bytes.ts";
+import { isShared, SHARED_MIN_BYTES, sharedBytes, workerCopy } from "./pdf-bytes.ts";
+import { isSourceFile, type SourceData } from "../../source-data.ts";
 
 export { closeIdlePdfWorkers, prewarmPdfWorkers, spareWorkerCount } from "./pdf-host.ts";
 export { isInterrupted } from "./pdf-errors.ts";
@@ -57,7 +58,7 @@ export class PdfWorkerClient implements HostTenant {
   private sharedCopy: Uint8Array | null = null;
 
   constructor(
-    private readonly data: Uint8Array,
+    private readonly data: SourceData,
     private readonly password: string | undefined,
     private readonly openTimeoutMs: number,
     private readonly signal?: AbortSignal,
@@ -115,10 +116,10 @@ export class PdfWorkerClient implements HostTenant {
     host.attach(this);
     // Shared bytes are read by the worker where they are; others are copied and handed over (the worker's document
     // may outlive a request, and the original stays here for restarts).
-    // A mapped file is read by the worker from the file itself.
+    // A source left in its file is read by the worker from the file itself.
     const bytes = this.bytes();
-    const file = fileBackingOf(bytes);
-    const data = file ? new Uint8Array(0) : isShared(bytes) ? bytes : workerCopy(bytes);
+    const file = isSourceFile(bytes) ? bytes.identity : undefined;
+    const data = isSourceFile(bytes) ? new Uint8Array(0) : isShared(bytes) ? bytes : workerCopy(bytes);
     const opened = this.send(
       host,
       { op: "open", data, password: this.password, textOnly: !this.fullFonts, ...(file ? { file } : {}) },
@@ -134,11 +135,11 @@ export class PdfWorkerClient implements HostTenant {
   }
 
   /**
-   * The bytes this document's workers read (pdf-bytes.ts): the caller's own when they are in shared memory or small,
-   * else one shared copy while the document is open, which helpers reading the same file take too.
+   * The bytes this document's workers read (pdf-bytes.ts): the caller's own when they are in shared memory, small or
+   * left in their file, else one shared copy while the document is open, which helpers reading the same file take too.
    */
-  bytes(): Uint8Array {
-    if (isShared(this.data) || fileBackingOf(this.data) || this.data.byteLength < SHARED_MIN_BYTES) return this.data;
+  bytes(): SourceData {
+    if (isSourceFile(this.data) || isShared(this.data) || this.data.byteLength < SHARED_MIN_BYTES) return this.data;
     this.sharedCopy ??= sharedBytes(this.data);
     return this.sharedCopy;
   }

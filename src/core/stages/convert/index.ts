@@ -21,6 +21,7 @@ import { convertPdf } from "../../convert/pdf.ts";
 import { describeUnknown, sniffFormat } from "../../convert/sniff.ts";
 import { convertEInvoiceXml } from "../../convert/xml.ts";
 import { timeStage } from "../../timing.ts";
+import { headBytes, wholeBytes } from "../../source-data.ts";
 
 export { convertText, convertOcrData, parseOcrData, OcrDataSchema } from "../../convert/supplied.ts";
 export { renderPageToRaster, toGrayscale, toRgb, type RenderOptions } from "../../imaging/render.ts";
@@ -73,14 +74,14 @@ export async function convertSource(src: SourceInput, opts: ConvertOptions): Pro
 }
 
 async function convertByFormat(src: SourceInput, opts: ConvertOptions): Promise<ConvertedSource> {
-  if (src.data.length === 0) throw new DocprocError("empty_file", `${src.filename} is empty (0 bytes)`);
+  if (src.data.byteLength === 0) throw new DocprocError("empty_file", `${src.filename} is empty (0 bytes)`);
   const limits = resolveLimits(opts.limits);
-  const format = sniffFormat(src.data);
+  const format = sniffFormat(headBytes(src.data));
   if (format === "unknown") {
-    // A standalone XRechnung/UBL/CII e-invoice: read from its XML, shown as one text page.
-    const xml = convertEInvoiceXml(src.data, src.filename, opts.firstPageNumber, src.index);
+    // A standalone XRechnung/UBL/CII e-invoice: read from its XML, shown as one text page (never left in its file).
+    const xml = convertEInvoiceXml(wholeBytes(src.data), src.filename, opts.firstPageNumber, src.index);
     if (xml) return { ...xml, close: async () => {} };
-    throw new DocprocError("unsupported_format", `${src.filename} is ${describeUnknown(src.data)}`);
+    throw new DocprocError("unsupported_format", `${src.filename} is ${describeUnknown(headBytes(src.data))}`);
   }
   if (format === "pdf") {
     return convertPdf(src, {

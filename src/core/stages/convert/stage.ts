@@ -13,6 +13,7 @@ import type { SourceInput } from "../../model";
 import type { Stage } from "../types";
 import { convertOcrData, convertSource, convertText } from "./index";
 import { readAheadOf } from "./read-ahead";
+import { headBytes, wholeBytes } from "../../source-data";
 
 export const convertStage: Stage = async (state, ctx) => {
   const { input, progress } = ctx;
@@ -24,14 +25,14 @@ export const convertStage: Stage = async (state, ctx) => {
   const readAhead = readAheadOf(ctx.project, ctx.signal);
   // An image is read by OCR next: the engine starts (workers, model) while the image is being decoded, one worker per
   // image at most (the OCR stage asks again for its pages: a multi-page TIFF reads several at once).
-  const images = sources.filter((s) => isImage(s.data)).length;
+  const images = sources.filter((s) => isImage(headBytes(s.data))).length;
   if (images > 0) void ctx.ocr.warm?.(ctx.project.ocr.languages, images);
   progress("convert", 0, total);
   for (const src of sources) {
     if (budget !== null && budget <= 0) break;
     try {
       const file = isPlainText(src)
-        ? convertText(new TextDecoder().decode(src.data), nextPage, {
+        ? convertText(new TextDecoder().decode(wholeBytes(src.data)), nextPage, {
             sourceFileIndex: src.index,
             filename: src.filename,
           })
@@ -90,12 +91,12 @@ function isImage(data: Uint8Array): boolean {
 /** Plain-text sources (a `.txt` upload, the rendered body of an imported e-mail) are read as supplied text. */
 function isPlainText(src: SourceInput): boolean {
   const declared = /^text\/plain\b/i.test(src.content_type ?? "") || /\.txt$/i.test(src.filename);
-  if (!declared || src.data.length === 0) return false;
-  const head = src.data.subarray(0, 4096);
+  if (!declared || src.data.byteLength === 0) return false;
+  const head = headBytes(src.data).subarray(0, 4096);
   if (head.includes(0)) return false;
   try {
     new TextDecoder("utf-8", { fatal: true }).decode(
-      head.length < src.data.length ? head.subarray(0, head.length - 4) : head,
+      head.length < src.data.byteLength ? head.subarray(0, head.length - 4) : head,
     );
     return true;
   } catch {

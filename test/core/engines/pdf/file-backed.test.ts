@@ -31,6 +31,7 @@ import {
   contentSha256,
 } from "../../../../src/core/engines/pdf/pdf-bytes.ts";
 import { waitFor } from "../../../support/wait";
+import { HEAD_BYTES, headBytes, wholeBytes, type SourceData } from "../../../../src/core/source-data";
 
 setDefaultTimeout(240_000);
 
@@ -54,7 +55,7 @@ function pdfsUnder(dir: string): string[] {
 }
 
 /** What a client answers for the document: its page count and up to `max` pages (or the error), as comparable text. */
-async function readOut(data: Uint8Array, password: string | undefined, max: number): Promise<string[]> {
+async function readOut(data: SourceData, password: string | undefined, max: number): Promise<string[]> {
   const client = new PdfWorkerClient(data, password, 60_000, undefined, { share: false });
   const out: string[] = [];
   try {
@@ -75,15 +76,20 @@ async function readOut(data: Uint8Array, password: string | undefined, max: numb
 }
 
 describe("a PDF read from its file", () => {
-  test("readSourceFile maps a large PDF instead of reading it; smaller ones and other files are read", async () => {
+  test("readSourceFile leaves a large PDF in its file instead of reading it; smaller ones and other files are read", async () => {
     const big = path.join(scratch, "big.pdf");
     writeFileSync(big, "%PDF-1.4\n");
     truncateSync(big, FILE_BACKED_MIN_BYTES + 9); // sparse: no need to write ~100 MB
     const mapped = await readSourceFile(big);
     expect(fileBackingOf(mapped)?.path).toBe(path.resolve(big));
     expect(fileBackingOf(mapped)?.size).toBe(FILE_BACKED_MIN_BYTES + 9);
-    expect(isShared(mapped)).toBe(false);
-    expect(Buffer.from(mapped.subarray(0, 8)).toString()).toBe("%PDF-1.4");
+    expect(mapped).not.toBeInstanceOf(Uint8Array); // a SourceFile: its first bytes only
+    expect(Buffer.from(headBytes(mapped).subarray(0, 8)).toString()).toBe("%PDF-1.4");
+    expect(headBytes(mapped).byteLength).toBe(HEAD_BYTES);
+    expect(mapped.byteLength).toBe(FILE_BACKED_MIN_BYTES + 9);
+    const whole = wholeBytes(mapped); // opened for one reader: the whole content
+    expect(whole.byteLength).toBe(FILE_BACKED_MIN_BYTES + 9);
+    expect(Buffer.from(whole.subarray(0, 8)).toString()).toBe("%PDF-1.4");
     const text = path.join(scratch, "big.txt");
     writeFileSync(text, "AAAA");
     truncateSync(text, FILE_BACKED_MIN_BYTES);
@@ -192,7 +198,7 @@ describe("a PDF read from its file", () => {
     }
   });
 
-  test("a file changed since it was mapped is refused, not read as something else; its hash stays the mapping's", async () => {
+  test("a file changed since it was read is refused, not read as something else; its hash is its content's", async () => {
     const file = path.join(scratch, "changed.pdf");
     const bytes = await Bun.file(INVOICE).bytes();
     writeFileSync(file, bytes);
@@ -200,7 +206,8 @@ describe("a PDF read from its file", () => {
     const expected = createHash("sha256").update(bytes).digest("hex");
     expect(contentSha256(mapped)).toBe(expected); // read from the file
     utimesSync(file, new Date(2001, 1, 1), new Date(2001, 1, 1));
-    expect(contentSha256(mapped)).toBe(expected); // from the mapping: the file is not the one mapped any more
+    expect(contentSha256(mapped)).toBe(expected); // the same content, touched
+    expect(() => wholeBytes(mapped)).toThrow(/changed while it was being read/); // an export, a repair
     const client = new PdfWorkerClient(mapped, undefined, 60_000, undefined, { share: false });
     try {
       await expect(client.open()).rejects.toThrow(/changed while it was being read/);

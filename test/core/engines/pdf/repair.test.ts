@@ -4,9 +4,13 @@
  * pages), a file whose page tree was wiped, and hostile object numbers and page counts that must cost nothing.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { DocprocError } from "../../../../src/core/errors.ts";
 import { repairPdf } from "../../../../src/core/engines/pdf/pdf-repair.ts";
+import { fileBackingOf, readSourceFile, sourceFileOpens } from "../../../../src/core/engines/pdf/pdf-bytes.ts";
+import type { SourceData } from "../../../../src/core/source-data.ts";
 import { convertSource } from "../../../../src/core/stages/convert/index.ts";
 import { classicPdf } from "../../../support/hostile.ts";
 
@@ -17,7 +21,7 @@ const UNREADABLE = path.resolve(
 setDefaultTimeout(60_000); // rendering a 300 dpi page takes seconds on a loaded machine
 const latin1 = (s: string) => new Uint8Array(Buffer.from(s, "latin1"));
 
-async function convert(data: Uint8Array, filename = "damaged.pdf") {
+async function convert(data: SourceData, filename = "damaged.pdf") {
   return convertSource({ index: 0, filename, data, split_policy: "inherit" }, { firstPageNumber: 1, maxPages: null });
 }
 
@@ -89,6 +93,20 @@ describe("damaged PDFs", () => {
       expect(result.warnings[0]).toContain("the file is damaged");
     } finally {
       await result.close();
+    }
+    // Left in its file (a large PDF, pdf-bytes.ts): its workers read the file, the repair opens it for itself.
+    const dir = mkdtempSync(path.join(tmpdir(), "docproc-repair-"));
+    try {
+      writeFileSync(path.join(dir, "damaged.pdf"), damaged);
+      const inFile = await readSourceFile(path.join(dir, "damaged.pdf"), { fileBackedMin: 1 });
+      expect(fileBackingOf(inFile)).toBeDefined();
+      const opens = sourceFileOpens();
+      const fromFile = await convert(inFile);
+      expect(sourceFileOpens() - opens).toBe(1);
+      expect(fromFile.pages.map((p) => p.text.split(" ")[0])).toEqual(["Alpha", "Bravo", "Charlie"]);
+      await fromFile.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
