@@ -67,6 +67,8 @@ export interface WorkerStats {
   cacheCleanups?: number;
   /** Fonts answered by an identical font's translation instead of being translated again. */
   sharedFonts: number;
+  /** Page dictionaries pdf.js fetched ahead while walking a page tree (CLEANUP_KEEPS_PAGE_COUNTS). */
+  pagePrefetches?: number;
   /** Full collections the worker's pacing ran (pdf-worker-gc.ts). */
   collections?: number;
   /** Objects a document's XRef cache may hold in this worker now, and the garbage step (pdf-worker-gc.ts). */
