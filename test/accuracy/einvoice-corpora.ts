@@ -25,6 +25,8 @@ const WHAT: Record<Family, string> = {
     "Polish, Dutch and Spanish web-invoicing software (Faktura VAT Sprzedawca/Nabywca/NIP, nine-column table, Słownie; Factuur/KvK/BTW, Factura/NIF/IVA, IBAN payment sentence)",
   abroad:
     "other countries' e-invoice viewers (Italian FatturaPA stylesheets: Cedente/Cessionario boxes, riepilogo IVA; Nordic Peppol viewers: buyer first, seller right, Å betale / Att betala)",
+  hybrid:
+    "ZUGFeRD/Factur-X invoices as producers print them (French FACTURE/AVOIR with SIRET and Net à payer; a craftsman's Rechnung/Gutschrift with Leistungszeitraum, Skonto, Steuernummer and USt-IdNr.; Austrian UID ATU; Swiss QR-bill), sellers re-homed to FR/AT/CH",
 };
 const LANGS: Record<Family, string> = {
   letterhead: "de/en/fr",
@@ -34,6 +36,7 @@ const LANGS: Record<Family, string> = {
   erp: "de/en/fr",
   webapp: "pl/nl/es",
   abroad: "it/sv/no/da/en",
+  hybrid: "fr/de/de-AT/de-CH",
 };
 
 function einvoiceVisual(family: Family, scan: boolean): Corpus {
@@ -52,7 +55,10 @@ function einvoiceVisual(family: Family, scan: boolean): Corpus {
           : path.join(dir, name);
         if (scan) symlinkSync(file, path.join(dir, name));
         else writeFileSync(file, pdf);
-        writeJson(path.join(dir, name.replace(/\.pdf$/, ".json")), { class_id: "invoice", fields: doc.truth });
+        writeJson(path.join(dir, name.replace(/\.pdf$/, ".json")), {
+          class_id: doc.classId ?? "invoice",
+          fields: doc.truth,
+        });
       }
     },
   };
