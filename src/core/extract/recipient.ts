@@ -47,6 +47,13 @@ const DETAIL_ROW =
 const CONTACT = /@|www\.|https?:|(?<![\p{L}])(tel|t[ée]l[ée]?phone?|phone|fax|e-?mail|mobil)(?![\p{L}])/iu;
 
 /**
+ * A window's form-of-address line over the name (DIN 5008 and its neighbours: "Firma", "Herrn", "Frau", "An",
+ * "Monsieur", "Spett.le"): the name is the line under it.
+ */
+const ADDRESS_FORM =
+  /^(firma|fa\.|herrn?|frau|familie|eheleute|an(?: die| das| den)?|monsieur|madame|mme|messieurs|spett\.?\s?le|egr\.?|sig\.?(?:ra)?)[.:]?$/iu;
+
+/**
  * The buyer's name: the first line of a block under a buyer heading (an `ATTN:` prefix dropped), else of the
  * window address block (a name over a street and postcode, in the upper half of the first page) that holds no
  * issuer candidate.
@@ -63,6 +70,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     const value = line.text.slice(start, end).trim();
     if (letters(value) < 3 || /[\p{L}]:(\s|$)|#/u.test(value) || findDates(value, "dmy").some((d) => d.iso))
       return false;
+    if (ADDRESS_FORM.test(value)) return false; // "Firma" over the name, not the name
     if (DOC_WORD.test(` ${value.replace(/[.:!]+$/, "")}`)) return false; // the document's title ("FACTUUR."), not a name
     if (TITLE.test(value)) return false; // nor a title with its number ("Rechnung 3009000003")
     if (CONTACT.test(value)) return false; // nor a letterhead's contact line ("Tel. 030 1234 · info@acme.de")
@@ -90,7 +98,9 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
   const senders = new Set(page.filter((l) => senderLineName(l, page)));
   // Under a sender line the window's first line is the recipient, whatever blocks (a letterhead) stand above it.
   for (const sender of senders) {
-    const window = windowUnder(sender, page);
+    const first = windowUnder(sender, page);
+    const form = first && ADDRESS_FORM.test(first.text.slice(0, sameBlockEnd(first, 0)).trim());
+    const window = form ? lineUnder(first, page) : first;
     if (window && nameOf(window, 0.55, "first line of the window address under the sender line")) return out;
   }
   const sameAsIssuer = issuerNameTest(issuer);
@@ -167,6 +177,15 @@ const sentenceLike = (text: string) =>
 /** A street or postcode line of an address ("USt 19 %" is a tax rate's label, not a street; no dates). */
 const isAddressLine = (l: Line): boolean =>
   (STREET.test(l.text) || POSTCODE.test(l.text)) && !/[:%]/.test(l.text) && !findDates(l.text, "dmy").length;
+
+/** The line right under `line` with its left edge (the name under a window's "Firma" line). */
+function lineUnder(line: Line, page: Line[]): Line | undefined {
+  const lh = lineHeight(line);
+  return page.find(
+    (l) =>
+      l.box[1] > line.box[1] + lh * 0.5 && l.box[1] - line.box[3] < lh * 1.5 && Math.abs(l.box[0] - line.box[0]) < lh,
+  );
+}
 
 /**
  * The window's first line under a sender line (past the empty note zone, noteZone): when OCR lost the window's

@@ -356,7 +356,10 @@ describe("a craftsman's credit note (fixtures/einvoice-visual hybrid, a Gutschri
       .replace("Gutschrift Nr.", "Rechnung Nr.")
       .replace("wir schreiben Ihnen folgende Beträge gut:", "für die ausgeführten Arbeiten berechnen wir:")
       .replace(/-(\d)/g, "$1")
-      .replace("Gutschriftsbetrag 336,90 €", "Rechnungsbetrag 336,90 €\nabzgl. Abschlagszahlung 500,00 €\nRestbetrag -163,10 €")
+      .replace(
+        "Gutschriftsbetrag 336,90 €",
+        "Rechnungsbetrag 336,90 €\nabzgl. Abschlagszahlung 500,00 €\nRestbetrag -163,10 €",
+      )
       .replace("Der Betrag wird Ihrem Kundenkonto gutgeschrieben bzw. auf Ihr Konto überwiesen.", "");
     expect(classifyDocument([textPage(invoice)], defaultProject).class_id).toBe("invoice");
   });
