@@ -79,3 +79,66 @@ describe("a window's form of address", () => {
     expect(fields(letterhead("Firma", beside))("customer_name")).toBe("Landesamt für Statistik Heilbronn");
   });
 });
+
+describe("an Austrian invoice as OCR reads it", () => {
+  test("a due date whose year OCR set a space after the month's dot ('fällig am 13.04. 2018')", () => {
+    const rows: Rows = [
+      [
+        80,
+        [
+          ["Lorenz Elektrotechnik GmbH & Co. KG", 100, 30],
+          ["UID-Nr.: ATU64769486", 700, 16],
+        ],
+      ],
+      [
+        260,
+        [
+          ["Gemeindewerke Freiburg im Breisgau", 100],
+          ["Rechnungsnummer:", 620],
+          ["1234567", 850],
+        ],
+      ],
+      [
+        285,
+        [
+          ["Kirchplatz 83", 100],
+          ["Rechnungsdatum:", 620],
+          ["13. April 2018", 850],
+        ],
+      ],
+      [
+        310,
+        [
+          ["98765 Freiburg im Breisgau", 100],
+          ["Lieferdatum:", 620],
+          ["13.04.2018", 850],
+        ],
+      ],
+      [400, [["RECHNUNG", 100, 32]]],
+      [
+        600,
+        [
+          ["Summe netto", 560],
+          ["EUR 10.781,22", 850],
+        ],
+      ],
+      [
+        625,
+        [
+          ["zzgl. 19 % USt.", 560],
+          ["EUR 2.048,44", 850],
+        ],
+      ],
+      [
+        650,
+        [
+          ["Gesamtsumme", 560],
+          ["EUR 12.829,66", 850],
+        ],
+      ],
+      [700, [["Zahlungsziel: fällig am 13.04. 2018", 100]]],
+    ];
+    const v = fields(rows, true);
+    expect([v("due_date"), v("invoice_date"), v("total_amount")]).toEqual(["2018-04-13", "2018-04-13", 12829.66]);
+  });
+});
