@@ -1,11 +1,12 @@
 /**
  * The visual e-invoice corpora of the accuracy gate (corpora.ts lists them): the XRechnung test suite's invoices
- * drawn as PDFs without their XML (fixtures/einvoice-visual) in seven families (a letterhead business invoice, an
+ * drawn as PDFs without their XML (fixtures/einvoice-visual) in eight families (a letterhead business invoice, an
  * XRechnung visualisation, a SaaS-style invoice, a French-style facture, an ERP/accounting-software export, Polish /
  * Dutch / Spanish web-invoicing software, other countries' viewers: Italian FatturaPA stylesheets and Nordic Peppol
- * viewers), each as text PDFs and as 200-DPI scans; the truth is the XML's. Several layouts, so that a mechanism
- * tuned on one does not pass for a general one; the ERP, web-invoicing and abroad families were written and measured
- * before any extraction change for them.
+ * viewers, ZUGFeRD / Factur-X producers' prints: French, craftsman's, Austrian, Swiss QR-bill), each as text PDFs and
+ * as 200-DPI scans; the truth is the XML's (the hybrid family's after re-homing sellers and making credit notes, whose
+ * class the eval file gives). Several layouts, so that a mechanism tuned on one does not pass for a general one; the
+ * ERP, web-invoicing, abroad and hybrid families were written and measured before any extraction change for them.
  */
 import { symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
