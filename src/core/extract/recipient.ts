@@ -70,8 +70,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     const value = line.text.slice(start, end).trim();
     if (letters(value) < 3 || /[\p{L}]:(\s|$)|#/u.test(value) || findDates(value, "dmy").some((d) => d.iso))
       return false;
-    if (ADDRESS_FORM.test(value)) return false; // "Firma" over the name, not the name
-    if (DOC_WORD.test(` ${value.replace(/[.:!]+$/, "")}`)) return false; // the document's title ("FACTUUR."), not a name
+    if (DOC_WORD.test(` ${value.replace(/[.:!]+$/, "")}`) || ADDRESS_FORM.test(value)) return false; // "FACTUUR.", "Firma"
     if (TITLE.test(value)) return false; // nor a title with its number ("Rechnung 3009000003")
     if (CONTACT.test(value)) return false; // nor a letterhead's contact line ("Tel. 030 1234 · info@acme.de")
     if (!plausible("party", value)) return false; // nor a section heading ("VON", "Bill to") or a bare "GmbH"
@@ -98,9 +97,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
   const senders = new Set(page.filter((l) => senderLineName(l, page)));
   // Under a sender line the window's first line is the recipient, whatever blocks (a letterhead) stand above it.
   for (const sender of senders) {
-    const first = windowUnder(sender, page);
-    const form = first && ADDRESS_FORM.test(first.text.slice(0, sameBlockEnd(first, 0)).trim());
-    const window = form ? lineUnder(first, page) : first;
+    const window = windowUnder(sender, page);
     if (window && nameOf(window, 0.55, "first line of the window address under the sender line")) return out;
   }
   const sameAsIssuer = issuerNameTest(issuer);
@@ -195,7 +192,7 @@ function lineUnder(line: Line, page: Line[]): Line | undefined {
 function windowUnder(sender: Line, page: Line[]): Line | undefined {
   const lh = lineHeight(sender);
   const type = typeHeight(sender.words);
-  return page.find(
+  const first = page.find(
     (l) =>
       /[\p{L}\p{N}]{2}/u.test(l.text) &&
       typeHeight(l.words) > type * 0.6 &&
@@ -203,4 +200,8 @@ function windowUnder(sender: Line, page: Line[]): Line | undefined {
       l.box[1] - sender.box[3] < Math.max(lh * 3, noteZone(l)) &&
       Math.abs(l.box[0] - sender.box[0]) < lh * 2,
   );
+  // "Firma" / "Herrn" over the name: the name is the line under it.
+  return first && ADDRESS_FORM.test(first.text.slice(0, sameBlockEnd(first, 0)).trim())
+    ? lineUnder(first, page)
+    : first;
 }
