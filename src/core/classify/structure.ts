@@ -57,7 +57,7 @@ const TILL_WORDS =
 const TILL_PRINT =
   /(?<![\p{L}])(store\s?(?:#|no\.?)\s?\d|reg(?:ister)?\s?(?:#|no\.?)?\s?\d{1,3}\s+(?:trn|trans|tx)|items?\s?(?:sold|count)?\s?:?\s?\d{1,3}\s*$|you saved|thank(?:s| you)\s+for\s+(?:shopping|visiting)|vielen dank fur ihren besuch|bedankt voor uw (?:bezoek|aankoop)|rounding(?:\s?adj)?\s*:?\s*-?\d?[.,]\d{2}|bon\s?(?:-?nr\.?|no\.?|#)?\s?:?\s?\d{3,6}\s*$)/imu;
 const TOTAL_LINE =
-  /(?<![\p{L}])(total|totaal|summe|gesamt|gesamtbetrag|rechnungsbetrag|endbetrag|zahlbetrag|zu zahlen(?:der betrag)?|totale|importe total|montant ttc|net à payer|te betalen|grand total|amount due|amount payable)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
+  /(?<![\p{L}])(total|totaal|summe|gesamt|gesamtbetrag|rechnungsbetrag|gutschriftsbetrag|bruttobetrag|endbetrag|zahlbetrag|zu zahlen(?:der betrag)?|totale|importe total|montant ttc|net à payer|te betalen|grand total|amount due|amount payable)(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
 /**
  * A tax word with an amount after it on its line: `/(?<![\p{L}])(vat|tax|…|iva|\p{L}*steuer|mehrwertsteuer)(?![\p{L}])
  * [^\n]*\d[.,]\d{2}/iu`, tested as two regexes. A word ending in "steuer" (any letters before it, a word start
@@ -69,17 +69,18 @@ const STEUER_LINE = /steuer(?![\p{L}])[^\n]*\d[.,]\d{2}/iu;
 /** Whether `text` has a tax line (TAX_WORD_LINE, STEUER_LINE); exported for the test that holds it to the one regex. */
 export const hasTaxLine = (text: string): boolean => TAX_WORD_LINE.test(text) || STEUER_LINE.test(text);
 const NEGATIVE_TOTAL =
-  /(?<![\p{L}])(total|totaal|summe|gesamt|totale|montant|amount due|balance)(?![\p{L}])[^\n\d-]*(-\s?[€$£]?\s?\d[\d.,' ]*[.,]\d{2}|\(\s?[€$£]?\s?\d[\d.,' ]*[.,]\d{2}\s?\)|\d[\d.,' ]*[.,]\d{2}-)/iu;
+  /(?<![\p{L}])(total|totaal|summe|gesamt|totale|montant|amount due|balance|(?:netto|brutto|rechnungs|gutschrifts|gesamt|end)betrag)(?![\p{L}])[^\n\d-]*(-\s?[€$£]?\s?\d[\d.,' ]*[.,]\d{2}|\(\s?[€$£]?\s?\d[\d.,' ]*[.,]\d{2}\s?\)|\d[\d.,' ]*[.,]\d{2}-)/iu;
 
 /** A letter's salutation opening a line ("Dear Ms Rao,", "Sehr geehrte Damen und Herren,"). */
 const SALUTATION =
   /^\s*(?:dear|sehr geehrte|geachte|madame|monsieur|estimad[oa]s?|gentile|egregio|szanown[iy])(?![\p{L}])/imu;
 /**
  * A subject line that names a billing document with its number, at a line's start: an optional "Re:" / "Subject:",
- * the title, an optional number word, a number with a digit, and at most a dash or colon and a description after it.
+ * the title, an optional number word, a number with a digit, and at most a dash or colon and a description after it,
+ * or the document's date beside it ("Gutschrift Nr. 123456XX   Datum: 04.04.2016", as a text layer joins them).
  */
 const BILL_SUBJECT =
-  /^\s*(?:(?:re|subject|betreff|betreft|objet|oggetto|asunto)\s*:\s*)?(invoice|tax invoice|rechnung|factuur|facture|factura|fattura|credit note|credit memo|gutschrift)\s*(?:no\.?|nr\.?|n°|number|#)?\s*:?\s*[\p{L}\p{N}][\p{L}\p{N}/.-]*\d[\p{L}\p{N}/.-]*\s*(?:[-–—:]\s+\S[^\n]*)?$/imu;
+  /^\s*(?:(?:re|subject|betreff|betreft|objet|oggetto|asunto)\s*:\s*)?(invoice|tax invoice|rechnung|factuur|facture|factura|fattura|credit note|credit memo|gutschrift)\s*(?:no\.?|nr\.?|n°|number|#)?\s*:?\s*[\p{L}\p{N}][\p{L}\p{N}/.-]*\d[\p{L}\p{N}/.-]*\s*(?:[-–—:]\s+\S[^\n]*|\s(?:datum|date|vom|du|dated|del)\s*:?\s*\d{1,4}[./-]\d{1,2}[./-]\d{2,4})?\s*$/imu;
 const CREDIT_TITLE = /^(?:credit note|credit memo|gutschrift)$/i;
 /** Points of a letter-form bill: a salutation and a sign-off give the letter about 12. */
 const LETTER_BILL_POINTS = 12;

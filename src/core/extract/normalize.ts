@@ -25,7 +25,8 @@ const NUMERIC_DATES = [
   // ISO dates may carry a time ("2024-03-12T10:00").
   `${B}(?<iy>\\d{4})[-/.](?<im>\\d{1,2})[-/.](?<id>\\d{1,2})(?=$|[^\\p{L}\\p{N}]|T\\d)`,
   // The same separator twice: "1-13.20" (an item count and a price) is no date, and would vote for month-first.
-  `${B}(?<na>\\d{1,2})(?<ns>[./-])(?<nb>\\d{1,2})\\k<ns>(?<ny>\\d{4}|\\d{2})${E}`,
+  // A four-digit year may stand a space after the month's dot, as OCR often reads it ("13.04. 2018").
+  `${B}(?<na>\\d{1,2})(?<ns>[./-])(?<nb>\\d{1,2})\\k<ns>(?<ny>\\d{4}|\\d{2}|(?<=\\.) \\d{4})${E}`,
 ];
 const MONTH_NAME_DATES = [
   // The day's dot may come with a speck OCR read from the grain ("15.:JUN 2022", "15..JUN 2022").

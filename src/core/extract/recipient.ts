@@ -47,6 +47,13 @@ const DETAIL_ROW =
 const CONTACT = /@|www\.|https?:|(?<![\p{L}])(tel|t[ée]l[ée]?phone?|phone|fax|e-?mail|mobil)(?![\p{L}])/iu;
 
 /**
+ * A window's form-of-address line over the name (DIN 5008 and its neighbours: "Firma", "Herrn", "Frau", "An",
+ * "Monsieur", "Spett.le"): the name is the line under it.
+ */
+const ADDRESS_FORM =
+  /^(firma|fa\.|herrn?|frau|familie|eheleute|an(?: die| das| den)?|monsieur|madame|mme|messieurs|spett\.?\s?le|egr\.?|sig\.?(?:ra)?)[.:]?$/iu;
+
+/**
  * The buyer's name: the first line of a block under a buyer heading (an `ATTN:` prefix dropped), else of the
  * window address block (a name over a street and postcode, in the upper half of the first page) that holds no
  * issuer candidate.
@@ -63,7 +70,7 @@ export function recipientCandidates(lines: Line[]): PartyCandidate[] {
     const value = line.text.slice(start, end).trim();
     if (letters(value) < 3 || /[\p{L}]:(\s|$)|#/u.test(value) || findDates(value, "dmy").some((d) => d.iso))
       return false;
-    if (DOC_WORD.test(` ${value.replace(/[.:!]+$/, "")}`)) return false; // the document's title ("FACTUUR."), not a name
+    if (DOC_WORD.test(` ${value.replace(/[.:!]+$/, "")}`) || ADDRESS_FORM.test(value)) return false; // "FACTUUR.", "Firma"
     if (TITLE.test(value)) return false; // nor a title with its number ("Rechnung 3009000003")
     if (CONTACT.test(value)) return false; // nor a letterhead's contact line ("Tel. 030 1234 · info@acme.de")
     if (!plausible("party", value)) return false; // nor a section heading ("VON", "Bill to") or a bare "GmbH"
@@ -168,6 +175,15 @@ const sentenceLike = (text: string) =>
 const isAddressLine = (l: Line): boolean =>
   (STREET.test(l.text) || POSTCODE.test(l.text)) && !/[:%]/.test(l.text) && !findDates(l.text, "dmy").length;
 
+/** The line right under `line` with its left edge (the name under a window's "Firma" line). */
+function lineUnder(line: Line, page: Line[]): Line | undefined {
+  const lh = lineHeight(line);
+  return page.find(
+    (l) =>
+      l.box[1] > line.box[1] + lh * 0.5 && l.box[1] - line.box[3] < lh * 1.5 && Math.abs(l.box[0] - line.box[0]) < lh,
+  );
+}
+
 /**
  * The window's first line under a sender line (past the empty note zone, noteZone): when OCR lost the window's
  * lines, a table header further down is no address. Grain read as a line of its own (";" between the sender line and
@@ -176,7 +192,7 @@ const isAddressLine = (l: Line): boolean =>
 function windowUnder(sender: Line, page: Line[]): Line | undefined {
   const lh = lineHeight(sender);
   const type = typeHeight(sender.words);
-  return page.find(
+  const first = page.find(
     (l) =>
       /[\p{L}\p{N}]{2}/u.test(l.text) &&
       typeHeight(l.words) > type * 0.6 &&
@@ -184,4 +200,8 @@ function windowUnder(sender: Line, page: Line[]): Line | undefined {
       l.box[1] - sender.box[3] < Math.max(lh * 3, noteZone(l)) &&
       Math.abs(l.box[0] - sender.box[0]) < lh * 2,
   );
+  // "Firma" / "Herrn" over the name: the name is the line under it.
+  return first && ADDRESS_FORM.test(first.text.slice(0, sameBlockEnd(first, 0)).trim())
+    ? lineUnder(first, page)
+    : first;
 }

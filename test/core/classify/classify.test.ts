@@ -319,3 +319,48 @@ describe("a bill in the form of a letter", () => {
     expect(classifyDocument([textPage(aboutInvoice)], defaultProject).class_id).toBe("letter");
   });
 });
+
+describe("a craftsman's credit note (fixtures/einvoice-visual hybrid, a Gutschrift read as 'other' at first sight)", () => {
+  const creditNote = [
+    "Hoffmann Haustechnik GmbH & Co. KG",
+    "Elektroinstallation · Photovoltaik",
+    "Hoffmann Haustechnik GmbH & Co. KG · Gartenweg 85 · 12345 Kassel",
+    "Firma",
+    "Stadtverwaltung Potsdam",
+    "Lindenallee 116",
+    "12345 Potsdam",
+    "Gutschrift Nr. 123456XX Datum: 04.04.2016",
+    "Kunden-Nr.: 35896 Leistungsdatum: 04.04.2016",
+    "Sehr geehrte Damen und Herren,",
+    "wir schreiben Ihnen folgende Beträge gut:",
+    "Pos. Menge Einh. Bezeichnung EP € GP €",
+    "1 1,00 Stk Zeitschrift 288,79 288,79",
+    "2 1,00 Stk Porto + Versandkosten 26,07 26,07",
+    "Nettobetrag -314,86 €",
+    "zzgl. 7 % MwSt. auf -314,86 -22,04 €",
+    "Gutschriftsbetrag -336,90 €",
+    "Der Betrag wird Ihrem Kundenkonto gutgeschrieben bzw. auf Ihr Konto überwiesen.",
+    "Mit freundlichen Grüßen",
+    "Hoffmann Haustechnik GmbH & Co. KG Steuernummer: 98/798/36725 Volksbank Kassel",
+  ].join("\n");
+
+  test("'Gutschriftsbetrag' is a total, its minus a credit, and a subject line with its date beside it names it", () => {
+    const c = classifyDocument([textPage(creditNote)], defaultProject);
+    expect(c.class_id).toBe("credit_note");
+    expect(c.reasoning).toContain("a letter whose subject names the gutschrift");
+    expect(c.reasoning).toContain("a total below zero");
+  });
+
+  test("an invoice whose amount left to pay is below zero (prepaid more than the total) stays an invoice", () => {
+    const invoice = creditNote
+      .replace("Gutschrift Nr.", "Rechnung Nr.")
+      .replace("wir schreiben Ihnen folgende Beträge gut:", "für die ausgeführten Arbeiten berechnen wir:")
+      .replace(/-(\d)/g, "$1")
+      .replace(
+        "Gutschriftsbetrag 336,90 €",
+        "Rechnungsbetrag 336,90 €\nabzgl. Abschlagszahlung 500,00 €\nRestbetrag -163,10 €",
+      )
+      .replace("Der Betrag wird Ihrem Kundenkonto gutgeschrieben bzw. auf Ihr Konto überwiesen.", "");
+    expect(classifyDocument([textPage(invoice)], defaultProject).class_id).toBe("invoice");
+  });
+});
