@@ -21,6 +21,11 @@ export interface PageGeometry {
   grey: GreyImage;
   /** The squared sheet when it is what is read (boxes map back through `toSource`). */
   sheet: SquaredSheet | null;
+  /**
+   * The squared sheet is a till roll (narrow in line heights, or long and narrow): one column of lines, each a label
+   * and its amount flush right, which no reading order may part into columns (stages/ocr/index.ts).
+   */
+  roll?: true;
   layout: PageLayout;
   psm: number | undefined;
 }
@@ -54,13 +59,14 @@ export function pageGeometry(rendered: GreyImage, dpi: number | undefined): Page
   // whole, the analysis copy (scaled by the long side) is too small for its lines, and no line height is found.
   // Either way round: on a long roll the layout may take its columns of characters for lines running down.
   const roll = Math.max(across, along) >= ROLL_ASPECT * Math.min(across, along);
-  if (roll && psm !== SINGLE_BLOCK) return { grey: sheet.image, sheet, layout, psm: SINGLE_BLOCK };
+  if (roll && psm !== SINGLE_BLOCK) return { grey: sheet.image, sheet, layout, psm: SINGLE_BLOCK, roll: true };
   if (psm !== SINGLE_BLOCK && !unreadable) return asRendered;
   // A till roll's lines are about ROLL_LINES to its width: where none was measured (faint small print), that is its
   // type's height, so the OCR stage enlarges small print as it does when the height is measured.
   const sized =
     layout.lineHeight === null ? { ...layout, lineHeight: Math.max(1, Math.round(across / ROLL_LINES)) } : layout;
-  return { grey: sheet.image, sheet, layout: sized, psm: psm ?? SINGLE_BLOCK };
+  const rolled = psm === SINGLE_BLOCK || roll ? { roll: true as const } : {};
+  return { grey: sheet.image, sheet, layout: sized, psm: psm ?? SINGLE_BLOCK, ...rolled };
 }
 
 /** Line heights across a till roll: 32-48 characters of a monospaced font a line, a line ~1.3 characters tall. */

@@ -167,7 +167,9 @@ async function ocrPage(
   const dpi = page.image_transform.effective_dpi ?? undefined;
   // The layout measures inches in the raster's own pixels (a till roll is narrow in inches).
   const rasterDpi = dpi && (dpi * rendered.width) / page.image_transform.rasterized_width;
-  const { grey, sheet, layout, psm } = timeStageSync("ocr: layout analysis", () => pageGeometry(rendered, rasterDpi));
+  const { grey, sheet, layout, psm, roll } = timeStageSync("ocr: layout analysis", () =>
+    pageGeometry(rendered, rasterDpi),
+  );
   const region = readRegion(grey, layout.contentBox);
   const cropped = cropTo(grey, region);
   const zoom = zoomFor(layout.lineHeight, cropped);
@@ -213,8 +215,10 @@ async function ocrPage(
     );
   reading.result = keepDecimalPoints(reading.image, reading.result);
   if (psm === SINGLE_BLOCK) reading.result = dropSpecks(reading.result);
-  // Columns tesseract ran its lines across (a misjudged skew, a page read as one column) are read one by one.
-  reading.result = timeStageSync("ocr: reading order", () => orderByLayout(reading.result));
+  // Columns tesseract ran its lines across (a misjudged skew, a page read as one column) are read one by one. A till
+  // roll has no columns: read as one block, its rows stay whole (parted, its labels and amounts fell into two
+  // "columns", every total read without its amount: measured on receipts-hard/photo-real).
+  if (!roll) reading.result = timeStageSync("ocr: reading order", () => orderByLayout(reading.result));
   const it = page.image_transform;
   // render() SHOULD return the rasterized size; if it does not, scale boxes into the declared space anyway.
   const sx = it.rasterized_width / rendered.width;
