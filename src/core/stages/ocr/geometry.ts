@@ -11,7 +11,8 @@
  * receipt: its squared sheet is wider than a till roll in line heights, and the frame read as it is gives nothing).
  */
 import { analyzeLayout, type PageLayout } from "../../engines/ocr/layout.ts";
-import type { GreyImage } from "../../imaging/grey.ts";
+import { crop, type GreyImage } from "../../imaging/grey.ts";
+import type { Box } from "../../model.ts";
 import { findSheet } from "../../imaging/sheet.ts";
 import { squareUp, type SquaredSheet } from "../../imaging/sheet-warp.ts";
 import { evenLight, unevenlyLit } from "../../imaging/even-light.ts";
@@ -108,4 +109,15 @@ function psmFor(layout: PageLayout, dpi?: number, sheetWidth?: number): number |
   if (sheetWidth !== undefined && sheetWidth / layout.lineHeight <= NARROW_SHEET) return SINGLE_BLOCK;
   if (dpi !== undefined && dpi >= 70 && length / dpi <= NARROW_INCHES) return SINGLE_BLOCK;
   return length / layout.lineHeight <= NARROW_COLUMN ? SINGLE_COLUMN : undefined;
+}
+
+/** The part of the page tesseract gets: the content box, unless cutting the margins would save little. */
+export function readRegion(grey: GreyImage, contentBox: Box | null): Box {
+  if (!contentBox) return [0, 0, grey.width, grey.height];
+  const [x1, y1, x2, y2] = contentBox;
+  return (x2 - x1) * (y2 - y1) > grey.width * grey.height * 0.9 ? [0, 0, grey.width, grey.height] : contentBox;
+}
+
+export function cropTo(grey: GreyImage, [x1, y1, x2, y2]: Box): GreyImage {
+  return x2 - x1 === grey.width && y2 - y1 === grey.height ? grey : crop(grey, x1, y1, x2 - x1, y2 - y1);
 }
