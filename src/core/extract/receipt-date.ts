@@ -2,6 +2,8 @@
  * The date of a till receipt whose date was not found, read past what OCR does to a till's date marks:
  * - doubled marks ("15.. JUN 2022" for "15. JUN 2022", "24//09/2025");
  * - marks read as the other mark ("11.06,2021": a dot read as a comma);
+ * - digits read as the letters they look like ("O8/O4/17 10:58", "DATE: 2l-03-2020"), in a date-shaped token before
+ *   a time of day or after a date label only;
  * - slashes read as 7 or 1 in a date set beside its time of day ("08704717 10:55" for "08/04/17 10:55").
  * The head is looked at first (where most tills print the date), then the whole first page (European tills print
  * it at the foot). A repaired line must give a real calendar date in the document's date order.
@@ -26,10 +28,42 @@ const repairs: Array<{ why: string; fix: (text: string) => string }> = [
     fix: (t) => t.replace(/(?<![\d.,])(\d{1,2})[.,](\d{1,2})[.,](\d{4}|\d{2})(?![\d.,])/g, "$1.$2.$3"),
   },
   {
+    why: "letters read for digits",
+    fix: (t) =>
+      t.replace(CONFUSED_DATE, (m, _mark, at: number) =>
+        (m.match(/\d/g)?.length ?? 0) >= 2 && dated(t, at, at + m.length) ? asDigits(m) : m,
+      ),
+  },
+  {
     why: "slashes read as 7 or 1",
     fix: (t) => t.replace(/(?<!\d)(\d{2})[17](\d{2})[17](\d{2}|\d{4})(?=\s+\d{1,2}:\d{2})/g, "$1/$2/$3"),
   },
 ];
+
+/**
+ * A date-shaped token with letters OCR makes of digits in thermal print ("O8/O4/17", "2l-03-2020", "1S.06.2021"):
+ * two groups of one or two characters and one of two or four, each a digit or such a letter, two digits at least.
+ */
+const CONFUSED_DATE =
+  /(?<![\p{L}\p{N}])[\dOoQDIl|iSsBZ]{1,2}([/.-])[\dOoQDIl|iSsBZ]{1,2}\1(?:[\dOoQDIl|iSsBZ]{4}|[\dOoQDIl|iSsBZ]{2})(?![\p{L}\p{N}])/gu;
+const DIGIT_OF: Record<string, string> = {
+  O: "0",
+  o: "0",
+  Q: "0",
+  D: "0",
+  I: "1",
+  l: "1",
+  "|": "1",
+  i: "1",
+  S: "5",
+  s: "5",
+  B: "8",
+  Z: "2",
+};
+const asDigits = (token: string) => token.replace(/[OoQDIl|iSsBZ]/g, (c) => DIGIT_OF[c]!);
+/** Letters are read as digits only in a token the line says is a date: after a date label, or before a time of day. */
+const dated = (text: string, start: number, end: number) =>
+  DATE_LABEL.test(text.slice(Math.max(0, start - 12), start)) || TIME_AFTER.test(text.slice(end));
 
 /** Below this a date was found without a label (the first-date fallbacks). */
 const LABELLED = 0.55;

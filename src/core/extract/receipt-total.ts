@@ -30,13 +30,17 @@ export const CARD =
 
 const cents = (v: number) => Math.round(v * 100);
 
-/** Amounts printed on lines labelled as a total, in cents. */
+/**
+ * Amounts printed on lines labelled as a total, in cents. On an OCR page an amount glued to letters OCR made of its
+ * currency ("nrM112.40" for "RM112.40") counts too: these amounts only confirm what the payment lines say was paid.
+ */
 export function printedTotals(lines: Line[], dateOrder: DateOrder): Set<number> {
   const out = new Set<number>();
   for (const line of lines) {
     const text = fold(line.text);
     if (!TOTAL_LABEL.test(text) || NOT_TOTAL.test(text)) continue;
-    for (const a of findAmounts(line.text, dateOrder)) if (a.decimals && a.value > 0) out.add(cents(a.value));
+    const printed = line.page.text_source === "ocr" ? line.text.replace(/(\p{L})(?=\d)/gu, "$1 ") : line.text;
+    for (const a of findAmounts(printed, dateOrder)) if (a.decimals && a.value > 0) out.add(cents(a.value));
   }
   return out;
 }

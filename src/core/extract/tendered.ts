@@ -44,17 +44,36 @@ export function tenderedLessChange(lines: Line[], dateOrder: DateOrder): { pay: 
   return { pay, change };
 }
 
-/** The last amount with decimals on a line whose text starts with `label`. */
+/**
+ * The last amount with decimals on a line whose text starts with `label`; for a line that is the label alone, the
+ * amount of the next line when that line is nothing but an amount (OCR read the label and its amount, far apart on a
+ * till roll's row, as two lines: "CASH" / "200.00").
+ */
 export function paidLine(lines: Line[], label: RegExp, dateOrder: DateOrder): Paid | null {
   for (const line of lines) {
     const head = label.exec(fold(line.text));
     if (!head) continue;
-    const text = line.page.text_source === "ocr" ? joinedCents(line.text) : line.text;
-    const amounts = findAmounts(text, dateOrder).filter((a) => a.decimals && a.start >= head[0].length && a.value >= 0);
-    const last = amounts[amounts.length - 1];
-    if (last) return { line, value: last.value, start: last.start, end: last.end };
+    const own = lastAmount(line, head[0].length, dateOrder);
+    if (own) return own;
+    if (!LABEL_ALONE.test(line.text.slice(head[0].length))) continue;
+    const next = lines.find((l) => l.page === line.page && l.index === line.index + 1);
+    const amount = next && AMOUNT_ALONE.test(next.text) ? lastAmount(next, 0, dateOrder) : null;
+    if (amount) return amount;
   }
   return null;
+}
+
+/** What may follow a payment label alone on its line: marks, a colon. */
+const LABEL_ALONE = /^[^\p{L}\p{N}]*$/u;
+/** A line that is only an amount, with a currency sign or code before it at most. */
+const AMOUNT_ALONE =
+  /^[^\p{L}\p{N}]*(?:RM|S\$|US\$|USD|EUR|GBP|SGD|MYR|IDR|Rp\.?|[$€£¥])?\s?\d[\d.,' ]*[^\p{L}\p{N}]*$/u;
+
+function lastAmount(line: Line, from: number, dateOrder: DateOrder): Paid | null {
+  const text = line.page.text_source === "ocr" ? joinedCents(line.text) : line.text;
+  const amounts = findAmounts(text, dateOrder).filter((a) => a.decimals && a.start >= from && a.value >= 0);
+  const last = amounts[amounts.length - 1];
+  return last ? { line, value: last.value, start: last.start, end: last.end } : null;
 }
 
 /**

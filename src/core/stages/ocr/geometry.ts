@@ -11,7 +11,8 @@
  * receipt: its squared sheet is wider than a till roll in line heights, and the frame read as it is gives nothing).
  */
 import { analyzeLayout, type PageLayout } from "../../engines/ocr/layout.ts";
-import type { GreyImage } from "../../imaging/grey.ts";
+import { crop, type GreyImage } from "../../imaging/grey.ts";
+import type { Box } from "../../model.ts";
 import { findSheet } from "../../imaging/sheet.ts";
 import { squareUp, type SquaredSheet } from "../../imaging/sheet-warp.ts";
 import { evenLight, unevenlyLit } from "../../imaging/even-light.ts";
@@ -21,6 +22,11 @@ export interface PageGeometry {
   grey: GreyImage;
   /** The squared sheet when it is what is read (boxes map back through `toSource`). */
   sheet: SquaredSheet | null;
+  /**
+   * The squared sheet is a till roll (narrow in line heights, or long and narrow): one column of lines, each a label
+   * and its amount flush right, which no reading order may part into columns (stages/ocr/index.ts).
+   */
+  roll?: true;
   layout: PageLayout;
   psm: number | undefined;
 }
@@ -54,13 +60,14 @@ export function pageGeometry(rendered: GreyImage, dpi: number | undefined): Page
   // whole, the analysis copy (scaled by the long side) is too small for its lines, and no line height is found.
   // Either way round: on a long roll the layout may take its columns of characters for lines running down.
   const roll = Math.max(across, along) >= ROLL_ASPECT * Math.min(across, along);
-  if (roll && psm !== SINGLE_BLOCK) return { grey: sheet.image, sheet, layout, psm: SINGLE_BLOCK };
+  if (roll && psm !== SINGLE_BLOCK) return { grey: sheet.image, sheet, layout, psm: SINGLE_BLOCK, roll: true };
   if (psm !== SINGLE_BLOCK && !unreadable) return asRendered;
   // A till roll's lines are about ROLL_LINES to its width: where none was measured (faint small print), that is its
   // type's height, so the OCR stage enlarges small print as it does when the height is measured.
   const sized =
     layout.lineHeight === null ? { ...layout, lineHeight: Math.max(1, Math.round(across / ROLL_LINES)) } : layout;
-  return { grey: sheet.image, sheet, layout: sized, psm: psm ?? SINGLE_BLOCK };
+  const rolled = psm === SINGLE_BLOCK || roll ? { roll: true as const } : {};
+  return { grey: sheet.image, sheet, layout: sized, psm: psm ?? SINGLE_BLOCK, ...rolled };
 }
 
 /** Line heights across a till roll: 32-48 characters of a monospaced font a line, a line ~1.3 characters tall. */
@@ -102,4 +109,15 @@ function psmFor(layout: PageLayout, dpi?: number, sheetWidth?: number): number |
   if (sheetWidth !== undefined && sheetWidth / layout.lineHeight <= NARROW_SHEET) return SINGLE_BLOCK;
   if (dpi !== undefined && dpi >= 70 && length / dpi <= NARROW_INCHES) return SINGLE_BLOCK;
   return length / layout.lineHeight <= NARROW_COLUMN ? SINGLE_COLUMN : undefined;
+}
+
+/** The part of the page tesseract gets: the content box, unless cutting the margins would save little. */
+export function readRegion(grey: GreyImage, contentBox: Box | null): Box {
+  if (!contentBox) return [0, 0, grey.width, grey.height];
+  const [x1, y1, x2, y2] = contentBox;
+  return (x2 - x1) * (y2 - y1) > grey.width * grey.height * 0.9 ? [0, 0, grey.width, grey.height] : contentBox;
+}
+
+export function cropTo(grey: GreyImage, [x1, y1, x2, y2]: Box): GreyImage {
+  return x2 - x1 === grey.width && y2 - y1 === grey.height ? grey : crop(grey, x1, y1, x2 - x1, y2 - y1);
 }

@@ -2,9 +2,9 @@ import { throwIfAborted as checkAborted } from "../../abort";
 import { DocprocError } from "../../errors.ts";
 import type { Box, Page, RasterImage } from "../../model.ts";
 import type { PageLayout } from "../../engines/ocr/layout.ts";
-import { crop, toGrey, upscale, type GreyImage } from "../../imaging/grey.ts";
+import { toGrey, upscale, type GreyImage } from "../../imaging/grey.ts";
 import { boxToSource } from "../../imaging/upright.ts";
-import { pageGeometry, SINGLE_BLOCK } from "./geometry.ts";
+import { cropTo, pageGeometry, readRegion, SINGLE_BLOCK } from "./geometry.ts";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../../engines/ocr/types.ts";
 import { keepDecimalPoints } from "../../engines/ocr/decimals.ts";
 import { orderByLayout } from "../../engines/ocr/reading-order.ts";
@@ -167,7 +167,9 @@ async function ocrPage(
   const dpi = page.image_transform.effective_dpi ?? undefined;
   // The layout measures inches in the raster's own pixels (a till roll is narrow in inches).
   const rasterDpi = dpi && (dpi * rendered.width) / page.image_transform.rasterized_width;
-  const { grey, sheet, layout, psm } = timeStageSync("ocr: layout analysis", () => pageGeometry(rendered, rasterDpi));
+  const { grey, sheet, layout, psm, roll } = timeStageSync("ocr: layout analysis", () =>
+    pageGeometry(rendered, rasterDpi),
+  );
   const region = readRegion(grey, layout.contentBox);
   const cropped = cropTo(grey, region);
   const zoom = zoomFor(layout.lineHeight, cropped);
@@ -213,8 +215,8 @@ async function ocrPage(
     );
   reading.result = keepDecimalPoints(reading.image, reading.result);
   if (psm === SINGLE_BLOCK) reading.result = dropSpecks(reading.result);
-  // Columns tesseract ran its lines across (a misjudged skew, a page read as one column) are read one by one.
-  reading.result = timeStageSync("ocr: reading order", () => orderByLayout(reading.result));
+  // Columns tesseract ran its lines across (a misjudged skew, one column) are read one by one; a roll has none.
+  if (!roll) reading.result = timeStageSync("ocr: reading order", () => orderByLayout(reading.result));
   const it = page.image_transform;
   // render() SHOULD return the rasterized size; if it does not, scale boxes into the declared space anyway.
   const sx = it.rasterized_width / rendered.width;
@@ -246,17 +248,6 @@ async function lendDiacritics(
   ).catch(() => null);
   const same = second && second.transform.rotation === first.transform.rotation;
   return same ? { ...first, result: mergeDiacritics(first.result, second.result) } : first;
-}
-
-/** The part of the page tesseract gets: the content box, unless cutting the margins would save little. */
-function readRegion(grey: GreyImage, contentBox: Box | null): Box {
-  if (!contentBox) return [0, 0, grey.width, grey.height];
-  const [x1, y1, x2, y2] = contentBox;
-  return (x2 - x1) * (y2 - y1) > grey.width * grey.height * 0.9 ? [0, 0, grey.width, grey.height] : contentBox;
-}
-
-function cropTo(grey: GreyImage, [x1, y1, x2, y2]: Box): GreyImage {
-  return x2 - x1 === grey.width && y2 - y1 === grey.height ? grey : crop(grey, x1, y1, x2 - x1, y2 - y1);
 }
 
 /** Below this median line height (px) text is too small for tesseract (10-point type under ~120 DPI). */

@@ -24,6 +24,7 @@ export async function addUnreadLines(
   dpi?: number,
   textHeight?: number | null,
   fallback?: OcrEngine,
+  apart = false,
 ): Promise<OcrResult> {
   const boxes = unreadLines(image, result.words, textHeight);
   if (boxes.length === 0) return result;
@@ -55,6 +56,7 @@ export async function addUnreadLines(
     words = insertLine(
       words.filter((w) => w.confidence >= GUESS || shareInside(w.bounding_box, box) < 0.3),
       line,
+      apart,
     );
   }
   if (added === 0) return result;
@@ -77,7 +79,9 @@ export async function addLargeLines(
   dpi?: number,
 ): Promise<OcrResult> {
   const height = medianWordHeight(result.words);
-  return height ? addUnreadLines(image, result, engine, dpi, height * LARGE_TYPE) : result;
+  // A logo's line joins no row of smaller type: on a crumpled or curled roll it dips into the address line below
+  // it, and joined to that row its words interleaved with the street's ("BOULANGERIE 47 BD VOLTAIRE MARTIN").
+  return height ? addUnreadLines(image, result, engine, dpi, height * LARGE_TYPE, undefined, true) : result;
 }
 
 /** Every line box read as a single line: in one engine call when the engine can (see OcrEngine.recognizeMany). */
@@ -101,19 +105,30 @@ function plausible(read: OcrResult): boolean {
   return read.words.some((w) => w.confidence >= MIN_LINE_CONFIDENCE && /[\p{L}\p{N}]{3}/u.test(w.text));
 }
 
+/** A row is in a line's type when its words are at least this share of the line's words' height. */
+const ALIKE = 0.6;
+
+/** The median height of `words` (a mark read as a tall "|" beside a street's words does not make it a logo's row). */
+function typeHeight(words: Word[]): number {
+  const h = words.map((w) => w.bounding_box[3] - w.bounding_box[1]).sort((a, b) => a - b);
+  return h.length ? h[Math.floor(h.length / 2)]! : 0;
+}
+
 /**
  * Into the line of the same row when one is next to it (a table header cell tesseract skipped joins its row, in
- * x order); otherwise as a line of its own, before the first line (in reading order) that starts below its middle.
+ * x order; with `apart`, only a row in type as large: the rest of a logo read in part); otherwise as a line of its
+ * own, before the first line (in reading order) that starts below its middle.
  */
-function insertLine(words: Word[], line: Word[]): Word[] {
+function insertLine(words: Word[], line: Word[], apart = false): Word[] {
   const [left, top, right, bottom] = unionBox(line.map((w) => w.bounding_box));
   const extents = new Map<number | undefined, Box>();
   for (const w of words) extents.set(w.line, unionBox([extents.get(w.line) ?? w.bounding_box, w.bounding_box]));
   const height = bottom - top;
-  const row = [...extents].find(([, e]) => {
+  const row = [...extents].find(([rowLine, e]) => {
     const shared = Math.min(e[3], bottom) - Math.max(e[1], top);
     const gap = Math.max(e[0] - right, left - e[2], 0);
-    return shared >= 0.5 * Math.min(height, e[3] - e[1]) && gap <= 2 * height;
+    const alike = !apart || typeHeight(words.filter((w) => w.line === rowLine)) >= ALIKE * typeHeight(line);
+    return alike && shared >= 0.5 * Math.min(height, e[3] - e[1]) && gap <= 2 * height;
   });
   if (row) {
     const first = words.findIndex((w) => w.line === row[0]);

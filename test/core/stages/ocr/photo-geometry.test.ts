@@ -1,6 +1,7 @@
 /**
  * What the OCR stage reads a phone photo of a receipt as (stages/ocr/geometry.ts), for the conditions of real photos
- * (the receipts-hard/photo-real corpus): a receipt photographed sideways is still a till roll (one block of lines);
+ * (the receipts-hard/photo-real corpus): a receipt photographed sideways is still a till roll (one block of lines,
+ * whose rows no reading order parts into columns);
  * a sheet whose lines neither the frame nor the sheet shows is read squared up, not with its cluttered surround; a
  * frame in which no sheet is found but a hard shadow falls is read with its light evened out; a hard shadow on a
  * found sheet is lifted to white (imaging/even-light.ts); a curled sheet's lines are straightened, so an amount flush
@@ -72,6 +73,8 @@ describe("phone photos of receipts: what the OCR stage reads", () => {
     expect(g.sheet).not.toBeNull();
     expect(g.layout.lineAxis).toBe("down");
     expect(g.psm).toBe(SINGLE_BLOCK);
+    // A till roll: its rows (label left, amount flush right) are never parted into columns by the reading order.
+    expect(g.roll).toBe(true);
   });
 
   test("a sheet on which no lines are found, in a frame without them either, is read squared up, sized as a roll", () => {
@@ -84,6 +87,9 @@ describe("phone photos of receipts: what the OCR stage reads", () => {
     // enlarged.
     const across = g.layout.lineAxis === "down" ? g.grey.height : g.grey.width;
     expect(g.layout.lineHeight).toBe(Math.round(across / 40));
+    // Nothing says it is a till roll (no lines measured, not long and narrow): the reading order may still find
+    // columns on it.
+    expect(g.roll).toBeUndefined();
   });
 
   test("a frame with a hard shadow and no sheet found is read with its light evened; a scan is read as it is", () => {
@@ -103,7 +109,9 @@ describe("phone photos of receipts: what the OCR stage reads", () => {
     expect(paper).toBeGreaterThan(235);
     expect(dark).toBeLessThan(100);
     const scan = draw({ W: 1000, H: 1000, paper: null, ink });
-    expect(pageGeometry(scan, undefined).grey).toBe(scan);
+    const asItIs = pageGeometry(scan, undefined);
+    expect(asItIs.grey).toBe(scan);
+    expect(asItIs.roll).toBeUndefined();
   });
 
   test("a hard shadow across a found sheet is lifted to white, its text kept dark", () => {
