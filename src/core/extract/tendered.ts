@@ -5,7 +5,7 @@
  * by such a fallback (or is the tendered amount itself), tendered − change is taken instead.
  */
 import type { Candidate } from "./candidate";
-import { fold } from "./fuzzy";
+import { infoOf } from "./label-index";
 import { type Line, spanOf } from "./lines";
 import type { DateOrder } from "./normalize";
 import { findAmounts, joinedCents } from "./values";
@@ -47,7 +47,7 @@ export function tenderedLessChange(lines: Line[], dateOrder: DateOrder): { pay: 
 /** The last amount with decimals on a line whose text starts with `label`. */
 export function paidLine(lines: Line[], label: RegExp, dateOrder: DateOrder): Paid | null {
   for (const line of lines) {
-    const head = label.exec(fold(line.text));
+    const head = label.exec(infoOf(line).folded);
     if (!head) continue;
     const text = line.page.text_source === "ocr" ? joinedCents(line.text) : line.text;
     const amounts = findAmounts(text, dateOrder).filter((a) => a.decimals && a.start >= head[0].length && a.value >= 0);
