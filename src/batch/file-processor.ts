@@ -7,7 +7,8 @@
  */
 import { cpuCount } from "../core/cores";
 import path from "node:path";
-import { createOcrEngine, lazyOcrEngine, type OcrEngine, type OcrEngineKind } from "../core/engines/ocr";
+import type { OcrEngine, OcrEngineKind } from "../core/engines/ocr";
+import { lazyOcrEngine } from "../core/engines/ocr/lazy";
 import { folderSink } from "../core/exporters";
 import type { ProgressFn } from "../core/model";
 import type { ProjectSettings } from "../core/project";
@@ -82,7 +83,10 @@ export interface FileProcessorOptions {
 
 export function createFileProcessor(opts: FileProcessorOptions): FileProcessor {
   const engine = ocrEngineOf(opts.project, opts.ocrEngine);
-  const lazy = opts.ocr ? null : lazyOcrEngine(() => createOcrEngine({ engine, workers: cpuCount() }));
+  // The engines' modules (tesseract hosts, traineddata) load with the first page that needs OCR, not with every run.
+  const lazy = opts.ocr
+    ? null
+    : lazyOcrEngine(async () => (await import("../core/engines/ocr")).createOcrEngine({ engine, workers: cpuCount() }));
   const ocr = opts.ocr ?? lazy!;
   const sink = folderSink(opts.outDir);
   const hasNodes = notificationNodes(opts.project.workflow).length > 0;

@@ -202,4 +202,4 @@ export function lanesFor(cores: number, ocrStarted: boolean, finished: BatchFile
 }
 
 /** Kept for callers that import it from here; it lives in src/core/engines/ocr/lazy.ts. */
-export { lazyOcrEngine } from "../core/engines/ocr";
+export { lazyOcrEngine } from "../core/engines/ocr/lazy";

@@ -4,7 +4,8 @@
  * issuer search's DOMAIN_ENDING (src/core/extract/parties.ts, before DOMAIN), the heading zone's mayBeShortHeading
  * (src/core/classify/cues.ts, before the trailing-number pattern) and the date-order scan's NUMERIC_DATE_HINT
  * (normalize.ts), the amount reader's mayHoldGluedCode and GROUPED_AMOUNT (values.ts, before GLUED_CODE and GRAIN_MARKS); and the IBAN / VAT ID readers' `more` (compact-values.ts) MUST hold while longer text can still read a
- * value. Checked on every line of the PDF corpora, the OCR corpus and the varied generator's documents, and on
+ * value; the split signals' PAGE_WORD (signals.ts, before the page-counter patterns) and parseAmount's quick path for
+ * plain digits (normalize.ts, before parseFormattedAmount's steps) MUST give what the full scans give. Checked on every line of the PDF corpora, the OCR corpus and the varied generator's documents, and on
  * samples in upper, lower and mixed case.
  */
 import { expect, test } from "bun:test";
@@ -387,4 +388,32 @@ test("the numeric-date quick test passes every text in which the date scan finds
   }
   expect(numeric).toBeGreaterThan(200);
   expect(skipped).toBeGreaterThan(lines.length);
+}, 120_000);
+
+test("the page-word quick test passes every line in which a page-counter pattern matches", async () => {
+  const { COUNTER_ALONE, COUNTER_OF, PAGE_WORD, parsePageCounter } = await import("../../src/core/split/signals");
+  const samples = ["Page 2 of 3", "Seite 1 von 2", "PAGE 2/2", "Pag. 3", "Blatt 4", "ſide 2", "- 3 -", "Strona 1 z 2"];
+  let matched = 0;
+  for (const line of [...(await corpusLines()), ...samples]) {
+    if (!COUNTER_OF.test(line) && !COUNTER_ALONE.test(line)) continue;
+    matched++;
+    expect(PAGE_WORD.test(line)).toBe(true);
+  }
+  expect(matched).toBeGreaterThan(20);
+  // A text of no page word still reads a dashed page number.
+  expect(parsePageCounter("Acme Ltd\n - 3 -\nTotal 12.00")).toEqual({ current: 3, total: null });
+  expect(parsePageCounter("Acme Ltd\nTotal 12.00")).toBeNull();
+}, 120_000);
+
+test("parseAmount's quick path reads what parseFormattedAmount reads, on every amount the amount pattern finds", async () => {
+  const { AMOUNT_RE, parseAmount, parseFormattedAmount } = await import("../../src/core/extract/normalize");
+  const samples = ["0", "007", "12", "12.5", "12,50", "4918.84", "1".repeat(400), `${"9".repeat(330)}.5`, "12.", ".5"];
+  const amounts = [...samples];
+  for (const line of await corpusLines()) for (const m of line.matchAll(AMOUNT_RE)) amounts.push(m[0], m.groups!.body!);
+  let plain = 0;
+  for (const a of amounts) {
+    if (/^\d+(?:[.,]\d{1,2})?$/.test(a)) plain++;
+    expect(Object.is(parseAmount(a), parseFormattedAmount(a))).toBe(true);
+  }
+  expect(plain).toBeGreaterThan(1000);
 }, 120_000);

@@ -151,9 +151,19 @@ interface Cue {
  */
 const prepared = new WeakMap<DocumentClass, { lists: string[][]; lengths: number[]; cues: Cue[] }>();
 function cuesOf(cls: DocumentClass): Cue[] {
-  const lists = [cls.cue_words, cls.cue_patterns, cls.negative_cue_words];
   const seen = prepared.get(cls);
-  if (seen && seen.lists.every((l, i) => l === lists[i] && l.length === seen.lengths[i])) return seen.cues;
+  // The same three lists, unchanged in length: compared one by one (this runs per class for every page classified).
+  if (
+    seen &&
+    seen.lists[0] === cls.cue_words &&
+    seen.lists[1] === cls.cue_patterns &&
+    seen.lists[2] === cls.negative_cue_words &&
+    seen.lengths[0] === cls.cue_words.length &&
+    seen.lengths[1] === cls.cue_patterns.length &&
+    seen.lengths[2] === cls.negative_cue_words.length
+  )
+    return seen.cues;
+  const lists = [cls.cue_words, cls.cue_patterns, cls.negative_cue_words];
   const cue = (text: string, isPattern: boolean, sign: 1 | -1): Cue => {
     const first = isPattern ? "" : fold(text.toLowerCase()).trim().split(/\s+/)[0]!;
     const rest = isPattern

@@ -6,7 +6,7 @@
  * another total candidate equals the balance plus an amount printed on a payment line.
  */
 import type { Candidate } from "./candidate";
-import { fold } from "./fuzzy";
+import { infoOf } from "./label-index";
 import type { Line } from "./lines";
 import type { DateOrder } from "./normalize";
 import { findAmounts } from "./values";
@@ -19,7 +19,7 @@ const PAYMENT =
 function payments(lines: Line[], dateOrder: DateOrder): number[] {
   const out: number[] = [];
   for (const line of lines) {
-    const head = PAYMENT.exec(fold(line.text));
+    const head = PAYMENT.exec(infoOf(line).folded);
     if (!head) continue;
     for (const a of findAmounts(line.text, dateOrder))
       if (a.decimals && a.start >= head[0].length && a.value !== 0) out.push(Math.abs(a.value));

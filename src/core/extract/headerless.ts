@@ -61,7 +61,7 @@ function runsOf(lines: Line[], dateOrder: DateOrder, summaryLabels: string[]): R
       close();
       continue;
     }
-    if (isSummary(line, summaryLabels) && hasAmount(line, dateOrder)) {
+    if (hasAmount(line, dateOrder) && isSummary(line, summaryLabels)) {
       // A summary word inside a group (indented under its heading) is part of the breakdown; otherwise it ends the run.
       const head = run.find((l) => l.x !== null)?.x ?? null;
       // Indented by a few characters; a totals block far to the right is no breakdown.

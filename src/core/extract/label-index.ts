@@ -13,13 +13,15 @@ import { fold } from "./fuzzy";
  */
 export interface LabelIndex {
   byFirstWord: Map<string, number[]>;
+  /** byFirstWord's keys, for indexed loops (searchPlan runs for every label search of a document). */
+  firstWords: string[];
   others: Array<{ rank: number; first: string }>;
 }
 const indexes = new WeakMap<string[], LabelIndex>();
 export function labelIndex(labels: string[]): LabelIndex {
   let index = indexes.get(labels);
   if (!index) {
-    index = { byFirstWord: new Map(), others: [] };
+    index = { byFirstWord: new Map(), firstWords: [], others: [] };
     labels.forEach((label, rank) => {
       const words = fold(label.replace(/^\^/, "").toLowerCase()).trim().split(/\s+/);
       const first = words[0]!;
@@ -31,6 +33,7 @@ export function labelIndex(labels: string[]): LabelIndex {
       if (words.length > 1 && /^\p{L}+$/u.test(joined))
         index!.byFirstWord.set(joined, [...(index!.byFirstWord.get(joined) ?? []), rank]);
     });
+    index.firstWords = [...index.byFirstWord.keys()];
     indexes.set(labels, index);
   }
   return index;
@@ -54,6 +57,8 @@ interface LineInfo {
   folded: string;
   lower: string;
   tokens: string[];
+  /** `lower` holds no "ſ": a label's ASCII words must then all be in it (label-regex.ts CompiledList). */
+  plain: boolean;
 }
 const TOKEN_GAP = /[^\p{L}\p{N}]+/u;
 
@@ -77,7 +82,7 @@ export function infoOf(line: Line): LineInfo {
     // OCR drops the space between a label and a number ("tva8"): the letters are a token of their own too.
     if (line.page.text_source === "ocr" && /\p{L}\p{N}/u.test(lower))
       for (const p of [...parts]) if (/\p{L}\p{N}/u.test(p)) parts.push(p.split(/(?<=\p{L})(?=\p{N})/u)[0]!);
-    info = { folded, lower, tokens: distinct(parts) };
+    info = { folded, lower, tokens: distinct(parts), plain: !lower.includes("\u017f") };
     lineInfo.set(line, info);
   }
   return info;
@@ -179,25 +184,46 @@ function listInfoOf(lines: Line[]): ListInfo {
 }
 
 /**
- * The lines that can hold a hit, in their order: on text-layer lines only those holding a label's first word or,
- * for a label not starting with a word, its first token as a substring (candidateRanks finds nothing on the
- * others). OCR lines (fuzzy matching) and short lists are searched line by line.
+ * The lines that can hold a hit, in their order, each with its candidate ranks (what candidateRanks gives for it):
+ * on text-layer lines only those holding a label's first word or, for a label not starting with a word, its first
+ * token as a substring (candidateRanks finds nothing on the others). The ranks come from the list's postings, a
+ * label's first word at a time, instead of looking up each token of each line again for every label list. Null for
+ * OCR lines (fuzzy matching) and short lists: they are searched line by line with candidateRanks.
  */
-export function linesToSearch(lines: Line[], index: LabelIndex): Line[] {
-  if (lines.length < 16) return lines;
+export interface SearchPlan {
+  lines: Line[];
+  ranks: number[][];
+}
+export function searchPlan(lines: Line[], index: LabelIndex): SearchPlan | null {
+  if (lines.length < 16) return null;
   const list = listInfoOf(lines);
-  if (list.ocr) return lines;
+  if (list.ocr) return null;
   const map = list.postings;
-  // Marks in line order instead of a set to sort: the same lines, ascending, each once.
-  const at = new Uint8Array(lines.length);
-  for (const first of index.byFirstWord.keys()) {
-    const found = map.get(first);
-    if (found) for (let k = 0; k < found.length; k++) at[found[k]!] = 1;
+  // Per line position, in line order: the same ranks as candidateRanks (first words' ranks, then the others').
+  const at: Array<number[] | undefined> = new Array(lines.length);
+  const firsts = index.firstWords;
+  for (let f = 0; f < firsts.length; f++) {
+    const found = map.get(firsts[f]!);
+    if (!found) continue;
+    const ranks = index.byFirstWord.get(firsts[f]!)!;
+    for (let k = 0; k < found.length; k++) {
+      const i = found[k]!;
+      const those = (at[i] ??= []);
+      for (let r = 0; r < ranks.length; r++) those.push(ranks[r]!);
+    }
   }
-  for (const o of index.others) for (const i of linesHolding(lines, o.first)) at[i] = 1;
-  const out: Line[] = [];
-  for (let i = 0; i < lines.length; i++) if (at[i]) out.push(lines[i]!);
-  return out;
+  for (const o of index.others) {
+    const found = linesHolding(lines, o.first);
+    for (let k = 0; k < found.length; k++) (at[found[k]!] ??= []).push(o.rank);
+  }
+  const plan: SearchPlan = { lines: [], ranks: [] };
+  for (let i = 0; i < lines.length; i++) {
+    const ranks = at[i];
+    if (!ranks) continue;
+    plan.lines.push(lines[i]!);
+    plan.ranks.push(ranks.length > 1 ? ranks.sort((a, b) => a - b) : ranks);
+  }
+  return plan;
 }
 
 /** Positions of the lines whose lower-cased text contains `needle` (a label not starting with a word: "#", "n°"). */

@@ -7,7 +7,7 @@ import { type Line, type LineWord, levelY, lineHeight, rateRow, xOverlap } from 
 import type { Box } from "../model";
 import { editDistance, fold, fuzzyMatches, tokensOf } from "./fuzzy";
 import { tick } from "./gc-pace";
-import { candidateRanks, infoOf, labelIndex, linesToSearch } from "./label-index";
+import { candidateRanks, infoOf, labelIndex, searchPlan } from "./label-index";
 import { compiledOf, holdsWords, rankRegex } from "./label-regex";
 import { inAddressToken } from "./word-bounds";
 import { pushAll } from "../arrays";
@@ -40,7 +40,11 @@ function foldedSet(words: string[]): Set<string> {
  * ("... sent to the address below ...", "à l'adresse suivante"). Printed labels stand alone or end in a colon.
  */
 function inSentence(text: string, start: number, end: number): boolean {
+  // Both tests need a word before the label, and that word ends at a space or an apostrophe right before it: a label
+  // opening its line or glued to a mark (most hits) is settled without slicing and searching the line.
+  if (!SPACE_OR_APOSTROPHE.test(text.charAt(start - 1))) return false;
   const before = /(\p{L}+)[’'\s]+$/u.exec(text.slice(Math.max(0, start - 40), start))?.[1] ?? "";
+  if (before === "") return false;
   const after = /^\s+(\p{L}+)/u.exec(text.slice(end, end + 40))?.[1] ?? "";
   if (/^\p{Ll}/u.test(before) && /^\p{Ll}{2,}/u.test(after)) return true;
   // German capitalises nouns, so the word before says little: in a long line of prose, a label between two words
@@ -48,6 +52,9 @@ function inSentence(text: string, start: number, end: number): boolean {
   const next = /^[\p{L}]*[-–]?\s+(\p{L}+)/u.exec(text.slice(end, end + 40))?.[1] ?? "";
   return before !== "" && /^\p{Ll}{2,}/u.test(next) && text.trim().split(/\s+/).length >= 8;
 }
+
+/** What ends the word before a label in inSentence (its regex's `[’'\s]`). */
+const SPACE_OR_APOSTROPHE = /^[’'\s]$/u;
 
 const NUMBER_MARKS = new Set(["n", "no", "nr", "nº", "num", "o"]);
 /**
@@ -124,12 +131,15 @@ export function findLabels(
   const hits: LabelHit[] = [];
   const index = labelIndex(labels);
   const compiled = compiledOf(labels);
-  for (const line of linesToSearch(lines, index)) {
+  const plan = searchPlan(lines, index);
+  const searched = plan ? plan.lines : lines;
+  for (let l = 0; l < searched.length; l++) {
+    const line = searched[l]!;
     tick();
     const lineHits: LabelHit[] = [];
     const info = infoOf(line);
-    const checkWords = !info.lower.includes("\u017f");
-    for (const rank of candidateRanks(line, index)) {
+    const checkWords = info.plain;
+    for (const rank of plan ? plan.ranks[l]! : candidateRanks(line, index)) {
       if (checkWords && !holdsWords(info.lower, compiled.after[rank]!)) continue;
       const label = labels[rank]!;
       const text = info.folded;

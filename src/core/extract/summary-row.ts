@@ -71,14 +71,34 @@ export function summaryRowCandidates(field: FieldSettings, lines: Line[], ctx: R
   return out;
 }
 
-/** Length of the longest of `labels` found as words in `header` (0: none). */
+/**
+ * Length of the longest of `labels` found as words in `header` (0: none). Remembered per label list and header: each
+ * amount field asks for every cell of every row, with its own labels and the other amount fields' (the same lists).
+ * The label lists are a project's; the headers a document's, so each list's memo is bounded (HEADERS_REMEMBERED).
+ */
+const HEADERS_REMEMBERED = 2048;
+const longestMemo = new WeakMap<string[], Map<string, number>>();
 function longest(header: string, labels: string[]): number {
-  let best = 0;
-  for (const l of labels) if (l.length > best && labelRegex(l).test(header)) best = l.length;
+  let known = longestMemo.get(labels);
+  if (!known || known.size >= HEADERS_REMEMBERED) longestMemo.set(labels, (known = new Map()));
+  let best = known.get(header);
+  if (best === undefined) {
+    best = 0;
+    for (const l of labels) if (l.length > best && labelRegex(l).test(header)) best = l.length;
+    known.set(header, best);
+  }
   return best;
 }
 
-const specific = (header: string, labels: string[]) => unlikeRows(labels).some((l) => labelRegex(l).test(header));
+/** Whether a label of `labels` that is no summary-row word is in `header` (remembered as `longest` is). */
+const specificMemo = new WeakMap<string[], Map<string, boolean>>();
+function specific(header: string, labels: string[]): boolean {
+  let known = specificMemo.get(labels);
+  if (!known || known.size >= HEADERS_REMEMBERED) specificMemo.set(labels, (known = new Map()));
+  let found = known.get(header);
+  if (found === undefined) known.set(header, (found = unlikeRows(labels).some((l) => labelRegex(l).test(header))));
+  return found;
+}
 
 /**
  * The labels that are no summary-row word ("Total" is one, "Total VAT" too), per label list (a project's settings):

@@ -124,7 +124,8 @@ export function readRows(
     if (line.text.replace(/[^\p{L}\p{N}]/gu, "").length < 2 && !hasAmount(line, dateOrder)) continue;
     if (line.box[1] - last.box[3] > lineHeight(last) * 4) break;
     last = line;
-    if (isSummary(line, summaryLabels) && hasAmount(line, dateOrder)) {
+    // The amount first: a description's continuation line has none, and isSummary searches labels.
+    if (hasAmount(line, dateOrder) && isSummary(line, summaryLabels)) {
       [afterSummary, current, skipped] = [true, null, 0];
     } else if (
       isRowLine(line, descEnd, Math.min(firstNumeric, desc ? desc.x1 + 4 * lineHeight(line) : Infinity), dateOrder)
@@ -160,7 +161,7 @@ export function continuationOf(
   const page = lines[next - 1]?.page;
   let j = next;
   for (; j < lines.length && lines[j]!.page === page; j++)
-    if (isSummary(lines[j]!, summaryLabels) && hasAmount(lines[j]!, dateOrder)) return -1;
+    if (hasAmount(lines[j]!, dateOrder) && isSummary(lines[j]!, summaryLabels)) return -1;
   const desc = anchors.find((a) => a.column?.type === "string");
   const firstNumeric = Math.min(
     minOf(anchors.filter((a) => a.column && a.column.type !== "string" && (!desc || a.x1 > desc.x1)).map((a) => a.x1)),
@@ -169,7 +170,7 @@ export function continuationOf(
   const descEnd = desc ? Math.min(desc.x2, firstNumeric) : 0;
   for (let k = j; k < Math.min(lines.length, j + PAGE_TOP) && lines[k]!.page === lines[j]?.page; k++) {
     const line = lines[k]!;
-    if (headerAnchors(line, columns) || (isSummary(line, summaryLabels) && hasAmount(line, dateOrder))) return -1;
+    if (headerAnchors(line, columns) || (hasAmount(line, dateOrder) && isSummary(line, summaryLabels))) return -1;
     if (isRowLine(line, descEnd, Math.min(firstNumeric, desc ? desc.x1 + 4 * lineHeight(line) : Infinity), dateOrder))
       return k;
   }

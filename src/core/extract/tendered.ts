@@ -5,7 +5,7 @@
  * by such a fallback (or is the tendered amount itself), tendered − change is taken instead.
  */
 import type { Candidate } from "./candidate";
-import { fold } from "./fuzzy";
+import { infoOf } from "./label-index";
 import { type Line, spanOf } from "./lines";
 import type { DateOrder } from "./normalize";
 import { findAmounts, joinedCents } from "./values";
@@ -51,7 +51,7 @@ export function tenderedLessChange(lines: Line[], dateOrder: DateOrder): { pay: 
  */
 export function paidLine(lines: Line[], label: RegExp, dateOrder: DateOrder): Paid | null {
   for (const line of lines) {
-    const head = label.exec(fold(line.text));
+    const head = label.exec(infoOf(line).folded);
     if (!head) continue;
     const own = lastAmount(line, head[0].length, dateOrder);
     if (own) return own;
