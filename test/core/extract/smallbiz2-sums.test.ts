@@ -109,6 +109,8 @@ for (const ocr of [false, true]) {
     const beside = row(["GST Reg. No. 202114693K", 100], ["Due Date", 1000], ["04 Sep 2024", 1300]);
     expect(vatOf(seller(beside), ocr)).toBe("202114693K");
     expect(vatOf(seller(row(["GST/HST Registration: 673277620 RT0001", 100])), ocr)).toBe("673277620RT0001");
+    // OCR's O for the account's zeros ("RTO001"): the account is digits, the number still checks.
+    expect(vatOf(seller(row(["GST/HST # 552609729 RTO001", 100])), ocr)).toBe("552609729RT0001");
   });
 
   test(`${how}: a UK VAT number printed without GB gets it on a British page only, and only when HMRC's check holds`, () => {
