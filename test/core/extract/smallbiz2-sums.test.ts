@@ -42,6 +42,33 @@ for (const ocr of [false, true]) {
     expect(read(rows, ocr)).toEqual({ sub: 28082.12, tax: 2931.39, total: 31013.51, cur: "ZAR" });
   });
 
+  test(`${how}: sums grouped by a space with no sign ("1 228.53") are one amount; a column's gap parts two`, () => {
+    const za = (total: Cell[]) => [
+      ...invoiceHead("Dave's Property Maintenance", ["787 Jan Smuts Avenue, Hatfield", "VAT No: 4126028925"]),
+      ...sumRows([
+        ["Total excl. VAT", "1 228.53"],
+        ["VAT (15%)", "21.68"],
+      ]),
+      [660, total] as [number, Cell[]],
+    ];
+    expect(
+      read(
+        za([
+          ["TOTAL", 1100],
+          ["1 250.21", 1600],
+        ]),
+        ocr,
+      ),
+    ).toMatchObject({ sub: 1228.53, tax: 21.68, total: 1250.21 });
+    // A quantity in its own column before the price: no group of the price.
+    const columns: Cell[] = [
+      ["TOTAL", 1100],
+      ["1", 1400],
+      ["250.21", 1600],
+    ];
+    expect(read(za(columns), ocr).total).toBe(250.21);
+  });
+
   test(`${how}: a bare "$" next to a New Zealand GST number is NZD; RST beside GST is one tax`, () => {
     const nz = [
       ...invoiceHead("Rimu Arborists Ltd", ["333 Riccarton Road", "GST No: 107-906-835"]),
