@@ -17,7 +17,6 @@ import type { Word } from "../model";
 import { cellsOf, type Line, lineHeight, uprightSize } from "./lines";
 import { legalForm } from "./company";
 import { FREE_MAIL } from "./free-mail";
-import { findDates } from "./normalize";
 import { fold } from "./fuzzy";
 import { fullerName } from "./names-fuller";
 import { DOC_WORD, nameStart } from "./name-start";
@@ -32,6 +31,7 @@ import {
   STREET,
 } from "./party-blocks";
 import { senderLineName } from "./sender-line";
+import { firstNameCell, nameLike, overLine } from "./letterhead-lines";
 import { letters } from "./word-bounds";
 
 /** Words of a footer's legal lines: the company named above or in them is the issuer. */
@@ -222,30 +222,14 @@ function letterheadCandidate({ lines: firstPage, height, title }: FirstPage, add
   // is one (a window address is printed in one size; a seller's sheet puts its name in bold over its address).
   const windowedHead = (l: Line) =>
     title !== undefined && l.box[1] > title.box[3] && addressFollows(l, firstPage) && !overLine(l, firstPage);
-  const nameLike = (text: string, words: number) =>
-    letters(text) >= 3 &&
-    words <= 6 &&
-    !/[\p{L}]:/u.test(text) &&
-    !DOC_WORD.test(` ${text}`) &&
-    !findDates(text, "dmy").some((d) => d.iso) &&
-    !/[@#_]|www\.|https?:|\d{3,}/i.test(text);
-  // A spreadsheet's name may share its row with a label and value cell beside it ("Kevin's Handyman Services    Due
-  // 11/25/2024"): the row is no name, its first cell may be, when it opens the row in the page's left half with two
-  // words or more (a lone "Date" beside its value is a label).
-  const firstCell = (l: Line) => {
-    const cells = cellsOf(l);
-    const [s, e] = cells[0]!;
-    const words = l.words.filter((w) => w.start >= s && w.end <= e);
-    const left = words[0]!.box[0] < uprightSize(l.page)[0] / 2;
-    return cells.length > 1 && left && words.length >= 2 && nameLike(l.text.slice(s, e), words.length)
-      ? ([s, e] as const)
-      : undefined;
-  };
-  const plain = head.filter((l) => !windowedHead(l)).filter((l) => nameLike(l.text, l.words.length) || firstCell(l));
+  // A spreadsheet's name may share its row with a label and value cell beside it: its first cell may be the name.
+  const plain = head
+    .filter((l) => !windowedHead(l))
+    .filter((l) => nameLike(l.text, l.words.length) || firstNameCell(l));
   // A text layer may join the title and the letterhead beside it ("FACTURE    Acme SARL"): the cell that is no title.
   // A title joined with the seller's street beside it ("FAKTURA    Am Marktplatz 32") names nobody.
   const cellOf = (l: Line) => {
-    if (!nameLike(l.text, l.words.length)) return firstCell(l);
+    if (!nameLike(l.text, l.words.length)) return firstNameCell(l);
     const all = cellsOf(l);
     const cells = all.filter(([s, e]) => !TITLE.test(l.text.slice(s, e)));
     if (cells.length === 0) return [0, l.text.length] as const;
@@ -258,22 +242,6 @@ function letterheadCandidate({ lines: firstPage, height, title }: FirstPage, add
     const cell = cellOf(tallest)!;
     add(tallest, cell[0], cell[1], 0.42, "letterhead: the largest type at the top of the first page");
   }
-}
-
-/**
- * Whether the first cell of `line` stands in type a fifth larger than one of the next two lines of words (a name over
- * its details). Median word heights: a descender or an "@" makes one word's box taller, not the line's type, and OCR
- * boxes vary by a few pixels, so the smaller of the two lines' medians is the details' type.
- */
-function overLine(line: Line, sorted: Line[]): boolean {
-  const median = (ws: Line["words"]) => ws.map((w) => w.box[3] - w.box[1]).sort((a, b) => a - b)[ws.length >> 1]!;
-  const next = sorted
-    .slice(sorted.indexOf(line) + 1)
-    .filter((l) => letters(l.text) >= 3)
-    .slice(0, 2);
-  const [, end] = cellsOf(line)[0]!;
-  const name = median(line.words.filter((w) => w.end <= end));
-  return next.length > 0 && name >= 1.2 * Math.min(...next.map((l) => median(l.words)));
 }
 
 /** 5. The sender's name in the return-address line over the window address (party-blocks.ts, senderLineName). */
