@@ -11,8 +11,9 @@
  *   cannot outweigh it.
  * - A total printed below zero counts for the credit note.
  * - A bill in the form of a letter: a salutation, a subject line naming an invoice or credit note with its number
- *   ("INVOICE 2025/017 - Advisory services", "Re: Credit note CN-12") and the billing structure above count for that
- *   class as much as a salutation and a sign-off count for the letter: those are the form, the subject says what it is.
+ *   ("INVOICE 2025/017 - Advisory services", "Re: Credit note CN-12") and the billing structure above (or a total
+ *   and a tax word with its rate, as OCR may part a tax line from its amount) count for that class as much as a
+ *   salutation and a sign-off count for the letter: those are the form, the subject says what it is.
  * - Points go to classes by their ids (`receipt`, `invoice`, `credit_note`); a project without such classes gets none.
  */
 import type { Page } from "../model";
@@ -82,6 +83,13 @@ const SALUTATION =
 const BILL_SUBJECT =
   /^\s*(?:(?:re|subject|betreff|betreft|objet|oggetto|asunto)\s*:\s*)?(invoice|tax invoice|rechnung|factuur|facture|factura|fattura|credit note|credit memo|gutschrift)\s*(?:no\.?|nr\.?|n°|number|#)?\s*:?\s*[\p{L}\p{N}][\p{L}\p{N}/.-]*\d[\p{L}\p{N}/.-]*\s*(?:[-–—:]\s+\S[^\n]*|\s(?:datum|date|vom|du|dated|del)\s*:?\s*\d{1,4}[./-]\d{1,2}[./-]\d{2,4})?\s*$/imu;
 const CREDIT_TITLE = /^(?:credit note|credit memo|gutschrift)$/i;
+/**
+ * A tax word with its rate on its line ("GST (5%)", "QST 9.975%"): on a scanned letter OCR may set a tax line's
+ * amount, far right, on a line of its own, while the rate stays with the word. Enough, beside a total, for a bill in
+ * the form of a letter (its subject already names the bill); alone it would count a contract's "plus VAT 20%".
+ */
+const TAX_RATE_LINE =
+  /(?<![\p{L}])(?:vat|tax|gst|hst|pst|qst|mwst|ust|btw|tva|iva)(?![\p{L}])[^\n\d]{0,12}\d{1,2}(?:[.,]\d{1,3})?\s?%/iu;
 /** Points of a letter-form bill: a salutation and a sign-off give the letter about 12. */
 const LETTER_BILL_POINTS = 12;
 
@@ -211,17 +219,23 @@ export function structureBonus(pages: Page[]): StructureBonus[] {
       why: `till-receipt traits: ${traits.join(", ")}`,
       till: true,
     });
-  if (TOTAL_LINE.test(text) && hasTaxLine(text)) {
+  const totalLine = TOTAL_LINE.test(text);
+  const taxLine = totalLine && hasTaxLine(text);
+  if (taxLine)
     for (const id of ["invoice", "credit_note", "receipt"])
       out.push({ class_id: id, points: 3, why: "a total and a tax line with amounts" });
+  if (taxLine || (totalLine && TAX_RATE_LINE.test(text))) {
     const subject = SALUTATION.test(first.text) ? BILL_SUBJECT.exec(first.text) : null;
     if (subject) {
       const title = subject[1]!.toLowerCase();
+      const class_id = CREDIT_TITLE.test(title) ? "credit_note" : "invoice";
       out.push({
-        class_id: CREDIT_TITLE.test(title) ? "credit_note" : "invoice",
+        class_id,
         points: LETTER_BILL_POINTS,
         why: `a letter whose subject names the ${title} with its number`,
       });
+      // The billing structure's points, which the text layer of the same letter gets from its tax line.
+      if (!taxLine) out.push({ class_id, points: 3, why: "a total and a tax word with its rate" });
     }
   }
   if (NEGATIVE_TOTAL.test(text)) out.push({ class_id: "credit_note", points: 2, why: "a total below zero" });

@@ -2,7 +2,7 @@
  * OCR-tolerant label matching: on OCR pages a label may come back with one wrong, missing or extra character
  * ("lnvoice", "Tota1", "Rechnungsnurnmer"). Only labels of four or more letters are matched this way, with one
  * edit (two from ten letters on; four-letter labels only by an extra or a missing character), so short words
- * never turn into each other.
+ * never turn into each other (in a label of several words, one short word may carry one confused character).
  *
  * A substitution counts as one edit only between characters OCR confuses (l/I/1, O/0, S/5, rn/m's halves...);
  * any other substitution counts two, so a real word never reads as a neighbouring one ("supplies" is no
@@ -37,7 +37,23 @@ function foldChar(ch: string): string {
 }
 
 /** Groups of characters OCR mistakes for one another (compared lower-cased and folded). */
-const CONFUSABLE_GROUPS = ["il1|!t", "o0dq", "s5$", "b8h6", "g9q", "z2", "aeoc", "uvn", "rn", "mn", "a4", "t7f", "y4"];
+const CONFUSABLE_GROUPS = [
+  "il1|!t",
+  "o0dq",
+  "s5$",
+  "b8h6",
+  "g9q",
+  "z2",
+  "aeoc",
+  "uvn",
+  "rn",
+  "mn",
+  "a4",
+  "t7f",
+  "y4",
+  "uy",
+  "bd",
+];
 const confusable = new Set<string>();
 for (const group of CONFUSABLE_GROUPS) for (const a of group) for (const b of group) if (a !== b) confusable.add(a + b);
 
@@ -116,15 +132,21 @@ export function fuzzyMatches(tokens: TokenSpan[], label: string): Array<{ start:
   const { parts, target, max, lengthOnly } = shape;
   const out: Array<{ start: number; end: number }> = [];
   for (let i = 0; i + parts.length <= tokens.length; i++) {
-    // Words of up to three letters must be read exactly: "de" one letter from "due" is just another word. The
-    // joined length is checked before the window's text is built: most windows fail there.
+    // Words of up to three letters must be read exactly: "de" one letter from "due" is just another word. In a
+    // label of several words one of them may carry one character OCR confuses, its length kept ("Dye Date", "Bue
+    // by" at 200 DPI). The joined length is checked before the window's text is built: most windows fail there.
     let length = 0;
     let exactShort = true;
+    let misread = parts.length < 2;
     for (let k = 0; k < parts.length; k++) {
       const t = tokens[i + k]!.text;
-      if (parts[k]!.length <= 3 && t !== parts[k]) {
-        exactShort = false;
-        break;
+      const part = parts[k]!;
+      if (part.length <= 3 && t !== part) {
+        if (misread || t.length !== part.length || editDistance(t, part, 1) > 1) {
+          exactShort = false;
+          break;
+        }
+        misread = true;
       }
       length += t.length;
     }

@@ -157,6 +157,25 @@ function claimedBetween(hit: LabelHit, read: ValueMatch, ctx: ReadContext): bool
   );
 }
 
+/**
+ * A label and its value as the row under a party label ("Customer   Te Awa Early Learning" over "Invoice Number
+ * 1980", a payment slip's label / value rows): the words read end in a number's, date's or amount's label word and
+ * a number follows them on the row ("Address   825 Voortrekker Road"). No name.
+ */
+function labelRow(m: ValueMatch, lines: Line[]): boolean {
+  if (
+    !/(?<![\p{L}])(?:number|no|nr|date|amount|total|due|balance|ref|reference|address|phone|tel)[\s.:\-–]*$/iu.test(
+      String(m.value),
+    )
+  )
+    return false;
+  // The row under the label is cut to the label's column (labels.ts below): the rest of it is on the page's line.
+  const last = m.line.words.findLast((w) => w.end <= m.end)?.word;
+  const full = lines.find((l) => l.page === m.line.page && l.index === m.line.index);
+  const at = full?.words.find((w) => w.word === last);
+  return at !== undefined && /^[\s:#]+\S*\d/u.test(full!.text.slice(at.end));
+}
+
 function belowCandidates(
   hit: LabelHit,
   kind: ValueKind,
@@ -186,7 +205,7 @@ function belowCandidates(
     const reads = taken
       .map((row) => readValue("text", row, 0, ctx))
       .filter((m): m is ValueMatch => m !== null && plausible(kind, m.value));
-    if (!reads.length) return [];
+    if (!reads.length || (kind === "party" && labelRow(reads[0]!, lines))) return [];
     const [first, ...rest] = reads;
     const value = reads.map((r) => r.value).join(", ");
     return [

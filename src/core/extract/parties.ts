@@ -17,7 +17,6 @@ import type { Word } from "../model";
 import { cellsOf, type Line, lineHeight, uprightSize } from "./lines";
 import { legalForm } from "./company";
 import { FREE_MAIL } from "./free-mail";
-import { findDates } from "./normalize";
 import { fold } from "./fuzzy";
 import { fullerName } from "./names-fuller";
 import { DOC_WORD, nameStart } from "./name-start";
@@ -32,6 +31,7 @@ import {
   STREET,
 } from "./party-blocks";
 import { senderLineName } from "./sender-line";
+import { firstNameCell, nameLike, overLine } from "./letterhead-lines";
 import { letters } from "./word-bounds";
 
 /** Words of a footer's legal lines: the company named above or in them is the issuer. */
@@ -218,22 +218,18 @@ function footerCandidates(lines: Line[], add: AddCandidate): void {
 /** 4. The letterhead: the largest type among the first lines of the first page (a till receipt's merchant). */
 function letterheadCandidate({ lines: firstPage, height, title }: FirstPage, add: AddCandidate): void {
   const head = firstPage.filter((l) => l.box[1] < height * 0.3).slice(0, 8);
-  // The recipient's window address under the title is no letterhead.
-  const windowedHead = (l: Line) => title !== undefined && l.box[1] > title.box[3] && addressFollows(l, firstPage);
+  // The recipient's window address under the title is no letterhead; a name in larger type than the line under it
+  // is one (a window address is printed in one size; a seller's sheet puts its name in bold over its address).
+  const windowedHead = (l: Line) =>
+    title !== undefined && l.box[1] > title.box[3] && addressFollows(l, firstPage) && !overLine(l, firstPage);
+  // A spreadsheet's name may share its row with a label and value cell beside it: its first cell may be the name.
   const plain = head
     .filter((l) => !windowedHead(l))
-    .filter(
-      (l) =>
-        letters(l.text) >= 3 &&
-        l.words.length <= 6 &&
-        !/[\p{L}]:/u.test(l.text) &&
-        !DOC_WORD.test(` ${l.text}`) &&
-        !findDates(l.text, "dmy").some((d) => d.iso) &&
-        !/[@#_]|www\.|https?:|\d{3,}/i.test(l.text),
-    );
+    .filter((l) => nameLike(l.text, l.words.length) || firstNameCell(l));
   // A text layer may join the title and the letterhead beside it ("FACTURE    Acme SARL"): the cell that is no title.
   // A title joined with the seller's street beside it ("FAKTURA    Am Marktplatz 32") names nobody.
   const cellOf = (l: Line) => {
+    if (!nameLike(l.text, l.words.length)) return firstNameCell(l);
     const all = cellsOf(l);
     const cells = all.filter(([s, e]) => !TITLE.test(l.text.slice(s, e)));
     if (cells.length === 0) return [0, l.text.length] as const;

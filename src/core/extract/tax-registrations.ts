@@ -55,7 +55,8 @@ export function taxRegistration(line: Line, offset: number): ValueMatch | null {
   const groups = m[1]!.split(" ");
   for (let n = groups.length; n > 0; n--) {
     const printed = groups.slice(0, n).join(" ");
-    const compact = printed.replace(/[\s-]/g, "");
+    // OCR reads the zeros of a GST/HST account as O ("552609729 RTO001"); the account is digits only.
+    const compact = printed.replace(/[\s-]/g, "").replace(/(?<=^\d{9}RT[\dO]{0,3})O(?=[\dO]{0,3}$)/g, "0");
     if (FORMS.some((f) => f.re.test(compact) && f.valid(compact)))
       return { value: compact, line, start, end: start + printed.length, strength: 0.9 };
   }

@@ -11,6 +11,7 @@ import type { ValueMatch } from "./value-match";
 import { readIdentifier } from "./identifier-value";
 import { sameBlockEnd } from "./labels";
 import { tick } from "./gc-pace";
+import { spaceGrouped } from "./space-grouped";
 
 export type { ValueMatch } from "./value-match";
 
@@ -187,6 +188,8 @@ function readAmount(line: Line, offset: number, ctx: ReadContext): ValueMatch | 
   const strong = taken.filter((a) => a.decimals || a.currency);
   const pick = strong.length ? strong[strong.length - 1]! : taken.find((a) => Math.abs(a.value) < 1e6);
   if (!pick) return null;
+  const grouped = !pick.currency && spaceGrouped(line, offset + pick.start, offset + pick.end);
+  if (grouped) return { value: grouped.value, line, start: grouped.start, end: offset + pick.end, strength: 1 };
   const s = pick.currencyRange ? Math.min(pick.start, pick.currencyRange[0]) : pick.start;
   const e = pick.currencyRange ? Math.max(pick.end, pick.currencyRange[1]) : pick.end;
   const strength = pick.decimals ? 1 : pick.currency ? 0.9 : 0.5;

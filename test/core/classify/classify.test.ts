@@ -318,6 +318,34 @@ describe("a bill in the form of a letter", () => {
       .join("\n");
     expect(classifyDocument([textPage(aboutInvoice)], defaultProject).class_id).toBe("letter");
   });
+
+  test("scanned, its tax amount on a line of its own above the tax word and rate, it is still an invoice", () => {
+    // As OCR reads fixtures/smallbiz2's Canadian and New Zealand letters at 200 DPI: the amount far right of
+    // "GST (5%)" comes out as a line before it, so no tax line carries an amount.
+    const lines = [
+      "Rachel Ashworth",
+      "CPA, CMC",
+      "210 Portage Ave, Laval, QC H7N 7N3 | 373-428-2768 | rachel@rachelashworth.ca",
+      "May 3, 2024",
+      "Rocky Mountain Outfitters",
+      "Dear Sir or Madam,",
+      "INVOICE 2024/019 - MANAGEMENT ACCOUNTS",
+      "Please find below my account for professional services rendered during April, as agreed in our engagement",
+      "Management accounts: 2.5 hours at CA$183.00 per hour CA$457.50",
+      "Subtotal: CA$457.50",
+      "CA$22.88",
+      "GST (5%)",
+      "TOTAL CA$480.38",
+      "Kindly settle this account by May 10, 2024.",
+      "Kind regards,",
+      "Rachel Ashworth",
+    ];
+    const c = classifyDocument([{ ...textPage(lines.join("\n")), text_source: "ocr" }], defaultProject);
+    expect([c.class_id, c.reasoning]).toEqual(["invoice", expect.stringContaining("a letter whose subject names")]);
+    // A letter about an invoice with a total but no tax at all stays a letter.
+    const noTax = lines.filter((l) => !/GST|CA\$22/.test(l)).join("\n");
+    expect(classifyDocument([{ ...textPage(noTax), text_source: "ocr" }], defaultProject).class_id).toBe("letter");
+  });
 });
 
 describe("a craftsman's credit note (fixtures/einvoice-visual hybrid, a Gutschrift read as 'other' at first sight)", () => {

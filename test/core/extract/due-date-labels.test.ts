@@ -57,3 +57,34 @@ describe("due-date labels that stand alone", () => {
     expect(f.total_amount?.value).toBe(238);
   });
 });
+
+describe("a due-date label with one short word misread by OCR", () => {
+  // As fixtures/smallbiz's 200-DPI scans read them: "Due Date" as "Dye Date", "Due by" as "Bue by".
+  const rows = (label: string): Array<[number, Cell[]]> => [
+    [100, [["INVOICE", 100, 40]]],
+    [
+      200,
+      [
+        ["Invoice Date", 100],
+        ["02/02/2024", 500],
+      ],
+    ],
+    [
+      240,
+      [
+        [label, 100],
+        ["09/02/2024", 500],
+      ],
+    ],
+    [440, [["Total £6,473.81", 100]]],
+  ];
+  const due = (label: string, ocr: boolean) =>
+    extractFields([page(rows(label), ocr)], "invoice", defaultProject).due_date?.value ?? null;
+
+  test("OCR lines: 'Dye Date' and 'Bue by' are the due date's labels; a short word two characters off is none", () => {
+    expect(due("Dye Date :", true)).toBe("2024-02-09");
+    expect(due("Bue by", true)).toBe("2024-02-09");
+    expect(due("One Date", true)).toBeNull();
+    expect(due("Bye bye", true)).toBeNull();
+  });
+});

@@ -93,3 +93,28 @@ export function ocrRows(rows: Array<[number, number, Array<[string, number]>]>):
   });
   return a4OcrScan(words, "");
 }
+
+export type Rows = Array<[number, Cell[]]>;
+
+/** An invoice's head: the seller's name large, the given lines under it, "Invoice No. INV-1042" on the right. */
+export const invoiceHead = (name: string, lines: string[]): Rows => [
+  [60, [[name, 100, 30]]],
+  ...lines.map((l, i): [number, Cell[]] => [100 + 30 * i, [[l, 100]]]),
+  [
+    300,
+    [
+      ["Invoice No.", 1000],
+      ["INV-1042", 1300],
+    ],
+  ],
+];
+
+/** Label / amount rows of a sums block, from y = 600 down. */
+export const sumRows = (rows: Array<[string, string]>): Rows =>
+  rows.map(([l, v], i) => [
+    600 + 30 * i,
+    [
+      [l, 1100],
+      [v, 1600],
+    ],
+  ]);

@@ -92,3 +92,39 @@ for (const ocr of [false, true]) {
     expect(f.customer_name?.value).toBe("Blue Gum Property Management");
   });
 }
+
+for (const ocr of [false, true]) {
+  const how = ocr ? "OCR lines" : "text layer";
+
+  test(`${how}: on a payment slip, "Invoice Number 1980" under "Customer   Te Awa Early Learning" is no customer`, () => {
+    const rows: Rows = [
+      [60, [["PAYMENT ADVICE", 100, 30]]],
+      [
+        200,
+        [
+          ["To: Tui Plumbing & Drainage Limited", 100],
+          ["Customer", 1000],
+          ["Te Awa Early Learning", 1400],
+        ],
+      ],
+      [
+        230,
+        [
+          ["74 Dominion Road", 160],
+          ["Invoice Number", 1000],
+          ["1980", 1400],
+        ],
+      ],
+      [
+        260,
+        [
+          ["Te Aro", 160],
+          ["Amount Due", 1000],
+          ["3,385.60", 1400],
+        ],
+      ],
+    ];
+    const f = extractFields([page(rows, ocr)], "invoice", defaultProject);
+    expect(f.customer_name?.value ?? null).toBe("Te Awa Early Learning");
+  });
+}

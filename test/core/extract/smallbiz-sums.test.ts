@@ -9,28 +9,9 @@ import { defaultProject } from "../../../src/core/project";
 import { extractFields } from "../../../src/core/stages/extract";
 import { parseAmount } from "../../../src/core/extract/normalize";
 import { findAmounts } from "../../../src/core/extract/values";
-import { type Cell, page } from "./page-rows";
+import { invoiceHead, page, type Rows, sumRows } from "./page-rows";
 
-type Rows = Array<[number, Cell[]]>;
-const head = (name: string, reg: string): Rows => [
-  [60, [[name, 100, 30]]],
-  [100, [[reg, 100]]],
-  [
-    200,
-    [
-      ["Invoice No.", 1000],
-      ["INV-1042", 1300],
-    ],
-  ],
-];
-const sums = (rows: Array<[string, string]>): Rows =>
-  rows.map(([l, v], i) => [
-    600 + 30 * i,
-    [
-      [l, 1100],
-      [v, 1600],
-    ],
-  ]);
+const head = (name: string, reg: string): Rows => invoiceHead(name, [reg]);
 const read = (rows: Rows, ocr: boolean) => {
   const f = extractFields([page(rows, ocr)], "invoice", defaultProject);
   const v = (k: string) => f[k]?.value ?? null;
@@ -55,7 +36,7 @@ for (const ocr of [false, true]) {
   test(`${how}: CGST @ 9% and SGST (9%) are one tax, with lakh-grouped sums; the GSTIN is the seller's`, () => {
     const rows = [
       ...head("MEHTA ENTERPRISES", "GSTIN: 27AAPFU0939F1ZV"),
-      ...sums([
+      ...sumRows([
         ["Taxable Value", "Rs. 1,95,482.40"],
         [ocr ? "CGST@ 9%" : "CGST @ 9%", "Rs. 17,593.42"],
         ["SGST (9%)", "Rs. 17,593.42"],
@@ -74,7 +55,7 @@ for (const ocr of [false, true]) {
   test(`${how}: GST 5% + PST 7% on one base are the tax even when shipping keeps the sums from adding up`, () => {
     const rows = [
       ...head("Fraser Plumbing Inc.", "GST/HST No. 123456782 RT0001"),
-      ...sums([
+      ...sumRows([
         ["SUBTOTAL", "$1,685.76"],
         ["S&H", "$41.62"],
         ["GST 5%", "$86.37"],
@@ -88,7 +69,7 @@ for (const ocr of [false, true]) {
   test(`${how}: the total, not the balance left after a deposit; "Subtotal (ex GST)" is the subtotal; the ABN`, () => {
     const rows = [
       ...head("Daniel Sinclair", `daniel@sinclair.com.au  ABN : ${ocr ? "51.824 753 556" : "51 824 753 556"}`),
-      ...sums([
+      ...sumRows([
         ["Subtotal (ex GST)", "$2,517.50"],
         ["Delivery", "$21.30"],
         ["GST", "$253.88"],
@@ -103,7 +84,7 @@ for (const ocr of [false, true]) {
   test(`${how}: "VAT @ 20%" is the VAT line; a balance with nothing paid stays the total`, () => {
     const rows = [
       ...head("Barker Joinery Ltd", "VAT Reg No. GB 598 5655 38"),
-      ...sums([
+      ...sumRows([
         ["Subtotal", "£2,670.07"],
         ["VAT @ 20%", "£534.01"],
         ["Amount Paid", "£0.00"],
@@ -122,7 +103,7 @@ for (const ocr of [false, true]) {
 
 test("a registration whose check fails is not taken for a GSTIN or GST/HST number", () => {
   for (const reg of ["GSTIN: 27AAPFU0939F1ZW", "HST # 123456789RT0001"]) {
-    const rows = [...head("Kelly Electrical", reg), ...sums([["Total", "$100.00"]])];
+    const rows = [...head("Kelly Electrical", reg), ...sumRows([["Total", "$100.00"]])];
     expect({ reg, vat: read(rows, false).vat }).toEqual({ reg, vat: null });
   }
 });
@@ -137,7 +118,7 @@ test("a bare $ under a Western Australian address and a Pty Ltd is AUD (every st
     const rows: Rows = [
       [60, [["KELLY ELECTRICAL PTY LTD", 100, 30]]],
       [100, [[`33 Beach Road, ${town}`, 100]]],
-      ...sums([["Total", "$1,100.00"]]),
+      ...sumRows([["Total", "$1,100.00"]]),
     ];
     const got = read(rows, true).cur;
     expect({ town, got }).toEqual({ town, got: want });

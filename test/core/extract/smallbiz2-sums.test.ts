@@ -7,28 +7,8 @@ import { expect, test } from "bun:test";
 import { defaultProject } from "../../../src/core/project";
 import { extractFields } from "../../../src/core/stages/extract";
 import { findAmounts } from "../../../src/core/extract/values";
-import { type Cell, page } from "./page-rows";
+import { type Cell, invoiceHead, page, type Rows, sumRows } from "./page-rows";
 
-type Rows = Array<[number, Cell[]]>;
-const head = (name: string, lines: string[]): Rows => [
-  [60, [[name, 100, 30]]],
-  ...lines.map((l, i): [number, Cell[]] => [100 + 30 * i, [[l, 100]]]),
-  [
-    300,
-    [
-      ["Invoice No.", 1000],
-      ["INV-1042", 1300],
-    ],
-  ],
-];
-const sums = (rows: Array<[string, string]>): Rows =>
-  rows.map(([l, v], i) => [
-    600 + 30 * i,
-    [
-      [l, 1100],
-      [v, 1600],
-    ],
-  ]);
 const read = (rows: Rows, ocr: boolean) => {
   const f = extractFields([page(rows, ocr)], "invoice", defaultProject);
   const v = (k: string) => f[k]?.value ?? null;
@@ -52,8 +32,8 @@ for (const ocr of [false, true]) {
 
   test(`${how}: a South African invoice's rand sums are read, its currency is ZAR`, () => {
     const rows = [
-      ...head("Mokoena Plumbing (Pty) Ltd", ["81 Jan Smuts Avenue, Rosebank", "VAT No: 4267309678"]),
-      ...sums([
+      ...invoiceHead("Mokoena Plumbing (Pty) Ltd", ["81 Jan Smuts Avenue, Rosebank", "VAT No: 4267309678"]),
+      ...sumRows([
         ["Total excl. VAT", "R 28 082.12"],
         ["VAT @ 15%", "R 2 931.39"],
         ["Total incl. VAT", "R 31 013.51"],
@@ -62,10 +42,37 @@ for (const ocr of [false, true]) {
     expect(read(rows, ocr)).toEqual({ sub: 28082.12, tax: 2931.39, total: 31013.51, cur: "ZAR" });
   });
 
+  test(`${how}: sums grouped by a space with no sign ("1 228.53") are one amount; a column's gap parts two`, () => {
+    const za = (total: Cell[]) => [
+      ...invoiceHead("Dave's Property Maintenance", ["787 Jan Smuts Avenue, Hatfield", "VAT No: 4126028925"]),
+      ...sumRows([
+        ["Total excl. VAT", "1 228.53"],
+        ["VAT (15%)", "21.68"],
+      ]),
+      [660, total] as [number, Cell[]],
+    ];
+    expect(
+      read(
+        za([
+          ["TOTAL", 1100],
+          ["1 250.21", 1600],
+        ]),
+        ocr,
+      ),
+    ).toMatchObject({ sub: 1228.53, tax: 21.68, total: 1250.21 });
+    // A quantity in its own column before the price: no group of the price.
+    const columns: Cell[] = [
+      ["TOTAL", 1100],
+      ["1", 1400],
+      ["250.21", 1600],
+    ];
+    expect(read(za(columns), ocr).total).toBe(250.21);
+  });
+
   test(`${how}: a bare "$" next to a New Zealand GST number is NZD; RST beside GST is one tax`, () => {
     const nz = [
-      ...head("Rimu Arborists Ltd", ["333 Riccarton Road", "GST No: 107-906-835"]),
-      ...sums([
+      ...invoiceHead("Rimu Arborists Ltd", ["333 Riccarton Road", "GST No: 107-906-835"]),
+      ...sumRows([
         ["Sub Total", "$1,379.47"],
         ["GST 15%", "$206.92"],
         ["TOTAL", "$1,586.39"],
@@ -73,8 +80,8 @@ for (const ocr of [false, true]) {
     ];
     expect(read(nz, ocr).cur).toBe("NZD");
     const mb = [
-      ...head("Red River Moving Inc.", ["12 Portage Ave, Winnipeg, MB R3C 1A1", "GST No. 839280435 RT0001"]),
-      ...sums([
+      ...invoiceHead("Red River Moving Inc.", ["12 Portage Ave, Winnipeg, MB R3C 1A1", "GST No. 839280435 RT0001"]),
+      ...sumRows([
         ["Subtotal", "$2,921.60"],
         ["GST @ 5%", "$146.08"],
         ["RST 7%", "$204.51"],
@@ -86,8 +93,8 @@ for (const ocr of [false, true]) {
 
   test(`${how}: a sheet that prints no currency takes the money of the country its cues name`, () => {
     const sheet = (lines: string[], tax = "GST 15%") => [
-      ...head("Raj's Handyman Services", lines),
-      ...sums([
+      ...invoiceHead("Raj's Handyman Services", lines),
+      ...sumRows([
         ["Subtotal", "3,460.18"],
         [tax, "519.03"],
         ["TOTAL", "3,979.21"],
@@ -108,7 +115,7 @@ for (const ocr of [false, true]) {
     [60, [["Tui Plumbing & Drainage Limited", 100, 30]]] as [number, Cell[]],
     ...extra.map((l, i): [number, Cell[]] => [100 + 30 * i, [[l, 100]]]),
     ...reg,
-    ...sums([
+    ...sumRows([
       ["Subtotal", "1,174.36"],
       ["VAT @ 20%", "234.87"],
       ["Total", "1,409.23"],
@@ -129,6 +136,8 @@ for (const ocr of [false, true]) {
     const beside = row(["GST Reg. No. 202114693K", 100], ["Due Date", 1000], ["04 Sep 2024", 1300]);
     expect(vatOf(seller(beside), ocr)).toBe("202114693K");
     expect(vatOf(seller(row(["GST/HST Registration: 673277620 RT0001", 100])), ocr)).toBe("673277620RT0001");
+    // OCR's O for the account's zeros ("RTO001"): the account is digits, the number still checks.
+    expect(vatOf(seller(row(["GST/HST # 552609729 RTO001", 100])), ocr)).toBe("552609729RT0001");
   });
 
   test(`${how}: a UK VAT number printed without GB gets it on a British page only, and only when HMRC's check holds`, () => {
@@ -151,7 +160,7 @@ for (const ocr of [false, true]) {
     const sheet = (cells: Cell[]): Rows => [
       [60, [["Kevin's Handyman Services", 100, 30]]],
       [150, cells],
-      ...sums([
+      ...sumRows([
         ["Subtotal", "3,302.61"],
         ["Sales Tax (8.25%)", "268.34"],
         ["Invoice Total", "3,520.95"],
@@ -188,7 +197,7 @@ for (const ocr of [false, true]) {
       [100, [["Golden State Pressure Washing Inc.", 1400]]],
       [130, [["325 Main St, Sacramento, CA 95844", 1400]]],
       [160, [["Seller's Permit 385-290721", 1400]]],
-      ...sums([
+      ...sumRows([
         ["Subtotal", "1,304.96"],
         ["Sales Tax (8.75%)", "114.18"],
         ["Total", "1,419.14"],
