@@ -3,48 +3,11 @@
  * label there; it MUST count exactly the lists for which mayHoldLabel says yes.
  */
 import { expect, test } from "bun:test";
-import type { Page, Word } from "../../../src/core/model";
+import { pageOf } from "./label-rows-page";
 import { defaultProject } from "../../../src/core/project";
 import { pageLines } from "../../../src/core/extract/lines";
 import { infoOf, listsMayHold, mayHoldLabel } from "../../../src/core/extract/label-index";
 import { labelRegex } from "../../../src/core/extract/label-regex";
-
-function pageOf(rows: string[], source: Page["text_source"] = "text_layer"): Page {
-  const words: Word[] = [];
-  rows.forEach((row, line) => {
-    let x = 50;
-    for (const text of row.split(" ").filter(Boolean)) {
-      words.push({
-        text,
-        confidence: 1,
-        bounding_box: [x, 100 + line * 30, x + text.length * 10, 120 + line * 30],
-        line,
-      });
-      x += text.length * 10 + 10;
-    }
-  });
-  return {
-    page_number: 1,
-    source_file_index: 0,
-    source_filename: "t.pdf",
-    source_file_page_number: 1,
-    image_transform: {
-      rasterized_width: 2000,
-      rasterized_height: 3000,
-      source_width: 1000,
-      source_height: 1500,
-      source_unit: "point",
-      render_scale: 2,
-      effective_dpi: 144,
-      coordinate_system: "top-left-origin",
-      rotation: 0,
-    },
-    text_source: source,
-    words: words.filter((w) => w.text),
-    text: rows.map((r) => r.split(" ").filter(Boolean).join(" ")).join("\n"),
-    ocr_confidence: 1,
-  };
-}
 
 const columns = defaultProject.fields.invoice!.find((f) => f.type === "table")!.columns!;
 const lists = columns.map((c) => c.labels);
