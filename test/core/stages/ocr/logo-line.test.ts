@@ -11,6 +11,7 @@ import type { OcrEngine, OcrResult } from "../../../../src/core/engines/ocr/type
 import type { GreyImage } from "../../../../src/core/imaging/grey.ts";
 import type { RasterImage, Word } from "../../../../src/core/model.ts";
 import { addLargeLines } from "../../../../src/core/stages/ocr/recover.ts";
+import { fakeEngine } from "./fake-engine.ts";
 
 /** A white page with a logo's letters (26 px tall, 14 wide, 6 apart) from x = 60 to 280 at y = 70. */
 function page(): GreyImage {
@@ -45,13 +46,7 @@ function engine(answer: string): OcrEngine {
     const words = answer.split(" ").map((t, k) => word(t, [4 + 110 * k, 6, 100 + 110 * k, img.height - 6], 1));
     return { words: words.map((w) => ({ ...w, confidence: 0.95 })), text: answer, confidence: 0.95 };
   };
-  return {
-    name: "fake",
-    workers: 1,
-    recognize: async (img) => read(img),
-    recognizeMany: async (imgs) => imgs.map(read),
-    close: async () => {},
-  };
+  return fakeEngine(read);
 }
 
 test("a logo dipping into the address row below it is read as a line of its own", async () => {

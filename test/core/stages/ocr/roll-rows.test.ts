@@ -12,6 +12,7 @@ import { textOfWords } from "../../../../src/core/engines/ocr/tsv.ts";
 import type { Page, RasterImage, Word } from "../../../../src/core/model.ts";
 import { ocrPages } from "../../../../src/core/stages/ocr/index.ts";
 import { pageOf } from "../../engines/ocr/helpers.ts";
+import { fakeEngine } from "./fake-engine.ts";
 
 const ITEMS = [
   "BEURRE DOUX DEMI SEL",
@@ -49,18 +50,11 @@ function receiptWords(img: RasterImage): Word[] {
   });
 }
 
-function fakeEngine(): OcrEngine {
-  const read = (img: RasterImage): OcrResult => {
+function rollEngine(): OcrEngine {
+  return fakeEngine((img: RasterImage): OcrResult => {
     const words = img.width * img.height > 200_000 ? receiptWords(img) : [];
     return { words, text: textOfWords(words), confidence: words.length ? 0.95 : null };
-  };
-  return {
-    name: "fake",
-    workers: 1,
-    recognize: async (img) => read(img),
-    recognizeMany: async (imgs) => imgs.map(read),
-    close: async () => {},
-  };
+  });
 }
 
 /**
@@ -89,7 +83,7 @@ function photo(W: number, H: number, paper: number[] | null, pitch: number): Pag
 
 test("a photographed till roll keeps its rows whole: each label with its price and amount", async () => {
   const page = photo(700, 1000, [110, 90, 590, 910], 24);
-  await ocrPages([page], fakeEngine());
+  await ocrPages([page], rollEngine());
   const lines = page.text.split("\n");
   expect(lines).toContain("BEURRE DOUX DEMI SEL 1 x 3.26 3,26");
   expect(lines).toContain("NET A PAYER CARTE BANCAIRE 36,80");
@@ -98,6 +92,6 @@ test("a photographed till roll keeps its rows whole: each label with its price a
 test("the same reading of a page's frame (no roll) has its lines parted at the gutter", async () => {
   // A page filling the frame, far wider than a till roll in line heights: read as it is, with the reading order.
   const page = photo(1600, 1000, null, 24);
-  await ocrPages([page], fakeEngine());
+  await ocrPages([page], rollEngine());
   expect(page.text.split("\n")).not.toContain("NET A PAYER CARTE BANCAIRE 36,80");
 });
