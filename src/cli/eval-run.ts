@@ -47,14 +47,15 @@ export async function runEval(opts: EvalOptions): Promise<number> {
     throw new DocprocError("invalid_input", "--compare and --project exclude each other");
   const projects: Array<[string, ProjectSettings]> = [];
   for (const f of files) projects.push([f ?? "default project", f ? await loadProjectFile(f) : defaultProject]);
-  const ocr = lazyOcrEngine(() => createOcrEngine({ engine: opts.ocrEngine ?? "auto", workers: cpuCount() }));
+  const cores = cpuCount();
+  const ocr = lazyOcrEngine(() => createOcrEngine({ engine: opts.ocrEngine ?? "auto", workers: cores }));
   const reports: EvalReport[] = [];
   const outcomes: FileOutcome[][] = [];
   let skipped: string[] = [];
   let notDocuments: EvalRun["notDocuments"] = [];
   try {
     for (const [, project] of projects) {
-      const run = await evaluateFolder(opts.folder, project, { ocr });
+      const run = await evaluateFolder(opts.folder, project, { ocr, concurrency: cores });
       reports.push(run.report);
       outcomes.push(run.outcomes);
       skipped = run.skipped;

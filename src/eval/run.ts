@@ -18,6 +18,12 @@ export interface EvalRunOptions {
   /** Extra pipeline context (a project memory, a fixed clock). */
   context?: Partial<PipelineContext>;
   onFile?: (done: number, total: number, file: string) => void;
+  /**
+   * Files in flight at once (default 1). Each file is its own transaction, so the report MUST NOT depend on it:
+   * outcomes keep the folder's order. A folder of one-page scans keeps only one OCR worker busy at a time
+   * otherwise (every page of one file is already spread over the pool).
+   */
+  concurrency?: number;
 }
 
 export interface EvalRun {
@@ -29,11 +35,19 @@ export interface EvalRun {
 
 export async function evaluateFolder(dir: string, project: ProjectSettings, opts: EvalRunOptions): Promise<EvalRun> {
   const { items, skipped, notDocuments } = await readEvalFolder(dir);
-  const outcomes: FileOutcome[] = [];
-  for (const [i, item] of items.entries()) {
-    opts.onFile?.(i, items.length, item.file);
-    outcomes.push(await evaluateItem(item, dir, project, opts));
-  }
+  const outcomes: FileOutcome[] = new Array(items.length);
+  let next = 0;
+  let done = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      opts.onFile?.(done, items.length, items[i]!.file);
+      outcomes[i] = await evaluateItem(items[i]!, dir, project, opts);
+      done++;
+    }
+  };
+  const lanes = Math.max(1, Math.min(opts.concurrency ?? 1, items.length));
+  await Promise.all(Array.from({ length: lanes }, lane));
   opts.onFile?.(items.length, items.length, "");
   return { report: scoreOutcomes(outcomes, project.review_thresholds.field), outcomes, skipped, notDocuments };
 }

@@ -175,4 +175,23 @@ describe("scoring units", () => {
     // Expected starts {3, 4}, produced {2, 4}: one right, one extra, one missed.
     expect(r.split).toMatchObject({ tp: 1, fp: 1, fn: 1, f1: 0.5 });
   });
+  test("files in flight at once change nothing: the same report, in the folder's order, with 1 and with 3 lanes", async () => {
+    const { evaluateFolder } = await import("../../src/eval/run");
+    const { createOcrEngine } = await import("../../src/core/engines/ocr");
+    const ocr = await createOcrEngine({ engine: "wasm", workers: 1 });
+    try {
+      const one = await evaluateFolder(FOLDER, defaultProject, { ocr });
+      const three = await evaluateFolder(FOLDER, defaultProject, { ocr, concurrency: 3 });
+      expect(three.outcomes.map((o) => o.file)).toEqual([
+        "acme-1001.txt",
+        "bakery-receipt.txt",
+        "northwind-77.txt",
+        "two-documents.txt",
+      ]);
+      expect(three.outcomes).toEqual(one.outcomes);
+      expect(three.report).toEqual(one.report);
+    } finally {
+      await ocr.close();
+    }
+  }, 120_000);
 });
