@@ -93,6 +93,9 @@ const TAX_RATE_LINE =
 /** Points of a letter-form bill: a salutation and a sign-off give the letter about 12. */
 const LETTER_BILL_POINTS = 12;
 
+/** How wide a till roll's ink runs at most: an 80 mm roll prints ≤ 72 mm. */
+const ROLL_INCHES = 3.6;
+
 /** A till roll (≤ 320 pt wide) or, on an image, a narrow column of short lines. */
 function tillShaped(page: Page): boolean {
   const t = page.image_transform;
@@ -116,14 +119,19 @@ function tillShaped(page: Page): boolean {
   const [width, height] = inkSize(page.words);
   const rotated = Math.abs(t.rotation ?? 0) % 180 === 90;
   const ratio = rotated ? height / width : width / height;
-  if (count >= 10 && ratio < 0.75) return true;
+  // A text layer's ink is measured in points: an A4 page's text block is as slender as a roll (its lines are cut at
+  // every column, so they are short too), but a roll prints ≤ 3.6 inches wide (a till receipt saved as a PDF on an
+  // A4 page still does). Without this an online shop's A4 invoice with a card number and an order time had three
+  // till traits.
+  if (count >= 10 && ratio < 0.75)
+    return page.text_source !== "text_layer" || (rotated ? height : width) / t.render_scale <= ROLL_INCHES * 72;
   // Read from an image, the page's size says nothing (a photo, a receipt scanned on a full page) and a short
   // receipt is as wide as it is long; what still tells it from a page is that no line is long (a till prints
   // 32–48 characters, a page's address, table and footer lines run past 60) or, at a known resolution, that its
   // ink is narrow (an 80 mm roll prints ≤ 72 mm; boxes are in rasterized pixels at effective_dpi). A text layer's
   // lines are cut at every column, so these tests are for OCR'd pages only.
   if (page.text_source !== "ocr") return false;
-  if (t.effective_dpi && (rotated ? height : width) / t.effective_dpi <= 3.6) return true;
+  if (t.effective_dpi && (rotated ? height : width) / t.effective_dpi <= ROLL_INCHES) return true;
   return count >= 10 && longest <= 52;
 }
 
@@ -139,7 +147,7 @@ function rollWide(page: Page): boolean {
   const sideways = Math.abs(t.rotation ?? 0) % 180 === 90;
   const [width, height] = inkSize(page.words);
   const across = sideways ? height : width;
-  if (t.effective_dpi) return across / t.effective_dpi <= 3.6;
+  if (t.effective_dpi) return across / t.effective_dpi <= ROLL_INCHES;
   return across / characterWidth(page.words, sideways) <= 60;
 }
 

@@ -166,3 +166,53 @@ test("a faint photo whose total and payment words OCR garbled: four priced lines
   expect(receiptPoints(imagePage([...lines, ...priced, ...foot, long]))).toBeUndefined();
   expect(receiptPoints(imagePage([...lines, ...priced, ...foot], 50))).toBeUndefined();
 });
+
+test("a text layer's A4 page is no till roll however short its lines; a till slip saved on an A4 page still is", () => {
+  // An online shop's invoice as a text PDF: its lines cut at every column (so most are short), a masked card and an
+  // order time (weak traits), its text block as slender as a roll's. Ink measured in points: ~6.5 inches wide.
+  const lines = [
+    "Order confirmation",
+    "Invoice 2024-1187",
+    "Date 12.03.2024 14:32",
+    "Bill to",
+    "Jane Miller",
+    "12 High Street",
+    "Item Qty Price",
+    "USB cable 2 9.98",
+    "Subtotal 9.98",
+    "VAT 20% 2.00",
+    "Total 11.98",
+    "Paid by VISA **** **** **** 4242",
+  ];
+  const textLayerPage = (x0: number, columnGap: number): Page => {
+    const page = imagePage(lines);
+    page.text_source = "text_layer";
+    // Pixel space at render scale 2 of an A4 page (595 × 842 pt); every other line's words moved right by the gap.
+    page.image_transform = {
+      ...page.image_transform,
+      rasterized_width: 1190,
+      rasterized_height: 1684,
+      source_width: 595,
+      source_height: 842,
+      source_unit: "point",
+      render_scale: 2,
+    };
+    page.words = wordsOfLines(lines, x0, 120).map((w) =>
+      w.line! % 2
+        ? w
+        : {
+            ...w,
+            bounding_box: [
+              w.bounding_box[0] + columnGap,
+              w.bounding_box[1],
+              w.bounding_box[2] + columnGap,
+              w.bounding_box[3],
+            ],
+          },
+    );
+    return page;
+  };
+  expect(receiptPoints(textLayerPage(100, 600))).toBeUndefined();
+  // The same slip printed 3 inches wide in the middle of an A4 page keeps its till-roll shape.
+  expect(receiptPoints(textLayerPage(400, 0))?.why).toContain("narrow till-roll layout");
+});
