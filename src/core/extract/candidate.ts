@@ -1,7 +1,7 @@
 /** A field value candidate and what every candidate search shares: the plausibility of a value, where a line is. */
 import type { Line, Span } from "./lines";
 import type { ValueKind, ValueMatch } from "./values";
-import { bareLegalForm } from "./company";
+import { bareLegalForm, legalForm } from "./company";
 
 export interface Candidate {
   match: ValueMatch;
@@ -24,6 +24,14 @@ const PARTY_HEADING =
 const STREET_LINE =
   /^(?=.*\d)(\d{1,5}[a-z]?,?\s+)?[\p{L}'\- ]*?(stra(ß|ss)e|str\.|weg|allee|platz|gasse|ring|damm|road|street|st\.|avenue|ave\.|lane|drive|rue|boulevard|chemin|laan|straat|plein|via|calle|avenida)(\s+\d{1,5}[a-z]?)?$/iu;
 
+/**
+ * A postcode and town, nothing else ("98765 Buyer City", "1012 AB Amsterdam", "SW1A 1AA London", "D-10115 Berlin"):
+ * the address's last line, no name, unless a legal form says a company is named so (a Dutch postcode's letters
+ * are no legal form: "1012 AB" is not an aktiebolag).
+ */
+const POSTCODE_TOWN =
+  /^(\d{4,5}|\d{3}\s\d{2}|\d{4}\s?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]{1,2}-\d{4,5})\s+\p{Lu}[\p{L}'.\- ]*$/u;
+
 /** A label with its date or number ("Date : 13/04/2018", "Kundennr.: 4711"): the row under a heading, no name. */
 const LABELLED_NUMBER = /^\s*\p{L}[\p{L}\s.'-]{0,30}:\s*\d/u;
 
@@ -40,6 +48,7 @@ export function plausible(kind: ValueKind, value: unknown): boolean {
       !PARTY_HEADING.test(v) &&
       !bareLegalForm(v) &&
       !STREET_LINE.test(v.trim()) &&
+      !(POSTCODE_TOWN.test(v.trim()) && !legalForm(v.trim().replace(/^\d{4}\s?[A-Z]{2}\s/, ""))) &&
       !LABELLED_NUMBER.test(v)
     );
   }
