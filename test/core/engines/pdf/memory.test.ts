@@ -4,6 +4,7 @@
  * pages read after objects were dropped from the cache read exactly as before; a large PDF's bytes are held once
  * (src/core/engines/pdf/pdf-bytes.ts), and the worker collects its garbage when its memory grows.
  */
+import { heapSize } from "bun:jsc";
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,7 +19,7 @@ import {
   readSourceFile,
   SHARED_MIN_BYTES,
 } from "../../../../src/core/engines/pdf/pdf-bytes.ts";
-import { CLEANUP_EVERY_PAGES, GcPacer } from "../../../../src/core/engines/pdf/pdf-worker-gc.ts";
+import { CLEANUP_EVERY_PAGES, GcPacer, JSC_PROBE } from "../../../../src/core/engines/pdf/pdf-worker-gc.ts";
 import { wholeBytes } from "../../../../src/core/source-data";
 
 setDefaultTimeout(240_000);
@@ -195,5 +196,22 @@ describe("garbage paced in the pdf.js worker (pdf-worker-gc.ts)", () => {
     rss += 50;
     pacer.step();
     expect(collected).toBe(2);
+  });
+
+  test("reads the heap JavaScriptCore recorded at its last collection: heapSize()'s figure, without its walk of the heap", () => {
+    const MB = 2 ** 20;
+    Bun.gc(true);
+    const before = JSC_PROBE.heap();
+    const near = (a: number, b: number) => Math.abs(a - b) < MB;
+    expect(near(before, heapSize())).toBe(true);
+    // What a collection finds alive, objects and the bytes of typed arrays alike, is what the pacing sees grow.
+    const kept = {
+      objects: Array.from({ length: 200_000 }, (_, i) => ({ i, s: `x${i}` })),
+      bytes: new Uint8Array(40 * MB),
+    };
+    Bun.gc(true);
+    expect(near(JSC_PROBE.heap(), heapSize())).toBe(true);
+    expect(JSC_PROBE.heap() - before).toBeGreaterThan(45 * MB);
+    expect(kept.objects.length + kept.bytes.length).toBeGreaterThan(0);
   });
 });
