@@ -69,6 +69,8 @@ export interface WorkerStats {
   sharedFonts: number;
   /** Page dictionaries pdf.js fetched ahead while walking a page tree (CLEANUP_KEEPS_PAGE_COUNTS). */
   pagePrefetches?: number;
+  /** Kids of page tree nodes pdf.js's page walks looked at (CLEANUP_KEEPS_PAGE_COUNTS): one or two a page read in order. */
+  pageWalkSteps?: number;
   /** Full collections the worker's pacing ran (pdf-worker-gc.ts). */
   collections?: number;
   /** Objects a document's XRef cache may hold in this worker now, and the garbage step (pdf-worker-gc.ts). */

@@ -119,17 +119,52 @@ export const CLEANUP_KEEPS_SHARED_FONTS: Patch[] = [
  * every remaining page's dictionary again at once (from the file, a window each): on 2,000 CID pages a burst of ~100
  * MB for a second every cleanup, the run's peak RSS, and larger the longer the file. With the counts kept the walk
  * skips the pages read and fetches only the page asked; the same dictionaries, so the same text.
+ *
+ * And the walk resumes where the last one left a node's kids. pdf.js walked a node's kids from its first for every
+ * page: it pushed them all, looked each one up for the prefetch, and popped every kid before the page asked to skip
+ * it by its count, so reading a flat tree of n pages took ~n²/2 steps (2,000 pages: ~2 million pops and 4 million
+ * map lookups). Each kids array now remembers how many of its first kids, holding how many pages, a walk skipped by
+ * their known counts (`docprocSkip`, kept in the count cache itself so that whatever empties the counts empties it
+ * too); a later walk for a page at or after them starts there, and the prefetch runs once per kids array until the
+ * dictionaries it put are dropped. The same kids are skipped by the same counts and the same page dictionary
+ * comes back; `docprocPageWalkSteps` counts the kids a walk looks at (memory.test.ts).
  */
 export const CLEANUP_KEEPS_PAGE_COUNTS: Patch[] = [
   [
     "    this.pageKidsCountCache.clear();\n    this.pageIndexCache.clear();\n    this.pageDictCache.clear();\n",
     "    if (globalThis.docprocKeepSharedFonts) this.docprocNoPrefetch = true;\n    else {\n" +
-      "      this.pageKidsCountCache.clear();\n      this.pageIndexCache.clear();\n    }\n    this.pageDictCache.clear();\n",
+      "      this.pageKidsCountCache.clear();\n      this.pageIndexCache.clear();\n    }\n    this.pageDictCache.clear();\n" +
+      "    this.docprocPrefetched = undefined;\n",
   ],
   [
-    "        if (currentNode === this.toplevelPagesDict && lastKid instanceof Ref && !pageDictCache.has(lastKid)) {\n",
-    "        if (currentNode === this.toplevelPagesDict && lastKid instanceof Ref && !pageDictCache.has(lastKid) && !this.docprocNoPrefetch) {\n" +
+    "        const count = pageKidsCountCache.get(currentNode);\n",
+    "        globalThis.docprocPageWalkSteps = (globalThis.docprocPageWalkSteps || 0) + 1;\n" +
+      "        const count = pageKidsCountCache.get(currentNode);\n",
+  ],
+  [
+    "      for (let last = kids.length - 1; last >= 0; last--) {\n        const lastKid = kids[last];\n        nodesToVisit.push(lastKid);\n" +
+      "        if (currentNode === this.toplevelPagesDict && lastKid instanceof Ref && !pageDictCache.has(lastKid)) {\n",
+    '      const docprocSkip = pageKidsCountCache.getOrPutComputed("docprocSkip", () => new WeakMap());\n' +
+      "      const docprocFrom = docprocSkip.get(kids);\n" +
+      "      let docprocPos = 0, docprocPages = 0;\n" +
+      "      if (docprocFrom && currentPageIndex + docprocFrom.pages <= pageIndex) {\n" +
+      "        docprocPos = docprocFrom.pos;\n        docprocPages = docprocFrom.pages;\n        currentPageIndex += docprocPages;\n      }\n" +
+      "      while (docprocPos < kids.length) {\n" +
+      "        const kid = kids[docprocPos];\n" +
+      "        globalThis.docprocPageWalkSteps = (globalThis.docprocPageWalkSteps || 0) + 1;\n" +
+      "        const count = kid instanceof Ref ? pageKidsCountCache.get(kid) : undefined;\n" +
+      "        if (!(count >= 0 && currentPageIndex + count <= pageIndex)) break;\n" +
+      "        currentPageIndex += count;\n        docprocPages += count;\n        docprocPos++;\n      }\n" +
+      "      if (!docprocFrom || docprocPos > docprocFrom.pos) docprocSkip.set(kids, { pos: docprocPos, pages: docprocPages });\n" +
+      "      const docprocPrefetch = currentNode === this.toplevelPagesDict && !this.docprocNoPrefetch && this.docprocPrefetched !== kids;\n" +
+      "      for (let last = kids.length - 1; last >= docprocPos; last--) {\n        const lastKid = kids[last];\n        nodesToVisit.push(lastKid);\n" +
+      "        if (docprocPrefetch && lastKid instanceof Ref && !pageDictCache.has(lastKid)) {\n" +
       "          globalThis.docprocPagePrefetches = (globalThis.docprocPagePrefetches || 0) + 1;\n",
+  ],
+  [
+    "          pageDictCache.put(lastKid, xref.fetchAsync(lastKid));\n        }\n      }\n",
+    "          pageDictCache.put(lastKid, xref.fetchAsync(lastKid));\n        }\n      }\n" +
+      "      if (docprocPrefetch) this.docprocPrefetched = kids;\n",
   ],
 ];
 
@@ -149,12 +184,14 @@ export function workerStats(): WorkerStats {
     docprocXrefMax?: number;
     docprocFontCachePeak?: number;
     docprocPagePrefetches?: number;
+    docprocPageWalkSteps?: number;
   };
   return {
     xrefCachePeak: counters.docprocXrefPeak ?? 0,
     fontCachePeak: counters.docprocFontCachePeak ?? 0,
     sharedFonts: counters.docprocSharedFonts ?? 0,
     pagePrefetches: counters.docprocPagePrefetches ?? 0,
+    pageWalkSteps: counters.docprocPageWalkSteps ?? 0,
     xrefCacheMax: counters.docprocXrefMax || XREF_CACHE_MAX,
   };
 }

@@ -4,11 +4,12 @@
  * pages read after objects were dropped from the cache read exactly as before; a large PDF's bytes are held once
  * (src/core/engines/pdf/pdf-bytes.ts), and the worker collects its garbage when its memory grows.
  */
+import { heapSize } from "bun:jsc";
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PDFDocument } from "pdf-lib";
+import { PDFArray, PDFDict, PDFDocument, PDFName, type PDFRef, StandardFonts } from "pdf-lib";
 import { closeIdlePdfWorkers, PdfWorkerClient } from "../../../../src/core/engines/pdf/pdf-client.ts";
 import { FONT_CACHE_MAX, XREF_CACHE_MAX } from "../../../../src/core/engines/pdf/pdfjs-memory-patches.ts";
 import type { PageResult, WorkerStats } from "../../../../src/core/engines/pdf/pdf-protocol.ts";
@@ -18,7 +19,7 @@ import {
   readSourceFile,
   SHARED_MIN_BYTES,
 } from "../../../../src/core/engines/pdf/pdf-bytes.ts";
-import { CLEANUP_EVERY_PAGES, GcPacer } from "../../../../src/core/engines/pdf/pdf-worker-gc.ts";
+import { CLEANUP_EVERY_PAGES, GcPacer, JSC_PROBE } from "../../../../src/core/engines/pdf/pdf-worker-gc.ts";
 import { wholeBytes } from "../../../../src/core/source-data";
 
 setDefaultTimeout(240_000);
@@ -112,6 +113,43 @@ describe("pdf.js's font cache", () => {
       // document, and not again after the cleanup (a burst of every remaining page's, CLEANUP_KEEPS_PAGE_COUNTS).
       expect(before.pagePrefetches!).toBeGreaterThanOrEqual(402);
       expect(stats.pagePrefetches! - before.pagePrefetches!).toBe(0);
+      // Each walk resumed where the last left the kids (a few kids looked at per page, ~402²/2 = 80,000 from the
+      // first kid every time).
+      expect(stats.pageWalkSteps! - before.pageWalkSteps!).toBeLessThan(402 * 8);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("pdf.js's page tree walk", () => {
+  test("finds every page of a nested page tree asked in any order, resuming where a walk left a node's kids", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    for (let n = 1; n <= 60; n++) doc.addPage([300, 200]).drawText(`Page ${n} of the tree`, { x: 20, y: 100, font });
+    // The 60 pages hung under three nodes of 20 (pdf-lib makes one flat node), as long files often are.
+    const ctx = doc.context;
+    const rootRef = doc.catalog.get(PDFName.of("Pages")) as PDFRef;
+    const root = ctx.lookup(rootRef, PDFDict);
+    const pages = ctx.lookup(root.get(PDFName.of("Kids")), PDFArray).asArray();
+    const nodes = [0, 1, 2].map((g) => {
+      const kids = pages.slice(g * 20, g * 20 + 20);
+      const node = ctx.register(ctx.obj({ Type: "Pages", Parent: rootRef, Kids: kids, Count: kids.length }));
+      for (const kid of kids) ctx.lookup(kid, PDFDict).set(PDFName.of("Parent"), node);
+      return node;
+    });
+    root.set(PDFName.of("Kids"), ctx.obj(nodes));
+    const client = new PdfWorkerClient(await doc.save({ useObjectStreams: false }), undefined, 60_000, undefined, {
+      share: false,
+    });
+    try {
+      expect((await client.open()).numPages).toBe(60);
+      // Forwards, backwards, across nodes and within one: every page is its own.
+      const order = [37, 5, 60, 21, 20, 1, 40, 41, 59, 2, ...Array.from({ length: 60 }, (_, i) => i + 1)];
+      for (const n of order) {
+        const page = await client.request<PageResult>({ ...PAGE, pageNumber: n }, 60_000, `page ${n}`);
+        expect(page.text).toBe(`Page ${n} of the tree`);
+      }
     } finally {
       await client.close();
     }
@@ -195,5 +233,22 @@ describe("garbage paced in the pdf.js worker (pdf-worker-gc.ts)", () => {
     rss += 50;
     pacer.step();
     expect(collected).toBe(2);
+  });
+
+  test("reads the heap JavaScriptCore recorded at its last collection: heapSize()'s figure, without its walk of the heap", () => {
+    const MB = 2 ** 20;
+    Bun.gc(true);
+    const before = JSC_PROBE.heap();
+    const near = (a: number, b: number) => Math.abs(a - b) < MB;
+    expect(near(before, heapSize())).toBe(true);
+    // What a collection finds alive, objects and the bytes of typed arrays alike, is what the pacing sees grow.
+    const kept = {
+      objects: Array.from({ length: 200_000 }, (_, i) => ({ i, s: `x${i}` })),
+      bytes: new Uint8Array(40 * MB),
+    };
+    Bun.gc(true);
+    expect(near(JSC_PROBE.heap(), heapSize())).toBe(true);
+    expect(JSC_PROBE.heap() - before).toBeGreaterThan(45 * MB);
+    expect(kept.objects.length + kept.bytes.length).toBeGreaterThan(0);
   });
 });
