@@ -10,6 +10,7 @@
 import pkg from "../package.json" with { type: "json" };
 import { warmPdfEarly } from "./cli/early-pdf";
 import { execForBatchJit } from "./cli/jit";
+import { parseProcessArgs, PROCESS_FLAGS, processOptionsOf, type ProcessFlagValues } from "./cli/process-args";
 import { stdoutFlushed, trackStdout } from "./cli/stdout";
 
 export async function main(argv: string[]): Promise<number> {
@@ -33,8 +34,22 @@ export async function main(argv: string[]): Promise<number> {
   // oclif's index checks the Node version against its `engines` when imported, loading semver for it (47 modules,
   // some 5-10 ms of CPU of every start); under Bun the check says nothing. A user's own value is kept.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= "1";
+  // `docproc process` given plain paths and flags runs without oclif and the other commands (cli/process-args.ts).
+  const plain = argv[0] === "process" ? parseProcessArgs(argv.slice(1)) : null;
+  if (plain) return processDirectly(plain.argv, plain.flags);
   const { dispatch } = await import("./commands/dispatch");
   return dispatch(argv);
+}
+
+/** `docproc process` with arguments read by parseProcessArgs: what ProcessCommand runs, failures reported alike. */
+async function processDirectly(paths: string[], flags: ProcessFlagValues): Promise<number> {
+  try {
+    const { runProcess } = await import("./cli/process-run");
+    return await runProcess(processOptionsOf(paths, flags));
+  } catch (err) {
+    const { reportError } = await import("./commands/dispatch");
+    return reportError(err, { id: "process", flags: Object.keys(PROCESS_FLAGS) });
+  }
 }
 
 /** Runs the CLI and exits the process with its exit code (background OCR workers must not keep it alive). */
