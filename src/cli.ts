@@ -27,10 +27,12 @@ export async function main(argv: string[]): Promise<number> {
       return 4;
     }
   }
+  // First of all: pdf.js's worker is the longest path of a short run (its start and pdf.js's load, then the first page),
+  // and everything below (zod alone ~20 ms) can run beside it.
+  await warmPdfEarly(argv);
   // A batch run parses the default project once: zod's compiled fast path (a `new Function` per object schema, built
   // on its first parse) costs more there than it saves (~7 ms of the start); long-lived runs keep it.
   if (argv[0] === "process") (await import("zod")).z.config({ jitless: true });
-  await warmPdfEarly(argv);
   // oclif's index checks the Node version against its `engines` when imported, loading semver for it (47 modules,
   // some 5-10 ms of CPU of every start); under Bun the check says nothing. A user's own value is kept.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= "1";
