@@ -10,6 +10,7 @@
 import pkg from "../package.json" with { type: "json" };
 import { warmPdfEarly } from "./cli/early-pdf";
 import { execForBatchJit } from "./cli/jit";
+import { parseProcessArgs, PROCESS_FLAGS, processOptionsOf, type ProcessFlagValues } from "./cli/process-args";
 import { stdoutFlushed, trackStdout } from "./cli/stdout";
 
 export async function main(argv: string[]): Promise<number> {
@@ -26,15 +27,31 @@ export async function main(argv: string[]): Promise<number> {
       return 4;
     }
   }
+  // First of all: pdf.js's worker is the longest path of a short run (its start and pdf.js's load, then the first page),
+  // and everything below (zod alone ~20 ms) can run beside it.
+  await warmPdfEarly(argv);
   // A batch run parses the default project once: zod's compiled fast path (a `new Function` per object schema, built
   // on its first parse) costs more there than it saves (~7 ms of the start); long-lived runs keep it.
   if (argv[0] === "process") (await import("zod")).z.config({ jitless: true });
-  await warmPdfEarly(argv);
   // oclif's index checks the Node version against its `engines` when imported, loading semver for it (47 modules,
   // some 5-10 ms of CPU of every start); under Bun the check says nothing. A user's own value is kept.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= "1";
+  // `docproc process` given plain paths and flags runs without oclif and the other commands (cli/process-args.ts).
+  const plain = argv[0] === "process" ? parseProcessArgs(argv.slice(1)) : null;
+  if (plain) return processDirectly(plain.argv, plain.flags);
   const { dispatch } = await import("./commands/dispatch");
   return dispatch(argv);
+}
+
+/** `docproc process` with arguments read by parseProcessArgs: what ProcessCommand runs, failures reported alike. */
+async function processDirectly(paths: string[], flags: ProcessFlagValues): Promise<number> {
+  try {
+    const { runProcess } = await import("./cli/process-run");
+    return await runProcess(processOptionsOf(paths, flags));
+  } catch (err) {
+    const { reportError } = await import("./commands/dispatch");
+    return reportError(err, { id: "process", flags: Object.keys(PROCESS_FLAGS) });
+  }
 }
 
 /** Runs the CLI and exits the process with its exit code (background OCR workers must not keep it alive). */

@@ -22,7 +22,6 @@ import {
   type RunOutcome,
 } from "../core/runner";
 import { notificationNodes } from "../core/stages/notify";
-import { loadEnvSettings } from "../settings/env";
 import { usesSourceStem, withBaseName } from "../core/exporters/names";
 import { OutputNames, ownerOf } from "./output-names";
 import type { SourceData } from "../core/source-data";
@@ -143,6 +142,9 @@ export function createFileProcessor(opts: FileProcessorOptions): FileProcessor {
 
 /** DOCPROC_PUBLIC_URL and DOCPROC_WEBHOOK_ALLOW, from the environment settings (src/settings/env.ts). */
 export function notifySettingsFromEnv(): InlineNotifySettings {
+  // Required here, not imported: the environment's schema with the server, mail and storage settings it reads is ~20
+  // modules and ~15 ms of CPU of every `docproc process` start, and only a project that notifies needs it (issue 34).
+  const { loadEnvSettings } = require("../settings/env") as typeof import("../settings/env");
   const { webhooks } = loadEnvSettings();
   return { publicBaseUrl: webhooks.publicUrl, allowPrivate: webhooks.allowPrivate };
 }

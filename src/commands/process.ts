@@ -1,6 +1,10 @@
-/** `docproc process <file|folder>...`: flags and help only; the work is in src/cli/process-run.ts. */
+/**
+ * `docproc process <file|folder>...`: flags and help only; the work is in src/cli/process-run.ts. Plain argument
+ * lists do not come here: src/cli/process-args.ts reads them without oclif, and MUST read them as these flags do.
+ */
 import { Args, Command, Flags } from "@oclif/core";
 import { concurrencyFlag, nameByFlag, outFlag, projectFileFlag, verbosityFlags, ocrEngineFlag } from "../cli/flags";
+import { processOptionsOf } from "../cli/process-args";
 
 export default class ProcessCommand extends Command {
   static summary = "Process files and folders: each file becomes a transaction and a <transaction_id>_data.json";
@@ -56,20 +60,6 @@ export default class ProcessCommand extends Command {
   async run(): Promise<number> {
     const { argv, flags } = await this.parse(ProcessCommand);
     const { runProcess } = await import("../cli/process-run");
-    return runProcess({
-      paths: argv as string[],
-      project: flags.project,
-      out: flags.out,
-      concurrency: flags.concurrency,
-      pageLimit: flags["page-limit"],
-      password: flags.password,
-      json: flags.json,
-      format: flags.format,
-      data: flags.data,
-      force: flags.force,
-      ocrEngine: flags["ocr-engine"] as "auto" | "wasm" | "native" | undefined,
-      nameBy: flags["name-by"] as "transaction" | "source",
-      verbosity: flags.quiet ? "quiet" : flags.verbose ? "verbose" : "normal",
-    });
+    return runProcess(processOptionsOf(argv as string[], flags));
   }
 }

@@ -17,15 +17,18 @@
  */
 import { DocprocError } from "../../errors.ts";
 import type { NotificationActivity, NotificationEvent } from "../../project/notify.ts";
-import { buildDeliveryRequest, newDeliveryId, type DeliveryRequest } from "../../notify/deliver.ts";
-import {
-  buildFailedPayload,
-  buildReachedPayload,
-  type ExportManifestLike,
-  type TransactionRef,
-  type WebhookPayload,
-} from "../../notify/payload.ts";
-import { deliverWithRetries, type DeliveryResult, type RetryOptions } from "../../notify/retry.ts";
+import type { DeliveryRequest } from "../../notify/deliver.ts";
+import type { ExportManifestLike, TransactionRef, WebhookPayload } from "../../notify/payload.ts";
+import type { DeliveryResult, RetryOptions } from "../../notify/retry.ts";
+
+/**
+ * Delivery, payloads and retries (with the SSRF guard and ipaddr.js: 7 modules, ~12 ms of CPU to load) are required
+ * once a delivery is planned: a workflow whose Notification nodes have no activity yet, like the default project's,
+ * never plans one, and every `docproc process` start paid for them (issue 34).
+ */
+const deliver = () => require("../../notify/deliver.ts") as typeof import("../../notify/deliver.ts");
+const payloads = () => require("../../notify/payload.ts") as typeof import("../../notify/payload.ts");
+const retry = () => require("../../notify/retry.ts") as typeof import("../../notify/retry.ts");
 
 /** A workflow step as project settings hold it (structural, so this stage does not depend on the settings module). */
 export interface WorkflowStepLike {
@@ -109,14 +112,14 @@ export function planNotifications(input: NotificationPlanInput): NotifyPlan {
     if (!activity.events.includes(event)) return;
     try {
       const payload = payloadFor(activity, input, now);
-      const id = input.newId ? input.newId(index, event) : newDeliveryId();
+      const id = input.newId ? input.newId(index, event) : deliver().newDeliveryId();
       deliveries.push({
         activity_index: index,
         node_id: nodeId,
         event,
         activity,
         payload,
-        request: buildDeliveryRequest(activity, payload, id),
+        request: deliver().buildDeliveryRequest(activity, payload, id),
         fail_workflow_on_error: activity.fail_workflow_on_error,
       });
     } catch (err) {
@@ -129,9 +132,13 @@ export function planNotifications(input: NotificationPlanInput): NotifyPlan {
 
 function payloadFor(activity: NotificationActivity, input: NotificationPlanInput, now: Date): WebhookPayload {
   if (input.trigger.event === "failed") {
-    return buildFailedPayload({ transaction: input.transaction, error: input.trigger.error, occurredAt: now });
+    return payloads().buildFailedPayload({
+      transaction: input.transaction,
+      error: input.trigger.error,
+      occurredAt: now,
+    });
   }
-  return buildReachedPayload({
+  return payloads().buildReachedPayload({
     transaction: input.transaction,
     manifest: input.trigger.manifest,
     eventName: activity.event_name,
@@ -168,7 +175,10 @@ export async function runDeliveries(
   const results: RunDeliveriesResult["results"] = [];
   let failWorkflow: DocprocError | null = null;
   for (const p of planned) {
-    const result = await deliverWithRetries(p.activity, p.payload, { ...opts, deliveryId: p.request.delivery_id });
+    const result = await retry().deliverWithRetries(p.activity, p.payload, {
+      ...opts,
+      deliveryId: p.request.delivery_id,
+    });
     results.push({ planned: p, result });
     failWorkflow ??= deliveryFailure(p, result);
   }
