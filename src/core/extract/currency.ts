@@ -91,18 +91,28 @@ function extractCurrency(
   const printed = total?.match.note ? printedWithTotal(field, lines, total, reviewThreshold) : null;
   if (printed) return printed;
   const votes = new Map<string, { score: number; first: { line: Line; start: number; end: number } }>();
+  const lone = new Map<string, { score: number; first: { line: Line; start: number; end: number } }>();
   let mentions = 0;
   for (const line of lines) {
     for (const c of findCurrencies(line.text)) {
       mentions++;
-      const v = votes.get(c.code) ?? { score: 0, first: { line, start: c.start, end: c.end } };
+      // A sign alone on an OCR'd line, with no amount or word beside it, is as often a mark OCR read from a logo, an
+      // ornament or a checkbox ("¥" over a Singapore invoice's table): it counts only when nothing else names a
+      // currency or a country.
+      const to =
+        !c.explicit && line.page.text_source === "ocr" && line.text.trim() === line.text.slice(c.start, c.end).trim()
+          ? lone
+          : votes;
+      const v = to.get(c.code) ?? { score: 0, first: { line, start: c.start, end: c.end } };
       v.score += c.explicit ? 2 : 1;
-      votes.set(c.code, v);
+      to.set(c.code, v);
     }
   }
   const ranked = [...votes].sort((a, b) => b[1].score - a[1].score);
   const best = ranked[0];
-  if (!best) {
+  const fromLone = !best && lone.size > 0 && !fromCountry(countryHints) && !(randOf(lines) ?? homeCurrencyOf(lines));
+  if (fromLone) ranked.push(...[...lone].sort((a, b) => b[1].score - a[1].score));
+  if (!ranked[0]) {
     const inferred = fromCountry(countryHints);
     if (inferred)
       return {
@@ -127,17 +137,18 @@ function extractCurrency(
       is_confirmed: null,
     };
   }
+  const top = ranked[0];
   const total_ = ranked.reduce((s, [, v]) => s + v.score, 0);
-  const share = best[1].score / total_;
-  const { line, start, end } = best[1].first;
-  const bare = best[0] === "USD" && line.text.slice(start, end) === "$" && dollarOf(lines);
+  const share = top[1].score / total_;
+  const { line, start, end } = top[1].first;
+  const bare = top[0] === "USD" && line.text.slice(start, end) === "$" && dollarOf(lines);
   if (bare) return result(field, bare.code, 0.4 + 0.4 * share, [spanOf(line, start, end)], bare.why, reviewThreshold);
   return result(
     field,
-    best[0],
+    top[0],
     0.5 + 0.4 * share,
     [spanOf(line, start, end)],
-    `most frequent currency (${best[0]}: ${best[1].score} of ${total_} points over ${mentions} mention(s)); first at page ${line.page.page_number}, line ${line.index + 1}`,
+    `most frequent currency (${top[0]}: ${top[1].score} of ${total_} points over ${mentions} mention(s)); first at page ${line.page.page_number}, line ${line.index + 1}`,
     reviewThreshold,
   );
 }

@@ -57,3 +57,33 @@ test("the sign printed stands when the document agrees with it, names no country
   expect(invoice({ subtotal: "£", tax: "€", total: "£", due: "€" }, "GB123456789", true)?.value).toBe("GBP");
   expect(invoice({ subtotal: "€", tax: "€", total: "£", due: "€" }, "DE948298356", false)?.value).toBe("GBP");
 });
+
+/** A Singapore invoice whose amounts print no currency, with `mark` alone on a line over its table. */
+function lonelySign(mark: string, ocr: boolean, address = "Blk 645 Ang Mo Kio Ave 3, Singapore 369108") {
+  const rows: Array<[number, Cell[]]> = [
+    [100, [["Raj's Property Maintenance", 100, 30]]],
+    [160, [[address, 100]]],
+    [260, [["Invoice # 55", 100]]],
+    [300, [["Date 02 Aug 2024", 100]]],
+    [400, [[mark, 100]]],
+    [
+      600,
+      [
+        ["Total", 1000],
+        ["2,874.04", 1500],
+      ],
+    ],
+  ];
+  return extractFields([page(rows, ocr)], "invoice", defaultProject).currency;
+}
+
+test("a sign alone on an OCR'd line (a mark read from a logo or a box) yields to the country the document names", () => {
+  // "S$" in a logo read as "¥" over a Singapore invoice's table.
+  expect(lonelySign("¥", true)?.value).toBe("SGD");
+  // On a text layer the sign is printed: it counts.
+  expect(lonelySign("¥", false)?.value).toBe("JPY");
+  // Nothing else names a currency or a country: the lone sign is all there is.
+  expect(lonelySign("¥", true, "Ang Mo Kio Ave 3")?.value).toBe("JPY");
+  // A sign beside words is a mention, not a mark.
+  expect(lonelySign("Amounts in ¥", true)?.value).toBe("JPY");
+});
