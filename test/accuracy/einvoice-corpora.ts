@@ -1,12 +1,12 @@
 /**
  * The visual e-invoice corpora of the accuracy gate (corpora.ts lists them): the XRechnung test suite's invoices
- * drawn as PDFs without their XML (fixtures/einvoice-visual) in eight families (a letterhead business invoice, an
+ * drawn as PDFs without their XML (fixtures/einvoice-visual) in nine families (a letterhead business invoice, an
  * XRechnung visualisation, a SaaS-style invoice, a French-style facture, an ERP/accounting-software export, Polish /
  * Dutch / Spanish web-invoicing software, other countries' viewers: Italian FatturaPA stylesheets and Nordic Peppol
- * viewers, ZUGFeRD / Factur-X producers' prints: French, craftsman's, Austrian, Swiss QR-bill), each as text PDFs and
+ * viewers, ZUGFeRD / Factur-X producers' prints: French, craftsman's, Austrian, Swiss QR-bill, small firms' office templates and online generators), each as text PDFs and
  * as 200-DPI scans; the truth is the XML's (the hybrid family's after re-homing sellers and making credit notes, whose
  * class the eval file gives). Several layouts, so that a mechanism tuned on one does not pass for a general one; the
- * ERP, web-invoicing, abroad and hybrid families were written and measured before any extraction change for them.
+ * ERP, web-invoicing, abroad, hybrid and office families were written and measured before any extraction change for them.
  */
 import { symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -28,6 +28,8 @@ const WHAT: Record<Family, string> = {
     "other countries' e-invoice viewers (Italian FatturaPA stylesheets: Cedente/Cessionario boxes, riepilogo IVA; Nordic Peppol viewers: buyer first, seller right, Å betale / Att betala)",
   hybrid:
     "ZUGFeRD/Factur-X invoices as producers print them (French FACTURE/AVOIR with SIRET and Net à payer; a craftsman's Rechnung/Gutschrift with Leistungszeitraum, Skonto, Steuernummer and USt-IdNr.; Austrian UID ATU; Swiss QR-bill), sellers re-homed to FR/AT/CH",
+  office:
+    "small firms' office templates and online invoice generators (INVOICE / RECHNUNG in white on a coloured band, logo image, shaded Invoice To / Rechnungsempfänger boxes, side panel with PO Number and Terms, zebra rows, totals box ending in Total (GBP) / Balance Due / Zu zahlender Betrag, VAT Reg No. / ABN, sort code or BSB beside the IBAN), sellers and buyers re-homed to GB/IE/US/AU",
 };
 const LANGS: Record<Family, string> = {
   letterhead: "de/en/fr",
@@ -38,6 +40,7 @@ const LANGS: Record<Family, string> = {
   webapp: "pl/nl/es",
   abroad: "it/sv/no/da/en",
   hybrid: "fr/de/de-AT/de-CH",
+  office: "en-GB/en-IE/en-US/en-AU/de",
 };
 
 function einvoiceVisual(family: Family, scan: boolean): Corpus {

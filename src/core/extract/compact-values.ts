@@ -85,7 +85,9 @@ function ibanStartFits(compact: string, ocr: boolean): boolean {
  * country code of VAT_RE (normalize.ts), then a digit, or the letter that code's format has there (ATU, CHE; Spain and
  * France allow letters).
  */
-export function vatIdRead(raw: string): CompactRead {
+export function vatIdRead(text: string): CompactRead {
+  // OCR reads the I of IE or IT as a bar or bracket ("|E8285699M"); joined to the number it is no separator.
+  const raw = text.replace(/^[|[](?=[ET]\d)/, "I");
   // Two letters and a full stop are an abbreviation ("No. 123456789" after "GST/HST"), not a country code.
   if (/^[A-Za-z]{2}\./.test(raw)) return { value: null, more: false };
   const compact = raw.replace(/[\s.\-]/g, "").toUpperCase();

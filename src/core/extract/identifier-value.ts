@@ -14,8 +14,8 @@ const ID_RE =
 /** OCR specks read as punctuation inside a word ("IBZY?2087"): dropped from identifiers on OCR pages only. */
 const OCR_SPECK = /(?<=[\p{L}\p{N}])[?'’‘`´"](?=[\p{L}\p{N}])/gu;
 
-/** Specks OCR reads before a value ("'RE-51435", "~ FA-95120", "| 2024-17"): blanked (same length) on OCR pages. */
-const OCR_LEAD = /^[\s:#.\-–=°º'’‘`´"~|,;]+/u;
+/** Specks OCR reads before a value ("'RE-51435", "~ FA-95120", "| 2024-17", "© 1234"): blanked (same length) on OCR pages. */
+const OCR_LEAD = /^[\s:#.\-–=°º'’‘`´"~|,;©®«»•*]+/u;
 
 /** Dot leaders joining a label to its value ("Rechnungs-Nr. ........ 2018-6504"): a leader, never a long gap. */
 const DOT_LEADER = /^[\s:]*\.{3,}[\s.:]*/;

@@ -44,6 +44,8 @@ export const TITLE =
 /** Words before a title that qualify the document, not name its issuer ("Kopie factuur", "Simplified tax invoice"). */
 const NOT_A_NAME =
   /^(tax|simplified|kopie|copy|duplicate|duplicata|duplikat|original|proforma|pro forma|your|ihre|uw|votre|su|sales|commercial|final|simplified|vereinfachte|interim|partial|summary|monthly|e|electronic|elektronische)(\s|$)/iu;
+/** A name never ends in a preposition: "Due on receipt", "Payable upon receipt" are terms before a title word. */
+const TERMS_BEFORE = /\s(on|upon|of|after|against|bei|nach|gegen|sur|à)\s*$/iu;
 /** A bank account or tax registration line: what a seller prints and a buyer's address block does not. */
 const SELLER_EVIDENCE =
   /(?<![\p{L}])(iban|bic|swift|kto|konto|account|rekening|ust-?id|vat|tva|btw|mwst|iva|p\.\s?iva|nif|cif|steuer-?nr|siret|siren|rcs|kvk|gst|sst)(?![\p{L}])/iu;
@@ -163,6 +165,8 @@ function legalFormCandidates({ lines: firstPage, height, title }: FirstPage, add
     const start = Math.max(nameStart(line.text, m.index), cell?.start ?? 0);
     // A name has letters of its own: "1012 AB" is a Dutch postcode, not a Swedish company.
     if (letters(line.text.slice(start, m.index)) < 2) continue;
+    // A street and a town before a state's letters ("7 George Street, Glenelg SA 5045"): an address, not a firm.
+    if (/^\d{1,5}[a-z]?\s+\p{L}{3,}[^,]*,/u.test(line.text.slice(start, m.index))) continue;
     const top = line.box[1] < height * 0.4;
     // Under the document's title and over a street or postcode: the recipient's window address, not a letterhead.
     const windowed = title !== undefined && line.box[1] > title.box[3] && addressFollows(line, firstPage);
@@ -187,6 +191,7 @@ function titleCandidates({ lines: firstPage }: FirstPage, add: AddCandidate): vo
       /^\p{Lu}/u.test(name) &&
       !/\d|:|\//.test(name) &&
       !NOT_A_NAME.test(name) &&
+      !TERMS_BEFORE.test(name) &&
       !DOC_WORD.test(` ${name.trim()}`)
     )
       add(line, 0, m.index, 0.55, "name in the document's title");
