@@ -10,7 +10,7 @@ import type { OcrEngine, OcrResult, RecognizeOptions } from "../../engines/ocr/t
 import { keepDecimalPoints } from "../../engines/ocr/decimals.ts";
 import { orderByLayout } from "../../engines/ocr/reading-order.ts";
 import { rereadCrossedBlocks } from "./block-reread.ts";
-import { goodChars, type Reading, readUpright } from "./orientation.ts";
+import { goodChars, MORE_TEXT, type Reading, readUpright } from "./orientation.ts";
 import { mergeDiacritics } from "./language-merge.ts";
 import { addLargeLines, addUnreadLines } from "./recover.ts";
 import { dropSpecks } from "./specks.ts";
@@ -170,10 +170,12 @@ async function ocrPage(
   const rasterDpi = dpi && (dpi * rendered.width) / page.image_transform.rasterized_width;
   const geometry = timeStageSync("ocr: layout analysis", () => pageGeometry(rendered, rasterDpi));
   let read = await readGeometry(geometry, dpi, engine);
-  // A frame without lines: its photographed sheet may read more (geometry.ts says when it is offered).
+  // A frame without lines: its photographed sheet (geometry.ts says when it is offered) is read instead when it reads
+  // at least twice the text. A page on a desk reads about as much either way and keeps the frame's reading, whose
+  // layout keeps its label/value rows (read as one block, the inbox's Coolblue photo lost its invoice number).
   if (geometry.orSheet) {
     const sheetRead = await timeStage("ocr: the sheet instead", () => readGeometry(geometry.orSheet!, dpi, engine));
-    if (goodChars(sheetRead.reading) > goodChars(read.reading)) read = sheetRead;
+    if (goodChars(sheetRead.reading) >= MORE_TEXT * goodChars(read.reading)) read = sheetRead;
   }
   const { region, zoom, readDpi, image, upright } = read;
   const { sheet, layout, psm, roll } = read.geometry;

@@ -154,8 +154,8 @@ interface Score {
   good: number;
 }
 
-/** A challenger reading this many times the first guess's good characters reads text the first guess does not. */
-const MORE_TEXT = 2;
+/** A reading with this many times another's good characters reads text the other does not. */
+export const MORE_TEXT = 2;
 /** ... and at least this many of them: a few words either way decide nothing. */
 const MIN_GOOD = 30;
 
