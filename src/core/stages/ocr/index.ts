@@ -5,12 +5,12 @@ import type { PageLayout } from "../../engines/ocr/layout.ts";
 import { toGrey, type GreyImage } from "../../imaging/grey.ts";
 import { boxToSource } from "../../imaging/upright.ts";
 import { pageGeometry, SINGLE_BLOCK } from "./geometry.ts";
-import { readGeometry } from "./read-geometry.ts";
+import { readPageGeometry } from "./read-geometry.ts";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../../engines/ocr/types.ts";
 import { keepDecimalPoints } from "../../engines/ocr/decimals.ts";
 import { orderByLayout } from "../../engines/ocr/reading-order.ts";
 import { rereadCrossedBlocks } from "./block-reread.ts";
-import { goodChars, MORE_TEXT, type Reading, readUpright } from "./orientation.ts";
+import { type Reading, readUpright } from "./orientation.ts";
 import { mergeDiacritics } from "./language-merge.ts";
 import { addLargeLines, addUnreadLines } from "./recover.ts";
 import { dropSpecks } from "./specks.ts";
@@ -169,14 +169,7 @@ async function ocrPage(
   // The layout measures inches in the raster's own pixels (a till roll is narrow in inches).
   const rasterDpi = dpi && (dpi * rendered.width) / page.image_transform.rasterized_width;
   const geometry = timeStageSync("ocr: layout analysis", () => pageGeometry(rendered, rasterDpi));
-  let read = await readGeometry(geometry, dpi, engine);
-  // A frame without lines: its photographed sheet (geometry.ts says when it is offered) is read instead when it reads
-  // at least twice the text. A page on a desk reads about as much either way and keeps the frame's reading, whose
-  // layout keeps its label/value rows (read as one block, the inbox's Coolblue photo lost its invoice number).
-  if (geometry.orSheet) {
-    const sheetRead = await timeStage("ocr: the sheet instead", () => readGeometry(geometry.orSheet!, dpi, engine));
-    if (goodChars(sheetRead.reading) >= MORE_TEXT * goodChars(read.reading)) read = sheetRead;
-  }
+  const read = await readPageGeometry(geometry, dpi, engine);
   const { region, zoom, readDpi, image, upright } = read;
   const { sheet, layout, psm, roll } = read.geometry;
   let reading = read.reading;

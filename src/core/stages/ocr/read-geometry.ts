@@ -7,9 +7,9 @@ import type { PageLayout } from "../../engines/ocr/layout.ts";
 import type { OcrEngine } from "../../engines/ocr/types.ts";
 import { upscale, type GreyImage } from "../../imaging/grey.ts";
 import type { Box } from "../../model.ts";
-import { timeStageSync } from "../../timing.ts";
+import { timeStage, timeStageSync } from "../../timing.ts";
 import { cropTo, type PageGeometry, readRegion } from "./geometry.ts";
-import { blankReading, type Reading, readUpright } from "./orientation.ts";
+import { blankReading, goodChars, MORE_TEXT, type Reading, readUpright } from "./orientation.ts";
 
 export interface GeometryReading {
   geometry: PageGeometry;
@@ -24,7 +24,24 @@ export interface GeometryReading {
   reading: Reading;
 }
 
-export async function readGeometry(
+/**
+ * The page's geometry read. A frame without lines offers its photographed sheet as well (geometry.ts says when): the
+ * sheet's reading is kept when it reads at least twice the text. A page on a desk reads about as much either way and
+ * keeps the frame's reading, whose layout keeps its label/value rows (read as one block, the inbox's Coolblue photo
+ * lost its invoice number); a faint sideways receipt whose frame reads a heading and an amount keeps its sheet's.
+ */
+export async function readPageGeometry(
+  geometry: PageGeometry,
+  dpi: number | undefined,
+  engine: OcrEngine,
+): Promise<GeometryReading> {
+  const frame = await readGeometry(geometry, dpi, engine);
+  if (!geometry.orSheet) return frame;
+  const sheet = await timeStage("ocr: the sheet instead", () => readGeometry(geometry.orSheet!, dpi, engine));
+  return goodChars(sheet.reading) >= MORE_TEXT * goodChars(frame.reading) ? sheet : frame;
+}
+
+async function readGeometry(
   geometry: PageGeometry,
   dpi: number | undefined,
   engine: OcrEngine,
