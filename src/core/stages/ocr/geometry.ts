@@ -29,7 +29,7 @@ export interface PageGeometry {
   roll?: true;
   layout: PageLayout;
   psm: number | undefined;
-  /** The squared sheet's geometry, to read as well when the frame's reading is weak. */
+  /** The squared sheet's geometry, read as well; kept when it reads twice the frame's text (read-geometry.ts). */
   orSheet?: PageGeometry;
 }
 
@@ -72,8 +72,8 @@ export function pageGeometry(rendered: GreyImage, dpi: number | undefined): Page
   if (psm === SINGLE_BLOCK || unreadable) return asSheet;
   // A frame without lines whose sheet measures as wide as a page: a page photographed on a desk (the sample inbox's
   // Coolblue photo, 86 line heights: its frame reads well), or a faint sideways receipt whose columns of characters
-  // the analysis took for lines 7 px apart (its frame reads a heading and one amount). Both are read when the
-  // frame's reading is weak; the one reading more text is kept (stages/ocr/index.ts).
+  // the analysis took for lines 7 px apart (its frame reads a heading and one amount). Both are read; the sheet's
+  // reading is kept when it reads at least twice the frame's text (read-geometry.ts).
   return noLines ? { ...asRendered, orSheet: asSheet } : asRendered;
 }
 
