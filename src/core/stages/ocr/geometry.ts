@@ -29,6 +29,8 @@ export interface PageGeometry {
   roll?: true;
   layout: PageLayout;
   psm: number | undefined;
+  /** The squared sheet's geometry, read as well; kept when it reads twice the frame's text (read-geometry.ts). */
+  orSheet?: PageGeometry;
 }
 
 export function pageGeometry(rendered: GreyImage, dpi: number | undefined): PageGeometry {
@@ -54,20 +56,25 @@ export function pageGeometry(rendered: GreyImage, dpi: number | undefined): Page
   // columns run across by that mode are set apart again by the reading order (engines/ocr/reading-order.ts).
   // Neither the frame nor the sheet showing lines (small faint print in a cluttered photo) reads the sheet too: the
   // frame adds only the surround's texture.
-  const unreadable =
-    plain.lineHeight === null && (layout.lineHeight === null || across / layout.lineHeight < PAGE_WIDTH);
+  const noLines = plain.lineHeight === null;
+  const unreadable = noLines && (layout.lineHeight === null || across / layout.lineHeight < PAGE_WIDTH);
   // A sheet several times as long as it is wide is a till roll whatever its layout says: on a long roll photographed
   // whole, the analysis copy (scaled by the long side) is too small for its lines, and no line height is found.
   // Either way round: on a long roll the layout may take its columns of characters for lines running down.
   const roll = Math.max(across, along) >= ROLL_ASPECT * Math.min(across, along);
   if (roll && psm !== SINGLE_BLOCK) return { grey: sheet.image, sheet, layout, psm: SINGLE_BLOCK, roll: true };
-  if (psm !== SINGLE_BLOCK && !unreadable) return asRendered;
   // A till roll's lines are about ROLL_LINES to its width: where none was measured (faint small print), that is its
   // type's height, so the OCR stage enlarges small print as it does when the height is measured.
   const sized =
     layout.lineHeight === null ? { ...layout, lineHeight: Math.max(1, Math.round(across / ROLL_LINES)) } : layout;
   const rolled = psm === SINGLE_BLOCK || roll ? { roll: true as const } : {};
-  return { grey: sheet.image, sheet, layout: sized, psm: psm ?? SINGLE_BLOCK, ...rolled };
+  const asSheet: PageGeometry = { grey: sheet.image, sheet, layout: sized, psm: psm ?? SINGLE_BLOCK, ...rolled };
+  if (psm === SINGLE_BLOCK || unreadable) return asSheet;
+  // A frame without lines whose sheet measures as wide as a page: a page photographed on a desk (the sample inbox's
+  // Coolblue photo, 86 line heights: its frame reads well), or a faint sideways receipt whose columns of characters
+  // the analysis took for lines 7 px apart (its frame reads a heading and one amount). Both are read; the sheet's
+  // reading is kept when it reads at least twice the frame's text (read-geometry.ts).
+  return noLines ? { ...asRendered, orSheet: asSheet } : asRendered;
 }
 
 /** Line heights across a till roll: 32-48 characters of a monospaced font a line, a line ~1.3 characters tall. */

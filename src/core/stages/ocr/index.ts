@@ -2,14 +2,15 @@ import { throwIfAborted as checkAborted } from "../../abort";
 import { DocprocError } from "../../errors.ts";
 import type { Box, Page, RasterImage } from "../../model.ts";
 import type { PageLayout } from "../../engines/ocr/layout.ts";
-import { toGrey, upscale, type GreyImage } from "../../imaging/grey.ts";
+import { toGrey, type GreyImage } from "../../imaging/grey.ts";
 import { boxToSource } from "../../imaging/upright.ts";
-import { cropTo, pageGeometry, readRegion, SINGLE_BLOCK } from "./geometry.ts";
+import { pageGeometry, SINGLE_BLOCK } from "./geometry.ts";
+import { readPageGeometry } from "./read-geometry.ts";
 import type { OcrEngine, OcrResult, RecognizeOptions } from "../../engines/ocr/types.ts";
 import { keepDecimalPoints } from "../../engines/ocr/decimals.ts";
 import { orderByLayout } from "../../engines/ocr/reading-order.ts";
 import { rereadCrossedBlocks } from "./block-reread.ts";
-import { blankReading, type Reading, readUpright } from "./orientation.ts";
+import { type Reading, readUpright } from "./orientation.ts";
 import { mergeDiacritics } from "./language-merge.ts";
 import { addLargeLines, addUnreadLines } from "./recover.ts";
 import { dropSpecks } from "./specks.ts";
@@ -167,16 +168,11 @@ async function ocrPage(
   const dpi = page.image_transform.effective_dpi ?? undefined;
   // The layout measures inches in the raster's own pixels (a till roll is narrow in inches).
   const rasterDpi = dpi && (dpi * rendered.width) / page.image_transform.rasterized_width;
-  const { grey, sheet, layout, psm, roll } = timeStageSync("ocr: layout analysis", () =>
-    pageGeometry(rendered, rasterDpi),
-  );
-  const region = readRegion(grey, layout.contentBox);
-  const cropped = cropTo(grey, region);
-  const zoom = zoomFor(layout.lineHeight, cropped);
-  const readDpi = dpi && dpi >= 70 ? dpi * zoom : undefined;
-  const image = layout.inkBox && zoom > 1 ? timeStageSync("ocr: enlargement", () => upscale(cropped, zoom)) : cropped;
-  const upright = scaleLayout(shiftLayout(layout, region), zoom);
-  let reading = layout.inkBox ? await readUpright(image, upright, engine, readDpi, psm) : blankReading(grey);
+  const geometry = timeStageSync("ocr: layout analysis", () => pageGeometry(rendered, rasterDpi));
+  const read = await readPageGeometry(geometry, dpi, engine);
+  const { region, zoom, readDpi, image, upright } = read;
+  const { sheet, layout, psm, roll } = read.geometry;
+  let reading = read.reading;
   // The words may say the page is in another language (language-choice.ts): the same image read again with it; if
   // that reading fails, the first one stands.
   const other = layout.inkBox ? relanguage?.(reading.result.text) : null;
@@ -248,41 +244,6 @@ async function lendDiacritics(
   ).catch(() => null);
   const same = second && second.transform.rotation === first.transform.rotation;
   return same ? { ...first, result: mergeDiacritics(first.result, second.result) } : first;
-}
-
-/** Below this median line height (px) text is too small for tesseract (10-point type under ~120 DPI). */
-const SMALL_LINES = 16;
-/** Line height the enlargement aims at: tesseract's sweet spot (x-height around 16 px). */
-const TARGET_LINES = 32;
-const MAX_ZOOM = 3;
-/** Enlarged images stay below this size (pixels). */
-const MAX_ZOOMED_PIXELS = 25_000_000;
-
-/** How much to enlarge the image before reading it: 1 unless its text lines are small. */
-function zoomFor(lineHeight: number | null, img: GreyImage): number {
-  if (lineHeight === null || lineHeight >= SMALL_LINES) return 1;
-  const zoom = Math.min(
-    MAX_ZOOM,
-    TARGET_LINES / Math.max(1, lineHeight),
-    Math.sqrt(MAX_ZOOMED_PIXELS / (img.width * img.height)),
-  );
-  return zoom >= 1.25 ? zoom : 1;
-}
-
-function scaleLayout(layout: PageLayout, zoom: number): PageLayout {
-  if (zoom === 1) return layout;
-  const scale = (b: Box | null): Box | null => (b ? [b[0] * zoom, b[1] * zoom, b[2] * zoom, b[3] * zoom] : null);
-  return {
-    ...layout,
-    inkBox: scale(layout.inkBox),
-    contentBox: scale(layout.contentBox),
-    lineHeight: layout.lineHeight && layout.lineHeight * zoom,
-  };
-}
-
-function shiftLayout(layout: PageLayout, [dx, dy]: Box): PageLayout {
-  const shift = (b: Box | null): Box | null => (b ? [b[0] - dx, b[1] - dy, b[2] - dx, b[3] - dy] : null);
-  return { ...layout, inkBox: shift(layout.inkBox), contentBox: shift(layout.contentBox) };
 }
 
 function scaleBox(b: Box, sx: number, sy: number): Box {

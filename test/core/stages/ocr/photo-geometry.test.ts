@@ -3,7 +3,9 @@
  * (the receipts-hard/photo-real corpus): a receipt photographed sideways is still a till roll (one block of lines,
  * whose rows no reading order parts into columns);
  * a sheet whose lines neither the frame nor the sheet shows is read squared up, not with its cluttered surround; a
- * frame in which no sheet is found but a hard shadow falls is read with its light evened out; a hard shadow on a
+ * frame without lines whose sheet measures as wide as a page offers that sheet to be read as well (the OCR stage
+ * keeps the reading with more text); a frame in which no sheet is found but a hard shadow falls is read with its
+ * light evened out; a hard shadow on a
  * found sheet is lifted to white (imaging/even-light.ts); a curled sheet's lines are straightened, so an amount flush
  * right stays on its label's row (imaging/sheet-lines.ts). Synthetic images (every figure known exactly), and one
  * real-conditions photo of a seed the gate does not use.
@@ -90,6 +92,26 @@ describe("phone photos of receipts: what the OCR stage reads", () => {
     // Nothing says it is a till roll (no lines measured, not long and narrow): the reading order may still find
     // columns on it.
     expect(g.roll).toBeUndefined();
+  });
+
+  test("a frame without lines whose sheet measures as wide as a page offers that sheet to be read as well", () => {
+    // Rows 10 px apart on a sheet 700 px wide: ~140 line heights across, a page's width (a faint sideways receipt's
+    // columns of characters measure so). The frame, most of it the table, shows no lines.
+    const g = pageGeometry(
+      draw({ W: 1000, H: 1000, paper: [150, 120, 850, 880], ink: receiptRows(700, 760, 10) }),
+      undefined,
+    );
+    // The frame is read as it is (a page photographed on a desk reads well so), and its squared sheet as well.
+    expect(g.sheet).toBeNull();
+    expect(g.orSheet?.sheet).not.toBeNull();
+    expect(g.orSheet?.psm).toBe(SINGLE_BLOCK);
+    expect(g.orSheet?.orSheet).toBeUndefined();
+    // A sheet whose lines the frame shows too is not offered: the frame's reading stands.
+    const seen = pageGeometry(
+      draw({ W: 1300, H: 760, paper: [100, 120, 1180, 620], ink: receiptRows(500, 1080, 24), sideways: true }),
+      undefined,
+    );
+    expect(seen.orSheet).toBeUndefined();
   });
 
   test("a frame with a hard shadow and no sheet found is read with its light evened; a scan is read as it is", () => {
