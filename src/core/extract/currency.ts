@@ -111,7 +111,7 @@ function extractCurrency(
   const ranked = [...votes].sort((a, b) => b[1].score - a[1].score);
   const best = ranked[0];
   const fromLone = !best && lone.size > 0 && !fromCountry(countryHints) && !(randOf(lines) ?? homeCurrencyOf(lines));
-  if (fromLone) ranked.push(...[...lone].sort((a, b) => b[1].score - a[1].score));
+  if (fromLone) for (const entry of [...lone].sort((a, b) => b[1].score - a[1].score)) ranked.push(entry);
   if (!ranked[0]) {
     const inferred = fromCountry(countryHints);
     if (inferred)
